@@ -1,0 +1,73 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Layered targets (see docs/architecture.md). Pure modules at the bottom import no I/O.
+let package = Package(
+    name: "IBTrader",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "ibtrader", targets: ["TraderCLI"]),
+        .library(name: "TWSProtocol", targets: ["TWSProtocol"]),
+        .library(name: "TWSClient", targets: ["TWSClient"]),
+        .library(name: "TradingEngine", targets: ["TradingEngine"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // MARK: - Pure
+        .target(name: "TradingModel"),
+        .target(name: "Indicators"),
+        .target(name: "Analytics"),
+        .target(name: "TWSProtocol", dependencies: [.product(name: "NIOCore", package: "swift-nio")]),
+        .target(name: "Simulation", dependencies: ["TradingModel"]),
+        .target(name: "TradingEngine", dependencies: ["TradingModel", "Indicators"]),
+        // MARK: - Composition and I/O
+        .target(name: "Backtest", dependencies: ["TradingModel", "TradingEngine", "Simulation", "Analytics", "Indicators"]),
+        .target(
+            name: "TWSClient",
+            dependencies: [
+                "TWSProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(name: "TWSTestSupport", dependencies: ["TWSProtocol", .product(name: "NIOCore", package: "swift-nio")]),
+        .executableTarget(
+            name: "TraderCLI",
+            dependencies: [
+                "TradingModel", "Indicators", "Analytics", "TradingEngine", "Simulation", "Backtest",
+                "TWSProtocol", "TWSClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        // MARK: - Tests
+        .testTarget(name: "TradingModelTests", dependencies: ["TradingModel"]),
+        .testTarget(name: "IndicatorsTests", dependencies: ["Indicators"]),
+        .testTarget(name: "AnalyticsTests", dependencies: ["Analytics"]),
+        .testTarget(
+            name: "TWSProtocolTests",
+            dependencies: ["TWSProtocol", "TWSTestSupport", .product(name: "NIOCore", package: "swift-nio")]
+        ),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "TradingModel"]),
+        .testTarget(name: "TradingEngineTests", dependencies: ["TradingEngine", "TradingModel", "Indicators"]),
+        .testTarget(
+            name: "BacktestTests",
+            dependencies: ["Backtest", "TradingEngine", "TradingModel", "Simulation", "Analytics", "Indicators"]
+        ),
+        .testTarget(
+            name: "TWSClientTests",
+            dependencies: [
+                "TWSClient", "TWSProtocol", "TWSTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

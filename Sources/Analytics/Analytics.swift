@@ -1,0 +1,1 @@
+// The Analytics module. See docs/architecture.md.

@@ -1,0 +1,1 @@
+// The Backtest module. See docs/architecture.md.

@@ -1,0 +1,1 @@
+// The Indicators module. See docs/architecture.md.

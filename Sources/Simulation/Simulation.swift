@@ -1,0 +1,1 @@
+// The Simulation module. See docs/architecture.md.

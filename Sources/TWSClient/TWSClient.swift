@@ -1,0 +1,1 @@
+// The TWSClient module. See docs/architecture.md.

@@ -1,0 +1,250 @@
+import Foundation
+import NIOCore
+
+/// Reads the NUL-terminated text fields of one message payload, in order, with the rules of PROTOCOL.md §3.
+///
+/// The reader works on the payload bytes directly: numbers are parsed without building a `String`, and string
+/// fields of up to 15 bytes stay in Swift's inline small-string storage, so a typical tick costs no heap allocation.
+///
+/// Naming: `read…` methods take the field's name, used only when the field is missing or malformed.
+/// - `readInt` / `readDouble`: an empty field is 0 (the official decoder's `decode(int/float)`).
+/// - `readOptionalInt` / `readOptionalDouble` / `readOptionalDecimal`: empty and every sentinel spelling are `nil`.
+///
+/// ```swift
+/// var reader = TWSFieldReader(payload: payload, message: "tickPrice")
+/// let requestID = try reader.readInt("reqId")
+/// ```
+public struct TWSFieldReader: Sendable {
+    /// The remaining payload bytes.
+    var buffer: ByteBuffer
+    /// The number of fields consumed so far (the message id is field 0).
+    public private(set) var index: Int = 0
+    /// The message being decoded, for error texts.
+    public var message: String
+
+    /// Creates a reader over a payload (the bytes after the 4-byte length).
+    public init(payload: ByteBuffer, message: String = "message") {
+        self.buffer = payload
+        self.message = message
+    }
+
+    /// Whether every field has been read.
+    public var isAtEnd: Bool { buffer.readableBytes == 0 }
+
+    /// The number of fields not yet read.
+    public var remainingFieldCount: Int {
+        buffer.readableBytesView.reduce(0) { $0 + ($1 == 0 ? 1 : 0) }
+    }
+
+    // MARK: - Raw access
+
+    /// Reads the next field's bytes.
+    /// - Throws: `missingField` when the payload has no further NUL-terminated field.
+    public mutating func readRawField(_ name: StaticString) throws(TWSDecodingError) -> ByteBufferView {
+        let view = buffer.readableBytesView
+        guard let nul = view.firstIndex(of: 0) else {
+            throw .missingField(message: message, field: "\(name)", index: index)
+        }
+        let length = nul - view.startIndex
+        let field = view[view.startIndex..<nul]
+        buffer.moveReaderIndex(forwardBy: length + 1)
+        index += 1
+        return field
+    }
+
+    /// Skips `count` fields whose values are not needed.
+    public mutating func skip(_ count: Int, _ name: StaticString = "skipped") throws(TWSDecodingError) {
+        for _ in 0..<count { _ = try readRawField(name) }
+    }
+
+    /// Throws when fields remain after a message has been fully decoded.
+    public func expectEnd() throws(TWSDecodingError) {
+        if !isAtEnd { throw .trailingFields(message: message, count: remainingFieldCount) }
+    }
+
+    // MARK: - Strings
+
+    /// Reads a text field as is.
+    public mutating func readString(_ name: StaticString) throws(TWSDecodingError) -> String {
+        String(decoding: try readRawField(name), as: UTF8.self)
+    }
+
+    /// Reads a text field, with `nil` for an empty field.
+    public mutating func readOptionalString(_ name: StaticString) throws(TWSDecodingError) -> String? {
+        let field = try readRawField(name)
+        return field.isEmpty ? nil : String(decoding: field, as: UTF8.self)
+    }
+
+    // MARK: - Integers
+
+    /// Reads an int; empty is 0. The sentinel `2147483647` is returned as is.
+    public mutating func readInt(_ name: StaticString) throws(TWSDecodingError) -> Int {
+        let field = try readRawField(name)
+        if field.isEmpty { return 0 }
+        guard let value = Self.parseInteger(field) else { throw malformed(name, field) }
+        return value
+    }
+
+    /// Reads an int; empty and `2147483647` are `nil`.
+    public mutating func readOptionalInt(_ name: StaticString) throws(TWSDecodingError) -> Int? {
+        let field = try readRawField(name)
+        if field.isEmpty { return nil }
+        guard let value = Self.parseInteger(field) else { throw malformed(name, field) }
+        return value == TWSSentinel.int32 ? nil : value
+    }
+
+    /// Reads a 64-bit int (permIds); empty is 0.
+    public mutating func readInt64(_ name: StaticString) throws(TWSDecodingError) -> Int64 {
+        Int64(try readInt(name))
+    }
+
+    /// Reads a 64-bit int; empty and `9223372036854775807` are `nil`.
+    public mutating func readOptionalInt64(_ name: StaticString) throws(TWSDecodingError) -> Int64? {
+        let field = try readRawField(name)
+        if field.isEmpty { return nil }
+        guard let value = Self.parseInteger(field) else { throw malformed(name, field) }
+        return Int64(value) == TWSSentinel.int64 ? nil : Int64(value)
+    }
+
+    /// Reads a boolean: any non-zero int is true, empty is false.
+    public mutating func readBool(_ name: StaticString) throws(TWSDecodingError) -> Bool {
+        try readInt(name) != 0
+    }
+
+    // MARK: - Doubles
+
+    /// Reads a double; empty is 0. `Infinity` and the sentinel are returned as values.
+    public mutating func readDouble(_ name: StaticString) throws(TWSDecodingError) -> Double {
+        let field = try readRawField(name)
+        if field.isEmpty { return 0 }
+        guard let value = Self.parseDouble(field) else { throw malformed(name, field) }
+        return value
+    }
+
+    /// Reads a double; empty and `1.7976931348623157E308` (any spelling) are `nil`.
+    public mutating func readOptionalDouble(_ name: StaticString) throws(TWSDecodingError) -> Double? {
+        let field = try readRawField(name)
+        if field.isEmpty { return nil }
+        guard let value = Self.parseDouble(field) else { throw malformed(name, field) }
+        return value == TWSSentinel.double ? nil : value
+    }
+
+    // MARK: - Decimals
+
+    /// Reads a quantity; empty and every sentinel spelling (`2147483647`, `9223372036854775807`,
+    /// `1.7976931348623157E308`) are `nil`.
+    public mutating func readOptionalDecimal(_ name: StaticString) throws(TWSDecodingError) -> Decimal? {
+        let field = try readRawField(name)
+        if field.isEmpty { return nil }
+        guard let parsed = Self.parseDecimal(field) else { throw malformed(name, field) }
+        return parsed
+    }
+
+    /// Reads a quantity that must be present.
+    public mutating func readDecimal(_ name: StaticString) throws(TWSDecodingError) -> Decimal {
+        let start = index
+        guard let value = try readOptionalDecimal(name) else {
+            throw .malformedField(message: message, field: "\(name)", index: start, value: "")
+        }
+        return value
+    }
+
+    func malformed(_ name: StaticString, _ field: ByteBufferView) -> TWSDecodingError {
+        .malformedField(message: message, field: "\(name)", index: index - 1, value: String(decoding: field, as: UTF8.self))
+    }
+}
+
+// MARK: - Parsing primitives (allocation-free)
+
+extension TWSFieldReader {
+    /// Parses an optionally signed decimal integer. Returns `nil` on any other character or on overflow.
+    public static func parseInteger<C: Collection<UInt8>>(_ bytes: C) -> Int? {
+        var iterator = bytes.makeIterator()
+        guard var byte = iterator.next() else { return nil }
+        var negative = false
+        if byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") {
+            negative = byte == UInt8(ascii: "-")
+            guard let next = iterator.next() else { return nil }
+            byte = next
+        }
+        var value = 0
+        while true {
+            guard byte >= 48 && byte <= 57 else { return nil }
+            let (m, o1) = value.multipliedReportingOverflow(by: 10)
+            let (a, o2) = m.addingReportingOverflow(Int(byte - 48))
+            if o1 || o2 { return nil }
+            value = a
+            guard let next = iterator.next() else { break }
+            byte = next
+        }
+        return negative ? -value : value
+    }
+
+    /// Parses a Java or Python double spelling, `Infinity`/`-Infinity`, ib_async's `Infinite`, and `inf`.
+    public static func parseDouble<C: Collection<UInt8>>(_ bytes: C) -> Double? {
+        // Small fields are inline strings: no heap allocation.
+        let text = String(decoding: bytes, as: UTF8.self)
+        if let value = Double(text) {
+            return value.isNaN ? nil : value
+        }
+        switch text {
+        case "Infinite", "+Infinite": return .infinity
+        case "-Infinite": return -.infinity
+        default: return nil
+        }
+    }
+
+    /// Parses a decimal quantity (`100`, `0.5`, `100.0`, `1.2E7`); every sentinel spelling is `nil`.
+    public static func parseDecimal<C: Collection<UInt8>>(_ bytes: C) -> Decimal?? {
+        // Returns .some(nil) for a sentinel, nil for malformed text.
+        var mantissa: UInt64 = 0
+        var exponent = 0
+        var negative = false
+        var sawDigit = false
+        var sawPoint = false
+        var digits = 0
+        var iterator = bytes.makeIterator()
+        var pending = iterator.next()
+        if pending == UInt8(ascii: "-") || pending == UInt8(ascii: "+") {
+            negative = pending == UInt8(ascii: "-")
+            pending = iterator.next()
+        }
+        while let byte = pending {
+            if byte >= 48 && byte <= 57 {
+                sawDigit = true
+                if mantissa == 0 && byte == 48 {
+                    if sawPoint { exponent -= 1 }
+                } else if digits < 19 {
+                    mantissa = mantissa * 10 + UInt64(byte - 48)
+                    digits += 1
+                    if sawPoint { exponent -= 1 }
+                } else if !sawPoint {
+                    exponent += 1  // Digits beyond 19 significant ones: sentinel-sized values only.
+                }
+            } else if byte == UInt8(ascii: ".") && !sawPoint {
+                sawPoint = true
+            } else if byte == UInt8(ascii: "E") || byte == UInt8(ascii: "e") {
+                var rest: [UInt8] = []
+                while let next = iterator.next() { rest.append(next) }
+                guard sawDigit, let power = parseInteger(rest) else { return nil }
+                exponent += power
+                pending = nil
+                break
+            } else {
+                return nil
+            }
+            pending = iterator.next()
+        }
+        guard sawDigit else { return nil }
+        // Sentinels: 2147483647, 9223372036854775807, 1.7976931348623157E308.
+        if !negative {
+            if exponent == 0 && (mantissa == UInt64(TWSSentinel.int32) || mantissa == UInt64(TWSSentinel.int64)) {
+                return .some(nil)
+            }
+            if exponent > 200 { return .some(nil) }
+        }
+        if exponent > 100 || exponent < -100 { return nil }
+        let value = Decimal(sign: negative ? .minus : .plus, exponent: exponent, significand: Decimal(mantissa))
+        return .some(value)
+    }
+}

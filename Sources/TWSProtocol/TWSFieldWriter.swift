@@ -1,0 +1,218 @@
+import Foundation
+import NIOCore
+
+/// Writes NUL-terminated text fields into a payload, with the spellings of PROTOCOL.md §3.
+///
+/// Two styles of number: clients write doubles as Python's `str(float)` does (`100.0`, `1.7976931348623157e+308`),
+/// servers as Java's `Double.toString` (`100.0`, `1.7976931348623157E308`, `1.0E-4`). The encoder of each direction
+/// picks the style that the real peer uses, so our bytes equal the recorded vectors.
+///
+/// ```swift
+/// var writer = TWSFieldWriter(style: .python)
+/// writer.write(1)          // message id
+/// writer.write("AAPL")
+/// let frame = writer.framed()
+/// ```
+public struct TWSFieldWriter: Sendable {
+    /// How doubles are spelled.
+    public enum DoubleStyle: Sendable {
+        /// Python `str(float)`: the official client and ib_async.
+        case python
+        /// Java `Double.toString`: TWS and IB Gateway.
+        case java
+    }
+
+    /// The payload written so far (no length prefix).
+    public private(set) var payload: ByteBuffer
+    /// The double style in use.
+    public let style: DoubleStyle
+
+    /// Creates an empty writer.
+    public init(style: DoubleStyle, capacity: Int = 64) {
+        self.style = style
+        self.payload = ByteBufferAllocator().buffer(capacity: capacity)
+    }
+
+    // MARK: - Fields
+
+    /// Writes a text field. NUL bytes cannot be sent and are dropped.
+    public mutating func write(_ value: String) {
+        if value.utf8.contains(0) {
+            payload.writeBytes(value.utf8.filter { $0 != 0 })
+        } else {
+            payload.writeString(value)
+        }
+        payload.writeInteger(UInt8(0))
+    }
+
+    /// Writes an int in decimal.
+    public mutating func write(_ value: Int) {
+        writeDecimalInteger(value)
+        payload.writeInteger(UInt8(0))
+    }
+
+    /// Writes an Int64 in decimal.
+    public mutating func write(_ value: Int64) { write(Int(value)) }
+
+    /// Writes a boolean as `1` or `0`.
+    public mutating func write(_ value: Bool) {
+        payload.writeInteger(value ? UInt8(ascii: "1") : UInt8(ascii: "0"))
+        payload.writeInteger(UInt8(0))
+    }
+
+    /// Writes a double in this writer's style.
+    public mutating func write(_ value: Double) {
+        payload.writeString(Self.format(value, style: style))
+        payload.writeInteger(UInt8(0))
+    }
+
+    /// Writes an int, or an empty field for `nil`.
+    public mutating func writeOptional(_ value: Int?) {
+        if let value { write(value) } else { writeEmpty() }
+    }
+
+    /// Writes a double, or an empty field for `nil`.
+    public mutating func writeOptional(_ value: Double?) {
+        if let value { write(value) } else { writeEmpty() }
+    }
+
+    /// Writes a string, or an empty field for `nil`.
+    public mutating func writeOptional(_ value: String?) {
+        write(value ?? "")
+    }
+
+    /// Writes a decimal quantity in plain notation (`100`, `0.5`), as the official client and TWS do.
+    public mutating func write(_ value: Decimal) {
+        payload.writeString(Self.format(value))
+        payload.writeInteger(UInt8(0))
+    }
+
+    /// Writes a decimal quantity, or an empty field for `nil`.
+    public mutating func writeOptional(_ value: Decimal?) {
+        if let value { write(value) } else { writeEmpty() }
+    }
+
+    /// Writes an empty field.
+    public mutating func writeEmpty() {
+        payload.writeInteger(UInt8(0))
+    }
+
+    /// Writes pre-formatted text, verbatim (for the few fields whose spelling is fixed, e.g. Python's sentinel).
+    public mutating func writeRaw(_ text: StaticString) {
+        _ = text.withUTF8Buffer { payload.writeBytes($0) }
+        payload.writeInteger(UInt8(0))
+    }
+
+    // MARK: - Framing
+
+    /// The payload with its 4-byte big-endian length prefix.
+    public func framed() -> ByteBuffer {
+        var frame = ByteBufferAllocator().buffer(capacity: payload.readableBytes + 4)
+        frame.writeInteger(UInt32(payload.readableBytes), endianness: .big)
+        frame.writeImmutableBuffer(payload)
+        return frame
+    }
+
+    /// Appends this payload, framed, to `buffer` (no intermediate buffer).
+    public func writeFramed(into buffer: inout ByteBuffer) {
+        buffer.writeInteger(UInt32(payload.readableBytes), endianness: .big)
+        buffer.writeImmutableBuffer(payload)
+    }
+
+    private mutating func writeDecimalInteger(_ value: Int) {
+        if value >= 0 && value < 10 {
+            payload.writeInteger(UInt8(48 + value))
+            return
+        }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var magnitude = value.magnitude
+        withUnsafeMutableBytes(of: &digits) { raw in
+            repeat {
+                raw[19 - count] = UInt8(48 + magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+        }
+        if value < 0 { payload.writeInteger(UInt8(ascii: "-")) }
+        _ = withUnsafeBytes(of: &digits) { raw in
+            payload.writeBytes(UnsafeRawBufferPointer(rebasing: raw[(20 - count)...]))
+        }
+    }
+}
+
+// MARK: - Number spelling
+
+extension TWSFieldWriter {
+    /// Spells a double as Python's `str(float)` or Java's `Double.toString` would.
+    public static func format(_ value: Double, style: DoubleStyle) -> String {
+        switch style {
+        case .python: return pythonString(value)
+        case .java: return javaString(value)
+        }
+    }
+
+    /// Python `repr(float)`: shortest round-trip digits; exponent form below 1e-4 and from 1e16.
+    static func pythonString(_ value: Double) -> String {
+        if value.isInfinite { return value < 0 ? "-inf" : "inf" }
+        if value.isNaN { return "nan" }
+        // Swift's description uses the same shortest digits and, for these ranges, the same layout as Python.
+        return value.description
+    }
+
+    /// Java `Double.toString`: decimal form for 1e-3 ≤ |x| < 1e7, otherwise `d.dddE±n` (no `+`).
+    static func javaString(_ value: Double) -> String {
+        if value.isInfinite { return value < 0 ? "-Infinity" : "Infinity" }
+        if value.isNaN { return "NaN" }
+        if value == 0 { return value.sign == .minus ? "-0.0" : "0.0" }
+        let (negative, digits, pointPosition) = shortestDigits(value)
+        let magnitude = abs(value)
+        var out = negative ? "-" : ""
+        if magnitude >= 1e-3 && magnitude < 1e7 {
+            if pointPosition <= 0 {
+                out += "0." + String(repeating: "0", count: -pointPosition) + digits
+            } else if pointPosition >= digits.count {
+                out += digits + String(repeating: "0", count: pointPosition - digits.count) + ".0"
+            } else {
+                let index = digits.index(digits.startIndex, offsetBy: pointPosition)
+                out += digits[..<index] + "." + digits[index...]
+            }
+        } else {
+            let first = digits.prefix(1)
+            let rest = digits.dropFirst()
+            out += first + "." + (rest.isEmpty ? "0" : rest) + "E" + String(pointPosition - 1)
+        }
+        return out
+    }
+
+    /// Shortest round-trip significant digits and the decimal point's position (digits × 10^(point − count)).
+    static func shortestDigits(_ value: Double) -> (negative: Bool, digits: String, point: Int) {
+        // Swift prints the shortest round-trip digits; re-read them from its exponent form.
+        let text = String(describing: abs(value))
+        var mantissa = text
+        var exponent = 0
+        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            mantissa = String(text[..<e])
+            exponent = Int(text[text.index(after: e)...]) ?? 0
+        }
+        let parts = mantissa.split(separator: ".", omittingEmptySubsequences: false)
+        let integerPart = String(parts[0])
+        let fractionPart = parts.count > 1 ? String(parts[1]) : ""
+        var digits = integerPart + fractionPart
+        var point = integerPart.count + exponent
+        while digits.hasPrefix("0") && digits.count > 1 {
+            digits.removeFirst()
+            point -= 1
+        }
+        while digits.hasSuffix("0") && digits.count > 1 { digits.removeLast() }
+        return (value < 0, digits, point)
+    }
+
+    /// Plain decimal notation without exponent or trailing zeros (`100`, `0.5`).
+    public static func format(_ value: Decimal) -> String {
+        var copy = value
+        return NSDecimalString(&copy, nil)
+    }
+}

@@ -1,0 +1,1 @@
+// Test support for the TWS protocol: vector loader, drip-feed verifier.

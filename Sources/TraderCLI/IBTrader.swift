@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The `ibtrader` command: the only composition root of the package.
+@main
+struct IBTrader: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ibtrader",
+        abstract: "A native Swift algorithmic trading system for Interactive Brokers.",
+        subcommands: []
+    )
+}

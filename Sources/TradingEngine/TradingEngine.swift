@@ -1,0 +1,1 @@
+// The TradingEngine module. See docs/architecture.md.

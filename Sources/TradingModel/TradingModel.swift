@@ -1,0 +1,1 @@
+// The TradingModel module. See docs/architecture.md.

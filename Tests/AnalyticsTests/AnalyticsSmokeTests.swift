@@ -1,0 +1,4 @@
+import Testing
+@testable import Analytics
+
+@Test func AnalyticsModuleLoads() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import Backtest
+
+@Test func BacktestModuleLoads() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import Indicators
+
+@Test func IndicatorsModuleLoads() { #expect(Bool(true)) }

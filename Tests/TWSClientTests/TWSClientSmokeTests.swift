@@ -1,0 +1,4 @@
+import Testing
+@testable import TWSClient
+
+@Test func TWSClientModuleLoads() { #expect(Bool(true)) }

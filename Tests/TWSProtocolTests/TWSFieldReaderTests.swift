@@ -1,0 +1,80 @@
+import Foundation
+import NIOCore
+import Testing
+@testable import TWSProtocol
+
+@Suite struct TWSFieldReaderTests {
+    func reader(_ fields: [String]) -> TWSFieldReader {
+        var buffer = ByteBufferAllocator().buffer(capacity: 64)
+        for field in fields {
+            buffer.writeString(field)
+            buffer.writeInteger(UInt8(0))
+        }
+        return TWSFieldReader(payload: buffer, message: "test")
+    }
+
+    @Test func unsetSpellingsOfIntegers() throws {
+        var r = reader(["", "2147483647", "-1", "42"])
+        #expect(try r.readOptionalInt("a") == nil)
+        #expect(try r.readOptionalInt("b") == nil)
+        #expect(try r.readOptionalInt("c") == -1)
+        #expect(try r.readInt("d") == 42)
+        #expect(r.isAtEnd)
+    }
+
+    @Test func doublesInJavaAndPythonSpelling() throws {
+        var r = reader(["1.7976931348623157E308", "1.7976931348623157e+308", "", "1.2E7", "1.0E-4", "Infinity", "150.25", "Infinite"])
+        #expect(try r.readOptionalDouble("a") == nil)
+        #expect(try r.readOptionalDouble("b") == nil)
+        #expect(try r.readOptionalDouble("c") == nil)
+        #expect(try r.readDouble("d") == 12_000_000)
+        #expect(try r.readDouble("e") == 0.0001)
+        #expect(try r.readDouble("f") == .infinity)
+        #expect(try r.readDouble("g") == 150.25)
+        #expect(try r.readDouble("h") == .infinity)
+    }
+
+    @Test func decimalsAndTheirSentinels() throws {
+        var r = reader(["100", "0.5", "100.0", "", "2147483647", "9223372036854775807", "1.7976931348623157E308", "1.2E7", "-3"])
+        #expect(try r.readOptionalDecimal("a") == Decimal(100))
+        #expect(try r.readOptionalDecimal("b") == Decimal(string: "0.5"))
+        #expect(try r.readOptionalDecimal("c") == Decimal(100))
+        #expect(try r.readOptionalDecimal("d") == nil)
+        #expect(try r.readOptionalDecimal("e") == nil)
+        #expect(try r.readOptionalDecimal("f") == nil)
+        #expect(try r.readOptionalDecimal("g") == nil)
+        #expect(try r.readOptionalDecimal("h") == Decimal(12_000_000))
+        #expect(try r.readOptionalDecimal("i") == Decimal(-3))
+    }
+
+    @Test func missingAndMalformedFieldsNameTheField() {
+        var r = reader(["abc"])
+        #expect(throws: TWSDecodingError.malformedField(message: "test", field: "price", index: 0, value: "abc")) {
+            try r.readDouble("price")
+        }
+        #expect(throws: TWSDecodingError.missingField(message: "test", field: "size", index: 1)) {
+            try r.readInt("size")
+        }
+    }
+
+    @Test(arguments: [
+        (100.0, "100.0", "100.0"), (150.25, "150.25", "150.25"), (0.0, "0.0", "0.0"),
+        (1.7976931348623157e308, "1.7976931348623157e+308", "1.7976931348623157E308"),
+        (12_345_678.0, "12345678.0", "1.2345678E7"), (0.0001, "0.0001", "1.0E-4"), (0.001, "0.001", "0.001"),
+        (1e-05, "1e-05", "1.0E-5"), (-2.5, "-2.5", "-2.5"), (1e16, "1e+16", "1.0E16"), (9_999_999.0, "9999999.0", "9999999.0"),
+    ])
+    func doubleSpellings(value: Double, python: String, java: String) {
+        #expect(TWSFieldWriter.format(value, style: .python) == python)
+        #expect(TWSFieldWriter.format(value, style: .java) == java)
+    }
+
+    @Test func writerFramesFields() {
+        var w = TWSFieldWriter(style: .python)
+        w.write(49)
+        w.write(1)
+        let frame = w.framed()
+        #expect(Array(frame.readableBytesView) == [0, 0, 0, 5, 0x34, 0x39, 0, 0x31, 0])
+        #expect(TWSFieldWriter.format(Decimal(string: "0.5")!) == "0.5")
+        #expect(TWSFieldWriter.format(Decimal(100)) == "100")
+    }
+}

@@ -1,0 +1,4 @@
+import Testing
+@testable import TradingEngine
+
+@Test func TradingEngineModuleLoads() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import TradingModel
+
+@Test func TradingModelModuleLoads() { #expect(Bool(true)) }
