@@ -25,6 +25,7 @@ let package = Package(
         .target(name: "Simulation", dependencies: ["TradingModel"]),
         .target(name: "TradingEngine", dependencies: ["TradingModel", "Indicators"]),
         // MARK: - Composition and I/O
+        .target(name: "BundledData", resources: [.copy("Resources")]),
         .target(name: "Backtest", dependencies: ["TradingModel", "TradingEngine", "Simulation", "Analytics", "Indicators"]),
         .target(
             name: "TWSClient",
@@ -40,7 +41,7 @@ let package = Package(
             name: "TraderCLI",
             dependencies: [
                 "TradingModel", "Indicators", "Analytics", "TradingEngine", "Simulation", "Backtest",
-                "TWSProtocol", "TWSClient",
+                "TWSProtocol", "TWSClient", "BundledData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,0 +1,73 @@
+import Foundation
+
+/// The sample data sets shipped with IBTrader (see `Resources/PROVENANCE.md`).
+///
+/// `--data bundled:NAME` on the command line resolves through this type. The files live in the package's resource
+/// bundle; `IBTRADER_BUNDLED_DATA` overrides the location (a folder holding the data set folders), e.g. for an
+/// installed binary that was copied away from its build folder.
+public enum BundledDataSet: String, CaseIterable, Sendable {
+    /// 524 S&P 500 members, daily, 2009-08-21 .. 2010-08-20, with `sectors.csv`.
+    case sp500
+    /// GOOG, AAPL, IBM, MSFT daily.
+    case stocks
+    /// SPY 1-minute, 5-minute (IB download) and daily.
+    case spy
+    /// ^GSPC and ^IXIC daily, 1999–2018.
+    case benchmark
+
+    /// One line describing the data set, for `--help` texts and listings.
+    public var summary: String {
+        switch self {
+        case .sp500: return "524 S&P 500 members, daily 2009-08-21..2010-08-20, with sectors (volume in 100s)"
+        case .stocks: return "GOOG 2004-2013 (split-free), AAPL/IBM/MSFT 2000-2013 (unadjusted), daily"
+        case .spy: return "SPY 1-minute (Jan+Mar 2011), 5-minute (IB download, Jun 2012), daily 2010-2011"
+        case .benchmark: return "^GSPC and ^IXIC daily 1999-2018"
+        }
+    }
+
+    /// The folder that holds this data set's CSV files.
+    /// - Throws: `BundledDataError.notFound` when the resource bundle is missing.
+    public func directory(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
+        try Self.root(environment: environment).appendingPathComponent(rawValue, isDirectory: true)
+    }
+
+    /// The folder that holds every bundled data set.
+    public static func root(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
+        if let override = environment["IBTRADER_BUNDLED_DATA"], !override.isEmpty {
+            return URL(fileURLWithPath: override, isDirectory: true)
+        }
+        if let url = Bundle.module.resourceURL?.appendingPathComponent("Resources", isDirectory: true),
+           FileManager.default.fileExists(atPath: url.appendingPathComponent("sp500").path) {
+            return url
+        }
+        if let url = Bundle.module.resourceURL,
+           FileManager.default.fileExists(atPath: url.appendingPathComponent("sp500").path) {
+            return url
+        }
+        throw BundledDataError.notFound
+    }
+
+    /// The benchmark file used by default (`^GSPC` daily).
+    public static func defaultBenchmark(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
+        try BundledDataSet.benchmark.directory(environment: environment).appendingPathComponent("GSPC_1d.csv")
+    }
+}
+
+/// Why bundled data could not be found.
+public enum BundledDataError: Error, CustomStringConvertible, Equatable {
+    /// The resource bundle is not next to the executable.
+    case notFound
+    /// `bundled:NAME` names no data set.
+    case unknownDataSet(String)
+
+    public var description: String {
+        switch self {
+        case .notFound:
+            return "the bundled data was not found next to the executable; set IBTRADER_BUNDLED_DATA to its folder "
+                + "(Sources/BundledData/Resources in the repository)"
+        case .unknownDataSet(let name):
+            let names = BundledDataSet.allCases.map(\.rawValue).joined(separator: ", ")
+            return "no bundled data set named '\(name)' (available: \(names))"
+        }
+    }
+}
