@@ -53,13 +53,13 @@ public struct IndicatorRunner: Sendable {
     public let specs: [IndicatorSpec]
     /// All output column names, in order (a spec may produce several columns).
     public let columnNames: [String]
-    private var states: [IndicatorState]
+    private var states: [any BarIndicator]
 
     /// Creates a runner with fresh indicator state for every spec.
     public init(specs: [IndicatorSpec]) {
         self.specs = specs
         columnNames = specs.flatMap(\.columnNames)
-        states = specs.map { IndicatorState(kind: $0.kind) }
+        states = specs.map { makeIndicator($0.kind) }
     }
 
     /// Feeds one bar to every indicator and writes one value per column into `output`.
@@ -72,7 +72,7 @@ public struct IndicatorRunner: Sendable {
         }
         var column = 0
         for index in states.indices {
-            states[index].update(bar, into: &output, at: &column)
+            states[index].write(bar, into: &output, at: &column)
         }
     }
 
@@ -110,73 +110,156 @@ public struct IndicatorRunner: Sendable {
     }
 }
 
-/// The streaming state behind one spec.
-private enum IndicatorState: Sendable {
-    case sma(SMA), ema(EMA), wma(WMA), rsi(RSI), atr(ATR), bollinger(BollingerBands), macd(MACD)
-    case stochastic(Stochastic), roc(ROC), momentum(Momentum), standardDeviation(StandardDeviation)
-    case trueRange(TrueRange), williamsR(WilliamsR), cci(CCI), obv(OBV), mfi(MFI)
-    case rollingMax(RollingMax), rollingMin(RollingMin)
+/// An indicator the runner can feed a whole bar. Mutating through the existential updates the boxed
+/// value in place, so no indicator storage is copied per bar.
+private protocol BarIndicator: Sendable {
+    /// Updates with `bar` and writes this indicator's columns at `column`, advancing it.
+    mutating func write(_ bar: OHLCVBar, into output: inout [Double?], at column: inout Int)
+}
 
-    init(kind: IndicatorSpec.Kind) {
-        switch kind {
-        case .sma(let p): self = .sma(SMA(period: p))
-        case .ema(let p): self = .ema(EMA(period: p))
-        case .wma(let p): self = .wma(WMA(period: p))
-        case .rsi(let p): self = .rsi(RSI(period: p))
-        case .atr(let p): self = .atr(ATR(period: p))
-        case .bollinger(let p, let d): self = .bollinger(BollingerBands(period: p, deviations: d))
-        case .macd(let f, let s, let g): self = .macd(MACD(fast: f, slow: s, signal: g))
-        case .stochastic(let k, let sk, let sd): self = .stochastic(Stochastic(fastK: k, slowK: sk, slowD: sd))
-        case .roc(let p): self = .roc(ROC(period: p))
-        case .momentum(let p): self = .momentum(Momentum(period: p))
-        case .standardDeviation(let p): self = .standardDeviation(StandardDeviation(period: p))
-        case .trueRange: self = .trueRange(TrueRange())
-        case .williamsR(let p): self = .williamsR(WilliamsR(period: p))
-        case .cci(let p): self = .cci(CCI(period: p))
-        case .obv: self = .obv(OBV())
-        case .mfi(let p): self = .mfi(MFI(period: p))
-        case .rollingMax(let p): self = .rollingMax(RollingMax(period: p))
-        case .rollingMin(let p): self = .rollingMin(RollingMin(period: p))
-        }
+private func makeIndicator(_ kind: IndicatorSpec.Kind) -> any BarIndicator {
+    switch kind {
+    case .sma(let p): SMA(period: p)
+    case .ema(let p): EMA(period: p)
+    case .wma(let p): WMA(period: p)
+    case .rsi(let p): RSI(period: p)
+    case .atr(let p): ATR(period: p)
+    case .bollinger(let p, let d): BollingerBands(period: p, deviations: d)
+    case .macd(let f, let s, let g): MACD(fast: f, slow: s, signal: g)
+    case .stochastic(let k, let sk, let sd): Stochastic(fastK: k, slowK: sk, slowD: sd)
+    case .roc(let p): ROC(period: p)
+    case .momentum(let p): Momentum(period: p)
+    case .standardDeviation(let p): StandardDeviation(period: p)
+    case .trueRange: TrueRange()
+    case .williamsR(let p): WilliamsR(period: p)
+    case .cci(let p): CCI(period: p)
+    case .obv: OBV()
+    case .mfi(let p): MFI(period: p)
+    case .rollingMax(let p): RollingMax(period: p)
+    case .rollingMin(let p): RollingMin(period: p)
     }
+}
 
-    // Each case updates a local copy and writes it back; the payloads are small value types
-    // whose buffers are uniquely referenced, so no copy of their storage is made.
-    mutating func update(_ bar: OHLCVBar, into output: inout [Double?], at column: inout Int) {
-        func put(_ value: Double?) {
-            output[column] = value
-            column += 1
-        }
-        switch self {
-        case .sma(var x): put(x.update(bar.close)); self = .sma(x)
-        case .ema(var x): put(x.update(bar.close)); self = .ema(x)
-        case .wma(var x): put(x.update(bar.close)); self = .wma(x)
-        case .rsi(var x): put(x.update(bar.close)); self = .rsi(x)
-        case .atr(var x): put(x.update(high: bar.high, low: bar.low, close: bar.close)); self = .atr(x)
-        case .bollinger(var x):
-            let v = x.update(bar.close)
-            put(v?.upper); put(v?.middle); put(v?.lower)
-            self = .bollinger(x)
-        case .macd(var x):
-            let v = x.update(bar.close)
-            put(v?.macd); put(v?.signal); put(v?.histogram)
-            self = .macd(x)
-        case .stochastic(var x):
-            let v = x.update(high: bar.high, low: bar.low, close: bar.close)
-            put(v?.slowK); put(v?.slowD)
-            self = .stochastic(x)
-        case .roc(var x): put(x.update(bar.close)); self = .roc(x)
-        case .momentum(var x): put(x.update(bar.close)); self = .momentum(x)
-        case .standardDeviation(var x): put(x.update(bar.close)); self = .standardDeviation(x)
-        case .trueRange(var x): put(x.update(high: bar.high, low: bar.low, close: bar.close)); self = .trueRange(x)
-        case .williamsR(var x): put(x.update(high: bar.high, low: bar.low, close: bar.close)); self = .williamsR(x)
-        case .cci(var x): put(x.update(high: bar.high, low: bar.low, close: bar.close)); self = .cci(x)
-        case .obv(var x): put(x.update(close: bar.close, volume: bar.volume)); self = .obv(x)
-        case .mfi(var x):
-            put(x.update(high: bar.high, low: bar.low, close: bar.close, volume: bar.volume))
-            self = .mfi(x)
-        case .rollingMax(var x): put(x.update(bar.high)); self = .rollingMax(x)
-        case .rollingMin(var x): put(x.update(bar.low)); self = .rollingMin(x)
-        }
+/// Writes one value and moves to the next column.
+private func put(_ value: Double?, _ output: inout [Double?], _ column: inout Int) {
+    output[column] = value
+    column += 1
+}
+
+extension SMA: BarIndicator {
+    fileprivate mutating func write(_ bar: OHLCVBar, into output: inout [Double?], at column: inout Int) {
+        put(update(bar.close), &output, &column)
+    }
+}
+
+extension EMA: BarIndicator {
+    fileprivate mutating func write(_ bar: OHLCVBar, into output: inout [Double?], at column: inout Int) {
+        put(update(bar.close), &output, &column)
+    }
+}
+
+extension WMA: BarIndicator {
+    fileprivate mutating func write(_ bar: OHLCVBar, into output: inout [Double?], at column: inout Int) {
+        put(update(bar.close), &output, &column)
+    }
+}
+
+extension RSI: BarIndicator {
+    fileprivate mutating func write(_ bar: OHLCVBar, into output: inout [Double?], at column: inout Int) {
+        put(update(bar.close), &output, &column)
+    }
+}
+
+extension ROC: BarIndicator {
+    fileprivate mutating func write(_ bar: OHLCVBar, into output: inout [Double?], at column: inout Int) {
+        put(update(bar.close), &output, &column)
+    }
+}
+
+extension Momentum: BarIndicator {
+    fileprivate mutating func write(_ bar: OHLCVBar, into output: inout [Double?], at column: inout Int) {
+        put(update(bar.close), &output, &column)
+    }
+}
+
+extension StandardDeviation: BarIndicator {
+    fileprivate mutating func write(_ bar: OHLCVBar, into output: inout [Double?], at column: inout Int) {
+        put(update(bar.close), &output, &column)
+    }
+}
+
+extension ATR: BarIndicator {
+    fileprivate mutating func write(_ bar: OHLCVBar, into output: inout [Double?], at column: inout Int) {
+        put(update(high: bar.high, low: bar.low, close: bar.close), &output, &column)
+    }
+}
+
+extension TrueRange: BarIndicator {
+    fileprivate mutating func write(_ bar: OHLCVBar, into output: inout [Double?], at column: inout Int) {
+        put(update(high: bar.high, low: bar.low, close: bar.close), &output, &column)
+    }
+}
+
+extension WilliamsR: BarIndicator {
+    fileprivate mutating func write(_ bar: OHLCVBar, into output: inout [Double?], at column: inout Int) {
+        put(update(high: bar.high, low: bar.low, close: bar.close), &output, &column)
+    }
+}
+
+extension CCI: BarIndicator {
+    fileprivate mutating func write(_ bar: OHLCVBar, into output: inout [Double?], at column: inout Int) {
+        put(update(high: bar.high, low: bar.low, close: bar.close), &output, &column)
+    }
+}
+
+extension OBV: BarIndicator {
+    fileprivate mutating func write(_ bar: OHLCVBar, into output: inout [Double?], at column: inout Int) {
+        put(update(close: bar.close, volume: bar.volume), &output, &column)
+    }
+}
+
+extension MFI: BarIndicator {
+    fileprivate mutating func write(_ bar: OHLCVBar, into output: inout [Double?], at column: inout Int) {
+        put(update(high: bar.high, low: bar.low, close: bar.close, volume: bar.volume), &output, &column)
+    }
+}
+
+/// The rolling maximum runs over highs (the channel top), as in a Donchian channel.
+extension RollingMax: BarIndicator {
+    fileprivate mutating func write(_ bar: OHLCVBar, into output: inout [Double?], at column: inout Int) {
+        put(update(bar.high), &output, &column)
+    }
+}
+
+/// The rolling minimum runs over lows (the channel bottom), as in a Donchian channel.
+extension RollingMin: BarIndicator {
+    fileprivate mutating func write(_ bar: OHLCVBar, into output: inout [Double?], at column: inout Int) {
+        put(update(bar.low), &output, &column)
+    }
+}
+
+extension BollingerBands: BarIndicator {
+    fileprivate mutating func write(_ bar: OHLCVBar, into output: inout [Double?], at column: inout Int) {
+        let bands = update(bar.close)
+        put(bands?.upper, &output, &column)
+        put(bands?.middle, &output, &column)
+        put(bands?.lower, &output, &column)
+    }
+}
+
+extension MACD: BarIndicator {
+    fileprivate mutating func write(_ bar: OHLCVBar, into output: inout [Double?], at column: inout Int) {
+        let lines = update(bar.close)
+        put(lines?.macd, &output, &column)
+        put(lines?.signal, &output, &column)
+        put(lines?.histogram, &output, &column)
+    }
+}
+
+extension Stochastic: BarIndicator {
+    fileprivate mutating func write(_ bar: OHLCVBar, into output: inout [Double?], at column: inout Int) {
+        let lines = update(high: bar.high, low: bar.low, close: bar.close)
+        put(lines?.slowK, &output, &column)
+        put(lines?.slowD, &output, &column)
     }
 }
