@@ -31,6 +31,9 @@ enum AxisTicks {
 
     /// Calendar ticks between two times: years, months, days or hours, at most about `maxCount`.
     static func times(from start: Int64, to end: Int64, maxCount: Int = 9) -> [(time: Int64, label: String)] {
+        // Years 0001...9999 only: beyond that calendar arithmetic could overflow, so no ticks.
+        let supported: ClosedRange<Int64> = -62_135_596_800...253_402_300_799
+        guard supported.contains(start), supported.contains(end), start <= end else { return [] }
         let span = Double(end - start)
         let day = 86_400.0
         if span >= 2 * 365 * day {

@@ -22,8 +22,14 @@ public struct CivilTime: Sendable, Equatable, Hashable {
 
     /// The calendar time of `seconds` since the Unix epoch, UTC.
     public init(unixSeconds seconds: Int64) {
-        let days = Self.floorDivide(seconds, 86_400)
-        secondOfDay = Int(seconds - days * 86_400)
+        // Truncating division plus a correction never overflows, even for Int64.min.
+        var days = seconds / 86_400
+        var remainder = seconds % 86_400
+        if remainder < 0 {
+            remainder += 86_400
+            days -= 1
+        }
+        secondOfDay = Int(remainder)
         let z = days + 719_468
         let era = Self.floorDivide(z, 146_097)
         let dayOfEra = z - era * 146_097

@@ -48,12 +48,14 @@ public struct DrawdownSummary: Sendable, Equatable {
         let peakEquity = equity[peakIndex].equity
         let recoveryIndex = equity[troughIndex...].firstIndex { $0.equity >= peakEquity }
         let endIndex = recoveryIndex ?? equity.count - 1
-        let seconds = equity[endIndex].time - equity[peakIndex].time
+        // Subtracting in Double cannot overflow, whatever times the caller passes.
+        let seconds = Double(equity[endIndex].time) - Double(equity[peakIndex].time)
+        let days = (seconds / 86_400).rounded(.towardZero)
         return DrawdownSummary(
             maxDrawdown: deepest, peakIndex: peakIndex, troughIndex: troughIndex, recoveryIndex: recoveryIndex,
             peakTime: equity[peakIndex].time, troughTime: equity[troughIndex].time,
             recoveryTime: recoveryIndex.map { equity[$0].time },
-            durationBars: endIndex - peakIndex, durationDays: Int(seconds / 86_400))
+            durationBars: endIndex - peakIndex, durationDays: abs(days) < 1e15 ? Int(days) : 0)
     }
 
     /// The drawdown series `equity / running maximum - 1`, one value per point (0 at new highs).

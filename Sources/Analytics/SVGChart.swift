@@ -50,8 +50,10 @@ struct SVGChart: Sendable {
             high = max(high, 0)
         }
         let axis = AxisTicks.values(min: low, max: high)
-        let t0 = firstTime, t1 = lastTime == firstTime ? firstTime + 86_400 : lastTime
-        let x = { (time: Int64) -> Double in self.left + Double(time - t0) / Double(t1 - t0) * (self.right - self.left) }
+        let t0 = firstTime, t1 = lastTime > firstTime ? lastTime : firstTime &+ 86_400
+        // Positions are computed in Double so that no Int64 subtraction can overflow.
+        let timeSpan = max(1, Double(t1) - Double(t0))
+        let x = { (time: Int64) -> Double in self.left + (Double(time) - Double(t0)) / timeSpan * (self.right - self.left) }
         let span = axis.domain.upperBound - axis.domain.lowerBound
         let y = { (value: Double) -> Double in
             self.bottom - (value - axis.domain.lowerBound) / (span > 0 ? span : 1) * (self.bottom - self.top)

@@ -53,7 +53,7 @@ public struct TradeStatistics: Sendable, Equatable {
         for trade in trades {
             stats.netProfit += trade.pnl
             stats.totalCommission += trade.commission
-            holding += Double(trade.exitTime - trade.entryTime)
+            holding += Double(trade.exitTime) - Double(trade.entryTime)  // no Int64 overflow trap
             notional += abs(trade.quantity) * (abs(trade.entryPrice) + abs(trade.exitPrice))
             if trade.pnl > 0 {
                 stats.winningTrades += 1

@@ -46,3 +46,26 @@ import Testing
         #expect(CivilTime.parse("2024-1-02") == nil)
     }
 }
+
+/// Random text must give a value or a typed error, never a trap.
+@Suite struct CSVReaderFuzzTests {
+    @Test func randomInputNeverTraps() {
+        var state: UInt64 = 42
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let alphabet = Array("0123456789-:TZ ,.\r\neE+nai\u{00e9}date,equity,close\n2024-01-02")
+        for _ in 0..<2000 {
+            let length = Int(next() % 80)
+            var text = next() % 2 == 0 ? "date,equity,close\n" : ""
+            for _ in 0..<length { text.append(alphabet[Int(next() % UInt64(alphabet.count))]) }
+            _ = try? CSVReader.equityCurve(from: text)
+            _ = try? CSVReader.prices(from: text)
+            _ = CivilTime.parse(text)
+        }
+    }
+}

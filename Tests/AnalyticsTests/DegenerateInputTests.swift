@@ -45,3 +45,24 @@ import Testing
         }
     }
 }
+
+/// Hostile values from a caller must not trap anywhere in the report pipeline.
+@Suite struct ExtremeInputTests {
+    @Test func extremeTimesAndValuesRenderWithoutTrapping() throws {
+        let equity = [
+            EquityPoint(time: Int64.min, equity: 1e308, grossExposure: .infinity),
+            EquityPoint(time: 0, equity: -1e308, grossExposure: .nan),
+            EquityPoint(time: Int64.max, equity: .nan, grossExposure: 5),
+        ]
+        let trades = [
+            TradeRecord(
+                symbol: "X", side: .short, quantity: .infinity, entryTime: Int64.min, entryPrice: .nan,
+                exitTime: Int64.max, exitPrice: 1, pnl: .infinity, commission: .nan)
+        ]
+        let report = try PerformanceReport.analyze(equity: equity, benchmarkCloses: [0, 0, 0], trades: trades)
+        let html = HTMLReport.render(HTMLReportInput(title: "x", report: report, equity: equity, trades: trades))
+        #expect(html.contains("</html>"))
+        let json = report.summaryJSON(parameters: ["k": "v"])
+        #expect(!json.contains("nan") && !json.contains("inf"))
+    }
+}
