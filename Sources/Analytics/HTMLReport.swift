@@ -91,6 +91,7 @@ public enum HTMLReport {
         var chart = SVGChart(title: "Drawdown from running peak", times: input.equity.map(\.time), valueFormat: .percent(decimals: 0))
         chart.style = .area
         chart.valueAxisTitle = "Drawdown"
+        chart.flatDomain = -0.1...0
         chart.height = 260
         chart.series = [ChartSeries(name: "Drawdown", color: "#c0392b", values: DrawdownSummary.series(input.equity))]
         return chart.render()
@@ -112,6 +113,7 @@ public enum HTMLReport {
         var chart = SVGChart(title: "Gross exposure / equity", times: input.equity.map(\.time), valueFormat: .percent(decimals: 0))
         chart.style = .area
         chart.valueAxisTitle = "Exposure"
+        chart.flatDomain = 0...1
         chart.height = 240
         let values = input.equity.map { point -> Double? in
             guard let exposure = point.grossExposure, point.equity != 0 else { return nil }

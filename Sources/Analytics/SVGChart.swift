@@ -18,6 +18,8 @@ struct SVGChart: Sendable {
     var valueFormat: ValueFormat
     /// Title of the value axis, written vertically beside it.
     var valueAxisTitle = ""
+    /// The value range used when every value is the same (e.g. a curve that never draws down).
+    var flatDomain: ClosedRange<Double>?
     var width = 1100.0
     var height = 340.0
 
@@ -48,6 +50,10 @@ struct SVGChart: Sendable {
         if style == .area {
             low = min(low, 0)
             high = max(high, 0)
+        }
+        if low == high, let flatDomain {
+            low = min(low, flatDomain.lowerBound)
+            high = max(high, flatDomain.upperBound)
         }
         let axis = AxisTicks.values(min: low, max: high)
         let t0 = firstTime, t1 = lastTime > firstTime ? lastTime : firstTime &+ 86_400

@@ -4,7 +4,8 @@ extension IndicatorSpec {
     /// Names (case-insensitive) and parameters, with defaults used when the parameters are omitted:
     /// `sma|ema|wma|max|min:N` (N required), `rsi[:14]`, `atr[:14]`, `bbands[:20[:2]]`,
     /// `macd[:12:26:9]`, `stoch[:14:3:3]`, `roc[:10]`, `mom[:10]`, `stddev[:20]`, `willr[:14]`,
-    /// `cci[:20]`, `mfi[:14]`, `trange`, `obv`. Spaces around items are ignored.
+    /// `cci[:20]`, `mfi[:14]`, `trange`, `obv`. `max` runs over highs and `min` over lows (a Donchian
+    /// channel); the rest use the close or the whole bar. Spaces around items are ignored.
     /// - Parameter text: the option value.
     /// - Returns: the specs, in the order given.
     /// - Throws: ``IndicatorSpecError`` naming the first bad item.

@@ -42,6 +42,11 @@ public struct Stochastic: Sendable {
         self.slowD = SMA(period: slowDPeriod)
     }
 
+    /// Creates the common `period`/3/3 slow stochastic (`Stochastic(period: 14)` is 14/3/3).
+    public init(period: Int) {
+        self.init(fastK: period, slowK: 3, slowD: 3)
+    }
+
     /// Feeds one bar; returns slow %K and %D once %D exists.
     @discardableResult
     public mutating func update(high: Double, low: Double, close: Double) -> Value? {
