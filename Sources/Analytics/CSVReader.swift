@@ -42,8 +42,8 @@ public struct PricePoint: Sendable, Equatable {
 
 /// Readers for the CSV inputs of `ibtrader analyze`.
 ///
-/// Columns are found by header name (case-insensitive), so extra columns are ignored. Blank lines
-/// and `\r\n` endings are accepted; dates must strictly increase.
+/// Columns are found by header name (case-insensitive), so extra columns are ignored. Blank lines,
+/// `\r\n` endings and a byte-order mark are accepted; quoted fields are not. Dates must strictly increase.
 /// ```swift
 /// let curve = try CSVReader.equityCurve(from: "date,equity\n2024-01-02,100000\n")
 /// let spx = try CSVReader.prices(from: text)          // date,close  or  date,open,high,low,close,volume
@@ -97,7 +97,8 @@ public enum CSVReader {
         // "\r\n" is a single Character in Swift, so split on any newline character.
         var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).makeIterator()
         guard let headerLine = lines.next(), !trimmed(headerLine).isEmpty else { throw .empty }
-        let header = trimmed(headerLine).split(separator: ",", omittingEmptySubsequences: false)
+        // A UTF-8 byte-order mark (as spreadsheet exports write) is not part of the first column name.
+        let header = trimmed(headerLine.first == "\u{FEFF}" ? headerLine.dropFirst() : headerLine).split(separator: ",", omittingEmptySubsequences: false)
             .map { trimmed($0).lowercased() }
         var columns: [(name: String, index: Int?)] = []
         for name in required {

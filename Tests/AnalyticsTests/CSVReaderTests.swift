@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct CSVReaderTests {
     @Test func readsDatesAndDateTimes() throws {
-        let curve = try CSVReader.equityCurve(from: "Date,Equity\r\n2024-01-02,100\r\n2024-01-03T15:30:00Z,101.5\r\n\r\n")
+        let curve = try CSVReader.equityCurve(from: "\u{FEFF}Date,Equity\r\n2024-01-02,100\r\n2024-01-03T15:30:00Z,101.5\r\n\r\n")
         #expect(curve.map(\.equity) == [100, 101.5])
         #expect(CivilTime.format(curve[0].time) == "2024-01-02")
         #expect(CivilTime.format(curve[1].time) == "2024-01-03T15:30:00Z")

@@ -68,6 +68,21 @@ import Testing
         #expect(macd.value?.signal == signal.last ?? nil)
     }
 
+    @Test func barByBarUpdatesEqualTheBatchColumns() throws {
+        let table = try GoldenTable.load("indicators_extra.csv")
+        let specs = try IndicatorSpec.parse(Self.extraSpecs + ",max:20,min:20")
+        let bars = Self.bars(table)
+        let batch = IndicatorRunner.compute(specs, bars: bars)
+        var runner = IndicatorRunner(specs: specs)
+        var row: [Double?] = []
+        for (index, bar) in bars.enumerated() {
+            runner.update(bar, into: &row)
+            #expect(row == batch.map { $0.values[index] })
+        }
+        let highs = table.numbers("high")
+        #expect(batch[batch.count - 2].values.last == highs.suffix(20).max())
+    }
+
     @Test func parallelArrayEntryPointChecksLengths() throws {
         let specs = try IndicatorSpec.parse("sma:2")
         #expect(throws: IndicatorInputError.mismatchedLengths(open: 1, high: 2, low: 2, close: 2, volume: 2)) {
