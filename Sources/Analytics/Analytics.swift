@@ -1,1 +1,0 @@
-// The Analytics module. See docs/architecture.md.

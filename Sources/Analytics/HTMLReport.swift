@@ -1,0 +1,143 @@
+/// What ``HTMLReport/render(_:)`` needs: the computed report plus the raw series it charts.
+public struct HTMLReportInput: Sendable {
+    /// Page title, e.g. `SMA 10/30 on GOOG`.
+    public var title: String
+    /// Metrics, trade statistics and monthly returns (from ``PerformanceReport/analyze(equity:benchmarkCloses:trades:periodsPerYear:)``).
+    public var report: PerformanceReport
+    /// The equity curve the report was computed from.
+    public var equity: [EquityPoint]
+    /// Benchmark closes aligned with `equity`, or `nil` for no benchmark line.
+    public var benchmarkCloses: [Double]?
+    /// The benchmark's display name, e.g. `^GSPC`.
+    public var benchmarkName: String
+    /// Closed trades, listed at the end of the report.
+    public var trades: [TradeRecord]
+    /// Run parameters shown in a table (strategy, symbols, periods, …).
+    public var parameters: [String: String]
+    /// At most this many trades are listed; a note says how many were left out.
+    public var tradeRowLimit: Int
+
+    /// Creates the input; only `title`, `report` and `equity` are required.
+    public init(
+        title: String, report: PerformanceReport, equity: [EquityPoint], benchmarkCloses: [Double]? = nil,
+        benchmarkName: String = "Benchmark", trades: [TradeRecord] = [], parameters: [String: String] = [:],
+        tradeRowLimit: Int = 500
+    ) {
+        self.title = title
+        self.report = report
+        self.equity = equity
+        self.benchmarkCloses = benchmarkCloses
+        self.benchmarkName = benchmarkName
+        self.trades = trades
+        self.parameters = parameters
+        self.tradeRowLimit = tradeRowLimit
+    }
+}
+
+/// Renders a self-contained `report.html`: inline CSS and inline SVG charts, no scripts and no
+/// network access. All user-supplied text (titles, symbols, parameters) is HTML-escaped.
+///
+/// Sections: summary metrics, equity against the benchmark rebased to the starting equity,
+/// drawdown, monthly returns heatmap, exposure, parameters, and the trade list.
+/// ```swift
+/// let html = HTMLReport.render(HTMLReportInput(title: "Buy and hold GOOG", report: report, equity: curve))
+/// ```
+public enum HTMLReport {
+    /// The complete HTML document.
+    public static func render(_ input: HTMLReportInput) -> String {
+        var html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        html += "<title>\(HTMLText.escape(input.title))</title>\n<style>\(stylesheet)</style>\n</head>\n<body>\n<main>\n"
+        html += "<h1>\(HTMLText.escape(input.title))</h1>\n"
+        html += "<p class=\"subtitle\">\(HTMLText.escape(subtitle(input)))</p>\n"
+        html += section("Summary", HTMLReportTables.summary(input))
+        html += section("Equity", equityChart(input))
+        html += section("Drawdown", drawdownCaption(input) + drawdownChart(input))
+        html += section("Monthly returns", HTMLReportTables.monthlyHeatmap(input.report.monthlyReturns))
+        html += section("Exposure", exposureChart(input))
+        if !input.parameters.isEmpty { html += section("Parameters", HTMLReportTables.parameters(input.parameters)) }
+        html += section("Trades", HTMLReportTables.trades(input.trades, limit: input.tradeRowLimit))
+        html += "</main>\n</body>\n</html>\n"
+        return html
+    }
+
+    private static func section(_ heading: String, _ body: String) -> String {
+        "<section>\n<h2>\(HTMLText.escape(heading))</h2>\n\(body)\n</section>\n"
+    }
+
+    private static func subtitle(_ input: HTMLReportInput) -> String {
+        guard let first = input.equity.first, let last = input.equity.last else { return "No equity data" }
+        let m = input.report.metrics
+        var text = "\(CivilTime.format(first.time)) to \(CivilTime.format(last.time)) · \(m.bars) bars"
+        text += " · \(m.periodsPerYear) periods per year · risk-free rate 0"
+        if input.benchmarkCloses != nil { text += " · benchmark \(input.benchmarkName)" }
+        return text
+    }
+
+    private static func equityChart(_ input: HTMLReportInput) -> String {
+        var chart = SVGChart(title: "Equity curve", times: input.equity.map(\.time), valueFormat: .compact)
+        chart.valueAxisTitle = "Equity"
+        chart.series = [ChartSeries(name: "Strategy", color: "#1f5fa8", values: input.equity.map(\.equity))]
+        if let closes = input.benchmarkCloses, closes.count == input.equity.count,
+            let base = closes.first, let start = input.equity.first?.equity, base != 0
+        {
+            let rebased = closes.map { Optional($0 / base * start) }
+            chart.series.append(
+                ChartSeries(name: "\(input.benchmarkName) (rebased)", color: "#9a9a9a", values: rebased, dashed: true))
+        }
+        return chart.render()
+    }
+
+    private static func drawdownChart(_ input: HTMLReportInput) -> String {
+        var chart = SVGChart(title: "Drawdown from running peak", times: input.equity.map(\.time), valueFormat: .percent(decimals: 0))
+        chart.style = .area
+        chart.valueAxisTitle = "Drawdown"
+        chart.flatDomain = -0.1...0
+        chart.height = 260
+        chart.series = [ChartSeries(name: "Drawdown", color: "#c0392b", values: DrawdownSummary.series(input.equity))]
+        return chart.render()
+    }
+
+    private static func drawdownCaption(_ input: HTMLReportInput) -> String {
+        guard let d = input.report.metrics.drawdown, d.maxDrawdown < 0 else { return "<p>No drawdown.</p>\n" }
+        let recovery = d.recoveryTime.map { "recovered " + CivilTime.format($0) } ?? "not recovered"
+        let text = "Maximum drawdown \(ValueFormat.percent(decimals: 2).string(d.maxDrawdown)): peak "
+            + "\(CivilTime.format(d.peakTime)), trough \(CivilTime.format(d.troughTime)), \(recovery) "
+            + "(\(d.durationBars) bars, \(d.durationDays) days)."
+        return "<p class=\"caption\">\(HTMLText.escape(text))</p>\n"
+    }
+
+    private static func exposureChart(_ input: HTMLReportInput) -> String {
+        guard input.equity.contains(where: { $0.grossExposure != nil }) else {
+            return "<p class=\"note\">The equity curve carries no gross exposure, so no exposure chart is drawn.</p>"
+        }
+        var chart = SVGChart(title: "Gross exposure / equity", times: input.equity.map(\.time), valueFormat: .percent(decimals: 0))
+        chart.style = .area
+        chart.valueAxisTitle = "Exposure"
+        chart.flatDomain = 0...1
+        chart.height = 240
+        let values = input.equity.map { point -> Double? in
+            guard let exposure = point.grossExposure, point.equity != 0 else { return nil }
+            return exposure / point.equity
+        }
+        chart.series = [ChartSeries(name: "Exposure", color: "#2e8b57", values: values)]
+        return chart.render()
+    }
+
+    static let stylesheet = """
+        body{margin:0;background:#f4f5f7;color:#222;font:14px/1.45 -apple-system,"Segoe UI",Helvetica,Arial,sans-serif}
+        main{max-width:1160px;margin:0 auto;padding:24px}
+        h1{font-size:24px;margin:0 0 4px}h2{font-size:18px;margin:0 0 12px}
+        .subtitle,.caption,.note{color:#555;margin:0 0 12px}
+        section{background:#fff;border:1px solid #dde;border-radius:6px;padding:16px;margin:16px 0;overflow-x:auto}
+        svg.chart{display:block;max-width:100%;height:auto}
+        table{border-collapse:collapse;font-variant-numeric:tabular-nums}
+        th,td{padding:4px 10px;border-bottom:1px solid #eee;text-align:right;white-space:nowrap}
+        th:first-child,td:first-child{text-align:left}
+        .metrics{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:12px 40px;align-items:start}
+        .metrics table{width:100%}.metrics th{font-weight:500;color:#444}.metrics caption{text-align:left;font-weight:600;padding:4px 0}
+        th.text,td.text{text-align:left}
+        .parameters td{text-align:left;white-space:normal}
+        .heatmap td{min-width:52px;text-align:center}.heatmap th{text-align:center}
+        .heatmap td.year,.heatmap td.total{font-weight:600}
+        """
+}

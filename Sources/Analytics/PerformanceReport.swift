@@ -1,0 +1,114 @@
+/// Everything the analytics produce for one run: metrics, trade statistics and monthly returns.
+///
+/// ```swift
+/// let report = try PerformanceReport.analyze(equity: curve, benchmarkCloses: spx, trades: trades)
+/// let json = report.summaryJSON(parameters: ["strategy": .string("sma_cross")])
+/// ```
+public struct PerformanceReport: Sendable, Equatable {
+    /// Return and risk metrics of the curve.
+    public var metrics: PerformanceMetrics
+    /// Trade statistics, exposure and turnover.
+    public var tradeStatistics: TradeStatistics
+    /// The year × month return table.
+    public var monthlyReturns: MonthlyReturns
+
+    /// Creates a report from its parts.
+    public init(metrics: PerformanceMetrics, tradeStatistics: TradeStatistics, monthlyReturns: MonthlyReturns) {
+        self.metrics = metrics
+        self.tradeStatistics = tradeStatistics
+        self.monthlyReturns = monthlyReturns
+    }
+
+    /// Computes metrics, trade statistics and monthly returns in one go.
+    /// - Parameters:
+    ///   - equity: the equity curve, oldest first.
+    ///   - benchmarkCloses: benchmark closes aligned with `equity`, or `nil`.
+    ///   - trades: closed trades.
+    ///   - periodsPerYear: 252 for daily bars.
+    /// - Throws: ``AnalyticsError`` (see ``PerformanceMetrics/compute(equity:benchmarkCloses:periodsPerYear:)``).
+    public static func analyze(
+        equity: [EquityPoint], benchmarkCloses: [Double]? = nil, trades: [TradeRecord] = [], periodsPerYear: Int = 252
+    ) throws(AnalyticsError) -> PerformanceReport {
+        PerformanceReport(
+            metrics: try PerformanceMetrics.compute(
+                equity: equity, benchmarkCloses: benchmarkCloses, periodsPerYear: periodsPerYear),
+            tradeStatistics: TradeStatistics.compute(trades: trades, equity: equity),
+            monthlyReturns: MonthlyReturns.compute(equity))
+    }
+
+    /// The flat metric dictionary written under `"metrics"` in `summary.json`: the golden
+    /// `metrics.json` `values` keys plus trade statistics, snake_case, `null` for undefined values.
+    public var metricValues: [String: JSONValue] {
+        let m = metrics
+        let t = tradeStatistics
+        let d = m.drawdown
+        return [
+            "bars": .integer(m.bars),
+            "returns": .integer(m.returns),
+            "periods_per_year": .integer(m.periodsPerYear),
+            "start_equity": .optional(m.startEquity),
+            "final_equity": .optional(m.finalEquity),
+            "total_return": .optional(m.totalReturn),
+            "cagr": .optional(m.cagr),
+            "annual_volatility": .optional(m.annualVolatility),
+            "sharpe": .optional(m.sharpe),
+            "sortino": .optional(m.sortino),
+            "downside_deviation_annualized": .optional(m.downsideDeviationAnnualized),
+            "max_drawdown": .optional(m.maxDrawdown),
+            "max_drawdown_peak_date": .optional(d.map { CivilTime.format($0.peakTime) }),
+            "max_drawdown_trough_date": .optional(d.map { CivilTime.format($0.troughTime) }),
+            "max_drawdown_recovery_date": .optional(d?.recoveryTime.map { CivilTime.format($0) }),
+            "max_drawdown_duration_bars": d.map { .integer($0.durationBars) } ?? .null,
+            "max_drawdown_duration_days": d.map { .integer($0.durationDays) } ?? .null,
+            "calmar": .optional(m.calmar),
+            "beta": .optional(m.beta),
+            "alpha": .optional(m.alpha),
+            "alpha_quantstats": .optional(m.alphaQuantstats),
+            "alpha_empyrical": .optional(m.alphaEmpyrical),
+            "trades": .integer(t.trades),
+            "winning_trades": .integer(t.winningTrades),
+            "losing_trades": .integer(t.losingTrades),
+            "win_rate": .optional(t.winRate),
+            "profit_factor": .optional(t.profitFactor),
+            "expectancy": .optional(t.expectancy),
+            "average_win": .optional(t.averageWin),
+            "average_loss": .optional(t.averageLoss),
+            "largest_win": .optional(t.largestWin),
+            "largest_loss": .optional(t.largestLoss),
+            "net_profit": .optional(t.netProfit),
+            "total_commission": .optional(t.totalCommission),
+            "average_holding_days": .optional(t.averageHoldingDays),
+            "exposure": .optional(t.exposure),
+            "turnover": .optional(t.turnover),
+        ]
+    }
+
+    /// Monthly returns as `{"2008": {"01": -0.18, …, "total": …}, …}` (missing months omitted).
+    public var monthlyReturnValues: [String: JSONValue] {
+        var years: [String: JSONValue] = [:]
+        for year in monthlyReturns.years {
+            var row: [String: JSONValue] = ["total": .optional(year.total)]
+            for (index, value) in year.months.enumerated() where value != nil {
+                row[index < 9 ? "0\(index + 1)" : "\(index + 1)"] = .optional(value)
+            }
+            years[String(year.year)] = .object(row)
+        }
+        return years
+    }
+
+    /// The text of `summary.json`: `{"metrics": {…}, "monthly_returns": {…}, "parameters": {…}}`,
+    /// keys sorted at every level, `null` instead of NaN.
+    /// - Parameter parameters: the run's parameters (strategy name, periods, paths, …).
+    public func summaryJSON(parameters: [String: JSONValue]) -> String {
+        JSONValue.object([
+            "metrics": .object(metricValues),
+            "monthly_returns": .object(monthlyReturnValues),
+            "parameters": .object(parameters),
+        ]).serialized()
+    }
+
+    /// `summaryJSON(parameters:)` for plain string parameters.
+    public func summaryJSON(parameters: [String: String]) -> String {
+        summaryJSON(parameters: parameters.mapValues { JSONValue.string($0) })
+    }
+}

@@ -1,0 +1,160 @@
+/// A small SVG time-series chart: a title, a legend, value and date axes with ticks, grid lines and
+/// labels, and one or more lines, optionally filled down to zero (an area chart).
+///
+/// ```swift
+/// var chart = SVGChart(title: "Equity", times: times, valueFormat: .compact)
+/// chart.series = [ChartSeries(name: "Strategy", color: "#1f77b4", values: equity)]
+/// let svg = chart.render()
+/// ```
+struct SVGChart: Sendable {
+    /// Whether series are drawn as lines or as areas filled to zero.
+    enum Style: Sendable { case line, area }
+
+    var title: String
+    /// One time per point, Unix seconds; every series has a value per time (`nil` for a gap).
+    var times: [Int64]
+    var series: [ChartSeries] = []
+    var style: Style = .line
+    var valueFormat: ValueFormat
+    /// Title of the value axis, written vertically beside it.
+    var valueAxisTitle = ""
+    /// The value range used when every value is the same (e.g. a curve that never draws down).
+    var flatDomain: ClosedRange<Double>?
+    var width = 1100.0
+    var height = 340.0
+
+    init(title: String, times: [Int64], valueFormat: ValueFormat) {
+        self.title = title
+        self.times = times
+        self.valueFormat = valueFormat
+    }
+
+    private var left: Double { 86 }
+    private var right: Double { width - 24 }
+    private var top: Double { 52 }
+    private var bottom: Double { height - 48 }
+
+    /// The SVG element (inline, no external references).
+    func render() -> String {
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" viewBox=\"0 0 \(Int(width)) \(Int(height))\""
+        svg += " width=\"\(Int(width))\" height=\"\(Int(height))\" role=\"img\" aria-label=\"\(HTMLText.escape(title))\">"
+        svg += "<rect x=\"0\" y=\"0\" width=\"\(Int(width))\" height=\"\(Int(height))\" fill=\"#ffffff\"/>"
+        svg += text(HTMLText.escape(title), x: left, y: 24, attributes: "class=\"chart-title\" font-size=\"16\" font-weight=\"600\"")
+        let values = series.flatMap { $0.values.compactMap { $0 } }.filter(\.isFinite)
+        guard let firstTime = times.first, let lastTime = times.last, !values.isEmpty else {
+            svg += text("No data", x: width / 2, y: height / 2, attributes: "text-anchor=\"middle\" fill=\"#666\"")
+            return svg + "</svg>"
+        }
+        var low = values.min() ?? 0
+        var high = values.max() ?? 1
+        if style == .area {
+            low = min(low, 0)
+            high = max(high, 0)
+        }
+        if low == high, let flatDomain {
+            low = min(low, flatDomain.lowerBound)
+            high = max(high, flatDomain.upperBound)
+        }
+        let axis = AxisTicks.values(min: low, max: high)
+        let t0 = firstTime, t1 = lastTime > firstTime ? lastTime : firstTime &+ 86_400
+        // Positions are computed in Double so that no Int64 subtraction can overflow.
+        let timeSpan = max(1, Double(t1) - Double(t0))
+        let x = { (time: Int64) -> Double in self.left + (Double(time) - Double(t0)) / timeSpan * (self.right - self.left) }
+        let span = axis.domain.upperBound - axis.domain.lowerBound
+        let y = { (value: Double) -> Double in
+            self.bottom - (value - axis.domain.lowerBound) / (span > 0 ? span : 1) * (self.bottom - self.top)
+        }
+        svg += legend()
+        svg += valueAxis(axis.ticks, y: y)
+        svg += timeAxis(AxisTicks.times(from: t0, to: t1), x: x)
+        svg += "<g class=\"series\">"
+        for item in series { svg += plot(item, x: x, y: y, baseline: y(min(max(0, axis.domain.lowerBound), axis.domain.upperBound))) }
+        svg += "</g>"
+        svg += "<rect x=\"\(c(left))\" y=\"\(c(top))\" width=\"\(c(right - left))\" height=\"\(c(bottom - top))\" fill=\"none\" stroke=\"#999\"/>"
+        return svg + "</svg>"
+    }
+
+    private func legend() -> String {
+        guard series.count > 1 || !(series.first?.name.isEmpty ?? true) else { return "" }
+        // Right-aligned row of swatches; widths estimated at 7 px per character of 12 px text.
+        let widths = series.map { 30 + Double($0.name.count) * 7 }
+        var position = right - widths.reduce(0, +)
+        // Same row as the title when it fits (title text estimated at 9 px per character), else below it.
+        let titleEnd = left + Double(title.count) * 9
+        let row = position > titleEnd + 24 ? 20.0 : 40.0
+        var svg = "<g class=\"legend\" font-size=\"12\">"
+        for (item, itemWidth) in zip(series, widths) {
+            svg += "<line x1=\"\(c(position))\" y1=\"\(c(row))\" x2=\"\(c(position + 18))\" y2=\"\(c(row))\" stroke=\"\(item.color)\" stroke-width=\"3\"\(item.dashed ? " stroke-dasharray=\"5 3\"" : "")/>"
+            svg += text(HTMLText.escape(item.name), x: position + 23, y: row + 4, attributes: "fill=\"#333\"")
+            position += itemWidth
+        }
+        return svg + "</g>"
+    }
+
+    private func valueAxis(_ ticks: [Double], y: (Double) -> Double) -> String {
+        var svg = "<g class=\"y-axis\" font-size=\"11\" fill=\"#444\">"
+        for tick in ticks {
+            let position = y(tick)
+            svg += "<line x1=\"\(c(left))\" y1=\"\(c(position))\" x2=\"\(c(right))\" y2=\"\(c(position))\" stroke=\"\(tick == 0 ? "#888" : "#e3e3e3")\"/>"
+            svg += text(valueFormat.string(tick), x: left - 8, y: position + 4, attributes: "text-anchor=\"end\"")
+        }
+        if !valueAxisTitle.isEmpty {
+            let middle = (top + bottom) / 2
+            svg += "<text x=\"16\" y=\"\(c(middle))\" transform=\"rotate(-90 16 \(c(middle)))\" text-anchor=\"middle\" font-size=\"12\">\(HTMLText.escape(valueAxisTitle))</text>"
+        }
+        return svg + "</g>"
+    }
+
+    private func timeAxis(_ ticks: [(time: Int64, label: String)], x: (Int64) -> Double) -> String {
+        var svg = "<g class=\"x-axis\" font-size=\"11\" fill=\"#444\">"
+        for tick in ticks {
+            let position = x(tick.time)
+            svg += "<line x1=\"\(c(position))\" y1=\"\(c(top))\" x2=\"\(c(position))\" y2=\"\(c(bottom))\" stroke=\"#f0f0f0\"/>"
+            svg += "<line x1=\"\(c(position))\" y1=\"\(c(bottom))\" x2=\"\(c(position))\" y2=\"\(c(bottom + 5))\" stroke=\"#999\"/>"
+            svg += text(HTMLText.escape(tick.label), x: position, y: bottom + 18, attributes: "text-anchor=\"middle\"")
+        }
+        svg += text("Date (UTC)", x: (left + right) / 2, y: height - 8, attributes: "text-anchor=\"middle\" font-size=\"12\"")
+        return svg + "</g>"
+    }
+
+    private func plot(_ item: ChartSeries, x: (Int64) -> Double, y: (Double) -> Double, baseline: Double) -> String {
+        var svg = ""
+        // Split into runs of finite values so gaps stay gaps.
+        var runs: [[(Double, Double)]] = []
+        var current: [(Double, Double)] = []
+        for (time, value) in zip(times, item.values) {
+            if let value, value.isFinite {
+                current.append((x(time), y(value)))
+            } else if !current.isEmpty {
+                runs.append(current)
+                current = []
+            }
+        }
+        if !current.isEmpty { runs.append(current) }
+        for run in runs {
+            let line = run.enumerated().map { "\($0.offset == 0 ? "M" : "L")\(c($0.element.0)) \(c($0.element.1))" }.joined(separator: " ")
+            if style == .area, let first = run.first, let last = run.last {
+                let outline = run.map { "L\(c($0.0)) \(c($0.1))" }.joined(separator: " ")
+                let area = "M\(c(first.0)) \(c(baseline)) \(outline) L\(c(last.0)) \(c(baseline)) Z"
+                svg += "<path d=\"\(area)\" fill=\"\(item.color)\" fill-opacity=\"0.25\" stroke=\"none\"/>"
+            }
+            let dash = item.dashed ? " stroke-dasharray=\"6 3\"" : ""
+            svg += "<path d=\"\(line)\" fill=\"none\" stroke=\"\(item.color)\" stroke-width=\"1.5\" stroke-linejoin=\"round\"\(dash)/>"
+        }
+        return svg
+    }
+
+    private func text(_ content: String, x: Double, y: Double, attributes: String) -> String {
+        "<text x=\"\(c(x))\" y=\"\(c(y))\" \(attributes)>\(content)</text>"
+    }
+
+    private func c(_ value: Double) -> String { ValueFormat.coordinate(value) }
+}
+
+/// One line of an ``SVGChart``.
+struct ChartSeries: Sendable {
+    var name: String
+    var color: String
+    var values: [Double?]
+    var dashed = false
+}

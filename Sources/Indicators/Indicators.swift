@@ -1,1 +1,0 @@
-// The Indicators module. See docs/architecture.md.

@@ -1,4 +1,0 @@
-import Testing
-@testable import Analytics
-
-@Test func AnalyticsModuleLoads() { #expect(Bool(true)) }

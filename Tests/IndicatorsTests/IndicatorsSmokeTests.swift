@@ -1,4 +1,0 @@
-import Testing
-@testable import Indicators
-
-@Test func IndicatorsModuleLoads() { #expect(Bool(true)) }
