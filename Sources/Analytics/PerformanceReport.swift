@@ -36,7 +36,7 @@ public struct PerformanceReport: Sendable, Equatable {
             monthlyReturns: MonthlyReturns.compute(equity))
     }
 
-    /// The flat metric dictionary written under `"metrics"` in `summary.json`: the golden
+    /// The flat metric dictionary written at the top level of `summary.json`: the golden
     /// `metrics.json` `values` keys plus trade statistics, snake_case, `null` for undefined values.
     public var metricValues: [String: JSONValue] {
         let m = metrics
@@ -96,15 +96,18 @@ public struct PerformanceReport: Sendable, Equatable {
         return years
     }
 
-    /// The text of `summary.json`: `{"metrics": {…}, "monthly_returns": {…}, "parameters": {…}}`,
-    /// keys sorted at every level, `null` instead of NaN.
-    /// - Parameter parameters: the run's parameters (strategy name, periods, paths, …).
-    public func summaryJSON(parameters: [String: JSONValue]) -> String {
-        JSONValue.object([
-            "metrics": .object(metricValues),
-            "monthly_returns": .object(monthlyReturnValues),
-            "parameters": .object(parameters),
-        ]).serialized()
+    /// The text of `summary.json`: every metric as a top-level key (the golden `metrics.json` keys plus trade
+    /// statistics), `"monthly_returns"`, `"parameters"`, and any `extra` top-level values (e.g. the engine's
+    /// `bars_processed`). Keys sorted at every level, `null` instead of NaN.
+    /// - Parameters:
+    ///   - parameters: the run's parameters (strategy name, periods, paths, …).
+    ///   - extra: more top-level values; they may not replace a metric.
+    public func summaryJSON(parameters: [String: JSONValue], extra: [String: JSONValue] = [:]) -> String {
+        var object = metricValues
+        for (key, value) in extra where object[key] == nil { object[key] = value }
+        object["monthly_returns"] = .object(monthlyReturnValues)
+        object["parameters"] = .object(parameters)
+        return JSONValue.object(object).serialized()
     }
 
     /// `summaryJSON(parameters:)` for plain string parameters.

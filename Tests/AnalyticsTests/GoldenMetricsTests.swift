@@ -46,7 +46,7 @@ import Testing
     @Test func summaryJSONHasSortedKeysAndTheGoldenMetrics() throws {
         let json = try Self.report().summaryJSON(parameters: ["strategy": "buy_and_hold", "symbol": "GOOG"])
         let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
-        let metrics = try #require(object?["metrics"] as? [String: Any])
+        let metrics = try #require(object)
         let golden = try GoldenFixtures.values()
         #expect(Set(golden.keys).isSubset(of: Set(metrics.keys)))
         for key in ["final_equity", "trades", "win_rate", "profit_factor", "expectancy", "average_win",
