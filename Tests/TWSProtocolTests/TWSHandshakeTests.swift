@@ -105,10 +105,10 @@ import TWSTestSupport
         var strict = TWSClientHandshake(configuration: .init(clientID: 7))
         _ = strict.start()
         if version < 176 {
-            #expect(throws: TWSHandshakeError.serverVersionOutOfRange(serverVersion: version, supported: 176...200)) {
+            #expect(throws: TWSHandshakeError.serverVersionOutOfRange(serverVersion: version, minimum: 176, maximum: 200)) {
                 try strict.receiveServerReply(payload: record.payload)
             }
-            let message = TWSHandshakeError.serverVersionOutOfRange(serverVersion: version, supported: 176...200)
+            let message = TWSHandshakeError.serverVersionOutOfRange(serverVersion: version, minimum: 176, maximum: 200)
                 .description
             #expect(message.contains("need at least 176") && message.contains("10.19"))
             if case .failed = strict.state {} else { Issue.record("client handshake should have failed") }
@@ -154,6 +154,14 @@ import TWSTestSupport
         var badRange = TWSServerHandshake()
         var bad = buffer([0x41, 0x50, 0x49, 0x00, 0, 0, 0, 4] + Array("v2..".utf8))
         #expect(throws: TWSHandshakeError.self) { try badRange.receiveHello(from: &bad, connectionTime: "t") }
+    }
+
+    @Test func clientNeverAcceptsMoreThan200() throws {
+        var client = TWSClientHandshake(configuration: .init(clientID: 1, versions: 100...225))
+        #expect(TWSVectors.hex(client.start().readableBytesView) == "4150490000000009763130302e2e323235")
+        #expect(throws: TWSHandshakeError.serverVersionOutOfRange(serverVersion: 203, minimum: 100, maximum: 200)) {
+            try client.receiveServerReply(payload: TWSFrame.payload(fields: ["203", "t"]))
+        }
     }
 
     @Test func clientRejectsMalformedReplies() throws {
