@@ -185,7 +185,8 @@ public struct TWSFieldReader: Sendable {
     }
 
     func malformed(_ name: StaticString, _ field: ByteBufferView) -> TWSDecodingError {
-        .malformedField(message: message, field: "\(name)", index: index - 1, value: String(decoding: field, as: UTF8.self))
+        .malformedField(
+            message: message, field: "\(name)", index: index - 1, value: String(decoding: field, as: UTF8.self))
     }
 }
 

@@ -98,15 +98,17 @@ extension TWSArbitrary {
         case 2: return .currentTime(Int64(int()))
         case 3: return v >= TWSServerVersion.currentTimeInMillis ? .currentTimeInMillis(Int64(int())) : .positionEnd
         case 4:
-            var error = TWSErrorMessage(requestID: int(-1...100_000), code: int(100...20_000), message: text(maxLength: 40),
-                                        advancedOrderRejectJSON: chance() ? "" : "{\"k\":\"\(listSafeText())\"}")
+            var error = TWSErrorMessage(
+                requestID: int(-1...100_000), code: int(100...20_000), message: text(maxLength: 40),
+                advancedOrderRejectJSON: chance() ? "" : "{\"k\":\"\(listSafeText())\"}")
             if v >= TWSServerVersion.errorTime { error.errorTime = Int64(int(0...Int(Int32.max))) * 1_000 }
             return .error(error)
         case 5:
             return .tickPrice(TWSTickPrice(requestID: int(), tickType: TWSTickType(rawValue: int(0...100)),
                                            price: double(), size: optionalDecimal(),
                                            attributes: TWSTickAttributes(rawValue: int(0...7))))
-        case 6: return .tickSize(requestID: int(), tickType: TWSTickType(rawValue: int(0...100)), size: optionalDecimal())
+        case 6:
+            return .tickSize(requestID: int(), tickType: TWSTickType(rawValue: int(0...100)), size: optionalDecimal())
         case 7: return .tickString(requestID: int(), tickType: TWSTickType(rawValue: int(0...100)), value: text())
         case 8: return .tickGeneric(requestID: int(), tickType: TWSTickType(rawValue: int(0...100)), value: double())
         case 9:

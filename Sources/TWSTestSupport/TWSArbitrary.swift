@@ -101,8 +101,9 @@ public struct TWSArbitrary {
 
     /// The contract fields every request layout carries (strike never 0: requests read 0 as unset).
     public mutating func requestContract() -> TWSContract {
-        var contract = TWSContract(contractID: int(0...900_000_000), symbol: text(), securityType: pick(["STK", "OPT", "FUT", "CASH", ""]),
-                                   exchange: text(), primaryExchange: text(), currency: text(maxLength: 3))
+        var contract = TWSContract(
+            contractID: int(0...900_000_000), symbol: text(), securityType: pick(["STK", "OPT", "FUT", "CASH", ""]),
+            exchange: text(), primaryExchange: text(), currency: text(maxLength: 3))
         contract.lastTradeDateOrContractMonth = digits()
         contract.strike = chance(0.5) ? nil : Double(int(1...100_000)) / 4
         contract.right = pick(["", "C", "P"])
@@ -140,8 +141,9 @@ public struct TWSArbitrary {
     /// The 11 contract fields of position/execDetails/openOrder (`exchange` variant) or updatePortfolio
     /// (`primaryExchange` variant).
     public mutating func responseContract(primaryExchange: Bool) -> TWSContract {
-        var contract = TWSContract(contractID: int(0...900_000_000), symbol: text(), securityType: pick(["STK", "FUT", "OPT"]),
-                                   currency: text(maxLength: 3))
+        var contract = TWSContract(
+            contractID: int(0...900_000_000), symbol: text(), securityType: pick(["STK", "FUT", "OPT"]),
+            currency: text(maxLength: 3))
         if primaryExchange { contract.primaryExchange = text() } else { contract.exchange = text() }
         contract.lastTradeDateOrContractMonth = digits()
         contract.strike = optionalDouble()

@@ -87,7 +87,8 @@ public enum TWSJSON: Sendable, Equatable, Decodable, CustomStringConvertible {
         case .string(let value): return "\"\(value)\""
         case .array(let value): return "[" + value.map(\.description).joined(separator: ", ") + "]"
         case .object(let value):
-            return "{" + value.keys.sorted().map { "\($0): \(value[$0]?.description ?? "")" }.joined(separator: ", ") + "}"
+            let members = value.keys.sorted().map { "\($0): \(value[$0]?.description ?? "")" }
+            return "{" + members.joined(separator: ", ") + "}"
         }
     }
 }

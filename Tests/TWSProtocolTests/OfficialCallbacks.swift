@@ -25,7 +25,8 @@ enum OfficialCallbacks {
     static func callbacks(for response: TWSResponse) -> [Callback] {
         switch response {
         case .nextValidID(let id): return [Callback(name: "nextValidId", args: ["orderId": int(id)])]
-        case .managedAccounts(let list): return [Callback(name: "managedAccounts", args: ["accountsList": .string(list)])]
+        case .managedAccounts(let list):
+            return [Callback(name: "managedAccounts", args: ["accountsList": .string(list)])]
         case .currentTime(let time): return [Callback(name: "currentTime", args: ["time": .int(time)])]
         case .currentTimeInMillis(let time):
             return [Callback(name: "currentTimeInMillis", args: ["timeInMillis": .int(time)])]
@@ -246,7 +247,9 @@ enum OfficialCallbacks {
 /// Compares a recorded `expect` value with ours; returns a description of each mismatch.
 enum CallbackComparison {
     /// Recorded members that describe Python enum defaults of the official objects, not wire data.
-    static let ignoredMembers: Set<String> = ["optExerciseOrLapseType", "fundAssetType", "fundDistributionPolicyIndicator"]
+    static let ignoredMembers: Set<String> = [
+        "optExerciseOrLapseType", "fundAssetType", "fundDistributionPolicyIndicator",
+    ]
 
     static func compare(_ expected: TWSJSON, _ actual: CallbackValue, path: String) -> [String] {
         if let text = expected.string, text.hasPrefix("UNSET_") {

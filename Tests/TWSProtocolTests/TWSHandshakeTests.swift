@@ -105,7 +105,8 @@ import TWSTestSupport
         var strict = TWSClientHandshake(configuration: .init(clientID: 7))
         _ = strict.start()
         if version < 176 {
-            #expect(throws: TWSHandshakeError.serverVersionOutOfRange(serverVersion: version, minimum: 176, maximum: 200)) {
+            let expected = TWSHandshakeError.serverVersionOutOfRange(serverVersion: version, minimum: 176, maximum: 200)
+            #expect(throws: expected) {
                 try strict.receiveServerReply(payload: record.payload)
             }
             let message = TWSHandshakeError.serverVersionOutOfRange(serverVersion: version, minimum: 176, maximum: 200)

@@ -39,7 +39,8 @@ import TWSTestSupport
                 let index = zip(ours, theirs).enumerated().first { $0.element.0 != $0.element.1 }?.offset
                 var detail = "first difference at the end"
                 if let index { detail = "first difference at \(index): '\(ours[index])' vs '\(theirs[index])'" }
-                Issue.record("\(context): re-encoded bytes differ (ours \(ours.count) fields, vector \(theirs.count)); \(detail)")
+                let counts = "ours \(ours.count) fields, vector \(theirs.count)"
+                Issue.record("\(context): re-encoded bytes differ (\(counts)); \(detail)")
             } else if issues.isEmpty {
                 passed += 1
             }

@@ -31,7 +31,8 @@ public struct TWSClientHandshake: Sendable {
         /// Creates a configuration.
         public init(
             clientID: Int,
-            versions: ClosedRange<Int> = TWSProtocolConstants.minimumServerVersion...TWSProtocolConstants.maximumServerVersion,
+            versions: ClosedRange<Int> = TWSProtocolConstants.minimumServerVersion
+                ... TWSProtocolConstants.maximumServerVersion,
             connectOptions: String? = nil,
             optionalCapabilities: String = ""
         ) {
@@ -111,8 +112,8 @@ public struct TWSClientHandshake: Sendable {
         // Never accept more than 200, whatever was advertised: from 201 the framing itself changes.
         let maximum = min(configuration.maximumVersion, TWSProtocolConstants.maximumServerVersion)
         guard version >= configuration.minimumVersion && version <= maximum else {
-            let error = TWSHandshakeError.serverVersionOutOfRange(serverVersion: version,
-                                                                  minimum: configuration.minimumVersion, maximum: maximum)
+            let error = TWSHandshakeError.serverVersionOutOfRange(
+                serverVersion: version, minimum: configuration.minimumVersion, maximum: maximum)
             state = .failed(error)
             throw error
         }
