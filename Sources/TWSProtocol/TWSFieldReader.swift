@@ -259,6 +259,7 @@ extension TWSFieldReader {
 
     /// Parses a Java or Python double spelling, `Infinity`/`-Infinity`, ib_async's `Infinite`, and `inf`.
     public static func parseDouble<C: Collection<UInt8>>(_ bytes: C) -> Double? {
+        if let value = parsePlainDouble(bytes) { return value }
         // Small fields are inline strings: no heap allocation.
         let text = String(decoding: bytes, as: UTF8.self)
         if let value = Double(text) {
@@ -269,6 +270,48 @@ extension TWSFieldReader {
         case "-Infinite": return -.infinity
         default: return nil
         }
+    }
+
+    /// Exact powers of ten up to 10^22 (all representable as doubles).
+    static let exactPowersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+        1e20, 1e21, 1e22,
+    ]
+
+    /// The fast path for plain decimals such as `150.25` or `-1.0` (at most 15 significant digits, no exponent):
+    /// `mantissa / 10^k` with both operands exact is correctly rounded (Clinger), so the result equals
+    /// `Double(text)`. Returns `nil` for anything else; the caller then falls back to the full parser.
+    static func parsePlainDouble<C: Collection<UInt8>>(_ bytes: C) -> Double? {
+        var mantissa: UInt64 = 0
+        var significantDigits = 0
+        var fractionDigits = 0
+        var sawDigit = false
+        var sawPoint = false
+        var negative = false
+        var isFirst = true
+        for byte in bytes {
+            if isFirst {
+                isFirst = false
+                if byte == UInt8(ascii: "-") {
+                    negative = true
+                    continue
+                }
+            }
+            if byte >= 48 && byte <= 57 {
+                sawDigit = true
+                if mantissa != 0 || byte != 48 { significantDigits += 1 }
+                guard significantDigits <= 15 else { return nil }
+                mantissa = mantissa * 10 + UInt64(byte - 48)
+                if sawPoint { fractionDigits += 1 }
+            } else if byte == UInt8(ascii: ".") && !sawPoint {
+                sawPoint = true
+            } else {
+                return nil
+            }
+        }
+        guard sawDigit, fractionDigits < exactPowersOfTen.count else { return nil }
+        let magnitude = Double(mantissa) / exactPowersOfTen[fractionDigits]
+        return negative ? -magnitude : magnitude
     }
 
     /// Parses a decimal quantity (`100`, `0.5`, `100.0`, `1.2E7`); every sentinel spelling is `nil`.
