@@ -36,12 +36,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(
+            name: "GatewaySimulator",
+            dependencies: [
+                "TWSProtocol", "Simulation", "TradingModel", "BundledData",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(name: "TWSTestSupport", dependencies: ["TWSProtocol", .product(name: "NIOCore", package: "swift-nio")]),
         .executableTarget(
             name: "TraderCLI",
             dependencies: [
                 "TradingModel", "Indicators", "Analytics", "TradingEngine", "Simulation", "Backtest",
-                "TWSProtocol", "TWSClient", "BundledData",
+                "TWSProtocol", "TWSClient", "BundledData", "GatewaySimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -65,6 +74,14 @@ let package = Package(
             name: "TWSClientTests",
             dependencies: [
                 "TWSClient", "TWSProtocol", "TWSTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "GatewaySimulatorTests",
+            dependencies: [
+                "GatewaySimulator", "TWSClient", "TWSProtocol", "TWSTestSupport", "Simulation", "TradingModel",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]

@@ -1,0 +1,1 @@
+// The GatewaySimulator module: a TWS-protocol server. See docs/gateway-simulator.md.

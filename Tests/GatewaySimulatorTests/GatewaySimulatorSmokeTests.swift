@@ -1,0 +1,4 @@
+import Testing
+@testable import GatewaySimulator
+
+@Test func gatewaySimulatorModuleLoads() { #expect(Bool(true)) }
