@@ -9,7 +9,12 @@ let package = Package(
         .executable(name: "ibtrader", targets: ["TraderCLI"]),
         .library(name: "TWSProtocol", targets: ["TWSProtocol"]),
         .library(name: "TWSClient", targets: ["TWSClient"]),
+        .library(name: "TradingModel", targets: ["TradingModel"]),
+        .library(name: "Indicators", targets: ["Indicators"]),
+        .library(name: "Analytics", targets: ["Analytics"]),
+        .library(name: "Simulation", targets: ["Simulation"]),
         .library(name: "TradingEngine", targets: ["TradingEngine"]),
+        .library(name: "Backtest", targets: ["Backtest"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),

@@ -1,9 +1,10 @@
 // Counts heap allocations by interposing glibc's allocator entry points in the benchmark executable.
 // Only the benchmark links this: the product never does.
-#include "CMallocCounter.h"
-#if defined(__linux__) && defined(__GLIBC__)
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdlib.h>
+#include "CMallocCounter.h"
+#if defined(__linux__) && defined(__GLIBC__)
 #include <stdatomic.h>
 #include <stddef.h>
 

@@ -1,0 +1,27 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// The benchmark harness: a separate package so the product's dependency graph stays lean and CI never builds it.
+// Run: swift run -c release --package-path Benchmarks ibtrader-bench [codec|backtest|all]
+let package = Package(
+    name: "IBTraderBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "IBTrader", path: ".."),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    ],
+    targets: [
+        .target(name: "CMallocCounter"),
+        .executableTarget(
+            name: "ibtrader-bench",
+            dependencies: [
+                "CMallocCounter",
+                .product(name: "TWSProtocol", package: "IBTrader"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Sources/IBTraderBench",
+            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,120 @@
+import CMallocCounter
+import Foundation
+import NIOCore
+import TWSProtocol
+
+/// Decoded frames per second for a realistic tick mix, and heap allocations per `tickPrice` frame.
+///
+/// Times what a client does with bytes from the socket: append 4 KiB chunks to the frame decoder, cut frames,
+/// decode each payload into a typed `TWSResponse`. The same frames (Benchmarks/tick-mix.json, vectors at v178)
+/// are decoded by ib_async in `Benchmarks/python/ib_async_decode.py`.
+enum CodecBenchmark {
+    struct Result {
+        var framesPerSecond: Double
+        var allocationsPerTickPrice: Double
+        var frames: Int
+    }
+
+    static func run(root: URL, frameCount: Int = 1_000_000, repeats: Int = 5) throws -> Result {
+        let (stream, version, tickPrice) = try buildStream(root: root, frameCount: frameCount)
+        var rates: [Double] = []
+        var checksum = 0
+        for _ in 0..<repeats {
+            let clock = ContinuousClock()
+            var decoded = 0
+            let elapsed = try clock.measure {
+                decoded = try decodeAll(stream, version: version, checksum: &checksum)
+            }
+            guard decoded == frameCount else { throw BenchError("decoded \(decoded) of \(frameCount) frames") }
+            rates.append(Double(decoded) / seconds(elapsed))
+        }
+        // Allocations in steady state: one tickPrice frame at a time through the decoder.
+        var decoder = TWSFrameDecoder()
+        var single = ByteBufferAllocator().buffer(capacity: tickPrice.count)
+        single.writeBytes(tickPrice)
+        for _ in 0..<1000 { try feed(single, into: &decoder, version: version, checksum: &checksum) }
+        let iterations = 100_000
+        let before = ibt_allocation_count()
+        for _ in 0..<iterations { try feed(single, into: &decoder, version: version, checksum: &checksum) }
+        let after = ibt_allocation_count()
+        if checksum == 42 { print("") }  // Keeps the work observable.
+        let perFrame = before < 0 ? -1 : Double(after - before) / Double(iterations)
+        return Result(framesPerSecond: median(rates), allocationsPerTickPrice: perFrame, frames: frameCount)
+    }
+
+    private static func feed(_ frame: ByteBuffer, into decoder: inout TWSFrameDecoder, version: Int, checksum: inout Int) throws {
+        decoder.append(frame)
+        while let payload = try decoder.nextPayload() {
+            if case .tickPrice(let tick) = try TWSResponse.decode(payload: payload, serverVersion: version) {
+                checksum &+= tick.requestID
+            }
+        }
+    }
+
+    private static func decodeAll(_ stream: [UInt8], version: Int, checksum: inout Int) throws -> Int {
+        var decoder = TWSFrameDecoder()
+        var count = 0
+        var chunk = ByteBufferAllocator().buffer(capacity: 4096)
+        var offset = 0
+        while offset < stream.count {
+            let end = min(offset + 4096, stream.count)
+            chunk.clear()
+            chunk.writeBytes(stream[offset..<end])
+            decoder.append(chunk)
+            while let payload = try decoder.nextPayload() {
+                switch try TWSResponse.decode(payload: payload, serverVersion: version) {
+                case .tickPrice(let tick): checksum &+= tick.requestID
+                default: checksum &+= 1
+                }
+                count += 1
+            }
+            offset = end
+        }
+        return count
+    }
+
+    private static func buildStream(root: URL, frameCount: Int) throws -> ([UInt8], Int, [UInt8]) {
+        let mixURL = root.appendingPathComponent("Benchmarks/tick-mix.json")
+        let vectorsURL = root.appendingPathComponent("Tests/Fixtures/protocol/vectors/server_to_client.v178.jsonl")
+        guard let mix = try JSONSerialization.jsonObject(with: Data(contentsOf: mixURL)) as? [String: Any],
+              let entries = mix["mix"] as? [[Any]], let version = mix["server_version"] as? Int
+        else { throw BenchError("cannot read \(mixURL.path)") }
+        var records: [String: [UInt8]] = [:]
+        for line in try String(contentsOf: vectorsURL, encoding: .utf8).split(separator: "\n") {
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let name = object["name"] as? String, let hex = object["hex"] as? String else { continue }
+            records[name] = hexBytes(hex)
+        }
+        var cycle: [[UInt8]] = []
+        for entry in entries {
+            guard let name = entry.first as? String, let weight = entry.last as? Int, let bytes = records[name] else {
+                throw BenchError("tick mix names an unknown vector: \(entry)")
+            }
+            cycle += Array(repeating: bytes, count: weight)
+        }
+        var stream: [UInt8] = []
+        for index in 0..<frameCount { stream += cycle[index % cycle.count] }
+        guard let tickPrice = records["tickPrice_bid"] else { throw BenchError("no tickPrice_bid vector") }
+        return (stream, version, tickPrice)
+    }
+
+    private static func hexBytes(_ hex: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var iterator = hex.utf8.makeIterator()
+        while let high = iterator.next(), let low = iterator.next() {
+            bytes.append(UInt8(nibble(high) << 4 | nibble(low)))
+        }
+        return bytes
+    }
+
+    private static func nibble(_ c: UInt8) -> UInt8 { c <= 57 ? c - 48 : (c | 0x20) - 87 }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+}

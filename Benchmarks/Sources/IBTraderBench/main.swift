@@ -1,0 +1,21 @@
+import Foundation
+
+// ibtrader-bench [codec|backtest|all]: prints a small table. Figures are for this machine, this run.
+let arguments = CommandLine.arguments.dropFirst()
+let which = arguments.first ?? "all"
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+var table = BenchTable()
+do {
+    if which == "codec" || which == "all" {
+        let codec = try CodecBenchmark.run(root: root)
+        table.add("TWS decode, tick mix v178 (frames/s)", formatRate(codec.framesPerSecond),
+                  "median of 5 × \(codec.frames) frames, 4 KiB chunks → TWSFrameDecoder → TWSResponse.decode")
+        table.add("heap allocations per tickPrice frame", String(format: "%.3f", codec.allocationsPerTickPrice),
+                  "steady state, 100k frames, malloc interposed (-1 = not measurable on this OS)")
+    }
+    print(table.render())
+} catch {
+    FileHandle.standardError.write(Data("ibtrader-bench: \(error)\n".utf8))
+    exit(1)
+}
