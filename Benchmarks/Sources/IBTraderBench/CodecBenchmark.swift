@@ -42,6 +42,37 @@ enum CodecBenchmark {
         return Result(framesPerSecond: median(rates), allocationsPerTickPrice: perFrame, frames: frameCount)
     }
 
+    /// Nanoseconds per frame for each vector of the mix on its own (to see where time goes).
+    static func breakdown(root: URL, frames: Int = 200_000) throws -> [(String, Double)] {
+        let (_, version, _) = try buildStream(root: root, frameCount: 1)
+        let records = try loadRecords(root: root)
+        let mixURL = root.appendingPathComponent("Benchmarks/tick-mix.json")
+        guard let mix = try JSONSerialization.jsonObject(with: Data(contentsOf: mixURL)) as? [String: Any],
+              let entries = mix["mix"] as? [[Any]] else { throw BenchError("cannot read the mix") }
+        var result: [(String, Double)] = []
+        var checksum = 0
+        for entry in entries {
+            guard let name = entry.first as? String, let bytes = records[name] else { continue }
+            var stream: [UInt8] = []
+            stream.reserveCapacity(bytes.count * frames)
+            for _ in 0..<frames { stream += bytes }
+            let elapsed = try ContinuousClock().measure { _ = try decodeAll(stream, version: version, checksum: &checksum) }
+            result.append((name, seconds(elapsed) / Double(frames) * 1e9))
+        }
+        return result
+    }
+
+    private static func loadRecords(root: URL) throws -> [String: [UInt8]] {
+        let vectorsURL = root.appendingPathComponent("Tests/Fixtures/protocol/vectors/server_to_client.v178.jsonl")
+        var records: [String: [UInt8]] = [:]
+        for line in try String(contentsOf: vectorsURL, encoding: .utf8).split(separator: "\n") {
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let name = object["name"] as? String, let hex = object["hex"] as? String else { continue }
+            records[name] = hexBytes(hex)
+        }
+        return records
+    }
+
     private static func feed(_ frame: ByteBuffer, into decoder: inout TWSFrameDecoder, version: Int, checksum: inout Int) throws {
         decoder.append(frame)
         while let payload = try decoder.nextPayload() {
@@ -75,16 +106,10 @@ enum CodecBenchmark {
 
     private static func buildStream(root: URL, frameCount: Int) throws -> ([UInt8], Int, [UInt8]) {
         let mixURL = root.appendingPathComponent("Benchmarks/tick-mix.json")
-        let vectorsURL = root.appendingPathComponent("Tests/Fixtures/protocol/vectors/server_to_client.v178.jsonl")
         guard let mix = try JSONSerialization.jsonObject(with: Data(contentsOf: mixURL)) as? [String: Any],
               let entries = mix["mix"] as? [[Any]], let version = mix["server_version"] as? Int
         else { throw BenchError("cannot read \(mixURL.path)") }
-        var records: [String: [UInt8]] = [:]
-        for line in try String(contentsOf: vectorsURL, encoding: .utf8).split(separator: "\n") {
-            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let name = object["name"] as? String, let hex = object["hex"] as? String else { continue }
-            records[name] = hexBytes(hex)
-        }
+        let records = try loadRecords(root: root)
         var cycle: [[UInt8]] = []
         for entry in entries {
             guard let name = entry.first as? String, let weight = entry.last as? Int, let bytes = records[name] else {

@@ -8,11 +8,17 @@ let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingL
 var table = BenchTable()
 do {
     if which == "codec" || which == "all" {
-        let codec = try CodecBenchmark.run(root: root)
+        let frames = Int(ProcessInfo.processInfo.environment["BENCH_FRAMES"] ?? "") ?? 1_000_000
+        let codec = try CodecBenchmark.run(root: root, frameCount: frames)
         table.add("TWS decode, tick mix v178 (frames/s)", formatRate(codec.framesPerSecond),
                   "median of 5 × \(codec.frames) frames, 4 KiB chunks → TWSFrameDecoder → TWSResponse.decode")
         table.add("heap allocations per tickPrice frame", String(format: "%.3f", codec.allocationsPerTickPrice),
                   "steady state, 100k frames, malloc interposed (-1 = not measurable on this OS)")
+    }
+    if which == "codec-breakdown" {
+        for (name, nanoseconds) in try CodecBenchmark.breakdown(root: root) {
+            table.add(name, String(format: "%.0f ns", nanoseconds), "per frame, decoded alone")
+        }
     }
     print(table.render())
 } catch {
