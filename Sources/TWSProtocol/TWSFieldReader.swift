@@ -93,9 +93,16 @@ public struct TWSFieldReader: Sendable {
         return value == TWSSentinel.int32 ? nil : value
     }
 
-    /// Reads a 64-bit int (permIds); empty is 0.
+    /// Reads a 64-bit int (permIds, times); empty is 0.
     public mutating func readInt64(_ name: StaticString) throws(TWSDecodingError) -> Int64 {
         Int64(try readInt(name))
+    }
+
+    /// Reads an int that must be present: empty is an error, not 0.
+    public mutating func readRequiredInt(_ name: StaticString) throws(TWSDecodingError) -> Int {
+        let field = try readRawField(name)
+        guard let value = Self.parseInteger(field) else { throw malformed(name, field) }
+        return value
     }
 
     /// Reads a 64-bit int; empty and `9223372036854775807` are `nil`.
@@ -109,6 +116,34 @@ public struct TWSFieldReader: Sendable {
     /// Reads a boolean: any non-zero int is true, empty is false.
     public mutating func readBool(_ name: StaticString) throws(TWSDecodingError) -> Bool {
         try readInt(name) != 0
+    }
+
+    /// Reads a boolean; empty is `nil`.
+    public mutating func readOptionalBool(_ name: StaticString) throws(TWSDecodingError) -> Bool? {
+        guard let value = try readOptionalInt(name) else { return nil }
+        return value != 0
+    }
+
+    /// Reads a repeat count: a non-negative int no larger than the number of fields left (empty is 0).
+    public mutating func readCount(_ name: StaticString) throws(TWSDecodingError) -> Int {
+        let field = try readRawField(name)
+        if field.isEmpty { return 0 }
+        guard let value = Self.parseInteger(field), value >= 0, value <= buffer.readableBytes else {
+            throw malformed(name, field)
+        }
+        return value
+    }
+
+    /// Reads `count` then that many tag/value field pairs.
+    public mutating func readTagValues(_ name: StaticString) throws(TWSDecodingError) -> [TWSTagValue] {
+        let count = try readCount(name)
+        var list: [TWSTagValue] = []
+        for _ in 0..<count {
+            let tag = try readString("tag")
+            let value = try readString("value")
+            list.append(TWSTagValue(tag, value))
+        }
+        return list
     }
 
     // MARK: - Doubles

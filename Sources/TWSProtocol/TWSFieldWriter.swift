@@ -92,6 +92,52 @@ public struct TWSFieldWriter: Sendable {
         if let value { write(value) } else { writeEmpty() }
     }
 
+    /// How an unset (`nil`) number is spelled on the wire for a given field.
+    public enum UnsetSpelling: Sendable {
+        /// An empty field.
+        case empty
+        /// IB's sentinel (`2147483647`, or the MAX double in this writer's style).
+        case sentinel
+    }
+
+    /// Writes an int, or `nil` as the given spelling.
+    public mutating func writeOptional(_ value: Int?, unset: UnsetSpelling) {
+        if let value { write(value) } else if unset == .sentinel { write(TWSSentinel.int32) } else { writeEmpty() }
+    }
+
+    /// Writes a double, or `nil` as the given spelling.
+    public mutating func writeOptional(_ value: Double?, unset: UnsetSpelling) {
+        if let value { write(value) } else if unset == .sentinel { write(TWSSentinel.double) } else { writeEmpty() }
+    }
+
+    /// Writes a boolean as `1`/`0`, or `nil` as an empty field.
+    public mutating func writeOptional(_ value: Bool?) {
+        if let value { write(value) } else { writeEmpty() }
+    }
+
+    /// Writes a double, spelling whole numbers without a fraction (`0`, `600`) as the peers do for a few fields.
+    public mutating func writeCompact(_ value: Double) {
+        if value.rounded() == value && abs(value) < 1e15 {
+            write(Int(value))
+        } else {
+            write(value)
+        }
+    }
+
+    /// Writes an optional double with `writeCompact`, `nil` as an empty field.
+    public mutating func writeOptionalCompact(_ value: Double?) {
+        if let value { writeCompact(value) } else { writeEmpty() }
+    }
+
+    /// Writes a count, then each tag and value as separate fields.
+    public mutating func writeTagValues(_ list: [TWSTagValue]) {
+        write(list.count)
+        for pair in list {
+            write(pair.tag)
+            write(pair.value)
+        }
+    }
+
     /// Writes an empty field.
     public mutating func writeEmpty() {
         payload.writeInteger(UInt8(0))
@@ -156,7 +202,8 @@ extension TWSFieldWriter {
 
     /// Python `repr(float)`: shortest round-trip digits; exponent form below 1e-4 and from 1e16.
     static func pythonString(_ value: Double) -> String {
-        if value.isInfinite { return value < 0 ? "-inf" : "inf" }
+        // Python would print `inf`; the official client spells infinity `Infinity`, which TWS parses.
+        if value.isInfinite { return value < 0 ? "-Infinity" : "Infinity" }
         if value.isNaN { return "nan" }
         // Swift's description uses the same shortest digits and, for these ranges, the same layout as Python.
         return value.description

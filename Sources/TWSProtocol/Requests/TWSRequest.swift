@@ -1,0 +1,249 @@
+import NIOCore
+
+/// Every client → server message of PROTOCOL.md §5, typed.
+///
+/// `encode(serverVersion:)` writes a framed message as IB's official client does (Python number spelling), so
+/// the bytes equal the recorded vectors. `decode(payload:serverVersion:)` is the server side (gateway
+/// simulator): it accepts the official client's and ib_async's spellings alike (PROTOCOL.md §10).
+///
+/// ```swift
+/// let frame = try TWSRequest.marketData(TWSMarketDataRequest(requestID: 20, contract: aapl))
+///     .encode(serverVersion: session.serverVersion)
+/// ```
+public enum TWSRequest: Sendable, Equatable {
+    /// startApi (71).
+    case startAPI(clientID: Int, optionalCapabilities: String)
+    /// reqIds (8); TWS ignores the count.
+    case requestIDs(count: Int)
+    /// reqCurrentTime (49).
+    case currentTime
+    /// reqCurrentTimeInMillis (105, ≥ 197).
+    case currentTimeInMillis
+    /// reqManagedAccts (17).
+    case managedAccounts
+    /// reqContractDetails (9).
+    case contractDetails(requestID: Int, contract: TWSContract)
+    /// reqMktData (1).
+    case marketData(TWSMarketDataRequest)
+    /// cancelMktData (2).
+    case cancelMarketData(requestID: Int)
+    /// reqMarketDataType (59): 1 live, 2 frozen, 3 delayed, 4 delayed-frozen.
+    case marketDataType(Int)
+    /// reqRealTimeBars (50).
+    case realTimeBars(TWSRealTimeBarsRequest)
+    /// cancelRealTimeBars (51).
+    case cancelRealTimeBars(requestID: Int)
+    /// reqHistoricalData (20).
+    case historicalData(TWSHistoricalDataRequest)
+    /// cancelHistoricalData (25).
+    case cancelHistoricalData(requestID: Int)
+    /// placeOrder (3).
+    indirect case placeOrder(orderID: Int, contract: TWSContract, order: TWSOrder)
+    /// cancelOrder (4).
+    case cancelOrder(orderID: Int, TWSOrderCancel)
+    /// reqOpenOrders (5).
+    case openOrders
+    /// reqAllOpenOrders (16).
+    case allOpenOrders
+    /// reqAutoOpenOrders (15).
+    case autoOpenOrders(autoBind: Bool)
+    /// reqPositions (61).
+    case positions
+    /// cancelPositions (64).
+    case cancelPositions
+    /// reqAccountUpdates (6).
+    case accountUpdates(subscribe: Bool, accountCode: String)
+    /// reqAccountSummary (62).
+    case accountSummary(requestID: Int, group: String, tags: String)
+    /// cancelAccountSummary (63).
+    case cancelAccountSummary(requestID: Int)
+    /// reqExecutions (7).
+    case executions(requestID: Int, filter: TWSExecutionFilter)
+    /// reqPnL (92).
+    case pnl(requestID: Int, account: String, modelCode: String)
+    /// cancelPnL (93).
+    case cancelPnL(requestID: Int)
+    /// reqPnLSingle (94).
+    case pnlSingle(requestID: Int, account: String, modelCode: String, contractID: Int)
+    /// cancelPnLSingle (95).
+    case cancelPnLSingle(requestID: Int)
+    /// reqGlobalCancel (58).
+    case globalCancel(TWSOrderCancel)
+    /// reqCompletedOrders (99).
+    case completedOrders(apiOnly: Bool)
+    /// reqAccountUpdatesMulti (76).
+    case accountUpdatesMulti(requestID: Int, account: String, modelCode: String, ledgerAndNLV: Bool)
+
+    /// The message id on the wire.
+    public var messageID: Int {
+        switch self {
+        case .startAPI: return 71
+        case .requestIDs: return 8
+        case .currentTime: return 49
+        case .currentTimeInMillis: return 105
+        case .managedAccounts: return 17
+        case .contractDetails: return 9
+        case .marketData: return 1
+        case .cancelMarketData: return 2
+        case .marketDataType: return 59
+        case .realTimeBars: return 50
+        case .cancelRealTimeBars: return 51
+        case .historicalData: return 20
+        case .cancelHistoricalData: return 25
+        case .placeOrder: return 3
+        case .cancelOrder: return 4
+        case .openOrders: return 5
+        case .allOpenOrders: return 16
+        case .autoOpenOrders: return 15
+        case .positions: return 61
+        case .cancelPositions: return 64
+        case .accountUpdates: return 6
+        case .accountSummary: return 62
+        case .cancelAccountSummary: return 63
+        case .executions: return 7
+        case .pnl: return 92
+        case .cancelPnL: return 93
+        case .pnlSingle: return 94
+        case .cancelPnLSingle: return 95
+        case .globalCancel: return 58
+        case .completedOrders: return 99
+        case .accountUpdatesMulti: return 76
+        }
+    }
+
+    /// IB's name of the message (as in PROTOCOL.md), for logs and errors.
+    public var messageName: String { Self.messageName(forID: messageID) }
+
+    /// IB's name of a client → server message id.
+    public static func messageName(forID id: Int) -> String {
+        switch id {
+        case 71: return "startApi"
+        case 8: return "reqIds"
+        case 49: return "reqCurrentTime"
+        case 105: return "reqCurrentTimeInMillis"
+        case 17: return "reqManagedAccts"
+        case 9: return "reqContractDetails"
+        case 1: return "reqMktData"
+        case 2: return "cancelMktData"
+        case 59: return "reqMarketDataType"
+        case 50: return "reqRealTimeBars"
+        case 51: return "cancelRealTimeBars"
+        case 20: return "reqHistoricalData"
+        case 25: return "cancelHistoricalData"
+        case 3: return "placeOrder"
+        case 4: return "cancelOrder"
+        case 5: return "reqOpenOrders"
+        case 16: return "reqAllOpenOrders"
+        case 15: return "reqAutoOpenOrders"
+        case 61: return "reqPositions"
+        case 64: return "cancelPositions"
+        case 6: return "reqAccountUpdates"
+        case 62: return "reqAccountSummary"
+        case 63: return "cancelAccountSummary"
+        case 7: return "reqExecutions"
+        case 92: return "reqPnL"
+        case 93: return "cancelPnL"
+        case 94: return "reqPnLSingle"
+        case 95: return "cancelPnLSingle"
+        case 58: return "reqGlobalCancel"
+        case 99: return "reqCompletedOrders"
+        case 76: return "reqAccountUpdatesMulti"
+        default: return "request(\(id))"
+        }
+    }
+
+    // MARK: - Encoding
+
+    /// Encodes the framed message (4-byte length + payload) for a negotiated server version.
+    /// - Parameter serverVersion: the negotiated version (176…200; layouts of 157… are written where known).
+    /// - Returns: the framed bytes.
+    /// - Throws: `TWSEncodingError.unsupportedServerVersion` for a message the server version lacks
+    ///   (reqCurrentTimeInMillis below 197, reqExecutions' day filters below 200).
+    public func encode(serverVersion: Int) throws(TWSEncodingError) -> ByteBuffer {
+        try encodePayload(serverVersion: serverVersion).framedTWS()
+    }
+
+    /// Encodes the payload only (no length prefix).
+    /// - Parameter serverVersion: the negotiated version.
+    /// - Returns: the payload.
+    /// - Throws: `TWSEncodingError.unsupportedServerVersion`, see `encode(serverVersion:)`.
+    public func encodePayload(serverVersion: Int) throws(TWSEncodingError) -> ByteBuffer {
+        var writer = TWSFieldWriter(style: .python, capacity: 64)
+        writer.write(messageID)
+        try writeBody(into: &writer, serverVersion: serverVersion)
+        return writer.payload
+    }
+
+    private func writeBody(into writer: inout TWSFieldWriter, serverVersion version: Int) throws(TWSEncodingError) {
+        switch self {
+        case .startAPI, .requestIDs, .currentTime, .currentTimeInMillis, .managedAccounts:
+            try writeSessionBody(into: &writer, serverVersion: version)
+        case .contractDetails, .marketData, .cancelMarketData, .marketDataType, .realTimeBars, .cancelRealTimeBars,
+            .historicalData, .cancelHistoricalData:
+            writeMarketDataBody(into: &writer, serverVersion: version)
+        case .placeOrder, .cancelOrder, .openOrders, .allOpenOrders, .autoOpenOrders, .globalCancel, .completedOrders,
+            .executions:
+            try writeOrderBody(into: &writer, serverVersion: version)
+        case .positions, .cancelPositions, .accountUpdates, .accountSummary, .cancelAccountSummary, .pnl, .cancelPnL,
+            .pnlSingle, .cancelPnLSingle, .accountUpdatesMulti:
+            writeAccountBody(into: &writer)
+        }
+    }
+
+    // MARK: - Decoding
+
+    /// Decodes a client → server payload (server side).
+    /// - Parameters:
+    ///   - payload: the frame's payload (after the length prefix).
+    ///   - serverVersion: the negotiated version.
+    /// - Returns: the typed request.
+    /// - Throws: `TWSDecodingError` naming the message and field; `unknownMessageID` for ids outside §5.
+    public static func decode(payload: ByteBuffer, serverVersion: Int) throws(TWSDecodingError) -> TWSRequest {
+        var reader = TWSFieldReader(payload: payload, message: "request")
+        let idField = try reader.readRawField("msgId")
+        guard let id = TWSFieldReader.parseInteger(idField) else {
+            throw .malformedMessageID(String(decoding: idField, as: UTF8.self))
+        }
+        reader.message = messageName(forID: id)
+        let request: TWSRequest
+        switch id {
+        case 71, 8, 49, 105, 17:
+            request = try decodeSession(id: id, from: &reader, serverVersion: serverVersion)
+        case 9, 1, 2, 59, 50, 51, 20, 25:
+            request = try decodeMarketData(id: id, from: &reader, serverVersion: serverVersion)
+        case 3, 4, 5, 16, 15, 58, 99, 7:
+            request = try decodeOrders(id: id, from: &reader, serverVersion: serverVersion)
+        case 61, 64, 6, 62, 63, 92, 93, 94, 95, 76:
+            request = try decodeAccount(id: id, from: &reader)
+        default:
+            throw .unknownMessageID(id)
+        }
+        try reader.expectEnd()
+        return request
+    }
+
+    /// Reads and checks a version field whose value is fixed.
+    static func skipVersion(_ reader: inout TWSFieldReader) throws(TWSDecodingError) {
+        _ = try reader.readRawField("version")
+    }
+}
+
+/// Why a message could not be encoded.
+public enum TWSEncodingError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The message (or one of its options) needs a newer server version.
+    case unsupportedServerVersion(message: String, required: Int, actual: Int)
+
+    public var description: String {
+        switch self {
+        case .unsupportedServerVersion(let message, let required, let actual):
+            return "\(message) needs server version \(required), connected at \(actual)"
+        }
+    }
+}
+
+extension ByteBuffer {
+    /// This buffer as a payload, prefixed with its 4-byte big-endian length.
+    func framedTWS() -> ByteBuffer {
+        TWSFrame.framed(self)
+    }
+}
