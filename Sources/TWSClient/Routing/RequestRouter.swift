@@ -67,13 +67,23 @@ struct RequestRouter<Key: Hashable & Sendable, Item: Sendable>: Sendable {
     /// Whether a route waits on `key`.
     func contains(_ key: Key) -> Bool { entries[key]?.isEmpty == false }
 
+    /// Reserves a route id, for a caller that needs it before registering (e.g. in a cancellation handler).
+    mutating func makeRouteID() -> RouteID {
+        lastRouteID += 1
+        return RouteID(rawValue: lastRouteID)
+    }
+
     /// Registers a route behind any already waiting on `key`.
     @discardableResult
     mutating func register(_ key: Key, route: Route) -> RouteID {
-        lastRouteID += 1
-        let id = RouteID(rawValue: lastRouteID)
-        entries[key, default: []].append(Entry(id: id, route: route))
+        let id = makeRouteID()
+        register(key, id: id, route: route)
         return id
+    }
+
+    /// Registers a route under a reserved id.
+    mutating func register(_ key: Key, id: RouteID, route: Route) {
+        entries[key, default: []].append(Entry(id: id, route: route))
     }
 
     /// Delivers a data item to the first route on `key`.
