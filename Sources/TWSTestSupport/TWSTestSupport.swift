@@ -1,1 +1,1 @@
-// Test support for the TWS protocol: vector loader, drip-feed verifier.
+// Test support for the TWS protocol: seeded RNG, drip-feed frame verifier, vector loader.
