@@ -44,7 +44,7 @@ extension TWSConnection {
         case .data(let key):
             if !router.deliver(message, to: key) { logOrphan(message, key) }
         case .end(let key):
-            if !router.complete(key) { logOrphan(message, key) }
+            if !router.complete(key, endMessage: message) { logOrphan(message, key) }
             if case .request(let id) = key { historicalFinished(requestID: id) }
         case .dataThenEnd(let key):
             if router.deliver(message, to: key) { router.complete(key) } else { logOrphan(message, key) }

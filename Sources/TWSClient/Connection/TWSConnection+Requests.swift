@@ -1,5 +1,12 @@
+import Logging
 import NIOCore
 import TWSProtocol
+
+/// How a request leaves: through the rate limiter only, or first through the historical pacing planner.
+enum OutboundPath: Sendable {
+    case direct
+    case historical(HistoricalPacingRequest, requestID: Int)
+}
 
 extension TWSConnection {
     // MARK: - Generic request shapes
@@ -18,23 +25,45 @@ extension TWSConnection {
         }
     }
 
+    /// Encodes a request at the negotiated version.
+    func encode(_ request: TWSRequest) throws(TWSRequestError) -> ByteBuffer {
+        guard let version = negotiatedVersion else { throw .notConnected }
+        do {
+            return try request.encode(serverVersion: version)
+        } catch {
+            throw .invalidRequest(error.description)
+        }
+    }
+
+    /// Queues an encoded frame on its path.
+    private func enqueue(_ frame: ByteBuffer, path: OutboundPath) {
+        switch path {
+        case .direct:
+            enqueue(frame)
+        case .historical(let pacing, let requestID):
+            enqueueHistorical(PendingHistoricalRequest(pacing: pacing, requestID: requestID, frame: frame))
+        }
+    }
+
     /// Sends `request` and collects everything routed to `key` until its End message (or the first item when
     /// `firstItemCompletes`). If the caller's task is cancelled, the route ends with `cancelled` and `cancel`
     /// (when given) is sent.
     func collect(
-        _ key: RouteKey, request: TWSRequest, cancel: TWSRequest? = nil, firstItemCompletes: Bool = false
+        _ key: RouteKey, request: TWSRequest, cancel: TWSRequest? = nil, firstItemCompletes: Bool = false,
+        path: OutboundPath = .direct
     ) async throws(TWSRequestError) -> RoutedResult<TWSInboundMessage> {
         _ = try await readySession()
-        guard let version = negotiatedVersion else { throw .notConnected }
-        let frame: ByteBuffer
-        do { frame = try request.encode(serverVersion: version) } catch { throw .invalidRequest(error.description) }
+        let frame = try encode(request)
         let id = router.makeRouteID()
         let controls = controlContinuation
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
-                    router.register(key, id: id, route: .collect(continuation: continuation, completesOnFirstItem: firstItemCompletes))
-                    enqueue(frame)
+                    let route = RequestRouter<RouteKey, TWSInboundMessage>.Route.collect(
+                        continuation: continuation, completesOnFirstItem: firstItemCompletes
+                    )
+                    router.register(key, id: id, route: route)
+                    enqueue(frame, path: path)
                 }
             } onCancel: {
                 controls.yield(.cancelRoute(key: key, id: id, cancel: cancel))
@@ -52,13 +81,11 @@ extension TWSConnection {
         _ key: RouteKey,
         request: TWSRequest,
         cancel: TWSRequest?,
-        finishesOnEnd: Bool = false,
-        transform: @escaping @Sendable (TWSInboundMessage) -> Value?
+        options: SubscriptionOptions = SubscriptionOptions(),
+        transform: @escaping @Sendable (TWSResponse) -> Value?
     ) async throws(TWSRequestError) -> AsyncThrowingStream<SubscriptionItem<Value>, any Error> {
-        _ = try await readySession()
-        guard let version = negotiatedVersion else { throw .notConnected }
-        let frame: ByteBuffer
-        do { frame = try request.encode(serverVersion: version) } catch { throw .invalidRequest(error.description) }
+        let session = try await readySession()
+        let frame = try encode(request)
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: SubscriptionItem<Value>.self)
         let id = router.makeRouteID()
         let controls = controlContinuation
@@ -66,9 +93,30 @@ extension TWSConnection {
             // `.finished` means the server or the connection ended it: nothing to cancel.
             if case .cancelled = termination { controls.yield(.cancelRoute(key: key, id: id, cancel: cancel)) }
         }
-        router.register(key, id: id, route: .stream(.wrapping(continuation, transform: transform), finishesOnEnd: finishesOnEnd))
-        enqueue(frame)
+        let logger = logger
+        let version = session.serverVersion
+        let sink = StreamSink<TWSInboundMessage>.wrapping(continuation) { message in
+            Self.decode(message, serverVersion: version, logger: logger).flatMap(transform)
+        }
+        router.register(key, id: id, route: .stream(sink, finishesOnEnd: options.finishesOnEnd))
+        enqueue(frame, path: options.path)
         return stream
+    }
+
+    /// Decodes the messages a one-shot request collected, skipping (and logging) any that does not decode.
+    func decodeAll(_ result: RoutedResult<TWSInboundMessage>) -> [TWSResponse] {
+        let version = negotiatedVersion ?? configuration.versions.upperBound
+        return result.items.compactMap { Self.decode($0, serverVersion: version, logger: logger) }
+    }
+
+    /// Decodes one routed message; a malformed one is logged and skipped, never fatal.
+    static func decode(_ message: TWSInboundMessage, serverVersion: Int, logger: Logger) -> TWSResponse? {
+        do {
+            return try TWSResponse.decode(payload: message.payload, serverVersion: serverVersion)
+        } catch {
+            logger.warning("skipping undecodable TWS message \(message.messageID): \(error)")
+            return nil
+        }
     }
 
     /// Takes a fresh request id.
@@ -82,23 +130,26 @@ extension TWSConnection {
     /// - Throws: `TWSRequestError`.
     public func currentTime() async throws(TWSRequestError) -> Int64 {
         let result = try await collect(.currentTime, request: .currentTime, firstItemCompletes: true)
-        guard let message = result.items.first else { throw .connectionClosed(reason: nil) }
-        var reader = TWSFieldReader(payload: message.payload, message: "currentTime")
-        do {
-            try reader.skip(2, "msgId, version")
-            return try reader.readInt64("time")
-        } catch {
-            throw .invalidRequest("currentTime answer could not be decoded: \(error)")
+        for response in decodeAll(result) {
+            if case .currentTime(let time) = response { return time }
         }
+        throw .invalidRequest("the currentTime answer could not be decoded")
     }
 
-    /// Sets the market data type for later requests (reqMarketDataType): 1 live, 2 frozen, 3 delayed,
-    /// 4 delayed-frozen.
+    /// Sets the market data type for later market data requests (reqMarketDataType).
     /// - Throws: `TWSRequestError.notConnected`.
     public func setMarketDataType(_ type: TWSMarketDataType) async throws(TWSRequestError) {
         _ = try await readySession()
         try send(.marketDataType(type.rawValue))
     }
+}
+
+/// How a subscription is routed.
+struct SubscriptionOptions: Sendable {
+    /// Whether the End message finishes the stream (snapshots, one-off downloads).
+    var finishesOnEnd = false
+    /// The outbound path (historical requests go through the pacing planner).
+    var path: OutboundPath = .direct
 }
 
 /// The market data type of reqMarketDataType.

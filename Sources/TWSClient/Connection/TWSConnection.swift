@@ -76,6 +76,7 @@ public actor TWSConnection {
     /// Order ids this connection placed, so errMsgs about them become order events.
     var placedOrderIDs: Set<Int> = []
     var nextListenerID = 0
+    var executionJoiner = ExecutionJoiner()
     /// The latest published state.
     public private(set) var state: TWSConnectionState = .disconnected(reason: nil)
 

@@ -120,13 +120,15 @@ struct RequestRouter<Key: Hashable & Sendable, Item: Sendable>: Sendable {
         return true
     }
 
-    /// The End message of the first route on `key`: a one-shot resumes with what it collected; a stream finishes
-    /// when it was registered with `finishesOnEnd`.
+    /// The End message of the first route on `key`: a one-shot resumes with what it collected; a stream gets
+    /// `endMessage` as an item (its transform decides whether it is a value) and finishes when it was registered
+    /// with `finishesOnEnd`.
     @discardableResult
-    mutating func complete(_ key: Key) -> Bool {
+    mutating func complete(_ key: Key, endMessage: Item? = nil) -> Bool {
         guard let entry = entries[key]?.first else { return false }
         switch entry.route {
         case .stream(let sink, let finishesOnEnd):
+            if let endMessage { sink.yieldItem(endMessage) }
             if finishesOnEnd {
                 popFirst(key)
                 sink.finish(nil)
