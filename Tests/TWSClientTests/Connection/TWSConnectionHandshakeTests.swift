@@ -7,6 +7,24 @@ import TWSProtocol
 
 /// A connection wired to a scripted in-memory peer and a manual clock.
 struct InMemoryHarness {
+    /// Runs the connection with the clock moving itself through short sleeps (rate limiting), plays the
+    /// handshake, runs `body` with the ready connection, then disconnects.
+    func withReadyConnection(
+        version: Int = 200, nextValidID: Int = 1, _ body: (TWSConnection, ScriptedPeer) async throws -> Void
+    ) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await connection.run() }
+            group.addTask { await clock.autoAdvance() }
+            await peer.playHandshake(version: version, nextValidID: nextValidID)
+            _ = try await connection.waitUntilReady()
+            try await body(connection, peer)
+            await connection.disconnect()
+            // The run task ends first; the clock driver runs until cancelled.
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
     /// Runs the connection and returns how it ended (`nil`: clean disconnect).
     func runOutcome() async -> TWSConnectionError? {
         do {

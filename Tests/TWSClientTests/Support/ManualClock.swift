@@ -26,7 +26,7 @@ final class ManualClock: Clock, Sendable {
         var cancelledIDs: Set<Int> = []
         var nextID = 0
         var activity = 0
-        var activityWaiters: [(after: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var activityWaiters: [(id: Int, after: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     private let state = Mutex(State())
@@ -101,15 +101,44 @@ final class ManualClock: Clock, Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Returns once the activity counter exceeds `value`.
+    /// Returns once the activity counter exceeds `value`, or the task is cancelled.
     func waitForActivity(after value: Int) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state -> Bool in
-                if state.activity > value { return true }
-                state.activityWaiters.append((value, continuation))
-                return false
+        let id = state.withLock { state -> Int in
+            state.nextID += 1
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = state.withLock { state -> Bool in
+                    if state.activity > value || state.cancelledIDs.remove(id) != nil { return true }
+                    state.activityWaiters.append((id, value, continuation))
+                    return false
+                }
+                if ready { continuation.resume() }
             }
-            if ready { continuation.resume() }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard let index = state.activityWaiters.firstIndex(where: { $0.id == id }) else {
+                    state.cancelledIDs.insert(id)
+                    return nil
+                }
+                return state.activityWaiters.remove(at: index).continuation
+            }
+            waiter?.resume()
+        }
+    }
+
+    /// Until cancelled: whenever a task sleeps until at most `horizon` from now, moves time to its deadline.
+    /// Longer sleeps (e.g. the ready timeout) are left for the test to advance by hand.
+    func autoAdvance(horizon: Duration = .seconds(1)) async {
+        while !Task.isCancelled {
+            let seen = activity
+            let current = now
+            if let next = sleeperDeadlines.first, next.offset <= current.offset + horizon {
+                advance(to: next)
+            } else {
+                await waitForActivity(after: seen)
+            }
         }
     }
 

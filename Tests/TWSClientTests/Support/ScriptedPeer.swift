@@ -17,6 +17,10 @@ actor ScriptedPeer {
     private(set) var hello: String?
     /// Every frame the client sent after the hello, as fields.
     private(set) var frames: [[String]] = []
+    /// The server version the peer answered; requests are decoded at it.
+    private(set) var serverVersion = 200
+    /// The decoded requests, in order (`nil` where a frame did not decode).
+    private(set) var requests: [TWSRequest?] = []
     /// The clock time of each frame, when a clock was given.
     private(set) var frameTimes: [Duration] = []
     private(set) var clientClosed = false
@@ -44,6 +48,7 @@ actor ScriptedPeer {
         decoder.append(bytes)
         while let payload = try? decoder.nextPayload() {
             frames.append(TWSFrame.fields(of: payload))
+            requests.append(try? TWSRequest.decode(payload: payload, serverVersion: serverVersion))
             frameTimes.append(clock?.now.offset ?? .zero)
         }
         resumeWaiters()
@@ -70,6 +75,12 @@ actor ScriptedPeer {
     func frame(_ index: Int) async -> [String] {
         await waitForFrames(index + 1)
         return index < frames.count ? frames[index] : []
+    }
+
+    /// The request at `index` once it arrived.
+    func request(_ index: Int) async -> TWSRequest? {
+        await waitForFrames(index + 1)
+        return index < requests.count ? requests[index] : nil
     }
 
     /// Waits for the client to close its side.
@@ -100,6 +111,7 @@ actor ScriptedPeer {
     @discardableResult
     func playHandshake(version: Int = 200, nextValidID: Int = 1, accounts: String = "DU123456") async -> [String] {
         await waitForHello()
+        serverVersion = version
         send(["\(version)", "20250115 09:30:00 EST"])
         let startAPI = await frame(0)
         send(["15", "1", accounts])
