@@ -38,23 +38,71 @@ public struct TWSFieldReader: Sendable {
 
     // MARK: - Raw access
 
-    /// Reads the next field's bytes.
+    /// The outcome of parsing one field inside the payload's memory.
+    enum FieldParse<Value> {
+        case value(Value)
+        case malformed(String)
+    }
+
+    /// Hands the next field's bytes (without the NUL) to `body`, then moves past the field.
+    ///
+    /// The bytes are read in place (`memchr` for the NUL), so nothing is allocated unless `body` allocates.
+    /// - Throws: `missingField` when the payload has no further NUL-terminated field.
+    mutating func withNextField<Value>(
+        _ name: StaticString,
+        _ body: (UnsafeRawBufferPointer) -> Value
+    ) throws(TWSDecodingError) -> Value {
+        let found: (value: Value, length: Int)? = buffer.withUnsafeReadableBytes { raw in
+            guard let base = raw.baseAddress, let nul = memchr(base, 0, raw.count) else { return nil }
+            let length = base.distance(to: UnsafeRawPointer(nul))
+            return (body(UnsafeRawBufferPointer(start: base, count: length)), length)
+        }
+        guard let found else { throw .missingField(message: message, field: "\(name)", index: index) }
+        buffer.moveReaderIndex(forwardBy: found.length + 1)
+        index += 1
+        return found.value
+    }
+
+    /// Parses the next field with `parse`; an unparsable field becomes `malformedField`.
+    mutating func parseNextField<Value>(
+        _ name: StaticString,
+        _ parse: (UnsafeRawBufferPointer) -> Value?
+    ) throws(TWSDecodingError) -> Value {
+        let result: FieldParse<Value> = try withNextField(name) { field in
+            if let value = parse(field) { return .value(value) }
+            return .malformed(String(decoding: field, as: UTF8.self))
+        }
+        switch result {
+        case .value(let value): return value
+        case .malformed(let text):
+            throw .malformedField(message: message, field: "\(name)", index: index - 1, value: text)
+        }
+    }
+
+    /// Reads the next field's bytes as a view (a copy-free slice of the payload).
     /// - Throws: `missingField` when the payload has no further NUL-terminated field.
     public mutating func readRawField(_ name: StaticString) throws(TWSDecodingError) -> ByteBufferView {
-        let view = buffer.readableBytesView
-        guard let nul = view.firstIndex(of: 0) else {
-            throw .missingField(message: message, field: "\(name)", index: index)
+        let start = buffer.readerIndex
+        let length = try withNextField(name) { $0.count }
+        return buffer.getSlice(at: start, length: length)?.readableBytesView ?? ByteBufferView()
+    }
+
+    /// Reads the message id (field 0).
+    /// - Throws: `malformedMessageID` when it is not an integer, `missingField` for an empty payload.
+    public mutating func readMessageID() throws(TWSDecodingError) -> Int {
+        let result: FieldParse<Int> = try withNextField("msgId") { field in
+            if let value = Self.parseInteger(field) { return .value(value) }
+            return .malformed(String(decoding: field, as: UTF8.self))
         }
-        let length = nul - view.startIndex
-        let field = view[view.startIndex..<nul]
-        buffer.moveReaderIndex(forwardBy: length + 1)
-        index += 1
-        return field
+        switch result {
+        case .value(let value): return value
+        case .malformed(let text): throw .malformedMessageID(text)
+        }
     }
 
     /// Skips `count` fields whose values are not needed.
     public mutating func skip(_ count: Int, _ name: StaticString = "skipped") throws(TWSDecodingError) {
-        for _ in 0..<count { _ = try readRawField(name) }
+        for _ in 0..<count { try withNextField(name) { _ in () } }
     }
 
     /// Throws when fields remain after a message has been fully decoded.
@@ -66,31 +114,34 @@ public struct TWSFieldReader: Sendable {
 
     /// Reads a text field as is.
     public mutating func readString(_ name: StaticString) throws(TWSDecodingError) -> String {
-        String(decoding: try readRawField(name), as: UTF8.self)
+        try withNextField(name) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Reads a text field, with `nil` for an empty field.
     public mutating func readOptionalString(_ name: StaticString) throws(TWSDecodingError) -> String? {
-        let field = try readRawField(name)
-        return field.isEmpty ? nil : String(decoding: field, as: UTF8.self)
+        try withNextField(name) { $0.isEmpty ? nil : String(decoding: $0, as: UTF8.self) }
     }
 
     // MARK: - Integers
 
     /// Reads an int; empty is 0. The sentinel `2147483647` is returned as is.
     public mutating func readInt(_ name: StaticString) throws(TWSDecodingError) -> Int {
-        let field = try readRawField(name)
-        if field.isEmpty { return 0 }
-        guard let value = Self.parseInteger(field) else { throw malformed(name, field) }
-        return value
+        try parseNextField(name) { $0.isEmpty ? 0 : Self.parseInteger($0) }
+    }
+
+    /// Reads an int that must be present: empty is an error, not 0.
+    public mutating func readRequiredInt(_ name: StaticString) throws(TWSDecodingError) -> Int {
+        try parseNextField(name) { Self.parseInteger($0) }
     }
 
     /// Reads an int; empty and `2147483647` are `nil`.
     public mutating func readOptionalInt(_ name: StaticString) throws(TWSDecodingError) -> Int? {
-        let field = try readRawField(name)
-        if field.isEmpty { return nil }
-        guard let value = Self.parseInteger(field) else { throw malformed(name, field) }
-        return value == TWSSentinel.int32 ? nil : value
+        let value: Int?? = try parseNextField(name) { field -> Int?? in
+            if field.isEmpty { return .some(nil) }
+            guard let value = Self.parseInteger(field) else { return nil }
+            return .some(value == TWSSentinel.int32 ? nil : value)
+        }
+        return value ?? nil
     }
 
     /// Reads a 64-bit int (permIds, times); empty is 0.
@@ -98,19 +149,14 @@ public struct TWSFieldReader: Sendable {
         Int64(try readInt(name))
     }
 
-    /// Reads an int that must be present: empty is an error, not 0.
-    public mutating func readRequiredInt(_ name: StaticString) throws(TWSDecodingError) -> Int {
-        let field = try readRawField(name)
-        guard let value = Self.parseInteger(field) else { throw malformed(name, field) }
-        return value
-    }
-
     /// Reads a 64-bit int; empty and `9223372036854775807` are `nil`.
     public mutating func readOptionalInt64(_ name: StaticString) throws(TWSDecodingError) -> Int64? {
-        let field = try readRawField(name)
-        if field.isEmpty { return nil }
-        guard let value = Self.parseInteger(field) else { throw malformed(name, field) }
-        return Int64(value) == TWSSentinel.int64 ? nil : Int64(value)
+        let value: Int64?? = try parseNextField(name) { field -> Int64?? in
+            if field.isEmpty { return .some(nil) }
+            guard let value = Self.parseInteger(field) else { return nil }
+            return .some(Int64(value) == TWSSentinel.int64 ? nil : Int64(value))
+        }
+        return value ?? nil
     }
 
     /// Reads a boolean: any non-zero int is true, empty is false.
@@ -124,14 +170,14 @@ public struct TWSFieldReader: Sendable {
         return value != 0
     }
 
-    /// Reads a repeat count: a non-negative int no larger than the number of fields left (empty is 0).
+    /// Reads a repeat count: a non-negative int no larger than the number of bytes left (empty is 0).
     public mutating func readCount(_ name: StaticString) throws(TWSDecodingError) -> Int {
-        let field = try readRawField(name)
-        if field.isEmpty { return 0 }
-        guard let value = Self.parseInteger(field), value >= 0, value <= buffer.readableBytes else {
-            throw malformed(name, field)
+        let remaining = buffer.readableBytes
+        return try parseNextField(name) { field -> Int? in
+            if field.isEmpty { return 0 }
+            guard let value = Self.parseInteger(field), value >= 0, value <= remaining else { return nil }
+            return value
         }
-        return value
     }
 
     /// Reads `count` then that many tag/value field pairs.
@@ -150,18 +196,17 @@ public struct TWSFieldReader: Sendable {
 
     /// Reads a double; empty is 0. `Infinity` and the sentinel are returned as values.
     public mutating func readDouble(_ name: StaticString) throws(TWSDecodingError) -> Double {
-        let field = try readRawField(name)
-        if field.isEmpty { return 0 }
-        guard let value = Self.parseDouble(field) else { throw malformed(name, field) }
-        return value
+        try parseNextField(name) { $0.isEmpty ? 0 : Self.parseDouble($0) }
     }
 
     /// Reads a double; empty and `1.7976931348623157E308` (any spelling) are `nil`.
     public mutating func readOptionalDouble(_ name: StaticString) throws(TWSDecodingError) -> Double? {
-        let field = try readRawField(name)
-        if field.isEmpty { return nil }
-        guard let value = Self.parseDouble(field) else { throw malformed(name, field) }
-        return value == TWSSentinel.double ? nil : value
+        let value: Double?? = try parseNextField(name) { field -> Double?? in
+            if field.isEmpty { return .some(nil) }
+            guard let value = Self.parseDouble(field) else { return nil }
+            return .some(value == TWSSentinel.double ? nil : value)
+        }
+        return value ?? nil
     }
 
     // MARK: - Decimals
@@ -169,10 +214,11 @@ public struct TWSFieldReader: Sendable {
     /// Reads a quantity; empty and every sentinel spelling (`2147483647`, `9223372036854775807`,
     /// `1.7976931348623157E308`) are `nil`.
     public mutating func readOptionalDecimal(_ name: StaticString) throws(TWSDecodingError) -> Decimal? {
-        let field = try readRawField(name)
-        if field.isEmpty { return nil }
-        guard let parsed = Self.parseDecimal(field) else { throw malformed(name, field) }
-        return parsed
+        let value: Decimal?? = try parseNextField(name) { field -> Decimal?? in
+            if field.isEmpty { return .some(nil) }
+            return Self.parseDecimal(field)
+        }
+        return value ?? nil
     }
 
     /// Reads a quantity that must be present.
@@ -182,10 +228,6 @@ public struct TWSFieldReader: Sendable {
             throw .malformedField(message: message, field: "\(name)", index: start, value: "")
         }
         return value
-    }
-
-    func malformed(_ name: StaticString, _ field: ByteBufferView) -> TWSDecodingError {
-        .malformedField(message: message, field: "\(name)", index: index - 1, value: String(decoding: field, as: UTF8.self))
     }
 }
 
@@ -217,6 +259,7 @@ extension TWSFieldReader {
 
     /// Parses a Java or Python double spelling, `Infinity`/`-Infinity`, ib_async's `Infinite`, and `inf`.
     public static func parseDouble<C: Collection<UInt8>>(_ bytes: C) -> Double? {
+        if let value = parsePlainDouble(bytes) { return value }
         // Small fields are inline strings: no heap allocation.
         let text = String(decoding: bytes, as: UTF8.self)
         if let value = Double(text) {
@@ -227,6 +270,48 @@ extension TWSFieldReader {
         case "-Infinite": return -.infinity
         default: return nil
         }
+    }
+
+    /// Exact powers of ten up to 10^22 (all representable as doubles).
+    static let exactPowersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+        1e20, 1e21, 1e22,
+    ]
+
+    /// The fast path for plain decimals such as `150.25` or `-1.0` (at most 15 significant digits, no exponent):
+    /// `mantissa / 10^k` with both operands exact is correctly rounded (Clinger), so the result equals
+    /// `Double(text)`. Returns `nil` for anything else; the caller then falls back to the full parser.
+    static func parsePlainDouble<C: Collection<UInt8>>(_ bytes: C) -> Double? {
+        var mantissa: UInt64 = 0
+        var significantDigits = 0
+        var fractionDigits = 0
+        var sawDigit = false
+        var sawPoint = false
+        var negative = false
+        var isFirst = true
+        for byte in bytes {
+            if isFirst {
+                isFirst = false
+                if byte == UInt8(ascii: "-") {
+                    negative = true
+                    continue
+                }
+            }
+            if byte >= 48 && byte <= 57 {
+                sawDigit = true
+                if mantissa != 0 || byte != 48 { significantDigits += 1 }
+                guard significantDigits <= 15 else { return nil }
+                mantissa = mantissa * 10 + UInt64(byte - 48)
+                if sawPoint { fractionDigits += 1 }
+            } else if byte == UInt8(ascii: ".") && !sawPoint {
+                sawPoint = true
+            } else {
+                return nil
+            }
+        }
+        guard sawDigit, fractionDigits < exactPowersOfTen.count else { return nil }
+        let magnitude = Double(mantissa) / exactPowersOfTen[fractionDigits]
+        return negative ? -magnitude : magnitude
     }
 
     /// Parses a decimal quantity (`100`, `0.5`, `100.0`, `1.2E7`); every sentinel spelling is `nil`.
@@ -259,9 +344,7 @@ extension TWSFieldReader {
             } else if byte == UInt8(ascii: ".") && !sawPoint {
                 sawPoint = true
             } else if byte == UInt8(ascii: "E") || byte == UInt8(ascii: "e") {
-                var rest: [UInt8] = []
-                while let next = iterator.next() { rest.append(next) }
-                guard sawDigit, let power = parseInteger(rest) else { return nil }
+                guard sawDigit, let power = parseExponent(&iterator) else { return nil }
                 exponent += power
                 pending = nil
                 break
@@ -281,5 +364,24 @@ extension TWSFieldReader {
         if exponent > 100 || exponent < -100 { return nil }
         let value = Decimal(sign: negative ? .minus : .plus, exponent: exponent, significand: Decimal(mantissa))
         return .some(value)
+    }
+
+    /// Parses the rest of an exponent (`+12`, `-4`, `308`); `nil` when empty, malformed or out of range.
+    static func parseExponent<I: IteratorProtocol<UInt8>>(_ iterator: inout I) -> Int? {
+        guard var byte = iterator.next() else { return nil }
+        var negative = false
+        if byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") {
+            negative = byte == UInt8(ascii: "-")
+            guard let next = iterator.next() else { return nil }
+            byte = next
+        }
+        var value = 0
+        while true {
+            guard byte >= 48 && byte <= 57, value < 100_000 else { return nil }
+            value = value * 10 + Int(byte - 48)
+            guard let next = iterator.next() else { break }
+            byte = next
+        }
+        return negative ? -value : value
     }
 }

@@ -3,14 +3,22 @@ import NIOCore
 
 /// A JSON value, decoded from the vector files (Sendable, unlike `JSONSerialization`'s output).
 public enum TWSJSON: Sendable, Equatable, Decodable, CustomStringConvertible {
+    /// JSON `null`.
     case null
+    /// A boolean.
     case bool(Bool)
+    /// An integer.
     case int(Int64)
+    /// A non-integral number.
     case double(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([TWSJSON])
+    /// An object.
     case object([String: TWSJSON])
 
+    /// Decodes any JSON value.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -87,7 +95,8 @@ public enum TWSJSON: Sendable, Equatable, Decodable, CustomStringConvertible {
         case .string(let value): return "\"\(value)\""
         case .array(let value): return "[" + value.map(\.description).joined(separator: ", ") + "]"
         case .object(let value):
-            return "{" + value.keys.sorted().map { "\($0): \(value[$0]?.description ?? "")" }.joined(separator: ", ") + "}"
+            let members = value.keys.sorted().map { "\($0): \(value[$0]?.description ?? "")" }
+            return "{" + members.joined(separator: ", ") + "}"
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import Testing
+import TWSTestSupport
 @testable import TWSProtocol
 
 @Suite struct TWSFieldReaderTests {
@@ -76,5 +77,23 @@ import Testing
         #expect(Array(frame.readableBytesView) == [0, 0, 0, 5, 0x34, 0x39, 0, 0x31, 0])
         #expect(TWSFieldWriter.format(Decimal(string: "0.5")!) == "0.5")
         #expect(TWSFieldWriter.format(Decimal(100)) == "100")
+    }
+
+    @Test func fastDoublePathAgreesWithTheFullParser() {
+        var generator = SplitMix64(seed: 99)
+        var texts = ["150.25", "-1.0", "0.0", "-0.0", "1.", ".5", "0.000123", "123456789012345", "1234567890123456",
+                     "99999.99999", "0.1", "0.30000000000000004", "17976931348623157", "-", ".", "1.2.3", "+1"]
+        for _ in 0..<20_000 {
+            let value = Double(Int64.random(in: -9_999_999_999_999...9_999_999_999_999, using: &generator))
+                / [1, 10, 100, 1e4, 1e7, 1e12][Int.random(in: 0..<6, using: &generator)]
+            texts.append(TWSFieldWriter.format(value, style: .java))
+            texts.append(TWSFieldWriter.format(value, style: .python))
+        }
+        for text in texts {
+            let fast = TWSFieldReader.parseDouble(Array(text.utf8))
+            let reference = Double(text)
+            #expect(fast == reference || (fast == nil && reference == nil), "\(text)")
+            if let fast, let reference { #expect(fast.sign == reference.sign, "\(text)") }
+        }
     }
 }

@@ -153,7 +153,8 @@ struct Arguments {
     mutating func tagValues(_ key: String) throws -> [TWSTagValue] {
         guard let list = try value(key).array else { throw UnsupportedCall(description: "\(method).\(key) not list") }
         return try list.map { pair in
-            guard let items = pair.array, items.count == 2, let tag = items[0].string, let value = items[1].string else {
+            guard let items = pair.array, items.count == 2, let tag = items[0].string, let value = items[1].string
+            else {
                 throw UnsupportedCall(description: "\(method).\(key): bad pair \(pair)")
             }
             return TWSTagValue(tag, value)
@@ -168,7 +169,9 @@ struct Arguments {
     }
 
     mutating func nested(_ key: String) throws -> Arguments {
-        guard let object = try value(key).object else { throw UnsupportedCall(description: "\(method).\(key) not object") }
+        guard let object = try value(key).object else {
+            throw UnsupportedCall(description: "\(method).\(key) not object")
+        }
         return Arguments(method: "\(method).\(key)", members: object)
     }
 

@@ -18,7 +18,8 @@ public struct TWSClientHandshake: Sendable {
     public struct Configuration: Sendable, Equatable {
         /// The lowest server version accepted (default 176).
         public var minimumVersion: Int
-        /// The highest server version advertised (default 200; never above 200, the last text version).
+        /// The highest server version advertised (default 200). A reply above 200 is refused even when a higher
+        /// maximum is advertised: 201+ is not the text protocol.
         public var maximumVersion: Int
         /// Connect options appended after one space, e.g. `+PACEAPI`; `nil` for none.
         public var connectOptions: String?
@@ -30,7 +31,8 @@ public struct TWSClientHandshake: Sendable {
         /// Creates a configuration.
         public init(
             clientID: Int,
-            versions: ClosedRange<Int> = TWSProtocolConstants.minimumServerVersion...TWSProtocolConstants.maximumServerVersion,
+            versions: ClosedRange<Int> = TWSProtocolConstants.minimumServerVersion
+                ... TWSProtocolConstants.maximumServerVersion,
             connectOptions: String? = nil,
             optionalCapabilities: String = ""
         ) {
@@ -41,8 +43,6 @@ public struct TWSClientHandshake: Sendable {
             self.optionalCapabilities = optionalCapabilities
         }
 
-        /// The advertised range.
-        public var versions: ClosedRange<Int> { minimumVersion...maximumVersion }
     }
 
     /// The outcome of a successful handshake.
@@ -109,8 +109,11 @@ public struct TWSClientHandshake: Sendable {
             state = .failed(error)
             throw error
         }
-        guard configuration.versions.contains(version) else {
-            let error = TWSHandshakeError.serverVersionOutOfRange(serverVersion: version, supported: configuration.versions)
+        // Never accept more than 200, whatever was advertised: from 201 the framing itself changes.
+        let maximum = min(configuration.maximumVersion, TWSProtocolConstants.maximumServerVersion)
+        guard version >= configuration.minimumVersion && version <= maximum else {
+            let error = TWSHandshakeError.serverVersionOutOfRange(
+                serverVersion: version, minimum: configuration.minimumVersion, maximum: maximum)
             state = .failed(error)
             throw error
         }

@@ -1,7 +1,7 @@
 /// Why a handshake failed (PROTOCOL.md §2.2).
 public enum TWSHandshakeError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The server chose a version outside the range the client advertised.
-    case serverVersionOutOfRange(serverVersion: Int, supported: ClosedRange<Int>)
+    /// The server chose a version outside the range the client advertised (or above 200, the last text version).
+    case serverVersionOutOfRange(serverVersion: Int, minimum: Int, maximum: Int)
     /// The server's reply is not `version|connectionTime|`.
     case malformedServerReply(String)
     /// The client's hello is not `API\0` + length + `v<min>..<max>[ options]`.
@@ -13,12 +13,12 @@ public enum TWSHandshakeError: Error, Equatable, Sendable, CustomStringConvertib
 
     public var description: String {
         switch self {
-        case .serverVersionOutOfRange(let version, let supported):
-            if version < supported.lowerBound {
-                return "TWS/IB Gateway too old: server version \(version), need at least \(supported.lowerBound) "
-                    + "(\(Self.release(forServerVersion: supported.lowerBound)) or newer)"
+        case .serverVersionOutOfRange(let version, let minimum, let maximum):
+            if version < minimum {
+                return "TWS/IB Gateway too old: server version \(version), need at least \(minimum) "
+                    + "(\(Self.release(forServerVersion: minimum)) or newer)"
             }
-            return "server version \(version) is above the highest supported version \(supported.upperBound)"
+            return "server version \(version) is above the highest supported version \(maximum)"
         case .malformedServerReply(let text):
             return "malformed server version reply: \(text)"
         case .malformedHello(let text):

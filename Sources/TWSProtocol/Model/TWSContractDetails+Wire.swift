@@ -50,7 +50,10 @@ extension TWSContractDetails {
     /// The number of fund fields of `FUND` contracts (≥ 179).
     static let fundFieldCount = 17
 
-    static func read(from r: inout TWSFieldReader, serverVersion v: Int) throws(TWSDecodingError) -> TWSContractDetails {
+    static func read(
+        from r: inout TWSFieldReader,
+        serverVersion v: Int
+    ) throws(TWSDecodingError) -> TWSContractDetails {
         var d = TWSContractDetails()
         d.contract.symbol = try r.readString("symbol")
         d.contract.securityType = try r.readString("secType")

@@ -111,7 +111,9 @@ extension TWSOpenOrder {
         o.midOffsetAtWhole = try r.readOptionalDouble("midOffsetAtWhole")
         o.midOffsetAtHalf = try r.readOptionalDouble("midOffsetAtHalf")
         if v >= TWSServerVersion.customerAccount { o.customerAccount = try r.readString("customerAccount") }
-        if v >= TWSServerVersion.professionalCustomer { o.professionalCustomer = try r.readBool("professionalCustomer") }
+        if v >= TWSServerVersion.professionalCustomer {
+            o.professionalCustomer = try r.readBool("professionalCustomer")
+        }
         if v >= TWSServerVersion.bondAccruedInterest { o.bondAccruedInterest = try r.readString("bondAccruedInterest") }
         if v >= TWSServerVersion.includeOvernight { o.includeOvernight = try r.readBool("includeOvernight") }
         if v >= TWSServerVersion.cmeTaggingFieldsInOpenOrder {

@@ -171,7 +171,9 @@ extension TWSOrder {
         if v >= TWSServerVersion.duration { duration = try r.readOptionalInt("duration") }
         if v >= TWSServerVersion.postToATS { postToATS = try r.readOptionalInt("postToAts") }
         if v >= TWSServerVersion.autoCancelParent { autoCancelParent = try r.readBool("autoCancelParent") }
-        if v >= TWSServerVersion.advancedOrderReject { advancedErrorOverride = try r.readString("advancedErrorOverride") }
+        if v >= TWSServerVersion.advancedOrderReject {
+            advancedErrorOverride = try r.readString("advancedErrorOverride")
+        }
         if v >= TWSServerVersion.manualOrderTime { manualOrderTime = try r.readString("manualOrderTime") }
         if v >= TWSServerVersion.pegBestPegMidOffsets {
             if contract.exchange == "IBKRATS" { minimumTradeQuantity = try r.readOptionalInt("minTradeQty") }

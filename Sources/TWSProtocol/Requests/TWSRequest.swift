@@ -200,10 +200,7 @@ public enum TWSRequest: Sendable, Equatable {
     /// - Throws: `TWSDecodingError` naming the message and field; `unknownMessageID` for ids outside §5.
     public static func decode(payload: ByteBuffer, serverVersion: Int) throws(TWSDecodingError) -> TWSRequest {
         var reader = TWSFieldReader(payload: payload, message: "request")
-        let idField = try reader.readRawField("msgId")
-        guard let id = TWSFieldReader.parseInteger(idField) else {
-            throw .malformedMessageID(String(decoding: idField, as: UTF8.self))
-        }
+        let id = try reader.readMessageID()
         reader.message = messageName(forID: id)
         let request: TWSRequest
         switch id {
@@ -224,7 +221,7 @@ public enum TWSRequest: Sendable, Equatable {
 
     /// Reads and checks a version field whose value is fixed.
     static func skipVersion(_ reader: inout TWSFieldReader) throws(TWSDecodingError) {
-        _ = try reader.readRawField("version")
+        try reader.skip(1, "version")
     }
 }
 

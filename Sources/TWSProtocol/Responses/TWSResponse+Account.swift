@@ -118,7 +118,9 @@ extension TWSResponse {
         }
     }
 
-    private static func decodePortfolioValue(from reader: inout TWSFieldReader) throws(TWSDecodingError) -> TWSPortfolioValue {
+    private static func decodePortfolioValue(
+        from reader: inout TWSFieldReader
+    ) throws(TWSDecodingError) -> TWSPortfolioValue {
         let versionIndex = reader.index
         let version = try reader.readInt("version")
         guard version == 8 else {

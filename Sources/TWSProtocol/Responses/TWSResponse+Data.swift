@@ -81,7 +81,8 @@ extension TWSResponse {
             }
             let requestID = try reader.readRequiredInt("reqId")
             let start = try reader.readString("startDateStr")
-            return .historicalDataEnd(requestID: requestID, startDate: start, endDate: try reader.readString("endDateStr"))
+            let end = try reader.readString("endDateStr")
+            return .historicalDataEnd(requestID: requestID, startDate: start, endDate: end)
         case 90:
             let requestID = try reader.readRequiredInt("reqId")
             let barCount = try reader.readInt("bar.barCount")

@@ -230,10 +230,7 @@ public enum TWSResponse: Sendable, Equatable {
     ///   those with a log line).
     public static func decode(payload: ByteBuffer, serverVersion: Int) throws(TWSDecodingError) -> TWSResponse {
         var reader = TWSFieldReader(payload: payload, message: "response")
-        let idField = try reader.readRawField("msgId")
-        guard let id = TWSFieldReader.parseInteger(idField) else {
-            throw .malformedMessageID(String(decoding: idField, as: UTF8.self))
-        }
+        let id = try reader.readMessageID()
         reader.message = messageName(forID: id)
         let response: TWSResponse
         switch id {
@@ -256,6 +253,6 @@ public enum TWSResponse: Sendable, Equatable {
 
     /// Skips a version field.
     static func skipVersion(_ reader: inout TWSFieldReader) throws(TWSDecodingError) {
-        _ = try reader.readRawField("version")
+        try reader.skip(1, "version")
     }
 }

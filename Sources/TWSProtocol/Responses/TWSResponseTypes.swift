@@ -14,7 +14,9 @@ public struct TWSErrorMessage: Sendable, Equatable, Hashable {
     public var errorTime: Int64?
 
     /// Creates an error message.
-    public init(requestID: Int, code: Int, message: String, advancedOrderRejectJSON: String = "", errorTime: Int64? = nil) {
+    public init(
+        requestID: Int, code: Int, message: String, advancedOrderRejectJSON: String = "", errorTime: Int64? = nil
+    ) {
         self.requestID = requestID
         self.code = code
         self.message = message
@@ -38,7 +40,9 @@ public struct TWSTickPrice: Sendable, Equatable, Hashable {
     public var attributes: TWSTickAttributes
 
     /// Creates a price tick.
-    public init(requestID: Int, tickType: TWSTickType, price: Double, size: Decimal?, attributes: TWSTickAttributes = []) {
+    public init(
+        requestID: Int, tickType: TWSTickType, price: Double, size: Decimal?, attributes: TWSTickAttributes = []
+    ) {
         self.requestID = requestID
         self.tickType = tickType
         self.price = price
