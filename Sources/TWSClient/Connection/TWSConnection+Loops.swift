@@ -106,6 +106,7 @@ extension TWSConnection {
             let (frames, next) = await takeOutbound(now: clock.now())
             for frame in frames { try await outbound.write(frame) }
             if !frames.isEmpty { continue }
+            if await isDrained { return .disconnectRequested }
             if let next {
                 try await clock.sleepUntil(next)
             } else if await wakeups.next() == nil {
@@ -138,7 +139,8 @@ extension TWSConnection {
         for await event in controls {
             switch event {
             case .disconnect:
-                return .disconnectRequested
+                // With messages queued, the write loop ends the connection once they are out.
+                if await startDraining() { return .disconnectRequested }
             case .removeListener(let id):
                 await removeListener(id)
             case .cancelRoute(let key, let id, let cancel):
@@ -149,6 +151,17 @@ extension TWSConnection {
     }
 
     // MARK: - Outbound queue
+
+    /// A clean disconnect was asked for: send what is queued, then close.
+    /// - Returns: whether nothing is queued, so the connection may close at once.
+    private func startDraining() -> Bool {
+        isDraining = true
+        wakeupContinuation.yield()
+        return scheduler.isEmpty
+    }
+
+    /// Whether a clean disconnect may close now: everything queued went out (held historical requests are dropped).
+    private var isDrained: Bool { isDraining && scheduler.isEmpty }
 
     /// Queues an encoded frame; cancels go first.
     func enqueue(_ frame: ByteBuffer, priority: OutboundPriority = .normal) {

@@ -63,6 +63,8 @@ public actor TWSConnection {
     let logger: Logger
 
     var phase: Phase = .idle
+    /// Set by `disconnect()`: the write loop sends what is queued, then the connection closes.
+    var isDraining = false
     var handshake: TWSClientHandshake
     var readyWaiters: [CheckedContinuation<TWSSessionInfo, any Error>] = []
     var scheduler: OutboundScheduler<ByteBuffer>
@@ -168,7 +170,8 @@ public actor TWSConnection {
         return nil
     }
 
-    /// Closes the connection: pending requests fail with `connectionClosed`, streams end, `run()` returns.
+    /// Closes the connection cleanly: messages already queued (e.g. a just-placed order) are still sent at the
+    /// paced rate, then pending requests fail with `connectionClosed`, streams end and `run()` returns.
     public func disconnect() {
         controlContinuation.yield(.disconnect)
         if case .idle = phase { close(error: nil) }
