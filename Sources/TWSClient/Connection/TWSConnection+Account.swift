@@ -95,7 +95,8 @@ extension TWSConnection {
         let requestID = nextRequestID()
         let cancel = TWSRequest.cancelAccountSummary(requestID: requestID)
         let result = try await collect(
-            .request(requestID), request: .accountSummary(requestID: requestID, group: group, tags: tags), cancel: cancel
+            .request(requestID), request: .accountSummary(requestID: requestID, group: group, tags: tags),
+            cancel: cancel
         )
         try send(cancel, priority: .cancel)
         return decodeAll(result).compactMap { response in
@@ -134,8 +135,11 @@ extension TWSConnection {
         account: String, contractID: Int, modelCode: String = ""
     ) async throws(TWSRequestError) -> AsyncThrowingStream<SubscriptionItem<TWSPnLSingle>, any Error> {
         let requestID = nextRequestID()
-        let request = TWSRequest.pnlSingle(requestID: requestID, account: account, modelCode: modelCode, contractID: contractID)
-        return try await subscribe(.request(requestID), request: request, cancel: .cancelPnLSingle(requestID: requestID)) { response in
+        let request = TWSRequest.pnlSingle(
+            requestID: requestID, account: account, modelCode: modelCode, contractID: contractID)
+        return try await subscribe(
+            .request(requestID), request: request, cancel: .cancelPnLSingle(requestID: requestID)
+        ) { response in
             guard case .pnlSingle(let value) = response else { return nil }
             return value
         }

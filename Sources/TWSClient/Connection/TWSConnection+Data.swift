@@ -40,11 +40,14 @@ public struct TWSHistoricalBarsQuery: Sendable, Equatable, Hashable {
 
     /// How the pacing planner sees this query.
     func pacingRequest(keepUpToDate: Bool) -> HistoricalPacingRequest {
-        let identity = contract.contractID != 0
+        let identity =
+            contract.contractID != 0
             ? "#\(contract.contractID)"
-            : [contract.symbol, contract.securityType, contract.lastTradeDateOrContractMonth,
-               contract.strike.map { "\($0)" } ?? "", contract.right, contract.multiplier, contract.currency,
-               contract.localSymbol].joined(separator: "/")
+            : [
+                contract.symbol, contract.securityType, contract.lastTradeDateOrContractMonth,
+                contract.strike.map { "\($0)" } ?? "", contract.right, contract.multiplier, contract.currency,
+                contract.localSymbol,
+            ].joined(separator: "/")
         let series = "\(identity)@\(contract.exchange)/\(contract.primaryExchange):\(whatToShow)"
         let signature = [series, endDateTime, duration, barSize, "\(useRTH)", "\(formatDate)", "\(keepUpToDate)"]
             .joined(separator: "|")
@@ -69,7 +72,8 @@ extension TWSConnection {
     /// - Throws: `TWSRequestError.rejected` with code 200 when no security definition was found.
     public func contractDetails(_ contract: TWSContract) async throws(TWSRequestError) -> [TWSContractDetails] {
         let requestID = nextRequestID()
-        let result = try await collect(.request(requestID), request: .contractDetails(requestID: requestID, contract: contract))
+        let result = try await collect(
+            .request(requestID), request: .contractDetails(requestID: requestID, contract: contract))
         return decodeAll(result).compactMap { response in
             if case .contractDetails(_, let details) = response { return details }
             return nil
@@ -131,7 +135,8 @@ extension TWSConnection {
         contract: TWSContract, whatToShow: String = "TRADES", useRTH: Bool = true
     ) async throws(TWSRequestError) -> AsyncThrowingStream<SubscriptionItem<TWSRealTimeBar>, any Error> {
         let requestID = nextRequestID()
-        let request = TWSRealTimeBarsRequest(requestID: requestID, contract: contract, whatToShow: whatToShow, useRTH: useRTH)
+        let request = TWSRealTimeBarsRequest(
+            requestID: requestID, contract: contract, whatToShow: whatToShow, useRTH: useRTH)
         return try await subscribe(
             .request(requestID), request: .realTimeBars(request), cancel: .cancelRealTimeBars(requestID: requestID)
         ) { response in

@@ -16,7 +16,8 @@ extension TWSConnection {
             do {
                 (message, disposition) = try InboundClassifier.classify(payload, serverVersion: version)
             } catch {
-                logger.warning("skipping malformed frame from TWS: \(error) [\(TWSFrame.fields(of: payload).joined(separator: "|"))]")
+                let fields = TWSFrame.fields(of: payload).joined(separator: "|")
+                logger.warning("skipping malformed frame from TWS: \(error) [\(fields)]")
                 continue
             }
             try dispatch(message, disposition)
@@ -34,7 +35,8 @@ extension TWSConnection {
         }
         logger.debug("TWS server version \(session.serverVersion), connection time \(session.connectionTime)")
         phase = .awaitingReady(
-            serverVersion: session.serverVersion, connectionTime: session.connectionTime, nextValidID: nil, accounts: nil
+            serverVersion: session.serverVersion, connectionTime: session.connectionTime, nextValidID: nil,
+            accounts: nil
         )
         enqueue(session.startAPIFrame)
     }

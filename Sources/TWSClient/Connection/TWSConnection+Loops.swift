@@ -48,7 +48,8 @@ extension TWSConnection {
         switch phase {
         case .idle: return "connect"
         case .awaitingServerVersion: return "the handshake (waiting for the server version)"
-        case .awaitingReady(_, _, let nextValidID, let accounts): return "startup (waiting for \(Self.missing(nextValidID, accounts)))"
+        case .awaitingReady(_, _, let nextValidID, let accounts):
+            return "startup (waiting for \(Self.missing(nextValidID, accounts)))"
         case .ready: return "the session"
         case .closed: return "close"
         }
@@ -126,9 +127,11 @@ extension TWSConnection {
     private func checkReadyTimeout() throws(TWSConnectionError) {
         switch phase {
         case .awaitingServerVersion:
-            throw .timedOut(waitingFor: "the server version reply to the API handshake", after: configuration.readyTimeout)
+            throw .timedOut(
+                waitingFor: "the server version reply to the API handshake", after: configuration.readyTimeout)
         case .awaitingReady(_, _, let nextValidID, let accounts):
-            throw .timedOut(waitingFor: Self.missing(nextValidID, accounts) + " after startApi", after: configuration.readyTimeout)
+            throw .timedOut(
+                waitingFor: Self.missing(nextValidID, accounts) + " after startApi", after: configuration.readyTimeout)
         default:
             return
         }
@@ -190,7 +193,9 @@ extension TWSConnection {
 
     /// A route's consumer went away (stream dropped, task cancelled, timed out): end it with `cancelled` (so a
     /// waiting caller resumes) and tell TWS, unless the route already ended.
-    private func cancelRoute(_ key: RouteKey, id: RequestRouter<RouteKey, TWSInboundMessage>.RouteID, cancel: TWSRequest?) {
+    private func cancelRoute(
+        _ key: RouteKey, id: RequestRouter<RouteKey, TWSInboundMessage>.RouteID, cancel: TWSRequest?
+    ) {
         guard router.fail(key, id: id, with: .cancelled) else { return }
         if case .request(let requestID) = key { historicalFinished(requestID: requestID) }
         if let cancel { try? send(cancel, priority: .cancel) }

@@ -54,13 +54,15 @@ extension TWSConnection {
         path: OutboundPath = .direct
     ) async throws(TWSRequestError) -> RoutedResult<TWSInboundMessage> {
         guard let timeout = configuration.requestTimeout, case .direct = path else {
-            return try await collectUntimed(key, request: request, cancel: cancel, firstItemCompletes: firstItemCompletes, path: path)
+            return try await collectUntimed(
+                key, request: request, cancel: cancel, firstItemCompletes: firstItemCompletes, path: path)
         }
         let clock = clock
         do {
             return try await withThrowingTaskGroup(of: RoutedResult<TWSInboundMessage>?.self) { group in
                 group.addTask {
-                    try await self.collectUntimed(key, request: request, cancel: cancel, firstItemCompletes: firstItemCompletes, path: path)
+                    try await self.collectUntimed(
+                        key, request: request, cancel: cancel, firstItemCompletes: firstItemCompletes, path: path)
                 }
                 group.addTask {
                     try await clock.sleepUntil(clock.now() + timeout)

@@ -99,10 +99,11 @@ public actor TWSConnection {
         self.environment = environment
         self.clock = ElapsedClock(environment.clock)
         self.logger = environment.logger
-        self.handshake = TWSClientHandshake(configuration: .init(
-            clientID: configuration.clientID, versions: configuration.versions,
-            connectOptions: configuration.connectOptions
-        ))
+        self.handshake = TWSClientHandshake(
+            configuration: .init(
+                clientID: configuration.clientID, versions: configuration.versions,
+                connectOptions: configuration.connectOptions
+            ))
         self.scheduler = OutboundScheduler(limit: configuration.rateLimit)
         self.pacing = HistoricalPacing(limits: configuration.historicalPacing)
         (wakeups, wakeupContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -213,7 +214,9 @@ public actor TWSConnection {
         router.failAll(with: .connectionClosed(reason: reason))
         for waiter in readyWaiters { waiter.resume(throwing: error ?? .closedByPeer(during: "connect")) }
         readyWaiters = []
-        for listener in orderEventListeners.values { listener.finish(throwing: TWSRequestError.connectionClosed(reason: reason)) }
+        for listener in orderEventListeners.values {
+            listener.finish(throwing: TWSRequestError.connectionClosed(reason: reason))
+        }
         orderEventListeners = [:]
         publish(.disconnected(reason: reason))
         for listener in stateListeners.values { listener.finish() }

@@ -1,5 +1,5 @@
-import Testing
 import TWSProtocol
+import Testing
 
 @testable import TWSClient
 
@@ -36,7 +36,9 @@ import TWSProtocol
                 }
             }
             #expect(updates.count == 4)
-            #expect(updates.first == .value(key: "NetLiquidation", value: "100523.48", currency: "USD", account: "DU1234567"))
+            #expect(
+                updates.first
+                    == .value(key: "NetLiquidation", value: "100523.48", currency: "USD", account: "DU1234567"))
             #expect(updates.last == .downloadEnd(account: "DU1234567"))
             #expect(await peer.request(2) == .accountUpdates(subscribe: false, accountCode: "DU1234567"))
         }

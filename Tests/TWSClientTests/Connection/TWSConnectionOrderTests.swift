@@ -1,5 +1,5 @@
-import Testing
 import TWSProtocol
+import Testing
 
 @testable import TWSClient
 
@@ -92,7 +92,8 @@ import TWSProtocol
             var contract = TWSContract()
             contract.symbol = "AAPL"
             for _ in 0..<3 {
-                try await connection.placeOrder(TWSOrder(action: "BUY", totalQuantity: 1, orderType: "MKT"), contract: contract)
+                try await connection.placeOrder(
+                    TWSOrder(action: "BUY", totalQuantity: 1, orderType: "MKT"), contract: contract)
             }
         }
         // withReadyConnection disconnected right after queueing: every order still left, then the socket closed.

@@ -1,5 +1,5 @@
-import Testing
 import TWSProtocol
+import Testing
 
 @testable import TWSClient
 
@@ -35,7 +35,8 @@ import TWSProtocol
             await drive(harness, untilFrames: 201)
             let times = await harness.peer.frameTimes
             #expect(times.count == 201)
-            let worst = times.indices.map { start in times[start...].prefix { $0 <= times[start] + .seconds(1) }.count }.max()
+            let worst = times.indices.map { start in times[start...].prefix { $0 <= times[start] + .seconds(1) }.count }
+                .max()
             #expect((worst ?? 0) <= 49)
             // 45 per second: the last of 201 frames leaves 200 intervals of 1/45 s after startApi.
             #expect(times.last == .seconds(1) / 45 * 200)

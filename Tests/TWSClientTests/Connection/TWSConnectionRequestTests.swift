@@ -1,6 +1,6 @@
 import NIOCore
-import Testing
 import TWSProtocol
+import Testing
 
 @testable import TWSClient
 
@@ -164,7 +164,8 @@ import TWSProtocol
             #expect(error == .closedByPeer(during: "the session"))
             var seen: [TWSConnectionState] = []
             for await state in states { seen.append(state) }
-            #expect(seen.last == .disconnected(reason: TWSConnectionError.closedByPeer(during: "the session").description))
+            #expect(
+                seen.last == .disconnected(reason: TWSConnectionError.closedByPeer(during: "the session").description))
             await #expect(throws: TWSRequestError.notConnected) { try await harness.connection.currentTime() }
             group.cancelAll()
         }
