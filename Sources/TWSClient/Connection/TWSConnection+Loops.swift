@@ -166,9 +166,11 @@ extension TWSConnection {
     /// Whether a clean disconnect may close now: everything queued went out (held historical requests are dropped).
     private var isDrained: Bool { isDraining && scheduler.isEmpty }
 
-    /// Queues an encoded frame; cancels go first.
-    func enqueue(_ frame: ByteBuffer, priority: OutboundPriority = .normal) {
-        scheduler.enqueue(frame, priority: priority)
+    /// Queues an encoded frame; cancels go first, but never before the message they cancel.
+    func enqueue(
+        _ frame: ByteBuffer, priority: OutboundPriority = .normal, dependency: OutboundDependency? = nil
+    ) {
+        scheduler.enqueue(frame, priority: priority, dependency: dependency)
         wakeupContinuation.yield()
     }
 
@@ -176,7 +178,7 @@ extension TWSConnection {
     func send(_ request: TWSRequest, priority: OutboundPriority = .normal) throws(TWSRequestError) {
         guard let version = negotiatedVersion else { throw .notConnected }
         do {
-            enqueue(try request.encode(serverVersion: version), priority: priority)
+            enqueue(try request.encode(serverVersion: version), priority: priority, dependency: request.dependency)
         } catch {
             throw .invalidRequest(error.description)
         }
@@ -197,8 +199,15 @@ extension TWSConnection {
         _ key: RouteKey, id: RequestRouter<RouteKey, TWSInboundMessage>.RouteID, cancel: TWSRequest?
     ) {
         guard router.fail(key, id: id, with: .cancelled) else { return }
-        if case .request(let requestID) = key { historicalFinished(requestID: requestID) }
-        if let cancel { try? send(cancel, priority: .cancel) }
+        if case .request(let requestID) = key, historicalFinished(requestID: requestID) {
+            return  // still held by the pacing planner: TWS never saw it, nothing to cancel
+        }
+        guard let cancel else { return }
+        do {
+            try send(cancel, priority: .cancel)
+        } catch {
+            logger.warning("could not send \(cancel.messageName): \(error)")
+        }
     }
 
     /// The negotiated server version once the handshake is done.

@@ -51,11 +51,18 @@ extension TWSConnection {
         return earliest
     }
 
-    /// A historical request ended (data complete, error, or cancel): free its open slot.
-    func historicalFinished(requestID: Int) {
-        guard pacing.openRequestCount > 0 else { return }
+    /// A historical request ended (data complete, error, or cancel): free its open slot, or drop it from the
+    /// backlog when it was never sent.
+    /// - Returns: whether the request was still held in the backlog (never sent).
+    @discardableResult
+    func historicalFinished(requestID: Int) -> Bool {
+        if let index = historicalBacklog.firstIndex(where: { $0.requestID == requestID }) {
+            historicalBacklog.remove(at: index)
+            return true
+        }
+        guard pacing.openRequestCount > 0 else { return false }
         pacing.finished(requestID: requestID)
         if !historicalBacklog.isEmpty { wakeupContinuation.yield() }
-        historicalBacklog.removeAll { $0.requestID == requestID }
+        return false
     }
 }

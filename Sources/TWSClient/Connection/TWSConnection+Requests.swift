@@ -36,10 +36,10 @@ extension TWSConnection {
     }
 
     /// Queues an encoded frame on its path.
-    private func enqueue(_ frame: ByteBuffer, path: OutboundPath) {
+    private func enqueue(_ frame: ByteBuffer, request: TWSRequest, path: OutboundPath) {
         switch path {
         case .direct:
-            enqueue(frame)
+            enqueue(frame, dependency: request.dependency)
         case .historical(let pacing, let requestID):
             enqueueHistorical(PendingHistoricalRequest(pacing: pacing, requestID: requestID, frame: frame))
         }
@@ -95,7 +95,7 @@ extension TWSConnection {
                         continuation: continuation, completesOnFirstItem: firstItemCompletes
                     )
                     router.register(key, id: id, route: route)
-                    enqueue(frame, path: path)
+                    enqueue(frame, request: request, path: path)
                 }
             } onCancel: {
                 controls.yield(.cancelRoute(key: key, id: id, cancel: cancel))
@@ -131,7 +131,7 @@ extension TWSConnection {
             Self.decode(message, serverVersion: version, logger: logger).flatMap(transform)
         }
         router.register(key, id: id, route: .stream(sink, finishesOnEnd: options.finishesOnEnd))
-        enqueue(frame, path: options.path)
+        enqueue(frame, request: request, path: options.path)
         return stream
     }
 
@@ -166,6 +166,16 @@ extension TWSConnection {
             if case .currentTime(let time) = response { return time }
         }
         throw .invalidRequest("the currentTime answer could not be decoded")
+    }
+
+    /// The server's current time in epoch milliseconds (reqCurrentTimeInMillis, server version 197 or newer).
+    /// - Throws: `TWSRequestError.invalidRequest` below server version 197.
+    public func currentTimeInMillis() async throws(TWSRequestError) -> Int64 {
+        let result = try await collect(.currentTimeInMillis, request: .currentTimeInMillis, firstItemCompletes: true)
+        for response in decodeAll(result) {
+            if case .currentTimeInMillis(let time) = response { return time }
+        }
+        throw .invalidRequest("the currentTimeInMillis answer could not be decoded")
     }
 
     /// Sets the market data type for later market data requests (reqMarketDataType).

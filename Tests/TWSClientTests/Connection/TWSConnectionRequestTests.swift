@@ -234,3 +234,73 @@ import Testing
         }
     }
 }
+
+@Suite struct TWSConnectionMoreRequestTests {
+    @Test func keepUpToDateStreamsBarsThenUpdatesAndCancels() async throws {
+        try await InMemoryHarness().withReadyConnection { connection, peer in
+            var contract = TWSContract()
+            contract.symbol = "AAPL"
+            var query = TWSHistoricalBarsQuery(contract: contract, duration: "3600 S", barSize: "5 secs")
+            query.endDateTime = "20250115 16:00:00 US/Eastern"  // ignored: keep-up-to-date needs it empty
+            var events: [TWSHistoricalBarsEvent] = []
+            var requestID = -1
+            do {
+                let stream = try await connection.historicalBarsKeepingUpToDate(query)
+                guard case .historicalData(let request) = await peer.request(1) else { return }
+                #expect(request.keepUpToDate)
+                #expect(request.endDateTime == "")
+                requestID = request.requestID
+                peer.send(ServerFrames.fields("historicalData_keepUpToDate_epoch", id: requestID))
+                peer.send(ServerFrames.fields("historicalDataEnd_keepUpToDate", id: requestID))
+                peer.send(ServerFrames.fields("historicalDataUpdate", id: requestID))
+                for try await item in stream {
+                    if let event = item.value { events.append(event) }
+                    if events.count == 2 { break }
+                }
+            }
+            guard events.count == 2, case .bars(let bars) = events[0], case .update(let bar) = events[1] else {
+                Issue.record("unexpected events \(events)")
+                return
+            }
+            #expect(bars.count == 2)
+            #expect(bar.close == 150.33)
+            #expect(await peer.request(2) == .cancelHistoricalData(requestID: requestID))
+        }
+    }
+
+    @Test(arguments: [178, 200])
+    func currentTimeInMillisIsGatedByVersion(version: Int) async throws {
+        try await InMemoryHarness().withReadyConnection(version: version) { connection, peer in
+            if version < 197 {
+                await #expect(throws: TWSRequestError.self) { try await connection.currentTimeInMillis() }
+                return
+            }
+            async let millis = connection.currentTimeInMillis()
+            #expect(await peer.request(1) == .currentTimeInMillis)
+            peer.send(ServerFrames.fields("currentTimeInMillis"))
+            let value = try await millis
+            #expect(value == 1_736_951_400_123)
+        }
+    }
+
+    @Test func modifyAndGlobalCancelAreSent() async throws {
+        try await InMemoryHarness().withReadyConnection(nextValidID: 5) { connection, peer in
+            var order = TWSOrder(action: "SELL", totalQuantity: 10, orderType: "LMT")
+            order.limitPrice = 101
+            let contract = TWSContract()
+            let id = try await connection.placeOrder(order, contract: contract)
+            order.limitPrice = 102
+            try await connection.modifyOrder(id: id, order: order, contract: contract)
+            try await connection.globalCancel()
+            guard case .placeOrder(let firstID, _, let first) = await peer.request(1),
+                case .placeOrder(let secondID, _, let second) = await peer.request(2)
+            else {
+                Issue.record("expected two placeOrder frames")
+                return
+            }
+            #expect(firstID == 5 && secondID == 5)
+            #expect(first.limitPrice == 101 && second.limitPrice == 102)
+            #expect(await peer.request(3) == .globalCancel(TWSOrderCancel()))
+        }
+    }
+}
