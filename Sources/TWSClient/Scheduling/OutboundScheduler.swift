@@ -81,7 +81,9 @@ public struct OutboundScheduler<Message: Sendable>: Sendable {
     ) {
         switch priority {
         case .cancel:
-            if let dependency, let index = normals.lastIndex(where: { $0.dependency.map(dependency.mustFollow) ?? false }) {
+            if let dependency,
+                let index = normals.lastIndex(where: { $0.dependency.map(dependency.mustFollow) ?? false })
+            {
                 normals.insert(Queued(message: message, dependency: dependency), at: normals.index(after: index))
             } else {
                 cancels.append(message)

@@ -92,9 +92,10 @@ import Testing
             now = next
             order += scheduler.dequeueReady(now: now)
         }
-        #expect(order == [
-            "cancel order 9", "place 7", "market data 3", "cancel market data 3", "place 8", "global cancel",
-            "contract details 4",
-        ])
+        #expect(
+            order == [
+                "cancel order 9", "place 7", "market data 3", "cancel market data 3", "place 8", "global cancel",
+                "contract details 4",
+            ])
     }
 }
