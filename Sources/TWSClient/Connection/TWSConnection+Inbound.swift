@@ -102,9 +102,11 @@ extension TWSConnection {
         switch notice.disposition {
         case .connection(.lost):
             logger.warning("\(notice)")
+            publish(notice: notice)
             publish(.lost)
         case .connection(.restored(let dataLost)):
             logger.notice("\(notice)")
+            publish(notice: notice)
             publish(.restored(dataLost: dataLost))
         case .connection(.clientIDInUse):
             throw .clientIDInUse(clientID: configuration.clientID)
@@ -112,6 +114,7 @@ extension TWSConnection {
             if notice.requestID >= 0, router.deliver(notice: notice, to: .request(notice.requestID)) { return }
             if notice.requestID >= 0, publishOrderNotice(notice) { return }
             logger.info("\(notice)")
+            publish(notice: notice)
         case .terminal:
             let key = RouteKey.request(notice.requestID)
             if router.fail(key, with: .rejected(notice)) {
@@ -120,6 +123,7 @@ extension TWSConnection {
             }
             if publishOrderNotice(notice) { return }
             logger.warning("\(notice)")
+            publish(notice: notice)
         }
     }
 }

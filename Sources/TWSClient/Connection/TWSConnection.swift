@@ -75,6 +75,7 @@ public actor TWSConnection {
     /// Request ids start far above order ids, so an errMsg's id names a request or an order, never both.
     var requestIDs = RequestIDAllocator(firstID: 100_000_000)
     var stateListeners: [Int: AsyncStream<TWSConnectionState>.Continuation] = [:]
+    var noticeListeners: [Int: AsyncStream<TWSNotice>.Continuation] = [:]
     var orderEventListeners: [Int: AsyncThrowingStream<TWSOrderEvent, any Error>.Continuation] = [:]
     /// Order ids this connection placed, so errMsgs about them become order events.
     var placedOrderIDs: Set<Int> = []
@@ -196,7 +197,29 @@ public actor TWSConnection {
 
     func removeListener(_ id: Int) {
         stateListeners[id] = nil
+        noticeListeners[id] = nil
         orderEventListeners[id] = nil
+    }
+
+    /// Notices not tied to a request of this client (data farm status 2104/2106/2158, 2107/2108, rate warnings,
+    /// connectivity 1100/1101/1102): every one from now on. Ends when the connection closes.
+    public func notices() -> AsyncStream<TWSNotice> {
+        let (stream, continuation) = AsyncStream.makeStream(of: TWSNotice.self)
+        if case .closed = phase {
+            continuation.finish()
+            return stream
+        }
+        let id = nextListenerID
+        nextListenerID += 1
+        noticeListeners[id] = continuation
+        let controls = controlContinuation
+        continuation.onTermination = { _ in controls.yield(.removeListener(id)) }
+        return stream
+    }
+
+    /// Hands a connection-level notice to the listeners.
+    func publish(notice: TWSNotice) {
+        for listener in noticeListeners.values { listener.yield(notice) }
     }
 
     func publish(_ newState: TWSConnectionState) {
@@ -221,6 +244,8 @@ public actor TWSConnection {
         publish(.disconnected(reason: reason))
         for listener in stateListeners.values { listener.finish() }
         stateListeners = [:]
+        for listener in noticeListeners.values { listener.finish() }
+        noticeListeners = [:]
         wakeupContinuation.finish()
         controlContinuation.finish()
     }
