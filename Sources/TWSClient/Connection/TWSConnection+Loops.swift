@@ -9,11 +9,13 @@ enum LoopExit: Sendable, Equatable {
 }
 
 extension TWSConnection {
-    /// Connects and serves until `disconnect()`, the peer closing, or a fatal error.
+    /// Connects and serves until `disconnect()`, the peer closing, a fatal error, or cancellation of the
+    /// calling task.
     ///
     /// Use it as a long-running service (e.g. a `ServiceGroup` service); `connect(_:environment:_:)` wraps it.
     /// - Throws: `TWSConnectionError`: `refused`, `timedOut`, `unsupportedServerVersion`, `clientIDInUse`,
-    ///   `closedByPeer`, `handshakeFailed`, `transport`. A clean `disconnect()` returns normally.
+    ///   `closedByPeer`, `handshakeFailed`, `transport`. A clean `disconnect()` or a cancelled task returns
+    ///   normally.
     public nonisolated func run() async throws(TWSConnectionError) {
         guard await begin() else { throw .transport("a TWSConnection runs once; create a new one to reconnect") }
         do {
@@ -23,6 +25,11 @@ extension TWSConnection {
             }
             await close(error: nil)
         } catch {
+            if Task.isCancelled {
+                // Shutdown of the owning task (e.g. a service group): a clean end, not a failure.
+                await close(error: nil)
+                return
+            }
             let connectionError = await connectionError(from: error)
             await close(error: connectionError)
             throw connectionError
@@ -39,7 +46,10 @@ extension TWSConnection {
     /// Maps any error out of the transport or the loops to a `TWSConnectionError`.
     private func connectionError(from error: any Error) -> TWSConnectionError {
         if let error = error as? TWSConnectionError { return error }
-        if error is CancellationError { return .closedByPeer(during: phaseDescription) }
+        // Writes racing a closed socket fail with these; the read loop usually reports the close first.
+        if error is CancellationError || error is ChannelError || error is NIOAsyncWriterError {
+            return .closedByPeer(during: phaseDescription)
+        }
         return .transport("\(error)")
     }
 

@@ -180,3 +180,24 @@ extension ScriptedPeer {
         }
     }
 }
+
+@Suite struct TWSConnectionLifecycleTests {
+    @Test func cancellingTheRunTaskEndsCleanly() async throws {
+        let harness = InMemoryHarness()
+        let run = Task { await harness.runOutcome() }
+        await harness.peer.playHandshake()
+        _ = try await harness.connection.waitUntilReady()
+        run.cancel()
+        #expect(await run.value == nil)
+        #expect(await harness.connection.state == .disconnected(reason: nil))
+        #expect(await harness.peer.clientClosed)
+    }
+
+    @Test func aConnectionRunsOnce() async throws {
+        let harness = InMemoryHarness()
+        await harness.connection.disconnect()
+        #expect(await harness.connection.state == .disconnected(reason: nil))
+        let second = await harness.runOutcome()
+        #expect(second == .transport("a TWSConnection runs once; create a new one to reconnect"))
+    }
+}
