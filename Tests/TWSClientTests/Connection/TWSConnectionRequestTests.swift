@@ -86,6 +86,25 @@ import Testing
         }
     }
 
+    @Test func undecodableMessageInAStreamIsSkipped() async throws {
+        try await InMemoryHarness().withReadyConnection { connection, peer in
+            var prices: [Double] = []
+            do {
+                let stream = try await connection.marketData(contract: aapl)
+                guard case .marketData(let request) = await peer.request(1) else { return }
+                var broken = ServerFrames.fields("tickPrice_bid", id: request.requestID)
+                broken[4] = "not-a-price"
+                peer.send(broken)
+                peer.send(ServerFrames.fields("tickPrice_ask", id: request.requestID))
+                for try await item in stream {
+                    if case .data(.price(let tick)) = item { prices.append(tick.price) }
+                    break
+                }
+            }
+            #expect(prices == [150.26])
+        }
+    }
+
     @Test func stoppingASubscriptionSendsItsCancel() async throws {
         try await InMemoryHarness().withReadyConnection { connection, peer in
             var requestID = -1
