@@ -92,7 +92,7 @@ extension TWSConnection {
         let result = try await collect(
             .request(requestID), request: .historicalData(query.request(requestID: requestID, keepUpToDate: false)),
             cancel: .cancelHistoricalData(requestID: requestID),
-            path: .historical(query.pacingRequest(keepUpToDate: false), requestID: requestID)
+            path: .paced(.historical, query.pacingRequest(keepUpToDate: false), requestID: requestID)
         )
         return decodeAll(result).flatMap { response -> [TWSBar] in
             if case .historicalData(_, _, _, let bars) = response { return bars }
@@ -109,7 +109,7 @@ extension TWSConnection {
         _ query: TWSHistoricalBarsQuery
     ) async throws(TWSRequestError) -> AsyncThrowingStream<SubscriptionItem<TWSHistoricalBarsEvent>, any Error> {
         let requestID = nextRequestID()
-        let path = OutboundPath.historical(query.pacingRequest(keepUpToDate: true), requestID: requestID)
+        let path = OutboundPath.paced(.historical, query.pacingRequest(keepUpToDate: true), requestID: requestID)
         return try await subscribe(
             .request(requestID), request: .historicalData(query.request(requestID: requestID, keepUpToDate: true)),
             cancel: .cancelHistoricalData(requestID: requestID), options: SubscriptionOptions(path: path)
@@ -124,7 +124,8 @@ extension TWSConnection {
 
     // MARK: - Real-time bars
 
-    /// 5-second real-time bars (reqRealTimeBars) until the consumer stops, which sends cancelRealTimeBars.
+    /// 5-second real-time bars (reqRealTimeBars) until the consumer stops, which sends cancelRealTimeBars. New
+    /// requests are paced to at most 60 per 10 minutes.
     /// - Parameters:
     ///   - contract: the contract.
     ///   - whatToShow: `TRADES`, `MIDPOINT`, `BID` or `ASK`.
@@ -137,8 +138,12 @@ extension TWSConnection {
         let requestID = nextRequestID()
         let request = TWSRealTimeBarsRequest(
             requestID: requestID, contract: contract, whatToShow: whatToShow, useRTH: useRTH)
+        // Only the 60-new-requests-per-10-minutes rule applies; the signature is unique, so no identical rule.
+        let pacingRequest = HistoricalPacingRequest(
+            signature: "rtb:\(requestID)", seriesKey: "rtb:\(requestID)", isBidAsk: false)
         return try await subscribe(
-            .request(requestID), request: .realTimeBars(request), cancel: .cancelRealTimeBars(requestID: requestID)
+            .request(requestID), request: .realTimeBars(request), cancel: .cancelRealTimeBars(requestID: requestID),
+            options: SubscriptionOptions(path: .paced(.realTimeBars, pacingRequest, requestID: requestID))
         ) { response in
             if case .realTimeBar(_, let bar) = response { return bar }
             return nil

@@ -47,10 +47,10 @@ extension TWSConnection {
             if !router.deliver(message, to: key) { logOrphan(message, key) }
         case .end(let key):
             if !router.complete(key, endMessage: message) { logOrphan(message, key) }
-            if case .request(let id) = key { historicalFinished(requestID: id) }
+            if case .request(let id) = key { pacedRequestFinished(requestID: id) }
         case .dataThenEnd(let key):
             if router.deliver(message, to: key) { router.complete(key) } else { logOrphan(message, key) }
-            if case .request(let id) = key { historicalFinished(requestID: id) }
+            if case .request(let id) = key { pacedRequestFinished(requestID: id) }
         case .error(let notice):
             try handle(notice)
         case .nextValidID(let id):
@@ -118,7 +118,7 @@ extension TWSConnection {
         case .terminal:
             let key = RouteKey.request(notice.requestID)
             if router.fail(key, with: .rejected(notice)) {
-                historicalFinished(requestID: notice.requestID)
+                pacedRequestFinished(requestID: notice.requestID)
                 return
             }
             if publishOrderNotice(notice) { return }

@@ -197,9 +197,9 @@ extension TWSConnection {
     /// The frames that may leave now and when to look again (`nil`: when something is queued).
     private func takeOutbound(now: Duration) -> ([ByteBuffer], Duration?) {
         var frames = scheduler.dequeueReady(now: now)
-        frames += releaseHistoricalRequests(now: now)
+        frames += releasePacedRequests(now: now)
         var next = scheduler.nextReleaseTime(now: now)
-        if let backlogTime = nextHistoricalRelease(now: now) { next = min(next ?? backlogTime, backlogTime) }
+        if let backlogTime = nextPacedRelease(now: now) { next = min(next ?? backlogTime, backlogTime) }
         return (frames, next)
     }
 
@@ -209,7 +209,7 @@ extension TWSConnection {
         _ key: RouteKey, id: RequestRouter<RouteKey, TWSInboundMessage>.RouteID, cancel: TWSRequest?
     ) {
         guard router.fail(key, id: id, with: .cancelled) else { return }
-        if case .request(let requestID) = key, historicalFinished(requestID: requestID) {
+        if case .request(let requestID) = key, pacedRequestFinished(requestID: requestID) {
             return  // still held by the pacing planner: TWS never saw it, nothing to cancel
         }
         guard let cancel else { return }

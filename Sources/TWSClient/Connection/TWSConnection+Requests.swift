@@ -2,10 +2,10 @@ import Logging
 import NIOCore
 import TWSProtocol
 
-/// How a request leaves: through the rate limiter only, or first through the historical pacing planner.
+/// How a request leaves: through the rate limiter only, or first through a pacing planner.
 enum OutboundPath: Sendable {
     case direct
-    case historical(HistoricalPacingRequest, requestID: Int)
+    case paced(PacingLane, HistoricalPacingRequest, requestID: Int)
 }
 
 extension TWSConnection {
@@ -40,8 +40,8 @@ extension TWSConnection {
         switch path {
         case .direct:
             enqueue(frame, dependency: request.dependency)
-        case .historical(let pacing, let requestID):
-            enqueueHistorical(PendingHistoricalRequest(pacing: pacing, requestID: requestID, frame: frame))
+        case .paced(let lane, let pacing, let requestID):
+            enqueuePaced(PendingPacedRequest(lane: lane, pacing: pacing, requestID: requestID, frame: frame))
         }
     }
 
@@ -190,7 +190,7 @@ extension TWSConnection {
 struct SubscriptionOptions: Sendable {
     /// Whether the End message finishes the stream (snapshots, one-off downloads).
     var finishesOnEnd = false
-    /// The outbound path (historical requests go through the pacing planner).
+    /// The outbound path (historical data and real-time bars go through pacing planners).
     var path: OutboundPath = .direct
 }
 

@@ -69,7 +69,8 @@ public actor TWSConnection {
     var readyWaiters: [CheckedContinuation<TWSSessionInfo, any Error>] = []
     var scheduler: OutboundScheduler<ByteBuffer>
     var pacing: HistoricalPacing
-    var historicalBacklog: [PendingHistoricalRequest] = []
+    var pacedBacklog: [PendingPacedRequest] = []
+    var realTimeBarPacing: HistoricalPacing
     var router = RequestRouter<RouteKey, TWSInboundMessage>()
     var orderIDs = OrderIDAllocator()
     /// Request ids start far above order ids, so an errMsg's id names a request or an order, never both.
@@ -107,6 +108,7 @@ public actor TWSConnection {
             ))
         self.scheduler = OutboundScheduler(limit: configuration.rateLimit)
         self.pacing = HistoricalPacing(limits: configuration.historicalPacing)
+        self.realTimeBarPacing = HistoricalPacing(limits: configuration.realTimeBarPacing)
         (wakeups, wakeupContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         (controls, controlContinuation) = AsyncStream.makeStream(of: ControlEvent.self)
     }

@@ -90,6 +90,35 @@ import Testing
     }
 }
 
+@Suite struct TWSConnectionRealTimeBarPacingTests {
+    @Test func sixtyFirstRealTimeBarRequestWaitsTenMinutes() async throws {
+        let harness = InMemoryHarness()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await harness.connection.run() }
+            group.addTask { await harness.clock.autoAdvance(horizon: .seconds(2)) }
+            await harness.peer.playHandshake()
+            _ = try await harness.connection.waitUntilReady()
+            var streams: [AsyncThrowingStream<SubscriptionItem<TWSRealTimeBar>, any Error>] = []
+            for index in 0..<61 {
+                var contract = TWSContract()
+                contract.symbol = "S\(index)"
+                streams.append(try await harness.connection.realTimeBars(contract: contract))
+            }
+            await harness.peer.waitForFrames(61)  // startApi + 60 requests
+            await harness.clock.waitForSleeper { $0 > .seconds(600) }
+            #expect(await harness.peer.frames.count == 61)
+            if let deadline = harness.clock.sleeperDeadlines.last { harness.clock.advance(to: deadline) }
+            await harness.peer.waitForFrames(62)
+            let times = await harness.peer.frameTimes
+            #expect(times[61] - times[1] > .seconds(600))
+            #expect(streams.count == 61)
+            await harness.connection.disconnect()
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+}
+
 extension ManualClock {
     /// Returns once a task sleeps until a deadline (offset) matching `predicate`.
     func waitForSleeper(where predicate: (Duration) -> Bool) async {
