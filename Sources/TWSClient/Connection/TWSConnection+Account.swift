@@ -11,6 +11,14 @@ public struct TWSPosition: Sendable, Equatable {
     public var quantity: Decimal?
     /// The average cost.
     public var averageCost: Double
+
+    /// Creates a position.
+    public init(account: String, contract: TWSContract, quantity: Decimal?, averageCost: Double) {
+        self.account = account
+        self.contract = contract
+        self.quantity = quantity
+        self.averageCost = averageCost
+    }
 }
 
 /// One value of reqAccountSummary.
@@ -23,6 +31,14 @@ public struct TWSAccountSummaryValue: Sendable, Equatable {
     public var value: String
     /// The currency (empty for non-monetary tags).
     public var currency: String
+
+    /// Creates a summary value.
+    public init(account: String, tag: String, value: String, currency: String) {
+        self.account = account
+        self.tag = tag
+        self.value = value
+        self.currency = currency
+    }
 }
 
 /// One update of reqAccountUpdates.
@@ -45,6 +61,13 @@ public struct TWSPnL: Sendable, Equatable {
     public var unrealized: Double?
     /// Realized P&L.
     public var realized: Double?
+
+    /// Creates a P&L value.
+    public init(daily: Double?, unrealized: Double?, realized: Double?) {
+        self.daily = daily
+        self.unrealized = unrealized
+        self.realized = realized
+    }
 }
 
 extension TWSConnection {
