@@ -6,6 +6,9 @@ struct IBTrader: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ibtrader",
         abstract: "A native Swift algorithmic trading system for Interactive Brokers.",
-        subcommands: [IndicatorsCommand.self, AnalyzeCommand.self]
+        subcommands: [
+            ConnectCommand.self, ContractCommand.self, QuoteCommand.self, HistoryCommand.self,
+            IndicatorsCommand.self, AnalyzeCommand.self,
+        ]
     )
 }

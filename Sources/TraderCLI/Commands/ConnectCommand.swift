@@ -1,0 +1,31 @@
+import ArgumentParser
+import TWSClient
+
+/// `ibtrader connect`: server version, connection time, accounts, next order id.
+struct ConnectCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "connect",
+        abstract: "Connect to TWS / IB Gateway (or the simulator) and print what the session looks like."
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() async throws {
+        let lines = try await connection.withConnection { client, session in
+            var lines = [
+                "connected: \(connection.host):\(connection.port) as client \(connection.clientID)",
+                "server version: \(session.serverVersion)",
+                "connection time: \(session.connectionTime)",
+                "accounts: \(session.accounts.joined(separator: ","))",
+                "next order id: \(session.nextValidOrderID)",
+            ]
+            if let time = try? await client.currentTime() {
+                lines.append("server time: \(CLITime.iso(time))")
+            }
+            let paper = session.accounts.allSatisfy { $0.hasPrefix("DU") || $0.hasPrefix("DF") }
+            lines.append("account type: \(paper ? "paper" : "LIVE — orders would trade real money")")
+            return lines
+        }
+        for line in lines { print(line) }
+    }
+}
