@@ -89,6 +89,31 @@ public struct MatchingEngine: Sendable {
         }
     }
 
+    /// Accepts a bracket: the parent, then its children, which stay unarmed until the parent has filled.
+    /// If the parent is rejected, so are the children.
+    /// - Parameters:
+    ///   - parent: the entry order.
+    ///   - children: protective orders whose `parentID` is the parent's id.
+    ///   - now: submission time.
+    ///   - reports: receives the acknowledgements.
+    public mutating func submitBracket(
+        parent: Order, children: [Order], at now: Timestamp, into reports: inout [ExecutionReport]
+    ) {
+        let before = reports.count
+        submit(parent, at: now, into: &reports)
+        let rejected = reports[before...].contains { report in
+            if case let .rejected(id, _, _) = report { return id == parent.id }
+            return false
+        }
+        for child in children {
+            if rejected {
+                reports.append(.rejected(child.id, reason: "parent \(parent.id) rejected", at: now))
+            } else {
+                submit(child, at: now, into: &reports)
+            }
+        }
+    }
+
     /// Cancels a working order (and its bracket children).
     /// - Parameters:
     ///   - id: the order.
