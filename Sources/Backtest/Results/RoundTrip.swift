@@ -61,7 +61,7 @@ struct RoundTripBuilder {
         let sign = fill.side.sign
         while remaining > 0 {
             if var trip = open[i] {
-                let sameDirection = (trip.position > 0) == (sign > 0)
+                let sameDirection = trip.position == 0 || (trip.position > 0) == (sign > 0)
                 let take = sameDirection ? remaining : min(remaining, trip.position.magnitude.toInt64)
                 let share = share(of: fill.commission, part: take, of: fill.quantity.units)
                 let notional = Money(price: fill.price, quantity: Quantity(units: take))
