@@ -4,24 +4,28 @@
 // smoothing seeded with simple means (ATR ignores the first bar's true range); Bollinger uses the population
 // standard deviation.
 
-typealias SMAIndicator = _Staging.SMA
-typealias EMAIndicator = _Staging.EMA
-typealias RSIIndicator = _Staging.RSI
-typealias ROCIndicator = _Staging.ROC
-typealias StandardDeviationIndicator = _Staging.StandardDeviation
-typealias ATRIndicator = _Staging.ATR
-typealias BollingerBandsIndicator = _Staging.BollingerBands
+@usableFromInline typealias SMAIndicator = _Staging.SMA
+@usableFromInline typealias EMAIndicator = _Staging.EMA
+@usableFromInline typealias RSIIndicator = _Staging.RSI
+@usableFromInline typealias ROCIndicator = _Staging.ROC
+@usableFromInline typealias StandardDeviationIndicator = _Staging.StandardDeviation
+@usableFromInline typealias ATRIndicator = _Staging.ATR
+@usableFromInline typealias BollingerBandsIndicator = _Staging.BollingerBands
 
+@usableFromInline
 enum _Staging {
     /// A fixed-capacity ring of the last `period` values.
+    @usableFromInline
     struct Window: Sendable {
-        private var values: [Double]
-        private var next = 0
-        private(set) var count = 0
+        @usableFromInline var values: [Double]
+        @usableFromInline var next = 0
+        @usableFromInline var count = 0
+        @usableFromInline
         init(period: Int) { values = Array(repeating: 0, count: max(period, 1)) }
-        var capacity: Int { values.count }
-        var isFull: Bool { count == values.count }
+        @usableFromInline var capacity: Int { values.count }
+        @usableFromInline var isFull: Bool { count == values.count }
         /// Pushes a value and returns the one it evicted, if the window was full.
+        @inlinable
         mutating func push(_ v: Double) -> Double? {
             let evicted: Double? = isFull ? values[next] : nil
             values[next] = v
@@ -30,15 +34,20 @@ enum _Staging {
             return evicted
         }
         /// The value `k` steps back (0 = newest).
+        @inlinable
         func back(_ k: Int) -> Double { values[(next - 1 - k + 2 * values.count) % values.count] }
+        @inlinable
         func forEach(_ body: (Double) -> Void) { for i in 0..<count { body(back(i)) } }
     }
 
+    @usableFromInline
     struct SMA: Sendable {
-        private var window: Window
-        private var sum = 0.0
-        private(set) var value: Double?
+        @usableFromInline var window: Window
+        @usableFromInline var sum = 0.0
+        @usableFromInline var value: Double?
+        @usableFromInline
         init(period: Int) { window = Window(period: period) }
+        @inlinable
         mutating func update(_ x: Double) -> Double? {
             if let old = window.push(x) { sum -= old }
             sum += x
@@ -47,12 +56,15 @@ enum _Staging {
         }
     }
 
+    @usableFromInline
     struct EMA: Sendable {
-        private let period: Int
-        private var seed = 0.0
-        private var n = 0
-        private(set) var value: Double?
+        @usableFromInline let period: Int
+        @usableFromInline var seed = 0.0
+        @usableFromInline var n = 0
+        @usableFromInline var value: Double?
+        @usableFromInline
         init(period: Int) { self.period = max(period, 1) }
+        @inlinable
         mutating func update(_ x: Double) -> Double? {
             if let v = value {
                 let k = 2.0 / Double(period + 1)
@@ -66,11 +78,14 @@ enum _Staging {
         }
     }
 
+    @usableFromInline
     struct ROC: Sendable {
-        private var window: Window
-        private(set) var value: Double?
+        @usableFromInline var window: Window
+        @usableFromInline var value: Double?
+        @usableFromInline
         init(period: Int) { window = Window(period: period + 1) }
         /// Rate of change in percent: `(x / x[-period] − 1) × 100`.
+        @inlinable
         mutating func update(_ x: Double) -> Double? {
             _ = window.push(x)
             guard window.isFull else { return nil }
@@ -80,13 +95,16 @@ enum _Staging {
         }
     }
 
+    @usableFromInline
     struct StandardDeviation: Sendable {
-        private var window: Window
-        private var sum = 0.0
-        private var sumSquares = 0.0
-        private(set) var value: Double?
+        @usableFromInline var window: Window
+        @usableFromInline var sum = 0.0
+        @usableFromInline var sumSquares = 0.0
+        @usableFromInline var value: Double?
+        @usableFromInline
         init(period: Int) { window = Window(period: period) }
         /// Population standard deviation of the last `period` values.
+        @inlinable
         mutating func update(_ x: Double) -> Double? {
             if let old = window.push(x) {
                 sum -= old
@@ -102,14 +120,17 @@ enum _Staging {
         }
     }
 
+    @usableFromInline
     struct RSI: Sendable {
-        private let period: Int
-        private var previous: Double?
-        private var gains = 0.0
-        private var losses = 0.0
-        private var n = 0
-        private(set) var value: Double?
+        @usableFromInline let period: Int
+        @usableFromInline var previous: Double?
+        @usableFromInline var gains = 0.0
+        @usableFromInline var losses = 0.0
+        @usableFromInline var n = 0
+        @usableFromInline var value: Double?
+        @usableFromInline
         init(period: Int) { self.period = max(period, 1) }
+        @inlinable
         mutating func update(_ x: Double) -> Double? {
             defer { previous = x }
             guard let p = previous else { return nil }
@@ -131,13 +152,16 @@ enum _Staging {
         }
     }
 
+    @usableFromInline
     struct ATR: Sendable {
-        private let period: Int
-        private var previousClose: Double?
-        private var sum = 0.0
-        private var n = 0
-        private(set) var value: Double?
+        @usableFromInline let period: Int
+        @usableFromInline var previousClose: Double?
+        @usableFromInline var sum = 0.0
+        @usableFromInline var n = 0
+        @usableFromInline var value: Double?
+        @usableFromInline
         init(period: Int) { self.period = max(period, 1) }
+        @inlinable
         mutating func update(high: Double, low: Double, close: Double) -> Double? {
             defer { previousClose = close }
             guard let pc = previousClose else { return nil }
@@ -153,20 +177,30 @@ enum _Staging {
         }
     }
 
+    @usableFromInline
     struct BollingerBands: Sendable {
+        @usableFromInline
         struct Value: Sendable, Hashable {
             var upper: Double
             var middle: Double
             var lower: Double
+            @usableFromInline
+            init(upper: Double, middle: Double, lower: Double) {
+                self.upper = upper
+                self.middle = middle
+                self.lower = lower
+            }
         }
-        private var mean: SMA
-        private var deviation: StandardDeviation
-        private let deviations: Double
+        @usableFromInline var mean: SMA
+        @usableFromInline var deviation: StandardDeviation
+        @usableFromInline let deviations: Double
+        @usableFromInline
         init(period: Int, deviations: Double) {
             mean = SMA(period: period)
             deviation = StandardDeviation(period: period)
             self.deviations = deviations
         }
+        @inlinable
         mutating func update(_ close: Double) -> Value? {
             let m = mean.update(close)
             let d = deviation.update(close)

@@ -32,6 +32,7 @@ public struct BacktestResult: Sendable {
     /// Final positions (flat ones included), by instrument index.
     public let positions: [Position]
 
+    @usableFromInline
     init<S: Strategy>(
         universe: Universe, initialCash: Money, engine: EngineCore<S>, fills: [Fill], equityCurve: [EquityPoint],
         barsProcessed: Int

@@ -25,6 +25,15 @@ public struct BacktestConfig: Hashable, Sendable, Codable {
 
 /// One point of the equity curve (after all bars of a timestamp).
 public struct EquityPoint: Hashable, Sendable, Codable {
+    /// Creates a point.
+    @inlinable
+    public init(time: Timestamp, equity: Money, cash: Money, grossExposure: Money, drawdown: Double) {
+        self.time = time
+        self.equity = equity
+        self.cash = cash
+        self.grossExposure = grossExposure
+        self.drawdown = drawdown
+    }
     /// Time.
     public var time: Timestamp
     /// Cash + marked positions.

@@ -22,6 +22,7 @@ public enum BacktestRunner {
     ///   - data: aligned bars.
     ///   - config: engine and simulation settings.
     /// - Returns: orders, fills, trades, equity curve, denials and a summary.
+    @inlinable
     public static func run<S: Strategy>(strategy: S, data: MarketData, config: BacktestConfig = BacktestConfig())
         -> BacktestResult
     {
@@ -39,6 +40,7 @@ public enum BacktestRunner {
     ///   - strategy: the strategy value.
     ///   - bars: ascending bars.
     ///   - config: settings (`recordsEquityCurve: false` for pure throughput).
+    @inlinable
     public static func run<S: Strategy>(strategy: S, bars: [Bar], config: BacktestConfig = BacktestConfig())
         -> BacktestResult
     {
@@ -62,18 +64,20 @@ public enum BacktestRunner {
     }
 }
 
-/// The runner's mutable state for one run.
+/// The runner's mutable state for one run. Inlinable so a user's strategy type specializes the whole loop.
+@usableFromInline
 struct Loop<S: Strategy> {
-    var engine: EngineCore<S>
-    var matcher: MatchingEngine
-    let config: BacktestConfig
-    let universe: Universe
-    var reports: [ExecutionReport] = []
-    var fills: [Fill] = []
-    var curve: [EquityPoint] = []
-    var peak = Money.zero
-    var bars = 0
+    @usableFromInline var engine: EngineCore<S>
+    @usableFromInline var matcher: MatchingEngine
+    @usableFromInline let config: BacktestConfig
+    @usableFromInline let universe: Universe
+    @usableFromInline var reports: [ExecutionReport] = []
+    @usableFromInline var fills: [Fill] = []
+    @usableFromInline var curve: [EquityPoint] = []
+    @usableFromInline var peak = Money.zero
+    @usableFromInline var bars = 0
 
+    @inlinable
     init(strategy: S, data: MarketData, config: BacktestConfig) {
         self.universe = data.universe
         self.config = config
@@ -84,6 +88,7 @@ struct Loop<S: Strategy> {
         if config.recordsEquityCurve { curve.reserveCapacity(data.barCount) }
     }
 
+    @inlinable
     mutating func runSingle(_ series: [Bar]) {
         let id = InstrumentID(0)
         for bar in series {
@@ -93,6 +98,7 @@ struct Loop<S: Strategy> {
         bars = series.count
     }
 
+    @inlinable
     mutating func runMerged(_ data: MarketData) {
         let timeline = data.timeline
         var k = 0
@@ -113,7 +119,7 @@ struct Loop<S: Strategy> {
         bars = timeline.count
     }
 
-    @inline(__always)
+    @inlinable
     mutating func step(_ id: InstrumentID, _ bar: Bar) {
         matcher.process(bar: bar, for: id, into: &reports)
         if !reports.isEmpty { deliverReports() }
@@ -121,21 +127,22 @@ struct Loop<S: Strategy> {
         if !commands.isEmpty { execute(commands) }
     }
 
-    @inline(__always)
+    @inlinable
     mutating func closeSlice(_ time: Timestamp) {
         let commands = engine.handle(.barsClosed(time))
         if !commands.isEmpty { execute(commands) }
         guard config.recordsEquityCurve else { return }
-        let portfolio = engine.state.portfolio
-        let equity = portfolio.equity
+        let account = engine.account
+        let equity = account.equity
         if equity > peak { peak = equity }
         let drawdown = peak.units > 0 ? Double(peak.units - equity.units) / Double(peak.units) : 0
         curve.append(EquityPoint(
-            time: time, equity: equity, cash: portfolio.cash, grossExposure: portfolio.grossExposure,
+            time: time, equity: equity, cash: account.cash, grossExposure: account.grossExposure,
             drawdown: drawdown))
     }
 
     /// Sends pending reports to the engine, executing whatever it answers, until quiet.
+    @usableFromInline
     mutating func deliverReports() {
         var pending = reports
         reports.removeAll(keepingCapacity: true)
@@ -152,14 +159,16 @@ struct Loop<S: Strategy> {
         }
     }
 
+    @usableFromInline
     mutating func execute(_ commands: [EngineCommand]) {
         send(commands)
         if !reports.isEmpty { deliverReports() }
     }
 
     /// Hands commands to the matching engine; its reports collect in `reports`.
+    @usableFromInline
     mutating func send(_ commands: [EngineCommand]) {
-        let now = engine.state.now
+        let now = engine.now
         for command in commands {
             switch command {
             case let .submit(order):
@@ -174,6 +183,7 @@ struct Loop<S: Strategy> {
         }
     }
 
+    @usableFromInline
     func finish() -> BacktestResult {
         BacktestResult(
             universe: universe, initialCash: config.engine.initialCash, engine: engine, fills: fills,

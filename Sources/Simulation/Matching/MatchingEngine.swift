@@ -27,9 +27,9 @@ import TradingModel
 public struct MatchingEngine: Sendable {
     /// The configuration.
     public let config: SimulationConfig
-    var working: [WorkingOrder] = []
+    @usableFromInline var working: [WorkingOrder] = []
     var workingCount: [Int32]
-    var lastBars: [Bar?]
+    @usableFromInline var lastBars: [Bar?]
     var commissions: CommissionCalculator
 
     /// Creates an engine for instruments `0..<instrumentCount`.
@@ -41,7 +41,7 @@ public struct MatchingEngine: Sendable {
     }
 
     /// `true` while any order is working.
-    @inlinable public var hasWorkingOrders: Bool { workingOrderCount > 0 }
+    @inlinable public var hasWorkingOrders: Bool { !working.isEmpty }
     /// Number of working orders.
     public var workingOrderCount: Int { working.count }
     /// The ids of working orders, in submission order.
@@ -177,7 +177,7 @@ public struct MatchingEngine: Sendable {
     }
 
     /// Records the latest bar of an instrument (used for trailing-stop starts and `.thisClose` fills).
-    @usableFromInline
+    @inlinable
     mutating func setLastBar(_ bar: Bar, for instrument: InstrumentID) {
         lastBars[instrument.index] = bar
     }

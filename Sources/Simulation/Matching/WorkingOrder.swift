@@ -1,6 +1,7 @@
 import TradingModel
 
 /// An order resting in the simulator.
+@usableFromInline
 struct WorkingOrder: Sendable {
     var id: OrderID
     var instrument: InstrumentID

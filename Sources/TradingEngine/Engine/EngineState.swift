@@ -1,19 +1,22 @@
 import TradingModel
 
-/// The engine's data (everything but the strategy): what `StrategyContext` exposes, read-only.
+/// The engine's data (everything but the strategy): what `StrategyContext` exposes.
+///
+/// Only `EngineCore` mutates it; outside the engine it is reachable only as a copy (`EngineCore.state`) or as
+/// `some StrategyContext`.
 public struct EngineState: Sendable, StrategyContext {
     /// Time of the event being handled.
-    public internal(set) var now: Timestamp
+    public var now: Timestamp
     /// The instruments.
     public let universe: Universe
     /// Cash and positions.
-    public internal(set) var portfolio: Portfolio
+    public var portfolio: Portfolio
     /// All orders.
-    public internal(set) var orders: OrderManager
+    public var orders: OrderManager
     /// Latest bar per instrument.
-    public internal(set) var lastBars: [Bar?]
+    public var lastBars: [Bar?]
     /// Latest quote per instrument.
-    public internal(set) var lastQuotes: [Quote?]
+    public var lastQuotes: [Quote?]
 
     init(universe: Universe, config: EngineConfig) {
         now = .zero

@@ -45,7 +45,7 @@ public struct BollingerMeanReversion: Strategy {
     /// Creates the strategy.
     public init(config: BollingerMeanReversionConfig = BollingerMeanReversionConfig()) { self.config = config }
 
-    public mutating func handle(_ event: StrategyEvent, in context: some StrategyContext) -> [StrategyAction] {
+    public mutating func handle(_ event: StrategyEvent, in context: borrowing some StrategyContext) -> [StrategyAction] {
         guard case let .bar(id, bar) = event else { return [] }
         let i = id.index
         while slots.count <= i {

@@ -31,7 +31,7 @@ public struct MomentumRotation: Strategy {
     /// Creates the strategy.
     public init(config: MomentumRotationConfig = MomentumRotationConfig()) { self.config = config }
 
-    public mutating func handle(_ event: StrategyEvent, in context: some StrategyContext) -> [StrategyAction] {
+    public mutating func handle(_ event: StrategyEvent, in context: borrowing some StrategyContext) -> [StrategyAction] {
         switch event {
         case let .bar(id, bar):
             return update(id, bar, context: context)

@@ -38,16 +38,17 @@ public struct MovingAverageCrossoverConfig: Hashable, Sendable, Codable {
 }
 
 /// A moving average of either kind, updated in place (no enum payload copies on the hot path).
+@usableFromInline
 struct MovingAverage: Sendable {
-    var simple: SMAIndicator
-    var exponential: EMAIndicator
-    let isExponential: Bool
+    @usableFromInline var simple: SMAIndicator
+    @usableFromInline var exponential: EMAIndicator
+    @usableFromInline let isExponential: Bool
     init(kind: MovingAverageKind, period: Int) {
         isExponential = kind == .exponential
         simple = SMAIndicator(period: isExponential ? 1 : period)
         exponential = EMAIndicator(period: period)
     }
-    @inline(__always)
+    @inlinable
     mutating func update(_ x: Double) -> Double? {
         isExponential ? exponential.update(x) : simple.update(x)
     }
@@ -65,23 +66,30 @@ struct MovingAverage: Sendable {
 ///   exits cancel the instrument's open orders first.
 /// - Market orders; with the default simulator they fill at the next bar's open.
 public struct MovingAverageCrossover: Strategy {
+    @usableFromInline
     struct Slot: Sendable {
-        var fast: MovingAverage
-        var slow: MovingAverage
-        var atr: ATRIndicator
-        var previousFast = 0.0
-        var previousSlow = 0.0
-        var hasPrevious = false
+        @usableFromInline var fast: MovingAverage
+        @usableFromInline var slow: MovingAverage
+        @usableFromInline var atr: ATRIndicator
+        @usableFromInline var previousFast = 0.0
+        @usableFromInline var previousSlow = 0.0
+        @usableFromInline var hasPrevious = false
+        init(fast: MovingAverage, slow: MovingAverage, atr: ATRIndicator) {
+            self.fast = fast
+            self.slow = slow
+            self.atr = atr
+        }
     }
 
     /// The configuration.
     public let config: MovingAverageCrossoverConfig
-    var slots: [Slot] = []
+    @usableFromInline var slots: [Slot] = []
 
     /// Creates the strategy.
     public init(config: MovingAverageCrossoverConfig = MovingAverageCrossoverConfig()) { self.config = config }
 
-    public mutating func handle(_ event: StrategyEvent, in context: some StrategyContext) -> [StrategyAction] {
+    @inlinable
+    public mutating func handle(_ event: StrategyEvent, in context: borrowing some StrategyContext) -> [StrategyAction] {
         guard case let .bar(id, bar) = event else { return [] }
         let i = id.index
         if i >= slots.count { grow(to: i + 1) }
@@ -106,7 +114,8 @@ public struct MovingAverageCrossover: Strategy {
         return signal(crossUp ? .buy : .sell, id: id, bar: bar, atr: atr, context: context)
     }
 
-    private func signal(
+    @usableFromInline
+    func signal(
         _ side: Side, id: InstrumentID, bar: Bar, atr: Double?, context: some StrategyContext
     ) -> [StrategyAction] {
         let position = context.position(for: id).quantity
@@ -134,7 +143,8 @@ public struct MovingAverageCrossover: Strategy {
         return actions
     }
 
-    private mutating func grow(to count: Int) {
+    @usableFromInline
+    mutating func grow(to count: Int) {
         while slots.count < count {
             slots.append(Slot(
                 fast: MovingAverage(kind: config.kind, period: config.fastPeriod),
