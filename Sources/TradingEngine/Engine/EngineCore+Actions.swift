@@ -14,7 +14,7 @@ extension EngineCore {
             rounds += 1
             // A strategy that answers every denial with a new order must not loop forever.
             guard rounds < 8 else { break }
-            for event in notifications { queue += _strategy.handle(event, in: _state) }
+            for event in notifications { queue += Self.dispatch(event, to: &_strategy, in: _state) }
             notifications = []
         }
     }

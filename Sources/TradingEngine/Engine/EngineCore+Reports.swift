@@ -41,7 +41,7 @@ extension EngineCore {
                 event = nil
             }
         }
-        if let event { perform(_strategy.handle(event, in: _state), into: &commands) }
+        if let event { perform(Self.dispatch(event, to: &_strategy, in: _state), into: &commands) }
         return commands
     }
 

@@ -35,7 +35,14 @@ public struct OrderManager: Sendable {
     }
 
     /// The order with a client id.
-    public func order(clientID: ClientOrderID) -> Order? { byClientID[clientID].flatMap(order) }
+    public func order(clientID: ClientOrderID) -> Order? {
+        if let id = byClientID[clientID] { return order(id) }
+        // Engine-assigned keys (`O-<id>`) are not indexed: the id is in the key.
+        guard clientID.rawValue.hasPrefix("O-"), let n = Int64(clientID.rawValue.dropFirst(2)),
+            let found = order(OrderID(n)), found.clientOrderID == clientID
+        else { return nil }
+        return found
+    }
 
     /// Open orders of an instrument, in id order.
     public func openOrders(for instrument: InstrumentID) -> [Order] {
@@ -54,10 +61,15 @@ public struct OrderManager: Sendable {
     public mutating func create(_ request: OrderRequest, at now: Timestamp) -> OrderID {
         let id = OrderID(nextSequence)
         nextSequence += 1
-        var clientID = request.clientOrderID ?? ClientOrderID("O-\(id.rawValue)")
-        if byClientID[clientID] != nil { clientID = ClientOrderID("\(clientID.rawValue)#\(id.rawValue)") }
+        var clientID: ClientOrderID
+        if let requested = request.clientOrderID {
+            clientID = requested
+            if order(clientID: clientID) != nil { clientID = ClientOrderID("\(clientID.rawValue)#\(id.rawValue)") }
+            byClientID[clientID] = id
+        } else {
+            clientID = ClientOrderID("O-\(id.rawValue)")
+        }
         orders.append(Order(id: id, clientOrderID: clientID, request: request, createdAt: now))
-        byClientID[clientID] = id
         openCount[request.instrument.index] += 1
         if request.timeout != nil { timed.append(id) }
         return id
