@@ -31,6 +31,7 @@ public struct MomentumRotation: Strategy {
     /// Creates the strategy.
     public init(config: MomentumRotationConfig = MomentumRotationConfig()) { self.config = config }
 
+    /// Reacts to bars (and, for rotation, to `.barsClosed`); other events are ignored.
     public mutating func handle(_ event: StrategyEvent, in context: borrowing some StrategyContext) -> [StrategyAction] {
         switch event {
         case let .bar(id, bar):

@@ -88,6 +88,7 @@ public struct MovingAverageCrossover: Strategy {
     /// Creates the strategy.
     public init(config: MovingAverageCrossoverConfig = MovingAverageCrossoverConfig()) { self.config = config }
 
+    /// Reacts to bars (and, for rotation, to `.barsClosed`); other events are ignored.
     @inlinable
     public mutating func handle(_ event: StrategyEvent, in context: borrowing some StrategyContext) -> [StrategyAction] {
         guard case let .bar(id, bar) = event, let cross = update(id, bar) else { return [] }
