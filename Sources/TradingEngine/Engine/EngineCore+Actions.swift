@@ -110,6 +110,11 @@ extension EngineCore {
         guard request.quantity.units > 0 else {
             return RiskDenial(rule: .invalidOrder, detail: "quantity must be positive")
         }
+        // Only the kill switch configured: no need to build the view.
+        if rules.count == 1 {
+            return _riskMonitor.status.killSwitchEngaged
+                ? RiskDenial(rule: .killSwitch, detail: "kill switch engaged") : nil
+        }
         let view = riskView(for: request, stopDistance: stopDistance)
         for rule in rules {
             if let denial = rule.evaluate(request, in: view) { return denial }

@@ -107,23 +107,29 @@ public struct OrderManager: Sendable {
     }
 
     /// Records a fill on its order.
-    /// - Returns: the updated order, or `nil` if the fill was refused.
+    /// - Returns: `false` if the fill was refused (unknown order, or one that can no longer trade).
     @discardableResult
-    public mutating func record(_ fill: Fill) -> Order? {
+    public mutating func record(_ fill: Fill) -> Bool {
         let i = Int(fill.orderID.rawValue) - 1
         guard i >= 0, i < orders.count else {
             ignoredReports += 1
-            return nil
+            return false
         }
         let wasOpen = orders[i].isOpen
         do throws(OrderTransitionError) {
             try orders[i].record(fill)
         } catch {
             ignoredReports += 1
-            return nil
+            return false
         }
         if wasOpen && !orders[i].isOpen { openCount[orders[i].instrument.index] -= 1 }
-        return orders[i]
+        return true
+    }
+
+    /// The client id of an order, without copying the order.
+    public func clientOrderID(of id: OrderID) -> ClientOrderID? {
+        let i = Int(id.rawValue) - 1
+        return i >= 0 && i < orders.count ? orders[i].clientOrderID : nil
     }
 
     /// Applies a modification to the stored order (after the broker confirmed it).

@@ -120,7 +120,7 @@ public struct MovingAverageCrossover: Strategy {
         return nil
     }
 
-    @usableFromInline
+    @inlinable
     func signal(
         _ side: Side, id: InstrumentID, bar: Bar, atr: Double?, context: some StrategyContext
     ) -> [StrategyAction] {
