@@ -12,7 +12,7 @@ extension EngineCore {
             event = transition(id, .accepted, at: time)
         case let .rejected(_, reason, time):
             event = transition(id, .rejected(reason: reason), at: time)
-            for child in _state.orders.children(of: id) where child.isOpen {
+            for child in _state.orders.openChildren(of: id) {
                 _state.orders.apply(.canceled(reason: .parentCanceled), to: child.id, at: time)
             }
         case let .filled(fill):

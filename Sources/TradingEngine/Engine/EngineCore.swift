@@ -147,11 +147,7 @@ public struct EngineCore<S: Strategy>: Sendable {
     /// Recomputes the earliest timer or timeout.
     mutating func recomputeDeadline() {
         var deadline = timers.first?.at.nanoseconds ?? .max
-        if _state.orders.hasTimeouts {
-            for order in _state.orders.openOrders {
-                if let t = order.expiresAt { deadline = min(deadline, t.nanoseconds) }
-            }
-        }
+        if _state.orders.hasTimeouts, let t = _state.orders.nextTimeout { deadline = min(deadline, t.nanoseconds) }
         nextDeadline = deadline
     }
 

@@ -11,6 +11,8 @@ public struct OrderManager: Sendable {
     private var byClientID: [ClientOrderID: OrderID] = [:]
     /// Open (non-terminal) order count per instrument.
     public private(set) var openCount: [Int32]
+    /// Ids of open orders in id order (small: lookups of open orders never scan the whole history).
+    public private(set) var openIDs: [OrderID] = []
     /// Open orders with a timeout.
     private var timed: [OrderID] = []
     /// Reports refused by the state machine (duplicates, late fills).
@@ -47,11 +49,11 @@ public struct OrderManager: Sendable {
     /// Open orders of an instrument, in id order.
     public func openOrders(for instrument: InstrumentID) -> [Order] {
         guard openCount[instrument.index] > 0 else { return [] }
-        return orders.filter { $0.instrument == instrument && $0.isOpen }
+        return openIDs.compactMap { id in order(id).flatMap { $0.instrument == instrument ? $0 : nil } }
     }
 
     /// All open orders, in id order.
-    public var openOrders: [Order] { orders.filter(\.isOpen) }
+    public var openOrders: [Order] { openIDs.compactMap(order) }
 
     /// Creates an order in `pendingSubmit` for a request.
     /// - Parameters:
@@ -71,6 +73,7 @@ public struct OrderManager: Sendable {
         }
         orders.append(Order(id: id, clientOrderID: clientID, request: request, createdAt: now))
         openCount[request.instrument.index] += 1
+        openIDs.append(id)
         if request.timeout != nil { timed.append(id) }
         return id
     }
@@ -102,8 +105,14 @@ public struct OrderManager: Sendable {
         case let .canceled(reason): orders[i].reason = reason.rawValue
         default: break
         }
-        if wasOpen && !orders[i].isOpen { openCount[orders[i].instrument.index] -= 1 }
+        if wasOpen && !orders[i].isOpen { closed(i) }
         return true
+    }
+
+    /// Bookkeeping when order `i` reaches a terminal state.
+    private mutating func closed(_ i: Int) {
+        openCount[orders[i].instrument.index] -= 1
+        if let k = openIDs.lastIndex(of: orders[i].id) { openIDs.remove(at: k) }
     }
 
     /// Records a fill on its order.
@@ -122,7 +131,7 @@ public struct OrderManager: Sendable {
             ignoredReports += 1
             return false
         }
-        if wasOpen && !orders[i].isOpen { openCount[orders[i].instrument.index] -= 1 }
+        if wasOpen && !orders[i].isOpen { closed(i) }
         return true
     }
 
@@ -155,6 +164,11 @@ public struct OrderManager: Sendable {
         return due
     }
 
-    /// The children of a bracket parent.
-    public func children(of parent: OrderID) -> [Order] { orders.filter { $0.parentID == parent } }
+    /// The open children of a bracket parent.
+    public func openChildren(of parent: OrderID) -> [Order] { openOrders.filter { $0.parentID == parent } }
+
+    /// The earliest timeout among open orders, if any.
+    public var nextTimeout: Timestamp? {
+        timed.compactMap { order($0).flatMap { $0.isOpen ? $0.expiresAt : nil } }.min()
+    }
 }
