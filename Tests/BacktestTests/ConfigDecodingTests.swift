@@ -29,14 +29,22 @@ import TradingModel
         expected.minimumScore = nil
         #expect(spec == .momentumRotation(config: expected))
         let backtest = try decode(BacktestConfig.self, """
-            {"engine": {"initialCash": {"units": 100000000000000}, "risk": {"maxDrawdownPercent": 20}},
+            {"engine": {"initialCash": "1000000", "risk": {"maxDrawdownPercent": 20, "maxPositionValue": 25000.5}},
              "simulation": {"marketFill": "thisClose", "commission": {"ibkrFixed": {"_0": {}}}}}
             """)
         #expect(backtest.engine.initialCash == Money(1_000_000))
         #expect(backtest.engine.risk.maxDrawdownPercent == 20)
+        #expect(backtest.engine.risk.maxPositionValue == Money("25000.5"))
         #expect(backtest.simulation.marketFill == .thisClose)
         #expect(backtest.simulation.commission == .ibkrFixedDefault)
         #expect(backtest.recordsEquityCurve)
+    }
+
+    @Test func fixedPointValuesRoundTripAsExactStrings() throws {
+        let data = try JSONEncoder().encode([Price("100.0211")!, Price(units: 1)])
+        #expect(String(decoding: data, as: UTF8.self) == #"["100.0211","0.00000001"]"#)
+        #expect(try JSONDecoder().decode([Price].self, from: data) == [Price("100.0211")!, Price(units: 1)])
+        #expect(throws: DecodingError.self) { try decode(Money.self, #""1.123456789""#) }
     }
 
     @Test func malformedValuesAreErrorsNotDefaults() {
