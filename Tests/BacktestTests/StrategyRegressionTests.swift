@@ -25,8 +25,8 @@ import TradingModel
     @Test func smaCrossover() throws {
         try Self.expect("sma", BacktestSummary(
             bars: 6000, orders: 210, fills: 210, closedTrades: 103, openTrades: 4, winningTrades: 43,
-            finalEquity: "140291.91", commissions: "210.00", maxDrawdownBasisPoints: 692, deniedOrders: 0,
-            filledOrders: 210, canceledOrders: 0), hash: "caa192b82386a26d")
+            finalEquity: "139803.86", commissions: "210.00", maxDrawdownBasisPoints: 694, deniedOrders: 0,
+            filledOrders: 210, canceledOrders: 0), hash: "e5875800c502d62a")
     }
 
     @Test func emaLongShortWithATRBrackets() throws {

@@ -1,3 +1,4 @@
+import Indicators
 import TradingModel
 
 /// Settings of `BollingerMeanReversion`.

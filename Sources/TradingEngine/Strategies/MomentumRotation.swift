@@ -1,3 +1,4 @@
+import Indicators
 import TradingModel
 
 /// Cross-sectional momentum: hold the top K instruments of a universe by a lookback score.

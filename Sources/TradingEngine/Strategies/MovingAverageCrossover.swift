@@ -1,3 +1,4 @@
+import Indicators
 import TradingModel
 
 /// Which moving average a crossover uses.
