@@ -33,6 +33,10 @@ let package = Package(
         .target(name: "BundledData", resources: [.copy("Resources")]),
         .target(name: "Backtest", dependencies: ["TradingModel", "TradingEngine", "Simulation", "Analytics", "Indicators"]),
         .target(
+            name: "Research",
+            dependencies: ["Backtest", "TradingEngine", "TradingModel", "Analytics", "Simulation"]
+        ),
+        .target(
             name: "TWSClient",
             dependencies: [
                 "TWSProtocol",
@@ -55,7 +59,7 @@ let package = Package(
             name: "TraderCLI",
             dependencies: [
                 "TradingModel", "Indicators", "Analytics", "TradingEngine", "Simulation", "Backtest",
-                "TWSProtocol", "TWSClient", "BundledData", "GatewaySimulator",
+                "TWSProtocol", "TWSClient", "BundledData", "GatewaySimulator", "Research",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -74,6 +78,10 @@ let package = Package(
         .testTarget(
             name: "BacktestTests",
             dependencies: ["Backtest", "TradingEngine", "TradingModel", "Simulation", "Analytics", "Indicators"]
+        ),
+        .testTarget(
+            name: "ResearchTests",
+            dependencies: ["Research", "Backtest", "TradingEngine", "TradingModel", "Analytics", "Simulation"]
         ),
         .testTarget(
             name: "TWSClientTests",

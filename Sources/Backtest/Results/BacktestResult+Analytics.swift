@@ -1,0 +1,41 @@
+import Analytics
+import TradingModel
+
+/// The bridge from a backtest's exact, fixed-point results to the `Analytics` inputs (doubles, epoch seconds).
+extension BacktestResult {
+    /// The equity curve for `Analytics` (times in epoch seconds, UTC).
+    public var analyticsEquity: [Analytics.EquityPoint] {
+        equityCurve.map { point in
+            Analytics.EquityPoint(
+                time: point.time.nanoseconds / Timestamp.nanosecondsPerSecond, equity: point.equity.doubleValue,
+                cash: point.cash.doubleValue, grossExposure: point.grossExposure.doubleValue)
+        }
+    }
+
+    /// Closed round trips for `Analytics`; `pnl` is net of commission (the Analytics convention).
+    public var analyticsTrades: [TradeRecord] {
+        trades.compactMap { trade in
+            guard let exitTime = trade.exitTime, let exitPrice = trade.exitPrice else { return nil }
+            return TradeRecord(
+                symbol: trade.symbol.rawValue, side: trade.direction == .long ? .long : .short,
+                quantity: trade.quantity.doubleValue,
+                entryTime: trade.entryTime.nanoseconds / Timestamp.nanosecondsPerSecond,
+                entryPrice: trade.entryPrice.doubleValue,
+                exitTime: exitTime.nanoseconds / Timestamp.nanosecondsPerSecond, exitPrice: exitPrice.doubleValue,
+                pnl: trade.netPnL.doubleValue, commission: trade.commission.doubleValue)
+        }
+    }
+
+    /// Metrics, trade statistics and monthly returns of this run.
+    /// - Parameters:
+    ///   - benchmarkCloses: benchmark closes aligned with the equity curve, or `nil`.
+    ///   - periodsPerYear: return periods per year (252 for daily bars).
+    /// - Throws: `AnalyticsError` when the equity curve is unusable (e.g. empty).
+    public func performanceReport(
+        benchmarkCloses: [Double]? = nil, periodsPerYear: Int = 252
+    ) throws(AnalyticsError) -> PerformanceReport {
+        try PerformanceReport.analyze(
+            equity: analyticsEquity, benchmarkCloses: benchmarkCloses, trades: analyticsTrades,
+            periodsPerYear: periodsPerYear)
+    }
+}

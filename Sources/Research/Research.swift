@@ -1,0 +1,1 @@
+// Research at scale: parameter sweeps, walk-forward analysis, overfitting statistics.

@@ -1,0 +1,4 @@
+import Testing
+@testable import Research
+
+@Test func researchModuleLoads() { #expect(Bool(true)) }
