@@ -8,7 +8,7 @@ struct IBTrader: AsyncParsableCommand {
         abstract: "A native Swift algorithmic trading system for Interactive Brokers.",
         subcommands: [
             ConnectCommand.self, ContractCommand.self, QuoteCommand.self, HistoryCommand.self,
-            IndicatorsCommand.self, AnalyzeCommand.self,
+            BacktestCommand.self, IndicatorsCommand.self, AnalyzeCommand.self,
         ]
     )
 }
