@@ -1,1 +1,0 @@
-// The Backtest module. See docs/architecture.md.

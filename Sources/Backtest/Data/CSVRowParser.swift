@@ -1,0 +1,149 @@
+import TradingModel
+
+/// The byte-level parser behind `BarCSVLoader`.
+struct CSVRowParser {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let file: String
+    let policy: BadRowPolicy
+    private var position = 0
+    private var line = 0
+    private var cachedDatePrefix: UInt64 = 0
+    private var cachedDateSuffix: UInt16 = 0
+    private var cachedDay: Int64 = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>, file: String, policy: BadRowPolicy) {
+        self.bytes = bytes
+        self.file = file
+        self.policy = policy
+    }
+
+    mutating func run() throws(BarLoadingError) -> LoadedBars {
+        var result = LoadedBars(bars: [], skippedRows: 0, skippedLines: [], inconsistentBars: 0)
+        guard let header = nextLine() else { throw error(.badHeader("")) }
+        let headerText = String(decoding: UnsafeBufferPointer(rebasing: bytes[header]), as: UTF8.self)
+        let normalized = headerText.lowercased().replacingOccurrences(of: " ", with: "")
+        guard normalized.hasPrefix("date,open,high,low,close,volume") else { throw error(.badHeader(headerText)) }
+        result.bars.reserveCapacity(bytes.count / 48)
+        var previous = Int64.min
+        while let range = nextLine() {
+            if range.isEmpty { continue }
+            do throws(BarLoadingError) {
+                let bar = try parseRow(range)
+                guard bar.timestamp.nanoseconds > previous else {
+                    throw error(.outOfOrder(bar.timestamp.description))
+                }
+                previous = bar.timestamp.nanoseconds
+                if !bar.isConsistent { result.inconsistentBars += 1 }
+                result.bars.append(bar)
+            } catch {
+                guard policy == .skip else { throw error }
+                result.skippedRows += 1
+                if result.skippedLines.count < 100 { result.skippedLines.append(line) }
+            }
+        }
+        return result
+    }
+
+    /// The next line's byte range without the terminator (`\n` or `\r\n`).
+    private mutating func nextLine() -> Range<Int>? {
+        guard position < bytes.count else { return nil }
+        line += 1
+        let start = position
+        var end = start
+        while end < bytes.count, bytes[end] != 10 { end += 1 }
+        position = end + 1
+        var stop = end
+        if stop > start, bytes[stop - 1] == 13 { stop -= 1 }
+        return start..<stop
+    }
+
+    private func badDate(_ r: Range<Int>) -> BarLoadingError {
+        error(.badDate(String(decoding: UnsafeBufferPointer(rebasing: bytes[r]), as: UTF8.self)))
+    }
+
+    private func error(_ code: BarLoadingError.Code) -> BarLoadingError {
+        BarLoadingError(file: file, line: line, code: code)
+    }
+
+    private mutating func parseRow(_ range: Range<Int>) throws(BarLoadingError) -> Bar {
+        var fields: (Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>) =
+            (0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0)
+        var count = 0
+        var start = range.lowerBound
+        var i = range.lowerBound
+        while i <= range.upperBound {
+            if i == range.upperBound || bytes[i] == 44 {
+                let r = start..<i
+                switch count {
+                case 0: fields.0 = r
+                case 1: fields.1 = r
+                case 2: fields.2 = r
+                case 3: fields.3 = r
+                case 4: fields.4 = r
+                case 5: fields.5 = r
+                default: break
+                }
+                count += 1
+                start = i + 1
+            }
+            i += 1
+        }
+        guard count == 6 else { throw error(.wrongFieldCount(count)) }
+        let time = try parseDate(fields.0)
+        return Bar(
+            timestamp: time,
+            open: Price(units: try number(fields.1, "open")),
+            high: Price(units: try number(fields.2, "high")),
+            low: Price(units: try number(fields.3, "low")),
+            close: Price(units: try number(fields.4, "close")),
+            volume: Quantity(units: try number(fields.5, "volume")))
+    }
+
+    private func number(_ r: Range<Int>, _ name: String) throws(BarLoadingError) -> Int64 {
+        let slice = UnsafeBufferPointer(rebasing: bytes[r])
+        if let v = FixedPoint.parse(slice) { return v }
+        let text = String(decoding: slice, as: UTF8.self)
+        if let d = Double(text), d.isFinite, abs(d) < 9e10 { return Int64((d * 1e8).rounded()) }
+        throw error(.badNumber(field: name, text: text))
+    }
+
+    private mutating func parseDate(_ r: Range<Int>) throws(BarLoadingError) -> Timestamp {
+        let n = r.count
+        let b = r.lowerBound
+        func digits(_ offset: Int, _ count: Int) -> Int? {
+            var v = 0
+            for k in 0..<count {
+                let d = bytes[b + offset + k] &- 48
+                guard d < 10 else { return nil }
+                v = v * 10 + Int(d)
+            }
+            return v
+        }
+        func bad() -> BarLoadingError { badDate(r) }
+        guard n == 10 || n == 20, bytes[b + 4] == 45, bytes[b + 7] == 45 else { throw bad() }
+        // The 10 bytes YYYY-MM-DD identify the date exactly; reuse the last conversion when they repeat.
+        var prefix: UInt64 = 0
+        for k in 0..<8 { prefix = prefix << 8 | UInt64(bytes[b + k]) }
+        let suffix = UInt16(bytes[b + 8]) << 8 | UInt16(bytes[b + 9])
+        let day: Int64
+        if prefix == cachedDatePrefix, suffix == cachedDateSuffix {
+            day = cachedDay
+        } else {
+            guard let y = digits(0, 4), let m = digits(5, 2), let d = digits(8, 2), (1...12).contains(m),
+                (1...31).contains(d)
+            else { throw bad() }
+            day = CivilDate.dayNumber(year: y, month: m, day: d)
+            cachedDatePrefix = prefix
+            cachedDateSuffix = suffix
+            cachedDay = day
+        }
+        var seconds: Int64 = 0
+        if n == 20 {
+            guard bytes[b + 10] == 84, bytes[b + 13] == 58, bytes[b + 16] == 58, bytes[b + 19] == 90,
+                let hh = digits(11, 2), let mm = digits(14, 2), let ss = digits(17, 2), hh < 24, mm < 60, ss < 61
+            else { throw bad() }
+            seconds = Int64(hh * 3600 + mm * 60 + ss)
+        }
+        return Timestamp(nanoseconds: (day * 86_400 + seconds) * Timestamp.nanosecondsPerSecond)
+    }
+}

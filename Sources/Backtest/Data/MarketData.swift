@@ -1,0 +1,77 @@
+import TradingModel
+
+/// Bars of several instruments aligned on one timeline.
+///
+/// Each instrument keeps its own contiguous `[Bar]`; `timeline` lists `(instrument, bar index)` in timestamp
+/// order (ties by instrument id). Instruments may start late, have gaps or end early (delisted): they simply have
+/// no entry at those times.
+public struct MarketData: Sendable {
+    /// The instruments; `series[i]` belongs to `universe.instruments[i]`.
+    public let universe: Universe
+    /// Bars per instrument, ascending in time.
+    public let series: [[Bar]]
+    /// Merged order of all bars; empty for a single instrument (its bars are the timeline).
+    public let timeline: [TimelineEntry]
+
+    /// One step of the merged timeline.
+    public struct TimelineEntry: Hashable, Sendable {
+        /// Instrument index.
+        public var instrument: Int32
+        /// Index into that instrument's series.
+        public var index: Int32
+    }
+
+    /// Aligns series.
+    /// - Parameters:
+    ///   - universe: the instruments, in the same order as `series`.
+    ///   - series: each instrument's bars in ascending time order.
+    public init(universe: Universe, series: [[Bar]]) {
+        precondition(universe.count == series.count, "one series per instrument")
+        self.universe = universe
+        self.series = series
+        if series.count <= 1 {
+            timeline = []
+            return
+        }
+        var merged: [TimelineEntry] = []
+        merged.reserveCapacity(series.reduce(0) { $0 + $1.count })
+        var cursors = Array(repeating: 0, count: series.count)
+        while true {
+            var best = -1
+            var bestTime = Int64.max
+            for k in series.indices where cursors[k] < series[k].count {
+                let t = series[k][cursors[k]].timestamp.nanoseconds
+                if t < bestTime {
+                    bestTime = t
+                    best = k
+                }
+            }
+            guard best >= 0 else { break }
+            merged.append(TimelineEntry(instrument: Int32(best), index: Int32(cursors[best])))
+            cursors[best] += 1
+        }
+        timeline = merged
+    }
+
+    /// One symbol's bars.
+    public init(symbol: Symbol, bars: [Bar]) {
+        self.init(universe: Universe(symbols: [symbol]), series: [bars])
+    }
+
+    /// Total number of bars.
+    public var barCount: Int { series.reduce(0) { $0 + $1.count } }
+
+    /// Loads one CSV file per symbol.
+    /// - Parameters:
+    ///   - files: `(symbol, path)` pairs; the universe follows this order.
+    ///   - policy: bad-row policy for every file.
+    ///   - sectors: optional sector per symbol.
+    /// - Throws: `BarLoadingError` from the first bad file.
+    public static func load(
+        files: [(symbol: Symbol, path: String)], policy: BadRowPolicy = .fail, sectors: [Symbol: String] = [:]
+    ) throws(BarLoadingError) -> MarketData {
+        var series: [[Bar]] = []
+        for file in files { series.append(try BarCSVLoader.load(path: file.path, policy: policy).bars) }
+        return MarketData(universe: Universe(symbols: files.map(\.symbol), sectors: sectors), series: series)
+    }
+}

@@ -1,0 +1,128 @@
+import TradingEngine
+import TradingModel
+
+/// Everything a backtest produced.
+public struct BacktestResult: Sendable {
+    /// The instruments.
+    public let universe: Universe
+    /// Every order with its final state (an order placed on the last bar stays `submitted`/`accepted`).
+    public let orders: [Order]
+    /// Every execution, in time order.
+    public let fills: [Fill]
+    /// Round trips (closed first-to-last by entry time, open ones included with `isOpen`).
+    public let trades: [RoundTrip]
+    /// One point per timestamp (empty when `recordsEquityCurve` is off).
+    public let equityCurve: [EquityPoint]
+    /// Every risk denial.
+    public let riskDenials: [RiskDenialRecord]
+    /// Denials per rule.
+    public let riskDenialCounts: [RiskRuleKind: Int]
+    /// Bars fed to the engine.
+    public let barsProcessed: Int
+    /// Starting cash.
+    public let initialCash: Money
+    /// Final cash.
+    public let finalCash: Money
+    /// Final cash + positions at their last marks (last close).
+    public let finalEquity: Money
+    /// Realized P&L before commission.
+    public let realizedPnL: Money
+    /// Total commission.
+    public let commissions: Money
+    /// Final positions (flat ones included), by instrument index.
+    public let positions: [Position]
+
+    @usableFromInline
+    init<S: Strategy>(
+        universe: Universe, initialCash: Money, engine: EngineCore<S>, fills: [Fill], equityCurve: [EquityPoint],
+        barsProcessed: Int
+    ) {
+        self.universe = universe
+        self.orders = engine.orders.orders
+        self.fills = fills
+        var builder = RoundTripBuilder(universe: universe)
+        for fill in fills { builder.add(fill) }
+        self.trades = builder.trips()
+        self.equityCurve = equityCurve
+        self.riskDenials = engine.denials
+        self.riskDenialCounts = engine.denialCounts
+        self.barsProcessed = barsProcessed
+        self.initialCash = initialCash
+        self.finalCash = engine.portfolio.cash
+        self.finalEquity = engine.portfolio.equity
+        self.realizedPnL = engine.portfolio.realizedPnL
+        self.commissions = engine.portfolio.commissions
+        self.positions = engine.portfolio.positions
+    }
+
+    /// The typed headline numbers (for regression tests and reports).
+    public var summary: BacktestSummary {
+        let closed = trades.filter { !$0.isOpen }
+        var statuses: [OrderState: Int] = [:]
+        for order in orders { statuses[order.state, default: 0] += 1 }
+        return BacktestSummary(
+            bars: barsProcessed, orders: orders.count, fills: fills.count, closedTrades: closed.count,
+            openTrades: trades.count - closed.count, winningTrades: closed.filter { $0.pnl.units > 0 }.count,
+            finalEquity: finalEquity.centsDescription, commissions: commissions.centsDescription,
+            maxDrawdownBasisPoints: Int(((equityCurve.map(\.drawdown).max() ?? 0) * 10_000).rounded()),
+            deniedOrders: riskDenials.count, filledOrders: statuses[.filled] ?? 0,
+            canceledOrders: statuses[.canceled] ?? 0)
+    }
+
+    /// FNV-1a 64 hash of the canonical order list (stable across runs and platforms; see `canonicalOrderList`).
+    public var orderListHash: String { StableHash.fnv1a64Hex(canonicalOrderList) }
+
+    /// One line per order: `id,clientID,instrument,side,quantity,type,tif,state,filled,avgPrice,created,updated`.
+    public var canonicalOrderList: String {
+        var text = ""
+        for o in orders {
+            let average = o.averageFillPrice.map(\.description) ?? "-"
+            text += "\(o.id),\(o.clientOrderID),\(o.instrument.rawValue),\(o.side.rawValue),\(o.quantity),"
+            text += "\(o.type),\(o.timeInForce.rawValue),\(o.state.rawValue),\(o.filledQuantity),\(average),"
+            text += "\(o.createdAt.nanoseconds),\(o.updatedAt.nanoseconds)\n"
+        }
+        return text
+    }
+}
+
+/// Headline numbers of a backtest, typed (not a string dictionary).
+public struct BacktestSummary: Hashable, Sendable, Codable {
+    /// Bars processed.
+    public var bars: Int
+    /// Orders created (denied ones included).
+    public var orders: Int
+    /// Executions.
+    public var fills: Int
+    /// Closed round trips.
+    public var closedTrades: Int
+    /// Round trips open at the end.
+    public var openTrades: Int
+    /// Closed round trips with positive P&L before commission.
+    public var winningTrades: Int
+    /// Final equity to the cent, e.g. `103645.88`.
+    public var finalEquity: String
+    /// Total commission to the cent.
+    public var commissions: String
+    /// Largest drawdown of the equity curve in basis points.
+    public var maxDrawdownBasisPoints: Int
+    /// Orders denied by risk.
+    public var deniedOrders: Int
+    /// Orders completely filled.
+    public var filledOrders: Int
+    /// Orders canceled.
+    public var canceledOrders: Int
+}
+
+/// Deterministic hashing for regression fingerprints (Swift's `Hasher` is randomly seeded per process).
+public enum StableHash {
+    /// FNV-1a 64 of a string's UTF-8 bytes, as 16 lowercase hex digits.
+    public static func fnv1a64Hex(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}

@@ -1,0 +1,47 @@
+import Simulation
+import TradingEngine
+import TradingModel
+
+/// Everything a backtest needs besides data and strategy. `Codable` with defaults.
+public struct BacktestConfig: Hashable, Sendable, Codable {
+    /// Cash, settlement, risk.
+    public var engine: EngineConfig
+    /// Fill rules and costs.
+    public var simulation: SimulationConfig
+    /// Record one equity point per timestamp (on by default; off saves memory on huge runs).
+    public var recordsEquityCurve: Bool
+
+    /// Creates a configuration; the defaults reproduce the peers' reference semantics (next-open market fills,
+    /// no costs, 100,000 cash).
+    public init(
+        engine: EngineConfig = EngineConfig(), simulation: SimulationConfig = SimulationConfig(),
+        recordsEquityCurve: Bool = true
+    ) {
+        self.engine = engine
+        self.simulation = simulation
+        self.recordsEquityCurve = recordsEquityCurve
+    }
+}
+
+/// One point of the equity curve (after all bars of a timestamp).
+public struct EquityPoint: Hashable, Sendable, Codable {
+    /// Creates a point.
+    @inlinable
+    public init(time: Timestamp, equity: Money, cash: Money, grossExposure: Money, drawdown: Double) {
+        self.time = time
+        self.equity = equity
+        self.cash = cash
+        self.grossExposure = grossExposure
+        self.drawdown = drawdown
+    }
+    /// Time.
+    public var time: Timestamp
+    /// Cash + marked positions.
+    public var equity: Money
+    /// Cash.
+    public var cash: Money
+    /// Σ |position value|.
+    public var grossExposure: Money
+    /// Fraction below the running peak (0 = at the peak, 0.1 = 10 % down).
+    public var drawdown: Double
+}

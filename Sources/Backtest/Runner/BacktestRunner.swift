@@ -1,0 +1,192 @@
+import Simulation
+import TradingEngine
+import TradingModel
+
+/// Replays bars through `EngineCore` and fills its orders with `MatchingEngine`.
+///
+/// Per bar, in order: (1) the matching engine matches working orders of that instrument against the bar and the
+/// engine gets the reports; (2) the engine and strategy see the bar; their commands go to the matching engine
+/// (whose immediate reports go back to the engine); (3) after the last bar of a timestamp, `.barsClosed`
+/// is delivered and an equity point recorded. Time is the data's time; nothing reads a wall clock.
+/// An order placed on the last bar is never filled (there is no later bar).
+///
+/// ```swift
+/// let data = try MarketData.load(files: [("SYM000", "SYM000.csv")])
+/// let result = BacktestRunner.run(strategy: MovingAverageCrossover(), data: data, config: BacktestConfig())
+/// print(result.summary.finalEquity)
+/// ```
+public enum BacktestRunner {
+    /// Runs a backtest.
+    /// - Parameters:
+    ///   - strategy: the strategy value.
+    ///   - data: aligned bars.
+    ///   - config: engine and simulation settings.
+    /// - Returns: orders, fills, trades, equity curve, denials and a summary.
+    @inlinable
+    public static func run<S: Strategy>(strategy: S, data: MarketData, config: BacktestConfig = BacktestConfig())
+        -> BacktestResult
+    {
+        var loop = Loop(strategy: strategy, data: data, config: config)
+        if data.series.count == 1 {
+            loop.runSingle(data.series[0])
+        } else {
+            loop.runMerged(data)
+        }
+        return loop.finish()
+    }
+
+    /// Benchmark entry: one symbol's in-memory bars.
+    /// - Parameters:
+    ///   - strategy: the strategy value.
+    ///   - bars: ascending bars.
+    ///   - config: settings (`recordsEquityCurve: false` for pure throughput).
+    @inlinable
+    public static func run<S: Strategy>(strategy: S, bars: [Bar], config: BacktestConfig = BacktestConfig())
+        -> BacktestResult
+    {
+        run(strategy: strategy, data: MarketData(symbol: "SYM", bars: bars), config: config)
+    }
+
+    /// Runs a built-in strategy described by a spec (what the CLI calls).
+    public static func run(spec: StrategySpec, data: MarketData, config: BacktestConfig = BacktestConfig())
+        -> BacktestResult
+    {
+        switch spec {
+        case let .movingAverageCrossover(c):
+            run(strategy: MovingAverageCrossover(config: c), data: data, config: config)
+        case let .rsiMeanReversion(c):
+            run(strategy: RSIMeanReversion(config: c), data: data, config: config)
+        case let .bollingerMeanReversion(c):
+            run(strategy: BollingerMeanReversion(config: c), data: data, config: config)
+        case let .momentumRotation(c):
+            run(strategy: MomentumRotation(config: c), data: data, config: config)
+        }
+    }
+}
+
+/// The runner's mutable state for one run. Inlinable so a user's strategy type specializes the whole loop.
+@usableFromInline
+struct Loop<S: Strategy> {
+    @usableFromInline var engine: EngineCore<S>
+    @usableFromInline var matcher: MatchingEngine
+    @usableFromInline let config: BacktestConfig
+    @usableFromInline let universe: Universe
+    @usableFromInline var reports: [ExecutionReport] = []
+    @usableFromInline var fills: [Fill] = []
+    @usableFromInline var curve: [EquityPoint] = []
+    @usableFromInline var peak = Money.zero
+    @usableFromInline var bars = 0
+
+    @inlinable
+    init(strategy: S, data: MarketData, config: BacktestConfig) {
+        self.universe = data.universe
+        self.config = config
+        engine = EngineCore(universe: data.universe, strategy: strategy, config: config.engine)
+        matcher = MatchingEngine(config: config.simulation, instrumentCount: data.universe.count)
+        peak = config.engine.initialCash
+        reports.reserveCapacity(16)
+        if config.recordsEquityCurve { curve.reserveCapacity(data.barCount) }
+    }
+
+    @inlinable
+    mutating func runSingle(_ series: [Bar]) {
+        let id = InstrumentID(0)
+        for bar in series {
+            step(id, bar)
+            closeSlice(bar.timestamp)
+        }
+        bars = series.count
+    }
+
+    @inlinable
+    mutating func runMerged(_ data: MarketData) {
+        let timeline = data.timeline
+        var k = 0
+        while k < timeline.count {
+            let entry = timeline[k]
+            let bar = data.series[Int(entry.instrument)][Int(entry.index)]
+            step(InstrumentID(entry.instrument), bar)
+            k += 1
+            if k == timeline.count {
+                closeSlice(bar.timestamp)
+            } else {
+                let next = timeline[k]
+                if data.series[Int(next.instrument)][Int(next.index)].timestamp != bar.timestamp {
+                    closeSlice(bar.timestamp)
+                }
+            }
+        }
+        bars = timeline.count
+    }
+
+    @inlinable
+    mutating func step(_ id: InstrumentID, _ bar: Bar) {
+        matcher.process(bar: bar, for: id, into: &reports)
+        if !reports.isEmpty { deliverReports() }
+        let commands = engine.handle(.bar(id, bar))
+        if !commands.isEmpty { execute(commands) }
+    }
+
+    @inlinable
+    mutating func closeSlice(_ time: Timestamp) {
+        let commands = engine.handle(.barsClosed(time))
+        if !commands.isEmpty { execute(commands) }
+        guard config.recordsEquityCurve else { return }
+        let account = engine.account
+        let equity = account.equity
+        if equity > peak { peak = equity }
+        let drawdown = peak.units > 0 ? Double(peak.units - equity.units) / Double(peak.units) : 0
+        curve.append(EquityPoint(
+            time: time, equity: equity, cash: account.cash, grossExposure: account.grossExposure,
+            drawdown: drawdown))
+    }
+
+    /// Sends pending reports to the engine, executing whatever it answers, until quiet.
+    @usableFromInline
+    mutating func deliverReports() {
+        var pending = reports
+        reports.removeAll(keepingCapacity: true)
+        var rounds = 0
+        while !pending.isEmpty, rounds < 64 {
+            for report in pending {
+                if case let .filled(fill) = report { fills.append(fill) }
+                let commands = engine.handle(.execution(report))
+                if !commands.isEmpty { send(commands) }
+            }
+            pending = reports
+            reports.removeAll(keepingCapacity: true)
+            rounds += 1
+        }
+    }
+
+    @usableFromInline
+    mutating func execute(_ commands: [EngineCommand]) {
+        send(commands)
+        if !reports.isEmpty { deliverReports() }
+    }
+
+    /// Hands commands to the matching engine; its reports collect in `reports`.
+    @usableFromInline
+    mutating func send(_ commands: [EngineCommand]) {
+        let now = engine.now
+        for command in commands {
+            switch command {
+            case let .submit(order):
+                matcher.submit(order, at: now, into: &reports)
+            case let .submitBracket(parent, children):
+                matcher.submitBracket(parent: parent, children: children, at: now, into: &reports)
+            case let .cancel(id):
+                matcher.cancel(id, at: now, into: &reports)
+            case let .modify(id, change, filled):
+                matcher.modify(id, change, context: (filled, now), into: &reports)
+            }
+        }
+    }
+
+    @usableFromInline
+    func finish() -> BacktestResult {
+        BacktestResult(
+            universe: universe, initialCash: config.engine.initialCash, engine: engine, fills: fills,
+            equityCurve: curve, barsProcessed: bars)
+    }
+}

@@ -1,0 +1,111 @@
+import TradingModel
+
+/// Time and liquidity of the data point being matched.
+struct MatchContext {
+    var time: Timestamp
+    /// Bar volume, or `nil` for quotes (no cap).
+    var volume: Quantity?
+}
+
+extension MatchingEngine {
+    /// Matches one working order against a path: DAY expiry, activation, the price rules, the volume cap,
+    /// then IOC, OCA and bracket effects.
+    mutating func match(
+        at i: Int, path: PricePath, context: MatchContext, used: inout Quantity,
+        into reports: inout [ExecutionReport]
+    ) {
+        guard !working[i].isDone, working[i].isArmed, context.time >= working[i].activeAt else { return }
+        if working[i].timeInForce == .day, context.time.dayNumber > working[i].submittedAt.dayNumber {
+            finish(at: i, report: .expired(working[i].id, at: context.time), into: &reports)
+            cancelChildren(of: working[i].id, at: context.time, into: &reports)
+            return
+        }
+        let sign = working[i].sign
+        if let hit = working[i].mode.match(path, sign: sign) {
+            let quantity = cappedQuantity(working[i].remaining, volume: context.volume, used: &used)
+            if quantity.units > 0 {
+                var price = Price(units: hit.price * sign)
+                if hit.isAggressive {
+                    let share = context.volume.map { $0.units > 0 ? quantity.doubleValue / $0.doubleValue : 0 } ?? 0
+                    price = config.slippage.apply(to: price, side: working[i].side, volumeShare: share)
+                }
+                execute(at: i, quantity: quantity, price: price, time: context.time, into: &reports)
+            }
+        }
+        if working[i].timeInForce == .ioc, !working[i].isDone {
+            finish(at: i, report: .canceled(working[i].id, reason: .immediateOrCancel, at: context.time), into: &reports)
+            cancelChildren(of: working[i].id, at: context.time, into: &reports)
+        }
+    }
+
+    /// Fills a market order at a bar's close (`.thisClose` mode).
+    mutating func fillAtClose(
+        of bar: Bar, orderAt i: Int, now: Timestamp, used: inout Quantity, into reports: inout [ExecutionReport]
+    ) {
+        let quantity = cappedQuantity(working[i].remaining, volume: bar.volume, used: &used)
+        guard quantity.units > 0 else { return }
+        let share = bar.volume.units > 0 ? quantity.doubleValue / bar.volume.doubleValue : 0
+        let price = config.slippage.apply(to: bar.close, side: working[i].side, volumeShare: share)
+        execute(at: i, quantity: quantity, price: price, time: now, into: &reports)
+    }
+
+    /// The part of `remaining` the volume cap allows, and books it as used.
+    func cappedQuantity(_ remaining: Quantity, volume: Quantity?, used: inout Quantity) -> Quantity {
+        guard let fraction = config.maxVolumeParticipation, let volume else { return remaining }
+        let cap = Int64((Double(volume.units) * fraction).rounded(.down))
+        let available = max(0, cap - used.units)
+        let take = Quantity(units: min(remaining.units, available))
+        used += take
+        return take
+    }
+
+    /// Books an execution: fill report, remaining quantity, and what completion or OCA implies.
+    mutating func execute(
+        at i: Int, quantity: Quantity, price: Price, time: Timestamp, into reports: inout [ExecutionReport]
+    ) {
+        let order = working[i]
+        let commission = commissions.commission(quantity: quantity, price: price, at: time)
+        reports.append(.filled(Fill(
+            orderID: order.id, instrument: order.instrument, side: order.side, quantity: quantity, price: price,
+            commission: commission, timestamp: time)))
+        working[i].remaining -= quantity
+        if working[i].remaining.units <= 0 {
+            working[i].isDone = true
+            workingCount[order.instrument.index] -= 1
+            armChildren(of: order.id, from: time)
+        }
+        if let group = order.ocaGroup {
+            for j in working.indices where j != i && !working[j].isDone && working[j].ocaGroup == group {
+                finish(at: j, report: .canceled(working[j].id, reason: .ocaSibling, at: time), into: &reports)
+            }
+        }
+    }
+
+    /// Marks an order done and reports why.
+    mutating func finish(at i: Int, report: ExecutionReport, into reports: inout [ExecutionReport]) {
+        guard !working[i].isDone else { return }
+        working[i].isDone = true
+        workingCount[working[i].instrument.index] -= 1
+        reports.append(report)
+    }
+
+    /// Cancels the bracket children of an order.
+    mutating func cancelChildren(of parent: OrderID, at time: Timestamp, into reports: inout [ExecutionReport]) {
+        for j in working.indices where working[j].parentID == parent && !working[j].isDone {
+            finish(at: j, report: .canceled(working[j].id, reason: .parentCanceled, at: time), into: &reports)
+        }
+    }
+
+    /// Arms the children of a completely filled parent; they may fill from the next data point on.
+    mutating func armChildren(of parent: OrderID, from time: Timestamp) {
+        for j in working.indices where working[j].parentID == parent {
+            working[j].isArmed = true
+            working[j].activeAt = max(working[j].activeAt, Timestamp(nanoseconds: time.nanoseconds + 1))
+        }
+    }
+
+    /// Removes finished orders.
+    mutating func compact() {
+        if working.contains(where: \.isDone) { working.removeAll(where: \.isDone) }
+    }
+}

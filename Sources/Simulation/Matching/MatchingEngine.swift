@@ -1,0 +1,214 @@
+import TradingModel
+
+/// The simulated exchange: holds working orders and fills them against bars or quotes.
+///
+/// Used by the backtester now and by the TWS gateway simulator later, so it knows nothing of either: it takes
+/// `Order`s, market data and the current time, and appends `ExecutionReport`s to a caller-owned buffer (no
+/// allocation per bar once the buffer has grown).
+///
+/// Rules (see `PricePath` for the intrabar path):
+/// - **Activation.** An order may fill only on data timestamped at or after `submission + latency`, and never
+///   on the bar during which it was submitted (at least 1 ns later), except a market order in `.thisClose`
+///   mode with zero latency, which fills at once at the last bar's close.
+/// - **Market**: the first eligible price (the next bar's open).
+/// - **Limit**: at the open if the open is at or better than the limit (a gap through fills at the better
+///   open), else at the limit if the path reaches it.
+/// - **Stop**: at the open if the open is at or through the stop (gap), else at the stop price.
+/// - **Stop limit**: triggers like a stop, then behaves as a limit on the rest of the path and later bars.
+/// - **Trailing** (amount or percent): the stop follows the best price seen since submission (starting from
+///   the last known price) along the path; TRAIL LIMIT becomes a limit at stop ∓ offset when triggered.
+/// - **Time in force**: DAY orders expire at the first data of a later UTC day; IOC orders are canceled after
+///   their first eligible bar; GTC rest until filled or canceled.
+/// - **Brackets and OCA**: children are armed once the parent is completely filled (from the next data point);
+///   any fill of an OCA member cancels the other members; canceling a parent cancels its children.
+/// - **Volume cap**: with `maxVolumeParticipation`, all fills of one instrument in one bar together take at most
+///   that fraction of the bar's volume (rounded down to whole 1e-8 units); the rest keeps working.
+/// - **Costs**: slippage applies to market and triggered-stop fills, never to limit fills; commission per execution.
+public struct MatchingEngine: Sendable {
+    /// The configuration.
+    public let config: SimulationConfig
+    @usableFromInline var working: [WorkingOrder] = []
+    var workingCount: [Int32]
+    @usableFromInline var lastBars: [Bar?]
+    var commissions: CommissionCalculator
+
+    /// Creates an engine for instruments `0..<instrumentCount`.
+    public init(config: SimulationConfig = SimulationConfig(), instrumentCount: Int) {
+        self.config = config
+        self.workingCount = Array(repeating: 0, count: instrumentCount)
+        self.lastBars = Array(repeating: nil, count: instrumentCount)
+        self.commissions = CommissionCalculator(model: config.commission)
+    }
+
+    /// `true` while any order is working.
+    @inlinable public var hasWorkingOrders: Bool { !working.isEmpty }
+    /// Number of working orders.
+    public var workingOrderCount: Int { working.count }
+    /// The ids of working orders, in submission order.
+    public var workingOrderIDs: [OrderID] { working.map(\.id) }
+
+    // MARK: - Commands
+
+    /// Accepts an order (or rejects it) and, in `.thisClose` mode, fills a market order at once.
+    /// - Parameters:
+    ///   - order: the order to work; its remaining quantity is worked.
+    ///   - now: submission time.
+    ///   - reports: receives `.accepted` / `.rejected` and any immediate fills.
+    public mutating func submit(_ order: Order, at now: Timestamp, into reports: inout [ExecutionReport]) {
+        let index = order.instrument.index
+        guard index >= 0, index < workingCount.count else {
+            reports.append(.rejected(order.id, reason: "unknown instrument \(order.instrument)", at: now))
+            return
+        }
+        guard order.remainingQuantity.units > 0 else {
+            reports.append(.rejected(order.id, reason: "quantity must be positive", at: now))
+            return
+        }
+        let sign = order.side.sign
+        guard let mode = WaitMode(type: order.type, sign: sign, reference: lastBars[index]?.close) else {
+            reports.append(.rejected(order.id, reason: "invalid price for \(order.type.ibName)", at: now))
+            return
+        }
+        let delay = max(config.latency.nanoseconds, 1)
+        let entry = WorkingOrder(
+            id: order.id, instrument: order.instrument, side: order.side, sign: sign,
+            remaining: order.remainingQuantity, mode: mode, timeInForce: order.timeInForce,
+            ocaGroup: order.ocaGroup, parentID: order.parentID, submittedAt: now,
+            activeAt: Timestamp(nanoseconds: now.nanoseconds + delay),
+            isArmed: order.parentID.map { parent in !working.contains { $0.id == parent } } ?? true,
+            isDone: false)
+        reports.append(.accepted(order.id, at: now + config.latency))
+        working.append(entry)
+        workingCount[index] += 1
+        if config.marketFill == .thisClose, config.latency.nanoseconds == 0, mode == .market, entry.isArmed,
+            let bar = lastBars[index]
+        {
+            var used = Quantity.zero
+            fillAtClose(of: bar, orderAt: working.count - 1, now: now, used: &used, into: &reports)
+            compact()
+        }
+    }
+
+    /// Accepts a bracket: the parent, then its children, which stay unarmed until the parent has filled.
+    /// If the parent is rejected, so are the children.
+    /// - Parameters:
+    ///   - parent: the entry order.
+    ///   - children: protective orders whose `parentID` is the parent's id.
+    ///   - now: submission time.
+    ///   - reports: receives the acknowledgements.
+    public mutating func submitBracket(
+        parent: Order, children: [Order], at now: Timestamp, into reports: inout [ExecutionReport]
+    ) {
+        let before = reports.count
+        submit(parent, at: now, into: &reports)
+        let rejected = reports[before...].contains { report in
+            if case let .rejected(id, _, _) = report { return id == parent.id }
+            return false
+        }
+        for child in children {
+            if rejected {
+                reports.append(.rejected(child.id, reason: "parent \(parent.id) rejected", at: now))
+            } else {
+                submit(child, at: now, into: &reports)
+            }
+        }
+    }
+
+    /// Cancels a working order (and its bracket children).
+    /// - Parameters:
+    ///   - id: the order.
+    ///   - now: the time of the cancel.
+    ///   - reports: receives `.canceled`, or `.modifyRejected` when the order is not working.
+    public mutating func cancel(_ id: OrderID, at now: Timestamp, into reports: inout [ExecutionReport]) {
+        guard let i = working.firstIndex(where: { $0.id == id }) else {
+            reports.append(.modifyRejected(id, reason: "order \(id) is not working", at: now))
+            return
+        }
+        finish(at: i, report: .canceled(id, reason: .requested, at: now), into: &reports)
+        cancelChildren(of: id, at: now, into: &reports)
+        compact()
+    }
+
+    /// Changes quantity and/or price of a working order.
+    /// - Parameters:
+    ///   - id: the order.
+    ///   - change: new total quantity (already-filled quantity is kept) and/or type.
+    ///   - context: `(filledQuantity, now)`: what has traded already and the time of the change.
+    ///   - reports: receives `.replaced` or `.modifyRejected`.
+    public mutating func modify(
+        _ id: OrderID, _ change: OrderModification, context: (filled: Quantity, now: Timestamp),
+        into reports: inout [ExecutionReport]
+    ) {
+        let now = context.now
+        guard let i = working.firstIndex(where: { $0.id == id }) else {
+            reports.append(.modifyRejected(id, reason: "order \(id) is not working", at: now))
+            return
+        }
+        if let quantity = change.quantity {
+            let remaining = quantity - context.filled
+            guard remaining.units > 0 else {
+                reports.append(.modifyRejected(id, reason: "new quantity not above filled quantity", at: now))
+                return
+            }
+            working[i].remaining = remaining
+        }
+        if let type = change.type {
+            let ref = lastBars[working[i].instrument.index]?.close
+            guard let mode = WaitMode(type: type, sign: working[i].sign, reference: ref) else {
+                reports.append(.modifyRejected(id, reason: "invalid price for \(type.ibName)", at: now))
+                return
+            }
+            working[i].mode = mode
+        }
+        reports.append(.replaced(id, at: now))
+    }
+
+    // MARK: - Market data
+
+    /// Matches the working orders of one instrument against a bar.
+    /// - Parameters:
+    ///   - bar: the bar; its timestamp is the time of the fills.
+    ///   - instrument: whose bar it is.
+    ///   - reports: receives fills, expiries and OCA/IOC cancels.
+    @inlinable
+    public mutating func process(bar: Bar, for instrument: InstrumentID, into reports: inout [ExecutionReport]) {
+        setLastBar(bar, for: instrument)
+        if hasWorkingOrders { matchBar(bar, for: instrument, into: &reports) }
+    }
+
+    /// Records the latest bar of an instrument (used for trailing-stop starts and `.thisClose` fills).
+    @inlinable
+    mutating func setLastBar(_ bar: Bar, for instrument: InstrumentID) {
+        lastBars[instrument.index] = bar
+    }
+
+    /// Matches against a top-of-book quote: buys at the ask, sells at the bid, no volume cap.
+    public mutating func process(quote: Quote, for instrument: InstrumentID, into reports: inout [ExecutionReport]) {
+        guard workingCount[instrument.index] > 0 else { return }
+        let buyPath = PricePath(price: quote.ask)
+        let sellPath = PricePath(price: quote.bid)
+        var used = Quantity.zero
+        for i in working.indices where working[i].instrument == instrument {
+            let path = working[i].side == .buy ? buyPath : sellPath
+            match(at: i, path: path, context: MatchContext(time: quote.timestamp, volume: nil), used: &used,
+                into: &reports)
+        }
+        compact()
+    }
+
+    @usableFromInline
+    mutating func matchBar(_ bar: Bar, for instrument: InstrumentID, into reports: inout [ExecutionReport]) {
+        guard workingCount[instrument.index] > 0 else { return }
+        let path = PricePath(bar: bar)
+        var used = Quantity.zero
+        let context = MatchContext(time: bar.timestamp, volume: bar.volume)
+        var i = 0
+        while i < working.count {
+            if working[i].instrument == instrument {
+                match(at: i, path: path, context: context, used: &used, into: &reports)
+            }
+            i += 1
+        }
+        compact()
+    }
+}

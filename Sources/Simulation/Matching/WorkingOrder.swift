@@ -1,0 +1,22 @@
+import TradingModel
+
+/// An order resting in the simulator.
+@usableFromInline
+struct WorkingOrder: Sendable {
+    var id: OrderID
+    var instrument: InstrumentID
+    var side: Side
+    var sign: Int64
+    var remaining: Quantity
+    var mode: WaitMode
+    var timeInForce: TimeInForce
+    var ocaGroup: String?
+    var parentID: OrderID?
+    var submittedAt: Timestamp
+    /// The first time at which market data may fill it (submission + latency, at least 1 ns later).
+    var activeAt: Timestamp
+    /// `false` for bracket children until their parent has filled completely.
+    var isArmed: Bool
+    /// Marked for removal at the end of the current pass.
+    var isDone: Bool
+}

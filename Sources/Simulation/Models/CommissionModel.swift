@@ -1,0 +1,129 @@
+import TradingModel
+
+/// Commission schedules. Amounts are charged per execution (a partial fill is an execution).
+public enum CommissionModel: Hashable, Sendable, Codable {
+    /// No commission.
+    case none
+    /// IBKR Fixed: `perShare` (0.005) × shares, at least `minimum` (1.00), at most `maximumPercent` (1 %) of
+    /// the trade value.
+    case ibkrFixed(IBKRFixedSchedule)
+    /// IBKR Tiered: a per-share rate falling with the month's cumulative share volume, with a minimum and a
+    /// cap in % of trade value. Exchange, clearing and regulatory fees are not modelled.
+    case ibkrTiered(IBKRTieredSchedule)
+    /// A percentage of trade value (e.g. 0.1 = 0.1 %).
+    case percentage(Double)
+
+    /// IBKR's published US stock Fixed schedule.
+    public static let ibkrFixedDefault = CommissionModel.ibkrFixed(IBKRFixedSchedule())
+    /// IBKR's published US stock Tiered schedule.
+    public static let ibkrTieredDefault = CommissionModel.ibkrTiered(IBKRTieredSchedule())
+}
+
+/// Parameters of IBKR's Fixed pricing.
+public struct IBKRFixedSchedule: Hashable, Sendable, Codable {
+    /// Rate per share.
+    public var perShare: Money
+    /// Minimum per execution.
+    public var minimum: Money
+    /// Cap in percent of trade value.
+    public var maximumPercent: Double
+    /// Creates a schedule; defaults are IBKR's US stock rates (0.005, 1.00, 1 %).
+    public init(perShare: Money = Money(units: 500_000), minimum: Money = Money(1), maximumPercent: Double = 1.0) {
+        self.perShare = perShare
+        self.minimum = minimum
+        self.maximumPercent = maximumPercent
+    }
+}
+
+/// Parameters of IBKR's Tiered pricing.
+public struct IBKRTieredSchedule: Hashable, Sendable, Codable {
+    /// One volume band: shares traded this month up to `upToShares` (inclusive) pay `perShare`.
+    public struct Tier: Hashable, Sendable, Codable {
+        /// Upper bound of the band in shares (`nil` = unbounded).
+        public var upToShares: Int64?
+        /// Rate per share in the band.
+        public var perShare: Money
+        /// Creates a band.
+        public init(upToShares: Int64?, perShare: Money) {
+            self.upToShares = upToShares
+            self.perShare = perShare
+        }
+    }
+    /// Bands in increasing order.
+    public var tiers: [Tier]
+    /// Minimum per execution.
+    public var minimum: Money
+    /// Cap in percent of trade value.
+    public var maximumPercent: Double
+    /// Creates a schedule; defaults are IBKR's US stock tiers (0.0035 / 0.002 / 0.0015 / 0.001 / 0.0005, min 0.35,
+    /// max 1 %).
+    public init(
+        tiers: [Tier] = [
+            Tier(upToShares: 300_000, perShare: Money(units: 350_000)),
+            Tier(upToShares: 3_000_000, perShare: Money(units: 200_000)),
+            Tier(upToShares: 20_000_000, perShare: Money(units: 150_000)),
+            Tier(upToShares: 100_000_000, perShare: Money(units: 100_000)),
+            Tier(upToShares: nil, perShare: Money(units: 50_000)),
+        ],
+        minimum: Money = Money(units: 35_000_000),
+        maximumPercent: Double = 1.0
+    ) {
+        self.tiers = tiers
+        self.minimum = minimum
+        self.maximumPercent = maximumPercent
+    }
+
+    /// The rate for an execution given the shares already traded this month (the band is chosen by the volume
+    /// before the execution; the whole execution pays that band's rate).
+    public func rate(monthToDateShares: Int64) -> Money {
+        for tier in tiers where tier.upToShares.map({ monthToDateShares < $0 }) ?? true {
+            return tier.perShare
+        }
+        return tiers.last?.perShare ?? .zero
+    }
+}
+
+/// Computes commissions and keeps the month-to-date volume the Tiered schedule needs.
+public struct CommissionCalculator: Hashable, Sendable {
+    /// The schedule.
+    public let model: CommissionModel
+    private var month: Int = -1
+    private var monthShares: Int64 = 0
+
+    /// Creates a calculator.
+    public init(model: CommissionModel) { self.model = model }
+
+    /// The commission of one execution, and records its volume.
+    /// - Parameters:
+    ///   - quantity: shares executed (positive).
+    ///   - price: execution price.
+    ///   - time: execution time (selects the month for Tiered pricing).
+    public mutating func commission(quantity: Quantity, price: Price, at time: Timestamp) -> Money {
+        let value = Money(price: price, quantity: quantity)
+        switch model {
+        case .none:
+            return .zero
+        case let .ibkrFixed(s):
+            let raw = Money(units: FixedPoint.multiply(s.perShare.units, quantity.units))
+            return Self.bounded(raw, minimum: s.minimum, maximumPercent: s.maximumPercent, of: value)
+        case let .ibkrTiered(s):
+            let date = time.civilDate
+            let key = date.year * 12 + date.month
+            if key != month {
+                month = key
+                monthShares = 0
+            }
+            let rate = s.rate(monthToDateShares: monthShares)
+            monthShares += quantity.wholeUnits
+            let raw = Money(units: FixedPoint.multiply(rate.units, quantity.units))
+            return Self.bounded(raw, minimum: s.minimum, maximumPercent: s.maximumPercent, of: value)
+        case let .percentage(percent):
+            return Money(units: Int64((Double(value.units) * percent / 100).rounded()))
+        }
+    }
+
+    private static func bounded(_ raw: Money, minimum: Money, maximumPercent: Double, of value: Money) -> Money {
+        let cap = Money(units: Int64((Double(value.units) * maximumPercent / 100).rounded()))
+        return min(max(raw, minimum), cap)
+    }
+}

@@ -1,0 +1,67 @@
+import TradingModel
+
+/// When a market order fills in a bar-driven simulation.
+public enum MarketFillTiming: String, Hashable, Sendable, Codable {
+    /// At the open of the next bar after submission (the default, and the peers' reference semantics).
+    case nextOpen
+    /// At the close of the bar during which it was submitted (optimistic; no look-ahead beyond that close).
+    case thisClose
+}
+
+/// How the simulator fills orders. `Codable` with defaults so it can live in a user's config file.
+public struct SimulationConfig: Hashable, Sendable, Codable {
+    /// Market-order timing.
+    public var marketFill: MarketFillTiming
+    /// Price slippage applied to market and triggered stop fills (never to limit fills).
+    public var slippage: SlippageModel
+    /// Commission per execution.
+    public var commission: CommissionModel
+    /// Largest fraction of a bar's volume one instrument's orders may take in that bar (e.g. 0.1);
+    /// `nil` = unlimited. The rest rests and fills on later bars.
+    public var maxVolumeParticipation: Double?
+    /// Time between submission and the order becoming active.
+    public var latency: TimeSpan
+
+    /// Creates a configuration; the defaults are next-open market fills, no costs, no caps, no latency.
+    public init(
+        marketFill: MarketFillTiming = .nextOpen,
+        slippage: SlippageModel = .none,
+        commission: CommissionModel = .none,
+        maxVolumeParticipation: Double? = nil,
+        latency: TimeSpan = .zero
+    ) {
+        self.marketFill = marketFill
+        self.slippage = slippage
+        self.commission = commission
+        self.maxVolumeParticipation = maxVolumeParticipation
+        self.latency = latency
+    }
+}
+
+/// Price slippage models.
+public enum SlippageModel: Hashable, Sendable, Codable {
+    /// No slippage.
+    case none
+    /// A fixed cost in basis points: buys fill `bps` higher, sells lower.
+    case fixedBasisPoints(Double)
+    /// Zipline-style volume share: the price moves by `priceImpact × (quantity / barVolume)²` (as a fraction),
+    /// against the order.
+    case volumeShare(priceImpact: Double)
+
+    /// The slipped price of a fill.
+    /// - Parameters:
+    ///   - price: the un-slipped fill price.
+    ///   - side: buys slip up, sells down.
+    ///   - share: fill quantity divided by bar volume (0 when unknown).
+    public func apply(to price: Price, side: Side, volumeShare share: Double) -> Price {
+        let fraction: Double
+        switch self {
+        case .none: return price
+        case let .fixedBasisPoints(bps): fraction = bps / 10_000
+        case let .volumeShare(impact): fraction = impact * share * share
+        }
+        if fraction == 0 { return price }
+        let delta = Int64((Double(price.units) * fraction).rounded())
+        return Price(units: side == .buy ? price.units + delta : price.units - delta)
+    }
+}

@@ -1,1 +1,0 @@
-// The Simulation module. See docs/architecture.md.

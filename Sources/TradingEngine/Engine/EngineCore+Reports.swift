@@ -1,0 +1,53 @@
+import TradingModel
+
+extension EngineCore {
+    /// Applies a broker/simulator report to orders and portfolio, then tells the strategy.
+    @usableFromInline
+    mutating func handleReport(_ report: ExecutionReport) -> [EngineCommand] {
+        var commands: [EngineCommand] = []
+        let id = report.orderID
+        let event: StrategyEvent?
+        switch report {
+        case let .accepted(_, time):
+            event = transition(id, .accepted, at: time)
+        case let .rejected(_, reason, time):
+            event = transition(id, .rejected(reason: reason), at: time)
+            for child in _state.orders.children(of: id) where child.isOpen {
+                _state.orders.apply(.canceled(reason: .parentCanceled), to: child.id, at: time)
+            }
+        case let .filled(fill):
+            guard let order = _state.orders.record(fill) else { return commands }
+            _state.portfolio.apply(fill)
+            if monitorsEquity { _riskMonitor.observe(equity: _state.portfolio.equity, at: fill.timestamp) }
+            event = .filled(fill, order.clientOrderID)
+        case let .canceled(_, reason, time):
+            pendingModifications[id] = nil
+            event = transition(id, .canceled(reason: reason), at: time)
+        case let .expired(_, time):
+            event = transition(id, .expired, at: time)
+        case let .replaced(_, time):
+            if let change = pendingModifications.removeValue(forKey: id) {
+                _state.orders.applyModification(change, to: id)
+            }
+            event = transition(id, .replaced, at: time)
+        case let .modifyRejected(_, _, time):
+            let inFlight = _state.orders.order(id)?.state
+            if inFlight == .pendingReplace {
+                pendingModifications[id] = nil
+                event = transition(id, .replaceRejected, at: time)
+            } else if inFlight == .pendingCancel {
+                event = transition(id, .cancelRejected, at: time)
+            } else {
+                event = nil
+            }
+        }
+        if let event { perform(_strategy.handle(event, in: _state), into: &commands) }
+        return commands
+    }
+
+    /// Applies a lifecycle event; returns the strategy notification when it took effect.
+    private mutating func transition(_ id: OrderID, _ event: OrderEvent, at time: Timestamp) -> StrategyEvent? {
+        guard _state.orders.apply(event, to: id, at: time), let order = _state.orders.order(id) else { return nil }
+        return .orderUpdated(order.clientOrderID, event)
+    }
+}

@@ -1,0 +1,46 @@
+import TradingModel
+
+/// Everything the engine reacts to, in the order the runner delivers it.
+public enum EngineEvent: Hashable, Sendable {
+    /// A bar of an instrument closed.
+    case bar(InstrumentID, Bar)
+    /// A quote of an instrument arrived.
+    case quote(InstrumentID, Quote)
+    /// The broker or simulator reported on an order.
+    case execution(ExecutionReport)
+    /// Time advanced without data (fires due timers and order timeouts).
+    case clock(Timestamp)
+    /// Every bar stamped with this time has been delivered (multi-instrument decisions happen here).
+    case barsClosed(Timestamp)
+    /// The kill switch was engaged (`true`) or released (`false`).
+    case killSwitch(engaged: Bool)
+}
+
+/// What the engine asks its runner to do, in the imperative.
+public enum EngineCommand: Hashable, Sendable {
+    /// Send an order.
+    case submit(Order)
+    /// Send a bracket: the parent first, then its children (which work only once the parent has filled).
+    case submitBracket(parent: Order, children: [Order])
+    /// Cancel an order.
+    case cancel(OrderID)
+    /// Modify an order; `filledQuantity` is what has already traded.
+    case modify(OrderID, OrderModification, filledQuantity: Quantity)
+}
+
+/// Static settings of one engine. `Codable` with defaults.
+public struct EngineConfig: Hashable, Sendable, Codable {
+    /// Starting cash.
+    public var initialCash: Money
+    /// T+N settlement of sale proceeds (0 = immediate).
+    public var settlementDays: Int
+    /// Pre-trade risk limits.
+    public var risk: RiskConfig
+
+    /// Creates a configuration; defaults: 100,000 cash, immediate settlement, no risk limits.
+    public init(initialCash: Money = Money(100_000), settlementDays: Int = 0, risk: RiskConfig = RiskConfig()) {
+        self.initialCash = initialCash
+        self.settlementDays = settlementDays
+        self.risk = risk
+    }
+}

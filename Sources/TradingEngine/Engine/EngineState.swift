@@ -1,0 +1,40 @@
+import TradingModel
+
+/// The engine's data (everything but the strategy): what `StrategyContext` exposes.
+///
+/// Only `EngineCore` mutates it; outside the engine it is reachable only as a copy (`EngineCore.state`) or as
+/// `some StrategyContext`.
+public struct EngineState: Sendable, StrategyContext {
+    /// Time of the event being handled.
+    public var now: Timestamp
+    /// The instruments.
+    public let universe: Universe
+    /// Cash and positions.
+    public var portfolio: Portfolio
+    /// All orders.
+    public var orders: OrderManager
+    /// Latest bar per instrument.
+    public var lastBars: [Bar?]
+    /// Latest quote per instrument.
+    public var lastQuotes: [Quote?]
+
+    init(universe: Universe, config: EngineConfig) {
+        now = .zero
+        self.universe = universe
+        portfolio = Portfolio(cash: config.initialCash, instrumentCount: universe.count,
+                              settlementDays: config.settlementDays)
+        orders = OrderManager(instrumentCount: universe.count)
+        lastBars = Array(repeating: nil, count: universe.count)
+        lastQuotes = Array(repeating: nil, count: universe.count)
+    }
+
+    @inlinable public func position(for instrument: InstrumentID) -> Position { portfolio.position(for: instrument) }
+    @inlinable public func hasOpenOrders(for instrument: InstrumentID) -> Bool {
+        orders.hasOpenOrders(for: instrument)
+    }
+    public func openOrders(for instrument: InstrumentID) -> [Order] { orders.openOrders(for: instrument) }
+    @inlinable public func lastBar(for instrument: InstrumentID) -> Bar? { lastBars[instrument.index] }
+    public func lastQuote(for instrument: InstrumentID) -> Quote? { lastQuotes[instrument.index] }
+    @inlinable public var equity: Money { portfolio.equity }
+    public var cash: Money { portfolio.cash }
+}

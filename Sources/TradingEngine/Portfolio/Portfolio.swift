@@ -1,0 +1,151 @@
+import TradingModel
+
+/// Cash, positions and their marks, kept incrementally so each bar costs O(1).
+///
+/// Invariant (checked by tests at every step): `equity == cash + Σ positions[i].quantity × marks[i]`.
+/// Marks are the last prices seen (bar closes or fill prices before the first bar).
+///
+/// Settlement: sale proceeds become *settled* `settlementDays` business days (Mon–Fri, no holiday calendar)
+/// after the fill; purchases reduce settled cash at once. `settlementDays = 0` settles immediately.
+public struct Portfolio: Sendable {
+    /// Cash balance (can go negative: margin is not modelled).
+    public private(set) var cash: Money
+    /// Cash at the start.
+    public let initialCash: Money
+    /// Positions indexed by `InstrumentID.index`.
+    public private(set) var positions: [Position]
+    /// Last price per instrument (zero before any data).
+    public private(set) var marks: [Price]
+    /// Σ quantity × mark over all positions.
+    public private(set) var positionsValue: Money
+    /// Σ |quantity × mark| over all positions.
+    public private(set) var grossExposure: Money
+    /// Realized P&L before commissions, all instruments.
+    public private(set) var realizedPnL: Money
+    /// Commissions paid, all instruments.
+    public private(set) var commissions: Money
+    /// Number of non-flat positions.
+    public private(set) var activePositionCount: Int
+    /// Business days until sale proceeds settle.
+    public let settlementDays: Int
+    private var pendingSettlements: [(settlesAt: Timestamp, amount: Money)] = []
+    private var pendingHead = 0
+    /// Sale proceeds not yet settled.
+    public private(set) var unsettledCash: Money = .zero
+
+    /// Creates a flat portfolio.
+    /// - Parameters:
+    ///   - cash: starting cash.
+    ///   - instrumentCount: size of the universe.
+    ///   - settlementDays: T+N for sale proceeds (0 = immediate).
+    public init(cash: Money, instrumentCount: Int, settlementDays: Int = 0) {
+        self.cash = cash
+        self.initialCash = cash
+        self.positions = (0..<instrumentCount).map { Position(instrument: InstrumentID(index: $0)) }
+        self.marks = Array(repeating: .zero, count: instrumentCount)
+        self.positionsValue = .zero
+        self.grossExposure = .zero
+        self.realizedPnL = .zero
+        self.commissions = .zero
+        self.activePositionCount = 0
+        self.settlementDays = settlementDays
+    }
+
+    /// Cash plus the marked value of all positions.
+    @inlinable public var equity: Money { cash + positionsValue }
+    /// Cash available under T+N settlement.
+    public var settledCash: Money { cash - unsettledCash }
+    /// Unrealized P&L of all positions at their marks.
+    public var unrealizedPnL: Money {
+        var total = Money.zero
+        for (i, p) in positions.enumerated() where !p.isFlat { total += p.unrealizedPnL(at: marks[i]) }
+        return total
+    }
+
+    /// The position in an instrument.
+    @inlinable public func position(for instrument: InstrumentID) -> Position { positions[instrument.index] }
+
+    /// Marked value of one position.
+    public func positionValue(for instrument: InstrumentID) -> Money {
+        positions[instrument.index].marketValue(at: marks[instrument.index])
+    }
+
+    /// Moves an instrument's mark to a new price (a bar close or trade).
+    @inlinable
+    public mutating func mark(_ instrument: InstrumentID, at price: Price) {
+        let i = instrument.index
+        let quantity = positions[i].quantity.units
+        if quantity != 0 { revalue(i, to: price, quantity: quantity) } else { setMark(i, price) }
+    }
+
+    @usableFromInline
+    mutating func setMark(_ i: Int, _ price: Price) { marks[i] = price }
+
+    @usableFromInline
+    mutating func revalue(_ i: Int, to price: Price, quantity: Int64) {
+        let old = FixedPoint.multiply(marks[i].units, quantity)
+        let new = FixedPoint.multiply(price.units, quantity)
+        positionsValue.units += new - old
+        grossExposure.units += new.magnitude.toInt64 - old.magnitude.toInt64
+        marks[i] = price
+    }
+
+    /// Books a fill: position, cash, commission, realized P&L and settlement.
+    @discardableResult
+    public mutating func apply(_ fill: Fill) -> Money {
+        let i = fill.instrument.index
+        if marks[i].units == 0 { marks[i] = fill.price }
+        let before = positions[i]
+        let oldValue = before.marketValue(at: marks[i])
+        let realized = positions[i].apply(fill)
+        let newValue = positions[i].marketValue(at: marks[i])
+        positionsValue += newValue - oldValue
+        grossExposure += newValue.magnitude - oldValue.magnitude
+        let notional = fill.notional
+        let cashDelta = fill.side == .buy ? -notional - fill.commission : notional - fill.commission
+        cash += cashDelta
+        if fill.side == .sell, settlementDays > 0, cashDelta.units > 0 {
+            pendingSettlements.append((Self.settlementTime(of: fill.timestamp, days: settlementDays), cashDelta))
+            unsettledCash += cashDelta
+        }
+        realizedPnL += realized
+        commissions += fill.commission
+        if before.isFlat && !positions[i].isFlat { activePositionCount += 1 }
+        if !before.isFlat && positions[i].isFlat { activePositionCount -= 1 }
+        return realized
+    }
+
+    /// Releases sale proceeds whose settlement time has come.
+    @inlinable
+    public mutating func settle(upTo now: Timestamp) {
+        if unsettledCash.units != 0 { releaseSettlements(upTo: now) }
+    }
+
+    @usableFromInline
+    mutating func releaseSettlements(upTo now: Timestamp) {
+        while pendingHead < pendingSettlements.count, pendingSettlements[pendingHead].settlesAt <= now {
+            unsettledCash -= pendingSettlements[pendingHead].amount
+            pendingHead += 1
+        }
+        if pendingHead == pendingSettlements.count {
+            pendingSettlements.removeAll(keepingCapacity: true)
+            pendingHead = 0
+        }
+    }
+
+    /// The time proceeds of a fill at `time` settle: midnight UTC after `days` business days.
+    public static func settlementTime(of time: Timestamp, days: Int) -> Timestamp {
+        var day = time.dayNumber
+        var left = days
+        while left > 0 {
+            day += 1
+            let weekday = Timestamp(nanoseconds: day * Timestamp.nanosecondsPerDay).weekday
+            if weekday < 5 { left -= 1 }
+        }
+        return Timestamp(nanoseconds: day * Timestamp.nanosecondsPerDay)
+    }
+}
+
+extension UInt64 {
+    @usableFromInline var toInt64: Int64 { Int64(truncatingIfNeeded: self) }
+}

@@ -1,0 +1,84 @@
+import TradingModel
+
+/// Pre-trade risk limits. Every limit is optional; `nil` disables its rule. `Codable` with defaults (all off).
+///
+/// "Entries" are orders that increase the absolute size of a position; exits are never blocked except by the
+/// kill switch.
+public struct RiskConfig: Hashable, Sendable, Codable {
+    /// Largest marked value of one position after the trade.
+    public var maxPositionValue: Money?
+    /// Largest position value as % of equity (e.g. 20 = 20 %).
+    public var maxPositionPercentOfEquity: Double?
+    /// Largest gross exposure / equity after the trade (e.g. 1.0 = no leverage).
+    public var maxGrossExposureRatio: Double?
+    /// Most non-flat positions at once.
+    public var maxActivePositions: Int?
+    /// Stop new entries for the rest of the UTC day once equity is this % below the day's starting equity.
+    public var maxDailyLossPercent: Double?
+    /// Halt entries for good once equity is this % below its peak.
+    public var maxDrawdownPercent: Double?
+    /// Largest exposure of one sector as % of equity after the trade (sectors come from `Instrument.sector`).
+    public var maxSectorPercentOfEquity: Double?
+    /// Block entries while the last price of `volatilitySymbol` (e.g. VIX) is above `volatilityThreshold`.
+    public var volatilitySymbol: Symbol?
+    /// See `volatilitySymbol`.
+    public var volatilityThreshold: Double?
+    /// Halt entries when equity falls this % below its highest value within `rapidLossWindow`.
+    public var rapidLossPercent: Double?
+    /// See `rapidLossPercent`.
+    public var rapidLossWindow: TimeSpan?
+    /// Largest loss at the stop for an entry with a stop (bracket), as % of equity.
+    public var maxRiskPerTradePercent: Double?
+
+    /// All limits off.
+    public init() {}
+
+    /// `true` when a rule needs equity tracking on every bar.
+    public var needsEquityMonitoring: Bool {
+        maxDailyLossPercent != nil || maxDrawdownPercent != nil || rapidLossPercent != nil
+    }
+}
+
+/// Which rule denied an order; the key of the denial counts.
+public enum RiskRuleKind: String, Hashable, Sendable, Codable, CaseIterable, Comparable {
+    case killSwitch
+    case maxPositionValue
+    case maxPositionPercentOfEquity
+    case maxGrossExposure
+    case maxActivePositions
+    case maxDailyLoss
+    case maxDrawdown
+    case sectorAllocation
+    case volatilityPause
+    case rapidLoss
+    case riskPerTrade
+    case invalidOrder
+
+    public static func < (lhs: RiskRuleKind, rhs: RiskRuleKind) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// Why an order was denied.
+public struct RiskDenial: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The rule.
+    public var rule: RiskRuleKind
+    /// Human-readable detail with the numbers involved.
+    public var detail: String
+    /// Creates a denial.
+    public init(rule: RiskRuleKind, detail: String) {
+        self.rule = rule
+        self.detail = detail
+    }
+    public var description: String { "\(rule.rawValue): \(detail)" }
+}
+
+/// A denial as recorded by the engine.
+public struct RiskDenialRecord: Hashable, Sendable, Codable {
+    /// When.
+    public var time: Timestamp
+    /// The denied order.
+    public var orderID: OrderID
+    /// Its instrument.
+    public var instrument: InstrumentID
+    /// Why.
+    public var denial: RiskDenial
+}

@@ -1,0 +1,185 @@
+import TradingModel
+
+/// The facts a rule may look at for one order, computed by the engine before evaluation.
+public struct RiskView: Sendable {
+    /// Decision time.
+    public var now: Timestamp
+    /// Account equity.
+    public var equity: Money
+    /// Gross exposure before the trade.
+    public var grossExposure: Money
+    /// Non-flat positions before the trade.
+    public var activePositionCount: Int
+    /// The instrument's position before the trade.
+    public var position: Position
+    /// Price used to value the trade (last mark).
+    public var referencePrice: Price
+    /// `true` when the order increases the position's absolute size.
+    public var isEntry: Bool
+    /// |position value| after the trade.
+    public var postTradePositionValue: Money
+    /// Gross exposure after the trade.
+    public var postTradeGrossExposure: Money
+    /// |Exposure of the instrument's sector| after the trade, when a sector limit is configured.
+    public var postTradeSectorExposure: Money?
+    /// Distance from entry to protective stop, for bracket entries.
+    public var stopDistance: Price?
+    /// Flags and levels kept by `RiskMonitor`.
+    public var monitor: RiskMonitor.Status
+    /// Last price of the volatility symbol, when configured.
+    public var volatilityLevel: Double?
+
+    /// Creates a view.
+    public init(
+        now: Timestamp, equity: Money, position: Position, referencePrice: Price, isEntry: Bool,
+        monitor: RiskMonitor.Status = RiskMonitor.Status()
+    ) {
+        self.now = now
+        self.equity = equity
+        self.grossExposure = .zero
+        self.activePositionCount = 0
+        self.position = position
+        self.referencePrice = referencePrice
+        self.isEntry = isEntry
+        self.postTradePositionValue = .zero
+        self.postTradeGrossExposure = .zero
+        self.postTradeSectorExposure = nil
+        self.stopDistance = nil
+        self.monitor = monitor
+        self.volatilityLevel = nil
+    }
+}
+
+/// One small pre-trade check. Rules are pure: state (peaks, day starts) lives in `RiskMonitor`.
+public protocol RiskRule: Sendable {
+    /// Returns `nil` to allow the order, or the denial.
+    func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial?
+}
+
+/// Denies everything while engaged.
+public struct KillSwitchRule: RiskRule {
+    public init() {}
+    public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
+        view.monitor.killSwitchEngaged ? RiskDenial(rule: .killSwitch, detail: "kill switch engaged") : nil
+    }
+}
+
+/// Caps one position's value, absolutely and as % of equity.
+public struct MaxPositionValueRule: RiskRule {
+    public var maxValue: Money?
+    public var maxPercentOfEquity: Double?
+    public init(maxValue: Money?, maxPercentOfEquity: Double?) {
+        self.maxValue = maxValue
+        self.maxPercentOfEquity = maxPercentOfEquity
+    }
+    public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
+        guard view.isEntry else { return nil }
+        if let cap = maxValue, view.postTradePositionValue > cap {
+            return RiskDenial(rule: .maxPositionValue, detail: "position value \(view.postTradePositionValue.centsDescription) > \(cap.centsDescription)")
+        }
+        if let pct = maxPercentOfEquity, view.postTradePositionValue.doubleValue > view.equity.doubleValue * pct / 100 {
+            return RiskDenial(rule: .maxPositionPercentOfEquity, detail: "position value \(view.postTradePositionValue.centsDescription) > \(pct)% of equity \(view.equity.centsDescription)")
+        }
+        return nil
+    }
+}
+
+/// Caps gross exposure / equity.
+public struct MaxGrossExposureRule: RiskRule {
+    public var maxRatio: Double
+    public init(maxRatio: Double) { self.maxRatio = maxRatio }
+    public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
+        guard view.isEntry, view.postTradeGrossExposure.doubleValue > view.equity.doubleValue * maxRatio else { return nil }
+        return RiskDenial(rule: .maxGrossExposure, detail: "gross exposure \(view.postTradeGrossExposure.centsDescription) > \(maxRatio) × equity \(view.equity.centsDescription)")
+    }
+}
+
+/// Caps the number of non-flat positions.
+public struct MaxActivePositionsRule: RiskRule {
+    public var maxCount: Int
+    public init(maxCount: Int) { self.maxCount = maxCount }
+    public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
+        guard view.isEntry, view.position.isFlat, view.activePositionCount >= maxCount else { return nil }
+        return RiskDenial(rule: .maxActivePositions, detail: "\(view.activePositionCount) positions open, limit \(maxCount)")
+    }
+}
+
+/// Blocks entries after the daily loss limit was hit, until the next UTC day.
+public struct MaxDailyLossRule: RiskRule {
+    public init() {}
+    public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
+        guard view.isEntry, view.monitor.dailyLossBreached else { return nil }
+        return RiskDenial(rule: .maxDailyLoss, detail: "daily loss limit hit; entries blocked until next session")
+    }
+}
+
+/// Blocks entries for good after the drawdown limit was hit.
+public struct MaxDrawdownRule: RiskRule {
+    public init() {}
+    public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
+        guard view.isEntry, view.monitor.drawdownHalted else { return nil }
+        return RiskDenial(rule: .maxDrawdown, detail: "max drawdown hit; trading halted")
+    }
+}
+
+/// Blocks entries for good after a rapid loss.
+public struct RapidLossRule: RiskRule {
+    public init() {}
+    public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
+        guard view.isEntry, view.monitor.rapidLossHalted else { return nil }
+        return RiskDenial(rule: .rapidLoss, detail: "rapid loss detected; trading halted")
+    }
+}
+
+/// Caps one sector's exposure as % of equity.
+public struct SectorAllocationRule: RiskRule {
+    public var maxPercentOfEquity: Double
+    public init(maxPercentOfEquity: Double) { self.maxPercentOfEquity = maxPercentOfEquity }
+    public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
+        guard view.isEntry, let exposure = view.postTradeSectorExposure,
+            exposure.doubleValue > view.equity.doubleValue * maxPercentOfEquity / 100
+        else { return nil }
+        return RiskDenial(rule: .sectorAllocation, detail: "sector exposure \(exposure.centsDescription) > \(maxPercentOfEquity)% of equity")
+    }
+}
+
+/// Blocks entries while a volatility gauge is above a threshold.
+public struct VolatilityPauseRule: RiskRule {
+    public var threshold: Double
+    public init(threshold: Double) { self.threshold = threshold }
+    public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
+        guard view.isEntry, let level = view.volatilityLevel, level > threshold else { return nil }
+        return RiskDenial(rule: .volatilityPause, detail: "volatility \(level) above \(threshold)")
+    }
+}
+
+/// Caps the loss at the stop of a bracket entry as % of equity.
+public struct RiskPerTradeRule: RiskRule {
+    public var maxPercentOfEquity: Double
+    public init(maxPercentOfEquity: Double) { self.maxPercentOfEquity = maxPercentOfEquity }
+    public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
+        guard view.isEntry, let distance = view.stopDistance else { return nil }
+        let risk = Money(price: distance, quantity: request.quantity)
+        guard risk.doubleValue > view.equity.doubleValue * maxPercentOfEquity / 100 else { return nil }
+        return RiskDenial(rule: .riskPerTrade, detail: "risk at stop \(risk.centsDescription) > \(maxPercentOfEquity)% of equity")
+    }
+}
+
+extension RiskConfig {
+    /// The rules this configuration enables, kill switch first.
+    public func makeRules() -> [any RiskRule] {
+        var rules: [any RiskRule] = [KillSwitchRule()]
+        if maxPositionValue != nil || maxPositionPercentOfEquity != nil {
+            rules.append(MaxPositionValueRule(maxValue: maxPositionValue, maxPercentOfEquity: maxPositionPercentOfEquity))
+        }
+        if let r = maxGrossExposureRatio { rules.append(MaxGrossExposureRule(maxRatio: r)) }
+        if let n = maxActivePositions { rules.append(MaxActivePositionsRule(maxCount: n)) }
+        if maxDailyLossPercent != nil { rules.append(MaxDailyLossRule()) }
+        if maxDrawdownPercent != nil { rules.append(MaxDrawdownRule()) }
+        if rapidLossPercent != nil { rules.append(RapidLossRule()) }
+        if let p = maxSectorPercentOfEquity { rules.append(SectorAllocationRule(maxPercentOfEquity: p)) }
+        if volatilitySymbol != nil, let t = volatilityThreshold { rules.append(VolatilityPauseRule(threshold: t)) }
+        if let p = maxRiskPerTradePercent { rules.append(RiskPerTradeRule(maxPercentOfEquity: p)) }
+        return rules
+    }
+}

@@ -1,0 +1,78 @@
+import TradingModel
+
+/// Settings of `BollingerMeanReversion`.
+public struct BollingerMeanReversionConfig: Hashable, Sendable, Codable {
+    /// Moving-average period.
+    public var period: Int
+    /// Enter when the close is this many standard deviations beyond the middle band.
+    public var entryDeviations: Double
+    /// Exit when the close is back within this many deviations of the middle (0 = at the middle).
+    public var exitDeviations: Double
+    /// Allow short entries above the upper band.
+    public var allowShort: Bool
+    /// Entry size.
+    public var sizing: PositionSizer
+    /// Optional ATR bracket on entries.
+    public var atrStops: ATRStopConfig?
+
+    /// Creates a config; defaults: 20 bars, enter at 2 σ, exit at the middle, long only, 100 shares.
+    public init(
+        period: Int = 20, entryDeviations: Double = 2, exitDeviations: Double = 0, allowShort: Bool = false,
+        sizing: PositionSizer = .fixedQuantity(Quantity(100)), atrStops: ATRStopConfig? = nil
+    ) {
+        self.period = period
+        self.entryDeviations = entryDeviations
+        self.exitDeviations = exitDeviations
+        self.allowShort = allowShort
+        self.sizing = sizing
+        self.atrStops = atrStops
+    }
+}
+
+/// Bollinger-band mean reversion on every instrument: buy a close below the lower band
+/// (`middle − entryDeviations·σ`, population σ), exit when the close recovers to `middle − exitDeviations·σ`;
+/// shorts mirror it above the upper band when allowed.
+public struct BollingerMeanReversion: Strategy {
+    struct Slot: Sendable {
+        var mean: SMAIndicator
+        var deviation: StandardDeviationIndicator
+        var atr: ATRIndicator
+    }
+    /// The configuration.
+    public let config: BollingerMeanReversionConfig
+    var slots: [Slot] = []
+
+    /// Creates the strategy.
+    public init(config: BollingerMeanReversionConfig = BollingerMeanReversionConfig()) { self.config = config }
+
+    public mutating func handle(_ event: StrategyEvent, in context: borrowing some StrategyContext) -> [StrategyAction] {
+        guard case let .bar(id, bar) = event else { return [] }
+        let i = id.index
+        while slots.count <= i {
+            slots.append(Slot(
+                mean: SMAIndicator(period: config.period), deviation: StandardDeviationIndicator(period: config.period),
+                atr: ATRIndicator(period: config.atrStops?.period ?? 14)))
+        }
+        let close = bar.close.doubleValue
+        let atr = slots[i].atr.update(high: bar.high.doubleValue, low: bar.low.doubleValue, close: close)
+        let middle = slots[i].mean.update(close)
+        let sigma = slots[i].deviation.update(close)
+        guard let middle, let sigma, sigma > 0 else { return [] }
+        let z = (close - middle) / sigma
+        let position = context.position(for: id).quantity.units
+        let signal: MeanReversionSignal
+        if position > 0 {
+            signal = z >= -config.exitDeviations ? .exitLong : .none
+        } else if position < 0 {
+            signal = z <= config.exitDeviations ? .exitShort : .none
+        } else if z < -config.entryDeviations {
+            signal = .enterLong
+        } else if z > config.entryDeviations && config.allowShort {
+            signal = .enterShort
+        } else {
+            signal = .none
+        }
+        return MeanReversionExecutor(sizing: config.sizing, atrStops: config.atrStops)
+            .actions(for: signal, id: id, bar: bar, atr: atr, context: context)
+    }
+}

@@ -1,0 +1,143 @@
+import TradingModel
+
+/// Cross-sectional momentum: hold the top K instruments of a universe by a lookback score.
+///
+/// - Every bar updates each instrument's score inputs (rate of change, one-bar-return volatility, average volume)
+///   and checks the optional per-position stop-loss / take-profit against the average cost.
+/// - On `.barsClosed` of a rebalance slice, instruments with a bar at that time, a full lookback, a score ≥
+///   `minimumScore`, and not excluded, are ranked by score (ties by instrument order); the top `holdings` get
+///   target weights (equal or inverse-volatility) of `investedFraction × equity`, rounded down to lots.
+///   Everything else is sold. Sells are submitted before buys; instruments with open orders are left alone.
+/// - Market orders: with the default simulator they fill at each instrument's next open.
+public struct MomentumRotation: Strategy {
+    struct Slot: Sendable {
+        var rateOfChange: ROCIndicator
+        var returnDeviation: StandardDeviationIndicator
+        var averageVolume: SMAIndicator
+        var previousClose = 0.0
+        var score: Double?
+        var volatility: Double?
+        var lastTime = Timestamp.zero
+        var close = Price.zero
+        var isExcluded = false
+    }
+
+    /// The configuration.
+    public let config: MomentumRotationConfig
+    var slots: [Slot] = []
+    var slices = 0
+    var lastPeriod: Int64?
+
+    /// Creates the strategy.
+    public init(config: MomentumRotationConfig = MomentumRotationConfig()) { self.config = config }
+
+    public mutating func handle(_ event: StrategyEvent, in context: borrowing some StrategyContext) -> [StrategyAction] {
+        switch event {
+        case let .bar(id, bar):
+            return update(id, bar, context: context)
+        case let .barsClosed(time):
+            slices += 1
+            guard isRebalanceSlice(time) else { return [] }
+            return rebalance(at: time, context: context)
+        default:
+            return []
+        }
+    }
+
+    private mutating func update(_ id: InstrumentID, _ bar: Bar, context: some StrategyContext) -> [StrategyAction] {
+        let i = id.index
+        while slots.count <= i {
+            let symbol = context.universe.instruments[slots.count].symbol
+            slots.append(Slot(
+                rateOfChange: ROCIndicator(period: config.lookback),
+                returnDeviation: StandardDeviationIndicator(period: config.lookback),
+                averageVolume: SMAIndicator(period: config.lookback),
+                isExcluded: config.excludedSymbols.contains(symbol)))
+        }
+        let close = bar.close.doubleValue
+        let roc = slots[i].rateOfChange.update(close)
+        if slots[i].previousClose > 0 {
+            slots[i].volatility = slots[i].returnDeviation.update((close / slots[i].previousClose - 1) * 100)
+        }
+        let volume = slots[i].averageVolume.update(bar.volume.doubleValue)
+        slots[i].previousClose = close
+        slots[i].lastTime = bar.timestamp
+        slots[i].close = bar.close
+        slots[i].score = roc.flatMap { roc in
+            switch config.ranking {
+            case .rateOfChange: return roc
+            case .volatilityAdjusted: return slots[i].volatility.flatMap { $0 > 0 ? roc / $0 : nil }
+            case .profitVolume: return volume.map { roc * $0 }
+            }
+        }
+        return protectiveExit(id, bar, context: context)
+    }
+
+    private func protectiveExit(_ id: InstrumentID, _ bar: Bar, context: some StrategyContext) -> [StrategyAction] {
+        guard config.stopLossPercent != nil || config.takeProfitPercent != nil else { return [] }
+        let position = context.position(for: id)
+        guard position.isLong, !context.hasOpenOrders(for: id) else { return [] }
+        let cost = position.averagePrice.doubleValue
+        let close = bar.close.doubleValue
+        let stopped = config.stopLossPercent.map { close <= cost * (1 - $0 / 100) } ?? false
+        let taken = config.takeProfitPercent.map { close >= cost * (1 + $0 / 100) } ?? false
+        guard stopped || taken else { return [] }
+        return [.submit(.market(id, .sell, position.quantity))]
+    }
+
+    private mutating func isRebalanceSlice(_ time: Timestamp) -> Bool {
+        let period: Int64
+        switch config.rebalance {
+        case let .everyBars(n):
+            return n > 0 && slices % n == 0
+        case .daily:
+            period = time.dayNumber
+        case .weekly:
+            period = (time.dayNumber + 3) / 7
+        case .monthly:
+            let date = time.civilDate
+            period = Int64(date.year * 12 + date.month)
+        }
+        defer { lastPeriod = period }
+        return lastPeriod.map { $0 != period } ?? false
+    }
+
+    private func rebalance(at time: Timestamp, context: some StrategyContext) -> [StrategyAction] {
+        var candidates: [(index: Int, score: Double)] = []
+        for (i, slot) in slots.enumerated() where !slot.isExcluded && slot.lastTime == time {
+            if let score = slot.score, score >= config.minimumScore { candidates.append((i, score)) }
+        }
+        candidates.sort { $0.score != $1.score ? $0.score > $1.score : $0.index < $1.index }
+        let selected = Array(candidates.prefix(max(config.holdings, 0)))
+        var weights = [Double](repeating: 0, count: slots.count)
+        let slotsShare = Double(selected.count) / Double(max(config.holdings, 1))
+        if config.weighting == .inverseVolatility {
+            let inverse = selected.map { 1 / max(slots[$0.index].volatility ?? 1, 1e-9) }
+            let total = inverse.reduce(0, +)
+            for (k, s) in selected.enumerated() { weights[s.index] = inverse[k] / total * slotsShare }
+        } else {
+            for s in selected { weights[s.index] = 1 / Double(max(config.holdings, 1)) }
+        }
+        let budget = context.equity.doubleValue * config.investedFraction
+        var sells: [StrategyAction] = []
+        var buys: [StrategyAction] = []
+        for i in slots.indices where !slots[i].isExcluded {
+            let id = InstrumentID(index: i)
+            guard !context.hasOpenOrders(for: id) else { continue }
+            let held = context.position(for: id).quantity
+            var target = Quantity.zero
+            if weights[i] > 0, slots[i].close.units > 0 {
+                let lot = context.universe[id].lotSize
+                let shares = (budget * weights[i] / slots[i].close.doubleValue / lot.doubleValue).rounded(.down)
+                target = Quantity(units: Int64(shares) * lot.units)
+            }
+            let delta = target - held
+            if delta.units < 0 {
+                sells.append(.submit(.market(id, .sell, delta.magnitude)))
+            } else if delta.units > 0 {
+                buys.append(.submit(.market(id, .buy, delta)))
+            }
+        }
+        return sells + buys
+    }
+}

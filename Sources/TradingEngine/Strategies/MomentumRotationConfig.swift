@@ -1,0 +1,74 @@
+import TradingModel
+
+/// How `MomentumRotation` scores instruments.
+public enum MomentumRanking: String, Hashable, Sendable, Codable {
+    /// Rate of change over the lookback, in percent.
+    case rateOfChange
+    /// Rate of change divided by the standard deviation of one-bar returns (percent units) over the lookback.
+    case volatilityAdjusted
+    /// Rate of change × average volume over the lookback ("profit × volume").
+    case profitVolume
+}
+
+/// When `MomentumRotation` rebalances.
+public enum RebalanceSchedule: Hashable, Sendable, Codable {
+    /// Every N time slices (timestamps).
+    case everyBars(Int)
+    /// On the first slice of each UTC day.
+    case daily
+    /// On the first slice of each week (weeks start on Monday, UTC).
+    case weekly
+    /// On the first slice of each calendar month (UTC).
+    case monthly
+}
+
+/// How `MomentumRotation` splits capital among holdings.
+public enum PortfolioWeighting: String, Hashable, Sendable, Codable {
+    /// `1 / holdings` each.
+    case equal
+    /// Proportional to `1 / volatility` among the selected holdings.
+    case inverseVolatility
+}
+
+/// Settings of `MomentumRotation`.
+public struct MomentumRotationConfig: Hashable, Sendable, Codable {
+    /// Bars of history the score looks at.
+    public var lookback: Int
+    /// Scoring rule.
+    public var ranking: MomentumRanking
+    /// Instruments scoring below this are never held (same units as the score).
+    public var minimumScore: Double
+    /// How many instruments to hold (top K).
+    public var holdings: Int
+    /// When to rebalance.
+    public var rebalance: RebalanceSchedule
+    /// Capital split.
+    public var weighting: PortfolioWeighting
+    /// Fraction of equity to invest (the rest absorbs close→open gaps), e.g. 0.99.
+    public var investedFraction: Double
+    /// Sell a holding whose close falls this % below its average cost (checked every bar).
+    public var stopLossPercent: Double?
+    /// Sell a holding whose close rises this % above its average cost (checked every bar).
+    public var takeProfitPercent: Double?
+    /// Symbols never traded (e.g. a volatility index that only feeds a risk rule).
+    public var excludedSymbols: [Symbol]
+
+    /// Creates a config; defaults: 20-bar ROC, top 3, rebalance every 20 bars, equal weight, 99 % invested.
+    public init(
+        lookback: Int = 20, ranking: MomentumRanking = .rateOfChange, minimumScore: Double = 0, holdings: Int = 3,
+        rebalance: RebalanceSchedule = .everyBars(20), weighting: PortfolioWeighting = .equal,
+        investedFraction: Double = 0.99, stopLossPercent: Double? = nil, takeProfitPercent: Double? = nil,
+        excludedSymbols: [Symbol] = []
+    ) {
+        self.lookback = lookback
+        self.ranking = ranking
+        self.minimumScore = minimumScore
+        self.holdings = holdings
+        self.rebalance = rebalance
+        self.weighting = weighting
+        self.investedFraction = investedFraction
+        self.stopLossPercent = stopLossPercent
+        self.takeProfitPercent = takeProfitPercent
+        self.excludedSymbols = excludedSymbols
+    }
+}

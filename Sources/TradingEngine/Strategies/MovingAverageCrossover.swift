@@ -1,0 +1,155 @@
+import TradingModel
+
+/// Which moving average a crossover uses.
+public enum MovingAverageKind: String, Hashable, Sendable, Codable {
+    /// Simple moving average of the last N closes.
+    case simple
+    /// Exponential moving average seeded with the SMA of the first N closes.
+    case exponential
+}
+
+/// Settings of `MovingAverageCrossover`.
+public struct MovingAverageCrossoverConfig: Hashable, Sendable, Codable {
+    /// SMA or EMA.
+    public var kind: MovingAverageKind
+    /// Fast period (bars).
+    public var fastPeriod: Int
+    /// Slow period (bars).
+    public var slowPeriod: Int
+    /// Also go short on a cross down (long/flat otherwise).
+    public var allowShort: Bool
+    /// Entry size.
+    public var sizing: PositionSizer
+    /// Optional ATR stop-loss / take-profit attached to entries as a bracket.
+    public var atrStops: ATRStopConfig?
+
+    /// Creates a config; defaults are the peers' reference strategy: SMA 10/30, long/flat, 100 shares, no stops.
+    public init(
+        kind: MovingAverageKind = .simple, fastPeriod: Int = 10, slowPeriod: Int = 30, allowShort: Bool = false,
+        sizing: PositionSizer = .fixedQuantity(Quantity(100)), atrStops: ATRStopConfig? = nil
+    ) {
+        self.kind = kind
+        self.fastPeriod = fastPeriod
+        self.slowPeriod = slowPeriod
+        self.allowShort = allowShort
+        self.sizing = sizing
+        self.atrStops = atrStops
+    }
+}
+
+/// A moving average of either kind, updated in place (no enum payload copies on the hot path).
+@usableFromInline
+struct MovingAverage: Sendable {
+    @usableFromInline var simple: SMAIndicator
+    @usableFromInline var exponential: EMAIndicator
+    @usableFromInline let isExponential: Bool
+    init(kind: MovingAverageKind, period: Int) {
+        isExponential = kind == .exponential
+        simple = SMAIndicator(period: isExponential ? 1 : period)
+        exponential = EMAIndicator(period: period)
+    }
+    @inlinable
+    mutating func update(_ x: Double) -> Double? {
+        isExponential ? exponential.update(x) : simple.update(x)
+    }
+}
+
+/// Moving-average crossover, run independently on every instrument of the universe.
+///
+/// - Cross up on bar t: `fast[t] > slow[t]` and `fast[t−1] ≤ slow[t−1]`; cross down mirrors it. Both averages
+///   must exist on t and t−1, so the first signal can come one bar after the slow average first exists
+///   (bar index `slowPeriod` for SMA, as in the peers' reference). Comparisons use the exact computed values.
+/// - Long/flat: a cross up while flat buys `sizing`; a cross down while long sells the whole position.
+///   With `allowShort`, a cross down while flat or long goes short by `sizing` (reversing a long), and a cross up
+///   reverses a short.
+/// - With `atrStops`, entries are brackets with a stop `stopMultiple` ATRs away (and an optional take-profit);
+///   exits cancel the instrument's open orders first.
+/// - Market orders; with the default simulator they fill at the next bar's open.
+public struct MovingAverageCrossover: Strategy {
+    @usableFromInline
+    struct Slot: Sendable {
+        @usableFromInline var fast: MovingAverage
+        @usableFromInline var slow: MovingAverage
+        @usableFromInline var atr: ATRIndicator
+        @usableFromInline var previousFast = 0.0
+        @usableFromInline var previousSlow = 0.0
+        @usableFromInline var hasPrevious = false
+        init(fast: MovingAverage, slow: MovingAverage, atr: ATRIndicator) {
+            self.fast = fast
+            self.slow = slow
+            self.atr = atr
+        }
+    }
+
+    /// The configuration.
+    public let config: MovingAverageCrossoverConfig
+    @usableFromInline var slots: [Slot] = []
+
+    /// Creates the strategy.
+    public init(config: MovingAverageCrossoverConfig = MovingAverageCrossoverConfig()) { self.config = config }
+
+    @inlinable
+    public mutating func handle(_ event: StrategyEvent, in context: borrowing some StrategyContext) -> [StrategyAction] {
+        guard case let .bar(id, bar) = event else { return [] }
+        let i = id.index
+        if i >= slots.count { grow(to: i + 1) }
+        let close = bar.close.doubleValue
+        let fastValue = slots[i].fast.update(close)
+        let slowValue = slots[i].slow.update(close)
+        var atr: Double?
+        if config.atrStops != nil {
+            atr = slots[i].atr.update(
+                high: bar.high.doubleValue, low: bar.low.doubleValue, close: close)
+        }
+        guard let fast = fastValue, let slow = slowValue else { return [] }
+        defer {
+            slots[i].previousFast = fast
+            slots[i].previousSlow = slow
+            slots[i].hasPrevious = true
+        }
+        guard slots[i].hasPrevious else { return [] }
+        let crossUp = fast > slow && slots[i].previousFast <= slots[i].previousSlow
+        let crossDown = fast < slow && slots[i].previousFast >= slots[i].previousSlow
+        guard crossUp || crossDown else { return [] }
+        return signal(crossUp ? .buy : .sell, id: id, bar: bar, atr: atr, context: context)
+    }
+
+    @usableFromInline
+    func signal(
+        _ side: Side, id: InstrumentID, bar: Bar, atr: Double?, context: some StrategyContext
+    ) -> [StrategyAction] {
+        let position = context.position(for: id).quantity
+        var actions: [StrategyAction] = []
+        let holdsOpposite = side == .buy ? position.units < 0 : position.units > 0
+        if holdsOpposite {
+            if context.hasOpenOrders(for: id) { actions.append(.cancelAll(id)) }
+            actions.append(.submit(.market(id, side, position.magnitude)))
+        }
+        let mayEnter = side == .buy || config.allowShort
+        let isFlatOrReversing = position.units == 0 || holdsOpposite
+        if mayEnter && isFlatOrReversing {
+            let lot = context.universe[id].lotSize
+            let quantity = config.sizing.quantity(
+                price: bar.close, equity: context.equity, volatility: (atr, lot))
+            if quantity.units > 0 {
+                let request = OrderRequest.market(id, side, quantity)
+                if let stops = config.atrStops {
+                    actions.append(stops.entry(request, reference: bar.close, atr: atr))
+                } else {
+                    actions.append(.submit(request))
+                }
+            }
+        }
+        return actions
+    }
+
+    @usableFromInline
+    mutating func grow(to count: Int) {
+        while slots.count < count {
+            slots.append(Slot(
+                fast: MovingAverage(kind: config.kind, period: config.fastPeriod),
+                slow: MovingAverage(kind: config.kind, period: config.slowPeriod),
+                atr: ATRIndicator(period: config.atrStops?.period ?? 14)))
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import TradingModel
+
+/// Settings of `RSIMeanReversion`.
+public struct RSIMeanReversionConfig: Hashable, Sendable, Codable {
+    /// RSI period (Wilder).
+    public var period: Int
+    /// Enter long when RSI falls below this.
+    public var oversold: Double
+    /// Enter short (if allowed) when RSI rises above this.
+    public var overbought: Double
+    /// Exit a long when RSI rises above this; exit a short when it falls below `100 − exitLevel`.
+    public var exitLevel: Double
+    /// Allow short entries.
+    public var allowShort: Bool
+    /// Entry size.
+    public var sizing: PositionSizer
+    /// Optional ATR bracket on entries.
+    public var atrStops: ATRStopConfig?
+
+    /// Creates a config; defaults: RSI(14), 30/70, exit at 50, long only, 100 shares.
+    public init(
+        period: Int = 14, oversold: Double = 30, overbought: Double = 70, exitLevel: Double = 50,
+        allowShort: Bool = false, sizing: PositionSizer = .fixedQuantity(Quantity(100)), atrStops: ATRStopConfig? = nil
+    ) {
+        self.period = period
+        self.oversold = oversold
+        self.overbought = overbought
+        self.exitLevel = exitLevel
+        self.allowShort = allowShort
+        self.sizing = sizing
+        self.atrStops = atrStops
+    }
+}
+
+/// RSI mean reversion on every instrument: buy oversold, sell when RSI recovers past `exitLevel`
+/// (and the mirror image for shorts when allowed). Entries only when flat with no open orders.
+public struct RSIMeanReversion: Strategy {
+    struct Slot: Sendable {
+        var rsi: RSIIndicator
+        var atr: ATRIndicator
+    }
+    /// The configuration.
+    public let config: RSIMeanReversionConfig
+    var slots: [Slot] = []
+
+    /// Creates the strategy.
+    public init(config: RSIMeanReversionConfig = RSIMeanReversionConfig()) { self.config = config }
+
+    public mutating func handle(_ event: StrategyEvent, in context: borrowing some StrategyContext) -> [StrategyAction] {
+        guard case let .bar(id, bar) = event else { return [] }
+        let i = id.index
+        while slots.count <= i {
+            slots.append(Slot(rsi: RSIIndicator(period: config.period), atr: ATRIndicator(period: config.atrStops?.period ?? 14)))
+        }
+        let close = bar.close.doubleValue
+        let atr = slots[i].atr.update(high: bar.high.doubleValue, low: bar.low.doubleValue, close: close)
+        guard let rsi = slots[i].rsi.update(close) else { return [] }
+        let position = context.position(for: id).quantity.units
+        let signal: MeanReversionSignal
+        if position > 0 {
+            signal = rsi > config.exitLevel ? .exitLong : .none
+        } else if position < 0 {
+            signal = rsi < 100 - config.exitLevel ? .exitShort : .none
+        } else if rsi < config.oversold {
+            signal = .enterLong
+        } else if rsi > config.overbought && config.allowShort {
+            signal = .enterShort
+        } else {
+            signal = .none
+        }
+        return MeanReversionExecutor(sizing: config.sizing, atrStops: config.atrStops)
+            .actions(for: signal, id: id, bar: bar, atr: atr, context: context)
+    }
+}

@@ -1,1 +1,0 @@
-// The TradingEngine module. See docs/architecture.md.

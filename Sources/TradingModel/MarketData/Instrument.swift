@@ -1,0 +1,65 @@
+/// A tradable instrument and its static trading rules.
+public struct Instrument: Hashable, Sendable, Codable {
+    /// Dense index within the universe.
+    public var id: InstrumentID
+    /// Ticker symbol.
+    public var symbol: Symbol
+    /// Sector name for allocation limits (e.g. `Technology`); empty when unknown.
+    public var sector: String
+    /// Minimum price increment.
+    public var tickSize: Price
+    /// Minimum quantity increment (1 share for stocks).
+    public var lotSize: Quantity
+    /// ISO currency code, e.g. `USD`.
+    public var currency: String
+
+    /// Creates an instrument; defaults describe a US stock (tick 0.01 is not enforced on data prices).
+    public init(
+        id: InstrumentID,
+        symbol: Symbol,
+        sector: String = "",
+        tickSize: Price = Price(units: 1_000_000),
+        lotSize: Quantity = Quantity(1),
+        currency: String = "USD"
+    ) {
+        self.id = id
+        self.symbol = symbol
+        self.sector = sector
+        self.tickSize = tickSize
+        self.lotSize = lotSize
+        self.currency = currency
+    }
+}
+
+/// The instruments one engine trades, indexed by `InstrumentID`.
+public struct Universe: Sendable, Hashable {
+    /// Instruments in index order: `instruments[id.index].id == id`.
+    public private(set) var instruments: [Instrument]
+
+    /// Builds a universe from symbols; ids are assigned in order.
+    public init(symbols: [Symbol], sectors: [Symbol: String] = [:]) {
+        instruments = symbols.enumerated().map { i, s in
+            Instrument(id: InstrumentID(index: i), symbol: s, sector: sectors[s] ?? "")
+        }
+    }
+
+    /// Builds a universe from instruments, re-numbering their ids by position.
+    public init(instruments: [Instrument]) {
+        self.instruments = instruments.enumerated().map { i, inst in
+            var copy = inst
+            copy.id = InstrumentID(index: i)
+            return copy
+        }
+    }
+
+    /// Number of instruments.
+    public var count: Int { instruments.count }
+
+    /// The instrument with an id.
+    public subscript(id: InstrumentID) -> Instrument { instruments[id.index] }
+
+    /// The id of a symbol, if it is in the universe (linear search; not for hot paths).
+    public func id(of symbol: Symbol) -> InstrumentID? {
+        instruments.first { $0.symbol == symbol }?.id
+    }
+}

@@ -1,1 +1,0 @@
-// The TradingModel module. See docs/architecture.md.

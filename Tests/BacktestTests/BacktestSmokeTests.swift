@@ -1,4 +1,0 @@
-import Testing
-@testable import Backtest
-
-@Test func BacktestModuleLoads() { #expect(Bool(true)) }
