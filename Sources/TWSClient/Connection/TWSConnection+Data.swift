@@ -1,0 +1,142 @@
+import TWSProtocol
+
+/// A historical-bars query: everything of reqHistoricalData except the request id.
+///
+/// ```swift
+/// let query = TWSHistoricalBarsQuery(contract: aapl, duration: "1 D", barSize: "5 mins")
+/// let bars = try await connection.historicalBars(query)
+/// ```
+public struct TWSHistoricalBarsQuery: Sendable, Equatable, Hashable {
+    /// The contract.
+    public var contract: TWSContract
+    /// End of the period, e.g. `20250115 16:00:00 US/Eastern`; empty for now (required for keep-up-to-date).
+    public var endDateTime: String = ""
+    /// Length of the period, e.g. `1 D`, `2 W`, `1 Y`.
+    public var duration: String
+    /// Bar size, e.g. `5 secs`, `1 min`, `1 day`.
+    public var barSize: String
+    /// `TRADES`, `MIDPOINT`, `BID`, `ASK`, `BID_ASK`, … (`BID_ASK` counts double for pacing).
+    public var whatToShow: String = "TRADES"
+    /// Regular trading hours only.
+    public var useRTH: Bool = true
+    /// 1: `yyyyMMdd HH:mm:ss` text, 2: epoch seconds.
+    public var formatDate: Int = 1
+
+    /// Creates a query.
+    public init(contract: TWSContract, duration: String, barSize: String) {
+        self.contract = contract
+        self.duration = duration
+        self.barSize = barSize
+    }
+
+    /// The wire request for a request id.
+    func request(requestID: Int, keepUpToDate: Bool) -> TWSHistoricalDataRequest {
+        TWSHistoricalDataRequest(
+            requestID: requestID, contract: contract, endDateTime: keepUpToDate ? "" : endDateTime,
+            durationString: duration, barSizeSetting: barSize, whatToShow: whatToShow, useRTH: useRTH,
+            formatDate: formatDate, keepUpToDate: keepUpToDate
+        )
+    }
+
+    /// How the pacing planner sees this query.
+    func pacingRequest(keepUpToDate: Bool) -> HistoricalPacingRequest {
+        let identity = contract.contractID != 0
+            ? "#\(contract.contractID)"
+            : [contract.symbol, contract.securityType, contract.lastTradeDateOrContractMonth,
+               contract.strike.map { "\($0)" } ?? "", contract.right, contract.multiplier, contract.currency,
+               contract.localSymbol].joined(separator: "/")
+        let series = "\(identity)@\(contract.exchange)/\(contract.primaryExchange):\(whatToShow)"
+        let signature = [series, endDateTime, duration, barSize, "\(useRTH)", "\(formatDate)", "\(keepUpToDate)"]
+            .joined(separator: "|")
+        return HistoricalPacingRequest(signature: signature, seriesKey: series, isBidAsk: whatToShow == "BID_ASK")
+    }
+}
+
+/// One element of a keep-up-to-date historical bars stream.
+public enum TWSHistoricalBarsEvent: Sendable, Equatable {
+    /// The initial bars (historicalData).
+    case bars([TWSBar])
+    /// The still-forming last bar, or the next one (historicalDataUpdate).
+    case update(TWSBar)
+}
+
+extension TWSConnection {
+    // MARK: - Contracts
+
+    /// Looks up contracts (reqContractDetails): one result per match; several mean the contract is ambiguous.
+    /// - Parameter contract: a partial contract (symbol, security type, exchange, currency, …).
+    /// - Returns: the matching contract details (empty when TWS returned none).
+    /// - Throws: `TWSRequestError.rejected` with code 200 when no security definition was found.
+    public func contractDetails(_ contract: TWSContract) async throws(TWSRequestError) -> [TWSContractDetails] {
+        let requestID = nextRequestID()
+        let result = try await collect(.request(requestID), request: .contractDetails(requestID: requestID, contract: contract))
+        return decodeAll(result).compactMap { response in
+            if case .contractDetails(_, let details) = response { return details }
+            return nil
+        }
+    }
+
+    // MARK: - Historical bars
+
+    /// Downloads historical bars (reqHistoricalData, keepUpToDate off), paced so TWS never reports a pacing
+    /// violation: the request may wait in the client (PROTOCOL.md §8.2).
+    /// - Parameter query: contract, period and bar size.
+    /// - Returns: the bars, oldest first.
+    /// - Throws: `TWSRequestError.rejected` (162 no data / query error, 200 unknown contract, 321 bad request).
+    public func historicalBars(_ query: TWSHistoricalBarsQuery) async throws(TWSRequestError) -> [TWSBar] {
+        let requestID = nextRequestID()
+        let result = try await collect(
+            .request(requestID), request: .historicalData(query.request(requestID: requestID, keepUpToDate: false)),
+            cancel: .cancelHistoricalData(requestID: requestID),
+            path: .historical(query.pacingRequest(keepUpToDate: false), requestID: requestID)
+        )
+        return decodeAll(result).flatMap { response -> [TWSBar] in
+            if case .historicalData(_, _, _, let bars) = response { return bars }
+            return []
+        }
+    }
+
+    /// Historical bars that stay up to date (keepUpToDate on): first `.bars`, then `.update` for the forming bar.
+    /// Stopping the stream sends cancelHistoricalData.
+    /// - Parameter query: contract, period and bar size (`endDateTime` is ignored: it must be empty).
+    /// - Returns: the stream.
+    /// - Throws: `TWSRequestError.notConnected`; TWS errors end the stream.
+    public func historicalBarsKeepingUpToDate(
+        _ query: TWSHistoricalBarsQuery
+    ) async throws(TWSRequestError) -> AsyncThrowingStream<SubscriptionItem<TWSHistoricalBarsEvent>, any Error> {
+        let requestID = nextRequestID()
+        let path = OutboundPath.historical(query.pacingRequest(keepUpToDate: true), requestID: requestID)
+        return try await subscribe(
+            .request(requestID), request: .historicalData(query.request(requestID: requestID, keepUpToDate: true)),
+            cancel: .cancelHistoricalData(requestID: requestID), options: SubscriptionOptions(path: path)
+        ) { response in
+            switch response {
+            case .historicalData(_, _, _, let bars): return .bars(bars)
+            case .historicalDataUpdate(_, let bar): return .update(bar)
+            default: return nil
+            }
+        }
+    }
+
+    // MARK: - Real-time bars
+
+    /// 5-second real-time bars (reqRealTimeBars) until the consumer stops, which sends cancelRealTimeBars.
+    /// - Parameters:
+    ///   - contract: the contract.
+    ///   - whatToShow: `TRADES`, `MIDPOINT`, `BID` or `ASK`.
+    ///   - useRTH: regular trading hours only.
+    /// - Returns: the stream of bars and notices.
+    /// - Throws: `TWSRequestError.notConnected`; TWS errors (420, 354, …) end the stream.
+    public func realTimeBars(
+        contract: TWSContract, whatToShow: String = "TRADES", useRTH: Bool = true
+    ) async throws(TWSRequestError) -> AsyncThrowingStream<SubscriptionItem<TWSRealTimeBar>, any Error> {
+        let requestID = nextRequestID()
+        let request = TWSRealTimeBarsRequest(requestID: requestID, contract: contract, whatToShow: whatToShow, useRTH: useRTH)
+        return try await subscribe(
+            .request(requestID), request: .realTimeBars(request), cancel: .cancelRealTimeBars(requestID: requestID)
+        ) { response in
+            if case .realTimeBar(_, let bar) = response { return bar }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import NIOCore
+import TWSProtocol
+
+extension TWSConnection {
+    /// Handles the payloads of one read, in order.
+    /// - Throws: `TWSConnectionError` when the connection cannot go on (bad handshake, version, client id in use).
+    func receive(_ payloads: [ByteBuffer]) throws(TWSConnectionError) {
+        for payload in payloads {
+            if case .awaitingServerVersion = phase {
+                try receiveServerVersion(payload)
+                continue
+            }
+            guard let version = negotiatedVersion else { return }
+            let message: TWSInboundMessage
+            let disposition: InboundDisposition
+            do {
+                (message, disposition) = try InboundClassifier.classify(payload, serverVersion: version)
+            } catch {
+                logger.warning("skipping malformed frame from TWS: \(error) [\(TWSFrame.fields(of: payload).joined(separator: "|"))]")
+                continue
+            }
+            try dispatch(message, disposition)
+        }
+    }
+
+    private func receiveServerVersion(_ payload: ByteBuffer) throws(TWSConnectionError) {
+        let session: TWSClientHandshake.Session
+        do {
+            session = try handshake.receiveServerReply(payload: payload)
+        } catch .serverVersionOutOfRange(let version, let supported) {
+            throw .unsupportedServerVersion(serverVersion: version, advertised: supported)
+        } catch {
+            throw .handshakeFailed(error.description)
+        }
+        logger.debug("TWS server version \(session.serverVersion), connection time \(session.connectionTime)")
+        phase = .awaitingReady(
+            serverVersion: session.serverVersion, connectionTime: session.connectionTime, nextValidID: nil, accounts: nil
+        )
+        enqueue(session.startAPIFrame)
+    }
+
+    private func dispatch(_ message: TWSInboundMessage, _ disposition: InboundDisposition) throws(TWSConnectionError) {
+        switch disposition {
+        case .data(let key):
+            if !router.deliver(message, to: key) { logOrphan(message, key) }
+        case .end(let key):
+            if !router.complete(key, endMessage: message) { logOrphan(message, key) }
+            if case .request(let id) = key { historicalFinished(requestID: id) }
+        case .dataThenEnd(let key):
+            if router.deliver(message, to: key) { router.complete(key) } else { logOrphan(message, key) }
+            if case .request(let id) = key { historicalFinished(requestID: id) }
+        case .error(let notice):
+            try handle(notice)
+        case .nextValidID(let id):
+            orderIDs.seed(nextValidID: id)
+            updateStartup(nextValidID: id, accounts: nil)
+        case .managedAccounts(let accounts):
+            updateStartup(nextValidID: nil, accounts: accounts)
+        case .orderEvent(let orderID, let isOpenOrder):
+            orderIDs.observe(orderID: orderID)
+            // reqOpenOrders is answered with openOrder and orderStatus messages until openOrderEnd.
+            router.deliver(message, to: .openOrders)
+            publishOrderEvent(message, isOpenOrder: isOpenOrder)
+        case .execution(let requestID):
+            if requestID >= 0 {
+                router.deliver(message, to: .request(requestID))
+            }
+            publishOrderEvent(message, isOpenOrder: false)
+        case .commissionReport:
+            publishOrderEvent(message, isOpenOrder: false)
+        case .unrouted:
+            logger.debug("skipping unhandled TWS message \(message.messageID)")
+        }
+    }
+
+    private func logOrphan(_ message: TWSInboundMessage, _ key: RouteKey) {
+        logger.debug("TWS message \(message.messageID) for \(key) has no waiting request; skipped")
+    }
+
+    private func updateStartup(nextValidID: Int?, accounts: [String]?) {
+        guard case .awaitingReady(let version, let time, let knownID, let knownAccounts) = phase else { return }
+        let id = nextValidID ?? knownID
+        let list = accounts ?? knownAccounts
+        guard let id, let list else {
+            phase = .awaitingReady(serverVersion: version, connectionTime: time, nextValidID: id, accounts: list)
+            return
+        }
+        let session = TWSSessionInfo(serverVersion: version, connectionTime: time, accounts: list, nextValidOrderID: id)
+        phase = .ready(session)
+        for waiter in readyWaiters { waiter.resume(returning: session) }
+        readyWaiters = []
+        publish(.connected(session))
+    }
+
+    // MARK: - errMsg
+
+    /// Routes an errMsg by its classification: connection signals change the state, notices ride on their
+    /// request's stream (or the log), terminal codes end their request.
+    private func handle(_ notice: TWSNotice) throws(TWSConnectionError) {
+        switch notice.disposition {
+        case .connection(.lost):
+            logger.warning("\(notice)")
+            publish(.lost)
+        case .connection(.restored(let dataLost)):
+            logger.notice("\(notice)")
+            publish(.restored(dataLost: dataLost))
+        case .connection(.clientIDInUse):
+            throw .clientIDInUse(clientID: configuration.clientID)
+        case .notice, .clientSide:
+            if notice.requestID >= 0, router.deliver(notice: notice, to: .request(notice.requestID)) { return }
+            if notice.requestID >= 0, publishOrderNotice(notice) { return }
+            logger.info("\(notice)")
+        case .terminal:
+            let key = RouteKey.request(notice.requestID)
+            if router.fail(key, with: .rejected(notice)) {
+                historicalFinished(requestID: notice.requestID)
+                return
+            }
+            if publishOrderNotice(notice) { return }
+            logger.warning("\(notice)")
+        }
+    }
+}

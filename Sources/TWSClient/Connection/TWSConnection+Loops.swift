@@ -1,0 +1,193 @@
+import NIOCore
+import TWSProtocol
+
+/// Why one of the connection's loops returned.
+enum LoopExit: Sendable, Equatable {
+    case readyTimerFinished
+    case disconnectRequested
+    case cancelled
+}
+
+extension TWSConnection {
+    /// Connects and serves until `disconnect()`, the peer closing, or a fatal error.
+    ///
+    /// Use it as a long-running service (e.g. a `ServiceGroup` service); `connect(_:environment:_:)` wraps it.
+    /// - Throws: `TWSConnectionError`: `refused`, `timedOut`, `unsupportedServerVersion`, `clientIDInUse`,
+    ///   `closedByPeer`, `handshakeFailed`, `transport`. A clean `disconnect()` returns normally.
+    public nonisolated func run() async throws(TWSConnectionError) {
+        guard await begin() else { throw .transport("a TWSConnection runs once; create a new one to reconnect") }
+        do {
+            try await environment.transport.withConnection(host: configuration.host, port: configuration.port) {
+                channel in
+                try await self.serve(channel)
+            }
+            await close(error: nil)
+        } catch {
+            let connectionError = await connectionError(from: error)
+            await close(error: connectionError)
+            throw connectionError
+        }
+    }
+
+    private func begin() -> Bool {
+        guard case .idle = phase else { return false }
+        phase = .awaitingServerVersion
+        publish(.connecting)
+        return true
+    }
+
+    /// Maps any error out of the transport or the loops to a `TWSConnectionError`.
+    private func connectionError(from error: any Error) -> TWSConnectionError {
+        if let error = error as? TWSConnectionError { return error }
+        if error is CancellationError { return .closedByPeer(during: phaseDescription) }
+        return .transport("\(error)")
+    }
+
+    /// What the connection was doing, for error texts.
+    var phaseDescription: String {
+        switch phase {
+        case .idle: return "connect"
+        case .awaitingServerVersion: return "the handshake (waiting for the server version)"
+        case .awaitingReady(_, _, let nextValidID, let accounts): return "startup (waiting for \(Self.missing(nextValidID, accounts)))"
+        case .ready: return "the session"
+        case .closed: return "close"
+        }
+    }
+
+    static func missing(_ nextValidID: Int?, _ accounts: [String]?) -> String {
+        switch (nextValidID, accounts) {
+        case (nil, nil): return "nextValidId and managedAccounts"
+        case (nil, _): return "nextValidId"
+        default: return "managedAccounts"
+        }
+    }
+
+    private nonisolated func serve(_ channel: TWSTransportChannel) async throws {
+        let hello = await startHandshake()
+        try await channel.outbound.write(hello)
+        try await withThrowingTaskGroup(of: LoopExit.self) { group in
+            group.addTask { try await self.readLoop(channel.inbound) }
+            group.addTask { try await self.writeLoop(channel.outbound) }
+            group.addTask { try await self.readyTimer() }
+            group.addTask { await self.controlLoop() }
+            for try await exit in group where exit != .readyTimerFinished { break }
+            group.cancelAll()
+        }
+    }
+
+    private func startHandshake() -> ByteBuffer {
+        handshake.start()
+    }
+
+    // MARK: - Loops
+
+    /// Reads byte chunks, cuts frames, hands their payloads to the actor. Ends by throwing when the peer closes.
+    private nonisolated func readLoop(
+        _ inbound: any AsyncSequence<ByteBuffer, any Error> & Sendable
+    ) async throws -> LoopExit {
+        var decoder = TWSFrameDecoder()
+        for try await chunk in inbound {
+            decoder.append(chunk)
+            let payloads: [ByteBuffer]
+            do {
+                payloads = try decoder.allPayloads()
+            } catch {
+                throw TWSConnectionError.transport("unreadable byte stream from TWS: \(error)")
+            }
+            if !payloads.isEmpty { try await receive(payloads) }
+        }
+        throw TWSConnectionError.closedByPeer(during: await phaseDescription)
+    }
+
+    /// Writes queued frames when the rate limiter lets them go; sleeps on the injected clock in between.
+    private nonisolated func writeLoop(_ outbound: any TWSTransportWriter) async throws -> LoopExit {
+        var wakeups = self.wakeups.makeAsyncIterator()
+        while !Task.isCancelled {
+            let (frames, next) = await takeOutbound(now: clock.now())
+            for frame in frames { try await outbound.write(frame) }
+            if !frames.isEmpty { continue }
+            if let next {
+                try await clock.sleepUntil(next)
+            } else if await wakeups.next() == nil {
+                return .cancelled
+            }
+        }
+        return .cancelled
+    }
+
+    /// Fails the connection when it is not ready within `readyTimeout`.
+    private nonisolated func readyTimer() async throws -> LoopExit {
+        try await clock.sleepUntil(clock.now() + configuration.readyTimeout)
+        try await checkReadyTimeout()
+        return .readyTimerFinished
+    }
+
+    private func checkReadyTimeout() throws(TWSConnectionError) {
+        switch phase {
+        case .awaitingServerVersion:
+            throw .timedOut(waitingFor: "the server version reply to the API handshake", after: configuration.readyTimeout)
+        case .awaitingReady(_, _, let nextValidID, let accounts):
+            throw .timedOut(waitingFor: Self.missing(nextValidID, accounts) + " after startApi", after: configuration.readyTimeout)
+        default:
+            return
+        }
+    }
+
+    /// Handles disconnect requests and cancellations coming from stream terminations.
+    private nonisolated func controlLoop() async -> LoopExit {
+        for await event in controls {
+            switch event {
+            case .disconnect:
+                return .disconnectRequested
+            case .removeListener(let id):
+                await removeListener(id)
+            case .cancelRoute(let key, let id, let cancel):
+                await cancelRoute(key, id: id, cancel: cancel)
+            }
+        }
+        return .cancelled
+    }
+
+    // MARK: - Outbound queue
+
+    /// Queues an encoded frame; cancels go first.
+    func enqueue(_ frame: ByteBuffer, priority: OutboundPriority = .normal) {
+        scheduler.enqueue(frame, priority: priority)
+        wakeupContinuation.yield()
+    }
+
+    /// Encodes a request at the negotiated version and queues it.
+    func send(_ request: TWSRequest, priority: OutboundPriority = .normal) throws(TWSRequestError) {
+        guard let version = negotiatedVersion else { throw .notConnected }
+        do {
+            enqueue(try request.encode(serverVersion: version), priority: priority)
+        } catch {
+            throw .invalidRequest(error.description)
+        }
+    }
+
+    /// The frames that may leave now and when to look again (`nil`: when something is queued).
+    private func takeOutbound(now: Duration) -> ([ByteBuffer], Duration?) {
+        var frames = scheduler.dequeueReady(now: now)
+        frames += releaseHistoricalRequests(now: now)
+        var next = scheduler.nextReleaseTime(now: now)
+        if let backlogTime = nextHistoricalRelease(now: now) { next = min(next ?? backlogTime, backlogTime) }
+        return (frames, next)
+    }
+
+    /// A route's consumer went away: remove it and tell TWS, unless the route already ended.
+    private func cancelRoute(_ key: RouteKey, id: RequestRouter<RouteKey, TWSInboundMessage>.RouteID, cancel: TWSRequest?) {
+        guard router.remove(key, id: id) else { return }
+        if case .request(let requestID) = key { historicalFinished(requestID: requestID) }
+        if let cancel { try? send(cancel, priority: .cancel) }
+    }
+
+    /// The negotiated server version once the handshake is done.
+    var negotiatedVersion: Int? {
+        switch phase {
+        case .awaitingReady(let version, _, _, _): return version
+        case .ready(let session): return session.serverVersion
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import NIOCore
+import TWSProtocol
+
+/// One event about orders, from the order-event stream.
+public enum TWSOrderEvent: Sendable, Equatable {
+    /// orderStatus.
+    case status(TWSOrderStatus)
+    /// openOrder: the order's full terms and state.
+    case openOrder(TWSOpenOrder)
+    /// A live fill (execDetails), with its commission when that came first.
+    case execution(TWSExecutionReport)
+    /// A commission report joined to its fill by execId (it usually arrives a little after the fill).
+    case commission(TWSExecutionReport)
+    /// An errMsg about one of this connection's orders (201 rejected, 202 cancelled, 399 warning, …).
+    case notice(TWSNotice)
+}
+
+extension TWSConnection {
+    /// Every order event from now on: orderStatus, openOrder, live fills joined with their commission reports, and
+    /// errMsgs about orders this connection placed. The stream ends when the connection closes.
+    public func orderEvents() -> AsyncThrowingStream<TWSOrderEvent, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: TWSOrderEvent.self)
+        if case .closed = phase {
+            continuation.finish(throwing: TWSRequestError.notConnected)
+            return stream
+        }
+        let id = nextListenerID
+        nextListenerID += 1
+        orderEventListeners[id] = continuation
+        let controls = controlContinuation
+        continuation.onTermination = { _ in controls.yield(.removeListener(id)) }
+        return stream
+    }
+
+    /// Decodes an order message, joins fills and commissions, and hands the event to every listener.
+    func publishOrderEvent(_ message: TWSInboundMessage, isOpenOrder: Bool) {
+        guard let version = negotiatedVersion,
+            let response = Self.decode(message, serverVersion: version, logger: logger)
+        else { return }
+        let event: TWSOrderEvent?
+        switch response {
+        case .orderStatus(let status): event = .status(status)
+        case .openOrder(let order): event = .openOrder(order)
+        case .executionDetails(let requestID, let contract, let execution):
+            let report = executionJoiner.add(contract: contract, execution: execution)
+            event = requestID < 0 ? .execution(report) : nil
+        case .commissionReport(let commission):
+            event = executionJoiner.add(commission: commission).map { .commission($0) }
+        default: event = nil
+        }
+        guard let event else { return }
+        for listener in orderEventListeners.values { listener.yield(event) }
+    }
+
+    /// Hands an errMsg about one of our orders to the listeners.
+    /// - Returns: whether the notice concerned an order this connection placed.
+    func publishOrderNotice(_ notice: TWSNotice) -> Bool {
+        guard placedOrderIDs.contains(notice.requestID) else { return false }
+        for listener in orderEventListeners.values { listener.yield(.notice(notice)) }
+        return true
+    }
+}

@@ -1,0 +1,76 @@
+import TWSProtocol
+
+extension TWSConnection {
+    /// Takes the next order id (nextValidId, above every order id seen).
+    /// - Throws: `TWSRequestError.notConnected` before nextValidId arrived.
+    public func nextOrderID() throws(TWSRequestError) -> Int {
+        guard let id = orderIDs.next() else { throw .notConnected }
+        return id
+    }
+
+    /// Places a new order (placeOrder) under a fresh order id. Follow it on `orderEvents()`.
+    /// - Parameters:
+    ///   - order: the order (action, quantity, type, prices, TIF, …).
+    ///   - contract: the contract.
+    /// - Returns: the order id used.
+    /// - Throws: `TWSRequestError.notConnected`, `.invalidRequest` when the order cannot be encoded.
+    @discardableResult
+    public func placeOrder(_ order: TWSOrder, contract: TWSContract) async throws(TWSRequestError) -> Int {
+        _ = try await readySession()
+        let id = try nextOrderID()
+        try submit(orderID: id, order: order, contract: contract)
+        return id
+    }
+
+    /// Modifies an order: placeOrder again with the same order id and the new terms. A 321 rejection of a modify
+    /// leaves the original order live.
+    /// - Throws: `TWSRequestError.notConnected`, `.invalidRequest`.
+    public func modifyOrder(id orderID: Int, order: TWSOrder, contract: TWSContract) async throws(TWSRequestError) {
+        _ = try await readySession()
+        try submit(orderID: orderID, order: order, contract: contract)
+    }
+
+    private func submit(orderID: Int, order: TWSOrder, contract: TWSContract) throws(TWSRequestError) {
+        placedOrderIDs.insert(orderID)
+        orderIDs.observe(orderID: orderID)
+        try send(.placeOrder(orderID: orderID, contract: contract, order: order))
+    }
+
+    /// Cancels an order (cancelOrder); cancels leave before any other queued message.
+    /// - Throws: `TWSRequestError.notConnected`.
+    public func cancelOrder(_ orderID: Int, options: TWSOrderCancel = TWSOrderCancel()) async throws(TWSRequestError) {
+        _ = try await readySession()
+        try send(.cancelOrder(orderID: orderID, options), priority: .cancel)
+    }
+
+    /// Cancels every open order of the account, including those of other clients and TWS (reqGlobalCancel).
+    /// - Throws: `TWSRequestError.notConnected`.
+    public func globalCancel(options: TWSOrderCancel = TWSOrderCancel()) async throws(TWSRequestError) {
+        _ = try await readySession()
+        try send(.globalCancel(options), priority: .cancel)
+    }
+
+    /// The open orders of this client (reqOpenOrders), collected until openOrderEnd.
+    /// - Returns: each open order with its terms and state.
+    /// - Throws: `TWSRequestError`.
+    public func openOrders() async throws(TWSRequestError) -> [TWSOpenOrder] {
+        let result = try await collect(.openOrders, request: .openOrders)
+        return decodeAll(result).compactMap { response in
+            if case .openOrder(let order) = response { return order }
+            return nil
+        }
+    }
+
+    /// This session's executions that match `filter` (reqExecutions), with the commission reports received so far.
+    /// - Parameter filter: client id, account, time, symbol, … (empty matches everything of today).
+    /// - Returns: the executions, in the order TWS sent them.
+    /// - Throws: `TWSRequestError`.
+    public func executions(filter: TWSExecutionFilter = TWSExecutionFilter()) async throws(TWSRequestError) -> [TWSExecutionReport] {
+        let requestID = nextRequestID()
+        let result = try await collect(.request(requestID), request: .executions(requestID: requestID, filter: filter))
+        return decodeAll(result).compactMap { response in
+            guard case .executionDetails(_, _, let execution) = response else { return nil }
+            return executionJoiner.report(executionID: execution.executionID)
+        }
+    }
+}

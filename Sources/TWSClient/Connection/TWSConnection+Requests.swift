@@ -1,0 +1,165 @@
+import Logging
+import NIOCore
+import TWSProtocol
+
+/// How a request leaves: through the rate limiter only, or first through the historical pacing planner.
+enum OutboundPath: Sendable {
+    case direct
+    case historical(HistoricalPacingRequest, requestID: Int)
+}
+
+extension TWSConnection {
+    // MARK: - Generic request shapes
+
+    /// Waits for readiness (or fails fast when closed) and returns the session.
+    func readySession() async throws(TWSRequestError) -> TWSSessionInfo {
+        switch phase {
+        case .ready(let session): return session
+        case .closed: throw .notConnected
+        default: break
+        }
+        do {
+            return try await waitUntilReady()
+        } catch {
+            throw .notConnected
+        }
+    }
+
+    /// Encodes a request at the negotiated version.
+    func encode(_ request: TWSRequest) throws(TWSRequestError) -> ByteBuffer {
+        guard let version = negotiatedVersion else { throw .notConnected }
+        do {
+            return try request.encode(serverVersion: version)
+        } catch {
+            throw .invalidRequest(error.description)
+        }
+    }
+
+    /// Queues an encoded frame on its path.
+    private func enqueue(_ frame: ByteBuffer, path: OutboundPath) {
+        switch path {
+        case .direct:
+            enqueue(frame)
+        case .historical(let pacing, let requestID):
+            enqueueHistorical(PendingHistoricalRequest(pacing: pacing, requestID: requestID, frame: frame))
+        }
+    }
+
+    /// Sends `request` and collects everything routed to `key` until its End message (or the first item when
+    /// `firstItemCompletes`). If the caller's task is cancelled, the route ends with `cancelled` and `cancel`
+    /// (when given) is sent.
+    func collect(
+        _ key: RouteKey, request: TWSRequest, cancel: TWSRequest? = nil, firstItemCompletes: Bool = false,
+        path: OutboundPath = .direct
+    ) async throws(TWSRequestError) -> RoutedResult<TWSInboundMessage> {
+        _ = try await readySession()
+        let frame = try encode(request)
+        let id = router.makeRouteID()
+        let controls = controlContinuation
+        do {
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    let route = RequestRouter<RouteKey, TWSInboundMessage>.Route.collect(
+                        continuation: continuation, completesOnFirstItem: firstItemCompletes
+                    )
+                    router.register(key, id: id, route: route)
+                    enqueue(frame, path: path)
+                }
+            } onCancel: {
+                controls.yield(.cancelRoute(key: key, id: id, cancel: cancel))
+            }
+        } catch let error as TWSRequestError {
+            throw error
+        } catch {
+            throw .cancelled
+        }
+    }
+
+    /// Sends `request` and streams everything routed to `key`, turned into values by `transform` (`nil` skips a
+    /// message). When the consumer stops, `cancel` is sent (unless the stream already ended).
+    func subscribe<Value: Sendable>(
+        _ key: RouteKey,
+        request: TWSRequest,
+        cancel: TWSRequest?,
+        options: SubscriptionOptions = SubscriptionOptions(),
+        transform: @escaping @Sendable (TWSResponse) -> Value?
+    ) async throws(TWSRequestError) -> AsyncThrowingStream<SubscriptionItem<Value>, any Error> {
+        let session = try await readySession()
+        let frame = try encode(request)
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: SubscriptionItem<Value>.self)
+        let id = router.makeRouteID()
+        let controls = controlContinuation
+        continuation.onTermination = { termination in
+            // `.finished` means the server or the connection ended it: nothing to cancel.
+            if case .cancelled = termination { controls.yield(.cancelRoute(key: key, id: id, cancel: cancel)) }
+        }
+        let logger = logger
+        let version = session.serverVersion
+        let sink = StreamSink<TWSInboundMessage>.wrapping(continuation) { message in
+            Self.decode(message, serverVersion: version, logger: logger).flatMap(transform)
+        }
+        router.register(key, id: id, route: .stream(sink, finishesOnEnd: options.finishesOnEnd))
+        enqueue(frame, path: options.path)
+        return stream
+    }
+
+    /// Decodes the messages a one-shot request collected, skipping (and logging) any that does not decode.
+    func decodeAll(_ result: RoutedResult<TWSInboundMessage>) -> [TWSResponse] {
+        let version = negotiatedVersion ?? configuration.versions.upperBound
+        return result.items.compactMap { Self.decode($0, serverVersion: version, logger: logger) }
+    }
+
+    /// Decodes one routed message; a malformed one is logged and skipped, never fatal.
+    static func decode(_ message: TWSInboundMessage, serverVersion: Int, logger: Logger) -> TWSResponse? {
+        do {
+            return try TWSResponse.decode(payload: message.payload, serverVersion: serverVersion)
+        } catch {
+            logger.warning("skipping undecodable TWS message \(message.messageID): \(error)")
+            return nil
+        }
+    }
+
+    /// Takes a fresh request id.
+    func nextRequestID() -> Int {
+        requestIDs.next()
+    }
+
+    // MARK: - Session
+
+    /// The server's current time (reqCurrentTime), in epoch seconds.
+    /// - Throws: `TWSRequestError`.
+    public func currentTime() async throws(TWSRequestError) -> Int64 {
+        let result = try await collect(.currentTime, request: .currentTime, firstItemCompletes: true)
+        for response in decodeAll(result) {
+            if case .currentTime(let time) = response { return time }
+        }
+        throw .invalidRequest("the currentTime answer could not be decoded")
+    }
+
+    /// Sets the market data type for later market data requests (reqMarketDataType).
+    /// - Throws: `TWSRequestError.notConnected`.
+    public func setMarketDataType(_ type: TWSMarketDataType) async throws(TWSRequestError) {
+        _ = try await readySession()
+        try send(.marketDataType(type.rawValue))
+    }
+}
+
+/// How a subscription is routed.
+struct SubscriptionOptions: Sendable {
+    /// Whether the End message finishes the stream (snapshots, one-off downloads).
+    var finishesOnEnd = false
+    /// The outbound path (historical requests go through the pacing planner).
+    var path: OutboundPath = .direct
+}
+
+/// The market data type of reqMarketDataType.
+public enum TWSMarketDataType: Int, Sendable, Equatable {
+    /// Live data (needs a subscription).
+    case live = 1
+    /// The last live values, frozen outside trading hours.
+    case frozen = 2
+    /// Delayed data (free, 15–20 minutes late).
+    case delayed = 3
+    /// Delayed data, frozen outside trading hours.
+    case delayedFrozen = 4
+}

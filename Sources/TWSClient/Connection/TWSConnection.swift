@@ -1,0 +1,220 @@
+import Logging
+import NIOCore
+import TWSProtocol
+
+/// What a connection uses from the outside world: the byte transport, the clock and the logger.
+public struct TWSConnectionEnvironment: Sendable {
+    /// The byte transport; TCP over SwiftNIO by default.
+    public var transport: any TWSTransport
+    /// The clock for rate limiting, pacing and timeouts; `ContinuousClock` by default.
+    public var clock: any Clock<Duration>
+    /// Where the connection logs skipped frames, notices and state changes.
+    public var logger: Logger
+
+    /// Creates an environment; every part has a production default.
+    public init(
+        transport: any TWSTransport = TWSNIOTransport(),
+        clock: any Clock<Duration> = ContinuousClock(),
+        logger: Logger = Logger(label: "TWSClient")
+    ) {
+        self.transport = transport
+        self.clock = clock
+        self.logger = logger
+    }
+}
+
+/// One connection to TWS / IB Gateway: handshake, outbound rate limiting, request routing and typed requests.
+///
+/// The connection is an actor around pure state (`OutboundScheduler`, `HistoricalPacing`, `RequestRouter`,
+/// `OrderIDAllocator`); `run()` does the I/O in one task group: a read loop, a write loop driven by the rate
+/// limiter, a readiness timer and a control loop (disconnects and subscription cancels). Use it scoped:
+///
+/// ```swift
+/// let configuration = TWSConnectionConfiguration(host: "127.0.0.1", port: 7497, clientID: 7)
+/// try await TWSConnection.connect(configuration) { connection, session in
+///     print("server version \(session.serverVersion), accounts \(session.accounts)")
+///     print(try await connection.currentTime())
+/// }
+/// ```
+///
+/// or as a long-running service: call `run()` in a task of your task group and `waitUntilReady()` elsewhere.
+/// A connection is used once; reconnect with a new one.
+public actor TWSConnection {
+    /// Where the connection stands.
+    enum Phase: Sendable {
+        case idle
+        case awaitingServerVersion
+        case awaitingReady(serverVersion: Int, connectionTime: String, nextValidID: Int?, accounts: [String]?)
+        case ready(TWSSessionInfo)
+        case closed(TWSConnectionError?)
+    }
+
+    /// Events for the control loop; sent from `onTermination` and cancellation handlers, which cannot await.
+    enum ControlEvent: Sendable {
+        case disconnect
+        case removeListener(Int)
+        case cancelRoute(key: RouteKey, id: RequestRouter<RouteKey, TWSInboundMessage>.RouteID, cancel: TWSRequest?)
+    }
+
+    /// The configuration in use.
+    public let configuration: TWSConnectionConfiguration
+    let environment: TWSConnectionEnvironment
+    let clock: ElapsedClock
+    let logger: Logger
+
+    var phase: Phase = .idle
+    var handshake: TWSClientHandshake
+    var readyWaiters: [CheckedContinuation<TWSSessionInfo, any Error>] = []
+    var scheduler: OutboundScheduler<ByteBuffer>
+    var pacing: HistoricalPacing
+    var historicalBacklog: [PendingHistoricalRequest] = []
+    var router = RequestRouter<RouteKey, TWSInboundMessage>()
+    var orderIDs = OrderIDAllocator()
+    var requestIDs = RequestIDAllocator(firstID: 1)
+    var stateListeners: [Int: AsyncStream<TWSConnectionState>.Continuation] = [:]
+    var orderEventListeners: [Int: AsyncThrowingStream<TWSOrderEvent, any Error>.Continuation] = [:]
+    /// Order ids this connection placed, so errMsgs about them become order events.
+    var placedOrderIDs: Set<Int> = []
+    var nextListenerID = 0
+    var executionJoiner = ExecutionJoiner()
+    /// The latest published state.
+    public private(set) var state: TWSConnectionState = .disconnected(reason: nil)
+
+    /// Wakes the write loop when a message is queued.
+    let wakeups: AsyncStream<Void>
+    let wakeupContinuation: AsyncStream<Void>.Continuation
+    /// Feeds the control loop.
+    let controls: AsyncStream<ControlEvent>
+    let controlContinuation: AsyncStream<ControlEvent>.Continuation
+
+    /// Creates a connection; nothing happens until `run()` (or use `connect(_:environment:_:)`).
+    /// - Parameters:
+    ///   - configuration: host, port, client id, versions, limits.
+    ///   - environment: transport, clock and logger.
+    public init(configuration: TWSConnectionConfiguration, environment: TWSConnectionEnvironment = .init()) {
+        self.configuration = configuration
+        self.environment = environment
+        self.clock = ElapsedClock(environment.clock)
+        self.logger = environment.logger
+        self.handshake = TWSClientHandshake(configuration: .init(
+            clientID: configuration.clientID, versions: configuration.versions,
+            connectOptions: configuration.connectOptions
+        ))
+        self.scheduler = OutboundScheduler(limit: configuration.rateLimit)
+        self.pacing = HistoricalPacing(limits: configuration.historicalPacing)
+        (wakeups, wakeupContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        (controls, controlContinuation) = AsyncStream.makeStream(of: ControlEvent.self)
+    }
+
+    // MARK: - Scoped use
+
+    /// Connects, waits until the connection is ready, runs `body`, and disconnects.
+    /// - Parameters:
+    ///   - configuration: host, port, client id, versions, limits.
+    ///   - environment: transport, clock and logger (production defaults).
+    ///   - body: works with the ready connection and its session information.
+    /// - Returns: what `body` returns.
+    /// - Throws: `TWSConnectionError` when the connection fails (refused, timed out, wrong version, client id in
+    ///   use, closed by the peer), else what `body` throws.
+    public static func connect<Result: Sendable>(
+        _ configuration: TWSConnectionConfiguration,
+        environment: TWSConnectionEnvironment = .init(),
+        _ body: (TWSConnection, TWSSessionInfo) async throws -> Result
+    ) async throws -> Result {
+        let connection = TWSConnection(configuration: configuration, environment: environment)
+        return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
+            group.addTask { try await connection.run() }
+            let outcome: Swift.Result<Result, any Error>
+            do {
+                let session = try await connection.waitUntilReady()
+                outcome = .success(try await body(connection, session))
+            } catch {
+                outcome = .failure(error)
+            }
+            await connection.disconnect()
+            var runError: (any Error)?
+            do { try await group.waitForAll() } catch { runError = error }
+            switch outcome {
+            case .success(let result): return result
+            case .failure(let error): throw runError ?? error
+            }
+        }
+    }
+
+    // MARK: - Lifecycle
+
+    /// Waits until the handshake is done and nextValidId and managedAccounts arrived.
+    /// - Returns: the session information.
+    /// - Throws: the `TWSConnectionError` that ended the connection.
+    public func waitUntilReady() async throws(TWSConnectionError) -> TWSSessionInfo {
+        switch phase {
+        case .ready(let session): return session
+        case .closed(let error): throw error ?? .closedByPeer(during: "connect")
+        default: break
+        }
+        do {
+            return try await withCheckedThrowingContinuation { readyWaiters.append($0) }
+        } catch let error as TWSConnectionError {
+            throw error
+        } catch {
+            throw .closedByPeer(during: "connect")
+        }
+    }
+
+    /// The session once ready, `nil` before and after.
+    public var session: TWSSessionInfo? {
+        if case .ready(let session) = phase { return session }
+        return nil
+    }
+
+    /// Closes the connection: pending requests fail with `connectionClosed`, streams end, `run()` returns.
+    public func disconnect() {
+        controlContinuation.yield(.disconnect)
+        if case .idle = phase { close(error: nil) }
+    }
+
+    /// The connection state as a stream: the current state first, then every change. Ends after `disconnected`.
+    public func stateChanges() -> AsyncStream<TWSConnectionState> {
+        let (stream, continuation) = AsyncStream.makeStream(of: TWSConnectionState.self)
+        continuation.yield(state)
+        if case .closed = phase {
+            continuation.finish()
+            return stream
+        }
+        let id = nextListenerID
+        nextListenerID += 1
+        stateListeners[id] = continuation
+        let controls = controlContinuation
+        continuation.onTermination = { _ in controls.yield(.removeListener(id)) }
+        return stream
+    }
+
+    func removeListener(_ id: Int) {
+        stateListeners[id] = nil
+        orderEventListeners[id] = nil
+    }
+
+    func publish(_ newState: TWSConnectionState) {
+        guard newState != state else { return }
+        state = newState
+        logger.info("TWS connection \(newState)")
+        for listener in stateListeners.values { listener.yield(newState) }
+    }
+
+    /// Ends everything: fails pending requests, ends streams, publishes `disconnected`.
+    func close(error: TWSConnectionError?) {
+        if case .closed = phase { return }
+        phase = .closed(error)
+        let reason = error?.description
+        router.failAll(with: .connectionClosed(reason: reason))
+        for waiter in readyWaiters { waiter.resume(throwing: error ?? .closedByPeer(during: "connect")) }
+        readyWaiters = []
+        for listener in orderEventListeners.values { listener.finish(throwing: TWSRequestError.connectionClosed(reason: reason)) }
+        orderEventListeners = [:]
+        publish(.disconnected(reason: reason))
+        for listener in stateListeners.values { listener.finish() }
+        stateListeners = [:]
+        wakeupContinuation.finish()
+        controlContinuation.finish()
+    }
+}

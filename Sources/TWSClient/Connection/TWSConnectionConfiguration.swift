@@ -1,0 +1,38 @@
+import TWSProtocol
+
+/// Where and how to connect to TWS / IB Gateway.
+///
+/// ```swift
+/// var configuration = TWSConnectionConfiguration(host: "127.0.0.1", port: 7497, clientID: 7)
+/// configuration.readyTimeout = .seconds(5)
+/// ```
+public struct TWSConnectionConfiguration: Sendable, Equatable {
+    /// Host name or address of TWS / IB Gateway.
+    public var host: String
+    /// The API port: TWS live 7496, TWS paper 7497, IB Gateway live 4001, IB Gateway paper 4002.
+    public var port: Int
+    /// The client id; unique per connection (326 otherwise).
+    public var clientID: Int
+    /// The advertised server versions; 176...200 by default (the text protocol ends at 200).
+    public var versions: ClosedRange<Int> =
+        TWSProtocolConstants.minimumServerVersion...TWSProtocolConstants.maximumServerVersion
+    /// Connect options sent after the version range (e.g. `+PACEAPI`); `nil` for none.
+    public var connectOptions: String?
+    /// How long the handshake, nextValidId and managedAccounts may take together.
+    public var readyTimeout: Duration = .seconds(10)
+    /// The outbound message rate (45/s by default, never 50 or more in any second).
+    public var rateLimit: OutboundRateLimit = .default
+    /// The historical-data pacing limits.
+    public var historicalPacing: HistoricalPacingLimits = HistoricalPacingLimits()
+
+    /// Creates a configuration with the defaults above.
+    /// - Parameters:
+    ///   - host: host name or address, `127.0.0.1` by default.
+    ///   - port: the API port, 7497 (TWS paper) by default.
+    ///   - clientID: the client id, 0 by default.
+    public init(host: String = "127.0.0.1", port: Int = 7497, clientID: Int = 0) {
+        self.host = host
+        self.port = port
+        self.clientID = clientID
+    }
+}

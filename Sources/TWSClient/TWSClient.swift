@@ -1,1 +1,0 @@
-// The TWSClient module. See docs/architecture.md.

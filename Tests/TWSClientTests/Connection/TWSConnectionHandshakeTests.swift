@@ -1,0 +1,151 @@
+import Logging
+import NIOCore
+import Testing
+import TWSProtocol
+
+@testable import TWSClient
+
+/// A connection wired to a scripted in-memory peer and a manual clock.
+struct InMemoryHarness {
+    /// Runs the connection with the clock moving itself through short sleeps (rate limiting), plays the
+    /// handshake, runs `body` with the ready connection, then disconnects.
+    func withReadyConnection(
+        version: Int = 200, nextValidID: Int = 1, _ body: (TWSConnection, ScriptedPeer) async throws -> Void
+    ) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await connection.run() }
+            group.addTask { await clock.autoAdvance() }
+            await peer.playHandshake(version: version, nextValidID: nextValidID)
+            _ = try await connection.waitUntilReady()
+            try await body(connection, peer)
+            await connection.disconnect()
+            // The run task ends first; the clock driver runs until cancelled.
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Runs the connection and returns how it ended (`nil`: clean disconnect).
+    func runOutcome() async -> TWSConnectionError? {
+        do {
+            try await connection.run()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    let clock = ManualClock()
+    let peer: ScriptedPeer
+    let connection: TWSConnection
+
+    init(configuration: TWSConnectionConfiguration = .init(clientID: 7), refuses: Bool = false) {
+        peer = ScriptedPeer(clock: clock)
+        var configuration = configuration
+        configuration.readyTimeout = .seconds(30)
+        let environment = TWSConnectionEnvironment(
+            transport: InMemoryTransport(peer: peer, refuses: refuses), clock: clock,
+            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
+        connection = TWSConnection(configuration: configuration, environment: environment)
+    }
+}
+
+@Suite struct TWSConnectionHandshakeTests {
+    @Test(arguments: [178, 200])
+    func handshakeReachesReady(version: Int) async throws {
+        let harness = InMemoryHarness()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await harness.connection.run() }
+            let startAPI = await harness.peer.playHandshake(version: version, nextValidID: 42, accounts: "DU1,DU2,")
+            let session = try await harness.connection.waitUntilReady()
+            #expect(session.serverVersion == version)
+            #expect(session.accounts == ["DU1", "DU2"])
+            #expect(session.nextValidOrderID == 42)
+            #expect(session.connectionTime == "20250115 09:30:00 EST")
+            #expect(startAPI == ["71", "2", "7", ""])
+            #expect(await harness.peer.hello == "v176..200")
+            await harness.connection.disconnect()
+            try await group.waitForAll()
+        }
+        #expect(await harness.peer.clientClosed)
+        #expect(await harness.connection.state == .disconnected(reason: nil))
+    }
+
+    @Test func configuredVersionRangeIsAdvertised() async throws {
+        var configuration = TWSConnectionConfiguration(clientID: 1)
+        configuration.versions = 178...178
+        let harness = InMemoryHarness(configuration: configuration)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await harness.connection.run() }
+            await harness.peer.playHandshake(version: 178)
+            _ = try await harness.connection.waitUntilReady()
+            #expect(await harness.peer.hello == "v178..178")
+            await harness.connection.disconnect()
+            try await group.waitForAll()
+        }
+    }
+
+    @Test func serverVersionBelowTheRangeNamesTheReleaseNeeded() async throws {
+        let harness = InMemoryHarness()
+        async let outcome = harness.runOutcome()
+        await harness.peer.playHandshake(version: 157)
+        do {
+            let error = try #require(await outcome, "run() should fail")
+            #expect(error == .unsupportedServerVersion(serverVersion: 157, advertised: 176...200))
+            #expect(error.description.contains("10.19"))
+        }
+        await #expect(throws: TWSConnectionError.unsupportedServerVersion(serverVersion: 157, advertised: 176...200)) {
+            try await harness.connection.waitUntilReady()
+        }
+    }
+
+    @Test func refusedConnectionExplainsHowToEnableTheAPI() async {
+        let harness = InMemoryHarness(configuration: .init(host: "127.0.0.1", port: 7497, clientID: 1), refuses: true)
+        do {
+            try await TWSConnection.connect(harness.connection.configuration, environment: .init(
+                transport: InMemoryTransport(peer: harness.peer, refuses: true), clock: harness.clock
+            )) { _, _ in }
+            Issue.record("connect should fail")
+        } catch let error as TWSConnectionError {
+            #expect(error.description.contains("not listening at 127.0.0.1:7497"))
+            #expect(error.description.contains("Configure → API → Settings → Enable ActiveX and Socket Clients"))
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
+
+    @Test func readyTimeoutSaysWhatWasMissing() async throws {
+        let harness = InMemoryHarness()
+        async let outcome = harness.runOutcome()
+        await harness.peer.playHandshakeWithoutNextValidID()
+        // The ready timer is the only sleeper once the write queue is empty.
+        await harness.clock.waitForSleepers(1)
+        harness.clock.advance(by: .seconds(30))
+        do {
+            let error = try #require(await outcome, "run() should time out")
+            #expect(error == .timedOut(waitingFor: "nextValidId and managedAccounts after startApi", after: .seconds(30)))
+        }
+    }
+
+    @Test func clientIDInUseEndsTheConnection() async throws {
+        let harness = InMemoryHarness()
+        async let outcome = harness.runOutcome()
+        await harness.peer.playHandshake(version: 200)
+        _ = try await harness.connection.waitUntilReady()
+        harness.peer.send(["4", "-1", "326", "Unable to connect as the client id is already in use.", "", "1700000000000"])
+        do {
+            let error = try #require(await outcome, "run() should fail")
+            #expect(error == .clientIDInUse(clientID: 7))
+        }
+    }
+}
+
+extension ScriptedPeer {
+    /// Answers the hello and then stays silent.
+    func playHandshakeWithoutNextValidID() async {
+        await waitForHelloPublic()
+        send(["200", "20250115 09:30:00 EST"])
+        _ = await frame(0)
+    }
+}

@@ -1,0 +1,187 @@
+import NIOCore
+import Testing
+import TWSProtocol
+
+@testable import TWSClient
+
+@Suite struct TWSConnectionRequestTests {
+    private let aapl: TWSContract = {
+        var contract = TWSContract()
+        contract.symbol = "AAPL"
+        contract.securityType = "STK"
+        contract.exchange = "SMART"
+        contract.currency = "USD"
+        return contract
+    }()
+
+    @Test func currentTimeSkipsMalformedAndUnknownFrames() async throws {
+        try await InMemoryHarness().withReadyConnection { connection, peer in
+            async let time = connection.currentTime()
+            #expect(await peer.frame(1) == ["49", "1"])
+            peer.sendRaw(TWSFrame.framed(TWSFrame.payload(fields: ["not-a-number", "x"])))
+            peer.send(["999", "1", "unknown"])
+            peer.send(ServerFrames.fields("errMsg_2104_farm_ok"))
+            peer.send(ServerFrames.fields("currentTime"))
+            let value = try await time
+            #expect(value == 1_736_951_400)
+        }
+    }
+
+    @Test(arguments: [178, 200])
+    func contractDetailsCollectsUntilEnd(version: Int) async throws {
+        try await InMemoryHarness().withReadyConnection(version: version) { connection, peer in
+            async let details = connection.contractDetails(aapl)
+            guard case .contractDetails(let requestID, let contract) = await peer.request(1) else {
+                Issue.record("expected reqContractDetails")
+                return
+            }
+            #expect(contract.symbol == "AAPL")
+            peer.send(ServerFrames.fields("contractDetails_stk", version: version, id: requestID))
+            peer.send(ServerFrames.fields("contractDetailsEnd", version: version, id: requestID))
+            let result = try await details
+            #expect(result.map(\.contract.symbol) == ["AAPL"])
+        }
+    }
+
+    @Test func noSecurityDefinitionIsATypedError() async throws {
+        try await InMemoryHarness().withReadyConnection { connection, peer in
+            async let details = connection.contractDetails(aapl)
+            guard case .contractDetails(let requestID, _) = await peer.request(1) else { return }
+            peer.send(ServerFrames.fields("errMsg_200_no_secdef", id: requestID))
+            do {
+                _ = try await details
+                Issue.record("expected an error")
+            } catch let error as TWSRequestError {
+                #expect(error.code == 200)
+                guard case .rejected(let notice) = error else { return }
+                #expect(notice.requestID == requestID)
+            }
+        }
+    }
+
+    @Test func noticesRideOnTheStreamAndTerminalErrorsEndIt() async throws {
+        try await InMemoryHarness().withReadyConnection { connection, peer in
+            let stream = try await connection.marketData(contract: aapl)
+            guard case .marketData(let request) = await peer.request(1) else { return }
+            let id = request.requestID
+            peer.send(ServerFrames.fields("marketDataType_delayed", id: id))
+            peer.send(ServerFrames.fields("errMsg_10167_delayed_displayed", id: id))
+            peer.send(ServerFrames.fields("tickPrice_delayed_last", id: id))
+            peer.send(ServerFrames.fields("errMsg_354_not_subscribed", id: id))
+            var items: [SubscriptionItem<TWSMarketDataEvent>] = []
+            do {
+                for try await item in stream { items.append(item) }
+                Issue.record("the stream should end with an error")
+            } catch let error as TWSRequestError {
+                #expect(error.code == 354)
+            }
+            #expect(items.count == 3)
+            #expect(items.first == .data(.marketDataType(3)))
+            guard items.count == 3, case .notice(let notice) = items[1], case .data(.price(let tick)) = items[2] else {
+                Issue.record("unexpected items \(items)")
+                return
+            }
+            #expect(notice.code == 10167)
+            #expect(tick.price == 150.2)
+        }
+    }
+
+    @Test func stoppingASubscriptionSendsItsCancel() async throws {
+        try await InMemoryHarness().withReadyConnection { connection, peer in
+            var requestID = -1
+            do {
+                // The consumer drops the stream after one bar, as `for … in try await realTimeBars(…) { break }` does.
+                let stream = try await connection.realTimeBars(contract: aapl)
+                guard case .realTimeBars(let request) = await peer.request(1) else { return }
+                requestID = request.requestID
+                peer.send(ServerFrames.fields("realTimeBars", id: requestID))
+                for try await item in stream {
+                    #expect(item.value?.close == 150.28)
+                    break
+                }
+            }
+            #expect(await peer.request(2) == .cancelRealTimeBars(requestID: requestID))
+        }
+    }
+
+    @Test func snapshotCollectsUntilSnapshotEndWithoutCancel() async throws {
+        try await InMemoryHarness().withReadyConnection { connection, peer in
+            async let snapshot = connection.marketDataSnapshot(contract: aapl)
+            guard case .marketData(let request) = await peer.request(1) else { return }
+            #expect(request.snapshot)
+            let id = request.requestID
+            peer.send(ServerFrames.fields("tickPrice_bid", id: id))
+            peer.send(ServerFrames.fields("tickPrice_ask", id: id))
+            peer.send(ServerFrames.fields("tickSnapshotEnd", id: id))
+            let result = try await snapshot
+            #expect(result.prices[.bid] == 150.24)
+            #expect(result.prices[.ask] == 150.26)
+            #expect(result.sizes[.bidSize] == 300)
+            // The next request is the only other frame: no cancelMktData was sent.
+            async let time = connection.currentTime()
+            #expect(await peer.request(2) == .currentTime)
+            peer.send(ServerFrames.fields("currentTime"))
+            _ = try await time
+        }
+    }
+
+    @Test(arguments: [178, 200])
+    func historicalBarsAtBothVersions(version: Int) async throws {
+        try await InMemoryHarness().withReadyConnection(version: version) { connection, peer in
+            var query = TWSHistoricalBarsQuery(contract: aapl, duration: "2 D", barSize: "1 hour")
+            query.endDateTime = "20250115 16:00:00 US/Eastern"
+            async let bars = connection.historicalBars(query)
+            guard case .historicalData(let request) = await peer.request(1) else { return }
+            #expect(request.durationString == "2 D")
+            peer.send(ServerFrames.fields("historicalData_hourly", version: version, id: request.requestID))
+            if version >= 196 {
+                peer.send(ServerFrames.fields("historicalDataEnd_hourly", version: version, id: request.requestID))
+            }
+            let result = try await bars
+            #expect(result.count == 3)
+            #expect(result.first?.close == 150.8)
+        }
+    }
+
+    @Test func disconnectDetectionFailsPendingRequests() async throws {
+        let harness = InMemoryHarness()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await harness.clock.autoAdvance() }
+            async let outcome = harness.runOutcome()
+            await harness.peer.playHandshake()
+            _ = try await harness.connection.waitUntilReady()
+            let states = await harness.connection.stateChanges()
+            async let time = harness.connection.currentTime()
+            _ = await harness.peer.frame(1)
+            harness.peer.close()
+            do {
+                _ = try await time
+                Issue.record("the pending request should fail")
+            } catch {
+                #expect(error is TWSRequestError)
+            }
+            let error = await outcome
+            #expect(error == .closedByPeer(during: "the session"))
+            var seen: [TWSConnectionState] = []
+            for await state in states { seen.append(state) }
+            #expect(seen.last == .disconnected(reason: TWSConnectionError.closedByPeer(during: "the session").description))
+            await #expect(throws: TWSRequestError.notConnected) { try await harness.connection.currentTime() }
+            group.cancelAll()
+        }
+    }
+
+    @Test func connectivityCodesChangeTheState() async throws {
+        try await InMemoryHarness().withReadyConnection { connection, peer in
+            let states = await connection.stateChanges()
+            peer.send(ServerFrames.fields("errMsg_1100_connectivity_lost"))
+            peer.send(ServerFrames.fields("errMsg_1102_restored_data_maintained"))
+            var iterator = states.makeAsyncIterator()
+            guard case .connected = await iterator.next() else {
+                Issue.record("first state should be connected")
+                return
+            }
+            #expect(await iterator.next() == .lost)
+            #expect(await iterator.next() == .restored(dataLost: false))
+        }
+    }
+}

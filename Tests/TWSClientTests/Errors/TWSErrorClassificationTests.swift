@@ -1,0 +1,44 @@
+import Testing
+
+@testable import TWSClient
+
+@Suite struct TWSErrorClassificationTests {
+    @Test(arguments: [2104, 2106, 2158, 2107, 2108, 2109, 2174, 2103, 10167, 399, 100])
+    func noticeCodes(code: Int) {
+        #expect(TWSErrorClassification.disposition(code: code, requestID: 5) == .notice)
+        #expect(TWSErrorClassification.disposition(code: code, requestID: -1) == .notice)
+    }
+
+    @Test(arguments: [200, 162, 354, 201, 202, 321, 322, 10147, 10148, 103, 366, 420])
+    func terminalCodes(code: Int) {
+        #expect(TWSErrorClassification.disposition(code: code, requestID: 12) == .terminal)
+    }
+
+    @Test func connectionCodes() {
+        #expect(TWSErrorClassification.disposition(code: 1100, requestID: -1) == .connection(.lost))
+        #expect(TWSErrorClassification.disposition(code: 1101, requestID: -1) == .connection(.restored(dataLost: true)))
+        #expect(TWSErrorClassification.disposition(code: 1102, requestID: -1) == .connection(.restored(dataLost: false)))
+        #expect(TWSErrorClassification.disposition(code: 326, requestID: -1) == .connection(.clientIDInUse))
+    }
+
+    @Test func clientSideCodes() {
+        #expect(TWSErrorClassification.disposition(code: 502, requestID: -1) == .clientSide)
+        #expect(TWSErrorClassification.disposition(code: 504, requestID: 3) == .clientSide)
+    }
+
+    @Test func unknownCodesEndTheirRequestButNotTheConnection() {
+        #expect(TWSErrorClassification.disposition(code: 9999, requestID: 4) == .terminal)
+        #expect(TWSErrorClassification.disposition(code: 9999, requestID: -1) == .notice)
+    }
+
+    @Test func connectionErrorsSayWhatToDo() {
+        let refused = TWSConnectionError.refused(host: "127.0.0.1", port: 7497, reason: "connection refused")
+        #expect(refused.description.contains("not listening at 127.0.0.1:7497"))
+        #expect(refused.description.contains("Enable ActiveX and Socket Clients"))
+        let old = TWSConnectionError.unsupportedServerVersion(serverVersion: 157, advertised: 176...200)
+        #expect(old.description.contains("server version 157"))
+        #expect(old.description.contains("10.19 or newer"))
+        let timeout = TWSConnectionError.timedOut(waitingFor: "nextValidId", after: .seconds(5))
+        #expect(timeout.description.contains("nextValidId"))
+    }
+}

@@ -1,0 +1,127 @@
+import Testing
+
+@testable import TWSClient
+
+@Suite struct RequestRouterTests {
+    typealias Router = RequestRouter<Int, String>
+
+    private func notice(_ code: Int, id: Int = 1) -> TWSNotice {
+        TWSNotice(requestID: id, code: code, message: "text \(code)")
+    }
+
+    @Test func oneShotCollectsUntilEnd() async throws {
+        var router = Router()
+        let result = try await withCheckedThrowingContinuation { continuation in
+            router.register(1, route: .collect(continuation: continuation, completesOnFirstItem: false))
+            do {
+                let outcome = router.deliver("a", to: 1)
+                #expect(outcome)
+            }
+            do {
+                let outcome = router.deliver(notice: notice(2174), to: 1)
+                #expect(outcome)
+            }
+            do {
+                let outcome = router.deliver("b", to: 1)
+                #expect(outcome)
+            }
+            do {
+                let outcome = router.deliver("x", to: 2)
+                #expect(!outcome)
+            }
+            do {
+                let outcome = router.complete(1)
+                #expect(outcome)
+            }
+        }
+        #expect(result.items == ["a", "b"])
+        #expect(result.notices.map(\.code) == [2174])
+        #expect(router.count == 0)
+    }
+
+    @Test func routesOnOneKeyAreServedInOrder() async throws {
+        var router = Router()
+        let (firstStream, first) = AsyncThrowingStream.makeStream(of: SubscriptionItem<String>.self)
+        let (secondStream, second) = AsyncThrowingStream.makeStream(of: SubscriptionItem<String>.self)
+        router.register(49, route: .stream(.wrapping(first) { $0 }, finishesOnEnd: true))
+        router.register(49, route: .stream(.wrapping(second) { $0 }, finishesOnEnd: true))
+        router.deliver("a", to: 49)
+        router.complete(49)
+        router.deliver("b", to: 49)
+        router.complete(49)
+        var firstValues: [String] = []
+        for try await item in firstStream { firstValues.append(item.value ?? "") }
+        var secondValues: [String] = []
+        for try await item in secondStream { secondValues.append(item.value ?? "") }
+        #expect(firstValues == ["a"])
+        #expect(secondValues == ["b"])
+    }
+
+    @Test func terminalErrorFailsOneShot() async {
+        var router = Router()
+        await #expect(throws: TWSRequestError.rejected(notice(200))) {
+            try await withCheckedThrowingContinuation { continuation in
+                router.register(1, route: .collect(continuation: continuation, completesOnFirstItem: false))
+                router.fail(1, with: .rejected(notice(200)))
+            }
+        }
+    }
+
+    @Test func streamGetsDataAndNoticesAndEndsWithTerminalError() async throws {
+        var router = Router()
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: SubscriptionItem<Int>.self)
+        router.register(7, route: .stream(.wrapping(continuation) { Int($0) }, finishesOnEnd: false))
+        router.deliver("1", to: 7)
+        router.deliver(notice: notice(10167, id: 7), to: 7)
+        router.deliver("not a number", to: 7)  // the transform skips it
+        router.deliver("2", to: 7)
+        router.complete(7)  // does not finish: finishesOnEnd is false
+        #expect(router.contains(7))
+        router.fail(7, with: .rejected(notice(162, id: 7)))
+        var received: [SubscriptionItem<Int>] = []
+        await #expect(throws: TWSRequestError.rejected(notice(162, id: 7))) {
+            for try await item in stream { received.append(item) }
+        }
+        #expect(received == [.data(1), .notice(notice(10167, id: 7)), .data(2)])
+        #expect(!router.contains(7))
+    }
+
+    @Test func streamFinishesOnEndWhenAsked() async throws {
+        var router = Router()
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: SubscriptionItem<String>.self)
+        router.register(3, route: .stream(.wrapping(continuation) { $0 }, finishesOnEnd: true))
+        router.deliver("x", to: 3)
+        router.complete(3)
+        var values: [String] = []
+        for try await item in stream { values.append(item.value ?? "") }
+        #expect(values == ["x"])
+    }
+
+    @Test func removeDropsOnlyThatRoute() {
+        var router = Router()
+        let (_, first) = AsyncThrowingStream.makeStream(of: SubscriptionItem<String>.self)
+        let (_, second) = AsyncThrowingStream.makeStream(of: SubscriptionItem<String>.self)
+        let firstID = router.register(5, route: .stream(.wrapping(first) { $0 }, finishesOnEnd: true))
+        router.register(5, route: .stream(.wrapping(second) { $0 }, finishesOnEnd: true))
+        do {
+            let outcome = router.remove(5, id: firstID)
+            #expect(outcome)
+        }
+        do {
+            let outcome = router.remove(5, id: firstID)
+            #expect(!outcome)
+        }
+        #expect(router.count == 1)
+    }
+
+    @Test func failAllEndsEverything() async {
+        var router = Router()
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: SubscriptionItem<String>.self)
+        router.register(1, route: .stream(.wrapping(continuation) { $0 }, finishesOnEnd: false))
+        router.failAll(with: .connectionClosed(reason: "peer closed"))
+        #expect(router.count == 0)
+        await #expect(throws: TWSRequestError.connectionClosed(reason: "peer closed")) {
+            for try await _ in stream {}
+        }
+    }
+}

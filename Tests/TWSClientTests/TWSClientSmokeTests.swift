@@ -1,4 +1,0 @@
-import Testing
-@testable import TWSClient
-
-@Test func TWSClientModuleLoads() { #expect(Bool(true)) }
