@@ -6,6 +6,6 @@ struct IBTrader: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ibtrader",
         abstract: "A native Swift algorithmic trading system for Interactive Brokers.",
-        subcommands: [IndicatorsCommand.self, AnalyzeCommand.self]
+        subcommands: [IndicatorsCommand.self, AnalyzeCommand.self, GatewayCommand.self]
     )
 }
