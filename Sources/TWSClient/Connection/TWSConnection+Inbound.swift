@@ -27,8 +27,8 @@ extension TWSConnection {
         let session: TWSClientHandshake.Session
         do {
             session = try handshake.receiveServerReply(payload: payload)
-        } catch .serverVersionOutOfRange(let version, let supported) {
-            throw .unsupportedServerVersion(serverVersion: version, advertised: supported)
+        } catch .serverVersionOutOfRange(let version, let minimum, let maximum) {
+            throw .unsupportedServerVersion(serverVersion: version, advertised: minimum...maximum)
         } catch {
             throw .handshakeFailed(error.description)
         }

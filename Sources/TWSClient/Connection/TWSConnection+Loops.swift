@@ -175,9 +175,10 @@ extension TWSConnection {
         return (frames, next)
     }
 
-    /// A route's consumer went away: remove it and tell TWS, unless the route already ended.
+    /// A route's consumer went away (stream dropped, task cancelled, timed out): end it with `cancelled` (so a
+    /// waiting caller resumes) and tell TWS, unless the route already ended.
     private func cancelRoute(_ key: RouteKey, id: RequestRouter<RouteKey, TWSInboundMessage>.RouteID, cancel: TWSRequest?) {
-        guard router.remove(key, id: id) else { return }
+        guard router.fail(key, id: id, with: .cancelled) else { return }
         if case .request(let requestID) = key { historicalFinished(requestID: requestID) }
         if let cancel { try? send(cancel, priority: .cancel) }
     }

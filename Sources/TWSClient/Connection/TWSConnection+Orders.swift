@@ -73,4 +73,13 @@ extension TWSConnection {
             return executionJoiner.report(executionID: execution.executionID)
         }
     }
+
+    /// Completed orders (reqCompletedOrders, until completedOrdersEnd), as received: `TWSProtocol` does not decode
+    /// completedOrder (101) yet, so each message is returned with its payload for the caller to decode.
+    /// - Parameter apiOnly: only orders placed through the API.
+    /// - Returns: the completedOrder messages.
+    /// - Throws: `TWSRequestError`.
+    public func completedOrders(apiOnly: Bool = false) async throws(TWSRequestError) -> [TWSInboundMessage] {
+        try await collect(.completedOrders, request: .completedOrders(apiOnly: apiOnly)).items
+    }
 }

@@ -47,10 +47,40 @@ extension TWSConnection {
 
     /// Sends `request` and collects everything routed to `key` until its End message (or the first item when
     /// `firstItemCompletes`). If the caller's task is cancelled, the route ends with `cancelled` and `cancel`
-    /// (when given) is sent.
+    /// (when given) is sent. Direct requests fail with `timedOut` after `configuration.requestTimeout`; paced
+    /// historical requests may wait for minutes in the planner and have no timeout.
     func collect(
         _ key: RouteKey, request: TWSRequest, cancel: TWSRequest? = nil, firstItemCompletes: Bool = false,
         path: OutboundPath = .direct
+    ) async throws(TWSRequestError) -> RoutedResult<TWSInboundMessage> {
+        guard let timeout = configuration.requestTimeout, case .direct = path else {
+            return try await collectUntimed(key, request: request, cancel: cancel, firstItemCompletes: firstItemCompletes, path: path)
+        }
+        let clock = clock
+        do {
+            return try await withThrowingTaskGroup(of: RoutedResult<TWSInboundMessage>?.self) { group in
+                group.addTask {
+                    try await self.collectUntimed(key, request: request, cancel: cancel, firstItemCompletes: firstItemCompletes, path: path)
+                }
+                group.addTask {
+                    try await clock.sleepUntil(clock.now() + timeout)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let result = first else {
+                    throw TWSRequestError.timedOut(waitingFor: "the answer to \(request.messageName) (\(key))")
+                }
+                return result
+            }
+        } catch let error as TWSRequestError {
+            throw error
+        } catch {
+            throw .cancelled
+        }
+    }
+
+    private func collectUntimed(
+        _ key: RouteKey, request: TWSRequest, cancel: TWSRequest?, firstItemCompletes: Bool, path: OutboundPath
     ) async throws(TWSRequestError) -> RoutedResult<TWSInboundMessage> {
         _ = try await readySession()
         let frame = try encode(request)

@@ -70,15 +70,16 @@ public actor TWSConnection {
     var historicalBacklog: [PendingHistoricalRequest] = []
     var router = RequestRouter<RouteKey, TWSInboundMessage>()
     var orderIDs = OrderIDAllocator()
-    var requestIDs = RequestIDAllocator(firstID: 1)
+    /// Request ids start far above order ids, so an errMsg's id names a request or an order, never both.
+    var requestIDs = RequestIDAllocator(firstID: 100_000_000)
     var stateListeners: [Int: AsyncStream<TWSConnectionState>.Continuation] = [:]
     var orderEventListeners: [Int: AsyncThrowingStream<TWSOrderEvent, any Error>.Continuation] = [:]
     /// Order ids this connection placed, so errMsgs about them become order events.
     var placedOrderIDs: Set<Int> = []
     var nextListenerID = 0
     var executionJoiner = ExecutionJoiner()
-    /// The latest published state.
-    public private(set) var state: TWSConnectionState = .disconnected(reason: nil)
+    /// The latest published state; `connecting` until the connection is ready or closed.
+    public private(set) var state: TWSConnectionState = .connecting
 
     /// Wakes the write loop when a message is queued.
     let wakeups: AsyncStream<Void>

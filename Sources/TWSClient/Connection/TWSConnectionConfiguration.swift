@@ -20,6 +20,9 @@ public struct TWSConnectionConfiguration: Sendable, Equatable {
     public var connectOptions: String?
     /// How long the handshake, nextValidId and managedAccounts may take together.
     public var readyTimeout: Duration = .seconds(10)
+    /// How long a one-shot request (contract details, current time, open orders, …) may wait for its answer;
+    /// `nil` for no limit. Paced historical requests have no timeout (the planner may hold them for minutes).
+    public var requestTimeout: Duration? = .seconds(60)
     /// The outbound message rate (45/s by default, never 50 or more in any second).
     public var rateLimit: OutboundRateLimit = .default
     /// The historical-data pacing limits.

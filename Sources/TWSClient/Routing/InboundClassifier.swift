@@ -64,10 +64,7 @@ enum InboundClassifier {
         _ payload: ByteBuffer, serverVersion: Int
     ) throws(TWSDecodingError) -> (TWSInboundMessage, InboundDisposition) {
         var reader = TWSFieldReader(payload: payload, message: "inbound")
-        let idField = try reader.readRawField("msgId")
-        guard let id = TWSFieldReader.parseInteger(idField) else {
-            throw .malformedMessageID(String(decoding: idField, as: UTF8.self))
-        }
+        let id = try reader.readMessageID()
         let message = TWSInboundMessage(messageID: id, payload: payload)
         return (message, try disposition(id: id, reader: &reader, serverVersion: serverVersion))
     }

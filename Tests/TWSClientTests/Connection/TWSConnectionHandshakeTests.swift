@@ -149,3 +149,28 @@ extension ScriptedPeer {
         _ = await frame(0)
     }
 }
+
+@Suite struct TWSConnectionStreamTests {
+    @Test func helloMatchesTheRecordedBytesAndTheFirstBurstMayArriveByteByByte() async throws {
+        var configuration = TWSConnectionConfiguration(clientID: 7)
+        configuration.versions = 200...200
+        let harness = InMemoryHarness(configuration: configuration)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await harness.connection.run() }
+            await harness.peer.waitForHelloPublic()
+            #expect(await harness.peer.helloBytes == ServerFrames.handshakeBytes("client_hello_recommended_v200"))
+            for byte in ServerFrames.handshakeBytes("server_reply_200_to_official") {
+                harness.peer.sendRaw(ByteBuffer(bytes: [byte]))
+            }
+            _ = await harness.peer.frame(0)
+            for byte in ServerFrames.handshakeBytes("stream_initial_burst_v200") {
+                harness.peer.sendRaw(ByteBuffer(bytes: [byte]))
+            }
+            let session = try await harness.connection.waitUntilReady()
+            #expect(session.accounts == ["DU1234567"])
+            #expect(session.nextValidOrderID == 1)
+            await harness.connection.disconnect()
+            try await group.waitForAll()
+        }
+    }
+}

@@ -185,3 +185,51 @@ import TWSProtocol
         }
     }
 }
+
+@Suite struct TWSConnectionCancellationTests {
+    @Test func unansweredRequestTimesOutNamingIt() async throws {
+        var configuration = TWSConnectionConfiguration(clientID: 7)
+        configuration.requestTimeout = .seconds(5)
+        let harness = InMemoryHarness(configuration: configuration)
+        try await harness.withReadyConnection { connection, peer in
+            async let time = connection.currentTime()
+            _ = await peer.frame(1)
+            await harness.clock.waitForSleeper { $0 >= .seconds(5) && $0 < .seconds(30) }
+            harness.clock.advance(by: .seconds(5))
+            do {
+                _ = try await time
+                Issue.record("should time out")
+            } catch let error as TWSRequestError {
+                guard case .timedOut(let waitingFor) = error else {
+                    Issue.record("expected timedOut, got \(error)")
+                    return
+                }
+                #expect(waitingFor.contains("reqCurrentTime"))
+            }
+        }
+    }
+
+    @Test func cancellingTheCallerSendsTheCancelMessage() async throws {
+        try await InMemoryHarness().withReadyConnection { connection, peer in
+            var contract = TWSContract()
+            contract.symbol = "AAPL"
+            let query = TWSHistoricalBarsQuery(contract: contract, duration: "1 D", barSize: "1 min")
+            let task = Task { try await connection.historicalBars(query) }
+            guard case .historicalData(let request) = await peer.request(1) else { return }
+            task.cancel()
+            #expect(await peer.request(2) == .cancelHistoricalData(requestID: request.requestID))
+            await #expect(throws: TWSRequestError.cancelled) { try await task.value }
+        }
+    }
+
+    @Test func completedOrdersAreCollectedRaw() async throws {
+        try await InMemoryHarness().withReadyConnection { connection, peer in
+            async let orders = connection.completedOrders()
+            #expect(await peer.request(1) == .completedOrders(apiOnly: false))
+            peer.send(["101", "265598", "AAPL"])
+            peer.send(ServerFrames.fields("completedOrdersEnd"))
+            let received = try await orders
+            #expect(received.map(\.messageID) == [101])
+        }
+    }
+}

@@ -15,6 +15,8 @@ actor ScriptedPeer {
     private var decoder = TWSFrameDecoder()
     /// The hello's version text, e.g. `v176..200`.
     private(set) var hello: String?
+    /// The hello's bytes (`API\0`, length, text).
+    private(set) var helloBytes: [UInt8] = []
     /// Every frame the client sent after the hello, as fields.
     private(set) var frames: [[String]] = []
     /// The server version the peer answered; requests are decoded at it.
@@ -41,6 +43,7 @@ actor ScriptedPeer {
                 let length = pending.getInteger(at: pending.readerIndex + 4, as: UInt32.self),
                 pending.readableBytes >= 8 + Int(length)
             else { return }
+            helloBytes = pending.getBytes(at: pending.readerIndex, length: 8 + Int(length)) ?? []
             pending.moveReaderIndex(forwardBy: 8)
             hello = pending.readString(length: Int(length))
             bytes = pending

@@ -17,6 +17,12 @@ enum ServerFrames {
         return Dictionary(records.map { ($0.name, $0.fields) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// The raw bytes of a handshake vector (`handshake.jsonl`), e.g. `stream_initial_burst_v200`.
+    static func handshakeBytes(_ name: String) -> [UInt8] {
+        let records = (try? TWSVectors.load(directory.appendingPathComponent("handshake.jsonl"))) ?? []
+        return records.first { $0.name == name }?.bytes ?? []
+    }
+
     /// The fields of vector `name` at `version`, with the request (or order) id replaced when `id` is given.
     static func fields(_ name: String, version: Int = 200, id: Int? = nil) -> [String] {
         guard var fields = (version == 178 ? v178 : v200)[name] else { return ["999", "vector \(name) missing"] }
