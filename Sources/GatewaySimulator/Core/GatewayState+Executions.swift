@@ -89,6 +89,10 @@ extension GatewayState {
                 out.append(.send(session.connection, portfolioMessage(instrument)))
                 out += accountValues(to: session.connection)
             }
+            // TWS refreshes summaries every 3 minutes; the simulator does it at once so the values match the fills.
+            for (requestID, tags) in session.accountSummaries.sorted(by: { $0.key < $1.key }) {
+                out += accountSummary(requestID: requestID, tags: tags, connection: session.connection)
+            }
         }
         return out
     }

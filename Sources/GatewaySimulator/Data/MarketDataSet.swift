@@ -56,16 +56,25 @@ public struct MarketDataSet: Sendable {
     /// The instrument behind an engine id.
     public func instrument(_ id: InstrumentID) -> SimulatedInstrument { instruments[id.index] }
 
-    /// The default replay start: one year (366 days) after the latest first bar, at the session open, but never
-    /// after the last bar's session (so there is always history behind "now").
+    /// The default replay start: the first session open at least one year (366 days) after the latest first bar,
+    /// but never after the last session (so there is always a year of history behind "now" when the data has it).
     public var defaultStart: Timestamp {
         let firsts = instruments.compactMap(\.series.firstTime)
-        let lasts = instruments.compactMap(\.series.lastTime)
-        guard let latestFirst = firsts.max(), let lastEnd = lasts.max() else { return Timestamp(seconds: 0) }
-        let target = latestFirst + .days(366)
-        let day = min(target, lastEnd).dayNumber
-        return Timestamp(nanoseconds: day * Timestamp.nanosecondsPerDay
-            + InstrumentSeries.sessionOpenSecond * Timestamp.nanosecondsPerSecond)
+        guard let latestFirst = firsts.max() else { return Timestamp(seconds: 0) }
+        let target = (latestFirst + .days(366)).nanoseconds
+        var best: Int64?
+        var latestOpen: Int64?
+        for instrument in instruments {
+            let windows = instrument.series.windows
+            if let last = windows.last?.start { latestOpen = max(latestOpen ?? last, last) }
+            var low = 0, high = windows.count
+            while low < high {
+                let mid = (low + high) / 2
+                if windows[mid].start < target { low = mid + 1 } else { high = mid }
+            }
+            if low < windows.count { best = min(best ?? windows[low].start, windows[low].start) }
+        }
+        return Timestamp(nanoseconds: best ?? latestOpen ?? target)
     }
 
     // MARK: - Loading

@@ -87,9 +87,9 @@ struct GatewayCommand: AsyncParsableCommand {
             group.addTask { try await simulator.run() }
             let bound = await simulator.listeningPort()
             let now = await simulator.now()
-            print("ibtrader gateway listening on \(bind):\(bound) (TWS API v157-200), serving \(dataSet.name), "
-                + "\(dataSet.instruments.count) symbols, replay clock at \(now) x\(speed), account \(account)")
-            fflush(stdout)
+            let line = "ibtrader gateway listening on \(bind):\(bound) (TWS API v157-200), serving \(dataSet.name), "
+                + "\(dataSet.instruments.count) symbols, replay clock at \(now) x\(speed), account \(account)\n"
+            FileHandle.standardOutput.write(Data(line.utf8))
             try await group.next()
         }
     }
