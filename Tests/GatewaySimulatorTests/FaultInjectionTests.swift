@@ -217,3 +217,41 @@ import NIOCore
 enum ByteBufferAllocatorForTests {
     static func payload(_ text: String) -> ByteBuffer { ByteBuffer(string: text) }
 }
+
+import NIOPosix
+
+/// The admin port: fault commands as text lines on loopback.
+@Suite(.timeLimit(.minutes(1))) struct AdminPortTests {
+    @Test func commandLineOnTheAdminPortReachesClients() async throws {
+        try await withSimulator { simulator, port in
+            let (ports, continuation) = AsyncStream<Int>.makeStream()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await simulator.runAdmin(port: 0) { continuation.yield($0) } }
+                var iterator = ports.makeAsyncIterator()
+                let adminPort = try #require(await iterator.next())
+                try await withRawClient(port: port, clientID: 1) { session in
+                    _ = try await FaultInjectionTests.handshakeBurst(&session)
+                    let admin = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                        .connect(host: "127.0.0.1", port: adminPort) { channel in
+                            channel.eventLoop.makeCompletedFuture {
+                                try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                            }
+                        }
+                    let replies = try await admin.executeThenClose { inbound, outbound in
+                        try await outbound.write(ByteBuffer(string: "lost\nbogus\n"))
+                        var text = ""
+                        for try await bytes in inbound {
+                            text += String(buffer: bytes)
+                            if text.filter({ $0 == "\n" }).count == 2 { break }
+                        }
+                        return text
+                    }
+                    #expect(replies == "ok\nerror: unknown command 'bogus'\n")
+                    let seen = try await session.collect { $0.messageName == "errMsg" }
+                    #expect(errorCodes(seen) == [1100])
+                }
+                group.cancelAll()
+            }
+        }
+    }
+}

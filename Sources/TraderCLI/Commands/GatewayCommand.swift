@@ -47,6 +47,9 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(name: .long, help: "A fault script: one command per line, optionally 'at SECONDS command'.")
     var faults: String?
 
+    @Option(name: .long, help: "Accept fault commands, one per line, on this loopback port.")
+    var adminPort: Int?
+
     @Option(name: .long, help: "Log level (trace, debug, info, notice, warning, error).")
     var logLevel: String = "info"
 
@@ -85,6 +88,7 @@ struct GatewayCommand: AsyncParsableCommand {
             clock: speed > 0 ? .speed(speed) : .manual, faults: script), logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await simulator.run() }
+            if let adminPort { group.addTask { try await simulator.runAdmin(port: adminPort) } }
             let bound = await simulator.listeningPort()
             let now = await simulator.now()
             let line = "ibtrader gateway listening on \(bind):\(bound) (TWS API v157-200), serving \(dataSet.name), "
