@@ -5,8 +5,8 @@ import TradingModel
 
 /// What a connection's writer does next.
 enum Outgoing: Sendable {
-    /// Write a framed message, not before `delay` seconds have passed.
-    case frame(ByteBuffer, delay: Double)
+    /// Write a framed message, not before the wall time `due` (seconds since start; 0 = at once).
+    case frame(ByteBuffer, due: Double)
     /// Close the socket.
     case close
 }
@@ -74,7 +74,7 @@ actor GatewayHub {
 
     /// Sends a connection-level message (e.g. a handshake reply) straight to a socket.
     func sendRaw(_ bytes: ByteBuffer, to connection: ConnectionID) {
-        outlets[connection]?.yield(.frame(bytes, delay: 0))
+        outlets[connection]?.yield(.frame(bytes, due: 0))
     }
 
     // MARK: - Clock
@@ -124,7 +124,7 @@ actor GatewayHub {
 
     private func dropAll() {
         for (id, outlet) in outlets.sorted(by: { $0.key < $1.key }) {
-            if let buffered = held.removeValue(forKey: id) { outlet.yield(.frame(buffered, delay: 0)) }
+            if let buffered = held.removeValue(forKey: id) { outlet.yield(.frame(buffered, due: 0)) }
             outlet.yield(.close)
             outlet.finish()
         }
@@ -152,17 +152,17 @@ actor GatewayHub {
             logger.warning("cannot encode", metadata: ["message": "\(response.messageName)", "error": "\(error)"])
             return
         }
-        let delay = faults.responseDelay ?? 0
+        let due = faults.responseDelay.map { wallTime() + $0 } ?? 0
         if reorderPending.contains(connection) {
             if let first = held.removeValue(forKey: connection) {
-                outlet.yield(.frame(frame, delay: delay))
-                outlet.yield(.frame(first, delay: delay))
+                outlet.yield(.frame(frame, due: due))
+                outlet.yield(.frame(first, due: due))
                 reorderPending.remove(connection)
             } else {
                 held[connection] = frame
             }
         } else {
-            outlet.yield(.frame(frame, delay: delay))
+            outlet.yield(.frame(frame, due: due))
         }
         messagesSent += 1
         if let limit = faults.dropAfterMessages, messagesSent >= limit {

@@ -17,8 +17,9 @@ extension GatewaySimulator {
                     group.addTask {
                         for await item in outgoing {
                             switch item {
-                            case .frame(let bytes, let delay):
-                                if delay > 0 { try await self.sleep(seconds: delay) }
+                            case .frame(let bytes, let due):
+                                let wait = due - self.hub.wallTime()
+                                if due > 0, wait > 0 { try await self.sleep(seconds: wait) }
                                 try await outbound.write(bytes)
                             case .close:
                                 return
