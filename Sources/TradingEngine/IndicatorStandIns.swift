@@ -42,16 +42,25 @@ enum _Staging {
 
     @usableFromInline
     struct SMA: Sendable {
-        @usableFromInline var window: Window
+        @usableFromInline var values: [Double]
+        @usableFromInline var index = 0
+        @usableFromInline var count = 0
         @usableFromInline var sum = 0.0
+        @usableFromInline let period: Int
         @usableFromInline var value: Double?
         @usableFromInline
-        init(period: Int) { window = Window(period: period) }
+        init(period: Int) {
+            self.period = max(period, 1)
+            values = Array(repeating: 0, count: self.period)
+        }
         @inlinable
         mutating func update(_ x: Double) -> Double? {
-            if let old = window.push(x) { sum -= old }
+            if count == period { sum -= values[index] } else { count += 1 }
+            values[index] = x
             sum += x
-            value = window.isFull ? sum / Double(window.capacity) : nil
+            index += 1
+            if index == period { index = 0 }
+            value = count == period ? sum / Double(period) : nil
             return value
         }
     }

@@ -32,6 +32,12 @@ public struct BarLoadingError: Error, Hashable, Sendable, CustomStringConvertibl
     public var line: Int
     /// The problem.
     public var code: Code
+    /// Creates an error.
+    public init(file: String, line: Int, code: Code) {
+        self.file = file
+        self.line = line
+        self.code = code
+    }
     public var description: String { "\(file):\(line): \(code)" }
 }
 

@@ -111,6 +111,26 @@ public struct BacktestSummary: Hashable, Sendable, Codable {
     public var filledOrders: Int
     /// Orders canceled.
     public var canceledOrders: Int
+
+    /// Creates a summary (regression tests spell out the expected values).
+    public init(
+        bars: Int, orders: Int, fills: Int, closedTrades: Int, openTrades: Int, winningTrades: Int,
+        finalEquity: String, commissions: String, maxDrawdownBasisPoints: Int, deniedOrders: Int, filledOrders: Int,
+        canceledOrders: Int
+    ) {
+        self.bars = bars
+        self.orders = orders
+        self.fills = fills
+        self.closedTrades = closedTrades
+        self.openTrades = openTrades
+        self.winningTrades = winningTrades
+        self.finalEquity = finalEquity
+        self.commissions = commissions
+        self.maxDrawdownBasisPoints = maxDrawdownBasisPoints
+        self.deniedOrders = deniedOrders
+        self.filledOrders = filledOrders
+        self.canceledOrders = canceledOrders
+    }
 }
 
 /// Deterministic hashing for regression fingerprints (Swift's `Hasher` is randomly seeded per process).

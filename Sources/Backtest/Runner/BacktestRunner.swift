@@ -72,6 +72,8 @@ struct Loop<S: Strategy> {
     @usableFromInline let config: BacktestConfig
     @usableFromInline let universe: Universe
     @usableFromInline var reports: [ExecutionReport] = []
+    /// The batch being delivered (swapped with `reports` so neither buffer is reallocated).
+    @usableFromInline var delivering: [ExecutionReport] = []
     @usableFromInline var fills: [Fill] = []
     @usableFromInline var curve: [EquityPoint] = []
     @usableFromInline var peak = Money.zero
@@ -85,6 +87,7 @@ struct Loop<S: Strategy> {
         matcher = MatchingEngine(config: config.simulation, instrumentCount: data.universe.count)
         peak = config.engine.initialCash
         reports.reserveCapacity(16)
+        delivering.reserveCapacity(16)
         if config.recordsEquityCurve { curve.reserveCapacity(data.barCount) }
     }
 
@@ -144,17 +147,18 @@ struct Loop<S: Strategy> {
     /// Sends pending reports to the engine, executing whatever it answers, until quiet.
     @usableFromInline
     mutating func deliverReports() {
-        var pending = reports
-        reports.removeAll(keepingCapacity: true)
         var rounds = 0
-        while !pending.isEmpty, rounds < 64 {
-            for report in pending {
+        while !reports.isEmpty, rounds < 64 {
+            swap(&reports, &delivering)
+            var k = 0
+            while k < delivering.count {
+                let report = delivering[k]
                 if case let .filled(fill) = report { fills.append(fill) }
                 let commands = engine.handle(.execution(report))
                 if !commands.isEmpty { send(commands) }
+                k += 1
             }
-            pending = reports
-            reports.removeAll(keepingCapacity: true)
+            delivering.removeAll(keepingCapacity: true)
             rounds += 1
         }
     }

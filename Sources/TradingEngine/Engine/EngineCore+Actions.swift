@@ -14,7 +14,7 @@ extension EngineCore {
             rounds += 1
             // A strategy that answers every denial with a new order must not loop forever.
             guard rounds < 8 else { break }
-            for event in notifications { queue += _strategy.handle(event, in: _state) }
+            for event in notifications { queue += Self.dispatch(event, to: &_strategy, in: _state) }
             notifications = []
         }
     }
@@ -109,6 +109,11 @@ extension EngineCore {
         }
         guard request.quantity.units > 0 else {
             return RiskDenial(rule: .invalidOrder, detail: "quantity must be positive")
+        }
+        // Only the kill switch configured: no need to build the view.
+        if rules.count == 1 {
+            return _riskMonitor.status.killSwitchEngaged
+                ? RiskDenial(rule: .killSwitch, detail: "kill switch engaged") : nil
         }
         let view = riskView(for: request, stopDistance: stopDistance)
         for rule in rules {

@@ -12,14 +12,16 @@ extension EngineCore {
             event = transition(id, .accepted, at: time)
         case let .rejected(_, reason, time):
             event = transition(id, .rejected(reason: reason), at: time)
-            for child in _state.orders.children(of: id) where child.isOpen {
+            for child in _state.orders.openChildren(of: id) {
                 _state.orders.apply(.canceled(reason: .parentCanceled), to: child.id, at: time)
             }
         case let .filled(fill):
-            guard let order = _state.orders.record(fill) else { return commands }
+            guard _state.orders.record(fill), let clientID = _state.orders.clientOrderID(of: fill.orderID) else {
+                return commands
+            }
             _state.portfolio.apply(fill)
             if monitorsEquity { _riskMonitor.observe(equity: _state.portfolio.equity, at: fill.timestamp) }
-            event = .filled(fill, order.clientOrderID)
+            event = .filled(fill, clientID)
         case let .canceled(_, reason, time):
             pendingModifications[id] = nil
             event = transition(id, .canceled(reason: reason), at: time)
@@ -41,13 +43,15 @@ extension EngineCore {
                 event = nil
             }
         }
-        if let event { perform(_strategy.handle(event, in: _state), into: &commands) }
+        if let event { perform(Self.dispatch(event, to: &_strategy, in: _state), into: &commands) }
         return commands
     }
 
     /// Applies a lifecycle event; returns the strategy notification when it took effect.
     private mutating func transition(_ id: OrderID, _ event: OrderEvent, at time: Timestamp) -> StrategyEvent? {
-        guard _state.orders.apply(event, to: id, at: time), let order = _state.orders.order(id) else { return nil }
-        return .orderUpdated(order.clientOrderID, event)
+        guard _state.orders.apply(event, to: id, at: time), let clientID = _state.orders.clientOrderID(of: id) else {
+            return nil
+        }
+        return .orderUpdated(clientID, event)
     }
 }

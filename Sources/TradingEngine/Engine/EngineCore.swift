@@ -85,7 +85,7 @@ public struct EngineCore<S: Strategy>: Sendable {
         case let .killSwitch(engaged):
             return setKillSwitch(engaged)
         case let .barsClosed(time):
-            let actions = _strategy.handle(.barsClosed(time), in: _state)
+            let actions = Self.dispatch(.barsClosed(time), to: &_strategy, in: _state)
             if actions.isEmpty { return [] }
             var commands: [EngineCommand] = []
             perform(actions, into: &commands)
@@ -125,7 +125,7 @@ public struct EngineCore<S: Strategy>: Sendable {
         _state.lastQuotes[id.index] = quote
         _state.portfolio.mark(id, at: quote.mid)
         if monitorsEquity { _riskMonitor.observe(equity: _state.portfolio.equity, at: quote.timestamp) }
-        perform(_strategy.handle(.quote(id, quote), in: _state), into: &commands)
+        perform(Self.dispatch(.quote(id, quote), to: &_strategy, in: _state), into: &commands)
         return commands
     }
 
@@ -139,7 +139,7 @@ public struct EngineCore<S: Strategy>: Sendable {
         }
         while let first = timers.first, first.at <= _state.now {
             timers.removeFirst()
-            perform(_strategy.handle(.timer(first.id, first.at), in: _state), into: &commands)
+            perform(Self.dispatch(.timer(first.id, first.at), to: &_strategy, in: _state), into: &commands)
         }
         recomputeDeadline()
     }
@@ -147,11 +147,7 @@ public struct EngineCore<S: Strategy>: Sendable {
     /// Recomputes the earliest timer or timeout.
     mutating func recomputeDeadline() {
         var deadline = timers.first?.at.nanoseconds ?? .max
-        if _state.orders.hasTimeouts {
-            for order in _state.orders.openOrders {
-                if let t = order.expiresAt { deadline = min(deadline, t.nanoseconds) }
-            }
-        }
+        if _state.orders.hasTimeouts, let t = _state.orders.nextTimeout { deadline = min(deadline, t.nanoseconds) }
         nextDeadline = deadline
     }
 

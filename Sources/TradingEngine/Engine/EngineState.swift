@@ -28,13 +28,20 @@ public struct EngineState: Sendable, StrategyContext {
         lastQuotes = Array(repeating: nil, count: universe.count)
     }
 
+    /// The position in an instrument.
     @inlinable public func position(for instrument: InstrumentID) -> Position { portfolio.position(for: instrument) }
+    /// `true` when the instrument has open orders.
     @inlinable public func hasOpenOrders(for instrument: InstrumentID) -> Bool {
         orders.hasOpenOrders(for: instrument)
     }
+    /// Open orders of an instrument.
     public func openOrders(for instrument: InstrumentID) -> [Order] { orders.openOrders(for: instrument) }
+    /// The latest bar of an instrument.
     @inlinable public func lastBar(for instrument: InstrumentID) -> Bar? { lastBars[instrument.index] }
+    /// The latest quote of an instrument.
     public func lastQuote(for instrument: InstrumentID) -> Quote? { lastQuotes[instrument.index] }
+    /// Cash plus marked positions.
     @inlinable public var equity: Money { portfolio.equity }
+    /// Cash.
     public var cash: Money { portfolio.cash }
 }

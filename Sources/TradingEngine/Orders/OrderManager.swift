@@ -11,6 +11,8 @@ public struct OrderManager: Sendable {
     private var byClientID: [ClientOrderID: OrderID] = [:]
     /// Open (non-terminal) order count per instrument.
     public private(set) var openCount: [Int32]
+    /// Ids of open orders in id order (small: lookups of open orders never scan the whole history).
+    public private(set) var openIDs: [OrderID] = []
     /// Open orders with a timeout.
     private var timed: [OrderID] = []
     /// Reports refused by the state machine (duplicates, late fills).
@@ -35,16 +37,23 @@ public struct OrderManager: Sendable {
     }
 
     /// The order with a client id.
-    public func order(clientID: ClientOrderID) -> Order? { byClientID[clientID].flatMap(order) }
+    public func order(clientID: ClientOrderID) -> Order? {
+        if let id = byClientID[clientID] { return order(id) }
+        // Engine-assigned keys (`O-<id>`) are not indexed: the id is in the key.
+        guard clientID.rawValue.hasPrefix("O-"), let n = Int64(clientID.rawValue.dropFirst(2)),
+            let found = order(OrderID(n)), found.clientOrderID == clientID
+        else { return nil }
+        return found
+    }
 
     /// Open orders of an instrument, in id order.
     public func openOrders(for instrument: InstrumentID) -> [Order] {
         guard openCount[instrument.index] > 0 else { return [] }
-        return orders.filter { $0.instrument == instrument && $0.isOpen }
+        return openIDs.compactMap { id in order(id).flatMap { $0.instrument == instrument ? $0 : nil } }
     }
 
     /// All open orders, in id order.
-    public var openOrders: [Order] { orders.filter(\.isOpen) }
+    public var openOrders: [Order] { openIDs.compactMap(order) }
 
     /// Creates an order in `pendingSubmit` for a request.
     /// - Parameters:
@@ -54,11 +63,17 @@ public struct OrderManager: Sendable {
     public mutating func create(_ request: OrderRequest, at now: Timestamp) -> OrderID {
         let id = OrderID(nextSequence)
         nextSequence += 1
-        var clientID = request.clientOrderID ?? ClientOrderID("O-\(id.rawValue)")
-        if byClientID[clientID] != nil { clientID = ClientOrderID("\(clientID.rawValue)#\(id.rawValue)") }
+        var clientID: ClientOrderID
+        if let requested = request.clientOrderID {
+            clientID = requested
+            if order(clientID: clientID) != nil { clientID = ClientOrderID("\(clientID.rawValue)#\(id.rawValue)") }
+            byClientID[clientID] = id
+        } else {
+            clientID = ClientOrderID("O-\(id.rawValue)")
+        }
         orders.append(Order(id: id, clientOrderID: clientID, request: request, createdAt: now))
-        byClientID[clientID] = id
         openCount[request.instrument.index] += 1
+        openIDs.append(id)
         if request.timeout != nil { timed.append(id) }
         return id
     }
@@ -90,28 +105,40 @@ public struct OrderManager: Sendable {
         case let .canceled(reason): orders[i].reason = reason.rawValue
         default: break
         }
-        if wasOpen && !orders[i].isOpen { openCount[orders[i].instrument.index] -= 1 }
+        if wasOpen && !orders[i].isOpen { closed(i) }
         return true
     }
 
+    /// Bookkeeping when order `i` reaches a terminal state.
+    private mutating func closed(_ i: Int) {
+        openCount[orders[i].instrument.index] -= 1
+        if let k = openIDs.lastIndex(of: orders[i].id) { openIDs.remove(at: k) }
+    }
+
     /// Records a fill on its order.
-    /// - Returns: the updated order, or `nil` if the fill was refused.
+    /// - Returns: `false` if the fill was refused (unknown order, or one that can no longer trade).
     @discardableResult
-    public mutating func record(_ fill: Fill) -> Order? {
+    public mutating func record(_ fill: Fill) -> Bool {
         let i = Int(fill.orderID.rawValue) - 1
         guard i >= 0, i < orders.count else {
             ignoredReports += 1
-            return nil
+            return false
         }
         let wasOpen = orders[i].isOpen
         do throws(OrderTransitionError) {
             try orders[i].record(fill)
         } catch {
             ignoredReports += 1
-            return nil
+            return false
         }
-        if wasOpen && !orders[i].isOpen { openCount[orders[i].instrument.index] -= 1 }
-        return orders[i]
+        if wasOpen && !orders[i].isOpen { closed(i) }
+        return true
+    }
+
+    /// The client id of an order, without copying the order.
+    public func clientOrderID(of id: OrderID) -> ClientOrderID? {
+        let i = Int(id.rawValue) - 1
+        return i >= 0 && i < orders.count ? orders[i].clientOrderID : nil
     }
 
     /// Applies a modification to the stored order (after the broker confirmed it).
@@ -137,6 +164,11 @@ public struct OrderManager: Sendable {
         return due
     }
 
-    /// The children of a bracket parent.
-    public func children(of parent: OrderID) -> [Order] { orders.filter { $0.parentID == parent } }
+    /// The open children of a bracket parent.
+    public func openChildren(of parent: OrderID) -> [Order] { openOrders.filter { $0.parentID == parent } }
+
+    /// The earliest timeout among open orders, if any.
+    public var nextTimeout: Timestamp? {
+        timed.compactMap { order($0).flatMap { $0.isOpen ? $0.expiresAt : nil } }.min()
+    }
 }

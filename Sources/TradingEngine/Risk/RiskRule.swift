@@ -58,7 +58,9 @@ public protocol RiskRule: Sendable {
 
 /// Denies everything while engaged.
 public struct KillSwitchRule: RiskRule {
+    /// Creates the rule.
     public init() {}
+    /// Evaluates the order; `nil` allows it.
     public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
         view.monitor.killSwitchEngaged ? RiskDenial(rule: .killSwitch, detail: "kill switch engaged") : nil
     }
@@ -66,12 +68,16 @@ public struct KillSwitchRule: RiskRule {
 
 /// Caps one position's value, absolutely and as % of equity.
 public struct MaxPositionValueRule: RiskRule {
+    /// Largest position value, if set.
     public var maxValue: Money?
+    /// The limit in percent of equity.
     public var maxPercentOfEquity: Double?
+    /// Creates the rule.
     public init(maxValue: Money?, maxPercentOfEquity: Double?) {
         self.maxValue = maxValue
         self.maxPercentOfEquity = maxPercentOfEquity
     }
+    /// Evaluates the order; `nil` allows it.
     public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
         guard view.isEntry else { return nil }
         if let cap = maxValue, view.postTradePositionValue > cap {
@@ -86,8 +92,11 @@ public struct MaxPositionValueRule: RiskRule {
 
 /// Caps gross exposure / equity.
 public struct MaxGrossExposureRule: RiskRule {
+    /// Largest gross exposure / equity.
     public var maxRatio: Double
+    /// Creates the rule.
     public init(maxRatio: Double) { self.maxRatio = maxRatio }
+    /// Evaluates the order; `nil` allows it.
     public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
         guard view.isEntry, view.postTradeGrossExposure.doubleValue > view.equity.doubleValue * maxRatio else { return nil }
         return RiskDenial(rule: .maxGrossExposure, detail: "gross exposure \(view.postTradeGrossExposure.centsDescription) > \(maxRatio) × equity \(view.equity.centsDescription)")
@@ -96,8 +105,11 @@ public struct MaxGrossExposureRule: RiskRule {
 
 /// Caps the number of non-flat positions.
 public struct MaxActivePositionsRule: RiskRule {
+    /// Most non-flat positions.
     public var maxCount: Int
+    /// Creates the rule.
     public init(maxCount: Int) { self.maxCount = maxCount }
+    /// Evaluates the order; `nil` allows it.
     public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
         guard view.isEntry, view.position.isFlat, view.activePositionCount >= maxCount else { return nil }
         return RiskDenial(rule: .maxActivePositions, detail: "\(view.activePositionCount) positions open, limit \(maxCount)")
@@ -106,7 +118,9 @@ public struct MaxActivePositionsRule: RiskRule {
 
 /// Blocks entries after the daily loss limit was hit, until the next UTC day.
 public struct MaxDailyLossRule: RiskRule {
+    /// Creates the rule.
     public init() {}
+    /// Evaluates the order; `nil` allows it.
     public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
         guard view.isEntry, view.monitor.dailyLossBreached else { return nil }
         return RiskDenial(rule: .maxDailyLoss, detail: "daily loss limit hit; entries blocked until next session")
@@ -115,7 +129,9 @@ public struct MaxDailyLossRule: RiskRule {
 
 /// Blocks entries for good after the drawdown limit was hit.
 public struct MaxDrawdownRule: RiskRule {
+    /// Creates the rule.
     public init() {}
+    /// Evaluates the order; `nil` allows it.
     public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
         guard view.isEntry, view.monitor.drawdownHalted else { return nil }
         return RiskDenial(rule: .maxDrawdown, detail: "max drawdown hit; trading halted")
@@ -124,7 +140,9 @@ public struct MaxDrawdownRule: RiskRule {
 
 /// Blocks entries for good after a rapid loss.
 public struct RapidLossRule: RiskRule {
+    /// Creates the rule.
     public init() {}
+    /// Evaluates the order; `nil` allows it.
     public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
         guard view.isEntry, view.monitor.rapidLossHalted else { return nil }
         return RiskDenial(rule: .rapidLoss, detail: "rapid loss detected; trading halted")
@@ -133,8 +151,11 @@ public struct RapidLossRule: RiskRule {
 
 /// Caps one sector's exposure as % of equity.
 public struct SectorAllocationRule: RiskRule {
+    /// The limit in percent of equity.
     public var maxPercentOfEquity: Double
+    /// Creates the rule.
     public init(maxPercentOfEquity: Double) { self.maxPercentOfEquity = maxPercentOfEquity }
+    /// Evaluates the order; `nil` allows it.
     public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
         guard view.isEntry, let exposure = view.postTradeSectorExposure,
             exposure.doubleValue > view.equity.doubleValue * maxPercentOfEquity / 100
@@ -145,8 +166,11 @@ public struct SectorAllocationRule: RiskRule {
 
 /// Blocks entries while a volatility gauge is above a threshold.
 public struct VolatilityPauseRule: RiskRule {
+    /// Level above which entries pause.
     public var threshold: Double
+    /// Creates the rule.
     public init(threshold: Double) { self.threshold = threshold }
+    /// Evaluates the order; `nil` allows it.
     public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
         guard view.isEntry, let level = view.volatilityLevel, level > threshold else { return nil }
         return RiskDenial(rule: .volatilityPause, detail: "volatility \(level) above \(threshold)")
@@ -155,8 +179,11 @@ public struct VolatilityPauseRule: RiskRule {
 
 /// Caps the loss at the stop of a bracket entry as % of equity.
 public struct RiskPerTradeRule: RiskRule {
+    /// The limit in percent of equity.
     public var maxPercentOfEquity: Double
+    /// Creates the rule.
     public init(maxPercentOfEquity: Double) { self.maxPercentOfEquity = maxPercentOfEquity }
+    /// Evaluates the order; `nil` allows it.
     public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
         guard view.isEntry, let distance = view.stopDistance else { return nil }
         let risk = Money(price: distance, quantity: request.quantity)

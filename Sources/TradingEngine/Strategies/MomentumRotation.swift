@@ -5,7 +5,7 @@ import TradingModel
 /// - Every bar updates each instrument's score inputs (rate of change, one-bar-return volatility, average volume)
 ///   and checks the optional per-position stop-loss / take-profit against the average cost.
 /// - On `.barsClosed` of a rebalance slice, instruments with a bar at that time, a full lookback, a score ≥
-///   `minimumScore`, and not excluded, are ranked by score (ties by instrument order); the top `holdings` get
+///   `minimumScore` (if set), and not excluded, are ranked by score (ties by instrument order); the top `holdings` get
 ///   target weights (equal or inverse-volatility) of `investedFraction × equity`, rounded down to lots.
 ///   Everything else is sold. Sells are submitted before buys; instruments with open orders are left alone.
 /// - Market orders: with the default simulator they fill at each instrument's next open.
@@ -31,6 +31,7 @@ public struct MomentumRotation: Strategy {
     /// Creates the strategy.
     public init(config: MomentumRotationConfig = MomentumRotationConfig()) { self.config = config }
 
+    /// Reacts to bars (and, for rotation, to `.barsClosed`); other events are ignored.
     public mutating func handle(_ event: StrategyEvent, in context: borrowing some StrategyContext) -> [StrategyAction] {
         switch event {
         case let .bar(id, bar):
@@ -105,7 +106,7 @@ public struct MomentumRotation: Strategy {
     private func rebalance(at time: Timestamp, context: some StrategyContext) -> [StrategyAction] {
         var candidates: [(index: Int, score: Double)] = []
         for (i, slot) in slots.enumerated() where !slot.isExcluded && slot.lastTime == time {
-            if let score = slot.score, score >= config.minimumScore { candidates.append((i, score)) }
+            if let score = slot.score, score >= config.minimumScore ?? -.infinity { candidates.append((i, score)) }
         }
         candidates.sort { $0.score != $1.score ? $0.score > $1.score : $0.index < $1.index }
         let selected = Array(candidates.prefix(max(config.holdings, 0)))
@@ -128,7 +129,10 @@ public struct MomentumRotation: Strategy {
             var target = Quantity.zero
             if weights[i] > 0, slots[i].close.units > 0 {
                 let lot = context.universe[id].lotSize
-                let shares = (budget * weights[i] / slots[i].close.doubleValue / lot.doubleValue).rounded(.down)
+                // Equal weight divides rather than multiplies by 1/K, matching the peers' arithmetic exactly.
+                let allocation = config.weighting == .equal
+                    ? budget / Double(max(config.holdings, 1)) : budget * weights[i]
+                let shares = (allocation / slots[i].close.doubleValue / lot.doubleValue).rounded(.down)
                 target = Quantity(units: Int64(shares) * lot.units)
             }
             let delta = target - held

@@ -36,8 +36,8 @@ public struct MomentumRotationConfig: Hashable, Sendable, Codable {
     public var lookback: Int
     /// Scoring rule.
     public var ranking: MomentumRanking
-    /// Instruments scoring below this are never held (same units as the score).
-    public var minimumScore: Double
+    /// Instruments scoring below this are never held (same units as the score); `nil` = no threshold.
+    public var minimumScore: Double?
     /// How many instruments to hold (top K).
     public var holdings: Int
     /// When to rebalance.
@@ -55,7 +55,7 @@ public struct MomentumRotationConfig: Hashable, Sendable, Codable {
 
     /// Creates a config; defaults: 20-bar ROC, top 3, rebalance every 20 bars, equal weight, 99 % invested.
     public init(
-        lookback: Int = 20, ranking: MomentumRanking = .rateOfChange, minimumScore: Double = 0, holdings: Int = 3,
+        lookback: Int = 20, ranking: MomentumRanking = .rateOfChange, minimumScore: Double? = 0, holdings: Int = 3,
         rebalance: RebalanceSchedule = .everyBars(20), weighting: PortfolioWeighting = .equal,
         investedFraction: Double = 0.99, stopLossPercent: Double? = nil, takeProfitPercent: Double? = nil,
         excludedSymbols: [Symbol] = []

@@ -88,9 +88,16 @@ public struct MovingAverageCrossover: Strategy {
     /// Creates the strategy.
     public init(config: MovingAverageCrossoverConfig = MovingAverageCrossoverConfig()) { self.config = config }
 
+    /// Reacts to bars (and, for rotation, to `.barsClosed`); other events are ignored.
     @inlinable
     public mutating func handle(_ event: StrategyEvent, in context: borrowing some StrategyContext) -> [StrategyAction] {
-        guard case let .bar(id, bar) = event else { return [] }
+        guard case let .bar(id, bar) = event, let cross = update(id, bar) else { return [] }
+        return signal(cross.side, id: id, bar: bar, atr: cross.atr, context: context)
+    }
+
+    /// Updates the averages with a bar; returns the side of a cross, if one happened.
+    @inlinable
+    mutating func update(_ id: InstrumentID, _ bar: Bar) -> (side: Side, atr: Double?)? {
         let i = id.index
         if i >= slots.count { grow(to: i + 1) }
         let close = bar.close.doubleValue
@@ -98,23 +105,22 @@ public struct MovingAverageCrossover: Strategy {
         let slowValue = slots[i].slow.update(close)
         var atr: Double?
         if config.atrStops != nil {
-            atr = slots[i].atr.update(
-                high: bar.high.doubleValue, low: bar.low.doubleValue, close: close)
+            atr = slots[i].atr.update(high: bar.high.doubleValue, low: bar.low.doubleValue, close: close)
         }
-        guard let fast = fastValue, let slow = slowValue else { return [] }
-        defer {
-            slots[i].previousFast = fast
-            slots[i].previousSlow = slow
-            slots[i].hasPrevious = true
-        }
-        guard slots[i].hasPrevious else { return [] }
-        let crossUp = fast > slow && slots[i].previousFast <= slots[i].previousSlow
-        let crossDown = fast < slow && slots[i].previousFast >= slots[i].previousSlow
-        guard crossUp || crossDown else { return [] }
-        return signal(crossUp ? .buy : .sell, id: id, bar: bar, atr: atr, context: context)
+        guard let fast = fastValue, let slow = slowValue else { return nil }
+        let hadPrevious = slots[i].hasPrevious
+        let previousFast = slots[i].previousFast
+        let previousSlow = slots[i].previousSlow
+        slots[i].previousFast = fast
+        slots[i].previousSlow = slow
+        slots[i].hasPrevious = true
+        guard hadPrevious else { return nil }
+        if fast > slow && previousFast <= previousSlow { return (.buy, atr) }
+        if fast < slow && previousFast >= previousSlow { return (.sell, atr) }
+        return nil
     }
 
-    @usableFromInline
+    @inlinable
     func signal(
         _ side: Side, id: InstrumentID, bar: Bar, atr: Double?, context: some StrategyContext
     ) -> [StrategyAction] {

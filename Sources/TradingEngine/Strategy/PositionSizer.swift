@@ -50,6 +50,7 @@ public struct ATRStopConfig: Hashable, Sendable, Codable {
     }
 
     /// A bracket for an entry given the ATR, or a plain order when the ATR is unknown.
+    @usableFromInline
     func entry(_ request: OrderRequest, reference: Price, atr: Double?) -> StrategyAction {
         guard let atr, atr > 0 else { return .submit(request) }
         let sign: Double = request.side == .buy ? 1 : -1

@@ -11,7 +11,7 @@ import TradingModel
 /// ```swift
 /// struct BuyFirstBar: Strategy {
 ///     var done = false
-///     mutating func handle(_ event: StrategyEvent, in context: borrowing some StrategyContext) -> [StrategyAction] {
+///     mutating func handle(_ event: StrategyEvent, in context: some StrategyContext) -> [StrategyAction] {
 ///         guard case let .bar(id, _) = event, !done else { return [] }
 ///         done = true
 ///         return [.submit(.market(id, .buy, Quantity(10)))]
@@ -24,7 +24,7 @@ public protocol Strategy: Sendable {
     ///   - event: what happened (a bar, a fill, an order update, a timer).
     ///   - context: read-only view of time, positions, orders, prices and the account.
     /// - Returns: intents for the engine, in order.
-    mutating func handle(_ event: StrategyEvent, in context: borrowing some StrategyContext) -> [StrategyAction]
+    mutating func handle(_ event: StrategyEvent, in context: some StrategyContext) -> [StrategyAction]
 }
 
 /// What a strategy is told about.

@@ -1,0 +1,50 @@
+import Simulation
+import Testing
+import TradingModel
+
+@Suite struct CostModelTests {
+    func commission(_ model: CommissionModel, shares: Int64, price: String) -> Money {
+        var c = CommissionCalculator(model: model)
+        return c.commission(quantity: Quantity(shares), price: Price(price)!, at: T.time(0))
+    }
+
+    @Test func ibkrFixedAppliesMinimumRateAndCap() {
+        #expect(commission(.ibkrFixedDefault, shares: 100, price: "50") == Money(1))  // 0.50 → min 1.00
+        #expect(commission(.ibkrFixedDefault, shares: 1_000, price: "50") == Money(5))  // 0.005 × 1000
+        #expect(commission(.ibkrFixedDefault, shares: 1_000, price: "0.10") == Money(1))  // cap 1 % of 100 = 1.00
+        #expect(commission(.ibkrFixedDefault, shares: 10_000, price: "0.10") == Money(10))  // 50 capped at 10
+    }
+
+    @Test func ibkrTieredUsesMonthToDateVolume() {
+        var c = CommissionCalculator(model: .ibkrTieredDefault)
+        let jan = T.time(0)
+        #expect(c.commission(quantity: Quantity(100), price: Price(50), at: jan) == Money("0.35")!)  // min
+        #expect(c.commission(quantity: Quantity(299_900), price: Price(50), at: jan) == Money("1049.65")!)
+        // 300,000 shares this month: the next execution pays 0.002.
+        #expect(c.commission(quantity: Quantity(1_000), price: Price(50), at: jan) == Money(2))
+        // A new month resets the volume.
+        let feb = Timestamp(year: 2020, month: 2, day: 3)
+        #expect(c.commission(quantity: Quantity(1_000), price: Price(50), at: feb) == Money("3.5")!)
+    }
+
+    @Test func percentageOfValue() {
+        #expect(commission(.percentage(0.1), shares: 200, price: "25") == Money(5))
+    }
+
+    @Test func slippageModels() {
+        #expect(SlippageModel.fixedBasisPoints(10).apply(to: Price(100), side: .buy, volumeShare: 0) == Price("100.1")!)
+        #expect(SlippageModel.fixedBasisPoints(10).apply(to: Price(100), side: .sell, volumeShare: 0) == Price("99.9")!)
+        // 0.1 × 0.1² = 0.001 → 10 bp.
+        #expect(SlippageModel.volumeShare(priceImpact: 0.1).apply(to: Price(100), side: .buy, volumeShare: 0.1)
+            == Price("100.1")!)
+    }
+
+    @Test func slippageAppliesToMarketButNotLimitFills() {
+        var h = Harness(SimulationConfig(slippage: .fixedBasisPoints(10), commission: .ibkrFixedDefault))
+        h.submit(T.order(1, .buy, 1_000))
+        h.submit(T.order(2, .buy, 1_000, .limit(Price(100))))
+        let fills = T.fills(h.feed(T.bar(1, "100", "101", "99", "100")))
+        #expect(fills.map(\.price) == [Price("100.1")!, Price(100)])
+        #expect(fills.map(\.commission) == [Money(5), Money(5)])
+    }
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import Simulation
-
-@Test func SimulationModuleLoads() { #expect(Bool(true)) }

@@ -1,0 +1,132 @@
+import Testing
+import TradingEngine
+import TradingModel
+
+@Suite struct RiskRuleTests {
+    func view(isEntry: Bool = true, equity: Int64 = 100_000, postValue: Int64 = 0) -> RiskView {
+        var v = RiskView(now: E.time(0), equity: Money(equity), position: Position(instrument: E.a),
+                         referencePrice: Price(100), isEntry: isEntry)
+        v.postTradePositionValue = Money(postValue)
+        return v
+    }
+    let buy = OrderRequest.market(E.a, .buy, Quantity(100))
+
+    @Test func maxPositionValueAbsoluteAndPercent() {
+        let rule = MaxPositionValueRule(maxValue: Money(15_000), maxPercentOfEquity: 10)
+        #expect(rule.evaluate(buy, in: view(postValue: 9_000)) == nil)
+        #expect(rule.evaluate(buy, in: view(postValue: 12_000))?.rule == .maxPositionPercentOfEquity)
+        #expect(rule.evaluate(buy, in: view(postValue: 16_000))?.rule == .maxPositionValue)
+        #expect(rule.evaluate(buy, in: view(isEntry: false, postValue: 16_000)) == nil)
+    }
+
+    @Test func grossExposureRatio() {
+        var v = view()
+        v.postTradeGrossExposure = Money(150_001)
+        #expect(MaxGrossExposureRule(maxRatio: 1.5).evaluate(buy, in: v)?.rule == .maxGrossExposure)
+        v.postTradeGrossExposure = Money(150_000)
+        #expect(MaxGrossExposureRule(maxRatio: 1.5).evaluate(buy, in: v) == nil)
+    }
+
+    @Test func activePositions() {
+        var v = view()
+        v.activePositionCount = 3
+        #expect(MaxActivePositionsRule(maxCount: 3).evaluate(buy, in: v)?.rule == .maxActivePositions)
+        v.activePositionCount = 2
+        #expect(MaxActivePositionsRule(maxCount: 3).evaluate(buy, in: v) == nil)
+    }
+
+    @Test func sectorVolatilityAndRiskPerTrade() {
+        var v = view()
+        v.postTradeSectorExposure = Money(30_001)
+        #expect(SectorAllocationRule(maxPercentOfEquity: 30).evaluate(buy, in: v)?.rule == .sectorAllocation)
+        v.volatilityLevel = 35
+        #expect(VolatilityPauseRule(threshold: 30).evaluate(buy, in: v)?.rule == .volatilityPause)
+        #expect(VolatilityPauseRule(threshold: 40).evaluate(buy, in: v) == nil)
+        v.stopDistance = Price(5)  // 100 shares × 5 = 500 = 0.5 % of equity
+        #expect(RiskPerTradeRule(maxPercentOfEquity: 1).evaluate(buy, in: v) == nil)
+        #expect(RiskPerTradeRule(maxPercentOfEquity: 0.4).evaluate(buy, in: v)?.rule == .riskPerTrade)
+    }
+
+    @Test func monitorFlagsDailyLossUntilNextDay() {
+        var config = RiskConfig()
+        config.maxDailyLossPercent = 2
+        var m = RiskMonitor(config: config)
+        m.observe(equity: Money(100_000), at: E.time(0))
+        m.observe(equity: Money(98_500), at: E.time(1))
+        #expect(!m.status.dailyLossBreached)
+        m.observe(equity: Money(97_999), at: E.time(2))
+        #expect(m.status.dailyLossBreached)
+        var v = view()
+        v.monitor = m.status
+        #expect(MaxDailyLossRule().evaluate(buy, in: v)?.rule == .maxDailyLoss)
+        #expect(MaxDailyLossRule().evaluate(buy, in: view(isEntry: false)) == nil)
+        m.observe(equity: Money(97_999), at: E.time(0, day: 18_264))
+        #expect(!m.status.dailyLossBreached)
+    }
+
+    @Test func monitorHaltsOnDrawdownForGood() {
+        var config = RiskConfig()
+        config.maxDrawdownPercent = 10
+        var m = RiskMonitor(config: config)
+        m.observe(equity: Money(100_000), at: E.time(0))
+        m.observe(equity: Money(120_000), at: E.time(1))
+        m.observe(equity: Money(108_001), at: E.time(2))
+        #expect(!m.status.drawdownHalted)
+        m.observe(equity: Money(107_999), at: E.time(3))
+        #expect(m.status.drawdownHalted)
+        m.observe(equity: Money(200_000), at: E.time(0, day: 18_300))
+        #expect(m.status.drawdownHalted)
+    }
+
+    @Test func monitorDetectsRapidLossWithinWindow() {
+        var config = RiskConfig()
+        config.rapidLossPercent = 3
+        config.rapidLossWindow = .minutes(10)
+        var m = RiskMonitor(config: config)
+        m.observe(equity: Money(100_000), at: E.time(0))
+        m.observe(equity: Money(99_000), at: E.time(5))
+        // 20 minutes later the old peak has left the window: a slow decline is not "rapid".
+        m.observe(equity: Money(97_500), at: E.time(20))
+        #expect(!m.status.rapidLossHalted)
+        m.observe(equity: Money(97_000), at: E.time(25))
+        m.observe(equity: Money(94_000), at: E.time(29))
+        #expect(m.status.rapidLossHalted)
+    }
+
+    @Test func engineRecordsDenialsAsEventsWithReasonsAndCounts() {
+        var config = EngineConfig()
+        config.risk.maxPositionValue = Money(5_000)
+        config.risk.volatilitySymbol = "VIX"
+        config.risk.volatilityThreshold = 30
+        var engine = EngineCore(universe: E.universe, strategy: ScriptedStrategy([
+            [.submit(.market(E.a, .buy, Quantity(100)))],
+            [.submit(.market(E.a, .buy, Quantity(10)))],
+            [.submit(.market(E.a, .buy, Quantity(10)))],
+        ]), config: config)
+        #expect(engine.handle(.bar(E.a, E.bar(0, "100"))).isEmpty)
+        #expect(engine.denialCounts[.maxPositionValue] == 1)
+        #expect(engine.denials.first?.denial.detail.contains("10000.00") == true)
+        #expect(engine.strategy.seen.contains { if case .orderUpdated(_, .denied) = $0 { true } else { false } })
+        #expect(E.submitted(engine.handle(.bar(E.a, E.bar(1, "100")))).count == 1)
+        _ = engine.handle(.bar(InstrumentID(2), E.bar(2, "35")))
+        #expect(engine.handle(.bar(E.a, E.bar(2, "100"))).isEmpty)
+        #expect(engine.denialCounts[.volatilityPause] == 1)
+        #expect(engine.orders.orders.map(\.state) == [.denied, .submitted, .denied])
+    }
+
+    @Test func sectorLimitUsesTheSectorMap() throws {
+        var config = EngineConfig()
+        config.risk.maxSectorPercentOfEquity = 20
+        var engine = EngineCore(universe: E.universe, strategy: ScriptedStrategy([
+            [.submit(.market(E.a, .buy, Quantity(150)))],
+            [],
+            [.submit(.market(E.a, .buy, Quantity(100))), .submit(.market(E.b, .buy, Quantity(100)))],
+        ]), config: config)
+        let id = try #require(E.submitted(engine.handle(.bar(E.a, E.bar(0, "100")))).first?.id)
+        _ = engine.handle(.execution(.filled(E.fill(id, .buy, 150, "100"))))
+        _ = engine.handle(.bar(E.b, E.bar(1, "100")))
+        let second = E.submitted(engine.handle(.bar(E.a, E.bar(1, "100"))))
+        #expect(second.map(\.instrument) == [E.b])
+        #expect(engine.denialCounts[.sectorAllocation] == 1)
+    }
+}

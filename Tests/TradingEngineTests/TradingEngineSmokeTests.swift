@@ -1,4 +1,0 @@
-import Testing
-@testable import TradingEngine
-
-@Test func TradingEngineModuleLoads() { #expect(Bool(true)) }

@@ -1,4 +1,0 @@
-import Testing
-@testable import TradingModel
-
-@Test func TradingModelModuleLoads() { #expect(Bool(true)) }
