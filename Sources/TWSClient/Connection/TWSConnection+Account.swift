@@ -11,6 +11,14 @@ public struct TWSPosition: Sendable, Equatable {
     public var quantity: Decimal?
     /// The average cost.
     public var averageCost: Double
+
+    /// Creates a position.
+    public init(account: String, contract: TWSContract, quantity: Decimal?, averageCost: Double) {
+        self.account = account
+        self.contract = contract
+        self.quantity = quantity
+        self.averageCost = averageCost
+    }
 }
 
 /// One value of reqAccountSummary.
@@ -23,6 +31,14 @@ public struct TWSAccountSummaryValue: Sendable, Equatable {
     public var value: String
     /// The currency (empty for non-monetary tags).
     public var currency: String
+
+    /// Creates a summary value.
+    public init(account: String, tag: String, value: String, currency: String) {
+        self.account = account
+        self.tag = tag
+        self.value = value
+        self.currency = currency
+    }
 }
 
 /// One update of reqAccountUpdates.
@@ -45,6 +61,13 @@ public struct TWSPnL: Sendable, Equatable {
     public var unrealized: Double?
     /// Realized P&L.
     public var realized: Double?
+
+    /// Creates a P&L value.
+    public init(daily: Double?, unrealized: Double?, realized: Double?) {
+        self.daily = daily
+        self.unrealized = unrealized
+        self.realized = realized
+    }
 }
 
 extension TWSConnection {
@@ -95,7 +118,8 @@ extension TWSConnection {
         let requestID = nextRequestID()
         let cancel = TWSRequest.cancelAccountSummary(requestID: requestID)
         let result = try await collect(
-            .request(requestID), request: .accountSummary(requestID: requestID, group: group, tags: tags), cancel: cancel
+            .request(requestID), request: .accountSummary(requestID: requestID, group: group, tags: tags),
+            cancel: cancel
         )
         try send(cancel, priority: .cancel)
         return decodeAll(result).compactMap { response in
@@ -134,8 +158,11 @@ extension TWSConnection {
         account: String, contractID: Int, modelCode: String = ""
     ) async throws(TWSRequestError) -> AsyncThrowingStream<SubscriptionItem<TWSPnLSingle>, any Error> {
         let requestID = nextRequestID()
-        let request = TWSRequest.pnlSingle(requestID: requestID, account: account, modelCode: modelCode, contractID: contractID)
-        return try await subscribe(.request(requestID), request: request, cancel: .cancelPnLSingle(requestID: requestID)) { response in
+        let request = TWSRequest.pnlSingle(
+            requestID: requestID, account: account, modelCode: modelCode, contractID: contractID)
+        return try await subscribe(
+            .request(requestID), request: request, cancel: .cancelPnLSingle(requestID: requestID)
+        ) { response in
             guard case .pnlSingle(let value) = response else { return nil }
             return value
         }

@@ -40,11 +40,14 @@ public struct TWSHistoricalBarsQuery: Sendable, Equatable, Hashable {
 
     /// How the pacing planner sees this query.
     func pacingRequest(keepUpToDate: Bool) -> HistoricalPacingRequest {
-        let identity = contract.contractID != 0
+        let identity =
+            contract.contractID != 0
             ? "#\(contract.contractID)"
-            : [contract.symbol, contract.securityType, contract.lastTradeDateOrContractMonth,
-               contract.strike.map { "\($0)" } ?? "", contract.right, contract.multiplier, contract.currency,
-               contract.localSymbol].joined(separator: "/")
+            : [
+                contract.symbol, contract.securityType, contract.lastTradeDateOrContractMonth,
+                contract.strike.map { "\($0)" } ?? "", contract.right, contract.multiplier, contract.currency,
+                contract.localSymbol,
+            ].joined(separator: "/")
         let series = "\(identity)@\(contract.exchange)/\(contract.primaryExchange):\(whatToShow)"
         let signature = [series, endDateTime, duration, barSize, "\(useRTH)", "\(formatDate)", "\(keepUpToDate)"]
             .joined(separator: "|")
@@ -69,7 +72,8 @@ extension TWSConnection {
     /// - Throws: `TWSRequestError.rejected` with code 200 when no security definition was found.
     public func contractDetails(_ contract: TWSContract) async throws(TWSRequestError) -> [TWSContractDetails] {
         let requestID = nextRequestID()
-        let result = try await collect(.request(requestID), request: .contractDetails(requestID: requestID, contract: contract))
+        let result = try await collect(
+            .request(requestID), request: .contractDetails(requestID: requestID, contract: contract))
         return decodeAll(result).compactMap { response in
             if case .contractDetails(_, let details) = response { return details }
             return nil
@@ -88,7 +92,7 @@ extension TWSConnection {
         let result = try await collect(
             .request(requestID), request: .historicalData(query.request(requestID: requestID, keepUpToDate: false)),
             cancel: .cancelHistoricalData(requestID: requestID),
-            path: .historical(query.pacingRequest(keepUpToDate: false), requestID: requestID)
+            path: .paced(.historical, query.pacingRequest(keepUpToDate: false), requestID: requestID)
         )
         return decodeAll(result).flatMap { response -> [TWSBar] in
             if case .historicalData(_, _, _, let bars) = response { return bars }
@@ -105,7 +109,7 @@ extension TWSConnection {
         _ query: TWSHistoricalBarsQuery
     ) async throws(TWSRequestError) -> AsyncThrowingStream<SubscriptionItem<TWSHistoricalBarsEvent>, any Error> {
         let requestID = nextRequestID()
-        let path = OutboundPath.historical(query.pacingRequest(keepUpToDate: true), requestID: requestID)
+        let path = OutboundPath.paced(.historical, query.pacingRequest(keepUpToDate: true), requestID: requestID)
         return try await subscribe(
             .request(requestID), request: .historicalData(query.request(requestID: requestID, keepUpToDate: true)),
             cancel: .cancelHistoricalData(requestID: requestID), options: SubscriptionOptions(path: path)
@@ -120,7 +124,8 @@ extension TWSConnection {
 
     // MARK: - Real-time bars
 
-    /// 5-second real-time bars (reqRealTimeBars) until the consumer stops, which sends cancelRealTimeBars.
+    /// 5-second real-time bars (reqRealTimeBars) until the consumer stops, which sends cancelRealTimeBars. New
+    /// requests are paced to at most 60 per 10 minutes.
     /// - Parameters:
     ///   - contract: the contract.
     ///   - whatToShow: `TRADES`, `MIDPOINT`, `BID` or `ASK`.
@@ -131,9 +136,14 @@ extension TWSConnection {
         contract: TWSContract, whatToShow: String = "TRADES", useRTH: Bool = true
     ) async throws(TWSRequestError) -> AsyncThrowingStream<SubscriptionItem<TWSRealTimeBar>, any Error> {
         let requestID = nextRequestID()
-        let request = TWSRealTimeBarsRequest(requestID: requestID, contract: contract, whatToShow: whatToShow, useRTH: useRTH)
+        let request = TWSRealTimeBarsRequest(
+            requestID: requestID, contract: contract, whatToShow: whatToShow, useRTH: useRTH)
+        // Only the 60-new-requests-per-10-minutes rule applies; the signature is unique, so no identical rule.
+        let pacingRequest = HistoricalPacingRequest(
+            signature: "rtb:\(requestID)", seriesKey: "rtb:\(requestID)", isBidAsk: false)
         return try await subscribe(
-            .request(requestID), request: .realTimeBars(request), cancel: .cancelRealTimeBars(requestID: requestID)
+            .request(requestID), request: .realTimeBars(request), cancel: .cancelRealTimeBars(requestID: requestID),
+            options: SubscriptionOptions(path: .paced(.realTimeBars, pacingRequest, requestID: requestID))
         ) { response in
             if case .realTimeBar(_, let bar) = response { return bar }
             return nil

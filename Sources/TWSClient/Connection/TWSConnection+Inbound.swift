@@ -16,7 +16,8 @@ extension TWSConnection {
             do {
                 (message, disposition) = try InboundClassifier.classify(payload, serverVersion: version)
             } catch {
-                logger.warning("skipping malformed frame from TWS: \(error) [\(TWSFrame.fields(of: payload).joined(separator: "|"))]")
+                let fields = TWSFrame.fields(of: payload).joined(separator: "|")
+                logger.warning("skipping malformed frame from TWS: \(error) [\(fields)]")
                 continue
             }
             try dispatch(message, disposition)
@@ -34,7 +35,8 @@ extension TWSConnection {
         }
         logger.debug("TWS server version \(session.serverVersion), connection time \(session.connectionTime)")
         phase = .awaitingReady(
-            serverVersion: session.serverVersion, connectionTime: session.connectionTime, nextValidID: nil, accounts: nil
+            serverVersion: session.serverVersion, connectionTime: session.connectionTime, nextValidID: nil,
+            accounts: nil
         )
         enqueue(session.startAPIFrame)
     }
@@ -45,10 +47,10 @@ extension TWSConnection {
             if !router.deliver(message, to: key) { logOrphan(message, key) }
         case .end(let key):
             if !router.complete(key, endMessage: message) { logOrphan(message, key) }
-            if case .request(let id) = key { historicalFinished(requestID: id) }
+            if case .request(let id) = key { pacedRequestFinished(requestID: id) }
         case .dataThenEnd(let key):
             if router.deliver(message, to: key) { router.complete(key) } else { logOrphan(message, key) }
-            if case .request(let id) = key { historicalFinished(requestID: id) }
+            if case .request(let id) = key { pacedRequestFinished(requestID: id) }
         case .error(let notice):
             try handle(notice)
         case .nextValidID(let id):
@@ -100,9 +102,11 @@ extension TWSConnection {
         switch notice.disposition {
         case .connection(.lost):
             logger.warning("\(notice)")
+            publish(notice: notice)
             publish(.lost)
         case .connection(.restored(let dataLost)):
             logger.notice("\(notice)")
+            publish(notice: notice)
             publish(.restored(dataLost: dataLost))
         case .connection(.clientIDInUse):
             throw .clientIDInUse(clientID: configuration.clientID)
@@ -110,14 +114,16 @@ extension TWSConnection {
             if notice.requestID >= 0, router.deliver(notice: notice, to: .request(notice.requestID)) { return }
             if notice.requestID >= 0, publishOrderNotice(notice) { return }
             logger.info("\(notice)")
+            publish(notice: notice)
         case .terminal:
             let key = RouteKey.request(notice.requestID)
             if router.fail(key, with: .rejected(notice)) {
-                historicalFinished(requestID: notice.requestID)
+                pacedRequestFinished(requestID: notice.requestID)
                 return
             }
             if publishOrderNotice(notice) { return }
             logger.warning("\(notice)")
+            publish(notice: notice)
         }
     }
 }

@@ -9,11 +9,13 @@ enum LoopExit: Sendable, Equatable {
 }
 
 extension TWSConnection {
-    /// Connects and serves until `disconnect()`, the peer closing, or a fatal error.
+    /// Connects and serves until `disconnect()`, the peer closing, a fatal error, or cancellation of the
+    /// calling task.
     ///
     /// Use it as a long-running service (e.g. a `ServiceGroup` service); `connect(_:environment:_:)` wraps it.
     /// - Throws: `TWSConnectionError`: `refused`, `timedOut`, `unsupportedServerVersion`, `clientIDInUse`,
-    ///   `closedByPeer`, `handshakeFailed`, `transport`. A clean `disconnect()` returns normally.
+    ///   `closedByPeer`, `handshakeFailed`, `transport`. A clean `disconnect()` or a cancelled task returns
+    ///   normally.
     public nonisolated func run() async throws(TWSConnectionError) {
         guard await begin() else { throw .transport("a TWSConnection runs once; create a new one to reconnect") }
         do {
@@ -23,6 +25,11 @@ extension TWSConnection {
             }
             await close(error: nil)
         } catch {
+            if Task.isCancelled {
+                // Shutdown of the owning task (e.g. a service group): a clean end, not a failure.
+                await close(error: nil)
+                return
+            }
             let connectionError = await connectionError(from: error)
             await close(error: connectionError)
             throw connectionError
@@ -39,7 +46,10 @@ extension TWSConnection {
     /// Maps any error out of the transport or the loops to a `TWSConnectionError`.
     private func connectionError(from error: any Error) -> TWSConnectionError {
         if let error = error as? TWSConnectionError { return error }
-        if error is CancellationError { return .closedByPeer(during: phaseDescription) }
+        // Writes racing a closed socket fail with these; the read loop usually reports the close first.
+        if error is CancellationError || error is ChannelError || error is NIOAsyncWriterError {
+            return .closedByPeer(during: phaseDescription)
+        }
         return .transport("\(error)")
     }
 
@@ -48,7 +58,8 @@ extension TWSConnection {
         switch phase {
         case .idle: return "connect"
         case .awaitingServerVersion: return "the handshake (waiting for the server version)"
-        case .awaitingReady(_, _, let nextValidID, let accounts): return "startup (waiting for \(Self.missing(nextValidID, accounts)))"
+        case .awaitingReady(_, _, let nextValidID, let accounts):
+            return "startup (waiting for \(Self.missing(nextValidID, accounts)))"
         case .ready: return "the session"
         case .closed: return "close"
         }
@@ -106,6 +117,7 @@ extension TWSConnection {
             let (frames, next) = await takeOutbound(now: clock.now())
             for frame in frames { try await outbound.write(frame) }
             if !frames.isEmpty { continue }
+            if await isDrained { return .disconnectRequested }
             if let next {
                 try await clock.sleepUntil(next)
             } else if await wakeups.next() == nil {
@@ -125,9 +137,11 @@ extension TWSConnection {
     private func checkReadyTimeout() throws(TWSConnectionError) {
         switch phase {
         case .awaitingServerVersion:
-            throw .timedOut(waitingFor: "the server version reply to the API handshake", after: configuration.readyTimeout)
+            throw .timedOut(
+                waitingFor: "the server version reply to the API handshake", after: configuration.readyTimeout)
         case .awaitingReady(_, _, let nextValidID, let accounts):
-            throw .timedOut(waitingFor: Self.missing(nextValidID, accounts) + " after startApi", after: configuration.readyTimeout)
+            throw .timedOut(
+                waitingFor: Self.missing(nextValidID, accounts) + " after startApi", after: configuration.readyTimeout)
         default:
             return
         }
@@ -138,7 +152,8 @@ extension TWSConnection {
         for await event in controls {
             switch event {
             case .disconnect:
-                return .disconnectRequested
+                // With messages queued, the write loop ends the connection once they are out.
+                if await startDraining() { return .disconnectRequested }
             case .removeListener(let id):
                 await removeListener(id)
             case .cancelRoute(let key, let id, let cancel):
@@ -150,9 +165,22 @@ extension TWSConnection {
 
     // MARK: - Outbound queue
 
-    /// Queues an encoded frame; cancels go first.
-    func enqueue(_ frame: ByteBuffer, priority: OutboundPriority = .normal) {
-        scheduler.enqueue(frame, priority: priority)
+    /// A clean disconnect was asked for: send what is queued, then close.
+    /// - Returns: whether nothing is queued, so the connection may close at once.
+    private func startDraining() -> Bool {
+        isDraining = true
+        wakeupContinuation.yield()
+        return scheduler.isEmpty
+    }
+
+    /// Whether a clean disconnect may close now: everything queued went out (held historical requests are dropped).
+    private var isDrained: Bool { isDraining && scheduler.isEmpty }
+
+    /// Queues an encoded frame; cancels go first, but never before the message they cancel.
+    func enqueue(
+        _ frame: ByteBuffer, priority: OutboundPriority = .normal, dependency: OutboundDependency? = nil
+    ) {
+        scheduler.enqueue(frame, priority: priority, dependency: dependency)
         wakeupContinuation.yield()
     }
 
@@ -160,7 +188,7 @@ extension TWSConnection {
     func send(_ request: TWSRequest, priority: OutboundPriority = .normal) throws(TWSRequestError) {
         guard let version = negotiatedVersion else { throw .notConnected }
         do {
-            enqueue(try request.encode(serverVersion: version), priority: priority)
+            enqueue(try request.encode(serverVersion: version), priority: priority, dependency: request.dependency)
         } catch {
             throw .invalidRequest(error.description)
         }
@@ -169,18 +197,27 @@ extension TWSConnection {
     /// The frames that may leave now and when to look again (`nil`: when something is queued).
     private func takeOutbound(now: Duration) -> ([ByteBuffer], Duration?) {
         var frames = scheduler.dequeueReady(now: now)
-        frames += releaseHistoricalRequests(now: now)
+        frames += releasePacedRequests(now: now)
         var next = scheduler.nextReleaseTime(now: now)
-        if let backlogTime = nextHistoricalRelease(now: now) { next = min(next ?? backlogTime, backlogTime) }
+        if let backlogTime = nextPacedRelease(now: now) { next = min(next ?? backlogTime, backlogTime) }
         return (frames, next)
     }
 
     /// A route's consumer went away (stream dropped, task cancelled, timed out): end it with `cancelled` (so a
     /// waiting caller resumes) and tell TWS, unless the route already ended.
-    private func cancelRoute(_ key: RouteKey, id: RequestRouter<RouteKey, TWSInboundMessage>.RouteID, cancel: TWSRequest?) {
+    private func cancelRoute(
+        _ key: RouteKey, id: RequestRouter<RouteKey, TWSInboundMessage>.RouteID, cancel: TWSRequest?
+    ) {
         guard router.fail(key, id: id, with: .cancelled) else { return }
-        if case .request(let requestID) = key { historicalFinished(requestID: requestID) }
-        if let cancel { try? send(cancel, priority: .cancel) }
+        if case .request(let requestID) = key, pacedRequestFinished(requestID: requestID) {
+            return  // still held by the pacing planner: TWS never saw it, nothing to cancel
+        }
+        guard let cancel else { return }
+        do {
+            try send(cancel, priority: .cancel)
+        } catch {
+            logger.warning("could not send \(cancel.messageName): \(error)")
+        }
     }
 
     /// The negotiated server version once the handshake is done.

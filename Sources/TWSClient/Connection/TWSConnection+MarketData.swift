@@ -40,7 +40,9 @@ public struct TWSMarketSnapshot: Sendable, Equatable {
         switch event {
         case .price(let tick):
             prices[tick.tickType] = tick.price
-            if let size = tick.size, let sizeType = Self.sizeType(forPriceType: tick.tickType) { sizes[sizeType] = size }
+            if let size = tick.size, let sizeType = Self.sizeType(forPriceType: tick.tickType) {
+                sizes[sizeType] = size
+            }
         case .size(let type, let size): sizes[type] = size
         case .string(let type, let value): strings[type] = value
         case .generic(let type, let value): generics[type] = value

@@ -65,7 +65,9 @@ extension TWSConnection {
     /// - Parameter filter: client id, account, time, symbol, … (empty matches everything of today).
     /// - Returns: the executions, in the order TWS sent them.
     /// - Throws: `TWSRequestError`.
-    public func executions(filter: TWSExecutionFilter = TWSExecutionFilter()) async throws(TWSRequestError) -> [TWSExecutionReport] {
+    public func executions(filter: TWSExecutionFilter = TWSExecutionFilter()) async throws(TWSRequestError)
+        -> [TWSExecutionReport]
+    {
         let requestID = nextRequestID()
         let result = try await collect(.request(requestID), request: .executions(requestID: requestID, filter: filter))
         return decodeAll(result).compactMap { response in

@@ -1,46 +1,75 @@
 import NIOCore
 import TWSProtocol
 
-/// A historical-data request held back by the pacing planner.
-struct PendingHistoricalRequest: Sendable {
+/// Which pacing planner a held request waits on.
+enum PacingLane: Sendable, Equatable {
+    /// reqHistoricalData: every rule of PROTOCOL.md §8.2.
+    case historical
+    /// reqRealTimeBars: no more than 60 new requests per 10 minutes.
+    case realTimeBars
+}
+
+/// A request held back by a pacing planner.
+struct PendingPacedRequest: Sendable {
+    var lane: PacingLane
     var pacing: HistoricalPacingRequest
     var requestID: Int
     var frame: ByteBuffer
 }
 
+extension HistoricalPacingLimits {
+    /// Real-time bars: only the 60-per-10-minutes rule applies (PROTOCOL.md §8.2); the other rules are off.
+    public static var realTimeBars: HistoricalPacingLimits {
+        var limits = HistoricalPacingLimits()
+        limits.identicalInterval = .zero
+        limits.seriesLimit = Int.max / 2
+        limits.maximumOpenRequests = Int.max
+        return limits
+    }
+}
+
 extension TWSConnection {
-    /// Queues a historical-data request behind the pacing planner; it leaves when the rules of PROTOCOL.md §8.2
-    /// allow it.
-    func enqueueHistorical(_ pending: PendingHistoricalRequest) {
-        historicalBacklog.append(pending)
+    /// Queues a request behind its pacing planner; it leaves when the planner allows it.
+    func enqueuePaced(_ pending: PendingPacedRequest) {
+        pacedBacklog.append(pending)
         wakeupContinuation.yield()
     }
 
-    /// Releases held historical requests that may leave at `now`, one at a time and only into an idle rate
-    /// limiter, so the time recorded for pacing is the time the frame is written.
-    func releaseHistoricalRequests(now: Duration) -> [ByteBuffer] {
+    private func decision(for pending: PendingPacedRequest, now: Duration) -> HistoricalPacingDecision {
+        switch pending.lane {
+        case .historical: return pacing.decision(for: pending.pacing, now: now)
+        case .realTimeBars: return realTimeBarPacing.decision(for: pending.pacing, now: now)
+        }
+    }
+
+    /// Releases held requests that may leave at `now`, one at a time and only into an idle rate limiter, so the
+    /// time recorded for pacing is the time the frame is written.
+    func releasePacedRequests(now: Duration) -> [ByteBuffer] {
         var released: [ByteBuffer] = []
         var index = 0
-        while index < historicalBacklog.count, scheduler.isEmpty, scheduler.earliestSendTime(now: now) <= now {
-            let pending = historicalBacklog[index]
-            guard case .sendNow = pacing.decision(for: pending.pacing, now: now) else {
+        while index < pacedBacklog.count, scheduler.isEmpty, scheduler.earliestSendTime(now: now) <= now {
+            let pending = pacedBacklog[index]
+            guard case .sendNow = decision(for: pending, now: now) else {
                 index += 1
                 continue
             }
-            historicalBacklog.remove(at: index)
-            pacing.recordSent(pending.pacing, requestID: pending.requestID, at: now)
+            pacedBacklog.remove(at: index)
+            switch pending.lane {
+            case .historical: pacing.recordSent(pending.pacing, requestID: pending.requestID, at: now)
+            case .realTimeBars: realTimeBarPacing.recordSent(pending.pacing, requestID: pending.requestID, at: now)
+            }
             scheduler.enqueue(pending.frame)
             released += scheduler.dequeueReady(now: now)
         }
         return released
     }
 
-    /// When the next held historical request may leave; `nil` when none is held or all wait for an open slot.
-    func nextHistoricalRelease(now: Duration) -> Duration? {
+    /// When the next held request may leave; `nil` when none is held or all wait for an open slot.
+    func nextPacedRelease(now: Duration) -> Duration? {
         var earliest: Duration?
-        for pending in historicalBacklog {
+        for pending in pacedBacklog {
             let time: Duration
-            switch pacing.decision(for: pending.pacing, now: now) {
+            switch decision(for: pending, now: now) {
             case .sendNow: time = now
             case .sendAt(let at): time = at
             case .waitForOpenSlot: continue
@@ -51,11 +80,18 @@ extension TWSConnection {
         return earliest
     }
 
-    /// A historical request ended (data complete, error, or cancel): free its open slot.
-    func historicalFinished(requestID: Int) {
-        guard pacing.openRequestCount > 0 else { return }
+    /// A paced request ended (data complete, error, or cancel): free its open slot, or drop it from the backlog
+    /// when it was never sent.
+    /// - Returns: whether the request was still held in the backlog (never sent).
+    @discardableResult
+    func pacedRequestFinished(requestID: Int) -> Bool {
+        if let index = pacedBacklog.firstIndex(where: { $0.requestID == requestID }) {
+            pacedBacklog.remove(at: index)
+            return true
+        }
         pacing.finished(requestID: requestID)
-        if !historicalBacklog.isEmpty { wakeupContinuation.yield() }
-        historicalBacklog.removeAll { $0.requestID == requestID }
+        realTimeBarPacing.finished(requestID: requestID)
+        if !pacedBacklog.isEmpty { wakeupContinuation.yield() }
+        return false
     }
 }

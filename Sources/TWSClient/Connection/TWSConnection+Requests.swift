@@ -2,10 +2,10 @@ import Logging
 import NIOCore
 import TWSProtocol
 
-/// How a request leaves: through the rate limiter only, or first through the historical pacing planner.
+/// How a request leaves: through the rate limiter only, or first through a pacing planner.
 enum OutboundPath: Sendable {
     case direct
-    case historical(HistoricalPacingRequest, requestID: Int)
+    case paced(PacingLane, HistoricalPacingRequest, requestID: Int)
 }
 
 extension TWSConnection {
@@ -36,12 +36,12 @@ extension TWSConnection {
     }
 
     /// Queues an encoded frame on its path.
-    private func enqueue(_ frame: ByteBuffer, path: OutboundPath) {
+    private func enqueue(_ frame: ByteBuffer, request: TWSRequest, path: OutboundPath) {
         switch path {
         case .direct:
-            enqueue(frame)
-        case .historical(let pacing, let requestID):
-            enqueueHistorical(PendingHistoricalRequest(pacing: pacing, requestID: requestID, frame: frame))
+            enqueue(frame, dependency: request.dependency)
+        case .paced(let lane, let pacing, let requestID):
+            enqueuePaced(PendingPacedRequest(lane: lane, pacing: pacing, requestID: requestID, frame: frame))
         }
     }
 
@@ -54,13 +54,15 @@ extension TWSConnection {
         path: OutboundPath = .direct
     ) async throws(TWSRequestError) -> RoutedResult<TWSInboundMessage> {
         guard let timeout = configuration.requestTimeout, case .direct = path else {
-            return try await collectUntimed(key, request: request, cancel: cancel, firstItemCompletes: firstItemCompletes, path: path)
+            return try await collectUntimed(
+                key, request: request, cancel: cancel, firstItemCompletes: firstItemCompletes, path: path)
         }
         let clock = clock
         do {
             return try await withThrowingTaskGroup(of: RoutedResult<TWSInboundMessage>?.self) { group in
                 group.addTask {
-                    try await self.collectUntimed(key, request: request, cancel: cancel, firstItemCompletes: firstItemCompletes, path: path)
+                    try await self.collectUntimed(
+                        key, request: request, cancel: cancel, firstItemCompletes: firstItemCompletes, path: path)
                 }
                 group.addTask {
                     try await clock.sleepUntil(clock.now() + timeout)
@@ -93,7 +95,7 @@ extension TWSConnection {
                         continuation: continuation, completesOnFirstItem: firstItemCompletes
                     )
                     router.register(key, id: id, route: route)
-                    enqueue(frame, path: path)
+                    enqueue(frame, request: request, path: path)
                 }
             } onCancel: {
                 controls.yield(.cancelRoute(key: key, id: id, cancel: cancel))
@@ -129,7 +131,7 @@ extension TWSConnection {
             Self.decode(message, serverVersion: version, logger: logger).flatMap(transform)
         }
         router.register(key, id: id, route: .stream(sink, finishesOnEnd: options.finishesOnEnd))
-        enqueue(frame, path: options.path)
+        enqueue(frame, request: request, path: options.path)
         return stream
     }
 
@@ -166,6 +168,16 @@ extension TWSConnection {
         throw .invalidRequest("the currentTime answer could not be decoded")
     }
 
+    /// The server's current time in epoch milliseconds (reqCurrentTimeInMillis, server version 197 or newer).
+    /// - Throws: `TWSRequestError.invalidRequest` below server version 197.
+    public func currentTimeInMillis() async throws(TWSRequestError) -> Int64 {
+        let result = try await collect(.currentTimeInMillis, request: .currentTimeInMillis, firstItemCompletes: true)
+        for response in decodeAll(result) {
+            if case .currentTimeInMillis(let time) = response { return time }
+        }
+        throw .invalidRequest("the currentTimeInMillis answer could not be decoded")
+    }
+
     /// Sets the market data type for later market data requests (reqMarketDataType).
     /// - Throws: `TWSRequestError.notConnected`.
     public func setMarketDataType(_ type: TWSMarketDataType) async throws(TWSRequestError) {
@@ -178,7 +190,7 @@ extension TWSConnection {
 struct SubscriptionOptions: Sendable {
     /// Whether the End message finishes the stream (snapshots, one-off downloads).
     var finishesOnEnd = false
-    /// The outbound path (historical requests go through the pacing planner).
+    /// The outbound path (historical data and real-time bars go through pacing planners).
     var path: OutboundPath = .direct
 }
 

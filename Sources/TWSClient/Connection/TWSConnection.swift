@@ -63,16 +63,20 @@ public actor TWSConnection {
     let logger: Logger
 
     var phase: Phase = .idle
+    /// Set by `disconnect()`: the write loop sends what is queued, then the connection closes.
+    var isDraining = false
     var handshake: TWSClientHandshake
     var readyWaiters: [CheckedContinuation<TWSSessionInfo, any Error>] = []
     var scheduler: OutboundScheduler<ByteBuffer>
     var pacing: HistoricalPacing
-    var historicalBacklog: [PendingHistoricalRequest] = []
+    var pacedBacklog: [PendingPacedRequest] = []
+    var realTimeBarPacing: HistoricalPacing
     var router = RequestRouter<RouteKey, TWSInboundMessage>()
     var orderIDs = OrderIDAllocator()
     /// Request ids start far above order ids, so an errMsg's id names a request or an order, never both.
     var requestIDs = RequestIDAllocator(firstID: 100_000_000)
     var stateListeners: [Int: AsyncStream<TWSConnectionState>.Continuation] = [:]
+    var noticeListeners: [Int: AsyncStream<TWSNotice>.Continuation] = [:]
     var orderEventListeners: [Int: AsyncThrowingStream<TWSOrderEvent, any Error>.Continuation] = [:]
     /// Order ids this connection placed, so errMsgs about them become order events.
     var placedOrderIDs: Set<Int> = []
@@ -97,12 +101,14 @@ public actor TWSConnection {
         self.environment = environment
         self.clock = ElapsedClock(environment.clock)
         self.logger = environment.logger
-        self.handshake = TWSClientHandshake(configuration: .init(
-            clientID: configuration.clientID, versions: configuration.versions,
-            connectOptions: configuration.connectOptions
-        ))
+        self.handshake = TWSClientHandshake(
+            configuration: .init(
+                clientID: configuration.clientID, versions: configuration.versions,
+                connectOptions: configuration.connectOptions
+            ))
         self.scheduler = OutboundScheduler(limit: configuration.rateLimit)
         self.pacing = HistoricalPacing(limits: configuration.historicalPacing)
+        self.realTimeBarPacing = HistoricalPacing(limits: configuration.realTimeBarPacing)
         (wakeups, wakeupContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         (controls, controlContinuation) = AsyncStream.makeStream(of: ControlEvent.self)
     }
@@ -168,7 +174,8 @@ public actor TWSConnection {
         return nil
     }
 
-    /// Closes the connection: pending requests fail with `connectionClosed`, streams end, `run()` returns.
+    /// Closes the connection cleanly: messages already queued (e.g. a just-placed order) are still sent at the
+    /// paced rate, then pending requests fail with `connectionClosed`, streams end and `run()` returns.
     public func disconnect() {
         controlContinuation.yield(.disconnect)
         if case .idle = phase { close(error: nil) }
@@ -192,7 +199,29 @@ public actor TWSConnection {
 
     func removeListener(_ id: Int) {
         stateListeners[id] = nil
+        noticeListeners[id] = nil
         orderEventListeners[id] = nil
+    }
+
+    /// Notices not tied to a request of this client (data farm status 2104/2106/2158, 2107/2108, rate warnings,
+    /// connectivity 1100/1101/1102): every one from now on. Ends when the connection closes.
+    public func notices() -> AsyncStream<TWSNotice> {
+        let (stream, continuation) = AsyncStream.makeStream(of: TWSNotice.self)
+        if case .closed = phase {
+            continuation.finish()
+            return stream
+        }
+        let id = nextListenerID
+        nextListenerID += 1
+        noticeListeners[id] = continuation
+        let controls = controlContinuation
+        continuation.onTermination = { _ in controls.yield(.removeListener(id)) }
+        return stream
+    }
+
+    /// Hands a connection-level notice to the listeners.
+    func publish(notice: TWSNotice) {
+        for listener in noticeListeners.values { listener.yield(notice) }
     }
 
     func publish(_ newState: TWSConnectionState) {
@@ -210,11 +239,15 @@ public actor TWSConnection {
         router.failAll(with: .connectionClosed(reason: reason))
         for waiter in readyWaiters { waiter.resume(throwing: error ?? .closedByPeer(during: "connect")) }
         readyWaiters = []
-        for listener in orderEventListeners.values { listener.finish(throwing: TWSRequestError.connectionClosed(reason: reason)) }
+        for listener in orderEventListeners.values {
+            listener.finish(throwing: TWSRequestError.connectionClosed(reason: reason))
+        }
         orderEventListeners = [:]
         publish(.disconnected(reason: reason))
         for listener in stateListeners.values { listener.finish() }
         stateListeners = [:]
+        for listener in noticeListeners.values { listener.finish() }
+        noticeListeners = [:]
         wakeupContinuation.finish()
         controlContinuation.finish()
     }

@@ -27,6 +27,8 @@ public struct TWSConnectionConfiguration: Sendable, Equatable {
     public var rateLimit: OutboundRateLimit = .default
     /// The historical-data pacing limits.
     public var historicalPacing: HistoricalPacingLimits = HistoricalPacingLimits()
+    /// The real-time bars pacing limits (60 new requests per 10 minutes).
+    public var realTimeBarPacing: HistoricalPacingLimits = .realTimeBars
 
     /// Creates a configuration with the defaults above.
     /// - Parameters:

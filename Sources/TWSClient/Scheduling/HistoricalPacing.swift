@@ -102,15 +102,19 @@ public struct HistoricalPacing: Sendable {
         }
         // Rule 2: fewer than six per contract, exchange and tick type within 2 s.
         let series = history.filter { $0.request.seriesKey == request.seriesKey }
-        earliest = max(earliest, Self.earliestTime(
-            in: series, window: limits.seriesWindow + limits.safetyMargin,
-            limit: limits.seriesLimit, weight: request.weight, now: now
-        ))
+        earliest = max(
+            earliest,
+            Self.earliestTime(
+                in: series, window: limits.seriesWindow + limits.safetyMargin,
+                limit: limits.seriesLimit, weight: request.weight, now: now
+            ))
         // Rule 3: at most 60 within 10 minutes.
-        earliest = max(earliest, Self.earliestTime(
-            in: history, window: limits.globalWindow + limits.safetyMargin,
-            limit: limits.globalLimit, weight: request.weight, now: now
-        ))
+        earliest = max(
+            earliest,
+            Self.earliestTime(
+                in: history, window: limits.globalWindow + limits.safetyMargin,
+                limit: limits.globalLimit, weight: request.weight, now: now
+            ))
         return earliest
     }
 

@@ -10,8 +10,30 @@ public enum OutboundPriority: Int, Sendable, Comparable {
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
+/// What an outbound message belongs to, so a cancel never overtakes the message it cancels.
+public enum OutboundDependency: Hashable, Sendable {
+    /// A request id (market data, historical data, contract details, …) and its cancel.
+    case request(Int)
+    /// An order id: placeOrder / modify and cancelOrder.
+    case order(Int)
+    /// Every order: reqGlobalCancel depends on all queued placeOrders.
+    case allOrders
+    /// A subscription without an id (positions, account updates).
+    case topic(String)
+
+    /// Whether a cancel with this dependency must wait for a queued message with `other`.
+    func mustFollow(_ other: OutboundDependency) -> Bool {
+        if self == other { return true }
+        if case .allOrders = self, case .order = other { return true }
+        return false
+    }
+}
+
 /// A pure queue with a rate limiter in front of the socket: it never drops a message, sends cancels first, and keeps
 /// every 1-second window below 50 messages (PROTOCOL.md §8.1).
+///
+/// A cancel overtakes every queued message except the one it cancels: a cancel whose dependency matches a queued
+/// message is queued right behind that message (cancelling a just-placed order must not reach TWS before it).
 ///
 /// Time is a parameter (`now`, a monotonic offset from any origin), never read from a clock, so tests drive it by
 /// hand. The I/O layer asks `nextReleaseTime(now:)`, sleeps on its injected clock until then, and calls
@@ -26,8 +48,13 @@ public struct OutboundScheduler<Message: Sendable>: Sendable {
     /// The limit in force.
     public let limit: OutboundRateLimit
 
+    private struct Queued: Sendable {
+        var message: Message
+        var dependency: OutboundDependency?
+    }
+
     private var cancels: CircularBuffer<Message> = CircularBuffer()
-    private var normals: CircularBuffer<Message> = CircularBuffer()
+    private var normals: CircularBuffer<Queued> = CircularBuffer()
     /// GCRA theoretical arrival time: the bucket is full when `now >= theoreticalArrival`.
     private var theoreticalArrival: Duration?
     /// Send times of the last `ceilingPerWindow` messages, oldest first.
@@ -45,10 +72,24 @@ public struct OutboundScheduler<Message: Sendable>: Sendable {
     public var isEmpty: Bool { pendingCount == 0 }
 
     /// Queues a message. Nothing is ever dropped.
-    public mutating func enqueue(_ message: Message, priority: OutboundPriority = .normal) {
+    /// - Parameters:
+    ///   - message: the message.
+    ///   - priority: `.cancel` overtakes normal messages, except one it depends on.
+    ///   - dependency: the request or order the message belongs to.
+    public mutating func enqueue(
+        _ message: Message, priority: OutboundPriority = .normal, dependency: OutboundDependency? = nil
+    ) {
         switch priority {
-        case .cancel: cancels.append(message)
-        case .normal: normals.append(message)
+        case .cancel:
+            if let dependency,
+                let index = normals.lastIndex(where: { $0.dependency.map(dependency.mustFollow) ?? false })
+            {
+                normals.insert(Queued(message: message, dependency: dependency), at: normals.index(after: index))
+            } else {
+                cancels.append(message)
+            }
+        case .normal:
+            normals.append(Queued(message: message, dependency: dependency))
         }
     }
 
@@ -76,7 +117,7 @@ public struct OutboundScheduler<Message: Sendable>: Sendable {
     public mutating func dequeueReady(now: Duration) -> [Message] {
         var ready: [Message] = []
         while !isEmpty, earliestSendTime(now: now) <= now {
-            let message = cancels.popFirst() ?? normals.popFirst()
+            let message = cancels.popFirst() ?? normals.popFirst()?.message
             guard let message else { break }
             recordSend(at: now)
             ready.append(message)

@@ -16,7 +16,9 @@ public struct TWSNIOTransport: TWSTransport {
     /// - Parameters:
     ///   - group: the event loop group; `MultiThreadedEventLoopGroup.singleton` by default.
     ///   - connectTimeout: the TCP connect timeout; 5 s by default.
-    public init(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, connectTimeout: TimeAmount = .seconds(5)) {
+    public init(
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, connectTimeout: TimeAmount = .seconds(5)
+    ) {
         self.group = group
         self.connectTimeout = connectTimeout
     }

@@ -1,7 +1,7 @@
 import Logging
 import NIOCore
-import Testing
 import TWSProtocol
+import Testing
 
 @testable import TWSClient
 
@@ -103,9 +103,12 @@ struct InMemoryHarness {
     @Test func refusedConnectionExplainsHowToEnableTheAPI() async {
         let harness = InMemoryHarness(configuration: .init(host: "127.0.0.1", port: 7497, clientID: 1), refuses: true)
         do {
-            try await TWSConnection.connect(harness.connection.configuration, environment: .init(
-                transport: InMemoryTransport(peer: harness.peer, refuses: true), clock: harness.clock
-            )) { _, _ in }
+            try await TWSConnection.connect(
+                harness.connection.configuration,
+                environment: .init(
+                    transport: InMemoryTransport(peer: harness.peer, refuses: true), clock: harness.clock
+                )
+            ) { _, _ in }
             Issue.record("connect should fail")
         } catch let error as TWSConnectionError {
             #expect(error.description.contains("not listening at 127.0.0.1:7497"))
@@ -124,7 +127,8 @@ struct InMemoryHarness {
         harness.clock.advance(by: .seconds(30))
         do {
             let error = try #require(await outcome, "run() should time out")
-            #expect(error == .timedOut(waitingFor: "nextValidId and managedAccounts after startApi", after: .seconds(30)))
+            #expect(
+                error == .timedOut(waitingFor: "nextValidId and managedAccounts after startApi", after: .seconds(30)))
         }
     }
 
@@ -133,7 +137,9 @@ struct InMemoryHarness {
         async let outcome = harness.runOutcome()
         await harness.peer.playHandshake(version: 200)
         _ = try await harness.connection.waitUntilReady()
-        harness.peer.send(["4", "-1", "326", "Unable to connect as the client id is already in use.", "", "1700000000000"])
+        harness.peer.send([
+            "4", "-1", "326", "Unable to connect as the client id is already in use.", "", "1700000000000",
+        ])
         do {
             let error = try #require(await outcome, "run() should fail")
             #expect(error == .clientIDInUse(clientID: 7))
@@ -172,5 +178,26 @@ extension ScriptedPeer {
             await harness.connection.disconnect()
             try await group.waitForAll()
         }
+    }
+}
+
+@Suite struct TWSConnectionLifecycleTests {
+    @Test func cancellingTheRunTaskEndsCleanly() async throws {
+        let harness = InMemoryHarness()
+        let run = Task { await harness.runOutcome() }
+        await harness.peer.playHandshake()
+        _ = try await harness.connection.waitUntilReady()
+        run.cancel()
+        #expect(await run.value == nil)
+        #expect(await harness.connection.state == .disconnected(reason: nil))
+        #expect(await harness.peer.clientClosed)
+    }
+
+    @Test func aConnectionRunsOnce() async throws {
+        let harness = InMemoryHarness()
+        await harness.connection.disconnect()
+        #expect(await harness.connection.state == .disconnected(reason: nil))
+        let second = await harness.runOutcome()
+        #expect(second == .transport("a TWSConnection runs once; create a new one to reconnect"))
     }
 }

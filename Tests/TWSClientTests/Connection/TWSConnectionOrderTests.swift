@@ -1,5 +1,5 @@
-import Testing
 import TWSProtocol
+import Testing
 
 @testable import TWSClient
 
@@ -82,5 +82,26 @@ import TWSProtocol
             #expect(reports.count == 1)
             #expect(reports.first?.commission?.realizedPNL == 83.48)
         }
+    }
+}
+
+@Suite struct TWSConnectionDisconnectTests {
+    @Test func cleanDisconnectSendsWhatIsQueuedFirst() async throws {
+        let harness = InMemoryHarness()
+        try await harness.withReadyConnection(nextValidID: 10) { connection, peer in
+            var contract = TWSContract()
+            contract.symbol = "AAPL"
+            for _ in 0..<3 {
+                try await connection.placeOrder(
+                    TWSOrder(action: "BUY", totalQuantity: 1, orderType: "MKT"), contract: contract)
+            }
+        }
+        // withReadyConnection disconnected right after queueing: every order still left, then the socket closed.
+        #expect(await harness.peer.clientClosed)
+        let sent = await harness.peer.requests.compactMap { request -> Int? in
+            if case .placeOrder(let id, _, _) = request { return id }
+            return nil
+        }
+        #expect(sent == [10, 11, 12])
     }
 }

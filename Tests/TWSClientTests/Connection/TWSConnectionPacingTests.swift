@@ -1,5 +1,5 @@
-import Testing
 import TWSProtocol
+import Testing
 
 @testable import TWSClient
 
@@ -35,7 +35,8 @@ import TWSProtocol
             await drive(harness, untilFrames: 201)
             let times = await harness.peer.frameTimes
             #expect(times.count == 201)
-            let worst = times.indices.map { start in times[start...].prefix { $0 <= times[start] + .seconds(1) }.count }.max()
+            let worst = times.indices.map { start in times[start...].prefix { $0 <= times[start] + .seconds(1) }.count }
+                .max()
             #expect((worst ?? 0) <= 49)
             // 45 per second: the last of 201 frames leaves 200 intervals of 1/45 s after startApi.
             #expect(times.last == .seconds(1) / 45 * 200)
@@ -82,6 +83,35 @@ import TWSProtocol
             }
             let times = await harness.peer.frameTimes
             #expect(times[2] - times[1] >= .seconds(15))
+            await harness.connection.disconnect()
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+}
+
+@Suite struct TWSConnectionRealTimeBarPacingTests {
+    @Test func sixtyFirstRealTimeBarRequestWaitsTenMinutes() async throws {
+        let harness = InMemoryHarness()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await harness.connection.run() }
+            group.addTask { await harness.clock.autoAdvance(horizon: .seconds(2)) }
+            await harness.peer.playHandshake()
+            _ = try await harness.connection.waitUntilReady()
+            var streams: [AsyncThrowingStream<SubscriptionItem<TWSRealTimeBar>, any Error>] = []
+            for index in 0..<61 {
+                var contract = TWSContract()
+                contract.symbol = "S\(index)"
+                streams.append(try await harness.connection.realTimeBars(contract: contract))
+            }
+            await harness.peer.waitForFrames(61)  // startApi + 60 requests
+            await harness.clock.waitForSleeper { $0 > .seconds(600) }
+            #expect(await harness.peer.frames.count == 61)
+            if let deadline = harness.clock.sleeperDeadlines.last { harness.clock.advance(to: deadline) }
+            await harness.peer.waitForFrames(62)
+            let times = await harness.peer.frameTimes
+            #expect(times[61] - times[1] > .seconds(600))
+            #expect(streams.count == 61)
             await harness.connection.disconnect()
             try await group.next()
             group.cancelAll()

@@ -1,6 +1,6 @@
 import NIOCore
-import Testing
 import TWSProtocol
+import Testing
 
 @testable import TWSClient
 
@@ -86,6 +86,25 @@ import TWSProtocol
         }
     }
 
+    @Test func undecodableMessageInAStreamIsSkipped() async throws {
+        try await InMemoryHarness().withReadyConnection { connection, peer in
+            var prices: [Double] = []
+            do {
+                let stream = try await connection.marketData(contract: aapl)
+                guard case .marketData(let request) = await peer.request(1) else { return }
+                var broken = ServerFrames.fields("tickPrice_bid", id: request.requestID)
+                broken[4] = "not-a-price"
+                peer.send(broken)
+                peer.send(ServerFrames.fields("tickPrice_ask", id: request.requestID))
+                for try await item in stream {
+                    if case .data(.price(let tick)) = item { prices.append(tick.price) }
+                    break
+                }
+            }
+            #expect(prices == [150.26])
+        }
+    }
+
     @Test func stoppingASubscriptionSendsItsCancel() async throws {
         try await InMemoryHarness().withReadyConnection { connection, peer in
             var requestID = -1
@@ -164,9 +183,24 @@ import TWSProtocol
             #expect(error == .closedByPeer(during: "the session"))
             var seen: [TWSConnectionState] = []
             for await state in states { seen.append(state) }
-            #expect(seen.last == .disconnected(reason: TWSConnectionError.closedByPeer(during: "the session").description))
+            #expect(
+                seen.last == .disconnected(reason: TWSConnectionError.closedByPeer(during: "the session").description))
             await #expect(throws: TWSRequestError.notConnected) { try await harness.connection.currentTime() }
             group.cancelAll()
+        }
+    }
+
+    @Test func connectionNoticesAreAStream() async throws {
+        try await InMemoryHarness().withReadyConnection { connection, peer in
+            let notices = await connection.notices()
+            peer.send(ServerFrames.fields("errMsg_2104_farm_ok"))
+            peer.send(ServerFrames.fields("errMsg_2158_secdef_ok"))
+            var codes: [Int] = []
+            for await notice in notices {
+                codes.append(notice.code)
+                if codes.count == 2 { break }
+            }
+            #expect(codes == [2104, 2158])
         }
     }
 
@@ -230,6 +264,76 @@ import TWSProtocol
             peer.send(ServerFrames.fields("completedOrdersEnd"))
             let received = try await orders
             #expect(received.map(\.messageID) == [101])
+        }
+    }
+}
+
+@Suite struct TWSConnectionMoreRequestTests {
+    @Test func keepUpToDateStreamsBarsThenUpdatesAndCancels() async throws {
+        try await InMemoryHarness().withReadyConnection { connection, peer in
+            var contract = TWSContract()
+            contract.symbol = "AAPL"
+            var query = TWSHistoricalBarsQuery(contract: contract, duration: "3600 S", barSize: "5 secs")
+            query.endDateTime = "20250115 16:00:00 US/Eastern"  // ignored: keep-up-to-date needs it empty
+            var events: [TWSHistoricalBarsEvent] = []
+            var requestID = -1
+            do {
+                let stream = try await connection.historicalBarsKeepingUpToDate(query)
+                guard case .historicalData(let request) = await peer.request(1) else { return }
+                #expect(request.keepUpToDate)
+                #expect(request.endDateTime == "")
+                requestID = request.requestID
+                peer.send(ServerFrames.fields("historicalData_keepUpToDate_epoch", id: requestID))
+                peer.send(ServerFrames.fields("historicalDataEnd_keepUpToDate", id: requestID))
+                peer.send(ServerFrames.fields("historicalDataUpdate", id: requestID))
+                for try await item in stream {
+                    if let event = item.value { events.append(event) }
+                    if events.count == 2 { break }
+                }
+            }
+            guard events.count == 2, case .bars(let bars) = events[0], case .update(let bar) = events[1] else {
+                Issue.record("unexpected events \(events)")
+                return
+            }
+            #expect(bars.count == 2)
+            #expect(bar.close == 150.33)
+            #expect(await peer.request(2) == .cancelHistoricalData(requestID: requestID))
+        }
+    }
+
+    @Test(arguments: [178, 200])
+    func currentTimeInMillisIsGatedByVersion(version: Int) async throws {
+        try await InMemoryHarness().withReadyConnection(version: version) { connection, peer in
+            if version < 197 {
+                await #expect(throws: TWSRequestError.self) { try await connection.currentTimeInMillis() }
+                return
+            }
+            async let millis = connection.currentTimeInMillis()
+            #expect(await peer.request(1) == .currentTimeInMillis)
+            peer.send(ServerFrames.fields("currentTimeInMillis"))
+            let value = try await millis
+            #expect(value == 1_736_951_400_123)
+        }
+    }
+
+    @Test func modifyAndGlobalCancelAreSent() async throws {
+        try await InMemoryHarness().withReadyConnection(nextValidID: 5) { connection, peer in
+            var order = TWSOrder(action: "SELL", totalQuantity: 10, orderType: "LMT")
+            order.limitPrice = 101
+            let contract = TWSContract()
+            let id = try await connection.placeOrder(order, contract: contract)
+            order.limitPrice = 102
+            try await connection.modifyOrder(id: id, order: order, contract: contract)
+            try await connection.globalCancel()
+            guard case .placeOrder(let firstID, _, let first) = await peer.request(1),
+                case .placeOrder(let secondID, _, let second) = await peer.request(2)
+            else {
+                Issue.record("expected two placeOrder frames")
+                return
+            }
+            #expect(firstID == 5 && secondID == 5)
+            #expect(first.limitPrice == 101 && second.limitPrice == 102)
+            #expect(await peer.request(3) == .globalCancel(TWSOrderCancel()))
         }
     }
 }

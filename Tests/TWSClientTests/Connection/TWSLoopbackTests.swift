@@ -1,6 +1,6 @@
 import Logging
-import Testing
 import TWSProtocol
+import Testing
 
 @testable import TWSClient
 

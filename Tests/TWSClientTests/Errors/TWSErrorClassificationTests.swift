@@ -17,7 +17,8 @@ import Testing
     @Test func connectionCodes() {
         #expect(TWSErrorClassification.disposition(code: 1100, requestID: -1) == .connection(.lost))
         #expect(TWSErrorClassification.disposition(code: 1101, requestID: -1) == .connection(.restored(dataLost: true)))
-        #expect(TWSErrorClassification.disposition(code: 1102, requestID: -1) == .connection(.restored(dataLost: false)))
+        #expect(
+            TWSErrorClassification.disposition(code: 1102, requestID: -1) == .connection(.restored(dataLost: false)))
         #expect(TWSErrorClassification.disposition(code: 326, requestID: -1) == .connection(.clientIDInUse))
     }
 

@@ -1,5 +1,5 @@
-import Testing
 import TWSProtocol
+import Testing
 
 @testable import TWSClient
 

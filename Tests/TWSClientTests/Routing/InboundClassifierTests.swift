@@ -1,6 +1,6 @@
 import NIOCore
-import Testing
 import TWSProtocol
+import Testing
 
 @testable import TWSClient
 
@@ -11,14 +11,20 @@ import TWSProtocol
 
     @Test func errMsgLayoutsAt178And200() throws {
         let at200 = try classify(["4", "12", "200", "No security definition", "", "1736951400500"])
-        #expect(at200 == .error(TWSNotice(requestID: 12, code: 200, message: "No security definition",
-                                          errorTimeMilliseconds: 1_736_951_400_500)))
+        #expect(
+            at200
+                == .error(
+                    TWSNotice(
+                        requestID: 12, code: 200, message: "No security definition",
+                        errorTimeMilliseconds: 1_736_951_400_500)))
         let at178 = try classify(["4", "2", "12", "354", "Not subscribed", ""], version: 178)
         #expect(at178 == .error(TWSNotice(requestID: 12, code: 354, message: "Not subscribed")))
     }
 
     @Test func historicalDataEndsItselfBelow196() throws {
-        #expect(try classify(ServerFrames.fields("historicalData_hourly", version: 178), version: 178) == .dataThenEnd(.request(40)))
+        #expect(
+            try classify(ServerFrames.fields("historicalData_hourly", version: 178), version: 178)
+                == .dataThenEnd(.request(40)))
         #expect(try classify(ServerFrames.fields("historicalData_hourly")) == .data(.request(40)))
         #expect(try classify(ServerFrames.fields("historicalDataEnd_hourly")) == .end(.request(40)))
     }
@@ -28,8 +34,10 @@ import TWSProtocol
         #expect(try classify(ServerFrames.fields("tickReqParams")) == .data(.request(20)))
         #expect(try classify(ServerFrames.fields("contractDetailsEnd")) == .end(.request(10)))
         #expect(try classify(ServerFrames.fields("positionEnd")) == .end(.positions))
-        #expect(try classify(ServerFrames.fields("managedAccounts_multi")) == .managedAccounts(["DU1234567", "DU7654321"]))
-        #expect(try classify(ServerFrames.fields("orderStatus_filled")) == .orderEvent(orderID: 1002, isOpenOrder: false))
+        #expect(
+            try classify(ServerFrames.fields("managedAccounts_multi")) == .managedAccounts(["DU1234567", "DU7654321"]))
+        #expect(
+            try classify(ServerFrames.fields("orderStatus_filled")) == .orderEvent(orderID: 1002, isOpenOrder: false))
         #expect(try classify(["999", "1"]) == .unrouted)
     }
 

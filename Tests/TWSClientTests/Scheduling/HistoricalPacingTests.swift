@@ -32,7 +32,8 @@ import Testing
         let expected = Duration.seconds(2) + .milliseconds(100) + .nanoseconds(1)
         #expect(pacing.decision(for: sixth, now: .milliseconds(500)) == .sendAt(expected))
         // Another series is not affected.
-        #expect(pacing.decision(for: request("other", series: "MSFT/SMART/TRADES"), now: .milliseconds(500)) == .sendNow)
+        #expect(
+            pacing.decision(for: request("other", series: "MSFT/SMART/TRADES"), now: .milliseconds(500)) == .sendNow)
     }
 
     @Test func bidAskCountsDouble() {
@@ -64,13 +65,16 @@ import Testing
     }
 
     @Test func atMostFiftyOpenRequests() {
-        var pacing = HistoricalPacing(limits: {
-            var limits = HistoricalPacingLimits()
-            limits.globalLimit = 1000
-            limits.seriesLimit = 1000
-            return limits
-        }())
-        for index in 0..<50 { pacing.recordSent(request("o\(index)", series: "S\(index)"), requestID: index, at: .zero) }
+        var pacing = HistoricalPacing(
+            limits: {
+                var limits = HistoricalPacingLimits()
+                limits.globalLimit = 1000
+                limits.seriesLimit = 1000
+                return limits
+            }())
+        for index in 0..<50 {
+            pacing.recordSent(request("o\(index)", series: "S\(index)"), requestID: index, at: .zero)
+        }
         #expect(pacing.openRequestCount == 50)
         #expect(pacing.decision(for: request("o50", series: "S50"), now: .zero) == .waitForOpenSlot)
         pacing.finished(requestID: 7)

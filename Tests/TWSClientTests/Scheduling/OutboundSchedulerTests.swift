@@ -76,4 +76,26 @@ import Testing
         #expect(limit.burst == 1)
         #expect(limit.ceilingPerWindow == 49)
     }
+
+    @Test func cancelNeverOvertakesTheMessageItCancels() {
+        var scheduler = OutboundScheduler<String>()
+        scheduler.enqueue("place 7", dependency: .order(7))
+        scheduler.enqueue("market data 3", dependency: .request(3))
+        scheduler.enqueue("place 8", dependency: .order(8))
+        scheduler.enqueue("contract details 4", dependency: .request(4))
+        scheduler.enqueue("cancel market data 3", priority: .cancel, dependency: .request(3))
+        scheduler.enqueue("cancel order 9", priority: .cancel, dependency: .order(9))
+        scheduler.enqueue("global cancel", priority: .cancel, dependency: .allOrders)
+        var order: [String] = []
+        var now = Duration.zero
+        while let next = scheduler.nextReleaseTime(now: now) {
+            now = next
+            order += scheduler.dequeueReady(now: now)
+        }
+        #expect(
+            order == [
+                "cancel order 9", "place 7", "market data 3", "cancel market data 3", "place 8", "global cancel",
+                "contract details 4",
+            ])
+    }
 }

@@ -48,7 +48,8 @@ final class ManualClock: Clock, Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let outcome = state.withLock { state -> (immediate: Result<Void, any Error>?, waiters: [CheckedContinuation<Void, Never>]) in
+                let outcome = state.withLock {
+                    state -> (immediate: Result<Void, any Error>?, waiters: [CheckedContinuation<Void, Never>]) in
                     if state.cancelledIDs.remove(id) != nil { return (.failure(CancellationError()), []) }
                     if deadline <= state.now { return (.success(()), []) }
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
