@@ -6,14 +6,14 @@ import Testing
 /// Each fault, seen from a client on a socket.
 @Suite(.timeLimit(.minutes(1))) struct FaultInjectionTests {
     /// Reads the connect burst (managedAccounts … 2158).
-    static func handshakeBurst(_ session: inout RawSession) async throws -> [TWSResponse] {
+    static func handshakeBurst(_ session: RawSession) async throws -> [TWSResponse] {
         try await session.collect { if case .error(let e) = $0 { return e.code == 2158 } else { return false } }
     }
 
     @Test func duplicateClientIDGets326AndIsClosed() async throws {
         try await withSimulator { _, port in
             try await withRawClient(port: port, clientID: 3) { first in
-                _ = try await Self.handshakeBurst(&first)
+                _ = try await Self.handshakeBurst(first)
                 let seen = try await withRawClient(port: port, clientID: 3) { second in
                     try await second.collectUntilClose()
                 }
@@ -27,7 +27,7 @@ import Testing
     @Test func dropAllConnectionsClosesEverySocket() async throws {
         try await withSimulator { simulator, port in
             try await withRawClient(port: port, clientID: 1) { session in
-                _ = try await Self.handshakeBurst(&session)
+                _ = try await Self.handshakeBurst(session)
                 await simulator.apply(.dropAllConnections)
                 #expect(try await session.next() == nil)
             }
@@ -37,7 +37,7 @@ import Testing
     @Test func dropAfterNMessagesDeliversThemThenCloses() async throws {
         try await withSimulator { simulator, port in
             try await withRawClient(port: port, clientID: 1) { session in
-                _ = try await Self.handshakeBurst(&session)
+                _ = try await Self.handshakeBurst(session)
                 await simulator.apply(.dropAfterMessages(1))
                 try await session.send(.contractDetails(requestID: 1, contract: stock("SYN000")))
                 let seen = try await session.collectUntilClose()
@@ -49,7 +49,7 @@ import Testing
     @Test func restartRefusesConnectionsThenStateSurvives() async throws {
         try await withSimulator { simulator, port in
             try await withRawClient(port: port, clientID: 1) { session in
-                _ = try await Self.handshakeBurst(&session)
+                _ = try await Self.handshakeBurst(session)
                 try await session.send(.placeOrder(orderID: 1, contract: stock("SYN000"), order: wireOrder("BUY", 10)))
                 _ = try await session.collect { $0.messageName == "commissionReport" }
                 await simulator.apply(.restart(seconds: 60))
@@ -68,7 +68,7 @@ import Testing
             #expect(refused.isEmpty)
             await simulator.apply(.restart(seconds: 0))
             try await withRawClient(port: port, clientID: 1) { session in
-                let burst = try await Self.handshakeBurst(&session)
+                let burst = try await Self.handshakeBurst(session)
                 #expect(burst.contains(.nextValidID(orderID: 2)))
                 try await session.send(.positions)
                 let positions = try await session.collect { $0.messageName == "positionEnd" }
@@ -85,7 +85,7 @@ import Testing
     @Test func connectivityLostThenRestoredWithDataLost() async throws {
         try await withSimulator { simulator, port in
             try await withRawClient(port: port, clientID: 1) { session in
-                _ = try await Self.handshakeBurst(&session)
+                _ = try await Self.handshakeBurst(session)
                 try await session.send(.marketData(TWSMarketDataRequest(requestID: 5, contract: stock("SYN000"))))
                 _ = try await session.collect { if case .tickPrice = $0 { return true } else { return false } }
                 await simulator.apply(.connectivityLost)
@@ -109,7 +109,7 @@ import Testing
     @Test func delayedResponsesArriveLate() async throws {
         try await withSimulator { simulator, port in
             try await withRawClient(port: port, clientID: 1) { session in
-                _ = try await Self.handshakeBurst(&session)
+                _ = try await Self.handshakeBurst(session)
                 await simulator.apply(.delayResponses(seconds: 0.3))
                 let clock = ContinuousClock()
                 let start = clock.now
@@ -123,7 +123,7 @@ import Testing
     @Test func reorderedResponsesSwapTheNextTwo() async throws {
         try await withSimulator { simulator, port in
             try await withRawClient(port: port, clientID: 1) { session in
-                _ = try await Self.handshakeBurst(&session)
+                _ = try await Self.handshakeBurst(session)
                 await simulator.apply(.reorderNextResponses)
                 try await session.send(.contractDetails(requestID: 9, contract: stock("SYN001")))
                 let seen = try await session.collect { $0.messageName == "contractDetails" }
@@ -135,7 +135,7 @@ import Testing
     @Test func rejectNextOrderIs201() async throws {
         try await withSimulator { simulator, port in
             try await withRawClient(port: port, clientID: 1) { session in
-                _ = try await Self.handshakeBurst(&session)
+                _ = try await Self.handshakeBurst(session)
                 await simulator.apply(.rejectNextOrder(reason: "drill"))
                 try await session.send(.placeOrder(orderID: 1, contract: stock("SYN000"), order: wireOrder("BUY", 1)))
                 let seen = try await session.collect { $0.messageName == "errMsg" }
@@ -148,7 +148,7 @@ import Testing
     @Test func duplicatedExecutionArrivesTwice() async throws {
         try await withSimulator { simulator, port in
             try await withRawClient(port: port, clientID: 1) { session in
-                _ = try await Self.handshakeBurst(&session)
+                _ = try await Self.handshakeBurst(session)
                 await simulator.apply(.duplicateNextExecution)
                 try await session.send(.placeOrder(orderID: 1, contract: stock("SYN000"), order: wireOrder("BUY", 5)))
                 let seen = try await session.collect { $0.messageName == "commissionReport" }
@@ -163,7 +163,7 @@ import Testing
     @Test func stalledHistoricalRequestNeverAnswers() async throws {
         try await withSimulator { simulator, port in
             try await withRawClient(port: port, clientID: 1) { session in
-                _ = try await Self.handshakeBurst(&session)
+                _ = try await Self.handshakeBurst(session)
                 await simulator.apply(.stallNextHistoricalRequest)
                 let request = TWSHistoricalDataRequest(
                     requestID: 4, contract: stock("SYN000"), endDateTime: "", durationString: "5 D",
@@ -184,7 +184,7 @@ import Testing
     @Test func malformedFrameGets321AndTheConnectionStays() async throws {
         try await withSimulator { _, port in
             try await withRawClient(port: port, clientID: 1) { session in
-                _ = try await Self.handshakeBurst(&session)
+                _ = try await Self.handshakeBurst(session)
                 var garbage = ByteBufferAllocatorForTests.payload("999\u{0}junk\u{0}")
                 try await session.outbound.write(TWSFrame.framed(garbage))
                 garbage = ByteBufferAllocatorForTests.payload("3\u{0}notanumber\u{0}")
@@ -230,7 +230,7 @@ import NIOPosix
                 var iterator = ports.makeAsyncIterator()
                 let adminPort = try #require(await iterator.next())
                 try await withRawClient(port: port, clientID: 1) { session in
-                    _ = try await FaultInjectionTests.handshakeBurst(&session)
+                    _ = try await FaultInjectionTests.handshakeBurst(session)
                     let admin = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                         .connect(host: "127.0.0.1", port: adminPort) { channel in
                             channel.eventLoop.makeCompletedFuture {

@@ -115,8 +115,9 @@ import TradingModel
         try await withSimulator { simulator, port in
             try await TWSConnection.connect(Self.configuration(port, clientID: 12)) { connection, _ in
                 let bars = try await connection.realTimeBars(contract: stock("SYN001"))
-                // A round trip after the subscription: the server has registered it before the clock moves.
-                _ = try await connection.currentTime()
+                // TWSClient paces real-time bar requests on their own lane: wait until the server has the
+                // subscription before moving the clock.
+                while await simulator.state().activeSubscriptions.realTimeBars == 0 { await Task.yield() }
                 await simulator.advance(by: .seconds(15))
                 var received: [TWSRealTimeBar] = []
                 for try await item in bars {

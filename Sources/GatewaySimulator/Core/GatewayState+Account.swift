@@ -47,7 +47,9 @@ extension GatewayState {
         case .cancelPnLSingle(let requestID):
             sessions[connection]?.pnlSingle[requestID] = nil
         case .executions(let requestID, let filter):
-            for record in executions where matches(record, filter) {
+            // Like TWS without a master client id: a client sees the executions of its own orders.
+            let clientID = sessions[connection]?.clientID
+            for record in executions where record.clientID == clientID && matches(record, filter) {
                 send(.executionDetails(requestID: requestID, contract: record.contract, execution: record.execution))
                 send(.commissionReport(record.commission))
             }

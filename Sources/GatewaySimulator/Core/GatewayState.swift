@@ -57,6 +57,14 @@ public struct GatewayState: Sendable {
     /// The clientIds connected now.
     public var connectedClientIDs: [Int] { sessions.values.map(\.clientID).sorted() }
 
+    /// Counts of the streaming subscriptions open now (for tests that must know a request has arrived).
+    public var activeSubscriptions: (marketData: Int, realTimeBars: Int, historyUpdates: Int) {
+        sessions.values.reduce((0, 0, 0)) { total, session in
+            (total.0 + session.marketLines.count, total.1 + session.realTimeBars.count,
+             total.2 + session.historyUpdates.count)
+        }
+    }
+
     // MARK: - Connections
 
     /// A client finished the handshake.

@@ -3,11 +3,17 @@ import NIOPosix
 import TWSProtocol
 
 /// A bare TWS client over loopback that shows exactly which messages arrive, in order (for fault tests).
-struct RawSession {
+final class RawSession {
     var iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
     let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
     var frames = TWSFrameDecoder()
     var version = 0
+
+    init(iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
+         outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) {
+        self.iterator = iterator
+        self.outbound = outbound
+    }
 
     /// Sends a request.
     func send(_ request: TWSRequest) async throws {
@@ -15,7 +21,7 @@ struct RawSession {
     }
 
     /// The next raw payload, or `nil` when the server closed the socket.
-    mutating func nextPayload() async throws -> ByteBuffer? {
+    func nextPayload() async throws -> ByteBuffer? {
         while true {
             if let payload = try frames.nextPayload() { return payload }
             guard let bytes = try await iterator.next() else { return nil }
@@ -24,13 +30,13 @@ struct RawSession {
     }
 
     /// The next decoded message, or `nil` when the server closed the socket.
-    mutating func next() async throws -> TWSResponse? {
+    func next() async throws -> TWSResponse? {
         guard let payload = try await nextPayload() else { return nil }
         return try TWSResponse.decode(payload: payload, serverVersion: version)
     }
 
     /// Messages up to and including the first that matches, or up to the close.
-    mutating func collect(until done: (TWSResponse) -> Bool) async throws -> [TWSResponse] {
+    func collect(until done: (TWSResponse) -> Bool) async throws -> [TWSResponse] {
         var result: [TWSResponse] = []
         while let message = try await next() {
             result.append(message)
@@ -40,7 +46,7 @@ struct RawSession {
     }
 
     /// Everything until the server closes the socket.
-    mutating func collectUntilClose() async throws -> [TWSResponse] {
+    func collectUntilClose() async throws -> [TWSResponse] {
         try await collect(until: { _ in false })
     }
 }
@@ -48,7 +54,7 @@ struct RawSession {
 /// Connects, does the handshake and startApi, and runs `body`; `nil` in `body`'s session version means refused.
 func withRawClient<Result: Sendable>(
     port: Int, clientID: Int, versions: ClosedRange<Int> = 176...200,
-    _ body: (inout RawSession) async throws -> Result
+    _ body: (RawSession) async throws -> Result
 ) async throws -> Result {
     let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
         .connect(host: "127.0.0.1", port: port) { channel in
@@ -59,12 +65,12 @@ func withRawClient<Result: Sendable>(
     return try await channel.executeThenClose { inbound, outbound in
         var handshake = TWSClientHandshake(configuration: .init(clientID: clientID, versions: versions))
         try await outbound.write(handshake.start())
-        var session = RawSession(iterator: inbound.makeAsyncIterator(), outbound: outbound)
+        let session = RawSession(iterator: inbound.makeAsyncIterator(), outbound: outbound)
         if let reply = try await session.nextPayload() {
             let established = try handshake.receiveServerReply(payload: reply)
             session.version = established.serverVersion
             try await outbound.write(established.startAPIFrame)
         }
-        return try await body(&session)
+        return try await body(session)
     }
 }
