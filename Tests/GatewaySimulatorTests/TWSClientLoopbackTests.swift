@@ -26,6 +26,14 @@ import TradingModel
         return seen
     }
 
+    static func order(_ action: String, _ type: String, _ quantity: Decimal) -> TWSOrder {
+        var o = TWSOrder()
+        o.action = action
+        o.orderType = type
+        o.totalQuantity = quantity
+        return o
+    }
+
     static func isStatus(_ event: TWSOrderEvent, _ orderID: Int, _ status: String) -> Bool {
         if case .status(let s) = event { return s.orderID == orderID && s.status == status }
         return false
@@ -128,5 +136,67 @@ import TradingModel
                 #expect(received.allSatisfy { $0.low <= $0.high })
             }
         }
+    }
+
+    @Test func bracketTrailingStopRejectionAndGlobalCancel() async throws {
+        try await withSimulator { simulator, port in
+            try await TWSConnection.connect(Self.configuration(port, clientID: 13)) { connection, _ in
+                try await Self.bracketScenario(connection, simulator)
+            }
+        }
+    }
+
+    static func bracketScenario(_ connection: TWSConnection, _ simulator: GatewaySimulator) async throws {
+        let orders = await connection.orderEvents()
+        let contract = stock("SYN001")
+        let now = await simulator.now()
+        guard let quote = QuoteModel.quote(testData.instruments[1], at: now) else { return }
+        // Bracket: parent held until the last child is transmitted.
+        let parentID = try await connection.nextOrderID()
+        var parent = Self.order("BUY", "LMT", 100)
+        parent.limitPrice = quote.ask.doubleValue
+        parent.transmit = false
+        try await connection.modifyOrder(id: parentID, order: parent, contract: contract)
+        let profitID = try await connection.nextOrderID()
+        var profit = Self.order("SELL", "LMT", 100)
+        profit.limitPrice = (quote.ask.doubleValue * 2).rounded()
+        profit.parentID = parentID
+        profit.transmit = false
+        try await connection.modifyOrder(id: profitID, order: profit, contract: contract)
+        let lossID = try await connection.nextOrderID()
+        var loss = Self.order("SELL", "TRAIL", 100)
+        loss.auxPrice = 0.05
+        loss.parentID = parentID
+        try await connection.modifyOrder(id: lossID, order: loss, contract: contract)
+        let bracket = try await Self.events(orders) { Self.isStatus($0, parentID, "Filled") }
+        #expect(bracket.contains { Self.isStatus($0, profitID, "PreSubmitted") })
+        #expect(bracket.contains { Self.isStatus($0, lossID, "PreSubmitted") })
+        // Over the day the trailing stop fires and its OCA sibling is cancelled.
+        await simulator.advance(by: .hours(7))
+        let closing = try await Self.events(orders) { Self.isStatus($0, profitID, "Cancelled") }
+        #expect(closing.contains { Self.isStatus($0, lossID, "Filled") })
+
+        var bad = Self.order("BUY", "LMT", 10)
+        bad.limitPrice = 1.005
+        let badID = try await connection.placeOrder(bad, contract: contract)
+        let rejection = try await Self.events(orders) { event in
+            if case .notice(let n) = event { return n.requestID == badID } else { return false }
+        }
+        #expect(rejection.contains { event in
+            if case .notice(let n) = event { return n.code == 201 } else { return false }
+        })
+
+        var resting = Self.order("BUY", "STP LMT", 10)
+        resting.auxPrice = (quote.ask.doubleValue * 3).rounded()
+        resting.limitPrice = (quote.ask.doubleValue * 3).rounded()
+        resting.timeInForce = "GTC"
+        let restingID = try await connection.placeOrder(resting, contract: contract)
+        _ = try await Self.events(orders) { Self.isStatus($0, restingID, "PreSubmitted") }
+        try await connection.globalCancel()
+        _ = try await Self.events(orders) { Self.isStatus($0, restingID, "Cancelled") }
+        let open = try await connection.openOrders()
+        #expect(open.isEmpty)
+        let positions = try await connection.positions()
+        #expect(positions.first?.quantity == 0)
     }
 }

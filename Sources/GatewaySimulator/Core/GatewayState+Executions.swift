@@ -72,7 +72,24 @@ extension GatewayState {
         out += sendToClient(key.clientID, entry.orderStatus())
         if complete { out += sendToClient(key.clientID, entry.openOrder(account: account.accountCode)) }
         out += sendToClient(key.clientID, .commissionReport(commission))
+        if complete { out += childrenActivated(parent: key) }
         out += positionChanged(entry.instrument)
+        return out
+    }
+
+    /// A filled bracket parent activates its children: non-stop children go from PreSubmitted to Submitted.
+    mutating func childrenActivated(parent: OrderKey) -> [GatewayAction] {
+        var out: [GatewayAction] = []
+        let children = orders.values.filter {
+            $0.key.clientID == parent.clientID && $0.wire.parentID == parent.orderID && !$0.isTerminal && !$0.isHeld
+                && $0.status == "PreSubmitted" && !$0.isStopLike
+        }
+        for var child in children.sorted(by: { $0.key.orderID < $1.key.orderID }) {
+            child.status = "Submitted"
+            orders[child.key] = child
+            out += sendToClient(child.key.clientID, child.openOrder(account: account.accountCode))
+            out += sendToClient(child.key.clientID, child.orderStatus())
+        }
         return out
     }
 

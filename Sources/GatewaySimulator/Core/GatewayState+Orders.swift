@@ -58,7 +58,8 @@ extension GatewayState {
             orders[k] = o
             out += transmit(k)
         }
-        return out
+        // The group is transmitted as one: only now may the market fill any of it.
+        return out + matchNow(instrument.id)
     }
 
     /// Why TWS would refuse an order, or `nil`.
@@ -159,7 +160,6 @@ extension GatewayState {
         var out = sendToClient(key.clientID, entry.openOrder(account: account.accountCode))
         out += sendToClient(key.clientID, entry.orderStatus())
         out += process(reports)
-        out += matchNow(entry.instrument)
         return out
     }
 
@@ -201,7 +201,7 @@ extension GatewayState {
         if existing.isHeld {
             updated.isHeld = !order.transmit
             orders[key] = updated
-            return order.transmit ? transmit(key) : []
+            return order.transmit ? transmit(key) + matchNow(existing.instrument) : []
         }
         var reports: [ExecutionReport] = []
         engine.modify(

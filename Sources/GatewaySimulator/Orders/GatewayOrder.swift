@@ -24,6 +24,8 @@ struct GatewayOrder: Sendable {
     var isHeld: Bool
     var quantity: Quantity
 
+    /// Stop-like orders wait `PreSubmitted` until triggered (TWS simulates them).
+    var isStopLike: Bool { ["STP", "STP LMT", "TRAIL", "TRAIL LIMIT"].contains(wire.orderType.uppercased()) }
     var isTerminal: Bool { status == "Filled" || status == "Cancelled" || status == "Inactive" }
     var remaining: Quantity { quantity - filled }
     var averagePrice: Double { filled.units > 0 ? notional / filled.doubleValue : 0 }
