@@ -96,6 +96,12 @@ def main():
     check(len(intraday) >= 10, f"{len(intraday)} 30-minute bars")
     check(intraday[-1].date.tzinfo is not None, "formatDate 2 gives aware datetimes")
 
+    live = ib.reqHistoricalData(aapl, "", "1 D", "1 min", "TRADES", True, formatDate=1, keepUpToDate=True)
+    count, last_close = len(live), live[-1].close if live else None
+    wait_for(ib, lambda: len(live) > count, "a keepUpToDate bar")
+    check(len(live) > count, f"keepUpToDate appended bars ({count} -> {len(live)})")
+    ib.cancelHistoricalData(live)
+
     # --- streaming ---------------------------------------------------------------------------------------------
     ticker = ib.reqMktData(aapl, "233")
     wait_for(ib, lambda: ticker.bid > 0 and ticker.ask > 0 and ticker.last > 0, "first quote")
@@ -212,6 +218,18 @@ def main():
           f"cash {summary['TotalCashValue']} == {start_cash} - fills - commissions")
     check(math.isclose(summary["NetLiquidation"], summary["TotalCashValue"] + summary["GrossPositionValue"],
                        rel_tol=1e-3), "net liquidation = cash + positions")
+
+    pnl = ib.reqPnL(account)
+    wait_for(ib, lambda: not math.isnan(pnl.unrealizedPnL), "pnl")
+    # The replay clock runs during the session, so the two readings may differ by a small price move.
+    check(abs(pnl.unrealizedPnL - summary["UnrealizedPnL"]) <= 0.01 * summary["GrossPositionValue"],
+          f"pnl unrealized {pnl.unrealizedPnL} ~ summary {summary['UnrealizedPnL']}")
+    check(pnl.realizedPnL == summary["RealizedPnL"], "pnl realized == summary")
+    single = ib.reqPnLSingle(account, "", aapl.conId)
+    wait_for(ib, lambda: single.position == expected_position, "pnlSingle position")
+    check(True, "pnlSingle reports the position")
+    ib.cancelPnL(account)
+    ib.cancelPnLSingle(account, "", aapl.conId)
 
     executions = ib.reqExecutions()
     check(len(executions) == start_fills + len(fills), f"{len(executions)} executions == {start_fills} + {len(fills)}")
