@@ -217,3 +217,37 @@ enum TWSTimeTextForTests {
         return String(format: "%04d%02d%02d", y, m, d)
     }
 }
+
+/// Hostile input never traps: it is refused with TWS's error codes.
+@Suite struct HostileInputTests {
+    @Test(arguments: [1e300, -1e300, Double.nan, Double.infinity])
+    func absurdPricesAreRejected(price: Double) {
+        var state = GatewayState(data: testData, configuration: GatewayConfiguration())
+        _ = state.connect(connection: 1, clientID: 1, serverVersion: 200)
+        let out = sent(state.handle(.placeOrder(orderID: 1, contract: stock("SYN000"),
+                                                order: wireOrder("BUY", 10, "LMT", limit: price)), from: 1, wallTime: 0))
+        #expect(errorCodes(out) == [201])
+    }
+
+    @Test func absurdIDsDurationsAndFiltersAreRefused() {
+        var state = GatewayState(data: testData, configuration: GatewayConfiguration())
+        _ = state.connect(connection: 1, clientID: 1, serverVersion: 200)
+        let huge = sent(state.handle(.placeOrder(orderID: Int.max, contract: stock("SYN000"),
+                                                 order: wireOrder("BUY", 10)), from: 1, wallTime: 0))
+        #expect(errorCodes(huge) == [321])
+        let bigQuantity = sent(state.handle(.placeOrder(orderID: 1, contract: stock("SYN000"),
+                                                        order: wireOrder("BUY", Decimal(string: "1e30")!)),
+                                            from: 1, wallTime: 0))
+        #expect(errorCodes(bigQuantity) == [201])
+        let request = TWSHistoricalDataRequest(
+            requestID: 2, contract: stock("SYN000"), endDateTime: "", durationString: "9223372036854775807 Y",
+            barSizeSetting: "1 day", whatToShow: "TRADES", useRTH: true)
+        #expect(errorCodes(sent(state.handle(.historicalData(request), from: 1, wallTime: 0))) == [162])
+        var filter = TWSExecutionFilter()
+        filter.lastNDays = Int.max
+        #expect(names(sent(state.handle(.executions(requestID: 3, filter: filter), from: 1, wallTime: 0)))
+            == ["execDetailsEnd"])
+        #expect(FaultCommand.parse("delay 1e300") == nil)
+        #expect(FaultCommand.parse("advance -5") == nil)
+    }
+}

@@ -109,7 +109,7 @@ extension GatewayState {
             if side != record.execution.side { return false }
         }
         if !filter.time.isEmpty, let after = TWSTimeText.parse(filter.time), record.time < after { return false }
-        if let days = filter.lastNDays, days > 0, record.time < now - .days(Int64(days)) { return false }
+        if let days = filter.lastNDays, days > 0, record.time < now - .days(Int64(min(days, 36_500))) { return false }
         return true
     }
 }

@@ -14,6 +14,9 @@ extension GatewayState {
         func reject(_ code: Int, _ text: String) -> [GatewayAction] {
             sendToClient(clientID, .error(TWSErrorMessage(requestID: orderID, code: code, message: text)))
         }
+        guard orderID > 0, orderID < Int(Int32.max) else {
+            return reject(321, "Error validating request:-'orderId' \(orderID) is out of range")
+        }
         guard orderID > (highestOrderID[clientID] ?? 0) else {
             return reject(103, "Duplicate order id")
         }
@@ -64,7 +67,12 @@ extension GatewayState {
 
     /// Why TWS would refuse an order, or `nil`.
     func validate(_ order: TWSOrder, instrument: SimulatedInstrument, quantity: Quantity) -> String? {
-        guard quantity.units > 0 else { return "Order size 0 is not valid" }
+        guard quantity.units > 0 else { return "Order size \(quantity) is not valid" }
+        guard quantity < Quantity(100_000_000) else { return "Order size \(quantity) is too large" }
+        for value in [order.limitPrice, order.auxPrice, order.limitPriceOffset, order.trailingPercent].compactMap({ $0 })
+        where !value.isFinite || abs(value) >= 10_000_000 {
+            return "Price \(value) is out of range"
+        }
         guard ["BUY", "SELL", "SSHORT"].contains(order.action.uppercased()) else {
             return "Invalid action: \(order.action)"
         }

@@ -46,7 +46,9 @@ public enum FaultCommand: Sendable, Equatable {
     public static func parse(_ line: String) -> FaultCommand? {
         let words = line.split(separator: " ").map(String.init)
         guard let verb = words.first?.lowercased() else { return nil }
-        let number = words.count > 1 ? Double(words[1]) : nil
+        // Numbers are seconds or counts: finite, not negative, at most 10 million (no overflow downstream).
+        let number = words.count > 1 ? Double(words[1]).flatMap { $0.isFinite && $0 >= 0 && $0 <= 1e7 ? $0 : nil }
+            : nil
         switch verb {
         case "drop": return .dropAllConnections
         case "drop-after": return number.map { .dropAfterMessages(Int($0)) }
@@ -84,7 +86,7 @@ public struct FaultScript: Sendable, Equatable {
             var at = 0.0
             var rest = line
             let words = line.split(separator: " ")
-            if words.first == "at", words.count >= 3, let t = Double(words[1]) {
+            if words.first == "at", words.count >= 3, let t = Double(words[1]), t.isFinite, t >= 0, t <= 1e7 {
                 at = t
                 rest = words.dropFirst(2).joined(separator: " ")
             }

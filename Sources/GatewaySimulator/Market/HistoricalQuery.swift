@@ -168,7 +168,7 @@ public struct HistoricalQuery: Sendable, Equatable {
     /// Parses `N S|D|W|M|Y` (M = 30 days, Y = 365 days).
     public static func parseDuration(_ text: String) -> TimeSpan? {
         let parts = text.uppercased().split(separator: " ")
-        guard parts.count == 2, let n = Int64(parts[0]), n > 0 else { return nil }
+        guard parts.count == 2, let n = Int64(parts[0]), n > 0, n <= 1_000_000 else { return nil }
         switch parts[1] {
         case "S": return .seconds(n)
         case "D": return .days(n)

@@ -67,11 +67,14 @@ struct GatewayCommand: AsyncParsableCommand {
             }
             return
         }
+        guard speed.isFinite, speed >= 0, speed <= 1_000_000 else {
+            throw ValidationError("--speed must be between 0 and 1000000")
+        }
         var startTime: Timestamp?
         if let start {
             let digits = start.replacingOccurrences(of: "-", with: "")
             guard digits.count == 8, let y = Int(digits.prefix(4)), let m = Int(digits.dropFirst(4).prefix(2)),
-                let d = Int(digits.suffix(2))
+                let d = Int(digits.suffix(2)), (1...12).contains(m), (1...31).contains(d)
             else { throw ValidationError("--start must be YYYY-MM-DD") }
             startTime = Timestamp(year: y, month: m, day: d, secondOfDay: 14 * 3600 + 30 * 60)
         }
