@@ -255,3 +255,19 @@ import NIOPosix
         }
     }
 }
+
+/// Reconnecting right after a drop gets a session, not a 326 for the old socket's clientId.
+@Suite(.timeLimit(.minutes(1))) struct ReconnectAfterDropTests {
+    @Test func sameClientIDReconnectsAtOnceAfterADrop() async throws {
+        try await withSimulator { simulator, port in
+            for _ in 0..<5 {
+                try await withRawClient(port: port, clientID: 4) { session in
+                    let burst = try await FaultInjectionTests.handshakeBurst(session)
+                    #expect(!errorCodes(burst).contains(326))
+                    await simulator.apply(.dropAllConnections)
+                    #expect(try await session.next() == nil)
+                }
+            }
+        }
+    }
+}

@@ -7,13 +7,13 @@ import Testing
     static let python = ProcessInfo.processInfo.environment["IBTRADER_PYTHON"] ?? ""
 
     @Test(.enabled(if: !python.isEmpty, "set IBTRADER_PYTHON to the python of scripts/setup-python.sh (.venv)"),
-          .timeLimit(.minutes(2)))
+          .timeLimit(.minutes(3)))
     func wholeSession() async throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Interop/ib_async_session.py")
         let data = try MarketDataSet.bundled(.stocks)
         let (status, output) = try await withSimulator(clock: .speed(60, tick: 0.05), data: data) { _, port in
-            try await Self.run(Self.python, [script.path, "--port", String(port), "--timeout", "60"])
+            try await Self.run(Self.python, [script.path, "--port", String(port), "--timeout", "90"])
         }
         #expect(status == 0, "ib_async session failed:\n\(output)")
         #expect(output.contains("PASS"), "\(output)")

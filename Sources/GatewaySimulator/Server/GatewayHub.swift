@@ -50,6 +50,8 @@ actor GatewayHub {
 
     /// The handshake finished: let the core accept or refuse the clientId.
     func established(connection: ConnectionID, clientID: Int, serverVersion: Int) {
+        // Dropped while the handshake was under way: the socket is closing, do not open a session for it.
+        guard outlets[connection] != nil else { return }
         versions[connection] = serverVersion
         logger.debug("client ready", metadata: [
             "connection": "\(connection)", "clientId": "\(clientID)", "version": "\(serverVersion)"])
@@ -122,12 +124,18 @@ actor GatewayHub {
         }
     }
 
+    /// Closes every socket and forgets the sessions at once, so a client that reconnects immediately does not race
+    /// the old socket's teardown into a 326.
     private func dropAll() {
         for (id, outlet) in outlets.sorted(by: { $0.key < $1.key }) {
             if let buffered = held.removeValue(forKey: id) { outlet.yield(.frame(buffered, due: 0)) }
             outlet.yield(.close)
             outlet.finish()
+            state.disconnect(connection: id)
+            versions[id] = nil
         }
+        outlets.removeAll()
+        reorderPending.removeAll()
     }
 
     // MARK: - Delivery
