@@ -128,6 +128,12 @@ def main():
     fill_price = market.orderStatus.avgFillPrice
     check(abs(fill_price - ticker.ask) / ticker.ask < 0.02, f"market fill {fill_price} near the ask {ticker.ask}")
 
+    big = ib.placeOrder(aapl, MarketOrder("BUY", 12000))
+    done(big, "large market order")
+    check(big.orderStatus.status == "Filled" and sum(f.execution.shares for f in big.fills) == 12000,
+          "large market order filled completely")
+    check(len(big.fills) > 1, f"large order filled in {len(big.fills)} partial executions")
+
     low_price = tick_round(ticker.bid * 0.8)
     limit = ib.placeOrder(aapl, LimitOrder("BUY", 50, low_price))
     wait_for(ib, lambda: limit.orderStatus.status == "Submitted", "limit order working")
@@ -196,9 +202,9 @@ def main():
     check(all(t.orderStatus.status == "Cancelled" for t in resting + [gtc_trade, stop_loss]), "global cancel")
 
     # --- account -----------------------------------------------------------------------------------------------
-    bought = 100 + 50 + 10 + 20
+    bought = 100 + 12000 + 50 + 10 + 20
     expected_position = start_position + bought
-    fills = [f for t in (market, limit, stop_buy, parent) for f in t.fills]
+    fills = [f for t in (market, big, limit, stop_buy, parent) for f in t.fills]
     cost = sum(f.execution.shares * f.execution.price for f in fills)
     commissions = sum(f.commissionReport.commission for f in fills)
     ib.sleep(0.3)
