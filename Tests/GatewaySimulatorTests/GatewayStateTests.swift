@@ -136,6 +136,8 @@ import TradingModel
         var state = connected()
         let out = sent(state.handle(.placeOrder(orderID: 1, contract: stock("SYN000"), order: order), from: 1,
                                     wallTime: 0))
+        #expect(names(out) == ["errMsg", "orderStatus"])
+        if case .orderStatus(let status) = out.last { #expect(status.status == "Cancelled") }
         guard case .error(let error) = out.first else { Issue.record("no error"); return }
         #expect(error.code == 201)
         #expect(error.requestID == 1)

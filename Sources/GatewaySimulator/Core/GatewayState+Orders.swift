@@ -22,13 +22,19 @@ extension GatewayState {
         }
         highestOrderID[clientID] = orderID
         guard let instrument = resolve(contract) else { return reject(200, TWSErrorText.noSecurityDefinition) }
+        let quantity = order.totalQuantity.flatMap { Quantity($0.description) } ?? .zero
+        // PROTOCOL.md §4: a rejection is errMsg 201 followed by a terminal orderStatus.
+        func rejected(_ reason: String) -> [GatewayAction] {
+            reject(201, TWSErrorText.rejected(reason)) + sendToClient(clientID, .orderStatus(TWSOrderStatus(
+                orderID: orderID, status: "Cancelled", filled: 0, remaining: quantity.decimal, parentID: order.parentID,
+                clientID: clientID)))
+        }
         if let reason = pendingFaults.rejectNextOrder {
             pendingFaults.rejectNextOrder = nil
-            return reject(201, TWSErrorText.rejected(reason))
+            return rejected(reason)
         }
-        let quantity = order.totalQuantity.flatMap { Quantity($0.description) } ?? .zero
         if let reason = validate(order, instrument: instrument, quantity: quantity) {
-            return reject(201, TWSErrorText.rejected(reason))
+            return rejected(reason)
         }
         var entry = GatewayOrder(
             key: key, engineID: OrderID(nextEngineID), permID: nextPermID, instrument: instrument.id,
