@@ -125,4 +125,12 @@ import TradingModel
         let later = sent(state.advance(to: state.now + .seconds(5)))
         #expect(later.contains { $0.messageName == "pnl" })
     }
+
+    @Test func volumesAreWholeShares() throws {
+        let instrument = testData.instruments[2]
+        let state = connected()
+        let quote = try #require(QuoteModel.quote(instrument, at: state.now + .minutes(37) + .seconds(3)))
+        #expect(quote.volume.units % 100_000_000 == 0)
+        #expect(quote.volume.units > 0)
+    }
 }

@@ -93,8 +93,9 @@ public struct InstrumentSeries: Sendable {
         let w = windows[i]
         if t >= w.end { return bars[i].volume }
         if t <= w.start { return .zero }
+        // Whole shares: a volume tick or bar never shows a fraction of a share.
         let share = Double(t - w.start) / Double(w.end - w.start)
-        return Quantity(units: Int64((Double(bars[i].volume.units) * share).rounded(.down)))
+        return Quantity(Int64((bars[i].volume.doubleValue * share).rounded(.down)))
     }
 
     /// The OHLCV of the path over `[from, to)`, seeing nothing after `now`; `nil` when no window overlaps.
