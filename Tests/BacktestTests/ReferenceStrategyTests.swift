@@ -29,6 +29,15 @@ import TradingModel
         #expect(result.finalEquity.centsDescription == "103645.88")
     }
 
+    @Test func scenarioSFillAndTradeListsAreByteIdenticalToTheReference() throws {
+        let data = try #require(Self.data)
+        let result = BacktestRunner.run(strategy: MovingAverageCrossover(), data: data)
+        let fills = try String(contentsOfFile: Fixtures.path("peers/fills_a_S.csv"), encoding: .utf8)
+        let trades = try String(contentsOfFile: Fixtures.path("peers/trades_a_S.csv"), encoding: .utf8)
+        #expect(result.fillsCSV == fills)
+        #expect(result.tradesCSV == trades)
+    }
+
     @Test func scenarioSRoundTripsMatchReferenceTrades() throws {
         let data = try #require(Self.data)
         let result = BacktestRunner.run(strategy: MovingAverageCrossover(), data: data)

@@ -100,3 +100,24 @@ public enum SyntheticMarket {
         return bars
     }
 }
+
+extension SyntheticMarketConfig {
+    /// Decodes a config in which every key is optional; missing keys take the defaults of `init()`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = Self()
+        self = d
+        symbols = try c.decode(.symbols, default: d.symbols)
+        bars = try c.decode(.bars, default: d.bars)
+        drift = try c.decode(.drift, default: d.drift)
+        volatility = try c.decode(.volatility, default: d.volatility)
+        jumpProbability = try c.decode(.jumpProbability, default: d.jumpProbability)
+        jumpVolatility = try c.decode(.jumpVolatility, default: d.jumpVolatility)
+        startPrice = try c.decode(.startPrice, default: d.startPrice)
+        barsPerYear = try c.decode(.barsPerYear, default: d.barsPerYear)
+        barInterval = try c.decode(.barInterval, default: d.barInterval)
+        start = try c.decode(.start, default: d.start)
+        decimals = try c.decode(.decimals, default: d.decimals)
+        seed = try c.decode(.seed, default: d.seed)
+    }
+}

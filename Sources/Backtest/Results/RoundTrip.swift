@@ -36,15 +36,19 @@ public struct RoundTrip: Hashable, Sendable, Codable {
     public var netPnL: Money { pnl - commission }
 }
 
-/// Builds round trips from fills in time order.
+/// Builds round trips from fills in time order. Open trips are plain integers (no strings), so updating them
+/// costs no reference counting.
 struct RoundTripBuilder {
     private struct Open {
-        var trip: RoundTrip
-        var position: Int64
+        var entryTime: Timestamp
+        var isLong: Bool
+        var position: Int64 = 0
+        var maxPosition: Int64 = 0
         var entryQuantity: Int64 = 0
-        var entryNotional = Money.zero
+        var entryNotional: Int64 = 0
         var exitQuantity: Int64 = 0
-        var exitNotional = Money.zero
+        var exitNotional: Int64 = 0
+        var commission: Int64 = 0
     }
     private var open: [Open?]
     private let universe: Universe
@@ -60,35 +64,29 @@ struct RoundTripBuilder {
         var remaining = fill.quantity.units
         let sign = fill.side.sign
         while remaining > 0 {
-            if var trip = open[i] {
-                let sameDirection = trip.position == 0 || (trip.position > 0) == (sign > 0)
-                let take = sameDirection ? remaining : min(remaining, trip.position.magnitude.toInt64)
-                let share = share(of: fill.commission, part: take, of: fill.quantity.units)
-                let notional = Money(price: fill.price, quantity: Quantity(units: take))
-                trip.trip.commission += share
-                if sameDirection {
-                    trip.entryQuantity += take
-                    trip.entryNotional += notional
-                    trip.position += sign * take
-                    trip.trip.quantity = max(trip.trip.quantity, Quantity(units: trip.position.magnitude.toInt64))
-                } else {
-                    trip.exitQuantity += take
-                    trip.exitNotional += notional
-                    trip.position += sign * take
-                }
-                remaining -= take
-                if trip.position == 0 {
-                    closed.append(close(trip, at: fill.timestamp))
-                    open[i] = nil
-                } else {
-                    open[i] = trip
-                }
+            guard var trip = open[i] else {
+                open[i] = Open(entryTime: fill.timestamp, isLong: sign > 0)
+                continue
+            }
+            let sameDirection = trip.position == 0 || (trip.position > 0) == (sign > 0)
+            let take = sameDirection ? remaining : min(remaining, trip.position.magnitude.toInt64)
+            let notional = FixedPoint.multiply(fill.price.units, take)
+            trip.commission += share(of: fill.commission.units, part: take, of: fill.quantity.units)
+            if sameDirection {
+                trip.entryQuantity += take
+                trip.entryNotional += notional
             } else {
-                let trip = RoundTrip(
-                    instrument: fill.instrument, symbol: universe[fill.instrument].symbol,
-                    direction: sign > 0 ? .long : .short, quantity: .zero, entryTime: fill.timestamp,
-                    entryPrice: fill.price, exitTime: nil, exitPrice: nil, pnl: .zero, commission: .zero)
-                open[i] = Open(trip: trip, position: 0)
+                trip.exitQuantity += take
+                trip.exitNotional += notional
+            }
+            trip.position += sign * take
+            trip.maxPosition = max(trip.maxPosition, trip.position.magnitude.toInt64)
+            remaining -= take
+            if trip.position == 0 {
+                closed.append(roundTrip(trip, instrument: fill.instrument, exit: fill.timestamp))
+                open[i] = nil
+            } else {
+                open[i] = trip
             }
         }
     }
@@ -96,31 +94,30 @@ struct RoundTripBuilder {
     /// Closed trips followed by the ones still open (entry fields only), in entry-time order.
     func trips() -> [RoundTrip] {
         var all = closed
-        for case let o? in open {
-            var t = o.trip
-            t.entryPrice = average(o.entryNotional, o.entryQuantity)
-            all.append(t)
+        for (i, o) in open.enumerated() {
+            if let o { all.append(roundTrip(o, instrument: InstrumentID(index: i), exit: nil)) }
         }
         return all.sorted { ($0.entryTime, $0.instrument) < ($1.entryTime, $1.instrument) }
     }
 
-    private func close(_ o: Open, at time: Timestamp) -> RoundTrip {
-        var t = o.trip
-        t.entryPrice = average(o.entryNotional, o.entryQuantity)
-        t.exitPrice = average(o.exitNotional, o.exitQuantity)
-        t.exitTime = time
-        t.pnl = t.direction == .long ? o.exitNotional - o.entryNotional : o.entryNotional - o.exitNotional
-        return t
+    private func roundTrip(_ o: Open, instrument: InstrumentID, exit: Timestamp?) -> RoundTrip {
+        let pnl = exit == nil ? 0 : (o.isLong ? o.exitNotional - o.entryNotional : o.entryNotional - o.exitNotional)
+        return RoundTrip(
+            instrument: instrument, symbol: universe[instrument].symbol, direction: o.isLong ? .long : .short,
+            quantity: Quantity(units: o.maxPosition), entryTime: o.entryTime,
+            entryPrice: average(o.entryNotional, o.entryQuantity), exitTime: exit,
+            exitPrice: exit == nil ? nil : average(o.exitNotional, o.exitQuantity), pnl: Money(units: pnl),
+            commission: Money(units: o.commission))
     }
 
-    private func average(_ notional: Money, _ quantity: Int64) -> Price {
+    private func average(_ notional: Int64, _ quantity: Int64) -> Price {
         guard quantity > 0 else { return .zero }
-        return Price(units: Int64(clamping: Int128(notional.units) * Int128(FixedPoint.scale) / Int128(quantity)))
+        return Price(units: Int64(clamping: Int128(notional) * Int128(FixedPoint.scale) / Int128(quantity)))
     }
 
-    private func share(of commission: Money, part: Int64, of total: Int64) -> Money {
-        guard total > 0, part != total else { return commission }
-        return Money(units: Int64(clamping: Int128(commission.units) * Int128(part) / Int128(total)))
+    private func share(of commission: Int64, part: Int64, of total: Int64) -> Int64 {
+        guard total > 0, part != total, commission != 0 else { return commission }
+        return Int64(clamping: Int128(commission) * Int128(part) / Int128(total))
     }
 }
 

@@ -45,3 +45,15 @@ public struct EquityPoint: Hashable, Sendable, Codable {
     /// Fraction below the running peak (0 = at the peak, 0.1 = 10 % down).
     public var drawdown: Double
 }
+
+extension BacktestConfig {
+    /// Decodes a config in which every key is optional; missing keys take the defaults of `init()`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = Self()
+        self = d
+        engine = try c.decode(.engine, default: d.engine)
+        simulation = try c.decode(.simulation, default: d.simulation)
+        recordsEquityCurve = try c.decode(.recordsEquityCurve, default: d.recordsEquityCurve)
+    }
+}

@@ -145,7 +145,7 @@ struct Loop<S: Strategy> {
     }
 
     /// Sends pending reports to the engine, executing whatever it answers, until quiet.
-    @usableFromInline
+    @inlinable
     mutating func deliverReports() {
         var rounds = 0
         while !reports.isEmpty, rounds < 64 {
@@ -163,14 +163,14 @@ struct Loop<S: Strategy> {
         }
     }
 
-    @usableFromInline
+    @inlinable
     mutating func execute(_ commands: [EngineCommand]) {
         send(commands)
         if !reports.isEmpty { deliverReports() }
     }
 
     /// Hands commands to the matching engine; its reports collect in `reports`.
-    @usableFromInline
+    @inlinable
     mutating func send(_ commands: [EngineCommand]) {
         let now = engine.now
         for command in commands {

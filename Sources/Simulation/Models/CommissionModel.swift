@@ -127,3 +127,27 @@ public struct CommissionCalculator: Hashable, Sendable {
         return min(max(raw, minimum), cap)
     }
 }
+
+extension IBKRFixedSchedule {
+    /// Decodes a schedule in which every key is optional; missing keys take IBKR's published defaults.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = Self()
+        self = d
+        perShare = try c.decode(.perShare, default: d.perShare)
+        minimum = try c.decode(.minimum, default: d.minimum)
+        maximumPercent = try c.decode(.maximumPercent, default: d.maximumPercent)
+    }
+}
+
+extension IBKRTieredSchedule {
+    /// Decodes a schedule in which every key is optional; missing keys take IBKR's published defaults.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = Self()
+        self = d
+        tiers = try c.decode(.tiers, default: d.tiers)
+        minimum = try c.decode(.minimum, default: d.minimum)
+        maximumPercent = try c.decode(.maximumPercent, default: d.maximumPercent)
+    }
+}

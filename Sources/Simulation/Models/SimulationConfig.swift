@@ -65,3 +65,17 @@ public enum SlippageModel: Hashable, Sendable, Codable {
         return Price(units: side == .buy ? price.units + delta : price.units - delta)
     }
 }
+
+extension SimulationConfig {
+    /// Decodes a config in which every key is optional; missing keys take the defaults of `init()`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = Self()
+        self = d
+        marketFill = try c.decode(.marketFill, default: d.marketFill)
+        slippage = try c.decode(.slippage, default: d.slippage)
+        commission = try c.decode(.commission, default: d.commission)
+        maxVolumeParticipation = try c.decodeOptional(.maxVolumeParticipation, default: d.maxVolumeParticipation)
+        latency = try c.decode(.latency, default: d.latency)
+    }
+}

@@ -44,3 +44,15 @@ public struct EngineConfig: Hashable, Sendable, Codable {
         self.risk = risk
     }
 }
+
+extension EngineConfig {
+    /// Decodes a config in which every key is optional; missing keys take the defaults of `init()`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = Self()
+        self = d
+        initialCash = try c.decode(.initialCash, default: d.initialCash)
+        settlementDays = try c.decode(.settlementDays, default: d.settlementDays)
+        risk = try c.decode(.risk, default: d.risk)
+    }
+}

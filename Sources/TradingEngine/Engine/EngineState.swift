@@ -17,6 +17,9 @@ public struct EngineState: Sendable, StrategyContext {
     public var lastBars: [Bar?]
     /// Latest quote per instrument.
     public var lastQuotes: [Quote?]
+    /// Makes the type address-only, so handing the state to a strategy passes a pointer instead of copying
+    /// ~190 bytes on every event (a large *loadable* struct is copied into a temporary at each call).
+    let addressOnly: any Sendable = ()
 
     init(universe: Universe, config: EngineConfig) {
         now = .zero

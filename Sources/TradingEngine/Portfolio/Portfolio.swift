@@ -83,6 +83,18 @@ public struct Portfolio: Sendable {
 
     @usableFromInline
     mutating func revalue(_ i: Int, to price: Price, quantity: Int64) {
+        // Whole-share positions (the common case): one checked multiply of the price change. Marks are never
+        // negative, so |q·p| changes by sign(q)·q·Δp.
+        let whole = quantity / FixedPoint.scale
+        if whole * FixedPoint.scale == quantity {
+            let (delta, overflow) = (price.units - marks[i].units).multipliedReportingOverflow(by: whole)
+            if !overflow {
+                positionsValue.units += delta
+                grossExposure.units += quantity > 0 ? delta : -delta
+                marks[i] = price
+                return
+            }
+        }
         let old = FixedPoint.multiply(marks[i].units, quantity)
         let new = FixedPoint.multiply(price.units, quantity)
         positionsValue.units += new - old

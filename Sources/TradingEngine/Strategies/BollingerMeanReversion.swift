@@ -77,3 +77,18 @@ public struct BollingerMeanReversion: Strategy {
             .actions(for: signal, id: id, bar: bar, atr: atr, context: context)
     }
 }
+
+extension BollingerMeanReversionConfig {
+    /// Decodes a config in which every key is optional; missing keys take the defaults of `init()`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = Self()
+        self = d
+        period = try c.decode(.period, default: d.period)
+        entryDeviations = try c.decode(.entryDeviations, default: d.entryDeviations)
+        exitDeviations = try c.decode(.exitDeviations, default: d.exitDeviations)
+        allowShort = try c.decode(.allowShort, default: d.allowShort)
+        sizing = try c.decode(.sizing, default: d.sizing)
+        atrStops = try c.decodeOptional(.atrStops, default: d.atrStops)
+    }
+}

@@ -72,3 +72,22 @@ public struct MomentumRotationConfig: Hashable, Sendable, Codable {
         self.excludedSymbols = excludedSymbols
     }
 }
+
+extension MomentumRotationConfig {
+    /// Decodes a config in which every key is optional; missing keys take the defaults of `init()`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = Self()
+        self = d
+        lookback = try c.decode(.lookback, default: d.lookback)
+        ranking = try c.decode(.ranking, default: d.ranking)
+        minimumScore = try c.decodeOptional(.minimumScore, default: d.minimumScore)
+        holdings = try c.decode(.holdings, default: d.holdings)
+        rebalance = try c.decode(.rebalance, default: d.rebalance)
+        weighting = try c.decode(.weighting, default: d.weighting)
+        investedFraction = try c.decode(.investedFraction, default: d.investedFraction)
+        stopLossPercent = try c.decodeOptional(.stopLossPercent, default: d.stopLossPercent)
+        takeProfitPercent = try c.decodeOptional(.takeProfitPercent, default: d.takeProfitPercent)
+        excludedSymbols = try c.decode(.excludedSymbols, default: d.excludedSymbols)
+    }
+}

@@ -159,3 +159,18 @@ public struct MovingAverageCrossover: Strategy {
         }
     }
 }
+
+extension MovingAverageCrossoverConfig {
+    /// Decodes a config in which every key is optional; missing keys take the defaults of `init()`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = Self()
+        self = d
+        kind = try c.decode(.kind, default: d.kind)
+        fastPeriod = try c.decode(.fastPeriod, default: d.fastPeriod)
+        slowPeriod = try c.decode(.slowPeriod, default: d.slowPeriod)
+        allowShort = try c.decode(.allowShort, default: d.allowShort)
+        sizing = try c.decode(.sizing, default: d.sizing)
+        atrStops = try c.decodeOptional(.atrStops, default: d.atrStops)
+    }
+}

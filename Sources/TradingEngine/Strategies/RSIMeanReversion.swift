@@ -73,3 +73,19 @@ public struct RSIMeanReversion: Strategy {
             .actions(for: signal, id: id, bar: bar, atr: atr, context: context)
     }
 }
+
+extension RSIMeanReversionConfig {
+    /// Decodes a config in which every key is optional; missing keys take the defaults of `init()`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = Self()
+        self = d
+        period = try c.decode(.period, default: d.period)
+        oversold = try c.decode(.oversold, default: d.oversold)
+        overbought = try c.decode(.overbought, default: d.overbought)
+        exitLevel = try c.decode(.exitLevel, default: d.exitLevel)
+        allowShort = try c.decode(.allowShort, default: d.allowShort)
+        sizing = try c.decode(.sizing, default: d.sizing)
+        atrStops = try c.decodeOptional(.atrStops, default: d.atrStops)
+    }
+}

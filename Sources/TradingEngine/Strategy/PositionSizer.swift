@@ -60,3 +60,15 @@ public struct ATRStopConfig: Hashable, Sendable, Codable {
         return .submitBracket(BracketOrder(entry: request, stopLoss: stop, takeProfit: target))
     }
 }
+
+extension ATRStopConfig {
+    /// Decodes a config in which every key is optional; missing keys take the defaults of `init()`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = Self()
+        self = d
+        period = try c.decode(.period, default: d.period)
+        stopMultiple = try c.decode(.stopMultiple, default: d.stopMultiple)
+        takeProfitMultiple = try c.decodeOptional(.takeProfitMultiple, default: d.takeProfitMultiple)
+    }
+}
