@@ -62,7 +62,7 @@ extension GatewayState {
                 guard var line = session.marketLines[requestID],
                     let quote = QuoteModel.quote(data.instrument(line.instrument), at: now)
                 else { continue }
-                for r in Self.ticks(requestID: requestID, quote: quote, previous: line.last, line: line) {
+                for r in Self.ticks(requestID: requestID, quote: quote, line: line) {
                     out.append(.send(connection, r))
                 }
                 line.last = quote

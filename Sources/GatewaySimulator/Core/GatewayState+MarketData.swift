@@ -33,7 +33,7 @@ extension GatewayState {
         var line = ClientSession.MarketLine(
             instrument: instrument.id, delayed: delayed, rtVolume: r.genericTickList.contains("233"), last: nil)
         if let quote = QuoteModel.quote(instrument, at: now) {
-            for response in Self.ticks(requestID: r.requestID, quote: quote, previous: nil, line: line) {
+            for response in Self.ticks(requestID: r.requestID, quote: quote, line: line) {
                 out.append(.send(connection, response))
             }
             line.last = quote
@@ -46,10 +46,8 @@ extension GatewayState {
         return out
     }
 
-    /// The ticks that tell a client what changed between two quotes (all of them when `previous` is nil).
-    static func ticks(
-        requestID: Int, quote: SimulatedQuote, previous: SimulatedQuote?, line: ClientSession.MarketLine
-    ) -> [TWSResponse] {
+    /// The ticks that tell a client what changed since the line's last quote (all of them for a new line).
+    static func ticks(requestID: Int, quote: SimulatedQuote, line: ClientSession.MarketLine) -> [TWSResponse] {
         var out: [TWSResponse] = []
         let d = line.delayed
         func price(_ live: TWSTickType, _ delayed: TWSTickType, _ value: Price, _ size: Quantity?, _ old: Price?) {
@@ -62,7 +60,7 @@ extension GatewayState {
             guard old != value else { return }
             out.append(.tickSize(requestID: requestID, tickType: d ? delayed : live, size: value.decimal))
         }
-        let p = previous
+        let p = line.last
         price(.bid, .delayedBid, quote.bid, quote.size, p?.bid)
         if p != nil, p?.bid == quote.bid { size(.bidSize, .delayedBidSize, quote.size, p?.size) }
         price(.ask, .delayedAsk, quote.ask, quote.size, p?.ask)

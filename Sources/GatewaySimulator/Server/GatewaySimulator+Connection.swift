@@ -39,52 +39,29 @@ extension GatewaySimulator {
         await hub.closed(id)
     }
 
-    /// Reads the hello, startApi and requests; malformed frames are logged and answered with 321 or, when the
-    /// stream itself is broken, end the connection.
+    /// Reads the hello, startApi and requests through `ConnectionInbound`; malformed frames are answered with 321,
+    /// a broken stream (bad hello, oversized frame) ends this connection only.
     private func read(_ inbound: NIOAsyncChannelInboundStream<ByteBuffer>, connection id: ConnectionID) async throws {
-        var handshake = TWSServerHandshake(configuration: .init(
+        var reader = ConnectionInbound(configuration: .init(
             minimumVersion: configuration.gateway.minimumVersion, maximumVersion: configuration.gateway.maximumVersion))
-        var pending = ByteBuffer()
-        var frames = TWSFrameDecoder()
-        var version: Int?
-        var ready = false
         for try await bytes in inbound {
-            guard let serverVersion = version else {
-                pending.writeImmutableBuffer(bytes)
-                let time = TWSTimeText.zoned(await hub.now)
-                guard let outcome = try handshake.receiveHello(from: &pending, connectionTime: time) else { continue }
-                await hub.sendRaw(outcome.reply, to: id)
-                guard case .accepted(let negotiated, _, _) = outcome else {
-                    logger.debug("version rejected", metadata: ["connection": "\(id)"])
-                    return
+            let time = reader.awaitsHello ? TWSTimeText.zoned(await hub.now) : ""
+            for event in try reader.receive(bytes, connectionTime: time) {
+                switch event {
+                case .reply(let reply, let accepted):
+                    await hub.sendRaw(reply, to: id)
+                    guard accepted else {
+                        logger.debug("version rejected", metadata: ["connection": "\(id)"])
+                        return
+                    }
+                case .ready(let clientID, let version):
+                    await hub.established(connection: id, clientID: clientID, serverVersion: version)
+                case .request(let request):
+                    await hub.receive(request, from: id)
+                case .malformed(let error):
+                    logger.debug("malformed request", metadata: ["connection": "\(id)", "error": "\(error)"])
+                    await hub.rejectMalformed(connection: id, error: error)
                 }
-                version = negotiated
-                frames.append(pending)
-                try await drain(&frames, handshake: &handshake, ready: &ready, id: id, version: negotiated)
-                continue
-            }
-            frames.append(bytes)
-            try await drain(&frames, handshake: &handshake, ready: &ready, id: id, version: serverVersion)
-        }
-    }
-
-    private func drain(
-        _ frames: inout TWSFrameDecoder, handshake: inout TWSServerHandshake, ready: inout Bool, id: ConnectionID,
-        version: Int
-    ) async throws {
-        while let payload = try frames.nextPayload() {
-            if !ready {
-                let clientID = try handshake.receiveStartAPI(payload: payload)
-                ready = true
-                await hub.established(connection: id, clientID: clientID, serverVersion: version)
-                continue
-            }
-            do {
-                let request = try TWSRequest.decode(payload: payload, serverVersion: version)
-                await hub.receive(request, from: id)
-            } catch {
-                logger.debug("malformed request", metadata: ["connection": "\(id)", "error": "\(error)"])
-                await hub.rejectMalformed(connection: id, error: "\(error)")
             }
         }
     }
