@@ -134,3 +134,20 @@ import TradingModel
         #expect(quote.volume.units > 0)
     }
 }
+
+extension GatewayStateStreamingTests {
+    @Test func accountUpdatesRefreshEveryThreeMinutes() {
+        var state = connected()
+        _ = state.handle(.placeOrder(orderID: 1, contract: stock("SYN000"), order: wireOrder("BUY", 100)), from: 1,
+                         wallTime: 0)
+        let first = sent(state.handle(.accountUpdates(subscribe: true, accountCode: "DU1234567"), from: 1,
+                                      wallTime: 0))
+        #expect(names(first).suffix(3) == ["updatePortfolio", "updateAccountTime", "accountDownloadEnd"])
+        let oneMinute = sent(state.advance(to: state.now + .minutes(1)))
+        let threeMinutes = sent(state.advance(to: state.now + .minutes(3)))
+        // The replay starts at 14:30:00, a 3-minute boundary: 14:31 is inside the period, 14:34 after the next.
+        #expect(!oneMinute.contains { $0.messageName == "updatePortfolio" })
+        #expect(threeMinutes.contains { $0.messageName == "updatePortfolio" })
+        #expect(threeMinutes.contains { $0.messageName == "updateAccountTime" })
+    }
+}

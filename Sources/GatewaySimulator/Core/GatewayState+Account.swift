@@ -22,8 +22,7 @@ extension GatewayState {
             for (id, holding) in account.holdings.sorted(by: { $0.key < $1.key }) where !holding.quantity.isZero {
                 send(portfolioMessage(data.instrument(id)))
             }
-            let seconds = (now.nanoseconds / Timestamp.nanosecondsPerSecond) % 86_400
-            send(.accountTime(String(format: "%02d:%02d", seconds / 3600, seconds / 60 % 60)))
+            send(accountTimeMessage())
             send(.accountDownloadEnd(accountName: account.accountCode))
         case .accountSummary(let requestID, _, let tags):
             let wanted = tags.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -58,6 +57,12 @@ extension GatewayState {
             break
         }
         return out
+    }
+
+    /// updateAccountTime (`HH:mm`, UTC).
+    func accountTimeMessage() -> TWSResponse {
+        let seconds = (now.nanoseconds / Timestamp.nanosecondsPerSecond) % 86_400
+        return .accountTime(String(format: "%02d:%02d", seconds / 3600, seconds / 60 % 60))
     }
 
     /// accountSummary rows for the requested tags (`All` or `$LEDGER` for every tag), then the end.

@@ -28,6 +28,30 @@ extension GatewayState {
             account.startOfDayValue = account.valuation(marks: marks()).netLiquidation
         }
         out += emitTicks()
+        let period = now.nanoseconds / TimeSpan.minutes(3).nanoseconds
+        if period != accountRefreshPeriod {
+            accountRefreshPeriod = period
+            out += refreshAccounts()
+        }
+        return out
+    }
+
+    /// Like TWS every 3 minutes: account values, portfolio (at current prices) and account time to
+    /// reqAccountUpdates subscribers, and the subscribed account summaries.
+    func refreshAccounts() -> [GatewayAction] {
+        var out: [GatewayAction] = []
+        for session in sessions.values.sorted(by: { $0.connection < $1.connection }) {
+            if session.accountUpdates {
+                out += accountValues(to: session.connection)
+                for (id, holding) in account.holdings.sorted(by: { $0.key < $1.key }) where !holding.quantity.isZero {
+                    out.append(.send(session.connection, portfolioMessage(data.instrument(id))))
+                }
+                out.append(.send(session.connection, accountTimeMessage()))
+            }
+            for (requestID, tags) in session.accountSummaries.sorted(by: { $0.key < $1.key }) {
+                out += accountSummary(requestID: requestID, tags: tags, connection: session.connection)
+            }
+        }
         return out
     }
 

@@ -37,6 +37,8 @@ public struct GatewayState: Sendable {
     var nextExecution = 1
     /// Highest order id each clientId has used (persists across reconnects).
     var highestOrderID: [Int: Int] = [:]
+    /// The 3-minute period of the last periodic account refresh.
+    var accountRefreshPeriod: Int64 = 0
     /// Historical requests stalled by a fault: (connection, requestID).
     var stalledHistory: Set<[Int]> = []
 
@@ -52,6 +54,7 @@ public struct GatewayState: Sendable {
         self.account = AccountBook(accountCode: configuration.accountCode, cash: configuration.startingCash)
         self.engine = MatchingEngine(config: configuration.simulation, instrumentCount: data.instruments.count)
         account.startOfDay = now.dayNumber
+        accountRefreshPeriod = now.nanoseconds / TimeSpan.minutes(3).nanoseconds
     }
 
     /// The clientIds connected now.
