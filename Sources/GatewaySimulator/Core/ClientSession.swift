@@ -21,7 +21,8 @@ struct ClientSession: Sendable {
     /// A real-time bars subscription.
     struct RealTimeBars: Sendable {
         var instrument: InstrumentID
-        var whatToShow: String
+        /// A 5-second query (parsed once) whose `makeBar` gives each bar.
+        var query: HistoricalQuery
     }
 
     let connection: ConnectionID

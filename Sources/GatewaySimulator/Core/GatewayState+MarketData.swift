@@ -98,20 +98,22 @@ extension GatewayState {
             return [.send(connection, .error(TWSErrorMessage(
                 requestID: r.requestID, code: 420, message: "Invalid Real-time Query:Invalid bar size")))]
         }
+        var request = TWSHistoricalDataRequest(
+            requestID: r.requestID, contract: r.contract, endDateTime: "", durationString: "5 S",
+            barSizeSetting: "5 secs", whatToShow: r.whatToShow, useRTH: r.useRTH)
+        request.formatDate = 2
+        guard let query = try? HistoricalQuery(request, now: now) else {
+            return [.send(connection, .error(TWSErrorMessage(
+                requestID: r.requestID, code: 420, message: "Invalid Real-time Query:Invalid whatToShow")))]
+        }
         sessions[connection]?.realTimeBars[r.requestID] = ClientSession.RealTimeBars(
-            instrument: instrument.id, whatToShow: r.whatToShow.uppercased())
+            instrument: instrument.id, query: query)
         return []
     }
 
     /// The 5-second bar ending at `end`, or `nil` when nothing traded in it.
     func realTimeBar(_ sub: ClientSession.RealTimeBars, end: Timestamp) -> TWSRealTimeBar? {
-        let instrument = data.instrument(sub.instrument)
-        var request = TWSHistoricalDataRequest(
-            requestID: 0, contract: TWSContract(), endDateTime: "", durationString: "5 S", barSizeSetting: "5 secs",
-            whatToShow: sub.whatToShow == "TRADES" ? "TRADES" : sub.whatToShow, useRTH: false)
-        request.formatDate = 2
-        guard let query = try? HistoricalQuery(request, now: end),
-            let bar = query.makeBar(instrument, from: end - .seconds(5), to: end, now: end)
+        guard let bar = sub.query.makeBar(data.instrument(sub.instrument), from: end - .seconds(5), to: end, now: end)
         else { return nil }
         return TWSRealTimeBar(
             time: TWSTimeText.epochSeconds(end - .seconds(5)), open: bar.open, high: bar.high, low: bar.low,

@@ -110,7 +110,7 @@ public struct HistoricalQuery: Sendable, Equatable {
         return TWSBar(
             date: dateText(from), open: value(bar.open), high: value(bar.high), low: value(bar.low),
             close: value(bar.close), volume: isTrades ? Decimal(bar.volume.wholeUnits) : Decimal(-1),
-            wap: isTrades ? Decimal(string: Price(units: wap.rounded(toMultipleOf: 10_000)).description) : Decimal(-1),
+            wap: isTrades ? Decimal(sign: .plus, exponent: -4, significand: Decimal(wap / 10_000)) : Decimal(-1),
             barCount: isTrades ? max(count, 1) : -1)
     }
 
