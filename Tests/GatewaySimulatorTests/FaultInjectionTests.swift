@@ -2,6 +2,7 @@ import Foundation
 import GatewaySimulator
 import TWSProtocol
 import Testing
+import TradingModel
 
 /// Each fault, seen from a client on a socket.
 @Suite(.timeLimit(.minutes(1))) struct FaultInjectionTests {
@@ -193,6 +194,17 @@ import Testing
                 let seen = try await session.collect { $0.messageName == "currentTime" }
                 #expect(errorCodes(seen) == [321, 321])
             }
+        }
+    }
+
+    @Test func faultScriptRunsAfterStart() async throws {
+        let script = try FaultScript(text: "at 0 advance 60\nat 0 reject scripted")
+        try await withSimulator(faults: script) { simulator, _ in
+            let start = testData.defaultStart
+            while await simulator.now() == start { await Task.yield() }
+            #expect(await simulator.now() == start + .seconds(60))
+            while await simulator.state().pendingFaults.rejectNextOrder == nil { await Task.yield() }
+            #expect(await simulator.state().pendingFaults.rejectNextOrder == "scripted")
         }
     }
 

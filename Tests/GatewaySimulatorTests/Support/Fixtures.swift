@@ -50,13 +50,13 @@ func errorCodes(_ responses: [TWSResponse]) -> [Int] {
 /// Runs a simulator on a free loopback port for the duration of `body`.
 func withSimulator<Result: Sendable>(
     clock: ReplayClockMode = .manual, data: MarketDataSet = testData,
-    gateway: GatewayConfiguration = GatewayConfiguration(),
+    gateway: GatewayConfiguration = GatewayConfiguration(), faults: FaultScript? = nil,
     _ body: @Sendable (GatewaySimulator, Int) async throws -> Result
 ) async throws -> Result {
     var logger = Logger(label: "test.gateway")
     logger.logLevel = .warning
     let simulator = GatewaySimulator(configuration: GatewaySimulatorConfiguration(
-        host: "127.0.0.1", port: 0, data: data, gateway: gateway, clock: clock), logger: logger)
+        host: "127.0.0.1", port: 0, data: data, gateway: gateway, clock: clock, faults: faults), logger: logger)
     return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
         group.addTask { try await simulator.run() }
         let port = await simulator.listeningPort()
