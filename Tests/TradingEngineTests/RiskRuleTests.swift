@@ -130,3 +130,24 @@ import TradingModel
         #expect(engine.denialCounts[.sectorAllocation] == 1)
     }
 }
+
+@Suite struct SettledCashRuleTests {
+    @Test func buysWaitForSaleProceedsToSettle() throws {
+        var config = EngineConfig(initialCash: Money(1_000), settlementDays: 2)
+        config.risk.requireSettledCash = true
+        var engine = EngineCore(universe: E.universe, strategy: ScriptedStrategy([
+            [.submit(.market(E.a, .buy, Quantity(9)))],
+            [.submit(.market(E.a, .sell, Quantity(9)))],
+            [.submit(.market(E.a, .buy, Quantity(9)))],
+            [.submit(.market(E.a, .buy, Quantity(9)))],
+        ]), config: config)
+        let buy = try #require(E.submitted(engine.handle(.bar(E.a, E.bar(0, "100")))).first?.id)
+        _ = engine.handle(.execution(.filled(E.fill(buy, .buy, 9, "100"))))
+        let sell = try #require(E.submitted(engine.handle(.bar(E.a, E.bar(1, "100")))).first?.id)
+        _ = engine.handle(.execution(.filled(E.fill(sell, .sell, 9, "100"))))
+        // Cash is back to 1,000 but 900 of it settles only on Monday 2020-01-06.
+        #expect(engine.handle(.bar(E.a, E.bar(2, "100"))).isEmpty)
+        #expect(engine.denialCounts[.settledCash] == 1)
+        #expect(E.submitted(engine.handle(.bar(E.a, E.bar(0, "100", day: 18_267)))).count == 1)
+    }
+}

@@ -60,3 +60,11 @@ import TradingModel
         #expect(t - .seconds(60) == .zero)
     }
 }
+
+@Suite struct IdentifierTests {
+    @Test(arguments: [Int64(0), 7, 42, 1_234_567, -15, Int64.max])
+    func engineAssignedClientIDsSpellTheNumber(number: Int64) {
+        #expect(ClientOrderID.engineAssigned(number: number).rawValue == "O-\(number)")
+        #expect(ClientOrderID.engineAssigned(prefix: "B", number: number).rawValue == "B\(number)")
+    }
+}

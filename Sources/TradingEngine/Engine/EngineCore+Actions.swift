@@ -150,6 +150,7 @@ extension EngineCore {
             view.postTradeSectorExposure = exposure
         }
         if let vol = volatilityInstrument { view.volatilityLevel = _state.lastBars[vol.index]?.close.doubleValue }
+        if config.risk.requireSettledCash == true { view.settledCash = portfolio.settledCash }
         return view
     }
 }

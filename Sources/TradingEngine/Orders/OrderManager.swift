@@ -69,7 +69,7 @@ public struct OrderManager: Sendable {
             if order(clientID: clientID) != nil { clientID = ClientOrderID("\(clientID.rawValue)#\(id.rawValue)") }
             byClientID[clientID] = id
         } else {
-            clientID = ClientOrderID("O-" + String(id.rawValue))
+            clientID = ClientOrderID.engineAssigned(number: id.rawValue)
         }
         orders.append(Order(id: id, clientOrderID: clientID, request: request, createdAt: now))
         openCount[request.instrument.index] += 1

@@ -29,6 +29,9 @@ public struct RiskConfig: Hashable, Sendable, Codable {
     public var rapidLossWindow: TimeSpan?
     /// Largest loss at the stop for an entry with a stop (bracket), as % of equity.
     public var maxRiskPerTradePercent: Double?
+    /// Cash-account rule: deny buys whose value exceeds *settled* cash (sale proceeds count only after T+N,
+    /// see `EngineConfig.settlementDays`), avoiding good-faith violations.
+    public var requireSettledCash: Bool?
 
     /// All limits off.
     public init() {}
@@ -52,6 +55,7 @@ public enum RiskRuleKind: String, Hashable, Sendable, Codable, CaseIterable, Com
     case volatilityPause
     case rapidLoss
     case riskPerTrade
+    case settledCash
     case invalidOrder
 
     public static func < (lhs: RiskRuleKind, rhs: RiskRuleKind) -> Bool { lhs.rawValue < rhs.rawValue }

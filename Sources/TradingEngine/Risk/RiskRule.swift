@@ -28,6 +28,8 @@ public struct RiskView: Sendable {
     public var monitor: RiskMonitor.Status
     /// Last price of the volatility symbol, when configured.
     public var volatilityLevel: Double?
+    /// Cash available under T+N settlement.
+    public var settledCash: Money?
 
     /// Creates a view.
     public init(
@@ -47,6 +49,7 @@ public struct RiskView: Sendable {
         self.stopDistance = nil
         self.monitor = monitor
         self.volatilityLevel = nil
+        self.settledCash = nil
     }
 }
 
@@ -192,6 +195,19 @@ public struct RiskPerTradeRule: RiskRule {
     }
 }
 
+/// Denies buys that settled cash cannot pay for (cash accounts, T+N).
+public struct SettledCashRule: RiskRule {
+    /// Creates the rule.
+    public init() {}
+    /// Evaluates the order; `nil` allows it.
+    public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
+        guard request.side == .buy, let settled = view.settledCash else { return nil }
+        let cost = Money(price: view.referencePrice, quantity: request.quantity)
+        guard cost > settled else { return nil }
+        return RiskDenial(rule: .settledCash, detail: "buy of \(cost.centsDescription) exceeds settled cash \(settled.centsDescription)")
+    }
+}
+
 extension RiskConfig {
     /// The rules this configuration enables, kill switch first.
     public func makeRules() -> [any RiskRule] {
@@ -207,6 +223,7 @@ extension RiskConfig {
         if let p = maxSectorPercentOfEquity { rules.append(SectorAllocationRule(maxPercentOfEquity: p)) }
         if volatilitySymbol != nil, let t = volatilityThreshold { rules.append(VolatilityPauseRule(threshold: t)) }
         if let p = maxRiskPerTradePercent { rules.append(RiskPerTradeRule(maxPercentOfEquity: p)) }
+        if requireSettledCash == true { rules.append(SettledCashRule()) }
         return rules
     }
 }
