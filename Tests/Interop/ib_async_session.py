@@ -4,6 +4,10 @@ Run by GatewaySimulatorTests/IbAsyncInteropTests with the venv of scripts/setup-
 
     .venv/bin/python Tests/Interop/ib_async_session.py --port PORT
 
+By hand: `ibtrader gateway --port 7497 --speed 60` (keepUpToDate and real-time bars need the replay clock to move a
+minute within a few seconds), then `--port 7497`. A gateway that has traded before is fine: position, cash and
+execution checks are relative to what the account held at the start.
+
 Talks to 127.0.0.1 only, bounds its own run time (60 s by default) and exits non-zero with a clear message on the
 first failed check. Every assertion is on what ib_async decoded.
 """
