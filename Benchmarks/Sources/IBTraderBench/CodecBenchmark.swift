@@ -11,35 +11,49 @@ import TWSProtocol
 enum CodecBenchmark {
     struct Result {
         var framesPerSecond: Double
+        var perFrameFramesPerSecond: Double
+        var slicedFramesPerSecond: Double
         var allocationsPerTickPrice: Double
+        var slicedAllocationsPerTickPrice: Double
         var frames: Int
     }
 
     static func run(root: URL, frameCount: Int = 1_000_000, repeats: Int = 5) throws -> Result {
         let (stream, version, tickPrice) = try buildStream(root: root, frameCount: frameCount)
-        var rates: [Double] = []
+        var rates: [Path: [Double]] = [:]
         var checksum = 0
         for _ in 0..<repeats {
-            let clock = ContinuousClock()
-            var decoded = 0
-            let elapsed = try clock.measure {
-                decoded = try decodeAll(stream, version: version, checksum: &checksum)
+            // The paths alternate in the same run, so their ratios are not skewed by load on a shared machine.
+            for path in Path.allCases {
+                let clock = ContinuousClock()
+                var decoded = 0
+                let elapsed = try clock.measure {
+                    decoded = try decodeAll(stream, version: version, path: path, checksum: &checksum)
+                }
+                guard decoded == frameCount else { throw BenchError("decoded \(decoded) of \(frameCount) frames") }
+                rates[path, default: []].append(Double(decoded) / seconds(elapsed))
             }
-            guard decoded == frameCount else { throw BenchError("decoded \(decoded) of \(frameCount) frames") }
-            rates.append(Double(decoded) / seconds(elapsed))
         }
         // Allocations in steady state: one tickPrice frame at a time through the decoder.
         var decoder = TWSFrameDecoder()
         var single = ByteBufferAllocator().buffer(capacity: tickPrice.count)
         single.writeBytes(tickPrice)
         for _ in 0..<1000 { try feed(single, into: &decoder, version: version, checksum: &checksum) }
+        for _ in 0..<1000 { try feedSliced(single, into: &decoder, version: version, checksum: &checksum) }
         let iterations = 100_000
         let before = ibt_allocation_count()
         for _ in 0..<iterations { try feed(single, into: &decoder, version: version, checksum: &checksum) }
         let after = ibt_allocation_count()
+        for _ in 0..<iterations { try feedSliced(single, into: &decoder, version: version, checksum: &checksum) }
+        let afterSliced = ibt_allocation_count()
         if checksum == 42 { print("") }  // Keeps the work observable.
         let perFrame = before < 0 ? -1 : Double(after - before) / Double(iterations)
-        return Result(framesPerSecond: median(rates), allocationsPerTickPrice: perFrame, frames: frameCount)
+        let slicedPerFrame = before < 0 ? -1 : Double(afterSliced - after) / Double(iterations)
+        return Result(framesPerSecond: median(rates[.batch] ?? [0]),
+                      perFrameFramesPerSecond: median(rates[.perFrame] ?? [0]),
+                      slicedFramesPerSecond: median(rates[.sliced] ?? [0]),
+                      allocationsPerTickPrice: perFrame, slicedAllocationsPerTickPrice: slicedPerFrame,
+                      frames: frameCount)
     }
 
     /// Nanoseconds per frame for each vector of the mix on its own (to see where time goes).
@@ -75,6 +89,13 @@ enum CodecBenchmark {
 
     private static func feed(_ frame: ByteBuffer, into decoder: inout TWSFrameDecoder, version: Int, checksum: inout Int) throws {
         decoder.append(frame)
+        try decoder.decodeResponses(serverVersion: version) { response in
+            if case .tickPrice(let tick) = response { checksum &+= tick.requestID }
+        }
+    }
+
+    private static func feedSliced(_ frame: ByteBuffer, into decoder: inout TWSFrameDecoder, version: Int, checksum: inout Int) throws {
+        decoder.append(frame)
         while let payload = try decoder.nextPayload() {
             if case .tickPrice(let tick) = try TWSResponse.decode(payload: payload, serverVersion: version) {
                 checksum &+= tick.requestID
@@ -82,7 +103,20 @@ enum CodecBenchmark {
         }
     }
 
-    private static func decodeAll(_ stream: [UInt8], version: Int, checksum: inout Int) throws -> Int {
+    /// How the benchmark drains the frame decoder after each chunk.
+    enum Path: CaseIterable {
+        /// `decodeResponses(serverVersion:)`: every buffered frame decoded in place in one pass.
+        case batch
+        /// `nextResponse(serverVersion:)` per frame, decoded in place.
+        case perFrame
+        /// `nextPayload()` slices decoded with `TWSResponse.decode(payload:)`.
+        case sliced
+    }
+
+    /// Feeds `stream` in 4 KiB socket-sized chunks and drains the frame decoder after each chunk along `path`.
+    private static func decodeAll(_ stream: [UInt8], version: Int, path: Path = .batch, checksum: inout Int) throws -> Int {
+        let batch = path == .batch
+        let sliced = path == .sliced
         var decoder = TWSFrameDecoder()
         var count = 0
         var chunk = ByteBufferAllocator().buffer(capacity: 4096)
@@ -92,12 +126,29 @@ enum CodecBenchmark {
             chunk.clear()
             chunk.writeBytes(stream[offset..<end])
             decoder.append(chunk)
-            while let payload = try decoder.nextPayload() {
-                switch try TWSResponse.decode(payload: payload, serverVersion: version) {
-                case .tickPrice(let tick): checksum &+= tick.requestID
-                default: checksum &+= 1
+            if batch {
+                count += try decoder.decodeResponses(serverVersion: version) { response in
+                    switch response {
+                    case .tickPrice(let tick): checksum &+= tick.requestID
+                    default: checksum &+= 1
+                    }
                 }
-                count += 1
+            } else if sliced {
+                while let payload = try decoder.nextPayload() {
+                    switch try TWSResponse.decode(payload: payload, serverVersion: version) {
+                    case .tickPrice(let tick): checksum &+= tick.requestID
+                    default: checksum &+= 1
+                    }
+                    count += 1
+                }
+            } else {
+                while let response = try decoder.nextResponse(serverVersion: version) {
+                    switch response {
+                    case .tickPrice(let tick): checksum &+= tick.requestID
+                    default: checksum &+= 1
+                    }
+                    count += 1
+                }
             }
             offset = end
         }

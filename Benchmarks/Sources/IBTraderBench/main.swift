@@ -11,9 +11,15 @@ do {
         let frames = Int(ProcessInfo.processInfo.environment["BENCH_FRAMES"] ?? "") ?? 1_000_000
         let codec = try CodecBenchmark.run(root: root, frameCount: frames)
         table.add("TWS decode, tick mix v178 (frames/s)", formatRate(codec.framesPerSecond),
-                  "median of 5 × \(codec.frames) frames, 4 KiB chunks → TWSFrameDecoder → TWSResponse.decode")
+                  "median of 5 × \(codec.frames) frames, 4 KiB chunks → TWSFrameDecoder.decodeResponses (in place)")
+        table.add("  same, via nextResponse per frame", formatRate(codec.perFrameFramesPerSecond),
+                  "median of 5, runs alternating with the row above")
+        table.add("  same, via nextPayload + decode(payload:)", formatRate(codec.slicedFramesPerSecond),
+                  "median of 5, runs alternating with the rows above (payload slices)")
         table.add("heap allocations per tickPrice frame", String(format: "%.3f", codec.allocationsPerTickPrice),
-                  "steady state, 100k frames, malloc interposed (-1 = not measurable on this OS)")
+                  "steady state, 100k frames, decodeResponses, malloc interposed (-1 = not measurable on this OS)")
+        table.add("  same, via nextPayload + decode(payload:)", String(format: "%.3f", codec.slicedAllocationsPerTickPrice),
+                  "steady state, 100k frames")
     }
     if which == "codec-breakdown" {
         for (name, nanoseconds) in try CodecBenchmark.breakdown(root: root) {

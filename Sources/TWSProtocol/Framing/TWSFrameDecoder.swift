@@ -38,9 +38,8 @@ public struct TWSFrameDecoder: Sendable {
     /// Appends received bytes. Bytes appended after a failure are dropped.
     public mutating func append(_ bytes: ByteBuffer) {
         guard failure == nil else { return }
-        var bytes = bytes
         if buffer.readableBytes == 0 && buffer.readerIndex > 0 { buffer.clear() }
-        buffer.writeBuffer(&bytes)
+        buffer.writeImmutableBuffer(bytes)
     }
 
     /// Appends received bytes.
@@ -54,6 +53,96 @@ public struct TWSFrameDecoder: Sendable {
     /// - Throws: `TWSDecodingError.frameTooLarge` for a length prefix above the maximum (and again on every call
     ///   until `reset()`).
     public mutating func nextPayload() throws(TWSDecodingError) -> ByteBuffer? {
+        guard let length = try nextPayloadLength() else { return nil }
+        buffer.moveReaderIndex(forwardBy: 4)
+        guard let payload = buffer.readSlice(length: length) else { return nil }
+        compactIfWorthIt()
+        return payload
+    }
+
+    /// Decodes the next complete frame in place (no payload slice is made), or returns `nil` when more bytes are
+    /// needed. This is `nextPayload()` followed by `TWSResponse.decode(payload:serverVersion:)`, without the
+    /// slice's reference-count traffic.
+    ///
+    /// The frame is consumed even when its payload does not decode: after a `TWSDecodingError` other than
+    /// `frameTooLarge`, the next call goes on with the following frame (log the error and continue).
+    /// - Parameter serverVersion: the negotiated version.
+    /// - Returns: the typed response, or `nil` when no complete frame is buffered.
+    /// - Throws: `TWSDecodingError.frameTooLarge` (see `nextPayload()`), or the payload's decoding error.
+    public mutating func nextResponse(serverVersion: Int) throws(TWSDecodingError) -> TWSResponse? {
+        guard let length = try nextPayloadLength() else { return nil }
+        let result: Result<TWSResponse, TWSDecodingError> = buffer.withUnsafeReadableBytes { bytes in
+            // nextPayloadLength() checked that 4 + length bytes are readable.
+            let payload = UnsafeRawBufferPointer(rebasing: bytes[4..<4 + length])
+            do throws(TWSDecodingError) {
+                return .success(try TWSResponse.decode(bytes: payload, serverVersion: serverVersion))
+            } catch {
+                return .failure(error)
+            }
+        }
+        buffer.moveReaderIndex(forwardBy: 4 + length)
+        compactIfWorthIt()
+        return try result.get()
+    }
+
+    /// Decodes every complete buffered frame in place, in order, handing each response to `body`; the bytes of an
+    /// incomplete last frame stay buffered. This is the cheapest way to drain the decoder after `append(_:)`: the
+    /// buffer is opened once for all frames, no payload slice is made.
+    ///
+    /// When a payload does not decode, the responses before it have been handed to `body`, the bad frame is
+    /// consumed and its error thrown: call again to go on with the frames after it (log the error and continue).
+    ///
+    /// ```swift
+    /// decoder.append(chunk)
+    /// try decoder.decodeResponses(serverVersion: version) { response in handle(response) }
+    /// ```
+    /// - Parameters:
+    ///   - serverVersion: the negotiated version.
+    ///   - body: called with each decoded response.
+    /// - Returns: the number of responses handed to `body`.
+    /// - Throws: `TWSDecodingError.frameTooLarge` (see `nextPayload()`), or the first payload's decoding error.
+    @discardableResult
+    public mutating func decodeResponses(
+        serverVersion: Int,
+        _ body: (TWSResponse) -> Void
+    ) throws(TWSDecodingError) -> Int {
+        if let failure { throw failure }
+        let maximum = maximumPayloadLength
+        var consumed = 0
+        var count = 0
+        let error: TWSDecodingError? = buffer.withUnsafeReadableBytes { bytes in
+            while bytes.count - consumed >= 4 {
+                // In bounds: consumed + 4 <= bytes.count.
+                let length = Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: consumed, as: UInt32.self)))
+                if length > maximum { return .frameTooLarge(length: length, maximum: maximum) }
+                let start = consumed + 4
+                guard bytes.count - start >= length else { return nil }
+                consumed = start + length
+                do throws(TWSDecodingError) {
+                    body(try TWSResponse.decode(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<consumed]),
+                                                serverVersion: serverVersion))
+                    count += 1
+                } catch {
+                    return error
+                }
+            }
+            return nil
+        }
+        if let error, case .frameTooLarge = error {
+            failure = error
+            buffer.clear()
+            throw error
+        }
+        buffer.moveReaderIndex(forwardBy: consumed)
+        compactIfWorthIt()
+        if let error { throw error }
+        return count
+    }
+
+    /// The length of the next frame's payload when the whole frame is buffered, else `nil`.
+    /// - Throws: `TWSDecodingError.frameTooLarge` (and fails the decoder) for a length above the maximum.
+    @inline(__always)
+    private mutating func nextPayloadLength() throws(TWSDecodingError) -> Int? {
         if let failure { throw failure }
         guard let length = buffer.getInteger(at: buffer.readerIndex, endianness: .big, as: UInt32.self) else {
             return nil
@@ -65,12 +154,15 @@ public struct TWSFrameDecoder: Sendable {
             throw error
         }
         guard buffer.readableBytes >= 4 + Int(length) else { return nil }
-        buffer.moveReaderIndex(forwardBy: 4)
-        guard let payload = buffer.readSlice(length: Int(length)) else { return nil }
+        return Int(length)
+    }
+
+    /// Drops consumed bytes once they outweigh the unread ones (amortised: at most one copy per 64 KiB consumed).
+    @inline(__always)
+    private mutating func compactIfWorthIt() {
         if buffer.readerIndex > 65_536 && buffer.readerIndex > buffer.readableBytes {
             buffer.discardReadBytes()
         }
-        return payload
     }
 
     /// Returns every complete payload currently buffered.

@@ -229,9 +229,30 @@ public enum TWSResponse: Sendable, Equatable {
     /// - Throws: `TWSDecodingError` naming the message and field; `unknownMessageID` for ids outside §6 (skip
     ///   those with a log line).
     public static func decode(payload: ByteBuffer, serverVersion: Int) throws(TWSDecodingError) -> TWSResponse {
-        var reader = TWSFieldReader(payload: payload, message: "response")
-        let id = try reader.readMessageID()
-        reader.message = messageName(forID: id)
+        try payload.withUnsafeReadableBytes { bytes throws(TWSDecodingError) in
+            try decode(bytes: bytes, serverVersion: serverVersion)
+        }
+    }
+
+    /// Decodes a server → client payload given as raw bytes (client side), e.g. straight from a receive buffer.
+    ///
+    /// The bytes are only read during the call. Every read is bounds-checked: any byte sequence either decodes or
+    /// throws.
+    /// - Parameters:
+    ///   - bytes: the frame's payload (after the length prefix).
+    ///   - serverVersion: the negotiated version.
+    /// - Returns: the typed response.
+    /// - Throws: see `decode(payload:serverVersion:)`.
+    public static func decode(bytes: UnsafeRawBufferPointer, serverVersion: Int) throws(TWSDecodingError) -> TWSResponse {
+        // The message id is read before the reader exists so that the reader is made once, with its message name.
+        guard let idEnd = TWSFieldReader.fieldEnd(in: bytes, from: 0) else {
+            throw .missingField(message: "response", field: "msgId", index: 0)
+        }
+        let idField = UnsafeRawBufferPointer(rebasing: bytes[0..<idEnd])
+        guard let id = TWSFieldReader.parseInteger(idField) else {
+            throw .malformedMessageID(String(decoding: idField, as: UTF8.self))
+        }
+        var reader = TWSFieldReader(scopedBytes: bytes, message: messageName(forID: id), index: 1, position: idEnd + 1)
         let response: TWSResponse
         switch id {
         case 1, 2, 46, 45, 81, 58, 57:
