@@ -532,40 +532,42 @@ extension TWSFieldReader {
         return parseDouble(field)
     }
 
-    /// `parsePlainDouble` over raw bytes (identical rules).
+    /// `parsePlainDouble` over raw bytes for fields of at most 15 digits (`[-]digits[.digits]`): at most 15
+    /// significant digits, so the result is exactly `parsePlainDouble`'s. `nil` for anything else (the caller then
+    /// runs the general parser).
     @inline(__always)
     static func scanPlainDouble(_ field: UnsafeRawBufferPointer) -> Double? {
         guard let base = field.baseAddress else { return nil }
         let count = field.count
-        guard count > 0 else { return nil }
+        guard count > 0, count <= 17 else { return nil }
         var offset = 0
-        var negative = false
-        if base.load(as: UInt8.self) == UInt8(ascii: "-") {
-            negative = true
-            offset = 1
-        }
+        let negative = base.load(as: UInt8.self) == UInt8(ascii: "-")
+        if negative { offset = 1 }
         var mantissa: UInt64 = 0
-        var significantDigits = 0
-        var fractionDigits = 0
-        var sawDigit = false
-        var pointAt = -1
+        var digit = UInt8(0)
+        // Integer part.
         while offset < count {
-            let byte = base.load(fromByteOffset: offset, as: UInt8.self)
-            let digit = byte &- 48
-            if digit <= 9 {
-                sawDigit = true
-                if mantissa != 0 || digit != 0 { significantDigits &+= 1 }
-                guard significantDigits <= 15 else { return nil }
-                mantissa = mantissa &* 10 &+ UInt64(digit)
-                if pointAt >= 0 { fractionDigits &+= 1 }
-            } else if byte == UInt8(ascii: ".") && pointAt < 0 {
-                pointAt = offset
-            } else {
-                return nil
-            }
+            digit = base.load(fromByteOffset: offset, as: UInt8.self) &- 48
+            guard digit <= 9 else { break }
+            mantissa = mantissa &* 10 &+ UInt64(digit)
             offset &+= 1
         }
-        guard sawDigit, let divisor = exactPowerOfTen(fractionDigits) else { return nil }
+        var digitCount = offset - (negative ? 1 : 0)
+        var fractionDigits = 0
+        if offset < count {
+            guard digit == UInt8(ascii: ".") &- 48 else { return nil }
+            offset &+= 1
+            let fractionStart = offset
+            while offset < count {
+                digit = base.load(fromByteOffset: offset, as: UInt8.self) &- 48
+                guard digit <= 9 else { return nil }
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                offset &+= 1
+            }
+            fractionDigits = offset - fractionStart
+            digitCount &+= fractionDigits
+        }
+        guard digitCount > 0, digitCount <= 15, let divisor = exactPowerOfTen(fractionDigits) else { return nil }
         let magnitude = Double(mantissa) / divisor
         return negative ? -magnitude : magnitude
     }

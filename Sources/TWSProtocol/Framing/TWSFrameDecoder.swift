@@ -119,8 +119,8 @@ public struct TWSFrameDecoder: Sendable {
                 guard bytes.count - start >= length else { return nil }
                 consumed = start + length
                 do throws(TWSDecodingError) {
-                    body(try TWSResponse.decode(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<consumed]),
-                                                serverVersion: serverVersion))
+                    try TWSResponse.decode(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<consumed]),
+                                           serverVersion: serverVersion, into: body)
                     count += 1
                 } catch {
                     return error

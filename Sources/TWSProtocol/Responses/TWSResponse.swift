@@ -244,15 +244,49 @@ public enum TWSResponse: Sendable, Equatable {
     /// - Returns: the typed response.
     /// - Throws: see `decode(payload:serverVersion:)`.
     public static func decode(bytes: UnsafeRawBufferPointer, serverVersion: Int) throws(TWSDecodingError) -> TWSResponse {
-        // The message id is read before the reader exists so that the reader is made once, with its message name.
+        let position = try fieldsStart(of: bytes)
+        if let response = decodeFast(id: position.id, bytes: bytes, position: position.offset, { $0 }) {
+            return response
+        }
+        return try decodeGeneral(id: position.id, bytes: bytes, position: position.offset, serverVersion: serverVersion)
+    }
+
+    /// Decodes a payload given as raw bytes and hands the response to `body` (what `TWSFrameDecoder.decodeResponses`
+    /// uses): the same result as `decode(bytes:serverVersion:)`, delivered without a generic enum copy or destroy.
+    @inline(__always)
+    static func decode(
+        bytes: UnsafeRawBufferPointer,
+        serverVersion: Int,
+        into body: (TWSResponse) -> Void
+    ) throws(TWSDecodingError) {
+        let position = try fieldsStart(of: bytes)
+        if decodeFast(id: position.id, bytes: bytes, position: position.offset, body) != nil { return }
+        body(try decodeGeneral(id: position.id, bytes: bytes, position: position.offset, serverVersion: serverVersion))
+    }
+
+    /// Reads the message id (field 0): the id and the offset of field 1. The message id is read before any reader
+    /// exists so that the reader is made once, with its message name.
+    @inline(__always)
+    static func fieldsStart(of bytes: UnsafeRawBufferPointer) throws(TWSDecodingError) -> (id: Int, offset: Int) {
         guard let idEnd = TWSFieldReader.fieldEnd(in: bytes, from: 0) else {
             throw .missingField(message: "response", field: "msgId", index: 0)
         }
         let idField = UnsafeRawBufferPointer(rebasing: bytes[0..<idEnd])
-        guard let id = TWSFieldReader.parseInteger(idField) else {
+        guard let id = TWSFieldReader.scanInteger(idField) else {
             throw .malformedMessageID(String(decoding: idField, as: UTF8.self))
         }
-        var reader = TWSFieldReader(scopedBytes: bytes, message: messageName(forID: id), index: 1, position: idEnd + 1)
+        return (id, idEnd + 1)
+    }
+
+    /// The general decoder for message `id` whose fields start at `position` (after the message id): every message,
+    /// every error. `decodeFast` handles the common streaming messages first.
+    static func decodeGeneral(
+        id: Int,
+        bytes: UnsafeRawBufferPointer,
+        position: Int,
+        serverVersion: Int
+    ) throws(TWSDecodingError) -> TWSResponse {
+        var reader = TWSFieldReader(scopedBytes: bytes, message: messageName(forID: id), index: 1, position: position)
         let response: TWSResponse
         switch id {
         case 1, 2, 46, 45, 81, 58, 57:
