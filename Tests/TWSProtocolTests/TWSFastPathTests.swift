@@ -186,6 +186,25 @@ import TWSTestSupport
         }
     }
 
+    /// The message id read before any reader exists equals the reader's `readMessageID`: value, next field, error.
+    @Test func messageIDMatchesTheReader() {
+        for text in Self.vocabulary + ["1", "46", "-3", "+9", "007", "99999999999999999999"] {
+            for bytes in [Self.payload([text, "x"]), Array(text.utf8)] {
+                bytes.withUnsafeBytes { raw in
+                    var reader = TWSFieldReader(scopedBytes: raw, message: "response")
+                    let expected: Result<Int, TWSDecodingError>
+                    do throws(TWSDecodingError) { expected = .success(try reader.readMessageID()) } catch { expected = .failure(error) }
+                    let got: Result<Int, TWSDecodingError>
+                    do throws(TWSDecodingError) { got = .success(try TWSResponse.fieldsStart(of: raw).id) } catch {
+                        got = .failure(error)
+                    }
+                    #expect(got == expected, "'\(text)'")
+                    if case .success = got { #expect((try? TWSResponse.fieldsStart(of: raw).offset) == reader.position) }
+                }
+            }
+        }
+    }
+
     /// The raw-byte parsers equal the generic ones (bit for bit for doubles and decimals).
     @Test func rawByteParsersMatchTheGenericOnes() {
         var texts = Self.vocabulary

@@ -11,6 +11,7 @@ extension TWSResponse {
     /// The fast path for message `id` whose fields start at `position`: `deliver(response)`, or `nil` (and no call)
     /// to use the general decoder. `deliver` receives a value whose case is known where it is built, so handing it
     /// on and destroying it afterwards costs nothing for the numeric ticks (no generic enum destroy).
+    @inline(never)
     static func decodeFast<Result>(
         id: Int,
         bytes: UnsafeRawBufferPointer,
@@ -140,6 +141,7 @@ struct TWSFieldCursor {
     }
 
     /// `readRequiredInt`: an empty field is malformed.
+    @inline(__always)
     mutating func requiredInt() -> Int? {
         if let value = fusedInt(allowEmpty: false) { return value }
         guard let field = next() else { return nil }
@@ -147,6 +149,7 @@ struct TWSFieldCursor {
     }
 
     /// `readInt`: an empty field is 0.
+    @inline(__always)
     mutating func int() -> Int? {
         if let value = fusedInt(allowEmpty: true) { return value }
         guard let field = next() else { return nil }
@@ -157,6 +160,7 @@ struct TWSFieldCursor {
     /// the number of fraction digits and the sign; `nil` for anything else, with `position` unchanged. An empty field
     /// is `(0, 0, false, empty: true)`. `plusSign`: whether a leading `+` is accepted. Every read is checked against
     /// `bytes.count`.
+    @inline(__always)
     mutating func fusedPlainNumber(
         maximumDigits: Int,
         plusSign: Bool
@@ -213,6 +217,7 @@ struct TWSFieldCursor {
     }
 
     /// `readDouble`: an empty field is 0.
+    @inline(__always)
     mutating func double() -> Double? {
         // At most 15 digits: exactly `parsePlainDouble` (which takes a `-` but not a `+`).
         if let number = fusedPlainNumber(maximumDigits: 15, plusSign: false) {
@@ -227,6 +232,7 @@ struct TWSFieldCursor {
     }
 
     /// `readOptionalDecimal`: `.some(nil)` for empty and sentinels, `nil` for a missing or malformed field.
+    @inline(__always)
     mutating func optionalDecimal() -> Decimal?? {
         // At most 18 digits: exactly `parseDecimal` (mantissa of every digit, exponent -fractionDigits).
         if let number = fusedPlainNumber(maximumDigits: 18, plusSign: true) {

@@ -268,6 +268,9 @@ public enum TWSResponse: Sendable, Equatable {
     /// exists so that the reader is made once, with its message name.
     @inline(__always)
     static func fieldsStart(of bytes: UnsafeRawBufferPointer) throws(TWSDecodingError) -> (id: Int, offset: Int) {
+        // One pass for a plain id (same value as `scanInteger` whenever it succeeds); else the checks below.
+        var cursor = TWSFieldCursor(bytes: bytes, position: 0)
+        if let id = cursor.fusedInt(allowEmpty: false) { return (id, cursor.position) }
         guard let idEnd = TWSFieldReader.fieldEnd(in: bytes, from: 0) else {
             throw .missingField(message: "response", field: "msgId", index: 0)
         }
