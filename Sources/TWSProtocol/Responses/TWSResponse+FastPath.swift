@@ -16,7 +16,7 @@ extension TWSResponse {
         id: Int,
         bytes: UnsafeRawBufferPointer,
         position: Int,
-        _ deliver: (TWSResponse) -> Result
+        _ deliver: (consuming TWSResponse) -> Result
     ) -> Result? {
         var cursor = TWSFieldCursor(bytes: bytes, position: position)
         switch id {

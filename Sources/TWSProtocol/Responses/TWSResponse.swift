@@ -245,8 +245,10 @@ public enum TWSResponse: Sendable, Equatable {
     /// - Throws: see `decode(payload:serverVersion:)`.
     public static func decode(bytes: UnsafeRawBufferPointer, serverVersion: Int) throws(TWSDecodingError) -> TWSResponse {
         let position = try fieldsStart(of: bytes)
-        if let response = decodeFast(id: position.id, bytes: bytes, position: position.offset, { $0 }) {
-            return response
+        // The fast path in its delivery form (one specialisation of it for both entry points).
+        var fast: TWSResponse?
+        if decodeFast(id: position.id, bytes: bytes, position: position.offset, { fast = $0 }) != nil, let fast {
+            return fast
         }
         return try decodeGeneral(id: position.id, bytes: bytes, position: position.offset, serverVersion: serverVersion)
     }
@@ -260,7 +262,7 @@ public enum TWSResponse: Sendable, Equatable {
         into body: (TWSResponse) -> Void
     ) throws(TWSDecodingError) {
         let position = try fieldsStart(of: bytes)
-        if decodeFast(id: position.id, bytes: bytes, position: position.offset, body) != nil { return }
+        if decodeFast(id: position.id, bytes: bytes, position: position.offset, { body($0) }) != nil { return }
         body(try decodeGeneral(id: position.id, bytes: bytes, position: position.offset, serverVersion: serverVersion))
     }
 
