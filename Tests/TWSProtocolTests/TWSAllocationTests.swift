@@ -17,7 +17,7 @@ import TWSProtocol
 
     /// How the test drains the frame decoder.
     enum Drain: CaseIterable, Sendable {
-        case sliced, perFrame, batch
+        case sliced, perFrame, batch, appending
     }
 
     @Test(arguments: Drain.allCases)
@@ -31,6 +31,12 @@ import TWSProtocol
         var checksum = 0.0
         func run(_ rounds: Int) throws {
             for _ in 0..<rounds {
+                if drain == .appending {
+                    try decoder.decodeResponses(appending: chunk, serverVersion: 200) { response in
+                        if case .tickPrice(let tick) = response { checksum += tick.price }
+                    }
+                    continue
+                }
                 decoder.append(chunk)
                 switch drain {
                 case .sliced:
@@ -43,7 +49,7 @@ import TWSProtocol
                     while let response = try decoder.nextResponse(serverVersion: 200) {
                         if case .tickPrice(let tick) = response { checksum += tick.price }
                     }
-                case .batch:
+                case .batch, .appending:
                     try decoder.decodeResponses(serverVersion: 200) { response in
                         if case .tickPrice(let tick) = response { checksum += tick.price }
                     }

@@ -11,7 +11,7 @@ import TWSTestSupport
     typealias Outcome = Result<TWSResponse, TWSDecodingError>
 
     enum Drain: CaseIterable {
-        case sliced, perFrame, batch
+        case sliced, perFrame, batch, appending
     }
 
     /// Feeds `stream` in random chunks and drains after each chunk; every response or decoding error in order.
@@ -22,11 +22,32 @@ import TWSTestSupport
         var offset = 0
         while offset < stream.count {
             let length = Int.random(in: 1...600, using: &generator)
-            decoder.append(contentsOf: stream[offset..<min(stream.count, offset + length)])
+            let bytes = stream[offset..<min(stream.count, offset + length)]
             offset += length
+            var chunk: ByteBuffer? = nil
+            if drain == .appending {
+                var buffer = ByteBufferAllocator().buffer(capacity: bytes.count)
+                buffer.writeBytes(bytes)
+                chunk = buffer
+            } else {
+                decoder.append(contentsOf: bytes)
+            }
             drainLoop: while true {
                 do {
                     switch drain {
+                    case .appending:
+                        let before = outcomes.count
+                        let count: Int
+                        if let pending = chunk {
+                            chunk = nil
+                            count = try decoder.decodeResponses(appending: pending, serverVersion: version) {
+                                outcomes.append(.success($0))
+                            }
+                        } else {
+                            count = try decoder.decodeResponses(serverVersion: version) { outcomes.append(.success($0)) }
+                        }
+                        #expect(outcomes.count - before == count)
+                        break drainLoop
                     case .sliced:
                         guard let payload = try decoder.nextPayload() else { break drainLoop }
                         do { outcomes.append(.success(try TWSResponse.decode(payload: payload, serverVersion: version))) } catch {
@@ -59,7 +80,7 @@ import TWSTestSupport
         for seed in [1, 2, 3] as [UInt64] {
             let reference = Self.outcomes(of: stream, version: version, drain: .sliced, seed: seed)
             #expect(reference.count == records.count)
-            for drain in [Drain.perFrame, .batch] {
+            for drain in [Drain.perFrame, .batch, .appending] {
                 #expect(Self.outcomes(of: stream, version: version, drain: drain, seed: seed) == reference, "\(drain)")
             }
         }
@@ -89,7 +110,7 @@ import TWSTestSupport
     }
 
     @Test func oversizedFramesFailEveryDrain() {
-        for drain in [Drain.perFrame, .batch] {
+        for drain in [Drain.perFrame, .batch, .appending] {
             var decoder = TWSFrameDecoder(maximumPayloadLength: 16)
             // positionEnd, then a frame one byte too long.
             decoder.append(contentsOf: [0, 0, 0, 5, 0x36, 0x32, 0, 0x31, 0, 0, 0, 0, 17] + [UInt8](repeating: 0, count: 17))
@@ -97,6 +118,9 @@ import TWSTestSupport
             #expect(throws: TWSDecodingError.frameTooLarge(length: 17, maximum: 16)) {
                 switch drain {
                 case .batch: try decoder.decodeResponses(serverVersion: 200) { _ in delivered += 1 }
+                case .appending:
+                    let chunk = ByteBufferAllocator().buffer(capacity: 0)
+                    try decoder.decodeResponses(appending: chunk, serverVersion: 200) { _ in delivered += 1 }
                 default: while try decoder.nextResponse(serverVersion: 200) != nil { delivered += 1 }
                 }
             }
@@ -106,6 +130,20 @@ import TWSTestSupport
             #expect(throws: TWSDecodingError.self) { try decoder.decodeResponses(serverVersion: 200) { _ in } }
             #expect(throws: TWSDecodingError.self) { try decoder.nextResponse(serverVersion: 200) }
         }
+    }
+
+    /// The same, with the oversized frame inside the appended chunk (decoded in place).
+    @Test func oversizedFrameInsideAnAppendedChunk() {
+        var decoder = TWSFrameDecoder(maximumPayloadLength: 16)
+        var chunk = ByteBufferAllocator().buffer(capacity: 64)
+        chunk.writeBytes([0, 0, 0, 5, 0x36, 0x32, 0, 0x31, 0, 0, 0, 0, 17] + [UInt8](repeating: 0, count: 17))
+        var delivered = 0
+        #expect(throws: TWSDecodingError.frameTooLarge(length: 17, maximum: 16)) {
+            try decoder.decodeResponses(appending: chunk, serverVersion: 200) { _ in delivered += 1 }
+        }
+        #expect(delivered == 1)
+        #expect(decoder.hasFailed)
+        #expect(decoder.bufferedByteCount == 0)
     }
 
     @Test func randomBytesNeverTrap() {
@@ -124,8 +162,19 @@ import TWSTestSupport
             var offset = 0
             while offset < bytes.count {
                 let length = Int.random(in: 1...32, using: &generator)
-                decoder.append(contentsOf: bytes[offset..<min(bytes.count, offset + length)])
+                let part = bytes[offset..<min(bytes.count, offset + length)]
                 offset += length
+                if round % 3 == 2 {
+                    var chunk = ByteBufferAllocator().buffer(capacity: part.count)
+                    chunk.writeBytes(part)
+                    do {
+                        try decoder.decodeResponses(appending: chunk, serverVersion: 178) { _ in }
+                    } catch {
+                        if case .frameTooLarge = error { decoder.reset() }
+                    }
+                } else {
+                    decoder.append(contentsOf: part)
+                }
                 for _ in 0..<8 {
                     do {
                         if round % 2 == 0 {

@@ -12,6 +12,7 @@ enum CodecBenchmark {
     struct Result {
         var framesPerSecond: Double
         var framesPerCPUSecond: Double
+        var appendThenBatchFramesPerSecond: Double
         var perFrameFramesPerSecond: Double
         var slicedFramesPerSecond: Double
         var allocationsPerTickPrice: Double
@@ -54,6 +55,7 @@ enum CodecBenchmark {
         let slicedPerFrame = before < 0 ? -1 : Double(afterSliced - after) / Double(iterations)
         return Result(framesPerSecond: median(rates[.batch] ?? [0]),
                       framesPerCPUSecond: median(cpuRates[.batch] ?? [0]),
+                      appendThenBatchFramesPerSecond: median(rates[.appendThenBatch] ?? [0]),
                       perFrameFramesPerSecond: median(rates[.perFrame] ?? [0]),
                       slicedFramesPerSecond: median(rates[.sliced] ?? [0]),
                       allocationsPerTickPrice: perFrame, slicedAllocationsPerTickPrice: slicedPerFrame,
@@ -97,8 +99,7 @@ enum CodecBenchmark {
     }
 
     private static func feed(_ frame: ByteBuffer, into decoder: inout TWSFrameDecoder, version: Int, checksum: inout Int) throws {
-        decoder.append(frame)
-        try decoder.decodeResponses(serverVersion: version) { response in
+        try decoder.decodeResponses(appending: frame, serverVersion: version) { response in
             if case .tickPrice(let tick) = response { checksum &+= tick.requestID }
         }
     }
@@ -114,8 +115,11 @@ enum CodecBenchmark {
 
     /// How the benchmark drains the frame decoder after each chunk.
     enum Path: CaseIterable {
-        /// `decodeResponses(serverVersion:)`: every buffered frame decoded in place in one pass.
+        /// `decodeResponses(appending:serverVersion:)`: the chunk's frames decoded in place in one pass (only frames
+        /// split across chunks are copied).
         case batch
+        /// `append(_:)` then `decodeResponses(serverVersion:)`: the chunk copied into the decoder, then one pass.
+        case appendThenBatch
         /// `nextResponse(serverVersion:)` per frame, decoded in place.
         case perFrame
         /// `nextPayload()` slices decoded with `TWSResponse.decode(payload:)`.
@@ -132,8 +136,17 @@ enum CodecBenchmark {
         var decoder = TWSFrameDecoder()
         var count = 0
         for chunk in chunks {
-            decoder.append(chunk)
             if batch {
+                count += try decoder.decodeResponses(appending: chunk, serverVersion: version) { response in
+                    switch response {
+                    case .tickPrice(let tick): checksum &+= tick.requestID
+                    default: checksum &+= 1
+                    }
+                }
+                continue
+            }
+            decoder.append(chunk)
+            if path == .appendThenBatch {
                 count += try decoder.decodeResponses(serverVersion: version) { response in
                     switch response {
                     case .tickPrice(let tick): checksum &+= tick.requestID

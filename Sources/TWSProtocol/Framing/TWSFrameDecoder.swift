@@ -108,35 +108,127 @@ public struct TWSFrameDecoder: Sendable {
     ) throws(TWSDecodingError) -> Int {
         if let failure { throw failure }
         let maximum = maximumPayloadLength
-        var consumed = 0
-        var count = 0
-        let error: TWSDecodingError? = buffer.withUnsafeReadableBytes { bytes in
-            while bytes.count - consumed >= 4 {
-                // In bounds: consumed + 4 <= bytes.count.
-                let length = Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: consumed, as: UInt32.self)))
-                if length > maximum { return .frameTooLarge(length: length, maximum: maximum) }
-                let start = consumed + 4
-                guard bytes.count - start >= length else { return nil }
-                consumed = start + length
-                do throws(TWSDecodingError) {
-                    try TWSResponse.decode(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<consumed]),
-                                           serverVersion: serverVersion, into: body)
-                    count += 1
-                } catch {
-                    return error
-                }
-            }
-            return nil
+        let outcome = buffer.withUnsafeReadableBytes { bytes in
+            Self.decodeFrames(in: bytes, maximum: maximum, serverVersion: serverVersion, body)
         }
-        if let error, case .frameTooLarge = error {
+        if let error = outcome.error, case .frameTooLarge = error {
             failure = error
             buffer.clear()
             throw error
         }
-        buffer.moveReaderIndex(forwardBy: consumed)
+        buffer.moveReaderIndex(forwardBy: outcome.consumed)
         compactIfWorthIt()
-        if let error { throw error }
+        if let error = outcome.error { throw error }
+        return outcome.count
+    }
+
+    /// Appends a received chunk and decodes every complete frame: the same responses, errors and state as
+    /// `append(chunk)` followed by `decodeResponses(serverVersion:_:)`, with less copying. Frames that lie wholly
+    /// inside `chunk` are decoded in the chunk's own memory; only the bytes of frames split across chunks are copied
+    /// into the decoder's buffer (instead of the whole chunk).
+    ///
+    /// When a payload does not decode, the responses before it have been handed to `body`, the bad frame is consumed,
+    /// the rest of the chunk is buffered and the error thrown: call `decodeResponses(serverVersion:_:)` to go on.
+    ///
+    /// ```swift
+    /// // In a channel handler's channelRead:
+    /// try decoder.decodeResponses(appending: chunk, serverVersion: version) { response in handle(response) }
+    /// ```
+    /// - Parameters:
+    ///   - chunk: the received bytes.
+    ///   - serverVersion: the negotiated version.
+    ///   - body: called with each decoded response.
+    /// - Returns: the number of responses handed to `body`.
+    /// - Throws: `TWSDecodingError.frameTooLarge` (see `nextPayload()`), or the first payload's decoding error.
+    @discardableResult
+    public mutating func decodeResponses(
+        appending chunk: ByteBuffer,
+        serverVersion: Int,
+        _ body: (TWSResponse) -> Void
+    ) throws(TWSDecodingError) -> Int {
+        if let failure { throw failure }
+        var chunk = chunk
+        // 1. Move just enough bytes into the buffer for it to end at a frame boundary (a split frame completed).
+        while buffer.readableBytes > 0 && chunk.readableBytes > 0 {
+            let missing = bytesMissingForFrameBoundary()
+            guard missing > 0, var part = chunk.readSlice(length: Swift.min(missing, chunk.readableBytes)) else { break }
+            buffer.writeBuffer(&part)
+        }
+        // 2. Decode what the buffer holds.
+        var count = 0
+        do throws(TWSDecodingError) {
+            count = try decodeResponses(serverVersion: serverVersion, body)
+        } catch {
+            if !hasFailed { buffer.writeBuffer(&chunk) }
+            throw error
+        }
+        // 3. The rest of the chunk: in place when the buffer is empty, else (chunk exhausted or more frames pending
+        //    after an incomplete one) appended.
+        if buffer.readableBytes == 0 && chunk.readableBytes > 0 {
+            let maximum = maximumPayloadLength
+            let outcome = chunk.withUnsafeReadableBytes { bytes in
+                Self.decodeFrames(in: bytes, maximum: maximum, serverVersion: serverVersion, body)
+            }
+            count += outcome.count
+            if let error = outcome.error, case .frameTooLarge = error {
+                failure = error
+                buffer.clear()
+                throw error
+            }
+            chunk.moveReaderIndex(forwardBy: outcome.consumed)
+            buffer.clear()
+            buffer.writeBuffer(&chunk)  // the tail: a split frame, or the frames after a bad one
+            if let error = outcome.error { throw error }
+        } else {
+            buffer.writeBuffer(&chunk)
+        }
         return count
+    }
+
+    /// How many more bytes the buffer needs to end at a frame boundary: 0 when it does (or when a length is above
+    /// the maximum: decoding then reports it).
+    private func bytesMissingForFrameBoundary() -> Int {
+        var offset = buffer.readerIndex
+        let end = buffer.writerIndex
+        while true {
+            let rest = end - offset
+            if rest == 0 { return 0 }
+            if rest < 4 { return 4 - rest }
+            guard let length = buffer.getInteger(at: offset, endianness: .big, as: UInt32.self),
+                  Int(length) <= maximumPayloadLength
+            else { return 0 }
+            if rest < 4 + Int(length) { return 4 + Int(length) - rest }
+            offset += 4 + Int(length)
+        }
+    }
+
+    /// Decodes the complete frames at the start of `bytes`, handing each response to `body`: the bytes consumed
+    /// (complete frames, including a bad one), the responses delivered, and the first error. Stops at an incomplete
+    /// frame, a decoding error or a length above `maximum` (not consumed). Every read is checked against `bytes.count`.
+    private static func decodeFrames(
+        in bytes: UnsafeRawBufferPointer,
+        maximum: Int,
+        serverVersion: Int,
+        _ body: (TWSResponse) -> Void
+    ) -> (consumed: Int, count: Int, error: TWSDecodingError?) {
+        var consumed = 0
+        var count = 0
+        while bytes.count - consumed >= 4 {
+            // In bounds: consumed + 4 <= bytes.count.
+            let length = Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: consumed, as: UInt32.self)))
+            if length > maximum { return (consumed, count, .frameTooLarge(length: length, maximum: maximum)) }
+            let start = consumed + 4
+            guard bytes.count - start >= length else { break }
+            consumed = start + length
+            do throws(TWSDecodingError) {
+                try TWSResponse.decode(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<consumed]),
+                                       serverVersion: serverVersion, into: body)
+                count += 1
+            } catch {
+                return (consumed, count, error)
+            }
+        }
+        return (consumed, count, nil)
     }
 
     /// The length of the next frame's payload when the whole frame is buffered, else `nil`.
