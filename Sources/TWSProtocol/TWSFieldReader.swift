@@ -452,6 +452,13 @@ extension TWSFieldReader {
         return makeDecimal(negative: negative, exponent: exponent, mantissa: mantissa)
     }
 
+    /// How many integer quantities `smallIntegerDecimals` holds.
+    static let smallIntegerDecimalCount = 1_024
+
+    /// `Decimal(UInt64(n))` for n in 0..<1024: sizes are mostly small round lots, and building a `Decimal` costs more
+    /// than copying one.
+    static let smallIntegerDecimals: [Decimal] = (0..<smallIntegerDecimalCount).map { Decimal(UInt64($0)) }
+
     /// The quantity `±mantissa × 10^exponent`; `.some(nil)` for a sentinel, `nil` when out of range.
     @inline(__always)
     static func makeDecimal(negative: Bool, exponent: Int, mantissa: UInt64) -> Decimal?? {
@@ -465,8 +472,9 @@ extension TWSFieldReader {
         if exponent > 100 || exponent < -100 { return nil }
         if exponent == 0 {
             // Integers (most sizes): `Decimal(mantissa)`, negated, is bit for bit what the general form below gives
-            // for exponent 0, without its power-of-ten scaling (checked by TWSFieldReaderTests).
-            var value = Decimal(mantissa)
+            // for exponent 0, without its power-of-ten scaling (checked by TWSFastPathTests). Small ones (round
+            // lots) come from a table of those same values.
+            var value = mantissa < UInt64(smallIntegerDecimalCount) ? smallIntegerDecimals[Int(mantissa)] : Decimal(mantissa)
             if negative { value.negate() }
             return .some(value)
         }
