@@ -5,9 +5,14 @@ import TWSProtocol
 
 /// Decoded frames per second for a realistic tick mix, and heap allocations per `tickPrice` frame.
 ///
-/// Times what a client does with bytes from the socket: append 4 KiB chunks to the frame decoder, cut frames,
-/// decode each payload into a typed `TWSResponse`. The same frames (Benchmarks/tick-mix.json, vectors at v178)
-/// are decoded by ib_async in `Benchmarks/python/ib_async_decode.py`.
+/// Times what a client does with bytes from the socket: hand 4 KiB chunks to the frame decoder, cut frames,
+/// decode each payload into a typed `TWSResponse` (every field, as the vector tests check). The same frames
+/// (Benchmarks/tick-mix.json, vectors at v178) are decoded by ib_async in `Benchmarks/python/ib_async_decode.py`.
+///
+/// The headline row drains with `decodeResponses(appending:)`; the other ways a client can drain the decoder
+/// (`append` + `decodeResponses`, `nextResponse`, `nextPayload` + `decode(payload:)`) are timed in the same run,
+/// alternating, so their ratios hold on a loaded machine. Rates are by wall clock and by thread CPU time (the
+/// latter leaves out time spent waiting for a core; the Python script reports both the same way).
 enum CodecBenchmark {
     struct Result {
         var framesPerSecond: Double
