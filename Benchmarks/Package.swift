@@ -17,6 +17,9 @@ let package = Package(
             dependencies: [
                 "CMallocCounter",
                 .product(name: "TWSProtocol", package: "IBTrader"),
+                .product(name: "Backtest", package: "IBTrader"),
+                .product(name: "TradingEngine", package: "IBTrader"),
+                .product(name: "TradingModel", package: "IBTrader"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Sources/IBTraderBench",

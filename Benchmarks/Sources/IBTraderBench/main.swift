@@ -25,6 +25,14 @@ do {
         table.add("  same, via nextPayload + decode(payload:)", String(format: "%.3f", codec.slicedAllocationsPerTickPrice),
                   "steady state, 100k frames")
     }
+    if which == "backtest" || which == "all" {
+        let directory = ProcessInfo.processInfo.environment["PEERS_DATA"] ?? "/tmp/peers-data"
+        let scenarios = (ProcessInfo.processInfo.environment["SCENARIOS"] ?? "S,L,M").split(separator: ",").map(String.init)
+        for row in try BacktestBenchmark.run(directory: directory, scenarios: scenarios, repeats: 7) {
+            table.add("backtest \(row.scenario): SMA 10/30 (bars/s)", formatRate(row.barsPerSecond),
+                      "\(row.bars) bars, \(row.fills) fills, equity \(row.finalEquity); engine only, median of 7; CSV load \(String(format: "%.2f", row.loadSeconds)) s")
+        }
+    }
     if which == "codec-breakdown" {
         for (name, nanoseconds) in try CodecBenchmark.breakdown(root: root) {
             table.add(name, String(format: "%.0f ns", nanoseconds), "per frame, decoded alone, thread CPU time, median of 3")
