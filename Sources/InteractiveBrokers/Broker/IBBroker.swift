@@ -1,0 +1,219 @@
+import Foundation
+import TWSClient
+import TWSProtocol
+import TradingEngine
+import TradingModel
+
+/// The engine's broker over TWS: carries out `EngineCommand`s and turns TWS's order messages into engine reports.
+///
+/// Orders go out under ids from `nextValidId`, with `orderRef` = namespace + client order id; every order is
+/// registered with the `IBOrderBook` before it is sent, so no answer arrives for an unknown order. Brackets go out
+/// as parent + children with `parentId` and `transmit` false/false/true.
+///
+/// ```swift
+/// let broker = IBBroker(connection: connection, contracts: ContractBook(universe: universe), clock: { wallClock.now })
+/// let reports = await broker.start()
+/// group.addTask { try await broker.run() }
+/// for command in engine.handle(event) { try await broker.execute(command) }
+/// for await event in reports { if case .report(let report) = event { engine.handle(.execution(report)) } }
+/// ```
+public actor IBBroker {
+    private let connection: TWSConnection
+    /// The contracts of the universe.
+    public let contracts: ContractBook
+    /// The settings.
+    public let configuration: IBBrokerConfiguration
+    private let clock: @Sendable () -> Timestamp
+    private var book: IBOrderBook
+    private var source: AsyncThrowingStream<TWSOrderEvent, any Error>?
+    private let output: AsyncStream<IBBrokerEvent>
+    private let continuation: AsyncStream<IBBrokerEvent>.Continuation
+
+    /// Creates a broker.
+    /// - Parameters:
+    ///   - connection: a connection (ready before the first command).
+    ///   - contracts: the contract of each instrument.
+    ///   - configuration: order options, commission wait, time zone.
+    ///   - clock: the time stamped on reports that carry none (status changes); the runner's clock.
+    public init(
+        connection: TWSConnection, contracts: ContractBook, configuration: IBBrokerConfiguration = .init(),
+        clock: @escaping @Sendable () -> Timestamp
+    ) {
+        self.connection = connection
+        self.contracts = contracts
+        self.configuration = configuration
+        self.clock = clock
+        self.book = IBOrderBook(commissionWait: configuration.commissionWait)
+        (output, continuation) = AsyncStream.makeStream(of: IBBrokerEvent.self)
+    }
+
+    /// Subscribes to the connection's order events (call before the first command).
+    /// - Returns: the broker's events; the stream ends when `run()` ends.
+    public func start() async -> AsyncStream<IBBrokerEvent> {
+        if source == nil { source = await connection.orderEvents() }
+        return output
+    }
+
+    /// Pumps order events until the connection closes.
+    /// - Throws: the error that closed the order-event stream.
+    public func run() async throws {
+        if source == nil { source = await connection.orderEvents() }
+        guard let source else { return }
+        defer { continuation.finish() }
+        for try await event in source { handle(event) }
+    }
+
+    /// The orders this broker follows, by engine id.
+    public var trackedOrders: [OrderID: TrackedOrder] { book.orders }
+
+    // MARK: - Commands
+
+    /// Carries out an engine command.
+    /// - Throws: `IBBrokerError`; a submit that fails also produces a `rejected` report so the engine does not wait.
+    public func execute(_ command: EngineCommand) async throws(IBBrokerError) {
+        switch command {
+        case .submit(let order):
+            try await submit([order], parentIndex: nil)
+        case .submitBracket(let parent, let children):
+            try await submit([parent] + children, parentIndex: 0)
+        case .cancel(let id):
+            guard let tracked = book.order(id) else { throw .unknownOrder(id) }
+            book.cancelRequested(id)
+            do {
+                try await connection.cancelOrder(tracked.brokerOrderID)
+            } catch {
+                publish(book.notice(brokerOrderID: tracked.brokerOrderID, code: 10147, message: "\(error)", at: clock()))
+                throw .request("\(error)")
+            }
+        case .modify(let id, let change, _):
+            guard let tracked = book.order(id) else { throw .unknownOrder(id) }
+            let terms: TWSOrder
+            do throws(IBMappingError) {
+                terms = try OrderMapping.modified(tracked.wire, with: change)
+            } catch {
+                throw .mapping(error)
+            }
+            book.replaceRequested(id, terms: terms)
+            do {
+                let contract = try contracts.contract(for: tracked.instrument)
+                try await connection.modifyOrder(id: tracked.brokerOrderID, order: terms, contract: contract)
+            } catch let error as TWSRequestError {
+                publish(book.notice(brokerOrderID: tracked.brokerOrderID, code: 321, message: "\(error)", at: clock()))
+                throw .request(error.description)
+            } catch {
+                throw .request("\(error)")
+            }
+        }
+    }
+
+    /// Releases fills that waited too long for their commission (call periodically, e.g. every second).
+    public func releaseOverdueCommissions() {
+        publish(book.releaseOverdue(at: clock()))
+    }
+
+    /// Fetches the session's executions (reqExecutions) and applies those not seen yet: after a reconnect, and
+    /// whenever an orderStatus claims more than the executions received.
+    /// - Returns: how many executions were new.
+    /// - Throws: `IBBrokerError.request`.
+    @discardableResult
+    public func synchronizeExecutions() async throws(IBBrokerError) -> Int {
+        let reports: [TWSExecutionReport]
+        do {
+            reports = try await connection.executions()
+        } catch {
+            throw .request("\(error)")
+        }
+        var count = 0
+        for report in reports where !book.hasApplied(executionID: report.execution.executionID) {
+            count += 1
+            handle(.execution(report))
+        }
+        return count
+    }
+
+    // MARK: - Internals
+
+    private func submit(_ orders: [Order], parentIndex: Int?) async throws(IBBrokerError) {
+        guard let first = orders.first else { return }
+        var placed: [PlacedWireOrder] = []
+        do {
+            let contract = try contracts.contract(for: first.instrument)
+            var ids: [Int] = []
+            for _ in orders { ids.append(try await connection.nextOrderID()) }
+            if parentIndex != nil {
+                placed = try OrderMapping.bracket(
+                    parent: (id: ids[0], order: orders[0]), children: zip(ids.dropFirst(), orders.dropFirst()).map { (id: $0, order: $1) },
+                    contract: contract, options: configuration.orderOptions)
+            } else {
+                placed = [PlacedWireOrder(
+                    orderID: ids[0], order: try OrderMapping.wireOrder(for: first, options: configuration.orderOptions),
+                    contract: contract)]
+            }
+        } catch let error as IBMappingError {
+            reject(orders, reason: error.description)
+            throw .mapping(error)
+        } catch {
+            reject(orders, reason: "\(error)")
+            throw .request("\(error)")
+        }
+        for (order, wire) in zip(orders, placed) {
+            book.track(TrackedOrder(order: order, brokerOrderID: wire.orderID, orderRef: wire.order.orderRef,
+                wire: wire.order))
+        }
+        for wire in placed {
+            do {
+                try await connection.modifyOrder(id: wire.orderID, order: wire.order, contract: wire.contract)
+            } catch {
+                for other in placed {
+                    publish(book.notice(brokerOrderID: other.orderID, code: 201, message: "\(error)", at: clock()))
+                }
+                throw .request("\(error)")
+            }
+        }
+    }
+
+    private func reject(_ orders: [Order], reason: String) {
+        let now = clock()
+        for order in orders { continuation.yield(.report(.rejected(order.id, reason: reason, at: now))) }
+    }
+
+    private func handle(_ event: TWSOrderEvent) {
+        let now = clock()
+        switch event {
+        case .status(let status):
+            publish(book.status(status, at: now))
+        case .openOrder(let open):
+            publish(book.openOrder(open, at: now))
+        case .execution(let report):
+            do throws(IBMappingError) {
+                let execution = try ExecutionMapping.execution(
+                    report.execution, contract: report.contract, contracts: contracts,
+                    defaultZone: configuration.defaultTimeZone)
+                let commission = try ExecutionMapping.commission(report.commission)
+                publish(book.execution(execution, commission: commission, at: now))
+            } catch {
+                continuation.yield(.anomaly("execution \(report.execution.executionID): \(error)"))
+            }
+        case .commission(let report):
+            do throws(IBMappingError) {
+                let commission = try ExecutionMapping.commission(report.commission)
+                publish(book.commission(executionID: report.execution.executionID, commission, at: now))
+            } catch {
+                continuation.yield(.anomaly("commission \(report.execution.executionID): \(error)"))
+            }
+        case .notice(let notice):
+            publish(book.notice(brokerOrderID: notice.requestID, code: notice.code, message: notice.message, at: now))
+        }
+    }
+
+    private func publish(_ outputs: [OrderBookOutput]) {
+        for output in outputs {
+            switch output {
+            case .report(let report): continuation.yield(.report(report))
+            case .lateCommission(let late): continuation.yield(.lateCommission(late))
+            case .unknownExecution(let execution): continuation.yield(.unknownExecution(execution))
+            case .anomaly(let text): continuation.yield(.anomaly(text))
+            }
+        }
+    }
+}
