@@ -24,6 +24,7 @@ public actor IBBroker {
     /// The settings.
     public let configuration: IBBrokerConfiguration
     private let clock: @Sendable () -> Timestamp
+    private let journal: (any IntentJournal)?
     private var book: IBOrderBook
     private var source: AsyncThrowingStream<TWSOrderEvent, any Error>?
     private let output: AsyncStream<IBBrokerEvent>
@@ -34,14 +35,16 @@ public actor IBBroker {
     ///   - connection: a connection (ready before the first command).
     ///   - contracts: the contract of each instrument.
     ///   - configuration: order options, commission wait, time zone.
+    ///   - journal: where intents are written before they are sent (`nil`: not journaled, e.g. manual tools).
     ///   - clock: the time stamped on reports that carry none (status changes); the runner's clock.
     public init(
         connection: TWSConnection, contracts: ContractBook, configuration: IBBrokerConfiguration = .init(),
-        clock: @escaping @Sendable () -> Timestamp
+        journal: (any IntentJournal)? = nil, clock: @escaping @Sendable () -> Timestamp
     ) {
         self.connection = connection
         self.contracts = contracts
         self.configuration = configuration
+        self.journal = journal
         self.clock = clock
         self.book = IBOrderBook(commissionWait: configuration.commissionWait)
         (output, continuation) = AsyncStream.makeStream(of: IBBrokerEvent.self)
@@ -131,6 +134,61 @@ public actor IBBroker {
         return count
     }
 
+    // MARK: - Restart
+
+    /// What the broker holds now, for the reconciler: this client's open orders, the session's executions and the
+    /// positions (of the configured account, or all).
+    /// - Returns: the snapshot, and what could not be mapped (left out of it; show it to the operator).
+    /// - Throws: `IBBrokerError.request`.
+    public func brokerSnapshot() async throws(IBBrokerError) -> (BrokerSnapshot, [IBMappingError]) {
+        do {
+            let open = try await connection.openOrders()
+            let executions = try await connection.executions()
+            let positions = try await connection.positions()
+            return SnapshotMapping.snapshot(
+                openOrders: open, executions: executions, positions: positions,
+                context: SnapshotContext(
+                    contracts: contracts, account: configuration.orderOptions.account,
+                    defaultZone: configuration.defaultTimeZone))
+        } catch {
+            throw .request("\(error)")
+        }
+    }
+
+    /// Follows an order found working at the broker after a restart (the reconciler's `adopt`), under the engine
+    /// order restored from the journal.
+    /// - Parameters:
+    ///   - order: the engine's order (its lifecycle as restored: accepted or partially filled).
+    ///   - brokerOrderID: the TWS order id.
+    ///   - permID: TWS's permanent id.
+    /// - Throws: `IBBrokerError.mapping` when the order cannot be expressed on the wire.
+    public func adopt(_ order: Order, brokerOrderID: Int, permID: Int64) throws(IBBrokerError) {
+        let wire: TWSOrder
+        do throws(IBMappingError) {
+            wire = try OrderMapping.wireOrder(for: order, options: configuration.orderOptions)
+        } catch {
+            throw .mapping(error)
+        }
+        var tracked = TrackedOrder(order: order, brokerOrderID: brokerOrderID, orderRef: wire.orderRef, wire: wire)
+        tracked.permID = permID
+        tracked.executed = order.filledQuantity
+        tracked.delivered = order.filledQuantity
+        book.track(tracked)
+    }
+
+    /// Applies executions found by the reconciler (or any other source) through the same deduplication as live
+    /// ones: each execId reaches the engine once, with its commission when known (else it follows when it arrives).
+    /// - Parameters:
+    ///   - executions: the executions, in time order.
+    ///   - commissions: known commissions by execId (`BrokerSnapshot.commissions`).
+    public func ingest(_ executions: [BrokerExecution], commissions: [String: Money] = [:]) {
+        let now = clock()
+        for execution in executions {
+            let commission = commissions[execution.executionID].map { CommissionStatus.reported($0, realizedPnL: nil) }
+            publish(book.execution(execution, commission: commission ?? .pending, at: now))
+        }
+    }
+
     // MARK: - Internals
 
     private func submit(_ orders: [Order], parentIndex: Int?) async throws(IBBrokerError) {
@@ -156,6 +214,19 @@ public actor IBBroker {
             reject(orders, reason: "\(error)")
             throw .request("\(error)")
         }
+        var intents = zip(orders, placed).map { order, wire in
+            JournaledIntent(
+                orderRef: wire.order.orderRef, request: order.request, lastKnownState: .journaled,
+                brokerOrderID: wire.orderID, parentOrderRef: wire.order.parentID == 0 ? nil : placed[0].order.orderRef)
+        }
+        if let journal {
+            do {
+                try await journal.write(intents)
+            } catch {
+                reject(orders, reason: "journal write failed: \(error)")
+                throw .journal("\(error)")
+            }
+        }
         for (order, wire) in zip(orders, placed) {
             book.track(TrackedOrder(order: order, brokerOrderID: wire.orderID, orderRef: wire.order.orderRef,
                 wire: wire.order))
@@ -170,6 +241,9 @@ public actor IBBroker {
                 throw .request("\(error)")
             }
         }
+        for k in intents.indices { intents[k].lastKnownState = .sent }
+        // The orders are out; failing to note that only costs a reconciliation lookup after a restart.
+        try? await journal?.write(intents)
     }
 
     private func reject(_ orders: [Order], reason: String) {

@@ -49,12 +49,15 @@ public enum IBBrokerError: Error, Sendable, Equatable, CustomStringConvertible {
     case request(String)
     /// The command names an order this broker did not place.
     case unknownOrder(OrderID)
+    /// The intent journal could not be written, so nothing was sent.
+    case journal(String)
 
     public var description: String {
         switch self {
         case .mapping(let error): "cannot map order: \(error)"
         case .request(let text): "TWS request failed: \(text)"
         case .unknownOrder(let id): "unknown order \(id)"
+        case .journal(let text): "journal write failed, order not sent: \(text)"
         }
     }
 }

@@ -95,15 +95,18 @@ public struct BrokerSnapshot: Sendable, Hashable {
     public var executions: [BrokerExecution]
     /// Positions by instrument.
     public var positions: [InstrumentID: Quantity]
+    /// Commissions of the executions, by execId, where their reports have arrived.
+    public var commissions: [String: Money]
 
     /// Creates a snapshot.
     public init(
         openOrders: [BrokerOrderSnapshot] = [], completedOrders: [BrokerOrderSnapshot] = [],
-        executions: [BrokerExecution] = [], positions: [InstrumentID: Quantity] = [:]
+        executions: [BrokerExecution] = [], positions: [InstrumentID: Quantity] = [:], commissions: [String: Money] = [:]
     ) {
         self.openOrders = openOrders
         self.completedOrders = completedOrders
         self.executions = executions
         self.positions = positions
+        self.commissions = commissions
     }
 }
