@@ -18,7 +18,7 @@ import TradingModel
 /// for await event in reports { if case .report(let report) = event { engine.handle(.execution(report)) } }
 /// ```
 public actor IBBroker {
-    private let connection: TWSConnection
+    private var connection: TWSConnection
     /// The contracts of the universe.
     public let contracts: ContractBook
     /// The settings.
@@ -51,20 +51,34 @@ public actor IBBroker {
     }
 
     /// Subscribes to the connection's order events (call before the first command).
-    /// - Returns: the broker's events; the stream ends when `run()` ends.
+    /// - Returns: the broker's events; the stream ends with `finish()`.
     public func start() async -> AsyncStream<IBBrokerEvent> {
         if source == nil { source = await connection.orderEvents() }
         return output
     }
 
-    /// Pumps order events until the connection closes.
+    /// Pumps the current connection's order events until that connection closes. After a reconnect, `attach(_:)`
+    /// the new connection, call `run()` again, then `resynchronize()`.
     /// - Throws: the error that closed the order-event stream.
     public func run() async throws {
-        if source == nil { source = await connection.orderEvents() }
-        guard let source else { return }
-        defer { continuation.finish() }
-        for try await event in source { handle(event) }
+        let stream: AsyncThrowingStream<TWSOrderEvent, any Error>
+        if let source {
+            stream = source
+        } else {
+            stream = await connection.orderEvents()
+        }
+        source = nil
+        for try await event in stream { handle(event) }
     }
+
+    /// Continues over a new connection (after the old one closed): orders, ids and fills seen so far are kept.
+    public func attach(_ connection: TWSConnection) async {
+        self.connection = connection
+        source = await connection.orderEvents()
+    }
+
+    /// Ends the event stream (at shutdown).
+    public func finish() { continuation.finish() }
 
     /// The orders this broker follows, by engine id.
     public var trackedOrders: [OrderID: TrackedOrder] { book.orders }
@@ -130,6 +144,35 @@ public actor IBBroker {
         for report in reports where !book.hasApplied(executionID: report.execution.executionID) {
             count += 1
             handle(.execution(report))
+        }
+        return count
+    }
+
+    /// Catches up after a reconnect: applies the executions missed while disconnected (deduplicated, with their
+    /// commissions), replays the open orders as hints, and ends orders that are no longer open at the broker
+    /// without having filled (they ended during the outage: `expired` for DAY orders, else `canceled`, with an
+    /// anomaly event saying so).
+    /// - Returns: how many executions were new.
+    /// - Throws: `IBBrokerError.request`.
+    @discardableResult
+    public func resynchronize() async throws(IBBrokerError) -> Int {
+        let count = try await synchronizeExecutions()
+        let open: [TWSOpenOrder]
+        do {
+            open = try await connection.openOrders()
+        } catch {
+            throw .request("\(error)")
+        }
+        let now = clock()
+        for order in open { publish(book.openOrder(order, at: now)) }
+        let working = Set(open.map(\.order.orderID))
+        for tracked in book.orders.values.sorted(by: { $0.orderID < $1.orderID })
+        where tracked.state.isOpen && !working.contains(tracked.brokerOrderID) && tracked.executed < tracked.quantity {
+            continuation.yield(.anomaly("\(tracked.orderRef) ended at the broker while disconnected"))
+            let status = TWSOrderStatus(
+                orderID: tracked.brokerOrderID, status: "Cancelled", filled: WireNumbers.decimal(tracked.executed),
+                remaining: WireNumbers.decimal(tracked.quantity - tracked.executed))
+            publish(book.status(status, at: now))
         }
         return count
     }
