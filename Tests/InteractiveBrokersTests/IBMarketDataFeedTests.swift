@@ -10,7 +10,9 @@ import TradingModel
     @Test func realTimeBarsBecomeEngineBarsAndClosedSlices() async throws {
         try await withSimulator { simulator, port in
             try await TWSConnection.connect(connectionConfiguration(port, clientID: 22)) { connection, _ in
-                let feed = IBMarketDataFeed(connection: connection, contracts: simulatorBook, instruments: [syn0, syn1])
+                let feed = IBMarketDataFeed(
+                    connection: connection, contracts: simulatorBook,
+                    subscription: RealTimeBarSubscription(instruments: [syn0, syn1]))
                 let events = await feed.start()
                 await withTaskGroup(of: Void.self) { group in
                     group.addTask { try? await feed.run() }

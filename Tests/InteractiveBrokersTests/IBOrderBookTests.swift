@@ -1,5 +1,6 @@
 import Foundation
 import Simulation
+import TWSClient
 import TWSProtocol
 import Testing
 import TradingModel
@@ -96,7 +97,7 @@ struct IBOrderBookTests {
 
     @Test func rejectionAndModifyOutcomes() throws {
         var book = Self.book()
-        #expect(Self.reports(book.notice(brokerOrderID: 10, code: 201, message: "no margin", at: t0))
+        #expect(Self.reports(book.notice(TWSNotice(requestID: 10, code: 201, message: "no margin"), at: t0))
             == [.rejected(OrderID(1), reason: "no margin", at: t0)])
         #expect(book.status(Self.status("Cancelled"), at: t0).isEmpty)
 
@@ -113,7 +114,7 @@ struct IBOrderBookTests {
         #expect(Self.reports(modifiable.openOrder(open, at: t0)) == [.replaced(OrderID(2), at: t0)])
         #expect(modifiable.order(OrderID(2))?.wire.limitPrice == 11)
         modifiable.replaceRequested(OrderID(2), terms: terms)
-        #expect(Self.reports(modifiable.notice(brokerOrderID: 10, code: 321, message: "x", at: t0))
+        #expect(Self.reports(modifiable.notice(TWSNotice(requestID: 10, code: 321, message: "x"), at: t0))
             == [.modifyRejected(OrderID(2), reason: "321 x", at: t0)])
         #expect(modifiable.order(OrderID(2))?.state == .accepted)
     }

@@ -19,7 +19,7 @@ import TradingModel
         try await TWSConnection.connect(connectionConfiguration(port)) { connection, _ in
             let broker = IBBroker(
                 connection: connection, contracts: simulatorBook,
-                configuration: IBBrokerConfiguration(commissionWait: .seconds(3600)), journal: journal,
+                configuration: IBBrokerConfiguration(commissionWait: .seconds(3600), journal: journal),
                 clock: { fixedTime })
             let events = await broker.start()
             try await withThrowingTaskGroup(of: Void.self) { group in

@@ -54,7 +54,7 @@ struct ExecutionMappingTests {
         var contract = TWSContract(contractID: 265_598, symbol: "AAPL", securityType: "STK", currency: "USD")
         contract.exchange = "ISLAND"
         let wire = wireExecution("0001.01", order: 7, side: "SLD", shares: 25, price: 171.05, orderRef: "IBT:x", permID: 99)
-        let execution = try ExecutionMapping.execution(wire, contract: contract, contracts: testBook)
+        let execution = try ExecutionMapping.execution(wire, contract: contract, context: testContext)
         #expect(execution.side == .sell && execution.quantity == Quantity(25) && execution.price == Price("171.05")!)
         #expect(execution.time.description == "2024-03-11T13:30:00Z")
         #expect(execution.brokerOrderID == 7 && execution.permID == 99 && execution.orderRef == "IBT:x")
@@ -65,17 +65,17 @@ struct ExecutionMappingTests {
     @Test func badExecutionsAreTypedErrors() {
         let contract = TWSContract(symbol: "AAPL", securityType: "STK", currency: "USD")
         #expect(throws: IBMappingError.unknownSide("BUY")) {
-            try ExecutionMapping.execution(wireExecution("e", order: 1, side: "BUY"), contract: contract, contracts: testBook)
+            try ExecutionMapping.execution(wireExecution("e", order: 1, side: "BUY"), contract: contract, context: testContext)
         }
         #expect(throws: IBMappingError.unknownContract(symbol: "TSLA", contractID: 0)) {
             try ExecutionMapping.execution(wireExecution("e", order: 1), contract: TWSContract(symbol: "TSLA"),
-                contracts: testBook)
+                context: testContext)
         }
         #expect(throws: IBMappingError.missingField("execId")) {
-            try ExecutionMapping.execution(wireExecution("", order: 1), contract: contract, contracts: testBook)
+            try ExecutionMapping.execution(wireExecution("", order: 1), contract: contract, context: testContext)
         }
         #expect(throws: IBMappingError.self) {
-            try ExecutionMapping.execution(wireExecution("e", order: 1, shares: 0), contract: contract, contracts: testBook)
+            try ExecutionMapping.execution(wireExecution("e", order: 1, shares: 0), contract: contract, context: testContext)
         }
     }
 

@@ -35,16 +35,15 @@ public actor IBBroker {
     ///   - connection: a connection (ready before the first command).
     ///   - contracts: the contract of each instrument.
     ///   - configuration: order options, commission wait, time zone.
-    ///   - journal: where intents are written before they are sent (`nil`: not journaled, e.g. manual tools).
     ///   - clock: the time stamped on reports that carry none (status changes); the runner's clock.
     public init(
         connection: TWSConnection, contracts: ContractBook, configuration: IBBrokerConfiguration = .init(),
-        journal: (any IntentJournal)? = nil, clock: @escaping @Sendable () -> Timestamp
+        clock: @escaping @Sendable () -> Timestamp
     ) {
         self.connection = connection
         self.contracts = contracts
         self.configuration = configuration
-        self.journal = journal
+        self.journal = configuration.journal
         self.clock = clock
         self.book = IBOrderBook(commissionWait: configuration.commissionWait)
         (output, continuation) = AsyncStream.makeStream(of: IBBrokerEvent.self)
@@ -99,7 +98,7 @@ public actor IBBroker {
             do {
                 try await connection.cancelOrder(tracked.brokerOrderID)
             } catch {
-                publish(book.notice(brokerOrderID: tracked.brokerOrderID, code: 10147, message: "\(error)", at: clock()))
+                publish(book.notice(TWSNotice(requestID: tracked.brokerOrderID, code: 10147, message: "\(error)"), at: clock()))
                 throw .request("\(error)")
             }
         case .modify(let id, let change, _):
@@ -115,7 +114,7 @@ public actor IBBroker {
                 let contract = try contracts.contract(for: tracked.instrument)
                 try await connection.modifyOrder(id: tracked.brokerOrderID, order: terms, contract: contract)
             } catch let error as TWSRequestError {
-                publish(book.notice(brokerOrderID: tracked.brokerOrderID, code: 321, message: "\(error)", at: clock()))
+                publish(book.notice(TWSNotice(requestID: tracked.brokerOrderID, code: 321, message: "\(error)"), at: clock()))
                 throw .request(error.description)
             } catch {
                 throw .request("\(error)")
@@ -189,10 +188,8 @@ public actor IBBroker {
             let executions = try await connection.executions()
             let positions = try await connection.positions()
             return SnapshotMapping.snapshot(
-                openOrders: open, executions: executions, positions: positions,
-                context: SnapshotContext(
-                    contracts: contracts, account: configuration.orderOptions.account,
-                    defaultZone: configuration.defaultTimeZone))
+                BrokerAnswers(openOrders: open, executions: executions, positions: positions),
+                context: configuration.mappingContext(contracts))
         } catch {
             throw .request("\(error)")
         }
@@ -237,18 +234,19 @@ public actor IBBroker {
     private func submit(_ orders: [Order], parentIndex: Int?) async throws(IBBrokerError) {
         guard let first = orders.first else { return }
         var placed: [PlacedWireOrder] = []
+        let contract: TWSContract
         do {
-            let contract = try contracts.contract(for: first.instrument)
+            contract = try contracts.contract(for: first.instrument)
             var ids: [Int] = []
             for _ in orders { ids.append(try await connection.nextOrderID()) }
             if parentIndex != nil {
                 placed = try OrderMapping.bracket(
-                    parent: (id: ids[0], order: orders[0]), children: zip(ids.dropFirst(), orders.dropFirst()).map { (id: $0, order: $1) },
-                    contract: contract, options: configuration.orderOptions)
+                    parent: (id: ids[0], order: orders[0]),
+                    children: zip(ids.dropFirst(), orders.dropFirst()).map { (id: $0, order: $1) },
+                    options: configuration.orderOptions)
             } else {
                 placed = [PlacedWireOrder(
-                    orderID: ids[0], order: try OrderMapping.wireOrder(for: first, options: configuration.orderOptions),
-                    contract: contract)]
+                    orderID: ids[0], order: try OrderMapping.wireOrder(for: first, options: configuration.orderOptions))]
             }
         } catch let error as IBMappingError {
             reject(orders, reason: error.description)
@@ -276,10 +274,10 @@ public actor IBBroker {
         }
         for wire in placed {
             do {
-                try await connection.modifyOrder(id: wire.orderID, order: wire.order, contract: wire.contract)
+                try await connection.modifyOrder(id: wire.orderID, order: wire.order, contract: contract)
             } catch {
                 for other in placed {
-                    publish(book.notice(brokerOrderID: other.orderID, code: 201, message: "\(error)", at: clock()))
+                    publish(book.notice(TWSNotice(requestID: other.orderID, code: 201, message: "\(error)"), at: clock()))
                 }
                 throw .request("\(error)")
             }
@@ -304,8 +302,7 @@ public actor IBBroker {
         case .execution(let report):
             do throws(IBMappingError) {
                 let execution = try ExecutionMapping.execution(
-                    report.execution, contract: report.contract, contracts: contracts,
-                    defaultZone: configuration.defaultTimeZone)
+                    report.execution, contract: report.contract, context: configuration.mappingContext(contracts))
                 let commission = try ExecutionMapping.commission(report.commission)
                 publish(book.execution(execution, commission: commission, at: now))
             } catch {
@@ -319,7 +316,7 @@ public actor IBBroker {
                 continuation.yield(.anomaly("commission \(report.execution.executionID): \(error)"))
             }
         case .notice(let notice):
-            publish(book.notice(brokerOrderID: notice.requestID, code: notice.code, message: notice.message, at: now))
+            publish(book.notice(notice, at: now))
         }
     }
 

@@ -11,15 +11,24 @@ public struct IBBrokerConfiguration: Sendable {
     public var commissionWait: TimeSpan?
     /// The zone of execution times TWS sends without one (its login zone).
     public var defaultTimeZone: TimeZone
+    /// Where intents are written before they are sent (`nil`: not journaled, e.g. manual tools).
+    public var journal: (any IntentJournal)?
 
-    /// Creates a configuration; defaults: default account, RTH only, `IBT:` orderRefs, 5 s commission wait, UTC.
+    /// Creates a configuration; defaults: default account, RTH only, `IBT:` orderRefs, 5 s commission wait, UTC,
+    /// no journal.
     public init(
         orderOptions: WireOrderOptions = WireOrderOptions(), commissionWait: TimeSpan? = .seconds(5),
-        defaultTimeZone: TimeZone = TWSTimeParser.utc
+        defaultTimeZone: TimeZone = TWSTimeParser.utc, journal: (any IntentJournal)? = nil
     ) {
         self.orderOptions = orderOptions
         self.commissionWait = commissionWait
         self.defaultTimeZone = defaultTimeZone
+        self.journal = journal
+    }
+
+    /// The mapping context of executions, positions and snapshots.
+    func mappingContext(_ contracts: ContractBook) -> MappingContext {
+        MappingContext(contracts: contracts, account: orderOptions.account, defaultZone: defaultTimeZone)
     }
 }
 

@@ -18,23 +18,21 @@ public enum ExecutionMapping {
     /// - Parameters:
     ///   - execution: execDetails' execution.
     ///   - contract: execDetails' contract.
-    ///   - contracts: resolves the contract to an instrument.
-    ///   - defaultZone: the zone of execution times without one (TWS's login zone).
+    ///   - context: resolves the contract to an instrument; the zone of execution times without one.
     /// - Throws: `IBMappingError` for an unknown side, contract or time form, a missing execId, or a non-positive
     ///   quantity or price.
     public static func execution(
-        _ execution: TWSExecution, contract: TWSContract, contracts: ContractBook,
-        defaultZone: TimeZone = TWSTimeParser.utc
+        _ execution: TWSExecution, contract: TWSContract, context: MappingContext
     ) throws(IBMappingError) -> BrokerExecution {
         guard !execution.executionID.isEmpty else { throw .missingField("execId") }
         let quantity = try WireNumbers.quantity(execution.shares, field: "shares")
         guard quantity.units > 0 else { throw .invalidQuantity(field: "shares", value: quantity.description) }
         return BrokerExecution(
             executionID: execution.executionID, brokerOrderID: execution.orderID, permID: execution.permID,
-            orderRef: execution.orderRef, instrument: try contracts.instrument(for: contract),
+            orderRef: execution.orderRef, instrument: try context.contracts.instrument(for: contract),
             side: try side(ofExecution: execution.side), quantity: quantity,
             price: try WireNumbers.price(execution.price, field: "price"),
-            time: try TWSTimeParser.timestamp(execution.time, defaultZone: defaultZone),
+            time: try TWSTimeParser.timestamp(execution.time, defaultZone: context.defaultZone),
             account: execution.accountNumber)
     }
 

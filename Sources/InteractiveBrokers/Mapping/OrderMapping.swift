@@ -31,14 +31,11 @@ public struct PlacedWireOrder: Sendable, Hashable {
     public var orderID: Int
     /// The order's terms.
     public var order: TWSOrder
-    /// The contract.
-    public var contract: TWSContract
 
     /// Creates a placed order.
-    public init(orderID: Int, order: TWSOrder, contract: TWSContract) {
+    public init(orderID: Int, order: TWSOrder) {
         self.orderID = orderID
         self.order = order
-        self.contract = contract
     }
 }
 
@@ -77,18 +74,16 @@ public enum OrderMapping {
     /// - Parameters:
     ///   - parent: the entry order and its TWS order id.
     ///   - children: the protective orders with their TWS order ids, in sending order.
-    ///   - contract: the contract of all of them.
     ///   - options: account, outside-RTH, OCA type and orderRef namespace.
-    /// - Returns: the orders in sending order, parent first.
+    /// - Returns: the orders in sending order, parent first (all for the parent's contract).
     /// - Throws: what `wireOrder(for:options:)` throws.
     public static func bracket(
-        parent: (id: Int, order: Order), children: [(id: Int, order: Order)], contract: TWSContract,
-        options: WireOrderOptions
+        parent: (id: Int, order: Order), children: [(id: Int, order: Order)], options: WireOrderOptions
     ) throws(IBMappingError) -> [PlacedWireOrder] {
         var result: [PlacedWireOrder] = []
         var entry = try wireOrder(for: parent.order, options: options)
         entry.transmit = children.isEmpty
-        result.append(PlacedWireOrder(orderID: parent.id, order: entry, contract: contract))
+        result.append(PlacedWireOrder(orderID: parent.id, order: entry))
         let group = options.reference.orderRef(for: parent.order.clientOrderID) + "/OCA"
         for (k, child) in children.enumerated() {
             var wire = try wireOrder(for: child.order, options: options)
@@ -96,7 +91,7 @@ public enum OrderMapping {
             wire.ocaGroup = group
             wire.ocaType = options.ocaType
             wire.transmit = k == children.count - 1
-            result.append(PlacedWireOrder(orderID: child.id, order: wire, contract: contract))
+            result.append(PlacedWireOrder(orderID: child.id, order: wire))
         }
         return result
     }

@@ -17,25 +17,19 @@ public enum SnapshotMapping {
 
     /// Builds a snapshot; what cannot be mapped is returned as errors next to it (and left out of it).
     /// - Parameters:
-    ///   - openOrders: reqAllOpenOrders / reqOpenOrders.
-    ///   - executions: reqExecutions.
-    ///   - positions: reqPositions.
+    ///   - answers: reqOpenOrders/reqAllOpenOrders, reqExecutions and reqPositions results.
     ///   - context: contracts, the account to keep (empty: all) and the zone of zone-less times.
     /// - Returns: the snapshot and the mapping errors.
-    public static func snapshot(
-        openOrders: [TWSOpenOrder], executions: [TWSExecutionReport], positions: [TWSPosition],
-        context: SnapshotContext
-    ) -> (BrokerSnapshot, [IBMappingError]) {
+    public static func snapshot(_ answers: BrokerAnswers, context: MappingContext) -> (BrokerSnapshot, [IBMappingError]) {
         var snapshot = BrokerSnapshot()
         var errors: [IBMappingError] = []
-        for open in openOrders where context.accepts(open.order.account) {
+        for open in answers.openOrders where context.accepts(open.order.account) {
             do throws(IBMappingError) { snapshot.openOrders.append(try order(open)) } catch { errors.append(error) }
         }
-        for report in executions where context.accepts(report.execution.accountNumber) {
+        for report in answers.executions where context.accepts(report.execution.accountNumber) {
             do throws(IBMappingError) {
                 snapshot.executions.append(try ExecutionMapping.execution(
-                    report.execution, contract: report.contract, contracts: context.contracts,
-                    defaultZone: context.defaultZone))
+                    report.execution, contract: report.contract, context: context))
                 if case .reported(let money, _) = try ExecutionMapping.commission(report.commission) {
                     snapshot.commissions[report.execution.executionID] = money
                 }
@@ -43,7 +37,7 @@ public enum SnapshotMapping {
                 errors.append(error)
             }
         }
-        for position in positions where context.accepts(position.account) {
+        for position in answers.positions where context.accepts(position.account) {
             do throws(IBMappingError) {
                 let mapped = try PositionMapping.position(position, contracts: context.contracts)
                 if !mapped.quantity.isZero { snapshot.positions[mapped.instrument, default: .zero] += mapped.quantity }
@@ -55,21 +49,19 @@ public enum SnapshotMapping {
     }
 }
 
-/// What `SnapshotMapping` needs besides the messages.
-public struct SnapshotContext: Sendable {
-    /// The contracts of the universe.
-    public var contracts: ContractBook
-    /// The account to keep; empty keeps every account.
-    public var account: String
-    /// The zone of execution times without one.
-    public var defaultZone: TimeZone
+/// The broker's answers a snapshot is built from.
+public struct BrokerAnswers: Sendable {
+    /// Open orders (reqAllOpenOrders / reqOpenOrders).
+    public var openOrders: [TWSOpenOrder]
+    /// Executions with their commissions (reqExecutions).
+    public var executions: [TWSExecutionReport]
+    /// Positions (reqPositions).
+    public var positions: [TWSPosition]
 
-    /// Creates a context.
-    public init(contracts: ContractBook, account: String = "", defaultZone: TimeZone = TWSTimeParser.utc) {
-        self.contracts = contracts
-        self.account = account
-        self.defaultZone = defaultZone
+    /// Creates the answers.
+    public init(openOrders: [TWSOpenOrder], executions: [TWSExecutionReport], positions: [TWSPosition]) {
+        self.openOrders = openOrders
+        self.executions = executions
+        self.positions = positions
     }
-
-    func accepts(_ account: String) -> Bool { self.account.isEmpty || account.isEmpty || account == self.account }
 }

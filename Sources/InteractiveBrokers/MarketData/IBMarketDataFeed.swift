@@ -10,7 +10,8 @@ import TradingModel
 /// runner starts a new feed.
 ///
 /// ```swift
-/// let feed = IBMarketDataFeed(connection: connection, contracts: book, instruments: universe.instruments.map(\.id))
+/// let subscription = RealTimeBarSubscription(instruments: universe.instruments.map(\.id))
+/// let feed = IBMarketDataFeed(connection: connection, contracts: book, subscription: subscription)
 /// let events = await feed.start()
 /// group.addTask { try await feed.run() }
 /// for await event in events { if let e = event.engineEvent { engine.handle(e) } }
@@ -18,9 +19,7 @@ import TradingModel
 public actor IBMarketDataFeed {
     private let connection: TWSConnection
     private let contracts: ContractBook
-    private let instruments: [InstrumentID]
-    private let whatToShow: String
-    private let useRegularTradingHours: Bool
+    private let subscription: RealTimeBarSubscription
     private var slices: BarSliceAssembler
     private let output: AsyncStream<IBMarketDataEvent>
     private let continuation: AsyncStream<IBMarketDataEvent>.Continuation
@@ -29,19 +28,12 @@ public actor IBMarketDataFeed {
     /// - Parameters:
     ///   - connection: a ready connection.
     ///   - contracts: the contract of each instrument.
-    ///   - instruments: the instruments to subscribe.
-    ///   - whatToShow: `TRADES` (default), `MIDPOINT`, `BID` or `ASK`.
-    ///   - useRegularTradingHours: regular trading hours only (default `true`).
-    public init(
-        connection: TWSConnection, contracts: ContractBook, instruments: [InstrumentID], whatToShow: String = "TRADES",
-        useRegularTradingHours: Bool = true
-    ) {
+    ///   - subscription: the instruments and what to show.
+    public init(connection: TWSConnection, contracts: ContractBook, subscription: RealTimeBarSubscription) {
         self.connection = connection
         self.contracts = contracts
-        self.instruments = instruments
-        self.whatToShow = whatToShow
-        self.useRegularTradingHours = useRegularTradingHours
-        self.slices = BarSliceAssembler(instruments: instruments)
+        self.subscription = subscription
+        self.slices = BarSliceAssembler(instruments: subscription.instruments)
         (output, continuation) = AsyncStream.makeStream(of: IBMarketDataEvent.self)
     }
 
@@ -53,10 +45,11 @@ public actor IBMarketDataFeed {
     public func run() async throws {
         defer { continuation.finish() }
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for id in instruments {
+            for id in subscription.instruments {
                 let contract = try contracts.contract(for: id)
                 let stream = try await connection.realTimeBars(
-                    contract: contract, whatToShow: whatToShow, useRTH: useRegularTradingHours)
+                    contract: contract, whatToShow: subscription.whatToShow,
+                    useRTH: subscription.useRegularTradingHours)
                 group.addTask {
                     for try await item in stream { await self.receive(item, for: id) }
                 }
@@ -77,6 +70,23 @@ public actor IBMarketDataFeed {
         case .notice(let notice):
             continuation.yield(.notice(id, notice))
         }
+    }
+}
+
+/// What an `IBMarketDataFeed` subscribes to.
+public struct RealTimeBarSubscription: Sendable, Hashable {
+    /// The instruments.
+    public var instruments: [InstrumentID]
+    /// `TRADES` (default), `MIDPOINT`, `BID` or `ASK`.
+    public var whatToShow: String
+    /// Regular trading hours only (default `true`).
+    public var useRegularTradingHours: Bool
+
+    /// Creates a subscription.
+    public init(instruments: [InstrumentID], whatToShow: String = "TRADES", useRegularTradingHours: Bool = true) {
+        self.instruments = instruments
+        self.whatToShow = whatToShow
+        self.useRegularTradingHours = useRegularTradingHours
     }
 }
 

@@ -1,3 +1,4 @@
+import TWSClient
 import TWSProtocol
 import TradingModel
 
@@ -148,12 +149,11 @@ public struct IBOrderBook: Sendable {
         return drain(id, at: now)
     }
 
-    /// An errMsg about one of our orders.
-    public mutating func notice(brokerOrderID: Int, code: Int, message: String, at now: Timestamp)
-        -> [OrderBookOutput]
-    {
-        guard let id = byBrokerID[brokerOrderID], let order = orders[id] else { return [] }
-        switch code {
+    /// An errMsg about one of our orders (its `requestID` is the TWS order id).
+    public mutating func notice(_ notice: TWSNotice, at now: Timestamp) -> [OrderBookOutput] {
+        guard let id = byBrokerID[notice.requestID], let order = orders[id] else { return [] }
+        let message = notice.message
+        switch notice.code {
         case 201, 203:
             if order.state == .pendingReplace || order.state == .pendingCancel {
                 return enqueue(.modifyRejected(id, reason: message, at: now), for: id, at: now)
@@ -162,7 +162,7 @@ public struct IBOrderBook: Sendable {
         case 103, 104, 105, 135, 161, 321, 10147, 10148:
             guard order.state == .pendingReplace || order.state == .pendingCancel else { return [] }
             orders[id]?.pendingModification = nil
-            return enqueue(.modifyRejected(id, reason: "\(code) \(message)", at: now), for: id, at: now)
+            return enqueue(.modifyRejected(id, reason: "\(notice.code) \(message)", at: now), for: id, at: now)
         default:
             return []
         }

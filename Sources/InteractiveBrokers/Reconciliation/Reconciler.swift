@@ -15,17 +15,24 @@ import TradingModel
 /// for group in plan.sendGroups { /* journal as sent, then place */ }
 /// ```
 public enum Reconciler {
-    /// Reconciles.
+    /// Reconciles in the default orderRef namespace (`IBT:`).
     /// - Parameters:
     ///   - intents: the journal's intents (all of today's, and every non-terminal one).
     ///   - broker: open and completed orders, executions and positions from the broker.
     ///   - internalPositions: positions before applying the new executions.
-    ///   - reference: the orderRef namespace (orders with it that no intent knows are flagged).
     /// - Returns: the plan.
     public static func reconcile(
-        intents: [JournaledIntent], broker: BrokerSnapshot, internalPositions: [InstrumentID: Quantity],
-        reference: OrderReference = OrderReference()
+        intents: [JournaledIntent], broker: BrokerSnapshot, internalPositions: [InstrumentID: Quantity]
     ) -> ReconciliationPlan {
+        reconcile(ReconciliationInput(intents: intents, broker: broker, internalPositions: internalPositions))
+    }
+
+    /// Reconciles.
+    /// - Parameter input: the intents, the broker's snapshot, the internal positions and the orderRef namespace.
+    /// - Returns: the plan.
+    public static func reconcile(_ input: ReconciliationInput) -> ReconciliationPlan {
+        let (intents, broker, internalPositions, reference) =
+            (input.intents, input.broker, input.internalPositions, input.reference)
         let index = BrokerIndex(broker)
         var resolutions = intents.map { resolve($0, index: index) }
         var alerts: [ReconciliationAlert] = []

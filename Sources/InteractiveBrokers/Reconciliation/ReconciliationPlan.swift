@@ -1,5 +1,28 @@
 import TradingModel
 
+/// What the reconciler compares.
+public struct ReconciliationInput: Sendable {
+    /// The journal's intents (all of today's, and every non-terminal one).
+    public var intents: [JournaledIntent]
+    /// Open and completed orders, executions and positions from the broker.
+    public var broker: BrokerSnapshot
+    /// Positions before applying the new executions.
+    public var internalPositions: [InstrumentID: Quantity]
+    /// The orderRef namespace: broker orders in it that no intent knows are flagged.
+    public var reference: OrderReference
+
+    /// Creates an input.
+    public init(
+        intents: [JournaledIntent], broker: BrokerSnapshot, internalPositions: [InstrumentID: Quantity],
+        reference: OrderReference = OrderReference()
+    ) {
+        self.intents = intents
+        self.broker = broker
+        self.internalPositions = internalPositions
+        self.reference = reference
+    }
+}
+
 /// What to do about one intent after comparing the journal with the broker.
 public enum IntentAction: Sendable, Hashable {
     /// Found working at the broker: follow it under these ids.

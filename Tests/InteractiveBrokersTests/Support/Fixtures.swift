@@ -7,6 +7,7 @@ let aapl = InstrumentID(0)
 let msft = InstrumentID(1)
 let testUniverse = Universe(symbols: ["AAPL", "MSFT"])
 let testBook = ContractBook(universe: testUniverse)
+let testContext = MappingContext(contracts: testBook)
 
 /// An engine order in `submitted`, as the engine hands it to the broker.
 func engineOrder(
