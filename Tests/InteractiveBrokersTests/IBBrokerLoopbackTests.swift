@@ -5,6 +5,7 @@ import TWSProtocol
 import Testing
 import TradingEngine
 import TradingModel
+
 @testable import InteractiveBrokers
 
 /// The broker against the gateway simulator over loopback TCP.
@@ -86,16 +87,20 @@ import TradingModel
             try await h.broker.execute(.submit(order))
             _ = await read(&events) { isReport($0, 1, "accepted") }
 
-            try await h.broker.execute(.modify(order.id, OrderModification(quantity: Quantity(50), type: .limit(Price(2))),
-                filledQuantity: .zero))
+            try await h.broker.execute(
+                .modify(
+                    order.id, OrderModification(quantity: Quantity(50), type: .limit(Price(2))),
+                    filledQuantity: .zero))
             _ = await read(&events) { isReport($0, 1, "replaced") }
             let open = try await h.connection.openOrders()
             #expect(open.first?.order.limitPrice == 2 && open.first?.order.totalQuantity == 50)
 
             // A modification that changes the kind of order is refused before it is sent.
             await #expect(throws: IBBrokerError.self) {
-                try await h.broker.execute(.modify(order.id, OrderModification(type: .stop(Price(1))),
-                    filledQuantity: .zero))
+                try await h.broker.execute(
+                    .modify(
+                        order.id, OrderModification(type: .stop(Price(1))),
+                        filledQuantity: .zero))
             }
 
             try await h.broker.execute(.cancel(order.id))
@@ -141,7 +146,8 @@ import TradingModel
         try await withBroker { h in
             var events = h.events.makeAsyncIterator()
             var engine = EngineCore(universe: Universe(symbols: ["SYN000", "SYN001"]), strategy: BuyOnce())
-            let bar = Bar(timestamp: fixedTime, open: Price(100), high: Price(100), low: Price(100), close: Price(100),
+            let bar = Bar(
+                timestamp: fixedTime, open: Price(100), high: Price(100), low: Price(100), close: Price(100),
                 volume: Quantity(1000))
             for command in engine.handle(.bar(syn0, bar)) { try await h.broker.execute(command) }
             let seen = await read(&events) { $0.fill != nil }
@@ -159,7 +165,11 @@ struct BuyOnce: Strategy {
     mutating func handle(_ event: StrategyEvent, in context: some StrategyContext) -> [StrategyAction] {
         guard !done, case .bar(let id, _) = event else { return [] }
         done = true
-        return [.submit(OrderRequest(instrument: id, side: .buy, quantity: Quantity(10), type: .market,
-            timeInForce: .day, clientOrderID: "buy-once"))]
+        return [
+            .submit(
+                OrderRequest(
+                    instrument: id, side: .buy, quantity: Quantity(10), type: .market,
+                    timeInForce: .day, clientOrderID: "buy-once"))
+        ]
     }
 }

@@ -4,6 +4,7 @@ import TWSClient
 import Testing
 import TradingEngine
 import TradingModel
+
 @testable import InteractiveBrokers
 
 @Suite(.timeLimit(.minutes(1))) struct IBMarketDataFeedTests {

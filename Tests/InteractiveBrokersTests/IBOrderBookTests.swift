@@ -4,6 +4,7 @@ import TWSClient
 import TWSProtocol
 import Testing
 import TradingModel
+
 @testable import InteractiveBrokers
 
 struct IBOrderBookTests {
@@ -97,8 +98,9 @@ struct IBOrderBookTests {
 
     @Test func rejectionAndModifyOutcomes() throws {
         var book = Self.book()
-        #expect(Self.reports(book.notice(TWSNotice(requestID: 10, code: 201, message: "no margin"), at: t0))
-            == [.rejected(OrderID(1), reason: "no margin", at: t0)])
+        #expect(
+            Self.reports(book.notice(TWSNotice(requestID: 10, code: 201, message: "no margin"), at: t0))
+                == [.rejected(OrderID(1), reason: "no margin", at: t0)])
         #expect(book.status(Self.status("Cancelled"), at: t0).isEmpty)
 
         let limit = engineOrder(2, type: .limit(Price(10)))
@@ -109,13 +111,15 @@ struct IBOrderBookTests {
         modifiable.replaceRequested(OrderID(2), terms: terms)
         var echoed = terms
         echoed.orderID = 10
-        let open = TWSOpenOrder(contract: try testBook.contract(for: aapl), order: echoed,
+        let open = TWSOpenOrder(
+            contract: try testBook.contract(for: aapl), order: echoed,
             orderState: TWSOrderState(status: "Submitted"))
         #expect(Self.reports(modifiable.openOrder(open, at: t0)) == [.replaced(OrderID(2), at: t0)])
         #expect(modifiable.order(OrderID(2))?.wire.limitPrice == 11)
         modifiable.replaceRequested(OrderID(2), terms: terms)
-        #expect(Self.reports(modifiable.notice(TWSNotice(requestID: 10, code: 321, message: "x"), at: t0))
-            == [.modifyRejected(OrderID(2), reason: "321 x", at: t0)])
+        #expect(
+            Self.reports(modifiable.notice(TWSNotice(requestID: 10, code: 321, message: "x"), at: t0))
+                == [.modifyRejected(OrderID(2), reason: "321 x", at: t0)])
         #expect(modifiable.order(OrderID(2))?.state == .accepted)
     }
 
@@ -129,7 +133,11 @@ struct IBOrderBookTests {
     /// completed order, shuffled. Every execution reaches the engine exactly once, with its commission.
     @Test(arguments: 0..<200) func shuffledMessagesNeverLoseOrDoubleCountFills(_ seed: Int) {
         var rng = SplitMix64(seed: UInt64(seed))
-        enum Message { case exec(String, Int64), commission(String), status(String, Decimal) }
+        enum Message {
+            case exec(String, Int64)
+            case commission(String)
+            case status(String, Decimal)
+        }
         let parts: [Int64] = [20, 30, 50]
         var messages: [Message] = []
         var cumulative: Decimal = 0

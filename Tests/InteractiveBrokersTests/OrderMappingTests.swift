@@ -2,6 +2,7 @@ import Foundation
 import TWSProtocol
 import Testing
 import TradingModel
+
 @testable import InteractiveBrokers
 
 struct OrderMappingTests {
@@ -21,10 +22,12 @@ struct OrderMappingTests {
         Case(type: .market, wireType: "MKT"),
         Case(type: .limit(Price("101.25")!), wireType: "LMT", limit: 101.25),
         Case(type: .stop(Price("99.5")!), wireType: "STP", aux: 99.5),
-        Case(type: .stopLimit(stop: Price("99.5")!, limit: Price("99.4")!), wireType: "STP LMT", limit: 99.4, aux: 99.5),
+        Case(
+            type: .stopLimit(stop: Price("99.5")!, limit: Price("99.4")!), wireType: "STP LMT", limit: 99.4, aux: 99.5),
         Case(type: .trailingAmount(Price("1.5")!), wireType: "TRAIL", aux: 1.5),
         Case(type: .trailingPercent(2.5), wireType: "TRAIL", percent: 2.5),
-        Case(type: .trailingLimit(trail: Price("2")!, limitOffset: Price("0.1")!), wireType: "TRAIL LIMIT", aux: 2,
+        Case(
+            type: .trailingLimit(trail: Price("2")!, limitOffset: Price("0.1")!), wireType: "TRAIL LIMIT", aux: 2,
             offset: 0.1),
     ]
 
@@ -106,7 +109,8 @@ struct OrderMappingTests {
 
     @Test func modificationKeepsTheKindOfPricing() throws {
         let wire = try OrderMapping.wireOrder(for: engineOrder(1, type: .limit(Price(10))), options: Self.options)
-        let changed = try OrderMapping.modified(wire, with: OrderModification(quantity: Quantity(50), type: .limit(Price(11))))
+        let changed = try OrderMapping.modified(
+            wire, with: OrderModification(quantity: Quantity(50), type: .limit(Price(11))))
         #expect(changed.totalQuantity == 50 && changed.limitPrice == 11 && changed.orderRef == wire.orderRef)
         #expect(throws: IBMappingError.self) {
             try OrderMapping.modified(wire, with: OrderModification(type: .stop(Price(9))))

@@ -2,6 +2,7 @@ import Foundation
 import Simulation
 import Testing
 import TradingModel
+
 @testable import InteractiveBrokers
 
 struct ReconcilerTests {
@@ -17,7 +18,8 @@ struct ReconcilerTests {
     static func open(_ ref: String, id: Int = 1, perm: Int64 = 0, status: BrokerOrderStatus = .submitted)
         -> BrokerOrderSnapshot
     {
-        BrokerOrderSnapshot(orderRef: ref, brokerOrderID: id, permID: perm, status: status, totalQuantity: Quantity(100))
+        BrokerOrderSnapshot(
+            orderRef: ref, brokerOrderID: id, permID: perm, status: status, totalQuantity: Quantity(100))
     }
 
     @Test func decisionsPerIntent() {
@@ -33,8 +35,9 @@ struct ReconcilerTests {
         let broker = BrokerSnapshot(
             openOrders: [Self.open("IBT:b", id: 5, perm: 55), Self.open("IBT:zz", id: 9, perm: 99)],
             completedOrders: [
-                BrokerOrderSnapshot(orderRef: "IBT:g", brokerOrderID: 7, permID: 77, status: .inactive,
-                    totalQuantity: Quantity(100)),
+                BrokerOrderSnapshot(
+                    orderRef: "IBT:g", brokerOrderID: 7, permID: 77, status: .inactive,
+                    totalQuantity: Quantity(100))
             ],
             executions: [
                 brokerExecution("c1", ref: "IBT:c", quantity: 60),
@@ -62,11 +65,13 @@ struct ReconcilerTests {
 
     @Test func positionDifferencesAreFlagged() {
         let plan = Reconciler.reconcile(
-            intents: [], broker: BrokerSnapshot(positions: [aapl: Quantity(10)]), internalPositions: [msft: Quantity(5)])
-        #expect(plan.alerts == [
-            .positionMismatch(aapl, internal: .zero, broker: Quantity(10)),
-            .positionMismatch(msft, internal: Quantity(5), broker: .zero),
-        ])
+            intents: [], broker: BrokerSnapshot(positions: [aapl: Quantity(10)]), internalPositions: [msft: Quantity(5)]
+        )
+        #expect(
+            plan.alerts == [
+                .positionMismatch(aapl, internal: .zero, broker: Quantity(10)),
+                .positionMismatch(msft, internal: Quantity(5), broker: .zero),
+            ])
     }
 
     @Test func matchesByPermIDWhenTheOrderRefIsMissing() {
@@ -93,8 +98,9 @@ struct ReconcilerTests {
         let rejected = Reconciler.reconcile(
             intents: unsent,
             broker: BrokerSnapshot(completedOrders: [
-                BrokerOrderSnapshot(orderRef: "IBT:B", brokerOrderID: 1, permID: 1, status: .inactive,
-                    totalQuantity: Quantity(100)),
+                BrokerOrderSnapshot(
+                    orderRef: "IBT:B", brokerOrderID: 1, permID: 1, status: .inactive,
+                    totalQuantity: Quantity(100))
             ]),
             internalPositions: [:])
         #expect(rejected.sendGroups.isEmpty)
@@ -107,8 +113,10 @@ struct ReconcilerTests {
                 executions: [brokerExecution("x", ref: "IBT:B", quantity: 100)], positions: [aapl: Quantity(100)]),
             internalPositions: [:])
         #expect(filled.sendGroups == [["IBT:B-SL"]])
-        #expect(filled.alerts.contains(.intentNeedsAttention(
-            orderRef: "IBT:B-SL", reason: "bracket child missing at the broker; sending it")))
+        #expect(
+            filled.alerts.contains(
+                .intentNeedsAttention(
+                    orderRef: "IBT:B-SL", reason: "bracket child missing at the broker; sending it")))
     }
 
     // MARK: - Property: random restarts
@@ -158,7 +166,8 @@ struct ReconcilerTests {
             }
             s.executionsByRef[ref] = Set(executions.map(\.executionID))
             let snapshot = { (status: BrokerOrderStatus) in
-                BrokerOrderSnapshot(orderRef: ref, brokerOrderID: id, permID: Int64(id) + 1000, status: status,
+                BrokerOrderSnapshot(
+                    orderRef: ref, brokerOrderID: id, permID: Int64(id) + 1000, status: status,
                     totalQuantity: Quantity(quantity))
             }
             switch truth {
@@ -182,12 +191,13 @@ struct ReconcilerTests {
             let recordedCount = state == .filled ? executions.count : Int.random(in: 0...executions.count, using: &rng)
             let recorded = executions.prefix(recordedCount)
             for e in recorded { s.positions[e.instrument, default: .zero] += e.quantity }
-            s.intents.append(JournaledIntent(
-                orderRef: ref,
-                request: OrderRequest(instrument: instrument, side: .buy, quantity: Quantity(quantity)),
-                lastKnownState: state, brokerOrderID: state.isUnacknowledged ? nil : id,
-                permID: state.isUnacknowledged ? nil : Int64(id) + 1000, parentOrderRef: parent,
-                recordedExecutionIDs: Set(recorded.map(\.executionID))))
+            s.intents.append(
+                JournaledIntent(
+                    orderRef: ref,
+                    request: OrderRequest(instrument: instrument, side: .buy, quantity: Quantity(quantity)),
+                    lastKnownState: state, brokerOrderID: state.isUnacknowledged ? nil : id,
+                    permID: state.isUnacknowledged ? nil : Int64(id) + 1000, parentOrderRef: parent,
+                    recordedExecutionIDs: Set(recorded.map(\.executionID))))
         }
         for k in 0..<Int.random(in: 1...6, using: &rng) {
             add("IBT:S\(k)", parent: nil, truth: Truth.allCases.randomElement(using: &rng)!)
@@ -223,7 +233,9 @@ struct ReconcilerTests {
             let resolution = plan.resolution(for: intent.orderRef)
             let truth = s.truth[intent.orderRef]
             // Sent exactly when the broker never had it.
-            #expect((resolution?.action == .send) == (truth == .neverSent), "\(intent.orderRef) \(String(describing: truth))")
+            #expect(
+                (resolution?.action == .send) == (truth == .neverSent),
+                "\(intent.orderRef) \(String(describing: truth))")
             #expect(sent.contains(intent.orderRef) == (truth == .neverSent))
             // Executions: new ones are exactly the unrecorded ones, once each.
             let new = resolution?.newExecutions.map(\.executionID) ?? []
@@ -242,9 +254,10 @@ struct ReconcilerTests {
             journal[k].recordedExecutionIDs.formUnion(resolution.newExecutions.map(\.executionID))
             if resolution.action == .send {
                 journal[k].lastKnownState = .sent
-                broker.openOrders.append(BrokerOrderSnapshot(
-                    orderRef: intent.orderRef, brokerOrderID: 900 + k, permID: Int64(900 + k), status: .submitted,
-                    totalQuantity: intent.request.quantity))
+                broker.openOrders.append(
+                    BrokerOrderSnapshot(
+                        orderRef: intent.orderRef, brokerOrderID: 900 + k, permID: Int64(900 + k), status: .submitted,
+                        totalQuantity: intent.request.quantity))
             }
         }
         var positions = s.positions

@@ -3,6 +3,7 @@ import GatewaySimulator
 import TWSClient
 import Testing
 import TradingModel
+
 @testable import InteractiveBrokers
 
 /// Outages: what TWS sent while the socket was down is recovered from reqExecutions and reqOpenOrders.
@@ -20,8 +21,10 @@ import TradingModel
                     let states = await first.stateChanges()
                     // The socket drops right after the order's first answer: the execution never arrives.
                     await simulator.apply(.dropAfterMessages(1))
-                    try await broker.execute(.submit(engineOrder(
-                        1, .buy, 100, type: .market, client: "gap-1", instrument: syn0)))
+                    try await broker.execute(
+                        .submit(
+                            engineOrder(
+                                1, .buy, 100, type: .market, client: "gap-1", instrument: syn0)))
                     for await state in states { if case .disconnected = state { break } }
                     try await group.waitForAll()
                 }
@@ -52,8 +55,11 @@ import TradingModel
         // No waiting for commissions: the fill goes out at once, the commission follows as its own event.
         try await withBroker(commissionWait: nil) { h in
             var events = h.events.makeAsyncIterator()
-            try await h.broker.execute(.submit(engineOrder(1, .buy, 300, type: .market, client: "late-1",
-                instrument: syn0)))
+            try await h.broker.execute(
+                .submit(
+                    engineOrder(
+                        1, .buy, 300, type: .market, client: "late-1",
+                        instrument: syn0)))
             let seen = await read(&events) { if case .lateCommission = $0 { true } else { false } }
             let fill = try #require(seen.compactMap(\.fill).first)
             #expect(fill.commission == .zero)

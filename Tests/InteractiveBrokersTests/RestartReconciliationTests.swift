@@ -3,6 +3,7 @@ import GatewaySimulator
 import TWSClient
 import Testing
 import TradingModel
+
 @testable import InteractiveBrokers
 
 /// A crash and restart against the simulator: the journal and the broker are matched before anything is sent.
@@ -43,10 +44,13 @@ import TradingModel
             // The journal saw both go out, but nothing after (the process died).
             #expect(await journal.intents.map(\.lastKnownState) == [.sent, .sent])
             // A third intent was journaled just before the crash and never sent.
-            try await journal.write([JournaledIntent(
-                orderRef: "IBT:r-lost",
-                request: OrderRequest(instrument: syn0, side: .buy, quantity: Quantity(10), clientOrderID: "r-lost"),
-                lastKnownState: .journaled)])
+            try await journal.write([
+                JournaledIntent(
+                    orderRef: "IBT:r-lost",
+                    request: OrderRequest(
+                        instrument: syn0, side: .buy, quantity: Quantity(10), clientOrderID: "r-lost"),
+                    lastKnownState: .journaled)
+            ])
 
             try await Self.session(port: port, journal: journal) { broker, events in
                 let (snapshot, errors) = try await broker.brokerSnapshot()

@@ -3,6 +3,7 @@ import TWSClient
 import TWSProtocol
 import Testing
 import TradingModel
+
 @testable import InteractiveBrokers
 
 struct TWSTimeParserTests {
@@ -42,8 +43,10 @@ struct TWSTimeParserTests {
         #expect(summer.description == "2024-07-15T13:30:00Z")
     }
 
-    @Test(arguments: ["", "2024", "20241315 09:30:00", "20240230", "20240115 25:00:00", "20240115 09:30",
-        "20240115 09:30:00 Mars/Olympus", "2024011a"])
+    @Test(arguments: [
+        "", "2024", "20241315 09:30:00", "20240230", "20240115 25:00:00", "20240115 09:30",
+        "20240115 09:30:00 Mars/Olympus", "2024011a",
+    ])
     func malformedTextsAreTypedErrors(_ text: String) {
         #expect(throws: IBMappingError.self) { try TWSTimeParser.timestamp(text) }
     }
@@ -53,7 +56,8 @@ struct ExecutionMappingTests {
     @Test func executionBecomesABrokerExecutionAndFill() throws {
         var contract = TWSContract(contractID: 265_598, symbol: "AAPL", securityType: "STK", currency: "USD")
         contract.exchange = "ISLAND"
-        let wire = wireExecution("0001.01", order: 7, side: "SLD", shares: 25, price: 171.05, orderRef: "IBT:x", permID: 99)
+        let wire = wireExecution(
+            "0001.01", order: 7, side: "SLD", shares: 25, price: 171.05, orderRef: "IBT:x", permID: 99)
         let execution = try ExecutionMapping.execution(wire, contract: contract, context: testContext)
         #expect(execution.side == .sell && execution.quantity == Quantity(25) && execution.price == Price("171.05")!)
         #expect(execution.time.description == "2024-03-11T13:30:00Z")
@@ -65,17 +69,20 @@ struct ExecutionMappingTests {
     @Test func badExecutionsAreTypedErrors() {
         let contract = TWSContract(symbol: "AAPL", securityType: "STK", currency: "USD")
         #expect(throws: IBMappingError.unknownSide("BUY")) {
-            try ExecutionMapping.execution(wireExecution("e", order: 1, side: "BUY"), contract: contract, context: testContext)
+            try ExecutionMapping.execution(
+                wireExecution("e", order: 1, side: "BUY"), contract: contract, context: testContext)
         }
         #expect(throws: IBMappingError.unknownContract(symbol: "TSLA", contractID: 0)) {
-            try ExecutionMapping.execution(wireExecution("e", order: 1), contract: TWSContract(symbol: "TSLA"),
+            try ExecutionMapping.execution(
+                wireExecution("e", order: 1), contract: TWSContract(symbol: "TSLA"),
                 context: testContext)
         }
         #expect(throws: IBMappingError.missingField("execId")) {
             try ExecutionMapping.execution(wireExecution("", order: 1), contract: contract, context: testContext)
         }
         #expect(throws: IBMappingError.self) {
-            try ExecutionMapping.execution(wireExecution("e", order: 1, shares: 0), contract: contract, context: testContext)
+            try ExecutionMapping.execution(
+                wireExecution("e", order: 1, shares: 0), contract: contract, context: testContext)
         }
     }
 
@@ -83,14 +90,18 @@ struct ExecutionMappingTests {
         #expect(try ExecutionMapping.commission(nil) == .pending)
         let unset = TWSCommissionReport(executionID: "e", commission: TWSSentinel.double, currency: "USD")
         #expect(try ExecutionMapping.commission(unset) == .pending)
-        let real = TWSCommissionReport(executionID: "e", commission: 1.25, currency: "USD", realizedPNL: TWSSentinel.double)
+        let real = TWSCommissionReport(
+            executionID: "e", commission: 1.25, currency: "USD", realizedPNL: TWSSentinel.double)
         #expect(try ExecutionMapping.commission(real) == .reported(Money("1.25")!, realizedPnL: nil))
     }
 
     @Test func contractsResolveByIDThenBySymbol() throws {
         var book = testBook
-        book.qualify(msft, as: TWSContract(contractID: 272_093, symbol: "MSFT", securityType: "STK", exchange: "SMART",
-            currency: "USD"))
+        book.qualify(
+            msft,
+            as: TWSContract(
+                contractID: 272_093, symbol: "MSFT", securityType: "STK", exchange: "SMART",
+                currency: "USD"))
         #expect(try book.instrument(for: TWSContract(contractID: 272_093)) == msft)
         #expect(try book.instrument(for: TWSContract(symbol: "aapl")) == aapl)
         #expect(throws: IBMappingError.unknownInstrument(InstrumentID(9))) { try book.contract(for: InstrumentID(9)) }
@@ -105,24 +116,32 @@ struct ExecutionMappingTests {
 
 struct BarAndPositionMappingTests {
     @Test func realTimeBarIsStampedWithItsStartUTC() throws {
-        let bar = try BarMapping.bar(TWSRealTimeBar(
-            time: 1_705_334_400, open: 10.5, high: 10.75, low: 10.25, close: 10.5, volume: 1200, wap: 10.5, count: 3))
+        let bar = try BarMapping.bar(
+            TWSRealTimeBar(
+                time: 1_705_334_400, open: 10.5, high: 10.75, low: 10.25, close: 10.5, volume: 1200, wap: 10.5, count: 3
+            ))
         #expect(bar.timestamp == Timestamp(seconds: 1_705_334_400))
         #expect(bar.high == Price("10.75")! && bar.volume == Quantity(1200) && bar.isConsistent)
     }
 
     @Test func dailyBarsAreDatedAsTheExchangeDate() throws {
-        let daily = try BarMapping.bar(TWSBar(date: "20240311", open: 1, high: 2, low: 1, close: 2, volume: 5, wap: nil,
-            barCount: 1))
+        let daily = try BarMapping.bar(
+            TWSBar(
+                date: "20240311", open: 1, high: 2, low: 1, close: 2, volume: 5, wap: nil,
+                barCount: 1))
         #expect(daily.timestamp == Timestamp(year: 2024, month: 3, day: 11))
-        let intraday = try BarMapping.bar(TWSBar(date: "20240311 09:30:00 US/Eastern", open: 1, high: 2, low: 1,
-            close: 2, volume: -1, wap: nil, barCount: -1))
+        let intraday = try BarMapping.bar(
+            TWSBar(
+                date: "20240311 09:30:00 US/Eastern", open: 1, high: 2, low: 1,
+                close: 2, volume: -1, wap: nil, barCount: -1))
         #expect(intraday.timestamp.description == "2024-03-11T13:30:00Z" && intraday.volume == .zero)
         #expect(throws: IBMappingError.self) {
-            try BarMapping.bar(TWSRealTimeBar(time: 0, open: 0, high: 1, low: 1, close: 1, volume: 1, wap: nil, count: 1))
+            try BarMapping.bar(
+                TWSRealTimeBar(time: 0, open: 0, high: 1, low: 1, close: 1, volume: 1, wap: nil, count: 1))
         }
         #expect(throws: IBMappingError.self) {
-            try BarMapping.bar(TWSRealTimeBar(time: 0, open: 1, high: 1, low: 1, close: 1, volume: nil, wap: nil, count: 1))
+            try BarMapping.bar(
+                TWSRealTimeBar(time: 0, open: 1, high: 1, low: 1, close: 1, volume: nil, wap: nil, count: 1))
         }
     }
 
@@ -140,8 +159,10 @@ struct BarAndPositionMappingTests {
             TWSPosition(account: "DU1", contract: es, quantity: 2, averageCost: 250_000), contracts: futures)
         #expect(future.averagePrice == Price(5000))
         #expect(throws: IBMappingError.self) {
-            try PositionMapping.position(TWSPosition(account: "DU1", contract: TWSContract(symbol: "AAPL"),
-                quantity: nil, averageCost: 1), contracts: testBook)
+            try PositionMapping.position(
+                TWSPosition(
+                    account: "DU1", contract: TWSContract(symbol: "AAPL"),
+                    quantity: nil, averageCost: 1), contracts: testBook)
         }
     }
 

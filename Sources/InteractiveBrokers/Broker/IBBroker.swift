@@ -98,7 +98,9 @@ public actor IBBroker {
             do {
                 try await connection.cancelOrder(tracked.brokerOrderID)
             } catch {
-                publish(book.notice(TWSNotice(requestID: tracked.brokerOrderID, code: 10147, message: "\(error)"), at: clock()))
+                publish(
+                    book.notice(
+                        TWSNotice(requestID: tracked.brokerOrderID, code: 10147, message: "\(error)"), at: clock()))
                 throw .request("\(error)")
             }
         case .modify(let id, let change, _):
@@ -114,7 +116,9 @@ public actor IBBroker {
                 let contract = try contracts.contract(for: tracked.instrument)
                 try await connection.modifyOrder(id: tracked.brokerOrderID, order: terms, contract: contract)
             } catch let error as TWSRequestError {
-                publish(book.notice(TWSNotice(requestID: tracked.brokerOrderID, code: 321, message: "\(error)"), at: clock()))
+                publish(
+                    book.notice(
+                        TWSNotice(requestID: tracked.brokerOrderID, code: 321, message: "\(error)"), at: clock()))
                 throw .request(error.description)
             } catch {
                 throw .request("\(error)")
@@ -245,8 +249,11 @@ public actor IBBroker {
                     children: zip(ids.dropFirst(), orders.dropFirst()).map { (id: $0, order: $1) },
                     options: configuration.orderOptions)
             } else {
-                placed = [PlacedWireOrder(
-                    orderID: ids[0], order: try OrderMapping.wireOrder(for: first, options: configuration.orderOptions))]
+                placed = [
+                    PlacedWireOrder(
+                        orderID: ids[0],
+                        order: try OrderMapping.wireOrder(for: first, options: configuration.orderOptions))
+                ]
             }
         } catch let error as IBMappingError {
             reject(orders, reason: error.description)
@@ -269,15 +276,18 @@ public actor IBBroker {
             }
         }
         for (order, wire) in zip(orders, placed) {
-            book.track(TrackedOrder(order: order, brokerOrderID: wire.orderID, orderRef: wire.order.orderRef,
-                wire: wire.order))
+            book.track(
+                TrackedOrder(
+                    order: order, brokerOrderID: wire.orderID, orderRef: wire.order.orderRef,
+                    wire: wire.order))
         }
         for wire in placed {
             do {
                 try await connection.modifyOrder(id: wire.orderID, order: wire.order, contract: contract)
             } catch {
                 for other in placed {
-                    publish(book.notice(TWSNotice(requestID: other.orderID, code: 201, message: "\(error)"), at: clock()))
+                    publish(
+                        book.notice(TWSNotice(requestID: other.orderID, code: 201, message: "\(error)"), at: clock()))
                 }
                 throw .request("\(error)")
             }

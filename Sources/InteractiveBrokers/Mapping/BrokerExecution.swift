@@ -48,7 +48,8 @@ public struct BrokerExecution: Sendable, Hashable, Codable {
     ///   - orderID: the engine's id of the order.
     ///   - commission: the commission when known (`.zero` while pending).
     public func fill(orderID: OrderID, commission: Money = .zero) -> Fill {
-        Fill(orderID: orderID, instrument: instrument, side: side, quantity: quantity, price: price,
+        Fill(
+            orderID: orderID, instrument: instrument, side: side, quantity: quantity, price: price,
             commission: commission, timestamp: time)
     }
 }

@@ -25,10 +25,12 @@ public struct ContractBook: Sendable, Hashable {
 
     /// Creates a book of SMART-routed stocks for a universe (symbol and currency from each instrument).
     public init(universe: Universe, exchange: String = "SMART") {
-        self.init(contracts: universe.instruments.map { instrument in
-            TWSContract(symbol: instrument.symbol.rawValue, securityType: "STK", exchange: exchange,
-                currency: instrument.currency)
-        })
+        self.init(
+            contracts: universe.instruments.map { instrument in
+                TWSContract(
+                    symbol: instrument.symbol.rawValue, securityType: "STK", exchange: exchange,
+                    currency: instrument.currency)
+            })
     }
 
     /// Appends a contract as the next instrument.

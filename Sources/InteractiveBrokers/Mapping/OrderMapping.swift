@@ -109,7 +109,9 @@ public enum OrderMapping {
             result.totalQuantity = WireNumbers.decimal(quantity)
         }
         if let type = change.type {
-            guard type.ibName == wire.orderType else { throw .unsupportedOrderType("\(wire.orderType) → \(type.ibName)") }
+            guard type.ibName == wire.orderType else {
+                throw .unsupportedOrderType("\(wire.orderType) → \(type.ibName)")
+            }
             result.limitPrice = nil
             result.auxPrice = nil
             result.trailingPercent = nil
@@ -184,7 +186,8 @@ public enum OrderMapping {
         case "MKT": return .market
         case "LMT": return .limit(try price(wire.limitPrice, "lmtPrice"))
         case "STP": return .stop(try price(wire.auxPrice, "auxPrice"))
-        case "STP LMT": return .stopLimit(stop: try price(wire.auxPrice, "auxPrice"), limit: try price(wire.limitPrice, "lmtPrice"))
+        case "STP LMT":
+            return .stopLimit(stop: try price(wire.auxPrice, "auxPrice"), limit: try price(wire.limitPrice, "lmtPrice"))
         case "TRAIL":
             if let percent = wire.trailingPercent { return .trailingPercent(percent) }
             return .trailingAmount(try price(wire.auxPrice, "auxPrice"))

@@ -20,7 +20,8 @@ public enum SnapshotMapping {
     ///   - answers: reqOpenOrders/reqAllOpenOrders, reqExecutions and reqPositions results.
     ///   - context: contracts, the account to keep (empty: all) and the zone of zone-less times.
     /// - Returns: the snapshot and the mapping errors.
-    public static func snapshot(_ answers: BrokerAnswers, context: MappingContext) -> (BrokerSnapshot, [IBMappingError]) {
+    public static func snapshot(_ answers: BrokerAnswers, context: MappingContext) -> (BrokerSnapshot, [IBMappingError])
+    {
         var snapshot = BrokerSnapshot()
         var errors: [IBMappingError] = []
         for open in answers.openOrders where context.accepts(open.order.account) {
@@ -28,8 +29,9 @@ public enum SnapshotMapping {
         }
         for report in answers.executions where context.accepts(report.execution.accountNumber) {
             do throws(IBMappingError) {
-                snapshot.executions.append(try ExecutionMapping.execution(
-                    report.execution, contract: report.contract, context: context))
+                snapshot.executions.append(
+                    try ExecutionMapping.execution(
+                        report.execution, contract: report.contract, context: context))
                 if case .reported(let money, _) = try ExecutionMapping.commission(report.commission) {
                     snapshot.commissions[report.execution.executionID] = money
                 }

@@ -88,7 +88,8 @@ public enum TWSTimeParser {
     }
 
     private static func floorSeconds(_ t: Timestamp) -> Int64 {
-        t.nanoseconds >= 0 ? t.nanoseconds / Timestamp.nanosecondsPerSecond
+        t.nanoseconds >= 0
+            ? t.nanoseconds / Timestamp.nanosecondsPerSecond
             : (t.nanoseconds + 1) / Timestamp.nanosecondsPerSecond - 1
     }
 

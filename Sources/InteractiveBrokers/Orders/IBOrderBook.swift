@@ -89,7 +89,8 @@ public struct IBOrderBook: Sendable {
         else { return [] }
         if open.order.permID != 0 { order.permID = open.order.permID }
         var out: [OrderBookOutput] = []
-        if let pending = order.pendingModification, order.state == .pendingReplace, Self.sameTerms(open.order, pending) {
+        if let pending = order.pendingModification, order.state == .pendingReplace, Self.sameTerms(open.order, pending)
+        {
             order.pendingModification = nil
             order.wire = pending
             if let quantity = pending.totalQuantity.flatMap({ try? WireNumbers.quantity($0, field: "totalQuantity") }) {
@@ -255,8 +256,9 @@ public struct IBOrderBook: Sendable {
                     try order.lifecycle.apply(order.delivered >= order.quantity ? .filled : .partiallyFilled)
                     out.append(.report(.filled(execution.fill(orderID: id, commission: commission ?? .zero))))
                 } catch {
-                    out.append(.anomaly(
-                        "execution \(execution.executionID) of \(order.orderRef) arrived in state \(order.state)"))
+                    out.append(
+                        .anomaly(
+                            "execution \(execution.executionID) of \(order.orderRef) arrived in state \(order.state)"))
                 }
             }
         }

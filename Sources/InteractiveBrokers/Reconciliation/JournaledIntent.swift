@@ -101,7 +101,8 @@ public struct BrokerSnapshot: Sendable, Hashable {
     /// Creates a snapshot.
     public init(
         openOrders: [BrokerOrderSnapshot] = [], completedOrders: [BrokerOrderSnapshot] = [],
-        executions: [BrokerExecution] = [], positions: [InstrumentID: Quantity] = [:], commissions: [String: Money] = [:]
+        executions: [BrokerExecution] = [], positions: [InstrumentID: Quantity] = [:],
+        commissions: [String: Money] = [:]
     ) {
         self.openOrders = openOrders
         self.completedOrders = completedOrders

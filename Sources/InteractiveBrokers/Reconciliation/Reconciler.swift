@@ -46,10 +46,12 @@ public enum Reconciler {
         let knownPermIDs = Set(intents.compactMap(\.permID))
         var reported: Set<String> = []
         for order in broker.openOrders + broker.completedOrders
-        where reference.isOurs(order.orderRef) && !known.contains(order.orderRef) && !knownPermIDs.contains(order.permID)
+        where reference.isOurs(order.orderRef) && !known.contains(order.orderRef)
+            && !knownPermIDs.contains(order.permID)
             && reported.insert(order.orderRef).inserted
         {
-            alerts.append(.unknownOrder(orderRef: order.orderRef, brokerOrderID: order.brokerOrderID, permID: order.permID))
+            alerts.append(
+                .unknownOrder(orderRef: order.orderRef, brokerOrderID: order.brokerOrderID, permID: order.permID))
         }
         for execution in index.executions
         where reference.isOurs(execution.orderRef) && !known.contains(execution.orderRef)
@@ -69,7 +71,8 @@ public enum Reconciler {
         let executed = executions.reduce(Quantity.zero) { $0 + $1.quantity }
         let fresh = executions.filter { !intent.recordedExecutionIDs.contains($0.executionID) }
         func resolution(_ action: IntentAction) -> IntentResolution {
-            IntentResolution(orderRef: intent.orderRef, action: action, newExecutions: fresh, executedQuantity: executed)
+            IntentResolution(
+                orderRef: intent.orderRef, action: action, newExecutions: fresh, executedQuantity: executed)
         }
         let total = intent.request.quantity
         if let open = index.open(for: intent) {
@@ -119,8 +122,9 @@ public enum Reconciler {
                 switch resolutions[p].action {
                 case .adopt, .markFilled:
                     // The parent trades or traded: its protection must exist. Send the child, and say so.
-                    alerts.append(.intentNeedsAttention(
-                        orderRef: intent.orderRef, reason: "bracket child missing at the broker; sending it"))
+                    alerts.append(
+                        .intentNeedsAttention(
+                            orderRef: intent.orderRef, reason: "bracket child missing at the broker; sending it"))
                 default:
                     // The parent is gone (cancelled, rejected, flagged): the child must not be sent alone.
                     resolutions[k].action = .flag("bracket child of \(parentRef), which will not trade")

@@ -54,9 +54,10 @@ public struct IntentResolution: Sendable, Hashable {
     public var executedQuantity: Quantity
 
     /// Creates a resolution.
-    public init(orderRef: String, action: IntentAction, newExecutions: [BrokerExecution] = [],
-        executedQuantity: Quantity = .zero)
-    {
+    public init(
+        orderRef: String, action: IntentAction, newExecutions: [BrokerExecution] = [],
+        executedQuantity: Quantity = .zero
+    ) {
         self.orderRef = orderRef
         self.action = action
         self.newExecutions = newExecutions

@@ -1,6 +1,7 @@
 import Foundation
 import TWSProtocol
 import TradingModel
+
 @testable import InteractiveBrokers
 
 let aapl = InstrumentID(0)

@@ -4,6 +4,7 @@ import Logging
 import TWSClient
 import TWSProtocol
 import TradingModel
+
 @testable import InteractiveBrokers
 
 /// A small deterministic universe at the simulator: SYN000…SYN002, daily bars 2021–2023.
@@ -20,9 +21,10 @@ func withSimulator<Result: Sendable>(
 ) async throws -> Result {
     var logger = Logger(label: "test.gateway")
     logger.logLevel = .warning
-    let simulator = GatewaySimulator(configuration: GatewaySimulatorConfiguration(
-        host: "127.0.0.1", port: 0, data: simulatorData, gateway: GatewayConfiguration(), clock: .manual,
-        faults: nil), logger: logger)
+    let simulator = GatewaySimulator(
+        configuration: GatewaySimulatorConfiguration(
+            host: "127.0.0.1", port: 0, data: simulatorData, gateway: GatewayConfiguration(), clock: .manual,
+            faults: nil), logger: logger)
     return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
         group.addTask { try await simulator.run() }
         let port = await simulator.listeningPort()
@@ -66,7 +68,8 @@ func withBroker(
             let events = await broker.start()
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try? await broker.run() }
-                try await body(BrokerHarness(simulator: simulator, connection: connection, broker: broker, events: events))
+                try await body(
+                    BrokerHarness(simulator: simulator, connection: connection, broker: broker, events: events))
                 group.cancelAll()
             }
         }
