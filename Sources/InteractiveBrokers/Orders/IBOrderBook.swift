@@ -191,7 +191,7 @@ public struct IBOrderBook: Sendable {
             return order.state == .submitted ? enqueue(.accepted(id, at: now), for: id, at: now) : []
         case .apiCancelled, .cancelled, .inactive:
             if let filled, order.executed < filled {
-                orders[id]?.deferredTerminal = (status, filled)
+                orders[id]?.deferredTerminal = TrackedOrder.DeferredTerminal(status: status, filledAtEnd: filled)
                 return []
             }
             guard let report = terminalReport(status, for: order, at: now) else { return [] }

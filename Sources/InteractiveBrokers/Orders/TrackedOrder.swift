@@ -28,11 +28,17 @@ public struct TrackedOrder: Sendable, Hashable {
     /// Quantity delivered to the engine as fills (executions not held for their commission).
     public var delivered: Quantity = .zero
     /// A terminal status seen before the executions it implies: applied once `executed` reaches `filledAtEnd`.
-    var deferredTerminal: (status: BrokerOrderStatus, filledAtEnd: Quantity)?
+    var deferredTerminal: DeferredTerminal?
     /// Terms of a modification in flight.
     var pendingModification: TWSOrder?
     /// Reports waiting behind a fill held for its commission, in order.
     var outbox: [Queued] = []
+
+    /// A terminal status waiting for the executions it implies.
+    struct DeferredTerminal: Sendable, Hashable {
+        var status: BrokerOrderStatus
+        var filledAtEnd: Quantity
+    }
 
     /// An entry of the outbox.
     enum Queued: Sendable, Hashable {
@@ -54,14 +60,4 @@ public struct TrackedOrder: Sendable, Hashable {
 
     /// The mirrored state.
     public var state: OrderState { lifecycle.state }
-
-    public static func == (lhs: TrackedOrder, rhs: TrackedOrder) -> Bool {
-        lhs.orderID == rhs.orderID && lhs.brokerOrderID == rhs.brokerOrderID && lhs.executed == rhs.executed
-            && lhs.lifecycle == rhs.lifecycle && lhs.outbox == rhs.outbox
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(orderID)
-        hasher.combine(brokerOrderID)
-    }
 }
