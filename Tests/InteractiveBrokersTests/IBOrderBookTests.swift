@@ -123,6 +123,22 @@ struct IBOrderBookTests {
         #expect(modifiable.order(OrderID(2))?.state == .accepted)
     }
 
+    @Test func correctedExecutionIsNotCountedAgain() {
+        var book = Self.book(wait: nil)
+        let original = brokerExecution("0000e0d5.00000001.01.01", order: 10, ref: "IBT:O-1", quantity: 100)
+        var correction = original
+        correction.executionID = "0000e0d5.00000001.01.02"
+        #expect(Self.reports(book.execution(original, commission: .pending, at: t0)).count == 1)
+        #expect(
+            book.execution(correction, commission: .pending, at: t0) == [
+                .anomaly(
+                    "execution 0000e0d5.00000001.01.02 corrects 0000e0d5.00000001.01.01; not applied as a new fill")
+            ])
+        #expect(book.order(OrderID(1))?.executed == Quantity(100))
+        #expect(ExecutionIdentity.revision(of: correction.executionID) == 2)
+        #expect(ExecutionIdentity.base(of: "plain") == "plain")
+    }
+
     @Test func unknownExecutionsAreReportedNotApplied() {
         var book = Self.book()
         let stranger = brokerExecution("x", order: 99, ref: "manual", quantity: 5)

@@ -63,6 +63,23 @@ struct ReconcilerTests {
         #expect(!plan.alerts.contains { if case .positionMismatch = $0 { true } else { false } })
     }
 
+    @Test func correctionsReplaceWhatTheyCorrect() {
+        let journaled = Self.intent("IBT:k", .working, recorded: ["0000e0d5.0000000a.01.01"])
+        let plan = Reconciler.reconcile(
+            intents: [journaled],
+            broker: BrokerSnapshot(
+                executions: [
+                    brokerExecution("0000e0d5.0000000a.01.01", ref: "IBT:k", quantity: 100),
+                    brokerExecution("0000e0d5.0000000a.01.02", ref: "IBT:k", quantity: 100),
+                ],
+                positions: [aapl: Quantity(100)]),
+            internalPositions: [aapl: Quantity(100)])
+        #expect(plan.resolution(for: "IBT:k")?.action == .markFilled)
+        #expect(plan.resolution(for: "IBT:k")?.newExecutions.isEmpty == true)
+        #expect(plan.resolution(for: "IBT:k")?.executedQuantity == Quantity(100))
+        #expect(plan.alerts.isEmpty)
+    }
+
     @Test func positionDifferencesAreFlagged() {
         let plan = Reconciler.reconcile(
             intents: [], broker: BrokerSnapshot(positions: [aapl: Quantity(10)]), internalPositions: [msft: Quantity(5)]

@@ -23,6 +23,8 @@ public struct IBOrderBook: Sendable {
     private var byBrokerID: [Int: OrderID] = [:]
     private var byOrderRef: [String: OrderID] = [:]
     private var seenExecutions: Set<String> = []
+    /// The execution id applied for each execution base (see `ExecutionIdentity`).
+    private var seenBases: [Substring: String] = [:]
     private var knownCommissions: [String: Money] = [:]
     private var heldExecutions: [String: OrderID] = [:]
     private var releasedWithoutCommission: [String: OrderID] = [:]
@@ -117,10 +119,18 @@ public struct IBOrderBook: Sendable {
         _ execution: BrokerExecution, commission: CommissionStatus, at now: Timestamp
     ) -> [OrderBookOutput] {
         guard !seenExecutions.contains(execution.executionID) else { return [] }
+        let base = ExecutionIdentity.base(of: execution.executionID)
+        if let original = seenBases[base] {
+            // A correction: applying it as another fill would count the trade twice; the engine cannot amend a
+            // fill, so the operator (and the reconciler) must look.
+            seenExecutions.insert(execution.executionID)
+            return [.anomaly("execution \(execution.executionID) corrects \(original); not applied as a new fill")]
+        }
         guard let id = byBrokerID[execution.brokerOrderID] ?? byOrderRef[execution.orderRef],
             var order = orders[id], order.orderRef == execution.orderRef || execution.orderRef.isEmpty
         else { return [.unknownExecution(execution)] }
         seenExecutions.insert(execution.executionID)
+        seenBases[base] = execution.executionID
         if case .reported(let money, _) = commission { knownCommissions[execution.executionID] = money }
         order.executed += execution.quantity
         order.outbox.append(.fill(execution, heldSince: now))

@@ -69,7 +69,8 @@ public enum Reconciler {
     static func resolve(_ intent: JournaledIntent, index: BrokerIndex) -> IntentResolution {
         let executions = index.executions(for: intent)
         let executed = executions.reduce(Quantity.zero) { $0 + $1.quantity }
-        let fresh = executions.filter { !intent.recordedExecutionIDs.contains($0.executionID) }
+        let recordedBases = Set(intent.recordedExecutionIDs.map { ExecutionIdentity.base(of: $0) })
+        let fresh = executions.filter { !recordedBases.contains(ExecutionIdentity.base(of: $0.executionID)) }
         func resolution(_ action: IntentAction) -> IntentResolution {
             IntentResolution(
                 orderRef: intent.orderRef, action: action, newExecutions: fresh, executedQuantity: executed)
@@ -179,12 +180,19 @@ struct BrokerIndex {
     private let completed: [BrokerOrderSnapshot]
 
     init(_ broker: BrokerSnapshot) {
-        var seen: Set<String> = []
-        var unique: [BrokerExecution] = []
-        for execution in broker.executions.sorted(by: { ($0.time, $0.executionID) < ($1.time, $1.executionID) })
-        where seen.insert(execution.executionID).inserted {
-            unique.append(execution)
+        // One execution per base id: duplicates dropped, a correction replaces what it corrects.
+        var latest: [Substring: BrokerExecution] = [:]
+        for execution in broker.executions {
+            let base = ExecutionIdentity.base(of: execution.executionID)
+            if let known = latest[base],
+                ExecutionIdentity.revision(of: known.executionID)
+                    >= ExecutionIdentity.revision(of: execution.executionID)
+            {
+                continue
+            }
+            latest[base] = execution
         }
+        let unique = latest.values.sorted { ($0.time, $0.executionID) < ($1.time, $1.executionID) }
         executions = unique
         executionsByRef = Dictionary(grouping: unique.filter { !$0.orderRef.isEmpty }, by: \.orderRef)
         executionsByPerm = Dictionary(grouping: unique.filter { $0.permID != 0 }, by: \.permID)
