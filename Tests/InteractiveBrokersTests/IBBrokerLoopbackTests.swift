@@ -159,6 +159,53 @@ import TradingModel
     }
 }
 
+extension IBBrokerLoopbackTests {
+    @Test func engineBracketRoundTrip() async throws {
+        // The engine's bracket (entry + stop-loss + take-profit) through the broker and back.
+        try await withBroker { h in
+            var events = h.events.makeAsyncIterator()
+            var engine = EngineCore(universe: Universe(symbols: ["SYN000", "SYN001"]), strategy: BracketOnce())
+            let bar = Bar(
+                timestamp: fixedTime, open: Price(100), high: Price(100), low: Price(100), close: Price(100),
+                volume: Quantity(1000))
+            let commands = engine.handle(.bar(syn0, bar))
+            guard case .submitBracket(let parent, let children) = commands.first else {
+                Issue.record("expected a bracket, got \(commands)")
+                return
+            }
+            #expect(children.count == 2)
+            try await h.broker.execute(.submitBracket(parent: parent, children: children))
+            var accepted: Set<OrderID> = []
+            var filled = false
+            let seen = await read(&events) { event in
+                if case .report(.accepted(let id, _)) = event { accepted.insert(id) }
+                if isReport(event, parent.id.rawValue, "filled") { filled = true }
+                return filled && accepted.isSuperset(of: children.map(\.id))
+            }
+            for event in seen { if let e = event.engineEvent { _ = engine.handle(e) } }
+            #expect(engine.orders.order(parent.id)?.state == .filled)
+            #expect(children.allSatisfy { engine.orders.order($0.id)?.state == .accepted })
+            #expect(engine.orders.ignoredReports == 0)
+            let open = try await h.connection.openOrders()
+            #expect(Set(open.map(\.order.orderRef)) == ["IBT:bracket-1-SL", "IBT:bracket-1-TP"])
+            #expect(open.allSatisfy { $0.order.ocaGroup == "IBT:bracket-1/OCA" })
+        }
+    }
+}
+
+/// Buys 10 shares with a stop-loss far below and a take-profit far above, once.
+struct BracketOnce: Strategy {
+    var done = false
+    mutating func handle(_ event: StrategyEvent, in context: some StrategyContext) -> [StrategyAction] {
+        guard !done, case .bar(let id, _) = event else { return [] }
+        done = true
+        let entry = OrderRequest(
+            instrument: id, side: .buy, quantity: Quantity(10), type: .market, timeInForce: .day,
+            clientOrderID: "bracket-1")
+        return [.submitBracket(BracketOrder(entry: entry, stopLoss: Price(1), takeProfit: Price(10_000)))]
+    }
+}
+
 /// Buys 10 shares of the first bar's instrument, once.
 struct BuyOnce: Strategy {
     var done = false
