@@ -193,6 +193,28 @@ extension IBBrokerLoopbackTests {
     }
 }
 
+extension IBBrokerLoopbackTests {
+    @Test func largeOrderFillsInPartsEachWithItsCommission() async throws {
+        // The simulator fills at most the displayed size per quote: a large order trades over several steps.
+        try await withBroker { h in
+            var events = h.events.makeAsyncIterator()
+            try await h.broker.execute(.submit(Self.order(1, .buy, 3000, .market, client: "big-1")))
+            var fills: [Fill] = []
+            var filled = Quantity.zero
+            while filled < Quantity(3000) {
+                fills += await read(&events) { $0.fill != nil }.compactMap(\.fill)
+                filled = fills.reduce(Quantity.zero) { $0 + $1.quantity }
+                if filled < Quantity(3000) { await h.simulator.advance(by: .seconds(5)) }
+            }
+            #expect(filled == Quantity(3000))
+            #expect(fills.count > 1)
+            #expect(fills.allSatisfy { $0.commission.units > 0 })
+            let tracked = await h.broker.trackedOrders[OrderID(1)]
+            #expect(tracked?.state == .filled && tracked?.executed == Quantity(3000))
+        }
+    }
+}
+
 /// Buys 10 shares with a stop-loss far below and a take-profit far above, once.
 struct BracketOnce: Strategy {
     var done = false
