@@ -95,8 +95,8 @@ public struct IBOrderBook: Sendable {
         {
             order.pendingModification = nil
             order.wire = pending
-            if let quantity = pending.totalQuantity.flatMap({ try? WireNumbers.quantity($0, field: "totalQuantity") }) {
-                order.quantity = quantity
+            order.replacedQuantity = pending.totalQuantity.flatMap {
+                try? WireNumbers.quantity($0, field: "totalQuantity")
             }
             orders[id] = order
             out += enqueue(.replaced(id, at: now), for: id, at: now)
@@ -248,8 +248,10 @@ public struct IBOrderBook: Sendable {
                     do throws(OrderTransitionError) {
                         try order.lifecycle.apply(event)
                         out.append(.report(report))
+                        if case .replaced = report, let quantity = order.replacedQuantity { order.quantity = quantity }
                     } catch {}
                 }
+                if case .replaced = report { order.replacedQuantity = nil }
             case .fill(let execution, let since):
                 let commission = knownCommissions[execution.executionID]
                 let overdue = commissionWait.map { since + $0 <= now } ?? true

@@ -31,6 +31,9 @@ public struct TrackedOrder: Sendable, Hashable {
     var deferredTerminal: DeferredTerminal?
     /// Terms of a modification in flight.
     var pendingModification: TWSOrder?
+    /// The total quantity a confirmed modification sets once its `replaced` report is delivered (the engine
+    /// changes the quantity only then, so fills queued before it count against the old one).
+    var replacedQuantity: Quantity?
     /// Reports waiting behind a fill held for its commission, in order.
     var outbox: [Queued] = []
 
