@@ -102,6 +102,7 @@ import TradingModel
                         order.id, OrderModification(type: .stop(Price(1))),
                         filledQuantity: .zero))
             }
+            _ = await read(&events) { isReport($0, 1, "modifyRejected") }
 
             try await h.broker.execute(.cancel(order.id))
             let seen = await read(&events) { isReport($0, 1, "canceled") }

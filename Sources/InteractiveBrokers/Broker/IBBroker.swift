@@ -109,6 +109,12 @@ public actor IBBroker {
             do throws(IBMappingError) {
                 terms = try OrderMapping.modified(tracked.wire, with: change)
             } catch {
+                // The engine waits in pendingReplace: answer with a refusal, through the book to keep the order.
+                book.replaceRequested(id, terms: tracked.wire)
+                publish(
+                    book.notice(
+                        TWSNotice(requestID: tracked.brokerOrderID, code: 321, message: error.description), at: clock())
+                )
                 throw .mapping(error)
             }
             book.replaceRequested(id, terms: terms)
@@ -285,6 +291,10 @@ public actor IBBroker {
             do {
                 try await connection.modifyOrder(id: wire.orderID, order: wire.order, contract: contract)
             } catch {
+                // Nothing of the group was transmitted (only the last order transmits): the intents are dead, so a
+                // restart must not send them.
+                for k in intents.indices { intents[k].lastKnownState = .rejected }
+                try? await journal?.write(intents)
                 for other in placed {
                     publish(
                         book.notice(TWSNotice(requestID: other.orderID, code: 201, message: "\(error)"), at: clock()))
