@@ -148,12 +148,12 @@ struct DataListCommand: ParsableCommand {
         }
         if json {
             for s in summaries {
-                let object: [String: JSONValue] = [
+                let members: KeyValuePairs<String, JSONValue> = [
                     "symbol": .string(s.symbol.rawValue), "bar_size": .string(s.barSize.text),
                     "first": .string(Self.timeText(s.first, s.barSize)), "last": .string(Self.timeText(s.last, s.barSize)),
                     "count": .integer(s.count),
                 ]
-                print(JSONValue.object(object).serialized())
+                print(JSONLine.render(members))
             }
             return
         }

@@ -65,7 +65,7 @@ struct JournalCommand: ParsableCommand {
     // MARK: - Rendering
 
     private func render(orders: [JournalOrder]) -> String {
-        if json { return orders.map { Self.object($0).serialized() }.joined(separator: "\n") }
+        if json { return orders.map { JSONLine.render(Self.object($0)) }.joined(separator: "\n") }
         let rows = orders.map { o -> [String] in
             let i = o.intent
             let price = Self.priceText(i.type)
@@ -81,7 +81,7 @@ struct JournalCommand: ParsableCommand {
     }
 
     private func render(fills: [JournalFill]) -> String {
-        if json { return fills.map { Self.object($0).serialized() }.joined(separator: "\n") }
+        if json { return fills.map { JSONLine.render(Self.object($0)) }.joined(separator: "\n") }
         let rows = fills.map { f -> [String] in
             [
                 "\(f.sequence)", f.execID, f.orderRef?.rawValue ?? "", f.time.description, f.symbol.rawValue,
@@ -94,7 +94,7 @@ struct JournalCommand: ParsableCommand {
     }
 
     private func render(events: [JournalEvent]) -> String {
-        if json { return events.map { Self.object($0).serialized() }.joined(separator: "\n") }
+        if json { return events.map { JSONLine.render(Self.object($0)) }.joined(separator: "\n") }
         let rows = events.map { ["\($0.sequence)", $0.time.description, $0.kind.rawValue, $0.message] }
         return "Events (\(events.count))\n" + TextTable.render(header: ["seq", "time (UTC)", "kind", "message"], rows: rows)
     }
@@ -109,9 +109,9 @@ struct JournalCommand: ParsableCommand {
         }
     }
 
-    static func object(_ o: JournalOrder) -> JSONValue {
+    static func object(_ o: JournalOrder) -> KeyValuePairs<String, JSONValue> {
         let i = o.intent
-        return .object([
+        return [
             "record": .string("order"), "sequence": .integer(Int(o.sequence)), "order_ref": .string(i.orderRef.rawValue),
             "created_at": .string(i.createdAt.description), "symbol": .string(i.symbol.rawValue),
             "side": .string(i.side.rawValue), "quantity": .string("\(i.quantity)"), "type": .string(i.type.ibName),
@@ -121,11 +121,11 @@ struct JournalCommand: ParsableCommand {
             "broker_order_id": o.brokerOrderID.map { .integer(Int($0)) } ?? .null,
             "perm_id": o.permID.map { .integer(Int($0)) } ?? .null, "filled_quantity": .string("\(o.filledQuantity)"),
             "updated_at": .string(o.updatedAt.description), "message": .optional(o.message),
-        ])
+        ]
     }
 
-    static func object(_ f: JournalFill) -> JSONValue {
-        .object([
+    static func object(_ f: JournalFill) -> KeyValuePairs<String, JSONValue> {
+        [
             "record": .string("fill"), "sequence": .integer(Int(f.sequence)), "exec_id": .string(f.execID),
             "order_ref": .optional(f.orderRef?.rawValue), "broker_order_id": f.brokerOrderID.map { .integer(Int($0)) } ?? .null,
             "perm_id": f.permID.map { .integer(Int($0)) } ?? .null, "time": .string(f.time.description),
@@ -133,13 +133,13 @@ struct JournalCommand: ParsableCommand {
             "price": .string("\(f.price)"), "account": .optional(f.account),
             "commission": .optional(f.commission.map { "\($0)" }), "commission_currency": .optional(f.commissionCurrency),
             "realized_pnl": .optional(f.realizedPnL.map { "\($0)" }),
-        ])
+        ]
     }
 
-    static func object(_ e: JournalEvent) -> JSONValue {
-        .object([
+    static func object(_ e: JournalEvent) -> KeyValuePairs<String, JSONValue> {
+        [
             "record": .string("event"), "sequence": .integer(Int(e.sequence)), "time": .string(e.time.description),
             "kind": .string(e.kind.rawValue), "message": .string(e.message),
-        ])
+        ]
     }
 }
