@@ -96,7 +96,8 @@ let package = Package(
         .testTarget(
             name: "StorageTests",
             dependencies: [
-                "Storage", "TradingModel", "TraderCLI", "GatewaySimulator", .product(name: "Logging", package: "swift-log"),
+                "Storage", "TradingModel", "TraderCLI", "GatewaySimulator", "TWSClient",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
