@@ -108,6 +108,25 @@ func withSimulator<Result: Sendable>(
         }
     }
 
+    @Test func aDownloadCutOffByADroppedConnectionResumesWhereItStopped() async throws {
+        try await withTemporaryDirectory { dir in
+            let path = dir + "/bars.sqlite"
+            let arguments = ["SYN000", "SYN001", "--bar", "1 min", "--duration", "5 D", "--end", "2021-06-11", "--store", path]
+            let series = ["SYN000", "SYN001"].map { DownloadSeries(symbol: Symbol($0), barSize: BarSize("1 min")!) }
+            try await withSimulator(data: Self.data) { simulator, port in
+                // The connection drops a few messages into the downloads (after the handshake and qualification).
+                await simulator.apply(.dropAfterMessages(20))
+                await #expect(throws: (any Error).self) { try await Self.download(arguments, port: port) }
+                let store = try BarStore(path: path, createIfMissing: false)
+                let done = try series.reduce(0) { $0 + (try store.completedChunks($1).count) }
+                #expect(done > 0 && done < 10)
+                let resumed = try await Self.download(arguments, port: port)
+                #expect(resumed.skippedChunks == done && resumed.fetchedChunks == 10 - done)
+                #expect(try store.bars(symbol: "SYN001", barSize: BarSize("1 min")!).count == 5 * 390)
+            }
+        }
+    }
+
     /// Runs `ibtrader backtest … --benchmark none --out DIR` and reads the order-list hash and trade count.
     static func backtest(_ arguments: [String], out: String) throws -> (hash: String, trades: Int) {
         let command = try BacktestCommand.parse(arguments + ["--benchmark", "none", "--out", out])
