@@ -2,7 +2,6 @@ import Foundation
 import GatewaySimulator
 import Logging
 import Storage
-import TWSClient
 import Testing
 import TradingModel
 
@@ -135,64 +134,5 @@ func withSimulator<Result: Sendable>(
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let hash = try #require(json["order_list_hash"] as? String)
         return (hash, json["trades"] as? Int ?? 0)
-    }
-}
-
-struct TWSHistoricalBarSourceTests {
-    @Test func errors162AreClassified() {
-        func rejected(_ code: Int, _ text: String) -> TWSRequestError {
-            .rejected(TWSNotice(requestID: 100_000_001, code: code, message: text))
-        }
-        let pacing = rejected(162, "Historical Market Data Service error message:Pacing violation")
-        #expect(TWSHistoricalBarSource.classify(pacing) == .pacingViolation("Historical Market Data Service error message:Pacing violation"))
-        let empty = rejected(162, "Historical Market Data Service error message:HMDS query returned no data: AAPL@SMART Trades")
-        #expect(TWSHistoricalBarSource.classify(empty) == .noData)
-        guard case .failed(let text) = TWSHistoricalBarSource.classify(rejected(200, "No security definition")) else {
-            Issue.record("200 must stop the download")
-            return
-        }
-        #expect(text.contains("200"))
-    }
-
-
-    @Test func barTimesAreUTC() {
-        #expect(TWSHistoricalBarSource.barTime("20240301") == Timestamp(year: 2024, month: 3, day: 1))
-        #expect(TWSHistoricalBarSource.barTime("1709303400") == Timestamp(seconds: 1_709_303_400))
-        #expect(TWSHistoricalBarSource.barTime("20240301 14:30:00 UTC") == Timestamp(year: 2024, month: 3, day: 1, secondOfDay: 52_200))
-        #expect(TWSHistoricalBarSource.barTime("20240301 09:30:00 US/Eastern") == nil)
-        #expect(TWSHistoricalBarSource.barTime("2024-03-01") == nil)
-        #expect(TWSHistoricalBarSource.utcText(Timestamp(year: 2024, month: 3, day: 1, secondOfDay: 52_205)) == "20240301-14:30:05")
-    }
-}
-
-struct JournalCommandTests {
-    @Test func everyViewRendersAJournal() async throws {
-        try await withTemporaryDirectory { dir in
-            let path = dir + "/journal.sqlite"
-            let journal = try OrderJournal(path: path, durability: .processCrashSafe)
-            let t0 = Timestamp(year: 2024, month: 3, day: 1, secondOfDay: 52_200)
-            let request = OrderRequest.limit(InstrumentID(0), .buy, Quantity(100), at: Price("187.25")!)
-            try journal.recordIntent(JournalIntent(orderRef: "O-1", symbol: "AAPL", request: request, createdAt: t0))
-            try journal.recordSubmitted("O-1", brokerOrderID: 7, at: t0)
-            var fill = JournalFill(execID: "E-1", symbol: "AAPL", side: .buy, quantity: Quantity(100), price: Price("187.2")!, time: t0)
-            fill.brokerOrderID = 7
-            try journal.recordFill(fill)
-            try journal.recordEvent(.connection, "connected \"paper\"", at: t0)
-            for arguments in [[], ["--orders"], ["--fills", "--json"], ["--events", "--json"], ["--json"]] {
-                try JournalCommand.parse(arguments + ["--journal", path]).run()
-            }
-            #expect(throws: (any Error).self) { try JournalCommand.parse(["--orders", "--fills", "--journal", path]).validate() }
-            #expect(throws: (any Error).self) { try JournalCommand.parse(["--journal", dir + "/missing.sqlite"]).run() }
-        }
-    }
-
-    @Test func jsonLinesShowAPendingCommissionAsNull() {
-        var fill = JournalFill(
-            execID: "E-1", symbol: "AAPL", side: .buy, quantity: Quantity(10), price: Price("187.25")!,
-            time: Timestamp(year: 2024, month: 3, day: 1))
-        let pending = JSONLine.render(JournalCommand.object(fill))
-        #expect(pending.contains("\"commission\":null") && pending.contains("\"price\":\"187.25\""))
-        fill.commission = Money("1.05")
-        #expect(JSONLine.render(JournalCommand.object(fill)).contains("\"commission\":\"1.05\""))
     }
 }

@@ -1,5 +1,3 @@
-import TradingModel
-
 /// A bar size as IB spells it (`1 secs`, `5 secs`, `1 min`, `5 mins`, `1 hour`, `1 day`, `1 week`, `1 month`).
 ///
 /// Parsing is lenient about case, spacing and plurals (`1 mins`, `1min`, `1 Day`); `text` is always IB's canonical

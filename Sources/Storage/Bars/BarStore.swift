@@ -232,32 +232,3 @@ public final class BarStore: Sendable {
         }
     }
 }
-
-/// What the store holds for one (symbol, bar size).
-public struct BarSeriesSummary: Hashable, Sendable, Codable {
-    /// The symbol.
-    public var symbol: Symbol
-    /// The bar size.
-    public var barSize: BarSize
-    /// Time of the first bar.
-    public var first: Timestamp
-    /// Time of the last bar.
-    public var last: Timestamp
-    /// Number of bars.
-    public var count: Int
-}
-
-extension BarSize: Codable {
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let size = BarSize(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "bar size \(text)"))
-        }
-        self = size
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(text)
-    }
-}

@@ -1,0 +1,34 @@
+import Foundation
+import Storage
+import TWSClient
+import Testing
+import TradingModel
+
+@testable import TraderCLI
+
+struct TWSHistoricalBarSourceTests {
+    @Test func errors162AreClassified() {
+        func rejected(_ code: Int, _ text: String) -> TWSRequestError {
+            .rejected(TWSNotice(requestID: 100_000_001, code: code, message: text))
+        }
+        let pacing = rejected(162, "Historical Market Data Service error message:Pacing violation")
+        #expect(TWSHistoricalBarSource.classify(pacing) == .pacingViolation("Historical Market Data Service error message:Pacing violation"))
+        let empty = rejected(162, "Historical Market Data Service error message:HMDS query returned no data: AAPL@SMART Trades")
+        #expect(TWSHistoricalBarSource.classify(empty) == .noData)
+        guard case .failed(let text) = TWSHistoricalBarSource.classify(rejected(200, "No security definition")) else {
+            Issue.record("200 must stop the download")
+            return
+        }
+        #expect(text.contains("200"))
+    }
+
+
+    @Test func barTimesAreUTC() {
+        #expect(TWSHistoricalBarSource.barTime("20240301") == Timestamp(year: 2024, month: 3, day: 1))
+        #expect(TWSHistoricalBarSource.barTime("1709303400") == Timestamp(seconds: 1_709_303_400))
+        #expect(TWSHistoricalBarSource.barTime("20240301 14:30:00 UTC") == Timestamp(year: 2024, month: 3, day: 1, secondOfDay: 52_200))
+        #expect(TWSHistoricalBarSource.barTime("20240301 09:30:00 US/Eastern") == nil)
+        #expect(TWSHistoricalBarSource.barTime("2024-03-01") == nil)
+        #expect(TWSHistoricalBarSource.utcText(Timestamp(year: 2024, month: 3, day: 1, secondOfDay: 52_205)) == "20240301-14:30:05")
+    }
+}
