@@ -2,8 +2,8 @@
 public enum BarDownloadEvent: Hashable, Sendable {
     /// The chunks were planned: `total` in all, of which `alreadyDone` are skipped.
     case planned(total: Int, alreadyDone: Int)
-    /// A chunk was stored (`completed` of `remaining` fetched so far).
-    case chunkStored(DownloadSeries, DownloadChunk, bars: Int, completed: Int, remaining: Int)
+    /// A chunk was stored (`completed` of the `toFetch` chunks this run fetches).
+    case chunkStored(DownloadSeries, DownloadChunk, bars: Int, completed: Int, toFetch: Int)
     /// IB reported a pacing violation; the downloader waits `delay` before asking again.
     case pacingWait(DownloadSeries, DownloadChunk, delay: Duration, attempt: Int)
 }

@@ -68,7 +68,7 @@ public struct BarDownloader: Sendable {
             report.fetchedChunks += 1
             report.barsStored += bars.count
             if bars.isEmpty { report.emptyChunks += 1 }
-            progress(.chunkStored(series, chunk, bars: bars.count, completed: index + 1, remaining: work.count))
+            progress(.chunkStored(series, chunk, bars: bars.count, completed: index + 1, toFetch: work.count))
         }
         return report
     }

@@ -19,13 +19,13 @@ final class DownloadProgressView {
         case .planned(let total, let done):
             started = clock.now
             line("\(total) chunk\(total == 1 ? "" : "s") planned, \(done) already in the store, \(total - done) to fetch")
-        case .chunkStored(let series, let chunk, let bars, let completed, let remaining):
+        case .chunkStored(let series, let chunk, let bars, let completed, let toFetch):
             let what = "\(series) \(chunk.start): \(bars) bar\(bars == 1 ? "" : "s")"
             if isTerminal {
-                draw(completed: completed, total: remaining, label: what)
-                if completed == remaining { finishBar() }
+                draw(completed: completed, total: toFetch, label: what)
+                if completed == toFetch { finishBar() }
             } else {
-                line("[\(completed)/\(remaining)] \(what)")
+                line("[\(completed)/\(toFetch)] \(what)")
             }
         case .pacingWait(let series, _, let delay, let attempt):
             line("\(series): IB pacing violation, waiting \(delay.components.seconds) s (attempt \(attempt))")
