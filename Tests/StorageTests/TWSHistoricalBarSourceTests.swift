@@ -27,7 +27,12 @@ struct TWSHistoricalBarSourceTests {
         #expect(TWSHistoricalBarSource.barTime("20240301") == Timestamp(year: 2024, month: 3, day: 1))
         #expect(TWSHistoricalBarSource.barTime("1709303400") == Timestamp(seconds: 1_709_303_400))
         #expect(TWSHistoricalBarSource.barTime("20240301 14:30:00 UTC") == Timestamp(year: 2024, month: 3, day: 1, secondOfDay: 52_200))
-        #expect(TWSHistoricalBarSource.barTime("20240301 09:30:00 US/Eastern") == nil)
+        // Exchange-local times (older TWS, formatDate 1) are converted with the offset of their date: EST, then EDT.
+        #expect(TWSHistoricalBarSource.barTime("20240308 09:30:00 US/Eastern") == Timestamp(year: 2024, month: 3, day: 8, secondOfDay: 52_200))
+        #expect(TWSHistoricalBarSource.barTime("20240311 09:30:00 US/Eastern") == Timestamp(year: 2024, month: 3, day: 11, secondOfDay: 48_600))
+        #expect(TWSHistoricalBarSource.barTime("20240311 09:30:00 America/New_York") == Timestamp(year: 2024, month: 3, day: 11, secondOfDay: 48_600))
+        #expect(TWSHistoricalBarSource.barTime("20240301 09:30:00 Mars/Olympus") == nil)
+        #expect(TWSHistoricalBarSource.barTime("20240301 25:30:00") == nil)
         #expect(TWSHistoricalBarSource.barTime("2024-03-01") == nil)
         #expect(TWSHistoricalBarSource.utcText(Timestamp(year: 2024, month: 3, day: 1, secondOfDay: 52_205)) == "20240301-14:30:05")
     }

@@ -17,6 +17,18 @@ extension OrderJournal {
         try fetchOrders(where: "order_ref = ?", arguments: [orderRef.rawValue]).first
     }
 
+    /// The order IB knows by this permanent id, or `nil` (reconciling executions and completed orders).
+    /// - Throws: `OrderJournalError`.
+    public func order(permID: Int64) throws(OrderJournalError) -> JournalOrder? {
+        try fetchOrders(where: "perm_id = ?", arguments: [permID]).last
+    }
+
+    /// The latest order sent with this IB order id, or `nil` (order ids restart when TWS resets its sequence).
+    /// - Throws: `OrderJournalError`.
+    public func order(brokerOrderID: Int64) throws(OrderJournalError) -> JournalOrder? {
+        try fetchOrders(where: "broker_order_id = ?", arguments: [brokerOrderID]).last
+    }
+
     /// Intents the broker has not acknowledged (journaled, maybe sent, no status from IB yet). After a restart each
     /// must be looked up at the broker by `orderRef` before anything is sent: adopt it if found, else send it once.
     /// - Throws: `OrderJournalError`.

@@ -78,7 +78,8 @@ struct TWSHistoricalBarSource: HistoricalBarSource {
         return bars.sorted { $0.timestamp < $1.timestamp }
     }
 
-    /// `yyyyMMdd` (midnight UTC), epoch seconds, or `yyyyMMdd HH:mm:ss[ UTC]`.
+    /// `yyyyMMdd` (midnight UTC), epoch seconds, or `yyyyMMdd HH:mm:ss[ ZONE]` (no zone: UTC; a named zone such as
+    /// `US/Eastern` is converted with its offset on that date, DST included).
     static func barTime(_ text: String) -> Timestamp? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let digits = trimmed.prefix { $0.isNumber }
@@ -91,9 +92,24 @@ struct TWSHistoricalBarSource: HistoricalBarSource {
         let date = Timestamp(year: year, month: month, day: day)
         let rest = trimmed.dropFirst(8).split(separator: " ")
         if rest.isEmpty { return date }
-        guard rest.count <= 2, rest.count == 1 || ["UTC", "GMT", "Etc/UTC"].contains(String(rest[1])) else { return nil }
+        guard rest.count <= 2 else { return nil }
         let clock = rest[0].split(separator: ":").compactMap { Int64($0) }
-        guard clock.count == 3 else { return nil }
-        return date + .seconds(clock[0] * 3600 + clock[1] * 60 + clock[2])
+        guard clock.count == 3, (0..<24).contains(clock[0]), (0..<60).contains(clock[1]), (0..<61).contains(clock[2])
+        else { return nil }
+        let local = date + .seconds(clock[0] * 3600 + clock[1] * 60 + clock[2])
+        guard rest.count == 2 else { return local }
+        return utc(fromLocal: local, zone: String(rest[1]))
+    }
+
+    /// A wall-clock time in a named zone, as UTC: the zone's offset is looked up for that instant (twice, so a time
+    /// just after a DST change gets the offset in force then).
+    static func utc(fromLocal local: Timestamp, zone: String) -> Timestamp? {
+        if ["UTC", "GMT", "Etc/UTC", "Z"].contains(zone) { return local }
+        guard let timeZone = TimeZone(identifier: zone) else { return nil }
+        func offset(at t: Timestamp) -> Int64 {
+            Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t.nanoseconds / Timestamp.nanosecondsPerSecond))))
+        }
+        let guess = local - .seconds(offset(at: local))
+        return local - .seconds(offset(at: guess))
     }
 }
