@@ -52,9 +52,14 @@ struct BarDownloaderTests {
             let store = try BarStore(path: dir + "/bars.sqlite")
             let source = FakeSource()
             let downloader = BarDownloader(store: store, source: source, sleep: SleepRecorder().sleep)
-            let series = [DownloadSeries(symbol: "AAA", barSize: Self.minute), DownloadSeries(symbol: "BBB", barSize: Self.minute)]
+            let series = [
+                DownloadSeries(symbol: "AAA", barSize: Self.minute),
+                DownloadSeries(symbol: "BBB", barSize: Self.minute),
+            ]
             var events: [BarDownloadEvent] = []
-            let first = try await downloader.run(BarDownloadPlan(series: series, range: Self.start..<Self.end, now: Self.now)) {
+            let first = try await downloader.run(
+                BarDownloadPlan(series: series, range: Self.start..<Self.end, now: Self.now)
+            ) {
                 events.append($0)
             }
             #expect(first.plannedChunks == 8 && first.fetchedChunks == 8 && first.skippedChunks == 0)
@@ -99,7 +104,8 @@ struct BarDownloaderTests {
             let sleeper = SleepRecorder()
             let downloader = BarDownloader(store: store, source: source, sleep: sleeper.sleep)
             let plan = BarDownloadPlan(
-                series: [DownloadSeries(symbol: "AAA", barSize: Self.hour)], range: Self.start..<Self.end, now: Self.now)
+                series: [DownloadSeries(symbol: "AAA", barSize: Self.hour)], range: Self.start..<Self.end, now: Self.now
+            )
             var waits: [Int] = []
             let report = try await downloader.run(plan) { event in
                 if case .pacingWait(_, _, _, let attempt) = event { waits.append(attempt) }

@@ -57,9 +57,10 @@ struct BarStoreTests {
             try store.upsert([Self.bar(60), Self.bar(120), Self.bar(180)], symbol: "AAPL", barSize: Self.minute)
             try store.upsert([Self.bar(0)], symbol: "AAPL", barSize: Self.daily)
             let summaries = try store.seriesSummaries()
-            #expect(summaries.map { "\($0.symbol) \($0.barSize) \($0.count)" } == [
-                "AAPL 1 min 3", "AAPL 1 day 1", "MSFT 1 day 2",
-            ])
+            #expect(
+                summaries.map { "\($0.symbol) \($0.barSize) \($0.count)" } == [
+                    "AAPL 1 min 3", "AAPL 1 day 1", "MSFT 1 day 2",
+                ])
             #expect(summaries[0].first == Timestamp(seconds: 60) && summaries[0].last == Timestamp(seconds: 180))
         }
     }
@@ -89,7 +90,9 @@ struct BarStoreTests {
     @Test func errorsNameThePath() async throws {
         try await withTemporaryDirectory { dir in
             let missing = dir + "/missing.sqlite"
-            #expect(throws: BarStoreError.notFound(path: missing)) { try BarStore(path: missing, createIfMissing: false) }
+            #expect(throws: BarStoreError.notFound(path: missing)) {
+                try BarStore(path: missing, createIfMissing: false)
+            }
             let garbage = dir + "/garbage.sqlite"
             try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: garbage))
             do {

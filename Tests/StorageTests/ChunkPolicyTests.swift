@@ -3,12 +3,13 @@ import Testing
 import TradingModel
 
 struct ChunkPolicyTests {
-    @Test(arguments: [
-        ("1 secs", 1800, "1800 S"), ("5 secs", 3600, "3600 S"), ("15 secs", 14_400, "14400 S"),
-        ("30 secs", 28_800, "28800 S"), ("1 min", 86_400, "1 D"), ("2 mins", 172_800, "2 D"),
-        ("5 mins", 604_800, "1 W"), ("30 mins", 2_419_200, "1 M"), ("1 hour", 2_419_200, "1 M"),
-        ("1 day", 31_449_600, "1 Y"),
-    ] as [(String, Int64, String)])
+    @Test(
+        arguments: [
+            ("1 secs", 1800, "1800 S"), ("5 secs", 3600, "3600 S"), ("15 secs", 14_400, "14400 S"),
+            ("30 secs", 28_800, "28800 S"), ("1 min", 86_400, "1 D"), ("2 mins", 172_800, "2 D"),
+            ("5 mins", 604_800, "1 W"), ("30 mins", 2_419_200, "1 M"), ("1 hour", 2_419_200, "1 M"),
+            ("1 day", 31_449_600, "1 Y"),
+        ] as [(String, Int64, String)])
     func chunkTable(barSize: String, seconds: Int64, duration: String) throws {
         let policy = ChunkPolicy(barSize: try #require(BarSize(barSize)))
         #expect(policy.span == .seconds(seconds))

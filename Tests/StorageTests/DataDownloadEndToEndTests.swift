@@ -68,15 +68,20 @@ func withSimulator<Result: Sendable>(
             for symbol in symbols + ["SYN003"] {
                 var text = "date,open,high,low,close,volume\n"
                 for bar in try store.bars(symbol: Symbol(symbol), barSize: size) {
-                    text += "\(bar.timestamp.description.prefix(10)),\(bar.open),\(bar.high),\(bar.low),\(bar.close),\(bar.volume)\n"
+                    text +=
+                        "\(bar.timestamp.description.prefix(10)),\(bar.open),\(bar.high),\(bar.low),\(bar.close),"
+                        + "\(bar.volume)\n"
                 }
                 try text.write(toFile: "\(csvDir)/\(symbol).csv", atomically: true, encoding: .utf8)
             }
-            let fromStore = try Self.backtest(["--strategy", "sma-cross", "--data", "sqlite:\(path)", "--symbols", "SYN001"], out: dir + "/a")
-            let fromCSV = try Self.backtest(["--strategy", "sma-cross", "--data", "\(csvDir)/SYN001.csv"], out: dir + "/b")
+            let fromStore = try Self.backtest(
+                ["--strategy", "sma-cross", "--data", "sqlite:\(path)", "--symbols", "SYN001"], out: dir + "/a")
+            let fromCSV = try Self.backtest(
+                ["--strategy", "sma-cross", "--data", "\(csvDir)/SYN001.csv"], out: dir + "/b")
             #expect(fromStore.hash == fromCSV.hash)
             #expect(fromStore.trades > 0)
-            let rotationStore = try Self.backtest(["--strategy", "momentum", "--data", "sqlite:\(path)"], out: dir + "/c")
+            let rotationStore = try Self.backtest(
+                ["--strategy", "momentum", "--data", "sqlite:\(path)"], out: dir + "/c")
             let rotationCSV = try Self.backtest(["--strategy", "momentum", "--data", csvDir], out: dir + "/d")
             #expect(rotationStore.hash == rotationCSV.hash)
         }
@@ -110,7 +115,9 @@ func withSimulator<Result: Sendable>(
     @Test func aDownloadCutOffByADroppedConnectionResumesWhereItStopped() async throws {
         try await withTemporaryDirectory { dir in
             let path = dir + "/bars.sqlite"
-            let arguments = ["SYN000", "SYN001", "--bar", "1 min", "--duration", "5 D", "--end", "2021-06-11", "--store", path]
+            let arguments = [
+                "SYN000", "SYN001", "--bar", "1 min", "--duration", "5 D", "--end", "2021-06-11", "--store", path,
+            ]
             let series = ["SYN000", "SYN001"].map { DownloadSeries(symbol: Symbol($0), barSize: BarSize("1 min")!) }
             try await withSimulator(data: Self.data) { simulator, port in
                 // The connection drops a few messages into the downloads (after the handshake and qualification).

@@ -14,15 +14,20 @@ struct JournalCommandTests {
             let request = OrderRequest.limit(InstrumentID(0), .buy, Quantity(100), at: Price("187.25")!)
             try journal.recordIntent(JournalIntent(orderRef: "O-1", symbol: "AAPL", request: request, createdAt: t0))
             try journal.recordSubmitted("O-1", brokerOrderID: 7, at: t0)
-            var fill = JournalFill(execID: "E-1", symbol: "AAPL", side: .buy, quantity: Quantity(100), price: Price("187.2")!, time: t0)
+            var fill = JournalFill(
+                execID: "E-1", symbol: "AAPL", side: .buy, quantity: Quantity(100), price: Price("187.2")!, time: t0)
             fill.brokerOrderID = 7
             try journal.recordFill(fill)
             try journal.recordEvent(.connection, "connected \"paper\"", at: t0)
             for arguments in [[], ["--orders"], ["--fills", "--json"], ["--events", "--json"], ["--json"]] {
                 try JournalCommand.parse(arguments + ["--journal", path]).run()
             }
-            #expect(throws: (any Error).self) { try JournalCommand.parse(["--orders", "--fills", "--journal", path]).validate() }
-            #expect(throws: (any Error).self) { try JournalCommand.parse(["--journal", dir + "/missing.sqlite"]).run() }
+            #expect(throws: (any Error).self) {
+                try JournalCommand.parse(["--orders", "--fills", "--journal", path]).validate()
+            }
+            #expect(throws: (any Error).self) {
+                try JournalCommand.parse(["--journal", dir + "/missing.sqlite"]).run()
+            }
         }
     }
 

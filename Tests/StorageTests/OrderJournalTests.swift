@@ -28,7 +28,7 @@ struct OrderJournalTests {
             let path = dir + "/journal.sqlite"
             let journal = try OrderJournal(path: path)
             try journal.recordIntent(Self.intent("O-1"))
-            // Simulate kill -9: copy the files as they are on disk now, with the journal still open, then open the copy.
+            // Simulate kill -9: copy the files as they are on disk now, the journal still open, and open the copy.
             let crashed = dir + "/crashed"
             try FileManager.default.createDirectory(atPath: crashed, withIntermediateDirectories: true)
             for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: path + suffix) {
@@ -66,15 +66,22 @@ struct OrderJournalTests {
             accepted.permID = 987_654
             #expect(try journal.recordStatus(accepted))
             #expect(try journal.unacknowledgedIntents().isEmpty)
-            #expect(try journal.recordStatus(JournalStatusUpdate(orderRef: "O-1", state: .canceled, time: Self.t0 + .seconds(2))))
+            #expect(
+                try journal.recordStatus(
+                    JournalStatusUpdate(orderRef: "O-1", state: .canceled, time: Self.t0 + .seconds(2))))
             // A stale "Submitted" after the cancel is kept in the history but does not reopen the order.
-            #expect(try !journal.recordStatus(JournalStatusUpdate(orderRef: "O-1", state: .accepted, time: Self.t0 + .seconds(3))))
+            #expect(
+                try !journal.recordStatus(
+                    JournalStatusUpdate(orderRef: "O-1", state: .accepted, time: Self.t0 + .seconds(3))))
             let order = try #require(try journal.order("O-1"))
             #expect(order.state == .canceled && order.permID == 987_654 && order.brokerOrderID == 42)
             #expect(try journal.order(permID: 987_654)?.intent.orderRef == "O-1")
             #expect(try journal.order(brokerOrderID: 42)?.intent.orderRef == "O-1")
             #expect(try journal.order(permID: 1) == nil)
-            #expect(try journal.history(of: "O-1").map(\.state) == [.pendingSubmit, .submitted, .accepted, .canceled, .accepted])
+            #expect(
+                try journal.history(of: "O-1").map(\.state) == [
+                    .pendingSubmit, .submitted, .accepted, .canceled, .accepted,
+                ])
             #expect(try journal.openOrders().isEmpty)
             #expect(try journal.highestBrokerOrderID() == 42)
         }
@@ -86,11 +93,15 @@ struct OrderJournalTests {
             try journal.recordIntent(Self.intent("O-1"))
             try journal.recordSubmitted("O-1", brokerOrderID: 7, at: Self.t0)
             // The fill names only the broker order id: the journal finds the orderRef.
-            #expect(try journal.recordFill(Self.fill("E-1", ref: nil, quantity: 40, orderID: 7)) == .recorded(sequence: 1, commissionJoined: false))
+            #expect(
+                try journal.recordFill(Self.fill("E-1", ref: nil, quantity: 40, orderID: 7))
+                    == .recorded(sequence: 1, commissionJoined: false))
             #expect(try journal.recordFill(Self.fill("E-1", ref: nil, quantity: 40, orderID: 7)) == .duplicate)
             var order = try #require(try journal.order("O-1"))
             #expect(order.filledQuantity == Quantity(40) && order.state == .partiallyFilled)
-            #expect(try journal.recordFill(Self.fill("E-2", ref: "O-1", quantity: 60)) == .recorded(sequence: 2, commissionJoined: false))
+            #expect(
+                try journal.recordFill(Self.fill("E-2", ref: "O-1", quantity: 60))
+                    == .recorded(sequence: 2, commissionJoined: false))
             order = try #require(try journal.order("O-1"))
             #expect(order.filledQuantity == Quantity(100) && order.state == .filled)
             #expect(try journal.fills().map(\.execID) == ["E-1", "E-2"])
@@ -105,7 +116,8 @@ struct OrderJournalTests {
             try journal.recordFill(Self.fill("E-1", ref: "O-1", quantity: 50))
             #expect(try journal.fillsAwaitingCommission().map(\.execID) == ["E-1"])
             // Late commission: joined to the fill.
-            var late = JournalCommission(execID: "E-1", commission: Money("1.00")!, currency: "USD", time: Self.t0 + .seconds(9))
+            var late = JournalCommission(
+                execID: "E-1", commission: Money("1.00")!, currency: "USD", time: Self.t0 + .seconds(9))
             late.realizedPnL = Money("0")
             #expect(try journal.recordCommission(late) == .joined)
             #expect(try journal.recordCommission(late) == .duplicate)
@@ -113,7 +125,9 @@ struct OrderJournalTests {
             // Early commission: pending until its fill arrives, then joined.
             let early = JournalCommission(execID: "E-2", commission: Money("0.35")!, currency: "USD", time: Self.t0)
             #expect(try journal.recordCommission(early) == .pending)
-            #expect(try journal.recordFill(Self.fill("E-2", ref: "O-1", quantity: 50)) == .recorded(sequence: 2, commissionJoined: true))
+            #expect(
+                try journal.recordFill(Self.fill("E-2", ref: "O-1", quantity: 50))
+                    == .recorded(sequence: 2, commissionJoined: true))
             let fills = try journal.fills()
             #expect(fills.map(\.commission) == [Money("1.00"), Money("0.35")])
             #expect(fills.allSatisfy { !$0.isCommissionPending && $0.commissionCurrency == "USD" })
@@ -134,7 +148,8 @@ struct OrderJournalTests {
             try journal.recordFill(Self.fill("E-2", ref: "D", quantity: 10))
             try journal.recordEvent(.connection, "1100 connectivity lost", at: Self.t0)
             try journal.recordEvent(.riskDenial, "max positions", at: Self.t0 + .seconds(1))
-            try journal.recordPositions([JournalPosition(symbol: "AAPL", quantity: Quantity(110), averageCost: Price("187.2"))], at: Self.t0)
+            try journal.recordPositions(
+                [JournalPosition(symbol: "AAPL", quantity: Quantity(110), averageCost: Price("187.2"))], at: Self.t0)
 
             let reopened = try OrderJournal(path: path, createIfMissing: false)
             #expect(try reopened.unacknowledgedIntents().map(\.intent.orderRef) == ["A", "B"])

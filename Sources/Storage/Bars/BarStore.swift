@@ -114,7 +114,8 @@ public final class BarStore: Sendable {
     ///   - range: a half-open time range; `nil` for all.
     /// - Returns: the bars, oldest first.
     /// - Throws: `BarStoreError.database` or `.corruptRow`.
-    public func bars(symbol: Symbol, barSize: BarSize, in range: Range<Timestamp>? = nil) throws(BarStoreError) -> [Bar] {
+    public func bars(symbol: Symbol, barSize: BarSize, in range: Range<Timestamp>? = nil) throws(BarStoreError) -> [Bar]
+    {
         let from = range?.lowerBound.nanoseconds ?? Int64.min
         let to = range?.upperBound.nanoseconds ?? Int64.max
         let rows = try perform("read \(symbol) \(barSize)") {
@@ -131,14 +132,19 @@ public final class BarStore: Sendable {
         var bars: [Bar] = []
         bars.reserveCapacity(rows.count)
         for row in rows {
-            let t: Int64? = row[0], o: Int64? = row[1], h: Int64? = row[2], l: Int64? = row[3]
-            let c: Int64? = row[4], v: Int64? = row[5]
+            let t: Int64? = row[0]
+            let o: Int64? = row[1]
+            let h: Int64? = row[2]
+            let l: Int64? = row[3]
+            let c: Int64? = row[4]
+            let v: Int64? = row[5]
             guard let t, let o, let h, let l, let c, let v else {
                 throw .corruptRow(path: path, detail: "NULL column in a \(symbol) \(barSize) bar")
             }
-            bars.append(Bar(
-                timestamp: Timestamp(nanoseconds: t), open: Price(units: o), high: Price(units: h),
-                low: Price(units: l), close: Price(units: c), volume: Quantity(units: v)))
+            bars.append(
+                Bar(
+                    timestamp: Timestamp(nanoseconds: t), open: Price(units: o), high: Price(units: h),
+                    low: Price(units: l), close: Price(units: c), volume: Quantity(units: v)))
         }
         return bars
     }
@@ -158,8 +164,11 @@ public final class BarStore: Sendable {
             }
         }
         return rows.compactMap { row -> BarSeriesSummary? in
-            let symbol: String? = row[0], text: String? = row[1]
-            let first: Int64? = row[2], last: Int64? = row[3], count: Int? = row[4]
+            let symbol: String? = row[0]
+            let text: String? = row[1]
+            let first: Int64? = row[2]
+            let last: Int64? = row[3]
+            let count: Int? = row[4]
             guard let symbol, let text, let size = BarSize(text), let first, let last, let count else { return nil }
             return BarSeriesSummary(
                 symbol: Symbol(symbol), barSize: size, first: Timestamp(nanoseconds: first),
@@ -188,7 +197,8 @@ public final class BarStore: Sendable {
         }
         var chunks: Set<DownloadChunk> = []
         for row in rows {
-            let start: Int64? = row[0], end: Int64? = row[1]
+            let start: Int64? = row[0]
+            let end: Int64? = row[1]
             guard let start, let end else { continue }
             chunks.insert(DownloadChunk(start: Timestamp(nanoseconds: start), end: Timestamp(nanoseconds: end)))
         }

@@ -63,7 +63,8 @@ public struct BarDownloader: Sendable {
                 series: series, chunk: chunk, end: min(chunk.end, plan.now),
                 duration: ChunkPolicy(barSize: series.barSize).requestDuration)
             let bars = try await fetch(request, plan: plan, report: &report, progress: progress)
-            let record = StoredChunk(series: series, chunk: chunk, isComplete: chunk.end <= plan.now, storedAt: plan.now)
+            let record = StoredChunk(
+                series: series, chunk: chunk, isComplete: chunk.end <= plan.now, storedAt: plan.now)
             do throws(BarStoreError) { try store.storeChunk(bars, record) } catch { throw .store(error) }
             report.fetchedChunks += 1
             report.barsStored += bars.count
@@ -94,7 +95,8 @@ public struct BarDownloader: Sendable {
                 throw .source(series: "\(request.series)", chunk: "\(request.chunk)", message: message)
             case .pacingViolation:
                 guard attempt < plan.pacingRetryDelays.count else {
-                    throw .pacingPersisted(series: "\(request.series)", chunk: "\(request.chunk)", attempts: attempt + 1)
+                    throw .pacingPersisted(
+                        series: "\(request.series)", chunk: "\(request.chunk)", attempts: attempt + 1)
                 }
                 let delay = plan.pacingRetryDelays[attempt]
                 attempt += 1

@@ -52,7 +52,9 @@ extension OrderJournal {
 
     /// The status history of one order: `(time, state, message)`, oldest first.
     /// - Throws: `OrderJournalError`.
-    public func history(of orderRef: ClientOrderID) throws(OrderJournalError) -> [(time: Timestamp, state: OrderState, message: String?)] {
+    public func history(of orderRef: ClientOrderID) throws(OrderJournalError) -> [(
+        time: Timestamp, state: OrderState, message: String?
+    )] {
         let rows = try perform("read history of \(orderRef)") {
             try pool.read { db in
                 try Row.fetchAll(
@@ -61,7 +63,9 @@ extension OrderJournal {
             }
         }
         return rows.compactMap { row in
-            let time: Int64? = row[0], text: String? = row[1], message: String? = row[2]
+            let time: Int64? = row[0]
+            let text: String? = row[1]
+            let message: String? = row[2]
             guard let time, let text, let state = OrderState(rawValue: text) else { return nil }
             return (Timestamp(nanoseconds: time), state, message)
         }
@@ -105,7 +109,10 @@ extension OrderJournal {
             }
         }
         return rows.compactMap { row in
-            let seq: Int64? = row[0], time: Int64? = row[1], text: String? = row[2], message: String? = row[3]
+            let seq: Int64? = row[0]
+            let time: Int64? = row[1]
+            let text: String? = row[2]
+            let message: String? = row[3]
             guard let seq, let time, let text, let kind = JournalEventKind(rawValue: text), let message else {
                 return nil
             }
@@ -128,7 +135,8 @@ extension OrderJournal {
         }
         guard let firstTime: Int64 = rows.first?[0] else { return nil }
         let positions = rows.compactMap { row -> JournalPosition? in
-            let symbol: String? = row[2], quantity: Int64? = row[3]
+            let symbol: String? = row[2]
+            let quantity: Int64? = row[3]
             guard let symbol, !symbol.isEmpty, let quantity else { return nil }
             let cost: Int64? = row[4]
             return JournalPosition(
@@ -140,7 +148,9 @@ extension OrderJournal {
 
     // MARK: - Row decoding
 
-    private func fetchOrders(where condition: String, arguments: StatementArguments = []) throws(OrderJournalError) -> [JournalOrder] {
+    private func fetchOrders(where condition: String, arguments: StatementArguments = []) throws(OrderJournalError)
+        -> [JournalOrder]
+    {
         let rows = try perform("read orders") {
             try pool.read { db in
                 try Row.fetchAll(
@@ -155,19 +165,26 @@ extension OrderJournal {
         let decoder = JSONDecoder()
         var orders: [JournalOrder] = []
         for row in rows {
-            let seq: Int64? = row[0], json: String? = row[1], text: String? = row[2]
-            let filled: Int64? = row[5], updated: Int64? = row[6]
+            let seq: Int64? = row[0]
+            let json: String? = row[1]
+            let text: String? = row[2]
+            let filled: Int64? = row[5]
+            let updated: Int64? = row[6]
             guard let seq, let json, let text, let state = OrderState(rawValue: text), let filled, let updated,
                 let intent = try? decoder.decode(JournalIntent.self, from: Data(json.utf8))
             else { throw .corruptRow(path: path, detail: "intent row \(row[0] as Int64? ?? -1)") }
-            orders.append(JournalOrder(
-                sequence: seq, intent: intent, state: state, brokerOrderID: row[3], permID: row[4],
-                filledQuantity: Quantity(units: filled), updatedAt: Timestamp(nanoseconds: updated), message: row[7]))
+            orders.append(
+                JournalOrder(
+                    sequence: seq, intent: intent, state: state, brokerOrderID: row[3], permID: row[4],
+                    filledQuantity: Quantity(units: filled), updatedAt: Timestamp(nanoseconds: updated), message: row[7]
+                ))
         }
         return orders
     }
 
-    private func fetchFills(where condition: String, arguments: StatementArguments) throws(OrderJournalError) -> [JournalFill] {
+    private func fetchFills(where condition: String, arguments: StatementArguments) throws(OrderJournalError)
+        -> [JournalFill]
+    {
         let rows = try perform("read fills") {
             try pool.read { db in
                 try Row.fetchAll(
@@ -182,8 +199,13 @@ extension OrderJournal {
         }
         var fills: [JournalFill] = []
         for row in rows {
-            let seq: Int64? = row[0], execID: String? = row[1], symbol: String? = row[5], sideText: String? = row[6]
-            let quantity: Int64? = row[7], price: Int64? = row[8], time: Int64? = row[9]
+            let seq: Int64? = row[0]
+            let execID: String? = row[1]
+            let symbol: String? = row[5]
+            let sideText: String? = row[6]
+            let quantity: Int64? = row[7]
+            let price: Int64? = row[8]
+            let time: Int64? = row[9]
             guard let seq, let execID, let symbol, let sideText, let side = Side(rawValue: sideText), let quantity,
                 let price, let time
             else { throw .corruptRow(path: path, detail: "fill row \(row[0] as Int64? ?? -1)") }

@@ -193,7 +193,9 @@ public final class OrderJournal: Sendable {
         let ref = update.orderRef.rawValue
         return try perform("record status of \(ref)") {
             try pool.write { db in
-                guard let row = try Row.fetchOne(db, sql: "SELECT state FROM intents WHERE order_ref = ?", arguments: [ref]),
+                guard
+                    let row = try Row.fetchOne(
+                        db, sql: "SELECT state FROM intents WHERE order_ref = ?", arguments: [ref]),
                     let text: String = row[0], let current = OrderState(rawValue: text)
                 else { throw OrderJournalError.unknownOrderRef(path: path, orderRef: ref) }
                 try Self.appendOrderEvent(
@@ -230,7 +232,9 @@ public final class OrderJournal: Sendable {
     public func recordFill(_ fill: JournalFill) throws(OrderJournalError) -> FillRecording {
         try perform("record fill \(fill.execID)") {
             try pool.write { db -> FillRecording in
-                if try Int64.fetchOne(db, sql: "SELECT seq FROM fills WHERE exec_id = ?", arguments: [fill.execID]) != nil {
+                if try Int64.fetchOne(db, sql: "SELECT seq FROM fills WHERE exec_id = ?", arguments: [fill.execID])
+                    != nil
+                {
                     return .duplicate
                 }
                 var ref = fill.orderRef?.rawValue
@@ -276,7 +280,9 @@ public final class OrderJournal: Sendable {
     public func recordCommission(_ report: JournalCommission) throws(OrderJournalError) -> CommissionRecording {
         try perform("record commission \(report.execID)") {
             try pool.write { db -> CommissionRecording in
-                if let row = try Row.fetchOne(db, sql: "SELECT commission FROM fills WHERE exec_id = ?", arguments: [report.execID]) {
+                if let row = try Row.fetchOne(
+                    db, sql: "SELECT commission FROM fills WHERE exec_id = ?", arguments: [report.execID])
+                {
                     let existing: Int64? = row[0]
                     if existing == report.commission.units { return .duplicate }
                     try db.execute(
@@ -289,7 +295,8 @@ public final class OrderJournal: Sendable {
                 }
                 try db.execute(
                     sql: """
-                        INSERT OR REPLACE INTO early_commissions (exec_id, commission, currency, realized_pnl, received_at)
+                        INSERT OR REPLACE INTO early_commissions
+                            (exec_id, commission, currency, realized_pnl, received_at)
                         VALUES (?, ?, ?, ?, ?)
                         """,
                     arguments: [
@@ -375,8 +382,9 @@ public final class OrderJournal: Sendable {
 
     /// Adds a fill's quantity to its order and moves the state to partially filled or filled.
     private static func applyFill(_ db: Database, ref: String, fill: JournalFill) throws {
-        guard let row = try Row.fetchOne(
-            db, sql: "SELECT quantity, filled_quantity, state FROM intents WHERE order_ref = ?", arguments: [ref]),
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT quantity, filled_quantity, state FROM intents WHERE order_ref = ?", arguments: [ref]),
             let total: Int64 = row[0], let filled: Int64 = row[1], let text: String = row[2],
             let current = OrderState(rawValue: text)
         else { return }
@@ -393,7 +401,8 @@ public final class OrderJournal: Sendable {
                 newFilled, advances, state.rawValue, fill.brokerOrderID, fill.permID, fill.time.nanoseconds, ref,
             ])
         if advances {
-            try appendOrderEvent(db, ref: ref, state: state, time: fill.time, detail: (nil, nil, "execId \(fill.execID)"))
+            try appendOrderEvent(
+                db, ref: ref, state: state, time: fill.time, detail: (nil, nil, "execId \(fill.execID)"))
         }
     }
 

@@ -1,5 +1,5 @@
-import ArgumentParser
 import Analytics
+import ArgumentParser
 import Foundation
 import Storage
 import TWSClient
@@ -56,7 +56,8 @@ struct DataDownloadCommand: AsyncParsableCommand {
     func validate() throws {
         guard !symbols.isEmpty else { throw ValidationError("give at least one symbol") }
         guard BarSize(bar) != nil else {
-            throw ValidationError("--bar '\(bar)' is not a TWS bar size (\(BarSize.supported.map(\.text).joined(separator: ", ")))")
+            throw ValidationError(
+                "--bar '\(bar)' is not a TWS bar size (\(BarSize.supported.map(\.text).joined(separator: ", ")))")
         }
         guard HistoricalDuration(duration) != nil else {
             throw ValidationError("--duration '\(duration)' is not 'N S|D|W|M|Y' (e.g. '30 D')")
@@ -74,10 +75,11 @@ struct DataDownloadCommand: AsyncParsableCommand {
         guard let size = BarSize(bar), let span = HistoricalDuration(duration)?.span else {
             throw CLIError("invalid --bar or --duration")
         }
-        let endTime = try end.map { text -> Timestamp in
-            guard let seconds = CivilTime.parse(text) else { throw CLIError("--end: '\(text)' is not a date") }
-            return Timestamp(seconds: seconds) + .days(1)
-        } ?? now
+        let endTime =
+            try end.map { text -> Timestamp in
+                guard let seconds = CivilTime.parse(text) else { throw CLIError("--end: '\(text)' is not a date") }
+                return Timestamp(seconds: seconds) + .days(1)
+            } ?? now
         let barStore: BarStore
         do { barStore = try BarStore(path: store) } catch { throw CLIError("\(error)") }
         let wanted = symbols.map { Symbol($0.uppercased()) }
@@ -104,10 +106,13 @@ struct DataDownloadCommand: AsyncParsableCommand {
     }
 
     static func summary(_ report: BarDownloadReport, store: String) -> String {
-        var text = "\(report.fetchedChunks) chunk\(report.fetchedChunks == 1 ? "" : "s") fetched (\(report.barsStored) bars"
+        var text =
+            "\(report.fetchedChunks) chunk\(report.fetchedChunks == 1 ? "" : "s") fetched (\(report.barsStored) bars"
         if report.emptyChunks > 0 { text += ", \(report.emptyChunks) without data" }
         text += "), \(report.skippedChunks) already done"
-        if report.pacingRetries > 0 { text += ", \(report.pacingRetries) pacing wait\(report.pacingRetries == 1 ? "" : "s")" }
+        if report.pacingRetries > 0 {
+            text += ", \(report.pacingRetries) pacing wait\(report.pacingRetries == 1 ? "" : "s")"
+        }
         return text + " → \(store)"
     }
 

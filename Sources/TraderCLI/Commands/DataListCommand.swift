@@ -27,7 +27,8 @@ struct DataListCommand: ParsableCommand {
             for s in summaries {
                 let members: KeyValuePairs<String, JSONValue> = [
                     "symbol": .string(s.symbol.rawValue), "bar_size": .string(s.barSize.text),
-                    "first": .string(Self.timeText(s.first, s.barSize)), "last": .string(Self.timeText(s.last, s.barSize)),
+                    "first": .string(Self.timeText(s.first, s.barSize)),
+                    "last": .string(Self.timeText(s.last, s.barSize)),
                     "count": .integer(s.count),
                 ]
                 print(JSONLine.render(members))
@@ -39,7 +40,10 @@ struct DataListCommand: ParsableCommand {
             return
         }
         let rows = summaries.map {
-            [$0.symbol.rawValue, $0.barSize.text, Self.timeText($0.first, $0.barSize), Self.timeText($0.last, $0.barSize), "\($0.count)"]
+            [
+                $0.symbol.rawValue, $0.barSize.text, Self.timeText($0.first, $0.barSize),
+                Self.timeText($0.last, $0.barSize), "\($0.count)",
+            ]
         }
         print(TextTable.render(header: ["symbol", "bar", "first", "last", "bars"], rows: rows, rightAligned: [4]))
     }

@@ -75,9 +75,13 @@ struct JournalCommand: ParsableCommand {
                 o.brokerOrderID.map { "\($0)" } ?? "", "\(o.filledQuantity)", o.message ?? "",
             ]
         }
-        return "Orders (\(orders.count))\n" + TextTable.render(
-            header: ["order_ref", "created (UTC)", "symbol", "side", "qty", "type", "state", "ib_id", "filled", "message"],
-            rows: rows, rightAligned: [4, 7, 8])
+        return "Orders (\(orders.count))\n"
+            + TextTable.render(
+                header: [
+                    "order_ref", "created (UTC)", "symbol", "side", "qty", "type", "state", "ib_id", "filled",
+                    "message",
+                ],
+                rows: rows, rightAligned: [4, 7, 8])
     }
 
     private func render(fills: [JournalFill]) -> String {
@@ -88,15 +92,17 @@ struct JournalCommand: ParsableCommand {
                 f.side.rawValue, "\(f.quantity)", "\(f.price)", f.commission.map { "\($0)" } ?? "pending",
             ]
         }
-        return "Fills (\(fills.count))\n" + TextTable.render(
-            header: ["seq", "exec_id", "order_ref", "time (UTC)", "symbol", "side", "qty", "price", "commission"],
-            rows: rows, rightAligned: [0, 6, 7, 8])
+        return "Fills (\(fills.count))\n"
+            + TextTable.render(
+                header: ["seq", "exec_id", "order_ref", "time (UTC)", "symbol", "side", "qty", "price", "commission"],
+                rows: rows, rightAligned: [0, 6, 7, 8])
     }
 
     private func render(events: [JournalEvent]) -> String {
         if json { return events.map { JSONLine.render(Self.object($0)) }.joined(separator: "\n") }
         let rows = events.map { ["\($0.sequence)", $0.time.description, $0.kind.rawValue, $0.message] }
-        return "Events (\(events.count))\n" + TextTable.render(header: ["seq", "time (UTC)", "kind", "message"], rows: rows)
+        return "Events (\(events.count))\n"
+            + TextTable.render(header: ["seq", "time (UTC)", "kind", "message"], rows: rows)
     }
 
     static func priceText(_ type: OrderType) -> String {
@@ -112,7 +118,8 @@ struct JournalCommand: ParsableCommand {
     static func object(_ o: JournalOrder) -> KeyValuePairs<String, JSONValue> {
         let i = o.intent
         return [
-            "record": .string("order"), "sequence": .integer(Int(o.sequence)), "order_ref": .string(i.orderRef.rawValue),
+            "record": .string("order"), "sequence": .integer(Int(o.sequence)),
+            "order_ref": .string(i.orderRef.rawValue),
             "created_at": .string(i.createdAt.description), "symbol": .string(i.symbol.rawValue),
             "side": .string(i.side.rawValue), "quantity": .string("\(i.quantity)"), "type": .string(i.type.ibName),
             "price": .optional(priceText(i.type).isEmpty ? nil : priceText(i.type)),
@@ -127,11 +134,14 @@ struct JournalCommand: ParsableCommand {
     static func object(_ f: JournalFill) -> KeyValuePairs<String, JSONValue> {
         [
             "record": .string("fill"), "sequence": .integer(Int(f.sequence)), "exec_id": .string(f.execID),
-            "order_ref": .optional(f.orderRef?.rawValue), "broker_order_id": f.brokerOrderID.map { .integer(Int($0)) } ?? .null,
+            "order_ref": .optional(f.orderRef?.rawValue),
+            "broker_order_id": f.brokerOrderID.map { .integer(Int($0)) } ?? .null,
             "perm_id": f.permID.map { .integer(Int($0)) } ?? .null, "time": .string(f.time.description),
-            "symbol": .string(f.symbol.rawValue), "side": .string(f.side.rawValue), "quantity": .string("\(f.quantity)"),
+            "symbol": .string(f.symbol.rawValue), "side": .string(f.side.rawValue),
+            "quantity": .string("\(f.quantity)"),
             "price": .string("\(f.price)"), "account": .optional(f.account),
-            "commission": .optional(f.commission.map { "\($0)" }), "commission_currency": .optional(f.commissionCurrency),
+            "commission": .optional(f.commission.map { "\($0)" }),
+            "commission_currency": .optional(f.commissionCurrency),
             "realized_pnl": .optional(f.realizedPnL.map { "\($0)" }),
         ]
     }

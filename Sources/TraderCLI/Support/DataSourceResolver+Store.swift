@@ -23,18 +23,22 @@ extension DataSourceResolver {
         } else if let daily = BarSize("1 day"), sizes.contains(daily) {
             size = daily
         } else {
-            throw CLIError("--data sqlite:\(path) holds several bar sizes (\(sizes.map(\.text).joined(separator: ", "))); choose one with --bar")
+            let listed = sizes.map(\.text).joined(separator: ", ")
+            throw CLIError("--data sqlite:\(path) holds several bar sizes (\(listed)); choose one with --bar")
         }
         let available = summaries.filter { $0.barSize == size }.map(\.symbol)
         guard !available.isEmpty else {
-            throw CLIError("--data sqlite:\(path) has no '\(size)' bars (it has: \(sizes.map(\.text).joined(separator: ", ")))")
+            throw CLIError(
+                "--data sqlite:\(path) has no '\(size)' bars (it has: \(sizes.map(\.text).joined(separator: ", ")))")
         }
         var chosen = available
         if let symbols, !symbols.isEmpty {
             let wanted = symbols.map { Symbol($0.uppercased()) }
             let missing = wanted.filter { !available.contains($0) }
             guard missing.isEmpty else {
-                throw CLIError("--symbols: no '\(size)' bars in sqlite:\(path) for \(missing.map(\.rawValue).joined(separator: ", ")) (available: \(available.prefix(12).map(\.rawValue).joined(separator: ", ")))")
+                let absent = missing.map(\.rawValue).joined(separator: ", ")
+                let sample = available.prefix(12).map(\.rawValue).joined(separator: ", ")
+                throw CLIError("--symbols: no '\(size)' bars in sqlite:\(path) for \(absent) (available: \(sample))")
             }
             chosen = wanted
         }

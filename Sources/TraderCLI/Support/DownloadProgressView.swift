@@ -18,7 +18,9 @@ final class DownloadProgressView {
         switch event {
         case .planned(let total, let done):
             started = clock.now
-            line("\(total) chunk\(total == 1 ? "" : "s") planned, \(done) already in the store, \(total - done) to fetch")
+            line(
+                "\(total) chunk\(total == 1 ? "" : "s") planned, \(done) already in the store, \(total - done) to fetch"
+            )
         case .chunkStored(let series, let chunk, let bars, let completed, let toFetch):
             let what = "\(series) \(chunk.start): \(bars) bar\(bars == 1 ? "" : "s")"
             if isTerminal {
@@ -56,7 +58,9 @@ final class DownloadProgressView {
     /// `m:ss` or `h:mm:ss`.
     static func clockText(_ seconds: Double) -> String {
         let total = Int(seconds.rounded())
-        let h = total / 3600, m = total / 60 % 60, s = total % 60
+        let h = total / 3600
+        let m = total / 60 % 60
+        let s = total % 60
         let ss = s < 10 ? "0\(s)" : "\(s)"
         if h > 0 { return "\(h):\(m < 10 ? "0\(m)" : "\(m)"):\(ss)" }
         return "\(m):\(ss)"

@@ -68,12 +68,15 @@ struct TWSHistoricalBarSource: HistoricalBarSource {
             }
             var volume = Quantity.zero
             if let v = bar.volume, v > 0 {
-                guard let q = Quantity("\(v)") else { throw .failed("unreadable volume '\(v)' in the bar of \(bar.date)") }
+                guard let q = Quantity("\(v)") else {
+                    throw .failed("unreadable volume '\(v)' in the bar of \(bar.date)")
+                }
                 volume = q
             }
-            bars.append(Bar(
-                timestamp: time, open: Price(approximately: bar.open), high: Price(approximately: bar.high),
-                low: Price(approximately: bar.low), close: Price(approximately: bar.close), volume: volume))
+            bars.append(
+                Bar(
+                    timestamp: time, open: Price(approximately: bar.open), high: Price(approximately: bar.high),
+                    low: Price(approximately: bar.low), close: Price(approximately: bar.close), volume: volume))
         }
         return bars.sorted { $0.timestamp < $1.timestamp }
     }
@@ -87,7 +90,9 @@ struct TWSHistoricalBarSource: HistoricalBarSource {
             return Timestamp(seconds: seconds)
         }
         guard digits.count == 8, let value = Int(digits) else { return nil }
-        let year = value / 10_000, month = value / 100 % 100, day = value % 100
+        let year = value / 10_000
+        let month = value / 100 % 100
+        let day = value % 100
         guard (1...12).contains(month), (1...31).contains(day) else { return nil }
         let date = Timestamp(year: year, month: month, day: day)
         let rest = trimmed.dropFirst(8).split(separator: " ")
@@ -107,7 +112,9 @@ struct TWSHistoricalBarSource: HistoricalBarSource {
         if ["UTC", "GMT", "Etc/UTC", "Z"].contains(zone) { return local }
         guard let timeZone = TimeZone(identifier: zone) else { return nil }
         func offset(at t: Timestamp) -> Int64 {
-            Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t.nanoseconds / Timestamp.nanosecondsPerSecond))))
+            Int64(
+                timeZone.secondsFromGMT(
+                    for: Date(timeIntervalSince1970: Double(t.nanoseconds / Timestamp.nanosecondsPerSecond))))
         }
         let guess = local - .seconds(offset(at: local))
         return local - .seconds(offset(at: guess))
