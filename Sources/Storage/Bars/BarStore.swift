@@ -32,6 +32,8 @@ public final class BarStore: Sendable {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             var configuration = Configuration()
+            // A download and a reader (a backtest, `data list`) in two processes wait for each other's locks.
+            configuration.busyMode = .timeout(10)
             configuration.prepareDatabase { db in
                 // A crash loses at most the transaction in flight; bars can always be downloaded again.
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
@@ -118,35 +120,35 @@ public final class BarStore: Sendable {
     {
         let from = range?.lowerBound.nanoseconds ?? Int64.min
         let to = range?.upperBound.nanoseconds ?? Int64.max
-        let rows = try perform("read \(symbol) \(barSize)") {
+        return try perform("read \(symbol) \(barSize)") {
             try pool.read { db in
-                try Row.fetchAll(
+                // A cursor, not fetchAll: no intermediate array of rows for a series of a million bars.
+                let rows = try Row.fetchCursor(
                     db,
                     sql: """
                         SELECT time, open, high, low, close, volume FROM bars
                         WHERE symbol = ? AND bar_size = ? AND time >= ? AND time < ? ORDER BY time
                         """,
                     arguments: [symbol.rawValue, barSize.text, from, to])
+                var bars: [Bar] = []
+                while let row = try rows.next() {
+                    let t: Int64? = row[0]
+                    let o: Int64? = row[1]
+                    let h: Int64? = row[2]
+                    let l: Int64? = row[3]
+                    let c: Int64? = row[4]
+                    let v: Int64? = row[5]
+                    guard let t, let o, let h, let l, let c, let v else {
+                        throw BarStoreError.corruptRow(path: path, detail: "NULL column in a \(symbol) \(barSize) bar")
+                    }
+                    bars.append(
+                        Bar(
+                            timestamp: Timestamp(nanoseconds: t), open: Price(units: o), high: Price(units: h),
+                            low: Price(units: l), close: Price(units: c), volume: Quantity(units: v)))
+                }
+                return bars
             }
         }
-        var bars: [Bar] = []
-        bars.reserveCapacity(rows.count)
-        for row in rows {
-            let t: Int64? = row[0]
-            let o: Int64? = row[1]
-            let h: Int64? = row[2]
-            let l: Int64? = row[3]
-            let c: Int64? = row[4]
-            let v: Int64? = row[5]
-            guard let t, let o, let h, let l, let c, let v else {
-                throw .corruptRow(path: path, detail: "NULL column in a \(symbol) \(barSize) bar")
-            }
-            bars.append(
-                Bar(
-                    timestamp: Timestamp(nanoseconds: t), open: Price(units: o), high: Price(units: h),
-                    low: Price(units: l), close: Price(units: c), volume: Quantity(units: v)))
-        }
-        return bars
     }
 
     /// One row per stored series: symbol, bar size, first and last bar time, and bar count, sorted by symbol and

@@ -43,6 +43,8 @@ public final class OrderJournal: Sendable {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             var configuration = Configuration()
+            // The bot and `ibtrader journal` may open the file at once: wait for a lock instead of failing.
+            configuration.busyMode = .timeout(10)
             let synchronous = durability == .full ? "FULL" : "NORMAL"
             configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
             pool = try DatabasePool(path: path, configuration: configuration)
