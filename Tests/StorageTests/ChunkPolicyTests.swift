@@ -38,5 +38,8 @@ struct ChunkPolicyTests {
         #expect(HistoricalDuration("30") == nil)
         #expect(HistoricalDuration("-1 D") == nil)
         #expect(HistoricalDuration("1 Q") == nil)
+        #expect(HistoricalDuration("200 Y")?.span == .days(73_000))
+        #expect(HistoricalDuration("201 Y") == nil)
+        #expect(HistoricalDuration("9223372036854775807 Y") == nil)
     }
 }

@@ -8,20 +8,25 @@ public struct HistoricalDuration: Hashable, Sendable, CustomStringConvertible {
     /// download covers at least this span).
     public let span: TimeSpan
 
-    /// Parses a duration; `nil` when malformed.
+    /// The longest duration accepted: 200 years (far beyond any IB history, well within `Timestamp`).
+    public static let maximumSeconds: Int64 = 200 * 365 * 86_400
+
+    /// Parses a duration; `nil` when malformed or longer than 200 years.
     public init?(_ text: String) {
         let compact = text.uppercased().filter { !$0.isWhitespace }
-        guard let unit = compact.last, let count = Int64(compact.dropLast()), count > 0, count <= 100_000 else {
-            return nil
-        }
+        guard let unit = compact.last, let count = Int64(compact.dropLast()), count > 0 else { return nil }
+        let unitSeconds: Int64
         switch unit {
-        case "S": span = .seconds(count)
-        case "D": span = .days(count)
-        case "W": span = .days(7 * count)
-        case "M": span = .days(30 * count)
-        case "Y": span = .days(365 * count)
+        case "S": unitSeconds = 1
+        case "D": unitSeconds = 86_400
+        case "W": unitSeconds = 7 * 86_400
+        case "M": unitSeconds = 30 * 86_400
+        case "Y": unitSeconds = 365 * 86_400
         default: return nil
         }
+        let (seconds, overflow) = count.multipliedReportingOverflow(by: unitSeconds)
+        guard !overflow, seconds <= Self.maximumSeconds else { return nil }
+        span = .seconds(seconds)
         self.text = "\(count) \(unit)"
     }
 

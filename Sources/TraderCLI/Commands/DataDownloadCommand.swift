@@ -63,6 +63,15 @@ struct DataDownloadCommand: AsyncParsableCommand {
             throw ValidationError("--duration '\(duration)' is not 'N S|D|W|M|Y' (e.g. '30 D')")
         }
         if let end, CivilTime.parse(end) == nil { throw ValidationError("--end '\(end)' is not a date (YYYY-MM-DD)") }
+        if let size = BarSize(bar), let span = HistoricalDuration(duration)?.span {
+            // IB allows 60 historical requests per 10 minutes: 50,000 requests take almost six days.
+            let requests = (span.nanoseconds / ChunkPolicy(barSize: size).span.nanoseconds + 1) * Int64(symbols.count)
+            guard requests <= 50_000 else {
+                throw ValidationError(
+                    "--duration '\(duration)' of '\(size)' bars needs about \(requests) requests (IB allows 60 per "
+                        + "10 minutes); download a shorter range or a larger bar size")
+            }
+        }
     }
 
     func run() async throws {
