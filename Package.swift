@@ -93,7 +93,13 @@ let package = Package(
             name: "BacktestTests",
             dependencies: ["Backtest", "TradingEngine", "TradingModel", "Simulation", "Analytics", "Indicators"]
         ),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "TradingModel"]),
+        .testTarget(
+            name: "StorageTests",
+            dependencies: [
+                "Storage", "TradingModel", "TraderCLI", "GatewaySimulator", "TWSClient",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "InteractiveBrokersTests",
             dependencies: [

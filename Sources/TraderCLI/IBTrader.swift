@@ -9,7 +9,7 @@ struct IBTrader: AsyncParsableCommand {
         subcommands: [
             BacktestCommand.self, AnalyzeCommand.self, IndicatorsCommand.self,
             GatewayCommand.self,
-            ConnectCommand.self, ContractCommand.self, QuoteCommand.self, HistoryCommand.self,
+            ConnectCommand.self, ContractCommand.self, QuoteCommand.self, HistoryCommand.self, DataCommand.self, JournalCommand.self,
         ]
     )
 }

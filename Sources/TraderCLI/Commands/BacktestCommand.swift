@@ -20,8 +20,10 @@ struct BacktestCommand: ParsableCommand {
 
     @Option(name: .long, help: "momentum | sma-cross | ema-cross | rsi | bollinger")
     var strategy: String?
-    @Option(name: .long, help: "bundled:NAME (sp500, stocks, spy, benchmark) | DIR | FILE")
+    @Option(name: .long, help: "bundled:NAME (sp500, stocks, spy, benchmark) | DIR | FILE | sqlite:PATH")
     var data: String?
+    @Option(name: .long, help: "With --data sqlite:PATH: the bar size to read (default: the store's only one, else '1 day').")
+    var bar: String?
     @Option(name: .long, help: "Comma-separated symbols to use from --data.")
     var symbols: String?
     @Option(name: .long, help: "First date (YYYY-MM-DD), inclusive.")
@@ -63,7 +65,7 @@ struct BacktestCommand: ParsableCommand {
         let dataArgument = settings.data ?? defaultData
         var symbolFilter = settings.symbols
         if settings.data == nil, settings.strategy != "momentum", symbolFilter == nil { symbolFilter = ["GOOG"] }
-        let resolved = try DataSourceResolver.resolve(dataArgument, symbols: symbolFilter)
+        let resolved = try DataSourceResolver.resolve(dataArgument, symbols: symbolFilter, barSize: bar)
         let market = try BacktestDataLoader.load(resolved, settings: settings)
         let risk = Self.defaultRisk(settings: settings, spec: spec, hasSectors: !resolved.sectors.isEmpty)
         let backtestConfig = BacktestConfig(

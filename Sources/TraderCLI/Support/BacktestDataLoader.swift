@@ -15,8 +15,14 @@ enum BacktestDataLoader {
     static func load(_ resolved: DataSourceResolver.Resolved, settings: BacktestSettings) throws -> Loaded {
         var data: MarketData
         do {
-            data = try MarketData.load(
-                files: resolved.files, policy: settings.badRows == "skip" ? .skip : .fail, sectors: resolved.sectors)
+            if let store = resolved.store {
+                data = try DataSourceResolver.loadStore(store)
+            } else {
+                data = try MarketData.load(
+                    files: resolved.files, policy: settings.badRows == "skip" ? .skip : .fail, sectors: resolved.sectors)
+            }
+        } catch let error as CLIError {
+            throw error
         } catch {
             throw CLIError("\(error)")
         }

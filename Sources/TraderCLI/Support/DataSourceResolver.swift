@@ -1,9 +1,11 @@
 import Backtest
 import BundledData
 import Foundation
+import Storage
 import TradingModel
 
-/// Turns `--data bundled:NAME|DIR|FILE` (+ `--symbols`) into the CSV files to load and a sector map.
+/// Turns `--data bundled:NAME|DIR|FILE|sqlite:PATH` (+ `--symbols`, `--bar`) into the CSV files (or the bar store
+/// series) to load and a sector map.
 ///
 /// Symbols come from file names: `AAPL_1d.csv` → `AAPL`, `SPY.csv` → `SPY`. A folder's `sectors.csv`
 /// (`symbol,name,sector,industry`) supplies sectors.
@@ -12,13 +14,15 @@ struct DataSourceResolver {
         var files: [(symbol: Symbol, path: String)]
         var sectors: [Symbol: String]
         var description: String
+        /// For `sqlite:PATH`: the store, its series' bar size and the symbols to read (`files` is then empty).
+        var store: (path: String, barSize: BarSize, symbols: [Symbol])? = nil
     }
 
     /// Resolves a data argument.
     /// - Throws: `CLIError` naming what is missing.
-    static func resolve(_ argument: String, symbols: [String]?) throws -> Resolved {
+    static func resolve(_ argument: String, symbols: [String]?, barSize: String? = nil) throws -> Resolved {
         if argument.hasPrefix("sqlite:") {
-            throw CLIError("--data sqlite:PATH is not available yet (the SQLite bar store arrives with 'ibtrader data download')")
+            return try resolveStore(path: String(argument.dropFirst("sqlite:".count)), symbols: symbols, barSize: barSize)
         }
         let url: URL
         var description = argument

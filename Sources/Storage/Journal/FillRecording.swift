@@ -1,0 +1,7 @@
+/// What `recordFill` did.
+public enum FillRecording: Hashable, Sendable {
+    /// A new fill; `commissionJoined` when its commission had already arrived.
+    case recorded(sequence: Int64, commissionJoined: Bool)
+    /// The execId was already journaled (a repeated execDetails): ignored.
+    case duplicate
+}

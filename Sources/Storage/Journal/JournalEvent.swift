@@ -1,0 +1,13 @@
+import TradingModel
+
+/// A free-form journal event.
+public struct JournalEvent: Hashable, Sendable, Codable {
+    /// Insertion order.
+    public var sequence: Int64
+    /// When.
+    public var time: Timestamp
+    /// What kind.
+    public var kind: JournalEventKind
+    /// The text.
+    public var message: String
+}

@@ -1,0 +1,15 @@
+/// Kinds of free-form journal events.
+public enum JournalEventKind: String, Hashable, Sendable, Codable, CaseIterable {
+    /// Connected, disconnected, 1100/1101/1102, …
+    case connection
+    /// A risk rule denied an order.
+    case riskDenial = "risk-denial"
+    /// Start-up or reconnect reconciliation.
+    case reconciliation
+    /// Start, stop, configuration.
+    case lifecycle
+    /// An error worth keeping.
+    case error
+    /// Anything else.
+    case note
+}

@@ -1,1 +1,0 @@
-// The Storage module. See docs/architecture.md.

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// `ibtrader data download|list`: the SQLite bar store.
+struct DataCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "data",
+        abstract: "Download historical bars from TWS into a SQLite bar store, and list what a store holds.",
+        subcommands: [DataDownloadCommand.self, DataListCommand.self]
+    )
+}

@@ -1,0 +1,145 @@
+import Foundation
+import GatewaySimulator
+import Logging
+import Storage
+import Testing
+import TradingModel
+
+@testable import TraderCLI
+
+/// Runs a gateway simulator (manual clock) on a free loopback port for the duration of `body`.
+func withSimulator<Result: Sendable>(
+    data: MarketDataSet, _ body: @Sendable (GatewaySimulator, Int) async throws -> Result
+) async throws -> Result {
+    var logger = Logger(label: "test.gateway")
+    logger.logLevel = .warning
+    let simulator = GatewaySimulator(
+        configuration: GatewaySimulatorConfiguration(host: "127.0.0.1", port: 0, data: data, clock: .manual),
+        logger: logger)
+    return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
+        group.addTask { try await simulator.run() }
+        let port = await simulator.listeningPort()
+        defer { group.cancelAll() }
+        return try await body(simulator, port)
+    }
+}
+
+/// `ibtrader data download` against the in-process simulator, then `ibtrader backtest` on the store and on CSV.
+@Suite(.timeLimit(.minutes(2))) struct DataDownloadEndToEndTests {
+    static let data = MarketDataSet.synthetic(count: 4, seed: 7)
+    /// The simulator's replay start (2022-01-05 14:30 UTC): "now" for the whole test.
+    static let now = data.defaultStart
+
+    static func download(_ arguments: [String], port: Int) async throws -> BarDownloadReport {
+        let command = try DataDownloadCommand.parse(arguments + ["--port", "\(port)", "--client-id", "41"])
+        return try await command.download(now: now)
+    }
+
+    @Test func dailyDownloadIsExactResumesAndBacktestsLikeCSV() async throws {
+        try await withTemporaryDirectory { dir in
+            let path = dir + "/bars.sqlite"
+            let symbols = ["SYN000", "SYN001", "SYN002"]
+            let daily = ["--bar", "1 day", "--duration", "300 D", "--end", "2021-12-31", "--store", path]
+            try await withSimulator(data: Self.data) { _, port in
+                let first = try await Self.download(symbols + daily, port: port)
+                // Two 364-day grid chunks per symbol; the second holds "now", so it is not marked done.
+                #expect(first.plannedChunks == 6 && first.fetchedChunks == 6 && first.skippedChunks == 0)
+                #expect(first.requests.allSatisfy { $0.duration == "1 Y" })
+
+                // Resume with one more symbol: only the open chunks and the new symbol's are fetched.
+                let second = try await Self.download(symbols + ["SYN003"] + daily, port: port)
+                #expect(second.plannedChunks == 8 && second.skippedChunks == 3 && second.fetchedChunks == 5)
+            }
+            let store = try BarStore(path: path, createIfMissing: false)
+            let size = try #require(BarSize("1 day"))
+            // The stored bars are the simulator's daily bars, exactly, at midnight UTC.
+            for symbol in symbols + ["SYN003"] {
+                let source = try #require(Self.data.instrument(symbol: symbol)).series.bars
+                let cutoff = Timestamp(year: 2022, month: 1, day: 5)
+                let stored = try store.bars(symbol: Symbol(symbol), barSize: size).filter { $0.timestamp < cutoff }
+                #expect(stored == source.filter { $0.timestamp < cutoff }, "\(symbol)")
+                #expect(stored.count > 250)
+            }
+            #expect(try store.seriesSummaries().map(\.symbol.rawValue) == symbols + ["SYN003"])
+
+            // The same bars as CSV files: a backtest on either gives the same orders.
+            let csvDir = dir + "/csv"
+            try FileManager.default.createDirectory(atPath: csvDir, withIntermediateDirectories: true)
+            for symbol in symbols + ["SYN003"] {
+                var text = "date,open,high,low,close,volume\n"
+                for bar in try store.bars(symbol: Symbol(symbol), barSize: size) {
+                    text +=
+                        "\(bar.timestamp.description.prefix(10)),\(bar.open),\(bar.high),\(bar.low),\(bar.close),"
+                        + "\(bar.volume)\n"
+                }
+                try text.write(toFile: "\(csvDir)/\(symbol).csv", atomically: true, encoding: .utf8)
+            }
+            let fromStore = try Self.backtest(
+                ["--strategy", "sma-cross", "--data", "sqlite:\(path)", "--symbols", "SYN001"], out: dir + "/a")
+            let fromCSV = try Self.backtest(
+                ["--strategy", "sma-cross", "--data", "\(csvDir)/SYN001.csv"], out: dir + "/b")
+            #expect(fromStore.hash == fromCSV.hash)
+            #expect(fromStore.trades > 0)
+            let rotationStore = try Self.backtest(
+                ["--strategy", "momentum", "--data", "sqlite:\(path)"], out: dir + "/c")
+            let rotationCSV = try Self.backtest(["--strategy", "momentum", "--data", csvDir], out: dir + "/d")
+            #expect(rotationStore.hash == rotationCSV.hash)
+        }
+    }
+
+    @Test func intradayDownloadFetchesOnlyMissingDays() async throws {
+        try await withTemporaryDirectory { dir in
+            let path = dir + "/bars.sqlite"
+            let common = ["SYN000", "SYN001", "--bar", "1 min", "--end", "2021-06-09", "--store", path]
+            try await withSimulator(data: Self.data) { _, port in
+                let first = try await Self.download(common + ["--duration", "3 D"], port: port)
+                #expect(first.fetchedChunks == 6 && first.emptyChunks == 0)
+                #expect(first.requests.first?.duration == "1 D")
+                // Two more days back (a weekend): only those four chunks are requested, and they are empty.
+                let second = try await Self.download(common + ["--duration", "5 D"], port: port)
+                #expect(second.skippedChunks == 6 && second.fetchedChunks == 4 && second.emptyChunks == 4)
+                let third = try await Self.download(common + ["--duration", "5 D"], port: port)
+                #expect(third.fetchedChunks == 0 && third.skippedChunks == 10)
+            }
+            let store = try BarStore(path: path, createIfMissing: false)
+            let bars = try store.bars(symbol: "SYN000", barSize: try #require(BarSize("1 min")))
+            // 14:30–21:00 UTC: 390 one-minute bars per session, three sessions, stamped in UTC.
+            #expect(bars.count == 3 * 390)
+            #expect(bars.first?.timestamp == Timestamp(year: 2021, month: 6, day: 7, secondOfDay: 14 * 3600 + 30 * 60))
+            #expect(bars.allSatisfy { $0.isConsistent })
+            let summary = try #require(try store.seriesSummaries().first)
+            #expect(summary.count == 390 * 3 && summary.barSize.text == "1 min")
+        }
+    }
+
+    @Test func aDownloadCutOffByADroppedConnectionResumesWhereItStopped() async throws {
+        try await withTemporaryDirectory { dir in
+            let path = dir + "/bars.sqlite"
+            let arguments = [
+                "SYN000", "SYN001", "--bar", "1 min", "--duration", "5 D", "--end", "2021-06-11", "--store", path,
+            ]
+            let series = ["SYN000", "SYN001"].map { DownloadSeries(symbol: Symbol($0), barSize: BarSize("1 min")!) }
+            try await withSimulator(data: Self.data) { simulator, port in
+                // The connection drops a few messages into the downloads (after the handshake and qualification).
+                await simulator.apply(.dropAfterMessages(20))
+                await #expect(throws: (any Error).self) { try await Self.download(arguments, port: port) }
+                let store = try BarStore(path: path, createIfMissing: false)
+                let done = try series.reduce(0) { $0 + (try store.completedChunks($1).count) }
+                #expect(done > 0 && done < 10)
+                let resumed = try await Self.download(arguments, port: port)
+                #expect(resumed.skippedChunks == done && resumed.fetchedChunks == 10 - done)
+                #expect(try store.bars(symbol: "SYN001", barSize: BarSize("1 min")!).count == 5 * 390)
+            }
+        }
+    }
+
+    /// Runs `ibtrader backtest … --benchmark none --out DIR` and reads the order-list hash and trade count.
+    static func backtest(_ arguments: [String], out: String) throws -> (hash: String, trades: Int) {
+        let command = try BacktestCommand.parse(arguments + ["--benchmark", "none", "--out", out])
+        try command.run()
+        let data = try Data(contentsOf: URL(fileURLWithPath: out + "/summary.json"))
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let hash = try #require(json["order_list_hash"] as? String)
+        return (hash, json["trades"] as? Int ?? 0)
+    }
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import Storage
-
-@Test func StorageModuleLoads() { #expect(Bool(true)) }
