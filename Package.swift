@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // MARK: - Pure
@@ -32,6 +34,17 @@ let package = Package(
         // MARK: - Composition and I/O
         .target(name: "BundledData", resources: [.copy("Resources")]),
         .target(name: "Backtest", dependencies: ["TradingModel", "TradingEngine", "Simulation", "Analytics", "Indicators"]),
+        .target(
+            name: "Storage",
+            dependencies: ["TradingModel", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(
+            name: "InteractiveBrokers",
+            dependencies: [
+                "TradingEngine", "TradingModel", "TWSClient", "TWSProtocol", "Storage",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "Research",
             dependencies: ["Backtest", "TradingEngine", "TradingModel", "Analytics", "Simulation"]
@@ -59,10 +72,11 @@ let package = Package(
             name: "TraderCLI",
             dependencies: [
                 "TradingModel", "Indicators", "Analytics", "TradingEngine", "Simulation", "Backtest",
-                "TWSProtocol", "TWSClient", "BundledData", "GatewaySimulator", "Research",
+                "TWSProtocol", "TWSClient", "BundledData", "GatewaySimulator", "Research", "Storage", "InteractiveBrokers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         // MARK: - Tests
@@ -78,6 +92,14 @@ let package = Package(
         .testTarget(
             name: "BacktestTests",
             dependencies: ["Backtest", "TradingEngine", "TradingModel", "Simulation", "Analytics", "Indicators"]
+        ),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "TradingModel"]),
+        .testTarget(
+            name: "InteractiveBrokersTests",
+            dependencies: [
+                "InteractiveBrokers", "Storage", "TradingEngine", "TradingModel", "TWSClient", "TWSProtocol",
+                "GatewaySimulator", "Simulation",
+            ]
         ),
         .testTarget(
             name: "ResearchTests",

@@ -3,4 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --build-tests -Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error
+# Interop tests run the real ib_async client against the gateway simulator; the venv is made here.
+IBTRADER_PYTHON="$(scripts/setup-python.sh | tail -n 1)"
+export IBTRADER_PYTHON
 swift test --skip-build

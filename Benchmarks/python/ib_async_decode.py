@@ -6,7 +6,8 @@ buffer by their 4-byte length, decode the payload to str, split on NUL, then Dec
 every field and calls the wrapper. The wrapper is a no-op object, so ib_async's ticker bookkeeping is NOT counted:
 this is decoder against decoder.
 
-Usage: python ib_async_decode.py [--frames N] [--repeat R]   (prints one line: frames/s, median of R runs)
+Usage: python ib_async_decode.py [--frames N] [--repeat R]   (prints frames/s by wall clock and per thread CPU second,
+median of R runs; CPU time leaves out waits for a core on a shared machine, as the Swift benchmark's CPU row does)
 """
 import argparse, json, pathlib, statistics, struct, time
 
@@ -40,8 +41,10 @@ def main():
     stream, version = build_stream(args.frames)
     decoder = Decoder(NoopWrapper(), version)
     rates = []
+    cpu_rates = []
     for _ in range(args.repeat):
         start = time.perf_counter()
+        cpu_start = time.thread_time()
         # Feed in 4 KiB chunks as a socket would.
         pending = b""
         decoded = 0
@@ -61,9 +64,12 @@ def main():
                 consumed = end
             pending = pending[consumed:]
         elapsed = time.perf_counter() - start
+        cpu_elapsed = time.thread_time() - cpu_start
         assert decoded == args.frames, (decoded, args.frames)
         rates.append(decoded / elapsed)
+        cpu_rates.append(decoded / cpu_elapsed)
     print(f"ib_async 2.1.0 decoder: {statistics.median(rates):,.0f} frames/s (median of {args.repeat}, {args.frames} frames, tick mix v{version})")
+    print(f"ib_async 2.1.0 decoder: {statistics.median(cpu_rates):,.0f} frames per CPU second (thread CPU time, median of {args.repeat})")
 
 
 if __name__ == "__main__":

@@ -7,8 +7,9 @@ struct IBTrader: AsyncParsableCommand {
         commandName: "ibtrader",
         abstract: "A native Swift algorithmic trading system for Interactive Brokers.",
         subcommands: [
+            BacktestCommand.self, AnalyzeCommand.self, IndicatorsCommand.self,
+            GatewayCommand.self,
             ConnectCommand.self, ContractCommand.self, QuoteCommand.self, HistoryCommand.self,
-            IndicatorsCommand.self, AnalyzeCommand.self,
         ]
     )
 }

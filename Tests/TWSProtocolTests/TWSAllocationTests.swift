@@ -15,7 +15,13 @@ import TWSProtocol
         return unsafeBitCast(symbol, to: Counter.self)
     }
 
-    @Test func tickPriceFramesDoNotAllocateInSteadyState() throws {
+    /// How the test drains the frame decoder.
+    enum Drain: CaseIterable, Sendable {
+        case sliced, perFrame, batch, appending
+    }
+
+    @Test(arguments: Drain.allCases)
+    func tickPriceFramesDoNotAllocateInSteadyState(drain: Drain) throws {
         let frame = Array(try TWSResponse.tickPrice(TWSTickPrice(
             requestID: 20, tickType: .bid, price: 150.24, size: 300, attributes: .canAutoExecute)
         ).encode(serverVersion: 200).readableBytesView)
@@ -25,10 +31,27 @@ import TWSProtocol
         var checksum = 0.0
         func run(_ rounds: Int) throws {
             for _ in 0..<rounds {
+                if drain == .appending {
+                    try decoder.decodeResponses(appending: chunk, serverVersion: 200) { response in
+                        if case .tickPrice(let tick) = response { checksum += tick.price }
+                    }
+                    continue
+                }
                 decoder.append(chunk)
-                while let payload = try decoder.nextPayload() {
-                    if case .tickPrice(let tick) = try TWSResponse.decode(payload: payload, serverVersion: 200) {
-                        checksum += tick.price
+                switch drain {
+                case .sliced:
+                    while let payload = try decoder.nextPayload() {
+                        if case .tickPrice(let tick) = try TWSResponse.decode(payload: payload, serverVersion: 200) {
+                            checksum += tick.price
+                        }
+                    }
+                case .perFrame:
+                    while let response = try decoder.nextResponse(serverVersion: 200) {
+                        if case .tickPrice(let tick) = response { checksum += tick.price }
+                    }
+                case .batch, .appending:
+                    try decoder.decodeResponses(serverVersion: 200) { response in
+                        if case .tickPrice(let tick) = response { checksum += tick.price }
                     }
                 }
             }
@@ -40,7 +63,7 @@ import TWSProtocol
         #expect(checksum > 0)
         if let before, let after {
             let perFrame = Double(after - before) / 8_000
-            print("tickPrice steady state: \(after - before) allocations for 8000 frames (\(perFrame) per frame)")
+            print("tickPrice steady state (\(drain)): \(after - before) allocations for 8000 frames (\(perFrame) per frame)")
             #expect(perFrame < 0.01, "tickPrice decoding allocates")
         }
     }

@@ -48,6 +48,14 @@ import TWSTestSupport
         #expect(try r.readOptionalDecimal("i") == Decimal(-3))
     }
 
+    @Test func rawFieldsReturnTheirBytes() throws {
+        var r = reader(["abc", "", "1.5"])
+        #expect(String(decoding: try r.readRawField("a"), as: UTF8.self) == "abc")
+        #expect(try r.readRawField("b").isEmpty)
+        #expect(String(decoding: try r.readRawField("c"), as: UTF8.self) == "1.5")
+        #expect(r.isAtEnd)
+    }
+
     @Test func missingAndMalformedFieldsNameTheField() {
         var r = reader(["abc"])
         #expect(throws: TWSDecodingError.malformedField(message: "test", field: "price", index: 0, value: "abc")) {

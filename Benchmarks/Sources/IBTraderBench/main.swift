@@ -11,13 +11,23 @@ do {
         let frames = Int(ProcessInfo.processInfo.environment["BENCH_FRAMES"] ?? "") ?? 1_000_000
         let codec = try CodecBenchmark.run(root: root, frameCount: frames)
         table.add("TWS decode, tick mix v178 (frames/s)", formatRate(codec.framesPerSecond),
-                  "median of 5 × \(codec.frames) frames, 4 KiB chunks → TWSFrameDecoder → TWSResponse.decode")
+                  "median of 5 × \(codec.frames) frames, 4 KiB chunks → TWSFrameDecoder.decodeResponses(appending:)")
+        table.add("  same, per CPU second (frames/s)", formatRate(codec.framesPerCPUSecond),
+                  "median of 5, thread CPU time: leaves out waits for a core on a shared machine")
+        table.add("  same, via append + decodeResponses", formatRate(codec.appendThenBatchFramesPerSecond),
+                  "median of 5, runs alternating with the rows above (whole chunk copied)")
+        table.add("  same, via nextResponse per frame", formatRate(codec.perFrameFramesPerSecond),
+                  "median of 5, runs alternating with the row above")
+        table.add("  same, via nextPayload + decode(payload:)", formatRate(codec.slicedFramesPerSecond),
+                  "median of 5, runs alternating with the rows above (payload slices)")
         table.add("heap allocations per tickPrice frame", String(format: "%.3f", codec.allocationsPerTickPrice),
-                  "steady state, 100k frames, malloc interposed (-1 = not measurable on this OS)")
+                  "steady state, 100k frames, decodeResponses(appending:), malloc interposed (-1 = not measurable on this OS)")
+        table.add("  same, via nextPayload + decode(payload:)", String(format: "%.3f", codec.slicedAllocationsPerTickPrice),
+                  "steady state, 100k frames")
     }
     if which == "codec-breakdown" {
         for (name, nanoseconds) in try CodecBenchmark.breakdown(root: root) {
-            table.add(name, String(format: "%.0f ns", nanoseconds), "per frame, decoded alone")
+            table.add(name, String(format: "%.0f ns", nanoseconds), "per frame, decoded alone, thread CPU time, median of 3")
         }
     }
     print(table.render())

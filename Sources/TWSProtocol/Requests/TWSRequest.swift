@@ -199,7 +199,15 @@ public enum TWSRequest: Sendable, Equatable {
     /// - Returns: the typed request.
     /// - Throws: `TWSDecodingError` naming the message and field; `unknownMessageID` for ids outside §5.
     public static func decode(payload: ByteBuffer, serverVersion: Int) throws(TWSDecodingError) -> TWSRequest {
-        var reader = TWSFieldReader(payload: payload, message: "request")
+        try payload.withUnsafeReadableBytes { bytes throws(TWSDecodingError) in
+            try decode(bytes: bytes, serverVersion: serverVersion)
+        }
+    }
+
+    /// Decodes a client → server payload given as raw bytes, only read during the call (server side).
+    /// - Throws: see `decode(payload:serverVersion:)`.
+    static func decode(bytes: UnsafeRawBufferPointer, serverVersion: Int) throws(TWSDecodingError) -> TWSRequest {
+        var reader = TWSFieldReader(scopedBytes: bytes, message: "request")
         let id = try reader.readMessageID()
         reader.message = messageName(forID: id)
         let request: TWSRequest

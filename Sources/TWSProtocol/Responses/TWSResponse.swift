@@ -229,9 +229,69 @@ public enum TWSResponse: Sendable, Equatable {
     /// - Throws: `TWSDecodingError` naming the message and field; `unknownMessageID` for ids outside §6 (skip
     ///   those with a log line).
     public static func decode(payload: ByteBuffer, serverVersion: Int) throws(TWSDecodingError) -> TWSResponse {
-        var reader = TWSFieldReader(payload: payload, message: "response")
-        let id = try reader.readMessageID()
-        reader.message = messageName(forID: id)
+        try payload.withUnsafeReadableBytes { bytes throws(TWSDecodingError) in
+            try decode(bytes: bytes, serverVersion: serverVersion)
+        }
+    }
+
+    /// Decodes a server → client payload given as raw bytes (client side), e.g. straight from a receive buffer.
+    ///
+    /// The bytes are only read during the call. Every read is bounds-checked: any byte sequence either decodes or
+    /// throws.
+    /// - Parameters:
+    ///   - bytes: the frame's payload (after the length prefix).
+    ///   - serverVersion: the negotiated version.
+    /// - Returns: the typed response.
+    /// - Throws: see `decode(payload:serverVersion:)`.
+    public static func decode(bytes: UnsafeRawBufferPointer, serverVersion: Int) throws(TWSDecodingError) -> TWSResponse {
+        let position = try fieldsStart(of: bytes)
+        // The fast path in its delivery form (one specialisation of it for both entry points).
+        var fast: TWSResponse?
+        if decodeFast(id: position.id, bytes: bytes, position: position.offset, { fast = $0 }) != nil, let fast {
+            return fast
+        }
+        return try decodeGeneral(id: position.id, bytes: bytes, position: position.offset, serverVersion: serverVersion)
+    }
+
+    /// Decodes a payload given as raw bytes and hands the response to `body` (what `TWSFrameDecoder.decodeResponses`
+    /// uses): the same result as `decode(bytes:serverVersion:)`, delivered without a generic enum copy or destroy.
+    @inline(__always)
+    static func decode(
+        bytes: UnsafeRawBufferPointer,
+        serverVersion: Int,
+        into body: (TWSResponse) -> Void
+    ) throws(TWSDecodingError) {
+        let position = try fieldsStart(of: bytes)
+        if decodeFast(id: position.id, bytes: bytes, position: position.offset, { body($0) }) != nil { return }
+        body(try decodeGeneral(id: position.id, bytes: bytes, position: position.offset, serverVersion: serverVersion))
+    }
+
+    /// Reads the message id (field 0): the id and the offset of field 1. The message id is read before any reader
+    /// exists so that the reader is made once, with its message name.
+    @inline(__always)
+    static func fieldsStart(of bytes: UnsafeRawBufferPointer) throws(TWSDecodingError) -> (id: Int, offset: Int) {
+        // One pass for a plain id (same value as `scanInteger` whenever it succeeds); else the checks below.
+        var cursor = TWSFieldCursor(bytes: bytes, position: 0)
+        if let id = cursor.fusedInt(allowEmpty: false) { return (id, cursor.position) }
+        guard let idEnd = TWSFieldReader.fieldEnd(in: bytes, from: 0) else {
+            throw .missingField(message: "response", field: "msgId", index: 0)
+        }
+        let idField = UnsafeRawBufferPointer(rebasing: bytes[0..<idEnd])
+        guard let id = TWSFieldReader.scanInteger(idField) else {
+            throw .malformedMessageID(String(decoding: idField, as: UTF8.self))
+        }
+        return (id, idEnd + 1)
+    }
+
+    /// The general decoder for message `id` whose fields start at `position` (after the message id): every message,
+    /// every error. `decodeFast` handles the common streaming messages first.
+    static func decodeGeneral(
+        id: Int,
+        bytes: UnsafeRawBufferPointer,
+        position: Int,
+        serverVersion: Int
+    ) throws(TWSDecodingError) -> TWSResponse {
+        var reader = TWSFieldReader(scopedBytes: bytes, message: messageName(forID: id), index: 1, position: position)
         let response: TWSResponse
         switch id {
         case 1, 2, 46, 45, 81, 58, 57:

@@ -1,0 +1,33 @@
+import Simulation
+import TradingModel
+
+/// What the simulated account and exchange look like.
+public struct GatewayConfiguration: Sendable {
+    /// The paper account code reported by managedAccounts.
+    public var accountCode: String
+    /// Starting cash.
+    public var startingCash: Double
+    /// Matching engine settings (IBKR Fixed commissions; fills capped by the displayed quote size).
+    public var simulation: SimulationConfig
+    /// Whether live (type 1) market data is entitled; when `false` clients get 354 or delayed data (10167).
+    public var liveDataEntitled: Bool
+    /// Server versions accepted.
+    public var minimumVersion: Int
+    /// Highest server version answered.
+    public var maximumVersion: Int
+
+    /// Creates a configuration with the defaults of `ibtrader gateway`.
+    public init(
+        accountCode: String = "DU1234567", startingCash: Double = 1_000_000,
+        simulation: SimulationConfig = SimulationConfig(
+            commission: .ibkrFixedDefault, maxVolumeParticipation: 1.0),
+        liveDataEntitled: Bool = true, minimumVersion: Int = 157, maximumVersion: Int = 200
+    ) {
+        self.accountCode = accountCode
+        self.startingCash = startingCash
+        self.simulation = simulation
+        self.liveDataEntitled = liveDataEntitled
+        self.minimumVersion = minimumVersion
+        self.maximumVersion = maximumVersion
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import TWSProtocol
+import TradingModel
+
+extension GatewayState {
+    mutating func accountRequest(_ request: TWSRequest, connection: ConnectionID) -> [GatewayAction] {
+        var out: [GatewayAction] = []
+        func send(_ r: TWSResponse) { out.append(.send(connection, r)) }
+        switch request {
+        case .positions:
+            sessions[connection]?.positions = true
+            for (id, holding) in account.holdings.sorted(by: { $0.key < $1.key }) {
+                send(positionMessage(data.instrument(id), holding))
+            }
+            send(.positionEnd)
+        case .cancelPositions:
+            sessions[connection]?.positions = false
+        case .accountUpdates(let subscribe, _):
+            sessions[connection]?.accountUpdates = subscribe
+            guard subscribe else { break }
+            out += accountValues(to: connection)
+            for (id, holding) in account.holdings.sorted(by: { $0.key < $1.key }) where !holding.quantity.isZero {
+                send(portfolioMessage(data.instrument(id)))
+            }
+            send(accountTimeMessage())
+            send(.accountDownloadEnd(accountName: account.accountCode))
+        case .accountSummary(let requestID, _, let tags):
+            let wanted = tags.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            sessions[connection]?.accountSummaries[requestID] = wanted
+            out += accountSummary(requestID: requestID, tags: wanted, connection: connection)
+        case .cancelAccountSummary(let requestID):
+            sessions[connection]?.accountSummaries[requestID] = nil
+        case .pnl(let requestID, _, _):
+            sessions[connection]?.pnl.insert(requestID)
+            send(pnlMessage(requestID: requestID))
+        case .cancelPnL(let requestID):
+            sessions[connection]?.pnl.remove(requestID)
+        case .pnlSingle(let requestID, _, _, let contractID):
+            guard let instrument = data.instrument(contractID: contractID) else {
+                send(.error(TWSErrorMessage(requestID: requestID, code: 200,
+                                            message: TWSErrorText.noSecurityDefinition)))
+                break
+            }
+            sessions[connection]?.pnlSingle[requestID] = instrument.id
+            send(pnlSingleMessage(requestID: requestID, instrument: instrument))
+        case .cancelPnLSingle(let requestID):
+            sessions[connection]?.pnlSingle[requestID] = nil
+        case .executions(let requestID, let filter):
+            // Like TWS without a master client id: a client sees the executions of its own orders.
+            let clientID = sessions[connection]?.clientID
+            for record in executions where record.clientID == clientID && matches(record, filter) {
+                send(.executionDetails(requestID: requestID, contract: record.contract, execution: record.execution))
+                send(.commissionReport(record.commission))
+            }
+            send(.executionDetailsEnd(requestID: requestID))
+        default:
+            break
+        }
+        return out
+    }
+
+    /// updateAccountTime (`HH:mm`, UTC).
+    func accountTimeMessage() -> TWSResponse {
+        let seconds = (now.nanoseconds / Timestamp.nanosecondsPerSecond) % 86_400
+        return .accountTime(String(format: "%02d:%02d", seconds / 3600, seconds / 60 % 60))
+    }
+
+    /// accountSummary rows for the requested tags (`All` or `$LEDGER` for every tag), then the end.
+    func accountSummary(requestID: Int, tags: [String], connection: ConnectionID) -> [GatewayAction] {
+        let valuation = account.valuation(marks: marks())
+        let everything = tags.contains("All") || tags.contains { $0.hasPrefix("$LEDGER") }
+        var out: [GatewayAction] = []
+        if everything || tags.contains("AccountType") {
+            out.append(.send(connection, .accountSummary(
+                requestID: requestID, account: account.accountCode, tag: "AccountType", value: "INDIVIDUAL",
+                currency: "")))
+        }
+        for (tag, value) in valuation.tagValues where everything || tags.contains(tag) {
+            out.append(.send(connection, .accountSummary(
+                requestID: requestID, account: account.accountCode, tag: tag, value: String(format: "%.2f", value),
+                currency: "USD")))
+        }
+        out.append(.send(connection, .accountSummaryEnd(requestID: requestID)))
+        return out
+    }
+
+    func pnlMessage(requestID: Int) -> TWSResponse {
+        let v = account.valuation(marks: marks())
+        return .pnl(requestID: requestID, dailyPnL: v.dailyPnL, unrealizedPnL: v.unrealizedPnL,
+                    realizedPnL: v.realizedPnL)
+    }
+
+    func pnlSingleMessage(requestID: Int, instrument: SimulatedInstrument) -> TWSResponse {
+        let holding = account.holdings[instrument.id]
+        let q = holding?.quantity.doubleValue ?? 0
+        let mark = QuoteModel.quote(instrument, at: now)?.last.doubleValue ?? 0
+        let unrealized = q * (mark - (holding?.averageCost ?? 0))
+        return .pnlSingle(TWSPnLSingle(
+            requestID: requestID, position: (holding?.quantity ?? .zero).decimal,
+            dailyPnL: unrealized + (holding?.realized ?? 0), unrealizedPnL: unrealized,
+            realizedPnL: holding?.realized ?? 0, value: q * mark))
+    }
+
+    /// The execution filter of reqExecutions (empty fields match everything; `time` is `yyyyMMdd[-| ]HH:mm:ss`).
+    func matches(_ record: ExecutionRecord, _ filter: TWSExecutionFilter) -> Bool {
+        if filter.clientID != 0, filter.clientID != record.clientID { return false }
+        if !filter.accountCode.isEmpty, filter.accountCode != account.accountCode { return false }
+        if !filter.symbol.isEmpty, filter.symbol.uppercased() != record.contract.symbol { return false }
+        if !filter.securityType.isEmpty, filter.securityType.uppercased() != "STK" { return false }
+        if !filter.exchange.isEmpty, !["SMART", record.execution.exchange, record.contract.primaryExchange]
+            .contains(filter.exchange.uppercased()) { return false }
+        if !filter.side.isEmpty {
+            let side = filter.side.uppercased() == "BUY" || filter.side.uppercased() == "BOT" ? "BOT" : "SLD"
+            if side != record.execution.side { return false }
+        }
+        if !filter.time.isEmpty, let after = TWSTimeText.parse(filter.time), record.time < after { return false }
+        if let days = filter.lastNDays, days > 0, record.time < now - .days(Int64(min(days, 36_500))) { return false }
+        return true
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Simulation
+import TWSProtocol
+import TradingModel
+
+extension GatewayState {
+    /// Turns engine reports into TWS messages: fills become execDetails → orderStatus → openOrder (when complete)
+    /// → commissionReport, then position and portfolio updates.
+    mutating func process(_ reports: [ExecutionReport]) -> [GatewayAction] {
+        var out: [GatewayAction] = []
+        for report in reports {
+            guard let key = engineOrders[report.orderID], orders[key] != nil else { continue }
+            switch report {
+            case .accepted, .replaced, .modifyRejected:
+                break
+            case .rejected(_, let reason, _):
+                out += sendToClient(key.clientID, .error(TWSErrorMessage(
+                    requestID: key.orderID, code: 201, message: TWSErrorText.rejected(reason))))
+                out += finish(key, status: "Cancelled", notice: false)
+            case .filled(let fill):
+                out += execute(fill, key: key)
+            case .canceled(_, let reason, _):
+                out += finish(key, status: "Cancelled", notice: reason == .requested)
+            case .expired:
+                out += finish(key, status: "Cancelled", notice: false)
+            }
+        }
+        return out
+    }
+
+    mutating func execute(_ fill: Fill, key: OrderKey) -> [GatewayAction] {
+        guard var entry = orders[key] else { return [] }
+        let realized = account.apply(fill)
+        entry.filled += fill.quantity
+        entry.notional += fill.quantity.doubleValue * fill.price.doubleValue
+        entry.lastFillPrice = fill.price.doubleValue
+        let complete = entry.filled >= entry.quantity
+        let wasPreSubmitted = entry.status == "PreSubmitted"
+        entry.status = complete ? "Filled" : "Submitted"
+        orders[key] = entry
+        var out: [GatewayAction] = []
+        if wasPreSubmitted, !complete {
+            out += sendToClient(key.clientID, entry.openOrder(account: account.accountCode))
+        }
+        var execution = TWSExecution(executionID: String(format: "0000e0d5.%08x.01.01", nextExecution))
+        nextExecution += 1
+        execution.orderID = key.orderID
+        execution.clientID = key.clientID
+        execution.time = TWSTimeText.zoned(fill.timestamp)
+        execution.accountNumber = account.accountCode
+        execution.exchange = data.instrument(entry.instrument).primaryExchange == "NASDAQ" ? "ISLAND" : "NYSE"
+        execution.side = fill.side == .buy ? "BOT" : "SLD"
+        execution.shares = fill.quantity.decimal
+        execution.price = fill.price.doubleValue
+        execution.permID = entry.permID
+        execution.cumulativeQuantity = entry.filled.decimal
+        execution.averagePrice = entry.averagePrice
+        execution.orderRef = entry.wire.orderRef
+        execution.lastLiquidity = 2
+        let commission = TWSCommissionReport(
+            executionID: execution.executionID, commission: fill.commission.doubleValue, currency: "USD",
+            realizedPNL: realized)
+        executions.append(ExecutionRecord(
+            clientID: key.clientID, instrument: entry.instrument, time: fill.timestamp, contract: entry.contract,
+            execution: execution, commission: commission))
+        let details = TWSResponse.executionDetails(requestID: -1, contract: entry.contract, execution: execution)
+        out += sendToClient(key.clientID, details)
+        if pendingFaults.duplicateNextExecution {
+            pendingFaults.duplicateNextExecution = false
+            out += sendToClient(key.clientID, details)
+        }
+        out += sendToClient(key.clientID, entry.orderStatus())
+        if complete { out += sendToClient(key.clientID, entry.openOrder(account: account.accountCode)) }
+        out += sendToClient(key.clientID, .commissionReport(commission))
+        if complete { out += childrenActivated(parent: key) }
+        out += positionChanged(entry.instrument)
+        return out
+    }
+
+    /// A filled bracket parent activates its children: non-stop children go from PreSubmitted to Submitted.
+    mutating func childrenActivated(parent: OrderKey) -> [GatewayAction] {
+        var out: [GatewayAction] = []
+        let children = orders.values.filter {
+            $0.key.clientID == parent.clientID && $0.wire.parentID == parent.orderID && !$0.isTerminal && !$0.isHeld
+                && $0.status == "PreSubmitted" && !$0.isStopLike
+        }
+        for var child in children.sorted(by: { $0.key.orderID < $1.key.orderID }) {
+            child.status = "Submitted"
+            orders[child.key] = child
+            out += sendToClient(child.key.clientID, child.openOrder(account: account.accountCode))
+            out += sendToClient(child.key.clientID, child.orderStatus())
+        }
+        return out
+    }
+
+    /// position and updatePortfolio/updateAccountValue to the clients subscribed to them.
+    mutating func positionChanged(_ id: InstrumentID) -> [GatewayAction] {
+        var out: [GatewayAction] = []
+        let instrument = data.instrument(id)
+        let holding = account.holdings[id]
+        for session in sessions.values.sorted(by: { $0.connection < $1.connection }) {
+            if session.positions {
+                out.append(.send(session.connection, positionMessage(instrument, holding)))
+            }
+            if session.accountUpdates {
+                out.append(.send(session.connection, portfolioMessage(instrument)))
+                out += accountValues(to: session.connection)
+            }
+            // TWS refreshes summaries every 3 minutes; the simulator does it at once so the values match the fills.
+            for (requestID, tags) in session.accountSummaries.sorted(by: { $0.key < $1.key }) {
+                out += accountSummary(requestID: requestID, tags: tags, connection: session.connection)
+            }
+        }
+        return out
+    }
+
+    func positionMessage(_ instrument: SimulatedInstrument, _ holding: AccountBook.Holding?) -> TWSResponse {
+        var contract = qualifiedContract(instrument)
+        contract.exchange = instrument.primaryExchange
+        return .position(account: account.accountCode, contract: contract,
+                         position: (holding?.quantity ?? .zero).decimal, averageCost: holding?.averageCost ?? 0)
+    }
+
+    func portfolioMessage(_ instrument: SimulatedInstrument) -> TWSResponse {
+        let holding = account.holdings[instrument.id]
+        let q = holding?.quantity.doubleValue ?? 0
+        let mark = QuoteModel.quote(instrument, at: now)?.last.doubleValue ?? 0
+        var contract = qualifiedContract(instrument)
+        contract.exchange = ""
+        return .portfolioValue(TWSPortfolioValue(
+            contract: contract, position: (holding?.quantity ?? .zero).decimal, marketPrice: mark,
+            marketValue: q * mark, averageCost: holding?.averageCost ?? 0,
+            unrealizedPNL: q * (mark - (holding?.averageCost ?? 0)), realizedPNL: holding?.realized ?? 0,
+            accountName: account.accountCode))
+    }
+
+    func accountValues(to connection: ConnectionID) -> [GatewayAction] {
+        let valuation = account.valuation(marks: marks())
+        var out: [GatewayAction] = [.send(connection, .accountValue(
+            key: "AccountCode", value: account.accountCode, currency: "", accountName: account.accountCode))]
+        for (tag, value) in valuation.tagValues {
+            out.append(.send(connection, .accountValue(
+                key: tag, value: String(format: "%.2f", value), currency: "USD", accountName: account.accountCode)))
+        }
+        out.append(.send(connection, .accountValue(
+            key: "Currency", value: "USD", currency: "USD", accountName: account.accountCode)))
+        return out
+    }
+}

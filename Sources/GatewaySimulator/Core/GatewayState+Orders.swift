@@ -1,0 +1,291 @@
+import Foundation
+import Simulation
+import TWSProtocol
+import TradingModel
+
+extension GatewayState {
+    // MARK: - placeOrder
+
+    mutating func placeOrder(orderID: Int, contract: TWSContract, order: TWSOrder, clientID: Int) -> [GatewayAction] {
+        let key = OrderKey(clientID: clientID, orderID: orderID)
+        if let existing = orders[key] {
+            return modifyOrder(existing, contract: contract, order: order)
+        }
+        func reject(_ code: Int, _ text: String) -> [GatewayAction] {
+            sendToClient(clientID, .error(TWSErrorMessage(requestID: orderID, code: code, message: text)))
+        }
+        guard orderID > 0, orderID < Int(Int32.max) else {
+            return reject(321, "Error validating request:-'orderId' \(orderID) is out of range")
+        }
+        guard orderID > (highestOrderID[clientID] ?? 0) else {
+            return reject(103, "Duplicate order id")
+        }
+        highestOrderID[clientID] = orderID
+        guard let instrument = resolve(contract) else { return reject(200, TWSErrorText.noSecurityDefinition) }
+        let quantity = order.totalQuantity.flatMap { Quantity($0.description) } ?? .zero
+        // PROTOCOL.md §4: a rejection is errMsg 201 followed by a terminal orderStatus.
+        func rejected(_ reason: String) -> [GatewayAction] {
+            reject(201, TWSErrorText.rejected(reason)) + sendToClient(clientID, .orderStatus(TWSOrderStatus(
+                orderID: orderID, status: "Cancelled", filled: 0, remaining: quantity.decimal, parentID: order.parentID,
+                clientID: clientID)))
+        }
+        if let reason = pendingFaults.rejectNextOrder {
+            pendingFaults.rejectNextOrder = nil
+            return rejected(reason)
+        }
+        if let reason = validate(order, instrument: instrument, quantity: quantity) {
+            return rejected(reason)
+        }
+        var entry = GatewayOrder(
+            key: key, engineID: OrderID(nextEngineID), permID: nextPermID, instrument: instrument.id,
+            contract: qualifiedContract(instrument, exchange: contract.exchange), wire: order,
+            status: "PendingSubmit", isHeld: !order.transmit, quantity: quantity)
+        nextEngineID += 1
+        nextPermID += 1
+        if entry.wire.timeInForce.isEmpty { entry.wire.timeInForce = "DAY" }
+        orders[key] = entry
+        engineOrders[entry.engineID] = key
+        guard order.transmit else { return [] }
+        // A transmitting order releases its held parent and held siblings (bracket).
+        var release: [OrderKey] = []
+        if order.parentID != 0 {
+            let parentKey = OrderKey(clientID: clientID, orderID: order.parentID)
+            if let parent = orders[parentKey], parent.isHeld { release.append(parentKey) }
+            release += orders.values.filter { $0.isHeld && $0.wire.parentID == order.parentID && $0.key != key }
+                .sorted { $0.key.orderID < $1.key.orderID }.map(\.key)
+        }
+        release.append(key)
+        let isBracket = order.parentID != 0
+        var out: [GatewayAction] = []
+        for k in release {
+            guard var o = orders[k] else { continue }
+            o.isHeld = false
+            if isBracket, o.wire.parentID != 0, o.wire.ocaGroup.isEmpty {
+                o.wire.ocaGroup = "bracket-\(clientID)-\(o.wire.parentID)"
+                o.wire.ocaType = 3
+            }
+            orders[k] = o
+            out += transmit(k)
+        }
+        // The group is transmitted as one: only now may the market fill any of it.
+        return out + matchNow(instrument.id)
+    }
+
+    /// Why TWS would refuse an order, or `nil`.
+    func validate(_ order: TWSOrder, instrument: SimulatedInstrument, quantity: Quantity) -> String? {
+        guard quantity.units > 0 else { return "Order size \(quantity) is not valid" }
+        guard quantity < Quantity(100_000_000) else { return "Order size \(quantity) is too large" }
+        for value in [order.limitPrice, order.auxPrice, order.limitPriceOffset, order.trailingPercent].compactMap({ $0 })
+        where !value.isFinite || abs(value) >= 10_000_000 {
+            return "Price \(value) is out of range"
+        }
+        guard ["BUY", "SELL", "SSHORT"].contains(order.action.uppercased()) else {
+            return "Invalid action: \(order.action)"
+        }
+        let tif = order.timeInForce.uppercased()
+        guard tif.isEmpty || ["DAY", "GTC", "IOC"].contains(tif) else {
+            return "Time in force \(order.timeInForce) is not supported by the simulator"
+        }
+        let tick = instrument.minTick.units
+        func offTick(_ value: Double?) -> Bool {
+            guard let value else { return false }
+            let units = Price(approximately: value).units
+            return units % tick != 0
+        }
+        let type = order.orderType.uppercased()
+        switch type {
+        case "MKT": break
+        case "LMT":
+            guard order.limitPrice != nil else { return "Limit price is missing" }
+        case "STP":
+            guard order.auxPrice != nil else { return "Stop price is missing" }
+        case "STP LMT":
+            guard order.auxPrice != nil, order.limitPrice != nil else { return "Stop or limit price is missing" }
+        case "TRAIL", "TRAIL LIMIT":
+            guard order.auxPrice != nil || order.trailingPercent != nil else {
+                return "Trailing amount or percent is missing"
+            }
+        default:
+            return "Order type \(order.orderType) is not supported by the simulator"
+        }
+        if type != "TRAIL" && type != "TRAIL LIMIT", offTick(order.limitPrice) || offTick(order.auxPrice) {
+            return "The price does not conform to the minimum price variation for this contract."
+        }
+        // Buying power: the initial margin (50 %) of what the order adds to the position must be available.
+        let held = account.holdings[instrument.id]?.quantity.doubleValue ?? 0
+        let signed = (order.action.uppercased() == "BUY" ? 1.0 : -1.0) * quantity.doubleValue
+        let increase = max(0, abs(held + signed) - abs(held))
+        if increase > 0 {
+            let quote = QuoteModel.quote(instrument, at: now)
+            let reference = order.limitPrice ?? quote?.ask.doubleValue ?? order.auxPrice ?? 0
+            let margin = increase * reference * 0.5
+            let valuation = account.valuation(marks: marks())
+            if margin > valuation.availableFunds {
+                return String(format: "YOUR ORDER IS NOT ACCEPTED. IN ORDER TO OBTAIN THE DESIRED POSITION YOUR "
+                    + "EQUITY WITH LOAN VALUE [%.2f USD] MUST EXCEED THE INITIAL MARGIN [%.2f USD] (insufficient "
+                    + "buying power)", valuation.netLiquidation, margin + valuation.initialMargin)
+            }
+        }
+        return nil
+    }
+
+    /// The engine's order type for a wire order (trailing percents of TRAIL LIMIT become amounts at today's price).
+    func engineType(_ order: TWSOrder, instrument: SimulatedInstrument) -> OrderType {
+        func price(_ v: Double?) -> Price { Price(approximately: v ?? 0) }
+        switch order.orderType.uppercased() {
+        case "LMT": return .limit(price(order.limitPrice))
+        case "STP": return .stop(price(order.auxPrice))
+        case "STP LMT": return .stopLimit(stop: price(order.auxPrice), limit: price(order.limitPrice))
+        case "TRAIL":
+            if let percent = order.trailingPercent { return .trailingPercent(percent) }
+            return .trailingAmount(price(order.auxPrice))
+        case "TRAIL LIMIT":
+            var trail = price(order.auxPrice)
+            if let percent = order.trailingPercent, let last = QuoteModel.quote(instrument, at: now)?.last {
+                trail = Price(approximately: last.doubleValue * percent / 100)
+            }
+            return .trailingLimit(trail: trail, limitOffset: price(order.limitPriceOffset ?? 0))
+        default: return .market
+        }
+    }
+
+    /// Hands a released order to the matching engine and reports it working; market orders fill at once.
+    mutating func transmit(_ key: OrderKey) -> [GatewayAction] {
+        guard var entry = orders[key] else { return [] }
+        let instrument = data.instrument(entry.instrument)
+        let side: Side = entry.wire.action.uppercased() == "BUY" ? .buy : .sell
+        let tif = TimeInForce(rawValue: entry.wire.timeInForce.uppercased()) ?? .day
+        var request = OrderRequest(
+            instrument: entry.instrument, side: side, quantity: entry.quantity,
+            type: engineType(entry.wire, instrument: instrument), timeInForce: tif)
+        request.ocaGroup = entry.wire.ocaGroup.isEmpty ? nil : "\(key.clientID)/\(entry.wire.ocaGroup)"
+        var model = TradingModel.Order(
+            id: entry.engineID, clientOrderID: ClientOrderID("\(key.clientID).\(key.orderID)"), request: request,
+            createdAt: now)
+        if entry.wire.parentID != 0, let parent = orders[OrderKey(clientID: key.clientID, orderID: entry.wire.parentID)] {
+            model.parentID = parent.engineID
+        }
+        var reports: [ExecutionReport] = []
+        engine.submit(model, at: now, into: &reports)
+        let waiting = model.parentID.map { parent in engine.workingOrderIDs.contains(parent) } ?? false
+        let stopLike = request.isStopLike
+        entry.status = waiting || stopLike || !instrument.series.isTrading(at: now) ? "PreSubmitted" : "Submitted"
+        orders[key] = entry
+        var out = sendToClient(key.clientID, entry.openOrder(account: account.accountCode))
+        out += sendToClient(key.clientID, entry.orderStatus())
+        out += process(reports)
+        return out
+    }
+
+    /// Matches an instrument's working orders against the current quote (1 ns after now, the engine's minimum
+    /// latency), if its session is open.
+    mutating func matchNow(_ id: InstrumentID) -> [GatewayAction] {
+        let instrument = data.instrument(id)
+        guard instrument.series.isTrading(at: now), var quote = QuoteModel.quote(instrument, at: now)?.engineQuote
+        else { return [] }
+        quote.timestamp = Timestamp(nanoseconds: now.nanoseconds + 1)
+        var reports: [ExecutionReport] = []
+        engine.process(quote: quote, for: id, liquidity: quote.askSize, into: &reports)
+        return process(reports)
+    }
+
+    // MARK: - Modify and cancel
+
+    mutating func modifyOrder(_ existing: GatewayOrder, contract: TWSContract, order: TWSOrder) -> [GatewayAction] {
+        let key = existing.key
+        func reject(_ code: Int, _ text: String) -> [GatewayAction] {
+            sendToClient(key.clientID, .error(TWSErrorMessage(requestID: key.orderID, code: code, message: text)))
+        }
+        guard !existing.isTerminal else { return reject(104, "Can't modify a filled order") }
+        let instrument = data.instrument(existing.instrument)
+        let quantity = order.totalQuantity.flatMap { Quantity($0.description) } ?? .zero
+        guard order.orderType.uppercased() == existing.wire.orderType.uppercased(),
+            order.action.uppercased() == existing.wire.action.uppercased()
+        else { return reject(321, "Error validating request:-'modify' : cause - order type or action changed") }
+        if let reason = validate(order, instrument: instrument, quantity: max(quantity - existing.filled, .zero)) {
+            return reject(201, TWSErrorText.rejected(reason))
+        }
+        var updated = existing
+        var wire = order
+        wire.ocaGroup = existing.wire.ocaGroup
+        wire.ocaType = existing.wire.ocaType
+        if wire.timeInForce.isEmpty { wire.timeInForce = existing.wire.timeInForce }
+        updated.wire = wire
+        updated.quantity = quantity
+        if existing.isHeld {
+            updated.isHeld = !order.transmit
+            orders[key] = updated
+            return order.transmit ? transmit(key) + matchNow(existing.instrument) : []
+        }
+        var reports: [ExecutionReport] = []
+        engine.modify(
+            existing.engineID, OrderModification(quantity: quantity, type: engineType(order, instrument: instrument)),
+            context: (filled: existing.filled, now: now), into: &reports)
+        if reports.contains(where: { if case .modifyRejected = $0 { return true } else { return false } }) {
+            return reject(201, TWSErrorText.rejected("the modification was refused by the matching engine"))
+        }
+        orders[key] = updated
+        var out = sendToClient(key.clientID, updated.openOrder(account: account.accountCode))
+        out += sendToClient(key.clientID, updated.orderStatus())
+        out += matchNow(existing.instrument)
+        return out
+    }
+
+    mutating func cancelOrder(_ key: OrderKey, connection: ConnectionID) -> [GatewayAction] {
+        guard let entry = orders[key], !entry.isTerminal else {
+            let code = orders[key] == nil ? 10147 : 161
+            let text = orders[key] == nil ? "OrderId \(key.orderID) that needs to be cancelled is not found."
+                : "Cancel attempted when order is not in a cancellable state.  Order permId =\(orders[key]?.permID ?? 0)"
+            return [.send(connection, .error(TWSErrorMessage(requestID: key.orderID, code: code, message: text)))]
+        }
+        if entry.isHeld || entry.status == "PendingSubmit" {
+            return finish(key, status: "Cancelled", notice: true)
+        }
+        var reports: [ExecutionReport] = []
+        engine.cancel(entry.engineID, at: now, into: &reports)
+        return process(reports)
+    }
+
+    mutating func globalCancel() -> [GatewayAction] {
+        var out: [GatewayAction] = []
+        for key in orders.values.filter({ !$0.isTerminal }).sorted(by: { $0.permID < $1.permID }).map(\.key) {
+            guard let entry = orders[key], !entry.isTerminal else { continue }
+            if let connection = connections(ofClient: key.clientID).first {
+                out += cancelOrder(key, connection: connection)
+            } else {
+                var reports: [ExecutionReport] = []
+                engine.cancel(entry.engineID, at: now, into: &reports)
+                out += process(reports)
+            }
+        }
+        return out
+    }
+
+    /// Marks an order terminal and tells its client (orderStatus, then 202 for cancels the client asked for).
+    mutating func finish(_ key: OrderKey, status: String, notice: Bool) -> [GatewayAction] {
+        guard var entry = orders[key] else { return [] }
+        entry.status = status
+        entry.isHeld = false
+        orders[key] = entry
+        var out = sendToClient(key.clientID, entry.orderStatus())
+        if notice {
+            out += sendToClient(key.clientID, .error(TWSErrorMessage(
+                requestID: key.orderID, code: 202, message: TWSErrorText.orderCanceled)))
+        }
+        return out
+    }
+
+    /// Messages for every connection of a clientId.
+    func sendToClient(_ clientID: Int, _ response: TWSResponse) -> [GatewayAction] {
+        connections(ofClient: clientID).map { .send($0, response) }
+    }
+
+    /// Last prices of every instrument with a position.
+    func marks() -> [InstrumentID: Double] {
+        var result: [InstrumentID: Double] = [:]
+        for id in account.holdings.keys {
+            if let q = QuoteModel.quote(data.instrument(id), at: now) { result[id] = q.last.doubleValue }
+        }
+        return result
+    }
+}

@@ -1,0 +1,266 @@
+import Foundation
+import Simulation
+import TWSProtocol
+import TradingModel
+
+/// The simulated gateway as a pure state machine: requests and clock steps in, messages out.
+///
+/// No sockets and no clock: the server edge feeds it decoded requests with `handle(_:from:wallTime:)` and replay
+/// time with `advance(to:)`, and carries out the returned `GatewayAction`s in order. Account, orders and executions
+/// live here and outlive connections.
+///
+/// ```swift
+/// var state = GatewayState(data: .synthetic(count: 2, seed: 1), configuration: GatewayConfiguration())
+/// let hello = state.connect(connection: 1, clientID: 7, serverVersion: 200)
+/// let replies = state.handle(.contractDetails(requestID: 1, contract: contract), from: 1, wallTime: 0)
+/// let ticks = state.advance(to: state.now + .seconds(5))
+/// ```
+public struct GatewayState: Sendable {
+    /// The universe.
+    public let data: MarketDataSet
+    /// The configuration.
+    public let configuration: GatewayConfiguration
+    /// The replay clock's current time.
+    public internal(set) var now: Timestamp
+    /// The account.
+    public internal(set) var account: AccountBook
+    /// Faults that act on the next order, execution or historical request.
+    public var pendingFaults = PendingFaults()
+
+    var engine: MatchingEngine
+    var sessions: [ConnectionID: ClientSession] = [:]
+    var orders: [OrderKey: GatewayOrder] = [:]
+    var engineOrders: [OrderID: OrderKey] = [:]
+    var executions: [ExecutionRecord] = []
+    var nextEngineID: Int64 = 1
+    var nextPermID: Int64 = 1_000_000_001
+    var nextExecution = 1
+    /// Highest order id each clientId has used (persists across reconnects).
+    var highestOrderID: [Int: Int] = [:]
+    /// The 3-minute period of the last periodic account refresh.
+    var accountRefreshPeriod: Int64 = 0
+    /// Historical requests stalled by a fault: (connection, requestID).
+    var stalledHistory: Set<[Int]> = []
+
+    /// Creates the state at a replay start time.
+    /// - Parameters:
+    ///   - data: the universe.
+    ///   - configuration: account and engine settings.
+    ///   - start: the replay start (default: `data.defaultStart`).
+    public init(data: MarketDataSet, configuration: GatewayConfiguration, start: Timestamp? = nil) {
+        self.data = data
+        self.configuration = configuration
+        self.now = start ?? data.defaultStart
+        self.account = AccountBook(accountCode: configuration.accountCode, cash: configuration.startingCash)
+        self.engine = MatchingEngine(config: configuration.simulation, instrumentCount: data.instruments.count)
+        account.startOfDay = now.dayNumber
+        accountRefreshPeriod = now.nanoseconds / TimeSpan.minutes(3).nanoseconds
+    }
+
+    /// The clientIds connected now.
+    public var connectedClientIDs: [Int] { sessions.values.map(\.clientID).sorted() }
+
+    /// Counts of the streaming subscriptions open now (for tests that must know a request has arrived).
+    public var activeSubscriptions: (marketData: Int, realTimeBars: Int, historyUpdates: Int) {
+        sessions.values.reduce((0, 0, 0)) { total, session in
+            (total.0 + session.marketLines.count, total.1 + session.realTimeBars.count,
+             total.2 + session.historyUpdates.count)
+        }
+    }
+
+    // MARK: - Connections
+
+    /// A client finished the handshake.
+    /// - Parameters:
+    ///   - connection: the socket's id.
+    ///   - clientID: the clientId from startApi.
+    ///   - serverVersion: the negotiated version.
+    /// - Returns: managedAccounts, nextValidId and the farm messages; or error 326 and a close for a duplicate id.
+    public mutating func connect(connection: ConnectionID, clientID: Int, serverVersion: Int) -> [GatewayAction] {
+        if sessions.values.contains(where: { $0.clientID == clientID }) {
+            return [.send(connection, .error(TWSErrorMessage(
+                requestID: -1, code: 326, message: TWSErrorText.clientIDInUse))), .close(connection)]
+        }
+        sessions[connection] = ClientSession(connection: connection, clientID: clientID, serverVersion: serverVersion)
+        var out: [GatewayAction] = [
+            .send(connection, .managedAccounts(accountsList: account.accountCode)),
+            .send(connection, .nextValidID(orderID: nextValidID(for: clientID))),
+        ]
+        for (code, text) in Self.farmsOK {
+            out.append(.send(connection, .error(TWSErrorMessage(requestID: -1, code: code, message: text))))
+        }
+        return out
+    }
+
+    /// The farm status messages sent at connect.
+    static let farmsOK: [(Int, String)] = [
+        (2104, "Market data farm connection is OK:usfarm"),
+        (2106, "HMDS data farm connection is OK:ushmds"),
+        (2158, "Sec-def data farm connection is OK:secdefnj"),
+    ]
+
+    /// A socket closed: its subscriptions end; orders and account stay.
+    public mutating func disconnect(connection: ConnectionID) {
+        sessions[connection] = nil
+        stalledHistory = stalledHistory.filter { $0.first != connection }
+    }
+
+    func nextValidID(for clientID: Int) -> Int { (highestOrderID[clientID] ?? 0) + 1 }
+
+    func connections(ofClient clientID: Int) -> [ConnectionID] {
+        sessions.values.filter { $0.clientID == clientID }.map(\.connection)
+    }
+
+    // MARK: - Requests
+
+    /// Handles one decoded request.
+    /// - Parameters:
+    ///   - request: the request.
+    ///   - connection: who sent it.
+    ///   - wallTime: seconds on the server's monotonic clock (for pacing rules only).
+    /// - Returns: the messages to send.
+    public mutating func handle(_ request: TWSRequest, from connection: ConnectionID, wallTime: Double) -> [GatewayAction] {
+        guard let session = sessions[connection] else { return [] }
+        var out: [GatewayAction] = []
+        func send(_ r: TWSResponse) { out.append(.send(connection, r)) }
+        switch request {
+        case .startAPI:
+            send(.error(TWSErrorMessage(requestID: -1, code: 321, message: "Error validating request:-'startApi' "
+                + "received twice")))
+        case .requestIDs:
+            send(.nextValidID(orderID: nextValidID(for: session.clientID)))
+        case .currentTime:
+            send(.currentTime(TWSTimeText.epochSeconds(now)))
+        case .currentTimeInMillis:
+            send(.currentTimeInMillis(now.nanoseconds / 1_000_000))
+        case .managedAccounts:
+            send(.managedAccounts(accountsList: account.accountCode))
+        case .contractDetails(let requestID, let contract):
+            out += contractDetails(requestID: requestID, contract: contract, connection: connection)
+        case .marketDataType(let type):
+            sessions[connection]?.marketDataType = (1...4).contains(type) ? type : 1
+        case .marketData(let r):
+            out += marketData(r, connection: connection)
+        case .cancelMarketData(let requestID):
+            sessions[connection]?.marketLines[requestID] = nil
+        case .realTimeBars(let r):
+            out += realTimeBars(r, connection: connection)
+        case .cancelRealTimeBars(let requestID):
+            sessions[connection]?.realTimeBars[requestID] = nil
+        case .historicalData(let r):
+            out += historicalData(r, connection: connection, wallTime: wallTime)
+        case .cancelHistoricalData(let requestID):
+            sessions[connection]?.historyUpdates[requestID] = nil
+            stalledHistory.remove([connection, requestID])
+        case .placeOrder(let orderID, let contract, let order):
+            out += placeOrder(orderID: orderID, contract: contract, order: order, clientID: session.clientID)
+        case .cancelOrder(let orderID, _):
+            out += cancelOrder(OrderKey(clientID: session.clientID, orderID: orderID), connection: connection)
+        case .globalCancel:
+            out += globalCancel()
+        case .openOrders, .allOpenOrders:
+            let all: Bool
+            if case .allOpenOrders = request { all = true } else { all = false }
+            for order in orders.values.sorted(by: { $0.permID < $1.permID })
+            where !order.isTerminal && !order.isHeld && (all || order.key.clientID == session.clientID) {
+                send(order.openOrder(account: account.accountCode))
+                send(order.orderStatus())
+            }
+            send(.openOrderEnd)
+        case .autoOpenOrders:
+            break
+        case .completedOrders:
+            send(.completedOrdersEnd)
+        case .accountUpdatesMulti(let requestID, _, _, _):
+            send(.accountUpdateMultiEnd(requestID: requestID))
+        case .positions, .cancelPositions, .accountUpdates, .accountSummary, .cancelAccountSummary, .pnl, .cancelPnL,
+            .pnlSingle, .cancelPnLSingle, .executions:
+            out += accountRequest(request, connection: connection)
+        }
+        return out
+    }
+
+    // MARK: - Reference data
+
+    /// Resolves a wire contract to an instrument: by conId, else by symbol (stocks in USD only).
+    func resolve(_ contract: TWSContract) -> SimulatedInstrument? {
+        if contract.contractID != 0 {
+            guard let found = data.instrument(contractID: contract.contractID) else { return nil }
+            return contract.symbol.isEmpty || contract.symbol.uppercased() == found.symbol ? found : nil
+        }
+        let type = contract.securityType.uppercased()
+        guard type.isEmpty || type == "STK", contract.currency.isEmpty || contract.currency.uppercased() == "USD" else {
+            return nil
+        }
+        return data.instrument(symbol: contract.symbol)
+    }
+
+    /// The fully qualified contract of an instrument.
+    func qualifiedContract(_ instrument: SimulatedInstrument, exchange: String = "SMART") -> TWSContract {
+        var c = TWSContract()
+        c.contractID = instrument.contractID
+        c.symbol = instrument.symbol
+        c.securityType = "STK"
+        c.exchange = exchange.isEmpty ? "SMART" : exchange
+        c.primaryExchange = instrument.primaryExchange
+        c.currency = "USD"
+        c.localSymbol = instrument.symbol
+        c.tradingClass = instrument.primaryExchange == "NASDAQ" ? "NMS" : instrument.symbol
+        return c
+    }
+
+    mutating func contractDetails(requestID: Int, contract: TWSContract, connection: ConnectionID) -> [GatewayAction] {
+        guard let instrument = resolve(contract) else {
+            return [.send(connection, .error(TWSErrorMessage(
+                requestID: requestID, code: 200, message: TWSErrorText.noSecurityDefinition)))]
+        }
+        var details = TWSContractDetails(contract: qualifiedContract(instrument))
+        details.marketName = details.contract.tradingClass
+        details.minTick = instrument.minTick.doubleValue
+        details.orderTypes = "LMT,MKT,STP,STP LMT,TRAIL,TRAIL LIMIT,IOC,GTC,DAY,OCA,BRACKET"
+        details.validExchanges = "SMART,\(instrument.primaryExchange)"
+        details.priceMagnifier = 1
+        details.longName = instrument.longName
+        details.industry = instrument.industry
+        details.category = instrument.industry
+        details.timeZoneID = "UTC"
+        details.tradingHours = tradingHours(instrument)
+        details.liquidHours = details.tradingHours
+        details.stockType = "COMMON"
+        details.minSize = 1
+        details.sizeIncrement = 1
+        details.suggestedSizeIncrement = 100
+        details.marketRuleIDs = "26,26"
+        return [.send(connection, .contractDetails(requestID: requestID, details: details)),
+                .send(connection, .contractDetailsEnd(requestID: requestID))]
+    }
+
+    /// `yyyyMMdd:HHmm-yyyyMMdd:HHmm;…` for today and the next days, `CLOSED` on weekends (UTC).
+    func tradingHours(_ instrument: SimulatedInstrument) -> String {
+        var parts: [String] = []
+        for offset in 0..<7 {
+            let day = Timestamp(nanoseconds: (now.dayNumber + Int64(offset)) * Timestamp.nanosecondsPerDay)
+            let d = TWSTimeText.date(day)
+            if day.weekday >= 5 {
+                parts.append("\(d):CLOSED")
+            } else if instrument.series.isDaily {
+                parts.append("\(d):1430-\(d):2100")
+            } else {
+                parts.append("\(d):0000-\(d):2359")
+            }
+        }
+        return parts.joined(separator: ";")
+    }
+}
+
+/// One-shot faults the core applies to the next matching event.
+public struct PendingFaults: Sendable, Equatable {
+    /// Reject the next order placed, with this reason.
+    public var rejectNextOrder: String?
+    /// Send the next live execDetails twice.
+    public var duplicateNextExecution = false
+    /// Never answer the next historical data request.
+    public var stallNextHistorical = false
+    /// Creates an empty set.
+    public init() {}
+}

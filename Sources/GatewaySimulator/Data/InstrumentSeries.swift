@@ -1,0 +1,160 @@
+import Simulation
+import TradingModel
+
+/// One instrument's bars and the piecewise-linear intrabar price path the simulator derives everything from.
+///
+/// Each bar trades during its *window*: a daily bar from 14:30 to 21:00 UTC of its date (the simulator's regular
+/// trading hours, see `docs/gateway-simulator.md`), an intraday bar from its timestamp for one resolution. Inside the
+/// window the price moves linearly through the bar's `PricePath` points (open → nearer extreme → other extreme →
+/// close) at 0, ⅓, ⅔ and 1 of the window; between windows it stays at the last close. Quotes, ticks, real-time bars,
+/// historical bars of any size and fills are all read from this one path, so they agree with each other.
+public struct InstrumentSeries: Sendable {
+    /// The bars, in time order.
+    public let bars: [Bar]
+    /// Time covered by one bar (one day for daily data).
+    public let resolution: TimeSpan
+    /// Window start and end of every bar (nanoseconds), parallel to `bars`.
+    let windows: [(start: Int64, end: Int64)]
+
+    /// Session open and close for daily bars, seconds after midnight UTC.
+    public static let sessionOpenSecond: Int64 = 14 * 3600 + 30 * 60
+    /// Session close for daily bars, seconds after midnight UTC.
+    public static let sessionCloseSecond: Int64 = 21 * 3600
+
+    /// Creates a series; bars must be in increasing time order.
+    /// - Parameters:
+    ///   - bars: the bars.
+    ///   - resolution: the data's bar length.
+    public init(bars: [Bar], resolution: TimeSpan) {
+        self.bars = bars
+        self.resolution = resolution
+        let daily = resolution.nanoseconds >= Timestamp.nanosecondsPerDay
+        self.windows = bars.map { bar in
+            if daily {
+                let midnight = bar.timestamp.dayNumber * Timestamp.nanosecondsPerDay
+                return (midnight + Self.sessionOpenSecond * Timestamp.nanosecondsPerSecond,
+                        midnight + Self.sessionCloseSecond * Timestamp.nanosecondsPerSecond)
+            }
+            return (bar.timestamp.nanoseconds, bar.timestamp.nanoseconds + resolution.nanoseconds)
+        }
+    }
+
+    /// `true` for data of one bar per day or coarser.
+    public var isDaily: Bool { resolution.nanoseconds >= Timestamp.nanosecondsPerDay }
+    /// Start of the first window, if any.
+    public var firstTime: Timestamp? { windows.first.map { Timestamp(nanoseconds: $0.start) } }
+    /// End of the last window, if any.
+    public var lastTime: Timestamp? { windows.last.map { Timestamp(nanoseconds: $0.end) } }
+
+    /// Index of the last bar whose window starts at or before `t`, or `nil` before the first.
+    func barIndex(atOrBefore t: Int64) -> Int? {
+        var low = 0, high = windows.count
+        while low < high {
+            let mid = (low + high) / 2
+            if windows[mid].start <= t { low = mid + 1 } else { high = mid }
+        }
+        return low == 0 ? nil : low - 1
+    }
+
+    /// `true` when `t` lies inside a bar's window (the market is open).
+    public func isTrading(at t: Timestamp) -> Bool {
+        guard let i = barIndex(atOrBefore: t.nanoseconds) else { return false }
+        return t.nanoseconds < windows[i].end
+    }
+
+    /// The traded price at a time, or `nil` before the data starts.
+    public func price(at t: Timestamp) -> Price? {
+        guard let i = barIndex(atOrBefore: t.nanoseconds) else { return nil }
+        return price(bar: i, at: t.nanoseconds)
+    }
+
+    /// The path price of bar `i` at `t` (clamped to its window).
+    func price(bar i: Int, at t: Int64) -> Price {
+        let w = windows[i]
+        if t >= w.end { return bars[i].close }
+        if t <= w.start { return bars[i].open }
+        let path = PricePath(bar: bars[i])
+        let fraction = Double(t - w.start) / Double(w.end - w.start) * 3
+        let segment = min(Int(fraction), 2)
+        let a = path[segment].units, b = path[segment + 1].units
+        let units = a + Int64((Double(b - a) * (fraction - Double(segment))).rounded())
+        return Price(units: units)
+    }
+
+    /// Knot times of bar `i` (window start, ⅓, ⅔, end).
+    func knots(bar i: Int) -> [Int64] {
+        let w = windows[i]
+        let third = (w.end - w.start) / 3
+        return [w.start, w.start + third, w.start + 2 * third, w.end]
+    }
+
+    /// The volume bar `i` has traded by `t` (pro rata over its window).
+    func tradedVolume(bar i: Int, by t: Int64) -> Quantity {
+        let w = windows[i]
+        if t >= w.end { return bars[i].volume }
+        if t <= w.start { return .zero }
+        // Whole shares: a volume tick or bar never shows a fraction of a share.
+        let share = Double(t - w.start) / Double(w.end - w.start)
+        return Quantity(Int64((bars[i].volume.doubleValue * share).rounded(.down)))
+    }
+
+    /// The OHLCV of the path over `[from, to)`, seeing nothing after `now`; `nil` when no window overlaps.
+    /// - Parameters:
+    ///   - from: interval start.
+    ///   - to: interval end.
+    ///   - now: the replay clock; later data is invisible.
+    /// - Returns: the summarized bar stamped `from`, and the number of source bars it touched.
+    public func summarize(from: Timestamp, to: Timestamp, now: Timestamp) -> (bar: Bar, count: Int)? {
+        let end = min(to.nanoseconds, now.nanoseconds)
+        let start = from.nanoseconds
+        guard end > start else { return nil }
+        var i = barIndex(atOrBefore: start) ?? 0
+        if i < windows.count, windows[i].end <= start { i += 1 }
+        var open: Price?, close = Price.zero, high = Price.zero, low = Price.zero
+        var volume = Quantity.zero
+        var count = 0
+        while i < windows.count, windows[i].start < end {
+            let w = windows[i]
+            let a = max(start, w.start), b = min(end, w.end)
+            if b > a || (b == a && w.start == w.end) {
+                var points = [price(bar: i, at: a)]
+                for k in knots(bar: i) where k > a && k < b { points.append(price(bar: i, at: k)) }
+                points.append(price(bar: i, at: b))
+                if open == nil {
+                    open = points[0]
+                    high = points[0]
+                    low = points[0]
+                }
+                for p in points {
+                    high = max(high, p)
+                    low = min(low, p)
+                }
+                close = points[points.count - 1]
+                volume += tradedVolume(bar: i, by: b) - tradedVolume(bar: i, by: a)
+                count += 1
+            }
+            i += 1
+        }
+        guard let open else { return nil }
+        return (Bar(timestamp: from, open: open, high: high, low: low, close: close, volume: volume), count)
+    }
+
+    /// Summary of the bars traded during `[from, now]`'s calendar day so far (session high, low, volume, open)
+    /// and the previous session's close.
+    public func sessionStatistics(now: Timestamp) -> SessionStatistics? {
+        guard let i = barIndex(atOrBefore: now.nanoseconds) else { return nil }
+        let day = Timestamp(nanoseconds: now.dayNumber * Timestamp.nanosecondsPerDay)
+        let today = summarize(from: day, to: day + .days(1), now: now)?.bar
+        let previousIndex = now.nanoseconds >= windows[i].start && isDaily ? i - 1 : i
+        let previousClose = previousIndex >= 0 ? bars[previousIndex].close : bars[i].open
+        return SessionStatistics(today: today, previousClose: previousClose)
+    }
+}
+
+/// What a market data line shows besides the quote: today's OHLCV so far and yesterday's close.
+public struct SessionStatistics: Sendable, Equatable {
+    /// Today's summary so far (`nil` before the open).
+    public var today: Bar?
+    /// The close before today's session.
+    public var previousClose: Price
+}

@@ -1,0 +1,150 @@
+import BundledData
+import Foundation
+import TradingModel
+
+/// The simulator's universe: every instrument it serves, by symbol and by contract id.
+///
+/// ```swift
+/// let data = try MarketDataSet.load(directory: URL(fileURLWithPath: "data/"))
+/// let data = try MarketDataSet.bundled(.stocks)
+/// let data = MarketDataSet.synthetic(count: 5, seed: 42)
+/// ```
+public struct MarketDataSet: Sendable {
+    /// The instruments, sorted by symbol; `instruments[i].id.index == i`.
+    public let instruments: [SimulatedInstrument]
+    /// A one-line description for the start-up line and `--list`.
+    public let name: String
+    private let bySymbol: [String: Int]
+    private let byContractID: [Int: Int]
+
+    /// Builds a universe from series keyed by symbol.
+    /// - Parameters:
+    ///   - series: the price series per symbol.
+    ///   - names: optional `(longName, industry)` per symbol.
+    ///   - name: the data set's description.
+    public init(series: [String: InstrumentSeries], names: [String: (String, String)] = [:], name: String) {
+        let symbols = series.keys.sorted()
+        var list: [SimulatedInstrument] = []
+        for (i, symbol) in symbols.enumerated() {
+            guard let s = series[symbol] else { continue }
+            let known = names[symbol]
+            list.append(SimulatedInstrument(
+                id: InstrumentID(index: i), symbol: symbol, contractID: 100_000 + i,
+                primaryExchange: Self.nasdaqListed.contains(symbol) ? "NASDAQ" : "NYSE",
+                longName: known?.0 ?? "\(symbol) (simulated)", industry: known?.1 ?? "", series: s))
+        }
+        self.instruments = list
+        self.name = name
+        self.bySymbol = Dictionary(uniqueKeysWithValues: list.map { ($0.symbol, $0.id.index) })
+        self.byContractID = Dictionary(uniqueKeysWithValues: list.map { ($0.contractID, $0.id.index) })
+    }
+
+    /// Symbols listed on NASDAQ among the bundled ones (the rest are reported as NYSE).
+    static let nasdaqListed: Set<String> = ["AAPL", "MSFT", "GOOG", "GOOGL", "AMZN", "INTC", "CSCO", "ORCL", "QCOM",
+                                            "ADBE", "AMGN", "GILD", "COST", "SBUX", "NVDA", "SPY", "IXIC"]
+
+    /// The instrument with a symbol.
+    public func instrument(symbol: String) -> SimulatedInstrument? {
+        bySymbol[symbol.uppercased()].map { instruments[$0] }
+    }
+
+    /// The instrument with a contract id.
+    public func instrument(contractID: Int) -> SimulatedInstrument? {
+        byContractID[contractID].map { instruments[$0] }
+    }
+
+    /// The instrument behind an engine id.
+    public func instrument(_ id: InstrumentID) -> SimulatedInstrument { instruments[id.index] }
+
+    /// The default replay start: the first session open at least one year (366 days) after the latest first bar,
+    /// but never after the last session (so there is always a year of history behind "now" when the data has it).
+    public var defaultStart: Timestamp {
+        let firsts = instruments.compactMap(\.series.firstTime)
+        guard let latestFirst = firsts.max() else { return Timestamp(seconds: 0) }
+        let target = (latestFirst + .days(366)).nanoseconds
+        var best: Int64?
+        var latestOpen: Int64?
+        for instrument in instruments {
+            let windows = instrument.series.windows
+            if let last = windows.last?.start { latestOpen = max(latestOpen ?? last, last) }
+            var low = 0, high = windows.count
+            while low < high {
+                let mid = (low + high) / 2
+                if windows[mid].start < target { low = mid + 1 } else { high = mid }
+            }
+            if low < windows.count { best = min(best ?? windows[low].start, windows[low].start) }
+        }
+        return Timestamp(nanoseconds: best ?? latestOpen ?? target)
+    }
+
+    // MARK: - Loading
+
+    /// Loads every `SYMBOL_*.csv` of a folder (the daily file wins when a symbol has several) and
+    /// `sectors.csv` (symbol,name,sector,industry) when present.
+    /// - Parameters:
+    ///   - directory: the folder.
+    ///   - volumeMultiplier: factor from the files' volume unit to shares.
+    /// - Throws: `MarketDataError` when the folder cannot be read or holds no bars.
+    public static func load(directory: URL, volumeMultiplier: Int64 = 1) throws(MarketDataError) -> MarketDataSet {
+        let files: [String]
+        do {
+            files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        } catch {
+            throw MarketDataError("cannot read data folder \(directory.path): \(error.localizedDescription)")
+        }
+        var chosen: [String: (file: String, resolution: TimeSpan)] = [:]
+        for file in files where file.hasSuffix(".csv") && file.contains("_") {
+            let stem = String(file.dropLast(4))
+            guard let underscore = stem.firstIndex(of: "_") else { continue }
+            let symbol = String(stem[..<underscore]).uppercased().replacingOccurrences(of: "^", with: "")
+            let resolution = Self.resolution(ofSuffix: String(stem[stem.index(after: underscore)...]))
+            if let existing = chosen[symbol], existing.resolution.nanoseconds >= resolution.nanoseconds { continue }
+            chosen[symbol] = (file, resolution)
+        }
+        var series: [String: InstrumentSeries] = [:]
+        for (symbol, entry) in chosen {
+            let url = directory.appendingPathComponent(entry.file)
+            guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+                throw MarketDataError("cannot read \(url.path)")
+            }
+            let parsed = BarFileParser.parse(text, volumeMultiplier: volumeMultiplier)
+            if !parsed.bars.isEmpty {
+                series[symbol] = InstrumentSeries(bars: parsed.bars, resolution: entry.resolution)
+            }
+        }
+        guard !series.isEmpty else { throw MarketDataError("no SYMBOL_*.csv bars in \(directory.path)") }
+        var names: [String: (String, String)] = [:]
+        if let text = try? String(contentsOf: directory.appendingPathComponent("sectors.csv"), encoding: .utf8) {
+            for line in text.split(whereSeparator: \.isNewline).dropFirst() {
+                let f = line.split(separator: ",", omittingEmptySubsequences: false)
+                if f.count >= 4 { names[String(f[0]).uppercased()] = (String(f[1]), String(f[3])) }
+            }
+        }
+        for (symbol, longName) in Self.knownNames where names[symbol] == nil { names[symbol] = (longName, "") }
+        return MarketDataSet(series: series, names: names, name: directory.path)
+    }
+
+    /// Loads a bundled data set (the sp500 set's volume is converted from hundreds to shares).
+    /// - Throws: `MarketDataError` when the resources are missing.
+    public static func bundled(_ set: BundledDataSet) throws(MarketDataError) -> MarketDataSet {
+        let directory: URL
+        do { directory = try set.directory() } catch { throw MarketDataError(String(describing: error)) }
+        let loaded = try load(directory: directory, volumeMultiplier: set == .sp500 ? 100 : 1)
+        return MarketDataSet(series: Dictionary(uniqueKeysWithValues: loaded.instruments.map { ($0.symbol, $0.series) }),
+                             names: Dictionary(uniqueKeysWithValues: loaded.instruments.map {
+                                 ($0.symbol, ($0.longName, $0.industry)) }),
+                             name: "bundled:\(set.rawValue) (\(set.summary))")
+    }
+
+    static func resolution(ofSuffix suffix: String) -> TimeSpan {
+        if suffix.hasPrefix("1min") { return .minutes(1) }
+        if suffix.hasPrefix("5min") { return .minutes(5) }
+        if suffix.hasPrefix("1h") { return .hours(1) }
+        return .days(1)
+    }
+
+    static let knownNames: [String: String] = [
+        "AAPL": "APPLE INC", "MSFT": "MICROSOFT CORP", "IBM": "INTL BUSINESS MACHINES CORP", "GOOG": "GOOGLE INC-CL A",
+        "SPY": "SPDR S&P 500 ETF TRUST", "GSPC": "S&P 500 INDEX (as a stock)", "IXIC": "NASDAQ COMPOSITE (as a stock)",
+    ]
+}

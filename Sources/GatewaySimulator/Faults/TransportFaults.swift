@@ -1,0 +1,112 @@
+/// Faults the server edge applies to sockets and message delivery (the core's one-shot faults are
+/// `PendingFaults`).
+public struct TransportFaults: Sendable, Equatable {
+    /// Drop every connection once this many more messages have been sent (across all connections).
+    public var dropAfterMessages: Int?
+    /// Until this wall time (seconds since start), new connections are accepted and closed at once, as while
+    /// the gateway restarts.
+    public var refuseUntil: Double?
+    /// Extra delay before every message sent (seconds), until cleared.
+    public var responseDelay: Double?
+
+    /// No faults.
+    public init() {}
+}
+
+/// A fault command: what `--faults FILE`, the admin port and tests ask for.
+public enum FaultCommand: Sendable, Equatable {
+    /// Close every client socket now.
+    case dropAllConnections
+    /// Close every client socket after N more messages.
+    case dropAfterMessages(Int)
+    /// Drop everything and refuse connections for this many seconds (a gateway restart).
+    case restart(seconds: Double)
+    /// 1100 now.
+    case connectivityLost
+    /// 1101 (data lost) or 1102 (maintained).
+    case connectivityRestored(dataLost: Bool)
+    /// A farm status code: 2103, 2104, 2105 or 2106.
+    case farmStatus(Int)
+    /// Delay every response by this many seconds (0 clears).
+    case delayResponses(seconds: Double)
+    /// Swap the next two messages to each client.
+    case reorderNextResponses
+    /// Reject the next order with error 201.
+    case rejectNextOrder(reason: String)
+    /// Send the next live execDetails twice.
+    case duplicateNextExecution
+    /// Never answer the next historical request.
+    case stallNextHistoricalRequest
+    /// Move the replay clock forward (test and drill helper).
+    case advanceClock(seconds: Double)
+
+    /// Parses one command line: `drop`, `drop-after N`, `restart T`, `lost`, `restored [lost|kept]`, `farm CODE`,
+    /// `delay S`, `reorder`, `reject [reason…]`, `duplicate-exec`, `stall-history`, `advance S`.
+    /// An optional leading `at SECONDS` is handled by `FaultScript`.
+    public static func parse(_ line: String) -> FaultCommand? {
+        let words = line.split(separator: " ").map(String.init)
+        guard let verb = words.first?.lowercased() else { return nil }
+        // Numbers are seconds or counts: finite, not negative, at most 10 million (no overflow downstream).
+        let number = words.count > 1 ? Double(words[1]).flatMap { $0.isFinite && $0 >= 0 && $0 <= 1e7 ? $0 : nil }
+            : nil
+        switch verb {
+        case "drop": return .dropAllConnections
+        case "drop-after": return number.map { .dropAfterMessages(Int($0)) }
+        case "restart": return .restart(seconds: number ?? 5)
+        case "lost": return .connectivityLost
+        case "restored": return .connectivityRestored(dataLost: words.count > 1 && words[1] == "lost")
+        case "farm": return number.map { .farmStatus(Int($0)) }
+        case "delay": return number.map { .delayResponses(seconds: $0) }
+        case "reorder": return .reorderNextResponses
+        case "reject":
+            let reason = words.dropFirst().joined(separator: " ")
+            return .rejectNextOrder(reason: reason.isEmpty ? "Simulated rejection (fault injection)" : reason)
+        case "duplicate-exec": return .duplicateNextExecution
+        case "stall-history": return .stallNextHistoricalRequest
+        case "advance": return number.map { .advanceClock(seconds: $0) }
+        default: return nil
+        }
+    }
+}
+
+/// A `--faults FILE`: one command per line, each optionally prefixed by `at SECONDS` (wall time after start);
+/// `#` starts a comment.
+public struct FaultScript: Sendable, Equatable {
+    /// The timed commands, in file order.
+    public var entries: [(at: Double, command: FaultCommand)]
+
+    /// Parses a script.
+    /// - Throws: `FaultScriptError` naming the first bad line.
+    public init(text: String) throws(FaultScriptError) {
+        entries = []
+        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first
+                .map(String.init)?.trimmingCharacters(in: .whitespaces) ?? ""
+            if line.isEmpty { continue }
+            var at = 0.0
+            var rest = line
+            let words = line.split(separator: " ")
+            if words.first == "at", words.count >= 3, let t = Double(words[1]), t.isFinite, t >= 0, t <= 1e7 {
+                at = t
+                rest = words.dropFirst(2).joined(separator: " ")
+            }
+            guard let command = FaultCommand.parse(rest) else { throw FaultScriptError(line: n + 1, text: line) }
+            entries.append((at, command))
+        }
+    }
+
+    public static func == (lhs: FaultScript, rhs: FaultScript) -> Bool {
+        lhs.entries.map(\.at) == rhs.entries.map(\.at) && lhs.entries.map(\.command) == rhs.entries.map(\.command)
+    }
+}
+
+/// A line of a fault script that is not a command.
+public struct FaultScriptError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// 1-based line number.
+    public var line: Int
+    /// The line.
+    public var text: String
+    public var description: String { "fault script line \(line): unknown command '\(text)'" }
+}
+
+import Foundation

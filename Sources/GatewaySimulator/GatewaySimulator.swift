@@ -1,1 +1,0 @@
-// The GatewaySimulator module: a TWS-protocol server. See docs/gateway-simulator.md.

@@ -1,0 +1,183 @@
+import TWSProtocol
+import TradingModel
+
+/// A parsed reqHistoricalData: bar size, duration and end, and the bars it produces from a series.
+///
+/// Bars are aggregated from (or, below the data's resolution, sampled along) the series' path: buckets are aligned
+/// to multiples of the bar size since the epoch (UTC), to UTC days for `1 day`, to Mondays for `1 week` and to
+/// calendar months for `1 month`; empty buckets are left out. Nothing after "now" is visible; the last bar may be
+/// still forming.
+public struct HistoricalQuery: Sendable, Equatable {
+    /// What was wrong with a request (sent as errMsg 162/321 text).
+    public struct Invalid: Error, Sendable, Equatable {
+        /// TWS-style text.
+        public var message: String
+    }
+
+    /// Bucket kinds.
+    public enum BarSize: Sendable, Equatable {
+        /// A fixed number of seconds (up to 8 hours).
+        case seconds(Int64)
+        /// One UTC day.
+        case day
+        /// One week starting Monday.
+        case week
+        /// One calendar month.
+        case month
+    }
+
+    /// The bar size.
+    public var barSize: BarSize
+    /// Start of the requested range.
+    public var start: Timestamp
+    /// End of the requested range (at most "now").
+    public var end: Timestamp
+    /// `TRADES`, `MIDPOINT`, `BID`, `ASK`, `BID_ASK`.
+    public var whatToShow: String
+    /// 1 text, 2 epoch seconds.
+    public var formatDate: Int
+
+    /// Parses a request.
+    /// - Parameters:
+    ///   - request: the wire request.
+    ///   - now: the replay clock.
+    /// - Throws: `Invalid` with TWS's text for a bad bar size, duration, end or whatToShow.
+    public init(_ request: TWSHistoricalDataRequest, now: Timestamp) throws(Invalid) {
+        guard let size = Self.parseBarSize(request.barSizeSetting) else {
+            throw Invalid(message: "Historical Market Data Service error message:Bar size is not supported: "
+                + request.barSizeSetting)
+        }
+        let show = request.whatToShow.uppercased()
+        guard ["TRADES", "MIDPOINT", "BID", "ASK", "BID_ASK", "ADJUSTED_LAST"].contains(show) else {
+            throw Invalid(message: "Historical Market Data Service error message:No data of type \(show) is available")
+        }
+        var end = now
+        if !request.endDateTime.isEmpty {
+            guard let parsed = TWSTimeText.parse(request.endDateTime) else {
+                throw Invalid(message: "Historical Market Data Service error message:Invalid end date/time: "
+                    + request.endDateTime)
+            }
+            end = min(parsed, now)
+        }
+        guard let span = Self.parseDuration(request.durationString) else {
+            throw Invalid(message: "Historical Market Data Service error message:Invalid duration: "
+                + request.durationString)
+        }
+        barSize = size
+        start = end - span
+        self.end = end
+        whatToShow = show
+        formatDate = request.formatDate
+        if case .seconds(let s) = size, span.nanoseconds / (s * Timestamp.nanosecondsPerSecond) > 200_000 {
+            throw Invalid(message: "Historical Market Data Service error message:Historical data request for "
+                + "duration longer than the bar size allows")
+        }
+    }
+
+    /// The bars of an instrument for this query, seen at `now`.
+    public func bars(for instrument: SimulatedInstrument, now: Timestamp) -> [TWSBar] {
+        var result: [TWSBar] = []
+        var bucket = bucketStart(containing: start)
+        let visibleEnd = min(end, now)
+        while bucket < visibleEnd {
+            let next = bucketEnd(after: bucket)
+            if let bar = makeBar(instrument, from: bucket, to: next, now: visibleEnd) { result.append(bar) }
+            bucket = next
+        }
+        return result
+    }
+
+    /// The bar of the bucket containing `now` (for keepUpToDate updates).
+    public func currentBar(for instrument: SimulatedInstrument, now: Timestamp) -> TWSBar? {
+        let bucket = bucketStart(containing: now)
+        return makeBar(instrument, from: bucket, to: bucketEnd(after: bucket), now: now + .seconds(0))
+    }
+
+    func makeBar(_ instrument: SimulatedInstrument, from: Timestamp, to: Timestamp, now: Timestamp) -> TWSBar? {
+        guard let (bar, count) = instrument.series.summarize(from: from, to: to, now: now) else { return nil }
+        let tick = instrument.minTick.units
+        let halfSpread = max(tick, Int64((Double(bar.close.units) * QuoteModel.spreadBasisPoints / 20_000)
+            .rounded()).rounded(toMultipleOf: tick))
+        let shift: Int64
+        switch whatToShow {
+        case "BID": shift = -halfSpread
+        case "ASK": shift = halfSpread
+        default: shift = 0
+        }
+        func value(_ p: Price) -> Double { Price(units: (p.units + shift).rounded(toMultipleOf: tick)).doubleValue }
+        let isTrades = whatToShow == "TRADES" || whatToShow == "ADJUSTED_LAST"
+        let wap = (bar.open.units + bar.high.units + bar.low.units + bar.close.units) / 4
+        return TWSBar(
+            date: dateText(from), open: value(bar.open), high: value(bar.high), low: value(bar.low),
+            close: value(bar.close), volume: isTrades ? Decimal(bar.volume.wholeUnits) : Decimal(-1),
+            wap: isTrades ? Decimal(sign: .plus, exponent: -4, significand: Decimal(wap / 10_000)) : Decimal(-1),
+            barCount: isTrades ? max(count, 1) : -1)
+    }
+
+    /// The text of a bar time: `yyyyMMdd` for day bars and longer, else formatDate 1 or 2.
+    public func dateText(_ t: Timestamp) -> String {
+        if case .seconds = barSize {
+            return formatDate == 2 ? String(TWSTimeText.epochSeconds(t)) : TWSTimeText.zoned(t)
+        }
+        return TWSTimeText.date(t)
+    }
+
+    func bucketStart(containing t: Timestamp) -> Timestamp {
+        switch barSize {
+        case .seconds(let s):
+            let n = s * Timestamp.nanosecondsPerSecond
+            let q = t.nanoseconds >= 0 ? t.nanoseconds / n : (t.nanoseconds - n + 1) / n
+            return Timestamp(nanoseconds: q * n)
+        case .day:
+            return Timestamp(nanoseconds: t.dayNumber * Timestamp.nanosecondsPerDay)
+        case .week:
+            return Timestamp(nanoseconds: (t.dayNumber - Int64(t.weekday)) * Timestamp.nanosecondsPerDay)
+        case .month:
+            let (y, m, _) = t.civilDate
+            return Timestamp(year: y, month: m, day: 1)
+        }
+    }
+
+    func bucketEnd(after start: Timestamp) -> Timestamp {
+        switch barSize {
+        case .seconds(let s): return start + .seconds(s)
+        case .day: return start + .days(1)
+        case .week: return start + .days(7)
+        case .month:
+            let (y, m, _) = start.civilDate
+            return m == 12 ? Timestamp(year: y + 1, month: 1, day: 1) : Timestamp(year: y, month: m + 1, day: 1)
+        }
+    }
+
+    /// Parses IB's bar size settings (`1 secs` … `8 hours`, `1 day`, `1 week`, `1 month`).
+    public static func parseBarSize(_ text: String) -> BarSize? {
+        let parts = text.lowercased().split(separator: " ")
+        guard parts.count == 2, let n = Int64(parts[0]), n > 0 else { return nil }
+        let unit = parts[1].hasSuffix("s") && parts[1] != "secs" ? String(parts[1].dropLast()) : String(parts[1])
+        switch unit {
+        case "sec", "secs": return [1, 5, 10, 15, 30].contains(n) ? .seconds(n) : nil
+        case "min": return [1, 2, 3, 5, 10, 15, 20, 30].contains(n) ? .seconds(n * 60) : nil
+        case "hour": return [1, 2, 3, 4, 8].contains(n) ? .seconds(n * 3600) : nil
+        case "day": return n == 1 ? .day : nil
+        case "week", "w": return n == 1 ? .week : nil
+        case "month": return n == 1 ? .month : nil
+        default: return nil
+        }
+    }
+
+    /// Parses `N S|D|W|M|Y` (M = 30 days, Y = 365 days).
+    public static func parseDuration(_ text: String) -> TimeSpan? {
+        let parts = text.uppercased().split(separator: " ")
+        guard parts.count == 2, let n = Int64(parts[0]), n > 0, n <= 1_000_000 else { return nil }
+        switch parts[1] {
+        case "S": return .seconds(n)
+        case "D": return .days(n)
+        case "W": return .days(7 * n)
+        case "M": return .days(30 * n)
+        case "Y": return .days(365 * n)
+        default: return nil
+        }
+    }
+}
+
+import Foundation

@@ -1,0 +1,72 @@
+import TradingModel
+
+/// A top-of-book snapshot derived from the path: the last trade, a bid/ask around it, displayed sizes and the
+/// session's statistics.
+public struct SimulatedQuote: Sendable, Equatable {
+    /// Time of the snapshot.
+    public var time: Timestamp
+    /// Last traded price (the path price rounded to the tick).
+    public var last: Price
+    /// Best bid (at or below `last`).
+    public var bid: Price
+    /// Best ask (at or above `last`).
+    public var ask: Price
+    /// Shares displayed at the bid and at the ask; also what one quote can fill.
+    public var size: Quantity
+    /// Shares traded in the last 5 seconds (at least 100 while trading).
+    public var lastSize: Quantity
+    /// Shares traded today so far.
+    public var volume: Quantity
+    /// Today's high, low and open so far, and the previous close.
+    public var high: Price
+    /// Today's low so far.
+    public var low: Price
+    /// Today's open.
+    public var open: Price
+    /// The previous session's close.
+    public var close: Price
+    /// `true` while the session is open.
+    public var isTrading: Bool
+
+    /// The quote as the matching engine sees it.
+    public var engineQuote: Quote { Quote(timestamp: time, bid: bid, ask: ask, bidSize: size, askSize: size) }
+}
+
+/// Derives quotes from an instrument's path: spread of about 2 basis points (at least one tick), bid ≤ last ≤ ask.
+public enum QuoteModel {
+    /// Spread in basis points of the price.
+    public static let spreadBasisPoints: Double = 2
+    /// The interval one displayed size stands for (the real-time bar length).
+    public static let interval: TimeSpan = .seconds(5)
+
+    /// The quote of an instrument at a time, or `nil` before its data starts.
+    public static func quote(_ instrument: SimulatedInstrument, at now: Timestamp) -> SimulatedQuote? {
+        let series = instrument.series
+        guard let i = series.barIndex(atOrBefore: now.nanoseconds), let raw = series.price(at: now) else { return nil }
+        let tick = instrument.minTick.units
+        let last = Price(units: raw.units.rounded(toMultipleOf: tick))
+        let spreadTicks = max(1, Int64((Double(last.units) * spreadBasisPoints / 10_000 / Double(tick)).rounded()))
+        let bid = Price(units: last.units - spreadTicks / 2 * tick)
+        let ask = Price(units: bid.units + spreadTicks * tick)
+        let trading = series.isTrading(at: now)
+        let window = series.windows[i]
+        let intervals = max(1, (window.end - window.start) / interval.nanoseconds)
+        let perInterval = series.bars[i].volume.units / intervals
+        let size = Quantity(max(100, (perInterval / 100_000_000 / 100) * 100))
+        let recent = series.tradedVolume(bar: i, by: now.nanoseconds)
+            - series.tradedVolume(bar: i, by: now.nanoseconds - interval.nanoseconds)
+        let lastSize = Quantity(max(100, (recent.wholeUnits / 100) * 100))
+        let stats = series.sessionStatistics(now: now)
+        let today = stats?.today
+        return SimulatedQuote(
+            time: now, last: last, bid: bid, ask: ask, size: size, lastSize: trading ? lastSize : .zero,
+            volume: today?.volume ?? .zero,
+            high: round(today?.high ?? last, tick), low: round(today?.low ?? last, tick),
+            open: round(today?.open ?? last, tick), close: round(stats?.previousClose ?? last, tick),
+            isTrading: trading)
+    }
+
+    private static func round(_ price: Price, _ tick: Int64) -> Price {
+        Price(units: price.units.rounded(toMultipleOf: tick))
+    }
+}

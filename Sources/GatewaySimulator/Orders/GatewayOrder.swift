@@ -1,0 +1,67 @@
+import TWSProtocol
+import TradingModel
+
+/// Identifies an order as TWS does: by the placing client and its order id.
+struct OrderKey: Hashable, Sendable {
+    var clientID: Int
+    var orderID: Int
+}
+
+/// An order the simulated gateway holds: the client's wire order, TWS's view of its status, and the engine's id.
+struct GatewayOrder: Sendable {
+    var key: OrderKey
+    var engineID: OrderID
+    var permID: Int64
+    var instrument: InstrumentID
+    var contract: TWSContract
+    var wire: TWSOrder
+    /// TWS status text: `PreSubmitted`, `Submitted`, `Filled`, `Cancelled`, `Inactive`.
+    var status: String
+    var filled: Quantity = .zero
+    var notional: Double = 0
+    var lastFillPrice: Double = 0
+    /// `transmit = false` and not yet released by a transmitting child.
+    var isHeld: Bool
+    var quantity: Quantity
+
+    /// Stop-like orders wait `PreSubmitted` until triggered (TWS simulates them).
+    var isStopLike: Bool { ["STP", "STP LMT", "TRAIL", "TRAIL LIMIT"].contains(wire.orderType.uppercased()) }
+    var isTerminal: Bool { status == "Filled" || status == "Cancelled" || status == "Inactive" }
+    var remaining: Quantity { quantity - filled }
+    var averagePrice: Double { filled.units > 0 ? notional / filled.doubleValue : 0 }
+
+    /// The openOrder message for the current state.
+    func openOrder(account: String) -> TWSResponse {
+        var order = wire
+        order.orderID = key.orderID
+        order.clientID = key.clientID
+        order.permID = permID
+        order.account = account
+        return .openOrder(TWSOpenOrder(contract: contract, order: order, orderState: TWSOrderState(status: status)))
+    }
+
+    /// The orderStatus message for the current state.
+    func orderStatus() -> TWSResponse {
+        .orderStatus(TWSOrderStatus(
+            orderID: key.orderID, status: status, filled: filled.decimal, remaining: remaining.decimal,
+            averageFillPrice: averagePrice, permID: permID, parentID: wire.parentID, lastFillPrice: lastFillPrice,
+            clientID: key.clientID))
+    }
+}
+
+/// One execution as reqExecutions replays it.
+struct ExecutionRecord: Sendable {
+    var clientID: Int
+    var instrument: InstrumentID
+    var time: Timestamp
+    var contract: TWSContract
+    var execution: TWSExecution
+    var commission: TWSCommissionReport
+}
+
+extension Quantity {
+    /// The quantity as a `Decimal` for the wire.
+    var decimal: Decimal { Decimal(string: description) ?? Decimal(wholeUnits) }
+}
+
+import Foundation

@@ -1,0 +1,189 @@
+import Logging
+import NIOCore
+import TWSProtocol
+import TradingModel
+
+/// What a connection's writer does next.
+enum Outgoing: Sendable {
+    /// Write a framed message, not before the wall time `due` (seconds since start; 0 = at once).
+    case frame(ByteBuffer, due: Double)
+    /// Close the socket.
+    case close
+}
+
+/// The shared mutable heart of the running simulator: the pure `GatewayState`, the open connections' outlets and
+/// the transport faults. Every connection and the clock driver talk to it; it encodes each message at the
+/// receiving connection's server version.
+actor GatewayHub {
+    private var state: GatewayState
+    private var outlets: [ConnectionID: AsyncStream<Outgoing>.Continuation] = [:]
+    private var versions: [ConnectionID: Int] = [:]
+    private var held: [ConnectionID: ByteBuffer] = [:]
+    private var nextConnection: ConnectionID = 1
+    private var faults = TransportFaults()
+    private var messagesSent = 0
+    private var reorderPending: Set<ConnectionID> = []
+    let logger: Logger
+    let wallTime: @Sendable () -> Double
+
+    init(state: GatewayState, logger: Logger, wallTime: @escaping @Sendable () -> Double) {
+        self.state = state
+        self.logger = logger
+        self.wallTime = wallTime
+    }
+
+    var now: Timestamp { state.now }
+    var snapshot: GatewayState { state }
+
+    // MARK: - Connections
+
+    /// Registers a socket; `nil` while connections are refused (restart fault).
+    func open() -> (ConnectionID, AsyncStream<Outgoing>)? {
+        if let until = faults.refuseUntil, wallTime() < until { return nil }
+        let id = nextConnection
+        nextConnection += 1
+        let (stream, continuation) = AsyncStream<Outgoing>.makeStream()
+        outlets[id] = continuation
+        logger.debug("connection opened", metadata: ["connection": "\(id)"])
+        return (id, stream)
+    }
+
+    /// The handshake finished: let the core accept or refuse the clientId.
+    func established(connection: ConnectionID, clientID: Int, serverVersion: Int) {
+        // Dropped while the handshake was under way: the socket is closing, do not open a session for it.
+        guard outlets[connection] != nil else { return }
+        versions[connection] = serverVersion
+        logger.debug("client ready", metadata: [
+            "connection": "\(connection)", "clientId": "\(clientID)", "version": "\(serverVersion)"])
+        perform(state.connect(connection: connection, clientID: clientID, serverVersion: serverVersion))
+    }
+
+    /// A request arrived.
+    func receive(_ request: TWSRequest, from connection: ConnectionID) {
+        logger.debug("request", metadata: ["connection": "\(connection)", "message": "\(request.messageName)"])
+        perform(state.handle(request, from: connection, wallTime: wallTime()))
+    }
+
+    /// A socket closed.
+    func closed(_ connection: ConnectionID) {
+        logger.debug("connection closed", metadata: ["connection": "\(connection)"])
+        state.disconnect(connection: connection)
+        outlets.removeValue(forKey: connection)?.finish()
+        versions[connection] = nil
+        held[connection] = nil
+        reorderPending.remove(connection)
+    }
+
+    /// Sends a connection-level message (e.g. a handshake reply) straight to a socket.
+    func sendRaw(_ bytes: ByteBuffer, to connection: ConnectionID) {
+        outlets[connection]?.yield(.frame(bytes, due: 0))
+    }
+
+    // MARK: - Clock
+
+    /// Moves the replay clock and delivers what it produced.
+    func advance(to target: Timestamp) {
+        perform(state.advance(to: target))
+    }
+
+    /// Moves the replay clock by a span.
+    func advance(by span: TimeSpan) { advance(to: state.now + span) }
+
+    // MARK: - Faults
+
+    /// Applies a fault command.
+    func apply(_ command: FaultCommand) {
+        logger.info("fault", metadata: ["command": "\(command)"])
+        switch command {
+        case .dropAllConnections:
+            dropAll()
+        case .dropAfterMessages(let n):
+            faults.dropAfterMessages = n
+            messagesSent = 0
+        case .restart(let seconds):
+            faults.refuseUntil = wallTime() + seconds
+            dropAll()
+        case .connectivityLost:
+            perform(state.connectivityLost())
+        case .connectivityRestored(let lost):
+            perform(state.connectivityRestored(dataLost: lost))
+        case .farmStatus(let code):
+            perform(state.farmStatus(code: code))
+        case .delayResponses(let seconds):
+            faults.responseDelay = seconds > 0 ? seconds : nil
+        case .reorderNextResponses:
+            reorderPending = Set(outlets.keys)
+        case .rejectNextOrder(let reason):
+            state.pendingFaults.rejectNextOrder = reason
+        case .duplicateNextExecution:
+            state.pendingFaults.duplicateNextExecution = true
+        case .stallNextHistoricalRequest:
+            state.pendingFaults.stallNextHistorical = true
+        case .advanceClock(let seconds):
+            advance(by: TimeSpan(nanoseconds: Int64(seconds * 1e9)))
+        }
+    }
+
+    /// Closes every socket and forgets the sessions at once, so a client that reconnects immediately does not race
+    /// the old socket's teardown into a 326.
+    private func dropAll() {
+        for (id, outlet) in outlets.sorted(by: { $0.key < $1.key }) {
+            if let buffered = held.removeValue(forKey: id) { outlet.yield(.frame(buffered, due: 0)) }
+            outlet.yield(.close)
+            outlet.finish()
+            state.disconnect(connection: id)
+            versions[id] = nil
+        }
+        outlets.removeAll()
+        reorderPending.removeAll()
+    }
+
+    // MARK: - Delivery
+
+    private func perform(_ actions: [GatewayAction]) {
+        for action in actions {
+            switch action {
+            case .send(let connection, let response):
+                deliver(response, to: connection)
+            case .close(let connection):
+                outlets[connection]?.yield(.close)
+            }
+        }
+    }
+
+    func deliver(_ response: TWSResponse, to connection: ConnectionID) {
+        guard let outlet = outlets[connection], let version = versions[connection] else { return }
+        let frame: ByteBuffer
+        do {
+            frame = try response.encode(serverVersion: version)
+        } catch {
+            logger.warning("cannot encode", metadata: ["message": "\(response.messageName)", "error": "\(error)"])
+            return
+        }
+        let due = faults.responseDelay.map { wallTime() + $0 } ?? 0
+        if reorderPending.contains(connection) {
+            if let first = held.removeValue(forKey: connection) {
+                outlet.yield(.frame(frame, due: due))
+                outlet.yield(.frame(first, due: due))
+                reorderPending.remove(connection)
+            } else {
+                held[connection] = frame
+            }
+        } else {
+            outlet.yield(.frame(frame, due: due))
+        }
+        messagesSent += 1
+        if let limit = faults.dropAfterMessages, messagesSent >= limit {
+            faults.dropAfterMessages = nil
+            dropAll()
+        }
+    }
+}
+
+extension GatewayHub {
+    /// errMsg 321 for a frame that does not decode (TWS answers unknown or broken requests this way).
+    func rejectMalformed(connection: ConnectionID, error: String) {
+        deliver(.error(TWSErrorMessage(requestID: -1, code: 321, message: "Error validating request:-" + error)),
+                to: connection)
+    }
+}

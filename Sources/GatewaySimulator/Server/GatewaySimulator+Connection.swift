@@ -1,0 +1,68 @@
+import Logging
+import NIOCore
+import TWSProtocol
+import TradingModel
+
+extension GatewaySimulator {
+    /// Serves one socket: handshake, then requests in and messages out, until either side closes.
+    func serve(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
+        guard let (id, outgoing) = await hub.open() else {
+            logger.debug("connection refused (restart in progress)")
+            try? await channel.executeThenClose { _, _ in }
+            return
+        }
+        do {
+            try await channel.executeThenClose { inbound, outbound in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for await item in outgoing {
+                            switch item {
+                            case .frame(let bytes, let due):
+                                let wait = due - self.hub.wallTime()
+                                if due > 0, wait > 0 { try await self.sleep(seconds: wait) }
+                                try await outbound.write(bytes)
+                            case .close:
+                                return
+                            }
+                        }
+                    }
+                    group.addTask {
+                        try await self.read(inbound, connection: id)
+                    }
+                    _ = try await group.next()
+                    group.cancelAll()
+                }
+            }
+        } catch {
+            logger.debug("connection ended", metadata: ["connection": "\(id)", "reason": "\(error)"])
+        }
+        await hub.closed(id)
+    }
+
+    /// Reads the hello, startApi and requests through `ConnectionInbound`; malformed frames are answered with 321,
+    /// a broken stream (bad hello, oversized frame) ends this connection only.
+    private func read(_ inbound: NIOAsyncChannelInboundStream<ByteBuffer>, connection id: ConnectionID) async throws {
+        var reader = ConnectionInbound(configuration: .init(
+            minimumVersion: configuration.gateway.minimumVersion, maximumVersion: configuration.gateway.maximumVersion))
+        for try await bytes in inbound {
+            let time = reader.awaitsHello ? TWSTimeText.zoned(await hub.now) : ""
+            for event in try reader.receive(bytes, connectionTime: time) {
+                switch event {
+                case .reply(let reply, let accepted):
+                    await hub.sendRaw(reply, to: id)
+                    guard accepted else {
+                        logger.debug("version rejected", metadata: ["connection": "\(id)"])
+                        return
+                    }
+                case .ready(let clientID, let version):
+                    await hub.established(connection: id, clientID: clientID, serverVersion: version)
+                case .request(let request):
+                    await hub.receive(request, from: id)
+                case .malformed(let error):
+                    logger.debug("malformed request", metadata: ["connection": "\(id)", "error": "\(error)"])
+                    await hub.rejectMalformed(connection: id, error: error)
+                }
+            }
+        }
+    }
+}

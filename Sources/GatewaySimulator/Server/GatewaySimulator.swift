@@ -1,0 +1,127 @@
+import Logging
+import NIOCore
+import NIOPosix
+import TWSProtocol
+import TradingModel
+
+/// A TWS-protocol server that behaves like a paper-trading IB Gateway over historical or synthetic data.
+///
+/// `run()` binds, serves every client until cancelled and drives the replay clock; the other methods are the
+/// in-process control interface (tests, drills).
+///
+/// ```swift
+/// let simulator = GatewaySimulator(configuration: .init(port: 0, data: .synthetic(count: 3, seed: 1), clock: .manual))
+/// try await withThrowingTaskGroup(of: Void.self) { group in
+///     group.addTask { try await simulator.run() }
+///     let port = await simulator.listeningPort()
+///     // connect clients to 127.0.0.1:port, then:
+///     await simulator.advance(by: .seconds(5))
+///     await simulator.apply(.dropAllConnections)
+///     group.cancelAll()
+/// }
+/// ```
+public final class GatewaySimulator: Sendable {
+    /// The configuration.
+    public let configuration: GatewaySimulatorConfiguration
+    let hub: GatewayHub
+    let logger: Logger
+    private let port = PortBox()
+    private let clock = ContinuousClock()
+
+    /// Creates a simulator (nothing is bound until `run()`).
+    public init(configuration: GatewaySimulatorConfiguration, logger: Logger = Logger(label: "ibtrader.gateway")) {
+        self.configuration = configuration
+        self.logger = logger
+        let clock = self.clock
+        let started = clock.now
+        let state = GatewayState(data: configuration.data, configuration: configuration.gateway,
+                                 start: configuration.start)
+        self.hub = GatewayHub(state: state, logger: logger, wallTime: {
+            let elapsed = clock.now - started
+            return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        })
+    }
+
+    // MARK: - Control interface
+
+    /// The bound port, once `run()` has bound (waits until then).
+    public func listeningPort() async -> Int { await port.value() }
+    /// The replay clock's time.
+    public func now() async -> Timestamp { await hub.now }
+    /// Moves the replay clock forward (manual mode, or on top of the speed driver).
+    public func advance(by span: TimeSpan) async { await hub.advance(by: span) }
+    /// Applies a fault.
+    public func apply(_ fault: FaultCommand) async { await hub.apply(fault) }
+    /// A copy of the core state (account, orders…) for assertions.
+    public func state() async -> GatewayState { await hub.snapshot }
+
+    // MARK: - Serving
+
+    /// Binds and serves until the task is cancelled.
+    /// - Throws: when the address cannot be bound.
+    public func run() async throws {
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 64)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .bind(host: configuration.host, port: configuration.port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        let bound = server.channel.localAddress?.port ?? configuration.port
+        logger.debug("listening", metadata: ["host": "\(configuration.host)", "port": "\(bound)"])
+        await port.set(bound)
+        try await withThrowingDiscardingTaskGroup { group in
+            if case .speed(let speed, let tick) = configuration.clock, speed > 0 {
+                group.addTask { try await self.driveClock(speed: speed, tick: tick) }
+            }
+            if let script = configuration.faults {
+                group.addTask { try await self.runFaults(script) }
+            }
+            try await server.executeThenClose { inbound in
+                for try await child in inbound {
+                    group.addTask { await self.serve(child) }
+                }
+            }
+        }
+    }
+
+    private func driveClock(speed: Double, tick: Double) async throws {
+        let step = TimeSpan(nanoseconds: Int64(tick * speed * 1e9))
+        while !Task.isCancelled {
+            try await clock.sleep(for: .milliseconds(Int64(tick * 1000)))
+            await hub.advance(by: step)
+        }
+    }
+
+    private func runFaults(_ script: FaultScript) async throws {
+        let start = clock.now
+        for entry in script.entries.sorted(by: { $0.at < $1.at }) {
+            try await clock.sleep(until: start + .milliseconds(Int64(entry.at * 1000)))
+            await hub.apply(entry.command)
+        }
+    }
+
+    /// The wall-clock sleep the writer uses for the delay fault.
+    func sleep(seconds: Double) async throws {
+        try await clock.sleep(for: .milliseconds(Int64(seconds * 1000)))
+    }
+}
+
+/// The bound port, awaited by tests.
+actor PortBox {
+    private var port: Int?
+    private var waiters: [CheckedContinuation<Int, Never>] = []
+
+    func set(_ value: Int) {
+        port = value
+        for waiter in waiters { waiter.resume(returning: value) }
+        waiters.removeAll()
+    }
+
+    func value() async -> Int {
+        if let port { return port }
+        return await withCheckedContinuation { waiters.append($0) }
+    }
+}

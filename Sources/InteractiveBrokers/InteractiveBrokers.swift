@@ -1,0 +1,1 @@
+// The InteractiveBrokers module. See docs/architecture.md.

@@ -1,0 +1,1 @@
+// The Storage module. See docs/architecture.md.

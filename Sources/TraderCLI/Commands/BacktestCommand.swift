@@ -1,0 +1,124 @@
+import Analytics
+import ArgumentParser
+import Backtest
+import Foundation
+import Simulation
+import TradingEngine
+import TradingModel
+
+/// `ibtrader backtest`: one strategy over historical or synthetic bars, with a summary, files and a report.
+struct BacktestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backtest",
+        abstract: "Backtest a strategy; with no options, the flagship momentum rotation on the bundled S&P 500 universe.",
+        discussion: """
+            Options override --config FILE (YAML or JSON; keys in docs/backtesting.md). Market orders fill at the \
+            next bar's open unless --fill close. Files written with --out DIR: trades.csv, orders.csv, equity.csv, \
+            summary.json, report.html.
+            """
+    )
+
+    @Option(name: .long, help: "momentum | sma-cross | ema-cross | rsi | bollinger")
+    var strategy: String?
+    @Option(name: .long, help: "bundled:NAME (sp500, stocks, spy, benchmark) | DIR | FILE")
+    var data: String?
+    @Option(name: .long, help: "Comma-separated symbols to use from --data.")
+    var symbols: String?
+    @Option(name: .long, help: "First date (YYYY-MM-DD), inclusive.")
+    var start: String?
+    @Option(name: .long, help: "Last date (YYYY-MM-DD), inclusive.")
+    var end: String?
+    @Option(name: .long, help: "Starting cash (default 100000).")
+    var cash: Double?
+    @Option(name: .long, help: "bundled (^GSPC) | none | FILE (bars or date,close).")
+    var benchmark: String?
+    @Option(name: .long, help: "Fixed number of shares per entry.")
+    var quantity: Double?
+    @Option(name: .long, help: "Percent of equity per entry (momentum: percent of equity invested).")
+    var percent: Double?
+    @Option(name: .long, help: "Market order fills: next-open | close.")
+    var fill: String?
+    @Option(name: .long, help: "none | ibkr-fixed | ibkr-tiered | percent:P")
+    var commission: String?
+    @Option(name: .customLong("slippage-bps"), help: "Slippage in basis points of the fill price.")
+    var slippageBps: Double?
+    @Option(name: .customLong("bad-rows"), help: "fail (default) or skip (counted) on a malformed CSV row.")
+    var badRows: String?
+    @Option(name: .long, help: "A YAML or JSON file with any of these settings, 'parameters' and 'risk'.")
+    var config: String?
+    @Option(name: .long, help: "Write trades.csv, orders.csv, equity.csv, summary.json and report.html here.")
+    var out: String?
+    @OptionGroup var parameters: StrategyParameterOptions
+
+    func run() throws {
+        let wallClock = ContinuousClock()
+        let runStart = wallClock.now
+        let source = config ?? "options"
+        var settings = try config.map(BacktestSettings.load(path:)) ?? BacktestSettings()
+        applyOverrides(to: &settings)
+        try settings.validate(source: source)
+        var spec = try settings.strategySpec(source: source)
+        try parameters.apply(to: &spec)
+        let defaultData = settings.strategy == "momentum" ? "bundled:sp500" : "bundled:stocks"
+        let dataArgument = settings.data ?? defaultData
+        var symbolFilter = settings.symbols
+        if settings.data == nil, settings.strategy != "momentum", symbolFilter == nil { symbolFilter = ["GOOG"] }
+        let resolved = try DataSourceResolver.resolve(dataArgument, symbols: symbolFilter)
+        let market = try BacktestDataLoader.load(resolved, settings: settings)
+        let risk = Self.defaultRisk(settings: settings, spec: spec, hasSectors: !resolved.sectors.isEmpty)
+        let backtestConfig = BacktestConfig(
+            engine: EngineConfig(
+                initialCash: Money(approximately: settings.cash), settlementDays: settings.settlementDays, risk: risk),
+            simulation: SimulationConfig(
+                marketFill: settings.fill == "close" ? .thisClose : .nextOpen,
+                slippage: settings.slippageBps > 0 ? .fixedBasisPoints(settings.slippageBps) : .none,
+                commission: try settings.commissionModel(source: source)),
+            recordsEquityCurve: true)
+
+        let engineStart = wallClock.now
+        let result = BacktestRunner.run(spec: spec, data: market.data, config: backtestConfig)
+        let engineSeconds = seconds(wallClock.now - engineStart)
+
+        let summary = try BacktestSummaryReport(
+            result: result, settings: settings, spec: spec, market: market, dataDescription: resolved.description)
+        let runSeconds = seconds(wallClock.now - runStart)
+        print(summary.table(engineSeconds: engineSeconds, runSeconds: runSeconds))
+        if let out {
+            try summary.write(to: out, engineSeconds: engineSeconds)
+            print("wrote \(out)/trades.csv, orders.csv, equity.csv, summary.json, report.html")
+        }
+    }
+
+    private func applyOverrides(to settings: inout BacktestSettings) {
+        if let strategy { settings.strategy = strategy }
+        if let data { settings.data = data }
+        if let symbols {
+            settings.symbols = symbols.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        if let start { settings.start = start }
+        if let end { settings.end = end }
+        if let cash { settings.cash = cash }
+        if let benchmark { settings.benchmark = benchmark }
+        if let quantity { settings.quantity = quantity }
+        if let percent { settings.percent = percent }
+        if let fill { settings.fill = fill }
+        if let commission { settings.commission = commission }
+        if let slippageBps { settings.slippageBps = slippageBps }
+        if let badRows { settings.badRows = badRows }
+        parameters.applyRisk(to: &settings.risk)
+    }
+
+    /// Momentum on a universe with sectors gets a 30 % sector cap and a position cap unless the config sets risk.
+    static func defaultRisk(settings: BacktestSettings, spec: StrategySpec, hasSectors: Bool) -> RiskConfig {
+        var risk = settings.risk
+        if case .momentumRotation(let config) = spec {
+            if hasSectors, risk.maxSectorPercentOfEquity == nil { risk.maxSectorPercentOfEquity = 30 }
+            if risk.maxActivePositions == nil { risk.maxActivePositions = config.holdings }
+        }
+        return risk
+    }
+}
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+}

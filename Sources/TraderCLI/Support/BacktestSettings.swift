@@ -1,0 +1,190 @@
+import Foundation
+import Simulation
+import TradingEngine
+import TradingModel
+import Yams
+
+/// Everything a backtest run needs, as read from `--config FILE` (YAML or JSON) and then overridden by options.
+///
+/// Keys are camelCase, like the strategy configs they contain:
+/// ```yaml
+/// strategy: momentum          # momentum | sma-cross | ema-cross | rsi | bollinger
+/// data: bundled:sp500         # bundled:NAME | DIR | FILE
+/// symbols: [AAPL, MSFT]       # optional filter
+/// start: 2009-10-01           # optional, inclusive
+/// cash: 100000
+/// benchmark: bundled          # bundled (^GSPC) | none | FILE
+/// fill: next-open             # next-open | close
+/// commission: ibkr-fixed      # none | ibkr-fixed | ibkr-tiered | percent:0.1
+/// slippageBps: 5
+/// parameters: {lookback: 60, holdings: 10}    # the strategy's own config keys
+/// risk: {maxSectorPercentOfEquity: 30}         # RiskConfig keys
+/// ```
+struct BacktestSettings {
+    var strategy = "momentum"
+    var data: String?
+    var symbols: [String]?
+    var start: String?
+    var end: String?
+    var cash: Double = 100_000
+    var benchmark: String?
+    var fill = "next-open"
+    var commission = "none"
+    var slippageBps: Double = 0
+    var settlementDays = 0
+    var badRows = "fail"
+    var quantity: Double?
+    var percent: Double?
+    /// The strategy's config as a YAML node (decoded into the right type once the strategy is known).
+    var parameters: Node?
+    var risk = RiskConfig()
+
+    static let strategies = ["momentum", "sma-cross", "ema-cross", "rsi", "bollinger"]
+
+    /// Reads a YAML or JSON file (JSON is YAML). Errors name the file and the key.
+    static func load(path: String) throws -> BacktestSettings {
+        let text = try readTextFile(path)
+        let node: Node
+        do {
+            guard let parsed = try Yams.compose(yaml: text) else { return BacktestSettings() }
+            node = parsed
+        } catch {
+            throw CLIError("\(path): not valid YAML: \(error)")
+        }
+        guard let mapping = node.mapping else { throw CLIError("\(path): the top level must be a mapping of keys") }
+        var settings = BacktestSettings()
+        let known: Set<String> = [
+            "strategy", "data", "symbols", "start", "end", "cash", "benchmark", "fill", "commission", "slippageBps",
+            "settlementDays", "badRows", "quantity", "percent", "parameters", "risk",
+        ]
+        for (keyNode, value) in mapping {
+            guard let key = keyNode.string else { continue }
+            guard known.contains(key) else {
+                throw CLIError("\(path): unknown key '\(key)' (known: \(known.sorted().joined(separator: ", ")))")
+            }
+            func string() throws -> String {
+                guard let text = value.string else { throw CLIError("\(path): '\(key)' must be a string") }
+                return text
+            }
+            func number() throws -> Double {
+                guard let number = value.float ?? value.int.map(Double.init) else {
+                    throw CLIError("\(path): '\(key)' must be a number, got '\(value.string ?? "?")'")
+                }
+                return number
+            }
+            switch key {
+            case "strategy": settings.strategy = try string()
+            case "data": settings.data = try string()
+            case "symbols":
+                guard let list = value.sequence?.compactMap(\.string) else {
+                    throw CLIError("\(path): 'symbols' must be a list of symbols")
+                }
+                settings.symbols = list
+            case "start": settings.start = try string()
+            case "end": settings.end = try string()
+            case "cash": settings.cash = try number()
+            case "benchmark": settings.benchmark = try string()
+            case "fill": settings.fill = try string()
+            case "commission": settings.commission = try string()
+            case "slippageBps": settings.slippageBps = try number()
+            case "settlementDays": settings.settlementDays = Int(try number())
+            case "badRows": settings.badRows = try string()
+            case "quantity": settings.quantity = try number()
+            case "percent": settings.percent = try number()
+            case "parameters": settings.parameters = value
+            case "risk":
+                do {
+                    settings.risk = try YAMLDecoder().decode(RiskConfig.self, from: value)
+                } catch {
+                    throw CLIError("\(path): 'risk': \(DecodingErrorText.describe(error))")
+                }
+            default: break
+            }
+        }
+        return settings
+    }
+
+    /// Checks the values that have a fixed set of spellings.
+    func validate(source: String) throws {
+        guard Self.strategies.contains(strategy) else {
+            throw CLIError("\(source): strategy '\(strategy)' is not one of \(Self.strategies.joined(separator: ", "))")
+        }
+        guard ["next-open", "close"].contains(fill) else {
+            throw CLIError("\(source): fill must be next-open or close, got '\(fill)'")
+        }
+        guard ["fail", "skip"].contains(badRows) else {
+            throw CLIError("\(source): bad-rows must be fail or skip, got '\(badRows)'")
+        }
+        guard cash > 0 else { throw CLIError("\(source): cash must be positive") }
+        _ = try commissionModel(source: source)
+    }
+
+    func commissionModel(source: String) throws -> CommissionModel {
+        switch commission {
+        case "none", "0": return .none
+        case "ibkr-fixed", "ibkr": return .ibkrFixed(IBKRFixedSchedule())
+        case "ibkr-tiered": return .ibkrTiered(IBKRTieredSchedule())
+        default:
+            if commission.hasPrefix("percent:"), let value = Double(commission.dropFirst("percent:".count)), value >= 0 {
+                return .percentage(value)
+            }
+            throw CLIError("\(source): commission must be none, ibkr-fixed, ibkr-tiered or percent:P, got '\(commission)'")
+        }
+    }
+
+    /// The strategy with its parameters: the config file's `parameters`, then the sizing options.
+    func strategySpec(source: String) throws -> StrategySpec {
+        func decode<T: Decodable>(_ type: T.Type, _ fallback: T) throws -> T {
+            guard let parameters else { return fallback }
+            do {
+                return try YAMLDecoder().decode(T.self, from: parameters)
+            } catch {
+                throw CLIError("\(source): 'parameters' for \(strategy): \(DecodingErrorText.describe(error))")
+            }
+        }
+        let sizing: PositionSizer? =
+            quantity.map { .fixedQuantity(Quantity(units: Int64(($0 * 1e8).rounded()))) } ?? percent.map { .percentOfEquity($0) }
+        switch strategy {
+        case "sma-cross", "ema-cross":
+            var config = try decode(MovingAverageCrossoverConfig.self, MovingAverageCrossoverConfig())
+            config.kind = strategy == "ema-cross" ? .exponential : .simple
+            if let sizing { config.sizing = sizing }
+            return .movingAverageCrossover(config: config)
+        case "rsi":
+            var config = try decode(RSIMeanReversionConfig.self, RSIMeanReversionConfig())
+            if let sizing { config.sizing = sizing }
+            return .rsiMeanReversion(config: config)
+        case "bollinger":
+            var config = try decode(BollingerMeanReversionConfig.self, BollingerMeanReversionConfig())
+            if let sizing { config.sizing = sizing }
+            return .bollingerMeanReversion(config: config)
+        default:
+            var config = try decode(MomentumRotationConfig.self, Self.flagshipMomentum)
+            if let percent { config.investedFraction = percent / 100 }
+            return .momentumRotation(config: config)
+        }
+    }
+
+    /// The flagship defaults: 60-day momentum, top 10, monthly rebalance, equal weight.
+    static let flagshipMomentum = MomentumRotationConfig(
+        lookback: 60, ranking: .rateOfChange, minimumScore: 0, holdings: 10, rebalance: .monthly,
+        weighting: .equal, investedFraction: 0.98, stopLossPercent: 15)
+}
+
+/// Readable texts for `DecodingError`s: the key path and what was wrong.
+enum DecodingErrorText {
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        func path(_ context: DecodingError.Context) -> String {
+            context.codingPath.map(\.stringValue).joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "missing key '\((path(context).isEmpty ? "" : path(context) + "."))\(key.stringValue)'"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            return "key '\(path(context))': \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Analytics
+import Backtest
+import Foundation
+import TradingEngine
+
+/// Metrics, terminal summary and output files of one backtest run.
+struct BacktestSummaryReport {
+    let result: BacktestResult
+    let settings: BacktestSettings
+    let market: BacktestDataLoader.Loaded
+    let report: PerformanceReport
+    let benchmarkName: String?
+    let benchmarkCloses: [Double]?
+    let parameters: [String: JSONValue]
+
+    init(
+        result: BacktestResult, settings: BacktestSettings, spec: StrategySpec, market: BacktestDataLoader.Loaded,
+        dataDescription: String
+    ) throws {
+        self.result = result
+        self.settings = settings
+        self.market = market
+        let equity = result.analyticsEquity
+        let benchmarkSetting = settings.benchmark ?? (market.isDaily ? "bundled" : "none")
+        var benchmarkName: String?
+        var benchmarkCloses: [Double]?
+        if benchmarkSetting != "none", !equity.isEmpty {
+            let path = benchmarkSetting == "bundled" ? try BenchmarkFiles.bundledPath() : benchmarkSetting
+            do {
+                let prices = try CSVReader.prices(from: try readTextFile(path))
+                benchmarkCloses = try CSVReader.align(prices, to: equity.map(\.time))
+                benchmarkName = benchmarkSetting == "bundled" ? "^GSPC" : URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+            } catch let error as CSVReadError {
+                if case .benchmarkStartsTooLate = error {
+                    printError("warning: benchmark \(path) starts after the backtest; reporting without it")
+                } else {
+                    throw CLIError("\(path): \(error)")
+                }
+            }
+        }
+        self.benchmarkName = benchmarkName
+        self.benchmarkCloses = benchmarkCloses
+        do {
+            report = try result.performanceReport(benchmarkCloses: benchmarkCloses, periodsPerYear: market.periodsPerYear)
+        } catch {
+            throw CLIError("cannot compute metrics: \(error)")
+        }
+        var parameters: [String: JSONValue] = [
+            "strategy": .string(settings.strategy), "data": .string(dataDescription),
+            "symbols": .integer(result.universe.instruments.count), "cash": .number(settings.cash),
+            "fill": .string(settings.fill), "commission": .string(settings.commission),
+            "slippage_bps": .number(settings.slippageBps), "benchmark": .optional(benchmarkName),
+            "periods_per_year": .integer(market.periodsPerYear), "start": .optional(settings.start),
+            "end": .optional(settings.end),
+        ]
+        if let json = try? String(decoding: JSONEncoder.sorted.encode(spec), as: UTF8.self) {
+            parameters["strategy_config"] = .string(json)
+        }
+        self.parameters = parameters
+    }
+
+    private var deniedOrders: Int { result.riskDenialCounts.values.reduce(0, +) }
+
+    func table(engineSeconds: Double, runSeconds: Double) -> String {
+        let bars = result.barsProcessed
+        let extra: [(String, String)] = [
+            ("Orders / fills", "\(result.orders.count) / \(result.fills.count)"),
+            ("Risk denials", "\(deniedOrders)" + (result.riskDenialCounts.isEmpty ? "" : " (" + result.riskDenialCounts
+                .sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ") + ")")),
+            ("Commissions", result.commissions.centsDescription),
+            ("Bars processed", "\(bars) (\(result.universe.instruments.count) symbols)"),
+            ("Engine", String(format: "%.3f s, %@ bars/s", engineSeconds, Self.rate(Double(bars) / max(engineSeconds, 1e-9)))),
+            ("Whole run (load + run + metrics)", String(format: "%.3f s", runSeconds)),
+        ]
+        let benchmark = benchmarkName.map { " vs \($0)" } ?? ""
+        return SummaryTable.render(report.metricValues, title: "Backtest: \(settings.strategy)\(benchmark)", extra: extra)
+    }
+
+    func write(to directory: String, engineSeconds: Double) throws {
+        let output = BacktestOutput(result: result, isDaily: market.isDaily)
+        try writeTextFile(output.tradesCSV, to: directory + "/trades.csv")
+        try writeTextFile(output.ordersCSV, to: directory + "/orders.csv")
+        try writeTextFile(output.equityCSV, to: directory + "/equity.csv")
+        let bars = result.barsProcessed
+        let extra: [String: JSONValue] = [
+            "bars_processed": .integer(bars), "engine_seconds": .number(engineSeconds),
+            "engine_bars_per_second": .number(Double(bars) / max(engineSeconds, 1e-9)),
+            "orders": .integer(result.orders.count), "fills": .integer(result.fills.count),
+            "risk_denials": .integer(deniedOrders),
+            "risk_denials_by_rule": .object(Dictionary(uniqueKeysWithValues: result.riskDenialCounts.map { ($0.key.rawValue, JSONValue.integer($0.value)) })),
+            "order_list_hash": .string(result.orderListHash),
+        ]
+        try writeTextFile(report.summaryJSON(parameters: parameters, extra: extra), to: directory + "/summary.json")
+        let html = HTMLReport.render(HTMLReportInput(
+            title: "IBTrader backtest: \(settings.strategy)", report: report, equity: result.analyticsEquity,
+            benchmarkCloses: benchmarkCloses, benchmarkName: benchmarkName ?? "Benchmark", trades: result.analyticsTrades,
+            parameters: parameters.mapValues { value in
+                if case .string(let text) = value { return text }
+                return value.serialized()
+            }))
+        try writeTextFile(html, to: directory + "/report.html")
+    }
+
+    static func rate(_ value: Double) -> String {
+        value >= 1e6 ? String(format: "%.1f M", value / 1e6) : value >= 1e3 ? String(format: "%.1f k", value / 1e3) : String(format: "%.0f", value)
+    }
+}
+
+extension JSONEncoder {
+    static var sorted: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+}

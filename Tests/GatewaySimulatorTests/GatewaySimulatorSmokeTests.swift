@@ -1,4 +1,0 @@
-import Testing
-@testable import GatewaySimulator
-
-@Test func gatewaySimulatorModuleLoads() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import InteractiveBrokers
+
+@Test func InteractiveBrokersModuleLoads() { #expect(Bool(true)) }
