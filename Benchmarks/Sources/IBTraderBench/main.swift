@@ -1,6 +1,6 @@
 import Foundation
 
-// ibtrader-bench [codec|backtest|all]: prints a small table. Figures are for this machine, this run.
+// ibtrader-bench [codec|research|all]: prints a small table. Figures are for this machine, this run.
 let arguments = CommandLine.arguments.dropFirst()
 let which = arguments.first ?? "all"
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -29,6 +29,16 @@ do {
         for (name, nanoseconds) in try CodecBenchmark.breakdown(root: root) {
             table.add(name, String(format: "%.0f ns", nanoseconds), "per frame, decoded alone, thread CPU time, median of 3")
         }
+    }
+    if which == "research" || which == "all" {
+        let sweep = try await ResearchBenchmark.run()
+        for point in sweep.points {
+            table.add("parameter sweep, \(point.jobs) core\(point.jobs == 1 ? "" : "s") (backtests/s)",
+                      String(format: "%.1f", point.backtestsPerSecond),
+                      "median of \(sweep.repetitions) sweeps of \(sweep.configurations) SMA-cross configs, \(sweep.barsPerBacktest) bars each")
+        }
+        table.add("  sweep scaling, 2 vs 1 cores", String(format: "%.2f×", sweep.scaling),
+                  "ratio of the medians; runs alternate 1 and 2 jobs; \(ProcessInfo.processInfo.activeProcessorCount) cores present")
     }
     print(table.render())
 } catch {
