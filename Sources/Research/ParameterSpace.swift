@@ -54,8 +54,13 @@ public struct ParameterRange: Hashable, Sendable {
             values = list
         }
         guard !values.isEmpty else { throw .invalidParameter(text, reason: "no values") }
+        guard !name.isEmpty, name.unicodeScalars.allSatisfy({ Self.nameCharacters.contains($0) }) else {
+            throw .invalidParameter(text, reason: "a name is letters, digits, '_' and '.' only")
+        }
         self.name = name
     }
+
+    private static let nameCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.".unicodeScalars)
 
     /// Removes binary noise such as `0.30000000000000004` (rounds to 12 significant decimals).
     static func clean(_ value: Double) -> Double {

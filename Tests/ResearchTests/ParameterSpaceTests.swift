@@ -10,7 +10,7 @@ import TradingEngine
         #expect(try ParameterRange(parsing: "k = 1, 2.5 ,4").values == [1, 2.5, 4])
     }
 
-    @Test(arguments: ["fast", "fast=", "=1:2:1", "fast=5:1:1", "fast=1:5:0", "fast=1:5", "fast=a,b"])
+    @Test(arguments: ["fast", "fast=", "=1:2:1", "fast=5:1:1", "fast=1:5:0", "fast=1:5", "fast=a,b", "fa,st=1,2", "fa st=1"])
     func badRangesNameTheInput(text: String) {
         #expect(throws: ResearchError.self) { try ParameterRange(parsing: text) }
     }

@@ -35,10 +35,12 @@ do {
         for point in sweep.points {
             table.add("parameter sweep, \(point.jobs) core\(point.jobs == 1 ? "" : "s") (backtests/s)",
                       String(format: "%.1f", point.backtestsPerSecond),
-                      "median of \(sweep.repetitions) sweeps of \(sweep.configurations) SMA-cross configs, \(sweep.barsPerBacktest) bars each")
+                      "best of \(sweep.repetitions) sweeps of \(sweep.configurations) SMA-cross configs, \(sweep.barsPerBacktest) bars each "
+                          + String(format: "(median %.1f); %.2f cores obtained (process CPU s / wall s)",
+                                   point.medianBacktestsPerSecond, point.coresUsed))
         }
         table.add("  sweep scaling, 2 vs 1 cores", String(format: "%.2f×", sweep.scaling),
-                  "ratio of the medians; runs alternate 1 and 2 jobs; \(ProcessInfo.processInfo.activeProcessorCount) cores present")
+                  "ratio of the best runs; runs alternate 1 and 2 jobs; \(ProcessInfo.processInfo.activeProcessorCount) cores present")
     }
     print(table.render())
 } catch {
