@@ -116,27 +116,41 @@ public struct ParameterSpace: Hashable, Sendable {
     public let ranges: [ParameterRange]
     /// Grid or random.
     public let method: SearchMethod
+    /// Relations every configuration satisfies (e.g. `fast<slow`); others are left out before numbering.
+    public let filters: [ParameterRelation]
 
     /// Creates a space.
-    /// - Throws: `ResearchError.duplicateParameter` or `.emptySweep`.
-    public init(ranges: [ParameterRange], method: SearchMethod = .grid) throws(ResearchError) {
+    /// - Throws: `ResearchError.duplicateParameter`, `.emptySweep`, or `.invalidParameter` for a filter that names
+    ///   a parameter that is not swept.
+    public init(
+        ranges: [ParameterRange], method: SearchMethod = .grid, filters: [ParameterRelation] = []
+    ) throws(ResearchError) {
         var seen: Set<String> = []
         for range in ranges where !seen.insert(range.name).inserted { throw .duplicateParameter(range.name) }
         if case let .random(count, _) = method, count < 1 { throw .emptySweep }
+        for filter in filters {
+            for name in filter.names where !seen.contains(name) {
+                throw .invalidParameter(filter.description, reason: "'\(name)' is not a swept parameter")
+            }
+        }
         self.ranges = ranges
         self.method = method
+        self.filters = filters
     }
 
     /// Number of grid combinations.
     public var gridCount: Int { ranges.reduce(1) { $0.multipliedReportingOverflow(by: $1.values.count).partialValue } }
 
     /// Every configuration, numbered from 0 (the index is the configuration's id in results).
+    /// With filters, the grid is filtered first and a random search draws from what is left.
     public var configurations: [ParameterSet] {
+        let grid = filters.isEmpty ? nil : (0..<gridCount).map(combination).filter { set in filters.allSatisfy { $0.holds(for: set) } }
         switch method {
         case .grid:
-            return (0..<gridCount).map(combination)
+            return grid ?? (0..<gridCount).map(combination)
         case let .random(count, seed):
-            return randomIndices(count: count, seed: seed).map(combination)
+            guard let grid else { return Self.randomIndices(count: count, of: gridCount, seed: seed).map(combination) }
+            return Self.randomIndices(count: count, of: grid.count, seed: seed).map { grid[$0] }
         }
     }
 
@@ -153,8 +167,7 @@ public struct ParameterSpace: Hashable, Sendable {
     }
 
     /// Distinct grid indices, sorted, drawn with Floyd's algorithm (no replacement; all of them when `count ≥ grid`).
-    func randomIndices(count: Int, seed: UInt64) -> [Int] {
-        let total = gridCount
+    static func randomIndices(count: Int, of total: Int, seed: UInt64) -> [Int] {
         guard count < total else { return Array(0..<total) }
         var rng = SplitMix64(seed: seed)
         var chosen: Set<Int> = []
@@ -163,6 +176,63 @@ public struct ParameterSpace: Hashable, Sendable {
             chosen.insert(chosen.contains(t) ? j : t)
         }
         return chosen.sorted()
+    }
+}
+
+/// A relation between two swept parameters (`fast<slow`) or a parameter and a number (`period<=30`).
+public struct ParameterRelation: Hashable, Sendable, CustomStringConvertible {
+    /// The left parameter.
+    public var left: String
+    /// The comparison.
+    public var comparison: MetricConstraint.Comparison
+    /// The right side: a parameter name or a number.
+    public var right: Side
+
+    /// A parameter or a constant.
+    public enum Side: Hashable, Sendable {
+        case parameter(String)
+        case number(Double)
+    }
+
+    /// Parses `name OP name` or `name OP number` (OP one of `>= <= > < ==`).
+    /// - Throws: `ResearchError.invalidParameter`.
+    public init(parsing text: String) throws(ResearchError) {
+        for comparison in MetricConstraint.Comparison.allCases {
+            guard let range = text.range(of: comparison.rawValue) else { continue }
+            let left = text[..<range.lowerBound].trimmingSpaces
+            let right = text[range.upperBound...].trimmingSpaces
+            guard !left.isEmpty, !right.isEmpty else { break }
+            self.left = left
+            self.comparison = comparison
+            self.right = Double(right).map(Side.number) ?? .parameter(right)
+            return
+        }
+        throw .invalidParameter(text, reason: "expected a relation such as fast<slow or period<=30")
+    }
+
+    /// The parameter names it mentions.
+    public var names: [String] {
+        if case let .parameter(name) = right { return [left, name] }
+        return [left]
+    }
+
+    /// Whether a configuration satisfies it.
+    public func holds(for set: ParameterSet) -> Bool {
+        let bound: Double?
+        switch right {
+        case let .parameter(name): bound = set[name]
+        case let .number(value): bound = value
+        }
+        guard let bound else { return false }
+        return MetricConstraint(metric: left, comparison: comparison, bound: bound).accepts(set[left])
+    }
+
+    /// `fast<slow`.
+    public var description: String {
+        switch right {
+        case let .parameter(name): return "\(left)\(comparison.rawValue)\(name)"
+        case let .number(value): return "\(left)\(comparison.rawValue)\(ResultFormat.number(value))"
+        }
     }
 }
 

@@ -43,6 +43,21 @@ import TradingEngine
         #expect(keys == keys.sorted())
     }
 
+    @Test func filtersApplyBeforeNumberingAndSampling() throws {
+        let ranges = [ParameterRange(name: "fast", values: [5, 10, 20]), ParameterRange(name: "slow", values: [10, 20, 30])]
+        let relation = try ParameterRelation(parsing: "fast<slow")
+        let space = try ParameterSpace(ranges: ranges, filters: [relation])
+        #expect(space.configurations.map(\.description) == [
+            "fast=5 slow=10", "fast=5 slow=20", "fast=5 slow=30", "fast=10 slow=20", "fast=10 slow=30", "fast=20 slow=30",
+        ])
+        let sampled = try ParameterSpace(ranges: ranges, method: .random(count: 4, seed: 2), filters: [relation])
+        #expect(sampled.configurations.count == 4)
+        #expect(sampled.configurations.allSatisfy { ($0["fast"] ?? 0) < ($0["slow"] ?? 0) })
+        #expect(try ParameterRelation(parsing: "slow<=20").holds(for: ParameterSet([("slow", 20)])))
+        #expect(throws: ResearchError.self) { try ParameterSpace(ranges: ranges, filters: [ParameterRelation(parsing: "fast<x")]) }
+        #expect(throws: ResearchError.self) { try ParameterRelation(parsing: "fast") }
+    }
+
     @Test func shardsPartitionTheConfigurations() throws {
         #expect(try Shard(parsing: "3/4").description == "3/4")
         for bad in ["4/4", "-1/4", "1/0", "x/2", "1"] {

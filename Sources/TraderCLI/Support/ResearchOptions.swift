@@ -97,6 +97,10 @@ struct ResearchSweepOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "A constraint such as 'max_drawdown>-0.25' or 'trades>=10'. Repeatable.", valueName: "metric<op>value"))
     var constraint: [String] = []
+    @Option(name: .customLong("where"), help: ArgumentHelp(
+        "Keep only configurations where a relation holds, e.g. 'fast<slow' or 'period<=30'. Repeatable.",
+        valueName: "relation"))
+    var relations: [String] = []
     @Option(name: .long, help: "Random search: draw this many configurations from the grid (seeded).")
     var samples: Int?
     @Option(name: .long, help: "Seed of the random search (default 1).")
@@ -110,6 +114,7 @@ struct ResearchSweepOptions: ParsableArguments {
         var metric = "sharpe", minimise = false
         var constraints: [String] = []
         var samples: Int?, seed: UInt64 = 1
+        var relationTexts: [String] = []
         if let sweep {
             let file = try ResearchSweepFile.load(path: sweep)
             ranges = file.ranges
@@ -118,6 +123,7 @@ struct ResearchSweepOptions: ParsableArguments {
             constraints = file.constraints
             samples = file.samples
             seed = file.seed ?? seed
+            relationTexts = file.relations
         }
         do {
             for text in param {
@@ -132,8 +138,11 @@ struct ResearchSweepOptions: ParsableArguments {
             }
             guard !ranges.isEmpty else { throw CLIError("give at least one --param name=start:end:step (or --sweep FILE)") }
             let method: SearchMethod = (self.samples ?? samples).map { .random(count: $0, seed: self.seed ?? seed) } ?? .grid
+            let filters = try (relationTexts + relations).map { (text) throws(ResearchError) in
+                try ParameterRelation(parsing: text)
+            }
             return (
-                try ParameterSpace(ranges: ranges, method: method),
+                try ParameterSpace(ranges: ranges, method: method, filters: filters),
                 try Objective(metric: metric, direction: minimise ? .minimize : .maximize, constraints: parsed))
         } catch let error as ResearchError {
             throw CLIError("\(error)")
@@ -151,6 +160,7 @@ struct ResearchSweepOptions: ParsableArguments {
 ///   slow: [20, 50, 100]
 /// objective: sharpe
 /// minimize: false
+/// where: [fast<slow]
 /// constraints: [max_drawdown>-0.25, trades>=10]
 /// samples: 200      # random search; omit for the full grid
 /// seed: 7
@@ -162,6 +172,7 @@ struct ResearchSweepFile {
     var constraints: [String] = []
     var samples: Int?
     var seed: UInt64?
+    var relations: [String] = []
 
     static func load(path: String) throws -> ResearchSweepFile {
         let text = try readTextFile(path)
@@ -187,6 +198,7 @@ struct ResearchSweepFile {
                         throw CLIError("\(path): params.\(name): \(error)")
                     }
                 }
+            case "where": file.relations = value.sequence?.compactMap(\.string) ?? value.string.map { [$0] } ?? []
             case "objective": file.objective = value.string
             case "minimize": file.minimize = value.bool ?? false
             case "constraints": file.constraints = value.sequence?.compactMap(\.string) ?? value.string.map { [$0] } ?? []
@@ -197,7 +209,7 @@ struct ResearchSweepFile {
                 guard let n = value.int, n >= 0 else { throw CLIError("\(path): 'seed' must be a non-negative integer") }
                 file.seed = UInt64(n)
             default:
-                throw CLIError("\(path): unknown key '\(key)' (known: params, objective, minimize, constraints, samples, seed)")
+                throw CLIError("\(path): unknown key '\(key)' (known: params, where, objective, minimize, constraints, samples, seed)")
             }
         }
         return file
