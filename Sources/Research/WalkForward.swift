@@ -68,8 +68,10 @@ public struct WindowOutcome: Sendable {
     public var outOfSampleMetrics: SweepMetrics?
     /// The out-of-sample equity segment, starting at the last in-sample bar.
     public var segment: [TimedEquity]
-    /// Closed out-of-sample trades.
+    /// Closed out-of-sample trades (not kept by shard files; see `tradeCount`).
     public var trades: [TradeRecord]
+    /// Number of closed out-of-sample trades.
+    public var tradeCount: Int
 }
 
 /// How much a parameter moved across windows.
@@ -112,8 +114,10 @@ public struct WalkForwardResult: Sendable {
     public var windows: [WindowOutcome]
     /// The out-of-sample segments chained into one curve, starting at the first segment's starting equity.
     public var stitched: [TimedEquity]
-    /// Metrics of the stitched curve (trade statistics over every out-of-sample trade).
+    /// Metrics of the stitched curve (from the curve alone: trade statistics stay per window, see `trades`).
     public var stitchedMetrics: SweepMetrics?
+    /// Closed out-of-sample trades over all windows.
+    public var trades: Int
     /// Walk-forward efficiency: mean out-of-sample objective / mean in-sample objective of the chosen
     /// configurations (windows where both are defined). Meaningful for annualised objectives (Sharpe, CAGR).
     public var efficiency: Double?
@@ -121,6 +125,8 @@ public struct WalkForwardResult: Sendable {
     public var stability: [ParameterStability]
     /// The objective used in every window.
     public var objective: Objective
+    /// Windows of the whole analysis (more than `windows.count` for a shard).
+    public var windowCount: Int
 }
 
 /// Walk-forward analysis: optimise in each in-sample window, test the winner on the following out-of-sample
@@ -139,13 +145,15 @@ public enum WalkForward {
     ///   - evaluator: the strategy.
     ///   - maxConcurrency: backtests at once within a window's sweep.
     ///   - progress: `(finished, total)` over all in-sample backtests.
+    ///   - shard: run only windows `K, K+N, …` (merge the shards' `WalkForwardRecord`s for the whole analysis).
     /// - Throws: `ResearchError` from windows or configurations.
     public static func run<E: WalkForwardEvaluator>(
         data: MarketData, plan: WindowPlan, space: ParameterSpace, objective: Objective, evaluator: E,
-        maxConcurrency: Int, progress: SweepRunner.Progress? = nil
+        maxConcurrency: Int, progress: SweepRunner.Progress? = nil, shard: Shard = .whole
     ) async throws(ResearchError) -> WalkForwardResult {
         let times = data.distinctTimes
-        let windows = try plan.windows(over: times)
+        let allWindows = try plan.windows(over: times)
+        let windows = allWindows.filter { shard.contains($0.index) }
         let configurations = space.configurations.enumerated().map { (id: $0.offset, parameters: $0.element) }
         guard !configurations.isEmpty else { throw .emptySweep }
         let total = configurations.count * windows.count
@@ -181,17 +189,30 @@ public enum WalkForward {
             outcomes.append(WindowOutcome(
                 window: window, chosen: chosen, trials: rows.count,
                 outOfSampleMetrics: metrics(segment, trades: trades, periodsPerYear: evaluator.periodsPerYear),
-                segment: segment, trades: trades))
+                segment: segment, trades: trades, tradeCount: trades.count))
         }
+        return assemble(
+            outcomes, parameterNames: space.ranges.map(\.name), objective: objective,
+            periodsPerYear: evaluator.periodsPerYear, windowCount: allWindows.count)
+    }
+
+    /// Stitches the windows and computes everything derived from them, from the fields a shard file keeps (the
+    /// trade lists are not used), so merged shards give exactly a single run's result.
+    public static func assemble(
+        _ outcomes: [WindowOutcome], parameterNames: [String], objective: Objective, periodsPerYear: Int,
+        windowCount: Int
+    ) -> WalkForwardResult {
+        let outcomes = outcomes.sorted { $0.window.index < $1.window.index }
         let stitched = stitch(outcomes.map(\.segment))
         return WalkForwardResult(
             windows: outcomes, stitched: stitched,
-            stitchedMetrics: metrics(stitched, trades: outcomes.flatMap(\.trades), periodsPerYear: evaluator.periodsPerYear),
+            stitchedMetrics: metrics(stitched, trades: [], periodsPerYear: periodsPerYear),
+            trades: outcomes.reduce(0) { $0 + $1.tradeCount },
             efficiency: efficiency(outcomes, metric: objective.metric),
-            stability: space.ranges.map { range in
-                ParameterStability(name: range.name, values: outcomes.map { $0.chosen?.parameters[range.name] })
+            stability: parameterNames.map { name in
+                ParameterStability(name: name, values: outcomes.map { $0.chosen?.parameters[name] })
             },
-            objective: objective)
+            objective: objective, windowCount: windowCount)
     }
 
     /// Chains segments by their returns: each segment is rescaled so that its first point equals the running

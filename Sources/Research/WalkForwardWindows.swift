@@ -98,6 +98,8 @@ public struct WalkForwardWindow: Hashable, Sendable {
     public var outOfSampleUntil: Timestamp
     /// Whether the data ended more than a week (or, in bars, any bar) before the nominal end.
     public var isTruncated: Bool
+    /// Times of the first and last in-sample bars and of the first and last out-of-sample bars.
+    public var barTimes: [Timestamp]
 }
 
 /// How walk-forward windows are laid out.
@@ -164,7 +166,8 @@ public struct WindowPlan: Hashable, Sendable {
                 windows.append(WalkForwardWindow(
                     index: windows.count, inSample: isStart..<oosStart, outOfSample: oosStart..<oosEnd,
                     inSampleFrom: isStartTime, outOfSampleFrom: oosStartTime, outOfSampleUntil: oosEndTime,
-                    isTruncated: truncated))
+                    isTruncated: truncated,
+                    barTimes: [times[isStart], times[oosStart - 1], times[oosStart], times[oosEnd - 1]]))
             }
             k += 1
             if k > 100_000 { break }

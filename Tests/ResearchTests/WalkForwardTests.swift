@@ -157,4 +157,33 @@ import TradingModel
         #expect(k == result.stitched.count)
         #expect(result.stitchedMetrics?["bars"] == Double(result.stitched.count))
     }
+
+    /// Shards of the windows, written, read back and merged, equal the single run (the record's bytes too).
+    @Test func shardedWindowsMergeToTheSingleRun() async throws {
+        let data = try ResearchFixtures.spyDaily()
+        let space = try ParameterSpace(ranges: [ParameterRange(parsing: "fast=5:15:5"), ParameterRange(parsing: "slow=20:40:20")])
+        let plan = try WindowPlan(inSample: WindowPeriod(parsing: "6M"), outOfSample: WindowPeriod(parsing: "3M"))
+        let evaluator = BacktestEvaluator(spec: ResearchFixtures.crossover)
+        func record(_ shard: Shard) async throws -> WalkForwardRecord {
+            let result = try await WalkForward.run(
+                data: data, plan: plan, space: space, objective: try Objective(), evaluator: evaluator,
+                maxConcurrency: 2, shard: shard)
+            return WalkForwardRecord(
+                strategy: "sma-cross", data: "SPY", plan: plan, parameterNames: ["fast", "slow"], periodsPerYear: 252,
+                shard: shard, result: result)
+        }
+        let whole = try await record(.whole)
+        var parts: [WalkForwardRecord] = []
+        for k in 0..<3 {
+            let part = try await record(try Shard(index: k, count: 3))
+            #expect(part.result.windows.count == 2)
+            parts.append(try WalkForwardRecord.decode(part.encoded(), source: "shard\(k)"))
+        }
+        let merged = try WalkForwardRecord.merge(parts.reversed())
+        #expect(merged.encoded() == whole.encoded())
+        #expect(merged.result.stitched == whole.result.stitched)
+        #expect(merged.result.stitchedMetrics == whole.result.stitchedMetrics)
+        #expect(merged.result.efficiency == whole.result.efficiency)
+        #expect(throws: ResearchError.self) { try WalkForwardRecord.merge(Array(parts.dropFirst())) }
+    }
 }

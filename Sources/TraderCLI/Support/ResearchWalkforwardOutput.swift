@@ -3,21 +3,33 @@ import Foundation
 import Research
 import TradingModel
 
-/// The tables and files of `ibtrader walkforward`.
+/// The tables and files of `ibtrader walkforward`, all derived from a `WalkForwardRecord` (so a merge of shard
+/// records writes the same bytes as a single run).
 struct WalkforwardOutput {
-    let result: WalkForwardResult
-    let times: [Timestamp]
-    let parameterNames: [String]
-    let plan: WindowPlan
-    let strategy: String
-    let dataDescription: String
-    let periodsPerYear: Int
+    let record: WalkForwardRecord
 
+    private var result: WalkForwardResult { record.result }
+    private var parameterNames: [String] { record.parameterNames }
+    private var plan: WindowPlan { record.plan }
+    private var strategy: String { record.strategy }
+    private var dataDescription: String { record.data }
+    private var periodsPerYear: Int { record.periodsPerYear }
     private var metric: String { result.objective.metric }
 
-    private func bounds(_ w: WalkForwardWindow) -> [String] {
-        [times[w.inSample.lowerBound], times[w.inSample.upperBound - 1], times[w.outOfSample.lowerBound],
-         times[w.outOfSample.upperBound - 1]].map(ResearchReports.date)
+    private func bounds(_ w: WalkForwardWindow) -> [String] { w.barTimes.map(ResearchReports.date) }
+
+    /// Writes windows.csv, oos_equity.csv, summary.json, report.html and walkforward.json (only the last for a shard).
+    func write(to out: String) throws {
+        try writeTextFile(record.encoded(), to: out + "/walkforward.json")
+        guard record.shard.count == 1 else {
+            print("wrote \(out)/walkforward.json (shard \(record.shard); merge with 'ibtrader walkforward merge')")
+            return
+        }
+        try writeTextFile(windowsCSV(), to: out + "/windows.csv")
+        try writeTextFile(equityCSV(), to: out + "/oos_equity.csv")
+        try writeTextFile(summaryJSON(), to: out + "/summary.json")
+        try writeTextFile(html(), to: out + "/report.html")
+        print("wrote \(out)/windows.csv, oos_equity.csv, summary.json, report.html, walkforward.json")
     }
 
     /// `window,is_first,is_last,oos_first,oos_last,is_bars,oos_bars,trials,<params>,is_<metric>,oos_<metric>,oos_return,oos_trades`.
@@ -30,7 +42,7 @@ struct WalkforwardOutput {
             cells += [String(o.window.inSample.count), String(o.window.outOfSample.count), String(o.trials)]
             cells += parameterNames.map { ResultFormat.cell(o.chosen?.parameters[$0]) }
             cells += [ResultFormat.cell(o.chosen?.metrics[metric]), ResultFormat.cell(o.outOfSampleMetrics?[metric]),
-                      ResultFormat.cell(o.outOfSampleMetrics?["total_return"]), String(o.trades.count),
+                      ResultFormat.cell(o.outOfSampleMetrics?["total_return"]), String(o.tradeCount),
                       o.window.isTruncated ? "true" : "false"]
             text += cells.joined(separator: ",") + "\n"
         }
@@ -65,7 +77,7 @@ struct WalkforwardOutput {
         var text = "Stitched out-of-sample (\(result.windows.count) \(plan.mode.rawValue) windows, IS \(plan.inSample), "
             + "OOS \(plan.outOfSample), step \(plan.step)): total return \(ResearchHTML.percent(m?["total_return"])), "
             + "CAGR \(ResearchHTML.percent(m?["cagr"])), Sharpe \(ResearchHTML.number(m?["sharpe"], decimals: 3)), "
-            + "max drawdown \(ResearchHTML.percent(m?["max_drawdown"]))\n"
+            + "max drawdown \(ResearchHTML.percent(m?["max_drawdown"])), \(result.trades) trades\n"
         text += "Walk-forward efficiency (mean OOS \(metric) / mean IS \(metric)): "
             + ResearchHTML.number(result.efficiency, decimals: 3) + "\n"
         for s in result.stability {
@@ -78,9 +90,16 @@ struct WalkforwardOutput {
 
     func summaryJSON() -> String {
         var stitched: [String: JSONValue] = [:]
+        // Trade statistics are per window (the stitched curve is rescaled); the count is the sum.
+        let perWindow: Set<String> = [
+            "trades", "win_rate", "profit_factor", "expectancy", "net_profit", "total_commission", "exposure", "turnover",
+        ]
         if let m = result.stitchedMetrics {
-            for (name, value) in zip(SweepMetrics.names, m.values) { stitched[name] = .optional(value) }
+            for (name, value) in zip(SweepMetrics.names, m.values) where !perWindow.contains(name) {
+                stitched[name] = .optional(value)
+            }
         }
+        stitched["trades"] = .integer(result.trades)
         let windows: [JSONValue] = result.windows.map { o in
             let b = bounds(o.window)
             var chosen: [String: JSONValue] = [:]
@@ -111,6 +130,7 @@ struct WalkforwardOutput {
             ]),
             "objective": .string(result.objective.description), "periods_per_year": .integer(periodsPerYear),
             "walk_forward_efficiency": .optional(result.efficiency), "stitched_oos": .object(stitched),
+            "oos_trades": .integer(result.trades),
             "parameter_stability": .object(stability), "windows": .array(windows),
         ]).serialized()
     }
@@ -129,7 +149,7 @@ struct WalkforwardOutput {
                 + parameterNames.map { o.chosen?.parameters[$0].map(ResultFormat.number) ?? "–" }
                 + [ResearchHTML.number(o.chosen?.metrics[metric], decimals: 3),
                    ResearchHTML.number(o.outOfSampleMetrics?[metric], decimals: 3),
-                   ResearchHTML.percent(o.outOfSampleMetrics?["total_return"]), String(o.trades.count)]
+                   ResearchHTML.percent(o.outOfSampleMetrics?["total_return"]), String(o.tradeCount)]
         }
         sections.append(("Windows", ResearchHTML.table(headers: headers, rows: rows)))
         let stabilityRows = result.stability.map { s in
