@@ -22,6 +22,10 @@ struct ResearchBacktestOptions: ParsableArguments {
     var end: String?
     @Option(name: .long, help: "Starting cash (default 100000).")
     var cash: Double?
+    @Option(name: .long, help: "Fixed number of shares per entry.")
+    var quantity: Double?
+    @Option(name: .long, help: "Percent of equity per entry (momentum: percent of equity invested).")
+    var percent: Double?
     @Option(name: .long, help: "Market order fills: next-open | close.")
     var fill: String?
     @Option(name: .long, help: "none | ibkr-fixed | ibkr-tiered | percent:P")
@@ -55,6 +59,8 @@ struct ResearchBacktestOptions: ParsableArguments {
         if let start { settings.start = start }
         if let end { settings.end = end }
         if let cash { settings.cash = cash }
+        if let quantity { settings.quantity = quantity }
+        if let percent { settings.percent = percent }
         if let fill { settings.fill = fill }
         if let commission { settings.commission = commission }
         if let slippageBps { settings.slippageBps = slippageBps }

@@ -137,7 +137,7 @@ struct WalkforwardOutput {
 
     func html() -> String {
         var sections: [(heading: String, body: String)] = []
-        sections.append(("Summary", ResearchHTML.paragraph(summaryText())))
+        sections.append(("Summary", summaryText().split(separator: "\n").map { ResearchHTML.paragraph(String($0)) }.joined()))
         let times = result.stitched.map { $0.time.nanoseconds / 1_000_000_000 }
         sections.append(("Stitched out-of-sample equity", ResearchHTML.lineChart(
             title: "Out-of-sample equity (windows chained)", times: times,
