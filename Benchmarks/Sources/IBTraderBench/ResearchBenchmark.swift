@@ -13,6 +13,9 @@ enum ResearchBenchmark {
         var medianBacktestsPerSecond: Double
         /// Process CPU seconds per wall second during the runs: the cores actually obtained.
         var coresUsed: Double
+        /// Voluntary context switches per sweep (waits: locks, I/O) and involuntary ones (preempted by others).
+        var voluntarySwitches: Int
+        var involuntarySwitches: Int
     }
 
     struct Result {
@@ -36,16 +39,20 @@ enum ResearchBenchmark {
         _ = try await request.run(data: market, evaluator: evaluator, maxConcurrency: 2)  // warm-up
         var times: [Int: [Double]] = [1: [], 2: []]
         var cpu: [Int: [Double]] = [1: [], 2: []]
+        var switches: [Int: [(Int, Int)]] = [1: [], 2: []]
         let clock = ContinuousClock()
         for _ in 0..<repetitions {
             for jobs in [1, 2] {
                 let cpuStart = processCPUSeconds()
+                let switchStart = contextSwitches()
                 let start = clock.now
                 _ = try await request.run(data: market, evaluator: evaluator, maxConcurrency: jobs)
                 let elapsed = clock.now - start
                 let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
                 times[jobs, default: []].append(wall)
                 cpu[jobs, default: []].append((processCPUSeconds() - cpuStart) / wall)
+                let switchEnd = contextSwitches()
+                switches[jobs, default: []].append((switchEnd.0 - switchStart.0, switchEnd.1 - switchStart.1))
             }
         }
         // Best of N: on a shared machine other processes only ever slow a run down.
@@ -54,7 +61,9 @@ enum ResearchBenchmark {
             return Point(
                 jobs: jobs, backtestsPerSecond: Double(configurations) / (best?.element ?? 1),
                 medianBacktestsPerSecond: Double(configurations) / median(times[jobs] ?? [1]),
-                coresUsed: cpu[jobs]?[best?.offset ?? 0] ?? 0)
+                coresUsed: cpu[jobs]?[best?.offset ?? 0] ?? 0,
+                voluntarySwitches: switches[jobs]?[best?.offset ?? 0].0 ?? 0,
+                involuntarySwitches: switches[jobs]?[best?.offset ?? 0].1 ?? 0)
         }
         return Result(
             points: points, scaling: points[1].backtestsPerSecond / points[0].backtestsPerSecond,
@@ -74,4 +83,11 @@ func processCPUSeconds() -> Double {
     getrusage(RUSAGE_SELF_WHO, &usage)
     return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec)
         + Double(usage.ru_stime.tv_usec) / 1e6
+}
+
+/// Voluntary and involuntary context switches of this process so far.
+func contextSwitches() -> (Int, Int) {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF_WHO, &usage)
+    return (Int(usage.ru_nvcsw), Int(usage.ru_nivcsw))
 }

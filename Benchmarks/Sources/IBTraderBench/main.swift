@@ -36,11 +36,16 @@ do {
             table.add("parameter sweep, \(point.jobs) core\(point.jobs == 1 ? "" : "s") (backtests/s)",
                       String(format: "%.1f", point.backtestsPerSecond),
                       "best of \(sweep.repetitions) sweeps of \(sweep.configurations) SMA-cross configs, \(sweep.barsPerBacktest) bars each "
-                          + String(format: "(median %.1f); %.2f cores obtained (process CPU s / wall s)",
-                                   point.medianBacktestsPerSecond, point.coresUsed))
+                          + String(format: "(median %.1f); %.2f cores obtained (process CPU s / wall s); "
+                                   + "%d voluntary / %d involuntary context switches",
+                                   point.medianBacktestsPerSecond, point.coresUsed, point.voluntarySwitches,
+                                   point.involuntarySwitches))
         }
         table.add("  sweep scaling, 2 vs 1 cores", String(format: "%.2f×", sweep.scaling),
-                  "ratio of the best runs; runs alternate 1 and 2 jobs; \(ProcessInfo.processInfo.activeProcessorCount) cores present")
+                  "ratio of the best runs (wall clock); runs alternate 1 and 2 jobs; \(ProcessInfo.processInfo.activeProcessorCount) cores present")
+        let perCPU = sweep.points.map { $0.backtestsPerSecond / max($0.coresUsed, 1e-9) }
+        table.add("  backtests per CPU second, 2 vs 1 jobs", String(format: "%.2f", perCPU[1] / perCPU[0]),
+                  "parallel efficiency: 1.00 = no contention between the two workers (cores taken by other processes excluded)")
     }
     print(table.render())
 } catch {
