@@ -1,6 +1,6 @@
 import Foundation
 
-// ibtrader-bench [codec|research|all]: prints a small table. Figures are for this machine, this run.
+// ibtrader-bench [codec|backtest|research|all]: prints a small table. Figures are for this machine, this run.
 let arguments = CommandLine.arguments.dropFirst()
 let which = arguments.first ?? "all"
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -24,6 +24,14 @@ do {
                   "steady state, 100k frames, decodeResponses(appending:), malloc interposed (-1 = not measurable on this OS)")
         table.add("  same, via nextPayload + decode(payload:)", String(format: "%.3f", codec.slicedAllocationsPerTickPrice),
                   "steady state, 100k frames")
+    }
+    if which == "backtest" || which == "all" {
+        let directory = ProcessInfo.processInfo.environment["PEERS_DATA"] ?? "/tmp/peers-data"
+        let scenarios = (ProcessInfo.processInfo.environment["SCENARIOS"] ?? "S,L,M").split(separator: ",").map(String.init)
+        for row in try BacktestBenchmark.run(directory: directory, scenarios: scenarios, repeats: 7) {
+            table.add("backtest \(row.scenario): SMA 10/30 (bars/s)", formatRate(row.barsPerSecond),
+                      "\(row.bars) bars, \(row.fills) fills, equity \(row.finalEquity); engine only, median of 7; CSV load \(String(format: "%.2f", row.loadSeconds)) s")
+        }
     }
     if which == "codec-breakdown" {
         for (name, nanoseconds) in try CodecBenchmark.breakdown(root: root) {
