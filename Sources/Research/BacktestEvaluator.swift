@@ -15,14 +15,21 @@ public struct BacktestEvaluator: Sendable {
     public var config: BacktestConfig
     /// Return periods per year (252 for daily bars).
     public var periodsPerYear: Int
+    /// Adjusts the backtest settings to each configuration's strategy (e.g. a position cap that follows a swept
+    /// number of holdings); `nil` uses `config` as is.
+    public var configure: (@Sendable (StrategySpec, BacktestConfig) -> BacktestConfig)?
 
     /// Creates an evaluator.
-    public init(spec: StrategySpec, config: BacktestConfig = BacktestConfig(), periodsPerYear: Int = 252) {
+    public init(
+        spec: StrategySpec, config: BacktestConfig = BacktestConfig(), periodsPerYear: Int = 252,
+        configure: (@Sendable (StrategySpec, BacktestConfig) -> BacktestConfig)? = nil
+    ) {
         self.spec = spec
         var config = config
         config.recordsEquityCurve = true
         self.config = config
         self.periodsPerYear = periodsPerYear
+        self.configure = configure
     }
 
     /// The backtest of one configuration.
@@ -35,20 +42,24 @@ public struct BacktestEvaluator: Sendable {
         _ parameters: ParameterSet, data: MarketData, tradingStart: Timestamp? = nil
     ) throws(ResearchError) -> BacktestResult {
         let spec = try StrategyParameters.apply(parameters, to: spec)
+        var config = configure?(spec, self.config) ?? self.config
+        config.recordsEquityCurve = true
         guard let start = tradingStart else { return BacktestRunner.run(spec: spec, data: data, config: config) }
         switch spec {
         case let .movingAverageCrossover(c):
-            return run(MovingAverageCrossover(config: c), start, data)
+            return Self.run(MovingAverageCrossover(config: c), start, data, config)
         case let .rsiMeanReversion(c):
-            return run(RSIMeanReversion(config: c), start, data)
+            return Self.run(RSIMeanReversion(config: c), start, data, config)
         case let .bollingerMeanReversion(c):
-            return run(BollingerMeanReversion(config: c), start, data)
+            return Self.run(BollingerMeanReversion(config: c), start, data, config)
         case let .momentumRotation(c):
-            return run(MomentumRotation(config: c), start, data)
+            return Self.run(MomentumRotation(config: c), start, data, config)
         }
     }
 
-    private func run<S: Strategy>(_ strategy: S, _ start: Timestamp, _ data: MarketData) -> BacktestResult {
+    private static func run<S: Strategy>(
+        _ strategy: S, _ start: Timestamp, _ data: MarketData, _ config: BacktestConfig
+    ) -> BacktestResult {
         BacktestRunner.run(strategy: TradingGate(inner: strategy, start: start), data: data, config: config)
     }
 

@@ -10,7 +10,9 @@ struct OptimizeCommand: AsyncParsableCommand {
         abstract: "Sweep strategy parameters (grid or random search) in parallel; PSR/DSR for the best configuration.",
         discussion: """
             Example: ibtrader optimize --strategy sma-cross --data bundled:stocks --symbols GOOG \
-            --param fast=5:50:5 --param slow=20:200:10 --constraint 'max_drawdown>-0.25' --out sweep/
+            --param fast=5:50:5 --param slow=20:200:10 --where 'fast<slow' --constraint 'max_drawdown>-0.25' --out sweep/
+
+            Every option of a sweep: 'ibtrader optimize run --help'. Guide: docs/research.md.
 
             --out DIR writes results.csv (one row per configuration: config id, parameters, then metrics; rows in \
             configuration order; no wall-clock columns), best.json and report.html. With --shard K/N only \
@@ -49,8 +51,7 @@ struct OptimizeRun: AsyncParsableCommand {
             throw CLIError("--shard: \(error)")
         }
         let request = SweepRequest(space: space, objective: objective, shard: shard)
-        let evaluator = BacktestEvaluator(
-            spec: prepared.spec, config: prepared.backtest, periodsPerYear: prepared.periodsPerYear)
+        let evaluator = prepared.evaluator
         // Validate every parameter name once before starting the pool.
         do {
             if let first = space.configurations.first { _ = try StrategyParameters.apply(first, to: prepared.spec) }

@@ -9,6 +9,12 @@ struct WalkforwardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "walkforward",
         abstract: "Walk-forward analysis: rolling or anchored windows, stitched out-of-sample equity, efficiency, stability.",
+        discussion: """
+            Example: ibtrader walkforward --strategy sma-cross --data bundled:stocks --symbols AAPL \
+            --param fast=5:30:5 --param slow=40:120:20 --where 'fast<slow' --in-sample 2Y --out-of-sample 1Y --out wf/
+
+            Every option: 'ibtrader walkforward run --help'. Guide: docs/research.md.
+            """,
         subcommands: [WalkforwardRun.self, WalkforwardMerge.self],
         defaultSubcommand: WalkforwardRun.self
     )
@@ -67,8 +73,7 @@ struct WalkforwardRun: AsyncParsableCommand {
         } catch {
             throw CLIError("--shard: \(error)")
         }
-        let evaluator = BacktestEvaluator(
-            spec: prepared.spec, config: prepared.backtest, periodsPerYear: prepared.periodsPerYear)
+        let evaluator = prepared.evaluator
         let progress = ResearchProgress(label: "walkforward", enabled: !noProgress)
         let result: WalkForwardResult
         do {

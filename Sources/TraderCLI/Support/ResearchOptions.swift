@@ -43,6 +43,14 @@ struct ResearchBacktestOptions: ParsableArguments {
         var periodsPerYear: Int
         var dataDescription: String
         var strategyName: String
+        /// Per configuration, the risk defaults `backtest` would apply to that strategy (e.g. momentum's position
+        /// cap follows a swept `holdings`).
+        var configure: @Sendable (StrategySpec, BacktestConfig) -> BacktestConfig
+
+        /// The evaluator for these settings.
+        var evaluator: BacktestEvaluator {
+            BacktestEvaluator(spec: spec, config: backtest, periodsPerYear: periodsPerYear, configure: configure)
+        }
     }
 
     /// Loads the settings, the strategy and the bars.
@@ -80,9 +88,17 @@ struct ResearchBacktestOptions: ParsableArguments {
                 slippage: settings.slippageBps > 0 ? .fixedBasisPoints(settings.slippageBps) : .none,
                 commission: try settings.commissionModel(source: source)),
             recordsEquityCurve: true)
+        let baseRisk = settings.risk, hasSectors = !resolved.sectors.isEmpty
         return Prepared(
             spec: spec, data: market.data, backtest: backtest, periodsPerYear: market.periodsPerYear,
-            dataDescription: resolved.description, strategyName: settings.strategy)
+            dataDescription: resolved.description, strategyName: settings.strategy,
+            configure: { spec, config in
+                var base = BacktestSettings()
+                base.risk = baseRisk
+                var adjusted = config
+                adjusted.engine.risk = BacktestCommand.defaultRisk(settings: base, spec: spec, hasSectors: hasSectors)
+                return adjusted
+            })
     }
 }
 
