@@ -21,8 +21,11 @@ public struct SweepMetrics: Hashable, Sendable {
     public private(set) var values: [Double?]
 
     /// Creates metrics from values in `names` order.
-    public init(values: [Double?]) {
-        precondition(values.count == Self.names.count, "one value per metric name")
+    /// - Throws: `ResearchError.malformedResults` unless there is exactly one value per name.
+    public init(values: [Double?]) throws(ResearchError) {
+        guard values.count == Self.names.count else {
+            throw .malformedResults("expected \(Self.names.count) metric values, got \(values.count)")
+        }
         self.values = values
     }
 

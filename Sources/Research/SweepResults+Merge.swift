@@ -35,7 +35,7 @@ extension SweepResults {
                     values.append(value)
                 }
             }
-            rows.append(SweepRow(id: id, parameters: ParameterSet(entries), metrics: SweepMetrics(values: values)))
+            rows.append(SweepRow(id: id, parameters: ParameterSet(entries), metrics: try SweepMetrics(values: values)))
         }
         return SweepResults(header: header, rows: rows)
     }

@@ -160,7 +160,7 @@ private enum JSONReader {
         if any is NSNull || any == nil { return nil }
         let cells = try array(any, key)
         guard cells.count == SweepMetrics.names.count else { throw Missing(key: key) }
-        return SweepMetrics(values: try cells.map { cell -> Double? in
+        return try SweepMetrics(values: try cells.map { cell -> Double? in
             if cell is NSNull { return nil }
             return try double(cell, key)
         })

@@ -75,7 +75,7 @@ import TradingModel
             values[SweepMetrics.names.firstIndex(of: "sharpe") ?? 0] = -abs(p - (last?.close.doubleValue ?? 0))
             values[SweepMetrics.names.firstIndex(of: "bars") ?? 0] =
                 Double((last?.timestamp.nanoseconds ?? 0) / Timestamp.nanosecondsPerSecond)
-            return SweepMetrics(values: values)
+            return try SweepMetrics(values: values)
         }
         func outOfSample(
             _ parameters: ParameterSet, data: MarketData, tradingStart: Timestamp
