@@ -60,7 +60,8 @@ extension SweepResults {
         return SweepHeader(
             strategy: strategy, parameterNames: names,
             objective: try Objective(metric: metric, direction: direction, constraints: constraints),
-            configurations: count, periodsPerYear: ppy, shard: shard ?? .whole)
+            configurations: count, periodsPerYear: ppy, shard: shard ?? .whole,
+            fingerprint: object["fingerprint"] as? String ?? "")
     }
 
     /// Merges shard results into the whole sweep's results.

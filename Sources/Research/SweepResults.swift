@@ -15,12 +15,16 @@ public struct SweepHeader: Hashable, Sendable {
     public var periodsPerYear: Int
     /// Which shard these results are.
     public var shard: Shard
+    /// A hash of the fixed inputs (strategy settings, backtest settings, bars), so shards of different sweeps
+    /// cannot be merged by mistake; empty when unknown.
+    public var fingerprint: String
 
     /// Creates a header.
     public init(
         strategy: String, parameterNames: [String], objective: Objective, configurations: Int, periodsPerYear: Int,
-        shard: Shard
+        shard: Shard, fingerprint: String = ""
     ) {
+        self.fingerprint = fingerprint
         self.strategy = strategy
         self.parameterNames = parameterNames
         self.objective = objective
@@ -98,6 +102,7 @@ public struct SweepResults: Sendable {
             "periods_per_year": .integer(header.periodsPerYear),
             "rows": .integer(rows.count),
             "eligible": .integer(rows.filter { header.objective.isEligible($0.metrics) }.count),
+            "fingerprint": .string(header.fingerprint),
         ]
         if header.shard.count > 1 { object["shard"] = .string(header.shard.description) }
         if let best {

@@ -96,7 +96,8 @@ public struct SweepRequest: Sendable {
         return SweepResults(
             header: SweepHeader(
                 strategy: StrategyParameters.name(of: evaluator.spec), parameterNames: space.ranges.map(\.name),
-                objective: objective, configurations: total, periodsPerYear: evaluator.periodsPerYear, shard: shard),
+                objective: objective, configurations: total, periodsPerYear: evaluator.periodsPerYear, shard: shard,
+                fingerprint: SweepFingerprint.make(evaluator: evaluator, data: data)),
             rows: rows)
     }
 }

@@ -51,6 +51,13 @@ import TradingEngine
         #expect(merged.bestJSON() == whole.bestJSON())
         #expect(throws: ResearchError.self) { try SweepResults.merge(Array(parts.dropLast())) }
         #expect(throws: ResearchError.self) { try SweepResults.merge(parts + [parts[0]]) }
+        // Shards of a sweep over other bars (or settings) do not merge.
+        #expect(whole.header.fingerprint.count == 16)
+        var foreign = parts[3]
+        foreign.header.fingerprint = "0000000000000000"
+        #expect(throws: ResearchError.self) { try SweepResults.merge(Array(parts.dropLast()) + [foreign]) }
+        let otherData = SyntheticMarket.generate(SyntheticMarketConfig(symbols: 2, bars: 300, seed: 6))
+        #expect(SweepFingerprint.make(evaluator: evaluator, data: otherData) != whole.header.fingerprint)
     }
 
     @Test func bestHonoursConstraintsAndReportsDeflatedSharpe() async throws {
