@@ -24,12 +24,15 @@ public struct WalkForwardRecord: Sendable {
     public var shard: Shard
     /// The (partial, for a shard) result.
     public var result: WalkForwardResult
+    /// `SweepFingerprint` of the fixed inputs (empty when unknown); merges require equal fingerprints.
+    public var fingerprint: String
 
     /// Creates a record.
     public init(
         strategy: String, data: String, plan: WindowPlan, parameterNames: [String], periodsPerYear: Int, shard: Shard,
-        result: WalkForwardResult
+        result: WalkForwardResult, fingerprint: String = ""
     ) {
+        self.fingerprint = fingerprint
         self.strategy = strategy
         self.data = data
         self.plan = plan
@@ -81,7 +84,7 @@ public struct WalkForwardRecord: Sendable {
                 "metric": .string(objective.metric), "direction": .string(objective.direction.rawValue),
                 "constraints": .array(objective.constraints.map { .string($0.description) }),
             ]),
-            "windows": .array(windows),
+            "windows": .array(windows), "fingerprint": .string(fingerprint),
         ]
         if shard.count > 1 { header["shard"] = .string(shard.description) }
         return JSONValue.object(header).serialized()
@@ -108,7 +111,8 @@ public struct WalkForwardRecord: Sendable {
         for part in parts {
             guard part.strategy == first.strategy, part.data == first.data, part.plan == first.plan,
                 part.parameterNames == first.parameterNames, part.periodsPerYear == first.periodsPerYear,
-                part.result.objective == first.result.objective, part.result.windowCount == first.result.windowCount
+                part.result.objective == first.result.objective, part.result.windowCount == first.result.windowCount,
+                part.fingerprint == first.fingerprint
             else { throw .inconsistentShards("shard \(part.shard) describes a different walk-forward than the first") }
         }
         let outcomes = parts.flatMap(\.result.windows).sorted { $0.window.index < $1.window.index }
@@ -199,7 +203,8 @@ private enum JSONReader {
             parameterNames: names, periodsPerYear: ppy, shard: shard,
             result: WalkForward.assemble(
                 outcomes, parameterNames: names, objective: objective, periodsPerYear: ppy,
-                windowCount: try int(root["window_count"], "window_count")))
+                windowCount: try int(root["window_count"], "window_count")),
+            fingerprint: root["fingerprint"] as? String ?? "")
     }
 
     static func window(_ any: Any, names: [String]) throws -> WindowOutcome {

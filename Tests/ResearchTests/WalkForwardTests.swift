@@ -185,5 +185,8 @@ import TradingModel
         #expect(merged.result.stitchedMetrics == whole.result.stitchedMetrics)
         #expect(merged.result.efficiency == whole.result.efficiency)
         #expect(throws: ResearchError.self) { try WalkForwardRecord.merge(Array(parts.dropFirst())) }
+        var foreign = parts[0]
+        foreign.fingerprint = "other"
+        #expect(throws: ResearchError.self) { try WalkForwardRecord.merge(Array(parts.dropFirst()) + [foreign]) }
     }
 }

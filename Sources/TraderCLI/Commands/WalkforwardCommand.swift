@@ -86,7 +86,7 @@ struct WalkforwardRun: AsyncParsableCommand {
         let output = WalkforwardOutput(record: WalkForwardRecord(
             strategy: prepared.strategyName, data: prepared.dataDescription, plan: plan,
             parameterNames: space.ranges.map(\.name), periodsPerYear: prepared.periodsPerYear, shard: shard,
-            result: result))
+            result: result, fingerprint: SweepFingerprint.make(evaluator: evaluator, data: prepared.data)))
         print(output.windowsTable())
         if shard.count == 1 { print(output.summaryText()) }
         if let out { try output.write(to: out) }
