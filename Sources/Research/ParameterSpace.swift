@@ -128,6 +128,25 @@ public struct ParameterSpace: Hashable, Sendable {
         var seen: Set<String> = []
         for range in ranges where !seen.insert(range.name).inserted { throw .duplicateParameter(range.name) }
         if case let .random(count, _) = method, count < 1 { throw .emptySweep }
+        var size = 1
+        for range in ranges {
+            let (product, overflow) = size.multipliedReportingOverflow(by: range.values.count)
+            guard !overflow, product <= Self.maximumGrid else {
+                throw .invalidParameter(
+                    ranges.map(\.name).joined(separator: " × "), reason: "more than \(Self.maximumGrid) combinations")
+            }
+            size = product
+        }
+        if !filters.isEmpty, size > Self.maximumGridSweep {
+            throw .invalidParameter(
+                filters.map(\.description).joined(separator: ", "),
+                reason: "filters need the grid listed, and it has \(size) combinations (at most \(Self.maximumGridSweep))")
+        }
+        if case .grid = method, size > Self.maximumGridSweep {
+            throw .invalidParameter(
+                ranges.map(\.name).joined(separator: " × "),
+                reason: "\(size) combinations; sample them with a random search (--samples N)")
+        }
         for filter in filters {
             for name in filter.names where !seen.contains(name) {
                 throw .invalidParameter(filter.description, reason: "'\(name)' is not a swept parameter")
@@ -138,8 +157,13 @@ public struct ParameterSpace: Hashable, Sendable {
         self.filters = filters
     }
 
-    /// Number of grid combinations.
-    public var gridCount: Int { ranges.reduce(1) { $0.multipliedReportingOverflow(by: $1.values.count).partialValue } }
+    /// The largest grid a random search may draw from.
+    public static let maximumGrid = 1 << 40
+    /// The largest grid swept in full.
+    public static let maximumGridSweep = 10_000_000
+
+    /// Number of grid combinations (checked against `maximumGrid` at creation).
+    public var gridCount: Int { ranges.reduce(1) { $0 * $1.values.count } }
 
     /// Every configuration, numbered from 0 (the index is the configuration's id in results).
     /// With filters, the grid is filtered first and a random search draws from what is left.

@@ -54,7 +54,7 @@ struct OptimizeRun: AsyncParsableCommand {
         let evaluator = prepared.evaluator
         // Validate every parameter name once before starting the pool.
         do {
-            if let first = space.configurations.first { _ = try StrategyParameters.apply(first, to: prepared.spec) }
+            if space.gridCount > 0 { _ = try StrategyParameters.apply(space.combination(0), to: prepared.spec) }
         } catch {
             throw CLIError("--param: \(error)")
         }

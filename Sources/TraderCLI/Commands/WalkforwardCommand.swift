@@ -63,7 +63,7 @@ struct WalkforwardRun: AsyncParsableCommand {
                 inSample: WindowPeriod(parsing: inSample), outOfSample: WindowPeriod(parsing: outOfSample),
                 step: step.map { (text) throws(ResearchError) in try WindowPeriod(parsing: text) },
                 mode: anchored ? .anchored : .rolling)
-            if let first = space.configurations.first { _ = try StrategyParameters.apply(first, to: prepared.spec) }
+            if space.gridCount > 0 { _ = try StrategyParameters.apply(space.combination(0), to: prepared.spec) }
         } catch {
             throw CLIError("\(error)")
         }
