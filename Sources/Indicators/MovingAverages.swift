@@ -9,9 +9,11 @@
 public struct SMA: Sendable {
     /// The window length actually used (periods below 1 are clamped to 1).
     public let period: Int
-    private var moments: RollingMoments
+    @usableFromInline var moments: RollingMoments
     /// The latest output, or `nil` during warm-up.
-    public private(set) var value: Double?
+    @usableFromInline var current: Double?
+    /// The latest output, or `nil` during warm-up.
+    @inlinable public var value: Double? { current }
 
     /// Creates an SMA; a `period` below 1 is clamped to 1.
     public init(period: Int) {
@@ -21,16 +23,16 @@ public struct SMA: Sendable {
 
     /// Feeds one value and returns the average once `period` values have been seen.
     @discardableResult
-    public mutating func update(_ value: Double) -> Double? {
+    @inlinable public mutating func update(_ value: Double) -> Double? {
         moments.append(value)
-        self.value = moments.isFull ? moments.mean : nil
-        return self.value
+        self.current = moments.isFull ? moments.mean : nil
+        return self.current
     }
 
     /// Forgets all input.
     public mutating func reset() {
         moments.reset()
-        value = nil
+        current = nil
     }
 }
 
@@ -43,10 +45,12 @@ public struct EMA: Sendable {
     public let period: Int
     /// The smoothing factor `2 / (period + 1)`.
     public let smoothing: Double
-    private var seedSum = 0.0
-    private var seen = 0
+    @usableFromInline var seedSum = 0.0
+    @usableFromInline var seen = 0
     /// The latest output, or `nil` during warm-up.
-    public private(set) var value: Double?
+    @usableFromInline var current: Double?
+    /// The latest output, or `nil` during warm-up.
+    @inlinable public var value: Double? { current }
 
     /// Creates an EMA; a `period` below 1 is clamped to 1.
     public init(period: Int) {
@@ -56,22 +60,22 @@ public struct EMA: Sendable {
 
     /// Feeds one value; returns the EMA from the `period`-th update on.
     @discardableResult
-    public mutating func update(_ value: Double) -> Double? {
-        if let previous = self.value {
-            self.value = (value - previous) * smoothing + previous
+    @inlinable public mutating func update(_ value: Double) -> Double? {
+        if let previous = self.current {
+            self.current = (value - previous) * smoothing + previous
         } else {
             seedSum += value
             seen += 1
-            if seen == period { self.value = seedSum / Double(period) }
+            if seen == period { self.current = seedSum / Double(period) }
         }
-        return self.value
+        return self.current
     }
 
     /// Forgets all input.
     public mutating func reset() {
         seedSum = 0
         seen = 0
-        value = nil
+        current = nil
     }
 }
 
@@ -80,13 +84,15 @@ public struct EMA: Sendable {
 public struct WMA: Sendable {
     /// The period actually used (periods below 1 are clamped to 1).
     public let period: Int
-    private var window: RingBuffer
-    private var plainSum = 0.0
-    private var weightedSum = 0.0
-    private var sinceRebase = 0
-    private let divisor: Double
+    @usableFromInline var window: RingBuffer
+    @usableFromInline var plainSum = 0.0
+    @usableFromInline var weightedSum = 0.0
+    @usableFromInline var sinceRebase = 0
+    @usableFromInline let divisor: Double
     /// The latest output, or `nil` during warm-up.
-    public private(set) var value: Double?
+    @usableFromInline var current: Double?
+    /// The latest output, or `nil` during warm-up.
+    @inlinable public var value: Double? { current }
 
     /// Creates a WMA; a `period` below 1 is clamped to 1.
     public init(period: Int) {
@@ -97,7 +103,7 @@ public struct WMA: Sendable {
 
     /// Feeds one value; returns the WMA from the `period`-th update on.
     @discardableResult
-    public mutating func update(_ value: Double) -> Double? {
+    @inlinable public mutating func update(_ value: Double) -> Double? {
         if window.isFull {
             // Every held value loses one unit of weight, so the evicted one (weight 1) drops out.
             let evicted = window.append(value) ?? 0
@@ -114,11 +120,11 @@ public struct WMA: Sendable {
             sinceRebase = 0
             recompute()
         }
-        self.value = window.isFull ? weightedSum / divisor : nil
-        return self.value
+        self.current = window.isFull ? weightedSum / divisor : nil
+        return self.current
     }
 
-    private mutating func recompute() {
+    @usableFromInline mutating func recompute() {
         var plain = 0.0
         var weighted = 0.0
         var weight = 1.0
@@ -137,6 +143,6 @@ public struct WMA: Sendable {
         plainSum = 0
         weightedSum = 0
         sinceRebase = 0
-        value = nil
+        current = nil
     }
 }

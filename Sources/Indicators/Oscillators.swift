@@ -7,12 +7,14 @@
 public struct RSI: Sendable {
     /// The period actually used (periods below 1 are clamped to 1).
     public let period: Int
-    private var previous: Double?
-    private var averageGain = 0.0
-    private var averageLoss = 0.0
-    private var differences = 0
+    @usableFromInline var previous: Double?
+    @usableFromInline var averageGain = 0.0
+    @usableFromInline var averageLoss = 0.0
+    @usableFromInline var differences = 0
     /// The latest output, or `nil` during warm-up.
-    public private(set) var value: Double?
+    @usableFromInline var current: Double?
+    /// The latest output, or `nil` during warm-up.
+    @inlinable public var value: Double? { current }
 
     /// Creates an RSI; a `period` below 1 is clamped to 1.
     public init(period: Int) {
@@ -21,7 +23,7 @@ public struct RSI: Sendable {
 
     /// Feeds one close; returns the RSI from update `period + 1` on.
     @discardableResult
-    public mutating func update(_ value: Double) -> Double? {
+    @inlinable public mutating func update(_ value: Double) -> Double? {
         defer { previous = value }
         guard let previous else { return nil }
         let change = value - previous
@@ -41,8 +43,8 @@ public struct RSI: Sendable {
             averageLoss = (averageLoss * (n - 1) + loss) / n
         }
         let total = averageGain + averageLoss
-        self.value = total == 0 ? 0 : 100 * (averageGain / total)
-        return self.value
+        self.current = total == 0 ? 0 : 100 * (averageGain / total)
+        return self.current
     }
 
     /// Forgets all input.
@@ -57,9 +59,11 @@ public struct RSI: Sendable {
 public struct ROC: Sendable {
     /// The period actually used (periods below 1 are clamped to 1).
     public let period: Int
-    private var window: RingBuffer
+    @usableFromInline var window: RingBuffer
     /// The latest output, or `nil` during warm-up.
-    public private(set) var value: Double?
+    @usableFromInline var current: Double?
+    /// The latest output, or `nil` during warm-up.
+    @inlinable public var value: Double? { current }
 
     /// Creates a ROC; a `period` below 1 is clamped to 1.
     public init(period: Int) {
@@ -69,17 +73,17 @@ public struct ROC: Sendable {
 
     /// Feeds one close; returns the rate of change from update `period + 1` on.
     @discardableResult
-    public mutating func update(_ value: Double) -> Double? {
+    @inlinable public mutating func update(_ value: Double) -> Double? {
         window.append(value)
         guard window.isFull, let old = window.oldest else { return nil }
-        self.value = old == 0 ? 0 : (value / old - 1) * 100
-        return self.value
+        self.current = old == 0 ? 0 : (value / old - 1) * 100
+        return self.current
     }
 
     /// Forgets all input.
     public mutating func reset() {
         window.removeAll()
-        value = nil
+        current = nil
     }
 }
 
@@ -87,9 +91,11 @@ public struct ROC: Sendable {
 public struct Momentum: Sendable {
     /// The period actually used (periods below 1 are clamped to 1).
     public let period: Int
-    private var window: RingBuffer
+    @usableFromInline var window: RingBuffer
     /// The latest output, or `nil` during warm-up.
-    public private(set) var value: Double?
+    @usableFromInline var current: Double?
+    /// The latest output, or `nil` during warm-up.
+    @inlinable public var value: Double? { current }
 
     /// Creates a momentum indicator; a `period` below 1 is clamped to 1.
     public init(period: Int) {
@@ -99,16 +105,16 @@ public struct Momentum: Sendable {
 
     /// Feeds one close; returns the momentum from update `period + 1` on.
     @discardableResult
-    public mutating func update(_ value: Double) -> Double? {
+    @inlinable public mutating func update(_ value: Double) -> Double? {
         window.append(value)
         guard window.isFull, let old = window.oldest else { return nil }
-        self.value = value - old
-        return self.value
+        self.current = value - old
+        return self.current
     }
 
     /// Forgets all input.
     public mutating func reset() {
         window.removeAll()
-        value = nil
+        current = nil
     }
 }

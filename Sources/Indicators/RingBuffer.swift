@@ -2,24 +2,25 @@
 ///
 /// Appending never allocates: once the buffer is full, each append overwrites the oldest value and
 /// returns it, which is what rolling-window indicators need to keep O(1) running sums.
+@usableFromInline
 struct RingBuffer: Sendable {
-    private var storage: ContiguousArray<Double>
+    @usableFromInline var storage: ContiguousArray<Double>
     /// Index where the next value is written.
-    private(set) var head = 0
+    @usableFromInline var head = 0
     /// Number of values held (at most `capacity`).
-    private(set) var count = 0
+    @usableFromInline var count = 0
 
     /// Creates an empty buffer; a capacity below 1 is raised to 1.
-    init(capacity: Int) {
+    @usableFromInline init(capacity: Int) {
         storage = ContiguousArray(repeating: 0, count: max(1, capacity))
     }
 
-    var capacity: Int { storage.count }
-    var isFull: Bool { count == storage.count }
+    @inlinable var capacity: Int { storage.count }
+    @inlinable var isFull: Bool { count == storage.count }
 
     /// Appends `value`, returning the value it evicted when the buffer was already full.
     @discardableResult
-    mutating func append(_ value: Double) -> Double? {
+    @inlinable mutating func append(_ value: Double) -> Double? {
         let evicted: Double? = isFull ? storage[head] : nil
         storage[head] = value
         head += 1
@@ -29,22 +30,22 @@ struct RingBuffer: Sendable {
     }
 
     /// The value `age` steps back: `self[age: 0]` is the newest. `age` must be `< count`.
-    subscript(age age: Int) -> Double {
+    @inlinable subscript(age age: Int) -> Double {
         var index = head - 1 - age
         if index < 0 { index += storage.count }
         return storage[index]
     }
 
     /// The oldest value held, or `nil` when empty.
-    var oldest: Double? { count == 0 ? nil : self[age: count - 1] }
+    @inlinable var oldest: Double? { count == 0 ? nil : self[age: count - 1] }
 
     /// Calls `body` with every held value, oldest first.
-    func forEach(_ body: (Double) -> Void) {
+    @inlinable func forEach(_ body: (Double) -> Void) {
         for age in stride(from: count - 1, through: 0, by: -1) { body(self[age: age]) }
     }
 
     /// Empties the buffer without releasing its storage.
-    mutating func removeAll() {
+    @inlinable mutating func removeAll() {
         head = 0
         count = 0
     }

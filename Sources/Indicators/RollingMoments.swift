@@ -5,22 +5,23 @@
 /// wraps around, the sums are recomputed exactly from the buffer, so rounding errors never build up
 /// over long streams. A constant window therefore has a mean equal to that constant and a variance of
 /// exactly 0.
+@usableFromInline
 struct RollingMoments: Sendable {
-    private var window: RingBuffer
-    private var shift = 0.0
-    private var sum = 0.0
-    private var sumOfSquares = 0.0
-    private var sinceRebase = 0
+    @usableFromInline var window: RingBuffer
+    @usableFromInline var shift = 0.0
+    @usableFromInline var sum = 0.0
+    @usableFromInline var sumOfSquares = 0.0
+    @usableFromInline var sinceRebase = 0
 
-    init(period: Int) {
+    @usableFromInline init(period: Int) {
         window = RingBuffer(capacity: period)
     }
 
-    var period: Int { window.capacity }
-    var isFull: Bool { window.isFull }
-    var count: Int { window.count }
+    @inlinable var period: Int { window.capacity }
+    @inlinable var isFull: Bool { window.isFull }
+    @inlinable var count: Int { window.count }
 
-    mutating func append(_ value: Double) {
+    @inlinable mutating func append(_ value: Double) {
         if window.count == 0 { shift = value }
         let evicted = window.append(value)
         let delta = value - shift
@@ -36,7 +37,7 @@ struct RollingMoments: Sendable {
     }
 
     /// Recomputes both sums exactly, relative to the newest value.
-    private mutating func rebase() {
+    @usableFromInline mutating func rebase() {
         sinceRebase = 0
         guard window.count > 0 else { return }
         let newShift = window[age: 0]
@@ -53,12 +54,12 @@ struct RollingMoments: Sendable {
     }
 
     /// Arithmetic mean of the held values (0 when empty).
-    var mean: Double {
+    @inlinable var mean: Double {
         window.count == 0 ? 0 : shift + sum / Double(window.count)
     }
 
     /// Population variance (divide by the count) of the held values, never negative.
-    var populationVariance: Double {
+    @inlinable var populationVariance: Double {
         guard window.count > 0 else { return 0 }
         let n = Double(window.count)
         let m = sum / n
@@ -66,7 +67,7 @@ struct RollingMoments: Sendable {
         return variance > 0 ? variance : 0
     }
 
-    mutating func reset() {
+    @inlinable mutating func reset() {
         window.removeAll()
         shift = 0
         sum = 0

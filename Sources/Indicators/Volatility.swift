@@ -2,20 +2,22 @@
 ///
 /// There is no value for the first bar, which has no previous close.
 public struct TrueRange: Sendable {
-    private var previousClose: Double?
+    @usableFromInline var previousClose: Double?
     /// The latest output, or `nil` before the second bar.
-    public private(set) var value: Double?
+    @usableFromInline var current: Double?
+    /// The latest output, or `nil` during warm-up.
+    @inlinable public var value: Double? { current }
 
     /// Creates a true-range calculator.
     public init() {}
 
     /// Feeds one bar; returns the true range from the second bar on.
     @discardableResult
-    public mutating func update(high: Double, low: Double, close: Double) -> Double? {
+    @inlinable public mutating func update(high: Double, low: Double, close: Double) -> Double? {
         defer { previousClose = close }
         guard let previousClose else { return nil }
         let range = max(high - low, abs(high - previousClose), abs(low - previousClose))
-        value = range
+        current = range
         return range
     }
 
@@ -32,11 +34,13 @@ public struct TrueRange: Sendable {
 public struct ATR: Sendable {
     /// The period actually used (periods below 1 are clamped to 1).
     public let period: Int
-    private var trueRange = TrueRange()
-    private var seedSum = 0.0
-    private var ranges = 0
+    @usableFromInline var trueRange = TrueRange()
+    @usableFromInline var seedSum = 0.0
+    @usableFromInline var ranges = 0
     /// The latest output, or `nil` during warm-up.
-    public private(set) var value: Double?
+    @usableFromInline var current: Double?
+    /// The latest output, or `nil` during warm-up.
+    @inlinable public var value: Double? { current }
 
     /// Creates an ATR; a `period` below 1 is clamped to 1.
     public init(period: Int) {
@@ -45,15 +49,15 @@ public struct ATR: Sendable {
 
     /// Feeds one bar; returns the ATR from update `period + 1` on.
     @discardableResult
-    public mutating func update(high: Double, low: Double, close: Double) -> Double? {
+    @inlinable public mutating func update(high: Double, low: Double, close: Double) -> Double? {
         guard let range = trueRange.update(high: high, low: low, close: close) else { return nil }
         let n = Double(period)
-        if let previous = value {
-            value = (previous * (n - 1) + range) / n
+        if let previous = current {
+            current = (previous * (n - 1) + range) / n
         } else {
             seedSum += range
             ranges += 1
-            if ranges == period { value = seedSum / n }
+            if ranges == period { current = seedSum / n }
         }
         return value
     }
@@ -69,9 +73,11 @@ public struct ATR: Sendable {
 public struct StandardDeviation: Sendable {
     /// The period actually used (periods below 1 are clamped to 1).
     public let period: Int
-    private var moments: RollingMoments
+    @usableFromInline var moments: RollingMoments
     /// The latest output, or `nil` during warm-up.
-    public private(set) var value: Double?
+    @usableFromInline var current: Double?
+    /// The latest output, or `nil` during warm-up.
+    @inlinable public var value: Double? { current }
 
     /// Creates a rolling standard deviation; a `period` below 1 is clamped to 1.
     public init(period: Int) {
@@ -81,16 +87,16 @@ public struct StandardDeviation: Sendable {
 
     /// Feeds one value; returns the standard deviation from the `period`-th update on.
     @discardableResult
-    public mutating func update(_ value: Double) -> Double? {
+    @inlinable public mutating func update(_ value: Double) -> Double? {
         moments.append(value)
-        self.value = moments.isFull ? moments.populationVariance.squareRoot() : nil
-        return self.value
+        self.current = moments.isFull ? moments.populationVariance.squareRoot() : nil
+        return self.current
     }
 
     /// Forgets all input.
     public mutating func reset() {
         moments.reset()
-        value = nil
+        current = nil
     }
 }
 
@@ -118,9 +124,11 @@ public struct BollingerBands: Sendable {
     public let period: Int
     /// The width of the bands in standard deviations.
     public let deviations: Double
-    private var moments: RollingMoments
+    @usableFromInline var moments: RollingMoments
     /// The latest output, or `nil` during warm-up.
-    public private(set) var value: Value?
+    @usableFromInline var current: Value?
+    /// The latest output, or `nil` during warm-up.
+    @inlinable public var value: Value? { current }
 
     /// Creates Bollinger bands; a `period` below 1 is clamped to 1.
     public init(period: Int, deviations: Double) {
@@ -131,19 +139,19 @@ public struct BollingerBands: Sendable {
 
     /// Feeds one close; returns the bands from the `period`-th update on.
     @discardableResult
-    public mutating func update(_ close: Double) -> Value? {
+    @inlinable public mutating func update(_ close: Double) -> Value? {
         moments.append(close)
         guard moments.isFull else { return nil }
         let middle = moments.mean
         let width = deviations * moments.populationVariance.squareRoot()
         let bands = Value(upper: middle + width, middle: middle, lower: middle - width)
-        value = bands
+        current = bands
         return bands
     }
 
     /// Forgets all input.
     public mutating func reset() {
         moments.reset()
-        value = nil
+        current = nil
     }
 }

@@ -1,0 +1,353 @@
+import Foundation
+import TWSClient
+import TWSProtocol
+import TradingEngine
+import TradingModel
+
+/// The engine's broker over TWS: carries out `EngineCommand`s and turns TWS's order messages into engine reports.
+///
+/// Orders go out under ids from `nextValidId`, with `orderRef` = namespace + client order id; every order is
+/// registered with the `IBOrderBook` before it is sent, so no answer arrives for an unknown order. Brackets go out
+/// as parent + children with `parentId` and `transmit` false/false/true.
+///
+/// ```swift
+/// let broker = IBBroker(connection: connection, contracts: ContractBook(universe: universe), clock: { wallClock.now })
+/// let reports = await broker.start()
+/// group.addTask { try await broker.run() }
+/// for command in engine.handle(event) { try await broker.execute(command) }
+/// for await event in reports { if case .report(let report) = event { engine.handle(.execution(report)) } }
+/// ```
+public actor IBBroker {
+    private var connection: TWSConnection
+    /// The contracts of the universe.
+    public let contracts: ContractBook
+    /// The settings.
+    public let configuration: IBBrokerConfiguration
+    private let clock: @Sendable () -> Timestamp
+    private let journal: (any IntentJournal)?
+    private var book: IBOrderBook
+    private var source: AsyncThrowingStream<TWSOrderEvent, any Error>?
+    private let output: AsyncStream<IBBrokerEvent>
+    private let continuation: AsyncStream<IBBrokerEvent>.Continuation
+
+    /// Creates a broker.
+    /// - Parameters:
+    ///   - connection: a connection (ready before the first command).
+    ///   - contracts: the contract of each instrument.
+    ///   - configuration: order options, commission wait, time zone.
+    ///   - clock: the time stamped on reports that carry none (status changes); the runner's clock.
+    public init(
+        connection: TWSConnection, contracts: ContractBook, configuration: IBBrokerConfiguration = .init(),
+        clock: @escaping @Sendable () -> Timestamp
+    ) {
+        self.connection = connection
+        self.contracts = contracts
+        self.configuration = configuration
+        self.journal = configuration.journal
+        self.clock = clock
+        self.book = IBOrderBook(commissionWait: configuration.commissionWait)
+        (output, continuation) = AsyncStream.makeStream(of: IBBrokerEvent.self)
+    }
+
+    /// Subscribes to the connection's order events (call before the first command).
+    /// - Returns: the broker's events; the stream ends with `finish()`.
+    public func start() async -> AsyncStream<IBBrokerEvent> {
+        if source == nil { source = await connection.orderEvents() }
+        return output
+    }
+
+    /// Pumps the current connection's order events until that connection closes. After a reconnect, `attach(_:)`
+    /// the new connection, call `run()` again, then `resynchronize()`.
+    /// - Throws: the error that closed the order-event stream.
+    public func run() async throws {
+        let stream: AsyncThrowingStream<TWSOrderEvent, any Error>
+        if let source {
+            stream = source
+        } else {
+            stream = await connection.orderEvents()
+        }
+        source = nil
+        for try await event in stream { handle(event) }
+    }
+
+    /// Continues over a new connection (after the old one closed): orders, ids and fills seen so far are kept.
+    public func attach(_ connection: TWSConnection) async {
+        self.connection = connection
+        source = await connection.orderEvents()
+    }
+
+    /// Ends the event stream (at shutdown).
+    public func finish() { continuation.finish() }
+
+    /// The orders this broker follows, by engine id.
+    public var trackedOrders: [OrderID: TrackedOrder] { book.orders }
+
+    // MARK: - Commands
+
+    /// Carries out an engine command.
+    /// - Throws: `IBBrokerError`; a submit that fails also produces a `rejected` report so the engine does not wait.
+    public func execute(_ command: EngineCommand) async throws(IBBrokerError) {
+        switch command {
+        case .submit(let order):
+            try await submit([order], parentIndex: nil)
+        case .submitBracket(let parent, let children):
+            try await submit([parent] + children, parentIndex: 0)
+        case .cancel(let id):
+            guard let tracked = book.order(id) else { throw .unknownOrder(id) }
+            book.cancelRequested(id)
+            do {
+                try await connection.cancelOrder(tracked.brokerOrderID)
+            } catch {
+                publish(
+                    book.notice(
+                        TWSNotice(requestID: tracked.brokerOrderID, code: 10147, message: "\(error)"), at: clock()))
+                throw .request("\(error)")
+            }
+        case .modify(let id, let change, _):
+            guard let tracked = book.order(id) else { throw .unknownOrder(id) }
+            let terms: TWSOrder
+            do throws(IBMappingError) {
+                terms = try OrderMapping.modified(tracked.wire, with: change)
+            } catch {
+                // The engine waits in pendingReplace: answer with a refusal, through the book to keep the order.
+                book.replaceRequested(id, terms: tracked.wire)
+                publish(
+                    book.notice(
+                        TWSNotice(requestID: tracked.brokerOrderID, code: 321, message: error.description), at: clock())
+                )
+                throw .mapping(error)
+            }
+            book.replaceRequested(id, terms: terms)
+            do {
+                let contract = try contracts.contract(for: tracked.instrument)
+                try await connection.modifyOrder(id: tracked.brokerOrderID, order: terms, contract: contract)
+            } catch let error as TWSRequestError {
+                publish(
+                    book.notice(
+                        TWSNotice(requestID: tracked.brokerOrderID, code: 321, message: "\(error)"), at: clock()))
+                throw .request(error.description)
+            } catch {
+                throw .request("\(error)")
+            }
+        }
+    }
+
+    /// Releases fills that waited too long for their commission (call periodically, e.g. every second).
+    public func releaseOverdueCommissions() {
+        publish(book.releaseOverdue(at: clock()))
+    }
+
+    /// Fetches the session's executions (reqExecutions) and applies those not seen yet: after a reconnect, and
+    /// whenever an orderStatus claims more than the executions received.
+    /// - Returns: how many executions were new.
+    /// - Throws: `IBBrokerError.request`.
+    @discardableResult
+    public func synchronizeExecutions() async throws(IBBrokerError) -> Int {
+        let reports: [TWSExecutionReport]
+        do {
+            reports = try await connection.executions()
+        } catch {
+            throw .request("\(error)")
+        }
+        var count = 0
+        for report in reports where !book.hasApplied(executionID: report.execution.executionID) {
+            count += 1
+            handle(.execution(report))
+        }
+        return count
+    }
+
+    /// Catches up after a reconnect: applies the executions missed while disconnected (deduplicated, with their
+    /// commissions), replays the open orders as hints, and ends orders that are no longer open at the broker
+    /// without having filled (they ended during the outage: `expired` for DAY orders, else `canceled`, with an
+    /// anomaly event saying so).
+    /// - Returns: how many executions were new.
+    /// - Throws: `IBBrokerError.request`.
+    @discardableResult
+    public func resynchronize() async throws(IBBrokerError) -> Int {
+        let count = try await synchronizeExecutions()
+        let open: [TWSOpenOrder]
+        do {
+            open = try await connection.openOrders()
+        } catch {
+            throw .request("\(error)")
+        }
+        let now = clock()
+        for order in open { publish(book.openOrder(order, at: now)) }
+        let working = Set(open.map(\.order.orderID))
+        for tracked in book.orders.values.sorted(by: { $0.orderID < $1.orderID })
+        where tracked.state.isOpen && !working.contains(tracked.brokerOrderID) && tracked.executed < tracked.quantity {
+            continuation.yield(.anomaly("\(tracked.orderRef) ended at the broker while disconnected"))
+            let status = TWSOrderStatus(
+                orderID: tracked.brokerOrderID, status: "Cancelled", filled: WireNumbers.decimal(tracked.executed),
+                remaining: WireNumbers.decimal(tracked.quantity - tracked.executed))
+            publish(book.status(status, at: now))
+        }
+        return count
+    }
+
+    // MARK: - Restart
+
+    /// What the broker holds now, for the reconciler: this client's open orders, the session's executions and the
+    /// positions (of the configured account, or all).
+    /// - Returns: the snapshot, and what could not be mapped (left out of it; show it to the operator).
+    /// - Throws: `IBBrokerError.request`.
+    public func brokerSnapshot() async throws(IBBrokerError) -> (BrokerSnapshot, [IBMappingError]) {
+        do {
+            let open = try await connection.openOrders()
+            let executions = try await connection.executions()
+            let positions = try await connection.positions()
+            return SnapshotMapping.snapshot(
+                BrokerAnswers(openOrders: open, executions: executions, positions: positions),
+                context: configuration.mappingContext(contracts))
+        } catch {
+            throw .request("\(error)")
+        }
+    }
+
+    /// Follows an order found working at the broker after a restart (the reconciler's `adopt`), under the engine
+    /// order restored from the journal.
+    /// - Parameters:
+    ///   - order: the engine's order (its lifecycle as restored: accepted or partially filled).
+    ///   - brokerOrderID: the TWS order id.
+    ///   - permID: TWS's permanent id.
+    /// - Throws: `IBBrokerError.mapping` when the order cannot be expressed on the wire.
+    public func adopt(_ order: Order, brokerOrderID: Int, permID: Int64) throws(IBBrokerError) {
+        let wire: TWSOrder
+        do throws(IBMappingError) {
+            wire = try OrderMapping.wireOrder(for: order, options: configuration.orderOptions)
+        } catch {
+            throw .mapping(error)
+        }
+        var tracked = TrackedOrder(order: order, brokerOrderID: brokerOrderID, orderRef: wire.orderRef, wire: wire)
+        tracked.permID = permID
+        tracked.executed = order.filledQuantity
+        tracked.delivered = order.filledQuantity
+        book.track(tracked)
+    }
+
+    /// Applies executions found by the reconciler (or any other source) through the same deduplication as live
+    /// ones: each execId reaches the engine once, with its commission when known (else it follows when it arrives).
+    /// - Parameters:
+    ///   - executions: the executions, in time order.
+    ///   - commissions: known commissions by execId (`BrokerSnapshot.commissions`).
+    public func ingest(_ executions: [BrokerExecution], commissions: [String: Money] = [:]) {
+        let now = clock()
+        for execution in executions {
+            let commission = commissions[execution.executionID].map { CommissionStatus.reported($0, realizedPnL: nil) }
+            publish(book.execution(execution, commission: commission ?? .pending, at: now))
+        }
+    }
+
+    // MARK: - Internals
+
+    private func submit(_ orders: [Order], parentIndex: Int?) async throws(IBBrokerError) {
+        guard let first = orders.first else { return }
+        var placed: [PlacedWireOrder] = []
+        let contract: TWSContract
+        do {
+            contract = try contracts.contract(for: first.instrument)
+            var ids: [Int] = []
+            for _ in orders { ids.append(try await connection.nextOrderID()) }
+            if parentIndex != nil {
+                placed = try OrderMapping.bracket(
+                    parent: (id: ids[0], order: orders[0]),
+                    children: zip(ids.dropFirst(), orders.dropFirst()).map { (id: $0, order: $1) },
+                    options: configuration.orderOptions)
+            } else {
+                placed = [
+                    PlacedWireOrder(
+                        orderID: ids[0],
+                        order: try OrderMapping.wireOrder(for: first, options: configuration.orderOptions))
+                ]
+            }
+        } catch let error as IBMappingError {
+            reject(orders, reason: error.description)
+            throw .mapping(error)
+        } catch {
+            reject(orders, reason: "\(error)")
+            throw .request("\(error)")
+        }
+        var intents = zip(orders, placed).map { order, wire in
+            JournaledIntent(
+                orderRef: wire.order.orderRef, request: order.request, lastKnownState: .journaled,
+                brokerOrderID: wire.orderID, parentOrderRef: wire.order.parentID == 0 ? nil : placed[0].order.orderRef)
+        }
+        if let journal {
+            do {
+                try await journal.write(intents)
+            } catch {
+                reject(orders, reason: "journal write failed: \(error)")
+                throw .journal("\(error)")
+            }
+        }
+        for (order, wire) in zip(orders, placed) {
+            book.track(
+                TrackedOrder(
+                    order: order, brokerOrderID: wire.orderID, orderRef: wire.order.orderRef,
+                    wire: wire.order))
+        }
+        for wire in placed {
+            do {
+                try await connection.modifyOrder(id: wire.orderID, order: wire.order, contract: contract)
+            } catch {
+                // Nothing of the group was transmitted (only the last order transmits): the intents are dead, so a
+                // restart must not send them.
+                for k in intents.indices { intents[k].lastKnownState = .rejected }
+                try? await journal?.write(intents)
+                for other in placed {
+                    publish(
+                        book.notice(TWSNotice(requestID: other.orderID, code: 201, message: "\(error)"), at: clock()))
+                }
+                throw .request("\(error)")
+            }
+        }
+        for k in intents.indices { intents[k].lastKnownState = .sent }
+        // The orders are out; failing to note that only costs a reconciliation lookup after a restart.
+        try? await journal?.write(intents)
+    }
+
+    private func reject(_ orders: [Order], reason: String) {
+        let now = clock()
+        for order in orders { continuation.yield(.report(.rejected(order.id, reason: reason, at: now))) }
+    }
+
+    private func handle(_ event: TWSOrderEvent) {
+        let now = clock()
+        switch event {
+        case .status(let status):
+            publish(book.status(status, at: now))
+        case .openOrder(let open):
+            publish(book.openOrder(open, at: now))
+        case .execution(let report):
+            do throws(IBMappingError) {
+                let execution = try ExecutionMapping.execution(
+                    report.execution, contract: report.contract, context: configuration.mappingContext(contracts))
+                let commission = try ExecutionMapping.commission(report.commission)
+                publish(book.execution(execution, commission: commission, at: now))
+            } catch {
+                continuation.yield(.anomaly("execution \(report.execution.executionID): \(error)"))
+            }
+        case .commission(let report):
+            do throws(IBMappingError) {
+                let commission = try ExecutionMapping.commission(report.commission)
+                publish(book.commission(executionID: report.execution.executionID, commission, at: now))
+            } catch {
+                continuation.yield(.anomaly("commission \(report.execution.executionID): \(error)"))
+            }
+        case .notice(let notice):
+            publish(book.notice(notice, at: now))
+        }
+    }
+
+    private func publish(_ outputs: [OrderBookOutput]) {
+        for output in outputs {
+            switch output {
+            case .report(let report): continuation.yield(.report(report))
+            case .lateCommission(let late): continuation.yield(.lateCommission(late))
+            case .unknownExecution(let execution): continuation.yield(.unknownExecution(execution))
+            case .anomaly(let text): continuation.yield(.anomaly(text))
+            }
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// The InteractiveBrokers module. See docs/architecture.md.

@@ -1,0 +1,113 @@
+import Foundation
+import TradingModel
+
+/// Parses TWS's date and time texts into UTC `Timestamp`s.
+///
+/// Forms: `yyyymmdd hh:mm:ss <zone>` (zone an IANA name such as `US/Eastern`, `UTC`/`GMT`, or an abbreviation
+/// such as `EST`), `yyyymmdd  hh:mm:ss` and `yyyymmdd-hh:mm:ss` (no zone: the `defaultZone`, i.e. the TWS login's
+/// zone), `yyyymmdd` (a date: midnight UTC of that calendar date, the way daily bars are dated), and epoch seconds
+/// (`formatDate=2`, real-time bars). Local times are converted with the zone's rules for that date, so daylight
+/// saving time is handled (a local time that does not exist in spring is read with the offset before the change;
+/// an ambiguous one in autumn as the first occurrence).
+///
+/// ```swift
+/// let t = try TWSTimeParser.timestamp("20240311 09:30:00 US/Eastern")   // 13:30:00Z (EDT)
+/// ```
+public enum TWSTimeParser {
+    /// Parses a TWS time text.
+    /// - Parameters:
+    ///   - text: the text as TWS sent it.
+    ///   - defaultZone: the zone of texts without one (TWS's login zone); UTC by default.
+    /// - Returns: the instant, UTC.
+    /// - Throws: `IBMappingError.malformedTime` or `.unknownTimeZone`.
+    public static func timestamp(_ text: String, defaultZone: TimeZone = utc) throws(IBMappingError) -> Timestamp {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let bytes = Array(trimmed.utf8)
+        guard bytes.count >= 8 else { throw .malformedTime(text) }
+        if bytes.allSatisfy({ $0 >= 48 && $0 <= 57 }) && bytes.count != 8 {
+            guard bytes.count <= 12, let seconds = Int64(trimmed) else { throw .malformedTime(text) }
+            return Timestamp(seconds: seconds)
+        }
+        guard let year = digits(bytes, 0, 4), let month = digits(bytes, 4, 2), let day = digits(bytes, 6, 2),
+            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
+        else { throw .malformedTime(text) }
+        let date = Timestamp(year: year, month: month, day: day)
+        if bytes.count == 8 { return date }
+        // Separator: one or two spaces, or a dash.
+        var i = 8
+        if bytes[i] == UInt8(ascii: "-") {
+            i += 1
+        } else {
+            while i < bytes.count, bytes[i] == UInt8(ascii: " "), i < 10 { i += 1 }
+            guard i > 8 else { throw .malformedTime(text) }
+        }
+        guard i + 8 <= bytes.count, bytes[i + 2] == UInt8(ascii: ":"), bytes[i + 5] == UInt8(ascii: ":"),
+            let hh = digits(bytes, i, 2), let mm = digits(bytes, i + 3, 2), let ss = digits(bytes, i + 6, 2),
+            hh < 24, mm < 60, ss < 61
+        else { throw .malformedTime(text) }
+        let local = date + .seconds(Int64(hh * 3600 + mm * 60 + ss))
+        let rest = String(decoding: bytes[(i + 8)...], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        let zone: TimeZone
+        if rest.isEmpty {
+            zone = defaultZone
+        } else {
+            zone = try timeZone(named: rest)
+        }
+        return utcInstant(ofLocal: local, in: zone)
+    }
+
+    /// UTC.
+    public static let utc = TimeZone(secondsFromGMT: 0) ?? TimeZone.current
+
+    /// A zone by IANA name (`US/Eastern`, `America/New_York`, `Europe/London`) or abbreviation (`EST`, `CET`).
+    /// - Throws: `IBMappingError.unknownTimeZone`.
+    public static func timeZone(named name: String) throws(IBMappingError) -> TimeZone {
+        switch name.uppercased() {
+        case "UTC", "GMT", "Z", "ETC/UTC", "ETC/GMT": return utc
+        default: break
+        }
+        if let zone = TimeZone(identifier: name) { return zone }
+        if let zone = TimeZone(abbreviation: name) { return zone }
+        throw .unknownTimeZone(name)
+    }
+
+    /// The UTC instant of a wall-clock time (given as if it were UTC) in a zone, with the zone's DST rules.
+    static func utcInstant(ofLocal local: Timestamp, in zone: TimeZone) -> Timestamp {
+        let localSeconds = floorSeconds(local)
+        // Two passes: the offset at the guessed instant, then at the corrected one (DST changes in between).
+        let first = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(localSeconds)))
+        var guess = localSeconds - Int64(first)
+        let second = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(guess)))
+        if second != first {
+            let candidate = localSeconds - Int64(second)
+            // Keep the candidate only if it round-trips (not inside a spring-forward gap).
+            let check = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(candidate)))
+            if candidate + Int64(check) == localSeconds { guess = candidate }
+        }
+        return Timestamp(seconds: guess)
+    }
+
+    private static func floorSeconds(_ t: Timestamp) -> Int64 {
+        t.nanoseconds >= 0
+            ? t.nanoseconds / Timestamp.nanosecondsPerSecond
+            : (t.nanoseconds + 1) / Timestamp.nanosecondsPerSecond - 1
+    }
+
+    private static func digits(_ bytes: [UInt8], _ from: Int, _ count: Int) -> Int? {
+        guard from + count <= bytes.count else { return nil }
+        var value = 0
+        for b in bytes[from..<(from + count)] {
+            guard b >= 48, b <= 57 else { return nil }
+            value = value * 10 + Int(b - 48)
+        }
+        return value
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import TWSClient
+import TWSProtocol
+import TradingEngine
+import TradingModel
+
+/// Engine bar events from TWS's 5-second real-time bars, one subscription per instrument.
+///
+/// Bars are stamped with their start (UTC); `.barsClosed(t)` follows once every instrument's bar of `t` arrived
+/// (or a later bar showed that one will not). Subscriptions end with the connection; after a 1101 (data lost) the
+/// runner starts a new feed.
+///
+/// ```swift
+/// let subscription = RealTimeBarSubscription(instruments: universe.instruments.map(\.id))
+/// let feed = IBMarketDataFeed(connection: connection, contracts: book, subscription: subscription)
+/// let events = await feed.start()
+/// group.addTask { try await feed.run() }
+/// for await event in events { if let e = event.engineEvent { engine.handle(e) } }
+/// ```
+public actor IBMarketDataFeed {
+    private let connection: TWSConnection
+    private let contracts: ContractBook
+    private let subscription: RealTimeBarSubscription
+    private var slices: BarSliceAssembler
+    private let output: AsyncStream<IBMarketDataEvent>
+    private let continuation: AsyncStream<IBMarketDataEvent>.Continuation
+
+    /// Creates a feed.
+    /// - Parameters:
+    ///   - connection: a ready connection.
+    ///   - contracts: the contract of each instrument.
+    ///   - subscription: the instruments and what to show.
+    public init(connection: TWSConnection, contracts: ContractBook, subscription: RealTimeBarSubscription) {
+        self.connection = connection
+        self.contracts = contracts
+        self.subscription = subscription
+        self.slices = BarSliceAssembler(instruments: subscription.instruments)
+        (output, continuation) = AsyncStream.makeStream(of: IBMarketDataEvent.self)
+    }
+
+    /// The feed's events; the stream ends when `run()` ends.
+    public func start() -> AsyncStream<IBMarketDataEvent> { output }
+
+    /// Subscribes every instrument and delivers bars until the subscriptions end.
+    /// - Throws: the first subscription's error (e.g. 354 not subscribed, 420 pacing, connection closed).
+    public func run() async throws {
+        defer { continuation.finish() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for id in subscription.instruments {
+                let contract = try contracts.contract(for: id)
+                let stream = try await connection.realTimeBars(
+                    contract: contract, whatToShow: subscription.whatToShow,
+                    useRTH: subscription.useRegularTradingHours)
+                group.addTask {
+                    for try await item in stream { await self.receive(item, for: id) }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    private func receive(_ item: SubscriptionItem<TWSRealTimeBar>, for id: InstrumentID) {
+        switch item {
+        case .data(let wire):
+            do throws(IBMappingError) {
+                let bar = try BarMapping.bar(wire)
+                for event in slices.add(bar, for: id) { continuation.yield(.engine(event)) }
+            } catch {
+                continuation.yield(.malformedBar(id, error))
+            }
+        case .notice(let notice):
+            continuation.yield(.notice(id, notice))
+        }
+    }
+}
+
+/// What an `IBMarketDataFeed` subscribes to.
+public struct RealTimeBarSubscription: Sendable, Hashable {
+    /// The instruments.
+    public var instruments: [InstrumentID]
+    /// `TRADES` (default), `MIDPOINT`, `BID` or `ASK`.
+    public var whatToShow: String
+    /// Regular trading hours only (default `true`).
+    public var useRegularTradingHours: Bool
+
+    /// Creates a subscription.
+    public init(instruments: [InstrumentID], whatToShow: String = "TRADES", useRegularTradingHours: Bool = true) {
+        self.instruments = instruments
+        self.whatToShow = whatToShow
+        self.useRegularTradingHours = useRegularTradingHours
+    }
+}
+
+/// What an `IBMarketDataFeed` reports.
+public enum IBMarketDataEvent: Sendable, Equatable {
+    /// A bar or a closed slice for the engine.
+    case engine(EngineEventValue)
+    /// A bar that could not be mapped (dropped, never defaulted).
+    case malformedBar(InstrumentID, IBMappingError)
+    /// A notice about an instrument's subscription (e.g. 10167 delayed data).
+    case notice(InstrumentID, TWSNotice)
+
+    /// The engine event, `nil` for the other cases.
+    public var engineEvent: EngineEvent? {
+        guard case .engine(let value) = self else { return nil }
+        switch value {
+        case .bar(let id, let bar): return .bar(id, bar)
+        case .barsClosed(let time): return .barsClosed(time)
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import TWSProtocol
+import TradingModel
+
+/// One order the adapter placed, as the order book follows it: the engine's view (mirrored lifecycle) and the
+/// broker's (ids, executions, hints).
+public struct TrackedOrder: Sendable, Hashable {
+    /// The engine's id.
+    public var orderID: OrderID
+    /// The client order id (orderRef without the prefix).
+    public var clientOrderID: ClientOrderID
+    /// The TWS order id.
+    public var brokerOrderID: Int
+    /// TWS's permanent id, once reported.
+    public var permID: Int64 = 0
+    /// The instrument.
+    public var instrument: InstrumentID
+    /// The orderRef on the wire.
+    public var orderRef: String
+    /// The terms last sent.
+    public var wire: TWSOrder
+    /// Total quantity.
+    public var quantity: Quantity
+    /// A mirror of the engine's lifecycle: an event is reported only if this table accepts it, so reports are
+    /// monotonic and stale hints are dropped.
+    public var lifecycle: OrderStateMachine
+    /// Quantity executed so far (executions are the truth), including fills held for their commission.
+    public var executed: Quantity = .zero
+    /// Quantity delivered to the engine as fills (executions not held for their commission).
+    public var delivered: Quantity = .zero
+    /// A terminal status seen before the executions it implies: applied once `executed` reaches `filledAtEnd`.
+    var deferredTerminal: DeferredTerminal?
+    /// Terms of a modification in flight.
+    var pendingModification: TWSOrder?
+    /// The total quantity a confirmed modification sets once its `replaced` report is delivered (the engine
+    /// changes the quantity only then, so fills queued before it count against the old one).
+    var replacedQuantity: Quantity?
+    /// Reports waiting behind a fill held for its commission, in order.
+    var outbox: [Queued] = []
+
+    /// A terminal status waiting for the executions it implies.
+    struct DeferredTerminal: Sendable, Hashable {
+        var status: BrokerOrderStatus
+        var filledAtEnd: Quantity
+    }
+
+    /// An entry of the outbox.
+    enum Queued: Sendable, Hashable {
+        case fill(BrokerExecution, heldSince: Timestamp)
+        case report(ExecutionReport)
+    }
+
+    /// Creates a tracked order.
+    public init(order: Order, brokerOrderID: Int, orderRef: String, wire: TWSOrder) {
+        self.orderID = order.id
+        self.clientOrderID = order.clientOrderID
+        self.brokerOrderID = brokerOrderID
+        self.instrument = order.instrument
+        self.orderRef = orderRef
+        self.wire = wire
+        self.quantity = order.quantity
+        self.lifecycle = order.lifecycle
+    }
+
+    /// The mirrored state.
+    public var state: OrderState { lifecycle.state }
+}

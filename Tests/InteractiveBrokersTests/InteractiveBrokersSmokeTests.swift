@@ -1,4 +1,0 @@
-import Testing
-@testable import InteractiveBrokers
-
-@Test func InteractiveBrokersModuleLoads() { #expect(Bool(true)) }
