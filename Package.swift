@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Simulation", targets: ["Simulation"]),
         .library(name: "TradingEngine", targets: ["TradingEngine"]),
         .library(name: "Backtest", targets: ["Backtest"]),
+        .library(name: "Research", targets: ["Research"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),

@@ -2,7 +2,7 @@
 import PackageDescription
 
 // The benchmark harness: a separate package so the product's dependency graph stays lean and CI never builds it.
-// Run: swift run -c release --package-path Benchmarks ibtrader-bench [codec|backtest|all]
+// Run: swift run -c release --package-path Benchmarks ibtrader-bench [codec|backtest|research|all]
 let package = Package(
     name: "IBTraderBenchmarks",
     platforms: [.macOS(.v15)],
@@ -20,6 +20,7 @@ let package = Package(
                 .product(name: "Backtest", package: "IBTrader"),
                 .product(name: "TradingEngine", package: "IBTrader"),
                 .product(name: "TradingModel", package: "IBTrader"),
+                .product(name: "Research", package: "IBTrader"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Sources/IBTraderBench",

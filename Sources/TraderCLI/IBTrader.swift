@@ -7,7 +7,7 @@ struct IBTrader: AsyncParsableCommand {
         commandName: "ibtrader",
         abstract: "A native Swift algorithmic trading system for Interactive Brokers.",
         subcommands: [
-            BacktestCommand.self, AnalyzeCommand.self, IndicatorsCommand.self,
+            BacktestCommand.self, OptimizeCommand.self, WalkforwardCommand.self, AnalyzeCommand.self, IndicatorsCommand.self,
             GatewayCommand.self,
             ConnectCommand.self, ContractCommand.self, QuoteCommand.self, HistoryCommand.self, DataCommand.self, JournalCommand.self,
         ]

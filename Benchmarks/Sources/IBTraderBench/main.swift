@@ -1,6 +1,6 @@
 import Foundation
 
-// ibtrader-bench [codec|backtest|all]: prints a small table. Figures are for this machine, this run.
+// ibtrader-bench [codec|backtest|research|all]: prints a small table. Figures are for this machine, this run.
 let arguments = CommandLine.arguments.dropFirst()
 let which = arguments.first ?? "all"
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -37,6 +37,23 @@ do {
         for (name, nanoseconds) in try CodecBenchmark.breakdown(root: root) {
             table.add(name, String(format: "%.0f ns", nanoseconds), "per frame, decoded alone, thread CPU time, median of 3")
         }
+    }
+    if which == "research" || which == "all" {
+        let sweep = try await ResearchBenchmark.run()
+        for point in sweep.points {
+            table.add("parameter sweep, \(point.jobs) core\(point.jobs == 1 ? "" : "s") (backtests/s)",
+                      String(format: "%.1f", point.backtestsPerSecond),
+                      "best of \(sweep.repetitions) sweeps of \(sweep.configurations) SMA-cross configs, \(sweep.barsPerBacktest) bars each "
+                          + String(format: "(median %.1f); %.2f cores obtained (process CPU s / wall s); "
+                                   + "%d voluntary / %d involuntary context switches",
+                                   point.medianBacktestsPerSecond, point.coresUsed, point.voluntarySwitches,
+                                   point.involuntarySwitches))
+        }
+        table.add("  sweep scaling, 2 vs 1 cores", String(format: "%.2f×", sweep.scaling),
+                  "ratio of the best runs (wall clock); runs alternate 1 and 2 jobs; \(ProcessInfo.processInfo.activeProcessorCount) cores present")
+        let perCPU = sweep.points.map { $0.backtestsPerSecond / max($0.coresUsed, 1e-9) }
+        table.add("  backtests per CPU second, 2 vs 1 jobs", String(format: "%.2f", perCPU[1] / perCPU[0]),
+                  "parallel efficiency: 1.00 = no contention between the two workers (cores taken by other processes excluded)")
     }
     print(table.render())
 } catch {

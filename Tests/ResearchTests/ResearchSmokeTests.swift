@@ -1,4 +1,0 @@
-import Testing
-@testable import Research
-
-@Test func researchModuleLoads() { #expect(Bool(true)) }

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+/// Runs the built `ibtrader` executable: 4 shards as separate processes, merged, against one single run.
+@Suite struct ShardProcessTests {
+    /// `.build/debug/ibtrader` (or `IBTRADER_BIN`).
+    static var executable: URL {
+        if let path = ProcessInfo.processInfo.environment["IBTRADER_BIN"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        return ResearchFixtures.root.appendingPathComponent(".build/debug/ibtrader")
+    }
+
+    static func launch(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        return process
+    }
+
+    static func finish(_ process: Process) -> (status: Int32, errors: String) {
+        let pipe = process.standardError as? Pipe
+        let data = pipe?.fileHandleForReading.readDataToEndOfFile() ?? Data()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func fourShardProcessesMergeToTheSingleRun() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path), "build the package first")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ibtrader-shards-\(getpid())")
+        try? FileManager.default.removeItem(at: folder)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = ResearchFixtures.root.appendingPathComponent("Sources/BundledData/Resources/spy/SPY_1d.csv").path
+        let common = [
+            "optimize", "--strategy", "sma-cross", "--data", data, "--param", "fast=5:20:5", "--param", "slow=30:60:10",
+            "--constraint", "max_drawdown>-0.3", "--no-progress",
+        ]
+        var processes: [Process] = []
+        for k in 0..<4 {
+            processes.append(try Self.launch(
+                common + ["--shard", "\(k)/4", "--jobs", "1", "--out", folder.appendingPathComponent("shard\(k)").path]))
+        }
+        processes.append(try Self.launch(common + ["--jobs", "2", "--out", folder.appendingPathComponent("single").path]))
+        for process in processes {
+            let (status, errors) = Self.finish(process)
+            #expect(status == 0, "\(errors)")
+        }
+        let merge = try Self.launch(
+            ["optimize", "merge"] + (0..<4).map { folder.appendingPathComponent("shard\($0)").path }
+                + ["--out", folder.appendingPathComponent("merged").path])
+        let (status, errors) = Self.finish(merge)
+        #expect(status == 0, "\(errors)")
+        for file in ["results.csv", "best.json"] {
+            let single = try Data(contentsOf: folder.appendingPathComponent("single/\(file)"))
+            let merged = try Data(contentsOf: folder.appendingPathComponent("merged/\(file)"))
+            #expect(single == merged, "\(file) differs")
+            #expect(!single.isEmpty)
+        }
+        let csv = try String(contentsOf: folder.appendingPathComponent("single/results.csv"), encoding: .utf8)
+        #expect(csv.split(separator: "\n").count == 1 + 16)
+        let shard = try String(contentsOf: folder.appendingPathComponent("shard1/results.csv"), encoding: .utf8)
+        #expect(shard.split(separator: "\n").dropFirst().map { $0.split(separator: ",")[0] } == ["1", "5", "9", "13"])
+    }
+
+    @Test func walkForwardShardProcessesMergeToTheSingleRun() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path), "build the package first")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ibtrader-wf-shards-\(getpid())")
+        try? FileManager.default.removeItem(at: folder)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = ResearchFixtures.root.appendingPathComponent("Sources/BundledData/Resources/spy/SPY_1d.csv").path
+        let common = [
+            "walkforward", "--strategy", "sma-cross", "--data", data, "--param", "fast=5:15:5", "--param", "slow=20:40:20",
+            "--in-sample", "6M", "--out-of-sample", "3M", "--no-progress", "--jobs", "1",
+        ]
+        var processes: [Process] = []
+        for k in 0..<2 {
+            processes.append(try Self.launch(common + ["--shard", "\(k)/2", "--out", folder.appendingPathComponent("shard\(k)").path]))
+        }
+        processes.append(try Self.launch(common + ["--out", folder.appendingPathComponent("single").path]))
+        for process in processes {
+            let (status, errors) = Self.finish(process)
+            #expect(status == 0, "\(errors)")
+        }
+        let merge = try Self.launch(
+            ["walkforward", "merge"] + (0..<2).map { folder.appendingPathComponent("shard\($0)").path }
+                + ["--out", folder.appendingPathComponent("merged").path])
+        let (status, errors) = Self.finish(merge)
+        #expect(status == 0, "\(errors)")
+        for file in ["windows.csv", "oos_equity.csv", "summary.json", "walkforward.json", "report.html"] {
+            let single = try Data(contentsOf: folder.appendingPathComponent("single/\(file)"))
+            let merged = try Data(contentsOf: folder.appendingPathComponent("merged/\(file)"))
+            #expect(single == merged, "\(file) differs")
+        }
+    }
+}
