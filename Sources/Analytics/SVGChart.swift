@@ -131,7 +131,7 @@ struct SVGChart: Sendable {
             }
         }
         if !current.isEmpty { runs.append(current) }
-        for run in runs {
+        for run in runs.map(Self.decimated) {
             let line = run.enumerated().map { "\($0.offset == 0 ? "M" : "L")\(c($0.element.0)) \(c($0.element.1))" }.joined(separator: " ")
             if style == .area, let first = run.first, let last = run.last {
                 let outline = run.map { "L\(c($0.0)) \(c($0.1))" }.joined(separator: " ")
@@ -142,6 +142,28 @@ struct SVGChart: Sendable {
             svg += "<path d=\"\(line)\" fill=\"none\" stroke=\"\(item.color)\" stroke-width=\"1.5\" stroke-linejoin=\"round\"\(dash)/>"
         }
         return svg
+    }
+
+    /// Keeps the first, lowest, highest and last point of every pixel column: the drawn shape is the same, and a
+    /// million-bar curve becomes a few thousand path commands.
+    static func decimated(_ run: [(Double, Double)]) -> [(Double, Double)] {
+        guard run.count > 4096 else { return run }
+        var result: [(Double, Double)] = []
+        result.reserveCapacity(4096)
+        var index = 0
+        while index < run.count {
+            let column = run[index].0.rounded(.down)
+            var end = index
+            var low = index, high = index
+            while end < run.count, run[end].0.rounded(.down) == column {
+                if run[end].1 < run[low].1 { low = end }
+                if run[end].1 > run[high].1 { high = end }
+                end += 1
+            }
+            for keep in Set([index, low, high, end - 1]).sorted() { result.append(run[keep]) }
+            index = end
+        }
+        return result
     }
 
     private func text(_ content: String, x: Double, y: Double, attributes: String) -> String {

@@ -51,8 +51,13 @@ enum ValueFormat: Sendable {
     }
 
     /// A coordinate with one decimal, for SVG attributes.
+    /// Integer arithmetic instead of `String(format:)`, which dominated the rendering of long curves.
     static func coordinate(_ value: Double) -> String {
-        String(format: "%.1f", value.isFinite ? value : 0)
+        guard value.isFinite, abs(value) < 1e15 else { return "0.0" }
+        let tenths = Int((value * 10).rounded())
+        let magnitude = tenths.magnitude
+        let body = "\(magnitude / 10).\(magnitude % 10)"
+        return tenths < 0 ? "-" + body : body
     }
 }
 

@@ -60,14 +60,38 @@ public enum FixedPoint {
 
     /// Formats 1e-8 units as a decimal string with at least `minimumDecimals` decimals and trailing zeros trimmed.
     public static func format(_ units: Int64, minimumDecimals: Int = 0) -> String {
-        let negative = units < 0
-        let magnitude = units.magnitude
-        let whole = magnitude / UInt64(scale)
-        var fraction = String(magnitude % UInt64(scale))
-        fraction = String(repeating: "0", count: decimals - fraction.count) + fraction
-        while fraction.count > minimumDecimals, fraction.last == "0" { fraction.removeLast() }
-        let body = fraction.isEmpty ? "\(whole)" : "\(whole).\(fraction)"
-        return negative ? "-" + body : body
+        // Digits are written into a fixed buffer: this runs once per row of large CSV outputs.
+        var bytes: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &bytes) { raw -> String in
+            var end = 32
+            let magnitude = units.magnitude
+            var fraction = magnitude % UInt64(scale)
+            var whole = magnitude / UInt64(scale)
+            var digits = decimals
+            while digits > minimumDecimals, fraction % 10 == 0 {
+                fraction /= 10
+                digits -= 1
+            }
+            if digits > 0 {
+                for _ in 0..<digits {
+                    end -= 1
+                    raw[end] = UInt8(48 + fraction % 10)
+                    fraction /= 10
+                }
+                end -= 1
+                raw[end] = UInt8(ascii: ".")
+            }
+            repeat {
+                end -= 1
+                raw[end] = UInt8(48 + whole % 10)
+                whole /= 10
+            } while whole > 0
+            if units < 0 {
+                end -= 1
+                raw[end] = UInt8(ascii: "-")
+            }
+            return String(decoding: UnsafeRawBufferPointer(rebasing: raw[end..<32]), as: UTF8.self)
+        }
     }
 
     /// `a * b / scale`, rounded half away from zero, computed without intermediate overflow.

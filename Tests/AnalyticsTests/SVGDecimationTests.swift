@@ -1,0 +1,29 @@
+import Testing
+@testable import Analytics
+
+@Suite struct SVGDecimationTests {
+    @Test func longRunsKeepEveryColumnsExtremes() {
+        // 200,000 points over 1,000 pixel columns with a spike in the middle.
+        let run = (0..<200_000).map { i -> (Double, Double) in
+            (Double(i) / 200.0, i == 100_123 ? 500 : Double(i % 7))
+        }
+        let kept = SVGChart.decimated(run)
+        #expect(kept.count <= 4 * 1000)
+        #expect(kept.first! == run.first!)
+        #expect(kept.last! == run.last!)
+        #expect(kept.contains { $0.1 == 500 })
+        #expect(zip(kept, kept.dropFirst()).allSatisfy { $0.0 <= $1.0 })
+    }
+
+    @Test func shortRunsAreUntouched() {
+        let run = (0..<100).map { (Double($0), Double($0 * $0)) }
+        #expect(SVGChart.decimated(run).map(\.1) == run.map(\.1))
+    }
+
+    @Test func coordinatesHaveOneDecimal() {
+        #expect(ValueFormat.coordinate(12.34) == "12.3")
+        #expect(ValueFormat.coordinate(-0.06) == "-0.1")
+        #expect(ValueFormat.coordinate(7) == "7.0")
+        #expect(ValueFormat.coordinate(.nan) == "0.0")
+    }
+}
