@@ -54,15 +54,48 @@ public struct CivilTime: Sendable, Equatable, Hashable {
     }
 
     /// `YYYY-MM-DD`.
-    public var dateString: String {
-        pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+    public var dateString: String { format(withTime: false) }
+
+    /// Always `YYYY-MM-DDTHH:MM:SSZ`, midnight included (intraday rows must not turn into dates).
+    public var dateTimeString: String { format(withTime: true) }
+
+    /// Writes the digits into a fixed buffer: large CSV outputs call this once per row.
+    private func format(withTime: Bool) -> String {
+        guard (0...9999).contains(year) else {
+            // Outside the four-digit years: plain interpolation (only absurd timestamps get here).
+            let date = "\(year)-\(month < 10 ? "0" : "")\(month)-\(day < 10 ? "0" : "")\(day)"
+            guard withTime else { return date }
+            let h = secondOfDay / 3600, m = secondOfDay / 60 % 60, s = secondOfDay % 60
+            return date + "T\(h < 10 ? "0" : "")\(h):\(m < 10 ? "0" : "")\(m):\(s < 10 ? "0" : "")\(s)Z"
+        }
+        var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        return withUnsafeMutableBytes(of: &buffer) { raw -> String in
+            var index = 0
+            func put(_ value: Int, _ width: Int) {
+                var v = value < 0 ? 0 : value
+                for position in stride(from: width - 1, through: 0, by: -1) {
+                    raw[index + position] = UInt8(48 + v % 10)
+                    v /= 10
+                }
+                index += width
+            }
+            func put(_ byte: UInt8) {
+                raw[index] = byte
+                index += 1
+            }
+            put(year, 4); put(UInt8(ascii: "-")); put(month, 2); put(UInt8(ascii: "-")); put(day, 2)
+            if withTime {
+                put(UInt8(ascii: "T")); put(secondOfDay / 3600, 2); put(UInt8(ascii: ":"))
+                put(secondOfDay / 60 % 60, 2); put(UInt8(ascii: ":")); put(secondOfDay % 60, 2); put(UInt8(ascii: "Z"))
+            }
+            return String(decoding: UnsafeRawBufferPointer(rebasing: raw[0..<index]), as: UTF8.self)
+        }
     }
 
     /// `YYYY-MM-DD` at midnight, otherwise `YYYY-MM-DDTHH:MM:SSZ`.
     public var isoString: String {
         guard secondOfDay != 0 else { return dateString }
-        let h = secondOfDay / 3600, m = secondOfDay / 60 % 60, s = secondOfDay % 60
-        return dateString + "T" + pad(h, 2) + ":" + pad(m, 2) + ":" + pad(s, 2) + "Z"
+        return dateTimeString
     }
 
     /// Formats Unix seconds as `YYYY-MM-DD` (midnight) or `YYYY-MM-DDTHH:MM:SSZ`.
@@ -109,10 +142,6 @@ public struct CivilTime: Sendable, Equatable, Hashable {
         return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
     }
 
-    private func pad(_ value: Int, _ width: Int) -> String {
-        let text = String(value)
-        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
-    }
 }
 
 /// Reads fixed-width decimal fields from UTF-8 bytes.

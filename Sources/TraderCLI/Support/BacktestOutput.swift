@@ -10,7 +10,7 @@ struct BacktestOutput {
 
     func time(_ timestamp: Timestamp) -> String {
         let civil = CivilTime(unixSeconds: timestamp.nanoseconds / Timestamp.nanosecondsPerSecond)
-        return isDaily ? civil.dateString : civil.isoString
+        return isDaily ? civil.dateString : civil.dateTimeString
     }
 
     private func symbol(_ instrument: InstrumentID) -> String {
@@ -67,7 +67,9 @@ struct BacktestOutput {
 
     /// Quotes a CSV field when it holds a comma or a quote.
     static func escape(_ field: String) -> String {
-        guard field.contains(",") || field.contains("\"") || field.contains("\n") else { return field }
+        guard field.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 }) else {
+            return field
+        }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
