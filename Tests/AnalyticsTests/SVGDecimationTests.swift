@@ -27,3 +27,15 @@ import Testing
         #expect(ValueFormat.coordinate(.nan) == "0.0")
     }
 }
+
+@Suite struct CivilTimeFormattingTests {
+    @Test func dateTimeAlwaysCarriesTheTime() {
+        let midnight = CivilTime(year: 2011, month: 3, day: 1)
+        #expect(midnight.dateString == "2011-03-01")
+        #expect(midnight.dateTimeString == "2011-03-01T00:00:00Z")
+        #expect(midnight.isoString == "2011-03-01")
+        let afternoon = CivilTime(year: 2011, month: 3, day: 1, secondOfDay: 14 * 3600 + 30 * 60 + 5)
+        #expect(afternoon.isoString == "2011-03-01T14:30:05Z")
+        #expect(CivilTime(year: 12345, month: 1, day: 2).dateString == "12345-01-02")
+    }
+}

@@ -2,6 +2,7 @@ import ArgumentParser
 import Backtest
 import Foundation
 import Research
+import Storage
 
 /// `ibtrader optimize`: a parameter sweep (grid or random) with an objective, constraints, shards and a merge.
 struct OptimizeCommand: AsyncParsableCommand {
@@ -34,6 +35,8 @@ struct OptimizeRun: AsyncParsableCommand {
     var shard: String?
     @Option(name: .long, help: "Write results.csv, best.json and report.html to this folder.")
     var out: String?
+    @Option(name: .long, help: "Also save one row per configuration (parameters and every metric) in this SQLite file.")
+    var store: String?
     @Option(name: .long, help: "Rows in the summary table (default 10).")
     var top: Int = 10
     @Option(name: .long, help: "The two parameters of the report's heatmap, x,y (default: the first two).")
@@ -75,6 +78,7 @@ struct OptimizeRun: AsyncParsableCommand {
             + String(format: "%.2f s (%.1f backtests/s, %d jobs)", elapsed, Double(results.rows.count) / max(elapsed, 1e-9), sweep.concurrency))
         print(ResearchReports.topTable(results, count: top))
         print(ResearchReports.bestSummary(results))
+        if let store { try OptimizeOutput.save(results, shard: shard, to: store) }
         guard let out else { return }
         let axes = try heatmapAxes(results.header.parameterNames)
         var bestEquity: [TimedEquity]?
@@ -138,6 +142,21 @@ struct OptimizeMerge: ParsableCommand {
 
 /// Writes an optimisation's files.
 enum OptimizeOutput {
+    /// Saves the rows of `results.csv` in the SQLite sweep store.
+    static func save(_ results: SweepResults, shard: Shard, to path: String) throws {
+        let lines = results.csv().split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        guard let columns = lines.first else { return }
+        let run = SweepResultStore.Run(
+            fingerprint: results.header.fingerprint, strategy: results.header.strategy,
+            objective: results.header.objective.description, shard: "\(shard)", columns: columns)
+        do {
+            let count = try SweepResultStore(path: path).save(run, rows: Array(lines.dropFirst()))
+            print("saved \(count) rows in \(path) (tables sweep_runs, sweep_results)")
+        } catch {
+            throw CLIError("\(error)")
+        }
+    }
+
     static func write(
         _ results: SweepResults, to out: String, heatmap: (x: String, y: String)?, bestEquity: [TimedEquity]?,
         dataDescription: String, top: Int
