@@ -18,7 +18,7 @@ struct OptimizeCommand: AsyncParsableCommand {
             --out DIR writes results.csv (one row per configuration: config id, parameters, then metrics; rows in \
             configuration order; no wall-clock columns), best.json and report.html. With --shard K/N only \
             configurations K, K+N, K+2N, ... run; 'ibtrader optimize merge DIR... --out DIR' joins the shard folders \
-            into exactly the files a single run writes. Results go to CSV; the SQLite store is not wired in yet.
+            into exactly the files a single run writes. --store PATH also saves the rows in SQLite.
             """,
         subcommands: [OptimizeRun.self, OptimizeMerge.self],
         defaultSubcommand: OptimizeRun.self
