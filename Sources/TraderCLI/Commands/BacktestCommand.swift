@@ -66,6 +66,22 @@ struct BacktestCommand: ParsableCommand {
         var symbolFilter = settings.symbols
         if settings.data == nil, settings.strategy != "momentum", symbolFilter == nil { symbolFilter = ["GOOG"] }
         let resolved = try DataSourceResolver.resolve(dataArgument, symbols: symbolFilter, barSize: bar)
+        // The bars live only inside this scope: the report needs the results, not the input (memory on 1M bars).
+        let (result, engineSeconds, isDaily, periodsPerYear) = try run(resolved, settings: settings, spec: spec, source: source)
+        let summary = try BacktestSummaryReport(
+            result: result, settings: settings, spec: spec, isDaily: isDaily, periodsPerYear: periodsPerYear,
+            dataDescription: resolved.description)
+        let runSeconds = seconds(wallClock.now - runStart)
+        print(summary.table(engineSeconds: engineSeconds, runSeconds: runSeconds))
+        if let out {
+            try summary.write(to: out, engineSeconds: engineSeconds)
+            print("wrote \(out)/trades.csv, orders.csv, equity.csv, summary.json, report.html")
+        }
+    }
+
+    private func run(
+        _ resolved: DataSourceResolver.Resolved, settings: BacktestSettings, spec: StrategySpec, source: String
+    ) throws -> (BacktestResult, Double, Bool, Int) {
         let market = try BacktestDataLoader.load(resolved, settings: settings)
         let risk = Self.defaultRisk(settings: settings, spec: spec, hasSectors: !resolved.sectors.isEmpty)
         let backtestConfig = BacktestConfig(
@@ -77,18 +93,11 @@ struct BacktestCommand: ParsableCommand {
                 commission: try settings.commissionModel(source: source)),
             recordsEquityCurve: true)
 
+        let wallClock = ContinuousClock()
         let engineStart = wallClock.now
         let result = BacktestRunner.run(spec: spec, data: market.data, config: backtestConfig)
         let engineSeconds = seconds(wallClock.now - engineStart)
-
-        let summary = try BacktestSummaryReport(
-            result: result, settings: settings, spec: spec, market: market, dataDescription: resolved.description)
-        let runSeconds = seconds(wallClock.now - runStart)
-        print(summary.table(engineSeconds: engineSeconds, runSeconds: runSeconds))
-        if let out {
-            try summary.write(to: out, engineSeconds: engineSeconds)
-            print("wrote \(out)/trades.csv, orders.csv, equity.csv, summary.json, report.html")
-        }
+        return (result, engineSeconds, market.isDaily, market.periodsPerYear)
     }
 
     private func applyOverrides(to settings: inout BacktestSettings) {

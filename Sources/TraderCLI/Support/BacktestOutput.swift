@@ -1,3 +1,4 @@
+import Foundation
 import Analytics
 import Backtest
 import TradingModel
@@ -54,15 +55,27 @@ struct BacktestOutput {
         return text
     }
 
-    /// `time,equity,cash,gross_exposure,drawdown`.
-    var equityCSV: String {
-        var text = "time,equity,cash,gross_exposure,drawdown\n"
-        text.reserveCapacity(result.equityCurve.count * 64)
-        for point in result.equityCurve {
-            text += "\(time(point.time)),\(point.equity.centsDescription),\(point.cash.centsDescription),"
-            text += "\(point.grossExposure.centsDescription),\(point.drawdown)\n"
+    /// Writes `time,equity,cash,gross_exposure,drawdown` in 1 MB pieces (a 1M-bar curve is ~66 MB of text).
+    func writeEquityCSV(to path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            throw CLIError("cannot write '\(path)'")
         }
-        return text
+        defer { try? handle.close() }
+        var text = "time,equity,cash,gross_exposure,drawdown\n"
+        text.reserveCapacity(1 << 20)
+        do {
+            for point in result.equityCurve {
+                text += "\(time(point.time)),\(point.equity.centsDescription),\(point.cash.centsDescription),"
+                text += "\(point.grossExposure.centsDescription),\(point.drawdown)\n"
+                if text.utf8.count >= 1 << 20 {
+                    try handle.write(contentsOf: Data(text.utf8))
+                    text.removeAll(keepingCapacity: true)
+                }
+            }
+            try handle.write(contentsOf: Data(text.utf8))
+        } catch {
+            throw CLIError("cannot write '\(path)': \(error)")
+        }
     }
 
     /// Quotes a CSV field when it holds a comma or a quote.

@@ -7,21 +7,27 @@ import TradingEngine
 struct BacktestSummaryReport {
     let result: BacktestResult
     let settings: BacktestSettings
-    let market: BacktestDataLoader.Loaded
+    /// Daily bars print dates; intraday bars print UTC datetimes.
+    let isDaily: Bool
+    let periodsPerYear: Int
+    /// The equity curve in Analytics form, converted once (a 1M-bar run's curve is tens of MB).
+    let equity: [Analytics.EquityPoint]
     let report: PerformanceReport
     let benchmarkName: String?
     let benchmarkCloses: [Double]?
     let parameters: [String: JSONValue]
 
     init(
-        result: BacktestResult, settings: BacktestSettings, spec: StrategySpec, market: BacktestDataLoader.Loaded,
+        result: BacktestResult, settings: BacktestSettings, spec: StrategySpec, isDaily: Bool, periodsPerYear: Int,
         dataDescription: String
     ) throws {
         self.result = result
         self.settings = settings
-        self.market = market
+        self.isDaily = isDaily
+        self.periodsPerYear = periodsPerYear
         let equity = result.analyticsEquity
-        let benchmarkSetting = settings.benchmark ?? (market.isDaily ? "bundled" : "none")
+        self.equity = equity
+        let benchmarkSetting = settings.benchmark ?? (isDaily ? "bundled" : "none")
         var benchmarkName: String?
         var benchmarkCloses: [Double]?
         if benchmarkSetting != "none", !equity.isEmpty {
@@ -41,7 +47,9 @@ struct BacktestSummaryReport {
         self.benchmarkName = benchmarkName
         self.benchmarkCloses = benchmarkCloses
         do {
-            report = try result.performanceReport(benchmarkCloses: benchmarkCloses, periodsPerYear: market.periodsPerYear)
+            report = try PerformanceReport.analyze(
+                equity: equity, benchmarkCloses: benchmarkCloses, trades: result.analyticsTrades,
+                periodsPerYear: periodsPerYear)
         } catch {
             throw CLIError("cannot compute metrics: \(error)")
         }
@@ -50,7 +58,7 @@ struct BacktestSummaryReport {
             "symbols": .integer(result.universe.instruments.count), "cash": .number(settings.cash),
             "fill": .string(settings.fill), "commission": .string(settings.commission),
             "slippage_bps": .number(settings.slippageBps), "benchmark": .optional(benchmarkName),
-            "periods_per_year": .integer(market.periodsPerYear), "start": .optional(settings.start),
+            "periods_per_year": .integer(periodsPerYear), "start": .optional(settings.start),
             "end": .optional(settings.end),
         ]
         if let json = try? String(decoding: JSONEncoder.sorted.encode(spec), as: UTF8.self) {
@@ -77,10 +85,10 @@ struct BacktestSummaryReport {
     }
 
     func write(to directory: String, engineSeconds: Double) throws {
-        let output = BacktestOutput(result: result, isDaily: market.isDaily)
+        let output = BacktestOutput(result: result, isDaily: isDaily)
         try writeTextFile(output.tradesCSV, to: directory + "/trades.csv")
         try writeTextFile(output.ordersCSV, to: directory + "/orders.csv")
-        try writeTextFile(output.equityCSV, to: directory + "/equity.csv")
+        try output.writeEquityCSV(to: directory + "/equity.csv")
         let bars = result.barsProcessed
         let extra: [String: JSONValue] = [
             "bars_processed": .integer(bars), "engine_seconds": .number(engineSeconds),
@@ -92,7 +100,7 @@ struct BacktestSummaryReport {
         ]
         try writeTextFile(report.summaryJSON(parameters: parameters, extra: extra), to: directory + "/summary.json")
         let html = HTMLReport.render(HTMLReportInput(
-            title: "IBTrader backtest: \(settings.strategy)", report: report, equity: result.analyticsEquity,
+            title: "IBTrader backtest: \(settings.strategy)", report: report, equity: equity,
             benchmarkCloses: benchmarkCloses, benchmarkName: benchmarkName ?? "Benchmark", trades: result.analyticsTrades,
             parameters: parameters.mapValues { value in
                 if case .string(let text) = value { return text }
