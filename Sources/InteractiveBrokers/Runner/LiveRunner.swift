@@ -1,0 +1,514 @@
+import Foundation
+import Logging
+import Storage
+import TWSClient
+import TWSProtocol
+import TradingEngine
+import TradingModel
+
+/// Everything `LiveRunner` needs to know about one run.
+public struct LiveRunnerConfiguration: Sendable {
+    /// Where TWS / the gateway listens, and the client id.
+    public var connection: TWSConnectionConfiguration
+    /// The account to trade (default: the first managed account).
+    public var account: String?
+    /// A live (non-`DU…`) account is traded only when this names it (`--confirm-live` or `--live` + confirmation).
+    public var confirmedLiveAccount: String?
+    /// The universe, in instrument order.
+    public var symbols: [Symbol]
+    /// Cash, settlement and risk rules of the engine.
+    public var engine: EngineConfig
+    /// Warm-up bar size (historicalBars); should match the live 5-second bars.
+    public var warmupBarSize: String = "5 secs"
+    /// Warm-up duration (historicalBars); empty for none.
+    public var warmupDuration: String = "3600 S"
+    /// What the bars show (`TRADES`, `MIDPOINT`, …).
+    public var whatToShow: String = "TRADES"
+    /// Market data type requested after connecting (`nil`: leave TWS's default).
+    public var marketDataType: TWSMarketDataType?
+    /// Orders may fill outside regular trading hours.
+    public var outsideRegularTradingHours = false
+    /// At exit, cancel the open orders (`true`) or leave them working at the broker.
+    public var cancelOnExit = true
+    /// How long a fill waits for its commission report.
+    public var commissionWait: TimeSpan? = .seconds(5)
+    /// Interval of the portfolio summary in the log.
+    public var summaryInterval: Duration = .seconds(30)
+    /// Bound on the run (`nil`: until stopped).
+    public var duration: Duration?
+    /// The order journal (`nil`: none; intents are then not durable).
+    public var journal: OrderJournal?
+    /// orderRef namespace.
+    public var reference = OrderReference()
+
+    /// Creates a configuration.
+    public init(connection: TWSConnectionConfiguration, symbols: [Symbol], engine: EngineConfig = EngineConfig()) {
+        self.connection = connection
+        self.symbols = symbols
+        self.engine = engine
+    }
+}
+
+/// Why a run could not start or went on no longer.
+public enum LiveRunnerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A live account without confirmation.
+    case liveAccountNotConfirmed(account: String)
+    /// The configured account is not one this login manages.
+    case accountNotManaged(account: String, managed: [String])
+    /// A symbol TWS does not know.
+    case contractNotFound(Symbol)
+    /// A request failed at start-up.
+    case startup(String)
+
+    public var description: String {
+        switch self {
+        case .liveAccountNotConfirmed(let account):
+            "refusing to trade live account \(account): it is not a paper (DU…) account. Pass --live and confirm, "
+                + "or --confirm-live \(account) for unattended use"
+        case .accountNotManaged(let account, let managed):
+            "account \(account) is not managed by this login (managed: \(managed.joined(separator: ", ")))"
+        case .contractNotFound(let symbol): "TWS knows no contract for \(symbol)"
+        case .startup(let text): text
+        }
+    }
+}
+
+/// What a run did.
+public struct LiveRunSummary: Sendable {
+    /// The account traded.
+    public var account: String
+    /// Commands carried out (submits, brackets, cancels, modifies).
+    public var commands: Int
+    /// Fills the engine received.
+    public var fills: Int
+    /// Risk denials after warm-up.
+    public var denials: Int
+    /// Live bars the engine received.
+    public var bars: Int
+    /// Warm-up bars.
+    public var warmupBars: Int
+    /// The broker's positions at the end, by symbol.
+    public var brokerPositions: [Symbol: Quantity]
+    /// The engine's positions at the end, by symbol.
+    public var enginePositions: [Symbol: Quantity]
+    /// Why the run ended.
+    public var stopReason: String
+}
+
+/// The engine driven by TWS: the same `EngineCore` as a backtest, with wall-clock data from real-time bars and
+/// orders through `IBBroker`.
+///
+/// Start-up: connect → pick the account (a live account only when confirmed) → qualify the contracts → load the
+/// broker's executions, open orders and positions into the journal → warm up the strategy on historical bars
+/// (kill switch engaged, so nothing is sent) → subscribe 5-second bars → one ordered event loop: bars and broker
+/// reports into the engine, its commands to the broker. Stop (duration, `stop` stream, connection lost): kill
+/// switch (no new entries), cancel open orders if configured, record the broker's executions and positions,
+/// disconnect.
+public enum LiveRunner {
+    /// Runs a built-in strategy.
+    public static func run(
+        spec: StrategySpec, configuration: LiveRunnerConfiguration, logger: Logger,
+        stop: AsyncStream<String>? = nil
+    ) async throws -> LiveRunSummary {
+        switch spec {
+        case .movingAverageCrossover(let c):
+            try await run(strategy: MovingAverageCrossover(config: c), configuration: configuration, logger: logger, stop: stop)
+        case .rsiMeanReversion(let c):
+            try await run(strategy: RSIMeanReversion(config: c), configuration: configuration, logger: logger, stop: stop)
+        case .bollingerMeanReversion(let c):
+            try await run(strategy: BollingerMeanReversion(config: c), configuration: configuration, logger: logger, stop: stop)
+        case .momentumRotation(let c):
+            try await run(strategy: MomentumRotation(config: c), configuration: configuration, logger: logger, stop: stop)
+        }
+    }
+
+    /// Checks the account rule: paper (`DU…`) accounts run; others only when confirmed by name.
+    public static func checkAccount(
+        managed: [String], configured: String?, confirmedLive: String?
+    ) throws(LiveRunnerError) -> String {
+        let account: String
+        if let configured, !configured.isEmpty {
+            guard managed.contains(configured) else { throw .accountNotManaged(account: configured, managed: managed) }
+            account = configured
+        } else {
+            guard let first = managed.first else { throw .startup("TWS reported no managed account") }
+            account = first
+        }
+        if !account.hasPrefix("DU"), confirmedLive != account { throw .liveAccountNotConfirmed(account: account) }
+        return account
+    }
+
+    /// Runs a strategy until the duration ends, `stop` yields, or the connection is lost.
+    public static func run<S: Strategy>(
+        strategy: S, configuration: LiveRunnerConfiguration, logger: Logger, stop: AsyncStream<String>? = nil
+    ) async throws -> LiveRunSummary {
+        try await TWSConnection.connect(configuration.connection) { connection, session in
+            logger.info(
+                "connected",
+                metadata: [
+                    "host": "\(configuration.connection.host):\(configuration.connection.port)",
+                    "clientId": "\(configuration.connection.clientID)", "serverVersion": "\(session.serverVersion)",
+                    "accounts": "\(session.accounts.joined(separator: ","))",
+                ])
+            let account = try checkAccount(
+                managed: session.accounts, configured: configuration.account,
+                confirmedLive: configuration.confirmedLiveAccount)
+            logger.info("trading account \(account)\(account.hasPrefix("DU") ? " (paper)" : " (LIVE, confirmed)")")
+            var session = Session(
+                strategy: strategy, configuration: configuration, account: account, connection: connection,
+                logger: logger)
+            return try await session.run(stop: stop)
+        }
+    }
+}
+
+/// The time the runner stamps: the latest bar time (data time, which is wall time against a real gateway and
+/// replay time against the simulator).
+final class RunnerTime: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Timestamp
+    init(_ start: Timestamp) { value = start }
+    func now() -> Timestamp { lock.withLock { value } }
+    func advance(to time: Timestamp) { lock.withLock { if time > value { value = time } } }
+}
+
+/// The inputs of the event loop, in arrival order.
+enum RunnerInput: Sendable {
+    case broker(IBBrokerEvent)
+    case market(IBMarketDataEvent)
+    case tick
+    case stop(String)
+    case ended(String)
+}
+
+/// One connected run.
+struct Session<S: Strategy> {
+    let configuration: LiveRunnerConfiguration
+    let account: String
+    let connection: TWSConnection
+    let logger: Logger
+    let universe: Universe
+    var engine: EngineCore<S>
+    var commands = 0
+    var fills = 0
+    var bars = 0
+    var warmupBars = 0
+    var denialsLogged = 0
+    var denialsAtStart = 0
+    var lastBarTime = Timestamp.zero
+
+    init(strategy: S, configuration: LiveRunnerConfiguration, account: String, connection: TWSConnection, logger: Logger) {
+        self.configuration = configuration
+        self.account = account
+        self.connection = connection
+        self.logger = logger
+        universe = Universe(symbols: configuration.symbols)
+        engine = EngineCore(universe: universe, strategy: strategy, config: configuration.engine)
+    }
+
+    mutating func run(stop: AsyncStream<String>?) async throws -> LiveRunSummary {
+        let ids = (0..<universe.count).map { InstrumentID(index: $0) }
+        var book = ContractBook(universe: universe)
+        for id in ids {
+            let contract = try book.contract(for: id)
+            let details: [TWSContractDetails]
+            do { details = try await connection.contractDetails(contract) } catch {
+                throw LiveRunnerError.startup("contract details of \(universe[id].symbol): \(error)")
+            }
+            guard let first = details.first else { throw LiveRunnerError.contractNotFound(universe[id].symbol) }
+            book.qualify(id, as: first.contract)
+        }
+        logger.info("qualified \(ids.count) contracts: \(configuration.symbols.map(\.rawValue).joined(separator: ","))")
+        if let type = configuration.marketDataType {
+            try await connection.setMarketDataType(type)
+        }
+        let time = RunnerTime(Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9)))
+        let journalAdapter = configuration.journal.map {
+            OrderJournalIntents(journal: $0, universe: universe, clock: { time.now() })
+        }
+        let broker = IBBroker(
+            connection: connection, contracts: book,
+            configuration: IBBrokerConfiguration(
+                orderOptions: WireOrderOptions(
+                    account: account, outsideRegularTradingHours: configuration.outsideRegularTradingHours,
+                    reference: configuration.reference),
+                commissionWait: configuration.commissionWait, journal: journalAdapter),
+            clock: { time.now() })
+        let brokerEvents = await broker.start()
+        let (inputs, input) = AsyncStream.makeStream(of: RunnerInput.self)
+        return try await withThrowingTaskGroup(of: Void.self, returning: LiveRunSummary.self) { group in
+            group.addTask {
+                do { try await broker.run() } catch { input.yield(.ended("order events ended: \(error)")) }
+            }
+            group.addTask {
+                for await event in brokerEvents { input.yield(.broker(event)) }
+            }
+            // Reconcile: what the broker holds before anything is sent.
+            let (snapshot, unmapped) = try await broker.brokerSnapshot()
+            for problem in unmapped { logger.warning("unmapped broker item: \(problem)") }
+            let recorded = record(snapshot, at: time.now())
+            let state =
+                "broker state: \(snapshot.openOrders.count) open orders, \(snapshot.executions.count) executions "
+                + "(\(recorded) new in the journal), \(snapshot.positions.count) positions"
+            logger.info("\(state)")
+            for (id, quantity) in snapshot.positions where quantity != .zero {
+                logger.warning(
+                    "the broker holds \(quantity) \(universe[id].symbol) the engine does not know (not adopted yet)")
+            }
+            for order in snapshot.openOrders where configuration.reference.isOurs(order.orderRef) {
+                logger.warning("open order \(order.orderRef) (id \(order.brokerOrderID)) from an earlier run is left as is")
+            }
+            try await warmUp(ids: ids, book: book, time: time)
+            let feed = IBMarketDataFeed(
+                connection: connection, contracts: book,
+                subscription: RealTimeBarSubscription(
+                    instruments: ids, whatToShow: configuration.whatToShow,
+                    useRegularTradingHours: !configuration.outsideRegularTradingHours))
+            let marketEvents = await feed.start()
+            group.addTask {
+                do { try await feed.run() } catch { input.yield(.ended("market data ended: \(error)")) }
+            }
+            group.addTask {
+                for await event in marketEvents { input.yield(.market(event)) }
+            }
+            group.addTask {
+                while !Task.isCancelled {
+                    try await Task.sleep(for: .seconds(1))
+                    input.yield(.tick)
+                }
+            }
+            if let duration = configuration.duration {
+                group.addTask {
+                    try await Task.sleep(for: duration)
+                    input.yield(.stop("duration \(duration) elapsed"))
+                }
+            }
+            if let stop {
+                group.addTask {
+                    for await reason in stop {
+                        input.yield(.stop(reason))
+                        break
+                    }
+                }
+            }
+            logger.info("subscribed to 5-second bars; running")
+            let reason = try await loop(inputs, broker: broker, time: time)
+            logger.notice("stopping: \(reason)")
+            let exit = engine.handle(.killSwitch(engaged: true))
+            if configuration.cancelOnExit {
+                for command in exit { await carryOut(command, broker: broker) }
+            } else {
+                logger.notice("leaving \(exit.count) open orders working at the broker (orders.cancelOnExit: false)")
+            }
+            let final = try await broker.brokerSnapshot().0
+            let added = record(final, at: time.now())
+            var brokerPositions: [Symbol: Quantity] = [:]
+            for (id, quantity) in final.positions where id.index < universe.count {
+                brokerPositions[universe[id].symbol] = quantity
+            }
+            if let journal = configuration.journal {
+                do {
+                    try journal.recordPositions(
+                        brokerPositions.map { JournalPosition(account: account, symbol: $0.key, quantity: $0.value) },
+                        at: time.now())
+                    try journal.recordEvent(.lifecycle, "stopped: \(reason)", at: time.now())
+                } catch { logger.error("journal: \(error)") }
+            }
+            logger.info("recorded \(added) more executions at stop")
+            logSummary()
+            input.finish()
+            await broker.finish()
+            group.cancelAll()
+            var enginePositions: [Symbol: Quantity] = [:]
+            for id in ids where engine.portfolio.position(for: id).quantity != .zero {
+                enginePositions[universe[id].symbol] = engine.portfolio.position(for: id).quantity
+            }
+            return LiveRunSummary(
+                account: account, commands: commands, fills: fills,
+                denials: engine.denials.count - denialsAtStart, bars: bars, warmupBars: warmupBars,
+                brokerPositions: brokerPositions, enginePositions: enginePositions, stopReason: reason)
+        }
+    }
+
+    /// Feeds historical bars with the kill switch engaged: indicators warm up, nothing is sent.
+    mutating func warmUp(ids: [InstrumentID], book: ContractBook, time: RunnerTime) async throws {
+        guard !configuration.warmupDuration.isEmpty else { return }
+        var all: [(Timestamp, InstrumentID, Bar)] = []
+        for id in ids {
+            var query = TWSHistoricalBarsQuery(
+                contract: try book.contract(for: id), duration: configuration.warmupDuration,
+                barSize: configuration.warmupBarSize)
+            query.whatToShow = configuration.whatToShow
+            let wire: [TWSBar]
+            do { wire = try await connection.historicalBars(query) } catch {
+                logger.warning("warm-up bars of \(universe[id].symbol): \(error)")
+                continue
+            }
+            // The last bar contains "now" and is partial.
+            for item in wire.dropLast() {
+                do { let bar = try BarMapping.bar(item); all.append((bar.timestamp, id, bar)) } catch {
+                    logger.warning("warm-up bar of \(universe[id].symbol) dropped: \(error)")
+                }
+            }
+        }
+        all.sort { $0.0 == $1.0 ? $0.1.index < $1.1.index : $0.0 < $1.0 }
+        _ = engine.handle(.killSwitch(engaged: true))
+        var k = 0
+        while k < all.count {
+            _ = engine.handle(.bar(all[k].1, all[k].2))
+            k += 1
+            if k == all.count || all[k].0 != all[k - 1].0 { _ = engine.handle(.barsClosed(all[k - 1].0)) }
+        }
+        _ = engine.handle(.killSwitch(engaged: false))
+        warmupBars = all.count
+        denialsAtStart = engine.denials.count
+        denialsLogged = engine.denials.count
+        if let last = all.last?.0 {
+            lastBarTime = last
+            time.advance(to: last)
+        }
+        logger.info("warmed up on \(all.count) historical bars (\(configuration.warmupBarSize), \(configuration.warmupDuration))")
+    }
+
+    /// The event loop: returns why it stopped.
+    mutating func loop(_ inputs: AsyncStream<RunnerInput>, broker: IBBroker, time: RunnerTime) async throws -> String {
+        let clock = ContinuousClock()
+        var nextSummary = clock.now.advanced(by: configuration.summaryInterval)
+        for await item in inputs {
+            switch item {
+            case .broker(let event):
+                switch event {
+                case .report(let report):
+                    await journalReport(report, broker: broker, time: time)
+                    if case .filled(let fill) = report {
+                        fills += 1
+                        logger.info(
+                            "fill: \(fill.side) \(fill.quantity) \(universe[fill.instrument].symbol) @ \(fill.price), commission \(fill.commission) (order \(fill.orderID))")
+                    } else {
+                        logger.info("order \(report.orderID): \(report)")
+                    }
+                    await handle(.execution(report), broker: broker)
+                case .lateCommission(let late):
+                    logger.info("late commission \(late.commission) for \(late.executionID)")
+                    if let journal = configuration.journal {
+                        _ = try? journal.recordCommission(
+                            JournalCommission(execID: late.executionID, commission: late.commission, time: time.now()))
+                    }
+                case .unknownExecution(let execution):
+                    logger.warning("execution of an order this run did not place: \(execution.executionID) \(execution.orderRef)")
+                case .anomaly(let text):
+                    logger.warning("broker anomaly: \(text)")
+                }
+            case .market(let event):
+                switch event {
+                case .engine:
+                    guard let engineEvent = event.engineEvent else { break }
+                    if case .bar(_, let bar) = engineEvent {
+                        if bar.timestamp <= lastBarTime, warmupBars > 0, bars == 0 { break }  // overlaps warm-up
+                        bars += 1
+                        time.advance(to: bar.timestamp)
+                    }
+                    await handle(engineEvent, broker: broker)
+                case .malformedBar(let id, let error):
+                    logger.warning("malformed bar of \(universe[id].symbol) dropped: \(error)")
+                case .notice(let id, let notice):
+                    logger.notice("market data \(universe[id].symbol): \(notice.code) \(notice.message)")
+                }
+            case .tick:
+                await broker.releaseOverdueCommissions()
+                if clock.now >= nextSummary {
+                    logSummary()
+                    nextSummary = clock.now.advanced(by: configuration.summaryInterval)
+                }
+            case .stop(let reason):
+                return reason
+            case .ended(let reason):
+                logger.error("connection lost: \(reason) (reconnect not implemented yet: stopping)")
+                return reason
+            }
+        }
+        return "inputs ended"
+    }
+
+    /// One engine event, then its commands, then any new risk denials logged.
+    mutating func handle(_ event: EngineEvent, broker: IBBroker) async {
+        let out = engine.handle(event)
+        for command in out { await carryOut(command, broker: broker) }
+        let denials = engine.denials
+        while denialsLogged < denials.count {
+            let record = denials[denialsLogged]
+            logger.warning("risk denial: order \(record.orderID) \(universe[record.instrument].symbol): \(record.denial)")
+            if let journal = configuration.journal {
+                try? journal.recordEvent(.riskDenial, "\(record.orderID): \(record.denial)", at: record.time)
+            }
+            denialsLogged += 1
+        }
+    }
+
+    mutating func carryOut(_ command: EngineCommand, broker: IBBroker) async {
+        commands += 1
+        switch command {
+        case .submit(let order):
+            logger.info("submit \(order.side) \(order.quantity) \(universe[order.instrument].symbol) \(order.type) (\(order.clientOrderID))")
+        case .submitBracket(let parent, let children):
+            logger.info("submit bracket \(parent.side) \(parent.quantity) \(universe[parent.instrument].symbol) with \(children.count) children")
+        case .cancel(let id):
+            logger.info("cancel order \(id)")
+        case .modify(let id, let change, _):
+            logger.info("modify order \(id): \(change)")
+        }
+        do { try await broker.execute(command) } catch { logger.error("command failed: \(error)") }
+    }
+
+    /// Status changes into the journal (fills come from the broker's executions, keyed by execId).
+    func journalReport(_ report: ExecutionReport, broker: IBBroker, time: RunnerTime) async {
+        guard let journal = configuration.journal,
+            let tracked = await broker.trackedOrders[report.orderID]
+        else { return }
+        var update = JournalStatusUpdate(orderRef: ClientOrderID(tracked.orderRef), state: tracked.state, time: time.now())
+        update.brokerOrderID = Int64(tracked.brokerOrderID)
+        do { try journal.recordStatus(update) } catch { logger.error("journal: \(error)") }
+    }
+
+    /// The broker's executions (deduplicated by execId) and commissions into the journal; returns how many were new.
+    func record(_ snapshot: BrokerSnapshot, at now: Timestamp) -> Int {
+        guard let journal = configuration.journal else { return 0 }
+        var added = 0
+        for execution in snapshot.executions {
+            let symbol = execution.instrument.index < universe.count ? universe[execution.instrument].symbol : "?"
+            var fill = JournalFill(
+                execID: execution.executionID, symbol: symbol, side: execution.side, quantity: execution.quantity,
+                price: execution.price, time: execution.time)
+            fill.orderRef = execution.orderRef.isEmpty ? nil : ClientOrderID(execution.orderRef)
+            fill.brokerOrderID = Int64(execution.brokerOrderID)
+            fill.permID = execution.permID
+            fill.account = execution.account
+            fill.commission = snapshot.commissions[execution.executionID]
+            do {
+                let result = try journal.recordFill(fill)
+                if case .duplicate = result {
+                    if let commission = fill.commission {
+                        _ = try journal.recordCommission(
+                            JournalCommission(execID: execution.executionID, commission: commission, time: now))
+                    }
+                } else {
+                    added += 1
+                }
+            } catch { logger.error("journal: \(error)") }
+        }
+        return added
+    }
+
+    func logSummary() {
+        let account = engine.account
+        var held: [String] = []
+        for k in 0..<universe.count {
+            let position = engine.portfolio.position(for: InstrumentID(index: k))
+            if position.quantity != .zero { held.append("\(universe[InstrumentID(index: k)].symbol) \(position.quantity)") }
+        }
+        let text =
+            "portfolio: equity \(account.equity), cash \(account.cash), exposure \(account.grossExposure), "
+            + "positions [\(held.joined(separator: ", "))], bars \(bars), fills \(fills), commands \(commands)"
+        logger.info("\(text)")
+    }
+}
