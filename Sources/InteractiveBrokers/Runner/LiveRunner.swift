@@ -417,6 +417,11 @@ struct Session<S: Strategy> {
             case .tick:
                 await broker.releaseOverdueCommissions()
                 if clock.now >= nextSummary {
+                    // Periodic reconciliation of fills: executions the events missed reach the journal (by execId).
+                    do {
+                        let added = record(try await broker.brokerSnapshot().0, at: time.now())
+                        if added > 0 { logger.info("journaled \(added) executions from the broker's list") }
+                    } catch { logger.warning("execution sync failed: \(error)") }
                     logSummary()
                     nextSummary = clock.now.advanced(by: configuration.summaryInterval)
                 }
@@ -485,14 +490,11 @@ struct Session<S: Strategy> {
             fill.account = execution.account
             fill.commission = snapshot.commissions[execution.executionID]
             do {
-                let result = try journal.recordFill(fill)
-                if case .duplicate = result {
-                    if let commission = fill.commission {
-                        _ = try journal.recordCommission(
-                            JournalCommission(execID: execution.executionID, commission: commission, time: now))
-                    }
-                } else {
-                    added += 1
+                // recordFill joins commissions recorded earlier; a known one is recorded (joined) after it.
+                if case .recorded = try journal.recordFill(fill) { added += 1 }
+                if let commission = fill.commission {
+                    _ = try journal.recordCommission(
+                        JournalCommission(execID: execution.executionID, commission: commission, time: now))
                 }
             } catch { logger.error("journal: \(error)") }
         }
