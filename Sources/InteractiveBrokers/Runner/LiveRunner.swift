@@ -170,6 +170,7 @@ final class RunnerTime: @unchecked Sendable {
     init(_ start: Timestamp) { value = start }
     func now() -> Timestamp { lock.withLock { value } }
     func advance(to time: Timestamp) { lock.withLock { if time > value { value = time } } }
+    func set(_ time: Timestamp) { lock.withLock { value = time } }
 }
 
 /// The inputs of the event loop, in arrival order.
@@ -365,7 +366,7 @@ struct Session<S: Strategy> {
         denialsLogged = engine.denials.count
         if let last = all.last?.0 {
             lastBarTime = last
-            time.advance(to: last)
+            time.set(last)  // data time from here on (the replay clock against the simulator)
         }
         logger.info("warmed up on \(all.count) historical bars (\(configuration.warmupBarSize), \(configuration.warmupDuration))")
     }
