@@ -42,5 +42,6 @@ logging:
   level: info           # trace | debug | info | notice | warning | error
   # file: momentum-paper.log
   summaryInterval: 30   # seconds between portfolio summaries
+
 """#
 }

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import TradingEngine
+
+@testable import TraderCLI
+
+@Suite("ibtrader run config")
+struct RunSettingsTests {
+    private let base = URL(fileURLWithPath: "/configs/paper", isDirectory: true)
+    private let minimal = """
+        connection: {port: 4002, clientId: 3}
+        universe: {symbols: [AAPL, MSFT]}
+        journal: {path: state/journal.sqlite}
+        """
+
+    private func message(_ text: String, environment: [String: String] = [:]) -> String {
+        do {
+            _ = try RunSettings.load(
+                text: text, source: "/configs/paper/run.yaml", baseDirectory: base, environment: environment)
+            return "no error"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test("a valid file: values, defaults, relative paths against the file's folder")
+    func validFile() throws {
+        let settings = try RunSettings.load(
+            text: minimal, source: "/configs/paper/run.yaml", baseDirectory: base, environment: [:])
+        #expect(settings.port == 4002)
+        #expect(settings.clientID == 3)
+        #expect(settings.host == "127.0.0.1")
+        #expect(settings.symbols == ["AAPL", "MSFT"])
+        #expect(settings.journalPath == "/configs/paper/state/journal.sqlite")
+        #expect(settings.cancelOnExit)
+        #expect(settings.strategy == "momentum")
+    }
+
+    @Test("validation errors name the key and the file", arguments: [
+        ("connection: {port: abc}\nuniverse: {symbols: [A]}", "'connection.port' must be an integer"),
+        ("connection: {port: 70000}\nuniverse: {symbols: [A]}", "'connection.port' must be 1…65535"),
+        ("connection: {prot: 1}\nuniverse: {symbols: [A]}", "unknown key 'connection.prot'"),
+        ("universe: {symbols: []}", "'universe.symbols' must name at least one symbol"),
+        ("universe: {symbols: [A]}\nstrategy: {name: magic}", "'strategy.name' 'magic' is not one of"),
+        ("universe: {symbols: [A]}\norders: {cancelOnExit: maybe}", "'orders.cancelOnExit' must be true or false"),
+        ("universe: {symbols: [A]}\ndata: {marketDataType: live}", "'data.marketDataType' must be one of"),
+        ("universe: {symbols: [A]}\nrisk: {maxPositionPercentOfEquity: lots}", "'risk'"),
+        ("universe: {symbols: [A]}\nstrategy: {parameters: {lookback: many}}", "'strategy.parameters'"),
+        ("universe: {symbols: [A]}\nbroker: {x: 1}", "unknown section 'broker'"),
+    ])
+    func errorsNameKeyAndFile(_ text: String, _ expected: String) {
+        let text = message(text)
+        #expect(text.contains("/configs/paper/run.yaml"), "\(text)")
+        #expect(text.contains(expected), "\(text)")
+    }
+
+    @Test("environment variables override every key by its path")
+    func environmentOverrides() throws {
+        let settings = try RunSettings.load(
+            text: minimal, source: "/configs/paper/run.yaml", baseDirectory: base,
+            environment: [
+                "IBTRADER_CONNECTION_PORT": "7497", "IBTRADER_CONNECTION_CLIENT_ID": "9",
+                "IBTRADER_UNIVERSE_SYMBOLS": "IBM, GOOG", "IBTRADER_ORDERS_CANCELONEXIT": "false",
+                "IBTRADER_JOURNAL_PATH": "other.sqlite", "IBTRADER_RISK_MAXACTIVEPOSITIONS": "3",
+                "IBTRADER_CONNECTION_ACCOUNT": "DU42",
+            ])
+        #expect(settings.port == 7497)
+        #expect(settings.clientID == 9)
+        #expect(settings.symbols == ["IBM", "GOOG"])
+        #expect(!settings.cancelOnExit)
+        #expect(settings.journalPath == "/configs/paper/other.sqlite")
+        #expect(settings.risk.maxActivePositions == 3)
+        #expect(settings.account == "DU42")
+    }
+
+    @Test("a bad environment value names the variable")
+    func environmentErrorsNameTheVariable() {
+        let text = message(minimal, environment: ["IBTRADER_CONNECTION_PORT": "x"])
+        #expect(text.contains("IBTRADER_CONNECTION_PORT (environment)"), "\(text)")
+        #expect(text.contains("'connection.port'"), "\(text)")
+    }
+
+    @Test("the bundled default equals examples/momentum-paper.yaml and is valid")
+    func bundledDefault() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let file = try String(
+            contentsOf: root.appendingPathComponent("examples/momentum-paper.yaml"), encoding: .utf8)
+        #expect(file == RunCommand.defaultConfig)
+        let settings = try RunSettings.load(text: file, source: "momentum-paper.yaml", baseDirectory: base, environment: [:])
+        #expect(settings.symbols == ["AAPL", "GOOG", "IBM", "MSFT"])
+        guard case .momentumRotation(let config) = try settings.strategySpec() else {
+            Issue.record("not momentum")
+            return
+        }
+        #expect(config.rebalance == .everyBars(12))
+        #expect(config.lookback == 12)
+    }
+
+    @Test("durations and speeds")
+    func durationAndSpeed() throws {
+        #expect(try RunCommand.parseDuration("60s") == .seconds(60))
+        #expect(try RunCommand.parseDuration("5m") == .seconds(300))
+        #expect(try RunCommand.parseDuration("1.5h") == .seconds(5400))
+        #expect(throws: (any Error).self) { try RunCommand.parseDuration("soon") }
+        #expect(try RunCommand.parseSpeed("max") > 1000)
+        #expect(throws: (any Error).self) { try RunCommand.parseSpeed("-1") }
+    }
+}
