@@ -36,6 +36,12 @@ public struct LiveRunnerConfiguration: Sendable {
     public var summaryInterval: Duration = .seconds(30)
     /// Bound on the run (`nil`: until stopped).
     public var duration: Duration?
+    /// Reconnect after a lost connection (`false`: stop instead).
+    public var reconnect = true
+    /// The first reconnect delay; doubles per failed attempt.
+    public var reconnectDelay: Duration = .seconds(1)
+    /// The longest reconnect delay (attempts go on forever).
+    public var maxReconnectDelay: Duration = .seconds(60)
     /// The order journal (`nil`: none; intents are then not durable).
     public var journal: OrderJournal?
     /// orderRef namespace.
@@ -91,6 +97,8 @@ public struct LiveRunSummary: Sendable {
     public var brokerPositions: [Symbol: Quantity]
     /// The engine's positions at the end, by symbol.
     public var enginePositions: [Symbol: Quantity]
+    /// Connections re-established.
+    public var reconnects: Int
     /// Why the run ended.
     public var stopReason: String
 }
@@ -138,28 +146,138 @@ public enum LiveRunner {
         return account
     }
 
-    /// Runs a strategy until the duration ends, `stop` yields, or the connection is lost.
+    /// Runs a strategy until the duration ends or `stop` yields. A lost connection is re-established with capped
+    /// exponential backoff (`reconnectDelay` doubling up to `maxReconnectDelay`), then the broker is re-attached and
+    /// resynchronized (missed executions, open orders) and the bars resubscribed.
     public static func run<S: Strategy>(
         strategy: S, configuration: LiveRunnerConfiguration, logger: Logger, stop: AsyncStream<String>? = nil
     ) async throws -> LiveRunSummary {
-        try await TWSConnection.connect(configuration.connection) { connection, session in
-            logger.info(
-                "connected",
-                metadata: [
-                    "host": "\(configuration.connection.host):\(configuration.connection.port)",
-                    "clientId": "\(configuration.connection.clientID)", "serverVersion": "\(session.serverVersion)",
-                    "accounts": "\(session.accounts.joined(separator: ","))",
-                ])
-            let account = try checkAccount(
-                managed: session.accounts, configured: configuration.account,
-                confirmedLive: configuration.confirmedLiveAccount)
-            logger.info("trading account \(account)\(account.hasPrefix("DU") ? " (paper)" : " (LIVE, confirmed)")")
-            var session = Session(
-                strategy: strategy, configuration: configuration, account: account, connection: connection,
-                logger: logger)
-            return try await session.run(stop: stop)
+        let (inputs, input) = AsyncStream.makeStream(of: RunnerInput.self)
+        let stopFlag = StopFlag()
+        return try await withThrowingTaskGroup(of: Void.self, returning: LiveRunSummary.self) { group in
+            let first = TWSConnection(configuration: configuration.connection)
+            group.addTask { try? await first.run() }
+            var session: Session<S>
+            let brokerEvents: AsyncStream<IBBrokerEvent>
+            do {
+                let info = try await first.waitUntilReady()
+                logger.info(
+                    "connected",
+                    metadata: [
+                        "host": "\(configuration.connection.host):\(configuration.connection.port)",
+                        "clientId": "\(configuration.connection.clientID)", "serverVersion": "\(info.serverVersion)",
+                        "accounts": "\(info.accounts.joined(separator: ","))",
+                    ])
+                let account = try checkAccount(
+                    managed: info.accounts, configured: configuration.account,
+                    confirmedLive: configuration.confirmedLiveAccount)
+                logger.info("trading account \(account)\(account.hasPrefix("DU") ? " (paper)" : " (LIVE, confirmed)")")
+                session = Session(
+                    strategy: strategy, configuration: configuration, account: account, logger: logger)
+                brokerEvents = try await session.start(first)
+            } catch {
+                await first.disconnect()
+                group.cancelAll()
+                throw error
+            }
+            group.addTask {
+                for await event in brokerEvents { input.yield(.broker(event)) }
+            }
+            group.addTask {
+                while !Task.isCancelled {
+                    try await Task.sleep(for: .seconds(1))
+                    input.yield(.tick)
+                }
+            }
+            if let duration = configuration.duration {
+                group.addTask {
+                    try await Task.sleep(for: duration)
+                    stopFlag.set("duration \(duration) elapsed")
+                    input.yield(.stop("duration \(duration) elapsed"))
+                }
+            }
+            if let stop {
+                group.addTask {
+                    for await reason in stop {
+                        stopFlag.set(reason)
+                        input.yield(.stop(reason))
+                        break
+                    }
+                }
+            }
+            var connection: TWSConnection? = first
+            var generation = 0
+            var reason = ""
+            var resync = false
+            while let current = connection {
+                let outcome = try await session.runConnected(
+                    current, generation: generation, resynchronize: resync, inputs: inputs, input: input,
+                    group: &group)
+                switch outcome {
+                case .stopped(let why):
+                    reason = why
+                case .lost(let why):
+                    await current.disconnect()
+                    connection = nil
+                    reason = why
+                    guard configuration.reconnect else { break }
+                    var delay = configuration.reconnectDelay
+                    while connection == nil, !stopFlag.isSet {
+                        logger.warning("connection lost (\(why)); reconnecting in \(delay)")
+                        try await stopFlag.sleep(for: delay)
+                        if stopFlag.isSet { break }
+                        let candidate = TWSConnection(configuration: configuration.connection)
+                        group.addTask { try? await candidate.run() }
+                        do {
+                            _ = try await candidate.waitUntilReady()
+                            connection = candidate
+                        } catch {
+                            logger.warning("reconnect failed: \(error)")
+                            await candidate.disconnect()
+                            delay = min(delay * 2, configuration.maxReconnectDelay)
+                        }
+                    }
+                    if connection != nil {
+                        generation += 1
+                        resync = true
+                        session.reconnects += 1
+                        logger.notice("reconnected (attempt succeeded after \(why))")
+                        continue
+                    }
+                    reason = stopFlag.reason ?? why
+                }
+                break
+            }
+            let summary = await session.finish(connection, reason: reason)
+            if let connection { await connection.disconnect() }
+            input.finish()
+            group.cancelAll()
+            return summary
         }
     }
+}
+
+/// A stop request seen outside the event loop (while reconnecting).
+final class StopFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: String?
+    var isSet: Bool { lock.withLock { value != nil } }
+    var reason: String? { lock.withLock { value } }
+    func set(_ reason: String) { lock.withLock { if value == nil { value = reason } } }
+    /// Sleeps `span` in small steps, returning early once set.
+    func sleep(for span: Duration) async throws {
+        let clock = ContinuousClock()
+        let end = clock.now.advanced(by: span)
+        while clock.now < end, !isSet {
+            try await Task.sleep(for: min(.milliseconds(100), end - clock.now))
+        }
+    }
+}
+
+/// How a connected stretch of the run ended.
+enum ConnectedOutcome {
+    case stopped(String)
+    case lost(String)
 }
 
 /// The time the runner stamps: the latest bar time (data time, which is wall time against a real gateway and
@@ -179,37 +297,44 @@ enum RunnerInput: Sendable {
     case market(IBMarketDataEvent)
     case tick
     case stop(String)
-    case ended(String)
+    /// The connection of that generation ended.
+    case ended(Int, String)
 }
 
-/// One connected run.
+/// The engine, the broker and the journal across connections.
 struct Session<S: Strategy> {
     let configuration: LiveRunnerConfiguration
     let account: String
-    let connection: TWSConnection
     let logger: Logger
     let universe: Universe
+    let ids: [InstrumentID]
+    let time = RunnerTime(Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9)))
     var engine: EngineCore<S>
+    var book: ContractBook
+    var broker: IBBroker?
     var commands = 0
     var fills = 0
     var bars = 0
     var warmupBars = 0
     var denialsLogged = 0
     var denialsAtStart = 0
-    var lastBarTime = Timestamp.zero
+    var reconnects = 0
+    var lastBarTime: [Timestamp]
+    var lastClosed = Timestamp.zero
 
-    init(strategy: S, configuration: LiveRunnerConfiguration, account: String, connection: TWSConnection, logger: Logger) {
+    init(strategy: S, configuration: LiveRunnerConfiguration, account: String, logger: Logger) {
         self.configuration = configuration
         self.account = account
-        self.connection = connection
         self.logger = logger
         universe = Universe(symbols: configuration.symbols)
+        ids = (0..<universe.count).map { InstrumentID(index: $0) }
         engine = EngineCore(universe: universe, strategy: strategy, config: configuration.engine)
+        book = ContractBook(universe: universe)
+        lastBarTime = Array(repeating: .zero, count: universe.count)
     }
 
-    mutating func run(stop: AsyncStream<String>?) async throws -> LiveRunSummary {
-        let ids = (0..<universe.count).map { InstrumentID(index: $0) }
-        var book = ContractBook(universe: universe)
+    /// First connection: qualify, create the broker, journal the broker's state, warm up.
+    mutating func start(_ connection: TWSConnection) async throws -> AsyncStream<IBBrokerEvent> {
         for id in ids {
             let contract = try book.contract(for: id)
             let details: [TWSContractDetails]
@@ -223,7 +348,7 @@ struct Session<S: Strategy> {
         if let type = configuration.marketDataType {
             try await connection.setMarketDataType(type)
         }
-        let time = RunnerTime(Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9)))
+        let time = self.time
         let journalAdapter = configuration.journal.map {
             OrderJournalIntents(journal: $0, universe: universe, clock: { time.now() })
         }
@@ -235,104 +360,112 @@ struct Session<S: Strategy> {
                     reference: configuration.reference),
                 commissionWait: configuration.commissionWait, journal: journalAdapter),
             clock: { time.now() })
-        let brokerEvents = await broker.start()
-        let (inputs, input) = AsyncStream.makeStream(of: RunnerInput.self)
-        return try await withThrowingTaskGroup(of: Void.self, returning: LiveRunSummary.self) { group in
-            group.addTask {
-                do { try await broker.run() } catch { input.yield(.ended("order events ended: \(error)")) }
+        self.broker = broker
+        let events = await broker.start()
+        // Reconcile: what the broker holds before anything is sent.
+        let (snapshot, unmapped) = try await broker.brokerSnapshot()
+        for problem in unmapped { logger.warning("unmapped broker item: \(problem)") }
+        let recorded = record(snapshot, at: time.now())
+        let state =
+            "broker state: \(snapshot.openOrders.count) open orders, \(snapshot.executions.count) executions "
+            + "(\(recorded) new in the journal), \(snapshot.positions.count) positions"
+        logger.info("\(state)")
+        for (id, quantity) in snapshot.positions where quantity != .zero && id.index < universe.count {
+            logger.warning(
+                "the broker holds \(quantity) \(universe[id].symbol) the engine does not know (not adopted yet)")
+        }
+        for order in snapshot.openOrders where configuration.reference.isOurs(order.orderRef) {
+            logger.warning("open order \(order.orderRef) (id \(order.brokerOrderID)) from an earlier run is left as is")
+        }
+        try await warmUp(connection)
+        return events
+    }
+
+    /// One connection's stretch: pump the broker, subscribe bars, run the loop until stopped or lost.
+    mutating func runConnected(
+        _ connection: TWSConnection, generation: Int, resynchronize: Bool, inputs: AsyncStream<RunnerInput>,
+        input: AsyncStream<RunnerInput>.Continuation, group: inout ThrowingTaskGroup<Void, any Error>
+    ) async throws -> ConnectedOutcome {
+        guard let broker else { return .stopped("no broker") }
+        if resynchronize { await broker.attach(connection) }
+        group.addTask {
+            do { try await broker.run() } catch {}
+            input.yield(.ended(generation, "order events ended"))
+        }
+        if resynchronize {
+            do {
+                let missed = try await broker.resynchronize()
+                let added = record(try await broker.brokerSnapshot().0, at: time.now())
+                logger.notice("resynchronized after reconnect: \(missed) missed executions applied, \(added) journaled")
+            } catch {
+                logger.error("resynchronization failed: \(error)")
             }
-            group.addTask {
-                for await event in brokerEvents { input.yield(.broker(event)) }
-            }
-            // Reconcile: what the broker holds before anything is sent.
-            let (snapshot, unmapped) = try await broker.brokerSnapshot()
-            for problem in unmapped { logger.warning("unmapped broker item: \(problem)") }
-            let recorded = record(snapshot, at: time.now())
-            let state =
-                "broker state: \(snapshot.openOrders.count) open orders, \(snapshot.executions.count) executions "
-                + "(\(recorded) new in the journal), \(snapshot.positions.count) positions"
-            logger.info("\(state)")
-            for (id, quantity) in snapshot.positions where quantity != .zero {
-                logger.warning(
-                    "the broker holds \(quantity) \(universe[id].symbol) the engine does not know (not adopted yet)")
-            }
-            for order in snapshot.openOrders where configuration.reference.isOurs(order.orderRef) {
-                logger.warning("open order \(order.orderRef) (id \(order.brokerOrderID)) from an earlier run is left as is")
-            }
-            try await warmUp(ids: ids, book: book, time: time)
-            let feed = IBMarketDataFeed(
-                connection: connection, contracts: book,
-                subscription: RealTimeBarSubscription(
-                    instruments: ids, whatToShow: configuration.whatToShow,
-                    useRegularTradingHours: !configuration.outsideRegularTradingHours))
-            let marketEvents = await feed.start()
-            group.addTask {
-                do { try await feed.run() } catch { input.yield(.ended("market data ended: \(error)")) }
-            }
-            group.addTask {
-                for await event in marketEvents { input.yield(.market(event)) }
-            }
-            group.addTask {
-                while !Task.isCancelled {
-                    try await Task.sleep(for: .seconds(1))
-                    input.yield(.tick)
-                }
-            }
-            if let duration = configuration.duration {
-                group.addTask {
-                    try await Task.sleep(for: duration)
-                    input.yield(.stop("duration \(duration) elapsed"))
-                }
-            }
-            if let stop {
-                group.addTask {
-                    for await reason in stop {
-                        input.yield(.stop(reason))
-                        break
-                    }
-                }
-            }
-            logger.info("subscribed to 5-second bars; running")
-            let reason = try await loop(inputs, broker: broker, time: time)
-            logger.notice("stopping: \(reason)")
-            let exit = engine.handle(.killSwitch(engaged: true))
+        }
+        let feed = IBMarketDataFeed(
+            connection: connection, contracts: book,
+            subscription: RealTimeBarSubscription(
+                instruments: ids, whatToShow: configuration.whatToShow,
+                useRegularTradingHours: !configuration.outsideRegularTradingHours))
+        let marketEvents = await feed.start()
+        group.addTask {
+            do { try await feed.run() } catch { input.yield(.ended(generation, "market data ended: \(error)")) }
+        }
+        group.addTask {
+            for await event in marketEvents { input.yield(.market(event)) }
+        }
+        logger.info("subscribed to 5-second bars; running")
+        return try await loop(inputs, broker: broker, generation: generation)
+    }
+
+    /// Stop: kill switch, cancel (or keep) open orders, journal the broker's executions and positions.
+    mutating func finish(_ connection: TWSConnection?, reason: String) async -> LiveRunSummary {
+        logger.notice("stopping: \(reason)")
+        let exit = engine.handle(.killSwitch(engaged: true))
+        var brokerPositions: [Symbol: Quantity] = [:]
+        if let broker, connection != nil {
             if configuration.cancelOnExit {
                 for command in exit { await carryOut(command, broker: broker) }
             } else {
                 logger.notice("leaving \(exit.count) open orders working at the broker (orders.cancelOnExit: false)")
             }
-            let final = try await broker.brokerSnapshot().0
-            let added = record(final, at: time.now())
-            var brokerPositions: [Symbol: Quantity] = [:]
-            for (id, quantity) in final.positions where id.index < universe.count {
-                brokerPositions[universe[id].symbol] = quantity
-            }
-            if let journal = configuration.journal {
-                do {
+            do {
+                let final = try await broker.brokerSnapshot().0
+                let added = record(final, at: time.now())
+                for (id, quantity) in final.positions where id.index < universe.count {
+                    brokerPositions[universe[id].symbol] = quantity
+                }
+                if let journal = configuration.journal {
                     try journal.recordPositions(
                         brokerPositions.map { JournalPosition(account: account, symbol: $0.key, quantity: $0.value) },
                         at: time.now())
-                    try journal.recordEvent(.lifecycle, "stopped: \(reason)", at: time.now())
-                } catch { logger.error("journal: \(error)") }
+                }
+                logger.info("recorded \(added) more executions at stop")
+            } catch {
+                logger.error("final broker snapshot failed: \(error)")
             }
-            logger.info("recorded \(added) more executions at stop")
-            logSummary()
-            input.finish()
-            await broker.finish()
-            group.cancelAll()
-            var enginePositions: [Symbol: Quantity] = [:]
-            for id in ids where engine.portfolio.position(for: id).quantity != .zero {
-                enginePositions[universe[id].symbol] = engine.portfolio.position(for: id).quantity
-            }
-            return LiveRunSummary(
-                account: account, commands: commands, fills: fills,
-                denials: engine.denials.count - denialsAtStart, bars: bars, warmupBars: warmupBars,
-                brokerPositions: brokerPositions, enginePositions: enginePositions, stopReason: reason)
+        } else {
+            logger.error("stopping without a connection: open orders stay at the broker; executions not re-read")
         }
+        if let journal = configuration.journal {
+            do { try journal.recordEvent(.lifecycle, "stopped: \(reason)", at: time.now()) } catch {
+                logger.error("journal: \(error)")
+            }
+        }
+        logSummary()
+        await broker?.finish()
+        var enginePositions: [Symbol: Quantity] = [:]
+        for id in ids where engine.portfolio.position(for: id).quantity != .zero {
+            enginePositions[universe[id].symbol] = engine.portfolio.position(for: id).quantity
+        }
+        return LiveRunSummary(
+            account: account, commands: commands, fills: fills,
+            denials: engine.denials.count - denialsAtStart, bars: bars, warmupBars: warmupBars,
+            brokerPositions: brokerPositions, enginePositions: enginePositions, reconnects: reconnects,
+            stopReason: reason)
     }
 
     /// Feeds historical bars with the kill switch engaged: indicators warm up, nothing is sent.
-    mutating func warmUp(ids: [InstrumentID], book: ContractBook, time: RunnerTime) async throws {
+    mutating func warmUp(_ connection: TWSConnection) async throws {
         guard !configuration.warmupDuration.isEmpty else { return }
         var all: [(Timestamp, InstrumentID, Bar)] = []
         for id in ids {
@@ -364,15 +497,18 @@ struct Session<S: Strategy> {
         warmupBars = all.count
         denialsAtStart = engine.denials.count
         denialsLogged = engine.denials.count
+        for entry in all { lastBarTime[entry.1.index] = entry.0 }
         if let last = all.last?.0 {
-            lastBarTime = last
+            lastClosed = last
             time.set(last)  // data time from here on (the replay clock against the simulator)
         }
         logger.info("warmed up on \(all.count) historical bars (\(configuration.warmupBarSize), \(configuration.warmupDuration))")
     }
 
     /// The event loop: returns why it stopped.
-    mutating func loop(_ inputs: AsyncStream<RunnerInput>, broker: IBBroker, time: RunnerTime) async throws -> String {
+    mutating func loop(_ inputs: AsyncStream<RunnerInput>, broker: IBBroker, generation: Int) async throws
+        -> ConnectedOutcome
+    {
         let clock = ContinuousClock()
         var nextSummary = clock.now.advanced(by: configuration.summaryInterval)
         for await item in inputs {
@@ -380,7 +516,7 @@ struct Session<S: Strategy> {
             case .broker(let event):
                 switch event {
                 case .report(let report):
-                    await journalReport(report, broker: broker, time: time)
+                    await journalReport(report, broker: broker)
                     if case .filled(let fill) = report {
                         fills += 1
                         logger.info(
@@ -404,10 +540,17 @@ struct Session<S: Strategy> {
                 switch event {
                 case .engine:
                     guard let engineEvent = event.engineEvent else { break }
-                    if case .bar(_, let bar) = engineEvent {
-                        if bar.timestamp <= lastBarTime, warmupBars > 0, bars == 0 { break }  // overlaps warm-up
+                    switch engineEvent {
+                    case .bar(let id, let bar):
+                        // Bars already seen (warm-up overlap, resubscription after a reconnect) are skipped.
+                        if bar.timestamp <= lastBarTime[id.index] { continue }
+                        lastBarTime[id.index] = bar.timestamp
                         bars += 1
                         time.advance(to: bar.timestamp)
+                    case .barsClosed(let closed):
+                        if closed <= lastClosed { continue }
+                        lastClosed = closed
+                    default: break
                     }
                     await handle(engineEvent, broker: broker)
                 case .malformedBar(let id, let error):
@@ -427,13 +570,14 @@ struct Session<S: Strategy> {
                     nextSummary = clock.now.advanced(by: configuration.summaryInterval)
                 }
             case .stop(let reason):
-                return reason
-            case .ended(let reason):
-                logger.error("connection lost: \(reason) (reconnect not implemented yet: stopping)")
-                return reason
+                return .stopped(reason)
+            case .ended(let ended, let reason):
+                guard ended == generation else { continue }  // a previous connection's late notice
+                logger.error("connection lost: \(reason)")
+                return .lost(reason)
             }
         }
-        return "inputs ended"
+        return .stopped("inputs ended")
     }
 
     /// One engine event, then its commands, then any new risk denials logged.
@@ -467,7 +611,7 @@ struct Session<S: Strategy> {
     }
 
     /// Status changes into the journal (fills come from the broker's executions, keyed by execId).
-    func journalReport(_ report: ExecutionReport, broker: IBBroker, time: RunnerTime) async {
+    func journalReport(_ report: ExecutionReport, broker: IBBroker) async {
         guard let journal = configuration.journal,
             let tracked = await broker.trackedOrders[report.orderID]
         else { return }
