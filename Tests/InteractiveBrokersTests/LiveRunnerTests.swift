@@ -116,10 +116,71 @@ struct LiveRunnerTests {
                 simulatorPositions[Symbol(simulatorData.instrument(id).symbol)] = holding.quantity
             }
             #expect(run.brokerPositions.filter { $0.value != .zero } == simulatorPositions)
+            #expect(run.enginePositions == simulatorPositions)
             let journaled = try #require(try journal.latestPositions())
             #expect(Dictionary(uniqueKeysWithValues: journaled.positions.filter { $0.quantity != .zero }.map { ($0.symbol, $0.quantity) }) == simulatorPositions)
             // Every order went out with a journaled intent.
             #expect(try journal.orders().count >= Set(executions.map(\.execution.orderRef)).count)
+        }
+    }
+
+    @Test("a dropped connection is re-established; afterwards fills and positions still equal the simulator's")
+    func reconnectsAfterDrop() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = try OrderJournal(path: directory.appendingPathComponent("journal.sqlite").path)
+        try await withSessionSimulator { simulator, port in
+            var configuration = runnerConfiguration(port, journal: journal)
+            configuration.reconnectDelay = .milliseconds(20)
+            let runConfiguration = configuration
+            let (stop, stopper) = AsyncStream.makeStream(of: String.self)
+            let summary = try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
+                group.addTask {
+                    try await LiveRunner.run(
+                        strategy: MomentumRotation(config: fastMomentum), configuration: runConfiguration,
+                        logger: quietLogger(), stop: stop)
+                }
+                group.addTask {
+                    func replay(until done: @Sendable (GatewayState) -> Bool) async {
+                        var steps = 0
+                        while steps < 2_000 {
+                            await simulator.advance(by: .seconds(5))
+                            steps += 1
+                            if steps % 12 == 0, steps >= 48, done(await simulator.state()) { break }
+                            await Task.yield()
+                        }
+                    }
+                    while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
+                    await replay { $0.account.commissions > 0 }
+                    let before = await simulator.state().account.commissions
+                    await simulator.apply(.dropAllConnections)
+                    while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
+                    await replay { $0.account.commissions > before }
+                    stopper.yield("test done")
+                    return nil
+                }
+                var result: LiveRunSummary?
+                for try await value in group { if let value { result = value } }
+                return result
+            }
+            let run = try #require(summary)
+            #expect(run.reconnects >= 1)
+            let state = await simulator.state()
+            let executions = try await TWSConnection.connect(connectionConfiguration(port, clientID: 31)) { c, _ in
+                try await c.executions()
+            }
+            let fills = try journal.fills()
+            #expect(Set(fills.map(\.execID)) == Set(executions.map(\.execution.executionID)))
+            #expect(fills.count == executions.count)
+            let journalCommission = fills.compactMap(\.commission).reduce(Money.zero, +)
+            #expect(abs(journalCommission.doubleValue - state.account.commissions) < 0.01)
+            var simulatorPositions: [Symbol: Quantity] = [:]
+            for (id, holding) in state.account.holdings where holding.quantity != .zero {
+                simulatorPositions[Symbol(simulatorData.instrument(id).symbol)] = holding.quantity
+            }
+            #expect(run.brokerPositions.filter { $0.value != .zero } == simulatorPositions)
+            #expect(run.enginePositions == simulatorPositions)
         }
     }
 

@@ -36,6 +36,8 @@ public struct LiveRunnerConfiguration: Sendable {
     public var summaryInterval: Duration = .seconds(30)
     /// Bound on the run (`nil`: until stopped).
     public var duration: Duration?
+    /// How long, after stop, the broker's answers (fills in flight, cancellations) are still applied to the engine.
+    public var stopDrain: Duration = .milliseconds(500)
     /// Reconnect after a lost connection (`false`: stop instead).
     public var reconnect = true
     /// The first reconnect delay; doubles per failed attempt.
@@ -248,6 +250,15 @@ public enum LiveRunner {
                 }
                 break
             }
+            await session.beginStop(connected: connection != nil, reason: reason)
+            if connection != nil, let broker = session.broker {
+                let drain = configuration.stopDrain
+                group.addTask {
+                    try await Task.sleep(for: drain)
+                    input.yield(.drained)
+                }
+                await session.drain(inputs, broker: broker)
+            }
             let summary = await session.finish(connection, reason: reason)
             if let connection { await connection.disconnect() }
             input.finish()
@@ -299,6 +310,8 @@ enum RunnerInput: Sendable {
     case stop(String)
     /// The connection of that generation ended.
     case ended(Int, String)
+    /// The drain period after stop is over.
+    case drained
 }
 
 /// The engine, the broker and the journal across connections.
@@ -417,17 +430,23 @@ struct Session<S: Strategy> {
         return try await loop(inputs, broker: broker, generation: generation)
     }
 
-    /// Stop: kill switch, cancel (or keep) open orders, journal the broker's executions and positions.
-    mutating func finish(_ connection: TWSConnection?, reason: String) async -> LiveRunSummary {
+    /// Stop, first half: kill switch (no new entries), cancel (or keep) open orders, re-read missed executions.
+    mutating func beginStop(connected: Bool, reason: String) async {
         logger.notice("stopping: \(reason)")
         let exit = engine.handle(.killSwitch(engaged: true))
+        guard let broker, connected else { return }
+        if configuration.cancelOnExit {
+            for command in exit { await carryOut(command, broker: broker) }
+        } else {
+            logger.notice("leaving \(exit.count) open orders working at the broker (orders.cancelOnExit: false)")
+        }
+        do { _ = try await broker.resynchronize() } catch { logger.warning("final resynchronization failed: \(error)") }
+    }
+
+    /// Stop, second half: journal the broker's executions and positions; the summary.
+    mutating func finish(_ connection: TWSConnection?, reason: String) async -> LiveRunSummary {
         var brokerPositions: [Symbol: Quantity] = [:]
         if let broker, connection != nil {
-            if configuration.cancelOnExit {
-                for command in exit { await carryOut(command, broker: broker) }
-            } else {
-                logger.notice("leaving \(exit.count) open orders working at the broker (orders.cancelOnExit: false)")
-            }
             do {
                 let final = try await broker.brokerSnapshot().0
                 let added = record(final, at: time.now())
@@ -514,28 +533,7 @@ struct Session<S: Strategy> {
         for await item in inputs {
             switch item {
             case .broker(let event):
-                switch event {
-                case .report(let report):
-                    await journalReport(report, broker: broker)
-                    if case .filled(let fill) = report {
-                        fills += 1
-                        logger.info(
-                            "fill: \(fill.side) \(fill.quantity) \(universe[fill.instrument].symbol) @ \(fill.price), commission \(fill.commission) (order \(fill.orderID))")
-                    } else {
-                        logger.info("order \(report.orderID): \(report)")
-                    }
-                    await handle(.execution(report), broker: broker)
-                case .lateCommission(let late):
-                    logger.info("late commission \(late.commission) for \(late.executionID)")
-                    if let journal = configuration.journal {
-                        _ = try? journal.recordCommission(
-                            JournalCommission(execID: late.executionID, commission: late.commission, time: time.now()))
-                    }
-                case .unknownExecution(let execution):
-                    logger.warning("execution of an order this run did not place: \(execution.executionID) \(execution.orderRef)")
-                case .anomaly(let text):
-                    logger.warning("broker anomaly: \(text)")
-                }
+                await handleBroker(event, broker: broker)
             case .market(let event):
                 switch event {
                 case .engine:
@@ -571,6 +569,8 @@ struct Session<S: Strategy> {
                 }
             case .stop(let reason):
                 return .stopped(reason)
+            case .drained:
+                continue
             case .ended(let ended, let reason):
                 guard ended == generation else { continue }  // a previous connection's late notice
                 logger.error("connection lost: \(reason)")
@@ -578,6 +578,44 @@ struct Session<S: Strategy> {
             }
         }
         return .stopped("inputs ended")
+    }
+
+    /// A broker event: reports into the journal and the engine, the rest logged.
+    mutating func handleBroker(_ event: IBBrokerEvent, broker: IBBroker) async {
+        switch event {
+        case .report(let report):
+            await journalReport(report, broker: broker)
+            if case .filled(let fill) = report {
+                fills += 1
+                logger.info(
+                    "fill: \(fill.side) \(fill.quantity) \(universe[fill.instrument].symbol) @ \(fill.price), commission \(fill.commission) (order \(fill.orderID))")
+            } else {
+                logger.info("order \(report.orderID): \(report)")
+            }
+            await handle(.execution(report), broker: broker)
+        case .lateCommission(let late):
+            logger.info("late commission \(late.commission) for \(late.executionID)")
+            if let journal = configuration.journal {
+                _ = try? journal.recordCommission(
+                    JournalCommission(execID: late.executionID, commission: late.commission, time: time.now()))
+            }
+        case .unknownExecution(let execution):
+            logger.warning("execution of an order this run did not place: \(execution.executionID) \(execution.orderRef)")
+        case .anomaly(let text):
+            logger.warning("broker anomaly: \(text)")
+        }
+    }
+
+    /// After stop: applies the broker's answers (fills of orders in flight, cancellations, executions missed) until
+    /// `.drained`, so the engine's positions end equal to the broker's.
+    mutating func drain(_ inputs: AsyncStream<RunnerInput>, broker: IBBroker) async {
+        for await item in inputs {
+            switch item {
+            case .broker(let event): await handleBroker(event, broker: broker)
+            case .drained: return
+            default: continue
+            }
+        }
     }
 
     /// One engine event, then its commands, then any new risk denials logged.
