@@ -184,6 +184,44 @@ struct LiveRunnerTests {
         }
     }
 
+    @Test("at start the journal is reconciled with the broker: an intent that never reached it is not sent")
+    func journalReconciledAtStart() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = try OrderJournal(path: directory.appendingPathComponent("journal.sqlite").path)
+        try journal.recordIntent(
+            JournalIntent(
+                orderRef: "IBT:1:O-1", symbol: "SYN000",
+                request: OrderRequest(instrument: syn0, side: .buy, quantity: Quantity(10)), createdAt: fixedTime))
+        try await withSessionSimulator { simulator, port in
+            let (stop, stopper) = AsyncStream.makeStream(of: String.self)
+            let summary = try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
+                group.addTask {
+                    try await LiveRunner.run(
+                        strategy: MomentumRotation(config: fastMomentum),
+                        configuration: runnerConfiguration(port, journal: journal), logger: quietLogger(), stop: stop)
+                }
+                group.addTask {
+                    while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
+                    stopper.yield("test done")
+                    return nil
+                }
+                var result: LiveRunSummary?
+                for try await value in group { if let value { result = value } }
+                return result
+            }
+            #expect(summary != nil)
+            let events = try journal.events(kind: .reconciliation)
+            #expect(events.contains { $0.message.contains("IBT:1:O-1") && $0.message.contains("not resent") })
+            let executions = try await TWSConnection.connect(connectionConfiguration(port, clientID: 31)) { c, _ in
+                try await c.executions()
+            }
+            #expect(!executions.contains { $0.execution.orderRef == "IBT:1:O-1" })
+            #expect(await simulator.state().account.commissions == 0)
+        }
+    }
+
     @Test("a live account without confirmation is refused before anything is sent")
     func liveAccountRefused() async throws {
         try await withSessionSimulator(account: "U1234567") { simulator, port in

@@ -378,6 +378,7 @@ struct Session<S: Strategy> {
         // Reconcile: what the broker holds before anything is sent.
         let (snapshot, unmapped) = try await broker.brokerSnapshot()
         for problem in unmapped { logger.warning("unmapped broker item: \(problem)") }
+        reconcileJournal(snapshot)
         let recorded = record(snapshot, at: time.now())
         let state =
             "broker state: \(snapshot.openOrders.count) open orders, \(snapshot.executions.count) executions "
