@@ -222,6 +222,67 @@ struct LiveRunnerTests {
         }
     }
 
+    @Test("after 1101 (data lost) the bars are subscribed again and trading goes on")
+    func resubscribesAfterDataLost() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = try OrderJournal(path: directory.appendingPathComponent("journal.sqlite").path)
+        try await withSessionSimulator { simulator, port in
+            let (milestones, milestone) = AsyncStream.makeStream(of: LiveRunnerMilestone.self)
+            var configuration = runnerConfiguration(port, journal: journal)
+            configuration.observer = { milestone.yield($0) }
+            let runConfiguration = configuration
+            let (stop, stopper) = AsyncStream.makeStream(of: String.self)
+            let summary = try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
+                group.addTask {
+                    try await LiveRunner.run(
+                        strategy: MomentumRotation(config: fastMomentum), configuration: runConfiguration,
+                        logger: quietLogger(), stop: stop)
+                }
+                group.addTask {
+                    func replay(until done: @Sendable (GatewayState) -> Bool) async {
+                        var steps = 0
+                        while steps < 2_000 {
+                            await simulator.advance(by: .seconds(5))
+                            steps += 1
+                            if steps % 12 == 0, steps >= 48, done(await simulator.state()) { break }
+                            await Task.yield()
+                        }
+                    }
+                    var iterator = milestones.makeAsyncIterator()
+                    while let next = await iterator.next(), next != .subscribed(generation: 0, feed: 0) {}
+                    while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
+                    await replay { $0.account.commissions > 0 }
+                    let before = await simulator.state().account.commissions
+                    await simulator.apply(.connectivityLost)
+                    await simulator.apply(.connectivityRestored(dataLost: true))
+                    while let next = await iterator.next(), next != .subscribed(generation: 0, feed: 1) {}
+                    await replay { $0.account.commissions > before }
+                    stopper.yield("test done")
+                    return nil
+                }
+                var result: LiveRunSummary?
+                for try await value in group { if let value { result = value } }
+                return result
+            }
+            let run = try #require(summary)
+            #expect(run.resubscriptions == 1)
+            #expect(run.reconnects == 0)
+            let state = await simulator.state()
+            let executions = try await TWSConnection.connect(connectionConfiguration(port, clientID: 31)) { c, _ in
+                try await c.executions()
+            }
+            let fills = try journal.fills()
+            #expect(Set(fills.map(\.execID)) == Set(executions.map(\.execution.executionID)))
+            var simulatorPositions: [Symbol: Quantity] = [:]
+            for (id, holding) in state.account.holdings where holding.quantity != .zero {
+                simulatorPositions[Symbol(simulatorData.instrument(id).symbol)] = holding.quantity
+            }
+            #expect(run.enginePositions == simulatorPositions)
+        }
+    }
+
     @Test("a live account without confirmation is refused before anything is sent")
     func liveAccountRefused() async throws {
         try await withSessionSimulator(account: "U1234567") { simulator, port in

@@ -48,6 +48,8 @@ public struct LiveRunnerConfiguration: Sendable {
     public var journal: OrderJournal?
     /// orderRef namespace.
     public var reference = OrderReference()
+    /// Told of milestones (subscribed, reconnected), e.g. for a status display or a test.
+    public var observer: (@Sendable (LiveRunnerMilestone) -> Void)?
 
     /// Creates a configuration.
     public init(connection: TWSConnectionConfiguration, symbols: [Symbol], engine: EngineConfig = EngineConfig()) {
@@ -81,6 +83,14 @@ public enum LiveRunnerError: Error, Sendable, Equatable, CustomStringConvertible
     }
 }
 
+/// Milestones of a run, for `LiveRunnerConfiguration.observer`.
+public enum LiveRunnerMilestone: Sendable, Equatable {
+    /// 5-second bars subscribed (feed 0 after connecting, higher after a 1101 resubscription).
+    case subscribed(generation: Int, feed: Int)
+    /// The connection was re-established (generation 1 is the first reconnect).
+    case reconnected(generation: Int)
+}
+
 /// What a run did.
 public struct LiveRunSummary: Sendable {
     /// The account traded.
@@ -101,6 +111,8 @@ public struct LiveRunSummary: Sendable {
     public var enginePositions: [Symbol: Quantity]
     /// Connections re-established.
     public var reconnects: Int
+    /// Bar subscriptions made again after 1101 (market data lost).
+    public var resubscriptions: Int
     /// Why the run ended.
     public var stopReason: String
 }
@@ -218,6 +230,8 @@ public enum LiveRunner {
                 switch outcome {
                 case .stopped(let why):
                     reason = why
+                case .resubscribe:
+                    reason = "resubscribe"  // handled inside runConnected
                 case .lost(let why):
                     await current.disconnect()
                     connection = nil
@@ -244,6 +258,7 @@ public enum LiveRunner {
                         resync = true
                         session.reconnects += 1
                         logger.notice("reconnected (attempt succeeded after \(why))")
+                        configuration.observer?(.reconnected(generation: generation))
                         continue
                     }
                     reason = stopFlag.reason ?? why
@@ -289,6 +304,7 @@ final class StopFlag: @unchecked Sendable {
 enum ConnectedOutcome {
     case stopped(String)
     case lost(String)
+    case resubscribe
 }
 
 /// The time the runner stamps: the latest bar time (data time, which is wall time against a real gateway and
@@ -312,6 +328,10 @@ enum RunnerInput: Sendable {
     case ended(Int, String)
     /// The drain period after stop is over.
     case drained
+    /// A market data feed (connection generation, feed number) ended.
+    case feedEnded(Int, Int, String)
+    /// A connection state change (1100 lost, 1101/1102 restored, …) of that generation.
+    case connectivity(Int, TWSConnectionState)
 }
 
 /// The engine, the broker and the journal across connections.
@@ -332,6 +352,7 @@ struct Session<S: Strategy> {
     var denialsLogged = 0
     var denialsAtStart = 0
     var reconnects = 0
+    var resubscriptions = 0
     var lastBarTime: [Timestamp]
     var lastClosed = Timestamp.zero
 
@@ -415,20 +436,44 @@ struct Session<S: Strategy> {
                 logger.error("resynchronization failed: \(error)")
             }
         }
-        let feed = IBMarketDataFeed(
-            connection: connection, contracts: book,
-            subscription: RealTimeBarSubscription(
-                instruments: ids, whatToShow: configuration.whatToShow,
-                useRegularTradingHours: !configuration.outsideRegularTradingHours))
-        let marketEvents = await feed.start()
+        let states = await connection.stateChanges()
         group.addTask {
-            do { try await feed.run() } catch { input.yield(.ended(generation, "market data ended: \(error)")) }
+            for await state in states { input.yield(.connectivity(generation, state)) }
         }
-        group.addTask {
-            for await event in marketEvents { input.yield(.market(event)) }
+        var feedNumber = 0
+        while true {
+            // Each feed runs until its subscriptions end or its `retire` stream finishes (resubscription).
+            let feed = IBMarketDataFeed(
+                connection: connection, contracts: book,
+                subscription: RealTimeBarSubscription(
+                    instruments: ids, whatToShow: configuration.whatToShow,
+                    useRegularTradingHours: !configuration.outsideRegularTradingHours))
+            let marketEvents = await feed.start()
+            let (retire, retirement) = AsyncStream.makeStream(of: Void.self)
+            let number = feedNumber
+            group.addTask {
+                await withTaskGroup(of: Void.self) { inner in
+                    inner.addTask {
+                        do { try await feed.run() } catch {
+                            input.yield(.feedEnded(generation, number, "market data ended: \(error)"))
+                        }
+                    }
+                    inner.addTask { for await _ in retire {} }
+                    await inner.next()
+                    inner.cancelAll()
+                }
+            }
+            group.addTask {
+                for await event in marketEvents { input.yield(.market(event)) }
+            }
+            logger.info("subscribed to 5-second bars; running")
+            configuration.observer?(.subscribed(generation: generation, feed: number))
+            let outcome = try await loop(inputs, broker: broker, generation: generation, feed: number)
+            retirement.finish()
+            guard case .resubscribe = outcome else { return outcome }
+            feedNumber += 1
+            resubscriptions += 1
         }
-        logger.info("subscribed to 5-second bars; running")
-        return try await loop(inputs, broker: broker, generation: generation)
     }
 
     /// Stop, first half: kill switch (no new entries), cancel (or keep) open orders, re-read missed executions.
@@ -481,6 +526,7 @@ struct Session<S: Strategy> {
             account: account, commands: commands, fills: fills,
             denials: engine.denials.count - denialsAtStart, bars: bars, warmupBars: warmupBars,
             brokerPositions: brokerPositions, enginePositions: enginePositions, reconnects: reconnects,
+            resubscriptions: resubscriptions,
             stopReason: reason)
     }
 
@@ -526,7 +572,7 @@ struct Session<S: Strategy> {
     }
 
     /// The event loop: returns why it stopped.
-    mutating func loop(_ inputs: AsyncStream<RunnerInput>, broker: IBBroker, generation: Int) async throws
+    mutating func loop(_ inputs: AsyncStream<RunnerInput>, broker: IBBroker, generation: Int, feed: Int) async throws
         -> ConnectedOutcome
     {
         let clock = ContinuousClock()
@@ -572,6 +618,23 @@ struct Session<S: Strategy> {
                 return .stopped(reason)
             case .drained:
                 continue
+            case .feedEnded(let ended, let number, let reason):
+                guard ended == generation, number == feed else { continue }  // a retired feed
+                logger.error("market data lost: \(reason)")
+                return .lost(reason)
+            case .connectivity(let ended, let state):
+                guard ended == generation else { continue }
+                switch state {
+                case .lost:
+                    logger.warning("TWS lost its connection to IB (1100); waiting for it to come back")
+                case .restored(dataLost: true):
+                    logger.warning("TWS reconnected to IB with market data lost (1101): resubscribing")
+                    return .resubscribe
+                case .restored(dataLost: false):
+                    logger.notice("TWS reconnected to IB, data maintained (1102)")
+                default:
+                    continue
+                }
             case .ended(let ended, let reason):
                 guard ended == generation else { continue }  // a previous connection's late notice
                 logger.error("connection lost: \(reason)")
