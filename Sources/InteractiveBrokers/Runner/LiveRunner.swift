@@ -34,6 +34,8 @@ public struct LiveRunnerConfiguration: Sendable {
     public var commissionWait: TimeSpan? = .seconds(5)
     /// Interval of the portfolio summary in the log.
     public var summaryInterval: Duration = .seconds(30)
+    /// A timeout for orders the strategy sends without one (`orders.timeout`; applied by `run(spec:)`).
+    public var orderTimeout: TimeSpan?
     /// Bound on the run (`nil`: until stopped).
     public var duration: Duration?
     /// How long, after stop, the broker's answers (fills in flight, cancellations) are still applied to the engine.
@@ -132,15 +134,37 @@ public enum LiveRunner {
         spec: StrategySpec, configuration: LiveRunnerConfiguration, logger: Logger,
         stop: AsyncStream<String>? = nil
     ) async throws -> LiveRunSummary {
+        if let timeout = configuration.orderTimeout {
+            var inner = configuration
+            inner.orderTimeout = nil
+            switch spec {
+            case .movingAverageCrossover(let c):
+                return try await run(
+                    strategy: OrderTimeoutDefault(MovingAverageCrossover(config: c), timeout: timeout),
+                    configuration: inner, logger: logger, stop: stop)
+            case .rsiMeanReversion(let c):
+                return try await run(
+                    strategy: OrderTimeoutDefault(RSIMeanReversion(config: c), timeout: timeout),
+                    configuration: inner, logger: logger, stop: stop)
+            case .bollingerMeanReversion(let c):
+                return try await run(
+                    strategy: OrderTimeoutDefault(BollingerMeanReversion(config: c), timeout: timeout),
+                    configuration: inner, logger: logger, stop: stop)
+            case .momentumRotation(let c):
+                return try await run(
+                    strategy: OrderTimeoutDefault(MomentumRotation(config: c), timeout: timeout),
+                    configuration: inner, logger: logger, stop: stop)
+            }
+        }
         switch spec {
         case .movingAverageCrossover(let c):
-            try await run(strategy: MovingAverageCrossover(config: c), configuration: configuration, logger: logger, stop: stop)
+            return try await run(strategy: MovingAverageCrossover(config: c), configuration: configuration, logger: logger, stop: stop)
         case .rsiMeanReversion(let c):
-            try await run(strategy: RSIMeanReversion(config: c), configuration: configuration, logger: logger, stop: stop)
+            return try await run(strategy: RSIMeanReversion(config: c), configuration: configuration, logger: logger, stop: stop)
         case .bollingerMeanReversion(let c):
-            try await run(strategy: BollingerMeanReversion(config: c), configuration: configuration, logger: logger, stop: stop)
+            return try await run(strategy: BollingerMeanReversion(config: c), configuration: configuration, logger: logger, stop: stop)
         case .momentumRotation(let c):
-            try await run(strategy: MomentumRotation(config: c), configuration: configuration, logger: logger, stop: stop)
+            return try await run(strategy: MomentumRotation(config: c), configuration: configuration, logger: logger, stop: stop)
         }
     }
 
