@@ -254,7 +254,7 @@ public enum LiveRunner {
                 switch outcome {
                 case .stopped(let why):
                     reason = why
-                case .resubscribe:
+                case .resubscribe, .feedFailed:
                     reason = "resubscribe"  // handled inside runConnected
                 case .lost(let why):
                     await current.disconnect()
@@ -329,6 +329,7 @@ enum ConnectedOutcome {
     case stopped(String)
     case lost(String)
     case resubscribe
+    case feedFailed(String)
 }
 
 /// The time the runner stamps: the latest bar time (data time, which is wall time against a real gateway and
@@ -494,6 +495,16 @@ struct Session<S: Strategy> {
             configuration.observer?(.subscribed(generation: generation, feed: number))
             let outcome = try await loop(inputs, broker: broker, generation: generation, feed: number)
             retirement.finish()
+            if case .feedFailed(let reason) = outcome {
+                // With the socket still up the subscription itself failed (e.g. 354/10089 no market data
+                // permission): reconnecting would not help.
+                if await connection.session != nil {
+                    logger.critical("market data failed with the connection up: \(reason)")
+                    return .stopped("market data failed: \(reason)")
+                }
+                logger.error("market data lost: \(reason)")
+                return .lost(reason)
+            }
             guard case .resubscribe = outcome else { return outcome }
             feedNumber += 1
             resubscriptions += 1
@@ -644,8 +655,7 @@ struct Session<S: Strategy> {
                 continue
             case .feedEnded(let ended, let number, let reason):
                 guard ended == generation, number == feed else { continue }  // a retired feed
-                logger.error("market data lost: \(reason)")
-                return .lost(reason)
+                return .feedFailed(reason)
             case .connectivity(let ended, let state):
                 guard ended == generation else { continue }
                 switch state {

@@ -31,6 +31,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Simulator replay speed: data seconds per wall second, or 'max'.")
     var speed: String = "10"
 
+    @Option(name: .long, help: "The simulator's account code (try U1234567 to see a live account refused).")
+    var simulatedAccount: String = "DU1234567"
+
     @Option(name: .long, help: "Stop after this long (e.g. 60s, 5m, 2h).")
     var duration: String?
 
@@ -67,7 +70,8 @@ struct RunCommand: AsyncParsableCommand {
             gatewayLogger.logLevel = .warning
             let simulator = GatewaySimulator(
                 configuration: GatewaySimulatorConfiguration(
-                    host: "127.0.0.1", port: 0, data: data, start: data.defaultStart + .seconds(3600),
+                    host: "127.0.0.1", port: 0, data: data,
+                    gateway: GatewayConfiguration(accountCode: simulatedAccount), start: data.defaultStart + .seconds(3600),
                     clock: .speed(speedValue)),
                 logger: gatewayLogger)
             try await withThrowingTaskGroup(of: Void.self) { group in
