@@ -194,13 +194,48 @@ struct RunCommand: AsyncParsableCommand {
     }
 }
 
-/// Appends log lines to a file (no rotation yet).
+/// Appends log lines to a file; at `maxBytes` the file is renamed to `<path>.1` (replacing the previous one) and a
+/// new file is started.
 struct FileLogHandler: LogHandler {
     final class Sink: @unchecked Sendable {
-        let handle: FileHandle
+        let path: String
+        let maxBytes: UInt64
         let lock = NSLock()
-        init(handle: FileHandle) { self.handle = handle }
-        func write(_ line: String) { lock.withLock { handle.write(Data(line.utf8)) } }
+        var handle: FileHandle
+        var written: UInt64
+
+        init(path: String, maxBytes: UInt64) throws {
+            self.path = path
+            self.maxBytes = maxBytes
+            (handle, written) = try Self.open(path)
+        }
+
+        static func open(_ path: String) throws -> (FileHandle, UInt64) {
+            if !FileManager.default.fileExists(atPath: path) {
+                try FileManager.default.createDirectory(
+                    at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+                _ = FileManager.default.createFile(atPath: path, contents: nil)
+            }
+            guard let handle = FileHandle(forWritingAtPath: path) else { throw CLIError("cannot open log file '\(path)'") }
+            return (handle, handle.seekToEndOfFile())
+        }
+
+        func write(_ line: String) {
+            lock.withLock {
+                let data = Data(line.utf8)
+                handle.write(data)
+                written += UInt64(data.count)
+                guard written >= maxBytes else { return }
+                try? handle.close()
+                let old = path + ".1"
+                try? FileManager.default.removeItem(atPath: old)
+                try? FileManager.default.moveItem(atPath: path, toPath: old)
+                if let (next, size) = try? Self.open(path) {
+                    handle = next
+                    written = size
+                }
+            }
+        }
     }
 
     let sink: Sink
@@ -208,15 +243,8 @@ struct FileLogHandler: LogHandler {
     var logLevel: Logger.Level = .info
     var metadata: Logger.Metadata = [:]
 
-    init(path: String, label: String) throws {
-        if !FileManager.default.fileExists(atPath: path) {
-            try FileManager.default.createDirectory(
-                at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
-            _ = FileManager.default.createFile(atPath: path, contents: nil)
-        }
-        guard let handle = FileHandle(forWritingAtPath: path) else { throw CLIError("cannot open log file '\(path)'") }
-        handle.seekToEndOfFile()
-        sink = Sink(handle: handle)
+    init(path: String, label: String, maxBytes: UInt64 = 10_000_000) throws {
+        sink = try Sink(path: path, maxBytes: maxBytes)
         self.label = label
     }
 
