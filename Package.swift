@@ -105,7 +105,7 @@ let package = Package(
             name: "InteractiveBrokersTests",
             dependencies: [
                 "InteractiveBrokers", "Storage", "TradingEngine", "TradingModel", "TWSClient", "TWSProtocol",
-                "GatewaySimulator", "Simulation",
+                "GatewaySimulator", "Simulation", "TraderCLI",
             ]
         ),
         .testTarget(

@@ -10,6 +10,7 @@ struct IBTrader: AsyncParsableCommand {
             BacktestCommand.self, OptimizeCommand.self, WalkforwardCommand.self, AnalyzeCommand.self, IndicatorsCommand.self,
             GatewayCommand.self,
             ConnectCommand.self, ContractCommand.self, QuoteCommand.self, HistoryCommand.self, DataCommand.self, JournalCommand.self,
+            RunCommand.self,
         ]
     )
 }

@@ -1,0 +1,309 @@
+import Foundation
+import GatewaySimulator
+import Logging
+import Storage
+import TWSClient
+import TWSProtocol
+import Testing
+import TradingEngine
+import TradingModel
+
+@testable import InteractiveBrokers
+
+/// A fast momentum rotation over the synthetic universe: 12-bar lookback, rebalance every 12 slices, one holding.
+private let fastMomentum = MomentumRotationConfig(
+    lookback: 12, ranking: .rateOfChange, minimumScore: nil, holdings: 1, rebalance: .everyBars(12),
+    weighting: .equal, investedFraction: 0.5)
+
+private func runnerConfiguration(_ port: Int, journal: OrderJournal?) -> LiveRunnerConfiguration {
+    var configuration = LiveRunnerConfiguration(
+        connection: connectionConfiguration(port, clientID: 31), symbols: ["SYN000", "SYN001", "SYN002"],
+        engine: EngineConfig(initialCash: Money(100_000)))
+    configuration.journal = journal
+    configuration.warmupDuration = "1800 S"
+    configuration.commissionWait = .seconds(3600)
+    return configuration
+}
+
+private func quietLogger() -> Logger {
+    var logger = Logger(label: "test.live")
+    logger.logLevel = .warning
+    return logger
+}
+
+/// A simulator on a free port, its clock in manual mode, started one hour into a session (so warm-up bars exist).
+private func withSessionSimulator<Result: Sendable>(
+    account: String = "DU1234567", _ body: @Sendable (GatewaySimulator, Int) async throws -> Result
+) async throws -> Result {
+    var logger = Logger(label: "test.gateway")
+    logger.logLevel = .warning
+    let start = simulatorData.defaultStart + .seconds(3600)
+    let simulator = GatewaySimulator(
+        configuration: GatewaySimulatorConfiguration(
+            host: "127.0.0.1", port: 0, data: simulatorData,
+            gateway: GatewayConfiguration(accountCode: account), start: start, clock: .manual), logger: logger)
+    return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
+        group.addTask { try await simulator.run() }
+        let port = await simulator.listeningPort()
+        do {
+            let result = try await body(simulator, port)
+            group.cancelAll()
+            return result
+        } catch {
+            group.cancelAll()
+            throw error
+        }
+    }
+}
+
+@Suite("Live runner against the gateway simulator")
+struct LiveRunnerTests {
+    @Test("the momentum strategy trades; the journal's fills, positions and commissions equal the simulator's")
+    func momentumTradesAndJournalMatches() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("journal.sqlite").path
+        let journal = try OrderJournal(path: path)
+        try await withSessionSimulator { simulator, port in
+            let (stop, stopper) = AsyncStream.makeStream(of: String.self)
+            let summary = try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
+                group.addTask {
+                    try await LiveRunner.run(
+                        strategy: MomentumRotation(config: fastMomentum),
+                        configuration: runnerConfiguration(port, journal: journal), logger: quietLogger(),
+                        stop: stop)
+                }
+                group.addTask {
+                    // Wait for the runner's subscriptions, then replay until the simulator has executions.
+                    while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
+                    var steps = 0
+                    while steps < 2_000 {
+                        await simulator.advance(by: .seconds(5))
+                        steps += 1
+                        if steps % 12 == 0, await simulator.state().account.commissions > 0, steps >= 48 { break }
+                        await Task.yield()
+                    }
+                    stopper.yield("test done")
+                    return nil
+                }
+                var result: LiveRunSummary?
+                for try await value in group { if let value { result = value } }
+                return result
+            }
+            let run = try #require(summary)
+            #expect(run.account == "DU1234567")
+            #expect(run.warmupBars > 0)
+            #expect(run.commands > 0)
+            let state = await simulator.state()
+            #expect(state.account.commissions > 0)
+
+            // The simulator's view, over a fresh connection with the same client id.
+            let executions = try await TWSConnection.connect(connectionConfiguration(port, clientID: 31)) { c, _ in
+                try await c.executions()
+            }
+            #expect(!executions.isEmpty)
+            let fills = try journal.fills()
+            #expect(Set(fills.map(\.execID)) == Set(executions.map(\.execution.executionID)))
+            #expect(fills.count == executions.count)
+            let journalCommission = fills.compactMap(\.commission).reduce(Money.zero, +)
+            let simulatorCommission = executions.compactMap { $0.commission?.commission }.reduce(0, +)
+            #expect(fills.allSatisfy { $0.commission != nil }, "fills without commission: \(fills.filter { $0.commission == nil }.map(\.execID))")
+            #expect(abs(journalCommission.doubleValue - simulatorCommission) < 0.01)
+            #expect(abs(journalCommission.doubleValue - state.account.commissions) < 0.01, "journal \(journalCommission) reports \(simulatorCommission) account \(state.account.commissions)")
+            var simulatorPositions: [Symbol: Quantity] = [:]
+            for (id, holding) in state.account.holdings where holding.quantity != .zero {
+                simulatorPositions[Symbol(simulatorData.instrument(id).symbol)] = holding.quantity
+            }
+            #expect(run.brokerPositions.filter { $0.value != .zero } == simulatorPositions)
+            #expect(run.enginePositions == simulatorPositions)
+            let journaled = try #require(try journal.latestPositions())
+            #expect(Dictionary(uniqueKeysWithValues: journaled.positions.filter { $0.quantity != .zero }.map { ($0.symbol, $0.quantity) }) == simulatorPositions)
+            // Every order went out with a journaled intent.
+            #expect(try journal.orders().count >= Set(executions.map(\.execution.orderRef)).count)
+        }
+    }
+
+    @Test("a dropped connection is re-established; afterwards fills and positions still equal the simulator's")
+    func reconnectsAfterDrop() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = try OrderJournal(path: directory.appendingPathComponent("journal.sqlite").path)
+        try await withSessionSimulator { simulator, port in
+            var configuration = runnerConfiguration(port, journal: journal)
+            configuration.reconnectDelay = .milliseconds(20)
+            let runConfiguration = configuration
+            let (stop, stopper) = AsyncStream.makeStream(of: String.self)
+            let summary = try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
+                group.addTask {
+                    try await LiveRunner.run(
+                        strategy: MomentumRotation(config: fastMomentum), configuration: runConfiguration,
+                        logger: quietLogger(), stop: stop)
+                }
+                group.addTask {
+                    func replay(until done: @Sendable (GatewayState) -> Bool) async {
+                        var steps = 0
+                        while steps < 2_000 {
+                            await simulator.advance(by: .seconds(5))
+                            steps += 1
+                            if steps % 12 == 0, steps >= 48, done(await simulator.state()) { break }
+                            await Task.yield()
+                        }
+                    }
+                    while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
+                    await replay { $0.account.commissions > 0 }
+                    let before = await simulator.state().account.commissions
+                    await simulator.apply(.dropAllConnections)
+                    while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
+                    await replay { $0.account.commissions > before }
+                    stopper.yield("test done")
+                    return nil
+                }
+                var result: LiveRunSummary?
+                for try await value in group { if let value { result = value } }
+                return result
+            }
+            let run = try #require(summary)
+            #expect(run.reconnects >= 1)
+            let state = await simulator.state()
+            let executions = try await TWSConnection.connect(connectionConfiguration(port, clientID: 31)) { c, _ in
+                try await c.executions()
+            }
+            let fills = try journal.fills()
+            #expect(Set(fills.map(\.execID)) == Set(executions.map(\.execution.executionID)))
+            #expect(fills.count == executions.count)
+            let journalCommission = fills.compactMap(\.commission).reduce(Money.zero, +)
+            #expect(abs(journalCommission.doubleValue - state.account.commissions) < 0.01)
+            var simulatorPositions: [Symbol: Quantity] = [:]
+            for (id, holding) in state.account.holdings where holding.quantity != .zero {
+                simulatorPositions[Symbol(simulatorData.instrument(id).symbol)] = holding.quantity
+            }
+            #expect(run.brokerPositions.filter { $0.value != .zero } == simulatorPositions)
+            #expect(run.enginePositions == simulatorPositions)
+        }
+    }
+
+    @Test("at start the journal is reconciled with the broker: an intent that never reached it is not sent")
+    func journalReconciledAtStart() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = try OrderJournal(path: directory.appendingPathComponent("journal.sqlite").path)
+        try journal.recordIntent(
+            JournalIntent(
+                orderRef: "IBT:1:O-1", symbol: "SYN000",
+                request: OrderRequest(instrument: syn0, side: .buy, quantity: Quantity(10)), createdAt: fixedTime))
+        try await withSessionSimulator { simulator, port in
+            let (stop, stopper) = AsyncStream.makeStream(of: String.self)
+            let summary = try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
+                group.addTask {
+                    try await LiveRunner.run(
+                        strategy: MomentumRotation(config: fastMomentum),
+                        configuration: runnerConfiguration(port, journal: journal), logger: quietLogger(), stop: stop)
+                }
+                group.addTask {
+                    while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
+                    stopper.yield("test done")
+                    return nil
+                }
+                var result: LiveRunSummary?
+                for try await value in group { if let value { result = value } }
+                return result
+            }
+            #expect(summary != nil)
+            let events = try journal.events(kind: .reconciliation)
+            #expect(events.contains { $0.message.contains("IBT:1:O-1") && $0.message.contains("not resent") })
+            let executions = try await TWSConnection.connect(connectionConfiguration(port, clientID: 31)) { c, _ in
+                try await c.executions()
+            }
+            #expect(!executions.contains { $0.execution.orderRef == "IBT:1:O-1" })
+            #expect(await simulator.state().account.commissions == 0)
+        }
+    }
+
+    @Test("after 1101 (data lost) the bars are subscribed again and trading goes on")
+    func resubscribesAfterDataLost() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = try OrderJournal(path: directory.appendingPathComponent("journal.sqlite").path)
+        try await withSessionSimulator { simulator, port in
+            let (milestones, milestone) = AsyncStream.makeStream(of: LiveRunnerMilestone.self)
+            var configuration = runnerConfiguration(port, journal: journal)
+            configuration.observer = { milestone.yield($0) }
+            let runConfiguration = configuration
+            let (stop, stopper) = AsyncStream.makeStream(of: String.self)
+            let summary = try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
+                group.addTask {
+                    try await LiveRunner.run(
+                        strategy: MomentumRotation(config: fastMomentum), configuration: runConfiguration,
+                        logger: quietLogger(), stop: stop)
+                }
+                group.addTask {
+                    func replay(until done: @Sendable (GatewayState) -> Bool) async {
+                        var steps = 0
+                        while steps < 2_000 {
+                            await simulator.advance(by: .seconds(5))
+                            steps += 1
+                            if steps % 12 == 0, steps >= 48, done(await simulator.state()) { break }
+                            await Task.yield()
+                        }
+                    }
+                    var iterator = milestones.makeAsyncIterator()
+                    while let next = await iterator.next(), next != .subscribed(generation: 0, feed: 0) {}
+                    while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
+                    await replay { $0.account.commissions > 0 }
+                    let before = await simulator.state().account.commissions
+                    await simulator.apply(.connectivityLost)
+                    await simulator.apply(.connectivityRestored(dataLost: true))
+                    while let next = await iterator.next(), next != .subscribed(generation: 0, feed: 1) {}
+                    await replay { $0.account.commissions > before }
+                    stopper.yield("test done")
+                    return nil
+                }
+                var result: LiveRunSummary?
+                for try await value in group { if let value { result = value } }
+                return result
+            }
+            let run = try #require(summary)
+            #expect(run.resubscriptions == 1)
+            #expect(run.reconnects == 0)
+            let state = await simulator.state()
+            let executions = try await TWSConnection.connect(connectionConfiguration(port, clientID: 31)) { c, _ in
+                try await c.executions()
+            }
+            let fills = try journal.fills()
+            #expect(Set(fills.map(\.execID)) == Set(executions.map(\.execution.executionID)))
+            var simulatorPositions: [Symbol: Quantity] = [:]
+            for (id, holding) in state.account.holdings where holding.quantity != .zero {
+                simulatorPositions[Symbol(simulatorData.instrument(id).symbol)] = holding.quantity
+            }
+            #expect(run.enginePositions == simulatorPositions)
+        }
+    }
+
+    @Test("a live account without confirmation is refused before anything is sent")
+    func liveAccountRefused() async throws {
+        try await withSessionSimulator(account: "U1234567") { simulator, port in
+            await #expect(throws: LiveRunnerError.liveAccountNotConfirmed(account: "U1234567")) {
+                _ = try await LiveRunner.run(
+                    strategy: MomentumRotation(config: fastMomentum),
+                    configuration: runnerConfiguration(port, journal: nil), logger: quietLogger())
+            }
+            #expect(await simulator.state().account.commissions == 0)
+        }
+    }
+
+    @Test("the account rule: paper runs, live only when confirmed by name")
+    func accountRule() throws {
+        #expect(try LiveRunner.checkAccount(managed: ["DU1"], configured: nil, confirmedLive: nil) == "DU1")
+        #expect(throws: LiveRunnerError.liveAccountNotConfirmed(account: "U2")) {
+            try LiveRunner.checkAccount(managed: ["U2"], configured: nil, confirmedLive: "U3")
+        }
+        #expect(try LiveRunner.checkAccount(managed: ["U2"], configured: "U2", confirmedLive: "U2") == "U2")
+        #expect(throws: LiveRunnerError.accountNotManaged(account: "DU9", managed: ["DU1"])) {
+            try LiveRunner.checkAccount(managed: ["DU1"], configured: "DU9", confirmedLive: nil)
+        }
+    }
+}

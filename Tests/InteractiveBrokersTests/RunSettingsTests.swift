@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+import TradingEngine
+import TradingModel
+
+@testable import InteractiveBrokers
+
+@testable import TraderCLI
+
+@Suite("ibtrader run config")
+struct RunSettingsTests {
+    private let base = URL(fileURLWithPath: "/configs/paper", isDirectory: true)
+    private let minimal = """
+        connection: {port: 4002, clientId: 3}
+        universe: {symbols: [AAPL, MSFT]}
+        journal: {path: state/journal.sqlite}
+        """
+
+    private func message(_ text: String, environment: [String: String] = [:]) -> String {
+        do {
+            _ = try RunSettings.load(
+                text: text, source: "/configs/paper/run.yaml", baseDirectory: base, environment: environment)
+            return "no error"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test("a valid file: values, defaults, relative paths against the file's folder")
+    func validFile() throws {
+        let settings = try RunSettings.load(
+            text: minimal, source: "/configs/paper/run.yaml", baseDirectory: base, environment: [:])
+        #expect(settings.port == 4002)
+        #expect(settings.clientID == 3)
+        #expect(settings.host == "127.0.0.1")
+        #expect(settings.symbols == ["AAPL", "MSFT"])
+        #expect(settings.journalPath == "/configs/paper/state/journal.sqlite")
+        #expect(settings.cancelOnExit)
+        #expect(settings.strategy == "momentum")
+    }
+
+    @Test("validation errors name the key and the file", arguments: [
+        ("connection: {port: abc}\nuniverse: {symbols: [A]}", "'connection.port' must be an integer"),
+        ("connection: {port: 70000}\nuniverse: {symbols: [A]}", "'connection.port' must be 1…65535"),
+        ("connection: {prot: 1}\nuniverse: {symbols: [A]}", "unknown key 'connection.prot'"),
+        ("universe: {symbols: []}", "'universe.symbols' must name at least one symbol"),
+        ("universe: {symbols: [A]}\nstrategy: {name: magic}", "'strategy.name' 'magic' is not one of"),
+        ("universe: {symbols: [A]}\norders: {cancelOnExit: maybe}", "'orders.cancelOnExit' must be true or false"),
+        ("universe: {symbols: [A]}\ndata: {marketDataType: live}", "'data.marketDataType' must be one of"),
+        ("universe: {symbols: [A]}\nrisk: {maxPositionPercentOfEquity: lots}", "'risk'"),
+        ("universe: {symbols: [A]}\nstrategy: {parameters: {lookback: many}}", "'strategy.parameters'"),
+        ("universe: {symbols: [A]}\nbroker: {x: 1}", "unknown section 'broker'"),
+    ])
+    func errorsNameKeyAndFile(_ text: String, _ expected: String) {
+        let text = message(text)
+        #expect(text.contains("/configs/paper/run.yaml"), "\(text)")
+        #expect(text.contains(expected), "\(text)")
+    }
+
+    @Test("environment variables override every key by its path")
+    func environmentOverrides() throws {
+        let settings = try RunSettings.load(
+            text: minimal, source: "/configs/paper/run.yaml", baseDirectory: base,
+            environment: [
+                "IBTRADER_CONNECTION_PORT": "7497", "IBTRADER_CONNECTION_CLIENT_ID": "9",
+                "IBTRADER_UNIVERSE_SYMBOLS": "IBM, GOOG", "IBTRADER_ORDERS_CANCELONEXIT": "false",
+                "IBTRADER_JOURNAL_PATH": "other.sqlite", "IBTRADER_RISK_MAXACTIVEPOSITIONS": "3",
+                "IBTRADER_CONNECTION_ACCOUNT": "DU42",
+            ])
+        #expect(settings.port == 7497)
+        #expect(settings.clientID == 9)
+        #expect(settings.symbols == ["IBM", "GOOG"])
+        #expect(!settings.cancelOnExit)
+        #expect(settings.journalPath == "/configs/paper/other.sqlite")
+        #expect(settings.risk.maxActivePositions == 3)
+        #expect(settings.account == "DU42")
+    }
+
+    @Test("a bad environment value names the variable")
+    func environmentErrorsNameTheVariable() {
+        let text = message(minimal, environment: ["IBTRADER_CONNECTION_PORT": "x"])
+        #expect(text.contains("IBTRADER_CONNECTION_PORT (environment)"), "\(text)")
+        #expect(text.contains("'connection.port'"), "\(text)")
+    }
+
+    @Test("the bundled default equals examples/momentum-paper.yaml and is valid")
+    func bundledDefault() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let file = try String(
+            contentsOf: root.appendingPathComponent("examples/momentum-paper.yaml"), encoding: .utf8)
+        #expect(file == RunCommand.defaultConfig)
+        let settings = try RunSettings.load(text: file, source: "momentum-paper.yaml", baseDirectory: base, environment: [:])
+        #expect(settings.symbols == ["AAPL", "GOOG", "IBM", "MSFT"])
+        guard case .momentumRotation(let config) = try settings.strategySpec() else {
+            Issue.record("not momentum")
+            return
+        }
+        #expect(config.rebalance == .everyBars(12))
+        #expect(config.lookback == 12)
+    }
+
+    @Test("durations and speeds")
+    func durationAndSpeed() throws {
+        #expect(try RunCommand.parseDuration("60s") == .seconds(60))
+        #expect(try RunCommand.parseDuration("5m") == .seconds(300))
+        #expect(try RunCommand.parseDuration("1.5h") == .seconds(5400))
+        #expect(throws: (any Error).self) { try RunCommand.parseDuration("soon") }
+        #expect(try RunCommand.parseSpeed("max") > 1000)
+        #expect(throws: (any Error).self) { try RunCommand.parseSpeed("-1") }
+    }
+}
+
+@Suite("orders.timeout")
+struct OrderTimeoutDefaultTests {
+    struct Buyer: Strategy {
+        var timeout: TimeSpan?
+        mutating func handle(_ event: StrategyEvent, in context: some StrategyContext) -> [StrategyAction] {
+            guard case .bar(let id, _) = event else { return [] }
+            var request = OrderRequest(instrument: id, side: .buy, quantity: Quantity(1))
+            request.timeout = timeout
+            return [.submit(request)]
+        }
+    }
+
+    /// The commands after the order was accepted and `after` passed without data.
+    private func commandsAfter<S: Strategy>(_ strategy: S, _ after: TimeSpan) -> (OrderID?, [EngineCommand]) {
+        var engine = EngineCore(universe: Universe(symbols: ["A"]), strategy: strategy)
+        let t = Timestamp(seconds: 1_000)
+        let bar = Bar(timestamp: t, open: Price(10), high: Price(10), low: Price(10), close: Price(10), volume: Quantity(100))
+        guard case .submit(let order)? = engine.handle(.bar(InstrumentID(0), bar)).first else { return (nil, []) }
+        _ = engine.handle(.execution(.accepted(order.id, at: t)))
+        return (order.id, engine.handle(.clock(t + after)))
+    }
+
+    @Test("orders without a timeout get the configured one; the engine cancels them when it runs out")
+    func defaultTimeout() {
+        let (id, commands) = commandsAfter(OrderTimeoutDefault(Buyer(), timeout: .seconds(30)), .seconds(31))
+        #expect(id != nil)
+        #expect(commands == id.map { [.cancel($0)] })
+        let (_, early) = commandsAfter(OrderTimeoutDefault(Buyer(), timeout: .seconds(30)), .seconds(29))
+        #expect(early.isEmpty)
+        let (own, ownCommands) = commandsAfter(OrderTimeoutDefault(Buyer(timeout: .seconds(5)), timeout: .seconds(30)), .seconds(6))
+        #expect(ownCommands == own.map { [.cancel($0)] })
+        let (_, none) = commandsAfter(Buyer(), .seconds(3600))
+        #expect(none.isEmpty)
+    }
+}
+
+@Suite("run log file")
+struct FileLogHandlerTests {
+    @Test("lines are appended; at the size limit the file moves to .1 and a new one starts")
+    func rotates() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("log-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("run.log").path
+        let handler = try FileLogHandler(path: path, label: "test", maxBytes: 300)
+        for k in 0..<10 {
+            handler.sink.write("2026-01-01T00:00:00Z info test: line \(k) of the run log\n")
+        }
+        let current = try String(contentsOfFile: path, encoding: .utf8)
+        let previous = try String(contentsOfFile: path + ".1", encoding: .utf8)
+        #expect(current.contains("line 9 of the run log"))
+        #expect(previous.contains("info test: line"))
+        #expect(current.utf8.count < 300)
+    }
+}
