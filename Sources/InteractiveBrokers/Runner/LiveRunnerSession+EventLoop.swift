@@ -1,0 +1,240 @@
+import Foundation
+import Logging
+import Storage
+import TWSClient
+import TWSProtocol
+import TradingEngine
+import TradingModel
+
+// The event loop of a session: warm-up, the ordered input loop, broker reports, engine commands, records.
+extension Session {
+    /// Feeds historical bars with the kill switch engaged: indicators warm up, nothing is sent.
+    mutating func warmUp(_ connection: TWSConnection) async throws {
+        guard !configuration.warmupDuration.isEmpty else { return }
+        var all: [(Timestamp, InstrumentID, Bar)] = []
+        for id in ids {
+            var query = TWSHistoricalBarsQuery(
+                contract: try book.contract(for: id), duration: configuration.warmupDuration,
+                barSize: configuration.warmupBarSize)
+            query.whatToShow = configuration.whatToShow
+            let wire: [TWSBar]
+            do { wire = try await connection.historicalBars(query) } catch {
+                logger.warning("warm-up bars of \(universe[id].symbol): \(error)")
+                continue
+            }
+            // The last bar contains "now" and is partial.
+            for item in wire.dropLast() {
+                do { let bar = try BarMapping.bar(item); all.append((bar.timestamp, id, bar)) } catch {
+                    logger.warning("warm-up bar of \(universe[id].symbol) dropped: \(error)")
+                }
+            }
+        }
+        all.sort { $0.0 == $1.0 ? $0.1.index < $1.1.index : $0.0 < $1.0 }
+        _ = engine.handle(.killSwitch(engaged: true))
+        var k = 0
+        while k < all.count {
+            _ = engine.handle(.bar(all[k].1, all[k].2))
+            k += 1
+            if k == all.count || all[k].0 != all[k - 1].0 { _ = engine.handle(.barsClosed(all[k - 1].0)) }
+        }
+        _ = engine.handle(.killSwitch(engaged: false))
+        warmupBars = all.count
+        denialsAtStart = engine.denials.count
+        denialsLogged = engine.denials.count
+        for entry in all { lastBarTime[entry.1.index] = entry.0 }
+        if let last = all.last?.0 {
+            lastClosed = last
+            time.set(last)  // data time from here on (the replay clock against the simulator)
+        }
+        logger.info("warmed up on \(all.count) historical bars (\(configuration.warmupBarSize), \(configuration.warmupDuration))")
+    }
+
+    /// The event loop: returns why it stopped.
+    mutating func loop(_ inputs: AsyncStream<RunnerInput>, broker: IBBroker, generation: Int, feed: Int) async throws
+        -> ConnectedOutcome
+    {
+        let clock = ContinuousClock()
+        var nextSummary = clock.now.advanced(by: configuration.summaryInterval)
+        for await item in inputs {
+            switch item {
+            case .broker(let event):
+                await handleBroker(event, broker: broker)
+            case .market(let event):
+                switch event {
+                case .engine:
+                    guard let engineEvent = event.engineEvent else { break }
+                    switch engineEvent {
+                    case .bar(let id, let bar):
+                        // Bars already seen (warm-up overlap, resubscription after a reconnect) are skipped.
+                        if bar.timestamp <= lastBarTime[id.index] { continue }
+                        lastBarTime[id.index] = bar.timestamp
+                        bars += 1
+                        time.advance(to: bar.timestamp)
+                    case .barsClosed(let closed):
+                        if closed <= lastClosed { continue }
+                        lastClosed = closed
+                    default: break
+                    }
+                    await handle(engineEvent, broker: broker)
+                case .malformedBar(let id, let error):
+                    logger.warning("malformed bar of \(universe[id].symbol) dropped: \(error)")
+                case .notice(let id, let notice):
+                    logger.notice("market data \(universe[id].symbol): \(notice.code) \(notice.message)")
+                }
+            case .tick:
+                await broker.releaseOverdueCommissions()
+                if clock.now >= nextSummary {
+                    // Periodic reconciliation of fills: executions the events missed reach the journal (by execId).
+                    do {
+                        let added = record(try await broker.brokerSnapshot().0, at: time.now())
+                        if added > 0 { logger.info("journaled \(added) executions from the broker's list") }
+                    } catch { logger.warning("execution sync failed: \(error)") }
+                    logSummary()
+                    nextSummary = clock.now.advanced(by: configuration.summaryInterval)
+                }
+            case .stop(let reason):
+                return .stopped(reason)
+            case .drained:
+                continue
+            case .feedEnded(let ended, let number, let reason):
+                guard ended == generation, number == feed else { continue }  // a retired feed
+                return .feedFailed(reason)
+            case .connectivity(let ended, let state):
+                guard ended == generation else { continue }
+                switch state {
+                case .lost:
+                    logger.warning("TWS lost its connection to IB (1100); waiting for it to come back")
+                case .restored(dataLost: true):
+                    logger.warning("TWS reconnected to IB with market data lost (1101): resubscribing")
+                    return .resubscribe
+                case .restored(dataLost: false):
+                    logger.notice("TWS reconnected to IB, data maintained (1102)")
+                default:
+                    continue
+                }
+            case .ended(let ended, let reason):
+                guard ended == generation else { continue }  // a previous connection's late notice
+                logger.error("connection lost: \(reason)")
+                return .lost(reason)
+            }
+        }
+        return .stopped("inputs ended")
+    }
+
+    /// A broker event: reports into the journal and the engine, the rest logged.
+    mutating func handleBroker(_ event: IBBrokerEvent, broker: IBBroker) async {
+        switch event {
+        case .report(let report):
+            await journalReport(report, broker: broker)
+            if case .filled(let fill) = report {
+                fills += 1
+                logger.info(
+                    "fill: \(fill.side) \(fill.quantity) \(universe[fill.instrument].symbol) @ \(fill.price), commission \(fill.commission) (order \(fill.orderID))")
+            } else {
+                logger.info("order \(report.orderID): \(report)")
+            }
+            await handle(.execution(report), broker: broker)
+        case .lateCommission(let late):
+            logger.info("late commission \(late.commission) for \(late.executionID)")
+            if let journal = configuration.journal {
+                _ = try? journal.recordCommission(
+                    JournalCommission(execID: late.executionID, commission: late.commission, time: time.now()))
+            }
+        case .unknownExecution(let execution):
+            logger.warning("execution of an order this run did not place: \(execution.executionID) \(execution.orderRef)")
+        case .anomaly(let text):
+            logger.warning("broker anomaly: \(text)")
+        }
+    }
+
+    /// After stop: applies the broker's answers (fills of orders in flight, cancellations, executions missed) until
+    /// `.drained`, so the engine's positions end equal to the broker's.
+    mutating func drain(_ inputs: AsyncStream<RunnerInput>, broker: IBBroker) async {
+        for await item in inputs {
+            switch item {
+            case .broker(let event): await handleBroker(event, broker: broker)
+            case .drained: return
+            default: continue
+            }
+        }
+    }
+
+    /// One engine event, then its commands, then any new risk denials logged.
+    mutating func handle(_ event: EngineEvent, broker: IBBroker) async {
+        let out = engine.handle(event)
+        for command in out { await carryOut(command, broker: broker) }
+        let denials = engine.denials
+        while denialsLogged < denials.count {
+            let record = denials[denialsLogged]
+            logger.warning("risk denial: order \(record.orderID) \(universe[record.instrument].symbol): \(record.denial)")
+            if let journal = configuration.journal {
+                try? journal.recordEvent(.riskDenial, "\(record.orderID): \(record.denial)", at: record.time)
+            }
+            denialsLogged += 1
+        }
+    }
+
+    mutating func carryOut(_ command: EngineCommand, broker: IBBroker) async {
+        commands += 1
+        switch command {
+        case .submit(let order):
+            logger.info("submit \(order.side) \(order.quantity) \(universe[order.instrument].symbol) \(order.type) (\(order.clientOrderID))")
+        case .submitBracket(let parent, let children):
+            logger.info("submit bracket \(parent.side) \(parent.quantity) \(universe[parent.instrument].symbol) with \(children.count) children")
+        case .cancel(let id):
+            logger.info("cancel order \(id)")
+        case .modify(let id, let change, _):
+            logger.info("modify order \(id): \(change)")
+        }
+        do { try await broker.execute(command) } catch { logger.error("command failed: \(error)") }
+    }
+
+    /// Status changes into the journal (fills come from the broker's executions, keyed by execId).
+    func journalReport(_ report: ExecutionReport, broker: IBBroker) async {
+        guard let journal = configuration.journal,
+            let tracked = await broker.trackedOrders[report.orderID]
+        else { return }
+        var update = JournalStatusUpdate(orderRef: ClientOrderID(tracked.orderRef), state: tracked.state, time: time.now())
+        update.brokerOrderID = Int64(tracked.brokerOrderID)
+        do { try journal.recordStatus(update) } catch { logger.error("journal: \(error)") }
+    }
+
+    /// The broker's executions (deduplicated by execId) and commissions into the journal; returns how many were new.
+    func record(_ snapshot: BrokerSnapshot, at now: Timestamp) -> Int {
+        guard let journal = configuration.journal else { return 0 }
+        var added = 0
+        for execution in snapshot.executions {
+            let symbol = execution.instrument.index < universe.count ? universe[execution.instrument].symbol : "?"
+            var fill = JournalFill(
+                execID: execution.executionID, symbol: symbol, side: execution.side, quantity: execution.quantity,
+                price: execution.price, time: execution.time)
+            fill.orderRef = execution.orderRef.isEmpty ? nil : ClientOrderID(execution.orderRef)
+            fill.brokerOrderID = Int64(execution.brokerOrderID)
+            fill.permID = execution.permID
+            fill.account = execution.account
+            fill.commission = snapshot.commissions[execution.executionID]
+            do {
+                // recordFill joins commissions recorded earlier; a known one is recorded (joined) after it.
+                if case .recorded = try journal.recordFill(fill) { added += 1 }
+                if let commission = fill.commission {
+                    _ = try journal.recordCommission(
+                        JournalCommission(execID: execution.executionID, commission: commission, time: now))
+                }
+            } catch { logger.error("journal: \(error)") }
+        }
+        return added
+    }
+
+    func logSummary() {
+        let account = engine.account
+        var held: [String] = []
+        for k in 0..<universe.count {
+            let position = engine.portfolio.position(for: InstrumentID(index: k))
+            if position.quantity != .zero { held.append("\(universe[InstrumentID(index: k)].symbol) \(position.quantity)") }
+        }
+        let text =
+            "portfolio: equity \(account.equity), cash \(account.cash), exposure \(account.grossExposure), "
+            + "positions [\(held.joined(separator: ", "))], bars \(bars), fills \(fills), commands \(commands)"
+        logger.info("\(text)")
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import Logging
+import Storage
+import TWSClient
+import TWSProtocol
+import TradingEngine
+import TradingModel
+
+/// The engine, the broker and the journal across connections.
+struct Session<S: Strategy> {
+    let configuration: LiveRunnerConfiguration
+    let account: String
+    let logger: Logger
+    let universe: Universe
+    let ids: [InstrumentID]
+    let time = RunnerTime(Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9)))
+    var engine: EngineCore<S>
+    var book: ContractBook
+    var broker: IBBroker?
+    var commands = 0
+    var fills = 0
+    var bars = 0
+    var warmupBars = 0
+    var denialsLogged = 0
+    var denialsAtStart = 0
+    var reconnects = 0
+    var resubscriptions = 0
+    var lastBarTime: [Timestamp]
+    var lastClosed = Timestamp.zero
+
+    init(strategy: S, configuration: LiveRunnerConfiguration, account: String, logger: Logger) {
+        self.configuration = configuration
+        self.account = account
+        self.logger = logger
+        universe = Universe(symbols: configuration.symbols)
+        ids = (0..<universe.count).map { InstrumentID(index: $0) }
+        engine = EngineCore(universe: universe, strategy: strategy, config: configuration.engine)
+        book = ContractBook(universe: universe)
+        lastBarTime = Array(repeating: .zero, count: universe.count)
+    }
+
+    /// First connection: qualify, create the broker, journal the broker's state, warm up.
+    mutating func start(_ connection: TWSConnection) async throws -> AsyncStream<IBBrokerEvent> {
+        for id in ids {
+            let contract = try book.contract(for: id)
+            let details: [TWSContractDetails]
+            do { details = try await connection.contractDetails(contract) } catch {
+                throw LiveRunnerError.startup("contract details of \(universe[id].symbol): \(error)")
+            }
+            guard let first = details.first else { throw LiveRunnerError.contractNotFound(universe[id].symbol) }
+            book.qualify(id, as: first.contract)
+        }
+        logger.info("qualified \(ids.count) contracts: \(configuration.symbols.map(\.rawValue).joined(separator: ","))")
+        if let type = configuration.marketDataType {
+            try await connection.setMarketDataType(type)
+        }
+        let time = self.time
+        let journalAdapter = configuration.journal.map {
+            OrderJournalIntents(journal: $0, universe: universe, clock: { time.now() })
+        }
+        let broker = IBBroker(
+            connection: connection, contracts: book,
+            configuration: IBBrokerConfiguration(
+                orderOptions: WireOrderOptions(
+                    account: account, outsideRegularTradingHours: configuration.outsideRegularTradingHours,
+                    reference: configuration.reference),
+                commissionWait: configuration.commissionWait, journal: journalAdapter),
+            clock: { time.now() })
+        self.broker = broker
+        let events = await broker.start()
+        // Reconcile: what the broker holds before anything is sent.
+        let (snapshot, unmapped) = try await broker.brokerSnapshot()
+        for problem in unmapped { logger.warning("unmapped broker item: \(problem)") }
+        reconcileJournal(snapshot)
+        let recorded = record(snapshot, at: time.now())
+        let state =
+            "broker state: \(snapshot.openOrders.count) open orders, \(snapshot.executions.count) executions "
+            + "(\(recorded) new in the journal), \(snapshot.positions.count) positions"
+        logger.info("\(state)")
+        for (id, quantity) in snapshot.positions where quantity != .zero && id.index < universe.count {
+            logger.warning(
+                "the broker holds \(quantity) \(universe[id].symbol) the engine does not know (not adopted yet)")
+        }
+        for order in snapshot.openOrders where configuration.reference.isOurs(order.orderRef) {
+            logger.warning("open order \(order.orderRef) (id \(order.brokerOrderID)) from an earlier run is left as is")
+        }
+        try await warmUp(connection)
+        return events
+    }
+
+    /// One connection's stretch: pump the broker, subscribe bars, run the loop until stopped or lost.
+    mutating func runConnected(
+        _ connection: TWSConnection, generation: Int, resynchronize: Bool, inputs: AsyncStream<RunnerInput>,
+        input: AsyncStream<RunnerInput>.Continuation, group: inout ThrowingTaskGroup<Void, any Error>
+    ) async throws -> ConnectedOutcome {
+        guard let broker else { return .stopped("no broker") }
+        if resynchronize { await broker.attach(connection) }
+        group.addTask {
+            do { try await broker.run() } catch {}
+            input.yield(.ended(generation, "order events ended"))
+        }
+        if resynchronize {
+            do {
+                let missed = try await broker.resynchronize()
+                let added = record(try await broker.brokerSnapshot().0, at: time.now())
+                logger.notice("resynchronized after reconnect: \(missed) missed executions applied, \(added) journaled")
+            } catch {
+                logger.error("resynchronization failed: \(error)")
+            }
+        }
+        let states = await connection.stateChanges()
+        group.addTask {
+            for await state in states { input.yield(.connectivity(generation, state)) }
+        }
+        var feedNumber = 0
+        while true {
+            // Each feed runs until its subscriptions end or its `retire` stream finishes (resubscription).
+            let feed = IBMarketDataFeed(
+                connection: connection, contracts: book,
+                subscription: RealTimeBarSubscription(
+                    instruments: ids, whatToShow: configuration.whatToShow,
+                    useRegularTradingHours: !configuration.outsideRegularTradingHours))
+            let marketEvents = await feed.start()
+            let (retire, retirement) = AsyncStream.makeStream(of: Void.self)
+            let number = feedNumber
+            group.addTask {
+                await withTaskGroup(of: Void.self) { inner in
+                    inner.addTask {
+                        do { try await feed.run() } catch {
+                            input.yield(.feedEnded(generation, number, "market data ended: \(error)"))
+                        }
+                    }
+                    inner.addTask { for await _ in retire {} }
+                    await inner.next()
+                    inner.cancelAll()
+                }
+            }
+            group.addTask {
+                for await event in marketEvents { input.yield(.market(event)) }
+            }
+            logger.info("subscribed to 5-second bars; running")
+            configuration.observer?(.subscribed(generation: generation, feed: number))
+            let outcome = try await loop(inputs, broker: broker, generation: generation, feed: number)
+            retirement.finish()
+            if case .feedFailed(let reason) = outcome {
+                // With the socket still up the subscription itself failed (e.g. 354/10089 no market data
+                // permission): reconnecting would not help.
+                if await connection.session != nil {
+                    logger.critical("market data failed with the connection up: \(reason)")
+                    return .stopped("market data failed: \(reason)")
+                }
+                logger.error("market data lost: \(reason)")
+                return .lost(reason)
+            }
+            guard case .resubscribe = outcome else { return outcome }
+            feedNumber += 1
+            resubscriptions += 1
+        }
+    }
+
+    /// Stop, first half: kill switch (no new entries), cancel (or keep) open orders, re-read missed executions.
+    mutating func beginStop(connected: Bool, reason: String) async {
+        logger.notice("stopping: \(reason)")
+        let exit = engine.handle(.killSwitch(engaged: true))
+        guard let broker, connected else { return }
+        if configuration.cancelOnExit {
+            for command in exit { await carryOut(command, broker: broker) }
+        } else {
+            logger.notice("leaving \(exit.count) open orders working at the broker (orders.cancelOnExit: false)")
+        }
+        do { _ = try await broker.resynchronize() } catch { logger.warning("final resynchronization failed: \(error)") }
+    }
+
+    /// Stop, second half: journal the broker's executions and positions; the summary.
+    mutating func finish(_ connection: TWSConnection?, reason: String) async -> LiveRunSummary {
+        var brokerPositions: [Symbol: Quantity] = [:]
+        if let broker, connection != nil {
+            do {
+                let final = try await broker.brokerSnapshot().0
+                let added = record(final, at: time.now())
+                for (id, quantity) in final.positions where id.index < universe.count {
+                    brokerPositions[universe[id].symbol] = quantity
+                }
+                if let journal = configuration.journal {
+                    try journal.recordPositions(
+                        brokerPositions.map { JournalPosition(account: account, symbol: $0.key, quantity: $0.value) },
+                        at: time.now())
+                }
+                logger.info("recorded \(added) more executions at stop")
+            } catch {
+                logger.error("final broker snapshot failed: \(error)")
+            }
+        } else {
+            logger.error("stopping without a connection: open orders stay at the broker; executions not re-read")
+        }
+        if let journal = configuration.journal {
+            do { try journal.recordEvent(.lifecycle, "stopped: \(reason)", at: time.now()) } catch {
+                logger.error("journal: \(error)")
+            }
+        }
+        logSummary()
+        await broker?.finish()
+        var enginePositions: [Symbol: Quantity] = [:]
+        for id in ids where engine.portfolio.position(for: id).quantity != .zero {
+            enginePositions[universe[id].symbol] = engine.portfolio.position(for: id).quantity
+        }
+        return LiveRunSummary(
+            account: account, commands: commands, fills: fills,
+            denials: engine.denials.count - denialsAtStart, bars: bars, warmupBars: warmupBars,
+            brokerPositions: brokerPositions, enginePositions: enginePositions, reconnects: reconnects,
+            resubscriptions: resubscriptions,
+            stopReason: reason)
+    }
+}
