@@ -61,11 +61,8 @@ struct BacktestCommand: ParsableCommand {
         try settings.validate(source: source)
         var spec = try settings.strategySpec(source: source)
         try parameters.apply(to: &spec)
-        let defaultData = settings.strategy == "momentum" ? "bundled:sp500" : "bundled:stocks"
-        let dataArgument = settings.data ?? defaultData
-        var symbolFilter = settings.symbols
-        if settings.data == nil, settings.strategy != "momentum", symbolFilter == nil { symbolFilter = ["GOOG"] }
-        let resolved = try DataSourceResolver.resolve(dataArgument, symbols: symbolFilter, barSize: bar)
+        let selection = settings.dataSelection
+        let resolved = try DataSourceResolver.resolve(selection.argument, symbols: selection.symbols, barSize: bar)
         // The bars live only inside this scope: the report needs the results, not the input (memory on 1M bars).
         let (result, engineSeconds, isDaily, periodsPerYear) = try run(resolved, settings: settings, spec: spec, source: source)
         let summary = try BacktestSummaryReport(
@@ -84,14 +81,7 @@ struct BacktestCommand: ParsableCommand {
     ) throws -> (BacktestResult, Double, Bool, Int) {
         let market = try BacktestDataLoader.load(resolved, settings: settings)
         let risk = Self.defaultRisk(settings: settings, spec: spec, hasSectors: !resolved.sectors.isEmpty)
-        let backtestConfig = BacktestConfig(
-            engine: EngineConfig(
-                initialCash: Money(approximately: settings.cash), settlementDays: settings.settlementDays, risk: risk),
-            simulation: SimulationConfig(
-                marketFill: settings.fill == "close" ? .thisClose : .nextOpen,
-                slippage: settings.slippageBps > 0 ? .fixedBasisPoints(settings.slippageBps) : .none,
-                commission: try settings.commissionModel(source: source)),
-            recordsEquityCurve: true)
+        let backtestConfig = try settings.backtestConfig(risk: risk, source: source)
 
         let wallClock = ContinuousClock()
         let engineStart = wallClock.now
@@ -104,7 +94,7 @@ struct BacktestCommand: ParsableCommand {
         if let strategy { settings.strategy = strategy }
         if let data { settings.data = data }
         if let symbols {
-            settings.symbols = symbols.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            settings.symbols = BacktestSettings.symbolList(symbols)
         }
         if let start { settings.start = start }
         if let end { settings.end = end }

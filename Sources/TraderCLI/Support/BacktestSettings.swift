@@ -1,3 +1,4 @@
+import Backtest
 import Foundation
 import Simulation
 import TradingEngine
@@ -117,6 +118,29 @@ struct BacktestSettings {
         }
         guard cash > 0 else { throw CLIError("\(source): cash must be positive") }
         _ = try commissionModel(source: source)
+    }
+
+    /// The data argument and symbol filter: `bundled:sp500` for momentum, otherwise `bundled:stocks` with GOOG.
+    var dataSelection: (argument: String, symbols: [String]?) {
+        let argument = data ?? (strategy == "momentum" ? "bundled:sp500" : "bundled:stocks")
+        if data == nil, strategy != "momentum", symbols == nil { return (argument, ["GOOG"]) }
+        return (argument, symbols)
+    }
+
+    /// `A, B,C` → `["A", "B", "C"]`.
+    static func symbolList(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// The engine and simulation settings of a run, with the given risk limits.
+    func backtestConfig(risk: RiskConfig, source: String) throws -> BacktestConfig {
+        BacktestConfig(
+            engine: EngineConfig(initialCash: Money(approximately: cash), settlementDays: settlementDays, risk: risk),
+            simulation: SimulationConfig(
+                marketFill: fill == "close" ? .thisClose : .nextOpen,
+                slippage: slippageBps > 0 ? .fixedBasisPoints(slippageBps) : .none,
+                commission: try commissionModel(source: source)),
+            recordsEquityCurve: true)
     }
 
     func commissionModel(source: String) throws -> CommissionModel {

@@ -61,8 +61,7 @@ struct ResearchBacktestOptions: ParsableArguments {
         if let strategy { settings.strategy = strategy }
         if let data { settings.data = data }
         if let symbols {
-            settings.symbols = symbols.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !$0.isEmpty }
+            settings.symbols = BacktestSettings.symbolList(symbols)
         }
         if let start { settings.start = start }
         if let end { settings.end = end }
@@ -74,20 +73,12 @@ struct ResearchBacktestOptions: ParsableArguments {
         if let slippageBps { settings.slippageBps = slippageBps }
         try settings.validate(source: source)
         let spec = try settings.strategySpec(source: source)
-        let defaultData = settings.strategy == "momentum" ? "bundled:sp500" : "bundled:stocks"
-        var symbolFilter = settings.symbols
-        if settings.data == nil, settings.strategy != "momentum", symbolFilter == nil { symbolFilter = ["GOOG"] }
-        let resolved = try DataSourceResolver.resolve(settings.data ?? defaultData, symbols: symbolFilter)
+        let selection = settings.dataSelection
+        let resolved = try DataSourceResolver.resolve(selection.argument, symbols: selection.symbols)
         let market = try BacktestDataLoader.load(resolved, settings: settings)
-        let backtest = BacktestConfig(
-            engine: EngineConfig(
-                initialCash: Money(approximately: settings.cash), settlementDays: settings.settlementDays,
-                risk: BacktestCommand.defaultRisk(settings: settings, spec: spec, hasSectors: !resolved.sectors.isEmpty)),
-            simulation: SimulationConfig(
-                marketFill: settings.fill == "close" ? .thisClose : .nextOpen,
-                slippage: settings.slippageBps > 0 ? .fixedBasisPoints(settings.slippageBps) : .none,
-                commission: try settings.commissionModel(source: source)),
-            recordsEquityCurve: true)
+        let backtest = try settings.backtestConfig(
+            risk: BacktestCommand.defaultRisk(settings: settings, spec: spec, hasSectors: !resolved.sectors.isEmpty),
+            source: source)
         let baseRisk = settings.risk, hasSectors = !resolved.sectors.isEmpty
         return Prepared(
             spec: spec, data: market.data, backtest: backtest, periodsPerYear: market.periodsPerYear,
