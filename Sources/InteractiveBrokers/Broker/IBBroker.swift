@@ -29,6 +29,8 @@ public actor IBBroker {
     private var source: AsyncThrowingStream<TWSOrderEvent, any Error>?
     private let output: AsyncStream<IBBrokerEvent>
     private let continuation: AsyncStream<IBBrokerEvent>.Continuation
+    /// Today's order actions and executed orders (IBBroker+OrderEfficiency.swift).
+    var efficiency: OrderEfficiencyGuard
 
     /// Creates a broker.
     /// - Parameters:
@@ -46,6 +48,7 @@ public actor IBBroker {
         self.journal = configuration.journal
         self.clock = clock
         self.book = IBOrderBook(commissionWait: configuration.commissionWait)
+        self.efficiency = OrderEfficiencyGuard(limit: configuration.orderEfficiency)
         (output, continuation) = AsyncStream.makeStream(of: IBBrokerEvent.self)
     }
 
@@ -87,6 +90,11 @@ public actor IBBroker {
     /// Carries out an engine command.
     /// - Throws: `IBBrokerError`; a submit that fails also produces a `rejected` report so the engine does not wait.
     public func execute(_ command: EngineCommand) async throws(IBBrokerError) {
+        if let (orders, denial) = efficiencyDenial(for: command, at: clock()) {
+            reject(orders, reason: denial)
+            throw .orderEfficiency(denial)
+        }
+        defer { recordEfficiency(command, at: clock()) }
         switch command {
         case .submit(let order):
             try await submit([order], parentIndex: nil)
@@ -343,7 +351,9 @@ public actor IBBroker {
     private func publish(_ outputs: [OrderBookOutput]) {
         for output in outputs {
             switch output {
-            case .report(let report): continuation.yield(.report(report))
+            case .report(let report):
+                noteExecution(report)
+                continuation.yield(.report(report))
             case .lateCommission(let late): continuation.yield(.lateCommission(late))
             case .unknownExecution(let execution): continuation.yield(.unknownExecution(execution))
             case .anomaly(let text): continuation.yield(.anomaly(text))

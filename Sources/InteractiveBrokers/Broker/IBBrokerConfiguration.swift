@@ -13,13 +13,17 @@ public struct IBBrokerConfiguration: Sendable {
     public var defaultTimeZone: TimeZone
     /// Where intents are written before they are sent (`nil`: not journaled, e.g. manual tools).
     public var journal: (any IntentJournal)?
+    /// The order-efficiency limit on new entries (`nil`: counted and logged, never denied).
+    public var orderEfficiency: OrderEfficiencyLimit?
 
     /// Creates a configuration; defaults: default account, RTH only, `IBT:` orderRefs, 5 s commission wait, UTC,
     /// no journal.
     public init(
         orderOptions: WireOrderOptions = WireOrderOptions(), commissionWait: TimeSpan? = .seconds(5),
-        defaultTimeZone: TimeZone = TWSTimeParser.utc, journal: (any IntentJournal)? = nil
+        defaultTimeZone: TimeZone = TWSTimeParser.utc, journal: (any IntentJournal)? = nil,
+        orderEfficiency: OrderEfficiencyLimit? = nil
     ) {
+        self.orderEfficiency = orderEfficiency
         self.orderOptions = orderOptions
         self.commissionWait = commissionWait
         self.defaultTimeZone = defaultTimeZone
@@ -60,6 +64,8 @@ public enum IBBrokerError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownOrder(OrderID)
     /// The intent journal could not be written, so nothing was sent.
     case journal(String)
+    /// A new entry was denied by the order-efficiency limit (`OrderEfficiencyGuard`); nothing was sent.
+    case orderEfficiency(String)
 
     public var description: String {
         switch self {
@@ -67,6 +73,7 @@ public enum IBBrokerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .request(let text): "TWS request failed: \(text)"
         case .unknownOrder(let id): "unknown order \(id)"
         case .journal(let text): "journal write failed, order not sent: \(text)"
+        case .orderEfficiency(let text): "risk denial: \(text)"
         }
     }
 }

@@ -30,6 +30,8 @@ public struct LiveRunnerConfiguration: Sendable {
     public var outsideRegularTradingHours = false
     /// At exit, cancel the open orders (`true`) or leave them working at the broker.
     public var cancelOnExit = true
+    /// The order-efficiency limit on new entries (`nil`: counted and logged only).
+    public var orderEfficiency: OrderEfficiencyLimit?
     /// How long a fill waits for its commission report.
     public var commissionWait: TimeSpan? = .seconds(5)
     /// Interval of the portfolio summary in the log.

@@ -90,6 +90,8 @@ extension Session {
                         if added > 0 { logger.info("journaled \(added) executions from the broker's list") }
                     } catch { logger.warning("execution sync failed: \(error)") }
                     logSummary()
+                    let efficiency = await broker.orderEfficiencySummary
+                    logger.info("\(efficiency)")
                     nextSummary = clock.now.advanced(by: configuration.summaryInterval)
                 }
             case .stop(let reason):

@@ -64,7 +64,8 @@ struct Session<S: Strategy> {
                 orderOptions: WireOrderOptions(
                     account: account, outsideRegularTradingHours: configuration.outsideRegularTradingHours,
                     reference: configuration.reference),
-                commissionWait: configuration.commissionWait, journal: journalAdapter),
+                commissionWait: configuration.commissionWait, journal: journalAdapter,
+                orderEfficiency: configuration.orderEfficiency),
             clock: { time.now() })
         self.broker = broker
         let events = await broker.start()

@@ -99,6 +99,7 @@ struct RunCommand: AsyncParsableCommand {
         configuration.marketDataType = settings.marketDataType == "realtime" ? nil : settings.twsMarketDataType
         configuration.outsideRegularTradingHours = settings.outsideRth
         configuration.cancelOnExit = settings.cancelOnExit
+        configuration.orderEfficiency = settings.orderEfficiency
         configuration.summaryInterval = .milliseconds(Int64(settings.summaryInterval * 1000))
         configuration.duration = duration
         configuration.orderTimeout = settings.orderTimeout.map { .milliseconds(Int64($0 * 1000)) }

@@ -19,6 +19,8 @@ struct RunSettings {
     var cash: Double = 100_000
     var parameters: Node?
     var risk = RiskConfig()
+    /// `risk.maxOrderEfficiencyRatio` / `risk.orderEfficiencyMinimumOrders`: the broker's order-efficiency limit.
+    var orderEfficiency: OrderEfficiencyLimit?
     var orderTimeout: Double?
     var outsideRth = false
     var cancelOnExit = true
@@ -42,6 +44,7 @@ struct RunSettings {
             "maxPositionValue", "maxPositionPercentOfEquity", "maxGrossExposureRatio", "maxActivePositions",
             "maxDailyLossPercent", "maxDrawdownPercent", "maxSectorPercentOfEquity", "volatilitySymbol",
             "volatilityThreshold", "rapidLossPercent", "rapidLossWindow", "maxRiskPerTradePercent", "requireSettledCash",
+            "maxOrderEfficiencyRatio", "orderEfficiencyMinimumOrders",
         ],
         "orders": ["timeout", "outsideRth", "cancelOnExit"],
         "data": ["barSize", "warmup", "marketDataType", "delayedFallback"],
@@ -176,7 +179,23 @@ struct RunSettings {
             settings.cash = v
         }
         settings.parameters = values["strategy.parameters"]?.node
-        let riskPaths = values.keys.filter { $0.hasPrefix("risk.") }
+        // The order-efficiency keys belong to the broker (OrderEfficiencyGuard), not to RiskConfig.
+        let efficiencyKeys: Set<String> = ["risk.maxOrderEfficiencyRatio", "risk.orderEfficiencyMinimumOrders"]
+        if let ratio = try double("risk.maxOrderEfficiencyRatio") {
+            guard ratio > 0 else {
+                throw CLIError("\(origin("risk.maxOrderEfficiencyRatio")): 'risk.maxOrderEfficiencyRatio' must be positive")
+            }
+            settings.orderEfficiency = OrderEfficiencyLimit(maxRatio: ratio)
+        }
+        if let minimum = try int("risk.orderEfficiencyMinimumOrders") {
+            guard minimum >= 0, settings.orderEfficiency != nil else {
+                throw CLIError(
+                    "\(origin("risk.orderEfficiencyMinimumOrders")): 'risk.orderEfficiencyMinimumOrders' must be ≥ 0 "
+                        + "and needs 'risk.maxOrderEfficiencyRatio'")
+            }
+            settings.orderEfficiency?.minimumOrders = minimum
+        }
+        let riskPaths = values.keys.filter { $0.hasPrefix("risk.") && !efficiencyKeys.contains($0) }
         if !riskPaths.isEmpty {
             var mapping = Node.Mapping([])
             for key in riskPaths.sorted() { mapping[Node(String(key.dropFirst(5)))] = values[key]!.node }

@@ -1,0 +1,59 @@
+import Storage
+import TradingEngine
+import TradingModel
+
+// The order-efficiency guard's hooks in the broker: one check before a command, one count after it, one per
+// execution. Entries are judged against the positions this broker's own executions built (the engine's view: it
+// starts flat); bracket children, cancels and modifies are never denied.
+extension IBBroker {
+    /// Today's order-efficiency counts and ratio, one line (the runner's periodic summary).
+    public var orderEfficiencySummary: String { efficiency.summary }
+
+    /// The counts as they stand.
+    public var orderEfficiency: OrderEfficiencyGuard { efficiency }
+
+    /// The orders a command would send and why the limit refuses them, or `nil` to let it through. A denial is
+    /// also journaled as a `risk-denial` event when the journal is the order journal.
+    func efficiencyDenial(for command: EngineCommand, at now: Timestamp) -> (orders: [Order], reason: String)? {
+        let orders: [Order]
+        switch command {
+        case .submit(let order): orders = [order]
+        case .submitBracket(let parent, let children): orders = [parent] + children
+        case .cancel, .modify: return nil
+        }
+        guard let entry = orders.first, isEntry(entry),
+            let reason = efficiency.denial(forEntryOf: orders.count, at: now)
+        else { return nil }
+        if let adapter = configuration.journal as? OrderJournalIntents {
+            try? adapter.journal.recordEvent(.riskDenial, "\(entry.clientOrderID): \(reason)", at: now)
+        }
+        return (orders, reason)
+    }
+
+    /// Counts a command carried out (or attempted: a failed send still counts, which errs on the strict side).
+    func recordEfficiency(_ command: EngineCommand, at now: Timestamp) {
+        switch command {
+        case .submit: efficiency.recordSubmitted(1, at: now)
+        case .submitBracket(_, let children): efficiency.recordSubmitted(1 + children.count, at: now)
+        case .cancel: efficiency.recordCancelled(at: now)
+        case .modify: efficiency.recordModified(at: now)
+        }
+    }
+
+    /// Counts an order's first execution.
+    func noteExecution(_ report: ExecutionReport) {
+        guard case .filled(let fill) = report else { return }
+        efficiency.recordExecution(of: fill.orderID, at: fill.timestamp)
+    }
+
+    /// `true` when the order would increase the absolute position this broker's executions built.
+    private func isEntry(_ order: Order) -> Bool {
+        var held = Quantity.zero
+        for tracked in trackedOrders.values where tracked.instrument == order.instrument {
+            let side = (try? OrderMapping.side(ofAction: tracked.wire.action)) ?? .buy
+            held = side == .buy ? held + tracked.executed : held - tracked.executed
+        }
+        let after = order.side == .buy ? held + order.quantity : held - order.quantity
+        return after.units.magnitude > held.units.magnitude
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import TradingModel
+
+/// What `ibtrader order` was asked to send, before validation: the command line's values as text.
+public struct ManualOrderArguments: Sendable, Hashable {
+    /// `buy` or `sell`.
+    public var side: String
+    /// The symbol.
+    public var symbol: String
+    /// The quantity (shares).
+    public var quantity: String
+    /// `MKT`, `LMT`, `STP`, `STP_LMT` (or `STP LMT`), `TRAIL`.
+    public var type: String = "MKT"
+    /// `--limit`.
+    public var limit: String?
+    /// `--stop`.
+    public var stop: String?
+    /// `--trail-amount`.
+    public var trailAmount: String?
+    /// `--trail-percent`.
+    public var trailPercent: String?
+    /// `--take-profit` (bracket).
+    public var takeProfit: String?
+    /// `--stop-loss` (bracket).
+    public var stopLoss: String?
+    /// `DAY` or `GTC`.
+    public var timeInForce: String = "DAY"
+
+    /// Creates arguments; the rest are set by name.
+    public init(side: String, symbol: String, quantity: String) {
+        self.side = side
+        self.symbol = symbol
+        self.quantity = quantity
+    }
+}
+
+/// Why the arguments do not make an order. Each message names the option to fix.
+public struct ManualOrderError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The message.
+    public var message: String
+    /// Creates an error.
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// A validated manual order: an entry, and for a bracket its stop-loss and take-profit.
+///
+/// ```swift
+/// var arguments = ManualOrderArguments(side: "buy", symbol: "AAPL", quantity: "10")
+/// arguments.type = "LMT"
+/// arguments.limit = "150.25"
+/// let ticket = try ManualOrderTicket(arguments)   // LMT 150.25 DAY
+/// ```
+public struct ManualOrderTicket: Sendable, Hashable {
+    /// The symbol, upper-cased.
+    public var symbol: Symbol
+    /// Buy or sell.
+    public var side: Side
+    /// Positive quantity.
+    public var quantity: Quantity
+    /// Pricing of the entry.
+    public var type: OrderType
+    /// Lifetime of the entry (the bracket's children are GTC, as the engine's are).
+    public var timeInForce: TimeInForce
+    /// Bracket take-profit limit price.
+    public var takeProfit: Price?
+    /// Bracket stop-loss stop price.
+    public var stopLoss: Price?
+
+    /// `true` with a take-profit and a stop-loss.
+    public var isBracket: Bool { takeProfit != nil && stopLoss != nil }
+
+    /// Validates the arguments.
+    /// - Throws: `ManualOrderError` naming the option at fault.
+    public init(_ arguments: ManualOrderArguments) throws(ManualOrderError) {
+        switch arguments.side.lowercased() {
+        case "buy": side = .buy
+        case "sell": side = .sell
+        default: throw ManualOrderError("the side must be buy or sell, got '\(arguments.side)'")
+        }
+        let symbol = arguments.symbol.trimmingCharacters(in: .whitespaces).uppercased()
+        guard !symbol.isEmpty, !symbol.contains(" ") else {
+            throw ManualOrderError("the symbol must be one word, got '\(arguments.symbol)'")
+        }
+        self.symbol = Symbol(symbol)
+        guard let quantity = Quantity(arguments.quantity), quantity.units > 0 else {
+            throw ManualOrderError("the quantity must be a positive number, got '\(arguments.quantity)'")
+        }
+        self.quantity = quantity
+        switch arguments.timeInForce.uppercased() {
+        case "DAY": timeInForce = .day
+        case "GTC": timeInForce = .gtc
+        default: throw ManualOrderError("--tif must be DAY or GTC, got '\(arguments.timeInForce)'")
+        }
+        type = try Self.orderType(arguments)
+        takeProfit = try Self.price(arguments.takeProfit, "--take-profit")
+        stopLoss = try Self.price(arguments.stopLoss, "--stop-loss")
+        try checkBracket()
+    }
+
+    /// The entry's pricing from `--type` and its price options; prices a type does not use are refused.
+    private static func orderType(_ a: ManualOrderArguments) throws(ManualOrderError) -> OrderType {
+        let name = a.type.uppercased().replacingOccurrences(of: " ", with: "_")
+        let limit = try price(a.limit, "--limit")
+        let stop = try price(a.stop, "--stop")
+        let amount = try price(a.trailAmount, "--trail-amount")
+        var percent: Double?
+        if let text = a.trailPercent {
+            guard let value = Double(text), value.isFinite, value > 0, value < 100 else {
+                throw ManualOrderError("--trail-percent must be a number in (0, 100), got '\(text)'")
+            }
+            percent = value
+        }
+        func refuse(_ present: Bool, _ option: String) throws(ManualOrderError) {
+            if present { throw ManualOrderError("\(option) does not apply to a \(name) order") }
+        }
+        switch name {
+        case "MKT":
+            try refuse(limit != nil, "--limit")
+            try refuse(stop != nil, "--stop")
+            try refuse(amount != nil || percent != nil, "--trail-amount/--trail-percent")
+            return .market
+        case "LMT":
+            guard let limit else { throw ManualOrderError("a LMT order needs --limit PRICE") }
+            try refuse(stop != nil, "--stop")
+            try refuse(amount != nil || percent != nil, "--trail-amount/--trail-percent")
+            return .limit(limit)
+        case "STP":
+            guard let stop else { throw ManualOrderError("a STP order needs --stop PRICE") }
+            try refuse(limit != nil, "--limit")
+            try refuse(amount != nil || percent != nil, "--trail-amount/--trail-percent")
+            return .stop(stop)
+        case "STP_LMT":
+            guard let stop, let limit else { throw ManualOrderError("a STP_LMT order needs --stop PRICE and --limit PRICE") }
+            try refuse(amount != nil || percent != nil, "--trail-amount/--trail-percent")
+            return .stopLimit(stop: stop, limit: limit)
+        case "TRAIL":
+            try refuse(limit != nil, "--limit")
+            try refuse(stop != nil, "--stop")
+            switch (amount, percent) {
+            case (let amount?, nil): return .trailingAmount(amount)
+            case (nil, let percent?): return .trailingPercent(percent)
+            case (nil, nil): throw ManualOrderError("a TRAIL order needs --trail-amount A or --trail-percent P")
+            default: throw ManualOrderError("--trail-amount and --trail-percent are exclusive: give one")
+            }
+        default:
+            throw ManualOrderError("--type must be MKT, LMT, STP, STP_LMT or TRAIL, got '\(a.type)'")
+        }
+    }
+
+    private static func price(_ text: String?, _ option: String) throws(ManualOrderError) -> Price? {
+        guard let text else { return nil }
+        guard let value = Price(text), value.units > 0 else {
+            throw ManualOrderError("\(option) must be a positive price, got '\(text)'")
+        }
+        return value
+    }
+
+    /// A bracket needs both legs, on the right sides of the entry.
+    private func checkBracket() throws(ManualOrderError) {
+        switch (takeProfit, stopLoss) {
+        case (nil, nil): return
+        case (_?, nil), (nil, _?):
+            throw ManualOrderError("a bracket needs both --take-profit PRICE and --stop-loss PRICE")
+        case (let target?, let stop?):
+            switch type {
+            case .market, .limit, .stop, .stopLimit: break
+            default: throw ManualOrderError("a bracket's entry must be MKT, LMT, STP or STP_LMT")
+            }
+            let buying = side == .buy
+            guard buying ? target > stop : target < stop else {
+                throw ManualOrderError(
+                    "--take-profit \(target) must be \(buying ? "above" : "below") --stop-loss \(stop) for a \(side.rawValue.lowercased())")
+            }
+            if case .limit(let entry) = type, buying ? !(stop < entry && entry < target) : !(target < entry && entry < stop) {
+                throw ManualOrderError("the limit \(entry) must lie between --stop-loss \(stop) and --take-profit \(target)")
+            }
+        }
+    }
+
+    /// The entry request for an instrument.
+    public func request(for instrument: InstrumentID) -> OrderRequest {
+        OrderRequest(instrument: instrument, side: side, quantity: quantity, type: type, timeInForce: timeInForce)
+    }
+
+    /// The orders to hand to the broker: the entry under `clientOrderID`, then (bracket) the stop-loss `-SL` and
+    /// take-profit `-TP` children, each already `submitted`, ids from `firstID` on.
+    /// - Parameters:
+    ///   - instrument: the instrument id in the broker's contract book.
+    ///   - clientOrderID: the entry's stable key (its orderRef without the prefix).
+    ///   - now: the creation time.
+    public func orders(for instrument: InstrumentID, clientOrderID: ClientOrderID, at now: Timestamp) -> [Order] {
+        var entry = Order(id: OrderID(1), clientOrderID: clientOrderID, request: request(for: instrument), createdAt: now)
+        try? entry.lifecycle.apply(.submitted)
+        guard isBracket else { return [entry] }
+        let bracket = BracketOrder(entry: request(for: instrument), stopLoss: stopLoss, takeProfit: takeProfit)
+        var result = [entry]
+        for (k, child) in bracket.children.enumerated() {
+            let suffix = k == 0 ? "SL" : "TP"
+            var order = Order(
+                id: OrderID(Int64(k + 2)), clientOrderID: ClientOrderID("\(clientOrderID.rawValue)-\(suffix)"),
+                request: child, createdAt: now)
+            order.parentID = entry.id
+            try? order.lifecycle.apply(.submitted)
+            result.append(order)
+        }
+        return result
+    }
+}

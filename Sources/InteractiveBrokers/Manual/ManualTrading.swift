@@ -1,0 +1,107 @@
+import Foundation
+import Storage
+import TWSClient
+import TWSProtocol
+import TradingEngine
+import TradingModel
+
+/// Settings shared by the manual commands (`ibtrader order|orders|cancel|positions|account`).
+public struct ManualSettings: Sendable {
+    /// The account to act on (default: the first managed account).
+    public var account: String?
+    /// A live (non-`DU…`) account is used only when this names it, exactly as for `ibtrader run`.
+    public var confirmedLiveAccount: String?
+    /// Pre-trade limits, the engine's `RiskConfig`.
+    public var risk = RiskConfig()
+    /// The order journal (`nil`: orders are not journaled).
+    public var journal: OrderJournal?
+    /// The orderRef namespace of manual orders.
+    public var reference = OrderReference(prefix: "IBT:manual:")
+    /// How long to wait for TWS's acknowledgement (or for a cancel to take effect).
+    public var timeout: Duration = .seconds(10)
+    /// The operator's kill switch: every order is denied.
+    public var killSwitchEngaged = false
+    /// The time stamped on journal rows.
+    public var clock: @Sendable () -> Timestamp
+
+    /// Creates settings.
+    public init(clock: @escaping @Sendable () -> Timestamp) { self.clock = clock }
+}
+
+/// Why a manual command could not do its job (business outcomes — denials, rejections — are results, not errors).
+public enum ManualTradingError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The account rule refused (live account not confirmed, or not managed).
+    case account(LiveRunnerError)
+    /// TWS knows no contract, or several, for the symbol.
+    case contract(String)
+    /// The orderRef is already in the journal: the order was sent before (never send it twice).
+    case duplicateOrderRef(String, state: String)
+    /// No open order matches.
+    case orderNotFound(String)
+    /// The order belongs to another API client, which alone can cancel it.
+    case otherClient(orderID: Int, clientID: Int)
+    /// A request failed.
+    case request(String)
+    /// The journal could not be written.
+    case journal(String)
+
+    public var description: String {
+        switch self {
+        case .account(let error): error.description
+        case .contract(let text): text
+        case .duplicateOrderRef(let ref, let state):
+            "orderRef \(ref) is already journaled (state \(state)): it was sent before and is not sent again"
+        case .orderNotFound(let target): "no open order \(target) (see `ibtrader orders`)"
+        case .otherClient(let id, let client):
+            "order \(id) was placed by API client \(client); only that client can cancel it (--client-id \(client)), "
+                + "or use `ibtrader cancel --all`"
+        case .request(let text): "TWS request failed: \(text)"
+        case .journal(let text): "journal: \(text)"
+        }
+    }
+}
+
+/// The manual tools over one connection: what `ibtrader order|orders|cancel|positions|account` do, without the
+/// command line (tested against the gateway simulator).
+public enum ManualTrading {
+    /// Checks the account rule of `ibtrader run`: paper (`DU…`) accounts pass; others only when confirmed by name.
+    /// - Throws: `ManualTradingError.account`.
+    public static func account(
+        _ info: TWSSessionInfo, settings: ManualSettings
+    ) throws(ManualTradingError) -> String {
+        do {
+            return try LiveRunner.checkAccount(
+                managed: info.accounts, configured: settings.account, confirmedLive: settings.confirmedLiveAccount)
+        } catch {
+            throw .account(error)
+        }
+    }
+
+    /// Qualifies a stock symbol (SMART, USD): exactly one contract.
+    /// - Throws: `ManualTradingError.contract`.
+    public static func qualify(_ symbol: Symbol, on connection: TWSConnection) async throws(ManualTradingError)
+        -> TWSContract
+    {
+        let wanted = TWSContract(symbol: symbol.rawValue, securityType: "STK", exchange: "SMART", currency: "USD")
+        let details: [TWSContractDetails]
+        do { details = try await connection.contractDetails(wanted) } catch {
+            throw .contract("\(symbol): \(error)")
+        }
+        guard let first = details.first else { throw .contract("\(symbol): TWS knows no stock contract (SMART, USD)") }
+        guard details.count == 1 else {
+            throw .contract("\(symbol) is ambiguous (\(details.count) contracts); trade it from TWS")
+        }
+        return first.contract
+    }
+
+    /// Journals a note, ignoring a missing journal.
+    static func note(_ kind: JournalEventKind, _ text: String, settings: ManualSettings) throws(ManualTradingError) {
+        guard let journal = settings.journal else { return }
+        do { try journal.recordEvent(kind, text, at: settings.clock()) } catch { throw .journal("\(error)") }
+    }
+
+    /// Sleeps in real time (polling a broker that answers asynchronously).
+    static func pause(_ span: Duration) async {
+        try? await Task.sleep(for: span)
+    }
+}

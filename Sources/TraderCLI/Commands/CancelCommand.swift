@@ -1,0 +1,61 @@
+import Analytics
+import ArgumentParser
+import InteractiveBrokers
+
+/// `ibtrader cancel ID|ORDERREF|--all`: cancels one order, or every open order of the account (reqGlobalCancel).
+struct CancelCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cancel",
+        abstract: "Cancel one order (by order id or orderRef), or every open order with --all.",
+        discussion: """
+            A number is TWS's order id (of this --client-id: TWS lets only the placing client cancel an order), \
+            anything else an orderRef. --all sends reqGlobalCancel: every open order of every client and of TWS. \
+            The command waits until TWS no longer lists the orders (--timeout) and exits non-zero if some remain. \
+            The cancel is journaled (a note, and the order's state when its orderRef is journaled).
+            """
+    )
+
+    @Argument(help: "The order id or orderRef.") var target: String?
+    @Flag(name: .long, help: "Cancel every open order of the account (reqGlobalCancel).") var all = false
+
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var manual: ManualOptions
+
+    func validate() throws {
+        guard (target != nil) != all else { throw ValidationError("give an order id or orderRef, or --all (not both)") }
+    }
+
+    func run() async throws { try await perform().emit() }
+
+    /// Cancels; the lines to print and whether every order is gone.
+    func perform() async throws -> ManualCommandOutput {
+        let context = try ManualContext(connection: connection, manual: manual, journaling: true)
+        let target = target.map(ManualCancelTarget.init)
+        let result = try await context.run { client, info, settings in
+            if let target {
+                try await ManualTrading.cancel(target, on: client, info: info, settings: settings)
+            } else {
+                try await ManualTrading.cancelAll(on: client, info: info, settings: settings)
+            }
+        }
+        var lines: [String]
+        if manual.json {
+            lines = result.cancelled.map { Self.json($0, "cancelled") } + result.stillOpen.map { Self.json($0, "stillOpen") }
+        } else {
+            lines = ["cancelled \(result.cancelled.count) order(s)"]
+            lines += result.cancelled.map { "  \($0.orderID) \($0.orderRef) \($0.symbol) \($0.action) \($0.quantity) \($0.type)" }
+            if !result.stillOpen.isEmpty {
+                lines.append("still open after the wait: \(result.stillOpen.count)")
+                lines += result.stillOpen.map { "  \($0.orderID) \($0.orderRef) \($0.symbol) \($0.status)" }
+            }
+        }
+        return ManualCommandOutput(lines: lines, succeeded: result.stillOpen.isEmpty)
+    }
+
+    private static func json(_ o: ManualOpenOrder, _ record: String) -> String {
+        JSONLine.render([
+            "record": .string(record), "orderId": .integer(o.orderID), "clientId": .integer(o.clientID),
+            "orderRef": .string(o.orderRef), "symbol": .string(o.symbol), "status": .string(o.status),
+        ])
+    }
+}

@@ -1,0 +1,133 @@
+import Analytics
+import ArgumentParser
+import Foundation
+import InteractiveBrokers
+import TradingEngine
+import TradingModel
+
+/// `ibtrader order buy|sell SYMBOL QTY …`: one manual order (or bracket) through the engine's risk rules and the
+/// journal, acknowledged by TWS.
+struct OrderCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "order",
+        abstract: "Send one order (or a bracket) to a paper account, through the risk rules and the journal.",
+        discussion: """
+            The intent is journaled (orderRef IBT:manual:<key>) before it is sent; the command waits for TWS's \
+            acknowledgement (--timeout) and exits non-zero when the order is denied by a risk rule, rejected by TWS \
+            or not acknowledged. Risk limits come from --config (its risk section) and the --max-* options. A live \
+            (non-DU) account is refused unless --live is confirmed at the prompt or --confirm-live ACCOUNT names it. \
+            IBTRADER_KILL_SWITCH=1 denies every order.
+            """
+    )
+
+    @Argument(help: "buy or sell.") var side: String
+    @Argument(help: "The symbol (a US stock, SMART).") var symbol: String
+    @Argument(help: "The quantity in shares.") var quantity: String
+
+    @Option(name: .long, help: "MKT, LMT, STP, STP_LMT or TRAIL.") var type: String = "MKT"
+    @Option(name: .long, help: "Limit price (LMT, STP_LMT).") var limit: String?
+    @Option(name: .long, help: "Stop price (STP, STP_LMT).") var stop: String?
+    @Option(name: .customLong("trail-amount"), help: "Trailing amount (TRAIL).") var trailAmount: String?
+    @Option(name: .customLong("trail-percent"), help: "Trailing percent (TRAIL).") var trailPercent: String?
+    @Option(name: .customLong("take-profit"), help: "Bracket: take-profit limit price (with --stop-loss).") var takeProfit: String?
+    @Option(name: .customLong("stop-loss"), help: "Bracket: stop-loss stop price (with --take-profit).") var stopLoss: String?
+    @Option(name: .long, help: "DAY or GTC.") var tif: String = "DAY"
+    @Option(name: .long, help: "The order's key (orderRef IBT:manual:KEY); a key already journaled is never sent again.")
+    var ref: String?
+
+    @Option(name: .customLong("max-position-value"), help: "Risk: largest position value after the trade.")
+    var maxPositionValue: Double?
+    @Option(name: .customLong("max-position-percent"), help: "Risk: largest position value, % of net liquidation.")
+    var maxPositionPercent: Double?
+    @Option(name: .customLong("max-gross-exposure"), help: "Risk: largest gross exposure / net liquidation.")
+    var maxGrossExposure: Double?
+    @Option(name: .customLong("max-positions"), help: "Risk: most non-flat positions.")
+    var maxPositions: Int?
+    @Option(name: .customLong("max-daily-loss-percent"), help: "Risk: no entries once today's P&L is this % down.")
+    var maxDailyLossPercent: Double?
+
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var manual: ManualOptions
+
+    var arguments: ManualOrderArguments {
+        var a = ManualOrderArguments(side: side, symbol: symbol, quantity: quantity)
+        a.type = type
+        a.limit = limit
+        a.stop = stop
+        a.trailAmount = trailAmount
+        a.trailPercent = trailPercent
+        a.takeProfit = takeProfit
+        a.stopLoss = stopLoss
+        a.timeInForce = tif
+        return a
+    }
+
+    func validate() throws {
+        do { _ = try ManualOrderTicket(arguments) } catch { throw ValidationError(error.description) }
+        if let ref, ref.isEmpty || ref.contains(where: \.isWhitespace) {
+            throw ValidationError("--ref must be a non-empty key without spaces")
+        }
+    }
+
+    func run() async throws { try await perform().emit() }
+
+    /// Sends the order; the lines to print and whether it was acknowledged.
+    func perform() async throws -> ManualCommandOutput {
+        let ticket: ManualOrderTicket
+        do { ticket = try ManualOrderTicket(arguments) } catch { throw CLIError(error.description) }
+        var context = try ManualContext(connection: connection, manual: manual, journaling: true)
+        if let v = maxPositionValue { context.settings.risk.maxPositionValue = Money(approximately: v) }
+        if let v = maxPositionPercent { context.settings.risk.maxPositionPercentOfEquity = v }
+        if let v = maxGrossExposure { context.settings.risk.maxGrossExposureRatio = v }
+        if let v = maxPositions { context.settings.risk.maxActivePositions = v }
+        if let v = maxDailyLossPercent { context.settings.risk.maxDailyLossPercent = v }
+        let key = ClientOrderID(ref ?? "\(Int64(Date().timeIntervalSince1970 * 1000))-\(ticket.symbol)")
+        let result = try await context.run { client, info, settings in
+            try await ManualTrading.placeOrder(ticket, clientOrderID: key, on: (client, info, settings))
+        }
+        return ManualCommandOutput(lines: render(result), succeeded: result.succeeded)
+    }
+
+    private func render(_ result: ManualOrderResult) -> [String] {
+        let (status, detail) = Self.status(result.outcome)
+        if manual.json {
+            var lines = [
+                JSONLine.render([
+                    "record": .string("order"), "account": .string(result.account), "orderRef": .string(result.orderRef),
+                    "status": .string(status), "detail": detail.isEmpty ? .null : .string(detail),
+                ])
+            ]
+            lines += result.legs.map { leg in
+                JSONLine.render([
+                    "record": .string("leg"), "orderRef": .string(leg.orderRef), "orderId": .integer(leg.brokerOrderID),
+                    "side": .string(leg.side.rawValue), "quantity": .string("\(leg.quantity)"), "type": .string(leg.type),
+                    "state": .string(leg.state.rawValue), "filled": .string("\(leg.filled)"),
+                    "averagePrice": leg.averagePrice.map { .string("\($0)") } ?? .null,
+                ])
+            }
+            return lines
+        }
+        var lines = ["\(status): \(result.orderRef) (account \(result.account))\(detail.isEmpty ? "" : ": \(detail)")"]
+        if !result.legs.isEmpty {
+            lines.append(
+                TextTable.render(
+                    header: ["order id", "orderRef", "side", "qty", "type", "state", "filled", "avg price"],
+                    rows: result.legs.map {
+                        [
+                            "\($0.brokerOrderID)", $0.orderRef, $0.side.rawValue, "\($0.quantity)", $0.type,
+                            $0.state.rawValue, "\($0.filled)", $0.averagePrice.map { "\($0)" } ?? "",
+                        ]
+                    }, rightAligned: [0, 3, 6, 7]))
+        }
+        return lines
+    }
+
+    static func status(_ outcome: ManualOrderOutcome) -> (String, String) {
+        switch outcome {
+        case .acknowledged: ("acknowledged", "")
+        case .rejected(let text): ("rejected", text)
+        case .denied(let denial): ("denied", "\(denial)")
+        case .timedOut: ("timeout", "no acknowledgement in time; the order may still be working (see `ibtrader orders`)")
+        }
+    }
+}

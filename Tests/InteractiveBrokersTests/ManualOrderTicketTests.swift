@@ -1,0 +1,123 @@
+import Testing
+import TradingEngine
+import TradingModel
+
+@testable import InteractiveBrokers
+
+@Suite("ibtrader order: arguments and risk")
+struct ManualOrderTicketTests {
+    static func args(
+        _ side: String = "buy", _ quantity: String = "10", type: String = "MKT",
+        _ change: (inout ManualOrderArguments) -> Void = { _ in }
+    ) -> ManualOrderArguments {
+        var a = ManualOrderArguments(side: side, symbol: "aapl", quantity: quantity)
+        a.type = type
+        change(&a)
+        return a
+    }
+
+    static func message(_ a: ManualOrderArguments) -> String? {
+        do {
+            _ = try ManualOrderTicket(a)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    @Test("each order type with its prices")
+    func types() throws {
+        #expect(try ManualOrderTicket(Self.args()).type == .market)
+        #expect(try ManualOrderTicket(Self.args(type: "LMT") { $0.limit = "150.25" }).type == .limit(Price("150.25")!))
+        #expect(try ManualOrderTicket(Self.args(type: "stp") { $0.stop = "140" }).type == .stop(Price(140)))
+        #expect(
+            try ManualOrderTicket(Self.args(type: "STP_LMT") { $0.stop = "140"; $0.limit = "139.5" }).type
+                == .stopLimit(stop: Price(140), limit: Price("139.5")!))
+        #expect(try ManualOrderTicket(Self.args(type: "TRAIL") { $0.trailPercent = "1.5" }).type == .trailingPercent(1.5))
+        let ticket = try ManualOrderTicket(Self.args("SELL", type: "TRAIL") { $0.trailAmount = "2"; $0.timeInForce = "gtc" })
+        #expect(ticket.type == .trailingAmount(Price(2)) && ticket.side == .sell && ticket.timeInForce == .gtc)
+        #expect(ticket.symbol == "AAPL")
+    }
+
+    @Test(
+        "clear errors that name the option",
+        arguments: [
+            (ManualOrderTicketTests.args(type: "LMT"), "a LMT order needs --limit PRICE"),
+            (ManualOrderTicketTests.args(type: "STP_LMT") { $0.stop = "1" }, "a STP_LMT order needs --stop PRICE and --limit PRICE"),
+            (ManualOrderTicketTests.args(type: "TRAIL"), "a TRAIL order needs --trail-amount A or --trail-percent P"),
+            (ManualOrderTicketTests.args(type: "TRAIL") { $0.trailAmount = "1"; $0.trailPercent = "1" }, "--trail-amount and --trail-percent are exclusive: give one"),
+            (ManualOrderTicketTests.args { $0.limit = "1" }, "--limit does not apply to a MKT order"),
+            (ManualOrderTicketTests.args { $0.takeProfit = "200" }, "a bracket needs both --take-profit PRICE and --stop-loss PRICE"),
+            (ManualOrderTicketTests.args { $0.stopLoss = "100" }, "a bracket needs both --take-profit PRICE and --stop-loss PRICE"),
+            (ManualOrderTicketTests.args { $0.takeProfit = "100"; $0.stopLoss = "200" }, "--take-profit 100 must be above --stop-loss 200 for a buy"),
+            (ManualOrderTicketTests.args("hold"), "the side must be buy or sell, got 'hold'"),
+            (ManualOrderTicketTests.args("buy", "-5"), "the quantity must be a positive number, got '-5'"),
+            (ManualOrderTicketTests.args { $0.timeInForce = "IOC" }, "--tif must be DAY or GTC, got 'IOC'"),
+            (ManualOrderTicketTests.args(type: "MOC"), "--type must be MKT, LMT, STP, STP_LMT or TRAIL, got 'MOC'"),
+            (ManualOrderTicketTests.args(type: "LMT") { $0.limit = "abc" }, "--limit must be a positive price, got 'abc'"),
+            (ManualOrderTicketTests.args(type: "TRAIL") { $0.trailPercent = "150" }, "--trail-percent must be a number in (0, 100), got '150'"),
+        ])
+    func errors(_ a: ManualOrderArguments, _ expected: String) {
+        #expect(Self.message(a) == expected)
+    }
+
+    @Test("a bracket becomes the entry and its stop-loss and take-profit, linked, with stable keys")
+    func bracketOrders() throws {
+        let ticket = try ManualOrderTicket(Self.args(type: "LMT") { $0.limit = "100"; $0.takeProfit = "110"; $0.stopLoss = "95" })
+        let orders = ticket.orders(for: InstrumentID(index: 0), clientOrderID: "k1", at: .zero)
+        #expect(orders.map(\.clientOrderID.rawValue) == ["k1", "k1-SL", "k1-TP"])
+        #expect(orders.map(\.type) == [.limit(Price(100)), .stop(Price(95)), .limit(Price(110))])
+        #expect(orders.map(\.side) == [.buy, .sell, .sell])
+        #expect(orders.dropFirst().allSatisfy { $0.parentID == orders[0].id && $0.state == .submitted })
+    }
+
+    // MARK: - Risk
+
+    static func account(position: Int64 = 0) -> ManualAccountState {
+        ManualAccountState(
+            equity: Money(100_000), grossExposure: Money(30_000), activePositions: 2, position: Quantity(position))
+    }
+
+    @Test("the engine's rules deny entries and let exits through")
+    func riskRules() throws {
+        var config = RiskConfig()
+        config.maxPositionValue = Money(5_000)
+        let buy = try ManualOrderTicket(Self.args("buy", "100"))
+        let denial = ManualRiskCheck.denial(buy, config: config, account: Self.account(), referencePrice: Price(60), at: .zero)
+        #expect(denial?.rule == .maxPositionValue)
+        // Selling out of a 100-share long position is an exit: never blocked by value limits.
+        let sell = try ManualOrderTicket(Self.args("sell", "100"))
+        #expect(ManualRiskCheck.denial(sell, config: config, account: Self.account(position: 100), referencePrice: Price(60), at: .zero) == nil)
+        #expect(ManualRiskCheck.denial(buy, config: config, account: Self.account(), referencePrice: Price(40), at: .zero) == nil)
+
+        var positions = RiskConfig()
+        positions.maxActivePositions = 2
+        #expect(ManualRiskCheck.denial(buy, config: positions, account: Self.account(), referencePrice: Price(1), at: .zero)?.rule == .maxActivePositions)
+        var exposure = RiskConfig()
+        exposure.maxGrossExposureRatio = 0.35
+        #expect(ManualRiskCheck.denial(buy, config: exposure, account: Self.account(), referencePrice: Price(60), at: .zero)?.rule == .maxGrossExposure)
+    }
+
+    @Test("daily loss from reqPnL, the kill switch, and an order that cannot be valued")
+    func riskInputs() throws {
+        let buy = try ManualOrderTicket(Self.args())
+        var daily = RiskConfig()
+        daily.maxDailyLossPercent = 2
+        var state = Self.account()
+        state.dailyPnL = Money(-3_000)  // started the day at 103,000: down 2.9 %
+        #expect(ManualRiskCheck.denial(buy, config: daily, account: state, referencePrice: Price(10), at: .zero)?.rule == .maxDailyLoss)
+        state.dailyPnL = Money(-1_000)
+        #expect(ManualRiskCheck.denial(buy, config: daily, account: state, referencePrice: Price(10), at: .zero) == nil)
+
+        state.killSwitchEngaged = true
+        #expect(ManualRiskCheck.denial(buy, config: RiskConfig(), account: state, referencePrice: nil, at: .zero)?.rule == .killSwitch)
+
+        var value = RiskConfig()
+        value.maxPositionPercentOfEquity = 10
+        let unpriced = ManualRiskCheck.denial(buy, config: value, account: Self.account(), referencePrice: nil, at: .zero)
+        #expect(unpriced?.rule == .invalidOrder)
+        // A limit order is valued at its own price.
+        let limit = try ManualOrderTicket(Self.args(type: "LMT") { $0.limit = "50" })
+        #expect(ManualRiskCheck.denial(limit, config: value, account: Self.account(), referencePrice: nil, at: .zero) == nil)
+    }
+}
