@@ -40,10 +40,10 @@ extension IBBroker {
         }
     }
 
-    /// Counts an order's first execution.
-    func noteExecution(_ report: ExecutionReport) {
+    /// Counts an order's first execution, on the broker's clock (the day of the submits, not the exchange's stamp).
+    func noteExecution(_ report: ExecutionReport, at now: Timestamp) {
         guard case .filled(let fill) = report else { return }
-        efficiency.recordExecution(of: fill.orderID, at: fill.timestamp)
+        efficiency.recordExecution(of: fill.orderID, at: now)
     }
 
     /// `true` when the order would increase the absolute position this broker's executions built.

@@ -352,7 +352,7 @@ public actor IBBroker {
         for output in outputs {
             switch output {
             case .report(let report):
-                noteExecution(report)
+                noteExecution(report, at: clock())
                 continuation.yield(.report(report))
             case .lateCommission(let late): continuation.yield(.lateCommission(late))
             case .unknownExecution(let execution): continuation.yield(.unknownExecution(execution))
