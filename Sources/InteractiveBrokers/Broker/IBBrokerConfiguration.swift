@@ -13,13 +13,17 @@ public struct IBBrokerConfiguration: Sendable {
     public var defaultTimeZone: TimeZone
     /// Where intents are written before they are sent (`nil`: not journaled, e.g. manual tools).
     public var journal: (any IntentJournal)?
+    /// Test only: where the process exits abruptly (`IBTRADER_CRASH_AT`); `nil` in real use.
+    public var crashPoint: CrashPoint?
 
     /// Creates a configuration; defaults: default account, RTH only, `IBT:` orderRefs, 5 s commission wait, UTC,
     /// no journal.
     public init(
         orderOptions: WireOrderOptions = WireOrderOptions(), commissionWait: TimeSpan? = .seconds(5),
-        defaultTimeZone: TimeZone = TWSTimeParser.utc, journal: (any IntentJournal)? = nil
+        defaultTimeZone: TimeZone = TWSTimeParser.utc, journal: (any IntentJournal)? = nil,
+        crashPoint: CrashPoint? = nil
     ) {
+        self.crashPoint = crashPoint
         self.orderOptions = orderOptions
         self.commissionWait = commissionWait
         self.defaultTimeZone = defaultTimeZone
