@@ -238,6 +238,12 @@ public actor IBBroker {
         book.noteApplied(executionIDs: appliedExecutions)
     }
 
+    /// Marks executions the restart reconciliation already accounted for (journaled, in the adopted positions)
+    /// as seen, so a later reqExecutions neither applies nor reports them again.
+    public func noteReconciled(executionIDs: [String]) {
+        book.noteApplied(executionIDs: executionIDs)
+    }
+
     /// Sends again, once, intents of an earlier run that never reached the broker (the reconciler's `send`):
     /// under fresh TWS order ids but their original orderRefs, journaled like any order (the journal rows exist,
     /// so they are only marked `sent`). The engine orders' client ids are the full orderRefs

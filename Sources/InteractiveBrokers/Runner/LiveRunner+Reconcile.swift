@@ -29,6 +29,7 @@ extension Session {
             + "\(snapshot.positions.count) positions"
         logger.info("\(state)")
         restorePositions(snapshot)
+        await broker.noteReconciled(executionIDs: snapshot.executions.map(\.executionID))
         guard let restart else { return }
         await adoptOpenOrders(restart, snapshot: snapshot, broker: broker)
         await resendUnsent(restart, broker: broker)
