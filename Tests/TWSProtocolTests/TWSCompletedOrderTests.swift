@@ -10,7 +10,7 @@ import TWSProtocol
     /// The fields after the message id, named like the official decoder's calls; the version gates as there.
     static func fields(serverVersion v: Int, orderRef: String = "IBT:1700000000:O-3") -> [(String, String)] {
         var f: [(String, String)] = [
-            ("conId", "265598"), ("symbol", "AAPL"), ("secType", "STK"), ("lastTradeDate", ""), ("strike", "0"),
+            ("conId", "265598"), ("symbol", "AAPL"), ("secType", "STK"), ("lastTradeDate", ""), ("strike", "0.0"),
             ("right", ""), ("multiplier", ""), ("exchange", "SMART"), ("currency", "USD"), ("localSymbol", "AAPL"),
             ("tradingClass", "NMS"), ("action", "BUY"), ("totalQuantity", "100"), ("orderType", "LMT"),
             ("lmtPrice", "150.25"), ("auxPrice", ""), ("tif", "DAY"), ("ocaGroup", ""), ("account", "DU1234567"),
