@@ -184,7 +184,7 @@ struct LiveRunnerTests {
         }
     }
 
-    @Test("at start the journal is reconciled with the broker: an intent that never reached it is not sent")
+    @Test("at start the journal is reconciled with the broker: a stale intent that never reached it is abandoned, not sent")
     func journalReconciledAtStart() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -193,7 +193,8 @@ struct LiveRunnerTests {
         try journal.recordIntent(
             JournalIntent(
                 orderRef: "IBT:1:O-1", symbol: "SYN000",
-                request: OrderRequest(instrument: syn0, side: .buy, quantity: Quantity(10)), createdAt: fixedTime))
+                request: OrderRequest(instrument: syn0, side: .buy, quantity: Quantity(10)),
+                createdAt: Timestamp(seconds: 1_000_000_000)))  // a market order of an earlier day
         try await withSessionSimulator { simulator, port in
             let (stop, stopper) = AsyncStream.makeStream(of: String.self)
             let summary = try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
@@ -213,11 +214,14 @@ struct LiveRunnerTests {
             }
             #expect(summary != nil)
             let events = try journal.events(kind: .reconciliation)
-            #expect(events.contains { $0.message.contains("IBT:1:O-1") && $0.message.contains("not resent") })
-            let executions = try await TWSConnection.connect(connectionConfiguration(port, clientID: 31)) { c, _ in
-                try await c.executions()
+            #expect(events.contains { $0.message.contains("IBT:1:O-1") && $0.message.contains("abandoned") })
+            #expect(try journal.order("IBT:1:O-1")?.state == .canceled)
+            // Every client's orders, open and completed: it was never placed.
+            let refs = try await TWSConnection.connect(connectionConfiguration(port, clientID: 31)) { c, _ in
+                (try await c.allOpenOrders() + []).map(\.order.orderRef)
+                    + (try await c.completedOrderList()).map(\.order.orderRef)
             }
-            #expect(!executions.contains { $0.execution.orderRef == "IBT:1:O-1" })
+            #expect(!refs.contains("IBT:1:O-1"))
             #expect(await simulator.state().account.commissions == 0)
         }
     }

@@ -148,6 +148,11 @@ enum OfficialCallbacks {
                 "value": .double(p.value),
             ])]
         case .completedOrdersEnd: return [Callback(name: "completedOrdersEnd", args: [:])]
+        case .completedOrder(let c):
+            return [Callback(name: "completedOrder", args: [
+                "contract": contract(c.contract), "order": order(c.order),
+                "orderState": .object(["status": .string(c.orderState.status)]),
+            ])]
         case .accountUpdateMultiEnd(let id):
             return [Callback(name: "accountUpdateMultiEnd", args: ["reqId": int(id)])]
         }

@@ -37,6 +37,7 @@ extension GatewayState {
         let complete = entry.filled >= entry.quantity
         let wasPreSubmitted = entry.status == "PreSubmitted"
         entry.status = complete ? "Filled" : "Submitted"
+        if complete { entry.completedAt = fill.timestamp }
         orders[key] = entry
         var out: [GatewayAction] = []
         if wasPreSubmitted, !complete {

@@ -266,6 +266,7 @@ extension GatewayState {
         guard var entry = orders[key] else { return [] }
         entry.status = status
         entry.isHeld = false
+        entry.completedAt = now
         orders[key] = entry
         var out = sendToClient(key.clientID, entry.orderStatus())
         if notice {

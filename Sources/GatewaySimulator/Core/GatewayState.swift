@@ -170,6 +170,11 @@ public struct GatewayState: Sendable {
         case .autoOpenOrders:
             break
         case .completedOrders:
+            // Every client's finished orders of this simulator session (TWS: today's, of the account); all orders
+            // here come through the API, so apiOnly changes nothing.
+            for order in orders.values.sorted(by: { $0.permID < $1.permID }) where order.isTerminal {
+                send(order.completedOrder(account: account.accountCode))
+            }
             send(.completedOrdersEnd)
         case .accountUpdatesMulti(let requestID, _, _, _):
             send(.accountUpdateMultiEnd(requestID: requestID))

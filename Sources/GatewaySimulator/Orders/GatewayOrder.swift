@@ -23,6 +23,8 @@ struct GatewayOrder: Sendable {
     /// `transmit = false` and not yet released by a transmitting child.
     var isHeld: Bool
     var quantity: Quantity
+    /// When it became terminal (for completedOrder's completedTime).
+    var completedAt: Timestamp?
 
     /// Stop-like orders wait `PreSubmitted` until triggered (TWS simulates them).
     var isStopLike: Bool { ["STP", "STP LMT", "TRAIL", "TRAIL LIMIT"].contains(wire.orderType.uppercased()) }

@@ -31,6 +31,8 @@ public actor IBBroker {
     private let continuation: AsyncStream<IBBrokerEvent>.Continuation
     /// Today's order actions and executed orders (IBBroker+OrderEfficiency.swift).
     var efficiency: OrderEfficiencyGuard
+    /// Times the configured crash point was reached (`IBBroker+CrashPoint.swift`, test only).
+    var crashPointHits = 0
 
     /// Creates a broker.
     /// - Parameters:
@@ -196,17 +198,20 @@ public actor IBBroker {
 
     // MARK: - Restart
 
-    /// What the broker holds now, for the reconciler: this client's open orders, the session's executions and the
-    /// positions (of the configured account, or all).
+    /// What the broker holds now, for the reconciler: the open orders of every client of the account
+    /// (reqAllOpenOrders: an earlier run may have used another client id), today's completed orders, the
+    /// executions and the positions (of the configured account, or all).
     /// - Returns: the snapshot, and what could not be mapped (left out of it; show it to the operator).
     /// - Throws: `IBBrokerError.request`.
     public func brokerSnapshot() async throws(IBBrokerError) -> (BrokerSnapshot, [IBMappingError]) {
         do {
-            let open = try await connection.openOrders()
+            let open = try await connection.allOpenOrders()
+            let completed = try await connection.completedOrderList()
             let executions = try await connection.executions()
             let positions = try await connection.positions()
             return SnapshotMapping.snapshot(
-                BrokerAnswers(openOrders: open, executions: executions, positions: positions),
+                BrokerAnswers(
+                    openOrders: open, executions: executions, positions: positions, completedOrders: completed),
                 context: configuration.mappingContext(contracts))
         } catch {
             throw .request("\(error)")
@@ -219,19 +224,44 @@ public actor IBBroker {
     ///   - order: the engine's order (its lifecycle as restored: accepted or partially filled).
     ///   - brokerOrderID: the TWS order id.
     ///   - permID: TWS's permanent id.
+    ///   - orderRef: the orderRef it carries at the broker when that is not this run's reference of the order's
+    ///     client id (an order of an earlier run, restored with its full orderRef as client id).
+    ///   - appliedExecutions: execIds of what it already traded (in `order.filledQuantity`): never delivered again.
     /// - Throws: `IBBrokerError.mapping` when the order cannot be expressed on the wire.
-    public func adopt(_ order: Order, brokerOrderID: Int, permID: Int64) throws(IBBrokerError) {
-        let wire: TWSOrder
+    public func adopt(
+        _ order: Order, brokerOrderID: Int, permID: Int64, orderRef: String? = nil, appliedExecutions: [String] = []
+    ) throws(IBBrokerError) {
+        var wire: TWSOrder
         do throws(IBMappingError) {
             wire = try OrderMapping.wireOrder(for: order, options: configuration.orderOptions)
         } catch {
             throw .mapping(error)
         }
+        if let orderRef { wire.orderRef = orderRef }
         var tracked = TrackedOrder(order: order, brokerOrderID: brokerOrderID, orderRef: wire.orderRef, wire: wire)
         tracked.permID = permID
         tracked.executed = order.filledQuantity
         tracked.delivered = order.filledQuantity
         book.track(tracked)
+        book.noteApplied(executionIDs: appliedExecutions)
+    }
+
+    /// Marks executions the restart reconciliation already accounted for (journaled, in the adopted positions)
+    /// as seen, so a later reqExecutions neither applies nor reports them again.
+    public func noteReconciled(executionIDs: [String]) {
+        book.noteApplied(executionIDs: executionIDs)
+    }
+
+    /// Sends again, once, intents of an earlier run that never reached the broker (the reconciler's `send`):
+    /// under fresh TWS order ids but their original orderRefs, journaled like any order (the journal rows exist,
+    /// so they are only marked `sent`). The engine orders' client ids are the full orderRefs
+    /// (`EngineCore.restore(order:at:)`).
+    /// - Parameter orders: a single order, or a bracket parent followed by its children.
+    /// - Throws: `IBBrokerError`; a failure also produces `rejected` reports.
+    public func resend(_ orders: [Order]) async throws(IBBrokerError) {
+        var options = configuration.orderOptions
+        options.reference = OrderReference(prefix: "")
+        try await submit(orders, parentIndex: orders.count > 1 ? 0 : nil, options: options)
     }
 
     /// Applies executions found by the reconciler (or any other source) through the same deduplication as live
@@ -249,8 +279,11 @@ public actor IBBroker {
 
     // MARK: - Internals
 
-    private func submit(_ orders: [Order], parentIndex: Int?) async throws(IBBrokerError) {
+    private func submit(
+        _ orders: [Order], parentIndex: Int?, options: WireOrderOptions? = nil
+    ) async throws(IBBrokerError) {
         guard let first = orders.first else { return }
+        let options = options ?? configuration.orderOptions
         var placed: [PlacedWireOrder] = []
         let contract: TWSContract
         do {
@@ -261,12 +294,12 @@ public actor IBBroker {
                 placed = try OrderMapping.bracket(
                     parent: (id: ids[0], order: orders[0]),
                     children: zip(ids.dropFirst(), orders.dropFirst()).map { (id: $0, order: $1) },
-                    options: configuration.orderOptions)
+                    options: options)
             } else {
                 placed = [
                     PlacedWireOrder(
                         orderID: ids[0],
-                        order: try OrderMapping.wireOrder(for: first, options: configuration.orderOptions))
+                        order: try OrderMapping.wireOrder(for: first, options: options))
                 ]
             }
         } catch let error as IBMappingError {
@@ -289,6 +322,7 @@ public actor IBBroker {
                 throw .journal("\(error)")
             }
         }
+        reachCrashPoint(.afterIntentJournaled)  // crash hook (test only)
         for (order, wire) in zip(orders, placed) {
             book.track(
                 TrackedOrder(
@@ -310,6 +344,7 @@ public actor IBBroker {
                 throw .request("\(error)")
             }
         }
+        await reachSubmitCrashPoint(orders.map(\.id))  // crash hook (test only)
         for k in intents.indices { intents[k].lastKnownState = .sent }
         // The orders are out; failing to note that only costs a reconciliation lookup after a restart.
         try? await journal?.write(intents)
@@ -353,6 +388,7 @@ public actor IBBroker {
             switch output {
             case .report(let report):
                 noteExecution(report, at: clock())
+                if case .filled = report { reachCrashPoint(.afterFill) }  // crash hook (test only)
                 continuation.yield(.report(report))
             case .lateCommission(let late): continuation.yield(.lateCommission(late))
             case .unknownExecution(let execution): continuation.yield(.unknownExecution(execution))

@@ -15,15 +15,18 @@ public struct IBBrokerConfiguration: Sendable {
     public var journal: (any IntentJournal)?
     /// The order-efficiency limit on new entries (`nil`: counted and logged, never denied).
     public var orderEfficiency: OrderEfficiencyLimit?
+    /// Test only: where the process exits abruptly (`IBTRADER_CRASH_AT`); `nil` in real use.
+    public var crashPoint: CrashPoint?
 
     /// Creates a configuration; defaults: default account, RTH only, `IBT:` orderRefs, 5 s commission wait, UTC,
     /// no journal.
     public init(
         orderOptions: WireOrderOptions = WireOrderOptions(), commissionWait: TimeSpan? = .seconds(5),
         defaultTimeZone: TimeZone = TWSTimeParser.utc, journal: (any IntentJournal)? = nil,
-        orderEfficiency: OrderEfficiencyLimit? = nil
+        orderEfficiency: OrderEfficiencyLimit? = nil, crashPoint: CrashPoint? = nil
     ) {
         self.orderEfficiency = orderEfficiency
+        self.crashPoint = crashPoint
         self.orderOptions = orderOptions
         self.commissionWait = commissionWait
         self.defaultTimeZone = defaultTimeZone

@@ -15,6 +15,15 @@ public enum SnapshotMapping {
             parentBrokerOrderID: open.order.parentID)
     }
 
+    /// A completed order as the reconciler sees it (no TWS order id on the wire: 0).
+    /// - Throws: `IBMappingError` for an unknown status or an unset quantity.
+    public static func order(_ completed: TWSCompletedOrder) throws(IBMappingError) -> BrokerOrderSnapshot {
+        BrokerOrderSnapshot(
+            orderRef: completed.order.orderRef, brokerOrderID: 0, permID: completed.order.permID,
+            status: try BrokerOrderStatus(text: completed.orderState.status),
+            totalQuantity: try WireNumbers.quantity(completed.order.totalQuantity, field: "totalQuantity"))
+    }
+
     /// Builds a snapshot; what cannot be mapped is returned as errors next to it (and left out of it).
     /// - Parameters:
     ///   - answers: reqOpenOrders/reqAllOpenOrders, reqExecutions and reqPositions results.
@@ -26,6 +35,11 @@ public enum SnapshotMapping {
         var errors: [IBMappingError] = []
         for open in answers.openOrders where context.accepts(open.order.account) {
             do throws(IBMappingError) { snapshot.openOrders.append(try order(open)) } catch { errors.append(error) }
+        }
+        for completed in answers.completedOrders where context.accepts(completed.order.account) {
+            do throws(IBMappingError) { snapshot.completedOrders.append(try order(completed)) } catch {
+                errors.append(error)
+            }
         }
         for report in answers.executions where context.accepts(report.execution.accountNumber) {
             do throws(IBMappingError) {
@@ -42,7 +56,10 @@ public enum SnapshotMapping {
         for position in answers.positions where context.accepts(position.account) {
             do throws(IBMappingError) {
                 let mapped = try PositionMapping.position(position, contracts: context.contracts)
-                if !mapped.quantity.isZero { snapshot.positions[mapped.instrument, default: .zero] += mapped.quantity }
+                if !mapped.quantity.isZero {
+                    snapshot.positions[mapped.instrument, default: .zero] += mapped.quantity
+                    snapshot.averageCosts[mapped.instrument] = mapped.averagePrice
+                }
             } catch {
                 errors.append(error)
             }
@@ -59,9 +76,15 @@ public struct BrokerAnswers: Sendable {
     public var executions: [TWSExecutionReport]
     /// Positions (reqPositions).
     public var positions: [TWSPosition]
+    /// Orders that ended today (reqCompletedOrders).
+    public var completedOrders: [TWSCompletedOrder]
 
     /// Creates the answers.
-    public init(openOrders: [TWSOpenOrder], executions: [TWSExecutionReport], positions: [TWSPosition]) {
+    public init(
+        openOrders: [TWSOpenOrder], executions: [TWSExecutionReport], positions: [TWSPosition],
+        completedOrders: [TWSCompletedOrder] = []
+    ) {
+        self.completedOrders = completedOrders
         self.openOrders = openOrders
         self.executions = executions
         self.positions = positions

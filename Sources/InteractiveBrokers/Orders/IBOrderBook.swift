@@ -52,6 +52,15 @@ public struct IBOrderBook: Sendable {
     /// The engine id of an orderRef.
     public func orderID(orderRef: String) -> OrderID? { byOrderRef[orderRef] }
 
+    /// Marks executions as applied without delivering them (an order adopted after a restart: what it traded is
+    /// already in the restored positions), so a later reqExecutions does not deliver them again.
+    public mutating func noteApplied(executionIDs: [String]) {
+        for executionID in executionIDs {
+            seenExecutions.insert(executionID)
+            seenBases[ExecutionIdentity.base(of: executionID)] = executionID
+        }
+    }
+
     /// `true` once an execution id has been applied.
     public func hasApplied(executionID: String) -> Bool { seenExecutions.contains(executionID) }
 

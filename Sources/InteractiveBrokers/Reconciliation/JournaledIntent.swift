@@ -17,12 +17,16 @@ public struct JournaledIntent: Sendable, Hashable, Codable {
     public var parentOrderRef: String?
     /// Executions already recorded for it (by execId).
     public var recordedExecutionIDs: Set<String>
+    /// When it was journaled (`nil`: unknown); an unsent intent older than the `ResendPolicy` allows is abandoned.
+    public var createdAt: Timestamp?
 
     /// Creates an intent.
     public init(
         orderRef: String, request: OrderRequest, lastKnownState: IntentState, brokerOrderID: Int? = nil,
-        permID: Int64? = nil, parentOrderRef: String? = nil, recordedExecutionIDs: Set<String> = []
+        permID: Int64? = nil, parentOrderRef: String? = nil, recordedExecutionIDs: Set<String> = [],
+        createdAt: Timestamp? = nil
     ) {
+        self.createdAt = createdAt
         self.orderRef = orderRef
         self.request = request
         self.lastKnownState = lastKnownState
@@ -95,6 +99,8 @@ public struct BrokerSnapshot: Sendable, Hashable {
     public var executions: [BrokerExecution]
     /// Positions by instrument.
     public var positions: [InstrumentID: Quantity]
+    /// The broker's average cost per unit of each position (commissions included, as IB reports it).
+    public var averageCosts: [InstrumentID: Price] = [:]
     /// Commissions of the executions, by execId, where their reports have arrived.
     public var commissions: [String: Money]
 

@@ -6,7 +6,8 @@ import TradingModel
 /// completed orders is marked **filled / cancelled / rejected**; without either, executions decide (all of the
 /// quantity: filled; some: cancelled with that much filled, since it no longer works); with nothing at the broker an
 /// intent the journal never saw acknowledged is **sent, once**; an intent the journal saw working that vanished
-/// is **flagged** (it is never re-sent automatically). Executions are deduplicated by execId and only those not yet
+/// is **flagged** (it is never re-sent automatically); an unsent intent too old for the `ResendPolicy` is
+/// **abandoned** instead of sent (with its bracket children). Executions are deduplicated by execId and only those not yet
 /// journaled are returned, so none is lost or counted twice. Bracket children follow their parent: a child is sent
 /// with its parent, and a child missing under a parent found at the broker is sent and flagged.
 ///
@@ -37,6 +38,7 @@ public enum Reconciler {
         var resolutions = intents.map { resolve($0, index: index) }
         var alerts: [ReconciliationAlert] = []
         applyBracketRules(intents, &resolutions, &alerts)
+        abandonStale(intents, input, &resolutions)
         for resolution in resolutions {
             if case .flag(let reason) = resolution.action {
                 alerts.append(.intentNeedsAttention(orderRef: resolution.orderRef, reason: reason))
@@ -130,6 +132,23 @@ public enum Reconciler {
                     // The parent is gone (cancelled, rejected, flagged): the child must not be sent alone.
                     resolutions[k].action = .flag("bracket child of \(parentRef), which will not trade")
                 }
+            }
+        }
+    }
+
+    /// A send group (a parent with its children, or one order) whose first intent is too old is abandoned whole.
+    private static func abandonStale(
+        _ intents: [JournaledIntent], _ input: ReconciliationInput, _ resolutions: inout [IntentResolution]
+    ) {
+        var position: [String: Int] = [:]
+        for (k, intent) in intents.enumerated() { position[intent.orderRef] = k }
+        for group in sendGroups(intents, resolutions) {
+            guard let head = group.first, let h = position[head],
+                let reason = input.resendPolicy.staleReason(
+                    createdAt: intents[h].createdAt, request: intents[h].request, now: input.now)
+            else { continue }
+            for ref in group {
+                if let k = position[ref] { resolutions[k].action = .abandon(ref == head ? reason : "its parent \(head): \(reason)") }
             }
         }
     }

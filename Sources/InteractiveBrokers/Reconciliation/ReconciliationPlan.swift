@@ -10,12 +10,18 @@ public struct ReconciliationInput: Sendable {
     public var internalPositions: [InstrumentID: Quantity]
     /// The orderRef namespace: broker orders in it that no intent knows are flagged.
     public var reference: OrderReference
+    /// The time of the restart (`nil`: unknown, no intent is judged stale).
+    public var now: Timestamp?
+    /// Which unsent intents are too old to send.
+    public var resendPolicy: ResendPolicy
 
     /// Creates an input.
     public init(
         intents: [JournaledIntent], broker: BrokerSnapshot, internalPositions: [InstrumentID: Quantity],
-        reference: OrderReference = OrderReference()
+        reference: OrderReference = OrderReference(), now: Timestamp? = nil, resendPolicy: ResendPolicy = .always
     ) {
+        self.now = now
+        self.resendPolicy = resendPolicy
         self.intents = intents
         self.broker = broker
         self.internalPositions = internalPositions
@@ -35,6 +41,8 @@ public enum IntentAction: Sendable, Hashable {
     case markRejected
     /// Never acknowledged and not at the broker: send it, once (journal it as sent first).
     case send
+    /// Never acknowledged and not at the broker, but too old to send (`ResendPolicy`): journal it as cancelled.
+    case abandon(String)
     /// Nothing new.
     case unchanged
     /// Cannot be decided safely; an operator must look (never sent automatically).

@@ -52,6 +52,10 @@ public struct LiveRunnerConfiguration: Sendable {
     public var journal: OrderJournal?
     /// orderRef namespace.
     public var reference = OrderReference()
+    /// At start, which intents journaled but never sent by an earlier run are still sent (else abandoned).
+    public var resendPolicy = ResendPolicy()
+    /// Test only: where the process exits abruptly (`IBTRADER_CRASH_AT`, see `CrashPoint`).
+    public var crashPoint: CrashPoint?
     /// Told of milestones (subscribed, reconnected), e.g. for a status display or a test.
     public var observer: (@Sendable (LiveRunnerMilestone) -> Void)?
 
@@ -124,9 +128,10 @@ public struct LiveRunSummary: Sendable {
 /// The engine driven by TWS: the same `EngineCore` as a backtest, with wall-clock data from real-time bars and
 /// orders through `IBBroker`.
 ///
-/// Start-up: connect → pick the account (a live account only when confirmed) → qualify the contracts → load the
-/// broker's executions, open orders and positions into the journal → warm up the strategy on historical bars
-/// (kill switch engaged, so nothing is sent) → subscribe 5-second bars → one ordered event loop: bars and broker
+/// Start-up: connect → pick the account (a live account only when confirmed) → qualify the contracts → the
+/// broker's open orders (all clients), completed orders, executions and positions → warm up the strategy on
+/// historical bars (kill switch engaged, so nothing is sent) → reconcile with the journal and carry the plan out
+/// (positions and open orders adopted, unsent intents sent once or abandoned) → subscribe 5-second bars → one ordered event loop: bars and broker
 /// reports into the engine, its commands to the broker. Stop (duration, `stop` stream, connection lost): kill
 /// switch (no new entries), cancel open orders if configured, record the broker's executions and positions,
 /// disconnect.

@@ -65,27 +65,16 @@ struct Session<S: Strategy> {
                     account: account, outsideRegularTradingHours: configuration.outsideRegularTradingHours,
                     reference: configuration.reference),
                 commissionWait: configuration.commissionWait, journal: journalAdapter,
-                orderEfficiency: configuration.orderEfficiency),
+                orderEfficiency: configuration.orderEfficiency, crashPoint: configuration.crashPoint),
             clock: { time.now() })
         self.broker = broker
         let events = await broker.start()
-        // Reconcile: what the broker holds before anything is sent.
+        // What the broker holds before anything is sent; the plan is carried out after the warm-up (which runs
+        // with the kill switch engaged), so adopted orders are not cancelled by it (LiveRunner+Reconcile.swift).
         let (snapshot, unmapped) = try await broker.brokerSnapshot()
-        for problem in unmapped { logger.warning("unmapped broker item: \(problem)") }
-        reconcileJournal(snapshot)
-        let recorded = record(snapshot, at: time.now())
-        let state =
-            "broker state: \(snapshot.openOrders.count) open orders, \(snapshot.executions.count) executions "
-            + "(\(recorded) new in the journal), \(snapshot.positions.count) positions"
-        logger.info("\(state)")
-        for (id, quantity) in snapshot.positions where quantity != .zero && id.index < universe.count {
-            logger.warning(
-                "the broker holds \(quantity) \(universe[id].symbol) the engine does not know (not adopted yet)")
-        }
-        for order in snapshot.openOrders where configuration.reference.isOurs(order.orderRef) {
-            logger.warning("open order \(order.orderRef) (id \(order.brokerOrderID)) from an earlier run is left as is")
-        }
+        for problem in unmapped { logger.warning("unmapped broker item (left alone): \(problem)") }
         try await warmUp(connection)
+        await restart(snapshot, broker: broker)
         return events
     }
 

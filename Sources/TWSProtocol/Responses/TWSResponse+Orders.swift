@@ -1,4 +1,4 @@
-/// orderStatus, openOrder(End), execDetails(End), commissionReport (PROTOCOL.md §6.9–6.14).
+/// orderStatus, openOrder(End), execDetails(End), commissionReport (PROTOCOL.md §6.9–6.14), completedOrder (101).
 extension TWSResponse {
     func writeOrderBody(into writer: inout TWSFieldWriter, serverVersion: Int) {
         switch self {
@@ -18,6 +18,8 @@ extension TWSResponse {
             openOrder.writeFields(into: &writer, serverVersion: serverVersion)
         case .openOrderEnd:
             writer.write(1)
+        case .completedOrder(let completed):
+            completed.writeFields(into: &writer, serverVersion: serverVersion)
         case .executionDetails(let requestID, let contract, let execution):
             writer.write(requestID)
             writer.write(execution.orderID)
@@ -82,6 +84,8 @@ extension TWSResponse {
         case 53:
             try skipVersion(&reader)
             return .openOrderEnd
+        case 101:
+            return .completedOrder(try TWSCompletedOrder.read(from: &reader, serverVersion: serverVersion))
         case 11:
             return try decodeExecutionDetails(from: &reader, serverVersion: serverVersion)
         case 55:

@@ -84,6 +84,8 @@ public enum TWSResponse: Sendable, Equatable {
     case pnl(requestID: Int, dailyPnL: Double?, unrealizedPnL: Double?, realizedPnL: Double?)
     /// pnlSingle (95).
     indirect case pnlSingle(TWSPnLSingle)
+    /// completedOrder (101).
+    indirect case completedOrder(TWSCompletedOrder)
     /// completedOrdersEnd (102).
     case completedOrdersEnd
     /// accountUpdateMultiEnd (74).
@@ -126,6 +128,7 @@ public enum TWSResponse: Sendable, Equatable {
         case .realTimeBar: return 50
         case .pnl: return 94
         case .pnlSingle: return 95
+        case .completedOrder: return 101
         case .completedOrdersEnd: return 102
         case .accountUpdateMultiEnd: return 74
         }
@@ -171,6 +174,7 @@ public enum TWSResponse: Sendable, Equatable {
         case 50: return "realTimeBars"
         case 94: return "pnl"
         case 95: return "pnlSingle"
+        case 101: return "completedOrder"
         case 102: return "completedOrdersEnd"
         case 74: return "accountUpdateMultiEnd"
         default: return "response"
@@ -207,7 +211,8 @@ public enum TWSResponse: Sendable, Equatable {
         case .tickPrice, .tickSize, .tickString, .tickGeneric, .tickRequestParameters, .marketDataType,
             .tickSnapshotEnd:
             writeTickBody(into: &writer)
-        case .orderStatus, .openOrder, .openOrderEnd, .executionDetails, .executionDetailsEnd, .commissionReport:
+        case .orderStatus, .openOrder, .openOrderEnd, .executionDetails, .executionDetailsEnd, .commissionReport,
+            .completedOrder:
             writeOrderBody(into: &writer, serverVersion: serverVersion)
         case .position, .positionEnd, .accountValue, .portfolioValue, .accountTime, .accountDownloadEnd,
             .accountSummary, .accountSummaryEnd, .pnl, .pnlSingle, .accountUpdateMultiEnd:
@@ -298,7 +303,7 @@ public enum TWSResponse: Sendable, Equatable {
             response = try decodeTick(id: id, from: &reader)
         case 9, 15, 49, 109, 4, 102:
             response = try decodeSession(id: id, from: &reader, serverVersion: serverVersion)
-        case 3, 5, 53, 11, 55, 59:
+        case 3, 5, 53, 11, 55, 59, 101:
             response = try decodeOrders(id: id, from: &reader, serverVersion: serverVersion)
         case 61, 62, 6, 7, 8, 54, 63, 64, 94, 95, 74:
             response = try decodeAccount(id: id, from: &reader)

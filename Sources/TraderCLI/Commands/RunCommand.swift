@@ -106,6 +106,9 @@ struct RunCommand: AsyncParsableCommand {
         // Run-scoped orderRefs: a new run never reuses an earlier run's references.
         let stamp = Int64(Date().timeIntervalSince1970)
         configuration.reference = OrderReference(prefix: "IBT:\(stamp):")
+        do {  // test-only crash hook, read once here
+            configuration.crashPoint = try CrashPoint.from(environment: ProcessInfo.processInfo.environment)
+        } catch { throw CLIError(error.description) }
         if let path = settings.journalPath {
             try FileManager.default.createDirectory(
                 at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
