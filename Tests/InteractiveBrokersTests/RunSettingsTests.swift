@@ -110,7 +110,9 @@ struct RunSettingsTests {
                 text: minimal, source: "/configs/paper/run.yaml", baseDirectory: base, environment: [name: "11"])
             #expect(overridden.clientID == 11, "\(name)")
         }
-        let risk = message(minimal, environment: ["IBTRADER_RISK_MAX_ACTIVE_POSITIONS": "few"])
+        let risk = message(
+            minimal + "\nrisk: {maxPositionPercentOfEquity: 30}",
+            environment: ["IBTRADER_RISK_MAX_ACTIVE_POSITIONS": "few"])
         #expect(risk.contains("IBTRADER_RISK_MAX_ACTIVE_POSITIONS (environment)"), "\(risk)")
         #expect(risk.contains("'risk'"), "\(risk)")
     }

@@ -180,17 +180,20 @@ struct RunSettings {
         }
         // RiskConfig is Codable: its values, from either layer, are decoded as one mapping.
         var risk = Node.Mapping([])
-        var riskOrigins: [String] = []
+        var riskOrigins: [String: String] = [:]
         for key in keys["risk", default: []] where !efficiencyKeys.contains("risk.\(key)") {
             guard let (node, from) = try values.node("risk.\(key)") else { continue }
             risk[Node(key)] = node
-            riskOrigins.append(from)
+            riskOrigins[key] = from
         }
         if !riskOrigins.isEmpty {
             do {
                 settings.risk = try YAMLDecoder().decode(RiskConfig.self, from: Node.mapping(risk))
             } catch {
-                throw CLIError("\(riskOrigins.sorted().first ?? source): 'risk': \(DecodingErrorText.describe(error))")
+                // Name the layer of the key that failed to decode.
+                let key = (error as? DecodingError)?.firstKey
+                let from = key.flatMap { riskOrigins[$0] } ?? riskOrigins.values.sorted().first ?? source
+                throw CLIError("\(from): 'risk': \(DecodingErrorText.describe(error))")
             }
         }
         if let v = try double("orders.timeout") {
@@ -244,6 +247,20 @@ struct RunSettings {
         case "frozen": .frozen
         case "delayed-frozen": .delayedFrozen
         default: .live
+        }
+    }
+}
+
+extension DecodingError {
+    /// The outermost key of the failing value's path.
+    fileprivate var firstKey: String? {
+        switch self {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            context.codingPath.first?.stringValue
+        case .keyNotFound(let key, let context):
+            context.codingPath.first?.stringValue ?? key.stringValue
+        @unknown default:
+            nil
         }
     }
 }
