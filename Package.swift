@@ -23,6 +23,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // YAML only: the default JSON trait is not needed and every trait costs cold-build time.
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: ["YAML"]),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // MARK: - Pure
@@ -44,6 +47,8 @@ let package = Package(
             dependencies: [
                 "TradingEngine", "TradingModel", "TWSClient", "TWSProtocol", "Storage",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         .target(
@@ -78,6 +83,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         // MARK: - Tests
@@ -106,6 +114,8 @@ let package = Package(
             dependencies: [
                 "InteractiveBrokers", "Storage", "TradingEngine", "TradingModel", "TWSClient", "TWSProtocol",
                 "GatewaySimulator", "Simulation", "TraderCLI",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(

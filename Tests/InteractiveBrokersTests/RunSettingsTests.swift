@@ -83,6 +83,61 @@ struct RunSettingsTests {
         #expect(text.contains("'connection.port'"), "\(text)")
     }
 
+    @Test("shapes swift-configuration would let pass are errors naming key and file", arguments: [
+        ("connection: {port: {value: 1}}\nuniverse: {symbols: [A]}", "'connection.port' must be a single value"),
+        ("connection: {host: [a, b]}\nuniverse: {symbols: [A]}", "'connection.host' must be a single value"),
+        ("universe: {symbols: AAPL}", "'universe.symbols' must be a list of symbols"),
+        ("universe: {symbols: [[A]]}", "'universe.symbols' holds a non-symbol"),
+        ("", "'universe.symbols' must name at least one symbol"),
+        ("- a\n- b", "the top level must be a mapping of sections"),
+    ])
+    func shapeErrors(_ text: String, _ expected: String) {
+        let text = message(text)
+        #expect(text.contains("/configs/paper/run.yaml"), "\(text)")
+        #expect(text.contains(expected), "\(text)")
+    }
+
+    @Test("null values count as absent; both environment spellings of a camelCase key work")
+    func nullsAndSpellings() throws {
+        let settings = try RunSettings.load(
+            text: "connection: {port: 4002, account: ~}\nuniverse: {symbols: [AAPL]}\nlogging: {file: null}",
+            source: "/configs/paper/run.yaml", baseDirectory: base, environment: [:])
+        #expect(settings.logFile == nil)
+        #expect(settings.account == nil)
+        #expect(settings.port == 4002)
+        for name in ["IBTRADER_CONNECTION_CLIENT_ID", "IBTRADER_CONNECTION_CLIENTID"] {
+            let overridden = try RunSettings.load(
+                text: minimal, source: "/configs/paper/run.yaml", baseDirectory: base, environment: [name: "11"])
+            #expect(overridden.clientID == 11, "\(name)")
+        }
+        let risk = message(
+            minimal + "\nrisk: {maxPositionPercentOfEquity: 30}",
+            environment: ["IBTRADER_RISK_MAX_ACTIVE_POSITIONS": "few"])
+        #expect(risk.contains("IBTRADER_RISK_MAX_ACTIVE_POSITIONS (environment)"), "\(risk)")
+        #expect(risk.contains("'risk'"), "\(risk)")
+    }
+
+    @Test("a file through swift-configuration's FileProvider: values, environment, paths against its folder")
+    func fileProvider() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("run.yaml").path
+        try (minimal + "\nrisk: {maxPositionPercentOfEquity: 25}\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let settings = try await RunSettings.load(file: file, environment: ["IBTRADER_CONNECTION_HOST": "10.0.0.9"])
+        #expect(settings.port == 4002)
+        #expect(settings.host == "10.0.0.9")
+        #expect(settings.risk.maxPositionPercentOfEquity == 25)
+        #expect(settings.journalPath == directory.appendingPathComponent("state/journal.sqlite").standardizedFileURL.path)
+        try "connection: {port: 0}\nuniverse: {symbols: [A]}\n".write(toFile: file, atomically: true, encoding: .utf8)
+        await #expect(throws: CLIError.self) { try await RunSettings.load(file: file, environment: [:]) }
+        do {
+            _ = try await RunSettings.load(file: file, environment: [:])
+        } catch {
+            #expect("\(error)".contains("\(file): 'connection.port' must be 1…65535"), "\(error)")
+        }
+    }
+
     @Test("the bundled default equals examples/momentum-paper.yaml and is valid")
     func bundledDefault() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

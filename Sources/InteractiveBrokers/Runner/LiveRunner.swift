@@ -244,9 +244,9 @@ public enum LiveRunner {
             if let stop {
                 group.addTask {
                     for await reason in stop {
+                        // A later request is a fast stop: it ends the drain at once (the journal is still written).
+                        input.yield(stopFlag.isSet ? .drained : .stop(reason))
                         stopFlag.set(reason)
-                        input.yield(.stop(reason))
-                        break
                     }
                 }
             }

@@ -4,9 +4,11 @@ import Foundation
 import GatewaySimulator
 import InteractiveBrokers
 import Logging
+import ServiceLifecycle
 import Storage
 import TWSClient
 import TradingModel
+import UnixSignals
 
 /// `ibtrader run`: the engine against TWS / IB Gateway (paper by default), or against the in-process simulator.
 struct RunCommand: AsyncParsableCommand {
@@ -18,7 +20,7 @@ struct RunCommand: AsyncParsableCommand {
             key overridable by IBTRADER_<SECTION>_<KEY>). A live (non-DU) account is refused unless --live is given \
             and confirmed, or --confirm-live ACCOUNT. --simulated starts the gateway simulator in-process on a free \
             loopback port (bundled daily stocks) and, without --config, runs examples/momentum-paper.yaml. \
-            Ctrl-C / SIGTERM stop gracefully. See docs/live-trading.md.
+            Ctrl-C / SIGTERM stop gracefully (a second one: fast stop). See docs/live-trading.md.
             """
     )
 
@@ -47,10 +49,7 @@ struct RunCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         var settings: RunSettings
         if let config {
-            let url = URL(fileURLWithPath: config)
-            settings = try RunSettings.load(
-                text: try readTextFile(config), source: config, baseDirectory: url.deletingLastPathComponent(),
-                environment: environment)
+            settings = try await RunSettings.load(file: config, environment: environment)
         } else if simulated {
             settings = try RunSettings.load(
                 text: RunCommand.defaultConfig, source: "examples/momentum-paper.yaml (bundled)",
@@ -121,12 +120,16 @@ struct RunCommand: AsyncParsableCommand {
         if live, confirmLive == nil {
             configuration.confirmedLiveAccount = try await askLiveConfirmation(connection, account: settings.account)
         }
-        let (stop, stopper) = AsyncStream.makeStream(of: String.self)
-        let signals = Self.installSignalHandlers { name in stopper.yield(name) }
-        defer { for source in signals { source.cancel() } }
-        let spec = try settings.strategySpec()
+        var service = LiveRunnerService(spec: try settings.strategySpec(), configuration: configuration, logger: logger)
+        // Ctrl-C / SIGTERM: graceful shutdown (the runner's stop); the same signal again during the stop: fast stop.
+        service.escalationSignals = [.sigterm, .sigint]
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do {
-            let summary = try await LiveRunner.run(spec: spec, configuration: configuration, logger: logger, stop: stop)
+            try await group.run()
+            guard let summary = service.summary else { throw CLIError("the run ended without a summary") }
             let positions = summary.brokerPositions.filter { $0.value != .zero }
                 .map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", ")
             print(
@@ -184,17 +187,6 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("--speed must be a number in (0, 1000000] or 'max', got '\(text)'")
         }
         return value
-    }
-
-    /// SIGINT / SIGTERM → `stop(name)`; the default handlers are replaced while the run lasts.
-    static func installSignalHandlers(_ stop: @escaping @Sendable (String) -> Void) -> [any DispatchSourceSignal] {
-        [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")].map { number, name in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { stop(name) }
-            source.resume()
-            return source
-        }
     }
 }
 

@@ -1,3 +1,4 @@
+import Configuration
 import Foundation
 import InteractiveBrokers
 import TWSClient
@@ -5,10 +6,11 @@ import TradingEngine
 import TradingModel
 import Yams
 
-/// `ibtrader run --config FILE`: the sections and keys of a live/paper run, read from YAML, then overridden by
-/// `IBTRADER_<SECTION>_<KEY>` environment variables (`connection.port` ← `IBTRADER_CONNECTION_PORT`; camelCase keys
-/// also as snake case: `IBTRADER_ORDERS_CANCEL_ON_EXIT`). Relative paths resolve against the file's folder.
-/// Every error names the key and where its value came from (the file, or the environment variable).
+/// `ibtrader run --config FILE`: the sections and keys of a live/paper run, read with swift-configuration from YAML,
+/// under `IBTRADER_<SECTION>_<KEY>` environment variables (`connection.port` ← `IBTRADER_CONNECTION_PORT`; camelCase
+/// keys in snake case, `IBTRADER_ORDERS_CANCEL_ON_EXIT`, or run together, `IBTRADER_ORDERS_CANCELONEXIT`). Relative
+/// paths resolve against the file's folder. Every error names the key and where its value came from (the file, or
+/// the environment variable). See `RunConfigValues` for the layers and `RunConfigDocument` for the checks of our own.
 struct RunSettings {
     var host = "127.0.0.1"
     var port = 7497
@@ -54,70 +56,51 @@ struct RunSettings {
     static let marketDataTypes = ["realtime", "delayed", "frozen", "delayed-frozen"]
     static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
 
-    /// The environment variable names of a key: `IBTRADER_SECTION_KEY` and the snake-case spelling.
-    static func environmentNames(_ section: String, _ key: String) -> [String] {
-        var snake = ""
-        for character in key {
-            if character.isUppercase, !snake.isEmpty { snake.append("_") }
-            snake.append(character)
+    /// Reads a config file through swift-configuration (`FileProvider<YAMLSnapshot>` under the environment), checks
+    /// it, applies the environment, validates. Relative paths resolve against the file's folder.
+    /// - Parameters:
+    ///   - path: the YAML file (named in errors).
+    ///   - environment: the process environment.
+    static func load(file path: String, environment: [String: String]) async throws -> RunSettings {
+        let document = try RunConfigDocument.check(try readTextFile(path), source: path)
+        var yaml: (any ConfigProvider)?
+        if !document.isEmpty {
+            do { yaml = try await FileProvider<YAMLSnapshot>(filePath: .init(path)) } catch {
+                throw CLIError("\(path): \(error)")
+            }
         }
-        let plain = "IBTRADER_\(section.uppercased())_\(key.uppercased())"
-        let underscored = "IBTRADER_\(section.uppercased())_\(snake.uppercased())"
-        return plain == underscored ? [plain] : [plain, underscored]
+        return try load(
+            RunConfigValues(yaml: yaml, document: document, environment: environment, source: path),
+            baseDirectory: URL(fileURLWithPath: path).deletingLastPathComponent())
     }
 
-    /// Reads a config file (or text), applies the environment, validates.
+    /// Reads config text (the embedded default, tests) like `load(file:environment:)`.
     /// - Parameters:
     ///   - text: the YAML.
-    ///   - source: the file path (named in errors; its folder anchors relative paths), or a label.
+    ///   - source: the file path (named in errors), or a label.
     ///   - baseDirectory: the folder relative paths resolve against (`nil`: the current directory).
     ///   - environment: the process environment.
     static func load(
         text: String, source: String, baseDirectory: URL?, environment: [String: String]
     ) throws -> RunSettings {
-        var values: [String: (node: Node, origin: String)] = [:]
-        let root: Node?
-        do { root = try Yams.compose(yaml: text) } catch {
-            throw CLIError("\(source): not valid YAML: \(error)")
-        }
-        if let root {
-            guard let mapping = root.mapping else { throw CLIError("\(source): the top level must be a mapping of sections") }
-            for (sectionNode, body) in mapping {
-                guard let section = sectionNode.string, let known = keys[section] else {
-                    throw CLIError(
-                        "\(source): unknown section '\(sectionNode.string ?? "?")' (sections: \(keys.keys.sorted().joined(separator: ", ")))")
-                }
-                if case .scalar = body, body.null != nil { continue }
-                guard let entries = body.mapping else { throw CLIError("\(source): '\(section)' must be a mapping") }
-                for (keyNode, value) in entries {
-                    guard let key = keyNode.string, known.contains(key) else {
-                        throw CLIError(
-                            "\(source): unknown key '\(section).\(keyNode.string ?? "?")' (keys: \(known.joined(separator: ", ")))")
-                    }
-                    values["\(section).\(key)"] = (value, source)
-                }
+        let document = try RunConfigDocument.check(text, source: source)
+        var yaml: (any ConfigProvider)?
+        if !document.isEmpty {
+            do { yaml = try ConfigYAMLTextProvider(text: text, name: source) } catch {
+                throw CLIError("\(source): \(error)")
             }
         }
-        for (section, known) in keys {
-            for key in known where key != "parameters" {
-                for name in environmentNames(section, key) {
-                    guard let text = environment[name] else { continue }
-                    let node: Node =
-                        key == "symbols"
-                        ? Node.sequence(.init(text.split(separator: ",").map { Node(String($0).trimmingCharacters(in: .whitespaces)) }))
-                        : Node(text)
-                    values["\(section).\(key)"] = (node, "\(name) (environment)")
-                }
-            }
-        }
+        return try load(
+            RunConfigValues(yaml: yaml, document: document, environment: environment, source: source),
+            baseDirectory: baseDirectory)
+    }
+
+    /// The settings from the layered values: each key parsed and validated with an error naming it and its origin.
+    private static func load(_ values: RunConfigValues, baseDirectory: URL?) throws -> RunSettings {
+        let source = values.source
         var settings = RunSettings()
         settings.source = source
-        func scalar(_ path: String) throws -> (String, String)? {
-            guard let (node, origin) = values[path] else { return nil }
-            if node.null != nil { return nil }
-            guard let text = node.scalar?.string else { throw CLIError("\(origin): '\(path)' must be a single value") }
-            return (text, origin)
-        }
+        func scalar(_ path: String) throws -> (String, String)? { try values.scalar(path) }
         func string(_ path: String) throws -> String? { try scalar(path)?.0 }
         func int(_ path: String) throws -> Int? {
             guard let (text, origin) = try scalar(path) else { return nil }
@@ -139,7 +122,7 @@ struct RunSettings {
             default: throw CLIError("\(origin): '\(path)' must be true or false, got '\(text)'")
             }
         }
-        func origin(_ path: String) -> String { values[path]?.origin ?? source }
+        func origin(_ path: String) -> String { values.origin(path) }
         func path(_ key: String) throws -> String? {
             guard let text = try string(key), !text.isEmpty else { return nil }
             if text.hasPrefix("/") || text.hasPrefix("~") { return (text as NSString).expandingTildeInPath }
@@ -157,11 +140,10 @@ struct RunSettings {
             settings.clientID = v
         }
         settings.account = try string("connection.account").flatMap { $0.isEmpty ? nil : $0 }
-        if let (node, from) = values["universe.symbols"] {
-            guard let items = node.sequence else { throw CLIError("\(from): 'universe.symbols' must be a list of symbols") }
+        if let (items, from) = try values.list("universe.symbols") {
             settings.symbols = try items.map {
-                guard let s = $0.string, !s.isEmpty else { throw CLIError("\(from): 'universe.symbols' holds a non-symbol") }
-                return s
+                guard !$0.isEmpty else { throw CLIError("\(from): 'universe.symbols' holds a non-symbol") }
+                return $0
             }
         }
         guard !settings.symbols.isEmpty else {
@@ -178,7 +160,8 @@ struct RunSettings {
             guard v > 0 else { throw CLIError("\(origin("strategy.cash")): 'strategy.cash' must be positive") }
             settings.cash = v
         }
-        settings.parameters = values["strategy.parameters"]?.node
+        // Not from the environment: a free-form mapping, decoded like `ibtrader backtest`'s.
+        settings.parameters = values.document.structured["strategy.parameters"]
         // The order-efficiency keys belong to the broker (OrderEfficiencyGuard), not to RiskConfig.
         let efficiencyKeys: Set<String> = ["risk.maxOrderEfficiencyRatio", "risk.orderEfficiencyMinimumOrders"]
         if let ratio = try double("risk.maxOrderEfficiencyRatio") {
@@ -195,14 +178,22 @@ struct RunSettings {
             }
             settings.orderEfficiency?.minimumOrders = minimum
         }
-        let riskPaths = values.keys.filter { $0.hasPrefix("risk.") && !efficiencyKeys.contains($0) }
-        if !riskPaths.isEmpty {
-            var mapping = Node.Mapping([])
-            for key in riskPaths.sorted() { mapping[Node(String(key.dropFirst(5)))] = values[key]!.node }
+        // RiskConfig is Codable: its values, from either layer, are decoded as one mapping.
+        var risk = Node.Mapping([])
+        var riskOrigins: [String: String] = [:]
+        for key in keys["risk", default: []] where !efficiencyKeys.contains("risk.\(key)") {
+            guard let (node, from) = try values.node("risk.\(key)") else { continue }
+            risk[Node(key)] = node
+            riskOrigins[key] = from
+        }
+        if !riskOrigins.isEmpty {
             do {
-                settings.risk = try YAMLDecoder().decode(RiskConfig.self, from: Node.mapping(mapping))
+                settings.risk = try YAMLDecoder().decode(RiskConfig.self, from: Node.mapping(risk))
             } catch {
-                throw CLIError("\(riskPaths.map(origin).sorted().first ?? source): 'risk': \(DecodingErrorText.describe(error))")
+                // Name the layer of the key that failed to decode.
+                let key = (error as? DecodingError)?.firstKey
+                let from = key.flatMap { riskOrigins[$0] } ?? riskOrigins.values.sorted().first ?? source
+                throw CLIError("\(from): 'risk': \(DecodingErrorText.describe(error))")
             }
         }
         if let v = try double("orders.timeout") {
@@ -256,6 +247,20 @@ struct RunSettings {
         case "frozen": .frozen
         case "delayed-frozen": .delayedFrozen
         default: .live
+        }
+    }
+}
+
+extension DecodingError {
+    /// The outermost key of the failing value's path.
+    fileprivate var firstKey: String? {
+        switch self {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            context.codingPath.first?.stringValue
+        case .keyNotFound(let key, let context):
+            context.codingPath.first?.stringValue ?? key.stringValue
+        @unknown default:
+            nil
         }
     }
 }
