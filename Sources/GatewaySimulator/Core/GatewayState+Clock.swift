@@ -33,7 +33,7 @@ extension GatewayState {
             accountRefreshPeriod = period
             out += refreshAccounts()
         }
-        return out
+        return withholdingLiveMessages(out)
     }
 
     /// Like TWS every 3 minutes: account values, portfolio (at current prices) and account time to
@@ -111,13 +111,15 @@ extension GatewayState {
 
     // MARK: - Connectivity faults
 
-    /// 1100 to every client, as when TWS loses its connection to IB.
-    public func connectivityLost() -> [GatewayAction] {
-        broadcast(1100, "Connectivity between IB and Trader Workstation has been lost.")
+    /// 1100 to every client, as when TWS loses its connection to IB; live messages are withheld until restored.
+    public mutating func connectivityLost() -> [GatewayAction] {
+        isConnectivityLost = true
+        return broadcast(1100, "Connectivity between IB and Trader Workstation has been lost.")
     }
 
     /// 1101 (data lost: market data lines are dropped) or 1102 (data maintained) to every client.
     public mutating func connectivityRestored(dataLost: Bool) -> [GatewayAction] {
+        isConnectivityLost = false
         if dataLost {
             for connection in sessions.keys { sessions[connection]?.marketLines.removeAll() }
             return broadcast(1101, "Connectivity between IB and Trader Workstation has been restored - data lost.")

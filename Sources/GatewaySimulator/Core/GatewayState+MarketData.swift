@@ -98,6 +98,11 @@ extension GatewayState {
             return [.send(connection, .error(TWSErrorMessage(
                 requestID: r.requestID, code: 420, message: "Invalid Real-time Query:Invalid bar size")))]
         }
+        // Real-time bars have no delayed form: without live data they are refused, whatever the market data type.
+        guard configuration.liveDataEntitled else {
+            return [.send(connection, .error(TWSErrorMessage(
+                requestID: r.requestID, code: 354, message: "Requested market data is not subscribed.")))]
+        }
         var request = TWSHistoricalDataRequest(
             requestID: r.requestID, contract: r.contract, endDateTime: "", durationString: "5 S",
             barSizeSetting: "5 secs", whatToShow: r.whatToShow, useRTH: r.useRTH)

@@ -26,6 +26,8 @@ public struct GatewayState: Sendable {
     public internal(set) var account: AccountBook
     /// Faults that act on the next order, execution or historical request.
     public var pendingFaults = PendingFaults()
+    /// Between 1100 and 1101/1102: live messages (bars, ticks, fills) are withheld.
+    public internal(set) var isConnectivityLost = false
 
     var engine: MatchingEngine
     var sessions: [ConnectionID: ClientSession] = [:]
@@ -153,7 +155,13 @@ public struct GatewayState: Sendable {
             sessions[connection]?.historyUpdates[requestID] = nil
             stalledHistory.remove([connection, requestID])
         case .placeOrder(let orderID, let contract, let order):
-            out += placeOrder(orderID: orderID, contract: contract, order: order, clientID: session.clientID)
+            let placed = placeOrder(orderID: orderID, contract: contract, order: order, clientID: session.clientID)
+            if pendingFaults.loseConnectivityAfterNextOrder {
+                pendingFaults.loseConnectivityAfterNextOrder = false
+                out += losingConnectivity(after: placed)
+            } else {
+                out += placed
+            }
         case .cancelOrder(let orderID, _):
             out += cancelOrder(OrderKey(clientID: session.clientID, orderID: orderID), connection: connection)
         case .globalCancel:
@@ -266,6 +274,8 @@ public struct PendingFaults: Sendable, Equatable {
     public var duplicateNextExecution = false
     /// Never answer the next historical data request.
     public var stallNextHistorical = false
+    /// After the next order's acknowledgement, lose connectivity (1100); its fill is withheld until restored.
+    public var loseConnectivityAfterNextOrder = false
     /// Creates an empty set.
     public init() {}
 }

@@ -37,11 +37,13 @@ public enum FaultCommand: Sendable, Equatable {
     case duplicateNextExecution
     /// Never answer the next historical request.
     case stallNextHistoricalRequest
+    /// After the next order's acknowledgement, 1100; its fill is withheld until 1101/1102 (a fill missed in an outage).
+    case connectivityLostAfterNextOrder
     /// Move the replay clock forward (test and drill helper).
     case advanceClock(seconds: Double)
 
     /// Parses one command line: `drop`, `drop-after N`, `restart T`, `lost`, `restored [lost|kept]`, `farm CODE`,
-    /// `delay S`, `reorder`, `reject [reason…]`, `duplicate-exec`, `stall-history`, `advance S`.
+    /// `delay S`, `reorder`, `reject [reason…]`, `duplicate-exec`, `stall-history`, `lost-after-order`, `advance S`.
     /// An optional leading `at SECONDS` is handled by `FaultScript`.
     public static func parse(_ line: String) -> FaultCommand? {
         let words = line.split(separator: " ").map(String.init)
@@ -63,6 +65,7 @@ public enum FaultCommand: Sendable, Equatable {
             return .rejectNextOrder(reason: reason.isEmpty ? "Simulated rejection (fault injection)" : reason)
         case "duplicate-exec": return .duplicateNextExecution
         case "stall-history": return .stallNextHistoricalRequest
+        case "lost-after-order": return .connectivityLostAfterNextOrder
         case "advance": return number.map { .advanceClock(seconds: $0) }
         default: return nil
         }

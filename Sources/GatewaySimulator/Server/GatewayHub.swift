@@ -119,6 +119,8 @@ actor GatewayHub {
             state.pendingFaults.duplicateNextExecution = true
         case .stallNextHistoricalRequest:
             state.pendingFaults.stallNextHistorical = true
+        case .connectivityLostAfterNextOrder:
+            state.pendingFaults.loseConnectivityAfterNextOrder = true
         case .advanceClock(let seconds):
             advance(by: TimeSpan(nanoseconds: Int64(seconds * 1e9)))
         }

@@ -160,9 +160,16 @@ public actor IBBroker {
             throw .request("\(error)")
         }
         var count = 0
-        for report in reports where !book.hasApplied(executionID: report.execution.executionID) {
-            count += 1
-            handle(.execution(report))
+        for report in reports {
+            let executionID = report.execution.executionID
+            if !book.hasApplied(executionID: executionID) {
+                count += 1
+                handle(.execution(report))
+            } else if book.awaitsLateCommission(executionID: executionID), report.commission != nil {
+                // [resilience] The fill went out without its commission and the live commissionReport was missed
+                // (e.g. during an outage): the one joined to reqExecutions' answer becomes the late commission.
+                handle(.commission(report))
+            }
         }
         return count
     }

@@ -64,6 +64,11 @@ public struct IBOrderBook: Sendable {
     /// `true` once an execution id has been applied.
     public func hasApplied(executionID: String) -> Bool { seenExecutions.contains(executionID) }
 
+    /// `true` while an execution went to the engine without its commission (the commission will be late).
+    public func awaitsLateCommission(executionID: String) -> Bool {
+        releasedWithoutCommission[executionID] != nil
+    }
+
     /// Notes that a cancel was sent.
     public mutating func cancelRequested(_ id: OrderID) {
         try? orders[id]?.lifecycle.apply(.cancelRequested)

@@ -58,6 +58,8 @@ public struct LiveRunnerConfiguration: Sendable {
     public var crashPoint: CrashPoint?
     /// Told of milestones (subscribed, reconnected), e.g. for a status display or a test.
     public var observer: (@Sendable (LiveRunnerMilestone) -> Void)?
+    /// Outage handling: 1100 grace period, IB's reset window, bar back-fill, delayed data (`Connectivity/`).
+    public var resilience = ResilienceSettings()
 
     /// Creates a configuration.
     public init(connection: TWSConnectionConfiguration, symbols: [Symbol], engine: EngineConfig = EngineConfig()) {
@@ -270,7 +272,7 @@ public enum LiveRunner {
                     guard configuration.reconnect else { break }
                     var delay = configuration.reconnectDelay
                     while connection == nil, !stopFlag.isSet {
-                        logger.warning("connection lost (\(why)); reconnecting in \(delay)")
+                        session.reconnectAttempt(after: why, delay: delay)  // quiet in IB's reset window
                         try await stopFlag.sleep(for: delay)
                         if stopFlag.isSet { break }
                         let candidate = TWSConnection(configuration: configuration.connection)
@@ -279,7 +281,7 @@ public enum LiveRunner {
                             _ = try await candidate.waitUntilReady()
                             connection = candidate
                         } catch {
-                            logger.warning("reconnect failed: \(error)")
+                            session.reconnectFailed(error)
                             await candidate.disconnect()
                             delay = min(delay * 2, configuration.maxReconnectDelay)
                         }

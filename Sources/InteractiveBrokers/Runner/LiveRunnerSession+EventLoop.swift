@@ -50,9 +50,9 @@ extension Session {
     }
 
     /// The event loop: returns why it stopped.
-    mutating func loop(_ inputs: AsyncStream<RunnerInput>, broker: IBBroker, generation: Int, feed: Int) async throws
-        -> ConnectedOutcome
-    {
+    mutating func loop(
+        _ inputs: AsyncStream<RunnerInput>, connection: TWSConnection, broker: IBBroker, generation: Int, feed: Int
+    ) async throws -> ConnectedOutcome {
         let clock = ContinuousClock()
         var nextSummary = clock.now.advanced(by: configuration.summaryInterval)
         for await item in inputs {
@@ -82,6 +82,7 @@ extension Session {
                     logger.notice("market data \(universe[id].symbol): \(notice.code) \(notice.message)")
                 }
             case .tick:
+                connectivityTick()
                 await broker.releaseOverdueCommissions()
                 if clock.now >= nextSummary {
                     // Periodic reconciliation of fills: executions the events missed reach the journal (by execId).
@@ -103,20 +104,15 @@ extension Session {
                 return .feedFailed(reason)
             case .connectivity(let ended, let state):
                 guard ended == generation else { continue }
-                switch state {
-                case .lost:
-                    logger.warning("TWS lost its connection to IB (1100); waiting for it to come back")
-                case .restored(dataLost: true):
-                    logger.warning("TWS reconnected to IB with market data lost (1101): resubscribing")
-                    return .resubscribe
-                case .restored(dataLost: false):
-                    logger.notice("TWS reconnected to IB, data maintained (1102)")
-                default:
-                    continue
+                // 1101: resynchronized here, resubscribed (and back-filled) by `runConnected`.
+                if await connectivityChanged(state, connection: connection, broker: broker) { return .resubscribe }
+                if case .restored(dataLost: false) = state {
+                    // 1102: subscriptions kept, but bars of the outage never came.
+                    await backfill(connection, broker: broker, after: "the 1100 outage")
                 }
             case .ended(let ended, let reason):
                 guard ended == generation else { continue }  // a previous connection's late notice
-                logger.error("connection lost: \(reason)")
+                socketLost(reason)
                 return .lost(reason)
             }
         }
@@ -137,7 +133,9 @@ extension Session {
             }
             await handle(.execution(report), broker: broker)
         case .lateCommission(let late):
-            logger.info("late commission \(late.commission) for \(late.executionID)")
+            // The fill reached the engine without it: book it now, so cash and P&L equal the broker's.
+            let booked = engine.bookLateCommission(late.commission, for: late.orderID)
+            logger.info("late commission \(late.commission) for \(late.executionID)\(booked ? " booked" : " (order unknown to the engine)")")
             if let journal = configuration.journal {
                 _ = try? journal.recordCommission(
                     JournalCommission(execID: late.executionID, commission: late.commission, time: time.now()))
@@ -168,7 +166,10 @@ extension Session {
         let denials = engine.denials
         while denialsLogged < denials.count {
             let record = denials[denialsLogged]
-            logger.warning("risk denial: order \(record.orderID) \(universe[record.instrument].symbol): \(record.denial)")
+            // During a back-fill the strategy acts on history: expected, not a warning.
+            logger.log(
+                level: entryPauses.contains(.backfill) ? .info : .warning,
+                "risk denial: order \(record.orderID) \(universe[record.instrument].symbol): \(record.denial)")
             if let journal = configuration.journal {
                 try? journal.recordEvent(.riskDenial, "\(record.orderID): \(record.denial)", at: record.time)
             }

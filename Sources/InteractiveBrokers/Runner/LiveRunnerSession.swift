@@ -27,6 +27,12 @@ struct Session<S: Strategy> {
     var resubscriptions = 0
     var lastBarTime: [Timestamp]
     var lastClosed = Timestamp.zero
+    /// 1100/1101/1102 debouncing, the reset window, the connectivity pause.
+    var connectivity: ConnectivityMonitor
+    /// Why new entries are paused now (empty: not paused).
+    var entryPauses: Set<EntryPause> = []
+    var resynchronizations = 0
+    var backfilledBars = 0
 
     init(strategy: S, configuration: LiveRunnerConfiguration, account: String, logger: Logger) {
         self.configuration = configuration
@@ -37,6 +43,8 @@ struct Session<S: Strategy> {
         engine = EngineCore(universe: universe, strategy: strategy, config: configuration.engine)
         book = ContractBook(universe: universe)
         lastBarTime = Array(repeating: .zero, count: universe.count)
+        connectivity = ConnectivityMonitor(
+            gracePeriod: configuration.resilience.gracePeriod, schedule: configuration.resilience.resetSchedule)
     }
 
     /// First connection: qualify, create the broker, journal the broker's state, warm up.
@@ -89,21 +97,16 @@ struct Session<S: Strategy> {
             do { try await broker.run() } catch {}
             input.yield(.ended(generation, "order events ended"))
         }
-        if resynchronize {
-            do {
-                let missed = try await broker.resynchronize()
-                let added = record(try await broker.brokerSnapshot().0, at: time.now())
-                logger.notice("resynchronized after reconnect: \(missed) missed executions applied, \(added) journaled")
-            } catch {
-                logger.error("resynchronization failed: \(error)")
-            }
-        }
+        // After a reconnect: resume entries, missed executions applied once and journaled, missed bars back-filled.
+        if resynchronize { await socketRestored(connection, broker: broker) }
         let states = await connection.stateChanges()
         group.addTask {
             for await state in states { input.yield(.connectivity(generation, state)) }
         }
         var feedNumber = 0
         while true {
+            // After 1101 the old feed is retired: fetch what it missed before the new one starts.
+            if feedNumber > 0 { await backfill(connection, broker: broker, after: "the 1101 outage") }
             // Each feed runs until its subscriptions end or its `retire` stream finishes (resubscription).
             let feed = IBMarketDataFeed(
                 connection: connection, contracts: book,
@@ -113,11 +116,14 @@ struct Session<S: Strategy> {
             let marketEvents = await feed.start()
             let (retire, retirement) = AsyncStream.makeStream(of: Void.self)
             let number = feedNumber
+            let delayedFallback = configuration.resilience.delayedFallback
             group.addTask {
                 await withTaskGroup(of: Void.self) { inner in
                     inner.addTask {
                         do { try await feed.run() } catch {
-                            input.yield(.feedEnded(generation, number, "market data ended: \(error)"))
+                            // A permission refusal says which and what to do (docs/live-trading.md, delayed data).
+                            let reason = MarketDataRefusal.stopReason(error, delayedFallback: delayedFallback)
+                            input.yield(.feedEnded(generation, number, reason))
                         }
                     }
                     inner.addTask { for await _ in retire {} }
@@ -130,7 +136,8 @@ struct Session<S: Strategy> {
             }
             logger.info("subscribed to 5-second bars; running")
             configuration.observer?(.subscribed(generation: generation, feed: number))
-            let outcome = try await loop(inputs, broker: broker, generation: generation, feed: number)
+            let outcome = try await loop(
+                inputs, connection: connection, broker: broker, generation: generation, feed: number)
             retirement.finish()
             if case .feedFailed(let reason) = outcome {
                 // With the socket still up the subscription itself failed (e.g. 354/10089 no market data
@@ -139,7 +146,7 @@ struct Session<S: Strategy> {
                     logger.critical("market data failed with the connection up: \(reason)")
                     return .stopped("market data failed: \(reason)")
                 }
-                logger.error("market data lost: \(reason)")
+                logger.notice("market data ended with the connection: \(reason)")
                 return .lost(reason)
             }
             guard case .resubscribe = outcome else { return outcome }

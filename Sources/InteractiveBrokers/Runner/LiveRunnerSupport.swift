@@ -57,3 +57,11 @@ enum RunnerInput: Sendable {
     /// A connection state change (1100 lost, 1101/1102 restored, …) of that generation.
     case connectivity(Int, TWSConnectionState)
 }
+
+/// Why new entries are paused (the engine refuses new orders while any reason holds; working orders stay).
+enum EntryPause: Hashable, Sendable {
+    /// The connection to IB is down longer than the grace period.
+    case connectivity
+    /// Bars missed during an outage are being replayed.
+    case backfill
+}

@@ -102,6 +102,7 @@ struct RunCommand: AsyncParsableCommand {
         configuration.summaryInterval = .milliseconds(Int64(settings.summaryInterval * 1000))
         configuration.duration = duration
         configuration.orderTimeout = settings.orderTimeout.map { .milliseconds(Int64($0 * 1000)) }
+        configuration.resilience = settings.resilience
         // Run-scoped orderRefs: a new run never reuses an earlier run's references.
         let stamp = Int64(Date().timeIntervalSince1970)
         configuration.reference = OrderReference(prefix: "IBT:\(stamp):")

@@ -51,8 +51,9 @@ struct RunConfigDocument {
                     document.nullPaths.insert(path)
                 } else if path == "strategy.parameters" {
                     document.structured[path] = value
-                } else if path == "universe.symbols" {
-                    guard let items = value.sequence else { throw CLIError("\(source): '\(path)' must be a list of symbols") }
+                } else if path == "universe.symbols" || path == "connection.resetDays" {
+                    let what = path == "universe.symbols" ? "symbols" : "day names"
+                    guard let items = value.sequence else { throw CLIError("\(source): '\(path)' must be a list of \(what)") }
                     guard items.allSatisfy({ $0.scalar != nil }) else {
                         throw CLIError("\(source): '\(path)' holds a non-symbol")
                     }

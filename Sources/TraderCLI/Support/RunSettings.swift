@@ -30,6 +30,13 @@ struct RunSettings {
     var warmup = "3600 S"
     var marketDataType = "realtime"
     var delayedFallback = true
+    // Outages (issue 5, resilience): 1100 grace period, IB's reset window, bar back-fill.
+    var gracePeriod: Double = 30
+    var resetWindow = "23:45-00:45"
+    var resetTimeZone = "America/New_York"
+    var resetDays: [String] = ["sunday"]
+    var backfill = true
+    var maxBackfill: Double = 3600
     var journalPath: String?
     var logLevel = "info"
     var logFile: String?
@@ -39,7 +46,7 @@ struct RunSettings {
 
     /// The keys of each section (the risk section's are `RiskConfig`'s).
     static let keys: [String: [String]] = [
-        "connection": ["host", "port", "clientId", "account"],
+        "connection": ["host", "port", "clientId", "account", "gracePeriod", "resetWindow", "resetTimeZone", "resetDays"],
         "universe": ["symbols"],
         "strategy": ["name", "cash", "parameters"],
         "risk": [
@@ -49,7 +56,7 @@ struct RunSettings {
             "maxOrderEfficiencyRatio", "orderEfficiencyMinimumOrders",
         ],
         "orders": ["timeout", "outsideRth", "cancelOnExit"],
-        "data": ["barSize", "warmup", "marketDataType", "delayedFallback"],
+        "data": ["barSize", "warmup", "marketDataType", "delayedFallback", "backfill", "maxBackfill"],
         "journal": ["path"],
         "logging": ["level", "file", "summaryInterval"],
     ]
@@ -140,6 +147,23 @@ struct RunSettings {
             settings.clientID = v
         }
         settings.account = try string("connection.account").flatMap { $0.isEmpty ? nil : $0 }
+        if let v = try double("connection.gracePeriod") {
+            guard v >= 0 else { throw CLIError("\(origin("connection.gracePeriod")): 'connection.gracePeriod' must be ≥ 0 seconds") }
+            settings.gracePeriod = v
+        }
+        if let v = try string("connection.resetWindow") { settings.resetWindow = v }
+        if let v = try string("connection.resetTimeZone") { settings.resetTimeZone = v }
+        if let (items, _) = try values.list("connection.resetDays") {
+            settings.resetDays = items.filter { !$0.isEmpty }
+        }
+        do { _ = try settings.resetSchedule() } catch {
+            let key = ["connection.resetWindow", "connection.resetTimeZone", "connection.resetDays"]
+                .first { key in
+                    key == "connection.resetDays"
+                        ? (try? values.list(key)).flatMap { $0 } != nil : (try? values.scalar(key)).flatMap { $0 } != nil
+                } ?? "connection.resetWindow"
+            throw CLIError("\(origin(key)): 'connection.resetWindow/resetTimeZone/resetDays': \(error)")
+        }
         if let (items, from) = try values.list("universe.symbols") {
             settings.symbols = try items.map {
                 guard !$0.isEmpty else { throw CLIError("\(from): 'universe.symbols' holds a non-symbol") }
@@ -212,6 +236,11 @@ struct RunSettings {
             settings.marketDataType = v
         }
         if let v = try bool("data.delayedFallback") { settings.delayedFallback = v }
+        if let v = try bool("data.backfill") { settings.backfill = v }
+        if let v = try double("data.maxBackfill") {
+            guard v > 0 else { throw CLIError("\(origin("data.maxBackfill")): 'data.maxBackfill' must be positive seconds") }
+            settings.maxBackfill = v
+        }
         settings.journalPath = try path("journal.path")
         if let v = try string("logging.level") {
             guard logLevels.contains(v) else {
@@ -235,6 +264,23 @@ struct RunSettings {
         backtest.strategy = strategy
         backtest.parameters = parameters
         return try backtest.strategySpec(source: "\(source): 'strategy.parameters'")
+    }
+
+    /// IB's reset window (`nil` when `connection.resetWindow` is none and no days are listed).
+    func resetSchedule() throws(ResetScheduleError) -> ResetSchedule? {
+        let schedule = try ResetSchedule(window: resetWindow, timeZone: resetTimeZone, days: resetDays)
+        return schedule.dailyStart == nil && schedule.days.isEmpty ? nil : schedule
+    }
+
+    /// The outage settings of the runner.
+    var resilience: ResilienceSettings {
+        var value = ResilienceSettings()
+        value.gracePeriod = TimeSpan(nanoseconds: Int64(gracePeriod * 1e9))
+        value.resetSchedule = try? resetSchedule()  // validated by load
+        value.backfill = backfill
+        value.maxBackfill = TimeSpan(nanoseconds: Int64(maxBackfill * 1e9))
+        value.delayedFallback = delayedFallback
+        return value
     }
 
     /// The engine settings.

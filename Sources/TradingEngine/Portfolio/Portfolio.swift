@@ -127,6 +127,14 @@ public struct Portfolio: Sendable {
         return realized
     }
 
+    /// Books a commission that arrived after its fill (IB reports commissions separately): cash and the totals,
+    /// as if it had come with the fill. A negative amount is a rebate.
+    public mutating func bookCommission(_ amount: Money, for instrument: InstrumentID) {
+        cash -= amount
+        commissions += amount
+        positions[instrument.index].commission += amount
+    }
+
     /// Releases sale proceeds whose settlement time has come.
     @inlinable
     public mutating func settle(upTo now: Timestamp) {

@@ -1,0 +1,31 @@
+import TradingModel
+
+/// Corrections a runner applies between events, shared by backtests and live trading: a commission that arrived
+/// after its fill, and a pause of new entries that does not cancel working orders.
+extension EngineCore {
+    /// Books a commission reported after its fill was applied (the fill carried none, or a provisional one):
+    /// cash, the portfolio's commission total and the position's are corrected, so equity and P&L equal the
+    /// broker's. The runner books each execution's late commission once (the broker deduplicates by execId).
+    /// - Parameters:
+    ///   - commission: the amount still to charge (the reported commission minus what the fill carried).
+    ///   - orderID: the order the execution belongs to.
+    /// - Returns: `false` (nothing booked) when the engine does not know the order.
+    @discardableResult
+    public mutating func bookLateCommission(_ commission: Money, for orderID: OrderID) -> Bool {
+        guard let order = _state.orders.order(orderID) else { return false }
+        _state.portfolio.bookCommission(commission, for: order.instrument)
+        if monitorsEquity { _riskMonitor.observe(equity: _state.portfolio.equity, at: _state.now) }
+        return true
+    }
+
+    /// Pauses (or resumes) new orders without cancelling the working ones: the risk check refuses every new order
+    /// as the kill switch does, but — unlike `.killSwitch(engaged: true)` — open orders (protective stops, targets)
+    /// stay working. Used while the connection to the broker is down and while back-filled bars are replayed.
+    /// Cancels and the engine's own timeouts still go out.
+    public mutating func pauseEntries(_ paused: Bool) {
+        _riskMonitor.setKillSwitch(paused)
+    }
+
+    /// Whether new orders are refused (kill switch or paused entries).
+    public var areEntriesPaused: Bool { _riskMonitor.status.killSwitchEngaged }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import GatewaySimulator
+import Logging
+import Storage
+import TWSClient
+import Testing
+import TradingEngine
+import TradingModel
+
+@testable import InteractiveBrokers
+
+/// Momentum over the synthetic universe: 12-bar lookback, rebalance every 12 slices, one holding.
+private let momentum = MomentumRotationConfig(
+    lookback: 12, ranking: .rateOfChange, minimumScore: nil, holdings: 1, rebalance: .everyBars(12),
+    weighting: .equal, investedFraction: 0.5)
+
+/// Collects milestones across tasks.
+private final class Milestones: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [ConnectivityMilestone] = []
+    let stream: AsyncStream<ConnectivityMilestone>
+    private let continuation: AsyncStream<ConnectivityMilestone>.Continuation
+    init() { (stream, continuation) = AsyncStream.makeStream(of: ConnectivityMilestone.self) }
+    func add(_ item: ConnectivityMilestone) {
+        lock.withLock { items.append(item) }
+        continuation.yield(item)
+    }
+    var all: [ConnectivityMilestone] { lock.withLock { items } }
+}
+
+private func quiet() -> Logger {
+    var logger = Logger(label: "test.outage")
+    logger.logLevel = .critical
+    return logger
+}
+
+/// A runner against a manual-clock simulator one hour into a session; `drive` replays and injects faults.
+private func outageRun(
+    grace: TimeSpan, entitled: Bool = true, journal: OrderJournal?,
+    drive: @escaping @Sendable (GatewaySimulator, Milestones, AsyncStream<String>.Continuation) async -> Void
+) async throws -> (LiveRunSummary, [ConnectivityMilestone], GatewayState, [TWSExecutionReport]) {
+    var gatewayLogger = Logger(label: "test.gateway")
+    gatewayLogger.logLevel = .critical
+    let simulator = GatewaySimulator(
+        configuration: GatewaySimulatorConfiguration(
+            host: "127.0.0.1", port: 0, data: simulatorData,
+            gateway: GatewayConfiguration(liveDataEntitled: entitled), start: simulatorData.defaultStart + .seconds(3600),
+            clock: .manual), logger: gatewayLogger)
+    let milestones = Milestones()
+    return try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
+        group.addTask { try await simulator.run(); return nil }
+        let port = await simulator.listeningPort()
+        var configuration = LiveRunnerConfiguration(
+            connection: connectionConfiguration(port, clientID: 41), symbols: ["SYN000", "SYN001", "SYN002"],
+            engine: EngineConfig(initialCash: Money(100_000)))
+        configuration.journal = journal
+        configuration.warmupDuration = "1800 S"
+        configuration.commissionWait = .seconds(3600)
+        configuration.resilience.gracePeriod = grace
+        configuration.resilience.resetSchedule = nil  // wall time must not make the test's outage "expected"
+        configuration.resilience.observer = { milestones.add($0) }
+        let runConfiguration = configuration
+        let (stop, stopper) = AsyncStream.makeStream(of: String.self)
+        group.addTask {
+            try await LiveRunner.run(
+                strategy: MomentumRotation(config: momentum), configuration: runConfiguration, logger: quiet(),
+                stop: stop)
+        }
+        group.addTask {
+            await drive(simulator, milestones, stopper)
+            return nil
+        }
+        var summary: LiveRunSummary?
+        while let next = try await group.next() {
+            if let next {
+                summary = next
+                break
+            }
+        }
+        guard let summary else { throw CancellationError() }
+        // The simulator's view, over a fresh connection with the same client id, before it shuts down.
+        let executions = try await TWSConnection.connect(connectionConfiguration(port, clientID: 41)) { c, _ in
+            try await c.executions()
+        }
+        let state = await simulator.state()
+        group.cancelAll()
+        return (summary, milestones.all, state, executions)
+    }
+}
+
+/// Advances the replay clock in 5-second steps until `done` (checked every step), at most `limit` steps.
+private func replay(_ simulator: GatewaySimulator, limit: Int = 2_000, until done: @Sendable (GatewayState) -> Bool) async {
+    var steps = 0
+    while steps < limit {
+        await simulator.advance(by: .seconds(5))
+        steps += 1
+        if done(await simulator.state()) { return }
+        await Task.yield()
+    }
+}
+
+private func waitFor(_ milestones: Milestones, _ accept: (ConnectivityMilestone) -> Bool) async {
+    if milestones.all.contains(where: accept) { return }
+    for await item in milestones.stream where accept(item) { return }
+}
+
+@Suite("Live runner outages", .timeLimit(.minutes(1)))
+struct LiveRunnerOutageTests {
+    @Test("a fill missed while TWS was cut off (1100 > grace) is applied once after 1102; entries paused, bars back-filled")
+    func missedFillAfterLongOutage() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("outage-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = try OrderJournal(path: directory.appendingPathComponent("journal.sqlite").path)
+        let (run, milestones, state, executions) = try await outageRun(grace: .zero, journal: journal) {
+            simulator, milestones, stopper in
+            while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
+            await simulator.apply(.connectivityLostAfterNextOrder)
+            // The strategy's first order: acknowledged, then 1100; its fill happens at the simulator, unseen.
+            await replay(simulator) { $0.isConnectivityLost }
+            // A minute of data passes during the outage (its bars are withheld).
+            for _ in 0..<12 { await simulator.advance(by: .seconds(5)) }
+            await waitFor(milestones) { $0 == .paused }
+            await simulator.apply(.connectivityRestored(dataLost: false))
+            await waitFor(milestones) { if case .backfilled = $0 { true } else { false } }
+            await replay(simulator, limit: 24) { _ in false }
+            stopper.yield("test done")
+        }
+        #expect(milestones.contains(.paused))
+        #expect(milestones.contains(.resumed))
+        let index = try #require(milestones.firstIndex { if case .resynchronized = $0 { true } else { false } })
+        #expect(milestones[index] == .resynchronized(missedExecutions: 1), "\(milestones)")
+        let backfilled = milestones.compactMap { if case .backfilled(let n) = $0 { n } else { nil } }
+        #expect(backfilled.first ?? 0 >= 3 * 10, "a minute of 5-second bars for 3 instruments: \(backfilled)")
+        #expect(run.reconnects == 0)
+        let fills = try journal.fills()
+        #expect(Set(fills.map(\.execID)) == Set(executions.map(\.execution.executionID)))
+        #expect(fills.count == executions.count)
+        var positions: [Symbol: Quantity] = [:]
+        for (id, holding) in state.account.holdings where holding.quantity != .zero {
+            positions[Symbol(simulatorData.instrument(id).symbol)] = holding.quantity
+        }
+        #expect(!executions.isEmpty)
+        #expect(run.enginePositions == positions)
+    }
+
+    @Test("an 1100 restored within the grace period is a blip: no pause; 1101 resynchronizes, back-fills, resubscribes")
+    func blipThenDataLost() async throws {
+        let (run, milestones, _, _) = try await outageRun(grace: .seconds(600), journal: nil) {
+            simulator, milestones, stopper in
+            while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
+            await replay(simulator, limit: 24) { _ in false }
+            await simulator.apply(.connectivityLost)
+            for _ in 0..<12 { await simulator.advance(by: .seconds(5)) }
+            await simulator.apply(.connectivityRestored(dataLost: true))
+            await waitFor(milestones) { if case .backfilled = $0 { true } else { false } }
+            while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
+            await replay(simulator, limit: 12) { _ in false }
+            stopper.yield("test done")
+        }
+        #expect(!milestones.contains(.paused))
+        #expect(milestones.contains { if case .resynchronized = $0 { true } else { false } })
+        let backfilled = milestones.compactMap { if case .backfilled(let n) = $0 { n } else { nil } }
+        #expect(backfilled.first ?? 0 >= 3 * 10, "\(backfilled)")
+        #expect(run.resubscriptions == 1)
+    }
+
+    @Test("5-second bars refused for lack of permission stop the run with the reason (no delayed form)")
+    func refusedBarsStopWithReason() async throws {
+        let (run, _, _, _) = try await outageRun(grace: .seconds(30), entitled: false, journal: nil) { _, _, _ in }
+        #expect(run.stopReason.contains("(354)"), "\(run.stopReason)")
+        #expect(run.stopReason.contains("delayedFallback does not apply"))
+    }
+}
