@@ -177,18 +177,23 @@ public actor IBBroker {
     /// Catches up after a reconnect: applies the executions missed while disconnected (deduplicated, with their
     /// commissions), replays the open orders as hints, and ends orders that are no longer open at the broker
     /// without having filled (they ended during the outage: `expired` for DAY orders, else `canceled`, with an
-    /// anomaly event saying so).
+    /// anomaly event saying so). The open orders are every client's of this account (reqAllOpenOrders), so an
+    /// order adopted from an earlier client id of ours is seen working too (`IBBroker+Resynchronize.swift`).
     /// - Returns: how many executions were new.
     /// - Throws: `IBBrokerError.request`.
     @discardableResult
     public func resynchronize() async throws(IBBrokerError) -> Int {
         let count = try await synchronizeExecutions()
-        let open: [TWSOpenOrder]
+        let all: [TWSOpenOrder]
         do {
-            open = try await connection.openOrders()
+            all = try await connection.allOpenOrders()
         } catch {
             throw .request("\(error)")
         }
+        let clientID = await connection.configuration.clientID
+        let open = Self.trackedOpenOrders(
+            all, tracked: book.orders.values, clientID: clientID,
+            context: configuration.mappingContext(contracts))
         let now = clock()
         for order in open { publish(book.openOrder(order, at: now)) }
         let working = Set(open.map(\.order.orderID))

@@ -15,6 +15,17 @@ public enum SnapshotMapping {
             parentBrokerOrderID: open.order.parentID)
     }
 
+    /// The domain terms of an open order (instrument, side, quantity, type and prices, time in force).
+    /// - Throws: `IBMappingError` for a contract outside the universe, an unsupported type or time in force.
+    public static func request(_ open: TWSOpenOrder, contracts: ContractBook) throws(IBMappingError) -> OrderRequest {
+        OrderRequest(
+            instrument: try contracts.instrument(for: open.contract),
+            side: try OrderMapping.side(ofAction: open.order.action),
+            quantity: try WireNumbers.quantity(open.order.totalQuantity, field: "totalQuantity"),
+            type: try OrderMapping.orderType(of: open.order),
+            timeInForce: try OrderMapping.timeInForce(ofWire: open.order.timeInForce))
+    }
+
     /// A completed order as the reconciler sees it (no TWS order id on the wire: 0).
     /// - Throws: `IBMappingError` for an unknown status or an unset quantity.
     public static func order(_ completed: TWSCompletedOrder) throws(IBMappingError) -> BrokerOrderSnapshot {
@@ -34,7 +45,13 @@ public enum SnapshotMapping {
         var snapshot = BrokerSnapshot()
         var errors: [IBMappingError] = []
         for open in answers.openOrders where context.accepts(open.order.account) {
-            do throws(IBMappingError) { snapshot.openOrders.append(try order(open)) } catch { errors.append(error) }
+            do throws(IBMappingError) {
+                var mapped = try order(open)
+                // Terms are best effort: an order we cannot express is still matched by orderRef and permId.
+                mapped.request = try? request(open, contracts: context.contracts)
+                mapped.clientID = open.order.clientID
+                snapshot.openOrders.append(mapped)
+            } catch { errors.append(error) }
         }
         for completed in answers.completedOrders where context.accepts(completed.order.account) {
             do throws(IBMappingError) { snapshot.completedOrders.append(try order(completed)) } catch {

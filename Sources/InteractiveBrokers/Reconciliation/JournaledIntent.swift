@@ -74,12 +74,18 @@ public struct BrokerOrderSnapshot: Sendable, Hashable, Codable {
     public var totalQuantity: Quantity
     /// The bracket parent's TWS order id, 0 for none.
     public var parentBrokerOrderID: Int
+    /// Its terms rebuilt from the wire (open orders of universe instruments in a supported form; else `nil`):
+    /// what an order of ours that no journal intent knows is adopted as.
+    public var request: OrderRequest?
+    /// The TWS client id that placed it (only that client can cancel it; 0 for TWS itself).
+    public var clientID: Int = 0
 
     /// Creates a snapshot.
     public init(
         orderRef: String, brokerOrderID: Int, permID: Int64, status: BrokerOrderStatus, totalQuantity: Quantity,
-        parentBrokerOrderID: Int = 0
+        parentBrokerOrderID: Int = 0, request: OrderRequest? = nil
     ) {
+        self.request = request
         self.orderRef = orderRef
         self.brokerOrderID = brokerOrderID
         self.permID = permID

@@ -47,13 +47,16 @@ public enum Reconciler {
         let known = Set(intents.map(\.orderRef))
         let knownPermIDs = Set(intents.compactMap(\.permID))
         var reported: Set<String> = []
-        for order in broker.openOrders + broker.completedOrders
+        var unknownOpen: [BrokerOrderSnapshot] = []
+        let openCount = broker.openOrders.count
+        for (k, order) in (broker.openOrders + broker.completedOrders).enumerated()
         where reference.isOurs(order.orderRef) && !known.contains(order.orderRef)
             && !knownPermIDs.contains(order.permID)
             && reported.insert(order.orderRef).inserted
         {
             alerts.append(
                 .unknownOrder(orderRef: order.orderRef, brokerOrderID: order.brokerOrderID, permID: order.permID))
+            if k < openCount, isBotOrder(order.orderRef) { unknownOpen.append(order) }
         }
         for execution in index.executions
         where reference.isOurs(execution.orderRef) && !known.contains(execution.orderRef)
@@ -62,8 +65,16 @@ public enum Reconciler {
             alerts.append(.unknownExecution(execution))
         }
         alerts += positionAlerts(resolutions, broker: broker, internalPositions: internalPositions)
-        return ReconciliationPlan(
+        var plan = ReconciliationPlan(
             resolutions: resolutions, sendGroups: sendGroups(intents, resolutions), alerts: alerts)
+        plan.unknownOpenOrders = unknownOpen
+        return plan
+    }
+
+    /// A bot run's orderRef (`IBT:R12:…`, `IBT:<second>:…`, `IBT:T…:…`), or one in a namespace that is not
+    /// IBTrader's form at all (a caller's own prefix); not `ibtrader order`'s `IBT:manual:`.
+    static func isBotOrder(_ orderRef: String) -> Bool {
+        RunNamespace(orderRef: orderRef)?.isBotRun ?? true
     }
 
     // MARK: - One intent

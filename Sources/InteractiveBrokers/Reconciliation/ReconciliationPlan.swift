@@ -1,5 +1,13 @@
 import TradingModel
 
+/// What the runner does at start with orders of ours open at the broker that no journal intent knows.
+public enum UnknownOrderPolicy: String, Sendable, Hashable, CaseIterable {
+    /// Rebuild the order from the wire and follow it like a known one (the strategy sees it), with a warning.
+    case adopt
+    /// Cancel it at the broker (only the client id that placed it can).
+    case cancel
+}
+
 /// What the reconciler compares.
 public struct ReconciliationInput: Sendable {
     /// The journal's intents (all of today's, and every non-terminal one).
@@ -93,6 +101,10 @@ public struct ReconciliationPlan: Sendable, Hashable {
     public var sendGroups: [[String]]
     /// What the operator must see.
     public var alerts: [ReconciliationAlert]
+    /// Orders open at the broker in a bot run's namespace that no intent knows (a lost journal, another bot
+    /// sharing the prefix): adopted or cancelled at start (`UnknownOrderPolicy`), also in `alerts`. `ibtrader
+    /// order`'s (`IBT:manual:`) are only alerted.
+    public var unknownOpenOrders: [BrokerOrderSnapshot] = []
 
     /// The resolution of an orderRef.
     public func resolution(for orderRef: String) -> IntentResolution? {

@@ -12,7 +12,7 @@ import TradingModel
 /// policy.staleReason(createdAt: intentTime, request: request, now: now)   // nil: send it
 /// ```
 public struct ResendPolicy: Sendable, Hashable {
-    /// The oldest intent that is still sent (`nil`: no age limit).
+    /// The oldest intent that is still sent (`nil`: no age limit; zero: none is ever sent again).
     public var maxAge: TimeSpan?
     /// Market and DAY orders created on an earlier UTC day than now are abandoned whatever their age.
     public var sameDayOnlyForMarketAndDay: Bool
@@ -21,6 +21,12 @@ public struct ResendPolicy: Sendable, Hashable {
     public init(maxAge: TimeSpan? = .minutes(5), sameDayOnlyForMarketAndDay: Bool = true) {
         self.maxAge = maxAge
         self.sameDayOnlyForMarketAndDay = sameDayOnlyForMarketAndDay
+    }
+
+    /// The policy of `orders.resendMaxAge` (seconds; 0: never resend), market/DAY orders of an earlier day
+    /// abandoned.
+    public static func maxAge(seconds: Double) -> ResendPolicy {
+        ResendPolicy(maxAge: TimeSpan(nanoseconds: Int64((seconds * 1e9).rounded())))
     }
 
     /// A policy that sends every unsent intent, however old (tests, and the reconciler's default when no time
@@ -34,6 +40,7 @@ public struct ResendPolicy: Sendable, Hashable {
     ///   - now: the time of the restart (`nil`: unknown; never judged stale).
     /// - Returns: the reason to abandon it, or `nil`.
     public func staleReason(createdAt: Timestamp?, request: OrderRequest, now: Timestamp?) -> String? {
+        if let maxAge, maxAge.nanoseconds <= 0 { return "resending after a restart is off (maximum age 0)" }
         guard let createdAt, let now else { return nil }
         let age = TimeSpan(nanoseconds: now.nanoseconds - createdAt.nanoseconds)
         if sameDayOnlyForMarketAndDay, request.type == .market || request.timeInForce == .day,

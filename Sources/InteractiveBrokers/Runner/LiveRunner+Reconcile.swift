@@ -16,10 +16,12 @@ extension Session {
     /// 2. Journal: final states the broker proves (filled, cancelled, rejected); stale unsent intents abandoned
     ///    (`ResendPolicy`, journaled as cancelled with the reason); the broker's executions once by execId with
     ///    their commissions (`record`).
-    /// 3. Engine: the broker's positions of universe instruments (average cost; cash pays for them), then our
-    ///    orders still open at the broker (accepted / partially filled, followed by `IBBroker.adopt` under their
-    ///    original orderRef so fills and cancels apply), then the unsent intents sent once under their original
-    ///    orderRefs (`IBBroker.resend`). Positions outside the universe were logged as unmapped and are left alone.
+    /// 3. Engine: the broker's positions of universe instruments (average cost), the cash the run before had
+    ///    (journal checkpoint + fills since, `restoreCash`), then our orders still open at the broker (accepted /
+    ///    partially filled, followed by `IBBroker.adopt` under their original orderRef so fills and cancels
+    ///    apply), orders of ours no intent knows (adopted or cancelled, `handleUnknownOrders`), then the unsent
+    ///    intents sent once under their original orderRefs (`IBBroker.resend`). Positions outside the universe
+    ///    were logged as unmapped and are left alone.
     mutating func restart(_ snapshot: BrokerSnapshot, broker: IBBroker) async {
         let restart = reconcileJournal(snapshot)
         let recorded = record(snapshot, at: time.now())
@@ -29,9 +31,11 @@ extension Session {
             + "\(snapshot.positions.count) positions"
         logger.info("\(state)")
         restorePositions(snapshot)
+        restoreCash(snapshot)  // LiveRunner+RestartState.swift
         await broker.noteReconciled(executionIDs: snapshot.executions.map(\.executionID))
         guard let restart else { return }
         await adoptOpenOrders(restart, snapshot: snapshot, broker: broker)
+        await handleUnknownOrders(restart, snapshot: snapshot, broker: broker)  // LiveRunner+UnknownOrders.swift
         await resendUnsent(restart, broker: broker)
     }
 

@@ -50,10 +50,13 @@ public struct LiveRunnerConfiguration: Sendable {
     public var maxReconnectDelay: Duration = .seconds(60)
     /// The order journal (`nil`: none; intents are then not durable).
     public var journal: OrderJournal?
-    /// orderRef namespace.
+    /// orderRef namespace. The default (`IBT:`) means: a run namespace allocated at start — `IBT:R<run>:` with a
+    /// journal (`OrderJournal.beginRun`), else `IBT:T<epoch ms>-<pid>:`; any other prefix is used as given.
     public var reference = OrderReference()
     /// At start, which intents journaled but never sent by an earlier run are still sent (else abandoned).
     public var resendPolicy = ResendPolicy()
+    /// At start, what to do with orders of ours open at the broker that no journal intent knows.
+    public var unknownOrders = UnknownOrderPolicy.adopt
     /// Test only: where the process exits abruptly (`IBTRADER_CRASH_AT`, see `CrashPoint`).
     public var crashPoint: CrashPoint?
     /// Told of milestones (subscribed, reconnected), e.g. for a status display or a test.

@@ -33,6 +33,8 @@ struct Session<S: Strategy> {
     var entryPauses: Set<EntryPause> = []
     var resynchronizations = 0
     var backfilledBars = 0
+    /// This run in the journal (its number names the orderRef namespace); `nil` without a journal.
+    var run: JournalRun?
 
     init(strategy: S, configuration: LiveRunnerConfiguration, account: String, logger: Logger) {
         self.configuration = configuration
@@ -62,6 +64,7 @@ struct Session<S: Strategy> {
         if let type = configuration.marketDataType {
             try await connection.setMarketDataType(type)
         }
+        let reference = try await allocateNamespace(connection)  // LiveRunner+Reconcile.swift
         let time = self.time
         let journalAdapter = configuration.journal.map {
             OrderJournalIntents(journal: $0, universe: universe, clock: { time.now() })
@@ -71,7 +74,7 @@ struct Session<S: Strategy> {
             configuration: IBBrokerConfiguration(
                 orderOptions: WireOrderOptions(
                     account: account, outsideRegularTradingHours: configuration.outsideRegularTradingHours,
-                    reference: configuration.reference),
+                    reference: reference),
                 commissionWait: configuration.commissionWait, journal: journalAdapter,
                 orderEfficiency: configuration.orderEfficiency, crashPoint: configuration.crashPoint),
             clock: { time.now() })

@@ -131,6 +131,7 @@ public final class OrderJournal: Sendable {
                     );
                     """)
         }
+        registerRunMigrations(&migrator)  // OrderJournal+Runs.swift
         return migrator
     }
 

@@ -103,9 +103,9 @@ struct RunCommand: AsyncParsableCommand {
         configuration.duration = duration
         configuration.orderTimeout = settings.orderTimeout.map { .milliseconds(Int64($0 * 1000)) }
         configuration.resilience = settings.resilience
-        // Run-scoped orderRefs: a new run never reuses an earlier run's references.
-        let stamp = Int64(Date().timeIntervalSince1970)
-        configuration.reference = OrderReference(prefix: "IBT:\(stamp):")
+        // orderRefs: the runner allocates the run's namespace (IBT:R<run>: from the journal) at start.
+        configuration.resendPolicy = settings.resendPolicy
+        configuration.unknownOrders = settings.unknownOrders == "cancel" ? .cancel : .adopt
         do {  // test-only crash hook, read once here
             configuration.crashPoint = try CrashPoint.from(environment: ProcessInfo.processInfo.environment)
         } catch { throw CLIError(error.description) }

@@ -26,6 +26,10 @@ struct RunSettings {
     var orderTimeout: Double?
     var outsideRth = false
     var cancelOnExit = true
+    /// `orders.resendMaxAge` (s): an intent journaled but never sent is resent at restart only when younger (0: never).
+    var resendMaxAge: Double = 300
+    /// `orders.unknownOrders`: orders of ours at the broker that no journal intent knows are adopted or cancelled.
+    var unknownOrders = "adopt"
     var barSize = "5 secs"
     var warmup = "3600 S"
     var marketDataType = "realtime"
@@ -55,7 +59,7 @@ struct RunSettings {
             "volatilityThreshold", "rapidLossPercent", "rapidLossWindow", "maxRiskPerTradePercent", "requireSettledCash",
             "maxOrderEfficiencyRatio", "orderEfficiencyMinimumOrders",
         ],
-        "orders": ["timeout", "outsideRth", "cancelOnExit"],
+        "orders": ["timeout", "outsideRth", "cancelOnExit", "resendMaxAge", "unknownOrders"],
         "data": ["barSize", "warmup", "marketDataType", "delayedFallback", "backfill", "maxBackfill"],
         "journal": ["path"],
         "logging": ["level", "file", "summaryInterval"],
@@ -226,6 +230,20 @@ struct RunSettings {
         }
         if let v = try bool("orders.outsideRth") { settings.outsideRth = v }
         if let v = try bool("orders.cancelOnExit") { settings.cancelOnExit = v }
+        if let v = try double("orders.resendMaxAge") {
+            guard v >= 0, v.isFinite else {
+                throw CLIError(
+                    "\(origin("orders.resendMaxAge")): 'orders.resendMaxAge' must be seconds >= 0 (0: never resend), got \(v)")
+            }
+            settings.resendMaxAge = v
+        }
+        if let v = try string("orders.unknownOrders") {
+            guard ["adopt", "cancel"].contains(v) else {
+                throw CLIError(
+                    "\(origin("orders.unknownOrders")): 'orders.unknownOrders' must be adopt or cancel, got '\(v)'")
+            }
+            settings.unknownOrders = v
+        }
         if let v = try string("data.barSize") { settings.barSize = v }
         if let v = try string("data.warmup") { settings.warmup = v }
         if let v = try string("data.marketDataType") {
@@ -284,6 +302,8 @@ struct RunSettings {
     }
 
     /// The engine settings.
+    /// `orders.resendMaxAge` as the runner's policy.
+    var resendPolicy: ResendPolicy { .maxAge(seconds: resendMaxAge) }
     var engineConfig: EngineConfig { EngineConfig(initialCash: Money(approximately: cash), risk: risk) }
 
     /// The TWS market data type.

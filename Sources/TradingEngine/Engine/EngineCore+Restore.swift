@@ -112,3 +112,18 @@ extension EngineCore {
         return _state.orders.order(id)
     }
 }
+
+extension EngineCore {
+    /// Sets the engine's cash (and commission total) to what the run before a restart had, after
+    /// `restore(positions:at:)` (which books the positions at the broker's cost against the configured capital).
+    /// The runner computes the amount from the journal (`CashRestore`). The strategy is not called.
+    /// - Parameters:
+    ///   - cash: the cash.
+    ///   - commissions: the commission total.
+    ///   - time: the restore time.
+    public mutating func restore(cash: Money, commissions: Money, at time: Timestamp) {
+        _state.portfolio.restoreBalances(cash: cash, commissions: commissions)
+        if time > _state.now { _state.now = time }
+        if monitorsEquity { _riskMonitor.observe(equity: _state.portfolio.equity, at: _state.now) }
+    }
+}

@@ -135,6 +135,13 @@ public struct Portfolio: Sendable {
         positions[instrument.index].commission += amount
     }
 
+    /// Sets cash and the commission total to what a crashed run had (live restart; `EngineCore.restore(cash:)`).
+    /// Positions and marks are untouched; unsettled proceeds are not restored.
+    public mutating func restoreBalances(cash: Money, commissions: Money) {
+        self.cash = cash
+        self.commissions = commissions
+    }
+
     /// Releases sale proceeds whose settlement time has come.
     @inlinable
     public mutating func settle(upTo now: Timestamp) {

@@ -1,0 +1,135 @@
+import Foundation
+import GRDB
+import TradingModel
+
+extension OrderJournal {
+    /// Version 2: runs (their numbers name the orderRef namespaces) and the engine's cash checkpoints.
+    static func registerRunMigrations(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v2-runs-engine-cash") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE runs (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        started_at INTEGER NOT NULL,
+                        account TEXT
+                    );
+                    CREATE TABLE engine_cash (
+                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                        time INTEGER NOT NULL,
+                        account TEXT NOT NULL,
+                        run INTEGER,
+                        cash INTEGER NOT NULL,
+                        commissions INTEGER NOT NULL,
+                        fill_checkpoint INTEGER NOT NULL,
+                        fill_commissions INTEGER NOT NULL,
+                        positions_json TEXT NOT NULL
+                    );
+                    CREATE INDEX engine_cash_account ON engine_cash (account);
+                    """)
+        }
+    }
+
+    // MARK: - Runs
+
+    /// Registers a new run and returns its number: higher than every earlier run of this journal and at least
+    /// `floor` (the highest run number seen at the broker plus one, so a new or lost journal never reuses a
+    /// namespace the broker still holds orders of). Two processes on one file get different numbers (SQLite
+    /// serializes the writes).
+    /// - Parameters:
+    ///   - time: the run's start.
+    ///   - account: the account traded.
+    ///   - floor: the smallest acceptable number.
+    /// - Returns: the run.
+    /// - Throws: `OrderJournalError.database`.
+    public func beginRun(at time: Timestamp, account: String?, floor: Int64 = 1) throws(OrderJournalError) -> JournalRun {
+        try perform("begin run") {
+            try pool.write { db -> JournalRun in
+                let last = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM runs") ?? 0
+                let used = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'runs'") ?? 0
+                let number = max(max(last, used) + 1, floor)
+                try db.execute(
+                    sql: "INSERT INTO runs (id, started_at, account) VALUES (?, ?, ?)",
+                    arguments: [number, time.nanoseconds, account])
+                return JournalRun(number: number, startedAt: time, account: account)
+            }
+        }
+    }
+
+    /// Every run, oldest first.
+    /// - Throws: `OrderJournalError`.
+    public func runs() throws(OrderJournalError) -> [JournalRun] {
+        let rows = try perform("read runs") {
+            try pool.read { db in try Row.fetchAll(db, sql: "SELECT id, started_at, account FROM runs ORDER BY id") }
+        }
+        return rows.compactMap { row in
+            let id: Int64? = row[0]
+            let started: Int64? = row[1]
+            guard let id, let started else { return nil }
+            return JournalRun(number: id, startedAt: Timestamp(nanoseconds: started), account: row[2])
+        }
+    }
+
+    // MARK: - Engine cash
+
+    /// Journals a cash checkpoint of the engine.
+    /// - Throws: `OrderJournalError.database`.
+    public func recordCashCheckpoint(_ checkpoint: JournalCashCheckpoint) throws(OrderJournalError) {
+        let positions = Dictionary(uniqueKeysWithValues: checkpoint.positions.map { ($0.key.rawValue, $0.value.units) })
+        let json: String
+        do {
+            json = String(decoding: try JSONEncoder().encode(positions), as: UTF8.self)
+        } catch {
+            throw .database(path: path, operation: "encode cash checkpoint", reason: "\(error)")
+        }
+        try perform("record cash checkpoint") {
+            try pool.write { db in
+                try db.execute(
+                    sql: """
+                        INSERT INTO engine_cash (time, account, run, cash, commissions, fill_checkpoint,
+                            fill_commissions, positions_json)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        checkpoint.time.nanoseconds, checkpoint.account, checkpoint.run, checkpoint.cash.units,
+                        checkpoint.commissions.units, checkpoint.fillCheckpoint, checkpoint.fillCommissions.units,
+                        json,
+                    ])
+            }
+        }
+    }
+
+    /// The latest cash checkpoint of an account, or `nil` when none was journaled (a first run).
+    /// - Throws: `OrderJournalError`.
+    public func latestCashCheckpoint(account: String) throws(OrderJournalError) -> JournalCashCheckpoint? {
+        let row = try perform("read cash checkpoint") {
+            try pool.read { db in
+                try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT seq, time, account, run, cash, commissions, fill_checkpoint, fill_commissions,
+                            positions_json
+                        FROM engine_cash WHERE account = ? ORDER BY seq DESC LIMIT 1
+                        """,
+                    arguments: [account])
+            }
+        }
+        guard let row else { return nil }
+        let seq: Int64? = row[0]
+        let time: Int64? = row[1]
+        let cash: Int64? = row[4]
+        let commissions: Int64? = row[5]
+        let fillCheckpoint: Int64? = row[6]
+        let fillCommissions: Int64? = row[7]
+        let json: String? = row[8]
+        guard let seq, let time, let cash, let commissions, let fillCheckpoint, let fillCommissions, let json,
+            let positions = try? JSONDecoder().decode([String: Int64].self, from: Data(json.utf8))
+        else { throw .corruptRow(path: path, detail: "engine_cash row \(seq ?? -1)") }
+        var checkpoint = JournalCashCheckpoint(
+            time: Timestamp(nanoseconds: time), account: account, run: row[3], cash: Money(units: cash),
+            commissions: Money(units: commissions), fillCheckpoint: fillCheckpoint,
+            fillCommissions: Money(units: fillCommissions),
+            positions: Dictionary(uniqueKeysWithValues: positions.map { (Symbol($0.key), Quantity(units: $0.value)) }))
+        checkpoint.sequence = seq
+        return checkpoint
+    }
+}
