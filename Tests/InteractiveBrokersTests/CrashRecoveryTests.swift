@@ -28,15 +28,13 @@ struct CrashRecoveryTests {
         let gateway = try CrashProcessHarness.startGateway(binary, folder: folder)
         defer { gateway.stop() }
 
-        let started = ContinuousClock.now
         let crashed = try await CrashProcessHarness.run(
             binary, config: config, gateway: gateway, crashAt: location.rawValue, duration: "20s")
         #expect(crashed.status == CrashPoint.exitStatus, "the run must die at \(location.rawValue):\n\(crashed.log)")
         #expect(crashed.log.contains("IBTRADER_CRASH_AT: exiting at \(location.rawValue)"))
         let beforeRestart = try OrderJournal(path: journalPath).orders()
         let crashedRef = try #require(beforeRestart.max { $0.sequence < $1.sequence }?.intent.orderRef.rawValue)
-        // orderRefs carry the run's start second: the restart must not share it.
-        try await Task.sleep(until: started.advanced(by: .milliseconds(1100)))
+        // No pause before the restart: the run namespace comes from the journal, not from the start second.
 
         let restarted = try await CrashProcessHarness.run(
             binary, config: config, gateway: gateway, crashAt: nil, duration: "2s")
@@ -74,6 +72,28 @@ struct CrashRecoveryTests {
         #expect(Set(journalFills.map(\.execID)) == Set(simulatorIDs))
         #expect(journalFills.count == simulatorIDs.count)
         #expect(journalFills.allSatisfy { $0.commission != nil })
+
+        // Two runs, two namespaces (IBT:R1:, IBT:R2:), every order in one of them.
+        let runs = try journal.runs()
+        #expect(runs.map(\.number) == [1, 2])
+        #expect(journalOrders.allSatisfy { $0.intent.orderRef.rawValue.hasPrefix("IBT:R1:") || $0.intent.orderRef.rawValue.hasPrefix("IBT:R2:") })
+
+        // The restart's engine cash (its checkpoint, written right after restoring) is what the engine would have
+        // had without the crash: the first run started flat with 100 000, so 100 000 plus every fill journaled
+        // up to that checkpoint, with its commission.
+        let account = try #require(runs.last?.account)
+        let checkpoint = try #require(try journal.latestCashCheckpoint(account: account))
+        #expect(checkpoint.run == 2)
+        var expected = Money(100_000)
+        var counted = 0
+        for fill in journalFills where fill.sequence <= checkpoint.fillCheckpoint {
+            let notional = Money(price: fill.price, quantity: fill.quantity)
+            expected += (fill.side == .buy ? -notional : notional) - (fill.commission ?? .zero)
+            counted += 1
+        }
+        // Within 1e-6 (100 fixed-point units).
+        #expect(abs(checkpoint.cash.units - expected.units) <= 100, "engine cash \(checkpoint.cash), expected \(expected)")
+        if location == .afterFill { #expect(counted > 0, "the crash came after a fill") }
 
         // The order in flight at the crash went the right way.
         let decided = events.filter { $0.hasPrefix(crashedRef + ":") }

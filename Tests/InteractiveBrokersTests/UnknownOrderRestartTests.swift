@@ -1,0 +1,94 @@
+import Foundation
+import GatewaySimulator
+import Logging
+import Storage
+import TWSClient
+import TWSProtocol
+import Testing
+import TradingEngine
+import TradingModel
+
+@testable import InteractiveBrokers
+
+/// Issue 5: an order of ours open at the broker that the journal does not know (here: a fresh journal, as after
+/// losing it) is rebuilt from the wire and adopted, or cancelled; the new run's namespace is above the broker's;
+/// and `resynchronize` (at stop) sees an adopted order of another client id as still working.
+@Suite(.serialized)
+struct UnknownOrderRestartTests {
+    static let account = "DU1234567"
+    static let strayRef = "IBT:R77:O-1"
+
+    /// Places a resting limit buy of 10 SYN000 at 1.00 under `strayRef` as `clientID`, then disconnects.
+    static func placeStray(port: Int, clientID: Int) async throws {
+        try await TWSConnection.connect(connectionConfiguration(port, clientID: clientID)) { connection, _ in
+            let book = ContractBook(universe: Universe(symbols: ["SYN000", "SYN001", "SYN002"]))
+            let order = engineOrder(1, .buy, 10, type: .limit(Price(1)), tif: .gtc, client: "O-1", instrument: syn0)
+            let wire = try OrderMapping.wireOrder(
+                for: order, options: WireOrderOptions(account: account, reference: OrderReference(prefix: "IBT:R77:")))
+            _ = try await connection.placeOrder(wire, contract: try book.contract(for: syn0))
+            for _ in 0..<200 where try await !connection.allOpenOrders().contains(where: { $0.order.orderRef == strayRef }) {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+    }
+
+    static func run(_ policy: UnknownOrderPolicy, strayClient: Int) async throws -> (OrderJournal, [TWSOpenOrder]) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("unknown-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = try OrderJournal(path: directory.appendingPathComponent("j.sqlite").path, durability: .processCrashSafe)
+        var logger = Logger(label: "test.unknown")
+        logger.logLevel = .critical
+        let simulator = GatewaySimulator(
+            configuration: GatewaySimulatorConfiguration(
+                host: "127.0.0.1", port: 0, data: simulatorData, gateway: GatewayConfiguration(accountCode: account),
+                start: simulatorData.defaultStart + .seconds(3600), clock: .manual),
+            logger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await simulator.run() }
+            defer { group.cancelAll() }
+            let port = await simulator.listeningPort()
+            try await placeStray(port: port, clientID: strayClient)
+            var configuration = LiveRunnerConfiguration(
+                connection: connectionConfiguration(port, clientID: 31), symbols: ["SYN000", "SYN001", "SYN002"],
+                engine: EngineConfig(initialCash: Money(100_000)))
+            configuration.journal = journal
+            configuration.warmupDuration = "600 S"
+            configuration.cancelOnExit = false
+            configuration.unknownOrders = policy
+            configuration.duration = .milliseconds(300)
+            configuration.stopDrain = .milliseconds(300)
+            _ = try await LiveRunner.run(
+                strategy: MomentumRotation(
+                    config: MomentumRotationConfig(
+                        lookback: 12, ranking: .rateOfChange, minimumScore: nil, holdings: 1, rebalance: .everyBars(12),
+                        weighting: .equal, investedFraction: 0.5)),
+                configuration: configuration, logger: logger)
+            let open = try await TWSConnection.connect(connectionConfiguration(port, clientID: 32)) { c, _ in
+                try await c.allOpenOrders()
+            }
+            return (journal, open)
+        }
+    }
+
+    @Test("adopt (default): rebuilt from the wire, journaled, still working at the end; the run namespace is above it")
+    func adoptsAnUnknownOrderPlacedByAnotherClient() async throws {
+        let (journal, open) = try await Self.run(.adopt, strayClient: 42)
+        #expect(try journal.runs().map(\.number) == [78], "the broker shows run 77, so this run is 78")
+        let row = try #require(try journal.order(ClientOrderID(Self.strayRef)))
+        #expect(row.intent.quantity == Quantity(10) && row.intent.side == .buy && row.intent.type == .limit(Price(1)))
+        // Seen working by the stop's resynchronize (every client's open orders), so not ended "while disconnected".
+        #expect(row.state == .accepted, "\(row.state): \(row.message ?? "")")
+        #expect(open.contains { $0.order.orderRef == Self.strayRef })
+        let events = try journal.events(kind: .reconciliation).map(\.message)
+        #expect(events.contains { $0.hasPrefix(Self.strayRef) && $0.contains("unknown to the journal") && $0.hasSuffix("adopted") }, "\(events)")
+    }
+
+    @Test("cancel: the unknown order is rebuilt, then cancelled at the broker")
+    func cancelsAnUnknownOrder() async throws {
+        let (journal, open) = try await Self.run(.cancel, strayClient: 31)
+        let row = try #require(try journal.order(ClientOrderID(Self.strayRef)))
+        #expect(row.state == .canceled, "\(row.state): \(row.message ?? "")")
+        #expect(!open.contains { $0.order.orderRef == Self.strayRef })
+    }
+}
