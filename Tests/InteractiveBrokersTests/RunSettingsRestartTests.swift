@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+import TradingModel
+
+@testable import InteractiveBrokers
+@testable import TraderCLI
+
+@Suite("ibtrader run config: restart keys")
+struct RunSettingsRestartTests {
+    private let universe = "universe: {symbols: [AAPL]}\n"
+
+    private func load(_ text: String, environment: [String: String] = [:]) throws -> RunSettings {
+        try RunSettings.load(text: universe + text, source: "/c/run.yaml", baseDirectory: nil, environment: environment)
+    }
+
+    @Test("orders.resendMaxAge and orders.unknownOrders: defaults, file, environment, errors")
+    func keys() throws {
+        let defaults = try load("")
+        #expect(defaults.resendPolicy == ResendPolicy.maxAge(seconds: 300))
+        #expect(defaults.unknownOrders == "adopt")
+        let file = try load("orders: {resendMaxAge: 0, unknownOrders: cancel}")
+        #expect(file.resendPolicy.maxAge == TimeSpan(nanoseconds: 0))
+        #expect(file.unknownOrders == "cancel")
+        let environment = try load(
+            "orders: {resendMaxAge: 0}", environment: ["IBTRADER_ORDERS_RESEND_MAX_AGE": "90"])
+        #expect(environment.resendPolicy.maxAge == .seconds(90))
+        #expect(throws: (any Error).self) { try load("orders: {resendMaxAge: -1}") }
+        #expect(throws: (any Error).self) { try load("orders: {unknownOrders: ignore}") }
+        do {
+            _ = try load("orders: {unknownOrders: ignore}")
+        } catch {
+            #expect("\(error)".contains("orders.unknownOrders") && "\(error)".contains("/c/run.yaml"))
+        }
+    }
+}
