@@ -16,6 +16,10 @@ let package = Package(
         .library(name: "TradingEngine", targets: ["TradingEngine"]),
         .library(name: "Backtest", targets: ["Backtest"]),
         .library(name: "Research", targets: ["Research"]),
+        // For the latency benchmark (Benchmarks/), which runs the bot against the simulator.
+        .library(name: "Storage", targets: ["Storage"]),
+        .library(name: "InteractiveBrokers", targets: ["InteractiveBrokers"]),
+        .library(name: "GatewaySimulator", targets: ["GatewaySimulator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -105,7 +109,7 @@ let package = Package(
             name: "InteractiveBrokersTests",
             dependencies: [
                 "InteractiveBrokers", "Storage", "TradingEngine", "TradingModel", "TWSClient", "TWSProtocol",
-                "GatewaySimulator", "Simulation", "TraderCLI",
+                "GatewaySimulator", "Simulation", "TraderCLI", "Backtest", "BundledData",
             ]
         ),
         .testTarget(

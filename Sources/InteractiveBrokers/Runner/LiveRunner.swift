@@ -52,6 +52,9 @@ public struct LiveRunnerConfiguration: Sendable {
     public var reference = OrderReference()
     /// Told of milestones (subscribed, reconnected), e.g. for a status display or a test.
     public var observer: (@Sendable (LiveRunnerMilestone) -> Void)?
+    /// Told of every engine event the run handles (warm-up bars included), after its commands went to the broker,
+    /// with the engine's open order count; for the backtest parity test and the latency benchmark (`nil`: no cost).
+    public var engineEventObserver: (@Sendable (EngineEvent, _ openOrders: Int) -> Void)?
 
     /// Creates a configuration.
     public init(connection: TWSConnectionConfiguration, symbols: [Symbol], engine: EngineConfig = EngineConfig()) {
