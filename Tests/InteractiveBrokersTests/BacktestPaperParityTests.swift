@@ -2,6 +2,7 @@ import Backtest
 import BundledData
 import Foundation
 import Logging
+import Simulation
 import Storage
 import TWSClient
 import Testing
@@ -52,6 +53,28 @@ struct BacktestPaperParityTests {
         let strategy = MovingAverageCrossover(config: cross)
         let paper = try await paperRun(strategy, scenario)
         try checkParity(paper, backtestOf: strategy, scenario, minimumOrders: 20)
+    }
+
+    @Test("the backtest's quotedSpread slippage pays exactly the simulator's ask and gets its bid")
+    func spreadModelMatchesQuotes() throws {
+        let model = SlippageModel.quotedSpread(basisPoints: QuoteModel.spreadBasisPoints, tick: Price(units: 1_000_000))
+        var checked = 0
+        // Prices from 0.50 to 2000 with every spread width from one to 40 ticks, on a flat daily bar.
+        for cents in stride(from: 50, through: 200_000, by: 37) {
+            let price = Price(units: Int64(cents) * 1_000_000)
+            let bar = Bar(
+                timestamp: Timestamp(seconds: 86_400 * 20_000), open: price, high: price, low: price, close: price,
+                volume: Quantity(1_000_000))
+            let instrument = SimulatedInstrument(
+                id: InstrumentID(0), symbol: "X", contractID: 1, primaryExchange: "NASDAQ", longName: "X",
+                series: InstrumentSeries(bars: [bar], resolution: .days(1)))
+            let quote = try #require(QuoteModel.quote(instrument, at: bar.timestamp + .hours(15)))
+            #expect(quote.last == price)
+            #expect(model.apply(to: price, side: .buy, volumeShare: 0) == quote.ask, "buy at \(price)")
+            #expect(model.apply(to: price, side: .sell, volumeShare: 0) == quote.bid, "sell at \(price)")
+            checked += 1
+        }
+        #expect(checked > 5_000)
     }
 
     /// The comparison: intents = backtest orders (time, symbol, side, quantity, type), received = intents (what was
