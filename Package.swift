@@ -16,6 +16,10 @@ let package = Package(
         .library(name: "TradingEngine", targets: ["TradingEngine"]),
         .library(name: "Backtest", targets: ["Backtest"]),
         .library(name: "Research", targets: ["Research"]),
+        // For the latency benchmark (Benchmarks/), which runs the bot against the simulator.
+        .library(name: "Storage", targets: ["Storage"]),
+        .library(name: "InteractiveBrokers", targets: ["InteractiveBrokers"]),
+        .library(name: "GatewaySimulator", targets: ["GatewaySimulator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -113,7 +117,7 @@ let package = Package(
             name: "InteractiveBrokersTests",
             dependencies: [
                 "InteractiveBrokers", "Storage", "TradingEngine", "TradingModel", "TWSClient", "TWSProtocol",
-                "GatewaySimulator", "Simulation", "TraderCLI",
+                "GatewaySimulator", "Simulation", "TraderCLI", "Backtest", "BundledData",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]

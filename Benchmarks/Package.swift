@@ -2,13 +2,14 @@
 import PackageDescription
 
 // The benchmark harness: a separate package so the product's dependency graph stays lean and CI never builds it.
-// Run: swift run -c release --package-path Benchmarks ibtrader-bench [codec|backtest|research|all]
+// Run: swift run -c release --package-path Benchmarks ibtrader-bench [codec|backtest|research|latency|all]
 let package = Package(
     name: "IBTraderBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "IBTrader", path: ".."),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(name: "CMallocCounter"),
@@ -21,6 +22,11 @@ let package = Package(
                 .product(name: "TradingEngine", package: "IBTrader"),
                 .product(name: "TradingModel", package: "IBTrader"),
                 .product(name: "Research", package: "IBTrader"),
+                .product(name: "Storage", package: "IBTrader"),
+                .product(name: "TWSClient", package: "IBTrader"),
+                .product(name: "InteractiveBrokers", package: "IBTrader"),
+                .product(name: "GatewaySimulator", package: "IBTrader"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Sources/IBTraderBench",

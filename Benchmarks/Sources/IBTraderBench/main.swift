@@ -1,6 +1,6 @@
 import Foundation
 
-// ibtrader-bench [codec|backtest|research|all]: prints a small table. Figures are for this machine, this run.
+// ibtrader-bench [codec|backtest|research|latency|all]: prints a small table. Figures are for this machine, this run.
 let arguments = CommandLine.arguments.dropFirst()
 let which = arguments.first ?? "all"
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -55,6 +55,7 @@ do {
         table.add("  backtests per CPU second, 2 vs 1 jobs", String(format: "%.2f", perCPU[1] / perCPU[0]),
                   "parallel efficiency: 1.00 = no contention between the two workers (cores taken by other processes excluded)")
     }
+    if which == "latency" { table.rows += try await LatencyReport.table().rows }
     print(table.render())
 } catch {
     FileHandle.standardError.write(Data("ibtrader-bench: \(error)\n".utf8))

@@ -10,6 +10,9 @@ public struct BacktestConfig: Hashable, Sendable, Codable {
     public var simulation: SimulationConfig
     /// Record one equity point per timestamp (on by default; off saves memory on huge runs).
     public var recordsEquityCurve: Bool
+    /// Bars before this time only warm up (the kill switch is engaged, so every order is denied), as in the live
+    /// bot's warm-up on historical bars; `nil`: trade from the first bar.
+    public var tradingStart: Timestamp?
 
     /// Creates a configuration; the defaults reproduce the peers' reference semantics (next-open market fills,
     /// no costs, 100,000 cash).
@@ -55,5 +58,6 @@ extension BacktestConfig {
         engine = try c.decode(.engine, default: d.engine)
         simulation = try c.decode(.simulation, default: d.simulation)
         recordsEquityCurve = try c.decode(.recordsEquityCurve, default: d.recordsEquityCurve)
+        tradingStart = try c.decodeOptional(.tradingStart, default: d.tradingStart)
     }
 }

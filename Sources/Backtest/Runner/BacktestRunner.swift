@@ -78,6 +78,8 @@ struct Loop<S: Strategy> {
     @usableFromInline var curve: [EquityPoint] = []
     @usableFromInline var peak = Money.zero
     @usableFromInline var bars = 0
+    /// The kill switch is engaged until the first bar at or after `config.tradingStart` (warm-up).
+    @usableFromInline var isWarmingUp = false
 
     @inlinable
     init(strategy: S, data: MarketData, config: BacktestConfig) {
@@ -89,6 +91,10 @@ struct Loop<S: Strategy> {
         reports.reserveCapacity(16)
         delivering.reserveCapacity(16)
         if config.recordsEquityCurve { curve.reserveCapacity(data.barCount) }
+        if config.tradingStart != nil {
+            isWarmingUp = true
+            _ = engine.handle(.killSwitch(engaged: true))
+        }
     }
 
     @inlinable
@@ -124,6 +130,10 @@ struct Loop<S: Strategy> {
 
     @inlinable
     mutating func step(_ id: InstrumentID, _ bar: Bar) {
+        if isWarmingUp, let start = config.tradingStart, bar.timestamp >= start {
+            isWarmingUp = false
+            _ = engine.handle(.killSwitch(engaged: false))
+        }
         matcher.process(bar: bar, for: id, into: &reports)
         if !reports.isEmpty { deliverReports() }
         let commands = engine.handle(.bar(id, bar))

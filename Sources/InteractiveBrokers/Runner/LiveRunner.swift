@@ -63,6 +63,9 @@ public struct LiveRunnerConfiguration: Sendable {
     public var observer: (@Sendable (LiveRunnerMilestone) -> Void)?
     /// Outage handling: 1100 grace period, IB's reset window, bar back-fill, delayed data (`Connectivity/`).
     public var resilience = ResilienceSettings()
+    /// Told of every engine event the run handles (warm-up bars included), after its commands went to the broker,
+    /// with the engine's open order count; for the backtest parity test and the latency benchmark (`nil`: no cost).
+    public var engineEventObserver: (@Sendable (EngineEvent, _ openOrders: Int) -> Void)?
 
     /// Creates a configuration.
     public init(connection: TWSConnectionConfiguration, symbols: [Symbol], engine: EngineConfig = EngineConfig()) {

@@ -32,10 +32,15 @@ extension Session {
         all.sort { $0.0 == $1.0 ? $0.1.index < $1.1.index : $0.0 < $1.0 }
         _ = engine.handle(.killSwitch(engaged: true))
         var k = 0
+        let observer = configuration.engineEventObserver
         while k < all.count {
             _ = engine.handle(.bar(all[k].1, all[k].2))
+            observer?(.bar(all[k].1, all[k].2), engine.orders.openOrderCount)
             k += 1
-            if k == all.count || all[k].0 != all[k - 1].0 { _ = engine.handle(.barsClosed(all[k - 1].0)) }
+            if k == all.count || all[k].0 != all[k - 1].0 {
+                _ = engine.handle(.barsClosed(all[k - 1].0))
+                observer?(.barsClosed(all[k - 1].0), engine.orders.openOrderCount)
+            }
         }
         _ = engine.handle(.killSwitch(engaged: false))
         warmupBars = all.count
@@ -163,6 +168,7 @@ extension Session {
     mutating func handle(_ event: EngineEvent, broker: IBBroker) async {
         let out = engine.handle(event)
         for command in out { await carryOut(command, broker: broker) }
+        configuration.engineEventObserver?(event, engine.orders.openOrderCount)
         let denials = engine.denials
         while denialsLogged < denials.count {
             let record = denials[denialsLogged]

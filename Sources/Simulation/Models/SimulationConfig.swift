@@ -47,6 +47,11 @@ public enum SlippageModel: Hashable, Sendable, Codable {
     /// Zipline-style volume share: the price moves by `priceImpact × (quantity / barVolume)²` (as a fraction),
     /// against the order.
     case volumeShare(priceImpact: Double)
+    /// Crossing a quoted spread the way the gateway simulator quotes it (`QuoteModel`): a spread of
+    /// n = max(1, round(price × `basisPoints` / 10⁴ / `tick`)) ticks around the (tick-rounded) price; buys pay the
+    /// ask, price + (n − n/2) ticks, sells get the bid, price − n/2 ticks. With `basisPoints: 2, tick: 0.01` a
+    /// backtest fills market orders at the simulator's prices (see the parity test, `docs/live-trading.md`).
+    case quotedSpread(basisPoints: Double, tick: Price)
 
     /// The slipped price of a fill.
     /// - Parameters:
@@ -57,6 +62,11 @@ public enum SlippageModel: Hashable, Sendable, Codable {
         let fraction: Double
         switch self {
         case .none: return price
+        case let .quotedSpread(bps, tick):
+            guard tick.units > 0 else { return price }
+            let ticks = max(1, Int64((Double(price.units) * bps / 10_000 / Double(tick.units)).rounded()))
+            let half = ticks / 2
+            return Price(units: side == .buy ? price.units + (ticks - half) * tick.units : price.units - half * tick.units)
         case let .fixedBasisPoints(bps): fraction = bps / 10_000
         case let .volumeShare(impact): fraction = impact * share * share
         }

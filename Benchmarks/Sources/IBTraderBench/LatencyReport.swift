@@ -1,0 +1,37 @@
+import Foundation
+
+/// The rows of `ibtrader-bench latency`: the loopback baseline, then the bot without and with its order journal
+/// (the journal writes each intent to SQLite synchronously before the order is sent, by design).
+/// `BENCH_LATENCY_SAMPLES` (default 10 000) sets the samples per configuration, after 500 warm-up bars.
+enum LatencyReport {
+    static func table() async throws -> BenchTable {
+        var table = BenchTable()
+        let samples = Int(ProcessInfo.processInfo.environment["BENCH_LATENCY_SAMPLES"] ?? "") ?? 10_000
+        let warmup = 500
+        let baseline = LatencyDistribution(
+            nanoseconds: try LoopbackBaseline.roundTrips(count: samples + warmup).dropFirst(warmup).map { Int64($0) })
+        table.add(
+            "loopback TCP round trip, 2 threads (µs)", baseline.text,
+            "p50 / p90 / p99 / p99.9 / max of \(baseline.count): 120-byte frame there and back, blocking sockets, "
+                + "TCP_NODELAY: the kernel's share of the two hops below")
+        for journal in [false, true] {
+            let run = try await LatencyBenchmark.run(samples: samples, warmup: warmup, journal: journal)
+            let label = journal ? "journal on (SQLite, synchronous)" : "journal off"
+            table.add(
+                "bar frame out → placeOrder frame in, \(label) (µs)", run.total.text,
+                "p50 / p90 / p99 / p99.9 / max of \(run.total.count) bars (\(run.missing) unmatched), after \(warmup) "
+                    + "warm-up bars; simulator → proxy → bot over loopback, \(String(format: "%.0f", run.wallSeconds)) s")
+            table.add(
+                "  bar frame out → strategy sees the bar (µs)", run.inbound.text,
+                "kernel hop, TWSClient decode, feed actor, streams, event loop")
+            table.add(
+                "  strategy → placeOrder frame in (µs)", run.outbound.text,
+                "engine, risk, IBBroker\(journal ? ", journal write" : ""), encode, outbound scheduler, NIO write, kernel hop")
+            table.add(
+                "  in the bot ≈ total − loopback p50 (µs)",
+                String(format: "p50 %.1f, p99 %.1f", run.total.p50 - baseline.p50, run.total.p99 - baseline.p50),
+                "estimate: the two kernel hops (one loopback round trip, p50) taken out; goal p99 < 50 µs")
+        }
+        return table
+    }
+}

@@ -1,0 +1,214 @@
+import Backtest
+import BundledData
+import Foundation
+import Logging
+import Simulation
+import Storage
+import TWSClient
+import Testing
+import TradingEngine
+import TradingModel
+
+@testable import GatewaySimulator
+@testable import InteractiveBrokers
+
+/// A paper run against the simulator and a backtest over exactly the bars the bot received place the same orders
+/// and get the same fills: one engine, two drivers.
+///
+/// The backtest uses the simulator's fill model as configuration (`parityBacktestConfig`): market orders fill at the
+/// next bar's open (the simulator fills them at the quote when they arrive, which is the end of the bar that made
+/// them, i.e. the next bar's open), crossing its 2 bp / one-tick spread (`SlippageModel.quotedSpread`), with IBKR
+/// Fixed commissions; the bot's warm-up (kill switch engaged) is `BacktestConfig.tradingStart`. Order times are the
+/// bar times the strategy decided at (the journal stamps intents with the latest bar's start, as the backtest does);
+/// fills are compared order by order (the backtest books fills of different instruments in one second in
+/// instrument order, the simulator in arrival order) at TWS's one-second resolution.
+@Suite("Backtest ⇄ paper parity")
+struct BacktestPaperParityTests {
+    @Test("momentum on the bundled stocks, configured as `ibtrader run --simulated`: same orders, same fills")
+    func momentumParity() async throws {
+        let data = try MarketDataSet.bundled(.stocks)
+        // examples/momentum-paper.yaml, the embedded default of `ibtrader run --simulated`.
+        let momentum = MomentumRotationConfig(
+            lookback: 12, ranking: .rateOfChange, minimumScore: nil, holdings: 2, rebalance: .everyBars(12),
+            weighting: .equal, investedFraction: 0.5)
+        var risk = RiskConfig()
+        risk.maxPositionPercentOfEquity = 40
+        let scenario = ParityScenario(
+            data: data, symbols: ["AAPL", "GOOG", "IBM", "MSFT"], start: data.defaultStart + .seconds(3600),
+            warmup: "3600 S", steps: 480, engine: EngineConfig(initialCash: Money(100_000), risk: risk))
+        let strategy = MomentumRotation(config: momentum)
+        let paper = try await paperRun(strategy, scenario)
+        try checkParity(paper, backtestOf: strategy, scenario, minimumOrders: 20)
+    }
+
+    @Test("sma-cross 3/8 with reversals on SPY 1-minute data: same orders, same fills")
+    func smaCrossParity() async throws {
+        let data = try spyMinuteData()
+        let cross = MovingAverageCrossoverConfig(
+            kind: .simple, fastPeriod: 3, slowPeriod: 8, allowShort: true, sizing: .fixedQuantity(Quantity(100)))
+        // 2011-01-04 15:00 UTC, half an hour into the session: 30 minutes of warm-up bars, 30 minutes live.
+        let scenario = ParityScenario(
+            data: data, symbols: ["SPY"], start: Timestamp(seconds: 1_294_153_200), warmup: "1800 S", steps: 360,
+            engine: EngineConfig(initialCash: Money(100_000)))
+        let strategy = MovingAverageCrossover(config: cross)
+        let paper = try await paperRun(strategy, scenario)
+        try checkParity(paper, backtestOf: strategy, scenario, minimumOrders: 20)
+    }
+
+    @Test("the backtest's quotedSpread slippage pays exactly the simulator's ask and gets its bid")
+    func spreadModelMatchesQuotes() throws {
+        let model = SlippageModel.quotedSpread(basisPoints: QuoteModel.spreadBasisPoints, tick: Price(units: 1_000_000))
+        var checked = 0
+        // Prices from 0.50 to 2000 with every spread width from one to 40 ticks, on a flat daily bar.
+        for cents in stride(from: 50, through: 200_000, by: 37) {
+            let price = Price(units: Int64(cents) * 1_000_000)
+            let bar = Bar(
+                timestamp: Timestamp(seconds: 86_400 * 20_000), open: price, high: price, low: price, close: price,
+                volume: Quantity(1_000_000))
+            let instrument = SimulatedInstrument(
+                id: InstrumentID(0), symbol: "X", contractID: 1, primaryExchange: "NASDAQ", longName: "X",
+                series: InstrumentSeries(bars: [bar], resolution: .days(1)))
+            let quote = try #require(QuoteModel.quote(instrument, at: bar.timestamp + .hours(15)))
+            #expect(quote.last == price)
+            #expect(model.apply(to: price, side: .buy, volumeShare: 0) == quote.ask, "buy at \(price)")
+            #expect(model.apply(to: price, side: .sell, volumeShare: 0) == quote.bid, "sell at \(price)")
+            checked += 1
+        }
+        #expect(checked > 5_000)
+    }
+
+    /// The comparison: intents = backtest orders (time, symbol, side, quantity, type), received = intents (what was
+    /// sent is what was decided), executions = backtest fills (second, symbol, side, quantity, price, commission).
+    func checkParity<S: Strategy>(
+        _ paper: PaperRun, backtestOf strategy: S, _ scenario: ParityScenario, minimumOrders: Int
+    ) throws {
+        let run = try #require(
+            backtest(
+                strategy, symbols: scenario.symbols, bars: paper.bars, warmupBars: paper.summary.warmupBars,
+                engine: scenario.engine))
+        #expect(paper.summary.warmupBars > 0)
+        #expect(paper.summary.bars == scenario.steps * scenario.symbols.count, "every live bar reached the engine")
+        #expect(paper.bars.count == paper.summary.warmupBars + paper.summary.bars)
+        #expect(run.orders.count >= minimumOrders, "the strategy should trade often: \(run.orders.count) orders")
+        // Compared as Bools so a failure prints the first difference, not both lists.
+        let sameOrders = paper.intents == run.orders
+        #expect(sameOrders, "orders differ at \(firstDifference(paper.intents, run.orders, same: ==))")
+        var sent = paper.intents
+        for k in sent.indices { sent[k].time = .zero }
+        let sentAsIntended = paper.received == sent
+        #expect(sentAsIntended, "sent ≠ intended at \(firstDifference(paper.received, sent, same: ==))")
+        // The backtest cannot fill an order made on the last bar (there is no next bar); the simulator did.
+        let lastBar = paper.bars.last?.1.timestamp ?? .zero
+        let filledInBacktest = paper.executions.filter {
+            $0.second < lastBar.nanoseconds / Timestamp.nanosecondsPerSecond + 5
+        }
+        let sameFills =
+            filledInBacktest.count == run.fills.count
+            && zip(filledInBacktest, run.fills).allSatisfy { $0.agrees(with: $1) }
+        #expect(
+            sameFills,
+            "fills differ at \(firstDifference(filledInBacktest, run.fills) { $0.agrees(with: $1) })")
+        #expect(paper.summary.denials == 0)
+    }
+}
+
+/// A data set, universe, replay start and run length for a parity check.
+struct ParityScenario: Sendable {
+    var data: MarketDataSet
+    var symbols: [Symbol]
+    var start: Timestamp
+    var warmup: String
+    /// Live 5-second bars to replay.
+    var steps: Int
+    var engine: EngineConfig
+}
+
+/// The bundled SPY 1-minute bars as a simulator data set (the bundled loader prefers the daily file).
+func spyMinuteData() throws -> MarketDataSet {
+    let folder = try BundledDataSet.spy.directory()
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("parity-spy-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    try FileManager.default.copyItem(
+        at: folder.appendingPathComponent("SPY_1min.csv"), to: scratch.appendingPathComponent("SPY_1min.csv"))
+    return try MarketDataSet.load(directory: scratch)
+}
+
+/// Runs the strategy against an in-process simulator with a manual clock: after every 5-second step the driver
+/// waits until the engine has closed that bar's slice and has no order left working (market orders fill at once),
+/// so every order reaches the simulator at the bar's end and every fill reaches the engine before the next bar, as
+/// in real time.
+func paperRun<S: Strategy>(_ strategy: S, _ scenario: ParityScenario) async throws -> PaperRun {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parity-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let journal = try OrderJournal(path: directory.appendingPathComponent("journal.sqlite").path)
+    let logger: Logger = {
+        var logger = Logger(label: "test.parity")
+        logger.logLevel = .warning
+        return logger
+    }()
+    let simulator = GatewaySimulator(
+        configuration: GatewaySimulatorConfiguration(
+            host: "127.0.0.1", port: 0, data: scenario.data, gateway: GatewayConfiguration(), start: scenario.start,
+            clock: .manual), logger: logger)
+    let clientID = 41
+    let log = EngineEventLog()
+    return try await withThrowingTaskGroup(of: Void.self, returning: PaperRun.self) { outer in
+        outer.addTask { try await simulator.run() }
+        let port = await simulator.listeningPort()
+        var configuration = LiveRunnerConfiguration(
+            connection: connectionConfiguration(port, clientID: clientID), symbols: scenario.symbols,
+            engine: scenario.engine)
+        configuration.journal = journal
+        configuration.warmupDuration = scenario.warmup
+        configuration.commissionWait = .seconds(3600)
+        configuration.engineEventObserver = { log.record($0, openOrders: $1) }
+        let runConfiguration = configuration
+        let (stop, stopper) = AsyncStream.makeStream(of: String.self)
+        let summary = try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
+            group.addTask {
+                try await LiveRunner.run(strategy: strategy, configuration: runConfiguration, logger: logger, stop: stop)
+            }
+            group.addTask {
+                defer { stopper.yield("parity run done") }
+                while await simulator.state().activeSubscriptions.realTimeBars < scenario.symbols.count {
+                    await Task.yield()
+                }
+                let clock = ContinuousClock()
+                for step in 1...scenario.steps {
+                    await simulator.advance(by: .seconds(5))
+                    let slice = scenario.start + .seconds(Int64(step - 1) * 5)
+                    let deadline = clock.now.advanced(by: .seconds(30))
+                    while true {
+                        let progress = log.progress
+                        if progress.closed >= slice, progress.openOrders == 0 { break }
+                        guard clock.now < deadline else {
+                            Issue.record("step \(step): the bot did not settle bar \(slice) (\(progress))")
+                            return nil
+                        }
+                        await Task.yield()
+                    }
+                }
+                return nil
+            }
+            var result: LiveRunSummary?
+            for try await value in group { if let value { result = value } }
+            return result
+        }
+        let state = await simulator.state()
+        outer.cancelAll()
+        let run = try #require(summary)
+        let intents = try journal.orders().sorted { $0.sequence < $1.sequence }.map { entry in
+            OrderLine(
+                time: entry.intent.createdAt, symbol: entry.intent.symbol.rawValue, side: entry.intent.side,
+                quantity: entry.intent.quantity.doubleValue, type: OrderLine.type(entry.intent.type))
+        }
+        let refs = try journal.orders().sorted { $0.sequence < $1.sequence }.map(\.intent.orderRef.rawValue)
+        let broker = brokerView(state, clientID: clientID, references: refs)
+        #expect(broker.orders.map(\.0) == refs, "the simulator got the journaled orders, in order")
+        return PaperRun(
+            summary: run, bars: log.bars, intents: intents, received: broker.orders.map(\.1),
+            executions: broker.fills)
+    }
+}
