@@ -65,6 +65,9 @@ public enum BacktestRunner {
 }
 
 /// The runner's mutable state for one run. Inlinable so a user's strategy type specializes the whole loop.
+///
+/// Every buffer (commands, reports, fills, the equity curve) is owned here and reused, so a bar without orders
+/// allocates nothing.
 @usableFromInline
 struct Loop<S: Strategy> {
     @usableFromInline var engine: EngineCore<S>
@@ -74,6 +77,10 @@ struct Loop<S: Strategy> {
     @usableFromInline var reports: [ExecutionReport] = []
     /// The batch being delivered (swapped with `reports` so neither buffer is reallocated).
     @usableFromInline var delivering: [ExecutionReport] = []
+    /// Commands of the current bar or slice (empty between steps).
+    @usableFromInline var commands: [EngineCommand] = []
+    /// Commands answering one report (empty between reports).
+    @usableFromInline var replies: [EngineCommand] = []
     @usableFromInline var fills: [Fill] = []
     @usableFromInline var curve: [EquityPoint] = []
     @usableFromInline var peak = Money.zero
@@ -88,6 +95,8 @@ struct Loop<S: Strategy> {
         peak = config.engine.initialCash
         reports.reserveCapacity(16)
         delivering.reserveCapacity(16)
+        commands.reserveCapacity(16)
+        replies.reserveCapacity(16)
         if config.recordsEquityCurve { curve.reserveCapacity(data.barCount) }
     }
 
@@ -126,14 +135,14 @@ struct Loop<S: Strategy> {
     mutating func step(_ id: InstrumentID, _ bar: Bar) {
         matcher.process(bar: bar, for: id, into: &reports)
         if !reports.isEmpty { deliverReports() }
-        let commands = engine.handle(.bar(id, bar))
-        if !commands.isEmpty { execute(commands) }
+        engine.handle(.bar(id, bar), into: &commands)
+        if !commands.isEmpty { executeCommands() }
     }
 
     @inlinable
     mutating func closeSlice(_ time: Timestamp) {
-        let commands = engine.handle(.barsClosed(time))
-        if !commands.isEmpty { execute(commands) }
+        engine.handle(.barsClosed(time), into: &commands)
+        if !commands.isEmpty { executeCommands() }
         guard config.recordsEquityCurve else { return }
         let account = engine.account
         let equity = account.equity
@@ -154,8 +163,11 @@ struct Loop<S: Strategy> {
             while k < delivering.count {
                 let report = delivering[k]
                 if case let .filled(fill) = report { fills.append(fill) }
-                let commands = engine.handle(.execution(report))
-                if !commands.isEmpty { send(commands) }
+                engine.handle(.execution(report), into: &replies)
+                if !replies.isEmpty {
+                    Self.send(replies, to: &matcher, at: engine.now, into: &reports)
+                    replies.removeAll(keepingCapacity: true)
+                }
                 k += 1
             }
             delivering.removeAll(keepingCapacity: true)
@@ -163,16 +175,20 @@ struct Loop<S: Strategy> {
         }
     }
 
+    /// Carries out `commands` and delivers what they cause; leaves `commands` empty (capacity kept).
     @inlinable
-    mutating func execute(_ commands: [EngineCommand]) {
-        send(commands)
+    mutating func executeCommands() {
+        Self.send(commands, to: &matcher, at: engine.now, into: &reports)
+        commands.removeAll(keepingCapacity: true)
         if !reports.isEmpty { deliverReports() }
     }
 
     /// Hands commands to the matching engine; its reports collect in `reports`.
     @inlinable
-    mutating func send(_ commands: [EngineCommand]) {
-        let now = engine.now
+    static func send(
+        _ commands: [EngineCommand], to matcher: inout MatchingEngine, at now: Timestamp,
+        into reports: inout [ExecutionReport]
+    ) {
         for command in commands {
             switch command {
             case let .submit(order):
