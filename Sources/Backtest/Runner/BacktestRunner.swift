@@ -22,16 +22,27 @@ public enum BacktestRunner {
     ///   - data: aligned bars.
     ///   - config: engine and simulation settings.
     /// - Returns: orders, fills, trades, equity curve, denials and a summary.
+    ///   - progress: an optional callback every N bars (see `BacktestProgressHook`); it cannot change results.
     @inlinable
-    public static func run<S: Strategy>(strategy: S, data: MarketData, config: BacktestConfig = BacktestConfig())
-        -> BacktestResult
-    {
+    public static func run<S: Strategy>(
+        strategy: S, data: MarketData, config: BacktestConfig = BacktestConfig(),
+        progress: BacktestProgressHook? = nil
+    ) -> BacktestResult {
         var loop = Loop(strategy: strategy, data: data, config: config)
-        if data.series.count == 1 {
-            loop.runSingle(data.series[0])
-        } else {
-            loop.runMerged(data)
-        }
+        let total = data.series.count == 1 ? data.series[0].count : data.timeline.count
+        let interval = progress?.interval ?? max(total, 1)
+        var done = 0
+        // Blocks of `interval` bars: the progress call sits between blocks, never inside the per-bar loop.
+        repeat {
+            let end = min(done + interval, total)
+            if data.series.count == 1 {
+                loop.runSingle(data.series[0], from: done, to: end)
+            } else {
+                loop.runMerged(data, from: done, to: end)
+            }
+            done = end
+            progress?.report(BacktestProgress(barsProcessed: done, totalBars: total))
+        } while done < total
         return loop.finish()
     }
 
@@ -48,18 +59,24 @@ public enum BacktestRunner {
     }
 
     /// Runs a built-in strategy described by a spec (what the CLI calls).
-    public static func run(spec: StrategySpec, data: MarketData, config: BacktestConfig = BacktestConfig())
-        -> BacktestResult
-    {
+    /// - Parameters:
+    ///   - spec: the strategy and its settings.
+    ///   - data: aligned bars.
+    ///   - config: engine and simulation settings.
+    ///   - progress: an optional callback every N bars.
+    public static func run(
+        spec: StrategySpec, data: MarketData, config: BacktestConfig = BacktestConfig(),
+        progress: BacktestProgressHook? = nil
+    ) -> BacktestResult {
         switch spec {
         case let .movingAverageCrossover(c):
-            run(strategy: MovingAverageCrossover(config: c), data: data, config: config)
+            run(strategy: MovingAverageCrossover(config: c), data: data, config: config, progress: progress)
         case let .rsiMeanReversion(c):
-            run(strategy: RSIMeanReversion(config: c), data: data, config: config)
+            run(strategy: RSIMeanReversion(config: c), data: data, config: config, progress: progress)
         case let .bollingerMeanReversion(c):
-            run(strategy: BollingerMeanReversion(config: c), data: data, config: config)
+            run(strategy: BollingerMeanReversion(config: c), data: data, config: config, progress: progress)
         case let .momentumRotation(c):
-            run(strategy: MomentumRotation(config: c), data: data, config: config)
+            run(strategy: MomentumRotation(config: c), data: data, config: config, progress: progress)
         }
     }
 }
@@ -97,24 +114,28 @@ struct Loop<S: Strategy> {
         delivering.reserveCapacity(16)
         commands.reserveCapacity(16)
         replies.reserveCapacity(16)
-        if config.recordsEquityCurve { curve.reserveCapacity(data.barCount) }
+        // One point per timestamp: exact for one series; for several, the longest series is a lower bound
+        // (reserving the bar count would over-allocate by the number of symbols).
+        if config.recordsEquityCurve { curve.reserveCapacity(data.series.map(\.count).max() ?? 0) }
     }
 
+    /// Runs bars `start..<end` of a single series.
     @inlinable
-    mutating func runSingle(_ series: [Bar]) {
+    mutating func runSingle(_ series: [Bar], from start: Int, to end: Int) {
         let id = InstrumentID(0)
-        for bar in series {
+        for bar in series[start..<end] {
             step(id, bar)
             closeSlice(bar.timestamp)
         }
-        bars = series.count
+        bars = end
     }
 
+    /// Runs timeline entries `start..<end`; a slice closes after the last bar of each timestamp.
     @inlinable
-    mutating func runMerged(_ data: MarketData) {
+    mutating func runMerged(_ data: MarketData, from start: Int, to end: Int) {
         let timeline = data.timeline
-        var k = 0
-        while k < timeline.count {
+        var k = start
+        while k < end {
             let entry = timeline[k]
             let bar = data.series[Int(entry.instrument)][Int(entry.index)]
             step(InstrumentID(entry.instrument), bar)
@@ -128,7 +149,7 @@ struct Loop<S: Strategy> {
                 }
             }
         }
-        bars = timeline.count
+        bars = end
     }
 
     @inlinable
