@@ -1,12 +1,14 @@
 import TradingModel
 
 extension EngineCore {
-    /// Gross exposure once `request` *and every other open market order* have traded, all at current marks.
+    /// Gross exposure once `request` and the other open market orders have traded, all at current marks.
     ///
     /// Market orders submitted earlier in the same batch (a rebalance's sells, then its buys) have not filled yet
     /// when the next order is checked; counting them keeps a gross-exposure cap from being checked one order at a
-    /// time against a portfolio that is about to change. Resting limit and stop orders (and bracket children)
-    /// may never trade, so they are not counted.
+    /// time against a portfolio that is about to change. An open order that *reduces* a position is credited only
+    /// if it was submitted now: one that has already waited a bar without filling (e.g. a sell of a symbol whose
+    /// data ended) is not counted on. Resting limit and stop orders (and bracket children) may never trade and are
+    /// not counted.
     /// - Parameters:
     ///   - request: the order being checked.
     ///   - id: its order id (already open in `pendingSubmit`), skipped among the open orders.
@@ -18,7 +20,11 @@ extension EngineCore {
             guard let order = _state.orders.order(openID), order.type == .market, order.parentID == nil else {
                 continue
             }
-            pending[order.instrument.index, default: 0] += order.side.sign * order.remainingQuantity.units
+            let signed = order.side.sign * order.remainingQuantity.units
+            let held = portfolio.positions[order.instrument.index].quantity.units
+            let reduces = held != 0 && (signed > 0) != (held > 0)
+            if reduces && order.createdAt < _state.now { continue }
+            pending[order.instrument.index, default: 0] += signed
         }
         var gross = portfolio.grossExposure
         for (index, delta) in pending where delta != 0 {
