@@ -97,7 +97,7 @@ public struct EngineCore<S: Strategy>: Sendable {
         case let .killSwitch(engaged):
             setKillSwitch(engaged, into: &commands)
         case let .barsClosed(time):
-            dispatch(.barsClosed(time), into: &commands)
+            if S.handlesBarsClosed { dispatch(.barsClosed(time), into: &commands) }
         }
     }
 
@@ -121,7 +121,7 @@ public struct EngineCore<S: Strategy>: Sendable {
     /// The strategy appends to `_actions`, which is empty between calls, so an event without actions costs no
     /// array (and no release). A non-empty batch is moved out while `perform` runs (it may call the strategy
     /// again) and its storage handed back afterwards, so later batches reuse it.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func dispatch(_ event: StrategyEvent, into commands: inout [EngineCommand]) {
         _strategy.handle(event, in: _state, into: &_actions)
         if _actions.isEmpty { return }

@@ -110,6 +110,9 @@ public struct MovingAverageCrossover: Strategy {
     /// Creates the strategy.
     public init(config: MovingAverageCrossoverConfig = MovingAverageCrossoverConfig()) { self.config = config }
 
+    /// Per-instrument: `.barsClosed` carries nothing for it, so the engine need not deliver it.
+    @inlinable public static var handlesBarsClosed: Bool { false }
+
     /// Reacts to bars; other events are ignored.
     @inlinable
     public mutating func handle(_ event: StrategyEvent, in context: borrowing some StrategyContext) -> [StrategyAction] {
@@ -119,7 +122,8 @@ public struct MovingAverageCrossover: Strategy {
     }
 
     /// Reacts to bars by appending to the engine's buffer (the engine's fast path: no array per bar).
-    @inlinable
+    /// Always inlined: the engine's event enum is then built and matched at compile time, not per bar.
+    @inlinable @inline(__always)
     public mutating func handle(
         _ event: StrategyEvent, in context: some StrategyContext, into actions: inout [StrategyAction]
     ) {

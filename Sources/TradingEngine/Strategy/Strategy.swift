@@ -36,9 +36,16 @@ public protocol Strategy: Sendable {
     ///   - actions: append intents here, in order; never remove what is already there.
     mutating func handle(
         _ event: StrategyEvent, in context: some StrategyContext, into actions: inout [StrategyAction])
+
+    /// `false` when `handle` ignores `.barsClosed` (per-instrument strategies): the engine then skips that event,
+    /// one call less per time step. Defaults to `true`.
+    static var handlesBarsClosed: Bool { get }
 }
 
 extension Strategy {
+    /// Every strategy sees `.barsClosed` unless it says otherwise.
+    @inlinable public static var handlesBarsClosed: Bool { true }
+
     /// Appends the intents of `handle(_:in:)`.
     @inlinable
     public mutating func handle(
