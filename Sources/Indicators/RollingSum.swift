@@ -49,13 +49,15 @@ struct RollingSum: Sendable {
         let capacity = values.count
         let newest = head == 0 ? capacity - 1 : head - 1
         let newShift = values[newest]
-        var s = 0.0
-        var index = head - count
-        if index < 0 { index += capacity }
-        for _ in 0..<count {
-            s += values[index] - newShift
-            index += 1
-            if index == capacity { index = 0 }
+        let oldest = head - count < 0 ? head - count + capacity : head - count
+        let n = count
+        // Two straight runs (oldest..end, then start..) instead of a wrap check per element; same order.
+        let s = values.withUnsafeBufferPointer { buffer -> Double in
+            var total = 0.0
+            let firstRun = min(n, capacity - oldest)
+            for k in oldest..<(oldest + firstRun) { total += buffer[k] - newShift }
+            for k in 0..<(n - firstRun) { total += buffer[k] - newShift }
+            return total
         }
         shift = newShift
         sum = s

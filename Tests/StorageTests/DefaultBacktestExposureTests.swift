@@ -24,7 +24,6 @@ struct DefaultBacktestExposureTests {
         let result = BacktestRunner.run(spec: spec, data: market.data, config: config)
         let ratios = result.equityCurve.map { $0.grossExposure.doubleValue / $0.equity.doubleValue }
         let worst = ratios.max() ?? 0
-        print("default momentum backtest: max gross exposure / equity = \(worst)")
         #expect(result.fills.count > 50)  // it trades
         #expect(worst <= 1.0 + Self.tolerance)
         #expect(worst > 0.9)  // and stays invested

@@ -82,7 +82,7 @@ public struct MovingAverageCrossover: Strategy {
         }
 
         /// Updates the averages with a bar in place; returns the side of a cross, if one happened.
-        @inlinable
+        @inlinable @inline(__always)
         mutating func update(_ bar: Bar, hasATR: Bool) -> (side: Side, atr: Double?)? {
             let close = bar.close.doubleValue
             let fastValue = fast.update(close)
