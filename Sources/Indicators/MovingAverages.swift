@@ -9,7 +9,7 @@
 public struct SMA: Sendable {
     /// The window length actually used (periods below 1 are clamped to 1).
     public let period: Int
-    @usableFromInline var moments: RollingMoments
+    @usableFromInline var moments: RollingSum
     /// The latest output, or `nil` during warm-up.
     @usableFromInline var current: Double?
     /// The latest output, or `nil` during warm-up.
@@ -18,12 +18,12 @@ public struct SMA: Sendable {
     /// Creates an SMA; a `period` below 1 is clamped to 1.
     public init(period: Int) {
         self.period = clampedPeriod(period)
-        moments = RollingMoments(period: self.period)
+        moments = RollingSum(period: self.period)
     }
 
     /// Feeds one value and returns the average once `period` values have been seen.
     @discardableResult
-    @inlinable public mutating func update(_ value: Double) -> Double? {
+    @inlinable @inline(__always) public mutating func update(_ value: Double) -> Double? {
         moments.append(value)
         self.current = moments.isFull ? moments.mean : nil
         return self.current
@@ -60,7 +60,7 @@ public struct EMA: Sendable {
 
     /// Feeds one value; returns the EMA from the `period`-th update on.
     @discardableResult
-    @inlinable public mutating func update(_ value: Double) -> Double? {
+    @inlinable @inline(__always) public mutating func update(_ value: Double) -> Double? {
         if let previous = self.current {
             self.current = (value - previous) * smoothing + previous
         } else {

@@ -29,6 +29,18 @@ struct RingBuffer: Sendable {
         return evicted
     }
 
+    /// Overwrites the oldest value of a *full* buffer and returns it (one buffer access: the hot path of rolling
+    /// windows).
+    @inlinable @inline(__always) mutating func replaceOldest(with value: Double) -> Double {
+        let slot = head
+        head = slot + 1 == storage.count ? 0 : slot + 1
+        return storage.withUnsafeMutableBufferPointer { buffer in
+            let old = buffer[slot]
+            buffer[slot] = value
+            return old
+        }
+    }
+
     /// The value `age` steps back: `self[age: 0]` is the newest. `age` must be `< count`.
     @inlinable subscript(age age: Int) -> Double {
         var index = head - 1 - age

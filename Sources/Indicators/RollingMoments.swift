@@ -23,14 +23,18 @@ struct RollingMoments: Sendable {
 
     @inlinable mutating func append(_ value: Double) {
         if window.count == 0 { shift = value }
-        let evicted = window.append(value)
         let delta = value - shift
-        sum += delta
-        sumOfSquares += delta * delta
-        if let evicted {
-            let old = evicted - shift
+        if window.isFull {
+            // Same operations in the same order as while filling, then the evicted value's removal.
+            let old = window.replaceOldest(with: value) - shift
+            sum += delta
+            sumOfSquares += delta * delta
             sum -= old
             sumOfSquares -= old * old
+        } else {
+            window.append(value)
+            sum += delta
+            sumOfSquares += delta * delta
         }
         sinceRebase += 1
         if sinceRebase >= window.capacity { rebase() }

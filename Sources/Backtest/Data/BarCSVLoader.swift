@@ -57,24 +57,69 @@ public struct LoadedBars: Sendable {
 ///
 /// Dates are `YYYY-MM-DD` (midnight UTC) or `YYYY-MM-DDTHH:MM:SSZ` (UTC). Numbers are plain decimals with at most
 /// 8 decimals (exponent notation is accepted and rounded to 1e-8). Prices are used as given: no split adjustment.
+/// Files are read in 1 MiB chunks: peak memory is the bars plus one chunk, not the file's text as well.
 ///
 /// ```swift
 /// let loaded = try BarCSVLoader.load(path: "data/GOOG_1d.csv")
 /// ```
 public enum BarCSVLoader {
+    /// Bytes read per chunk.
+    static let chunkSize = 1 << 20
+
     /// Loads a file.
     /// - Parameters:
     ///   - path: file path.
     ///   - policy: fail on the first bad row (default) or skip and count bad rows.
     /// - Throws: `BarLoadingError`.
     public static func load(path: String, policy: BadRowPolicy = .fail) throws(BarLoadingError) -> LoadedBars {
-        let data: Data
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw BarLoadingError(file: path, line: 0, code: .unreadable("cannot open file"))
+        }
+        defer { try? handle.close() }
+        // `pending` holds the unparsed tail of the previous chunk followed by the new chunk.
+        var pending: [UInt8] = []
+        pending.reserveCapacity(chunkSize + 4096)
+        var isFinal = try read(handle, path: path, appendingTo: &pending)
+        var parser = CSVRowParser(file: path, policy: policy, expectedRows: estimatedRows(path: path, sample: pending))
+        while true {
+            let consumed: Result<Int, BarLoadingError> = pending.withUnsafeBufferPointer { buffer in
+                do throws(BarLoadingError) {
+                    return .success(try parser.feed(buffer, isFinal: isFinal))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            pending.removeFirst(try consumed.get())
+            if isFinal { break }
+            isFinal = try read(handle, path: path, appendingTo: &pending)
+        }
+        return try parser.finish()
+    }
+
+    /// Appends the next chunk of the file; returns `true` at the end of the file.
+    private static func read(_ handle: FileHandle, path: String, appendingTo buffer: inout [UInt8])
+        throws(BarLoadingError) -> Bool
+    {
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            guard let chunk = try handle.read(upToCount: chunkSize), !chunk.isEmpty else { return true }
+            // Through a raw buffer: one memcpy (appending the `Data` itself would copy byte by byte).
+            chunk.withUnsafeBytes { buffer.append(contentsOf: $0) }
+            return false
         } catch {
             throw BarLoadingError(file: path, line: 0, code: .unreadable(String(describing: error)))
         }
-        return try parse(data, file: path, policy: policy)
+    }
+
+    /// Rows expected from the file size and the first chunk's mean line length, 3 % high so the bar array is
+    /// allocated once (doubling a 1M-bar array would briefly need three times its size).
+    static func estimatedRows(path: String, sample: [UInt8]) -> Int {
+        var lines = 0
+        for byte in sample where byte == 10 { lines += 1 }
+        guard lines > 1, let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int else {
+            return lines
+        }
+        let meanLength = Double(sample.count) / Double(lines)
+        return Int(Double(size) / meanLength * 1.03) + 16
     }
 
     /// Parses CSV text already in memory.
@@ -86,15 +131,15 @@ public enum BarCSVLoader {
     public static func parse(_ data: Data, file: String, policy: BadRowPolicy = .fail) throws(BarLoadingError)
         -> LoadedBars
     {
-        let result: Result<LoadedBars, BarLoadingError> = data.withUnsafeBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            var parser = CSVRowParser(bytes: bytes, file: file, policy: policy)
+        var parser = CSVRowParser(file: file, policy: policy, expectedRows: data.count / 48)
+        let result: Result<Int, BarLoadingError> = data.withUnsafeBytes { raw in
             do throws(BarLoadingError) {
-                return .success(try parser.run())
+                return .success(try parser.feed(raw.bindMemory(to: UInt8.self), isFinal: true))
             } catch {
                 return .failure(error)
             }
         }
-        return try result.get()
+        _ = try result.get()
+        return try parser.finish()
     }
 }

@@ -1,60 +1,77 @@
 import TradingModel
 
-/// The byte-level parser behind `BarCSVLoader`.
+/// The byte-level parser behind `BarCSVLoader`, fed in chunks so a file is never held in memory whole.
+///
+/// `feed` parses every complete line of a chunk and says how many bytes it consumed; the caller keeps the rest
+/// (a partial last line) and passes it again in front of the next chunk. Line numbers count across chunks.
 struct CSVRowParser {
-    let bytes: UnsafeBufferPointer<UInt8>
+    /// The chunk being parsed (valid only during `feed`).
+    private var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     let file: String
     let policy: BadRowPolicy
-    private var position = 0
     private var line = 0
+    private var sawHeader = false
+    private var previous = Int64.min
+    private var result = LoadedBars(bars: [], skippedRows: 0, skippedLines: [], inconsistentBars: 0)
     private var cachedDatePrefix: UInt64 = 0
     private var cachedDateSuffix: UInt16 = 0
     private var cachedDay: Int64 = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, file: String, policy: BadRowPolicy) {
-        self.bytes = bytes
+    /// Creates a parser; `expectedRows` sizes the bar array up front (an estimate; it still grows if exceeded).
+    init(file: String, policy: BadRowPolicy, expectedRows: Int) {
         self.file = file
         self.policy = policy
+        result.bars.reserveCapacity(max(0, expectedRows))
     }
 
-    mutating func run() throws(BarLoadingError) -> LoadedBars {
-        var result = LoadedBars(bars: [], skippedRows: 0, skippedLines: [], inconsistentBars: 0)
-        guard let header = nextLine() else { throw error(.badHeader("")) }
-        let headerText = String(decoding: UnsafeBufferPointer(rebasing: bytes[header]), as: UTF8.self)
-        let normalized = headerText.lowercased().replacingOccurrences(of: " ", with: "")
-        guard normalized.hasPrefix("date,open,high,low,close,volume") else { throw error(.badHeader(headerText)) }
-        result.bars.reserveCapacity(bytes.count / 48)
-        var previous = Int64.min
-        while let range = nextLine() {
-            if range.isEmpty { continue }
-            do throws(BarLoadingError) {
-                let bar = try parseRow(range)
-                guard bar.timestamp.nanoseconds > previous else {
-                    throw error(.outOfOrder(bar.timestamp.description))
-                }
-                previous = bar.timestamp.nanoseconds
-                if !bar.isConsistent { result.inconsistentBars += 1 }
-                result.bars.append(bar)
-            } catch {
-                guard policy == .skip else { throw error }
-                result.skippedRows += 1
-                if result.skippedLines.count < 100 { result.skippedLines.append(line) }
-            }
+    /// Parses the complete lines of `chunk` (all of it when `isFinal`).
+    /// - Returns: the number of bytes consumed; the rest starts a line that continues in the next chunk.
+    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, isFinal: Bool) throws(BarLoadingError) -> Int {
+        bytes = chunk
+        defer { bytes = UnsafeBufferPointer(start: nil, count: 0) }
+        var position = 0
+        while position < chunk.count {
+            var end = position
+            while end < chunk.count, chunk[end] != 10 { end += 1 }
+            if end == chunk.count, !isFinal { return position }
+            var stop = end
+            if stop > position, chunk[stop - 1] == 13 { stop -= 1 }
+            line += 1
+            try handle(position..<stop)
+            position = end + 1
         }
+        return chunk.count
+    }
+
+    /// The bars parsed so far, once the input has ended.
+    /// - Throws: `.badHeader("")` for an empty input.
+    mutating func finish() throws(BarLoadingError) -> LoadedBars {
+        guard sawHeader else { throw error(.badHeader("")) }
         return result
     }
 
-    /// The next line's byte range without the terminator (`\n` or `\r\n`).
-    private mutating func nextLine() -> Range<Int>? {
-        guard position < bytes.count else { return nil }
-        line += 1
-        let start = position
-        var end = start
-        while end < bytes.count, bytes[end] != 10 { end += 1 }
-        position = end + 1
-        var stop = end
-        if stop > start, bytes[stop - 1] == 13 { stop -= 1 }
-        return start..<stop
+    private mutating func handle(_ range: Range<Int>) throws(BarLoadingError) {
+        guard sawHeader else {
+            let headerText = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            let normalized = headerText.lowercased().replacingOccurrences(of: " ", with: "")
+            guard normalized.hasPrefix("date,open,high,low,close,volume") else { throw error(.badHeader(headerText)) }
+            sawHeader = true
+            return
+        }
+        if range.isEmpty { return }
+        do throws(BarLoadingError) {
+            let bar = try parseRow(range)
+            guard bar.timestamp.nanoseconds > previous else {
+                throw error(.outOfOrder(bar.timestamp.description))
+            }
+            previous = bar.timestamp.nanoseconds
+            if !bar.isConsistent { result.inconsistentBars += 1 }
+            result.bars.append(bar)
+        } catch {
+            guard policy == .skip else { throw error }
+            result.skippedRows += 1
+            if result.skippedLines.count < 100 { result.skippedLines.append(line) }
+        }
     }
 
     private func badDate(_ r: Range<Int>) -> BarLoadingError {

@@ -22,16 +22,27 @@ public enum BacktestRunner {
     ///   - data: aligned bars.
     ///   - config: engine and simulation settings.
     /// - Returns: orders, fills, trades, equity curve, denials and a summary.
+    ///   - progress: an optional callback every N bars (see `BacktestProgressHook`); it cannot change results.
     @inlinable
-    public static func run<S: Strategy>(strategy: S, data: MarketData, config: BacktestConfig = BacktestConfig())
-        -> BacktestResult
-    {
+    public static func run<S: Strategy>(
+        strategy: S, data: MarketData, config: BacktestConfig = BacktestConfig(),
+        progress: BacktestProgressHook? = nil
+    ) -> BacktestResult {
         var loop = Loop(strategy: strategy, data: data, config: config)
-        if data.series.count == 1 {
-            loop.runSingle(data.series[0])
-        } else {
-            loop.runMerged(data)
-        }
+        let total = data.series.count == 1 ? data.series[0].count : data.timeline.count
+        let interval = progress?.interval ?? max(total, 1)
+        var done = 0
+        // Blocks of `interval` bars: the progress call sits between blocks, never inside the per-bar loop.
+        repeat {
+            let end = min(done + interval, total)
+            if data.series.count == 1 {
+                loop.runSingle(data.series[0], from: done, to: end)
+            } else {
+                loop.runMerged(data, from: done, to: end)
+            }
+            done = end
+            progress?.report(BacktestProgress(barsProcessed: done, totalBars: total))
+        } while done < total
         return loop.finish()
     }
 
@@ -48,23 +59,32 @@ public enum BacktestRunner {
     }
 
     /// Runs a built-in strategy described by a spec (what the CLI calls).
-    public static func run(spec: StrategySpec, data: MarketData, config: BacktestConfig = BacktestConfig())
-        -> BacktestResult
-    {
+    /// - Parameters:
+    ///   - spec: the strategy and its settings.
+    ///   - data: aligned bars.
+    ///   - config: engine and simulation settings.
+    ///   - progress: an optional callback every N bars.
+    public static func run(
+        spec: StrategySpec, data: MarketData, config: BacktestConfig = BacktestConfig(),
+        progress: BacktestProgressHook? = nil
+    ) -> BacktestResult {
         switch spec {
         case let .movingAverageCrossover(c):
-            run(strategy: MovingAverageCrossover(config: c), data: data, config: config)
+            run(strategy: MovingAverageCrossover(config: c), data: data, config: config, progress: progress)
         case let .rsiMeanReversion(c):
-            run(strategy: RSIMeanReversion(config: c), data: data, config: config)
+            run(strategy: RSIMeanReversion(config: c), data: data, config: config, progress: progress)
         case let .bollingerMeanReversion(c):
-            run(strategy: BollingerMeanReversion(config: c), data: data, config: config)
+            run(strategy: BollingerMeanReversion(config: c), data: data, config: config, progress: progress)
         case let .momentumRotation(c):
-            run(strategy: MomentumRotation(config: c), data: data, config: config)
+            run(strategy: MomentumRotation(config: c), data: data, config: config, progress: progress)
         }
     }
 }
 
 /// The runner's mutable state for one run. Inlinable so a user's strategy type specializes the whole loop.
+///
+/// Every buffer (commands, reports, fills, the equity curve) is owned here and reused, so a bar without orders
+/// allocates nothing.
 @usableFromInline
 struct Loop<S: Strategy> {
     @usableFromInline var engine: EngineCore<S>
@@ -74,6 +94,10 @@ struct Loop<S: Strategy> {
     @usableFromInline var reports: [ExecutionReport] = []
     /// The batch being delivered (swapped with `reports` so neither buffer is reallocated).
     @usableFromInline var delivering: [ExecutionReport] = []
+    /// Commands of the current bar or slice (empty between steps).
+    @usableFromInline var commands: [EngineCommand] = []
+    /// Commands answering one report (empty between reports).
+    @usableFromInline var replies: [EngineCommand] = []
     @usableFromInline var fills: [Fill] = []
     @usableFromInline var curve: [EquityPoint] = []
     @usableFromInline var peak = Money.zero
@@ -90,28 +114,34 @@ struct Loop<S: Strategy> {
         peak = config.engine.initialCash
         reports.reserveCapacity(16)
         delivering.reserveCapacity(16)
-        if config.recordsEquityCurve { curve.reserveCapacity(data.barCount) }
+        commands.reserveCapacity(16)
+        replies.reserveCapacity(16)
+        // One point per timestamp: exact for one series; for several, the longest series is a lower bound
+        // (reserving the bar count would over-allocate by the number of symbols).
+        if config.recordsEquityCurve { curve.reserveCapacity(data.series.map(\.count).max() ?? 0) }
         if config.tradingStart != nil {
             isWarmingUp = true
             _ = engine.handle(.killSwitch(engaged: true))
         }
     }
 
+    /// Runs bars `start..<end` of a single series.
     @inlinable
-    mutating func runSingle(_ series: [Bar]) {
+    mutating func runSingle(_ series: [Bar], from start: Int, to end: Int) {
         let id = InstrumentID(0)
-        for bar in series {
+        for bar in series[start..<end] {
             step(id, bar)
             closeSlice(bar.timestamp)
         }
-        bars = series.count
+        bars = end
     }
 
+    /// Runs timeline entries `start..<end`; a slice closes after the last bar of each timestamp.
     @inlinable
-    mutating func runMerged(_ data: MarketData) {
+    mutating func runMerged(_ data: MarketData, from start: Int, to end: Int) {
         let timeline = data.timeline
-        var k = 0
-        while k < timeline.count {
+        var k = start
+        while k < end {
             let entry = timeline[k]
             let bar = data.series[Int(entry.instrument)][Int(entry.index)]
             step(InstrumentID(entry.instrument), bar)
@@ -125,7 +155,7 @@ struct Loop<S: Strategy> {
                 }
             }
         }
-        bars = timeline.count
+        bars = end
     }
 
     @inlinable
@@ -136,14 +166,14 @@ struct Loop<S: Strategy> {
         }
         matcher.process(bar: bar, for: id, into: &reports)
         if !reports.isEmpty { deliverReports() }
-        let commands = engine.handle(.bar(id, bar))
-        if !commands.isEmpty { execute(commands) }
+        engine.handle(.bar(id, bar), into: &commands)
+        if !commands.isEmpty { executeCommands() }
     }
 
     @inlinable
     mutating func closeSlice(_ time: Timestamp) {
-        let commands = engine.handle(.barsClosed(time))
-        if !commands.isEmpty { execute(commands) }
+        engine.handle(.barsClosed(time), into: &commands)
+        if !commands.isEmpty { executeCommands() }
         guard config.recordsEquityCurve else { return }
         let account = engine.account
         let equity = account.equity
@@ -164,8 +194,11 @@ struct Loop<S: Strategy> {
             while k < delivering.count {
                 let report = delivering[k]
                 if case let .filled(fill) = report { fills.append(fill) }
-                let commands = engine.handle(.execution(report))
-                if !commands.isEmpty { send(commands) }
+                engine.handle(.execution(report), into: &replies)
+                if !replies.isEmpty {
+                    Self.send(replies, to: &matcher, at: engine.now, into: &reports)
+                    replies.removeAll(keepingCapacity: true)
+                }
                 k += 1
             }
             delivering.removeAll(keepingCapacity: true)
@@ -173,16 +206,20 @@ struct Loop<S: Strategy> {
         }
     }
 
+    /// Carries out `commands` and delivers what they cause; leaves `commands` empty (capacity kept).
     @inlinable
-    mutating func execute(_ commands: [EngineCommand]) {
-        send(commands)
+    mutating func executeCommands() {
+        Self.send(commands, to: &matcher, at: engine.now, into: &reports)
+        commands.removeAll(keepingCapacity: true)
         if !reports.isEmpty { deliverReports() }
     }
 
     /// Hands commands to the matching engine; its reports collect in `reports`.
     @inlinable
-    mutating func send(_ commands: [EngineCommand]) {
-        let now = engine.now
+    static func send(
+        _ commands: [EngineCommand], to matcher: inout MatchingEngine, at now: Timestamp,
+        into reports: inout [ExecutionReport]
+    ) {
         for command in commands {
             switch command {
             case let .submit(order):

@@ -50,6 +50,8 @@ struct BacktestCommand: ParsableCommand {
     var config: String?
     @Option(name: .long, help: "Write trades.csv, orders.csv, equity.csv, summary.json and report.html here.")
     var out: String?
+    @Flag(name: .long, help: "No progress bar (it shows only on a terminal, for runs longer than half a second).")
+    var quiet = false
     @OptionGroup var parameters: StrategyParameterOptions
 
     func run() throws {
@@ -83,10 +85,12 @@ struct BacktestCommand: ParsableCommand {
         let risk = Self.defaultRisk(settings: settings, spec: spec, hasSectors: !resolved.sectors.isEmpty)
         let backtestConfig = try settings.backtestConfig(risk: risk, source: source)
 
+        let progress = ProgressBar(quiet: quiet)
         let wallClock = ContinuousClock()
         let engineStart = wallClock.now
-        let result = BacktestRunner.run(spec: spec, data: market.data, config: backtestConfig)
+        let result = BacktestRunner.run(spec: spec, data: market.data, config: backtestConfig, progress: progress.hook())
         let engineSeconds = seconds(wallClock.now - engineStart)
+        progress.finish()
         return (result, engineSeconds, market.isDaily, market.periodsPerYear)
     }
 

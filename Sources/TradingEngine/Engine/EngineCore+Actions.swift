@@ -25,7 +25,7 @@ extension EngineCore {
         switch action {
         case let .submit(request):
             let id = _state.orders.create(request, at: _state.now)
-            if let denial = check(request, stopDistance: nil) {
+            if let denial = check(request, stopDistance: nil, orderID: id) {
                 deny(id, denial, notifications: &notifications)
                 return
             }
@@ -59,7 +59,7 @@ extension EngineCore {
         let parentID = _state.orders.create(entry, at: _state.now)
         let reference = referencePrice(for: entry)
         let distance = bracket.stopLoss.map { Price(units: ($0.units - reference.units).magnitude.toInt64) }
-        if let denial = check(entry, stopDistance: distance) {
+        if let denial = check(entry, stopDistance: distance, orderID: parentID) {
             deny(parentID, denial, notifications: &notifications)
             return
         }
@@ -102,8 +102,8 @@ extension EngineCore {
         }
     }
 
-    /// Runs the risk rules; `nil` means allowed.
-    func check(_ request: OrderRequest, stopDistance: Price?) -> RiskDenial? {
+    /// Runs the risk rules; `nil` means allowed. `orderID` is the request's own (already created) order.
+    func check(_ request: OrderRequest, stopDistance: Price?, orderID: OrderID? = nil) -> RiskDenial? {
         guard request.instrument.index >= 0, request.instrument.index < _state.universe.count else {
             return RiskDenial(rule: .invalidOrder, detail: "unknown instrument \(request.instrument)")
         }
@@ -115,14 +115,14 @@ extension EngineCore {
             return _riskMonitor.status.killSwitchEngaged
                 ? RiskDenial(rule: .killSwitch, detail: "kill switch engaged") : nil
         }
-        let view = riskView(for: request, stopDistance: stopDistance)
+        let view = riskView(for: request, stopDistance: stopDistance, orderID: orderID)
         for rule in rules {
             if let denial = rule.evaluate(request, in: view) { return denial }
         }
         return nil
     }
 
-    private func riskView(for request: OrderRequest, stopDistance: Price?) -> RiskView {
+    private func riskView(for request: OrderRequest, stopDistance: Price?, orderID: OrderID?) -> RiskView {
         let portfolio = _state.portfolio
         let position = portfolio.position(for: request.instrument)
         let price = referencePrice(for: request)
@@ -135,7 +135,9 @@ extension EngineCore {
         let before = position.marketValue(at: price).magnitude
         let postValue = Money(units: FixedPoint.multiply(price.units, after)).magnitude
         view.postTradePositionValue = postValue
-        view.postTradeGrossExposure = portfolio.grossExposure - before + postValue
+        view.postTradeGrossExposure = config.risk.maxGrossExposureRatio == nil
+            ? portfolio.grossExposure - before + postValue
+            : projectedGrossExposure(for: request, id: orderID, price: price)
         view.stopDistance = stopDistance
         if config.risk.maxSectorPercentOfEquity != nil {
             let sector = _state.universe[request.instrument].sector

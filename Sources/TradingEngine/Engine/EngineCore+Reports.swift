@@ -5,6 +5,13 @@ extension EngineCore {
     @usableFromInline
     mutating func handleReport(_ report: ExecutionReport) -> [EngineCommand] {
         var commands: [EngineCommand] = []
+        handleReport(report, into: &commands)
+        return commands
+    }
+
+    /// Applies a report, appending the commands the strategy's reaction causes.
+    @usableFromInline
+    mutating func handleReport(_ report: ExecutionReport, into commands: inout [EngineCommand]) {
         let id = report.orderID
         let event: StrategyEvent?
         switch report {
@@ -17,7 +24,7 @@ extension EngineCore {
             }
         case let .filled(fill):
             guard _state.orders.record(fill), let clientID = _state.orders.clientOrderID(of: fill.orderID) else {
-                return commands
+                return
             }
             _state.portfolio.apply(fill)
             if monitorsEquity { _riskMonitor.observe(equity: _state.portfolio.equity, at: fill.timestamp) }
@@ -43,8 +50,7 @@ extension EngineCore {
                 event = nil
             }
         }
-        if let event { perform(Self.dispatch(event, to: &_strategy, in: _state), into: &commands) }
-        return commands
+        if let event { dispatch(event, into: &commands) }
     }
 
     /// Applies a lifecycle event; returns the strategy notification when it took effect.

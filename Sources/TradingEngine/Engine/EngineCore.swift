@@ -20,6 +20,8 @@ public struct EngineCore<S: Strategy>: Sendable {
     /// Configuration.
     public let config: EngineConfig
     @usableFromInline var _riskMonitor: RiskMonitor
+    /// The strategy's action buffer; empty between events (see `dispatch(_:into:)`).
+    @usableFromInline var _actions: [StrategyAction] = []
     let rules: [any RiskRule]
     @usableFromInline let monitorsEquity: Bool
     let volatilityInstrument: InstrumentID?
@@ -71,32 +73,37 @@ public struct EngineCore<S: Strategy>: Sendable {
     /// - Returns: commands for the runner, in order (often `[]`).
     @inlinable
     public mutating func handle(_ event: EngineEvent) -> [EngineCommand] {
+        var commands: [EngineCommand] = []
+        handle(event, into: &commands)
+        return commands
+    }
+
+    /// Handles one event, appending the commands to a buffer the runner owns (and may reuse: a bar without
+    /// orders then costs no array at all).
+    /// - Parameters:
+    ///   - event: the next event, in time order.
+    ///   - commands: receives the commands for the runner, in order; existing elements are kept.
+    @inlinable
+    public mutating func handle(_ event: EngineEvent, into commands: inout [EngineCommand]) {
         switch event {
         case let .bar(id, bar):
-            return handleBar(id, bar)
+            handleBar(id, bar, into: &commands)
         case let .quote(id, quote):
-            return handleQuote(id, quote)
+            handleQuote(id, quote, into: &commands)
         case let .execution(report):
-            return handleReport(report)
+            handleReport(report, into: &commands)
         case let .clock(time):
-            var commands: [EngineCommand] = []
             advance(to: time, into: &commands)
-            return commands
         case let .killSwitch(engaged):
-            return setKillSwitch(engaged)
+            setKillSwitch(engaged, into: &commands)
         case let .barsClosed(time):
-            let actions = Self.dispatch(.barsClosed(time), to: &_strategy, in: _state)
-            if actions.isEmpty { return [] }
-            var commands: [EngineCommand] = []
-            perform(actions, into: &commands)
-            return commands
+            if S.handlesBarsClosed { dispatch(.barsClosed(time), into: &commands) }
         }
     }
 
     /// The bar hot path.
     @inlinable
-    mutating func handleBar(_ id: InstrumentID, _ bar: Bar) -> [EngineCommand] {
-        var commands: [EngineCommand] = []
+    mutating func handleBar(_ id: InstrumentID, _ bar: Bar, into commands: inout [EngineCommand]) {
         if bar.timestamp.nanoseconds >= nextDeadline || bar.timestamp.nanoseconds < _state.now.nanoseconds {
             advance(to: bar.timestamp, into: &commands)
         } else {
@@ -106,10 +113,23 @@ public struct EngineCore<S: Strategy>: Sendable {
         _state.portfolio.mark(id, at: bar.close)
         _state.portfolio.settle(upTo: bar.timestamp)
         if monitorsEquity { _riskMonitor.observe(equity: _state.portfolio.equity, at: bar.timestamp) }
-        let actions = Self.dispatch(.bar(id, bar), to: &_strategy, in: _state)
-        if actions.isEmpty { return commands }
+        dispatch(.bar(id, bar), into: &commands)
+    }
+
+    /// Calls the strategy with the state borrowed (no defensive copy of the state) and carries out its actions.
+    ///
+    /// The strategy appends to `_actions`, which is empty between calls, so an event without actions costs no
+    /// array (and no release). A non-empty batch is moved out while `perform` runs (it may call the strategy
+    /// again) and its storage handed back afterwards, so later batches reuse it.
+    @inlinable @inline(__always)
+    mutating func dispatch(_ event: StrategyEvent, into commands: inout [EngineCommand]) {
+        _strategy.handle(event, in: _state, into: &_actions)
+        if _actions.isEmpty { return }
+        var actions: [StrategyAction] = []
+        swap(&actions, &_actions)
         perform(actions, into: &commands)
-        return commands
+        actions.removeAll(keepingCapacity: true)
+        if _actions.isEmpty, _actions.capacity < actions.capacity { swap(&actions, &_actions) }
     }
 
     /// Calls the strategy with the state borrowed (no defensive copy of the state).
@@ -119,14 +139,12 @@ public struct EngineCore<S: Strategy>: Sendable {
     }
 
     @usableFromInline
-    mutating func handleQuote(_ id: InstrumentID, _ quote: Quote) -> [EngineCommand] {
-        var commands: [EngineCommand] = []
+    mutating func handleQuote(_ id: InstrumentID, _ quote: Quote, into commands: inout [EngineCommand]) {
         advance(to: quote.timestamp, into: &commands)
         _state.lastQuotes[id.index] = quote
         _state.portfolio.mark(id, at: quote.mid)
         if monitorsEquity { _riskMonitor.observe(equity: _state.portfolio.equity, at: quote.timestamp) }
-        perform(Self.dispatch(.quote(id, quote), to: &_strategy, in: _state), into: &commands)
-        return commands
+        dispatch(.quote(id, quote), into: &commands)
     }
 
     /// Moves time forward, firing due timers and order timeouts.
@@ -139,7 +157,7 @@ public struct EngineCore<S: Strategy>: Sendable {
         }
         while let first = timers.first, first.at <= _state.now {
             timers.removeFirst()
-            perform(Self.dispatch(.timer(first.id, first.at), to: &_strategy, in: _state), into: &commands)
+            dispatch(.timer(first.id, first.at), into: &commands)
         }
         recomputeDeadline()
     }
@@ -152,14 +170,12 @@ public struct EngineCore<S: Strategy>: Sendable {
     }
 
     @usableFromInline
-    mutating func setKillSwitch(_ engaged: Bool) -> [EngineCommand] {
+    mutating func setKillSwitch(_ engaged: Bool, into commands: inout [EngineCommand]) {
         _riskMonitor.setKillSwitch(engaged)
-        var commands: [EngineCommand] = []
         if engaged {
             for order in _state.orders.openOrders where order.state != .pendingCancel {
                 requestCancel(order.id, into: &commands)
             }
         }
-        return commands
     }
 }

@@ -46,7 +46,10 @@ public struct BollingerMeanReversion: Strategy {
     /// Creates the strategy.
     public init(config: BollingerMeanReversionConfig = BollingerMeanReversionConfig()) { self.config = config }
 
-    /// Reacts to bars (and, for rotation, to `.barsClosed`); other events are ignored.
+    /// Per-instrument: `.barsClosed` carries nothing for it, so the engine need not deliver it.
+    @inlinable public static var handlesBarsClosed: Bool { false }
+
+    /// Reacts to bars; other events are ignored.
     public mutating func handle(_ event: StrategyEvent, in context: borrowing some StrategyContext) -> [StrategyAction] {
         guard case let .bar(id, bar) = event else { return [] }
         let i = id.index

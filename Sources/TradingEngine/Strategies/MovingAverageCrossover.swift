@@ -49,7 +49,7 @@ struct MovingAverage: Sendable {
         simple = SMAIndicator(period: isExponential ? 1 : period)
         exponential = EMAIndicator(period: period)
     }
-    @inlinable
+    @inlinable @inline(__always)
     mutating func update(_ x: Double) -> Double? {
         isExponential ? exponential.update(x) : simple.update(x)
     }
@@ -80,6 +80,27 @@ public struct MovingAverageCrossover: Strategy {
             self.slow = slow
             self.atr = atr
         }
+
+        /// Updates the averages with a bar in place; returns the side of a cross, if one happened.
+        @inlinable @inline(__always)
+        mutating func update(_ bar: Bar, hasATR: Bool) -> (side: Side, atr: Double?)? {
+            let close = bar.close.doubleValue
+            let fastValue = fast.update(close)
+            let slowValue = slow.update(close)
+            var atrValue: Double?
+            if hasATR { atrValue = atr.update(high: bar.high.doubleValue, low: bar.low.doubleValue, close: close) }
+            guard let fastNow = fastValue, let slowNow = slowValue else { return nil }
+            let hadPrevious = hasPrevious
+            let fastBefore = previousFast
+            let slowBefore = previousSlow
+            previousFast = fastNow
+            previousSlow = slowNow
+            hasPrevious = true
+            guard hadPrevious else { return nil }
+            if fastNow > slowNow && fastBefore <= slowBefore { return (.buy, atrValue) }
+            if fastNow < slowNow && fastBefore >= slowBefore { return (.sell, atrValue) }
+            return nil
+        }
     }
 
     /// The configuration.
@@ -89,44 +110,38 @@ public struct MovingAverageCrossover: Strategy {
     /// Creates the strategy.
     public init(config: MovingAverageCrossoverConfig = MovingAverageCrossoverConfig()) { self.config = config }
 
-    /// Reacts to bars (and, for rotation, to `.barsClosed`); other events are ignored.
+    /// Per-instrument: `.barsClosed` carries nothing for it, so the engine need not deliver it.
+    @inlinable public static var handlesBarsClosed: Bool { false }
+
+    /// Reacts to bars; other events are ignored.
     @inlinable
     public mutating func handle(_ event: StrategyEvent, in context: borrowing some StrategyContext) -> [StrategyAction] {
-        guard case let .bar(id, bar) = event, let cross = update(id, bar) else { return [] }
-        return signal(cross.side, id: id, bar: bar, atr: cross.atr, context: context)
+        var actions: [StrategyAction] = []
+        handle(event, in: context, into: &actions)
+        return actions
     }
 
-    /// Updates the averages with a bar; returns the side of a cross, if one happened.
-    @inlinable
-    mutating func update(_ id: InstrumentID, _ bar: Bar) -> (side: Side, atr: Double?)? {
+    /// Reacts to bars by appending to the engine's buffer (the engine's fast path: no array per bar).
+    /// Always inlined: the engine's event enum is then built and matched at compile time, not per bar.
+    @inlinable @inline(__always)
+    public mutating func handle(
+        _ event: StrategyEvent, in context: some StrategyContext, into actions: inout [StrategyAction]
+    ) {
+        guard case let .bar(id, bar) = event else { return }
         let i = id.index
         if i >= slots.count { grow(to: i + 1) }
-        let close = bar.close.doubleValue
-        let fastValue = slots[i].fast.update(close)
-        let slowValue = slots[i].slow.update(close)
-        var atr: Double?
-        if config.atrStops != nil {
-            atr = slots[i].atr.update(high: bar.high.doubleValue, low: bar.low.doubleValue, close: close)
-        }
-        guard let fast = fastValue, let slow = slowValue else { return nil }
-        let hadPrevious = slots[i].hasPrevious
-        let previousFast = slots[i].previousFast
-        let previousSlow = slots[i].previousSlow
-        slots[i].previousFast = fast
-        slots[i].previousSlow = slow
-        slots[i].hasPrevious = true
-        guard hadPrevious else { return nil }
-        if fast > slow && previousFast <= previousSlow { return (.buy, atr) }
-        if fast < slow && previousFast >= previousSlow { return (.sell, atr) }
-        return nil
+        let hasATR = config.atrStops != nil
+        // One in-place access to the slot (one uniqueness check) instead of one per field.
+        guard let cross = slots[i].update(bar, hasATR: hasATR) else { return }
+        signal(cross.side, id: id, bar: bar, atr: cross.atr, context: context, into: &actions)
     }
 
     @inlinable
     func signal(
-        _ side: Side, id: InstrumentID, bar: Bar, atr: Double?, context: some StrategyContext
-    ) -> [StrategyAction] {
+        _ side: Side, id: InstrumentID, bar: Bar, atr: Double?, context: some StrategyContext,
+        into actions: inout [StrategyAction]
+    ) {
         let position = context.position(for: id).quantity
-        var actions: [StrategyAction] = []
         let holdsOpposite = side == .buy ? position.units < 0 : position.units > 0
         if holdsOpposite {
             if context.hasOpenOrders(for: id) { actions.append(.cancelAll(id)) }
@@ -147,7 +162,6 @@ public struct MovingAverageCrossover: Strategy {
                 }
             }
         }
-        return actions
     }
 
     @usableFromInline

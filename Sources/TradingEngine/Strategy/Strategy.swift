@@ -25,6 +25,35 @@ public protocol Strategy: Sendable {
     ///   - context: read-only view of time, positions, orders, prices and the account.
     /// - Returns: intents for the engine, in order.
     mutating func handle(_ event: StrategyEvent, in context: some StrategyContext) -> [StrategyAction]
+
+    /// Reacts to one event by appending intents to a buffer the engine owns and reuses (optional fast path).
+    ///
+    /// The default calls `handle(_:in:)`. Implement it (and make `handle(_:in:)` call it) when a strategy runs at
+    /// millions of events per second: returning an array costs a release per event even when it is empty.
+    /// - Parameters:
+    ///   - event: what happened.
+    ///   - context: read-only view of time, positions, orders, prices and the account.
+    ///   - actions: append intents here, in order; never remove what is already there.
+    mutating func handle(
+        _ event: StrategyEvent, in context: some StrategyContext, into actions: inout [StrategyAction])
+
+    /// `false` when `handle` ignores `.barsClosed` (per-instrument strategies): the engine then skips that event,
+    /// one call less per time step. Defaults to `true`.
+    static var handlesBarsClosed: Bool { get }
+}
+
+extension Strategy {
+    /// Every strategy sees `.barsClosed` unless it says otherwise.
+    @inlinable public static var handlesBarsClosed: Bool { true }
+
+    /// Appends the intents of `handle(_:in:)`.
+    @inlinable
+    public mutating func handle(
+        _ event: StrategyEvent, in context: some StrategyContext, into actions: inout [StrategyAction]
+    ) {
+        let produced = handle(event, in: context)
+        if !produced.isEmpty { actions += produced }
+    }
 }
 
 /// What a strategy is told about.
