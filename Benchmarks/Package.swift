@@ -9,6 +9,7 @@ let package = Package(
     dependencies: [
         .package(name: "IBTrader", path: ".."),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(name: "CMallocCounter"),
@@ -17,6 +18,8 @@ let package = Package(
             dependencies: [
                 "CMallocCounter",
                 .product(name: "TWSProtocol", package: "IBTrader"),
+                .product(name: "TWSClient", package: "IBTrader"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Backtest", package: "IBTrader"),
                 .product(name: "TradingEngine", package: "IBTrader"),
                 .product(name: "TradingModel", package: "IBTrader"),
