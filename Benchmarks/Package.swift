@@ -18,6 +18,8 @@ let package = Package(
             dependencies: [
                 "CMallocCounter",
                 .product(name: "TWSProtocol", package: "IBTrader"),
+                .product(name: "TWSClient", package: "IBTrader"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Backtest", package: "IBTrader"),
                 .product(name: "TradingEngine", package: "IBTrader"),
                 .product(name: "TradingModel", package: "IBTrader"),

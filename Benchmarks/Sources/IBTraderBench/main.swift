@@ -20,6 +20,12 @@ do {
                   "median of 5, runs alternating with the row above")
         table.add("  same, via nextPayload + decode(payload:)", formatRate(codec.slicedFramesPerSecond),
                   "median of 5, runs alternating with the rows above (payload slices)")
+        let clientFrames = Int(ProcessInfo.processInfo.environment["BENCH_CLIENT_FRAMES"] ?? "") ?? 1_000_000
+        let client = try await CodecClientBenchmark.run(root: root, frameCount: clientFrames, repeats: 5)
+        table.add("TWSClient read path → subscriber (frames/s)", formatRate(client.framesPerSecond),
+                  "median of 5 × \(client.frames) market-data frames of the mix, 4 KiB chunks, in-process peer → marketData stream")
+        table.add("  same, per process CPU second", formatRate(client.framesPerCPUSecond),
+                  "median of 5; read loop, actor and consumer on several threads")
         table.add("heap allocations per tickPrice frame", String(format: "%.3f", codec.allocationsPerTickPrice),
                   "steady state, 100k frames, decodeResponses(appending:), malloc interposed (-1 = not measurable on this OS)")
         table.add("  same, via nextPayload + decode(payload:)", String(format: "%.3f", codec.slicedAllocationsPerTickPrice),

@@ -2,29 +2,18 @@ import NIOCore
 import TWSProtocol
 
 extension TWSConnection {
-    /// Handles the payloads of one read, in order.
-    /// - Throws: `TWSConnectionError` when the connection cannot go on (bad handshake, version, client id in use).
-    func receive(_ payloads: [ByteBuffer]) throws(TWSConnectionError) {
-        for payload in payloads {
-            if case .awaitingServerVersion = phase {
-                try receiveServerVersion(payload)
-                continue
-            }
-            guard let version = negotiatedVersion else { return }
-            let message: TWSInboundMessage
-            let disposition: InboundDisposition
-            do {
-                (message, disposition) = try InboundClassifier.classify(payload, serverVersion: version)
-            } catch {
-                let fields = TWSFrame.fields(of: payload).joined(separator: "|")
-                logger.warning("skipping malformed frame from TWS: \(error) [\(fields)]")
-                continue
-            }
-            try dispatch(message, disposition)
-        }
+    /// Handles the messages the read loop decoded from one read, in order.
+    /// - Throws: `TWSConnectionError` when the connection cannot go on (client id in use).
+    func receive(_ frames: [InboundFrame]) throws(TWSConnectionError) {
+        guard negotiatedVersion != nil else { return }
+        for frame in frames { try dispatch(frame.item, frame.disposition) }
     }
 
-    private func receiveServerVersion(_ payload: ByteBuffer) throws(TWSConnectionError) {
+    /// Handles the server's reply to the API handshake (the first frame).
+    /// - Returns: the negotiated version, or `nil` when the connection is no longer waiting for it (closed).
+    /// - Throws: `TWSConnectionError` for a version out of range or an unreadable reply.
+    func receiveServerReply(_ payload: ByteBuffer) throws(TWSConnectionError) -> Int? {
+        guard case .awaitingServerVersion = phase else { return negotiatedVersion }
         let session: TWSClientHandshake.Session
         do {
             session = try handshake.receiveServerReply(payload: payload)
@@ -39,9 +28,10 @@ extension TWSConnection {
             accounts: nil
         )
         enqueue(session.startAPIFrame)
+        return session.serverVersion
     }
 
-    private func dispatch(_ message: TWSInboundMessage, _ disposition: InboundDisposition) throws(TWSConnectionError) {
+    private func dispatch(_ message: InboundItem, _ disposition: InboundDisposition) throws(TWSConnectionError) {
         switch disposition {
         case .data(let key):
             if !router.deliver(message, to: key) { logOrphan(message, key) }
@@ -75,7 +65,7 @@ extension TWSConnection {
         }
     }
 
-    private func logOrphan(_ message: TWSInboundMessage, _ key: RouteKey) {
+    private func logOrphan(_ message: InboundItem, _ key: RouteKey) {
         logger.debug("TWS message \(message.messageID) for \(key) has no waiting request; skipped")
     }
 

@@ -92,20 +92,30 @@ extension TWSConnection {
 
     // MARK: - Loops
 
-    /// Reads byte chunks, cuts frames, hands their payloads to the actor. Ends by throwing when the peer closes.
+    /// Reads byte chunks; hands the handshake reply to the actor, then decodes every later frame once, here, off the
+    /// actor (`InboundDecoder`), and hands each chunk's routed messages to the actor in one hop. Ends by throwing
+    /// when the peer closes.
     private nonisolated func readLoop(
         _ inbound: any AsyncSequence<ByteBuffer, any Error> & Sendable
     ) async throws -> LoopExit {
-        var decoder = TWSFrameDecoder()
-        for try await chunk in inbound {
-            decoder.append(chunk)
-            let payloads: [ByteBuffer]
+        var decoder = InboundDecoder(logger: logger)
+        var isDropping = false
+        for try await chunk in inbound where !isDropping {
+            var frames: [InboundFrame] = []
             do {
-                payloads = try decoder.allPayloads()
-            } catch {
+                if decoder.serverVersion != nil {
+                    try decoder.decode(chunk, into: &frames)
+                } else if let reply = try decoder.handshakeReply(appending: chunk) {
+                    guard let version = try await receiveServerReply(reply) else {
+                        isDropping = true  // the connection closed meanwhile: nothing more to route
+                        continue
+                    }
+                    frames = try decoder.start(serverVersion: version)
+                }
+            } catch let error as TWSDecodingError {
                 throw TWSConnectionError.transport("unreadable byte stream from TWS: \(error)")
             }
-            if !payloads.isEmpty { try await receive(payloads) }
+            if !frames.isEmpty { try await receive(frames) }
         }
         throw TWSConnectionError.closedByPeer(during: await phaseDescription)
     }
@@ -206,7 +216,7 @@ extension TWSConnection {
     /// A route's consumer went away (stream dropped, task cancelled, timed out): end it with `cancelled` (so a
     /// waiting caller resumes) and tell TWS, unless the route already ended.
     private func cancelRoute(
-        _ key: RouteKey, id: RequestRouter<RouteKey, TWSInboundMessage>.RouteID, cancel: TWSRequest?
+        _ key: RouteKey, id: InboundRouter.RouteID, cancel: TWSRequest?
     ) {
         guard router.fail(key, id: id, with: .cancelled) else { return }
         if case .request(let requestID) = key, pacedRequestFinished(requestID: requestID) {

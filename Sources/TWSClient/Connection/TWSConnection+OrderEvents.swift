@@ -33,10 +33,8 @@ extension TWSConnection {
     }
 
     /// Decodes an order message, joins fills and commissions, and hands the event to every listener.
-    func publishOrderEvent(_ message: TWSInboundMessage, isOpenOrder: Bool) {
-        guard let version = negotiatedVersion,
-            let response = Self.decode(message, serverVersion: version, logger: logger)
-        else { return }
+    func publishOrderEvent(_ message: InboundItem, isOpenOrder: Bool) {
+        guard let response = Self.response(message, logger: logger) else { return }
         let event: TWSOrderEvent?
         switch response {
         case .orderStatus(let status): event = .status(status)

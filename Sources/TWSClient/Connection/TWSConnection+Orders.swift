@@ -76,12 +76,28 @@ extension TWSConnection {
         }
     }
 
-    /// Completed orders (reqCompletedOrders, until completedOrdersEnd), as received: `TWSProtocol` does not decode
-    /// completedOrder (101) yet, so each message is returned with its payload for the caller to decode.
+    /// Completed orders (reqCompletedOrders, until completedOrdersEnd) as messages with a payload each: the bytes
+    /// received for a completedOrder that does not decode, the message re-encoded at the negotiated version for one
+    /// that does (the read loop decodes every message once). `completedOrderList(apiOnly:)` gives them decoded.
     /// - Parameter apiOnly: only orders placed through the API.
     /// - Returns: the completedOrder messages.
     /// - Throws: `TWSRequestError`.
     public func completedOrders(apiOnly: Bool = false) async throws(TWSRequestError) -> [TWSInboundMessage] {
-        try await collect(.completedOrders, request: .completedOrders(apiOnly: apiOnly)).items
+        let result = try await collect(.completedOrders, request: .completedOrders(apiOnly: apiOnly))
+        let version = negotiatedVersion ?? configuration.versions.upperBound
+        return result.items.compactMap { item in
+            switch item {
+            case .undecodable(let message, _):
+                return message
+            case .response(let response):
+                do {
+                    return TWSInboundMessage(
+                        messageID: response.messageID, payload: try response.encodePayload(serverVersion: version))
+                } catch {
+                    logger.warning("skipping completedOrder that cannot be re-encoded: \(error)")
+                    return nil
+                }
+            }
+        }
     }
 }

@@ -52,14 +52,14 @@ extension TWSConnection {
     func collect(
         _ key: RouteKey, request: TWSRequest, cancel: TWSRequest? = nil, firstItemCompletes: Bool = false,
         path: OutboundPath = .direct
-    ) async throws(TWSRequestError) -> RoutedResult<TWSInboundMessage> {
+    ) async throws(TWSRequestError) -> RoutedResult<InboundItem> {
         guard let timeout = configuration.requestTimeout, case .direct = path else {
             return try await collectUntimed(
                 key, request: request, cancel: cancel, firstItemCompletes: firstItemCompletes, path: path)
         }
         let clock = clock
         do {
-            return try await withThrowingTaskGroup(of: RoutedResult<TWSInboundMessage>?.self) { group in
+            return try await withThrowingTaskGroup(of: RoutedResult<InboundItem>?.self) { group in
                 group.addTask {
                     try await self.collectUntimed(
                         key, request: request, cancel: cancel, firstItemCompletes: firstItemCompletes, path: path)
@@ -83,7 +83,7 @@ extension TWSConnection {
 
     private func collectUntimed(
         _ key: RouteKey, request: TWSRequest, cancel: TWSRequest?, firstItemCompletes: Bool, path: OutboundPath
-    ) async throws(TWSRequestError) -> RoutedResult<TWSInboundMessage> {
+    ) async throws(TWSRequestError) -> RoutedResult<InboundItem> {
         _ = try await readySession()
         let frame = try encode(request)
         let id = router.makeRouteID()
@@ -91,7 +91,7 @@ extension TWSConnection {
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
-                    let route = RequestRouter<RouteKey, TWSInboundMessage>.Route.collect(
+                    let route = InboundRouter.Route.collect(
                         continuation: continuation, completesOnFirstItem: firstItemCompletes
                     )
                     router.register(key, id: id, route: route)
@@ -116,7 +116,7 @@ extension TWSConnection {
         options: SubscriptionOptions = SubscriptionOptions(),
         transform: @escaping @Sendable (TWSResponse) -> Value?
     ) async throws(TWSRequestError) -> AsyncThrowingStream<SubscriptionItem<Value>, any Error> {
-        let session = try await readySession()
+        _ = try await readySession()
         let frame = try encode(request)
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: SubscriptionItem<Value>.self)
         let id = router.makeRouteID()
@@ -126,26 +126,26 @@ extension TWSConnection {
             if case .cancelled = termination { controls.yield(.cancelRoute(key: key, id: id, cancel: cancel)) }
         }
         let logger = logger
-        let version = session.serverVersion
-        let sink = StreamSink<TWSInboundMessage>.wrapping(continuation) { message in
-            Self.decode(message, serverVersion: version, logger: logger).flatMap(transform)
+        let sink = StreamSink<InboundItem>.wrapping(continuation) { item in
+            Self.response(item, logger: logger).flatMap(transform)
         }
         router.register(key, id: id, route: .stream(sink, finishesOnEnd: options.finishesOnEnd))
         enqueue(frame, request: request, path: options.path)
         return stream
     }
 
-    /// Decodes the messages a one-shot request collected, skipping (and logging) any that does not decode.
-    func decodeAll(_ result: RoutedResult<TWSInboundMessage>) -> [TWSResponse] {
-        let version = negotiatedVersion ?? configuration.versions.upperBound
-        return result.items.compactMap { Self.decode($0, serverVersion: version, logger: logger) }
+    /// The responses a one-shot request collected, skipping (and logging) any that did not decode.
+    func decodeAll(_ result: RoutedResult<InboundItem>) -> [TWSResponse] {
+        result.items.compactMap { Self.response($0, logger: logger) }
     }
 
-    /// Decodes one routed message; a malformed one is logged and skipped, never fatal.
-    static func decode(_ message: TWSInboundMessage, serverVersion: Int, logger: Logger) -> TWSResponse? {
-        do {
-            return try TWSResponse.decode(payload: message.payload, serverVersion: serverVersion)
-        } catch {
+    /// The response of a routed message (decoded by the read loop); an undecodable one is logged and skipped here,
+    /// at its consumer, never fatal.
+    static func response(_ item: InboundItem, logger: Logger) -> TWSResponse? {
+        switch item {
+        case .response(let response):
+            return response
+        case .undecodable(let message, let error):
             logger.warning("skipping undecodable TWS message \(message.messageID): \(error)")
             return nil
         }

@@ -53,7 +53,7 @@ public actor TWSConnection {
     enum ControlEvent: Sendable {
         case disconnect
         case removeListener(Int)
-        case cancelRoute(key: RouteKey, id: RequestRouter<RouteKey, TWSInboundMessage>.RouteID, cancel: TWSRequest?)
+        case cancelRoute(key: RouteKey, id: InboundRouter.RouteID, cancel: TWSRequest?)
     }
 
     /// The configuration in use.
@@ -71,7 +71,7 @@ public actor TWSConnection {
     var pacing: HistoricalPacing
     var pacedBacklog: [PendingPacedRequest] = []
     var realTimeBarPacing: HistoricalPacing
-    var router = RequestRouter<RouteKey, TWSInboundMessage>()
+    var router = InboundRouter()
     var orderIDs = OrderIDAllocator()
     /// Request ids start far above order ids, so an errMsg's id names a request or an order, never both.
     var requestIDs = RequestIDAllocator(firstID: 100_000_000)

@@ -19,8 +19,9 @@ enum RouteKey: Hashable, Sendable {
     case accountUpdates
 }
 
-/// One inbound message, kept as its payload: typed decoding happens where it is consumed, so a message that fails
-/// to decode costs one log line at its consumer and never stops the read loop.
+/// One inbound message as a payload. The read loop decodes every message once; this raw form remains for a
+/// message that does not decode (routed by its id and request id, logged and skipped by its consumer) and for
+/// `completedOrders(apiOnly:)`.
 public struct TWSInboundMessage: Sendable {
     /// The message id (PROTOCOL.md §12.1).
     public let messageID: Int

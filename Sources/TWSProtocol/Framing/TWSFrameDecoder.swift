@@ -106,10 +106,19 @@ public struct TWSFrameDecoder: Sendable {
         serverVersion: Int,
         _ body: (TWSResponse) -> Void
     ) throws(TWSDecodingError) -> Int {
+        try drain(serverVersion: serverVersion, body, undecodable: { _, _ in false })
+    }
+
+    /// `decodeResponses(serverVersion:_:)`, or with `undecodable` returning `true`, going on past bad frames.
+    private mutating func drain(
+        serverVersion: Int,
+        _ body: (TWSResponse) -> Void,
+        undecodable: (UnsafeRawBufferPointer, TWSDecodingError) -> Bool
+    ) throws(TWSDecodingError) -> Int {
         if let failure { throw failure }
         let maximum = maximumPayloadLength
         let outcome = buffer.withUnsafeReadableBytes { bytes in
-            Self.decodeFrames(in: bytes, maximum: maximum, serverVersion: serverVersion, body)
+            Self.decodeFrames(in: bytes, maximum: maximum, serverVersion: serverVersion, body, undecodable: undecodable)
         }
         if let error = outcome.error, case .frameTooLarge = error {
             failure = error
@@ -146,6 +155,69 @@ public struct TWSFrameDecoder: Sendable {
         serverVersion: Int,
         _ body: (TWSResponse) -> Void
     ) throws(TWSDecodingError) -> Int {
+        try drain(appending: chunk, serverVersion: serverVersion, body, undecodable: { _, _ in false })
+    }
+
+    /// `decodeResponses(appending:serverVersion:_:)`, but a frame whose payload does not decode is handed to
+    /// `undecodable` (a copy of its payload, and the error) and decoding goes on with the next frame: what a client
+    /// read loop wants (log the bad message, or route it by the fields it can read, and keep the stream going).
+    ///
+    /// ```swift
+    /// try decoder.decodeResponses(appending: chunk, serverVersion: version) { response in
+    ///     handle(response)
+    /// } undecodable: { payload, error in
+    ///     logger.warning("skipping undecodable message: \(error)")
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - chunk: the received bytes.
+    ///   - serverVersion: the negotiated version.
+    ///   - body: called with each decoded response, in order.
+    ///   - undecodable: called, in order with `body`, with the payload and error of each frame that does not decode.
+    /// - Returns: the number of responses handed to `body`.
+    /// - Throws: only `TWSDecodingError.frameTooLarge` (see `nextPayload()`).
+    @discardableResult
+    public mutating func decodeResponses(
+        appending chunk: ByteBuffer,
+        serverVersion: Int,
+        _ body: (TWSResponse) -> Void,
+        undecodable: (ByteBuffer, TWSDecodingError) -> Void
+    ) throws(TWSDecodingError) -> Int {
+        try drain(appending: chunk, serverVersion: serverVersion, body) { bytes, error in
+            undecodable(Self.payloadCopy(bytes), error)
+            return true
+        }
+    }
+
+    /// `decodeResponses(serverVersion:_:)`, handing each frame that does not decode to `undecodable` and going on
+    /// (see `decodeResponses(appending:serverVersion:_:undecodable:)`).
+    /// - Throws: only `TWSDecodingError.frameTooLarge`.
+    @discardableResult
+    public mutating func decodeResponses(
+        serverVersion: Int,
+        _ body: (TWSResponse) -> Void,
+        undecodable: (ByteBuffer, TWSDecodingError) -> Void
+    ) throws(TWSDecodingError) -> Int {
+        try drain(serverVersion: serverVersion, body) { bytes, error in
+            undecodable(Self.payloadCopy(bytes), error)
+            return true
+        }
+    }
+
+    /// A bad frame's payload, copied out of the receive buffer (a rare path).
+    private static func payloadCopy(_ bytes: UnsafeRawBufferPointer) -> ByteBuffer {
+        var payload = ByteBufferAllocator().buffer(capacity: bytes.count)
+        payload.writeBytes(bytes)
+        return payload
+    }
+
+    /// The appending drain; `undecodable` returning `true` goes on past a bad frame instead of throwing its error.
+    private mutating func drain(
+        appending chunk: ByteBuffer,
+        serverVersion: Int,
+        _ body: (TWSResponse) -> Void,
+        undecodable: (UnsafeRawBufferPointer, TWSDecodingError) -> Bool
+    ) throws(TWSDecodingError) -> Int {
         if let failure { throw failure }
         var chunk = chunk
         // 1. Move just enough bytes into the buffer for it to end at a frame boundary (a split frame completed).
@@ -157,7 +229,7 @@ public struct TWSFrameDecoder: Sendable {
         // 2. Decode what the buffer holds.
         var count = 0
         do throws(TWSDecodingError) {
-            count = try decodeResponses(serverVersion: serverVersion, body)
+            count = try drain(serverVersion: serverVersion, body, undecodable: undecodable)
         } catch {
             if !hasFailed { buffer.writeBuffer(&chunk) }
             throw error
@@ -167,7 +239,8 @@ public struct TWSFrameDecoder: Sendable {
         if buffer.readableBytes == 0 && chunk.readableBytes > 0 {
             let maximum = maximumPayloadLength
             let outcome = chunk.withUnsafeReadableBytes { bytes in
-                Self.decodeFrames(in: bytes, maximum: maximum, serverVersion: serverVersion, body)
+                Self.decodeFrames(in: bytes, maximum: maximum, serverVersion: serverVersion, body,
+                                  undecodable: undecodable)
             }
             count += outcome.count
             if let error = outcome.error, case .frameTooLarge = error {
@@ -209,7 +282,8 @@ public struct TWSFrameDecoder: Sendable {
         in bytes: UnsafeRawBufferPointer,
         maximum: Int,
         serverVersion: Int,
-        _ body: (TWSResponse) -> Void
+        _ body: (TWSResponse) -> Void,
+        undecodable: (UnsafeRawBufferPointer, TWSDecodingError) -> Bool
     ) -> (consumed: Int, count: Int, error: TWSDecodingError?) {
         var consumed = 0
         var count = 0
@@ -225,7 +299,8 @@ public struct TWSFrameDecoder: Sendable {
                                        serverVersion: serverVersion, into: body)
                 count += 1
             } catch {
-                return (consumed, count, error)
+                let payload = UnsafeRawBufferPointer(rebasing: bytes[start..<consumed])
+                if !undecodable(payload, error) { return (consumed, count, error) }
             }
         }
         return (consumed, count, nil)

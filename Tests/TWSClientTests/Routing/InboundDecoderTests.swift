@@ -1,0 +1,126 @@
+import Foundation
+import Logging
+import NIOCore
+import TWSProtocol
+import TWSTestSupport
+import Testing
+
+@testable import TWSClient
+
+@Suite struct InboundDecoderTests {
+    private static let vectors = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/protocol/vectors")
+    private let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    private func frame(_ fields: [String]) -> ByteBuffer { TWSFrame.framed(TWSFrame.payload(fields: fields)) }
+
+    private func joined(_ frames: [[String]]) -> ByteBuffer {
+        var bytes = ByteBufferAllocator().buffer(capacity: 0)
+        for fields in frames {
+            var one = frame(fields)
+            bytes.writeBuffer(&one)
+        }
+        return bytes
+    }
+
+    /// A decoder past the handshake at `version`.
+    private func started(_ version: Int) throws -> InboundDecoder {
+        var decoder = InboundDecoder(logger: logger)
+        _ = try decoder.handshakeReply(appending: frame(["\(version)", "20250115 09:30:00 EST"]))
+        _ = try decoder.start(serverVersion: version)
+        return decoder
+    }
+
+    @Test(arguments: [178, 200])
+    func decodedRoutingEqualsTheClassifierOnEveryVector(version: Int) throws {
+        let records = try TWSVectors.load(Self.vectors.appendingPathComponent("server_to_client.v\(version).jsonl"))
+        #expect(records.count > 40)
+        var compared = 0
+        for record in records {
+            let payload = TWSFrame.payload(fields: record.fields)
+            guard let response = try? TWSResponse.decode(payload: payload, serverVersion: version) else { continue }
+            let raw = try InboundClassifier.classify(payload, serverVersion: version).1
+            let decoded = InboundClassifier.disposition(of: response, serverVersion: version)
+            #expect(decoded == raw, "\(record.name) at v\(version)")
+            compared += 1
+        }
+        #expect(compared == records.count)
+    }
+
+    @Test func theHandshakeReplyComesRawAndTheFramesBehindItDecoded() throws {
+        var decoder = InboundDecoder(logger: logger)
+        let bytes = joined([["200", "20250115 09:30:00 EST"], ["15", "1", "DU1,DU2"], ["9", "1", "7"]])
+        let reply = try decoder.handshakeReply(appending: bytes)
+        #expect(reply.map(TWSFrame.fields(of:)) == ["200", "20250115 09:30:00 EST"])
+        #expect(decoder.serverVersion == nil)
+        let frames = try decoder.start(serverVersion: 200)
+        #expect(frames.map(\.disposition) == [.managedAccounts(["DU1", "DU2"]), .nextValidID(7)])
+        #expect(decoder.serverVersion == 200)
+    }
+
+    @Test func anUndecodableEndMessageStillEndsItsRequest() throws {
+        var decoder = try started(200)
+        var frames: [InboundFrame] = []
+        // A field TWS might add in a later version: the decoder rejects it, the routing fields are intact.
+        try decoder.decode(frame(["52", "1", "10", "extra"]), into: &frames)
+        #expect(frames.map(\.disposition) == [.end(.request(10))])
+        guard case .undecodable(let message, .trailingFields) = frames.first?.item else {
+            Issue.record("expected an undecodable item, got \(frames)")
+            return
+        }
+        #expect(message.messageID == 52)
+    }
+
+    @Test func unreadableFramesAreSkippedAndTheStreamGoesOn() throws {
+        var decoder = try started(200)
+        var frames: [InboundFrame] = []
+        let tick = ServerFrames.fields("tickPrice_bid", id: 20)
+        try decoder.decode(joined([["x", "1"], ["1", "6", "oops"], tick, ["999", "1"]]), into: &frames)
+        // The bad id is dropped; the tick with a bad request id is dropped; the unknown id is kept as unrouted.
+        #expect(frames.map(\.disposition) == [.data(.request(20)), .unrouted])
+        guard case .response(.tickPrice(let price)) = frames.first?.item else {
+            Issue.record("expected the tick, got \(frames)")
+            return
+        }
+        #expect(price.requestID == 20)
+    }
+
+    @Test func dripFeedingGivesTheSameFramesAsOneChunk() throws {
+        let names = ["tickPrice_bid", "tickSize_volume", "orderStatus_filled", "openOrder_LMT_submitted", "historicalData_hourly",
+                     "errMsg_201_order_rejected", "contractDetailsEnd"]
+        let stream = joined(names.map { ServerFrames.fields($0) })
+        var whole = try started(200)
+        var expected: [InboundFrame] = []
+        try whole.decode(stream, into: &expected)
+        #expect(expected.count == names.count)
+        var split = try started(200)
+        var got: [InboundFrame] = []
+        for byte in stream.readableBytesView {
+            var one = ByteBufferAllocator().buffer(capacity: 1)
+            one.writeInteger(byte)
+            try split.decode(one, into: &got)
+        }
+        #expect(got.map(\.disposition) == expected.map(\.disposition))
+        #expect(got.map(\.item.messageID) == expected.map(\.item.messageID))
+    }
+
+    @Test func aFrameTooLargeFailsTheStream() throws {
+        var decoder = try started(200)
+        var frames: [InboundFrame] = []
+        var bytes = ByteBufferAllocator().buffer(capacity: 4)
+        bytes.writeInteger(UInt32(0x0100_0000))
+        #expect(throws: TWSDecodingError.self) { try decoder.decode(bytes, into: &frames) }
+    }
+
+    @Test func errMsgNoticesMatchTheClassifier() {
+        let message = TWSErrorMessage(requestID: 12, code: 200, message: "No security definition", errorTime: 0)
+        #expect(InboundClassifier.notice(message) == TWSNotice(requestID: 12, code: 200, message: "No security definition"))
+        let rejected = TWSErrorMessage(
+            requestID: 3, code: 201, message: "Rejected", advancedOrderRejectJSON: "{}", errorTime: 1_736_951_400_500)
+        #expect(
+            InboundClassifier.notice(rejected)
+                == TWSNotice(requestID: 3, code: 201, message: "Rejected", advancedOrderRejectJSON: "{}",
+                             errorTimeMilliseconds: 1_736_951_400_500))
+    }
+}
