@@ -51,10 +51,16 @@ public final class GatewaySimulator: Sendable {
     public func now() async -> Timestamp { await hub.now }
     /// Moves the replay clock forward (manual mode, or on top of the speed driver).
     public func advance(by span: TimeSpan) async { await hub.advance(by: span) }
-    /// Applies a fault (`restart` also takes the listener down for its pause).
+    /// Applies a fault (`restart` also takes the listener down for its pause; `restart 0` returns once the listener
+    /// is back, or after 2 s, so a caller can connect right away).
     public func apply(_ fault: FaultCommand) async {
         await hub.apply(fault)
-        if case .restart(let seconds) = fault { await listener.close(for: seconds) }
+        guard case .restart(let seconds) = fault else { return }
+        await listener.close(for: seconds)
+        guard seconds == 0 else { return }
+        for _ in 0..<200 where !(await listener.isUp) {
+            try? await clock.sleep(for: .milliseconds(10))
+        }
     }
     /// A copy of the core state (account, orders…) for assertions.
     public func state() async -> GatewayState { await hub.snapshot }
@@ -183,6 +189,9 @@ actor ListenerControl {
 
     /// Whether a restart keeps the listener down.
     var isDown: Bool { reopenAt != nil }
+
+    /// Whether a listener is bound and no restart is pending.
+    var isUp: Bool { channel != nil && reopenAt == nil }
 
     /// Whether the pause is over (then the listener counts as up again).
     func reopenDue() -> Bool {
