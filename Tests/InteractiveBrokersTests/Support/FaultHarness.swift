@@ -112,6 +112,14 @@ struct FaultBracket: Strategy {
     }
 }
 
+/// The counts taken when the drive ends (set once, read after the run).
+private final class BeforeStop: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counts = (engineFills: -1, executions: -1)
+    func set(_ fills: Int, _ executions: Int) { lock.withLock { counts = (fills, executions) } }
+    var value: (engineFills: Int, executions: Int) { lock.withLock { counts } }
+}
+
 /// What a fault run leaves for the checks.
 struct FaultRun {
     var summary: LiveRunSummary
@@ -119,6 +127,9 @@ struct FaultRun {
     var journal: OrderJournal
     var recorder: EngineRecorder
     var clientID: Int
+    /// Fills the engine had seen, and executions the simulator had made, when the stop was asked for: the stop
+    /// records the broker's executions again, which would hide a fill lost earlier.
+    var beforeStop: (engineFills: Int, executions: Int)
 }
 
 /// Runs `strategy` under the LiveRunner against a fresh manual-clock simulator; `drive` replays and injects the
@@ -164,9 +175,18 @@ func faultRun<S: Strategy>(
         group.addTask {
             try await LiveRunner.run(strategy: strategy, configuration: runConfiguration, logger: runLogger, stop: stop)
         }
+        let seen = BeforeStop()
         group.addTask {
             await recorder.wait(for: .subscribed(generation: 0, feed: 0))
             try await drive(simulator, recorder)
+            // Fills travel on the broker's stream, bars on the feed's: give the last fills up to 5 s to arrive (a
+            // fill the bot lost never does, and the check fails).
+            let made = executions(await simulator.state(), clientID: clientID).count
+            let deadline = ContinuousClock.now + .seconds(5)
+            while recorder.fills.count < made, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            seen.set(recorder.fills.count, made)
             stopper.yield("test done")
             return nil
         }
@@ -180,7 +200,9 @@ func faultRun<S: Strategy>(
         let state = await simulator.state()
         group.cancelAll()
         guard let summary else { throw CancellationError() }
-        return FaultRun(summary: summary, state: state, journal: journal, recorder: recorder, clientID: clientID)
+        return FaultRun(
+            summary: summary, state: state, journal: journal, recorder: recorder, clientID: clientID,
+            beforeStop: seen.value)
     }
 }
 
@@ -213,7 +235,7 @@ func executions(_ state: GatewayState, clientID: Int) -> [ExecutionRecord] {
 /// (a) no orderRef reached the simulator twice (new placeOrders, modifications aside), every journaled order that
 ///     is live or filled reached it exactly once, and nothing reached it without a journal intent;
 /// (b) every simulator execution is in the journal exactly once (by execId) with the simulator's commission, and the
-///     engine handled each fill exactly once;
+///     engine handled each fill exactly once — already before the stop, not only through the stop's sweep;
 /// (c) engine positions equal the simulator's, and so does engine cash (both book IBKR's reported commission).
 func expectFaultInvariants(_ run: FaultRun, sourceLocation: SourceLocation = #_sourceLocation) throws {
     let state = run.state
@@ -263,6 +285,12 @@ func expectFaultInvariants(_ run: FaultRun, sourceLocation: SourceLocation = #_s
             $0.execution.shares.map { NSDecimalNumber(decimal: $0).doubleValue } ?? 0, $0.execution.price)
     }.sorted()
     #expect(engineLines == brokerLines, "engine fills vs simulator executions", sourceLocation: sourceLocation)
+    // Not only in the end: while the run was still trading (the stop's own execution sweep must not be what
+    // found a fill the fault had hidden).
+    #expect(
+        run.beforeStop.engineFills == run.beforeStop.executions,
+        "before the stop the engine had \(run.beforeStop.engineFills) fills, the simulator \(run.beforeStop.executions) executions",
+        sourceLocation: sourceLocation)
     // (c)
     var positions: [Symbol: Quantity] = [:]
     for (id, holding) in state.account.holdings where holding.quantity != .zero {
