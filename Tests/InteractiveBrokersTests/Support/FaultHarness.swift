@@ -207,9 +207,10 @@ func faultRun<S: Strategy>(
 }
 
 /// Advances the replay clock in 5-second steps until `done` holds (checked after every step), at most `limit`.
-/// Each step waits (up to 2 s) until the engine has closed the slice the step emitted, so the replay never races
-/// ahead of the bot ("as fast as the client consumes"); the fills of the orders that slice caused are awaited the
-/// same way by `done`.
+/// Each step waits until the engine has closed the slice the step emitted, so the replay does not race ahead of the
+/// bot ("as fast as the client consumes"). The wait is bounded (300 ms): the first step after a (re)subscription
+/// brings no bar the engine closes, and correctness never depends on the pace — `done` and the checks wait for
+/// what they need.
 func replaySteps(
     _ simulator: GatewaySimulator, _ recorder: EngineRecorder, limit: Int = 400,
     until done: @Sendable (GatewayState) -> Bool = { _ in false }
@@ -218,7 +219,7 @@ func replaySteps(
         await simulator.advance(by: .seconds(5))
         // The bar stamped now - 5 s is the one this step completed.
         let slice = await simulator.now() - .seconds(5)
-        let deadline = ContinuousClock.now + .seconds(2)
+        let deadline = ContinuousClock.now + .milliseconds(300)
         while recorder.lastClosed < slice, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(1))
         }
