@@ -56,8 +56,7 @@ import TradingModel
                 await simulator.apply(.restart(seconds: 60))
                 #expect(try await session.next() == nil)
             }
-            // While restarting, a connection is accepted and closed before any handshake reply (the client sees
-            // end-of-stream or a reset, depending on timing).
+            // While restarting, the listener is down: the connect is refused (no handshake reply either way).
             var refused: [TWSResponse] = []
             do {
                 refused = try await withRawClient(port: port, clientID: 1) { session in

@@ -43,6 +43,8 @@ public struct GatewayState: Sendable {
     var accountRefreshPeriod: Int64 = 0
     /// Historical requests stalled by a fault: (connection, requestID).
     var stalledHistory: Set<[Int]> = []
+    /// Every placeOrder received (`placeOrderLog`).
+    var orderLog: [PlaceOrderRecord] = []
 
     /// Creates the state at a replay start time.
     /// - Parameters:
@@ -155,6 +157,7 @@ public struct GatewayState: Sendable {
             sessions[connection]?.historyUpdates[requestID] = nil
             stalledHistory.remove([connection, requestID])
         case .placeOrder(let orderID, let contract, let order):
+            logPlaceOrder(orderID: orderID, order: order, clientID: session.clientID)
             let placed = placeOrder(orderID: orderID, contract: contract, order: order, clientID: session.clientID)
             if pendingFaults.loseConnectivityAfterNextOrder {
                 pendingFaults.loseConnectivityAfterNextOrder = false

@@ -3,6 +3,9 @@
 public struct TransportFaults: Sendable, Equatable {
     /// Drop every connection once this many more messages have been sent (across all connections).
     public var dropAfterMessages: Int?
+    /// Drop every connection right after this many more placeOrder requests have been handled (e.g. 1: a
+    /// bracket's parent arrives, its children do not).
+    public var dropAfterOrders: Int?
     /// Until this wall time (seconds since start), new connections are accepted and closed at once, as while
     /// the gateway restarts.
     public var refuseUntil: Double?
@@ -19,7 +22,10 @@ public enum FaultCommand: Sendable, Equatable {
     case dropAllConnections
     /// Close every client socket after N more messages.
     case dropAfterMessages(Int)
-    /// Drop everything and refuse connections for this many seconds (a gateway restart).
+    /// Close every client socket right after N more placeOrder requests (the Nth is handled, later ones are not).
+    case dropAfterOrders(Int)
+    /// A gateway restart: every socket closes and the listener goes down for this many seconds (connects are
+    /// refused), then listens again on the same port; orders, positions and executions are kept.
     case restart(seconds: Double)
     /// 1100 now.
     case connectivityLost
@@ -42,7 +48,7 @@ public enum FaultCommand: Sendable, Equatable {
     /// Move the replay clock forward (test and drill helper).
     case advanceClock(seconds: Double)
 
-    /// Parses one command line: `drop`, `drop-after N`, `restart T`, `lost`, `restored [lost|kept]`, `farm CODE`,
+    /// Parses one command line: `drop`, `drop-after N`, `drop-after-order N`, `restart T`, `lost`, `restored [lost|kept]`, `farm CODE`,
     /// `delay S`, `reorder`, `reject [reason…]`, `duplicate-exec`, `stall-history`, `lost-after-order`, `advance S`.
     /// An optional leading `at SECONDS` is handled by `FaultScript`.
     public static func parse(_ line: String) -> FaultCommand? {
@@ -54,6 +60,7 @@ public enum FaultCommand: Sendable, Equatable {
         switch verb {
         case "drop": return .dropAllConnections
         case "drop-after": return number.map { .dropAfterMessages(Int($0)) }
+        case "drop-after-order": return number.flatMap { $0 >= 1 ? .dropAfterOrders(Int($0)) : nil }
         case "restart": return .restart(seconds: number ?? 5)
         case "lost": return .connectivityLost
         case "restored": return .connectivityRestored(dataLost: words.count > 1 && words[1] == "lost")

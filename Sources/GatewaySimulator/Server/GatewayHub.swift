@@ -61,7 +61,17 @@ actor GatewayHub {
     /// A request arrived.
     func receive(_ request: TWSRequest, from connection: ConnectionID) {
         logger.debug("request", metadata: ["connection": "\(connection)", "message": "\(request.messageName)"])
-        perform(state.handle(request, from: connection, wallTime: wallTime()))
+        let actions = state.handle(request, from: connection, wallTime: wallTime())
+        // drop-after-order: counts only orders of a live connection (a dropped socket's late requests are ignored).
+        // The Nth order is handled, then every socket closes before any of its answers is sent (they are lost).
+        if case .placeOrder = request, outlets[connection] != nil, let remaining = faults.dropAfterOrders {
+            faults.dropAfterOrders = remaining > 1 ? remaining - 1 : nil
+            if remaining <= 1 {
+                dropAll()
+                return
+            }
+        }
+        perform(actions)
     }
 
     /// A socket closed.
@@ -100,7 +110,11 @@ actor GatewayHub {
         case .dropAfterMessages(let n):
             faults.dropAfterMessages = n
             messagesSent = 0
+        case .dropAfterOrders(let n):
+            faults.dropAfterOrders = n
         case .restart(let seconds):
+            // The listener itself goes down (`GatewaySimulator.apply`); refusing for the same time covers a
+            // connection accepted just before it closed.
             faults.refuseUntil = wallTime() + seconds
             dropAll()
         case .connectivityLost:

@@ -26,6 +26,7 @@ public final class GatewaySimulator: Sendable {
     let hub: GatewayHub
     let logger: Logger
     private let port = PortBox()
+    let listener = ListenerControl()
     private let clock = ContinuousClock()
 
     /// Creates a simulator (nothing is bound until `run()`).
@@ -50,28 +51,26 @@ public final class GatewaySimulator: Sendable {
     public func now() async -> Timestamp { await hub.now }
     /// Moves the replay clock forward (manual mode, or on top of the speed driver).
     public func advance(by span: TimeSpan) async { await hub.advance(by: span) }
-    /// Applies a fault.
-    public func apply(_ fault: FaultCommand) async { await hub.apply(fault) }
+    /// Applies a fault (`restart` also takes the listener down for its pause; `restart 0` returns once the listener
+    /// is back, or after 2 s, so a caller can connect right away).
+    public func apply(_ fault: FaultCommand) async {
+        await hub.apply(fault)
+        guard case .restart(let seconds) = fault else { return }
+        await listener.close(for: seconds)
+        guard seconds == 0 else { return }
+        for _ in 0..<200 where !(await listener.isUp) {
+            try? await clock.sleep(for: .milliseconds(10))
+        }
+    }
     /// A copy of the core state (account, orders…) for assertions.
     public func state() async -> GatewayState { await hub.snapshot }
 
     // MARK: - Serving
 
-    /// Binds and serves until the task is cancelled.
+    /// Binds and serves until the task is cancelled. A `restart` fault closes the listener; after its pause the
+    /// same port is bound again (state kept), as IB Gateway comes back after its nightly restart.
     /// - Throws: when the address cannot be bound.
     public func run() async throws {
-        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.backlog, value: 64)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .bind(host: configuration.host, port: configuration.port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                }
-            }
-        let bound = server.channel.localAddress?.port ?? configuration.port
-        logger.debug("listening", metadata: ["host": "\(configuration.host)", "port": "\(bound)"])
-        await port.set(bound)
         try await withThrowingDiscardingTaskGroup { group in
             if case .speed(let speed, let tick) = configuration.clock, speed > 0 {
                 group.addTask { try await self.driveClock(speed: speed, tick: tick) }
@@ -79,10 +78,54 @@ public final class GatewaySimulator: Sendable {
             if let script = configuration.faults {
                 group.addTask { try await self.runFaults(script) }
             }
-            try await server.executeThenClose { inbound in
-                for try await child in inbound {
-                    group.addTask { await self.serve(child) }
+            var port = configuration.port
+            var first = true
+            while true {
+                let server = try await bind(port: port, retrying: !first)
+                port = server.channel.localAddress?.port ?? port
+                if first {
+                    logger.debug("listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
+                    await self.port.set(port)
+                    first = false
+                } else {
+                    logger.info("listening again after the restart", metadata: ["port": "\(port)"])
                 }
+                await listener.attach(server.channel)
+                do {
+                    try await server.executeThenClose { inbound in
+                        for try await child in inbound {
+                            group.addTask { await self.serve(child) }
+                        }
+                    }
+                } catch {
+                    // A listener closed by the restart fault may end with an error rather than quietly.
+                    guard await listener.isDown else { throw error }
+                }
+                guard await listener.isDown else { return }
+                // Polled, so a later `restart 0` (or a longer restart) moves the moment the port opens again.
+                while !(await listener.reopenDue()) { try await clock.sleep(for: .milliseconds(10)) }
+            }
+        }
+    }
+
+    /// Binds the listener; after a restart the old port may still be settling, so a few retries are allowed.
+    private func bind(port: Int, retrying: Bool) async throws -> NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never> {
+        var attempt = 0
+        while true {
+            do {
+                return try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                    .serverChannelOption(.backlog, value: 64)
+                    .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                    .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+                    .bind(host: configuration.host, port: port) { channel in
+                        channel.eventLoop.makeCompletedFuture {
+                            try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                        }
+                    }
+            } catch {
+                attempt += 1
+                guard retrying, attempt < 50 else { throw error }
+                try await clock.sleep(for: .milliseconds(20))
             }
         }
     }
@@ -99,7 +142,7 @@ public final class GatewaySimulator: Sendable {
         let start = clock.now
         for entry in script.entries.sorted(by: { $0.at < $1.at }) {
             try await clock.sleep(until: start + .milliseconds(Int64(entry.at * 1000)))
-            await hub.apply(entry.command)
+            await apply(entry.command)
         }
     }
 
@@ -123,5 +166,38 @@ actor PortBox {
     func value() async -> Int {
         if let port { return port }
         return await withCheckedContinuation { waiters.append($0) }
+    }
+}
+
+/// The listening socket, so the restart fault can close it and `run()` can bind it again after the pause.
+actor ListenerControl {
+    private var channel: (any Channel)?
+    private var reopenAt: ContinuousClock.Instant?
+
+    /// A fresh listener; closed at once when a restart was asked for while binding.
+    func attach(_ channel: any Channel) {
+        self.channel = channel
+        if reopenAt != nil { channel.close(promise: nil) }
+    }
+
+    /// Closes the listener (if up); it opens again `seconds` from now, whatever an earlier restart said.
+    func close(for seconds: Double) {
+        reopenAt = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+        channel?.close(promise: nil)
+        channel = nil
+    }
+
+    /// Whether a restart keeps the listener down.
+    var isDown: Bool { reopenAt != nil }
+
+    /// Whether a listener is bound and no restart is pending.
+    var isUp: Bool { channel != nil && reopenAt == nil }
+
+    /// Whether the pause is over (then the listener counts as up again).
+    func reopenDue() -> Bool {
+        guard let at = reopenAt else { return true }
+        guard ContinuousClock.now >= at else { return false }
+        reopenAt = nil
+        return true
     }
 }

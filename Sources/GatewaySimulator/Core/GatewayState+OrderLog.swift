@@ -1,0 +1,41 @@
+import TWSProtocol
+
+/// One placeOrder request as the simulator received it, kept for tests and drills that must prove no order was
+/// submitted twice (a resend after a reconnect arrives under a new order id but the same orderRef).
+public struct PlaceOrderRecord: Sendable, Equatable {
+    /// The placing clientId.
+    public var clientID: Int
+    /// The TWS order id.
+    public var orderID: Int
+    /// The client's orderRef.
+    public var orderRef: String
+    /// The bracket parent's order id, 0 for none.
+    public var parentID: Int
+    /// `transmit` as sent (false for the held members of a bracket).
+    public var transmit: Bool
+    /// A placeOrder for an id the simulator already knew: a modification, not a new submission.
+    public var isModification: Bool
+}
+
+extension GatewayState {
+    /// Every placeOrder received, in arrival order (requests of a connection already dropped are not in it: the
+    /// simulator never saw them).
+    public var placeOrderLog: [PlaceOrderRecord] { orderLog }
+
+    /// New submissions (modifications aside) per orderRef of a client: more than one means a duplicate.
+    public func submissions(clientID: Int) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for record in orderLog where record.clientID == clientID && !record.isModification {
+            counts[record.orderRef, default: 0] += 1
+        }
+        return counts
+    }
+
+    mutating func logPlaceOrder(orderID: Int, order: TWSOrder, clientID: Int) {
+        orderLog.append(
+            PlaceOrderRecord(
+                clientID: clientID, orderID: orderID, orderRef: order.orderRef, parentID: order.parentID,
+                transmit: order.transmit,
+                isModification: orders[OrderKey(clientID: clientID, orderID: orderID)] != nil))
+    }
+}
