@@ -32,6 +32,13 @@ do {
             table.add("backtest \(row.scenario): SMA 10/30 (bars/s)", formatRate(row.barsPerSecond),
                       "\(row.bars) bars, \(row.fills) fills, equity \(row.finalEquity); engine only, median of 7; CSV load \(String(format: "%.2f", row.loadSeconds)) s")
         }
+        if scenarios.contains("L") {
+            let binary = ProcessInfo.processInfo.environment["IBTRADER_BIN"] ?? root.path + "/.build/release/ibtrader"
+            for row in try BacktestProcessBenchmark.run(binary: binary, file: directory + "/L/SYM000.csv") {
+                table.add("ibtrader backtest L\(row.withOut ? " --out DIR" : ""): peak RSS (MB)", String(format: "%.1f", row.peakRSSMegabytes),
+                          "whole process (load, run, metrics\(row.withOut ? ", files" : "")), wait4 ru_maxrss; " + String(format: "%.2f s wall", row.wallSeconds))
+            }
+        }
     }
     if which == "codec-breakdown" {
         for (name, nanoseconds) in try CodecBenchmark.breakdown(root: root) {

@@ -1,0 +1,141 @@
+import TradingModel
+
+/// A backtest's equity curve, stored compactly: 32 bytes per point (time, equity, cash and gross exposure as
+/// fixed-point `Int64`s), with each point's drawdown derived from the running peak instead of stored.
+///
+/// It is a `RandomAccessCollection` of `EquityPoint`. Iterating computes the drawdown as it goes (O(1) per point);
+/// a random subscript scans from the last checkpoint (the running peak is kept every 32 points). The drawdown is
+/// computed exactly as the runner always did, so `equity.csv` is byte-identical to the stored-drawdown curve.
+///
+/// ```swift
+/// for point in result.equityCurve { print(point.time, point.equity, point.drawdown) }
+/// ```
+public struct EquityCurve: RandomAccessCollection, Equatable, Sendable {
+    /// One stored point (the drawdown is derived).
+    @usableFromInline
+    struct Row: Equatable, Sendable {
+        @usableFromInline var time: Int64
+        @usableFromInline var equity: Int64
+        @usableFromInline var cash: Int64
+        @usableFromInline var grossExposure: Int64
+
+        @inlinable
+        init(time: Int64, equity: Int64, cash: Int64, grossExposure: Int64) {
+            self.time = time
+            self.equity = equity
+            self.cash = cash
+            self.grossExposure = grossExposure
+        }
+    }
+
+    /// Points between peak checkpoints.
+    @usableFromInline static let checkpointInterval = 32
+
+    @usableFromInline var rows: [Row] = []
+    /// The running peak before point `k × checkpointInterval` (the starting cash counts as a peak).
+    @usableFromInline var checkpoints: [Int64] = []
+    /// The running peak after the last point.
+    @usableFromInline var peak: Int64
+    /// The starting cash (the first peak).
+    public let initialCash: Money
+
+    /// An empty curve for a run that starts with `initialCash`.
+    @inlinable
+    public init(initialCash: Money) {
+        self.initialCash = initialCash
+        peak = initialCash.units
+    }
+
+    /// Reserves room for `count` points (one allocation for a run of known length).
+    @inlinable
+    public mutating func reserveCapacity(_ count: Int) {
+        rows.reserveCapacity(count)
+        checkpoints.reserveCapacity(count / Self.checkpointInterval + 1)
+    }
+
+    /// Appends the account's state after a time step.
+    @inlinable
+    public mutating func append(time: Timestamp, equity: Money, cash: Money, grossExposure: Money) {
+        if rows.count % Self.checkpointInterval == 0 { checkpoints.append(peak) }
+        rows.append(Row(time: time.nanoseconds, equity: equity.units, cash: cash.units, grossExposure: grossExposure.units))
+        if equity.units > peak { peak = equity.units }
+    }
+
+    /// The drawdown of `equity` below `peak`, as the runner has always computed it.
+    @inlinable
+    static func drawdown(equity: Int64, peak: Int64) -> Double {
+        peak > 0 ? Double(peak - equity) / Double(peak) : 0
+    }
+
+    @inlinable
+    func point(_ row: Row, peak: Int64) -> EquityPoint {
+        EquityPoint(
+            time: Timestamp(nanoseconds: row.time), equity: Money(units: row.equity), cash: Money(units: row.cash),
+            grossExposure: Money(units: row.grossExposure), drawdown: Self.drawdown(equity: row.equity, peak: peak))
+    }
+
+    // MARK: - Collection
+
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { rows.count }
+
+    /// The point at `index`, its drawdown derived from the nearest checkpoint (at most 31 steps).
+    @inlinable
+    public subscript(index: Int) -> EquityPoint {
+        let base = index / Self.checkpointInterval
+        var peak = checkpoints[base]
+        var k = base * Self.checkpointInterval
+        while k <= index {
+            if rows[k].equity > peak { peak = rows[k].equity }
+            k += 1
+        }
+        return point(rows[index], peak: peak)
+    }
+
+    /// Iterates in time order, carrying the running peak.
+    public struct Iterator: IteratorProtocol {
+        @usableFromInline let curve: EquityCurve
+        @usableFromInline var index = 0
+        @usableFromInline var peak: Int64
+
+        @inlinable
+        init(curve: EquityCurve) {
+            self.curve = curve
+            peak = curve.initialCash.units
+        }
+
+        @inlinable
+        public mutating func next() -> EquityPoint? {
+            guard index < curve.rows.count else { return nil }
+            let row = curve.rows[index]
+            index += 1
+            if row.equity > peak { peak = row.equity }
+            return curve.point(row, peak: peak)
+        }
+    }
+
+    @inlinable
+    public func makeIterator() -> Iterator { Iterator(curve: self) }
+
+    // MARK: - Column access without building points
+
+    /// Time of point `index`.
+    @inlinable public func time(at index: Int) -> Timestamp { Timestamp(nanoseconds: rows[index].time) }
+    /// Equity of point `index`.
+    @inlinable public func equity(at index: Int) -> Money { Money(units: rows[index].equity) }
+    /// Cash of point `index`.
+    @inlinable public func cash(at index: Int) -> Money { Money(units: rows[index].cash) }
+    /// Gross exposure of point `index`.
+    @inlinable public func grossExposure(at index: Int) -> Money { Money(units: rows[index].grossExposure) }
+
+    /// The largest drawdown of the curve (0 for an empty curve or one that never falls).
+    public var maxDrawdown: Double {
+        var peak = initialCash.units
+        var deepest = 0.0
+        for row in rows {
+            if row.equity > peak { peak = row.equity }
+            deepest = Swift.max(deepest, Self.drawdown(equity: row.equity, peak: peak))
+        }
+        return deepest
+    }
+}
