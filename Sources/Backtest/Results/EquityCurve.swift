@@ -3,6 +3,9 @@ import TradingModel
 /// A backtest's equity curve, stored compactly: 32 bytes per point (time, equity, cash and gross exposure as
 /// fixed-point `Int64`s), with each point's drawdown derived from the running peak instead of stored.
 ///
+/// Points live in blocks of 32,768 (1 MiB), so the curve never reallocates: a run whose length was estimated
+/// too low (a streamed file) would otherwise briefly hold the old and the doubled array together.
+///
 /// It is a `RandomAccessCollection` of `EquityPoint`. Iterating computes the drawdown as it goes (O(1) per point);
 /// a random subscript scans from the last checkpoint (the running peak is kept every 32 points). The drawdown is
 /// computed exactly as the runner always did, so `equity.csv` is byte-identical to the stored-drawdown curve.
@@ -31,7 +34,13 @@ public struct EquityCurve: RandomAccessCollection, Equatable, Sendable {
     /// Points between peak checkpoints.
     @usableFromInline static let checkpointInterval = 32
 
-    @usableFromInline var rows: [Row] = []
+    /// Rows per block (a power of two).
+    @usableFromInline static let blockShift = 15
+    @usableFromInline static let blockMask = (1 << blockShift) - 1
+
+    /// Full blocks, then the last one being filled.
+    @usableFromInline var blocks: [[Row]] = []
+    @usableFromInline var rowCount = 0
     /// The running peak before point `k × checkpointInterval` (the starting cash counts as a peak).
     @usableFromInline var checkpoints: [Int64] = []
     /// The running peak after the last point.
@@ -46,18 +55,24 @@ public struct EquityCurve: RandomAccessCollection, Equatable, Sendable {
         peak = initialCash.units
     }
 
-    /// Reserves room for `count` points (one allocation for a run of known length).
+    /// Reserves room for `count` points' bookkeeping (the blocks themselves are allocated as they fill).
     @inlinable
     public mutating func reserveCapacity(_ count: Int) {
-        rows.reserveCapacity(count)
+        blocks.reserveCapacity(count >> Self.blockShift + 1)
         checkpoints.reserveCapacity(count / Self.checkpointInterval + 1)
     }
 
     /// Appends the account's state after a time step.
     @inlinable
     public mutating func append(time: Timestamp, equity: Money, cash: Money, grossExposure: Money) {
-        if rows.count % Self.checkpointInterval == 0 { checkpoints.append(peak) }
-        rows.append(Row(time: time.nanoseconds, equity: equity.units, cash: cash.units, grossExposure: grossExposure.units))
+        if rowCount % Self.checkpointInterval == 0 { checkpoints.append(peak) }
+        if rowCount & Self.blockMask == 0 {
+            blocks.append([])
+            blocks[blocks.count - 1].reserveCapacity(1 << Self.blockShift)
+        }
+        blocks[blocks.count - 1].append(
+            Row(time: time.nanoseconds, equity: equity.units, cash: cash.units, grossExposure: grossExposure.units))
+        rowCount += 1
         if equity.units > peak { peak = equity.units }
     }
 
@@ -77,7 +92,10 @@ public struct EquityCurve: RandomAccessCollection, Equatable, Sendable {
     // MARK: - Collection
 
     @inlinable public var startIndex: Int { 0 }
-    @inlinable public var endIndex: Int { rows.count }
+    @inlinable public var endIndex: Int { rowCount }
+
+    @inlinable
+    func row(_ index: Int) -> Row { blocks[index >> Self.blockShift][index & Self.blockMask] }
 
     /// The point at `index`, its drawdown derived from the nearest checkpoint (at most 31 steps).
     @inlinable
@@ -86,10 +104,11 @@ public struct EquityCurve: RandomAccessCollection, Equatable, Sendable {
         var peak = checkpoints[base]
         var k = base * Self.checkpointInterval
         while k <= index {
-            if rows[k].equity > peak { peak = rows[k].equity }
+            let equity = row(k).equity
+            if equity > peak { peak = equity }
             k += 1
         }
-        return point(rows[index], peak: peak)
+        return point(row(index), peak: peak)
     }
 
     /// Iterates in time order, carrying the running peak.
@@ -106,8 +125,8 @@ public struct EquityCurve: RandomAccessCollection, Equatable, Sendable {
 
         @inlinable
         public mutating func next() -> EquityPoint? {
-            guard index < curve.rows.count else { return nil }
-            let row = curve.rows[index]
+            guard index < curve.rowCount else { return nil }
+            let row = curve.row(index)
             index += 1
             if row.equity > peak { peak = row.equity }
             return curve.point(row, peak: peak)
@@ -120,21 +139,23 @@ public struct EquityCurve: RandomAccessCollection, Equatable, Sendable {
     // MARK: - Column access without building points
 
     /// Time of point `index`.
-    @inlinable public func time(at index: Int) -> Timestamp { Timestamp(nanoseconds: rows[index].time) }
+    @inlinable public func time(at index: Int) -> Timestamp { Timestamp(nanoseconds: row(index).time) }
     /// Equity of point `index`.
-    @inlinable public func equity(at index: Int) -> Money { Money(units: rows[index].equity) }
+    @inlinable public func equity(at index: Int) -> Money { Money(units: row(index).equity) }
     /// Cash of point `index`.
-    @inlinable public func cash(at index: Int) -> Money { Money(units: rows[index].cash) }
+    @inlinable public func cash(at index: Int) -> Money { Money(units: row(index).cash) }
     /// Gross exposure of point `index`.
-    @inlinable public func grossExposure(at index: Int) -> Money { Money(units: rows[index].grossExposure) }
+    @inlinable public func grossExposure(at index: Int) -> Money { Money(units: row(index).grossExposure) }
 
     /// The largest drawdown of the curve (0 for an empty curve or one that never falls).
     public var maxDrawdown: Double {
         var peak = initialCash.units
         var deepest = 0.0
-        for row in rows {
-            if row.equity > peak { peak = row.equity }
-            deepest = Swift.max(deepest, Self.drawdown(equity: row.equity, peak: peak))
+        for block in blocks {
+            for row in block {
+                if row.equity > peak { peak = row.equity }
+                deepest = Swift.max(deepest, Self.drawdown(equity: row.equity, peak: peak))
+            }
         }
         return deepest
     }
