@@ -1,5 +1,7 @@
 import Analytics
+import Foundation
 import Testing
+import TradingEngine
 import TradingModel
 
 @testable import Backtest
