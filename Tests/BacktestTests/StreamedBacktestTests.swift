@@ -63,6 +63,10 @@ import TradingModel
         expectSame(streamed.result, array)
         #expect(streamed.result.barsProcessed == 34_656)
         #expect(calls == [10_000, 20_000, 30_000, 34_656])
+        // Without a hook (the CLI's --quiet) the window must work the same.
+        let quiet = try BacktestRunner.run(
+            spec: Self.spec, file: StreamedBarFile(symbol: "SYM", path: path, start: start, end: end))
+        expectSame(quiet.result, array)
     }
 
     @Test func aBadRowFailsWithTheLoadersError() throws {
