@@ -53,10 +53,15 @@ import Darwin
 
 /// Peak RSS of the whole `ibtrader backtest` process (load, run, metrics, files) on scenario L, read from the
 /// child's own `wait4` resource usage, so each run is measured alone.
+///
+/// Linux records the spawning process's peak as the child's starting `ru_maxrss` (posix_spawn execs from a
+/// vfork'd child that shares this process's memory), so this runs before the benchmark loads any data, and a
+/// reading not above this process's own peak is reported as unmeasurable rather than as the child's.
 enum BacktestProcessBenchmark {
     struct Row {
         var withOut: Bool
-        var peakRSSMegabytes: Double
+        /// `nil` when this process's own peak was not below the reading (it may be ours, not the child's).
+        var peakRSSMegabytes: Double?
         var wallSeconds: Double
     }
 
@@ -74,15 +79,27 @@ enum BacktestProcessBenchmark {
             let clock = ContinuousClock()
             let start = clock.now
             let usage = try spawnAndWait(arguments)
-            // ru_maxrss is in kilobytes on Linux, bytes on macOS.
+            var own = rusage()
             #if canImport(Darwin)
-            let megabytes = Double(usage.ru_maxrss) / 1_048_576
+            getrusage(RUSAGE_SELF, &own)
             #else
-            let megabytes = Double(usage.ru_maxrss) / 1024
+            getrusage(RUSAGE_SELF.rawValue, &own)
             #endif
-            rows.append(Row(withOut: withOut, peakRSSMegabytes: megabytes, wallSeconds: seconds(clock.now - start)))
+            let megabytes = Self.megabytes(usage.ru_maxrss)
+            rows.append(Row(
+                withOut: withOut, peakRSSMegabytes: megabytes > Self.megabytes(own.ru_maxrss) ? megabytes : nil,
+                wallSeconds: seconds(clock.now - start)))
         }
         return rows
+    }
+
+    /// `ru_maxrss` is in kilobytes on Linux, bytes on macOS.
+    private static func megabytes(_ maxrss: Int) -> Double {
+        #if canImport(Darwin)
+        Double(maxrss) / 1_048_576
+        #else
+        Double(maxrss) / 1024
+        #endif
     }
 
     private static func spawnAndWait(_ arguments: [String]) throws -> rusage {

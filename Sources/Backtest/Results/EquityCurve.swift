@@ -66,14 +66,19 @@ public struct EquityCurve: RandomAccessCollection, Equatable, Sendable {
     @inlinable
     public mutating func append(time: Timestamp, equity: Money, cash: Money, grossExposure: Money) {
         if rowCount % Self.checkpointInterval == 0 { checkpoints.append(peak) }
-        if rowCount & Self.blockMask == 0 {
-            blocks.append([])
-            blocks[blocks.count - 1].reserveCapacity(1 << Self.blockShift)
-        }
+        if rowCount & Self.blockMask == 0 { startBlock() }
         blocks[blocks.count - 1].append(
             Row(time: time.nanoseconds, equity: equity.units, cash: cash.units, grossExposure: grossExposure.units))
         rowCount += 1
         if equity.units > peak { peak = equity.units }
+    }
+
+    /// Opens the next block (once per 32,768 points; kept out of line so the per-bar path stays small).
+    @inline(never) @usableFromInline
+    mutating func startBlock() {
+        var block: [Row] = []
+        block.reserveCapacity(1 << Self.blockShift)
+        blocks.append(block)
     }
 
     /// The drawdown of `equity` below `peak`, as the runner has always computed it.

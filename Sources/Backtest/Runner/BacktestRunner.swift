@@ -177,7 +177,7 @@ struct Loop<S: Strategy> {
         if !commands.isEmpty { executeCommands() }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func closeSlice(_ time: Timestamp) {
         engine.handle(.barsClosed(time), into: &commands)
         if !commands.isEmpty { executeCommands() }
