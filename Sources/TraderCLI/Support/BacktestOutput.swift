@@ -23,13 +23,13 @@ struct BacktestOutput {
     /// trades: empty exit).
     func writeTradesCSV(to path: String) throws {
         var file = try CSVFileWriter(path: path)
-        try file.append("symbol,side,quantity,entry_time,entry_price,exit_time,exit_price,pnl,commission\n")
+        file.text += "symbol,side,quantity,entry_time,entry_price,exit_time,exit_price,pnl,commission\n"
         for trade in result.trades {
-            var text = "\(trade.symbol.rawValue),\(trade.direction == .long ? "LONG" : "SHORT"),\(trade.quantity),"
-            text += "\(time(trade.entryTime)),\(trade.entryPrice),"
-            text += "\(trade.exitTime.map(time) ?? ""),\(trade.exitPrice.map { "\($0)" } ?? ""),"
-            text += "\(trade.pnl.centsDescription),\(trade.commission.centsDescription)\n"
-            try file.append(text)
+            file.text += "\(trade.symbol.rawValue),\(trade.direction == .long ? "LONG" : "SHORT"),\(trade.quantity),"
+            file.text += "\(time(trade.entryTime)),\(trade.entryPrice),"
+            file.text += "\(trade.exitTime.map(time) ?? ""),\(trade.exitPrice.map { "\($0)" } ?? ""),"
+            file.text += "\(trade.pnl.centsDescription),\(trade.commission.centsDescription)\n"
+            try file.flushIfFull()
         }
         try file.close()
     }
@@ -37,8 +37,7 @@ struct BacktestOutput {
     /// Writes one row per order with its final state.
     func writeOrdersCSV(to path: String) throws {
         var file = try CSVFileWriter(path: path)
-        try file.append(
-            "order_id,time,symbol,side,type,quantity,limit_price,stop_price,status,filled_quantity,avg_fill_price,commission,reason\n")
+        file.text += "order_id,time,symbol,side,type,quantity,limit_price,stop_price,status,filled_quantity,avg_fill_price,commission,reason\n"
         for order in result.orders {
             var limit = "", stop = ""
             switch order.type {
@@ -55,7 +54,8 @@ struct BacktestOutput {
                 order.type.ibName, "\(order.quantity)", limit, stop, "\(order.state)", "\(order.filledQuantity)",
                 order.averageFillPrice.map { "\($0)" } ?? "", order.commission.centsDescription, order.reason ?? "",
             ]
-            try file.append(fields.map(Self.escape).joined(separator: ",") + "\n")
+            file.text += fields.map(Self.escape).joined(separator: ",") + "\n"
+            try file.flushIfFull()
         }
         try file.close()
     }
@@ -63,11 +63,11 @@ struct BacktestOutput {
     /// Writes `time,equity,cash,gross_exposure,drawdown` row by row (a 1M-bar curve is ~66 MB of text).
     func writeEquityCSV(to path: String) throws {
         var file = try CSVFileWriter(path: path)
-        try file.append("time,equity,cash,gross_exposure,drawdown\n")
+        file.text += "time,equity,cash,gross_exposure,drawdown\n"
         for point in result.equityCurve {
-            var text = "\(time(point.time)),\(point.equity.centsDescription),\(point.cash.centsDescription),"
-            text += "\(point.grossExposure.centsDescription),\(point.drawdown)\n"
-            try file.append(text)
+            file.text += "\(time(point.time)),\(point.equity.centsDescription),\(point.cash.centsDescription),"
+            file.text += "\(point.grossExposure.centsDescription),\(point.drawdown)\n"
+            try file.flushIfFull()
         }
         try file.close()
     }
@@ -81,11 +81,13 @@ struct BacktestOutput {
     }
 }
 
-/// A file written in 1 MiB pieces, so no output file is ever held whole as one `String`.
+/// A file written in 1 MiB pieces, so no output file is ever held whole as one `String`. Rows are appended to
+/// `text` in place (no per-row temporary) and `flushIfFull()` writes a piece once it passes 1 MiB.
 struct CSVFileWriter {
     private let handle: FileHandle
     private let path: String
-    private var buffer: [UInt8] = []
+    /// The pending text.
+    var text = ""
 
     /// Creates (or truncates) the file, and its folder if needed.
     init(path: String) throws {
@@ -96,16 +98,15 @@ struct CSVFileWriter {
         }
         self.handle = handle
         self.path = path
-        buffer.reserveCapacity(1 << 20 + 4096)
+        text.reserveCapacity(1 << 20 + 4096)
     }
 
-    /// Appends text, writing a piece when the buffer is full.
-    mutating func append(_ text: String) throws {
-        buffer.append(contentsOf: text.utf8)
-        if buffer.count >= 1 << 20 { try flush() }
+    /// Writes the pending text once it passes 1 MiB.
+    mutating func flushIfFull() throws {
+        if text.utf8.count >= 1 << 20 { try flush() }
     }
 
-    /// Writes what is buffered and closes the file.
+    /// Writes what is pending and closes the file.
     mutating func close() throws {
         try flush()
         do { try handle.close() } catch { throw CLIError("cannot write '\(path)': \(error)") }
@@ -113,11 +114,11 @@ struct CSVFileWriter {
 
     private mutating func flush() throws {
         do {
-            try handle.write(contentsOf: buffer)
+            try handle.write(contentsOf: Data(text.utf8))
         } catch {
             try? handle.close()
             throw CLIError("cannot write '\(path)': \(error)")
         }
-        buffer.removeAll(keepingCapacity: true)
+        text.removeAll(keepingCapacity: true)
     }
 }
