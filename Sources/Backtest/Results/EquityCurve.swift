@@ -141,6 +141,17 @@ public struct EquityCurve: RandomAccessCollection, Equatable, Sendable {
     @inlinable
     public func makeIterator() -> Iterator { Iterator(curve: self) }
 
+    /// The points transformed in one pass (the running peak carried along; `Collection.map` would subscript each
+    /// point and rescan from its checkpoint).
+    @inlinable
+    public func map<T, E: Error>(_ transform: (EquityPoint) throws(E) -> T) throws(E) -> [T] {
+        var result: [T] = []
+        result.reserveCapacity(rowCount)
+        var iterator = makeIterator()
+        while let point = iterator.next() { result.append(try transform(point)) }
+        return result
+    }
+
     // MARK: - Column access without building points
 
     /// Time of point `index`.
