@@ -26,44 +26,55 @@ public struct DrawdownSummary: Sendable, Equatable {
 
     /// Finds the maximum drawdown; `nil` for an empty curve. A curve that never falls gives a
     /// drawdown of 0 with peak = trough = recovery = the first point.
-    public static func compute(_ equity: [EquityPoint]) -> DrawdownSummary? {
-        guard let first = equity.first else { return nil }
-        var runningMax = first.equity
+    public static func compute(_ equity: [EquityPoint]) -> DrawdownSummary? { compute(EquitySeries(equity)) }
+
+    /// Finds the maximum drawdown of a series (see ``compute(_:)-([EquityPoint])``).
+    public static func compute(_ equity: EquitySeries) -> DrawdownSummary? {
+        guard !equity.isEmpty else { return nil }
+        var runningMax = equity.equity(0)
         var runningMaxIndex = 0
         var deepest = 0.0
         var peakIndex = 0
         var troughIndex = 0
-        for (index, point) in equity.enumerated() {
-            if point.equity > runningMax {
-                runningMax = point.equity
+        for index in 0..<equity.count {
+            let value = equity.equity(index)
+            if value > runningMax {
+                runningMax = value
                 runningMaxIndex = index
             }
-            let drawdown = runningMax > 0 ? point.equity / runningMax - 1 : 0
+            let drawdown = runningMax > 0 ? value / runningMax - 1 : 0
             if drawdown < deepest {
                 deepest = drawdown
                 troughIndex = index
                 peakIndex = runningMaxIndex
             }
         }
-        let peakEquity = equity[peakIndex].equity
-        let recoveryIndex = equity[troughIndex...].firstIndex { $0.equity >= peakEquity }
+        let peakEquity = equity.equity(peakIndex)
+        let recoveryIndex = (troughIndex..<equity.count).first { equity.equity($0) >= peakEquity }
         let endIndex = recoveryIndex ?? equity.count - 1
         // Subtracting in Double cannot overflow, whatever times the caller passes.
-        let seconds = Double(equity[endIndex].time) - Double(equity[peakIndex].time)
+        let seconds = Double(equity.time(endIndex)) - Double(equity.time(peakIndex))
         let days = (seconds / 86_400).rounded(.towardZero)
         return DrawdownSummary(
             maxDrawdown: deepest, peakIndex: peakIndex, troughIndex: troughIndex, recoveryIndex: recoveryIndex,
-            peakTime: equity[peakIndex].time, troughTime: equity[troughIndex].time,
-            recoveryTime: recoveryIndex.map { equity[$0].time },
+            peakTime: equity.time(peakIndex), troughTime: equity.time(troughIndex),
+            recoveryTime: recoveryIndex.map { equity.time($0) },
             durationBars: endIndex - peakIndex, durationDays: abs(days) < 1e15 ? Int(days) : 0)
     }
 
     /// The drawdown series `equity / running maximum - 1`, one value per point (0 at new highs).
-    public static func series(_ equity: [EquityPoint]) -> [Double] {
+    public static func series(_ equity: [EquityPoint]) -> [Double] { series(EquitySeries(equity)) }
+
+    /// The drawdown series of a series of points.
+    public static func series(_ equity: EquitySeries) -> [Double] {
         var runningMax = -Double.infinity
-        return equity.map { point in
-            runningMax = max(runningMax, point.equity)
-            return runningMax > 0 ? point.equity / runningMax - 1 : 0
+        var result: [Double] = []
+        result.reserveCapacity(equity.count)
+        for index in 0..<equity.count {
+            let value = equity.equity(index)
+            runningMax = max(runningMax, value)
+            result.append(runningMax > 0 ? value / runningMax - 1 : 0)
         }
+        return result
     }
 }

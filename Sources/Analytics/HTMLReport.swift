@@ -5,7 +5,7 @@ public struct HTMLReportInput: Sendable {
     /// Metrics, trade statistics and monthly returns (from ``PerformanceReport/analyze(equity:benchmarkCloses:trades:periodsPerYear:)``).
     public var report: PerformanceReport
     /// The equity curve the report was computed from.
-    public var equity: [EquityPoint]
+    public var equity: EquitySeries
     /// Benchmark closes aligned with `equity`, or `nil` for no benchmark line.
     public var benchmarkCloses: [Double]?
     /// The benchmark's display name, e.g. `^GSPC`.
@@ -20,6 +20,17 @@ public struct HTMLReportInput: Sendable {
     /// Creates the input; only `title`, `report` and `equity` are required.
     public init(
         title: String, report: PerformanceReport, equity: [EquityPoint], benchmarkCloses: [Double]? = nil,
+        benchmarkName: String = "Benchmark", trades: [TradeRecord] = [], parameters: [String: String] = [:],
+        tradeRowLimit: Int = 500
+    ) {
+        self.init(
+            title: title, report: report, series: EquitySeries(equity), benchmarkCloses: benchmarkCloses,
+            benchmarkName: benchmarkName, trades: trades, parameters: parameters, tradeRowLimit: tradeRowLimit)
+    }
+
+    /// Creates the input from a series read in place (no copy of a long curve).
+    public init(
+        title: String, report: PerformanceReport, series equity: EquitySeries, benchmarkCloses: [Double]? = nil,
         benchmarkName: String = "Benchmark", trades: [TradeRecord] = [], parameters: [String: String] = [:],
         tradeRowLimit: Int = 500
     ) {
@@ -65,35 +76,42 @@ public enum HTMLReport {
     }
 
     private static func subtitle(_ input: HTMLReportInput) -> String {
-        guard let first = input.equity.first, let last = input.equity.last else { return "No equity data" }
+        let equity = input.equity
+        guard !equity.isEmpty else { return "No equity data" }
         let m = input.report.metrics
-        var text = "\(CivilTime.format(first.time)) to \(CivilTime.format(last.time)) · \(m.bars) bars"
+        var text = "\(CivilTime.format(equity.time(0))) to \(CivilTime.format(equity.time(equity.count - 1))) · \(m.bars) bars"
         text += " · \(m.periodsPerYear) periods per year · risk-free rate 0"
         if input.benchmarkCloses != nil { text += " · benchmark \(input.benchmarkName)" }
         return text
     }
 
     private static func equityChart(_ input: HTMLReportInput) -> String {
-        var chart = SVGChart(title: "Equity curve", times: input.equity.map(\.time), valueFormat: .compact)
+        let equity = input.equity
+        var chart = SVGChart(title: "Equity curve", count: equity.count, time: equity.timeAt, valueFormat: .compact)
         chart.valueAxisTitle = "Equity"
-        chart.series = [ChartSeries(name: "Strategy", color: "#1f5fa8", values: input.equity.map(\.equity))]
-        if let closes = input.benchmarkCloses, closes.count == input.equity.count,
-            let base = closes.first, let start = input.equity.first?.equity, base != 0
+        chart.series = [ChartSeries(name: "Strategy", color: "#1f5fa8", count: equity.count) { equity.equity($0) }]
+        if let closes = input.benchmarkCloses, closes.count == equity.count, let base = closes.first, !equity.isEmpty,
+            base != 0
         {
-            let rebased = closes.map { Optional($0 / base * start) }
+            let start = equity.equity(0)
             chart.series.append(
-                ChartSeries(name: "\(input.benchmarkName) (rebased)", color: "#9a9a9a", values: rebased, dashed: true))
+                ChartSeries(name: "\(input.benchmarkName) (rebased)", color: "#9a9a9a", count: closes.count, dashed: true) {
+                    closes[$0] / base * start
+                })
         }
         return chart.render()
     }
 
     private static func drawdownChart(_ input: HTMLReportInput) -> String {
-        var chart = SVGChart(title: "Drawdown from running peak", times: input.equity.map(\.time), valueFormat: .percent(decimals: 0))
+        let equity = input.equity
+        var chart = SVGChart(
+            title: "Drawdown from running peak", count: equity.count, time: equity.timeAt, valueFormat: .percent(decimals: 0))
         chart.style = .area
         chart.valueAxisTitle = "Drawdown"
         chart.flatDomain = -0.1...0
         chart.height = 260
-        chart.series = [ChartSeries(name: "Drawdown", color: "#c0392b", values: DrawdownSummary.series(input.equity))]
+        let drawdowns = DrawdownSummary.series(equity)
+        chart.series = [ChartSeries(name: "Drawdown", color: "#c0392b", count: drawdowns.count) { drawdowns[$0] }]
         return chart.render()
     }
 
@@ -107,19 +125,23 @@ public enum HTMLReport {
     }
 
     private static func exposureChart(_ input: HTMLReportInput) -> String {
-        guard input.equity.contains(where: { $0.grossExposure != nil }) else {
+        let equity = input.equity
+        guard (0..<equity.count).contains(where: { equity.grossExposure($0) != nil }) else {
             return "<p class=\"note\">The equity curve carries no gross exposure, so no exposure chart is drawn.</p>"
         }
-        var chart = SVGChart(title: "Gross exposure / equity", times: input.equity.map(\.time), valueFormat: .percent(decimals: 0))
+        var chart = SVGChart(
+            title: "Gross exposure / equity", count: equity.count, time: equity.timeAt, valueFormat: .percent(decimals: 0))
         chart.style = .area
         chart.valueAxisTitle = "Exposure"
         chart.flatDomain = 0...1
         chart.height = 240
-        let values = input.equity.map { point -> Double? in
-            guard let exposure = point.grossExposure, point.equity != 0 else { return nil }
-            return exposure / point.equity
-        }
-        chart.series = [ChartSeries(name: "Exposure", color: "#2e8b57", values: values)]
+        chart.series = [
+            ChartSeries(name: "Exposure", color: "#2e8b57", count: equity.count) { index in
+                let value = equity.equity(index)
+                guard let exposure = equity.grossExposure(index), value != 0 else { return nil }
+                return exposure / value
+            }
+        ]
         return chart.render()
     }
 

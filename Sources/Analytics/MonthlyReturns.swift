@@ -18,13 +18,17 @@ public struct MonthlyReturns: Sendable, Equatable {
     public var years: [Year]
 
     /// Builds the table from an equity curve sorted by time.
-    public static func compute(_ equity: [EquityPoint]) -> MonthlyReturns {
-        guard let first = equity.first else { return MonthlyReturns(years: []) }
+    public static func compute(_ equity: [EquityPoint]) -> MonthlyReturns { compute(EquitySeries(equity)) }
+
+    /// Builds the table from a series sorted by time.
+    public static func compute(_ equity: EquitySeries) -> MonthlyReturns {
+        guard !equity.isEmpty else { return MonthlyReturns(years: []) }
         var years: [Year] = []
-        var monthBase = first.equity
-        var yearBase = first.equity
-        var current = CivilTime(unixSeconds: first.time)
-        var lastEquity = first.equity
+        let firstEquity = equity.equity(0)
+        var monthBase = firstEquity
+        var yearBase = firstEquity
+        var current = CivilTime(unixSeconds: equity.time(0))
+        var lastEquity = firstEquity
         func close(month: CivilTime, end: Double) {
             if years.last?.year != month.year {
                 years.append(Year(year: month.year, months: Array(repeating: nil, count: 12), total: nil))
@@ -34,14 +38,14 @@ public struct MonthlyReturns: Sendable, Equatable {
             years[years.count - 1].total = finiteOrNil(end / yearBase - 1)
             monthBase = end
         }
-        for point in equity.dropFirst() {
-            let civil = CivilTime(unixSeconds: point.time)
+        for index in 1..<max(1, equity.count) {
+            let civil = CivilTime(unixSeconds: equity.time(index))
             if civil.year != current.year || civil.month != current.month {
                 close(month: current, end: lastEquity)
                 if civil.year != current.year { yearBase = lastEquity }
                 current = civil
             }
-            lastEquity = point.equity
+            lastEquity = equity.equity(index)
         }
         close(month: current, end: lastEquity)
         return MonthlyReturns(years: years)

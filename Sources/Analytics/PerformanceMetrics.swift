@@ -77,6 +77,13 @@ public struct PerformanceMetrics: Sendable, Equatable {
     public static func compute(
         equity: [EquityPoint], benchmarkCloses: [Double]? = nil, periodsPerYear: Int = 252
     ) throws(AnalyticsError) -> PerformanceMetrics {
+        try compute(equity: EquitySeries(equity), benchmarkCloses: benchmarkCloses, periodsPerYear: periodsPerYear)
+    }
+
+    /// Computes every metric of a series (see ``compute(equity:benchmarkCloses:periodsPerYear:)-([EquityPoint],_,_)``).
+    public static func compute(
+        equity: EquitySeries, benchmarkCloses: [Double]? = nil, periodsPerYear: Int = 252
+    ) throws(AnalyticsError) -> PerformanceMetrics {
         guard periodsPerYear >= 1 else { throw .invalidPeriodsPerYear(periodsPerYear) }
         if let benchmarkCloses, benchmarkCloses.count != equity.count {
             throw .benchmarkLengthMismatch(equityPoints: equity.count, benchmarkCloses: benchmarkCloses.count)
@@ -84,11 +91,11 @@ public struct PerformanceMetrics: Sendable, Equatable {
         var metrics = PerformanceMetrics(
             bars: equity.count, returns: max(0, equity.count - 1), periodsPerYear: periodsPerYear)
         guard !equity.isEmpty else { return metrics }
-        let r = ReturnSeries.simpleReturns(equity.map(\.equity))
+        let r = ReturnSeries.simpleReturns(equity)
         let n = Double(r.count)
         let ppy = Double(periodsPerYear)
-        metrics.startEquity = finiteOrNil(equity.first?.equity)
-        metrics.finalEquity = finiteOrNil(equity.last?.equity)
+        metrics.startEquity = finiteOrNil(equity.equity(0))
+        metrics.finalEquity = finiteOrNil(equity.equity(equity.count - 1))
         let growth = r.reduce(1.0) { $0 * (1 + $1) }
         metrics.totalReturn = finiteOrNil(growth - 1)
         metrics.drawdown = DrawdownSummary.compute(equity)

@@ -29,6 +29,16 @@ public struct PerformanceReport: Sendable, Equatable {
     public static func analyze(
         equity: [EquityPoint], benchmarkCloses: [Double]? = nil, trades: [TradeRecord] = [], periodsPerYear: Int = 252
     ) throws(AnalyticsError) -> PerformanceReport {
+        try analyze(
+            equity: EquitySeries(equity), benchmarkCloses: benchmarkCloses, trades: trades,
+            periodsPerYear: periodsPerYear)
+    }
+
+    /// ``analyze(equity:benchmarkCloses:trades:periodsPerYear:)-([EquityPoint],_,_,_)`` over a series, read in
+    /// place.
+    public static func analyze(
+        equity: EquitySeries, benchmarkCloses: [Double]? = nil, trades: [TradeRecord] = [], periodsPerYear: Int = 252
+    ) throws(AnalyticsError) -> PerformanceReport {
         PerformanceReport(
             metrics: try PerformanceMetrics.compute(
                 equity: equity, benchmarkCloses: benchmarkCloses, periodsPerYear: periodsPerYear),

@@ -9,6 +9,20 @@ enum ReturnSeries {
         return returns
     }
 
+    /// `r_t = e_t / e_{t-1} - 1` of a curve's equity, without copying the equity out first.
+    static func simpleReturns(_ equity: EquitySeries) -> [Double] {
+        guard equity.count > 1 else { return [] }
+        var returns: [Double] = []
+        returns.reserveCapacity(equity.count - 1)
+        var previous = equity.equity(0)
+        for index in 1..<equity.count {
+            let value = equity.equity(index)
+            returns.append(value / previous - 1)
+            previous = value
+        }
+        return returns
+    }
+
     static func mean(_ xs: [Double]) -> Double? {
         xs.isEmpty ? nil : xs.reduce(0, +) / Double(xs.count)
     }

@@ -11,8 +11,10 @@ struct SVGChart: Sendable {
     enum Style: Sendable { case line, area }
 
     var title: String
-    /// One time per point, Unix seconds; every series has a value per time (`nil` for a gap).
-    var times: [Int64]
+    /// Number of points; every series has a value per point (`nil` for a gap).
+    var count: Int
+    /// Time of point `i`, Unix seconds (read in place: a million-point chart never copies its times).
+    var time: @Sendable (Int) -> Int64
     var series: [ChartSeries] = []
     var style: Style = .line
     var valueFormat: ValueFormat
@@ -24,8 +26,13 @@ struct SVGChart: Sendable {
     var height = 340.0
 
     init(title: String, times: [Int64], valueFormat: ValueFormat) {
+        self.init(title: title, count: times.count, time: { times[$0] }, valueFormat: valueFormat)
+    }
+
+    init(title: String, count: Int, time: @escaping @Sendable (Int) -> Int64, valueFormat: ValueFormat) {
         self.title = title
-        self.times = times
+        self.count = count
+        self.time = time
         self.valueFormat = valueFormat
     }
 
@@ -40,13 +47,24 @@ struct SVGChart: Sendable {
         svg += " width=\"\(Int(width))\" height=\"\(Int(height))\" role=\"img\" aria-label=\"\(HTMLText.escape(title))\">"
         svg += "<rect x=\"0\" y=\"0\" width=\"\(Int(width))\" height=\"\(Int(height))\" fill=\"#ffffff\"/>"
         svg += text(HTMLText.escape(title), x: left, y: 24, attributes: "class=\"chart-title\" font-size=\"16\" font-weight=\"600\"")
-        let values = series.flatMap { $0.values.compactMap { $0 } }.filter(\.isFinite)
-        guard let firstTime = times.first, let lastTime = times.last, !values.isEmpty else {
+        // The finite values' range, in one pass (no array of every value).
+        var lowest = Double.infinity
+        var highest = -Double.infinity
+        for item in series {
+            for index in 0..<min(count, item.count) {
+                if let value = item.value(index), value.isFinite {
+                    lowest = min(lowest, value)
+                    highest = max(highest, value)
+                }
+            }
+        }
+        guard count > 0, lowest <= highest else {
             svg += text("No data", x: width / 2, y: height / 2, attributes: "text-anchor=\"middle\" fill=\"#666\"")
             return svg + "</svg>"
         }
-        var low = values.min() ?? 0
-        var high = values.max() ?? 1
+        let firstTime = time(0), lastTime = time(count - 1)
+        var low = lowest
+        var high = highest
         if style == .area {
             low = min(low, 0)
             high = max(high, 0)
@@ -119,19 +137,18 @@ struct SVGChart: Sendable {
 
     private func plot(_ item: ChartSeries, x: (Int64) -> Double, y: (Double) -> Double, baseline: Double) -> String {
         var svg = ""
-        // Split into runs of finite values so gaps stay gaps.
+        // Split into runs of finite values so gaps stay gaps; each run is decimated as it is read.
         var runs: [[(Double, Double)]] = []
-        var current: [(Double, Double)] = []
-        for (time, value) in zip(times, item.values) {
-            if let value, value.isFinite {
-                current.append((x(time), y(value)))
+        var current = RunDecimator()
+        for index in 0..<min(count, item.count) {
+            if let value = item.value(index), value.isFinite {
+                current.append((x(time(index)), y(value)))
             } else if !current.isEmpty {
-                runs.append(current)
-                current = []
+                runs.append(current.finish())
             }
         }
-        if !current.isEmpty { runs.append(current) }
-        for run in runs.map(Self.decimated) {
+        if !current.isEmpty { runs.append(current.finish()) }
+        for run in runs {
             let line = run.enumerated().map { "\($0.offset == 0 ? "M" : "L")\(c($0.element.0)) \(c($0.element.1))" }.joined(separator: " ")
             if style == .area, let first = run.first, let last = run.last {
                 let outline = run.map { "L\(c($0.0)) \(c($0.1))" }.joined(separator: " ")
@@ -177,6 +194,21 @@ struct SVGChart: Sendable {
 struct ChartSeries: Sendable {
     var name: String
     var color: String
-    var values: [Double?]
+    /// Number of values.
+    var count: Int
+    /// Value `i` (`nil` for a gap), read in place.
+    var value: @Sendable (Int) -> Double?
     var dashed = false
+
+    init(name: String, color: String, values: [Double?], dashed: Bool = false) {
+        self.init(name: name, color: color, count: values.count, dashed: dashed) { values[$0] }
+    }
+
+    init(name: String, color: String, count: Int, dashed: Bool = false, value: @escaping @Sendable (Int) -> Double?) {
+        self.name = name
+        self.color = color
+        self.count = count
+        self.value = value
+        self.dashed = dashed
+    }
 }

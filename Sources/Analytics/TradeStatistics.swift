@@ -44,6 +44,11 @@ public struct TradeStatistics: Sendable, Equatable {
     ///   - trades: closed trades, in any order.
     ///   - equity: the equity curve, used for exposure and turnover (may be empty).
     public static func compute(trades: [TradeRecord], equity: [EquityPoint] = []) -> TradeStatistics {
+        compute(trades: trades, equity: EquitySeries(equity))
+    }
+
+    /// Computes the statistics over a series (see ``compute(trades:equity:)-([TradeRecord],[EquityPoint])``).
+    public static func compute(trades: [TradeRecord], equity: EquitySeries) -> TradeStatistics {
         var stats = TradeStatistics(
             trades: trades.count, winningTrades: 0, losingTrades: 0, netProfit: 0, totalCommission: 0)
         var grossProfit = 0.0
@@ -76,12 +81,19 @@ public struct TradeStatistics: Sendable, Equatable {
             stats.averageLoss = finiteOrNil(grossLoss / Double(stats.losingTrades))
             stats.profitFactor = finiteOrNil(grossProfit / abs(grossLoss))
         }
-        let reported = equity.compactMap(\.grossExposure)
-        if !reported.isEmpty {
-            stats.exposure = Double(reported.filter { $0 > 0 }.count) / Double(reported.count)
+        var reported = 0
+        var exposed = 0
+        var equitySum = 0.0
+        for index in 0..<equity.count {
+            if let exposure = equity.grossExposure(index) {
+                reported += 1
+                if exposure > 0 { exposed += 1 }
+            }
+            equitySum += equity.equity(index)
         }
+        if reported > 0 { stats.exposure = Double(exposed) / Double(reported) }
         if !equity.isEmpty {
-            let meanEquity = equity.reduce(0.0) { $0 + $1.equity } / Double(equity.count)
+            let meanEquity = equitySum / Double(equity.count)
             if meanEquity > 0 { stats.turnover = finiteOrNil(notional / meanEquity) }
         }
         return stats

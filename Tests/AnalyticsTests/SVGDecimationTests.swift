@@ -39,3 +39,22 @@ import Testing
         #expect(CivilTime(year: 12345, month: 1, day: 2).dateString == "12345-01-02")
     }
 }
+
+/// The streaming decimator used while a chart reads its points equals `decimated` on the whole run.
+@Suite struct RunDecimatorTests {
+    @Test(arguments: [1, 4096, 4097, 9_000, 200_000])
+    func equalsDecimatingTheWholeRun(count: Int) {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let run = (0..<count).map { i -> (Double, Double) in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return (Double(i) * 1000 / Double(count), Double(state >> 40) / 1000)
+        }
+        var decimator = RunDecimator()
+        for point in run { decimator.append(point) }
+        let streamed = decimator.finish()
+        let whole = SVGChart.decimated(run)
+        #expect(streamed.map(\.0) == whole.map(\.0))
+        #expect(streamed.map(\.1) == whole.map(\.1))
+        #expect(decimator.isEmpty)
+    }
+}

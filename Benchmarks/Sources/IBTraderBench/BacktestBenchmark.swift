@@ -44,3 +44,79 @@ enum BacktestBenchmark {
         return rows
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Peak RSS of the whole `ibtrader backtest` process (load, run, metrics, files) on scenario L, read from the
+/// child's own `wait4` resource usage, so each run is measured alone.
+///
+/// Linux records the spawning process's peak as the child's starting `ru_maxrss` (posix_spawn execs from a
+/// vfork'd child that shares this process's memory), so this runs before the benchmark loads any data, and a
+/// reading not above this process's own peak is reported as unmeasurable rather than as the child's.
+enum BacktestProcessBenchmark {
+    struct Row {
+        var withOut: Bool
+        /// `nil` when this process's own peak was not below the reading (it may be ours, not the child's).
+        var peakRSSMegabytes: Double?
+        var wallSeconds: Double
+    }
+
+    /// Runs `binary backtest --strategy sma-cross --fast 10 --slow 30 --data FILE --quiet [--out DIR]`.
+    static func run(binary: String, file: String) throws -> [Row] {
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw BenchError("no \(binary) (swift build -c release --product ibtrader, or set IBTRADER_BIN)")
+        }
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("ibtrader-bench-out").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        var rows: [Row] = []
+        for withOut in [false, true] {
+            var arguments = [binary, "backtest", "--strategy", "sma-cross", "--fast", "10", "--slow", "30", "--data", file, "--quiet"]
+            if withOut { arguments += ["--out", out] }
+            let clock = ContinuousClock()
+            let start = clock.now
+            let usage = try spawnAndWait(arguments)
+            var own = rusage()
+            #if canImport(Darwin)
+            getrusage(RUSAGE_SELF, &own)
+            #else
+            getrusage(RUSAGE_SELF.rawValue, &own)
+            #endif
+            let megabytes = Self.megabytes(usage.ru_maxrss)
+            rows.append(Row(
+                withOut: withOut, peakRSSMegabytes: megabytes > Self.megabytes(own.ru_maxrss) ? megabytes : nil,
+                wallSeconds: seconds(clock.now - start)))
+        }
+        return rows
+    }
+
+    /// `ru_maxrss` is in kilobytes on Linux, bytes on macOS.
+    private static func megabytes(_ maxrss: Int) -> Double {
+        #if canImport(Darwin)
+        Double(maxrss) / 1_048_576
+        #else
+        Double(maxrss) / 1024
+        #endif
+    }
+
+    private static func spawnAndWait(_ arguments: [String]) throws -> rusage {
+        var pid = pid_t()
+        var fileActions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&fileActions)
+        defer { posix_spawn_file_actions_destroy(&fileActions) }
+        posix_spawn_file_actions_addopen(&fileActions, 1, "/dev/null", O_WRONLY, 0)
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let spawned = posix_spawn(&pid, arguments[0], &fileActions, nil, argv, environ)
+        guard spawned == 0 else { throw BenchError("cannot start \(arguments[0]): error \(spawned)") }
+        var status: Int32 = 0
+        var usage = rusage()
+        guard wait4(pid, &status, 0, &usage) == pid, status == 0 else {
+            throw BenchError("\(arguments.joined(separator: " ")) failed (status \(status))")
+        }
+        return usage
+    }
+}

@@ -34,6 +34,15 @@ do {
     if which == "backtest" || which == "all" {
         let directory = ProcessInfo.processInfo.environment["PEERS_DATA"] ?? "/tmp/peers-data"
         let scenarios = (ProcessInfo.processInfo.environment["SCENARIOS"] ?? "S,L,M").split(separator: ",").map(String.init)
+        // First, while this process is small (see BacktestProcessBenchmark).
+        if scenarios.contains("L") {
+            let binary = ProcessInfo.processInfo.environment["IBTRADER_BIN"] ?? root.path + "/.build/release/ibtrader"
+            for row in try BacktestProcessBenchmark.run(binary: binary, file: directory + "/L/SYM000.csv") {
+                table.add("ibtrader backtest L\(row.withOut ? " --out DIR" : ""): peak RSS (MB)",
+                          row.peakRSSMegabytes.map { String(format: "%.1f", $0) } ?? "n/a",
+                          "whole process (load, run, metrics\(row.withOut ? ", files" : "")), wait4 ru_maxrss; " + String(format: "%.2f s wall", row.wallSeconds))
+            }
+        }
         for row in try BacktestBenchmark.run(directory: directory, scenarios: scenarios, repeats: 7) {
             table.add("backtest \(row.scenario): SMA 10/30 (bars/s)", formatRate(row.barsPerSecond),
                       "\(row.bars) bars, \(row.fills) fills, equity \(row.finalEquity); engine only, median of 7; CSV load \(String(format: "%.2f", row.loadSeconds)) s")

@@ -79,7 +79,7 @@ public enum BarCSVLoader {
         // `pending` holds the unparsed tail of the previous chunk followed by the new chunk.
         var pending: [UInt8] = []
         pending.reserveCapacity(chunkSize + 4096)
-        var isFinal = try read(handle, path: path, appendingTo: &pending)
+        var isFinal = try readChunk(handle, path: path, appendingTo: &pending)
         var parser = CSVRowParser(file: path, policy: policy, expectedRows: estimatedRows(path: path, sample: pending))
         while true {
             let consumed: Result<Int, BarLoadingError> = pending.withUnsafeBufferPointer { buffer in
@@ -91,13 +91,13 @@ public enum BarCSVLoader {
             }
             pending.removeFirst(try consumed.get())
             if isFinal { break }
-            isFinal = try read(handle, path: path, appendingTo: &pending)
+            isFinal = try readChunk(handle, path: path, appendingTo: &pending)
         }
         return try parser.finish()
     }
 
     /// Appends the next chunk of the file; returns `true` at the end of the file.
-    private static func read(_ handle: FileHandle, path: String, appendingTo buffer: inout [UInt8])
+    static func readChunk(_ handle: FileHandle, path: String, appendingTo buffer: inout [UInt8])
         throws(BarLoadingError) -> Bool
     {
         do {

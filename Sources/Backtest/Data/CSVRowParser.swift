@@ -43,6 +43,12 @@ struct CSVRowParser {
         return chunk.count
     }
 
+    /// The bars parsed since the last `removeAllBars()` (streaming reads them after each `feed`).
+    var bars: [Bar] { result.bars }
+
+    /// Drops the bars handed out so far, keeping the buffer (streaming: one chunk's bars at a time).
+    mutating func removeAllBars() { result.bars.removeAll(keepingCapacity: true) }
+
     /// The bars parsed so far, once the input has ended.
     /// - Throws: `.badHeader("")` for an empty input.
     mutating func finish() throws(BarLoadingError) -> LoadedBars {

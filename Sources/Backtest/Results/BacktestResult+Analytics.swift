@@ -3,13 +3,13 @@ import TradingModel
 
 /// The bridge from a backtest's exact, fixed-point results to the `Analytics` inputs (doubles, epoch seconds).
 extension BacktestResult {
-    /// The equity curve for `Analytics` (times in epoch seconds, UTC).
-    public var analyticsEquity: [Analytics.EquityPoint] {
-        equityCurve.map { point in
-            Analytics.EquityPoint(
-                time: point.time.nanoseconds / Timestamp.nanosecondsPerSecond, equity: point.equity.doubleValue,
-                cash: point.cash.doubleValue, grossExposure: point.grossExposure.doubleValue)
-        }
+    /// The equity curve for `Analytics` (times in epoch seconds, UTC), read in place: no copy of the curve.
+    public var analyticsEquity: EquitySeries {
+        let curve = equityCurve
+        return EquitySeries(
+            count: curve.count, time: { curve.time(at: $0).nanoseconds / Timestamp.nanosecondsPerSecond },
+            equity: { curve.equity(at: $0).doubleValue }, cash: { curve.cash(at: $0).doubleValue },
+            grossExposure: { curve.grossExposure(at: $0).doubleValue })
     }
 
     /// Closed round trips for `Analytics`; `pnl` is net of commission (the Analytics convention).

@@ -11,8 +11,8 @@ public struct BacktestResult: Sendable {
     public let fills: [Fill]
     /// Round trips (closed first-to-last by entry time, open ones included with `isOpen`).
     public let trades: [RoundTrip]
-    /// One point per timestamp (empty when `recordsEquityCurve` is off).
-    public let equityCurve: [EquityPoint]
+    /// One point per timestamp (empty when `recordsEquityCurve` is off), 32 bytes a point.
+    public let equityCurve: EquityCurve
     /// Every risk denial.
     public let riskDenials: [RiskDenialRecord]
     /// Denials per rule.
@@ -34,7 +34,7 @@ public struct BacktestResult: Sendable {
 
     @usableFromInline
     init<S: Strategy>(
-        universe: Universe, initialCash: Money, engine: EngineCore<S>, fills: [Fill], equityCurve: [EquityPoint],
+        universe: Universe, initialCash: Money, engine: EngineCore<S>, fills: [Fill], equityCurve: EquityCurve,
         barsProcessed: Int
     ) {
         self.universe = universe
@@ -64,7 +64,7 @@ public struct BacktestResult: Sendable {
             bars: barsProcessed, orders: orders.count, fills: fills.count, closedTrades: closed.count,
             openTrades: trades.count - closed.count, winningTrades: closed.filter { $0.pnl.units > 0 }.count,
             finalEquity: finalEquity.centsDescription, commissions: commissions.centsDescription,
-            maxDrawdownBasisPoints: Int(((equityCurve.map(\.drawdown).max() ?? 0) * 10_000).rounded()),
+            maxDrawdownBasisPoints: Int((equityCurve.maxDrawdown * 10_000).rounded()),
             deniedOrders: riskDenials.count, filledOrders: statuses[.filled] ?? 0,
             canceledOrders: statuses[.canceled] ?? 0)
     }

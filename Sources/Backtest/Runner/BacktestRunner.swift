@@ -99,33 +99,40 @@ struct Loop<S: Strategy> {
     /// Commands answering one report (empty between reports).
     @usableFromInline var replies: [EngineCommand] = []
     @usableFromInline var fills: [Fill] = []
-    @usableFromInline var curve: [EquityPoint] = []
-    @usableFromInline var peak = Money.zero
+    @usableFromInline var curve: EquityCurve
     @usableFromInline var bars = 0
     /// The kill switch is engaged until the first bar at or after `config.tradingStart` (warm-up).
     @usableFromInline var isWarmingUp = false
 
     @inlinable
     init(strategy: S, data: MarketData, config: BacktestConfig) {
-        self.universe = data.universe
+        // One point per timestamp: exact for one series; for several, the longest series is a lower bound
+        // (reserving the bar count would over-allocate by the number of symbols).
+        self.init(
+            strategy: strategy, universe: data.universe, expectedPoints: data.series.map(\.count).max() ?? 0,
+            config: config)
+    }
+
+    /// A loop for `universe`, its equity curve sized for `expectedPoints` time steps.
+    @inlinable
+    init(strategy: S, universe: Universe, expectedPoints: Int, config: BacktestConfig) {
+        self.universe = universe
         self.config = config
-        engine = EngineCore(universe: data.universe, strategy: strategy, config: config.engine)
-        matcher = MatchingEngine(config: config.simulation, instrumentCount: data.universe.count)
-        peak = config.engine.initialCash
+        engine = EngineCore(universe: universe, strategy: strategy, config: config.engine)
+        matcher = MatchingEngine(config: config.simulation, instrumentCount: universe.count)
+        curve = EquityCurve(initialCash: config.engine.initialCash)
         reports.reserveCapacity(16)
         delivering.reserveCapacity(16)
         commands.reserveCapacity(16)
         replies.reserveCapacity(16)
-        // One point per timestamp: exact for one series; for several, the longest series is a lower bound
-        // (reserving the bar count would over-allocate by the number of symbols).
-        if config.recordsEquityCurve { curve.reserveCapacity(data.series.map(\.count).max() ?? 0) }
+        if config.recordsEquityCurve { curve.reserveCapacity(expectedPoints) }
         if config.tradingStart != nil {
             isWarmingUp = true
             _ = engine.handle(.killSwitch(engaged: true))
         }
     }
 
-    /// Runs bars `start..<end` of a single series.
+    /// Runs bars `start..<end` of a single series (the whole series or one streamed chunk).
     @inlinable
     mutating func runSingle(_ series: [Bar], from start: Int, to end: Int) {
         let id = InstrumentID(0)
@@ -133,7 +140,7 @@ struct Loop<S: Strategy> {
             step(id, bar)
             closeSlice(bar.timestamp)
         }
-        bars = end
+        bars += end - start
     }
 
     /// Runs timeline entries `start..<end`; a slice closes after the last bar of each timestamp.
@@ -155,7 +162,7 @@ struct Loop<S: Strategy> {
                 }
             }
         }
-        bars = end
+        bars += end - start
     }
 
     @inlinable
@@ -170,18 +177,13 @@ struct Loop<S: Strategy> {
         if !commands.isEmpty { executeCommands() }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func closeSlice(_ time: Timestamp) {
         engine.handle(.barsClosed(time), into: &commands)
         if !commands.isEmpty { executeCommands() }
         guard config.recordsEquityCurve else { return }
         let account = engine.account
-        let equity = account.equity
-        if equity > peak { peak = equity }
-        let drawdown = peak.units > 0 ? Double(peak.units - equity.units) / Double(peak.units) : 0
-        curve.append(EquityPoint(
-            time: time, equity: equity, cash: account.cash, grossExposure: account.grossExposure,
-            drawdown: drawdown))
+        curve.append(time: time, equity: account.equity, cash: account.cash, grossExposure: account.grossExposure)
     }
 
     /// Sends pending reports to the engine, executing whatever it answers, until quiet.

@@ -81,6 +81,7 @@ struct BacktestCommand: ParsableCommand {
     private func run(
         _ resolved: DataSourceResolver.Resolved, settings: BacktestSettings, spec: StrategySpec, source: String
     ) throws -> (BacktestResult, Double, Bool, Int) {
+        if Self.streams(resolved) { return try runStreamed(resolved, settings: settings, spec: spec, source: source) }
         let market = try BacktestDataLoader.load(resolved, settings: settings)
         let risk = Self.defaultRisk(settings: settings, spec: spec, hasSectors: !resolved.sectors.isEmpty)
         let backtestConfig = try settings.backtestConfig(risk: risk, source: source)

@@ -19,21 +19,25 @@ struct BacktestOutput {
         return index < result.universe.instruments.count ? result.universe.instruments[index].symbol.rawValue : "?"
     }
 
-    /// `symbol,side,quantity,entry_time,entry_price,exit_time,exit_price,pnl,commission` (open trades: empty exit).
-    var tradesCSV: String {
-        var text = "symbol,side,quantity,entry_time,entry_price,exit_time,exit_price,pnl,commission\n"
+    /// Writes `symbol,side,quantity,entry_time,entry_price,exit_time,exit_price,pnl,commission` row by row (open
+    /// trades: empty exit).
+    func writeTradesCSV(to path: String) throws {
+        var file = try CSVFileWriter(path: path)
+        file.text += "symbol,side,quantity,entry_time,entry_price,exit_time,exit_price,pnl,commission\n"
         for trade in result.trades {
-            text += "\(trade.symbol.rawValue),\(trade.direction == .long ? "LONG" : "SHORT"),\(trade.quantity),"
-            text += "\(time(trade.entryTime)),\(trade.entryPrice),"
-            text += "\(trade.exitTime.map(time) ?? ""),\(trade.exitPrice.map { "\($0)" } ?? ""),"
-            text += "\(trade.pnl.centsDescription),\(trade.commission.centsDescription)\n"
+            file.text += "\(trade.symbol.rawValue),\(trade.direction == .long ? "LONG" : "SHORT"),\(trade.quantity),"
+            file.text += "\(time(trade.entryTime)),\(trade.entryPrice),"
+            file.text += "\(trade.exitTime.map(time) ?? ""),\(trade.exitPrice.map { "\($0)" } ?? ""),"
+            file.text += "\(trade.pnl.centsDescription),\(trade.commission.centsDescription)\n"
+            try file.flushIfFull()
         }
-        return text
+        try file.close()
     }
 
-    /// One row per order with its final state.
-    var ordersCSV: String {
-        var text = "order_id,time,symbol,side,type,quantity,limit_price,stop_price,status,filled_quantity,avg_fill_price,commission,reason\n"
+    /// Writes one row per order with its final state.
+    func writeOrdersCSV(to path: String) throws {
+        var file = try CSVFileWriter(path: path)
+        file.text += "order_id,time,symbol,side,type,quantity,limit_price,stop_price,status,filled_quantity,avg_fill_price,commission,reason\n"
         for order in result.orders {
             var limit = "", stop = ""
             switch order.type {
@@ -50,32 +54,22 @@ struct BacktestOutput {
                 order.type.ibName, "\(order.quantity)", limit, stop, "\(order.state)", "\(order.filledQuantity)",
                 order.averageFillPrice.map { "\($0)" } ?? "", order.commission.centsDescription, order.reason ?? "",
             ]
-            text += fields.map(Self.escape).joined(separator: ",") + "\n"
+            file.text += fields.map(Self.escape).joined(separator: ",") + "\n"
+            try file.flushIfFull()
         }
-        return text
+        try file.close()
     }
 
-    /// Writes `time,equity,cash,gross_exposure,drawdown` in 1 MB pieces (a 1M-bar curve is ~66 MB of text).
+    /// Writes `time,equity,cash,gross_exposure,drawdown` row by row (a 1M-bar curve is ~66 MB of text).
     func writeEquityCSV(to path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw CLIError("cannot write '\(path)'")
+        var file = try CSVFileWriter(path: path)
+        file.text += "time,equity,cash,gross_exposure,drawdown\n"
+        for point in result.equityCurve {
+            file.text += "\(time(point.time)),\(point.equity.centsDescription),\(point.cash.centsDescription),"
+            file.text += "\(point.grossExposure.centsDescription),\(point.drawdown)\n"
+            try file.flushIfFull()
         }
-        defer { try? handle.close() }
-        var text = "time,equity,cash,gross_exposure,drawdown\n"
-        text.reserveCapacity(1 << 20)
-        do {
-            for point in result.equityCurve {
-                text += "\(time(point.time)),\(point.equity.centsDescription),\(point.cash.centsDescription),"
-                text += "\(point.grossExposure.centsDescription),\(point.drawdown)\n"
-                if text.utf8.count >= 1 << 20 {
-                    try handle.write(contentsOf: Data(text.utf8))
-                    text.removeAll(keepingCapacity: true)
-                }
-            }
-            try handle.write(contentsOf: Data(text.utf8))
-        } catch {
-            throw CLIError("cannot write '\(path)': \(error)")
-        }
+        try file.close()
     }
 
     /// Quotes a CSV field when it holds a comma or a quote.
@@ -84,5 +78,47 @@ struct BacktestOutput {
             return field
         }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// A file written in 1 MiB pieces, so no output file is ever held whole as one `String`. Rows are appended to
+/// `text` in place (no per-row temporary) and `flushIfFull()` writes a piece once it passes 1 MiB.
+struct CSVFileWriter {
+    private let handle: FileHandle
+    private let path: String
+    /// The pending text.
+    var text = ""
+
+    /// Creates (or truncates) the file, and its folder if needed.
+    init(path: String) throws {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            throw CLIError("cannot write '\(path)'")
+        }
+        self.handle = handle
+        self.path = path
+        text.reserveCapacity(1 << 20 + 4096)
+    }
+
+    /// Writes the pending text once it passes 1 MiB.
+    mutating func flushIfFull() throws {
+        if text.utf8.count >= 1 << 20 { try flush() }
+    }
+
+    /// Writes what is pending and closes the file.
+    mutating func close() throws {
+        try flush()
+        do { try handle.close() } catch { throw CLIError("cannot write '\(path)': \(error)") }
+    }
+
+    private mutating func flush() throws {
+        do {
+            try handle.write(contentsOf: Data(text.utf8))
+        } catch {
+            try? handle.close()
+            throw CLIError("cannot write '\(path)': \(error)")
+        }
+        text.removeAll(keepingCapacity: true)
     }
 }

@@ -10,8 +10,8 @@ struct BacktestSummaryReport {
     /// Daily bars print dates; intraday bars print UTC datetimes.
     let isDaily: Bool
     let periodsPerYear: Int
-    /// The equity curve in Analytics form, converted once (a 1M-bar run's curve is tens of MB).
-    let equity: [Analytics.EquityPoint]
+    /// The equity curve in Analytics form, read in place (a 1M-bar run's curve is tens of MB).
+    let equity: EquitySeries
     let report: PerformanceReport
     let benchmarkName: String?
     let benchmarkCloses: [Double]?
@@ -34,7 +34,7 @@ struct BacktestSummaryReport {
             let path = benchmarkSetting == "bundled" ? try BenchmarkFiles.bundledPath() : benchmarkSetting
             do {
                 let prices = try CSVReader.prices(from: try readTextFile(path))
-                benchmarkCloses = try CSVReader.align(prices, to: equity.map(\.time))
+                benchmarkCloses = try CSVReader.align(prices, to: (0..<equity.count).map(equity.time))
                 benchmarkName = benchmarkSetting == "bundled" ? "^GSPC" : URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
             } catch let error as CSVReadError {
                 if case .benchmarkStartsTooLate = error {
@@ -86,8 +86,8 @@ struct BacktestSummaryReport {
 
     func write(to directory: String, engineSeconds: Double) throws {
         let output = BacktestOutput(result: result, isDaily: isDaily)
-        try writeTextFile(output.tradesCSV, to: directory + "/trades.csv")
-        try writeTextFile(output.ordersCSV, to: directory + "/orders.csv")
+        try output.writeTradesCSV(to: directory + "/trades.csv")
+        try output.writeOrdersCSV(to: directory + "/orders.csv")
         try output.writeEquityCSV(to: directory + "/equity.csv")
         let bars = result.barsProcessed
         let extra: [String: JSONValue] = [
@@ -100,7 +100,7 @@ struct BacktestSummaryReport {
         ]
         try writeTextFile(report.summaryJSON(parameters: parameters, extra: extra), to: directory + "/summary.json")
         let html = HTMLReport.render(HTMLReportInput(
-            title: "IBTrader backtest: \(settings.strategy)", report: report, equity: equity,
+            title: "IBTrader backtest: \(settings.strategy)", report: report, series: equity,
             benchmarkCloses: benchmarkCloses, benchmarkName: benchmarkName ?? "Benchmark", trades: result.analyticsTrades,
             parameters: parameters.mapValues { value in
                 if case .string(let text) = value { return text }
