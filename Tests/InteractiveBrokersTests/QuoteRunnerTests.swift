@@ -27,6 +27,12 @@ final class QuoteLog: @unchecked Sendable {
     var seen: [(InstrumentID, Quote)] { lock.withLock { quotes } }
     /// Bar and quote events in the order the engine handled them.
     var order: [String] { lock.withLock { kinds } }
+    /// A live bar was handled after a quote.
+    var barAfterQuote: Bool {
+        let order = self.order
+        guard let first = order.firstIndex(of: "quote") else { return false }
+        return order[first...].contains("bar")
+    }
 }
 
 /// Asks for quotes; buys 10 shares of the first instrument whose spread is under 1% of the mid, once.
@@ -104,7 +110,7 @@ struct QuoteRunnerTests {
         let log = QuoteLog()
         let (summary, lines, state) = try await run(
             SpreadBuyer(log: log), quotes: .auto, log: log, steps: 300,
-            done: { $0.account.commissions > 0 && $0.activeSubscriptions.marketData == 2 })
+            done: { $0.account.commissions > 0 && $0.activeSubscriptions.marketData == 2 && log.barAfterQuote })
         #expect(lines == 2)
         #expect(Set(log.seen.map(\.0)) == [InstrumentID(0), InstrumentID(1)])
         #expect(state.account.commissions > 0)
