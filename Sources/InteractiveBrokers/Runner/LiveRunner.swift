@@ -63,6 +63,8 @@ public struct LiveRunnerConfiguration: Sendable {
     public var observer: (@Sendable (LiveRunnerMilestone) -> Void)?
     /// Outage handling: 1100 grace period, IB's reset window, bar back-fill, delayed data (`Connectivity/`).
     public var resilience = ResilienceSettings()
+    /// Quotes (reqMktData) beside the bars: `auto` as the strategy asks (`Strategy.usesQuotes`), `on`, `off`.
+    public var quotes = QuoteSubscriptionMode.auto
     /// Told of every engine event the run handles (warm-up bars included), after its commands went to the broker,
     /// with the engine's open order count; for the backtest parity test and the latency benchmark (`nil`: no cost).
     public var engineEventObserver: (@Sendable (EngineEvent, _ openOrders: Int) -> Void)?

@@ -64,6 +64,8 @@ extension Session {
             switch item {
             case .broker(let event):
                 await handleBroker(event, broker: broker)
+            case .quotes(let event):
+                await handleQuoteEvent(event, broker: broker)  // LiveRunnerSession+Quotes.swift
             case .market(let event):
                 switch event {
                 case .engine:

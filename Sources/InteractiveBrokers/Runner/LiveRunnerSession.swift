@@ -20,6 +20,7 @@ struct Session<S: Strategy> {
     var commands = 0
     var fills = 0
     var bars = 0
+    var quotes = 0  // quote events handled (LiveRunnerSession+Quotes.swift)
     var warmupBars = 0
     var denialsLogged = 0
     var denialsAtStart = 0
@@ -137,11 +138,13 @@ struct Session<S: Strategy> {
             group.addTask {
                 for await event in marketEvents { input.yield(.market(event)) }
             }
+            let quoteRetirement = await startQuotes(connection, input: input, group: &group)  // when asked for
             logger.info("subscribed to 5-second bars; running")
             configuration.observer?(.subscribed(generation: generation, feed: number))
             let outcome = try await loop(
                 inputs, connection: connection, broker: broker, generation: generation, feed: number)
             retirement.finish()
+            quoteRetirement?.finish()
             if case .feedFailed(let reason) = outcome {
                 // With the socket still up the subscription itself failed (e.g. 354/10089 no market data
                 // permission): reconnecting would not help.

@@ -46,6 +46,8 @@ final class RunnerTime: @unchecked Sendable {
 enum RunnerInput: Sendable {
     case broker(IBBrokerEvent)
     case market(IBMarketDataEvent)
+    /// A quote feed event (LiveRunnerSession+Quotes.swift).
+    case quotes(IBQuoteEvent)
     case tick
     case stop(String)
     /// The connection of that generation ended.

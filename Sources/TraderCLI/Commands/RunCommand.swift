@@ -103,6 +103,7 @@ struct RunCommand: AsyncParsableCommand {
         configuration.duration = duration
         configuration.orderTimeout = settings.orderTimeout.map { .milliseconds(Int64($0 * 1000)) }
         configuration.resilience = settings.resilience
+        configuration.quotes = settings.quotes
         // orderRefs: the runner allocates the run's namespace (IBT:R<run>: from the journal) at start.
         configuration.resendPolicy = settings.resendPolicy
         configuration.unknownOrders = settings.unknownOrders == "cancel" ? .cancel : .adopt

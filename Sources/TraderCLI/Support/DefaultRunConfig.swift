@@ -36,6 +36,7 @@ data:
   warmup: 3600 S        # how much history warms the indicators up
   marketDataType: realtime   # realtime | delayed | frozen | delayed-frozen
   delayedFallback: true
+  quotes: auto          # auto (as the strategy asks) | on | off: reqMktData quotes beside the bars
 journal:
   path: momentum-paper.journal.sqlite   # relative to this file's folder
 logging:

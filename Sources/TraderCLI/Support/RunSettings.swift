@@ -34,6 +34,8 @@ struct RunSettings {
     var warmup = "3600 S"
     var marketDataType = "realtime"
     var delayedFallback = true
+    /// `data.quotes`: auto (as the strategy asks) | on | off.
+    var quotes = QuoteSubscriptionMode.auto
     // Outages (issue 5, resilience): 1100 grace period, IB's reset window, bar back-fill.
     var gracePeriod: Double = 30
     var resetWindow = "23:45-00:45"
@@ -60,7 +62,7 @@ struct RunSettings {
             "maxOrderEfficiencyRatio", "orderEfficiencyMinimumOrders",
         ],
         "orders": ["timeout", "outsideRth", "cancelOnExit", "resendMaxAge", "unknownOrders"],
-        "data": ["barSize", "warmup", "marketDataType", "delayedFallback", "backfill", "maxBackfill"],
+        "data": ["barSize", "warmup", "marketDataType", "delayedFallback", "backfill", "maxBackfill", "quotes"],
         "journal": ["path"],
         "logging": ["level", "file", "summaryInterval"],
     ]
@@ -254,6 +256,14 @@ struct RunSettings {
             settings.marketDataType = v
         }
         if let v = try bool("data.delayedFallback") { settings.delayedFallback = v }
+        if let v = try string("data.quotes") {
+            // YAML 1.1 reads a bare on/off as a boolean: true/false (yes/no) mean on/off here too.
+            let word = ["true": "on", "yes": "on", "false": "off", "no": "off"][v.lowercased()] ?? v.lowercased()
+            guard let mode = QuoteSubscriptionMode(rawValue: word) else {
+                throw CLIError("\(origin("data.quotes")): 'data.quotes' must be auto, on or off, got '\(v)'")
+            }
+            settings.quotes = mode
+        }
         if let v = try bool("data.backfill") { settings.backfill = v }
         if let v = try double("data.maxBackfill") {
             guard v > 0 else { throw CLIError("\(origin("data.maxBackfill")): 'data.maxBackfill' must be positive seconds") }

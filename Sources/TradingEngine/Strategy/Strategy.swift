@@ -40,6 +40,9 @@ public protocol Strategy: Sendable {
     /// `false` when `handle` ignores `.barsClosed` (per-instrument strategies): the engine then skips that event,
     /// one call less per time step. Defaults to `true`.
     static var handlesBarsClosed: Bool { get }
+
+    /// `true` when the strategy wants `.quote` events live (bid/ask ticks); defaults to `false` (bars only).
+    var usesQuotes: Bool { get }  // default in Strategy+MarketDataNeeds.swift
 }
 
 extension Strategy {

@@ -1,0 +1,120 @@
+import Logging
+import TWSClient
+import TWSProtocol
+import TradingEngine
+import TradingModel
+
+/// Engine quotes from TWS market data (reqMktData), one line per instrument, for strategies that ask for them
+/// (`Strategy.usesQuotes`, `data.quotes`).
+///
+/// Each line's ticks fold into a `QuoteTicks`; a `.quote` is delivered when bid or ask changed (see `QuoteTicks`
+/// for the coalescing). Quotes are stamped by `clock` (the runner's data time): TWS ticks carry no time of their
+/// own. A line refused for lack of live permission (354, 10089, 10090, 10091) switches the connection to delayed
+/// data (reqMarketDataType 3) and asks once more when `delayedFallback` is on, like `DelayedFallback.snapshot`.
+/// Ending `run()` (task cancellation) ends the streams, which sends cancelMktData for every line.
+///
+/// ```swift
+/// let feed = IBQuoteFeed(connection: connection, contracts: book, instruments: ids, delayedFallback: true,
+///                        logger: logger, clock: { time.now() })
+/// let quotes = await feed.start()
+/// group.addTask { try await feed.run() }
+/// for await case .quote(let id, let quote) in quotes { engine.handle(.quote(id, quote)) }
+/// ```
+public actor IBQuoteFeed {
+    private let connection: TWSConnection
+    private let contracts: ContractBook
+    private let instruments: [InstrumentID]
+    private let delayedFallback: Bool
+    private let logger: Logger
+    private let clock: @Sendable () -> Timestamp
+    private var lines: [InstrumentID: QuoteTicks] = [:]
+    private var switchedToDelayed = false
+    private let output: AsyncStream<IBQuoteEvent>
+    private let continuation: AsyncStream<IBQuoteEvent>.Continuation
+
+    /// Creates a feed.
+    /// - Parameters:
+    ///   - connection: a ready connection.
+    ///   - contracts: the contract of each instrument.
+    ///   - instruments: the instruments to quote.
+    ///   - delayedFallback: `data.delayedFallback`: retry a refused line with delayed data.
+    ///   - logger: told of the fallback and of notices.
+    ///   - clock: the time stamped on quotes.
+    public init(
+        connection: TWSConnection, contracts: ContractBook, instruments: [InstrumentID], delayedFallback: Bool,
+        logger: Logger, clock: @escaping @Sendable () -> Timestamp
+    ) {
+        self.connection = connection
+        self.contracts = contracts
+        self.instruments = instruments
+        self.delayedFallback = delayedFallback
+        self.logger = logger
+        self.clock = clock
+        (output, continuation) = AsyncStream.makeStream(of: IBQuoteEvent.self)
+    }
+
+    /// The feed's events; the stream ends when `run()` ends.
+    public func start() -> AsyncStream<IBQuoteEvent> { output }
+
+    /// Subscribes every instrument and delivers quotes until the lines end or the task is cancelled.
+    /// - Throws: the first line's error that no fallback applies to (e.g. 10168 no delayed data, 200 no contract).
+    public func run() async throws {
+        defer { continuation.finish() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for id in instruments {
+                let contract = try contracts.contract(for: id)
+                group.addTask { try await self.line(id, contract: contract) }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    /// One instrument's line, asked once more with delayed data when refused for lack of permission.
+    private func line(_ id: InstrumentID, contract: TWSContract) async throws {
+        var retried = false
+        while true {
+            do {
+                let stream = try await connection.marketData(contract: contract)
+                for try await item in stream { receive(item, for: id) }
+                return
+            } catch {
+                guard delayedFallback, !retried, let refusal = MarketDataRefusal.of(error), refusal.fallsBackToDelayed
+                else { throw error }
+                retried = true
+                try await fallBack(contract, code: (error as? TWSRequestError)?.code ?? 0)
+                continuation.yield(.fellBackToDelayed(id))
+            }
+        }
+    }
+
+    /// reqMarketDataType 3 once per feed (it applies to the whole connection).
+    private func fallBack(_ contract: TWSContract, code: Int) async throws {
+        logger.notice(
+            "quotes of \(contract.symbol) refused (\(code)): no live permission; falling back to delayed data (reqMarketDataType 3)")
+        guard !switchedToDelayed else { return }
+        switchedToDelayed = true
+        try await connection.setMarketDataType(.delayed)
+    }
+
+    private func receive(_ item: SubscriptionItem<TWSMarketDataEvent>, for id: InstrumentID) {
+        switch item {
+        case .data(let event):
+            var ticks = lines[id] ?? QuoteTicks()
+            let changed = ticks.apply(event)
+            lines[id] = ticks
+            if changed, let quote = ticks.quote(at: clock()) { continuation.yield(.quote(id, quote)) }
+        case .notice(let notice):
+            continuation.yield(.notice(id, notice))
+        }
+    }
+}
+
+/// What an `IBQuoteFeed` reports.
+public enum IBQuoteEvent: Sendable, Equatable {
+    /// A new top of book for the engine.
+    case quote(InstrumentID, Quote)
+    /// A notice about an instrument's line (e.g. 10167 showing delayed data).
+    case notice(InstrumentID, TWSNotice)
+    /// The instrument's line was refused live and asked again with delayed data.
+    case fellBackToDelayed(InstrumentID)
+}

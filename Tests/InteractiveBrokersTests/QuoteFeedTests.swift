@@ -1,0 +1,146 @@
+import Foundation
+import GatewaySimulator
+import Logging
+import TWSClient
+import TWSProtocol
+import Testing
+import TradingEngine
+import TradingModel
+
+@testable import InteractiveBrokers
+
+/// A simulator on a free port with a manual clock, one hour into the data, with or without live data permission.
+func withQuoteSimulator<Result: Sendable>(
+    liveData: Bool = true, _ body: @Sendable (GatewaySimulator, Int) async throws -> Result
+) async throws -> Result {
+    var logger = Logger(label: "test.gateway")
+    logger.logLevel = .warning
+    let simulator = GatewaySimulator(
+        configuration: GatewaySimulatorConfiguration(
+            host: "127.0.0.1", port: 0, data: simulatorData,
+            gateway: GatewayConfiguration(liveDataEntitled: liveData),
+            start: simulatorData.defaultStart + .seconds(3600), clock: .manual),
+        logger: logger)
+    return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
+        group.addTask { try await simulator.run() }
+        let port = await simulator.listeningPort()
+        do {
+            let result = try await body(simulator, port)
+            group.cancelAll()
+            return result
+        } catch {
+            group.cancelAll()
+            throw error
+        }
+    }
+}
+
+func quietQuoteLogger() -> Logger {
+    var logger = Logger(label: "test.quotes")
+    logger.logLevel = .critical
+    return logger
+}
+
+/// Collects quote feed events until `enough` says so.
+private func collect(
+    _ events: AsyncStream<IBQuoteEvent>, until enough: ([IBQuoteEvent]) -> Bool
+) async -> [IBQuoteEvent] {
+    var seen: [IBQuoteEvent] = []
+    for await event in events {
+        seen.append(event)
+        if enough(seen) { break }
+    }
+    return seen
+}
+
+private func quoteCount(_ events: [IBQuoteEvent]) -> Int {
+    events.filter { if case .quote = $0 { true } else { false } }.count
+}
+
+@Suite("Quote feed against the gateway simulator", .timeLimit(.minutes(1)))
+struct QuoteFeedTests {
+    @Test("one reqMktData line per instrument; quotes follow the simulator's bid/ask; cancelMktData on stop")
+    func quotesFlowAndStopCancels() async throws {
+        try await withQuoteSimulator { simulator, port in
+            try await TWSConnection.connect(connectionConfiguration(port, clientID: 41)) { connection, _ in
+                let stamp = Timestamp(seconds: 42)
+                let feed = IBQuoteFeed(
+                    connection: connection, contracts: simulatorBook, instruments: [syn0, syn1],
+                    delayedFallback: false, logger: quietQuoteLogger(), clock: { stamp })
+                let events = await feed.start()
+                let task = Task { try await feed.run() }
+                while await simulator.state().activeSubscriptions.marketData < 2 { await Task.yield() }
+                // Replay until six quotes came (the first two are the lines' opening quotes).
+                let done = StopFlag()
+                let collector = Task {
+                    defer { done.set("done") }
+                    return await collect(events) { quoteCount($0) >= 6 }
+                }
+                var steps = 0
+                while !done.isSet, steps < 1_000 {
+                    await simulator.advance(by: .seconds(5))
+                    steps += 1
+                    try await Task.sleep(for: .milliseconds(1))
+                }
+                task.cancel()
+                _ = try? await task.value
+                let seen = await collector.value
+                #expect(quoteCount(seen) >= 6)
+                let quotes = seen.compactMap { if case .quote(let id, let q) = $0 { (id, q) } else { nil } }
+                #expect(Set(quotes.map(\.0)) == [syn0, syn1])
+                #expect(quotes.allSatisfy { $0.1.bid < $0.1.ask && $0.1.timestamp == stamp && $0.1.bidSize > .zero })
+                // Consecutive quotes of an instrument differ in bid or ask (coalescing).
+                for id in [syn0, syn1] {
+                    let mine = quotes.filter { $0.0 == id }.map(\.1)
+                    for k in mine.indices.dropFirst() {
+                        #expect(mine[k].bid != mine[k - 1].bid || mine[k].ask != mine[k - 1].ask)
+                    }
+                }
+                // The lines were cancelled, the connection is still up.
+                var waited = 0
+                while await simulator.state().activeSubscriptions.marketData > 0, waited < 2_000 {
+                    waited += 1
+                    try await Task.sleep(for: .milliseconds(1))
+                }
+                #expect(await simulator.state().activeSubscriptions.marketData == 0)
+                #expect(await connection.session != nil)
+            }
+        }
+    }
+
+    @Test("a line refused with 354 falls back to delayed data (reqMarketDataType 3) and quotes arrive")
+    func delayedFallbackOn354() async throws {
+        try await withQuoteSimulator(liveData: false) { simulator, port in
+            try await TWSConnection.connect(connectionConfiguration(port, clientID: 42)) { connection, _ in
+                let feed = IBQuoteFeed(
+                    connection: connection, contracts: simulatorBook, instruments: [syn0],
+                    delayedFallback: true, logger: quietQuoteLogger(), clock: { .zero })
+                let events = await feed.start()
+                let task = Task { try await feed.run() }
+                let seen = await collect(events) { quoteCount($0) >= 1 }
+                task.cancel()
+                _ = try? await task.value
+                #expect(seen.contains(.fellBackToDelayed(syn0)))
+                #expect(seen.contains { if case .notice(_, let n) = $0 { n.code == 10167 } else { false } })
+                #expect(quoteCount(seen) == 1)
+            }
+        }
+    }
+
+    @Test("without data.delayedFallback the 354 ends the feed with the refusal")
+    func noFallbackRethrows() async throws {
+        try await withQuoteSimulator(liveData: false) { _, port in
+            try await TWSConnection.connect(connectionConfiguration(port, clientID: 43)) { connection, _ in
+                let feed = IBQuoteFeed(
+                    connection: connection, contracts: simulatorBook, instruments: [syn0],
+                    delayedFallback: false, logger: quietQuoteLogger(), clock: { .zero })
+                let events = await feed.start()
+                var thrown: (any Error)?
+                do { try await feed.run() } catch { thrown = error }
+                let refusal = try #require(thrown.flatMap(MarketDataRefusal.of))
+                #expect(refusal == .notSubscribed(code: 354, delayedAvailable: true))
+                #expect(quoteCount(await collect(events) { _ in false }) == 0)
+            }
+        }
+    }
+}
