@@ -23,7 +23,8 @@ enum LatencyBenchmark {
         var wallSeconds: Double
     }
 
-    static func run(samples: Int, warmup: Int, journal: Bool) async throws -> Result {
+    /// - Parameter journal: the order journal's durability (`nil`: no journal).
+    static func run(samples: Int, warmup: Int, journal: OrderJournal.Durability?) async throws -> Result {
         let data = minuteData(minutes: (samples + warmup) * 5 / 60 + 180)
         let quiet: Logger = {
             var logger = Logger(label: "bench.latency")
@@ -52,8 +53,9 @@ enum LatencyBenchmark {
             configuration.warmupDuration = ""
             configuration.commissionWait = .seconds(3600)
             configuration.summaryInterval = .seconds(3600)
-            if journal {
-                configuration.journal = try OrderJournal(path: scratch.appendingPathComponent("journal.sqlite").path)
+            if let journal {
+                configuration.journal = try OrderJournal(
+                    path: scratch.appendingPathComponent("journal.sqlite").path, durability: journal)
             }
             let (stop, stopper) = AsyncStream.makeStream(of: String.self)
             let runConfiguration = configuration

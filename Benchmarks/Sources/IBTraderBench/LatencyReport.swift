@@ -1,7 +1,9 @@
 import Foundation
+import Storage
 
-/// The rows of `ibtrader-bench latency`: the loopback baseline, then the bot without and with its order journal
-/// (the journal writes each intent to SQLite synchronously before the order is sent, by design).
+/// The rows of `ibtrader-bench latency`: the loopback baseline, then the bot without its order journal, with it at
+/// its default durability (`synchronous = FULL`: an fsync per commit) and at `.processCrashSafe` (`NORMAL`: no fsync,
+/// survives a process crash, not a power loss). The journal writes each intent before the order is sent, by design.
 /// `BENCH_LATENCY_SAMPLES` (default 10 000) sets the samples per configuration, after 500 warm-up bars.
 enum LatencyReport {
     static func table() async throws -> BenchTable {
@@ -14,19 +16,22 @@ enum LatencyReport {
             "loopback TCP round trip, 2 threads (µs)", baseline.text,
             "p50 / p90 / p99 / p99.9 / max of \(baseline.count): 120-byte frame there and back, blocking sockets, "
                 + "TCP_NODELAY: the kernel's share of the two hops below")
-        for journal in [false, true] {
+        let journals: [(OrderJournal.Durability?, String)] = [
+            (nil, "journal off"), (.full, "journal on (SQLite FULL, the default)"),
+            (.processCrashSafe, "journal on (SQLite NORMAL, no fsync)"),
+        ]
+        for (journal, label) in journals {
             let run = try await LatencyBenchmark.run(samples: samples, warmup: warmup, journal: journal)
-            let label = journal ? "journal on (SQLite, synchronous)" : "journal off"
             table.add(
                 "bar frame out → placeOrder frame in, \(label) (µs)", run.total.text,
                 "p50 / p90 / p99 / p99.9 / max of \(run.total.count) bars (\(run.missing) unmatched), after \(warmup) "
                     + "warm-up bars; simulator → proxy → bot over loopback, \(String(format: "%.0f", run.wallSeconds)) s")
             table.add(
                 "  bar frame out → strategy sees the bar (µs)", run.inbound.text,
-                "kernel hop, TWSClient decode, feed actor, streams, event loop")
+                "kernel hop, NIO read, TWSClient decode and routing, feed, runner input stream")
             table.add(
                 "  strategy → placeOrder frame in (µs)", run.outbound.text,
-                "engine, risk, IBBroker\(journal ? ", journal write" : ""), encode, outbound scheduler, NIO write, kernel hop")
+                "engine, risk, IBBroker\(journal == nil ? "" : ", journal write"), encode, NIO write, kernel hop")
             table.add(
                 "  in the bot ≈ total − loopback p50 (µs)",
                 String(format: "p50 %.1f, p99 %.1f", run.total.p50 - baseline.p50, run.total.p99 - baseline.p50),

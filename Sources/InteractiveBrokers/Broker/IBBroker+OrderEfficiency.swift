@@ -21,8 +21,9 @@ extension IBBroker {
         case .submitBracket(let parent, let children): orders = [parent] + children
         case .cancel, .modify: return nil
         }
-        guard let entry = orders.first, isEntry(entry),
-            let reason = efficiency.denial(forEntryOf: orders.count, at: now)
+        // The counts first: `isEntry` walks every tracked order, which only matters when the limit would refuse.
+        guard let entry = orders.first, let reason = efficiency.denial(forEntryOf: orders.count, at: now),
+            isEntry(entry)
         else { return nil }
         if let adapter = configuration.journal as? OrderJournalIntents {
             try? adapter.journal.recordEvent(.riskDenial, "\(entry.clientOrderID): \(reason)", at: now)

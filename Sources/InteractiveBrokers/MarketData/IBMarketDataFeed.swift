@@ -1,3 +1,4 @@
+import Synchronization
 import TWSClient
 import TWSProtocol
 import TradingEngine
@@ -16,25 +17,59 @@ import TradingModel
 /// group.addTask { try await feed.run() }
 /// for await event in events { if let e = event.engineEvent { engine.handle(e) } }
 /// ```
+///
+/// Latency: a bar is mapped and assembled on the subscription's own task, under a lock rather than on this actor,
+/// and handed straight to the consumer: no actor hop and, with `deliver`, no stream of its own to wake a task
+/// through (docs/live-trading.md, Latency).
 public actor IBMarketDataFeed {
     private let connection: TWSConnection
     private let contracts: ContractBook
     private let subscription: RealTimeBarSubscription
-    private var slices: BarSliceAssembler
+    /// The slice assembler and the consumer, behind one lock so events leave in the assembler's order.
+    private let delivery: Delivery
     private let output: AsyncStream<IBMarketDataEvent>
     private let continuation: AsyncStream<IBMarketDataEvent>.Continuation
 
-    /// Creates a feed.
+    /// Creates a feed whose events are read from `start()`.
     /// - Parameters:
     ///   - connection: a ready connection.
     ///   - contracts: the contract of each instrument.
     ///   - subscription: the instruments and what to show.
     public init(connection: TWSConnection, contracts: ContractBook, subscription: RealTimeBarSubscription) {
+        let (output, continuation) = AsyncStream.makeStream(of: IBMarketDataEvent.self)
+        self.init(
+            connection: connection, contracts: contracts, subscription: subscription, output: output,
+            continuation: continuation, deliver: { continuation.yield($0) })
+    }
+
+    /// Creates a feed that hands every event to `deliver`, in order, on the task that received the bar (the
+    /// runner's hot path: it saves the hop through the feed's own stream); `start()` then yields nothing.
+    /// - Parameters:
+    ///   - connection: a ready connection.
+    ///   - contracts: the contract of each instrument.
+    ///   - subscription: the instruments and what to show.
+    ///   - deliver: takes each event; called under the feed's lock, so it must not block (e.g. a stream's yield).
+    public init(
+        connection: TWSConnection, contracts: ContractBook, subscription: RealTimeBarSubscription,
+        deliver: @escaping @Sendable (IBMarketDataEvent) -> Void
+    ) {
+        let (output, continuation) = AsyncStream.makeStream(of: IBMarketDataEvent.self)
+        self.init(
+            connection: connection, contracts: contracts, subscription: subscription, output: output,
+            continuation: continuation, deliver: deliver)
+    }
+
+    private init(
+        connection: TWSConnection, contracts: ContractBook, subscription: RealTimeBarSubscription,
+        output: AsyncStream<IBMarketDataEvent>, continuation: AsyncStream<IBMarketDataEvent>.Continuation,
+        deliver: @escaping @Sendable (IBMarketDataEvent) -> Void
+    ) {
         self.connection = connection
         self.contracts = contracts
         self.subscription = subscription
-        self.slices = BarSliceAssembler(instruments: subscription.instruments)
-        (output, continuation) = AsyncStream.makeStream(of: IBMarketDataEvent.self)
+        self.output = output
+        self.continuation = continuation
+        self.delivery = Delivery(instruments: subscription.instruments, deliver: deliver)
     }
 
     /// The feed's events; the stream ends when `run()` ends.
@@ -50,25 +85,40 @@ public actor IBMarketDataFeed {
                 let stream = try await connection.realTimeBars(
                     contract: contract, whatToShow: subscription.whatToShow,
                     useRTH: subscription.useRegularTradingHours)
+                let delivery = delivery
                 group.addTask {
-                    for try await item in stream { await self.receive(item, for: id) }
+                    for try await item in stream { delivery.receive(item, for: id) }
                 }
             }
             try await group.waitForAll()
         }
     }
+}
 
-    private func receive(_ item: SubscriptionItem<TWSRealTimeBar>, for id: InstrumentID) {
+/// The feed's assembler and consumer. A `Mutex` instead of the actor: the subscription tasks call it without
+/// suspending, and the lock keeps bars and closed slices of several instruments in the assembler's order.
+private final class Delivery: Sendable {
+    private let slices: Mutex<BarSliceAssembler>
+    private let deliver: @Sendable (IBMarketDataEvent) -> Void
+
+    init(instruments: [InstrumentID], deliver: @escaping @Sendable (IBMarketDataEvent) -> Void) {
+        slices = Mutex(BarSliceAssembler(instruments: instruments))
+        self.deliver = deliver
+    }
+
+    func receive(_ item: SubscriptionItem<TWSRealTimeBar>, for id: InstrumentID) {
         switch item {
         case .data(let wire):
             do throws(IBMappingError) {
                 let bar = try BarMapping.bar(wire)
-                for event in slices.add(bar, for: id) { continuation.yield(.engine(event)) }
+                slices.withLock { slices in
+                    for event in slices.add(bar, for: id) { deliver(.engine(event)) }
+                }
             } catch {
-                continuation.yield(.malformedBar(id, error))
+                slices.withLock { _ in deliver(.malformedBar(id, error)) }
             }
         case .notice(let notice):
-            continuation.yield(.notice(id, notice))
+            slices.withLock { _ in deliver(.notice(id, notice)) }
         }
     }
 }

@@ -187,6 +187,10 @@ extension Session {
 
     mutating func carryOut(_ command: EngineCommand, broker: IBBroker) async {
         commands += 1
+        // The order leaves first, the log line after: at the default info level its formatting and the log write
+        // would otherwise sit between the bar and the order frame (docs/live-trading.md, Latency).
+        var failure: IBBrokerError?
+        do { try await broker.execute(command) } catch { failure = error }
         switch command {
         case .submit(let order):
             logger.info("submit \(order.side) \(order.quantity) \(universe[order.instrument].symbol) \(order.type) (\(order.clientOrderID))")
@@ -197,7 +201,7 @@ extension Session {
         case .modify(let id, let change, _):
             logger.info("modify order \(id): \(change)")
         }
-        do { try await broker.execute(command) } catch { logger.error("command failed: \(error)") }
+        if let failure { logger.error("command failed: \(failure)") }
     }
 
     /// Status changes into the journal (fills come from the broker's executions, keyed by execId).

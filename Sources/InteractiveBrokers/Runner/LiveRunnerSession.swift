@@ -112,12 +112,14 @@ struct Session<S: Strategy> {
             // After 1101 the old feed is retired: fetch what it missed before the new one starts.
             if feedNumber > 0 { await backfill(connection, broker: broker, after: "the 1101 outage") }
             // Each feed runs until its subscriptions end or its `retire` stream finishes (resubscription).
+            // Bars go straight into the runner's inputs (no stream of the feed's own, no pump task): one task
+            // wake-up less per bar (docs/live-trading.md, Latency).
             let feed = IBMarketDataFeed(
                 connection: connection, contracts: book,
                 subscription: RealTimeBarSubscription(
                     instruments: ids, whatToShow: configuration.whatToShow,
-                    useRegularTradingHours: !configuration.outsideRegularTradingHours))
-            let marketEvents = await feed.start()
+                    useRegularTradingHours: !configuration.outsideRegularTradingHours),
+                deliver: { input.yield(.market($0)) })
             let (retire, retirement) = AsyncStream.makeStream(of: Void.self)
             let number = feedNumber
             let delayedFallback = configuration.resilience.delayedFallback
@@ -134,9 +136,6 @@ struct Session<S: Strategy> {
                     await inner.next()
                     inner.cancelAll()
                 }
-            }
-            group.addTask {
-                for await event in marketEvents { input.yield(.market(event)) }
             }
             let quoteRetirement = await startQuotes(connection, input: input, group: &group)  // when asked for
             logger.info("subscribed to 5-second bars; running")

@@ -4,7 +4,7 @@ import TradingModel
 /// The `IntentJournal` the broker writes to, backed by the GRDB `OrderJournal`: `journaled` intents become
 /// `recordIntent` (the row exists before placeOrder), `sent` ones `recordSubmitted` with the TWS order id.
 ///
-/// Writes are synchronous SQLite transactions (durable when `write` returns, per the journal's durability).
+/// Each `write` is one synchronous SQLite transaction (durable when it returns, per the journal's durability).
 public struct OrderJournalIntents: IntentJournal {
     /// The journal written to.
     public let journal: OrderJournal
@@ -22,18 +22,17 @@ public struct OrderJournalIntents: IntentJournal {
 
     public func write(_ intents: [JournaledIntent]) async throws {
         let now = clock()
+        var rows: [JournalIntent] = []
+        var submitted: [Int64?] = []
         for intent in intents {
-            let ref = ClientOrderID(intent.orderRef)
-            if try journal.order(ref) == nil {
-                let index = intent.request.instrument.index
-                let symbol = index >= 0 && index < universe.count ? universe[intent.request.instrument].symbol : "?"
-                var row = JournalIntent(orderRef: ref, symbol: symbol, request: intent.request, createdAt: now)
-                row.parentRef = intent.parentOrderRef.map { ClientOrderID($0) }
-                try journal.recordIntent(row)
-            }
-            if intent.lastKnownState == .sent, let id = intent.brokerOrderID {
-                try journal.recordSubmitted(ref, brokerOrderID: Int64(id), at: now)
-            }
+            let index = intent.request.instrument.index
+            let symbol = index >= 0 && index < universe.count ? universe[intent.request.instrument].symbol : "?"
+            var row = JournalIntent(orderRef: ClientOrderID(intent.orderRef), symbol: symbol, request: intent.request, createdAt: now)
+            row.parentRef = intent.parentOrderRef.map { ClientOrderID($0) }
+            rows.append(row)
+            submitted.append(intent.lastKnownState == .sent ? intent.brokerOrderID.map { Int64($0) } : nil)
         }
+        // One transaction for the group: rows inserted unless journaled already, `sent` ones marked submitted.
+        try journal.recordIntents(rows, submittedAs: submitted, at: now)
     }
 }

@@ -141,32 +141,13 @@ public final class OrderJournal: Sendable {
     /// - Parameter intent: the order, with its stable `orderRef`.
     /// - Throws: `.duplicateOrderRef` when the key is already journaled (never send such an order again).
     public func recordIntent(_ intent: JournalIntent) throws(OrderJournalError) {
-        let json: String
-        do {
-            json = String(decoding: try JSONEncoder().encode(intent), as: UTF8.self)
-        } catch {
-            throw .database(path: path, operation: "encode intent \(intent.orderRef)", reason: "\(error)")
-        }
-        let (limit, stop) = Self.displayPrices(intent.type)
+        let json = try Self.json(of: intent, path: path)
         let ref = intent.orderRef.rawValue
         try perform("record intent \(ref)") {
             try pool.write { db in
-                if try Int64.fetchOne(db, sql: "SELECT seq FROM intents WHERE order_ref = ?", arguments: [ref]) != nil {
+                guard try Self.insertIntent(db, intent, json: json) else {
                     throw OrderJournalError.duplicateOrderRef(path: path, orderRef: ref)
                 }
-                try db.execute(
-                    sql: """
-                        INSERT INTO intents (order_ref, symbol, side, quantity, order_type, limit_price, stop_price,
-                            intent_json, time_in_force, parent_ref, strategy, created_at, state, updated_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        ref, intent.symbol.rawValue, intent.side.rawValue, intent.quantity.units, intent.type.ibName,
-                        limit, stop, json, intent.timeInForce.rawValue, intent.parentRef?.rawValue, intent.strategy,
-                        intent.createdAt.nanoseconds, OrderState.pendingSubmit.rawValue, intent.createdAt.nanoseconds,
-                    ])
-                try Self.appendOrderEvent(
-                    db, ref: ref, state: .pendingSubmit, time: intent.createdAt, detail: (nil, nil, "intent"))
             }
         }
     }
@@ -196,30 +177,10 @@ public final class OrderJournal: Sendable {
         let ref = update.orderRef.rawValue
         return try perform("record status of \(ref)") {
             try pool.write { db in
-                guard
-                    let row = try Row.fetchOne(
-                        db, sql: "SELECT state FROM intents WHERE order_ref = ?", arguments: [ref]),
-                    let text: String = row[0], let current = OrderState(rawValue: text)
-                else { throw OrderJournalError.unknownOrderRef(path: path, orderRef: ref) }
-                try Self.appendOrderEvent(
-                    db, ref: ref, state: update.state, time: update.time,
-                    detail: (update.brokerOrderID, update.permID, update.message))
-                let advances = Self.rank(update.state) >= Self.rank(current) && !current.isTerminal
-                try db.execute(
-                    sql: """
-                        UPDATE intents SET
-                            state = CASE WHEN ? THEN ? ELSE state END,
-                            broker_order_id = COALESCE(?, broker_order_id),
-                            perm_id = COALESCE(?, perm_id),
-                            message = COALESCE(?, message),
-                            updated_at = ?
-                        WHERE order_ref = ?
-                        """,
-                    arguments: [
-                        advances, update.state.rawValue, update.brokerOrderID, update.permID, update.message,
-                        update.time.nanoseconds, ref,
-                    ])
-                return advances && current != update.state
+                guard let advanced = try Self.applyStatus(db, update) else {
+                    throw OrderJournalError.unknownOrderRef(path: path, orderRef: ref)
+                }
+                return advanced
             }
         }
     }
@@ -371,16 +332,18 @@ public final class OrderJournal: Sendable {
         }
     }
 
-    private static func appendOrderEvent(
+    static func appendOrderEvent(
         _ db: Database, ref: String, state: OrderState, time: Timestamp,
         detail: (brokerOrderID: Int64?, permID: Int64?, message: String?)
     ) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO order_events (order_ref, time, state, broker_order_id, perm_id, message)
                 VALUES (?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [ref, time.nanoseconds, state.rawValue, detail.brokerOrderID, detail.permID, detail.message])
+                """
+        ).execute(arguments: [
+            ref, time.nanoseconds, state.rawValue, detail.brokerOrderID, detail.permID, detail.message,
+        ])
     }
 
     /// Adds a fill's quantity to its order and moves the state to partially filled or filled.

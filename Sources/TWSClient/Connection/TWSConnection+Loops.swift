@@ -76,6 +76,7 @@ extension TWSConnection {
     private nonisolated func serve(_ channel: TWSTransportChannel) async throws {
         let hello = await startHandshake()
         try await channel.outbound.write(hello)
+        await useImmediateWriter(channel.outbound as? any TWSImmediateTransportWriter)
         try await withThrowingTaskGroup(of: LoopExit.self) { group in
             group.addTask { try await self.readLoop(channel.inbound) }
             group.addTask { try await self.writeLoop(channel.outbound) }
@@ -88,6 +89,10 @@ extension TWSConnection {
 
     private func startHandshake() -> ByteBuffer {
         handshake.start()
+    }
+
+    private func useImmediateWriter(_ writer: (any TWSImmediateTransportWriter)?) {
+        immediateWriter = writer
     }
 
     // MARK: - Loops
@@ -120,7 +125,8 @@ extension TWSConnection {
         throw TWSConnectionError.closedByPeer(during: await phaseDescription)
     }
 
-    /// Writes queued frames when the rate limiter lets them go; sleeps on the injected clock in between.
+    /// Writes queued frames when the rate limiter lets them go; sleeps on the injected clock in between. With an
+    /// immediate writer the frames are written inside the actor (`takeOutbound`) and this loop only sleeps.
     private nonisolated func writeLoop(_ outbound: any TWSTransportWriter) async throws -> LoopExit {
         var wakeups = self.wakeups.makeAsyncIterator()
         while !Task.isCancelled {
@@ -191,6 +197,12 @@ extension TWSConnection {
         _ frame: ByteBuffer, priority: OutboundPriority = .normal, dependency: OutboundDependency? = nil
     ) {
         scheduler.enqueue(frame, priority: priority, dependency: dependency)
+        if let writer = immediateWriter, !isDraining {
+            // The hot path (an order): written now when the limiter allows; the write loop wakes only for what
+            // has to wait.
+            for ready in scheduler.dequeueReady(now: clock.now()) { writer.writeNow(ready) }
+            if scheduler.isEmpty { return }
+        }
         wakeupContinuation.yield()
     }
 
@@ -210,6 +222,11 @@ extension TWSConnection {
         frames += releasePacedRequests(now: now)
         var next = scheduler.nextReleaseTime(now: now)
         if let backlogTime = nextPacedRelease(now: now) { next = min(next ?? backlogTime, backlogTime) }
+        if let writer = immediateWriter {
+            // Written here, in queue order with `enqueue`'s writes (both run on this actor).
+            for frame in frames { writer.writeNow(frame) }
+            return ([], next)
+        }
         return (frames, next)
     }
 

@@ -85,6 +85,8 @@ public actor TWSConnection {
     /// The latest published state; `connecting` until the connection is ready or closed.
     public private(set) var state: TWSConnectionState = .connecting
 
+    /// Set while connected over a transport that writes without suspending (`TWSConnection+Loops.swift`).
+    var immediateWriter: (any TWSImmediateTransportWriter)?
     /// Wakes the write loop when a message is queued.
     let wakeups: AsyncStream<Void>
     let wakeupContinuation: AsyncStream<Void>.Continuation

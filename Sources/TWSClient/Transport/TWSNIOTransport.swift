@@ -43,7 +43,7 @@ public struct TWSNIOTransport: TWSTransport {
             throw TWSConnectionError.refused(host: host, port: port, reason: Self.reason(error))
         }
         return try await channel.executeThenClose { inbound, outbound in
-            try await body(TWSTransportChannel(inbound: inbound, outbound: Writer(outbound: outbound)))
+            try await body(TWSTransportChannel(inbound: inbound, outbound: Writer(channel: channel.channel)))
         }
     }
 
@@ -56,11 +56,18 @@ public struct TWSNIOTransport: TWSTransport {
         return "\(error)"
     }
 
-    private struct Writer: TWSTransportWriter {
-        let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    /// Every write goes through the channel itself (one FIFO onto its event loop), so `writeNow` from the
+    /// connection's actor and awaited writes never overtake each other.
+    private struct Writer: TWSImmediateTransportWriter {
+        let channel: any Channel
 
         func write(_ bytes: ByteBuffer) async throws {
-            try await outbound.write(bytes)
+            try await channel.writeAndFlush(bytes).get()
+        }
+
+        func writeNow(_ bytes: ByteBuffer) {
+            let channel = channel
+            channel.writeAndFlush(bytes).whenFailure { _ in channel.close(promise: nil) }
         }
     }
 }

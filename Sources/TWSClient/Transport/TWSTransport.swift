@@ -37,3 +37,14 @@ public protocol TWSTransportWriter: Sendable {
     /// - Throws: when the connection is closed.
     func write(_ bytes: ByteBuffer) async throws
 }
+
+/// A writer that hands bytes to the socket without suspending (NIO: `writeAndFlush` onto the channel's event loop).
+///
+/// With one, `TWSConnection` writes a frame from its own actor as soon as the rate limiter lets it go, in queue
+/// order, and wakes its write loop only for frames that must wait: no task wake-up between an order and its frame
+/// (docs/live-trading.md, Latency). Writers without it (test peers) keep the write loop.
+public protocol TWSImmediateTransportWriter: TWSTransportWriter {
+    /// Hands bytes to the transport, in call order with every other write; a failed write closes the connection,
+    /// so the read side ends it.
+    func writeNow(_ bytes: ByteBuffer)
+}

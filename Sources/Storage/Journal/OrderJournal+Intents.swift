@@ -1,0 +1,97 @@
+import Foundation
+import GRDB
+import TradingModel
+
+// The intent write on the order path: one transaction per group of orders, shared row logic.
+extension OrderJournal {
+    /// Journals the intents of one order group (a single order, or a bracket's parent and children) in one
+    /// transaction: each row is inserted unless its orderRef is already journaled (an earlier run's intent sent
+    /// again), and marked submitted with its broker order id when one is given. One commit (one `fsync` at
+    /// `.full`), and no separate read, for the write that sits between the strategy's decision and the order frame.
+    /// - Parameters:
+    ///   - intents: the rows, parent first.
+    ///   - submittedAs: per intent, the broker order id it was sent under (`nil`: not sent yet).
+    ///   - time: when (the status rows' time).
+    /// - Returns: how many rows were inserted (the others existed).
+    /// - Throws: `OrderJournalError.database`.
+    @discardableResult
+    public func recordIntents(
+        _ intents: [JournalIntent], submittedAs: [Int64?], at time: Timestamp
+    ) throws(OrderJournalError) -> Int {
+        var encoded: [String] = []
+        for intent in intents { encoded.append(try Self.json(of: intent, path: path)) }
+        return try perform("record intents \(intents.map(\.orderRef.rawValue).joined(separator: ","))") {
+            try pool.write { db in
+                var inserted = 0
+                for (k, intent) in intents.enumerated() {
+                    if try Self.insertIntent(db, intent, json: encoded[k]) { inserted += 1 }
+                    if k < submittedAs.count, let id = submittedAs[k] {
+                        var update = JournalStatusUpdate(orderRef: intent.orderRef, state: .submitted, time: time)
+                        update.brokerOrderID = id
+                        _ = try Self.applyStatus(db, update)
+                    }
+                }
+                return inserted
+            }
+        }
+    }
+
+    static func json(of intent: JournalIntent, path: String) throws(OrderJournalError) -> String {
+        do {
+            return String(decoding: try JSONEncoder().encode(intent), as: UTF8.self)
+        } catch {
+            throw .database(path: path, operation: "encode intent \(intent.orderRef)", reason: "\(error)")
+        }
+    }
+
+    /// Inserts an intent row and its first history entry; `false` when the orderRef is already journaled.
+    static func insertIntent(_ db: Database, _ intent: JournalIntent, json: String) throws -> Bool {
+        let ref = intent.orderRef.rawValue
+        let existing = try db.cachedStatement(sql: "SELECT seq FROM intents WHERE order_ref = ?")
+        if try Int64.fetchOne(existing, arguments: [ref]) != nil { return false }
+        let (limit, stop) = displayPrices(intent.type)
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO intents (order_ref, symbol, side, quantity, order_type, limit_price, stop_price,
+                    intent_json, time_in_force, parent_ref, strategy, created_at, state, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            ref, intent.symbol.rawValue, intent.side.rawValue, intent.quantity.units, intent.type.ibName,
+            limit, stop, json, intent.timeInForce.rawValue, intent.parentRef?.rawValue, intent.strategy,
+            intent.createdAt.nanoseconds, OrderState.pendingSubmit.rawValue, intent.createdAt.nanoseconds,
+        ])
+        try appendOrderEvent(db, ref: ref, state: .pendingSubmit, time: intent.createdAt, detail: (nil, nil, "intent"))
+        return true
+    }
+
+    /// Applies a status change (history row always; current state only forward, see `recordStatus`).
+    /// - Returns: whether the current state changed; `nil` when the orderRef is not journaled.
+    static func applyStatus(_ db: Database, _ update: JournalStatusUpdate) throws -> Bool? {
+        let ref = update.orderRef.rawValue
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT state FROM intents WHERE order_ref = ?"), arguments: [ref]),
+            let text: String = row[0], let current = OrderState(rawValue: text)
+        else { return nil }
+        try appendOrderEvent(
+            db, ref: ref, state: update.state, time: update.time,
+            detail: (update.brokerOrderID, update.permID, update.message))
+        let advances = rank(update.state) >= rank(current) && !current.isTerminal
+        try db.cachedStatement(
+            sql: """
+                UPDATE intents SET
+                    state = CASE WHEN ? THEN ? ELSE state END,
+                    broker_order_id = COALESCE(?, broker_order_id),
+                    perm_id = COALESCE(?, perm_id),
+                    message = COALESCE(?, message),
+                    updated_at = ?
+                WHERE order_ref = ?
+                """
+        ).execute(arguments: [
+            advances, update.state.rawValue, update.brokerOrderID, update.permID, update.message,
+            update.time.nanoseconds, ref,
+        ])
+        return advances && current != update.state
+    }
+}
