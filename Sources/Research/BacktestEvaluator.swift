@@ -100,4 +100,11 @@ public struct TradingGate<Inner: Strategy>: Strategy {
         let actions = inner.handle(event, in: context)
         return context.now >= start ? actions : []
     }
+
+    /// As the gated strategy: skipping `.barsClosed` for a per-instrument strategy keeps walk-forward windows on the
+    /// engine's fast path.
+    public static var handlesBarsClosed: Bool { Inner.handlesBarsClosed }
+
+    /// As the gated strategy.
+    public var usesQuotes: Bool { inner.usesQuotes }
 }
