@@ -61,8 +61,9 @@ extension TWSCompletedOrder {
         o.trailStopPrice = try r.readOptionalDouble("trailStopPrice")
         o.trailingPercent = try r.readOptionalDouble("trailingPercent")
         contract.comboLegsDescription = try r.readString("comboLegsDescrip")
-        try readCombo(contract: &contract, order: &o, from: &r)
-        try readScaleHedgeAlgo(contract: &contract, order: &o, from: &r)
+        try TWSOrderSections.readCombo(contract: &contract, order: &o, from: &r)
+        try TWSOrderSections.readScaleHedgeAlgo(
+            contract: &contract, order: &o, optOutSmartRouting: false, from: &r)
         o.solicited = try r.readBool("solicited")
         let state = TWSOrderState(status: try r.readString("orderState.status"))
         o.randomizeSize = try r.readBool("randomizeSize")
@@ -102,51 +103,6 @@ extension TWSCompletedOrder {
         }
         if v >= TWSServerVersion.submitter { result.order.submitter = try r.readString("submitter") }
         return result
-    }
-
-    private static func readCombo(
-        contract: inout TWSContract, order o: inout TWSOrder, from r: inout TWSFieldReader
-    ) throws(TWSDecodingError) {
-        let count = try r.readCount("comboLegsCount")
-        for _ in 0..<count {
-            var leg = TWSComboLeg(
-                contractID: try r.readInt("leg.conId"), ratio: try r.readInt("leg.ratio"),
-                action: try r.readString("leg.action"), exchange: try r.readString("leg.exchange"))
-            leg.openClose = try r.readInt("leg.openClose")
-            leg.shortSaleSlot = try r.readInt("leg.shortSaleSlot")
-            leg.designatedLocation = try r.readString("leg.designatedLocation")
-            leg.exemptCode = try r.readInt("leg.exemptCode")
-            contract.comboLegs.append(leg)
-        }
-        let priceCount = try r.readCount("orderComboLegsCount")
-        for _ in 0..<priceCount { o.orderComboLegPrices.append(try r.readOptionalDouble("orderComboLeg.price")) }
-        o.smartComboRoutingParams = try r.readTagValues("smartComboRoutingParamsCount")
-    }
-
-    /// Scale, hedge, clearing, notHeld, delta-neutral contract and algo (no optOutSmartRouting, unlike openOrder).
-    private static func readScaleHedgeAlgo(
-        contract: inout TWSContract, order o: inout TWSOrder, from r: inout TWSFieldReader
-    ) throws(TWSDecodingError) {
-        o.scaleInitLevelSize = try r.readOptionalInt("scaleInitLevelSize")
-        o.scaleSubsLevelSize = try r.readOptionalInt("scaleSubsLevelSize")
-        o.scalePriceIncrement = try r.readOptionalDouble("scalePriceIncrement")
-        if o.hasScaleExtras {
-            o.scalePriceAdjustValue = try r.readOptionalDouble("scalePriceAdjustValue")
-            o.scalePriceAdjustInterval = try r.readOptionalInt("scalePriceAdjustInterval")
-            o.scaleProfitOffset = try r.readOptionalDouble("scaleProfitOffset")
-            o.scaleAutoReset = try r.readBool("scaleAutoReset")
-            o.scaleInitPosition = try r.readOptionalInt("scaleInitPosition")
-            o.scaleInitFillQuantity = try r.readOptionalInt("scaleInitFillQty")
-            o.scaleRandomPercent = try r.readBool("scaleRandomPercent")
-        }
-        o.hedgeType = try r.readString("hedgeType")
-        if !o.hedgeType.isEmpty { o.hedgeParam = try r.readString("hedgeParam") }
-        o.clearingAccount = try r.readString("clearingAccount")
-        o.clearingIntent = try r.readString("clearingIntent")
-        o.notHeld = try r.readBool("notHeld")
-        try contract.readDeltaNeutral(from: &r)
-        o.algoStrategy = try r.readString("algoStrategy")
-        if !o.algoStrategy.isEmpty { o.algoParams = try r.readTagValues("algoParamsCount") }
     }
 
     // MARK: - Writing (simulator side)
@@ -208,8 +164,9 @@ extension TWSCompletedOrder {
         w.writeOptional(o.trailStopPrice, unset: .empty)
         w.writeOptional(o.trailingPercent, unset: .empty)
         w.write(contract.comboLegsDescription)
-        writeCombo(into: &w)
-        writeScaleHedgeAlgo(into: &w)
+        TWSOrderSections.writeCombo(contract: contract, order: order, into: &w)
+        TWSOrderSections.writeScaleHedgeAlgo(
+            contract: contract, order: order, optOutSmartRouting: false, into: &w)
         w.write(o.solicited)
         w.write(orderState.status)
         w.write(o.randomizeSize)
@@ -245,46 +202,5 @@ extension TWSCompletedOrder {
         if v >= TWSServerVersion.customerAccount { w.write(o.customerAccount) }
         if v >= TWSServerVersion.professionalCustomer { w.write(o.professionalCustomer) }
         if v >= TWSServerVersion.submitter { w.write(o.submitter) }
-    }
-
-    private func writeCombo(into w: inout TWSFieldWriter) {
-        w.write(contract.comboLegs.count)
-        for leg in contract.comboLegs {
-            w.write(leg.contractID)
-            w.write(leg.ratio)
-            w.write(leg.action)
-            w.write(leg.exchange)
-            w.write(leg.openClose)
-            w.write(leg.shortSaleSlot)
-            w.write(leg.designatedLocation)
-            w.write(leg.exemptCode)
-        }
-        w.write(order.orderComboLegPrices.count)
-        for price in order.orderComboLegPrices { w.writeOptional(price, unset: .empty) }
-        w.writeTagValues(order.smartComboRoutingParams)
-    }
-
-    private func writeScaleHedgeAlgo(into w: inout TWSFieldWriter) {
-        let o = order
-        w.writeOptional(o.scaleInitLevelSize, unset: .sentinel)
-        w.writeOptional(o.scaleSubsLevelSize, unset: .sentinel)
-        w.writeOptional(o.scalePriceIncrement, unset: .empty)
-        if o.hasScaleExtras {
-            w.writeOptional(o.scalePriceAdjustValue, unset: .empty)
-            w.writeOptional(o.scalePriceAdjustInterval, unset: .empty)
-            w.writeOptional(o.scaleProfitOffset, unset: .empty)
-            w.write(o.scaleAutoReset)
-            w.writeOptional(o.scaleInitPosition, unset: .empty)
-            w.writeOptional(o.scaleInitFillQuantity, unset: .empty)
-            w.write(o.scaleRandomPercent)
-        }
-        w.write(o.hedgeType)
-        if !o.hedgeType.isEmpty { w.write(o.hedgeParam) }
-        w.write(o.clearingAccount)
-        w.write(o.clearingIntent)
-        w.write(o.notHeld)
-        contract.writeDeltaNeutral(into: &w)
-        w.write(o.algoStrategy)
-        if !o.algoStrategy.isEmpty { w.writeTagValues(o.algoParams) }
     }
 }

@@ -71,8 +71,9 @@ extension TWSOpenOrder {
         o.basisPoints = try r.readOptionalDouble("basisPoints")
         o.basisPointsType = try r.readOptionalInt("basisPointsType")
         contract.comboLegsDescription = try r.readString("comboLegsDescrip")
-        try readCombo(contract: &contract, order: &o, from: &r)
-        try readScaleHedgeAlgo(contract: &contract, order: &o, from: &r)
+        try TWSOrderSections.readCombo(contract: &contract, order: &o, from: &r)
+        try TWSOrderSections.readScaleHedgeAlgo(
+            contract: &contract, order: &o, optOutSmartRouting: true, from: &r)
         o.solicited = try r.readBool("solicited")
         o.whatIf = try r.readBool("whatIf")
         let state = try readOrderState(from: &r, serverVersion: v)
@@ -123,54 +124,6 @@ extension TWSOpenOrder {
         if v >= TWSServerVersion.submitter { o.submitter = try r.readString("submitter") }
         if v >= TWSServerVersion.imbalanceOnly { o.imbalanceOnly = try r.readBool("imbalanceOnly") }
         return TWSOpenOrder(contract: contract, order: o, orderState: state, firstTrailStopPrice: firstTrailStopPrice)
-    }
-
-    private static func readCombo(
-        contract: inout TWSContract,
-        order o: inout TWSOrder,
-        from r: inout TWSFieldReader
-    ) throws(TWSDecodingError) {
-        let count = try r.readCount("comboLegsCount")
-        for _ in 0..<count {
-            var leg = TWSComboLeg(contractID: try r.readInt("leg.conId"), ratio: try r.readInt("leg.ratio"),
-                                  action: try r.readString("leg.action"), exchange: try r.readString("leg.exchange"))
-            leg.openClose = try r.readInt("leg.openClose")
-            leg.shortSaleSlot = try r.readInt("leg.shortSaleSlot")
-            leg.designatedLocation = try r.readString("leg.designatedLocation")
-            leg.exemptCode = try r.readInt("leg.exemptCode")
-            contract.comboLegs.append(leg)
-        }
-        let priceCount = try r.readCount("orderComboLegsCount")
-        for _ in 0..<priceCount { o.orderComboLegPrices.append(try r.readOptionalDouble("orderComboLeg.price")) }
-        o.smartComboRoutingParams = try r.readTagValues("smartComboRoutingParamsCount")
-    }
-
-    private static func readScaleHedgeAlgo(
-        contract: inout TWSContract,
-        order o: inout TWSOrder,
-        from r: inout TWSFieldReader
-    ) throws(TWSDecodingError) {
-        o.scaleInitLevelSize = try r.readOptionalInt("scaleInitLevelSize")
-        o.scaleSubsLevelSize = try r.readOptionalInt("scaleSubsLevelSize")
-        o.scalePriceIncrement = try r.readOptionalDouble("scalePriceIncrement")
-        if o.hasScaleExtras {
-            o.scalePriceAdjustValue = try r.readOptionalDouble("scalePriceAdjustValue")
-            o.scalePriceAdjustInterval = try r.readOptionalInt("scalePriceAdjustInterval")
-            o.scaleProfitOffset = try r.readOptionalDouble("scaleProfitOffset")
-            o.scaleAutoReset = try r.readBool("scaleAutoReset")
-            o.scaleInitPosition = try r.readOptionalInt("scaleInitPosition")
-            o.scaleInitFillQuantity = try r.readOptionalInt("scaleInitFillQty")
-            o.scaleRandomPercent = try r.readBool("scaleRandomPercent")
-        }
-        o.hedgeType = try r.readString("hedgeType")
-        if !o.hedgeType.isEmpty { o.hedgeParam = try r.readString("hedgeParam") }
-        o.optOutSmartRouting = try r.readBool("optOutSmartRouting")
-        o.clearingAccount = try r.readString("clearingAccount")
-        o.clearingIntent = try r.readString("clearingIntent")
-        o.notHeld = try r.readBool("notHeld")
-        try contract.readDeltaNeutral(from: &r)
-        o.algoStrategy = try r.readString("algoStrategy")
-        if !o.algoStrategy.isEmpty { o.algoParams = try r.readTagValues("algoParamsCount") }
     }
 
     private static func readOrderState(

@@ -74,8 +74,9 @@ extension TWSOpenOrder {
         w.writeOptional(o.basisPoints, unset: .empty)
         w.writeOptional(o.basisPointsType, unset: .empty)
         w.write(contract.comboLegsDescription)
-        writeCombo(into: &w)
-        writeScaleHedgeAlgo(into: &w)
+        TWSOrderSections.writeCombo(contract: contract, order: order, into: &w)
+        TWSOrderSections.writeScaleHedgeAlgo(
+            contract: contract, order: order, optOutSmartRouting: true, into: &w)
         w.write(o.solicited)
         w.write(o.whatIf)
         writeOrderState(into: &w, serverVersion: v)
@@ -123,48 +124,6 @@ extension TWSOpenOrder {
         }
         if v >= TWSServerVersion.submitter { w.write(o.submitter) }
         if v >= TWSServerVersion.imbalanceOnly { w.write(o.imbalanceOnly) }
-    }
-
-    private func writeCombo(into w: inout TWSFieldWriter) {
-        w.write(contract.comboLegs.count)
-        for leg in contract.comboLegs {
-            w.write(leg.contractID)
-            w.write(leg.ratio)
-            w.write(leg.action)
-            w.write(leg.exchange)
-            w.write(leg.openClose)
-            w.write(leg.shortSaleSlot)
-            w.write(leg.designatedLocation)
-            w.write(leg.exemptCode)
-        }
-        w.write(order.orderComboLegPrices.count)
-        for price in order.orderComboLegPrices { w.writeOptional(price, unset: .empty) }
-        w.writeTagValues(order.smartComboRoutingParams)
-    }
-
-    private func writeScaleHedgeAlgo(into w: inout TWSFieldWriter) {
-        let o = order
-        w.writeOptional(o.scaleInitLevelSize, unset: .sentinel)
-        w.writeOptional(o.scaleSubsLevelSize, unset: .sentinel)
-        w.writeOptional(o.scalePriceIncrement, unset: .empty)
-        if o.hasScaleExtras {
-            w.writeOptional(o.scalePriceAdjustValue, unset: .empty)
-            w.writeOptional(o.scalePriceAdjustInterval, unset: .empty)
-            w.writeOptional(o.scaleProfitOffset, unset: .empty)
-            w.write(o.scaleAutoReset)
-            w.writeOptional(o.scaleInitPosition, unset: .empty)
-            w.writeOptional(o.scaleInitFillQuantity, unset: .empty)
-            w.write(o.scaleRandomPercent)
-        }
-        w.write(o.hedgeType)
-        if !o.hedgeType.isEmpty { w.write(o.hedgeParam) }
-        w.write(o.optOutSmartRouting)
-        w.write(o.clearingAccount)
-        w.write(o.clearingIntent)
-        w.write(o.notHeld)
-        contract.writeDeltaNeutral(into: &w)
-        w.write(o.algoStrategy)
-        if !o.algoStrategy.isEmpty { w.writeTagValues(o.algoParams) }
     }
 
     private func writeOrderState(into w: inout TWSFieldWriter, serverVersion v: Int) {
