@@ -24,7 +24,11 @@ enum LatencyBenchmark {
     }
 
     /// - Parameter journal: the order journal's durability (`nil`: no journal).
-    static func run(samples: Int, warmup: Int, journal: OrderJournal.Durability?) async throws -> Result {
+    /// - Parameter sessionThread: the bot on its own thread (`LiveRunnerConfiguration.usesSessionThread`, the default)
+    ///   or on the shared pools.
+    static func run(
+        samples: Int, warmup: Int, journal: OrderJournal.Durability?, sessionThread: Bool = true
+    ) async throws -> Result {
         let data = minuteData(minutes: (samples + warmup) * 5 / 60 + 180)
         let quiet: Logger = {
             var logger = Logger(label: "bench.latency")
@@ -53,6 +57,7 @@ enum LatencyBenchmark {
             configuration.warmupDuration = ""
             configuration.commissionWait = .seconds(3600)
             configuration.summaryInterval = .seconds(3600)
+            configuration.usesSessionThread = sessionThread
             if let journal {
                 configuration.journal = try OrderJournal(
                     path: scratch.appendingPathComponent("journal.sqlite").path, durability: journal)

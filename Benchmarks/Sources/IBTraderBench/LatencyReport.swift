@@ -4,7 +4,9 @@ import Storage
 /// The rows of `ibtrader-bench latency`: the loopback baseline, then the bot without its order journal, with it at
 /// its default durability (`synchronous = FULL`: an fsync per commit) and at `.processCrashSafe` (`NORMAL`: no fsync,
 /// survives a process crash, not a power loss). The journal writes each intent before the order is sent, by design.
-/// `BENCH_LATENCY_SAMPLES` (default 10 000) sets the samples per configuration, after 500 warm-up bars.
+/// `BENCH_LATENCY_SAMPLES` (default 10 000) sets the samples per configuration, after 500 warm-up bars;
+/// `BENCH_LATENCY_ONLY=TEXT` runs only the rows whose label contains TEXT. The first bot row runs on the shared
+/// thread pools (`usesSessionThread = false`), the others on the session thread, as `ibtrader run` does.
 enum LatencyReport {
     static func table() async throws -> BenchTable {
         var table = BenchTable()
@@ -16,12 +18,15 @@ enum LatencyReport {
             "loopback TCP round trip, 2 threads (µs)", baseline.text,
             "p50 / p90 / p99 / p99.9 / max of \(baseline.count): 120-byte frame there and back, blocking sockets, "
                 + "TCP_NODELAY: the kernel's share of the two hops below")
-        let journals: [(OrderJournal.Durability?, String)] = [
-            (nil, "journal off"), (.full, "journal on (SQLite FULL, the default)"),
-            (.processCrashSafe, "journal on (SQLite NORMAL, no fsync)"),
+        let journals: [(OrderJournal.Durability?, Bool, String)] = [
+            (nil, false, "journal off, shared thread pools"),
+            (nil, true, "journal off"), (.full, true, "journal on (SQLite FULL, the default)"),
+            (.processCrashSafe, true, "journal on (SQLite NORMAL, no fsync)"),
         ]
-        for (journal, label) in journals {
-            let run = try await LatencyBenchmark.run(samples: samples, warmup: warmup, journal: journal)
+        let only = ProcessInfo.processInfo.environment["BENCH_LATENCY_ONLY"]
+        for (journal, sessionThread, label) in journals where only.map({ label.contains($0) }) ?? true {
+            let run = try await LatencyBenchmark.run(
+                samples: samples, warmup: warmup, journal: journal, sessionThread: sessionThread)
             table.add(
                 "bar frame out → placeOrder frame in, \(label) (µs)", run.total.text,
                 "p50 / p90 / p99 / p99.9 / max of \(run.total.count) bars (\(run.missing) unmatched), after \(warmup) "

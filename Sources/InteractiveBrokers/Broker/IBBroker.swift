@@ -301,7 +301,7 @@ public actor IBBroker {
         do {
             contract = try contracts.contract(for: first.instrument)
             var ids: [Int] = []
-            for _ in orders { ids.append(try await connection.nextOrderID()) }
+            for _ in orders { ids.append(try connection.takeOrderID()) }  // no hop onto the connection
             if parentIndex != nil {
                 placed = try OrderMapping.bracket(
                     parent: (id: ids[0], order: orders[0]),
@@ -341,20 +341,17 @@ public actor IBBroker {
                     order: order, brokerOrderID: wire.orderID, orderRef: wire.order.orderRef,
                     wire: wire.order))
         }
-        for wire in placed {
-            do {
-                try await connection.modifyOrder(id: wire.orderID, order: wire.order, contract: contract)
-            } catch {
-                // Nothing of the group was transmitted (only the last order transmits): the intents are dead, so a
-                // restart must not send them.
-                for k in intents.indices { intents[k].lastKnownState = .rejected }
-                try? await journal?.write(intents)
-                for other in placed {
-                    publish(
-                        book.notice(TWSNotice(requestID: other.orderID, code: 201, message: "\(error)"), at: clock()))
-                }
-                throw .request("\(error)")
+        do {
+            // One hop for the whole group; nothing of it is queued when any order fails to encode.
+            try await connection.submitOrders(placed.map { (id: $0.orderID, order: $0.order) }, contract: contract)
+        } catch {
+            // Nothing of the group was transmitted: the intents are dead, so a restart must not send them.
+            for k in intents.indices { intents[k].lastKnownState = .rejected }
+            try? await journal?.write(intents)
+            for other in placed {
+                publish(book.notice(TWSNotice(requestID: other.orderID, code: 201, message: "\(error)"), at: clock()))
             }
+            throw .request("\(error)")
         }
         await reachSubmitCrashPoint(orders.map(\.id))  // crash hook (test only)
         for k in intents.indices { intents[k].lastKnownState = .sent }

@@ -82,12 +82,15 @@ public actor IBMarketDataFeed {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for id in subscription.instruments {
                 let contract = try contracts.contract(for: id)
-                let stream = try await connection.realTimeBars(
-                    contract: contract, whatToShow: subscription.whatToShow,
-                    useRTH: subscription.useRegularTradingHours)
+                // Bars reach `delivery` on the connection's actor as they are routed (no stream hop); the task only
+                // waits for the subscription's end, and cancelling it cancels the subscription.
                 let delivery = delivery
+                let end = try await connection.realTimeBars(
+                    contract: contract, whatToShow: subscription.whatToShow,
+                    useRTH: subscription.useRegularTradingHours
+                ) { item in delivery.receive(item, for: id) }
                 group.addTask {
-                    for try await item in stream { delivery.receive(item, for: id) }
+                    for try await _ in end {}
                 }
             }
             try await group.waitForAll()
@@ -95,8 +98,8 @@ public actor IBMarketDataFeed {
     }
 }
 
-/// The feed's assembler and consumer. A `Mutex` instead of the actor: the subscription tasks call it without
-/// suspending, and the lock keeps bars and closed slices of several instruments in the assembler's order.
+/// The feed's assembler and consumer. A `Mutex` instead of the actor: the connection calls it synchronously as it
+/// routes each bar, and the lock keeps bars and closed slices of several instruments in the assembler's order.
 private final class Delivery: Sendable {
     private let slices: Mutex<BarSliceAssembler>
     private let deliver: @Sendable (IBMarketDataEvent) -> Void

@@ -68,6 +68,10 @@ public struct LiveRunnerConfiguration: Sendable {
     /// Told of every engine event the run handles (warm-up bars included), after its commands went to the broker,
     /// with the engine's open order count; for the backtest parity test and the latency benchmark (`nil`: no cost).
     public var engineEventObserver: (@Sendable (EngineEvent, _ openOrders: Int) -> Void)?
+    /// Run the session on one dedicated thread (`TWSSessionThread`): socket, connection, runner and broker share
+    /// one NIO event loop, so the tick-to-order path has no cross-thread wake-ups. `false`: the shared pools (kept
+    /// for the latency benchmark's comparison).
+    public var usesSessionThread = true
 
     /// Creates a configuration.
     public init(connection: TWSConnectionConfiguration, symbols: [Symbol], engine: EngineConfig = EngineConfig()) {
@@ -207,10 +211,27 @@ public enum LiveRunner {
     public static func run<S: Strategy>(
         strategy: S, configuration: LiveRunnerConfiguration, logger: Logger, stop: AsyncStream<String>? = nil
     ) async throws -> LiveRunSummary {
+        guard configuration.usesSessionThread else {
+            return try await run(
+                strategy: strategy, configuration: configuration, transport: TWSNIOTransport(), logger: logger,
+                stop: stop)
+        }
+        return try await TWSSessionThread.run { thread in
+            try await run(
+                strategy: strategy, configuration: configuration, transport: thread.transport, logger: logger,
+                stop: stop)
+        }
+    }
+
+    private static func run<S: Strategy>(
+        strategy: S, configuration: LiveRunnerConfiguration, transport: TWSNIOTransport, logger: Logger,
+        stop: AsyncStream<String>?
+    ) async throws -> LiveRunSummary {
+        let environment = TWSConnectionEnvironment(transport: transport)
         let (inputs, input) = AsyncStream.makeStream(of: RunnerInput.self)
         let stopFlag = StopFlag()
         return try await withThrowingTaskGroup(of: Void.self, returning: LiveRunSummary.self) { group in
-            let first = TWSConnection(configuration: configuration.connection)
+            let first = TWSConnection(configuration: configuration.connection, environment: environment)
             group.addTask { try? await first.run() }
             var session: Session<S>
             let brokerEvents: AsyncStream<IBBrokerEvent>
@@ -283,7 +304,8 @@ public enum LiveRunner {
                         session.reconnectAttempt(after: why, delay: delay)  // quiet in IB's reset window
                         try await stopFlag.sleep(for: delay)
                         if stopFlag.isSet { break }
-                        let candidate = TWSConnection(configuration: configuration.connection)
+                        let candidate = TWSConnection(
+                            configuration: configuration.connection, environment: environment)
                         group.addTask { try? await candidate.run() }
                         do {
                             _ = try await candidate.waitUntilReady()

@@ -1,11 +1,37 @@
+import NIOCore
 import TWSProtocol
 
 extension TWSConnection {
     /// Takes the next order id (nextValidId, above every order id seen).
     /// - Throws: `TWSRequestError.notConnected` before nextValidId arrived.
     public func nextOrderID() throws(TWSRequestError) -> Int {
+        try takeOrderID()
+    }
+
+    /// Takes the next order id without a hop onto the connection's actor: the order path of a trading session
+    /// (`IBBroker`) allocates, journals and then submits (`submitOrders`).
+    /// - Throws: `TWSRequestError.notConnected` before nextValidId arrived.
+    public nonisolated func takeOrderID() throws(TWSRequestError) -> Int {
         guard let id = orderIDs.next() else { throw .notConnected }
         return id
+    }
+
+    /// Sends a group of orders under ids already taken (`takeOrderID()`), in one call: every order is encoded
+    /// first, so a group that cannot be encoded sends nothing; then all are queued in order (a bracket's parent and
+    /// children with only the last transmitting).
+    /// - Throws: `TWSRequestError.notConnected`, `.invalidRequest`.
+    public func submitOrders(_ orders: [(id: Int, order: TWSOrder)], contract: TWSContract) throws(TWSRequestError) {
+        guard case .ready = phase else { throw .notConnected }
+        var frames: [(Int, ByteBuffer, TWSRequest)] = []
+        for (id, order) in orders {
+            let request = TWSRequest.placeOrder(orderID: id, contract: contract, order: order)
+            frames.append((id, try encode(request), request))
+        }
+        for (id, frame, request) in frames {
+            placedOrderIDs.insert(id)
+            orderIDs.observe(orderID: id)
+            enqueue(frame, dependency: request.dependency)
+        }
     }
 
     /// Places a new order (placeOrder) under a fresh order id. Follow it on `orderEvents()`.

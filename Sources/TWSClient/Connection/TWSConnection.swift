@@ -72,7 +72,8 @@ public actor TWSConnection {
     var pacedBacklog: [PendingPacedRequest] = []
     var realTimeBarPacing: HistoricalPacing
     var router = InboundRouter()
-    var orderIDs = OrderIDAllocator()
+    /// Shared with `takeOrderID()`, which runs off the actor.
+    nonisolated let orderIDs = OrderIDPool()
     /// Request ids start far above order ids, so an errMsg's id names a request or an order, never both.
     var requestIDs = RequestIDAllocator(firstID: 100_000_000)
     var stateListeners: [Int: AsyncStream<TWSConnectionState>.Continuation] = [:]
