@@ -6,7 +6,7 @@ import TradingModel
 // monitor's baseline, and the day's order-efficiency counts. Schema version 3 (registered after version 2 by
 // `registerRunMigrations`).
 extension OrderJournal {
-    /// Version 3: `engine_cash.run_key` (NULL on rows written before: adopted by any key once), the risk
+    /// Version 3: `engine_cash.run_key` (NULL on rows written before: adopted by the first keyed run), the risk
     /// monitor's state and the order-efficiency counts.
     static func registerRestartStateMigrations(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v3-restart-state") { db in
@@ -72,8 +72,9 @@ extension OrderJournal {
         }
     }
 
-    /// The latest cash checkpoint of an account under a run key — or an unkeyed one written before keys existed,
-    /// whichever is later — or `nil`.
+    /// The latest cash checkpoint of an account under a run key, or `nil`. Unkeyed rows (written before v3) are
+    /// read only while the account has no keyed row: the first run after the upgrade adopts them (as before v3),
+    /// later configurations do not.
     /// - Throws: `OrderJournalError`.
     public func latestCashCheckpoint(account: String, runKey: String) throws(OrderJournalError) -> JournalCashCheckpoint? {
         let seq = try perform("read keyed cash checkpoint") {
@@ -82,9 +83,10 @@ extension OrderJournal {
                     db,
                     sql: """
                         SELECT MAX(seq) FROM engine_cash
-                        WHERE account = ? AND (run_key = ? OR run_key IS NULL)
+                        WHERE account = ? AND (run_key = ? OR (run_key IS NULL AND NOT EXISTS (
+                            SELECT 1 FROM engine_cash WHERE account = ? AND run_key IS NOT NULL)))
                         """,
-                    arguments: [account, runKey])
+                    arguments: [account, runKey, account])
             }
         }
         guard let seq else { return nil }
