@@ -81,8 +81,10 @@ extension Session {
                     logger.warning("cash restore: \(adjustment)")
                     try journal.recordEvent(.reconciliation, "cash restore: \(adjustment)", at: now)
                 }
-                if let other = latest?.runKey, other != key.fingerprint {
-                    logger.info("the account's latest cash checkpoint belongs to another configuration (\(other))")
+                if let latest, latest.runKey != key.fingerprint {
+                    // Another strategy of the account journals here too, or the checkpoint predates run keys.
+                    let owner = latest.runKey.map { "another configuration (\($0))" } ?? "no configuration (pre-v3)"
+                    logger.info("the account's latest cash checkpoint belongs to \(owner); restored this one's")
                 }
             } else if let latest {
                 let text =
