@@ -12,6 +12,11 @@ extension IBBroker {
     /// The counts as they stand.
     public var orderEfficiency: OrderEfficiencyGuard { efficiency }
 
+    /// Sets today's counts after a restart (`OrderEfficiencyRestore`, from the journal), before anything is sent.
+    public func restoreEfficiency(day: Int64, submitted: Int, modified: Int, cancelled: Int, executed: Int) {
+        efficiency.restore(day: day, submitted: submitted, modified: modified, cancelled: cancelled, executed: executed)
+    }
+
     /// The orders a command would send and why the limit refuses them, or `nil` to let it through. A denial is
     /// also journaled as a `risk-denial` event when the journal is the order journal.
     func efficiencyDenial(for command: EngineCommand, at now: Timestamp) -> (orders: [Order], reason: String)? {

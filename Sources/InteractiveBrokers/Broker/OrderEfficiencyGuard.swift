@@ -77,6 +77,18 @@ public struct OrderEfficiencyGuard: Sendable, Hashable {
         if executedOrders.insert(order).inserted { executed += 1 }
     }
 
+    /// Sets a day's counts (after a restart, from the journal: `OrderEfficiencyRestore`). Orders that execute again
+    /// today count once more (their first executions are known only as a number), erring on the lenient side by
+    /// at most the orders adopted at the restart.
+    public mutating func restore(day: Int64, submitted: Int, modified: Int, cancelled: Int, executed: Int) {
+        self.day = day
+        self.submitted = max(0, submitted)
+        self.modified = max(0, modified)
+        self.cancelled = max(0, cancelled)
+        self.executed = max(0, executed)
+        executedOrders = []
+    }
+
     /// Why a new entry of `orders` orders would be denied now, or `nil` to allow it. The ratio is judged as it
     /// would be after the submission, so the limit is never crossed by the order it lets through.
     /// - Parameters:

@@ -31,7 +31,8 @@ extension Session {
             + "\(snapshot.positions.count) positions"
         logger.info("\(state)")
         restorePositions(snapshot)
-        restoreCash(snapshot)  // LiveRunner+RestartState.swift
+        restoreCash(snapshot)  // LiveRunner+RestartState.swift (cash, then the risk baseline)
+        await restoreOrderEfficiency(broker)  // LiveRunner+RiskRestore.swift
         await broker.noteReconciled(executionIDs: snapshot.executions.map(\.executionID))
         guard let restart else { return }
         await adoptOpenOrders(restart, snapshot: snapshot, broker: broker)

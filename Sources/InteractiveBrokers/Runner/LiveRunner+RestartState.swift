@@ -40,13 +40,20 @@ extension Session {
         return reference
     }
 
+    /// The run configuration's key for cash checkpoints and risk baselines (`RunKey`).
+    var runKey: RunKey {
+        RunKey(strategyType: S.self, symbols: configuration.symbols, capital: configuration.engine.initialCash)
+    }
+
     /// After the positions are adopted (`restorePositions`, which pays for them from the configured capital): sets
-    /// the engine's cash to what the run before had — the account's latest journal checkpoint plus the fills
-    /// journaled after it (`CashRestore`) — then writes a new checkpoint of the engine's cash at the journal's last
-    /// fill, so the next restart starts from here. The first run on a journal keeps the configured capital minus
-    /// the adopted positions' cost.
+    /// the engine's cash to what the run before with the same `RunKey` had — that key's latest journal checkpoint
+    /// plus the fills journaled after it (`CashRestore`) — then its risk baseline (`restoreRiskState`), then writes
+    /// a new keyed checkpoint of the engine's cash at the journal's last fill, so the next restart starts from
+    /// here. The first run of a key (a first run, or a changed strategy, universe or capital: said in the log and
+    /// the journal) keeps the configured capital minus the adopted positions' cost and fresh risk baselines.
     mutating func restoreCash(_ snapshot: BrokerSnapshot) {
         guard let journal = configuration.journal else { return }
+        let key = runKey
         let symbols = Set(ids.map { universe[$0].symbol })
         var positions: [Symbol: Quantity] = [:]
         var costs: [Symbol: Price] = [:]
@@ -57,7 +64,8 @@ extension Session {
         do {
             let fills = try journal.fills()
             let now = time.now()
-            if let checkpoint = try journal.latestCashCheckpoint(account: account) {
+            let latest = try journal.latestCashCheckpointKey(account: account)
+            if let checkpoint = try journal.latestCashCheckpoint(account: account, runKey: key.fingerprint) {
                 let adopted = engine.portfolio.cash
                 let outcome = CashRestore.restore(
                     checkpoint: checkpoint, fills: fills, account: account, universe: symbols,
@@ -73,7 +81,22 @@ extension Session {
                     logger.warning("cash restore: \(adjustment)")
                     try journal.recordEvent(.reconciliation, "cash restore: \(adjustment)", at: now)
                 }
+                if let latest, latest.runKey != key.fingerprint {
+                    // Another strategy of the account journals here too, or the checkpoint predates run keys.
+                    let owner = latest.runKey.map { "another configuration (\($0))" } ?? "no configuration (pre-v3)"
+                    logger.info("the account's latest cash checkpoint belongs to \(owner); restored this one's")
+                }
+            } else if let latest {
+                let text =
+                    "run configuration changed: the account's cash checkpoints belong to "
+                    + "\(latest.runKey ?? "?") (run \(latest.run.map(String.init) ?? "?")), this run is "
+                    + "\(key.fingerprint); engine cash starts fresh at the configured capital minus the adopted "
+                    + "positions (\(engine.portfolio.cash.centsDescription)), daily-loss and drawdown baselines "
+                    + "start fresh"
+                logger.warning("\(text)")
+                try journal.recordEvent(.reconciliation, text, at: now)
             }
+            restoreRiskState(journal, key: key, at: now)  // LiveRunner+RiskRestore.swift
             let last = fills.map(\.sequence).max() ?? 0
             var held: [Symbol: Quantity] = [:]
             for id in ids where !engine.portfolio.position(for: id).isFlat {
@@ -85,7 +108,8 @@ extension Session {
                     commissions: engine.portfolio.commissions, fillCheckpoint: last,
                     fillCommissions: CashRestore.fillCommissions(
                         fills, upTo: last, account: account, universe: symbols),
-                    positions: held))
+                    positions: held),
+                runKey: key.fingerprint)
         } catch {
             logger.error("journal (engine cash): \(error)")
         }

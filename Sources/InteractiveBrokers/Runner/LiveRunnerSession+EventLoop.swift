@@ -91,6 +91,7 @@ extension Session {
             case .tick:
                 connectivityTick()
                 await broker.releaseOverdueCommissions()
+                await journalRestartState(broker, periodic: clock.now >= nextSummary)  // LiveRunner+RiskRestore.swift
                 if clock.now >= nextSummary {
                     // Periodic reconciliation of fills: executions the events missed reach the journal (by execId).
                     do {

@@ -36,6 +36,9 @@ struct Session<S: Strategy> {
     var backfilledBars = 0
     /// This run in the journal (its number names the orderRef namespace); `nil` without a journal.
     var run: JournalRun?
+    /// The risk baseline and order-efficiency counts last journaled (LiveRunner+RiskRestore.swift).
+    var journaledRisk: RiskBaseline?
+    var journaledEfficiency: JournalOrderEfficiency?
 
     init(strategy: S, configuration: LiveRunnerConfiguration, account: String, logger: Logger) {
         self.configuration = configuration
@@ -200,6 +203,7 @@ struct Session<S: Strategy> {
                 logger.error("journal: \(error)")
             }
         }
+        if let broker { await journalRestartState(broker, periodic: true) }  // LiveRunner+RiskRestore.swift
         logSummary()
         await broker?.finish()
         var enginePositions: [Symbol: Quantity] = [:]

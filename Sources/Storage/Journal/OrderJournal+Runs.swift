@@ -27,6 +27,7 @@ extension OrderJournal {
                     CREATE INDEX engine_cash_account ON engine_cash (account);
                     """)
         }
+        registerRestartStateMigrations(&migrator)  // OrderJournal+RestartState.swift
     }
 
     // MARK: - Runs

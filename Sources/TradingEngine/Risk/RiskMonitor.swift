@@ -64,6 +64,47 @@ public struct RiskMonitor: Sendable {
         }
     }
 
+    /// What a restart must carry over (`baseline`, `restore(_:equity:at:)`); `nil` before the first observation.
+    public var baseline: RiskBaseline? {
+        guard let dayStartEquity, let peakEquity, day != .min else { return nil }
+        return RiskBaseline(
+            day: day, dayStartEquity: dayStartEquity, peakEquity: peakEquity,
+            dailyLossBreached: status.dailyLossBreached, drawdownHalted: status.drawdownHalted,
+            rapidLossHalted: status.rapidLossHalted)
+    }
+
+    /// Replaces what the monitor learnt so far (in a live run: the warm-up's flat, configured-capital equity) with
+    /// the baseline of the run before a restart, then observes the restored equity.
+    ///
+    /// - Same UTC day as `now` (the day rule of `observe`): the day's start equity and the daily-loss flag carry
+    ///   over. Another day: the restored equity is the day's start and the daily-loss flag is clear.
+    /// - The peak (the higher of the saved one and `equity`) and the drawdown and rapid-loss halts ("for good")
+    ///   always carry over.
+    /// - `nil` (a fresh start): the day starts at `equity`, which is also the peak; the flags are clear.
+    /// The rapid-loss window restarts at `equity` (its trailing maxima are not journaled). The kill switch is not
+    /// touched.
+    public mutating func restore(_ saved: RiskBaseline?, equity: Money, at now: Timestamp) {
+        let today = now.dayNumber
+        day = today
+        window.removeAll(keepingCapacity: true)
+        windowHead = 0
+        let killSwitch = status.killSwitchEngaged
+        status = Status()
+        status.killSwitchEngaged = killSwitch
+        if let saved {
+            let sameDay = saved.day == today
+            dayStartEquity = sameDay ? saved.dayStartEquity : equity
+            status.dailyLossBreached = sameDay && saved.dailyLossBreached
+            peakEquity = max(saved.peakEquity, equity)
+            status.drawdownHalted = saved.drawdownHalted
+            status.rapidLossHalted = saved.rapidLossHalted
+        } else {
+            dayStartEquity = equity
+            peakEquity = equity
+        }
+        observe(equity: equity, at: now)
+    }
+
     private mutating func observeRapid(equity: Money, at now: Timestamp, limit: Double, span: TimeSpan) {
         while window.count > windowHead, window[window.count - 1].equity <= equity { window.removeLast() }
         window.append((now, equity))
@@ -75,4 +116,36 @@ public struct RiskMonitor: Sendable {
         let high = window[windowHead].equity
         if equity.doubleValue < high.doubleValue * (1 - limit / 100) { status.rapidLossHalted = true }
     }
+}
+
+/// The risk monitor's state a restart carries over (journaled by the live runner, `RiskMonitor.restore`).
+public struct RiskBaseline: Hashable, Sendable, Codable {
+    /// The UTC day (`Timestamp.dayNumber`) `dayStartEquity` belongs to.
+    public var day: Int64
+    /// The first equity seen that day.
+    public var dayStartEquity: Money
+    /// The highest equity seen (the drawdown rule's high-water mark).
+    public var peakEquity: Money
+    /// Entries blocked for the rest of `day`.
+    public var dailyLossBreached: Bool
+    /// Entries halted by drawdown.
+    public var drawdownHalted: Bool
+    /// Entries halted by a rapid loss.
+    public var rapidLossHalted: Bool
+
+    /// Creates a baseline.
+    public init(
+        day: Int64, dayStartEquity: Money, peakEquity: Money, dailyLossBreached: Bool = false,
+        drawdownHalted: Bool = false, rapidLossHalted: Bool = false
+    ) {
+        self.day = day
+        self.dayStartEquity = dayStartEquity
+        self.peakEquity = peakEquity
+        self.dailyLossBreached = dailyLossBreached
+        self.drawdownHalted = drawdownHalted
+        self.rapidLossHalted = rapidLossHalted
+    }
+
+    /// Any entry halt set.
+    public var isHalted: Bool { dailyLossBreached || drawdownHalted || rapidLossHalted }
 }
