@@ -1,0 +1,106 @@
+import Logging
+import Synchronization
+import TWSClient
+import TradingModel
+
+/// When the event loop last took an input from the connection (bars, quotes, broker reports, state changes).
+/// The loop writes, the heartbeat task reads: one atomic store per input, no lock on the bar path.
+final class InboundActivity: Sendable {
+    private let origin = ContinuousClock.now
+    private let nanoseconds = Atomic<Int64>(0)
+
+    /// Something arrived now.
+    func mark() { nanoseconds.store(Self.nanoseconds(origin.duration(to: .now)), ordering: .relaxed) }
+
+    /// How long nothing has arrived.
+    var silence: Duration {
+        origin.duration(to: .now) - .nanoseconds(nanoseconds.load(ordering: .relaxed))
+    }
+
+    private static func nanoseconds(_ span: Duration) -> Int64 {
+        span.components.seconds * 1_000_000_000 + span.components.attoseconds / 1_000_000_000
+    }
+}
+
+extension RunnerInput {
+    /// Whether this input came from the connection (the heartbeat's evidence that the gateway answers).
+    var isInbound: Bool {
+        switch self {
+        case .broker, .market, .quotes, .connectivity: true
+        case .tick, .stop, .ended, .drained, .feedEnded: false
+        }
+    }
+}
+
+// The health probe (`Heartbeat`): a connection that holds its socket but stops answering is noticed.
+extension Session {
+    /// Starts the heartbeat of one connection's stretch (when `connection.heartbeat` is on). After `interval` of
+    /// silence it sends reqCurrentTime; no answer within `timeout` logs an ALERT (expected inside IB's reset window)
+    /// and ends the stretch as a lost connection (`.ended`), so the reconnect path (resynchronization, back-fill)
+    /// takes over. It ends quietly once the connection is closed (someone else reports that) or the task is
+    /// cancelled.
+    func startHeartbeat(
+        _ connection: TWSConnection, generation: Int, input: AsyncStream<RunnerInput>.Continuation,
+        group: inout ThrowingTaskGroup<Void, any Error>
+    ) {
+        let heartbeat = configuration.resilience.heartbeat
+        guard heartbeat.isEnabled else { return }
+        activity.mark()  // a new connection: its handshake just arrived
+        let activity = self.activity
+        let logger = self.logger
+        let resilience = configuration.resilience
+        group.addTask {
+            // A closed connection ends the task at its next wake-up (a reconnect's new connection has its own).
+            while !Task.isCancelled, await connection.session != nil {
+                if let wait = heartbeat.wait(afterSilence: activity.silence) {
+                    try? await Task.sleep(for: wait)
+                    continue
+                }
+                let silence = activity.silence
+                if await HeartbeatProbe.answers(connection, within: heartbeat.timeout) {
+                    activity.mark()
+                    logger.debug("heartbeat answered after \(silence) of silence")
+                    resilience.observer?(.heartbeatAnswered)
+                    continue
+                }
+                // Closed meanwhile (a disconnect, a stop): the socket's end is reported by its own path.
+                guard !Task.isCancelled, await connection.session != nil else { return }
+                let expected = resilience.resetSchedule?.contains(resilience.clock()) ?? false
+                let (level, text) = heartbeat.unanswered(silence: silence, expected: expected)
+                logger.log(level: level, "\(text)")
+                resilience.observer?(.heartbeatUnanswered(expected: expected))
+                input.yield(.ended(generation, heartbeat.reason(silence: silence)))
+                return
+            }
+        }
+    }
+}
+
+/// The heartbeat's probe.
+enum HeartbeatProbe {
+    /// reqCurrentTime with a timeout: `true` when answered in time (an error answer is an answer too: the gateway
+    /// is alive).
+    static func answers(_ connection: TWSConnection, within timeout: Duration) async -> Bool {
+        await withTaskGroup(of: Bool.self) { probe in
+            probe.addTask {
+                do throws(TWSRequestError) {
+                    _ = try await connection.currentTime()
+                    return true
+                } catch {
+                    // A timeout of the client's own or a closed connection is no answer; a TWS error is one.
+                    switch error {
+                    case .timedOut, .cancelled, .notConnected, .connectionClosed: return false
+                    default: return true
+                    }
+                }
+            }
+            probe.addTask {
+                try? await Task.sleep(for: timeout)
+                return false
+            }
+            let answered = await probe.next() ?? false
+            probe.cancelAll()
+            return answered
+        }
+    }
+}
