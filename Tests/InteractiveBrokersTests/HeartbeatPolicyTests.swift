@@ -16,6 +16,8 @@ struct HeartbeatPolicyTests {
         #expect(heartbeat.wait(afterSilence: .seconds(95)) == nil)
         #expect(!Heartbeat(interval: .zero, timeout: .seconds(10)).isEnabled)
         #expect(Heartbeat() == Heartbeat(interval: .seconds(30), timeout: .seconds(10)))
+        #expect(heartbeat.pollStep == .seconds(1))
+        #expect(Heartbeat(interval: .milliseconds(200), timeout: .seconds(1)).pollStep == .milliseconds(50))
     }
 
     @Test("an unanswered probe is an ALERT outside IB's reset window, an expected notice inside it")

@@ -24,6 +24,10 @@ public struct Heartbeat: Sendable, Equatable {
         self.timeout = timeout
     }
 
+    /// How often the silence is looked at: a quarter of the interval, at most a second (a probe goes out at most
+    /// this late).
+    public var pollStep: Duration { min(interval / 4, .seconds(1)) }
+
     /// Whether probes are sent at all.
     public var isEnabled: Bool { interval > .zero && timeout > .zero }
 

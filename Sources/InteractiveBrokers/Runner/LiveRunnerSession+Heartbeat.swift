@@ -1,25 +1,18 @@
 import Logging
 import Synchronization
 import TWSClient
-import TradingModel
 
-/// When the event loop last took an input from the connection (bars, quotes, broker reports, state changes).
-/// The loop writes, the heartbeat task reads: one atomic store per input, no lock on the bar path.
+/// How many inputs the event loop has taken from the connection (bars, quotes, broker reports, state changes).
+/// The loop counts, the heartbeat task watches the count change: one relaxed atomic increment per input and no
+/// clock read on the bar path.
 final class InboundActivity: Sendable {
-    private let origin = ContinuousClock.now
-    private let nanoseconds = Atomic<Int64>(0)
+    private let count = Atomic<UInt64>(0)
 
-    /// Something arrived now.
-    func mark() { nanoseconds.store(Self.nanoseconds(origin.duration(to: .now)), ordering: .relaxed) }
+    /// Something arrived.
+    func mark() { count.wrappingAdd(1, ordering: .relaxed) }
 
-    /// How long nothing has arrived.
-    var silence: Duration {
-        origin.duration(to: .now) - .nanoseconds(nanoseconds.load(ordering: .relaxed))
-    }
-
-    private static func nanoseconds(_ span: Duration) -> Int64 {
-        span.components.seconds * 1_000_000_000 + span.components.attoseconds / 1_000_000_000
-    }
+    /// Inputs so far.
+    var arrivals: UInt64 { count.load(ordering: .relaxed) }
 }
 
 extension RunnerInput {
@@ -45,20 +38,29 @@ extension Session {
     ) {
         let heartbeat = configuration.resilience.heartbeat
         guard heartbeat.isEnabled else { return }
-        activity.mark()  // a new connection: its handshake just arrived
         let activity = self.activity
         let logger = self.logger
         let resilience = configuration.resilience
         group.addTask {
+            // Silence is measured from when the count was last seen to change (at most `pollStep` late); the new
+            // connection's handshake counts as heard.
+            var seen = activity.arrivals
+            var heard = ContinuousClock.now
             // A closed connection ends the task at its next wake-up (a reconnect's new connection has its own).
             while !Task.isCancelled, await connection.session != nil {
-                if let wait = heartbeat.wait(afterSilence: activity.silence) {
-                    try? await Task.sleep(for: wait)
+                let now = ContinuousClock.now
+                if activity.arrivals != seen {
+                    seen = activity.arrivals
+                    heard = now
+                }
+                let silence = heard.duration(to: now)
+                if let wait = heartbeat.wait(afterSilence: silence) {
+                    try? await Task.sleep(for: min(wait, heartbeat.pollStep))
                     continue
                 }
-                let silence = activity.silence
                 if await HeartbeatProbe.answers(connection, within: heartbeat.timeout) {
-                    activity.mark()
+                    seen = activity.arrivals
+                    heard = .now
                     logger.debug("heartbeat answered after \(silence) of silence")
                     resilience.observer?(.heartbeatAnswered)
                     continue
