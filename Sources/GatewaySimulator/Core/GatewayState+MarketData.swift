@@ -7,6 +7,7 @@ extension GatewayState {
 
     mutating func marketData(_ r: TWSMarketDataRequest, connection: ConnectionID) -> [GatewayAction] {
         guard let session = sessions[connection] else { return [] }
+        if let refusal = refuseMarketDataFault(r.requestID, connection: connection) { return refusal }
         guard let instrument = resolve(r.contract) else {
             return [.send(connection, .error(TWSErrorMessage(
                 requestID: r.requestID, code: 200, message: TWSErrorText.noSecurityDefinition)))]

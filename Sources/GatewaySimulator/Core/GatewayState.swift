@@ -279,6 +279,8 @@ public struct PendingFaults: Sendable, Equatable {
     public var stallNextHistorical = false
     /// After the next order's acknowledgement, lose connectivity (1100); its fill is withheld until restored.
     public var loseConnectivityAfterNextOrder = false
+    /// Refuse this many more reqMktData requests with 10168 (`fail-quotes`, Faults/QuoteFaults.swift).
+    public var refuseMarketData = 0
     /// Creates an empty set.
     public init() {}
 }

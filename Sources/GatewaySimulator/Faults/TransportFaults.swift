@@ -11,6 +11,8 @@ public struct TransportFaults: Sendable, Equatable {
     public var refuseUntil: Double?
     /// Extra delay before every message sent (seconds), until cleared.
     public var responseDelay: Double?
+    /// Connections that are held open but get no answer and whose requests are lost (`freeze`, until `thaw`).
+    public var silenced: Set<ConnectionID> = []
 
     /// No faults.
     public init() {}
@@ -47,9 +49,18 @@ public enum FaultCommand: Sendable, Equatable {
     case connectivityLostAfterNextOrder
     /// Move the replay clock forward (test and drill helper).
     case advanceClock(seconds: Double)
+    /// The connections open now stop answering but keep their sockets (a hung gateway or a half-open TCP path):
+    /// their requests are lost and nothing is sent to them until `resumeAnswering`. New connections are served.
+    case stopAnswering
+    /// Frozen connections are served again (what they asked meanwhile stays lost).
+    case resumeAnswering
+    /// Every open reqMktData line ends with error 10168, and the next `refusals` reqMktData requests are refused
+    /// with it (a quote line that fails while the connection stays up).
+    case failQuotes(refusals: Int)
 
     /// Parses one command line: `drop`, `drop-after N`, `drop-after-order N`, `restart T`, `lost`, `restored [lost|kept]`, `farm CODE`,
-    /// `delay S`, `reorder`, `reject [reason…]`, `duplicate-exec`, `stall-history`, `lost-after-order`, `advance S`.
+    /// `delay S`, `reorder`, `reject [reason…]`, `duplicate-exec`, `stall-history`, `lost-after-order`, `advance S`,
+    /// `freeze`, `thaw`, `fail-quotes [N]`.
     /// An optional leading `at SECONDS` is handled by `FaultScript`.
     public static func parse(_ line: String) -> FaultCommand? {
         let words = line.split(separator: " ").map(String.init)
@@ -74,6 +85,11 @@ public enum FaultCommand: Sendable, Equatable {
         case "stall-history": return .stallNextHistoricalRequest
         case "lost-after-order": return .connectivityLostAfterNextOrder
         case "advance": return number.map { .advanceClock(seconds: $0) }
+        case "freeze": return .stopAnswering
+        case "thaw": return .resumeAnswering
+        case "fail-quotes":
+            if words.count == 1 { return .failQuotes(refusals: 0) }
+            return number.map { .failQuotes(refusals: Int($0)) }
         default: return nil
         }
     }

@@ -60,6 +60,7 @@ actor GatewayHub {
 
     /// A request arrived.
     func receive(_ request: TWSRequest, from connection: ConnectionID) {
+        if faults.silenced.contains(connection) { return }  // freeze: the request is lost
         logger.debug("request", metadata: ["connection": "\(connection)", "message": "\(request.messageName)"])
         let actions = state.handle(request, from: connection, wallTime: wallTime())
         // drop-after-order: counts only orders of a live connection (a dropped socket's late requests are ignored).
@@ -81,6 +82,7 @@ actor GatewayHub {
         outlets.removeValue(forKey: connection)?.finish()
         versions[connection] = nil
         held[connection] = nil
+        faults.silenced.remove(connection)
         reorderPending.remove(connection)
     }
 
@@ -137,6 +139,12 @@ actor GatewayHub {
             state.pendingFaults.loseConnectivityAfterNextOrder = true
         case .advanceClock(let seconds):
             advance(by: TimeSpan(nanoseconds: Int64(seconds * 1e9)))
+        case .stopAnswering:
+            faults.silenced = Set(outlets.keys)
+        case .resumeAnswering:
+            faults.silenced = []
+        case .failQuotes(let refusals):
+            perform(state.failQuotes(refusals: refusals))
         }
     }
 
@@ -152,6 +160,7 @@ actor GatewayHub {
         }
         outlets.removeAll()
         reorderPending.removeAll()
+        faults.silenced = []
     }
 
     // MARK: - Delivery
@@ -168,7 +177,9 @@ actor GatewayHub {
     }
 
     func deliver(_ response: TWSResponse, to connection: ConnectionID) {
-        guard let outlet = outlets[connection], let version = versions[connection] else { return }
+        guard let outlet = outlets[connection], let version = versions[connection],
+            !faults.silenced.contains(connection)  // freeze: nothing reaches a frozen socket
+        else { return }
         let frame: ByteBuffer
         do {
             frame = try response.encode(serverVersion: version)

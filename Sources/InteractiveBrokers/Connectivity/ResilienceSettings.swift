@@ -13,6 +13,10 @@ public struct ResilienceSettings: Sendable {
     public var maxBackfill: TimeSpan = .hours(1)
     /// Market data refused for lack of permissions: fall back to delayed data where it exists (`data.delayedFallback`).
     public var delayedFallback = true
+    /// The health probe of a connection that stays silent (`connection.heartbeat`, `connection.heartbeatTimeout`).
+    public var heartbeat = Heartbeat()
+    /// How a failed quote feed is retried (first delay, cap, ALERT after how many failures in a row).
+    public var quoteRetry = RetryBackoff(first: .seconds(1), maximum: .seconds(300), alertAfter: 3)
     /// Wall time, for the grace period and the reset window (injected: tests pass their own).
     public var clock: @Sendable () -> Timestamp = {
         Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9))
@@ -20,7 +24,8 @@ public struct ResilienceSettings: Sendable {
     /// Told of connectivity milestones (pause, resume, resynchronization, back-fill), e.g. for a test.
     public var observer: (@Sendable (ConnectivityMilestone) -> Void)?
 
-    /// Defaults: 30 s grace, IB North America reset window, back-fill up to one hour, delayed fallback on.
+    /// Defaults: 30 s grace, IB North America reset window, back-fill up to one hour, delayed fallback on, a probe
+    /// after 30 s of silence answered within 10 s, quotes retried from 1 s doubling to 5 min (ALERT after 3).
     public init() {}
 }
 
@@ -34,4 +39,12 @@ public enum ConnectivityMilestone: Sendable, Equatable {
     case resynchronized(missedExecutions: Int)
     /// Bars fed from historical data after an outage: how many.
     case backfilled(bars: Int)
+    /// The heartbeat probe (reqCurrentTime) was answered after a silence.
+    case heartbeatAnswered
+    /// The heartbeat probe got no answer: the connection is treated as lost (`expected`: inside IB's reset window).
+    case heartbeatUnanswered(expected: Bool)
+    /// The quote feed failed (`failures` in a row, `alert` once they reach `quoteRetry.alertAfter`); bars go on.
+    case quotesFailed(failures: Int, alert: Bool)
+    /// The quote feed was started again after failures and delivered a quote.
+    case quotesRecovered
 }

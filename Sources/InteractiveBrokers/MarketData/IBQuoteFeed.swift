@@ -8,14 +8,14 @@ import TradingModel
 /// (`Strategy.usesQuotes`, `data.quotes`).
 ///
 /// Each line's ticks fold into a `QuoteTicks`; a `.quote` is delivered when bid or ask changed (see `QuoteTicks`
-/// for the coalescing). Quotes are stamped by `clock` (the runner's data time): TWS ticks carry no time of their
-/// own. A line refused for lack of live permission (354, 10089, 10090, 10091) switches the connection to delayed
+/// for the coalescing). Quotes are stamped by `clock` when their tick arrives (the runner passes its injected
+/// wall clock, UTC): TWS ticks carry no time of their own. A line refused for lack of live permission (354, 10089, 10090, 10091) switches the connection to delayed
 /// data (reqMarketDataType 3) and asks once more when `delayedFallback` is on, like `DelayedFallback.snapshot`.
 /// Ending `run()` (task cancellation) ends the streams, which sends cancelMktData for every line.
 ///
 /// ```swift
 /// let feed = IBQuoteFeed(connection: connection, contracts: book, instruments: ids, delayedFallback: true,
-///                        logger: logger, clock: { time.now() })
+///                        logger: logger, clock: resilience.clock)
 /// let quotes = await feed.start()
 /// group.addTask { try await feed.run() }
 /// for await case .quote(let id, let quote) in quotes { engine.handle(.quote(id, quote)) }
@@ -39,7 +39,7 @@ public actor IBQuoteFeed {
     ///   - instruments: the instruments to quote.
     ///   - delayedFallback: `data.delayedFallback`: retry a refused line with delayed data.
     ///   - logger: told of the fallback and of notices.
-    ///   - clock: the time stamped on quotes.
+    ///   - clock: the time stamped on quotes: when their tick arrived (UTC).
     public init(
         connection: TWSConnection, contracts: ContractBook, instruments: [InstrumentID], delayedFallback: Bool,
         logger: Logger, clock: @escaping @Sendable () -> Timestamp

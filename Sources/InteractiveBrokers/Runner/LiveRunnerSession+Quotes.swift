@@ -11,39 +11,87 @@ extension Session {
     var subscribesQuotes: Bool { configuration.quotes.subscribes(strategyAsks: engine.strategy.usesQuotes) }
 
     /// Starts the quote feed of one bar feed's stretch, when the run has quotes; finishing the returned
-    /// continuation retires it (cancelMktData). A failed quote feed is logged and the run goes on with bars
-    /// (quotes are an addition to the bars).
+    /// continuation retires it (cancelMktData). Quotes are stamped with the time they arrived on the runner's
+    /// injected clock (`resilience.clock`, UTC), not the latest bar's time (`QuoteTime`: a replay keeps data
+    /// time). A feed that fails (an error, a refusal,
+    /// its lines ending) is started again with backoff (`resilience.quoteRetry`), with an ALERT after repeated
+    /// failure; the strategy keeps running on bars meanwhile (quotes are an addition to the bars).
     func startQuotes(
         _ connection: TWSConnection, input: AsyncStream<RunnerInput>.Continuation,
         group: inout ThrowingTaskGroup<Void, any Error>
     ) async -> AsyncStream<Void>.Continuation? {
         guard subscribesQuotes else { return nil }
         let (retire, retirement) = AsyncStream.makeStream(of: Void.self)
+        let (book, ids, logger) = (self.book, self.ids, self.logger)
+        let resilience = configuration.resilience
         let time = self.time
-        let feed = IBQuoteFeed(
-            connection: connection, contracts: book, instruments: ids,
-            delayedFallback: configuration.resilience.delayedFallback, logger: logger, clock: { time.now() })
-        let events = await feed.start()
-        let logger = self.logger
+        // Arrival on the injected wall clock; the data time only against a replay (`QuoteTime`).
+        let stamp: @Sendable () -> Timestamp = { QuoteTime.stamp(arrival: resilience.clock(), dataTime: time.now()) }
+        let makeFeed: @Sendable () -> IBQuoteFeed = {
+            IBQuoteFeed(
+                connection: connection, contracts: book, instruments: ids,
+                delayedFallback: resilience.delayedFallback, logger: logger, clock: stamp)
+        }
         group.addTask {
             await withTaskGroup(of: Void.self) { inner in
                 inner.addTask {
-                    do { try await feed.run() } catch {
-                        logger.error("quotes ended: \(error); the run goes on with bars only")
-                    }
+                    await QuoteSupervisor.run(
+                        connection, makeFeed: makeFeed, input: input, resilience: resilience, logger: logger)
                 }
                 inner.addTask { for await _ in retire {} }
                 await inner.next()
                 inner.cancelAll()
             }
         }
-        group.addTask {
-            for await event in events { input.yield(.quotes(event)) }
-        }
         logger.info("subscribed to quotes (reqMktData) for \(ids.count) instruments")
         return retirement
     }
+}
 
+/// Keeps a run's quote feed going.
+enum QuoteSupervisor {
+    /// Runs quote feeds one after the other until cancelled (retired) or the connection closes (the reconnect
+    /// path starts a new one): each failure waits `quoteRetry`'s delay; a delivered quote ends the streak.
+    static func run(
+        _ connection: TWSConnection, makeFeed: @Sendable () -> IBQuoteFeed,
+        input: AsyncStream<RunnerInput>.Continuation, resilience: ResilienceSettings, logger: Logger
+    ) async {
+        let retry = resilience.quoteRetry
+        var failures = 0
+        while !Task.isCancelled {
+            let feed = makeFeed()
+            let events = await feed.start()
+            let reason: String = await withTaskGroup(of: String.self) { attempt in
+                attempt.addTask {
+                    do {
+                        try await feed.run()
+                        return "the quote lines ended"
+                    } catch { return "\(error)" }
+                }
+                for await event in events {  // ends when run() ends
+                    if case .quote = event, failures > 0 {
+                        logger.notice("quotes are back after \(failures) failed attempts")
+                        resilience.observer?(.quotesRecovered)
+                        failures = 0
+                    }
+                    input.yield(.quotes(event))
+                }
+                return await attempt.next() ?? "the quote feed ended"
+            }
+            // Retired (a resubscription or the stop), or the connection is gone: not a quote failure.
+            guard !Task.isCancelled, await connection.session != nil else { return }
+            failures += 1
+            let (level, text) = retry.failure(
+                "the quote feed (reqMktData)", reason: reason + "; the strategy keeps running on bars",
+                failures: failures)
+            logger.log(level: level, "\(text)")
+            resilience.observer?(.quotesFailed(failures: failures, alert: retry.isAlert(failures: failures)))
+            try? await Task.sleep(for: retry.delay(afterFailures: failures))
+        }
+    }
+}
+
+extension Session {
     /// One quote feed event: quotes into the engine, the rest logged.
     mutating func handleQuoteEvent(_ event: IBQuoteEvent, broker: IBBroker) async {
         switch event {

@@ -14,6 +14,8 @@ struct Session<S: Strategy> {
     let universe: Universe
     let ids: [InstrumentID]
     let time = RunnerTime(Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9)))
+    /// When the loop last took an input from the connection (the heartbeat, LiveRunnerSession+Heartbeat.swift).
+    let activity = InboundActivity()
     var engine: EngineCore<S>
     var book: ContractBook
     var broker: IBBroker?
@@ -110,6 +112,7 @@ struct Session<S: Strategy> {
         group.addTask {
             for await state in states { input.yield(.connectivity(generation, state)) }
         }
+        startHeartbeat(connection, generation: generation, input: input, group: &group)  // when on
         var feedNumber = 0
         while true {
             // After 1101 the old feed is retired: fetch what it missed before the new one starts.

@@ -38,6 +38,9 @@ struct RunSettings {
     var quotes = QuoteSubscriptionMode.auto
     // Outages (issue 5, resilience): 1100 grace period, IB's reset window, bar back-fill.
     var gracePeriod: Double = 30
+    /// `connection.heartbeat`: seconds of silence before a reqCurrentTime probe (0: off); its answer timeout.
+    var heartbeat: Double = 30
+    var heartbeatTimeout: Double = 10
     var resetWindow = "23:45-00:45"
     var resetTimeZone = "America/New_York"
     var resetDays: [String] = ["sunday"]
@@ -52,7 +55,10 @@ struct RunSettings {
 
     /// The keys of each section (the risk section's are `RiskConfig`'s).
     static let keys: [String: [String]] = [
-        "connection": ["host", "port", "clientId", "account", "gracePeriod", "resetWindow", "resetTimeZone", "resetDays"],
+        "connection": [
+            "host", "port", "clientId", "account", "gracePeriod", "heartbeat", "heartbeatTimeout", "resetWindow",
+            "resetTimeZone", "resetDays",
+        ],
         "universe": ["symbols"],
         "strategy": ["name", "cash", "parameters"],
         "risk": [
@@ -156,6 +162,14 @@ struct RunSettings {
         if let v = try double("connection.gracePeriod") {
             guard v >= 0 else { throw CLIError("\(origin("connection.gracePeriod")): 'connection.gracePeriod' must be ≥ 0 seconds") }
             settings.gracePeriod = v
+        }
+        if let v = try double("connection.heartbeat") {
+            guard v >= 0 else { throw CLIError("\(origin("connection.heartbeat")): 'connection.heartbeat' must be ≥ 0 seconds (0: off)") }
+            settings.heartbeat = v
+        }
+        if let v = try double("connection.heartbeatTimeout") {
+            guard v > 0 else { throw CLIError("\(origin("connection.heartbeatTimeout")): 'connection.heartbeatTimeout' must be positive") }
+            settings.heartbeatTimeout = v
         }
         if let v = try string("connection.resetWindow") { settings.resetWindow = v }
         if let v = try string("connection.resetTimeZone") { settings.resetTimeZone = v }
@@ -304,6 +318,8 @@ struct RunSettings {
     var resilience: ResilienceSettings {
         var value = ResilienceSettings()
         value.gracePeriod = TimeSpan(nanoseconds: Int64(gracePeriod * 1e9))
+        value.heartbeat = Heartbeat(
+            interval: .milliseconds(Int64(heartbeat * 1000)), timeout: .milliseconds(Int64(heartbeatTimeout * 1000)))
         value.resetSchedule = try? resetSchedule()  // validated by load
         value.backfill = backfill
         value.maxBackfill = TimeSpan(nanoseconds: Int64(maxBackfill * 1e9))
