@@ -30,6 +30,7 @@ extension Session {
         var denied = 0
         var range: (first: Timestamp, last: Timestamp)?
         var covered = lastClosed
+        var planned = false
         for _ in 0..<3 {
             let serverNow: Timestamp
             do { serverNow = Timestamp(seconds: try await connection.currentTime()) } catch {
@@ -39,6 +40,7 @@ extension Session {
             guard let plan = BackfillPlan.make(from: max(lastClosed, covered), to: serverNow, policy: policy) else {
                 break
             }
+            planned = true
             covered = plan.serverNow - plan.barLength
             if plan.isTruncated { alertTruncated(plan, after: outage) }
             let fetched = await fetch(plan, connection)
@@ -50,6 +52,7 @@ extension Session {
             denied += engine.denials.count - deniedBefore
             fed += bars.count
         }
+        guard planned else { return }  // no complete bar was missing
         backfilledBars += fed
         if let range {
             logger.notice(
