@@ -112,6 +112,24 @@ struct ManualModifyTests {
         }
     }
 
+    @Test("a bracket's stop-loss is moved by its own id and stays linked to its parent")
+    func movesBracketStop() async throws {
+        try await withScratchJournal { journal in
+            try await withManualSimulator { _, port in
+                let ticket = try ManualTradingTests.ticket(type: "LMT") { $0.limit = "1"; $0.stopLoss = "0.5"; $0.takeProfit = "10000" }
+                let placed = try await ManualTradingTests.place(
+                    ticket, key: "mod-b", port: port, settings: ManualTradingTests.settings(journal))
+                let stopLoss = try #require(placed.legs.first { $0.orderRef == "IBT:manual:mod-b-SL" })
+                let result = try await Self.modify(stopLoss.brokerOrderID, port: port, settings: ManualTradingTests.settings(journal)) {
+                    $0.stop = "0.6"
+                }
+                #expect(result.outcome == .acknowledged && result.before == "SELL 10 STP 0.5" && result.after == "SELL 10 STP 0.6")
+                let wire = try #require(try await Self.openOrder(port, ref: "IBT:manual:mod-b-SL"))
+                #expect(wire.auxPrice == 0.6 && wire.parentID == placed.legs[0].brokerOrderID)
+            }
+        }
+    }
+
     @Test("refused before sending: a price the type lacks, an unknown id, another client's order, a risk denial")
     func refusals() async throws {
         try await withScratchJournal { journal in
