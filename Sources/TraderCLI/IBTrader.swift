@@ -11,7 +11,8 @@ struct IBTrader: AsyncParsableCommand {
             GatewayCommand.self,
             ConnectCommand.self, ContractCommand.self, QuoteCommand.self, HistoryCommand.self, DataCommand.self, JournalCommand.self,
             RunCommand.self,
-            OrderCommand.self, OrdersCommand.self, CancelCommand.self, PositionsCommand.self, AccountCommand.self,
+            OrderCommand.self, ModifyCommand.self, OrdersCommand.self, CancelCommand.self, PositionsCommand.self,
+            AccountCommand.self,
         ]
     )
 }

@@ -13,25 +13,55 @@ private func bar(_ offset: Int64) -> Bar {
 }
 
 @Suite struct BackfillPlanTests {
-    @Test("the request spans the gap plus one bar; no plan when no complete bar can be missing")
+    static func policy(_ barSize: String = "5 secs", maximum: TimeSpan = .hours(6), rewarm: TimeSpan = .minutes(30))
+        -> BackfillPolicy
+    {
+        BackfillPolicy(barSize: barSize, maximum: maximum, rewarm: rewarm)
+    }
+
+    @Test("a short gap: one request for the gap plus one bar, ending at the server's time; no plan without a missing bar")
     func planning() throws {
-        let plan = try #require(
-            BackfillPlan.make(lastClosed: base, serverNow: base + .seconds(62), barSize: "5 secs", maximum: .hours(1)))
-        #expect(plan.duration == "67 S")
-        #expect(!plan.isTruncated)
+        let plan = try #require(BackfillPlan.make(from: base, to: base + .seconds(62), policy: Self.policy()))
+        #expect(plan.requests == [BackfillPlan.Request(end: base + .seconds(62), duration: "67 S")])
+        #expect(plan.requests[0].endDateTime == "20250115-15:01:02")
+        #expect(!plan.isTruncated && plan.start == base && plan.gap == .seconds(62))
         #expect(plan.barLength == .seconds(5))
-        #expect(BackfillPlan.make(lastClosed: base, serverNow: base + .seconds(9), barSize: "5 secs", maximum: .hours(1)) == nil)
-        #expect(BackfillPlan.make(lastClosed: .zero, serverNow: base, barSize: "5 secs", maximum: .hours(1)) == nil)
-        #expect(BackfillPlan.make(lastClosed: base, serverNow: base + .hours(1), barSize: "fortnightly", maximum: .hours(1)) == nil)
+        #expect(BackfillPlan.make(from: base, to: base + .seconds(9), policy: Self.policy()) == nil)
+        #expect(BackfillPlan.make(from: .zero, to: base, policy: Self.policy()) == nil)
+        #expect(BackfillPlan.make(from: base, to: base + .hours(1), policy: Self.policy("fortnightly")) == nil)
+    }
+
+    @Test("a gap longer than IB takes in one request is cut into chunks (one hour of 5-second bars), oldest first")
+    func chunks() throws {
+        let now = base + .minutes(150)
+        let plan = try #require(BackfillPlan.make(from: base, to: now, policy: Self.policy()))
+        #expect(plan.requests.map(\.duration) == ["1805 S", "3600 S", "3600 S"])
+        #expect(plan.requests.map(\.end) == [now - .hours(2), now - .hours(1), now])
+        #expect(!plan.isTruncated && plan.start == base)
+        // Together they reach one bar before the gap, so the first missing bar is in an answer.
+        #expect(plan.requests[0].end - .seconds(1805) == base - .seconds(5))
+        // Minute bars: a day per request.
+        let minutes = try #require(BackfillPlan.make(from: base, to: base + .days(3), policy: Self.policy("1 min", maximum: .days(7))))
+        #expect(minutes.requests.map(\.duration) == ["60 S", "86400 S", "86400 S", "86400 S"])
+    }
+
+    @Test("beyond the maximum only the re-warm span is fetched and the plan says so; a re-warm longer than the gap fills it")
+    func truncation() throws {
+        let now = base + .hours(10)
+        let plan = try #require(BackfillPlan.make(from: base, to: now, policy: Self.policy(rewarm: .minutes(30))))
+        #expect(plan.isTruncated && plan.start == now - .minutes(30))
+        #expect(plan.requests == [BackfillPlan.Request(end: now, duration: "1805 S")])
         let long = try #require(
-            BackfillPlan.make(lastClosed: base, serverNow: base + .hours(3), barSize: "1 min", maximum: .hours(1)))
-        #expect(long.duration == "3600 S" && long.isTruncated)
+            BackfillPlan.make(from: base, to: base + .hours(7), policy: Self.policy(rewarm: .hours(8))))
+        #expect(!long.isTruncated && long.start == base && long.requests.count == 8)
+        // A re-warm shorter than two bars still fetches one complete bar.
+        let tiny = try #require(BackfillPlan.make(from: base, to: now, policy: Self.policy(rewarm: .zero)))
+        #expect(tiny.isTruncated && tiny.start == now - .seconds(10))
     }
 
     @Test("selection: after each instrument's last bar, complete at server time, once, by time then instrument")
     func selection() throws {
-        let plan = try #require(
-            BackfillPlan.make(lastClosed: base, serverNow: base + .seconds(22), barSize: "5 secs", maximum: .hours(1)))
+        let plan = try #require(BackfillPlan.make(from: base, to: base + .seconds(22), policy: Self.policy()))
         let a = InstrumentID(0)
         let b = InstrumentID(1)
         let answers: [(InstrumentID, Bar)] = [

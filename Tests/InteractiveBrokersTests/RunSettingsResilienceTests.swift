@@ -20,12 +20,12 @@ struct RunSettingsResilienceTests {
         } catch { return "\(error)" }
     }
 
-    @Test("defaults: 30 s grace, IB North America's reset window, back-fill up to an hour, delayed fallback on")
+    @Test("defaults: 30 s grace, IB North America's reset window, back-fill up to six hours, delayed fallback on")
     func defaults() throws {
         let resilience = try load("").resilience
         #expect(resilience.gracePeriod == .seconds(30))
         #expect(resilience.resetSchedule == .northAmerica)
-        #expect(resilience.backfill && resilience.maxBackfill == .hours(1) && resilience.delayedFallback)
+        #expect(resilience.backfill && resilience.maxBackfill == .hours(6) && resilience.delayedFallback)
     }
 
     @Test("the keys, from the file and the environment")

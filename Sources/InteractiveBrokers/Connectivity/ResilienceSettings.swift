@@ -9,8 +9,8 @@ public struct ResilienceSettings: Sendable {
     public var resetSchedule: ResetSchedule? = .northAmerica
     /// Fetch the bars missed during an outage (historical data) before live bars resume.
     public var backfill = true
-    /// The longest gap back-filled (older missing bars stay missing, with a warning).
-    public var maxBackfill: TimeSpan = .hours(1)
+    /// The longest gap back-filled in full, in chunks (a longer one gets only the warm-up span, with an ALERT).
+    public var maxBackfill: TimeSpan = .hours(6)
     /// Market data refused for lack of permissions: fall back to delayed data where it exists (`data.delayedFallback`).
     public var delayedFallback = true
     /// The health probe of a connection that stays silent (`connection.heartbeat`, `connection.heartbeatTimeout`).
@@ -24,7 +24,7 @@ public struct ResilienceSettings: Sendable {
     /// Told of connectivity milestones (pause, resume, resynchronization, back-fill), e.g. for a test.
     public var observer: (@Sendable (ConnectivityMilestone) -> Void)?
 
-    /// Defaults: 30 s grace, IB North America reset window, back-fill up to one hour, delayed fallback on, a probe
+    /// Defaults: 30 s grace, IB North America reset window, back-fill up to six hours, delayed fallback on, a probe
     /// after 30 s of silence answered within 10 s, quotes retried from 1 s doubling to 5 min (ALERT after 3).
     public init() {}
 }

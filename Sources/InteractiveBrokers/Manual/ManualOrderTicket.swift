@@ -178,6 +178,18 @@ public struct ManualOrderTicket: Sendable, Hashable {
         }
     }
 
+    /// A single-order ticket from terms already validated (an order as `ibtrader modify` would leave it).
+    /// - Parameters:
+    ///   - symbol: the symbol.
+    ///   - request: side, quantity, pricing and time in force (its instrument is not used).
+    init(symbol: Symbol, request: OrderRequest) {
+        self.symbol = symbol
+        side = request.side
+        quantity = request.quantity
+        type = request.type
+        timeInForce = request.timeInForce
+    }
+
     /// The entry request for an instrument.
     public func request(for instrument: InstrumentID) -> OrderRequest {
         OrderRequest(instrument: instrument, side: side, quantity: quantity, type: type, timeInForce: timeInForce)

@@ -5,7 +5,7 @@ import TWSProtocol
 import TradingEngine
 import TradingModel
 
-/// Settings shared by the manual commands (`ibtrader order|orders|cancel|positions|account`).
+/// Settings shared by the manual commands (`ibtrader order|modify|orders|cancel|positions|account`).
 public struct ManualSettings: Sendable {
     /// The account to act on (default: the first managed account).
     public var account: String?
@@ -40,6 +40,10 @@ public enum ManualTradingError: Error, Sendable, Equatable, CustomStringConverti
     case orderNotFound(String)
     /// The order belongs to another API client, which alone can cancel it.
     case otherClient(orderID: Int, clientID: Int)
+    /// The order belongs to another API client, which alone can modify it.
+    case otherClientModify(orderID: Int, clientID: Int)
+    /// The change does not fit the order (a price its type does not have, nothing to change, unmappable terms).
+    case notModifiable(String)
     /// A request failed.
     case request(String)
     /// The journal could not be written.
@@ -55,6 +59,9 @@ public enum ManualTradingError: Error, Sendable, Equatable, CustomStringConverti
         case .otherClient(let id, let client):
             "order \(id) was placed by API client \(client); only that client can cancel it (--client-id \(client)), "
                 + "or use `ibtrader cancel --all`"
+        case .otherClientModify(let id, let client):
+            "order \(id) was placed by API client \(client); only that client can modify it (--client-id \(client))"
+        case .notModifiable(let text): "cannot modify \(text)"
         case .request(let text): "TWS request failed: \(text)"
         case .journal(let text): "journal: \(text)"
         }

@@ -6,7 +6,7 @@ import TradingEngine
 import TradingModel
 
 // Outages: 1100/1101/1102 through `ConnectivityMonitor`, socket losses and reconnects, resynchronization of
-// executions and open orders, and the back-fill of bars missed.
+// executions and open orders (the back-fill of bars missed: LiveRunnerSession+Backfill.swift).
 extension Session {
     /// A connectivity state change of the live connection; returns `true` when market data must be subscribed again.
     mutating func connectivityChanged(
@@ -103,70 +103,5 @@ extension Session {
         } catch {
             logger.error("resynchronization failed: \(error)")
         }
-    }
-
-    /// Feeds the bars missed since the last closed slice from historical data, in order and once, with entries
-    /// paused: indicators, marks and timers catch up, but no order is sent on a bar that is already history
-    /// (the strategy's wishes are denied and logged). Live bars already queued that overlap are skipped by the
-    /// loop's last-bar check.
-    mutating func backfill(_ connection: TWSConnection, broker: IBBroker, after outage: String) async {
-        guard configuration.resilience.backfill, lastClosed > .zero else { return }
-        let serverNow: Timestamp
-        do { serverNow = Timestamp(seconds: try await connection.currentTime()) } catch {
-            logger.warning("back-fill after \(outage) skipped: no server time (\(error))")
-            return
-        }
-        guard
-            let plan = BackfillPlan.make(
-                lastClosed: lastClosed, serverNow: serverNow, barSize: configuration.warmupBarSize,
-                maximum: configuration.resilience.maxBackfill)
-        else { return }
-        if plan.isTruncated {
-            logger.warning("outage longer than the back-fill limit: only the last \(plan.duration) of bars are fetched")
-        }
-        var fetched: [(InstrumentID, Bar)] = []
-        for id in ids {
-            do {
-                var query = TWSHistoricalBarsQuery(
-                    contract: try book.contract(for: id), duration: plan.duration,
-                    barSize: configuration.warmupBarSize)
-                query.whatToShow = configuration.whatToShow
-                query.useRTH = !configuration.outsideRegularTradingHours
-                for item in try await connection.historicalBars(query) {
-                    do { fetched.append((id, try BarMapping.bar(item))) } catch {
-                        logger.warning("back-fill bar of \(universe[id].symbol) dropped: \(error)")
-                    }
-                }
-            } catch {
-                logger.warning("back-fill of \(universe[id].symbol) failed: \(error)")
-            }
-        }
-        let bars = plan.select(fetched, lastSeen: lastBarTime)
-        guard !bars.isEmpty else {
-            configuration.resilience.observer?(.backfilled(bars: 0))
-            return
-        }
-        setEntryPause(.backfill, true)
-        let deniedBefore = engine.denials.count
-        var k = 0
-        while k < bars.count {
-            let (id, bar) = bars[k]
-            lastBarTime[id.index] = bar.timestamp
-            time.advance(to: bar.timestamp)
-            await handle(.bar(id, bar), broker: broker)
-            k += 1
-            if k == bars.count || bars[k].1.timestamp != bar.timestamp, bar.timestamp > lastClosed {
-                lastClosed = bar.timestamp
-                await handle(.barsClosed(bar.timestamp), broker: broker)
-            }
-        }
-        setEntryPause(.backfill, false)
-        backfilledBars += bars.count
-        let denied = engine.denials.count - deniedBefore
-        let first = bars[0].1.timestamp
-        let last = bars[bars.count - 1].1.timestamp
-        logger.notice(
-            "back-filled \(bars.count) bars missed during \(outage) (\(first) … \(last)); \(denied) orders the strategy wanted on them were not sent")
-        configuration.resilience.observer?(.backfilled(bars: bars.count))
     }
 }

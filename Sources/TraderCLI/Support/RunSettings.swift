@@ -45,7 +45,7 @@ struct RunSettings {
     var resetTimeZone = "America/New_York"
     var resetDays: [String] = ["sunday"]
     var backfill = true
-    var maxBackfill: Double = 3600
+    var maxBackfill: Double = 21_600
     var journalPath: String?
     var logLevel = "info"
     var logFile: String?

@@ -208,9 +208,10 @@ func faultRun<S: Strategy>(
 
 /// Advances the replay clock in 5-second steps until `done` holds (checked after every step), at most `limit`.
 /// Each step waits until the engine has closed the slice the step emitted, so the replay does not race ahead of the
-/// bot ("as fast as the client consumes"). The wait is bounded (300 ms): the first step after a (re)subscription
-/// brings no bar the engine closes, and correctness never depends on the pace — `done` and the checks wait for
-/// what they need.
+/// bot ("as fast as the client consumes"). The wait is bounded (300 ms): a step taken before the simulator holds the
+/// (re)subscription brings no bar (`.subscribed` is reported before reqRealTimeBars reaches it, and steps go on while
+/// the runner back-fills and resubscribes; the runner itself closes the first live bar at once: `FirstLiveBarTests`),
+/// and correctness never depends on the pace — `done` and the checks wait for what they need.
 func replaySteps(
     _ simulator: GatewaySimulator, _ recorder: EngineRecorder, limit: Int = 400,
     until done: @Sendable (GatewayState) -> Bool = { _ in false }
