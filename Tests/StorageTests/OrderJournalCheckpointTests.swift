@@ -88,6 +88,33 @@ struct OrderJournalCheckpointTests {
         }
     }
 
+    /// The WAL header's checkpoint sequence number (bytes 12-15), which SQLite bumps each time it starts the WAL over.
+    static func walRestarts(_ path: String) throws -> [UInt8] {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path + "-wal"))
+        defer { try? handle.close() }
+        return Array(try handle.read(upToCount: 16) ?? Data()).suffix(4)
+    }
+
+    @Test func theCheckpointRestartsTheWALSoTheNextIntentDoesNot() async throws {
+        try await withTemporaryDirectory { dir in
+            let path = dir + "/journal.sqlite"
+            let journal = try OrderJournal(path: path, checkpoints: .manual)
+            _ = try Self.writeIntents(journal, 0..<50)
+            let before = try Self.walRestarts(path)
+            try journal.checkpoint()
+            let atCheckpoint = try Self.walRestarts(path)
+            #expect(atCheckpoint != before)
+            // The next order's commit appends to the restarted WAL: no restart (and no header fsync) of its own.
+            _ = try Self.writeIntents(journal, 50..<51)
+            #expect(try Self.walRestarts(path) == atCheckpoint)
+            // Nothing written since: the next tick's call does nothing, not even a restart.
+            try journal.checkpoint()
+            let settled = try Self.walRestarts(path)
+            try journal.checkpoint()
+            #expect(try Self.walRestarts(path) == settled)
+        }
+    }
+
     @Test func aManualJournalLosesNothingWhenTheProcessDiesBeforeACheckpoint() async throws {
         try await withTemporaryDirectory { dir in
             let path = dir + "/journal.sqlite"

@@ -13,17 +13,24 @@ extension OrderJournal {
 
     /// Copies the WAL's committed pages into the database file without waiting for anyone (SQLite's PASSIVE
     /// checkpoint): a reader in another process (`ibtrader journal`) only leaves some frames for the next call.
-    /// Once a checkpoint is complete the next commit writes the WAL from its start again, so the WAL stays as small as
-    /// the writes between two calls. Cheap when nothing was written since the last call; at `.full` it `fsync`s the
-    /// database file when it copied pages.
+    /// When the copy is complete the WAL is restarted right away (see `restartWAL`), so the next order's commit
+    /// neither pays for that restart nor finds a long WAL: the WAL stays as small as the writes between two calls.
+    /// Nearly free when this journal wrote nothing since the last complete checkpoint (no SQLite call at all).
     /// - Returns: the WAL's frames and how many are now in the database file.
     /// - Throws: `OrderJournalError.database`.
     @discardableResult
     public func checkpoint() throws(OrderJournalError) -> CheckpointResult {
         try perform("checkpoint") {
             try pool.writeWithoutTransaction { db in
+                let changes = db.totalChangesCount
+                if let last = lastCompleteCheckpoint.withLock({ $0 }), last.changes == changes { return last.result }
                 let (frames, done) = try Self.checkpoint(db, .passive)
-                return CheckpointResult(walFrames: frames, checkpointedFrames: done)
+                let result = CheckpointResult(walFrames: frames, checkpointedFrames: done)
+                if frames > 0, done == frames {
+                    try Self.restartWAL(db)
+                    lastCompleteCheckpoint.withLock { $0 = (changes, result) }
+                }
+                return result
             }
         }
     }
@@ -37,6 +44,15 @@ extension OrderJournal {
             try pool.writeWithoutTransaction { db in _ = try Self.checkpoint(db, .truncate) }
             try pool.close()
         }
+    }
+
+    /// Starts the WAL over now, at the checkpoint, rather than in the next commit: the first frame written after a
+    /// complete checkpoint rewinds the WAL and `fsync`s its new header (at NORMAL as well), which measured as an extra
+    /// ~170 µs on the first intent after every tick. Rewriting `user_version` (unused by the journal, same value)
+    /// is the smallest write that does it: one page.
+    static func restartWAL(_ db: Database) throws {
+        let version = try Int64.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        try db.execute(sql: "PRAGMA user_version = \(version)")
     }
 
     /// GRDB's checkpoint, refused on a closed connection (SQLite's checkpoint call does not check for one).

@@ -85,22 +85,63 @@ extension OrderJournal {
         return migrator
     }
 
-    /// Version 3: an intent is stored as columns, not JSON, so the write before placeOrder encodes nothing. Rows
-    /// written before keep their `intent_json` (read as before); new rows leave it empty. The `state` index goes: no
-    /// query needs it (the reads that filter on state run at start on a small table), and every status change paid a
-    /// page write for it. The broker order id index becomes partial: an intent is inserted without an id, so the
-    /// insert no longer touches that index.
+    /// Version 3, for the write before placeOrder: an intent is stored as columns, not JSON, so nothing is encoded
+    /// (rows written before keep their `intent_json` and are read from it; new rows leave it empty). `intents` and
+    /// `order_events` are rebuilt without AUTOINCREMENT (the journal never deletes from them, so `seq` still only
+    /// grows) because AUTOINCREMENT rewrites `sqlite_sequence`'s page in every insert. The `state` index goes (the
+    /// reads that filter on state run at start, on a small table) and the broker order id index becomes partial, so
+    /// the intent's insert (no id yet) touches neither. An intent's commit went from six pages to three.
     static func registerIntentColumnsMigration(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v3-intent-columns") { db in
+            let v1Columns = """
+                order_ref, symbol, side, quantity, order_type, limit_price, stop_price, intent_json, time_in_force,
+                parent_ref, strategy, created_at, state, broker_order_id, perm_id, filled_quantity, updated_at, message
+                """
             try db.execute(
                 sql: """
-                    ALTER TABLE intents ADD COLUMN oca_group TEXT;
-                    ALTER TABLE intents ADD COLUMN trail_percent REAL;
-                    ALTER TABLE intents ADD COLUMN limit_offset INTEGER;
-                    DROP INDEX intents_state;
-                    DROP INDEX intents_broker_order_id;
+                    CREATE TABLE intents_v3 (
+                        seq INTEGER PRIMARY KEY,
+                        order_ref TEXT NOT NULL UNIQUE,
+                        symbol TEXT NOT NULL,
+                        side TEXT NOT NULL,
+                        quantity INTEGER NOT NULL,
+                        order_type TEXT NOT NULL,
+                        limit_price INTEGER,
+                        stop_price INTEGER,
+                        intent_json TEXT NOT NULL,
+                        time_in_force TEXT NOT NULL,
+                        parent_ref TEXT,
+                        strategy TEXT,
+                        created_at INTEGER NOT NULL,
+                        state TEXT NOT NULL,
+                        broker_order_id INTEGER,
+                        perm_id INTEGER,
+                        filled_quantity INTEGER NOT NULL DEFAULT 0,
+                        updated_at INTEGER NOT NULL,
+                        message TEXT,
+                        oca_group TEXT,
+                        trail_percent REAL,
+                        limit_offset INTEGER
+                    );
+                    INSERT INTO intents_v3 (seq, \(v1Columns)) SELECT seq, \(v1Columns) FROM intents;
+                    DROP TABLE intents;
+                    ALTER TABLE intents_v3 RENAME TO intents;
                     CREATE INDEX intents_broker_order_id ON intents (broker_order_id)
                         WHERE broker_order_id IS NOT NULL;
+                    CREATE TABLE order_events_v3 (
+                        seq INTEGER PRIMARY KEY,
+                        order_ref TEXT NOT NULL,
+                        time INTEGER NOT NULL,
+                        state TEXT NOT NULL,
+                        broker_order_id INTEGER,
+                        perm_id INTEGER,
+                        message TEXT
+                    );
+                    INSERT INTO order_events_v3 SELECT seq, order_ref, time, state, broker_order_id, perm_id, message
+                        FROM order_events;
+                    DROP TABLE order_events;
+                    ALTER TABLE order_events_v3 RENAME TO order_events;
+                    DELETE FROM sqlite_sequence WHERE name IN ('intents', 'order_events');
                     """)
         }
     }

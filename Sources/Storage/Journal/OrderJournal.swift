@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import TradingModel
 
 /// The order journal: a SQLite file (WAL mode, `synchronous = FULL`) holding every order intent *before* it is
@@ -45,6 +46,8 @@ public final class OrderJournal: Sendable {
     /// Who checkpoints the WAL.
     public let checkpoints: Checkpoints
     let pool: DatabasePool
+    /// The writer's change count and the answer of the last complete `checkpoint()`: unchanged count, nothing to do.
+    let lastCompleteCheckpoint = Mutex<(changes: Int, result: CheckpointResult)?>(nil)
 
     /// Opens (and, when allowed, creates) a journal.
     /// - Parameters:
