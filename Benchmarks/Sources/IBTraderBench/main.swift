@@ -1,6 +1,6 @@
 import Foundation
 
-// ibtrader-bench [codec|backtest|research|latency|all]: prints a small table. Figures are for this machine, this run.
+// ibtrader-bench [codec|backtest|research|latency|journal|all]: prints a small table. Figures are for this machine, this run.
 let arguments = CommandLine.arguments.dropFirst()
 let which = arguments.first ?? "all"
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -71,6 +71,7 @@ do {
                   "parallel efficiency: 1.00 = no contention between the two workers (cores taken by other processes excluded)")
     }
     if which == "latency" { table.rows += try await LatencyReport.table().rows }
+    if which == "journal" { table.rows += try await JournalBenchmark.table().rows }
     print(table.render())
 } catch {
     FileHandle.standardError.write(Data("ibtrader-bench: \(error)\n".utf8))

@@ -90,6 +90,7 @@ extension Session {
                     logger.notice("market data \(universe[id].symbol): \(notice.code) \(notice.message)")
                 }
             case .tick:
+                do { try configuration.journal?.checkpoint() } catch { logger.warning("journal checkpoint: \(error)") }
                 connectivityTick()
                 await broker.releaseOverdueCommissions()
                 await journalRestartState(broker, periodic: clock.now >= nextSummary)  // LiveRunner+RiskRestore.swift

@@ -2,7 +2,9 @@ import Foundation
 import GRDB
 import TradingModel
 
-// The intent write on the order path: one transaction per group of orders, shared row logic.
+// The intent write on the order path: one transaction per group of orders, shared row logic. Nothing here encodes
+// JSON or compiles SQL after the first call (cached statements), and the insert touches as few pages as the schema
+// allows (see `registerIntentColumnsMigration`).
 extension OrderJournal {
     /// Journals the intents of one order group (a single order, or a bracket's parent and children) in one
     /// transaction: each row is inserted unless its orderRef is already journaled (an earlier run's intent sent
@@ -18,13 +20,11 @@ extension OrderJournal {
     public func recordIntents(
         _ intents: [JournalIntent], submittedAs: [Int64?], at time: Timestamp
     ) throws(OrderJournalError) -> Int {
-        var encoded: [String] = []
-        for intent in intents { encoded.append(try Self.json(of: intent, path: path)) }
-        return try perform("record intents \(intents.map(\.orderRef.rawValue).joined(separator: ","))") {
+        try perform("record intents \(intents.map(\.orderRef.rawValue).joined(separator: ","))") {
             try pool.write { db in
                 var inserted = 0
                 for (k, intent) in intents.enumerated() {
-                    if try Self.insertIntent(db, intent, json: encoded[k]) { inserted += 1 }
+                    if try Self.insertIntent(db, intent) { inserted += 1 }
                     if k < submittedAs.count, let id = submittedAs[k] {
                         var update = JournalStatusUpdate(orderRef: intent.orderRef, state: .submitted, time: time)
                         update.brokerOrderID = id
@@ -36,31 +36,26 @@ extension OrderJournal {
         }
     }
 
-    static func json(of intent: JournalIntent, path: String) throws(OrderJournalError) -> String {
-        do {
-            return String(decoding: try JSONEncoder().encode(intent), as: UTF8.self)
-        } catch {
-            throw .database(path: path, operation: "encode intent \(intent.orderRef)", reason: "\(error)")
-        }
-    }
-
     /// Inserts an intent row and its first history entry; `false` when the orderRef is already journaled.
-    static func insertIntent(_ db: Database, _ intent: JournalIntent, json: String) throws -> Bool {
+    static func insertIntent(_ db: Database, _ intent: JournalIntent) throws -> Bool {
         let ref = intent.orderRef.rawValue
-        let existing = try db.cachedStatement(sql: "SELECT seq FROM intents WHERE order_ref = ?")
-        if try Int64.fetchOne(existing, arguments: [ref]) != nil { return false }
-        let (limit, stop) = displayPrices(intent.type)
+        let type = IntentTypeColumns(intent.type)
+        // `intent_json` stays empty: the columns are the intent (rows from before schema v3 keep their JSON).
         try db.cachedStatement(
             sql: """
                 INSERT INTO intents (order_ref, symbol, side, quantity, order_type, limit_price, stop_price,
-                    intent_json, time_in_force, parent_ref, strategy, created_at, state, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    trail_percent, limit_offset, intent_json, time_in_force, parent_ref, oca_group, strategy,
+                    created_at, state, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (order_ref) DO NOTHING
                 """
         ).execute(arguments: [
-            ref, intent.symbol.rawValue, intent.side.rawValue, intent.quantity.units, intent.type.ibName,
-            limit, stop, json, intent.timeInForce.rawValue, intent.parentRef?.rawValue, intent.strategy,
-            intent.createdAt.nanoseconds, OrderState.pendingSubmit.rawValue, intent.createdAt.nanoseconds,
+            ref, intent.symbol.rawValue, intent.side.rawValue, intent.quantity.units, type.name, type.limit,
+            type.stop, type.trailPercent, type.limitOffset, intent.timeInForce.rawValue, intent.parentRef?.rawValue,
+            intent.ocaGroup, intent.strategy, intent.createdAt.nanoseconds, OrderState.pendingSubmit.rawValue,
+            intent.createdAt.nanoseconds,
         ])
+        guard db.changesCount > 0 else { return false }
         try appendOrderEvent(db, ref: ref, state: .pendingSubmit, time: intent.createdAt, detail: (nil, nil, "intent"))
         return true
     }

@@ -46,7 +46,7 @@ extension OrderJournal {
     /// - Throws: `OrderJournalError`.
     public func highestBrokerOrderID() throws(OrderJournalError) -> Int64? {
         try perform("read highest order id") {
-            try pool.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(broker_order_id) FROM intents") }
+            try pool.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(broker_order_id) FROM intents WHERE broker_order_id IS NOT NULL") }
         }
     }
 
@@ -156,27 +156,27 @@ extension OrderJournal {
                 try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT seq, intent_json, state, broker_order_id, perm_id, filled_quantity, updated_at, message
+                        SELECT seq, state, broker_order_id, perm_id, filled_quantity, updated_at, message,
+                            \(Self.intentColumnsSQL)
                         FROM intents WHERE \(condition) ORDER BY seq
                         """,
                     arguments: arguments)
             }
         }
-        let decoder = JSONDecoder()
+        let decoder = JSONDecoder()  // for rows written before schema v3 only
         var orders: [JournalOrder] = []
         for row in rows {
             let seq: Int64? = row[0]
-            let json: String? = row[1]
-            let text: String? = row[2]
-            let filled: Int64? = row[5]
-            let updated: Int64? = row[6]
-            guard let seq, let json, let text, let state = OrderState(rawValue: text), let filled, let updated,
-                let intent = try? decoder.decode(JournalIntent.self, from: Data(json.utf8))
+            let text: String? = row[1]
+            let filled: Int64? = row[4]
+            let updated: Int64? = row[5]
+            guard let seq, let text, let state = OrderState(rawValue: text), let filled, let updated,
+                let intent = Self.intentFromRow(row, at: 7, decoder: decoder)
             else { throw .corruptRow(path: path, detail: "intent row \(row[0] as Int64? ?? -1)") }
             orders.append(
                 JournalOrder(
-                    sequence: seq, intent: intent, state: state, brokerOrderID: row[3], permID: row[4],
-                    filledQuantity: Quantity(units: filled), updatedAt: Timestamp(nanoseconds: updated), message: row[7]
+                    sequence: seq, intent: intent, state: state, brokerOrderID: row[2], permID: row[3],
+                    filledQuantity: Quantity(units: filled), updatedAt: Timestamp(nanoseconds: updated), message: row[6]
                 ))
         }
         return orders

@@ -1,15 +1,19 @@
 import Foundation
 import GRDB
+import Synchronization
 import TradingModel
 
 /// The order journal: a SQLite file (WAL mode, `synchronous = FULL`) holding every order intent *before* it is
 /// sent, then what happened to it: submissions, broker ids, status changes, fills (unique by `execId`), commissions
 /// (joined to fills by `execId`, whichever arrives first), position snapshots and free-form events.
 ///
-/// Every write is its own transaction and is on disk when the method returns: a `kill -9` right after
+/// Every write is its own transaction and is in the WAL when the method returns: a `kill -9` right after
 /// `recordIntent` leaves the intent in the file, so a restart knows the order may have been sent and looks for it
-/// at the broker (by `orderRef`) before sending anything. Writes take well under a millisecond without `fsync`
-/// and one `fsync` of the WAL with it (`ibtrader journal --measure-latency` measures them on this machine).
+/// at the broker (by `orderRef`) before sending anything. At `.full` the WAL is also `fsync`ed per commit
+/// (`ibtrader-bench journal` and `ibtrader journal --measure-latency` measure the writes on this machine).
+///
+/// The live runner opens its journal with `checkpoints: .manual` and calls `checkpoint()` on its 1-second tick, so
+/// SQLite's automatic WAL checkpoint (5-15 ms every few dozen commits) never lands inside an intent's commit.
 ///
 /// ```swift
 /// let journal = try OrderJournal(path: "journal.sqlite")
@@ -26,18 +30,38 @@ public final class OrderJournal: Sendable {
         case processCrashSafe
     }
 
+    /// Who copies the WAL back into the database file.
+    public enum Checkpoints: Sendable {
+        /// SQLite, inside whichever commit makes the WAL reach 1,000 pages (the default; for tools that write
+        /// little and do not call `checkpoint()`).
+        case automatic
+        /// The owner, by calling `checkpoint()` periodically (the live runner, on its tick): no commit ever pays
+        /// for a checkpoint. The WAL grows until the next `checkpoint()`; `close()` (or the last reference going
+        /// away) truncates it.
+        case manual
+    }
+
     /// The file's path, as given.
     public let path: String
+    /// Who checkpoints the WAL.
+    public let checkpoints: Checkpoints
     let pool: DatabasePool
+    /// The writer's change count and the answer of the last complete `checkpoint()`: unchanged count, nothing to do.
+    let lastCompleteCheckpoint = Mutex<(changes: Int, result: CheckpointResult)?>(nil)
 
     /// Opens (and, when allowed, creates) a journal.
     /// - Parameters:
     ///   - path: the SQLite file.
     ///   - durability: `.full` by default.
     ///   - createIfMissing: `false` to fail with `.notFound` (for read-only tools such as `ibtrader journal`).
+    ///   - checkpoints: `.automatic` by default; `.manual` only for an owner that calls `checkpoint()`.
     /// - Throws: `OrderJournalError.notFound` or `.cannotOpen`.
-    public init(path: String, durability: Durability = .full, createIfMissing: Bool = true) throws(OrderJournalError) {
+    public init(
+        path: String, durability: Durability = .full, createIfMissing: Bool = true,
+        checkpoints: Checkpoints = .automatic
+    ) throws(OrderJournalError) {
         self.path = path
+        self.checkpoints = checkpoints
         if !createIfMissing, !FileManager.default.fileExists(atPath: path) { throw .notFound(path: path) }
         do {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
@@ -46,93 +70,26 @@ public final class OrderJournal: Sendable {
             // The bot and `ibtrader journal` may open the file at once: wait for a lock instead of failing.
             configuration.busyMode = .timeout(10)
             let synchronous = durability == .full ? "FULL" : "NORMAL"
-            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
+            let autocheckpoint = checkpoints == .automatic ? 1000 : 0  // 1000 pages: SQLite's default
+            configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = \(autocheckpoint)")
+            }
             pool = try DatabasePool(path: path, configuration: configuration)
+            // GRDB's pool sets `synchronous = NORMAL` on its writer after `prepareDatabase` (its WAL set-up), so
+            // the level is set again where it counts: on the one connection that writes.
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
             try Self.migrator.migrate(pool)
         } catch {
             throw .cannotOpen(path: path, reason: "\(error)")
         }
     }
 
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1-journal") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE intents (
-                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                        order_ref TEXT NOT NULL UNIQUE,
-                        symbol TEXT NOT NULL,
-                        side TEXT NOT NULL,
-                        quantity INTEGER NOT NULL,
-                        order_type TEXT NOT NULL,
-                        limit_price INTEGER,
-                        stop_price INTEGER,
-                        intent_json TEXT NOT NULL,
-                        time_in_force TEXT NOT NULL,
-                        parent_ref TEXT,
-                        strategy TEXT,
-                        created_at INTEGER NOT NULL,
-                        state TEXT NOT NULL,
-                        broker_order_id INTEGER,
-                        perm_id INTEGER,
-                        filled_quantity INTEGER NOT NULL DEFAULT 0,
-                        updated_at INTEGER NOT NULL,
-                        message TEXT
-                    );
-                    CREATE INDEX intents_broker_order_id ON intents (broker_order_id);
-                    CREATE INDEX intents_state ON intents (state);
-                    CREATE TABLE order_events (
-                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                        order_ref TEXT NOT NULL,
-                        time INTEGER NOT NULL,
-                        state TEXT NOT NULL,
-                        broker_order_id INTEGER,
-                        perm_id INTEGER,
-                        message TEXT
-                    );
-                    CREATE TABLE fills (
-                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                        exec_id TEXT NOT NULL UNIQUE,
-                        order_ref TEXT,
-                        broker_order_id INTEGER,
-                        perm_id INTEGER,
-                        symbol TEXT NOT NULL,
-                        side TEXT NOT NULL,
-                        quantity INTEGER NOT NULL,
-                        price INTEGER NOT NULL,
-                        time INTEGER NOT NULL,
-                        account TEXT,
-                        commission INTEGER,
-                        commission_currency TEXT,
-                        realized_pnl INTEGER
-                    );
-                    CREATE TABLE early_commissions (
-                        exec_id TEXT PRIMARY KEY,
-                        commission INTEGER NOT NULL,
-                        currency TEXT,
-                        realized_pnl INTEGER,
-                        received_at INTEGER NOT NULL
-                    );
-                    CREATE TABLE positions (
-                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                        snapshot INTEGER NOT NULL,
-                        time INTEGER NOT NULL,
-                        account TEXT,
-                        symbol TEXT NOT NULL,
-                        quantity INTEGER NOT NULL,
-                        average_cost INTEGER
-                    );
-                    CREATE TABLE events (
-                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                        time INTEGER NOT NULL,
-                        kind TEXT NOT NULL,
-                        message TEXT NOT NULL
-                    );
-                    """)
-        }
-        registerRunMigrations(&migrator)  // OrderJournal+Runs.swift
-        return migrator
+    deinit {
+        // A manual journal dropped without `close()`: truncate its WAL all the same (best effort; the file is
+        // consistent either way, and SQLite's last-connection close also checkpoints when no other process has it).
+        guard checkpoints == .manual else { return }
+        _ = try? pool.writeWithoutTransaction { db in try Self.checkpoint(db, .truncate) }
     }
 
     // MARK: - Intents and statuses
@@ -141,11 +98,10 @@ public final class OrderJournal: Sendable {
     /// - Parameter intent: the order, with its stable `orderRef`.
     /// - Throws: `.duplicateOrderRef` when the key is already journaled (never send such an order again).
     public func recordIntent(_ intent: JournalIntent) throws(OrderJournalError) {
-        let json = try Self.json(of: intent, path: path)
         let ref = intent.orderRef.rawValue
         try perform("record intent \(ref)") {
             try pool.write { db in
-                guard try Self.insertIntent(db, intent, json: json) else {
+                guard try Self.insertIntent(db, intent) else {
                     throw OrderJournalError.duplicateOrderRef(path: path, orderRef: ref)
                 }
             }
@@ -322,13 +278,14 @@ public final class OrderJournal: Sendable {
 
     // MARK: - Helpers
 
-    func perform<T>(_ operation: String, _ body: () throws -> T) throws(OrderJournalError) -> T {
+    /// Runs `body`, mapping a database error to `.database` named by `operation` (built only on failure).
+    func perform<T>(_ operation: @autoclosure () -> String, _ body: () throws -> T) throws(OrderJournalError) -> T {
         do {
             return try body()
         } catch let error as OrderJournalError {
             throw error
         } catch {
-            throw .database(path: path, operation: operation, reason: "\(error)")
+            throw .database(path: path, operation: operation(), reason: "\(error)")
         }
     }
 
@@ -380,19 +337,6 @@ public final class OrderJournal: Sendable {
         case .accepted, .pendingCancel, .pendingReplace: 2
         case .partiallyFilled: 3
         case .filled, .canceled, .rejected, .denied, .expired: 4
-        }
-    }
-
-    /// Limit and stop prices shown in tables (the full type is kept as JSON).
-    static func displayPrices(_ type: OrderType) -> (limit: Int64?, stop: Int64?) {
-        switch type {
-        case .market: (nil, nil)
-        case .limit(let p): (p.units, nil)
-        case .stop(let p): (nil, p.units)
-        case .stopLimit(let stop, let limit): (limit.units, stop.units)
-        case .trailingAmount(let amount): (nil, amount.units)
-        case .trailingPercent: (nil, nil)
-        case .trailingLimit(let trail, _): (nil, trail.units)
         }
     }
 }

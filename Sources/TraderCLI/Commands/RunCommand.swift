@@ -113,7 +113,8 @@ struct RunCommand: AsyncParsableCommand {
         if let path = settings.journalPath {
             try FileManager.default.createDirectory(
                 at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
-            do { configuration.journal = try OrderJournal(path: path) } catch {
+            // Manual checkpoints: the runner checkpoints on its 1-second tick, never inside an intent's commit.
+            do { configuration.journal = try OrderJournal(path: path, checkpoints: .manual) } catch {
                 throw CLIError("\(settings.source): 'journal.path': \(error)")
             }
             logger.info("journal: \(path)")
