@@ -26,7 +26,9 @@ public final class OrderJournal: Sendable {
     public enum Durability: Sendable {
         /// `fsync` the WAL on every commit: survives a power loss as well as a process kill (the default).
         case full
-        /// No `fsync` per commit: survives a process kill (`kill -9`), not a power loss; for tests and replays.
+        /// No `fsync` per commit: survives a process kill (`kill -9`) at once; reaches the disk at the next
+        /// `checkpoint()` (SQLite syncs the WAL before checkpointing), so a power loss can lose the writes since
+        /// then. `ibtrader run`'s default (`journal.durability: normal`), with a checkpoint every second.
         case processCrashSafe
     }
 

@@ -25,9 +25,10 @@ import Testing
         let sent = drain(&scheduler)
         #expect(sent.map(\.0) == Array(0..<200))
         #expect(maximumPerSecond(sent.map(\.1)) <= 49)
-        // 45 per second on average: the 200th leaves after 199 intervals of 1/45 s.
+        // 45 per second on average after the default burst of 3: the 200th leaves 197 intervals of 1/45 s after
+        // the first.
         let last = sent.last?.1 ?? .zero
-        #expect(last >= .seconds(4.4) && last <= .seconds(4.5))
+        #expect(last == .seconds(1) / 45 * 197)
     }
 
     @Test func largeBurstIsCappedByTheHardCeiling() {
@@ -53,8 +54,16 @@ import Testing
         #expect(order == ["cancel1", "req1", "req2"])
     }
 
-    @Test func idleSchedulerSendsImmediatelyAndSpacesTheNext() {
+    @Test func theDefaultSendsABracketAtOnceAndSpacesTheFourth() {
         var scheduler = OutboundScheduler<Int>()
+        for index in 1...4 { scheduler.enqueue(index) }
+        #expect(scheduler.dequeueReady(now: .seconds(10)) == [1, 2, 3])
+        #expect(scheduler.pendingCount == 1)
+        #expect(scheduler.nextReleaseTime(now: .seconds(10)) == .seconds(10) + .seconds(1) / 45)
+    }
+
+    @Test func idleSchedulerSendsImmediatelyAndSpacesTheNext() {
+        var scheduler = OutboundScheduler<Int>(limit: OutboundRateLimit(burst: 1))
         #expect(scheduler.nextReleaseTime(now: .seconds(10)) == nil)
         scheduler.enqueue(1)
         scheduler.enqueue(2)
