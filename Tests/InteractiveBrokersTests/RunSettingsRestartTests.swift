@@ -32,4 +32,18 @@ struct RunSettingsRestartTests {
             #expect("\(error)".contains("orders.unknownOrders") && "\(error)".contains("/c/run.yaml"))
         }
     }
+
+    @Test("journal.durability: normal by default, full from the file or the environment, anything else an error")
+    func journalDurability() throws {
+        #expect(try load("").journalDurability == "normal")
+        #expect(try load("journal: {durability: full}").journalDurability == "full")
+        #expect(
+            try load("", environment: ["IBTRADER_JOURNAL_DURABILITY": "full"]).journalDurability == "full")
+        do {
+            _ = try load("journal: {durability: fsync}")
+            Issue.record("an unknown durability was accepted")
+        } catch {
+            #expect("\(error)".contains("journal.durability") && "\(error)".contains("/c/run.yaml"))
+        }
+    }
 }
