@@ -59,8 +59,10 @@ enum LatencyBenchmark {
             configuration.summaryInterval = .seconds(3600)
             configuration.usesSessionThread = sessionThread
             if let journal {
+                // As `ibtrader run` opens it: manual checkpoints, run by the runner on its 1-second tick.
                 configuration.journal = try OrderJournal(
-                    path: scratch.appendingPathComponent("journal.sqlite").path, durability: journal)
+                    path: scratch.appendingPathComponent("journal.sqlite").path, durability: journal,
+                    checkpoints: .manual)
             }
             let (stop, stopper) = AsyncStream.makeStream(of: String.self)
             let runConfiguration = configuration

@@ -2,8 +2,9 @@ import Foundation
 import Storage
 
 /// The rows of `ibtrader-bench latency`: the loopback baseline, then the bot without its order journal, with it at
-/// its default durability (`synchronous = FULL`: an fsync per commit) and at `.processCrashSafe` (`NORMAL`: no fsync,
-/// survives a process crash, not a power loss). The journal writes each intent before the order is sent, by design.
+/// `ibtrader run`'s default durability (`NORMAL`: no fsync per commit, crash-safe at once, synced by the 1-second
+/// checkpoint) and at `FULL` (an fsync per commit). The journal writes each intent before the order is sent, by
+/// design.
 /// `BENCH_LATENCY_SAMPLES` (default 10 000) sets the samples per configuration, after 500 warm-up bars;
 /// `BENCH_LATENCY_ONLY=TEXT` runs only the rows whose label contains TEXT. The first bot row runs on the shared
 /// thread pools (`usesSessionThread = false`), the others on the session thread, as `ibtrader run` does.
@@ -20,8 +21,9 @@ enum LatencyReport {
                 + "TCP_NODELAY: the kernel's share of the two hops below")
         let journals: [(OrderJournal.Durability?, Bool, String)] = [
             (nil, false, "journal off, shared thread pools"),
-            (nil, true, "journal off"), (.full, true, "journal on (SQLite FULL, the default)"),
-            (.processCrashSafe, true, "journal on (SQLite NORMAL, no fsync)"),
+            (nil, true, "journal off"),
+            (.processCrashSafe, true, "journal on (NORMAL, ibtrader run's default)"),
+            (.full, true, "journal on (FULL, an fsync per order group)"),
         ]
         let only = ProcessInfo.processInfo.environment["BENCH_LATENCY_ONLY"]
         for (journal, sessionThread, label) in journals where only.map({ label.contains($0) }) ?? true {

@@ -377,6 +377,11 @@ public actor IBBroker {
                     report.execution, contract: report.contract, context: configuration.mappingContext(contracts))
                 let commission = try ExecutionMapping.commission(report.commission)
                 publish(book.execution(execution, commission: commission, at: now))
+                if case .reported(let money, _) = commission {
+                    journal(execution, commission: money)
+                } else {
+                    journal(execution, commission: nil)
+                }
             } catch {
                 continuation.yield(.anomaly("execution \(report.execution.executionID): \(error)"))
             }
@@ -384,11 +389,31 @@ public actor IBBroker {
             do throws(IBMappingError) {
                 let commission = try ExecutionMapping.commission(report.commission)
                 publish(book.commission(executionID: report.execution.executionID, commission, at: now))
+                if case .reported(let money, _) = commission {
+                    journalCommission(report.execution.executionID, money, at: now)
+                }
             } catch {
                 continuation.yield(.anomaly("commission \(report.execution.executionID): \(error)"))
             }
         case .notice(let notice):
             publish(book.notice(notice, at: now))
+        }
+    }
+
+    /// Journals an execution as it arrives, after the engine was told (so the `after-fill` crash point still finds
+    /// it missing from the journal). A failed write is reported; the runner's periodic sync of the broker's
+    /// executions retries it.
+    private func journal(_ execution: BrokerExecution, commission: Money?) {
+        guard let journal else { return }
+        do { try journal.record(execution, commission: commission) } catch {
+            continuation.yield(.anomaly("journal: execution \(execution.executionID): \(error)"))
+        }
+    }
+
+    private func journalCommission(_ executionID: String, _ commission: Money, at time: Timestamp) {
+        guard let journal else { return }
+        do { try journal.recordCommission(executionID: executionID, commission, at: time) } catch {
+            continuation.yield(.anomaly("journal: commission \(executionID): \(error)"))
         }
     }
 

@@ -35,4 +35,22 @@ public struct OrderJournalIntents: IntentJournal {
         // One transaction for the group: rows inserted unless journaled already, `sent` ones marked submitted.
         try journal.recordIntents(rows, submittedAs: submitted, at: now)
     }
+
+    public func record(_ execution: BrokerExecution, commission: Money?) throws {
+        let index = execution.instrument.index
+        let symbol = index >= 0 && index < universe.count ? universe[execution.instrument].symbol : "?"
+        var fill = JournalFill(
+            execID: execution.executionID, symbol: symbol, side: execution.side, quantity: execution.quantity,
+            price: execution.price, time: execution.time)
+        fill.orderRef = execution.orderRef.isEmpty ? nil : ClientOrderID(execution.orderRef)
+        fill.brokerOrderID = Int64(execution.brokerOrderID)
+        fill.permID = execution.permID
+        fill.account = execution.account
+        fill.commission = commission
+        _ = try journal.recordFill(fill)
+    }
+
+    public func recordCommission(executionID: String, _ commission: Money, at time: Timestamp) throws {
+        _ = try journal.recordCommission(JournalCommission(execID: executionID, commission: commission, time: time))
+    }
 }
