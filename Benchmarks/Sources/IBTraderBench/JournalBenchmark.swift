@@ -27,8 +27,8 @@ enum JournalBenchmark {
         let warmup = 200
         let every = Int(ProcessInfo.processInfo.environment["BENCH_JOURNAL_CHECKPOINT_EVERY"] ?? "") ?? 10
         let rows: [(OrderJournal.Durability, OrderJournal.Checkpoints, String, Int)] = [
-            (.full, .automatic, "FULL (default), automatic checkpoints, 1 order", 1),
-            (.full, .manual, "FULL (default), checkpoint() per \(every) groups, 1 order", 1),
+            (.full, .automatic, "FULL, automatic checkpoints, 1 order", 1),
+            (.full, .manual, "FULL, checkpoint() per \(every) groups, 1 order", 1),
             (.processCrashSafe, .automatic, "NORMAL, automatic checkpoints, 1 order", 1),
             (.processCrashSafe, .manual, "NORMAL, checkpoint() per \(every) groups, 1 order", 1),
             (.full, .manual, "FULL, checkpoint() per \(every) groups, bracket of 3", 3),

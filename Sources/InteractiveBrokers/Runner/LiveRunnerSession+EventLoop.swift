@@ -207,7 +207,7 @@ extension Session {
         if let failure { logger.error("command failed: \(failure)") }
     }
 
-    /// Status changes into the journal (fills come from the broker's executions, keyed by execId).
+    /// Status changes into the journal (`IBBroker` journals each execution and commission as it arrives, by execId).
     func journalReport(_ report: ExecutionReport, broker: IBBroker) async {
         guard let journal = configuration.journal,
             let tracked = await broker.trackedOrders[report.orderID]

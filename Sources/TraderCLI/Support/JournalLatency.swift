@@ -12,8 +12,8 @@ enum JournalLatency {
         defer { try? FileManager.default.removeItem(at: folder) }
         var lines: [String] = []
         for (name, durability) in [
-            ("synchronous=FULL (default)", OrderJournal.Durability.full),
-            ("synchronous=NORMAL", .processCrashSafe),
+            ("synchronous=FULL", OrderJournal.Durability.full),
+            ("synchronous=NORMAL (ibtrader run's default)", .processCrashSafe),
         ] {
             let path = folder.appendingPathComponent("\(durability == .full ? "full" : "normal").sqlite").path
             let journal: OrderJournal
