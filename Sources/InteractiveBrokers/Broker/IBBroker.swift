@@ -24,11 +24,11 @@ public actor IBBroker {
     /// The settings.
     public let configuration: IBBrokerConfiguration
     private let clock: @Sendable () -> Timestamp
-    private let journal: (any IntentJournal)?
+    let journal: (any IntentJournal)?
     private var book: IBOrderBook
     private var source: AsyncThrowingStream<TWSOrderEvent, any Error>?
     private let output: AsyncStream<IBBrokerEvent>
-    private let continuation: AsyncStream<IBBrokerEvent>.Continuation
+    let continuation: AsyncStream<IBBrokerEvent>.Continuation
     /// Today's order actions and executed orders (IBBroker+OrderEfficiency.swift).
     var efficiency: OrderEfficiencyGuard
     /// Times the configured crash point was reached (`IBBroker+CrashPoint.swift`, test only).
@@ -397,23 +397,6 @@ public actor IBBroker {
             }
         case .notice(let notice):
             publish(book.notice(notice, at: now))
-        }
-    }
-
-    /// Journals an execution as it arrives, after the engine was told (so the `after-fill` crash point still finds
-    /// it missing from the journal). A failed write is reported; the runner's periodic sync of the broker's
-    /// executions retries it.
-    private func journal(_ execution: BrokerExecution, commission: Money?) {
-        guard let journal else { return }
-        do { try journal.record(execution, commission: commission) } catch {
-            continuation.yield(.anomaly("journal: execution \(execution.executionID): \(error)"))
-        }
-    }
-
-    private func journalCommission(_ executionID: String, _ commission: Money, at time: Timestamp) {
-        guard let journal else { return }
-        do { try journal.recordCommission(executionID: executionID, commission, at: time) } catch {
-            continuation.yield(.anomaly("journal: commission \(executionID): \(error)"))
         }
     }
 
