@@ -61,7 +61,8 @@ import TradingModel
                 _ = try await FaultInjectionTests.handshakeBurst(session)
                 try await session.send(.placeOrder(orderID: 1, contract: stock("SYN000"), order: wireOrder("BUY", 10)))
                 _ = try await session.collect { $0.messageName == "commissionReport" }
-                await simulator.apply(.restart(seconds: 0.5))
+                // 2 s down: long enough that the refused connect below lands inside the window on a loaded machine.
+                await simulator.apply(.restart(seconds: 2))
                 #expect(try await session.next() == nil)
             }
             // Down: the TCP connect itself is refused, as with a gateway that is not running.
@@ -70,7 +71,7 @@ import TradingModel
             }
             // Back on the same port after the pause (polled: bounded, no fixed sleep).
             var burst: [TWSResponse] = []
-            for _ in 0..<300 where burst.isEmpty {
+            for _ in 0..<1_000 where burst.isEmpty {
                 burst = (try? await withRawClient(port: port, clientID: 1) { session in
                     try await FaultInjectionTests.handshakeBurst(session)
                 }) ?? []
