@@ -45,11 +45,14 @@ import TradingModel
                     #expect(journaled.first?.price == fill.price)
                     #expect(journaled.first?.commission == fill.commission)
                     #expect(journaled.first?.orderRef != nil)
-                    // The runner's later sync of the broker's list finds it there: nothing recorded twice.
-                    let executions = try await broker.brokerSnapshot().0.executions
-                    #expect(executions.count == 1)
-                    for execution in executions {
-                        try intents.record(execution, commission: nil)
+                    // The runner's periodic sync (one reqExecutions, beside its loop) finds it there: nothing
+                    // recorded twice.
+                    let synced = try await broker.executionSnapshot()
+                    #expect(synced.executions.count == 1)
+                    #expect(synced.executions.first?.executionID == journaled.first?.execID)
+                    #expect(synced.openOrders.isEmpty && synced.positions.isEmpty)
+                    for execution in synced.executions {
+                        try intents.record(execution, commission: synced.commissions[execution.executionID])
                     }
                     #expect(try journal.fills().count == 1)
                     group.cancelAll()

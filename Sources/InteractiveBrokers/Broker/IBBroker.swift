@@ -210,6 +210,21 @@ public actor IBBroker {
 
     // MARK: - Restart
 
+    /// Today's executions with their commissions (one reqExecutions), for the runner's periodic journal sync; open
+    /// orders and positions are left empty.
+    /// - Throws: `IBBrokerError.request`.
+    public func executionSnapshot() async throws(IBBrokerError) -> BrokerSnapshot {
+        do {
+            let executions = try await connection.executions()
+            return SnapshotMapping.snapshot(
+                BrokerAnswers(openOrders: [], executions: executions, positions: []),
+                context: configuration.mappingContext(contracts)
+            ).0
+        } catch {
+            throw .request("\(error)")
+        }
+    }
+
     /// What the broker holds now, for the reconciler: the open orders of every client of the account
     /// (reqAllOpenOrders: an earlier run may have used another client id), today's completed orders, the
     /// executions and the positions (of the configured account, or all).

@@ -89,17 +89,16 @@ extension Session {
                 case .notice(let id, let notice):
                     logger.notice("market data \(universe[id].symbol): \(notice.code) \(notice.message)")
                 }
+            case .executionsSynced(let snapshot):
+                // The safety net: executions the events missed (none, normally) reach the journal, by execId.
+                let added = record(snapshot, at: time.now())
+                if added > 0 { logger.info("journaled \(added) executions from the broker's list") }
             case .tick:
                 do { try configuration.journal?.checkpoint() } catch { logger.warning("journal checkpoint: \(error)") }
                 connectivityTick()
                 await broker.releaseOverdueCommissions()
                 await journalRestartState(broker, periodic: clock.now >= nextSummary)  // LiveRunner+RiskRestore.swift
                 if clock.now >= nextSummary {
-                    // Periodic reconciliation of fills: executions the events missed reach the journal (by execId).
-                    do {
-                        let added = record(try await broker.brokerSnapshot().0, at: time.now())
-                        if added > 0 { logger.info("journaled \(added) executions from the broker's list") }
-                    } catch { logger.warning("execution sync failed: \(error)") }
                     logSummary()
                     let efficiency = await broker.orderEfficiencySummary
                     logger.info("\(efficiency)")

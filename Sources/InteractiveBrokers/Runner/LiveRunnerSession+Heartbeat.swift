@@ -20,7 +20,7 @@ extension RunnerInput {
     var isInbound: Bool {
         switch self {
         case .broker, .market, .quotes, .connectivity: true
-        case .tick, .stop, .ended, .drained, .feedEnded: false
+        case .tick, .stop, .ended, .drained, .feedEnded, .executionsSynced: false
         }
     }
 }

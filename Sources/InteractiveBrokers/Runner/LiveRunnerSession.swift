@@ -113,6 +113,7 @@ struct Session<S: Strategy> {
             for await state in states { input.yield(.connectivity(generation, state)) }
         }
         startHeartbeat(connection, generation: generation, input: input, group: &group)  // when on
+        startExecutionSync(connection, broker: broker, input: input, group: &group)
         var feedNumber = 0
         while true {
             // After 1101 the old feed is retired: fetch what it missed before the new one starts.

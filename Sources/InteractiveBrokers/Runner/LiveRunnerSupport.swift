@@ -58,6 +58,8 @@ enum RunnerInput: Sendable {
     case feedEnded(Int, Int, String)
     /// A connection state change (1100 lost, 1101/1102 restored, …) of that generation.
     case connectivity(Int, TWSConnectionState)
+    /// The broker's executions, fetched beside the loop (LiveRunnerSession+ExecutionSync.swift).
+    case executionsSynced(BrokerSnapshot)
 }
 
 /// Why new entries are paused (the engine refuses new orders while any reason holds; working orders stay).
