@@ -6,13 +6,21 @@ import Storage
 /// checkpoint) and at `FULL` (an fsync per commit). The journal writes each intent before the order is sent, by
 /// design.
 /// `BENCH_LATENCY_SAMPLES` (default 10 000) sets the samples per configuration, after 500 warm-up bars;
-/// `BENCH_LATENCY_ONLY=TEXT` runs only the rows whose label contains TEXT. The first bot row runs on the shared
+/// `BENCH_LATENCY_ONLY=TEXT` runs only the rows whose label contains TEXT; `BENCH_LATENCY_KEEP_AWAKE=N` runs N
+/// lowest-priority busy loops meanwhile (`CPUKeepAwake`). The first bot row runs on the shared
 /// thread pools (`usesSessionThread = false`), the others on the session thread, as `ibtrader run` does.
 enum LatencyReport {
     static func table() async throws -> BenchTable {
         var table = BenchTable()
         let samples = Int(ProcessInfo.processInfo.environment["BENCH_LATENCY_SAMPLES"] ?? "") ?? 10_000
         let warmup = 500
+        let awake = try CPUKeepAwake()
+        defer { awake.stop() }
+        if awake.count > 0 {
+            table.add(
+                "CPUs kept awake", "\(awake.count) spinner(s)",
+                "BENCH_LATENCY_KEEP_AWAKE: busy loops at nice 19 keep the vCPUs out of idle states (a tuned host)")
+        }
         let baseline = LatencyDistribution(
             nanoseconds: try LoopbackBaseline.roundTrips(count: samples + warmup).dropFirst(warmup).map { Int64($0) })
         table.add(
