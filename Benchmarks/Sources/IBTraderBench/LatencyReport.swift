@@ -14,7 +14,7 @@ enum LatencyReport {
         var table = BenchTable()
         let samples = Int(ProcessInfo.processInfo.environment["BENCH_LATENCY_SAMPLES"] ?? "") ?? 10_000
         let warmup = 500
-        let awake = try CPUKeepAwake()
+        let awake = CPUKeepAwake()
         defer { awake.stop() }
         if awake.count > 0 {
             table.add(
