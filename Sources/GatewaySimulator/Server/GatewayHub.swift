@@ -91,6 +91,12 @@ actor GatewayHub {
         outlets[connection]?.yield(.frame(bytes, due: 0))
     }
 
+    /// Sends a last message straight to a socket, then closes it once the message is written (a refused hello).
+    func sendRawThenClose(_ bytes: ByteBuffer, to connection: ConnectionID) {
+        outlets[connection]?.yield(.frame(bytes, due: 0))
+        outlets[connection]?.yield(.close)
+    }
+
     // MARK: - Clock
 
     /// Moves the replay clock and delivers what it produced.

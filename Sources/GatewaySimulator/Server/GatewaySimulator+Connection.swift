@@ -44,16 +44,22 @@ extension GatewaySimulator {
     private func read(_ inbound: NIOAsyncChannelInboundStream<ByteBuffer>, connection id: ConnectionID) async throws {
         var reader = ConnectionInbound(configuration: .init(
             minimumVersion: configuration.gateway.minimumVersion, maximumVersion: configuration.gateway.maximumVersion))
+        var refused = false
         for try await bytes in inbound {
+            if refused { continue }  // the writer is sending the refusal, then closes the socket
             let time = reader.awaitsHello ? TWSTimeText.zoned(await hub.now) : ""
-            for event in try reader.receive(bytes, connectionTime: time) {
+            events: for event in try reader.receive(bytes, connectionTime: time) {
                 switch event {
                 case .reply(let reply, let accepted):
-                    await hub.sendRaw(reply, to: id)
                     guard accepted else {
+                        // The writer sends the reply, then ends the connection: returning here instead would cancel
+                        // the writer, on a busy machine before the reply was written.
                         logger.debug("version rejected", metadata: ["connection": "\(id)"])
-                        return
+                        await hub.sendRawThenClose(reply, to: id)
+                        refused = true
+                        break events
                     }
+                    await hub.sendRaw(reply, to: id)
                 case .ready(let clientID, let version):
                     await hub.established(connection: id, clientID: clientID, serverVersion: version)
                 case .request(let request):
