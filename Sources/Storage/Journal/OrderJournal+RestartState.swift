@@ -48,28 +48,7 @@ extension OrderJournal {
     /// Journals a cash checkpoint under a run key (one transaction).
     /// - Throws: `OrderJournalError.database`.
     public func recordCashCheckpoint(_ checkpoint: JournalCashCheckpoint, runKey: String) throws(OrderJournalError) {
-        let positions = Dictionary(uniqueKeysWithValues: checkpoint.positions.map { ($0.key.rawValue, $0.value.units) })
-        let json: String
-        do {
-            json = String(decoding: try JSONEncoder().encode(positions), as: UTF8.self)
-        } catch {
-            throw .database(path: path, operation: "encode cash checkpoint", reason: "\(error)")
-        }
-        try perform("record keyed cash checkpoint") {
-            try pool.write { db in
-                try db.execute(
-                    sql: """
-                        INSERT INTO engine_cash (time, account, run, cash, commissions, fill_checkpoint,
-                            fill_commissions, positions_json, run_key)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        checkpoint.time.nanoseconds, checkpoint.account, checkpoint.run, checkpoint.cash.units,
-                        checkpoint.commissions.units, checkpoint.fillCheckpoint, checkpoint.fillCommissions.units,
-                        json, runKey,
-                    ])
-            }
-        }
+        try insertCashCheckpoint(checkpoint, runKey: runKey)  // OrderJournal+Runs.swift
     }
 
     /// The latest cash checkpoint of an account under a run key, or `nil`. Unkeyed rows (written before v3) are

@@ -75,6 +75,11 @@ extension OrderJournal {
     /// Journals a cash checkpoint of the engine.
     /// - Throws: `OrderJournalError.database`.
     public func recordCashCheckpoint(_ checkpoint: JournalCashCheckpoint) throws(OrderJournalError) {
+        try insertCashCheckpoint(checkpoint, runKey: nil)
+    }
+
+    /// One `engine_cash` row; `runKey` is NULL for the unkeyed (pre-v3) form.
+    func insertCashCheckpoint(_ checkpoint: JournalCashCheckpoint, runKey: String?) throws(OrderJournalError) {
         let positions = Dictionary(uniqueKeysWithValues: checkpoint.positions.map { ($0.key.rawValue, $0.value.units) })
         let json: String
         do {
@@ -87,13 +92,13 @@ extension OrderJournal {
                 try db.execute(
                     sql: """
                         INSERT INTO engine_cash (time, account, run, cash, commissions, fill_checkpoint,
-                            fill_commissions, positions_json)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                            fill_commissions, positions_json, run_key)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
                         checkpoint.time.nanoseconds, checkpoint.account, checkpoint.run, checkpoint.cash.units,
                         checkpoint.commissions.units, checkpoint.fillCheckpoint, checkpoint.fillCommissions.units,
-                        json,
+                        json, runKey,
                     ])
             }
         }
