@@ -20,6 +20,14 @@ public protocol IntentJournal: Sendable {
     func recordCommission(executionID: String, _ commission: Money, at time: Timestamp) throws
 }
 
+/// An intent journal whose write does not suspend: what the synchronous bar → order path needs
+/// (docs/live-trading.md, Latency). Same contract as `write(_:)`: durable (per the journal's durability) on return.
+public protocol SynchronousIntentJournal: IntentJournal {
+    /// Inserts or replaces intents by orderRef, without suspending.
+    /// - Throws: when the write failed (the broker then does not send).
+    func writeNow(_ intents: [JournaledIntent]) throws
+}
+
 extension IntentJournal {
     /// Journals that keep intents only (test doubles) ignore executions.
     public func record(_ execution: BrokerExecution, commission: Money?) throws {}

@@ -5,7 +5,7 @@ import TradingModel
 /// `recordIntent` (the row exists before placeOrder), `sent` ones `recordSubmitted` with the TWS order id.
 ///
 /// Each `write` is one synchronous SQLite transaction (durable when it returns, per the journal's durability).
-public struct OrderJournalIntents: IntentJournal {
+public struct OrderJournalIntents: SynchronousIntentJournal {
     /// The journal written to.
     public let journal: OrderJournal
     /// The symbol of each instrument (the journal stores symbols).
@@ -21,6 +21,10 @@ public struct OrderJournalIntents: IntentJournal {
     }
 
     public func write(_ intents: [JournaledIntent]) async throws {
+        try writeNow(intents)
+    }
+
+    public func writeNow(_ intents: [JournaledIntent]) throws {
         let now = clock()
         var rows: [JournalIntent] = []
         var submitted: [Int64?] = []
