@@ -55,6 +55,20 @@ struct BacktestPaperParityTests {
         try checkParity(paper, backtestOf: strategy, scenario, minimumOrders: 20)
     }
 
+    @Test("sma-cross with every bar queued for the event loop (the synchronous bar path off): the same orders")
+    func smaCrossParityQueued() async throws {
+        let data = try spyMinuteData()
+        let cross = MovingAverageCrossoverConfig(
+            kind: .simple, fastPeriod: 3, slowPeriod: 8, allowShort: true, sizing: .fixedQuantity(Quantity(100)))
+        let scenario = ParityScenario(
+            data: data, symbols: ["SPY"], start: Timestamp(seconds: 1_294_153_200), warmup: "1800 S", steps: 120,
+            engine: EngineConfig(initialCash: Money(100_000)))
+        let strategy = MovingAverageCrossover(config: cross)
+        let paper = try await paperRun(strategy, scenario, barsOnArrival: false)
+        #expect(paper.summary.barsOnArrival == 0)
+        try checkParity(paper, backtestOf: strategy, scenario, minimumOrders: 5)
+    }
+
     @Test("the backtest's quotedSpread slippage pays exactly the simulator's ask and gets its bid")
     func spreadModelMatchesQuotes() throws {
         let model = SlippageModel.quotedSpread(basisPoints: QuoteModel.spreadBasisPoints, tick: Price(units: 1_000_000))
@@ -88,6 +102,12 @@ struct BacktestPaperParityTests {
                 engine: scenario.engine))
         #expect(paper.summary.warmupBars > 0)
         #expect(paper.summary.bars == scenario.steps * scenario.symbols.count, "every live bar reached the engine")
+        if paper.barsOnArrival {
+            // The driver steps when the bot has settled, so the loop waits with nothing queued when most bars arrive.
+            #expect(
+                paper.summary.barsOnArrival * 2 > paper.summary.bars,
+                "bars handled on arrival: \(paper.summary.barsOnArrival) of \(paper.summary.bars)")
+        }
         #expect(paper.bars.count == paper.summary.warmupBars + paper.summary.bars)
         #expect(run.orders.count >= minimumOrders, "the strategy should trade often: \(run.orders.count) orders")
         // Compared as Bools so a failure prints the first difference, not both lists.
@@ -138,7 +158,9 @@ func spyMinuteData() throws -> MarketDataSet {
 /// waits until the engine has closed that bar's slice and has no order left working (market orders fill at once),
 /// so every order reaches the simulator at the bar's end and every fill reaches the engine before the next bar, as
 /// in real time.
-func paperRun<S: Strategy>(_ strategy: S, _ scenario: ParityScenario) async throws -> PaperRun {
+func paperRun<S: Strategy>(
+    _ strategy: S, _ scenario: ParityScenario, barsOnArrival: Bool = true
+) async throws -> PaperRun {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parity-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -164,6 +186,7 @@ func paperRun<S: Strategy>(_ strategy: S, _ scenario: ParityScenario) async thro
         configuration.warmupDuration = scenario.warmup
         configuration.commissionWait = .seconds(3600)
         configuration.engineEventObserver = { log.record($0, openOrders: $1) }
+        configuration.handlesBarsOnArrival = barsOnArrival
         let runConfiguration = configuration
         let (stop, stopper) = AsyncStream.makeStream(of: String.self)
         let summary = try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
@@ -209,6 +232,6 @@ func paperRun<S: Strategy>(_ strategy: S, _ scenario: ParityScenario) async thro
         #expect(broker.orders.map(\.0) == refs, "the simulator got the journaled orders, in order")
         return PaperRun(
             summary: run, bars: log.bars, intents: intents, received: broker.orders.map(\.1),
-            executions: broker.fills)
+            executions: broker.fills, barsOnArrival: barsOnArrival)
     }
 }

@@ -42,7 +42,7 @@ import TradingModel
                 _ = await read(&events) { isReport($0, 2, "accepted") }
             }
             // The journal saw both go out, but nothing after (the process died).
-            #expect(await journal.intents.map(\.lastKnownState) == [.sent, .sent])
+            #expect(journal.intents.map(\.lastKnownState) == [.sent, .sent])
             // A third intent was journaled just before the crash and never sent.
             try await journal.write([
                 JournaledIntent(
@@ -56,7 +56,7 @@ import TradingModel
                 let (snapshot, errors) = try await broker.brokerSnapshot()
                 #expect(errors.isEmpty)
                 let plan = Reconciler.reconcile(
-                    intents: await journal.intents, broker: snapshot, internalPositions: [:])
+                    intents: journal.intents, broker: snapshot, internalPositions: [:])
                 #expect(plan.alerts.isEmpty)
                 #expect(plan.resolution(for: "IBT:r-mkt")?.action == .markFilled)
                 let missed = try #require(plan.resolution(for: "IBT:r-mkt")?.newExecutions)
@@ -83,16 +83,16 @@ import TradingModel
                 _ = await read(&events) { isReport($0, 3, "filled") }
 
                 // The journal now knows what the plan decided.
-                await journal.update("IBT:r-mkt") {
+                journal.update("IBT:r-mkt") {
                     $0.lastKnownState = .filled
                     $0.recordedExecutionIDs = Set(missed.map(\.executionID))
                 }
-                await journal.update("IBT:r-lmt") { $0.lastKnownState = .working }
+                journal.update("IBT:r-lmt") { $0.lastKnownState = .working }
 
                 // Restarting again finds nothing to send, and r-lost exists exactly once at the broker.
                 let (again, _) = try await broker.brokerSnapshot()
                 let second = Reconciler.reconcile(
-                    intents: await journal.intents, broker: again, internalPositions: [syn0: Quantity(100)])
+                    intents: journal.intents, broker: again, internalPositions: [syn0: Quantity(100)])
                 #expect(second.sendGroups.isEmpty)
                 #expect(second.alerts.isEmpty)
                 #expect(again.executions.filter { $0.orderRef == "IBT:r-lost" }.count == 1)
@@ -108,7 +108,7 @@ import TradingModel
     @Test func nothingIsSentWhenTheJournalCannotBeWritten() async throws {
         try await withSimulator { _, port in
             let journal = MemoryJournal()
-            await journal.setFailing(true)
+            journal.setFailing(true)
             try await Self.session(port: port, journal: journal) { broker, events in
                 await #expect(throws: IBBrokerError.self) {
                     try await broker.execute(.submit(Self.order(1, 100, .market, client: "j-1")))

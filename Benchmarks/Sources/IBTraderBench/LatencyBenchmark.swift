@@ -26,8 +26,11 @@ enum LatencyBenchmark {
     /// - Parameter journal: the order journal's durability (`nil`: no journal).
     /// - Parameter sessionThread: the bot on its own thread (`LiveRunnerConfiguration.usesSessionThread`, the default)
     ///   or on the shared pools.
+    /// - Parameter barsOnArrival: the synchronous bar path (`LiveRunnerConfiguration.handlesBarsOnArrival`, the
+    ///   default) or every bar through the runner's input stream.
     static func run(
-        samples: Int, warmup: Int, journal: OrderJournal.Durability?, sessionThread: Bool = true
+        samples: Int, warmup: Int, journal: OrderJournal.Durability?, sessionThread: Bool = true,
+        barsOnArrival: Bool = true
     ) async throws -> Result {
         let data = minuteData(minutes: (samples + warmup) * 5 / 60 + 180)
         let quiet: Logger = {
@@ -58,6 +61,7 @@ enum LatencyBenchmark {
             configuration.commissionWait = .seconds(3600)
             configuration.summaryInterval = .seconds(3600)
             configuration.usesSessionThread = sessionThread
+            configuration.handlesBarsOnArrival = barsOnArrival
             if let journal {
                 // As `ibtrader run` opens it: manual checkpoints, run by the runner on its 1-second tick.
                 configuration.journal = try OrderJournal(

@@ -7,8 +7,9 @@ import Storage
 /// design.
 /// `BENCH_LATENCY_SAMPLES` (default 10 000) sets the samples per configuration, after 500 warm-up bars;
 /// `BENCH_LATENCY_ONLY=TEXT` runs only the rows whose label contains TEXT; `BENCH_LATENCY_KEEP_AWAKE=N` runs N
-/// lowest-priority busy loops meanwhile (`CPUKeepAwake`). The first bot row runs on the shared
-/// thread pools (`usesSessionThread = false`), the others on the session thread, as `ibtrader run` does.
+/// lowest-priority busy loops meanwhile (`CPUKeepAwake`). The first bot row queues every bar for the
+/// runner's loop (`handlesBarsOnArrival = false`, the third session's path), the second runs on the shared thread
+/// pools (`usesSessionThread = false`); the others handle bars on arrival on the session thread, as `ibtrader run`.
 enum LatencyReport {
     static func table() async throws -> BenchTable {
         var table = BenchTable()
@@ -27,23 +28,25 @@ enum LatencyReport {
             "loopback TCP round trip, 2 threads (µs)", baseline.text,
             "p50 / p90 / p99 / p99.9 / max of \(baseline.count): 120-byte frame there and back, blocking sockets, "
                 + "TCP_NODELAY: the kernel's share of the two hops below")
-        let journals: [(OrderJournal.Durability?, Bool, String)] = [
-            (nil, false, "journal off, shared thread pools"),
-            (nil, true, "journal off"),
-            (.processCrashSafe, true, "journal on (NORMAL, ibtrader run's default)"),
-            (.full, true, "journal on (FULL, an fsync per order group)"),
+        let journals: [(OrderJournal.Durability?, Bool, Bool, String)] = [
+            (nil, true, false, "journal off, bars queued for the loop (third session's path)"),
+            (nil, false, true, "journal off, shared thread pools"),
+            (nil, true, true, "journal off"),
+            (.processCrashSafe, true, true, "journal on (NORMAL, ibtrader run's default)"),
+            (.full, true, true, "journal on (FULL, an fsync per order group)"),
         ]
         let only = ProcessInfo.processInfo.environment["BENCH_LATENCY_ONLY"]
-        for (journal, sessionThread, label) in journals where only.map({ label.contains($0) }) ?? true {
+        for (journal, sessionThread, barsOnArrival, label) in journals where only.map({ label.contains($0) }) ?? true {
             let run = try await LatencyBenchmark.run(
-                samples: samples, warmup: warmup, journal: journal, sessionThread: sessionThread)
+                samples: samples, warmup: warmup, journal: journal, sessionThread: sessionThread,
+                barsOnArrival: barsOnArrival)
             table.add(
                 "bar frame out → placeOrder frame in, \(label) (µs)", run.total.text,
                 "p50 / p90 / p99 / p99.9 / max of \(run.total.count) bars (\(run.missing) unmatched), after \(warmup) "
                     + "warm-up bars; simulator → proxy → bot over loopback, \(String(format: "%.0f", run.wallSeconds)) s")
             table.add(
                 "  bar frame out → strategy sees the bar (µs)", run.inbound.text,
-                "kernel hop, NIO read, TWSClient decode and routing, feed, runner input stream")
+                "kernel hop, NIO read, TWSClient decode and routing, feed (and the runner's input stream when queued)")
             table.add(
                 "  strategy → placeOrder frame in (µs)", run.outbound.text,
                 "engine, risk, IBBroker\(journal == nil ? "" : ", journal write"), encode, NIO write, kernel hop")

@@ -19,7 +19,7 @@ extension IBBroker {
 
     /// The orders a command would send and why the limit refuses them, or `nil` to let it through. A denial is
     /// also journaled as a `risk-denial` event when the journal is the order journal.
-    func efficiencyDenial(for command: EngineCommand, at now: Timestamp) -> (orders: [Order], reason: String)? {
+    nonisolated func efficiencyDenial(for command: EngineCommand, at now: Timestamp) -> (orders: [Order], reason: String)? {
         let orders: [Order]
         switch command {
         case .submit(let order): orders = [order]
@@ -37,7 +37,7 @@ extension IBBroker {
     }
 
     /// Counts a command carried out (or attempted: a failed send still counts, which errs on the strict side).
-    func recordEfficiency(_ command: EngineCommand, at now: Timestamp) {
+    nonisolated func recordEfficiency(_ command: EngineCommand, at now: Timestamp) {
         switch command {
         case .submit: efficiency.recordSubmitted(1, at: now)
         case .submitBracket(_, let children): efficiency.recordSubmitted(1 + children.count, at: now)
@@ -47,15 +47,15 @@ extension IBBroker {
     }
 
     /// Counts an order's first execution, on the broker's clock (the day of the submits, not the exchange's stamp).
-    func noteExecution(_ report: ExecutionReport, at now: Timestamp) {
+    nonisolated func noteExecution(_ report: ExecutionReport, at now: Timestamp) {
         guard case .filled(let fill) = report else { return }
         efficiency.recordExecution(of: fill.orderID, at: now)
     }
 
     /// `true` when the order would increase the absolute position this broker's executions built.
-    private func isEntry(_ order: Order) -> Bool {
+    private nonisolated func isEntry(_ order: Order) -> Bool {
         var held = Quantity.zero
-        for tracked in trackedOrders.values where tracked.instrument == order.instrument {
+        for tracked in book.orders.values where tracked.instrument == order.instrument {
             let side = (try? OrderMapping.side(ofAction: tracked.wire.action)) ?? .buy
             held = side == .buy ? held + tracked.executed : held - tracked.executed
         }

@@ -23,16 +23,14 @@ public actor IBBroker {
     public let contracts: ContractBook
     /// The settings.
     public let configuration: IBBrokerConfiguration
-    private let clock: @Sendable () -> Timestamp
+    let clock: @Sendable () -> Timestamp
     let journal: (any IntentJournal)?
-    private var book: IBOrderBook
+    /// The order book, the order-efficiency counts and the crash hook's count, behind a lock as well as the actor:
+    /// the synchronous order path (`executeNow`, IBBroker+Submit.swift) runs on the connection's actor.
+    nonisolated let ledger: BrokerLedger
     private var source: AsyncThrowingStream<TWSOrderEvent, any Error>?
     private let output: AsyncStream<IBBrokerEvent>
     let continuation: AsyncStream<IBBrokerEvent>.Continuation
-    /// Today's order actions and executed orders (IBBroker+OrderEfficiency.swift).
-    var efficiency: OrderEfficiencyGuard
-    /// Times the configured crash point was reached (`IBBroker+CrashPoint.swift`, test only).
-    var crashPointHits = 0
 
     /// Creates a broker.
     /// - Parameters:
@@ -49,8 +47,9 @@ public actor IBBroker {
         self.configuration = configuration
         self.journal = configuration.journal
         self.clock = clock
-        self.book = IBOrderBook(commissionWait: configuration.commissionWait)
-        self.efficiency = OrderEfficiencyGuard(limit: configuration.orderEfficiency)
+        self.ledger = BrokerLedger(
+            book: IBOrderBook(commissionWait: configuration.commissionWait),
+            efficiency: OrderEfficiencyGuard(limit: configuration.orderEfficiency))
         (output, continuation) = AsyncStream.makeStream(of: IBBrokerEvent.self)
     }
 
@@ -89,57 +88,14 @@ public actor IBBroker {
 
     // MARK: - Commands
 
-    /// Carries out an engine command.
+    /// Carries out an engine command: the synchronous order path (`executeNow`, IBBroker+Submit.swift) run on the
+    /// current connection's actor, one hop.
     /// - Throws: `IBBrokerError`; a submit that fails also produces a `rejected` report so the engine does not wait.
     public func execute(_ command: EngineCommand) async throws(IBBrokerError) {
-        if let (orders, denial) = efficiencyDenial(for: command, at: clock()) {
-            reject(orders, reason: denial)
-            throw .orderEfficiency(denial)
-        }
-        defer { recordEfficiency(command, at: clock()) }
-        switch command {
-        case .submit(let order):
-            try await submit([order], parentIndex: nil)
-        case .submitBracket(let parent, let children):
-            try await submit([parent] + children, parentIndex: 0)
-        case .cancel(let id):
-            guard let tracked = book.order(id) else { throw .unknownOrder(id) }
-            book.cancelRequested(id)
-            do {
-                try await connection.cancelOrder(tracked.brokerOrderID)
-            } catch {
-                publish(
-                    book.notice(
-                        TWSNotice(requestID: tracked.brokerOrderID, code: 10147, message: "\(error)"), at: clock()))
-                throw .request("\(error)")
-            }
-        case .modify(let id, let change, _):
-            guard let tracked = book.order(id) else { throw .unknownOrder(id) }
-            let terms: TWSOrder
-            do throws(IBMappingError) {
-                terms = try OrderMapping.modified(tracked.wire, with: change)
-            } catch {
-                // The engine waits in pendingReplace: answer with a refusal, through the book to keep the order.
-                book.replaceRequested(id, terms: tracked.wire)
-                publish(
-                    book.notice(
-                        TWSNotice(requestID: tracked.brokerOrderID, code: 321, message: error.description), at: clock())
-                )
-                throw .mapping(error)
-            }
-            book.replaceRequested(id, terms: terms)
-            do {
-                let contract = try contracts.contract(for: tracked.instrument)
-                try await connection.modifyOrder(id: tracked.brokerOrderID, order: terms, contract: contract)
-            } catch let error as TWSRequestError {
-                publish(
-                    book.notice(
-                        TWSNotice(requestID: tracked.brokerOrderID, code: 321, message: "\(error)"), at: clock()))
-                throw .request(error.description)
-            } catch {
-                throw .request("\(error)")
-            }
-        }
+        let sent = try await executeNow(command, on: connection)
+        guard let sent else { return }
+        await reachSubmitCrashPoint(sent.orders.map(\.id))  // crash hook (test only)
+        noteSent(sent)
     }
 
     /// Releases fills that waited too long for their commission (call periodically, e.g. every second).
@@ -288,7 +244,9 @@ public actor IBBroker {
     public func resend(_ orders: [Order]) async throws(IBBrokerError) {
         var options = configuration.orderOptions
         options.reference = OrderReference(prefix: "")
-        try await submit(orders, parentIndex: orders.count > 1 ? 0 : nil, options: options)
+        let sent = try await submitNow(orders, parentIndex: orders.count > 1 ? 0 : nil, options: options, on: connection)
+        await reachSubmitCrashPoint(sent.orders.map(\.id))  // crash hook (test only)
+        noteSent(sent)
     }
 
     /// Applies executions found by the reconciler (or any other source) through the same deduplication as live
@@ -305,79 +263,6 @@ public actor IBBroker {
     }
 
     // MARK: - Internals
-
-    private func submit(
-        _ orders: [Order], parentIndex: Int?, options: WireOrderOptions? = nil
-    ) async throws(IBBrokerError) {
-        guard let first = orders.first else { return }
-        let options = options ?? configuration.orderOptions
-        var placed: [PlacedWireOrder] = []
-        let contract: TWSContract
-        do {
-            contract = try contracts.contract(for: first.instrument)
-            var ids: [Int] = []
-            for _ in orders { ids.append(try connection.takeOrderID()) }  // no hop onto the connection
-            if parentIndex != nil {
-                placed = try OrderMapping.bracket(
-                    parent: (id: ids[0], order: orders[0]),
-                    children: zip(ids.dropFirst(), orders.dropFirst()).map { (id: $0, order: $1) },
-                    options: options)
-            } else {
-                placed = [
-                    PlacedWireOrder(
-                        orderID: ids[0],
-                        order: try OrderMapping.wireOrder(for: first, options: options))
-                ]
-            }
-        } catch let error as IBMappingError {
-            reject(orders, reason: error.description)
-            throw .mapping(error)
-        } catch {
-            reject(orders, reason: "\(error)")
-            throw .request("\(error)")
-        }
-        var intents = zip(orders, placed).map { order, wire in
-            JournaledIntent(
-                orderRef: wire.order.orderRef, request: order.request, lastKnownState: .journaled,
-                brokerOrderID: wire.orderID, parentOrderRef: wire.order.parentID == 0 ? nil : placed[0].order.orderRef)
-        }
-        if let journal {
-            do {
-                try await journal.write(intents)
-            } catch {
-                reject(orders, reason: "journal write failed: \(error)")
-                throw .journal("\(error)")
-            }
-        }
-        reachCrashPoint(.afterIntentJournaled)  // crash hook (test only)
-        for (order, wire) in zip(orders, placed) {
-            book.track(
-                TrackedOrder(
-                    order: order, brokerOrderID: wire.orderID, orderRef: wire.order.orderRef,
-                    wire: wire.order))
-        }
-        do {
-            // One hop for the whole group; nothing of it is queued when any order fails to encode.
-            try await connection.submitOrders(placed.map { (id: $0.orderID, order: $0.order) }, contract: contract)
-        } catch {
-            // Nothing of the group was transmitted: the intents are dead, so a restart must not send them.
-            for k in intents.indices { intents[k].lastKnownState = .rejected }
-            try? await journal?.write(intents)
-            for other in placed {
-                publish(book.notice(TWSNotice(requestID: other.orderID, code: 201, message: "\(error)"), at: clock()))
-            }
-            throw .request("\(error)")
-        }
-        await reachSubmitCrashPoint(orders.map(\.id))  // crash hook (test only)
-        for k in intents.indices { intents[k].lastKnownState = .sent }
-        // The orders are out; failing to note that only costs a reconciliation lookup after a restart.
-        try? await journal?.write(intents)
-    }
-
-    private func reject(_ orders: [Order], reason: String) {
-        let now = clock()
-        for order in orders { continuation.yield(.report(.rejected(order.id, reason: reason, at: now))) }
-    }
 
     private func handle(_ event: TWSOrderEvent) {
         let now = clock()
@@ -415,7 +300,7 @@ public actor IBBroker {
         }
     }
 
-    private func publish(_ outputs: [OrderBookOutput]) {
+    nonisolated func publish(_ outputs: [OrderBookOutput]) {
         for output in outputs {
             switch output {
             case .report(let report):

@@ -7,9 +7,10 @@ import TradingModel
 /// they arrive, keyed by execId (the runner also records the broker's execution list periodically, which finds
 /// them there); acknowledgements and other states are the runner's to record from the broker's events.
 public protocol IntentJournal: Sendable {
-    /// Inserts or replaces intents by orderRef; the write must be durable when this returns.
+    /// Inserts or replaces intents by orderRef, without suspending: the broker calls it on the synchronous order
+    /// path (docs/live-trading.md, Latency). The write must be durable (per the journal's durability) when it returns.
     /// - Throws: when the write failed (the broker then does not send).
-    func write(_ intents: [JournaledIntent]) async throws
+    func writeNow(_ intents: [JournaledIntent]) throws
 
     /// Records an execution as it arrives (a repeated execId is ignored), with its commission when already known.
     /// - Throws: when the write failed (the execution still reaches the engine; the periodic sync retries it).
@@ -20,15 +21,13 @@ public protocol IntentJournal: Sendable {
     func recordCommission(executionID: String, _ commission: Money, at time: Timestamp) throws
 }
 
-/// An intent journal whose write does not suspend: what the synchronous bar → order path needs
-/// (docs/live-trading.md, Latency). Same contract as `write(_:)`: durable (per the journal's durability) on return.
-public protocol SynchronousIntentJournal: IntentJournal {
-    /// Inserts or replaces intents by orderRef, without suspending.
-    /// - Throws: when the write failed (the broker then does not send).
-    func writeNow(_ intents: [JournaledIntent]) throws
-}
+/// Every intent journal writes without suspending now (the name of the first synchronous variant).
+public typealias SynchronousIntentJournal = IntentJournal
 
 extension IntentJournal {
+    /// `writeNow` from async code.
+    public func write(_ intents: [JournaledIntent]) async throws { try writeNow(intents) }
+
     /// Journals that keep intents only (test doubles) ignore executions.
     public func record(_ execution: BrokerExecution, commission: Money?) throws {}
 

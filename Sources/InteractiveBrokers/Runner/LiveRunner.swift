@@ -72,6 +72,11 @@ public struct LiveRunnerConfiguration: Sendable {
     /// one NIO event loop, so the tick-to-order path has no cross-thread wake-ups. `false`: the shared pools (kept
     /// for the latency benchmark's comparison).
     public var usesSessionThread = true
+    /// Handle a bar on arrival, on the connection's actor, when the event loop waits with nothing queued: the
+    /// engine's orders are journaled and written to the socket within the bar's own routing, with no task wake-up
+    /// or actor hop in between (`LiveBarPath`). `false`: every bar travels through the loop's input stream (kept
+    /// for the latency benchmark's comparison). A configured `after-submit` crash point turns it off (that hook waits).
+    public var handlesBarsOnArrival = true
 
     /// Creates a configuration.
     public init(connection: TWSConnectionConfiguration, symbols: [Symbol], engine: EngineConfig = EngineConfig()) {
@@ -125,6 +130,8 @@ public struct LiveRunSummary: Sendable {
     public var denials: Int
     /// Live bars the engine received.
     public var bars: Int
+    /// Of those, bars handled on arrival by the synchronous bar path (the rest went through the loop's queue).
+    public var barsOnArrival = 0
     /// Warm-up bars.
     public var warmupBars: Int
     /// The broker's positions at the end, by symbol.
@@ -228,7 +235,7 @@ public enum LiveRunner {
         stop: AsyncStream<String>?
     ) async throws -> LiveRunSummary {
         let environment = TWSConnectionEnvironment(transport: transport)
-        let (inputs, input) = AsyncStream.makeStream(of: RunnerInput.self)
+        let input = RunnerInbox()
         let stopFlag = StopFlag()
         return try await withThrowingTaskGroup(of: Void.self, returning: LiveRunSummary.self) { group in
             let first = TWSConnection(configuration: configuration.connection, environment: environment)
@@ -287,7 +294,7 @@ public enum LiveRunner {
             var resync = false
             while let current = connection {
                 let outcome = try await session.runConnected(
-                    current, generation: generation, resynchronize: resync, inputs: inputs, input: input,
+                    current, generation: generation, resynchronize: resync, input: input,
                     group: &group)
                 switch outcome {
                 case .stopped(let why):
@@ -335,7 +342,7 @@ public enum LiveRunner {
                     try await Task.sleep(for: drain)
                     input.yield(.drained)
                 }
-                await session.drain(inputs, broker: broker)
+                await session.drain(input, broker: broker)
             }
             let summary = await session.finish(connection, reason: reason)
             if let connection { await connection.disconnect() }

@@ -54,13 +54,16 @@ extension Session {
         logger.info("warmed up on \(all.count) historical bars (\(configuration.warmupBarSize), \(configuration.warmupDuration))")
     }
 
-    /// The event loop: returns why it stopped.
+    /// The event loop: returns why it stopped. While it waits, bars may be handled on arrival by the synchronous bar
+    /// path (`LiveBarPath`, through `inbox`); every input it takes starts after such a bar is done.
     mutating func loop(
-        _ inputs: AsyncStream<RunnerInput>, connection: TWSConnection, broker: IBBroker, generation: Int, feed: Int
+        _ inbox: RunnerInbox, connection: TWSConnection, broker: IBBroker, generation: Int, feed: Int
     ) async throws -> ConnectedOutcome {
         let clock = ContinuousClock()
         var nextSummary = clock.now.advanced(by: configuration.summaryInterval)
-        for await item in inputs {
+        var inputs = inbox.stream.makeAsyncIterator()
+        while let item = await inbox.next(&inputs, allowsBarPath: configuration.handlesBarsOnArrival) {
+            core.lock.withLock {}  // a bar being handled on arrival (on another thread) finishes first
             if item.isInbound { activity.mark() }  // the heartbeat's evidence (LiveRunnerSession+Heartbeat.swift)
             switch item {
             case .broker(let event):
@@ -70,19 +73,7 @@ extension Session {
             case .market(let event):
                 switch event {
                 case .engine:
-                    guard let engineEvent = event.engineEvent else { break }
-                    switch engineEvent {
-                    case .bar(let id, let bar):
-                        // Bars already seen (warm-up overlap, resubscription after a reconnect) are skipped.
-                        if bar.timestamp <= lastBarTime[id.index] { continue }
-                        lastBarTime[id.index] = bar.timestamp
-                        bars += 1
-                        time.advance(to: bar.timestamp)
-                    case .barsClosed(let closed):
-                        if closed <= lastClosed { continue }
-                        lastClosed = closed
-                    default: break
-                    }
+                    guard let engineEvent = event.engineEvent, core.accept(engineEvent, time: time) else { break }
                     await handle(engineEvent, broker: broker)
                 case .malformedBar(let id, let error):
                     logger.warning("malformed bar of \(universe[id].symbol) dropped: \(error)")
@@ -158,8 +149,9 @@ extension Session {
 
     /// After stop: applies the broker's answers (fills of orders in flight, cancellations, executions missed) until
     /// `.drained`, so the engine's positions end equal to the broker's.
-    mutating func drain(_ inputs: AsyncStream<RunnerInput>, broker: IBBroker) async {
-        for await item in inputs {
+    mutating func drain(_ inbox: RunnerInbox, broker: IBBroker) async {
+        var inputs = inbox.stream.makeAsyncIterator()
+        while let item = await inbox.next(&inputs, allowsBarPath: false) {
             switch item {
             case .broker(let event): await handleBroker(event, broker: broker)
             case .drained: return
@@ -172,38 +164,17 @@ extension Session {
     mutating func handle(_ event: EngineEvent, broker: IBBroker) async {
         let out = engine.handle(event)
         for command in out { await carryOut(command, broker: broker) }
-        configuration.engineEventObserver?(event, engine.orders.openOrderCount)
-        let denials = engine.denials
-        while denialsLogged < denials.count {
-            let record = denials[denialsLogged]
-            // During a back-fill the strategy acts on history: expected, not a warning.
-            logger.log(
-                level: entryPauses.contains(.backfill) ? .info : .warning,
-                "risk denial: order \(record.orderID) \(universe[record.instrument].symbol): \(record.denial)")
-            if let journal = configuration.journal {
-                try? journal.recordEvent(.riskDenial, "\(record.orderID): \(record.denial)", at: record.time)
-            }
-            denialsLogged += 1
-        }
+        // During a back-fill the strategy acts on history: denials are expected, not a warning.
+        core.finish(
+            event, observer: configuration.engineEventObserver, journal: configuration.journal, universe: universe,
+            logger: logger, quiet: entryPauses.contains(.backfill))
     }
 
     mutating func carryOut(_ command: EngineCommand, broker: IBBroker) async {
         commands += 1
-        // The order leaves first, the log line after: at the default info level its formatting and the log write
-        // would otherwise sit between the bar and the order frame (docs/live-trading.md, Latency).
         var failure: IBBrokerError?
         do { try await broker.execute(command) } catch { failure = error }
-        switch command {
-        case .submit(let order):
-            logger.info("submit \(order.side) \(order.quantity) \(universe[order.instrument].symbol) \(order.type) (\(order.clientOrderID))")
-        case .submitBracket(let parent, let children):
-            logger.info("submit bracket \(parent.side) \(parent.quantity) \(universe[parent.instrument].symbol) with \(children.count) children")
-        case .cancel(let id):
-            logger.info("cancel order \(id)")
-        case .modify(let id, let change, _):
-            logger.info("modify order \(id): \(change)")
-        }
-        if let failure { logger.error("command failed: \(failure)") }
+        SessionCore<S>.log(command, failure: failure, universe: universe, logger: logger)
     }
 
     /// Status changes into the journal (`IBBroker` journals each execution and commission as it arrives, by execId).
@@ -251,7 +222,7 @@ extension Session {
         }
         let text =
             "portfolio: equity \(account.equity), cash \(account.cash), exposure \(account.grossExposure), "
-            + "positions [\(held.joined(separator: ", "))], bars \(bars), fills \(fills), commands \(commands)"
+            + "positions [\(held.joined(separator: ", "))], bars \(bars) (\(core.lock.withLock { core.barsOnArrival }) on arrival), fills \(fills), commands \(commands)"
         logger.info("\(text)")
     }
 }

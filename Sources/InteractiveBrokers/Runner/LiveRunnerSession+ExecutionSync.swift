@@ -9,7 +9,7 @@ extension Session {
     /// tens to hundreds of milliseconds, and a bar arriving meanwhile must not wait for it (the loop used to await
     /// four requests here every interval). It ends once the connection is closed or the task is cancelled.
     func startExecutionSync(
-        _ connection: TWSConnection, broker: IBBroker, input: AsyncStream<RunnerInput>.Continuation,
+        _ connection: TWSConnection, broker: IBBroker, input: RunnerInbox,
         group: inout ThrowingTaskGroup<Void, any Error>
     ) {
         let interval = configuration.summaryInterval

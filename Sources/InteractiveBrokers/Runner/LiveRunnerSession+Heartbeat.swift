@@ -33,7 +33,7 @@ extension Session {
     /// takes over. It ends quietly once the connection is closed (someone else reports that) or the task is
     /// cancelled.
     func startHeartbeat(
-        _ connection: TWSConnection, generation: Int, input: AsyncStream<RunnerInput>.Continuation,
+        _ connection: TWSConnection, generation: Int, input: RunnerInbox,
         group: inout ThrowingTaskGroup<Void, any Error>
     ) {
         let heartbeat = configuration.resilience.heartbeat

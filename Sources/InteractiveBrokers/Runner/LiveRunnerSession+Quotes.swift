@@ -17,7 +17,7 @@ extension Session {
     /// its lines ending) is started again with backoff (`resilience.quoteRetry`), with an ALERT after repeated
     /// failure; the strategy keeps running on bars meanwhile (quotes are an addition to the bars).
     func startQuotes(
-        _ connection: TWSConnection, input: AsyncStream<RunnerInput>.Continuation,
+        _ connection: TWSConnection, input: RunnerInbox,
         group: inout ThrowingTaskGroup<Void, any Error>
     ) async -> AsyncStream<Void>.Continuation? {
         guard subscribesQuotes else { return nil }
@@ -54,7 +54,7 @@ enum QuoteSupervisor {
     /// path starts a new one): each failure waits `quoteRetry`'s delay; a delivered quote ends the streak.
     static func run(
         _ connection: TWSConnection, makeFeed: @Sendable () -> IBQuoteFeed,
-        input: AsyncStream<RunnerInput>.Continuation, resilience: ResilienceSettings, logger: Logger
+        input: RunnerInbox, resilience: ResilienceSettings, logger: Logger
     ) async {
         let retry = resilience.quoteRetry
         var failures = 0

@@ -16,20 +16,17 @@ struct Session<S: Strategy> {
     let time = RunnerTime(Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9)))
     /// When the loop last took an input from the connection (the heartbeat, LiveRunnerSession+Heartbeat.swift).
     let activity = InboundActivity()
-    var engine: EngineCore<S>
+    /// The engine and the bar bookkeeping, shared with the synchronous bar path (`engine`, `bars`, `commands`,
+    /// `lastBarTime`, `lastClosed` and `denialsLogged` below reach them through its lock).
+    let core: SessionCore<S>
     var book: ContractBook
     var broker: IBBroker?
-    var commands = 0
     var fills = 0
-    var bars = 0
     var quotes = 0  // quote events handled (LiveRunnerSession+Quotes.swift)
     var warmupBars = 0
-    var denialsLogged = 0
     var denialsAtStart = 0
     var reconnects = 0
     var resubscriptions = 0
-    var lastBarTime: [Timestamp]
-    var lastClosed = Timestamp.zero
     /// 1100/1101/1102 debouncing, the reset window, the connectivity pause.
     var connectivity: ConnectivityMonitor
     /// Why new entries are paused now (empty: not paused).
@@ -48,9 +45,10 @@ struct Session<S: Strategy> {
         self.logger = logger
         universe = Universe(symbols: configuration.symbols)
         ids = (0..<universe.count).map { InstrumentID(index: $0) }
-        engine = EngineCore(universe: universe, strategy: strategy, config: configuration.engine)
+        core = SessionCore(
+            engine: EngineCore(universe: universe, strategy: strategy, config: configuration.engine),
+            instruments: universe.count)
         book = ContractBook(universe: universe)
-        lastBarTime = Array(repeating: .zero, count: universe.count)
         connectivity = ConnectivityMonitor(
             gracePeriod: configuration.resilience.gracePeriod, schedule: configuration.resilience.resetSchedule)
     }
@@ -97,8 +95,7 @@ struct Session<S: Strategy> {
 
     /// One connection's stretch: pump the broker, subscribe bars, run the loop until stopped or lost.
     mutating func runConnected(
-        _ connection: TWSConnection, generation: Int, resynchronize: Bool, inputs: AsyncStream<RunnerInput>,
-        input: AsyncStream<RunnerInput>.Continuation, group: inout ThrowingTaskGroup<Void, any Error>
+        _ connection: TWSConnection, generation: Int, resynchronize: Bool, input: RunnerInbox, group: inout ThrowingTaskGroup<Void, any Error>
     ) async throws -> ConnectedOutcome {
         guard let broker else { return .stopped("no broker") }
         if resynchronize { await broker.attach(connection) }
@@ -119,14 +116,20 @@ struct Session<S: Strategy> {
             // After 1101 the old feed is retired: fetch what it missed before the new one starts.
             if feedNumber > 0 { await backfill(connection, broker: broker, after: "the 1101 outage") }
             // Each feed runs until its subscriptions end or its `retire` stream finishes (resubscription).
-            // Bars go straight into the runner's inputs (no stream of the feed's own, no pump task): one task
-            // wake-up less per bar (docs/live-trading.md, Latency).
+            // Bars are handled on arrival while the loop waits (`LiveBarPath`), else queued for the loop
+            // (docs/live-trading.md, Latency).
+            let barPath = LiveBarPath(
+                core: core, inbox: input, broker: broker, connection: connection,
+                context: LiveBarPath.Context(
+                    universe: universe, logger: logger, journal: configuration.journal,
+                    observer: configuration.engineEventObserver, time: time, activity: activity),
+                enabled: configuration.handlesBarsOnArrival && configuration.crashPoint?.location != .afterSubmit)
             let feed = IBMarketDataFeed(
                 connection: connection, contracts: book,
                 subscription: RealTimeBarSubscription(
                     instruments: ids, whatToShow: configuration.whatToShow,
                     useRegularTradingHours: !configuration.outsideRegularTradingHours),
-                deliver: { input.yield(.market($0)) })
+                deliver: { barPath.deliver($0) })
             let (retire, retirement) = AsyncStream.makeStream(of: Void.self)
             let number = feedNumber
             let delayedFallback = configuration.resilience.delayedFallback
@@ -148,7 +151,7 @@ struct Session<S: Strategy> {
             logger.info("subscribed to 5-second bars; running")
             configuration.observer?(.subscribed(generation: generation, feed: number))
             let outcome = try await loop(
-                inputs, connection: connection, broker: broker, generation: generation, feed: number)
+                input, connection: connection, broker: broker, generation: generation, feed: number)
             retirement.finish()
             quoteRetirement?.finish()
             if case .feedFailed(let reason) = outcome {
@@ -214,11 +217,13 @@ struct Session<S: Strategy> {
         for id in ids where engine.portfolio.position(for: id).quantity != .zero {
             enginePositions[universe[id].symbol] = engine.portfolio.position(for: id).quantity
         }
-        return LiveRunSummary(
+        var summary = LiveRunSummary(
             account: account, commands: commands, fills: fills,
             denials: engine.denials.count - denialsAtStart, bars: bars, warmupBars: warmupBars,
             brokerPositions: brokerPositions, enginePositions: enginePositions, reconnects: reconnects,
             resubscriptions: resubscriptions,
             stopReason: reason)
+        summary.barsOnArrival = core.lock.withLock { core.barsOnArrival }
+        return summary
     }
 }

@@ -5,7 +5,7 @@ import TradingModel
 /// `recordIntent` (the row exists before placeOrder), `sent` ones `recordSubmitted` with the TWS order id.
 ///
 /// Each `write` is one synchronous SQLite transaction (durable when it returns, per the journal's durability).
-public struct OrderJournalIntents: SynchronousIntentJournal {
+public struct OrderJournalIntents: IntentJournal {
     /// The journal written to.
     public let journal: OrderJournal
     /// The symbol of each instrument (the journal stores symbols).

@@ -56,6 +56,20 @@ extension TWSConnection {
         try submit(orderID: orderID, order: order, contract: contract)
     }
 
+    /// `modifyOrder` without suspending, for a ready connection (the synchronous order path).
+    /// - Throws: `TWSRequestError.notConnected` unless ready, `.invalidRequest`.
+    public func modifyOrderNow(id orderID: Int, order: TWSOrder, contract: TWSContract) throws(TWSRequestError) {
+        guard case .ready = phase else { throw .notConnected }
+        try submit(orderID: orderID, order: order, contract: contract)
+    }
+
+    /// `cancelOrder` without suspending, for a ready connection (the synchronous order path).
+    /// - Throws: `TWSRequestError.notConnected` unless ready.
+    public func cancelOrderNow(_ orderID: Int, options: TWSOrderCancel = TWSOrderCancel()) throws(TWSRequestError) {
+        guard case .ready = phase else { throw .notConnected }
+        try send(.cancelOrder(orderID: orderID, options), priority: .cancel)
+    }
+
     private func submit(orderID: Int, order: TWSOrder, contract: TWSContract) throws(TWSRequestError) {
         placedOrderIDs.insert(orderID)
         orderIDs.observe(orderID: orderID)

@@ -105,6 +105,8 @@ struct PaperRun {
     var received: [OrderLine]
     /// The simulator's executions, in order.
     var executions: [FillLine]
+    /// Whether the run handled bars on arrival (`LiveRunnerConfiguration.handlesBarsOnArrival`).
+    var barsOnArrival = true
 }
 
 /// The backtest of the same strategy over exactly the bars the bot got.

@@ -1,0 +1,55 @@
+import Foundation
+
+/// The broker's mutable order state: the order book, today's order-efficiency counts and the crash hook's count.
+///
+/// Why a lock as well as the actor: the synchronous order path (`IBBroker.executeNow`, IBBroker+Submit.swift) runs on
+/// the *connection's* actor, within the bar that caused the order, and must track the order before its placeOrder
+/// leaves — without a hop onto the broker's actor (docs/live-trading.md, Latency). The lock is recursive because a
+/// report published while the book is updated may count an execution (`noteExecution`) on the same thread.
+final class BrokerLedger: @unchecked Sendable {
+    let lock = NSRecursiveLock()
+    var book: IBOrderBook
+    var efficiency: OrderEfficiencyGuard
+    var crashPointHits = 0
+
+    init(book: IBOrderBook, efficiency: OrderEfficiencyGuard) {
+        self.book = book
+        self.efficiency = efficiency
+    }
+}
+
+extension IBBroker {
+    /// The order book (under the ledger's lock).
+    nonisolated var book: IBOrderBook {
+        _read {
+            ledger.lock.lock()
+            defer { ledger.lock.unlock() }
+            yield ledger.book
+        }
+        _modify {
+            ledger.lock.lock()
+            defer { ledger.lock.unlock() }
+            yield &ledger.book
+        }
+    }
+
+    /// Today's order actions and executed orders (IBBroker+OrderEfficiency.swift), under the ledger's lock.
+    nonisolated var efficiency: OrderEfficiencyGuard {
+        _read {
+            ledger.lock.lock()
+            defer { ledger.lock.unlock() }
+            yield ledger.efficiency
+        }
+        _modify {
+            ledger.lock.lock()
+            defer { ledger.lock.unlock() }
+            yield &ledger.efficiency
+        }
+    }
+
+    /// Times the configured crash point was reached (`IBBroker+CrashPoint.swift`, test only).
+    nonisolated var crashPointHits: Int {
+        get { ledger.lock.withLock { ledger.crashPointHits } }
+        set { ledger.lock.withLock { ledger.crashPointHits = newValue } }
+    }
+}

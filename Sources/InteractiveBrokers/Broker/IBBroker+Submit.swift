@@ -1,0 +1,157 @@
+import TWSClient
+import TWSProtocol
+import TradingEngine
+import TradingModel
+
+// The order path without suspension: an engine command carried out on the connection's actor, from the intent's
+// journal write to the frames handed to the socket. The runner's synchronous bar path calls it within the bar that
+// caused the order; `execute` calls it with one hop onto the current connection (docs/live-trading.md, Latency).
+extension IBBroker {
+    /// A group of orders handed to the connection (a single order or a bracket): what `noteSent` marks as sent.
+    struct SentGroup: Sendable {
+        var orders: [Order]
+        var intents: [JournaledIntent]
+    }
+
+    /// Carries out an engine command on `connection`'s actor, without suspending.
+    /// - Parameters:
+    ///   - command: the command.
+    ///   - connection: the connection the broker uses now (the caller is on its actor).
+    /// - Returns: the group handed to the connection, for a submit (mark it with `noteSent` once it left);
+    ///   `nil` for a cancel or modify.
+    /// - Throws: `IBBrokerError`; a submit that fails also produces `rejected` reports so the engine does not wait.
+    func executeNow(
+        _ command: EngineCommand, on connection: isolated TWSConnection
+    ) throws(IBBrokerError) -> SentGroup? {
+        if let (orders, denial) = efficiencyDenial(for: command, at: clock()) {
+            reject(orders, reason: denial)
+            throw .orderEfficiency(denial)
+        }
+        defer { recordEfficiency(command, at: clock()) }
+        switch command {
+        case .submit(let order):
+            return try submitNow([order], parentIndex: nil, options: configuration.orderOptions, on: connection)
+        case .submitBracket(let parent, let children):
+            return try submitNow(
+                [parent] + children, parentIndex: 0, options: configuration.orderOptions, on: connection)
+        case .cancel(let id):
+            guard let tracked = book.order(id) else { throw .unknownOrder(id) }
+            book.cancelRequested(id)
+            do {
+                try connection.cancelOrderNow(tracked.brokerOrderID)
+            } catch {
+                publish(
+                    book.notice(
+                        TWSNotice(requestID: tracked.brokerOrderID, code: 10147, message: "\(error)"), at: clock()))
+                throw .request("\(error)")
+            }
+            return nil
+        case .modify(let id, let change, _):
+            guard let tracked = book.order(id) else { throw .unknownOrder(id) }
+            let terms: TWSOrder
+            do throws(IBMappingError) {
+                terms = try OrderMapping.modified(tracked.wire, with: change)
+            } catch {
+                // The engine waits in pendingReplace: answer with a refusal, through the book to keep the order.
+                book.replaceRequested(id, terms: tracked.wire)
+                publish(
+                    book.notice(
+                        TWSNotice(requestID: tracked.brokerOrderID, code: 321, message: error.description), at: clock())
+                )
+                throw .mapping(error)
+            }
+            book.replaceRequested(id, terms: terms)
+            do {
+                let contract = try contracts.contract(for: tracked.instrument)
+                try connection.modifyOrderNow(id: tracked.brokerOrderID, order: terms, contract: contract)
+            } catch {
+                publish(
+                    book.notice(
+                        TWSNotice(requestID: tracked.brokerOrderID, code: 321, message: "\(error)"), at: clock()))
+                throw .request("\(error)")
+            }
+            return nil
+        }
+    }
+
+    /// Places a group: ids, wire orders, the intents journaled, the orders tracked, then the frames queued on the
+    /// connection (written at once when the rate limiter allows).
+    /// - Parameters:
+    ///   - orders: a single order, or a bracket parent followed by its children (`parentIndex` 0).
+    ///   - options: account, orderRef namespace, outside-RTH.
+    ///   - connection: the connection (the caller is on its actor).
+    /// - Returns: the group, for `noteSent`.
+    /// - Throws: `IBBrokerError`; every failure also produces `rejected` reports (or a 201 notice once tracked).
+    func submitNow(
+        _ orders: [Order], parentIndex: Int?, options: WireOrderOptions, on connection: isolated TWSConnection
+    ) throws(IBBrokerError) -> SentGroup {
+        guard let first = orders.first else { return SentGroup(orders: [], intents: []) }
+        var placed: [PlacedWireOrder] = []
+        let contract: TWSContract
+        do {
+            contract = try contracts.contract(for: first.instrument)
+            var ids: [Int] = []
+            for _ in orders { ids.append(try connection.takeOrderID()) }
+            if parentIndex != nil {
+                placed = try OrderMapping.bracket(
+                    parent: (id: ids[0], order: orders[0]),
+                    children: zip(ids.dropFirst(), orders.dropFirst()).map { (id: $0, order: $1) },
+                    options: options)
+            } else {
+                placed = [
+                    PlacedWireOrder(orderID: ids[0], order: try OrderMapping.wireOrder(for: first, options: options))
+                ]
+            }
+        } catch let error as IBMappingError {
+            reject(orders, reason: error.description)
+            throw .mapping(error)
+        } catch {
+            reject(orders, reason: "\(error)")
+            throw .request("\(error)")
+        }
+        var intents = zip(orders, placed).map { order, wire in
+            JournaledIntent(
+                orderRef: wire.order.orderRef, request: order.request, lastKnownState: .journaled,
+                brokerOrderID: wire.orderID, parentOrderRef: wire.order.parentID == 0 ? nil : placed[0].order.orderRef)
+        }
+        if let journal {
+            do {
+                try journal.writeNow(intents)
+            } catch {
+                reject(orders, reason: "journal write failed: \(error)")
+                throw .journal("\(error)")
+            }
+        }
+        reachCrashPoint(.afterIntentJournaled)  // crash hook (test only)
+        for (order, wire) in zip(orders, placed) {
+            book.track(TrackedOrder(order: order, brokerOrderID: wire.orderID, orderRef: wire.order.orderRef, wire: wire.order))
+        }
+        do {
+            // Nothing of the group is queued when any order fails to encode.
+            try connection.submitOrders(placed.map { (id: $0.orderID, order: $0.order) }, contract: contract)
+        } catch {
+            // Nothing of the group was transmitted: the intents are dead, so a restart must not send them.
+            for k in intents.indices { intents[k].lastKnownState = .rejected }
+            try? journal?.writeNow(intents)
+            for other in placed {
+                publish(book.notice(TWSNotice(requestID: other.orderID, code: 201, message: "\(error)"), at: clock()))
+            }
+            throw .request("\(error)")
+        }
+        return SentGroup(orders: orders, intents: intents)
+    }
+
+    /// Marks a group `sent` in the journal, after its frames left (so off the tick-to-order path).
+    nonisolated func noteSent(_ group: SentGroup) {
+        guard let journal, !group.intents.isEmpty else { return }
+        var intents = group.intents
+        for k in intents.indices { intents[k].lastKnownState = .sent }
+        // The orders are out; failing to note that only costs a reconciliation lookup after a restart.
+        try? journal.writeNow(intents)
+    }
+
+    nonisolated func reject(_ orders: [Order], reason: String) {
+        let now = clock()
+        for order in orders { continuation.yield(.report(.rejected(order.id, reason: reason, at: now))) }
+    }
+}
