@@ -256,6 +256,8 @@ public enum LiveRunner {
                 group.cancelAll()
                 throw error
             }
+            let watchdog = LoopWatchdog.start(watching: session.activity, settings: configuration.resilience, logger: logger)
+            defer { watchdog?.stop() }
             group.addTask {
                 for await event in brokerEvents { input.yield(.broker(event)) }
             }
@@ -289,6 +291,7 @@ public enum LiveRunner {
                 let outcome = try await session.runConnected(
                     current, generation: generation, resynchronize: resync, inputs: inputs, input: input,
                     group: &group)
+                session.activity.park()  // the watchdog waits for the next stretch's first input (LoopWatchdog)
                 switch outcome {
                 case .stopped(let why):
                     reason = why

@@ -61,7 +61,7 @@ extension Session {
         let clock = ContinuousClock()
         var nextSummary = clock.now.advanced(by: configuration.summaryInterval)
         for await item in inputs {
-            if item.isInbound { activity.mark() }  // the heartbeat's evidence (LiveRunnerSession+Heartbeat.swift)
+            activity.mark(inbound: item.isInbound)  // heartbeat and watchdog evidence (LiveRunnerSession+Heartbeat.swift)
             switch item {
             case .broker(let event):
                 await handleBroker(event, broker: broker)
