@@ -137,6 +137,9 @@ public struct LiveRunSummary: Sendable {
     public var resubscriptions: Int
     /// Why the run ended.
     public var stopReason: String
+    /// The engine's realized-P&L total before commissions at the end, restored across restarts of the same run
+    /// configuration (`LiveRunner+RealizedPnL.swift`).
+    public var realizedPnL: Money = .zero
 }
 
 /// The engine driven by TWS: the same `EngineCore` as a backtest, with wall-clock data from real-time bars and
