@@ -15,7 +15,8 @@ extension Session {
     mutating func restoreRealizedPnL(_ journal: OrderJournal, at now: Timestamp) {
         let total = engine.restoreRealizedPnL()
         let text =
-            "realized P&L \(total.centsDescription) before commissions (commissions \(engine.portfolio.commissions.centsDescription)) "
+            "realized P&L \(total.centsDescription) before commissions (commissions "
+            + "\(engine.portfolio.commissions.centsDescription)) "
             + "restored: cash + the positions at their average cost − the configured capital + commissions"
         logger.notice("\(text)")
         do { try journal.recordEvent(.reconciliation, text, at: now) } catch {

@@ -259,7 +259,8 @@ public enum LiveRunner {
                 group.cancelAll()
                 throw error
             }
-            let watchdog = LoopWatchdog.start(watching: session.activity, settings: configuration.resilience, logger: logger)
+            let watchdog = LoopWatchdog.start(
+                watching: session.activity, settings: configuration.resilience, logger: logger)
             defer { watchdog?.stop() }
             group.addTask {
                 for await event in brokerEvents { input.yield(.broker(event)) }

@@ -10,7 +10,8 @@ import TradingModel
 struct RiskCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "risk",
-        abstract: "Show or reset the risk state `ibtrader run` persists across restarts (halts, day start, high-water mark).",
+        abstract:
+            "Show or reset the risk state `ibtrader run` persists across restarts (halts, day start, high-water mark).",
         subcommands: [RiskStatusCommand.self, RiskResetCommand.self]
     )
 
@@ -69,15 +70,17 @@ struct RiskStatusCommand: ParsableCommand {
             blocks.append(json ? JSONLine.render(Self.object(state, trips)) : Self.text(state, trips))
         }
         if blocks.isEmpty {
-            if !json { print("no risk state in \(journal)" + (account != nil || runKey != nil ? " for that selection" : "")) }
+            let narrowed = account != nil || runKey != nil
+            if !json { print("no risk state in \(journal)" + (narrowed ? " for that selection" : "")) }
             return
         }
         print(blocks.joined(separator: json ? "\n" : "\n\n"))
     }
 
     static func dayText(_ state: JournalRiskState) -> String {
-        RiskReset.dayIsRebased(state)
-            ? "re-based: the next start's equity" : String(Timestamp(nanoseconds: state.day * Timestamp.nanosecondsPerDay).description.prefix(10))
+        guard !RiskReset.dayIsRebased(state) else { return "re-based: the next start's equity" }
+        let (start, overflow) = state.day.multipliedReportingOverflow(by: Timestamp.nanosecondsPerDay)
+        return overflow ? "day \(state.day)" : String(Timestamp(nanoseconds: start).description.prefix(10))
     }
 
     static func tripText(_ set: Bool, _ trip: JournalRiskTrip?) -> String {
@@ -95,7 +98,8 @@ struct RiskStatusCommand: ParsableCommand {
             "  day start equity: "
                 + (RiskReset.dayIsRebased(state) ? "re-based" : state.dayStartEquity.centsDescription),
             "  high-water mark:  "
-                + (RiskReset.peakIsRebased(state) ? "re-based: the next start's equity" : state.peakEquity.centsDescription),
+                + (RiskReset.peakIsRebased(state)
+                    ? "re-based: the next start's equity" : state.peakEquity.centsDescription),
             "  daily loss:       \(tripText(state.dailyLossBreached, trips.dailyLoss))"
                 + (state.dailyLossBreached ? " (until the UTC day ends)" : ""),
             "  drawdown:         \(tripText(state.drawdownHalted, trips.drawdown))",

@@ -88,7 +88,8 @@ struct RiskResetCommand: ParsableCommand {
             let held = states.map { "\($0.account) \($0.runKey): \(RiskStatusCommand.haltsText($0))" }
             throw CLIError(
                 "nothing to reset (asked: \(asked)) in \(selection.journal)"
-                    + (held.isEmpty ? ": it holds no risk state for that selection" : "; latest: " + held.joined(separator: "; ")))
+                    + (held.isEmpty
+                        ? ": it holds no risk state for that selection" : "; latest: " + held.joined(separator: "; ")))
         }
         guard plans.count == 1 else {
             let keys = plans.map { "--account \($0.before.account) --run-key '\($0.before.runKey)'" }
@@ -109,10 +110,10 @@ struct RiskResetCommand: ParsableCommand {
             throw CLIError(
                 isatty(STDIN_FILENO) == 1
                     ? "not confirmed; nothing was changed"
-                    : "standard input is not a terminal: pass --yes to reset; nothing was changed")
+                    : "standard input is not a terminal: pass --yes to reset (it would: "
+                        + plan.changes.joined(separator: "; ") + "); nothing was changed")
         }
-        let user = ProcessInfo.processInfo.environment["USER"] ?? ProcessInfo.processInfo.environment["LOGNAME"] ?? "?"
-        let who = "\(user)@\(ProcessInfo.processInfo.hostName) (pid \(ProcessInfo.processInfo.processIdentifier))"
+        let who = "\(NSUserName())@\(ProcessInfo.processInfo.hostName) (pid \(ProcessInfo.processInfo.processIdentifier))"
         do {
             try file.recordRiskState(plan.after)
             try file.recordEvent(.lifecycle, RiskReset.eventText(plan, by: who), at: now)
