@@ -15,6 +15,9 @@ public struct ResilienceSettings: Sendable {
     public var delayedFallback = true
     /// The health probe of a connection that stays silent (`connection.heartbeat`, `connection.heartbeatTimeout`).
     public var heartbeat = Heartbeat()
+    /// The event-loop watchdog (`health.stuckLoopTimeout`): no input taken for this long logs a critical ALERT
+    /// (`StuckLoopDetector`, `LoopWatchdog`); `.zero` turns it off.
+    public var stuckLoopTimeout: Duration = .seconds(30)
     /// How a failed quote feed is retried (first delay, cap, ALERT after how many failures in a row).
     public var quoteRetry = RetryBackoff(first: .seconds(1), maximum: .seconds(300), alertAfter: 3)
     /// Wall time, for the grace period and the reset window (injected: tests pass their own).
@@ -25,7 +28,8 @@ public struct ResilienceSettings: Sendable {
     public var observer: (@Sendable (ConnectivityMilestone) -> Void)?
 
     /// Defaults: 30 s grace, IB North America reset window, back-fill up to six hours, delayed fallback on, a probe
-    /// after 30 s of silence answered within 10 s, quotes retried from 1 s doubling to 5 min (ALERT after 3).
+    /// after 30 s of silence answered within 10 s, quotes retried from 1 s doubling to 5 min (ALERT after 3), the
+    /// event-loop watchdog at 30 s.
     public init() {}
 }
 
@@ -47,4 +51,8 @@ public enum ConnectivityMilestone: Sendable, Equatable {
     case quotesFailed(failures: Int, alert: Bool)
     /// The quote feed was started again after failures and delivered a quote.
     case quotesRecovered
+    /// The event loop took no input for `stuckLoopTimeout` (the watchdog's ALERT).
+    case eventLoopStuck
+    /// The event loop took an input again after being reported stuck.
+    case eventLoopRecovered
 }

@@ -55,7 +55,7 @@ final class LiveBarPath<S: Strategy>: Sendable {
             return
         }
         defer { inbox.release() }
-        context.activity.mark()
+        context.activity.mark(inbound: true)  // as the loop marks its inputs (heartbeat and watchdog evidence)
         guard core.accept(engineEvent, time: context.time) else { return }
         if case .bar = engineEvent { core.barsOnArrival += 1 }
         let commands = core.engine.handle(engineEvent)

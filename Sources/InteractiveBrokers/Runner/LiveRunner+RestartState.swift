@@ -81,6 +81,7 @@ extension Session {
                     logger.warning("cash restore: \(adjustment)")
                     try journal.recordEvent(.reconciliation, "cash restore: \(adjustment)", at: now)
                 }
+                restoreRealizedPnL(journal, at: now)  // LiveRunner+RealizedPnL.swift
                 if let latest, latest.runKey != key.fingerprint {
                     // Another strategy of the account journals here too, or the checkpoint predates run keys.
                     let owner = latest.runKey.map { "another configuration (\($0))" } ?? "no configuration (pre-v3)"

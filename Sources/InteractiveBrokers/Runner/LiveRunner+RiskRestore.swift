@@ -14,8 +14,12 @@ extension Session {
             guard let baseline = engine.riskMonitor.baseline else { return }  // no equity rule configured
             let origin =
                 saved.map { row in
-                    "restored from run \(row.run.map(String.init) ?? "?")"
-                        + (row.day == baseline.day ? " (same UTC day)" : " (a new UTC day: the day starts here)")
+                    "restored from " + (row.run.map { "run \($0)" } ?? "`ibtrader risk reset`")
+                        + (row.day == baseline.day
+                            ? " (same UTC day)"
+                            : RiskReset.dayIsRebased(row)
+                                ? " (day start re-based by the reset: the day starts here)"
+                                : " (a new UTC day: the day starts here)")
                 } ?? "fresh"
             let text =
                 "risk baseline \(origin): day start \(baseline.dayStartEquity.centsDescription), peak "

@@ -144,6 +144,9 @@ public struct LiveRunSummary: Sendable {
     public var resubscriptions: Int
     /// Why the run ended.
     public var stopReason: String
+    /// The engine's realized-P&L total before commissions at the end, restored across restarts of the same run
+    /// configuration (`LiveRunner+RealizedPnL.swift`).
+    public var realizedPnL: Money = .zero
 }
 
 /// The engine driven by TWS: the same `EngineCore` as a backtest, with wall-clock data from real-time bars and
@@ -263,6 +266,9 @@ public enum LiveRunner {
                 group.cancelAll()
                 throw error
             }
+            let watchdog = LoopWatchdog.start(
+                watching: session.activity, settings: configuration.resilience, logger: logger)
+            defer { watchdog?.stop() }
             group.addTask {
                 for await event in brokerEvents { input.yield(.broker(event)) }
             }
@@ -296,6 +302,7 @@ public enum LiveRunner {
                 let outcome = try await session.runConnected(
                     current, generation: generation, resynchronize: resync, input: input,
                     group: &group)
+                session.activity.park()  // the watchdog waits for the next stretch's first input (LoopWatchdog)
                 switch outcome {
                 case .stopped(let why):
                     reason = why

@@ -82,6 +82,7 @@ extension Session {
                 } catch {
                     logger.warning("back-fill of \(universe[id].symbol) until \(request.end) failed: \(error)")
                 }
+                activity.mark(inbound: false)  // a paced back-fill is progress, not a stuck loop (LoopWatchdog)
             }
         }
         return fetched

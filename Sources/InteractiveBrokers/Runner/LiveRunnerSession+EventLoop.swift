@@ -64,7 +64,7 @@ extension Session {
         var inputs = inbox.stream.makeAsyncIterator()
         while let item = await inbox.next(&inputs, allowsBarPath: configuration.handlesBarsOnArrival) {
             core.lock.withLock {}  // a bar being handled on arrival (on another thread) finishes first
-            if item.isInbound { activity.mark() }  // the heartbeat's evidence (LiveRunnerSession+Heartbeat.swift)
+            activity.mark(inbound: item.isInbound)  // heartbeat and watchdog evidence (LiveRunnerSession+Heartbeat.swift)
             switch item {
             case .broker(let event):
                 await handleBroker(event, broker: broker)

@@ -222,7 +222,7 @@ struct Session<S: Strategy> {
             denials: engine.denials.count - denialsAtStart, bars: bars, warmupBars: warmupBars,
             brokerPositions: brokerPositions, enginePositions: enginePositions, reconnects: reconnects,
             resubscriptions: resubscriptions,
-            stopReason: reason)
+            stopReason: reason, realizedPnL: engine.portfolio.realizedPnL)
         summary.barsOnArrival = core.lock.withLock { core.barsOnArrival }
         return summary
     }

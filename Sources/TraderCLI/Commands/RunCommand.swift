@@ -143,7 +143,8 @@ struct RunCommand: AsyncParsableCommand {
             print(
                 "run ended (\(summary.stopReason)): account \(summary.account), \(summary.bars) bars after "
                     + "\(summary.warmupBars) warm-up bars, \(summary.commands) orders/cancels, \(summary.fills) fills, "
-                    + "\(summary.denials) risk denials; broker positions: [\(positions)]")
+                    + "\(summary.denials) risk denials, realized P&L \(summary.realizedPnL.centsDescription) before "
+                    + "commissions; broker positions: [\(positions)]")
         } catch let error as LiveRunnerError {
             throw CLIError(error.description)
         }

@@ -41,6 +41,8 @@ struct RunSettings {
     /// `connection.heartbeat`: seconds of silence before a reqCurrentTime probe (0: off); its answer timeout.
     var heartbeat: Double = 30
     var heartbeatTimeout: Double = 10
+    /// `health.stuckLoopTimeout`: seconds without an input taken by the event loop before a critical ALERT (0: off).
+    var stuckLoopTimeout: Double = 30
     var resetWindow = "23:45-00:45"
     var resetTimeZone = "America/New_York"
     var resetDays: [String] = ["sunday"]
@@ -62,6 +64,7 @@ struct RunSettings {
             "host", "port", "clientId", "account", "gracePeriod", "heartbeat", "heartbeatTimeout", "resetWindow",
             "resetTimeZone", "resetDays",
         ],
+        "health": ["stuckLoopTimeout"],
         "universe": ["symbols"],
         "strategy": ["name", "cash", "parameters"],
         "risk": [
@@ -173,6 +176,15 @@ struct RunSettings {
         if let v = try double("connection.heartbeatTimeout") {
             guard v > 0 else { throw CLIError("\(origin("connection.heartbeatTimeout")): 'connection.heartbeatTimeout' must be positive") }
             settings.heartbeatTimeout = v
+        }
+        if let v = try double("health.stuckLoopTimeout") {
+            // The loop takes a tick every second even when idle: a shorter timeout would alert on an idle loop.
+            guard v == 0 || (v >= 2 && v <= 86_400) else {
+                throw CLIError(
+                    "\(origin("health.stuckLoopTimeout")): 'health.stuckLoopTimeout' must be 0 or 2…86400 seconds "
+                        + "(0: off; the idle loop's tick is 1 s), got \(v)")
+            }
+            settings.stuckLoopTimeout = v
         }
         if let v = try string("connection.resetWindow") { settings.resetWindow = v }
         if let v = try string("connection.resetTimeZone") { settings.resetTimeZone = v }
@@ -330,6 +342,7 @@ struct RunSettings {
         value.gracePeriod = TimeSpan(nanoseconds: Int64(gracePeriod * 1e9))
         value.heartbeat = Heartbeat(
             interval: .milliseconds(Int64(heartbeat * 1000)), timeout: .milliseconds(Int64(heartbeatTimeout * 1000)))
+        value.stuckLoopTimeout = .milliseconds(Int64(stuckLoopTimeout * 1000))
         value.resetSchedule = try? resetSchedule()  // validated by load
         value.backfill = backfill
         value.maxBackfill = TimeSpan(nanoseconds: Int64(maxBackfill * 1e9))

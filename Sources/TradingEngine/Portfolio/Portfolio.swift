@@ -21,7 +21,7 @@ public struct Portfolio: Sendable {
     /// Σ |quantity × mark| over all positions.
     public private(set) var grossExposure: Money
     /// Realized P&L before commissions, all instruments.
-    public private(set) var realizedPnL: Money
+    public internal(set) var realizedPnL: Money  // internal(set): the restart restore (EngineCore+RealizedRestore.swift)
     /// Commissions paid, all instruments.
     public private(set) var commissions: Money
     /// Number of non-flat positions.

@@ -136,7 +136,7 @@ struct FaultRun {
 /// fault, and the run stops when it returns. The simulator's state is taken after the runner has stopped.
 func faultRun<S: Strategy>(
     clientID: Int, strategy: (EngineRecorder) -> S, configure: (inout LiveRunnerConfiguration) -> Void = { _ in },
-    drive: @escaping @Sendable (GatewaySimulator, EngineRecorder) async throws -> Void
+    logger custom: Logger? = nil, drive: @escaping @Sendable (GatewaySimulator, EngineRecorder) async throws -> Void
 ) async throws -> FaultRun {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faults-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -170,7 +170,7 @@ func faultRun<S: Strategy>(
         var logger = Logger(label: "test.faults")
         // FAULT_LOG=info (or debug) shows the runner's log when a fault test needs explaining.
         logger.logLevel = ProcessInfo.processInfo.environment["FAULT_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .critical
-        let runLogger = logger
+        let runLogger = custom ?? logger
         let (stop, stopper) = AsyncStream.makeStream(of: String.self)
         group.addTask {
             try await LiveRunner.run(strategy: strategy, configuration: runConfiguration, logger: runLogger, stop: stop)

@@ -1,0 +1,102 @@
+import Foundation
+import Logging
+import Storage
+import Testing
+import TradingEngine
+import TradingModel
+
+@testable import GatewaySimulator
+@testable import InteractiveBrokers
+
+/// The engine's realized-P&L total across a restart, against the simulator: one simulator and one journal, a run
+/// that trades and stops, then a restart of the same configuration that trades nothing.
+@Suite(.serialized, .timeLimit(.minutes(1)))
+struct RealizedPnLRestartTests {
+    static let clientID = 73
+
+    /// One run of `TargetSchedule` on SYN000 against `simulator`; `drive` replays, then the run stops.
+    static func run(
+        _ simulator: GatewaySimulator, port: Int, journal: OrderJournal, steps: [(time: Timestamp, target: Int64)],
+        drive: @escaping @Sendable (GatewaySimulator, EngineRecorder) async throws -> Void
+    ) async throws -> (LiveRunSummary, [Fill]) {
+        let recorder = EngineRecorder()
+        var configuration = LiveRunnerConfiguration(
+            connection: connectionConfiguration(port, clientID: clientID), symbols: ["SYN000"],
+            engine: EngineConfig(initialCash: Money(approximately: faultCash)))
+        configuration.journal = journal
+        configuration.warmupDuration = "600 S"
+        configuration.commissionWait = .seconds(3600)
+        configuration.resilience.resetSchedule = nil
+        configuration.observer = { recorder.milestone($0) }
+        configuration.engineEventObserver = { event, _ in recorder.engine(event) }
+        let runConfiguration = configuration
+        var logger = Logger(label: "test.realized")
+        logger.logLevel = .critical
+        let runLogger = logger
+        let (stop, stopper) = AsyncStream.makeStream(of: String.self)
+        let strategy = TargetSchedule(steps: steps, recorder: recorder)
+        let summary = try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
+            group.addTask {
+                try await LiveRunner.run(strategy: strategy, configuration: runConfiguration, logger: runLogger, stop: stop)
+            }
+            group.addTask {
+                await recorder.wait(for: .subscribed(generation: 0, feed: 0))
+                try await drive(simulator, recorder)
+                stopper.yield("test done")
+                return nil
+            }
+            var summary: LiveRunSummary?
+            while let next = try await group.next() {
+                if let next { summary = next }
+            }
+            return summary
+        }
+        return (try #require(summary), recorder.fills)
+    }
+
+    @Test("realized P&L after a restart equals the run before's (flat at the restart); with 40 shares open it differs by their share of the opening commission, which the broker's average cost holds", arguments: [0, 40] as [Int64])
+    func realizedSurvivesARestart(open: Int64) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("realized-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = try OrderJournal(path: directory.appendingPathComponent("j.sqlite").path, durability: .processCrashSafe)
+        var gatewayLogger = Logger(label: "test.gateway")
+        gatewayLogger.logLevel = .critical
+        let simulator = GatewaySimulator(
+            configuration: GatewaySimulatorConfiguration(
+                host: "127.0.0.1", port: 0, data: simulatorData,
+                gateway: GatewayConfiguration(startingCash: faultCash), start: faultStart, clock: .manual),
+            logger: gatewayLogger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await simulator.run() }
+            defer { group.cancelAll() }
+            let port = await simulator.listeningPort()
+            // Buy 100, then sell down to `open` three bars later.
+            let steps = [(faultTradeTime, Int64(100)), (faultTradeTime + .seconds(15), open)]
+            let (first, fills) = try await Self.run(simulator, port: port, journal: journal, steps: steps) { simulator, recorder in
+                await replaySteps(simulator, recorder, limit: 40) { executions($0, clientID: Self.clientID).count >= 2 }
+                let deadline = ContinuousClock.now + .seconds(5)
+                while recorder.fills.count < 2, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(2))
+                }
+            }
+            try #require(fills.count == 2)
+            let (buy, sell) = (fills[0], fills[1])
+            let expected = Money(units: FixedPoint.multiply(sell.price.units - buy.price.units, Quantity(100 - open).units))
+            #expect(first.realizedPnL == expected && expected != .zero, "\(first.realizedPnL) vs \(expected)")
+
+            let (second, more) = try await Self.run(simulator, port: port, journal: journal, steps: []) { _, _ in }
+            #expect(more.isEmpty)
+            if open == 0 {
+                #expect(second.realizedPnL == first.realizedPnL)
+            } else {
+                // The broker's average cost is (100 × price + commission) / 100: the open 40 carry 40 % of it.
+                let share = Money(units: buy.commission.units * open / 100)
+                let difference = second.realizedPnL - first.realizedPnL - share
+                #expect(difference.magnitude <= Money("0.01")!, "\(second.realizedPnL) − \(first.realizedPnL) vs \(share)")
+            }
+            let events = try journal.events(kind: .reconciliation).map(\.message)
+            #expect(events.contains { $0.hasPrefix("realized P&L \(second.realizedPnL.centsDescription) before commissions") }, "\(events)")
+        }
+    }
+}
