@@ -1,10 +1,12 @@
 import Foundation
+import InteractiveBrokers
 import Storage
 
 /// The rows of `ibtrader-bench latency`: the loopback baseline, then the bot without its order journal, with it at
 /// `ibtrader run`'s default durability (`NORMAL`: no fsync per commit, crash-safe at once, synced by the 1-second
 /// checkpoint) and at `FULL` (an fsync per commit). The journal writes each intent before the order is sent, by
 /// design.
+/// `BENCH_LATENCY_CPU_WAKE=N` holds the CPU wake-up latency at N µs (`CPUWakeLatencyRequest`, root only).
 /// `BENCH_LATENCY_SAMPLES` (default 10 000) sets the samples per configuration, after 500 warm-up bars;
 /// `BENCH_LATENCY_ONLY=TEXT` runs only the rows whose label contains TEXT; `BENCH_LATENCY_KEEP_AWAKE=N` runs N
 /// lowest-priority busy loops meanwhile (`CPUKeepAwake`). The first bot row queues every bar for the
@@ -17,6 +19,20 @@ enum LatencyReport {
         let warmup = 500
         let awake = CPUKeepAwake()
         defer { awake.stop() }
+        // BENCH_LATENCY_CPU_WAKE=N: hold /dev/cpu_dma_latency at N µs for the whole run, as `ibtrader run` does with
+        // `latency.cpuWakeLatency: N` (needs root).
+        var wake: CPUWakeLatencyRequest?
+        if let text = ProcessInfo.processInfo.environment["BENCH_LATENCY_CPU_WAKE"], let value = Int32(text) {
+            do {
+                wake = try CPUWakeLatencyRequest(microseconds: value)
+                table.add(
+                    "CPU wake-up latency held", "≤ \(value) µs",
+                    "BENCH_LATENCY_CPU_WAKE: /dev/cpu_dma_latency (latency.cpuWakeLatency), idle CPUs poll")
+            } catch {
+                table.add("CPU wake-up latency held", "no", "BENCH_LATENCY_CPU_WAKE: \(error)")
+            }
+        }
+        defer { wake?.release() }
         if awake.count > 0 {
             table.add(
                 "CPUs kept awake", "\(awake.count) spinner(s)",

@@ -124,6 +124,17 @@ struct RunCommand: AsyncParsableCommand {
             }
             logger.info("journal: \(path)")
         }
+        // Held for the whole run (released when `wakeLatency` goes out of scope, or by the process exit).
+        var wakeLatency: CPUWakeLatencyRequest?
+        if let microseconds = settings.cpuWakeLatency {
+            do {
+                wakeLatency = try CPUWakeLatencyRequest(microseconds: Int32(microseconds))
+                logger.notice("CPU wake-up latency held at ≤ \(microseconds) µs (/dev/cpu_dma_latency) while running")
+            } catch {
+                logger.warning("latency.cpuWakeLatency not applied: \(error)")
+            }
+        }
+        defer { wakeLatency?.release() }
         configuration.confirmedLiveAccount = confirmLive
         if live, confirmLive == nil {
             configuration.confirmedLiveAccount = try await askLiveConfirmation(connection, account: settings.account)

@@ -43,6 +43,9 @@ struct RunSettings {
     var heartbeatTimeout: Double = 10
     /// `health.stuckLoopTimeout`: seconds without an input taken by the event loop before a critical ALERT (0: off).
     var stuckLoopTimeout: Double = 30
+    /// `latency.cpuWakeLatency`: µs asked of the kernel as the longest CPU wake-up while the bot runs
+    /// (`/dev/cpu_dma_latency`; `nil`: not asked). Opt-in: idle CPUs then spin.
+    var cpuWakeLatency: Int?
     var resetWindow = "23:45-00:45"
     var resetTimeZone = "America/New_York"
     var resetDays: [String] = ["sunday"]
@@ -65,6 +68,7 @@ struct RunSettings {
             "resetTimeZone", "resetDays",
         ],
         "health": ["stuckLoopTimeout"],
+        "latency": ["cpuWakeLatency"],
         "universe": ["symbols"],
         "strategy": ["name", "cash", "parameters"],
         "risk": [
@@ -185,6 +189,13 @@ struct RunSettings {
                         + "(0: off; the idle loop's tick is 1 s), got \(v)")
             }
             settings.stuckLoopTimeout = v
+        }
+        if let v = try int("latency.cpuWakeLatency") {
+            guard v >= 0, v <= 1_000_000 else {
+                throw CLIError(
+                    "\(origin("latency.cpuWakeLatency")): 'latency.cpuWakeLatency' must be 0…1000000 µs, got \(v)")
+            }
+            settings.cpuWakeLatency = v
         }
         if let v = try string("connection.resetWindow") { settings.resetWindow = v }
         if let v = try string("connection.resetTimeZone") { settings.resetTimeZone = v }
