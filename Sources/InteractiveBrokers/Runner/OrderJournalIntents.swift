@@ -4,7 +4,10 @@ import TradingModel
 /// The `IntentJournal` the broker writes to, backed by the GRDB `OrderJournal`: `journaled` intents become
 /// `recordIntent` (the row exists before placeOrder), `sent` ones `recordSubmitted` with the TWS order id.
 ///
-/// Each `write` is one synchronous SQLite transaction (durable when it returns, per the journal's durability).
+/// A group written before placeOrder (every intent `journaled`) is one append to the journal's intent log when the
+/// journal owns it (the live runner's, opened with manual checkpoints), else one SQLite transaction; any other write
+/// (the `sent` one, with broker order ids) is one SQLite transaction, which also moves the log's records into
+/// SQLite. Durable when it returns, per the journal's durability (`OrderJournal.appendIntents`).
 public struct OrderJournalIntents: IntentJournal {
     /// The journal written to.
     public let journal: OrderJournal
@@ -28,6 +31,7 @@ public struct OrderJournalIntents: IntentJournal {
         let now = clock()
         var rows: [JournalIntent] = []
         var submitted: [Int64?] = []
+        var beforeSend = true
         for intent in intents {
             let index = intent.request.instrument.index
             let symbol = index >= 0 && index < universe.count ? universe[intent.request.instrument].symbol : "?"
@@ -35,6 +39,12 @@ public struct OrderJournalIntents: IntentJournal {
             row.parentRef = intent.parentOrderRef.map { ClientOrderID($0) }
             rows.append(row)
             submitted.append(intent.lastKnownState == .sent ? intent.brokerOrderID.map { Int64($0) } : nil)
+            beforeSend = beforeSend && intent.lastKnownState == .journaled
+        }
+        if beforeSend {
+            // The order path's write: the intent log (or SQLite when this journal does not own the log).
+            try journal.appendIntents(rows)
+            return
         }
         // One transaction for the group: rows inserted unless journaled already, `sent` ones marked submitted.
         try journal.recordIntents(rows, submittedAs: submitted, at: now)

@@ -11,7 +11,8 @@ extension OrderJournal {
         public var checkpointedFrames: Int
     }
 
-    /// Copies the WAL's committed pages into the database file without waiting for anyone (SQLite's PASSIVE
+    /// Moves the intent log's records into SQLite (and takes the log over if another process held it until now),
+    /// then copies the WAL's committed pages into the database file without waiting for anyone (SQLite's PASSIVE
     /// checkpoint): a reader in another process (`ibtrader journal`) only leaves some frames for the next call.
     /// When the copy is complete the WAL is restarted right away (see `restartWAL`), so the next order's commit
     /// neither pays for that restart nor finds a long WAL: the WAL stays as small as the writes between two calls.
@@ -20,7 +21,10 @@ extension OrderJournal {
     /// - Throws: `OrderJournalError.database`.
     @discardableResult
     public func checkpoint() throws(OrderJournalError) -> CheckpointResult {
-        try perform("checkpoint") {
+        // The intent log: another process had it when this journal opened; take it as soon as it is free.
+        if checkpoints == .manual, !intentLog.isOwned { try? openIntentLog(keep: true) }
+        // `perform` drains the intent log first, so its intents are in the WAL this checkpoint syncs and copies.
+        return try perform("checkpoint") {
             try pool.writeWithoutTransaction { db in
                 let changes = db.totalChangesCount
                 if let last = lastCompleteCheckpoint.withLock({ $0 }), last.changes == changes { return last.result }
@@ -35,15 +39,17 @@ extension OrderJournal {
         }
     }
 
-    /// Checkpoints the whole WAL and truncates it to zero bytes (SQLite's TRUNCATE checkpoint, which waits up to
-    /// the busy timeout for readers), then closes the journal: later calls fail with `.database`. A journal that is
-    /// not closed is still consistent on disk; closing only leaves no WAL behind.
+    /// Drains the intent log, checkpoints the whole WAL and truncates it to zero bytes (SQLite's TRUNCATE checkpoint,
+    /// which waits up to the busy timeout for readers), then closes the journal and gives the intent log up: later
+    /// calls fail with `.database`. A journal that is not closed is still consistent on disk; closing only leaves no
+    /// WAL and an empty intent log behind.
     /// - Throws: `OrderJournalError.database` (the journal stays open when the checkpoint failed).
     public func close() throws(OrderJournalError) {
-        try perform("close") {
+        try perform("close") {  // drains the intent log first
             try pool.writeWithoutTransaction { db in _ = try Self.checkpoint(db, .truncate) }
             try pool.close()
         }
+        intentLog.release(closing: true)
     }
 
     /// Starts the WAL over now, at the checkpoint, rather than in the next commit: the first frame written after a

@@ -13,7 +13,10 @@ import TradingModel
 /// (`ibtrader-bench journal` and `ibtrader journal --measure-latency` measure the writes on this machine).
 ///
 /// The live runner opens its journal with `checkpoints: .manual` and calls `checkpoint()` on its 1-second tick, so
-/// SQLite's automatic WAL checkpoint (5-15 ms every few dozen commits) never lands inside an intent's commit.
+/// SQLite's automatic WAL checkpoint (5-15 ms every few dozen commits) never lands inside an intent's commit. Such a
+/// journal also takes the intent log (`<path>-intents`, `IntentLog`): `appendIntents`, the write before
+/// placeOrder, appends there instead of committing, and the next operation of the journal moves the records into
+/// `intents` (opening the journal does it for a crashed run's log).
 ///
 /// ```swift
 /// let journal = try OrderJournal(path: "journal.sqlite")
@@ -48,6 +51,8 @@ public final class OrderJournal: Sendable {
     /// Who checkpoints the WAL.
     public let checkpoints: Checkpoints
     let pool: DatabasePool
+    /// The append-only intent file in front of `intents` (`OrderJournal+IntentLog.swift`).
+    let intentLog: IntentLog
     /// The writer's change count and the answer of the last complete `checkpoint()`: unchanged count, nothing to do.
     let lastCompleteCheckpoint = Mutex<(changes: Int, result: CheckpointResult)?>(nil)
 
@@ -64,6 +69,7 @@ public final class OrderJournal: Sendable {
     ) throws(OrderJournalError) {
         self.path = path
         self.checkpoints = checkpoints
+        intentLog = IntentLog(path: Self.intentLogPath(for: path), syncsEachAppend: durability == .full)
         if !createIfMissing, !FileManager.default.fileExists(atPath: path) { throw .notFound(path: path) }
         do {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
@@ -83,6 +89,14 @@ public final class OrderJournal: Sendable {
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
             try Self.migrator.migrate(pool)
         } catch {
+            throw .cannotOpen(path: path, reason: "\(error)")
+        }
+        // Before anything reads `intents`: a crashed run's intents that only reached the log go in now. The live
+        // runner's journal (manual checkpoints) keeps the log to append to; any other only drains an unowned one.
+        do {
+            try openIntentLog(keep: checkpoints == .manual)
+        } catch {
+            guard checkpoints == .manual else { return }  // another tool's open does not depend on the log
             throw .cannotOpen(path: path, reason: "\(error)")
         }
     }
@@ -280,8 +294,18 @@ public final class OrderJournal: Sendable {
 
     // MARK: - Helpers
 
-    /// Runs `body`, mapping a database error to `.database` named by `operation` (built only on failure).
+    /// Runs `body`, mapping a database error to `.database` named by `operation` (built only on failure). First
+    /// drains the intent log when it holds anything (a check without a system call when it does not), so every
+    /// operation sees the intents appended there.
     func perform<T>(_ operation: @autoclosure () -> String, _ body: () throws -> T) throws(OrderJournalError) -> T {
+        if intentLog.hasRecords { try drainIntentLog() }
+        return try performIgnoringIntentLog(operation(), body)
+    }
+
+    /// `perform` without the drain: for the drain itself and the writes that fold it into their own transaction.
+    func performIgnoringIntentLog<T>(
+        _ operation: @autoclosure () -> String, _ body: () throws -> T
+    ) throws(OrderJournalError) -> T {
         do {
             return try body()
         } catch let error as OrderJournalError {

@@ -1,0 +1,167 @@
+import TradingModel
+
+/// What a drain found in the intent log: the intact order groups, oldest first, and whatever it had to skip.
+struct IntentLogContents: Equatable, Sendable {
+    var groups: [[JournalIntent]] = []
+    var damage: [IntentLogDamage] = []
+}
+
+/// Bytes of the intent log that are not an intact record: a frame torn by a crash mid-append (only ever the tail),
+/// or damaged on disk. They are skipped, and the drain journals an `error` event naming them.
+public struct IntentLogDamage: Hashable, Sendable, CustomStringConvertible {
+    /// Where the skipped bytes start in the log.
+    public var offset: Int
+    /// How many bytes were skipped.
+    public var length: Int
+    /// Why.
+    public var reason: String
+
+    public var description: String { "\(length) bytes at offset \(offset) skipped: \(reason)" }
+}
+
+extension IntentLogCodec {
+    /// Reads every frame of a log. A frame whose checksum or content is wrong is skipped and the next one read; a
+    /// header that is torn, unmarked or announces more bytes than remain ends the read (what follows cannot be
+    /// framed), and the rest is reported as one damage.
+    static func decode(_ bytes: UnsafeRawBufferPointer) -> IntentLogContents {
+        var contents = IntentLogContents()
+        var offset = 0
+        while offset < bytes.count {
+            let remaining = bytes.count - offset
+            func rest(_ reason: String) {
+                contents.damage.append(.init(offset: offset, length: remaining, reason: reason))
+            }
+            guard remaining >= headerSize else {
+                rest("torn frame header (\(remaining) of \(headerSize) bytes)")
+                break
+            }
+            guard magic.indices.allSatisfy({ bytes[offset + $0] == magic[$0] }) else {
+                rest("no frame marker")
+                break
+            }
+            var header = ByteReader(bytes: bytes, offset: offset + magic.count)
+            guard let declared = header.u32(), let checksum = header.u32() else { break }  // length checked above
+            let length = Int(declared)
+            guard length <= maxPayload else {
+                rest("frame length \(length) out of range")
+                break
+            }
+            guard length <= remaining - headerSize else {
+                rest("torn frame (\(remaining - headerSize) of \(length) payload bytes)")
+                break
+            }
+            let start = offset + headerSize
+            let payload = UnsafeRawBufferPointer(rebasing: bytes[start..<(start + length)])
+            if CRC32.checksum(payload) != checksum {
+                contents.damage.append(.init(offset: offset, length: headerSize + length, reason: "checksum mismatch"))
+            } else if let group = decodePayload(payload) {
+                contents.groups.append(group)
+            } else {
+                contents.damage.append(
+                    .init(offset: offset, length: headerSize + length, reason: "unreadable record (version or field)"))
+            }
+            offset = start + length
+        }
+        return contents
+    }
+
+    /// One frame's order group; `nil` for an unknown version or a field out of range (never a default value).
+    static func decodePayload(_ payload: UnsafeRawBufferPointer) -> [JournalIntent]? {
+        var reader = ByteReader(bytes: payload, offset: 0)
+        guard reader.u8() == version, let count = reader.u16() else { return nil }
+        var group: [JournalIntent] = []
+        group.reserveCapacity(Int(count))
+        for _ in 0..<count {
+            guard let intent = decodeIntent(&reader) else { return nil }
+            group.append(intent)
+        }
+        return reader.offset == payload.count ? group : nil
+    }
+
+    private static func decodeIntent(_ reader: inout ByteReader) -> JournalIntent? {
+        guard let ref = reader.string(), let symbol = reader.string(), let sideTag = reader.u8(),
+            let quantity = reader.i64(), let type = decodeType(&reader), let lifetime = reader.u8(),
+            let present = reader.u8()
+        else { return nil }
+        let side: Side
+        switch sideTag {
+        case 0: side = .buy
+        case 1: side = .sell
+        default: return nil
+        }
+        let timeInForce: TimeInForce
+        switch lifetime {
+        case 0: timeInForce = .day
+        case 1: timeInForce = .gtc
+        case 2: timeInForce = .ioc
+        default: return nil
+        }
+        guard present & ~7 == 0 else { return nil }
+        var parent: String?
+        var oca: String?
+        var strategy: String?
+        if present & 1 != 0 { guard let text = reader.string() else { return nil }; parent = text }
+        if present & 2 != 0 { guard let text = reader.string() else { return nil }; oca = text }
+        if present & 4 != 0 { guard let text = reader.string() else { return nil }; strategy = text }
+        guard let created = reader.i64() else { return nil }
+        var request = OrderRequest(
+            instrument: InstrumentID(0), side: side, quantity: Quantity(units: quantity), type: type,
+            timeInForce: timeInForce)
+        request.ocaGroup = oca
+        var intent = JournalIntent(
+            orderRef: ClientOrderID(ref), symbol: Symbol(symbol), request: request,
+            createdAt: Timestamp(nanoseconds: created))
+        intent.parentRef = parent.map { ClientOrderID($0) }
+        intent.strategy = strategy
+        return intent
+    }
+
+    private static func decodeType(_ reader: inout ByteReader) -> OrderType? {
+        switch reader.u8() {
+        case 0: return .market
+        case 1: return reader.i64().map { .limit(Price(units: $0)) }
+        case 2: return reader.i64().map { .stop(Price(units: $0)) }
+        case 3:
+            guard let stop = reader.i64(), let limit = reader.i64() else { return nil }
+            return .stopLimit(stop: Price(units: stop), limit: Price(units: limit))
+        case 4: return reader.i64().map { .trailingAmount(Price(units: $0)) }
+        case 5: return reader.u64().map { .trailingPercent(Double(bitPattern: $0)) }
+        case 6:
+            guard let trail = reader.i64(), let offset = reader.i64() else { return nil }
+            return .trailingLimit(trail: Price(units: trail), limitOffset: Price(units: offset))
+        default: return nil
+        }
+    }
+}
+
+/// Bounds-checked little-endian reads; every read is `nil` past the end.
+struct ByteReader {
+    let bytes: UnsafeRawBufferPointer
+    var offset: Int
+
+    mutating func u8() -> UInt8? {
+        guard offset < bytes.count else { return nil }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    mutating func u16() -> UInt16? { integer(UInt16.self) }
+    mutating func u32() -> UInt32? { integer(UInt32.self) }
+    mutating func u64() -> UInt64? { integer(UInt64.self) }
+    mutating func i64() -> Int64? { u64().map { Int64(bitPattern: $0) } }
+
+    mutating func string() -> String? {
+        guard let count = u16().map(Int.init), count <= bytes.count - offset else { return nil }
+        defer { offset += count }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)]), as: UTF8.self)
+    }
+
+    private mutating func integer<T: FixedWidthInteger>(_: T.Type) -> T? {
+        let size = MemoryLayout<T>.size
+        guard size <= bytes.count - offset else { return nil }
+        var value: T = 0
+        for k in 0..<size { value |= T(bytes[offset + k]) << (8 * k) }
+        offset += size
+        return value
+    }
+}
