@@ -84,12 +84,25 @@ struct IntentLogCodecTests {
             #expect(decoded.groups.map { $0.map(\.orderRef) } == [["A"], ["C"]], "byte \(position)")
             #expect(decoded.damage == [IntentLogDamage(offset: a.count, length: b.count, reason: "checksum mismatch")])
         }
-        // A damaged marker cannot be framed: everything from there on is one damage.
+        // A damaged marker or length: the bytes up to the next marker are skipped, the frame after them is read.
+        var length = b
+        length[5] ^= 0x10  // the payload length, now longer than the bytes left
         b[0] = UInt8(ascii: "X")
-        let decoded = Self.decode(a + b + c)
-        #expect(decoded.groups.map { $0.map(\.orderRef) } == [["A"]])
-        let rest = IntentLogDamage(offset: a.count, length: b.count + c.count, reason: "no frame marker")
-        #expect(decoded.damage == [rest])
+        for (damaged, reason) in [(b, "no frame marker"), (length, "torn frame")] {
+            let decoded = Self.decode(a + damaged + c)
+            #expect(decoded.groups.map { $0.map(\.orderRef) } == [["A"], ["C"]], "\(reason)")
+            #expect(decoded.damage.map(\.offset) == [a.count] && decoded.damage.map(\.length) == [b.count])
+            #expect(decoded.damage.first?.reason.hasPrefix(reason) == true, "\(decoded.damage)")
+        }
+    }
+
+    @Test func damageIsReportedInFileOffsetsWhenDecodingFromAnOffset() throws {
+        let frame = try Self.frame([Self.intent("A", type: .market, full: false)])
+        let decoded = Self.decode(frame).groups
+        #expect(decoded.count == 1)
+        let torn = Array(frame.prefix(20)).withUnsafeBytes { IntentLogCodec.decode($0, base: 1_000) }
+        let reason = "torn frame (8 of \(frame.count - IntentLogCodec.headerSize) payload bytes)"
+        #expect(torn.damage == [IntentLogDamage(offset: 1_000, length: 20, reason: reason)])
     }
 
     @Test func aRecordWithAnUnknownVersionOrTagIsDamageNotADefault() throws {

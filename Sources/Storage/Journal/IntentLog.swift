@@ -39,8 +39,12 @@ final class IntentLog: Sendable {
     private struct State {
         /// The owned file, or -1.
         var descriptor: Int32 = -1
-        /// Bytes appended since the file was last emptied (what the next drain reads), as far as this owner knows.
+        /// The file's length (only the owner writes it).
         var length = 0
+        /// How much of it is in SQLite already: a drain reads from here. The file is emptied only on the tick
+        /// (`truncating` drains), so the order path's appends mostly land in a block already allocated; what a crash
+        /// leaves before this offset is read again at the next open, and inserting it again changes nothing.
+        var drained = 0
         /// The frame being written, kept between appends so an append allocates nothing once warm.
         var buffer: [UInt8] = []
         /// `close()` ran: appends and acquisitions fail.
@@ -65,7 +69,7 @@ final class IntentLog: Sendable {
     var isOwned: Bool { state.withLock { $0.descriptor >= 0 } }
 
     /// Whether the owned file holds bytes a drain has not taken yet (cheap: no system call).
-    var hasRecords: Bool { state.withLock { $0.descriptor >= 0 && $0.length > 0 } }
+    var hasRecords: Bool { state.withLock { $0.descriptor >= 0 && $0.length > $0.drained } }
 
     /// How many appends ran `fdatasync` so far.
     var syncedAppends: Int { state.withLock { $0.syncedAppends } }
@@ -105,6 +109,7 @@ final class IntentLog: Sendable {
             }
             state.descriptor = descriptor
             state.length = Int(info.st_size)
+            state.drained = 0
             return .owned
         }
     }
@@ -116,6 +121,7 @@ final class IntentLog: Sendable {
             if state.descriptor >= 0 { _ = close(state.descriptor) }
             state.descriptor = -1
             state.length = 0
+            state.drained = 0
             if closing { state.closed = true }
         }
     }
@@ -151,25 +157,33 @@ final class IntentLog: Sendable {
         }
     }
 
-    /// Reads the owned file and hands its records to `commit` (empty when there are none or the file is not owned);
-    /// once `commit` returns, empties the file. Appends wait meanwhile. A `commit` that throws leaves the file as it
-    /// was. A truncation that fails is not an error: the next drain hands the same records again, and inserting
-    /// them is idempotent.
+    /// Reads what the owned file holds beyond the drained offset and hands its records to `commit` (empty when there
+    /// are none or the file is not owned); once `commit` returns, those bytes count as drained. Appends wait
+    /// meanwhile. A `commit` that throws leaves everything as it was.
+    /// - Parameters:
+    ///   - truncating: also empty the file once everything in it is drained (the tick, `close()`, a takeover). A
+    ///     truncation that fails is not an error: the bytes are read again later, and inserting them is idempotent.
+    ///   - commit: inserts the records (one transaction).
     /// - Throws: what `commit` throws, or `OrderJournalError.database` when the file cannot be read.
-    func drain(_ commit: (IntentLogContents) throws(OrderJournalError) -> Void) throws(OrderJournalError) {
+    func drain(
+        truncating: Bool, _ commit: (IntentLogContents) throws(OrderJournalError) -> Void
+    ) throws(OrderJournalError) {
         try state.withLock { state throws(OrderJournalError) in
-            guard state.descriptor >= 0, state.length > 0 else {
+            guard state.descriptor >= 0, state.length > state.drained else {
                 try commit(IntentLogContents())
+                if truncating, state.descriptor >= 0, state.length > 0, ftruncate(state.descriptor, 0) == 0 {
+                    (state.length, state.drained) = (0, 0)
+                }
                 return
             }
             let descriptor = state.descriptor
-            var info = stat()
-            guard fstat(descriptor, &info) == 0 else { throw failure("read intents", errno: errno) }
-            var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-            let code = bytes.withUnsafeMutableBytes { Self.readAll(descriptor, $0) }
+            let start = state.drained
+            var bytes = [UInt8](repeating: 0, count: state.length - start)
+            let code = bytes.withUnsafeMutableBytes { Self.readAll(descriptor, $0, from: start) }
             if code != 0 { throw failure("read intents", errno: code) }
-            try commit(bytes.withUnsafeBytes { IntentLogCodec.decode($0) })
-            if ftruncate(descriptor, 0) == 0 { state.length = 0 }
+            try commit(bytes.withUnsafeBytes { IntentLogCodec.decode($0, base: start) })
+            state.drained = state.length
+            if truncating, ftruncate(descriptor, 0) == 0 { (state.length, state.drained) = (0, 0) }
         }
     }
 
@@ -190,12 +204,12 @@ final class IntentLog: Sendable {
         return 0
     }
 
-    /// Reads the whole buffer from offset 0; 0 or the errno (EIO when the file is shorter than its size said).
-    private static func readAll(_ descriptor: Int32, _ bytes: UnsafeMutableRawBufferPointer) -> Int32 {
+    /// Fills the buffer from `offset` on; 0 or the errno (EIO when the file is shorter than expected).
+    private static func readAll(_ descriptor: Int32, _ bytes: UnsafeMutableRawBufferPointer, from offset: Int) -> Int32 {
         guard let base = bytes.baseAddress else { return 0 }
         var done = 0
         while done < bytes.count {
-            let count = pread(descriptor, base + done, bytes.count - done, off_t(done))
+            let count = pread(descriptor, base + done, bytes.count - done, off_t(offset + done))
             if count < 0 {
                 if errno == EINTR { continue }
                 return errno

@@ -20,49 +20,67 @@ public struct IntentLogDamage: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension IntentLogCodec {
-    /// Reads every frame of a log. A frame whose checksum or content is wrong is skipped and the next one read; a
-    /// header that is torn, unmarked or announces more bytes than remain ends the read (what follows cannot be
-    /// framed), and the rest is reported as one damage.
-    static func decode(_ bytes: UnsafeRawBufferPointer) -> IntentLogContents {
+    /// Reads every frame of a log. Where a frame is not intact (torn header or payload, no marker, a length out of
+    /// range, a checksum mismatch) the bytes up to the next frame marker are skipped as one damage and reading goes
+    /// on from there (a marker that happens to sit inside damaged bytes fails its own checksum in turn); an intact
+    /// frame whose content cannot be read is skipped by its length. So no intact frame is lost to damage elsewhere.
+    /// - Parameters:
+    ///   - bytes: the log's bytes from `base` on.
+    ///   - base: their offset in the file (damage is reported in file offsets).
+    static func decode(_ bytes: UnsafeRawBufferPointer, base: Int = 0) -> IntentLogContents {
         var contents = IntentLogContents()
         var offset = 0
         while offset < bytes.count {
             let remaining = bytes.count - offset
-            func rest(_ reason: String) {
-                contents.damage.append(.init(offset: offset, length: remaining, reason: reason))
-            }
-            guard remaining >= headerSize else {
-                rest("torn frame header (\(remaining) of \(headerSize) bytes)")
-                break
-            }
-            guard magic.indices.allSatisfy({ bytes[offset + $0] == magic[$0] }) else {
-                rest("no frame marker")
-                break
-            }
-            var header = ByteReader(bytes: bytes, offset: offset + magic.count)
-            guard let declared = header.u32(), let checksum = header.u32() else { break }  // length checked above
-            let length = Int(declared)
-            guard length <= maxPayload else {
-                rest("frame length \(length) out of range")
-                break
-            }
-            guard length <= remaining - headerSize else {
-                rest("torn frame (\(remaining - headerSize) of \(length) payload bytes)")
-                break
-            }
-            let start = offset + headerSize
-            let payload = UnsafeRawBufferPointer(rebasing: bytes[start..<(start + length)])
-            if CRC32.checksum(payload) != checksum {
-                contents.damage.append(.init(offset: offset, length: headerSize + length, reason: "checksum mismatch"))
-            } else if let group = decodePayload(payload) {
-                contents.groups.append(group)
+            let problem: String
+            if remaining < headerSize {
+                problem = "torn frame header (\(remaining) of \(headerSize) bytes)"
+            } else if !isMarker(bytes, at: offset) {
+                problem = "no frame marker"
             } else {
-                contents.damage.append(
-                    .init(offset: offset, length: headerSize + length, reason: "unreadable record (version or field)"))
+                var header = ByteReader(bytes: bytes, offset: offset + magic.count)
+                let length = Int(header.u32() ?? 0)
+                let checksum = header.u32() ?? 0
+                if length > maxPayload {
+                    problem = "frame length \(length) out of range"
+                } else if length > remaining - headerSize {
+                    problem = "torn frame (\(remaining - headerSize) of \(length) payload bytes)"
+                } else {
+                    let start = offset + headerSize
+                    let payload = UnsafeRawBufferPointer(rebasing: bytes[start..<(start + length)])
+                    if CRC32.checksum(payload) == checksum {
+                        if let group = decodePayload(payload) {
+                            contents.groups.append(group)
+                        } else {
+                            contents.damage.append(
+                                .init(
+                                    offset: base + offset, length: headerSize + length,
+                                    reason: "unreadable record (version or field)"))
+                        }
+                        offset = start + length
+                        continue
+                    }
+                    problem = "checksum mismatch"
+                }
             }
-            offset = start + length
+            let next = nextMarker(bytes, after: offset) ?? bytes.count
+            contents.damage.append(.init(offset: base + offset, length: next - offset, reason: problem))
+            offset = next
         }
         return contents
+    }
+
+    private static func isMarker(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool {
+        offset + magic.count <= bytes.count && magic.indices.allSatisfy { bytes[offset + $0] == magic[$0] }
+    }
+
+    private static func nextMarker(_ bytes: UnsafeRawBufferPointer, after offset: Int) -> Int? {
+        var candidate = offset + 1
+        while candidate + magic.count <= bytes.count {
+            if isMarker(bytes, at: candidate) { return candidate }
+            candidate += 1
+        }
+        return nil
     }
 
     /// One frame's order group; `nil` for an unknown version or a field out of range (never a default value).

@@ -23,7 +23,9 @@ extension OrderJournal {
     public func checkpoint() throws(OrderJournalError) -> CheckpointResult {
         // The intent log: another process had it when this journal opened; take it as soon as it is free.
         if checkpoints == .manual, !intentLog.isOwned { try? openIntentLog(keep: true) }
-        // `perform` drains the intent log first, so its intents are in the WAL this checkpoint syncs and copies.
+        // The log's intents go into the WAL this checkpoint syncs and copies; the log file is emptied here, once a
+        // tick, rather than by every drain (a truncation and the block allocation after it cost ≈ 9 µs).
+        try drainIntentLog(truncating: true)
         return try perform("checkpoint") {
             try pool.writeWithoutTransaction { db in
                 let changes = db.totalChangesCount
@@ -45,7 +47,8 @@ extension OrderJournal {
     /// WAL and an empty intent log behind.
     /// - Throws: `OrderJournalError.database` (the journal stays open when the checkpoint failed).
     public func close() throws(OrderJournalError) {
-        try perform("close") {  // drains the intent log first
+        try drainIntentLog(truncating: true)
+        try perform("close") {
             try pool.writeWithoutTransaction { db in _ = try Self.checkpoint(db, .truncate) }
             try pool.close()
         }

@@ -37,25 +37,38 @@ extension OrderJournal {
         try recordIntents(intents, submittedAs: [], at: intents[0].createdAt)
     }
 
-    /// Moves what the intent log holds into `intents` now (one transaction), then empties the log. Every other
-    /// operation of the journal does this first when the log holds anything, so callers rarely need it.
+    /// Moves what the intent log holds into `intents` now (one transaction), then empties the log file. Every other
+    /// operation of the journal moves the records first when the log holds new ones, and `checkpoint()` empties
+    /// the file, so callers rarely need this.
     /// - Returns: what was read and inserted.
     /// - Throws: `OrderJournalError.database`.
     @discardableResult
     public func drainIntentLog() throws(OrderJournalError) -> IntentLogDrain {
+        try drainIntentLog(truncating: true)
+    }
+
+    /// Moves the log's new records into `intents` (one transaction, none when there is nothing new); `truncating`
+    /// also empties the file once all of it is in SQLite (a crash before that reads the records again at the next
+    /// open, and inserting them again changes nothing).
+    @discardableResult
+    func drainIntentLog(truncating: Bool) throws(OrderJournalError) -> IntentLogDrain {
         var report = IntentLogDrain(groups: 0, inserted: 0, damage: [])
-        try writeAfterIntentLog("drain intent log") { _, drained in report = drained }
+        try intentLog.drain(truncating: truncating) { contents throws(OrderJournalError) in
+            guard !contents.groups.isEmpty || !contents.damage.isEmpty else { return }
+            report = try performIgnoringIntentLog("drain intent log") {
+                try pool.write { db in try Self.insert(contents, into: db, logPath: intentLog.path) }
+            }
+        }
         return report
     }
 
-    /// Runs `body` in one transaction that first inserts the intent log's records (the log's intents are older than
-    /// anything `body` writes); the log is emptied once the transaction committed (a crash in between inserts
-    /// nothing twice).
+    /// Runs `body` in one transaction that first inserts the intent log's new records (the log's intents are older
+    /// than anything `body` writes); they count as drained once the transaction committed.
     func writeAfterIntentLog<T>(
         _ operation: @autoclosure () -> String, _ body: (Database, IntentLogDrain) throws -> T
     ) throws(OrderJournalError) -> T {
         var result: T?
-        try intentLog.drain { contents throws(OrderJournalError) in
+        try intentLog.drain(truncating: false) { contents throws(OrderJournalError) in
             result = try performIgnoringIntentLog(operation()) {
                 try pool.write { db in
                     let drained = try Self.insert(contents, into: db, logPath: intentLog.path)

@@ -295,10 +295,10 @@ public final class OrderJournal: Sendable {
     // MARK: - Helpers
 
     /// Runs `body`, mapping a database error to `.database` named by `operation` (built only on failure). First
-    /// drains the intent log when it holds anything (a check without a system call when it does not), so every
-    /// operation sees the intents appended there.
+    /// moves the intent log's new records into SQLite when there are any (a check without a system call when there
+    /// are none), so every operation sees the intents appended there.
     func perform<T>(_ operation: @autoclosure () -> String, _ body: () throws -> T) throws(OrderJournalError) -> T {
-        if intentLog.hasRecords { try drainIntentLog() }
+        if intentLog.hasRecords { try drainIntentLog(truncating: false) }
         return try performIgnoringIntentLog(operation(), body)
     }
 
