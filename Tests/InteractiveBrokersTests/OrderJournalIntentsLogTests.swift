@@ -1,10 +1,10 @@
 import Foundation
-import Storage
 import Synchronization
 import Testing
 import TradingModel
 
 @testable import InteractiveBrokers
+@testable import Storage
 
 /// The broker's journal adapter on the order path: a group written before placeOrder (all `journaled`) goes to the
 /// intent log of a journal that owns it (no SQLite commit); the `sent` write then moves it into SQLite in its own
@@ -36,8 +36,10 @@ struct OrderJournalIntentsLogTests {
         try body(folder.appendingPathComponent("journal.sqlite").path)
     }
 
-    static func size(_ path: String) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? -1
+    /// The order groups a reader finds in the journal's intent log file now.
+    static func logged(_ journal: OrderJournal) -> [[String]] {
+        let data = (try? Data(contentsOf: URL(fileURLWithPath: journal.intentLogPath))) ?? Data()
+        return Array(data).withUnsafeBytes { IntentLogCodec.decode($0) }.groups.map { $0.map(\.orderRef.rawValue) }
     }
 
     @Test func theJournaledWriteAppendsToTheLogAndTheSentWriteMovesItIntoSQLite() throws {
@@ -49,12 +51,12 @@ struct OrderJournalIntentsLogTests {
             // A reader in the role of another process: it never owns the log, so it sees SQLite only.
             let reader = try OrderJournal(path: path)
             try adapter.writeNow(Self.bracket(.journaled))
-            #expect(Self.size(journal.intentLogPath) > 0)
+            #expect(Self.logged(journal) == [["IBT:R1:1", "IBT:R1:2"]])
             #expect(try reader.orders().isEmpty)
             now.withLock { $0 = Self.t2 }
             try adapter.writeNow(Self.bracket(.sent))
-            try journal.checkpoint()  // the tick empties the log file
-            #expect(Self.size(journal.intentLogPath) == 0)
+            try journal.checkpoint()  // the tick starts the log over
+            #expect(Self.logged(journal).isEmpty)
             let orders = try reader.orders()
             #expect(orders.map(\.intent.orderRef) == ["IBT:R1:1", "IBT:R1:2"])
             #expect(orders.map(\.brokerOrderID) == [11, 12] && orders.allSatisfy { $0.state == .submitted })
@@ -85,7 +87,7 @@ struct OrderJournalIntentsLogTests {
             group[0].lastKnownState = .sent
             group[0].brokerOrderID = 11
             try adapter.writeNow(group)
-            #expect(Self.size(journal.intentLogPath) == 0)
+            #expect(Self.logged(journal).isEmpty)
             let reader = try OrderJournal(path: path)
             #expect(try reader.orders().map(\.state) == [.submitted, .pendingSubmit])
         }

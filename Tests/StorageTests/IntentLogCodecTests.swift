@@ -68,7 +68,10 @@ struct IntentLogCodecTests {
             let decoded = Self.decode(head + tail.prefix(cut))
             #expect(decoded.groups == kept, "cut at \(cut)")
             #expect(decoded.damage.count == 1 && decoded.damage.first?.offset == head.count, "cut at \(cut)")
-            #expect(decoded.damage.first?.length == cut, "cut at \(cut)")
+            // The damage stops where trailing zeros start (the preallocated space a torn write leaves behind).
+            var written = cut
+            while written > 1, tail[written - 1] == 0 { written -= 1 }
+            #expect(decoded.damage.first?.length == written && decoded.end == head.count + written, "cut at \(cut)")
             #expect(decoded.damage.first?.reason.contains("torn") == true, "cut at \(cut)")
         }
     }
@@ -100,9 +103,12 @@ struct IntentLogCodecTests {
         let frame = try Self.frame([Self.intent("A", type: .market, full: false)])
         let decoded = Self.decode(frame).groups
         #expect(decoded.count == 1)
-        let torn = Array(frame.prefix(20)).withUnsafeBytes { IntentLogCodec.decode($0, base: 1_000) }
-        let reason = "torn frame (8 of \(frame.count - IntentLogCodec.headerSize) payload bytes)"
-        #expect(torn.damage == [IntentLogDamage(offset: 1_000, length: 20, reason: reason)])
+        let cut = IntentLogCodec.headerSize + 6  // version, count, the orderRef's length and first byte
+        #expect(frame[cut - 1] != 0)
+        let torn = Array(frame.prefix(cut)).withUnsafeBytes { IntentLogCodec.decode($0, base: 1_000) }
+        let reason = "torn frame (6 of \(frame.count - IntentLogCodec.headerSize) payload bytes)"
+        #expect(torn.damage == [IntentLogDamage(offset: 1_000, length: cut, reason: reason)])
+        #expect(torn.end == 1_000 + cut)
     }
 
     @Test func aRecordWithAnUnknownVersionOrTagIsDamageNotADefault() throws {

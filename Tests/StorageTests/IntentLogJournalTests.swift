@@ -12,6 +12,16 @@ struct IntentLogJournalTests {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? -1
     }
 
+    /// What a reader finds in a journal's intent log file now (before its end marker).
+    static func logged(_ journalPath: String) -> IntentLogContents {
+        let data = (try? Data(contentsOf: URL(fileURLWithPath: journalPath + "-intents"))) ?? Data()
+        return Array(data).withUnsafeBytes { IntentLogCodec.decode($0) }
+    }
+
+    static func refs(_ contents: IntentLogContents) -> [[ClientOrderID]] {
+        contents.groups.map { $0.map(\.orderRef) }
+    }
+
     static func group(_ refs: [ClientOrderID]) -> [JournalIntent] {
         refs.enumerated().map { k, ref in
             var intent = OrderJournalTests.intent(ref)
@@ -37,15 +47,15 @@ struct IntentLogJournalTests {
             #expect(journal.ownsIntentLog && journal.intentLogPath == path + "-intents")
             let bracket = Self.group(["IBT:R1:1", "IBT:R1:2", "IBT:R1:3"])
             try journal.appendIntents(bracket)
-            #expect(Self.size(path + "-intents") > 0)
+            #expect(Self.logged(path).groups == [bracket])
             // Any read drains first: the group is there, in order, pending submission, with its own time.
             let orders = try journal.orders()
             #expect(orders.map(\.intent) == bracket && orders.allSatisfy { $0.state == .pendingSubmit })
             #expect(try journal.history(of: "IBT:R1:2").map(\.state) == [.pendingSubmit])
-            // Drained, but the file is only emptied on the tick.
-            #expect(!journal.intentLog.hasRecords && Self.size(path + "-intents") > 0)
+            // Drained, but the log only starts over on the tick.
+            #expect(!journal.intentLog.hasRecords && Self.logged(path).groups == [bracket])
             try journal.checkpoint()
-            #expect(Self.size(path + "-intents") == 0)
+            #expect(Self.logged(path) == IntentLogContents())
         }
     }
 
@@ -57,10 +67,10 @@ struct IntentLogJournalTests {
             var accepted = JournalStatusUpdate(orderRef: "O-1", state: .accepted, time: OrderJournalTests.t0)
             accepted.brokerOrderID = 5
             try journal.recordStatus(accepted)  // drains first, then moves O-1 on
-            #expect(Self.size(path + "-intents") > 0)
+            #expect(Self.refs(Self.logged(path)) == [["O-1", "O-2"]])
             let copy = try Self.crashCopy(path, into: dir + "/crashed")
             let recovered = try OrderJournal(path: copy, createIfMissing: false, checkpoints: .manual)
-            #expect(Self.size(copy + "-intents") == 0)
+            #expect(Self.logged(copy).groups.isEmpty)
             let orders = try recovered.orders()
             #expect(orders.map(\.intent.orderRef) == ["O-1", "O-2"])
             #expect(orders.map(\.state) == [.accepted, .pendingSubmit] && orders.first?.brokerOrderID == 5)
@@ -74,10 +84,10 @@ struct IntentLogJournalTests {
             let journal = try OrderJournal(path: path, checkpoints: .manual)
             try journal.appendIntents(Self.group(["O-1"]))
             try journal.checkpoint()
-            #expect(Self.size(path + "-intents") == 0)
+            #expect(Self.logged(path).groups.isEmpty)
             try journal.appendIntents(Self.group(["O-2"]))
             try journal.close()
-            #expect(Self.size(path + "-intents") == 0)
+            #expect(Self.logged(path).groups.isEmpty)
             #expect(throws: OrderJournalError.self) { try journal.appendIntents(Self.group(["late"])) }
             let reopened = try OrderJournal(path: path, createIfMissing: false)
             #expect(try reopened.orders().map(\.intent.orderRef) == ["O-1", "O-2"])
@@ -97,7 +107,7 @@ struct IntentLogJournalTests {
             #expect(journal.intentLog.syncedAppends == (durability == .full ? 1 : 0))
             let copy = try Self.crashCopy(path, into: dir + "/crashed")
             let recovered = try OrderJournal(path: copy, createIfMissing: false)
-            #expect(Self.size(copy + "-intents") == 0)  // drained at open: no other process owns the copy
+            #expect(Self.logged(copy).groups.isEmpty)  // drained at open: no other process owns the copy
             let pending = try recovered.unacknowledgedIntents()
             #expect(pending.map(\.intent.orderRef) == ["O-0", "O-1", "O-2"])
             #expect(pending.map(\.state) == [.submitted, .pendingSubmit, .pendingSubmit])
@@ -120,8 +130,8 @@ struct IntentLogJournalTests {
             #expect(try journal.orders().map(\.intent.orderRef) == ["A-1", "A-2", "B-1"])
             let errors = try journal.events(kind: .error).map(\.message)
             #expect(errors.count == 1)
-            #expect(errors.first?.contains("30 bytes at offset \(intact) skipped: torn frame") == true, "\(errors)")
-            #expect(Self.size(path + "-intents") == 0)
+            #expect(errors.first?.contains("bytes at offset \(intact) skipped: torn frame") == true, "\(errors)")
+            #expect(Self.logged(path).groups.isEmpty)
         }
     }
 
@@ -176,15 +186,16 @@ struct IntentLogJournalTests {
             let path = dir + "/journal.sqlite"
             let bot = try OrderJournal(path: path, checkpoints: .manual)
             try bot.appendIntents(Self.group(["BOT-1"]))
-            let logged = Self.size(path + "-intents")
+            let logged = Self.logged(path)
+            #expect(Self.refs(logged) == [["BOT-1"]])
             // A tool opening the same journal (flock is per open file, so this holds within one process too).
             let tool = try OrderJournal(path: path)
-            #expect(!tool.ownsIntentLog && Self.size(path + "-intents") == logged)
+            #expect(!tool.ownsIntentLog && Self.logged(path) == logged)
             try tool.appendIntents(Self.group(["TOOL-1"]))  // to SQLite
             #expect(try tool.orders().map(\.intent.orderRef) == ["TOOL-1"])
             // A second runner journal cannot take the log either, until the first one lets it go.
             let second = try OrderJournal(path: path, checkpoints: .manual)
-            #expect(!second.ownsIntentLog && Self.size(path + "-intents") == logged)
+            #expect(!second.ownsIntentLog && Self.logged(path) == logged)
             try bot.close()
             try second.checkpoint()
             #expect(second.ownsIntentLog)
@@ -199,7 +210,7 @@ struct IntentLogJournalTests {
             try IntentLogCodec.appendFrame(Self.group(["O-1"]), to: &bytes)
             try Data(bytes).write(to: URL(fileURLWithPath: path + "-intents"))
             let tool = try OrderJournal(path: path)
-            #expect(!tool.ownsIntentLog && Self.size(path + "-intents") == 0)
+            #expect(!tool.ownsIntentLog && Self.logged(path).groups.isEmpty)
             // It let the lock go: the runner's journal takes the log at once.
             let bot = try OrderJournal(path: path, checkpoints: .manual)
             #expect(bot.ownsIntentLog)
@@ -208,6 +219,31 @@ struct IntentLogJournalTests {
             let other = dir + "/other.sqlite"
             _ = try OrderJournal(path: other)
             #expect(!FileManager.default.fileExists(atPath: other + "-intents"))
+        }
+    }
+
+    @Test func appendsNeitherGrowTheFileNorLoseAnythingWhenARoundStartsOverOnTopOfTheLast() async throws {
+        try await withTemporaryDirectory { dir in
+            let path = dir + "/journal.sqlite"
+            let journal = try OrderJournal(path: path, durability: .processCrashSafe, checkpoints: .manual)
+            for n in 0..<100 { try journal.appendIntents(Self.group([ClientOrderID("A-\(n)")])) }
+            #expect(Self.size(path + "-intents") == IntentLog.preallocatedBytes)
+            try journal.checkpoint()  // drained; the next round starts at offset 0, over the last one's frames
+            #expect(Self.logged(path).groups.isEmpty)
+            try journal.appendIntents(Self.group(["B-1", "B-2"]))
+            #expect(Self.refs(Self.logged(path)) == [["B-1", "B-2"]])
+            // A crash tore that append (a byte of its frame lost): the reader resynchronises into the earlier
+            // round's frames, which are in SQLite already, and inserts nothing twice.
+            let copy = try Self.crashCopy(path, into: dir + "/crashed")
+            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: copy + "-intents")))
+            bytes[IntentLogCodec.headerSize + 3] ^= 0xFF
+            try Data(bytes).write(to: URL(fileURLWithPath: copy + "-intents"))
+            let recovered = try OrderJournal(path: copy, createIfMissing: false)
+            let refs = try recovered.orders().map(\.intent.orderRef.rawValue)
+            #expect(refs.count == 100 && refs.first == "A-0" && refs.last == "A-99")
+            #expect(try recovered.history(of: "A-99").count == 1)
+            let errors = try recovered.events(kind: .error).map(\.message)
+            #expect(errors.count == 1 && errors.first?.contains("checksum mismatch") == true, "\(errors)")
         }
     }
 }

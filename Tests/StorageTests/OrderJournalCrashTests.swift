@@ -1,7 +1,8 @@
 import Foundation
-import Storage
 import Testing
 import TradingModel
+
+@testable import Storage
 
 /// A real `kill -9` after `recordIntent` (or the intent log's append) returns: the test binary re-runs itself as a
 /// child that journals intents, says so on standard output and blocks; the parent kills it with SIGKILL and reopens
@@ -52,24 +53,24 @@ struct OrderJournalCrashTests {
         #if os(Linux)
         try await withTemporaryDirectory { dir in
             let path = dir + "/journal.sqlite"
-            var logged = 0
+            var logged = IntentLogContents()
             try Self.runChildUntilKilled(path: path, mode: "log") {
-                logged = IntentLogJournalTests.size(path + "-intents")
-                #expect(logged > 0)
+                logged = IntentLogJournalTests.logged(path)
+                #expect(IntentLogJournalTests.refs(logged) == [["CRASH-1", "CRASH-2"]])
                 let tool = try OrderJournal(path: path, createIfMissing: false)
                 let runner = try OrderJournal(path: path, checkpoints: .manual)
                 #expect(!tool.ownsIntentLog && !runner.ownsIntentLog)
                 try runner.checkpoint()
                 #expect(!runner.ownsIntentLog)
                 #expect(try tool.unacknowledgedIntents().isEmpty)  // not in SQLite yet: only the owner drains
-                #expect(IntentLogJournalTests.size(path + "-intents") == logged)
+                #expect(IntentLogJournalTests.logged(path) == logged)
             }
-            #expect(IntentLogJournalTests.size(path + "-intents") == logged)
+            #expect(IntentLogJournalTests.logged(path) == logged)
             let recovered = try OrderJournal(path: path, createIfMissing: false)
             let pending = try recovered.unacknowledgedIntents()
             #expect(pending.map(\.intent.orderRef) == ["CRASH-1", "CRASH-2"])
             #expect(pending.allSatisfy { $0.state == .pendingSubmit })
-            #expect(IntentLogJournalTests.size(path + "-intents") == 0)
+            #expect(IntentLogJournalTests.logged(path).groups.isEmpty)
         }
         #endif
     }

@@ -9,9 +9,9 @@ import TradingModel
 #endif
 
 /// The append-only file in front of the journal's `intents` table (`<journal>-intents`): the order path appends a
-/// group's intents here, with one `write(2)`, instead of committing a SQLite transaction; the journal moves them into
-/// SQLite (insert-if-missing) and empties the file on its next operation, `checkpoint()` or `close()`, and whoever
-/// opens the journal next does the same after a crash.
+/// group's intents here, with one `pwrite(2)`, instead of committing a SQLite transaction; the journal moves them
+/// into SQLite (insert-if-missing) on its next operation, and starts the file over on `checkpoint()` or `close()`;
+/// whoever opens the journal next does the same after a crash.
 ///
 /// One process owns the file at a time: the owner holds an exclusive `flock` on it for as long as it has it open
 /// (the kernel drops the lock when the process dies, `kill -9` included). Only the owner appends, reads or empties
@@ -19,6 +19,13 @@ import TradingModel
 ///
 /// Durability as the journal's: `.processCrashSafe` appends without `fdatasync` (the page cache outlives the
 /// process, as SQLite's WAL at NORMAL does); `.full` runs `fdatasync` before an append returns.
+///
+/// The file is not truncated: the owner preallocates it (zeros, `preallocatedBytes`), writes each frame followed by
+/// an end marker at its write offset (`pwrite`), and once everything is drained (on the tick) writes the end marker
+/// at offset 0 and starts over. So an append neither allocates a block nor changes the file's size, which is what a
+/// truncation and the next write cost (≈ 9 µs measured on this VM's ext4) and what makes `fdatasync` flush
+/// metadata. Records of earlier rounds stay behind the end marker; a crash that tears a frame lets the reader
+/// resynchronise into them, and inserting them again changes nothing (they were drained before the round ended).
 final class IntentLog: Sendable {
     /// What `acquire` found.
     enum Acquisition: Equatable {
@@ -30,6 +37,9 @@ final class IntentLog: Sendable {
         case missing
     }
 
+    /// The space written with zeros when the log is taken: a round of appends up to this size never grows the file.
+    static let preallocatedBytes = 64 * 1024
+
     /// The file.
     let path: String
     /// `fdatasync` before an append returns (`.full`).
@@ -39,11 +49,11 @@ final class IntentLog: Sendable {
     private struct State {
         /// The owned file, or -1.
         var descriptor: Int32 = -1
-        /// The file's length (only the owner writes it).
+        /// Where the records end: the end marker's offset, where the next frame goes.
         var length = 0
-        /// How much of it is in SQLite already: a drain reads from here. The file is emptied only on the tick
-        /// (`truncating` drains), so the order path's appends mostly land in a block already allocated; what a crash
-        /// leaves before this offset is read again at the next open, and inserting it again changes nothing.
+        /// How much of the records is in SQLite already: a drain reads from here. The log starts over only on the
+        /// tick (`truncating` drains); what a crash leaves before this offset is read again at the next open, and
+        /// inserting it again changes nothing.
         var drained = 0
         /// The frame being written, kept between appends so an append allocates nothing once warm.
         var buffer: [UInt8] = []
@@ -82,7 +92,7 @@ final class IntentLog: Sendable {
         try state.withLock { state throws(OrderJournalError) -> Acquisition in
             if state.closed { throw failure("open", reason: "the journal is closed") }
             if state.descriptor >= 0 { return .owned }
-            let descriptor = open(path, O_RDWR | O_APPEND | O_CLOEXEC | (create ? O_CREAT : 0), 0o644)
+            let descriptor = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0o644)
             if descriptor < 0 {
                 if errno == ENOENT, !create { return .missing }
                 throw failure("open", errno: errno)
@@ -99,16 +109,28 @@ final class IntentLog: Sendable {
                 _ = close(descriptor)
                 throw failure("stat", errno: code)
             }
-            if create, syncsEachAppend {
-                // At `.full` the file's directory entry must survive a power loss too, not only its bytes.
-                let folder = open(URL(fileURLWithPath: path).deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
-                if folder >= 0 {
-                    _ = fsync(folder)
-                    _ = close(folder)
+            var size = Int(info.st_size)
+            if create, size < Self.preallocatedBytes {
+                let zeros = [UInt8](repeating: 0, count: Self.preallocatedBytes - size)
+                var code = zeros.withUnsafeBytes { Self.writeAll(descriptor, $0, at: size) }
+                if code == 0, syncsEachAppend {
+                    code = fsync(descriptor) == 0 ? 0 : errno
+                    // At `.full` the file's directory entry must survive a power loss too, not only its bytes.
+                    let folder = open(URL(fileURLWithPath: path).deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
+                    if folder >= 0 {
+                        _ = fsync(folder)
+                        _ = close(folder)
+                    }
                 }
+                if code != 0 {
+                    _ = close(descriptor)
+                    throw failure("preallocate", errno: code)
+                }
+                size = Self.preallocatedBytes
             }
             state.descriptor = descriptor
-            state.length = Int(info.st_size)
+            // Until the first drain (right after this) finds the end marker, the records may reach the file's end.
+            state.length = size
             state.drained = 0
             return .owned
         }
@@ -126,11 +148,11 @@ final class IntentLog: Sendable {
         }
     }
 
-    /// Appends one order group as one frame, with one `write(2)` (more only if the kernel writes it short), and
-    /// `fdatasync` at `.full`.
+    /// Appends one order group as one frame and the end marker after it, with one `pwrite(2)` (more only if the
+    /// kernel writes it short), and `fdatasync` at `.full`.
     /// - Returns: `false` when this journal does not own the file (the caller writes to SQLite instead).
-    /// - Throws: `OrderJournalError.database` when the write or sync failed (the partial frame is cut off again),
-    ///   or after `close()`.
+    /// - Throws: `OrderJournalError.database` when the write or sync failed (the next append overwrites the frame;
+    ///   at `.full` its marker is zeroed so a later reader does not take it), or after `close()`.
     func append(_ group: [JournalIntent]) throws(OrderJournalError) -> Bool {
         try state.withLock { state throws(OrderJournalError) -> Bool in
             if state.closed { throw failure("append intents", reason: "the journal is closed") }
@@ -141,18 +163,20 @@ final class IntentLog: Sendable {
             } catch {
                 throw failure("append intents", reason: "cannot encode: \(error)")
             }
-            let descriptor = state.descriptor
-            var code = state.buffer.withUnsafeBytes { Self.writeAll(descriptor, $0) }
+            let frame = state.buffer.count
+            state.buffer.append(contentsOf: IntentLogCodec.endMarker)
+            let (descriptor, offset) = (state.descriptor, state.length)
+            var code = state.buffer.withUnsafeBytes { Self.writeAll(descriptor, $0, at: offset) }
             if code == 0, syncsEachAppend {
                 code = Self.syncData(descriptor)
                 state.syncedAppends += 1
             }
             if code != 0 {
-                // No half frame left behind for the next append to follow (and no unsynced intent at `.full`).
-                _ = ftruncate(descriptor, off_t(state.length))
+                // The caller does not send: make sure no reader takes the frame for an intent (best effort).
+                _ = IntentLogCodec.endMarker.withUnsafeBytes { Self.writeAll(descriptor, $0, at: offset) }
                 throw failure("append intents", errno: code)
             }
-            state.length += state.buffer.count
+            state.length += frame
             return true
         }
     }
@@ -161,40 +185,42 @@ final class IntentLog: Sendable {
     /// are none or the file is not owned); once `commit` returns, those bytes count as drained. Appends wait
     /// meanwhile. A `commit` that throws leaves everything as it was.
     /// - Parameters:
-    ///   - truncating: also empty the file once everything in it is drained (the tick, `close()`, a takeover). A
-    ///     truncation that fails is not an error: the bytes are read again later, and inserting them is idempotent.
+    ///   - truncating: also start the log over once everything in it is drained (the tick, `close()`, a takeover):
+    ///     the end marker at offset 0. If that write fails the log simply goes on after the drained records.
     ///   - commit: inserts the records (one transaction).
     /// - Throws: what `commit` throws, or `OrderJournalError.database` when the file cannot be read.
     func drain(
         truncating: Bool, _ commit: (IntentLogContents) throws(OrderJournalError) -> Void
     ) throws(OrderJournalError) {
         try state.withLock { state throws(OrderJournalError) in
-            guard state.descriptor >= 0, state.length > state.drained else {
-                try commit(IntentLogContents())
-                if truncating, state.descriptor >= 0, state.length > 0, ftruncate(state.descriptor, 0) == 0 {
-                    (state.length, state.drained) = (0, 0)
-                }
-                return
-            }
             let descriptor = state.descriptor
-            let start = state.drained
-            var bytes = [UInt8](repeating: 0, count: state.length - start)
-            let code = bytes.withUnsafeMutableBytes { Self.readAll(descriptor, $0, from: start) }
-            if code != 0 { throw failure("read intents", errno: code) }
-            try commit(bytes.withUnsafeBytes { IntentLogCodec.decode($0, base: start) })
-            state.drained = state.length
-            if truncating, ftruncate(descriptor, 0) == 0 { (state.length, state.drained) = (0, 0) }
+            if descriptor >= 0, state.length > state.drained {
+                let start = state.drained
+                var bytes = [UInt8](repeating: 0, count: state.length - start)
+                let code = bytes.withUnsafeMutableBytes { Self.readAll(descriptor, $0, from: start) }
+                if code != 0 { throw failure("read intents", errno: code) }
+                let contents = bytes.withUnsafeBytes { IntentLogCodec.decode($0, base: start) }
+                try commit(contents)
+                (state.length, state.drained) = (contents.end, contents.end)
+            } else {
+                try commit(IntentLogContents())
+            }
+            if truncating, descriptor >= 0, state.length > 0,
+                IntentLogCodec.endMarker.withUnsafeBytes({ Self.writeAll(descriptor, $0, at: 0) }) == 0
+            {
+                (state.length, state.drained) = (0, 0)
+            }
         }
     }
 
     // MARK: - System calls
 
-    /// Writes every byte (retrying short writes and EINTR); 0 or the errno.
-    private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+    /// Writes every byte at `offset` (retrying short writes and EINTR); 0 or the errno.
+    private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int32 {
         guard let base = bytes.baseAddress else { return 0 }
         var done = 0
         while done < bytes.count {
-            let count = write(descriptor, base + done, bytes.count - done)
+            let count = pwrite(descriptor, base + done, bytes.count - done, off_t(offset + done))
             if count < 0 {
                 if errno == EINTR { continue }
                 return errno

@@ -4,6 +4,8 @@ import TradingModel
 struct IntentLogContents: Equatable, Sendable {
     var groups: [[JournalIntent]] = []
     var damage: [IntentLogDamage] = []
+    /// Where the records end (the end marker, or the end of the bytes read), as a file offset: the next append's.
+    var end = 0
 }
 
 /// Bytes of the intent log that are not an intact record: a frame torn by a crash mid-append (only ever the tail),
@@ -20,7 +22,8 @@ public struct IntentLogDamage: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension IntentLogCodec {
-    /// Reads every frame of a log. Where a frame is not intact (torn header or payload, no marker, a length out of
+    /// Reads every frame of a log up to its end marker (zero bytes where the next frame would start; what lies
+    /// beyond it are records of an earlier round, already drained). Where a frame is not intact (torn header or payload, no marker, a length out of
     /// range, a checksum mismatch) the bytes up to the next frame marker are skipped as one damage and reading goes
     /// on from there (a marker that happens to sit inside damaged bytes fails its own checksum in turn); an intact
     /// frame whose content cannot be read is skipped by its length. So no intact frame is lost to damage elsewhere.
@@ -29,9 +32,13 @@ extension IntentLogCodec {
     ///   - base: their offset in the file (damage is reported in file offsets).
     static func decode(_ bytes: UnsafeRawBufferPointer, base: Int = 0) -> IntentLogContents {
         var contents = IntentLogContents()
+        // Damage at the tail stops where the zeros of the preallocated space start.
+        var tail = bytes.count
+        while tail > 0, bytes[tail - 1] == 0 { tail -= 1 }
         var offset = 0
         while offset < bytes.count {
             let remaining = bytes.count - offset
+            if isEndMarker(bytes, at: offset) { break }
             let problem: String
             if remaining < headerSize {
                 problem = "torn frame header (\(remaining) of \(headerSize) bytes)"
@@ -63,11 +70,18 @@ extension IntentLogCodec {
                     problem = "checksum mismatch"
                 }
             }
-            let next = nextMarker(bytes, after: offset) ?? bytes.count
+            let next = nextMarker(bytes, after: offset) ?? max(tail, offset + 1)
             contents.damage.append(.init(offset: base + offset, length: next - offset, reason: problem))
             offset = next
         }
+        contents.end = base + min(offset, bytes.count)
         return contents
+    }
+
+    /// The end marker: `endMarker.count` zero bytes (fewer at the end of the file) where a frame would start.
+    private static func isEndMarker(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool {
+        let count = min(endMarker.count, bytes.count - offset)
+        return (0..<count).allSatisfy { bytes[offset + $0] == 0 }
     }
 
     private static func isMarker(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool {

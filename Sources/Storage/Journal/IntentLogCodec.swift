@@ -4,6 +4,7 @@ import TradingModel
 /// formatters: the append sits between the strategy's decision and the order frame).
 ///
 /// ```
+/// log      = frame… | end marker (4 zero bytes) | whatever an earlier round left (already in SQLite)
 /// frame    = magic "IBTI" (4) | payload length (u32) | CRC-32 of the payload (u32) | payload
 /// payload  = version 1 (u8) | intent count (u16) | intent…
 /// intent   = orderRef (str) | symbol (str) | side (u8: 0 BUY, 1 SELL) | quantity units (i64)
@@ -17,6 +18,8 @@ import TradingModel
 /// recognised; `decode` keeps every intact frame and reports the rest as damage.
 enum IntentLogCodec {
     static let magic: [UInt8] = Array("IBTI".utf8)
+    /// Written after every frame (in the same write) and at offset 0 when the log is emptied: reading stops here.
+    static let endMarker: [UInt8] = [0, 0, 0, 0]
     static let headerSize = 12
     static let version: UInt8 = 1
     /// Far above any order group (a bracket of 3 is ≈ 200 bytes); a larger length is damage, not a record.
