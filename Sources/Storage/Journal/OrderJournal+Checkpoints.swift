@@ -23,8 +23,8 @@ extension OrderJournal {
     public func checkpoint() throws(OrderJournalError) -> CheckpointResult {
         // The intent log: another process had it when this journal opened; take it as soon as it is free.
         if checkpoints == .manual, !intentLog.isOwned { try? openIntentLog(keep: true) }
-        // The log's intents go into the WAL this checkpoint syncs and copies; the log file is emptied here, once a
-        // tick, rather than by every drain (a truncation and the block allocation after it cost ≈ 9 µs).
+        // The log's intents go into the WAL this checkpoint syncs and copies; the log starts over here, once a tick,
+        // rather than after every drain.
         try drainIntentLog(truncating: true)
         return try perform("checkpoint") {
             try pool.writeWithoutTransaction { db in

@@ -86,8 +86,9 @@ extension OrderJournal {
     /// `keep: false` gives it up again after the drain (journals that never append to it).
     func openIntentLog(keep: Bool) throws(OrderJournalError) {
         guard try intentLog.acquire(create: keep) == .owned else { return }
+        // A journal that does not keep the log never holds it past this call, drained or not.
+        defer { if !keep { intentLog.release(closing: false) } }
         try drainIntentLog()
-        if !keep { intentLog.release(closing: false) }
     }
 
     private static func insert(_ contents: IntentLogContents, into db: Database, logPath: String) throws
