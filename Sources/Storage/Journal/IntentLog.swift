@@ -151,8 +151,8 @@ final class IntentLog: Sendable {
     /// Appends one order group as one frame and the end marker after it, with one `pwrite(2)` (more only if the
     /// kernel writes it short), and `fdatasync` at `.full`.
     /// - Returns: `false` when this journal does not own the file (the caller writes to SQLite instead).
-    /// - Throws: `OrderJournalError.database` when the write or sync failed (the next append overwrites the frame;
-    ///   at `.full` its marker is zeroed so a later reader does not take it), or after `close()`.
+    /// - Throws: `OrderJournalError.database` when the write or sync failed (the frame's marker is zeroed, best
+    ///   effort, so a later reader does not take it, and the next append overwrites it), or after `close()`.
     func append(_ group: [JournalIntent]) throws(OrderJournalError) -> Bool {
         try state.withLock { state throws(OrderJournalError) -> Bool in
             if state.closed { throw failure("append intents", reason: "the journal is closed") }
