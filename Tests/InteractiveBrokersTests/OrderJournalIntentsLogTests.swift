@@ -92,4 +92,18 @@ struct OrderJournalIntentsLogTests {
             #expect(try reader.orders().map(\.state) == [.submitted, .pendingSubmit])
         }
     }
+
+    @Test func aGroupTheConnectionRefusedIsMarkedRejectedSoARestartNeverSendsIt() throws {
+        try Self.withJournals { path in
+            let journal = try OrderJournal(path: path, checkpoints: .manual)
+            let adapter = OrderJournalIntents(
+                journal: journal, universe: Universe(symbols: ["AAPL"]), clock: { Self.t1 })
+            try adapter.writeNow(Self.bracket(.journaled))
+            try adapter.writeNow(Self.bracket(.rejected))  // IBBroker.submitNow after submitOrders threw
+            let reader = try OrderJournal(path: path)
+            let orders = try reader.orders()
+            #expect(orders.map(\.state) == [.rejected, .rejected])
+            #expect(orders.allSatisfy { $0.message == "not transmitted" })
+        }
+    }
 }

@@ -48,6 +48,12 @@ public struct OrderJournalIntents: IntentJournal {
         }
         // One transaction for the group: rows inserted unless journaled already, `sent` ones marked submitted.
         try journal.recordIntents(rows, submittedAs: submitted, at: now)
+        // A group the connection refused before anything was transmitted: dead, so a restart must not send it.
+        for intent in intents where intent.lastKnownState == .rejected {
+            var update = JournalStatusUpdate(orderRef: ClientOrderID(intent.orderRef), state: .rejected, time: now)
+            update.message = "not transmitted"
+            _ = try journal.recordStatus(update)
+        }
     }
 
     public func record(_ execution: BrokerExecution, commission: Money?) throws {
