@@ -43,30 +43,28 @@ struct BacktestPaperParityTests {
 
     @Test("sma-cross 3/8 with reversals on SPY 1-minute data: same orders, same fills")
     func smaCrossParity() async throws {
-        let data = try spyMinuteData()
-        let cross = MovingAverageCrossoverConfig(
-            kind: .simple, fastPeriod: 3, slowPeriod: 8, allowShort: true, sizing: .fixedQuantity(Quantity(100)))
-        // 2011-01-04 15:00 UTC, half an hour into the session: 30 minutes of warm-up bars, 30 minutes live.
-        let scenario = ParityScenario(
-            data: data, symbols: ["SPY"], start: Timestamp(seconds: 1_294_153_200), warmup: "1800 S", steps: 360,
-            engine: EngineConfig(initialCash: Money(100_000)))
-        let strategy = MovingAverageCrossover(config: cross)
+        let (strategy, scenario) = try smaCross(steps: 360)
         let paper = try await paperRun(strategy, scenario)
         try checkParity(paper, backtestOf: strategy, scenario, minimumOrders: 20)
     }
 
     @Test("sma-cross with every bar queued for the event loop (the synchronous bar path off): the same orders")
     func smaCrossParityQueued() async throws {
-        let data = try spyMinuteData()
-        let cross = MovingAverageCrossoverConfig(
-            kind: .simple, fastPeriod: 3, slowPeriod: 8, allowShort: true, sizing: .fixedQuantity(Quantity(100)))
-        let scenario = ParityScenario(
-            data: data, symbols: ["SPY"], start: Timestamp(seconds: 1_294_153_200), warmup: "1800 S", steps: 120,
-            engine: EngineConfig(initialCash: Money(100_000)))
-        let strategy = MovingAverageCrossover(config: cross)
+        let (strategy, scenario) = try smaCross(steps: 120)
         let paper = try await paperRun(strategy, scenario, barsOnArrival: false)
         #expect(paper.summary.barsOnArrival == 0)
         try checkParity(paper, backtestOf: strategy, scenario, minimumOrders: 5)
+    }
+
+    /// sma-cross 3/8 with reversals, 100 shares, on SPY from 2011-01-04 15:00 UTC, half an hour into the session:
+    /// 30 minutes of warm-up bars, then `steps` live 5-second bars.
+    func smaCross(steps: Int) throws -> (MovingAverageCrossover, ParityScenario) {
+        let cross = MovingAverageCrossoverConfig(
+            kind: .simple, fastPeriod: 3, slowPeriod: 8, allowShort: true, sizing: .fixedQuantity(Quantity(100)))
+        let scenario = ParityScenario(
+            data: try spyMinuteData(), symbols: ["SPY"], start: Timestamp(seconds: 1_294_153_200), warmup: "1800 S",
+            steps: steps, engine: EngineConfig(initialCash: Money(100_000)))
+        return (MovingAverageCrossover(config: cross), scenario)
     }
 
     @Test("the backtest's quotedSpread slippage pays exactly the simulator's ask and gets its bid")

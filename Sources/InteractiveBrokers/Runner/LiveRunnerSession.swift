@@ -17,7 +17,7 @@ struct Session<S: Strategy> {
     /// When the loop last took an input from the connection (the heartbeat, LiveRunnerSession+Heartbeat.swift).
     let activity = InboundActivity()
     /// The engine and the bar bookkeeping, shared with the synchronous bar path (`engine`, `bars`, `commands`,
-    /// `lastBarTime`, `lastClosed` and `denialsLogged` below reach them through its lock).
+    /// `lastBarTime`, `lastClosed` and `denialsLogged` reach them through its lock, SessionCore.swift).
     let core: SessionCore<S>
     var book: ContractBook
     var broker: IBBroker?
