@@ -21,9 +21,6 @@ public protocol IntentJournal: Sendable {
     func recordCommission(executionID: String, _ commission: Money, at time: Timestamp) throws
 }
 
-/// Every intent journal writes without suspending now (the name of the first synchronous variant).
-public typealias SynchronousIntentJournal = IntentJournal
-
 extension IntentJournal {
     /// `writeNow` from async code.
     public func write(_ intents: [JournaledIntent]) async throws { try writeNow(intents) }
