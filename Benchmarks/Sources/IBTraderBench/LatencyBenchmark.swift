@@ -3,6 +3,7 @@ import GatewaySimulator
 import InteractiveBrokers
 import Logging
 import Storage
+import Synchronization
 import TWSClient
 import TradingEngine
 import TradingModel
@@ -21,6 +22,9 @@ enum LatencyBenchmark {
         var bars: Int
         var missing: Int
         var wallSeconds: Double
+        /// Live bars the bot handled, and how many of them on arrival (the synchronous bar path).
+        var botBars = 0
+        var barsOnArrival = 0
     }
 
     /// - Parameter journal: the order journal's durability (`nil`: no journal).
@@ -70,10 +74,12 @@ enum LatencyBenchmark {
             }
             let (stop, stopper) = AsyncStream.makeStream(of: String.self)
             let runConfiguration = configuration
+            let summary = Mutex<LiveRunSummary?>(nil)
             group.addTask {
-                _ = try await LiveRunner.run(
+                let result = try await LiveRunner.run(
                     strategy: EveryBarTrader(recorder: recorder), configuration: runConfiguration, logger: quiet,
                     stop: stop)
+                summary.withLock { $0 = result }
                 return nil
             }
             group.addTask {
@@ -117,7 +123,11 @@ enum LatencyBenchmark {
                 if let value { result = value }
             }
             group.cancelAll()
-            guard let result else { throw SocketError("latency run produced no result") }
+            guard var result else { throw SocketError("latency run produced no result") }
+            if let run = summary.withLock({ $0 }) {
+                result.botBars = run.bars
+                result.barsOnArrival = run.barsOnArrival
+            }
             return result
         }
     }

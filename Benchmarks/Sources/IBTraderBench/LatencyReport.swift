@@ -59,7 +59,8 @@ enum LatencyReport {
             table.add(
                 "bar frame out → placeOrder frame in, \(label) (µs)", run.total.text,
                 "p50 / p90 / p99 / p99.9 / max of \(run.total.count) bars (\(run.missing) unmatched), after \(warmup) "
-                    + "warm-up bars; simulator → proxy → bot over loopback, \(String(format: "%.0f", run.wallSeconds)) s")
+                    + "warm-up bars; simulator → proxy → bot over loopback, \(String(format: "%.0f", run.wallSeconds)) s; "
+                    + "\(run.barsOnArrival) of \(run.botBars) bars handled on arrival")
             table.add(
                 "  bar frame out → strategy sees the bar (µs)", run.inbound.text,
                 "kernel hop, NIO read, TWSClient decode and routing, feed (and the runner's input stream when queued)")
