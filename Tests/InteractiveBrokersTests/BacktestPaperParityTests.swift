@@ -56,6 +56,24 @@ struct BacktestPaperParityTests {
         try checkParity(paper, backtestOf: strategy, scenario, minimumOrders: 5)
     }
 
+    @Test("sma-cross with the session thread busy-polling its socket (`latency.busyPoll`): the same orders")
+    func smaCrossParityBusyPoll() async throws {
+        let (strategy, scenario) = try smaCross(steps: 120)
+        let paper = try await paperRun(strategy, scenario, busyPolls: true)
+        #expect(paper.summary.rehearsals == 0)
+        try checkParity(paper, backtestOf: strategy, scenario, minimumOrders: 5)
+    }
+
+    /// Rehearsals run the last bar through copies of the engine between bars: if one touched the engine, the broker
+    /// or the connection, the orders (or what the simulator received) would differ from the backtest's.
+    @Test("sma-cross busy-polling and kept warm (`latency.keepWarm`): rehearsals run, the same orders, nothing extra sent")
+    func smaCrossParityKeptWarm() async throws {
+        let (strategy, scenario) = try smaCross(steps: 120)
+        let paper = try await paperRun(strategy, scenario, busyPolls: true, keepWarm: true)
+        #expect(paper.summary.rehearsals > 100, "rehearsals: \(paper.summary.rehearsals)")
+        try checkParity(paper, backtestOf: strategy, scenario, minimumOrders: 5)
+    }
+
     /// sma-cross 3/8 with reversals, 100 shares, on SPY from 2011-01-04 15:00 UTC, half an hour into the session:
     /// 30 minutes of warm-up bars, then `steps` live 5-second bars.
     func smaCross(steps: Int) throws -> (MovingAverageCrossover, ParityScenario) {
@@ -157,7 +175,8 @@ func spyMinuteData() throws -> MarketDataSet {
 /// so every order reaches the simulator at the bar's end and every fill reaches the engine before the next bar, as
 /// in real time.
 func paperRun<S: Strategy>(
-    _ strategy: S, _ scenario: ParityScenario, barsOnArrival: Bool = true
+    _ strategy: S, _ scenario: ParityScenario, barsOnArrival: Bool = true, busyPolls: Bool = false,
+    keepWarm: Bool = false
 ) async throws -> PaperRun {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parity-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -185,6 +204,8 @@ func paperRun<S: Strategy>(
         configuration.commissionWait = .seconds(3600)
         configuration.engineEventObserver = { log.record($0, openOrders: $1) }
         configuration.handlesBarsOnArrival = barsOnArrival
+        configuration.busyPolls = busyPolls
+        if keepWarm { configuration.keepWarmInterval = .milliseconds(1) }
         let runConfiguration = configuration
         let (stop, stopper) = AsyncStream.makeStream(of: String.self)
         let summary = try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in

@@ -32,6 +32,26 @@ struct CPUWakeLatencyTests {
         }
     #endif
 
+    @Test("latency.busyPoll, busyPollCPU and keepWarm: off by default; CPU and keepWarm need busyPoll")
+    func busyPollSettings() throws {
+        let off = try load("")
+        #expect(!off.busyPoll && off.busyPollCPU == nil && !off.keepWarm)
+        let on = try load("latency: {busyPoll: true, busyPollCPU: 1, keepWarm: true}")
+        #expect(on.busyPoll && on.busyPollCPU == 1 && on.keepWarm)
+        for (bad, key) in [
+            ("latency: {busyPollCPU: 1}", "latency.busyPollCPU"), ("latency: {keepWarm: true}", "latency.keepWarm"),
+            ("latency: {busyPoll: true, busyPollCPU: -2}", "latency.busyPollCPU"),
+            ("latency: {busyPoll: maybe}", "latency.busyPoll"),
+        ] {
+            do {
+                _ = try load(bad)
+                Issue.record("\(bad) accepted")
+            } catch {
+                #expect("\(error)".contains(key) && "\(error)".contains("/c/run.yaml"), "\(error)")
+            }
+        }
+    }
+
     private func load(_ text: String) throws -> RunSettings {
         try RunSettings.load(
             text: "universe: {symbols: [AAPL]}\n" + text, source: "/c/run.yaml", baseDirectory: nil, environment: [:])

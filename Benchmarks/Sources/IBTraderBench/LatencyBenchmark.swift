@@ -25,6 +25,11 @@ enum LatencyBenchmark {
         /// Live bars the bot handled, and how many of them on arrival (the synchronous bar path).
         var botBars = 0
         var barsOnArrival = 0
+        /// Rehearsals run to keep the path warm (`keepWarm`).
+        var rehearsals = 0
+        /// With bursts: the first bar of each burst (after 1.2 s of quiet) and the others (1 ms after the one before).
+        var burstFirst: LatencyDistribution?
+        var burstRest: LatencyDistribution?
     }
 
     /// - Parameter journal: the order journal's durability (`nil`: no journal).
@@ -32,9 +37,13 @@ enum LatencyBenchmark {
     ///   or on the shared pools.
     /// - Parameter barsOnArrival: the synchronous bar path (`LiveRunnerConfiguration.handlesBarsOnArrival`, the
     ///   default) or every bar through the runner's input stream.
+    /// - Parameter busyPoll: the session thread busy-polls (`LiveRunnerConfiguration.busyPolls`, `latency.busyPoll`).
+    /// - Parameter keepWarm: rehearse the path after 1 ms of quiet (`keepWarmInterval`, `latency.keepWarm`).
+    /// - Parameter burst: `0`: bars 25 ms apart; `N`: bursts of N bars 1 ms apart, 1.2 s between bursts, which shows
+    ///   the same path with its code and data still in the caches (all but each burst's first bar).
     static func run(
         samples: Int, warmup: Int, journal: OrderJournal.Durability?, sessionThread: Bool = true,
-        barsOnArrival: Bool = true
+        barsOnArrival: Bool = true, busyPoll: Bool = false, keepWarm: Bool = false, burst: Int = 0
     ) async throws -> Result {
         let data = minuteData(minutes: (samples + warmup) * 5 / 60 + 180)
         let quiet: Logger = {
@@ -60,12 +69,23 @@ enum LatencyBenchmark {
             proxy.start()
             var connection = TWSConnectionConfiguration(host: "127.0.0.1", port: proxy.port, clientID: 5)
             connection.readyTimeout = .seconds(20)
+            if burst > 0 {
+                // The whole burst's orders leave at once; the limiter's one-second ceiling (49) still holds.
+                connection.rateLimit = OutboundRateLimit(burst: burst + 2)
+            }
             var configuration = LiveRunnerConfiguration(connection: connection, symbols: ["LAT"])
             configuration.warmupDuration = ""
             configuration.commissionWait = .seconds(3600)
             configuration.summaryInterval = .seconds(3600)
             configuration.usesSessionThread = sessionThread
             configuration.handlesBarsOnArrival = barsOnArrival
+            configuration.busyPolls = busyPoll
+            // BENCH_LATENCY_BUSY_CPU=N pins the busy thread (`latency.busyPollCPU`); run the bench under
+            // `taskset -c` with the other CPUs to keep everything else off it.
+            configuration.busyPollCPU = ProcessInfo.processInfo.environment["BENCH_LATENCY_BUSY_CPU"].flatMap {
+                Int($0)
+            }
+            if keepWarm { configuration.keepWarmInterval = .milliseconds(1) }
             if let journal {
                 // As `ibtrader run` opens it: manual checkpoints, run by the runner on its 1-second tick.
                 configuration.journal = try OrderJournal(
@@ -90,10 +110,14 @@ enum LatencyBenchmark {
                 var reads = proxy.orderReads.makeAsyncIterator()
                 var total: [Int64] = [], inbound: [Int64] = [], outbound: [Int64] = []
                 var missing = 0
+                var warm: [Int64] = [], cold: [Int64] = []
                 let clock = ContinuousClock()
                 let began = clock.now
                 for step in 0..<(warmup + samples) {
-                    let paced = clock.now.advanced(by: .milliseconds(25))
+                    let gap: Duration =
+                        burst == 0
+                        ? .milliseconds(25) : step % burst == burst - 1 ? .milliseconds(1200) : .milliseconds(1)
+                    let paced = clock.now.advanced(by: gap)
                     await simulator.advance(by: .seconds(5))
                     guard let read = await reads.next() else { break }
                     let seen = recorder.latest
@@ -104,6 +128,13 @@ enum LatencyBenchmark {
                             total.append(Int64(read.order - read.bar))
                             inbound.append(Int64(seen - read.bar))
                             outbound.append(Int64(read.order - seen))
+                            if burst > 0 {
+                                if step % burst == 0 {
+                                    cold.append(Int64(read.order - read.bar))
+                                } else {
+                                    warm.append(Int64(read.order - read.bar))
+                                }
+                            }
                         }
                     }
                     try await clock.sleep(until: paced)
@@ -112,7 +143,9 @@ enum LatencyBenchmark {
                 return Result(
                     total: LatencyDistribution(nanoseconds: total), inbound: LatencyDistribution(nanoseconds: inbound),
                     outbound: LatencyDistribution(nanoseconds: outbound), bars: warmup + samples, missing: missing,
-                    wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) * 1e-18)
+                    wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) * 1e-18,
+                    burstFirst: burst > 0 ? LatencyDistribution(nanoseconds: cold) : nil,
+                    burstRest: burst > 0 ? LatencyDistribution(nanoseconds: warm) : nil)
             }
             // The driver's result, then the runner's end (it stops on the stop stream); the simulator runs until
             // cancelled.
@@ -127,6 +160,7 @@ enum LatencyBenchmark {
             if let run = summary.withLock({ $0 }) {
                 result.botBars = run.bars
                 result.barsOnArrival = run.barsOnArrival
+                result.rehearsals = run.rehearsals
             }
             return result
         }

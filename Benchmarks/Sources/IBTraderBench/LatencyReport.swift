@@ -9,7 +9,9 @@ import Storage
 /// `BENCH_LATENCY_CPU_WAKE=N` holds the CPU wake-up latency at N µs (`CPUWakeLatencyRequest`, root only).
 /// `BENCH_LATENCY_SAMPLES` (default 10 000) sets the samples per configuration, after 500 warm-up bars;
 /// `BENCH_LATENCY_ONLY=TEXT` runs only the rows whose label contains TEXT; `BENCH_LATENCY_KEEP_AWAKE=N` runs N
-/// lowest-priority busy loops meanwhile (`CPUKeepAwake`). The first bot row queues every bar for the
+/// lowest-priority busy loops meanwhile (`CPUKeepAwake`). `BENCH_LATENCY_BUSY_CPU=N` pins the busy-polling thread
+/// to CPU N (run the bench under `taskset -c` with the other CPUs). `BENCH_LATENCY_BURST=N` sends the bars in bursts
+/// of N, 1 ms apart, and adds rows for each burst's first bar (cold) and the others (warm). The first bot row queues every bar for the
 /// runner's loop (`handlesBarsOnArrival = false`, the third session's path), the second runs on the shared thread
 /// pools (`usesSessionThread = false`); the others handle bars on arrival on the session thread, as `ibtrader run`.
 enum LatencyReport {
@@ -44,23 +46,32 @@ enum LatencyReport {
             "loopback TCP round trip, 2 threads (µs)", baseline.text,
             "p50 / p90 / p99 / p99.9 / max of \(baseline.count): 120-byte frame there and back, blocking sockets, "
                 + "TCP_NODELAY: the kernel's share of the two hops below")
-        let journals: [(OrderJournal.Durability?, Bool, Bool, String)] = [
-            (nil, true, false, "journal off, bars queued for the loop (third session's path)"),
-            (nil, false, true, "journal off, shared thread pools"),
-            (nil, true, true, "journal off"),
-            (.processCrashSafe, true, true, "journal on (NORMAL, ibtrader run's default)"),
-            (.full, true, true, "journal on (FULL, an fsync per order group)"),
+        /// journal, session thread, bars on arrival, busy-poll, kept warm, label
+        let journals: [(OrderJournal.Durability?, Bool, Bool, Bool, Bool, String)] = [
+            (nil, true, false, false, false, "journal off, bars queued for the loop (third session's path)"),
+            (nil, false, true, false, false, "journal off, shared thread pools"),
+            (nil, true, true, false, false, "journal off"),
+            (.processCrashSafe, true, true, false, false, "journal on (NORMAL, ibtrader run's default)"),
+            (.full, true, true, false, false, "journal on (FULL, an fsync per order group)"),
+            (nil, true, true, true, false, "journal off, busy-poll"),
+            (.processCrashSafe, true, true, true, false, "journal on (NORMAL), busy-poll"),
+            (.full, true, true, true, false, "journal on (FULL), busy-poll"),
+            (nil, true, true, true, true, "journal off, busy-poll, kept warm"),
+            (.processCrashSafe, true, true, true, true, "journal on (NORMAL), busy-poll, kept warm"),
         ]
         let only = ProcessInfo.processInfo.environment["BENCH_LATENCY_ONLY"]
-        for (journal, sessionThread, barsOnArrival, label) in journals where only.map({ label.contains($0) }) ?? true {
+        let burst = max(Int(ProcessInfo.processInfo.environment["BENCH_LATENCY_BURST"] ?? "") ?? 0, 0)
+        for (journal, sessionThread, barsOnArrival, busyPoll, keepWarm, label) in journals
+        where only.map({ label.contains($0) }) ?? true {
             let run = try await LatencyBenchmark.run(
                 samples: samples, warmup: warmup, journal: journal, sessionThread: sessionThread,
-                barsOnArrival: barsOnArrival)
+                barsOnArrival: barsOnArrival, busyPoll: busyPoll, keepWarm: keepWarm, burst: burst)
             table.add(
                 "bar frame out → placeOrder frame in, \(label) (µs)", run.total.text,
                 "p50 / p90 / p99 / p99.9 / max of \(run.total.count) bars (\(run.missing) unmatched), after \(warmup) "
                     + "warm-up bars; simulator → proxy → bot over loopback, \(String(format: "%.0f", run.wallSeconds)) s; "
-                    + "\(run.barsOnArrival) of \(run.botBars) bars handled on arrival")
+                    + "\(run.barsOnArrival) of \(run.botBars) bars handled on arrival"
+                    + (keepWarm ? ", \(run.rehearsals) rehearsals" : ""))
             table.add(
                 "  bar frame out → strategy sees the bar (µs)", run.inbound.text,
                 "kernel hop, NIO read, TWSClient decode and routing, feed (and the runner's input stream when queued)")
@@ -71,6 +82,15 @@ enum LatencyReport {
                 "  in the bot ≈ total − loopback p50 (µs)",
                 String(format: "p50 %.1f, p99 %.1f", run.total.p50 - baseline.p50, run.total.p99 - baseline.p50),
                 "estimate: the two kernel hops (one loopback round trip, p50) taken out; goal p99 < 50 µs")
+            if let first = run.burstFirst, let rest = run.burstRest {
+                table.add(
+                    "  first bar of a burst, after 1.2 s quiet (µs)", first.text,
+                    "bursts of \(burst) bars 1 ms apart: the path with cold caches")
+                table.add(
+                    "  bars 1 ms after the one before (µs)", rest.text,
+                    "the same path with its code and data still cached; in the bot: "
+                        + String(format: "p50 %.1f, p99 %.1f", rest.p50 - baseline.p50, rest.p99 - baseline.p50))
+            }
         }
         return table
     }

@@ -7,10 +7,17 @@ import TradingModel
 final class BarSeenRecorder: @unchecked Sendable {
     private let lock = NSLock()
     private var seen: UInt64 = 0
+    private var lastBar = Timestamp.zero
 
-    func mark() {
+    /// Stamps the first sight of a bar; a later sight of the same bar (a `latency.keepWarm` rehearsal replays the last
+    /// bar on a copy of the strategy) leaves the stamp alone.
+    func mark(_ bar: Timestamp) {
         let now = monotonicNanoseconds()
-        lock.withLock { seen = now }
+        lock.withLock {
+            guard bar > lastBar else { return }
+            lastBar = bar
+            seen = now
+        }
     }
 
     var latest: UInt64 { lock.withLock { seen } }
@@ -22,9 +29,12 @@ struct EveryBarTrader: Strategy {
     let recorder: BarSeenRecorder
     var buys = true
 
+    /// Rehearsable: the recorder ignores a bar it has seen, and a rehearsal only replays the last one.
+    static var isRehearsable: Bool { true }
+
     mutating func handle(_ event: StrategyEvent, in context: some StrategyContext) -> [StrategyAction] {
-        guard case .bar(let id, _) = event else { return [] }
-        recorder.mark()
+        guard case .bar(let id, let bar) = event else { return [] }
+        recorder.mark(bar.timestamp)
         defer { buys.toggle() }
         return [.submit(.market(id, buys ? .buy : .sell, Quantity(1)))]
     }

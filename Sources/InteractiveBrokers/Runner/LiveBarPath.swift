@@ -22,9 +22,9 @@ final class LiveBarPath<S: Strategy>: Sendable {
         var activity: InboundActivity
     }
 
-    private let core: SessionCore<S>
+    let core: SessionCore<S>
     private let inbox: RunnerInbox
-    private let broker: IBBroker
+    let broker: IBBroker
     private let connection: TWSConnection
     private let context: Context
     private let enabled: Bool

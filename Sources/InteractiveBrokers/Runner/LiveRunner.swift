@@ -72,6 +72,16 @@ public struct LiveRunnerConfiguration: Sendable {
     /// one NIO event loop, so the tick-to-order path has no cross-thread wake-ups. `false`: the shared pools (kept
     /// for the latency benchmark's comparison).
     public var usesSessionThread = true
+    /// Busy-poll the session thread (`TWSBusyPollThread`): it never sleeps, reads the socket without waiting for a
+    /// wake-up and writes orders with `send(2)` from the same thread; one CPU runs at 100 % for the whole run
+    /// (`latency.busyPoll`, opt-in; docs/latency.md). Needs `usesSessionThread`.
+    public var busyPolls = false
+    /// With `busyPolls`: pin the busy thread to this CPU (Linux; `latency.busyPollCPU`).
+    public var busyPollCPU: Int?
+    /// With `busyPolls` and a strategy that is `Strategy.isRehearsable`: after this long without input, the busy
+    /// thread runs the last bar through a copy of the engine and encodes the orders it would make, discarding them,
+    /// so the bar → order path stays in the CPU's caches (`latency.keepWarm`: 1 ms; `nil`: off; docs/latency.md).
+    public var keepWarmInterval: Duration?
     /// Handle a bar on arrival, on the connection's actor, when the event loop waits with nothing queued: the
     /// engine's orders are journaled and written to the socket within the bar's own routing, with no task wake-up
     /// or actor hop in between (`LiveBarPath`). `false`: every bar travels through the loop's input stream (kept
@@ -132,6 +142,8 @@ public struct LiveRunSummary: Sendable {
     public var bars: Int
     /// Of those, bars handled on arrival by the synchronous bar path (the rest went through the loop's queue).
     public var barsOnArrival = 0
+    /// Rehearsals of the bar → order path run to keep it warm (`keepWarmInterval`).
+    public var rehearsals = 0
     /// Warm-up bars.
     public var warmupBars: Int
     /// The broker's positions at the end, by symbol.
@@ -226,6 +238,25 @@ public enum LiveRunner {
                 strategy: strategy, configuration: configuration, transport: TWSNIOTransport(), logger: logger,
                 stop: stop)
         }
+        if configuration.busyPolls {
+            return try await TWSBusyPollThread.run(cpu: configuration.busyPollCPU) { thread in
+                var transport = thread.transport
+                transport.connectTimeout = .seconds(5)
+                switch (thread.cpu, thread.pinned) {
+                case (let cpu?, true?): logger.notice("session thread busy-polls on CPU \(cpu) (at 100 %)")
+                case (let cpu?, _):
+                    logger.warning("session thread busy-polls (one CPU at 100 %), but could not be pinned to CPU \(cpu)")
+                default: logger.notice("session thread busy-polls (one CPU at 100 %)")
+                }
+                if configuration.keepWarmInterval != nil, !S.isRehearsable {
+                    let why = "the strategy does not declare itself rehearsable (Strategy.isRehearsable)"
+                    logger.warning("latency.keepWarm: \(why), so the path is not kept warm")
+                }
+                return try await run(
+                    strategy: strategy, configuration: configuration, transport: transport, logger: logger,
+                    stop: stop, busyThread: thread)
+            }
+        }
         return try await TWSSessionThread.run { thread in
             try await run(
                 strategy: strategy, configuration: configuration, transport: thread.transport, logger: logger,
@@ -234,8 +265,8 @@ public enum LiveRunner {
     }
 
     private static func run<S: Strategy>(
-        strategy: S, configuration: LiveRunnerConfiguration, transport: TWSNIOTransport, logger: Logger,
-        stop: AsyncStream<String>?
+        strategy: S, configuration: LiveRunnerConfiguration, transport: any TWSTransport, logger: Logger,
+        stop: AsyncStream<String>?, busyThread: TWSBusyPollThread? = nil
     ) async throws -> LiveRunSummary {
         let environment = TWSConnectionEnvironment(transport: transport)
         let input = RunnerInbox()
@@ -260,6 +291,7 @@ public enum LiveRunner {
                 logger.info("trading account \(account)\(account.hasPrefix("DU") ? " (paper)" : " (LIVE, confirmed)")")
                 session = Session(
                     strategy: strategy, configuration: configuration, account: account, logger: logger)
+                session.busyThread = busyThread
                 brokerEvents = try await session.start(first)
             } catch {
                 await first.disconnect()

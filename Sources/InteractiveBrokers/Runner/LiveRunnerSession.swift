@@ -38,6 +38,8 @@ struct Session<S: Strategy> {
     /// The risk baseline and order-efficiency counts last journaled (LiveRunner+RiskRestore.swift).
     var journaledRisk: RiskBaseline?
     var journaledEfficiency: JournalOrderEfficiency?
+    /// The busy-polling session thread, when the run has one (`keepWarmInterval` rehearses on it).
+    var busyThread: TWSBusyPollThread?
 
     init(strategy: S, configuration: LiveRunnerConfiguration, account: String, logger: Logger) {
         self.configuration = configuration
@@ -124,6 +126,11 @@ struct Session<S: Strategy> {
                     universe: universe, logger: logger, journal: configuration.journal,
                     observer: configuration.engineEventObserver, time: time, activity: activity),
                 enabled: configuration.handlesBarsOnArrival && configuration.crashPoint?.location != .afterSubmit)
+            if let interval = configuration.keepWarmInterval, S.isRehearsable, let thread = busyThread,
+                let version = await connection.session?.serverVersion
+            {
+                thread.setIdleWork(every: interval) { barPath.rehearse(serverVersion: version) }
+            }
             let feed = IBMarketDataFeed(
                 connection: connection, contracts: book,
                 subscription: RealTimeBarSubscription(
@@ -224,6 +231,7 @@ struct Session<S: Strategy> {
             resubscriptions: resubscriptions,
             stopReason: reason, realizedPnL: engine.portfolio.realizedPnL)
         summary.barsOnArrival = core.lock.withLock { core.barsOnArrival }
+        summary.rehearsals = core.lock.withLock { core.rehearsals }
         return summary
     }
 }

@@ -25,6 +25,8 @@ final class SessionCore<S: Strategy>: @unchecked Sendable {
     var commands = 0
     /// Risk denials logged so far (`engine.denials` grows; new ones are logged once).
     var denialsLogged = 0
+    /// Rehearsals run (`LiveBarPath.rehearse`); also picks the instrument of the next one.
+    var rehearsals = 0
 
     init(engine: EngineCore<S>, instruments: Int) {
         self.engine = engine

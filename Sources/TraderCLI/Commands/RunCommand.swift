@@ -104,6 +104,9 @@ struct RunCommand: AsyncParsableCommand {
         configuration.orderTimeout = settings.orderTimeout.map { .milliseconds(Int64($0 * 1000)) }
         configuration.resilience = settings.resilience
         configuration.quotes = settings.quotes
+        configuration.busyPolls = settings.busyPoll
+        configuration.busyPollCPU = settings.busyPollCPU
+        configuration.keepWarmInterval = settings.keepWarm ? .milliseconds(1) : nil
         // orderRefs: the runner allocates the run's namespace (IBT:R<run>: from the journal) at start.
         configuration.resendPolicy = settings.resendPolicy
         configuration.unknownOrders = settings.unknownOrders == "cancel" ? .cancel : .adopt

@@ -1,0 +1,156 @@
+import NIOCore
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+    private let sendFlags = Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)
+#elseif canImport(Darwin)
+    import Darwin
+    private let sendFlags = MSG_DONTWAIT
+#endif
+
+/// A connected non-blocking socket polled by a `TWSBusyPollThread`: each `poll()` sends what an earlier write left
+/// behind, then reads what arrived and hands it to the inbound stream. Writes go out at once with `send(2)` on the
+/// writer's thread, behind anything still queued, so frames never overtake each other.
+final class BusyPollSocket: TWSBusyPollThread.Source {
+    private struct State {
+        var fd: Int32
+        /// Until the peer closed, a read or write failed, or `close()`.
+        var isOpen = true
+        /// Bytes written but not yet taken by the kernel (its send buffer was full).
+        var backlog: ByteBuffer?
+        /// The buffer the next read fills (allocated after each chunk handed on, reused while reads find nothing).
+        var spare: ByteBuffer?
+    }
+
+    private enum ReadOutcome {
+        case nothing
+        case chunk(ByteBuffer)
+        case ended
+        case failed(String)
+    }
+
+    /// The largest single read; TWS's frames are small, a history reply may be a few hundred KB in several reads.
+    private static let readSize = 64 * 1024
+    private let state: Mutex<State>
+    private let inbound: AsyncThrowingStream<ByteBuffer, any Error>.Continuation
+    private let allocator = ByteBufferAllocator()
+    /// How many writes found the kernel's send buffer full and left bytes for the poll (tests).
+    let deferredWrites = Atomic<Int>(0)
+
+    init(fd: Int32, inbound: AsyncThrowingStream<ByteBuffer, any Error>.Continuation) {
+        self.state = Mutex(State(fd: fd))
+        self.inbound = inbound
+    }
+
+    func poll() -> Bool {
+        let outcome = state.withLock { state -> ReadOutcome in
+            guard state.isOpen else { return .nothing }
+            if state.backlog != nil, let failure = Self.flush(&state) { return .failed(failure) }
+            var buffer = state.spare ?? allocator.buffer(capacity: Self.readSize)
+            var result = 0
+            var code: Int32 = 0
+            let fd = state.fd
+            buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: Self.readSize) { bytes in
+                result = recv(fd, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT))
+                code = errno
+                return max(result, 0)
+            }
+            if result > 0 {
+                state.spare = nil
+                return .chunk(buffer)
+            }
+            state.spare = buffer
+            if result == 0 {
+                state.isOpen = false
+                return .ended
+            }
+            if code == EAGAIN || code == EWOULDBLOCK || code == EINTR { return .nothing }
+            state.isOpen = false
+            return .failed(BusyPollConnect.errnoText(code))
+        }
+        switch outcome {
+        case .nothing:
+            return false
+        case .chunk(let bytes):
+            inbound.yield(bytes)
+        case .ended:
+            inbound.finish()  // the connection reports the peer's close
+        case .failed(let reason):
+            inbound.finish(throwing: TWSConnectionError.transport("socket: \(reason)"))
+        }
+        return true
+    }
+
+    /// Sends `bytes` now, or after what is still queued.
+    /// - Throws: `ChannelError.ioOnClosedChannel` once the socket is closed or failed.
+    func send(_ bytes: ByteBuffer) throws {
+        let failure = try state.withLock { state throws -> String? in
+            guard state.isOpen else { throw ChannelError.ioOnClosedChannel }
+            if state.backlog != nil {
+                state.backlog?.writeImmutableBuffer(bytes)
+                return nil
+            }
+            state.backlog = bytes
+            let failure = Self.flush(&state)
+            if state.backlog != nil { deferredWrites.add(1, ordering: .relaxed) }
+            return failure
+        }
+        if let failure {
+            // The read side ends the connection, as NIO's failed write closes the channel.
+            inbound.finish(throwing: TWSConnectionError.transport("socket: \(failure)"))
+            throw ChannelError.ioOnClosedChannel
+        }
+    }
+
+    /// Closes the socket (once) and ends the inbound stream.
+    func close() {
+        state.withLock { state in
+            if state.fd >= 0 { _ = closeSocket(state.fd) }
+            state.fd = -1
+            state.isOpen = false
+            state.backlog = nil
+        }
+        inbound.finish()
+    }
+
+    /// Writes as much of the backlog as the kernel takes. - Returns: why the socket failed, `nil` if it did not.
+    private static func flush(_ state: inout State) -> String? {
+        guard var backlog = state.backlog else { return nil }
+        while backlog.readableBytes > 0 {
+            var code: Int32 = 0
+            let sent = backlog.withUnsafeReadableBytes { bytes in
+                let n = sendBytes(state.fd, bytes.baseAddress, bytes.count)
+                code = errno
+                return n
+            }
+            if sent > 0 {
+                backlog.moveReaderIndex(forwardBy: sent)
+                continue
+            }
+            if sent < 0, code == EAGAIN || code == EWOULDBLOCK || code == EINTR { break }
+            state.isOpen = false
+            state.backlog = nil
+            return BusyPollConnect.errnoText(code)
+        }
+        state.backlog = backlog.readableBytes > 0 ? backlog : nil
+        return nil
+    }
+
+    /// The connection's writer: both calls send at once.
+    struct Writer: TWSImmediateTransportWriter {
+        let socket: BusyPollSocket
+
+        func write(_ bytes: ByteBuffer) async throws {
+            try socket.send(bytes)
+        }
+
+        func writeNow(_ bytes: ByteBuffer) {
+            try? socket.send(bytes)  // a failure ends the inbound stream, which ends the connection
+        }
+    }
+}
+
+@inline(__always) private func sendBytes(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    send(fd, bytes, count, sendFlags)
+}

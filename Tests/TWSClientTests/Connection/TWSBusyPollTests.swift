@@ -1,0 +1,233 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import Synchronization
+import TWSProtocol
+import Testing
+
+@testable import TWSClient
+
+/// `TWSBusyPollThread` and its transport: the session's tasks run on the one spinning thread, the socket is read
+/// and written there, and the connection behaves over it exactly as over NIO (`TWSLoopbackTests`).
+@Suite struct TWSBusyPollTests {
+    private static let quiet = TWSConnectionEnvironment(
+        logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+    )
+
+    private static var onBusyThread: Bool { TWSBusyPollThread.isCurrentThreadBusyPolling }
+
+    @Test func childTasksDefaultActorsAndTimersRunOnTheThread() async throws {
+        let outcome = try await TWSBusyPollThread.run { _ in
+            let probe = ThreadProbe()
+            return await withTaskGroup(of: Bool.self, returning: [Bool].self) { group in
+                group.addTask { Self.onBusyThread }
+                group.addTask { await probe.onBusyThread() }
+                group.addTask {
+                    try? await Task.sleep(for: .milliseconds(2))  // resumed from the timer's thread
+                    return Self.onBusyThread
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        #expect(outcome == [true, true, true])
+        #expect(!Self.onBusyThread)
+    }
+
+    @Test func aJobEnqueuedAfterTheThreadStoppedStillRuns() async throws {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        // A task that prefers the thread, resumed only after the thread is gone.
+        let waiter = try await TWSBusyPollThread.run { thread in
+            Task(executorPreference: thread) { await stream.first { _ in true } }
+        }
+        continuation.yield(7)
+        #expect(await waiter.value == 7)
+    }
+
+    @Test func idleWorkRunsInQuietMomentsUntilCleared() async throws {
+        let runs = Mutex<[ContinuousClock.Instant]>([])
+        let (during, after) = try await TWSBusyPollThread.run { thread in
+            thread.setIdleWork(every: .microseconds(500)) {
+                #expect(TWSBusyPollThread.isCurrentThreadBusyPolling)
+                runs.withLock { $0.append(.now) }
+            }
+            try await Task.sleep(for: .milliseconds(30))
+            thread.clearIdleWork()
+            let during = runs.withLock { $0 }
+            try await Task.sleep(for: .milliseconds(10))
+            return (during, runs.withLock { $0.count })
+        }
+        #expect(during.count >= 5, "idle work ran \(during.count) times in 30 ms at a 0.5 ms interval")
+        // Never sooner than the interval after the previous run.
+        let gaps = zip(during.dropFirst(), during).map { $0 - $1 }
+        #expect(gaps.allSatisfy { $0 >= .microseconds(490) }, "shortest gap \(gaps.min().map { "\($0)" } ?? "-")")
+        #expect(after == during.count)
+    }
+
+    @Test func pinningReportsItsOutcome() async throws {
+        let pinned = try await TWSBusyPollThread.run(cpu: 0) { $0.pinned }
+        #if os(Linux)
+            #expect(pinned == true)
+        #else
+            #expect(pinned == false)
+        #endif
+        let impossible = try await TWSBusyPollThread.run(cpu: 1023) { $0.pinned }
+        #expect(impossible == false)
+        #expect(try await TWSBusyPollThread.run { $0.pinned } == nil)
+    }
+
+    @Test(arguments: [178, 200])
+    func handshakeAndCurrentTimeOverTheBusyPollTransport(version: Int) async throws {
+        let server = LoopbackTWSServer(version: version)
+        let (session, time) = try await TWSBusyPollThread.run { thread in
+            let environment = TWSConnectionEnvironment(transport: thread.transport, logger: Self.quiet.logger)
+            return try await server.run { port in
+                let configuration = TWSConnectionConfiguration(host: "127.0.0.1", port: port, clientID: 3)
+                return try await TWSConnection.connect(configuration, environment: environment) { connection, session in
+                    (session, try await connection.currentTime())
+                }
+            }
+        }
+        #expect(session.serverVersion == version)
+        #expect(session.accounts == ["DU1234567"])
+        #expect(session.nextValidOrderID == 500)
+        #expect(time == 1_736_951_400)
+    }
+
+    @Test func refusedConnectionIsTyped() async throws {
+        let port = try await LoopbackTWSServer.closedPort()
+        let outcome = try await TWSBusyPollThread.run { thread -> TWSConnectionError? in
+            let environment = TWSConnectionEnvironment(transport: thread.transport, logger: Self.quiet.logger)
+            let configuration = TWSConnectionConfiguration(host: "127.0.0.1", port: port, clientID: 3)
+            do {
+                try await TWSConnection.connect(configuration, environment: environment) { _, _ in }
+                return nil
+            } catch {
+                return error as? TWSConnectionError
+            }
+        }
+        guard case .refused(let host, let refusedPort, let reason) = outcome else {
+            Issue.record("expected refused, got \(String(describing: outcome))")
+            return
+        }
+        #expect(host == "127.0.0.1")
+        #expect(refusedPort == port)
+        #expect(reason.lowercased().contains("refused"))
+    }
+
+    @Test func anUnknownHostIsRefusedWithTheLookupFailure() async throws {
+        let outcome = try await TWSBusyPollThread.run { thread -> (any Error)? in
+            do {
+                _ = try await thread.transport.withConnection(host: "no-such-host.invalid", port: 7497) { _ in 0 }
+                return nil
+            } catch {
+                return error
+            }
+        }
+        guard case .refused(_, _, let reason) = outcome as? TWSConnectionError else {
+            Issue.record("expected refused, got \(String(describing: outcome))")
+            return
+        }
+        #expect(reason.contains("name lookup failed"))
+    }
+
+    @Test func peerClosingIsDetected() async throws {
+        let server = LoopbackTWSServer(version: 200, closeAfterStartup: true)
+        let outcome = try await TWSBusyPollThread.run { thread in
+            let environment = TWSConnectionEnvironment(transport: thread.transport, logger: Self.quiet.logger)
+            return try await server.run { (port: Int) async throws -> TWSConnectionError? in
+                let configuration = TWSConnectionConfiguration(host: "127.0.0.1", port: port, clientID: 3)
+                let connection = TWSConnection(configuration: configuration, environment: environment)
+                do {
+                    try await connection.run()
+                    return nil
+                } catch {
+                    return error as? TWSConnectionError
+                }
+            }
+        }
+        #expect(outcome == .closedByPeer(during: "the session"))
+    }
+
+    /// 4 MiB written in 64 KiB writes to a server that reads nothing for its first 100 ms (with a small receive
+    /// buffer): the kernel's send buffer fills, the rest waits in the socket's backlog and goes out from the poll,
+    /// and every byte comes back in order.
+    @Test func aLargeTransferKeepsEveryByteInOrder() async throws {
+        let total = 4 << 20
+        let echoed = try await EchoServer.run { port in
+            try await TWSBusyPollThread.run { thread in
+                try await thread.transport.withConnection(host: "127.0.0.1", port: port) { channel in
+                    // Byte k of the stream is k % 251.
+                    let pattern = (0..<(65_536 + 251)).map { UInt8($0 % 251) }
+                    var offset = 0
+                    while offset < total {
+                        let start = offset % 251
+                        try await channel.outbound.write(ByteBuffer(bytes: pattern[start..<start + 65_536]))
+                        offset += 65_536
+                    }
+                    var received = 0
+                    var inOrder = true
+                    for try await chunk in channel.inbound {
+                        chunk.withUnsafeReadableBytes { bytes in
+                            var expected = received % 251
+                            for byte in bytes {
+                                if byte != UInt8(expected) { inOrder = false }
+                                expected = expected == 250 ? 0 : expected + 1
+                            }
+                        }
+                        received += chunk.readableBytes
+                        if received >= total { break }
+                    }
+                    let writer = channel.outbound as? BusyPollSocket.Writer
+                    return (received, inOrder, writer?.socket.deferredWrites.load(ordering: .relaxed) ?? 0)
+                }
+            }
+        }
+        #expect(echoed.0 == total)
+        #expect(echoed.1)
+        #expect(echoed.2 > 0, "the kernel's send buffer never filled: the backlog was not exercised")
+    }
+}
+
+private actor ThreadProbe {
+    func onBusyThread() -> Bool { TWSBusyPollThread.isCurrentThreadBusyPolling }
+}
+
+/// A loopback echo server (NIO).
+private enum EchoServer {
+    private final class Echo: ChannelInboundHandler, Sendable {
+        typealias InboundIn = ByteBuffer
+        typealias OutboundOut = ByteBuffer
+
+        func channelActive(context: ChannelHandlerContext) {
+            // Reading starts late, so the client's writes pile up first.
+            let channel = context.channel
+            context.eventLoop.scheduleTask(in: .milliseconds(100)) {
+                channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
+            }
+            context.fireChannelActive()
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            context.writeAndFlush(data, promise: nil)
+        }
+    }
+
+    static func run<Result: Sendable>(_ body: @Sendable (Int) async throws -> Result) async throws -> Result {
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(ChannelOptions.autoRead, value: false)
+            .childChannelOption(.socketOption(.so_rcvbuf), value: 16_384)
+            .childChannelInitializer { $0.pipeline.addHandler(Echo()) }
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = server.localAddress?.port ?? 0
+        do {
+            let result = try await body(port)
+            try await server.close()
+            return result
+        } catch {
+            try? await server.close()
+            throw error
+        }
+    }
+}
