@@ -47,6 +47,7 @@ extension OrderJournal {
     /// WAL and an empty intent log behind.
     /// - Throws: `OrderJournalError.database` (the journal stays open when the checkpoint failed).
     public func close() throws(OrderJournalError) {
+        stopBackgroundCheckpoints()
         try drainIntentLog(truncating: true)
         try perform("close") {
             try pool.writeWithoutTransaction { db in _ = try Self.checkpoint(db, .truncate) }
