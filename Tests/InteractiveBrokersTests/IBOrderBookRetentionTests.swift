@@ -9,7 +9,8 @@ import TradingModel
 struct IBOrderBookRetentionTests {
     /// Tracks order `n` (broker id 1000 + n) and fills it with one execution `e<n>`, commission `commission`.
     static func fill(
-        _ book: inout IBOrderBook, _ n: Int64, side: Side = .buy, commission: CommissionStatus = .reported(Money(1), realizedPnL: nil)
+        _ book: inout IBOrderBook, _ n: Int64, side: Side = .buy,
+        commission: CommissionStatus = .reported(Money(1), realizedPnL: nil)
     ) -> [OrderBookOutput] {
         let order = engineOrder(n, side, 10)
         let wire = try! OrderMapping.wireOrder(for: order, options: WireOrderOptions())
@@ -33,7 +34,8 @@ struct IBOrderBookRetentionTests {
         #expect(book.executedPosition(of: aapl) == Quantity((3_334 - 1_666) * 10))
         // A repeated execDetails of a pruned order is still recognised as applied.
         #expect(book.hasApplied(executionID: "e1"))
-        let again = book.execution(brokerExecution("e1", order: 1001, ref: "IBT:O-1", quantity: 10), commission: .pending, at: t0)
+        let again = book.execution(
+            brokerExecution("e1", order: 1001, ref: "IBT:O-1", quantity: 10), commission: .pending, at: t0)
         #expect(again.isEmpty)
     }
 

@@ -25,7 +25,9 @@ struct JournaledExecutionsTests {
 
         func recordExecutions(_ executions: [OrderJournal.Execution]) throws(OrderJournalError) -> [FillRecording] {
             counts.withLock { $0.batches.append(executions.map(\.fill.execID)) }
-            return executions.map { seed[$0.fill.execID] == nil ? .recorded(sequence: 1, commissionJoined: false) : .duplicate }
+            return executions.map {
+                seed[$0.fill.execID] == nil ? .recorded(sequence: 1, commissionJoined: false) : .duplicate
+            }
         }
     }
 
@@ -56,7 +58,9 @@ struct JournaledExecutionsTests {
         let sync = JournaledExecutions()
         let listed = [Self.execution("e1", commission: 1), Self.execution("e2"), Self.execution("e3")]
         #expect(try sync.record(listed, into: journal) == 1)  // e3 only: e2 has nothing new yet
-        let withCommission = [Self.execution("e1", commission: 1), Self.execution("e2", commission: 2), Self.execution("e3")]
+        let withCommission = [
+            Self.execution("e1", commission: 1), Self.execution("e2", commission: 2), Self.execution("e3"),
+        ]
         #expect(try sync.record(withCommission, into: journal) == 0)  // e2's commission joined: not a new fill
         #expect(try sync.record(withCommission, into: journal) == 0)
         // The broker's list repeating an execution writes it once.
@@ -68,7 +72,8 @@ struct JournaledExecutionsTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("exec-sync-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let journal = try OrderJournal(path: directory.appendingPathComponent("j.sqlite").path, durability: .processCrashSafe)
+        let journal = try OrderJournal(
+            path: directory.appendingPathComponent("j.sqlite").path, durability: .processCrashSafe)
         let sync = JournaledExecutions()
         let day = (0..<50).map { Self.execution("e\($0)", commission: 1) }
         #expect(try sync.record(day, into: journal) == 50)

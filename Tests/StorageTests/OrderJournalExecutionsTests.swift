@@ -16,9 +16,11 @@ struct OrderJournalExecutionsTests {
             try journal.recordIntent(OrderJournalTests.intent("O-1"))
             try journal.recordFill(OrderJournalTests.fill("e0", ref: "O-1", quantity: 10))
             let results = try journal.recordExecutions([
-                .init(fill: OrderJournalTests.fill("e0", ref: "O-1", quantity: 10), commission: Self.commission("e0", 1)),
+                .init(
+                    fill: OrderJournalTests.fill("e0", ref: "O-1", quantity: 10), commission: Self.commission("e0", 1)),
                 .init(fill: OrderJournalTests.fill("e1", ref: "O-1", quantity: 40)),
-                .init(fill: OrderJournalTests.fill("e2", ref: "O-1", quantity: 50), commission: Self.commission("e2", 2)),
+                .init(
+                    fill: OrderJournalTests.fill("e2", ref: "O-1", quantity: 50), commission: Self.commission("e2", 2)),
             ])
             #expect(results.count == 3)
             #expect(results[0] == .duplicate)

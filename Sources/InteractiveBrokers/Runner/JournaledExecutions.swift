@@ -26,7 +26,7 @@ final class JournaledExecutions: Sendable {
 
     init() {}
 
-    /// Journals the executions (with their commissions from `commissions`) that are new to the journal, in one
+    /// Journals the executions (each with its commission, when known) that are new to the journal, in one
     /// transaction; nothing when there are none.
     /// - Returns: how many fills were new in the journal.
     /// - Throws: what the journal throws (nothing is marked known then; the next sync retries).
@@ -34,7 +34,8 @@ final class JournaledExecutions: Sendable {
         _ executions: [OrderJournal.Execution], into journal: some ExecutionJournal
     ) throws(OrderJournalError) -> Int {
         try seed(from: journal)
-        // A hash lookup per listed execution (the list is the whole day's; reading it is cheap), a write per new one.
+        // A hash lookup per listed execution (the list is the whole day's; reading it is cheap), one transaction for
+        // the new ones.
         let batch = known.withLock { known -> [OrderJournal.Execution] in
             var batch: [OrderJournal.Execution] = []
             var inBatch: Set<String> = []  // the broker's list may repeat an execution

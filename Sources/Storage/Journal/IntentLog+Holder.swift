@@ -28,7 +28,7 @@ extension OrderJournal {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
             if errno == ENOENT { return .none }
-            throw .database(path: journalPath, operation: "probe the intent log", reason: String(cString: strerror(errno)))
+            throw probeFailure(journalPath, errno)
         }
         defer { closeDescriptor(descriptor) }
         if flock(descriptor, LOCK_SH | LOCK_NB) == 0 {
@@ -37,7 +37,7 @@ extension OrderJournal {
         }
         let code = errno
         guard code == EWOULDBLOCK else {
-            throw .database(path: journalPath, operation: "probe the intent log", reason: String(cString: strerror(code)))
+            throw probeFailure(journalPath, code)
         }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return .held(pid: nil) }
@@ -60,6 +60,10 @@ extension OrderJournal {
         }
         return nil
     }
+}
+
+private func probeFailure(_ journalPath: String, _ code: Int32) -> OrderJournalError {
+    .database(path: journalPath, operation: "probe the intent log", reason: String(cString: strerror(code)))
 }
 
 /// `close(2)`, out of `OrderJournal`'s scope (its `close()` shadows it there).

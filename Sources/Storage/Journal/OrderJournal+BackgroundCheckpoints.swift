@@ -20,7 +20,8 @@ extension OrderJournal {
         onFailure: @escaping @Sendable (OrderJournalError) -> Void = { _ in }
     ) throws(OrderJournalError) {
         guard checkpoints == .manual else {
-            throw .database(path: path, operation: "start background checkpoints", reason: "the journal checkpoints automatically")
+            throw .database(
+                path: path, operation: "start background checkpoints", reason: "the journal checkpoints automatically")
         }
         try backgroundCheckpointer.withLock { running throws(OrderJournalError) in
             guard running == nil else { return }

@@ -75,7 +75,7 @@ struct RiskStatusCommand: ParsableCommand {
         let file = try RiskCommand.open(journal)
         let states = try RiskCommand.states(file, account: account, runKey: runKey)
         let holder = try RiskCommand.holder(journal)
-        var blocks: [String] = [json ? JSONLine.render(Self.object(holder)) : RiskCommand.runningText(holder, journal: journal)]
+        var blocks = [json ? JSONLine.render(Self.object(holder)) : RiskCommand.runningText(holder, journal: journal)]
         for state in states {
             let trips: JournalRiskTrips
             do { trips = try file.riskTrips(account: state.account, runKey: state.runKey) } catch {
@@ -123,7 +123,9 @@ struct RiskStatusCommand: ParsableCommand {
     }
 
     static func object(_ holder: IntentLogHolder) -> KeyValuePairs<String, JSONValue> {
-        guard case .held(let pid) = holder else { return ["record": .string("bot"), "running": .bool(false), "pid": .null] }
+        guard case .held(let pid) = holder else {
+            return ["record": .string("bot"), "running": .bool(false), "pid": .null]
+        }
         return ["record": .string("bot"), "running": .bool(true), "pid": pid.map { .integer(Int($0)) } ?? .null]
     }
 
