@@ -56,6 +56,9 @@ final class JournalCheckpointer: Sendable {
         }
         let timeout = Self.dispatchInterval(interval)
         let thread = Thread { [weak journal, self] in
+            // Named from inside: corelibs Foundation sets the system name only for the current thread, and Linux keeps
+            // at most 15 characters (a longer name is not set at all).
+            Thread.current.name = "ibt-checkpoint"
             Self.lowerPriority()
             state.withLock { $0.thread = pthread_self() }
             while stopSignal.wait(timeout: .now() + timeout) == .timedOut {
@@ -76,7 +79,6 @@ final class JournalCheckpointer: Sendable {
             }
             ended.signal()
         }
-        thread.name = "ibtrader-journal-checkpoint"
         thread.start()
     }
 
