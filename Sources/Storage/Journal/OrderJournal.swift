@@ -12,8 +12,9 @@ import TradingModel
 /// at the broker (by `orderRef`) before sending anything. At `.full` the WAL is also `fsync`ed per commit
 /// (`ibtrader-bench journal` and `ibtrader journal --measure-latency` measure the writes on this machine).
 ///
-/// The live runner opens its journal with `checkpoints: .manual` and calls `checkpoint()` on its 1-second tick, so
-/// SQLite's automatic WAL checkpoint (5-15 ms every few dozen commits) never lands inside an intent's commit. Such a
+/// The live runner opens its journal with `checkpoints: .manual` and has it checkpointed every second on a thread of
+/// its own (`startBackgroundCheckpoints`), so SQLite's automatic WAL checkpoint (5-15 ms every few dozen commits)
+/// never lands inside an intent's commit, nor the checkpoint on the thread that handles bars. Such a
 /// journal also takes the intent log (`<path>-intents`, `IntentLog`): `appendIntents`, the write before
 /// placeOrder, appends there instead of committing, and the next operation of the journal moves the records into
 /// `intents` (opening the journal does it for a crashed run's log).
@@ -40,7 +41,8 @@ public final class OrderJournal: Sendable {
         /// SQLite, inside whichever commit makes the WAL reach 1,000 pages (the default; for tools that write
         /// little and do not call `checkpoint()`).
         case automatic
-        /// The owner, by calling `checkpoint()` periodically (the live runner, on its tick): no commit ever pays
+        /// The owner, by calling `checkpoint()` periodically or `startBackgroundCheckpoints()` (the live runner,
+        /// every second on the checkpoint thread): no commit ever pays
         /// for a checkpoint. The WAL grows until the next `checkpoint()`; `close()` (or the last reference going
         /// away) truncates it.
         case manual
