@@ -54,11 +54,7 @@ extension IBBroker {
 
     /// `true` when the order would increase the absolute position this broker's executions built.
     private nonisolated func isEntry(_ order: Order) -> Bool {
-        var held = Quantity.zero
-        for tracked in book.orders.values where tracked.instrument == order.instrument {
-            let side = (try? OrderMapping.side(ofAction: tracked.wire.action)) ?? .buy
-            held = side == .buy ? held + tracked.executed : held - tracked.executed
-        }
+        let held = book.executedPosition(of: order.instrument)  // pruned orders included
         let after = order.side == .buy ? held + order.quantity : held - order.quantity
         return after.units.magnitude > held.units.magnitude
     }

@@ -19,15 +19,25 @@ public struct IBOrderBook: Sendable {
     /// How long a fill may wait for its commission report (`nil`: deliver fills at once, commissions late).
     public var commissionWait: TimeSpan?
     /// The orders, by engine id.
-    public private(set) var orders: [OrderID: TrackedOrder] = [:]
-    private var byBrokerID: [Int: OrderID] = [:]
-    private var byOrderRef: [String: OrderID] = [:]
+    public internal(set) var orders: [OrderID: TrackedOrder] = [:]
+    var byBrokerID: [Int: OrderID] = [:]
+    var byOrderRef: [String: OrderID] = [:]
     private var seenExecutions: Set<String> = []
     /// The execution id applied for each execution base (see `ExecutionIdentity`).
     private var seenBases: [Substring: String] = [:]
     private var knownCommissions: [String: Money] = [:]
     private var heldExecutions: [String: OrderID] = [:]
     private var releasedWithoutCommission: [String: OrderID] = [:]
+    /// How many settled orders (terminal, nothing queued) stay tracked; older ones are pruned
+    /// (`IBOrderBook+Retention.swift`). At least 1.
+    public var settledRetention = 1_000
+    /// Settled orders, oldest first from `settledHead` (the pruning queue).
+    var settled: [OrderID] = []
+    var settledHead = 0
+    /// What pruned orders executed, signed (buys positive), by instrument: `executedPosition(of:)` still counts it.
+    var prunedExecuted: [InstrumentID: Quantity] = [:]
+    /// Orders pruned so far.
+    public internal(set) var prunedOrders = 0
 
     /// Creates an empty book.
     public init(commissionWait: TimeSpan? = .seconds(5)) {
@@ -169,8 +179,12 @@ public struct IBOrderBook: Sendable {
         if let id = releasedWithoutCommission.removeValue(forKey: executionID) {
             return [.lateCommission(LateCommission(executionID: executionID, orderID: id, commission: money))]
         }
+        guard let id = heldExecutions[executionID] else {
+            // Early (before its execution) it waits here; a repeat for a fill already delivered with one is dropped.
+            if !seenExecutions.contains(executionID) { knownCommissions[executionID] = money }
+            return []
+        }
         knownCommissions[executionID] = money
-        guard let id = heldExecutions[executionID] else { return [] }
         return drain(id, at: now)
     }
 
@@ -253,6 +267,7 @@ public struct IBOrderBook: Sendable {
     /// Delivers the outbox of an order up to the first fill still waiting for its commission.
     private mutating func drain(_ id: OrderID, at now: Timestamp) -> [OrderBookOutput] {
         guard var order = orders[id] else { return [] }
+        let wasSettled = Self.isSettled(order)
         var out: [OrderBookOutput] = []
         while let head = order.outbox.first {
             switch head {
@@ -289,6 +304,7 @@ public struct IBOrderBook: Sendable {
             }
         }
         orders[id] = order
+        if !wasSettled, Self.isSettled(order) { retire(id) }
         return out
     }
 

@@ -62,6 +62,7 @@ extension Session {
         let clock = ContinuousClock()
         var nextSummary = clock.now.advanced(by: configuration.summaryInterval)
         var inputs = inbox.stream.makeAsyncIterator()
+        startJournalCheckpoints()
         while let item = await inbox.next(&inputs, allowsBarPath: configuration.handlesBarsOnArrival) {
             core.lock.withLock {}  // a bar being handled on arrival (on another thread) finishes first
             activity.mark(inbound: item.isInbound)  // heartbeat and watchdog evidence (LiveRunnerSession+Heartbeat.swift)
@@ -85,7 +86,9 @@ extension Session {
                 let added = record(snapshot, at: time.now())
                 if added > 0 { logger.info("journaled \(added) executions from the broker's list") }
             case .tick:
-                do { try configuration.journal?.checkpoint() } catch { logger.warning("journal checkpoint: \(error)") }
+                if let journal = configuration.journal, !journal.checkpointsInBackground {  // the fallback
+                    do { try journal.checkpoint() } catch { logger.warning("journal checkpoint: \(error)") }
+                }
                 connectivityTick()
                 await broker.releaseOverdueCommissions()
                 await journalRestartState(broker, periodic: clock.now >= nextSummary)  // LiveRunner+RiskRestore.swift
@@ -117,6 +120,23 @@ extension Session {
             }
         }
         return .stopped("inputs ended")
+    }
+
+    /// A `.manual` journal (`ibtrader run`'s) is checkpointed every second on a thread of its own from the first
+    /// connection on (`OrderJournal.startBackgroundCheckpoints`), not on the tick: a checkpoint copies the WAL and
+    /// syncs it (milliseconds), and a bar arriving meanwhile waited for it on this thread. It runs across reconnects
+    /// until the journal is closed or dropped. Should the thread fail to start, the tick checkpoints as before.
+    func startJournalCheckpoints() {
+        guard let journal = configuration.journal, journal.checkpoints == .manual, !journal.checkpointsInBackground
+        else { return }
+        let logger = self.logger
+        do {
+            try journal.startBackgroundCheckpoints(every: .seconds(1)) { error in
+                logger.warning("journal checkpoint (background): \(error)")
+            }
+        } catch {
+            logger.warning("journal checkpoints stay on the loop's tick: \(error)")
+        }
     }
 
     /// A broker event: reports into the journal and the engine, the rest logged.
@@ -187,10 +207,12 @@ extension Session {
         do { try journal.recordStatus(update) } catch { logger.error("journal: \(error)") }
     }
 
-    /// The broker's executions (deduplicated by execId) and commissions into the journal; returns how many were new.
+    /// The broker's executions (deduplicated by execId) and commissions into the journal, in one transaction and only
+    /// those the journal lacks (`JournaledExecutions`); returns how many fills were new.
     func record(_ snapshot: BrokerSnapshot, at now: Timestamp) -> Int {
         guard let journal = configuration.journal else { return 0 }
-        var added = 0
+        var executions: [OrderJournal.Execution] = []
+        executions.reserveCapacity(snapshot.executions.count)
         for execution in snapshot.executions {
             let symbol = execution.instrument.index < universe.count ? universe[execution.instrument].symbol : "?"
             var fill = JournalFill(
@@ -200,17 +222,18 @@ extension Session {
             fill.brokerOrderID = Int64(execution.brokerOrderID)
             fill.permID = execution.permID
             fill.account = execution.account
-            fill.commission = snapshot.commissions[execution.executionID]
-            do {
-                // recordFill joins commissions recorded earlier; a known one is recorded (joined) after it.
-                if case .recorded = try journal.recordFill(fill) { added += 1 }
-                if let commission = fill.commission {
-                    _ = try journal.recordCommission(
-                        JournalCommission(execID: execution.executionID, commission: commission, time: now))
-                }
-            } catch { logger.error("journal: \(error)") }
+            // insertFill joins commissions recorded earlier; a known one is joined right after its fill.
+            let commission = snapshot.commissions[execution.executionID].map {
+                JournalCommission(execID: execution.executionID, commission: $0, time: now)
+            }
+            executions.append(OrderJournal.Execution(fill: fill, commission: commission))
         }
-        return added
+        do {
+            return try journaledExecutions.record(executions, into: journal)
+        } catch {
+            logger.error("journal: \(error)")
+            return 0
+        }
     }
 
     func logSummary() {

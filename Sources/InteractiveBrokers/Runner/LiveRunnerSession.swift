@@ -16,6 +16,8 @@ struct Session<S: Strategy> {
     let time = RunnerTime(Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9)))
     /// When the loop last took an input from the connection (the heartbeat, LiveRunnerSession+Heartbeat.swift).
     let activity = InboundActivity()
+    /// The execIds known to be journaled: the execution sync writes only new ones (`JournaledExecutions`).
+    let journaledExecutions = JournaledExecutions()
     /// The engine and the bar bookkeeping, shared with the synchronous bar path (`engine`, `bars`, `commands`,
     /// `lastBarTime`, `lastClosed` and `denialsLogged` reach them through its lock, SessionCore.swift).
     let core: SessionCore<S>

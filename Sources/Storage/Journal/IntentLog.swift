@@ -21,9 +21,9 @@ import TradingModel
 /// process, as SQLite's WAL at NORMAL does); `.full` runs `fdatasync` before an append returns.
 ///
 /// The file is not truncated: the owner preallocates it (zeros, `preallocatedBytes`), writes each frame followed by
-/// an end marker at its write offset (`pwrite`), and once everything is drained (on the tick) writes the end marker
-/// at offset 0 and starts over. So an append neither allocates a block nor changes the file's size, which is what a
-/// truncation and the next write cost (≈ 9 µs measured on this VM's ext4) and what makes `fdatasync` flush
+/// an end marker at its write offset (`pwrite`), and once everything is drained (on a checkpoint) writes the end
+/// marker at offset 0 and starts over. So an append neither allocates a block nor changes the file's size, which is
+/// what a truncation and the next write cost (≈ 9 µs measured on this VM's ext4) and what makes `fdatasync` flush
 /// metadata. Records of earlier rounds stay behind the end marker; a crash that tears a frame lets the reader
 /// resynchronise into them, and inserting them again changes nothing (they were drained before the round ended).
 final class IntentLog: Sendable {
@@ -51,8 +51,8 @@ final class IntentLog: Sendable {
         var descriptor: Int32 = -1
         /// Where the records end: the end marker's offset, where the next frame goes.
         var length = 0
-        /// How much of the records is in SQLite already: a drain reads from here. The log starts over only on the
-        /// tick (`truncating` drains); what a crash leaves before this offset is read again at the next open, and
+        /// How much of the records is in SQLite already: a drain reads from here. The log starts over only on a
+        /// checkpoint (`truncating` drains); what a crash leaves before this offset is read again at the next open, and
         /// inserting it again changes nothing.
         var drained = 0
         /// The frame being written, kept between appends so an append allocates nothing once warm.
@@ -185,7 +185,7 @@ final class IntentLog: Sendable {
     /// are none or the file is not owned); once `commit` returns, those bytes count as drained. Appends wait
     /// meanwhile. A `commit` that throws leaves everything as it was.
     /// - Parameters:
-    ///   - truncating: also start the log over once everything in it is drained (the tick, `close()`, a takeover):
+    ///   - truncating: also start the log over once everything in it is drained (a checkpoint, `close()`, a takeover):
     ///     the end marker at offset 0. If that write fails the log simply goes on after the drained records.
     ///   - commit: inserts the records (one transaction).
     /// - Throws: what `commit` throws, or `OrderJournalError.database` when the file cannot be read.

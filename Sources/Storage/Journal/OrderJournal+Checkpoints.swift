@@ -1,7 +1,8 @@
 import GRDB
 
 // WAL checkpoints kept off the order path: the owner of a `.manual` journal calls `checkpoint()` when no order is
-// waiting (the live runner: on its 1-second tick) and `close()` at the end.
+// waiting, or has them run on a thread of its own (`OrderJournal+BackgroundCheckpoints.swift`: the live runner,
+// every second), and `close()` at the end.
 extension OrderJournal {
     /// What a checkpoint found and did, in WAL frames (one frame per page written by a commit).
     public struct CheckpointResult: Hashable, Sendable {
@@ -47,6 +48,7 @@ extension OrderJournal {
     /// WAL and an empty intent log behind.
     /// - Throws: `OrderJournalError.database` (the journal stays open when the checkpoint failed).
     public func close() throws(OrderJournalError) {
+        stopBackgroundCheckpoints()
         try drainIntentLog(truncating: true)
         try perform("close") {
             try pool.writeWithoutTransaction { db in _ = try Self.checkpoint(db, .truncate) }

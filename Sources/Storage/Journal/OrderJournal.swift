@@ -12,8 +12,9 @@ import TradingModel
 /// at the broker (by `orderRef`) before sending anything. At `.full` the WAL is also `fsync`ed per commit
 /// (`ibtrader-bench journal` and `ibtrader journal --measure-latency` measure the writes on this machine).
 ///
-/// The live runner opens its journal with `checkpoints: .manual` and calls `checkpoint()` on its 1-second tick, so
-/// SQLite's automatic WAL checkpoint (5-15 ms every few dozen commits) never lands inside an intent's commit. Such a
+/// The live runner opens its journal with `checkpoints: .manual` and has it checkpointed every second on a thread of
+/// its own (`startBackgroundCheckpoints`), so SQLite's automatic WAL checkpoint (5-15 ms every few dozen commits)
+/// never lands inside an intent's commit, nor the checkpoint on the thread that handles bars. Such a
 /// journal also takes the intent log (`<path>-intents`, `IntentLog`): `appendIntents`, the write before
 /// placeOrder, appends there instead of committing, and the next operation of the journal moves the records into
 /// `intents` (opening the journal does it for a crashed run's log).
@@ -40,7 +41,8 @@ public final class OrderJournal: Sendable {
         /// SQLite, inside whichever commit makes the WAL reach 1,000 pages (the default; for tools that write
         /// little and do not call `checkpoint()`).
         case automatic
-        /// The owner, by calling `checkpoint()` periodically (the live runner, on its tick): no commit ever pays
+        /// The owner, by calling `checkpoint()` periodically or `startBackgroundCheckpoints()` (the live runner,
+        /// every second on the checkpoint thread): no commit ever pays
         /// for a checkpoint. The WAL grows until the next `checkpoint()`; `close()` (or the last reference going
         /// away) truncates it.
         case manual
@@ -50,11 +52,15 @@ public final class OrderJournal: Sendable {
     public let path: String
     /// Who checkpoints the WAL.
     public let checkpoints: Checkpoints
+    /// How hard each write is pushed to the disk.
+    public let durability: Durability
     let pool: DatabasePool
     /// The append-only intent file in front of `intents` (`OrderJournal+IntentLog.swift`).
     let intentLog: IntentLog
     /// The writer's change count and the answer of the last complete `checkpoint()`: unchanged count, nothing to do.
     let lastCompleteCheckpoint = Mutex<(changes: Int, result: CheckpointResult)?>(nil)
+    /// The thread that checkpoints a `.manual` journal once started (`OrderJournal+BackgroundCheckpoints.swift`).
+    let backgroundCheckpointer = Mutex<JournalCheckpointer?>(nil)
 
     /// Opens (and, when allowed, creates) a journal.
     /// - Parameters:
@@ -69,6 +75,7 @@ public final class OrderJournal: Sendable {
     ) throws(OrderJournalError) {
         self.path = path
         self.checkpoints = checkpoints
+        self.durability = durability
         intentLog = IntentLog(path: Self.intentLogPath(for: path), syncsEachAppend: durability == .full)
         if !createIfMissing, !FileManager.default.fileExists(atPath: path) { throw .notFound(path: path) }
         do {
@@ -105,6 +112,7 @@ public final class OrderJournal: Sendable {
         // A manual journal dropped without `close()`: truncate its WAL all the same (best effort; the file is
         // consistent either way, and SQLite's last-connection close also checkpoints when no other process has it).
         guard checkpoints == .manual else { return }
+        stopBackgroundCheckpoints()
         _ = try? pool.writeWithoutTransaction { db in try Self.checkpoint(db, .truncate) }
     }
 
@@ -167,44 +175,7 @@ public final class OrderJournal: Sendable {
     @discardableResult
     public func recordFill(_ fill: JournalFill) throws(OrderJournalError) -> FillRecording {
         try perform("record fill \(fill.execID)") {
-            try pool.write { db -> FillRecording in
-                if try Int64.fetchOne(db, sql: "SELECT seq FROM fills WHERE exec_id = ?", arguments: [fill.execID])
-                    != nil
-                {
-                    return .duplicate
-                }
-                var ref = fill.orderRef?.rawValue
-                if ref == nil, let id = fill.brokerOrderID {
-                    ref = try String.fetchOne(
-                        db, sql: "SELECT order_ref FROM intents WHERE broker_order_id = ? ORDER BY seq DESC LIMIT 1",
-                        arguments: [id])
-                }
-                let early = try Row.fetchOne(
-                    db, sql: "SELECT commission, currency, realized_pnl FROM early_commissions WHERE exec_id = ?",
-                    arguments: [fill.execID])
-                let commission: Int64? = early?[0]
-                let currency: String? = early?[1]
-                let pnl: Int64? = early?[2]
-                try db.execute(
-                    sql: """
-                        INSERT INTO fills (exec_id, order_ref, broker_order_id, perm_id, symbol, side, quantity, price,
-                            time, account, commission, commission_currency, realized_pnl)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        fill.execID, ref, fill.brokerOrderID, fill.permID, fill.symbol.rawValue, fill.side.rawValue,
-                        fill.quantity.units, fill.price.units, fill.time.nanoseconds, fill.account, commission,
-                        currency, pnl,
-                    ])
-                let sequence = db.lastInsertedRowID
-                if early != nil {
-                    try db.execute(sql: "DELETE FROM early_commissions WHERE exec_id = ?", arguments: [fill.execID])
-                }
-                if let ref {
-                    try Self.applyFill(db, ref: ref, fill: fill)
-                }
-                return .recorded(sequence: sequence, commissionJoined: commission != nil)
-            }
+            try pool.write { db in try Self.insertFill(db, fill) }
         }
     }
 
@@ -215,32 +186,7 @@ public final class OrderJournal: Sendable {
     @discardableResult
     public func recordCommission(_ report: JournalCommission) throws(OrderJournalError) -> CommissionRecording {
         try perform("record commission \(report.execID)") {
-            try pool.write { db -> CommissionRecording in
-                if let row = try Row.fetchOne(
-                    db, sql: "SELECT commission FROM fills WHERE exec_id = ?", arguments: [report.execID])
-                {
-                    let existing: Int64? = row[0]
-                    if existing == report.commission.units { return .duplicate }
-                    try db.execute(
-                        sql: """
-                            UPDATE fills SET commission = ?, commission_currency = ?,
-                                realized_pnl = COALESCE(?, realized_pnl) WHERE exec_id = ?
-                            """,
-                        arguments: [report.commission.units, report.currency, report.realizedPnL?.units, report.execID])
-                    return .joined
-                }
-                try db.execute(
-                    sql: """
-                        INSERT OR REPLACE INTO early_commissions
-                            (exec_id, commission, currency, realized_pnl, received_at)
-                        VALUES (?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        report.execID, report.commission.units, report.currency, report.realizedPnL?.units,
-                        report.time.nanoseconds,
-                    ])
-                return .pending
-            }
+            try pool.write { db in try Self.joinCommission(db, report) }
         }
     }
 
@@ -330,7 +276,7 @@ public final class OrderJournal: Sendable {
     }
 
     /// Adds a fill's quantity to its order and moves the state to partially filled or filled.
-    private static func applyFill(_ db: Database, ref: String, fill: JournalFill) throws {
+    static func applyFill(_ db: Database, ref: String, fill: JournalFill) throws {
         guard
             let row = try Row.fetchOne(
                 db, sql: "SELECT quantity, filled_quantity, state FROM intents WHERE order_ref = ?", arguments: [ref]),

@@ -20,6 +20,18 @@ struct RiskCommand: ParsableCommand {
         do { return try OrderJournal(path: path, createIfMissing: false) } catch { throw CLIError("\(error)") }
     }
 
+    /// Who holds the journal's intent log: a running bot, or nobody.
+    static func holder(_ path: String) throws -> IntentLogHolder {
+        do { return try OrderJournal.intentLogHolder(journalPath: path) } catch { throw CLIError("\(error)") }
+    }
+
+    /// "a bot is running on journal.sqlite (pid 4242)".
+    static func runningText(_ holder: IntentLogHolder, journal: String) -> String {
+        guard case .held(let pid) = holder else { return "no bot is running on \(journal)" }
+        return "a bot is running on \(journal) (" + (pid.map { "pid \($0)" } ?? "pid unknown")
+            + ", it holds \(OrderJournal.intentLogPath(for: journal)))"
+    }
+
     /// The latest states, narrowed to an account and a configuration when given.
     static func states(_ journal: OrderJournal, account: String?, runKey: String?) throws -> [JournalRiskState] {
         do {
@@ -41,8 +53,9 @@ struct RiskStatusCommand: ParsableCommand {
             time (the runner's clock: bar time) and run of the row where it tripped. "re-based" means a reset \
             asked the next start to take that value from the equity it restores. A restart on the same UTC day \
             keeps the day start and a daily-loss halt; the high-water mark and the drawdown and rapid-loss halts \
-            carry over on every restart until `ibtrader risk reset` clears them. --json prints one JSON object per \
-            line.
+            carry over on every restart until `ibtrader risk reset` clears them. The first line says whether a bot \
+            is running on the journal (it holds the intent log's lock). --json prints one JSON object per line, \
+            the first `{"record":"bot",…}`.
             """
     )
 
@@ -61,7 +74,8 @@ struct RiskStatusCommand: ParsableCommand {
     func run() throws {
         let file = try RiskCommand.open(journal)
         let states = try RiskCommand.states(file, account: account, runKey: runKey)
-        var blocks: [String] = []
+        let holder = try RiskCommand.holder(journal)
+        var blocks = [json ? JSONLine.render(Self.object(holder)) : RiskCommand.runningText(holder, journal: journal)]
         for state in states {
             let trips: JournalRiskTrips
             do { trips = try file.riskTrips(account: state.account, runKey: state.runKey) } catch {
@@ -69,10 +83,9 @@ struct RiskStatusCommand: ParsableCommand {
             }
             blocks.append(json ? JSONLine.render(Self.object(state, trips)) : Self.text(state, trips))
         }
-        if blocks.isEmpty {
+        if states.isEmpty {
             let narrowed = account != nil || runKey != nil
-            if !json { print("no risk state in \(journal)" + (narrowed ? " for that selection" : "")) }
-            return
+            if !json { blocks.append("no risk state in \(journal)" + (narrowed ? " for that selection" : "")) }
         }
         print(blocks.joined(separator: json ? "\n" : "\n\n"))
     }
@@ -107,6 +120,13 @@ struct RiskStatusCommand: ParsableCommand {
             "  entries:          " + (halted ? "halted (ibtrader risk reset clears it)" : "allowed"),
         ]
         return lines.joined(separator: "\n")
+    }
+
+    static func object(_ holder: IntentLogHolder) -> KeyValuePairs<String, JSONValue> {
+        guard case .held(let pid) = holder else {
+            return ["record": .string("bot"), "running": .bool(false), "pid": .null]
+        }
+        return ["record": .string("bot"), "running": .bool(true), "pid": pid.map { .integer(Int($0)) } ?? .null]
     }
 
     static func object(_ state: JournalRiskState, _ trips: JournalRiskTrips) -> KeyValuePairs<String, JSONValue> {

@@ -18,7 +18,8 @@ struct RiskResetCommand: ParsableCommand {
             --high-water-mark every set halt is cleared (--halt all). Refuses when there is nothing to reset, and \
             when several configurations have something to reset (choose with --account / --run-key). Asks for \
             confirmation on a terminal unless --yes; elsewhere --yes is required. Stop the bot first: a running \
-            bot keeps its halts in memory and journals them again.
+            bot keeps its halts in memory and journals them again, so a reset is refused while a bot holds the \
+            journal (its intent log's lock, `<journal>-intents`), unless --force.
             """
     )
 
@@ -40,6 +41,9 @@ struct RiskResetCommand: ParsableCommand {
     @Flag(name: .long, help: "Do not ask for confirmation.")
     var yes: Bool = false
 
+    @Flag(name: .long, help: "Reset even while a bot holds the journal (it keeps its halts and journals them again).")
+    var force: Bool = false
+
     func validate() throws {
         for name in halt where name != "all" && RiskHalt(rawValue: name) == nil {
             throw ValidationError("--halt must be daily-loss, drawdown, rapid-loss or all, got '\(name)'")
@@ -60,7 +64,7 @@ struct RiskResetCommand: ParsableCommand {
             return readLine()?.trimmingCharacters(in: .whitespaces).lowercased() == "yes"
         }
         let lines = try Self.reset(
-            Selection(journal: journal, account: account, runKey: runKey), request: request,
+            Selection(journal: journal, account: account, runKey: runKey, force: force), request: request,
             confirm: yes ? nil : confirm)
         print(lines.joined(separator: "\n"))
     }
@@ -70,15 +74,23 @@ struct RiskResetCommand: ParsableCommand {
         var journal: String
         var account: String?
         var runKey: String?
+        /// Reset even while a bot holds the journal.
+        var force = false
     }
 
     /// Plans the reset, asks `confirm` (`nil`: confirmed by --yes), journals it; returns what to print.
-    /// - Throws: `CLIError` when nothing (or more than one configuration) has something to reset, when not
-    ///   confirmed, or when the journal fails.
+    /// - Throws: `CLIError` when a bot holds the journal (without `force`), when nothing (or more than one
+    ///   configuration) has something to reset, when not confirmed, or when the journal fails.
     static func reset(
         _ selection: Selection, request: RiskResetRequest, confirm: ((String) -> Bool)?
     ) throws -> [String] {
         let file = try RiskCommand.open(selection.journal)
+        let holder = try RiskCommand.holder(selection.journal)
+        if case .held = holder, !selection.force {
+            throw CLIError(
+                "\(RiskCommand.runningText(holder, journal: selection.journal)); stop it first (a running bot keeps its "
+                    + "halts in memory and journals them again), or pass --force; nothing was changed")
+        }
         let states = try RiskCommand.states(file, account: selection.account, runKey: selection.runKey)
         let now = Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9))
         let plans = states.compactMap { RiskReset.plan(request, for: $0, at: now) }
@@ -98,14 +110,20 @@ struct RiskResetCommand: ParsableCommand {
         }
         var lines = ["account \(plan.before.account), configuration \(plan.before.runKey):"]
         lines += plan.changes.map { "  \($0)" }
-        do {
-            let lifecycle = try file.events(kind: .lifecycle).map(\.message)
-            if let running = RiskReset.runningRun(lifecycle: lifecycle) {
-                lines.append(
-                    "warning: run \(running) has no recorded stop (still running, or killed): if it runs, stop it "
-                        + "first; a running bot keeps its halts and journals them again")
-            }
-        } catch { throw CLIError("\(error)") }
+        if case .held = holder {
+            lines.append(
+                "warning: \(RiskCommand.runningText(holder, journal: selection.journal)) (--force): it keeps its halts "
+                    + "and journals them again")
+        } else {
+            do {
+                let lifecycle = try file.events(kind: .lifecycle).map(\.message)
+                if let running = RiskReset.runningRun(lifecycle: lifecycle) {
+                    lines.append(
+                        "warning: run \(running) has no recorded stop, but no bot holds the journal: it was killed or "
+                            + "crashed")
+                }
+            } catch { throw CLIError("\(error)") }
+        }
         if let confirm, !confirm(lines.joined(separator: "\n")) {
             throw CLIError(
                 isatty(STDIN_FILENO) == 1

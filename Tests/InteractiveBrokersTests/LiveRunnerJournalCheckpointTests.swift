@@ -1,0 +1,89 @@
+import Foundation
+import GatewaySimulator
+import Logging
+import Storage
+import TWSClient
+import Testing
+import TradingEngine
+import TradingModel
+
+@testable import InteractiveBrokers
+
+/// The runner checkpoints its `.manual` journal on the checkpoint thread, not on its tick (OrderJournal+
+/// BackgroundCheckpoints.swift): the rounds happen while it trades, and the journal ends complete and consistent.
+struct LiveRunnerJournalCheckpointTests {
+    @Test func theRunnersManualJournalIsCheckpointedOnItsOwnThread() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ckpt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("journal.sqlite").path
+        let journal = try OrderJournal(path: path, durability: .processCrashSafe, checkpoints: .manual)
+        #expect(!journal.checkpointsInBackground)
+        var logger = Logger(label: "test.gateway")
+        logger.logLevel = .warning
+        let simulator = GatewaySimulator(
+            configuration: GatewaySimulatorConfiguration(
+                host: "127.0.0.1", port: 0, data: simulatorData, gateway: GatewayConfiguration(),
+                start: simulatorData.defaultStart + .seconds(3600), clock: .manual), logger: logger)
+        let executions = try await withThrowingTaskGroup(of: Void.self, returning: Int.self) { server in
+            server.addTask { try await simulator.run() }
+            let port = await simulator.listeningPort()
+            var configuration = LiveRunnerConfiguration(
+                connection: connectionConfiguration(port, clientID: 41), symbols: ["SYN000", "SYN001", "SYN002"],
+                engine: EngineConfig(initialCash: Money(100_000)))
+            configuration.journal = journal
+            configuration.warmupDuration = "1800 S"
+            let strategy = MomentumRotation(
+                config: MomentumRotationConfig(
+                    lookback: 12, ranking: .rateOfChange, minimumScore: nil, holdings: 1, rebalance: .everyBars(12),
+                    weighting: .equal, investedFraction: 0.5))
+            let (stop, stopper) = AsyncStream.makeStream(of: String.self)
+            let runner = configuration
+            let quiet = logger
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    _ = try await LiveRunner.run(
+                        strategy: strategy, configuration: runner, logger: quiet, stop: stop)
+                }
+                group.addTask {
+                    while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
+                    // Trade until the simulator has fills and the thread has checkpointed twice (about 2 s).
+                    let deadline = ContinuousClock.now + .seconds(10)
+                    var steps = 0
+                    while steps < 20_000, ContinuousClock.now < deadline {
+                        await simulator.advance(by: .seconds(5))
+                        steps += 1
+                        if steps >= 48, await simulator.state().account.commissions > 0,
+                            journal.backgroundCheckpoints >= 2
+                        {
+                            break
+                        }
+                        try await Task.sleep(for: .milliseconds(5))
+                    }
+                    stopper.yield("test done")
+                }
+                try await group.waitForAll()
+            }
+            let executions = try await TWSConnection.connect(connectionConfiguration(port, clientID: 41)) { c, _ in
+                try await c.executions()
+            }
+            server.cancelAll()
+            return executions.count
+        }
+        #expect(journal.checkpointsInBackground, "started by the loop, running until the journal closes")
+        #expect(journal.backgroundCheckpoints >= 2)
+        #expect(executions > 0)
+        #expect(try journal.fills().count == executions)
+        try journal.close()
+        #expect(!journal.checkpointsInBackground)
+        #expect(OrderJournalCheckpointTestsWAL.size(path) == 0)
+        #expect(try OrderJournal(path: path).fills().count == executions)
+    }
+}
+
+/// The WAL's size (0 when there is none).
+enum OrderJournalCheckpointTestsWAL {
+    static func size(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int) ?? 0
+    }
+}
