@@ -87,7 +87,7 @@ enum LatencyBenchmark {
             }
             if keepWarm { configuration.keepWarmInterval = .milliseconds(1) }
             if let journal {
-                // As `ibtrader run` opens it: manual checkpoints, run by the runner on its 1-second tick.
+                // As `ibtrader run` opens it: manual checkpoints, every second on the journal's checkpoint thread.
                 configuration.journal = try OrderJournal(
                     path: scratch.appendingPathComponent("journal.sqlite").path, durability: journal,
                     checkpoints: .manual)

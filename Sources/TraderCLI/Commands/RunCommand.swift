@@ -116,9 +116,9 @@ struct RunCommand: AsyncParsableCommand {
         if let path = settings.journalPath {
             try FileManager.default.createDirectory(
                 at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
-            // Manual checkpoints: the runner checkpoints on its 1-second tick, never inside an intent's commit. NORMAL
-            // (the default) survives a kill -9 at once and reaches the disk at that checkpoint (docs/live-trading.md,
-            // Journal).
+            // Manual checkpoints: the journal's own thread checkpoints every second (JournalCheckpointer), never inside
+            // an intent's commit. NORMAL (the default) survives a kill -9 at once and reaches the disk at that
+            // checkpoint (docs/live-trading.md, Journal).
             let durability: OrderJournal.Durability = settings.journalDurability == "full" ? .full : .processCrashSafe
             do {
                 configuration.journal = try OrderJournal(path: path, durability: durability, checkpoints: .manual)
