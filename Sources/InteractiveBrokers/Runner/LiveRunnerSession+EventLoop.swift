@@ -243,9 +243,11 @@ extension Session {
             let position = engine.portfolio.position(for: InstrumentID(index: k))
             if position.quantity != .zero { held.append("\(universe[InstrumentID(index: k)].symbol) \(position.quantity)") }
         }
+        let (onArrival, rehearsals) = core.lock.withLock { (core.barsOnArrival, core.rehearsals) }
+        let paths = "\(onArrival) on arrival" + (rehearsals > 0 ? ", path rehearsed \(rehearsals) times" : "")
         let text =
             "portfolio: equity \(account.equity), cash \(account.cash), exposure \(account.grossExposure), "
-            + "positions [\(held.joined(separator: ", "))], bars \(bars) (\(core.lock.withLock { core.barsOnArrival }) on arrival), fills \(fills), commands \(commands)"
+            + "positions [\(held.joined(separator: ", "))], bars \(bars) (\(paths)), fills \(fills), commands \(commands)"
         logger.info("\(text)")
     }
 }
