@@ -31,6 +31,8 @@ final class LoopWatchdog: Sendable {
         let watchdog = LoopWatchdog()
         let observer = settings.observer
         let thread = Thread {
+            // Named from inside (corelibs Foundation names only the current thread; Linux allows 15 characters).
+            Thread.current.name = "ibt-watchdog"
             var detector = StuckLoopDetector(timeout: timeout)
             let interval = detector.checkInterval
             let clock = ContinuousClock()
@@ -48,7 +50,6 @@ final class LoopWatchdog: Sendable {
             }
             watchdog.ended.signal()
         }
-        thread.name = "ibtrader-loop-watchdog"
         thread.start()
         return watchdog
     }

@@ -89,11 +89,11 @@ public final class TWSBusyPollThread: TaskExecutor, Sendable {
         let accepted = queue.withLock { queue in
             guard !queue.stopped else { return false }
             queue.jobs.append(unowned)
+            // Counted under the lock, so the count never lags the queue (a lagging count would hide a later job).
+            waiting.add(1, ordering: .releasing)
             return true
         }
-        if accepted {
-            waiting.add(1, ordering: .releasing)
-        } else {
+        if !accepted {
             // The session is over; a straggler (a stream's termination handler, a timer) still runs.
             globalConcurrentExecutor.enqueue(ExecutorJob(unowned))
         }
@@ -126,12 +126,13 @@ public final class TWSBusyPollThread: TaskExecutor, Sendable {
     private func start() {
         let started = DispatchSemaphore(value: 0)
         let thread = Thread { [self] in
+            // Named from inside (corelibs Foundation names only the current thread; Linux allows 15 characters).
+            Thread.current.name = "ibt-busy-poll"
             Thread.current.threadDictionary[Self.busyPollMarker] = true
             if let cpu { pinResult.store(CPUAffinity.pinCurrentThread(to: cpu) ? 1 : 2, ordering: .releasing) }
             started.signal()
             spin()
         }
-        thread.name = "ibtrader-busy-poll"
         thread.stackSize = 8 << 20
         thread.start()
         started.wait()
@@ -149,9 +150,9 @@ public final class TWSBusyPollThread: TaskExecutor, Sendable {
             if waiting.load(ordering: .acquiring) > 0 {
                 let jobs = queue.withLock { queue in
                     defer { queue.jobs.removeAll(keepingCapacity: true) }
+                    waiting.subtract(queue.jobs.count, ordering: .relaxed)
                     return queue.jobs
                 }
-                waiting.subtract(jobs.count, ordering: .relaxed)
                 for job in jobs { job.runSynchronously(on: me) }
                 busy = true
             }
@@ -179,10 +180,10 @@ public final class TWSBusyPollThread: TaskExecutor, Sendable {
                 let leftovers = queue.withLock { queue in
                     queue.stopped = true
                     defer { queue.jobs = [] }
+                    waiting.subtract(queue.jobs.count, ordering: .relaxed)
                     return queue.jobs
                 }
                 if leftovers.isEmpty { break }
-                waiting.subtract(leftovers.count, ordering: .relaxed)
                 for job in leftovers { job.runSynchronously(on: me) }
             }
         }
