@@ -240,8 +240,6 @@ public enum LiveRunner {
         }
         if configuration.busyPolls {
             return try await TWSBusyPollThread.run(cpu: configuration.busyPollCPU) { thread in
-                var transport = thread.transport
-                transport.connectTimeout = .seconds(5)
                 switch (thread.cpu, thread.pinned) {
                 case (let cpu?, true?): logger.notice("session thread busy-polls on CPU \(cpu) (at 100 %)")
                 case (let cpu?, _):
@@ -253,7 +251,7 @@ public enum LiveRunner {
                     logger.warning("latency.keepWarm: \(why), so the path is not kept warm")
                 }
                 return try await run(
-                    strategy: strategy, configuration: configuration, transport: transport, logger: logger,
+                    strategy: strategy, configuration: configuration, transport: thread.transport, logger: logger,
                     stop: stop, busyThread: thread)
             }
         }
