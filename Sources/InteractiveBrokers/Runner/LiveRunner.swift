@@ -246,6 +246,13 @@ public enum LiveRunner {
                     logger.warning("session thread busy-polls (one CPU at 100 %), but could not be pinned to CPU \(cpu)")
                 default: logger.notice("session thread busy-polls (one CPU at 100 %)")
                 }
+                let cpus = ProcessInfo.processInfo.activeProcessorCount
+                if cpus < 3 {
+                    // Measured on 2 vCPUs (docs/latency.md): the median improves, the tail depends on the other side.
+                    let text = "latency.busyPoll keeps one of this machine's \(cpus) CPUs busy: everything else, "
+                        + "a local gateway included, shares the rest"
+                    logger.warning("\(text)")
+                }
                 if configuration.keepWarmInterval != nil, !S.isRehearsable {
                     let why = "the strategy does not declare itself rehearsable (Strategy.isRehearsable)"
                     logger.warning("latency.keepWarm: \(why), so the path is not kept warm")
