@@ -18,6 +18,10 @@ struct GapAndGo: Strategy {
     /// The day number of the last bar seen.
     var lastDay: Int64 = .min
 
+    /// A pure value (no I/O, no shared references): `ibtrader run` with `latency.keepWarm` may run copies of it on
+    /// the last bar between bars to keep the bar → order path in the CPU's caches.
+    static var isRehearsable: Bool { true }
+
     mutating func handle(_ event: StrategyEvent, in context: some StrategyContext) -> [StrategyAction] {
         switch event {
         case let .bar(id, bar):
