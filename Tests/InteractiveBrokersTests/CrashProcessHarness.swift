@@ -151,7 +151,8 @@ enum CrashProcessHarness {
     /// Runs `ibtrader run --config … --duration …` against the gateway, advancing its replay clock by 5 s every
     /// `pace` while the process lives (at most `limit`), so bars flow and the momentum strategy trades.
     static func run(
-        _ binary: URL, config: URL, gateway: Gateway, crashAt: String?, duration: String, limit: Duration = .seconds(20)
+        _ binary: URL, config: URL, gateway: Gateway, crashAt: String?, duration: String, limit: Duration = .seconds(20),
+        environment extra: [String: String] = [:]
     ) async throws -> RunOutcome {
         let process = Process()
         process.executableURL = binary
@@ -159,6 +160,7 @@ enum CrashProcessHarness {
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("IBTRADER_") }
         environment["IBTRADER_CONNECTION_PORT"] = "\(gateway.port)"
         if let crashAt { environment["IBTRADER_CRASH_AT"] = crashAt }
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         let logURL = config.deletingLastPathComponent().appendingPathComponent("run-\(crashAt ?? "clean").log")
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)

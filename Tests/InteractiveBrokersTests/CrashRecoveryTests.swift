@@ -16,8 +16,11 @@ import TradingModel
     .serialized, .timeLimit(.minutes(2)),
     .enabled(if: CrashProcessHarness.binary != nil, "the ibtrader executable is not built next to the test bundle"))
 struct CrashRecoveryTests {
-    @Test(arguments: CrashPoint.Location.allCases)
-    func crashRestartAndNothingTwice(at location: CrashPoint.Location) async throws {
+    /// Each crash point on the default session thread, and again busy-polled and kept warm (`latency.busyPoll`,
+    /// `latency.keepWarm`, set through the environment for both runs).
+    @Test(arguments: CrashPoint.Location.allCases, [false, true])
+    func crashRestartAndNothingTwice(at location: CrashPoint.Location, busyPolled: Bool) async throws {
+        let latency = busyPolled ? ["IBTRADER_LATENCY_BUSY_POLL": "true", "IBTRADER_LATENCY_KEEP_WARM": "true"] : [:]
         let binary = try #require(CrashProcessHarness.binary)
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("ibtrader-crash-\(location.rawValue)-\(UUID().uuidString)")
@@ -29,15 +32,16 @@ struct CrashRecoveryTests {
         defer { gateway.stop() }
 
         let crashed = try await CrashProcessHarness.run(
-            binary, config: config, gateway: gateway, crashAt: location.rawValue, duration: "20s")
+            binary, config: config, gateway: gateway, crashAt: location.rawValue, duration: "20s", environment: latency)
         #expect(crashed.status == CrashPoint.exitStatus, "the run must die at \(location.rawValue):\n\(crashed.log)")
         #expect(crashed.log.contains("IBTRADER_CRASH_AT: exiting at \(location.rawValue)"))
+        #expect(crashed.log.contains("busy-polls") == busyPolled, "\(crashed.log)")
         let beforeRestart = try OrderJournal(path: journalPath).orders()
         let crashedRef = try #require(beforeRestart.max { $0.sequence < $1.sequence }?.intent.orderRef.rawValue)
         // No pause before the restart: the run namespace comes from the journal, not from the start second.
 
         let restarted = try await CrashProcessHarness.run(
-            binary, config: config, gateway: gateway, crashAt: nil, duration: "2s")
+            binary, config: config, gateway: gateway, crashAt: nil, duration: "2s", environment: latency)
         #expect(restarted.status == 0, "the restart must end cleanly:\n\(restarted.log)")
 
         // What the simulator holds (as client 7, whose executions reqExecutions lists), and what the journal says.
