@@ -6,18 +6,27 @@ extension IBBroker {
     /// Maps and encodes a submit as `executeNow` would, and drops the result: no id taken, nothing tracked,
     /// journaled or sent (`LiveBarPath.rehearse`, `latency.keepWarm`). Cancels and modifies are skipped.
     nonisolated func rehearse(_ command: EngineCommand, serverVersion: Int) {
-        let orders: [Order]
+        let options = configuration.orderOptions
+        let placed: [PlacedWireOrder]?
+        let first: Order
+        // The same mapping calls as `submitNow`, with placeholder ids (none is taken).
         switch command {
-        case .submit(let order): orders = [order]
-        case .submitBracket(let parent, let children): orders = [parent] + children
-        case .cancel, .modify: return
-        }
-        guard let first = orders.first, let contract = try? contracts.contract(for: first.instrument) else { return }
-        for order in orders {
-            guard let wire = try? OrderMapping.wireOrder(for: order, options: configuration.orderOptions) else {
-                continue
+        case .submit(let order):
+            first = order
+            placed = (try? OrderMapping.wireOrder(for: order, options: options)).map {
+                [PlacedWireOrder(orderID: 0, order: $0)]
             }
-            _ = try? TWSRequest.placeOrder(orderID: 0, contract: contract, order: wire).encode(
+        case .submitBracket(let parent, let children):
+            first = parent
+            placed = try? OrderMapping.bracket(
+                parent: (id: 0, order: parent), children: children.enumerated().map { (id: $0 + 1, order: $1) },
+                options: options)
+        case .cancel, .modify:
+            return
+        }
+        guard let placed, let contract = try? contracts.contract(for: first.instrument) else { return }
+        for wire in placed {
+            _ = try? TWSRequest.placeOrder(orderID: wire.orderID, contract: contract, order: wire.order).encode(
                 serverVersion: serverVersion)
         }
     }
