@@ -46,6 +46,7 @@ struct BacktestPaperParityTests {
         let (strategy, scenario) = try smaCross(steps: 360)
         let paper = try await paperRun(strategy, scenario)
         try checkParity(paper, backtestOf: strategy, scenario, minimumOrders: 20)
+        checkTickToOrder(paper)
     }
 
     @Test("sma-cross with every bar queued for the event loop (the synchronous bar path off): the same orders")
@@ -53,6 +54,7 @@ struct BacktestPaperParityTests {
         let (strategy, scenario) = try smaCross(steps: 120)
         let paper = try await paperRun(strategy, scenario, barsOnArrival: false)
         #expect(paper.summary.barsOnArrival == 0)
+        #expect(paper.summary.tickToOrder.count == 0, "only the bar path measures")
         try checkParity(paper, backtestOf: strategy, scenario, minimumOrders: 5)
     }
 
@@ -62,6 +64,19 @@ struct BacktestPaperParityTests {
         let paper = try await paperRun(strategy, scenario, busyPolls: true)
         #expect(paper.summary.rehearsals == 0)
         try checkParity(paper, backtestOf: strategy, scenario, minimumOrders: 5)
+        checkTickToOrder(paper)
+    }
+
+    /// The bot's own tick-to-order stamps: bars that sent orders on arrival were measured, with plausible times
+    /// (a read stamped after the write, or a stale stamp, would give 0 bars or absurd values).
+    func checkTickToOrder(_ paper: PaperRun) {
+        let latency = paper.summary.tickToOrder
+        #expect(latency.count > 0, "bars measured: \(latency.text)")
+        #expect(latency.count <= paper.intents.count, "at most one per bar that sent orders: \(latency.text)")
+        if let p50 = latency.percentileMicroseconds(0.5), let p99 = latency.percentileMicroseconds(0.99) {
+            #expect(p50 > 0 && p50 <= p99 && p99 <= Double(latency.maximumNanoseconds) / 1_000 + 0.1)
+            #expect(p50 < 1_000_000, "under a second: \(latency.text)")
+        }
     }
 
     /// Rehearsals run the last bar through copies of the engine between bars: if one touched the engine, the broker

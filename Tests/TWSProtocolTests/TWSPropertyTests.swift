@@ -30,6 +30,60 @@ import TWSTestSupport
         #expect(seen.count == 31, "every request kind generated")
     }
 
+    /// The in-place framing and the order path's encoder write exactly the bytes of the payload encoder plus a
+    /// length prefix (the payload encoder is the one the vectors and round trips check).
+    @Test func framedEncodingsEqualThePayloadFramed() throws {
+        var arbitrary = TWSArbitrary(seed: 0xF4A3ED)
+        var failures = 0
+        for index in 0..<Self.cases {
+            let version = arbitrary.serverVersion()
+            let request = index % 2 == 0
+                ? arbitrary.placeOrder(serverVersion: version) : arbitrary.request(serverVersion: version)
+            let expected = TWSFrame.framed(try request.encodePayload(serverVersion: version))
+            var encodings = [try request.encode(serverVersion: version)]
+            if case .placeOrder(let id, let contract, let order) = request {
+                encodings.append(
+                    TWSRequest.encodePlaceOrder(
+                        TWSOrderPlacement(orderID: id, order: order), contract: contract, serverVersion: version))
+            }
+            if encodings.contains(where: { $0 != expected }) {
+                failures += 1
+                if failures <= 5 { Issue.record("case \(index) at v\(version): \(request.messageName) framed differently") }
+            }
+        }
+        #expect(failures == 0)
+    }
+
+    /// IB's unset double is spelled from a constant; it must be the spelling the formatter gives, in both styles.
+    @Test func theUnsetDoubleIsSpelledAsFormatted() {
+        for style in [TWSFieldWriter.DoubleStyle.python, .java] {
+            var writer = TWSFieldWriter(style: style)
+            writer.write(TWSSentinel.double)
+            writer.write(-TWSSentinel.double)
+            #expect(
+                TWSFrame.fields(of: writer.payload) == [
+                    TWSFieldWriter.format(TWSSentinel.double, style: style),
+                    TWSFieldWriter.format(-TWSSentinel.double, style: style),
+                ])
+        }
+    }
+
+    /// Whole decimals take a shortcut past NSDecimalString; it must spell every value as NSDecimalString does.
+    @Test func decimalsAreSpelledAsNSDecimalStringDoes() {
+        var arbitrary = TWSArbitrary(seed: 0xDEC)
+        var values: [Decimal] = [
+            0, 1, 100, 1_000, 1_000_000, -5, Decimal(string: "1e3")!, Decimal(string: "12.50")!, Decimal(string: "0.5")!,
+            Decimal(string: "1e20")!, Decimal(string: "-1e20")!, Decimal(string: "9223372036854775807")!,
+            Decimal(string: "9223372036854775808")!, Decimal(string: "123456789012345678901234567890")!,
+        ]
+        for _ in 0..<2_000 { values.append(arbitrary.decimal()) }
+        for value in values {
+            var writer = TWSFieldWriter(style: .python)
+            writer.write(value)
+            #expect(TWSFrame.fields(of: writer.payload) == [TWSFieldWriter.format(value)], "\(value)")
+        }
+    }
+
     @Test func responsesRoundTrip() throws {
         var arbitrary = TWSArbitrary(seed: 0xBADC0DE)
         var failures = 0

@@ -27,6 +27,8 @@ enum LatencyBenchmark {
         var barsOnArrival = 0
         /// Rehearsals run to keep the path warm (`keepWarm`).
         var rehearsals = 0
+        /// The bot's own measure: each bar's bytes read → its order frame handed to the kernel.
+        var tickToOrder = TickToOrderLatency()
         /// With bursts: the first bar of each burst (after 1.2 s of quiet) and the others (1 ms after the one before).
         var burstFirst: LatencyDistribution?
         var burstRest: LatencyDistribution?
@@ -161,6 +163,7 @@ enum LatencyBenchmark {
                 result.botBars = run.bars
                 result.barsOnArrival = run.barsOnArrival
                 result.rehearsals = run.rehearsals
+                result.tickToOrder = run.tickToOrder
             }
             return result
         }

@@ -82,6 +82,10 @@ enum LatencyReport {
                 "  in the bot ≈ total − loopback p50 (µs)",
                 String(format: "p50 %.1f, p99 %.1f", run.total.p50 - baseline.p50, run.total.p99 - baseline.p50),
                 "estimate: the two kernel hops (one loopback round trip, p50) taken out; goal p99 < 50 µs")
+            table.add(
+                "  in the bot, stamped by the bot (µs)", run.tickToOrder.text,
+                "LiveRunSummary.tickToOrder: the bar's bytes read off the socket → its placeOrder frame handed to the "
+                    + "kernel (just before send(2)), warm-up bars included; goal p99 < 50 µs")
             if let first = run.burstFirst, let rest = run.burstRest {
                 table.add(
                     "  first bar of a burst, after 1.2 s quiet (µs)", first.text,

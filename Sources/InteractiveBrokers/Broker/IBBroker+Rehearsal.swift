@@ -26,8 +26,8 @@ extension IBBroker {
         }
         guard let placed, let contract = try? contracts.contract(for: first.instrument) else { return }
         for wire in placed {
-            _ = try? TWSRequest.placeOrder(orderID: wire.orderID, contract: contract, order: wire.order).encode(
-                serverVersion: serverVersion)
+            // The encoder `TWSConnection.submitOrders` uses.
+            _ = TWSRequest.encodePlaceOrder(wire, contract: contract, serverVersion: serverVersion)
         }
     }
 }

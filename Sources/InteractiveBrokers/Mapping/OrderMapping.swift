@@ -25,19 +25,9 @@ public struct WireOrderOptions: Sendable, Hashable {
     }
 }
 
-/// A wire order with the TWS order id it goes out under.
-public struct PlacedWireOrder: Sendable, Hashable {
-    /// The TWS order id.
-    public var orderID: Int
-    /// The order's terms.
-    public var order: TWSOrder
-
-    /// Creates a placed order.
-    public init(orderID: Int, order: TWSOrder) {
-        self.orderID = orderID
-        self.order = order
-    }
-}
+/// A wire order with the TWS order id it goes out under (the connection's own type, so the order path hands the
+/// mapped orders to `TWSConnection.submitOrders` without copying them).
+public typealias PlacedWireOrder = TWSOrderPlacement
 
 /// Domain orders → TWS `placeOrder` terms. Pure.
 public enum OrderMapping {

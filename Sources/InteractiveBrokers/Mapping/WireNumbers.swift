@@ -13,7 +13,9 @@ enum WireNumbers {
 
     /// A domain quantity as the wire's `Decimal` (exact: through its decimal text).
     static func decimal(_ quantity: Quantity) -> Decimal {
-        Decimal(string: quantity.description) ?? Decimal(quantity.wholeUnits)
+        // Whole quantities (the usual share count) directly; fractions through their exact decimal text.
+        if quantity.units % FixedPoint.scale == 0 { return Decimal(quantity.wholeUnits) }
+        return Decimal(string: quantity.description) ?? Decimal(quantity.wholeUnits)
     }
 
     /// A wire price as a `Price`, rounded to 1e-8 (wire doubles are the nearest doubles to decimal prices).

@@ -48,6 +48,14 @@ public struct IBOrderBook: Sendable {
 
     /// Starts following an order (before it is sent, so no answer can arrive for an unknown order).
     public mutating func track(_ order: TrackedOrder) {
+        let room = min(max(settledRetention, 1), 10_000) + 256
+        if orders.capacity < room {
+            // Room for the retained settled orders and the open ones from the first order on, so the book's tables
+            // do not grow (rehash every entry) on the order path later.
+            orders.reserveCapacity(room)
+            byBrokerID.reserveCapacity(room)
+            byOrderRef.reserveCapacity(room)
+        }
         orders[order.orderID] = order
         byBrokerID[order.brokerOrderID] = order.orderID
         byOrderRef[order.orderRef] = order.orderID

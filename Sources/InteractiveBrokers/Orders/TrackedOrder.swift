@@ -17,7 +17,13 @@ public struct TrackedOrder: Sendable, Hashable {
     /// The orderRef on the wire.
     public var orderRef: String
     /// The terms last sent.
-    public var wire: TWSOrder
+    public var wire: TWSOrder {
+        get { wireBox.order }
+        set { wireBox = WireBox(newValue) }
+    }
+    /// `wire` behind a reference: a TWS order is ~1.6 KB, and the book's dictionaries move tracked orders around
+    /// (inserts, growth, pruning) on the order path; boxed, a move is a pointer.
+    private var wireBox: WireBox
     /// Total quantity.
     public var quantity: Quantity
     /// A mirror of the engine's lifecycle: an event is reported only if this table accepts it, so reports are
@@ -30,7 +36,11 @@ public struct TrackedOrder: Sendable, Hashable {
     /// A terminal status seen before the executions it implies: applied once `executed` reaches `filledAtEnd`.
     var deferredTerminal: DeferredTerminal?
     /// Terms of a modification in flight.
-    var pendingModification: TWSOrder?
+    var pendingModification: TWSOrder? {
+        get { pendingBox?.order }
+        set { pendingBox = newValue.map(WireBox.init) }
+    }
+    private var pendingBox: WireBox?
     /// The total quantity a confirmed modification sets once its `replaced` report is delivered (the engine
     /// changes the quantity only then, so fills queued before it count against the old one).
     var replacedQuantity: Quantity?
@@ -56,11 +66,22 @@ public struct TrackedOrder: Sendable, Hashable {
         self.brokerOrderID = brokerOrderID
         self.instrument = order.instrument
         self.orderRef = orderRef
-        self.wire = wire
+        self.wireBox = WireBox(wire)
         self.quantity = order.quantity
         self.lifecycle = order.lifecycle
     }
 
     /// The mirrored state.
     public var state: OrderState { lifecycle.state }
+}
+
+/// An immutable box for a tracked order's terms: replaced, never mutated, so sharing it between copies is safe.
+/// Equal and hashed by the terms.
+private final class WireBox: Sendable, Hashable {
+    let order: TWSOrder
+
+    init(_ order: TWSOrder) { self.order = order }
+
+    static func == (lhs: WireBox, rhs: WireBox) -> Bool { lhs === rhs || lhs.order == rhs.order }
+    func hash(into hasher: inout Hasher) { hasher.combine(order) }
 }

@@ -56,6 +56,9 @@ final class LiveBarPath<S: Strategy>: Sendable {
         }
         defer { inbox.release() }
         context.activity.mark(inbound: true)  // as the loop marks its inputs (heartbeat and watchdog evidence)
+        let wire = connection.wireClock
+        let receivedAt = connection.routedChunkReceivedAt
+        let sendsBefore = wire?.lastSendStarted ?? 0
         guard core.accept(engineEvent, time: context.time) else { return }
         if case .bar = engineEvent { core.barsOnArrival += 1 }
         let commands = core.engine.handle(engineEvent)
@@ -76,6 +79,12 @@ final class LiveBarPath<S: Strategy>: Sendable {
             case .failure(let error):
                 failures.append(error)
             }
+        }
+        if let wire, receivedAt > 0, !sent.isEmpty {
+            // The bar's bytes read → its last order frame handed to the kernel (a frame the rate limiter held is
+            // not handed here, and the bar is not counted).
+            let handed = wire.lastSendStarted
+            if handed != sendsBefore, handed >= receivedAt { core.tickToOrder.record(nanoseconds: handed - receivedAt) }
         }
         // Everything of the bar left: now the bookkeeping (journal `sent` marks, log lines, denials).
         for group in sent { broker.noteSent(group) }

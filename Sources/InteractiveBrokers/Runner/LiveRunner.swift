@@ -144,6 +144,9 @@ public struct LiveRunSummary: Sendable {
     public var barsOnArrival = 0
     /// Rehearsals of the bar → order path run to keep it warm (`keepWarmInterval`).
     public var rehearsals = 0
+    /// Inside the bot, per bar handled on arrival that sent orders: from the bar's bytes read off the socket to
+    /// its order frame handed to the kernel (empty over a transport without stamps).
+    public var tickToOrder = TickToOrderLatency()
     /// Warm-up bars.
     public var warmupBars: Int
     /// The broker's positions at the end, by symbol.

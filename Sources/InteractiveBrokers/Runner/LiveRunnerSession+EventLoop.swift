@@ -243,11 +243,15 @@ extension Session {
             let position = engine.portfolio.position(for: InstrumentID(index: k))
             if position.quantity != .zero { held.append("\(universe[InstrumentID(index: k)].symbol) \(position.quantity)") }
         }
-        let (onArrival, rehearsals) = core.lock.withLock { (core.barsOnArrival, core.rehearsals) }
+        let (onArrival, rehearsals, latency) = core.lock.withLock {
+            (core.barsOnArrival, core.rehearsals, core.tickToOrder)
+        }
         let paths = "\(onArrival) on arrival" + (rehearsals > 0 ? ", path rehearsed \(rehearsals) times" : "")
+        let inside = latency.count > 0 ? "; bar → order inside the bot \(latency.text)" : ""
         let text =
             "portfolio: equity \(account.equity), cash \(account.cash), exposure \(account.grossExposure), "
             + "positions [\(held.joined(separator: ", "))], bars \(bars) (\(paths)), fills \(fills), commands \(commands)"
+            + inside
         logger.info("\(text)")
     }
 }

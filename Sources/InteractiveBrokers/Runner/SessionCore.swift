@@ -27,6 +27,8 @@ final class SessionCore<S: Strategy>: @unchecked Sendable {
     var denialsLogged = 0
     /// Rehearsals run (`LiveBarPath.rehearse`); also picks the instrument of the next one.
     var rehearsals = 0
+    /// Bars handled on arrival that sent orders: read → order frame handed to the kernel.
+    var tickToOrder = TickToOrderLatency()
 
     init(engine: EngineCore<S>, instruments: Int) {
         self.engine = engine

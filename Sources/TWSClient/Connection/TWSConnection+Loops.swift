@@ -77,8 +77,9 @@ extension TWSConnection {
         let hello = await startHandshake()
         try await channel.outbound.write(hello)
         await useImmediateWriter(channel.outbound as? any TWSImmediateTransportWriter)
+        wireClockSlot.withLock { $0 = channel.wireClock }
         try await withThrowingTaskGroup(of: LoopExit.self) { group in
-            group.addTask { try await self.readLoop(channel.inbound) }
+            group.addTask { try await self.readLoop(channel.inbound, wireClock: channel.wireClock) }
             group.addTask { try await self.writeLoop(channel.outbound) }
             group.addTask { try await self.readyTimer() }
             group.addTask { await self.controlLoop() }
@@ -101,11 +102,13 @@ extension TWSConnection {
     /// actor (`InboundDecoder`), and hands each chunk's routed messages to the actor in one hop. Ends by throwing
     /// when the peer closes.
     private nonisolated func readLoop(
-        _ inbound: any AsyncSequence<ByteBuffer, any Error> & Sendable
+        _ inbound: any AsyncSequence<ByteBuffer, any Error> & Sendable, wireClock: TWSWireClock?
     ) async throws -> LoopExit {
         var decoder = InboundDecoder(logger: logger)
         var isDropping = false
         for try await chunk in inbound where !isDropping {
+            // The chunk's read time, for whoever its frames reach (`routedChunkReceivedAt`).
+            if let wireClock { routedChunkStamp.store(wireClock.takeReceived(), ordering: .relaxed) }
             var frames: [InboundFrame] = []
             do {
                 if decoder.serverVersion != nil {
@@ -196,6 +199,10 @@ extension TWSConnection {
     func enqueue(
         _ frame: ByteBuffer, priority: OutboundPriority = .normal, dependency: OutboundDependency? = nil
     ) {
+        if let writer = immediateWriter, !isDraining, scheduler.admitImmediately(now: clock.now()) {
+            writer.writeNow(frame)  // the hot path (an order): nothing queued and the limiter allows it
+            return
+        }
         scheduler.enqueue(frame, priority: priority, dependency: dependency)
         if let writer = immediateWriter, !isDraining {
             // The hot path (an order): written now when the limiter allows; the write loop wakes only for what

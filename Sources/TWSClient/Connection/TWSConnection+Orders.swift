@@ -17,20 +17,20 @@ extension TWSConnection {
     }
 
     /// Sends a group of orders under ids already taken (`takeOrderID()`), in one call: every order is encoded
-    /// first, so a group that cannot be encoded sends nothing; then all are queued in order (a bracket's parent and
-    /// children with only the last transmitting).
-    /// - Throws: `TWSRequestError.notConnected`, `.invalidRequest`.
-    public func submitOrders(_ orders: [(id: Int, order: TWSOrder)], contract: TWSContract) throws(TWSRequestError) {
-        guard case .ready = phase else { throw .notConnected }
-        var frames: [(Int, ByteBuffer, TWSRequest)] = []
-        for (id, order) in orders {
-            let request = TWSRequest.placeOrder(orderID: id, contract: contract, order: order)
-            frames.append((id, try encode(request), request))
+    /// first, then all are queued in order (a bracket's parent and children with only the last transmitting).
+    /// - Throws: `TWSRequestError.notConnected` unless ready (then nothing of the group is queued).
+    public func submitOrders(_ placements: [TWSOrderPlacement], contract: TWSContract) throws(TWSRequestError) {
+        guard case .ready = phase, let version = negotiatedVersion else { throw .notConnected }
+        // Encoded in place (placeOrder never fails to encode), so nothing of the group is queued unless all of it is.
+        var frames: [ByteBuffer] = []
+        frames.reserveCapacity(placements.count)
+        for placement in placements {
+            frames.append(TWSRequest.encodePlaceOrder(placement, contract: contract, serverVersion: version))
         }
-        for (id, frame, request) in frames {
-            placedOrderIDs.insert(id)
-            orderIDs.observe(orderID: id)
-            enqueue(frame, dependency: request.dependency)
+        for (placement, frame) in zip(placements, frames) {
+            placedOrderIDs.insert(placement.orderID)
+            orderIDs.observe(orderID: placement.orderID)
+            enqueue(frame, dependency: .order(placement.orderID))
         }
     }
 

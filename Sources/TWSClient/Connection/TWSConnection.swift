@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import Synchronization
 import TWSProtocol
 
 /// What a connection uses from the outside world: the byte transport, the clock and the logger.
@@ -88,6 +89,16 @@ public actor TWSConnection {
 
     /// Set while connected over a transport that writes without suspending (`TWSConnection+Loops.swift`).
     var immediateWriter: (any TWSImmediateTransportWriter)?
+    /// The transport's read and write stamps, once connected (`wireClock`).
+    nonisolated let wireClockSlot = Mutex<TWSWireClock?>(nil)
+    /// The socket's read and write stamps, once connected over a transport that keeps them (TCP): how a session
+    /// measures the time a message spends inside the bot. `nil` before connecting and for in-memory peers.
+    public nonisolated var wireClock: TWSWireClock? { wireClockSlot.withLock { $0 } }
+    nonisolated let routedChunkStamp = Atomic<UInt64>(0)
+    /// When the bytes whose frames are being routed now were read off the socket (`TWSWireClock.now()` time;
+    /// 0: unknown, e.g. they queued behind an earlier chunk). Valid while a route's handler runs: the read loop
+    /// takes the next chunk only after the frames of this one were handled.
+    public nonisolated var routedChunkReceivedAt: UInt64 { routedChunkStamp.load(ordering: .relaxed) }
     /// Wakes the write loop when a message is queued.
     let wakeups: AsyncStream<Void>
     let wakeupContinuation: AsyncStream<Void>.Continuation

@@ -58,11 +58,18 @@ public struct OutboundScheduler<Message: Sendable>: Sendable {
     /// GCRA theoretical arrival time: the bucket is full when `now >= theoreticalArrival`.
     private var theoreticalArrival: Duration?
     /// Send times of the last `ceilingPerWindow` messages, oldest first.
-    private var recentSends: CircularBuffer<Duration> = CircularBuffer()
+    private var recentSends: CircularBuffer<Duration>
+    /// `limit.emissionInterval` and the GCRA tolerance, computed once: `Duration` arithmetic is 128-bit and checked,
+    /// and this runs for every order on the tick-to-order path.
+    private let emissionInterval: Duration
+    private let tolerance: Duration
 
     /// Creates an empty scheduler.
     public init(limit: OutboundRateLimit = .default) {
         self.limit = limit
+        self.emissionInterval = limit.emissionInterval
+        self.tolerance = limit.emissionInterval * (limit.burst - 1)
+        self.recentSends = CircularBuffer(initialCapacity: limit.ceilingPerWindow + 1)
     }
 
     /// The number of messages waiting.
@@ -98,7 +105,6 @@ public struct OutboundScheduler<Message: Sendable>: Sendable {
         var earliest = now
         if let arrival = theoreticalArrival {
             // GCRA: conforming when now >= TAT - tolerance.
-            let tolerance = limit.emissionInterval * (limit.burst - 1)
             earliest = max(earliest, arrival - tolerance)
         }
         if recentSends.count >= limit.ceilingPerWindow, let oldest = recentSends.first {
@@ -111,6 +117,14 @@ public struct OutboundScheduler<Message: Sendable>: Sendable {
     /// When the next queued message may leave; `nil` when the queue is empty.
     public func nextReleaseTime(now: Duration) -> Duration? {
         isEmpty ? nil : earliestSendTime(now: now)
+    }
+
+    /// Whether a message may leave at `now` without being queued (nothing waits and the limiter allows it); if so,
+    /// it is counted as sent. The hot path of an order: no queue, no array.
+    public mutating func admitImmediately(now: Duration) -> Bool {
+        guard isEmpty, earliestSendTime(now: now) <= now else { return false }
+        recordSend(at: now)
+        return true
     }
 
     /// Removes and returns every message that may leave at `now`, cancels first, in queue order otherwise.
@@ -127,7 +141,7 @@ public struct OutboundScheduler<Message: Sendable>: Sendable {
 
     private mutating func recordSend(at now: Duration) {
         let base = max(theoreticalArrival ?? now, now)
-        theoreticalArrival = base + limit.emissionInterval
+        theoreticalArrival = base + emissionInterval
         recentSends.append(now)
         while recentSends.count > limit.ceilingPerWindow { _ = recentSends.popFirst() }
     }

@@ -19,8 +19,6 @@ final class BusyPollSocket: TWSBusyPollThread.Source {
         var isOpen = true
         /// Bytes written but not yet taken by the kernel (its send buffer was full).
         var backlog: ByteBuffer?
-        /// The buffer the next read fills (allocated after each chunk handed on, reused while reads find nothing).
-        var spare: ByteBuffer?
     }
 
     private enum ReadOutcome {
@@ -35,6 +33,13 @@ final class BusyPollSocket: TWSBusyPollThread.Source {
     private let state: Mutex<State>
     private let inbound: AsyncThrowingStream<ByteBuffer, any Error>.Continuation
     private let allocator = ByteBufferAllocator()
+    /// What every `recv` reads into, allocated once: a poll that finds nothing allocates nothing, and a chunk is
+    /// copied out at its own size, so a bar's 100 bytes do not take (and fault in) a fresh 64 KiB buffer each time.
+    /// Only `poll` touches it, under the state's lock.
+    private nonisolated(unsafe) let scratch = UnsafeMutableRawBufferPointer.allocate(
+        byteCount: BusyPollSocket.readSize, alignment: 16)
+    /// Read and write stamps (the poll's `recv`, the writer's `send`).
+    let wireClock = TWSWireClock()
     /// How many writes found the kernel's send buffer full and left bytes for the poll (tests).
     let deferredWrites = Atomic<Int>(0)
 
@@ -43,24 +48,18 @@ final class BusyPollSocket: TWSBusyPollThread.Source {
         self.inbound = inbound
     }
 
+    deinit { scratch.deallocate() }
+
     func poll() -> Bool {
         let outcome = state.withLock { state -> ReadOutcome in
             guard state.isOpen else { return .nothing }
             if state.backlog != nil, let failure = Self.flush(&state) { return .failed(failure) }
-            var buffer = state.spare ?? allocator.buffer(capacity: Self.readSize)
-            var result = 0
-            var code: Int32 = 0
-            let fd = state.fd
-            buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: Self.readSize) { bytes in
-                result = recv(fd, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT))
-                code = errno
-                return max(result, 0)
-            }
+            let result = recv(state.fd, scratch.baseAddress, scratch.count, Int32(MSG_DONTWAIT))
+            let code = errno
             if result > 0 {
-                state.spare = nil
-                return .chunk(buffer)
+                wireClock.noteReceived()
+                return .chunk(allocator.buffer(bytes: UnsafeRawBufferPointer(rebasing: scratch[..<result])))
             }
-            state.spare = buffer
             if result == 0 {
                 state.isOpen = false
                 return .ended
@@ -92,7 +91,9 @@ final class BusyPollSocket: TWSBusyPollThread.Source {
                 return nil
             }
             state.backlog = bytes
+            wireClock.noteSendStarted()
             let failure = Self.flush(&state)
+            wireClock.noteSendEnded()
             if state.backlog != nil { deferredWrites.add(1, ordering: .relaxed) }
             return failure
         }

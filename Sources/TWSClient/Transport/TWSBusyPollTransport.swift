@@ -27,7 +27,9 @@ public struct TWSBusyPollTransport: TWSTransport {
             thread.unregister(socket)
             socket.close()
         }
-        return try await body(TWSTransportChannel(inbound: inbound, outbound: BusyPollSocket.Writer(socket: socket)))
+        return try await body(
+            TWSTransportChannel(
+                inbound: inbound, outbound: BusyPollSocket.Writer(socket: socket), wireClock: socket.wireClock))
     }
 }
 

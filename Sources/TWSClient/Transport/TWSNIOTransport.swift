@@ -27,13 +27,15 @@ public struct TWSNIOTransport: TWSTransport {
         host: String, port: Int, _ body: @Sendable (TWSTransportChannel) async throws -> Result
     ) async throws -> Result {
         let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+        let wireClock = TWSWireClock()
         do {
             channel = try await ClientBootstrap(group: group)
                 .connectTimeout(connectTimeout)
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
                 .connect(host: host, port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                        try channel.pipeline.syncOperations.addHandler(ReceiveStamp(clock: wireClock))
+                        return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                     }
                 }
         } catch ChannelError.connectTimeout(let amount) {
@@ -43,7 +45,10 @@ public struct TWSNIOTransport: TWSTransport {
             throw TWSConnectionError.refused(host: host, port: port, reason: Self.reason(error))
         }
         return try await channel.executeThenClose { inbound, outbound in
-            try await body(TWSTransportChannel(inbound: inbound, outbound: Writer(channel: channel.channel)))
+            try await body(
+                TWSTransportChannel(
+                    inbound: inbound, outbound: Writer(channel: channel.channel, wireClock: wireClock),
+                    wireClock: wireClock))
         }
     }
 
@@ -60,6 +65,7 @@ public struct TWSNIOTransport: TWSTransport {
     /// connection's actor and awaited writes never overtake each other.
     private struct Writer: TWSImmediateTransportWriter {
         let channel: any Channel
+        let wireClock: TWSWireClock
 
         func write(_ bytes: ByteBuffer) async throws {
             try await channel.writeAndFlush(bytes).get()
@@ -67,7 +73,24 @@ public struct TWSNIOTransport: TWSTransport {
 
         func writeNow(_ bytes: ByteBuffer) {
             let channel = channel
+            // On the channel's own event loop (the session thread), NIO writes to the socket within this call.
+            wireClock.noteSendStarted()
             channel.writeAndFlush(bytes).whenFailure { _ in channel.close(promise: nil) }
+            wireClock.noteSendEnded()
+        }
+    }
+
+    /// Stamps each read as NIO hands it up the pipeline.
+    private final class ReceiveStamp: ChannelInboundHandler, Sendable {
+        typealias InboundIn = ByteBuffer
+        typealias InboundOut = ByteBuffer
+        let clock: TWSWireClock
+
+        init(clock: TWSWireClock) { self.clock = clock }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            clock.noteReceived()
+            context.fireChannelRead(data)
         }
     }
 }

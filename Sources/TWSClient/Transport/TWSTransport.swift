@@ -23,11 +23,17 @@ public struct TWSTransportChannel: Sendable {
     public var inbound: any AsyncSequence<ByteBuffer, any Error> & Sendable
     /// Writes bytes to the peer.
     public var outbound: any TWSTransportWriter
+    /// The socket's read and write stamps, for transports that keep them (TCP); `nil` for in-memory peers.
+    public var wireClock: TWSWireClock?
 
     /// Creates a channel.
-    public init(inbound: any AsyncSequence<ByteBuffer, any Error> & Sendable, outbound: any TWSTransportWriter) {
+    public init(
+        inbound: any AsyncSequence<ByteBuffer, any Error> & Sendable, outbound: any TWSTransportWriter,
+        wireClock: TWSWireClock? = nil
+    ) {
         self.inbound = inbound
         self.outbound = outbound
+        self.wireClock = wireClock
     }
 }
 

@@ -90,7 +90,7 @@ public enum TWSRequest: Sendable, Equatable {
         case .cancelRealTimeBars: return 51
         case .historicalData: return 20
         case .cancelHistoricalData: return 25
-        case .placeOrder: return 3
+        case .placeOrder: return Self.placeOrderMessageID
         case .cancelOrder: return 4
         case .openOrders: return 5
         case .allOpenOrders: return 16
@@ -160,7 +160,18 @@ public enum TWSRequest: Sendable, Equatable {
     /// - Throws: `TWSEncodingError.unsupportedServerVersion` for a message the server version lacks
     ///   (reqCurrentTimeInMillis below 197, reqExecutions' day filters below 200).
     public func encode(serverVersion: Int) throws(TWSEncodingError) -> ByteBuffer {
-        try encodePayload(serverVersion: serverVersion).framedTWS()
+        // Encoded in place into its frame, with room for a placeOrder (≈ 300–500 bytes) from the start, so the
+        // order path neither grows nor copies the buffer.
+        var writer = TWSFieldWriter(style: .python, capacity: isPlaceOrder ? 1024 : 64)
+        writer.beginFrame()
+        writer.write(messageID)
+        try writeBody(into: &writer, serverVersion: serverVersion)
+        return writer.finishFrame()
+    }
+
+    private var isPlaceOrder: Bool {
+        if case .placeOrder = self { return true }
+        return false
     }
 
     /// Encodes the payload only (no length prefix).

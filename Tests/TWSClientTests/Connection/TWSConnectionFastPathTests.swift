@@ -37,7 +37,10 @@ private actor LoopProbe {
             loss.auxPrice = 145
             loss.parentID = ids[0]
             try await connection.submitOrders(
-                [(id: ids[0], order: parent), (id: ids[1], order: profit), (id: ids[2], order: loss)],
+                [
+                    TWSOrderPlacement(orderID: ids[0], order: parent), TWSOrderPlacement(orderID: ids[1], order: profit),
+                    TWSOrderPlacement(orderID: ids[2], order: loss),
+                ],
                 contract: contract)
             var sent: [(Int, String, Bool)] = []
             for index in 1...3 {
