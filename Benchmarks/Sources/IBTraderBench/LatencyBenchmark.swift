@@ -29,6 +29,7 @@ enum LatencyBenchmark {
         var rehearsals = 0
         /// The bot's own measure: each bar's bytes read → its order frame handed to the kernel.
         var tickToOrder = TickToOrderLatency()
+        var readToOrder = TickToOrderLatency()
         /// With bursts: the first bar of each burst (after 1.2 s of quiet) and the others (1 ms after the one before).
         var burstFirst: LatencyDistribution?
         var burstRest: LatencyDistribution?
@@ -87,7 +88,11 @@ enum LatencyBenchmark {
             configuration.busyPollCPU = ProcessInfo.processInfo.environment["BENCH_LATENCY_BUSY_CPU"].flatMap {
                 Int($0)
             }
-            if keepWarm { configuration.keepWarmInterval = .milliseconds(1) }
+            if keepWarm {
+                // BENCH_LATENCY_KEEP_WARM_US=N: rehearse after N µs of quiet instead of 1 ms.
+                let micros = Int(ProcessInfo.processInfo.environment["BENCH_LATENCY_KEEP_WARM_US"] ?? "") ?? 1_000
+                configuration.keepWarmInterval = .microseconds(max(micros, 10))
+            }
             if let journal {
                 // As `ibtrader run` opens it: manual checkpoints, every second on the journal's checkpoint thread.
                 configuration.journal = try OrderJournal(
@@ -164,6 +169,7 @@ enum LatencyBenchmark {
                 result.barsOnArrival = run.barsOnArrival
                 result.rehearsals = run.rehearsals
                 result.tickToOrder = run.tickToOrder
+                result.readToOrder = run.readToOrder
             }
             return result
         }

@@ -84,8 +84,14 @@ enum LatencyReport {
                 "estimate: the two kernel hops (one loopback round trip, p50) taken out; goal p99 < 50 µs")
             table.add(
                 "  in the bot, stamped by the bot (µs)", run.tickToOrder.text,
-                "LiveRunSummary.tickToOrder: the bar's bytes read off the socket → its placeOrder frame handed to the "
-                    + "kernel (just before send(2)), warm-up bars included; goal p99 < 50 µs")
+                "LiveRunSummary.tickToOrder: the bar's bytes received (busy-poll: the kernel's SO_TIMESTAMPNS; "
+                    + "otherwise NIO's read) → its placeOrder frame handed to the kernel (just before send(2)), "
+                    + "warm-up bars included; goal p99 < 50 µs")
+            if run.readToOrder != run.tickToOrder {
+                table.add(
+                    "  in the bot, from the bot's read (µs)", run.readToOrder.text,
+                    "LiveRunSummary.readToOrder: the same bars from recv(2)'s return (without their wait in the socket)")
+            }
             if let first = run.burstFirst, let rest = run.burstRest {
                 table.add(
                     "  first bar of a burst, after 1.2 s quiet (µs)", first.text,

@@ -1,3 +1,4 @@
+import Foundation
 import TWSProtocol
 import TradingEngine
 import TradingModel
@@ -19,6 +20,7 @@ extension LiveBarPath {
         let index = core.rehearsals % instruments
         core.rehearsals += 1
         guard let bar = engine.state.lastBars[index] else { return }
+        rehearseInbound(bar, serverVersion: serverVersion)
         let id = InstrumentID(index: index)
         var commands = engine.handle(.bar(id, bar))
         if commands.isEmpty {
@@ -26,6 +28,19 @@ extension LiveBarPath {
             commands = [.submit(Self.sampleOrder(id, at: bar.timestamp))]
         }
         for command in commands { broker.rehearse(command, serverVersion: serverVersion) }
+    }
+
+    /// The bar's half before the engine: its realTimeBars frame decoded by a scratch decoder (as the read loop
+    /// decodes) and mapped to a domain bar (as the feed maps it), both dropped.
+    private func rehearseInbound(_ bar: Bar, serverVersion: Int) {
+        let wire = TWSRealTimeBar(
+            time: bar.timestamp.nanoseconds / 1_000_000_000, open: bar.open.doubleValue, high: bar.high.doubleValue,
+            low: bar.low.doubleValue, close: bar.close.doubleValue, volume: Decimal(bar.volume.wholeUnits),
+            wap: Decimal(bar.close.doubleValue), count: 1)
+        guard let frame = try? TWSResponse.realTimeBar(requestID: 1, bar: wire).encode(serverVersion: serverVersion)
+        else { return }
+        connection.rehearseDecoding(frame, serverVersion: serverVersion)
+        _ = try? BarMapping.bar(wire)
     }
 
     /// A one-share market order of `id` (never sent: only mapped and encoded).

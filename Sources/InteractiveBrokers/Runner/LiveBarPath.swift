@@ -25,7 +25,7 @@ final class LiveBarPath<S: Strategy>: Sendable {
     let core: SessionCore<S>
     private let inbox: RunnerInbox
     let broker: IBBroker
-    private let connection: TWSConnection
+    let connection: TWSConnection
     private let context: Context
     private let enabled: Bool
 
@@ -80,11 +80,17 @@ final class LiveBarPath<S: Strategy>: Sendable {
                 failures.append(error)
             }
         }
-        if let wire, receivedAt > 0, !sent.isEmpty {
-            // The bar's bytes read → its last order frame handed to the kernel (a frame the rate limiter held is
-            // not handed here, and the bar is not counted).
+        if let wire, receivedAt.read > 0, !sent.isEmpty {
+            // The bar's bytes received → its last order frame handed to the kernel (a frame the rate limiter held
+            // is not handed here, and the bar is not counted).
             let handed = wire.lastSendStarted
-            if handed != sendsBefore, handed >= receivedAt { core.tickToOrder.record(nanoseconds: handed - receivedAt) }
+            if handed != sendsBefore, handed >= receivedAt.read {
+                core.readToOrder.record(nanoseconds: handed - receivedAt.read)
+                // From the kernel's receive time where the transport has it (busy-poll on Linux): a bar whose bytes
+                // waited in the socket while the thread was busy counts the wait.
+                let arrived = (1...receivedAt.read).contains(receivedAt.arrived) ? receivedAt.arrived : receivedAt.read
+                core.tickToOrder.record(nanoseconds: handed - arrived)
+            }
         }
         // Everything of the bar left: now the bookkeeping (journal `sent` marks, log lines, denials).
         for group in sent { broker.noteSent(group) }

@@ -144,9 +144,12 @@ public struct LiveRunSummary: Sendable {
     public var barsOnArrival = 0
     /// Rehearsals of the bar → order path run to keep it warm (`keepWarmInterval`).
     public var rehearsals = 0
-    /// Inside the bot, per bar handled on arrival that sent orders: from the bar's bytes read off the socket to
-    /// its order frame handed to the kernel (empty over a transport without stamps).
+    /// Inside the bot, per bar handled on arrival that sent orders: from the bar's bytes received to its order
+    /// frame handed to the kernel (empty over a transport without stamps). "Received" is the kernel's receive time
+    /// where the transport has it (busy-poll on Linux, `SO_TIMESTAMPNS`), else the bot's read.
     public var tickToOrder = TickToOrderLatency()
+    /// The same bars from the bot's read of their bytes (without a wait in the socket's queue).
+    public var readToOrder = TickToOrderLatency()
     /// Warm-up bars.
     public var warmupBars: Int
     /// The broker's positions at the end, by symbol.

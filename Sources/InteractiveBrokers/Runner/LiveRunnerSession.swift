@@ -234,7 +234,7 @@ struct Session<S: Strategy> {
             stopReason: reason, realizedPnL: engine.portfolio.realizedPnL)
         summary.barsOnArrival = core.lock.withLock { core.barsOnArrival }
         summary.rehearsals = core.lock.withLock { core.rehearsals }
-        summary.tickToOrder = core.lock.withLock { core.tickToOrder }
+        (summary.tickToOrder, summary.readToOrder) = core.lock.withLock { (core.tickToOrder, core.readToOrder) }
         return summary
     }
 }

@@ -27,8 +27,11 @@ final class SessionCore<S: Strategy>: @unchecked Sendable {
     var denialsLogged = 0
     /// Rehearsals run (`LiveBarPath.rehearse`); also picks the instrument of the next one.
     var rehearsals = 0
-    /// Bars handled on arrival that sent orders: read → order frame handed to the kernel.
+    /// Bars handled on arrival that sent orders: bytes received (by the kernel where known) → order frame handed
+    /// to the kernel.
     var tickToOrder = TickToOrderLatency()
+    /// The same bars from the bot's read of their bytes.
+    var readToOrder = TickToOrderLatency()
 
     init(engine: EngineCore<S>, instruments: Int) {
         self.engine = engine

@@ -108,7 +108,7 @@ extension TWSConnection {
         var isDropping = false
         for try await chunk in inbound where !isDropping {
             // The chunk's read time, for whoever its frames reach (`routedChunkReceivedAt`).
-            if let wireClock { routedChunkStamp.store(wireClock.takeReceived(), ordering: .relaxed) }
+            if let wireClock { routedChunkStamps.withLock { $0 = wireClock.takeReceived() } }
             var frames: [InboundFrame] = []
             do {
                 if decoder.serverVersion != nil {
@@ -126,6 +126,19 @@ extension TWSConnection {
             if !frames.isEmpty { try await receive(frames) }
         }
         throw TWSConnectionError.closedByPeer(during: await phaseDescription)
+    }
+
+    /// Decodes `chunk` as the read loop decodes a chunk, with a scratch decoder, and drops the result: nothing is
+    /// routed. A trading session's rehearsal (`latency.keepWarm`) runs it between bars so the decoder's code and
+    /// data are warm for the next real bar.
+    /// - Parameters:
+    ///   - chunk: one or more framed messages.
+    ///   - serverVersion: the negotiated version.
+    public nonisolated func rehearseDecoding(_ chunk: ByteBuffer, serverVersion: Int) {
+        var decoder = InboundDecoder(logger: logger)
+        var frames: [InboundFrame] = []
+        _ = try? decoder.start(serverVersion: serverVersion)
+        try? decoder.decode(chunk, into: &frames)
     }
 
     /// Writes queued frames when the rate limiter lets them go; sleeps on the injected clock in between. With an

@@ -43,21 +43,85 @@ final class BusyPollSocket: TWSBusyPollThread.Source {
     /// How many writes found the kernel's send buffer full and left bytes for the poll (tests).
     let deferredWrites = Atomic<Int>(0)
 
+    /// Ancillary data of each read: the kernel's receive time (`SO_TIMESTAMPNS`), Linux only.
+    private nonisolated(unsafe) let control = UnsafeMutableRawBufferPointer.allocate(byteCount: 128, alignment: 16)
+    /// Whether the kernel stamps the socket's reads.
+    private let kernelStamps: Bool
+
     init(fd: Int32, inbound: AsyncThrowingStream<ByteBuffer, any Error>.Continuation) {
         self.state = Mutex(State(fd: fd))
         self.inbound = inbound
+        #if os(Linux)
+            var on: Int32 = 1
+            kernelStamps = setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, socklen_t(MemoryLayout<Int32>.size)) == 0
+        #else
+            kernelStamps = false
+        #endif
     }
 
-    deinit { scratch.deallocate() }
+    deinit {
+        scratch.deallocate()
+        control.deallocate()
+    }
+
+    /// One non-blocking read into `scratch`; with kernel stamps, also when the kernel received the bytes, in
+    /// `TWSWireClock.now()` time (0: unknown).
+    private func receive(_ fd: Int32) -> (count: Int, arrived: UInt64) {
+        #if os(Linux)
+            guard kernelStamps else { return (recv(fd, scratch.baseAddress, scratch.count, Int32(MSG_DONTWAIT)), 0) }
+            var vector = iovec(iov_base: scratch.baseAddress, iov_len: scratch.count)
+            return withUnsafeMutablePointer(to: &vector) { vector in
+                var message = msghdr()
+                message.msg_iov = vector
+                message.msg_iovlen = 1
+                message.msg_control = control.baseAddress
+                message.msg_controllen = control.count
+                let count = recvmsg(fd, &message, Int32(MSG_DONTWAIT))
+                guard count > 0 else { return (count, 0) }
+                return (count, Self.kernelArrival(control, length: Int(message.msg_controllen)))
+            }
+        #else
+            return (recv(fd, scratch.baseAddress, scratch.count, Int32(MSG_DONTWAIT)), 0)
+        #endif
+    }
+
+    #if os(Linux)
+        /// The `SCM_TIMESTAMPNS` control message's time (the realtime clock), moved to the monotonic clock; 0 when
+        /// absent or implausible.
+        private static func kernelArrival(_ control: UnsafeMutableRawBufferPointer, length: Int) -> UInt64 {
+            let header = MemoryLayout<cmsghdr>.size  // 16: CMSG_ALIGN(sizeof(struct cmsghdr)) on LP64
+            var offset = 0
+            while offset + header <= length {
+                let item = control.baseAddress! + offset
+                let itemLength = item.load(as: Int.self)
+                let level = item.load(fromByteOffset: 8, as: Int32.self)
+                let type = item.load(fromByteOffset: 12, as: Int32.self)
+                guard itemLength >= header else { return 0 }
+                if level == SOL_SOCKET, type == SCM_TIMESTAMPNS, itemLength >= header + MemoryLayout<timespec>.size {
+                    let stamp = item.loadUnaligned(fromByteOffset: header, as: timespec.self)
+                    let monotonic = TWSWireClock.now()
+                    var real = timespec()
+                    clock_gettime(CLOCK_REALTIME, &real)
+                    let stampReal = UInt64(stamp.tv_sec) &* 1_000_000_000 &+ UInt64(stamp.tv_nsec)
+                    let nowReal = UInt64(real.tv_sec) &* 1_000_000_000 &+ UInt64(real.tv_nsec)
+                    // Up to a second old, never in the future: anything else is a clock step, not a latency.
+                    guard nowReal >= stampReal, nowReal - stampReal < 1_000_000_000 else { return 0 }
+                    return monotonic - (nowReal - stampReal)
+                }
+                offset += (itemLength + 7) & ~7
+            }
+            return 0
+        }
+    #endif
 
     func poll() -> Bool {
         let outcome = state.withLock { state -> ReadOutcome in
             guard state.isOpen else { return .nothing }
             if state.backlog != nil, let failure = Self.flush(&state) { return .failed(failure) }
-            let result = recv(state.fd, scratch.baseAddress, scratch.count, Int32(MSG_DONTWAIT))
+            let (result, arrived) = receive(state.fd)
             let code = errno
             if result > 0 {
-                wireClock.noteReceived()
+                wireClock.noteReceived(arrived: arrived)
                 return .chunk(allocator.buffer(bytes: UnsafeRawBufferPointer(rebasing: scratch[..<result])))
             }
             if result == 0 {

@@ -10,9 +10,10 @@ import Synchronization
 /// (`TWSWireClock.now()`): what lets a trading session say how long a bar spent inside the bot, from its bytes
 /// read to its order's frame handed to the kernel (docs/latency.md), without the kernel's or the peer's share.
 ///
-/// The transport stamps; anyone reads. A stamp is one relaxed atomic store, ≈ 20 ns with the clock read.
+/// The transport stamps; anyone reads. A stamp costs a clock read and an uncontended lock or atomic store.
 public final class TWSWireClock: Sendable {
-    private let received = Atomic<UInt64>(0)
+    /// The untaken read: when it returned, and when the kernel received its first bytes (0: unknown).
+    private let received = Mutex<(read: UInt64, arrived: UInt64)>((0, 0))
     private let sendStarted = Atomic<UInt64>(0)
     private let sendEnded = Atomic<UInt64>(0)
 
@@ -27,18 +28,31 @@ public final class TWSWireClock: Sendable {
         return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
     }
 
-    /// Takes the stamp of the earliest read not taken yet (0: none). A read stamps only when the previous stamp was
-    /// taken, so a reader that takes the stamp with each chunk it handles gets that chunk's own read time when it
-    /// keeps up, and 0 (unknown) for chunks that queued behind it: never a later read's time, which would flatter.
-    public func takeReceived() -> UInt64 { received.exchange(0, ordering: .relaxed) }
+    /// Takes the stamps of the earliest read not taken yet: when the read returned and when the kernel received
+    /// the bytes (`SO_TIMESTAMPNS`, where the transport asks for it), each 0 when unknown. A read stamps only when
+    /// the previous stamps were taken, so a reader that takes them with each chunk it handles gets that chunk's own
+    /// times when it keeps up, and 0 (unknown) for chunks that queued behind it: never a later read's time, which
+    /// would flatter.
+    public func takeReceived() -> (read: UInt64, arrived: UInt64) {
+        received.withLock { stamps in
+            defer { stamps = (0, 0) }
+            return stamps
+        }
+    }
+
     /// When the last write to the socket began: just before the system call (0: never).
     public var lastSendStarted: UInt64 { sendStarted.load(ordering: .relaxed) }
     /// When the last write to the socket returned (0: never).
     public var lastSendEnded: UInt64 { sendEnded.load(ordering: .relaxed) }
 
-    /// Stamps a read that returned bytes, unless an earlier read's stamp is still untaken.
-    @inline(__always) public func noteReceived(at time: UInt64 = TWSWireClock.now()) {
-        _ = received.compareExchange(expected: 0, desired: time, ordering: .relaxed)
+    /// Stamps a read that returned bytes, unless an earlier read's stamps are still untaken.
+    /// - Parameters:
+    ///   - time: when the read returned.
+    ///   - arrived: when the kernel received the bytes, in the same time base (0: unknown).
+    @inline(__always) public func noteReceived(at time: UInt64 = TWSWireClock.now(), arrived: UInt64 = 0) {
+        received.withLock { stamps in
+            if stamps.read == 0 { stamps = (time, arrived) }
+        }
     }
 
     /// Stamps the start of a write (just before the system call).

@@ -189,6 +189,36 @@ import Testing
     }
 }
 
+extension TWSBusyPollTests {
+    /// The busy transport stamps each read with its return and the kernel's receive time (`SO_TIMESTAMPNS`, Linux),
+    /// and each write around `send(2)`, in one time base: received ≤ read ≤ now, write start ≤ write end.
+    @Test func readsAndWritesAreStampedInOneTimeBase() async throws {
+        let stamps = try await EchoServer.run { port in
+            try await TWSBusyPollThread.run { thread in
+                try await thread.transport.withConnection(host: "127.0.0.1", port: port) { channel in
+                    let clock = try #require(channel.wireClock)
+                    let before = TWSWireClock.now()
+                    try await channel.outbound.write(ByteBuffer(bytes: [1, 2, 3, 4]))
+                    let sent = (clock.lastSendStarted, clock.lastSendEnded)
+                    var received = 0
+                    for try await chunk in channel.inbound {
+                        received += chunk.readableBytes
+                        if received >= 4 { break }
+                    }
+                    return (before, sent, clock.takeReceived(), clock.takeReceived(), TWSWireClock.now())
+                }
+            }
+        }
+        let (before, sent, first, second, after) = stamps
+        #expect(before <= sent.0 && sent.0 <= sent.1 && sent.1 <= after)
+        #expect(sent.1 <= first.read && first.read <= after, "the echo is read after it was sent")
+        #if os(Linux)
+            #expect(sent.0 <= first.arrived && first.arrived <= first.read, "the kernel received it before the read")
+        #endif
+        #expect(second == (0, 0), "a stamp is taken once")
+    }
+}
+
 private actor ThreadProbe {
     func onBusyThread() -> Bool { TWSBusyPollThread.isCurrentThreadBusyPolling }
 }
