@@ -246,4 +246,28 @@ struct IntentLogJournalTests {
             #expect(errors.count == 1 && errors.first?.contains("checksum mismatch") == true, "\(errors)")
         }
     }
+
+    /// At NORMAL an append is a copy into the mapped file (no system call) while it fits in the preallocated region,
+    /// then `pwrite` past it; readers (the drain, a crash copy) see every record either way. FULL never maps.
+    @Test func appendsAreCopiesIntoTheMappedFileAtNormalAndWritesPastIt() async throws {
+        try await withTemporaryDirectory { dir in
+            let path = dir + "/journal.sqlite"
+            let journal = try OrderJournal(path: path, durability: .processCrashSafe, checkpoints: .manual)
+            let count = 1_000
+            for n in 0..<count { try journal.appendIntents(Self.group([ClientOrderID("M-\(n)")])) }
+            let mapped = journal.intentLog.mappedAppends
+            #expect(mapped > 10 && mapped < count, "mapped \(mapped) of \(count): the region filled, pwrite took over")
+            #expect(Self.size(path + "-intents") > IntentLog.preallocatedBytes)
+            // What a kill -9 leaves: every record, mapped or written, is in the file.
+            let crashed = Self.logged(try Self.crashCopy(path, into: dir + "/crashed"))
+            #expect(Self.refs(crashed).count == count && Self.refs(crashed).last == [ClientOrderID("M-\(count - 1)")])
+            try journal.checkpoint()
+            #expect(try journal.orders().count == count)
+            try journal.appendIntents(Self.group(["N-1"]))  // the next round starts over, in the mapping again
+            #expect(journal.intentLog.mappedAppends == mapped + 1)
+            let full = try OrderJournal(path: dir + "/full.sqlite", durability: .full, checkpoints: .manual)
+            try full.appendIntents(Self.group(["F-1"]))
+            #expect(full.intentLog.mappedAppends == 0 && full.intentLog.syncedAppends == 1)
+        }
+    }
 }

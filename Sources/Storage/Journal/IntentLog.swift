@@ -18,7 +18,8 @@ import TradingModel
 /// it; any other process writes its intents to SQLite directly and leaves the file alone.
 ///
 /// Durability as the journal's: `.processCrashSafe` appends without `fdatasync` (the page cache outlives the
-/// process, as SQLite's WAL at NORMAL does); `.full` runs `fdatasync` before an append returns.
+/// process, as SQLite's WAL at NORMAL does), as a copy into a shared mapping of the preallocated file (no system
+/// call); `.full` appends with `pwrite` and runs `fdatasync` before an append returns.
 ///
 /// The file is not truncated: the owner preallocates it (zeros, `preallocatedBytes`), writes each frame followed by
 /// an end marker at its write offset (`pwrite`), and once everything is drained (on a checkpoint) writes the end
@@ -61,6 +62,12 @@ final class IntentLog: Sendable {
         var closed = false
         /// Appends that ran `fdatasync` (tests check that `.full` does).
         var syncedAppends = 0
+        /// At `.processCrashSafe`: the file's first `mappedBytes` mapped shared, so an append within them is a
+        /// `memcpy` into the page cache, with no system call (`append`).
+        var mapping: UnsafeMutableRawPointer?
+        var mappedBytes = 0
+        /// Appends that went through the mapping (tests).
+        var mappedAppends = 0
     }
 
     init(path: String, syncsEachAppend: Bool) {
@@ -71,6 +78,7 @@ final class IntentLog: Sendable {
     deinit {
         // Closing the descriptor drops the lock; the records stay for whoever opens the journal next.
         state.withLock { state in
+            Self.unmap(&state)
             if state.descriptor >= 0 { _ = close(state.descriptor) }
         }
     }
@@ -83,6 +91,9 @@ final class IntentLog: Sendable {
 
     /// How many appends ran `fdatasync` so far.
     var syncedAppends: Int { state.withLock { $0.syncedAppends } }
+
+    /// How many appends were a copy into the mapped file so far.
+    var mappedAppends: Int { state.withLock { $0.mappedAppends } }
 
     /// Opens the file and takes its lock without waiting.
     /// - Parameter create: create the file when missing (an owner that will append); `false`: only drain one.
@@ -132,6 +143,7 @@ final class IntentLog: Sendable {
             // Until the first drain (right after this) finds the end marker, the records may reach the file's end.
             state.length = size
             state.drained = 0
+            if create, !syncsEachAppend { Self.map(&state, bytes: size) }
             return .owned
         }
     }
@@ -140,6 +152,7 @@ final class IntentLog: Sendable {
     /// - Parameter closing: `true` at the journal's `close()`: later appends fail instead of falling back.
     func release(closing: Bool) {
         state.withLock { state in
+            Self.unmap(&state)
             if state.descriptor >= 0 { _ = close(state.descriptor) }
             state.descriptor = -1
             state.length = 0
@@ -166,6 +179,17 @@ final class IntentLog: Sendable {
             let frame = state.buffer.count
             state.buffer.append(contentsOf: IntentLogCodec.endMarker)
             let (descriptor, offset) = (state.descriptor, state.length)
+            if let mapping = state.mapping, offset + state.buffer.count <= state.mappedBytes {
+                // The frame and its end marker copied into the page cache: as safe against a process crash as
+                // `pwrite` (the page cache outlives the process), without the system call (≈ 40 µs cold inside the
+                // bot on this VM). A crash in the middle tears the frame, which the reader handles as for `pwrite`.
+                state.buffer.withUnsafeBytes { bytes in
+                    (mapping + offset).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+                }
+                state.length += frame
+                state.mappedAppends += 1
+                return true
+            }
             var code = state.buffer.withUnsafeBytes { Self.writeAll(descriptor, $0, at: offset) }
             if code == 0, syncsEachAppend {
                 code = Self.syncData(descriptor)
@@ -214,6 +238,29 @@ final class IntentLog: Sendable {
     }
 
     // MARK: - System calls
+
+    /// Maps the file's first `bytes` shared (read-write), prefaulted where the system can; without a mapping,
+    /// appends use `pwrite`. Only the preallocated region is mapped: the file is never truncated by its owner, and
+    /// appends past it use `pwrite`. (Truncating the file under a running bot would make an append fault, SIGBUS.)
+    private static func map(_ state: inout State, bytes: Int) {
+        guard state.mapping == nil, bytes > 0 else { return }
+        #if os(Linux)
+            let flags = MAP_SHARED | MAP_POPULATE
+        #else
+            let flags = MAP_SHARED
+        #endif
+        guard let address = mmap(nil, bytes, PROT_READ | PROT_WRITE, flags, state.descriptor, 0),
+            address != UnsafeMutableRawPointer(bitPattern: -1)
+        else { return }
+        state.mapping = address
+        state.mappedBytes = bytes
+    }
+
+    private static func unmap(_ state: inout State) {
+        if let mapping = state.mapping { _ = munmap(mapping, state.mappedBytes) }
+        state.mapping = nil
+        state.mappedBytes = 0
+    }
 
     /// Writes every byte at `offset` (retrying short writes and EINTR); 0 or the errno.
     private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int32 {
