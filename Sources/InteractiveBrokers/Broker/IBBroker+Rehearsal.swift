@@ -3,8 +3,8 @@ import TradingEngine
 import TradingModel
 
 extension IBBroker {
-    /// Maps and encodes a submit as `executeNow` would, and drops the result: no id taken, nothing tracked,
-    /// journaled or sent (`LiveBarPath.rehearse`, `latency.keepWarm`). Cancels and modifies are skipped.
+    /// Maps and encodes a submit as `executeNow` would (the journal's intents included), and drops the result: no id
+    /// taken, nothing tracked, journaled or sent (`LiveBarPath.rehearse`, `latency.keepWarm`). Cancels and modifies are skipped.
     nonisolated func rehearse(_ command: EngineCommand, serverVersion: Int) {
         let options = configuration.orderOptions
         let placed: [PlacedWireOrder]?
@@ -25,6 +25,20 @@ extension IBBroker {
             return
         }
         guard let placed, let contract = try? contracts.contract(for: first.instrument) else { return }
+        if let journal {
+            // The intents as `submitNow` builds them, prepared and encoded for the journal, never written.
+            var orders = [first]
+            if case .submitBracket(_, let children) = command { orders += children }
+            var intents: [JournaledIntent] = []
+            for k in orders.indices where k < placed.count {
+                intents.append(
+                    JournaledIntent(
+                        orderRef: placed[k].order.orderRef, request: orders[k].request, lastKnownState: .journaled,
+                        brokerOrderID: placed[k].orderID,
+                        parentOrderRef: placed[k].order.parentID == 0 ? nil : placed[0].order.orderRef))
+            }
+            journal.rehearse(intents)
+        }
         for wire in placed {
             // The encoder `TWSConnection.submitOrders` uses.
             _ = TWSRequest.encodePlaceOrder(wire, contract: contract, serverVersion: serverVersion)

@@ -19,6 +19,10 @@ public protocol IntentJournal: Sendable {
     /// Records a commission report, joined to its execution by execId whichever arrived first.
     /// - Throws: when the write failed.
     func recordCommission(executionID: String, _ commission: Money, at time: Timestamp) throws
+
+    /// Prepares `intents` as `writeNow` would before a send, and writes nothing: a rehearsal of the order path
+    /// (`latency.keepWarm`) keeps the journal's code warm without touching the journal.
+    func rehearse(_ intents: [JournaledIntent])
 }
 
 extension IntentJournal {
@@ -30,4 +34,7 @@ extension IntentJournal {
 
     /// Journals that keep intents only (test doubles) ignore commissions.
     public func recordCommission(executionID: String, _ commission: Money, at time: Timestamp) throws {}
+
+    /// Journals without a rehearsal do nothing.
+    public func rehearse(_ intents: [JournaledIntent]) {}
 }

@@ -29,18 +29,9 @@ public struct OrderJournalIntents: IntentJournal {
 
     public func writeNow(_ intents: [JournaledIntent]) throws {
         let now = clock()
-        var rows: [JournalIntent] = []
-        var submitted: [Int64?] = []
-        var beforeSend = true
-        for intent in intents {
-            let index = intent.request.instrument.index
-            let symbol = index >= 0 && index < universe.count ? universe[intent.request.instrument].symbol : "?"
-            var row = JournalIntent(orderRef: ClientOrderID(intent.orderRef), symbol: symbol, request: intent.request, createdAt: now)
-            row.parentRef = intent.parentOrderRef.map { ClientOrderID($0) }
-            rows.append(row)
-            submitted.append(intent.lastKnownState == .sent ? intent.brokerOrderID.map { Int64($0) } : nil)
-            beforeSend = beforeSend && intent.lastKnownState == .journaled
-        }
+        let rows = self.rows(intents, at: now)
+        let submitted = intents.map { $0.lastKnownState == .sent ? $0.brokerOrderID.map { Int64($0) } : nil }
+        let beforeSend = intents.allSatisfy { $0.lastKnownState == .journaled }
         if beforeSend {
             // The order path's write: the intent log (or SQLite when this journal does not own the log).
             try journal.appendIntents(rows)
@@ -53,6 +44,22 @@ public struct OrderJournalIntents: IntentJournal {
             var update = JournalStatusUpdate(orderRef: ClientOrderID(intent.orderRef), state: .rejected, time: now)
             update.message = "not transmitted"
             _ = try journal.recordStatus(update)
+        }
+    }
+
+    /// The rows of `writeNow`, encoded as its append would encode them, and dropped.
+    public func rehearse(_ intents: [JournaledIntent]) {
+        journal.rehearseIntentAppend(rows(intents, at: clock()))
+    }
+
+    private func rows(_ intents: [JournaledIntent], at now: Timestamp) -> [JournalIntent] {
+        intents.map { intent in
+            let index = intent.request.instrument.index
+            let symbol = index >= 0 && index < universe.count ? universe[intent.request.instrument].symbol : "?"
+            var row = JournalIntent(
+                orderRef: ClientOrderID(intent.orderRef), symbol: symbol, request: intent.request, createdAt: now)
+            row.parentRef = intent.parentOrderRef.map { ClientOrderID($0) }
+            return row
         }
     }
 

@@ -37,6 +37,14 @@ extension OrderJournal {
         try recordIntents(intents, submittedAs: [], at: intents[0].createdAt)
     }
 
+    /// Encodes `intents` as `appendIntents` would for the intent log, and drops the bytes: nothing is written. For
+    /// an order path's rehearsal (`latency.keepWarm`), which keeps the codec's code warm between orders.
+    public func rehearseIntentAppend(_ intents: [JournalIntent]) {
+        var scratch: [UInt8] = []
+        scratch.reserveCapacity(512)
+        try? IntentLogCodec.appendFrame(intents, to: &scratch)
+    }
+
     /// Moves what the intent log holds into `intents` now (one transaction), then empties the log file. Every other
     /// operation of the journal moves the records first when the log holds new ones, and `checkpoint()` empties
     /// the file, so callers rarely need this.
