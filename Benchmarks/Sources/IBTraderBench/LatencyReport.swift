@@ -90,7 +90,8 @@ enum LatencyReport {
             if run.readToOrder != run.tickToOrder {
                 table.add(
                     "  in the bot, from the bot's read (µs)", run.readToOrder.text,
-                    "LiveRunSummary.readToOrder: the same bars from recv(2)'s return (without their wait in the socket)")
+                    "LiveRunSummary.readToOrder: the same bars from recv(2)'s return "
+                        + "(without their wait in the socket)")
             }
             if let first = run.burstFirst, let rest = run.burstRest {
                 table.add(

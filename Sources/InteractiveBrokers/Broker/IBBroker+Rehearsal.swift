@@ -4,7 +4,8 @@ import TradingModel
 
 extension IBBroker {
     /// Maps and encodes a submit as `executeNow` would (the journal's intents included), and drops the result: no id
-    /// taken, nothing tracked, journaled or sent (`LiveBarPath.rehearse`, `latency.keepWarm`). Cancels and modifies are skipped.
+    /// taken, nothing tracked, journaled or sent (`LiveBarPath.rehearse`, `latency.keepWarm`). Cancels and modifies
+    /// are skipped.
     nonisolated func rehearse(_ command: EngineCommand, serverVersion: Int) {
         let options = configuration.orderOptions
         let placed: [PlacedWireOrder]?
