@@ -31,6 +31,9 @@ import TWSClient
         #expect(latency.percentileMicroseconds(0.33) == 1_000)
         #expect(latency.percentileMicroseconds(0.5) == 1_240)
         #expect(latency.percentileMicroseconds(1) == 5_000_000)  // beyond 100 ms: the maximum itself
+        var one = TickToOrderLatency()
+        one.record(nanoseconds: 12_345)
+        #expect(one.text == "p50 12.3 / p99 12.3 / max 12.3 µs of 1 bar")  // capped at the maximum
     }
 
     /// A read stamps only once the previous stamp was taken: a chunk that queued behind another gets 0 (unknown),

@@ -81,8 +81,8 @@ final class LiveBarPath<S: Strategy>: Sendable {
             }
         }
         if let wire, receivedAt.read > 0, !sent.isEmpty {
-            // The bar's bytes received → its last order frame handed to the kernel (a frame the rate limiter held
-            // is not handed here, and the bar is not counted).
+            // The bar's bytes received → the last of its order frames handed to the kernel here (frames the rate
+            // limiter holds are not waited for; a bar none of whose frames left is not counted).
             let handed = wire.lastSendStarted
             if handed != sendsBefore, handed >= receivedAt.read {
                 core.readToOrder.record(nanoseconds: handed - receivedAt.read)

@@ -41,13 +41,14 @@ public struct TickToOrderLatency: Sendable, Equatable {
         return Double(maximumNanoseconds) / 1_000
     }
 
-    /// "p50 12.3 / p99 45.6 / max 78.9 µs of N bars", or "no bar measured".
+    /// "p50 12.3 / p99 45.6 / max 78.9 µs of N bars" ("of 1 bar"), or "no bar measured".
     public var text: String {
         guard let p50 = percentileMicroseconds(0.5), let p99 = percentileMicroseconds(0.99) else {
             return "no bar measured"
         }
         func f(_ x: Double) -> String { String(format: "%.1f", x) }
-        return "p50 \(f(p50)) / p99 \(f(p99)) / max \(f(Double(maximumNanoseconds) / 1_000)) µs of \(count) bars"
+        let bars = count == 1 ? "1 bar" : "\(count) bars"
+        return "p50 \(f(p50)) / p99 \(f(p99)) / max \(f(Double(maximumNanoseconds) / 1_000)) µs of \(bars)"
     }
 
     private static func bucket(_ nanoseconds: UInt64) -> Int {
