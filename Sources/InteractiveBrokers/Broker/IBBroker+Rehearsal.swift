@@ -30,15 +30,7 @@ extension IBBroker {
             // The intents as `submitNow` builds them, prepared and encoded for the journal, never written.
             var orders = [first]
             if case .submitBracket(_, let children) = command { orders += children }
-            var intents: [JournaledIntent] = []
-            for k in orders.indices where k < placed.count {
-                intents.append(
-                    JournaledIntent(
-                        orderRef: placed[k].order.orderRef, request: orders[k].request, lastKnownState: .journaled,
-                        brokerOrderID: placed[k].orderID,
-                        parentOrderRef: placed[k].order.parentID == 0 ? nil : placed[0].order.orderRef))
-            }
-            journal.rehearse(intents)
+            journal.rehearse(Self.journaledIntents(orders, placed))
         }
         for wire in placed {
             // The encoder `TWSConnection.submitOrders` uses.

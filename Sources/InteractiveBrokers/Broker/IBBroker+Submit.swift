@@ -109,16 +109,7 @@ extension IBBroker {
             reject(orders, reason: "\(error)")
             throw .request("\(error)")
         }
-        // By index, not `zip`: a zipped tuple would copy each wire order (~1.6 KB) once more.
-        var intents: [JournaledIntent] = []
-        intents.reserveCapacity(orders.count)
-        for k in orders.indices {
-            intents.append(
-                JournaledIntent(
-                    orderRef: placed[k].order.orderRef, request: orders[k].request, lastKnownState: .journaled,
-                    brokerOrderID: placed[k].orderID,
-                    parentOrderRef: placed[k].order.parentID == 0 ? nil : placed[0].order.orderRef))
-        }
+        var intents = Self.journaledIntents(orders, placed)
         if let journal {
             do {
                 try journal.writeNow(intents)
@@ -147,6 +138,21 @@ extension IBBroker {
             throw .request("\(error)")
         }
         return SentGroup(orders: orders, intents: intents)
+    }
+
+    /// The intents of a group about to be sent (`journaled`), parent first; the rehearsal builds them the same way.
+    static func journaledIntents(_ orders: [Order], _ placed: [PlacedWireOrder]) -> [JournaledIntent] {
+        // By index, not `zip`: a zipped tuple would copy each wire order (~1.6 KB) once more.
+        var intents: [JournaledIntent] = []
+        intents.reserveCapacity(orders.count)
+        for k in orders.indices where k < placed.count {
+            intents.append(
+                JournaledIntent(
+                    orderRef: placed[k].order.orderRef, request: orders[k].request, lastKnownState: .journaled,
+                    brokerOrderID: placed[k].orderID,
+                    parentOrderRef: placed[k].order.parentID == 0 ? nil : placed[0].order.orderRef))
+        }
+        return intents
     }
 
     /// Marks a group `sent` in the journal, after its frames left (so off the tick-to-order path).
