@@ -79,9 +79,7 @@ private func outageRun(
         }
         guard let summary else { throw CancellationError() }
         // The simulator's view, over a fresh connection with the same client id, before it shuts down.
-        let executions = try await TWSConnection.connect(connectionConfiguration(port, clientID: 41)) { c, _ in
-            try await c.executions()
-        }
+        let executions = try await executionsAfterRun(port: port, clientID: 41)
         let state = await simulator.state()
         group.cancelAll()
         return (summary, milestones.all, state, executions)

@@ -99,9 +99,7 @@ struct LiveRunnerTests {
             #expect(state.account.commissions > 0)
 
             // The simulator's view, over a fresh connection with the same client id.
-            let executions = try await TWSConnection.connect(connectionConfiguration(port, clientID: 31)) { c, _ in
-                try await c.executions()
-            }
+            let executions = try await executionsAfterRun(port: port, clientID: 31)
             #expect(!executions.isEmpty)
             let fills = try journal.fills()
             #expect(Set(fills.map(\.execID)) == Set(executions.map(\.execution.executionID)))
@@ -167,9 +165,7 @@ struct LiveRunnerTests {
             let run = try #require(summary)
             #expect(run.reconnects >= 1)
             let state = await simulator.state()
-            let executions = try await TWSConnection.connect(connectionConfiguration(port, clientID: 31)) { c, _ in
-                try await c.executions()
-            }
+            let executions = try await executionsAfterRun(port: port, clientID: 31)
             let fills = try journal.fills()
             #expect(Set(fills.map(\.execID)) == Set(executions.map(\.execution.executionID)))
             #expect(fills.count == executions.count)
@@ -274,9 +270,7 @@ struct LiveRunnerTests {
             #expect(run.resubscriptions == 1)
             #expect(run.reconnects == 0)
             let state = await simulator.state()
-            let executions = try await TWSConnection.connect(connectionConfiguration(port, clientID: 31)) { c, _ in
-                try await c.executions()
-            }
+            let executions = try await executionsAfterRun(port: port, clientID: 31)
             let fills = try journal.fills()
             #expect(Set(fills.map(\.execID)) == Set(executions.map(\.execution.executionID)))
             var simulatorPositions: [Symbol: Quantity] = [:]

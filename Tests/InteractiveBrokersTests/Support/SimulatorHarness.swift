@@ -48,6 +48,23 @@ func connectionConfiguration(_ port: Int, clientID: Int = 21) -> TWSConnectionCo
     return configuration
 }
 
+/// The simulator's executions over a fresh connection with `clientID`, right after a run that used the same id.
+/// The simulator frees the id once it has seen the run's socket close, which on a loaded machine can trail the
+/// run's return: a 326 (client id in use) is retried for up to 5 s.
+func executionsAfterRun(port: Int, clientID: Int) async throws -> [TWSExecutionReport] {
+    for attempt in 0..<100 {
+        do {
+            return try await TWSConnection.connect(connectionConfiguration(port, clientID: clientID)) { c, _ in
+                try await c.executions()
+            }
+        } catch let error as TWSConnectionError {
+            guard case .clientIDInUse = error, attempt < 99 else { throw error }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+    return []
+}
+
 /// A simulator, a ready connection and a running broker over it.
 struct BrokerHarness: Sendable {
     var simulator: GatewaySimulator
