@@ -30,8 +30,8 @@ import TWSTestSupport
         #expect(seen.count == 31, "every request kind generated")
     }
 
-    /// The in-place framing and the order path's encoder write exactly the bytes of the payload encoder plus a
-    /// length prefix (the payload encoder is the one the vectors and round trips check).
+    /// The in-place framing (requests and responses) and the order path's encoder write exactly the bytes of the
+    /// payload encoder plus a length prefix (the payload encoder is the one the vectors and round trips check).
     @Test func framedEncodingsEqualThePayloadFramed() throws {
         var arbitrary = TWSArbitrary(seed: 0xF4A3ED)
         var failures = 0
@@ -52,6 +52,19 @@ import TWSTestSupport
             }
         }
         #expect(failures == 0)
+        var responses = 0
+        for index in 0..<Self.cases {
+            let version = arbitrary.serverVersion()
+            let response = arbitrary.response(serverVersion: version)
+            let expected = TWSFrame.framed(try response.encodePayload(serverVersion: version))
+            if try response.encode(serverVersion: version) != expected {
+                responses += 1
+                if responses <= 5 {
+                    Issue.record("case \(index) at v\(version): \(response.messageName) framed differently")
+                }
+            }
+        }
+        #expect(responses == 0)
     }
 
     /// IB's unset double is spelled from a constant; it must be the spelling the formatter gives, in both styles.

@@ -30,13 +30,12 @@ public struct OrderJournalIntents: IntentJournal {
     public func writeNow(_ intents: [JournaledIntent]) throws {
         let now = clock()
         let rows = self.rows(intents, at: now)
-        let submitted = intents.map { $0.lastKnownState == .sent ? $0.brokerOrderID.map { Int64($0) } : nil }
-        let beforeSend = intents.allSatisfy { $0.lastKnownState == .journaled }
-        if beforeSend {
+        if intents.allSatisfy({ $0.lastKnownState == .journaled }) {
             // The order path's write: the intent log (or SQLite when this journal does not own the log).
             try journal.appendIntents(rows)
             return
         }
+        let submitted = intents.map { $0.lastKnownState == .sent ? $0.brokerOrderID.map { Int64($0) } : nil }
         // One transaction for the group: rows inserted unless journaled already, `sent` ones marked submitted.
         try journal.recordIntents(rows, submittedAs: submitted, at: now)
         // A group the connection refused before anything was transmitted: dead, so a restart must not send it.

@@ -256,10 +256,3 @@ public enum TWSEncodingError: Error, Equatable, Sendable, CustomStringConvertibl
         }
     }
 }
-
-extension ByteBuffer {
-    /// This buffer as a payload, prefixed with its 4-byte big-endian length.
-    func framedTWS() -> ByteBuffer {
-        TWSFrame.framed(self)
-    }
-}

@@ -195,7 +195,11 @@ public enum TWSResponse: Sendable, Equatable {
     /// - Throws: `TWSEncodingError.unsupportedServerVersion` for currentTimeInMillis below 197 and
     ///   historicalDataEnd below 196.
     public func encode(serverVersion: Int) throws(TWSEncodingError) -> ByteBuffer {
-        try encodePayload(serverVersion: serverVersion).framedTWS()
+        // Encoded in place into its frame, as requests are (no payload buffer copied into a second one).
+        var writer = TWSFieldWriter(style: .java, capacity: 64)
+        writer.beginFrame()
+        try writeMessage(into: &writer, serverVersion: serverVersion)
+        return writer.finishFrame()
     }
 
     /// Encodes the payload only.
@@ -204,6 +208,12 @@ public enum TWSResponse: Sendable, Equatable {
     /// - Throws: `TWSEncodingError.unsupportedServerVersion`, see `encode(serverVersion:)`.
     public func encodePayload(serverVersion: Int) throws(TWSEncodingError) -> ByteBuffer {
         var writer = TWSFieldWriter(style: .java, capacity: 64)
+        try writeMessage(into: &writer, serverVersion: serverVersion)
+        return writer.payload
+    }
+
+    /// The message id and body.
+    private func writeMessage(into writer: inout TWSFieldWriter, serverVersion: Int) throws(TWSEncodingError) {
         writer.write(messageID)
         switch self {
         case .nextValidID, .managedAccounts, .currentTime, .currentTimeInMillis, .error, .completedOrdersEnd:
@@ -221,7 +231,6 @@ public enum TWSResponse: Sendable, Equatable {
             .realTimeBar:
             try writeDataBody(into: &writer, serverVersion: serverVersion)
         }
-        return writer.payload
     }
 
     // MARK: - Decoding
