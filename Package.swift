@@ -51,6 +51,7 @@ let package = Package(
             dependencies: [
                 "TradingEngine", "TradingModel", "TWSClient", "TWSProtocol", "Storage",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]

@@ -6,6 +6,12 @@ enum WireNumbers {
     /// A `Decimal` quantity from the wire as a `Quantity` (exact, at most 8 decimals).
     static func quantity(_ value: Decimal?, field: String) throws(IBMappingError) -> Quantity {
         guard let value else { throw .invalidQuantity(field: field, value: "unset") }
+        // The usual whole, non-negative count (a bar's volume, a share quantity) without the decimal text, whose
+        // formatting allocates; exact only when the integer converts back to the same value.
+        if !value.isNaN, value.exponent >= 0, value >= 0 {
+            let whole = NSDecimalNumber(decimal: value).int64Value
+            if whole <= Int64.max / FixedPoint.scale, Decimal(whole) == value { return Quantity(whole) }
+        }
         let text = value.description
         guard let quantity = Quantity(text) else { throw .invalidQuantity(field: field, value: text) }
         return quantity

@@ -6,36 +6,55 @@ import TradingModel
 /// (an instrument without a trade in that interval sends no bar). Late bars of an older slice are passed through
 /// without closing anything again. Pure.
 public struct BarSliceAssembler: Sendable {
-    private let instruments: Set<InstrumentID>
+    // Membership by instrument index: a `Set` here was rebuilt for every slice and hashed on every bar.
+    private let isMember: [Bool]
+    private let memberCount: Int
     private var current: Timestamp?
-    private var reported: Set<InstrumentID> = []
+    private var reported: [Bool]
+    private var reportedCount = 0
     private var isClosed = false
 
     /// Creates an assembler for the instruments of a feed.
     public init(instruments: some Sequence<InstrumentID>) {
-        self.instruments = Set(instruments)
+        var isMember: [Bool] = []
+        var count = 0
+        for id in instruments where id.index >= 0 {
+            if id.index >= isMember.count { isMember += repeatElement(false, count: id.index + 1 - isMember.count) }
+            if !isMember[id.index] { count += 1 }
+            isMember[id.index] = true
+        }
+        self.isMember = isMember
+        memberCount = count
+        reported = Array(repeating: false, count: isMember.count)
     }
 
     /// Records a bar.
     /// - Returns: the engine events to deliver, in order: possibly `.barsClosed` of the previous slice, the bar, and
     ///   possibly `.barsClosed` of this slice.
     public mutating func add(_ bar: Bar, for id: InstrumentID) -> [EngineEventValue] {
-        var out: [EngineEventValue] = []
         if let time = current, bar.timestamp < time {
             return [.bar(id, bar)]
         }
+        var out: [EngineEventValue] = []
+        out.reserveCapacity(3)
         if let time = current, bar.timestamp > time {
             if !isClosed { out.append(.barsClosed(time)) }
             current = nil
         }
         if current == nil {
             current = bar.timestamp
-            reported = []
+            if reportedCount > 0 {
+                for k in reported.indices { reported[k] = false }
+                reportedCount = 0
+            }
             isClosed = false
         }
-        reported.insert(id)
+        if id.index >= 0, id.index < isMember.count, isMember[id.index], !reported[id.index] {
+            reported[id.index] = true
+            reportedCount += 1
+        }
         out.append(.bar(id, bar))
-        if !isClosed, instruments.isSubset(of: reported) {
+        if !isClosed, reportedCount == memberCount {
             isClosed = true
             out.append(.barsClosed(bar.timestamp))
         }

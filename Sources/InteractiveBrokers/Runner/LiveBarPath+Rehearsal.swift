@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import TWSProtocol
 import TradingEngine
 import TradingModel
@@ -20,7 +21,7 @@ extension LiveBarPath {
         let index = core.rehearsals % instruments
         core.rehearsals += 1
         guard let bar = engine.state.lastBars[index] else { return }
-        rehearseInbound(bar, serverVersion: serverVersion)
+        rehearseInbound(bar, index: index, serverVersion: serverVersion)
         let id = InstrumentID(index: index)
         var commands = engine.handle(.bar(id, bar))
         if commands.isEmpty {
@@ -31,16 +32,23 @@ extension LiveBarPath {
     }
 
     /// The bar's half before the engine: its realTimeBars frame decoded by a scratch decoder (as the read loop
-    /// decodes) and mapped to a domain bar (as the feed maps it), both dropped.
-    private func rehearseInbound(_ bar: Bar, serverVersion: Int) {
-        let wire = TWSRealTimeBar(
-            time: bar.timestamp.nanoseconds / 1_000_000_000, open: bar.open.doubleValue, high: bar.high.doubleValue,
-            low: bar.low.doubleValue, close: bar.close.doubleValue, volume: Decimal(bar.volume.wholeUnits),
-            wap: Decimal(bar.close.doubleValue), count: 1)
-        guard let frame = try? TWSResponse.realTimeBar(requestID: 1, bar: wire).encode(serverVersion: serverVersion)
-        else { return }
-        connection.rehearseDecoding(frame, serverVersion: serverVersion)
-        _ = try? BarMapping.bar(wire)
+    /// decodes) and mapped to a domain bar (as the feed maps it), both dropped. The frame is encoded once per bar.
+    private func rehearseInbound(_ bar: Bar, index: Int, serverVersion: Int) {
+        let rehearsal: RehearsalFrame
+        if let cached = core.rehearsalFrames[index], cached.bar == bar {
+            rehearsal = cached
+        } else {
+            let wire = TWSRealTimeBar(
+                time: bar.timestamp.nanoseconds / 1_000_000_000, open: bar.open.doubleValue,
+                high: bar.high.doubleValue, low: bar.low.doubleValue, close: bar.close.doubleValue,
+                volume: Decimal(bar.volume.wholeUnits), wap: Decimal(bar.close.doubleValue), count: 1)
+            guard let frame = try? TWSResponse.realTimeBar(requestID: 1, bar: wire).encode(serverVersion: serverVersion)
+            else { return }
+            rehearsal = RehearsalFrame(bar: bar, wire: wire, frame: frame)
+            core.rehearsalFrames[index] = rehearsal
+        }
+        connection.rehearseDecoding(rehearsal.frame, serverVersion: serverVersion)
+        _ = try? BarMapping.bar(rehearsal.wire)
     }
 
     /// A one-share market order of `id` (never sent: only mapped and encoded).
@@ -49,4 +57,11 @@ extension LiveBarPath {
             id: OrderID(0), clientOrderID: ClientOrderID("rehearsal"), request: .market(id, .buy, Quantity(1)),
             createdAt: time)
     }
+}
+
+/// A bar as the rehearsal replays it: the domain bar, its wire form and its encoded realTimeBars frame.
+struct RehearsalFrame {
+    let bar: Bar
+    let wire: TWSRealTimeBar
+    let frame: ByteBuffer
 }

@@ -27,6 +27,9 @@ final class SessionCore<S: Strategy>: @unchecked Sendable {
     var denialsLogged = 0
     /// Rehearsals run (`LiveBarPath.rehearse`); also picks the instrument of the next one.
     var rehearsals = 0
+    /// The last rehearsed bar frame per instrument index: encoding it is the gateway's work, not the bot's, so a
+    /// rehearsal encodes a bar once and only decodes it again.
+    var rehearsalFrames: [Int: RehearsalFrame] = [:]
     /// Bars handled on arrival that sent orders: bytes received (by the kernel where known) → order frame handed
     /// to the kernel.
     var tickToOrder = TickToOrderLatency()

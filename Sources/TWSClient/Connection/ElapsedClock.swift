@@ -6,8 +6,20 @@ struct ElapsedClock: Sendable {
     /// Sleeps until an elapsed time.
     let sleepUntil: @Sendable (Duration) async throws -> Void
 
-    /// Wraps any clock whose durations are `Duration` (an `any Clock<Duration>` is opened implicitly).
-    init<C: Clock>(_ clock: C) where C.Duration == Duration {
+    /// Wraps a clock whose durations are `Duration`. The system clocks get closures specialised for them: opened
+    /// from an `any Clock`, the generic closures below read the clock through witness tables and runtime metadata
+    /// lookups, several times per outbound frame (the rate limiter reads `now`).
+    init(_ clock: any Clock<Duration>) {
+        if let continuous = clock as? ContinuousClock {
+            self.init(specialized: continuous)
+        } else if let suspending = clock as? SuspendingClock {
+            self.init(specialized: suspending)
+        } else {
+            self.init(specialized: clock)
+        }
+    }
+
+    private init<C: Clock>(specialized clock: C) where C.Duration == Duration {
         let origin = clock.now
         now = { origin.duration(to: clock.now) }
         sleepUntil = { elapsed in try await clock.sleep(until: origin.advanced(by: elapsed), tolerance: nil) }

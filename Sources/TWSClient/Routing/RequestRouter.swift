@@ -90,18 +90,18 @@ struct RequestRouter<Key: Hashable & Sendable, Item: Sendable>: Sendable {
     /// - Returns: `false` when no route waits on `key` (the caller logs the orphan message).
     @discardableResult
     mutating func deliver(_ item: Item, to key: Key) -> Bool {
-        guard var entry = entries[key]?.first else { return false }
-        switch entry.route {
+        guard let route = entries[key]?.first?.route else { return false }
+        switch route {
         case .stream(let sink, _):
             sink.yieldItem(item)
         case .collect(let continuation, let completesOnFirstItem):
-            entry.items.append(item)
-            if completesOnFirstItem {
+            // Appended in place: a copy of the entry would share its items, and appending to the copy would copy
+            // them all, for every item of a long answer (a day's executions: quadratic).
+            entries[key]?[0].items.append(item)
+            if completesOnFirstItem, let entry = entries[key]?.first {
                 popFirst(key)
                 continuation.resume(returning: RoutedResult(items: entry.items, notices: entry.notices))
-                return true
             }
-            entries[key]?[0] = entry
         }
         return true
     }
@@ -109,13 +109,12 @@ struct RequestRouter<Key: Hashable & Sendable, Item: Sendable>: Sendable {
     /// Delivers a notice (non-terminal errMsg) to the first route on `key`.
     @discardableResult
     mutating func deliver(notice: TWSNotice, to key: Key) -> Bool {
-        guard var entry = entries[key]?.first else { return false }
-        switch entry.route {
+        guard let route = entries[key]?.first?.route else { return false }
+        switch route {
         case .stream(let sink, _):
             sink.yieldNotice(notice)
         case .collect:
-            entry.notices.append(notice)
-            entries[key]?[0] = entry
+            entries[key]?[0].notices.append(notice)
         }
         return true
     }

@@ -2,12 +2,12 @@ import TradingModel
 
 /// Owns every order of one engine: creation, lifecycle transitions, fills, lookups and timeouts.
 ///
-/// Orders are stored densely by id (`OrderID(n)` is `orders[n - 1]`), so lookups from execution reports are
-/// array reads. Transitions go through `OrderStateMachine`; a report the table refuses is counted in
+/// Orders are stored densely by id (`OrderID(n)` at index `n - 1`, in chunks: `OrderHistory`), so lookups from
+/// execution reports are array reads. Transitions go through `OrderStateMachine`; a report the table refuses is counted in
 /// `ignoredReports` instead of corrupting state (e.g. a late fill for an order already filled).
 public struct OrderManager: Sendable {
-    /// All orders ever created, in id order.
-    public private(set) var orders: [Order] = []
+    /// All orders ever created, by id (`OrderID(n)` at index `n - 1`).
+    private var history = OrderHistory()
     private var byClientID: [ClientOrderID: OrderID] = [:]
     /// Open (non-terminal) order count per instrument.
     public private(set) var openCount: [Int32]
@@ -30,10 +30,16 @@ public struct OrderManager: Sendable {
     /// Total open orders.
     public var openOrderCount: Int { openCount.reduce(0) { $0 + Int($1) } }
 
+    /// All orders ever created, in id order (a copy of the history: for reports and tests, not the hot path).
+    public var orders: [Order] { history.all }
+
+    /// Number of orders ever created.
+    public var orderCount: Int { history.count }
+
     /// The order with an id.
     public func order(_ id: OrderID) -> Order? {
         let i = Int(id.rawValue) - 1
-        return i >= 0 && i < orders.count ? orders[i] : nil
+        return i >= 0 && i < history.count ? history[i] : nil
     }
 
     /// The order with a client id.
@@ -71,7 +77,7 @@ public struct OrderManager: Sendable {
         } else {
             clientID = ClientOrderID.engineAssigned(number: id.rawValue)
         }
-        orders.append(Order(id: id, clientOrderID: clientID, request: request, createdAt: now))
+        history.append(Order(id: id, clientOrderID: clientID, request: request, createdAt: now))
         openCount[request.instrument.index] += 1
         openIDs.append(id)
         if request.timeout != nil { timed.append(id) }
@@ -80,7 +86,7 @@ public struct OrderManager: Sendable {
 
     /// Links a bracket child to its parent.
     public mutating func setParent(_ parent: OrderID, of child: OrderID) {
-        orders[Int(child.rawValue) - 1].parentID = parent
+        history[Int(child.rawValue) - 1].parentID = parent
     }
 
     /// Applies a lifecycle event (not a fill) to an order.
@@ -88,31 +94,31 @@ public struct OrderManager: Sendable {
     @discardableResult
     public mutating func apply(_ event: OrderEvent, to id: OrderID, at now: Timestamp) -> Bool {
         let i = Int(id.rawValue) - 1
-        guard i >= 0, i < orders.count else {
+        guard i >= 0, i < history.count else {
             ignoredReports += 1
             return false
         }
-        let wasOpen = orders[i].isOpen
+        let wasOpen = history[i].isOpen
         do throws(OrderTransitionError) {
-            try orders[i].lifecycle.apply(event)
+            try history[i].lifecycle.apply(event)
         } catch {
             ignoredReports += 1
             return false
         }
-        orders[i].updatedAt = now
+        history[i].updatedAt = now
         switch event {
-        case let .rejected(reason), let .denied(reason): orders[i].reason = reason
-        case let .canceled(reason): orders[i].reason = reason.rawValue
+        case let .rejected(reason), let .denied(reason): history[i].reason = reason
+        case let .canceled(reason): history[i].reason = reason.rawValue
         default: break
         }
-        if wasOpen && !orders[i].isOpen { closed(i) }
+        if wasOpen && !history[i].isOpen { closed(i) }
         return true
     }
 
     /// Bookkeeping when order `i` reaches a terminal state.
     private mutating func closed(_ i: Int) {
-        openCount[orders[i].instrument.index] -= 1
-        if let k = openIDs.lastIndex(of: orders[i].id) { openIDs.remove(at: k) }
+        openCount[history[i].instrument.index] -= 1
+        if let k = openIDs.lastIndex(of: history[i].id) { openIDs.remove(at: k) }
     }
 
     /// Records a fill on its order.
@@ -120,33 +126,33 @@ public struct OrderManager: Sendable {
     @discardableResult
     public mutating func record(_ fill: Fill) -> Bool {
         let i = Int(fill.orderID.rawValue) - 1
-        guard i >= 0, i < orders.count else {
+        guard i >= 0, i < history.count else {
             ignoredReports += 1
             return false
         }
-        let wasOpen = orders[i].isOpen
+        let wasOpen = history[i].isOpen
         do throws(OrderTransitionError) {
-            try orders[i].record(fill)
+            try history[i].record(fill)
         } catch {
             ignoredReports += 1
             return false
         }
-        if wasOpen && !orders[i].isOpen { closed(i) }
+        if wasOpen && !history[i].isOpen { closed(i) }
         return true
     }
 
     /// The client id of an order, without copying the order.
     public func clientOrderID(of id: OrderID) -> ClientOrderID? {
         let i = Int(id.rawValue) - 1
-        return i >= 0 && i < orders.count ? orders[i].clientOrderID : nil
+        return i >= 0 && i < history.count ? history[i].clientOrderID : nil
     }
 
     /// Applies a modification to the stored order (after the broker confirmed it).
     public mutating func applyModification(_ change: OrderModification, to id: OrderID) {
         let i = Int(id.rawValue) - 1
-        guard i >= 0, i < orders.count else { return }
-        if let q = change.quantity { orders[i].quantity = q }
-        if let t = change.type { orders[i].type = t }
+        guard i >= 0, i < history.count else { return }
+        if let q = change.quantity { history[i].quantity = q }
+        if let t = change.type { history[i].type = t }
     }
 
     /// `true` if some open order has a timeout (cheap check for the hot path).

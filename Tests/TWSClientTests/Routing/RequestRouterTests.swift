@@ -39,6 +39,46 @@ import Testing
         #expect(router.count == 0)
     }
 
+    /// A long answer (a day's executions) is collected whole, in order, with its notices; the items are appended in
+    /// place (they used to be copied for every item: quadratic). The next route on the key starts empty.
+    @Test func longAnswerIsCollectedWholeAndTheNextRouteStartsEmpty() async throws {
+        var router = Router()
+        let count = 5_000
+        let first = try await withCheckedThrowingContinuation { continuation in
+            router.register(7, route: .collect(continuation: continuation, completesOnFirstItem: false))
+            for k in 0..<count {
+                router.deliver("e\(k)", to: 7)
+                if k % 1_000 == 0 { router.deliver(notice: notice(2100 + k / 1_000, id: 7), to: 7) }
+            }
+            router.complete(7)
+        }
+        #expect(first.items == (0..<count).map { "e\($0)" })
+        #expect(first.notices.map(\.code) == [2100, 2101, 2102, 2103, 2104])
+        let second = try await withCheckedThrowingContinuation { continuation in
+            router.register(7, route: .collect(continuation: continuation, completesOnFirstItem: false))
+            router.deliver("later", to: 7)
+            router.complete(7)
+        }
+        #expect(second.items == ["later"])
+        #expect(second.notices.isEmpty)
+        #expect(router.count == 0)
+    }
+
+    @Test func oneShotThatCompletesOnItsFirstItem() async throws {
+        var router = Router()
+        let result = try await withCheckedThrowingContinuation { continuation in
+            router.register(3, route: .collect(continuation: continuation, completesOnFirstItem: true))
+            router.deliver(notice: notice(2176, id: 3), to: 3)
+            let delivered = router.deliver("only", to: 3)
+            #expect(delivered)
+            let orphan = router.deliver("too late", to: 3)
+            #expect(!orphan)
+        }
+        #expect(result.items == ["only"])
+        #expect(result.notices.map(\.code) == [2176])
+        #expect(router.count == 0)
+    }
+
     @Test func routesOnOneKeyAreServedInOrder() async throws {
         var router = Router()
         let (firstStream, first) = AsyncThrowingStream.makeStream(of: SubscriptionItem<String>.self)
