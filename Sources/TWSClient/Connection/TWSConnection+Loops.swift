@@ -74,12 +74,18 @@ extension TWSConnection {
     }
 
     private nonisolated func serve(_ channel: TWSTransportChannel) async throws {
+        // Before the hello: the peer's reply must not be read the other way.
+        channel.directReader?.takeOverReads()
         let hello = await startHandshake()
         try await channel.outbound.write(hello)
         await useImmediateWriter(channel.outbound as? any TWSImmediateTransportWriter)
         wireClockSlot.withLock { $0 = channel.wireClock }
         try await withThrowingTaskGroup(of: LoopExit.self) { group in
-            group.addTask { try await self.readLoop(channel.inbound, wireClock: channel.wireClock) }
+            if let reader = channel.directReader {
+                group.addTask { try await self.directReadLoop(reader, wireClock: channel.wireClock) }
+            } else {
+                group.addTask { try await self.readLoop(channel.inbound, wireClock: channel.wireClock) }
+            }
             group.addTask { try await self.writeLoop(channel.outbound) }
             group.addTask { try await self.readyTimer() }
             group.addTask { await self.controlLoop() }
@@ -126,6 +132,53 @@ extension TWSConnection {
             if !frames.isEmpty { try await receive(frames) }
         }
         throw TWSConnectionError.closedByPeer(during: await phaseDescription)
+    }
+
+    /// The read loop for a transport the connection reads itself (the busy-polling socket): on the actor, each
+    /// chunk is read, decoded and routed in one step, so a bar reaches the strategy without a task resume or an
+    /// actor hop. Between reads that find nothing it yields, and everything else that runs on the thread (the
+    /// runner's loop, timers, other calls into this actor) gets its turn. Ends as `readLoop` does.
+    private func directReadLoop(_ reader: any TWSDirectReader, wireClock: TWSWireClock?) async throws -> LoopExit {
+        var decoder = InboundDecoder(logger: logger)
+        var isDropping = false
+        var readsInARow = 0
+        while !Task.isCancelled {
+            let chunk: ByteBuffer
+            switch reader.readNow() {
+            case .nothing:
+                readsInARow = 0
+                await Task.yield()
+                continue
+            case .chunk(let bytes):
+                chunk = bytes
+                readsInARow += 1
+                // A long answer (a history download) arrives in many reads: let the rest of the thread run now and
+                // then, as the stream did.
+                if readsInARow % 16 == 0 { await Task.yield() }
+            case .ended:
+                throw TWSConnectionError.closedByPeer(during: phaseDescription)
+            case .failed(let reason):
+                throw TWSConnectionError.transport("socket: \(reason)")
+            }
+            if isDropping { continue }
+            if let wireClock { routedChunkStamps.withLock { $0 = wireClock.takeReceived() } }
+            var frames: [InboundFrame] = []
+            do {
+                if decoder.serverVersion != nil {
+                    try decoder.decode(chunk, into: &frames)
+                } else if let reply = try decoder.handshakeReply(appending: chunk) {
+                    guard let version = try receiveServerReply(reply) else {
+                        isDropping = true  // the connection closed meanwhile: nothing more to route
+                        continue
+                    }
+                    frames = try decoder.start(serverVersion: version)
+                }
+            } catch let error as TWSDecodingError {
+                throw TWSConnectionError.transport("unreadable byte stream from TWS: \(error)")
+            }
+            if !frames.isEmpty { try receive(frames) }
+        }
+        throw TWSConnectionError.closedByPeer(during: phaseDescription)
     }
 
     /// Decodes `chunk` as the read loop decodes a chunk, with a scratch decoder, and drops the result: nothing is

@@ -10,8 +10,9 @@ import Synchronization
 #endif
 
 /// A connected non-blocking socket polled by a `TWSBusyPollThread`: each `poll()` sends what an earlier write left
-/// behind, then reads what arrived and hands it to the inbound stream. Writes go out at once with `send(2)` on the
-/// writer's thread, behind anything still queued, so frames never overtake each other.
+/// behind, then reads what arrived and hands it to the inbound stream — unless the connection reads the socket
+/// itself (`DirectReader`, what `TWSConnection` does), when the poll only sends. Writes go out at once with
+/// `send(2)` on the writer's thread, behind anything still queued, so frames never overtake each other.
 final class BusyPollSocket: TWSBusyPollThread.Source {
     private struct State {
         var fd: Int32
@@ -19,6 +20,8 @@ final class BusyPollSocket: TWSBusyPollThread.Source {
         var isOpen = true
         /// Bytes written but not yet taken by the kernel (its send buffer was full).
         var backlog: ByteBuffer?
+        /// Why the socket failed, once it did (for the connection's direct reads).
+        var failure: String?
     }
 
     private enum ReadOutcome {
@@ -47,10 +50,15 @@ final class BusyPollSocket: TWSBusyPollThread.Source {
     private nonisolated(unsafe) let control = UnsafeMutableRawBufferPointer.allocate(byteCount: 128, alignment: 16)
     /// Whether the kernel stamps the socket's reads.
     private let kernelStamps: Bool
+    /// Whether the connection reads the socket itself (`TWSDirectReader`): the thread's polls then only flush.
+    private let readsAreDirect = Atomic<Bool>(false)
+    /// The polling thread, told of direct reads (`TWSBusyPollThread.noteDirectRead`).
+    private let thread: TWSBusyPollThread
 
-    init(fd: Int32, inbound: AsyncThrowingStream<ByteBuffer, any Error>.Continuation) {
+    init(fd: Int32, inbound: AsyncThrowingStream<ByteBuffer, any Error>.Continuation, thread: TWSBusyPollThread) {
         self.state = Mutex(State(fd: fd))
         self.inbound = inbound
+        self.thread = thread
         #if os(Linux)
             var on: Int32 = 1
             kernelStamps = setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, socklen_t(MemoryLayout<Int32>.size)) == 0
@@ -114,23 +122,19 @@ final class BusyPollSocket: TWSBusyPollThread.Source {
         }
     #endif
 
+    var readsDirectly: Bool { readsAreDirect.load(ordering: .relaxed) }
+
     func poll() -> Bool {
+        if readsAreDirect.load(ordering: .relaxed) {
+            // The connection reads; a write the kernel could not take all of still goes out from here.
+            state.withLock { state in
+                if state.isOpen, state.backlog != nil { _ = Self.flush(&state) }
+            }
+            return false
+        }
         let outcome = state.withLock { state -> ReadOutcome in
             guard state.isOpen else { return .nothing }
-            if state.backlog != nil, let failure = Self.flush(&state) { return .failed(failure) }
-            let (result, arrived) = receive(state.fd)
-            let code = errno
-            if result > 0 {
-                wireClock.noteReceived(arrived: arrived)
-                return .chunk(allocator.buffer(bytes: UnsafeRawBufferPointer(rebasing: scratch[..<result])))
-            }
-            if result == 0 {
-                state.isOpen = false
-                return .ended
-            }
-            if code == EAGAIN || code == EWOULDBLOCK || code == EINTR { return .nothing }
-            state.isOpen = false
-            return .failed(BusyPollConnect.errnoText(code))
+            return read(&state)
         }
         switch outcome {
         case .nothing:
@@ -143,6 +147,25 @@ final class BusyPollSocket: TWSBusyPollThread.Source {
             inbound.finish(throwing: TWSConnectionError.transport("socket: \(reason)"))
         }
         return true
+    }
+
+    /// Flushes what is queued, then reads once (under the state's lock).
+    private func read(_ state: inout State) -> ReadOutcome {
+        if state.backlog != nil, let failure = Self.flush(&state) { return .failed(failure) }
+        let (result, arrived) = receive(state.fd)
+        let code = errno
+        if result > 0 {
+            wireClock.noteReceived(arrived: arrived)
+            return .chunk(allocator.buffer(bytes: UnsafeRawBufferPointer(rebasing: scratch[..<result])))
+        }
+        if result == 0 {
+            state.isOpen = false
+            return .ended
+        }
+        if code == EAGAIN || code == EWOULDBLOCK || code == EINTR { return .nothing }
+        state.isOpen = false
+        state.failure = BusyPollConnect.errnoText(code)
+        return .failed(BusyPollConnect.errnoText(code))
     }
 
     /// Sends `bytes` now, or after what is still queued.
@@ -196,10 +219,35 @@ final class BusyPollSocket: TWSBusyPollThread.Source {
             if sent < 0, code == EAGAIN || code == EWOULDBLOCK || code == EINTR { break }
             state.isOpen = false
             state.backlog = nil
-            return BusyPollConnect.errnoText(code)
+            state.failure = BusyPollConnect.errnoText(code)
+            return state.failure
         }
         state.backlog = backlog.readableBytes > 0 ? backlog : nil
         return nil
+    }
+
+    /// The connection's direct reads (`TWSDirectReader`).
+    struct DirectReader: TWSDirectReader {
+        let socket: BusyPollSocket
+
+        func takeOverReads() {
+            socket.readsAreDirect.store(true, ordering: .releasing)
+        }
+
+        func readNow() -> TWSDirectRead {
+            socket.state.withLock { state -> TWSDirectRead in
+                guard state.isOpen else { return state.failure.map { .failed($0) } ?? .ended }
+                switch socket.read(&state) {
+                case .nothing: return .nothing
+                case .chunk(let bytes):
+                    socket.thread.noteDirectRead()
+                    return .chunk(bytes)
+                case .ended: return .ended
+                case .failed(let reason): return .failed(reason)
+                }
+            }
+        }
+
     }
 
     /// The connection's writer: both calls send at once.

@@ -21,6 +21,8 @@ public final class TWSBusyPollThread: TaskExecutor, Sendable {
     /// Something the thread polls between jobs; `poll()` returns whether it did any work.
     protocol Source: AnyObject, Sendable {
         func poll() -> Bool
+        /// Whether the connection reads this source itself (its `poll` then only flushes writes).
+        var readsDirectly: Bool { get }
     }
 
     /// Work for quiet moments (`setIdleWork`).
@@ -38,6 +40,8 @@ public final class TWSBusyPollThread: TaskExecutor, Sendable {
     private let queue = Mutex(Queue())
     /// Jobs waiting, read by the spinning thread without taking the lock.
     private let waiting = Atomic<Int>(0)
+    /// Chunks read by connections that read their socket themselves (`TWSDirectReader`).
+    private let directReads = Atomic<Int>(0)
     private let stopRequested = Atomic<Bool>(false)
     private let sources = Mutex<[ObjectIdentifier: any Source]>([:])
     private let sourceGeneration = Atomic<Int>(0)
@@ -99,8 +103,14 @@ public final class TWSBusyPollThread: TaskExecutor, Sendable {
         }
     }
 
-    /// Runs `work` on the thread whenever `interval` passed without a job, socket input or an earlier run: the live
-    /// runner keeps its bar → order path warm with it (`latency.keepWarm`). Replaces any earlier work.
+    /// Counts a chunk a connection read from a socket of this thread itself (`TWSDirectReader`): activity.
+    func noteDirectRead() {
+        directReads.add(1, ordering: .relaxed)
+    }
+
+    /// Runs `work` on the thread whenever `interval` passed without a job (other than a connection's direct read that
+    /// found nothing), socket input or an earlier run: the live runner keeps its bar → order path warm with it
+    /// (`latency.keepWarm`). Replaces any earlier work.
     public func setIdleWork(every interval: Duration, _ work: @escaping @Sendable () -> Void) {
         let nanoseconds = UInt64(max(interval.components.seconds, 0)) * 1_000_000_000
             + UInt64(max(interval.components.attoseconds / 1_000_000_000, 0))
@@ -148,13 +158,17 @@ public final class TWSBusyPollThread: TaskExecutor, Sendable {
         while true {
             var busy = false
             if waiting.load(ordering: .acquiring) > 0 {
+                let readsDirectly = polled.contains { $0.readsDirectly }
                 let jobs = queue.withLock { queue in
                     defer { queue.jobs.removeAll(keepingCapacity: true) }
                     waiting.subtract(queue.jobs.count, ordering: .relaxed)
                     return queue.jobs
                 }
+                let readsBefore = directReads.load(ordering: .relaxed)
                 for job in jobs { job.runSynchronously(on: me) }
-                busy = true
+                // A connection reading its socket itself runs a job on every turn, reading or not: then activity is
+                // what it read, as with the sources' polls; otherwise any job is.
+                if !readsDirectly || directReads.load(ordering: .relaxed) != readsBefore { busy = true }
             }
             let current = sourceGeneration.load(ordering: .acquiring)
             if current != generation {

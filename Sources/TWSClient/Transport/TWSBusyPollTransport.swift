@@ -21,7 +21,7 @@ public struct TWSBusyPollTransport: TWSTransport {
     ) async throws -> Result {
         let fd = try await BusyPollConnect.connect(host: host, port: port, timeout: connectTimeout)
         let (inbound, continuation) = AsyncThrowingStream.makeStream(of: ByteBuffer.self, throwing: (any Error).self)
-        let socket = BusyPollSocket(fd: fd, inbound: continuation)
+        let socket = BusyPollSocket(fd: fd, inbound: continuation, thread: thread)
         thread.register(socket)
         defer {
             thread.unregister(socket)
@@ -29,7 +29,8 @@ public struct TWSBusyPollTransport: TWSTransport {
         }
         return try await body(
             TWSTransportChannel(
-                inbound: inbound, outbound: BusyPollSocket.Writer(socket: socket), wireClock: socket.wireClock))
+                inbound: inbound, outbound: BusyPollSocket.Writer(socket: socket), wireClock: socket.wireClock,
+                directReader: BusyPollSocket.DirectReader(socket: socket)))
     }
 }
 

@@ -219,6 +219,79 @@ extension TWSBusyPollTests {
     }
 }
 
+/// The connection reading the busy socket itself (`TWSDirectReader`): no byte is read twice or lost, the write
+/// backlog still drains, and the thread's idle work still finds quiet moments while a connection is open.
+extension TWSBusyPollTests {
+    /// As `aLargeTransferKeepsEveryByteInOrder`, read with `readNow` after `takeOverReads`: the thread's polls then
+    /// only flush, and the stream gets nothing.
+    @Test func directReadsKeepEveryByteInOrder() async throws {
+        let total = 4 << 20
+        let echoed = try await EchoServer.run { port in
+            try await TWSBusyPollThread.run { thread in
+                try await thread.transport.withConnection(host: "127.0.0.1", port: port) { channel in
+                    let reader = try #require(channel.directReader)
+                    reader.takeOverReads()
+                    let pattern = (0..<(65_536 + 251)).map { UInt8($0 % 251) }
+                    var offset = 0
+                    while offset < total {
+                        let start = offset % 251
+                        try await channel.outbound.write(ByteBuffer(bytes: pattern[start..<start + 65_536]))
+                        offset += 65_536
+                    }
+                    var received = 0
+                    var inOrder = true
+                    var emptyReads = 0
+                    while received < total {
+                        switch reader.readNow() {
+                        case .nothing:
+                            emptyReads += 1
+                            await Task.yield()  // the thread's poll flushes the backlog meanwhile
+                        case .chunk(let chunk):
+                            chunk.withUnsafeReadableBytes { bytes in
+                                var expected = received % 251
+                                for byte in bytes {
+                                    if byte != UInt8(expected) { inOrder = false }
+                                    expected = expected == 250 ? 0 : expected + 1
+                                }
+                            }
+                            received += chunk.readableBytes
+                        case .ended, .failed:
+                            return (received, inOrder, 0, emptyReads)
+                        }
+                    }
+                    let writer = channel.outbound as? BusyPollSocket.Writer
+                    return (received, inOrder, writer?.socket.deferredWrites.load(ordering: .relaxed) ?? 0, emptyReads)
+                }
+            }
+        }
+        #expect(echoed.0 == total)
+        #expect(echoed.1)
+        #expect(echoed.2 > 0, "the kernel's send buffer never filled: the backlog was not exercised")
+        #expect(echoed.3 > 0)
+    }
+
+    /// A connection open on the thread reads its socket on every turn; those turns are not activity, so the idle
+    /// work (`latency.keepWarm`'s rehearsal) still runs at its interval.
+    @Test func idleWorkRunsWhileAConnectionReadsDirectly() async throws {
+        let server = LoopbackTWSServer(version: 200)
+        let runs = Mutex(0)
+        let (during, time) = try await TWSBusyPollThread.run { thread in
+            let environment = TWSConnectionEnvironment(transport: thread.transport, logger: Self.quiet.logger)
+            return try await server.run { port in
+                let configuration = TWSConnectionConfiguration(host: "127.0.0.1", port: port, clientID: 3)
+                return try await TWSConnection.connect(configuration, environment: environment) { connection, _ in
+                    thread.setIdleWork(every: .microseconds(500)) { runs.withLock { $0 += 1 } }
+                    try await Task.sleep(for: .milliseconds(30))
+                    thread.clearIdleWork()
+                    return (runs.withLock { $0 }, try await connection.currentTime())
+                }
+            }
+        }
+        #expect(during >= 5, "idle work ran \(during) times in 30 ms at a 0.5 ms interval")
+        #expect(time == 1_736_951_400, "the connection still answers")
+    }
+}
+
 private actor ThreadProbe {
     func onBusyThread() -> Bool { TWSBusyPollThread.isCurrentThreadBusyPolling }
 }
