@@ -74,14 +74,17 @@ extension TWSConnection {
     }
 
     private nonisolated func serve(_ channel: TWSTransportChannel) async throws {
+        // Direct reads only where they belong: on the busy thread (the transport used inside
+        // `TWSBusyPollThread.run`). Elsewhere the loop's yields would spin on a shared pool's thread: read the stream.
+        let directReader = TWSBusyPollThread.isCurrentThreadBusyPolling ? channel.directReader : nil
         // Before the hello: the peer's reply must not be read the other way.
-        channel.directReader?.takeOverReads()
+        directReader?.takeOverReads()
         let hello = await startHandshake()
         try await channel.outbound.write(hello)
         await useImmediateWriter(channel.outbound as? any TWSImmediateTransportWriter)
         wireClockSlot.withLock { $0 = channel.wireClock }
         try await withThrowingTaskGroup(of: LoopExit.self) { group in
-            if let reader = channel.directReader {
+            if let reader = directReader {
                 group.addTask { try await self.directReadLoop(reader, wireClock: channel.wireClock) }
             } else {
                 group.addTask { try await self.readLoop(channel.inbound, wireClock: channel.wireClock) }

@@ -292,6 +292,27 @@ extension TWSBusyPollTests {
     }
 }
 
+extension TWSBusyPollTests {
+    /// The busy transport used from a task that does not run on the thread (no executor preference): the connection
+    /// reads the stream the thread's polls fill, as before direct reads, instead of spinning on a shared thread.
+    @Test func aConnectionOffTheThreadReadsTheStream() async throws {
+        let server = LoopbackTWSServer(version: 200)
+        let time = try await TWSBusyPollThread.run { thread in
+            let environment = TWSConnectionEnvironment(transport: thread.transport, logger: Self.quiet.logger)
+            return try await server.run { port in
+                try await Task.detached {
+                    #expect(!TWSBusyPollThread.isCurrentThreadBusyPolling)
+                    let configuration = TWSConnectionConfiguration(host: "127.0.0.1", port: port, clientID: 3)
+                    return try await TWSConnection.connect(configuration, environment: environment) { connection, _ in
+                        try await connection.currentTime()
+                    }
+                }.value
+            }
+        }
+        #expect(time == 1_736_951_400)
+    }
+}
+
 private actor ThreadProbe {
     func onBusyThread() -> Bool { TWSBusyPollThread.isCurrentThreadBusyPolling }
 }
