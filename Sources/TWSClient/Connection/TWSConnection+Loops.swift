@@ -118,19 +118,13 @@ extension TWSConnection {
         for try await chunk in inbound where !isDropping {
             // The chunk's read time, for whoever its frames reach (`routedChunkReceivedAt`).
             if let wireClock { routedChunkStamps.withLock { $0 = wireClock.takeReceived() } }
-            var frames: [InboundFrame] = []
-            do {
-                if decoder.serverVersion != nil {
-                    try decoder.decode(chunk, into: &frames)
-                } else if let reply = try decoder.handshakeReply(appending: chunk) {
-                    guard let version = try await receiveServerReply(reply) else {
-                        isDropping = true  // the connection closed meanwhile: nothing more to route
-                        continue
-                    }
-                    frames = try decoder.start(serverVersion: version)
+            var (frames, reply) = try Self.decode(chunk, with: &decoder)
+            if let reply {
+                guard let version = try await receiveServerReply(reply) else {
+                    isDropping = true  // the connection closed meanwhile: nothing more to route
+                    continue
                 }
-            } catch let error as TWSDecodingError {
-                throw TWSConnectionError.transport("unreadable byte stream from TWS: \(error)")
+                frames = try Self.start(&decoder, serverVersion: version)
             }
             if !frames.isEmpty { try await receive(frames) }
         }
@@ -165,23 +159,47 @@ extension TWSConnection {
             }
             if isDropping { continue }
             if let wireClock { routedChunkStamps.withLock { $0 = wireClock.takeReceived() } }
-            var frames: [InboundFrame] = []
-            do {
-                if decoder.serverVersion != nil {
-                    try decoder.decode(chunk, into: &frames)
-                } else if let reply = try decoder.handshakeReply(appending: chunk) {
-                    guard let version = try receiveServerReply(reply) else {
-                        isDropping = true  // the connection closed meanwhile: nothing more to route
-                        continue
-                    }
-                    frames = try decoder.start(serverVersion: version)
+            var (frames, reply) = try Self.decode(chunk, with: &decoder)
+            if let reply {
+                guard let version = try receiveServerReply(reply) else {
+                    isDropping = true  // the connection closed meanwhile: nothing more to route
+                    continue
                 }
-            } catch let error as TWSDecodingError {
-                throw TWSConnectionError.transport("unreadable byte stream from TWS: \(error)")
+                frames = try Self.start(&decoder, serverVersion: version)
             }
             if !frames.isEmpty { try receive(frames) }
         }
         throw TWSConnectionError.closedByPeer(during: phaseDescription)
+    }
+
+    /// A chunk's frames once the version is known; before that, the handshake reply when the chunk completed it
+    /// (hand it to `receiveServerReply`, then `start` the decoder).
+    private static func decode(
+        _ chunk: ByteBuffer, with decoder: inout InboundDecoder
+    ) throws(TWSConnectionError) -> (frames: [InboundFrame], reply: ByteBuffer?) {
+        do {
+            guard decoder.serverVersion != nil else { return ([], try decoder.handshakeReply(appending: chunk)) }
+            var frames: [InboundFrame] = []
+            try decoder.decode(chunk, into: &frames)
+            return (frames, nil)
+        } catch {
+            throw unreadable(error)
+        }
+    }
+
+    /// The frames that followed the handshake reply in its chunk, once the version is known.
+    private static func start(
+        _ decoder: inout InboundDecoder, serverVersion: Int
+    ) throws(TWSConnectionError) -> [InboundFrame] {
+        do {
+            return try decoder.start(serverVersion: serverVersion)
+        } catch {
+            throw unreadable(error)
+        }
+    }
+
+    private static func unreadable(_ error: TWSDecodingError) -> TWSConnectionError {
+        .transport("unreadable byte stream from TWS: \(error)")
     }
 
     /// Decodes `chunk` as the read loop decodes a chunk, with a scratch decoder, and drops the result: nothing is

@@ -157,29 +157,14 @@ import Testing
         let echoed = try await EchoServer.run { port in
             try await TWSBusyPollThread.run { thread in
                 try await thread.transport.withConnection(host: "127.0.0.1", port: port) { channel in
-                    // Byte k of the stream is k % 251.
-                    let pattern = (0..<(65_536 + 251)).map { UInt8($0 % 251) }
-                    var offset = 0
-                    while offset < total {
-                        let start = offset % 251
-                        try await channel.outbound.write(ByteBuffer(bytes: pattern[start..<start + 65_536]))
-                        offset += 65_536
-                    }
-                    var received = 0
-                    var inOrder = true
+                    try await PatternCheck.write(total, to: channel.outbound)
+                    var check = PatternCheck()
                     for try await chunk in channel.inbound {
-                        chunk.withUnsafeReadableBytes { bytes in
-                            var expected = received % 251
-                            for byte in bytes {
-                                if byte != UInt8(expected) { inOrder = false }
-                                expected = expected == 250 ? 0 : expected + 1
-                            }
-                        }
-                        received += chunk.readableBytes
-                        if received >= total { break }
+                        check.consume(chunk)
+                        if check.received >= total { break }
                     }
                     let writer = channel.outbound as? BusyPollSocket.Writer
-                    return (received, inOrder, writer?.socket.deferredWrites.load(ordering: .relaxed) ?? 0)
+                    return (check.received, check.inOrder, writer?.socket.deferredWrites.load(ordering: .relaxed) ?? 0)
                 }
             }
         }
@@ -231,36 +216,23 @@ extension TWSBusyPollTests {
                 try await thread.transport.withConnection(host: "127.0.0.1", port: port) { channel in
                     let reader = try #require(channel.directReader)
                     reader.takeOverReads()
-                    let pattern = (0..<(65_536 + 251)).map { UInt8($0 % 251) }
-                    var offset = 0
-                    while offset < total {
-                        let start = offset % 251
-                        try await channel.outbound.write(ByteBuffer(bytes: pattern[start..<start + 65_536]))
-                        offset += 65_536
-                    }
-                    var received = 0
-                    var inOrder = true
+                    try await PatternCheck.write(total, to: channel.outbound)
+                    var check = PatternCheck()
                     var emptyReads = 0
-                    while received < total {
+                    while check.received < total {
                         switch reader.readNow() {
                         case .nothing:
                             emptyReads += 1
                             await Task.yield()  // the thread's poll flushes the backlog meanwhile
                         case .chunk(let chunk):
-                            chunk.withUnsafeReadableBytes { bytes in
-                                var expected = received % 251
-                                for byte in bytes {
-                                    if byte != UInt8(expected) { inOrder = false }
-                                    expected = expected == 250 ? 0 : expected + 1
-                                }
-                            }
-                            received += chunk.readableBytes
+                            check.consume(chunk)
                         case .ended, .failed:
-                            return (received, inOrder, 0, emptyReads)
+                            return (check.received, check.inOrder, 0, emptyReads)
                         }
                     }
                     let writer = channel.outbound as? BusyPollSocket.Writer
-                    return (received, inOrder, writer?.socket.deferredWrites.load(ordering: .relaxed) ?? 0, emptyReads)
+                    let deferred = writer?.socket.deferredWrites.load(ordering: .relaxed) ?? 0
+                    return (check.received, check.inOrder, deferred, emptyReads)
                 }
             }
         }
@@ -310,6 +282,34 @@ extension TWSBusyPollTests {
             }
         }
         #expect(time == 1_736_951_400)
+    }
+}
+
+/// Checks an echoed stream whose byte k is k % 251.
+private struct PatternCheck {
+    private(set) var received = 0
+    private(set) var inOrder = true
+
+    /// Writes the stream's first `total` bytes (a multiple of 64 KiB) in 64 KiB writes.
+    static func write(_ total: Int, to outbound: any TWSTransportWriter) async throws {
+        let pattern = (0..<(65_536 + 251)).map { UInt8($0 % 251) }
+        var offset = 0
+        while offset < total {
+            let start = offset % 251
+            try await outbound.write(ByteBuffer(bytes: pattern[start..<start + 65_536]))
+            offset += 65_536
+        }
+    }
+
+    mutating func consume(_ chunk: ByteBuffer) {
+        chunk.withUnsafeReadableBytes { bytes in
+            var expected = received % 251
+            for byte in bytes {
+                if byte != UInt8(expected) { inOrder = false }
+                expected = expected == 250 ? 0 : expected + 1
+            }
+        }
+        received += chunk.readableBytes
     }
 }
 
