@@ -265,6 +265,13 @@ struct IntentLogJournalTests {
             #expect(try journal.orders().count == count)
             try journal.appendIntents(Self.group(["N-1"]))  // the next round starts over, in the mapping again
             #expect(journal.intentLog.mappedAppends == mapped + 1)
+            // A drain within the mapped region reads the mapping itself: the groups, in order, nothing twice.
+            try journal.appendIntents(Self.group(["N-2", "N-3"]))
+            let drained = try journal.drainIntentLog()
+            #expect(drained == IntentLogDrain(groups: 2, inserted: 3, damage: []))
+            #expect(try journal.drainIntentLog() == IntentLogDrain(groups: 0, inserted: 0, damage: []))
+            let refs = try journal.orders().map(\.intent.orderRef)
+            #expect(refs.count == count + 3 && Array(refs.suffix(3)) == ["N-1", "N-2", "N-3"])
             let full = try OrderJournal(path: dir + "/full.sqlite", durability: .full, checkpoints: .manual)
             try full.appendIntents(Self.group(["F-1"]))
             #expect(full.intentLog.mappedAppends == 0 && full.intentLog.syncedAppends == 1)
