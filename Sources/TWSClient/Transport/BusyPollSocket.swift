@@ -247,7 +247,6 @@ final class BusyPollSocket: TWSBusyPollThread.Source {
                 }
             }
         }
-
     }
 
     /// The connection's writer: both calls send at once.
