@@ -64,9 +64,7 @@ struct LiveRunnerJournalCheckpointTests {
                 }
                 try await group.waitForAll()
             }
-            let executions = try await TWSConnection.connect(connectionConfiguration(port, clientID: 41)) { c, _ in
-                try await c.executions()
-            }
+            let executions = try await executionsAfterRun(port: port, clientID: 41)
             server.cancelAll()
             return executions.count
         }

@@ -283,12 +283,27 @@ public enum LiveRunner {
         let input = RunnerInbox()
         let stopFlag = StopFlag()
         return try await withThrowingTaskGroup(of: Void.self, returning: LiveRunSummary.self) { group in
-            let first = TWSConnection(configuration: configuration.connection, environment: environment)
-            group.addTask { try? await first.run() }
+            var first = TWSConnection(configuration: configuration.connection, environment: environment)
+            group.addTask { [first] in try? await first.run() }
             var session: Session<S>
             let brokerEvents: AsyncStream<IBBrokerEvent>
             do {
-                let info = try await first.waitUntilReady()
+                // A 326 before the session is ready (the id's last session, e.g. the run this one restarts, not yet
+                // closed at TWS) is retried on a fresh socket for `clientIDInUseRetry`; nothing was sent yet.
+                var retry = TWSClientIDRetry(limit: configuration.connection.clientIDInUseRetry)
+                var ready: TWSSessionInfo?
+                while ready == nil {
+                    do {
+                        ready = try await first.waitUntilReady()
+                    } catch TWSConnectionError.clientIDInUse(let clientID) {
+                        guard let pause = retry.nextPause() else { throw TWSConnectionError.clientIDInUse(clientID: clientID) }
+                        logger.notice("client id \(clientID) is in use (326); connecting again in \(pause)")
+                        try await Task.sleep(for: pause)
+                        first = TWSConnection(configuration: configuration.connection, environment: environment)
+                        group.addTask { [first] in try? await first.run() }
+                    }
+                }
+                guard let info = ready else { throw TWSConnectionError.closedByPeer(during: "connect") }
                 logger.info(
                     "connected",
                     metadata: [

@@ -145,24 +145,47 @@ public actor TWSConnection {
         environment: TWSConnectionEnvironment = .init(),
         _ body: (TWSConnection, TWSSessionInfo) async throws -> Result
     ) async throws -> Result {
-        let connection = TWSConnection(configuration: configuration, environment: environment)
-        return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
-            group.addTask { try await connection.run() }
-            let outcome: Swift.Result<Result, any Error>
-            do {
-                let session = try await connection.waitUntilReady()
-                outcome = .success(try await body(connection, session))
-            } catch {
-                outcome = .failure(error)
+        var retry = TWSClientIDRetry(limit: configuration.clientIDInUseRetry)
+        while true {
+            let connection = TWSConnection(configuration: configuration, environment: environment)
+            let attempt = try await withThrowingTaskGroup(of: Void.self, returning: ScopedAttempt<Result>.self) { group in
+                group.addTask { try await connection.run() }
+                let outcome: Swift.Result<Result, any Error>
+                do {
+                    let session = try await connection.waitUntilReady()
+                    outcome = .success(try await body(connection, session))
+                } catch TWSConnectionError.clientIDInUse(let clientID) {
+                    // Before the session was ready: `body` never ran, so connecting again is safe.
+                    await connection.disconnect()
+                    try? await group.waitForAll()
+                    return .clientIDInUse(clientID)
+                } catch {
+                    outcome = .failure(error)
+                }
+                await connection.disconnect()
+                var runError: (any Error)?
+                do { try await group.waitForAll() } catch { runError = error }
+                switch outcome {
+                case .success(let result): return .done(result)
+                case .failure(let error): throw runError ?? error
+                }
             }
-            await connection.disconnect()
-            var runError: (any Error)?
-            do { try await group.waitForAll() } catch { runError = error }
-            switch outcome {
-            case .success(let result): return result
-            case .failure(let error): throw runError ?? error
+            switch attempt {
+            case .done(let result):
+                return result
+            case .clientIDInUse(let clientID):
+                guard let pause = retry.nextPause() else { throw TWSConnectionError.clientIDInUse(clientID: clientID) }
+                environment.logger.notice(
+                    "client id \(clientID) is in use (326); connecting again in \(pause) in case its last session is still closing")
+                try await environment.clock.sleep(for: pause)
             }
         }
+    }
+
+    /// One connection of `connect`: what `body` returned, or a 326 before the session was ready.
+    private enum ScopedAttempt<Result: Sendable>: Sendable {
+        case done(Result)
+        case clientIDInUse(Int)
     }
 
     // MARK: - Lifecycle

@@ -29,6 +29,12 @@ public struct TWSConnectionConfiguration: Sendable, Equatable {
     public var historicalPacing: HistoricalPacingLimits = HistoricalPacingLimits()
     /// The real-time bars pacing limits (60 new requests per 10 minutes).
     public var realTimeBarPacing: HistoricalPacingLimits = .realTimeBars
+    /// How long connecting goes on retrying (with a fresh socket, backing off from 25 to 400 ms) when TWS answers
+    /// 326, client id in use, before the session is ready. TWS frees a client id only once it has read the previous
+    /// session's close, which can trail that session's end: the previous command of a script, a bot restarted
+    /// right after a crash. A second session that really holds the id is still refused once this has passed.
+    /// Zero refuses at the first 326.
+    public var clientIDInUseRetry: Duration = .seconds(2)
 
     /// Creates a configuration with the defaults above.
     /// - Parameters:

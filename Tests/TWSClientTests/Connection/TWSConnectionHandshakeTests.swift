@@ -201,3 +201,21 @@ extension ScriptedPeer {
         #expect(second == .transport("a TWSConnection runs once; create a new one to reconnect"))
     }
 }
+
+/// The pauses of the 326 retry (`TWSClientIDRetry`).
+@Suite struct TWSClientIDRetryTests {
+    @Test func pausesDoubleToACapAndAddUpToTheLimit() {
+        var retry = TWSClientIDRetry(limit: .seconds(2))
+        var pauses: [Duration] = []
+        while let pause = retry.nextPause() { pauses.append(pause) }
+        #expect(Array(pauses.prefix(6)) == [25, 50, 100, 200, 400, 400].map { Duration.milliseconds($0) })
+        #expect(pauses.reduce(.zero, +) == .seconds(2))
+        #expect(pauses.last == .milliseconds(25), "the last pause is cut to the limit: 25+50+100+200+400×4 = 1 975")
+        #expect(retry.waited == .seconds(2))
+    }
+
+    @Test func zeroMeansNoRetry() {
+        var retry = TWSClientIDRetry(limit: .zero)
+        #expect(retry.nextPause() == nil)
+    }
+}
