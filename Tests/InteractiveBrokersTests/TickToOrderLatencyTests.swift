@@ -23,6 +23,20 @@ import TWSClient
         #expect(latency.text == "p50 50.1 / p99 99.1 / max 100.0 µs of 100 bars")
     }
 
+    /// 1…100 µs as above: 51 bars at 50 µs or over (the bucket holding 50.0 counts whole), the p90, and the text.
+    @Test func theShareAtOrOverAGoal() {
+        var latency = TickToOrderLatency()
+        #expect(latency.fractionAtOrAbove(microseconds: 50) == nil)
+        #expect(latency.detailedText(goal: 50) == "no bar measured")
+        for us in 1...100 { latency.record(nanoseconds: UInt64(us) * 1_000 + 40) }
+        #expect(latency.fractionAtOrAbove(microseconds: 50) == 0.51)
+        #expect(latency.fractionAtOrAbove(microseconds: 50.05) == 0.51, "50.04 shares 50.0's bucket: counted over")
+        #expect(latency.fractionAtOrAbove(microseconds: 50.1) == 0.50)
+        #expect(latency.fractionAtOrAbove(microseconds: 0) == 1)
+        #expect(latency.fractionAtOrAbove(microseconds: 200_000) == 0)
+        #expect(latency.detailedText(goal: 50) == "p50 50.1 / p90 90.1 / p99 99.1 / max 100.0 µs of 100 bars, 51.00 % at 50.0 or over")
+    }
+
     @Test func slowBarsLandInCoarseBucketsAndBeyond() {
         var latency = TickToOrderLatency()
         latency.record(nanoseconds: 999_999)  // the last fine bucket

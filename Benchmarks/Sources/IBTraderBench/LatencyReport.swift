@@ -46,6 +46,12 @@ enum LatencyReport {
             "loopback TCP round trip, 2 threads (µs)", baseline.text,
             "p50 / p90 / p99 / p99.9 / max of \(baseline.count): 120-byte frame there and back, blocking sockets, "
                 + "TCP_NODELAY: the kernel's share of the two hops below")
+        let stallSeconds = Double(ProcessInfo.processInfo.environment["BENCH_LATENCY_STALL_SECONDS"] ?? "") ?? 3
+        let stalls = await HostStalls.measure(seconds: max(stallSeconds, 0.1))
+        table.add(
+            "host stalls ≥ 10 µs seen by a spinning thread", stalls.text(span: 35),
+            "HostStalls: a thread reading the clock for \(stallSeconds) s; on a VM mostly the guest's timer tick and its "
+                + "exits. A floor under the p99 of any span that long, whatever the bot does")
         /// journal, session thread, bars on arrival, busy-poll, kept warm, label
         let journals: [(OrderJournal.Durability?, Bool, Bool, Bool, Bool, String)] = [
             (nil, true, false, false, false, "journal off, bars queued for the loop (third session's path)"),
@@ -83,13 +89,13 @@ enum LatencyReport {
                 String(format: "p50 %.1f, p99 %.1f", run.total.p50 - baseline.p50, run.total.p99 - baseline.p50),
                 "estimate: the two kernel hops (one loopback round trip, p50) taken out; goal p99 < 50 µs")
             table.add(
-                "  in the bot, stamped by the bot (µs)", run.tickToOrder.text,
+                "  in the bot, stamped by the bot (µs)", run.tickToOrder.detailedText(goal: 50),
                 "LiveRunSummary.tickToOrder: the bar's bytes received (busy-poll: the kernel's SO_TIMESTAMPNS; "
                     + "otherwise NIO's read) → its placeOrder frame handed to the kernel (just before send(2)), "
                     + "warm-up bars included; goal p99 < 50 µs")
             if run.readToOrder != run.tickToOrder {
                 table.add(
-                    "  in the bot, from the bot's read (µs)", run.readToOrder.text,
+                    "  in the bot, from the bot's read (µs)", run.readToOrder.detailedText(goal: 50),
                     "LiveRunSummary.readToOrder: the same bars from recv(2)'s return "
                         + "(without their wait in the socket)")
             }

@@ -51,6 +51,26 @@ public struct TickToOrderLatency: Sendable, Equatable {
         return "p50 \(f(p50)) / p99 \(f(p99)) / max \(f(Double(maximumNanoseconds) / 1_000)) µs of \(bars)"
     }
 
+    /// The share (0…1) of bars that took `microseconds` or longer, counting the whole bucket that holds it (0.1 µs
+    /// below 1 ms), so never optimistic; `nil` before any bar.
+    public func fractionAtOrAbove(microseconds: Double) -> Double? {
+        guard count > 0 else { return nil }
+        let from = Self.bucket(UInt64(max(microseconds, 0) * 1_000))
+        let over = counts[from...].reduce(0) { $0 + Int($1) }
+        return Double(over) / Double(count)
+    }
+
+    /// "p50 12.3 / p90 … / p99 … / max … µs of N bars, 1.20 % at 50.0 or over": `text` with the p90 and the share of
+    /// bars at or over `goal` µs, for benchmarks.
+    public func detailedText(goal: Double) -> String {
+        guard let p50 = percentileMicroseconds(0.5), let p90 = percentileMicroseconds(0.9),
+            let p99 = percentileMicroseconds(0.99), let over = fractionAtOrAbove(microseconds: goal)
+        else { return "no bar measured" }
+        func f(_ x: Double) -> String { String(format: "%.1f", x) }
+        return "p50 \(f(p50)) / p90 \(f(p90)) / p99 \(f(p99)) / max \(f(Double(maximumNanoseconds) / 1_000)) µs of "
+            + "\(count) bars, \(String(format: "%.2f", over * 100)) % at \(f(goal)) or over"
+    }
+
     private static func bucket(_ nanoseconds: UInt64) -> Int {
         if nanoseconds < 1_000_000 { return Int(nanoseconds / 100) }
         return min(fineBuckets + Int((nanoseconds - 1_000_000) / 10_000), fineBuckets + coarseBuckets - 1)
