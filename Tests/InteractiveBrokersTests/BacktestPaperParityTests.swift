@@ -64,12 +64,12 @@ struct BacktestPaperParityTests {
         let paper = try await paperRun(strategy, scenario, busyPolls: true)
         #expect(paper.summary.rehearsals == 0)
         try checkParity(paper, backtestOf: strategy, scenario, minimumOrders: 5)
-        checkTickToOrder(paper)
+        checkTickToOrder(paper, kernelStamps: true)
     }
 
     /// The bot's own tick-to-order stamps: bars that sent orders on arrival were measured, with plausible times
     /// (a read stamped after the write, or a stale stamp, would give 0 bars or absurd values).
-    func checkTickToOrder(_ paper: PaperRun) {
+    func checkTickToOrder(_ paper: PaperRun, kernelStamps: Bool = false) {
         let latency = paper.summary.tickToOrder
         #expect(latency.count > 0, "bars measured: \(latency.text)")
         #expect(latency.count <= paper.intents.count, "at most one per bar that sent orders: \(latency.text)")
@@ -77,6 +77,13 @@ struct BacktestPaperParityTests {
             #expect(p50 > 0 && p50 <= p99 && p99 <= Double(latency.maximumNanoseconds) / 1_000 + 0.1)
             #expect(p50 < 1_000_000, "under a second: \(latency.text)")
         }
+        // Busy-polled on Linux the kernel's receive time is known (SO_TIMESTAMPNS): every measured bar has its wait
+        // in the socket, part of the stamped span, never more than it. Over NIO there is none.
+        let wait = paper.summary.socketWait
+        #if os(Linux)
+            #expect(wait.count == (kernelStamps ? latency.count : 0), "\(wait.text) against \(latency.text)")
+        #endif
+        if wait.count > 0 { #expect(wait.maximumNanoseconds <= latency.maximumNanoseconds) }
     }
 
     /// Rehearsals run the last bar through copies of the engine between bars: if one touched the engine, the broker

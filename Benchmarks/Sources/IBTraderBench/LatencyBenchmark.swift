@@ -30,6 +30,7 @@ enum LatencyBenchmark {
         /// The bot's own measure: each bar's bytes read → its order frame handed to the kernel.
         var tickToOrder = TickToOrderLatency()
         var readToOrder = TickToOrderLatency()
+        var socketWait = TickToOrderLatency()
         /// With bursts: the first bar of each burst (after 1.2 s of quiet) and the others (1 ms after the one before).
         var burstFirst: LatencyDistribution?
         var burstRest: LatencyDistribution?
@@ -170,6 +171,7 @@ enum LatencyBenchmark {
                 result.rehearsals = run.rehearsals
                 result.tickToOrder = run.tickToOrder
                 result.readToOrder = run.readToOrder
+                result.socketWait = run.socketWait
             }
             return result
         }

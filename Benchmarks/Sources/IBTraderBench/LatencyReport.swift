@@ -46,6 +46,11 @@ enum LatencyReport {
             "loopback TCP round trip, 2 threads (µs)", baseline.text,
             "p50 / p90 / p99 / p99.9 / max of \(baseline.count): 120-byte frame there and back, blocking sockets, "
                 + "TCP_NODELAY: the kernel's share of the two hops below")
+        let delivery = LatencyDistribution(nanoseconds: Array(try KernelDelivery.samples(count: 3_100).dropFirst(100)))
+        table.add(
+            "loopback delivery: kernel receive stamp → recvmsg return (µs)", delivery.text,
+            "p50 / p90 / p99 / p99.9 / max of \(delivery.count) frames 1 ms apart, read by a thread polling recvmsg "
+                + "without blocking (KernelDelivery): the kernel's part of the stamped rows' wait in the socket")
         let stallSeconds = Double(ProcessInfo.processInfo.environment["BENCH_LATENCY_STALL_SECONDS"] ?? "") ?? 3
         let stalls = await HostStalls.measure(seconds: max(stallSeconds, 0.1))
         table.add(
@@ -98,6 +103,12 @@ enum LatencyReport {
                     "  in the bot, from the bot's read (µs)", run.readToOrder.detailedText(goal: 50),
                     "LiveRunSummary.readToOrder: the same bars from recv(2)'s return "
                         + "(without their wait in the socket)")
+            }
+            if run.socketWait.count > 0 {
+                table.add(
+                    "  the same bars' wait in the socket (µs)", run.socketWait.detailedText(goal: 50),
+                    "LiveRunSummary.socketWait: kernel receive stamp → the bot's read; compare the loopback delivery "
+                        + "row (the kernel alone): the rest is the bot's own delay in reading")
             }
             if let first = run.burstFirst, let rest = run.burstRest {
                 table.add(

@@ -20,16 +20,23 @@ extension IBBroker {
     /// The orders a command would send and why the limit refuses them, or `nil` to let it through. A denial is
     /// also journaled as a `risk-denial` event when the journal is the order journal.
     nonisolated func efficiencyDenial(for command: EngineCommand, at now: Timestamp) -> (orders: [Order], reason: String)? {
+        let count: Int
+        switch command {
+        case .submit: count = 1
+        case .submitBracket(_, let children): count = 1 + children.count
+        case .cancel, .modify: return nil
+        }
+        // The counts first, read in place (this runs on every order): `isEntry` walks every tracked order, and the
+        // orders' array is built, only when the limit would refuse.
+        let refusal = ledger.lock.withLock { ledger.efficiency.denial(forEntryOf: count, at: now) }
+        guard let reason = refusal else { return nil }
         let orders: [Order]
         switch command {
         case .submit(let order): orders = [order]
         case .submitBracket(let parent, let children): orders = [parent] + children
         case .cancel, .modify: return nil
         }
-        // The counts first: `isEntry` walks every tracked order, which only matters when the limit would refuse.
-        guard let entry = orders.first, let reason = efficiency.denial(forEntryOf: orders.count, at: now),
-            isEntry(entry)
-        else { return nil }
+        guard let entry = orders.first, isEntry(entry) else { return nil }
         if let adapter = configuration.journal as? OrderJournalIntents {
             try? adapter.journal.recordEvent(.riskDenial, "\(entry.clientOrderID): \(reason)", at: now)
         }

@@ -88,8 +88,10 @@ final class LiveBarPath<S: Strategy>: Sendable {
                 core.readToOrder.record(nanoseconds: handed - receivedAt.read)
                 // From the kernel's receive time where the transport has it (busy-poll on Linux): a bar whose bytes
                 // waited in the socket while the thread was busy counts the wait.
-                let arrived = (1...receivedAt.read).contains(receivedAt.arrived) ? receivedAt.arrived : receivedAt.read
+                let stamped = (1...receivedAt.read).contains(receivedAt.arrived)
+                let arrived = stamped ? receivedAt.arrived : receivedAt.read
                 core.tickToOrder.record(nanoseconds: handed - arrived)
+                if stamped { core.socketWait.record(nanoseconds: receivedAt.read - arrived) }
             }
         }
         // Everything of the bar left: now the bookkeeping (journal `sent` marks, log lines, denials).

@@ -150,6 +150,9 @@ public struct LiveRunSummary: Sendable {
     public var tickToOrder = TickToOrderLatency()
     /// The same bars from the bot's read of their bytes (without a wait in the socket's queue).
     public var readToOrder = TickToOrderLatency()
+    /// The same bars from the kernel's receive time to the bot's read: the kernel's loopback or network receive
+    /// path, then the time the bytes waited for the bot (empty without the kernel's time).
+    public var socketWait = TickToOrderLatency()
     /// Warm-up bars.
     public var warmupBars: Int
     /// The broker's positions at the end, by symbol.

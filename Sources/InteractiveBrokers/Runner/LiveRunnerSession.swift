@@ -234,7 +234,9 @@ struct Session<S: Strategy> {
             stopReason: reason, realizedPnL: engine.portfolio.realizedPnL)
         summary.barsOnArrival = core.lock.withLock { core.barsOnArrival }
         summary.rehearsals = core.lock.withLock { core.rehearsals }
-        (summary.tickToOrder, summary.readToOrder) = core.lock.withLock { (core.tickToOrder, core.readToOrder) }
+        (summary.tickToOrder, summary.readToOrder, summary.socketWait) = core.lock.withLock {
+            (core.tickToOrder, core.readToOrder, core.socketWait)
+        }
         return summary
     }
 }

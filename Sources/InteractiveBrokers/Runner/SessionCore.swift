@@ -35,6 +35,8 @@ final class SessionCore<S: Strategy>: @unchecked Sendable {
     var tickToOrder = TickToOrderLatency()
     /// The same bars from the bot's read of their bytes.
     var readToOrder = TickToOrderLatency()
+    /// The same bars' kernel receive time → the bot's read (only where the kernel's time is known).
+    var socketWait = TickToOrderLatency()
 
     init(engine: EngineCore<S>, instruments: Int) {
         self.engine = engine

@@ -102,7 +102,11 @@ extension TWSConnection {
     }
 
     private func useImmediateWriter(_ writer: (any TWSImmediateTransportWriter)?) {
-        immediateWriter = writer
+        guard let writer else {
+            immediateWrite = nil
+            return
+        }
+        immediateWrite = { @Sendable (frame: ByteBuffer) in writer.writeNow(frame) }
     }
 
     // MARK: - Loops
@@ -286,15 +290,15 @@ extension TWSConnection {
     func enqueue(
         _ frame: ByteBuffer, priority: OutboundPriority = .normal, dependency: OutboundDependency? = nil
     ) {
-        if let writer = immediateWriter, !isDraining, scheduler.admitImmediately(now: clock.now()) {
-            writer.writeNow(frame)  // the hot path (an order): nothing queued and the limiter allows it
+        if let write = immediateWrite, !isDraining, scheduler.admitImmediately(now: clock.now()) {
+            write(frame)  // the hot path (an order): nothing queued and the limiter allows it
             return
         }
         scheduler.enqueue(frame, priority: priority, dependency: dependency)
-        if let writer = immediateWriter, !isDraining {
+        if let write = immediateWrite, !isDraining {
             // The hot path (an order): written now when the limiter allows; the write loop wakes only for what
             // has to wait.
-            for ready in scheduler.dequeueReady(now: clock.now()) { writer.writeNow(ready) }
+            for ready in scheduler.dequeueReady(now: clock.now()) { write(ready) }
             if scheduler.isEmpty { return }
         }
         wakeupContinuation.yield()
@@ -316,9 +320,9 @@ extension TWSConnection {
         frames += releasePacedRequests(now: now)
         var next = scheduler.nextReleaseTime(now: now)
         if let backlogTime = nextPacedRelease(now: now) { next = min(next ?? backlogTime, backlogTime) }
-        if let writer = immediateWriter {
+        if let write = immediateWrite {
             // Written here, in queue order with `enqueue`'s writes (both run on this actor).
-            for frame in frames { writer.writeNow(frame) }
+            for frame in frames { write(frame) }
             return ([], next)
         }
         return (frames, next)

@@ -87,8 +87,9 @@ public actor TWSConnection {
     /// The latest published state; `connecting` until the connection is ready or closed.
     public private(set) var state: TWSConnectionState = .connecting
 
-    /// Set while connected over a transport that writes without suspending (`TWSConnection+Loops.swift`).
-    var immediateWriter: (any TWSImmediateTransportWriter)?
+    /// Set while connected over a transport that writes without suspending (`TWSConnection+Loops.swift`): its
+    /// `writeNow`, as a closure so the order path copies a reference, not an existential, per frame.
+    var immediateWrite: (@Sendable (ByteBuffer) -> Void)?
     /// The transport's read and write stamps, once connected (`wireClock`).
     nonisolated let wireClockSlot = Mutex<TWSWireClock?>(nil)
     /// The socket's read and write stamps, once connected over a transport that keeps them (TCP): how a session

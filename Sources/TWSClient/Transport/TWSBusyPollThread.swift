@@ -155,17 +155,20 @@ public final class TWSBusyPollThread: TaskExecutor, Sendable {
         var idle: IdleWork?
         var idleVersion = -1
         var lastActivity = Self.now()
+        // The jobs taken off the queue: swapped with the queue's array, so neither array is copied or allocated
+        // on a turn (a connection reading its socket itself enqueues a job on every turn).
+        var jobs: [UnownedJob] = []
         while true {
             var busy = false
             if waiting.load(ordering: .acquiring) > 0 {
                 let readsDirectly = polled.contains { $0.readsDirectly }
-                let jobs = queue.withLock { queue in
-                    defer { queue.jobs.removeAll(keepingCapacity: true) }
-                    waiting.subtract(queue.jobs.count, ordering: .relaxed)
-                    return queue.jobs
+                queue.withLock { queue in
+                    swap(&queue.jobs, &jobs)
+                    waiting.subtract(jobs.count, ordering: .relaxed)
                 }
                 let readsBefore = directReads.load(ordering: .relaxed)
                 for job in jobs { job.runSynchronously(on: me) }
+                jobs.removeAll(keepingCapacity: true)
                 // A connection reading its socket itself runs a job on every turn, reading or not: then activity is
                 // what it read, as with the sources' polls; otherwise any job is.
                 if !readsDirectly || directReads.load(ordering: .relaxed) != readsBefore { busy = true }
