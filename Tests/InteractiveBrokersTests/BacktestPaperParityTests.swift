@@ -84,6 +84,8 @@ struct BacktestPaperParityTests {
             #expect(wait.count == (kernelStamps ? latency.count : 0), "\(wait.text) against \(latency.text)")
         #endif
         if wait.count > 0 { #expect(wait.maximumNanoseconds <= latency.maximumNanoseconds) }
+        // Polled reads know when the last empty read began: every measured bar has the bound on the bot's wait.
+        #expect(paper.summary.pollDelay.count == (kernelStamps ? latency.count : 0), "\(paper.summary.pollDelay.text)")
     }
 
     /// Rehearsals run the last bar through copies of the engine between bars: if one touched the engine, the broker

@@ -61,6 +61,10 @@ import TWSClient
         #expect(clock.takeReceived() == (0, 0))
         clock.noteReceived(at: 300)
         #expect(clock.takeReceived() == (300, 0))
+        clock.noteReceived(at: 350, arrived: 340, emptyReadStarted: 345)
+        clock.noteReceived(at: 360, arrived: 355, emptyReadStarted: 352)  // the first is untaken: ignored
+        #expect(clock.takeReadStamps() == TWSWireClock.ReadStamps(read: 350, arrived: 340, emptyReadStarted: 345))
+        #expect(clock.takeReadStamps() == TWSWireClock.ReadStamps())
         clock.noteSendStarted(at: 400)
         clock.noteSendEnded(at: 450)
         #expect(clock.lastSendStarted == 400 && clock.lastSendEnded == 450)

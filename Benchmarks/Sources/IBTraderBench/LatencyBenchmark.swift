@@ -31,6 +31,7 @@ enum LatencyBenchmark {
         var tickToOrder = TickToOrderLatency()
         var readToOrder = TickToOrderLatency()
         var socketWait = TickToOrderLatency()
+        var pollDelay = TickToOrderLatency()
         /// With bursts: the first bar of each burst (after 1.2 s of quiet) and the others (1 ms after the one before).
         var burstFirst: LatencyDistribution?
         var burstRest: LatencyDistribution?
@@ -172,6 +173,7 @@ enum LatencyBenchmark {
                 result.tickToOrder = run.tickToOrder
                 result.readToOrder = run.readToOrder
                 result.socketWait = run.socketWait
+                result.pollDelay = run.pollDelay
             }
             return result
         }

@@ -110,6 +110,13 @@ enum LatencyReport {
                     "LiveRunSummary.socketWait: kernel receive stamp → the bot's read; compare the loopback delivery "
                         + "row (the kernel alone): the rest is the bot's own delay in reading")
             }
+            if run.pollDelay.count > 0 {
+                table.add(
+                    "  the bot's share of that wait, at most (µs)", run.pollDelay.detailedText(goal: 50),
+                    "LiveRunSummary.pollDelay: the start of the bot's last empty read → the return of the read that "
+                        + "took the bar (that recvmsg included: ≈ 5 µs here, the kernel sends the ACK inside it); the "
+                        + "bytes became readable in between")
+            }
             if let first = run.burstFirst, let rest = run.burstRest {
                 table.add(
                     "  first bar of a burst, after 1.2 s quiet (µs)", first.text,

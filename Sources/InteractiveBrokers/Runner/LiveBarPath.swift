@@ -57,7 +57,7 @@ final class LiveBarPath<S: Strategy>: Sendable {
         defer { inbox.release() }
         context.activity.mark(inbound: true)  // as the loop marks its inputs (heartbeat and watchdog evidence)
         let wire = connection.wireClock
-        let receivedAt = connection.routedChunkReceivedAt
+        let receivedAt = connection.routedChunkReadStamps
         let sendsBefore = wire?.lastSendStarted ?? 0
         guard core.accept(engineEvent, time: context.time) else { return }
         if case .bar = engineEvent { core.barsOnArrival += 1 }
@@ -92,6 +92,9 @@ final class LiveBarPath<S: Strategy>: Sendable {
                 let arrived = stamped ? receivedAt.arrived : receivedAt.read
                 core.tickToOrder.record(nanoseconds: handed - arrived)
                 if stamped { core.socketWait.record(nanoseconds: receivedAt.read - arrived) }
+                if (1...receivedAt.read).contains(receivedAt.emptyReadStarted) {
+                    core.pollDelay.record(nanoseconds: receivedAt.read - receivedAt.emptyReadStarted)
+                }
             }
         }
         // Everything of the bar left: now the bookkeeping (journal `sent` marks, log lines, denials).

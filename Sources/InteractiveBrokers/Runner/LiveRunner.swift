@@ -153,6 +153,11 @@ public struct LiveRunSummary: Sendable {
     /// The same bars from the kernel's receive time to the bot's read: the kernel's loopback or network receive
     /// path, then the time the bytes waited for the bot (empty without the kernel's time).
     public var socketWait = TickToOrderLatency()
+    /// The same bars from the start of the bot's last read that found nothing to the return of the read that took
+    /// them: the bytes became readable in between, so this bounds the bot's own share of `socketWait` (a polling
+    /// transport's; empty otherwise), that read's system call included (on loopback the kernel sends the ACK inside
+    /// it). The rest of `socketWait` is the kernel's.
+    public var pollDelay = TickToOrderLatency()
     /// Warm-up bars.
     public var warmupBars: Int
     /// The broker's positions at the end, by symbol.

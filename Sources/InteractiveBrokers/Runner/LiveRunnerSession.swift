@@ -234,8 +234,8 @@ struct Session<S: Strategy> {
             stopReason: reason, realizedPnL: engine.portfolio.realizedPnL)
         summary.barsOnArrival = core.lock.withLock { core.barsOnArrival }
         summary.rehearsals = core.lock.withLock { core.rehearsals }
-        (summary.tickToOrder, summary.readToOrder, summary.socketWait) = core.lock.withLock {
-            (core.tickToOrder, core.readToOrder, core.socketWait)
+        (summary.tickToOrder, summary.readToOrder, summary.socketWait, summary.pollDelay) = core.lock.withLock {
+            (core.tickToOrder, core.readToOrder, core.socketWait, core.pollDelay)
         }
         return summary
     }

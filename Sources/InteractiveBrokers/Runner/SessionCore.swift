@@ -37,6 +37,8 @@ final class SessionCore<S: Strategy>: @unchecked Sendable {
     var readToOrder = TickToOrderLatency()
     /// The same bars' kernel receive time → the bot's read (only where the kernel's time is known).
     var socketWait = TickToOrderLatency()
+    /// The same bars' previous empty read → their read: a bound on how long the bytes waited for the bot.
+    var pollDelay = TickToOrderLatency()
 
     init(engine: EngineCore<S>, instruments: Int) {
         self.engine = engine

@@ -121,7 +121,7 @@ extension TWSConnection {
         var isDropping = false
         for try await chunk in inbound where !isDropping {
             // The chunk's read time, for whoever its frames reach (`routedChunkReceivedAt`).
-            if let wireClock { routedChunkStamps.withLock { $0 = wireClock.takeReceived() } }
+            if let wireClock { routedChunkStamps.withLock { $0 = wireClock.takeReadStamps() } }
             var (frames, reply) = try Self.decode(chunk, with: &decoder)
             if let reply {
                 guard let version = try await receiveServerReply(reply) else {
@@ -137,18 +137,26 @@ extension TWSConnection {
 
     /// The read loop for a transport the connection reads itself (the busy-polling socket): on the actor, each
     /// chunk is read, decoded and routed in one step, so a bar reaches the strategy without a task resume or an
-    /// actor hop. Between reads that find nothing it yields, and everything else that runs on the thread (the
-    /// runner's loop, timers, other calls into this actor) gets its turn. Ends as `readLoop` does.
+    /// actor hop. After a read that finds nothing it yields when other jobs wait for the thread (the runner's loop,
+    /// timers, stream consumers), and at least once a turn (`directReadTurn`) so the thread polls its other sources
+    /// and runs its idle work, and calls into this actor from elsewhere get it; otherwise it reads again at once.
+    /// Ends as `readLoop` does.
     private func directReadLoop(_ reader: any TWSDirectReader, wireClock: TWSWireClock?) async throws -> LoopExit {
         var decoder = InboundDecoder(logger: logger)
         var isDropping = false
         var readsInARow = 0
+        var lastYield = TWSWireClock.now()
         while !Task.isCancelled {
             let chunk: ByteBuffer
             switch reader.readNow() {
             case .nothing:
                 readsInARow = 0
-                await Task.yield()
+                // A yield leaves the actor and comes back through the thread's queue: several µs during which a
+                // bar would wait unread, so it is taken only when something else needs the thread.
+                if reader.othersAreWaiting || TWSWireClock.now() &- lastYield >= Self.directReadTurn {
+                    await Task.yield()
+                    lastYield = TWSWireClock.now()
+                }
                 continue
             case .chunk(let bytes):
                 chunk = bytes
@@ -162,7 +170,7 @@ extension TWSConnection {
                 throw TWSConnectionError.transport("socket: \(reason)")
             }
             if isDropping { continue }
-            if let wireClock { routedChunkStamps.withLock { $0 = wireClock.takeReceived() } }
+            if let wireClock { routedChunkStamps.withLock { $0 = wireClock.takeReadStamps() } }
             var (frames, reply) = try Self.decode(chunk, with: &decoder)
             if let reply {
                 guard let version = try receiveServerReply(reply) else {
@@ -175,6 +183,10 @@ extension TWSConnection {
         }
         throw TWSConnectionError.closedByPeer(during: phaseDescription)
     }
+
+    /// The longest a connection reading directly keeps the thread and its actor between yields, in nanoseconds:
+    /// 50 µs, so the thread's other sources and idle work, and other callers of this actor, wait at most that.
+    static let directReadTurn: UInt64 = 50_000
 
     /// A chunk's frames once the version is known; before that, the handshake reply when the chunk completed it
     /// (hand it to `receiveServerReply`, then `start` the decoder).

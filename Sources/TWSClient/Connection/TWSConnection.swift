@@ -95,14 +95,17 @@ public actor TWSConnection {
     /// The socket's read and write stamps, once connected over a transport that keeps them (TCP): how a session
     /// measures the time a message spends inside the bot. `nil` before connecting and for in-memory peers.
     public nonisolated var wireClock: TWSWireClock? { wireClockSlot.withLock { $0 } }
-    nonisolated let routedChunkStamps = Mutex<(read: UInt64, arrived: UInt64)>((0, 0))
+    nonisolated let routedChunkStamps = Mutex(TWSWireClock.ReadStamps())
     /// When the bytes whose frames are being routed now were read off the socket, and when the kernel received
     /// them where the transport knows (`TWSWireClock.now()` time; 0: unknown, e.g. they queued behind an earlier
     /// chunk). Valid while a route's handler runs: the read loop takes the next chunk only after the frames of this
     /// one were handled.
     public nonisolated var routedChunkReceivedAt: (read: UInt64, arrived: UInt64) {
-        routedChunkStamps.withLock { $0 }
+        let stamps = routedChunkReadStamps
+        return (stamps.read, stamps.arrived)
     }
+    /// `routedChunkReceivedAt` with the start of the empty read before it.
+    public nonisolated var routedChunkReadStamps: TWSWireClock.ReadStamps { routedChunkStamps.withLock { $0 } }
     /// Wakes the write loop when a message is queued.
     let wakeups: AsyncStream<Void>
     let wakeupContinuation: AsyncStream<Void>.Continuation

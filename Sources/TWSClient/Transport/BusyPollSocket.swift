@@ -22,6 +22,8 @@ final class BusyPollSocket: TWSBusyPollThread.Source {
         var backlog: ByteBuffer?
         /// Why the socket failed, once it did (for the connection's direct reads).
         var failure: String?
+        /// When the last read that found nothing began (`TWSWireClock.ReadStamps.emptyReadStarted`).
+        var emptyReadStarted: UInt64 = 0
     }
 
     private enum ReadOutcome {
@@ -152,17 +154,21 @@ final class BusyPollSocket: TWSBusyPollThread.Source {
     /// Flushes what is queued, then reads once (under the state's lock).
     private func read(_ state: inout State) -> ReadOutcome {
         if state.backlog != nil, let failure = Self.flush(&state) { return .failed(failure) }
+        let started = TWSWireClock.now()
         let (result, arrived) = receive(state.fd)
         let code = errno
         if result > 0 {
-            wireClock.noteReceived(arrived: arrived)
+            wireClock.noteReceived(arrived: arrived, emptyReadStarted: state.emptyReadStarted)
             return .chunk(allocator.buffer(bytes: UnsafeRawBufferPointer(rebasing: scratch[..<result])))
         }
         if result == 0 {
             state.isOpen = false
             return .ended
         }
-        if code == EAGAIN || code == EWOULDBLOCK || code == EINTR { return .nothing }
+        if code == EAGAIN || code == EWOULDBLOCK || code == EINTR {
+            state.emptyReadStarted = started
+            return .nothing
+        }
         state.isOpen = false
         state.failure = BusyPollConnect.errnoText(code)
         return .failed(BusyPollConnect.errnoText(code))
@@ -233,6 +239,8 @@ final class BusyPollSocket: TWSBusyPollThread.Source {
         func takeOverReads() {
             socket.readsAreDirect.store(true, ordering: .releasing)
         }
+
+        var othersAreWaiting: Bool { socket.thread.hasWaitingJobs }
 
         func readNow() -> TWSDirectRead {
             socket.state.withLock { state -> TWSDirectRead in

@@ -103,6 +103,9 @@ public final class TWSBusyPollThread: TaskExecutor, Sendable {
         }
     }
 
+    /// Whether jobs wait to run on the thread (a connection reading directly yields to them).
+    var hasWaitingJobs: Bool { waiting.load(ordering: .relaxed) > 0 }
+
     /// Counts a chunk a connection read from a socket of this thread itself (`TWSDirectReader`): activity.
     func noteDirectRead() {
         directReads.add(1, ordering: .relaxed)

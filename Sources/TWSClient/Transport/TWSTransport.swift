@@ -52,6 +52,10 @@ public protocol TWSDirectReader: Sendable {
     func takeOverReads()
     /// One read without blocking.
     func readNow() -> TWSDirectRead
+    /// Whether other work waits for the thread the reader reads on. The connection yields after a read that found
+    /// nothing only then, or once a turn (`TWSConnection.directReadTurn`) has passed; otherwise it reads again at
+    /// once: a yield leaves and re-enters the connection's actor, several µs in which a bar would wait unread.
+    var othersAreWaiting: Bool { get }
 }
 
 /// What one `TWSDirectReader.readNow()` found.

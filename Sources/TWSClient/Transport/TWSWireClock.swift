@@ -12,8 +12,29 @@ import Synchronization
 ///
 /// The transport stamps; anyone reads. A stamp costs a clock read and an uncontended lock or atomic store.
 public final class TWSWireClock: Sendable {
-    /// The untaken read: when it returned, and when the kernel received its first bytes (0: unknown).
-    private let received = Mutex<(read: UInt64, arrived: UInt64)>((0, 0))
+    /// The stamps of one read that returned bytes (each 0 when unknown).
+    public struct ReadStamps: Sendable, Equatable {
+        /// When the read returned.
+        public var read: UInt64 = 0
+        /// When the kernel received the first bytes (`SO_TIMESTAMPNS`).
+        public var arrived: UInt64 = 0
+        /// When the last read before it that found nothing began: the bytes became readable after it, so
+        /// `read - emptyReadStarted` bounds how long they waited for the bot (a polling transport's; 0 otherwise).
+        public var emptyReadStarted: UInt64 = 0
+
+        /// No stamps.
+        public init() {}
+
+        /// The stamps of a read.
+        public init(read: UInt64, arrived: UInt64 = 0, emptyReadStarted: UInt64 = 0) {
+            self.read = read
+            self.arrived = arrived
+            self.emptyReadStarted = emptyReadStarted
+        }
+    }
+
+    /// The untaken read's stamps.
+    private let received = Mutex(ReadStamps())
     private let sendStarted = Atomic<UInt64>(0)
     private let sendEnded = Atomic<UInt64>(0)
 
@@ -34,8 +55,14 @@ public final class TWSWireClock: Sendable {
     /// times when it keeps up, and 0 (unknown) for chunks that queued behind it: never a later read's time, which
     /// would flatter.
     public func takeReceived() -> (read: UInt64, arrived: UInt64) {
+        let stamps = takeReadStamps()
+        return (stamps.read, stamps.arrived)
+    }
+
+    /// `takeReceived` with the start of the empty read before it (`ReadStamps.emptyReadStarted`).
+    public func takeReadStamps() -> ReadStamps {
         received.withLock { stamps in
-            defer { stamps = (0, 0) }
+            defer { stamps = ReadStamps() }
             return stamps
         }
     }
@@ -49,9 +76,12 @@ public final class TWSWireClock: Sendable {
     /// - Parameters:
     ///   - time: when the read returned.
     ///   - arrived: when the kernel received the bytes, in the same time base (0: unknown).
-    @inline(__always) public func noteReceived(at time: UInt64 = TWSWireClock.now(), arrived: UInt64 = 0) {
+    ///   - emptyReadStarted: when the last read before it that found nothing began (0: unknown).
+    @inline(__always) public func noteReceived(
+        at time: UInt64 = TWSWireClock.now(), arrived: UInt64 = 0, emptyReadStarted: UInt64 = 0
+    ) {
         received.withLock { stamps in
-            if stamps.read == 0 { stamps = (time, arrived) }
+            if stamps.read == 0 { stamps = ReadStamps(read: time, arrived: arrived, emptyReadStarted: emptyReadStarted) }
         }
     }
 
