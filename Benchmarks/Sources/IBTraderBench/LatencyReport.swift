@@ -114,7 +114,7 @@ enum LatencyReport {
                 table.add(
                     "  the bot's share of that wait, at most (µs)", run.pollDelay.detailedText(goal: 50),
                     "LiveRunSummary.pollDelay: the start of the bot's last empty read → the return of the read that "
-                        + "took the bar (that recvmsg included: ≈ 5 µs here, the kernel sends the ACK inside it); the "
+                        + "took the bar (that recvmsg included: one that returns data takes 4–6 µs on this VM); the "
                         + "bytes became readable in between")
             }
             if let first = run.burstFirst, let rest = run.burstRest {

@@ -155,8 +155,9 @@ public struct LiveRunSummary: Sendable {
     public var socketWait = TickToOrderLatency()
     /// The same bars from the start of the bot's last read that found nothing to the return of the read that took
     /// them: the bytes became readable in between, so this bounds the bot's own share of `socketWait` (a polling
-    /// transport's; empty otherwise), that read's system call included (on loopback the kernel sends the ACK inside
-    /// it). The rest of `socketWait` is the kernel's.
+    /// transport's; empty otherwise), that read's system call included (one that returns data costs far more than
+    /// one that finds nothing: copying, the receive-buffer work, often an ACK). The rest of `socketWait` is the
+    /// kernel's.
     public var pollDelay = TickToOrderLatency()
     /// Warm-up bars.
     public var warmupBars: Int
