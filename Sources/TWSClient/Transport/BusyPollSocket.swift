@@ -152,9 +152,21 @@ final class BusyPollSocket: TWSBusyPollThread.Source {
     }
 
     /// Flushes what is queued, then reads once (under the state's lock).
+    ///
+    /// It asks `poll(2)` first and reads only when there is something: `recvmsg` locks the socket, and a segment
+    /// that arrives meanwhile is then left in the socket's backlog for the reader's own system call to process
+    /// (TCP's receive work moved onto the busy thread, in the bar's way), where `poll` reads the socket's state
+    /// without the lock. Measured on the bench with temporary probes (eighth session): the gap between the
+    /// last empty check and the read that takes a bar went from 0.5 / 4.1 / 21 µs (p50 / p90 / p99) to
+    /// 0.4 / 0.5 / 1.6.
     private func read(_ state: inout State) -> ReadOutcome {
         if state.backlog != nil, let failure = Self.flush(&state) { return .failed(failure) }
         let started = TWSWireClock.now()
+        var readiness = pollfd(fd: state.fd, events: Int16(POLLIN), revents: 0)
+        if pollSocket(&readiness) == 0 {
+            state.emptyReadStarted = started
+            return .nothing
+        }
         let (result, arrived) = receive(state.fd)
         let code = errno
         if result > 0 {
@@ -269,6 +281,12 @@ final class BusyPollSocket: TWSBusyPollThread.Source {
             try? socket.send(bytes)  // a failure ends the inbound stream, which ends the connection
         }
     }
+}
+
+/// `poll(2)` of one socket without waiting: 0 when nothing is to be read (an error or a hang-up counts as something,
+/// and so does a failed call: the read that follows reports it).
+@inline(__always) private func pollSocket(_ descriptor: inout pollfd) -> Int32 {
+    poll(&descriptor, 1, 0)
 }
 
 @inline(__always) private func sendBytes(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
