@@ -109,7 +109,9 @@ extension IBBroker {
             reject(orders, reason: "\(error)")
             throw .request("\(error)")
         }
-        var intents = Self.journaledIntents(orders, placed)
+        // Without a journal nothing reads the intents (`noteSent` and the failure path write them): not built, on
+        // the order's path.
+        var intents = journal == nil ? [] : Self.journaledIntents(orders, placed)
         if let journal {
             do {
                 try journal.writeNow(intents)
