@@ -120,7 +120,7 @@ extension TWSConnection {
         var decoder = InboundDecoder(logger: logger)
         var isDropping = false
         for try await chunk in inbound where !isDropping {
-            // The chunk's read time, for whoever its frames reach (`routedChunkReceivedAt`).
+            // The chunk's read time, for whoever its frames reach (`routedChunkReadStamps`).
             if let wireClock { routedChunkStamps.withLock { $0 = wireClock.takeReadStamps() } }
             var (frames, reply) = try Self.decode(chunk, with: &decoder)
             if let reply {

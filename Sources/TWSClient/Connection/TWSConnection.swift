@@ -96,15 +96,10 @@ public actor TWSConnection {
     /// measures the time a message spends inside the bot. `nil` before connecting and for in-memory peers.
     public nonisolated var wireClock: TWSWireClock? { wireClockSlot.withLock { $0 } }
     nonisolated let routedChunkStamps = Mutex(TWSWireClock.ReadStamps())
-    /// When the bytes whose frames are being routed now were read off the socket, and when the kernel received
-    /// them where the transport knows (`TWSWireClock.now()` time; 0: unknown, e.g. they queued behind an earlier
-    /// chunk). Valid while a route's handler runs: the read loop takes the next chunk only after the frames of this
-    /// one were handled.
-    public nonisolated var routedChunkReceivedAt: (read: UInt64, arrived: UInt64) {
-        let stamps = routedChunkReadStamps
-        return (stamps.read, stamps.arrived)
-    }
-    /// `routedChunkReceivedAt` with the start of the empty read before it.
+    /// When the bytes whose frames are being routed now were read off the socket, when the kernel received them
+    /// and when the empty read before them began, where the transport knows (`TWSWireClock.now()` time; 0: unknown,
+    /// e.g. they queued behind an earlier chunk). Valid while a route's handler runs: the read loop takes the next
+    /// chunk only after the frames of this one were handled.
     public nonisolated var routedChunkReadStamps: TWSWireClock.ReadStamps { routedChunkStamps.withLock { $0 } }
     /// Wakes the write loop when a message is queued.
     let wakeups: AsyncStream<Void>
@@ -156,13 +151,17 @@ public actor TWSConnection {
                 group.addTask { try await connection.run() }
                 let outcome: Swift.Result<Result, any Error>
                 do {
-                    let session = try await connection.waitUntilReady()
+                    let session: TWSSessionInfo
+                    do {
+                        session = try await connection.waitUntilReady()
+                    } catch TWSConnectionError.clientIDInUse(let clientID) {
+                        // Before the session was ready: `body` never ran, so connecting again is safe. (A 326 that
+                        // `body` itself throws is its failure, never a reason to run it again.)
+                        await connection.disconnect()
+                        try? await group.waitForAll()
+                        return .clientIDInUse(clientID)
+                    }
                     outcome = .success(try await body(connection, session))
-                } catch TWSConnectionError.clientIDInUse(let clientID) {
-                    // Before the session was ready: `body` never ran, so connecting again is safe.
-                    await connection.disconnect()
-                    try? await group.waitForAll()
-                    return .clientIDInUse(clientID)
                 } catch {
                     outcome = .failure(error)
                 }
