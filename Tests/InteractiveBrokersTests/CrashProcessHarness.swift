@@ -149,10 +149,12 @@ enum CrashProcessHarness {
     }
 
     /// Runs `ibtrader run --config … --duration …` against the gateway, advancing its replay clock by 5 s every
-    /// `pace` while the process lives (at most `limit`), so bars flow and the momentum strategy trades.
+    /// 25 ms while the process lives (at most `limit`), so bars flow and the momentum strategy trades.
+    /// - Parameter stopWhen: checked every 200 ms; once it holds, the run is stopped gracefully (SIGTERM), so a run
+    ///   lasts as many bars as the check needs rather than a wall-clock span a loaded machine may fill with start-up.
     static func run(
         _ binary: URL, config: URL, gateway: Gateway, crashAt: String?, duration: String, limit: Duration = .seconds(20),
-        environment extra: [String: String] = [:]
+        environment extra: [String: String] = [:], stopWhen: (() -> Bool)? = nil
     ) async throws -> RunOutcome {
         let process = Process()
         process.executableURL = binary
@@ -171,9 +173,14 @@ enum CrashProcessHarness {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: limit)
         var advances = 0
+        var stopping = false
         while process.isRunning, clock.now < deadline {
             try gateway.admin.command("advance 5")
             advances += 1
+            if !stopping, advances % 8 == 0, let stopWhen, stopWhen() {
+                process.terminate()  // SIGTERM: the run's graceful stop
+                stopping = true
+            }
             try await Task.sleep(for: .milliseconds(25))
         }
         if process.isRunning { process.terminate() }

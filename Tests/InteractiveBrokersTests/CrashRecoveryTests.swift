@@ -40,8 +40,15 @@ struct CrashRecoveryTests {
         let crashedRef = try #require(beforeRestart.max { $0.sequence < $1.sequence }?.intent.orderRef.rawValue)
         // No pause before the restart: the run namespace comes from the journal, not from the start second.
 
+        // The restart runs until an order of its own (run 2) has filled, and is then stopped gracefully: a fixed
+        // duration saw too few bars for a rebalance when a loaded machine spent it starting up (CI, once).
         let restarted = try await CrashProcessHarness.run(
-            binary, config: config, gateway: gateway, crashAt: nil, duration: "2s", environment: latency)
+            binary, config: config, gateway: gateway, crashAt: nil, duration: "60s", limit: .seconds(60),
+            environment: latency
+        ) {
+            let fills = (try? OrderJournal(path: journalPath, createIfMissing: false).fills()) ?? []
+            return fills.contains { $0.orderRef?.rawValue.hasPrefix("IBT:R2:") == true }
+        }
         #expect(restarted.status == 0, "the restart must end cleanly:\n\(restarted.log)")
 
         // What the simulator holds (as client 7, whose executions reqExecutions lists), and what the journal says.
