@@ -47,7 +47,7 @@ struct CrashRecoveryTests {
             environment: latency
         ) {
             let fills = (try? OrderJournal(path: journalPath, createIfMissing: false).fills()) ?? []
-            return fills.contains { $0.orderRef?.rawValue.hasPrefix("IBT:R2:") == true }
+            return fills.contains { $0.orderRef.map { OrderReference.run(2).isOurs($0.rawValue) } == true }
         }
         #expect(restarted.status == 0, "the restart must end cleanly:\n\(restarted.log)")
 
