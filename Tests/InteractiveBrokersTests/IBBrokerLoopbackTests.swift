@@ -1,11 +1,11 @@
 import Foundation
-import GatewaySimulator
 import TWSClient
 import TWSProtocol
 import Testing
 import TradingEngine
 import TradingModel
 
+@testable import GatewaySimulator
 @testable import InteractiveBrokers
 
 /// The broker against the gateway simulator over loopback TCP.
@@ -122,6 +122,34 @@ import TradingModel
                 return
             }
             #expect(reason.hasSuffix("drill"))
+        }
+    }
+
+    /// The group is handed to the connection before it is tracked (off the tick-to-order path): a group the
+    /// connection refuses must still end tracked and rejected, every order of it, with nothing at the gateway.
+    @Test func bracketTheConnectionCannotSendIsTrackedAndRejected() async throws {
+        try await withBroker { h in
+            var events = h.events.makeAsyncIterator()
+            var states = await h.connection.stateChanges().makeAsyncIterator()
+            await h.connection.disconnect()
+            while let state = await states.next() {
+                if case .disconnected = state { break }
+            }
+            let parent = Self.order(1, .buy, 100, .limit(Price(1)), client: "gone-1")
+            var stop = Self.order(2, .sell, 100, .stop(Price("0.5")!), client: "gone-1-SL", tif: .gtc)
+            stop.parentID = parent.id
+            await #expect(throws: IBBrokerError.self) {
+                try await h.broker.execute(.submitBracket(parent: parent, children: [stop]))
+            }
+            var rejected: Set<OrderID> = []
+            _ = await read(&events) { event in
+                if case .report(.rejected(let id, _, _)) = event { rejected.insert(id) }
+                return rejected.count == 2
+            }
+            #expect(rejected == [parent.id, stop.id])
+            let tracked = await h.broker.trackedOrders
+            #expect(tracked[parent.id]?.state == .rejected && tracked[stop.id]?.state == .rejected)
+            #expect(await h.simulator.state().orders.isEmpty)
         }
     }
 

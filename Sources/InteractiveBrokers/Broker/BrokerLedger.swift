@@ -3,9 +3,10 @@ import Foundation
 /// The broker's mutable order state: the order book, today's order-efficiency counts and the crash hook's count.
 ///
 /// Why a lock as well as the actor: the synchronous order path (`IBBroker.executeNow`, IBBroker+Submit.swift) runs on
-/// the *connection's* actor, within the bar that caused the order, and must track the order before its placeOrder
-/// leaves — without a hop onto the broker's actor (docs/live-trading.md, Latency). The lock is recursive because a
-/// report published while the book is updated may count an execution (`noteExecution`) on the same thread.
+/// the *connection's* actor, within the bar that caused the order, and tracks the order as its placeOrder leaves
+/// (under this lock, held across the send) — without a hop onto the broker's actor (docs/live-trading.md, Latency).
+/// The lock is recursive because a report published while the book is updated may count an execution
+/// (`noteExecution`) on the same thread, and the order path takes it again inside the send's critical section.
 final class BrokerLedger: @unchecked Sendable {
     let lock = NSRecursiveLock()
     var book: IBOrderBook

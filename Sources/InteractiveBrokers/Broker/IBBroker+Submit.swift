@@ -121,17 +121,18 @@ extension IBBroker {
             }
         }
         reachCrashPoint(.afterIntentJournaled)  // crash hook (test only)
-        for k in orders.indices {
-            book.track(
-                TrackedOrder(
-                    order: orders[k], brokerOrderID: placed[k].orderID, orderRef: placed[k].order.orderRef,
-                    wire: placed[k].order))
-        }
+        // Handed to the connection first and tracked right after, with the ledger's lock held across both: nobody
+        // sees the book without the group (a cancel-all, the timeouts, the summary), and no answer about these
+        // orders can be routed before they are tracked, because routing runs on this actor, which this call holds.
+        // Tracking (three tables, an orderRef hashed) is then off the tick-to-order path (docs/latency.md).
+        ledger.lock.lock()
+        defer { ledger.lock.unlock() }
         do {
             // Nothing of the group is queued when any order fails to encode.
             try connection.submitOrders(placed, contract: contract)
         } catch {
             // Nothing of the group was transmitted: the intents are dead, so a restart must not send them.
+            track(orders, placed)
             for k in intents.indices { intents[k].lastKnownState = .rejected }
             try? journal?.writeNow(intents)
             for other in placed {
@@ -139,7 +140,18 @@ extension IBBroker {
             }
             throw .request("\(error)")
         }
+        track(orders, placed)
         return SentGroup(orders: orders, intents: intents)
+    }
+
+    /// Tracks a group in the book, by index (a zipped tuple would copy each wire order once more).
+    private nonisolated func track(_ orders: [Order], _ placed: [PlacedWireOrder]) {
+        for k in orders.indices where k < placed.count {
+            book.track(
+                TrackedOrder(
+                    order: orders[k], brokerOrderID: placed[k].orderID, orderRef: placed[k].order.orderRef,
+                    wire: placed[k].order))
+        }
     }
 
     /// The intents of a group about to be sent (`journaled`), parent first; the rehearsal builds them the same way.

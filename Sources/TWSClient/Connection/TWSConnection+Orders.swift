@@ -28,9 +28,13 @@ extension TWSConnection {
             frames.append(TWSRequest.encodePlaceOrder(placement, contract: contract, serverVersion: version))
         }
         for (placement, frame) in zip(placements, frames) {
+            enqueue(frame, dependency: .order(placement.orderID))
+        }
+        // Noted after the frames left (off the tick-to-order path): nothing about these orders is routed before
+        // this call returns, since routing runs on this actor.
+        for placement in placements {
             placedOrderIDs.insert(placement.orderID)
             orderIDs.observe(orderID: placement.orderID)
-            enqueue(frame, dependency: .order(placement.orderID))
         }
     }
 
