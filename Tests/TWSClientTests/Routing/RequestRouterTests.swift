@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 
 @testable import TWSClient
@@ -163,5 +164,73 @@ import Testing
         await #expect(throws: TWSRequestError.connectionClosed(reason: "peer closed")) {
             for try await _ in stream {}
         }
+    }
+    /// A sink that records what reaches it, for the remembered-route tests.
+    private final class Recorder: Sendable {
+        let items = Mutex<[String]>([])
+        var sink: StreamSink<String> {
+            StreamSink(
+                yieldItem: { item in self.items.withLock { $0.append(item) } }, yieldNotice: { _ in },
+                finish: { _ in })
+        }
+        var seen: [String] { items.withLock { $0 } }
+    }
+
+    /// `deliver` remembers stream routes (the bar path's lookup); every change of the routes must be seen: a route
+    /// queued behind, the first one removed, failed or finished, a one-shot on another key, more keys than it keeps.
+    @Test func rememberedStreamRoutesFollowEveryChangeOfTheRoutes() async throws {
+        var router = Router()
+        let first = Recorder()
+        let second = Recorder()
+        let firstID = router.register(1, route: .stream(first.sink, finishesOnEnd: true))
+        let a1 = router.deliver("a1", to: 1)
+        let a2 = router.deliver("a2", to: 1)
+        #expect(a1 && a2)
+        router.register(1, route: .stream(second.sink, finishesOnEnd: true))
+        let a3 = router.deliver("a3", to: 1)
+        #expect(a3)
+        router.remove(1, id: firstID)
+        let b1 = router.deliver("b1", to: 1)
+        #expect(b1)
+        #expect(first.seen == ["a1", "a2", "a3"] && second.seen == ["b1"])
+
+        // A one-shot on another key collects (the remembered stream is not consulted for it).
+        let collected = try await withCheckedThrowingContinuation { continuation in
+            router.register(2, route: .collect(continuation: continuation, completesOnFirstItem: false))
+            router.deliver("c1", to: 2)
+            let b2 = router.deliver("b2", to: 1)  // the stream still works while the one-shot collects
+            #expect(b2)
+            router.complete(2)
+        }
+        #expect(collected.items == ["c1"] && second.seen == ["b1", "b2"])
+
+        // Finished by its End message: nothing more reaches it.
+        let ended = router.complete(1, endMessage: "end")
+        let late = router.deliver("late", to: 1)
+        #expect(ended && !late)
+        #expect(second.seen == ["b1", "b2", "end"])
+
+        // Failed: nothing more reaches it.
+        let third = Recorder()
+        router.register(3, route: .stream(third.sink, finishesOnEnd: false))
+        let t1 = router.deliver("t1", to: 3)
+        #expect(t1)
+        router.fail(3, with: .cancelled)
+        let t2 = router.deliver("t2", to: 3)
+        #expect(!t2)
+        #expect(third.seen == ["t1"])
+
+        // More subscriptions than it remembers: each item still reaches its own route, twice over.
+        let many = (0..<(Router.cachedStreamLimit + 36)).map { _ in Recorder() }
+        for (k, recorder) in many.enumerated() {
+            router.register(100 + k, route: .stream(recorder.sink, finishesOnEnd: false))
+        }
+        for round in 0..<2 {
+            for k in many.indices {
+                let routed = router.deliver("\(k)/\(round)", to: 100 + k)
+                #expect(routed)
+            }
+        }
+        #expect(many.enumerated().allSatisfy { k, recorder in recorder.seen == ["\(k)/0", "\(k)/1"] })
     }
 }
