@@ -74,8 +74,8 @@ extension IBBroker {
         }
     }
 
-    /// Places a group: ids, wire orders, the intents journaled, the orders tracked, then the frames queued on the
-    /// connection (written at once when the rate limiter allows).
+    /// Places a group: ids, wire terms, the intents journaled, the frames queued on the connection (written at once
+    /// when the rate limiter allows), then the orders tracked.
     /// - Parameters:
     ///   - orders: a single order, or a bracket parent followed by its children (`parentIndex` 0).
     ///   - options: account, orderRef namespace, outside-RTH.
@@ -86,20 +86,23 @@ extension IBBroker {
         _ orders: [Order], parentIndex: Int?, options: WireOrderOptions, on connection: isolated TWSConnection
     ) throws(IBBrokerError) -> SentGroup {
         guard let first = orders.first else { return SentGroup(orders: [], intents: []) }
-        var placed: [PlacedWireOrder] = []
-        let contract: TWSContract
+        // Terms, not full wire orders: the orders are encoded through the contract's template, and the full wire
+        // orders are built for the book after the frames left (docs/latency.md).
+        var placed: [TWSOrderTermsPlacement] = []
+        let template: TWSPlaceOrderTemplate
         do {
-            contract = try contracts.contract(for: first.instrument)
             var ids: [Int] = []
             for _ in orders { ids.append(try connection.takeOrderID()) }
+            // takeOrderID succeeds only once the handshake is done, so the version is known here.
+            template = try placeOrderTemplate(for: first.instrument, serverVersion: connection.negotiatedVersion ?? 0)
             if parentIndex != nil {
-                placed = try OrderMapping.bracket(
+                placed = try OrderMapping.bracketTerms(
                     parent: (id: ids[0], order: orders[0]),
                     children: zip(ids.dropFirst(), orders.dropFirst()).map { (id: $0, order: $1) },
                     options: options)
             } else {
                 placed = [
-                    PlacedWireOrder(orderID: ids[0], order: try OrderMapping.wireOrder(for: first, options: options))
+                    TWSOrderTermsPlacement(orderID: ids[0], terms: try OrderMapping.terms(for: first, options: options))
                 ]
             }
         } catch let error as IBMappingError {
@@ -128,8 +131,8 @@ extension IBBroker {
         ledger.lock.lock()
         defer { ledger.lock.unlock() }
         do {
-            // Nothing of the group is queued when any order fails to encode.
-            try connection.submitOrders(placed, contract: contract)
+            // Nothing of the group is queued unless the connection is ready (encoding cannot fail).
+            try connection.submitOrders(placed, template: template)
         } catch {
             // Nothing of the group was transmitted: the intents are dead, so a restart must not send them.
             track(orders, placed)
@@ -144,27 +147,26 @@ extension IBBroker {
         return SentGroup(orders: orders, intents: intents)
     }
 
-    /// Tracks a group in the book, by index (a zipped tuple would copy each wire order once more).
-    private nonisolated func track(_ orders: [Order], _ placed: [PlacedWireOrder]) {
+    /// Tracks a group in the book with its full wire orders, by index.
+    private nonisolated func track(_ orders: [Order], _ placed: [TWSOrderTermsPlacement]) {
         for k in orders.indices where k < placed.count {
             book.track(
                 TrackedOrder(
-                    order: orders[k], brokerOrderID: placed[k].orderID, orderRef: placed[k].order.orderRef,
-                    wire: placed[k].order))
+                    order: orders[k], brokerOrderID: placed[k].orderID, orderRef: placed[k].terms.orderRef,
+                    wire: placed[k].terms.order))
         }
     }
 
     /// The intents of a group about to be sent (`journaled`), parent first; the rehearsal builds them the same way.
-    static func journaledIntents(_ orders: [Order], _ placed: [PlacedWireOrder]) -> [JournaledIntent] {
-        // By index, not `zip`: a zipped tuple would copy each wire order (~1.6 KB) once more.
+    static func journaledIntents(_ orders: [Order], _ placed: [TWSOrderTermsPlacement]) -> [JournaledIntent] {
         var intents: [JournaledIntent] = []
         intents.reserveCapacity(orders.count)
         for k in orders.indices where k < placed.count {
             intents.append(
                 JournaledIntent(
-                    orderRef: placed[k].order.orderRef, request: orders[k].request, lastKnownState: .journaled,
+                    orderRef: placed[k].terms.orderRef, request: orders[k].request, lastKnownState: .journaled,
                     brokerOrderID: placed[k].orderID,
-                    parentOrderRef: placed[k].order.parentID == 0 ? nil : placed[0].order.orderRef))
+                    parentOrderRef: placed[k].terms.parentID == 0 ? nil : placed[0].terms.orderRef))
         }
         return intents
     }

@@ -358,7 +358,7 @@ extension TWSConnection {
     }
 
     /// The negotiated server version once the handshake is done.
-    var negotiatedVersion: Int? {
+    public var negotiatedVersion: Int? {
         switch phase {
         case .awaitingReady(let version, _, _, _): return version
         case .ready(let session): return session.serverVersion

@@ -27,14 +27,38 @@ extension TWSConnection {
         for placement in placements {
             frames.append(TWSRequest.encodePlaceOrder(placement, contract: contract, serverVersion: version))
         }
-        for (placement, frame) in zip(placements, frames) {
+        for (placement, frame) in zip(placements, frames) { enqueue(frame, dependency: .order(placement.orderID)) }
+        notePlaced(placements.lazy.map(\.orderID))
+    }
+
+    /// Sends a group of orders of the usual kinds under ids already taken, encoded through a template for their
+    /// contract (`TWSPlaceOrderTemplate`: the same bytes as `submitOrders(_:contract:)` for `terms.order`, without
+    /// building the full orders). A template for another server version than the negotiated one is not used: the
+    /// orders are then encoded in full.
+    /// - Throws: `TWSRequestError.notConnected` unless ready (then nothing of the group is queued).
+    public func submitOrders(
+        _ placements: [TWSOrderTermsPlacement], template: TWSPlaceOrderTemplate
+    ) throws(TWSRequestError) {
+        guard case .ready = phase, let version = negotiatedVersion else { throw .notConnected }
+        // Each order queued as it is encoded: encoding cannot fail, so the whole group is queued, in order.
+        for placement in placements {
+            let frame =
+                template.serverVersion == version
+                ? template.encode(placement)
+                : TWSRequest.encodePlaceOrder(
+                    TWSOrderPlacement(orderID: placement.orderID, order: placement.terms.order),
+                    contract: template.contract, serverVersion: version)
             enqueue(frame, dependency: .order(placement.orderID))
         }
-        // Noted after the frames left (off the tick-to-order path): nothing about these orders is routed before
-        // this call returns, since routing runs on this actor.
-        for placement in placements {
-            placedOrderIDs.insert(placement.orderID)
-            orderIDs.observe(orderID: placement.orderID)
+        notePlaced(placements.lazy.map(\.orderID))
+    }
+
+    /// Notes a group's ids as placed: after its frames left, off the tick-to-order path, as nothing about these
+    /// orders is routed before the caller returns (routing runs on this actor).
+    private func notePlaced(_ ids: some Sequence<Int>) {
+        for id in ids {
+            placedOrderIDs.insert(id)
+            orderIDs.observe(orderID: id)
         }
     }
 

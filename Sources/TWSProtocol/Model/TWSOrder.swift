@@ -539,11 +539,16 @@ public struct TWSOrder: Sendable, Equatable, Hashable {
     }
 
     /// Whether the order is pegged to a benchmark (carries the PEG BENCH block).
-    var isPegBench: Bool { orderType == "PEG BENCH" || orderType == "PEGBENCH" }
+    var isPegBench: Bool { Self.isPegBench(orderType) }
     /// Whether the order is PEG BEST.
-    var isPegBest: Bool { orderType == "PEG BEST" || orderType == "PEGBEST" }
+    var isPegBest: Bool { Self.isPegBest(orderType) }
     /// Whether the order is PEG MID.
-    var isPegMid: Bool { orderType == "PEG MID" || orderType == "PEGMID" }
+    var isPegMid: Bool { Self.isPegMid(orderType) }
+
+    static func isPegBench(_ orderType: String) -> Bool { orderType == "PEG BENCH" || orderType == "PEGBENCH" }
+    static func isPegBest(_ orderType: String) -> Bool { orderType == "PEG BEST" || orderType == "PEGBEST" }
+    static func isPegMid(_ orderType: String) -> Bool { orderType == "PEG MID" || orderType == "PEGMID" }
+
     /// Whether the scale extras are on the wire.
     var hasScaleExtras: Bool {
         guard let increment = scalePriceIncrement else { return false }

@@ -58,6 +58,28 @@ private actor LoopProbe {
         }
     }
 
+    /// Terms through a template leave as the full orders would; a template made for another server version than
+    /// the negotiated one is not used for the bytes (the orders are encoded in full at the negotiated version).
+    @Test func termsThroughATemplateLeaveAsTheirFullOrdersEvenWhenTheTemplateIsStale() async throws {
+        try await InMemoryHarness().withReadyConnection(nextValidID: 7) { connection, peer in
+            let version = try #require(await connection.negotiatedVersion)
+            var entry = TWSOrderTerms(action: "BUY", totalQuantity: 10, orderType: "LMT")
+            entry.limitPrice = 99.5
+            entry.orderRef = "IBT:1"
+            var exit = TWSOrderTerms(action: "SELL", totalQuantity: 10, orderType: "MKT")
+            exit.orderRef = "IBT:2"
+            let stale = TWSPlaceOrderTemplate(contract: contract, serverVersion: version - 10)
+            for (k, template) in [TWSPlaceOrderTemplate(contract: contract, serverVersion: version), stale].enumerated() {
+                let id = try connection.takeOrderID()
+                try await connection.submitOrders(
+                    [TWSOrderTermsPlacement(orderID: id, terms: k == 0 ? entry : exit)], template: template)
+                let expected = TWSRequest.placeOrder(orderID: id, contract: contract, order: (k == 0 ? entry : exit).order)
+                #expect(await peer.request(k + 1) == expected)
+            }
+            #expect(try await connection.nextOrderID() == 9)
+        }
+    }
+
     @Test func barsReachTheClosureAndDroppingTheEndCancelsTheSubscription() async throws {
         try await InMemoryHarness().withReadyConnection { connection, peer in
             let closes = Mutex<[Double]>([])
