@@ -193,7 +193,7 @@ public final class TWSPlaceOrderTemplate: Sendable {
                 start = runEnds[group]
                 writer.writeTerms(group, of: placement.terms)
             }
-            writer.append(written: UnsafeRawBufferPointer(rebasing: all[start..<runEnds[TWSPlaceOrderLayout.termGroups]]))
+            writer.append(written: UnsafeRawBufferPointer(rebasing: all[start...]))  // the last run
         }
         return writer.finishFrame()
     }
