@@ -68,3 +68,77 @@ struct IBOrderBookRetentionTests {
         #expect(book.order(OrderID(1))?.state == .filled && book.order(OrderID(10)) == nil)
     }
 }
+
+/// What the book remembers by execution id is forgotten `executionRetention` after it learned it, not before
+/// (IBOrderBook+ExecutionMemory.swift).
+struct IBOrderBookExecutionMemoryTests {
+    static let day = TimeSpan.days(1)
+
+    @Test func executionIdsAndLoneCommissionsAreForgottenAfterTheRetentionAndNotBefore() {
+        var book = IBOrderBook(commissionWait: .seconds(5))
+        #expect(book.executionRetention == .days(8))
+        _ = IBOrderBookRetentionTests.fill(&book, 1)  // e1 applied at t0, with its commission
+        _ = IBOrderBookRetentionTests.fill(&book, 2, commission: .pending)  // e2 held for its commission
+        #expect(book.releaseOverdue(at: t0 + .seconds(5)).count == 1, "e2 goes out without it at t0 + 5 s")
+        // Commissions that came before their executions: e3's comes within the retention, e4's after it.
+        #expect(book.commission(executionID: "e3", .reported(Money(2), realizedPnL: nil), at: t0).isEmpty)
+        #expect(book.commission(executionID: "e4", .reported(Money(4), realizedPnL: nil), at: t0).isEmpty)
+        #expect(book.rememberedExecutionCount == 5)  // e1, e2 applied; e2 without commission; e3, e4 early
+
+        let justBefore = t0 + .days(8) - .seconds(1)
+        _ = book.releaseOverdue(at: justBefore)
+        #expect(book.rememberedExecutionCount == 5)
+        #expect(book.hasApplied(executionID: "e1") && book.awaitsLateCommission(executionID: "e2"))
+        let repeated = book.execution(
+            brokerExecution("e1", order: 1001, ref: "IBT:O-1", quantity: 10), commission: .pending, at: justBefore)
+        #expect(repeated.isEmpty, "a repeat within the retention is dropped")
+        let joined = Self.executeOrder(&book, 3, at: justBefore)
+        #expect(Self.commissions(joined) == [Money(2)], "e3's early commission joined its fill")
+
+        _ = book.releaseOverdue(at: t0 + .days(8))
+        #expect(!book.hasApplied(executionID: "e1"), "forgotten 8 days after it was applied")
+        #expect(book.awaitsLateCommission(executionID: "e2"), "e2 was released at t0 + 5 s: kept until 5 s later")
+        _ = book.releaseOverdue(at: t0 + .days(8) + .seconds(5))
+        #expect(!book.awaitsLateCommission(executionID: "e2"))
+        // e4's commission was forgotten: its fill waits for a commission of its own, then goes out without one.
+        let late = t0 + .days(8) + .seconds(10)
+        #expect(Self.executeOrder(&book, 4, at: late).isEmpty, "held: no commission known")
+        #expect(Self.commissions(book.releaseOverdue(at: late + .seconds(5))) == [Money.zero])
+        // Left: e3 applied just before the 8 days; e4 applied, and released without its commission.
+        #expect(book.rememberedExecutionCount == 3)
+    }
+
+    @Test func aLongRunRemembersAboutTheRetentionsWorthOfExecutions() {
+        var book = IBOrderBook(commissionWait: .seconds(5))
+        book.executionRetention = Self.day
+        book.settledRetention = 10
+        for n in 1...20_000 {
+            let now = t0 + .minutes(Int64(n))  // one fill a minute for two weeks
+            _ = Self.executeOrder(&book, Int64(n), at: now, commission: .reported(Money(1), realizedPnL: nil))
+            if n % 60 == 0 { _ = book.releaseOverdue(at: now) }
+        }
+        #expect(book.rememberedExecutionCount <= 24 * 60 + 60)
+        #expect(book.rememberedExecutionCount >= 24 * 60)
+        #expect(book.hasApplied(executionID: "e20000") && !book.hasApplied(executionID: "e1"))
+        #expect(book.memory.count < 2 * (24 * 60 + 60) + 1_100, "the queue is compacted")
+    }
+
+    /// Tracks order `n` (broker id 1000 + n) and fills it with execution `e<n>` at `now`.
+    static func executeOrder(
+        _ book: inout IBOrderBook, _ n: Int64, at now: Timestamp, commission: CommissionStatus = .pending
+    ) -> [OrderBookOutput] {
+        let order = engineOrder(n, .buy, 10)
+        let wire = try! OrderMapping.wireOrder(for: order, options: WireOrderOptions())
+        book.track(TrackedOrder(order: order, brokerOrderID: 1000 + Int(n), orderRef: wire.orderRef, wire: wire))
+        return book.execution(
+            brokerExecution("e\(n)", order: 1000 + Int(n), ref: wire.orderRef, quantity: 10), commission: commission,
+            at: now)
+    }
+
+    static func commissions(_ outputs: [OrderBookOutput]) -> [Money] {
+        outputs.compactMap {
+            if case .report(.filled(let fill)) = $0 { return fill.commission }
+            return nil
+        }
+    }
+}

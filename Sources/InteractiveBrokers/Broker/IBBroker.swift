@@ -226,13 +226,13 @@ public actor IBBroker {
         tracked.executed = order.filledQuantity
         tracked.delivered = order.filledQuantity
         book.track(tracked)
-        book.noteApplied(executionIDs: appliedExecutions)
+        book.noteApplied(executionIDs: appliedExecutions, at: clock())
     }
 
     /// Marks executions the restart reconciliation already accounted for (journaled, in the adopted positions)
     /// as seen, so a later reqExecutions neither applies nor reports them again.
     public func noteReconciled(executionIDs: [String]) {
-        book.noteApplied(executionIDs: executionIDs)
+        book.noteApplied(executionIDs: executionIDs, at: clock())
     }
 
     /// Sends again, once, intents of an earlier run that never reached the broker (the reconciler's `send`):

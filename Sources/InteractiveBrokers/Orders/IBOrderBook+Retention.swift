@@ -8,8 +8,9 @@ import TradingModel
 // What still works for a pruned order, and why:
 // - a late commission of one of its fills: `releasedWithoutCommission` (execId → order id) is kept apart from the
 //   order and answered as before (`lateCommission`, which the engine books by order id);
-// - a repeated execDetails, or reqExecutions' whole-day list: `seenExecutions` keeps every applied execId (it is
-//   not pruned), so it is dropped as before;
+// - a repeated execDetails, or reqExecutions' list: `seenExecutions` keeps every applied execId for
+//   `executionRetention` (8 days, longer than the broker lists executions; IBOrderBook+ExecutionMemory.swift), not
+//   by order, so it is dropped as before;
 // - the order-efficiency entry test: `executedPosition(of:)` adds what pruned orders executed;
 // - statuses, openOrders and errMsgs about it: dropped; for a settled order the mirror refused them anyway;
 // - a NEW execution for it (a fill racing a cancel, long after): it comes out as `unknownExecution` instead of the

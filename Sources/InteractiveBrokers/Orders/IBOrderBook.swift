@@ -22,12 +22,19 @@ public struct IBOrderBook: Sendable {
     public internal(set) var orders: [OrderID: TrackedOrder] = [:]
     var byBrokerID: [Int: OrderID] = [:]
     var byOrderRef: [String: OrderID] = [:]
-    private var seenExecutions: Set<String> = []
+    var seenExecutions: Set<String> = []
     /// The execution id applied for each execution base (see `ExecutionIdentity`).
-    private var seenBases: [Substring: String] = [:]
-    private var knownCommissions: [String: Money] = [:]
-    private var heldExecutions: [String: OrderID] = [:]
-    private var releasedWithoutCommission: [String: OrderID] = [:]
+    var seenBases: [Substring: String] = [:]
+    var knownCommissions: [String: Money] = [:]
+    var heldExecutions: [String: OrderID] = [:]
+    var releasedWithoutCommission: [String: OrderID] = [:]
+    /// How long the book remembers an execution id it applied, a commission whose execution has not come, and a
+    /// fill released without its commission (`IBOrderBook+ExecutionMemory.swift`). Longer than the broker reports
+    /// executions back (reqExecutions: at most 7 days).
+    public var executionRetention: TimeSpan = .days(8)
+    /// What the book remembers by execution id, oldest first from `memoryHead` (the forgetting queue).
+    var memory: [RememberedExecution] = []
+    var memoryHead = 0
     /// How many settled orders (terminal, nothing queued) stay tracked; older ones are pruned
     /// (`IBOrderBook+Retention.swift`). At least 1.
     public var settledRetention = 1_000
@@ -72,10 +79,10 @@ public struct IBOrderBook: Sendable {
 
     /// Marks executions as applied without delivering them (an order adopted after a restart: what it traded is
     /// already in the restored positions), so a later reqExecutions does not deliver them again.
-    public mutating func noteApplied(executionIDs: [String]) {
-        for executionID in executionIDs {
-            seenExecutions.insert(executionID)
+    public mutating func noteApplied(executionIDs: [String], at now: Timestamp) {
+        for executionID in executionIDs where seenExecutions.insert(executionID).inserted {
             seenBases[ExecutionIdentity.base(of: executionID)] = executionID
+            remember(executionID, .applied, at: now)
         }
     }
 
@@ -156,6 +163,7 @@ public struct IBOrderBook: Sendable {
             // A correction: applying it as another fill would count the trade twice; the engine cannot amend a
             // fill, so the operator (and the reconciler) must look.
             seenExecutions.insert(execution.executionID)
+            remember(execution.executionID, .applied, at: now)
             return [.anomaly("execution \(execution.executionID) corrects \(original); not applied as a new fill")]
         }
         guard let id = byBrokerID[execution.brokerOrderID] ?? byOrderRef[execution.orderRef],
@@ -163,6 +171,7 @@ public struct IBOrderBook: Sendable {
         else { return [.unknownExecution(execution)] }
         seenExecutions.insert(execution.executionID)
         seenBases[base] = execution.executionID
+        remember(execution.executionID, .applied, at: now)
         if case .reported(let money, _) = commission { knownCommissions[execution.executionID] = money }
         order.executed += execution.quantity
         order.outbox.append(.fill(execution, heldSince: now))
@@ -189,7 +198,9 @@ public struct IBOrderBook: Sendable {
         }
         guard let id = heldExecutions[executionID] else {
             // Early (before its execution) it waits here; a repeat for a fill already delivered with one is dropped.
-            if !seenExecutions.contains(executionID) { knownCommissions[executionID] = money }
+            if !seenExecutions.contains(executionID), knownCommissions.updateValue(money, forKey: executionID) == nil {
+                remember(executionID, .earlyCommission, at: now)
+            }
             return []
         }
         knownCommissions[executionID] = money
@@ -217,7 +228,9 @@ public struct IBOrderBook: Sendable {
 
     /// Releases fills that waited `commissionWait` for their commission (they go out without it; the commission
     /// follows as `lateCommission`).
+    /// Also forgets what is older than `executionRetention`.
     public mutating func releaseOverdue(at now: Timestamp) -> [OrderBookOutput] {
+        forgetExpired(at: now)
         var out: [OrderBookOutput] = []
         for id in orders.keys.sorted() where orders[id]?.outbox.isEmpty == false { out += drain(id, at: now) }
         return out
@@ -299,7 +312,10 @@ public struct IBOrderBook: Sendable {
                 order.outbox.removeFirst()
                 heldExecutions[execution.executionID] = nil
                 knownCommissions[execution.executionID] = nil
-                if commission == nil { releasedWithoutCommission[execution.executionID] = id }
+                if commission == nil {
+                    releasedWithoutCommission[execution.executionID] = id
+                    remember(execution.executionID, .releasedWithoutCommission, at: now)
+                }
                 order.delivered += execution.quantity
                 do throws(OrderTransitionError) {
                     try order.lifecycle.apply(order.delivered >= order.quantity ? .filled : .partiallyFilled)

@@ -102,7 +102,10 @@ extension TWSConnection {
             throw .clientIDInUse(clientID: configuration.clientID)
         case .notice, .clientSide:
             if notice.requestID >= 0, router.deliver(notice: notice, to: .request(notice.requestID)) { return }
-            if notice.requestID >= 0, publishOrderNotice(notice) { return }
+            if let origin = publishOrderNotice(notice) {
+                if origin == .earlier { logger.info("\(notice)") }
+                return
+            }
             logger.info("\(notice)")
             publish(notice: notice)
         case .terminal:
@@ -111,7 +114,10 @@ extension TWSConnection {
                 pacedRequestFinished(requestID: notice.requestID)
                 return
             }
-            if publishOrderNotice(notice) { return }
+            if let origin = publishOrderNotice(notice) {
+                if origin == .earlier { logger.warning("\(notice)") }
+                return
+            }
             logger.warning("\(notice)")
             publish(notice: notice)
         }

@@ -50,11 +50,31 @@ extension TWSConnection {
         for listener in orderEventListeners.values { listener.yield(event) }
     }
 
-    /// Hands an errMsg about one of our orders to the listeners.
-    /// - Returns: whether the notice concerned an order this connection placed.
-    func publishOrderNotice(_ notice: TWSNotice) -> Bool {
-        guard placedOrderIDs.contains(notice.requestID) else { return false }
+    /// Hands an errMsg about an order to the order-event listeners. An order's errMsg carries its order id, which is
+    /// one this connection placed, modified or cancelled lately, or any id below the request ids
+    /// (`requestIDs.firstID`): an order of an earlier connection or run, e.g. one still working after a reconnect or
+    /// adopted at start-up. The listeners look their orders up by id; TWS sends a client errMsgs only about its own
+    /// orders and requests.
+    /// - Returns: `nil` when the notice is not an order's, else where the order came from.
+    func publishOrderNotice(_ notice: TWSNotice) -> OrderNoticeOrigin? {
+        let id = notice.requestID
+        let origin: OrderNoticeOrigin
+        if recentOrderIDs.contains(id) {
+            origin = .recent
+        } else if id >= 0, id < requestIDs.firstID {
+            origin = .earlier
+        } else {
+            return nil
+        }
         for listener in orderEventListeners.values { listener.yield(.notice(notice)) }
-        return true
+        return origin
     }
+}
+
+/// Whose order an errMsg is about (`TWSConnection.publishOrderNotice`).
+enum OrderNoticeOrigin: Sendable {
+    /// Placed, modified or cancelled lately on this connection: its notices are the order listeners' to report.
+    case recent
+    /// An earlier connection's or run's: logged by the connection as well, as nothing here sent it.
+    case earlier
 }

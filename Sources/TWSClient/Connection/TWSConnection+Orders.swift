@@ -57,7 +57,7 @@ extension TWSConnection {
     /// orders is routed before the caller returns (routing runs on this actor).
     private func notePlaced(_ ids: some Sequence<Int>) {
         for id in ids {
-            placedOrderIDs.insert(id)
+            recentOrderIDs.insert(id)
             orderIDs.observe(orderID: id)
         }
     }
@@ -95,11 +95,12 @@ extension TWSConnection {
     /// - Throws: `TWSRequestError.notConnected` unless ready.
     public func cancelOrderNow(_ orderID: Int, options: TWSOrderCancel = TWSOrderCancel()) throws(TWSRequestError) {
         guard case .ready = phase else { throw .notConnected }
+        recentOrderIDs.insert(orderID)
         try send(.cancelOrder(orderID: orderID, options), priority: .cancel)
     }
 
     private func submit(orderID: Int, order: TWSOrder, contract: TWSContract) throws(TWSRequestError) {
-        placedOrderIDs.insert(orderID)
+        recentOrderIDs.insert(orderID)
         orderIDs.observe(orderID: orderID)
         try send(.placeOrder(orderID: orderID, contract: contract, order: order))
     }
@@ -108,6 +109,7 @@ extension TWSConnection {
     /// - Throws: `TWSRequestError.notConnected`.
     public func cancelOrder(_ orderID: Int, options: TWSOrderCancel = TWSOrderCancel()) async throws(TWSRequestError) {
         _ = try await readySession()
+        recentOrderIDs.insert(orderID)
         try send(.cancelOrder(orderID: orderID, options), priority: .cancel)
     }
 

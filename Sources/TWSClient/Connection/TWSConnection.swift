@@ -80,8 +80,9 @@ public actor TWSConnection {
     var stateListeners: [Int: AsyncStream<TWSConnectionState>.Continuation] = [:]
     var noticeListeners: [Int: AsyncStream<TWSNotice>.Continuation] = [:]
     var orderEventListeners: [Int: AsyncThrowingStream<TWSOrderEvent, any Error>.Continuation] = [:]
-    /// Order ids this connection placed, so errMsgs about them become order events.
-    var placedOrderIDs: Set<Int> = []
+    /// Order ids this connection placed, modified or cancelled lately (bounded): errMsgs about them are order events
+    /// only, not logged here (`publishOrderNotice`).
+    var recentOrderIDs = RecentOrderIDs()
     var nextListenerID = 0
     var executionJoiner = ExecutionJoiner()
     /// The latest published state; `connecting` until the connection is ready or closed.

@@ -51,6 +51,37 @@ import Testing
         }
     }
 
+    /// An errMsg about an order this connection did not place (one still working from before a reconnect, or
+    /// adopted at start-up) still reaches the order listeners: its id is below the request ids. One with a request
+    /// id that no request waits for is a plain notice.
+    @Test func anOrdersNoticeReachesTheOrderListenersWhoeverPlacedIt() async throws {
+        try await InMemoryHarness().withReadyConnection(nextValidID: 1002) { connection, peer in
+            let events = await connection.orderEvents()
+            let notices = await connection.notices()
+            peer.send(ServerFrames.fields("errMsg_202_order_canceled", id: 100_000_050))  // a finished request's
+            peer.send(ServerFrames.fields("errMsg_201_order_rejected", id: 777))  // an earlier connection's order
+            // What each stream gets next either way, so a misrouted notice fails the test instead of hanging it.
+            peer.send(ServerFrames.fields("orderStatus_submitted"))
+            peer.send(ServerFrames.fields("errMsg_2104_farm_ok"))
+            var received: [TWSOrderEvent] = []
+            for try await event in events {
+                received.append(event)
+                break
+            }
+            guard case .notice(let rejected)? = received.first else {
+                Issue.record("expected the rejection as an order event, got \(received)")
+                return
+            }
+            #expect(rejected.requestID == 777 && rejected.code == 201)
+            var plain: [TWSNotice] = []
+            for await notice in notices {
+                plain.append(notice)
+                break
+            }
+            #expect(plain.map(\.requestID) == [100_000_050], "the request id's notice is not an order's")
+        }
+    }
+
     @Test func openOrdersAndPositionsAreCollectedUntilTheirEnd() async throws {
         try await InMemoryHarness().withReadyConnection { connection, peer in
             async let orders = connection.openOrders()

@@ -71,3 +71,14 @@ import Testing
         }
     }
 }
+
+@Suite struct RecentOrderIDsTests {
+    @Test func keepsTheMostRecentDistinctIdsUpToItsCapacity() {
+        var recent = RecentOrderIDs(capacity: 3)
+        for id in [1, 2, 3, 2, 4] { recent.insert(id) }  // 2 again is not a new member; 4 pushes out 1
+        #expect(recent.count == 3)
+        #expect(!recent.contains(1) && recent.contains(2) && recent.contains(3) && recent.contains(4))
+        for id in 5...1_000 { recent.insert(id) }
+        #expect(recent.count == 3 && recent.contains(998) && recent.contains(1_000) && !recent.contains(997))
+    }
+}
