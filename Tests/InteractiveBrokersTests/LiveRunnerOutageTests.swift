@@ -163,6 +163,27 @@ struct LiveRunnerOutageTests {
         #expect(run.resubscriptions == 1)
     }
 
+    @Test("data farms: the states TWS reported at connect are known; a broken farm is alerted after the grace period, then OK")
+    func farmOutage() async throws {
+        let usfarm = TWSFarm(kind: .marketData, name: "usfarm")
+        let (run, milestones, _, _) = try await outageRun(grace: .zero, journal: nil) { simulator, milestones, stopper in
+            while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
+            await simulator.apply(.farmStatus(2103))
+            await waitFor(milestones) { $0 == .farmAlert(usfarm) }  // the loop's next 1-second tick
+            await simulator.apply(.farmStatus(2104))
+            // The second OK of usfarm (the first came at connect).
+            await waitFor(milestones) { _ in milestones.all.filter { $0 == .farmChanged(usfarm, .ok) }.count == 2 }
+            stopper.yield("test done")
+        }
+        let farms = milestones.filter { if case .farmChanged = $0 { true } else if case .farmAlert = $0 { true } else { false } }
+        #expect(farms == [
+            .farmChanged(usfarm, .ok), .farmChanged(TWSFarm(kind: .historicalData, name: "ushmds"), .ok),
+            .farmChanged(TWSFarm(kind: .securityDefinition, name: "secdefnj"), .ok),
+            .farmChanged(usfarm, .broken), .farmAlert(usfarm), .farmChanged(usfarm, .ok),
+        ])
+        #expect(run.farmOutages == 1)
+    }
+
     @Test("5-second bars refused for lack of permission stop the run with the reason (no delayed form)")
     func refusedBarsStopWithReason() async throws {
         let (run, _, _, _) = try await outageRun(grace: .seconds(30), entitled: false, journal: nil) { _, _, _ in }

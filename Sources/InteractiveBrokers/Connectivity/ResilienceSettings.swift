@@ -1,4 +1,5 @@
 import Foundation
+import TWSClient
 import TradingModel
 
 /// How a running bot rides out outages: the 1100 grace period, IB's reset window, bar back-fill, delayed data.
@@ -55,4 +56,8 @@ public enum ConnectivityMilestone: Sendable, Equatable {
     case eventLoopStuck
     /// The event loop took an input again after being reported stuck.
     case eventLoopRecovered
+    /// A data farm's state changed (`FarmMonitor`).
+    case farmChanged(TWSFarm, TWSFarmState)
+    /// A data farm stayed broken longer than the grace period, outside the reset window (the ALERT).
+    case farmAlert(TWSFarm)
 }

@@ -169,6 +169,8 @@ public struct LiveRunSummary: Sendable {
     public var reconnects: Int
     /// Bar subscriptions made again after 1101 (market data lost).
     public var resubscriptions: Int
+    /// Data farm outages (a farm reported broken: 2103, 2105, 2157).
+    public var farmOutages = 0
     /// Why the run ended.
     public var stopReason: String
     /// The engine's realized-P&L total before commissions at the end, restored across restarts of the same run

@@ -90,6 +90,7 @@ extension Session {
                     do { try journal.checkpoint() } catch { logger.warning("journal checkpoint: \(error)") }
                 }
                 connectivityTick()
+                farmTick()
                 await broker.releaseOverdueCommissions()
                 await journalRestartState(broker, periodic: clock.now >= nextSummary)  // LiveRunner+RiskRestore.swift
                 if clock.now >= nextSummary {
@@ -105,6 +106,8 @@ extension Session {
             case .feedEnded(let ended, let number, let reason):
                 guard ended == generation, number == feed else { continue }  // a retired feed
                 return .feedFailed(reason)
+            case .farm(let on, let report):
+                if on == generation { farmReported(report) }
             case .connectivity(let ended, let state):
                 guard ended == generation else { continue }
                 // 1101: resynchronized here, resubscribed (and back-filled) by `runConnected`.
@@ -248,10 +251,11 @@ extension Session {
         }
         let paths = "\(onArrival) on arrival" + (rehearsals > 0 ? ", path rehearsed \(rehearsals) times" : "")
         let inside = latency.count > 0 ? "; bar → order inside the bot \(latency.text)" : ""
+        let brokenFarms = farms.summary(at: configuration.resilience.clock())
         let text =
             "portfolio: equity \(account.equity), cash \(account.cash), exposure \(account.grossExposure), "
             + "positions [\(held.joined(separator: ", "))], bars \(bars) (\(paths)), fills \(fills), commands \(commands)"
-            + inside
+            + inside + (brokenFarms.isEmpty ? "" : "; \(brokenFarms)")
         logger.info("\(text)")
     }
 }

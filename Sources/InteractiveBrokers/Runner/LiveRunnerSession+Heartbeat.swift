@@ -39,7 +39,7 @@ extension RunnerInput {
     /// Whether this input came from the connection (the heartbeat's evidence that the gateway answers).
     var isInbound: Bool {
         switch self {
-        case .broker, .market, .quotes, .connectivity: true
+        case .broker, .market, .quotes, .connectivity, .farm: true
         case .tick, .stop, .ended, .drained, .feedEnded, .executionsSynced: false
         }
     }

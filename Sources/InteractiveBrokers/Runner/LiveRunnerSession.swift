@@ -31,6 +31,8 @@ struct Session<S: Strategy> {
     var resubscriptions = 0
     /// 1100/1101/1102 debouncing, the reset window, the connectivity pause.
     var connectivity: ConnectivityMonitor
+    /// The data farms' outages (LiveRunnerSession+Farms.swift).
+    var farms: FarmMonitor
     /// Why new entries are paused now (empty: not paused).
     var entryPauses: Set<EntryPause> = []
     var resynchronizations = 0
@@ -54,6 +56,8 @@ struct Session<S: Strategy> {
             instruments: universe.count)
         book = ContractBook(universe: universe)
         connectivity = ConnectivityMonitor(
+            gracePeriod: configuration.resilience.gracePeriod, schedule: configuration.resilience.resetSchedule)
+        farms = FarmMonitor(
             gracePeriod: configuration.resilience.gracePeriod, schedule: configuration.resilience.resetSchedule)
     }
 
@@ -113,6 +117,7 @@ struct Session<S: Strategy> {
         group.addTask {
             for await state in states { input.yield(.connectivity(generation, state)) }
         }
+        await followFarms(connection, generation: generation, input: input, group: &group)
         startHeartbeat(connection, generation: generation, input: input, group: &group)  // when on
         startExecutionSync(connection, broker: broker, input: input, group: &group)
         var feedNumber = 0
@@ -232,6 +237,7 @@ struct Session<S: Strategy> {
             brokerPositions: brokerPositions, enginePositions: enginePositions, reconnects: reconnects,
             resubscriptions: resubscriptions,
             stopReason: reason, realizedPnL: engine.portfolio.realizedPnL)
+        summary.farmOutages = farms.outages
         summary.barsOnArrival = core.lock.withLock { core.barsOnArrival }
         summary.rehearsals = core.lock.withLock { core.rehearsals }
         (summary.tickToOrder, summary.readToOrder, summary.socketWait, summary.pollDelay) = core.lock.withLock {

@@ -58,6 +58,8 @@ enum RunnerInput: Sendable {
     case feedEnded(Int, Int, String)
     /// A connection state change (1100 lost, 1101/1102 restored, …) of that generation.
     case connectivity(Int, TWSConnectionState)
+    /// A data farm's state (2103–2108, 2157, 2158) on the connection of that generation.
+    case farm(Int, TWSFarmReport)
     /// The broker's executions, fetched beside the loop (LiveRunnerSession+ExecutionSync.swift).
     case executionsSynced(BrokerSnapshot)
 }

@@ -106,7 +106,12 @@ extension TWSConnection {
                 if origin == .earlier { logger.info("\(notice)") }
                 return
             }
-            logger.info("\(notice)")
+            if let farm = TWSFarmReport(notice) {
+                farms.apply(farm)
+                logger.debug("\(notice)")  // on `farms` and `notices()`; a trading session logs the changes
+            } else {
+                logger.info("\(notice)")
+            }
             publish(notice: notice)
         case .terminal:
             let key = RouteKey.request(notice.requestID)

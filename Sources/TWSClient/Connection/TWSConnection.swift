@@ -84,6 +84,8 @@ public actor TWSConnection {
     /// only, not logged here (`publishOrderNotice`).
     var recentOrderIDs = RecentOrderIDs()
     var nextListenerID = 0
+    /// The data farms' last states, as TWS reported them (2103–2108, 2157, 2158).
+    public internal(set) var farms = TWSFarmBoard()
     var executionJoiner = ExecutionJoiner()
     /// The latest published state; `connecting` until the connection is ready or closed.
     public private(set) var state: TWSConnectionState = .connecting

@@ -204,6 +204,24 @@ import Testing
         }
     }
 
+    @Test func farmNoticesKeepTheFarmsStatesAndStayOnTheNoticeStream() async throws {
+        try await InMemoryHarness().withReadyConnection { connection, peer in
+            let notices = await connection.notices()
+            peer.send(ServerFrames.fields("errMsg_2104_farm_ok"))
+            peer.send(ServerFrames.fields("errMsg_2158_secdef_ok"))
+            var codes: [Int] = []
+            for await notice in notices {
+                codes.append(notice.code)
+                if codes.count == 2 { break }
+            }
+            #expect(codes == [2104, 2158])
+            #expect(await connection.farms.states == [
+                TWSFarm(kind: .marketData, name: "usfarm"): .ok,
+                TWSFarm(kind: .securityDefinition, name: "secdefnj"): .ok,
+            ])
+        }
+    }
+
     @Test func connectivityCodesChangeTheState() async throws {
         try await InMemoryHarness().withReadyConnection { connection, peer in
             let states = await connection.stateChanges()
