@@ -37,6 +37,7 @@ private func quiet() -> Logger {
 /// A runner against a manual-clock simulator one hour into a session; `drive` replays and injects faults.
 private func outageRun(
     grace: TimeSpan, entitled: Bool = true, journal: OrderJournal?,
+    prepare: @Sendable (GatewaySimulator) async -> Void = { _ in },
     drive: @escaping @Sendable (GatewaySimulator, Milestones, AsyncStream<String>.Continuation) async -> Void
 ) async throws -> (LiveRunSummary, [ConnectivityMilestone], GatewayState, [TWSExecutionReport]) {
     var gatewayLogger = Logger(label: "test.gateway")
@@ -50,6 +51,7 @@ private func outageRun(
     return try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
         group.addTask { try await simulator.run(); return nil }
         let port = await simulator.listeningPort()
+        await prepare(simulator)
         var configuration = LiveRunnerConfiguration(
             connection: connectionConfiguration(port, clientID: 41), symbols: ["SYN000", "SYN001", "SYN002"],
             engine: EngineConfig(initialCash: Money(100_000)))
@@ -182,6 +184,42 @@ struct LiveRunnerOutageTests {
             .farmChanged(usfarm, .broken), .farmAlert(usfarm), .farmChanged(usfarm, .ok),
         ])
         #expect(run.farmOutages == 1)
+    }
+
+    @Test("a stop during the warm-up does not wait for its historical requests: the one under way is cancelled")
+    func stopDuringWarmUp() async throws {
+        let started = ContinuousClock.now
+        let (run, _, _, _) = try await outageRun(
+            grace: .seconds(30), journal: nil, prepare: { await $0.apply(.stallNextHistoricalRequest) }
+        ) { simulator, _, stopper in
+            // The first warm-up request is never answered (it would time out after 60 s).
+            while await simulator.state().pendingFaults.stallNextHistorical { await Task.yield() }
+            stopper.yield("test stop")
+        }
+        let elapsed = ContinuousClock.now - started
+        #expect(run.stopReason.contains("test stop"), "\(run.stopReason)")
+        #expect(elapsed < .seconds(20), "the stop waited \(elapsed)")
+        #expect(run.warmupBars == 0 && run.commands == 0)
+    }
+
+    @Test("a stop during a back-fill (after 1102) does not wait for its historical requests")
+    func stopDuringBackfill() async throws {
+        let started = ContinuousClock.now
+        let (run, milestones, _, _) = try await outageRun(grace: .seconds(600), journal: nil) {
+            simulator, _, stopper in
+            while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
+            await replay(simulator, limit: 6) { _ in false }
+            await simulator.apply(.connectivityLost)
+            for _ in 0..<12 { await simulator.advance(by: .seconds(5)) }
+            await simulator.apply(.stallNextHistoricalRequest)
+            await simulator.apply(.connectivityRestored(dataLost: false))
+            while await simulator.state().pendingFaults.stallNextHistorical { await Task.yield() }
+            stopper.yield("test stop")
+        }
+        let elapsed = ContinuousClock.now - started
+        #expect(run.stopReason.contains("test stop"), "\(run.stopReason)")
+        #expect(elapsed < .seconds(20), "the stop waited \(elapsed)")
+        #expect(!milestones.contains { if case .backfilled = $0 { true } else { false } }, "\(milestones)")
     }
 
     @Test("5-second bars refused for lack of permission stop the run with the reason (no delayed form)")

@@ -294,6 +294,16 @@ public enum LiveRunner {
         let input = RunnerInbox()
         let stopFlag = StopFlag()
         return try await withThrowingTaskGroup(of: Void.self, returning: LiveRunSummary.self) { group in
+            if let stop {
+                // Listened to from the start: a stop during the start-up (a warm-up waiting for pacing) ends it early.
+                group.addTask {
+                    for await reason in stop {
+                        // A later request is a fast stop: it ends the drain at once (the journal is still written).
+                        input.yield(stopFlag.isSet ? .drained : .stop(reason))
+                        stopFlag.set(reason)
+                    }
+                }
+            }
             var first = TWSConnection(configuration: configuration.connection, environment: environment)
             group.addTask { [first] in try? await first.run() }
             var session: Session<S>
@@ -329,6 +339,7 @@ public enum LiveRunner {
                 session = Session(
                     strategy: strategy, configuration: configuration, account: account, logger: logger)
                 session.busyThread = busyThread
+                session.stopFlag = stopFlag
                 brokerEvents = try await session.start(first)
             } catch {
                 await first.disconnect()
@@ -352,15 +363,6 @@ public enum LiveRunner {
                     try await Task.sleep(for: duration)
                     stopFlag.set("duration \(duration) elapsed")
                     input.yield(.stop("duration \(duration) elapsed"))
-                }
-            }
-            if let stop {
-                group.addTask {
-                    for await reason in stop {
-                        // A later request is a fast stop: it ends the drain at once (the journal is still written).
-                        input.yield(stopFlag.isSet ? .drained : .stop(reason))
-                        stopFlag.set(reason)
-                    }
                 }
             }
             var connection: TWSConnection? = first

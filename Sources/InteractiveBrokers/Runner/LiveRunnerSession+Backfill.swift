@@ -31,7 +31,13 @@ extension Session {
         var range: (first: Timestamp, last: Timestamp)?
         var covered = lastClosed
         var planned = false
+        var cutShort = false
         for _ in 0..<3 {
+            if let reason = stopFlag?.reason {
+                logger.notice("back-fill after \(outage) cut short: \(reason)")
+                cutShort = true
+                break
+            }
             let serverNow: Timestamp
             do { serverNow = Timestamp(seconds: try await connection.currentTime()) } catch {
                 logger.warning("back-fill after \(outage) skipped: no server time (\(error))")
@@ -43,7 +49,11 @@ extension Session {
             planned = true
             covered = plan.serverNow - plan.barLength
             if plan.isTruncated { alertTruncated(plan, after: outage) }
-            let fetched = await fetch(plan, connection)
+            guard let fetched = await fetch(plan, connection) else {
+                logger.notice("back-fill after \(outage) cut short: \(stopFlag?.reason ?? "stopping")")
+                cutShort = true
+                break
+            }
             let bars = plan.select(fetched, lastSeen: lastBarTime)
             guard let first = bars.first, let last = bars.last else { continue }
             range = (range?.first ?? first.1.timestamp, last.1.timestamp)
@@ -52,8 +62,8 @@ extension Session {
             denied += engine.denials.count - deniedBefore
             fed += bars.count
         }
-        guard planned else { return }  // no complete bar was missing
         backfilledBars += fed
+        guard planned, !cutShort else { return }  // no complete bar was missing, or stopping
         if let range {
             logger.notice(
                 "back-filled \(fed) bars missed during \(outage) (\(range.first) … \(range.last)); \(denied) orders the strategy wanted on them were not sent")
@@ -62,9 +72,11 @@ extension Session {
     }
 
     /// Every request of the plan for every instrument; a failed request is logged and its bars stay missing.
-    private func fetch(_ plan: BackfillPlan, _ connection: TWSConnection) async -> [(InstrumentID, Bar)] {
-        var fetched: [(InstrumentID, Bar)] = []
+    /// - Returns: `nil` when a stop was asked for meanwhile (`fetchUnlessStopped`).
+    private func fetch(_ plan: BackfillPlan, _ connection: TWSConnection) async -> [(InstrumentID, Bar)]? {
+        var fetches: [HistoricalFetch] = []
         for id in ids {
+            let symbol = universe[id].symbol.rawValue
             for request in plan.requests {
                 do {
                     var query = TWSHistoricalBarsQuery(
@@ -74,15 +86,21 @@ extension Session {
                     query.whatToShow = configuration.whatToShow
                     query.useRTH = !configuration.outsideRegularTradingHours
                     query.formatDate = 2  // epoch seconds: no bar read in TWS's login time zone
-                    for item in try await connection.historicalBars(query) {
-                        do { fetched.append((id, try BarMapping.bar(item))) } catch {
-                            logger.warning("back-fill bar of \(universe[id].symbol) dropped: \(error)")
-                        }
-                    }
+                    fetches.append(
+                        HistoricalFetch(
+                            id: id, query: query, what: "back-fill of \(symbol) until \(request.end)"))
                 } catch {
-                    logger.warning("back-fill of \(universe[id].symbol) until \(request.end) failed: \(error)")
+                    logger.warning("back-fill of \(symbol) until \(request.end) failed: \(error)")
                 }
-                activity.mark(inbound: false)  // a paced back-fill is progress, not a stuck loop (LoopWatchdog)
+            }
+        }
+        guard let answers = await fetchUnlessStopped(fetches, connection) else { return nil }
+        var fetched: [(InstrumentID, Bar)] = []
+        for (id, items) in answers {
+            for item in items {
+                do { fetched.append((id, try BarMapping.bar(item))) } catch {
+                    logger.warning("back-fill bar of \(universe[id].symbol) dropped: \(error)")
+                }
             }
         }
         return fetched

@@ -12,16 +12,20 @@ extension Session {
     mutating func warmUp(_ connection: TWSConnection) async throws {
         guard !configuration.warmupDuration.isEmpty else { return }
         var all: [(Timestamp, InstrumentID, Bar)] = []
+        var fetches: [HistoricalFetch] = []
         for id in ids {
             var query = TWSHistoricalBarsQuery(
                 contract: try book.contract(for: id), duration: configuration.warmupDuration,
                 barSize: configuration.warmupBarSize)
             query.whatToShow = configuration.whatToShow
-            let wire: [TWSBar]
-            do { wire = try await connection.historicalBars(query) } catch {
-                logger.warning("warm-up bars of \(universe[id].symbol): \(error)")
-                continue
-            }
+            let symbol = universe[id].symbol.rawValue
+            fetches.append(HistoricalFetch(id: id, query: query, what: "warm-up bars of \(symbol)"))
+        }
+        guard let fetched = await fetchUnlessStopped(fetches, connection) else {
+            logger.notice("warm-up cut short: \(stopFlag?.reason ?? "stopping")")
+            return
+        }
+        for (id, wire) in fetched {
             // The last bar contains "now" and is partial.
             for item in wire.dropLast() {
                 do { let bar = try BarMapping.bar(item); all.append((bar.timestamp, id, bar)) } catch {

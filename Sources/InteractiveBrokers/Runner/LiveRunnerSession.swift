@@ -42,6 +42,8 @@ struct Session<S: Strategy> {
     /// The risk baseline and order-efficiency counts last journaled (LiveRunner+RiskRestore.swift).
     var journaledRisk: RiskBaseline?
     var journaledEfficiency: JournalOrderEfficiency?
+    /// Set when a stop is asked for: the warm-up and back-fill requests end early (LiveRunnerSession+Fetch.swift).
+    var stopFlag: StopFlag?
     /// The busy-polling session thread, when the run has one (`keepWarmInterval` rehearses on it).
     var busyThread: TWSBusyPollThread?
 

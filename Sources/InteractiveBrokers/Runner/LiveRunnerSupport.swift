@@ -13,6 +13,12 @@ final class StopFlag: @unchecked Sendable {
     var isSet: Bool { lock.withLock { value != nil } }
     var reason: String? { lock.withLock { value } }
     func set(_ reason: String) { lock.withLock { if value == nil { value = reason } } }
+    /// Returns once set (or when the task is cancelled), looking every 50 ms.
+    func wait() async {
+        while !isSet {
+            do { try await Task.sleep(for: .milliseconds(50)) } catch { return }
+        }
+    }
     /// Sleeps `span` in small steps, returning early once set.
     func sleep(for span: Duration) async throws {
         let clock = ContinuousClock()
