@@ -33,6 +33,9 @@ struct OrderJournalExecutionsTests {
             #expect(fills.map(\.commission) == [Money(1), nil, Money(2)])
             #expect(try journal.orders().first?.state == .filled)
             #expect(try journal.journaledExecutions() == ["e0": true, "e1": false, "e2": true])
+            // Only fills at or after `since` (all three were executed at t0 + 5 s).
+            #expect(try journal.journaledExecutions(since: OrderJournalTests.t0 + .seconds(5)).count == 3)
+            #expect(try journal.journaledExecutions(since: OrderJournalTests.t0 + .seconds(6)).isEmpty)
             #expect(try journal.recordExecutions([]).isEmpty)
         }
     }

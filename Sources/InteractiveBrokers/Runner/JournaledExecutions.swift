@@ -1,10 +1,11 @@
 import Storage
 import Synchronization
+import TradingModel
 
 /// What the journal needs to offer the execution sync (`OrderJournal` does; tests count calls on a double).
 protocol ExecutionJournal: Sendable {
-    /// Every journaled execId, and whether its fill has a commission.
-    func journaledExecutions() throws(OrderJournalError) -> [String: Bool]
+    /// The journaled execIds of fills executed at `since` or later, and whether each fill has a commission.
+    func journaledExecutions(since: Timestamp?) throws(OrderJournalError) -> [String: Bool]
     /// The batch in one transaction.
     func recordExecutions(_ executions: [OrderJournal.Execution]) throws(OrderJournalError) -> [FillRecording]
 }
@@ -16,31 +17,49 @@ extension OrderJournal: ExecutionJournal {}
 /// journal does not have, or a commission its fill lacks. Without it the loop made one SQLite transaction per
 /// execution of the day, every interval (tens of milliseconds in which bars waited, on a day of thousands of fills).
 ///
-/// Seeded from the journal on first use (the start-up reconciliation), then kept: an execId is added once a batch
-/// holding it committed. Executions the broker adapter journals as they arrive are not added here; the next sync
+/// Seeded from the journal on first use (the start-up reconciliation) with the fills of the last `retention`, then
+/// kept: an execId is added once a batch holding it committed, and forgotten once its fill is older than `retention`
+/// (8 days: the broker lists at most the last 7 days' executions), so neither the seed nor the set grows with the
+/// journal's history. Executions the broker adapter journals as they arrive are not added here; the next sync
 /// writes each of them once more (a `.duplicate`, in the same one transaction) and knows it from then on. The set
 /// is only ever a subset of the journal's, so skipping what it holds never loses a fill.
 final class JournaledExecutions: Sendable {
-    /// execId → whether its commission is journaled; `nil` until seeded.
-    private let known = Mutex<[String: Bool]?>(nil)
+    fileprivate struct Known {
+        /// execId → whether its commission is journaled.
+        var commissions: [String: Bool] = [:]
+        /// execId → its fill's time (unknown for seeded ones: they are forgotten with the seed's horizon).
+        var times: [String: Timestamp] = [:]
+        /// The seed's horizon: seeded execIds are forgotten once it falls out of the retention.
+        var seededSince: Timestamp
+        /// The size after the last forgetting (it runs again once the set doubled).
+        var sizeAfterForgetting = 0
+    }
 
-    init() {}
+    /// How long a journaled execId is remembered after its fill's time.
+    let retention: TimeSpan
+    /// `nil` until seeded.
+    private let known = Mutex<Known?>(nil)
+
+    init(retention: TimeSpan = .days(8)) {
+        self.retention = retention
+    }
 
     /// Journals the executions (each with its commission, when known) that are new to the journal, in one
     /// transaction; nothing when there are none.
     /// - Returns: how many fills were new in the journal.
     /// - Throws: what the journal throws (nothing is marked known then; the next sync retries).
+    /// - Parameter now: the time of the sync (the horizon of what is remembered is `now - retention`).
     func record(
-        _ executions: [OrderJournal.Execution], into journal: some ExecutionJournal
+        _ executions: [OrderJournal.Execution], into journal: some ExecutionJournal, at now: Timestamp
     ) throws(OrderJournalError) -> Int {
-        try seed(from: journal)
+        try seed(from: journal, since: now - retention)
         // A hash lookup per listed execution (the list is the whole day's; reading it is cheap), one transaction for
         // the new ones.
         let batch = known.withLock { known -> [OrderJournal.Execution] in
             var batch: [OrderJournal.Execution] = []
             var inBatch: Set<String> = []  // the broker's list may repeat an execution
             for execution in executions where !inBatch.contains(execution.fill.execID) {
-                switch known?[execution.fill.execID] {
+                switch known?.commissions[execution.fill.execID] {
                 case true?: continue
                 case false?: if execution.commission == nil { continue }  // nothing new to join
                 case nil: break
@@ -53,9 +72,12 @@ final class JournaledExecutions: Sendable {
         guard !batch.isEmpty else { return 0 }
         let results = try journal.recordExecutions(batch)
         known.withLock { known in
-            for execution in batch where execution.commission != nil || known?[execution.fill.execID] == nil {
-                known?[execution.fill.execID] = execution.commission != nil
+            for execution in batch
+            where execution.commission != nil || known?.commissions[execution.fill.execID] == nil {
+                known?.commissions[execution.fill.execID] = execution.commission != nil
+                known?.times[execution.fill.execID] = execution.fill.time
             }
+            known?.forget(before: now - retention)
         }
         return results.reduce(0) { count, result in
             if case .recorded = result { count + 1 } else { count }
@@ -63,11 +85,26 @@ final class JournaledExecutions: Sendable {
     }
 
     /// How many execIds are known (tests).
-    var count: Int { known.withLock { $0?.count ?? 0 } }
+    var count: Int { known.withLock { $0?.commissions.count ?? 0 } }
 
-    private func seed(from journal: some ExecutionJournal) throws(OrderJournalError) {
+    private func seed(from journal: some ExecutionJournal, since: Timestamp) throws(OrderJournalError) {
         guard known.withLock({ $0 == nil }) else { return }
-        let loaded = try journal.journaledExecutions()
-        known.withLock { $0 = $0 ?? loaded }
+        let loaded = try journal.journaledExecutions(since: since)
+        known.withLock { $0 = $0 ?? Known(commissions: loaded, seededSince: since) }
+    }
+}
+
+extension JournaledExecutions.Known {
+    /// Forgets the execIds of fills before `horizon`, once the set doubled since the last time (a pass over it).
+    mutating func forget(before horizon: Timestamp) {
+        guard commissions.count > 2 * sizeAfterForgetting + 1_024 else { return }
+        let seedExpired = seededSince < horizon
+        commissions = commissions.filter { id, _ in
+            if let time = times[id] { return time >= horizon }
+            return !seedExpired
+        }
+        times = times.filter { $0.value >= horizon }
+        if seedExpired { seededSince = horizon }
+        sizeAfterForgetting = commissions.count
     }
 }

@@ -236,7 +236,7 @@ extension Session {
             executions.append(OrderJournal.Execution(fill: fill, commission: commission))
         }
         do {
-            return try journaledExecutions.record(executions, into: journal)
+            return try journaledExecutions.record(executions, into: journal, at: now)
         } catch {
             logger.error("journal: \(error)")
             return 0

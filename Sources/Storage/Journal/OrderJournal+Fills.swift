@@ -39,14 +39,16 @@ extension OrderJournal {
         }
     }
 
-    /// Every journaled execId, and whether its fill has a commission: what a caller seeds its own set of known
-    /// executions with (the periodic sync skips those).
+    /// The journaled execIds of fills executed at `since` or later (every one without it), and whether each fill has
+    /// a commission: what a caller seeds its own set of known executions with (the periodic sync skips those).
     /// - Throws: `OrderJournalError.database`.
-    public func journaledExecutions() throws(OrderJournalError) -> [String: Bool] {
+    public func journaledExecutions(since: Timestamp? = nil) throws(OrderJournalError) -> [String: Bool] {
         try perform("read execIds") {
             try pool.read { db in
                 var known: [String: Bool] = [:]
-                let rows = try Row.fetchCursor(db, sql: "SELECT exec_id, commission IS NOT NULL FROM fills")
+                let rows = try Row.fetchCursor(
+                    db, sql: "SELECT exec_id, commission IS NOT NULL FROM fills WHERE time >= ?",
+                    arguments: [since?.nanoseconds ?? Int64.min])
                 while let row = try rows.next() { known[row[0]] = row[1] }
                 return known
             }
