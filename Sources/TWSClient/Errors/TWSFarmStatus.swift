@@ -113,7 +113,8 @@ public struct TWSFarmBoard: Sendable, Hashable {
     /// Creates an empty board.
     public init() {}
 
-    /// Notes a report. - Returns: the farm's previous state (`nil`: first report of it).
+    /// Notes a report.
+    /// - Returns: the farm's previous state (`nil`: the first report of it).
     @discardableResult
     public mutating func apply(_ report: TWSFarmReport) -> TWSFarmState? {
         states.updateValue(report.state, forKey: report.farm)
