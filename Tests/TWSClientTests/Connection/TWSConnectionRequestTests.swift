@@ -190,21 +190,7 @@ import Testing
         }
     }
 
-    @Test func connectionNoticesAreAStream() async throws {
-        try await InMemoryHarness().withReadyConnection { connection, peer in
-            let notices = await connection.notices()
-            peer.send(ServerFrames.fields("errMsg_2104_farm_ok"))
-            peer.send(ServerFrames.fields("errMsg_2158_secdef_ok"))
-            var codes: [Int] = []
-            for await notice in notices {
-                codes.append(notice.code)
-                if codes.count == 2 { break }
-            }
-            #expect(codes == [2104, 2158])
-        }
-    }
-
-    @Test func farmNoticesKeepTheFarmsStatesAndStayOnTheNoticeStream() async throws {
+    @Test func connectionNoticesAreAStreamAndFarmNoticesKeepTheFarmsStates() async throws {
         try await InMemoryHarness().withReadyConnection { connection, peer in
             let notices = await connection.notices()
             peer.send(ServerFrames.fields("errMsg_2104_farm_ok"))
