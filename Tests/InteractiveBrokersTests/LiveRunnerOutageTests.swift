@@ -2,6 +2,7 @@ import Foundation
 import GatewaySimulator
 import Logging
 import Storage
+import Synchronization
 import TWSClient
 import Testing
 import TradingEngine
@@ -38,6 +39,7 @@ private func quiet() -> Logger {
 private func outageRun(
     grace: TimeSpan, entitled: Bool = true, journal: OrderJournal?,
     prepare: @Sendable (GatewaySimulator) async -> Void = { _ in },
+    configure: @Sendable (inout LiveRunnerConfiguration) -> Void = { _ in },
     drive: @escaping @Sendable (GatewaySimulator, Milestones, AsyncStream<String>.Continuation) async -> Void
 ) async throws -> (LiveRunSummary, [ConnectivityMilestone], GatewayState, [TWSExecutionReport]) {
     var gatewayLogger = Logger(label: "test.gateway")
@@ -61,6 +63,7 @@ private func outageRun(
         configuration.resilience.gracePeriod = grace
         configuration.resilience.resetSchedule = nil  // wall time must not make the test's outage "expected"
         configuration.resilience.observer = { milestones.add($0) }
+        configure(&configuration)
         let runConfiguration = configuration
         let (stop, stopper) = AsyncStream.makeStream(of: String.self)
         group.addTask {
@@ -189,8 +192,12 @@ struct LiveRunnerOutageTests {
     @Test("a stop during the warm-up does not wait for its historical requests: the one under way is cancelled")
     func stopDuringWarmUp() async throws {
         let started = ContinuousClock.now
+        let subscriptions = Mutex(0)
         let (run, _, _, _) = try await outageRun(
-            grace: .seconds(30), journal: nil, prepare: { await $0.apply(.stallNextHistoricalRequest) }
+            grace: .seconds(30), journal: nil, prepare: { await $0.apply(.stallNextHistoricalRequest) },
+            configure: { configuration in
+                configuration.observer = { if case .subscribed = $0 { subscriptions.withLock { $0 += 1 } } }
+            }
         ) { simulator, _, stopper in
             // The first warm-up request is never answered (it would time out after 60 s).
             while await simulator.state().pendingFaults.stallNextHistorical { await Task.yield() }
@@ -200,6 +207,7 @@ struct LiveRunnerOutageTests {
         #expect(run.stopReason.contains("test stop"), "\(run.stopReason)")
         #expect(elapsed < .seconds(20), "the stop waited \(elapsed)")
         #expect(run.warmupBars == 0 && run.commands == 0)
+        #expect(subscriptions.withLock { $0 } == 0, "stopped before subscribing bars")
     }
 
     @Test("a stop during a back-fill (after 1102) does not wait for its historical requests")

@@ -115,6 +115,9 @@ struct Session<S: Strategy> {
         }
         // After a reconnect: resume entries, missed executions applied once and journaled, missed bars back-filled.
         if resynchronize { await socketRestored(connection, broker: broker) }
+        // A stop asked for during the start-up (or the reconnect): stop before subscribing anything. The broker's
+        // events are pumped for the drain; the loop's `.stop` input is left for it, which ignores it.
+        if let reason = stopFlag?.reason { return .stopped(reason) }
         let states = await connection.stateChanges()
         group.addTask {
             for await state in states { input.yield(.connectivity(generation, state)) }
