@@ -24,11 +24,16 @@ extension OrderJournal: ExecutionJournal {}
 /// writes each of them once more (a `.duplicate`, in the same one transaction) and knows it from then on. The set
 /// is only ever a subset of the journal's, so skipping what it holds never loses a fill.
 final class JournaledExecutions: Sendable {
+    fileprivate struct Entry {
+        /// Whether the execution's commission is journaled.
+        var commission: Bool
+        /// Its fill's time; `nil` for a seeded one (forgotten with the seed's horizon).
+        var time: Timestamp?
+    }
+
     fileprivate struct Known {
-        /// execId → whether its commission is journaled.
-        var commissions: [String: Bool] = [:]
-        /// execId → its fill's time (unknown for seeded ones: they are forgotten with the seed's horizon).
-        var times: [String: Timestamp] = [:]
+        /// execId → what is known of it.
+        var entries: [String: Entry] = [:]
         /// The seed's horizon: seeded execIds are forgotten once it falls out of the retention.
         var seededSince: Timestamp
         /// The size after the last forgetting (it runs again once the set doubled).
@@ -59,7 +64,7 @@ final class JournaledExecutions: Sendable {
             var batch: [OrderJournal.Execution] = []
             var inBatch: Set<String> = []  // the broker's list may repeat an execution
             for execution in executions where !inBatch.contains(execution.fill.execID) {
-                switch known?.commissions[execution.fill.execID] {
+                switch known?.entries[execution.fill.execID]?.commission {
                 case true?: continue
                 case false?: if execution.commission == nil { continue }  // nothing new to join
                 case nil: break
@@ -73,9 +78,9 @@ final class JournaledExecutions: Sendable {
         let results = try journal.recordExecutions(batch)
         known.withLock { known in
             for execution in batch
-            where execution.commission != nil || known?.commissions[execution.fill.execID] == nil {
-                known?.commissions[execution.fill.execID] = execution.commission != nil
-                known?.times[execution.fill.execID] = execution.fill.time
+            where execution.commission != nil || known?.entries[execution.fill.execID] == nil {
+                known?.entries[execution.fill.execID] = Entry(
+                    commission: execution.commission != nil, time: execution.fill.time)
             }
             known?.forget(before: now - retention)
         }
@@ -85,26 +90,23 @@ final class JournaledExecutions: Sendable {
     }
 
     /// How many execIds are known (tests).
-    var count: Int { known.withLock { $0?.commissions.count ?? 0 } }
+    var count: Int { known.withLock { $0?.entries.count ?? 0 } }
 
     private func seed(from journal: some ExecutionJournal, since: Timestamp) throws(OrderJournalError) {
         guard known.withLock({ $0 == nil }) else { return }
         let loaded = try journal.journaledExecutions(since: since)
-        known.withLock { $0 = $0 ?? Known(commissions: loaded, seededSince: since) }
+        let entries = loaded.mapValues { Entry(commission: $0, time: nil) }
+        known.withLock { $0 = $0 ?? Known(entries: entries, seededSince: since) }
     }
 }
 
 extension JournaledExecutions.Known {
     /// Forgets the execIds of fills before `horizon`, once the set doubled since the last time (a pass over it).
     mutating func forget(before horizon: Timestamp) {
-        guard commissions.count > 2 * sizeAfterForgetting + 1_024 else { return }
+        guard entries.count > 2 * sizeAfterForgetting + 1_024 else { return }
         let seedExpired = seededSince < horizon
-        commissions = commissions.filter { id, _ in
-            if let time = times[id] { return time >= horizon }
-            return !seedExpired
-        }
-        times = times.filter { $0.value >= horizon }
+        entries = entries.filter { _, entry in entry.time.map { $0 >= horizon } ?? !seedExpired }
         if seedExpired { seededSince = horizon }
-        sizeAfterForgetting = commissions.count
+        sizeAfterForgetting = entries.count
     }
 }

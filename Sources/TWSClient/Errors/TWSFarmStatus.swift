@@ -107,37 +107,24 @@ extension TWSFarmReport {
 /// Every farm's last reported state (the connection keeps one, so a late reader sees the farms TWS reported at
 /// connect). Pure.
 public struct TWSFarmBoard: Sendable, Hashable {
-    /// The last state of each farm reported.
-    public private(set) var states: [TWSFarm: TWSFarmState] = [:]
+    /// Each farm's last report.
+    private var latest: [TWSFarm: TWSFarmReport] = [:]
 
     /// Creates an empty board.
     public init() {}
+
+    /// The last state of each farm reported.
+    public var states: [TWSFarm: TWSFarmState] { latest.mapValues(\.state) }
 
     /// Notes a report.
     /// - Returns: the farm's previous state (`nil`: the first report of it).
     @discardableResult
     public mutating func apply(_ report: TWSFarmReport) -> TWSFarmState? {
-        states.updateValue(report.state, forKey: report.farm)
+        latest.updateValue(report, forKey: report.farm)?.state
     }
 
-    /// The reports that rebuild this board, farms in order.
+    /// Each farm's last report, farms in order: what rebuilds this board.
     public var reports: [TWSFarmReport] {
-        states.keys.sorted().map { farm in
-            let state = states[farm] ?? .ok
-            return TWSFarmReport(farm: farm, state: state, code: Self.code(farm.kind, state))
-        }
-    }
-
-    private static func code(_ kind: TWSFarm.Kind, _ state: TWSFarmState) -> Int {
-        switch (kind, state) {
-        case (.marketData, .broken): 2103
-        case (.marketData, .ok): 2104
-        case (.marketData, .inactive): 2108
-        case (.historicalData, .broken): 2105
-        case (.historicalData, .ok): 2106
-        case (.historicalData, .inactive): 2107
-        case (.securityDefinition, .broken): 2157
-        case (.securityDefinition, .ok), (.securityDefinition, .inactive): 2158
-        }
+        latest.values.sorted { $0.farm < $1.farm }
     }
 }
