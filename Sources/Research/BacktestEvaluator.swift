@@ -104,8 +104,6 @@ public struct TradingGate<Inner: Strategy>: Strategy {
     /// As the gated strategy: skipping `.barsClosed` for a per-instrument strategy keeps walk-forward windows on the
     /// engine's fast path.
     public static var handlesBarsClosed: Bool { Inner.handlesBarsClosed }
-    /// As the gated strategy.
-    public static var isRehearsable: Bool { Inner.isRehearsable }
 
     /// As the gated strategy.
     public var usesQuotes: Bool { inner.usesQuotes }

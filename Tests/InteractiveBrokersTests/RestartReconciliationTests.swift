@@ -44,7 +44,7 @@ import TradingModel
             // The journal saw both go out, but nothing after (the process died).
             #expect(journal.intents.map(\.lastKnownState) == [.sent, .sent])
             // A third intent was journaled just before the crash and never sent.
-            try await journal.write([
+            try journal.write([
                 JournaledIntent(
                     orderRef: "IBT:r-lost",
                     request: OrderRequest(

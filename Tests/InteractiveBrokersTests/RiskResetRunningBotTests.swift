@@ -16,7 +16,7 @@ struct RiskResetRunningBotTests {
             // The bot: a journal with manual checkpoints takes the lock (a second open file description in this
             // process conflicts with the probe's, as another process's would).
             var bot: OrderJournal? = try OrderJournal(path: path, durability: .processCrashSafe, checkpoints: .manual)
-            #expect(bot?.ownsIntentLog == true)
+            #expect(bot?.holdsLock == true)
             let holder = try RiskCommand.holder(path)
             guard case .held = holder else {
                 Issue.record("the bot's lock was not seen: \(holder)")

@@ -203,23 +203,17 @@ struct OrderTimeoutDefaultTests {
 
     struct QuoteWatcher: Strategy {
         static var handlesBarsClosed: Bool { false }
-        static var isRehearsable: Bool { true }
         var usesQuotes: Bool { true }
         mutating func handle(_ event: StrategyEvent, in context: some StrategyContext) -> [StrategyAction] { [] }
     }
 
-    @Test("the wrapper says what the wrapped strategy says: quotes, barsClosed, rehearsable")
+    @Test("the wrapper says what the wrapped strategy says: quotes, barsClosed")
     func forwardsTheStrategysNeeds() {
         typealias Wrapped = OrderTimeoutDefault<QuoteWatcher>
         #expect(Wrapped(QuoteWatcher(), timeout: .seconds(30)).usesQuotes)
         #expect(!Wrapped.handlesBarsClosed)
-        #expect(Wrapped.isRehearsable)
         #expect(!OrderTimeoutDefault<Buyer>(Buyer(), timeout: .seconds(30)).usesQuotes)
         #expect(OrderTimeoutDefault<Buyer>.handlesBarsClosed)
-        #expect(!OrderTimeoutDefault<Buyer>.isRehearsable)
-        // The built-in strategies are pure values (`latency.keepWarm` rehearses them).
-        #expect(MomentumRotation.isRehearsable && MovingAverageCrossover.isRehearsable)
-        #expect(RSIMeanReversion.isRehearsable && BollingerMeanReversion.isRehearsable)
     }
 }
 

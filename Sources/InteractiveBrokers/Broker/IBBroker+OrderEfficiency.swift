@@ -19,17 +19,15 @@ extension IBBroker {
 
     /// The orders a command would send and why the limit refuses them, or `nil` to let it through. A denial is
     /// also journaled as a `risk-denial` event when the journal is the order journal.
-    nonisolated func efficiencyDenial(for command: EngineCommand, at now: Timestamp) -> (orders: [Order], reason: String)? {
+    func efficiencyDenial(for command: EngineCommand, at now: Timestamp) -> (orders: [Order], reason: String)? {
         let count: Int
         switch command {
         case .submit: count = 1
         case .submitBracket(_, let children): count = 1 + children.count
         case .cancel, .modify: return nil
         }
-        // The counts first, read in place (this runs on every order): `isEntry` walks every tracked order, and the
-        // orders' array is built, only when the limit would refuse.
-        let refusal = ledger.lock.withLock { ledger.efficiency.denial(forEntryOf: count, at: now) }
-        guard let reason = refusal else { return nil }
+        // `isEntry` walks every tracked order: only when the limit would refuse.
+        guard let reason = efficiency.denial(forEntryOf: count, at: now) else { return nil }
         let orders: [Order]
         switch command {
         case .submit(let order): orders = [order]
@@ -44,7 +42,7 @@ extension IBBroker {
     }
 
     /// Counts a command carried out (or attempted: a failed send still counts, which errs on the strict side).
-    nonisolated func recordEfficiency(_ command: EngineCommand, at now: Timestamp) {
+    func recordEfficiency(_ command: EngineCommand, at now: Timestamp) {
         switch command {
         case .submit: efficiency.recordSubmitted(1, at: now)
         case .submitBracket(_, let children): efficiency.recordSubmitted(1 + children.count, at: now)
@@ -54,13 +52,13 @@ extension IBBroker {
     }
 
     /// Counts an order's first execution, on the broker's clock (the day of the submits, not the exchange's stamp).
-    nonisolated func noteExecution(_ report: ExecutionReport, at now: Timestamp) {
+    func noteExecution(_ report: ExecutionReport, at now: Timestamp) {
         guard case .filled(let fill) = report else { return }
         efficiency.recordExecution(of: fill.orderID, at: now)
     }
 
     /// `true` when the order would increase the absolute position this broker's executions built.
-    private nonisolated func isEntry(_ order: Order) -> Bool {
+    private func isEntry(_ order: Order) -> Bool {
         let held = book.executedPosition(of: order.instrument)  // pruned orders included
         let after = order.side == .buy ? held + order.quantity : held - order.quantity
         return after.units.magnitude > held.units.magnitude

@@ -18,16 +18,19 @@ import TradingModel
 /// for await event in reports { if case .report(let report) = event { engine.handle(.execution(report)) } }
 /// ```
 public actor IBBroker {
-    private var connection: TWSConnection
+    var connection: TWSConnection
     /// The contracts of the universe.
     public let contracts: ContractBook
     /// The settings.
     public let configuration: IBBrokerConfiguration
     let clock: @Sendable () -> Timestamp
     let journal: (any IntentJournal)?
-    /// The order book, the order-efficiency counts and the crash hook's count, behind a lock as well as the actor:
-    /// the synchronous order path (`executeNow`, IBBroker+Submit.swift) runs on the connection's actor.
-    nonisolated let ledger: BrokerLedger
+    /// The orders followed, their executions and commissions (executions are the truth).
+    var book: IBOrderBook
+    /// Today's order actions and executed orders (IBBroker+OrderEfficiency.swift).
+    var efficiency: OrderEfficiencyGuard
+    /// Times the configured crash point was reached (`IBBroker+CrashPoint.swift`, test only).
+    var crashPointHits = 0
     private var source: AsyncThrowingStream<TWSOrderEvent, any Error>?
     private let output: AsyncStream<IBBrokerEvent>
     let continuation: AsyncStream<IBBrokerEvent>.Continuation
@@ -47,9 +50,8 @@ public actor IBBroker {
         self.configuration = configuration
         self.journal = configuration.journal
         self.clock = clock
-        self.ledger = BrokerLedger(
-            book: IBOrderBook(commissionWait: configuration.commissionWait),
-            efficiency: OrderEfficiencyGuard(limit: configuration.orderEfficiency))
+        self.book = IBOrderBook(commissionWait: configuration.commissionWait)
+        self.efficiency = OrderEfficiencyGuard(limit: configuration.orderEfficiency)
         (output, continuation) = AsyncStream.makeStream(of: IBBrokerEvent.self)
     }
 
@@ -88,12 +90,10 @@ public actor IBBroker {
 
     // MARK: - Commands
 
-    /// Carries out an engine command: the synchronous order path (`executeNow`, IBBroker+Submit.swift) run on the
-    /// current connection's actor, one hop.
+    /// Carries out an engine command (IBBroker+Submit.swift).
     /// - Throws: `IBBrokerError`; a submit that fails also produces a `rejected` report so the engine does not wait.
     public func execute(_ command: EngineCommand) async throws(IBBrokerError) {
-        let sent = try await executeNow(command, on: connection)
-        guard let sent else { return }
+        guard let sent = try await carryOut(command) else { return }
         await reachSubmitCrashPoint(sent.orders.map(\.id))  // crash hook (test only)
         noteSent(sent)
     }
@@ -244,7 +244,7 @@ public actor IBBroker {
     public func resend(_ orders: [Order]) async throws(IBBrokerError) {
         var options = configuration.orderOptions
         options.reference = OrderReference(prefix: "")
-        let sent = try await submitNow(orders, parentIndex: orders.count > 1 ? 0 : nil, options: options, on: connection)
+        let sent = try await submit(orders, parentIndex: orders.count > 1 ? 0 : nil, options: options)
         await reachSubmitCrashPoint(sent.orders.map(\.id))  // crash hook (test only)
         noteSent(sent)
     }
@@ -300,7 +300,7 @@ public actor IBBroker {
         }
     }
 
-    nonisolated func publish(_ outputs: [OrderBookOutput]) {
+    func publish(_ outputs: [OrderBookOutput]) {
         for output in outputs {
             switch output {
             case .report(let report):

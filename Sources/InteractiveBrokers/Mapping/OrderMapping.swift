@@ -38,17 +38,10 @@ public enum OrderMapping {
     /// - Returns: the wire order (without a parent link).
     /// - Throws: `IBMappingError.invalidQuantity` / `.invalidPrice` for non-positive or non-finite values.
     public static func wireOrder(for order: Order, options: WireOrderOptions) throws(IBMappingError) -> TWSOrder {
-        try terms(for: order, options: options).order
-    }
-
-    /// The wire terms of a domain order: what `wireOrder(for:options:)` returns, as the few fields it sets (the order
-    /// path encodes these through a `TWSPlaceOrderTemplate`, without building the full wire order).
-    /// - Throws: what `wireOrder(for:options:)` throws.
-    public static func terms(for order: Order, options: WireOrderOptions) throws(IBMappingError) -> TWSOrderTerms {
         guard order.quantity.units > 0 else {
             throw .invalidQuantity(field: "totalQuantity", value: order.quantity.description)
         }
-        var wire = TWSOrderTerms(
+        var wire = TWSOrder(
             action: order.side.rawValue, totalQuantity: WireNumbers.decimal(order.quantity),
             orderType: order.type.ibName)
         try applyPricing(order.type, to: &wire)
@@ -77,29 +70,18 @@ public enum OrderMapping {
     public static func bracket(
         parent: (id: Int, order: Order), children: [(id: Int, order: Order)], options: WireOrderOptions
     ) throws(IBMappingError) -> [PlacedWireOrder] {
-        try bracketTerms(parent: parent, children: children, options: options).map {
-            PlacedWireOrder(orderID: $0.orderID, order: $0.terms.order)
-        }
-    }
-
-    /// `bracket(parent:children:options:)` as terms.
-    /// - Throws: what `wireOrder(for:options:)` throws.
-    public static func bracketTerms(
-        parent: (id: Int, order: Order), children: [(id: Int, order: Order)], options: WireOrderOptions
-    ) throws(IBMappingError) -> [TWSOrderTermsPlacement] {
-        var result: [TWSOrderTermsPlacement] = []
-        result.reserveCapacity(1 + children.count)
-        var entry = try terms(for: parent.order, options: options)
+        var result: [PlacedWireOrder] = []
+        var entry = try wireOrder(for: parent.order, options: options)
         entry.transmit = children.isEmpty
-        result.append(TWSOrderTermsPlacement(orderID: parent.id, terms: entry))
+        result.append(PlacedWireOrder(orderID: parent.id, order: entry))
         let group = options.reference.orderRef(for: parent.order.clientOrderID) + "/OCA"
         for (k, child) in children.enumerated() {
-            var wire = try terms(for: child.order, options: options)
+            var wire = try wireOrder(for: child.order, options: options)
             wire.parentID = parent.id
             wire.ocaGroup = group
             wire.ocaType = options.ocaType
             wire.transmit = k == children.count - 1
-            result.append(TWSOrderTermsPlacement(orderID: child.id, terms: wire))
+            result.append(PlacedWireOrder(orderID: child.id, order: wire))
         }
         return result
     }
@@ -120,13 +102,11 @@ public enum OrderMapping {
             guard type.ibName == wire.orderType else {
                 throw .unsupportedOrderType("\(wire.orderType) → \(type.ibName)")
             }
-            var priced = TWSOrderTerms()
-            try applyPricing(type, to: &priced)
-            result.orderType = priced.orderType
-            result.limitPrice = priced.limitPrice
-            result.auxPrice = priced.auxPrice
-            result.trailingPercent = priced.trailingPercent
-            result.limitPriceOffset = priced.limitPriceOffset
+            result.limitPrice = nil
+            result.auxPrice = nil
+            result.trailingPercent = nil
+            result.limitPriceOffset = nil
+            try applyPricing(type, to: &result)
         }
         return result
     }
@@ -135,7 +115,7 @@ public enum OrderMapping {
     public static func timeInForce(_ tif: TimeInForce) -> String { tif.rawValue }
 
     /// Sets the price fields of a wire order for an order type.
-    static func applyPricing(_ type: OrderType, to wire: inout TWSOrderTerms) throws(IBMappingError) {
+    static func applyPricing(_ type: OrderType, to wire: inout TWSOrder) throws(IBMappingError) {
         wire.orderType = type.ibName
         switch type {
         case .market:

@@ -7,10 +7,10 @@ import TradingModel
 /// they arrive, keyed by execId (the runner also records the broker's execution list periodically, which finds
 /// them there); acknowledgements and other states are the runner's to record from the broker's events.
 public protocol IntentJournal: Sendable {
-    /// Inserts or replaces intents by orderRef, without suspending: the broker calls it on the synchronous order
-    /// path (docs/live-trading.md, Latency). The write must be durable (per the journal's durability) when it returns.
+    /// Inserts or updates intents by orderRef. The write must be durable (per the journal's durability) when it
+    /// returns: the broker writes a group before it sends it.
     /// - Throws: when the write failed (the broker then does not send).
-    func writeNow(_ intents: [JournaledIntent]) throws
+    func write(_ intents: [JournaledIntent]) throws
 
     /// Records an execution as it arrives (a repeated execId is ignored), with its commission when already known.
     /// - Throws: when the write failed (the execution still reaches the engine; the periodic sync retries it).
@@ -20,21 +20,12 @@ public protocol IntentJournal: Sendable {
     /// - Throws: when the write failed.
     func recordCommission(executionID: String, _ commission: Money, at time: Timestamp) throws
 
-    /// Prepares `intents` as `writeNow` would before a send, and writes nothing: a rehearsal of the order path
-    /// (`latency.keepWarm`) keeps the journal's code warm without touching the journal.
-    func rehearse(_ intents: [JournaledIntent])
 }
 
 extension IntentJournal {
-    /// `writeNow` from async code.
-    public func write(_ intents: [JournaledIntent]) async throws { try writeNow(intents) }
-
     /// Journals that keep intents only (test doubles) ignore executions.
     public func record(_ execution: BrokerExecution, commission: Money?) throws {}
 
     /// Journals that keep intents only (test doubles) ignore commissions.
     public func recordCommission(executionID: String, _ commission: Money, at time: Timestamp) throws {}
-
-    /// Journals without a rehearsal do nothing.
-    public func rehearse(_ intents: [JournaledIntent]) {}
 }

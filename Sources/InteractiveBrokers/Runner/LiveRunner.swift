@@ -68,26 +68,6 @@ public struct LiveRunnerConfiguration: Sendable {
     /// Told of every engine event the run handles (warm-up bars included), after its commands went to the broker,
     /// with the engine's open order count; for the backtest parity test and the latency benchmark (`nil`: no cost).
     public var engineEventObserver: (@Sendable (EngineEvent, _ openOrders: Int) -> Void)?
-    /// Run the session on one dedicated thread (`TWSSessionThread`): socket, connection, runner and broker share
-    /// one NIO event loop, so the tick-to-order path has no cross-thread wake-ups. `false`: the shared pools (kept
-    /// for the latency benchmark's comparison).
-    public var usesSessionThread = true
-    /// Busy-poll the session thread (`TWSBusyPollThread`): it never sleeps, reads the socket without waiting for a
-    /// wake-up and writes orders with `send(2)` from the same thread; one CPU runs at 100 % for the whole run
-    /// (`latency.busyPoll`, opt-in; docs/latency.md). Needs `usesSessionThread`.
-    public var busyPolls = false
-    /// With `busyPolls`: pin the busy thread to this CPU (Linux; `latency.busyPollCPU`).
-    public var busyPollCPU: Int?
-    /// With `busyPolls` and a strategy that is `Strategy.isRehearsable`: after this long without input, the busy
-    /// thread runs the last bar through a copy of the engine and encodes the orders it would make, discarding them,
-    /// so the bar → order path stays in the CPU's caches (`latency.keepWarm`: 1 ms; `nil`: off; docs/latency.md).
-    public var keepWarmInterval: Duration?
-    /// Handle a bar on arrival, on the connection's actor, when the event loop waits with nothing queued: the
-    /// engine's orders are journaled and written to the socket within the bar's own routing, with no task wake-up
-    /// or actor hop in between (`LiveBarPath`). `false`: every bar travels through the loop's input stream (kept
-    /// for the latency benchmark's comparison). A configured `after-submit` crash point turns it off (that hook waits).
-    public var handlesBarsOnArrival = true
-
     /// Creates a configuration.
     public init(connection: TWSConnectionConfiguration, symbols: [Symbol], engine: EngineConfig = EngineConfig()) {
         self.connection = connection
@@ -140,25 +120,6 @@ public struct LiveRunSummary: Sendable {
     public var denials: Int
     /// Live bars the engine received.
     public var bars: Int
-    /// Of those, bars handled on arrival by the synchronous bar path (the rest went through the loop's queue).
-    public var barsOnArrival = 0
-    /// Rehearsals of the bar → order path run to keep it warm (`keepWarmInterval`).
-    public var rehearsals = 0
-    /// Inside the bot, per bar handled on arrival that sent orders: from the bar's bytes received to its order
-    /// frame handed to the kernel (empty over a transport without stamps). "Received" is the kernel's receive time
-    /// where the transport has it (busy-poll on Linux, `SO_TIMESTAMPNS`), else the bot's read.
-    public var tickToOrder = TickToOrderLatency()
-    /// The same bars from the bot's read of their bytes (without a wait in the socket's queue).
-    public var readToOrder = TickToOrderLatency()
-    /// The same bars from the kernel's receive time to the bot's read: the kernel's loopback or network receive
-    /// path, then the time the bytes waited for the bot (empty without the kernel's time).
-    public var socketWait = TickToOrderLatency()
-    /// The same bars from the start of the bot's last read that found nothing to the return of the read that took
-    /// them: the bytes became readable in between, so this bounds the bot's own share of `socketWait` (a polling
-    /// transport's; empty otherwise), that read's system call included (one that returns data costs far more than
-    /// one that finds nothing: copying, the receive-buffer work, often an ACK). The rest of `socketWait` is the
-    /// kernel's.
-    public var pollDelay = TickToOrderLatency()
     /// Warm-up bars.
     public var warmupBars: Int
     /// The broker's positions at the end, by symbol.
@@ -250,36 +211,9 @@ public enum LiveRunner {
     public static func run<S: Strategy>(
         strategy: S, configuration: LiveRunnerConfiguration, logger: Logger, stop: AsyncStream<String>? = nil
     ) async throws -> LiveRunSummary {
-        guard configuration.usesSessionThread else {
-            return try await run(
-                strategy: strategy, configuration: configuration, transport: TWSNIOTransport(), logger: logger,
-                stop: stop)
-        }
-        if configuration.busyPolls {
-            return try await TWSBusyPollThread.run(cpu: configuration.busyPollCPU) { thread in
-                switch (thread.cpu, thread.pinned) {
-                case (let cpu?, true?): logger.notice("session thread busy-polls on CPU \(cpu) (at 100 %)")
-                case (let cpu?, _):
-                    logger.warning("session thread busy-polls (one CPU at 100 %), but could not be pinned to CPU \(cpu)")
-                default: logger.notice("session thread busy-polls (one CPU at 100 %)")
-                }
-                let cpus = ProcessInfo.processInfo.activeProcessorCount
-                if cpus < 3 {
-                    // Measured on 2 vCPUs (docs/latency.md): the median improves, the tail depends on the other side.
-                    let text = "latency.busyPoll keeps one of this machine's \(cpus) CPUs busy: everything else, "
-                        + "a local gateway included, shares the rest"
-                    logger.warning("\(text)")
-                }
-                if configuration.keepWarmInterval != nil, !S.isRehearsable {
-                    let why = "the strategy does not declare itself rehearsable (Strategy.isRehearsable)"
-                    logger.warning("latency.keepWarm: \(why), so the path is not kept warm")
-                }
-                return try await run(
-                    strategy: strategy, configuration: configuration, transport: thread.transport, logger: logger,
-                    stop: stop, busyThread: thread)
-            }
-        }
-        return try await TWSSessionThread.run { thread in
+        // The session's tasks, the connection and the broker share one event loop as their executor, so the hops
+        // between them are same-thread enqueues (`TWSSessionThread`).
+        try await TWSSessionThread.run { thread in
             try await run(
                 strategy: strategy, configuration: configuration, transport: thread.transport, logger: logger,
                 stop: stop)
@@ -288,7 +222,7 @@ public enum LiveRunner {
 
     private static func run<S: Strategy>(
         strategy: S, configuration: LiveRunnerConfiguration, transport: any TWSTransport, logger: Logger,
-        stop: AsyncStream<String>?, busyThread: TWSBusyPollThread? = nil
+        stop: AsyncStream<String>?
     ) async throws -> LiveRunSummary {
         let environment = TWSConnectionEnvironment(transport: transport)
         let input = RunnerInbox()
@@ -338,7 +272,6 @@ public enum LiveRunner {
                 logger.info("trading account \(account)\(account.hasPrefix("DU") ? " (paper)" : " (LIVE, confirmed)")")
                 session = Session(
                     strategy: strategy, configuration: configuration, account: account, logger: logger)
-                session.busyThread = busyThread
                 session.stopFlag = stopFlag
                 brokerEvents = try await session.start(first)
             } catch {

@@ -58,17 +58,14 @@ extension Session {
         logger.info("warmed up on \(all.count) historical bars (\(configuration.warmupBarSize), \(configuration.warmupDuration))")
     }
 
-    /// The event loop: returns why it stopped. While it waits, bars may be handled on arrival by the synchronous bar
-    /// path (`LiveBarPath`, through `inbox`); every input it takes starts after such a bar is done.
+    /// The event loop: returns why it stopped.
     mutating func loop(
         _ inbox: RunnerInbox, connection: TWSConnection, broker: IBBroker, generation: Int, feed: Int
     ) async throws -> ConnectedOutcome {
         let clock = ContinuousClock()
         var nextSummary = clock.now.advanced(by: configuration.summaryInterval)
         var inputs = inbox.stream.makeAsyncIterator()
-        startJournalCheckpoints()
-        while let item = await inbox.next(&inputs, allowsBarPath: configuration.handlesBarsOnArrival) {
-            core.lock.withLock {}  // a bar being handled on arrival (on another thread) finishes first
+        while let item = await inputs.next() {
             activity.mark(inbound: item.isInbound)  // heartbeat and watchdog evidence (LiveRunnerSession+Heartbeat.swift)
             switch item {
             case .broker(let event):
@@ -78,7 +75,7 @@ extension Session {
             case .market(let event):
                 switch event {
                 case .engine:
-                    guard let engineEvent = event.engineEvent, core.accept(engineEvent, time: time) else { break }
+                    guard let engineEvent = event.engineEvent, accept(engineEvent) else { break }
                     await handle(engineEvent, broker: broker)
                 case .malformedBar(let id, let error):
                     logger.warning("malformed bar of \(universe[id].symbol) dropped: \(error)")
@@ -90,7 +87,7 @@ extension Session {
                 let added = record(snapshot, at: time.now())
                 if added > 0 { logger.info("journaled \(added) executions from the broker's list") }
             case .tick:
-                if let journal = configuration.journal, !journal.checkpointsInBackground {  // the fallback
+                if let journal = configuration.journal, journal.checkpoints == .manual {
                     do { try journal.checkpoint() } catch { logger.warning("journal checkpoint: \(error)") }
                 }
                 connectivityTick()
@@ -129,23 +126,6 @@ extension Session {
         return .stopped("inputs ended")
     }
 
-    /// A `.manual` journal (`ibtrader run`'s) is checkpointed every second on a thread of its own from the first
-    /// connection on (`OrderJournal.startBackgroundCheckpoints`), not on the tick: a checkpoint copies the WAL and
-    /// syncs it (milliseconds), and a bar arriving meanwhile waited for it on this thread. It runs across reconnects
-    /// until the journal is closed or dropped. Should the thread fail to start, the tick checkpoints as before.
-    func startJournalCheckpoints() {
-        guard let journal = configuration.journal, journal.checkpoints == .manual, !journal.checkpointsInBackground
-        else { return }
-        let logger = self.logger
-        do {
-            try journal.startBackgroundCheckpoints(every: .seconds(1)) { error in
-                logger.warning("journal checkpoint (background): \(error)")
-            }
-        } catch {
-            logger.warning("journal checkpoints stay on the loop's tick: \(error)")
-        }
-    }
-
     /// A broker event: reports into the journal and the engine, the rest logged.
     mutating func handleBroker(_ event: IBBrokerEvent, broker: IBBroker) async {
         switch event {
@@ -178,7 +158,7 @@ extension Session {
     /// `.drained`, so the engine's positions end equal to the broker's.
     mutating func drain(_ inbox: RunnerInbox, broker: IBBroker) async {
         var inputs = inbox.stream.makeAsyncIterator()
-        while let item = await inbox.next(&inputs, allowsBarPath: false) {
+        while let item = await inputs.next() {
             switch item {
             case .broker(let event): await handleBroker(event, broker: broker)
             case .drained: return
@@ -192,16 +172,14 @@ extension Session {
         let out = engine.handle(event)
         for command in out { await carryOut(command, broker: broker) }
         // During a back-fill the strategy acts on history: denials are expected, not a warning.
-        core.finish(
-            event, observer: configuration.engineEventObserver, journal: configuration.journal, universe: universe,
-            logger: logger, quiet: entryPauses.contains(.backfill))
+        finish(event, quiet: entryPauses.contains(.backfill))
     }
 
     mutating func carryOut(_ command: EngineCommand, broker: IBBroker) async {
         commands += 1
         var failure: IBBrokerError?
         do { try await broker.execute(command) } catch { failure = error }
-        SessionCore<S>.log(command, failure: failure, universe: universe, logger: logger)
+        log(command, failure: failure)
     }
 
     /// Status changes into the journal (`IBBroker` journals each execution and commission as it arrives, by execId).
@@ -250,16 +228,11 @@ extension Session {
             let position = engine.portfolio.position(for: InstrumentID(index: k))
             if position.quantity != .zero { held.append("\(universe[InstrumentID(index: k)].symbol) \(position.quantity)") }
         }
-        let (onArrival, rehearsals, latency) = core.lock.withLock {
-            (core.barsOnArrival, core.rehearsals, core.tickToOrder)
-        }
-        let paths = "\(onArrival) on arrival" + (rehearsals > 0 ? ", path rehearsed \(rehearsals) times" : "")
-        let inside = latency.count > 0 ? "; bar → order inside the bot \(latency.text)" : ""
         let brokenFarms = farms.summary(at: configuration.resilience.clock())
         let text =
             "portfolio: equity \(account.equity), cash \(account.cash), exposure \(account.grossExposure), "
-            + "positions [\(held.joined(separator: ", "))], bars \(bars) (\(paths)), fills \(fills), commands \(commands)"
-            + inside + (brokenFarms.isEmpty ? "" : "; \(brokenFarms)")
+            + "positions [\(held.joined(separator: ", "))], bars \(bars), fills \(fills), commands \(commands)"
+            + (brokenFarms.isEmpty ? "" : "; \(brokenFarms)")
         logger.info("\(text)")
     }
 }

@@ -18,9 +18,17 @@ struct Session<S: Strategy> {
     let activity = InboundActivity()
     /// The execIds known to be journaled: the execution sync writes only new ones (`JournaledExecutions`).
     let journaledExecutions = JournaledExecutions()
-    /// The engine and the bar bookkeeping, shared with the synchronous bar path (`engine`, `bars`, `commands`,
-    /// `lastBarTime`, `lastClosed` and `denialsLogged` reach them through its lock, SessionCore.swift).
-    let core: SessionCore<S>
+    var engine: EngineCore<S>
+    /// The latest bar time per instrument (bars already seen are skipped, LiveRunnerSession+Bars.swift).
+    var lastBarTime: [Timestamp]
+    /// The latest closed slice.
+    var lastClosed = Timestamp.zero
+    /// Live bars handled.
+    var bars = 0
+    /// Engine commands carried out.
+    var commands = 0
+    /// Risk denials logged so far (`engine.denials` grows; new ones are logged once).
+    var denialsLogged = 0
     var book: ContractBook
     var broker: IBBroker?
     var fills = 0
@@ -44,8 +52,6 @@ struct Session<S: Strategy> {
     var journaledEfficiency: JournalOrderEfficiency?
     /// Set when a stop is asked for: the warm-up and back-fill requests end early (LiveRunnerSession+Fetch.swift).
     var stopFlag: StopFlag?
-    /// The busy-polling session thread, when the run has one (`keepWarmInterval` rehearses on it).
-    var busyThread: TWSBusyPollThread?
 
     init(strategy: S, configuration: LiveRunnerConfiguration, account: String, logger: Logger) {
         self.configuration = configuration
@@ -53,9 +59,8 @@ struct Session<S: Strategy> {
         self.logger = logger
         universe = Universe(symbols: configuration.symbols)
         ids = (0..<universe.count).map { InstrumentID(index: $0) }
-        core = SessionCore(
-            engine: EngineCore(universe: universe, strategy: strategy, config: configuration.engine),
-            instruments: universe.count)
+        engine = EngineCore(universe: universe, strategy: strategy, config: configuration.engine)
+        lastBarTime = Array(repeating: .zero, count: universe.count)
         book = ContractBook(universe: universe)
         connectivity = ConnectivityMonitor(
             gracePeriod: configuration.resilience.gracePeriod, schedule: configuration.resilience.resetSchedule)
@@ -130,30 +135,20 @@ struct Session<S: Strategy> {
             // After 1101 the old feed is retired: fetch what it missed before the new one starts.
             if feedNumber > 0 { await backfill(connection, broker: broker, after: "the 1101 outage") }
             // Each feed runs until its subscriptions end or its `retire` stream finishes (resubscription).
-            // Bars are handled on arrival while the loop waits (`LiveBarPath`), else queued for the loop
-            // (docs/live-trading.md, Latency).
-            let barPath = LiveBarPath(
-                core: core, inbox: input, broker: broker, connection: connection,
-                context: LiveBarPath.Context(
-                    universe: universe, logger: logger, journal: configuration.journal,
-                    observer: configuration.engineEventObserver, time: time, activity: activity),
-                enabled: configuration.handlesBarsOnArrival && configuration.crashPoint?.location != .afterSubmit)
-            if let interval = configuration.keepWarmInterval, S.isRehearsable, let thread = busyThread,
-                let version = await connection.session?.serverVersion
-            {
-                thread.setIdleWork(every: interval) { barPath.rehearse(serverVersion: version) }
-            }
             let feed = IBMarketDataFeed(
                 connection: connection, contracts: book,
                 subscription: RealTimeBarSubscription(
                     instruments: ids, whatToShow: configuration.whatToShow,
-                    useRegularTradingHours: !configuration.outsideRegularTradingHours),
-                deliver: { barPath.deliver($0) })
+                    useRegularTradingHours: !configuration.outsideRegularTradingHours))
+            let events = await feed.start()
             let (retire, retirement) = AsyncStream.makeStream(of: Void.self)
             let number = feedNumber
             let delayedFallback = configuration.resilience.delayedFallback
             group.addTask {
                 await withTaskGroup(of: Void.self) { inner in
+                    inner.addTask {
+                        for await event in events { input.yield(.market(event)) }
+                    }
                     inner.addTask {
                         do { try await feed.run() } catch {
                             // A permission refusal says which and what to do (docs/live-trading.md, delayed data).
@@ -243,11 +238,6 @@ struct Session<S: Strategy> {
             resubscriptions: resubscriptions,
             stopReason: reason, realizedPnL: engine.portfolio.realizedPnL)
         summary.farmOutages = farms.outages
-        summary.barsOnArrival = core.lock.withLock { core.barsOnArrival }
-        summary.rehearsals = core.lock.withLock { core.rehearsals }
-        (summary.tickToOrder, summary.readToOrder, summary.socketWait, summary.pollDelay) = core.lock.withLock {
-            (core.tickToOrder, core.readToOrder, core.socketWait, core.pollDelay)
-        }
         return summary
     }
 }

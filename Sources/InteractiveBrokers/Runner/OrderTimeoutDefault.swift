@@ -28,6 +28,4 @@ public struct OrderTimeoutDefault<Base: Strategy>: Strategy {
 
     /// As the wrapped strategy (the engine skips `.barsClosed` for per-instrument strategies).
     public static var handlesBarsClosed: Bool { Base.handlesBarsClosed }
-    /// As the wrapped strategy: adding a timeout has no effect outside the value.
-    public static var isRehearsable: Bool { Base.isRehearsable }
 }

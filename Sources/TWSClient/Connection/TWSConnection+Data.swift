@@ -145,31 +145,6 @@ extension TWSConnection {
         }
     }
 
-    /// 5-second real-time bars handed to `receive` as they arrive, synchronously on the connection's actor (no
-    /// stream hop: the bar path of a trading session, docs/live-trading.md, Latency). `receive` must not block.
-    /// - Parameters:
-    ///   - contract: the contract.
-    ///   - whatToShow: `TRADES`, `MIDPOINT`, `BID` or `ASK`.
-    ///   - useRTH: regular trading hours only.
-    ///   - receive: takes every bar and notice, in order.
-    /// - Returns: a stream that yields nothing and ends with the subscription (TWS errors 420, 354, … throw);
-    ///   dropping it, or cancelling the task iterating it, sends cancelRealTimeBars.
-    /// - Throws: `TWSRequestError.notConnected`.
-    public func realTimeBars(
-        contract: TWSContract, whatToShow: String = "TRADES", useRTH: Bool = true,
-        receive: @escaping @Sendable (SubscriptionItem<TWSRealTimeBar>) -> Void
-    ) async throws(TWSRequestError) -> AsyncThrowingStream<Void, any Error> {
-        let (requestID, request, pacingRequest) = realTimeBarsRequest(contract, whatToShow, useRTH)
-        return try await subscribe(
-            .request(requestID), request: .realTimeBars(request), cancel: .cancelRealTimeBars(requestID: requestID),
-            options: SubscriptionOptions(path: .paced(.realTimeBars, pacingRequest, requestID: requestID)),
-            transform: { response in
-                if case .realTimeBar(_, let bar) = response { return bar }
-                return nil
-            },
-            deliver: receive)
-    }
-
     private func realTimeBarsRequest(
         _ contract: TWSContract, _ whatToShow: String, _ useRTH: Bool
     ) -> (Int, TWSRealTimeBarsRequest, HistoricalPacingRequest) {

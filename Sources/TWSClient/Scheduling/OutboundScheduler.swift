@@ -119,14 +119,6 @@ public struct OutboundScheduler<Message: Sendable>: Sendable {
         isEmpty ? nil : earliestSendTime(now: now)
     }
 
-    /// Whether a message may leave at `now` without being queued (nothing waits and the limiter allows it); if so,
-    /// it is counted as sent. The hot path of an order: no queue, no array.
-    public mutating func admitImmediately(now: Duration) -> Bool {
-        guard isEmpty, earliestSendTime(now: now) <= now else { return false }
-        recordSend(at: now)
-        return true
-    }
-
     /// Removes and returns every message that may leave at `now`, cancels first, in queue order otherwise.
     public mutating func dequeueReady(now: Duration) -> [Message] {
         var ready: [Message] = []

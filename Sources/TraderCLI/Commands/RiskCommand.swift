@@ -20,16 +20,16 @@ struct RiskCommand: ParsableCommand {
         do { return try OrderJournal(path: path, createIfMissing: false) } catch { throw CLIError("\(error)") }
     }
 
-    /// Who holds the journal's intent log: a running bot, or nobody.
-    static func holder(_ path: String) throws -> IntentLogHolder {
-        do { return try OrderJournal.intentLogHolder(journalPath: path) } catch { throw CLIError("\(error)") }
+    /// Who holds the journal's lock: a running bot, or nobody.
+    static func holder(_ path: String) throws -> JournalHolder {
+        do { return try OrderJournal.holder(journalPath: path) } catch { throw CLIError("\(error)") }
     }
 
     /// "a bot is running on journal.sqlite (pid 4242)".
-    static func runningText(_ holder: IntentLogHolder, journal: String) -> String {
+    static func runningText(_ holder: JournalHolder, journal: String) -> String {
         guard case .held(let pid) = holder else { return "no bot is running on \(journal)" }
         return "a bot is running on \(journal) (" + (pid.map { "pid \($0)" } ?? "pid unknown")
-            + ", it holds \(OrderJournal.intentLogPath(for: journal)))"
+            + ", it holds \(OrderJournal.lockPath(for: journal)))"
     }
 
     /// The latest states, narrowed to an account and a configuration when given.
@@ -54,7 +54,7 @@ struct RiskStatusCommand: ParsableCommand {
             asked the next start to take that value from the equity it restores. A restart on the same UTC day \
             keeps the day start and a daily-loss halt; the high-water mark and the drawdown and rapid-loss halts \
             carry over on every restart until `ibtrader risk reset` clears them. The first line says whether a bot \
-            is running on the journal (it holds the intent log's lock). --json prints one JSON object per line, \
+            is running on the journal (it holds the journal's lock file). --json prints one JSON object per line, \
             the first `{"record":"bot",…}`.
             """
     )
@@ -122,7 +122,7 @@ struct RiskStatusCommand: ParsableCommand {
         return lines.joined(separator: "\n")
     }
 
-    static func object(_ holder: IntentLogHolder) -> KeyValuePairs<String, JSONValue> {
+    static func object(_ holder: JournalHolder) -> KeyValuePairs<String, JSONValue> {
         guard case .held(let pid) = holder else {
             return ["record": .string("bot"), "running": .bool(false), "pid": .null]
         }

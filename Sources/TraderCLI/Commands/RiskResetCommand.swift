@@ -19,7 +19,7 @@ struct RiskResetCommand: ParsableCommand {
             when several configurations have something to reset (choose with --account / --run-key). Asks for \
             confirmation on a terminal unless --yes; elsewhere --yes is required. Stop the bot first: a running \
             bot keeps its halts in memory and journals them again, so a reset is refused while a bot holds the \
-            journal (its intent log's lock, `<journal>-intents`), unless --force.
+            journal (its lock file, `<journal>-lock`), unless --force.
             """
     )
 

@@ -104,9 +104,6 @@ struct RunCommand: AsyncParsableCommand {
         configuration.orderTimeout = settings.orderTimeout.map { .milliseconds(Int64($0 * 1000)) }
         configuration.resilience = settings.resilience
         configuration.quotes = settings.quotes
-        configuration.busyPolls = settings.busyPoll
-        configuration.busyPollCPU = settings.busyPollCPU
-        configuration.keepWarmInterval = settings.keepWarm ? .milliseconds(1) : nil
         // orderRefs: the runner allocates the run's namespace (IBT:R<run>: from the journal) at start.
         configuration.resendPolicy = settings.resendPolicy
         configuration.unknownOrders = settings.unknownOrders == "cancel" ? .cancel : .adopt
@@ -116,9 +113,9 @@ struct RunCommand: AsyncParsableCommand {
         if let path = settings.journalPath {
             try FileManager.default.createDirectory(
                 at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
-            // Manual checkpoints: the journal's own thread checkpoints every second (JournalCheckpointer), never inside
-            // an intent's commit. NORMAL (the default) survives a kill -9 at once and reaches the disk at that
-            // checkpoint (docs/live-trading.md, Journal).
+            // Manual checkpoints: the runner checkpoints on its 1-second tick, never inside an intent's commit. NORMAL
+            // (the default) survives a kill -9 at once and reaches the disk at that checkpoint (docs/live-trading.md,
+            // Journal).
             let durability: OrderJournal.Durability = settings.journalDurability == "full" ? .full : .processCrashSafe
             do {
                 configuration.journal = try OrderJournal(path: path, durability: durability, checkpoints: .manual)
@@ -127,17 +124,6 @@ struct RunCommand: AsyncParsableCommand {
             }
             logger.info("journal: \(path)")
         }
-        // Held for the whole run (released when `wakeLatency` goes out of scope, or by the process exit).
-        var wakeLatency: CPUWakeLatencyRequest?
-        if let microseconds = settings.cpuWakeLatency {
-            do {
-                wakeLatency = try CPUWakeLatencyRequest(microseconds: Int32(microseconds))
-                logger.notice("CPU wake-up latency held at ≤ \(microseconds) µs (/dev/cpu_dma_latency) while running")
-            } catch {
-                logger.warning("latency.cpuWakeLatency not applied: \(error)")
-            }
-        }
-        defer { wakeLatency?.release() }
         configuration.confirmedLiveAccount = confirmLive
         if live, confirmLive == nil {
             configuration.confirmedLiveAccount = try await askLiveConfirmation(connection, account: settings.account)

@@ -43,15 +43,6 @@ struct RunSettings {
     var heartbeatTimeout: Double = 10
     /// `health.stuckLoopTimeout`: seconds without an input taken by the event loop before a critical ALERT (0: off).
     var stuckLoopTimeout: Double = 30
-    /// `latency.cpuWakeLatency`: µs asked of the kernel as the longest CPU wake-up while the bot runs
-    /// (`/dev/cpu_dma_latency`; `nil`: not asked). Opt-in: idle CPUs then spin.
-    var cpuWakeLatency: Int?
-    /// `latency.busyPoll`: the session thread never sleeps and polls the socket (one CPU at 100 %; opt-in).
-    var busyPoll = false
-    /// `latency.busyPollCPU`: the CPU the busy-polling thread is pinned to (Linux; `nil`: not pinned).
-    var busyPollCPU: Int?
-    /// `latency.keepWarm`: with `busyPoll`, rehearse the bar → order path every millisecond of quiet.
-    var keepWarm = false
     var resetWindow = "23:45-00:45"
     var resetTimeZone = "America/New_York"
     var resetDays: [String] = ["sunday"]
@@ -74,7 +65,6 @@ struct RunSettings {
             "resetTimeZone", "resetDays",
         ],
         "health": ["stuckLoopTimeout"],
-        "latency": ["cpuWakeLatency", "busyPoll", "busyPollCPU", "keepWarm"],
         "universe": ["symbols"],
         "strategy": ["name", "cash", "parameters"],
         "risk": [
@@ -195,31 +185,6 @@ struct RunSettings {
                         + "(0: off; the idle loop's tick is 1 s), got \(v)")
             }
             settings.stuckLoopTimeout = v
-        }
-        if let v = try int("latency.cpuWakeLatency") {
-            guard v >= 0, v <= 1_000_000 else {
-                throw CLIError(
-                    "\(origin("latency.cpuWakeLatency")): 'latency.cpuWakeLatency' must be 0…1000000 µs, got \(v)")
-            }
-            settings.cpuWakeLatency = v
-        }
-        if let v = try bool("latency.busyPoll") { settings.busyPoll = v }
-        if let v = try int("latency.busyPollCPU") {
-            guard v >= 0, v < 1024 else {
-                throw CLIError(
-                    "\(origin("latency.busyPollCPU")): 'latency.busyPollCPU' must be a CPU number 0…1023, got \(v)")
-            }
-            guard settings.busyPoll else {
-                throw CLIError(
-                    "\(origin("latency.busyPollCPU")): 'latency.busyPollCPU' needs 'latency.busyPoll: true'")
-            }
-            settings.busyPollCPU = v
-        }
-        if let v = try bool("latency.keepWarm") {
-            guard !v || settings.busyPoll else {
-                throw CLIError("\(origin("latency.keepWarm")): 'latency.keepWarm' needs 'latency.busyPoll: true'")
-            }
-            settings.keepWarm = v
         }
         if let v = try string("connection.resetWindow") { settings.resetWindow = v }
         if let v = try string("connection.resetTimeZone") { settings.resetTimeZone = v }

@@ -105,8 +105,6 @@ struct PaperRun {
     var received: [OrderLine]
     /// The simulator's executions, in order.
     var executions: [FillLine]
-    /// Whether the run handled bars on arrival (`LiveRunnerConfiguration.handlesBarsOnArrival`).
-    var barsOnArrival = true
 }
 
 /// The backtest of the same strategy over exactly the bars the bot got.

@@ -6,10 +6,9 @@ import TradingModel
 @testable import InteractiveBrokers
 @testable import Storage
 
-/// The broker's journal adapter on the order path: a group written before placeOrder (all `journaled`) goes to the
-/// intent log of a journal that owns it (no SQLite commit); the `sent` write then moves it into SQLite in its own
-/// transaction, keeping the time it was journaled at. A journal that does not own the log gets both in SQLite.
-struct OrderJournalIntentsLogTests {
+/// The broker's journal adapter on the order path: a group written before placeOrder (all `journaled`) is in SQLite
+/// when the write returns; the `sent` write marks it submitted, keeping the time it was journaled at.
+struct OrderJournalIntentsTests {
     static let t1 = Timestamp(seconds: 1_700_000_000)
     static let t2 = t1 + .seconds(2)
 
@@ -30,33 +29,24 @@ struct OrderJournalIntentsLogTests {
     static func withJournals(
         _ body: (_ path: String) throws -> Void
     ) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("intent-log-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("journal-intents-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try body(folder.appendingPathComponent("journal.sqlite").path)
     }
 
-    /// The order groups a reader finds in the journal's intent log file now.
-    static func logged(_ journal: OrderJournal) -> [[String]] {
-        let data = (try? Data(contentsOf: URL(fileURLWithPath: journal.intentLogPath))) ?? Data()
-        return Array(data).withUnsafeBytes { IntentLogCodec.decode($0) }.groups.map { $0.map(\.orderRef.rawValue) }
-    }
-
-    @Test func theJournaledWriteAppendsToTheLogAndTheSentWriteMovesItIntoSQLite() throws {
+    @Test func theJournaledWriteIsInSQLiteAndTheSentWriteMarksItSubmitted() throws {
         try Self.withJournals { path in
             let journal = try OrderJournal(path: path, durability: .processCrashSafe, checkpoints: .manual)
             let now = Mutex(Self.t1)
             let adapter = OrderJournalIntents(
                 journal: journal, universe: Universe(symbols: ["AAPL"]), clock: { now.withLock { $0 } })
-            // A reader in the role of another process: it never owns the log, so it sees SQLite only.
+            // A reader in the role of another process (`ibtrader journal`).
             let reader = try OrderJournal(path: path)
-            try adapter.writeNow(Self.bracket(.journaled))
-            #expect(Self.logged(journal) == [["IBT:R1:1", "IBT:R1:2"]])
-            #expect(try reader.orders().isEmpty)
+            try adapter.write(Self.bracket(.journaled))
+            #expect(try reader.orders().map(\.state) == [.pendingSubmit, .pendingSubmit])
             now.withLock { $0 = Self.t2 }
-            try adapter.writeNow(Self.bracket(.sent))
-            try journal.checkpoint()  // the tick starts the log over
-            #expect(Self.logged(journal).isEmpty)
+            try adapter.write(Self.bracket(.sent))
             let orders = try reader.orders()
             #expect(orders.map(\.intent.orderRef) == ["IBT:R1:1", "IBT:R1:2"])
             #expect(orders.map(\.brokerOrderID) == [11, 12] && orders.allSatisfy { $0.state == .submitted })
@@ -66,19 +56,7 @@ struct OrderJournalIntentsLogTests {
         }
     }
 
-    @Test func aJournalThatDoesNotOwnTheLogWritesTheGroupToSQLiteAtOnce() throws {
-        try Self.withJournals { path in
-            let journal = try OrderJournal(path: path)  // automatic checkpoints: never takes the log
-            let adapter = OrderJournalIntents(
-                journal: journal, universe: Universe(symbols: ["AAPL"]), clock: { Self.t1 })
-            try adapter.writeNow(Self.bracket(.journaled))
-            #expect(!FileManager.default.fileExists(atPath: journal.intentLogPath))
-            let reader = try OrderJournal(path: path)
-            #expect(try reader.orders().map(\.state) == [.pendingSubmit, .pendingSubmit])
-        }
-    }
-
-    @Test func aGroupNotAllJournaledGoesToSQLite() throws {
+    @Test func aGroupPartlySentIsWrittenWithItsStates() throws {
         try Self.withJournals { path in
             let journal = try OrderJournal(path: path, checkpoints: .manual)
             let adapter = OrderJournalIntents(
@@ -86,8 +64,7 @@ struct OrderJournalIntentsLogTests {
             var group = Self.bracket(.journaled)
             group[0].lastKnownState = .sent
             group[0].brokerOrderID = 11
-            try adapter.writeNow(group)
-            #expect(Self.logged(journal).isEmpty)
+            try adapter.write(group)
             let reader = try OrderJournal(path: path)
             #expect(try reader.orders().map(\.state) == [.submitted, .pendingSubmit])
         }
@@ -98,8 +75,8 @@ struct OrderJournalIntentsLogTests {
             let journal = try OrderJournal(path: path, checkpoints: .manual)
             let adapter = OrderJournalIntents(
                 journal: journal, universe: Universe(symbols: ["AAPL"]), clock: { Self.t1 })
-            try adapter.writeNow(Self.bracket(.journaled))
-            try adapter.writeNow(Self.bracket(.rejected))  // IBBroker.submitNow after submitOrders threw
+            try adapter.write(Self.bracket(.journaled))
+            try adapter.write(Self.bracket(.rejected))  // IBBroker.submit after submitOrders threw
             let reader = try OrderJournal(path: path)
             let orders = try reader.orders()
             #expect(orders.map(\.state) == [.rejected, .rejected])

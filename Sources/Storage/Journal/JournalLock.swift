@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -6,8 +7,8 @@ import Foundation
     import Darwin
 #endif
 
-/// Whether a running bot has a journal open, as its intent log's lock tells (`OrderJournal.intentLogHolder`).
-public enum IntentLogHolder: Hashable, Sendable {
+/// Whether a running bot has a journal open, as the journal's lock file tells (`OrderJournal.holder`).
+public enum JournalHolder: Hashable, Sendable {
     /// Nobody holds the lock: no bot runs on this journal (or none has since it was created).
     case none
     /// An open file description holds the exclusive lock: a bot (`ibtrader run`, or any journal opened with
@@ -15,17 +16,58 @@ public enum IntentLogHolder: Hashable, Sendable {
     case held(pid: Int32?)
 }
 
+/// The exclusive `flock` a running bot's journal holds on `<journal>-lock` from its open to its close. The kernel
+/// drops it when the process dies (`kill -9` included), so a held lock means a bot runs, and a journal whose latest
+/// run has no recorded stop but whose lock is free belonged to a bot that was killed.
+final class JournalLock: Sendable {
+    private let descriptor = Mutex<Int32>(-1)
+    let path: String
+
+    init(journalPath: String) { path = OrderJournal.lockPath(for: journalPath) }
+
+    /// Takes the lock without waiting. `false` when another process holds it (the journal still works: only
+    /// `ibtrader risk reset` reads the lock).
+    func acquire() -> Bool {
+        descriptor.withLock { descriptor in
+            if descriptor >= 0 { return true }
+            let opened = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            guard opened >= 0 else { return false }
+            guard flock(opened, LOCK_EX | LOCK_NB) == 0 else {
+                _ = close(opened)
+                return false
+            }
+            descriptor = opened
+            return true
+        }
+    }
+
+    /// Whether this process holds it.
+    var isHeld: Bool { descriptor.withLock { $0 >= 0 } }
+
+    /// Gives the lock up.
+    func release() {
+        descriptor.withLock { descriptor in
+            if descriptor >= 0 { _ = close(descriptor) }
+            descriptor = -1
+        }
+    }
+
+    deinit { release() }
+}
+
 extension OrderJournal {
-    /// Who holds the journal's intent log now. The live runner's journal holds an exclusive `flock` on
-    /// `<journal>-intents` from its open to its close (the kernel drops it when the process dies, `kill -9`
-    /// included), so a held lock means a bot runs, and a journal whose latest run has no recorded stop but whose lock
-    /// is free belonged to a bot that was killed. The probe takes a shared lock without waiting and drops it at once.
+    /// Whether this journal holds its lock file (a bot's `.manual` journal, unless another process held it first).
+    public var holdsLock: Bool { lock.isHeld }
+
+    /// The lock file of a journal: `<journal path>-lock`, beside SQLite's `-wal` and `-shm`.
+    public static func lockPath(for journalPath: String) -> String { journalPath + "-lock" }
+
+    /// Who holds the journal's lock now. The probe takes a shared lock without waiting and drops it at once.
     /// - Parameter journalPath: the journal's SQLite file.
-    /// - Returns: `.none` when the log is missing or free, `.held` otherwise.
+    /// - Returns: `.none` when the lock file is missing or free, `.held` otherwise.
     /// - Throws: `OrderJournalError.database` when the file exists but cannot be opened or probed.
-    public static func intentLogHolder(journalPath: String) throws(OrderJournalError) -> IntentLogHolder {
-        let path = intentLogPath(for: journalPath)
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    public static func holder(journalPath: String) throws(OrderJournalError) -> JournalHolder {
+        let descriptor = open(lockPath(for: journalPath), O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
             if errno == ENOENT { return .none }
             throw probeFailure(journalPath, errno)
@@ -36,9 +78,7 @@ extension OrderJournal {
             return .none
         }
         let code = errno
-        guard code == EWOULDBLOCK else {
-            throw probeFailure(journalPath, code)
-        }
+        guard code == EWOULDBLOCK else { throw probeFailure(journalPath, code) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return .held(pid: nil) }
         return .held(pid: lockHolder(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
@@ -63,7 +103,7 @@ extension OrderJournal {
 }
 
 private func probeFailure(_ journalPath: String, _ code: Int32) -> OrderJournalError {
-    .database(path: journalPath, operation: "probe the intent log", reason: String(cString: strerror(code)))
+    .database(path: journalPath, operation: "probe the journal's lock", reason: String(cString: strerror(code)))
 }
 
 /// `close(2)`, out of `OrderJournal`'s scope (its `close()` shadows it there).
