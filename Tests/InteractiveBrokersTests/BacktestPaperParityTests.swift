@@ -4,10 +4,11 @@ import Foundation
 import Logging
 import Simulation
 import Storage
-import TWSClient
 import Testing
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import GatewaySimulator
 @testable import InteractiveBrokers

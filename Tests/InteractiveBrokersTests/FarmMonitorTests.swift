@@ -1,6 +1,7 @@
-import TWSClient
 import Testing
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import InteractiveBrokers
 

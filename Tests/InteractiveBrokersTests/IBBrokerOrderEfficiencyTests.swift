@@ -1,9 +1,10 @@
 import Foundation
 import GatewaySimulator
-import TWSClient
 import Testing
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import InteractiveBrokers
 

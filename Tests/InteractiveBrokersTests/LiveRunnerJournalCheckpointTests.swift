@@ -2,10 +2,11 @@ import Foundation
 import GatewaySimulator
 import Logging
 import Storage
-import TWSClient
 import Testing
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import InteractiveBrokers
 

@@ -3,10 +3,11 @@ import GatewaySimulator
 import Logging
 import Storage
 import Synchronization
-import TWSClient
 import Testing
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import InteractiveBrokers
 

@@ -143,7 +143,7 @@ struct RestartNamespaceAndCashTests {
             Self.open(4, client: 9, ref: "other", perm: 99),  // another client's id 4: not ours
             Self.open(5, client: 9, ref: "IBT:R1:O-1", perm: 0, account: "DU2"),  // another account
         ]
-        let taken = IBBroker.trackedOpenOrders(
+        let taken = OrderDesk.trackedOpenOrders(
             all, tracked: [adopted, mine], clientID: 31, context: MappingContext(contracts: testBook, account: "DU1"))
         #expect(taken.map(\.order.permID) == [33, 44])
         #expect(taken.map(\.order.orderID) == [3, 4])

@@ -1,8 +1,9 @@
 import Foundation
 import Storage
-import TWSClient
 import Testing
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import TraderCLI
 

@@ -1,6 +1,6 @@
 import Logging
-import TWSClient
 import TradingModel
+import TWSProtocol
 
 /// Follows TWS's data farms (market data, HMDS, sec-def) and says what to log about them. Pure: time is a parameter.
 ///

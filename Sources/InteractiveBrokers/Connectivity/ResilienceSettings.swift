@@ -1,6 +1,6 @@
 import Foundation
-import TWSClient
 import TradingModel
+import TWSProtocol
 
 /// How a running bot rides out outages: the 1100 grace period, IB's reset window, bar back-fill, delayed data.
 public struct ResilienceSettings: Sendable {

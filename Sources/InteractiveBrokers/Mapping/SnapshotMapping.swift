@@ -1,5 +1,4 @@
 import Foundation
-import TWSClient
 import TWSProtocol
 import TradingModel
 

@@ -1,4 +1,3 @@
-import TWSClient
 import TWSProtocol
 import TradingModel
 

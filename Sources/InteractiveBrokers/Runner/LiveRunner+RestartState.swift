@@ -1,8 +1,9 @@
 import Foundation
 import Storage
-import TWSClient
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 // What a restart restores beyond orders: the run's orderRef namespace and the engine's cash.
 extension Session {

@@ -1,5 +1,6 @@
 import Logging
 import TWSClient
+import TWSProtocol
 
 // The periodic safety net for fills: the broker's execution list, fetched beside the event loop.
 extension Session {

@@ -1,5 +1,6 @@
-import TWSClient
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 // Data farms (2103–2108, 2157, 2158) through `FarmMonitor`: outages logged, long ones alerted, the broken ones in
 // the portfolio summary.

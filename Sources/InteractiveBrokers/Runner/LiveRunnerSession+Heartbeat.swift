@@ -1,6 +1,7 @@
 import Logging
 import Synchronization
 import TWSClient
+import TWSProtocol
 
 /// What the event loop has taken: every input (the watchdog's progress, `LoopWatchdog`) and those from the
 /// connection (bars, quotes, broker reports, state changes: the heartbeat's evidence). One word holds both — the

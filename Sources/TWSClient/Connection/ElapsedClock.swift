@@ -1,3 +1,5 @@
+import TWSProtocol
+
 /// A clock seen as elapsed time since the connection was created: the pure schedulers take `Duration`s, and this
 /// maps them to the injected `Clock`'s instants.
 struct ElapsedClock: Sendable {

@@ -1,3 +1,5 @@
+import TWSProtocol
+
 /// The answer a one-shot route collected: every item up to the End message, and the notices seen meanwhile.
 struct RoutedResult<Item: Sendable>: Sendable {
     var items: [Item]

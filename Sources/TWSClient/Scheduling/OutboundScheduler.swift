@@ -1,4 +1,5 @@
 import NIOCore
+import TWSProtocol
 
 /// The priority of an outbound message. Cancels leave first: they free server resources and stop fills.
 public enum OutboundPriority: Int, Sendable, Comparable {

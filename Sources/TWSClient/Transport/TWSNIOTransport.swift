@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import TWSProtocol
 
 /// TCP transport over SwiftNIO: `ClientBootstrap` + `NIOAsyncChannel`, closed with `executeThenClose`.
 ///

@@ -1,4 +1,5 @@
 import NIOCore
+import TWSProtocol
 
 /// A byte pipe to TWS: TCP in production (`TWSNIOTransport`), an in-memory peer in tests.
 ///

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TWSClient
+import TWSProtocol
 
 /// `ibtrader connect`: server version, connection time, accounts, next order id.
 struct ConnectCommand: AsyncParsableCommand {

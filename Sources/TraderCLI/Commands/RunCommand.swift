@@ -6,8 +6,9 @@ import InteractiveBrokers
 import Logging
 import ServiceLifecycle
 import Storage
-import TWSClient
 import TradingModel
+import TWSClient
+import TWSProtocol
 import UnixSignals
 
 /// `ibtrader run`: the engine against TWS / IB Gateway (paper by default), or against the in-process simulator.

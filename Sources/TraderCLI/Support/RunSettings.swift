@@ -1,9 +1,10 @@
 import Configuration
 import Foundation
 import InteractiveBrokers
-import TWSClient
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 import Yams
 
 /// `ibtrader run --config FILE`: the sections and keys of a live/paper run, read with swift-configuration from YAML,

@@ -3,9 +3,10 @@ import Foundation
 import Logging
 import Simulation
 import Storage
-import TWSClient
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import GatewaySimulator
 @testable import InteractiveBrokers

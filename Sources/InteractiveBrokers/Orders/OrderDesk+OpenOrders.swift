@@ -1,7 +1,6 @@
-import TWSClient
 import TWSProtocol
 
-extension IBBroker {
+extension OrderDesk {
     /// The open orders (reqAllOpenOrders: every client's) that are this broker's: of its account, and either placed
     /// by this client id or — placed by another client, e.g. an earlier run's client id whose order was adopted —
     /// matched to a tracked order by orderRef or permId. Those are returned under the tracked TWS order id, since
