@@ -51,14 +51,16 @@ struct RestartRiskStateTests {
             configuration.journal = journal
             configuration.warmupDuration = "600 S"
             configuration.orderEfficiency = OrderEfficiencyLimit(maxRatio: 10)
-            configuration.duration = .milliseconds(200)
+            // Stops once the start-up (the restart reconciliation) is done and the bars are subscribed.
+            let (stop, stopper) = AsyncStream.makeStream(of: String.self)
+            configuration.observer = { if case .subscribed = $0 { stopper.yield("test done") } }
             configuration.stopDrain = .milliseconds(100)
             _ = try await LiveRunner.run(
                 strategy: MomentumRotation(
                     config: MomentumRotationConfig(
                         lookback: 12, ranking: .rateOfChange, minimumScore: nil, holdings: 1, rebalance: .everyBars(12),
                         weighting: .equal, investedFraction: 0.5)),
-                configuration: configuration, logger: logger)
+                configuration: configuration, logger: logger, stop: stop)
         }
     }
 

@@ -135,7 +135,7 @@ public struct OrderDesk: Sendable {
         nextGroup += 1
         let group = OrderGroup(
             number: nextGroup, orders: orders, intents: Self.journaledIntents(orders, placed), placements: placed,
-            contract: contract)
+            contract: contract, time: now)
         return DeskResult(instruction: .place(group))
     }
 
@@ -195,4 +195,6 @@ public struct OrderGroup: Sendable, Equatable {
     public var placements: [TWSOrderPlacement]
     /// The instrument's contract.
     public var contract: TWSContract
+    /// When the group was made (its intents' time in the journal).
+    public var time: Timestamp
 }

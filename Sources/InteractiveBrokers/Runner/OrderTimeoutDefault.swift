@@ -29,3 +29,8 @@ public struct OrderTimeoutDefault<Base: Strategy>: Strategy {
     /// As the wrapped strategy (the engine skips `.barsClosed` for per-instrument strategies).
     public static var handlesBarsClosed: Bool { Base.handlesBarsClosed }
 }
+
+/// `OrderTimeoutDefault` asks for what its strategy asks for.
+extension OrderTimeoutDefault {
+    public var usesQuotes: Bool { base.usesQuotes }
+}
