@@ -12,7 +12,7 @@ struct IBTrader: AsyncParsableCommand {
             ConnectCommand.self, ContractCommand.self, QuoteCommand.self, HistoryCommand.self, DataCommand.self, JournalCommand.self,
             RunCommand.self,
             OrderCommand.self, ModifyCommand.self, OrdersCommand.self, CancelCommand.self, PositionsCommand.self,
-            AccountCommand.self, RiskCommand.self,
+            AccountCommand.self, RiskCommand.self, ReplayCommand.self,
         ]
     )
 }

@@ -12,7 +12,7 @@ import Logging
 /// heartbeat.wait(afterSilence: .seconds(12))   // .seconds(18): look again then
 /// heartbeat.wait(afterSilence: .seconds(30))   // nil: probe now
 /// ```
-public struct Heartbeat: Sendable, Equatable {
+public struct Heartbeat: Sendable, Equatable, Codable {
     /// Silence before a probe; `.zero` turns the heartbeat off.
     public var interval: Duration
     /// How long the probe may wait for its answer.

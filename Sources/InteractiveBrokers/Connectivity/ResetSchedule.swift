@@ -11,7 +11,7 @@ import TradingModel
 /// let schedule = ResetSchedule.northAmerica
 /// schedule.contains(Timestamp(year: 2025, month: 1, day: 15, secondOfDay: 5 * 3600))  // 00:00 New York: true
 /// ```
-public struct ResetSchedule: Sendable, Hashable {
+public struct ResetSchedule: Sendable, Hashable, Codable {
     /// The time zone the window is written in (an IANA identifier, e.g. `America/New_York`).
     public let timeZone: TimeZone
     /// Start of the daily window, minutes after local midnight (`nil`: no daily window).
@@ -83,7 +83,7 @@ public struct ResetSchedule: Sendable, Hashable {
 }
 
 /// A day of the week (`Timestamp.weekday` numbering: Monday = 0).
-public enum Weekday: Int, Sendable, Hashable, CaseIterable {
+public enum Weekday: Int, Sendable, Hashable, CaseIterable, Codable {
     case monday, tuesday, wednesday, thursday, friday, saturday, sunday
 
     /// From an English name or its three-letter abbreviation, any case.

@@ -35,7 +35,7 @@ public struct ResilienceSettings: Sendable {
 }
 
 /// Milestones of the connectivity handling, for `ResilienceSettings.observer`.
-public enum ConnectivityMilestone: Sendable, Equatable {
+public enum ConnectivityMilestone: Sendable, Equatable, Codable {
     /// New entries paused (an interruption outlasted the grace period).
     case paused
     /// New entries allowed again.

@@ -9,7 +9,7 @@ import Logging
 /// retry.delay(afterFailures: 4)   // 8 s
 /// retry.isAlert(failures: 3)      // true (once: 4 is not)
 /// ```
-public struct RetryBackoff: Sendable, Equatable {
+public struct RetryBackoff: Sendable, Equatable, Codable {
     /// The delay after the first failure.
     public var first: Duration
     /// The longest delay.

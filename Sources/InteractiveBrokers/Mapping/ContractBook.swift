@@ -11,7 +11,7 @@ import TradingModel
 /// let contract = try book.contract(for: InstrumentID(0))
 /// let id = try book.instrument(for: execution.contract)
 /// ```
-public struct ContractBook: Sendable, Hashable {
+public struct ContractBook: Sendable, Hashable, Codable {
     /// Contracts in instrument order: `contracts[id.index]`.
     public private(set) var contracts: [TWSContract]
     private var byContractID: [Int: InstrumentID] = [:]

@@ -3,7 +3,7 @@ import TradingModel
 /// Why a TWS value could not be turned into a domain value (or a domain value into a TWS one).
 ///
 /// Unknown or unsupported values are always an error, never a silent default.
-public enum IBMappingError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum IBMappingError: Error, Hashable, Sendable, CustomStringConvertible, Codable {
     /// An order side other than `BUY`/`SELL` (orders) or `BOT`/`SLD` (executions).
     case unknownSide(String)
     /// An order status text TWS is not documented to send.

@@ -14,7 +14,7 @@ import TradingModel
 /// references.orderRef(for: "O-7")                // "IBT:R12:O-7"
 /// references.clientOrderID(in: "IBT:R12:O-7")    // "O-7"
 /// ```
-public struct OrderReference: Sendable, Hashable {
+public struct OrderReference: Sendable, Hashable, Codable {
     /// Every IBTrader orderRef starts with it.
     public static let base = "IBT:"
 

@@ -85,7 +85,7 @@ public enum SnapshotMapping {
 }
 
 /// The broker's answers a snapshot is built from.
-public struct BrokerAnswers: Sendable, Equatable {
+public struct BrokerAnswers: Sendable, Equatable, Codable {
     /// Open orders (reqAllOpenOrders / reqOpenOrders).
     public var openOrders: [TWSOpenOrder]
     /// Executions with their commissions (reqExecutions).

@@ -63,7 +63,7 @@ public struct BarSliceAssembler: Sendable {
 }
 
 /// The subset of engine events a market-data feed produces.
-public enum EngineEventValue: Sendable, Hashable {
+public enum EngineEventValue: Sendable, Hashable, Codable {
     /// A bar closed.
     case bar(InstrumentID, Bar)
     /// Every bar of this time has been delivered.

@@ -75,7 +75,7 @@ public actor IBMarketDataFeed {
 }
 
 /// What an `IBMarketDataFeed` subscribes to.
-public struct RealTimeBarSubscription: Sendable, Hashable {
+public struct RealTimeBarSubscription: Sendable, Hashable, Codable {
     /// The instruments.
     public var instruments: [InstrumentID]
     /// `TRADES` (default), `MIDPOINT`, `BID` or `ASK`.
@@ -92,7 +92,7 @@ public struct RealTimeBarSubscription: Sendable, Hashable {
 }
 
 /// What an `IBMarketDataFeed` reports.
-public enum IBMarketDataEvent: Sendable, Equatable {
+public enum IBMarketDataEvent: Sendable, Equatable, Codable {
     /// A bar or a closed slice for the engine.
     case engine(EngineEventValue)
     /// A bar that could not be mapped (dropped, never defaulted).

@@ -110,7 +110,7 @@ public actor IBQuoteFeed {
 }
 
 /// What an `IBQuoteFeed` reports.
-public enum IBQuoteEvent: Sendable, Equatable {
+public enum IBQuoteEvent: Sendable, Equatable, Codable {
     /// A new top of book for the engine.
     case quote(InstrumentID, Quote)
     /// A notice about an instrument's line (e.g. 10167 showing delayed data).

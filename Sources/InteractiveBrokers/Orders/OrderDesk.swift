@@ -184,7 +184,7 @@ public enum DeskInstruction: Sendable, Equatable {
 }
 
 /// A single order or a bracket, ready to journal and send.
-public struct OrderGroup: Sendable, Equatable {
+public struct OrderGroup: Sendable, Equatable, Codable {
     /// The desk's running number of the group.
     public var number: Int
     /// The engine's orders, parent first.

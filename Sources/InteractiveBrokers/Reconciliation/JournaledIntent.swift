@@ -96,7 +96,7 @@ public struct BrokerOrderSnapshot: Sendable, Hashable, Codable {
 }
 
 /// Everything the broker said after a (re)connect.
-public struct BrokerSnapshot: Sendable, Hashable {
+public struct BrokerSnapshot: Sendable, Hashable, Codable {
     /// Open orders of every client (reqAllOpenOrders).
     public var openOrders: [BrokerOrderSnapshot]
     /// Completed orders (reqCompletedOrders); may be empty where the gateway does not report them.

@@ -1,7 +1,7 @@
 import TradingModel
 
 /// What the runner does at start with orders of ours open at the broker that no journal intent knows.
-public enum UnknownOrderPolicy: String, Sendable, Hashable, CaseIterable {
+public enum UnknownOrderPolicy: String, Sendable, Hashable, CaseIterable, Codable {
     /// Rebuild the order from the wire and follow it like a known one (the strategy sees it), with a warning.
     case adopt
     /// Cancel it at the broker (only the client id that placed it can).

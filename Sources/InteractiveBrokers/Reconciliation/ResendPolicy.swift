@@ -11,7 +11,7 @@ import TradingModel
 /// let policy = ResendPolicy(maxAge: .minutes(5))
 /// policy.staleReason(createdAt: intentTime, request: request, now: now)   // nil: send it
 /// ```
-public struct ResendPolicy: Sendable, Hashable {
+public struct ResendPolicy: Sendable, Hashable, Codable {
     /// The oldest intent that is still sent (`nil`: no age limit; zero: none is ever sent again).
     public var maxAge: TimeSpan?
     /// Market and DAY orders created on an earlier UTC day than now are abandoned whatever their age.

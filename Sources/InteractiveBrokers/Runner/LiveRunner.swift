@@ -23,6 +23,8 @@ public enum LiveRunner {
         spec: StrategySpec, configuration: LiveRunnerConfiguration, logger: Logger,
         stop: AsyncStream<String>? = nil
     ) async throws -> LiveRunSummary {
+        var configuration = configuration
+        configuration.strategyRecord = SessionStrategy(spec: spec, orderTimeout: configuration.orderTimeout)
         if let timeout = configuration.orderTimeout {
             var inner = configuration
             inner.orderTimeout = nil

@@ -38,6 +38,8 @@ public struct LiveRunnerConfiguration: Sendable {
     public var summaryInterval: Duration = .seconds(30)
     /// A timeout for orders the strategy sends without one (`orders.timeout`; applied by `run(spec:)`).
     public var orderTimeout: TimeSpan?
+    /// The built-in strategy traded, for the session log (`ibtrader replay` rebuilds it); set by `run(spec:)`.
+    public var strategyRecord: SessionStrategy?
     /// Bound on the run (`nil`: until stopped).
     public var duration: Duration?
     /// How long, after stop, the broker's answers (fills in flight, cancellations) are still applied to the engine.
@@ -77,7 +79,7 @@ public struct LiveRunnerConfiguration: Sendable {
 }
 
 /// Why a run could not start or went on no longer.
-public enum LiveRunnerError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum LiveRunnerError: Error, Sendable, Equatable, CustomStringConvertible, Codable {
     /// A live account without confirmation.
     case liveAccountNotConfirmed(account: String)
     /// The configured account is not one this login manages.
@@ -101,7 +103,7 @@ public enum LiveRunnerError: Error, Sendable, Equatable, CustomStringConvertible
 }
 
 /// Milestones of a run, for `LiveRunnerConfiguration.observer`.
-public enum LiveRunnerMilestone: Sendable, Equatable {
+public enum LiveRunnerMilestone: Sendable, Equatable, Codable {
     /// 5-second bars subscribed (feed 0 after connecting, higher after a 1101 resubscription).
     case subscribed(generation: Int, feed: Int)
     /// The connection was re-established (generation 1 is the first reconnect).
@@ -109,7 +111,7 @@ public enum LiveRunnerMilestone: Sendable, Equatable {
 }
 
 /// What a run did.
-public struct LiveRunSummary: Sendable, Equatable {
+public struct LiveRunSummary: Sendable, Equatable, Codable {
     /// The account traded.
     public var account: String
     /// Commands carried out (submits, brackets, cancels, modifies).

@@ -18,6 +18,8 @@ struct SessionDriver<S: Strategy> {
     let inbox = SessionInbox()
     let tasks = SessionTasks()
     let journal: SessionJournal?
+    /// The session log in the journal (`nil` without a journal, or when it could not be started).
+    var recorder: SessionRecorder?
     let activity = InboundActivity()
     /// The current connection, and the ones being opened, by generation.
     var connection: TWSConnection?
@@ -32,9 +34,15 @@ struct SessionDriver<S: Strategy> {
         let settings = SessionSettings(
             configuration, strategyName: RunKey(strategyType: S.self, symbols: [], capital: .zero).strategy,
             processID: ProcessInfo.processInfo.processIdentifier)
-        core = LiveSessionCore(strategy: strategy, settings: settings, now: configuration.resilience.clock())
+        let startedAt = configuration.resilience.clock()
+        core = LiveSessionCore(strategy: strategy, settings: settings, now: startedAt)
         journal = configuration.journal.map {
             SessionJournal(journal: $0, universe: Universe(symbols: configuration.symbols), logger: logger)
+        }
+        if let journal = configuration.journal {
+            recorder = SessionRecorder(
+                journal: journal, settings: settings, strategy: configuration.strategyRecord,
+                startedAt: startedAt, logger: logger)
         }
     }
 
@@ -65,16 +73,19 @@ struct SessionDriver<S: Strategy> {
                 }
             }
             var outcome: Result<LiveRunSummary, any Error>?
-            for action in core.start(at: now()) {
-                outcome = await perform(action, &group)
-            }
+            inbox.yield(.start)
             var inputs = inbox.stream.makeAsyncIterator()
             while outcome == nil, let input = await inputs.next() {
                 activity.mark(inbound: input.isInbound)
                 if case .connected(let ready) = input, let candidate = connections.take(ready.generation) {
                     connection = candidate
                 }
-                let actions = core.handle(input, at: now())
+                let time = now()
+                let actions = core.handle(input, at: time)
+                // Logged before the actions are carried out: a crash leaves every input handled so far.
+                if let failure = recorder?.record(input, at: time, actions: actions) {
+                    inbox.yield(.journalFailed(failure))
+                }
                 for action in actions where outcome == nil {
                     outcome = await perform(action, &group)
                 }

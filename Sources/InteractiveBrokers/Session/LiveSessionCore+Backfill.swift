@@ -111,7 +111,7 @@ extension LiveSessionCore {
         guard var backfill = recovery?.backfill, !backfill.cutShort else { return }
         backfill.cutShort = true
         out.log(.notice, "back-fill after \(backfill.outage) cut short: \(reason)")
-        for (tag, purpose) in pending {
+        for (tag, purpose) in pending.sorted(by: { $0.key < $1.key }) {
             switch purpose {
             case .backfillBars, .backfillTime:
                 pending[tag] = nil

@@ -78,7 +78,7 @@ extension LiveSessionCore {
         barFeed = nil
         quoteFeed = nil
         quoteRetryAt = nil
-        for (tag, purpose) in pending where purpose.diesWithConnection {
+        for (tag, purpose) in pending.sorted(by: { $0.key < $1.key }) where purpose.diesWithConnection {
             pending[tag] = nil
             failed(purpose, .unanswered("the connection closed"), at: now, &out)
         }

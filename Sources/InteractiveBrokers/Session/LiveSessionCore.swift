@@ -19,7 +19,7 @@ import TradingModel
 ///
 /// ```swift
 /// var core = LiveSessionCore(strategy: MomentumRotation(config: c), settings: settings, now: clock())
-/// for action in core.start(at: clock()) { … }            // .connect
+/// for action in core.handle(.start, at: clock()) { … }   // .connect
 /// for action in core.handle(.connected(connection), at: clock()) { … }
 /// ```
 public struct LiveSessionCore<S: Strategy>: Sendable {
@@ -104,14 +104,6 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
         nextSummary = now + settings.summaryInterval
     }
 
-    /// Starts the run: the first connection.
-    public mutating func start(at now: Timestamp) -> [SessionAction] {
-        guard case .idle = phase else { return [] }
-        phase = .connecting
-        reconnect.attempting = true
-        return [.connect]
-    }
-
     /// What one input leads to, in order.
     public mutating func handle(_ input: SessionInput, at now: Timestamp) -> [SessionAction] {
         var out = Actions()
@@ -124,6 +116,11 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
 
     private mutating func take(_ input: SessionInput, at now: Timestamp, _ out: inout Actions) {
         switch input {
+        case .start:
+            guard case .idle = phase else { return }
+            phase = .connecting
+            reconnect.attempting = true
+            out.append(.connect)
         case .connected(let connection):
             connected(connection, at: now, &out)
         case .connectFailed(let reason):

@@ -6,7 +6,7 @@ import TradingModel
 
 /// What the core asks the driver to do, in order. The driver only does I/O: it carries each action out and feeds
 /// what comes of it back as `SessionInput`s.
-public enum SessionAction: Sendable, Equatable {
+public enum SessionAction: Sendable, Equatable, Codable {
     /// Open a new connection (its readiness comes back as `.connected` or `.connectFailed`).
     case connect
     /// Close the current connection (a gateway that stopped answering).
@@ -45,7 +45,7 @@ public enum SessionAction: Sendable, Equatable {
 }
 
 /// A request whose answer the core waits for.
-public enum SessionRequest: Sendable, Equatable {
+public enum SessionRequest: Sendable, Equatable, Codable {
     /// contractDetails of a contract.
     case contractDetails(TWSContract)
     /// Historical bars.
@@ -65,7 +65,7 @@ public enum SessionRequest: Sendable, Equatable {
 }
 
 /// A write to the order journal.
-public enum JournalWrite: Sendable, Equatable {
+public enum JournalWrite: Sendable, Equatable, Codable {
     /// A status change of an intent.
     case status(JournalStatusUpdate)
     /// An execution as it arrived (by execId), with its commission when known.
@@ -91,7 +91,7 @@ public enum JournalWrite: Sendable, Equatable {
 }
 
 /// What observers are told.
-public enum SessionMilestone: Sendable, Equatable {
+public enum SessionMilestone: Sendable, Equatable, Codable {
     /// Subscribed, reconnected.
     case runner(LiveRunnerMilestone)
     /// Pauses, resynchronizations, back-fills, health.

@@ -4,7 +4,7 @@ import TradingEngine
 import TradingModel
 
 /// A number the core gives a request, a subscription or an order group, so their answers find their way back.
-public struct SessionTag: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct SessionTag: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     /// The number.
     public var rawValue: Int
     /// Creates a tag.
@@ -14,7 +14,9 @@ public struct SessionTag: Sendable, Hashable, Comparable, CustomStringConvertibl
 }
 
 /// Everything that happens to a live session, in the order it happened: the core's only inputs.
-public enum SessionInput: Sendable, Equatable {
+public enum SessionInput: Sendable, Equatable, Codable {
+    /// The run begins: the first connection is opened.
+    case start
     /// A connection is ready (the driver numbers its connections: `generation`).
     case connected(SessionConnection)
     /// A connection attempt failed.
@@ -52,7 +54,7 @@ public enum SessionInput: Sendable, Equatable {
 }
 
 /// A ready connection as the core sees it.
-public struct SessionConnection: Sendable, Equatable {
+public struct SessionConnection: Sendable, Equatable, Codable {
     /// The driver's number of the connection (1 is the first).
     public var generation: Int
     /// The handshake's result.
@@ -72,7 +74,7 @@ public struct SessionConnection: Sendable, Equatable {
 }
 
 /// The answer to a `SessionRequest`.
-public enum SessionAnswer: Sendable, Equatable {
+public enum SessionAnswer: Sendable, Equatable, Codable {
     /// contractDetails.
     case contractDetails([TWSContractDetails])
     /// historicalData.
@@ -92,7 +94,7 @@ public enum SessionAnswer: Sendable, Equatable {
 }
 
 /// Why a request failed.
-public enum SessionFailure: Sendable, Equatable, CustomStringConvertible {
+public enum SessionFailure: Sendable, Equatable, Codable, CustomStringConvertible {
     /// TWS answered with an error (the gateway is alive).
     case rejected(code: Int, String)
     /// No answer: timed out, cancelled, not connected, the connection closed, or a local failure.
@@ -107,7 +109,7 @@ public enum SessionFailure: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// What the journal knows that a restart needs, read in one go at start.
-public struct JournalRestartData: Sendable, Equatable {
+public struct JournalRestartData: Sendable, Equatable, Codable {
     /// Every intent with its state.
     public var orders: [JournalOrder] = []
     /// Every fill.
@@ -131,7 +133,7 @@ public struct JournalRestartData: Sendable, Equatable {
 }
 
 /// The configuration (run key) and run of a cash checkpoint.
-public struct JournalCheckpointKey: Sendable, Hashable {
+public struct JournalCheckpointKey: Sendable, Hashable, Codable {
     public var runKey: String?
     public var run: Int64?
     /// Creates a key.

@@ -6,7 +6,7 @@ import TradingModel
 ///
 /// The driver's half of a run (where TWS listens, the journal file, observers, the crash hook) stays in
 /// `LiveRunnerConfiguration`; `init(_:strategyName:processID:)` takes the core's half from it.
-public struct SessionSettings: Sendable, Equatable {
+public struct SessionSettings: Sendable, Equatable, Codable {
     /// The universe, in instrument order.
     public var symbols: [Symbol]
     /// Cash, settlement and risk rules of the engine.
@@ -70,7 +70,7 @@ public struct SessionSettings: Sendable, Equatable {
 }
 
 /// The outage settings the core decides with (`ResilienceSettings` without its clock and observer).
-public struct SessionResilience: Sendable, Equatable {
+public struct SessionResilience: Sendable, Equatable, Codable {
     /// How long a 1100 interruption may last before new entries are paused.
     public var gracePeriod: TimeSpan = .seconds(30)
     /// IB's nightly / weekly reset window (quiet logs inside it).

@@ -82,7 +82,7 @@ public struct JournalOrderEfficiency: Hashable, Sendable, Codable {
 }
 
 /// What the journal's own rows show of a day's order activity (`OrderJournal.orderActivity(onDay:account:)`).
-public struct JournalOrderActivity: Hashable, Sendable {
+public struct JournalOrderActivity: Hashable, Sendable, Codable {
     /// Orders marked submitted (sent to the broker) that day.
     public var submitted: Int
     /// Orders that reached `canceled` that day (broker-side cancels and abandoned intents too: the strict side).

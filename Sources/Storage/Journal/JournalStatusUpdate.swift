@@ -1,7 +1,7 @@
 import TradingModel
 
 /// A status change to journal.
-public struct JournalStatusUpdate: Hashable, Sendable {
+public struct JournalStatusUpdate: Hashable, Sendable, Codable {
     /// Which intent.
     public var orderRef: ClientOrderID
     /// The new state.

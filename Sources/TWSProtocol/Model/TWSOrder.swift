@@ -5,7 +5,7 @@ import Foundation
 /// Defaults are those of IB's official client; IB's unset values (`UNSET_DOUBLE`, `UNSET_INTEGER`,
 /// `UNSET_DECIMAL`) are `nil`. Conditional groups follow PROTOCOL.md §5.10 / §6.10. Order conditions are not
 /// modelled: a message with conditions fails to decode with a typed error.
-public struct TWSOrder: Sendable, Equatable, Hashable {
+public struct TWSOrder: Sendable, Equatable, Hashable, Codable {
     // MARK: - Identity (openOrder)
     /// The client's order id (openOrder; placeOrder carries it separately).
     public var orderID: Int = 0

@@ -1,5 +1,5 @@
 /// The state of a connection to TWS, as published on `TWSConnection.states`.
-public enum TWSConnectionState: Sendable, Equatable {
+public enum TWSConnectionState: Sendable, Equatable, Codable {
     /// The socket is opening or the handshake is under way.
     case connecting
     /// The handshake is done and nextValidId and managedAccounts have arrived.
@@ -14,7 +14,7 @@ public enum TWSConnectionState: Sendable, Equatable {
 }
 
 /// What the handshake established.
-public struct TWSSessionInfo: Sendable, Equatable {
+public struct TWSSessionInfo: Sendable, Equatable, Codable {
     /// The negotiated server version (176–200).
     public var serverVersion: Int
     /// The connection time text from the handshake reply (opaque, e.g. `20250115 09:30:00 EST`).

@@ -1,5 +1,5 @@
 /// A fill with its contract and, once known, its commission report.
-public struct TWSExecutionReport: Sendable, Equatable {
+public struct TWSExecutionReport: Sendable, Equatable, Codable {
     /// The contract traded.
     public var contract: TWSContract
     /// The execution (side `BOT`/`SLD`).

@@ -1,8 +1,8 @@
 /// One of TWS's data farms: its connection to IB's servers for market data, historical data (HMDS) or security
 /// definitions, as the farm notices name it ("Market data farm connection is broken:usfarm" → `usfarm`).
-public struct TWSFarm: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct TWSFarm: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
     /// What a farm serves.
-    public enum Kind: Int, Sendable, Hashable, Comparable {
+    public enum Kind: Int, Sendable, Hashable, Comparable, Codable {
         /// Quotes and real-time bars.
         case marketData
         /// Historical bars (HMDS).
@@ -38,7 +38,7 @@ public struct TWSFarm: Sendable, Hashable, Comparable, CustomStringConvertible {
 }
 
 /// Where a farm's connection stands.
-public enum TWSFarmState: Sendable, Hashable {
+public enum TWSFarmState: Sendable, Hashable, Codable {
     /// Connected (2104, 2106, 2158).
     case ok
     /// Broken (2103, 2105, 2157): TWS reconnects it by itself; meanwhile what it serves stops.
@@ -48,7 +48,7 @@ public enum TWSFarmState: Sendable, Hashable {
 }
 
 /// A farm notice read: which farm, its state, and the code that said so.
-public struct TWSFarmReport: Sendable, Hashable {
+public struct TWSFarmReport: Sendable, Hashable, Codable {
     public var farm: TWSFarm
     public var state: TWSFarmState
     public var code: Int

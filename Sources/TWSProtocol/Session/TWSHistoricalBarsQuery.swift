@@ -4,7 +4,7 @@
 /// let query = TWSHistoricalBarsQuery(contract: aapl, duration: "1 D", barSize: "5 mins")
 /// let bars = try await connection.historicalBars(query)
 /// ```
-public struct TWSHistoricalBarsQuery: Sendable, Equatable, Hashable {
+public struct TWSHistoricalBarsQuery: Sendable, Equatable, Hashable, Codable {
     /// The contract.
     public var contract: TWSContract
     /// End of the period, e.g. `20250115 16:00:00 US/Eastern`; empty for now (required for keep-up-to-date).

@@ -1,5 +1,5 @@
 /// The market data type of reqMarketDataType.
-public enum TWSMarketDataType: Int, Sendable, Equatable {
+public enum TWSMarketDataType: Int, Sendable, Equatable, Codable {
     /// Live data (needs a subscription).
     case live = 1
     /// The last live values, frozen outside trading hours.

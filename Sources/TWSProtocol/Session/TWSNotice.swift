@@ -1,5 +1,5 @@
 /// One errMsg from TWS, as a value: notices ride on streams, terminal ones become `TWSRequestError.rejected`.
-public struct TWSNotice: Sendable, Equatable, CustomStringConvertible {
+public struct TWSNotice: Sendable, Equatable, CustomStringConvertible, Codable {
     /// The request, ticker or order it is about; −1 when it concerns the connection.
     public var requestID: Int
     /// The errMsg code (PROTOCOL.md §7).

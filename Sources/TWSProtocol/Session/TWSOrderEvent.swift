@@ -1,5 +1,5 @@
 /// One event about orders, from the order-event stream.
-public enum TWSOrderEvent: Sendable, Equatable {
+public enum TWSOrderEvent: Sendable, Equatable, Codable {
     /// orderStatus.
     case status(TWSOrderStatus)
     /// openOrder: the order's full terms and state.

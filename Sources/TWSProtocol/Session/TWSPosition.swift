@@ -1,7 +1,7 @@
 import Foundation
 
 /// One position of reqPositions.
-public struct TWSPosition: Sendable, Equatable {
+public struct TWSPosition: Sendable, Equatable, Codable {
     /// The account holding it.
     public var account: String
     /// The contract.

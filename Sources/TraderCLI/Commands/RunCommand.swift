@@ -89,25 +89,8 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     private func runLive(_ settings: RunSettings, duration: Duration?, logger: Logger) async throws {
-        var connection = TWSConnectionConfiguration(host: settings.host, port: settings.port, clientID: settings.clientID)
-        connection.readyTimeout = .seconds(20)
-        var configuration = LiveRunnerConfiguration(
-            connection: connection, symbols: settings.symbols.map { Symbol($0) }, engine: settings.engineConfig)
-        configuration.account = settings.account
-        configuration.warmupBarSize = settings.barSize
-        configuration.warmupDuration = settings.warmup
-        configuration.marketDataType = settings.marketDataType == "realtime" ? nil : settings.twsMarketDataType
-        configuration.outsideRegularTradingHours = settings.outsideRth
-        configuration.cancelOnExit = settings.cancelOnExit
-        configuration.orderEfficiency = settings.orderEfficiency
-        configuration.summaryInterval = .milliseconds(Int64(settings.summaryInterval * 1000))
+        var configuration = settings.runnerConfiguration
         configuration.duration = duration
-        configuration.orderTimeout = settings.orderTimeout.map { .milliseconds(Int64($0 * 1000)) }
-        configuration.resilience = settings.resilience
-        configuration.quotes = settings.quotes
-        // orderRefs: the runner allocates the run's namespace (IBT:R<run>: from the journal) at start.
-        configuration.resendPolicy = settings.resendPolicy
-        configuration.unknownOrders = settings.unknownOrders == "cancel" ? .cancel : .adopt
         do {  // test-only crash hook, read once here
             configuration.crashPoint = try CrashPoint.from(environment: ProcessInfo.processInfo.environment)
         } catch { throw CLIError(error.description) }
@@ -127,7 +110,8 @@ struct RunCommand: AsyncParsableCommand {
         }
         configuration.confirmedLiveAccount = confirmLive
         if live, confirmLive == nil {
-            configuration.confirmedLiveAccount = try await askLiveConfirmation(connection, account: settings.account)
+            configuration.confirmedLiveAccount = try await askLiveConfirmation(
+                configuration.connection, account: settings.account)
         }
         var service = LiveRunnerService(spec: try settings.strategySpec(), configuration: configuration, logger: logger)
         // Ctrl-C / SIGTERM: graceful shutdown (the runner's stop); the same signal again during the stop: fast stop.
