@@ -11,11 +11,11 @@ import TradingModel
 @testable import InteractiveBrokers
 
 /// A fast momentum rotation over the synthetic universe: 12-bar lookback, rebalance every 12 slices, one holding.
-private let fastMomentum = MomentumRotationConfig(
+let fastMomentum = MomentumRotationConfig(
     lookback: 12, ranking: .rateOfChange, minimumScore: nil, holdings: 1, rebalance: .everyBars(12),
     weighting: .equal, investedFraction: 0.5)
 
-private func runnerConfiguration(_ port: Int, journal: OrderJournal?) -> LiveRunnerConfiguration {
+func runnerConfiguration(_ port: Int, journal: OrderJournal?) -> LiveRunnerConfiguration {
     var configuration = LiveRunnerConfiguration(
         connection: connectionConfiguration(port, clientID: 31), symbols: ["SYN000", "SYN001", "SYN002"],
         engine: EngineConfig(initialCash: Money(100_000)))
@@ -25,14 +25,14 @@ private func runnerConfiguration(_ port: Int, journal: OrderJournal?) -> LiveRun
     return configuration
 }
 
-private func quietLogger() -> Logger {
+func quietLogger() -> Logger {
     var logger = Logger(label: "test.live")
     logger.logLevel = .warning
     return logger
 }
 
 /// A simulator on a free port, its clock in manual mode, started one hour into a session (so warm-up bars exist).
-private func withSessionSimulator<Result: Sendable>(
+func withSessionSimulator<Result: Sendable>(
     account: String = "DU1234567", _ body: @Sendable (GatewaySimulator, Int) async throws -> Result
 ) async throws -> Result {
     var logger = Logger(label: "test.gateway")

@@ -74,7 +74,7 @@ extension LiveSessionCore {
         heartbeat.probe = nil
         pending[probe.tag] = nil
         let policy = settings.resilience.heartbeat
-        let silence = Duration.nanoseconds((now - (heartbeat.lastHeard ?? now)).nanoseconds)
+        let silence = Duration.nanoseconds(probe.silence.nanoseconds)
         let expected = settings.resilience.resetSchedule?.contains(now) ?? false
         let (level, text) = policy.unanswered(silence: silence, expected: expected)
         out.log(level, text)

@@ -51,4 +51,11 @@ public struct JournalRun: Hashable, Sendable, Codable {
     public var startedAt: Timestamp
     /// The account traded, if known at start.
     public var account: String?
+
+    /// Creates a run.
+    public init(number: Int64, startedAt: Timestamp, account: String?) {
+        self.number = number
+        self.startedAt = startedAt
+        self.account = account
+    }
 }
