@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "Research", targets: ["Research"]),
         // For the latency benchmark (Benchmarks/), which runs the bot against the simulator.
         .library(name: "Storage", targets: ["Storage"]),
+        .library(name: "JournalModel", targets: ["JournalModel"]),
+        .library(name: "LiveSession", targets: ["LiveSession"]),
         .library(name: "InteractiveBrokers", targets: ["InteractiveBrokers"]),
         .library(name: "GatewaySimulator", targets: ["GatewaySimulator"]),
     ],
@@ -39,17 +41,28 @@ let package = Package(
         .target(name: "TWSProtocol", dependencies: [.product(name: "NIOCore", package: "swift-nio")]),
         .target(name: "Simulation", dependencies: ["TradingModel"]),
         .target(name: "TradingEngine", dependencies: ["TradingModel", "Indicators"]),
+        // The order journal's records, without the database.
+        .target(name: "JournalModel", dependencies: ["TradingModel"]),
+        // The live session's decisions (LiveSessionCore) and the pure parts of the IB adapter: mapping, the order
+        // desk and book, reconciliation, connectivity monitors, back-fill plans.
+        .target(
+            name: "LiveSession",
+            dependencies: [
+                "TradingModel", "TradingEngine", "TWSProtocol", "JournalModel",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // MARK: - Composition and I/O
         .target(name: "BundledData", resources: [.copy("Resources")]),
         .target(name: "Backtest", dependencies: ["TradingModel", "TradingEngine", "Simulation", "Analytics", "Indicators"]),
         .target(
             name: "Storage",
-            dependencies: ["TradingModel", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["TradingModel", "JournalModel", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
             name: "InteractiveBrokers",
             dependencies: [
-                "TradingEngine", "TradingModel", "TWSClient", "TWSProtocol", "Storage",
+                "LiveSession", "JournalModel", "TradingEngine", "TradingModel", "TWSClient", "TWSProtocol", "Storage",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -84,6 +97,7 @@ let package = Package(
             dependencies: [
                 "TradingModel", "Indicators", "Analytics", "TradingEngine", "Simulation", "Backtest",
                 "TWSProtocol", "TWSClient", "BundledData", "GatewaySimulator", "Research", "Storage", "InteractiveBrokers",
+                "LiveSession", "JournalModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -110,14 +124,14 @@ let package = Package(
         .testTarget(
             name: "StorageTests",
             dependencies: [
-                "Storage", "TradingModel", "TraderCLI", "GatewaySimulator", "TWSClient",
+                "Storage", "JournalModel", "TradingModel", "TraderCLI", "GatewaySimulator", "TWSClient",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "InteractiveBrokersTests",
             dependencies: [
-                "InteractiveBrokers", "Storage", "TradingEngine", "TradingModel", "TWSClient", "TWSProtocol",
+                "InteractiveBrokers", "LiveSession", "JournalModel", "Storage", "TradingEngine", "TradingModel", "TWSClient", "TWSProtocol",
                 "GatewaySimulator", "Simulation", "TraderCLI", "Backtest", "BundledData",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

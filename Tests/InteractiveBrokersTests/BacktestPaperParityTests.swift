@@ -12,6 +12,7 @@ import TWSProtocol
 
 @testable import GatewaySimulator
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// A paper run against the simulator and a backtest over exactly the bars the bot received place the same orders
 /// and get the same fills: one engine, two drivers.

@@ -1,11 +1,12 @@
 import Foundation
 import Storage
-import TWSClient
-import TWSProtocol
 import Testing
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// Issue 5's crash tests: a separate `ibtrader gateway` process, an `ibtrader run` that dies at an
 /// `IBTRADER_CRASH_AT` point (`_exit`, no cleanup), and a restart on the same journal. Afterwards every order

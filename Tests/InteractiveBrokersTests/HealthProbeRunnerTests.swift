@@ -8,6 +8,7 @@ import TWSClient
 import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// What a run went through, in order, across its tasks: engine bars and quotes, connectivity and run milestones.
 private final class Timeline: @unchecked Sendable {

@@ -7,6 +7,7 @@ import TWSClient
 import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// The order-efficiency limit wired into `IBBroker`, against the simulator.
 @Suite(.timeLimit(.minutes(1))) struct IBBrokerOrderEfficiencyTests {

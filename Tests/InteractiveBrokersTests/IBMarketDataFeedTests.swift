@@ -7,6 +7,7 @@ import TWSClient
 import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 @Suite(.timeLimit(.minutes(1))) struct IBMarketDataFeedTests {
     @Test func realTimeBarsBecomeEngineBarsAndClosedSlices() async throws {

@@ -10,6 +10,7 @@ import TWSClient
 import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// Momentum over the synthetic universe: 12-bar lookback, rebalance every 12 slices, one holding.
 private let momentum = MomentumRotationConfig(

@@ -1,14 +1,16 @@
 import Foundation
 import GatewaySimulator
+import JournalModel
 import Logging
 import Storage
-import TWSClient
-import TWSProtocol
 import Testing
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// A fast momentum rotation over the synthetic universe: 12-bar lookback, rebalance every 12 slices, one holding.
 let fastMomentum = MomentumRotationConfig(
@@ -295,13 +297,13 @@ struct LiveRunnerTests {
 
     @Test("the account rule: paper runs, live only when confirmed by name")
     func accountRule() throws {
-        #expect(try LiveRunner.checkAccount(managed: ["DU1"], configured: nil, confirmedLive: nil) == "DU1")
+        #expect(try AccountRule.check(managed: ["DU1"], configured: nil, confirmedLive: nil) == "DU1")
         #expect(throws: LiveRunnerError.liveAccountNotConfirmed(account: "U2")) {
-            try LiveRunner.checkAccount(managed: ["U2"], configured: nil, confirmedLive: "U3")
+            try AccountRule.check(managed: ["U2"], configured: nil, confirmedLive: "U3")
         }
-        #expect(try LiveRunner.checkAccount(managed: ["U2"], configured: "U2", confirmedLive: "U2") == "U2")
+        #expect(try AccountRule.check(managed: ["U2"], configured: "U2", confirmedLive: "U2") == "U2")
         #expect(throws: LiveRunnerError.accountNotManaged(account: "DU9", managed: ["DU1"])) {
-            try LiveRunner.checkAccount(managed: ["DU1"], configured: "DU9", confirmedLive: nil)
+            try AccountRule.check(managed: ["DU1"], configured: "DU9", confirmedLive: nil)
         }
     }
 }

@@ -4,6 +4,7 @@ import Testing
 import TradingModel
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 @testable import Storage
 
 /// The broker's journal adapter on the order path: a group written before placeOrder (all `journaled`) is in SQLite

@@ -1,14 +1,15 @@
 import Foundation
 import GatewaySimulator
 import Logging
-import TWSClient
-import TWSProtocol
 import Synchronization
 import Testing
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// A simulator on a free port with a manual clock, one hour into the data, with or without live data permission.
 func withQuoteSimulator<Result: Sendable>(

@@ -1,9 +1,11 @@
+import JournalModel
 import Storage
-import TWSProtocol
 import Testing
 import TradingModel
+import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// Issue 5 restart gaps, the pure parts: run namespaces, the cash restore, unknown orders in the plan, the resend
 /// age key's policy, and which of every client's open orders a resynchronizing broker takes as its own.

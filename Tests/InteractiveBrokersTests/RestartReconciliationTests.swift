@@ -6,6 +6,7 @@ import TWSClient
 import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// A crash and restart against the simulator: the journal and the broker are matched before anything is sent.
 @Suite(.timeLimit(.minutes(1))) struct RestartReconciliationTests {

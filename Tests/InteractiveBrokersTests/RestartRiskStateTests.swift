@@ -1,5 +1,6 @@
 import Foundation
 import GatewaySimulator
+import JournalModel
 import Logging
 import Storage
 import Testing
@@ -9,6 +10,7 @@ import TWSClient
 import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// Issue 5, end to end against the in-process simulator: what the run before journaled (cash checkpoint, risk
 /// baseline, order-efficiency counts) is what the restarted runner's engine and broker start from — for the same

@@ -4,6 +4,7 @@ import Testing
 import TradingModel
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 @testable import TraderCLI
 
 /// `ibtrader risk reset` refuses while a bot holds the journal (its intent log's `flock`), unless --force; `risk

@@ -1,10 +1,12 @@
 import Foundation
+import JournalModel
 import Storage
 import Testing
 import TradingEngine
 import TradingModel
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 @testable import TraderCLI
 
 /// `ibtrader risk status|reset`: the pure reset, the journal queries, the command's refusals, and a restart against

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 @testable import TraderCLI
 
 @Suite("ibtrader run config: heartbeat keys")

@@ -3,6 +3,7 @@ import Testing
 import TradingModel
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 @testable import TraderCLI
 
 @Suite("ibtrader run config: outage keys")

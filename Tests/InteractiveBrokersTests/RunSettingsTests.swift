@@ -4,6 +4,7 @@ import TradingEngine
 import TradingModel
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 @testable import TraderCLI
 

@@ -6,6 +6,7 @@ import TradingModel
 
 @testable import GatewaySimulator
 @testable import InteractiveBrokers
+@testable import LiveSession
 @testable import TraderCLI
 
 /// The event-loop watchdog: the pure detector, its config key, the loop's progress word, and a run whose strategy

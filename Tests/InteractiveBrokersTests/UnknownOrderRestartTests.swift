@@ -2,13 +2,14 @@ import Foundation
 import GatewaySimulator
 import Logging
 import Storage
-import TWSClient
-import TWSProtocol
 import Testing
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// Issue 5: an order of ours open at the broker that the journal does not know (here: a fresh journal, as after
 /// losing it) is rebuilt from the wire and adopted, or cancelled; the new run's namespace is above the broker's;

@@ -1,8 +1,9 @@
 import Foundation
-import TWSClient
-import TWSProtocol
+import LiveSession
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 /// The engine's broker over one TWS connection, for the manual tools: carries out `EngineCommand`s and turns TWS's
 /// order messages into engine reports, through the same `OrderDesk` as the live session core.

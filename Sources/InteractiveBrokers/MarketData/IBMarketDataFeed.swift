@@ -1,7 +1,8 @@
-import TWSClient
-import TWSProtocol
+import LiveSession
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 /// Engine bar events from TWS's 5-second real-time bars, one subscription per instrument.
 ///
@@ -74,38 +75,3 @@ public actor IBMarketDataFeed {
     }
 }
 
-/// What an `IBMarketDataFeed` subscribes to.
-public struct RealTimeBarSubscription: Sendable, Hashable, Codable {
-    /// The instruments.
-    public var instruments: [InstrumentID]
-    /// `TRADES` (default), `MIDPOINT`, `BID` or `ASK`.
-    public var whatToShow: String
-    /// Regular trading hours only (default `true`).
-    public var useRegularTradingHours: Bool
-
-    /// Creates a subscription.
-    public init(instruments: [InstrumentID], whatToShow: String = "TRADES", useRegularTradingHours: Bool = true) {
-        self.instruments = instruments
-        self.whatToShow = whatToShow
-        self.useRegularTradingHours = useRegularTradingHours
-    }
-}
-
-/// What an `IBMarketDataFeed` reports.
-public enum IBMarketDataEvent: Sendable, Equatable, Codable {
-    /// A bar or a closed slice for the engine.
-    case engine(EngineEventValue)
-    /// A bar that could not be mapped (dropped, never defaulted).
-    case malformedBar(InstrumentID, IBMappingError)
-    /// A notice about an instrument's subscription (e.g. 10167 delayed data).
-    case notice(InstrumentID, TWSNotice)
-
-    /// The engine event, `nil` for the other cases.
-    public var engineEvent: EngineEvent? {
-        guard case .engine(let value) = self else { return nil }
-        switch value {
-        case .bar(let id, let bar): return .bar(id, bar)
-        case .barsClosed(let time): return .barsClosed(time)
-        }
-    }
-}

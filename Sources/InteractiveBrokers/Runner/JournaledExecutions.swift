@@ -1,3 +1,4 @@
+import JournalModel
 import Storage
 import Synchronization
 import TradingModel

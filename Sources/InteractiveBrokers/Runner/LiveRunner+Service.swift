@@ -1,4 +1,5 @@
 import Foundation
+import LiveSession
 import Logging
 import ServiceLifecycle
 import Storage

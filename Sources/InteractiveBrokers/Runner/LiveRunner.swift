@@ -1,10 +1,11 @@
 import Foundation
+import LiveSession
 import Logging
 import Storage
-import TWSClient
-import TWSProtocol
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 /// The engine driven by TWS: the same `EngineCore` as a backtest, with wall-clock data from real-time bars and
 /// orders through the `OrderDesk`.
@@ -57,22 +58,6 @@ public enum LiveRunner {
         case .momentumRotation(let c):
             return try await run(strategy: MomentumRotation(config: c), configuration: configuration, logger: logger, stop: stop)
         }
-    }
-
-    /// Checks the account rule: paper (`DU…`) accounts run; others only when confirmed by name.
-    public static func checkAccount(
-        managed: [String], configured: String?, confirmedLive: String?
-    ) throws(LiveRunnerError) -> String {
-        let account: String
-        if let configured, !configured.isEmpty {
-            guard managed.contains(configured) else { throw .accountNotManaged(account: configured, managed: managed) }
-            account = configured
-        } else {
-            guard let first = managed.first else { throw .startup("TWS reported no managed account") }
-            account = first
-        }
-        if !account.hasPrefix("DU"), confirmedLive != account { throw .liveAccountNotConfirmed(account: account) }
-        return account
     }
 
     /// Runs a strategy until the duration ends or `stop` yields. A lost connection is re-established with capped

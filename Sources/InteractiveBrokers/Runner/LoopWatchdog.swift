@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LiveSession
 import Logging
 import Synchronization
 

@@ -1,3 +1,5 @@
+import JournalModel
+import LiveSession
 import Storage
 import TradingModel
 

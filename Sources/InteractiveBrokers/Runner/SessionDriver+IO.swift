@@ -1,10 +1,11 @@
 import Foundation
+import LiveSession
 import Logging
 import Storage
-import TWSClient
-import TWSProtocol
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 #if canImport(Glibc)
     import Glibc

@@ -1,10 +1,11 @@
 import Foundation
+import LiveSession
 import Logging
 import Storage
-import TWSClient
-import TWSProtocol
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 /// The I/O around a `LiveSessionCore`: one loop takes the inputs in arrival order (answers, bars, order messages,
 /// connection changes, ticks, stop requests), hands each to the core with the injected clock's time, and carries

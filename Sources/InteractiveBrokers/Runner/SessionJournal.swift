@@ -1,3 +1,5 @@
+import JournalModel
+import LiveSession
 import Logging
 import Storage
 import TradingModel

@@ -1,3 +1,4 @@
+import LiveSession
 import Logging
 import Storage
 import TradingModel

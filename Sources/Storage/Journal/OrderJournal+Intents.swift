@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import JournalModel
 import TradingModel
 
 // The intent write on the order path: one transaction per group of orders, shared row logic. Nothing here encodes

@@ -1,33 +1,7 @@
 import Foundation
 import GRDB
+import JournalModel
 import TradingModel
-
-/// A live session as its log knows it: when it started, its settings and strategy (encoded by the session), and
-/// the journal run it allocated once known.
-public struct JournalSession: Hashable, Sendable {
-    /// The session's number in this journal.
-    public var number: Int64
-    /// When it started (the wall clock).
-    public var startedAt: Timestamp
-    /// Its settings, as the session encoded them.
-    public var settings: Data
-    /// Its strategy, as the session encoded it (`nil`: a strategy the log cannot rebuild).
-    public var strategy: Data?
-    /// How many inputs it recorded.
-    public var steps: Int
-}
-
-/// One input of a session with its time and the actions it led to, as the session encoded them.
-public struct JournalSessionStep: Hashable, Sendable {
-    /// The input's position in the session (1 is the first).
-    public var sequence: Int64
-    /// When it was handled (the wall clock).
-    public var time: Timestamp
-    /// The input.
-    public var input: Data
-    /// The actions.
-    public var actions: Data
-}
 
 // The session log beside the order journal: every input of a live session with its time and its actions, so the
 // session can be re-run offline (`ibtrader replay`). The journal stores the bytes; the session encodes them.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import JournalModel
 import Synchronization
 import TradingModel
 

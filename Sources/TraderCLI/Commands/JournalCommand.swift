@@ -1,6 +1,7 @@
 import Analytics
 import ArgumentParser
 import Foundation
+import JournalModel
 import Storage
 import TradingModel
 

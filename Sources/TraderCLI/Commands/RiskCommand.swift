@@ -2,6 +2,8 @@ import Analytics
 import ArgumentParser
 import Foundation
 import InteractiveBrokers
+import JournalModel
+import LiveSession
 import Storage
 import TradingModel
 

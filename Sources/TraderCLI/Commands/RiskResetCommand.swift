@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import InteractiveBrokers
+import JournalModel
+import LiveSession
 import Storage
 import TradingModel
 

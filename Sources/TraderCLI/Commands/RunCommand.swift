@@ -3,6 +3,7 @@ import BundledData
 import Foundation
 import GatewaySimulator
 import InteractiveBrokers
+import LiveSession
 import Logging
 import ServiceLifecycle
 import Storage

@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import InteractiveBrokers
+import LiveSession
 import TradingEngine
 import TradingModel
 import TWSClient

@@ -1,10 +1,11 @@
 import Foundation
-import TWSProtocol
 import Testing
 import TradingEngine
 import TradingModel
+import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// The session core as a pure function: these inputs at these times → these actions. No sockets, no sleeps.
 @Suite struct LiveSessionCoreTests {

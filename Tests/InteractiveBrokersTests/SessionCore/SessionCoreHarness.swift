@@ -1,10 +1,12 @@
 import Foundation
+import JournalModel
 import Storage
-import TWSProtocol
 import TradingEngine
 import TradingModel
+import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// Buys 10 at market whenever it is flat with nothing open: enough to see orders leave.
 struct BuyWhenFlat: Strategy {

@@ -1,12 +1,13 @@
 import Foundation
 import GatewaySimulator
 import Storage
-import TWSProtocol
 import Testing
 import TradingEngine
 import TradingModel
+import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// A live run against the simulator logs its session in the journal; replaying the log with the logged
 /// configuration gives the same actions, a tampered input shows as a difference, and another configuration trades

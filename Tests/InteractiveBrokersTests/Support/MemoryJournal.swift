@@ -1,6 +1,7 @@
 import Synchronization
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// An in-memory intent journal that remembers every write, in order.
 final class MemoryJournal: IntentJournal {

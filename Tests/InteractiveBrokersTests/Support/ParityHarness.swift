@@ -10,6 +10,7 @@ import TWSProtocol
 
 @testable import GatewaySimulator
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// The engine events a live run handled, in order, as `LiveRunnerConfiguration.engineEventObserver` reports them.
 final class EngineEventLog: @unchecked Sendable {
