@@ -18,7 +18,7 @@ struct SessionDriver<S: Strategy> {
     var core: LiveSessionCore<S>
     let inbox = SessionInbox()
     let tasks = SessionTasks()
-    let journal: SessionJournal?
+    var journal: SessionJournal?
     /// The session log in the journal (`nil` without a journal, or when it could not be started).
     var recorder: SessionRecorder?
     let activity = InboundActivity()
@@ -141,7 +141,7 @@ struct SessionDriver<S: Strategy> {
                 inbox.yield(.orderRequestFailed(brokerOrderID: id, cancel: false, "\(error)"))
             }
         case .journal(let write):
-            if let journal, let failure = journal.write(write) { inbox.yield(.journalFailed(failure)) }
+            if let failure = journal?.write(write) { inbox.yield(.journalFailed(failure)) }
         case .log(let level, let text):
             logger.log(level: level, "\(text)")
         case .milestone(.runner(let milestone)):

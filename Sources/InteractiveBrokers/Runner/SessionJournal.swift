@@ -13,7 +13,7 @@ struct SessionJournal: Sendable {
     let universe: Universe
     let logger: Logger
     /// The execIds known to be journaled: the broker's execution list writes only new ones.
-    let journaledExecutions = JournaledExecutions()
+    var journaledExecutions = JournaledExecutions()
 
     init(journal: OrderJournal, universe: Universe, logger: Logger) {
         self.journal = journal
@@ -40,7 +40,7 @@ struct SessionJournal: Sendable {
 
     /// Carries one write out.
     /// - Returns: the failure, or `nil`.
-    func write(_ write: JournalWrite) -> String? {
+    mutating func write(_ write: JournalWrite) -> String? {
         do {
             switch write {
             case .status(let update):
