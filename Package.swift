@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "Storage", targets: ["Storage"]),
         .library(name: "InteractiveBrokers", targets: ["InteractiveBrokers"]),
         .library(name: "GatewaySimulator", targets: ["GatewaySimulator"]),
+        .library(name: "TraderConfig", targets: ["TraderConfig"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -78,6 +79,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(
+            name: "TraderConfig",
+            dependencies: [
+                "TradingModel", "TradingEngine", "Simulation", "Storage", "InteractiveBrokers", "Research",
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
         .target(name: "TWSTestSupport", dependencies: ["TWSProtocol", .product(name: "NIOCore", package: "swift-nio")]),
         .executableTarget(
             name: "TraderCLI",
@@ -95,6 +103,10 @@ let package = Package(
         ),
         // MARK: - Tests
         .testTarget(name: "TradingModelTests", dependencies: ["TradingModel"]),
+        .testTarget(
+            name: "TraderConfigTests",
+            dependencies: ["TraderConfig", "TradingEngine", "TradingModel", "Research"]
+        ),
         .testTarget(name: "IndicatorsTests", dependencies: ["Indicators"]),
         .testTarget(name: "AnalyticsTests", dependencies: ["Analytics"]),
         .testTarget(

@@ -1,0 +1,110 @@
+import TradingEngine
+
+/// How one strategy's `strategy.parameters` are read, checked, shown and documented. The built-in strategies
+/// conform to it here; a user's strategy conforms through `ConfigurableStrategy`.
+public protocol StrategyParameterSchema: Sendable {
+    /// The strategy's parameters (a value type).
+    associatedtype Parameters: Hashable & Sendable
+    /// The name in configs and on the command line (`momentum`, `my-strategy`).
+    static var name: String { get }
+    /// One sentence for the docs.
+    static var summary: String { get }
+    /// The parameters a config that names the strategy starts from.
+    static var defaults: Parameters { get }
+    /// The keys of `strategy.parameters`.
+    static var schema: ConfigSection<Parameters> { get }
+    /// Checks against other sections (e.g. leverage against `risk.allowLeverage`).
+    /// - Parameters:
+    ///   - parameters: the decoded parameters.
+    ///   - risk: the decoded risk section.
+    ///   - origin: where `key` was set, for the error.
+    static func check(_ parameters: Parameters, risk: RiskSettings, origin: (String) -> ConfigOrigin?) throws(ConfigError)
+    /// The built-in strategy these parameters describe (`nil` for a user's strategy).
+    static func builtIn(_ parameters: Parameters) -> StrategySpec?
+}
+
+extension StrategyParameterSchema {
+    public static func check(
+        _ parameters: Parameters, risk: RiskSettings, origin: (String) -> ConfigOrigin?
+    ) throws(ConfigError) {}
+
+    public static func builtIn(_ parameters: Parameters) -> StrategySpec? { nil }
+
+    /// The catalog entry of this strategy.
+    public static var entry: StrategyEntry { StrategyEntry(self) }
+}
+
+/// A strategy the commands know by name: how to decode its parameters (type-erased).
+public struct StrategyEntry: Sendable {
+    /// The name (`momentum`).
+    public let name: String
+    /// One sentence for the docs.
+    public let summary: String
+    let makeDefaults: @Sendable () -> StrategyChoice
+    let decode: @Sendable (ConfigNode, StrategyChoice, String, inout ConfigRecord) throws(ConfigError) -> StrategyChoice
+    let describeKeys: @Sendable (String) -> [ConfigKeyInfo]
+    let keys: @Sendable () -> [String]
+
+    /// The entry of a schema.
+    public init<Schema: StrategyParameterSchema>(_ schema: Schema.Type) {
+        name = Schema.name
+        summary = Schema.summary
+        makeDefaults = { StrategyChoice(Schema.self, Schema.defaults) }
+        decode = { (node, current, path, record) throws(ConfigError) in
+            var parameters = (current.value as? Schema.Parameters) ?? Schema.defaults
+            try Schema.schema.decode(node, into: &parameters, path: path, record: &record)
+            return StrategyChoice(Schema.self, parameters)
+        }
+        describeKeys = { path in Schema.schema.describe(Schema.defaults, path: path) }
+        keys = { Schema.schema.keys }
+    }
+
+    /// The strategy with its default parameters.
+    public var defaults: StrategyChoice { makeDefaults() }
+
+    /// Every parameter key with its default, under `path`.
+    public func describe(path: String) -> [ConfigKeyInfo] { describeKeys(path) }
+
+    /// The parameter keys.
+    public var parameterKeys: [String] { keys() }
+}
+
+/// The chosen strategy with its decoded parameters.
+public struct StrategyChoice: Sendable {
+    /// The strategy's name.
+    public let name: String
+    /// The parameters (of the strategy's own type).
+    public let value: any Hashable & Sendable
+    /// The built-in strategy, for the runners that take a `StrategySpec`.
+    public let spec: StrategySpec?
+    let show: @Sendable (String, ConfigRecord) -> [ConfigShownValue]
+    let check: @Sendable (RiskSettings, (String) -> ConfigOrigin?) throws(ConfigError) -> Void
+    let apply: @Sendable (ConfigNode, String, inout ConfigRecord) throws(ConfigError) -> StrategyChoice
+
+    init<Schema: StrategyParameterSchema>(_ schema: Schema.Type, _ parameters: Schema.Parameters) {
+        name = Schema.name
+        value = parameters
+        spec = Schema.builtIn(parameters)
+        show = { path, record in Schema.schema.show(parameters, path: path, record: record) }
+        check = { (risk, origin) throws(ConfigError) in try Schema.check(parameters, risk: risk, origin: origin) }
+        apply = { (node, path, record) throws(ConfigError) in
+            var updated = parameters
+            try Schema.schema.decode(node, into: &updated, path: path, record: &record)
+            return StrategyChoice(Schema.self, updated)
+        }
+    }
+
+    /// The parameters as `config show` prints them.
+    public func shownParameters(path: String, record: ConfigRecord) -> [ConfigShownValue] { show(path, record) }
+
+    /// These parameters with some set from numbers (a sweep's configuration), each checked like a config value.
+    /// - Parameters:
+    ///   - values: parameter keys and values.
+    ///   - origin: named in errors (e.g. `--parameter fastPeriod`).
+    public func setting(_ values: [(key: String, value: String)], origin: ConfigOrigin) throws(ConfigError) -> StrategyChoice {
+        var node = ConfigNode.emptyMapping(origin: origin)
+        for (key, value) in values { node = node.setting([key], to: .scalar(value, origin: origin)) }
+        var record = ConfigRecord()
+        return try apply(node, "strategy.parameters", &record)
+    }
+}
