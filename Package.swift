@@ -6,7 +6,9 @@ let package = Package(
     name: "IBTrader",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "ibtrader", targets: ["TraderCLI"]),
+        .executable(name: "ibtrader", targets: ["IBTraderMain"]),
+        // The command line as a library: a user's package builds `ibtrader` with its own strategies registered.
+        .library(name: "TraderCLI", targets: ["TraderCLI"]),
         .library(name: "TWSProtocol", targets: ["TWSProtocol"]),
         .library(name: "TWSClient", targets: ["TWSClient"]),
         .library(name: "TradingModel", targets: ["TradingModel"]),
@@ -21,6 +23,7 @@ let package = Package(
         .library(name: "InteractiveBrokers", targets: ["InteractiveBrokers"]),
         .library(name: "GatewaySimulator", targets: ["GatewaySimulator"]),
         .library(name: "TraderConfig", targets: ["TraderConfig"]),
+        .library(name: "TraderKit", targets: ["TraderKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -28,8 +31,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        // YAML only: the default JSON trait is not needed and every trait costs cold-build time.
-        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: ["YAML"]),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
@@ -86,26 +87,51 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
+        .target(
+            name: "TraderKit",
+            dependencies: [
+                "TraderConfig", "TradingModel", "TradingEngine", "Simulation", "Analytics", "Backtest", "Research",
+                "BundledData", "Storage", "InteractiveBrokers", "TWSClient", "TWSProtocol",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(name: "TWSTestSupport", dependencies: ["TWSProtocol", .product(name: "NIOCore", package: "swift-nio")]),
-        .executableTarget(
+        .target(
             name: "TraderCLI",
             dependencies: [
-                "TradingModel", "Indicators", "Analytics", "TradingEngine", "Simulation", "Backtest",
-                "TWSProtocol", "TWSClient", "BundledData", "GatewaySimulator", "Research", "Storage", "InteractiveBrokers",
+                "TradingModel", "Indicators", "Analytics", "TradingEngine", "Backtest", "TWSProtocol", "TWSClient",
+                "BundledData", "GatewaySimulator", "Research", "Storage", "InteractiveBrokers", "TraderConfig",
+                "TraderKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Yams", package: "Yams"),
-                .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
+        .executableTarget(name: "IBTraderMain", dependencies: ["TraderCLI"]),
         // MARK: - Tests
         .testTarget(name: "TradingModelTests", dependencies: ["TradingModel"]),
         .testTarget(
             name: "TraderConfigTests",
             dependencies: ["TraderConfig", "TradingEngine", "TradingModel", "Research"]
+        ),
+        .testTarget(
+            name: "TraderKitTests",
+            dependencies: [
+                "TraderKit", "TraderConfig", "InteractiveBrokers", "Backtest", "Storage", "TradingEngine", "TradingModel",
+                "TWSClient",
+            ]
+        ),
+        // Runs the commands in-process; the only test target that depends on the command line.
+        .testTarget(
+            name: "TraderCLITests",
+            dependencies: [
+                "TraderCLI", "TraderKit", "TraderConfig", "InteractiveBrokers", "GatewaySimulator", "Storage",
+                "TradingEngine", "TradingModel", "TWSClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["Snapshots"]
         ),
         .testTarget(name: "IndicatorsTests", dependencies: ["Indicators"]),
         .testTarget(name: "AnalyticsTests", dependencies: ["Analytics"]),
@@ -122,7 +148,7 @@ let package = Package(
         .testTarget(
             name: "StorageTests",
             dependencies: [
-                "Storage", "TradingModel", "TraderCLI", "GatewaySimulator", "TWSClient",
+                "Storage", "TradingModel", "GatewaySimulator", "TWSClient",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -130,7 +156,7 @@ let package = Package(
             name: "InteractiveBrokersTests",
             dependencies: [
                 "InteractiveBrokers", "Storage", "TradingEngine", "TradingModel", "TWSClient", "TWSProtocol",
-                "GatewaySimulator", "Simulation", "TraderCLI", "Backtest", "BundledData",
+                "GatewaySimulator", "Simulation", "Backtest", "BundledData", "TraderKit",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]

@@ -36,7 +36,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let data = ResearchFixtures.root.appendingPathComponent("Sources/BundledData/Resources/spy/SPY_1d.csv").path
         let common = [
-            "optimize", "--strategy", "sma-cross", "--data", data, "--param", "fast=5:20:5", "--param", "slow=30:60:10",
+            "optimize", "--strategy", "sma-cross", "--data", data, "--parameter", "fastPeriod=5:20:5", "--parameter", "slowPeriod=30:60:10",
             "--constraint", "max_drawdown>-0.3", "--no-progress",
         ]
         var processes: [Process] = []
@@ -73,7 +73,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let data = ResearchFixtures.root.appendingPathComponent("Sources/BundledData/Resources/spy/SPY_1d.csv").path
         let common = [
-            "walkforward", "--strategy", "sma-cross", "--data", data, "--param", "fast=5:15:5", "--param", "slow=20:40:20",
+            "walkforward", "--strategy", "sma-cross", "--data", data, "--parameter", "fastPeriod=5:15:5", "--parameter", "slowPeriod=20:40:20",
             "--in-sample", "6M", "--out-of-sample", "3M", "--no-progress", "--jobs", "1",
         ]
         var processes: [Process] = []

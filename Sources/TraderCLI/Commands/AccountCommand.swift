@@ -1,5 +1,6 @@
 import Analytics
 import ArgumentParser
+import TraderKit
 import InteractiveBrokers
 
 /// `ibtrader account`: net liquidation, cash, buying power, margin and today's P&L.

@@ -1,5 +1,6 @@
 import Analytics
 import ArgumentParser
+import TraderKit
 import Foundation
 
 /// `ibtrader analyze EQUITY.csv [--benchmark FILE] [--out DIR]`: metrics and a report for any equity curve.

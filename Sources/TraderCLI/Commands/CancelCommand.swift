@@ -1,5 +1,6 @@
 import Analytics
 import ArgumentParser
+import TraderKit
 import InteractiveBrokers
 
 /// `ibtrader cancel ID|ORDERREF|--all`: cancels one order, or every open order of the account (reqGlobalCancel).

@@ -1,6 +1,8 @@
 import Analytics
 import ArgumentParser
+import TraderKit
 import Foundation
+import InteractiveBrokers
 import Storage
 import TWSClient
 import TWSProtocol

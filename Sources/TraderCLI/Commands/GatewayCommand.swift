@@ -1,4 +1,5 @@
 import ArgumentParser
+import TraderKit
 import BundledData
 import Foundation
 import GatewaySimulator

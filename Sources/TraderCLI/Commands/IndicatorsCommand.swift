@@ -1,5 +1,6 @@
 import Analytics
 import ArgumentParser
+import TraderKit
 import Foundation
 import Indicators
 

@@ -1,5 +1,6 @@
 import Analytics
 import ArgumentParser
+import TraderKit
 import Foundation
 import InteractiveBrokers
 import TradingEngine
@@ -35,16 +36,7 @@ struct OrderCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The order's key (orderRef IBT:manual:KEY); a key already journaled is never sent again.")
     var ref: String?
 
-    @Option(name: .customLong("max-position-value"), help: "Risk: largest position value after the trade.")
-    var maxPositionValue: Double?
-    @Option(name: .customLong("max-position-percent"), help: "Risk: largest position value, % of net liquidation.")
-    var maxPositionPercent: Double?
-    @Option(name: .customLong("max-gross-exposure"), help: "Risk: largest gross exposure / net liquidation.")
-    var maxGrossExposure: Double?
-    @Option(name: .customLong("max-positions"), help: "Risk: most non-flat positions.")
-    var maxPositions: Int?
-    @Option(name: .customLong("max-daily-loss-percent"), help: "Risk: no entries once today's P&L is this % down.")
-    var maxDailyLossPercent: Double?
+    @OptionGroup var risk: RiskOptions
 
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var manual: ManualOptions
@@ -75,12 +67,8 @@ struct OrderCommand: AsyncParsableCommand {
     func perform() async throws -> ManualCommandOutput {
         let ticket: ManualOrderTicket
         do { ticket = try ManualOrderTicket(arguments) } catch { throw CLIError(error.description) }
-        var context = try ManualContext(connection: connection, manual: manual, journaling: true)
-        if let v = maxPositionValue { context.settings.risk.maxPositionValue = Money(approximately: v) }
-        if let v = maxPositionPercent { context.settings.risk.maxPositionPercentOfEquity = v }
-        if let v = maxGrossExposure { context.settings.risk.maxGrossExposureRatio = v }
-        if let v = maxPositions { context.settings.risk.maxActivePositions = v }
-        if let v = maxDailyLossPercent { context.settings.risk.maxDailyLossPercent = v }
+        let context = try ManualContext(
+            connection: connection, manual: manual, journaling: true, overrides: risk.overrides)
         let key = ClientOrderID(ref ?? "\(Int64(Date().timeIntervalSince1970 * 1000))-\(ticket.symbol)")
         let result = try await context.run { client, info, settings in
             try await ManualTrading.placeOrder(ticket, clientOrderID: key, on: (client, info, settings))

@@ -1,5 +1,6 @@
 import Analytics
 import ArgumentParser
+import TraderKit
 import InteractiveBrokers
 
 /// `ibtrader orders`: the account's open orders (every client's, and TWS's own).

@@ -1,5 +1,6 @@
 import Analytics
 import ArgumentParser
+import TraderKit
 import InteractiveBrokers
 
 /// `ibtrader positions`: the account's positions.

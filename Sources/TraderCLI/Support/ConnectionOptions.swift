@@ -1,43 +1,85 @@
 import ArgumentParser
+import TraderKit
 import Foundation
 import Logging
 import TWSClient
 import TWSProtocol
+import TraderConfig
 
-/// `--host --port --client-id --timeout`, shared by every command that talks to TWS / IB Gateway.
+/// `--host --port --client-id --timeout`, shared by every command that talks to TWS / IB Gateway. `--host` and
+/// `--port` set `connection.host` and `connection.port` (over a `--config` file, for the commands that read one);
+/// the client id is the command's own, so a bot on the config's client id is not disturbed.
 struct ConnectionOptions: ParsableArguments {
-    @Option(name: .long, help: "TWS / IB Gateway host.")
-    var host: String = "127.0.0.1"
+    @Option(name: .long, help: "TWS / IB Gateway host (key connection.host; default 127.0.0.1).")
+    var host: String?
 
-    @Option(name: .long, help: "API port: 7497 paper TWS (default), 4002 paper gateway, 7496/4001 live.")
-    var port: Int = 7497
+    @Option(name: .long, parsing: .unconditional, help: "API port: 7497 paper TWS (default), 4002 paper gateway, 7496/4001 live (key connection.port).")
+    var port: String?
 
-    @Option(name: .customLong("client-id"), help: "API client id; unique per connection.")
-    var clientID: Int = 901
+    @Option(name: .customLong("client-id"), parsing: .unconditional, help: "API client id of this command; unique per connection (default 901).")
+    var clientID: String?
 
-    @Option(name: .long, help: "Seconds to wait for the connection and for each answer.")
-    var timeout: Double = 15
+    @Option(name: .long, parsing: .unconditional, help: "Seconds to wait for the connection and for each answer (above 0, at most 3600).")
+    var timeout: String = "15"
 
     func validate() throws {
-        guard (1...65535).contains(port) else { throw ValidationError("--port must be 1...65535, got \(port)") }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        _ = try checkedPort
+        _ = try checkedClientID
+        _ = try checkedTimeout
     }
 
+    private var checkedPort: Int {
+        get throws(ConfigError) {
+            guard let port else { return 7497 }
+            return try ConfigKind.integer(1...65_535).read(.scalar(port, origin: .flag("--port")), "connection.port")
+        }
+    }
+
+    private var checkedClientID: Int {
+        get throws(ConfigError) {
+            guard let clientID else { return 901 }
+            return try ConfigKind.integer(0...2_147_483_647).read(
+                .scalar(clientID, origin: .flag("--client-id")), "connection.clientId")
+        }
+    }
+
+    private var checkedTimeout: Duration {
+        get throws(ConfigError) {
+            let seconds = try ConfigKind.number(.above(0, atMost: 3600)).read(
+                .scalar(timeout, origin: .flag("--timeout")), "timeout")
+            return .milliseconds(Int64((seconds * 1000).rounded()))
+        }
+    }
+
+    /// `--host` and `--port` as configuration overrides.
+    var overrides: [ConfigOverride] {
+        [override("connection.host", host), override("connection.port", port)].compactMap { $0 }
+    }
+
+    /// The command's client id.
+    var clientIDValue: Int { (try? checkedClientID) ?? 901 }
+
+    /// How long the connection and each answer may take.
+    var timeoutValue: Duration { (try? checkedTimeout) ?? .seconds(15) }
+
     var configuration: TWSConnectionConfiguration {
-        var configuration = TWSConnectionConfiguration(host: host, port: port, clientID: clientID)
-        configuration.readyTimeout = .milliseconds(Int(timeout * 1000))
-        configuration.requestTimeout = .milliseconds(Int(timeout * 1000))
+        var configuration = TWSConnectionConfiguration(
+            host: host ?? "127.0.0.1", port: (try? checkedPort) ?? 7497, clientID: clientIDValue)
+        configuration.readyTimeout = timeoutValue
+        configuration.requestTimeout = timeoutValue
         return configuration
     }
 
     /// Connects, runs `body`, disconnects; connection errors become one clear line.
     func withConnection<Result: Sendable>(
+        _ configuration: TWSConnectionConfiguration? = nil,
         _ body: (TWSConnection, TWSSessionInfo) async throws -> Result
     ) async throws -> Result {
         var logger = Logger(label: "ibtrader.tws")
         logger.logLevel = ProcessInfo.processInfo.environment["IBTRADER_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
         do {
-            return try await TWSConnection.connect(configuration, environment: TWSConnectionEnvironment(logger: logger), body)
+            return try await TWSConnection.connect(
+                configuration ?? self.configuration, environment: TWSConnectionEnvironment(logger: logger), body)
         } catch let error as TWSConnectionError {
             throw CLIError("\(error)")
         } catch let error as TWSRequestError {

@@ -1,4 +1,4 @@
-import Yams
+internal import Yams
 
 /// Reads YAML (and JSON, which is YAML) into `ConfigNode`s that remember each value's line and column.
 public enum ConfigText {

@@ -60,8 +60,22 @@ public struct LoadedConfiguration: Sendable {
     public var catalog: StrategyCatalog
 
     /// Every effective value with its origin, in schema order.
+    /// Risk limits a strategy implies are shown with their reason (the sector cap applies only to data with
+    /// sectors).
     public var shownValues: [ConfigShownValue] {
-        TraderConfiguration.schema(catalog: catalog).show(settings, path: "", record: record)
+        let spec = settings.strategy.choice.spec
+        let effective = RiskProfile.effective(settings.risk, spec: spec, hasSectors: true)
+        let derived = Dictionary(
+            RiskProfile.derived(settings.risk, spec: spec, hasSectors: true).map { ("risk." + $0.key, $0.reason) },
+            uniquingKeysWith: { a, _ in a })
+        let risk = RiskSettings.schema.show(
+            RiskSettings(limits: effective, from: settings.risk), path: "risk", record: record)
+        return TraderConfiguration.schema(catalog: catalog).show(settings, path: "", record: record).map { value in
+            guard let reason = derived[value.path], let shown = risk.first(where: { $0.path == value.path }) else {
+                return value
+            }
+            return ConfigShownValue(path: value.path, text: shown.text, origin: .derived(reason))
+        }
     }
 
     /// The origin of a key's value.
@@ -109,7 +123,8 @@ public enum ConfigLoader {
         try TraderConfiguration.schema(catalog: sources.catalog).decode(tree, into: &settings, path: "", record: &record)
         if record.origins["journal.path"] == nil, let path = settings.journal.path {
             // The default journal sits next to the config file it belongs to.
-            let base: ConfigOrigin = sources.files.first.map { .file(path: $0, line: 1, column: 1) } ?? .defaultValue
+            let file = sources.files.first ?? sources.embedded?.name
+            let base: ConfigOrigin = file.map { .file(path: $0, line: 1, column: 1) } ?? .defaultValue
             settings.journal.path = ConfigPaths.resolve(path, from: base)
         }
         return LoadedConfiguration(settings: settings, record: record, files: sources.files, catalog: sources.catalog)

@@ -55,7 +55,7 @@ public struct ConnectionSettings: Hashable, Sendable {
                 .value("resetTimeZone", \.resetTimeZone, .text, summary: "The time zone of the reset window (IANA)."),
                 .value(
                     "resetDays", \.resetDays,
-                    .list(of: .choice(ConnectionSettings.dayNames), allowed: "a list of day names", distinct: true),
+                    .list(of: .text, allowed: "a list of day names (monday … sunday, or mon … sun)", distinct: true),
                     summary: "Days on which resets may come at any hour (weekend maintenance)."),
             ],
             validate: { (settings, record, path) throws(ConfigError) in

@@ -17,6 +17,12 @@ public struct RiskSettings: Hashable, Sendable {
     /// Creates the defaults (every limit off).
     public init() {}
 
+    /// `other`'s settings with these limits.
+    init(limits: RiskConfig, from other: RiskSettings) {
+        self = other
+        self.limits = limits
+    }
+
     /// The most leverage `allowLeverage` lets a config ask for.
     public static let maximumLeverage = 10.0
 
@@ -110,6 +116,9 @@ public struct RiskSettings: Hashable, Sendable {
             let missing = limits.volatilitySymbol == nil ? "volatilitySymbol" : "volatilityThreshold"
             let given = limits.volatilitySymbol == nil ? "volatilityThreshold" : "volatilitySymbol"
             throw fail(given, "needs \(key(missing)) as well")
+        }
+        if maxOrderEfficiencyRatio == nil, record.origins[key("orderEfficiencyMinimumOrders")] != nil {
+            throw fail("orderEfficiencyMinimumOrders", "needs \(key("maxOrderEfficiencyRatio")) as well")
         }
         if limits.rapidLossPercent != nil, limits.rapidLossWindow == nil {
             throw fail("rapidLossPercent", "needs \(key("rapidLossWindow")) (e.g. 15m)")

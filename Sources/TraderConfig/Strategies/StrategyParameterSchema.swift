@@ -52,7 +52,15 @@ public struct StrategyEntry: Sendable {
         makeDefaults = { StrategyChoice(Schema.self, Schema.defaults) }
         decode = { (node, current, path, record) throws(ConfigError) in
             var parameters = (current.value as? Schema.Parameters) ?? Schema.defaults
-            try Schema.schema.decode(node, into: &parameters, path: path, record: &record)
+            let schema = Schema.schema
+            // A key of another strategy (or a typo) names this strategy and its keys.
+            for entry in node.entries ?? [] where !schema.keys.contains(entry.key) {
+                throw ConfigError(
+                    "\(Schema.name) has no parameter '\(entry.key)'" + KeySuggestion.phrase(for: entry.key, in: schema.keys)
+                        + " (its parameters: \(schema.keys.joined(separator: ", ")))", key: path + "." + entry.key,
+                    at: entry.keyOrigin)
+            }
+            try schema.decode(node, into: &parameters, path: path, record: &record)
             return StrategyChoice(Schema.self, parameters)
         }
         describeKeys = { path in Schema.schema.describe(Schema.defaults, path: path) }
@@ -80,6 +88,7 @@ public struct StrategyChoice: Sendable {
     let show: @Sendable (String, ConfigRecord) -> [ConfigShownValue]
     let check: @Sendable (RiskSettings, (String) -> ConfigOrigin?) throws(ConfigError) -> Void
     let apply: @Sendable (ConfigNode, String, inout ConfigRecord) throws(ConfigError) -> StrategyChoice
+    let checkOne: @Sendable (String, ConfigNode) throws(ConfigError) -> Void
 
     init<Schema: StrategyParameterSchema>(_ schema: Schema.Type, _ parameters: Schema.Parameters) {
         name = Schema.name
@@ -92,6 +101,28 @@ public struct StrategyChoice: Sendable {
             try Schema.schema.decode(node, into: &updated, path: path, record: &record)
             return StrategyChoice(Schema.self, updated)
         }
+        checkOne = { (key, node) throws(ConfigError) in
+            let schema = Schema.schema
+            let path = "strategy.parameters." + key
+            guard let field = schema.fields.first(where: { $0.key == key }) else {
+                throw ConfigError(
+                    "\(Schema.name) has no parameter '\(key)'" + KeySuggestion.phrase(for: key, in: schema.keys)
+                        + " (its parameters: \(schema.keys.joined(separator: ", ")))", key: path, at: node.origin)
+            }
+            var scratch = parameters
+            var record = ConfigRecord()
+            try field.decode(node, &scratch, path, &record)
+        }
+    }
+
+    /// Checks one parameter value against its key's kind and range (not against the other keys: a sweep's
+    /// combinations are checked by its `where` relations).
+    /// - Parameters:
+    ///   - key: the parameter key.
+    ///   - value: the value as text.
+    ///   - origin: named in errors.
+    public func check(key: String, value: String, origin: ConfigOrigin) throws(ConfigError) {
+        try checkOne(key, .scalar(value, origin: origin))
     }
 
     /// The parameters as `config show` prints them.
