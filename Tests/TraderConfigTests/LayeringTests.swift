@@ -49,4 +49,23 @@ import TraderConfig
         #expect(shown.contains { $0.path == "risk.maxDrawdownPercent" && $0.text == "none" })
         #expect(shown.contains { $0.path == "strategy.parameters.sizing" && $0.text == "{fixed: 100}" })
     }
+
+    @Test func whatShowPrintsIsAValidConfigWithTheSameValues() throws {
+        let fixture = try ConfigFixture("""
+            strategy: {name: rsi, parameters: {period: 10, sizing: {riskBased: {riskPercent: 1, atrMultiple: 2}}, atrStops: 3}}
+            universe: {symbols: [AAPL, 'BRK B']}
+            risk: {rapidLossPercent: 5, rapidLossWindow: 90s, volatilitySymbol: VIX, volatilityThreshold: 30}
+            sweep: {parameters: {period: '5:20:5'}, where: ['period<=30'], constraints: ['trades>=10']}
+            connection: {account: DU1, resetDays: [saturday, sunday]}
+            data: {warmup: 2d, barSize: 1 hour}
+            journal: {path: 'my journal.sqlite'}
+            logging: {file: bot.log}
+            """)
+        let first = try fixture.load()
+        var sources = ConfigSources()
+        sources.embedded = (ConfigRendering.show(first), fixture.path)
+        let second = try ConfigLoader.load(sources)
+        #expect(first.shownValues.map(\.text) == second.shownValues.map(\.text))
+        #expect(first.shownValues.map(\.path) == second.shownValues.map(\.path))
+    }
 }

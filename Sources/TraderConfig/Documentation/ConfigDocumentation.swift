@@ -10,6 +10,12 @@ public enum ConfigDocumentation {
             text += "\n## `\(section.path)`\n\n\(section.summary)\n\n"
             let children = keys.filter { $0.path.hasPrefix(section.path + ".") && !$0.isSection }
             text += table(children)
+            if section.path == "risk" {
+                text += "\nMomentum's risk profile (`RiskProfile`, the same in backtests and live runs): unless set, "
+                    + "`maxActivePositions` follows `strategy.parameters.holdings`, `maxGrossExposureRatio` is 1 (unless "
+                    + "`allowLeverage`), and on data with sectors `maxSectorPercentOfEquity` is "
+                    + "\(ConfigFormat.number(RiskProfile.momentumSectorCap)). `config show` prints them with their reason.\n"
+            }
             if section.path == "strategy" {
                 text += "\n`strategy.parameters` holds the chosen strategy's own keys (below). Only the keys written change "
                     + "its defaults.\n"

@@ -117,7 +117,7 @@ public struct RiskSettings: Hashable, Sendable {
             let given = limits.volatilitySymbol == nil ? "volatilityThreshold" : "volatilitySymbol"
             throw fail(given, "needs \(key(missing)) as well")
         }
-        if maxOrderEfficiencyRatio == nil, record.origins[key("orderEfficiencyMinimumOrders")] != nil {
+        if maxOrderEfficiencyRatio == nil, orderEfficiencyMinimumOrders != RiskSettings().orderEfficiencyMinimumOrders {
             throw fail("orderEfficiencyMinimumOrders", "needs \(key("maxOrderEfficiencyRatio")) as well")
         }
         if limits.rapidLossPercent != nil, limits.rapidLossWindow == nil {

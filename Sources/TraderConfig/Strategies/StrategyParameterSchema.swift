@@ -104,14 +104,21 @@ public struct StrategyChoice: Sendable {
         checkOne = { (key, node) throws(ConfigError) in
             let schema = Schema.schema
             let path = "strategy.parameters." + key
-            guard let field = schema.fields.first(where: { $0.key == key }) else {
+            // A dotted name sets a key inside a mapping-valued parameter (`atrStops.stopMultiple`).
+            let components = key.split(separator: ".").map(String.init)
+            var node = node
+            for component in components.dropFirst().reversed() {
+                node = ConfigNode.emptyMapping(origin: node.origin).setting([component], to: node)
+            }
+            let head = components.first ?? key
+            guard let field = schema.fields.first(where: { $0.key == head }) else {
                 throw ConfigError(
                     "\(Schema.name) has no parameter '\(key)'" + KeySuggestion.phrase(for: key, in: schema.keys)
                         + " (its parameters: \(schema.keys.joined(separator: ", ")))", key: path, at: node.origin)
             }
             var scratch = parameters
             var record = ConfigRecord()
-            try field.decode(node, &scratch, path, &record)
+            try field.decode(node, &scratch, "strategy.parameters." + head, &record)
         }
     }
 
