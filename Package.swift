@@ -90,9 +90,11 @@ let package = Package(
         .target(
             name: "TraderKit",
             dependencies: [
-                "TraderConfig", "TradingModel", "TradingEngine", "Simulation", "Analytics", "Backtest", "Research",
-                "BundledData", "Storage", "InteractiveBrokers", "TWSClient", "TWSProtocol",
+                "TraderConfig", "TradingModel", "TradingEngine", "Simulation", "Analytics", "Backtest", "Research", "Indicators",
+                "BundledData", "Storage", "InteractiveBrokers", "TWSClient", "TWSProtocol", "GatewaySimulator",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         .target(name: "TWSTestSupport", dependencies: ["TWSProtocol", .product(name: "NIOCore", package: "swift-nio")]),
@@ -104,8 +106,6 @@ let package = Package(
                 "TraderKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(name: "IBTraderMain", dependencies: ["TraderCLI"]),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Testing
 import TraderConfig
+import TraderKit
 
 @testable import TraderCLI
 
@@ -56,7 +57,7 @@ import TraderConfig
 
     @Test func sweepFlagsWereRenamedToo() {
         for (arguments, message) in [
-            (["--param", "fast=1:2:1"], "--param was renamed --parameter"), (["--sweep", "s.yaml"], "--sweep FILE was renamed --config FILE"),
+            (["--param", "fast=1:2:1"], "--param was renamed --parameter"), (["--sweep", "s.yaml"], "--sweep was renamed --config FILE"),
         ] {
             do {
                 _ = try OptimizeRun.parse(arguments)
@@ -82,14 +83,14 @@ import TraderConfig
     }
 
     @Test func runDurationsAreBounded() throws {
-        #expect(try RunCommand.parseDuration("60s") == .seconds(60))
-        #expect(try RunCommand.parseDuration("1.5h") == .seconds(5400))
+        #expect(try LiveConfirmation.duration("60s") == .seconds(60))
+        #expect(try LiveConfirmation.duration("1.5h") == .seconds(5400))
         for bad in ["1e300s", "soon", "0s", "400d", "-5m"] {
-            #expect(throws: (any Error).self) { try RunCommand.parseDuration(bad) }
+            #expect(throws: (any Error).self) { try LiveConfirmation.duration(bad) }
         }
-        #expect(try RunCommand.parseSpeed("max") > 1000)
-        #expect(throws: (any Error).self) { try RunCommand.parseSpeed("-1") }
-        #expect(throws: (any Error).self) { try RunCommand.parseSpeed("1e300") }
+        #expect(try LiveConfirmation.speed("max") > 1000)
+        #expect(throws: (any Error).self) { try LiveConfirmation.speed("-1") }
+        #expect(throws: (any Error).self) { try LiveConfirmation.speed("1e300") }
     }
 
     @Test func connectionFlagsAreRangeChecked() {
@@ -111,6 +112,36 @@ import TraderConfig
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let file = try String(contentsOf: root.appendingPathComponent("examples/momentum-paper.yaml"), encoding: .utf8)
-        #expect(file == RunCommand.defaultConfig)
+        #expect(file == BundledRunConfig.text)
+    }
+
+    @Test func gatewayAndDownloadFlagsAreRangeChecked() {
+        for (arguments, text) in [
+            (["--port", "70000"], "--port must be from 0 (any free port) to 65535, got 70000"),
+            (["--admin-port", "0"], "--admin-port must be from 1 to 65535, got 0"),
+            (["--start", "9999-12-31"], "--start: start: must be a date YYYY-MM-DD from 1970-01-01 to 2200-12-31, got '9999-12-31'"),
+            (["--cash", "1e300"], "--cash must be above 0 and at most 10000000000, got 1e+300"),
+            (["--speed=-1"], "--speed must be from 0 to 1000000, got -1.0"),
+        ] {
+            do {
+                _ = try GatewayCommand.parse(arguments)
+                Issue.record("\(arguments) parsed")
+            } catch {
+                #expect(GatewayCommand.message(for: error) == text, "\(GatewayCommand.message(for: error))")
+            }
+        }
+        for (arguments, text) in [
+            (["AAPL", "--store", "s.sqlite", "--end", "0001-01-01"], "--end: end: must be a date YYYY-MM-DD from 1970-01-01 to 2200-12-31, got '0001-01-01'"),
+            (["AAPL", "--store", "s.sqlite", "--bar", "7 secs"], "--bar '7 secs' is not a TWS bar size"),
+            (["AAPL", "--store", "s.sqlite", "--duration", "300000 Y"], "--duration '300000 Y' is not 'N S|D|W|M|Y'"),
+        ] {
+            do {
+                _ = try DataDownloadCommand.parse(arguments)
+                Issue.record("\(arguments) parsed")
+            } catch {
+                #expect(DataDownloadCommand.message(for: error).hasPrefix(text), "\(DataDownloadCommand.message(for: error))")
+            }
+        }
+        #expect(throws: (any Error).self) { try AnalyzeCommand.parse(["equity.csv", "--periods-per-year", "0"]) }
     }
 }

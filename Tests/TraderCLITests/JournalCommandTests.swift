@@ -36,9 +36,9 @@ struct JournalCommandTests {
         var fill = JournalFill(
             execID: "E-1", symbol: "AAPL", side: .buy, quantity: Quantity(10), price: Price("187.25")!,
             time: Timestamp(year: 2024, month: 3, day: 1))
-        let pending = JSONLine.render(JournalCommand.object(fill))
+        let pending = JSONLine.render(JournalListing.object(fill))
         #expect(pending.contains("\"commission\":null") && pending.contains("\"price\":\"187.25\""))
         fill.commission = Money("1.05")
-        #expect(JSONLine.render(JournalCommand.object(fill)).contains("\"commission\":\"1.05\""))
+        #expect(JSONLine.render(JournalListing.object(fill)).contains("\"commission\":\"1.05\""))
     }
 }

@@ -82,23 +82,12 @@ struct ConfigShow: ParsableCommand {
     @OptionGroup var risk: RiskOptions
     @OptionGroup var sweep: SweepOptions
     @OptionGroup var windows: WalkforwardOptions
-    @Option(name: .long, help: ConfigHelp.help("connection.host"))
-    var host: String?
-    @Option(name: .long, help: ConfigHelp.help("connection.port"))
-    var port: String?
-    @Option(name: .long, help: ConfigHelp.help("connection.clientId"))
-    var clientId: String?
-    @Option(name: .long, help: ConfigHelp.help("connection.account"))
-    var account: String?
+    @OptionGroup var connection: ConnectionKeyOptions
 
     func run() throws {
-        let connection = [
-            override("connection.host", host), override("connection.port", port),
-            override("connection.clientId", clientId), override("connection.account", account),
-        ].compactMap { $0 }
         let loaded = try config.load(
             flags: strategy.overrides + data.overrides + risk.overrides + sweep.overrides + windows.overrides
-                + connection)
+                + connection.overrides)
         print(ConfigRendering.show(loaded), terminator: "")
     }
 }

@@ -61,35 +61,6 @@ struct ModifyCommand: AsyncParsableCommand {
         let result = try await context.run { client, info, settings in
             try await ManualTrading.modifyOrder(orderID, modification: modification, on: (client, info, settings))
         }
-        return ManualCommandOutput(lines: render(result), succeeded: result.succeeded)
-    }
-
-    private func render(_ result: ManualModifyResult) -> [String] {
-        let (status, detail) = Self.status(result.outcome)
-        if manual.json {
-            return [
-                JSONLine.render([
-                    "record": .string("modify"), "account": .string(result.account), "orderId": .integer(result.orderID),
-                    "orderRef": .string(result.orderRef), "symbol": .string(result.symbol),
-                    "before": .string(result.before), "after": .string(result.after), "status": .string(status),
-                    "detail": detail.isEmpty ? .null : .string(detail),
-                ])
-            ]
-        }
-        return [
-            "\(status): order \(result.orderID) \(result.orderRef) \(result.symbol) (account \(result.account))"
-                + (detail.isEmpty ? "" : ": \(detail)"),
-            "  before: \(result.before)",
-            "  after:  \(result.after)",
-        ]
-    }
-
-    static func status(_ outcome: ManualOrderOutcome) -> (String, String) {
-        switch outcome {
-        case .acknowledged: ("modified", "")
-        case .rejected(let text): ("rejected", "\(text) (the order keeps its old terms)")
-        case .denied(let denial): ("denied", "\(denial)")
-        case .timedOut: ("timeout", "no acknowledgement in time; see `ibtrader orders` for the order's terms")
-        }
+        return ManualCommandOutput(lines: ManualListing.modify(result, json: manual.json), succeeded: result.succeeded)
     }
 }

@@ -54,7 +54,7 @@ struct OptimizeRun: AsyncParsableCommand {
         let loaded = try config.load(
             flags: strategy.overrides + data.overrides + risk.overrides + sweep.overrides)
         let job = try ResearchJob(loaded)
-        let shard = try ResearchShard.parse(self.shard)
+        let shard = try ResearchMerge.shard(self.shard)
         let request = SweepRequest(space: job.space, objective: job.objective, shard: shard)
         let evaluator = job.evaluator
         let clock = ContinuousClock()
@@ -78,7 +78,7 @@ struct OptimizeRun: AsyncParsableCommand {
             print("saved \(count) rows in \(store) (tables sweep_runs, sweep_results)")
         }
         guard let out else { return }
-        let axes = try heatmapAxes(results.header.parameterNames)
+        let axes = try ResearchMerge.heatmapAxes(heatmap, swept: results.header.parameterNames)
         var bestEquity: [TimedEquity]?
         if let best = results.best, shard.count == 1 {
             bestEquity = try? evaluator.backtest(best.parameters, data: job.data).equityCurve
@@ -87,15 +87,6 @@ struct OptimizeRun: AsyncParsableCommand {
         try OptimizeOutput.write(
             results, to: out, heatmap: axes, bestEquity: bestEquity, dataDescription: job.dataDescription, top: rows)
         print("wrote \(out)/results.csv, best.json, report.html")
-    }
-
-    private func heatmapAxes(_ names: [String]) throws -> (x: String, y: String)? {
-        guard let heatmap else { return names.count >= 2 ? (names[0], names[1]) : nil }
-        let parts = heatmap.split(separator: ",").map(String.init)
-        guard parts.count == 2, names.contains(parts[0]), names.contains(parts[1]), parts[0] != parts[1] else {
-            throw CLIError("--heatmap '\(heatmap)': expected two different swept parameters x,y (swept: \(names.joined(separator: ", ")))")
-        }
-        return (parts[0], parts[1])
     }
 }
 
@@ -113,23 +104,8 @@ struct OptimizeMerge: ParsableCommand {
     var rows: Int = 10
 
     func run() throws {
-        var parts: [SweepResults] = []
-        for folder in folders {
-            let csv = try readTextFile(folder + "/results.csv")
-            let json = try readTextFile(folder + "/best.json")
-            do {
-                parts.append(try SweepResults.parse(csv: csv, bestJSON: json, source: folder))
-            } catch {
-                throw CLIError("\(error)")
-            }
-        }
-        let merged: SweepResults
-        do {
-            merged = try SweepResults.merge(parts)
-        } catch {
-            throw CLIError("\(error)")
-        }
-        print("merged \(parts.count) folders: \(merged.rows.count) configurations")
+        let merged = try ResearchMerge.optimize(folders)
+        print("merged \(folders.count) folders: \(merged.rows.count) configurations")
         print(ResearchReports.topTable(merged, count: rows))
         print(ResearchReports.bestSummary(merged))
         let names = merged.header.parameterNames
@@ -137,17 +113,5 @@ struct OptimizeMerge: ParsableCommand {
             merged, to: out, heatmap: names.count >= 2 ? (names[0], names[1]) : nil, bestEquity: nil,
             dataDescription: "merged from \(folders.joined(separator: ", "))", top: rows)
         print("wrote \(out)/results.csv, best.json, report.html")
-    }
-}
-
-/// `--shard K/N`.
-enum ResearchShard {
-    static func parse(_ text: String?) throws -> Shard {
-        guard let text else { return .whole }
-        do throws(ResearchError) {
-            return try Shard(parsing: text)
-        } catch {
-            throw CLIError("--shard: \(error)")
-        }
     }
 }

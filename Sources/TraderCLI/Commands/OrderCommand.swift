@@ -73,49 +73,6 @@ struct OrderCommand: AsyncParsableCommand {
         let result = try await context.run { client, info, settings in
             try await ManualTrading.placeOrder(ticket, clientOrderID: key, on: (client, info, settings))
         }
-        return ManualCommandOutput(lines: render(result), succeeded: result.succeeded)
-    }
-
-    private func render(_ result: ManualOrderResult) -> [String] {
-        let (status, detail) = Self.status(result.outcome)
-        if manual.json {
-            var lines = [
-                JSONLine.render([
-                    "record": .string("order"), "account": .string(result.account), "orderRef": .string(result.orderRef),
-                    "status": .string(status), "detail": detail.isEmpty ? .null : .string(detail),
-                ])
-            ]
-            lines += result.legs.map { leg in
-                JSONLine.render([
-                    "record": .string("leg"), "orderRef": .string(leg.orderRef), "orderId": .integer(leg.brokerOrderID),
-                    "side": .string(leg.side.rawValue), "quantity": .string("\(leg.quantity)"), "type": .string(leg.type),
-                    "state": .string(leg.state.rawValue), "filled": .string("\(leg.filled)"),
-                    "averagePrice": leg.averagePrice.map { .string("\($0)") } ?? .null,
-                ])
-            }
-            return lines
-        }
-        var lines = ["\(status): \(result.orderRef) (account \(result.account))\(detail.isEmpty ? "" : ": \(detail)")"]
-        if !result.legs.isEmpty {
-            lines.append(
-                TextTable.render(
-                    header: ["order id", "orderRef", "side", "qty", "type", "state", "filled", "avg price"],
-                    rows: result.legs.map {
-                        [
-                            "\($0.brokerOrderID)", $0.orderRef, $0.side.rawValue, "\($0.quantity)", $0.type,
-                            $0.state.rawValue, "\($0.filled)", $0.averagePrice.map { "\($0)" } ?? "",
-                        ]
-                    }, rightAligned: [0, 3, 6, 7]))
-        }
-        return lines
-    }
-
-    static func status(_ outcome: ManualOrderOutcome) -> (String, String) {
-        switch outcome {
-        case .acknowledged: ("acknowledged", "")
-        case .rejected(let text): ("rejected", text)
-        case .denied(let denial): ("denied", "\(denial)")
-        case .timedOut: ("timeout", "no acknowledgement in time; the order may still be working (see `ibtrader orders`)")
-        }
+        return ManualCommandOutput(lines: ManualListing.order(result, json: manual.json), succeeded: result.succeeded)
     }
 }

@@ -1,16 +1,13 @@
 import ArgumentParser
-import BundledData
 import Foundation
 import GatewaySimulator
 import InteractiveBrokers
 import Logging
-import ServiceLifecycle
 import TWSClient
 import TradingEngine
 import TradingModel
 import TraderConfig
 import TraderKit
-import UnixSignals
 
 /// `ibtrader run`: the engine against TWS / IB Gateway (paper by default), or against the in-process simulator.
 struct RunCommand: AsyncParsableCommand {
@@ -32,14 +29,7 @@ struct RunCommand: AsyncParsableCommand {
     var strategy: String?
     @Option(name: .long, help: ConfigHelp.help("universe.symbols", valueName: "A,B,…"))
     var symbols: String?
-    @Option(name: .long, help: ConfigHelp.help("connection.host"))
-    var host: String?
-    @Option(name: .long, help: ConfigHelp.help("connection.port"))
-    var port: String?
-    @Option(name: .long, help: ConfigHelp.help("connection.clientId"))
-    var clientId: String?
-    @Option(name: .long, help: ConfigHelp.help("connection.account"))
-    var account: String?
+    @OptionGroup var connection: ConnectionKeyOptions
 
     @Flag(name: .long, help: "Run against the in-process gateway simulator (bundled daily stocks).")
     var simulated = false
@@ -63,18 +53,15 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let overrides = [
-            override("strategy.name", strategy), override("universe.symbols", symbols),
-            override("connection.host", host), override("connection.port", port),
-            override("connection.clientId", clientId), override("connection.account", account),
-        ].compactMap { $0 }
+        let overrides = [override("strategy.name", strategy), override("universe.symbols", symbols)].compactMap { $0 }
+            + connection.overrides
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("ibtrader-run-\(ProcessInfo.processInfo.processIdentifier)")
         let embedded = config.config.isEmpty
-            ? (Self.defaultConfig, scratch.appendingPathComponent("momentum-paper.yaml (bundled)").path) : nil
+            ? (BundledRunConfig.text, scratch.appendingPathComponent("momentum-paper.yaml (bundled)").path) : nil
         let loaded = try config.load(flags: overrides, embedded: embedded)
         var options = LiveRunOptions()
-        options.duration = try duration.map(Self.parseDuration)
+        options.duration = try duration.map(LiveConfirmation.duration)
         options.confirmedLiveAccount = confirmLive
         options.asksForLiveConfirmation = live
         options.allowsNoJournal = noJournal
@@ -90,17 +77,8 @@ struct RunCommand: AsyncParsableCommand {
             return
         }
         defer { if embedded != nil { try? FileManager.default.removeItem(at: scratch) } }
-        let speedValue = try Self.parseSpeed(speed)
-        let data: MarketDataSet
-        do { data = try MarketDataSet.bundled(.stocks) } catch { throw CLIError("\(error)") }
-        var gatewayLogger = Logger(label: "ibtrader.gateway")
-        gatewayLogger.logLevel = .warning
-        let simulator = GatewaySimulator(
-            configuration: GatewaySimulatorConfiguration(
-                host: "127.0.0.1", port: 0, data: data,
-                gateway: GatewayConfiguration(accountCode: simulatedAccount), start: data.defaultStart + .seconds(3600),
-                clock: .speed(speedValue)),
-            logger: gatewayLogger)
+        let speedValue = try LiveConfirmation.speed(speed)
+        let simulator = try GatewaySetup.simulated(account: simulatedAccount, speed: speedValue)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await simulator.run() }
             let port = await simulator.listeningPort()
@@ -115,51 +93,9 @@ struct RunCommand: AsyncParsableCommand {
     private func runLive(_ configuration: LiveRunnerConfiguration, spec: StrategySpec, logger: Logger) async throws {
         var configuration = configuration
         if live, confirmLive == nil {
-            configuration.confirmedLiveAccount = try await askLiveConfirmation(
-                configuration.connection, account: configuration.account)
+            configuration.confirmedLiveAccount = try await LiveConfirmation.ask(
+                connection: configuration.connection, account: configuration.account)
         }
-        var service = LiveRunnerService(spec: spec, configuration: configuration, logger: logger)
-        // Ctrl-C / SIGTERM: graceful shutdown (the runner's stop); the same signal again during the stop: fast stop.
-        service.escalationSignals = [.sigterm, .sigint]
-        let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(
-                services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
-                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        do {
-            try await group.run()
-            guard let summary = service.summary else { throw CLIError("the run ended without a summary") }
-            print(summary.endLine)
-        } catch let error as LiveRunnerError {
-            throw CLIError(error.description)
-        }
-    }
-
-    /// Asks the operator to type the live account's code.
-    private func askLiveConfirmation(_ connection: TWSConnectionConfiguration, account: String?) async throws -> String? {
-        let managed = try await TWSConnection.connect(connection) { _, session in session.accounts }
-        let target = account ?? managed.first ?? ""
-        guard !target.hasPrefix("DU") else { return nil }
-        FileHandle.standardError.write(Data("LIVE account \(target): real money. Type the account code to trade it: ".utf8))
-        guard let answer = readLine()?.trimmingCharacters(in: .whitespaces), answer == target else {
-            throw CLIError("live trading of \(target) not confirmed; nothing was sent")
-        }
-        return target
-    }
-
-    /// `60s`, `5m`, `2h`, `1d` or seconds, from 1 second to 365 days.
-    static func parseDuration(_ text: String) throws -> Duration {
-        guard let value = HumanDuration.parse(text), value >= .seconds(1), value <= .seconds(365 * 86_400) else {
-            throw ValidationError("--duration must be a duration from 1s to 365d (30s, 5m, 2h, 1d), got '\(text)'")
-        }
-        return value
-    }
-
-    /// A replay multiplier, or `max`.
-    static func parseSpeed(_ text: String) throws -> Double {
-        if text == "max" { return 10_000 }
-        guard let value = Double(text), value > 0, value <= 1_000_000 else {
-            throw ValidationError("--speed must be a number above 0 and at most 1000000, or 'max', got '\(text)'")
-        }
-        return value
+        print(try await LiveRunService.run(configuration, spec: spec, logger: logger).endLine)
     }
 }

@@ -53,18 +53,9 @@ struct WalkforwardRun: AsyncParsableCommand {
     func run() async throws {
         let loaded = try config.load(
             flags: strategy.overrides + data.overrides + risk.overrides + sweep.overrides + windows.overrides)
+        let plan = try ResearchMerge.windowPlan(loaded.settings.walkforward)
         let job = try ResearchJob(loaded)
-        let settings = loaded.settings.walkforward
-        let plan: WindowPlan
-        do throws(ResearchError) {
-            plan = try WindowPlan(
-                inSample: WindowPeriod(parsing: settings.inSample), outOfSample: WindowPeriod(parsing: settings.outOfSample),
-                step: settings.step.map { (text) throws(ResearchError) in try WindowPeriod(parsing: text) },
-                mode: settings.anchored ? .anchored : .rolling)
-        } catch {
-            throw CLIError("\(error)")
-        }
-        let shard = try ResearchShard.parse(self.shard)
+        let shard = try ResearchMerge.shard(self.shard)
         let evaluator = job.evaluator
         let result: WalkForwardResult
         do {
@@ -97,21 +88,7 @@ struct WalkforwardMerge: ParsableCommand {
     var out: String
 
     func run() throws {
-        var parts: [WalkForwardRecord] = []
-        for folder in folders {
-            let text = try readTextFile(folder + "/walkforward.json")
-            do {
-                parts.append(try WalkForwardRecord.decode(text, source: folder + "/walkforward.json"))
-            } catch {
-                throw CLIError("\(error)")
-            }
-        }
-        let merged: WalkForwardRecord
-        do {
-            merged = try WalkForwardRecord.merge(parts)
-        } catch {
-            throw CLIError("\(error)")
-        }
+        let merged = try ResearchMerge.walkforward(folders)
         let output = WalkforwardOutput(record: merged)
         print(output.windowsTable())
         print(output.summaryText())

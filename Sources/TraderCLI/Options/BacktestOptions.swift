@@ -27,10 +27,6 @@ struct BacktestDataOptions: ParsableArguments {
     @Option(name: .long, help: ConfigHelp.help("backtest.badRows"))
     var badRows: String?
 
-    @Option(name: .customLong("bar"), help: .hidden) var renamedBar: String?
-
-    func validate() throws { try rejectRenamed([("--bar", "--bar-size", renamedBar)]) }
-
     /// The options given, as configuration overrides.
     var overrides: [ConfigOverride] {
         [
@@ -66,14 +62,7 @@ struct SweepOptions: ParsableArguments {
     @Option(name: .long, help: "Backtests at once (default: every core).")
     var jobs: Int?
 
-    @Option(name: .customLong("param"), help: .hidden) var renamedParam: [String] = []
-    @Option(name: .customLong("sweep"), help: .hidden) var renamedSweep: String?
-
     func validate() throws {
-        try rejectRenamed([
-            ("--param", "--parameter", renamedParam.first),
-            ("--sweep FILE", "--config FILE, with the sweep under 'sweep:' (--config is repeatable)", renamedSweep),
-        ])
         if let jobs, !(1...1024).contains(jobs) { throw ValidationError("--jobs must be from 1 to 1024, got \(jobs)") }
     }
 

@@ -38,10 +38,3 @@ func override(_ path: String, _ value: String?) -> ConfigOverride? {
 
 /// A boolean flag's override (`true` when given).
 func override(_ path: String, _ flag: Bool) -> ConfigOverride? { override(path, flag ? "true" : nil) }
-
-/// Fails for a flag that was renamed, saying its new name.
-func rejectRenamed(_ flags: [(old: String, new: String, value: String?)]) throws {
-    if let renamed = flags.first(where: { $0.value != nil }) {
-        throw ValidationError("\(renamed.old) was renamed \(renamed.new)")
-    }
-}

@@ -14,6 +14,15 @@ struct ConfigOptions: ParsableArguments {
         valueName: "key=value"))
     var assignments: [String] = []
 
+    // An option the command does not take (an old spelling among them) lands here, so its error can give the new
+    // name instead of ArgumentParser's bare "unknown option".
+    @Argument(parsing: .allUnrecognized, help: .hidden) var unrecognized: [String] = []
+
+    func validate() throws {
+        guard let first = unrecognized.first else { return }
+        throw ValidationError(ConfigRenames.message(for: first, known: ConfigHelp.keys.compactMap(\.flag)))
+    }
+
     /// The `--set` assignments as overrides.
     func setOverrides() throws -> [ConfigOverride] {
         try assignments.map { text in
@@ -40,4 +49,24 @@ struct ConfigOptions: ParsableArguments {
 /// The strategies the running program knows (the built-ins, plus a user package's), for the duration of `main`.
 enum StrategyCatalogContext {
     @TaskLocal static var current: StrategyCatalog = .builtIn
+}
+
+/// `--host --port --client-id --account` of `run` (and `config show`): the `connection` keys.
+struct ConnectionKeyOptions: ParsableArguments {
+    @Option(name: .long, help: ConfigHelp.help("connection.host"))
+    var host: String?
+    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.help("connection.port"))
+    var port: String?
+    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.help("connection.clientId"))
+    var clientId: String?
+    @Option(name: .long, help: ConfigHelp.help("connection.account"))
+    var account: String?
+
+    /// The options given, as configuration overrides.
+    var overrides: [ConfigOverride] {
+        [
+            override("connection.host", host), override("connection.port", port),
+            override("connection.clientId", clientId), override("connection.account", account),
+        ].compactMap { $0 }
+    }
 }

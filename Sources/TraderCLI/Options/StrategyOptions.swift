@@ -50,34 +50,6 @@ struct StrategyOptions: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("takeProfitPercent"))
     var takeProfitPercent: String?
 
-    // Old spellings: each is an error that gives the new name.
-    @Option(name: .customLong("fast"), help: .hidden) var renamedFast: String?
-    @Option(name: .customLong("slow"), help: .hidden) var renamedSlow: String?
-    @Flag(name: .customLong("short"), help: .hidden) var renamedShort = false
-    @Option(name: .customLong("entry-sd"), help: .hidden) var renamedEntrySD: String?
-    @Option(name: .customLong("exit-sd"), help: .hidden) var renamedExitSD: String?
-    @Option(name: .customLong("atr-stop"), help: .hidden) var renamedATRStop: String?
-    @Option(name: .customLong("top"), help: .hidden) var renamedTop: String?
-    @Option(name: .customLong("min-momentum"), help: .hidden) var renamedMinMomentum: String?
-    @Option(name: .customLong("stop-loss"), help: .hidden) var renamedStopLoss: String?
-    @Option(name: .customLong("take-profit"), help: .hidden) var renamedTakeProfit: String?
-    @Option(name: .customLong("quantity"), help: .hidden) var renamedQuantity: String?
-    @Option(name: .customLong("percent"), help: .hidden) var renamedPercent: String?
-
-    func validate() throws {
-        try rejectRenamed([
-            ("--fast", "--fast-period", renamedFast), ("--slow", "--slow-period", renamedSlow),
-            ("--short", "--allow-short", renamedShort ? "" : nil), ("--entry-sd", "--entry-deviations", renamedEntrySD),
-            ("--exit-sd", "--exit-deviations", renamedExitSD), ("--atr-stop", "--atr-stops", renamedATRStop),
-            ("--top", "--holdings (momentum's holdings; optimize's table rows are --rows)", renamedTop),
-            ("--min-momentum", "--minimum-score", renamedMinMomentum),
-            ("--stop-loss", "--stop-loss-percent", renamedStopLoss),
-            ("--take-profit", "--take-profit-percent", renamedTakeProfit),
-            ("--quantity", "--sizing 'fixed: N'", renamedQuantity),
-            ("--percent", "--sizing 'percentOfEquity: P' (momentum: --invested-fraction, 0 to 1)", renamedPercent),
-        ])
-    }
-
     /// The options given, as configuration overrides.
     var overrides: [ConfigOverride] {
         let parameters: [(String, String?)] = [
@@ -112,24 +84,6 @@ struct RiskOptions: ParsableArguments {
     var maxSectorPercentOfEquity: String?
     @Flag(name: .long, help: ConfigHelp.help("risk.allowLeverage"))
     var allowLeverage = false
-
-    @Option(name: .customLong("sector-limit"), help: .hidden) var renamedSectorLimit: String?
-    @Option(name: .customLong("max-positions"), help: .hidden) var renamedMaxPositions: String?
-    @Option(name: .customLong("max-drawdown"), help: .hidden) var renamedMaxDrawdown: String?
-    @Option(name: .customLong("max-daily-loss"), help: .hidden) var renamedMaxDailyLoss: String?
-    @Option(name: .customLong("max-position-percent"), help: .hidden) var renamedMaxPositionPercent: String?
-    @Option(name: .customLong("max-gross-exposure"), help: .hidden) var renamedMaxGrossExposure: String?
-
-    func validate() throws {
-        try rejectRenamed([
-            ("--sector-limit", "--max-sector-percent-of-equity", renamedSectorLimit),
-            ("--max-positions", "--max-active-positions", renamedMaxPositions),
-            ("--max-drawdown", "--max-drawdown-percent", renamedMaxDrawdown),
-            ("--max-daily-loss", "--max-daily-loss-percent", renamedMaxDailyLoss),
-            ("--max-position-percent", "--max-position-percent-of-equity", renamedMaxPositionPercent),
-            ("--max-gross-exposure", "--max-gross-exposure-ratio", renamedMaxGrossExposure),
-        ])
-    }
 
     /// The options given, as configuration overrides.
     var overrides: [ConfigOverride] {

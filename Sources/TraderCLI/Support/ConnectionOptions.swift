@@ -1,7 +1,6 @@
 import ArgumentParser
 import TraderKit
 import Foundation
-import Logging
 import TWSClient
 import TWSProtocol
 import TraderConfig
@@ -29,25 +28,18 @@ struct ConnectionOptions: ParsableArguments {
     }
 
     private var checkedPort: Int {
-        get throws(ConfigError) {
-            guard let port else { return 7497 }
-            return try ConfigKind.integer(1...65_535).read(.scalar(port, origin: .flag("--port")), "connection.port")
-        }
+        get throws(ConfigError) { try TWSSession.value(port, flag: "--port", key: "connection.port", .integer(1...65_535), default: 7497) }
     }
 
     private var checkedClientID: Int {
         get throws(ConfigError) {
-            guard let clientID else { return 901 }
-            return try ConfigKind.integer(0...2_147_483_647).read(
-                .scalar(clientID, origin: .flag("--client-id")), "connection.clientId")
+            try TWSSession.value(clientID, flag: "--client-id", key: "connection.clientId", .integer(0...2_147_483_647), default: 901)
         }
     }
 
     private var checkedTimeout: Duration {
         get throws(ConfigError) {
-            let seconds = try ConfigKind.number(.above(0, atMost: 3600)).read(
-                .scalar(timeout, origin: .flag("--timeout")), "timeout")
-            return .milliseconds(Int64((seconds * 1000).rounded()))
+            .milliseconds(Int64((try TWSSession.value(timeout, flag: "--timeout", key: "timeout", .number(.above(0, atMost: 3600)), default: 15) * 1000).rounded()))
         }
     }
 
@@ -72,19 +64,9 @@ struct ConnectionOptions: ParsableArguments {
 
     /// Connects, runs `body`, disconnects; connection errors become one clear line.
     func withConnection<Result: Sendable>(
-        _ configuration: TWSConnectionConfiguration? = nil,
-        _ body: (TWSConnection, TWSSessionInfo) async throws -> Result
+        _ configuration: TWSConnectionConfiguration? = nil, _ body: (TWSConnection, TWSSessionInfo) async throws -> Result
     ) async throws -> Result {
-        var logger = Logger(label: "ibtrader.tws")
-        logger.logLevel = ProcessInfo.processInfo.environment["IBTRADER_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
-        do {
-            return try await TWSConnection.connect(
-                configuration ?? self.configuration, environment: TWSConnectionEnvironment(logger: logger), body)
-        } catch let error as TWSConnectionError {
-            throw CLIError("\(error)")
-        } catch let error as TWSRequestError {
-            throw CLIError("\(error)")
-        }
+        try await TWSSession.with(configuration ?? self.configuration, body)
     }
 }
 
@@ -109,25 +91,5 @@ struct ContractOptions: ParsableArguments {
         TWSContract(
             symbol: symbol.uppercased(), securityType: securityType, exchange: exchange,
             primaryExchange: primaryExchange, currency: currency)
-    }
-}
-
-extension TWSConnection {
-    /// Qualifies a contract: exactly one match, or a clear error (none, or ambiguous with the candidates listed).
-    func qualify(_ contract: TWSContract) async throws -> TWSContractDetails {
-        let details: [TWSContractDetails]
-        do {
-            details = try await contractDetails(contract)
-        } catch {
-            throw CLIError("\(contract.symbol): \(error)")
-        }
-        guard let first = details.first else {
-            throw CLIError("\(contract.symbol): no security definition found (\(contract.securityType) \(contract.exchange) \(contract.currency))")
-        }
-        guard details.count == 1 else {
-            let candidates = details.map { "\($0.contract.symbol) conId \($0.contract.contractID) \($0.contract.primaryExchange)" }
-            throw CLIError("\(contract.symbol) is ambiguous; use --primary-exchange. Candidates: \(candidates.joined(separator: "; "))")
-        }
-        return first
     }
 }

@@ -81,7 +81,7 @@ struct ManualContext {
         return try await connection.withConnection(setup.connection) { client, info in
             var settings = settings
             if live, settings.confirmedLiveAccount == nil {
-                settings.confirmedLiveAccount = Self.askLiveConfirmation(info, account: settings.account)
+                settings.confirmedLiveAccount = try? LiveConfirmation.ask(account: settings.account ?? info.accounts.first ?? "")
             }
             do {
                 return try await body(client, info, settings)
@@ -89,14 +89,5 @@ struct ManualContext {
                 throw CLIError(error.description)
             }
         }
-    }
-
-    /// Asks the operator to type the live account's code (as `ibtrader run --live` does).
-    static func askLiveConfirmation(_ info: TWSSessionInfo, account: String?) -> String? {
-        let target = account ?? info.accounts.first ?? ""
-        guard !target.hasPrefix("DU") else { return nil }
-        printError("LIVE account \(target): real money. Type the account code to continue: ")
-        guard let answer = readLine()?.trimmingCharacters(in: .whitespaces), answer == target else { return nil }
-        return target
     }
 }

@@ -21,6 +21,9 @@ public enum ConfigDocumentation {
                     + "its defaults.\n"
             }
         }
+        text += "\n## Renamed flags\n\nWhen every flag took the name of its key, these changed; the old spelling is an error "
+            + "that gives the new one.\n\n| Old | New |\n|---|---|\n"
+        for rename in ConfigRenames.flags { text += "| `\(rename.old)` | \(rename.new) |\n" }
         text += "\n## Strategies\n"
         for entry in catalog.entries {
             text += "\n### `\(entry.name)`\n\n\(entry.summary)\n\n"

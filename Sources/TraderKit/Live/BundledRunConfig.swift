@@ -1,7 +1,8 @@
-extension RunCommand {
-    /// `examples/momentum-paper.yaml`, embedded for `ibtrader run --simulated` without `--config` (a test keeps the
-    /// two equal).
-    static let defaultConfig = #"""
+/// `examples/momentum-paper.yaml`, embedded for `ibtrader run --simulated` without `--config` (a test keeps the two
+/// equal).
+public enum BundledRunConfig {
+    /// The file's text.
+    public static let text = #"""
 # ibtrader run --config examples/momentum-paper.yaml   (or: ibtrader run --simulated, which embeds this file)
 #
 # A small, fast momentum rotation on the bundled daily stocks, meant for paper trading and the simulator: it ranks
