@@ -83,8 +83,9 @@ let package = Package(
         .target(
             name: "TraderConfig",
             dependencies: [
-                "TradingModel", "TradingEngine", "Simulation", "Storage", "InteractiveBrokers", "Research",
+                "TradingModel", "TradingEngine", "Simulation", "Storage", "InteractiveBrokers", "Research", "Backtest",
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
@@ -109,6 +110,12 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "IBTraderMain", dependencies: ["TraderCLI"]),
+        // The example package's strategy, built here too so the suite runs its tests without a second build of the
+        // dependencies (examples/my-strategy-package is also a package of its own; docs/custom-strategies.md).
+        .target(
+            name: "MyStrategies", dependencies: ["TraderConfig", "TradingEngine", "TradingModel"],
+            path: "examples/my-strategy-package/Sources/MyStrategies"
+        ),
         // MARK: - Tests
         .testTarget(name: "TradingModelTests", dependencies: ["TradingModel"]),
         .testTarget(
@@ -122,7 +129,12 @@ let package = Package(
                 "TWSClient",
             ]
         ),
-        // Runs the commands in-process; the only test target that depends on the command line.
+        .testTarget(
+            name: "MyStrategiesTests",
+            dependencies: ["MyStrategies", "TraderCLI", "TraderConfig", "TradingEngine", "TradingModel", "Storage"],
+            path: "examples/my-strategy-package/Tests/MyStrategiesTests"
+        ),
+        // Runs the commands in-process; with MyStrategiesTests, the only test targets that depend on the command line.
         .testTarget(
             name: "TraderCLITests",
             dependencies: [

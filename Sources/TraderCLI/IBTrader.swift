@@ -5,19 +5,37 @@ import TraderConfig
 /// package can build the same program with its own strategies registered.
 ///
 /// ```swift
-/// // Sources/my-trader/main.swift
+/// // Sources/my-trader/main.swift (docs/custom-strategies.md)
 /// import TraderCLI
-/// await IBTraderCommand.main(strategies: [MyStrategy.entry])
+/// await IBTraderCommand.main(strategies: [Breakout.self])
 /// ```
 public enum IBTraderCommand {
     /// Runs the command line with the built-in strategies and `strategies` (a name already taken replaces the
-    /// built-in one).
-    public static func main(strategies: [StrategyEntry] = [], arguments: [String]? = nil) async {
-        let catalog = StrategyCatalog.builtIn.adding(strategies)
-        await StrategyCatalogContext.$current.withValue(catalog) {
+    /// built-in one), then exits.
+    public static func main(strategies: [any ConfigurableStrategy.Type] = [], arguments: [String]? = nil) async {
+        await StrategyCatalogContext.$current.withValue(catalog(strategies)) {
             await IBTrader.main(arguments)
         }
     }
+
+    /// Parses and runs one command in this process without exiting (for tests): errors are thrown, not printed.
+    public static func run(_ arguments: [String], strategies: [any ConfigurableStrategy.Type] = []) async throws {
+        try await StrategyCatalogContext.$current.withValue(catalog(strategies)) {
+            var command = try IBTrader.parseAsRoot(arguments)
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        }
+    }
+
+    /// The built-in strategies and `strategies`.
+    static func catalog(_ strategies: [any ConfigurableStrategy.Type]) -> StrategyCatalog {
+        StrategyCatalog.builtIn.adding(strategies.map { entry(of: $0) })
+    }
+
+    private static func entry<S: ConfigurableStrategy>(of type: S.Type) -> StrategyEntry { S.entry }
 }
 
 /// The `ibtrader` command: the only composition root of the package.

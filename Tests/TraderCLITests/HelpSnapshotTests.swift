@@ -42,3 +42,19 @@ import Testing
         }
     }
 }
+
+/// The command line only parses and composes: its logic lives in the library modules, and a test keeps it small.
+@Suite struct CommandLineSizeTests {
+    @Test func theCommandLineStaysUnderTwoThousandLines() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/TraderCLI")
+        let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") } ?? []
+        let lines = try files.reduce(0) { total, file in
+            total + (try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8))
+                .split(separator: "\n", omittingEmptySubsequences: false).count - 1
+        }
+        #expect(!files.isEmpty)
+        #expect(lines < 2000, "Sources/TraderCLI has \(lines) lines: move logic to TraderKit or TraderConfig")
+    }
+}

@@ -14,7 +14,7 @@ struct DefaultBacktestExposureTests {
 
     @Test func defaultMomentumBacktestKeepsGrossExposureUnderTheCap() throws {
         let job = BacktestJob(TraderConfiguration())
-        let spec = try job.spec
+        let spec = try #require(job.spec)
         let resolved = try job.resolveData()
         let market = try BacktestDataLoader.load(resolved, settings: job.configuration.backtest)
         let config = job.backtestConfig(spec: spec, hasSectors: !resolved.sectors.isEmpty)

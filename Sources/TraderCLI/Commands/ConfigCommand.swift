@@ -36,7 +36,7 @@ struct ConfigInit: ParsableCommand {
             return
         }
         guard !FileManager.default.fileExists(atPath: out) else { throw CLIError("\(out) exists; not overwritten") }
-        try writeTextFile(text, to: out)
+        try TextFiles.write(text, to: out)
         print("wrote \(out) (check it with: ibtrader config check \(out))")
     }
 }

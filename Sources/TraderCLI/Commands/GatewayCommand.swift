@@ -80,10 +80,10 @@ struct GatewayCommand: AsyncParsableCommand {
         let startTime = try start.map(GatewaySetup.start)
         var script: FaultScript?
         if let faults {
-            let text = try readTextFile(faults)
+            let text = try TextFiles.read(faults)
             do { script = try FaultScript(text: text) } catch { throw CLIError("\(faults): \(error)") }
         }
-        if let warning = GatewaySetup.exposureWarning(bind: bind) { printError(warning) }
+        if let warning = GatewaySetup.exposureWarning(bind: bind) { Terminal.printError(warning) }
         var logger = Logger(label: "ibtrader.gateway")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let gateway = GatewayConfiguration(accountCode: account, startingCash: cash)

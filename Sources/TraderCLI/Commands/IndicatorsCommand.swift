@@ -33,10 +33,10 @@ struct IndicatorsCommand: ParsableCommand {
         } catch {
             throw CLIError("--indicators: \(error)")
         }
-        let text = try readTextFile(file)
+        let text = try TextFiles.read(file)
         let csv = try IndicatorTable.compute(csv: text, specs: specs, file: file)
         if let out {
-            try writeTextFile(csv, to: out)
+            try TextFiles.write(csv, to: out)
         } else {
             FileHandle.standardOutput.write(Data(csv.utf8))
         }

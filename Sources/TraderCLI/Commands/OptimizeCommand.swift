@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Research
 import TraderConfig
 import TraderKit
@@ -34,7 +35,7 @@ struct OptimizeRun: AsyncParsableCommand {
     @OptionGroup var data: BacktestDataOptions
     @OptionGroup var risk: RiskOptions
     @OptionGroup var sweep: SweepOptions
-    @Option(name: .long, help: "Run only shard K/N (K from 0 to N-1): configurations K, K+N, ...")
+    @Option(name: .long, help: "Run only shard K/N (K from 0 to N-1): configurations K, K+N, ...; auto: K (and N) from the array job (Kubernetes, Slurm, AWS Batch).")
     var shard: String?
     @Option(name: .long, help: "Write results.csv, best.json and report.html to this folder.")
     var out: String?
@@ -54,7 +55,7 @@ struct OptimizeRun: AsyncParsableCommand {
         let loaded = try config.load(
             flags: strategy.overrides + data.overrides + risk.overrides + sweep.overrides)
         let job = try ResearchJob(loaded)
-        let shard = try ResearchMerge.shard(self.shard)
+        let shard = try ResearchMerge.shard(self.shard, environment: ProcessInfo.processInfo.environment)
         let request = SweepRequest(space: job.space, objective: job.objective, shard: shard)
         let evaluator = job.evaluator
         let clock = ContinuousClock()

@@ -4,7 +4,6 @@ import GatewaySimulator
 import InteractiveBrokers
 import Logging
 import TWSClient
-import TradingEngine
 import TradingModel
 import TraderConfig
 import TraderKit
@@ -71,9 +70,9 @@ struct RunCommand: AsyncParsableCommand {
         let logger = try RunLogging.logger(level: loaded.settings.logging.level, file: loaded.settings.logging.file)
         // Everything is checked (and the journal opened) before connecting; with --simulated, before the simulator.
         var configuration = try LiveRunSetup.configuration(for: loaded, options: options)
-        let spec = try LiveRunSetup.spec(for: loaded)
+        let strategy = loaded.settings.strategy.choice
         guard simulated else {
-            try await runLive(configuration, spec: spec, logger: logger)
+            try await runLive(configuration, strategy: strategy, logger: logger)
             return
         }
         defer { if embedded != nil { try? FileManager.default.removeItem(at: scratch) } }
@@ -85,17 +84,17 @@ struct RunCommand: AsyncParsableCommand {
             logger.notice("simulator listening on 127.0.0.1:\(port), replay x\(speedValue), bundled stocks")
             configuration.connection.host = "127.0.0.1"
             configuration.connection.port = port
-            try await runLive(configuration, spec: spec, logger: logger)
+            try await runLive(configuration, strategy: strategy, logger: logger)
             group.cancelAll()
         }
     }
 
-    private func runLive(_ configuration: LiveRunnerConfiguration, spec: StrategySpec, logger: Logger) async throws {
+    private func runLive(_ configuration: LiveRunnerConfiguration, strategy: StrategyChoice, logger: Logger) async throws {
         var configuration = configuration
         if live, confirmLive == nil {
             configuration.confirmedLiveAccount = try await LiveConfirmation.ask(
                 connection: configuration.connection, account: configuration.account)
         }
-        print(try await LiveRunService.run(configuration, spec: spec, logger: logger).endLine)
+        print(try await LiveRunService.run(configuration, strategy: strategy, logger: logger).endLine)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Research
 import TraderKit
 
@@ -45,7 +46,7 @@ struct WalkforwardRun: AsyncParsableCommand {
     @OptionGroup var windows: WalkforwardOptions
     @Option(name: .long, help: "Write windows.csv, oos_equity.csv, summary.json, report.html, walkforward.json here.")
     var out: String?
-    @Option(name: .long, help: "Run only shard K/N of the windows (K from 0 to N-1): windows K, K+N, ...")
+    @Option(name: .long, help: "Run only shard K/N of the windows (K from 0 to N-1): windows K, K+N, ...; auto: from the array job.")
     var shard: String?
     @Flag(name: .customLong("no-progress"), help: "No progress bar.")
     var noProgress = false
@@ -55,7 +56,7 @@ struct WalkforwardRun: AsyncParsableCommand {
             flags: strategy.overrides + data.overrides + risk.overrides + sweep.overrides + windows.overrides)
         let plan = try ResearchMerge.windowPlan(loaded.settings.walkforward)
         let job = try ResearchJob(loaded)
-        let shard = try ResearchMerge.shard(self.shard)
+        let shard = try ResearchMerge.shard(self.shard, environment: ProcessInfo.processInfo.environment)
         let evaluator = job.evaluator
         let result: WalkForwardResult
         do {

@@ -45,13 +45,24 @@ public enum MovingAverageCrossParameters {
     }
 }
 
+/// A built-in strategy: its parameters always describe a `StrategySpec`, which it runs by.
+public protocol BuiltInStrategySchema: StrategyParameterSchema {
+    /// The built-in strategy these parameters describe.
+    static func spec(_ parameters: Parameters) -> StrategySpec
+}
+
+extension BuiltInStrategySchema {
+    public static func builtIn(_ parameters: Parameters) -> StrategySpec? { spec(parameters) }
+    public static func runner(_ parameters: Parameters) -> StrategyRunner { StrategyRunner(spec: spec(parameters)) }
+}
+
 /// `sma-cross`: simple moving averages.
-public enum SMACrossStrategy: StrategyParameterSchema {
+public enum SMACrossStrategy: BuiltInStrategySchema {
     public static let name = "sma-cross"
     public static let summary = "Long (and optionally short) on a crossover of two simple moving averages."
     public static var defaults: MovingAverageCrossoverConfig { MovingAverageCrossoverConfig(kind: .simple) }
     public static var schema: ConfigSection<MovingAverageCrossoverConfig> { MovingAverageCrossParameters.schema() }
-    public static func builtIn(_ parameters: MovingAverageCrossoverConfig) -> StrategySpec? {
+    public static func spec(_ parameters: MovingAverageCrossoverConfig) -> StrategySpec {
         var config = parameters
         config.kind = .simple
         return .movingAverageCrossover(config: config)
@@ -59,12 +70,12 @@ public enum SMACrossStrategy: StrategyParameterSchema {
 }
 
 /// `ema-cross`: exponential moving averages.
-public enum EMACrossStrategy: StrategyParameterSchema {
+public enum EMACrossStrategy: BuiltInStrategySchema {
     public static let name = "ema-cross"
     public static let summary = "Long (and optionally short) on a crossover of two exponential moving averages."
     public static var defaults: MovingAverageCrossoverConfig { MovingAverageCrossoverConfig(kind: .exponential) }
     public static var schema: ConfigSection<MovingAverageCrossoverConfig> { MovingAverageCrossParameters.schema() }
-    public static func builtIn(_ parameters: MovingAverageCrossoverConfig) -> StrategySpec? {
+    public static func spec(_ parameters: MovingAverageCrossoverConfig) -> StrategySpec {
         var config = parameters
         config.kind = .exponential
         return .movingAverageCrossover(config: config)
@@ -72,7 +83,7 @@ public enum EMACrossStrategy: StrategyParameterSchema {
 }
 
 /// `rsi`: RSI mean reversion.
-public enum RSIStrategy: StrategyParameterSchema {
+public enum RSIStrategy: BuiltInStrategySchema {
     public static let name = "rsi"
     public static let summary = "Buys when RSI is oversold, sells when it recovers past exitLevel (shorts mirror it)."
     public static var defaults: RSIMeanReversionConfig { RSIMeanReversionConfig() }
@@ -96,13 +107,13 @@ public enum RSIStrategy: StrategyParameterSchema {
                 }
             })
     }
-    public static func builtIn(_ parameters: RSIMeanReversionConfig) -> StrategySpec? {
+    public static func spec(_ parameters: RSIMeanReversionConfig) -> StrategySpec {
         .rsiMeanReversion(config: parameters)
     }
 }
 
 /// `bollinger`: Bollinger-band mean reversion.
-public enum BollingerStrategy: StrategyParameterSchema {
+public enum BollingerStrategy: BuiltInStrategySchema {
     public static let name = "bollinger"
     public static let summary = "Buys a close below the lower band, exits on the way back to the middle."
     public static var defaults: BollingerMeanReversionConfig { BollingerMeanReversionConfig() }
@@ -129,7 +140,7 @@ public enum BollingerStrategy: StrategyParameterSchema {
                 }
             })
     }
-    public static func builtIn(_ parameters: BollingerMeanReversionConfig) -> StrategySpec? {
+    public static func spec(_ parameters: BollingerMeanReversionConfig) -> StrategySpec {
         .bollingerMeanReversion(config: parameters)
     }
 }

@@ -2,7 +2,7 @@ import TradingEngine
 import TradingModel
 
 /// `momentum`: the flagship cross-sectional momentum rotation.
-public enum MomentumStrategy: StrategyParameterSchema {
+public enum MomentumStrategy: BuiltInStrategySchema {
     public static let name = "momentum"
     public static let summary = "Ranks the universe by momentum and holds the top few, rebalancing on a schedule."
 
@@ -56,7 +56,7 @@ public enum MomentumStrategy: StrategyParameterSchema {
         }
     }
 
-    public static func builtIn(_ parameters: MomentumRotationConfig) -> StrategySpec? {
+    public static func spec(_ parameters: MomentumRotationConfig) -> StrategySpec {
         .momentumRotation(config: parameters)
     }
 

@@ -21,6 +21,8 @@ public protocol StrategyParameterSchema: Sendable {
     static func check(_ parameters: Parameters, risk: RiskSettings, origin: (String) -> ConfigOrigin?) throws(ConfigError)
     /// The built-in strategy these parameters describe (`nil` for a user's strategy).
     static func builtIn(_ parameters: Parameters) -> StrategySpec?
+    /// How to run the strategy with these parameters.
+    static func runner(_ parameters: Parameters) -> StrategyRunner
 }
 
 extension StrategyParameterSchema {
@@ -85,6 +87,8 @@ public struct StrategyChoice: Sendable {
     public let value: any Hashable & Sendable
     /// The built-in strategy, for the runners that take a `StrategySpec`.
     public let spec: StrategySpec?
+    /// The strategy bound to its type, for the backtest, walk-forward and live runners.
+    public let runner: StrategyRunner
     let show: @Sendable (String, ConfigRecord) -> [ConfigShownValue]
     let check: @Sendable (RiskSettings, (String) -> ConfigOrigin?) throws(ConfigError) -> Void
     let apply: @Sendable (ConfigNode, String, inout ConfigRecord) throws(ConfigError) -> StrategyChoice
@@ -94,6 +98,7 @@ public struct StrategyChoice: Sendable {
         name = Schema.name
         value = parameters
         spec = Schema.builtIn(parameters)
+        runner = Schema.runner(parameters)
         show = { path, record in Schema.schema.show(parameters, path: path, record: record) }
         check = { (risk, origin) throws(ConfigError) in try Schema.check(parameters, risk: risk, origin: origin) }
         apply = { (node, path, record) throws(ConfigError) in

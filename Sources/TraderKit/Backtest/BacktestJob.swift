@@ -47,18 +47,11 @@ public struct BacktestJob {
             selection.argument, symbols: selection.symbols, barSize: configuration.backtest.barSize)
     }
 
-    /// The strategy.
-    public var spec: StrategySpec {
-        get throws(TraderError) {
-            guard let spec = configuration.strategy.choice.spec else {
-                throw TraderError("'\(configuration.strategy.name)' is not a built-in strategy")
-            }
-            return spec
-        }
-    }
+    /// The built-in strategy (`nil` for a user's strategy, which runs through its `StrategyRunner`).
+    public var spec: StrategySpec? { configuration.strategy.choice.spec }
 
     /// Engine and simulation settings with the effective risk limits for `spec`.
-    public func backtestConfig(spec: StrategySpec, hasSectors: Bool) -> BacktestConfig {
+    public func backtestConfig(spec: StrategySpec?, hasSectors: Bool) -> BacktestConfig {
         let backtest = configuration.backtest
         return BacktestConfig(
             engine: EngineConfig(
@@ -78,7 +71,7 @@ public struct BacktestJob {
         let clock = ContinuousClock()
         let started = clock.now
         let resolved = try resolveData()
-        let spec = try self.spec
+        let spec = self.spec
         // The bars live only inside this scope: the report needs the results, not the input (memory on 1M bars).
         let (result, engineSeconds, isDaily, periodsPerYear) = try Self.streams(resolved)
             ? runStreamed(resolved, spec: spec, progress: progress)
@@ -89,6 +82,11 @@ public struct BacktestJob {
         return Run(summary: summary, engineSeconds: engineSeconds, runSeconds: (clock.now - started).secondsValue)
     }
 
+    /// The strategy over loaded bars.
+    func run(_ data: MarketData, config: BacktestConfig, progress: ProgressBar) -> BacktestResult {
+        configuration.strategy.choice.runner.backtest(data, config, progress.hook())
+    }
+
     /// Whether a run reads its bars while it runs: one CSV file (the bars are never all held; a 1M-bar file would
     /// be 48 MB of bars). Several files and stores are loaded into `MarketData` first.
     static func streams(_ resolved: DataSourceResolver.Resolved) -> Bool {
@@ -96,13 +94,13 @@ public struct BacktestJob {
     }
 
     private func runLoaded(
-        _ resolved: DataSourceResolver.Resolved, spec: StrategySpec, progress: ProgressBar
+        _ resolved: DataSourceResolver.Resolved, spec: StrategySpec?, progress: ProgressBar
     ) throws(TraderError) -> (BacktestResult, Double, Bool, Int) {
         let market = try BacktestDataLoader.load(resolved, settings: configuration.backtest)
         let config = backtestConfig(spec: spec, hasSectors: !resolved.sectors.isEmpty)
         let clock = ContinuousClock()
         let start = clock.now
-        let result = BacktestRunner.run(spec: spec, data: market.data, config: config, progress: progress.hook())
+        let result = run(market.data, config: config, progress: progress)
         let engineSeconds = (clock.now - start).secondsValue
         progress.finish()
         return (result, engineSeconds, market.isDaily, market.periodsPerYear)
@@ -110,7 +108,7 @@ public struct BacktestJob {
 
     /// One CSV file streamed through the engine: the same results, `isDaily` and periods per year as loading it.
     private func runStreamed(
-        _ resolved: DataSourceResolver.Resolved, spec: StrategySpec, progress: ProgressBar
+        _ resolved: DataSourceResolver.Resolved, spec: StrategySpec?, progress: ProgressBar
     ) throws(TraderError) -> (BacktestResult, Double, Bool, Int) {
         let file = resolved.files[0]
         let (start, end) = BacktestDataLoader.dateRange(configuration.backtest)
@@ -121,7 +119,7 @@ public struct BacktestJob {
         let config = backtestConfig(spec: spec, hasSectors: !resolved.sectors.isEmpty)
         let run: StreamedBacktest
         do {
-            run = try BacktestRunner.run(spec: spec, file: streamed, config: config, progress: progress.hook())
+            run = try configuration.strategy.choice.runner.streamed(streamed, config, progress.hook())
         } catch {
             progress.finish()
             throw TraderError("\(error)")
@@ -134,3 +132,4 @@ public struct BacktestJob {
         return (run.result, run.engineSeconds, isDaily, periodsPerYear)
     }
 }
+

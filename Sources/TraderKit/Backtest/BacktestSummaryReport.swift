@@ -24,7 +24,7 @@ public struct BacktestSummaryReport {
     /// Computes the metrics (against the benchmark `backtest.benchmark` names) and the report's parameters.
     /// - Throws: `TraderError` when the benchmark file cannot be read or the metrics cannot be computed.
     public init(
-        result: BacktestResult, configuration: TraderConfiguration, spec: StrategySpec, isDaily: Bool,
+        result: BacktestResult, configuration: TraderConfiguration, spec: StrategySpec?, isDaily: Bool,
         periodsPerYear: Int, dataDescription: String
     ) throws(TraderError) {
         let settings = configuration.backtest

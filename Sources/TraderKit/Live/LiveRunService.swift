@@ -1,6 +1,7 @@
 import InteractiveBrokers
 import Logging
 import ServiceLifecycle
+import TraderConfig
 import TradingEngine
 import UnixSignals
 
@@ -11,9 +12,11 @@ public enum LiveRunService {
     /// - Returns: what the run did.
     /// - Throws: `TraderError` for a run that could not start or go on (`LiveRunnerError`'s sentence).
     public static func run(
-        _ configuration: LiveRunnerConfiguration, spec: StrategySpec, logger: Logger
+        _ configuration: LiveRunnerConfiguration, strategy: StrategyChoice, logger: Logger
     ) async throws -> LiveRunSummary {
-        var service = LiveRunnerService(spec: spec, configuration: configuration, logger: logger)
+        // A built-in strategy runs as it always has (`LiveRunner.run(spec:)`); a user's through its runner.
+        var service = strategy.spec.map { LiveRunnerService(spec: $0, configuration: configuration, logger: logger) }
+            ?? strategy.runner.liveService(configuration, logger)
         service.escalationSignals = [.sigterm, .sigint]
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(

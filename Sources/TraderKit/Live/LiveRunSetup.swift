@@ -39,9 +39,7 @@ public enum LiveRunSetup {
     ) throws(ConfigError) -> LiveRunnerConfiguration {
         let settings = loaded.settings
         try settings.checkRunnable(record: loaded.record)
-        guard let spec = settings.strategy.choice.spec else {
-            throw ConfigError("'\(settings.strategy.name)' cannot run live", key: "strategy.name")
-        }
+        let spec = settings.strategy.choice.spec
         let connection = settings.connection
         var tws = TWSConnectionConfiguration(
             host: options.endpoint?.host ?? connection.host, port: options.endpoint?.port ?? connection.port,
@@ -74,13 +72,6 @@ public enum LiveRunSetup {
         return configuration
     }
 
-    /// The strategy of a loaded config, for `LiveRunner.run(spec:…)`.
-    public static func spec(for loaded: LoadedConfiguration) throws(ConfigError) -> StrategySpec {
-        guard let spec = loaded.settings.strategy.choice.spec else {
-            throw ConfigError("'\(loaded.settings.strategy.name)' cannot run live", key: "strategy.name")
-        }
-        return spec
-    }
 
     /// The outage settings of the runner.
     public static func resilience(_ settings: TraderConfiguration) -> ResilienceSettings {

@@ -26,10 +26,12 @@ public enum OptimizeOutput {
         _ results: SweepResults, to out: String, heatmap: (x: String, y: String)?, bestEquity: [TimedEquity]?,
         dataDescription: String, top: Int
     ) throws(TraderError) {
+        // Each file is replaced whole (written aside, then renamed), best.json last: it names the sweep and the
+        // shard, so a retried shard rewrites the same bytes and a merge reads a shard only once it is complete.
         try TextFiles.write(results.csv(), to: out + "/results.csv")
-        try TextFiles.write(results.bestJSON(), to: out + "/best.json")
         let html = ResearchReports.optimizeHTML(
             results, heatmap: heatmap, bestEquity: bestEquity, dataDescription: dataDescription, top: top)
         try TextFiles.write(html, to: out + "/report.html")
+        try TextFiles.write(results.bestJSON(), to: out + "/best.json")
     }
 }

@@ -7,7 +7,7 @@ import TradingEngine
 /// one loaded configuration (`backtest:` and `sweep:` sections, or their flags).
 public struct ResearchJob {
     /// The strategy with its fixed (not swept) parameters.
-    public var spec: StrategySpec
+    public var choice: StrategyChoice
     /// The bars.
     public var data: MarketData
     /// Engine and simulation settings.
@@ -26,9 +26,28 @@ public struct ResearchJob {
     /// `holdings`), as for a single backtest.
     public var configure: @Sendable (StrategySpec, BacktestConfig) -> BacktestConfig
 
-    /// The evaluator for these settings.
+    /// The evaluator for these settings: a built-in strategy through its spec (parameters set through its
+    /// `Codable` form), a user's through the schema (each configuration's values checked like a config's).
     public var evaluator: BacktestEvaluator {
-        BacktestEvaluator(spec: spec, config: backtest, periodsPerYear: periodsPerYear, configure: configure)
+        if let spec = choice.spec {
+            return BacktestEvaluator(spec: spec, config: backtest, periodsPerYear: periodsPerYear, configure: configure)
+        }
+        let choice = self.choice
+        let identity = choice.shownParameters(path: "", record: ConfigRecord()).map { "\($0.path)=\($0.text)" }
+            .joined(separator: "\n")
+        return BacktestEvaluator(
+            custom: CustomEvaluation(name: choice.name, identity: identity) { (parameters, data, config, start) throws(ResearchError) in
+                let configured: StrategyChoice
+                do throws(ConfigError) {
+                    configured = try choice.setting(
+                        parameters.entries.map { ($0.name, ResultFormat.number($0.value)) }, origin: ConfigOrigin.flag("--parameter"))
+                } catch {
+                    throw .invalidParameter(parameters.description, reason: error.message)
+                }
+                guard let start else { return configured.runner.backtest(data, config, nil) }
+                return configured.runner.gated(data, config, start)
+            },
+            config: backtest, periodsPerYear: periodsPerYear)
     }
 
     /// Loads the data and checks the sweep: every swept value is checked against its parameter's kind and range,
@@ -37,7 +56,8 @@ public struct ResearchJob {
     public init(_ loaded: LoadedConfiguration) throws {
         let configuration = loaded.settings
         let job = BacktestJob(configuration)
-        spec = try job.spec
+        choice = configuration.strategy.choice
+        let spec = choice.spec
         strategyName = configuration.strategy.name
         (space, objective) = try Self.sweep(loaded)
         let resolved = try job.resolveData()

@@ -34,10 +34,15 @@ public enum ResearchMerge {
         do throws(ResearchError) { return try WalkForwardRecord.merge(parts) } catch { throw TraderError(error.description) }
     }
 
-    /// `--shard K/N` (`nil`: the whole sweep).
-    public static func shard(_ text: String?) throws(TraderError) -> Shard {
+    /// `--shard K/N`, `auto` or `auto/N` (`nil`: the whole sweep); `auto` reads the array job's index (and count)
+    /// from the batch scheduler's environment (Kubernetes, Slurm, AWS Batch).
+    public static func shard(_ text: String?, environment: [String: String]) throws(TraderError) -> Shard {
         guard let text else { return .whole }
-        do throws(ResearchError) { return try Shard(parsing: text) } catch { throw TraderError("--shard: \(error)") }
+        do throws(ResearchError) {
+            return try Shard(parsing: text, environment: environment)
+        } catch {
+            throw TraderError("--shard: \(error)")
+        }
     }
 
     /// The heatmap's axes: `x,y` of two different swept parameters (default: the first two).
