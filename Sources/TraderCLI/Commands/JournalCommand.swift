@@ -41,7 +41,9 @@ struct JournalCommand: ParsableCommand {
         guard [orders, fills, events].filter({ $0 }).count <= 1 else {
             throw ValidationError("choose at most one of --orders, --fills, --events")
         }
-        if let measureLatency, measureLatency < 1 { throw ValidationError("--measure-latency needs N ≥ 1") }
+        if let measureLatency, !(1...1_000_000).contains(measureLatency) {
+            throw ValidationError("--measure-latency must be from 1 to 1000000 orders, got \(measureLatency)")
+        }
     }
 
     func run() throws {

@@ -69,23 +69,17 @@ struct RunCommand: AsyncParsableCommand {
         }
         let logger = try RunLogging.logger(level: loaded.settings.logging.level, file: loaded.settings.logging.file)
         // Everything is checked (and the journal opened) before connecting; with --simulated, before the simulator.
-        var configuration = try LiveRunSetup.configuration(for: loaded, options: options)
+        let configuration = try LiveRunSetup.configuration(for: loaded, options: options)
         let strategy = loaded.settings.strategy.choice
         guard simulated else {
             try await runLive(configuration, strategy: strategy, logger: logger)
             return
         }
         defer { if embedded != nil { try? FileManager.default.removeItem(at: scratch) } }
-        let speedValue = try LiveConfirmation.speed(speed)
-        let simulator = try GatewaySetup.simulated(account: simulatedAccount, speed: speedValue)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await simulator.run() }
-            let port = await simulator.listeningPort()
-            logger.notice("simulator listening on 127.0.0.1:\(port), replay x\(speedValue), bundled stocks")
-            configuration.connection.host = "127.0.0.1"
-            configuration.connection.port = port
+        try await GatewaySetup.withSimulated(account: simulatedAccount, speed: try LiveConfirmation.speed(speed), logger: logger) { port in
+            var configuration = configuration
+            (configuration.connection.host, configuration.connection.port) = ("127.0.0.1", port)
             try await runLive(configuration, strategy: strategy, logger: logger)
-            group.cancelAll()
         }
     }
 

@@ -93,3 +93,20 @@ extension GatewaySetup {
         }
     }
 }
+
+extension GatewaySetup {
+    /// Runs `body` with the in-process simulator of `run --simulated` listening on a free loopback port (its port
+    /// passed in), and stops the simulator when `body` returns.
+    public static func withSimulated(
+        account: String, speed: Double, logger: Logger, _ body: @Sendable (Int) async throws -> Void
+    ) async throws {
+        let simulator = try simulated(account: account, speed: speed)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await simulator.run() }
+            let port = await simulator.listeningPort()
+            logger.notice("simulator listening on 127.0.0.1:\(port), replay x\(speed), bundled stocks")
+            try await body(port)
+            group.cancelAll()
+        }
+    }
+}
