@@ -47,11 +47,15 @@ public struct BacktestEvaluator: Sendable {
         configure = nil
     }
 
-    /// The strategy's name in results (`movingAverageCrossover`, or a user's strategy's name).
+    /// The strategy's name in results as the command line spells it (`sma-cross`); `nil`: the spec's case name.
+    public var name: String?
+
+    /// The strategy's name in results (`name`, else `movingAverageCrossover`, or a user's strategy's name).
     public var strategyName: String {
+        if let name { return name }
         switch strategy {
-        case .builtIn(let spec): StrategyParameters.name(of: spec)
-        case .custom(let custom): custom.name
+        case .builtIn(let spec): return StrategyParameters.name(of: spec)
+        case .custom(let custom): return custom.name
         }
     }
 

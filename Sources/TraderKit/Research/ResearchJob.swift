@@ -30,7 +30,9 @@ public struct ResearchJob {
     /// `Codable` form), a user's through the schema (each configuration's values checked like a config's).
     public var evaluator: BacktestEvaluator {
         if let spec = choice.spec {
-            return BacktestEvaluator(spec: spec, config: backtest, periodsPerYear: periodsPerYear, configure: configure)
+            var evaluator = BacktestEvaluator(spec: spec, config: backtest, periodsPerYear: periodsPerYear, configure: configure)
+            evaluator.name = choice.name  // `sma-cross`, not the spec's Swift case name
+            return evaluator
         }
         let choice = self.choice
         let identity = choice.shownParameters(path: "", record: ConfigRecord()).map { "\($0.path)=\($0.text)" }
