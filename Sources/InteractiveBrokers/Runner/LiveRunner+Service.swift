@@ -111,3 +111,8 @@ public struct LiveRunnerService: Service {
         let stopRequests = Mutex(0)
     }
 }
+
+extension LiveRunnerService: CustomStringConvertible {
+    /// How service-lifecycle's log names the run.
+    public var description: String { "live run" }
+}
