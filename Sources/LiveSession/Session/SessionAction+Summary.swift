@@ -82,7 +82,37 @@ extension SessionMilestone {
         switch self {
         case .runner(.subscribed(let generation, let feed)): "subscribed (connection \(generation), feed \(feed))"
         case .runner(.reconnected(let generation)): "reconnected (\(generation))"
-        case .connectivity(let milestone): "\(milestone)"
+        case .connectivity(let milestone): milestone.summary
+        }
+    }
+}
+
+extension ConnectivityMilestone {
+    /// What happened to the connection, in words.
+    public var summary: String {
+        switch self {
+        case .paused: "new entries paused"
+        case .resumed: "new entries allowed again"
+        case .resynchronized(let missed): "resynchronized (\(missed) missed executions applied)"
+        case .backfilled(let bars): "back-filled \(bars) bars"
+        case .heartbeatAnswered: "heartbeat answered"
+        case .heartbeatUnanswered(let expected): "heartbeat unanswered" + (expected ? " (in IB's reset window)" : "")
+        case .quotesFailed(let failures, let alert): "quote feed failed \(failures) times" + (alert ? " (ALERT)" : "")
+        case .quotesRecovered: "quote feed recovered"
+        case .eventLoopStuck: "event loop stuck"
+        case .eventLoopRecovered: "event loop recovered"
+        case .farmChanged(let farm, let state): "\(farm) \(state.word)"
+        case .farmAlert(let farm): "\(farm) broken past the grace period (ALERT)"
+        }
+    }
+}
+
+extension TWSFarmState {
+    var word: String {
+        switch self {
+        case .ok: "OK"
+        case .broken: "broken"
+        case .inactive: "inactive"
         }
     }
 }
@@ -97,7 +127,7 @@ extension SessionInput {
         case .connectFailed(let reason): "connect failed: \(reason)"
         case .connectionClosed(_, let reason): "connection closed: \(reason)"
         case .connectivity(_, let state): "TWS ⇄ IB: \(state)"
-        case .farm(_, let report): "farm \(report.farm): \(report.state)"
+        case .farm(_, let report): "farm \(report.farm): \(report.state.word)"
         case .answer(let tag, let answer): "answer \(tag): \(answer.kind)"
         case .failed(let tag, let failure): "request \(tag) failed: \(failure)"
         case .market(_, let event):

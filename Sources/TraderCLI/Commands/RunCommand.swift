@@ -75,7 +75,6 @@ struct RunCommand: AsyncParsableCommand {
             try await runLive(configuration, strategy: strategy, logger: logger)
             return
         }
-        defer { if embedded != nil { try? FileManager.default.removeItem(at: scratch) } }
         try await GatewaySetup.withSimulated(account: simulatedAccount, speed: try LiveConfirmation.speed(speed), logger: logger) { port in
             var configuration = configuration
             (configuration.connection.host, configuration.connection.port) = ("127.0.0.1", port)
@@ -89,6 +88,6 @@ struct RunCommand: AsyncParsableCommand {
             configuration.confirmedLiveAccount = try await LiveConfirmation.ask(
                 connection: configuration.connection, account: configuration.account)
         }
-        print(try await LiveRunService.run(configuration, strategy: strategy, logger: logger).endLine)
+        print(try await LiveRunService.run(configuration, strategy: strategy, logger: logger).endText(journal: configuration.journal?.path))
     }
 }

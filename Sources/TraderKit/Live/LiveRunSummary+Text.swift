@@ -11,4 +11,12 @@ extension LiveRunSummary {
             + "\(commands) orders/cancels, \(fills) fills, \(denials) risk denials, realized P&L "
             + "\(realizedPnL.centsDescription) before commissions; broker positions: [\(positions)]"
     }
+
+    /// The end line, and where the journal is with the commands that read it.
+    public func endText(journal: String?) -> String {
+        guard let journal else { return endLine }
+        let quoted = journal.contains(" ") ? "'\(journal)'" : journal
+        return endLine + "\njournal: \(journal) (see it with `ibtrader journal --journal \(quoted)`, "
+            + "re-run its decisions with `ibtrader replay \(quoted)`)"
+    }
 }
