@@ -281,6 +281,9 @@ extension SessionDriver {
         do {
             guard let connection else { throw TWSRequestError.notConnected }
             try await connection.submitOrders(group.placements, contract: group.contract)
+            // The socket write is a job queued on this session thread: let it run before the journal's "sent"
+            // update and the rest of this input's work, so the order leaves now rather than after them.
+            await Task.yield()
         } catch {
             // Nothing of the group was transmitted: the intents are dead, so a restart must not send them.
             _ = journal?.writeIntents(
