@@ -43,8 +43,8 @@ extension SessionDriver {
                 case .clientIDInUse:
                     inbox.yield(.connectFailed("\(TWSConnectionError.clientIDInUse(clientID: configuration.clientID))"))
                     return
-                case .notReady(let reason):
-                    inbox.yield(.connectFailed(reason))
+                case .notReady(let reason, let unreachable):
+                    inbox.yield(unreachable ? .gatewayUnreachable(reason) : .connectFailed(reason))
                     return
                 }
             }
@@ -57,8 +57,8 @@ extension SessionDriver {
         case served
         /// 326 before it was ready.
         case clientIDInUse
-        /// It never became ready.
-        case notReady(String)
+        /// It never became ready (`unreachable`: nothing answered: refused, timed out, closed in the handshake).
+        case notReady(String, unreachable: Bool)
     }
 
     /// Runs one connection: once ready, its order messages, states and farm notices go into the inbox with its
@@ -80,7 +80,10 @@ extension SessionDriver {
                 do { info = try await connection.waitUntilReady() } catch TWSConnectionError.clientIDInUse {
                     return .clientIDInUse
                 } catch {
-                    return .notReady("\(error)")
+                    switch error as? TWSConnectionError {
+                    case .refused, .timedOut, .closedByPeer: return .notReady("\(error)", unreachable: true)
+                    default: return .notReady("\(error)", unreachable: false)
+                    }
                 }
                 let orders = await connection.orderEvents()
                 let states = await connection.stateChanges()

@@ -190,6 +190,7 @@ extension SessionSettings {
         reconnect = configuration.reconnect
         reconnectDelay = TimeSpan(configuration.reconnectDelay)
         maxReconnectDelay = TimeSpan(configuration.maxReconnectDelay)
+        gatewayWait = configuration.gatewayWait.map { TimeSpan($0) }
         journaled = configuration.journal != nil
         reference = configuration.reference
         resendPolicy = configuration.resendPolicy
