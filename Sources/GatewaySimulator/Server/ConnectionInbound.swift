@@ -12,8 +12,9 @@ struct ConnectionInbound {
         case ready(clientID: Int, serverVersion: Int)
         /// A decoded request.
         case request(TWSRequest)
-        /// A frame that does not decode (answered with 321; the connection stays).
-        case malformed(String)
+        /// A frame that does not decode (answered with 321 for `requestID`, -1 when the frame names no readable id;
+        /// the connection stays).
+        case malformed(String, requestID: Int)
     }
 
     private var handshake: TWSServerHandshake
@@ -70,7 +71,8 @@ struct ConnectionInbound {
             do {
                 events.append(.request(try TWSRequest.decode(payload: payload, serverVersion: version)))
             } catch {
-                events.append(.malformed("\(error)"))
+                let id = TWSRequest.attributableID(inMalformed: Array(payload.readableBytesView)) ?? -1
+                events.append(.malformed("\(error)", requestID: id))
             }
         }
     }

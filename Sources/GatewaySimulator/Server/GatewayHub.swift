@@ -214,9 +214,10 @@ actor GatewayHub {
 }
 
 extension GatewayHub {
-    /// errMsg 321 for a frame that does not decode (TWS answers unknown or broken requests this way).
-    func rejectMalformed(connection: ConnectionID, error: String) {
-        deliver(.error(TWSErrorMessage(requestID: -1, code: 321, message: "Error validating request:-" + error)),
+    /// errMsg 321 for a frame that does not decode (TWS answers unknown or broken requests this way), for the
+    /// request's id when it is readable, so a client waiting on that id gets its answer.
+    func rejectMalformed(connection: ConnectionID, error: String, requestID: Int) {
+        deliver(.error(TWSErrorMessage(requestID: requestID, code: 321, message: "Error validating request:-" + error)),
                 to: connection)
     }
 }

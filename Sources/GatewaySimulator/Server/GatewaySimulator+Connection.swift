@@ -64,9 +64,9 @@ extension GatewaySimulator {
                     await hub.established(connection: id, clientID: clientID, serverVersion: version)
                 case .request(let request):
                     await hub.receive(request, from: id)
-                case .malformed(let error):
+                case .malformed(let error, let requestID):
                     logger.debug("malformed request", metadata: ["connection": "\(id)", "error": "\(error)"])
-                    await hub.rejectMalformed(connection: id, error: error)
+                    await hub.rejectMalformed(connection: id, error: error, requestID: requestID)
                 }
             }
         }
