@@ -126,3 +126,23 @@ import TradingModel
         #expect(Self.malformedIDs(try Self.events(conID)) == [-1, 71])
     }
 }
+
+/// The gateway's data files: a row it cannot represent is skipped and counted, never a trap.
+@Suite struct HostileDataFileTests {
+    @Test func rowsOutsideTheRangesAreSkipped() {
+        let text = """
+            date,open,high,low,close,volume
+            0001-01-01,1,2,0.5,1.5,100
+            9999-12-31,1,2,0.5,1.5,100
+            2024-02-30,1,2,0.5,1.5,100
+            2024-01-02T99:00:00Z,1,2,0.5,1.5,100
+            2024-01-02,92233720368.55,2,0.5,1.5,100
+            2024-01-03,1,2,0.5,1.5,92233720368
+            2024-01-04,1,2,0.5,1.5,100
+            """
+        let (bars, skipped) = BarFileParser.parse(text, volumeMultiplier: 100)
+        #expect(skipped == 6)
+        #expect(bars.map(\.timestamp.description) == ["2024-01-04T00:00:00Z"])
+        #expect(bars.first?.volume == Quantity(10_000))
+    }
+}
