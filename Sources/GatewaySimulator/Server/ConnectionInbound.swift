@@ -24,8 +24,13 @@ struct ConnectionInbound {
     private var ready = false
 
     /// Creates the reader for a server version range.
-    init(configuration: TWSServerHandshake.Configuration) {
+    /// - Parameters:
+    ///   - configuration: the versions served.
+    ///   - maximumRequestBytes: the largest request frame accepted (`GatewayLimits.maximumRequestBytes`); a larger
+    ///     length prefix throws `frameTooLarge` (close the connection) before its bytes are buffered.
+    init(configuration: TWSServerHandshake.Configuration, maximumRequestBytes: Int = GatewayLimits().maximumRequestBytes) {
         handshake = TWSServerHandshake(configuration: configuration)
+        frames = TWSFrameDecoder(maximumPayloadLength: maximumRequestBytes)
     }
 
     /// `true` until the hello has been answered (the caller then needs a connection time).

@@ -27,7 +27,7 @@ public final class GatewaySimulator: Sendable {
     let logger: Logger
     private let port = PortBox()
     let listener = ListenerControl()
-    private let clock = ContinuousClock()
+    let clock = ContinuousClock()
 
     /// Creates a simulator (nothing is bound until `run()`).
     public init(configuration: GatewaySimulatorConfiguration, logger: Logger = Logger(label: "ibtrader.gateway")) {
@@ -37,7 +37,7 @@ public final class GatewaySimulator: Sendable {
         let started = clock.now
         let state = GatewayState(data: configuration.data, configuration: configuration.gateway,
                                  start: configuration.start)
-        self.hub = GatewayHub(state: state, logger: logger, wallTime: {
+        self.hub = GatewayHub(state: state, logger: logger, limits: configuration.limits, wallTime: {
             let elapsed = clock.now - started
             return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         })

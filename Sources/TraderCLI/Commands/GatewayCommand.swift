@@ -56,6 +56,16 @@ struct GatewayCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print the symbols of the data set and exit.")
     var list = false
 
+    func validate() throws {
+        // 70000 used to be taken modulo 65536 (port 4464) without a word.
+        guard (0...65535).contains(port) else {
+            throw ValidationError("--port must be 1...65535 (or 0 for any free port), got \(port)")
+        }
+        if let adminPort, !(0...65535).contains(adminPort) {
+            throw ValidationError("--admin-port must be 1...65535 (or 0 for any free port), got \(adminPort)")
+        }
+    }
+
     func run() async throws {
         let dataSet = try loadData()
         if list {
@@ -66,6 +76,12 @@ struct GatewayCommand: AsyncParsableCommand {
                 print("\(instrument.symbol)\t\(instrument.primaryExchange)\t\(first)..\(last)\t\(instrument.longName)")
             }
             return
+        }
+        if !["127.0.0.1", "::1", "localhost"].contains(bind) {
+            // The simulator has no authentication: anyone who can reach the port can trade the paper account.
+            let warning = "warning: --bind \(bind) lets other machines reach this gateway, which has no "
+                + "authentication; use 127.0.0.1 unless you mean to\n"
+            FileHandle.standardError.write(Data(warning.utf8))
         }
         guard speed.isFinite, speed >= 0, speed <= 1_000_000 else {
             throw ValidationError("--speed must be between 0 and 1000000")
