@@ -113,7 +113,13 @@ public final class GatewaySimulator: Sendable {
         var attempt = 0
         while true {
             do {
+                let logger = logger
                 return try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                    .serverChannelInitializer { channel in
+                        channel.eventLoop.makeCompletedFuture {
+                            try channel.pipeline.syncOperations.addHandler(AcceptErrorBackoff(logger: logger))
+                        }
+                    }
                     .serverChannelOption(.backlog, value: 64)
                     .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                     .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
