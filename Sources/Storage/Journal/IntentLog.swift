@@ -103,7 +103,7 @@ final class IntentLog: Sendable {
         try state.withLock { state throws(OrderJournalError) -> Acquisition in
             if state.closed { throw failure("open", reason: "the journal is closed") }
             if state.descriptor >= 0 { return .owned }
-            let descriptor = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0o644)
+            let descriptor = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), PrivateFile.permissions)
             if descriptor < 0 {
                 if errno == ENOENT, !create { return .missing }
                 throw failure("open", errno: errno)

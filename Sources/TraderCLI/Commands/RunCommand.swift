@@ -233,7 +233,7 @@ struct FileLogHandler: LogHandler {
             if !FileManager.default.fileExists(atPath: path) {
                 try FileManager.default.createDirectory(
                     at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
-                _ = FileManager.default.createFile(atPath: path, contents: nil)
+                try PrivateFile.createIfMissing(atPath: path)  // 0600: the log names the account and its orders
             }
             guard let handle = FileHandle(forWritingAtPath: path) else { throw CLIError("cannot open log file '\(path)'") }
             return (handle, handle.seekToEndOfFile())
