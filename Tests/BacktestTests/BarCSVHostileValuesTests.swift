@@ -20,7 +20,9 @@ import TradingModel
 
     static let cases: [Case] = [
         // These trapped before (FixedPoint's add, the nanosecond timestamp of year 1 or 9999).
-        Case(row: "2020-01-03,92233720368.55,92233720368.55,1,1,1", code: .numberOutOfRange(field: "open", text: "92233720368.55")),
+        Case(
+            row: "2020-01-03,92233720368.55,92233720368.55,1,1,1",
+            code: .numberOutOfRange(field: "open", text: "92233720368.55")),
         Case(row: "2020-01-03,1e300,2,0.5,1.5,100", code: .numberOutOfRange(field: "open", text: "1e300")),
         Case(row: "0001-01-01,1,2,0.5,1.5,100", code: .badDate("0001-01-01")),
         Case(row: "9999-12-31,1,2,0.5,1.5,100", code: .badDate("9999-12-31")),
@@ -57,13 +59,16 @@ import TradingModel
     }
 
     @Test func messagesReadAsSentences() {
-        func text(_ code: BarLoadingError.Code) -> String { BarLoadingError(file: "a.csv", line: 7, code: code).description }
+        func text(_ code: BarLoadingError.Code) -> String {
+            BarLoadingError(file: "a.csv", line: 7, code: code).description
+        }
         #expect(text(.badNumber(field: "open", text: "abc")) == "a.csv:7: the open 'abc' is not a number")
         #expect(text(.badNumber(field: "open", text: "1\u{0}00")) == "a.csv:7: the open '1<NUL>00' is not a number")
         #expect(text(.impossibleBar("the volume -100 is negative")) == "a.csv:7: the volume -100 is negative")
         #expect(text(.badHeader("\u{FEFF}date,open")).contains("'<byte-order mark>date,open'"))
         #expect(text(.badDate(String(repeating: "9", count: 5_000_000))).count < 400)
-        #expect(text(.wrongFieldCount(5)) == "a.csv:7: a row needs 6 fields (date,open,high,low,close,volume); this one has 5")
+        #expect(text(.wrongFieldCount(5))
+            == "a.csv:7: a row needs 6 fields (date,open,high,low,close,volume); this one has 5")
         for code: BarLoadingError.Code in [
             .unreadable("x"), .badHeader("x"), .wrongFieldCount(1), .badDate("x"), .badNumber(field: "low", text: "x"),
             .outOfOrder("2020-01-01T00:00:00Z"), .numberOutOfRange(field: "low", text: "1e300"), .impossibleBar("x"),

@@ -28,7 +28,9 @@ import Testing
         var frames = TWSFrameDecoder()
         frames.append(contentsOf: [0, 0, 0, UInt8(bytes.count)] + bytes)
         results.append(Result { () throws(TWSDecodingError) in
-            guard let response = try frames.nextResponse(serverVersion: 200) else { throw .missingField(message: "", field: "", index: 0) }
+            guard let response = try frames.nextResponse(serverVersion: 200) else {
+                throw .missingField(message: "", field: "", index: 0)
+            }
             return response
         })
         return results

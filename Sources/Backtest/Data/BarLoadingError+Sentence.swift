@@ -11,8 +11,9 @@ extension BarLoadingError.Code {
         case .wrongFieldCount(let count):
             return "a row needs 6 fields (date,open,high,low,close,volume); this one has \(count)"
         case .badDate(let text):
-            return "the date \(Self.shown(text)) is not a real day in the form YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (UTC) "
-                + "between the years \(Timestamp.dataFileYears.lowerBound) and \(Timestamp.dataFileYears.upperBound)"
+            let years = Timestamp.dataFileYears
+            return "the date \(Self.shown(text)) is not a real day in the form YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ "
+                + "(UTC) between the years \(years.lowerBound) and \(years.upperBound)"
         case .badNumber(let field, let text):
             return "the \(field) \(Self.shown(text)) is not a number"
         case .outOfOrder(let time):

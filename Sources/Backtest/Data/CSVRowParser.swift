@@ -139,7 +139,9 @@ struct CSVRowParser {
         guard isNumeric, let value = Double(text), value.isFinite else {
             throw error(.badNumber(field: name, text: text))
         }
-        guard let units = FixedPoint.checkedUnits(value) else { throw error(.numberOutOfRange(field: name, text: text)) }
+        guard let units = FixedPoint.checkedUnits(value) else {
+            throw error(.numberOutOfRange(field: name, text: text))
+        }
         return units
     }
 

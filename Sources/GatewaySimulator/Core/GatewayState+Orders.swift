@@ -218,7 +218,8 @@ extension GatewayState {
         guard !existing.isTerminal else { return reject(104, "Can't modify a filled order") }
         let instrument = data.instrument(existing.instrument)
         guard let quantity = Self.orderSize(order) else {
-            return reject(201, TWSErrorText.rejected("Order size \(order.totalQuantity.map { "\($0)" } ?? "") is not valid"))
+            let size = order.totalQuantity.map { "\($0)" } ?? ""
+            return reject(201, TWSErrorText.rejected("Order size \(size) is not valid"))
         }
         guard order.orderType.uppercased() == existing.wire.orderType.uppercased(),
             order.action.uppercased() == existing.wire.action.uppercased()

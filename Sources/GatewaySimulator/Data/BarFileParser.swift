@@ -53,7 +53,8 @@ enum BarFileParser {
                 skipped += 1
                 continue
             }
-            bars.append(Bar(timestamp: time, open: open, high: hi, low: lo, close: close, volume: Quantity(units: shares)))
+            bars.append(
+                Bar(timestamp: time, open: open, high: hi, low: lo, close: close, volume: Quantity(units: shares)))
         }
         return (bars, skipped)
     }

@@ -103,7 +103,8 @@ public enum FaultCommand: Sendable, Equatable {
         case "advance": return number().map { .advanceClock(seconds: $0) }
         case "freeze": return none(.stopAnswering)
         case "thaw": return none(.resumeAnswering)
-        case "fail-quotes": return arguments.isEmpty ? .failQuotes(refusals: 0) : number().map { .failQuotes(refusals: Int($0)) }
+        case "fail-quotes":
+            return arguments.isEmpty ? .failQuotes(refusals: 0) : number().map { .failQuotes(refusals: Int($0)) }
         default: return nil
         }
     }

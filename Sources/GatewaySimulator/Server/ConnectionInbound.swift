@@ -28,7 +28,10 @@ struct ConnectionInbound {
     ///   - configuration: the versions served.
     ///   - maximumRequestBytes: the largest request frame accepted (`GatewayLimits.maximumRequestBytes`); a larger
     ///     length prefix throws `frameTooLarge` (close the connection) before its bytes are buffered.
-    init(configuration: TWSServerHandshake.Configuration, maximumRequestBytes: Int = GatewayLimits().maximumRequestBytes) {
+    init(
+        configuration: TWSServerHandshake.Configuration,
+        maximumRequestBytes: Int = GatewayLimits().maximumRequestBytes
+    ) {
         handshake = TWSServerHandshake(configuration: configuration)
         frames = TWSFrameDecoder(maximumPayloadLength: maximumRequestBytes)
     }

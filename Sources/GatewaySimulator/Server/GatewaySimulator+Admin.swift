@@ -45,7 +45,8 @@ extension GatewaySimulator {
                             await apply(command)
                             try await outbound.write(ByteBuffer(string: "ok\n"))
                         } else {
-                            try await outbound.write(ByteBuffer(string: "error: unknown command or value out of range '\(line)'\n"))
+                            try await outbound.write(
+                                ByteBuffer(string: "error: unknown command or value out of range '\(line)'\n"))
                         }
                     case .tooLong:
                         try await outbound.write(ByteBuffer(

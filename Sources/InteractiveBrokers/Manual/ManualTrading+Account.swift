@@ -52,7 +52,8 @@ extension ManualTrading {
         var result: [ManualPosition] = []
         for p in all where p.account == account {
             guard let quantity = shareQuantity(NSDecimalNumber(decimal: p.quantity ?? 0).doubleValue) else {
-                throw .request("TWS reported an unreadable position in \(p.contract.symbol): \(p.quantity.map { "\($0)" } ?? "")")
+                let text = p.quantity.map { "\($0)" } ?? ""
+                throw .request("TWS reported an unreadable position in \(p.contract.symbol): \(text)")
             }
             guard quantity != .zero else { continue }
             result.append(ManualPosition(

@@ -59,9 +59,8 @@ extension IBOrderBook {
     /// An order awaiting verification still works at the broker: its cancel was refused.
     mutating func stillWorking(_ id: OrderID, at now: Timestamp) -> [OrderBookOutput] {
         orders[id]?.awaitsVerification = false
-        return enqueue(
-            .modifyRejected(id, reason: "the cancel was refused (161) and the order still works at the broker", at: now),
-            for: id, at: now)
+        let reason = "the cancel was refused (161) and the order still works at the broker"
+        return enqueue(.modifyRejected(id, reason: reason, at: now), for: id, at: now)
     }
 
     /// A repeat of an applied execution (dropped) or a conflict with it (alerted once per distinct report).

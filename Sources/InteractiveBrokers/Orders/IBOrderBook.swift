@@ -206,7 +206,9 @@ public struct IBOrderBook: Sendable {
         }
         guard let id = heldExecutions[executionID] else {
             // Early (before its execution) it waits here; a repeat for a fill already delivered with one is dropped.
-            if seenExecutions.index(forKey: executionID) == nil, knownCommissions.updateValue(money, forKey: executionID) == nil {
+            if seenExecutions.index(forKey: executionID) == nil,
+                knownCommissions.updateValue(money, forKey: executionID) == nil
+            {
                 remember(executionID, .earlyCommission, at: now)
             }
             return []

@@ -32,7 +32,8 @@ extension TWSResponse {
         _ value: Value, _ range: ClosedRange<Value>, _ field: String, in response: TWSResponse, shown: Int64? = nil
     ) -> TWSDecodingError? {
         guard !range.contains(value) else { return nil }
-        return .outOfRange(message: response.messageName, field: field, value: String(shown.map(Int.init) ?? Int(value)),
-                           allowed: "\(range.lowerBound)…\(range.upperBound)")
+        let text = shown.map { String($0) } ?? String(value)
+        let allowed = "\(range.lowerBound)…\(range.upperBound)"
+        return .outOfRange(message: response.messageName, field: field, value: text, allowed: allowed)
     }
 }

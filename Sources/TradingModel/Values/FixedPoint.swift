@@ -10,8 +10,8 @@ public enum FixedPoint {
     public static let decimals = 8
 
     /// Parses a plain decimal string (`-12.5`, `100.0211`, `7`) into 1e-8 units without going through `Double`.
-    /// - Returns: `nil` for empty text, stray characters, more than 8 decimals or a magnitude of 92,233,720,368.54775807
-    ///   or more (the `Int64` range).
+    /// - Returns: `nil` for empty text, stray characters, more than 8 decimals or a magnitude beyond
+    ///   92,233,720,368.54775807 (the `Int64` range).
     public static func parse<S: StringProtocol>(_ text: S) -> Int64? {
         var bytes = Array(text.utf8)
         return bytes.withUnsafeMutableBufferPointer { parse(UnsafeBufferPointer($0)) }

@@ -80,7 +80,8 @@ import Testing
         let big = "9223372036854775807"
         try decoder.decode(frame(["9", "1", big]), into: &frames)
         try decoder.decode(frame(["9", "1", "0"]), into: &frames)
-        try decoder.decode(frame(["3", big, "Submitted", "0", "100", "0.0", "1", "0", "0.0", "7", "", "0.0"]), into: &frames)
+        let status = ["3", big, "Submitted", "0", "100", "0.0", "1", "0", "0.0", "7", "", "0.0"]
+        try decoder.decode(frame(status), into: &frames)
         try decoder.decode(frame(["5", "2147483648", "x"]), into: &frames)
         #expect(frames.isEmpty)
         try decoder.decode(frame(["9", "1", "7"]), into: &frames)
