@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "Storage", targets: ["Storage"]),
         .library(name: "InteractiveBrokers", targets: ["InteractiveBrokers"]),
         .library(name: "GatewaySimulator", targets: ["GatewaySimulator"]),
+        // For the fuzzers (Fuzz/), built with libFuzzer outside the main build.
+        .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -79,6 +81,14 @@ let package = Package(
             ]
         ),
         .target(name: "TWSTestSupport", dependencies: ["TWSProtocol", .product(name: "NIOCore", package: "swift-nio")]),
+        // The bodies of the fuzz targets (Fuzz/ builds them with libFuzzer; the suite replays their corpora).
+        .target(
+            name: "FuzzTargets",
+            dependencies: [
+                "TWSProtocol", "TWSClient", "TradingModel", "InteractiveBrokers", "GatewaySimulator", "Backtest",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "TraderCLI",
             dependencies: [
@@ -135,6 +145,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TWSTestSupport"]),
         .testTarget(
             name: "GatewaySimulatorTests",
             dependencies: [

@@ -7,3 +7,5 @@ swift build --build-tests -Xswiftc -warnings-as-errors --explicit-target-depende
 IBTRADER_PYTHON="$(scripts/setup-python.sh | tail -n 1)"
 export IBTRADER_PYTHON
 swift test --skip-build
+# Fuzzing: each libFuzzer target for about a minute (FUZZ_SECONDS; Linux only, built separately with the sanitizer).
+scripts/fuzz.sh
