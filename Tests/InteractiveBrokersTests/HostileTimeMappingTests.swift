@@ -43,3 +43,14 @@ struct HostileTimeMappingTests {
         #expect(TWSValueRange.epochSeconds == Timestamp.supportedSeconds)
     }
 }
+
+/// The manual commands' conversions of TWS quantities: a share count that does not fit is `nil` (an error naming
+/// the order or symbol), never a trap in `Int64(shares * 1e8)`.
+struct ManualWireNumberTests {
+    @Test func shareCountsThatDoNotFitAreRefused() {
+        #expect(ManualTrading.shareQuantity(100) == Quantity(100))
+        #expect(ManualTrading.shareQuantity(1e40) == nil)
+        #expect(ManualTrading.shareQuantity(-.infinity) == nil)
+        #expect(ManualTrading.shareQuantity(.nan) == nil)
+    }
+}

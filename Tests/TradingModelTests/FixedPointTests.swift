@@ -34,6 +34,13 @@ import TradingModel
         #expect(FixedPoint.checkedUnits(92_233_720_368) == 9_223_372_036_800_000_000)
     }
 
+    @Test func checkedApproximateValuesRefuseWhatDoesNotFit() {
+        #expect(Price(checkedApproximately: 150.25) == Price("150.25"))
+        #expect(Quantity(checkedApproximately: 1e40) == nil)
+        #expect(Money(checkedApproximately: .nan) == nil)
+        #expect(Money(checkedApproximately: -1e300) == nil)
+    }
+
     @Test func formatsWithoutTrailingZeros() {
         #expect(Price("100.0200")?.description == "100.02")
         #expect(Price("-0.5")?.description == "-0.5")
