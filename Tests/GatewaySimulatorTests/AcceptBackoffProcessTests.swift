@@ -31,7 +31,15 @@ import Testing
             process.arguments = ["gateway", "--port", "0", "--log-level", "error"]
             let output = Pipe()
             process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
+            let errors = FileManager.default.temporaryDirectory.appendingPathComponent("accept-backoff-\(UUID()).log")
+            _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+            defer { try? FileManager.default.removeItem(at: errors) }
+            process.standardError = try FileHandle(forWritingTo: errors)
+            /// The gateway's last words, for a failure message.
+            func stderrTail() -> String {
+                let text = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+                return text.split(separator: "\n").suffix(12).joined(separator: "\n")
+            }
             try process.run()
             defer { process.terminate() }
             // "ibtrader gateway listening on 127.0.0.1:PORT (…"
@@ -73,14 +81,14 @@ import Testing
                 sockets.append(fd)
             }
             try await Task.sleep(for: .milliseconds(500))
-            try #require(process.isRunning, "the gateway exited with \(process.terminationStatus)")
+            try #require(process.isRunning, "the gateway exited with \(process.terminationStatus): \(stderrTail())")
             let before = try #require(Self.cpuTicks(pid))
             try await Task.sleep(for: .seconds(2))
             let after = try #require(Self.cpuTicks(pid))
             let share = Double(after - before) / Double(sysconf(Int32(_SC_CLK_TCK))) / 2
             // Spinning took a whole core (92 % on a loaded machine); pausing takes about 1 %.
             #expect(share < 0.1, "the gateway used \(Int(share * 100)) % of a core at its descriptor limit")
-            #expect(process.isRunning)
+            #expect(process.isRunning, "\(stderrTail())")
         }
     }
 #endif

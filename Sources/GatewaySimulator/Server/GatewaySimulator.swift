@@ -71,6 +71,10 @@ public final class GatewaySimulator: Sendable {
     /// same port is bound again (state kept), as IB Gateway comes back after its nightly restart.
     /// - Throws: when the address cannot be bound.
     public func run() async throws {
+        // The first timer of the process sets up the runtime's timer machinery (epoll, timerfd): done before any
+        // client can connect, so a connection's watchdog never needs a descriptor once clients have taken them all
+        // (at the descriptor limit that set-up trapped).
+        try await clock.sleep(for: .milliseconds(1))
         try await withThrowingDiscardingTaskGroup { group in
             if case .speed(let speed, let tick) = configuration.clock, speed > 0 {
                 group.addTask { try await self.driveClock(speed: speed, tick: tick) }
