@@ -26,6 +26,8 @@ let package = Package(
         .library(name: "GatewaySimulator", targets: ["GatewaySimulator"]),
         .library(name: "TraderConfig", targets: ["TraderConfig"]),
         .library(name: "TraderKit", targets: ["TraderKit"]),
+        // For the fuzzers (Fuzz/), built with libFuzzer outside the main build.
+        .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -91,6 +93,14 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The bodies of the fuzz targets (Fuzz/ builds them with libFuzzer; the suite replays their corpora).
+        .target(
+            name: "FuzzTargets",
+            dependencies: [
+                "TWSProtocol", "TWSClient", "TradingModel", "LiveSession", "InteractiveBrokers", "GatewaySimulator",
+                "Backtest", .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .target(
@@ -200,6 +210,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TWSTestSupport"]),
         .testTarget(
             name: "GatewaySimulatorTests",
             dependencies: [

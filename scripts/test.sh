@@ -14,3 +14,5 @@ swift package --package-path examples/my-strategy-package show-dependencies > /d
 if [ "${IBTRADER_BUILD_EXAMPLE:-0}" = "1" ]; then
   swift build --package-path examples/my-strategy-package -Xswiftc -warnings-as-errors
 fi
+# Fuzzing: each libFuzzer target for about a minute (FUZZ_SECONDS; Linux only, built separately with the sanitizer).
+scripts/fuzz.sh

@@ -15,6 +15,8 @@ public enum TWSDecodingError: Error, Equatable, Sendable, CustomStringConvertibl
     case malformedMessageID(String)
     /// The message needs a newer server version than the one negotiated.
     case unsupportedServerVersion(message: String, required: Int, actual: Int)
+    /// A field parsed but lies outside its documented range (`TWSValueRange`), e.g. an order id beyond 2³¹−1.
+    case outOfRange(message: String, field: String, value: String, allowed: String)
     /// Fields were left over after the message was fully decoded.
     case trailingFields(message: String, count: Int)
     /// The handshake went wrong (bad hello, bad version reply).
@@ -34,6 +36,8 @@ public enum TWSDecodingError: Error, Equatable, Sendable, CustomStringConvertibl
             return "malformed message id '\(text)'"
         case .unsupportedServerVersion(let message, let required, let actual):
             return "\(message) needs server version \(required), connected at \(actual)"
+        case .outOfRange(let message, let field, let value, let allowed):
+            return "\(message): field '\(field)' is \(value), outside \(allowed)"
         case .trailingFields(let message, let count):
             return "\(message): \(count) unexpected trailing field(s)"
         case .handshake(let text):

@@ -24,6 +24,30 @@ public enum TWSText {
         return String(decoding: units, as: UTF16.self)
     }
 
+    /// A field as it may go into a log line: control characters spelled `\u{..}` (a hostile frame must not write
+    /// terminal escapes into the log), and at most `limit` characters.
+    /// - Parameters:
+    ///   - text: the field as received.
+    ///   - limit: the most characters kept; `…` marks a cut.
+    public static func loggable(_ text: String, limit: Int = 200) -> String {
+        var out = ""
+        var count = 0
+        for scalar in text.unicodeScalars {
+            if count == limit {
+                out += "…"
+                break
+            }
+            let category = scalar.properties.generalCategory
+            if category == .control || category == .format || scalar.value == 0xFFFD {
+                out += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+            count += 1
+        }
+        return out
+    }
+
     private static func hexValue(_ units: [UInt16], from start: Int) -> UInt16? {
         guard start + 4 <= units.count else { return nil }
         var value: UInt16 = 0

@@ -93,7 +93,7 @@ extension TWSArbitrary {
     /// A random response valid at `version` (every case of `TWSResponse` is reachable).
     public mutating func response(serverVersion v: Int) -> TWSResponse {
         switch int(0...35) {
-        case 0: return .nextValidID(orderID: int())
+        case 0: return .nextValidID(orderID: int(1...1_000_000))  // TWSValueRange.orderIDs
         case 1: return .managedAccounts(accountsList: text())
         case 2: return .currentTime(Int64(int()))
         case 3: return v >= TWSServerVersion.currentTimeInMillis ? .currentTimeInMillis(Int64(int())) : .positionEnd
@@ -155,7 +155,7 @@ extension TWSArbitrary {
         case 30: return .historicalDataUpdate(requestID: int(), bar: bar())
         case 31:
             return .realTimeBar(requestID: int(), bar: TWSRealTimeBar(
-                time: Int64(int()), open: double(), high: double(), low: double(), close: double(),
+                time: Int64(int(0...2_000_000_000)), open: double(), high: double(), low: double(), close: double(),
                 volume: optionalDecimal(), wap: optionalDecimal(), count: int()))
         case 32:
             return .pnl(requestID: int(), dailyPnL: optionalDouble(), unrealizedPnL: optionalDouble(),

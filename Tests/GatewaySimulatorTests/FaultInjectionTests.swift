@@ -257,7 +257,7 @@ import NIOPosix
                         }
                         return text
                     }
-                    #expect(replies == "ok\nerror: unknown command 'bogus'\n")
+                    #expect(replies == "ok\nerror: unknown command or value out of range 'bogus'\n")
                     let seen = try await session.collect { $0.messageName == "errMsg" }
                     #expect(errorCodes(seen) == [1100])
                 }

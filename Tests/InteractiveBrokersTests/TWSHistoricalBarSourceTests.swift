@@ -26,6 +26,16 @@ struct TWSHistoricalBarSourceTests {
         #expect(text.contains("200"))
     }
 
+    /// `ibtrader history` printed `99991231` as 1973-03-03 and `20250230` as 2025-02-30 (reliability audit,
+    /// campaign 2); such dates are now refused, so the command stops with an error naming the date.
+    @Test func historyPrintsOnlyRealDates() {
+        #expect(CLITime.barDate("20240301") == "2024-03-01")
+        #expect(CLITime.barDate("1709303400") == "2024-03-01T14:30:00Z")
+        for hostile in ["99991231", "00000101", "20250230", "-9999999999", "9223372037"] {
+            #expect(CLITime.barDate(hostile) == nil, "\(hostile)")
+        }
+    }
+
     @Test func barTimesAreUTC() {
         #expect(TWSHistoricalBarSource.barTime("20240301") == Timestamp(year: 2024, month: 3, day: 1))
         #expect(TWSHistoricalBarSource.barTime("1709303400") == Timestamp(seconds: 1_709_303_400))
@@ -45,6 +55,10 @@ struct TWSHistoricalBarSourceTests {
         #expect(TWSHistoricalBarSource.barTime("20240301 09:30:00 Mars/Olympus") == nil)
         #expect(TWSHistoricalBarSource.barTime("20240301 25:30:00") == nil)
         #expect(TWSHistoricalBarSource.barTime("2024-03-01") == nil)
+        // Outside 1970…2200 or no such day: refused (these trapped in `Timestamp(year:)` / `Timestamp(seconds:)`).
+        for hostile in ["99991231", "00000101", "9223372037", "99999999999", "20250230"] {
+            #expect(TWSHistoricalBarSource.barTime(hostile) == nil, "\(hostile)")
+        }
         #expect(
             TWSHistoricalBarSource.utcText(Timestamp(year: 2024, month: 3, day: 1, secondOfDay: 52_205))
                 == "20240301-14:30:05")

@@ -10,9 +10,35 @@ import TradingModel
         #expect(FixedPoint.parse(text) == units)
     }
 
-    @Test(arguments: ["", "-", "1.2.3", "abc", "1.123456789", "99999999999999999999", "1e5", "12 "])
+    @Test(arguments: [
+        "", "-", "1.2.3", "abc", "1.123456789", "99999999999999999999", "1e5", "12 ",
+        // The Int64 range ends at 92233720368.54775807: the whole part fits, adding the fraction overflows.
+        "92233720368.55", "-92233720368.55", "92233720369",
+    ])
     func rejectsMalformed(text: String) {
         #expect(FixedPoint.parse(text) == nil)
+    }
+
+    @Test func parsesTheLargestValue() {
+        #expect(FixedPoint.parse("92233720368.54775807") == Int64.max)
+    }
+
+    @Test(arguments: [Double.nan, .infinity, -.infinity, 1e300, 92_233_720_369, -92_233_720_369])
+    func checkedUnitsRefuseWhatDoesNotFit(value: Double) {
+        #expect(FixedPoint.checkedUnits(value) == nil)
+    }
+
+    @Test func checkedUnitsRoundToTheNearestUnit() {
+        #expect(FixedPoint.checkedUnits(150.25) == 15_025_000_000)
+        #expect(FixedPoint.checkedUnits(-1.25) == -125_000_000)
+        #expect(FixedPoint.checkedUnits(92_233_720_368) == 9_223_372_036_800_000_000)
+    }
+
+    @Test func checkedApproximateValuesRefuseWhatDoesNotFit() {
+        #expect(Price(checkedApproximately: 150.25) == Price("150.25"))
+        #expect(Quantity(checkedApproximately: 1e40) == nil)
+        #expect(Money(checkedApproximately: .nan) == nil)
+        #expect(Money(checkedApproximately: -1e300) == nil)
     }
 
     @Test func formatsWithoutTrailingZeros() {

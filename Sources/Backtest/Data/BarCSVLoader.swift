@@ -25,6 +25,11 @@ public struct BarLoadingError: Error, Hashable, Sendable, CustomStringConvertibl
         case badNumber(field: String, text: String)
         /// The row's time is not after the previous row's.
         case outOfOrder(String)
+        /// A number that parses but does not fit (a price or volume of 92,233,720,368 or more).
+        case numberOutOfRange(field: String, text: String)
+        /// A row whose values cannot be a bar (the text says why: a price not positive, a high below the low, a
+        /// negative volume).
+        case impossibleBar(String)
     }
     /// File name as given.
     public var file: String
@@ -38,7 +43,7 @@ public struct BarLoadingError: Error, Hashable, Sendable, CustomStringConvertibl
         self.line = line
         self.code = code
     }
-    public var description: String { "\(file):\(line): \(code)" }
+    public var description: String { "\(file):\(line): \(code.sentence)" }
 }
 
 /// Bars read from one CSV file.
@@ -49,14 +54,16 @@ public struct LoadedBars: Sendable {
     public var skippedRows: Int
     /// Line numbers of the skipped rows (first 100).
     public var skippedLines: [Int]
-    /// Bars whose open/close lie outside [low, high] or whose low is not positive (kept as given).
+    /// Bars whose open/close lie outside [low, high] (kept as given).
     public var inconsistentBars: Int
 }
 
 /// Reads `date,open,high,low,close,volume` files straight from bytes (no per-field `String`s).
 ///
-/// Dates are `YYYY-MM-DD` (midnight UTC) or `YYYY-MM-DDTHH:MM:SSZ` (UTC). Numbers are plain decimals with at most
-/// 8 decimals (exponent notation is accepted and rounded to 1e-8). Prices are used as given: no split adjustment.
+/// Dates are `YYYY-MM-DD` (midnight UTC) or `YYYY-MM-DDTHH:MM:SSZ` (UTC), real days from 1900 to 2200. Numbers are
+/// plain decimals with at most 8 decimals (exponent notation is accepted and rounded to 1e-8), below 92233720368.
+/// Prices must be positive with the high at least the low, volumes not negative. Prices are used as given: no split
+/// adjustment.
 /// Files are read in 1 MiB chunks: peak memory is the bars plus one chunk, not the file's text as well.
 ///
 /// ```swift

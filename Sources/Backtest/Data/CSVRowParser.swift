@@ -67,6 +67,7 @@ struct CSVRowParser {
         if range.isEmpty { return }
         do throws(BarLoadingError) {
             let bar = try parseRow(range)
+            try checkValues(of: bar)
             guard bar.timestamp.nanoseconds > previous else {
                 throw error(.outOfOrder(bar.timestamp.description))
             }
@@ -125,9 +126,42 @@ struct CSVRowParser {
     private func number(_ r: Range<Int>, _ name: String) throws(BarLoadingError) -> Int64 {
         let slice = UnsafeBufferPointer(rebasing: bytes[r])
         if let v = FixedPoint.parse(slice) { return v }
-        let text = String(decoding: slice, as: UTF8.self)
-        if let d = Double(text), d.isFinite, abs(d) < 9e10 { return Int64((d * 1e8).rounded()) }
-        throw error(.badNumber(field: name, text: text))
+        return try Self.otherNumber(String(decoding: slice, as: UTF8.self), name, line: { error($0) })
+    }
+
+    /// A number that is not a plain decimal of at most 8 decimals: exponent notation or more decimals, rounded to
+    /// 1e-8. Only number characters are accepted (`Double` would read `1<NUL>00` as 1), and a value beyond the
+    /// fixed-point range is an error of its own.
+    static func otherNumber(
+        _ text: String, _ name: String, line error: (BarLoadingError.Code) -> BarLoadingError
+    ) throws(BarLoadingError) -> Int64 {
+        let isNumeric = !text.isEmpty && text.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || "+-.eE".utf8.contains($0) }
+        guard isNumeric, let value = Double(text), value.isFinite else {
+            throw error(.badNumber(field: name, text: text))
+        }
+        guard let units = FixedPoint.checkedUnits(value) else {
+            throw error(.numberOutOfRange(field: name, text: text))
+        }
+        return units
+    }
+
+    /// A row whose numbers parsed but cannot be a bar: prices must be positive, the high at least the low, and the
+    /// volume not negative (open or close outside the range are kept and counted as inconsistent).
+    private func checkValues(of bar: Bar) throws(BarLoadingError) {
+        for (name, price) in [("open", bar.open), ("high", bar.high), ("low", bar.low), ("close", bar.close)]
+        where price.units <= 0 {
+            throw error(.impossibleBar("the \(name) price \(price) is not positive"))
+        }
+        guard bar.high >= bar.low else {
+            throw error(.impossibleBar("the high \(bar.high) is below the low \(bar.low)"))
+        }
+        guard bar.volume.units >= 0 else { throw error(.impossibleBar("the volume \(bar.volume) is negative")) }
+    }
+
+    /// The day number of a date in a data file, `nil` for a day that does not exist or a year outside
+    /// `Timestamp.dataFileYears` (a year 1 or 9999 would overflow the nanosecond timestamp).
+    static func checkedDayNumber(year: Int, month: Int, day: Int) -> Int64? {
+        Timestamp(checkedYear: year, month: month, day: day, years: Timestamp.dataFileYears)?.dayNumber
     }
 
     private mutating func parseDate(_ r: Range<Int>) throws(BarLoadingError) -> Timestamp {
@@ -155,7 +189,8 @@ struct CSVRowParser {
             guard let y = digits(0, 4), let m = digits(5, 2), let d = digits(8, 2), (1...12).contains(m),
                 (1...31).contains(d)
             else { throw bad() }
-            day = CivilDate.dayNumber(year: y, month: m, day: d)
+            guard let checked = Self.checkedDayNumber(year: y, month: m, day: d) else { throw bad() }
+            day = checked
             cachedDatePrefix = prefix
             cachedDateSuffix = suffix
             cachedDay = day

@@ -22,11 +22,12 @@ extension GatewayState {
         }
         highestOrderID[clientID] = orderID
         guard let instrument = resolve(contract) else { return reject(200, TWSErrorText.noSecurityDefinition) }
-        let quantity = order.totalQuantity.flatMap { Quantity($0.description) } ?? .zero
+        let quantity = Self.orderSize(order) ?? Quantity(units: -1)
         // PROTOCOL.md §4: a rejection is errMsg 201 followed by a terminal orderStatus.
         func rejected(_ reason: String) -> [GatewayAction] {
             reject(201, TWSErrorText.rejected(reason)) + sendToClient(clientID, .orderStatus(TWSOrderStatus(
-                orderID: orderID, status: "Cancelled", filled: 0, remaining: quantity.decimal, parentID: order.parentID,
+                orderID: orderID, status: "Cancelled", filled: 0, remaining: max(quantity, .zero).decimal,
+                parentID: order.parentID,
                 clientID: clientID)))
         }
         if let reason = pendingFaults.rejectNextOrder {
@@ -71,9 +72,19 @@ extension GatewayState {
         return out + matchNow(instrument.id)
     }
 
+    /// The order's size on the fixed-point grid: 0 when unset, `nil` when it does not fit (`1e40`, more than 8
+    /// decimals), so the rejection names what was sent instead of reading it as 0.
+    static func orderSize(_ order: TWSOrder) -> Quantity? {
+        guard let size = order.totalQuantity else { return .zero }
+        return Quantity(size.description)
+    }
+
     /// Why TWS would refuse an order, or `nil`.
     func validate(_ order: TWSOrder, instrument: SimulatedInstrument, quantity: Quantity) -> String? {
-        guard quantity.units > 0 else { return "Order size \(quantity) is not valid" }
+        guard quantity.units > 0 else {
+            let size = quantity.units < 0 ? order.totalQuantity.map { "\($0)" } ?? "" : quantity.description
+            return "Order size \(size) is not valid"
+        }
         guard quantity < Quantity(100_000_000) else { return "Order size \(quantity) is too large" }
         for value in [order.limitPrice, order.auxPrice, order.limitPriceOffset, order.trailingPercent].compactMap({ $0 })
         where !value.isFinite || abs(value) >= 10_000_000 {
@@ -93,14 +104,22 @@ extension GatewayState {
             return units % tick != 0
         }
         let type = order.orderType.uppercased()
+        // A stock's limit and stop prices are positive (TWS refuses 0 and negative ones).
+        func notPositive(_ value: Double?) -> String? {
+            guard let value, value <= 0 else { return nil }
+            return "The price \(value) is not valid: it must be positive"
+        }
         switch type {
         case "MKT": break
         case "LMT":
             guard order.limitPrice != nil else { return "Limit price is missing" }
+            if let reason = notPositive(order.limitPrice) { return reason }
         case "STP":
             guard order.auxPrice != nil else { return "Stop price is missing" }
+            if let reason = notPositive(order.auxPrice) { return reason }
         case "STP LMT":
             guard order.auxPrice != nil, order.limitPrice != nil else { return "Stop or limit price is missing" }
+            if let reason = notPositive(order.auxPrice) ?? notPositive(order.limitPrice) { return reason }
         case "TRAIL", "TRAIL LIMIT":
             guard order.auxPrice != nil || order.trailingPercent != nil else {
                 return "Trailing amount or percent is missing"
@@ -198,7 +217,10 @@ extension GatewayState {
         }
         guard !existing.isTerminal else { return reject(104, "Can't modify a filled order") }
         let instrument = data.instrument(existing.instrument)
-        let quantity = order.totalQuantity.flatMap { Quantity($0.description) } ?? .zero
+        guard let quantity = Self.orderSize(order) else {
+            let size = order.totalQuantity.map { "\($0)" } ?? ""
+            return reject(201, TWSErrorText.rejected("Order size \(size) is not valid"))
+        }
         guard order.orderType.uppercased() == existing.wire.orderType.uppercased(),
             order.action.uppercased() == existing.wire.action.uppercased()
         else { return reject(321, "Error validating request:-'modify' : cause - order type or action changed") }

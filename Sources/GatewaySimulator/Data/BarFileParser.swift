@@ -48,13 +48,19 @@ enum BarFileParser {
                 skipped += 1
                 continue
             }
-            bars.append(Bar(timestamp: time, open: open, high: hi, low: lo, close: close,
-                            volume: Quantity(units: volume.units * volumeMultiplier)))
+            let (shares, overflow) = volume.units.multipliedReportingOverflow(by: volumeMultiplier)
+            guard !overflow, shares >= 0 else {
+                skipped += 1
+                continue
+            }
+            bars.append(
+                Bar(timestamp: time, open: open, high: hi, low: lo, close: close, volume: Quantity(units: shares)))
         }
         return (bars, skipped)
     }
 
-    /// Parses `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM:SS[Z]`.
+    /// Parses `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM:SS[Z]`; `nil` for a day that does not exist, a year outside
+    /// 1900…2200 (`Timestamp.dataFileYears`) or a time of day out of range.
     static func parseDate(_ text: Substring) -> Timestamp? {
         let s = Array(text.utf8)
         func number(_ from: Int, _ count: Int) -> Int? {
@@ -66,14 +72,13 @@ enum BarFileParser {
             }
             return value
         }
-        guard s.count >= 10, let y = number(0, 4), let m = number(5, 2), let d = number(8, 2),
-            (1...12).contains(m), (1...31).contains(d)
-        else { return nil }
+        guard s.count >= 10, let y = number(0, 4), let m = number(5, 2), let d = number(8, 2) else { return nil }
         var second: Int64 = 0
         if s.count >= 19 {
-            guard let hh = number(11, 2), let mm = number(14, 2), let ss = number(17, 2) else { return nil }
+            guard let hh = number(11, 2), let mm = number(14, 2), let ss = number(17, 2), hh < 24, mm < 60, ss < 61
+            else { return nil }
             second = Int64(hh * 3600 + mm * 60 + ss)
         }
-        return Timestamp(year: y, month: m, day: d, secondOfDay: second)
+        return Timestamp(checkedYear: y, month: m, day: d, secondOfDay: second, years: Timestamp.dataFileYears)
     }
 }

@@ -58,40 +58,74 @@ public enum FaultCommand: Sendable, Equatable {
     /// with it (a quote line that fails while the connection stays up).
     case failQuotes(refusals: Int)
 
-    /// Parses one command line: `drop`, `drop-after N`, `drop-after-order N`, `restart T`, `lost`, `restored [lost|kept]`, `farm CODE`,
-    /// `delay S`, `reorder`, `reject [reason…]`, `duplicate-exec`, `stall-history`, `lost-after-order`, `advance S`,
-    /// `freeze`, `thaw`, `fail-quotes [N]`.
+    /// Parses one command line: `drop`, `drop-after N`, `drop-after-order N`, `restart [T]`, `lost`,
+    /// `restored [lost|kept]`, `farm CODE`, `delay S`, `reorder`, `reject [reason…]`, `duplicate-exec`,
+    /// `stall-history`, `lost-after-order`, `advance S`, `freeze`, `thaw`, `fail-quotes [N]`.
     /// An optional leading `at SECONDS` is handled by `FaultScript`.
+    ///
+    /// Numbers are plain decimals within each command's range (`ranges`); anything else, a missing number where
+    /// one is needed, or extra words make the line unknown (`nil`), never a default: `restart 1e300` or
+    /// `restart -5` is refused, not taken as 5 seconds.
     public static func parse(_ line: String) -> FaultCommand? {
         let words = line.split(separator: " ").map(String.init)
         guard let verb = words.first?.lowercased() else { return nil }
-        // Numbers are seconds or counts: finite, not negative, at most 10 million (no overflow downstream).
-        let number = words.count > 1 ? Double(words[1]).flatMap { $0.isFinite && $0 >= 0 && $0 <= 1e7 ? $0 : nil }
-            : nil
+        let arguments = Array(words.dropFirst())
+        /// The single number argument of the verb, within its range.
+        func number() -> Double? {
+            guard arguments.count == 1, let range = ranges[verb], let value = plainNumber(arguments[0]),
+                range.contains(value), !counts.contains(verb) || value == value.rounded()
+            else { return nil }
+            return value
+        }
+        func none<T>(_ command: T) -> T? { arguments.isEmpty ? command : nil }
         switch verb {
-        case "drop": return .dropAllConnections
-        case "drop-after": return number.map { .dropAfterMessages(Int($0)) }
-        case "drop-after-order": return number.flatMap { $0 >= 1 ? .dropAfterOrders(Int($0)) : nil }
-        case "restart": return .restart(seconds: number ?? 5)
-        case "lost": return .connectivityLost
-        case "restored": return .connectivityRestored(dataLost: words.count > 1 && words[1] == "lost")
-        case "farm": return number.map { .farmStatus(Int($0)) }
-        case "delay": return number.map { .delayResponses(seconds: $0) }
-        case "reorder": return .reorderNextResponses
+        case "drop": return none(.dropAllConnections)
+        case "drop-after": return number().map { .dropAfterMessages(Int($0)) }
+        case "drop-after-order": return number().map { .dropAfterOrders(Int($0)) }
+        case "restart": return arguments.isEmpty ? .restart(seconds: 5) : number().map { .restart(seconds: $0) }
+        case "lost": return none(.connectivityLost)
+        case "restored":
+            switch arguments {
+            case []: return .connectivityRestored(dataLost: false)
+            case ["lost"]: return .connectivityRestored(dataLost: true)
+            case ["kept"]: return .connectivityRestored(dataLost: false)
+            default: return nil
+            }
+        case "farm": return number().flatMap { [2103, 2104, 2105, 2106].contains($0) ? .farmStatus(Int($0)) : nil }
+        case "delay": return number().map { .delayResponses(seconds: $0) }
+        case "reorder": return none(.reorderNextResponses)
         case "reject":
-            let reason = words.dropFirst().joined(separator: " ")
+            let reason = arguments.joined(separator: " ")
             return .rejectNextOrder(reason: reason.isEmpty ? "Simulated rejection (fault injection)" : reason)
-        case "duplicate-exec": return .duplicateNextExecution
-        case "stall-history": return .stallNextHistoricalRequest
-        case "lost-after-order": return .connectivityLostAfterNextOrder
-        case "advance": return number.map { .advanceClock(seconds: $0) }
-        case "freeze": return .stopAnswering
-        case "thaw": return .resumeAnswering
+        case "duplicate-exec": return none(.duplicateNextExecution)
+        case "stall-history": return none(.stallNextHistoricalRequest)
+        case "lost-after-order": return none(.connectivityLostAfterNextOrder)
+        case "advance": return number().map { .advanceClock(seconds: $0) }
+        case "freeze": return none(.stopAnswering)
+        case "thaw": return none(.resumeAnswering)
         case "fail-quotes":
-            if words.count == 1 { return .failQuotes(refusals: 0) }
-            return number.map { .failQuotes(refusals: Int($0)) }
+            return arguments.isEmpty ? .failQuotes(refusals: 0) : number().map { .failQuotes(refusals: Int($0)) }
         default: return nil
         }
+    }
+
+    /// The range of each command's number: counts are whole, seconds may have decimals. A restart or a delay
+    /// longer than an hour is a mistake, not a drill; `advance` moves the replay clock by up to ~116 days.
+    public static let ranges: [String: ClosedRange<Double>] = [
+        "drop-after": 0...1_000_000, "drop-after-order": 1...1_000_000, "restart": 0...3_600, "farm": 2103...2106,
+        "delay": 0...3_600, "advance": 0...10_000_000, "fail-quotes": 0...1_000_000,
+    ]
+
+    /// The commands whose number is a count (or a code), so it must be whole.
+    static let counts: Set<String> = ["drop-after", "drop-after-order", "farm", "fail-quotes"]
+
+    /// A plain decimal (`5`, `0.25`), at most 12 characters: no sign, no exponent, no `inf`/`nan`; counts
+    /// (`drop-after`, `farm`, `fail-quotes`) must be whole.
+    static func plainNumber(_ text: String) -> Double? {
+        guard !text.isEmpty, text.count <= 12, text.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == 46 }),
+            text.utf8.filter({ $0 == 46 }).count <= 1, text.first != ".", text.last != "."
+        else { return nil }
+        return Double(text)
     }
 }
 

@@ -165,18 +165,26 @@ public struct HistoricalQuery: Sendable, Equatable {
         }
     }
 
-    /// Parses `N S|D|W|M|Y` (M = 30 days, Y = 365 days).
+    /// The longest duration served: 100 years (36,500 days), far beyond any data set, and short enough that the
+    /// start of the range stays a representable time (audit F2: `300 Y` overflowed).
+    public static let maximumDurationSeconds: Int64 = 36_500 * 86_400
+
+    /// Parses `N S|D|W|M|Y` (M = 30 days, Y = 365 days); `nil` for anything else, for N < 1, and for a duration
+    /// over `maximumDurationSeconds`.
     public static func parseDuration(_ text: String) -> TimeSpan? {
         let parts = text.uppercased().split(separator: " ")
-        guard parts.count == 2, let n = Int64(parts[0]), n > 0, n <= 1_000_000 else { return nil }
+        guard parts.count == 2, let n = Int64(parts[0]), n > 0 else { return nil }
+        let unit: Int64
         switch parts[1] {
-        case "S": return .seconds(n)
-        case "D": return .days(n)
-        case "W": return .days(7 * n)
-        case "M": return .days(30 * n)
-        case "Y": return .days(365 * n)
+        case "S": unit = 1
+        case "D": unit = 86_400
+        case "W": unit = 7 * 86_400
+        case "M": unit = 30 * 86_400
+        case "Y": unit = 365 * 86_400
         default: return nil
         }
+        guard n <= maximumDurationSeconds / unit else { return nil }
+        return .seconds(n * unit)
     }
 }
 

@@ -29,6 +29,9 @@ enum TWSTimeText {
 
     /// Parses `yyyyMMdd`, `yyyyMMdd HH:mm:ss[ TZ]`, `yyyyMMdd-HH:mm:ss` or `yyyyMMdd  HH:mm:ss`; zones other than
     /// UTC/GMT are read with a fixed offset (US/Eastern and America/New_York as UTC−5).
+    /// - Returns: `nil` for any other text, for a day that does not exist, for a year outside 1970…2200
+    ///   (`Timestamp.supportedYears`) and for a time of day outside 00:00:00…23:59:60 (audit F2: `99991231` and an
+    ///   hour of `99999999999` trapped here).
     static func parse(_ text: String) -> Timestamp? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let chars = Array(trimmed.utf8)
@@ -42,18 +45,18 @@ enum TWSTimeText {
             }
             return v
         }
-        guard let y = number(0, 4), let m = number(4, 2), let d = number(6, 2), (1...12).contains(m),
-            (1...31).contains(d)
+        guard let y = number(0, 4), let m = number(4, 2), let d = number(6, 2),
+            let date = Timestamp(checkedYear: y, month: m, day: d)
         else { return nil }
-        var base = Timestamp(year: y, month: m, day: d)
         let rest = String(decoding: chars[8...], as: UTF8.self).trimmingCharacters(in: CharacterSet(charactersIn: " -"))
-        guard !rest.isEmpty else { return base }
+        guard !rest.isEmpty else { return date }
         let parts = rest.split(separator: " ", maxSplits: 1)
-        let clock = parts[0].split(separator: ":")
-        guard clock.count == 3, let hh = Int(clock[0]), let mm = Int(clock[1]), let ss = Int(clock[2]) else {
-            return nil
-        }
-        base = base + .seconds(Int64(hh * 3600 + mm * 60 + ss))
+        let clock = parts[0].split(separator: ":", omittingEmptySubsequences: false)
+        guard clock.count == 3, clock.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+            let hh = Int(clock[0]), let mm = Int(clock[1]), let ss = Int(clock[2]),
+            (0...23).contains(hh), (0...59).contains(mm), (0...60).contains(ss)
+        else { return nil }
+        var base = date + .seconds(Int64(hh * 3600 + mm * 60 + ss))
         if parts.count == 2 {
             let zone = parts[1].trimmingCharacters(in: .whitespaces)
             switch zone {

@@ -12,8 +12,9 @@ struct ConnectionInbound {
         case ready(clientID: Int, serverVersion: Int)
         /// A decoded request.
         case request(TWSRequest)
-        /// A frame that does not decode (answered with 321; the connection stays).
-        case malformed(String)
+        /// A frame that does not decode (answered with 321 for `requestID`, -1 when the frame names no readable id;
+        /// the connection stays).
+        case malformed(String, requestID: Int)
     }
 
     private var handshake: TWSServerHandshake
@@ -23,8 +24,16 @@ struct ConnectionInbound {
     private var ready = false
 
     /// Creates the reader for a server version range.
-    init(configuration: TWSServerHandshake.Configuration) {
+    /// - Parameters:
+    ///   - configuration: the versions served.
+    ///   - maximumRequestBytes: the largest request frame accepted (`GatewayLimits.maximumRequestBytes`); a larger
+    ///     length prefix throws `frameTooLarge` (close the connection) before its bytes are buffered.
+    init(
+        configuration: TWSServerHandshake.Configuration,
+        maximumRequestBytes: Int = GatewayLimits().maximumRequestBytes
+    ) {
         handshake = TWSServerHandshake(configuration: configuration)
+        frames = TWSFrameDecoder(maximumPayloadLength: maximumRequestBytes)
     }
 
     /// `true` until the hello has been answered (the caller then needs a connection time).
@@ -70,7 +79,8 @@ struct ConnectionInbound {
             do {
                 events.append(.request(try TWSRequest.decode(payload: payload, serverVersion: version)))
             } catch {
-                events.append(.malformed("\(error)"))
+                let id = TWSRequest.attributableID(inMalformed: Array(payload.readableBytesView)) ?? -1
+                events.append(.malformed("\(error)", requestID: id))
             }
         }
     }

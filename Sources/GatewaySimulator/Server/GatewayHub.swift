@@ -17,6 +17,7 @@ enum Outgoing: Sendable {
 actor GatewayHub {
     private var state: GatewayState
     private var outlets: [ConnectionID: AsyncStream<Outgoing>.Continuation] = [:]
+    private var links: [ConnectionID: ConnectionLink] = [:]
     private var versions: [ConnectionID: Int] = [:]
     private var held: [ConnectionID: ByteBuffer] = [:]
     private var nextConnection: ConnectionID = 1
@@ -25,10 +26,13 @@ actor GatewayHub {
     private var reorderPending: Set<ConnectionID> = []
     let logger: Logger
     let wallTime: @Sendable () -> Double
+    let limits: GatewayLimits
 
-    init(state: GatewayState, logger: Logger, wallTime: @escaping @Sendable () -> Double) {
+    init(state: GatewayState, logger: Logger, limits: GatewayLimits = GatewayLimits(),
+         wallTime: @escaping @Sendable () -> Double) {
         self.state = state
         self.logger = logger
+        self.limits = limits
         self.wallTime = wallTime
     }
 
@@ -37,13 +41,19 @@ actor GatewayHub {
 
     // MARK: - Connections
 
-    /// Registers a socket; `nil` while connections are refused (restart fault).
-    func open() -> (ConnectionID, AsyncStream<Outgoing>)? {
+    /// Registers a socket; `nil` while connections are refused (restart fault) and when
+    /// `GatewayLimits.maximumConnections` are open.
+    func open(_ link: ConnectionLink) -> (ConnectionID, AsyncStream<Outgoing>)? {
         if let until = faults.refuseUntil, wallTime() < until { return nil }
+        guard outlets.count < limits.maximumConnections else {
+            logger.warning("connection refused: \(outlets.count) connections are open, the most allowed")
+            return nil
+        }
         let id = nextConnection
         nextConnection += 1
         let (stream, continuation) = AsyncStream<Outgoing>.makeStream()
         outlets[id] = continuation
+        links[id] = link
         logger.debug("connection opened", metadata: ["connection": "\(id)"])
         return (id, stream)
     }
@@ -80,6 +90,7 @@ actor GatewayHub {
         logger.debug("connection closed", metadata: ["connection": "\(connection)"])
         state.disconnect(connection: connection)
         outlets.removeValue(forKey: connection)?.finish()
+        links[connection] = nil
         versions[connection] = nil
         held[connection] = nil
         faults.silenced.remove(connection)
@@ -88,13 +99,34 @@ actor GatewayHub {
 
     /// Sends a connection-level message (e.g. a handshake reply) straight to a socket.
     func sendRaw(_ bytes: ByteBuffer, to connection: ConnectionID) {
-        outlets[connection]?.yield(.frame(bytes, due: 0))
+        queue(bytes, due: 0, to: connection)
     }
 
     /// Sends a last message straight to a socket, then closes it once the message is written (a refused hello).
     func sendRawThenClose(_ bytes: ByteBuffer, to connection: ConnectionID) {
-        outlets[connection]?.yield(.frame(bytes, due: 0))
+        queue(bytes, due: 0, to: connection)
         outlets[connection]?.yield(.close)
+    }
+
+    /// Queues a frame for a socket's writer; a client with more than `GatewayLimits.maximumQueuedBytes` unread is
+    /// disconnected (a slow or stalled reader must not grow the gateway's memory without bound).
+    private func queue(_ frame: ByteBuffer, due: Double, to connection: ConnectionID) {
+        guard let outlet = outlets[connection] else { return }
+        outlet.yield(.frame(frame, due: due))
+        guard let link = links[connection] else { return }
+        let waiting = link.enqueued(frame.readableBytes)
+        if waiting > limits.maximumQueuedBytes {
+            logger.warning("disconnecting a client that does not read its replies", metadata: [
+                "connection": "\(connection)", "unreadBytes": "\(waiting)", "limit": "\(limits.maximumQueuedBytes)"])
+            outlets.removeValue(forKey: connection)?.finish()
+            link.close()
+            state.disconnect(connection: connection)
+            links[connection] = nil
+            versions[connection] = nil
+            held[connection] = nil
+            faults.silenced.remove(connection)
+            reorderPending.remove(connection)
+        }
     }
 
     // MARK: - Clock
@@ -165,6 +197,7 @@ actor GatewayHub {
             versions[id] = nil
         }
         outlets.removeAll()
+        links.removeAll()
         reorderPending.removeAll()
         faults.silenced = []
     }
@@ -183,7 +216,7 @@ actor GatewayHub {
     }
 
     func deliver(_ response: TWSResponse, to connection: ConnectionID) {
-        guard let outlet = outlets[connection], let version = versions[connection],
+        guard outlets[connection] != nil, let version = versions[connection],
             !faults.silenced.contains(connection)  // freeze: nothing reaches a frozen socket
         else { return }
         let frame: ByteBuffer
@@ -196,14 +229,14 @@ actor GatewayHub {
         let due = faults.responseDelay.map { wallTime() + $0 } ?? 0
         if reorderPending.contains(connection) {
             if let first = held.removeValue(forKey: connection) {
-                outlet.yield(.frame(frame, due: due))
-                outlet.yield(.frame(first, due: due))
+                queue(frame, due: due, to: connection)
+                queue(first, due: due, to: connection)
                 reorderPending.remove(connection)
             } else {
                 held[connection] = frame
             }
         } else {
-            outlet.yield(.frame(frame, due: due))
+            queue(frame, due: due, to: connection)
         }
         messagesSent += 1
         if let limit = faults.dropAfterMessages, messagesSent >= limit {
@@ -214,9 +247,10 @@ actor GatewayHub {
 }
 
 extension GatewayHub {
-    /// errMsg 321 for a frame that does not decode (TWS answers unknown or broken requests this way).
-    func rejectMalformed(connection: ConnectionID, error: String) {
-        deliver(.error(TWSErrorMessage(requestID: -1, code: 321, message: "Error validating request:-" + error)),
+    /// errMsg 321 for a frame that does not decode (TWS answers unknown or broken requests this way), for the
+    /// request's id when it is readable, so a client waiting on that id gets its answer.
+    func rejectMalformed(connection: ConnectionID, error: String, requestID: Int) {
+        deliver(.error(TWSErrorMessage(requestID: requestID, code: 321, message: "Error validating request:-" + error)),
                 to: connection)
     }
 }

@@ -36,23 +36,24 @@ extension GatewaySimulator {
 
     private func serveAdmin(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
         try? await channel.executeThenClose { inbound, outbound in
-            var pending = ""
+            var lines = AdminLineReader()
             for try await bytes in inbound {
-                pending += String(buffer: bytes)
-                while let newline = pending.firstIndex(of: "\n") {
-                    let line = pending[..<newline].trimmingCharacters(in: .whitespacesAndNewlines)
-                    pending = String(pending[pending.index(after: newline)...])
-                    guard !line.isEmpty else { continue }
-                    if let command = FaultCommand.parse(line) {
-                        await apply(command)
-                        try await outbound.write(ByteBuffer(string: "ok\n"))
-                    } else {
-                        try await outbound.write(ByteBuffer(string: "error: unknown command '\(line)'\n"))
+                for item in lines.receive(bytes.readableBytesView) {
+                    switch item {
+                    case .line(let line):
+                        if let command = FaultCommand.parse(line) {
+                            await apply(command)
+                            try await outbound.write(ByteBuffer(string: "ok\n"))
+                        } else {
+                            try await outbound.write(
+                                ByteBuffer(string: "error: unknown command or value out of range '\(line)'\n"))
+                        }
+                    case .tooLong:
+                        try await outbound.write(ByteBuffer(
+                            string: "error: line longer than \(AdminLineReader.maximumLineLength) bytes, ignored\n"))
                     }
                 }
             }
         }
     }
 }
-
-import Foundation

@@ -6,8 +6,10 @@ import TradingModel
 extension GatewaySimulator {
     /// Serves one socket: handshake, then requests in and messages out, until either side closes.
     func serve(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
-        guard let (id, outgoing) = await hub.open() else {
-            logger.debug("connection refused (restart in progress)")
+        let socket = channel.channel
+        let link = ConnectionLink(openedAt: elapsedNanoseconds()) { socket.close(promise: nil) }
+        guard let (id, outgoing) = await hub.open(link) else {
+            logger.debug("connection refused (restart in progress or too many connections)")
             try? await channel.executeThenClose { _, _ in }
             return
         }
@@ -21,31 +23,68 @@ extension GatewaySimulator {
                                 let wait = due - self.hub.wallTime()
                                 if due > 0, wait > 0 { try await self.sleep(seconds: wait) }
                                 try await outbound.write(bytes)
+                                link.written(bytes.readableBytes, at: self.elapsedNanoseconds())
                             case .close:
                                 return
                             }
                         }
                     }
                     group.addTask {
-                        try await self.read(inbound, connection: id)
+                        try await self.read(inbound, connection: id, link: link)
+                    }
+                    group.addTask {
+                        try await self.watch(link, connection: id)
                     }
                     _ = try await group.next()
                     group.cancelAll()
                 }
             }
+        } catch let error as TWSDecodingError {
+            logger.notice("closing a connection whose request stream cannot be read", metadata: [
+                "connection": "\(id)", "reason": "\(error)"])
         } catch {
             logger.debug("connection ended", metadata: ["connection": "\(id)", "reason": "\(error)"])
         }
         await hub.closed(id)
     }
 
+    /// Returns (ending the connection) once the handshake or idle timeout of `GatewayLimits` has passed.
+    private func watch(_ link: ConnectionLink, connection id: ConnectionID) async throws {
+        while true {
+            let verdict = configuration.limits.watch(
+                openedAt: link.openedAt, lastActive: link.lastActive, isEstablished: link.isEstablished,
+                now: elapsedNanoseconds())
+            switch verdict {
+            case .checkAgain(let nanoseconds):
+                try await clock.sleep(for: .nanoseconds(nanoseconds))
+            case .closeUnfinishedHandshake:
+                logger.info("closing a connection that did not finish its handshake in time", metadata: [
+                    "connection": "\(id)", "seconds": "\(configuration.limits.handshakeTimeout)"])
+                return
+            case .closeIdle:
+                logger.info("closing an idle connection", metadata: [
+                    "connection": "\(id)", "seconds": "\(configuration.limits.idleTimeout ?? 0)"])
+                return
+            }
+        }
+    }
+
+    /// Nanoseconds since the simulator was created, on its clock (for the connection limits).
+    func elapsedNanoseconds() -> Int64 { Int64(hub.wallTime() * 1e9) }
+
     /// Reads the hello, startApi and requests through `ConnectionInbound`; malformed frames are answered with 321,
     /// a broken stream (bad hello, oversized frame) ends this connection only.
-    private func read(_ inbound: NIOAsyncChannelInboundStream<ByteBuffer>, connection id: ConnectionID) async throws {
-        var reader = ConnectionInbound(configuration: .init(
-            minimumVersion: configuration.gateway.minimumVersion, maximumVersion: configuration.gateway.maximumVersion))
+    private func read(
+        _ inbound: NIOAsyncChannelInboundStream<ByteBuffer>, connection id: ConnectionID, link: ConnectionLink
+    ) async throws {
+        var reader = ConnectionInbound(
+            configuration: .init(
+                minimumVersion: configuration.gateway.minimumVersion,
+                maximumVersion: configuration.gateway.maximumVersion),
+            maximumRequestBytes: configuration.limits.maximumRequestBytes)
         var refused = false
         for try await bytes in inbound {
+            link.received(at: elapsedNanoseconds())
             if refused { continue }  // the writer is sending the refusal, then closes the socket
             let time = reader.awaitsHello ? TWSTimeText.zoned(await hub.now) : ""
             events: for event in try reader.receive(bytes, connectionTime: time) {
@@ -61,12 +100,13 @@ extension GatewaySimulator {
                     }
                     await hub.sendRaw(reply, to: id)
                 case .ready(let clientID, let version):
+                    link.markEstablished()
                     await hub.established(connection: id, clientID: clientID, serverVersion: version)
                 case .request(let request):
                     await hub.receive(request, from: id)
-                case .malformed(let error):
+                case .malformed(let error, let requestID):
                     logger.debug("malformed request", metadata: ["connection": "\(id)", "error": "\(error)"])
-                    await hub.rejectMalformed(connection: id, error: error)
+                    await hub.rejectMalformed(connection: id, error: error, requestID: requestID)
                 }
             }
         }

@@ -27,7 +27,7 @@ public final class GatewaySimulator: Sendable {
     let logger: Logger
     private let port = PortBox()
     let listener = ListenerControl()
-    private let clock = ContinuousClock()
+    let clock = ContinuousClock()
 
     /// Creates a simulator (nothing is bound until `run()`).
     public init(configuration: GatewaySimulatorConfiguration, logger: Logger = Logger(label: "ibtrader.gateway")) {
@@ -37,7 +37,7 @@ public final class GatewaySimulator: Sendable {
         let started = clock.now
         let state = GatewayState(data: configuration.data, configuration: configuration.gateway,
                                  start: configuration.start)
-        self.hub = GatewayHub(state: state, logger: logger, wallTime: {
+        self.hub = GatewayHub(state: state, logger: logger, limits: configuration.limits, wallTime: {
             let elapsed = clock.now - started
             return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         })
@@ -71,6 +71,10 @@ public final class GatewaySimulator: Sendable {
     /// same port is bound again (state kept), as IB Gateway comes back after its nightly restart.
     /// - Throws: when the address cannot be bound.
     public func run() async throws {
+        // The first timer of the process sets up the runtime's timer machinery (epoll, timerfd): done before any
+        // client can connect, so a connection's watchdog never needs a descriptor once clients have taken them all
+        // (at the descriptor limit that set-up trapped).
+        try await clock.sleep(for: .milliseconds(1))
         try await withThrowingDiscardingTaskGroup { group in
             if case .speed(let speed, let tick) = configuration.clock, speed > 0 {
                 group.addTask { try await self.driveClock(speed: speed, tick: tick) }
@@ -113,7 +117,13 @@ public final class GatewaySimulator: Sendable {
         var attempt = 0
         while true {
             do {
+                let logger = logger
                 return try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                    .serverChannelInitializer { channel in
+                        channel.eventLoop.makeCompletedFuture {
+                            try channel.pipeline.syncOperations.addHandler(AcceptErrorBackoff(logger: logger))
+                        }
+                    }
                     .serverChannelOption(.backlog, value: 64)
                     .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                     .childChannelOption(.socketOption(.tcp_nodelay), value: 1)

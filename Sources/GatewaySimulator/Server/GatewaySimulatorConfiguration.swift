@@ -24,12 +24,14 @@ public struct GatewaySimulatorConfiguration: Sendable {
     public var clock: ReplayClockMode
     /// Timed fault commands to run after start.
     public var faults: FaultScript?
+    /// What each client may use (connections, frame size, unread replies, handshake and idle time).
+    public var limits: GatewayLimits
 
     /// Creates a configuration.
     public init(
         host: String = "127.0.0.1", port: Int = 7497, data: MarketDataSet,
         gateway: GatewayConfiguration = GatewayConfiguration(), start: Timestamp? = nil,
-        clock: ReplayClockMode = .speed(1), faults: FaultScript? = nil
+        clock: ReplayClockMode = .speed(1), faults: FaultScript? = nil, limits: GatewayLimits = GatewayLimits()
     ) {
         self.host = host
         self.port = port
@@ -38,5 +40,6 @@ public struct GatewaySimulatorConfiguration: Sendable {
         self.start = start
         self.clock = clock
         self.faults = faults
+        self.limits = limits
     }
 }

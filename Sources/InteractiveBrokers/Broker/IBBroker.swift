@@ -281,6 +281,9 @@ public actor IBBroker {
             case .lateCommission(let late): continuation.yield(.lateCommission(late))
             case .unknownExecution(let execution): continuation.yield(.unknownExecution(execution))
             case .anomaly(let text): continuation.yield(.anomaly(text))
+            // Surfaced until the runner acts on them (issue #20): an ALERT, and a verification to request.
+            case .executionConflict(let conflict): continuation.yield(.anomaly("ALERT: \(conflict)"))
+            case .verificationNeeded(let verification): continuation.yield(.anomaly("ALERT: \(verification)"))
             }
         }
     }

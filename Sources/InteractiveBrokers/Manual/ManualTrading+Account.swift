@@ -49,13 +49,18 @@ extension ManualTrading {
         let account = try account(info, settings: settings)
         let all: [TWSPosition]
         do { all = try await connection.positions() } catch { throw .request("\(error)") }
-        return all.filter { $0.account == account }.compactMap { p -> ManualPosition? in
-            let quantity = shareQuantity(NSDecimalNumber(decimal: p.quantity ?? 0).doubleValue)
-            guard quantity != .zero else { return nil }
-            return ManualPosition(
+        var result: [ManualPosition] = []
+        for p in all where p.account == account {
+            guard let quantity = shareQuantity(NSDecimalNumber(decimal: p.quantity ?? 0).doubleValue) else {
+                let text = p.quantity.map { "\($0)" } ?? ""
+                throw .request("TWS reported an unreadable position in \(p.contract.symbol): \(text)")
+            }
+            guard quantity != .zero else { continue }
+            result.append(ManualPosition(
                 account: p.account, symbol: p.contract.symbol, contractID: p.contract.contractID, quantity: quantity,
-                averageCost: p.averageCost)
-        }.sorted { $0.symbol < $1.symbol }
+                averageCost: p.averageCost))
+        }
+        return result.sorted { $0.symbol < $1.symbol }
     }
 
     /// The account summary and P&L.
@@ -123,7 +128,7 @@ extension ManualTrading {
         }
         func money(_ tag: String) -> Money? {
             summary.first { $0.account == account && $0.tag == tag }.flatMap { Double($0.value) }
-                .map { Money(approximately: $0) }
+                .flatMap { Money(checkedApproximately: $0) }
         }
         state.equity = money("NetLiquidation") ?? .zero
         state.grossExposure = money("GrossPositionValue") ?? .zero
@@ -131,12 +136,15 @@ extension ManualTrading {
         let held = positions.filter { ($0.quantity ?? 0) != 0 }
         state.activePositions = held.count
         if let mine = held.first(where: { $0.contract.contractID == contract.contractID }) {
-            state.position = shareQuantity(NSDecimalNumber(decimal: mine.quantity ?? 0).doubleValue)
+            guard let quantity = shareQuantity(NSDecimalNumber(decimal: mine.quantity ?? 0).doubleValue) else {
+                throw .request("TWS reported an unreadable position in \(contract.symbol)")
+            }
+            state.position = quantity
         }
         if settings.risk.maxDailyLossPercent != nil,
             let daily = await firstPnL(account: account, on: connection, timeout: settings.timeout)?.daily
         {
-            state.dailyPnL = Money(approximately: daily)
+            state.dailyPnL = Money(checkedApproximately: daily)
         }
         return (state, await lastPrice(contract, on: connection))
     }
@@ -146,7 +154,9 @@ extension ManualTrading {
         try? await connection.setMarketDataType(.delayed)
         guard let snapshot = try? await connection.marketDataSnapshot(contract: contract) else { return nil }
         for tick in [TWSTickType.last, .delayedLast, .close, .delayedClose] {
-            if let value = snapshot.prices[tick], value > 0, value.isFinite { return Price(approximately: value) }
+            if let value = snapshot.prices[tick], value > 0, let price = Price(checkedApproximately: value) {
+                return price
+            }
         }
         return nil
     }

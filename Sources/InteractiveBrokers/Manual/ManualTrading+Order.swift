@@ -176,14 +176,16 @@ extension ManualTrading {
                 shares += size
                 notional += size * report.execution.price
             }
-            let quantity = shareQuantity(shares)
+            guard let quantity = shareQuantity(shares) else {
+                throw .request("TWS reported an unreadable filled quantity (\(shares)) for \(t.orderRef)")
+            }
             var state = t.state
             if quantity.units > 0 { state = quantity >= t.quantity ? .filled : .partiallyFilled }
             result.append(
                 ManualOrderLeg(
                     orderRef: t.orderRef, brokerOrderID: t.brokerOrderID, side: order.side, quantity: order.quantity,
                     type: describe(order.type), state: state, filled: quantity,
-                    averagePrice: shares > 0 ? Price(approximately: notional / shares) : nil))
+                    averagePrice: shares > 0 ? Price(checkedApproximately: notional / shares) : nil))
             try journal(t, state: state, executions: mine, settings: settings, symbol: symbol)
         }
         return result
@@ -203,15 +205,17 @@ extension ManualTrading {
             if tracked.state != .submitted { try journal.recordStatus(update) }
             for report in executions {
                 let e = report.execution
+                guard let quantity = shareQuantity(NSDecimalNumber(decimal: e.shares ?? 0).doubleValue),
+                    let price = Price(checkedApproximately: e.price)
+                else { throw ManualTradingError.request("TWS reported an unreadable execution \(e.executionID)") }
                 var fill = JournalFill(
                     execID: e.executionID, symbol: symbol, side: e.side == "SLD" ? .sell : .buy,
-                    quantity: shareQuantity(NSDecimalNumber(decimal: e.shares ?? 0).doubleValue),
-                    price: Price(approximately: e.price), time: now)
+                    quantity: quantity, price: price, time: now)
                 fill.orderRef = ClientOrderID(tracked.orderRef)
                 fill.brokerOrderID = Int64(e.orderID)
                 fill.permID = e.permID
                 fill.account = e.accountNumber
-                fill.commission = report.commission.map { Money(approximately: $0.commission) }
+                fill.commission = report.commission.flatMap { Money(checkedApproximately: $0.commission) }
                 try journal.recordFill(fill)
                 if let commission = fill.commission {
                     try journal.recordCommission(JournalCommission(execID: e.executionID, commission: commission, time: now))
@@ -222,9 +226,9 @@ extension ManualTrading {
         }
     }
 
-    /// A share count from TWS's decimal, on the fixed-point grid.
-    static func shareQuantity(_ shares: Double) -> Quantity {
-        Quantity(units: Int64((shares * Double(FixedPoint.scale)).rounded()))
+    /// A share count from TWS's decimal, on the fixed-point grid; `nil` when TWS sent one that does not fit.
+    static func shareQuantity(_ shares: Double) -> Quantity? {
+        Quantity(checkedApproximately: shares)
     }
 
     /// `LMT 150.25`, `TRAIL 1.5%`, …

@@ -1,4 +1,5 @@
 import Foundation
+import InteractiveBrokers
 import Storage
 import TWSClient
 import TWSProtocol
@@ -88,41 +89,9 @@ public struct TWSHistoricalBarSource: HistoricalBarSource {
     }
 
     /// `yyyyMMdd` (midnight UTC), epoch seconds, or `yyyyMMdd HH:mm:ss[ ZONE]` (no zone: UTC; a named zone such as
-    /// `US/Eastern` is converted with its offset on that date, DST included).
+    /// `US/Eastern` is converted with its offset on that date, DST included): the live session's parser, so a date
+    /// outside 1970…2200 or an impossible day is `nil`, never a trap.
     static func barTime(_ text: String) -> Timestamp? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let digits = trimmed.prefix { $0.isNumber }
-        if digits.count == trimmed.count, digits.count != 8, let seconds = Int64(digits) {
-            return Timestamp(seconds: seconds)
-        }
-        guard digits.count == 8, let value = Int(digits) else { return nil }
-        let year = value / 10_000
-        let month = value / 100 % 100
-        let day = value % 100
-        guard (1...12).contains(month), (1...31).contains(day) else { return nil }
-        let date = Timestamp(year: year, month: month, day: day)
-        let rest = trimmed.dropFirst(8).split(separator: " ")
-        if rest.isEmpty { return date }
-        guard rest.count <= 2 else { return nil }
-        let clock = rest[0].split(separator: ":").compactMap { Int64($0) }
-        guard clock.count == 3, (0..<24).contains(clock[0]), (0..<60).contains(clock[1]), (0..<61).contains(clock[2])
-        else { return nil }
-        let local = date + .seconds(clock[0] * 3600 + clock[1] * 60 + clock[2])
-        guard rest.count == 2 else { return local }
-        return utc(fromLocal: local, zone: String(rest[1]))
-    }
-
-    /// A wall-clock time in a named zone, as UTC: the zone's offset is looked up for that instant (twice, so a time
-    /// just after a DST change gets the offset in force then).
-    static func utc(fromLocal local: Timestamp, zone: String) -> Timestamp? {
-        if ["UTC", "GMT", "Etc/UTC", "Z"].contains(zone) { return local }
-        guard let timeZone = TimeZone(identifier: zone) else { return nil }
-        func offset(at t: Timestamp) -> Int64 {
-            Int64(
-                timeZone.secondsFromGMT(
-                    for: Date(timeIntervalSince1970: Double(t.nanoseconds / Timestamp.nanosecondsPerSecond))))
-        }
-        let guess = local - .seconds(offset(at: local))
-        return local - .seconds(offset(at: guess))
+        try? TWSTimeParser.timestamp(text)
     }
 }

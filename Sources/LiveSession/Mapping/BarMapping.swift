@@ -10,10 +10,11 @@ import TradingModel
 /// end (`timestamp + bar size`).
 public enum BarMapping {
     /// A 5-second real-time bar.
-    /// - Throws: `IBMappingError.invalidPrice` / `.invalidQuantity` for non-positive prices or a bad volume.
+    /// - Throws: `IBMappingError.timeOutOfRange` for a time outside 1970…2200, `.invalidPrice` / `.invalidQuantity`
+    ///   for non-positive prices or a bad volume.
     public static func bar(_ bar: TWSRealTimeBar) throws(IBMappingError) -> Bar {
-        try make(
-            time: Timestamp(seconds: bar.time), prices: (bar.open, bar.high, bar.low, bar.close), volume: bar.volume)
+        guard let time = Timestamp(checkedSeconds: bar.time) else { throw .timeOutOfRange(String(bar.time)) }
+        return try make(time: time, prices: (bar.open, bar.high, bar.low, bar.close), volume: bar.volume)
     }
 
     /// A historical bar.

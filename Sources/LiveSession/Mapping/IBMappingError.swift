@@ -14,6 +14,8 @@ public enum IBMappingError: Error, Hashable, Sendable, CustomStringConvertible, 
     case unsupportedTimeInForce(String)
     /// A date or time text in none of TWS's forms.
     case malformedTime(String)
+    /// A date or time outside the years 1970…2200 (`Timestamp.supportedYears`).
+    case timeOutOfRange(String)
     /// A time zone name neither IANA nor a known abbreviation.
     case unknownTimeZone(String)
     /// A quantity that is missing, not positive where it must be, or has more than 8 decimals.
@@ -34,6 +36,7 @@ public enum IBMappingError: Error, Hashable, Sendable, CustomStringConvertible, 
         case .unsupportedOrderType(let s): "unsupported order type '\(s)'"
         case .unsupportedTimeInForce(let s): "unsupported time in force '\(s)'"
         case .malformedTime(let s): "malformed TWS time '\(s)'"
+        case .timeOutOfRange(let s): "TWS time '\(s)' is outside the years 1970…2200"
         case .unknownTimeZone(let s): "unknown time zone '\(s)'"
         case .invalidQuantity(let f, let v): "invalid quantity \(f)=\(v)"
         case .invalidPrice(let f, let v): "invalid price \(f)=\(v)"

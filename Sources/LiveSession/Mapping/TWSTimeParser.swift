@@ -6,7 +6,8 @@ import TradingModel
 /// Forms: `yyyymmdd hh:mm:ss <zone>` (zone an IANA name such as `US/Eastern`, `UTC`/`GMT`, or an abbreviation
 /// such as `EST`), `yyyymmdd  hh:mm:ss` and `yyyymmdd-hh:mm:ss` (no zone: the `defaultZone`, i.e. the TWS login's
 /// zone), `yyyymmdd` (a date: midnight UTC of that calendar date, the way daily bars are dated), and epoch seconds
-/// (`formatDate=2`, real-time bars). Local times are converted with the zone's rules for that date, so daylight
+/// (`formatDate=2`, real-time bars). Every form is checked: a time outside 1970…2200 is an error, never a trap.
+/// Local times are converted with the zone's rules for that date, so daylight
 /// saving time is handled (a local time that does not exist in spring is read with the offset before the change;
 /// an ambiguous one in autumn as the first occurrence).
 ///
@@ -19,19 +20,21 @@ public enum TWSTimeParser {
     ///   - text: the text as TWS sent it.
     ///   - defaultZone: the zone of texts without one (TWS's login zone); UTC by default.
     /// - Returns: the instant, UTC.
-    /// - Throws: `IBMappingError.malformedTime` or `.unknownTimeZone`.
+    /// - Throws: `IBMappingError.malformedTime`, `.timeOutOfRange` (outside the years
+    ///   `Timestamp.supportedYears`, 1970…2200) or `.unknownTimeZone`.
     public static func timestamp(_ text: String, defaultZone: TimeZone = utc) throws(IBMappingError) -> Timestamp {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let bytes = Array(trimmed.utf8)
         guard bytes.count >= 8 else { throw .malformedTime(text) }
         if bytes.allSatisfy({ $0 >= 48 && $0 <= 57 }) && bytes.count != 8 {
             guard bytes.count <= 12, let seconds = Int64(trimmed) else { throw .malformedTime(text) }
-            return Timestamp(seconds: seconds)
+            guard let time = Timestamp(checkedSeconds: seconds) else { throw .timeOutOfRange(text) }
+            return time
         }
         guard let year = digits(bytes, 0, 4), let month = digits(bytes, 4, 2), let day = digits(bytes, 6, 2),
-            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
+            (1...12).contains(month), (1...CivilDate.daysInMonth(year: year, month: month)).contains(day)
         else { throw .malformedTime(text) }
-        let date = Timestamp(year: year, month: month, day: day)
+        guard let date = Timestamp(checkedYear: year, month: month, day: day) else { throw .timeOutOfRange(text) }
         if bytes.count == 8 { return date }
         // Separator: one or two spaces, or a dash.
         var i = 8
@@ -103,11 +106,4 @@ public enum TWSTimeParser {
         return value
     }
 
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
 }

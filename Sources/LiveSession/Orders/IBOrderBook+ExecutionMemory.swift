@@ -37,7 +37,8 @@ extension IBOrderBook {
             memoryHead += 1
             switch entry.kind {
             case .applied:
-                seenExecutions.remove(entry.executionID)
+                seenExecutions.removeValue(forKey: entry.executionID)
+                alertedConflicts[entry.executionID] = nil
                 let base = ExecutionIdentity.base(of: entry.executionID)
                 if seenBases[base] == entry.executionID { seenBases[base] = nil }
             case .earlyCommission:

@@ -21,7 +21,11 @@ public struct IBOrderBook: Sendable {
     public internal(set) var orders: [OrderID: TrackedOrder] = [:]
     var byBrokerID: [Int: OrderID] = [:]
     var byOrderRef: [String: OrderID] = [:]
-    var seenExecutions: Set<String> = []
+    /// Applied execution ids, with what each execution was (`nil`: noted by id only, e.g. after a restart), so a
+    /// repeat is told from a conflict (`IBOrderBook+Verification.swift`).
+    var seenExecutions: [String: ExecutionFingerprint?] = [:]
+    /// Conflicting reports already alerted, by execution id (each alerted once).
+    var alertedConflicts: [String: Set<ExecutionFingerprint>] = [:]
     /// The execution id applied for each execution base (see `ExecutionIdentity`).
     var seenBases: [Substring: String] = [:]
     var knownCommissions: [String: Money] = [:]
@@ -79,14 +83,15 @@ public struct IBOrderBook: Sendable {
     /// Marks executions as applied without delivering them (an order adopted after a restart: what it traded is
     /// already in the restored positions), so a later reqExecutions does not deliver them again.
     public mutating func noteApplied(executionIDs: [String], at now: Timestamp) {
-        for executionID in executionIDs where seenExecutions.insert(executionID).inserted {
+        for executionID in executionIDs where seenExecutions.index(forKey: executionID) == nil {
+            seenExecutions.updateValue(nil, forKey: executionID)
             seenBases[ExecutionIdentity.base(of: executionID)] = executionID
             remember(executionID, .applied, at: now)
         }
     }
 
     /// `true` once an execution id has been applied.
-    public func hasApplied(executionID: String) -> Bool { seenExecutions.contains(executionID) }
+    public func hasApplied(executionID: String) -> Bool { seenExecutions.index(forKey: executionID) != nil }
 
     /// `true` while an execution went to the engine without its commission (the commission will be late).
     public func awaitsLateCommission(executionID: String) -> Bool {
@@ -156,19 +161,22 @@ public struct IBOrderBook: Sendable {
     public mutating func execution(
         _ execution: BrokerExecution, commission: CommissionStatus, at now: Timestamp
     ) -> [OrderBookOutput] {
-        guard !seenExecutions.contains(execution.executionID) else { return [] }
+        if let applied = seenExecutions[execution.executionID] {
+            // A repeat is dropped; the same execId for another order, side or quantity is alerted.
+            return conflictCheck(execution, applied: applied)
+        }
         let base = ExecutionIdentity.base(of: execution.executionID)
         if let original = seenBases[base] {
             // A correction: applying it as another fill would count the trade twice; the engine cannot amend a
             // fill, so the operator (and the reconciler) must look.
-            seenExecutions.insert(execution.executionID)
+            seenExecutions.updateValue(ExecutionFingerprint(execution), forKey: execution.executionID)
             remember(execution.executionID, .applied, at: now)
             return [.anomaly("execution \(execution.executionID) corrects \(original); not applied as a new fill")]
         }
         guard let id = byBrokerID[execution.brokerOrderID] ?? byOrderRef[execution.orderRef],
             var order = orders[id], order.orderRef == execution.orderRef || execution.orderRef.isEmpty
         else { return [.unknownExecution(execution)] }
-        seenExecutions.insert(execution.executionID)
+        seenExecutions.updateValue(ExecutionFingerprint(execution), forKey: execution.executionID)
         seenBases[base] = execution.executionID
         remember(execution.executionID, .applied, at: now)
         if case .reported(let money, _) = commission { knownCommissions[execution.executionID] = money }
@@ -197,7 +205,9 @@ public struct IBOrderBook: Sendable {
         }
         guard let id = heldExecutions[executionID] else {
             // Early (before its execution) it waits here; a repeat for a fill already delivered with one is dropped.
-            if !seenExecutions.contains(executionID), knownCommissions.updateValue(money, forKey: executionID) == nil {
+            if seenExecutions.index(forKey: executionID) == nil,
+                knownCommissions.updateValue(money, forKey: executionID) == nil
+            {
                 remember(executionID, .earlyCommission, at: now)
             }
             return []
@@ -216,7 +226,10 @@ public struct IBOrderBook: Sendable {
                 return enqueue(.modifyRejected(id, reason: message, at: now), for: id, at: now)
             }
             return enqueue(.rejected(id, reason: message, at: now), for: id, at: now)
-        case 103, 104, 105, 135, 161, 321, 10147, 10148:
+        case 161:
+            // "Not in a cancellable state": filled, cancelled or about to be. No final state from it.
+            return cancelStateUnknown(id, reason: "\(notice.code) \(message)")
+        case 103, 104, 105, 135, 321, 10147, 10148:
             guard order.state == .pendingReplace || order.state == .pendingCancel else { return [] }
             orders[id]?.pendingModification = nil
             return enqueue(.modifyRejected(id, reason: "\(notice.code) \(message)", at: now), for: id, at: now)
@@ -237,7 +250,7 @@ public struct IBOrderBook: Sendable {
 
     // MARK: - Internals
 
-    private mutating func hint(
+    mutating func hint(
         _ status: BrokerOrderStatus, filled: Quantity?, for id: OrderID, at now: Timestamp
     ) -> [OrderBookOutput] {
         guard let order = orders[id] else { return [] }
@@ -246,6 +259,9 @@ public struct IBOrderBook: Sendable {
             // Fills come from executions only.
             return []
         case .preSubmitted, .submitted, .pendingCancel:
+            if status != .pendingCancel, order.awaitsVerification, order.state == .pendingCancel {
+                return stillWorking(id, at: now)
+            }
             return order.state == .submitted ? enqueue(.accepted(id, at: now), for: id, at: now) : []
         case .apiCancelled, .cancelled, .inactive:
             if let filled, order.executed < filled {
@@ -279,7 +295,7 @@ public struct IBOrderBook: Sendable {
         return .canceled(order.orderID, reason: reason, at: now)
     }
 
-    private mutating func enqueue(_ report: ExecutionReport, for id: OrderID, at now: Timestamp) -> [OrderBookOutput] {
+    mutating func enqueue(_ report: ExecutionReport, for id: OrderID, at now: Timestamp) -> [OrderBookOutput] {
         orders[id]?.outbox.append(.report(report))
         return drain(id, at: now)
     }

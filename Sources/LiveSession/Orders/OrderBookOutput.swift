@@ -11,6 +11,12 @@ public enum OrderBookOutput: Sendable, Hashable {
     case unknownExecution(BrokerExecution)
     /// Something inconsistent the operator should see (the text says what).
     case anomaly(String)
+    /// An execId already applied, reported again for another order, side, quantity or instrument: not applied and
+    /// never dropped silently. Raise an ALERT: the broker's book and this one disagree.
+    case executionConflict(ExecutionConflict)
+    /// An order's state at the broker is unknown (161 on its cancel): ask the broker (completed orders,
+    /// executions, open orders) and feed the answers back (`completedOrder`, `execution`, `openOrder`).
+    case verificationNeeded(OrderVerification)
 }
 
 /// A commission joined to its fill by execId after the fill was delivered.

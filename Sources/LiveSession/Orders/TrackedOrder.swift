@@ -35,6 +35,9 @@ public struct TrackedOrder: Sendable, Hashable {
     public var delivered: Quantity = .zero
     /// A terminal status seen before the executions it implies: applied once `executed` reaches `filledAtEnd`.
     var deferredTerminal: DeferredTerminal?
+    /// Set by error 161 on a cancel: the broker's state of the order is unknown until the owner's verification
+    /// (completed orders, executions, open orders) arrives; no final state is recorded from the error itself.
+    public internal(set) var awaitsVerification = false
     /// Terms of a modification in flight.
     var pendingModification: TWSOrder? {
         get { pendingBox?.order }

@@ -77,6 +77,8 @@ public final class OrderJournal: Sendable {
         do {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            // SQLite creates the -wal and -shm files with the database file's permissions.
+            try PrivateFile.createIfMissing(atPath: path)
             var configuration = Configuration()
             // The bot and `ibtrader journal` may open the file at once: wait for a lock instead of failing.
             configuration.busyMode = .timeout(10)

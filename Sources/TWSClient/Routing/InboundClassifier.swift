@@ -101,7 +101,8 @@ enum InboundClassifier {
         case 9:
             reader.message = "nextValidId"
             try reader.skip(1, "version")
-            return .nextValidID(try reader.readInt("orderId"))
+            // An id outside 1…2³¹−1 must not reach the allocator or the session info: dropped (and logged).
+            return .nextValidID(try checked(try reader.readInt("orderId"), TWSValueRange.orderIDs, "orderId", reader))
         case 15:
             reader.message = "managedAccounts"
             try reader.skip(1, "version")
@@ -111,7 +112,8 @@ enum InboundClassifier {
             return .error(try errorNotice(&reader, serverVersion: serverVersion))
         case 3, 5:
             reader.message = id == 3 ? "orderStatus" : "openOrder"
-            return .orderEvent(orderID: try reader.readInt("orderId"), isOpenOrder: id == 5)
+            let orderID = try checked(try reader.readInt("orderId"), TWSValueRange.javaInt, "orderId", reader)
+            return .orderEvent(orderID: orderID, isOpenOrder: id == 5)
         case 11:
             reader.message = "execDetails"
             return .execution(requestID: try reader.readInt("reqId"))
@@ -120,6 +122,17 @@ enum InboundClassifier {
         default:
             return .unrouted
         }
+    }
+
+    /// `value` when it lies in `range`, else the decoder's out-of-range error.
+    private static func checked(
+        _ value: Int, _ range: ClosedRange<Int>, _ field: String, _ reader: TWSFieldReader
+    ) throws(TWSDecodingError) -> Int {
+        guard range.contains(value) else {
+            throw .outOfRange(message: reader.message, field: field, value: String(value),
+                              allowed: "\(range.lowerBound)…\(range.upperBound)")
+        }
+        return value
     }
 
     private static func requestID(afterVersion: Bool, _ reader: inout TWSFieldReader) throws(TWSDecodingError) -> Int {

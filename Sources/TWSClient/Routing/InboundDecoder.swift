@@ -69,8 +69,8 @@ struct InboundDecoder: Sendable {
             let (message, disposition) = try InboundClassifier.classify(payload, serverVersion: serverVersion)
             return InboundFrame(item: .undecodable(message, error), disposition: disposition)
         } catch {
-            let fields = TWSFrame.fields(of: payload).joined(separator: "|")
-            logger.warning("skipping malformed frame from TWS: \(error) [\(fields)]")
+            let fields = TWSText.loggable(TWSFrame.fields(of: payload).joined(separator: "|"))
+            logger.warning("skipping malformed frame from TWS: \(TWSText.loggable("\(error)")) [\(fields)]")
             return nil
         }
     }

@@ -235,6 +235,7 @@ public enum TWSRequest: Sendable, Equatable {
             throw .unknownMessageID(id)
         }
         try reader.expectEnd()
+        if let error = request.rangeError() { throw error }
         return request
     }
 

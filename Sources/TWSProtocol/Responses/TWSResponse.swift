@@ -262,6 +262,7 @@ public enum TWSResponse: Sendable, Equatable {
         // The fast path in its delivery form (one specialisation of it for both entry points).
         var fast: TWSResponse?
         if decodeFast(id: position.id, bytes: bytes, position: position.offset, { fast = $0 }) != nil, let fast {
+            if let error = fast.rangeError() { throw error }
             return fast
         }
         return try decodeGeneral(id: position.id, bytes: bytes, position: position.offset, serverVersion: serverVersion)
@@ -276,7 +277,12 @@ public enum TWSResponse: Sendable, Equatable {
         into body: (TWSResponse) -> Void
     ) throws(TWSDecodingError) {
         let position = try fieldsStart(of: bytes)
-        if decodeFast(id: position.id, bytes: bytes, position: position.offset, { body($0) }) != nil { return }
+        var rangeError: TWSDecodingError?
+        let delivered: Void? = decodeFast(id: position.id, bytes: bytes, position: position.offset) { response in
+            if let error = response.rangeError() { rangeError = error } else { body(response) }
+        }
+        if let rangeError { throw rangeError }
+        if delivered != nil { return }
         body(try decodeGeneral(id: position.id, bytes: bytes, position: position.offset, serverVersion: serverVersion))
     }
 
@@ -322,6 +328,7 @@ public enum TWSResponse: Sendable, Equatable {
             throw .unknownMessageID(id)
         }
         try reader.expectEnd()
+        if let error = response.rangeError() { throw error }
         return response
     }
 

@@ -10,7 +10,8 @@ struct HistoryCommand: AsyncParsableCommand {
         abstract: "Download historical bars as CSV (date,open,high,low,close,volume) on standard output.",
         discussion: """
             Daily and larger bars print a plain date (2024-03-01); intraday bars print UTC (2024-03-01T14:30:00Z). \
-            The contract is qualified first; the request asks for epoch-second dates ending now.
+            The contract is qualified first; the request asks for epoch-second dates ending now. --timeout bounds \
+            the whole exchange: connecting, qualifying and the download.
             """
     )
 
@@ -30,17 +31,21 @@ struct HistoryCommand: AsyncParsableCommand {
     var rth: Bool = false
 
     func run() async throws {
-        let bars = try await connection.withConnection { client, _ in
-            let details = try await client.qualify(contract.contract)
-            var query = TWSHistoricalBarsQuery(contract: details.contract, duration: duration, barSize: bar)
-            query.whatToShow = what
-            query.useRTH = rth
-            query.formatDate = 2
-            query.endDateTime = ""
-            do {
-                return try await client.historicalBars(query)
-            } catch {
-                throw CLIError("\(contract.symbol): \(error)")
+        let (connection, contract, duration, bar, what, rth) = (connection, contract, duration, bar, what, rth)
+        // --timeout bounds the whole exchange: a download whose end never comes must not wait forever.
+        let bars = try await connection.withinTimeout("the \(contract.symbol) bars") {
+            try await connection.withConnection { client, _ in
+                let details = try await client.qualify(contract.contract)
+                var query = TWSHistoricalBarsQuery(contract: details.contract, duration: duration, barSize: bar)
+                query.whatToShow = what
+                query.useRTH = rth
+                query.formatDate = 2
+                query.endDateTime = ""
+                do {
+                    return try await client.historicalBars(query)
+                } catch {
+                    throw CLIError("\(contract.symbol): \(error)")
+                }
             }
         }
         var output = "date,open,high,low,close,volume\n"

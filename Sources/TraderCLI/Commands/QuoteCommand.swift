@@ -7,7 +7,8 @@ import TWSProtocol
 struct QuoteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "quote",
-        abstract: "Print a market data snapshot: bid, ask, last, volume, and whether it is live or delayed."
+        abstract: "Print a market data snapshot: bid, ask, last, volume, and whether it is live or delayed.",
+        discussion: "--timeout bounds the whole exchange: connecting, qualifying the contract and the snapshot."
     )
 
     @OptionGroup var connection: ConnectionOptions
@@ -23,13 +24,17 @@ struct QuoteCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (details, snapshot) = try await connection.withConnection { client, _ in
-            let details = try await client.qualify(contract.contract)
-            do {
-                try await client.setMarketDataType(TWSMarketDataType(rawValue: marketDataType) ?? .delayed)
-                return (details, try await client.marketDataSnapshot(contract: details.contract))
-            } catch {
-                throw CLIError("\(contract.symbol): \(error)")
+        let (connection, contract, marketDataType) = (connection, contract, marketDataType)
+        // --timeout bounds the whole exchange: a snapshot whose end never comes must not wait forever.
+        let (details, snapshot) = try await connection.withinTimeout("the \(contract.symbol) snapshot") {
+            try await connection.withConnection { client, _ in
+                let details = try await client.qualify(contract.contract)
+                do {
+                    try await client.setMarketDataType(TWSMarketDataType(rawValue: marketDataType) ?? .delayed)
+                    return (details, try await client.marketDataSnapshot(contract: details.contract))
+                } catch {
+                    throw CLIError("\(contract.symbol): \(error)")
+                }
             }
         }
         func price(_ live: TWSTickType, _ delayed: TWSTickType) -> String {

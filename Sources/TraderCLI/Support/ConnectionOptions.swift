@@ -62,6 +62,19 @@ struct ConnectionOptions: ParsableArguments {
         return configuration
     }
 
+    /// Runs a whole exchange (`withConnection` and what it does) within `--timeout`; past it, one clear line.
+    func withinTimeout<Result: Sendable>(
+        _ what: String, _ exchange: @escaping @Sendable () async throws -> Result
+    ) async throws -> Result {
+        // Flag ranges are checked by the config work (issue #24); a year is beyond any sensible wait.
+        let seconds = min(timeout, 365 * 86_400)
+        do {
+            return try await withTimeLimit(.milliseconds(Int64(seconds * 1000)), waitingFor: what, exchange)
+        } catch let error as TWSRequestError {
+            throw CLIError("\(error) (--timeout \(timeout) s bounds the whole exchange)")
+        }
+    }
+
     /// Connects, runs `body`, disconnects; connection errors become one clear line.
     func withConnection<Result: Sendable>(
         _ configuration: TWSConnectionConfiguration? = nil, _ body: (TWSConnection, TWSSessionInfo) async throws -> Result

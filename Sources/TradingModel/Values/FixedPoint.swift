@@ -10,7 +10,8 @@ public enum FixedPoint {
     public static let decimals = 8
 
     /// Parses a plain decimal string (`-12.5`, `100.0211`, `7`) into 1e-8 units without going through `Double`.
-    /// - Returns: `nil` for empty text, stray characters, more than 8 decimals or overflow.
+    /// - Returns: `nil` for empty text, stray characters, more than 8 decimals or a magnitude beyond
+    ///   92,233,720,368.54775807 (the `Int64` range).
     public static func parse<S: StringProtocol>(_ text: S) -> Int64? {
         var bytes = Array(text.utf8)
         return bytes.withUnsafeMutableBufferPointer { parse(UnsafeBufferPointer($0)) }
@@ -53,8 +54,9 @@ public enum FixedPoint {
             fractionDigits += 1
         }
         let (w, o) = whole.multipliedReportingOverflow(by: scale)
-        if o { return nil }
-        let value = w + fraction
+        // 92233720368.55 passes the multiplication and overflows here.
+        let (value, o2) = w.addingReportingOverflow(fraction)
+        if o || o2 { return nil }
         return negative ? -value : value
     }
 
@@ -92,6 +94,16 @@ public enum FixedPoint {
             }
             return String(decoding: UnsafeRawBufferPointer(rebasing: raw[end..<32]), as: UTF8.self)
         }
+    }
+
+    /// A `Double` as 1e-8 units, rounded to nearest; `nil` when it is not finite or its magnitude does not fit the
+    /// `Int64` range (about 9.2e10). For values from outside (a flag, a file, the network).
+    public static func checkedUnits(_ value: Double) -> Int64? {
+        guard value.isFinite else { return nil }
+        let scaled = (value * Double(scale)).rounded()
+        // 2^63 is exactly representable; every double below it converts.
+        guard scaled > -9.223_372_036_854_775_808e18, scaled < 9.223_372_036_854_775_808e18 else { return nil }
+        return Int64(scaled)
     }
 
     /// `a * b / scale`, rounded half away from zero, computed without intermediate overflow.

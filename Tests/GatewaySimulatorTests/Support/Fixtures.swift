@@ -51,12 +51,14 @@ func errorCodes(_ responses: [TWSResponse]) -> [Int] {
 func withSimulator<Result: Sendable>(
     clock: ReplayClockMode = .manual, data: MarketDataSet = testData,
     gateway: GatewayConfiguration = GatewayConfiguration(), faults: FaultScript? = nil,
+    limits: GatewayLimits = GatewayLimits(),
     _ body: @Sendable (GatewaySimulator, Int) async throws -> Result
 ) async throws -> Result {
     var logger = Logger(label: "test.gateway")
     logger.logLevel = .warning
     let simulator = GatewaySimulator(configuration: GatewaySimulatorConfiguration(
-        host: "127.0.0.1", port: 0, data: data, gateway: gateway, clock: clock, faults: faults), logger: logger)
+        host: "127.0.0.1", port: 0, data: data, gateway: gateway, clock: clock, faults: faults, limits: limits),
+        logger: logger)
     return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
         group.addTask { try await simulator.run() }
         let port = await simulator.listeningPort()

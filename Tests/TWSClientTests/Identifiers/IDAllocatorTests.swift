@@ -51,6 +51,28 @@ import TWSProtocol
         }
     }
 
+    /// F3 of the reliability audit: `orderID + 1` and `id + 1` trapped on these values from a hostile server.
+    @Test(arguments: [Int(Int64.max), Int(Int32.max) + 1, Int.min, 0])
+    func idsOutsideTheOrderIDRangeNeverMoveTheCounter(hostile: Int) {
+        var ids = OrderIDAllocator(nextValidID: 10)
+        ids.observe(orderID: hostile)
+        ids.seed(nextValidID: hostile)
+        #expect(ids.next() == 10)
+        var unseeded = OrderIDAllocator(nextValidID: hostile)
+        #expect(!unseeded.isSeeded)
+        #expect(unseeded.next() == nil)
+    }
+
+    @Test func theLastIDIsHandedOutOnceThenNone() {
+        var ids = OrderIDAllocator(nextValidID: Int(Int32.max) - 1)
+        ids.observe(orderID: Int(Int32.max))
+        #expect(ids.next() == nil)
+        var last = OrderIDAllocator(nextValidID: Int(Int32.max))
+        #expect(last.next() == Int(Int32.max))
+        #expect(last.next() == nil)
+        #expect(last.next() == nil)
+    }
+
     @Test func requestIDsIncreaseAndWrapWithin32Bits() {
         var ids = RequestIDAllocator(firstID: 1)
         do {

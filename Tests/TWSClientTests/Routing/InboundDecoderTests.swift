@@ -72,6 +72,22 @@ import Testing
         #expect(message.messageID == 52)
     }
 
+    /// F3 of the reliability audit: these ids reached `OrderIDAllocator` (and trapped in `id + 1`) through the
+    /// raw routing of a frame that did not decode. Now such a frame is dropped; the next one is routed.
+    @Test func orderIDsOutsideTheirRangeAreDroppedNotRouted() throws {
+        var decoder = try started(200)
+        var frames: [InboundFrame] = []
+        let big = "9223372036854775807"
+        try decoder.decode(frame(["9", "1", big]), into: &frames)
+        try decoder.decode(frame(["9", "1", "0"]), into: &frames)
+        let status = ["3", big, "Submitted", "0", "100", "0.0", "1", "0", "0.0", "7", "", "0.0"]
+        try decoder.decode(frame(status), into: &frames)
+        try decoder.decode(frame(["5", "2147483648", "x"]), into: &frames)
+        #expect(frames.isEmpty)
+        try decoder.decode(frame(["9", "1", "7"]), into: &frames)
+        #expect(frames.map(\.disposition) == [.nextValidID(7)])
+    }
+
     @Test func unreadableFramesAreSkippedAndTheStreamGoesOn() throws {
         var decoder = try started(200)
         var frames: [InboundFrame] = []
