@@ -31,11 +31,19 @@ public struct BacktestResult: Sendable {
     public let commissions: Money
     /// Final positions (flat ones included), by instrument index.
     public let positions: [Position]
+    /// Last marks (prices), by instrument index.
+    public let marks: [Price]
+    /// Every entry the engine scaled down to fit a sizing limit.
+    public let riskAdjustments: [RiskAdjustmentRecord]
+    /// Scaled-down entries per rule.
+    public let riskAdjustmentCounts: [RiskRuleKind: Int]
+    /// Positions closed at their last price because their data ended before the run did.
+    public let dataEndings: [DataEnding]
 
     @usableFromInline
     init<S: Strategy>(
         universe: Universe, initialCash: Money, engine: EngineCore<S>, fills: [Fill], equityCurve: EquityCurve,
-        barsProcessed: Int
+        barsProcessed: Int, dataEndings: [DataEnding] = []
     ) {
         self.universe = universe
         self.orders = engine.orders.orders
@@ -53,6 +61,10 @@ public struct BacktestResult: Sendable {
         self.realizedPnL = engine.portfolio.realizedPnL
         self.commissions = engine.portfolio.commissions
         self.positions = engine.portfolio.positions
+        self.marks = engine.portfolio.marks
+        self.riskAdjustments = engine.adjustments
+        self.riskAdjustmentCounts = engine.adjustmentCounts
+        self.dataEndings = dataEndings
     }
 
     /// The typed headline numbers (for regression tests and reports).
@@ -82,6 +94,29 @@ public struct BacktestResult: Sendable {
             text += "\(o.createdAt.nanoseconds),\(o.updatedAt.nanoseconds)\n"
         }
         return text
+    }
+}
+
+/// A position closed because its instrument's data ended before the run (a delisting, a file that stops early).
+public struct DataEnding: Hashable, Sendable {
+    /// The symbol.
+    public var symbol: Symbol
+    /// Its last bar.
+    public var lastBarTime: Timestamp
+    /// When the position was closed: the run's next time step.
+    public var closedAt: Timestamp
+    /// The position closed (signed).
+    public var quantity: Quantity
+    /// The price it was closed at: the last close.
+    public var price: Price
+
+    /// Creates a record.
+    public init(symbol: Symbol, lastBarTime: Timestamp, closedAt: Timestamp, quantity: Quantity, price: Price) {
+        self.symbol = symbol
+        self.lastBarTime = lastBarTime
+        self.closedAt = closedAt
+        self.quantity = quantity
+        self.price = price
     }
 }
 

@@ -114,16 +114,9 @@ struct BacktestCommand: ParsableCommand {
         parameters.applyRisk(to: &settings.risk)
     }
 
-    /// Momentum gets a position cap, no leverage and (with sectors) a 30 % sector cap unless the config sets them.
+    /// The limits in effect: the configured ones plus the strategy's defaults (`RiskProfile`, printed).
     static func defaultRisk(settings: BacktestSettings, spec: StrategySpec, hasSectors: Bool) -> RiskConfig {
-        var risk = settings.risk
-        if case .momentumRotation(let config) = spec {
-            if hasSectors, risk.maxSectorPercentOfEquity == nil { risk.maxSectorPercentOfEquity = 30 }
-            if risk.maxActivePositions == nil { risk.maxActivePositions = config.holdings }
-            // No leverage unless asked for: rebalancing buys must not outrun the sells' proceeds.
-            if risk.maxGrossExposureRatio == nil { risk.maxGrossExposureRatio = 1.0 }
-        }
-        return risk
+        RiskProfile(configured: settings.risk, spec: spec).config
     }
 }
 
