@@ -28,4 +28,24 @@ struct DefaultBacktestExposureTests {
         #expect(worst <= 1.0 + Self.tolerance)
         #expect(worst > 0.9)  // and stays invested
     }
+
+    /// Issue 22's acceptance: the default run denies no replacement buy (its sells make room), has no hidden sector
+    /// cap, and closes MTW (whose data ends in December 2009) at its last price instead of carrying it.
+    @Test func defaultMomentumBacktestDeniesNoReplacementBuyAndClosesEndedData() throws {
+        let settings = BacktestSettings()
+        let spec = try settings.strategySpec(source: "options")
+        let resolved = try DataSourceResolver.resolve(settings.dataSelection.argument, symbols: nil)
+        let market = try BacktestDataLoader.load(resolved, settings: settings)
+        let profile = RiskProfile(configured: settings.risk, spec: spec)
+        #expect(profile.config.maxSectorPercentOfEquity == nil)
+        #expect(profile.lines.contains { $0.key == "maxActivePositions" && $0.origin == .strategyDefault })
+        let config = try settings.backtestConfig(risk: profile.config, source: "options")
+        let result = BacktestRunner.run(spec: spec, data: market.data, config: config)
+        #expect(result.riskDenials.isEmpty)
+        #expect(result.orders.allSatisfy { $0.state != .denied })
+        let mtw = try #require(result.dataEndings.first { $0.symbol == "MTW" })
+        #expect(mtw.price == Price("10.37"))
+        // After each rebalance the book holds the 10 names again (a stop-loss exit may leave a gap until the next).
+        #expect(result.openPositions.count >= 9)
+    }
 }

@@ -189,10 +189,8 @@ struct BacktestSettings {
         }
     }
 
-    /// The flagship defaults: 60-day momentum, top 10, monthly rebalance, equal weight.
-    static let flagshipMomentum = MomentumRotationConfig(
-        lookback: 60, ranking: .rateOfChange, minimumScore: 0, holdings: 10, rebalance: .monthly,
-        weighting: .equal, investedFraction: 0.98, stopLossPercent: 15)
+    /// The flagship defaults (`MomentumRotationConfig.flagship`).
+    static let flagshipMomentum = MomentumRotationConfig.flagship
 }
 
 /// Readable texts for `DecodingError`s: the key path and what was wrong.

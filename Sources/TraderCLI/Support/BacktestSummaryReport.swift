@@ -2,6 +2,7 @@ import Analytics
 import Backtest
 import Foundation
 import TradingEngine
+import TradingModel
 
 /// Metrics, terminal summary and output files of one backtest run.
 struct BacktestSummaryReport {
@@ -16,12 +17,15 @@ struct BacktestSummaryReport {
     let benchmarkName: String?
     let benchmarkCloses: [Double]?
     let parameters: [String: JSONValue]
+    /// The risk limits in effect, with their origin.
+    let riskProfile: RiskProfile
 
     init(
         result: BacktestResult, settings: BacktestSettings, spec: StrategySpec, isDaily: Bool, periodsPerYear: Int,
         dataDescription: String
     ) throws {
         self.result = result
+        self.riskProfile = RiskProfile(configured: settings.risk, spec: spec)
         self.settings = settings
         self.isDaily = isDaily
         self.periodsPerYear = periodsPerYear
@@ -69,19 +73,33 @@ struct BacktestSummaryReport {
 
     private var deniedOrders: Int { result.riskDenialCounts.values.reduce(0, +) }
 
+    /// How times are printed: dates for daily data, UTC datetimes otherwise.
+    func timeText(_ time: Timestamp) -> String { BacktestOutput(result: result, isDaily: isDaily).time(time) }
+
     func table(engineSeconds: Double, runSeconds: Double) -> String {
         let bars = result.barsProcessed
-        let extra: [(String, String)] = [
+        var extra: [(String, String)] = [
             ("Orders / fills", "\(result.orders.count) / \(result.fills.count)"),
             ("Risk denials", "\(deniedOrders)" + (result.riskDenialCounts.isEmpty ? "" : " (" + result.riskDenialCounts
                 .sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ") + ")")),
+            ("Scaled down to fit", "\(result.riskAdjustments.count)" + (result.riskAdjustmentCounts.isEmpty ? "" : " (" + result.riskAdjustmentCounts
+                .sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ") + ")")),
+            ("Open positions at the end", "\(result.openPositions.count)"),
             ("Commissions", result.commissions.centsDescription),
             ("Bars processed", "\(bars) (\(result.universe.instruments.count) symbols)"),
             ("Engine", String(format: "%.3f s, %@ bars/s", engineSeconds, Self.rate(Double(bars) / max(engineSeconds, 1e-9)))),
             ("Whole run (load + run + metrics)", String(format: "%.3f s", runSeconds)),
         ]
+        let limits = riskProfile.lines.filter { $0.origin != .off }
+        for (k, line) in limits.enumerated() {
+            let origin = line.origin == .configured ? "" : " (\(line.origin.rawValue))"
+            extra.append((k == 0 ? "Risk profile" : "", "\(line.key) \(line.value)\(origin)"))
+        }
+        if limits.isEmpty { extra.append(("Risk profile", "no limits")) }
         let benchmark = benchmarkName.map { " vs \($0)" } ?? ""
-        return SummaryTable.render(report.metricValues, title: "Backtest: \(settings.strategy)\(benchmark)", extra: extra)
+        var text = SummaryTable.render(report.metricValues, title: "Backtest: \(settings.strategy)\(benchmark)", extra: extra)
+        for warning in result.warnings(format: timeText) { text += "warning: \(warning)\n" }
+        return text
     }
 
     func write(to directory: String, engineSeconds: Double) throws {
@@ -97,15 +115,31 @@ struct BacktestSummaryReport {
             "risk_denials": .integer(deniedOrders),
             "risk_denials_by_rule": .object(Dictionary(uniqueKeysWithValues: result.riskDenialCounts.map { ($0.key.rawValue, JSONValue.integer($0.value)) })),
             "order_list_hash": .string(result.orderListHash),
+            "risk_adjustments": .integer(result.riskAdjustments.count),
+            "risk_adjustments_by_rule": .object(Dictionary(uniqueKeysWithValues: result.riskAdjustmentCounts.map { ($0.key.rawValue, JSONValue.integer($0.value)) })),
+            "risk_profile": .object(Dictionary(uniqueKeysWithValues: riskProfile.lines.map {
+                ($0.key, JSONValue.object(["value": .string($0.value), "origin": .string($0.origin.rawValue)]))
+            })),
+            "warnings": .array(result.warnings(format: timeText).map(JSONValue.string)),
+            "open_positions": .array(result.openPositions.map {
+                .object([
+                    "symbol": .string($0.symbol.rawValue), "quantity": .number($0.quantity.doubleValue),
+                    "average_price": .number($0.averagePrice.doubleValue), "last_price": .number($0.lastPrice.doubleValue),
+                    "unrealized_pnl": .number($0.unrealizedPnL.doubleValue),
+                ])
+            }),
         ]
         try writeTextFile(report.summaryJSON(parameters: parameters, extra: extra), to: directory + "/summary.json")
-        let html = HTMLReport.render(HTMLReportInput(
+        var input = HTMLReportInput(
             title: "IBTrader backtest: \(settings.strategy)", report: report, series: equity,
             benchmarkCloses: benchmarkCloses, benchmarkName: benchmarkName ?? "Benchmark", trades: result.analyticsTrades,
             parameters: parameters.mapValues { value in
                 if case .string(let text) = value { return text }
                 return value.serialized()
-            }))
+            })
+        input.warnings = result.warnings(format: timeText)
+        input.sections = result.reportSections(profile: riskProfile)
+        let html = HTMLReport.render(input)
         try writeTextFile(html, to: directory + "/report.html")
     }
 

@@ -85,6 +85,13 @@ public struct MomentumRotationConfig: Hashable, Sendable, Codable {
         self.minimumWeightChange = minimumWeightChange
     }
 
+    /// The flagship (`ibtrader backtest` with no options): 60-bar momentum, top 10, monthly, equal weight, 98 %
+    /// invested, a 15 % stop-loss; a holding stays while it ranks in the top 15 (`rankBuffer` 5), and drifts under
+    /// 2 % of equity are not traded.
+    public static let flagship = MomentumRotationConfig(
+        lookback: 60, ranking: .rateOfChange, minimumScore: 0, holdings: 10, rebalance: .monthly,
+        weighting: .equal, investedFraction: 0.98, stopLossPercent: 15, rankBuffer: 5, minimumWeightChange: 0.02)
+
     /// The peers' reference rotation (`shared/peers`, strategy b): no rank buffer and no minimum trade, so every
     /// rebalance resizes every holding to its target.
     public var withoutChurnFilters: Self {
