@@ -7,8 +7,9 @@
 /// let svg = chart.render()
 /// ```
 struct SVGChart: Sendable {
-    /// Whether series are drawn as lines or as areas filled to zero.
-    enum Style: Sendable { case line, area }
+    /// Whether series are drawn as lines, as areas filled to zero, or stacked on each other (each band from the
+    /// sum of the series before it to that sum plus its own value).
+    enum Style: Sendable { case line, area, stacked }
 
     var title: String
     /// Number of points; every series has a value per point (`nil` for a gap).
@@ -50,7 +51,15 @@ struct SVGChart: Sendable {
         // The finite values' range, in one pass (no array of every value).
         var lowest = Double.infinity
         var highest = -Double.infinity
-        for item in series {
+        if style == .stacked {
+            for index in 0..<count {
+                var total = 0.0
+                for item in series where index < item.count { total += item.value(index).flatMap { $0.isFinite ? $0 : nil } ?? 0 }
+                lowest = min(lowest, 0)
+                highest = max(highest, total)
+            }
+        }
+        for item in series where style != .stacked {
             for index in 0..<min(count, item.count) {
                 if let value = item.value(index), value.isFinite {
                     lowest = min(lowest, value)
@@ -65,7 +74,7 @@ struct SVGChart: Sendable {
         let firstTime = time(0), lastTime = time(count - 1)
         var low = lowest
         var high = highest
-        if style == .area {
+        if style != .line {
             low = min(low, 0)
             high = max(high, 0)
         }
@@ -86,7 +95,11 @@ struct SVGChart: Sendable {
         svg += valueAxis(axis.ticks, y: y)
         svg += timeAxis(AxisTicks.times(from: t0, to: t1), x: x)
         svg += "<g class=\"series\">"
-        for item in series { svg += plot(item, x: x, y: y, baseline: y(min(max(0, axis.domain.lowerBound), axis.domain.upperBound))) }
+        if style == .stacked {
+            svg += stackedBands(x: x, y: y)
+        } else {
+            for item in series { svg += plot(item, x: x, y: y, baseline: y(min(max(0, axis.domain.lowerBound), axis.domain.upperBound))) }
+        }
         svg += "</g>"
         svg += "<rect x=\"\(c(left))\" y=\"\(c(top))\" width=\"\(c(right - left))\" height=\"\(c(bottom - top))\" fill=\"none\" stroke=\"#999\"/>"
         return svg + "</svg>"
@@ -157,6 +170,26 @@ struct SVGChart: Sendable {
             }
             let dash = item.dashed ? " stroke-dasharray=\"6 3\"" : ""
             svg += "<path d=\"\(line)\" fill=\"none\" stroke=\"\(item.color)\" stroke-width=\"1.5\" stroke-linejoin=\"round\"\(dash)/>"
+        }
+        return svg
+    }
+
+    /// The bands of a stacked chart, bottom series first: each a polygon along the running sum's top edge and
+    /// back along the edge below it.
+    private func stackedBands(x: (Int64) -> Double, y: (Double) -> Double) -> String {
+        var svg = ""
+        var below = [Double](repeating: 0, count: count)
+        for item in series {
+            var above = below
+            for index in 0..<min(count, item.count) {
+                if let value = item.value(index), value.isFinite { above[index] += value }
+            }
+            guard count > 0 else { break }
+            var path = "M\(c(x(time(0)))) \(c(y(above[0])))"
+            for index in 1..<max(count, 1) { path += " L\(c(x(time(index)))) \(c(y(above[index])))" }
+            for index in stride(from: count - 1, through: 0, by: -1) { path += " L\(c(x(time(index)))) \(c(y(below[index])))" }
+            svg += "<path d=\"\(path) Z\" fill=\"\(item.color)\" fill-opacity=\"0.85\" stroke=\"#ffffff\" stroke-width=\"0.5\"/>"
+            below = above
         }
         return svg
     }

@@ -39,6 +39,8 @@ public struct BacktestResult: Sendable {
     public let riskAdjustmentCounts: [RiskRuleKind: Int]
     /// Positions closed at their last price because their data ended before the run did.
     public let dataEndings: [DataEnding]
+    /// The allocator's records (`allocations.csv`), one per reallocation and symbol; empty for other strategies.
+    public let allocations: [AllocationRecord]
 
     @usableFromInline
     init<S: Strategy>(
@@ -65,6 +67,7 @@ public struct BacktestResult: Sendable {
         self.riskAdjustments = engine.adjustments
         self.riskAdjustmentCounts = engine.adjustmentCounts
         self.dataEndings = dataEndings
+        self.allocations = (engine.strategy as? any AllocationReporting)?.allocations ?? []
     }
 
     /// The typed headline numbers (for regression tests and reports).

@@ -77,6 +77,8 @@ public enum BacktestRunner {
             run(strategy: BollingerMeanReversion(config: c), data: data, config: config, progress: progress)
         case let .momentumRotation(c):
             run(strategy: MomentumRotation(config: c), data: data, config: config, progress: progress)
+        case let .performanceAllocator(c):
+            run(strategy: PerformanceAllocator(config: c), data: data, config: config, progress: progress)
         }
     }
 }

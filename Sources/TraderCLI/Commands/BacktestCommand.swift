@@ -18,8 +18,10 @@ struct BacktestCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "momentum | sma-cross | ema-cross | rsi | bollinger")
+    @Option(name: .long, help: "momentum | sma-cross | ema-cross | rsi | bollinger (with --allocator: the base strategy, default sma-cross)")
     var strategy: String?
+    @Option(name: .long, help: "performance: run the strategy on every symbol and move capital to where it earns (see --window, --reallocate, --top, --max-weight, --step).")
+    var allocator: String?
     @Option(name: .long, help: "bundled:NAME (sp500, stocks, spy, benchmark) | DIR | FILE | sqlite:PATH")
     var data: String?
     @Option(name: .long, help: "With --data sqlite:PATH: the bar size to read (default: the store's only one, else '1 day').")
@@ -74,7 +76,8 @@ struct BacktestCommand: ParsableCommand {
         print(summary.table(engineSeconds: engineSeconds, runSeconds: runSeconds))
         if let out {
             try summary.write(to: out, engineSeconds: engineSeconds)
-            print("wrote \(out)/trades.csv, orders.csv, equity.csv, summary.json, report.html")
+            let allocations = result.allocations.isEmpty ? "" : ", allocations.csv"
+            print("wrote \(out)/trades.csv, orders.csv, equity.csv\(allocations), summary.json, report.html")
         }
     }
 
@@ -96,7 +99,11 @@ struct BacktestCommand: ParsableCommand {
     }
 
     private func applyOverrides(to settings: inout BacktestSettings) {
-        if let strategy { settings.strategy = strategy }
+        if let strategy {
+            settings.strategy = strategy
+            settings.strategyIsExplicit = true
+        }
+        if let allocator { settings.allocator = allocator }
         if let data { settings.data = data }
         if let symbols {
             settings.symbols = BacktestSettings.symbolList(symbols)

@@ -23,6 +23,13 @@ import Yams
 /// ```
 struct BacktestSettings {
     var strategy = "momentum"
+    /// Whether `strategy` was given (the performance allocator's base defaults to sma-cross, not momentum).
+    var strategyIsExplicit = false
+    /// `performance`: the performance-weighted allocator over `strategy` as its base.
+    var allocator: String?
+    /// The allocator's settings (`PerformanceAllocatorConfig` keys: window, reallocation, topCount, maxWeight, step,
+    /// minimumTradeValue).
+    var allocation: Node?
     var data: String?
     var symbols: [String]?
     var start: String?
@@ -56,7 +63,7 @@ struct BacktestSettings {
         var settings = BacktestSettings()
         let known: Set<String> = [
             "strategy", "data", "symbols", "start", "end", "cash", "benchmark", "fill", "commission", "slippageBps",
-            "settlementDays", "badRows", "quantity", "percent", "parameters", "risk",
+            "settlementDays", "badRows", "quantity", "percent", "parameters", "risk", "allocator", "allocation",
         ]
         for (keyNode, value) in mapping {
             guard let key = keyNode.string else { continue }
@@ -74,7 +81,11 @@ struct BacktestSettings {
                 return number
             }
             switch key {
-            case "strategy": settings.strategy = try string()
+            case "strategy":
+                settings.strategy = try string()
+                settings.strategyIsExplicit = true
+            case "allocator": settings.allocator = try string()
+            case "allocation": settings.allocation = value
             case "data": settings.data = try string()
             case "symbols":
                 guard let list = value.sequence?.compactMap(\.string) else {
@@ -110,6 +121,17 @@ struct BacktestSettings {
         guard Self.strategies.contains(strategy) else {
             throw CLIError("\(source): strategy '\(strategy)' is not one of \(Self.strategies.joined(separator: ", "))")
         }
+        if let allocator, allocator != "performance" {
+            throw CLIError("\(source): allocator must be performance, got '\(allocator)'")
+        }
+        if allocator != nil, strategyIsExplicit, strategy == "momentum" {
+            throw CLIError(
+                "\(source): the performance allocator runs a per-symbol base strategy on each symbol: "
+                    + "strategy must be sma-cross, ema-cross, rsi or bollinger")
+        }
+        if allocator != nil, quantity != nil || percent != nil {
+            throw CLIError("\(source): quantity and percent do not apply to the performance allocator (it sizes from each symbol's capital)")
+        }
         guard ["next-open", "close"].contains(fill) else {
             throw CLIError("\(source): fill must be next-open or close, got '\(fill)'")
         }
@@ -120,12 +142,21 @@ struct BacktestSettings {
         _ = try commissionModel(source: source)
     }
 
-    /// The data argument and symbol filter: `bundled:sp500` for momentum, otherwise `bundled:stocks` with GOOG.
+    /// The data argument and symbol filter: `bundled:sp500` for momentum, `bundled:stocks` for the performance
+    /// allocator, otherwise `bundled:stocks` with GOOG.
     var dataSelection: (argument: String, symbols: [String]?) {
-        let argument = data ?? (strategy == "momentum" ? "bundled:sp500" : "bundled:stocks")
-        if data == nil, strategy != "momentum", symbols == nil { return (argument, ["GOOG"]) }
+        let argument = data ?? (strategy == "momentum" && allocator == nil ? "bundled:sp500" : "bundled:stocks")
+        if data == nil, strategy != "momentum", allocator == nil, symbols == nil { return (argument, ["GOOG"]) }
         return (argument, symbols)
     }
+
+    /// The strategy's name as printed: `momentum`, `sma-cross`, `performance allocator over sma-cross`.
+    var strategyTitle: String {
+        allocator == nil ? strategy : "performance allocator over \(baseStrategyName)"
+    }
+
+    /// The strategy each symbol runs under the allocator (sma-cross unless one was named).
+    var baseStrategyName: String { strategyIsExplicit || strategy != "momentum" ? strategy : "sma-cross" }
 
     /// `A, B,C` → `["A", "B", "C"]`.
     static func symbolList(_ text: String) -> [String] {
@@ -158,6 +189,28 @@ struct BacktestSettings {
 
     /// The strategy with its parameters: the config file's `parameters`, then the sizing options.
     func strategySpec(source: String) throws -> StrategySpec {
+        guard allocator != nil else { return try singleStrategySpec(source: source) }
+        var base = self
+        base.allocator = nil
+        base.strategy = baseStrategyName
+        var config = PerformanceAllocatorConfig(base: try base.singleStrategySpec(source: source))
+        if let allocation {
+            do {
+                let decoded = try YAMLDecoder().decode(PerformanceAllocatorConfig.self, from: allocation)
+                config = PerformanceAllocatorConfig(
+                    base: config.base, window: decoded.window, reallocation: decoded.reallocation,
+                    topCount: decoded.topCount, maxWeight: decoded.maxWeight, step: decoded.step,
+                    minimumTradeValue: decoded.minimumTradeValue)
+            } catch {
+                throw CLIError("\(source): 'allocation': \(DecodingErrorText.describe(error))")
+            }
+        }
+        if let problem = config.problem { throw CLIError("\(source): 'allocation': \(problem)") }
+        return .performanceAllocator(config: config)
+    }
+
+    /// The strategy without an allocator.
+    private func singleStrategySpec(source: String) throws -> StrategySpec {
         func decode<T: Decodable>(_ type: T.Type, _ fallback: T) throws -> T {
             guard let parameters else { return fallback }
             do {

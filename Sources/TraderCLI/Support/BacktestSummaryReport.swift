@@ -58,7 +58,7 @@ struct BacktestSummaryReport {
             throw CLIError("cannot compute metrics: \(error)")
         }
         var parameters: [String: JSONValue] = [
-            "strategy": .string(settings.strategy), "data": .string(dataDescription),
+            "strategy": .string(settings.strategyTitle), "data": .string(dataDescription),
             "symbols": .integer(result.universe.instruments.count), "cash": .number(settings.cash),
             "fill": .string(settings.fill), "commission": .string(settings.commission),
             "slippage_bps": .number(settings.slippageBps), "benchmark": .optional(benchmarkName),
@@ -97,7 +97,7 @@ struct BacktestSummaryReport {
         }
         if limits.isEmpty { extra.append(("Risk profile", "no limits")) }
         let benchmark = benchmarkName.map { " vs \($0)" } ?? ""
-        var text = SummaryTable.render(report.metricValues, title: "Backtest: \(settings.strategy)\(benchmark)", extra: extra)
+        var text = SummaryTable.render(report.metricValues, title: "Backtest: \(settings.strategyTitle)\(benchmark)", extra: extra)
         for warning in result.warnings(format: timeText) { text += "warning: \(warning)\n" }
         return text
     }
@@ -107,6 +107,9 @@ struct BacktestSummaryReport {
         try output.writeTradesCSV(to: directory + "/trades.csv")
         try output.writeOrdersCSV(to: directory + "/orders.csv")
         try output.writeEquityCSV(to: directory + "/equity.csv")
+        if !result.allocations.isEmpty {
+            try writeTextFile(result.allocationsCSV(format: timeText), to: directory + "/allocations.csv")
+        }
         let bars = result.barsProcessed
         let extra: [String: JSONValue] = [
             "bars_processed": .integer(bars), "engine_seconds": .number(engineSeconds),
@@ -131,14 +134,14 @@ struct BacktestSummaryReport {
         ]
         try writeTextFile(report.summaryJSON(parameters: parameters, extra: extra), to: directory + "/summary.json")
         var input = HTMLReportInput(
-            title: "IBTrader backtest: \(settings.strategy)", report: report, series: equity,
+            title: "IBTrader backtest: \(settings.strategyTitle)", report: report, series: equity,
             benchmarkCloses: benchmarkCloses, benchmarkName: benchmarkName ?? "Benchmark", trades: result.analyticsTrades,
             parameters: parameters.mapValues { value in
                 if case .string(let text) = value { return text }
                 return value.serialized()
             })
         input.warnings = result.warnings(format: timeText)
-        input.sections = result.reportSections(profile: riskProfile)
+        input.sections = result.allocatorSections + result.reportSections(profile: riskProfile)
         let html = HTMLReport.render(input)
         try writeTextFile(html, to: directory + "/report.html")
     }

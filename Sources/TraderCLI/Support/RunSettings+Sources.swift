@@ -49,7 +49,7 @@ struct RunConfigDocument {
                 let path = "\(section).\(key)"
                 if value.null != nil {
                     document.nullPaths.insert(path)
-                } else if path == "strategy.parameters" {
+                } else if path == "strategy.parameters" || path == "strategy.allocation" {
                     document.structured[path] = value
                 } else if path == "universe.symbols" || path == "connection.resetDays" {
                     let what = path == "universe.symbols" ? "symbols" : "day names"

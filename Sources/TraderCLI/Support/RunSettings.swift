@@ -20,6 +20,9 @@ struct RunSettings {
     var strategy = "momentum"
     var cash: Double = 100_000
     var parameters: Node?
+    /// `strategy.allocator` (`performance`) and `strategy.allocation` (`PerformanceAllocatorConfig` keys).
+    var allocator: String?
+    var allocation: Node?
     var risk = RiskConfig()
     /// `risk.maxOrderEfficiencyRatio` / `risk.orderEfficiencyMinimumOrders`: the broker's order-efficiency limit.
     var orderEfficiency: OrderEfficiencyLimit?
@@ -76,7 +79,7 @@ struct RunSettings {
         "health": ["stuckLoopTimeout"],
         "latency": ["cpuWakeLatency", "busyPoll", "busyPollCPU", "keepWarm"],
         "universe": ["symbols"],
-        "strategy": ["name", "cash", "parameters"],
+        "strategy": ["name", "cash", "parameters", "allocator", "allocation"],
         "risk": [
             "maxPositionValue", "maxPositionPercentOfEquity", "maxGrossExposureRatio", "maxActivePositions",
             "maxDailyLossPercent", "maxDrawdownPercent", "maxSectorPercentOfEquity", "volatilitySymbol",
@@ -256,6 +259,8 @@ struct RunSettings {
         }
         // Not from the environment: a free-form mapping, decoded like `ibtrader backtest`'s.
         settings.parameters = values.document.structured["strategy.parameters"]
+        settings.allocator = try string("strategy.allocator")
+        settings.allocation = values.document.structured["strategy.allocation"]
         // The order-efficiency keys belong to the broker (OrderEfficiencyGuard), not to RiskConfig.
         let efficiencyKeys: Set<String> = ["risk.maxOrderEfficiencyRatio", "risk.orderEfficiencyMinimumOrders"]
         if let ratio = try double("risk.maxOrderEfficiencyRatio") {
@@ -361,7 +366,11 @@ struct RunSettings {
     func strategySpec() throws -> StrategySpec {
         var backtest = BacktestSettings()
         backtest.strategy = strategy
+        backtest.strategyIsExplicit = true
         backtest.parameters = parameters
+        backtest.allocator = allocator
+        backtest.allocation = allocation
+        try backtest.validate(source: source)
         return try backtest.strategySpec(source: "\(source): 'strategy.parameters'")
     }
 

@@ -38,6 +38,20 @@ struct StrategyParameterOptions: ParsableArguments {
     var stopLoss: Double?
     @Option(name: .customLong("take-profit"), help: "momentum: per-position take-profit in percent.")
     var takeProfit: Double?
+    @Option(name: .long, help: "performance allocator: W, bars of shadow return and dollar volume (default 60).")
+    var window: Int?
+    @Option(name: .long, help: "performance allocator: daily | weekly | monthly | N (every N bars). Default 20.")
+    var reallocate: String?
+    @Option(name: .customLong("max-weight"), help: "performance allocator: largest weight of one symbol, 0-1 (default 0.3).")
+    var maxWeight: Double?
+    @Option(name: .long, help: "performance allocator: fraction of the way to the target per reallocation, 0-1 (default 0.5).")
+    var step: Double?
+    @Option(name: .customLong("min-trade"), help: "momentum, performance allocator: smallest trade, in money (default 0).")
+    var minimumTrade: Double?
+    @Option(name: .customLong("rank-buffer"), help: "momentum: keep a holding while it ranks within top + this (default 5).")
+    var rankBuffer: Int?
+    @Option(name: .customLong("min-weight-change"), help: "momentum: smallest resize, fraction of equity (default 0.02).")
+    var minimumWeightChange: Double?
     @Option(name: .customLong("sector-limit"), help: "Risk: largest sector exposure, percent of equity.")
     var sectorLimit: Double?
     @Option(name: .customLong("max-positions"), help: "Risk: most positions at once.")
@@ -114,22 +128,52 @@ struct StrategyParameterOptions: ParsableArguments {
                 default: throw CLIError("--weighting must be equal or inverse-vol, got '\(weighting)'")
                 }
             }
+            try reject([("--window", window.map(Double.init)), ("--max-weight", maxWeight), ("--step", step)], for: "momentum")
+            if reallocate != nil { throw CLIError("--reallocate applies to the performance allocator only") }
+            if let rankBuffer { config.rankBuffer = rankBuffer }
+            if let minimumWeightChange { config.minimumWeightChange = minimumWeightChange }
+            if let minimumTrade { config.minimumTradeValue = minimumTrade }
             if let minimumMomentum { config.minimumScore = minimumMomentum }
             if let stopLoss { config.stopLossPercent = stopLoss }
             if let takeProfit { config.takeProfitPercent = takeProfit }
             guard config.lookback >= 1, config.holdings >= 1 else { throw CLIError("--lookback and --top must be ≥ 1") }
+            guard config.rankBuffer >= 0, config.minimumWeightChange >= 0, config.minimumTradeValue >= 0 else {
+                throw CLIError("--rank-buffer, --min-weight-change and --min-trade must not be negative")
+            }
             spec = .momentumRotation(config: config)
+        case .performanceAllocator(var config):
+            try reject([("--lookback", lookback.map(Double.init)), ("--min-momentum", minimumMomentum),
+                        ("--stop-loss", stopLoss), ("--take-profit", takeProfit), ("--rank-buffer", rankBuffer.map(Double.init)),
+                        ("--min-weight-change", minimumWeightChange)], for: "the performance allocator")
+            if rebalance != nil || ranking != nil || weighting != nil {
+                throw CLIError("--rebalance, --ranking and --weighting apply to momentum; the allocator has --reallocate")
+            }
+            if let window { config.window = window }
+            if let reallocate { config.reallocation = try Self.schedule(reallocate, option: "--reallocate") }
+            if let top { config.topCount = top }
+            if let maxWeight { config.maxWeight = maxWeight }
+            if let step { config.step = step }
+            if let minimumTrade { config.minimumTradeValue = minimumTrade }
+            // The base strategy's own options (--fast, --slow, --short, --period, …).
+            var baseOptions = self
+            (baseOptions.top, baseOptions.window, baseOptions.reallocate) = (nil, nil, nil)
+            (baseOptions.maxWeight, baseOptions.step, baseOptions.minimumTrade) = (nil, nil, nil)
+            var base = config.base
+            try baseOptions.apply(to: &base)
+            config.base = base
+            if let problem = config.problem { throw CLIError("performance allocator: \(problem)") }
+            spec = .performanceAllocator(config: config)
         }
     }
 
-    static func schedule(_ text: String) throws -> RebalanceSchedule {
+    static func schedule(_ text: String, option: String = "--rebalance") throws -> RebalanceSchedule {
         switch text {
         case "daily": return .daily
         case "weekly": return .weekly
         case "monthly": return .monthly
         default:
             guard let bars = Int(text), bars >= 1 else {
-                throw CLIError("--rebalance must be daily, weekly, monthly or a number of bars, got '\(text)'")
+                throw CLIError("\(option) must be daily, weekly, monthly or a number of bars, got '\(text)'")
             }
             return .everyBars(bars)
         }
@@ -143,7 +187,11 @@ struct StrategyParameterOptions: ParsableArguments {
 
     private func rejectMomentum(for strategy: String) throws {
         try reject([("--lookback", lookback.map(Double.init)), ("--top", top.map(Double.init)), ("--stop-loss", stopLoss),
-                    ("--take-profit", takeProfit), ("--min-momentum", minimumMomentum)], for: strategy)
+                    ("--take-profit", takeProfit), ("--min-momentum", minimumMomentum),
+                    ("--rank-buffer", rankBuffer.map(Double.init)), ("--min-weight-change", minimumWeightChange),
+                    ("--min-trade", minimumTrade), ("--window", window.map(Double.init)), ("--max-weight", maxWeight),
+                    ("--step", step)], for: strategy)
+        if reallocate != nil { throw CLIError("--reallocate applies to the performance allocator only") }
         if rebalance != nil || ranking != nil || weighting != nil {
             throw CLIError("--rebalance, --ranking and --weighting apply to momentum only")
         }

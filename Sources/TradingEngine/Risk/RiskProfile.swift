@@ -41,7 +41,8 @@ public struct RiskProfile: Hashable, Sendable {
     /// The profile of a configuration with the strategy's defaults added.
     /// - Parameters:
     ///   - configured: the limits the configuration sets.
-    ///   - spec: the strategy; momentum adds `maxActivePositions` = its holdings and `maxGrossExposureRatio` 1.0.
+    ///   - spec: the strategy; momentum adds `maxActivePositions` = its holdings and `maxGrossExposureRatio` 1.0, the
+    ///     performance allocator `maxGrossExposureRatio` 1.0.
     public init(configured: RiskConfig, spec: StrategySpec) {
         var config = configured
         var added: Set<String> = []
@@ -55,6 +56,11 @@ public struct RiskProfile: Hashable, Sendable {
                 config.maxGrossExposureRatio = 1.0
                 added.insert("maxGrossExposureRatio")
             }
+        }
+        if case .performanceAllocator = spec, config.maxGrossExposureRatio == nil {
+            // Weights sum to at most 1; the cap catches an entry whose next open gaps above the close it was sized at.
+            config.maxGrossExposureRatio = 1.0
+            added.insert("maxGrossExposureRatio")
         }
         self.config = config
         func line(_ key: String, _ value: String?) -> Line {

@@ -32,8 +32,7 @@ public struct MomentumRotation: Strategy {
     /// The configuration.
     public let config: MomentumRotationConfig
     var slots: [Slot] = []
-    var slices = 0
-    var lastPeriod: Int64?
+    var clock = RebalanceClock()
 
     /// Creates the strategy.
     public init(config: MomentumRotationConfig = MomentumRotationConfig()) { self.config = config }
@@ -44,8 +43,7 @@ public struct MomentumRotation: Strategy {
         case let .bar(id, bar):
             return update(id, bar, context: context)
         case let .barsClosed(time):
-            slices += 1
-            guard isRebalanceSlice(time) else { return [] }
+            guard clock.isDue(at: time, schedule: config.rebalance) else { return [] }
             return rebalance(at: time, context: context)
         default:
             return []
@@ -91,23 +89,6 @@ public struct MomentumRotation: Strategy {
         let taken = config.takeProfitPercent.map { close >= cost * (1 + $0 / 100) } ?? false
         guard stopped || taken else { return [] }
         return [.submit(.market(id, .sell, position.quantity))]
-    }
-
-    private mutating func isRebalanceSlice(_ time: Timestamp) -> Bool {
-        let period: Int64
-        switch config.rebalance {
-        case let .everyBars(n):
-            return n > 0 && slices % n == 0
-        case .daily:
-            period = time.dayNumber
-        case .weekly:
-            period = (time.dayNumber + 3) / 7
-        case .monthly:
-            let date = time.civilDate
-            period = Int64(date.year * 12 + date.month)
-        }
-        defer { lastPeriod = period }
-        return lastPeriod.map { $0 != period } ?? false
     }
 
     private func rebalance(at time: Timestamp, context: some StrategyContext) -> [StrategyAction] {
