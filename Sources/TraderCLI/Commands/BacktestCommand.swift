@@ -22,7 +22,7 @@ struct BacktestCommand: ParsableCommand {
     var strategy: String?
     @Option(name: .long, help: "performance: run the strategy on every symbol and move capital to where it earns (see --window, --reallocate, --top, --max-weight, --step).")
     var allocator: String?
-    @Option(name: .long, help: "bundled:NAME (sp500, stocks, spy, benchmark) | DIR | FILE | sqlite:PATH")
+    @Option(name: .long, help: "bundled:NAME (sp500, stocks, stocks-unadjusted, spy, spy-1min, spy-5min, benchmark) | synthetic:N[:SEED] | DIR | FILE | sqlite:PATH")
     var data: String?
     @Option(name: .long, help: "With --data sqlite:PATH: the bar size to read (default: the store's only one, else '1 day').")
     var bar: String?

@@ -23,7 +23,7 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Port to listen on (0 = any free port).")
     var port: Int = 7497
 
-    @Option(name: .long, help: "A folder of SYMBOL_1d.csv files, 'bundled' (= bundled:stocks) or bundled:NAME.")
+    @Option(name: .long, help: "A folder of SYMBOL_1d.csv files, 'bundled' (= bundled:stocks-unadjusted, prices as traded) or bundled:NAME.")
     var data: String = "bundled"
 
     @Option(name: .long, help: "Serve N synthetic random-walk symbols instead of --data.")
@@ -104,7 +104,7 @@ struct GatewayCommand: AsyncParsableCommand {
     private func loadData() throws -> MarketDataSet {
         if let synthetic { return MarketDataSet.synthetic(count: synthetic, seed: seed) }
         do {
-            if data == "bundled" { return try MarketDataSet.bundled(.stocks) }
+            if data == "bundled" { return try MarketDataSet.bundled(.stocksUnadjusted) }
             if data.hasPrefix("bundled:") {
                 let name = String(data.dropFirst("bundled:".count))
                 guard let set = BundledDataSet(rawValue: name) else {

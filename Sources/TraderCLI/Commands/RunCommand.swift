@@ -64,7 +64,7 @@ struct RunCommand: AsyncParsableCommand {
         if simulated {
             let speedValue = try Self.parseSpeed(speed)
             let data: MarketDataSet
-            do { data = try MarketDataSet.bundled(.stocks) } catch { throw CLIError("\(error)") }
+            do { data = try MarketDataSet.bundled(.stocksUnadjusted) } catch { throw CLIError("\(error)") }
             var gatewayLogger = Logger(label: "ibtrader.gateway")
             gatewayLogger.logLevel = .warning
             let simulator = GatewaySimulator(

@@ -15,7 +15,9 @@ enum BacktestDataLoader {
     static func load(_ resolved: DataSourceResolver.Resolved, settings: BacktestSettings) throws -> Loaded {
         var data: MarketData
         do {
-            if let store = resolved.store {
+            if let synthetic = resolved.synthetic {
+                data = SyntheticMarket.generate(synthetic)
+            } else if let store = resolved.store {
                 data = try DataSourceResolver.loadStore(store)
             } else {
                 data = try MarketData.load(

@@ -16,11 +16,26 @@ struct DataSourceResolver {
         var description: String
         /// For `sqlite:PATH`: the store, its series' bar size and the symbols to read (`files` is then empty).
         var store: (path: String, barSize: BarSize, symbols: [Symbol])? = nil
+        /// For `synthetic:N[:SEED]`: the generator's settings (`files` is then empty).
+        var synthetic: SyntheticMarketConfig? = nil
     }
 
     /// Resolves a data argument.
     /// - Throws: `CLIError` naming what is missing.
     static func resolve(_ argument: String, symbols: [String]?, barSize: String? = nil) throws -> Resolved {
+        do {
+            if let synthetic = try SyntheticMarketConfig.fromDataArgument(argument) {
+                guard symbols == nil || symbols?.isEmpty == true else {
+                    throw CLIError("--symbols does not apply to synthetic data (its symbols are SYN000, SYN001, …)")
+                }
+                return Resolved(
+                    files: [], sectors: [:],
+                    description: "\(argument) (\(synthetic.symbols) synthetic symbols, \(synthetic.bars) daily bars, seed \(synthetic.seed))",
+                    synthetic: synthetic)
+            }
+        } catch let error as SyntheticArgumentError {
+            throw CLIError("--data: \(error)")
+        }
         if argument.hasPrefix("sqlite:") {
             return try resolveStore(path: String(argument.dropFirst("sqlite:".count)), symbols: symbols, barSize: barSize)
         }

@@ -25,6 +25,8 @@ strategy:
     rebalance: {everyBars: {_0: 12}}
     minimumScore: null
     investedFraction: 0.5
+    rankBuffer: 1            # keep a holding until it ranks last of the four (no flip-flop on tick noise)
+    minimumWeightChange: 0.05   # no resize under 5 % of equity (no 1-share trades at the $1 minimum commission)
 risk:
   maxPositionPercentOfEquity: 40
 orders:

@@ -12,7 +12,7 @@ import Yams
 struct ResearchBacktestOptions: ParsableArguments {
     @Option(name: .long, help: "sma-cross | ema-cross | rsi | bollinger | momentum (default sma-cross).")
     var strategy: String?
-    @Option(name: .long, help: "bundled:NAME (sp500, stocks, spy, benchmark) | DIR | FILE (default bundled:stocks GOOG).")
+    @Option(name: .long, help: "bundled:NAME (sp500, stocks, stocks-unadjusted, spy, spy-1min, spy-5min, benchmark) | synthetic:N[:SEED] | DIR | FILE (default bundled:stocks GOOG).")
     var data: String?
     @Option(name: .long, help: "Comma-separated symbols to use from --data.")
     var symbols: String?
