@@ -64,9 +64,10 @@ public enum HTMLReport {
         html += "<title>\(HTMLText.escape(input.title))</title>\n<style>\(stylesheet)</style>\n</head>\n<body>\n<main>\n"
         html += "<h1>\(HTMLText.escape(input.title))</h1>\n"
         html += "<p class=\"subtitle\">\(HTMLText.escape(subtitle(input)))</p>\n"
-        if !input.warnings.isEmpty {
+        let warnings = input.warnings + (input.report.shortSampleWarning.map { [$0] } ?? [])
+        if !warnings.isEmpty {
             html += "<section class=\"warnings\">\n<h2>Warnings</h2>\n"
-            html += input.warnings.map { "<p>\(HTMLText.escape($0))</p>\n" }.joined() + "</section>\n"
+            html += warnings.map { "<p>\(HTMLText.escape($0))</p>\n" }.joined() + "</section>\n"
         }
         html += section("Summary", HTMLReportTables.summary(input))
         html += section("Equity", equityChart(input))

@@ -68,10 +68,12 @@ struct BacktestCommand: ParsableCommand {
         let selection = settings.dataSelection
         let resolved = try DataSourceResolver.resolve(selection.argument, symbols: selection.symbols, barSize: bar)
         // The bars live only inside this scope: the report needs the results, not the input (memory on 1M bars).
-        let (result, engineSeconds, isDaily, periodsPerYear) = try run(resolved, settings: settings, spec: spec, source: source)
-        let summary = try BacktestSummaryReport(
+        let (result, engineSeconds, isDaily, periodsPerYear, sections) = try run(
+            resolved, settings: settings, spec: spec, source: source)
+        var summary = try BacktestSummaryReport(
             result: result, settings: settings, spec: spec, isDaily: isDaily, periodsPerYear: periodsPerYear,
             dataDescription: resolved.description)
+        summary.extraSections = sections
         let runSeconds = seconds(wallClock.now - runStart)
         print(summary.table(engineSeconds: engineSeconds, runSeconds: runSeconds))
         if let out {
@@ -83,8 +85,11 @@ struct BacktestCommand: ParsableCommand {
 
     private func run(
         _ resolved: DataSourceResolver.Resolved, settings: BacktestSettings, spec: StrategySpec, source: String
-    ) throws -> (BacktestResult, Double, Bool, Int) {
-        if Self.streams(resolved) { return try runStreamed(resolved, settings: settings, spec: spec, source: source) }
+    ) throws -> (BacktestResult, Double, Bool, Int, [HTMLReportSection]) {
+        if Self.streams(resolved) {
+            let (result, seconds, isDaily, periods) = try runStreamed(resolved, settings: settings, spec: spec, source: source)
+            return (result, seconds, isDaily, periods, [])
+        }
         let market = try BacktestDataLoader.load(resolved, settings: settings)
         let risk = Self.defaultRisk(settings: settings, spec: spec, hasSectors: !resolved.sectors.isEmpty)
         let backtestConfig = try settings.backtestConfig(risk: risk, source: source)
@@ -95,7 +100,11 @@ struct BacktestCommand: ParsableCommand {
         let result = BacktestRunner.run(spec: spec, data: market.data, config: backtestConfig, progress: progress.hook())
         let engineSeconds = seconds(wallClock.now - engineStart)
         progress.finish()
-        return (result, engineSeconds, market.isDaily, market.periodsPerYear)
+        // The bars are still here: the correlation of the traded symbols' returns.
+        let traded = result.mostTradedInstruments()
+        let sections = traded.count >= 2
+            ? [result.correlationSection(matrix: market.data.returnCorrelations(of: traded), instruments: traded)] : []
+        return (result, engineSeconds, market.isDaily, market.periodsPerYear, sections)
     }
 
     private func applyOverrides(to settings: inout BacktestSettings) {

@@ -19,6 +19,10 @@ struct BacktestSummaryReport {
     let parameters: [String: JSONValue]
     /// The risk limits in effect, with their origin.
     let riskProfile: RiskProfile
+    /// Sections computed where the bars were still at hand (the correlation matrix).
+    var extraSections: [HTMLReportSection] = []
+    /// Why a benchmark was not used (a daily benchmark against intraday equity), for the warnings.
+    var benchmarkNote: String?
 
     init(
         result: BacktestResult, settings: BacktestSettings, spec: StrategySpec, isDaily: Bool, periodsPerYear: Int,
@@ -38,10 +42,20 @@ struct BacktestSummaryReport {
             let path = benchmarkSetting == "bundled" ? try BenchmarkFiles.bundledPath() : benchmarkSetting
             do {
                 let prices = try CSVReader.prices(from: try readTextFile(path))
+                let dailyBenchmark = prices.allSatisfy { $0.time % 86_400 == 0 }
+                if dailyBenchmark, !isDaily {
+                    // Minute returns against a daily close carried forward: beta near 0 and alpha ≈ the return.
+                    benchmarkNote = "The benchmark \(benchmarkSetting) is daily and the equity intraday: alpha, beta and "
+                        + "correlation would compare each bar's return with a daily close carried forward, so the "
+                        + "report is made without a benchmark. Give an intraday benchmark of the same bar size."
+                    throw CSVReadError.empty
+                }
                 benchmarkCloses = try CSVReader.align(prices, to: (0..<equity.count).map(equity.time))
                 benchmarkName = benchmarkSetting == "bundled" ? "^GSPC" : URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
             } catch let error as CSVReadError {
-                if case .benchmarkStartsTooLate = error {
+                if benchmarkNote != nil {
+                    printError("warning: \(benchmarkNote ?? "")")
+                } else if case .benchmarkStartsTooLate = error {
                     printError("warning: benchmark \(path) starts after the backtest; reporting without it")
                 } else {
                     throw CLIError("\(path): \(error)")
@@ -99,6 +113,7 @@ struct BacktestSummaryReport {
         let benchmark = benchmarkName.map { " vs \($0)" } ?? ""
         var text = SummaryTable.render(report.metricValues, title: "Backtest: \(settings.strategyTitle)\(benchmark)", extra: extra)
         for warning in result.warnings(format: timeText) { text += "warning: \(warning)\n" }
+        if let short = report.shortSampleWarning { text += "warning: \(short)\n" }
         return text
     }
 
@@ -140,8 +155,8 @@ struct BacktestSummaryReport {
                 if case .string(let text) = value { return text }
                 return value.serialized()
             })
-        input.warnings = result.warnings(format: timeText)
-        input.sections = result.allocatorSections + result.reportSections(profile: riskProfile)
+        input.warnings = result.warnings(format: timeText) + (benchmarkNote.map { [$0] } ?? [])
+        input.sections = result.allocatorSections + result.reportSections(profile: riskProfile) + extraSections
         let html = HTMLReport.render(input)
         try writeTextFile(html, to: directory + "/report.html")
     }
