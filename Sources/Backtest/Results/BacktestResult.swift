@@ -45,17 +45,26 @@ public struct BacktestResult: Sendable {
     @usableFromInline
     init<S: Strategy>(
         universe: Universe, initialCash: Money, engine: EngineCore<S>, fills: [Fill], equityCurve: EquityCurve,
-        barsProcessed: Int, dataEndings: [DataEnding] = []
+        barsProcessed: Int, dataEndings: [DataEnding] = [], tradingStart: Timestamp? = nil
     ) {
         self.universe = universe
-        self.orders = engine.orders.orders
+        // Orders the strategy tried during the warm-up were refused by design: they are not part of the run.
+        let start = tradingStart ?? .zero
+        self.orders = tradingStart == nil ? engine.orders.orders : engine.orders.orders.filter { $0.createdAt >= start }
         self.fills = fills
         var builder = RoundTripBuilder(universe: universe)
         for fill in fills { builder.add(fill) }
         self.trades = builder.trips()
         self.equityCurve = equityCurve
-        self.riskDenials = engine.denials
-        self.riskDenialCounts = engine.denialCounts
+        if tradingStart == nil {
+            self.riskDenials = engine.denials
+            self.riskDenialCounts = engine.denialCounts
+        } else {
+            self.riskDenials = engine.denials.filter { $0.time >= start }
+            var counts: [RiskRuleKind: Int] = [:]
+            for denial in riskDenials { counts[denial.denial.rule, default: 0] += 1 }
+            self.riskDenialCounts = counts
+        }
         self.barsProcessed = barsProcessed
         self.initialCash = initialCash
         self.finalCash = engine.portfolio.cash

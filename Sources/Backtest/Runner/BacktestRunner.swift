@@ -217,7 +217,8 @@ struct Loop<S: Strategy> {
     mutating func closeSlice(_ time: Timestamp) {
         engine.handle(.barsClosed(time), into: &commands)
         if !commands.isEmpty { executeCommands() }
-        guard config.recordsEquityCurve else { return }
+        // Warm-up steps are not part of the run: its equity curve (and so every metric) starts at `tradingStart`.
+        guard config.recordsEquityCurve, !isWarmingUp else { return }
         let account = engine.account
         curve.append(time: time, equity: account.equity, cash: account.cash, grossExposure: account.grossExposure)
     }
@@ -276,6 +277,6 @@ struct Loop<S: Strategy> {
     func finish() -> BacktestResult {
         BacktestResult(
             universe: universe, initialCash: config.engine.initialCash, engine: engine, fills: fills,
-            equityCurve: curve, barsProcessed: bars, dataEndings: dataEndings)
+            equityCurve: curve, barsProcessed: bars, dataEndings: dataEndings, tradingStart: config.tradingStart)
     }
 }

@@ -48,6 +48,8 @@ struct BacktestCommand: ParsableCommand {
     var slippageBps: Double?
     @Option(name: .customLong("bad-rows"), help: "fail (default) or skip (counted) on a malformed CSV row.")
     var badRows: String?
+    @Option(name: .long, help: "all (default) | regular: keep only US regular-hours bars (09:30-16:00 New York) of intraday data.")
+    var session: String?
     @Option(name: .long, help: "A YAML or JSON file with any of these settings, 'parameters' and 'risk'.")
     var config: String?
     @Option(name: .long, help: "Write trades.csv, orders.csv, equity.csv, summary.json and report.html here.")
@@ -86,13 +88,14 @@ struct BacktestCommand: ParsableCommand {
     private func run(
         _ resolved: DataSourceResolver.Resolved, settings: BacktestSettings, spec: StrategySpec, source: String
     ) throws -> (BacktestResult, Double, Bool, Int, [HTMLReportSection]) {
-        if Self.streams(resolved) {
+        if Self.streams(resolved), !settings.regularHoursOnly {
             let (result, seconds, isDaily, periods) = try runStreamed(resolved, settings: settings, spec: spec, source: source)
             return (result, seconds, isDaily, periods, [])
         }
         let market = try BacktestDataLoader.load(resolved, settings: settings)
         let risk = Self.defaultRisk(settings: settings, spec: spec, hasSectors: !resolved.sectors.isEmpty)
-        let backtestConfig = try settings.backtestConfig(risk: risk, source: source)
+        var backtestConfig = try settings.backtestConfig(risk: risk, source: source)
+        backtestConfig.tradingStart = try settings.start.map { try Self.startTime($0) }
 
         let progress = ProgressBar(quiet: quiet)
         let wallClock = ContinuousClock()
@@ -104,6 +107,7 @@ struct BacktestCommand: ParsableCommand {
         let traded = result.mostTradedInstruments()
         let sections = traded.count >= 2
             ? [result.correlationSection(matrix: market.data.returnCorrelations(of: traded), instruments: traded)] : []
+        if market.skippedRows > 0 { printError("note: --bad-rows skip skipped \(market.skippedRows) malformed rows") }
         return (result, engineSeconds, market.isDaily, market.periodsPerYear, sections)
     }
 
@@ -127,12 +131,21 @@ struct BacktestCommand: ParsableCommand {
         if let commission { settings.commission = commission }
         if let slippageBps { settings.slippageBps = slippageBps }
         if let badRows { settings.badRows = badRows }
+        if let session { settings.session = session }
         parameters.applyRisk(to: &settings.risk)
     }
 
     /// The limits in effect: the configured ones plus the strategy's defaults (`RiskProfile`, printed).
     static func defaultRisk(settings: BacktestSettings, spec: StrategySpec, hasSectors: Bool) -> RiskConfig {
         RiskProfile(configured: settings.risk, spec: spec).config
+    }
+}
+
+extension BacktestCommand {
+    /// `--start` as a time (midnight UTC of the date).
+    static func startTime(_ text: String) throws -> Timestamp {
+        guard let seconds = CivilTime.parse(text) else { throw CLIError("--start: '\(text)' is not a date (YYYY-MM-DD)") }
+        return Timestamp(nanoseconds: seconds * Timestamp.nanosecondsPerSecond)
     }
 }
 

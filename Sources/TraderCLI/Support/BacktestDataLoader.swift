@@ -10,10 +10,13 @@ enum BacktestDataLoader {
         var isDaily: Bool
         /// Return periods per year for the metrics: 252 for daily bars, 252 × bars per day otherwise.
         var periodsPerYear: Int
+        /// Malformed rows skipped under `--bad-rows skip`.
+        var skippedRows = 0
     }
 
     static func load(_ resolved: DataSourceResolver.Resolved, settings: BacktestSettings) throws -> Loaded {
         var data: MarketData
+        var skipped = 0
         do {
             if let synthetic = resolved.synthetic {
                 data = SyntheticMarket.generate(synthetic)
@@ -22,6 +25,7 @@ enum BacktestDataLoader {
             } else {
                 data = try MarketData.load(
                     files: resolved.files, policy: settings.badRows == "skip" ? .skip : .fail, sectors: resolved.sectors)
+                skipped = data.skippedRows
             }
         } catch let error as CLIError {
             throw error
@@ -30,15 +34,20 @@ enum BacktestDataLoader {
         }
         let start = try settings.start.map { try bound($0, name: "start") }
         let end = try settings.end.map { try bound($0, name: "end") + Timestamp.nanosecondsPerDay - 1 }
-        if start != nil || end != nil {
+        // Bars before --start are kept as warm-up (indicators and rankings are ready at --start; the runner trades
+        // and records from --start on: BacktestConfig.tradingStart).
+        if end != nil || settings.regularHoursOnly {
             let series = data.series.map { bars in
-                bars.filter { bar in
-                    (start.map { bar.timestamp.nanoseconds >= $0 } ?? true) && (end.map { bar.timestamp.nanoseconds <= $0 } ?? true)
+                let intraday = bars.contains { $0.timestamp.nanoseconds % Timestamp.nanosecondsPerDay != 0 }
+                return bars.filter { bar in
+                    (end.map { bar.timestamp.nanoseconds <= $0 } ?? true)
+                        && (!settings.regularHoursOnly || !intraday || USEquitySession.isRegularHours(bar.timestamp))
                 }
             }
             data = MarketData(universe: data.universe, series: series)
         }
-        guard data.barCount > 0 else { throw CLIError("no bars to backtest between --start and --end") }
+        guard data.series.contains(where: { $0.contains { bar in start.map { bar.timestamp.nanoseconds >= $0 } ?? true } })
+        else { throw CLIError("no bars to backtest between --start and --end") }
         let isDaily = data.series.allSatisfy { $0.allSatisfy { $0.timestamp.nanoseconds % Timestamp.nanosecondsPerDay == 0 } }
         var periodsPerYear = 252
         if !isDaily, let longest = data.series.max(by: { $0.count < $1.count }) {
@@ -47,7 +56,7 @@ enum BacktestDataLoader {
             let counts = perDay.values.sorted()
             periodsPerYear = 252 * max(1, counts[counts.count / 2])
         }
-        return Loaded(data: data, isDaily: isDaily, periodsPerYear: periodsPerYear)
+        return Loaded(data: data, isDaily: isDaily, periodsPerYear: periodsPerYear, skippedRows: skipped)
     }
 
     private static func bound(_ text: String, name: String) throws -> Int64 {

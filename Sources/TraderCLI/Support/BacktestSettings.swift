@@ -41,6 +41,9 @@ struct BacktestSettings {
     var slippageBps: Double = 0
     var settlementDays = 0
     var badRows = "fail"
+    /// `session`: `all` (default) or `regular` (US regular hours, 09:30–16:00 New York, for intraday data).
+    var session = "all"
+    var regularHoursOnly: Bool { session == "regular" }
     var quantity: Double?
     var percent: Double?
     /// The strategy's config as a YAML node (decoded into the right type once the strategy is known).
@@ -63,7 +66,7 @@ struct BacktestSettings {
         var settings = BacktestSettings()
         let known: Set<String> = [
             "strategy", "data", "symbols", "start", "end", "cash", "benchmark", "fill", "commission", "slippageBps",
-            "settlementDays", "badRows", "quantity", "percent", "parameters", "risk", "allocator", "allocation",
+            "settlementDays", "badRows", "quantity", "percent", "parameters", "risk", "allocator", "allocation", "session",
         ]
         for (keyNode, value) in mapping {
             guard let key = keyNode.string else { continue }
@@ -101,6 +104,7 @@ struct BacktestSettings {
             case "slippageBps": settings.slippageBps = try number()
             case "settlementDays": settings.settlementDays = Int(try number())
             case "badRows": settings.badRows = try string()
+            case "session": settings.session = try string()
             case "quantity": settings.quantity = try number()
             case "percent": settings.percent = try number()
             case "parameters": settings.parameters = value
@@ -134,6 +138,9 @@ struct BacktestSettings {
         }
         guard ["next-open", "close"].contains(fill) else {
             throw CLIError("\(source): fill must be next-open or close, got '\(fill)'")
+        }
+        guard ["all", "regular"].contains(session) else {
+            throw CLIError("\(source): session must be all or regular (US regular hours), got '\(session)'")
         }
         guard ["fail", "skip"].contains(badRows) else {
             throw CLIError("\(source): bad-rows must be fail or skip, got '\(badRows)'")
