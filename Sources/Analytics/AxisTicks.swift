@@ -73,17 +73,19 @@ enum AxisTicks {
         if dayStarts.count >= 3 {
             let step = max(1, (dayStarts.count + maxCount - 1) / maxCount)
             var ticks: [(index: Int, label: String)] = []
-            for (k, index) in dayStarts.enumerated() where k % step == 0 {
+            let supported: ClosedRange<Int64> = -62_135_596_800...253_402_300_799
+        for (k, index) in dayStarts.enumerated() where k % step == 0 && supported.contains(time(index)) {
                 let label = CivilTime(unixSeconds: time(index)).dateString
                 if ticks.last?.label != label { ticks.append((index, label)) }
             }
             return ticks
         }
-        let hours = Double(time(count - 1) - time(0)) / 3600
+        let hours = (Double(time(count - 1)) - Double(time(0))) / 3600
         let step = Int64(niceInteger(hours / Double(maxCount), choices: [1, 2, 3, 4, 6, 12, 24])) * 3600
         var ticks: [(index: Int, label: String)] = []
         var lastSlot = Int64.min
-        for index in 0..<count {
+        let supported: ClosedRange<Int64> = -62_135_596_800...253_402_300_799
+        for index in 0..<count where supported.contains(time(index)) {
             let slot = time(index) / step
             guard slot != lastSlot else { continue }
             lastSlot = slot

@@ -103,7 +103,7 @@ public struct PerformanceMetrics: Sendable, Equatable {
         let r = ReturnSeries.simpleReturns(equity)
         let n = Double(r.count)
         let ppy = Double(periodsPerYear)
-        metrics.sampleDays = Double(equity.time(equity.count - 1) - equity.time(0)) / 86_400
+        metrics.sampleDays = (Double(equity.time(equity.count - 1)) - Double(equity.time(0))) / 86_400
         metrics.startEquity = finiteOrNil(equity.equity(0))
         metrics.finalEquity = finiteOrNil(equity.equity(equity.count - 1))
         let growth = r.reduce(1.0) { $0 * (1 + $1) }

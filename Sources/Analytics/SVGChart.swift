@@ -157,11 +157,11 @@ struct SVGChart: Sendable {
     var isIntraday: Bool {
         guard count > 2 else { return false }
         var atMidnight = true
-        var gaps: [Int64] = []
+        var gaps: [Double] = []
         let stride = max(1, count / 512)
         for index in Swift.stride(from: 1, to: count, by: stride) {
             if time(index) % 86_400 != 0 { atMidnight = false }
-            gaps.append(time(index) - time(index - 1))
+            gaps.append(Double(time(index)) - Double(time(index - 1)))
         }
         gaps.sort()
         return !atMidnight && gaps[gaps.count / 2] < 86_400
