@@ -46,6 +46,12 @@ struct BacktestCommand: ParsableCommand {
     var commission: String?
     @Option(name: .customLong("slippage-bps"), help: "Slippage in basis points of the fill price.")
     var slippageBps: Double?
+    @Option(name: .long, help: "Slippage model: bps:N (fixed), impact:K (K × (quantity / bar volume)²), spread:BPS (cross a quoted spread), none.")
+    var slippage: String?
+    @Option(name: .long, help: "Partial fills: the largest share of a bar's volume an order may take (0-1); the rest rests.")
+    var participation: Double?
+    @Option(name: .customLong("latency-ms"), help: "Milliseconds between an order's submission and its becoming active.")
+    var latencyMs: Double?
     @Option(name: .customLong("bad-rows"), help: "fail (default) or skip (counted) on a malformed CSV row.")
     var badRows: String?
     @Option(name: .long, help: "all (default) | regular: keep only US regular-hours bars (09:30-16:00 New York) of intraday data.")
@@ -132,6 +138,9 @@ struct BacktestCommand: ParsableCommand {
         if let slippageBps { settings.slippageBps = slippageBps }
         if let badRows { settings.badRows = badRows }
         if let session { settings.session = session }
+        if let slippage { settings.slippage = slippage }
+        if let participation { settings.participation = participation }
+        if let latencyMs { settings.latencyMs = latencyMs }
         parameters.applyRisk(to: &settings.risk)
     }
 

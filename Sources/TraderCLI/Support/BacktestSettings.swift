@@ -39,6 +39,12 @@ struct BacktestSettings {
     var fill = "next-open"
     var commission = "none"
     var slippageBps: Double = 0
+    /// `slippage`: `bps:N`, `impact:K` or `spread:BPS` (`SlippageModel(text:)`); wins over `slippageBps`.
+    var slippage: String?
+    /// `participation`: the largest share of a bar's volume an instrument's orders may take (partial fills).
+    var participation: Double?
+    /// `latencyMs`: milliseconds between an order's submission and its becoming active.
+    var latencyMs: Double = 0
     var settlementDays = 0
     var badRows = "fail"
     /// `session`: `all` (default) or `regular` (US regular hours, 09:30–16:00 New York, for intraday data).
@@ -66,7 +72,7 @@ struct BacktestSettings {
         var settings = BacktestSettings()
         let known: Set<String> = [
             "strategy", "data", "symbols", "start", "end", "cash", "benchmark", "fill", "commission", "slippageBps",
-            "settlementDays", "badRows", "quantity", "percent", "parameters", "risk", "allocator", "allocation", "session",
+            "settlementDays", "badRows", "quantity", "percent", "parameters", "risk", "allocator", "allocation", "session", "slippage", "participation", "latencyMs",
         ]
         for (keyNode, value) in mapping {
             guard let key = keyNode.string else { continue }
@@ -105,6 +111,9 @@ struct BacktestSettings {
             case "settlementDays": settings.settlementDays = Int(try number())
             case "badRows": settings.badRows = try string()
             case "session": settings.session = try string()
+            case "slippage": settings.slippage = try string()
+            case "participation": settings.participation = try number()
+            case "latencyMs": settings.latencyMs = try number()
             case "quantity": settings.quantity = try number()
             case "percent": settings.percent = try number()
             case "parameters": settings.parameters = value
@@ -146,6 +155,15 @@ struct BacktestSettings {
             throw CLIError("\(source): bad-rows must be fail or skip, got '\(badRows)'")
         }
         guard cash > 0 else { throw CLIError("\(source): cash must be positive") }
+        if let slippage, SlippageModel(text: slippage) == nil {
+            throw CLIError("\(source): slippage must be bps:N, impact:K, spread:BPS or none, got '\(slippage)'")
+        }
+        if let participation, !(participation > 0 && participation <= 1) {
+            throw CLIError("\(source): participation must be a share of bar volume in (0, 1], got \(participation)")
+        }
+        guard latencyMs >= 0, latencyMs <= 86_400_000 else {
+            throw CLIError("\(source): latency must be 0 to 86400000 ms, got \(latencyMs)")
+        }
         _ = try commissionModel(source: source)
     }
 
@@ -176,8 +194,10 @@ struct BacktestSettings {
             engine: EngineConfig(initialCash: Money(approximately: cash), settlementDays: settlementDays, risk: risk),
             simulation: SimulationConfig(
                 marketFill: fill == "close" ? .thisClose : .nextOpen,
-                slippage: slippageBps > 0 ? .fixedBasisPoints(slippageBps) : .none,
-                commission: try commissionModel(source: source)),
+                slippage: slippage.flatMap(SlippageModel.init(text:))
+                    ?? (slippageBps > 0 ? .fixedBasisPoints(slippageBps) : .none),
+                commission: try commissionModel(source: source), maxVolumeParticipation: participation,
+                latency: TimeSpan(nanoseconds: Int64(latencyMs * 1_000_000))),
             recordsEquityCurve: true)
     }
 

@@ -76,6 +76,8 @@ struct BacktestSummaryReport {
             "symbols": .integer(result.universe.instruments.count), "cash": .number(settings.cash),
             "fill": .string(settings.fill), "commission": .string(settings.commission),
             "slippage_bps": .number(settings.slippageBps), "benchmark": .optional(benchmarkName),
+            "slippage": .optional(settings.slippage), "participation": .optional(settings.participation),
+            "latency_ms": .number(settings.latencyMs), "session": .string(settings.session),
             "periods_per_year": .integer(periodsPerYear), "start": .optional(settings.start),
             "end": .optional(settings.end),
         ]
