@@ -6,7 +6,9 @@ let package = Package(
     name: "IBTrader",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "ibtrader", targets: ["TraderCLI"]),
+        .executable(name: "ibtrader", targets: ["IBTraderMain"]),
+        // The command line as a library: a user's package builds `ibtrader` with its own strategies registered.
+        .library(name: "TraderCLI", targets: ["TraderCLI"]),
         .library(name: "TWSProtocol", targets: ["TWSProtocol"]),
         .library(name: "TWSClient", targets: ["TWSClient"]),
         .library(name: "TradingModel", targets: ["TradingModel"]),
@@ -18,8 +20,12 @@ let package = Package(
         .library(name: "Research", targets: ["Research"]),
         // For the latency benchmark (Benchmarks/), which runs the bot against the simulator.
         .library(name: "Storage", targets: ["Storage"]),
+        .library(name: "JournalModel", targets: ["JournalModel"]),
+        .library(name: "LiveSession", targets: ["LiveSession"]),
         .library(name: "InteractiveBrokers", targets: ["InteractiveBrokers"]),
         .library(name: "GatewaySimulator", targets: ["GatewaySimulator"]),
+        .library(name: "TraderConfig", targets: ["TraderConfig"]),
+        .library(name: "TraderKit", targets: ["TraderKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -27,8 +33,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        // YAML only: the default JSON trait is not needed and every trait costs cold-build time.
-        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: ["YAML"]),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
@@ -39,17 +43,28 @@ let package = Package(
         .target(name: "TWSProtocol", dependencies: [.product(name: "NIOCore", package: "swift-nio")]),
         .target(name: "Simulation", dependencies: ["TradingModel"]),
         .target(name: "TradingEngine", dependencies: ["TradingModel", "Indicators"]),
+        // The order journal's records, without the database.
+        .target(name: "JournalModel", dependencies: ["TradingModel"]),
+        // The live session's decisions (LiveSessionCore) and the pure parts of the IB adapter: mapping, the order
+        // desk and book, reconciliation, connectivity monitors, back-fill plans.
+        .target(
+            name: "LiveSession",
+            dependencies: [
+                "TradingModel", "TradingEngine", "TWSProtocol", "JournalModel",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // MARK: - Composition and I/O
         .target(name: "BundledData", resources: [.copy("Resources")]),
         .target(name: "Backtest", dependencies: ["TradingModel", "TradingEngine", "Simulation", "Analytics", "Indicators"]),
         .target(
             name: "Storage",
-            dependencies: ["TradingModel", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["TradingModel", "JournalModel", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
             name: "InteractiveBrokers",
             dependencies: [
-                "TradingEngine", "TradingModel", "TWSClient", "TWSProtocol", "Storage",
+                "LiveSession", "JournalModel", "TradingEngine", "TradingModel", "TWSClient", "TWSProtocol", "Storage",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -78,23 +93,73 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "TWSTestSupport", dependencies: ["TWSProtocol", .product(name: "NIOCore", package: "swift-nio")]),
-        .executableTarget(
-            name: "TraderCLI",
+        .target(
+            name: "TraderConfig",
             dependencies: [
-                "TradingModel", "Indicators", "Analytics", "TradingEngine", "Simulation", "Backtest",
-                "TWSProtocol", "TWSClient", "BundledData", "GatewaySimulator", "Research", "Storage", "InteractiveBrokers",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                "TradingModel", "TradingEngine", "Simulation", "Storage", "LiveSession", "JournalModel", "InteractiveBrokers",
+                "Research", "Backtest",
                 .product(name: "Yams", package: "Yams"),
-                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "TraderKit",
+            dependencies: [
+                "TraderConfig", "TradingModel", "TradingEngine", "Simulation", "Analytics", "Backtest", "Research", "Indicators",
+                "BundledData", "Storage", "InteractiveBrokers", "LiveSession", "JournalModel", "TWSClient", "TWSProtocol",
+                "GatewaySimulator",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
+        .target(name: "TWSTestSupport", dependencies: ["TWSProtocol", .product(name: "NIOCore", package: "swift-nio")]),
+        .target(
+            name: "TraderCLI",
+            dependencies: [
+                "TradingModel", "Indicators", "Analytics", "TradingEngine", "Backtest", "TWSProtocol", "TWSClient",
+                "BundledData", "GatewaySimulator", "Research", "Storage", "InteractiveBrokers", "LiveSession", "JournalModel",
+                "TraderConfig", "TraderKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(name: "IBTraderMain", dependencies: ["TraderCLI"]),
+        // The example package's strategy, built here too so the suite runs its tests without a second build of the
+        // dependencies (examples/my-strategy-package is also a package of its own; docs/custom-strategies.md).
+        .target(
+            name: "MyStrategies", dependencies: ["TraderConfig", "TradingEngine", "TradingModel"],
+            path: "examples/my-strategy-package/Sources/MyStrategies"
+        ),
         // MARK: - Tests
         .testTarget(name: "TradingModelTests", dependencies: ["TradingModel"]),
+        .testTarget(
+            name: "TraderConfigTests",
+            dependencies: ["TraderConfig", "TradingEngine", "TradingModel", "Research"]
+        ),
+        .testTarget(
+            name: "TraderKitTests",
+            dependencies: [
+                "TraderKit", "TraderConfig", "InteractiveBrokers", "Backtest", "Storage", "TradingEngine", "TradingModel",
+                "TWSClient", "Simulation",
+            ]
+        ),
+        .testTarget(
+            name: "MyStrategiesTests",
+            dependencies: ["MyStrategies", "TraderCLI", "TraderConfig", "TradingEngine", "TradingModel", "Storage"],
+            path: "examples/my-strategy-package/Tests/MyStrategiesTests"
+        ),
+        // Runs the commands in-process; with MyStrategiesTests, the only test targets that depend on the command line.
+        .testTarget(
+            name: "TraderCLITests",
+            dependencies: [
+                "TraderCLI", "TraderKit", "TraderConfig", "InteractiveBrokers", "GatewaySimulator", "Storage",
+                "TradingEngine", "TradingModel", "TWSClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["Snapshots"]
+        ),
         .testTarget(name: "IndicatorsTests", dependencies: ["Indicators"]),
         .testTarget(name: "AnalyticsTests", dependencies: ["Analytics"]),
         .testTarget(
@@ -110,15 +175,15 @@ let package = Package(
         .testTarget(
             name: "StorageTests",
             dependencies: [
-                "Storage", "TradingModel", "TraderCLI", "GatewaySimulator", "TWSClient",
+                "Storage", "JournalModel", "TradingModel", "GatewaySimulator", "TWSClient",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "InteractiveBrokersTests",
             dependencies: [
-                "InteractiveBrokers", "Storage", "TradingEngine", "TradingModel", "TWSClient", "TWSProtocol",
-                "GatewaySimulator", "Simulation", "TraderCLI", "Backtest", "BundledData",
+                "InteractiveBrokers", "LiveSession", "JournalModel", "Storage", "TradingEngine", "TradingModel", "TWSClient", "TWSProtocol",
+                "GatewaySimulator", "Simulation", "Backtest", "BundledData", "TraderKit",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]

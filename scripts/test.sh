@@ -16,3 +16,10 @@ fi
 IBTRADER_PYTHON="$(scripts/setup-python.sh | tail -n 1)"
 export IBTRADER_PYTHON
 swift test --skip-build
+# The example of a user's own package (docs/custom-strategies.md): its sources are built and tested above as targets
+# of this package; here its manifest and the products it names are checked (about 6 s). IBTRADER_BUILD_EXAMPLE=1 also
+# builds it on its own, as a user would (every dependency again, in its own folder: about 7 minutes here).
+swift package --package-path examples/my-strategy-package show-dependencies > /dev/null
+if [ "${IBTRADER_BUILD_EXAMPLE:-0}" = "1" ]; then
+  swift build --package-path examples/my-strategy-package -Xswiftc -warnings-as-errors
+fi

@@ -163,3 +163,19 @@ public enum CSVReader {
         return slice
     }
 }
+
+extension CSVReadError: CustomStringConvertible {
+    /// What is wrong and what is expected, with the line where there is one.
+    public var description: String {
+        switch self {
+        case .empty: "the file is empty: expected a header line such as date,close"
+        case .missingColumn(let name): "the header has no '\(name)' column"
+        case .missingField(let line, let column): "line \(line): no value in column '\(column)'"
+        case .invalidDate(let line, let text):
+            "line \(line): '\(text)' is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)"
+        case .invalidNumber(let line, let column, let text): "line \(line): '\(text)' in column '\(column)' is not a number"
+        case .unorderedDate(let line, let text): "line \(line): \(text) is not after the previous row's date"
+        case .benchmarkStartsTooLate(let date): "the benchmark has no price at or before \(date)"
+        }
+    }
+}

@@ -152,3 +152,13 @@ public struct PerformanceMetrics: Sendable, Equatable {
         self.periodsPerYear = periodsPerYear
     }
 }
+
+extension AnalyticsError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .benchmarkLengthMismatch(let points, let closes):
+            "the benchmark has \(closes) closes for \(points) equity points"
+        case .invalidPeriodsPerYear(let value): "periods per year must be at least 1, got \(value)"
+        }
+    }
+}

@@ -263,3 +263,12 @@ extension Stochastic: BarIndicator {
         put(lines?.slowD, &output, &column)
     }
 }
+
+extension IndicatorInputError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .mismatchedLengths(let open, let high, let low, let close, let volume):
+            "the columns have different lengths (open \(open), high \(high), low \(low), close \(close), volume \(volume))"
+        }
+    }
+}

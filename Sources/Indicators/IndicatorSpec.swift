@@ -8,7 +8,7 @@
 /// ```
 public struct IndicatorSpec: Sendable, Hashable {
     /// What to compute, with its parameters.
-    public enum Kind: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable, Codable {
         /// Simple moving average of close.
         case sma(period: Int)
         /// Exponential moving average of close (TA-Lib seeding).

@@ -10,7 +10,12 @@ import TradingModel
 /// actions before that time are dropped: the walk-forward out-of-sample runs use this.
 public struct BacktestEvaluator: Sendable {
     /// The strategy with its non-swept settings.
-    public var spec: StrategySpec
+    public var strategy: EvaluatedStrategy
+    /// The built-in strategy, if the strategy is one.
+    public var spec: StrategySpec? {
+        if case .builtIn(let spec) = strategy { return spec }
+        return nil
+    }
     /// Engine and simulation settings (the equity curve is always recorded).
     public var config: BacktestConfig
     /// Return periods per year (252 for daily bars).
@@ -24,12 +29,34 @@ public struct BacktestEvaluator: Sendable {
         spec: StrategySpec, config: BacktestConfig = BacktestConfig(), periodsPerYear: Int = 252,
         configure: (@Sendable (StrategySpec, BacktestConfig) -> BacktestConfig)? = nil
     ) {
-        self.spec = spec
+        strategy = .builtIn(spec)
         var config = config
         config.recordsEquityCurve = true
         self.config = config
         self.periodsPerYear = periodsPerYear
         self.configure = configure
+    }
+
+    /// An evaluator of a strategy that is not built in (a user's, registered with the command line).
+    public init(custom: CustomEvaluation, config: BacktestConfig = BacktestConfig(), periodsPerYear: Int = 252) {
+        strategy = .custom(custom)
+        var config = config
+        config.recordsEquityCurve = true
+        self.config = config
+        self.periodsPerYear = periodsPerYear
+        configure = nil
+    }
+
+    /// The strategy's name in results as the command line spells it (`sma-cross`); `nil`: the spec's case name.
+    public var name: String?
+
+    /// The strategy's name in results (`name`, else `movingAverageCrossover`, or a user's strategy's name).
+    public var strategyName: String {
+        if let name { return name }
+        switch strategy {
+        case .builtIn(let spec): return StrategyParameters.name(of: spec)
+        case .custom(let custom): return custom.name
+        }
     }
 
     /// The backtest of one configuration.
@@ -41,7 +68,13 @@ public struct BacktestEvaluator: Sendable {
     public func backtest(
         _ parameters: ParameterSet, data: MarketData, tradingStart: Timestamp? = nil
     ) throws(ResearchError) -> BacktestResult {
-        let spec = try StrategyParameters.apply(parameters, to: spec)
+        let spec: StrategySpec
+        switch strategy {
+        case .custom(let custom):
+            return try custom.run(parameters, data, config, tradingStart)
+        case .builtIn(let fixed):
+            spec = try StrategyParameters.apply(parameters, to: fixed)
+        }
         var config = configure?(spec, self.config) ?? self.config
         config.recordsEquityCurve = true
         guard let start = tradingStart else { return BacktestRunner.run(spec: spec, data: data, config: config) }
@@ -84,6 +117,34 @@ public struct BacktestEvaluator: Sendable {
     }
 }
 
+/// What an evaluator runs: a built-in strategy, or one a closure builds for each configuration.
+public enum EvaluatedStrategy: Sendable {
+    /// A built-in strategy; swept parameters are set through its `Codable` form (`StrategyParameters`).
+    case builtIn(StrategySpec)
+    /// Any other strategy.
+    case custom(CustomEvaluation)
+}
+
+/// A strategy that is not built in, as a sweep runs it.
+public struct CustomEvaluation: Sendable {
+    /// Its name in results.
+    public var name: String
+    /// Its fixed settings as text (part of the sweep's fingerprint, so shards of different settings never merge).
+    public var identity: String
+    /// The backtest of one configuration over `data` with `config`, its orders dropped before the time given.
+    public var run: @Sendable (ParameterSet, MarketData, BacktestConfig, Timestamp?) throws(ResearchError) -> BacktestResult
+
+    /// A custom strategy's evaluation.
+    public init(
+        name: String, identity: String,
+        run: @escaping @Sendable (ParameterSet, MarketData, BacktestConfig, Timestamp?) throws(ResearchError) -> BacktestResult
+    ) {
+        self.name = name
+        self.identity = identity
+        self.run = run
+    }
+}
+
 /// Forwards every event to a strategy but drops its actions before `start` (warm-up without trading).
 public struct TradingGate<Inner: Strategy>: Strategy {
     /// The gated strategy.
@@ -106,8 +167,6 @@ public struct TradingGate<Inner: Strategy>: Strategy {
     /// As the gated strategy: skipping `.barsClosed` for a per-instrument strategy keeps walk-forward windows on the
     /// engine's fast path.
     public static var handlesBarsClosed: Bool { Inner.handlesBarsClosed }
-    /// As the gated strategy.
-    public static var isRehearsable: Bool { Inner.isRehearsable }
 
     /// As the gated strategy.
     public var usesQuotes: Bool { inner.usesQuotes }

@@ -12,6 +12,8 @@ public enum ResearchError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownMetric(String)
     /// `--shard K/N` is not `K/N` with `0 ≤ K < N`.
     case invalidShard(String)
+    /// `--shard auto` could not read the array job's shard from the environment (the reason names the variable).
+    case shardFromEnvironment(String)
     /// A period such as `2Y`, `6M`, `13W`, `30D` or `250B` could not be read.
     case invalidPeriod(String)
     /// The data is too short for even one walk-forward window.
@@ -33,7 +35,8 @@ public enum ResearchError: Error, Equatable, Sendable, CustomStringConvertible {
             return "strategy '\(strategy)' has no parameter '\(name)' (or rejects its value)"
         case let .invalidObjective(text, reason): return "invalid objective or constraint '\(text)': \(reason)"
         case let .unknownMetric(name): return "no metric named '\(name)'"
-        case let .invalidShard(text): return "invalid shard '\(text)': expected K/N with 0 <= K < N"
+        case let .invalidShard(text): return "invalid shard '\(text)': expected K/N with 0 <= K < N, auto or auto/N"
+        case let .shardFromEnvironment(reason): return reason
         case let .invalidPeriod(text):
             return "invalid period '\(text)': expected a count and a unit, e.g. 2Y, 6M, 13W, 30D or 250B (bars)"
         case let .noWindows(reason): return "no walk-forward window fits: \(reason)"

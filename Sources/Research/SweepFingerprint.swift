@@ -11,7 +11,12 @@ public enum SweepFingerprint {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         var text = ""
-        if let spec = try? encoder.encode(evaluator.spec) { text += String(decoding: spec, as: UTF8.self) }
+        switch evaluator.strategy {
+        case .builtIn(let spec):
+            if let encoded = try? encoder.encode(spec) { text += String(decoding: encoded, as: UTF8.self) }
+        case .custom(let custom):
+            text += custom.name + "\n" + custom.identity
+        }
         text += "\n"
         if let config = try? encoder.encode(evaluator.config) { text += String(decoding: config, as: UTF8.self) }
         text += "\n\(evaluator.periodsPerYear)\n"

@@ -79,6 +79,13 @@ extension SweepResults {
                 throw .inconsistentShards("shard \(part.header.shard) describes a different sweep than the first")
             }
         }
+        try Shard.checkComplete(parts.map(\.header.shard))
+        for part in parts {
+            if let stray = part.rows.first(where: { !part.header.shard.contains($0.id) }) {
+                throw .inconsistentShards(
+                    "the results of shard \(part.header.shard) hold configuration \(stray.id) of another shard (a stale file?)")
+            }
+        }
         let rows = parts.flatMap(\.rows).sorted { $0.id < $1.id }
         for (k, row) in rows.enumerated() where row.id != k {
             throw .inconsistentShards(

@@ -95,7 +95,7 @@ public struct SweepRequest: Sendable {
             evaluate: { (p, d) throws(ResearchError) in try evaluator.metrics(p, data: d) }, progress: progress)
         return SweepResults(
             header: SweepHeader(
-                strategy: StrategyParameters.name(of: evaluator.spec), parameterNames: space.ranges.map(\.name),
+                strategy: evaluator.strategyName, parameterNames: space.ranges.map(\.name),
                 objective: objective, configurations: total, periodsPerYear: evaluator.periodsPerYear, shard: shard,
                 fingerprint: SweepFingerprint.make(evaluator: evaluator, data: data)),
             rows: rows)

@@ -115,6 +115,7 @@ public struct WalkForwardRecord: Sendable {
                 part.fingerprint == first.fingerprint
             else { throw .inconsistentShards("shard \(part.shard) describes a different walk-forward than the first") }
         }
+        try Shard.checkComplete(parts.map(\.shard))
         let outcomes = parts.flatMap(\.result.windows).sorted { $0.window.index < $1.window.index }
         for (k, outcome) in outcomes.enumerated() where outcome.window.index != k {
             throw .inconsistentShards(outcome.window.index < k

@@ -170,14 +170,6 @@ public struct TWSFieldWriter: Sendable {
         bytes.append(0)
     }
 
-    /// Appends bytes written earlier by another writer (whole fields, terminators included).
-    mutating func append(written: UnsafeRawBufferPointer) {
-        bytes.append(contentsOf: written)
-    }
-
-    /// The bytes written so far (no length prefix).
-    var written: [UInt8] { bytes }
-
     // MARK: - Framing
 
     /// Starts a frame in place: room for the length prefix, which `finishFrame()` fills in, so a request is encoded

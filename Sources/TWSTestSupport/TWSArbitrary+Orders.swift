@@ -111,43 +111,14 @@ extension TWSArbitrary {
         o.autoCancelParent = chance()
     }
 
-    /// A contract as placeOrder carries it: sometimes a combo (`BAG`, legs set by `placeOrder`), sometimes routed to
-    /// IBKRATS, sometimes with a delta-neutral contract.
-    public mutating func placeOrderContract() -> TWSContract {
+    /// A placeOrder call valid at `version`.
+    public mutating func placeOrder(serverVersion v: Int) -> TWSRequest {
         var contract = requestContract()
         if chance(0.2) { contract.securityType = "BAG" }
         if chance(0.2) { contract.exchange = "IBKRATS" }
         contract.securityIDType = text()
         contract.securityID = text()
         contract.deltaNeutralContract = deltaNeutralContract()
-        return contract
-    }
-
-    /// The terms of an order of the usual kinds, every term at random (pegged types included: they take the full
-    /// encoder's path through a template).
-    public mutating func orderTerms() -> TWSOrderTerms {
-        var t = TWSOrderTerms(
-            action: pick(["BUY", "SELL", "SSHORT"]), totalQuantity: optionalDecimal(),
-            orderType: pick(["MKT", "LMT", "STP", "STP LMT", "TRAIL", "TRAIL LIMIT", "REL", "PEG BEST", "PEG MID",
-                             "PEG BENCH", "PEGMID", ""]))
-        t.limitPrice = optionalDouble()
-        t.auxPrice = optionalDouble()
-        t.timeInForce = pick(["DAY", "GTC", "IOC", ""])
-        t.ocaGroup = text()
-        t.account = text()
-        t.orderRef = chance(0.1) ? "IBT:\u{0}x" : text()
-        t.transmit = chance(0.8)
-        t.parentID = chance(0.5) ? 0 : int(1...10_000_000)
-        t.outsideRTH = chance()
-        t.ocaType = int(0...3)
-        t.trailingPercent = optionalDouble()
-        t.limitPriceOffset = optionalDouble()
-        return t
-    }
-
-    /// A placeOrder call valid at `version`.
-    public mutating func placeOrder(serverVersion v: Int) -> TWSRequest {
-        var contract = placeOrderContract()
         var o = TWSOrder()
         commonOrderFields(&o)
         o.transmit = chance(0.8)

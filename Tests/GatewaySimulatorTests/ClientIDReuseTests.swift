@@ -1,8 +1,9 @@
 import Foundation
 import GatewaySimulator
 import Synchronization
-import TWSClient
 import Testing
+import TWSClient
+import TWSProtocol
 
 /// 326 (client id in use) before the session is ready: `TWSConnection.connect` connects again on a fresh socket for
 /// `clientIDInUseRetry`, so a session whose id is freed meanwhile (the previous one still closing) gets it, and one

@@ -1,9 +1,10 @@
 import Testing
+import TradingModel
 import TWSClient
 import TWSProtocol
-import TradingModel
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 private let base = Timestamp(seconds: 1_736_953_200)  // a 5-second boundary
 

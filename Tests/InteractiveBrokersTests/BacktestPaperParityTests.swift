@@ -4,13 +4,15 @@ import Foundation
 import Logging
 import Simulation
 import Storage
-import TWSClient
 import Testing
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import GatewaySimulator
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// A paper run against the simulator and a backtest over exactly the bars the bot received place the same orders
 /// and get the same fills: one engine, two drivers.
@@ -48,56 +50,6 @@ struct BacktestPaperParityTests {
         let (strategy, scenario) = try smaCross(steps: 360)
         let paper = try await paperRun(strategy, scenario)
         try checkParity(paper, backtestOf: strategy, scenario, minimumOrders: 20)
-        checkTickToOrder(paper)
-    }
-
-    @Test("sma-cross with every bar queued for the event loop (the synchronous bar path off): the same orders")
-    func smaCrossParityQueued() async throws {
-        let (strategy, scenario) = try smaCross(steps: 120)
-        let paper = try await paperRun(strategy, scenario, barsOnArrival: false)
-        #expect(paper.summary.barsOnArrival == 0)
-        #expect(paper.summary.tickToOrder.count == 0, "only the bar path measures")
-        try checkParity(paper, backtestOf: strategy, scenario, minimumOrders: 5)
-    }
-
-    @Test("sma-cross with the session thread busy-polling its socket (`latency.busyPoll`): the same orders")
-    func smaCrossParityBusyPoll() async throws {
-        let (strategy, scenario) = try smaCross(steps: 120)
-        let paper = try await paperRun(strategy, scenario, busyPolls: true)
-        #expect(paper.summary.rehearsals == 0)
-        try checkParity(paper, backtestOf: strategy, scenario, minimumOrders: 5)
-        checkTickToOrder(paper, kernelStamps: true)
-    }
-
-    /// The bot's own tick-to-order stamps: bars that sent orders on arrival were measured, with plausible times
-    /// (a read stamped after the write, or a stale stamp, would give 0 bars or absurd values).
-    func checkTickToOrder(_ paper: PaperRun, kernelStamps: Bool = false) {
-        let latency = paper.summary.tickToOrder
-        #expect(latency.count > 0, "bars measured: \(latency.text)")
-        #expect(latency.count <= paper.intents.count, "at most one per bar that sent orders: \(latency.text)")
-        if let p50 = latency.percentileMicroseconds(0.5), let p99 = latency.percentileMicroseconds(0.99) {
-            #expect(p50 > 0 && p50 <= p99 && p99 <= Double(latency.maximumNanoseconds) / 1_000 + 0.1)
-            #expect(p50 < 1_000_000, "under a second: \(latency.text)")
-        }
-        // Busy-polled on Linux the kernel's receive time is known (SO_TIMESTAMPNS): every measured bar has its wait
-        // in the socket, part of the stamped span, never more than it. Over NIO there is none.
-        let wait = paper.summary.socketWait
-        #if os(Linux)
-            #expect(wait.count == (kernelStamps ? latency.count : 0), "\(wait.text) against \(latency.text)")
-        #endif
-        if wait.count > 0 { #expect(wait.maximumNanoseconds <= latency.maximumNanoseconds) }
-        // Polled reads know when the last empty read began: every measured bar has the bound on the bot's wait.
-        #expect(paper.summary.pollDelay.count == (kernelStamps ? latency.count : 0), "\(paper.summary.pollDelay.text)")
-    }
-
-    /// Rehearsals run the last bar through copies of the engine between bars: if one touched the engine, the broker
-    /// or the connection, the orders (or what the simulator received) would differ from the backtest's.
-    @Test("sma-cross busy-polling and kept warm (`latency.keepWarm`): rehearsals run, the same orders, nothing extra sent")
-    func smaCrossParityKeptWarm() async throws {
-        let (strategy, scenario) = try smaCross(steps: 120)
-        let paper = try await paperRun(strategy, scenario, busyPolls: true, keepWarm: true)
-        #expect(paper.summary.rehearsals > 100, "rehearsals: \(paper.summary.rehearsals)")
-        try checkParity(paper, backtestOf: strategy, scenario, minimumOrders: 5)
     }
 
     /// sma-cross 3/8 with reversals, 100 shares, on SPY from 2011-01-04 15:00 UTC, half an hour into the session:
@@ -144,12 +96,6 @@ struct BacktestPaperParityTests {
                 engine: scenario.engine))
         #expect(paper.summary.warmupBars > 0)
         #expect(paper.summary.bars == scenario.steps * scenario.symbols.count, "every live bar reached the engine")
-        if paper.barsOnArrival {
-            // The driver steps when the bot has settled, so the loop waits with nothing queued when most bars arrive.
-            #expect(
-                paper.summary.barsOnArrival * 2 > paper.summary.bars,
-                "bars handled on arrival: \(paper.summary.barsOnArrival) of \(paper.summary.bars)")
-        }
         #expect(paper.bars.count == paper.summary.warmupBars + paper.summary.bars)
         #expect(run.orders.count >= minimumOrders, "the strategy should trade often: \(run.orders.count) orders")
         // Compared as Bools so a failure prints the first difference, not both lists.
@@ -201,8 +147,7 @@ func spyMinuteData() throws -> MarketDataSet {
 /// so every order reaches the simulator at the bar's end and every fill reaches the engine before the next bar, as
 /// in real time.
 func paperRun<S: Strategy>(
-    _ strategy: S, _ scenario: ParityScenario, barsOnArrival: Bool = true, busyPolls: Bool = false,
-    keepWarm: Bool = false
+    _ strategy: S, _ scenario: ParityScenario
 ) async throws -> PaperRun {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parity-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -229,9 +174,6 @@ func paperRun<S: Strategy>(
         configuration.warmupDuration = scenario.warmup
         configuration.commissionWait = .seconds(3600)
         configuration.engineEventObserver = { log.record($0, openOrders: $1) }
-        configuration.handlesBarsOnArrival = barsOnArrival
-        configuration.busyPolls = busyPolls
-        if keepWarm { configuration.keepWarmInterval = .milliseconds(1) }
         let runConfiguration = configuration
         let (stop, stopper) = AsyncStream.makeStream(of: String.self)
         let summary = try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
@@ -277,6 +219,6 @@ func paperRun<S: Strategy>(
         #expect(broker.orders.map(\.0) == refs, "the simulator got the journaled orders, in order")
         return PaperRun(
             summary: run, bars: log.bars, intents: intents, received: broker.orders.map(\.1),
-            executions: broker.fills, barsOnArrival: barsOnArrival)
+            executions: broker.fills)
     }
 }

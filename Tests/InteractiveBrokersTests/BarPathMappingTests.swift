@@ -3,6 +3,7 @@ import Testing
 import TradingModel
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// Two pieces of the bar path rewritten for speed, checked against what they replaced: the slice assembler against
 /// a `Set`-based model, and the whole-number fast path of `WireNumbers.quantity` against the decimal text.

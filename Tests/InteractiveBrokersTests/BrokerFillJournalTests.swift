@@ -1,10 +1,11 @@
 import Foundation
 import GatewaySimulator
 import Storage
-import TWSClient
 import Testing
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import InteractiveBrokers
 

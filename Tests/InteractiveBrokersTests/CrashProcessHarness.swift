@@ -201,14 +201,14 @@ enum CrashProcessHarness {
               parameters:
                 lookback: 12
                 holdings: 2
-                rebalance: {everyBars: {_0: 12}}
-                minimumScore: null
+                rebalance: 12
+                minimumScore: none
                 investedFraction: 0.5
             risk: {maxPositionPercentOfEquity: 40}
-            orders: {timeout: 300, outsideRth: false, cancelOnExit: true}
+            orders: {timeout: 5m, outsideRth: false, cancelOnExit: true}
             data: {barSize: 5 secs, warmup: 3600 S, marketDataType: realtime, delayedFallback: true}
             journal: {path: \(journal)}
-            logging: {level: notice, summaryInterval: 30}
+            logging: {level: notice, summaryInterval: 30s}
             """
         let url = folder.appendingPathComponent("crash.yaml")
         try text.write(to: url, atomically: true, encoding: .utf8)

@@ -1,11 +1,12 @@
 import Foundation
 import Storage
-import TWSClient
-import TWSProtocol
 import Testing
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// Issue 5's crash tests: a separate `ibtrader gateway` process, an `ibtrader run` that dies at an
 /// `IBTRADER_CRASH_AT` point (`_exit`, no cleanup), and a restart on the same journal. Afterwards every order
@@ -16,11 +17,9 @@ import TradingModel
     .serialized, .timeLimit(.minutes(2)),
     .enabled(if: CrashProcessHarness.binary != nil, "the ibtrader executable is not built next to the test bundle"))
 struct CrashRecoveryTests {
-    /// Each crash point on the default session thread, and again busy-polled and kept warm (`latency.busyPoll`,
-    /// `latency.keepWarm`, set through the environment for both runs).
-    @Test(arguments: CrashPoint.Location.allCases, [false, true])
-    func crashRestartAndNothingTwice(at location: CrashPoint.Location, busyPolled: Bool) async throws {
-        let latency = busyPolled ? ["IBTRADER_LATENCY_BUSY_POLL": "true", "IBTRADER_LATENCY_KEEP_WARM": "true"] : [:]
+    /// Each crash point.
+    @Test(arguments: CrashPoint.Location.allCases)
+    func crashRestartAndNothingTwice(at location: CrashPoint.Location) async throws {
         let binary = try #require(CrashProcessHarness.binary)
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("ibtrader-crash-\(location.rawValue)-\(UUID().uuidString)")
@@ -32,10 +31,9 @@ struct CrashRecoveryTests {
         defer { gateway.stop() }
 
         let crashed = try await CrashProcessHarness.run(
-            binary, config: config, gateway: gateway, crashAt: location.rawValue, duration: "20s", environment: latency)
+            binary, config: config, gateway: gateway, crashAt: location.rawValue, duration: "20s")
         #expect(crashed.status == CrashPoint.exitStatus, "the run must die at \(location.rawValue):\n\(crashed.log)")
         #expect(crashed.log.contains("IBTRADER_CRASH_AT: exiting at \(location.rawValue)"))
-        #expect(crashed.log.contains("busy-polls") == busyPolled, "\(crashed.log)")
         let beforeRestart = try OrderJournal(path: journalPath).orders()
         let crashedRef = try #require(beforeRestart.max { $0.sequence < $1.sequence }?.intent.orderRef.rawValue)
         // No pause before the restart: the run namespace comes from the journal, not from the start second.
@@ -43,8 +41,7 @@ struct CrashRecoveryTests {
         // The restart runs until an order of its own (run 2) has filled, and is then stopped gracefully: a fixed
         // duration saw too few bars for a rebalance when a loaded machine spent it starting up (CI, once).
         let restarted = try await CrashProcessHarness.run(
-            binary, config: config, gateway: gateway, crashAt: nil, duration: "60s", limit: .seconds(60),
-            environment: latency
+            binary, config: config, gateway: gateway, crashAt: nil, duration: "60s", limit: .seconds(60)
         ) {
             let fills = (try? OrderJournal(path: journalPath, createIfMissing: false).fills()) ?? []
             return fills.contains { $0.orderRef.map { OrderReference.run(2).isOurs($0.rawValue) } == true }

@@ -1,8 +1,10 @@
-import TWSClient
 import Testing
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// A Wednesday 15:00 UTC (10:00 New York): outside IB's reset window.
 private let day = Timestamp(year: 2025, month: 1, day: 15, secondOfDay: 15 * 3600)

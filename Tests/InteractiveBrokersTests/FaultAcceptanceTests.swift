@@ -17,17 +17,12 @@ struct FaultAcceptanceTests {
         TargetSchedule(steps: [(faultTradeTime, 100), (faultTradeTime + .seconds(60), 0)], recorder: recorder)
     }
 
-    /// Also busy-polled (`latency.busyPoll`): its own transport must see the peer go away as NIO's does.
     @Test(
-        "connection dropped mid-bracket (after the whole bracket arrived, before its answers): resynchronized, nothing resent",
-        arguments: [false, true])
-    func droppedAfterBracketArrived(busyPolled: Bool) async throws {
+        "connection dropped mid-bracket (after the whole bracket arrived, before its answers): resynchronized, nothing resent"
+    )
+    func droppedAfterBracketArrived() async throws {
         let run = try await faultRun(
-            clientID: 51, strategy: { FaultBracket(recorder: $0) },
-            configure: {
-                $0.cancelOnExit = false
-                $0.busyPolls = busyPolled
-            }
+            clientID: 51, strategy: { FaultBracket(recorder: $0) }, configure: { $0.cancelOnExit = false }
         ) { simulator, recorder in
             // The bracket is three placeOrders; the socket closes right after the third is handled, so the entry's
             // fill and every acknowledgement are lost with the connection.
@@ -79,14 +74,9 @@ struct FaultAcceptanceTests {
         #expect(journaled.allSatisfy { [.rejected, .canceled].contains($0.state) }, "\(journaled.map(\.state))")
     }
 
-    /// Also busy-polled (`latency.busyPoll`).
-    @Test(
-        "gateway restart (listener down, same port, state kept): the bot reconnects with backoff and resynchronizes",
-        arguments: [false, true])
-    func gatewayRestart(busyPolled: Bool) async throws {
-        let run = try await faultRun(
-            clientID: 53, strategy: Self.roundTrip, configure: { $0.busyPolls = busyPolled }
-        ) { simulator, recorder in
+    @Test("gateway restart (listener down, same port, state kept): the bot reconnects with backoff and resynchronizes")
+    func gatewayRestart() async throws {
+        let run = try await faultRun(clientID: 53, strategy: Self.roundTrip) { simulator, recorder in
             await replaySteps(simulator, recorder) { executions($0, clientID: 53).count >= 1 }
             await simulator.apply(.restart(seconds: 0.3))
             await recorder.wait(for: .subscribed(generation: 1, feed: 0))

@@ -3,6 +3,7 @@ import Testing
 import TradingModel
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 @Suite("Heartbeat and retry policies (pure)")
 struct HeartbeatPolicyTests {

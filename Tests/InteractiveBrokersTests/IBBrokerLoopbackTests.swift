@@ -1,12 +1,13 @@
 import Foundation
-import TWSClient
-import TWSProtocol
 import Testing
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import GatewaySimulator
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// The broker against the gateway simulator over loopback TCP.
 @Suite(.timeLimit(.minutes(1))) struct IBBrokerLoopbackTests {

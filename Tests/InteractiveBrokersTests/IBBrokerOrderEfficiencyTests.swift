@@ -1,11 +1,13 @@
 import Foundation
 import GatewaySimulator
-import TWSClient
 import Testing
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// The order-efficiency limit wired into `IBBroker`, against the simulator.
 @Suite(.timeLimit(.minutes(1))) struct IBBrokerOrderEfficiencyTests {

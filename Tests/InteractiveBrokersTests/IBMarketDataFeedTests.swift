@@ -1,11 +1,13 @@
 import Foundation
 import GatewaySimulator
-import TWSClient
 import Testing
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 @Suite(.timeLimit(.minutes(1))) struct IBMarketDataFeedTests {
     @Test func realTimeBarsBecomeEngineBarsAndClosedSlices() async throws {

@@ -1,12 +1,13 @@
 import Foundation
 import Simulation
-import TWSClient
-import TWSProtocol
 import Testing
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// A bracket whose entry fills in parts, then the take-profit fills and the stop is cancelled by OCA, with TWS's
 /// messages replayed in random orders (duplicates included). The reports must be ones the engine accepts, and

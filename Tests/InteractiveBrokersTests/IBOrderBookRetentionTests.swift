@@ -3,6 +3,7 @@ import Testing
 import TradingModel
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// `IBOrderBook` stays bounded over a long run: settled orders beyond `settledRetention` are pruned, and what
 /// looks them up later still behaves (IBOrderBook+Retention.swift).

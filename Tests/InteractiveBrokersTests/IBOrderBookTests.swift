@@ -1,11 +1,12 @@
 import Foundation
 import Simulation
-import TWSClient
-import TWSProtocol
 import Testing
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 struct IBOrderBookTests {
     static func book(wait: TimeSpan? = .seconds(5), order: Order = engineOrder(1, .buy, 100)) -> IBOrderBook {

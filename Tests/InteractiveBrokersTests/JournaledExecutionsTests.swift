@@ -1,4 +1,5 @@
 import Foundation
+import JournalModel
 import Storage
 import Synchronization
 import Testing
@@ -44,7 +45,7 @@ struct JournaledExecutionsTests {
 
     @Test func aSecondSyncOfTheSameListWritesNothing() throws {
         let journal = CountingJournal()
-        let sync = JournaledExecutions()
+        var sync = JournaledExecutions()
         let day = (0..<500).map { Self.execution("e\($0)", commission: 1) }
         #expect(try sync.record(day, into: journal, at: t0) == 500)
         #expect(try sync.record(day, into: journal, at: t0) == 0)
@@ -59,7 +60,7 @@ struct JournaledExecutionsTests {
     @Test func seededExecutionsAreSkippedAndAMissingCommissionIsWrittenOnce() throws {
         // e1 journaled with its commission, e2 without (the report was missed), e3 not at all.
         let journal = CountingJournal(seed: ["e1": true, "e2": false])
-        let sync = JournaledExecutions()
+        var sync = JournaledExecutions()
         let listed = [Self.execution("e1", commission: 1), Self.execution("e2"), Self.execution("e3")]
         #expect(try sync.record(listed, into: journal, at: t0) == 1)  // e3 only: e2 has nothing new yet
         let withCommission = [
@@ -78,18 +79,19 @@ struct JournaledExecutionsTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let journal = try OrderJournal(
             path: directory.appendingPathComponent("j.sqlite").path, durability: .processCrashSafe)
-        let sync = JournaledExecutions()
+        var sync = JournaledExecutions()
         let day = (0..<50).map { Self.execution("e\($0)", commission: 1) }
         #expect(try sync.record(day, into: journal, at: t0) == 50)
         #expect(try journal.fills().count == 50 && journal.fillsAwaitingCommission().isEmpty)
         // A second sync from a fresh set (a restart) seeds from the journal and writes nothing either.
-        #expect(try JournaledExecutions().record(day, into: journal, at: t0) == 0)
+        var fresh = JournaledExecutions()
+        #expect(try fresh.record(day, into: journal, at: t0) == 0)
         #expect(try sync.record(day, into: journal, at: t0) == 0)
     }
 
     @Test func aMonthOfDailySyncsRemembersAboutTheRetentionsWorth() throws {
         let journal = CountingJournal()
-        let sync = JournaledExecutions(retention: .days(8))
+        var sync = JournaledExecutions(retention: .days(8))
         for day in 0..<30 {
             let now = t0 + .days(Int64(day)) + .hours(20)
             // The broker's list: today's 500 executions.

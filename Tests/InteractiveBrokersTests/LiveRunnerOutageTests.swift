@@ -3,12 +3,14 @@ import GatewaySimulator
 import Logging
 import Storage
 import Synchronization
-import TWSClient
 import Testing
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// Momentum over the synthetic universe: 12-bar lookback, rebalance every 12 slices, one holding.
 private let momentum = MomentumRotationConfig(

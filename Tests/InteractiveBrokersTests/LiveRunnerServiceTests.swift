@@ -2,10 +2,11 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import Storage
-import TWSClient
 import Testing
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 import UnixSignals
 
 @testable import GatewaySimulator

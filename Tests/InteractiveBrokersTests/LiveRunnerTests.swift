@@ -1,21 +1,23 @@
 import Foundation
 import GatewaySimulator
+import JournalModel
 import Logging
 import Storage
-import TWSClient
-import TWSProtocol
 import Testing
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// A fast momentum rotation over the synthetic universe: 12-bar lookback, rebalance every 12 slices, one holding.
-private let fastMomentum = MomentumRotationConfig(
+let fastMomentum = MomentumRotationConfig(
     lookback: 12, ranking: .rateOfChange, minimumScore: nil, holdings: 1, rebalance: .everyBars(12),
     weighting: .equal, investedFraction: 0.5)
 
-private func runnerConfiguration(_ port: Int, journal: OrderJournal?) -> LiveRunnerConfiguration {
+func runnerConfiguration(_ port: Int, journal: OrderJournal?) -> LiveRunnerConfiguration {
     var configuration = LiveRunnerConfiguration(
         connection: connectionConfiguration(port, clientID: 31), symbols: ["SYN000", "SYN001", "SYN002"],
         engine: EngineConfig(initialCash: Money(100_000)))
@@ -25,14 +27,14 @@ private func runnerConfiguration(_ port: Int, journal: OrderJournal?) -> LiveRun
     return configuration
 }
 
-private func quietLogger() -> Logger {
+func quietLogger() -> Logger {
     var logger = Logger(label: "test.live")
     logger.logLevel = .warning
     return logger
 }
 
 /// A simulator on a free port, its clock in manual mode, started one hour into a session (so warm-up bars exist).
-private func withSessionSimulator<Result: Sendable>(
+func withSessionSimulator<Result: Sendable>(
     account: String = "DU1234567", _ body: @Sendable (GatewaySimulator, Int) async throws -> Result
 ) async throws -> Result {
     var logger = Logger(label: "test.gateway")
@@ -295,13 +297,13 @@ struct LiveRunnerTests {
 
     @Test("the account rule: paper runs, live only when confirmed by name")
     func accountRule() throws {
-        #expect(try LiveRunner.checkAccount(managed: ["DU1"], configured: nil, confirmedLive: nil) == "DU1")
+        #expect(try AccountRule.check(managed: ["DU1"], configured: nil, confirmedLive: nil) == "DU1")
         #expect(throws: LiveRunnerError.liveAccountNotConfirmed(account: "U2")) {
-            try LiveRunner.checkAccount(managed: ["U2"], configured: nil, confirmedLive: "U3")
+            try AccountRule.check(managed: ["U2"], configured: nil, confirmedLive: "U3")
         }
-        #expect(try LiveRunner.checkAccount(managed: ["U2"], configured: "U2", confirmedLive: "U2") == "U2")
+        #expect(try AccountRule.check(managed: ["U2"], configured: "U2", confirmedLive: "U2") == "U2")
         #expect(throws: LiveRunnerError.accountNotManaged(account: "DU9", managed: ["DU1"])) {
-            try LiveRunner.checkAccount(managed: ["DU1"], configured: "DU9", confirmedLive: nil)
+            try AccountRule.check(managed: ["DU1"], configured: "DU9", confirmedLive: nil)
         }
     }
 }

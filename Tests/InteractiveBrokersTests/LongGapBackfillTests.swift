@@ -6,6 +6,7 @@ import TradingModel
 
 @testable import GatewaySimulator
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// What the engine and the connectivity observer saw during a long outage.
 private final class GapLog: @unchecked Sendable {

@@ -2,6 +2,7 @@ import Testing
 import TradingModel
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 @Suite("OrderEfficiencyGuard")
 struct OrderEfficiencyGuardTests {

@@ -1,9 +1,10 @@
 import Foundation
-import TWSProtocol
 import Testing
 import TradingModel
+import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 struct OrderMappingTests {
     static let options = WireOrderOptions(account: "DU1", reference: OrderReference(prefix: "IBT:"))

@@ -1,13 +1,15 @@
 import Foundation
 import GatewaySimulator
 import Logging
-import TWSClient
-import TWSProtocol
+import Synchronization
 import Testing
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// A simulator on a free port with a manual clock, one hour into the data, with or without live data permission.
 func withQuoteSimulator<Result: Sendable>(
@@ -71,13 +73,13 @@ struct QuoteFeedTests {
                 let task = Task { try await feed.run() }
                 while await simulator.state().activeSubscriptions.marketData < 2 { await Task.yield() }
                 // Replay until six quotes came (the first two are the lines' opening quotes).
-                let done = StopFlag()
+                let done = Mutex(false)
                 let collector = Task {
-                    defer { done.set("done") }
+                    defer { done.withLock { $0 = true } }
                     return await collect(events) { quoteCount($0) >= 6 }
                 }
                 var steps = 0
-                while !done.isSet, steps < 1_000 {
+                while !done.withLock({ $0 }), steps < 1_000 {
                     await simulator.advance(by: .seconds(5))
                     steps += 1
                     try await Task.sleep(for: .milliseconds(1))

@@ -1,13 +1,14 @@
 import Foundation
 import GatewaySimulator
 import Logging
-import TWSClient
-import TWSProtocol
 import Testing
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// What a test strategy saw, shared with the test (strategies are values copied into the engine).
 final class QuoteLog: @unchecked Sendable {

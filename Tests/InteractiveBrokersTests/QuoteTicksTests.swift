@@ -1,11 +1,12 @@
 import Foundation
-import TWSClient
-import TWSProtocol
 import Testing
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 private func price(_ type: Int, _ value: Double, size: Decimal? = nil) -> TWSMarketDataEvent {
     .price(TWSTickPrice(requestID: 1, tickType: TWSTickType(rawValue: type), price: value, size: size))

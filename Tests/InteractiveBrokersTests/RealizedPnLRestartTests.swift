@@ -7,6 +7,7 @@ import TradingModel
 
 @testable import GatewaySimulator
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// The engine's realized-P&L total across a restart, against the simulator: one simulator and one journal, a run
 /// that trades and stops, then a restart of the same configuration that trades nothing.

@@ -4,6 +4,7 @@ import Testing
 import TradingModel
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 struct ReconcilerTests {
     static func intent(

@@ -1,11 +1,12 @@
 import Foundation
-import TWSClient
-import TWSProtocol
 import Testing
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// The restart decisions beyond the first version of the reconciler: stale unsent intents, completed orders from
 /// reqCompletedOrders, the crash-point setting, and the engine's restore API. Pure.

@@ -1,8 +1,9 @@
 import Foundation
 import GatewaySimulator
-import TWSClient
 import Testing
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import InteractiveBrokers
 

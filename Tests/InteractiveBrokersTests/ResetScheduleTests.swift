@@ -3,6 +3,7 @@ import Testing
 import TradingModel
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// UTC instant of a date and UTC clock time.
 private func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int64, _ minute: Int64) -> Timestamp {

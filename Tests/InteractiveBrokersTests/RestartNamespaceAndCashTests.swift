@@ -1,9 +1,11 @@
+import JournalModel
 import Storage
-import TWSProtocol
 import Testing
 import TradingModel
+import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// Issue 5 restart gaps, the pure parts: run namespaces, the cash restore, unknown orders in the plan, the resend
 /// age key's policy, and which of every client's open orders a resynchronizing broker takes as its own.
@@ -143,7 +145,7 @@ struct RestartNamespaceAndCashTests {
             Self.open(4, client: 9, ref: "other", perm: 99),  // another client's id 4: not ours
             Self.open(5, client: 9, ref: "IBT:R1:O-1", perm: 0, account: "DU2"),  // another account
         ]
-        let taken = IBBroker.trackedOpenOrders(
+        let taken = OrderDesk.trackedOpenOrders(
             all, tracked: [adopted, mine], clientID: 31, context: MappingContext(contracts: testBook, account: "DU1"))
         #expect(taken.map(\.order.permID) == [33, 44])
         #expect(taken.map(\.order.orderID) == [3, 4])

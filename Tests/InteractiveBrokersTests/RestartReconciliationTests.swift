@@ -1,10 +1,12 @@
 import Foundation
 import GatewaySimulator
-import TWSClient
 import Testing
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// A crash and restart against the simulator: the journal and the broker are matched before anything is sent.
 @Suite(.timeLimit(.minutes(1))) struct RestartReconciliationTests {
@@ -44,7 +46,7 @@ import TradingModel
             // The journal saw both go out, but nothing after (the process died).
             #expect(journal.intents.map(\.lastKnownState) == [.sent, .sent])
             // A third intent was journaled just before the crash and never sent.
-            try await journal.write([
+            try journal.write([
                 JournaledIntent(
                     orderRef: "IBT:r-lost",
                     request: OrderRequest(

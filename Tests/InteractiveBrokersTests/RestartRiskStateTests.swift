@@ -1,13 +1,16 @@
 import Foundation
 import GatewaySimulator
+import JournalModel
 import Logging
 import Storage
-import TWSClient
 import Testing
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// Issue 5, end to end against the in-process simulator: what the run before journaled (cash checkpoint, risk
 /// baseline, order-efficiency counts) is what the restarted runner's engine and broker start from — for the same
@@ -50,14 +53,16 @@ struct RestartRiskStateTests {
             configuration.journal = journal
             configuration.warmupDuration = "600 S"
             configuration.orderEfficiency = OrderEfficiencyLimit(maxRatio: 10)
-            configuration.duration = .milliseconds(200)
+            // Stops once the start-up (the restart reconciliation) is done and the bars are subscribed.
+            let (stop, stopper) = AsyncStream.makeStream(of: String.self)
+            configuration.observer = { if case .subscribed = $0 { stopper.yield("test done") } }
             configuration.stopDrain = .milliseconds(100)
             _ = try await LiveRunner.run(
                 strategy: MomentumRotation(
                     config: MomentumRotationConfig(
                         lookback: 12, ranking: .rateOfChange, minimumScore: nil, holdings: 1, rebalance: .everyBars(12),
                         weighting: .equal, investedFraction: 0.5)),
-                configuration: configuration, logger: logger)
+                configuration: configuration, logger: logger, stop: stop)
         }
     }
 

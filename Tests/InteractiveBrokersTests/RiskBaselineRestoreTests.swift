@@ -4,6 +4,7 @@ import TradingEngine
 import TradingModel
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// Issue 5: the daily-loss start, the drawdown high-water mark and tripped halts carry over a restart on the same
 /// UTC day (`RiskMonitor.restore`, `EngineCore.restore(risk:at:)`), and reset the day on a new one. Pure.

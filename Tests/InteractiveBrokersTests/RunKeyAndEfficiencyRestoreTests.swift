@@ -1,9 +1,11 @@
+import JournalModel
 import Storage
 import Testing
 import TradingEngine
 import TradingModel
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// Issue 5: which configuration a journal's cash and risk rows belong to (`RunKey`), and today's order-efficiency
 /// counts rebuilt at a restart (`OrderEfficiencyRestore`, `OrderEfficiencyGuard.restore`). Pure.

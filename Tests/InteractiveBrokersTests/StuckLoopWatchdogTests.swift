@@ -6,7 +6,7 @@ import TradingModel
 
 @testable import GatewaySimulator
 @testable import InteractiveBrokers
-@testable import TraderCLI
+@testable import LiveSession
 
 /// The event-loop watchdog: the pure detector, its config key, the loop's progress word, and a run whose strategy
 /// blocks the loop longer than the timeout.
@@ -63,28 +63,6 @@ struct StuckLoopWatchdogTests {
         #expect(activity.progress.parked && activity.progress.value == before)
         activity.mark(inbound: false)
         #expect(!activity.progress.parked && activity.arrivals == 2)
-    }
-
-    // MARK: - Config
-
-    private func load(_ text: String, environment: [String: String] = [:]) throws -> RunSettings {
-        try RunSettings.load(
-            text: "universe: {symbols: [AAPL]}\n" + text, source: "/c/run.yaml", baseDirectory: nil,
-            environment: environment)
-    }
-
-    @Test("health.stuckLoopTimeout: 30 s by default, from the file or the environment, 0 is off, bad values named")
-    func configKey() throws {
-        #expect(try load("").resilience.stuckLoopTimeout == .seconds(30))
-        #expect(try load("health: {stuckLoopTimeout: 12.5}").resilience.stuckLoopTimeout == .milliseconds(12_500))
-        #expect(try load("", environment: ["IBTRADER_HEALTH_STUCK_LOOP_TIMEOUT": "0"]).resilience.stuckLoopTimeout == .zero)
-        for bad in ["health: {stuckLoopTimeout: -1}", "health: {stuckLoopTimeout: 1}", "health: {stuckLoopTimeout: 1e9}"] {
-            #expect(throws: CLIError.self) { try load(bad) }
-            do { _ = try load(bad) } catch {
-                #expect("\(error)".contains("/c/run.yaml: 'health.stuckLoopTimeout' must be 0 or 2…86400 seconds"))
-            }
-        }
-        #expect(throws: CLIError.self) { try load("health: {stuckLoop: 3}") }
     }
 }
 

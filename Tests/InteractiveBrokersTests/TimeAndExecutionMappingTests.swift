@@ -1,10 +1,11 @@
 import Foundation
-import TWSClient
-import TWSProtocol
 import Testing
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 struct TWSTimeParserTests {
     struct Case: Sendable, CustomStringConvertible {

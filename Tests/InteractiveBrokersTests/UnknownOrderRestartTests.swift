@@ -2,13 +2,14 @@ import Foundation
 import GatewaySimulator
 import Logging
 import Storage
-import TWSClient
-import TWSProtocol
 import Testing
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// Issue 5: an order of ours open at the broker that the journal does not know (here: a fresh journal, as after
 /// losing it) is rebuilt from the wire and adopted, or cancelled; the new run's namespace is above the broker's;
@@ -56,14 +57,16 @@ struct UnknownOrderRestartTests {
             configuration.warmupDuration = "600 S"
             configuration.cancelOnExit = false
             configuration.unknownOrders = policy
-            configuration.duration = .milliseconds(300)
+            // Stops once the start-up (the restart reconciliation) is done and the bars are subscribed.
+            let (stop, stopper) = AsyncStream.makeStream(of: String.self)
+            configuration.observer = { if case .subscribed = $0 { stopper.yield("test done") } }
             configuration.stopDrain = .milliseconds(300)
             _ = try await LiveRunner.run(
                 strategy: MomentumRotation(
                     config: MomentumRotationConfig(
                         lookback: 12, ranking: .rateOfChange, minimumScore: nil, holdings: 1, rebalance: .everyBars(12),
                         weighting: .equal, investedFraction: 0.5)),
-                configuration: configuration, logger: logger)
+                configuration: configuration, logger: logger, stop: stop)
             let open = try await TWSConnection.connect(connectionConfiguration(port, clientID: 32)) { c, _ in
                 try await c.allOpenOrders()
             }

@@ -4,10 +4,9 @@ import TradingModel
 
 @testable import Storage
 
-/// A real `kill -9` after `recordIntent` (or the intent log's append) returns: the test binary re-runs itself as a
-/// child that journals intents, says so on standard output and blocks; the parent kills it with SIGKILL and reopens
-/// the journal. With manual checkpoints (the live runner's journal) the child never checkpoints, so everything is
-/// still in the WAL; in `log` mode the intents are only in the intent log, which the child owns until it dies.
+/// A real `kill -9` after `recordIntent` or `recordIntents` returns: the test binary re-runs itself as a child that
+/// journals intents, says so on standard output and blocks; the parent kills it with SIGKILL and reopens the journal.
+/// With manual checkpoints (the live runner's journal) the child never checkpoints, so everything is still in the WAL.
 struct OrderJournalCrashTests {
     static let childVariable = "IBTRADER_JOURNAL_CRASH_CHILD"
     static let modeVariable = "IBTRADER_JOURNAL_CRASH_MODE"
@@ -21,14 +20,15 @@ struct OrderJournalCrashTests {
         case "manual":
             for n in 2...300 { try journal.recordIntent(OrderJournalTests.intent(ClientOrderID("CRASH-\(n)"))) }
             try journal.recordIntent(OrderJournalTests.intent("CRASH-1"))
-        case "log":
-            try journal.appendIntents([OrderJournalTests.intent("CRASH-1"), OrderJournalTests.intent("CRASH-2")])
+        case "group":
+            let group = [OrderJournalTests.intent("CRASH-1"), OrderJournalTests.intent("CRASH-2")]
+            try journal.recordIntents(group, submittedAs: [], at: group[0].createdAt)
         default:
             try journal.recordIntent(OrderJournalTests.intent("CRASH-1"))
         }
         FileHandle.standardOutput.write(Data("\nintent-journaled\n".utf8))
-        // Block until killed, the journal open (it owns the intent log until the process dies): the parent sends
-        // SIGKILL, so nothing after this line ever runs.
+        // Block until killed, the journal open (it holds the journal's lock until the process dies): the parent
+        // sends SIGKILL, so nothing after this line ever runs.
         withExtendedLifetime(journal) { _ = FileHandle.standardInput.readData(ofLength: 1) }
     }
 
@@ -46,31 +46,29 @@ struct OrderJournalCrashTests {
         #endif
     }
 
-    /// The bot's pre-send append, then `kill -9`: while the child lives, another process's journal (`ibtrader
-    /// journal`, a manual `order`) neither drains nor truncates the log it owns; after the kill, opening the journal
-    /// moves the intents into `intents`.
-    @Test func anIntentOnlyInTheLogSurvivesKill9AndAnotherProcessLeavesTheLogAlone() async throws {
+    /// The bot's pre-send group write, then `kill -9`: while the child lives, its lock says a bot runs (with its pid)
+    /// and another process's journal reads the intents; after the kill the lock is free and the intents are there.
+    @Test func aGroupSurvivesKill9AndTheLockSaysWhoRuns() async throws {
         #if os(Linux)
         try await withTemporaryDirectory { dir in
             let path = dir + "/journal.sqlite"
-            var logged = IntentLogContents()
-            try Self.runChildUntilKilled(path: path, mode: "log") {
-                logged = IntentLogJournalTests.logged(path)
-                #expect(IntentLogJournalTests.refs(logged) == [["CRASH-1", "CRASH-2"]])
+            #expect(try OrderJournal.holder(journalPath: path) == .none)  // no lock file yet
+            try Self.runChildUntilKilled(path: path, mode: "group") {
+                guard case .held(let pid) = try OrderJournal.holder(journalPath: path) else {
+                    Issue.record("the child's journal holds no lock")
+                    return
+                }
+                #expect(pid != nil && pid != getpid())
                 let tool = try OrderJournal(path: path, createIfMissing: false)
-                let runner = try OrderJournal(path: path, checkpoints: .manual)
-                #expect(!tool.ownsIntentLog && !runner.ownsIntentLog)
-                try runner.checkpoint()
-                #expect(!runner.ownsIntentLog)
-                #expect(try tool.unacknowledgedIntents().isEmpty)  // not in SQLite yet: only the owner drains
-                #expect(IntentLogJournalTests.logged(path) == logged)
+                #expect(try tool.unacknowledgedIntents().map(\.intent.orderRef) == ["CRASH-1", "CRASH-2"])
+                let second = try OrderJournal(path: path, checkpoints: .manual)
+                #expect(!second.lock.isHeld)  // the child holds it
             }
-            #expect(IntentLogJournalTests.logged(path) == logged)
+            #expect(try OrderJournal.holder(journalPath: path) == .none)
             let recovered = try OrderJournal(path: path, createIfMissing: false)
             let pending = try recovered.unacknowledgedIntents()
             #expect(pending.map(\.intent.orderRef) == ["CRASH-1", "CRASH-2"])
             #expect(pending.allSatisfy { $0.state == .pendingSubmit })
-            #expect(IntentLogJournalTests.logged(path).groups.isEmpty)
         }
         #endif
     }

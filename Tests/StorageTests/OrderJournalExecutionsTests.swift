@@ -1,4 +1,5 @@
 import Foundation
+import JournalModel
 import Testing
 import TradingModel
 

@@ -65,7 +65,7 @@ enum BacktestProcessBenchmark {
         var wallSeconds: Double
     }
 
-    /// Runs `binary backtest --strategy sma-cross --fast 10 --slow 30 --data FILE --quiet [--out DIR]`.
+    /// Runs `binary backtest --strategy sma-cross --fast-period 10 --slow-period 30 --data FILE --quiet [--out DIR]`.
     static func run(binary: String, file: String) throws -> [Row] {
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw BenchError("no \(binary) (swift build -c release --product ibtrader, or set IBTRADER_BIN)")
@@ -74,7 +74,7 @@ enum BacktestProcessBenchmark {
         defer { try? FileManager.default.removeItem(atPath: out) }
         var rows: [Row] = []
         for withOut in [false, true] {
-            var arguments = [binary, "backtest", "--strategy", "sma-cross", "--fast", "10", "--slow", "30", "--data", file, "--quiet"]
+            var arguments = [binary, "backtest", "--strategy", "sma-cross", "--fast-period", "10", "--slow-period", "30", "--data", file, "--quiet"]
             if withOut { arguments += ["--out", out] }
             let clock = ContinuousClock()
             let start = clock.now

@@ -70,7 +70,7 @@ do {
         table.add("  backtests per CPU second, 2 vs 1 jobs", String(format: "%.2f", perCPU[1] / perCPU[0]),
                   "parallel efficiency: 1.00 = no contention between the two workers (cores taken by other processes excluded)")
     }
-    if which == "latency" { table.rows += try await LatencyReport.table().rows }
+    if which == "latency" { table.rows += try await LatencyReport.table(root: root).rows }
     if which == "journal" { table.rows += try await JournalBenchmark.table().rows }
     print(table.render())
 } catch {

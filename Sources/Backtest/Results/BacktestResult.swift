@@ -102,10 +102,24 @@ public struct BacktestResult: Sendable {
         for o in orders {
             let average = o.averageFillPrice.map(\.description) ?? "-"
             text += "\(o.id),\(o.clientOrderID),\(o.instrument.rawValue),\(o.side.rawValue),\(o.quantity),"
-            text += "\(o.type),\(o.timeInForce.rawValue),\(o.state.rawValue),\(o.filledQuantity),\(average),"
+            text += "\(Self.canonical(o.type)),\(o.timeInForce.rawValue),\(o.state.rawValue),\(o.filledQuantity),\(average),"
             text += "\(o.createdAt.nanoseconds),\(o.updatedAt.nanoseconds)\n"
         }
         return text
+    }
+
+    /// The order type as the canonical list has always spelled it (Swift's enum dump, fixed here so the recorded
+    /// hashes stay valid whatever `OrderType.description` says).
+    static func canonical(_ type: OrderType) -> String {
+        switch type {
+        case .market: "market"
+        case .limit(let price): "limit(\(price))"
+        case .stop(let price): "stop(\(price))"
+        case .stopLimit(let stop, let limit): "stopLimit(stop: \(stop), limit: \(limit))"
+        case .trailingAmount(let amount): "trailingAmount(\(amount))"
+        case .trailingPercent(let percent): "trailingPercent(\(percent))"
+        case .trailingLimit(let trail, let offset): "trailingLimit(trail: \(trail), limitOffset: \(offset))"
+        }
     }
 }
 

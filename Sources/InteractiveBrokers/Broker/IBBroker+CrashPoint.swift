@@ -10,7 +10,7 @@ import TradingModel
 // The test-only crash hook (`CrashPoint`): counted per location in the broker actor, no global state.
 extension IBBroker {
     /// Exits the process at once when `location` is reached for the configured time.
-    nonisolated func reachCrashPoint(_ location: CrashPoint.Location) {
+    func reachCrashPoint(_ location: CrashPoint.Location) {
         guard let point = configuration.crashPoint, point.location == location else { return }
         crashPointHits += 1
         guard crashPointHits == point.occurrence else { return }

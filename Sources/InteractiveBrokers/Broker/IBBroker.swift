@@ -1,10 +1,12 @@
 import Foundation
-import TWSClient
-import TWSProtocol
+import LiveSession
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
-/// The engine's broker over TWS: carries out `EngineCommand`s and turns TWS's order messages into engine reports.
+/// The engine's broker over one TWS connection, for the manual tools: carries out `EngineCommand`s and turns TWS's
+/// order messages into engine reports, through the same `OrderDesk` as the live session core.
 ///
 /// Orders go out under ids from `nextValidId`, with `orderRef` = namespace + client order id; every order is
 /// registered with the `IBOrderBook` before it is sent, so no answer arrives for an unknown order. Brackets go out
@@ -18,16 +20,17 @@ import TradingModel
 /// for await event in reports { if case .report(let report) = event { engine.handle(.execution(report)) } }
 /// ```
 public actor IBBroker {
-    private var connection: TWSConnection
+    var connection: TWSConnection
     /// The contracts of the universe.
     public let contracts: ContractBook
     /// The settings.
     public let configuration: IBBrokerConfiguration
     let clock: @Sendable () -> Timestamp
     let journal: (any IntentJournal)?
-    /// The order book, the order-efficiency counts and the crash hook's count, behind a lock as well as the actor:
-    /// the synchronous order path (`executeNow`, IBBroker+Submit.swift) runs on the connection's actor.
-    nonisolated let ledger: BrokerLedger
+    /// The orders, their mapping and the day's order-efficiency counts.
+    var desk: OrderDesk
+    /// Times the configured crash point was reached (`IBBroker+CrashPoint.swift`, test only).
+    var crashPointHits = 0
     private var source: AsyncThrowingStream<TWSOrderEvent, any Error>?
     private let output: AsyncStream<IBBrokerEvent>
     let continuation: AsyncStream<IBBrokerEvent>.Continuation
@@ -37,7 +40,7 @@ public actor IBBroker {
     ///   - connection: a connection (ready before the first command).
     ///   - contracts: the contract of each instrument.
     ///   - configuration: order options, commission wait, time zone.
-    ///   - clock: the time stamped on reports that carry none (status changes); the runner's clock.
+    ///   - clock: the time stamped on reports that carry none (status changes).
     public init(
         connection: TWSConnection, contracts: ContractBook, configuration: IBBrokerConfiguration = .init(),
         clock: @escaping @Sendable () -> Timestamp
@@ -47,11 +50,14 @@ public actor IBBroker {
         self.configuration = configuration
         self.journal = configuration.journal
         self.clock = clock
-        self.ledger = BrokerLedger(
-            book: IBOrderBook(commissionWait: configuration.commissionWait),
-            efficiency: OrderEfficiencyGuard(limit: configuration.orderEfficiency))
+        var desk = OrderDesk(
+            contracts: contracts, options: configuration.orderOptions, commissionWait: configuration.commissionWait,
+            efficiencyLimit: configuration.orderEfficiency)
+        desk.defaultTimeZone = configuration.defaultTimeZone
+        self.desk = desk
         (output, continuation) = AsyncStream.makeStream(of: IBBrokerEvent.self)
     }
+
 
     /// Subscribes to the connection's order events (call before the first command).
     /// - Returns: the broker's events; the stream ends with `finish()`.
@@ -84,227 +90,192 @@ public actor IBBroker {
     public func finish() { continuation.finish() }
 
     /// The orders this broker follows, by engine id.
-    public var trackedOrders: [OrderID: TrackedOrder] { book.orders }
+    public var trackedOrders: [OrderID: TrackedOrder] { desk.book.orders }
+
+    /// Today's order-efficiency counts and ratio, one line.
+    public var orderEfficiencySummary: String { desk.efficiency.summary }
+
+    /// The counts as they stand.
+    public var orderEfficiency: OrderEfficiencyGuard { desk.efficiency }
 
     // MARK: - Commands
 
-    /// Carries out an engine command: the synchronous order path (`executeNow`, IBBroker+Submit.swift) run on the
-    /// current connection's actor, one hop.
+    /// Carries out an engine command: a group is journaled, then sent, then marked sent.
     /// - Throws: `IBBrokerError`; a submit that fails also produces a `rejected` report so the engine does not wait.
     public func execute(_ command: EngineCommand) async throws(IBBrokerError) {
-        let sent = try await executeNow(command, on: connection)
-        guard let sent else { return }
-        await reachSubmitCrashPoint(sent.orders.map(\.id))  // crash hook (test only)
-        noteSent(sent)
+        try await seedOrderIDs()
+        let result = desk.carryOut(command, at: clock())
+        publish(result.outputs)
+        if let failure = result.failure { throw failure }
+        guard let instruction = result.instruction else { return }
+        try await send(instruction)
     }
 
-    /// Releases fills that waited too long for their commission (call periodically, e.g. every second).
-    public func releaseOverdueCommissions() {
-        publish(book.releaseOverdue(at: clock()))
+    /// Sends again, once, intents of an earlier run that never reached the broker, under their original orderRefs
+    /// (fresh TWS order ids). The engine orders' client ids are the full orderRefs.
+    /// - Throws: `IBBrokerError`; a failure also produces `rejected` reports.
+    public func resend(_ orders: [Order]) async throws(IBBrokerError) {
+        try await seedOrderIDs()
+        let result = desk.resend(orders, at: clock())
+        publish(result.outputs)
+        if let failure = result.failure { throw failure }
+        guard let instruction = result.instruction else { return }
+        try await send(instruction)
     }
 
-    /// Fetches the session's executions (reqExecutions) and applies those not seen yet: after a reconnect, and
-    /// whenever an orderStatus claims more than the executions received.
+    private func seedOrderIDs() async throws(IBBrokerError) {
+        do { desk.seed(nextValidID: try await connection.nextOrderID()) } catch { throw .request("\(error)") }
+    }
+
+    private func send(_ instruction: DeskInstruction) async throws(IBBrokerError) {
+        switch instruction {
+        case .place(let group):
+            if let journal {
+                do { try journal.write(group.intents) } catch {
+                    publish(OrderDesk.rejections(group.orders, "journal write failed: \(error)", at: clock()))
+                    throw .journal("\(error)")
+                }
+            }
+            reachCrashPoint(.afterIntentJournaled)  // crash hook (test only)
+            do {
+                try await connection.submitOrders(group.placements, contract: group.contract)
+            } catch {
+                // Nothing of the group was transmitted: the intents are dead, so a restart must not send them.
+                try? journal?.write(group.intents.map { var intent = $0; intent.lastKnownState = .rejected; return intent })
+                publish(desk.placeFailed(group, reason: "\(error)", at: clock()))
+                throw .request("\(error)")
+            }
+            await reachSubmitCrashPoint(group.orders.map(\.id))  // crash hook (test only)
+            // The orders are out; failing to note that only costs a reconciliation lookup after a restart.
+            try? journal?.write(group.intents.map { var intent = $0; intent.lastKnownState = .sent; return intent })
+        case .cancel(let id):
+            do { try await connection.cancelOrder(id) } catch {
+                publish(desk.requestFailed(brokerOrderID: id, cancel: true, reason: "\(error)", at: clock()))
+                throw .request("\(error)")
+            }
+        case .modify(let id, let terms, let contract):
+            do { try await connection.modifyOrder(id: id, order: terms, contract: contract) } catch {
+                publish(desk.requestFailed(brokerOrderID: id, cancel: false, reason: "\(error)", at: clock()))
+                throw .request("\(error)")
+            }
+        }
+    }
+
+    // MARK: - Restart and resynchronization
+
+    /// Fetches the session's executions (reqExecutions) and applies those not seen yet.
     /// - Returns: how many executions were new.
     /// - Throws: `IBBrokerError.request`.
     @discardableResult
     public func synchronizeExecutions() async throws(IBBrokerError) -> Int {
         let reports: [TWSExecutionReport]
-        do {
-            reports = try await connection.executions()
-        } catch {
-            throw .request("\(error)")
-        }
-        var count = 0
-        for report in reports {
-            let executionID = report.execution.executionID
-            if !book.hasApplied(executionID: executionID) {
-                count += 1
-                handle(.execution(report))
-            } else if book.awaitsLateCommission(executionID: executionID), report.commission != nil {
-                // [resilience] The fill went out without its commission and the live commissionReport was missed
-                // (e.g. during an outage): the one joined to reqExecutions' answer becomes the late commission.
-                handle(.commission(report))
-            }
-        }
+        do { reports = try await connection.executions() } catch { throw .request("\(error)") }
+        let (outputs, count) = desk.synchronize(reports, at: clock())
+        publish(outputs)
         return count
     }
 
-    /// Catches up after a reconnect: applies the executions missed while disconnected (deduplicated, with their
-    /// commissions), replays the open orders as hints, and ends orders that are no longer open at the broker
-    /// without having filled (they ended during the outage: `expired` for DAY orders, else `canceled`, with an
-    /// anomaly event saying so). The open orders are every client's of this account (reqAllOpenOrders), so an
-    /// order adopted from an earlier client id of ours is seen working too (`IBBroker+Resynchronize.swift`).
+    /// Catches up after a reconnect: the executions missed while disconnected (deduplicated, with their
+    /// commissions), the open orders as hints, and orders no longer open at the broker ended.
     /// - Returns: how many executions were new.
     /// - Throws: `IBBrokerError.request`.
     @discardableResult
     public func resynchronize() async throws(IBBrokerError) -> Int {
+        let cutoff = desk.book.orders.values.map(\.brokerOrderID).max() ?? 0
         let count = try await synchronizeExecutions()
         let all: [TWSOpenOrder]
-        do {
-            all = try await connection.allOpenOrders()
-        } catch {
-            throw .request("\(error)")
-        }
+        do { all = try await connection.allOpenOrders() } catch { throw .request("\(error)") }
         let clientID = await connection.configuration.clientID
-        let open = Self.trackedOpenOrders(
-            all, tracked: book.orders.values, clientID: clientID,
-            context: configuration.mappingContext(contracts))
-        let now = clock()
-        for order in open { publish(book.openOrder(order, at: now)) }
-        let working = Set(open.map(\.order.orderID))
-        for tracked in book.orders.values.sorted(by: { $0.orderID < $1.orderID })
-        where tracked.state.isOpen && !working.contains(tracked.brokerOrderID) && tracked.executed < tracked.quantity {
-            continuation.yield(.anomaly("\(tracked.orderRef) ended at the broker while disconnected"))
-            let status = TWSOrderStatus(
-                orderID: tracked.brokerOrderID, status: "Cancelled", filled: WireNumbers.decimal(tracked.executed),
-                remaining: WireNumbers.decimal(tracked.quantity - tracked.executed))
-            publish(book.status(status, at: now))
-        }
+        publish(desk.resynchronize(openOrders: all, clientID: clientID, cutoff: cutoff, at: clock()))
         return count
     }
 
-    // MARK: - Restart
-
-    /// Today's executions with their commissions (one reqExecutions), for the runner's periodic journal sync; open
-    /// orders and positions are left empty.
+    /// Today's executions with their commissions (one reqExecutions); open orders and positions left empty.
     /// - Throws: `IBBrokerError.request`.
     public func executionSnapshot() async throws(IBBrokerError) -> BrokerSnapshot {
         do {
             let executions = try await connection.executions()
             return SnapshotMapping.snapshot(
-                BrokerAnswers(openOrders: [], executions: executions, positions: []),
-                context: configuration.mappingContext(contracts)
+                BrokerAnswers(openOrders: [], executions: executions, positions: []), context: desk.mappingContext
             ).0
         } catch {
             throw .request("\(error)")
         }
     }
 
-    /// What the broker holds now, for the reconciler: the open orders of every client of the account
-    /// (reqAllOpenOrders: an earlier run may have used another client id), today's completed orders, the
-    /// executions and the positions (of the configured account, or all).
-    /// - Returns: the snapshot, and what could not be mapped (left out of it; show it to the operator).
+    /// What the broker holds now: the open orders of every client of the account, today's completed orders, the
+    /// executions and the positions.
+    /// - Returns: the snapshot, and what could not be mapped.
     /// - Throws: `IBBrokerError.request`.
     public func brokerSnapshot() async throws(IBBrokerError) -> (BrokerSnapshot, [IBMappingError]) {
         do {
-            let open = try await connection.allOpenOrders()
-            let completed = try await connection.completedOrderList()
-            let executions = try await connection.executions()
-            let positions = try await connection.positions()
-            return SnapshotMapping.snapshot(
-                BrokerAnswers(
-                    openOrders: open, executions: executions, positions: positions, completedOrders: completed),
-                context: configuration.mappingContext(contracts))
+            let answers = BrokerAnswers(
+                openOrders: try await connection.allOpenOrders(), executions: try await connection.executions(),
+                positions: try await connection.positions(),
+                completedOrders: try await connection.completedOrderList())
+            return SnapshotMapping.snapshot(answers, context: desk.mappingContext)
         } catch {
             throw .request("\(error)")
         }
     }
 
-    /// Follows an order found working at the broker after a restart (the reconciler's `adopt`), under the engine
-    /// order restored from the journal.
-    /// - Parameters:
-    ///   - order: the engine's order (its lifecycle as restored: accepted or partially filled).
-    ///   - brokerOrderID: the TWS order id.
-    ///   - permID: TWS's permanent id.
-    ///   - orderRef: the orderRef it carries at the broker when that is not this run's reference of the order's
-    ///     client id (an order of an earlier run, restored with its full orderRef as client id).
-    ///   - appliedExecutions: execIds of what it already traded (in `order.filledQuantity`): never delivered again.
+    /// Follows an order found working at the broker after a restart, under the engine order restored from the
+    /// journal.
     /// - Throws: `IBBrokerError.mapping` when the order cannot be expressed on the wire.
     public func adopt(
         _ order: Order, brokerOrderID: Int, permID: Int64, orderRef: String? = nil, appliedExecutions: [String] = []
     ) throws(IBBrokerError) {
-        var wire: TWSOrder
         do throws(IBMappingError) {
-            wire = try OrderMapping.wireOrder(for: order, options: configuration.orderOptions)
+            try desk.adopt(
+                order, brokerOrderID: brokerOrderID, permID: permID, orderRef: orderRef,
+                appliedExecutions: appliedExecutions, at: clock())
         } catch {
             throw .mapping(error)
         }
-        if let orderRef { wire.orderRef = orderRef }
-        var tracked = TrackedOrder(order: order, brokerOrderID: brokerOrderID, orderRef: wire.orderRef, wire: wire)
-        tracked.permID = permID
-        tracked.executed = order.filledQuantity
-        tracked.delivered = order.filledQuantity
-        book.track(tracked)
-        book.noteApplied(executionIDs: appliedExecutions, at: clock())
     }
 
-    /// Marks executions the restart reconciliation already accounted for (journaled, in the adopted positions)
-    /// as seen, so a later reqExecutions neither applies nor reports them again.
+    /// Marks executions the restart reconciliation already accounted for as seen.
     public func noteReconciled(executionIDs: [String]) {
-        book.noteApplied(executionIDs: executionIDs, at: clock())
+        desk.noteReconciled(executionIDs: executionIDs, at: clock())
     }
 
-    /// Sends again, once, intents of an earlier run that never reached the broker (the reconciler's `send`):
-    /// under fresh TWS order ids but their original orderRefs, journaled like any order (the journal rows exist,
-    /// so they are only marked `sent`). The engine orders' client ids are the full orderRefs
-    /// (`EngineCore.restore(order:at:)`).
-    /// - Parameter orders: a single order, or a bracket parent followed by its children.
-    /// - Throws: `IBBrokerError`; a failure also produces `rejected` reports.
-    public func resend(_ orders: [Order]) async throws(IBBrokerError) {
-        var options = configuration.orderOptions
-        options.reference = OrderReference(prefix: "")
-        let sent = try await submitNow(orders, parentIndex: orders.count > 1 ? 0 : nil, options: options, on: connection)
-        await reachSubmitCrashPoint(sent.orders.map(\.id))  // crash hook (test only)
-        noteSent(sent)
+    /// Sets today's order-efficiency counts after a restart, before anything is sent.
+    public func restoreEfficiency(day: Int64, submitted: Int, modified: Int, cancelled: Int, executed: Int) {
+        desk.restoreEfficiency(
+            day: day, counts: (submitted: submitted, modified: modified, cancelled: cancelled, executed: executed))
     }
 
-    /// Applies executions found by the reconciler (or any other source) through the same deduplication as live
-    /// ones: each execId reaches the engine once, with its commission when known (else it follows when it arrives).
-    /// - Parameters:
-    ///   - executions: the executions, in time order.
-    ///   - commissions: known commissions by execId (`BrokerSnapshot.commissions`).
+    /// Releases fills that waited too long for their commission (call periodically).
+    public func releaseOverdueCommissions() {
+        publish(desk.releaseOverdue(at: clock()))
+    }
+
+    /// Applies executions found elsewhere through the same deduplication as live ones.
     public func ingest(_ executions: [BrokerExecution], commissions: [String: Money] = [:]) {
-        let now = clock()
-        for execution in executions {
-            let commission = commissions[execution.executionID].map { CommissionStatus.reported($0, realizedPnL: nil) }
-            publish(book.execution(execution, commission: commission ?? .pending, at: now))
-        }
+        publish(desk.ingest(executions, commissions: commissions, at: clock()))
     }
 
     // MARK: - Internals
 
     private func handle(_ event: TWSOrderEvent) {
-        let now = clock()
-        switch event {
-        case .status(let status):
-            publish(book.status(status, at: now))
-        case .openOrder(let open):
-            publish(book.openOrder(open, at: now))
-        case .execution(let report):
-            do throws(IBMappingError) {
-                let execution = try ExecutionMapping.execution(
-                    report.execution, contract: report.contract, context: configuration.mappingContext(contracts))
-                let commission = try ExecutionMapping.commission(report.commission)
-                publish(book.execution(execution, commission: commission, at: now))
-                if case .reported(let money, _) = commission {
-                    journal(execution, commission: money)
-                } else {
-                    journal(execution, commission: nil)
-                }
-            } catch {
-                continuation.yield(.anomaly("execution \(report.execution.executionID): \(error)"))
+        let applied = desk.apply(event, at: clock())
+        publish(applied.outputs)
+        if let (execution, commission) = applied.execution, let journal {
+            do { try journal.record(execution, commission: commission) } catch {
+                continuation.yield(.anomaly("journal: execution \(execution.executionID): \(error)"))
             }
-        case .commission(let report):
-            do throws(IBMappingError) {
-                let commission = try ExecutionMapping.commission(report.commission)
-                publish(book.commission(executionID: report.execution.executionID, commission, at: now))
-                if case .reported(let money, _) = commission {
-                    journalCommission(report.execution.executionID, money, at: now)
-                }
-            } catch {
-                continuation.yield(.anomaly("commission \(report.execution.executionID): \(error)"))
+        }
+        if let (executionID, commission) = applied.commission, let journal {
+            do { try journal.recordCommission(executionID: executionID, commission, at: clock()) } catch {
+                continuation.yield(.anomaly("journal: commission \(executionID): \(error)"))
             }
-        case .notice(let notice):
-            publish(book.notice(notice, at: now))
         }
     }
 
-    nonisolated func publish(_ outputs: [OrderBookOutput]) {
+    func publish(_ outputs: [OrderBookOutput]) {
         for output in outputs {
             switch output {
             case .report(let report):
-                noteExecution(report, at: clock())
                 if case .filled = report { reachCrashPoint(.afterFill) }  // crash hook (test only)
                 continuation.yield(.report(report))
             case .lateCommission(let late): continuation.yield(.lateCommission(late))

@@ -1,8 +1,9 @@
 import Foundation
+import JournalModel
 import Storage
+import TradingModel
 import TWSClient
 import TWSProtocol
-import TradingModel
 
 /// One open order, as `ibtrader orders` shows it.
 public struct ManualOpenOrder: Sendable, Hashable, Codable {

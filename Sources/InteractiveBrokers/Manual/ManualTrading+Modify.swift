@@ -1,9 +1,11 @@
 import Foundation
+import JournalModel
+import LiveSession
 import Storage
-import TWSClient
-import TWSProtocol
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 /// What `ibtrader modify` did.
 public struct ManualModifyResult: Sendable, Hashable {

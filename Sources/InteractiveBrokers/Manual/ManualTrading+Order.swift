@@ -1,9 +1,11 @@
 import Foundation
+import JournalModel
+import LiveSession
 import Storage
-import TWSClient
-import TWSProtocol
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 /// One order of a manual submission (the entry, or a bracket child) as it stands after the acknowledgement.
 public struct ManualOrderLeg: Sendable, Hashable, Codable {

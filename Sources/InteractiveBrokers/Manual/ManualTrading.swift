@@ -1,9 +1,11 @@
 import Foundation
+import JournalModel
+import LiveSession
 import Storage
-import TWSClient
-import TWSProtocol
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 /// Settings shared by the manual commands (`ibtrader order|modify|orders|cancel|positions|account`).
 public struct ManualSettings: Sendable {
@@ -77,7 +79,7 @@ public enum ManualTrading {
         _ info: TWSSessionInfo, settings: ManualSettings
     ) throws(ManualTradingError) -> String {
         do {
-            return try LiveRunner.checkAccount(
+            return try AccountRule.check(
                 managed: info.accounts, configured: settings.account, confirmedLive: settings.confirmedLiveAccount)
         } catch {
             throw .account(error)

@@ -1,8 +1,9 @@
+import LiveSession
 import Logging
-import TWSClient
-import TWSProtocol
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 /// Engine quotes from TWS market data (reqMktData), one line per instrument, for strategies that ask for them
 /// (`Strategy.usesQuotes`, `data.quotes`).
@@ -109,12 +110,3 @@ public actor IBQuoteFeed {
     }
 }
 
-/// What an `IBQuoteFeed` reports.
-public enum IBQuoteEvent: Sendable, Equatable {
-    /// A new top of book for the engine.
-    case quote(InstrumentID, Quote)
-    /// A notice about an instrument's line (e.g. 10167 showing delayed data).
-    case notice(InstrumentID, TWSNotice)
-    /// The instrument's line was refused live and asked again with delayed data.
-    case fellBackToDelayed(InstrumentID)
-}

@@ -1,7 +1,8 @@
 import Foundation
+import LiveSession
+import TradingModel
 import TWSClient
 import TWSProtocol
-import TradingModel
 
 /// The top of book of one reqMktData line, folded from its ticks. Pure.
 ///

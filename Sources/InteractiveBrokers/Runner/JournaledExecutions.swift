@@ -1,5 +1,5 @@
+import JournalModel
 import Storage
-import Synchronization
 import TradingModel
 
 /// What the journal needs to offer the execution sync (`OrderJournal` does; tests count calls on a double).
@@ -23,7 +23,7 @@ extension OrderJournal: ExecutionJournal {}
 /// journal's history. Executions the broker adapter journals as they arrive are not added here; the next sync
 /// writes each of them once more (a `.duplicate`, in the same one transaction) and knows it from then on. The set
 /// is only ever a subset of the journal's, so skipping what it holds never loses a fill.
-final class JournaledExecutions: Sendable {
+struct JournaledExecutions: Sendable {
     fileprivate struct Entry {
         /// Whether the execution's commission is journaled.
         var commission: Bool
@@ -43,7 +43,7 @@ final class JournaledExecutions: Sendable {
     /// How long a journaled execId is remembered after its fill's time.
     let retention: TimeSpan
     /// `nil` until seeded.
-    private let known = Mutex<Known?>(nil)
+    private var known: Known?
 
     init(retention: TimeSpan = .days(8)) {
         self.retention = retention
@@ -54,13 +54,13 @@ final class JournaledExecutions: Sendable {
     /// - Returns: how many fills were new in the journal.
     /// - Throws: what the journal throws (nothing is marked known then; the next sync retries).
     /// - Parameter now: the time of the sync (the horizon of what is remembered is `now - retention`).
-    func record(
+    mutating func record(
         _ executions: [OrderJournal.Execution], into journal: some ExecutionJournal, at now: Timestamp
     ) throws(OrderJournalError) -> Int {
         try seed(from: journal, since: now - retention)
         // A hash lookup per listed execution (the list is the whole day's; reading it is cheap), one transaction for
         // the new ones.
-        let batch = known.withLock { known -> [OrderJournal.Execution] in
+        let batch = { (known: Known?) -> [OrderJournal.Execution] in
             var batch: [OrderJournal.Execution] = []
             var inBatch: Set<String> = []  // the broker's list may repeat an execution
             for execution in executions where !inBatch.contains(execution.fill.execID) {
@@ -73,30 +73,26 @@ final class JournaledExecutions: Sendable {
                 batch.append(execution)
             }
             return batch
-        }
+        }(known)
         guard !batch.isEmpty else { return 0 }
         let results = try journal.recordExecutions(batch)
-        known.withLock { known in
-            for execution in batch
-            where execution.commission != nil || known?.entries[execution.fill.execID] == nil {
-                known?.entries[execution.fill.execID] = Entry(
-                    commission: execution.commission != nil, time: execution.fill.time)
-            }
-            known?.forget(before: now - retention)
+        for execution in batch where execution.commission != nil || known?.entries[execution.fill.execID] == nil {
+            known?.entries[execution.fill.execID] = Entry(
+                commission: execution.commission != nil, time: execution.fill.time)
         }
+        known?.forget(before: now - retention)
         return results.reduce(0) { count, result in
             if case .recorded = result { count + 1 } else { count }
         }
     }
 
     /// How many execIds are known (tests).
-    var count: Int { known.withLock { $0?.entries.count ?? 0 } }
+    var count: Int { known?.entries.count ?? 0 }
 
-    private func seed(from journal: some ExecutionJournal, since: Timestamp) throws(OrderJournalError) {
-        guard known.withLock({ $0 == nil }) else { return }
+    private mutating func seed(from journal: some ExecutionJournal, since: Timestamp) throws(OrderJournalError) {
+        guard known == nil else { return }
         let loaded = try journal.journaledExecutions(since: since)
-        let entries = loaded.mapValues { Entry(commission: $0, time: nil) }
-        known.withLock { $0 = $0 ?? Known(entries: entries, seededSince: since) }
+        known = Known(entries: loaded.mapValues { Entry(commission: $0, time: nil) }, seededSince: since)
     }
 }
 

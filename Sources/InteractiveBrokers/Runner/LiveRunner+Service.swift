@@ -1,4 +1,5 @@
 import Foundation
+import LiveSession
 import Logging
 import ServiceLifecycle
 import Storage
@@ -109,4 +110,9 @@ public struct LiveRunnerService: Service {
         let summary = Mutex<LiveRunSummary?>(nil)
         let stopRequests = Mutex(0)
     }
+}
+
+extension LiveRunnerService: CustomStringConvertible {
+    /// How service-lifecycle's log names the run.
+    public var description: String { "live run" }
 }

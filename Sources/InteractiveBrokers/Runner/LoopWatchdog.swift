@@ -1,6 +1,8 @@
 import Dispatch
 import Foundation
+import LiveSession
 import Logging
+import Synchronization
 
 /// The event-loop watchdog: a thread of its own that looks at the loop's progress (`InboundActivity`) every
 /// `StuckLoopDetector.checkInterval` and logs a critical ALERT when it stood still for `health.stuckLoopTimeout`,
@@ -67,5 +69,38 @@ extension Duration {
         let (seconds, attoseconds) = components
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         return overflow ? .max : scaled &+ attoseconds / 1_000_000_000
+    }
+}
+
+/// What the event loop has taken: every input (the watchdog's progress, `LoopWatchdog`) and those from the
+/// connection (bars, quotes, broker reports, state changes: the heartbeat's evidence). One word holds both — the
+/// low half counts every input, the high half inbound ones — and only the loop writes it, so marking an input is a
+/// relaxed load and a relaxed store (no read-modify-write) and no clock read on the bar path. A carry out of the low
+/// half (every 2^32 inputs) looks like one more inbound input to the heartbeat: harmless (a probe a little later).
+/// Were a second writer ever to mark concurrently, increments could be lost but the word would still change, which
+/// is all either reader asks.
+final class InboundActivity: Sendable {
+    private let word = Atomic<UInt64>(0)
+    /// The word when the loop last parked (`park`): equal to `word` while it is not running.
+    private let parkedAt = Atomic<UInt64>(0)
+
+    /// The loop took an input (`inbound`: from the connection). Called by the loop only.
+    @inline(__always)
+    func mark(inbound: Bool) {
+        let value = word.load(ordering: .relaxed)
+        word.store(value &+ (inbound ? 0x1_0000_0001 : 1), ordering: .relaxed)
+    }
+
+    /// The loop stopped taking inputs on purpose (between connections, at stop): the watchdog waits for its next
+    /// input. Called by the loop's task only.
+    func park() { parkedAt.store(word.load(ordering: .relaxed), ordering: .relaxed) }
+
+    /// Inputs from the connection so far (the heartbeat's).
+    var arrivals: UInt64 { word.load(ordering: .relaxed) >> 32 }
+
+    /// The loop's progress (any change is an input taken) and whether it is parked (the watchdog's).
+    var progress: (value: UInt64, parked: Bool) {
+        let value = word.load(ordering: .relaxed)
+        return (value, value == parkedAt.load(ordering: .relaxed))
     }
 }

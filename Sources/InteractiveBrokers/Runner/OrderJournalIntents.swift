@@ -1,13 +1,11 @@
+import JournalModel
+import LiveSession
 import Storage
 import TradingModel
 
-/// The `IntentJournal` the broker writes to, backed by the GRDB `OrderJournal`: `journaled` intents become
-/// `recordIntent` (the row exists before placeOrder), `sent` ones `recordSubmitted` with the TWS order id.
-///
-/// A group written before placeOrder (every intent `journaled`) is one append to the journal's intent log when the
-/// journal owns it (the live runner's, opened with manual checkpoints), else one SQLite transaction; any other write
-/// (the `sent` one, with broker order ids) is one SQLite transaction, which also moves the log's records into
-/// SQLite. Durable when it returns, per the journal's durability (`OrderJournal.appendIntents`).
+/// The `IntentJournal` the broker writes to, backed by the GRDB `OrderJournal`: a group's `journaled` intents are
+/// inserted before placeOrder (one transaction), its `sent` ones marked submitted with their TWS order ids (one more).
+/// Durable when it returns, per the journal's durability.
 public struct OrderJournalIntents: IntentJournal {
     /// The journal written to.
     public let journal: OrderJournal
@@ -23,18 +21,9 @@ public struct OrderJournalIntents: IntentJournal {
         self.clock = clock
     }
 
-    public func write(_ intents: [JournaledIntent]) async throws {
-        try writeNow(intents)
-    }
-
-    public func writeNow(_ intents: [JournaledIntent]) throws {
+    public func write(_ intents: [JournaledIntent]) throws {
         let now = clock()
         let rows = self.rows(intents, at: now)
-        if intents.allSatisfy({ $0.lastKnownState == .journaled }) {
-            // The order path's write: the intent log (or SQLite when this journal does not own the log).
-            try journal.appendIntents(rows)
-            return
-        }
         let submitted = intents.map { $0.lastKnownState == .sent ? $0.brokerOrderID.map { Int64($0) } : nil }
         // One transaction for the group: rows inserted unless journaled already, `sent` ones marked submitted.
         try journal.recordIntents(rows, submittedAs: submitted, at: now)
@@ -44,11 +33,6 @@ public struct OrderJournalIntents: IntentJournal {
             update.message = "not transmitted"
             _ = try journal.recordStatus(update)
         }
-    }
-
-    /// The rows of `writeNow`, encoded as its append would encode them, and dropped.
-    public func rehearse(_ intents: [JournaledIntent]) {
-        journal.rehearseIntentAppend(rows(intents, at: clock()))
     }
 
     private func rows(_ intents: [JournaledIntent], at now: Timestamp) -> [JournalIntent] {

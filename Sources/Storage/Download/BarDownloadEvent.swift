@@ -1,3 +1,4 @@
+import TradingModel
 /// Progress of a download, for a progress bar or a log.
 public enum BarDownloadEvent: Hashable, Sendable {
     /// The chunks were planned: `total` in all, of which `alreadyDone` are skipped.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import JournalModel
 import TradingModel
 
 /// An order type as the intents table stores it: IB's type name plus the prices that name leaves open. `limit_price`

@@ -1,8 +1,7 @@
 import GRDB
 
 // WAL checkpoints kept off the order path: the owner of a `.manual` journal calls `checkpoint()` when no order is
-// waiting, or has them run on a thread of its own (`OrderJournal+BackgroundCheckpoints.swift`: the live runner,
-// every second), and `close()` at the end.
+// waiting (the live runner, on its 1-second tick), and `close()` at the end.
 extension OrderJournal {
     /// What a checkpoint found and did, in WAL frames (one frame per page written by a commit).
     public struct CheckpointResult: Hashable, Sendable {
@@ -12,8 +11,7 @@ extension OrderJournal {
         public var checkpointedFrames: Int
     }
 
-    /// Moves the intent log's records into SQLite (and takes the log over if another process held it until now),
-    /// then copies the WAL's committed pages into the database file without waiting for anyone (SQLite's PASSIVE
+    /// Copies the WAL's committed pages into the database file without waiting for anyone (SQLite's PASSIVE
     /// checkpoint): a reader in another process (`ibtrader journal`) only leaves some frames for the next call.
     /// When the copy is complete the WAL is restarted right away (see `restartWAL`), so the next order's commit
     /// neither pays for that restart nor finds a long WAL: the WAL stays as small as the writes between two calls.
@@ -22,11 +20,8 @@ extension OrderJournal {
     /// - Throws: `OrderJournalError.database`.
     @discardableResult
     public func checkpoint() throws(OrderJournalError) -> CheckpointResult {
-        // The intent log: another process had it when this journal opened; take it as soon as it is free.
-        if checkpoints == .manual, !intentLog.isOwned { try? openIntentLog(keep: true) }
-        // The log's intents go into the WAL this checkpoint syncs and copies; the log starts over here, once a tick,
-        // rather than after every drain.
-        try drainIntentLog(truncating: true)
+        // The lock: another process had it when this journal opened; take it as soon as it is free.
+        if checkpoints == .manual, !lock.isHeld { _ = lock.acquire() }
         return try perform("checkpoint") {
             try pool.writeWithoutTransaction { db in
                 let changes = db.totalChangesCount
@@ -42,19 +37,16 @@ extension OrderJournal {
         }
     }
 
-    /// Drains the intent log, checkpoints the whole WAL and truncates it to zero bytes (SQLite's TRUNCATE checkpoint,
-    /// which waits up to the busy timeout for readers), then closes the journal and gives the intent log up: later
-    /// calls fail with `.database`. A journal that is not closed is still consistent on disk; closing only leaves no
-    /// WAL and an empty intent log behind.
+    /// Checkpoints the whole WAL and truncates it to zero bytes (SQLite's TRUNCATE checkpoint, which waits up to the
+    /// busy timeout for readers), then closes the journal and gives its lock up: later calls fail with `.database`.
+    /// A journal that is not closed is still consistent on disk; closing only leaves no WAL behind.
     /// - Throws: `OrderJournalError.database` (the journal stays open when the checkpoint failed).
     public func close() throws(OrderJournalError) {
-        stopBackgroundCheckpoints()
-        try drainIntentLog(truncating: true)
         try perform("close") {
             try pool.writeWithoutTransaction { db in _ = try Self.checkpoint(db, .truncate) }
             try pool.close()
         }
-        intentLog.release(closing: true)
+        lock.release()
     }
 
     /// Starts the WAL over now, at the checkpoint, rather than in the next commit: the first frame written after a

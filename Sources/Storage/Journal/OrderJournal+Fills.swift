@@ -1,4 +1,5 @@
 import GRDB
+import JournalModel
 import TradingModel
 
 // Fills and commissions: the one-at-a-time writes of the order path and the batch of the periodic execution sync.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import JournalModel
 import TradingModel
 
 // The intent write on the order path: one transaction per group of orders, shared row logic. Nothing here encodes
@@ -9,8 +10,8 @@ extension OrderJournal {
     /// Journals the intents of one order group (a single order, or a bracket's parent and children) in one
     /// transaction: each row is inserted unless its orderRef is already journaled (an earlier run's intent sent
     /// again), and marked submitted with its broker order id when one is given. One commit (one `fsync` at
-    /// `.full`), and no separate read. Whatever the intent log holds is inserted first, in the same transaction
-    /// (for the runner's `sent` write: the group's own intents, appended before placeOrder with their time).
+    /// `.full`), and no separate read. Durable (per the journal's durability) when it returns: the live runner
+    /// writes a group's intents with no broker ids before placeOrder, and again with their ids once sent.
     /// - Parameters:
     ///   - intents: the rows, parent first.
     ///   - submittedAs: per intent, the broker order id it was sent under (`nil`: not sent yet).
@@ -21,18 +22,19 @@ extension OrderJournal {
     public func recordIntents(
         _ intents: [JournalIntent], submittedAs: [Int64?], at time: Timestamp
     ) throws(OrderJournalError) -> Int {
-        // The intent log's records (this group's own pre-send intents, typically) go first, in the same commit.
-        try writeAfterIntentLog("record intents \(intents.map(\.orderRef.rawValue).joined(separator: ","))") { db, _ in
-            var inserted = 0
-            for (k, intent) in intents.enumerated() {
-                if try Self.insertIntent(db, intent) { inserted += 1 }
-                if k < submittedAs.count, let id = submittedAs[k] {
-                    var update = JournalStatusUpdate(orderRef: intent.orderRef, state: .submitted, time: time)
-                    update.brokerOrderID = id
-                    _ = try Self.applyStatus(db, update)
+        try perform("record intents \(intents.map(\.orderRef.rawValue).joined(separator: ","))") {
+            try pool.write { db in
+                var inserted = 0
+                for (k, intent) in intents.enumerated() {
+                    if try Self.insertIntent(db, intent) { inserted += 1 }
+                    if k < submittedAs.count, let id = submittedAs[k] {
+                        var update = JournalStatusUpdate(orderRef: intent.orderRef, state: .submitted, time: time)
+                        update.brokerOrderID = id
+                        _ = try Self.applyStatus(db, update)
+                    }
                 }
+                return inserted
             }
-            return inserted
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import JournalModel
 import TradingModel
 
 extension OrderJournal {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import JournalModel
 import TradingModel
 
 // What a restart restores beyond orders and positions: cash checkpoints keyed by run configuration, the risk

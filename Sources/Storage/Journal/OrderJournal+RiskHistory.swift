@@ -1,4 +1,5 @@
 import GRDB
+import JournalModel
 import TradingModel
 
 /// When a persisted halt of a risk state tripped: the first row of the current unbroken stretch of rows with the

@@ -82,6 +82,7 @@ extension OrderJournal {
         }
         registerRunMigrations(&migrator)  // OrderJournal+Runs.swift
         registerIntentColumnsMigration(&migrator)
+        registerSessionLogMigration(&migrator)  // OrderJournal+SessionLog.swift
         return migrator
     }
 

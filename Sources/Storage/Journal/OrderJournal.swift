@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import JournalModel
 import Synchronization
 import TradingModel
 
@@ -12,12 +13,10 @@ import TradingModel
 /// at the broker (by `orderRef`) before sending anything. At `.full` the WAL is also `fsync`ed per commit
 /// (`ibtrader-bench journal` and `ibtrader journal --measure-latency` measure the writes on this machine).
 ///
-/// The live runner opens its journal with `checkpoints: .manual` and has it checkpointed every second on a thread of
-/// its own (`startBackgroundCheckpoints`), so SQLite's automatic WAL checkpoint (5-15 ms every few dozen commits)
-/// never lands inside an intent's commit, nor the checkpoint on the thread that handles bars. Such a
-/// journal also takes the intent log (`<path>-intents`, `IntentLog`): `appendIntents`, the write before
-/// placeOrder, appends there instead of committing, and the next operation of the journal moves the records into
-/// `intents` (opening the journal does it for a crashed run's log).
+/// The live runner opens its journal with `checkpoints: .manual` and checkpoints it on its 1-second tick, so
+/// SQLite's automatic WAL checkpoint (5-15 ms every few dozen commits) never lands inside an intent's commit. Such a
+/// journal also holds the journal's lock file (`<path>-lock`, `JournalLock`), which tells other tools that a bot
+/// runs on it (`OrderJournal.holder`).
 ///
 /// ```swift
 /// let journal = try OrderJournal(path: "journal.sqlite")
@@ -41,8 +40,7 @@ public final class OrderJournal: Sendable {
         /// SQLite, inside whichever commit makes the WAL reach 1,000 pages (the default; for tools that write
         /// little and do not call `checkpoint()`).
         case automatic
-        /// The owner, by calling `checkpoint()` periodically or `startBackgroundCheckpoints()` (the live runner,
-        /// every second on the checkpoint thread): no commit ever pays
+        /// The owner, by calling `checkpoint()` periodically (the live runner, every second): no commit ever pays
         /// for a checkpoint. The WAL grows until the next `checkpoint()`; `close()` (or the last reference going
         /// away) truncates it.
         case manual
@@ -55,12 +53,10 @@ public final class OrderJournal: Sendable {
     /// How hard each write is pushed to the disk.
     public let durability: Durability
     let pool: DatabasePool
-    /// The append-only intent file in front of `intents` (`OrderJournal+IntentLog.swift`).
-    let intentLog: IntentLog
+    /// The lock a bot's (`.manual`) journal holds while open (`JournalLock`).
+    let lock: JournalLock
     /// The writer's change count and the answer of the last complete `checkpoint()`: unchanged count, nothing to do.
     let lastCompleteCheckpoint = Mutex<(changes: Int, result: CheckpointResult)?>(nil)
-    /// The thread that checkpoints a `.manual` journal once started (`OrderJournal+BackgroundCheckpoints.swift`).
-    let backgroundCheckpointer = Mutex<JournalCheckpointer?>(nil)
 
     /// Opens (and, when allowed, creates) a journal.
     /// - Parameters:
@@ -76,7 +72,7 @@ public final class OrderJournal: Sendable {
         self.path = path
         self.checkpoints = checkpoints
         self.durability = durability
-        intentLog = IntentLog(path: Self.intentLogPath(for: path), syncsEachAppend: durability == .full)
+        lock = JournalLock(journalPath: path)
         if !createIfMissing, !FileManager.default.fileExists(atPath: path) { throw .notFound(path: path) }
         do {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
@@ -98,21 +94,13 @@ public final class OrderJournal: Sendable {
         } catch {
             throw .cannotOpen(path: path, reason: "\(error)")
         }
-        // Before anything reads `intents`: a crashed run's intents that only reached the log go in now. The live
-        // runner's journal (manual checkpoints) keeps the log to append to; any other only drains an unowned one.
-        do {
-            try openIntentLog(keep: checkpoints == .manual)
-        } catch {
-            guard checkpoints == .manual else { return }  // another tool's open does not depend on the log
-            throw .cannotOpen(path: path, reason: "\(error)")
-        }
+        if checkpoints == .manual { _ = lock.acquire() }
     }
 
     deinit {
         // A manual journal dropped without `close()`: truncate its WAL all the same (best effort; the file is
         // consistent either way, and SQLite's last-connection close also checkpoints when no other process has it).
         guard checkpoints == .manual else { return }
-        stopBackgroundCheckpoints()
         _ = try? pool.writeWithoutTransaction { db in try Self.checkpoint(db, .truncate) }
     }
 
@@ -240,18 +228,8 @@ public final class OrderJournal: Sendable {
 
     // MARK: - Helpers
 
-    /// Runs `body`, mapping a database error to `.database` named by `operation` (built only on failure). First
-    /// moves the intent log's new records into SQLite when there are any (a check without a system call when there
-    /// are none), so every operation sees the intents appended there.
+    /// Runs `body`, mapping a database error to `.database` named by `operation` (built only on failure).
     func perform<T>(_ operation: @autoclosure () -> String, _ body: () throws -> T) throws(OrderJournalError) -> T {
-        if intentLog.hasRecords { try drainIntentLog(truncating: false) }
-        return try performIgnoringIntentLog(operation(), body)
-    }
-
-    /// `perform` without the drain: for the drain itself and the writes that fold it into their own transaction.
-    func performIgnoringIntentLog<T>(
-        _ operation: @autoclosure () -> String, _ body: () throws -> T
-    ) throws(OrderJournalError) -> T {
         do {
             return try body()
         } catch let error as OrderJournalError {

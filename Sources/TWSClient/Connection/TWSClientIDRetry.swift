@@ -1,3 +1,5 @@
+import TWSProtocol
+
 /// The pauses between connects while TWS answers 326 (client id in use) before the session is ready: 25 ms, doubling
 /// to at most 400 ms, until their sum would pass `limit` (`TWSConnectionConfiguration.clientIDInUseRetry`).
 public struct TWSClientIDRetry: Sendable, Equatable {

@@ -1,34 +1,6 @@
 import TWSProtocol
 
-/// A historical-bars query: everything of reqHistoricalData except the request id.
-///
-/// ```swift
-/// let query = TWSHistoricalBarsQuery(contract: aapl, duration: "1 D", barSize: "5 mins")
-/// let bars = try await connection.historicalBars(query)
-/// ```
-public struct TWSHistoricalBarsQuery: Sendable, Equatable, Hashable {
-    /// The contract.
-    public var contract: TWSContract
-    /// End of the period, e.g. `20250115 16:00:00 US/Eastern`; empty for now (required for keep-up-to-date).
-    public var endDateTime: String = ""
-    /// Length of the period, e.g. `1 D`, `2 W`, `1 Y`.
-    public var duration: String
-    /// Bar size, e.g. `5 secs`, `1 min`, `1 day`.
-    public var barSize: String
-    /// `TRADES`, `MIDPOINT`, `BID`, `ASK`, `BID_ASK`, … (`BID_ASK` counts double for pacing).
-    public var whatToShow: String = "TRADES"
-    /// Regular trading hours only.
-    public var useRTH: Bool = true
-    /// 1: `yyyyMMdd HH:mm:ss` text, 2: epoch seconds.
-    public var formatDate: Int = 1
-
-    /// Creates a query.
-    public init(contract: TWSContract, duration: String, barSize: String) {
-        self.contract = contract
-        self.duration = duration
-        self.barSize = barSize
-    }
-
+extension TWSHistoricalBarsQuery {
     /// The wire request for a request id.
     func request(requestID: Int, keepUpToDate: Bool) -> TWSHistoricalDataRequest {
         TWSHistoricalDataRequest(
@@ -143,31 +115,6 @@ extension TWSConnection {
             if case .realTimeBar(_, let bar) = response { return bar }
             return nil
         }
-    }
-
-    /// 5-second real-time bars handed to `receive` as they arrive, synchronously on the connection's actor (no
-    /// stream hop: the bar path of a trading session, docs/live-trading.md, Latency). `receive` must not block.
-    /// - Parameters:
-    ///   - contract: the contract.
-    ///   - whatToShow: `TRADES`, `MIDPOINT`, `BID` or `ASK`.
-    ///   - useRTH: regular trading hours only.
-    ///   - receive: takes every bar and notice, in order.
-    /// - Returns: a stream that yields nothing and ends with the subscription (TWS errors 420, 354, … throw);
-    ///   dropping it, or cancelling the task iterating it, sends cancelRealTimeBars.
-    /// - Throws: `TWSRequestError.notConnected`.
-    public func realTimeBars(
-        contract: TWSContract, whatToShow: String = "TRADES", useRTH: Bool = true,
-        receive: @escaping @Sendable (SubscriptionItem<TWSRealTimeBar>) -> Void
-    ) async throws(TWSRequestError) -> AsyncThrowingStream<Void, any Error> {
-        let (requestID, request, pacingRequest) = realTimeBarsRequest(contract, whatToShow, useRTH)
-        return try await subscribe(
-            .request(requestID), request: .realTimeBars(request), cancel: .cancelRealTimeBars(requestID: requestID),
-            options: SubscriptionOptions(path: .paced(.realTimeBars, pacingRequest, requestID: requestID)),
-            transform: { response in
-                if case .realTimeBar(_, let bar) = response { return bar }
-                return nil
-            },
-            deliver: receive)
     }
 
     private func realTimeBarsRequest(

@@ -74,21 +74,10 @@ extension TWSConnection {
     }
 
     private nonisolated func serve(_ channel: TWSTransportChannel) async throws {
-        // Direct reads only where they belong: on the busy thread (the transport used inside
-        // `TWSBusyPollThread.run`). Elsewhere the loop's yields would spin on a shared pool's thread: read the stream.
-        let directReader = TWSBusyPollThread.isCurrentThreadBusyPolling ? channel.directReader : nil
-        // Before the hello: the peer's reply must not be read the other way.
-        directReader?.takeOverReads()
         let hello = await startHandshake()
         try await channel.outbound.write(hello)
-        await useImmediateWriter(channel.outbound as? any TWSImmediateTransportWriter)
-        wireClockSlot.withLock { $0 = channel.wireClock }
         try await withThrowingTaskGroup(of: LoopExit.self) { group in
-            if let reader = directReader {
-                group.addTask { try await self.directReadLoop(reader, wireClock: channel.wireClock) }
-            } else {
-                group.addTask { try await self.readLoop(channel.inbound, wireClock: channel.wireClock) }
-            }
+            group.addTask { try await self.readLoop(channel.inbound) }
             group.addTask { try await self.writeLoop(channel.outbound) }
             group.addTask { try await self.readyTimer() }
             group.addTask { await self.controlLoop() }
@@ -101,27 +90,17 @@ extension TWSConnection {
         handshake.start()
     }
 
-    private func useImmediateWriter(_ writer: (any TWSImmediateTransportWriter)?) {
-        guard let writer else {
-            immediateWrite = nil
-            return
-        }
-        immediateWrite = { @Sendable (frame: ByteBuffer) in writer.writeNow(frame) }
-    }
-
     // MARK: - Loops
 
     /// Reads byte chunks; hands the handshake reply to the actor, then decodes every later frame once, here, off the
     /// actor (`InboundDecoder`), and hands each chunk's routed messages to the actor in one hop. Ends by throwing
     /// when the peer closes.
     private nonisolated func readLoop(
-        _ inbound: any AsyncSequence<ByteBuffer, any Error> & Sendable, wireClock: TWSWireClock?
+        _ inbound: any AsyncSequence<ByteBuffer, any Error> & Sendable
     ) async throws -> LoopExit {
         var decoder = InboundDecoder(logger: logger)
         var isDropping = false
         for try await chunk in inbound where !isDropping {
-            // The chunk's read time, for whoever its frames reach (`routedChunkReadStamps`).
-            if let wireClock { routedChunkStamps.withLock { $0 = wireClock.takeReadStamps() } }
             var (frames, reply) = try Self.decode(chunk, with: &decoder)
             if let reply {
                 guard let version = try await receiveServerReply(reply) else {
@@ -134,59 +113,6 @@ extension TWSConnection {
         }
         throw TWSConnectionError.closedByPeer(during: await phaseDescription)
     }
-
-    /// The read loop for a transport the connection reads itself (the busy-polling socket): on the actor, each
-    /// chunk is read, decoded and routed in one step, so a bar reaches the strategy without a task resume or an
-    /// actor hop. After a read that finds nothing it yields when other jobs wait for the thread (the runner's loop,
-    /// timers, stream consumers), and at least once a turn (`directReadTurn`) so the thread polls its other sources
-    /// and runs its idle work, and calls into this actor from elsewhere get it; otherwise it reads again at once.
-    /// Ends as `readLoop` does.
-    private func directReadLoop(_ reader: any TWSDirectReader, wireClock: TWSWireClock?) async throws -> LoopExit {
-        var decoder = InboundDecoder(logger: logger)
-        var isDropping = false
-        var readsInARow = 0
-        var lastYield = TWSWireClock.now()
-        while !Task.isCancelled {
-            let chunk: ByteBuffer
-            switch reader.readNow() {
-            case .nothing:
-                readsInARow = 0
-                // A yield leaves the actor and comes back through the thread's queue: several µs during which a
-                // bar would wait unread, so it is taken only when something else needs the thread.
-                if reader.othersAreWaiting || TWSWireClock.now() &- lastYield >= Self.directReadTurn {
-                    await Task.yield()
-                    lastYield = TWSWireClock.now()
-                }
-                continue
-            case .chunk(let bytes):
-                chunk = bytes
-                readsInARow += 1
-                // A long answer (a history download) arrives in many reads: let the rest of the thread run now and
-                // then, as the stream did.
-                if readsInARow % 16 == 0 { await Task.yield() }
-            case .ended:
-                throw TWSConnectionError.closedByPeer(during: phaseDescription)
-            case .failed(let reason):
-                throw TWSConnectionError.transport("socket: \(reason)")
-            }
-            if isDropping { continue }
-            if let wireClock { routedChunkStamps.withLock { $0 = wireClock.takeReadStamps() } }
-            var (frames, reply) = try Self.decode(chunk, with: &decoder)
-            if let reply {
-                guard let version = try receiveServerReply(reply) else {
-                    isDropping = true  // the connection closed meanwhile: nothing more to route
-                    continue
-                }
-                frames = try Self.start(&decoder, serverVersion: version)
-            }
-            if !frames.isEmpty { try receive(frames) }
-        }
-        throw TWSConnectionError.closedByPeer(during: phaseDescription)
-    }
-
-    /// The longest a connection reading directly keeps the thread and its actor between yields, in nanoseconds:
-    /// 50 µs, so the thread's other sources and idle work, and other callers of this actor, wait at most that.
-    static let directReadTurn: UInt64 = 50_000
 
     /// A chunk's frames once the version is known; before that, the handshake reply when the chunk completed it
     /// (hand it to `receiveServerReply`, then `start` the decoder).
@@ -218,21 +144,7 @@ extension TWSConnection {
         .transport("unreadable byte stream from TWS: \(error)")
     }
 
-    /// Decodes `chunk` as the read loop decodes a chunk, with a scratch decoder, and drops the result: nothing is
-    /// routed. A trading session's rehearsal (`latency.keepWarm`) runs it between bars so the decoder's code and
-    /// data are warm for the next real bar.
-    /// - Parameters:
-    ///   - chunk: one or more framed messages.
-    ///   - serverVersion: the negotiated version.
-    public nonisolated func rehearseDecoding(_ chunk: ByteBuffer, serverVersion: Int) {
-        var decoder = InboundDecoder(logger: logger)
-        var frames: [InboundFrame] = []
-        _ = try? decoder.start(serverVersion: serverVersion)
-        try? decoder.decode(chunk, into: &frames)
-    }
-
-    /// Writes queued frames when the rate limiter lets them go; sleeps on the injected clock in between. With an
-    /// immediate writer the frames are written inside the actor (`takeOutbound`) and this loop only sleeps.
+    /// Writes queued frames when the rate limiter lets them go; sleeps on the injected clock in between.
     private nonisolated func writeLoop(_ outbound: any TWSTransportWriter) async throws -> LoopExit {
         var wakeups = self.wakeups.makeAsyncIterator()
         while !Task.isCancelled {
@@ -302,17 +214,7 @@ extension TWSConnection {
     func enqueue(
         _ frame: ByteBuffer, priority: OutboundPriority = .normal, dependency: OutboundDependency? = nil
     ) {
-        if let write = immediateWrite, !isDraining, scheduler.admitImmediately(now: clock.now()) {
-            write(frame)  // the hot path (an order): nothing queued and the limiter allows it
-            return
-        }
         scheduler.enqueue(frame, priority: priority, dependency: dependency)
-        if let write = immediateWrite, !isDraining {
-            // The hot path (an order): written now when the limiter allows; the write loop wakes only for what
-            // has to wait.
-            for ready in scheduler.dequeueReady(now: clock.now()) { write(ready) }
-            if scheduler.isEmpty { return }
-        }
         wakeupContinuation.yield()
     }
 
@@ -332,11 +234,6 @@ extension TWSConnection {
         frames += releasePacedRequests(now: now)
         var next = scheduler.nextReleaseTime(now: now)
         if let backlogTime = nextPacedRelease(now: now) { next = min(next ?? backlogTime, backlogTime) }
-        if let write = immediateWrite {
-            // Written here, in queue order with `enqueue`'s writes (both run on this actor).
-            for frame in frames { write(frame) }
-            return ([], next)
-        }
         return (frames, next)
     }
 

@@ -1,20 +1,6 @@
 import NIOCore
 import TWSProtocol
 
-/// One event about orders, from the order-event stream.
-public enum TWSOrderEvent: Sendable, Equatable {
-    /// orderStatus.
-    case status(TWSOrderStatus)
-    /// openOrder: the order's full terms and state.
-    case openOrder(TWSOpenOrder)
-    /// A live fill (execDetails), with its commission when that came first.
-    case execution(TWSExecutionReport)
-    /// A commission report joined to its fill by execId (it usually arrives a little after the fill).
-    case commission(TWSExecutionReport)
-    /// An errMsg about one of this connection's orders (201 rejected, 202 cancelled, 399 warning, …).
-    case notice(TWSNotice)
-}
-
 extension TWSConnection {
     /// Every order event from now on: orderStatus, openOrder, live fills joined with their commission reports, and
     /// errMsgs about orders this connection placed. The stream ends when the connection closes.

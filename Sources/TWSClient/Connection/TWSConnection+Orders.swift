@@ -5,60 +5,25 @@ extension TWSConnection {
     /// Takes the next order id (nextValidId, above every order id seen).
     /// - Throws: `TWSRequestError.notConnected` before nextValidId arrived.
     public func nextOrderID() throws(TWSRequestError) -> Int {
-        try takeOrderID()
-    }
-
-    /// Takes the next order id without a hop onto the connection's actor: the order path of a trading session
-    /// (`IBBroker`) allocates, journals and then submits (`submitOrders`).
-    /// - Throws: `TWSRequestError.notConnected` before nextValidId arrived.
-    public nonisolated func takeOrderID() throws(TWSRequestError) -> Int {
         guard let id = orderIDs.next() else { throw .notConnected }
         return id
     }
 
-    /// Sends a group of orders under ids already taken (`takeOrderID()`), in one call: every order is encoded
+    /// Sends a group of orders under ids already taken (`nextOrderID()`), in one call: every order is encoded
     /// first, then all are queued in order (a bracket's parent and children with only the last transmitting).
     /// - Throws: `TWSRequestError.notConnected` unless ready (then nothing of the group is queued).
     public func submitOrders(_ placements: [TWSOrderPlacement], contract: TWSContract) throws(TWSRequestError) {
         guard case .ready = phase, let version = negotiatedVersion else { throw .notConnected }
-        // Encoded in place (placeOrder never fails to encode), so nothing of the group is queued unless all of it is.
+        // Encoded first (placeOrder never fails to encode), so nothing of the group is queued unless all of it is.
         var frames: [ByteBuffer] = []
         frames.reserveCapacity(placements.count)
         for placement in placements {
             frames.append(TWSRequest.encodePlaceOrder(placement, contract: contract, serverVersion: version))
         }
-        for (placement, frame) in zip(placements, frames) { enqueue(frame, dependency: .order(placement.orderID)) }
-        notePlaced(placements.lazy.map(\.orderID))
-    }
-
-    /// Sends a group of orders of the usual kinds under ids already taken, encoded through a template for their
-    /// contract (`TWSPlaceOrderTemplate`: the same bytes as `submitOrders(_:contract:)` for `terms.order`, without
-    /// building the full orders). A template for another server version than the negotiated one is not used: the
-    /// orders are then encoded in full.
-    /// - Throws: `TWSRequestError.notConnected` unless ready (then nothing of the group is queued).
-    public func submitOrders(
-        _ placements: [TWSOrderTermsPlacement], template: TWSPlaceOrderTemplate
-    ) throws(TWSRequestError) {
-        guard case .ready = phase, let version = negotiatedVersion else { throw .notConnected }
-        // Each order queued as it is encoded: encoding cannot fail, so the whole group is queued, in order.
-        for placement in placements {
-            let frame =
-                template.serverVersion == version
-                ? template.encode(placement)
-                : TWSRequest.encodePlaceOrder(
-                    TWSOrderPlacement(orderID: placement.orderID, order: placement.terms.order),
-                    contract: template.contract, serverVersion: version)
+        for (placement, frame) in zip(placements, frames) {
+            recentOrderIDs.insert(placement.orderID)
+            orderIDs.observe(orderID: placement.orderID)
             enqueue(frame, dependency: .order(placement.orderID))
-        }
-        notePlaced(placements.lazy.map(\.orderID))
-    }
-
-    /// Notes a group's ids as placed: after its frames left, off the tick-to-order path, as nothing about these
-    /// orders is routed before the caller returns (routing runs on this actor).
-    private func notePlaced(_ ids: some Sequence<Int>) {
-        for id in ids {
-            recentOrderIDs.insert(id)
-            orderIDs.observe(orderID: id)
         }
     }
 
@@ -82,21 +47,6 @@ extension TWSConnection {
     public func modifyOrder(id orderID: Int, order: TWSOrder, contract: TWSContract) async throws(TWSRequestError) {
         _ = try await readySession()
         try submit(orderID: orderID, order: order, contract: contract)
-    }
-
-    /// `modifyOrder` without suspending, for a ready connection (the synchronous order path).
-    /// - Throws: `TWSRequestError.notConnected` unless ready, `.invalidRequest`.
-    public func modifyOrderNow(id orderID: Int, order: TWSOrder, contract: TWSContract) throws(TWSRequestError) {
-        guard case .ready = phase else { throw .notConnected }
-        try submit(orderID: orderID, order: order, contract: contract)
-    }
-
-    /// `cancelOrder` without suspending, for a ready connection (the synchronous order path).
-    /// - Throws: `TWSRequestError.notConnected` unless ready.
-    public func cancelOrderNow(_ orderID: Int, options: TWSOrderCancel = TWSOrderCancel()) throws(TWSRequestError) {
-        guard case .ready = phase else { throw .notConnected }
-        recentOrderIDs.insert(orderID)
-        try send(.cancelOrder(orderID: orderID, options), priority: .cancel)
     }
 
     private func submit(orderID: Int, order: TWSOrder, contract: TWSContract) throws(TWSRequestError) {

@@ -134,39 +134,6 @@ extension TWSConnection {
         return stream
     }
 
-    /// Sends `request` and hands everything routed to `key` to `deliver`, synchronously, on the connection's actor
-    /// as the read loop routes it: no stream and no task wake-up between the socket and the consumer (the bar path
-    /// of a trading session). The returned stream yields nothing; it ends when the subscription ends (TWS error,
-    /// connection closed), and dropping it (e.g. cancelling the task that iterates it) sends `cancel`.
-    func subscribe<Value: Sendable>(
-        _ key: RouteKey,
-        request: TWSRequest,
-        cancel: TWSRequest?,
-        options: SubscriptionOptions = SubscriptionOptions(),
-        transform: @escaping @Sendable (TWSResponse) -> Value?,
-        deliver: @escaping @Sendable (SubscriptionItem<Value>) -> Void
-    ) async throws(TWSRequestError) -> AsyncThrowingStream<Void, any Error> {
-        _ = try await readySession()
-        let frame = try encode(request)
-        let (end, continuation) = AsyncThrowingStream.makeStream(of: Void.self)
-        let id = router.makeRouteID()
-        let controls = controlContinuation
-        continuation.onTermination = { termination in
-            if case .cancelled = termination { controls.yield(.cancelRoute(key: key, id: id, cancel: cancel)) }
-        }
-        let logger = logger
-        let sink = StreamSink<InboundItem>(
-            yieldItem: { item in
-                if let value = Self.response(item, logger: logger).flatMap(transform) { deliver(.data(value)) }
-            },
-            yieldNotice: { deliver(.notice($0)) },
-            finish: { error in continuation.finish(throwing: error) }
-        )
-        router.register(key, id: id, route: .stream(sink, finishesOnEnd: options.finishesOnEnd))
-        enqueue(frame, request: request, path: options.path)
-        return end
-    }
-
     /// The responses a one-shot request collected, skipping (and logging) any that did not decode.
     func decodeAll(_ result: RoutedResult<InboundItem>) -> [TWSResponse] {
         result.items.compactMap { Self.response($0, logger: logger) }
@@ -227,14 +194,3 @@ struct SubscriptionOptions: Sendable {
     var path: OutboundPath = .direct
 }
 
-/// The market data type of reqMarketDataType.
-public enum TWSMarketDataType: Int, Sendable, Equatable {
-    /// Live data (needs a subscription).
-    case live = 1
-    /// The last live values, frozen outside trading hours.
-    case frozen = 2
-    /// Delayed data (free, 15–20 minutes late).
-    case delayed = 3
-    /// Delayed data, frozen outside trading hours.
-    case delayedFrozen = 4
-}

@@ -73,8 +73,8 @@ public actor TWSConnection {
     var pacedBacklog: [PendingPacedRequest] = []
     var realTimeBarPacing: HistoricalPacing
     var router = InboundRouter()
-    /// Shared with `takeOrderID()`, which runs off the actor.
-    nonisolated let orderIDs = OrderIDPool()
+    /// Order ids: seeded by nextValidId, above every id seen (`OrderIDAllocator`).
+    var orderIDs = OrderIDAllocator()
     /// Request ids start far above order ids, so an errMsg's id names a request or an order, never both.
     var requestIDs = RequestIDAllocator(firstID: 100_000_000)
     var stateListeners: [Int: AsyncStream<TWSConnectionState>.Continuation] = [:]
@@ -90,20 +90,6 @@ public actor TWSConnection {
     /// The latest published state; `connecting` until the connection is ready or closed.
     public private(set) var state: TWSConnectionState = .connecting
 
-    /// Set while connected over a transport that writes without suspending (`TWSConnection+Loops.swift`): its
-    /// `writeNow`, as a closure so the order path copies a reference, not an existential, per frame.
-    var immediateWrite: (@Sendable (ByteBuffer) -> Void)?
-    /// The transport's read and write stamps, once connected (`wireClock`).
-    nonisolated let wireClockSlot = Mutex<TWSWireClock?>(nil)
-    /// The socket's read and write stamps, once connected over a transport that keeps them (TCP): how a session
-    /// measures the time a message spends inside the bot. `nil` before connecting and for in-memory peers.
-    public nonisolated var wireClock: TWSWireClock? { wireClockSlot.withLock { $0 } }
-    nonisolated let routedChunkStamps = Mutex(TWSWireClock.ReadStamps())
-    /// When the bytes whose frames are being routed now were read off the socket, when the kernel received them
-    /// and when the empty read before them began, where the transport knows (`TWSWireClock.now()` time; 0: unknown,
-    /// e.g. they queued behind an earlier chunk). Valid while a route's handler runs: the read loop takes the next
-    /// chunk only after the frames of this one were handled.
-    public nonisolated var routedChunkReadStamps: TWSWireClock.ReadStamps { routedChunkStamps.withLock { $0 } }
     /// Wakes the write loop when a message is queued.
     let wakeups: AsyncStream<Void>
     let wakeupContinuation: AsyncStream<Void>.Continuation

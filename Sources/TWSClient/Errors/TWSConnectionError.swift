@@ -1,3 +1,5 @@
+import TWSProtocol
+
 /// Why a connection could not be made or was lost. Every description says what to do about it.
 public enum TWSConnectionError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Nothing accepted the TCP connection (client-side code 502).

@@ -1,3 +1,5 @@
+import TWSProtocol
+
 /// Why a request failed or a subscription ended with an error.
 public enum TWSRequestError: Error, Sendable, Equatable, CustomStringConvertible {
     /// TWS answered with a terminal errMsg for this request (200 no security definition, 162 historical data

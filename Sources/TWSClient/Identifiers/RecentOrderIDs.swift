@@ -1,3 +1,5 @@
+import TWSProtocol
+
 /// The most recent `capacity` distinct order ids a connection placed, modified or cancelled, oldest forgotten
 /// first: a connection that lives for weeks must not grow by an id per order. Only a hint of where an errMsg goes
 /// (`TWSConnection.publishOrderNotice`), so forgetting an old id costs a log line, never an order's notice.

@@ -1,3 +1,5 @@
+import TWSProtocol
+
 /// Hands out request ids (reqId / tickerId). A separate namespace from order ids; ids stay positive and within
 /// 32 bits, wrapping back to the first id.
 public struct RequestIDAllocator: Sendable, Equatable {

@@ -1,22 +1,5 @@
 import TWSProtocol
 
-/// A fill with its contract and, once known, its commission report.
-public struct TWSExecutionReport: Sendable, Equatable {
-    /// The contract traded.
-    public var contract: TWSContract
-    /// The execution (side `BOT`/`SLD`).
-    public var execution: TWSExecution
-    /// The commission report; `nil` until it arrived.
-    public var commission: TWSCommissionReport?
-
-    /// Creates a report.
-    public init(contract: TWSContract, execution: TWSExecution, commission: TWSCommissionReport? = nil) {
-        self.contract = contract
-        self.execution = execution
-        self.commission = commission
-    }
-}
-
 /// Joins execDetails and commissionReport by execId, whichever comes first (PROTOCOL.md §11 item 12). Pure.
 ///
 /// Remembers the last `capacity` executions and unmatched commission reports, oldest dropped first.

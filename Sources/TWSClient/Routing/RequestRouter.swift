@@ -1,3 +1,5 @@
+import TWSProtocol
+
 /// The answer a one-shot route collected: every item up to the End message, and the notices seen meanwhile.
 struct RoutedResult<Item: Sendable>: Sendable {
     var items: [Item]
@@ -55,17 +57,8 @@ struct RequestRouter<Key: Hashable & Sendable, Item: Sendable>: Sendable {
         var notices: [TWSNotice] = []
     }
 
-    private var entries: [Key: [Entry]] = [:] {
-        didSet { if !streams.isEmpty { streams.removeAll(keepingCapacity: true) } }
-    }
-    /// The stream routes `deliver` found first on their keys, until `entries` next changes (a route registered,
-    /// ended or collecting): a subscription's item (a real-time bar) is routed with a few key compares instead of
-    /// a hashed lookup and an entry's copy, on the tick-to-order path (docs/latency.md).
-    private var streams: [(key: Key, sink: StreamSink<Item>)] = []
+    private var entries: [Key: [Entry]] = [:]
     private var lastRouteID: UInt64 = 0
-
-    /// At most this many stream routes are remembered (a universe's bar subscriptions); others are looked up.
-    static var cachedStreamLimit: Int { 64 }
 
     /// Creates an empty router.
     init() {}
@@ -99,14 +92,9 @@ struct RequestRouter<Key: Hashable & Sendable, Item: Sendable>: Sendable {
     /// - Returns: `false` when no route waits on `key` (the caller logs the orphan message).
     @discardableResult
     mutating func deliver(_ item: Item, to key: Key) -> Bool {
-        for k in streams.indices where streams[k].key == key {
-            streams[k].sink.yieldItem(item)
-            return true
-        }
         guard let route = entries[key]?.first?.route else { return false }
         switch route {
         case .stream(let sink, _):
-            if streams.count < Self.cachedStreamLimit { streams.append((key, sink)) }
             sink.yieldItem(item)
         case .collect(let continuation, let completesOnFirstItem):
             // Appended in place: a copy of the entry would share its items, and appending to the copy would copy

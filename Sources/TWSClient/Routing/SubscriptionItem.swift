@@ -1,3 +1,5 @@
+import TWSProtocol
+
 /// One element of a subscription stream: data, or a TWS notice (a warning that does not end the stream).
 ///
 /// Terminal errors end the stream with a thrown `TWSRequestError` instead.

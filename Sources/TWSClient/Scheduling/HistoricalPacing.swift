@@ -1,3 +1,5 @@
+import TWSProtocol
+
 /// What the pacing planner needs to know about one historical-data request.
 ///
 /// The planner does not look at wire types: the caller derives the keys from the request, so the rules stay pure

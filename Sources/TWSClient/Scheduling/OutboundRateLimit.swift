@@ -1,3 +1,5 @@
+import TWSProtocol
+
 /// How fast messages may leave for TWS (PROTOCOL.md §8.1: at most 50 messages per second, all types together).
 ///
 /// Two mechanisms work together:

@@ -1,4 +1,5 @@
 import NIOCore
+import TWSProtocol
 
 /// The priority of an outbound message. Cancels leave first: they free server resources and stop fills.
 public enum OutboundPriority: Int, Sendable, Comparable {
@@ -117,14 +118,6 @@ public struct OutboundScheduler<Message: Sendable>: Sendable {
     /// When the next queued message may leave; `nil` when the queue is empty.
     public func nextReleaseTime(now: Duration) -> Duration? {
         isEmpty ? nil : earliestSendTime(now: now)
-    }
-
-    /// Whether a message may leave at `now` without being queued (nothing waits and the limiter allows it); if so,
-    /// it is counted as sent. The hot path of an order: no queue, no array.
-    public mutating func admitImmediately(now: Duration) -> Bool {
-        guard isEmpty, earliestSendTime(now: now) <= now else { return false }
-        recordSend(at: now)
-        return true
     }
 
     /// Removes and returns every message that may leave at `now`, cancels first, in queue order otherwise.

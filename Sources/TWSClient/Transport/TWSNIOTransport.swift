@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import TWSProtocol
 
 /// TCP transport over SwiftNIO: `ClientBootstrap` + `NIOAsyncChannel`, closed with `executeThenClose`.
 ///
@@ -27,15 +28,13 @@ public struct TWSNIOTransport: TWSTransport {
         host: String, port: Int, _ body: @Sendable (TWSTransportChannel) async throws -> Result
     ) async throws -> Result {
         let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
-        let wireClock = TWSWireClock()
         do {
             channel = try await ClientBootstrap(group: group)
                 .connectTimeout(connectTimeout)
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
                 .connect(host: host, port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(ReceiveStamp(clock: wireClock))
-                        return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                        try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                     }
                 }
         } catch ChannelError.connectTimeout(let amount) {
@@ -45,10 +44,7 @@ public struct TWSNIOTransport: TWSTransport {
             throw TWSConnectionError.refused(host: host, port: port, reason: Self.reason(error))
         }
         return try await channel.executeThenClose { inbound, outbound in
-            try await body(
-                TWSTransportChannel(
-                    inbound: inbound, outbound: Writer(channel: channel.channel, wireClock: wireClock),
-                    wireClock: wireClock))
+            try await body(TWSTransportChannel(inbound: inbound, outbound: Writer(outbound: outbound)))
         }
     }
 
@@ -61,36 +57,12 @@ public struct TWSNIOTransport: TWSTransport {
         return "\(error)"
     }
 
-    /// Every write goes through the channel itself (one FIFO onto its event loop), so `writeNow` from the
-    /// connection's actor and awaited writes never overtake each other.
-    private struct Writer: TWSImmediateTransportWriter {
-        let channel: any Channel
-        let wireClock: TWSWireClock
+    /// Writes through the async channel's writer (in order, one flush per frame).
+    private struct Writer: TWSTransportWriter {
+        let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
 
         func write(_ bytes: ByteBuffer) async throws {
-            try await channel.writeAndFlush(bytes).get()
-        }
-
-        func writeNow(_ bytes: ByteBuffer) {
-            let channel = channel
-            // On the channel's own event loop (the session thread), NIO writes to the socket within this call.
-            wireClock.noteSendStarted()
-            channel.writeAndFlush(bytes).whenFailure { _ in channel.close(promise: nil) }
-            wireClock.noteSendEnded()
-        }
-    }
-
-    /// Stamps each read as NIO hands it up the pipeline.
-    private final class ReceiveStamp: ChannelInboundHandler, Sendable {
-        typealias InboundIn = ByteBuffer
-        typealias InboundOut = ByteBuffer
-        let clock: TWSWireClock
-
-        init(clock: TWSWireClock) { self.clock = clock }
-
-        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            clock.noteReceived()
-            context.fireChannelRead(data)
+            try await outbound.write(bytes)
         }
     }
 }

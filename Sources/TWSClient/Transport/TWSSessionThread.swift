@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import TWSProtocol
 
 /// One thread for a whole trading session: a single NIO event loop that owns the TWS socket and, as a Swift task
 /// executor, also runs the session's tasks and the default actors they call (`TWSConnection`, the broker).

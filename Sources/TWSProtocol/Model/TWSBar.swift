@@ -1,7 +1,7 @@
 import Foundation
 
 /// A historical bar (historicalData, historicalDataUpdate).
-public struct TWSBar: Sendable, Equatable, Hashable {
+public struct TWSBar: Sendable, Equatable, Hashable, Codable {
     /// `yyyymmdd`, `yyyymmdd hh:mm:ss TZ` or epoch seconds, as sent.
     public var date: String
     /// Open.

@@ -6,7 +6,7 @@ import Foundation
 /// The field order follows the official client's `processCompletedOrderMsg` (ibapi 10.x, decoded with the
 /// "version" of the message taken as unset, so every `version >= n` branch applies) and ib_async's
 /// `completedOrder`; fields added after server version 176 are gated like the official decoder does.
-public struct TWSCompletedOrder: Sendable, Equatable, Hashable {
+public struct TWSCompletedOrder: Sendable, Equatable, Hashable, Codable {
     /// The contract.
     public var contract: TWSContract
     /// The order's terms (`orderID` and `clientID` stay 0: the message has neither).

@@ -2,7 +2,7 @@
 ///
 /// Unset numbers are `nil`. Field names follow IB's, with abbreviations spelled out
 /// (`conId` → `contractID`, `secType` → `securityType`).
-public struct TWSContract: Sendable, Equatable, Hashable {
+public struct TWSContract: Sendable, Equatable, Hashable, Codable {
     /// IB's contract id (`conId`); 0 when unknown.
     public var contractID: Int = 0
     /// The symbol, e.g. `AAPL`.
@@ -59,7 +59,7 @@ public struct TWSContract: Sendable, Equatable, Hashable {
 }
 
 /// One leg of a combo (`BAG`) contract.
-public struct TWSComboLeg: Sendable, Equatable, Hashable {
+public struct TWSComboLeg: Sendable, Equatable, Hashable, Codable {
     /// The leg's contract id.
     public var contractID: Int
     /// The leg ratio.
@@ -87,7 +87,7 @@ public struct TWSComboLeg: Sendable, Equatable, Hashable {
 }
 
 /// The delta-neutral underlying of a contract.
-public struct TWSDeltaNeutralContract: Sendable, Equatable, Hashable {
+public struct TWSDeltaNeutralContract: Sendable, Equatable, Hashable, Codable {
     /// The underlying's contract id.
     public var contractID: Int
     /// The delta.
@@ -104,7 +104,7 @@ public struct TWSDeltaNeutralContract: Sendable, Equatable, Hashable {
 }
 
 /// A tag/value pair (algo parameters, options lists, security id lists).
-public struct TWSTagValue: Sendable, Equatable, Hashable {
+public struct TWSTagValue: Sendable, Equatable, Hashable, Codable {
     /// The tag.
     public var tag: String
     /// The value.

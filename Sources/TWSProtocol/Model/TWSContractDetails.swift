@@ -1,7 +1,7 @@
 import Foundation
 
 /// contractDetails (id 10): a contract and its trading details (IB's `ContractDetails`).
-public struct TWSContractDetails: Sendable, Equatable, Hashable {
+public struct TWSContractDetails: Sendable, Equatable, Hashable, Codable {
     /// The contract.
     public var contract: TWSContract = TWSContract()
     /// Time part split off `lastTradeDateOrContractMonth` (`yyyymmdd hh:mm`), as the official decoder does.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One execution (fill), as execDetails reports it (IB's `Execution`).
-public struct TWSExecution: Sendable, Equatable, Hashable {
+public struct TWSExecution: Sendable, Equatable, Hashable, Codable {
     /// The order id.
     public var orderID: Int = 0
     /// The client id.
@@ -75,7 +75,7 @@ public struct TWSExecutionFilter: Sendable, Equatable, Hashable {
 }
 
 /// A commissionReport message (id 59).
-public struct TWSCommissionReport: Sendable, Equatable, Hashable {
+public struct TWSCommissionReport: Sendable, Equatable, Hashable, Codable {
     /// The execution id it belongs to.
     public var executionID: String
     /// Commission and fees.

@@ -3,48 +3,29 @@
 /// Unset spellings follow the official client: most optional numbers are empty, `displaySize`, `duration`,
 /// `postToAts`, `manualOrderIndicator` use `2147483647`, and the adjusted-order prices and `cashQty` use the
 /// MAX double. The reader accepts every spelling (PROTOCOL.md §3, §10).
-///
-/// The body is laid out as seven runs of fields an order of the usual kinds leaves at their defaults (`segment`),
-/// between six groups of the fields such an order sets (`TWSOrderTermFields`, written by `writeTerms`). The full
-/// encoder writes them all from the order; `TWSPlaceOrderTemplate` writes the runs once per contract and only the
-/// terms per order. Both follow this one layout.
 extension TWSOrder {
     func writePlaceOrderFields(contract: TWSContract, into w: inout TWSFieldWriter, serverVersion v: Int) {
-        for group in 0..<TWSPlaceOrderLayout.termGroups {
-            writePlaceOrderSegment(group, contract: contract, into: &w, serverVersion: v)
-            w.writeTerms(group, of: self)
-        }
-        writePlaceOrderSegment(TWSPlaceOrderLayout.termGroups, contract: contract, into: &w, serverVersion: v)
-    }
-
-    /// One run of fields between two groups of terms. Besides the contract and the server version, a run reads
-    /// only fields outside the terms, and the order type's peg kind (`TWSOrderTermFields.isPegged`).
-    func writePlaceOrderSegment(_ index: Int, contract: TWSContract, into w: inout TWSFieldWriter, serverVersion v: Int) {
-        switch index {
-        case 0:
-            contract.writeRequestFields(into: &w)
-            w.write(contract.securityIDType)
-            w.write(contract.securityID)
-        case 1:
-            w.write(openClose)
-            w.write(origin)
-        case 2:
-            w.write(blockOrder)
-            w.write(sweepToFill)
-            w.writeOptional(displaySize, unset: .sentinel)
-            w.write(triggerMethod)
-        case 3:
-            writePlaceOrderAllocation(contract: contract, into: &w, serverVersion: v)
-        case 4:
-            writePlaceOrderRules(into: &w)
-        case 5:
-            writePlaceOrderScaleAndAlgo(contract: contract, into: &w)
-        default:
-            writePlaceOrderAdjustments(contract: contract, into: &w, serverVersion: v)
-        }
-    }
-
-    private func writePlaceOrderAllocation(contract: TWSContract, into w: inout TWSFieldWriter, serverVersion v: Int) {
+        contract.writeRequestFields(into: &w)
+        w.write(contract.securityIDType)
+        w.write(contract.securityID)
+        w.write(action)
+        w.writeOptional(totalQuantity)
+        w.write(orderType)
+        w.writeOptional(limitPrice, unset: .empty)
+        w.writeOptional(auxPrice, unset: .empty)
+        w.write(timeInForce)
+        w.write(ocaGroup)
+        w.write(account)
+        w.write(openClose)
+        w.write(origin)
+        w.write(orderRef)
+        w.write(transmit)
+        w.write(parentID)
+        w.write(blockOrder)
+        w.write(sweepToFill)
+        w.writeOptional(displaySize, unset: .sentinel)
+        w.write(triggerMethod)
+        w.write(outsideRTH)
         w.write(hidden)
         if contract.isBag { writePlaceOrderCombo(contract: contract, into: &w) }
         w.writeEmpty()  // sharesAllocation
@@ -59,9 +40,7 @@ extension TWSOrder {
         w.write(shortSaleSlot)
         w.write(designatedLocation)
         w.write(exemptCode)
-    }
-
-    private func writePlaceOrderRules(into w: inout TWSFieldWriter) {
+        w.write(ocaType)
         w.write(rule80A)
         w.write(settlingFirm)
         w.write(allOrNone)
@@ -94,9 +73,7 @@ extension TWSOrder {
         w.write(continuousUpdate)
         w.writeOptional(referencePriceType, unset: .empty)
         w.writeOptional(trailStopPrice, unset: .empty)
-    }
-
-    private func writePlaceOrderScaleAndAlgo(contract: TWSContract, into w: inout TWSFieldWriter) {
+        w.writeOptional(trailingPercent, unset: .empty)
         w.writeOptional(scaleInitLevelSize, unset: .empty)
         w.writeOptional(scaleSubsLevelSize, unset: .empty)
         w.writeOptional(scalePriceIncrement, unset: .empty)
@@ -137,9 +114,7 @@ extension TWSOrder {
         w.write(0)  // conditionsCount: conditions are not modelled
         w.write(adjustedOrderType)
         w.writeOptional(triggerPrice, unset: .sentinel)
-    }
-
-    private func writePlaceOrderAdjustments(contract: TWSContract, into w: inout TWSFieldWriter, serverVersion v: Int) {
+        w.writeOptional(limitPriceOffset, unset: .sentinel)
         w.writeOptional(adjustedStopPrice, unset: .sentinel)
         w.writeOptional(adjustedStopLimitPrice, unset: .sentinel)
         w.writeOptional(adjustedTrailingAmount, unset: .sentinel)

@@ -5,531 +5,288 @@ import Foundation
 /// Defaults are those of IB's official client; IB's unset values (`UNSET_DOUBLE`, `UNSET_INTEGER`,
 /// `UNSET_DECIMAL`) are `nil`. Conditional groups follow PROTOCOL.md §5.10 / §6.10. Order conditions are not
 /// modelled: a message with conditions fails to decode with a typed error.
-///
-/// A value type over shared storage (`TWSOrderStorage`, copy on write): copying an order is one retain.
-public struct TWSOrder: Sendable, Equatable, Hashable {
-    private var storage = TWSOrderStorage()
-
-    /// The storage, copied first when another order shares it.
-    private mutating func uniqueStorage() -> TWSOrderStorage {
-        if !isKnownUniquelyReferenced(&storage) { storage = TWSOrderStorage(copying: storage) }
-        return storage
-    }
-
-    /// Field by field, as the synthesized equality was.
-    public static func == (lhs: TWSOrder, rhs: TWSOrder) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.isEqual(to: rhs.storage)
-    }
-
-    /// Every field, as the synthesized hash was.
-    public func hash(into hasher: inout Hasher) { storage.hash(into: &hasher) }
-
+public struct TWSOrder: Sendable, Equatable, Hashable, Codable {
     // MARK: - Identity (openOrder)
     /// The client's order id (openOrder; placeOrder carries it separately).
-    public var orderID: Int { get { storage.orderID } set { uniqueStorage().orderID = newValue } }
+    public var orderID: Int = 0
     /// The placing client's id (openOrder).
-    public var clientID: Int { get { storage.clientID } set { uniqueStorage().clientID = newValue } }
+    public var clientID: Int = 0
     /// TWS's permanent id, 64-bit from version 191 (openOrder).
-    public var permID: Int64 { get { storage.permID } set { uniqueStorage().permID = newValue } }
+    public var permID: Int64 = 0
 
     // MARK: - Main fields
     /// `BUY`, `SELL`, `SSHORT`.
-    public var action: String { get { storage.action } set { uniqueStorage().action = newValue } }
+    public var action: String = ""
     /// The quantity.
-    public var totalQuantity: Decimal? {
-        get { storage.totalQuantity }
-        set { uniqueStorage().totalQuantity = newValue }
-    }
+    public var totalQuantity: Decimal?
     /// `MKT`, `LMT`, `STP`, `STP LMT`, `TRAIL`, ...
-    public var orderType: String { get { storage.orderType } set { uniqueStorage().orderType = newValue } }
+    public var orderType: String = ""
     /// The limit price (`lmtPrice`).
-    public var limitPrice: Double? { get { storage.limitPrice } set { uniqueStorage().limitPrice = newValue } }
+    public var limitPrice: Double?
     /// Stop price / trailing amount.
-    public var auxPrice: Double? { get { storage.auxPrice } set { uniqueStorage().auxPrice = newValue } }
+    public var auxPrice: Double?
     /// `DAY`, `GTC`, `IOC`, `GTD`, `OPG`, `FOK`, `DTC` (`tif`).
-    public var timeInForce: String { get { storage.timeInForce } set { uniqueStorage().timeInForce = newValue } }
+    public var timeInForce: String = ""
     /// One-cancels-all group.
-    public var ocaGroup: String { get { storage.ocaGroup } set { uniqueStorage().ocaGroup = newValue } }
+    public var ocaGroup: String = ""
     /// The account.
-    public var account: String { get { storage.account } set { uniqueStorage().account = newValue } }
+    public var account: String = ""
     /// `""`, `O` or `C`.
-    public var openClose: String { get { storage.openClose } set { uniqueStorage().openClose = newValue } }
+    public var openClose: String = ""
     /// 0 customer, 1 firm.
-    public var origin: Int { get { storage.origin } set { uniqueStorage().origin = newValue } }
+    public var origin: Int = 0
     /// Free-form reference.
-    public var orderRef: String { get { storage.orderRef } set { uniqueStorage().orderRef = newValue } }
+    public var orderRef: String = ""
     /// Whether TWS transmits the order (false holds it, e.g. bracket parents).
-    public var transmit: Bool { get { storage.transmit } set { uniqueStorage().transmit = newValue } }
+    public var transmit: Bool = true
     /// The parent's order id, 0 for none.
-    public var parentID: Int { get { storage.parentID } set { uniqueStorage().parentID = newValue } }
+    public var parentID: Int = 0
     /// Block order.
-    public var blockOrder: Bool { get { storage.blockOrder } set { uniqueStorage().blockOrder = newValue } }
+    public var blockOrder: Bool = false
     /// Sweep to fill.
-    public var sweepToFill: Bool { get { storage.sweepToFill } set { uniqueStorage().sweepToFill = newValue } }
+    public var sweepToFill: Bool = false
     /// Iceberg display size (official default 0; TWS reports unset as `nil`).
-    public var displaySize: Int? { get { storage.displaySize } set { uniqueStorage().displaySize = newValue } }
+    public var displaySize: Int? = 0
     /// Stop trigger method.
-    public var triggerMethod: Int { get { storage.triggerMethod } set { uniqueStorage().triggerMethod = newValue } }
+    public var triggerMethod: Int = 0
     /// Allow execution outside regular trading hours.
-    public var outsideRTH: Bool { get { storage.outsideRTH } set { uniqueStorage().outsideRTH = newValue } }
+    public var outsideRTH: Bool = false
     /// Hidden order.
-    public var hidden: Bool { get { storage.hidden } set { uniqueStorage().hidden = newValue } }
+    public var hidden: Bool = false
 
     // MARK: - Combo
     /// Per-leg prices of a combo order.
-    public var orderComboLegPrices: [Double?] {
-        get { storage.orderComboLegPrices }
-        set { uniqueStorage().orderComboLegPrices = newValue }
-    }
+    public var orderComboLegPrices: [Double?] = []
     /// Smart combo routing parameters.
-    public var smartComboRoutingParams: [TWSTagValue] {
-        get { storage.smartComboRoutingParams }
-        set { uniqueStorage().smartComboRoutingParams = newValue }
-    }
+    public var smartComboRoutingParams: [TWSTagValue] = []
 
     // MARK: - Extended fields
     /// Discretionary amount.
-    public var discretionaryAmount: Double {
-        get { storage.discretionaryAmount }
-        set { uniqueStorage().discretionaryAmount = newValue }
-    }
+    public var discretionaryAmount: Double = 0
     /// Good-after time.
-    public var goodAfterTime: String { get { storage.goodAfterTime } set { uniqueStorage().goodAfterTime = newValue } }
+    public var goodAfterTime: String = ""
     /// Good-till date (GTD).
-    public var goodTillDate: String { get { storage.goodTillDate } set { uniqueStorage().goodTillDate = newValue } }
+    public var goodTillDate: String = ""
     /// Financial advisor group.
-    public var faGroup: String { get { storage.faGroup } set { uniqueStorage().faGroup = newValue } }
+    public var faGroup: String = ""
     /// Financial advisor method.
-    public var faMethod: String { get { storage.faMethod } set { uniqueStorage().faMethod = newValue } }
+    public var faMethod: String = ""
     /// Financial advisor percentage.
-    public var faPercentage: String { get { storage.faPercentage } set { uniqueStorage().faPercentage = newValue } }
+    public var faPercentage: String = ""
     /// Model code.
-    public var modelCode: String { get { storage.modelCode } set { uniqueStorage().modelCode = newValue } }
+    public var modelCode: String = ""
     /// Short sale slot.
-    public var shortSaleSlot: Int { get { storage.shortSaleSlot } set { uniqueStorage().shortSaleSlot = newValue } }
+    public var shortSaleSlot: Int = 0
     /// Designated location.
-    public var designatedLocation: String {
-        get { storage.designatedLocation }
-        set { uniqueStorage().designatedLocation = newValue }
-    }
+    public var designatedLocation: String = ""
     /// Exempt code.
-    public var exemptCode: Int { get { storage.exemptCode } set { uniqueStorage().exemptCode = newValue } }
+    public var exemptCode: Int = -1
     /// OCA type.
-    public var ocaType: Int { get { storage.ocaType } set { uniqueStorage().ocaType = newValue } }
+    public var ocaType: Int = 0
     /// Rule 80A.
-    public var rule80A: String { get { storage.rule80A } set { uniqueStorage().rule80A = newValue } }
+    public var rule80A: String = ""
     /// Settling firm.
-    public var settlingFirm: String { get { storage.settlingFirm } set { uniqueStorage().settlingFirm = newValue } }
+    public var settlingFirm: String = ""
     /// All or none.
-    public var allOrNone: Bool { get { storage.allOrNone } set { uniqueStorage().allOrNone = newValue } }
+    public var allOrNone: Bool = false
     /// Minimum quantity.
-    public var minimumQuantity: Int? {
-        get { storage.minimumQuantity }
-        set { uniqueStorage().minimumQuantity = newValue }
-    }
+    public var minimumQuantity: Int?
     /// Percent offset (relative orders).
-    public var percentOffset: Double? { get { storage.percentOffset } set { uniqueStorage().percentOffset = newValue } }
+    public var percentOffset: Double?
     /// Auction strategy.
-    public var auctionStrategy: Int {
-        get { storage.auctionStrategy }
-        set { uniqueStorage().auctionStrategy = newValue }
-    }
+    public var auctionStrategy: Int = 0
     /// Starting price (box orders).
-    public var startingPrice: Double? { get { storage.startingPrice } set { uniqueStorage().startingPrice = newValue } }
+    public var startingPrice: Double?
     /// Stock reference price.
-    public var stockReferencePrice: Double? {
-        get { storage.stockReferencePrice }
-        set { uniqueStorage().stockReferencePrice = newValue }
-    }
+    public var stockReferencePrice: Double?
     /// Delta.
-    public var delta: Double? { get { storage.delta } set { uniqueStorage().delta = newValue } }
+    public var delta: Double?
     /// Stock range lower bound.
-    public var stockRangeLower: Double? {
-        get { storage.stockRangeLower }
-        set { uniqueStorage().stockRangeLower = newValue }
-    }
+    public var stockRangeLower: Double?
     /// Stock range upper bound.
-    public var stockRangeUpper: Double? {
-        get { storage.stockRangeUpper }
-        set { uniqueStorage().stockRangeUpper = newValue }
-    }
+    public var stockRangeUpper: Double?
     /// Override percentage constraints.
-    public var overridePercentageConstraints: Bool {
-        get { storage.overridePercentageConstraints }
-        set { uniqueStorage().overridePercentageConstraints = newValue }
-    }
+    public var overridePercentageConstraints: Bool = false
     /// Volatility (VOL orders).
-    public var volatility: Double? { get { storage.volatility } set { uniqueStorage().volatility = newValue } }
+    public var volatility: Double?
     /// Volatility type.
-    public var volatilityType: Int? { get { storage.volatilityType } set { uniqueStorage().volatilityType = newValue } }
+    public var volatilityType: Int?
     /// Delta-neutral order type (TWS reports `None` for ordinary orders).
-    public var deltaNeutralOrderType: String {
-        get { storage.deltaNeutralOrderType }
-        set { uniqueStorage().deltaNeutralOrderType = newValue }
-    }
+    public var deltaNeutralOrderType: String = ""
     /// Delta-neutral aux price.
-    public var deltaNeutralAuxPrice: Double? {
-        get { storage.deltaNeutralAuxPrice }
-        set { uniqueStorage().deltaNeutralAuxPrice = newValue }
-    }
+    public var deltaNeutralAuxPrice: Double?
     /// Delta-neutral contract id.
-    public var deltaNeutralContractID: Int {
-        get { storage.deltaNeutralContractID }
-        set { uniqueStorage().deltaNeutralContractID = newValue }
-    }
+    public var deltaNeutralContractID: Int = 0
     /// Delta-neutral settling firm.
-    public var deltaNeutralSettlingFirm: String {
-        get { storage.deltaNeutralSettlingFirm }
-        set { uniqueStorage().deltaNeutralSettlingFirm = newValue }
-    }
+    public var deltaNeutralSettlingFirm: String = ""
     /// Delta-neutral clearing account.
-    public var deltaNeutralClearingAccount: String {
-        get { storage.deltaNeutralClearingAccount }
-        set { uniqueStorage().deltaNeutralClearingAccount = newValue }
-    }
+    public var deltaNeutralClearingAccount: String = ""
     /// Delta-neutral clearing intent.
-    public var deltaNeutralClearingIntent: String {
-        get { storage.deltaNeutralClearingIntent }
-        set { uniqueStorage().deltaNeutralClearingIntent = newValue }
-    }
+    public var deltaNeutralClearingIntent: String = ""
     /// Delta-neutral open/close.
-    public var deltaNeutralOpenClose: String {
-        get { storage.deltaNeutralOpenClose }
-        set { uniqueStorage().deltaNeutralOpenClose = newValue }
-    }
+    public var deltaNeutralOpenClose: String = ""
     /// Delta-neutral short sale.
-    public var deltaNeutralShortSale: Bool {
-        get { storage.deltaNeutralShortSale }
-        set { uniqueStorage().deltaNeutralShortSale = newValue }
-    }
+    public var deltaNeutralShortSale: Bool = false
     /// Delta-neutral short sale slot.
-    public var deltaNeutralShortSaleSlot: Int {
-        get { storage.deltaNeutralShortSaleSlot }
-        set { uniqueStorage().deltaNeutralShortSaleSlot = newValue }
-    }
+    public var deltaNeutralShortSaleSlot: Int = 0
     /// Delta-neutral designated location.
-    public var deltaNeutralDesignatedLocation: String {
-        get { storage.deltaNeutralDesignatedLocation }
-        set { uniqueStorage().deltaNeutralDesignatedLocation = newValue }
-    }
+    public var deltaNeutralDesignatedLocation: String = ""
     /// Continuous update.
-    public var continuousUpdate: Bool {
-        get { storage.continuousUpdate }
-        set { uniqueStorage().continuousUpdate = newValue }
-    }
+    public var continuousUpdate: Bool = false
     /// Reference price type.
-    public var referencePriceType: Int? {
-        get { storage.referencePriceType }
-        set { uniqueStorage().referencePriceType = newValue }
-    }
+    public var referencePriceType: Int?
     /// Initial stop of TRAIL / TRAIL LIMIT orders.
-    public var trailStopPrice: Double? {
-        get { storage.trailStopPrice }
-        set { uniqueStorage().trailStopPrice = newValue }
-    }
+    public var trailStopPrice: Double?
     /// Trailing percent.
-    public var trailingPercent: Double? {
-        get { storage.trailingPercent }
-        set { uniqueStorage().trailingPercent = newValue }
-    }
+    public var trailingPercent: Double?
     /// Basis points (openOrder).
-    public var basisPoints: Double? { get { storage.basisPoints } set { uniqueStorage().basisPoints = newValue } }
+    public var basisPoints: Double?
     /// Basis points type (openOrder).
-    public var basisPointsType: Int? {
-        get { storage.basisPointsType }
-        set { uniqueStorage().basisPointsType = newValue }
-    }
+    public var basisPointsType: Int?
 
     // MARK: - Scale, hedge, algo
     /// Scale: initial level size.
-    public var scaleInitLevelSize: Int? {
-        get { storage.scaleInitLevelSize }
-        set { uniqueStorage().scaleInitLevelSize = newValue }
-    }
+    public var scaleInitLevelSize: Int?
     /// Scale: subsequent level size.
-    public var scaleSubsLevelSize: Int? {
-        get { storage.scaleSubsLevelSize }
-        set { uniqueStorage().scaleSubsLevelSize = newValue }
-    }
+    public var scaleSubsLevelSize: Int?
     /// Scale: price increment; the other scale fields are sent only when it is > 0.
-    public var scalePriceIncrement: Double? {
-        get { storage.scalePriceIncrement }
-        set { uniqueStorage().scalePriceIncrement = newValue }
-    }
+    public var scalePriceIncrement: Double?
     /// Scale: price adjust value.
-    public var scalePriceAdjustValue: Double? {
-        get { storage.scalePriceAdjustValue }
-        set { uniqueStorage().scalePriceAdjustValue = newValue }
-    }
+    public var scalePriceAdjustValue: Double?
     /// Scale: price adjust interval.
-    public var scalePriceAdjustInterval: Int? {
-        get { storage.scalePriceAdjustInterval }
-        set { uniqueStorage().scalePriceAdjustInterval = newValue }
-    }
+    public var scalePriceAdjustInterval: Int?
     /// Scale: profit offset.
-    public var scaleProfitOffset: Double? {
-        get { storage.scaleProfitOffset }
-        set { uniqueStorage().scaleProfitOffset = newValue }
-    }
+    public var scaleProfitOffset: Double?
     /// Scale: auto reset.
-    public var scaleAutoReset: Bool { get { storage.scaleAutoReset } set { uniqueStorage().scaleAutoReset = newValue } }
+    public var scaleAutoReset: Bool = false
     /// Scale: initial position.
-    public var scaleInitPosition: Int? {
-        get { storage.scaleInitPosition }
-        set { uniqueStorage().scaleInitPosition = newValue }
-    }
+    public var scaleInitPosition: Int?
     /// Scale: initial fill quantity.
-    public var scaleInitFillQuantity: Int? {
-        get { storage.scaleInitFillQuantity }
-        set { uniqueStorage().scaleInitFillQuantity = newValue }
-    }
+    public var scaleInitFillQuantity: Int?
     /// Scale: random percent.
-    public var scaleRandomPercent: Bool {
-        get { storage.scaleRandomPercent }
-        set { uniqueStorage().scaleRandomPercent = newValue }
-    }
+    public var scaleRandomPercent: Bool = false
     /// Scale table.
-    public var scaleTable: String { get { storage.scaleTable } set { uniqueStorage().scaleTable = newValue } }
+    public var scaleTable: String = ""
     /// Active start time.
-    public var activeStartTime: String {
-        get { storage.activeStartTime }
-        set { uniqueStorage().activeStartTime = newValue }
-    }
+    public var activeStartTime: String = ""
     /// Active stop time.
-    public var activeStopTime: String {
-        get { storage.activeStopTime }
-        set { uniqueStorage().activeStopTime = newValue }
-    }
+    public var activeStopTime: String = ""
     /// Hedge type; `hedgeParam` is sent only when non-empty.
-    public var hedgeType: String { get { storage.hedgeType } set { uniqueStorage().hedgeType = newValue } }
+    public var hedgeType: String = ""
     /// Hedge parameter.
-    public var hedgeParam: String { get { storage.hedgeParam } set { uniqueStorage().hedgeParam = newValue } }
+    public var hedgeParam: String = ""
     /// Opt out of smart routing.
-    public var optOutSmartRouting: Bool {
-        get { storage.optOutSmartRouting }
-        set { uniqueStorage().optOutSmartRouting = newValue }
-    }
+    public var optOutSmartRouting: Bool = false
     /// Clearing account.
-    public var clearingAccount: String {
-        get { storage.clearingAccount }
-        set { uniqueStorage().clearingAccount = newValue }
-    }
+    public var clearingAccount: String = ""
     /// Clearing intent (`IB`, `Away`, `PTA`).
-    public var clearingIntent: String {
-        get { storage.clearingIntent }
-        set { uniqueStorage().clearingIntent = newValue }
-    }
+    public var clearingIntent: String = ""
     /// Not held.
-    public var notHeld: Bool { get { storage.notHeld } set { uniqueStorage().notHeld = newValue } }
+    public var notHeld: Bool = false
     /// Algo strategy, e.g. `Adaptive`.
-    public var algoStrategy: String { get { storage.algoStrategy } set { uniqueStorage().algoStrategy = newValue } }
+    public var algoStrategy: String = ""
     /// Algo parameters (sent only with a strategy).
-    public var algoParams: [TWSTagValue] { get { storage.algoParams } set { uniqueStorage().algoParams = newValue } }
+    public var algoParams: [TWSTagValue] = []
     /// Algo id.
-    public var algoID: String { get { storage.algoID } set { uniqueStorage().algoID = newValue } }
+    public var algoID: String = ""
     /// What-if (margin preview) order.
-    public var whatIf: Bool { get { storage.whatIf } set { uniqueStorage().whatIf = newValue } }
+    public var whatIf: Bool = false
     /// Miscellaneous options.
-    public var orderMiscOptions: [TWSTagValue] {
-        get { storage.orderMiscOptions }
-        set { uniqueStorage().orderMiscOptions = newValue }
-    }
+    public var orderMiscOptions: [TWSTagValue] = []
     /// Solicited.
-    public var solicited: Bool { get { storage.solicited } set { uniqueStorage().solicited = newValue } }
+    public var solicited: Bool = false
     /// Randomize size.
-    public var randomizeSize: Bool { get { storage.randomizeSize } set { uniqueStorage().randomizeSize = newValue } }
+    public var randomizeSize: Bool = false
     /// Randomize price.
-    public var randomizePrice: Bool { get { storage.randomizePrice } set { uniqueStorage().randomizePrice = newValue } }
+    public var randomizePrice: Bool = false
 
     // MARK: - Pegged to benchmark (PEG BENCH)
     /// Reference contract id.
-    public var referenceContractID: Int {
-        get { storage.referenceContractID }
-        set { uniqueStorage().referenceContractID = newValue }
-    }
+    public var referenceContractID: Int = 0
     /// Whether the pegged change amount decreases.
-    public var isPeggedChangeAmountDecrease: Bool {
-        get { storage.isPeggedChangeAmountDecrease }
-        set { uniqueStorage().isPeggedChangeAmountDecrease = newValue }
-    }
+    public var isPeggedChangeAmountDecrease: Bool = false
     /// Pegged change amount.
-    public var peggedChangeAmount: Double {
-        get { storage.peggedChangeAmount }
-        set { uniqueStorage().peggedChangeAmount = newValue }
-    }
+    public var peggedChangeAmount: Double = 0
     /// Reference change amount.
-    public var referenceChangeAmount: Double {
-        get { storage.referenceChangeAmount }
-        set { uniqueStorage().referenceChangeAmount = newValue }
-    }
+    public var referenceChangeAmount: Double = 0
     /// Reference exchange id.
-    public var referenceExchangeID: String {
-        get { storage.referenceExchangeID }
-        set { uniqueStorage().referenceExchangeID = newValue }
-    }
+    public var referenceExchangeID: String = ""
 
     // MARK: - Adjusted orders, tiers, MiFID II
     /// Adjusted order type (TWS reports `None`).
-    public var adjustedOrderType: String {
-        get { storage.adjustedOrderType }
-        set { uniqueStorage().adjustedOrderType = newValue }
-    }
+    public var adjustedOrderType: String = ""
     /// Trigger price.
-    public var triggerPrice: Double? { get { storage.triggerPrice } set { uniqueStorage().triggerPrice = newValue } }
+    public var triggerPrice: Double?
     /// Limit price offset (TRAIL LIMIT).
-    public var limitPriceOffset: Double? {
-        get { storage.limitPriceOffset }
-        set { uniqueStorage().limitPriceOffset = newValue }
-    }
+    public var limitPriceOffset: Double?
     /// Adjusted stop price.
-    public var adjustedStopPrice: Double? {
-        get { storage.adjustedStopPrice }
-        set { uniqueStorage().adjustedStopPrice = newValue }
-    }
+    public var adjustedStopPrice: Double?
     /// Adjusted stop limit price.
-    public var adjustedStopLimitPrice: Double? {
-        get { storage.adjustedStopLimitPrice }
-        set { uniqueStorage().adjustedStopLimitPrice = newValue }
-    }
+    public var adjustedStopLimitPrice: Double?
     /// Adjusted trailing amount.
-    public var adjustedTrailingAmount: Double? {
-        get { storage.adjustedTrailingAmount }
-        set { uniqueStorage().adjustedTrailingAmount = newValue }
-    }
+    public var adjustedTrailingAmount: Double?
     /// Adjustable trailing unit.
-    public var adjustableTrailingUnit: Int {
-        get { storage.adjustableTrailingUnit }
-        set { uniqueStorage().adjustableTrailingUnit = newValue }
-    }
+    public var adjustableTrailingUnit: Int = 0
     /// External operator (CME tagging).
-    public var extOperator: String { get { storage.extOperator } set { uniqueStorage().extOperator = newValue } }
+    public var extOperator: String = ""
     /// Soft dollar tier name.
-    public var softDollarTierName: String {
-        get { storage.softDollarTierName }
-        set { uniqueStorage().softDollarTierName = newValue }
-    }
+    public var softDollarTierName: String = ""
     /// Soft dollar tier value.
-    public var softDollarTierValue: String {
-        get { storage.softDollarTierValue }
-        set { uniqueStorage().softDollarTierValue = newValue }
-    }
+    public var softDollarTierValue: String = ""
     /// Soft dollar tier display name (openOrder).
-    public var softDollarTierDisplayName: String {
-        get { storage.softDollarTierDisplayName }
-        set { uniqueStorage().softDollarTierDisplayName = newValue }
-    }
+    public var softDollarTierDisplayName: String = ""
     /// Cash quantity.
-    public var cashQuantity: Double? { get { storage.cashQuantity } set { uniqueStorage().cashQuantity = newValue } }
+    public var cashQuantity: Double?
     /// MiFID II decision maker.
-    public var mifid2DecisionMaker: String {
-        get { storage.mifid2DecisionMaker }
-        set { uniqueStorage().mifid2DecisionMaker = newValue }
-    }
+    public var mifid2DecisionMaker: String = ""
     /// MiFID II decision algo.
-    public var mifid2DecisionAlgo: String {
-        get { storage.mifid2DecisionAlgo }
-        set { uniqueStorage().mifid2DecisionAlgo = newValue }
-    }
+    public var mifid2DecisionAlgo: String = ""
     /// MiFID II execution trader.
-    public var mifid2ExecutionTrader: String {
-        get { storage.mifid2ExecutionTrader }
-        set { uniqueStorage().mifid2ExecutionTrader = newValue }
-    }
+    public var mifid2ExecutionTrader: String = ""
     /// MiFID II execution algo.
-    public var mifid2ExecutionAlgo: String {
-        get { storage.mifid2ExecutionAlgo }
-        set { uniqueStorage().mifid2ExecutionAlgo = newValue }
-    }
+    public var mifid2ExecutionAlgo: String = ""
     /// Don't use auto price for hedge.
-    public var dontUseAutoPriceForHedge: Bool {
-        get { storage.dontUseAutoPriceForHedge }
-        set { uniqueStorage().dontUseAutoPriceForHedge = newValue }
-    }
+    public var dontUseAutoPriceForHedge: Bool = false
     /// OMS container.
-    public var isOMSContainer: Bool { get { storage.isOMSContainer } set { uniqueStorage().isOMSContainer = newValue } }
+    public var isOMSContainer: Bool = false
     /// Discretionary up to limit price.
-    public var discretionaryUpToLimitPrice: Bool {
-        get { storage.discretionaryUpToLimitPrice }
-        set { uniqueStorage().discretionaryUpToLimitPrice = newValue }
-    }
+    public var discretionaryUpToLimitPrice: Bool = false
     /// Use the price management algo; `nil` lets IB decide.
-    public var usePriceManagementAlgo: Bool? {
-        get { storage.usePriceManagementAlgo }
-        set { uniqueStorage().usePriceManagementAlgo = newValue }
-    }
+    public var usePriceManagementAlgo: Bool?
     /// Duration.
-    public var duration: Int? { get { storage.duration } set { uniqueStorage().duration = newValue } }
+    public var duration: Int?
     /// Post to ATS.
-    public var postToATS: Int? { get { storage.postToATS } set { uniqueStorage().postToATS = newValue } }
+    public var postToATS: Int?
     /// Auto-cancel the parent.
-    public var autoCancelParent: Bool {
-        get { storage.autoCancelParent }
-        set { uniqueStorage().autoCancelParent = newValue }
-    }
+    public var autoCancelParent: Bool = false
     /// Advanced error override.
-    public var advancedErrorOverride: String {
-        get { storage.advancedErrorOverride }
-        set { uniqueStorage().advancedErrorOverride = newValue }
-    }
+    public var advancedErrorOverride: String = ""
     /// Manual order time.
-    public var manualOrderTime: String {
-        get { storage.manualOrderTime }
-        set { uniqueStorage().manualOrderTime = newValue }
-    }
+    public var manualOrderTime: String = ""
     /// Minimum trade quantity (sent only for exchange `IBKRATS`).
-    public var minimumTradeQuantity: Int? {
-        get { storage.minimumTradeQuantity }
-        set { uniqueStorage().minimumTradeQuantity = newValue }
-    }
+    public var minimumTradeQuantity: Int?
     /// PEG BEST: minimum compete size.
-    public var minimumCompeteSize: Int? {
-        get { storage.minimumCompeteSize }
-        set { uniqueStorage().minimumCompeteSize = newValue }
-    }
+    public var minimumCompeteSize: Int?
     /// PEG BEST: compete-against-best offset; `.infinity` means "up to mid".
-    public var competeAgainstBestOffset: Double? {
-        get { storage.competeAgainstBestOffset }
-        set { uniqueStorage().competeAgainstBestOffset = newValue }
-    }
+    public var competeAgainstBestOffset: Double?
     /// PEG BEST/MID: mid offset at whole.
-    public var midOffsetAtWhole: Double? {
-        get { storage.midOffsetAtWhole }
-        set { uniqueStorage().midOffsetAtWhole = newValue }
-    }
+    public var midOffsetAtWhole: Double?
     /// PEG BEST/MID: mid offset at half.
-    public var midOffsetAtHalf: Double? {
-        get { storage.midOffsetAtHalf }
-        set { uniqueStorage().midOffsetAtHalf = newValue }
-    }
+    public var midOffsetAtHalf: Double?
     /// Customer account (≥ 183).
-    public var customerAccount: String {
-        get { storage.customerAccount }
-        set { uniqueStorage().customerAccount = newValue }
-    }
+    public var customerAccount: String = ""
     /// Professional customer (≥ 184).
-    public var professionalCustomer: Bool {
-        get { storage.professionalCustomer }
-        set { uniqueStorage().professionalCustomer = newValue }
-    }
+    public var professionalCustomer: Bool = false
     /// Bond accrued interest (openOrder ≥ 185).
-    public var bondAccruedInterest: String {
-        get { storage.bondAccruedInterest }
-        set { uniqueStorage().bondAccruedInterest = newValue }
-    }
+    public var bondAccruedInterest: String = ""
     /// Include overnight (≥ 189).
-    public var includeOvernight: Bool {
-        get { storage.includeOvernight }
-        set { uniqueStorage().includeOvernight = newValue }
-    }
+    public var includeOvernight: Bool = false
     /// Manual order indicator (≥ 192 / openOrder ≥ 193).
-    public var manualOrderIndicator: Int? {
-        get { storage.manualOrderIndicator }
-        set { uniqueStorage().manualOrderIndicator = newValue }
-    }
+    public var manualOrderIndicator: Int?
     /// Submitter (openOrder ≥ 198).
-    public var submitter: String { get { storage.submitter } set { uniqueStorage().submitter = newValue } }
+    public var submitter: String = ""
     /// Imbalance only (≥ 199).
-    public var imbalanceOnly: Bool { get { storage.imbalanceOnly } set { uniqueStorage().imbalanceOnly = newValue } }
+    public var imbalanceOnly: Bool = false
 
     /// Creates an order with the official client's defaults.
     public init(action: String = "", totalQuantity: Decimal? = nil, orderType: String = "") {
@@ -539,16 +296,11 @@ public struct TWSOrder: Sendable, Equatable, Hashable {
     }
 
     /// Whether the order is pegged to a benchmark (carries the PEG BENCH block).
-    var isPegBench: Bool { Self.isPegBench(orderType) }
+    var isPegBench: Bool { orderType == "PEG BENCH" || orderType == "PEGBENCH" }
     /// Whether the order is PEG BEST.
-    var isPegBest: Bool { Self.isPegBest(orderType) }
+    var isPegBest: Bool { orderType == "PEG BEST" || orderType == "PEGBEST" }
     /// Whether the order is PEG MID.
-    var isPegMid: Bool { Self.isPegMid(orderType) }
-
-    static func isPegBench(_ orderType: String) -> Bool { orderType == "PEG BENCH" || orderType == "PEGBENCH" }
-    static func isPegBest(_ orderType: String) -> Bool { orderType == "PEG BEST" || orderType == "PEGBEST" }
-    static func isPegMid(_ orderType: String) -> Bool { orderType == "PEG MID" || orderType == "PEGMID" }
-
+    var isPegMid: Bool { orderType == "PEG MID" || orderType == "PEGMID" }
     /// Whether the scale extras are on the wire.
     var hasScaleExtras: Bool {
         guard let increment = scalePriceIncrement else { return false }

@@ -1,7 +1,7 @@
 import NIOCore
 
 /// An order under the TWS order id it goes out with: what one placeOrder sends.
-public struct TWSOrderPlacement: Sendable, Hashable {
+public struct TWSOrderPlacement: Sendable, Hashable, Codable {
     /// The TWS order id.
     public var orderID: Int
     /// The order's terms.

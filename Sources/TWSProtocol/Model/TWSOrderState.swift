@@ -3,7 +3,7 @@ import Foundation
 /// openOrder's order state: status, margin preview and commissions (IB's `OrderState`).
 ///
 /// The margin fields are text on the wire (TWS writes Java's MAX double when unknown) and are kept verbatim.
-public struct TWSOrderState: Sendable, Equatable, Hashable {
+public struct TWSOrderState: Sendable, Equatable, Hashable, Codable {
     /// `PreSubmitted`, `Submitted`, `Filled`, `Cancelled`, ...
     public var status: String = ""
     /// Initial margin before the order.
@@ -52,7 +52,7 @@ public struct TWSOrderState: Sendable, Equatable, Hashable {
 }
 
 /// One allocation of an order (openOrder ≥ 195).
-public struct TWSOrderAllocation: Sendable, Equatable, Hashable {
+public struct TWSOrderAllocation: Sendable, Equatable, Hashable, Codable {
     /// The account.
     public var account: String = ""
     /// Position.
@@ -75,7 +75,7 @@ public struct TWSOrderAllocation: Sendable, Equatable, Hashable {
 }
 
 /// An orderStatus message (id 3).
-public struct TWSOrderStatus: Sendable, Equatable, Hashable {
+public struct TWSOrderStatus: Sendable, Equatable, Hashable, Codable {
     /// The order id.
     public var orderID: Int
     /// The status text.
@@ -120,7 +120,7 @@ public struct TWSOrderStatus: Sendable, Equatable, Hashable {
 }
 
 /// An openOrder message (id 5): the contract, the order and its state.
-public struct TWSOpenOrder: Sendable, Equatable, Hashable {
+public struct TWSOpenOrder: Sendable, Equatable, Hashable, Codable {
     /// The contract.
     public var contract: TWSContract
     /// The order (with `orderID`, `clientID`, `permID`).

@@ -1,6 +1,6 @@
-import Analytics
 import ArgumentParser
 import Foundation
+import TraderKit
 
 /// `ibtrader analyze EQUITY.csv [--benchmark FILE] [--out DIR]`: metrics and a report for any equity curve.
 struct AnalyzeCommand: ParsableCommand {
@@ -26,42 +26,17 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(name: .long, help: "Return periods per year (default: 252 for daily data, 252 × bars per day for intraday).")
     var periodsPerYear: Int?
 
+    func validate() throws {
+        if let periodsPerYear, !(1...1_000_000).contains(periodsPerYear) {
+            throw ValidationError("--periods-per-year must be from 1 to 1000000, got \(periodsPerYear)")
+        }
+    }
+
     func run() throws {
-        let equity: [EquityPoint]
-        do {
-            equity = try CSVReader.equityCurve(from: try readTextFile(equityFile))
-        } catch let error as CSVReadError {
-            throw CLIError("\(equityFile): \(error)")
-        }
-        var benchmarkCloses: [Double]?
-        var benchmarkName = "benchmark"
-        if let benchmark {
-            let path = benchmark == "bundled" ? try BenchmarkFiles.bundledPath() : benchmark
-            benchmarkName = benchmark == "bundled" ? "^GSPC" : URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-            do {
-                let prices = try CSVReader.prices(from: try readTextFile(path))
-                benchmarkCloses = try CSVReader.align(prices, to: equity.map(\.time))
-            } catch let error as CSVReadError {
-                throw CLIError("\(path): \(error)")
-            }
-        }
-        let periodsPerYear = self.periodsPerYear ?? CSVReader.periodsPerYear(times: equity.map(\.time))
-        let report: PerformanceReport
-        do {
-            report = try PerformanceReport.analyze(
-                equity: equity, benchmarkCloses: benchmarkCloses, periodsPerYear: periodsPerYear)
-        } catch {
-            throw CLIError("\(equityFile): \(error)")
-        }
-        print(SummaryTable.render(report.metricValues, title: "Performance of \(equityFile)"))
+        let analysis = try EquityAnalysis(equityFile: equityFile, benchmark: benchmark, periodsPerYear: periodsPerYear)
+        print(SummaryTable.render(analysis.report.metricValues, title: "Performance of \(equityFile)"))
         if let out {
-            let parameters = ["equity_file": equityFile, "benchmark": benchmark ?? "", "periods_per_year": String(periodsPerYear)]
-            try writeTextFile(report.summaryJSON(parameters: parameters), to: out + "/summary.json")
-            let html = HTMLReport.render(HTMLReportInput(
-                title: "IBTrader analysis: \(URL(fileURLWithPath: equityFile).lastPathComponent)", report: report,
-                equity: equity, benchmarkCloses: benchmarkCloses, benchmarkName: benchmarkName, trades: [],
-                parameters: parameters))
-            try writeTextFile(html, to: out + "/report.html")
+            try analysis.write(to: out)
             print("wrote \(out)/summary.json and \(out)/report.html")
         }
     }

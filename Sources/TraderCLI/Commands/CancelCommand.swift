@@ -1,6 +1,7 @@
 import Analytics
 import ArgumentParser
 import InteractiveBrokers
+import TraderKit
 
 /// `ibtrader cancel ID|ORDERREF|--all`: cancels one order, or every open order of the account (reqGlobalCancel).
 struct CancelCommand: AsyncParsableCommand {
@@ -38,24 +39,7 @@ struct CancelCommand: AsyncParsableCommand {
                 try await ManualTrading.cancelAll(on: client, info: info, settings: settings)
             }
         }
-        var lines: [String]
-        if manual.json {
-            lines = result.cancelled.map { Self.json($0, "cancelled") } + result.stillOpen.map { Self.json($0, "stillOpen") }
-        } else {
-            lines = ["cancelled \(result.cancelled.count) order(s)"]
-            lines += result.cancelled.map { "  \($0.orderID) \($0.orderRef) \($0.symbol) \($0.action) \($0.quantity) \($0.type)" }
-            if !result.stillOpen.isEmpty {
-                lines.append("still open after the wait: \(result.stillOpen.count)")
-                lines += result.stillOpen.map { "  \($0.orderID) \($0.orderRef) \($0.symbol) \($0.status)" }
-            }
-        }
-        return ManualCommandOutput(lines: lines, succeeded: result.stillOpen.isEmpty)
-    }
-
-    private static func json(_ o: ManualOpenOrder, _ record: String) -> String {
-        JSONLine.render([
-            "record": .string(record), "orderId": .integer(o.orderID), "clientId": .integer(o.clientID),
-            "orderRef": .string(o.orderRef), "symbol": .string(o.symbol), "status": .string(o.status),
-        ])
+        return ManualCommandOutput(
+            lines: ManualListing.cancel(result, json: manual.json), succeeded: result.stillOpen.isEmpty)
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import TWSClient
+import TraderKit
 
 /// `ibtrader connect`: server version, connection time, accounts, next order id.
 struct ConnectCommand: AsyncParsableCommand {
@@ -11,9 +11,10 @@ struct ConnectCommand: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
+        let configuration = connection.configuration
         let lines = try await connection.withConnection { client, session in
             var lines = [
-                "connected: \(connection.host):\(connection.port) as client \(connection.clientID)",
+                "connected: \(configuration.host):\(configuration.port) as client \(configuration.clientID)",
                 "server version: \(session.serverVersion)",
                 "connection time: \(session.connectionTime)",
                 "accounts: \(session.accounts.joined(separator: ","))",

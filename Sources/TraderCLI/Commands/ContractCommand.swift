@@ -1,5 +1,5 @@
 import ArgumentParser
-import TWSClient
+import TraderKit
 import TWSProtocol
 
 /// `ibtrader contract SYMBOL`: the qualified contract(s).

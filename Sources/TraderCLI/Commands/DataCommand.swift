@@ -1,4 +1,5 @@
 import ArgumentParser
+import TraderKit
 
 /// `ibtrader data download|list`: the SQLite bar store.
 struct DataCommand: AsyncParsableCommand {

@@ -1,9 +1,7 @@
-import Analytics
 import ArgumentParser
 import Foundation
 import Storage
-import TWSClient
-import TWSProtocol
+import TraderKit
 import TradingModel
 
 /// `ibtrader data download SYMBOLS… --bar "1 min" --duration "30 D" [--end YYYY-MM-DD] --store PATH`.
@@ -53,80 +51,30 @@ struct DataDownloadCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Currency of every symbol.")
     var currency: String = "USD"
 
-    func validate() throws {
-        guard !symbols.isEmpty else { throw ValidationError("give at least one symbol") }
-        guard BarSize(bar) != nil else {
-            throw ValidationError(
-                "--bar '\(bar)' is not a TWS bar size (\(BarSize.supported.map(\.text).joined(separator: ", ")))")
-        }
-        guard HistoricalDuration(duration) != nil else {
-            throw ValidationError("--duration '\(duration)' is not 'N S|D|W|M|Y' (e.g. '30 D')")
-        }
-        if let end, CivilTime.parse(end) == nil { throw ValidationError("--end '\(end)' is not a date (YYYY-MM-DD)") }
-        if let size = BarSize(bar), let span = HistoricalDuration(duration)?.span {
-            // IB allows 60 historical requests per 10 minutes: 50,000 requests take almost six days.
-            let requests = (span.nanoseconds / ChunkPolicy(barSize: size).span.nanoseconds + 1) * Int64(symbols.count)
-            guard requests <= 50_000 else {
-                throw ValidationError(
-                    "--duration '\(duration)' of '\(size)' bars needs about \(requests) requests (IB allows 60 per "
-                        + "10 minutes); download a shorter range or a larger bar size")
-            }
+    func validate() throws { _ = try job }
+
+    /// The download, checked.
+    var job: BarDownloadJob {
+        get throws {
+            var job = try BarDownloadJob(symbols: symbols, bar: bar, duration: duration, end: end, store: store)
+            job.whatToShow = what
+            job.regularHoursOnly = rth
+            job.contract = (securityType, exchange, currency)
+            return job
         }
     }
 
     func run() async throws {
-        let report = try await download(now: Self.wallClockNow())
-        print(Self.summary(report, store: store))
+        let report = try await download(now: Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9)))
+        print(BarDownloadJob.summary(report, store: store))
     }
 
     /// Downloads and returns the report (tests call this with the simulator's port).
     func download(now: Timestamp) async throws -> BarDownloadReport {
-        guard let size = BarSize(bar), let span = HistoricalDuration(duration)?.span else {
-            throw CLIError("invalid --bar or --duration")
-        }
-        let endTime =
-            try end.map { text -> Timestamp in
-                guard let seconds = CivilTime.parse(text) else { throw CLIError("--end: '\(text)' is not a date") }
-                return Timestamp(seconds: seconds) + .days(1)
-            } ?? now
-        let barStore: BarStore
-        do { barStore = try BarStore(path: store) } catch { throw CLIError("\(error)") }
-        let wanted = symbols.map { Symbol($0.uppercased()) }
-        let series = wanted.map {
-            DownloadSeries(symbol: $0, barSize: size, whatToShow: what.uppercased(), regularHoursOnly: rth)
-        }
-        let plan = BarDownloadPlan(series: series, range: (endTime - span)..<endTime, now: now)
+        let job = try self.job
+        let view = DownloadProgressView()
         return try await connection.withConnection { client, _ in
-            var contracts: [Symbol: TWSContract] = [:]
-            for symbol in wanted {
-                let partial = TWSContract(
-                    symbol: symbol.rawValue, securityType: securityType, exchange: exchange, currency: currency)
-                contracts[symbol] = try await client.qualify(partial).contract
-            }
-            let source = TWSHistoricalBarSource(connection: client, contracts: contracts)
-            let downloader = BarDownloader(store: barStore, source: source, sleep: { try await Task.sleep(for: $0) })
-            let view = DownloadProgressView()
-            do {
-                return try await downloader.run(plan) { view.handle($0) }
-            } catch {
-                throw CLIError("\(error)")
-            }
+            try await job.run(on: client, now: now) { view.handle($0) }
         }
-    }
-
-    static func summary(_ report: BarDownloadReport, store: String) -> String {
-        var text =
-            "\(report.fetchedChunks) chunk\(report.fetchedChunks == 1 ? "" : "s") fetched (\(report.barsStored) bars"
-        if report.emptyChunks > 0 { text += ", \(report.emptyChunks) without data" }
-        text += "), \(report.skippedChunks) already done"
-        if report.pacingRetries > 0 {
-            text += ", \(report.pacingRetries) pacing wait\(report.pacingRetries == 1 ? "" : "s")"
-        }
-        return text + " → \(store)"
-    }
-
-    /// The wall clock as a `Timestamp` (the CLI is the composition root: the one place that reads it).
-    static func wallClockNow() -> Timestamp {
-        Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970 * 1_000_000_000))
     }
 }

@@ -1,7 +1,6 @@
-import Analytics
 import ArgumentParser
 import Storage
-import TradingModel
+import TraderKit
 
 /// `ibtrader data list --store PATH`.
 struct DataListCommand: ParsableCommand {
@@ -23,33 +22,6 @@ struct DataListCommand: ParsableCommand {
         } catch {
             throw CLIError("\(error)")
         }
-        if json {
-            for s in summaries {
-                let members: KeyValuePairs<String, JSONValue> = [
-                    "symbol": .string(s.symbol.rawValue), "bar_size": .string(s.barSize.text),
-                    "first": .string(Self.timeText(s.first, s.barSize)),
-                    "last": .string(Self.timeText(s.last, s.barSize)),
-                    "count": .integer(s.count),
-                ]
-                print(JSONLine.render(members))
-            }
-            return
-        }
-        guard !summaries.isEmpty else {
-            print("\(store): no bars")
-            return
-        }
-        let rows = summaries.map {
-            [
-                $0.symbol.rawValue, $0.barSize.text, Self.timeText($0.first, $0.barSize),
-                Self.timeText($0.last, $0.barSize), "\($0.count)",
-            ]
-        }
-        print(TextTable.render(header: ["symbol", "bar", "first", "last", "bars"], rows: rows, rightAligned: [4]))
-    }
-
-    /// `YYYY-MM-DD` for daily and longer bars, ISO UTC otherwise.
-    static func timeText(_ t: Timestamp, _ size: BarSize) -> String {
-        size.isDailyOrLonger ? String(t.description.prefix(10)) : t.description
+        print(BarStoreListing.render(summaries, store: store, json: json))
     }
 }

@@ -1,8 +1,8 @@
 import ArgumentParser
-import BundledData
 import Foundation
 import GatewaySimulator
 import Logging
+import TraderKit
 import TradingModel
 
 /// `ibtrader gateway`: a local TWS-protocol paper-trading gateway over historical or synthetic data.
@@ -56,65 +56,45 @@ struct GatewayCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print the symbols of the data set and exit.")
     var list = false
 
+    func validate() throws {
+        _ = try GatewaySetup.port(port, flag: "--port", allowsAny: true)
+        if let adminPort { _ = try GatewaySetup.port(adminPort, flag: "--admin-port", allowsAny: false) }
+        guard speed.isFinite, speed >= 0, speed <= 1_000_000 else {
+            throw ValidationError("--speed must be from 0 to 1000000, got \(speed)")
+        }
+        guard cash.isFinite, cash > 0, cash <= 10_000_000_000 else {
+            throw ValidationError("--cash must be above 0 and at most 10000000000, got \(cash)")
+        }
+        if let start { _ = try GatewaySetup.start(start) }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical, got '\(logLevel)'")
+        }
+    }
+
     func run() async throws {
-        let dataSet = try loadData()
+        let dataSet = try GatewaySetup.data(data, synthetic: synthetic, seed: seed)
         if list {
-            print("\(dataSet.name): \(dataSet.instruments.count) symbols")
-            for instrument in dataSet.instruments {
-                let first = instrument.series.firstTime.map { String($0.description.prefix(10)) } ?? "-"
-                let last = instrument.series.lastTime.map { String($0.description.prefix(10)) } ?? "-"
-                print("\(instrument.symbol)\t\(instrument.primaryExchange)\t\(first)..\(last)\t\(instrument.longName)")
-            }
+            print(GatewaySetup.listing(dataSet))
             return
         }
-        guard speed.isFinite, speed >= 0, speed <= 1_000_000 else {
-            throw ValidationError("--speed must be between 0 and 1000000")
-        }
-        var startTime: Timestamp?
-        if let start {
-            let digits = start.replacingOccurrences(of: "-", with: "")
-            guard digits.count == 8, let y = Int(digits.prefix(4)), let m = Int(digits.dropFirst(4).prefix(2)),
-                let d = Int(digits.suffix(2)), (1...12).contains(m), (1...31).contains(d)
-            else { throw ValidationError("--start must be YYYY-MM-DD") }
-            startTime = Timestamp(year: y, month: m, day: d, secondOfDay: 14 * 3600 + 30 * 60)
-        }
+        let startTime = try start.map(GatewaySetup.start)
         var script: FaultScript?
         if let faults {
-            let text = try String(contentsOfFile: faults, encoding: .utf8)
-            do { script = try FaultScript(text: text) } catch { throw ValidationError("\(faults): \(error)") }
+            let text = try TextFiles.read(faults)
+            do { script = try FaultScript(text: text) } catch { throw CLIError("\(faults): \(error)") }
         }
+        if let warning = GatewaySetup.exposureWarning(bind: bind) { Terminal.printError(warning) }
         var logger = Logger(label: "ibtrader.gateway")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let gateway = GatewayConfiguration(accountCode: account, startingCash: cash)
         let simulator = GatewaySimulator(configuration: GatewaySimulatorConfiguration(
             host: bind, port: port, data: dataSet, gateway: gateway, start: startTime,
             clock: speed > 0 ? .speed(speed) : .manual, faults: script), logger: logger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await simulator.run() }
-            if let adminPort { group.addTask { try await simulator.runAdmin(port: adminPort) } }
-            let bound = await simulator.listeningPort()
-            let now = await simulator.now()
-            let line = "ibtrader gateway listening on \(bind):\(bound) (TWS API v157-200), serving \(dataSet.name), "
-                + "\(dataSet.instruments.count) symbols, replay clock at \(now) x\(speed), account \(account)\n"
-            FileHandle.standardOutput.write(Data(line.utf8))
-            try await group.next()
-        }
-    }
-
-    private func loadData() throws -> MarketDataSet {
-        if let synthetic { return MarketDataSet.synthetic(count: synthetic, seed: seed) }
-        do {
-            if data == "bundled" { return try MarketDataSet.bundled(.stocksUnadjusted) }
-            if data.hasPrefix("bundled:") {
-                let name = String(data.dropFirst("bundled:".count))
-                guard let set = BundledDataSet(rawValue: name) else {
-                    throw ValidationError("\(BundledDataError.unknownDataSet(name))")
-                }
-                return try MarketDataSet.bundled(set)
-            }
-            return try MarketDataSet.load(directory: URL(fileURLWithPath: data, isDirectory: true))
-        } catch let error as MarketDataError {
-            throw ValidationError(error.description)
+        let (bind, speed, account, name, count) = (bind, speed, account, dataSet.name, dataSet.instruments.count)
+        try await GatewaySetup.serve(simulator, adminPort: adminPort) { bound, now in
+            // Written at once (not buffered): scripts wait for this line to learn the port.
+            FileHandle.standardOutput.write(Data(("ibtrader gateway listening on \(bind):\(bound) (TWS API v157-200), "
+                + "serving \(name), \(count) symbols, replay clock at \(now) x\(speed), account \(account)\n").utf8))
         }
     }
 }

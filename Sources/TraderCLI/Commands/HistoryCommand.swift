@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TWSClient
+import TraderKit
 import TWSProtocol
 
 /// `ibtrader history SYMBOL --bar "1 day" --duration "1 Y"`: bars as CSV on standard output, UTC.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import InteractiveBrokers
+import TraderKit
 import TradingEngine
 import TradingModel
 
@@ -28,16 +29,7 @@ struct ModifyCommand: AsyncParsableCommand {
     @Option(name: .customLong("trail-amount"), help: "New trailing amount (TRAIL).") var trailAmount: String?
     @Option(name: .customLong("trail-percent"), help: "New trailing percent (TRAIL).") var trailPercent: String?
 
-    @Option(name: .customLong("max-position-value"), help: "Risk: largest position value after the trade.")
-    var maxPositionValue: Double?
-    @Option(name: .customLong("max-position-percent"), help: "Risk: largest position value, % of net liquidation.")
-    var maxPositionPercent: Double?
-    @Option(name: .customLong("max-gross-exposure"), help: "Risk: largest gross exposure / net liquidation.")
-    var maxGrossExposure: Double?
-    @Option(name: .customLong("max-positions"), help: "Risk: most non-flat positions.")
-    var maxPositions: Int?
-    @Option(name: .customLong("max-daily-loss-percent"), help: "Risk: no entries once today's P&L is this % down.")
-    var maxDailyLossPercent: Double?
+    @OptionGroup var risk: RiskOptions
 
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var manual: ManualOptions
@@ -63,45 +55,12 @@ struct ModifyCommand: AsyncParsableCommand {
     func perform() async throws -> ManualCommandOutput {
         let modification: ManualModification
         do { modification = try ManualModification(arguments) } catch { throw CLIError(error.description) }
-        var context = try ManualContext(connection: connection, manual: manual, journaling: true)
-        if let v = maxPositionValue { context.settings.risk.maxPositionValue = Money(approximately: v) }
-        if let v = maxPositionPercent { context.settings.risk.maxPositionPercentOfEquity = v }
-        if let v = maxGrossExposure { context.settings.risk.maxGrossExposureRatio = v }
-        if let v = maxPositions { context.settings.risk.maxActivePositions = v }
-        if let v = maxDailyLossPercent { context.settings.risk.maxDailyLossPercent = v }
+        let context = try ManualContext(
+            connection: connection, manual: manual, journaling: true, overrides: risk.overrides)
         let orderID = orderID
         let result = try await context.run { client, info, settings in
             try await ManualTrading.modifyOrder(orderID, modification: modification, on: (client, info, settings))
         }
-        return ManualCommandOutput(lines: render(result), succeeded: result.succeeded)
-    }
-
-    private func render(_ result: ManualModifyResult) -> [String] {
-        let (status, detail) = Self.status(result.outcome)
-        if manual.json {
-            return [
-                JSONLine.render([
-                    "record": .string("modify"), "account": .string(result.account), "orderId": .integer(result.orderID),
-                    "orderRef": .string(result.orderRef), "symbol": .string(result.symbol),
-                    "before": .string(result.before), "after": .string(result.after), "status": .string(status),
-                    "detail": detail.isEmpty ? .null : .string(detail),
-                ])
-            ]
-        }
-        return [
-            "\(status): order \(result.orderID) \(result.orderRef) \(result.symbol) (account \(result.account))"
-                + (detail.isEmpty ? "" : ": \(detail)"),
-            "  before: \(result.before)",
-            "  after:  \(result.after)",
-        ]
-    }
-
-    static func status(_ outcome: ManualOrderOutcome) -> (String, String) {
-        switch outcome {
-        case .acknowledged: ("modified", "")
-        case .rejected(let text): ("rejected", "\(text) (the order keeps its old terms)")
-        case .denied(let denial): ("denied", "\(denial)")
-        case .timedOut: ("timeout", "no acknowledgement in time; see `ibtrader orders` for the order's terms")
-        }
+        return ManualCommandOutput(lines: ManualListing.modify(result, json: manual.json), succeeded: result.succeeded)
     }
 }

@@ -1,8 +1,7 @@
 import ArgumentParser
-import Backtest
 import Foundation
 import Research
-import Storage
+import TraderKit
 
 /// `ibtrader optimize`: a parameter sweep (grid or random) with an objective, constraints, shards and a merge.
 struct OptimizeCommand: AsyncParsableCommand {
@@ -11,7 +10,8 @@ struct OptimizeCommand: AsyncParsableCommand {
         abstract: "Sweep strategy parameters (grid or random search) in parallel; PSR/DSR for the best configuration.",
         discussion: """
             Example: ibtrader optimize --strategy sma-cross --data bundled:stocks --symbols GOOG \
-            --param fast=5:50:5 --param slow=20:200:10 --where 'fast<slow' --constraint 'max_drawdown>-0.25' --out sweep/
+            --parameter fastPeriod=5:50:5 --parameter slowPeriod=20:200:10 --where 'fastPeriod<slowPeriod' \
+            --constraint 'max_drawdown>-0.25' --out sweep/
 
             Every option of a sweep: 'ibtrader optimize run --help'. Guide: docs/research.md.
 
@@ -29,74 +29,64 @@ struct OptimizeCommand: AsyncParsableCommand {
 struct OptimizeRun: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "run", abstract: "Run a sweep (the default).")
 
-    @OptionGroup var backtest: ResearchBacktestOptions
-    @OptionGroup var sweep: ResearchSweepOptions
-    @Option(name: .long, help: "Run only shard K/N (K from 0 to N-1): configurations K, K+N, ...")
+    @OptionGroup var config: ConfigOptions
+    @OptionGroup var strategy: StrategyOptions
+    @OptionGroup var data: BacktestDataOptions
+    @OptionGroup var risk: RiskOptions
+    @OptionGroup var sweep: SweepOptions
+    @Option(name: .long, help: "Run only shard K/N (K from 0 to N-1): configurations K, K+N, ...; auto: K (and N) from the array job (Kubernetes, Slurm, AWS Batch).")
     var shard: String?
     @Option(name: .long, help: "Write results.csv, best.json and report.html to this folder.")
     var out: String?
     @Option(name: .long, help: "Also save one row per configuration (parameters and every metric) in this SQLite file.")
     var store: String?
     @Option(name: .long, help: "Rows in the summary table (default 10).")
-    var top: Int = 10
+    var rows: Int = 10
     @Option(name: .long, help: "The two parameters of the report's heatmap, x,y (default: the first two).")
     var heatmap: String?
     @Flag(name: .customLong("no-progress"), help: "No progress bar.")
     var noProgress = false
+    func validate() throws {
+        guard (1...100_000).contains(rows) else { throw ValidationError("--rows must be from 1 to 100000, got \(rows)") }
+    }
 
     func run() async throws {
-        let prepared = try backtest.prepare()
-        let (space, objective) = try sweep.resolve()
-        let shard: Shard
-        do {
-            shard = try self.shard.map { (text) throws(ResearchError) in try Shard(parsing: text) } ?? .whole
-        } catch {
-            throw CLIError("--shard: \(error)")
-        }
-        let request = SweepRequest(space: space, objective: objective, shard: shard)
-        let evaluator = prepared.evaluator
-        // Validate every parameter name once before starting the pool.
-        do {
-            if space.gridCount > 0 { _ = try StrategyParameters.apply(space.combination(0), to: prepared.spec) }
-        } catch {
-            throw CLIError("--param: \(error)")
-        }
+        let loaded = try config.load(
+            flags: strategy.overrides + data.overrides + risk.overrides + sweep.overrides)
+        let job = try ResearchJob(loaded)
+        let shard = try ResearchMerge.shard(self.shard, environment: ProcessInfo.processInfo.environment)
+        let request = SweepRequest(space: job.space, objective: job.objective, shard: shard)
+        let evaluator = job.evaluator
         let clock = ContinuousClock()
         let started = clock.now
-        let progress = ResearchProgress(label: "optimize", enabled: !noProgress)
         let results: SweepResults
         do {
             results = try await request.run(
-                data: prepared.data, evaluator: evaluator, maxConcurrency: sweep.concurrency,
-                progress: progress.callback)
+                data: job.data, evaluator: evaluator, maxConcurrency: sweep.concurrency,
+                progress: ResearchProgress(label: "optimize", enabled: !noProgress).callback)
         } catch {
             throw CLIError("\(error)")
         }
-        let elapsed = seconds(clock.now - started)
-        print("\(prepared.strategyName) on \(prepared.dataDescription): \(results.rows.count) of "
+        let elapsed = (clock.now - started).secondsValue
+        print("\(job.strategyName) on \(job.dataDescription): \(results.rows.count) of "
             + "\(results.header.configurations) configurations\(shard.count > 1 ? " (shard \(shard))" : "") in "
             + String(format: "%.2f s (%.1f backtests/s, %d jobs)", elapsed, Double(results.rows.count) / max(elapsed, 1e-9), sweep.concurrency))
-        print(ResearchReports.topTable(results, count: top))
+        print(ResearchReports.topTable(results, count: rows))
         print(ResearchReports.bestSummary(results))
-        if let store { try OptimizeOutput.save(results, shard: shard, to: store) }
+        if let store {
+            let count = try OptimizeOutput.save(results, shard: shard, to: store)
+            print("saved \(count) rows in \(store) (tables sweep_runs, sweep_results)")
+        }
         guard let out else { return }
-        let axes = try heatmapAxes(results.header.parameterNames)
+        let axes = try ResearchMerge.heatmapAxes(heatmap, swept: results.header.parameterNames)
         var bestEquity: [TimedEquity]?
         if let best = results.best, shard.count == 1 {
-            bestEquity = try? evaluator.backtest(best.parameters, data: prepared.data).equityCurve
+            bestEquity = try? evaluator.backtest(best.parameters, data: job.data).equityCurve
                 .map { TimedEquity(time: $0.time, equity: $0.equity.doubleValue) }
         }
         try OptimizeOutput.write(
-            results, to: out, heatmap: axes, bestEquity: bestEquity, dataDescription: prepared.dataDescription, top: top)
-    }
-
-    private func heatmapAxes(_ names: [String]) throws -> (x: String, y: String)? {
-        guard let heatmap else { return names.count >= 2 ? (names[0], names[1]) : nil }
-        let parts = heatmap.split(separator: ",").map(String.init)
-        guard parts.count == 2, names.contains(parts[0]), names.contains(parts[1]), parts[0] != parts[1] else {
-            throw CLIError("--heatmap '\(heatmap)': expected two different swept parameters x,y (swept: \(names.joined(separator: ", ")))")
-        }
-        return (parts[0], parts[1])
+            results, to: out, heatmap: axes, bestEquity: bestEquity, dataDescription: job.dataDescription, top: rows)
+        print("wrote \(out)/results.csv, best.json, report.html")
     }
 }
 
@@ -111,61 +101,17 @@ struct OptimizeMerge: ParsableCommand {
     @Option(name: .long, help: "Write the merged results.csv, best.json and report.html here.")
     var out: String
     @Option(name: .long, help: "Rows in the summary table (default 10).")
-    var top: Int = 10
+    var rows: Int = 10
 
     func run() throws {
-        var parts: [SweepResults] = []
-        for folder in folders {
-            let csv = try readTextFile(folder + "/results.csv")
-            let json = try readTextFile(folder + "/best.json")
-            do {
-                parts.append(try SweepResults.parse(csv: csv, bestJSON: json, source: folder))
-            } catch {
-                throw CLIError("\(error)")
-            }
-        }
-        let merged: SweepResults
-        do {
-            merged = try SweepResults.merge(parts)
-        } catch {
-            throw CLIError("\(error)")
-        }
-        print("merged \(parts.count) folders: \(merged.rows.count) configurations")
-        print(ResearchReports.topTable(merged, count: top))
+        let merged = try ResearchMerge.optimize(folders)
+        print("merged \(folders.count) folders: \(merged.rows.count) configurations")
+        print(ResearchReports.topTable(merged, count: rows))
         print(ResearchReports.bestSummary(merged))
         let names = merged.header.parameterNames
         try OptimizeOutput.write(
             merged, to: out, heatmap: names.count >= 2 ? (names[0], names[1]) : nil, bestEquity: nil,
-            dataDescription: "merged from \(folders.joined(separator: ", "))", top: top)
-    }
-}
-
-/// Writes an optimisation's files.
-enum OptimizeOutput {
-    /// Saves the rows of `results.csv` in the SQLite sweep store.
-    static func save(_ results: SweepResults, shard: Shard, to path: String) throws {
-        let lines = results.csv().split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-        guard let columns = lines.first else { return }
-        let run = SweepResultStore.Run(
-            fingerprint: results.header.fingerprint, strategy: results.header.strategy,
-            objective: results.header.objective.description, shard: "\(shard)", columns: columns)
-        do {
-            let count = try SweepResultStore(path: path).save(run, rows: Array(lines.dropFirst()))
-            print("saved \(count) rows in \(path) (tables sweep_runs, sweep_results)")
-        } catch {
-            throw CLIError("\(error)")
-        }
-    }
-
-    static func write(
-        _ results: SweepResults, to out: String, heatmap: (x: String, y: String)?, bestEquity: [TimedEquity]?,
-        dataDescription: String, top: Int
-    ) throws {
-        try writeTextFile(results.csv(), to: out + "/results.csv")
-        try writeTextFile(results.bestJSON(), to: out + "/best.json")
-        let html = ResearchReports.optimizeHTML(
-            results, heatmap: heatmap, bestEquity: bestEquity, dataDescription: dataDescription, top: top)
-        try writeTextFile(html, to: out + "/report.html")
+            dataDescription: "merged from \(folders.joined(separator: ", "))", top: rows)
         print("wrote \(out)/results.csv, best.json, report.html")
     }
 }

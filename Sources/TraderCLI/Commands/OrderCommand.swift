@@ -2,6 +2,7 @@ import Analytics
 import ArgumentParser
 import Foundation
 import InteractiveBrokers
+import TraderKit
 import TradingEngine
 import TradingModel
 
@@ -35,16 +36,7 @@ struct OrderCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The order's key (orderRef IBT:manual:KEY); a key already journaled is never sent again.")
     var ref: String?
 
-    @Option(name: .customLong("max-position-value"), help: "Risk: largest position value after the trade.")
-    var maxPositionValue: Double?
-    @Option(name: .customLong("max-position-percent"), help: "Risk: largest position value, % of net liquidation.")
-    var maxPositionPercent: Double?
-    @Option(name: .customLong("max-gross-exposure"), help: "Risk: largest gross exposure / net liquidation.")
-    var maxGrossExposure: Double?
-    @Option(name: .customLong("max-positions"), help: "Risk: most non-flat positions.")
-    var maxPositions: Int?
-    @Option(name: .customLong("max-daily-loss-percent"), help: "Risk: no entries once today's P&L is this % down.")
-    var maxDailyLossPercent: Double?
+    @OptionGroup var risk: RiskOptions
 
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var manual: ManualOptions
@@ -75,59 +67,12 @@ struct OrderCommand: AsyncParsableCommand {
     func perform() async throws -> ManualCommandOutput {
         let ticket: ManualOrderTicket
         do { ticket = try ManualOrderTicket(arguments) } catch { throw CLIError(error.description) }
-        var context = try ManualContext(connection: connection, manual: manual, journaling: true)
-        if let v = maxPositionValue { context.settings.risk.maxPositionValue = Money(approximately: v) }
-        if let v = maxPositionPercent { context.settings.risk.maxPositionPercentOfEquity = v }
-        if let v = maxGrossExposure { context.settings.risk.maxGrossExposureRatio = v }
-        if let v = maxPositions { context.settings.risk.maxActivePositions = v }
-        if let v = maxDailyLossPercent { context.settings.risk.maxDailyLossPercent = v }
+        let context = try ManualContext(
+            connection: connection, manual: manual, journaling: true, overrides: risk.overrides)
         let key = ClientOrderID(ref ?? "\(Int64(Date().timeIntervalSince1970 * 1000))-\(ticket.symbol)")
         let result = try await context.run { client, info, settings in
             try await ManualTrading.placeOrder(ticket, clientOrderID: key, on: (client, info, settings))
         }
-        return ManualCommandOutput(lines: render(result), succeeded: result.succeeded)
-    }
-
-    private func render(_ result: ManualOrderResult) -> [String] {
-        let (status, detail) = Self.status(result.outcome)
-        if manual.json {
-            var lines = [
-                JSONLine.render([
-                    "record": .string("order"), "account": .string(result.account), "orderRef": .string(result.orderRef),
-                    "status": .string(status), "detail": detail.isEmpty ? .null : .string(detail),
-                ])
-            ]
-            lines += result.legs.map { leg in
-                JSONLine.render([
-                    "record": .string("leg"), "orderRef": .string(leg.orderRef), "orderId": .integer(leg.brokerOrderID),
-                    "side": .string(leg.side.rawValue), "quantity": .string("\(leg.quantity)"), "type": .string(leg.type),
-                    "state": .string(leg.state.rawValue), "filled": .string("\(leg.filled)"),
-                    "averagePrice": leg.averagePrice.map { .string("\($0)") } ?? .null,
-                ])
-            }
-            return lines
-        }
-        var lines = ["\(status): \(result.orderRef) (account \(result.account))\(detail.isEmpty ? "" : ": \(detail)")"]
-        if !result.legs.isEmpty {
-            lines.append(
-                TextTable.render(
-                    header: ["order id", "orderRef", "side", "qty", "type", "state", "filled", "avg price"],
-                    rows: result.legs.map {
-                        [
-                            "\($0.brokerOrderID)", $0.orderRef, $0.side.rawValue, "\($0.quantity)", $0.type,
-                            $0.state.rawValue, "\($0.filled)", $0.averagePrice.map { "\($0)" } ?? "",
-                        ]
-                    }, rightAligned: [0, 3, 6, 7]))
-        }
-        return lines
-    }
-
-    static func status(_ outcome: ManualOrderOutcome) -> (String, String) {
-        switch outcome {
-        case .acknowledged: ("acknowledged", "")
-        case .rejected(let text): ("rejected", text)
-        case .denied(let denial): ("denied", "\(denial)")
-        case .timedOut: ("timeout", "no acknowledgement in time; the order may still be working (see `ibtrader orders`)")
-        }
+        return ManualCommandOutput(lines: ManualListing.order(result, json: manual.json), succeeded: result.succeeded)
     }
 }

@@ -1,6 +1,6 @@
-import Analytics
 import ArgumentParser
 import InteractiveBrokers
+import TraderKit
 
 /// `ibtrader positions`: the account's positions.
 struct PositionsCommand: AsyncParsableCommand {
@@ -20,20 +20,6 @@ struct PositionsCommand: AsyncParsableCommand {
         let positions = try await context.run { client, info, settings in
             try await ManualTrading.positions(on: client, info: info, settings: settings)
         }
-        if manual.json {
-            return ManualCommandOutput(
-                lines: positions.map { p in
-                    JSONLine.render([
-                        "record": .string("position"), "account": .string(p.account), "symbol": .string(p.symbol),
-                        "conId": .integer(p.contractID), "quantity": .string("\(p.quantity)"),
-                        "averageCost": .number(p.averageCost),
-                    ])
-                })
-        }
-        let rows = positions.map { [$0.account, $0.symbol, "\($0.contractID)", "\($0.quantity)", String(format: "%.4f", $0.averageCost)] }
-        return ManualCommandOutput(lines: [
-            "Positions (\(positions.count))",
-            TextTable.render(header: ["account", "symbol", "conId", "qty", "avg cost"], rows: rows, rightAligned: [2, 3, 4]),
-        ])
+        return ManualCommandOutput(lines: ManualListing.positions(positions, json: manual.json))
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TraderKit
 import TWSClient
 import TWSProtocol
 

@@ -1,8 +1,7 @@
 import ArgumentParser
 import Foundation
-import InteractiveBrokers
-import Storage
-import TradingModel
+import LiveSession
+import TraderKit
 
 /// `ibtrader risk reset [--halt daily-loss|drawdown|rapid-loss|all] [--high-water-mark] --journal PATH [--yes]`.
 struct RiskResetCommand: ParsableCommand {
@@ -19,7 +18,7 @@ struct RiskResetCommand: ParsableCommand {
             when several configurations have something to reset (choose with --account / --run-key). Asks for \
             confirmation on a terminal unless --yes; elsewhere --yes is required. Stop the bot first: a running \
             bot keeps its halts in memory and journals them again, so a reset is refused while a bot holds the \
-            journal (its intent log's lock, `<journal>-intents`), unless --force.
+            journal (its lock file, `<journal>-lock`), unless --force.
             """
     )
 
@@ -58,92 +57,9 @@ struct RiskResetCommand: ParsableCommand {
     }
 
     func run() throws {
-        let confirm: (String) -> Bool = { prompt in
-            guard isatty(STDIN_FILENO) == 1 else { return false }
-            print(prompt + "\nType yes to reset: ", terminator: "")
-            return readLine()?.trimmingCharacters(in: .whitespaces).lowercased() == "yes"
-        }
-        let lines = try Self.reset(
-            Selection(journal: journal, account: account, runKey: runKey, force: force), request: request,
-            confirm: yes ? nil : confirm)
+        let lines = try RiskStateTool.reset(
+            RiskStateTool.Selection(journal: journal, account: account, runKey: runKey, force: force), request: request,
+            confirm: yes ? nil : { Terminal.confirm($0 + "\nType yes to reset: ") })
         print(lines.joined(separator: "\n"))
-    }
-
-    /// Which journal and which of its configurations.
-    struct Selection {
-        var journal: String
-        var account: String?
-        var runKey: String?
-        /// Reset even while a bot holds the journal.
-        var force = false
-    }
-
-    /// Plans the reset, asks `confirm` (`nil`: confirmed by --yes), journals it; returns what to print.
-    /// - Throws: `CLIError` when a bot holds the journal (without `force`), when nothing (or more than one
-    ///   configuration) has something to reset, when not confirmed, or when the journal fails.
-    static func reset(
-        _ selection: Selection, request: RiskResetRequest, confirm: ((String) -> Bool)?
-    ) throws -> [String] {
-        let file = try RiskCommand.open(selection.journal)
-        let holder = try RiskCommand.holder(selection.journal)
-        if case .held = holder, !selection.force {
-            throw CLIError(
-                "\(RiskCommand.runningText(holder, journal: selection.journal)); stop it first (a running bot keeps its "
-                    + "halts in memory and journals them again), or pass --force; nothing was changed")
-        }
-        let states = try RiskCommand.states(file, account: selection.account, runKey: selection.runKey)
-        let now = Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9))
-        let plans = states.compactMap { RiskReset.plan(request, for: $0, at: now) }
-        guard let plan = plans.first else {
-            let asked = request.halts.map(\.rawValue).sorted().joined(separator: ", ")
-                + (request.highWaterMark ? (request.halts.isEmpty ? "" : ", ") + "high-water mark" : "")
-            let held = states.map { "\($0.account) \($0.runKey): \(RiskStatusCommand.haltsText($0))" }
-            throw CLIError(
-                "nothing to reset (asked: \(asked)) in \(selection.journal)"
-                    + (held.isEmpty
-                        ? ": it holds no risk state for that selection" : "; latest: " + held.joined(separator: "; ")))
-        }
-        guard plans.count == 1 else {
-            let keys = plans.map { "--account \($0.before.account) --run-key '\($0.before.runKey)'" }
-            throw CLIError(
-                "several configurations have something to reset; choose one: " + keys.joined(separator: " | "))
-        }
-        var lines = ["account \(plan.before.account), configuration \(plan.before.runKey):"]
-        lines += plan.changes.map { "  \($0)" }
-        if case .held = holder {
-            lines.append(
-                "warning: \(RiskCommand.runningText(holder, journal: selection.journal)) (--force): it keeps its halts "
-                    + "and journals them again")
-        } else {
-            do {
-                let lifecycle = try file.events(kind: .lifecycle).map(\.message)
-                if let running = RiskReset.runningRun(lifecycle: lifecycle) {
-                    lines.append(
-                        "warning: run \(running) has no recorded stop, but no bot holds the journal: it was killed or "
-                            + "crashed")
-                }
-            } catch { throw CLIError("\(error)") }
-        }
-        if let confirm, !confirm(lines.joined(separator: "\n")) {
-            throw CLIError(
-                isatty(STDIN_FILENO) == 1
-                    ? "not confirmed; nothing was changed"
-                    : "standard input is not a terminal: pass --yes to reset (it would: "
-                        + plan.changes.joined(separator: "; ") + "); nothing was changed")
-        }
-        let who = "\(NSUserName())@\(ProcessInfo.processInfo.hostName) (pid \(ProcessInfo.processInfo.processIdentifier))"
-        do {
-            try file.recordRiskState(plan.after)
-            try file.recordEvent(.lifecycle, RiskReset.eventText(plan, by: who), at: now)
-        } catch { throw CLIError("\(error)") }
-        return (confirm == nil ? lines : []) + ["reset; the next start of that configuration restores it (journaled)"]
-    }
-}
-
-extension RiskStatusCommand {
-    /// "drawdown, daily loss" or "no halt".
-    static func haltsText(_ state: JournalRiskState) -> String {
-        let set = RiskHalt.allCases.filter { $0.isSet(in: state) }.map(\.rawValue)
-        return set.isEmpty ? "no halt" : set.joined(separator: ", ")
     }
 }

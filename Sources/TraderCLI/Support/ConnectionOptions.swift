@@ -1,48 +1,72 @@
 import ArgumentParser
 import Foundation
-import Logging
+import TraderConfig
+import TraderKit
 import TWSClient
 import TWSProtocol
 
-/// `--host --port --client-id --timeout`, shared by every command that talks to TWS / IB Gateway.
+/// `--host --port --client-id --timeout`, shared by every command that talks to TWS / IB Gateway. `--host` and
+/// `--port` set `connection.host` and `connection.port` (over a `--config` file, for the commands that read one);
+/// the client id is the command's own, so a bot on the config's client id is not disturbed.
 struct ConnectionOptions: ParsableArguments {
-    @Option(name: .long, help: "TWS / IB Gateway host.")
-    var host: String = "127.0.0.1"
+    @Option(name: .long, help: "TWS / IB Gateway host (key connection.host; default 127.0.0.1).")
+    var host: String?
 
-    @Option(name: .long, help: "API port: 7497 paper TWS (default), 4002 paper gateway, 7496/4001 live.")
-    var port: Int = 7497
+    @Option(name: .long, parsing: .unconditional, help: "API port: 7497 paper TWS (default), 4002 paper gateway, 7496/4001 live (key connection.port).")
+    var port: String?
 
-    @Option(name: .customLong("client-id"), help: "API client id; unique per connection.")
-    var clientID: Int = 901
+    @Option(name: .customLong("client-id"), parsing: .unconditional, help: "API client id of this command; unique per connection (default 901).")
+    var clientID: String?
 
-    @Option(name: .long, help: "Seconds to wait for the connection and for each answer.")
-    var timeout: Double = 15
+    @Option(name: .long, parsing: .unconditional, help: "Seconds to wait for the connection and for each answer (above 0, at most 3600).")
+    var timeout: String = "15"
 
     func validate() throws {
-        guard (1...65535).contains(port) else { throw ValidationError("--port must be 1...65535, got \(port)") }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        _ = try checkedPort
+        _ = try checkedClientID
+        _ = try checkedTimeout
     }
 
+    private var checkedPort: Int {
+        get throws(ConfigError) { try TWSSession.value(port, flag: "--port", key: "connection.port", .integer(1...65_535), default: 7497) }
+    }
+
+    private var checkedClientID: Int {
+        get throws(ConfigError) {
+            try TWSSession.value(clientID, flag: "--client-id", key: "connection.clientId", .integer(0...2_147_483_647), default: 901)
+        }
+    }
+
+    private var checkedTimeout: Duration {
+        get throws(ConfigError) {
+            .milliseconds(Int64((try TWSSession.value(timeout, flag: "--timeout", key: "timeout", .number(.above(0, atMost: 3600)), default: 15) * 1000).rounded()))
+        }
+    }
+
+    /// `--host` and `--port` as configuration overrides.
+    var overrides: [ConfigOverride] {
+        [override("connection.host", host), override("connection.port", port)].compactMap { $0 }
+    }
+
+    /// The command's client id.
+    var clientIDValue: Int { (try? checkedClientID) ?? 901 }
+
+    /// How long the connection and each answer may take.
+    var timeoutValue: Duration { (try? checkedTimeout) ?? .seconds(15) }
+
     var configuration: TWSConnectionConfiguration {
-        var configuration = TWSConnectionConfiguration(host: host, port: port, clientID: clientID)
-        configuration.readyTimeout = .milliseconds(Int(timeout * 1000))
-        configuration.requestTimeout = .milliseconds(Int(timeout * 1000))
+        var configuration = TWSConnectionConfiguration(
+            host: host ?? "127.0.0.1", port: (try? checkedPort) ?? 7497, clientID: clientIDValue)
+        configuration.readyTimeout = timeoutValue
+        configuration.requestTimeout = timeoutValue
         return configuration
     }
 
     /// Connects, runs `body`, disconnects; connection errors become one clear line.
     func withConnection<Result: Sendable>(
-        _ body: (TWSConnection, TWSSessionInfo) async throws -> Result
+        _ configuration: TWSConnectionConfiguration? = nil, _ body: (TWSConnection, TWSSessionInfo) async throws -> Result
     ) async throws -> Result {
-        var logger = Logger(label: "ibtrader.tws")
-        logger.logLevel = ProcessInfo.processInfo.environment["IBTRADER_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
-        do {
-            return try await TWSConnection.connect(configuration, environment: TWSConnectionEnvironment(logger: logger), body)
-        } catch let error as TWSConnectionError {
-            throw CLIError("\(error)")
-        } catch let error as TWSRequestError {
-            throw CLIError("\(error)")
-        }
+        try await TWSSession.with(configuration ?? self.configuration, body)
     }
 }
 
@@ -67,25 +91,5 @@ struct ContractOptions: ParsableArguments {
         TWSContract(
             symbol: symbol.uppercased(), securityType: securityType, exchange: exchange,
             primaryExchange: primaryExchange, currency: currency)
-    }
-}
-
-extension TWSConnection {
-    /// Qualifies a contract: exactly one match, or a clear error (none, or ambiguous with the candidates listed).
-    func qualify(_ contract: TWSContract) async throws -> TWSContractDetails {
-        let details: [TWSContractDetails]
-        do {
-            details = try await contractDetails(contract)
-        } catch {
-            throw CLIError("\(contract.symbol): \(error)")
-        }
-        guard let first = details.first else {
-            throw CLIError("\(contract.symbol): no security definition found (\(contract.securityType) \(contract.exchange) \(contract.currency))")
-        }
-        guard details.count == 1 else {
-            let candidates = details.map { "\($0.contract.symbol) conId \($0.contract.contractID) \($0.contract.primaryExchange)" }
-            throw CLIError("\(contract.symbol) is ambiguous; use --primary-exchange. Candidates: \(candidates.joined(separator: "; "))")
-        }
-        return first
     }
 }

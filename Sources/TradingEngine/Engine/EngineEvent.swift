@@ -1,7 +1,7 @@
 import TradingModel
 
 /// Everything the engine reacts to, in the order the runner delivers it.
-public enum EngineEvent: Hashable, Sendable {
+public enum EngineEvent: Hashable, Sendable, Codable {
     /// A bar of an instrument closed.
     case bar(InstrumentID, Bar)
     /// A quote of an instrument arrived.

@@ -4,7 +4,7 @@ import TradingModel
 ///
 /// One flat array would be simpler, but two things on the live bar path pay for it: growing it moves the whole
 /// history (at 2 048 orders a bar would copy ~0.5 MB, with page faults, before its order leaves), and a *copy* of the
-/// engine that creates an order (the latency rehearsal's, docs/latency.md) duplicates the whole history on its first
+/// engine that creates an order (a replay or a parameter sweep forks engines) duplicates the whole history on its first
 /// append. In chunks, growth never moves an order, and such a copy duplicates the outer table (one reference per
 /// chunk) and the last chunk only.
 struct OrderHistory: Sendable {

@@ -37,32 +37,37 @@ public struct RiskProfile: Hashable, Sendable {
     public var config: RiskConfig
     /// Every limit, in the order of `RiskConfig`'s keys.
     public var lines: [Line]
+    /// Why the strategy added each limit it added, by key (`maxActivePositions`: `momentum: strategy.parameters.holdings`).
+    public var defaultReasons: [String: String]
 
     /// The profile of a configuration with the strategy's defaults added.
     /// - Parameters:
     ///   - configured: the limits the configuration sets.
-    ///   - spec: the strategy; momentum adds `maxActivePositions` = its holdings and `maxGrossExposureRatio` 1.0, the
-    ///     performance allocator `maxGrossExposureRatio` 1.0.
-    public init(configured: RiskConfig, spec: StrategySpec) {
+    ///   - spec: the strategy (`nil`: a user's strategy, which adds nothing); momentum adds `maxActivePositions` =
+    ///     its holdings and `maxGrossExposureRatio` 1.0, the performance allocator `maxGrossExposureRatio` 1.0.
+    ///   - allowsLeverage: leverage was asked for (`risk.allowLeverage`): no gross exposure cap is added.
+    public init(configured: RiskConfig, spec: StrategySpec?, allowsLeverage: Bool = false) {
         var config = configured
-        var added: Set<String> = []
-        if case let .momentumRotation(momentum) = spec {
-            if config.maxActivePositions == nil {
-                config.maxActivePositions = momentum.holdings
-                added.insert("maxActivePositions")
-            }
-            // No leverage unless asked for: rebalancing buys must not outrun the sells' proceeds.
-            if config.maxGrossExposureRatio == nil {
-                config.maxGrossExposureRatio = 1.0
-                added.insert("maxGrossExposureRatio")
-            }
+        var reasons: [String: String] = [:]
+        if case let .momentumRotation(momentum)? = spec, config.maxActivePositions == nil {
+            config.maxActivePositions = momentum.holdings
+            reasons["maxActivePositions"] = "momentum: strategy.parameters.holdings"
         }
-        if case .performanceAllocator = spec, config.maxGrossExposureRatio == nil {
-            // Weights sum to at most 1; the cap catches an entry whose next open gaps above the close it was sized at.
+        let strategy: String? =
+            switch spec {
+            case .momentumRotation?: "momentum"
+            case .performanceAllocator?: "the performance allocator"
+            default: nil
+            }
+        // No leverage unless asked for: rebalancing buys must not outrun the sells' proceeds, and an allocator's entry
+        // whose next open gaps above the close it was sized at must not borrow.
+        if let strategy, config.maxGrossExposureRatio == nil, !allowsLeverage {
             config.maxGrossExposureRatio = 1.0
-            added.insert("maxGrossExposureRatio")
+            reasons["maxGrossExposureRatio"] = "\(strategy) without risk.allowLeverage"
         }
+        let added = Set(reasons.keys)
         self.config = config
+        self.defaultReasons = reasons
         func line(_ key: String, _ value: String?) -> Line {
             guard let value else { return Line(key: key, value: "off", origin: .off) }
             return Line(key: key, value: value, origin: added.contains(key) ? .strategyDefault : .configured)

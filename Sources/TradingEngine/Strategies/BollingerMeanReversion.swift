@@ -34,9 +34,6 @@ public struct BollingerMeanReversionConfig: Hashable, Sendable, Codable {
 /// (`middle − entryDeviations·σ`, population σ), exit when the close recovers to `middle − exitDeviations·σ`;
 /// shorts mirror it above the upper band when allowed.
 public struct BollingerMeanReversion: Strategy {
-    /// A pure value: the live runner may rehearse it on copies (`latency.keepWarm`).
-    @inlinable public static var isRehearsable: Bool { true }
-
     struct Slot: Sendable {
         var mean: SMAIndicator
         var deviation: StandardDeviationIndicator

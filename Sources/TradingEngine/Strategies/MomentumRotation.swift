@@ -14,9 +14,6 @@ import TradingModel
 ///   instruments with open orders are left alone.
 /// - Market orders: with the default simulator they fill at each instrument's next open.
 public struct MomentumRotation: Strategy {
-    /// A pure value: the live runner may rehearse it on copies (`latency.keepWarm`).
-    @inlinable public static var isRehearsable: Bool { true }
-
     struct Slot: Sendable {
         var rateOfChange: ROCIndicator
         var returnDeviation: StandardDeviationIndicator

@@ -104,6 +104,11 @@ public struct MomentumRotationConfig: Hashable, Sendable, Codable {
 }
 
 extension MomentumRotationConfig {
+    private enum CodingKeys: String, CodingKey {
+        case lookback, ranking, minimumScore, holdings, rebalance, weighting, investedFraction, stopLossPercent
+        case takeProfitPercent, excludedSymbols, rankBuffer, minimumTradeValue, minimumWeightChange
+    }
+
     /// Decodes a config in which every key is optional; missing keys take the defaults of `init()`.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -122,5 +127,24 @@ extension MomentumRotationConfig {
         rankBuffer = try c.decode(.rankBuffer, default: d.rankBuffer)
         minimumTradeValue = try c.decode(.minimumTradeValue, default: d.minimumTradeValue)
         minimumWeightChange = try c.decode(.minimumWeightChange, default: d.minimumWeightChange)
+    }
+
+    /// Encodes every key, an unset optional as null: `minimumScore`'s default is 0, so a missing key would decode
+    /// as 0, not as "no minimum" (a session log must give back the config it was given).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(lookback, forKey: .lookback)
+        try c.encode(ranking, forKey: .ranking)
+        try c.encode(minimumScore, forKey: .minimumScore)
+        try c.encode(holdings, forKey: .holdings)
+        try c.encode(rebalance, forKey: .rebalance)
+        try c.encode(weighting, forKey: .weighting)
+        try c.encode(investedFraction, forKey: .investedFraction)
+        try c.encode(stopLossPercent, forKey: .stopLossPercent)
+        try c.encode(takeProfitPercent, forKey: .takeProfitPercent)
+        try c.encode(excludedSymbols, forKey: .excludedSymbols)
+        try c.encode(rankBuffer, forKey: .rankBuffer)
+        try c.encode(minimumTradeValue, forKey: .minimumTradeValue)
+        try c.encode(minimumWeightChange, forKey: .minimumWeightChange)
     }
 }

@@ -67,9 +67,6 @@ struct MovingAverage: Sendable {
 ///   exits cancel the instrument's open orders first.
 /// - Market orders; with the default simulator they fill at the next bar's open.
 public struct MovingAverageCrossover: Strategy {
-    /// A pure value: the live runner may rehearse it on copies (`latency.keepWarm`).
-    @inlinable public static var isRehearsable: Bool { true }
-
     @usableFromInline
     struct Slot: Sendable {
         @usableFromInline var fast: MovingAverage

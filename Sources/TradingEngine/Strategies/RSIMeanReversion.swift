@@ -36,9 +36,6 @@ public struct RSIMeanReversionConfig: Hashable, Sendable, Codable {
 /// RSI mean reversion on every instrument: buy oversold, sell when RSI recovers past `exitLevel`
 /// (and the mirror image for shorts when allowed). Entries only when flat with no open orders.
 public struct RSIMeanReversion: Strategy {
-    /// A pure value: the live runner may rehearse it on copies (`latency.keepWarm`).
-    @inlinable public static var isRehearsable: Bool { true }
-
     struct Slot: Sendable {
         var rsi: RSIIndicator
         var atr: ATRIndicator

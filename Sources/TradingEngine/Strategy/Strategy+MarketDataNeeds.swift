@@ -14,7 +14,7 @@ extension Strategy {
 }
 
 /// How a run decides whether to subscribe quotes (`data.quotes` of a run config).
-public enum QuoteSubscriptionMode: String, Sendable, Hashable, CaseIterable {
+public enum QuoteSubscriptionMode: String, Sendable, Hashable, CaseIterable, Codable {
     /// As the strategy asks (`Strategy.usesQuotes`).
     case auto
     /// Always, even for a strategy that does not ask.

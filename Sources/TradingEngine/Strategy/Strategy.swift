@@ -41,12 +41,6 @@ public protocol Strategy: Sendable {
     /// one call less per time step. Defaults to `true`.
     static var handlesBarsClosed: Bool { get }
 
-    /// `true` when `handle` has no effect outside the strategy value (no I/O, no logging, no shared references it
-    /// writes to): the live runner may then run copies of it on the last bar between bars, discarding the result,
-    /// to keep the bar → order path in the CPU's caches (`latency.keepWarm`). Defaults to `false`; the built-in
-    /// strategies are.
-    static var isRehearsable: Bool { get }
-
     /// `true` when the strategy wants `.quote` events live (bid/ask ticks); defaults to `false` (bars only).
     var usesQuotes: Bool { get }  // default in Strategy+MarketDataNeeds.swift
 }
@@ -54,9 +48,6 @@ public protocol Strategy: Sendable {
 extension Strategy {
     /// Every strategy sees `.barsClosed` unless it says otherwise.
     @inlinable public static var handlesBarsClosed: Bool { true }
-
-    /// A strategy is not rehearsed unless it says so.
-    @inlinable public static var isRehearsable: Bool { false }
 
     /// Appends the intents of `handle(_:in:)`.
     @inlinable

@@ -51,3 +51,18 @@ public enum TimeInForce: String, Hashable, Sendable, Codable {
     /// Immediate or cancel: whatever can fill on the first opportunity fills, the rest is canceled.
     case ioc = "IOC"
 }
+
+extension OrderType: CustomStringConvertible {
+    /// As a trader writes it: `MKT`, `LMT 101.5`, `STP LMT 99/98.5`, `TRAIL 2.5%`.
+    public var description: String {
+        switch self {
+        case .market: "MKT"
+        case .limit(let price): "LMT \(price)"
+        case .stop(let price): "STP \(price)"
+        case .stopLimit(let stop, let limit): "STP LMT \(stop)/\(limit)"
+        case .trailingAmount(let amount): "TRAIL \(amount)"
+        case .trailingPercent(let percent): "TRAIL \(percent)%"
+        case .trailingLimit(let trail, let offset): "TRAIL LIMIT \(trail) offset \(offset)"
+        }
+    }
+}

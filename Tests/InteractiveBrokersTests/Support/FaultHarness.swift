@@ -1,13 +1,15 @@
 import Foundation
 import Logging
 import Storage
-import TWSClient
 import Testing
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import GatewaySimulator
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 // The shared harness of `FaultAcceptanceTests`: a LiveRunner against the in-process simulator (manual replay clock),
 // small scripted strategies, and one invariant check run after every fault.

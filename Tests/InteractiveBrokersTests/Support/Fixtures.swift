@@ -1,8 +1,9 @@
 import Foundation
-import TWSProtocol
 import TradingModel
+import TWSProtocol
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 let aapl = InstrumentID(0)
 let msft = InstrumentID(1)

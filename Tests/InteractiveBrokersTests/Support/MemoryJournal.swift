@@ -1,6 +1,7 @@
 import Synchronization
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// An in-memory intent journal that remembers every write, in order.
 final class MemoryJournal: IntentJournal {
@@ -17,7 +18,7 @@ final class MemoryJournal: IntentJournal {
     var intents: [JournaledIntent] { state.withLock { $0.intents } }
     var writes: [[JournaledIntent]] { state.withLock { $0.writes } }
 
-    func writeNow(_ batch: [JournaledIntent]) throws {
+    func write(_ batch: [JournaledIntent]) throws {
         try state.withLock { state in
             if state.failing { throw Failure() }
             state.writes.append(batch)

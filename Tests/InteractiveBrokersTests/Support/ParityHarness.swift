@@ -3,12 +3,14 @@ import Foundation
 import Logging
 import Simulation
 import Storage
-import TWSClient
 import TradingEngine
 import TradingModel
+import TWSClient
+import TWSProtocol
 
 @testable import GatewaySimulator
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// The engine events a live run handled, in order, as `LiveRunnerConfiguration.engineEventObserver` reports them.
 final class EngineEventLog: @unchecked Sendable {
@@ -105,8 +107,6 @@ struct PaperRun {
     var received: [OrderLine]
     /// The simulator's executions, in order.
     var executions: [FillLine]
-    /// Whether the run handled bars on arrival (`LiveRunnerConfiguration.handlesBarsOnArrival`).
-    var barsOnArrival = true
 }
 
 /// The backtest of the same strategy over exactly the bars the bot got.

@@ -1,11 +1,12 @@
 import Foundation
 import GatewaySimulator
 import Logging
+import TradingModel
 import TWSClient
 import TWSProtocol
-import TradingModel
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// A small deterministic universe at the simulator: SYN000…SYN002, daily bars 2021–2023.
 let simulatorData = MarketDataSet.synthetic(count: 3, seed: 7)

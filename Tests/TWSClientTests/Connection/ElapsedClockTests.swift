@@ -2,7 +2,7 @@ import Testing
 
 @testable import TWSClient
 
-/// `ElapsedClock` over the system clocks (read from the kernel clock each stands on, on Linux): elapsed time starts
+/// `ElapsedClock` over the system clocks: elapsed time starts
 /// at zero, agrees with the clock's own measure, and `sleepUntil` wakes no earlier than asked.
 @Suite struct ElapsedClockTests {
     @Test(arguments: [0, 1])

@@ -1,4 +1,5 @@
 import Testing
+import TWSProtocol
 
 @testable import TWSClient
 

@@ -107,33 +107,4 @@ import Testing
                 "contract details 4",
             ])
     }
-
-    /// The order path's shortcut counts against the same limit as queued messages and never overtakes one.
-    @Test func admittingImmediatelyObeysTheLimitAndTheQueue() {
-        var scheduler = OutboundScheduler<Int>()
-        let now = Duration.seconds(10)
-        let admitted = (0..<4).map { _ in scheduler.admitImmediately(now: now) }
-        #expect(admitted == [true, true, true, false])  // the burst of 3 is spent
-        scheduler.enqueue(4)
-        let later = now + .seconds(1)
-        let overtook = scheduler.admitImmediately(now: later)
-        #expect(!overtook)  // 4 waits: nothing overtakes it
-        #expect(scheduler.dequeueReady(now: later) == [4])
-        let next = scheduler.admitImmediately(now: later)
-        #expect(next)
-        // Mixed with queued sends, no 1-second window ever holds more than 49.
-        var mixed = OutboundScheduler<Int>(limit: OutboundRateLimit(messagesPerSecond: 49, burst: 45))
-        var times: [Duration] = []
-        var clock = Duration.zero
-        for index in 0..<300 {
-            clock += .milliseconds(3)
-            if index % 2 == 0, mixed.admitImmediately(now: clock) {
-                times.append(clock)
-            } else {
-                mixed.enqueue(index)
-            }
-            for _ in mixed.dequeueReady(now: clock) { times.append(clock) }
-        }
-        #expect(maximumPerSecond(times) <= 49)
-    }
 }

@@ -1,0 +1,3 @@
+import TraderCLI
+
+await IBTraderCommand.main()

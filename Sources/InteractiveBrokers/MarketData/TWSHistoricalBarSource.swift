@@ -1,0 +1,128 @@
+import Foundation
+import Storage
+import TWSClient
+import TWSProtocol
+import TradingModel
+
+/// `HistoricalBarSource` over a TWS connection: one reqHistoricalData per chunk, with an explicit UTC end
+/// (`yyyyMMdd-HH:mm:ss`) and epoch-second dates (formatDate 2), so no bar is ever read in a local time zone.
+///
+/// Daily and longer bars come back as `yyyyMMdd` and are stored at midnight UTC of that date; intraday bars at
+/// their epoch second (IB labels a bar with its start).
+public struct TWSHistoricalBarSource: HistoricalBarSource {
+    /// The connection.
+    let connection: TWSConnection
+    /// Qualified contracts by the symbol the user typed.
+    let contracts: [Symbol: TWSContract]
+
+    /// A source over `connection` for these qualified contracts.
+    public init(connection: TWSConnection, contracts: [Symbol: TWSContract]) {
+        self.connection = connection
+        self.contracts = contracts
+    }
+
+    public func bars(for request: HistoricalChunkRequest) async throws(HistoricalSourceError) -> [Bar] {
+        guard let contract = contracts[request.series.symbol] else {
+            throw .failed("\(request.series.symbol) was not qualified")
+        }
+        var query = TWSHistoricalBarsQuery(
+            contract: contract, duration: request.duration, barSize: request.series.barSize.text)
+        query.endDateTime = Self.utcText(request.end)
+        query.whatToShow = request.series.whatToShow
+        query.useRTH = request.series.regularHoursOnly
+        query.formatDate = 2
+        let wire: [TWSBar]
+        do throws(TWSRequestError) {
+            wire = try await connection.historicalBars(query)
+        } catch {
+            throw Self.classify(error)
+        }
+        return try Self.bars(from: wire)
+    }
+
+    /// `yyyyMMdd-HH:mm:ss`, IB's explicit-UTC form of `endDateTime`.
+    static func utcText(_ t: Timestamp) -> String {
+        let (y, m, d) = t.civilDate
+        let second = (t.nanoseconds - t.dayNumber * Timestamp.nanosecondsPerDay) / Timestamp.nanosecondsPerSecond
+        func pad(_ v: Int64, _ width: Int) -> String {
+            let s = String(v)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        return pad(Int64(y), 4) + pad(Int64(m), 2) + pad(Int64(d), 2) + "-" + pad(second / 3600, 2) + ":"
+            + pad(second / 60 % 60, 2) + ":" + pad(second % 60, 2)
+    }
+
+    /// 162 "pacing violation" → wait and retry; 162 "returned no data" → an empty chunk; anything else stops.
+    static func classify(_ error: TWSRequestError) -> HistoricalSourceError {
+        if case .rejected(let notice) = error, notice.code == 162 {
+            let text = notice.message.lowercased()
+            if text.contains("pacing violation") { return .pacingViolation(notice.message) }
+            if text.contains("returned no data") || text.contains("no data") { return .noData }
+        }
+        return .failed("\(error)")
+    }
+
+    /// Converts wire bars; a date or number that cannot be read exactly is an error, never a default.
+    static func bars(from wire: [TWSBar]) throws(HistoricalSourceError) -> [Bar] {
+        var bars: [Bar] = []
+        bars.reserveCapacity(wire.count)
+        for bar in wire {
+            guard let time = barTime(bar.date) else { throw .failed("unreadable bar date '\(bar.date)'") }
+            let prices = [bar.open, bar.high, bar.low, bar.close]
+            guard prices.allSatisfy({ $0.isFinite && abs($0) < 90_000_000 }) else {
+                throw .failed("unreadable prices in the bar of \(bar.date)")
+            }
+            var volume = Quantity.zero
+            if let v = bar.volume, v > 0 {
+                guard let q = Quantity("\(v)") else {
+                    throw .failed("unreadable volume '\(v)' in the bar of \(bar.date)")
+                }
+                volume = q
+            }
+            bars.append(
+                Bar(
+                    timestamp: time, open: Price(approximately: bar.open), high: Price(approximately: bar.high),
+                    low: Price(approximately: bar.low), close: Price(approximately: bar.close), volume: volume))
+        }
+        return bars.sorted { $0.timestamp < $1.timestamp }
+    }
+
+    /// `yyyyMMdd` (midnight UTC), epoch seconds, or `yyyyMMdd HH:mm:ss[ ZONE]` (no zone: UTC; a named zone such as
+    /// `US/Eastern` is converted with its offset on that date, DST included).
+    static func barTime(_ text: String) -> Timestamp? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let digits = trimmed.prefix { $0.isNumber }
+        if digits.count == trimmed.count, digits.count != 8, let seconds = Int64(digits) {
+            return Timestamp(seconds: seconds)
+        }
+        guard digits.count == 8, let value = Int(digits) else { return nil }
+        let year = value / 10_000
+        let month = value / 100 % 100
+        let day = value % 100
+        guard (1...12).contains(month), (1...31).contains(day) else { return nil }
+        let date = Timestamp(year: year, month: month, day: day)
+        let rest = trimmed.dropFirst(8).split(separator: " ")
+        if rest.isEmpty { return date }
+        guard rest.count <= 2 else { return nil }
+        let clock = rest[0].split(separator: ":").compactMap { Int64($0) }
+        guard clock.count == 3, (0..<24).contains(clock[0]), (0..<60).contains(clock[1]), (0..<61).contains(clock[2])
+        else { return nil }
+        let local = date + .seconds(clock[0] * 3600 + clock[1] * 60 + clock[2])
+        guard rest.count == 2 else { return local }
+        return utc(fromLocal: local, zone: String(rest[1]))
+    }
+
+    /// A wall-clock time in a named zone, as UTC: the zone's offset is looked up for that instant (twice, so a time
+    /// just after a DST change gets the offset in force then).
+    static func utc(fromLocal local: Timestamp, zone: String) -> Timestamp? {
+        if ["UTC", "GMT", "Etc/UTC", "Z"].contains(zone) { return local }
+        guard let timeZone = TimeZone(identifier: zone) else { return nil }
+        func offset(at t: Timestamp) -> Int64 {
+            Int64(
+                timeZone.secondsFromGMT(
+                    for: Date(timeIntervalSince1970: Double(t.nanoseconds / Timestamp.nanosecondsPerSecond))))
+        }
+        let guess = local - .seconds(offset(at: local))
+        return local - .seconds(offset(at: guess))
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import LiveSession
+import Logging
+import Storage
+import TradingEngine
+import TradingModel
+import TWSClient
+import TWSProtocol
+
+/// Everything `LiveRunner` needs to know about one run.
+public struct LiveRunnerConfiguration: Sendable {
+    /// Where TWS / the gateway listens, and the client id.
+    public var connection: TWSConnectionConfiguration
+    /// The account to trade (default: the first managed account).
+    public var account: String?
+    /// A live (non-`DU…`) account is traded only when this names it (`--confirm-live` or `--live` + confirmation).
+    public var confirmedLiveAccount: String?
+    /// The universe, in instrument order.
+    public var symbols: [Symbol]
+    /// Cash, settlement and risk rules of the engine.
+    public var engine: EngineConfig
+    /// Warm-up bar size (historicalBars); should match the live 5-second bars.
+    public var warmupBarSize: String = "5 secs"
+    /// Warm-up duration (historicalBars); empty for none.
+    public var warmupDuration: String = "3600 S"
+    /// What the bars show (`TRADES`, `MIDPOINT`, …).
+    public var whatToShow: String = "TRADES"
+    /// Market data type requested after connecting (`nil`: leave TWS's default).
+    public var marketDataType: TWSMarketDataType?
+    /// Orders may fill outside regular trading hours.
+    public var outsideRegularTradingHours = false
+    /// At exit, cancel the open orders (`true`) or leave them working at the broker.
+    public var cancelOnExit = true
+    /// The order-efficiency limit on new entries (`nil`: counted and logged only).
+    public var orderEfficiency: OrderEfficiencyLimit?
+    /// How long a fill waits for its commission report.
+    public var commissionWait: TimeSpan? = .seconds(5)
+    /// Interval of the portfolio summary in the log.
+    public var summaryInterval: Duration = .seconds(30)
+    /// A timeout for orders the strategy sends without one (`orders.timeout`; applied by `run(spec:)`).
+    public var orderTimeout: TimeSpan?
+    /// The built-in strategy traded, for the session log (`ibtrader replay` rebuilds it); set by `run(spec:)`.
+    public var strategyRecord: SessionStrategy?
+    /// Bound on the run (`nil`: until stopped).
+    public var duration: Duration?
+    /// How long, after stop, the broker's answers (fills in flight, cancellations) are still applied to the engine.
+    public var stopDrain: Duration = .milliseconds(500)
+    /// Reconnect after a lost connection (`false`: stop instead).
+    public var reconnect = true
+    /// The first reconnect delay; doubles per failed attempt.
+    public var reconnectDelay: Duration = .seconds(1)
+    /// The longest reconnect delay (attempts go on forever).
+    public var maxReconnectDelay: Duration = .seconds(60)
+    /// The order journal (`nil`: none; intents are then not durable).
+    public var journal: OrderJournal?
+    /// orderRef namespace. The default (`IBT:`) means: a run namespace allocated at start — `IBT:R<run>:` with a
+    /// journal (`OrderJournal.beginRun`), else `IBT:T<epoch ms>-<pid>:`; any other prefix is used as given.
+    public var reference = OrderReference()
+    /// At start, which intents journaled but never sent by an earlier run are still sent (else abandoned).
+    public var resendPolicy = ResendPolicy()
+    /// At start, what to do with orders of ours open at the broker that no journal intent knows.
+    public var unknownOrders = UnknownOrderPolicy.adopt
+    /// Test only: where the process exits abruptly (`IBTRADER_CRASH_AT`, see `CrashPoint`).
+    public var crashPoint: CrashPoint?
+    /// Told of milestones (subscribed, reconnected), e.g. for a status display or a test.
+    public var observer: (@Sendable (LiveRunnerMilestone) -> Void)?
+    /// Outage handling: 1100 grace period, IB's reset window, bar back-fill, delayed data (`Connectivity/`).
+    public var resilience = ResilienceSettings()
+    /// Quotes (reqMktData) beside the bars: `auto` as the strategy asks (`Strategy.usesQuotes`), `on`, `off`.
+    public var quotes = QuoteSubscriptionMode.auto
+    /// Told of every engine event the run handles (warm-up bars included), after its commands went to the broker,
+    /// with the engine's open order count; for the backtest parity test and the latency benchmark (`nil`: no cost).
+    public var engineEventObserver: (@Sendable (EngineEvent, _ openOrders: Int) -> Void)?
+    /// Creates a configuration.
+    public init(connection: TWSConnectionConfiguration, symbols: [Symbol], engine: EngineConfig = EngineConfig()) {
+        self.connection = connection
+        self.symbols = symbols
+        self.engine = engine
+    }
+}
+

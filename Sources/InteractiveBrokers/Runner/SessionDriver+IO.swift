@@ -1,0 +1,321 @@
+import Foundation
+import LiveSession
+import Logging
+import Storage
+import TradingEngine
+import TradingModel
+import TWSClient
+import TWSProtocol
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// The driver's I/O: connections, requests, feeds and order groups. Each answer goes back into the inbox.
+extension SessionDriver {
+    /// Opens a connection: its run loop, then (once ready) its order messages, connection states and farm notices
+    /// pumped into the inbox with its generation, then `.connected`. A 326 (client id in use) of the first
+    /// connection before it is ready is retried on a fresh socket (`clientIDInUseRetry`).
+    mutating func connect(_ group: inout ThrowingTaskGroup<Void, any Error>) {
+        generation += 1
+        let number = generation
+        let (inbox, slots, logger) = (self.inbox, self.connections, self.logger)
+        let configuration = self.configuration.connection
+        let environment = TWSConnectionEnvironment(transport: transport, logger: logger)
+        let first = number == 1
+        let crash = self.configuration.crashPoint
+        group.addTask {
+            var retry = TWSClientIDRetry(limit: configuration.clientIDInUseRetry)
+            while true {
+                let connection = TWSConnection(configuration: configuration, environment: environment)
+                slots.set(number, connection)
+                let outcome = await Self.serve(connection, generation: number, inbox: inbox, crash: crash)
+                switch outcome {
+                case .served:
+                    return
+                case .clientIDInUse where first:
+                    // Before the session was ready: nothing was sent, so connecting again is safe.
+                    guard let pause = retry.nextPause() else { fallthrough }
+                    logger.notice("client id \(configuration.clientID) is in use (326); connecting again in \(pause)")
+                    try await Task.sleep(for: pause)
+                case .clientIDInUse:
+                    inbox.yield(.connectFailed("\(TWSConnectionError.clientIDInUse(clientID: configuration.clientID))"))
+                    return
+                case .notReady(let reason):
+                    inbox.yield(.connectFailed(reason))
+                    return
+                }
+            }
+        }
+    }
+
+    /// How a connection attempt ended.
+    private enum ServeOutcome: Sendable {
+        /// It was ready and has closed since (`.connectionClosed` said so).
+        case served
+        /// 326 before it was ready.
+        case clientIDInUse
+        /// It never became ready.
+        case notReady(String)
+    }
+
+    /// Runs one connection: once ready, its order messages, states and farm notices go into the inbox with its
+    /// generation, then `.connected`; returns when it is over.
+    private static func serve(
+        _ connection: TWSConnection, generation number: Int, inbox: SessionInbox, crash: CrashPoint?
+    ) async -> ServeOutcome {
+        await withTaskGroup(of: ServeOutcome?.self) { attempt in
+            attempt.addTask {
+                do { try await connection.run() } catch {
+                    inbox.yield(.connectionClosed(generation: number, "\(error)"))
+                    return nil
+                }
+                inbox.yield(.connectionClosed(generation: number, "the connection closed"))
+                return nil
+            }
+            attempt.addTask {
+                let info: TWSSessionInfo
+                do { info = try await connection.waitUntilReady() } catch TWSConnectionError.clientIDInUse {
+                    return .clientIDInUse
+                } catch {
+                    return .notReady("\(error)")
+                }
+                let orders = await connection.orderEvents()
+                let states = await connection.stateChanges()
+                let notices = await connection.notices()
+                let farms = await connection.farms.reports
+                inbox.yield(
+                    .connected(
+                        SessionConnection(
+                            generation: number, info: info, farms: farms,
+                            clientID: await connection.configuration.clientID)))
+                await withTaskGroup(of: Void.self) { pumps in
+                    pumps.addTask {
+                        var fills = 0
+                        do {
+                            for try await event in orders {
+                                if case .execution = event {
+                                    fills += 1
+                                    reachFillCrashPoint(crash, fills: fills)
+                                }
+                                inbox.yield(.orderEvent(generation: number, event))
+                            }
+                            inbox.yield(.connectionClosed(generation: number, "order events ended"))
+                        } catch {
+                            inbox.yield(.connectionClosed(generation: number, "\(error)"))
+                        }
+                    }
+                    pumps.addTask { for await state in states { inbox.yield(.connectivity(generation: number, state)) } }
+                    pumps.addTask {
+                        for await notice in notices {
+                            if let report = TWSFarmReport(notice) { inbox.yield(.farm(generation: number, report)) }
+                        }
+                    }
+                }
+                return .served
+            }
+            var outcome = ServeOutcome.served
+            for await result in attempt {
+                guard let result else { continue }
+                outcome = result
+                if case .served = result { continue }
+                await connection.disconnect()  // never ready: end its run loop too
+            }
+            return outcome
+        }
+    }
+
+    /// A request to TWS (in a task of its own, cancellable by its tag) or to the journal (at once).
+    func performRequest(
+        _ tag: SessionTag, _ request: SessionRequest, _ group: inout ThrowingTaskGroup<Void, any Error>
+    ) {
+        let inbox = self.inbox
+        switch request {
+        case .journalRestart(let account, let runKey, let day):
+            guard let journal else {
+                inbox.yield(.failed(tag, .unanswered("no journal")))
+                return
+            }
+            do {
+                inbox.yield(.answer(tag, .journalRestart(try journal.restartData(account: account, runKey: runKey, day: day))))
+            } catch {
+                inbox.yield(.failed(tag, .unanswered("\(error)")))
+            }
+            return
+        case .beginRun(let account, let floor, let time):
+            guard let journal else {
+                inbox.yield(.failed(tag, .unanswered("no journal")))
+                return
+            }
+            do {
+                inbox.yield(.answer(tag, .run(try journal.journal.beginRun(at: time, account: account, floor: floor))))
+            } catch {
+                inbox.yield(.failed(tag, .unanswered("\(error)")))
+            }
+            return
+        default:
+            break
+        }
+        guard let connection else {
+            inbox.yield(.failed(tag, .unanswered("not connected")))
+            return
+        }
+        spawn(tag, &group) {
+            do throws(TWSRequestError) {
+                let answer: SessionAnswer
+                switch request {
+                case .contractDetails(let contract): answer = .contractDetails(try await connection.contractDetails(contract))
+                case .historicalBars(let query): answer = .bars(try await connection.historicalBars(query))
+                case .brokerState:
+                    answer = .brokerState(
+                        BrokerAnswers(
+                            openOrders: try await connection.allOpenOrders(),
+                            executions: try await connection.executions(), positions: try await connection.positions(),
+                            completedOrders: try await connection.completedOrderList()))
+                case .executions: answer = .executions(try await connection.executions())
+                case .openOrders: answer = .openOrders(try await connection.allOpenOrders())
+                case .serverTime: answer = .serverTime(try await connection.currentTime())
+                case .journalRestart, .beginRun: return
+                }
+                inbox.yield(.answer(tag, answer))
+            } catch {
+                if case .rejected(let notice) = error {
+                    inbox.yield(.failed(tag, .rejected(code: notice.code, "\(error)")))
+                } else {
+                    inbox.yield(.failed(tag, .unanswered("\(error)")))
+                }
+            }
+        }
+    }
+
+    /// 5-second bars until cancelled; a failure comes back with whether the socket was still up.
+    func subscribeBars(
+        _ tag: SessionTag, _ subscription: RealTimeBarSubscription, _ contracts: ContractBook,
+        _ group: inout ThrowingTaskGroup<Void, any Error>
+    ) {
+        guard let connection else { return }
+        let inbox = self.inbox
+        let delayedFallback = configuration.resilience.delayedFallback
+        spawn(tag, &group) {
+            let feed = IBMarketDataFeed(connection: connection, contracts: contracts, subscription: subscription)
+            let events = await feed.start()
+            await withTaskGroup(of: Void.self) { inner in
+                inner.addTask { for await event in events { inbox.yield(.market(tag, event)) } }
+                inner.addTask {
+                    do { try await feed.run() } catch {
+                        guard !Task.isCancelled else { return }
+                        // A permission refusal says which and what to do (docs/live-trading.md, delayed data).
+                        let reason = MarketDataRefusal.stopReason(error, delayedFallback: delayedFallback)
+                        inbox.yield(.marketEnded(tag, reason, connectionUp: await connection.session != nil))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Quotes (reqMktData) until cancelled; the feed's end comes back with whether the socket was still up.
+    func subscribeQuotes(
+        _ tag: SessionTag, _ instruments: [InstrumentID], _ contracts: ContractBook,
+        _ group: inout ThrowingTaskGroup<Void, any Error>
+    ) {
+        guard let connection else { return }
+        let inbox = self.inbox
+        let (logger, clock) = (self.logger, configuration.resilience.clock)
+        let delayedFallback = configuration.resilience.delayedFallback
+        spawn(tag, &group) {
+            let feed = IBQuoteFeed(
+                connection: connection, contracts: contracts, instruments: instruments,
+                delayedFallback: delayedFallback, logger: logger, clock: clock)
+            let events = await feed.start()
+            let reason: String = await withTaskGroup(of: String?.self) { inner in
+                inner.addTask {
+                    for await event in events { inbox.yield(.quotes(tag, event)) }
+                    return nil
+                }
+                inner.addTask {
+                    do {
+                        try await feed.run()
+                        return "the quote lines ended"
+                    } catch { return "\(error)" }
+                }
+                var reason = "the quote feed ended"
+                for await result in inner { if let result { reason = result } }
+                return reason
+            }
+            guard !Task.isCancelled else { return }
+            inbox.yield(.quotesEnded(tag, reason, connectionUp: await connection.session != nil))
+        }
+    }
+
+    /// Runs `work` in a task of the run's group until it ends or `cancel(tag)` ends it.
+    func spawn(
+        _ tag: SessionTag, _ group: inout ThrowingTaskGroup<Void, any Error>,
+        _ work: @escaping @Sendable () async -> Void
+    ) {
+        let signal = tasks.register(tag)
+        let tasks = self.tasks
+        group.addTask {
+            await withTaskGroup(of: Void.self) { inner in
+                inner.addTask { await work() }
+                inner.addTask { for await _ in signal {} }
+                await inner.next()
+                inner.cancelAll()
+            }
+            tasks.remove(tag)
+        }
+    }
+
+    /// An order group: its intents journaled, then its orders sent, then journaled as sent. Nothing is sent
+    /// unless its intents are on disk.
+    mutating func place(_ group: OrderGroup) async {
+        if let journal {
+            if let failure = journal.writeIntents(group.intents, at: group.time) {
+                inbox.yield(.journalFailed(failure))
+                inbox.yield(.placeFailed(group, "journal write failed, order not sent: \(failure)"))
+                return
+            }
+        }
+        reachCrashPoint(.afterIntentJournaled)
+        do {
+            guard let connection else { throw TWSRequestError.notConnected }
+            try await connection.submitOrders(group.placements, contract: group.contract)
+        } catch {
+            // Nothing of the group was transmitted: the intents are dead, so a restart must not send them.
+            _ = journal?.writeIntents(
+                group.intents.map { var intent = $0; intent.lastKnownState = .rejected; return intent }, at: group.time)
+            inbox.yield(.placeFailed(group, "\(error)"))
+            return
+        }
+        if configuration.crashPoint?.location == .afterSubmit {
+            // Test only: the broker answers first, so the crash leaves an order it holds and an intent not `sent`.
+            try? await Task.sleep(for: .milliseconds(500))
+        }
+        reachCrashPoint(.afterSubmit)
+        if let journal,
+            let failure = journal.writeIntents(
+                group.intents.map { var intent = $0; intent.lastKnownState = .sent; return intent }, at: group.time)
+        {
+            inbox.yield(.journalFailed(failure))
+        }
+    }
+
+    /// Exits the process at once when `location` is reached for the configured time (test only, `CrashPoint`).
+    mutating func reachCrashPoint(_ location: CrashPoint.Location) {
+        guard let point = configuration.crashPoint, point.location == location else { return }
+        crashHits += 1
+        guard crashHits == point.occurrence else { return }
+        Self.exit(at: point)
+    }
+
+    static func reachFillCrashPoint(_ point: CrashPoint?, fills: Int) {
+        guard let point, point.location == .afterFill, fills == point.occurrence else { return }
+        exit(at: point)
+    }
+
+    private static func exit(at point: CrashPoint) {
+        FileHandle.standardError.write(Data("\(CrashPoint.environmentVariable): exiting at \(point)\n".utf8))
+        _exit(CrashPoint.exitStatus)
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+import LiveSession
+import Logging
+import Storage
+import TradingEngine
+import TradingModel
+import TWSClient
+import TWSProtocol
+
+/// The I/O around a `LiveSessionCore`: one loop takes the inputs in arrival order (answers, bars, order messages,
+/// connection changes, ticks, stop requests), hands each to the core with the injected clock's time, and carries
+/// the actions out in order — the socket (through `TWSConnection`), the journal, the feeds, the timers. It decides
+/// nothing: every decision is the core's, so a session can be re-run offline from its recorded inputs.
+struct SessionDriver<S: Strategy> {
+    let configuration: LiveRunnerConfiguration
+    let transport: any TWSTransport
+    let logger: Logger
+    var core: LiveSessionCore<S>
+    let inbox = SessionInbox()
+    let tasks = SessionTasks()
+    var journal: SessionJournal?
+    /// The session log in the journal (`nil` without a journal, or when it could not be started).
+    var recorder: SessionRecorder?
+    let activity = InboundActivity()
+    /// The current connection, and the ones being opened, by generation.
+    var connection: TWSConnection?
+    let connections = ConnectionSlots()
+    var generation = 0
+    var crashHits = 0
+
+    init(strategy: S, configuration: LiveRunnerConfiguration, transport: any TWSTransport, logger: Logger) {
+        self.configuration = configuration
+        self.transport = transport
+        self.logger = logger
+        let settings = SessionSettings(
+            configuration, strategyName: RunKey(strategyType: S.self, symbols: [], capital: .zero).strategy,
+            processID: ProcessInfo.processInfo.processIdentifier)
+        let startedAt = configuration.resilience.clock()
+        core = LiveSessionCore(strategy: strategy, settings: settings, now: startedAt)
+        journal = configuration.journal.map {
+            SessionJournal(journal: $0, universe: Universe(symbols: configuration.symbols), logger: logger)
+        }
+        if let journal = configuration.journal {
+            recorder = SessionRecorder(
+                journal: journal, settings: settings, strategy: configuration.strategyRecord,
+                startedAt: startedAt, logger: logger)
+        }
+    }
+
+    /// The wall clock (injected through `resilience.clock`).
+    private func now() -> Timestamp { configuration.resilience.clock() }
+
+    /// Runs the session until the core finishes it.
+    /// - Throws: `LiveRunnerError` when the run cannot start; a connection error of the first connect.
+    mutating func run(stop: AsyncStream<String>?) async throws -> LiveRunSummary {
+        let inbox = self.inbox
+        let watchdog = LoopWatchdog.start(watching: activity, settings: configuration.resilience, logger: logger)
+        defer { watchdog?.stop() }
+        return try await withThrowingTaskGroup(of: Void.self, returning: LiveRunSummary.self) { group in
+            if let stop {
+                // Listened to from the start: a stop during the start-up ends its waits at once.
+                group.addTask { for await reason in stop { inbox.yield(.stop(reason)) } }
+            }
+            group.addTask {
+                while !Task.isCancelled {
+                    try await Task.sleep(for: .seconds(1))
+                    inbox.yield(.tick)
+                }
+            }
+            if let duration = configuration.duration {
+                group.addTask {
+                    try await Task.sleep(for: duration)
+                    inbox.yield(.stop("duration \(duration) elapsed"))
+                }
+            }
+            var outcome: Result<LiveRunSummary, any Error>?
+            inbox.yield(.start)
+            var inputs = inbox.stream.makeAsyncIterator()
+            while outcome == nil, let input = await inputs.next() {
+                activity.mark(inbound: input.isInbound)
+                if case .connected(let ready) = input, let candidate = connections.take(ready.generation) {
+                    connection = candidate
+                }
+                let time = now()
+                let actions = core.handle(input, at: time)
+                // Logged before the actions are carried out: a crash leaves every input handled so far.
+                if let failure = recorder?.record(input, at: time, actions: actions) {
+                    inbox.yield(.journalFailed(failure))
+                }
+                for action in actions where outcome == nil {
+                    outcome = await perform(action, &group)
+                }
+            }
+            if let connection { await connection.disconnect() }
+            for candidate in connections.takeAll() { await candidate.disconnect() }
+            inbox.finish()
+            tasks.cancelAll()
+            group.cancelAll()
+            guard let outcome else { throw LiveRunnerError.startup("the session's inputs ended") }
+            return try outcome.get()
+        }
+    }
+
+    /// Carries one action out. Returns the run's outcome once the core finished (or failed) it.
+    private mutating func perform(
+        _ action: SessionAction, _ group: inout ThrowingTaskGroup<Void, any Error>
+    ) async -> Result<LiveRunSummary, any Error>? {
+        switch action {
+        case .connect:
+            connect(&group)
+        case .disconnect(let reason):
+            logger.debug("disconnecting: \(reason)")
+            await connection?.disconnect()
+            connection = nil
+        case .request(let tag, let request):
+            performRequest(tag, request, &group)
+        case .cancel(let tag):
+            tasks.cancel(tag)
+        case .subscribeBars(let tag, let subscription, let contracts):
+            subscribeBars(tag, subscription, contracts, &group)
+        case .subscribeQuotes(let tag, let instruments, let contracts):
+            subscribeQuotes(tag, instruments, contracts, &group)
+        case .setMarketDataType(let type):
+            do { try await connection?.setMarketDataType(type) } catch {
+                logger.warning("market data type \(type) not set: \(error)")
+            }
+        case .place(let group):
+            await place(group)
+        case .cancelOrder(let id):
+            do {
+                guard let connection else { throw TWSRequestError.notConnected }
+                try await connection.cancelOrder(id)
+            } catch {
+                inbox.yield(.orderRequestFailed(brokerOrderID: id, cancel: true, "\(error)"))
+            }
+        case .modifyOrder(let id, let terms, let contract):
+            do {
+                guard let connection else { throw TWSRequestError.notConnected }
+                try await connection.modifyOrder(id: id, order: terms, contract: contract)
+            } catch {
+                inbox.yield(.orderRequestFailed(brokerOrderID: id, cancel: false, "\(error)"))
+            }
+        case .journal(let write):
+            if let failure = journal?.write(write) { inbox.yield(.journalFailed(failure)) }
+        case .log(let level, let text):
+            logger.log(level: level, "\(text)")
+        case .milestone(.runner(let milestone)):
+            configuration.observer?(milestone)
+        case .milestone(.connectivity(let milestone)):
+            configuration.resilience.observer?(milestone)
+        case .engineEvent(let event, let openOrders):
+            configuration.engineEventObserver?(event, openOrders)
+        case .wakeUp(let at):
+            let delay = at - now()
+            let inbox = self.inbox
+            group.addTask {
+                if delay > .zero { try await Task.sleep(for: .nanoseconds(delay.nanoseconds)) }
+                inbox.yield(.tick)
+            }
+        case .finish(let summary):
+            if let journal, journal.journal.checkpoints == .manual {
+                do { try journal.journal.checkpoint() } catch { logger.warning("journal checkpoint: \(error)") }
+            }
+            return .success(summary)
+        case .fail(let error):
+            return .failure(error)
+        }
+        return nil
+    }
+}
+
+extension SessionSettings {
+    /// The core's half of a runner configuration.
+    init(_ configuration: LiveRunnerConfiguration, strategyName: String, processID: Int32) {
+        self.init(symbols: configuration.symbols, engine: configuration.engine, strategyName: strategyName)
+        account = configuration.account
+        confirmedLiveAccount = configuration.confirmedLiveAccount
+        warmupBarSize = configuration.warmupBarSize
+        warmupDuration = configuration.warmupDuration
+        whatToShow = configuration.whatToShow
+        marketDataType = configuration.marketDataType
+        outsideRegularTradingHours = configuration.outsideRegularTradingHours
+        cancelOnExit = configuration.cancelOnExit
+        orderEfficiency = configuration.orderEfficiency
+        commissionWait = configuration.commissionWait
+        summaryInterval = TimeSpan(configuration.summaryInterval)
+        stopDrain = TimeSpan(configuration.stopDrain)
+        reconnect = configuration.reconnect
+        reconnectDelay = TimeSpan(configuration.reconnectDelay)
+        maxReconnectDelay = TimeSpan(configuration.maxReconnectDelay)
+        journaled = configuration.journal != nil
+        reference = configuration.reference
+        resendPolicy = configuration.resendPolicy
+        unknownOrders = configuration.unknownOrders
+        quotes = configuration.quotes
+        self.processID = processID
+        let resilience = configuration.resilience
+        self.resilience.gracePeriod = resilience.gracePeriod
+        self.resilience.resetSchedule = resilience.resetSchedule
+        self.resilience.backfill = resilience.backfill
+        self.resilience.maxBackfill = resilience.maxBackfill
+        self.resilience.delayedFallback = resilience.delayedFallback
+        self.resilience.heartbeat = resilience.heartbeat
+        self.resilience.quoteRetry = resilience.quoteRetry
+    }
+}
+
+extension SessionInput {
+    /// Whether this input came from the connection (the watchdog's evidence that the gateway talks).
+    var isInbound: Bool {
+        switch self {
+        case .market, .quotes, .orderEvent, .connectivity, .farm, .answer: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import LiveSession
+import Synchronization
+import TWSClient
+
+/// The session's inputs in arrival order: every producer (connections, requests, feeds, timers, the stop) yields
+/// here; the driver's loop is the one consumer.
+final class SessionInbox: Sendable {
+    let stream: AsyncStream<SessionInput>
+    private let continuation: AsyncStream<SessionInput>.Continuation
+
+    init() { (stream, continuation) = AsyncStream.makeStream(of: SessionInput.self) }
+
+    func yield(_ input: SessionInput) { continuation.yield(input) }
+
+    func finish() { continuation.finish() }
+}
+
+/// The cancellation signals of the driver's tasks, by the core's tag (a request, a feed).
+final class SessionTasks: Sendable {
+    private let signals = Mutex<[SessionTag: AsyncStream<Void>.Continuation]>([:])
+
+    /// A signal that ends when `cancel(tag)` is called.
+    func register(_ tag: SessionTag) -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
+        signals.withLock { $0[tag] = continuation }
+        return stream
+    }
+
+    func remove(_ tag: SessionTag) { _ = signals.withLock { $0.removeValue(forKey: tag) } }
+
+    func cancel(_ tag: SessionTag) { signals.withLock { $0.removeValue(forKey: tag) }?.finish() }
+
+    func cancelAll() {
+        let all = signals.withLock { signals in
+            defer { signals = [:] }
+            return signals
+        }
+        for continuation in all.values { continuation.finish() }
+    }
+}
+
+/// Connections being opened, by generation: the task that opens one (and opens it again after a 326) puts it here;
+/// the driver takes it when its `.connected` comes through the inbox.
+final class ConnectionSlots: Sendable {
+    private let slots = Mutex<[Int: TWSConnection]>([:])
+
+    func set(_ generation: Int, _ connection: TWSConnection) { slots.withLock { $0[generation] = connection } }
+
+    func take(_ generation: Int) -> TWSConnection? { slots.withLock { $0.removeValue(forKey: generation) } }
+
+    func takeAll() -> [TWSConnection] {
+        slots.withLock { slots in
+            defer { slots = [:] }
+            return Array(slots.values)
+        }
+    }
+}

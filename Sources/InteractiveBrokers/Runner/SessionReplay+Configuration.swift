@@ -1,0 +1,31 @@
+import JournalModel
+import LiveSession
+import TradingEngine
+import TradingModel
+
+extension SessionReplay {
+    /// The settings to replay a logged session with another configuration: the runner configuration's, with what
+    /// only the logged run could know (whether it kept a journal, its process) taken from the log.
+    public static func settings(
+        _ configuration: LiveRunnerConfiguration, strategyName: String, logged: SessionSettings
+    ) -> SessionSettings {
+        var settings = SessionSettings(configuration, strategyName: strategyName, processID: logged.processID)
+        settings.journaled = logged.journaled
+        return settings
+    }
+
+    /// Replays a logged session with another configuration and any strategy (`ibtrader replay --config`): the
+    /// configuration's `orderTimeout` applies to the strategy's orders without one, as in a live run.
+    public static func replay<S: Strategy>(
+        _ steps: [JournalSessionStep], strategy: S, configuration: LiveRunnerConfiguration, logged: SessionSettings,
+        startedAt: Timestamp
+    ) throws -> [Step] {
+        let settings = settings(
+            configuration, strategyName: RunKey.strategyName(String(describing: S.self)), logged: logged)
+        guard let timeout = configuration.orderTimeout else {
+            return try replay(steps, strategy: strategy, settings: settings, startedAt: startedAt)
+        }
+        return try replay(
+            steps, strategy: OrderTimeoutDefault(strategy, timeout: timeout), settings: settings, startedAt: startedAt)
+    }
+}

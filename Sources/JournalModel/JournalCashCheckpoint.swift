@@ -1,0 +1,61 @@
+import TradingModel
+
+/// The engine's cash at a point the journal's fills are known to agree with it: written by the live runner after
+/// its start-up reconciliation, so the next restart restores the cash the crashed run had instead of starting
+/// again from the configured capital (`CashRestore` in `InteractiveBrokers`).
+///
+/// The cash includes the effect of every fill of the account journaled up to `fillCheckpoint` (with the
+/// commissions known then, `fillCommissions`); fills journaled after it, and commissions joined later to the
+/// earlier fills, are what a restart adds.
+public struct JournalCashCheckpoint: Hashable, Sendable, Codable {
+    /// Journal order (assigned by the journal).
+    public var sequence: Int64 = 0
+    /// When it was written.
+    public var time: Timestamp
+    /// The IB account the engine trades.
+    public var account: String
+    /// The journal run that wrote it (`OrderJournal.beginRun`), if any.
+    public var run: Int64?
+    /// The engine's cash.
+    public var cash: Money
+    /// The engine's commission total.
+    public var commissions: Money
+    /// The last fill sequence accounted for (`JournalFill.sequence`; 0: none).
+    public var fillCheckpoint: Int64
+    /// The commissions of the account's fills up to `fillCheckpoint`, as known when it was written.
+    public var fillCommissions: Money
+    /// The engine's positions then, by symbol (non-zero only).
+    public var positions: [Symbol: Quantity]
+
+    /// Creates a checkpoint.
+    public init(
+        time: Timestamp, account: String, run: Int64? = nil, cash: Money, commissions: Money = .zero,
+        fillCheckpoint: Int64, fillCommissions: Money = .zero, positions: [Symbol: Quantity] = [:]
+    ) {
+        self.time = time
+        self.account = account
+        self.run = run
+        self.cash = cash
+        self.commissions = commissions
+        self.fillCheckpoint = fillCheckpoint
+        self.fillCommissions = fillCommissions
+        self.positions = positions
+    }
+}
+
+/// A bot run registered in the journal; its number names the run's orderRef namespace.
+public struct JournalRun: Hashable, Sendable, Codable {
+    /// The run number: unique and increasing within a journal.
+    public var number: Int64
+    /// When it started.
+    public var startedAt: Timestamp
+    /// The account traded, if known at start.
+    public var account: String?
+
+    /// Creates a run.
+    public init(number: Int64, startedAt: Timestamp, account: String?) {
+        self.number = number
+        self.startedAt = startedAt
+        self.account = account
+    }
+}

@@ -1,0 +1,76 @@
+import TWSProtocol
+import TradingModel
+
+/// The TWS contract of every instrument of the universe, and the way back from a contract to the instrument.
+///
+/// Executions, positions and open orders name a contract; the book resolves it by contract id first (qualified
+/// contracts), then by symbol, security type and currency.
+///
+/// ```swift
+/// let book = ContractBook(universe: universe)              // SMART-routed USD stocks
+/// let contract = try book.contract(for: InstrumentID(0))
+/// let id = try book.instrument(for: execution.contract)
+/// ```
+public struct ContractBook: Sendable, Hashable, Codable {
+    /// Contracts in instrument order: `contracts[id.index]`.
+    public private(set) var contracts: [TWSContract]
+    private var byContractID: [Int: InstrumentID] = [:]
+    private var bySymbol: [String: InstrumentID] = [:]
+
+    /// Creates a book from explicit contracts, in instrument order.
+    public init(contracts: [TWSContract]) {
+        self.contracts = []
+        for contract in contracts { add(contract) }
+    }
+
+    /// Creates a book of SMART-routed stocks for a universe (symbol and currency from each instrument).
+    public init(universe: Universe, exchange: String = "SMART") {
+        self.init(
+            contracts: universe.instruments.map { instrument in
+                TWSContract(
+                    symbol: instrument.symbol.rawValue, securityType: "STK", exchange: exchange,
+                    currency: instrument.currency)
+            })
+    }
+
+    /// Appends a contract as the next instrument.
+    /// - Returns: its instrument id.
+    @discardableResult
+    public mutating func add(_ contract: TWSContract) -> InstrumentID {
+        let id = InstrumentID(index: contracts.count)
+        contracts.append(contract)
+        if contract.contractID != 0 { byContractID[contract.contractID] = id }
+        bySymbol[Self.key(contract)] = id
+        return id
+    }
+
+    /// Replaces an instrument's contract by its qualified form (from contractDetails), keeping the id.
+    public mutating func qualify(_ id: InstrumentID, as contract: TWSContract) {
+        guard id.index >= 0, id.index < contracts.count else { return }
+        contracts[id.index] = contract
+        if contract.contractID != 0 { byContractID[contract.contractID] = id }
+        bySymbol[Self.key(contract)] = id
+    }
+
+    /// The contract of an instrument.
+    /// - Throws: `IBMappingError.unknownInstrument` when the id is outside the book.
+    public func contract(for id: InstrumentID) throws(IBMappingError) -> TWSContract {
+        guard id.index >= 0, id.index < contracts.count else { throw .unknownInstrument(id) }
+        return contracts[id.index]
+    }
+
+    /// The instrument a contract names.
+    /// - Throws: `IBMappingError.unknownContract` when neither its contract id nor its symbol is in the book.
+    public func instrument(for contract: TWSContract) throws(IBMappingError) -> InstrumentID {
+        if contract.contractID != 0, let id = byContractID[contract.contractID] { return id }
+        if let id = bySymbol[Self.key(contract)] { return id }
+        throw .unknownContract(symbol: contract.symbol, contractID: contract.contractID)
+    }
+
+    /// Symbol, security type (STK when empty) and currency (USD when empty): what a contract is without routing.
+    private static func key(_ contract: TWSContract) -> String {
+        let type = contract.securityType.isEmpty ? "STK" : contract.securityType.uppercased()
+        let currency = contract.currency.isEmpty ? "USD" : contract.currency.uppercased()
+        return "\(contract.symbol.uppercased())|\(type)|\(currency)"
+    }
+}

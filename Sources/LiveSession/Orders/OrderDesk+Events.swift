@@ -1,0 +1,147 @@
+import TWSProtocol
+import TradingEngine
+import TradingModel
+
+// TWS's order messages through the desk: the book's outputs for the engine, and the executions and commissions to
+// journal as they arrive (by execId).
+extension OrderDesk {
+    /// What one order message produced.
+    public struct Applied: Sendable {
+        /// The book's outputs (reports for the engine, late commissions, unknown executions, anomalies).
+        public var outputs: [OrderBookOutput] = []
+        /// An execution to journal as it arrived, with its commission when known.
+        public var execution: (BrokerExecution, Money?)?
+        /// A commission to journal, joined to its execution by execId.
+        public var commission: (executionID: String, Money)?
+    }
+
+    /// Applies one order message (order status, open order, execution, commission, order notice).
+    public mutating func apply(_ event: TWSOrderEvent, at now: Timestamp) -> Applied {
+        var applied = Applied()
+        switch event {
+        case .status(let status):
+            orderIDs.observe(orderID: status.orderID)
+            applied.outputs = book.status(status, at: now)
+        case .openOrder(let open):
+            orderIDs.observe(orderID: open.order.orderID)
+            applied.outputs = book.openOrder(open, at: now)
+        case .execution(let report):
+            do throws(IBMappingError) {
+                let execution = try ExecutionMapping.execution(
+                    report.execution, contract: report.contract, context: mappingContext)
+                let commission = try ExecutionMapping.commission(report.commission)
+                applied.outputs = book.execution(execution, commission: commission, at: now)
+                if case .reported(let money, _) = commission {
+                    applied.execution = (execution, money)
+                } else {
+                    applied.execution = (execution, nil)
+                }
+            } catch {
+                applied.outputs = [.anomaly("execution \(report.execution.executionID): \(error)")]
+            }
+        case .commission(let report):
+            do throws(IBMappingError) {
+                let commission = try ExecutionMapping.commission(report.commission)
+                applied.outputs = book.commission(executionID: report.execution.executionID, commission, at: now)
+                if case .reported(let money, _) = commission {
+                    applied.commission = (report.execution.executionID, money)
+                }
+            } catch {
+                applied.outputs = [.anomaly("commission \(report.execution.executionID): \(error)")]
+            }
+        case .notice(let notice):
+            applied.outputs = book.notice(notice, at: now)
+        }
+        for output in applied.outputs {
+            if case .report(.filled(let fill)) = output { efficiency.recordExecution(of: fill.orderID, at: now) }
+        }
+        return applied
+    }
+
+    /// Executions found elsewhere (the reconciler, the broker's list) through the same deduplication as live ones.
+    public mutating func ingest(_ executions: [BrokerExecution], commissions: [String: Money], at now: Timestamp)
+        -> [OrderBookOutput]
+    {
+        var outputs: [OrderBookOutput] = []
+        for execution in executions {
+            let commission = commissions[execution.executionID].map { CommissionStatus.reported($0, realizedPnL: nil) }
+            outputs += book.execution(execution, commission: commission ?? .pending, at: now)
+        }
+        for output in outputs {
+            if case .report(.filled(let fill)) = output { efficiency.recordExecution(of: fill.orderID, at: now) }
+        }
+        return outputs
+    }
+
+    /// The broker's executions (reqExecutions) again: those not applied yet go through `apply`, and a commission
+    /// the book still waits for, joined to the list, becomes the late commission.
+    /// - Returns: the outputs, and how many executions were new.
+    public mutating func synchronize(_ reports: [TWSExecutionReport], at now: Timestamp) -> ([OrderBookOutput], Int) {
+        var outputs: [OrderBookOutput] = []
+        var count = 0
+        for report in reports {
+            let executionID = report.execution.executionID
+            if !book.hasApplied(executionID: executionID) {
+                count += 1
+                outputs += apply(.execution(report), at: now).outputs
+            } else if book.awaitsLateCommission(executionID: executionID), report.commission != nil {
+                outputs += apply(.commission(report), at: now).outputs
+            }
+        }
+        return (outputs, count)
+    }
+
+    /// After a reconnect: the open orders (every client's) replayed as hints, and orders no longer open at the
+    /// broker without having filled ended (they ended during the outage), with an anomaly saying so. Only orders
+    /// sent before `cutoff` are judged: one sent after the request left cannot be in its answer.
+    /// - Parameters:
+    ///   - all: every open order TWS listed.
+    ///   - clientID: this connection's client id.
+    ///   - cutoff: the highest TWS order id sent when the open orders were asked for.
+    public mutating func resynchronize(openOrders all: [TWSOpenOrder], clientID: Int, cutoff: Int, at now: Timestamp)
+        -> [OrderBookOutput]
+    {
+        let open = Self.trackedOpenOrders(all, tracked: book.orders.values, clientID: clientID, context: mappingContext)
+        var outputs: [OrderBookOutput] = []
+        for order in open { outputs += book.openOrder(order, at: now) }
+        let working = Set(open.map(\.order.orderID))
+        for tracked in book.orders.values.sorted(by: { $0.orderID < $1.orderID })
+        where tracked.state.isOpen && tracked.brokerOrderID <= cutoff && !working.contains(tracked.brokerOrderID)
+            && tracked.executed < tracked.quantity
+        {
+            outputs.append(.anomaly("\(tracked.orderRef) ended at the broker while disconnected"))
+            let status = TWSOrderStatus(
+                orderID: tracked.brokerOrderID, status: "Cancelled", filled: WireNumbers.decimal(tracked.executed),
+                remaining: WireNumbers.decimal(tracked.quantity - tracked.executed))
+            outputs += book.status(status, at: now)
+        }
+        return outputs
+    }
+
+    /// Follows an order found working at the broker after a restart, under the engine order restored from the
+    /// journal; `appliedExecutions` (in `order.filledQuantity`) are never delivered again.
+    public mutating func adopt(
+        _ order: Order, brokerOrderID: Int, permID: Int64, orderRef: String?, appliedExecutions: [String],
+        at now: Timestamp
+    ) throws(IBMappingError) {
+        var wire = try OrderMapping.wireOrder(for: order, options: options)
+        if let orderRef { wire.orderRef = orderRef }
+        var tracked = TrackedOrder(order: order, brokerOrderID: brokerOrderID, orderRef: wire.orderRef, wire: wire)
+        tracked.permID = permID
+        tracked.executed = order.filledQuantity
+        tracked.delivered = order.filledQuantity
+        book.track(tracked)
+        book.noteApplied(executionIDs: appliedExecutions, at: now)
+        orderIDs.observe(orderID: brokerOrderID)
+    }
+
+    /// Marks executions the restart accounted for as seen.
+    public mutating func noteReconciled(executionIDs: [String], at now: Timestamp) {
+        book.noteApplied(executionIDs: executionIDs, at: now)
+    }
+
+    /// Releases fills that waited too long for their commission, and forgets old execution ids.
+    public mutating func releaseOverdue(at now: Timestamp) -> [OrderBookOutput] {
+        book.releaseOverdue(at: now)
+    }
+}

@@ -1,0 +1,97 @@
+import JournalModel
+import TradingModel
+
+/// The engine's cash after a restart: the cash the crashed run had, not the configured capital. Pure.
+///
+/// **Decision.** The journal's latest cash checkpoint of the account (`JournalCashCheckpoint`, written after each
+/// start-up reconciliation) plus the fills journaled after it. The restart journals every execution the broker
+/// still lists before this runs, so those fills are complete for the day; the checkpoint bounds the work to one
+/// run's fills. (Summing every fill since the first run would also work, but breaks as soon as the broker's
+/// execution list no longer reaches back — IB lists a few days at most — or a journal is pruned; checkpoints also
+/// carry a change of `strategy.cash` from the first run on.)
+///
+/// 1. Commissions joined since the checkpoint to fills it had already counted: charged now.
+/// 2. Each later fill of the account in the universe: buys pay notional + commission, sells receive notional −
+///    commission (`Portfolio.apply`), and the expected positions move by it. Fills of `ibtrader order` in the same
+///    account and symbols count too: the restart adopts the broker's positions, so their cost must be paid.
+/// 3. Where the broker's position still differs from checkpoint + fills (an execution the broker no longer lists,
+///    a transfer), the difference is booked at the broker's average cost — the rule of a first run — and said.
+///
+/// ```swift
+/// let restored = CashRestore.restore(checkpoint: latest, fills: journal.fills(), account: "DU1",
+///                                    universe: symbols, brokerPositions: positions, averageCosts: costs)
+/// engine.restore(cash: restored.cash, commissions: restored.commissions, at: now)
+/// ```
+public enum CashRestore {
+    /// The restored balances.
+    public struct Outcome: Sendable, Hashable {
+        /// The engine's cash.
+        public var cash: Money
+        /// The engine's commission total.
+        public var commissions: Money
+        /// Fills applied after the checkpoint.
+        public var fillsApplied: Int
+        /// Positions that did not follow from the fills, booked at the broker's cost (for the log).
+        public var adjustments: [String]
+    }
+
+    /// Restores the balances.
+    /// - Parameters:
+    ///   - checkpoint: the account's latest checkpoint.
+    ///   - fills: the journal's fills (all, in journal order; others are filtered out here).
+    ///   - account: the account traded (fills of other accounts are ignored; a fill without account counts).
+    ///   - universe: the symbols the engine trades.
+    ///   - brokerPositions: the broker's positions now, by symbol.
+    ///   - averageCosts: the broker's average cost per unit, by symbol.
+    /// - Returns: cash, commissions and what was adjusted.
+    public static func restore(
+        checkpoint: JournalCashCheckpoint, fills: [JournalFill], account: String, universe: Set<Symbol>,
+        brokerPositions: [Symbol: Quantity], averageCosts: [Symbol: Price]
+    ) -> Outcome {
+        var cash = checkpoint.cash
+        var commissions = checkpoint.commissions
+        var counted = Money.zero
+        var expected = checkpoint.positions
+        var applied = 0
+        for fill in fills where universe.contains(fill.symbol) && (fill.account ?? account) == account {
+            let commission = fill.commission ?? .zero
+            if fill.sequence <= checkpoint.fillCheckpoint {
+                counted += commission
+                continue
+            }
+            let notional = Money(price: fill.price, quantity: fill.quantity)
+            cash += fill.side == .buy ? -notional - commission : notional - commission
+            commissions += commission
+            expected[fill.symbol, default: .zero] += fill.side == .buy ? fill.quantity : -fill.quantity
+            applied += 1
+        }
+        // Commissions that reached fills the checkpoint had counted without them.
+        let late = counted - checkpoint.fillCommissions
+        cash -= late
+        commissions += late
+        var adjustments: [String] = []
+        for symbol in universe.sorted() {
+            let broker = brokerPositions[symbol] ?? .zero
+            let believed = expected[symbol] ?? .zero
+            guard broker != believed else { continue }
+            let difference = broker - believed
+            let cost = averageCosts[symbol] ?? .zero
+            cash -= Money(price: cost, quantity: difference)
+            adjustments.append(
+                "\(symbol): broker holds \(broker), journal fills give \(believed); \(difference) booked at \(cost)")
+        }
+        return Outcome(cash: cash, commissions: commissions, fillsApplied: applied, adjustments: adjustments)
+    }
+
+    /// The commissions of the account's fills up to a checkpoint (`JournalCashCheckpoint.fillCommissions`).
+    public static func fillCommissions(
+        _ fills: [JournalFill], upTo checkpoint: Int64, account: String, universe: Set<Symbol>
+    ) -> Money {
+        var total = Money.zero
+        for fill in fills
+        where fill.sequence <= checkpoint && universe.contains(fill.symbol) && (fill.account ?? account) == account {
+            total += fill.commission ?? .zero
+        }
+        return total
+    }
+}

@@ -1,0 +1,64 @@
+import TradingModel
+
+/// Why a run could not start or went on no longer.
+public enum LiveRunnerError: Error, Sendable, Equatable, CustomStringConvertible, Codable {
+    /// A live account without confirmation.
+    case liveAccountNotConfirmed(account: String)
+    /// The configured account is not one this login manages.
+    case accountNotManaged(account: String, managed: [String])
+    /// A symbol TWS does not know.
+    case contractNotFound(Symbol)
+    /// A request failed at start-up.
+    case startup(String)
+
+    public var description: String {
+        switch self {
+        case .liveAccountNotConfirmed(let account):
+            "refusing to trade live account \(account): it is not a paper (DU…) account. Pass --live and confirm, "
+                + "or --confirm-live \(account) for unattended use"
+        case .accountNotManaged(let account, let managed):
+            "account \(account) is not managed by this login (managed: \(managed.joined(separator: ", ")))"
+        case .contractNotFound(let symbol): "TWS knows no contract for \(symbol)"
+        case .startup(let text): text
+        }
+    }
+}
+
+/// Milestones of a run, for `LiveRunnerConfiguration.observer`.
+public enum LiveRunnerMilestone: Sendable, Equatable, Codable {
+    /// 5-second bars subscribed (feed 0 after connecting, higher after a 1101 resubscription).
+    case subscribed(generation: Int, feed: Int)
+    /// The connection was re-established (generation 1 is the first reconnect).
+    case reconnected(generation: Int)
+}
+
+/// What a run did.
+public struct LiveRunSummary: Sendable, Equatable, Codable {
+    /// The account traded.
+    public var account: String
+    /// Commands carried out (submits, brackets, cancels, modifies).
+    public var commands: Int
+    /// Fills the engine received.
+    public var fills: Int
+    /// Risk denials after warm-up.
+    public var denials: Int
+    /// Live bars the engine received.
+    public var bars: Int
+    /// Warm-up bars.
+    public var warmupBars: Int
+    /// The broker's positions at the end, by symbol.
+    public var brokerPositions: [Symbol: Quantity]
+    /// The engine's positions at the end, by symbol.
+    public var enginePositions: [Symbol: Quantity]
+    /// Connections re-established.
+    public var reconnects: Int
+    /// Bar subscriptions made again after 1101 (market data lost).
+    public var resubscriptions: Int
+    /// Data farm outages (a farm reported broken: 2103, 2105, 2157).
+    public var farmOutages = 0
+    /// Why the run ended.
+    public var stopReason: String
+    /// The engine's realized-P&L total before commissions at the end, restored across restarts of the same run
+    /// configuration (`LiveRunner+RealizedPnL.swift`).
+    public var realizedPnL: Money = .zero
+}

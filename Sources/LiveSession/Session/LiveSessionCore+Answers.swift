@@ -1,0 +1,108 @@
+import Logging
+import JournalModel
+import TWSProtocol
+import TradingEngine
+import TradingModel
+
+// Answers to the core's requests, routed by what each was for.
+extension LiveSessionCore {
+    mutating func answered(_ purpose: Purpose, _ answer: SessionAnswer, at now: Timestamp, _ out: inout Actions) {
+        switch (purpose, answer) {
+        case (.contractDetails(let id), .contractDetails(let details)):
+            qualified(id, details, &out)
+        case (.startupBrokerState, .brokerState(let answers)):
+            startupBrokerState(answers, at: now, &out)
+        case (.beginRun, .run(let run)):
+            runAllocated(run, &out)
+            continueStartup(at: now, &out)
+        case (.warmup(let id), .bars(let bars)):
+            warmupBars(id, bars, &out)
+            continueStartup(at: now, &out)
+        case (.journalBeforeReconciliation, .journalRestart(let data)):
+            startup.journal = data
+            startup.journalPending = false
+            continueStartup(at: now, &out)
+        case (.journalAfterReconciliation, .journalRestart(let data)):
+            completeRestart(data, at: now, &out)
+        case (.resyncExecutions, .executions(let reports)):
+            resyncAnswered({ $0.executions = reports }, at: now, &out)
+        case (.resyncOpenOrders, .openOrders(let orders)):
+            resyncAnswered({ $0.openOrders = orders }, at: now, &out)
+        case (.backfillTime, .serverTime(let seconds)):
+            backfillPlanned(serverNow: Timestamp(seconds: seconds), &out)
+        case (.backfillBars(let id), .bars(let bars)):
+            backfillAnswered(id, bars, at: now, &out)
+        case (.executionSync, .executions(let reports)):
+            journalExecutions(reports, &out)
+        case (.heartbeat, _):
+            heartbeatAnswered(at: now, &out)
+        case (.stopExecutions, .executions(let reports)):
+            stopResyncAnswered({ $0.executions = reports }, at: now, &out)
+        case (.stopOpenOrders, .openOrders(let orders)):
+            stopResyncAnswered({ $0.openOrders = orders }, at: now, &out)
+        case (.finalBrokerState, .brokerState(let answers)):
+            finalSnapshot(answers, &out)
+        default:
+            out.log(.error, "unexpected answer to \(purpose): \(answer.kind)")
+            failed(purpose, .unanswered("unexpected answer"), at: now, &out)
+        }
+    }
+
+    mutating func failed(_ purpose: Purpose, _ failure: SessionFailure, at now: Timestamp, _ out: inout Actions) {
+        switch purpose {
+        case .contractDetails(let id):
+            fail(.startup("contract details of \(universe[id].symbol): \(failure)"), &out)
+        case .startupBrokerState:
+            fail(.startup("the broker's orders, executions and positions: \(failure)"), &out)
+        case .beginRun:
+            fail(.startup("journal: \(failure)"), &out)
+        case .journalBeforeReconciliation, .journalAfterReconciliation:
+            fail(.startup("journal: \(failure)"), &out)
+        case .warmup(let id):
+            if stopping == nil { out.log(.warning, "warm-up bars of \(universe[id].symbol) failed: \(failure)") }
+            startup.warmupPending -= 1
+            continueStartup(at: now, &out)
+        case .resyncExecutions, .resyncOpenOrders:
+            out.log(.error, "resynchronization failed: \(failure)")
+            resyncAnswered({ $0.failed = true }, at: now, &out)
+        case .backfillTime:
+            backfillWithoutServerTime(failure, at: now, &out)
+        case .backfillBars(let id):
+            if recovery?.backfill?.cutShort == false {
+                out.log(.warning, "back-fill of \(universe[id].symbol) failed: \(failure)")
+            }
+            backfillAnswered(id, [], at: now, &out)
+        case .executionSync:
+            out.log(.warning, "execution sync failed: \(failure)")
+        case .heartbeat:
+            // A TWS error is an answer too: the gateway is alive. No answer is the probe's failure.
+            if case .rejected = failure {
+                heartbeatAnswered(at: now, &out)
+            } else {
+                heartbeatUnanswered(at: now, &out)
+            }
+        case .stopExecutions, .stopOpenOrders:
+            out.log(.warning, "final resynchronization failed: \(failure)")
+            stopResyncAnswered({ $0.failed = true }, at: now, &out)
+        case .finalBrokerState:
+            out.log(.error, "final broker snapshot failed: \(failure)")
+            finishRun(brokerPositions: [:], &out)
+        }
+    }
+}
+
+extension SessionAnswer {
+    /// What kind of answer this is, for a log line.
+    var kind: String {
+        switch self {
+        case .contractDetails: "contract details"
+        case .bars: "bars"
+        case .brokerState: "broker state"
+        case .executions: "executions"
+        case .openOrders: "open orders"
+        case .serverTime: "server time"
+        case .journalRestart: "journal data"
+        case .run: "journal run"
+        }
+    }
+}

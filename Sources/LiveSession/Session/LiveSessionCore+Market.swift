@@ -1,0 +1,169 @@
+import Logging
+import TWSProtocol
+import TradingEngine
+import TradingModel
+
+// Market data: 5-second bars and quotes into the engine, in the order they came, once; the feeds' subscriptions,
+// their ends, and the quote feed's retries.
+extension LiveSessionCore {
+    /// A bar or quote feed's event. While a recovery (resynchronization, back-fill) or the stop's drain is under
+    /// way it waits: the engine sees history before what came after it.
+    mutating func marketInput(_ input: SessionInput, at now: Timestamp, _ out: inout Actions) {
+        guard case .running = phase else { return }
+        if recovery != nil {
+            deferredMarket.append(input)
+            return
+        }
+        switch input {
+        case .market(_, let event):
+            switch event {
+            case .engine:
+                guard let engineEvent = event.engineEvent, accept(engineEvent) else { return }
+                step(engineEvent, &out)
+            case .malformedBar(let id, let error):
+                out.log(.warning, "malformed bar of \(universe[id].symbol) dropped: \(error)")
+            case .notice(let id, let notice):
+                out.log(.notice, "market data \(universe[id].symbol): \(notice.code) \(notice.message)")
+            }
+        case .quotes(_, let event):
+            quoteEvent(event, &out)
+        default:
+            break
+        }
+    }
+
+    /// Whether a live engine event is new (bars already seen — warm-up overlap, a resubscription after a reconnect
+    /// — are skipped); a new bar advances data time.
+    mutating func accept(_ event: EngineEvent) -> Bool {
+        switch event {
+        case .bar(let id, let bar):
+            if bar.timestamp <= lastBarTime[id.index] { return false }
+            lastBarTime[id.index] = bar.timestamp
+            counts.bars += 1
+            if bar.timestamp > dataTime { dataTime = bar.timestamp }
+        case .barsClosed(let closed):
+            if closed <= lastClosed { return false }
+            lastClosed = closed
+        default:
+            break
+        }
+        return true
+    }
+
+    /// Market events that waited for a recovery, in order.
+    mutating func releaseDeferredMarket(at now: Timestamp, _ out: inout Actions) {
+        let waiting = deferredMarket
+        deferredMarket = []
+        for input in waiting {
+            switch input {
+            case .market(let tag, _), .quotes(let tag, _):
+                guard tag == barFeed || tag == quoteFeed else { continue }
+                marketInput(input, at: now, &out)
+            default:
+                continue
+            }
+        }
+    }
+
+    /// Subscribes 5-second bars (and quotes when the run has them).
+    /// - Parameter newFeed: a resubscription after 1101 (the feed's number grows).
+    mutating func subscribe(newFeed: Bool, at now: Timestamp, _ out: inout Actions) {
+        if newFeed {
+            feedNumber += 1
+            counts.resubscriptions += 1
+        }
+        let bars = tag()
+        barFeed = bars
+        out.append(
+            .subscribeBars(
+                bars,
+                RealTimeBarSubscription(
+                    instruments: ids, whatToShow: settings.whatToShow,
+                    useRegularTradingHours: !settings.outsideRegularTradingHours), desk.contracts))
+        if subscribesQuotes, quoteFeed == nil {
+            subscribeQuotes(&out)
+        }
+        out.log(.info, "subscribed to 5-second bars; running")
+        out.append(.milestone(.runner(.subscribed(generation: counts.reconnects, feed: feedNumber))))
+    }
+
+    /// Ends the feeds (a resubscription, the stop, a lost connection).
+    mutating func retireFeeds(_ out: inout Actions) {
+        if let barFeed { out.append(.cancel(barFeed)) }
+        if let quoteFeed { out.append(.cancel(quoteFeed)) }
+        barFeed = nil
+        quoteFeed = nil
+        quoteRetryAt = nil
+    }
+
+    /// Whether this run subscribes quotes: `data.quotes` (auto: as the strategy asks).
+    var subscribesQuotes: Bool { settings.quotes.subscribes(strategyAsks: engine.strategy.usesQuotes) }
+
+    private mutating func subscribeQuotes(_ out: inout Actions) {
+        let quotes = tag()
+        quoteFeed = quotes
+        out.append(.subscribeQuotes(quotes, ids, desk.contracts))
+        out.log(.info, "subscribed to quotes (reqMktData) for \(ids.count) instruments")
+    }
+
+    /// The bar feed ended. With the socket still up the subscription itself failed (e.g. 354 / 10089, no market
+    /// data permission): reconnecting would not help, the run stops. Otherwise the connection went with it.
+    mutating func barFeedEnded(_ reason: String, connectionUp: Bool, at now: Timestamp, _ out: inout Actions) {
+        barFeed = nil
+        guard case .running = phase else { return }
+        if connectionUp {
+            out.log(.critical, "market data failed with the connection up: \(reason)")
+            stop("market data failed: \(reason)", at: now, &out)
+            return
+        }
+        out.log(.notice, "market data ended with the connection: \(reason)")
+        out.append(.disconnect(reason))
+        lost(reason, at: now, &out)
+    }
+
+    /// A quote feed event: quotes into the engine (stamped with their arrival on the injected clock, or the data
+    /// time against a replay, `QuoteTime`), the rest logged.
+    private mutating func quoteEvent(_ event: IBQuoteEvent, _ out: inout Actions) {
+        switch event {
+        case .quote(let id, var quote):
+            if quoteFailures > 0 {
+                out.log(.notice, "quotes are back after \(quoteFailures) failed attempts")
+                out.append(.milestone(.connectivity(.quotesRecovered)))
+                quoteFailures = 0
+            }
+            counts.quotes += 1
+            quote.timestamp = QuoteTime.stamp(arrival: quote.timestamp, dataTime: dataTime)
+            step(.quote(id, quote), &out)
+        case .notice(let id, let notice):
+            out.log(.info, "quotes of \(universe[id].symbol): \(notice)")
+        case .fellBackToDelayed(let id):
+            out.log(.notice, "quotes of \(universe[id].symbol) are delayed (data.delayedFallback)")
+        }
+    }
+
+    /// The quote feed ended: with the connection up it failed, and is started again after a backoff (an ALERT after
+    /// repeated failure); the strategy keeps running on bars meanwhile.
+    mutating func quoteFeedEnded(_ reason: String, connectionUp: Bool, at now: Timestamp, _ out: inout Actions) {
+        quoteFeed = nil
+        guard case .running = phase, connectionUp, connected else { return }
+        quoteFailures += 1
+        let retry = settings.resilience.quoteRetry
+        let (level, text) = retry.failure(
+            "the quote feed (reqMktData)", reason: reason + "; the strategy keeps running on bars",
+            failures: quoteFailures)
+        out.log(level, text)
+        out.append(
+            .milestone(.connectivity(.quotesFailed(failures: quoteFailures, alert: retry.isAlert(failures: quoteFailures)))))
+        let at = now + TimeSpan(retry.delay(afterFailures: quoteFailures))
+        quoteRetryAt = at
+        out.append(.wakeUp(at: at))
+    }
+
+    /// On the tick: a failed quote feed whose backoff is over starts again.
+    mutating func retryQuotes(at now: Timestamp, _ out: inout Actions) {
+        guard let at = quoteRetryAt, now >= at, case .running = phase, connected, recovery == nil, quoteFeed == nil
+        else { return }
+        quoteRetryAt = nil
+        subscribeQuotes(&out)
+    }
+}

@@ -1,0 +1,122 @@
+import Logging
+import JournalModel
+import TWSProtocol
+import TradingEngine
+import TradingModel
+
+// Orders: the engine's commands through the desk to the driver, and the broker's order messages back through the
+// desk's book into the journal and the engine.
+extension LiveSessionCore {
+    /// One engine command: a group to journal and send, a cancel or modify, or a refusal.
+    mutating func carryOut(_ command: EngineCommand, _ out: inout Actions) {
+        counts.commands += 1
+        if entryPauses.contains(.journal), let orders = command.newOrders {
+            // Exactly-once needs the intent on disk before the send: nothing new goes out while the journal fails.
+            followUps += OrderDesk.rejections(orders, "the journal is failing: no new orders", at: dataTime)
+            logCommand(command, failure: .journal("the journal is failing"), &out)
+            return
+        }
+        let result = desk.carryOut(command, at: dataTime)
+        switch result.instruction {
+        case .place(let group)?: out.append(.place(group))
+        case .cancel(let id)?: out.append(.cancelOrder(brokerOrderID: id))
+        case .modify(let id, let terms, let contract)?: out.append(.modifyOrder(brokerOrderID: id, terms, contract))
+        case nil: break
+        }
+        followUps += result.outputs
+        logCommand(command, failure: result.failure, &out)
+    }
+
+    private func logCommand(_ command: EngineCommand, failure: IBBrokerError?, _ out: inout Actions) {
+        switch command {
+        case .submit(let order):
+            out.log(
+                .info,
+                "submit \(order.side) \(order.quantity) \(universe[order.instrument].symbol) \(order.type) (\(order.clientOrderID))")
+        case .submitBracket(let parent, let children):
+            out.log(
+                .info,
+                "submit bracket \(parent.side) \(parent.quantity) \(universe[parent.instrument].symbol) with \(children.count) children")
+        case .cancel(let id):
+            out.log(.info, "cancel order \(id)")
+        case .modify(let id, let change, _):
+            out.log(.info, "modify order \(id): \(change)")
+        }
+        if let failure { out.log(.error, "command failed: \(failure)") }
+    }
+
+    /// An order message: the executions and commissions journaled as they arrive (by execId), then the book's
+    /// outputs into the journal and the engine.
+    mutating func orderEvent(_ event: TWSOrderEvent, _ out: inout Actions) {
+        let applied = desk.apply(event, at: dataTime)
+        if settings.journaled {
+            if let (execution, commission) = applied.execution {
+                out.append(.journal(.execution(execution, commission: commission)))
+            }
+            if let (executionID, commission) = applied.commission {
+                out.append(.journal(.commission(executionID: executionID, commission, at: dataTime)))
+            }
+        }
+        publish(applied.outputs, &out)
+    }
+
+    /// The desk's outputs: reports into the journal (status) and the engine, the rest logged.
+    mutating func publish(_ outputs: [OrderBookOutput], _ out: inout Actions) {
+        for output in outputs {
+            switch output {
+            case .report(let report):
+                journalStatus(report, &out)
+                if case .filled(let fill) = report {
+                    counts.fills += 1
+                    out.log(
+                        .info,
+                        "fill: \(fill.side) \(fill.quantity) \(universe[fill.instrument].symbol) @ \(fill.price), commission \(fill.commission) (order \(fill.orderID))")
+                } else {
+                    out.log(.info, "order \(report.orderID): \(report)")
+                }
+                step(.execution(report), &out)
+            case .lateCommission(let late):
+                // The fill reached the engine without it: book it now, so cash and P&L equal the broker's.
+                let booked = engine.bookLateCommission(late.commission, for: late.orderID)
+                out.log(
+                    .info,
+                    "late commission \(late.commission) for \(late.executionID)\(booked ? " booked" : " (order unknown to the engine)")")
+                if settings.journaled {
+                    out.append(.journal(.commission(executionID: late.executionID, late.commission, at: dataTime)))
+                }
+            case .unknownExecution(let execution):
+                out.log(
+                    .warning, "execution of an order this run did not place: \(execution.executionID) \(execution.orderRef)")
+            case .anomaly(let text):
+                out.log(.warning, "broker anomaly: \(text)")
+            }
+        }
+    }
+
+    /// A report's order state into the journal.
+    private func journalStatus(_ report: ExecutionReport, _ out: inout Actions) {
+        guard settings.journaled, let tracked = desk.book.order(report.orderID) else { return }
+        var update = JournalStatusUpdate(orderRef: ClientOrderID(tracked.orderRef), state: tracked.state, time: dataTime)
+        update.brokerOrderID = Int64(tracked.brokerOrderID)
+        out.append(.journal(.status(update)))
+    }
+
+    /// A journal write failed: no new order is sent from now on (working orders stay), since an intent that cannot
+    /// be journaled first cannot be sent exactly once.
+    mutating func journalFailed(_ reason: String, _ out: inout Actions) {
+        guard !entryPauses.contains(.journal) else { return }
+        setEntryPause(.journal, true)
+        out.log(.critical, "ALERT: the journal failed a write (\(reason)); no new orders are sent, working orders stay")
+    }
+}
+
+extension EngineCommand {
+    /// The orders a submit would send (`nil` for a cancel or modify).
+    var newOrders: [Order]? {
+        switch self {
+        case .submit(let order): [order]
+        case .submitBracket(let parent, let children): [parent] + children
+        case .cancel, .modify: nil
+        }
+    }
+}

@@ -1,0 +1,215 @@
+import Logging
+import JournalModel
+import TWSProtocol
+import TradingEngine
+import TradingModel
+
+// The start-up: account → contracts → the broker's state → the run's namespace and the warm-up (with the journal's
+// state beside them) → the restart reconciliation (LiveSessionCore+Restart.swift) → bars subscribed.
+extension LiveSessionCore {
+    /// A connection is ready: the first one starts the run, a later one ends a reconnect.
+    mutating func connected(_ connection: SessionConnection, at now: Timestamp, _ out: inout Actions) {
+        reconnect.attempting = false
+        generation = connection.generation
+        connected = true
+        clientID = connection.clientID
+        heard(at: now)
+        heartbeat.probe = nil
+        desk.seed(nextValidID: connection.info.nextValidOrderID)
+        for report in connection.farms { farmReported(report, at: now, &out) }
+        switch phase {
+        case .connecting:
+            firstConnection(connection, at: now, &out)
+        case .reconnecting:
+            reconnected(at: now, &out)
+        case .stopping:
+            // A stop came while reconnecting: nothing left to do on this connection.
+            out.append(.disconnect("stopping"))
+        default:
+            break
+        }
+    }
+
+    private mutating func firstConnection(_ connection: SessionConnection, at now: Timestamp, _ out: inout Actions) {
+        let info = connection.info
+        out.log(
+            .info,
+            "connected: server version \(info.serverVersion), accounts \(info.accounts.joined(separator: ",")), client id \(connection.clientID)")
+        do {
+            account = try AccountRule.check(
+                managed: info.accounts, configured: settings.account, confirmedLive: settings.confirmedLiveAccount)
+        } catch {
+            fail(error, &out)
+            return
+        }
+        out.log(.info, "trading account \(account)\(account.hasPrefix("DU") ? " (paper)" : " (LIVE, confirmed)")")
+        desk.options.account = account
+        phase = .starting
+        startup.defersOrders = true
+        for id in ids {
+            do {
+                let contract = try desk.contracts.contract(for: id)
+                startup.qualifying.insert(id)
+                _ = request(.contractDetails(contract), for: .contractDetails(id), &out)
+            } catch {
+                fail(.startup("contract of \(universe[id].symbol): \(error)"), &out)
+                return
+            }
+        }
+    }
+
+    /// The run cannot start: the driver throws `error`.
+    mutating func fail(_ error: LiveRunnerError, _ out: inout Actions) {
+        phase = .finished
+        out.append(.fail(error))
+    }
+
+    mutating func qualified(_ id: InstrumentID, _ details: [TWSContractDetails], _ out: inout Actions) {
+        guard let first = details.first else {
+            fail(.contractNotFound(universe[id].symbol), &out)
+            return
+        }
+        desk.contracts.qualify(id, as: first.contract)
+        startup.qualifying.remove(id)
+        guard startup.qualifying.isEmpty else { return }
+        out.log(.info, "qualified \(ids.count) contracts: \(settings.symbols.map(\.rawValue).joined(separator: ","))")
+        if let type = settings.marketDataType { out.append(.setMarketDataType(type)) }
+        _ = request(.brokerState, for: .startupBrokerState, &out)
+    }
+
+    /// The broker's state before anything is sent: the namespace, the warm-up and the journal's state next.
+    mutating func startupBrokerState(_ answers: BrokerAnswers, at now: Timestamp, _ out: inout Actions) {
+        let (snapshot, unmapped) = SnapshotMapping.snapshot(answers, context: desk.mappingContext)
+        for problem in unmapped { out.log(.warning, "unmapped broker item (left alone): \(problem)") }
+        startup.snapshot = snapshot
+        allocateNamespace(answers, at: now, &out)
+        if settings.journaled {
+            startup.journalPending = true
+            _ = request(
+                .journalRestart(account: account, runKey: settings.runKey.fingerprint, day: dataTime.dayNumber),
+                for: .journalBeforeReconciliation, &out)
+        }
+        warmUp(&out)
+        continueStartup(at: now, &out)
+    }
+
+    /// The orderRef namespace of this run. With a journal: `IBT:R<run>:`, the run number allocated by the journal
+    /// above every earlier run of it and above every run number the broker still shows in open or completed orders
+    /// and executions. Without one: `IBT:T<epoch ms>-<pid>:`. A prefix other than `IBT:` is used as given.
+    private mutating func allocateNamespace(_ answers: BrokerAnswers, at now: Timestamp, _ out: inout Actions) {
+        guard settings.reference.prefix == OrderReference.base else {
+            startup.namespaceReady = true
+            return
+        }
+        guard settings.journaled else {
+            let reference = OrderReference.unjournaledRun(
+                epochMilliseconds: now.nanoseconds / 1_000_000, processID: settings.processID)
+            desk.options.reference = reference
+            out.log(.info, "orderRef namespace \(reference.prefix) (no journal)")
+            startup.namespaceReady = true
+            return
+        }
+        var refs = answers.openOrders.map(\.order.orderRef)
+        refs += answers.completedOrders.map(\.order.orderRef)
+        refs += answers.executions.map(\.execution.orderRef)
+        let floor = RunNamespace.highestRun(in: refs) + 1
+        _ = request(.beginRun(account: account, floor: floor, at: dataTime), for: .beginRun, &out)
+    }
+
+    mutating func runAllocated(_ run: JournalRun, _ out: inout Actions) {
+        self.run = run
+        let reference = OrderReference.run(run.number)
+        desk.options.reference = reference
+        out.log(.info, "run \(run.number): orderRefs \(reference.prefix)…")
+        out.append(.journal(.event(.lifecycle, "run \(run.number) started: orderRefs \(reference.prefix)", at: dataTime)))
+        startup.namespaceReady = true
+    }
+
+    /// Historical bars per instrument, fed with the kill switch engaged once all are in.
+    private mutating func warmUp(_ out: inout Actions) {
+        startup.warmupStarted = true
+        guard !settings.warmupDuration.isEmpty, stopping == nil else { return }
+        for id in ids {
+            guard let contract = try? desk.contracts.contract(for: id) else { continue }
+            var query = TWSHistoricalBarsQuery(
+                contract: contract, duration: settings.warmupDuration, barSize: settings.warmupBarSize)
+            query.whatToShow = settings.whatToShow
+            startup.warmupPending += 1
+            _ = request(.historicalBars(query), for: .warmup(id), &out)
+        }
+    }
+
+    mutating func warmupBars(_ id: InstrumentID, _ wire: [TWSBar], _ out: inout Actions) {
+        startup.warmupPending -= 1
+        // The last bar contains "now" and is partial.
+        for item in wire.dropLast() {
+            do {
+                let bar = try BarMapping.bar(item)
+                startup.warmupBars.append((bar.timestamp, id, bar))
+            } catch {
+                out.log(.warning, "warm-up bar of \(universe[id].symbol) dropped: \(error)")
+            }
+        }
+    }
+
+    /// Moves the start-up on once everything it waits for is in.
+    mutating func continueStartup(at now: Timestamp, _ out: inout Actions) {
+        guard case .starting = phase, startup.snapshot != nil, startup.namespaceReady, startup.warmupStarted,
+            startup.warmupPending == 0, !startup.journalPending, startup.restart == nil
+        else { return }
+        feedWarmup(&out)
+        beginRestart(at: now, &out)  // LiveSessionCore+Restart.swift; ends in `finishStartup`
+    }
+
+    private mutating func feedWarmup(_ out: inout Actions) {
+        if startup.warmupCutShort {
+            // Stopping: a partial warm-up is not fed (the engine would see some instruments' history only).
+            out.log(.notice, "warm-up cut short: \(stopping?.reason ?? "stopping")")
+            startup.warmupBars = []
+        }
+        var all = startup.warmupBars
+        startup.warmupBars = []
+        all.sort { $0.0 == $1.0 ? $0.1.index < $1.1.index : $0.0 < $1.0 }
+        _ = engine.handle(.killSwitch(engaged: true))
+        var k = 0
+        while k < all.count {
+            _ = engine.handle(.bar(all[k].1, all[k].2))
+            out.append(.engineEvent(.bar(all[k].1, all[k].2), openOrders: engine.orders.openOrderCount))
+            k += 1
+            if k == all.count || all[k].0 != all[k - 1].0 {
+                _ = engine.handle(.barsClosed(all[k - 1].0))
+                out.append(.engineEvent(.barsClosed(all[k - 1].0), openOrders: engine.orders.openOrderCount))
+            }
+        }
+        _ = engine.handle(.killSwitch(engaged: false))
+        counts.warmupBars = all.count
+        counts.denialsAtStart = engine.denials.count
+        denialsLogged = engine.denials.count
+        for entry in all { lastBarTime[entry.1.index] = entry.0 }
+        if let last = all.last?.0 {
+            lastClosed = last
+            dataTime = last  // data time from here on (the replay clock against the simulator)
+        }
+        if !startup.warmupCutShort, !settings.warmupDuration.isEmpty {
+            out.log(
+                .info,
+                "warmed up on \(all.count) historical bars (\(settings.warmupBarSize), \(settings.warmupDuration))")
+        }
+    }
+
+    /// After the restart reconciliation: the order messages that waited, then trading (or the stop).
+    mutating func finishStartup(at now: Timestamp, _ out: inout Actions) {
+        startup.defersOrders = false
+        let waiting = deferredOrders
+        deferredOrders = []
+        for event in waiting { orderEvent(event, &out) }
+        nextExecutionSync = now + settings.summaryInterval
+        if stopping != nil {
+            phase = .stopping
+            beginStop(at: now, &out)
+            return
+        }
+        phase = .running
+        subscribe(newFeed: false, at: now, &out)
+    }
+}

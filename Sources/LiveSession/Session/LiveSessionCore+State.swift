@@ -1,0 +1,135 @@
+import JournalModel
+import TWSProtocol
+import TradingEngine
+import TradingModel
+
+/// What an outstanding request is for.
+enum Purpose: Sendable, Equatable {
+    case contractDetails(InstrumentID)
+    case startupBrokerState
+    case beginRun
+    case warmup(InstrumentID)
+    case journalBeforeReconciliation
+    case journalAfterReconciliation
+    case resyncExecutions
+    case resyncOpenOrders
+    case backfillTime
+    case backfillBars(InstrumentID)
+    case executionSync
+    case heartbeat
+    case stopExecutions
+    case stopOpenOrders
+    case finalBrokerState
+}
+
+/// The start-up's progress.
+struct Startup: Sendable {
+    /// Contracts still to qualify.
+    var qualifying: Set<InstrumentID> = []
+    /// The broker's state before anything is sent.
+    var snapshot: BrokerSnapshot?
+    /// The run's namespace is settled (allocated, given, or made up without a journal).
+    var namespaceReady = false
+    /// Warm-up requests outstanding, and the bars so far.
+    var warmupPending = 0
+    var warmupStarted = false
+    var warmupBars: [(Timestamp, InstrumentID, Bar)] = []
+    var warmupCutShort = false
+    /// The journal's state before the reconciliation (`nil` until read; read only with a journal).
+    var journal: JournalRestartData?
+    var journalPending = false
+    /// The reconciliation's plan while its second journal read is outstanding.
+    var restart: RestartPlan?
+    /// Order messages wait until the restart reconciliation adopted what the broker holds.
+    var defersOrders = false
+}
+
+/// A recovery after an outage: steps carried out one after the other; market events wait meanwhile.
+struct Recovery: Sendable {
+    enum Step: Sendable, Equatable {
+        case resynchronize
+        case backfill(after: String)
+        case subscribe(newFeed: Bool)
+    }
+
+    var steps: [Step]
+    /// The step under way, if one waits for answers.
+    var current: Step?
+    var resync = Resync()
+    var backfill: Backfill?
+}
+
+/// A resynchronization's answers (executions and every client's open orders).
+struct Resync: Sendable {
+    var executions: [TWSExecutionReport]?
+    var openOrders: [TWSOpenOrder]?
+    var failed = false
+    /// The highest TWS order id sent when the open orders were asked for.
+    var cutoff = 0
+}
+
+/// A back-fill's progress (up to three rounds, since time passes while paced requests wait).
+struct Backfill: Sendable {
+    var outage: String
+    var round = 0
+    var covered: Timestamp
+    var plan: BackfillPlan?
+    var outstanding = 0
+    var fetched: [(InstrumentID, Bar)] = []
+    var fed = 0
+    var denied = 0
+    var first: Timestamp?
+    var last: Timestamp?
+    var planned = false
+    var cutShort = false
+}
+
+/// The stop's progress.
+struct Stopping: Sendable {
+    enum Step: Sendable, Equatable {
+        case resynchronizing
+        case draining(until: Timestamp)
+        case snapshot
+    }
+
+    var reason: String
+    var step: Step
+    var resync = Resync()
+    var fast = false
+}
+
+/// Reconnecting with backoff.
+struct Reconnect: Sendable {
+    /// A connection attempt is under way.
+    var attempting = false
+    /// When the next attempt starts.
+    var at: Timestamp?
+    /// The delay after the next failure.
+    var delay: TimeSpan = .zero
+    /// Why the connection was lost.
+    var reason = ""
+}
+
+/// The health probe's state.
+struct HeartbeatState: Sendable {
+    /// When the connection last sent anything.
+    var lastHeard: Timestamp?
+    /// The probe under way: its tag, deadline and the silence that started it.
+    var probe: (tag: SessionTag, deadline: Timestamp, silence: TimeSpan)?
+}
+
+/// The reconciler's plan with what the journal knew of each intent.
+struct RestartPlan: Sendable {
+    var plan: ReconciliationPlan
+    var intents: [JournaledIntent]
+}
+
+/// Why new entries are paused (the engine refuses new orders while any reason holds; working orders stay).
+enum EntryPause: Hashable, Sendable {
+    /// The connection to IB is down longer than the grace period.
+    case connectivity
+    /// Bars missed during an outage are being replayed.
+    case backfill
+    /// The journal failed a write: nothing new is sent until it works again.
+    case journal
+}

@@ -1,0 +1,272 @@
+import Logging
+import JournalModel
+import TWSProtocol
+import TradingEngine
+import TradingModel
+
+/// The live session's decisions, without I/O: `handle(input, at:)` takes what happened — a connection ready or
+/// lost, an answer, a bar, an order message, a tick, a stop — and returns what to do, in order.
+///
+/// It decides the start-up (account check, contracts, the broker's state, the run's namespace, the warm-up, the
+/// restart reconciliation), trading (bars and quotes into the engine, its commands through the `OrderDesk`, the
+/// broker's messages back), outages (1100 / 1101 / 1102, a lost socket, reconnects with backoff, the
+/// resynchronization and back-fill after them, the heartbeat, farms), and the stop (kill switch, cancels, drain,
+/// final journal). The driver (`LiveRunner`) owns the socket and the journal and carries the actions out.
+///
+/// Time: `now` is the injected wall clock (timers, grace periods); the engine and the journal are stamped with data
+/// time, the latest bar's (`dataTime`), which is wall time against a real gateway and replay time against the
+/// simulator.
+///
+/// ```swift
+/// var core = LiveSessionCore(strategy: MomentumRotation(config: c), settings: settings, now: clock())
+/// for action in core.handle(.start, at: clock()) { … }   // .connect
+/// for action in core.handle(.connected(connection), at: clock()) { … }
+/// ```
+public struct LiveSessionCore<S: Strategy>: Sendable {
+    /// The run's settings.
+    public let settings: SessionSettings
+    let universe: Universe
+    let ids: [InstrumentID]
+    /// The engine: strategy, risk, orders, portfolio.
+    public internal(set) var engine: EngineCore<S>
+    /// Orders, their mapping and the day's order-efficiency counts.
+    public internal(set) var desk: OrderDesk
+    /// Where the session stands.
+    public internal(set) var phase = SessionPhase.idle
+    /// The account traded (known once connected).
+    public internal(set) var account = ""
+    /// The current connection's number and whether it is up.
+    var generation = 0
+    var connected = false
+    var clientID = 0
+    /// Data time: the latest bar's, stamped on engine events and journal rows.
+    public internal(set) var dataTime: Timestamp
+    var lastBarTime: [Timestamp]
+    var lastClosed = Timestamp.zero
+    /// What the run did (the summary's counts).
+    public internal(set) var counts = SessionCounts()
+    var denialsLogged = 0
+    var entryPauses: Set<EntryPause> = []
+    var connectivity: ConnectivityMonitor
+    var farms: FarmMonitor
+    var nextTag = 0
+    /// What each outstanding request is for.
+    var pending: [SessionTag: Purpose] = [:]
+    var barFeed: SessionTag?
+    var feedNumber = 0
+    var quoteFeed: SessionTag?
+    var quoteFailures = 0
+    var quoteRetryAt: Timestamp?
+    var startup = Startup()
+    var recovery: Recovery?
+    var stopping: Stopping?
+    var reconnect = Reconnect()
+    var heartbeat = HeartbeatState()
+    var nextSummary: Timestamp
+    var nextExecutionSync: Timestamp?
+    var run: JournalRun?
+    var journaledRisk: RiskBaseline?
+    var journaledEfficiency: JournalOrderEfficiency?
+    /// Market and quote events that arrived while the session could not take them (a back-fill, a
+    /// resynchronization): handled, in order, once it can.
+    var deferredMarket: [SessionInput] = []
+    /// Order messages that arrived during the start-up: applied after the restart reconciliation.
+    var deferredOrders: [TWSOrderEvent] = []
+    /// Book outputs to publish after the current input (a rejection re-enters the engine after the event that
+    /// caused it, as a message from the broker would).
+    var followUps: [OrderBookOutput] = []
+    /// Why the run stopped.
+    var stopReason: String?
+    /// The time of the input being handled (for steps that continue a procedure).
+    var inputTime: Timestamp
+
+    /// Creates a core.
+    /// - Parameters:
+    ///   - strategy: the strategy.
+    ///   - settings: the run's settings.
+    ///   - now: the wall clock at start (data time starts here until the first bar).
+    public init(strategy: S, settings: SessionSettings, now: Timestamp) {
+        self.settings = settings
+        universe = Universe(symbols: settings.symbols)
+        ids = (0..<universe.count).map { InstrumentID(index: $0) }
+        engine = EngineCore(universe: universe, strategy: strategy, config: settings.engine)
+        desk = OrderDesk(
+            contracts: ContractBook(universe: universe),
+            options: WireOrderOptions(
+                outsideRegularTradingHours: settings.outsideRegularTradingHours, reference: settings.reference),
+            commissionWait: settings.commissionWait, efficiencyLimit: settings.orderEfficiency)
+        dataTime = now
+        inputTime = now
+        lastBarTime = Array(repeating: .zero, count: universe.count)
+        connectivity = ConnectivityMonitor(
+            gracePeriod: settings.resilience.gracePeriod, schedule: settings.resilience.resetSchedule)
+        farms = FarmMonitor(gracePeriod: settings.resilience.gracePeriod, schedule: settings.resilience.resetSchedule)
+        nextSummary = now + settings.summaryInterval
+    }
+
+    /// What one input leads to, in order.
+    public mutating func handle(_ input: SessionInput, at now: Timestamp) -> [SessionAction] {
+        var out = Actions()
+        if case .finished = phase { return [] }
+        inputTime = now
+        take(input, at: now, &out)
+        publishFollowUps(at: now, &out)
+        return out.list
+    }
+
+    private mutating func take(_ input: SessionInput, at now: Timestamp, _ out: inout Actions) {
+        switch input {
+        case .start:
+            guard case .idle = phase else { return }
+            phase = .connecting
+            reconnect.attempting = true
+            out.append(.connect)
+        case .connected(let connection):
+            connected(connection, at: now, &out)
+        case .connectFailed(let reason):
+            connectFailed(reason, at: now, &out)
+        case .connectionClosed(let number, let reason):
+            guard number == generation, connected else { return }
+            lost(reason, at: now, &out)
+        case .connectivity(let number, let state):
+            guard number == generation, connected else { return }
+            heard(at: now)
+            connectivityChanged(state, at: now, &out)
+        case .farm(let number, let report):
+            guard number == generation else { return }
+            heard(at: now)
+            farmReported(report, at: now, &out)
+        case .answer(let tag, let answer):
+            guard let purpose = pending.removeValue(forKey: tag) else { return }
+            answered(purpose, answer, at: now, &out)
+        case .failed(let tag, let failure):
+            guard let purpose = pending.removeValue(forKey: tag) else { return }
+            failed(purpose, failure, at: now, &out)
+        case .market(let tag, _), .quotes(let tag, _):
+            guard tag == barFeed || tag == quoteFeed else { return }
+            heard(at: now)
+            marketInput(input, at: now, &out)
+        case .marketEnded(let tag, let reason, let connectionUp):
+            guard tag == barFeed else { return }
+            barFeedEnded(reason, connectionUp: connectionUp, at: now, &out)
+        case .quotesEnded(let tag, let reason, let connectionUp):
+            guard tag == quoteFeed else { return }
+            quoteFeedEnded(reason, connectionUp: connectionUp, at: now, &out)
+        case .orderEvent(let number, let event):
+            guard number == generation else { return }
+            heard(at: now)
+            if startup.defersOrders {
+                deferredOrders.append(event)
+            } else {
+                orderEvent(event, &out)
+            }
+        case .placeFailed(let group, let reason):
+            followUps += desk.placeFailed(group, reason: reason, at: dataTime)
+        case .orderRequestFailed(let id, let cancel, let reason):
+            followUps += desk.requestFailed(brokerOrderID: id, cancel: cancel, reason: reason, at: dataTime)
+        case .journalFailed(let reason):
+            journalFailed(reason, &out)
+        case .tick:
+            tick(at: now, &out)
+        case .stop(let reason):
+            stop(reason, at: now, &out)
+        }
+    }
+
+    // MARK: - Shared steps
+
+    /// A new tag for a request, subscription or group.
+    mutating func tag() -> SessionTag {
+        nextTag += 1
+        return SessionTag(nextTag)
+    }
+
+    /// Sends a request and remembers what it is for.
+    mutating func request(_ request: SessionRequest, for purpose: Purpose, _ out: inout Actions) -> SessionTag {
+        let tag = tag()
+        pending[tag] = purpose
+        out.append(.request(tag, request))
+        return tag
+    }
+
+    /// Evidence that the gateway answers (the heartbeat's).
+    mutating func heard(at now: Timestamp) { heartbeat.lastHeard = now }
+
+    /// Turns one pause reason on or off; the engine refuses new orders while any holds.
+    mutating func setEntryPause(_ reason: EntryPause, _ on: Bool) {
+        if on { entryPauses.insert(reason) } else { entryPauses.remove(reason) }
+        engine.pauseEntries(!entryPauses.isEmpty)
+    }
+
+    /// One engine event, then its commands, then the observers, then any new risk denials.
+    mutating func step(_ event: EngineEvent, _ out: inout Actions) {
+        let commands = engine.handle(event)
+        for command in commands { carryOut(command, &out) }
+        out.append(.engineEvent(event, openOrders: engine.orders.openOrderCount))
+        logDenials(quiet: entryPauses.contains(.backfill), &out)
+    }
+
+    /// Logs (and journals) risk denials the engine made since the last look.
+    mutating func logDenials(quiet: Bool, _ out: inout Actions) {
+        let denials = engine.denials
+        while denialsLogged < denials.count {
+            let record = denials[denialsLogged]
+            out.log(
+                quiet ? .info : .warning,
+                "risk denial: order \(record.orderID) \(universe[record.instrument].symbol): \(record.denial)")
+            if settings.journaled {
+                out.append(.journal(.event(.riskDenial, "\(record.orderID): \(record.denial)", at: record.time)))
+            }
+            denialsLogged += 1
+        }
+    }
+
+    private mutating func publishFollowUps(at now: Timestamp, _ out: inout Actions) {
+        var rounds = 0
+        while !followUps.isEmpty, rounds < 100 {
+            let outputs = followUps
+            followUps = []
+            publish(outputs, &out)
+            rounds += 1
+        }
+    }
+}
+
+/// Where a session stands.
+public enum SessionPhase: Sendable, Equatable {
+    /// Not started.
+    case idle
+    /// The first connection is being made.
+    case connecting
+    /// Connected: the start-up's steps (contracts, broker state, warm-up, reconciliation) are under way.
+    case starting
+    /// Trading.
+    case running
+    /// Connection lost; reconnecting with backoff.
+    case reconnecting
+    /// Stopping: kill switch, cancels, drain, final journal.
+    case stopping
+    /// Over.
+    case finished
+}
+
+/// The counts of a run.
+public struct SessionCounts: Sendable, Equatable {
+    public var bars = 0
+    public var fills = 0
+    public var commands = 0
+    public var quotes = 0
+    public var warmupBars = 0
+    public var denialsAtStart = 0
+    public var reconnects = 0
+    public var resubscriptions = 0
+    public var resynchronizations = 0
+    public var backfilledBars = 0
+}
+
+/// Actions being collected for one input.
+struct Actions {
+    var list: [SessionAction] = []
+    mutating func append(_ action: SessionAction) { list.append(action) }
+    mutating func log(_ level: Logger.Level, _ text: String) { list.append(.log(level, text)) }
+}

@@ -1,0 +1,99 @@
+import Logging
+import JournalModel
+import TWSProtocol
+import TradingEngine
+import TradingModel
+
+/// What the core asks the driver to do, in order. The driver only does I/O: it carries each action out and feeds
+/// what comes of it back as `SessionInput`s.
+public enum SessionAction: Sendable, Equatable, Codable {
+    /// Open a new connection (its readiness comes back as `.connected` or `.connectFailed`).
+    case connect
+    /// Close the current connection (a gateway that stopped answering).
+    case disconnect(String)
+    /// Send a request; its answer comes back as `.answer` or `.failed` with the tag.
+    case request(SessionTag, SessionRequest)
+    /// Cancel a request or end a subscription.
+    case cancel(SessionTag)
+    /// Subscribe 5-second bars; events come back as `.market` with the tag.
+    case subscribeBars(SessionTag, RealTimeBarSubscription, ContractBook)
+    /// Subscribe quotes (reqMktData); events come back as `.quotes` with the tag.
+    case subscribeQuotes(SessionTag, [InstrumentID], ContractBook)
+    /// reqMarketDataType.
+    case setMarketDataType(TWSMarketDataType)
+    /// Journal the group's intents, then send its orders, then journal them as sent; a failure comes back as
+    /// `.placeFailed`.
+    case place(OrderGroup)
+    /// cancelOrder; a failure to send it comes back as `.orderRequestFailed`.
+    case cancelOrder(brokerOrderID: Int)
+    /// placeOrder again with new terms.
+    case modifyOrder(brokerOrderID: Int, TWSOrder, TWSContract)
+    /// Write to the journal; a failure comes back as `.journalFailed`.
+    case journal(JournalWrite)
+    /// A log record.
+    case log(Logger.Level, String)
+    /// A milestone for observers (a status display, a test).
+    case milestone(SessionMilestone)
+    /// An engine event handled (after its commands), with the engine's open order count: for observers.
+    case engineEvent(EngineEvent, openOrders: Int)
+    /// Tick at this time (besides the regular ticks).
+    case wakeUp(at: Timestamp)
+    /// The run is over.
+    case finish(LiveRunSummary)
+    /// The run cannot start or go on.
+    case fail(LiveRunnerError)
+}
+
+/// A request whose answer the core waits for.
+public enum SessionRequest: Sendable, Equatable, Codable {
+    /// contractDetails of a contract.
+    case contractDetails(TWSContract)
+    /// Historical bars.
+    case historicalBars(TWSHistoricalBarsQuery)
+    /// The broker's state: reqAllOpenOrders, reqCompletedOrders, reqExecutions, reqPositions.
+    case brokerState
+    /// reqExecutions.
+    case executions
+    /// reqAllOpenOrders.
+    case openOrders
+    /// reqCurrentTime.
+    case serverTime
+    /// The journal's restart data for this account and configuration, on the day given (UTC day number).
+    case journalRestart(account: String, runKey: String, day: Int64)
+    /// A new run in the journal, numbered above `floor`.
+    case beginRun(account: String, floor: Int64, at: Timestamp)
+}
+
+/// A write to the order journal.
+public enum JournalWrite: Sendable, Equatable, Codable {
+    /// A status change of an intent.
+    case status(JournalStatusUpdate)
+    /// An execution as it arrived (by execId), with its commission when known.
+    case execution(BrokerExecution, commission: Money?)
+    /// A commission report, joined to its execution by execId.
+    case commission(executionID: String, Money, at: Timestamp)
+    /// The broker's execution list: each execution journaled once, with its commission.
+    case executions(BrokerSnapshot, at: Timestamp)
+    /// A free-form event.
+    case event(JournalEventKind, String, at: Timestamp)
+    /// The broker's positions.
+    case positions([JournalPosition], at: Timestamp)
+    /// An intent (an unknown order adopted at start).
+    case intent(JournalIntent)
+    /// The engine's cash at a fill, for the next restart.
+    case cashCheckpoint(JournalCashCheckpoint, runKey: String)
+    /// The risk monitor's baseline.
+    case riskState(JournalRiskState)
+    /// Today's order-efficiency counts.
+    case orderEfficiency(JournalOrderEfficiency)
+    /// A WAL checkpoint of a manual journal (the 1-second tick).
+    case checkpoint
+}
+
+/// What observers are told.
+public enum SessionMilestone: Sendable, Equatable, Codable {
+    /// Subscribed, reconnected.
+    case runner(LiveRunnerMilestone)
+    /// Pauses, resynchronizations, back-fills, health.
+    case connectivity(ConnectivityMilestone)
+}

@@ -1,0 +1,61 @@
+import Foundation
+import TradingEngine
+import TradingModel
+
+/// The session log's encoding: every input with its time and the actions it led to, so a session can be re-run
+/// offline and compared (`SessionReplay`). A machine format (JSON of the values), never written by hand.
+public enum SessionLog {
+    /// Encodes an input.
+    public static func encode(_ input: SessionInput) throws -> Data { try encoder.encode(input) }
+
+    /// Encodes the recorded part of an input's actions (`isRecorded`).
+    public static func encode(_ actions: [SessionAction]) throws -> Data {
+        try encoder.encode(actions.filter(\.isRecorded))
+    }
+
+    /// Decodes an input.
+    public static func input(_ data: Data) throws -> SessionInput { try decoder.decode(SessionInput.self, from: data) }
+
+    /// Decodes actions.
+    public static func actions(_ data: Data) throws -> [SessionAction] {
+        try decoder.decode([SessionAction].self, from: data)
+    }
+
+    /// Encodes a value of the log's header (the settings, the strategy).
+    public static func encode(header value: some Encodable) throws -> Data { try encoder.encode(value) }
+
+    /// Decodes a value of the log's header.
+    public static func decode<T: Decodable>(_ type: T.Type, header data: Data) throws -> T {
+        try decoder.decode(type, from: data)
+    }
+
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+
+    private static var decoder: JSONDecoder { JSONDecoder() }
+}
+
+extension SessionAction {
+    /// Whether the log keeps this action: not the engine events for observers (the inputs already imply them).
+    public var isRecorded: Bool {
+        if case .engineEvent = self { return false }
+        return true
+    }
+}
+
+/// The strategy of a logged session: a built-in one and the orders' timeout around it.
+public struct SessionStrategy: Sendable, Hashable, Codable {
+    /// The strategy and its parameters.
+    public var spec: StrategySpec
+    /// `orders.timeout` for orders the strategy sends without one.
+    public var orderTimeout: TimeSpan?
+
+    /// Creates a record.
+    public init(spec: StrategySpec, orderTimeout: TimeSpan?) {
+        self.spec = spec
+        self.orderTimeout = orderTimeout
+    }
+}

@@ -1,0 +1,91 @@
+import TWSProtocol
+import TradingEngine
+import TradingModel
+
+/// What the session core knows of its run: plain values, so the core can be re-run offline (`ibtrader replay`).
+///
+/// The driver's half of a run (where TWS listens, the journal file, observers, the crash hook) stays in
+/// `LiveRunnerConfiguration`; `init(_:strategyName:processID:)` takes the core's half from it.
+public struct SessionSettings: Sendable, Equatable, Codable {
+    /// The universe, in instrument order.
+    public var symbols: [Symbol]
+    /// Cash, settlement and risk rules of the engine.
+    public var engine: EngineConfig
+    /// The account to trade (default: the first managed account).
+    public var account: String?
+    /// A live (non-`DU…`) account is traded only when this names it.
+    public var confirmedLiveAccount: String?
+    /// Warm-up (and back-fill) bar size and duration; empty duration: no warm-up.
+    public var warmupBarSize = "5 secs"
+    public var warmupDuration = "3600 S"
+    /// What the bars show (`TRADES`, `MIDPOINT`, …).
+    public var whatToShow = "TRADES"
+    /// Market data type requested after connecting (`nil`: TWS's default).
+    public var marketDataType: TWSMarketDataType?
+    /// Orders may fill outside regular trading hours.
+    public var outsideRegularTradingHours = false
+    /// At exit, cancel the open orders (`true`) or leave them working at the broker.
+    public var cancelOnExit = true
+    /// The order-efficiency limit on new entries (`nil`: counted and logged only).
+    public var orderEfficiency: OrderEfficiencyLimit?
+    /// How long a fill waits for its commission report.
+    public var commissionWait: TimeSpan? = .seconds(5)
+    /// Interval of the portfolio summary and of the execution sync.
+    public var summaryInterval: TimeSpan = .seconds(30)
+    /// How long, after stop, the broker's answers are still applied to the engine.
+    public var stopDrain: TimeSpan = .milliseconds(500)
+    /// Reconnect after a lost connection (`false`: stop instead).
+    public var reconnect = true
+    /// The first reconnect delay; doubles per failed attempt up to `maxReconnectDelay`.
+    public var reconnectDelay: TimeSpan = .seconds(1)
+    public var maxReconnectDelay: TimeSpan = .seconds(60)
+    /// Whether the run keeps an order journal (intents are then durable before they are sent).
+    public var journaled = false
+    /// orderRef namespace (`IBT:` means: allocate the run's namespace at start).
+    public var reference = OrderReference()
+    /// Which journaled but unsent intents of an earlier run are sent at start.
+    public var resendPolicy = ResendPolicy()
+    /// Orders of ours open at the broker that no journal intent knows.
+    public var unknownOrders = UnknownOrderPolicy.adopt
+    /// Outage handling (grace period, reset window, back-fill, heartbeat, quote retries).
+    public var resilience = SessionResilience()
+    /// Quotes (reqMktData) beside the bars.
+    public var quotes = QuoteSubscriptionMode.auto
+    /// The strategy's name in the run key (`RunKey.strategyName` of its type, without a timeout wrapper).
+    public var strategyName: String
+    /// This process (the namespace of a run without a journal).
+    public var processID: Int32 = 0
+
+    /// Creates settings.
+    public init(symbols: [Symbol], engine: EngineConfig = EngineConfig(), strategyName: String) {
+        self.symbols = symbols
+        self.engine = engine
+        self.strategyName = strategyName
+    }
+
+    /// The run configuration's key for cash checkpoints and risk baselines.
+    public var runKey: RunKey {
+        RunKey(strategy: strategyName, symbols: symbols, capital: engine.initialCash)
+    }
+}
+
+/// The outage settings the core decides with (`ResilienceSettings` without its clock and observer).
+public struct SessionResilience: Sendable, Equatable, Codable {
+    /// How long a 1100 interruption may last before new entries are paused.
+    public var gracePeriod: TimeSpan = .seconds(30)
+    /// IB's nightly / weekly reset window (quiet logs inside it).
+    public var resetSchedule: ResetSchedule? = .northAmerica
+    /// Back-fill bars missed during an outage.
+    public var backfill = true
+    /// The longest gap back-filled in full (a longer one re-warms on the warm-up span).
+    public var maxBackfill: TimeSpan = .hours(6)
+    /// Quotes refused for lack of live permission fall back to delayed data.
+    public var delayedFallback = true
+    /// The health probe after silence.
+    public var heartbeat = Heartbeat()
+    /// Retries of a failed quote feed.
+    public var quoteRetry = RetryBackoff(first: .seconds(1), maximum: .seconds(300), alertAfter: 3)
+
+    /// Creates the defaults.
+    public init() {}
+}

@@ -1,0 +1,203 @@
+import Backtest
+import Simulation
+
+/// `backtest:` the data and costs of `backtest`, `optimize` and `walkforward`.
+public struct BacktestSettings: Hashable, Sendable {
+    /// `bundled:NAME`, `synthetic:N[:SEED]`, a folder, a CSV file or `sqlite:PATH` (`nil`: momentum on
+    /// bundled:sp500, the performance allocator on bundled:stocks, else bundled:stocks with GOOG).
+    public var data: String?
+    /// With `sqlite:PATH`: the bar size to read (`nil`: the store's only one, else `1 day`).
+    public var barSize: String?
+    /// First date, inclusive (`YYYY-MM-DD`).
+    public var start: String?
+    /// Last date, inclusive.
+    public var end: String?
+    /// `bundled` (^GSPC), `none` or a file (`nil`: bundled for daily data, none otherwise).
+    public var benchmark: String?
+    /// Market orders fill at the `next-open` or at the signal bar's `close`.
+    public var fill = "next-open"
+    /// `none`, `ibkr-fixed`, `ibkr-tiered` or `percent:P`.
+    public var commission = "none"
+    /// Slippage in basis points of the fill price.
+    public var slippageBps: Double = 0
+    /// A slippage model as text (`bps:N`, `impact:K`, `spread:BPS`, `none`; `SlippageModel(text:)`), instead of
+    /// `slippageBps`.
+    public var slippage: String?
+    /// The largest share of a bar's volume one order may take (the rest rests: partial fills); `nil`: no cap.
+    public var participation: Double?
+    /// Milliseconds between an order's submission and its becoming active.
+    public var latencyMs: Double = 0
+    /// `all` bars, or `regular`: only US regular-hours bars (09:30–16:00 New York) of intraday data.
+    public var session = "all"
+    /// Days until sale proceeds settle (with `risk.requireSettledCash`).
+    public var settlementDays = 0
+    /// A malformed CSV row stops the run (`fail`) or is skipped and counted (`skip`).
+    public var badRows = "fail"
+
+    /// Creates the defaults.
+    public init() {}
+
+    /// The schema of the section.
+    public static var schema: ConfigSection<BacktestSettings> {
+        ConfigSection(
+            [
+                .value(
+                    "data", \.data, dataKind.optional(auto: "auto"),
+                    summary: "bundled:NAME (sp500, stocks, stocks-unadjusted, spy, spy-1min, spy-5min, benchmark), "
+                        + "synthetic:N[:SEED] (N generated symbols), a folder, a CSV file or sqlite:PATH (auto: "
+                        + "bundled:sp500 for momentum, bundled:stocks for the performance allocator, else bundled:stocks "
+                        + "with GOOG).", flag: true),
+                .value(
+                    "barSize", \.barSize, MarketDataSettings.barSizeKind.optional(auto: "auto"),
+                    summary: "With sqlite:PATH data: the bar size to read (auto: the store's only one, else 1 day).",
+                    flag: true),
+                .value("start", \.start, ConfigKind.date.optional, summary: "First date, inclusive.", flag: true),
+                .value("end", \.end, ConfigKind.date.optional, summary: "Last date, inclusive.", flag: true),
+                .value(
+                    "benchmark", \.benchmark, benchmarkKind.optional(auto: "auto"),
+                    summary: "bundled (^GSPC), none or a price file (auto: bundled for daily data, none otherwise).",
+                    flag: true),
+                .value(
+                    "fill", \.fill, .choice(["next-open", "close"]),
+                    summary: "Market orders fill at the next bar's open or the signal bar's close.", flag: true),
+                .value("commission", \.commission, commissionKind, summary: "The commission model.", flag: true),
+                .value(
+                    "slippageBps", \.slippageBps, .number(.init(0...10_000)),
+                    summary: "Slippage in basis points of the fill price.", flag: true),
+                .value(
+                    "slippage", \.slippage, slippageKind.optional,
+                    summary: "A slippage model instead of slippageBps: bps:N (fixed), impact:K (K × (quantity ÷ bar "
+                        + "volume)² of the price), spread:BPS (crossing a quoted spread); none: slippageBps.", flag: true),
+                .value(
+                    "participation", \.participation, ConfigKind<Double>.number(.above(0, atMost: 1)).optional,
+                    summary: "Partial fills: the largest share of a bar's volume an order may take; the rest rests "
+                        + "(none: no cap).", flag: true),
+                .value(
+                    "latencyMs", \.latencyMs, .number(.init(0...86_400_000)),
+                    summary: "Milliseconds between an order's submission and its becoming active.", flag: true),
+                .value(
+                    "session", \.session, .choice(["all", "regular"]),
+                    summary: "all bars, or regular: only US regular-hours bars (09:30-16:00 New York) of intraday data.",
+                    flag: true),
+                .value(
+                    "settlementDays", \.settlementDays, .integer(0...10),
+                    summary: "Days until sale proceeds settle (T+N; with risk.requireSettledCash).", flag: true),
+                .value(
+                    "badRows", \.badRows, .choice(["fail", "skip"]),
+                    summary: "A malformed CSV row stops the run (fail) or is skipped and counted (skip).", flag: true),
+            ],
+            validate: { (settings, record, path) throws(ConfigError) in
+                if let start = settings.start, let end = settings.end, end < start {
+                    let key = path + ".end"
+                    throw ConfigError("\(end) is before start \(start)", key: key, at: record.origins[key])
+                }
+                if settings.slippage != nil, settings.slippageBps > 0 {
+                    let key = path + ".slippage"
+                    throw ConfigError(
+                        "set one of slippage and slippageBps (slippage: bps:\(ConfigFormat.number(settings.slippageBps)) "
+                            + "says the same)", key: key, at: record.origins[key])
+                }
+            })
+    }
+
+    /// The commission model.
+    public var commissionModel: CommissionModel {
+        switch commission {
+        case "ibkr-fixed": return .ibkrFixed(IBKRFixedSchedule())
+        case "ibkr-tiered": return .ibkrTiered(IBKRTieredSchedule())
+        default:
+            if commission.hasPrefix("percent:"), let value = Double(commission.dropFirst("percent:".count)) {
+                return .percentage(value)
+            }
+            return .none
+        }
+    }
+
+    /// The slippage model the settings name (`slippage`, else `slippageBps`).
+    public var slippageModel: SlippageModel {
+        if let slippage, let model = SlippageModel(text: slippage) { return model }
+        return slippageBps > 0 ? .fixedBasisPoints(slippageBps) : .none
+    }
+
+    /// `session: regular`.
+    public var regularHoursOnly: Bool { session == "regular" }
+
+    static var slippageKind: ConfigKind<String> {
+        let allowed = "bps:N | impact:K | spread:BPS (N, K, BPS ≥ 0)"
+        return ConfigKind(
+            allowed: allowed,
+            read: { (node, key) throws(ConfigError) in
+                let text = try ConfigKind<String>.text(node, key, expecting: allowed)
+                guard SlippageModel(text: text) != nil else {
+                    throw ConfigError("must be \(allowed), got '\(text)'", key: key, at: node.origin)
+                }
+                return text
+            },
+            format: ConfigFormat.string)
+    }
+
+    static var dataKind: ConfigKind<String> {
+        ConfigKind(
+            allowed: "bundled:NAME | synthetic:N[:SEED] | DIR | FILE | sqlite:PATH",
+            read: { (node, key) throws(ConfigError) in
+                let text = try ConfigKind<String>.text(node, key, expecting: "a data source")
+                do throws(SyntheticArgumentError) {
+                    if try SyntheticMarketConfig.fromDataArgument(text) != nil { return text }
+                } catch {
+                    throw ConfigError("\(error)", key: key, at: node.origin)
+                }
+                if text.hasPrefix("sqlite:") {
+                    let path = String(text.dropFirst("sqlite:".count))
+                    guard !path.isEmpty else { throw ConfigError("sqlite: needs a path (sqlite:bars.sqlite)", key: key, at: node.origin) }
+                    return "sqlite:" + ConfigPaths.resolve(path, from: node.origin)
+                }
+                if let colon = text.firstIndex(of: ":"), text[..<colon].allSatisfy(\.isLetter), colon != text.startIndex {
+                    return text  // bundled:NAME and other named sources
+                }
+                return ConfigPaths.resolve(text, from: node.origin)
+            },
+            format: ConfigFormat.string)
+    }
+
+    static var benchmarkKind: ConfigKind<String> {
+        ConfigKind(
+            allowed: "bundled | none | FILE",
+            read: { (node, key) throws(ConfigError) in
+                let text = try ConfigKind<String>.text(node, key, expecting: "bundled, none or a file")
+                return ["bundled", "none"].contains(text) ? text : ConfigPaths.resolve(text, from: node.origin)
+            },
+            format: ConfigFormat.string)
+    }
+
+    static var commissionKind: ConfigKind<String> {
+        let allowed = "none | ibkr-fixed | ibkr-tiered | percent:P (P from 0 to 100)"
+        return ConfigKind(
+            allowed: allowed,
+            read: { (node, key) throws(ConfigError) in
+                let text = try ConfigKind<String>.text(node, key, expecting: allowed)
+                if ["none", "ibkr-fixed", "ibkr-tiered"].contains(text) { return text }
+                if text.hasPrefix("percent:"), let value = Double(text.dropFirst("percent:".count)), (0...100).contains(value) {
+                    return text
+                }
+                throw ConfigError(
+                    "must be \(allowed), got '\(text)'"
+                        + KeySuggestion.phrase(for: text, in: ["none", "ibkr-fixed", "ibkr-tiered"]),
+                    key: key, at: node.origin)
+            },
+            format: { $0 })
+    }
+}
+
+extension ConfigKind {
+    /// The same kind, with a word (`auto`) meaning "not set: chosen from other settings".
+    public func optional(auto word: String) -> ConfigKind<Value?> {
+        let read = self.read, format = self.format
+        return ConfigKind<Value?>(
+            allowed: "\(allowed), or \(word)",
+            read: { (node, key) throws(ConfigError) in
+                if node.isNull || node.scalar?.lowercased() == word { return nil }
+                return try read(node, key)
+            },
+            format: { $0.map(format) ?? word })
+    }
+}

@@ -1,0 +1,80 @@
+import LiveSession
+
+/// `connection:` where TWS / IB Gateway listens, the account, and how outages are ridden out.
+public struct ConnectionSettings: Hashable, Sendable {
+    /// TWS / IB Gateway host.
+    public var host = "127.0.0.1"
+    /// API port.
+    public var port = 7497
+    /// API client id of the bot.
+    public var clientId = 7
+    /// The account to trade (`nil`: the first managed account).
+    public var account: String?
+    /// How long a 1100 "connectivity lost" may last before the run treats it as an outage.
+    public var gracePeriod: Duration = .seconds(30)
+    /// Silence before a reqCurrentTime probe (zero: off).
+    public var heartbeat: Duration = .seconds(30)
+    /// How long the probe's answer may take.
+    public var heartbeatTimeout: Duration = .seconds(10)
+    /// IB's daily reset window `HH:MM-HH:MM` (`none`: no window).
+    public var resetWindow = "23:45-00:45"
+    /// The time zone of the window (IANA name).
+    public var resetTimeZone = "America/New_York"
+    /// Days on which the whole day may see resets (weekend maintenance).
+    public var resetDays: [String] = ["sunday"]
+
+    /// Creates the defaults.
+    public init() {}
+
+    /// The schema of the section.
+    public static var schema: ConfigSection<ConnectionSettings> {
+        ConfigSection(
+            [
+                .value("host", \.host, .text, summary: "TWS / IB Gateway host.", flag: true),
+                .value(
+                    "port", \.port, .integer(1...65_535),
+                    summary: "API port: 7497 paper TWS, 4002 paper gateway, 7496 / 4001 live.", flag: true),
+                .value(
+                    "clientId", \.clientId, .integer(0...2_147_483_647),
+                    summary: "API client id; unique per connection to one TWS.", flag: true),
+                .value(
+                    "account", \.account, ConfigKind.text.optional,
+                    summary: "The account to trade (default: the first managed account).", flag: true),
+                .value(
+                    "gracePeriod", \.gracePeriod, .duration(.zero ... .seconds(86_400)),
+                    summary: "How long a 1100 'connectivity lost' may last before the run treats it as an outage."),
+                .value(
+                    "heartbeat", \.heartbeat, .duration(.zero ... .seconds(3600)),
+                    summary: "Silence before a reqCurrentTime probe checks the connection (0s: off)."),
+                .value(
+                    "heartbeatTimeout", \.heartbeatTimeout, .duration(.seconds(1) ... .seconds(600)),
+                    summary: "How long the heartbeat probe's answer may take."),
+                .value(
+                    "resetWindow", \.resetWindow, .text,
+                    summary: "IB's daily reset window, HH:MM-HH:MM in resetTimeZone, or none."),
+                .value("resetTimeZone", \.resetTimeZone, .text, summary: "The time zone of the reset window (IANA)."),
+                .value(
+                    "resetDays", \.resetDays,
+                    .list(of: .text, allowed: "a list of day names (monday … sunday, or mon … sun)", distinct: true),
+                    summary: "Days on which resets may come at any hour (weekend maintenance)."),
+            ],
+            validate: { (settings, record, path) throws(ConfigError) in
+                do throws(ResetScheduleError) {
+                    _ = try settings.resetSchedule()
+                } catch {
+                    let key = ["resetWindow", "resetTimeZone", "resetDays"].map { ConfigSection<Self>.join(path, $0) }
+                        .first { record.origins[$0] != nil } ?? ConfigSection<Self>.join(path, "resetWindow")
+                    throw ConfigError(error.description, key: key, at: record.origins[key])
+                }
+            })
+    }
+
+    /// `monday` … `sunday`.
+    public static let dayNames = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+
+    /// IB's reset window (`nil` when there is no window and no whole days).
+    public func resetSchedule() throws(ResetScheduleError) -> ResetSchedule? {
+        let schedule = try ResetSchedule(window: resetWindow, timeZone: resetTimeZone, days: resetDays)
+        return schedule.dailyStart == nil && schedule.days.isEmpty ? nil : schedule
+    }
+}

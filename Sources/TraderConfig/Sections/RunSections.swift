@@ -1,0 +1,148 @@
+/// `health:` the event loop's watchdog.
+public struct HealthSettings: Hashable, Sendable {
+    /// No input taken by the event loop for this long raises a critical ALERT (zero: off).
+    public var stuckLoopTimeout: Duration = .seconds(30)
+
+    /// Creates the defaults.
+    public init() {}
+
+    /// The schema of the section.
+    public static var schema: ConfigSection<HealthSettings> {
+        ConfigSection([
+            .value(
+                "stuckLoopTimeout", \.stuckLoopTimeout,
+                // The idle loop ticks every second: a shorter timeout would alert on a quiet loop.
+                ConfigKind.duration(.zero ... .seconds(86_400)).checked { value in
+                    value == .zero || value >= .seconds(2) ? nil : "must be 0s (off) or at least 2s (the idle loop ticks every second)"
+                },
+                summary: "No input taken by the event loop for this long raises a critical ALERT (0s: off)."),
+        ])
+    }
+}
+
+/// `orders:` how the bot's orders are sent and what happens to them at exit and restart.
+public struct OrderSettings: Hashable, Sendable {
+    /// A time limit for orders the strategy sends without one (`nil`: none).
+    public var timeout: Duration?
+    /// Orders may fill outside regular trading hours.
+    public var outsideRth = false
+    /// Cancel the open orders at exit (else they keep working at the broker).
+    public var cancelOnExit = true
+    /// An intent journaled but never sent is resent at restart only when younger than this (zero: never).
+    public var resendMaxAge: Duration = .seconds(300)
+    /// Our orders at the broker that no journal intent knows: `adopt` or `cancel`.
+    public var unknownOrders = "adopt"
+
+    /// Creates the defaults.
+    public init() {}
+
+    /// The schema of the section.
+    public static var schema: ConfigSection<OrderSettings> {
+        ConfigSection([
+            .value(
+                "timeout", \.timeout, ConfigKind.duration(.seconds(1) ... .seconds(30 * 86_400)).optional,
+                summary: "Cancel an order the strategy sent without a time limit after this long (none: never)."),
+            .value("outsideRth", \.outsideRth, .boolean, summary: "Orders may fill outside regular trading hours."),
+            .value("cancelOnExit", \.cancelOnExit, .boolean, summary: "Cancel the open orders when the run ends."),
+            .value(
+                "resendMaxAge", \.resendMaxAge, .duration(.zero ... .seconds(7 * 86_400)),
+                summary: "At restart, an order journaled but never sent is sent only when younger than this (0s: never)."),
+            .value(
+                "unknownOrders", \.unknownOrders, .choice(["adopt", "cancel"]),
+                summary: "At start, orders of ours at the broker that the journal does not know are adopted or cancelled."),
+        ])
+    }
+}
+
+/// `logging:` the run's log.
+public struct LoggingSettings: Hashable, Sendable {
+    /// The lowest level written.
+    public var level = "info"
+    /// A file that receives the log besides standard error (`nil`: none).
+    public var file: String?
+    /// Time between portfolio summaries in the log.
+    public var summaryInterval: Duration = .seconds(30)
+
+    /// Creates the defaults.
+    public init() {}
+
+    /// The levels, from the most verbose.
+    public static let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+
+    /// The schema of the section.
+    public static var schema: ConfigSection<LoggingSettings> {
+        ConfigSection([
+            .value("level", \.level, .choice(levels), summary: "The lowest level logged."),
+            .value(
+                "file", \.file, ConfigKind.path.optional,
+                summary: "Also write the log to this file (rotated at 10 MB; none: standard error only)."),
+            .value(
+                "summaryInterval", \.summaryInterval, .duration(.seconds(1) ... .seconds(86_400)),
+                summary: "Time between portfolio summaries in the log."),
+        ])
+    }
+}
+
+/// `journal:` the order journal (SQLite) that makes restarts safe. `journal: none` runs without one, which also
+/// needs `--no-journal` on the command line and is refused for live accounts.
+public struct JournalSettings: Hashable, Sendable {
+    /// The journal file; `nil` only with `journal: none`.
+    public var path: String? = "journal.sqlite"
+    /// `normal` (crash-safe, on disk within a second) or `full` (an fsync per commit).
+    public var durability = "normal"
+
+    /// Creates the defaults.
+    public init() {}
+
+    /// Whether the journal is switched off (`journal: none`).
+    public var isDisabled: Bool { path == nil }
+
+    /// The schema of the section.
+    public static var schema: ConfigSection<JournalSettings> {
+        ConfigSection([
+            .value(
+                "path", \.path, ConfigKind<String?>(
+                    allowed: "a file path (relative to the config file's folder)",
+                    read: { (node, key) throws(ConfigError) in
+                        if node.isNull || node.scalar?.trimmingSpaces.isEmpty == true {
+                            throw ConfigError(
+                                "empty; name the journal file, or write 'journal: none' (and pass --no-journal) to run "
+                                    + "without one", key: key, at: node.origin)
+                        }
+                        return try ConfigKind.path.read(node, key)
+                    },
+                    format: { $0.map(ConfigFormat.string) ?? "none" }),
+                summary: "The journal file (relative to the config file's folder).", flag: false),
+            .value(
+                "durability", \.durability, .choice(["normal", "full"]),
+                summary: "normal: crash-safe at once, on disk within a second; full: an fsync per commit (power-loss safe)."),
+        ])
+    }
+
+    /// The section as a field, taking `journal: none` and `journal: PATH` as short forms.
+    static var field: ConfigField<TraderConfiguration> {
+        let section = ConfigField<TraderConfiguration>.section(
+            "journal", \.journal, schema, summary: "The order journal (SQLite), or none.")
+        return ConfigField(
+            key: "journal",
+            decode: { (node, root, path, record) throws(ConfigError) in
+                if let text = node.scalar?.trimmingSpaces {
+                    if text.isEmpty {
+                        throw ConfigError(
+                            "empty; name the journal file, or write 'journal: none' (and pass --no-journal) to run "
+                                + "without one", key: path + ".path", at: node.origin)
+                    }
+                    if text.lowercased() == "none" {
+                        root.journal.path = nil
+                        record.origins[path + ".path"] = node.origin
+                        return
+                    }
+                    root.journal.path = try ConfigKind.path.read(node, path + ".path")
+                    record.origins[path + ".path"] = node.origin
+                    return
+                }
+                try section.decode(node, &root, path, &record)
+            },
+            show: section.show, describe: section.describe)
+    }
+}

@@ -1,0 +1,149 @@
+import Analytics
+import Backtest
+import Foundation
+import TraderConfig
+import TradingEngine
+import TradingModel
+
+/// Metrics, terminal summary and output files of one backtest run.
+public struct BacktestSummaryReport {
+    /// The run.
+    public let result: BacktestResult
+    /// The strategy as reports name it (`momentum`, `performance allocator over sma-cross`).
+    let strategyTitle: String
+    /// Daily bars print dates; intraday bars print UTC datetimes.
+    let isDaily: Bool
+    let periodsPerYear: Int
+    /// The equity curve in Analytics form, read in place (a 1M-bar run's curve is tens of MB).
+    let equity: EquitySeries
+    /// The metrics.
+    public let report: PerformanceReport
+    let benchmarkName: String?
+    let benchmarkCloses: [Double]?
+    let parameters: [String: JSONValue]
+    /// The risk limits in effect, with their origin.
+    public let riskProfile: RiskProfile
+    /// Sections computed where the bars were still at hand (the correlation matrix).
+    public var extraSections: [HTMLReportSection] = []
+    /// Why a benchmark was not used (a daily benchmark against intraday equity), for the warnings.
+    var benchmarkNote: String?
+
+    /// Computes the metrics (against the benchmark `backtest.benchmark` names) and the report's parameters.
+    /// - Throws: `TraderError` when the benchmark file cannot be read or the metrics cannot be computed.
+    public init(
+        result: BacktestResult, configuration: TraderConfiguration, spec: StrategySpec?, isDaily: Bool,
+        periodsPerYear: Int, dataDescription: String
+    ) throws(TraderError) {
+        let settings = configuration.backtest
+        self.result = result
+        riskProfile = configuration.risk.profile(for: spec)
+        strategyTitle = configuration.strategy.title
+        self.isDaily = isDaily
+        self.periodsPerYear = periodsPerYear
+        let equity = result.analyticsEquity
+        self.equity = equity
+        let benchmarkSetting = settings.benchmark ?? (isDaily ? "bundled" : "none")
+        var benchmarkName: String?
+        var benchmarkCloses: [Double]?
+        if benchmarkSetting != "none", !equity.isEmpty {
+            let path = benchmarkSetting == "bundled" ? try BenchmarkFiles.bundledPath() : benchmarkSetting
+            let text = try TextFiles.read(path)
+            do throws(CSVReadError) {
+                let prices = try CSVReader.prices(from: text)
+                if prices.allSatisfy({ $0.time % 86_400 == 0 }), !isDaily {
+                    // Minute returns against a daily close carried forward: beta near 0 and alpha ≈ the return.
+                    benchmarkNote = "The benchmark \(benchmarkSetting) is daily and the equity intraday: alpha, beta and "
+                        + "correlation would compare each bar's return with a daily close carried forward, so the "
+                        + "report is made without a benchmark. Give an intraday benchmark of the same bar size."
+                } else {
+                    benchmarkCloses = try CSVReader.align(prices, to: (0..<equity.count).map(equity.time))
+                    benchmarkName = benchmarkSetting == "bundled"
+                        ? "^GSPC" : URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+                }
+            } catch {
+                if case .benchmarkStartsTooLate = error {
+                    Terminal.printError("warning: benchmark \(path) starts after the backtest; reporting without it")
+                } else {
+                    throw TraderError("\(path): \(error)")
+                }
+            }
+            if let benchmarkNote { Terminal.printError("warning: \(benchmarkNote)") }
+        }
+        self.benchmarkName = benchmarkName
+        self.benchmarkCloses = benchmarkCloses
+        do {
+            report = try PerformanceReport.analyze(
+                equity: equity, benchmarkCloses: benchmarkCloses, trades: result.analyticsTrades,
+                periodsPerYear: periodsPerYear)
+        } catch {
+            throw TraderError("cannot compute metrics: \(error)")
+        }
+        parameters = Self.parameters(
+            configuration, dataDescription: dataDescription, symbols: result.universe.instruments.count,
+            benchmarkName: benchmarkName, periodsPerYear: periodsPerYear)
+    }
+
+    /// How times are printed: dates for daily data, UTC datetimes otherwise.
+    func timeText(_ time: Timestamp) -> String { BacktestOutput(result: result, isDaily: isDaily).time(time) }
+
+    /// The terminal summary: the metrics, the run's counts, the risk profile and the warnings.
+    public func table(engineSeconds: Double, runSeconds: Double) -> String {
+        let bars = result.barsProcessed
+        let extra = runCounts + [
+            ("Commissions", result.commissions.centsDescription),
+            ("Bars processed", "\(bars) (\(result.universe.instruments.count) symbols)"),
+            ("Engine", String(format: "%.3f s, %@ bars/s", engineSeconds, Self.rate(Double(bars) / max(engineSeconds, 1e-9)))),
+            ("Whole run (load + run + metrics)", String(format: "%.3f s", runSeconds)),
+        ] + riskProfileRows
+        let benchmark = benchmarkName.map { " vs \($0)" } ?? ""
+        var text = SummaryTable.render(report.metricValues, title: "Backtest: \(strategyTitle)\(benchmark)", extra: extra)
+        for warning in result.warnings(format: timeText) { text += "warning: \(warning)\n" }
+        if let short = report.shortSampleWarning { text += "warning: \(short)\n" }
+        return text
+    }
+
+    /// Writes trades.csv, orders.csv, equity.csv, allocations.csv (the performance allocator), summary.json and
+    /// report.html.
+    /// - Throws: `TraderError` naming a file that cannot be written.
+    public func write(to directory: String, engineSeconds: Double) throws(TraderError) {
+        let output = BacktestOutput(result: result, isDaily: isDaily)
+        try output.writeTradesCSV(to: directory + "/trades.csv")
+        try output.writeOrdersCSV(to: directory + "/orders.csv")
+        try output.writeEquityCSV(to: directory + "/equity.csv")
+        if !result.allocations.isEmpty {
+            try TextFiles.write(result.allocationsCSV(format: timeText), to: directory + "/allocations.csv")
+        }
+        try TextFiles.write(
+            report.summaryJSON(parameters: parameters, extra: summaryExtra(engineSeconds: engineSeconds)),
+            to: directory + "/summary.json")
+        var input = HTMLReportInput(
+            title: "IBTrader backtest: \(strategyTitle)", report: report, series: equity,
+            benchmarkCloses: benchmarkCloses, benchmarkName: benchmarkName ?? "Benchmark", trades: result.analyticsTrades,
+            parameters: parameters.mapValues { value in
+                if case .string(let text) = value { return text }
+                return value.serialized()
+            })
+        input.warnings = result.warnings(format: timeText) + (benchmarkNote.map { [$0] } ?? [])
+        input.sections = result.allocatorSections + result.reportSections(profile: riskProfile) + extraSections
+        try TextFiles.write(HTMLReport.render(input), to: directory + "/report.html")
+    }
+
+    /// The files `write(to:engineSeconds:)` writes, for the line that says so.
+    public var fileNames: String {
+        "trades.csv, orders.csv, equity.csv" + (result.allocations.isEmpty ? "" : ", allocations.csv")
+            + ", summary.json, report.html"
+    }
+
+    /// `12.3 M`, `4.5 k`, `12`.
+    public static func rate(_ value: Double) -> String {
+        value >= 1e6 ? String(format: "%.1f M", value / 1e6) : value >= 1e3 ? String(format: "%.1f k", value / 1e3) : String(format: "%.0f", value)
+    }
+}
+
+extension JSONEncoder {
+    static var sorted: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+}

@@ -1,0 +1,159 @@
+import Backtest
+import BundledData
+import Foundation
+import Storage
+import TradingModel
+
+/// Turns `--data bundled:NAME|DIR|FILE|sqlite:PATH` (+ `--symbols`, `--bar`) into the CSV files (or the bar store
+/// series) to load and a sector map.
+///
+/// Symbols come from file names: `AAPL_1d.csv` → `AAPL`, `SPY.csv` → `SPY`. A folder's `sectors.csv`
+/// (`symbol,name,sector,industry`) supplies sectors.
+public struct DataSourceResolver {
+    /// What a data argument names.
+    public struct Resolved: Sendable {
+        /// CSV files by symbol.
+        public var files: [(symbol: Symbol, path: String)]
+        /// Sectors by symbol (from a folder's sectors.csv).
+        public var sectors: [Symbol: String]
+        /// How reports name the data.
+        public var description: String
+        /// For `sqlite:PATH`: the store, its series' bar size and the symbols to read (`files` is then empty).
+        public var store: (path: String, barSize: BarSize, symbols: [Symbol])? = nil
+        /// For `synthetic:N[:SEED]`: the generator's settings (`files` is then empty).
+        public var synthetic: SyntheticMarketConfig? = nil
+    }
+
+    /// Resolves a data argument.
+    /// - Throws: `TraderError` naming what is missing.
+    public static func resolve(_ argument: String, symbols: [String]?, barSize: String? = nil) throws(TraderError) -> Resolved {
+        let synthetic: SyntheticMarketConfig?
+        do throws(SyntheticArgumentError) {
+            synthetic = try SyntheticMarketConfig.fromDataArgument(argument)
+        } catch {
+            throw TraderError("backtest.data: \(error)")
+        }
+        if let synthetic {
+            guard symbols == nil || symbols?.isEmpty == true else {
+                throw TraderError("universe.symbols does not apply to synthetic data (its symbols are SYN000, SYN001, …)")
+            }
+            return Resolved(
+                files: [], sectors: [:],
+                description: "\(argument) (\(synthetic.symbols) synthetic symbols, \(synthetic.bars) daily bars, seed \(synthetic.seed))",
+                synthetic: synthetic)
+        }
+        if argument.hasPrefix("sqlite:") {
+            return try resolveStore(path: String(argument.dropFirst("sqlite:".count)), symbols: symbols, barSize: barSize)
+        }
+        let url: URL
+        var description = argument
+        if argument.hasPrefix("bundled:") {
+            let name = String(argument.dropFirst("bundled:".count))
+            guard let set = BundledDataSet(rawValue: name) else {
+                throw TraderError("\(BundledDataError.unknownDataSet(name))")
+            }
+            do {
+                url = try set.directory()
+            } catch {
+                throw TraderError("\(error)")
+            }
+            description = "bundled:\(name) (\(set.summary))"
+        } else {
+            url = URL(fileURLWithPath: argument)
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw TraderError("backtest.data: no such file or folder: \(url.path)")
+        }
+        var files: [(symbol: Symbol, path: String)] = []
+        var sectors: [Symbol: String] = [:]
+        if isDirectory.boolValue {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+            for name in names.sorted() where name.lowercased().hasSuffix(".csv") && name != "sectors.csv" {
+                files.append((Symbol(symbol(fromFileName: name)), url.appendingPathComponent(name).path))
+            }
+            let sectorFile = url.appendingPathComponent("sectors.csv")
+            if FileManager.default.fileExists(atPath: sectorFile.path) {
+                sectors = try readSectors(sectorFile.path)
+            }
+        } else {
+            files.append((Symbol(symbol(fromFileName: url.lastPathComponent)), url.path))
+        }
+        if let symbols, !symbols.isEmpty {
+            let wanted = symbols.map { $0.uppercased() }
+            let available = Dictionary(files.map { ($0.symbol.rawValue.uppercased(), $0) }, uniquingKeysWith: { a, _ in a })
+            let missing = wanted.filter { available[$0] == nil }
+            guard missing.isEmpty else {
+                let sample = files.prefix(12).map(\.symbol.rawValue).joined(separator: ", ")
+                throw TraderError("universe.symbols: not in \(argument): \(missing.joined(separator: ", ")) (available: \(sample)\(files.count > 12 ? ", …" : ""))")
+            }
+            files = wanted.compactMap { available[$0] }
+        }
+        guard !files.isEmpty else { throw TraderError("backtest.data: no CSV files in \(url.path)") }
+        return Resolved(files: files, sectors: sectors, description: description)
+    }
+
+    /// `AAPL_1d.csv` → `AAPL`; `BRK.B.csv` → `BRK.B`.
+    public static func symbol(fromFileName name: String) -> String {
+        var base = name
+        if base.lowercased().hasSuffix(".csv") { base = String(base.dropLast(4)) }
+        if let underscore = base.lastIndex(of: "_") {
+            let suffix = base[base.index(after: underscore)...]
+            if ["1d", "1min", "5min", "1h", "1mo", "daily", "1m"].contains(suffix.lowercased()) {
+                base = String(base[..<underscore])
+            }
+        }
+        return base
+    }
+
+    private static func readSectors(_ path: String) throws(TraderError) -> [Symbol: String] {
+        let text = try TextFiles.read(path)
+        var lines = text.split(whereSeparator: \.isNewline).map(String.init)
+        guard !lines.isEmpty else { return [:] }
+        let header = splitCSVLine(lines.removeFirst()).map { $0.lowercased() }
+        guard let symbolColumn = header.firstIndex(of: "symbol"), let sectorColumn = header.firstIndex(of: "sector") else {
+            throw TraderError("\(path):1: sectors.csv needs 'symbol' and 'sector' columns")
+        }
+        var sectors: [Symbol: String] = [:]
+        for line in lines {
+            let fields = splitCSVLine(line)
+            guard fields.count > max(symbolColumn, sectorColumn) else { continue }
+            sectors[Symbol(fields[symbolColumn])] = fields[sectorColumn]
+        }
+        return sectors
+    }
+
+    /// Splits one CSV line, honouring double-quoted fields (`"Analog Devices, Inc."`, `""` for a quote).
+    public static func splitCSVLine(_ line: String) -> [String] {
+        let characters = Array(line)
+        var fields: [String] = []
+        var current = ""
+        var inQuotes = false
+        var index = 0
+        while index < characters.count {
+            let character = characters[index]
+            if inQuotes {
+                if character == "\"" {
+                    if index + 1 < characters.count, characters[index + 1] == "\"" {
+                        current.append("\"")
+                        index += 1
+                    } else {
+                        inQuotes = false
+                    }
+                } else {
+                    current.append(character)
+                }
+            } else if character == "\"" {
+                inQuotes = true
+            } else if character == "," {
+                fields.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+            index += 1
+        }
+        fields.append(current)
+        return fields
+    }
+}

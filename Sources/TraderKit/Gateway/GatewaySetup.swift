@@ -1,0 +1,112 @@
+import BundledData
+import Foundation
+import GatewaySimulator
+import Logging
+import TraderConfig
+import TradingModel
+
+/// What `ibtrader gateway` and `ibtrader run --simulated` need to start the simulator: its data, its start time and
+/// its checked options.
+public enum GatewaySetup {
+    /// `bundled` (= bundled:stocks-unadjusted: prices as they traded, as a broker serves them), `bundled:NAME`, a folder of `SYMBOL_1d.csv` files, or `count` synthetic symbols.
+    /// - Throws: `TraderError` naming what is missing.
+    public static func data(_ argument: String, synthetic count: Int?, seed: UInt64) throws(TraderError) -> MarketDataSet {
+        if let count {
+            guard (1...5000).contains(count) else { throw TraderError("--synthetic must be from 1 to 5000, got \(count)") }
+            return MarketDataSet.synthetic(count: count, seed: seed)
+        }
+        var bundled: BundledDataSet?
+        if argument == "bundled" { bundled = .stocksUnadjusted }
+        if argument.hasPrefix("bundled:") {
+            let name = String(argument.dropFirst("bundled:".count))
+            guard let set = BundledDataSet(rawValue: name) else { throw TraderError("\(BundledDataError.unknownDataSet(name))") }
+            bundled = set
+        }
+        do throws(MarketDataError) {
+            if let bundled { return try MarketDataSet.bundled(bundled) }
+            return try MarketDataSet.load(directory: URL(fileURLWithPath: argument, isDirectory: true))
+        } catch {
+            throw TraderError(error.description)
+        }
+    }
+
+    /// The replay start of `--start YYYY-MM-DD` (1970 to 2200): that day's session open, 14:30 UTC.
+    public static func start(_ text: String) throws(TraderError) -> Timestamp {
+        let day: String
+        do { day = try ConfigKind.date.read(.scalar(text, origin: .flag("--start")), "start") } catch {
+            throw TraderError(error.description)
+        }
+        let parts = day.split(separator: "-").compactMap { Int($0) }
+        return Timestamp(year: parts[0], month: parts[1], day: parts[2], secondOfDay: 14 * 3600 + 30 * 60)
+    }
+
+    /// A listening port: 1 to 65535, or 0 for any free port when `allowsAny`.
+    public static func port(_ value: Int, flag: String, allowsAny: Bool) throws(TraderError) -> Int {
+        guard (allowsAny ? 0 : 1)...65_535 ~= value else {
+            throw TraderError("\(flag) must be from \(allowsAny ? "0 (any free port)" : "1") to 65535, got \(value)")
+        }
+        return value
+    }
+
+    /// A warning for a listener that other machines can reach (the simulator has no authentication).
+    public static func exposureWarning(bind: String) -> String? {
+        guard !["127.0.0.1", "::1", "localhost"].contains(bind) else { return nil }
+        return "warning: listening on \(bind) lets any machine that reaches it trade this simulated account; "
+            + "use --bind 127.0.0.1 unless that is intended"
+    }
+
+    /// The in-process simulator of `ibtrader run --simulated`: bundled daily stocks (unadjusted) on a free loopback port, an
+    /// hour into the data.
+    public static func simulated(account: String, speed: Double) throws(TraderError) -> GatewaySimulator {
+        let data = try self.data("bundled", synthetic: nil, seed: 0)
+        var logger = Logger(label: "ibtrader.gateway")
+        logger.logLevel = .warning
+        return GatewaySimulator(
+            configuration: GatewaySimulatorConfiguration(
+                host: "127.0.0.1", port: 0, data: data, gateway: GatewayConfiguration(accountCode: account),
+                start: data.defaultStart + .seconds(3600), clock: .speed(speed)),
+            logger: logger)
+    }
+}
+
+extension GatewaySetup {
+    /// `ibtrader gateway --list`: one line per symbol with its exchange, date range and name.
+    public static func listing(_ data: MarketDataSet) -> String {
+        var lines = ["\(data.name): \(data.instruments.count) symbols"]
+        for instrument in data.instruments {
+            let first = instrument.series.firstTime.map { String($0.description.prefix(10)) } ?? "-"
+            let last = instrument.series.lastTime.map { String($0.description.prefix(10)) } ?? "-"
+            lines.append("\(instrument.symbol)\t\(instrument.primaryExchange)\t\(first)..\(last)\t\(instrument.longName)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Serves until the simulator (or its admin port) stops; `announce` is told the bound port and replay time.
+    public static func serve(
+        _ simulator: GatewaySimulator, adminPort: Int?, announce: @Sendable (Int, Timestamp) -> Void
+    ) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await simulator.run() }
+            if let adminPort { group.addTask { try await simulator.runAdmin(port: adminPort) } }
+            announce(await simulator.listeningPort(), await simulator.now())
+            try await group.next()
+        }
+    }
+}
+
+extension GatewaySetup {
+    /// Runs `body` with the in-process simulator of `run --simulated` listening on a free loopback port (its port
+    /// passed in), and stops the simulator when `body` returns.
+    public static func withSimulated(
+        account: String, speed: Double, logger: Logger, _ body: @Sendable (Int) async throws -> Void
+    ) async throws {
+        let simulator = try simulated(account: account, speed: speed)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await simulator.run() }
+            let port = await simulator.listeningPort()
+            logger.notice("simulator listening on 127.0.0.1:\(port), replay x\(speed), bundled stocks")
+            try await body(port)
+            group.cancelAll()
+        }
+    }
+}

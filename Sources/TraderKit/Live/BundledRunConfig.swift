@@ -1,0 +1,53 @@
+/// `examples/momentum-paper.yaml`, embedded for `ibtrader run --simulated` without `--config` (a test keeps the two
+/// equal).
+public enum BundledRunConfig {
+    /// The file's text.
+    public static let text = #"""
+# ibtrader run --config examples/momentum-paper.yaml   (or: ibtrader run --simulated, which embeds this file)
+#
+# A small, fast momentum rotation on the bundled daily stocks, meant for paper trading and the simulator: it ranks
+# the four stocks by their rate of change over the last 12 five-second bars (one minute) and holds the best two,
+# rebalancing every minute of data. Against `ibtrader run --simulated` (replay speed 10) it trades within seconds.
+# Every key is documented in docs/configuration.md (`ibtrader config show --config FILE` prints the effective
+# values and where each came from). Every key can be overridden by an environment variable named after its path:
+# connection.port ← IBTRADER_CONNECTION_PORT, orders.cancelOnExit ← IBTRADER_ORDERS_CANCEL_ON_EXIT; a .env file
+# next to this one is read too.
+connection:
+  host: 127.0.0.1
+  port: 7497            # 7497 paper TWS, 4002 paper gateway (a live account also needs --live or --confirm-live)
+  clientId: 7
+  # account: DU1234567  # default: the first managed account
+universe:
+  symbols: [AAPL, GOOG, IBM, MSFT]
+strategy:
+  name: momentum        # momentum | sma-cross | ema-cross | rsi | bollinger (as in `ibtrader backtest`)
+  cash: 100000          # the engine's capital (it may be less than the account's)
+  parameters:           # only the keys written here change the strategy's defaults
+    lookback: 12
+    holdings: 2
+    rebalance: 12       # every 12 bars (or daily | weekly | monthly)
+    minimumScore: none
+    investedFraction: 0.5
+    rankBuffer: 1            # keep a holding until it ranks last of the four (no flip-flop on tick noise)
+    minimumWeightChange: 0.05   # no resize under 5 % of equity (no 1-share trades at the $1 minimum commission)
+risk:
+  maxPositionPercentOfEquity: 40
+orders:
+  timeout: 5m           # cancel an order the strategy left working this long
+  outsideRth: false
+  cancelOnExit: true
+data:
+  barSize: 5 secs       # warm-up bars; the live bars are TWS's 5-second real-time bars
+  warmup: 1h            # how much history warms the indicators up (also IB's form: 3600 S)
+  marketDataType: realtime   # realtime | delayed | frozen | delayed-frozen
+  delayedFallback: true
+  quotes: auto          # auto (as the strategy asks) | on | off: reqMktData quotes beside the bars
+journal:
+  path: momentum-paper.journal.sqlite   # relative to this file's folder
+logging:
+  level: info           # trace | debug | info | notice | warning | error | critical
+  # file: momentum-paper.log
+  summaryInterval: 30s  # time between portfolio summaries
+
+"""#
+}

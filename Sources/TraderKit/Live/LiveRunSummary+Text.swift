@@ -1,0 +1,22 @@
+import InteractiveBrokers
+import TradingModel
+import LiveSession
+
+extension LiveRunSummary {
+    /// The line `ibtrader run` prints when the run ends.
+    public var endLine: String {
+        let positions = brokerPositions.filter { $0.value != .zero }
+            .map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", ")
+        return "run ended (\(stopReason)): account \(account), \(bars) bars after \(warmupBars) warm-up bars, "
+            + "\(commands) orders/cancels, \(fills) fills, \(denials) risk denials, realized P&L "
+            + "\(realizedPnL.centsDescription) before commissions; broker positions: [\(positions)]"
+    }
+
+    /// The end line, and where the journal is with the commands that read it.
+    public func endText(journal: String?) -> String {
+        guard let journal else { return endLine }
+        let quoted = journal.contains(" ") ? "'\(journal)'" : journal
+        return endLine + "\njournal: \(journal) (see it with `ibtrader journal --journal \(quoted)`, "
+            + "re-run its decisions with `ibtrader replay \(quoted)`)"
+    }
+}

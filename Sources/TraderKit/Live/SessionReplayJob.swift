@@ -1,0 +1,113 @@
+import Foundation
+import InteractiveBrokers
+import JournalModel
+import LiveSession
+import Storage
+import TraderConfig
+
+/// What `ibtrader replay JOURNAL` does: re-runs a logged live session's core offline, with the session's own
+/// configuration (the actions must be identical) or another one ("what would my bot have done").
+public enum SessionReplayJob {
+    /// The lines `replay --list` prints.
+    public static func list(journal: String) throws(TraderError) -> [String] {
+        let sessions = try open(journal).sessions
+        guard !sessions.isEmpty else { return ["\(journal) has no logged session"] }
+        return sessions.map { "session \($0.number): started \($0.startedAt), \($0.steps) inputs" }
+    }
+
+    /// Replays a session.
+    /// - Parameters:
+    ///   - journal: the journal of the run.
+    ///   - session: the session number (`nil`: the latest with inputs).
+    ///   - config: replay with this configuration instead of the logged one.
+    /// - Returns: the report; with the logged configuration, `firstDifference` set means the replay disagrees.
+    public static func replay(
+        journal: String, session: Int64?, config: (loaded: LoadedConfiguration, name: String)?, verbose: Bool
+    ) throws(TraderError) -> ReplayReport {
+        let (file, sessions) = try open(journal)
+        let picked = session.map { number in sessions.first { $0.number == number } } ?? sessions.last { $0.steps > 0 }
+        guard let chosen = picked else {
+            throw TraderError(
+                session.map { "\(journal) has no session \($0) (see --list)" }
+                    ?? "\(journal) has no logged session: run `ibtrader run` with a journal first")
+        }
+        let logged: SessionSettings
+        let loggedStrategy: SessionStrategy?
+        let steps: [JournalSessionStep]
+        do {
+            logged = try SessionLog.decode(SessionSettings.self, header: chosen.settings)
+            loggedStrategy = try chosen.strategy.map { try SessionLog.decode(SessionStrategy.self, header: $0) }
+            steps = try file.sessionSteps(session: chosen.number)
+        } catch {
+            throw TraderError("session \(chosen.number) of \(journal) cannot be read: \(error)")
+        }
+        let replayed: [SessionReplay.Step]
+        do {
+            if let config {
+                let runner = LiveRunSetup.runner(config.loaded.settings, options: LiveRunOptions())
+                replayed = try config.loaded.settings.strategy.runner.replay(
+                    steps, runner, logged, chosen.startedAt)
+            } else if let loggedStrategy {
+                replayed = try SessionReplay.replay(
+                    steps, settings: logged, strategy: loggedStrategy, startedAt: chosen.startedAt)
+            } else {
+                throw TraderError(
+                    "session \(chosen.number) traded a strategy of its own, which the log cannot rebuild: give "
+                        + "--config FILE")
+            }
+        } catch let error as TraderError {
+            throw error
+        } catch {
+            throw TraderError("session \(chosen.number) of \(journal) cannot be replayed: \(error)")
+        }
+        let heading = "session \(chosen.number) of \(journal): started \(chosen.startedAt), \(steps.count) inputs, "
+            + "replayed with \(config?.name ?? "its logged configuration")"
+        return ReplayReport(heading: heading, steps: replayed, verbose: verbose)
+    }
+
+    static func open(_ journal: String) throws(TraderError) -> (file: OrderJournal, sessions: [JournalSession]) {
+        do {
+            let file = try OrderJournal(path: journal, createIfMissing: false)
+            return (file, try file.sessions())
+        } catch { throw TraderError("\(error)") }
+    }
+}
+
+/// What a replay prints: the actions (order actions unless verbose) with their times, then the verdict.
+public struct ReplayReport: Sendable {
+    /// Which session, replayed with what.
+    public let heading: String
+    /// The replayed steps beside the logged ones.
+    public let steps: [SessionReplay.Step]
+    /// Print every action, not only the order actions.
+    public let verbose: Bool
+
+    /// The first step whose actions differ from the log's.
+    public var firstDifference: SessionReplay.Step? { steps.first { !$0.agrees } }
+
+    /// The report's lines.
+    public var lines: [String] {
+        var lines = [heading]
+        for step in steps {
+            for action in step.replayed where verbose || action.isOrderAction {
+                lines.append("\(step.time)  \(action.summary)")
+            }
+        }
+        let replayedOrders = steps.reduce(0) { $0 + $1.replayed.filter(\.isOrderAction).count }
+        let loggedOrders = steps.reduce(0) { $0 + $1.recorded.filter(\.isOrderAction).count }
+        let actions = steps.reduce(0) { $0 + $1.replayed.count }
+        guard let step = firstDifference else {
+            lines.append(
+                "the actions are identical: \(steps.count) inputs, \(actions) actions, \(replayedOrders) order actions")
+            return lines
+        }
+        lines.append(
+            "the actions differ from the log (\(loggedOrders) order actions logged, \(replayedOrders) replayed); "
+                + "the first difference is at input \(step.sequence) (\(step.time)): \(step.input.summary)")
+        let common = min(step.recorded.count, step.replayed.count)
+        let k = (0..<common).first { step.recorded[$0] != step.replayed[$0] } ?? common
+        lines.append("  logged:   " + (k < step.recorded.count ? step.recorded[k].summary : "(nothing more)"))
+        lines.append("  replayed: " + (k < step.replayed.count ? step.replayed[k].summary : "(nothing more)"))
+        return lines
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Logging
+
+/// Appends log lines to a file (created 0600: a trading log is nobody else's business); at `maxBytes` the file is
+/// renamed to `<path>.1` (replacing the previous one) and a new file is started.
+public struct FileLogHandler: LogHandler {
+    /// The open file, shared by the handler's copies.
+    final class Sink: @unchecked Sendable {
+        // @unchecked: every access to `handle` and `written` holds `lock`.
+        let path: String
+        let maxBytes: UInt64
+        let lock = NSLock()
+        var handle: FileHandle
+        var written: UInt64
+
+        init(path: String, maxBytes: UInt64) throws {
+            self.path = path
+            self.maxBytes = maxBytes
+            (handle, written) = try Self.open(path)
+        }
+
+        static func open(_ path: String) throws -> (FileHandle, UInt64) {
+            if !FileManager.default.fileExists(atPath: path) {
+                try FileManager.default.createDirectory(
+                    at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+                _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+            }
+            guard let handle = FileHandle(forWritingAtPath: path) else { throw FileLogError(path: path) }
+            return (handle, handle.seekToEndOfFile())
+        }
+
+        func write(_ line: String) {
+            lock.withLock {
+                let data = Data(line.utf8)
+                handle.write(data)
+                written += UInt64(data.count)
+                guard written >= maxBytes else { return }
+                try? handle.close()
+                let old = path + ".1"
+                try? FileManager.default.removeItem(atPath: old)
+                try? FileManager.default.moveItem(atPath: path, toPath: old)
+                if let (next, size) = try? Self.open(path) {
+                    handle = next
+                    written = size
+                }
+            }
+        }
+    }
+
+    let sink: Sink
+    let label: String
+    public var logLevel: Logger.Level = .info
+    public var metadata: Logger.Metadata = [:]
+
+    /// Opens (or creates) the file.
+    /// - Throws: `FileLogError` when the file cannot be opened for writing.
+    public init(path: String, label: String, maxBytes: UInt64 = 10_000_000) throws {
+        sink = try Sink(path: path, maxBytes: maxBytes)
+        self.label = label
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        let time = ISO8601DateFormatter().string(from: Date())
+        var all = metadata
+        if let extra = event.metadata { all.merge(extra) { $1 } }
+        let tail = all.isEmpty ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        sink.write("\(time) \(event.level) \(label): \(event.message)\(tail)\n")
+    }
+}
+
+/// A log file that cannot be opened.
+public struct FileLogError: Error, CustomStringConvertible {
+    /// The file.
+    public let path: String
+    public var description: String { "cannot open log file '\(path)' for writing" }
+}
+
+/// The run's logger from `logging:`: standard error, plus the file when one is configured.
+public enum RunLogging {
+    /// A logger at the configured level.
+    /// - Parameters:
+    ///   - level: `logging.level`.
+    ///   - file: `logging.file`.
+    ///   - label: the logger's label.
+    public static func logger(level: String, file: String?, label: String = "ibtrader.run") throws -> Logger {
+        let fileHandler = try file.map { try FileLogHandler(path: $0, label: label) }
+        var logger = Logger(label: label) { label in
+            let console = StreamLogHandler.standardError(label: label)
+            guard let fileHandler else { return console }
+            return MultiplexLogHandler([console, fileHandler])
+        }
+        logger.logLevel = Logger.Level(rawValue: level) ?? .info
+        return logger
+    }
+}

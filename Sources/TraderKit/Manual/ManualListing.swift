@@ -1,0 +1,171 @@
+import Analytics
+import Foundation
+import InteractiveBrokers
+
+/// What the manual commands print: tables for people, JSON lines (`--json`) for scripts.
+public enum ManualListing {
+    /// `ibtrader orders`.
+    public static func orders(_ orders: [ManualOpenOrder], json: Bool) -> [String] {
+        if json {
+            return orders.map { o in
+                JSONLine.render([
+                    "record": .string("openOrder"), "orderId": .integer(o.orderID), "clientId": .integer(o.clientID),
+                    "permId": .string("\(o.permID)"), "orderRef": .string(o.orderRef), "account": .string(o.account),
+                    "symbol": .string(o.symbol), "action": .string(o.action), "quantity": .string(o.quantity),
+                    "type": .string(o.type), "tif": .string(o.timeInForce), "status": .string(o.status),
+                    "parentId": .integer(o.parentID),
+                ])
+            }
+        }
+        let rows = orders.map { o in
+            [
+                "\(o.orderID)", "\(o.clientID)", o.orderRef, o.symbol, o.action, o.quantity, o.type, o.timeInForce,
+                o.status, o.parentID == 0 ? "" : "\(o.parentID)",
+            ]
+        }
+        return [
+            "Open orders (\(orders.count))",
+            TextTable.render(
+                header: ["order id", "client", "orderRef", "symbol", "action", "qty", "type", "tif", "status", "parent"],
+                rows: rows, rightAligned: [0, 1, 5]),
+        ]
+    }
+
+    /// `ibtrader positions`.
+    public static func positions(_ positions: [ManualPosition], json: Bool) -> [String] {
+        if json {
+            return positions.map { p in
+                JSONLine.render([
+                    "record": .string("position"), "account": .string(p.account), "symbol": .string(p.symbol),
+                    "conId": .integer(p.contractID), "quantity": .string("\(p.quantity)"),
+                    "averageCost": .number(p.averageCost),
+                ])
+            }
+        }
+        let rows = positions.map { [$0.account, $0.symbol, "\($0.contractID)", "\($0.quantity)", String(format: "%.4f", $0.averageCost)] }
+        return [
+            "Positions (\(positions.count))",
+            TextTable.render(header: ["account", "symbol", "conId", "qty", "avg cost"], rows: rows, rightAligned: [2, 3, 4]),
+        ]
+    }
+
+    /// `ibtrader account`.
+    public static func account(_ report: ManualAccountReport, json: Bool) -> [String] {
+        let pnl: [(String, Double?)] = [
+            ("DailyPnL", report.dailyPnL), ("UnrealizedPnL", report.unrealizedPnL), ("RealizedPnL", report.realizedPnL),
+        ]
+        if json {
+            var object: [String: JSONValue] = ["record": .string("account"), "account": .string(report.account),
+                                               "currency": .string(report.currency)]
+            for (tag, value) in report.values { object[tag] = Double(value).map { .number($0) } ?? .string(value) }
+            for (tag, value) in pnl { object[tag] = value.map { .number($0) } ?? .null }
+            return [JSONValue.object(object).serialized().split(whereSeparator: \.isNewline)
+                .map { $0.drop { $0 == " " } }.joined()]
+        }
+        var rows = ManualAccountReport.tags.compactMap { tag in report.values[tag].map { [tag, $0, report.currency] } }
+        rows += pnl.compactMap { tag, value in value.map { [tag, String(format: "%.2f", $0), report.currency] } }
+        return [
+            "Account \(report.account)",
+            TextTable.render(header: ["value", "amount", "currency"], rows: rows, rightAligned: [1]),
+        ]
+    }
+
+    /// `ibtrader cancel`.
+    public static func cancel(_ result: ManualCancelResult, json: Bool) -> [String] {
+        var lines: [String]
+        if json {
+            lines = result.cancelled.map { Self.cancelled($0, "cancelled") } + result.stillOpen.map { Self.cancelled($0, "stillOpen") }
+        } else {
+            lines = ["cancelled \(result.cancelled.count) order(s)"]
+            lines += result.cancelled.map { "  \($0.orderID) \($0.orderRef) \($0.symbol) \($0.action) \($0.quantity) \($0.type)" }
+            if !result.stillOpen.isEmpty {
+                lines.append("still open after the wait: \(result.stillOpen.count)")
+                lines += result.stillOpen.map { "  \($0.orderID) \($0.orderRef) \($0.symbol) \($0.status)" }
+            }
+        }
+        return lines
+    }
+
+    private static func cancelled(_ o: ManualOpenOrder, _ record: String) -> String {
+        JSONLine.render([
+            "record": .string(record), "orderId": .integer(o.orderID), "clientId": .integer(o.clientID),
+            "orderRef": .string(o.orderRef), "symbol": .string(o.symbol), "status": .string(o.status),
+        ])
+    }
+
+    /// `ibtrader order`.
+    public static func order(_ result: ManualOrderResult, json: Bool) -> [String] {
+        let (status, detail) = orderStatus(result.outcome)
+        if json {
+            var lines = [
+                JSONLine.render([
+                    "record": .string("order"), "account": .string(result.account), "orderRef": .string(result.orderRef),
+                    "status": .string(status), "detail": detail.isEmpty ? .null : .string(detail),
+                ])
+            ]
+            lines += result.legs.map { leg in
+                JSONLine.render([
+                    "record": .string("leg"), "orderRef": .string(leg.orderRef), "orderId": .integer(leg.brokerOrderID),
+                    "side": .string(leg.side.rawValue), "quantity": .string("\(leg.quantity)"), "type": .string(leg.type),
+                    "state": .string(leg.state.rawValue), "filled": .string("\(leg.filled)"),
+                    "averagePrice": leg.averagePrice.map { .string("\($0)") } ?? .null,
+                ])
+            }
+            return lines
+        }
+        var lines = ["\(status): \(result.orderRef) (account \(result.account))\(detail.isEmpty ? "" : ": \(detail)")"]
+        if !result.legs.isEmpty {
+            lines.append(
+                TextTable.render(
+                    header: ["order id", "orderRef", "side", "qty", "type", "state", "filled", "avg price"],
+                    rows: result.legs.map {
+                        [
+                            "\($0.brokerOrderID)", $0.orderRef, $0.side.rawValue, "\($0.quantity)", $0.type,
+                            $0.state.rawValue, "\($0.filled)", $0.averagePrice.map { "\($0)" } ?? "",
+                        ]
+                    }, rightAligned: [0, 3, 6, 7]))
+        }
+        return lines
+    }
+
+    /// The order's status word and detail.
+    public static func orderStatus(_ outcome: ManualOrderOutcome) -> (String, String) {
+        switch outcome {
+        case .acknowledged: ("acknowledged", "")
+        case .rejected(let text): ("rejected", text)
+        case .denied(let denial): ("denied", "\(denial)")
+        case .timedOut: ("timeout", "no acknowledgement in time; the order may still be working (see `ibtrader orders`)")
+        }
+    }
+
+    /// `ibtrader modify`.
+    public static func modify(_ result: ManualModifyResult, json: Bool) -> [String] {
+        let (status, detail) = modifyStatus(result.outcome)
+        if json {
+            return [
+                JSONLine.render([
+                    "record": .string("modify"), "account": .string(result.account), "orderId": .integer(result.orderID),
+                    "orderRef": .string(result.orderRef), "symbol": .string(result.symbol),
+                    "before": .string(result.before), "after": .string(result.after), "status": .string(status),
+                    "detail": detail.isEmpty ? .null : .string(detail),
+                ])
+            ]
+        }
+        return [
+            "\(status): order \(result.orderID) \(result.orderRef) \(result.symbol) (account \(result.account))"
+                + (detail.isEmpty ? "" : ": \(detail)"),
+            "  before: \(result.before)",
+            "  after:  \(result.after)",
+        ]
+    }
+
+    /// The modification's status word and detail.
+    public static func modifyStatus(_ outcome: ManualOrderOutcome) -> (String, String) {
+        switch outcome {
+        case .acknowledged: ("modified", "")
+        case .rejected(let text): ("rejected", "\(text) (the order keeps its old terms)")
+        case .denied(let denial): ("denied", "\(denial)")
+        case .timedOut: ("timeout", "no acknowledgement in time; see `ibtrader orders` for the order's terms")
+        }
+    }
+}

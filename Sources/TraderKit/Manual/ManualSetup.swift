@@ -1,0 +1,58 @@
+import Foundation
+import InteractiveBrokers
+import Storage
+import TWSClient
+import TraderConfig
+import TradingModel
+
+/// What the manual commands (`order`, `modify`, `cancel`, `orders`, `positions`, `account`) take from a loaded
+/// configuration: where TWS listens, the account, the risk limits and the journal. The client id is the command's
+/// own (`--client-id`, 901 by default), so a bot running on the config's client id is not disturbed.
+public struct ManualSetup: Sendable {
+    /// Where to connect.
+    public var connection: TWSConnectionConfiguration
+    /// Account, risk limits, journal, kill switch, clock.
+    public var settings: ManualSettings
+    /// The journal in use, if journaling.
+    public var journalPath: String?
+
+    /// The manual commands' client id when none is given.
+    public static let defaultClientID = 901
+
+    /// Reads the setup from a loaded configuration.
+    /// - Parameters:
+    ///   - loaded: the configuration (`--config`, the environment and the flags).
+    ///   - clientID: the command's client id.
+    ///   - timeout: how long the connection and each answer may take.
+    ///   - journaling: open the journal (commands that send orders).
+    ///   - environment: the process environment (`IBTRADER_KILL_SWITCH`).
+    /// - Throws: `ConfigError` when journaling with `journal: none`, or the journal cannot be opened.
+    public init(
+        _ loaded: LoadedConfiguration, clientID: Int, timeout: Duration, journaling: Bool,
+        environment: [String: String]
+    ) throws(ConfigError) {
+        let config = loaded.settings
+        connection = TWSConnectionConfiguration(
+            host: config.connection.host, port: config.connection.port, clientID: clientID)
+        connection.readyTimeout = timeout
+        connection.requestTimeout = timeout
+        settings = ManualSettings(clock: { Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9)) })
+        settings.timeout = timeout
+        settings.account = config.connection.account
+        settings.risk = config.risk.limits
+        let kill = environment["IBTRADER_KILL_SWITCH"]?.lowercased()
+        settings.killSwitchEngaged = ["1", "true", "yes", "on"].contains(kill ?? "")
+        guard journaling else { return }
+        guard let path = config.journal.path else {
+            throw ConfigError(
+                "manual orders are always journaled; the config says journal: none (give --journal PATH)",
+                key: "journal", at: loaded.record.origins["journal.path"])
+        }
+        do {
+            settings.journal = try OrderJournal(path: path)
+        } catch {
+            throw ConfigError("\(error)", key: "journal.path", at: loaded.record.origins["journal.path"])
+        }
+        journalPath = path
+    }
+}

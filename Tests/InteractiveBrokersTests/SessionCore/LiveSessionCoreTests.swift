@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+import TradingEngine
+import TradingModel
+import TWSProtocol
+
+@testable import InteractiveBrokers
+@testable import LiveSession
+
+/// The session core as a pure function: these inputs at these times → these actions. No sockets, no sleeps.
+@Suite struct LiveSessionCoreTests {
+    typealias Harness = SessionCoreHarness<BuyWhenFlat>
+
+    @Test func theStartConnectsAndAPaperAccountQualifiesEveryContract() {
+        var harness = Harness(BuyWhenFlat(), settings: Harness.settings(symbols: ["AAPL", "MSFT"]))
+        #expect(harness.send(.start) == [.connect])
+        let actions = harness.send(.connected(Harness.connection()))
+        let requests = Harness.requests(actions).map(\.1)
+        #expect(requests.count == 2)
+        #expect(requests.allSatisfy { if case .contractDetails = $0 { true } else { false } })
+        #expect(harness.core.phase == .starting)
+    }
+
+    @Test func aLiveAccountWithoutConfirmationFailsBeforeAnythingIsRequested() {
+        var harness = Harness(BuyWhenFlat())
+        harness.send(.start)
+        let actions = harness.send(.connected(Harness.connection(account: "U222")))
+        #expect(actions.last == .fail(.liveAccountNotConfirmed(account: "U222")))
+        #expect(Harness.requests(actions).isEmpty)
+        #expect(harness.core.phase == .finished)
+        #expect(harness.send(.tick, after: .seconds(1)).isEmpty, "nothing after the end")
+    }
+
+    @Test func afterTheStartUpBarsAreSubscribedAndABarPlacesAnOrderUnderTheRunsNamespace() throws {
+        var harness = Harness(BuyWhenFlat())
+        let subscribed = harness.startUp()
+        #expect(harness.core.phase == .running)
+        #expect(subscribed.contains(.milestone(.runner(.subscribed(generation: 0, feed: 0)))))
+        let t = Harness.start + .seconds(60)
+        let actions = harness.bar(at: t).flatMap { harness.send($0, after: .seconds(1)) }
+        let group = try #require(actions.placed.first)
+        #expect(group.placements.map(\.orderID) == [100], "the first id is nextValidId's")
+        #expect(group.placements.first?.order.orderRef.hasPrefix("T:") == true)
+        #expect(group.placements.first?.order.action == "BUY")
+        #expect(group.time == t, "stamped with data time, the bar's")
+        #expect(harness.core.dataTime == t)
+    }
+
+    @Test func aBarSeenBeforeIsSkipped() {
+        var harness = Harness(BuyWhenFlat())
+        harness.startUp()
+        let t = Harness.start + .seconds(60)
+        for input in harness.bar(at: t) { harness.send(input) }
+        let again = harness.bar(at: t).flatMap { harness.send($0) }
+        #expect(again.placed.isEmpty && harness.core.counts.bars == 1)
+    }
+
+    @Test func aLostSocketReconnectsWithDoublingBackoffThenResynchronizesAndResubscribes() {
+        var settings = Harness.settings()
+        settings.reconnectDelay = .seconds(1)
+        settings.maxReconnectDelay = .seconds(3)
+        var harness = Harness(BuyWhenFlat(), settings: settings)
+        harness.startUp()
+        let lost = harness.send(.connectionClosed(generation: 1, "peer closed"), after: .seconds(10))
+        #expect(harness.core.phase == .reconnecting)
+        #expect(lost.contains(.wakeUp(at: harness.now + .seconds(1))))
+        #expect(harness.send(.tick, after: .milliseconds(500)).contains(.connect) == false, "not before the delay")
+        #expect(harness.send(.tick, after: .milliseconds(500)).contains(.connect))
+        // Two failures: 2 s, then 3 s (the cap).
+        let first = harness.send(.connectFailed("refused"))
+        #expect(first.contains(.wakeUp(at: harness.now + .seconds(2))))
+        #expect(harness.send(.tick, after: .seconds(2)).contains(.connect))
+        let second = harness.send(.connectFailed("refused"))
+        #expect(second.contains(.wakeUp(at: harness.now + .seconds(3))))
+        #expect(harness.send(.tick, after: .seconds(3)).contains(.connect))
+        let back = harness.send(.connected(Harness.connection(generation: 2)))
+        #expect(back.contains(.milestone(.runner(.reconnected(generation: 1)))))
+        // The recovery: executions and open orders first; bars only once those are in (and the back-fill done).
+        let resync = Harness.requests(back).map(\.1)
+        #expect(resync == [.executions, .openOrders])
+        #expect(back.subscriptions.isEmpty)
+        let actions = harness.answerAll()
+        #expect(harness.core.counts.reconnects == 1)
+        #expect(harness.core.counts.resynchronizations == 1)
+        #expect(actions.contains(.milestone(.runner(.subscribed(generation: 1, feed: 0)))))
+    }
+
+    @Test func a1100PausesEntriesAfterTheGracePeriodAnd1102ResumesThem() {
+        var settings = Harness.settings()
+        settings.resilience.gracePeriod = .seconds(30)
+        var harness = Harness(BuyWhenFlat(), settings: settings)
+        harness.startUp()
+        harness.send(.connectivity(generation: 1, .lost))
+        #expect(!harness.send(.tick, after: .seconds(29)).contains(.milestone(.connectivity(.paused))))
+        let paused = harness.send(.tick, after: .seconds(1))
+        #expect(paused.contains(.milestone(.connectivity(.paused))))
+        #expect(paused.logs.contains { $0.hasPrefix("ALERT: connection to IB down for 30 s") })
+        let t = Harness.start + .seconds(120)
+        let denied = harness.bar(at: t).flatMap { harness.send($0) }
+        #expect(denied.placed.isEmpty, "entries paused")
+        let restored = harness.send(.connectivity(generation: 1, .restored(dataLost: false)), after: .seconds(5))
+        #expect(restored.contains(.milestone(.connectivity(.resumed))))
+        #expect(Harness.requests(restored).map(\.1) == [.executions, .openOrders])
+    }
+
+    @Test func anUnansweredHeartbeatGivesTheConnectionUp() {
+        var settings = Harness.settings()
+        settings.resilience.heartbeat = Heartbeat(interval: .seconds(30), timeout: .seconds(10))
+        var harness = Harness(BuyWhenFlat(), settings: settings)
+        harness.startUp()
+        #expect(Harness.requests(harness.send(.tick, after: .seconds(29))).isEmpty)
+        let probe = harness.send(.tick, after: .seconds(1))
+        #expect(Harness.requests(probe).map(\.1).contains(.serverTime))
+        harness.answerAll { $0 == .serverTime }  // everything else answers (the execution sync)
+        #expect(!harness.send(.tick, after: .seconds(9)).contains { if case .disconnect = $0 { true } else { false } })
+        let dead = harness.send(.tick, after: .seconds(1))
+        #expect(dead.contains(.disconnect("no answer to the heartbeat (reqCurrentTime) within 10 s after 30 s of silence")))
+        #expect(dead.contains(.milestone(.connectivity(.heartbeatUnanswered(expected: false)))))
+        #expect(harness.core.phase == .reconnecting)
+    }
+
+    @Test func aStopDuringTheWarmUpCancelsItsRequestsAndNeverSubscribes() throws {
+        var harness = Harness(BuyWhenFlat())
+        harness.send(.start)
+        harness.send(.connected(Harness.connection()))
+        // Everything answers but the warm-up's historical request.
+        let isWarmup: (SessionRequest) -> Bool = { if case .historicalBars = $0 { true } else { false } }
+        harness.answerAll(skipping: isWarmup)
+        let tag = try #require(harness.outstanding.first { isWarmup($0.1) }?.0)
+        let stopped = harness.send(.stop("SIGTERM"), after: .seconds(1))
+        #expect(stopped.contains(.cancel(tag)))
+        #expect(stopped.subscriptions.isEmpty)
+        // The stop goes on: kill switch, the final resynchronization, the drain, the snapshot, the summary.
+        var rest = stopped + harness.answerAll()
+        rest += harness.send(.tick, after: .seconds(1))
+        rest += harness.answerAll()
+        guard case .finish(let summary)? = rest.last else {
+            Issue.record("no summary: \(rest.map(\.summary))")
+            return
+        }
+        #expect(summary.stopReason == "SIGTERM" && summary.warmupBars == 0 && summary.bars == 0)
+    }
+
+    @Test func aStopWhileRunningCancelsOpenOrdersDrainsThenRecordsTheBrokersState() throws {
+        var harness = Harness(BuyWhenFlat())
+        harness.startUp()
+        let placed = harness.bar(at: Harness.start + .seconds(60)).flatMap { harness.send($0) }.placed
+        let id = try #require(placed.first?.placements.first?.orderID)
+        let stop = harness.send(.stop("duration 30s elapsed"), after: .seconds(1))
+        #expect(stop.contains(.cancelOrder(brokerOrderID: id)), "orders.cancelOnExit")
+        #expect(stop.contains(.cancel(harness.feed)), "the feed ends")
+        let actions = harness.answerAll()
+        // Draining: the wake-up after stopDrain (0.5 s), then the final snapshot.
+        #expect(actions.contains(.wakeUp(at: harness.now + .milliseconds(500))))
+        #expect(Harness.requests(harness.send(.tick, after: .milliseconds(400))).isEmpty)
+        let snapshot = harness.send(.tick, after: .milliseconds(100))
+        let final = try #require(Harness.requests(snapshot).first)
+        #expect(final.1 == .brokerState)
+        let done = harness.send(.answer(final.0, Harness.answer(to: .brokerState)))
+        guard case .finish(let summary)? = done.last else {
+            Issue.record("no summary")
+            return
+        }
+        #expect(summary.stopReason == "duration 30s elapsed" && summary.commands == 2)
+    }
+
+    @Test func aFailedJournalWriteStopsNewOrdersButNotCancels() {
+        var harness = Harness(BuyWhenFlat())
+        harness.startUp()
+        let failed = harness.send(.journalFailed("disk full"))
+        #expect(failed.logs.contains { $0.hasPrefix("ALERT: the journal failed a write (disk full)") })
+        let actions = harness.bar(at: Harness.start + .seconds(60)).flatMap { harness.send($0) }
+        #expect(actions.placed.isEmpty)
+    }
+}

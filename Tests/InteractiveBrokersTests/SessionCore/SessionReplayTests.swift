@@ -1,0 +1,81 @@
+import Foundation
+import GatewaySimulator
+import Storage
+import Testing
+import TradingEngine
+import TradingModel
+import TWSProtocol
+
+@testable import InteractiveBrokers
+@testable import LiveSession
+
+/// A live run against the simulator logs its session in the journal; replaying the log with the logged
+/// configuration gives the same actions, a tampered input shows as a difference, and another configuration trades
+/// differently on the same data.
+@Suite struct SessionReplayTests {
+    @Test func aLoggedRunReplaysIdenticallyAndATamperedInputIsReported() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = try OrderJournal(path: directory.appendingPathComponent("journal.sqlite").path)
+        try await withSessionSimulator { simulator, port in
+            let (stop, stopper) = AsyncStream.makeStream(of: String.self)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    _ = try await LiveRunner.run(
+                        spec: .momentumRotation(config: fastMomentum), configuration: runnerConfiguration(port, journal: journal),
+                        logger: quietLogger(), stop: stop)
+                }
+                group.addTask {
+                    while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
+                    var steps = 0
+                    while steps < 2_000 {
+                        await simulator.advance(by: .seconds(5))
+                        steps += 1
+                        if steps % 12 == 0, await simulator.state().account.commissions > 0, steps >= 48 { break }
+                        await Task.yield()
+                    }
+                    stopper.yield("test done")
+                }
+                try await group.waitForAll()
+            }
+        }
+        let session = try #require(try journal.sessions().last)
+        let settings = try SessionLog.decode(SessionSettings.self, header: session.settings)
+        let strategy = try SessionLog.decode(SessionStrategy.self, header: try #require(session.strategy))
+        #expect(strategy.spec == .momentumRotation(config: fastMomentum))
+        let steps = try journal.sessionSteps(session: session.number)
+
+        let replayed = try SessionReplay.replay(steps, settings: settings, strategy: strategy, startedAt: session.startedAt)
+        #expect(replayed.count == steps.count && steps.count > 20, "\(steps.count) steps")
+        let firstDifference = replayed.first { !$0.agrees }
+        #expect(firstDifference == nil, "first difference at \(firstDifference.map(\.sequence) ?? 0)")
+        let orders = replayed.flatMap(\.replayed).filter(\.isOrderAction)
+        #expect(!orders.isEmpty, "the run traded")
+
+        // One execution a share short: the replay's actions differ from that input on.
+        let index = try #require(
+            try steps.firstIndex { step in
+                if case .orderEvent(_, .execution) = try SessionLog.input(step.input) { true } else { false }
+            })
+        var tampered = steps
+        guard case .orderEvent(let generation, .execution(var report)) = try SessionLog.input(steps[index].input) else {
+            Issue.record("not an execution")
+            return
+        }
+        report.execution.shares = (report.execution.shares ?? 1) - 1
+        tampered[index].input = try SessionLog.encode(SessionInput.orderEvent(generation: generation, .execution(report)))
+        let differing = try SessionReplay.replay(
+            tampered, settings: settings, strategy: strategy, startedAt: session.startedAt)
+        let first = try #require(differing.first { !$0.agrees })
+        #expect(first.sequence == steps[index].sequence)
+
+        // Another configuration on the same data: two holdings instead of one trade otherwise.
+        var two = fastMomentum
+        two.holdings = 2
+        let other = try SessionReplay.replay(
+            steps, settings: settings, strategy: SessionStrategy(spec: .momentumRotation(config: two), orderTimeout: nil),
+            startedAt: session.startedAt)
+        #expect(other.flatMap(\.replayed).filter(\.isOrderAction) != orders)
+    }
+}

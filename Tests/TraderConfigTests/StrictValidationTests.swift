@@ -1,0 +1,123 @@
+import Testing
+import TraderConfig
+
+/// A typo anywhere is an error naming the file, line and column with a suggestion; out-of-range values name the
+/// allowed range; the same from files, the environment and flags.
+@Suite struct StrictValidationTests {
+    @Test(arguments: [
+        ("strategy:\n  name: sma-cross\n  parameters:\n    fast: 3\n    slowPeriodz: 8\n", "strategy.parameters.fast", 4, "fastPeriod"),
+        ("strategy:\n  name: momentum\n  parameters:\n    lookbak: 20\n", "strategy.parameters.lookbak", 4, "lookback"),
+        ("risk:\n  maxPositons: 2\n", "risk.maxPositons", 2, "maxActivePositions"),
+        ("conection:\n  port: 4002\n", "conection", 1, "connection"),
+        ("connection:\n  prot: 4002\n", "connection.prot", 2, "port"),
+        ("strategy:\n  nmae: rsi\n", "strategy.nmae", 2, "name"),
+    ])
+    func unknownKeysAtAnyDepth(yaml: String, key: String, line: Int, suggestion: String) throws {
+        let fixture = try ConfigFixture(yaml)
+        let error = try #require(fixture.error())
+        #expect(error.key == key)
+        guard case .file(let path, let errorLine, let column)? = error.origin else {
+            Issue.record("no file origin: \(error)")
+            return
+        }
+        #expect(path == fixture.path && errorLine == line && column >= 1)
+        #expect(error.message.contains("did you mean '\(suggestion)'?"), "\(error)")
+        #expect(error.description.hasPrefix("\(fixture.path):\(line):"))
+    }
+
+    @Test(arguments: [
+        ("connection: {port: 70000}", "connection.port", "from 1 to 65535"),
+        ("connection: {port: 0}", "connection.port", "from 1 to 65535"),
+        ("strategy: {cash: 1e30}", "strategy.cash", "at most 10000000000"),
+        ("strategy: {cash: 0}", "strategy.cash", "above 0"),
+        ("orders: {timeout: 1e300}", "orders.timeout", "1s to 30d"),
+        ("orders: {resendMaxAge: 1e300}", "orders.resendMaxAge", "0ms to 7d"),
+        ("connection: {gracePeriod: 1e300}", "connection.gracePeriod", "0ms to 1d"),
+        ("connection: {heartbeat: 1e300}", "connection.heartbeat", "0ms to 1h"),
+        ("connection: {heartbeatTimeout: 1e300}", "connection.heartbeatTimeout", "1s to 10m"),
+        ("data: {maxBackfill: 1e300}", "data.maxBackfill", "1s to 30d"),
+        ("logging: {summaryInterval: 1e300}", "logging.summaryInterval", "1s to 1d"),
+        ("risk: {maxPositionPercentOfEquity: -10}", "risk.maxPositionPercentOfEquity", "above 0"),
+        ("risk: {maxPositionPercentOfEquity: .nan}", "risk.maxPositionPercentOfEquity", "above 0"),
+        ("risk: {maxPositionPercentOfEquity: 1000}", "risk.maxPositionPercentOfEquity", "allowLeverage"),
+        ("risk: {maxGrossExposureRatio: 2}", "risk.maxGrossExposureRatio", "allowLeverage"),
+        ("risk: {maxDrawdownPercent: 150}", "risk.maxDrawdownPercent", "at most 100"),
+        ("strategy: {parameters: {investedFraction: 5}}", "strategy.parameters.investedFraction", "allowLeverage"),
+        ("strategy: {parameters: {lookback: 0}}", "strategy.parameters.lookback", "from 1 to 10000"),
+        ("strategy: {parameters: {lookback: -5}}", "strategy.parameters.lookback", "from 1 to 10000"),
+        ("strategy: {parameters: {holdings: 0}}", "strategy.parameters.holdings", "from 1 to 1000"),
+        ("strategy: {name: sma-cross, parameters: {slowPeriod: 999999999999}}", "strategy.parameters.slowPeriod", "10000"),
+        ("strategy: {name: sma-cross, parameters: {fastPeriod: 30, slowPeriod: 10}}", "strategy.parameters.slowPeriod", "above fastPeriod"),
+        ("strategy: {name: rsi, parameters: {oversold: 80}}", "strategy.parameters.oversold", "below overbought"),
+        ("data: {warmup: abc}", "data.warmup", "duration"),
+        ("data: {barSize: 7 secs}", "data.barSize", "not a bar size TWS accepts"),
+        ("data: {barSize: 1 secs, warmup: 1 D}", "data.warmup", "at least 1m"),
+        ("data: {warmup: 200000 S}", "data.warmup", "86400 S"),
+        ("health: {stuckLoopTimeout: 1s}", "health.stuckLoopTimeout", "at least 2s"),
+        ("backtest: {start: 0001-01-01}", "backtest.start", "1970-01-01"),
+        ("backtest: {start: 2020-02-30}", "backtest.start", "YYYY-MM-DD"),
+        ("backtest: {start: 2020-01-01, end: 2019-01-01}", "backtest.end", "before start"),
+        ("backtest: {commission: percent:500}", "backtest.commission", "0 to 100"),
+        ("universe: {symbols: [AAPL, AAPL]}", "universe.symbols", "listed twice"),
+        ("risk: {volatilitySymbol: VIX}", "risk.volatilitySymbol", "volatilityThreshold"),
+        ("risk: {rapidLossPercent: 5}", "risk.rapidLossPercent", "rapidLossWindow"),
+        ("logging: {level: loud}", "logging.level", "one of trace"),
+    ])
+    func valuesOutOfRange(yaml: String, key: String, allowed: String) throws {
+        let error = try #require(loadError(yaml), "\(yaml) loaded")
+        #expect(error.key == key, "\(error)")
+        #expect(error.message.contains(allowed), "\(error)")
+    }
+
+    @Test func leverageNeedsAllowLeverage() throws {
+        let loaded = try load("""
+            risk: {allowLeverage: true, maxGrossExposureRatio: 2, maxPositionPercentOfEquity: 150}
+            strategy: {parameters: {investedFraction: 1.5}}
+            """)
+        #expect(loaded.settings.risk.limits.maxGrossExposureRatio == 2)
+    }
+
+    @Test func theSameChecksApplyToTheEnvironment() throws {
+        let error = try #require(loadError("", environment: ["IBTRADER_CONNECTION_PORT": "70000"]))
+        #expect(error.description == "IBTRADER_CONNECTION_PORT (environment): connection.port: must be an integer from 1 to 65535, got '70000'")
+        let typo = try #require(loadError("", environment: ["IBTRADER_CONNECTION_PROT": "4002"]))
+        #expect(typo.message.contains("did you mean 'IBTRADER_CONNECTION_PORT'?"), "\(typo)")
+    }
+
+    @Test func theSameChecksApplyToFlags() throws {
+        let error = try #require(loadError("", flags: [.init(path: "connection.port", value: "70000", flag: "--port")]))
+        #expect(error.description == "--port: connection.port: must be an integer from 1 to 65535, got '70000'")
+        let slow = try #require(loadError(
+            "strategy: {name: sma-cross}", flags: [.init(path: "strategy.parameters.slowPeriod", value: "999999999999", flag: "--slow-period")]))
+        #expect(slow.description.hasPrefix("--slow-period: strategy.parameters.slowPeriod: must be an integer from 2 to 10000"))
+    }
+
+    @Test func syntaxErrorsNameTheLine() throws {
+        let fixture = try ConfigFixture("connection:\n  port: [4002\n")
+        let error = try #require(fixture.error())
+        #expect(error.description.hasPrefix("\(fixture.path):"))
+        #expect(error.message.hasPrefix("not valid YAML"))
+    }
+
+    @Test func duplicateKeysAreRefused() throws {
+        let error = try #require(loadError("connection:\n  port: 1\n  port: 2\n"))
+        #expect(error.message.contains("'port' is written twice"), "\(error)")
+    }
+
+    @Test func aliasBombsAreRefusedWithoutWalkingThem() throws {
+        var yaml = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+        for level in 1...7 { yaml += "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ") + "]\n" }
+        let error = try #require(loadError(yaml))
+        #expect(error.message.contains("aliases"), "\(error)")
+    }
+
+    @Test func theTopLevelMustBeAMapping() throws {
+        let error = try #require(loadError("- a\n- b\n"))
+        #expect(error.message.contains("top level must be a mapping"))
+    }
+
+    @Test func runNeedsSymbols() throws {
+        let loaded = try load("strategy: {name: momentum}")
+        #expect(throws: ConfigError.self) { try loaded.settings.checkRunnable(record: loaded.record) }
+    }
+}
