@@ -25,6 +25,8 @@ let package = Package(
                 .product(name: "TradingModel", package: "IBTrader"),
                 .product(name: "Research", package: "IBTrader"),
                 .product(name: "Storage", package: "IBTrader"),
+                .product(name: "JournalModel", package: "IBTrader"),
+                .product(name: "LiveSession", package: "IBTrader"),
                 .product(name: "InteractiveBrokers", package: "IBTrader"),
                 .product(name: "GatewaySimulator", package: "IBTrader"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,6 +1,8 @@
 import CMallocCounter
 import Foundation
 import InteractiveBrokers
+import JournalModel
+import LiveSession
 import Storage
 import TradingModel
 

@@ -20,7 +20,17 @@ enum LatencyBenchmark {
         case ibtrader(journal: OrderJournal.Durability?)
         /// The ib_async bot, run by this Python.
         case ibAsync(python: String)
+
+        var name: String {
+            switch self {
+            case .ibtrader(let journal): journal == nil ? "IBTrader, journal off" : "IBTrader, journal on"
+            case .ibAsync: "ib_async"
+            }
+        }
     }
+
+    /// A line on standard error, so a long run shows where it is.
+    static func progress(_ text: String) { FileHandle.standardError.write(Data("latency: \(text)\n".utf8)) }
 
     struct Result {
         var latency: LatencyDistribution
@@ -92,6 +102,7 @@ enum LatencyBenchmark {
                 while await simulator.state().activeSubscriptions.realTimeBars < 1 {
                     try await Task.sleep(for: .milliseconds(10))
                 }
+                progress("\(client.name): subscribed, sending \(warmup + samples) bars")
                 var reads = proxy.orderReads.makeAsyncIterator()
                 var total: [Int64] = []
                 var missing = 0
@@ -116,6 +127,8 @@ enum LatencyBenchmark {
             while result == nil, let value = try await group.next() {
                 if let value { result = value }
             }
+            progress("\(client.name): \(result?.bars ?? 0) bars sent, stopping")
+            python?.terminate()
             group.cancelAll()
             guard let result else { throw SocketError("latency run produced no result") }
             return result

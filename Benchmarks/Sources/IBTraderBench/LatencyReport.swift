@@ -20,11 +20,12 @@ enum LatencyReport {
         let python =
             ProcessInfo.processInfo.environment["IBTRADER_PYTHON"] ?? root.appendingPathComponent(".venv/bin/python").path
         var ibAsync: LatencyDistribution?
-        if FileManager.default.isExecutableFile(atPath: python) {
+        let only = ProcessInfo.processInfo.environment["BENCH_LATENCY_ONLY"]  // "ibtrader": skip the Python row
+        if only != "ibtrader", FileManager.default.isExecutableFile(atPath: python) {
             let run = try await LatencyBenchmark.run(samples: samples, warmup: warmup, client: .ibAsync(python: python))
             ibAsync = run.latency
             table.add("ib_async 2.1.0, bar → order (µs)", run.latency.text, detail(run))
-        } else {
+        } else if only != "ibtrader" {
             table.add("ib_async 2.1.0, bar → order (µs)", "n/a", "no Python at \(python): run scripts/setup-python.sh")
         }
         let off = try await LatencyBenchmark.run(samples: samples, warmup: warmup, client: .ibtrader(journal: nil))

@@ -51,6 +51,9 @@ public struct LiveRunnerConfiguration: Sendable {
     public var reconnectDelay: Duration = .seconds(1)
     /// The longest reconnect delay (attempts go on forever).
     public var maxReconnectDelay: Duration = .seconds(60)
+    /// How long the first connection waits for TWS / IB Gateway to answer, retrying with the reconnect backoff
+    /// (`nil`: the run ends at the first refusal).
+    public var gatewayWait: Duration?
     /// The order journal (`nil`: none; intents are then not durable).
     public var journal: OrderJournal?
     /// orderRef namespace. The default (`IBT:`) means: a run namespace allocated at start — `IBT:R<run>:` with a

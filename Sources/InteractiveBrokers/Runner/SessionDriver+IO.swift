@@ -43,8 +43,8 @@ extension SessionDriver {
                 case .clientIDInUse:
                     inbox.yield(.connectFailed("\(TWSConnectionError.clientIDInUse(clientID: configuration.clientID))"))
                     return
-                case .notReady(let reason):
-                    inbox.yield(.connectFailed(reason))
+                case .notReady(let reason, let unreachable):
+                    inbox.yield(unreachable ? .gatewayUnreachable(reason) : .connectFailed(reason))
                     return
                 }
             }
@@ -57,8 +57,8 @@ extension SessionDriver {
         case served
         /// 326 before it was ready.
         case clientIDInUse
-        /// It never became ready.
-        case notReady(String)
+        /// It never became ready (`unreachable`: nothing answered: refused, timed out, closed in the handshake).
+        case notReady(String, unreachable: Bool)
     }
 
     /// Runs one connection: once ready, its order messages, states and farm notices go into the inbox with its
@@ -80,7 +80,10 @@ extension SessionDriver {
                 do { info = try await connection.waitUntilReady() } catch TWSConnectionError.clientIDInUse {
                     return .clientIDInUse
                 } catch {
-                    return .notReady("\(error)")
+                    switch error as? TWSConnectionError {
+                    case .refused, .timedOut, .closedByPeer: return .notReady("\(error)", unreachable: true)
+                    default: return .notReady("\(error)", unreachable: false)
+                    }
                 }
                 let orders = await connection.orderEvents()
                 let states = await connection.stateChanges()
@@ -281,6 +284,9 @@ extension SessionDriver {
         do {
             guard let connection else { throw TWSRequestError.notConnected }
             try await connection.submitOrders(group.placements, contract: group.contract)
+            // The socket write is a job queued on this session thread: let it run before the journal's "sent"
+            // update and the rest of this input's work, so the order leaves now rather than after them.
+            await Task.yield()
         } catch {
             // Nothing of the group was transmitted: the intents are dead, so a restart must not send them.
             _ = journal?.writeIntents(

@@ -83,12 +83,14 @@ struct SessionDriver<S: Strategy> {
                 }
                 let time = now()
                 let actions = core.handle(input, at: time)
-                // Logged before the actions are carried out: a crash leaves every input handled so far.
-                if let failure = recorder?.record(input, at: time, actions: actions) {
-                    inbox.yield(.journalFailed(failure))
-                }
                 for action in actions where outcome == nil {
                     outcome = await perform(action, &group)
+                }
+                // Recorded once the actions are out, before the next input: an order is not held back by the
+                // replay record (the intent row written before the send is what a restart needs). A crash while
+                // the actions run leaves the session log one step short, which replay reports as its end.
+                if let failure = recorder?.record(input, at: time, actions: actions) {
+                    inbox.yield(.journalFailed(failure))
                 }
             }
             if let connection { await connection.disconnect() }
@@ -188,6 +190,7 @@ extension SessionSettings {
         reconnect = configuration.reconnect
         reconnectDelay = TimeSpan(configuration.reconnectDelay)
         maxReconnectDelay = TimeSpan(configuration.maxReconnectDelay)
+        gatewayWait = configuration.gatewayWait.map { TimeSpan($0) }
         journaled = configuration.journal != nil
         reference = configuration.reference
         resendPolicy = configuration.resendPolicy

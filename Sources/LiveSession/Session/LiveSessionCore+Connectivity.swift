@@ -112,7 +112,11 @@ extension LiveSessionCore {
 
     /// On the tick: the next reconnect attempt when its time has come.
     mutating func reconnectIfDue(at now: Timestamp, _ out: inout Actions) {
-        guard case .reconnecting = phase, !reconnect.attempting, let at = reconnect.at, now >= at else { return }
+        switch phase {
+        case .reconnecting, .connecting: break
+        default: return
+        }
+        guard !reconnect.attempting, let at = reconnect.at, now >= at else { return }
         reconnect.at = nil
         reconnect.attempting = true
         out.append(.connect)
@@ -135,6 +139,32 @@ extension LiveSessionCore {
         default:
             break
         }
+    }
+
+    /// Nothing answered the first connection: within `settings.gatewayWait` of the first attempt, try again with
+    /// the reconnect backoff (TWS / IB Gateway may still be starting); after it, or without it, the run ends. Later
+    /// connections treat it as any failed attempt.
+    mutating func gatewayUnreachable(_ reason: String, at now: Timestamp, _ out: inout Actions) {
+        guard case .connecting = phase else { return connectFailed(reason, at: now, &out) }
+        reconnect.attempting = false
+        guard let wait = settings.gatewayWait, let first = firstAttemptAt else {
+            return fail(.startup(reason), &out)
+        }
+        let deadline = first + wait
+        guard now < deadline else {
+            return fail(
+                .startup("waited \(Self.text(now - first)) for TWS / IB Gateway (connection.waitForGateway): \(reason)"),
+                &out)
+        }
+        // The last attempt is made at the bound itself.
+        let delay = min(reconnect.delay, deadline - now)
+        out.log(
+            .notice,
+            "TWS / IB Gateway is not answering yet; trying again in \(Self.text(delay)), for up to "
+                + "\(Self.text(deadline - now)) more (connection.waitForGateway): \(reason)")
+        reconnect.at = now + delay
+        out.append(.wakeUp(at: now + delay))
+        reconnect.delay = min(TimeSpan(nanoseconds: reconnect.delay.nanoseconds * 2), settings.maxReconnectDelay)
     }
 
     /// Reconnected: entries resume, missed executions and open orders are resynchronized, missed bars back-filled,

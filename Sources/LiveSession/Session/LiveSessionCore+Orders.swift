@@ -32,11 +32,11 @@ extension LiveSessionCore {
         case .submit(let order):
             out.log(
                 .info,
-                "submit \(order.side) \(order.quantity) \(universe[order.instrument].symbol) \(order.type) (\(order.clientOrderID))")
+                "submit \(order.side.rawValue) \(order.quantity) \(universe[order.instrument].symbol) \(order.type) (\(order.clientOrderID))")
         case .submitBracket(let parent, let children):
             out.log(
                 .info,
-                "submit bracket \(parent.side) \(parent.quantity) \(universe[parent.instrument].symbol) with \(children.count) children")
+                "submit bracket \(parent.side.rawValue) \(parent.quantity) \(universe[parent.instrument].symbol) with \(children.count) children")
         case .cancel(let id):
             out.log(.info, "cancel order \(id)")
         case .modify(let id, let change, _):

@@ -38,6 +38,8 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     /// The current connection's number and whether it is up.
     var generation = 0
     var connected = false
+    /// When the first connection attempt started (the bound of `settings.gatewayWait`).
+    var firstAttemptAt: Timestamp?
     var clientID = 0
     /// Data time: the latest bar's, stamped on engine events and journal rows.
     public internal(set) var dataTime: Timestamp
@@ -120,11 +122,15 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
             guard case .idle = phase else { return }
             phase = .connecting
             reconnect.attempting = true
+            reconnect.delay = settings.reconnectDelay
+            firstAttemptAt = now
             out.append(.connect)
         case .connected(let connection):
             connected(connection, at: now, &out)
         case .connectFailed(let reason):
             connectFailed(reason, at: now, &out)
+        case .gatewayUnreachable(let reason):
+            gatewayUnreachable(reason, at: now, &out)
         case .connectionClosed(let number, let reason):
             guard number == generation, connected else { return }
             lost(reason, at: now, &out)

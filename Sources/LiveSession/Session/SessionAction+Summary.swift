@@ -125,6 +125,7 @@ extension SessionInput {
         case .connected(let connection):
             "connected (server version \(connection.info.serverVersion), connection \(connection.generation))"
         case .connectFailed(let reason): "connect failed: \(reason)"
+        case .gatewayUnreachable(let reason): "gateway not answering: \(reason)"
         case .connectionClosed(_, let reason): "connection closed: \(reason)"
         case .connectivity(_, let state): "TWS ⇄ IB: \(state)"
         case .farm(_, let report): "farm \(report.farm): \(report.state.word)"

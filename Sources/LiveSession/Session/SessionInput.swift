@@ -21,6 +21,9 @@ public enum SessionInput: Sendable, Equatable, Codable {
     case connected(SessionConnection)
     /// A connection attempt failed.
     case connectFailed(String)
+    /// A connection attempt found nothing answering (refused, timed out, closed during the handshake): TWS / IB
+    /// Gateway may still be starting.
+    case gatewayUnreachable(String)
     /// The connection of that generation closed (the socket, or its order events ended).
     case connectionClosed(generation: Int, String)
     /// TWS's connection to IB changed (1100 lost, 1101 / 1102 restored) on that generation.

@@ -39,6 +39,9 @@ public struct SessionSettings: Sendable, Equatable, Codable {
     /// The first reconnect delay; doubles per failed attempt up to `maxReconnectDelay`.
     public var reconnectDelay: TimeSpan = .seconds(1)
     public var maxReconnectDelay: TimeSpan = .seconds(60)
+    /// How long the first connection waits for TWS / IB Gateway to come up, retrying with the reconnect backoff
+    /// (`nil`: the run ends at the first refusal). Optional so session logs written before it still decode.
+    public var gatewayWait: TimeSpan?
     /// Whether the run keeps an order journal (intents are then durable before they are sent).
     public var journaled = false
     /// orderRef namespace (`IBT:` means: allocate the run's namespace at start).

@@ -147,16 +147,25 @@ extension TWSConnection {
     /// Writes queued frames when the rate limiter lets them go; sleeps on the injected clock in between.
     private nonisolated func writeLoop(_ outbound: any TWSTransportWriter) async throws -> LoopExit {
         var wakeups = self.wakeups.makeAsyncIterator()
+        // A later release time (the rate limiter's, or a historical request's pacing, which can be minutes away)
+        // comes as a wake-up too, so a message queued meanwhile (an order, a cancel, the stop's last requests)
+        // is not held behind the wait.
+        var timer: Task<Void, Never>?
+        defer { timer?.cancel() }
+        let (clock, wake) = (self.clock, self.wakeupContinuation)
         while !Task.isCancelled {
             let (frames, next) = await takeOutbound(now: clock.now())
             for frame in frames { try await outbound.write(frame) }
             if !frames.isEmpty { continue }
             if await isDrained { return .disconnectRequested }
-            if let next {
-                try await clock.sleepUntil(next)
-            } else if await wakeups.next() == nil {
-                return .cancelled
+            timer?.cancel()
+            timer = next.map { next in
+                Task {
+                    guard (try? await clock.sleepUntil(next)) != nil else { return }
+                    wake.yield()
+                }
             }
+            if await wakeups.next() == nil { return .cancelled }
         }
         return .cancelled
     }

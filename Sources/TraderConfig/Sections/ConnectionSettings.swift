@@ -10,6 +10,8 @@ public struct ConnectionSettings: Hashable, Sendable {
     public var clientId = 7
     /// The account to trade (`nil`: the first managed account).
     public var account: String?
+    /// How long `run` waits at start for TWS / IB Gateway to answer (zero: it gives up at once).
+    public var waitForGateway: Duration = .seconds(120)
     /// How long a 1100 "connectivity lost" may last before the run treats it as an outage.
     public var gracePeriod: Duration = .seconds(30)
     /// Silence before a reqCurrentTime probe (zero: off).
@@ -40,6 +42,10 @@ public struct ConnectionSettings: Hashable, Sendable {
                 .value(
                     "account", \.account, ConfigKind.text.optional,
                     summary: "The account to trade (default: the first managed account).", flag: true),
+                .value(
+                    "waitForGateway", \.waitForGateway, .duration(.zero ... .seconds(86_400)),
+                    summary: "How long run waits at start for TWS / IB Gateway to answer, trying again with backoff "
+                        + "(0s: give up at once)."),
                 .value(
                     "gracePeriod", \.gracePeriod, .duration(.zero ... .seconds(86_400)),
                     summary: "How long a 1100 'connectivity lost' may last before the run treats it as an outage."),

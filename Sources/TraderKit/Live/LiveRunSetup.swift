@@ -59,6 +59,7 @@ public enum LiveRunSetup {
         var configuration = LiveRunnerConfiguration(
             connection: tws, symbols: settings.universe.symbols.map { Symbol($0) }, engine: engine)
         configuration.account = connection.account
+        configuration.gatewayWait = connection.waitForGateway == .zero ? nil : connection.waitForGateway
         configuration.confirmedLiveAccount = options.confirmedLiveAccount
         configuration.warmupBarSize = settings.data.barSize
         configuration.warmupDuration = HistoricalDuration(settings.data.warmup) == nil ? "" : settings.data.warmup

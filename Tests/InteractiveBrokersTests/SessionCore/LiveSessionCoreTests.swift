@@ -85,6 +85,63 @@ import TWSProtocol
         #expect(actions.contains(.milestone(.runner(.subscribed(generation: 1, feed: 0)))))
     }
 
+    @Test func aGatewayNotUpYetIsWaitedForWithBackoffWithinTheBoundThenTheRunStarts() {
+        var settings = Harness.settings()
+        settings.reconnectDelay = .seconds(1)
+        settings.maxReconnectDelay = .seconds(4)
+        settings.gatewayWait = .seconds(60)
+        var harness = Harness(BuyWhenFlat(), settings: settings)
+        #expect(harness.send(.start) == [.connect])
+        let first = harness.send(.gatewayUnreachable("refused"), after: .milliseconds(10))
+        #expect(first.contains(.wakeUp(at: harness.now + .seconds(1))))
+        #expect(harness.core.phase == .connecting)
+        #expect(harness.send(.tick, after: .milliseconds(500)).contains(.connect) == false, "not before the delay")
+        #expect(harness.send(.tick, after: .milliseconds(500)).contains(.connect))
+        let second = harness.send(.gatewayUnreachable("refused"))
+        #expect(second.contains(.wakeUp(at: harness.now + .seconds(2))), "the delay doubles")
+        #expect(harness.send(.tick, after: .seconds(2)).contains(.connect))
+        let ready = harness.send(.connected(Harness.connection()))
+        #expect(harness.core.phase == .starting)
+        #expect(!Harness.requests(ready).isEmpty)
+    }
+
+    @Test func aGatewayThatStaysDownEndsTheRunAtTheBoundAndSaysHowLongItWaited() {
+        var settings = Harness.settings()
+        settings.reconnectDelay = .seconds(4)
+        settings.maxReconnectDelay = .seconds(4)
+        settings.gatewayWait = .seconds(10)
+        var harness = Harness(BuyWhenFlat(), settings: settings)
+        harness.send(.start)
+        for _ in 0..<2 {
+            #expect(harness.send(.gatewayUnreachable("refused")).contains { if case .fail = $0 { true } else { false } } == false)
+            #expect(harness.send(.tick, after: .seconds(4)).contains(.connect))
+        }
+        // 8 s gone: the last attempt is at the 10 s bound, not 4 s later.
+        #expect(harness.send(.gatewayUnreachable("refused")).contains(.wakeUp(at: harness.now + .seconds(2))))
+        #expect(harness.send(.tick, after: .seconds(2)).contains(.connect))
+        let last = harness.send(.gatewayUnreachable("refused"))
+        guard case .fail(let error)? = last.last else {
+            Issue.record("the run did not end: \(last)")
+            return
+        }
+        #expect("\(error)".contains("waited 10") && "\(error)".contains("connection.waitForGateway"), "\(error)")
+        #expect(harness.core.phase == .finished)
+    }
+
+    @Test func withoutAWaitARefusedFirstConnectionEndsTheRunAndAStopWhileWaitingEndsItAtOnce() {
+        var harness = Harness(BuyWhenFlat())
+        harness.send(.start)
+        #expect(harness.send(.gatewayUnreachable("refused")).last.map { if case .fail = $0 { true } else { false } } == true)
+        var settings = Harness.settings()
+        settings.gatewayWait = .seconds(600)
+        var waiting = Harness(BuyWhenFlat(), settings: settings)
+        waiting.send(.start)
+        waiting.send(.gatewayUnreachable("refused"))
+        let stopped = waiting.send(.stop("SIGTERM"), after: .milliseconds(200))
+        #expect(stopped.contains { if case .finish = $0 { true } else { false } })
+        #expect(waiting.send(.tick, after: .seconds(5)).isEmpty, "no attempt after the stop")
+    }
+
     @Test func a1100PausesEntriesAfterTheGracePeriodAnd1102ResumesThem() {
         var settings = Harness.settings()
         settings.resilience.gracePeriod = .seconds(30)

@@ -120,6 +120,37 @@ import Testing
     }
 }
 
+@Suite(.timeLimit(.minutes(1))) struct TWSConnectionHeldRequestTests {
+    /// A request held by pacing for minutes must not hold back what is queued after it: a stop's cancel and its
+    /// last requests went out only after the wait (a SIGTERM during a 65-symbol warm-up took 61 s).
+    @Test func aMessageQueuedWhileAPacedRequestIsHeldLeavesAtOnce() async throws {
+        let harness = InMemoryHarness()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await harness.connection.run() }
+            group.addTask { await harness.clock.autoAdvance(horizon: .seconds(2)) }
+            await harness.peer.playHandshake()
+            _ = try await harness.connection.waitUntilReady()
+            var streams: [AsyncThrowingStream<SubscriptionItem<TWSRealTimeBar>, any Error>] = []
+            for index in 0..<61 {
+                var contract = TWSContract()
+                contract.symbol = "S\(index)"
+                streams.append(try await harness.connection.realTimeBars(contract: contract))
+            }
+            await harness.peer.waitForFrames(61)  // startApi + 60 requests; the 61st waits ten minutes
+            await harness.clock.waitForSleeper { $0 > .seconds(600) }
+            let heldAt = harness.clock.now.offset
+            try await harness.connection.cancelOrder(77)
+            await harness.peer.waitForFrames(62)
+            #expect(await harness.peer.request(61) == .cancelOrder(orderID: 77, TWSOrderCancel()))
+            #expect(harness.clock.now.offset - heldAt < .seconds(1), "sent without waiting for the held request")
+            #expect(streams.count == 61)
+            await harness.connection.disconnect()
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+}
+
 extension ManualClock {
     /// Returns once a task sleeps until a deadline (offset) matching `predicate`.
     func waitForSleeper(where predicate: (Duration) -> Bool) async {
