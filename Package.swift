@@ -151,7 +151,7 @@ let package = Package(
             name: "TraderKitTests",
             dependencies: [
                 "TraderKit", "TraderConfig", "InteractiveBrokers", "Backtest", "Storage", "TradingEngine", "TradingModel",
-                "TWSClient",
+                "TWSClient", "Simulation",
             ]
         ),
         .testTarget(

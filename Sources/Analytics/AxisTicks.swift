@@ -63,6 +63,41 @@ enum AxisTicks {
         return ticks
     }
 
+    /// Ticks for a trading-time axis (one slot per point): at the first point of a day, every k-th day so that
+    /// about `maxCount` remain; within a run of one or two days, at the first point of every few hours. Labels never
+    /// repeat.
+    static func ordinal(count: Int, time: (Int) -> Int64, maxCount: Int = 9) -> [(index: Int, label: String)] {
+        guard count > 0 else { return [] }
+        var dayStarts: [Int] = [0]
+        for index in 1..<max(count, 1) where time(index) / 86_400 != time(index - 1) / 86_400 { dayStarts.append(index) }
+        if dayStarts.count >= 3 {
+            let step = max(1, (dayStarts.count + maxCount - 1) / maxCount)
+            var ticks: [(index: Int, label: String)] = []
+            let supported: ClosedRange<Int64> = -62_135_596_800...253_402_300_799
+        for (k, index) in dayStarts.enumerated() where k % step == 0 && supported.contains(time(index)) {
+                let label = CivilTime(unixSeconds: time(index)).dateString
+                if ticks.last?.label != label { ticks.append((index, label)) }
+            }
+            return ticks
+        }
+        let hours = (Double(time(count - 1)) - Double(time(0))) / 3600
+        let step = Int64(niceInteger(hours / Double(maxCount), choices: [1, 2, 3, 4, 6, 12, 24])) * 3600
+        var ticks: [(index: Int, label: String)] = []
+        var lastSlot = Int64.min
+        let supported: ClosedRange<Int64> = -62_135_596_800...253_402_300_799
+        for index in 0..<count where supported.contains(time(index)) {
+            let slot = time(index) / step
+            guard slot != lastSlot else { continue }
+            lastSlot = slot
+            let civil = CivilTime(unixSeconds: time(index))
+            let hour = civil.secondOfDay / 3600, minute = civil.secondOfDay / 60 % 60
+            let clock = (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
+            let label = String(civil.dateString.suffix(5)) + " " + clock
+            if ticks.last?.label != label { ticks.append((index, label)) }
+        }
+        return ticks
+    }
+
     private static func calendarTicks(
         _ start: Int64, _ end: Int64, monthStep: Int, label: (CivilTime) -> String
     ) -> [(time: Int64, label: String)] {

@@ -16,6 +16,10 @@ public struct HTMLReportInput: Sendable {
     public var parameters: [String: String]
     /// At most this many trades are listed; a note says how many were left out.
     public var tradeRowLimit: Int
+    /// Warnings shown at the top (a position closed because its data ended, a figure annualised from a short run).
+    public var warnings: [String] = []
+    /// Sections added after the standard charts, before the parameters.
+    public var sections: [HTMLReportSection] = []
 
     /// Creates the input; only `title`, `report` and `equity` are required.
     public init(
@@ -60,11 +64,17 @@ public enum HTMLReport {
         html += "<title>\(HTMLText.escape(input.title))</title>\n<style>\(stylesheet)</style>\n</head>\n<body>\n<main>\n"
         html += "<h1>\(HTMLText.escape(input.title))</h1>\n"
         html += "<p class=\"subtitle\">\(HTMLText.escape(subtitle(input)))</p>\n"
+        let warnings = input.warnings + (input.report.shortSampleWarning.map { [$0] } ?? [])
+        if !warnings.isEmpty {
+            html += "<section class=\"warnings\">\n<h2>Warnings</h2>\n"
+            html += warnings.map { "<p>\(HTMLText.escape($0))</p>\n" }.joined() + "</section>\n"
+        }
         html += section("Summary", HTMLReportTables.summary(input))
         html += section("Equity", equityChart(input))
         html += section("Drawdown", drawdownCaption(input) + drawdownChart(input))
         html += section("Monthly returns", HTMLReportTables.monthlyHeatmap(input.report.monthlyReturns))
         html += section("Exposure", exposureChart(input))
+        for extra in input.sections { html += section(extra.heading, extra.html) }
         if !input.parameters.isEmpty { html += section("Parameters", HTMLReportTables.parameters(input.parameters)) }
         html += section("Trades", HTMLReportTables.trades(input.trades, limit: input.tradeRowLimit))
         html += "</main>\n</body>\n</html>\n"
@@ -161,5 +171,7 @@ public enum HTMLReport {
         .parameters td{text-align:left;white-space:normal}
         .heatmap td{min-width:52px;text-align:center}.heatmap th{text-align:center}
         .heatmap td.year,.heatmap td.total{font-weight:600}
+        section.warnings{background:#fff8e6;border-color:#e6c36a}section.warnings p{margin:4px 0}
+        table.extra td:first-child,table.extra th:first-child{text-align:left}
         """
 }

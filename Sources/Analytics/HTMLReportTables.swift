@@ -11,7 +11,7 @@ enum HTMLReportTables {
         let d = m.drawdown
         let returns: [(String, String)] = [
             ("Total return", percent.string(m.totalReturn)),
-            ("CAGR", percent.string(m.cagr)),
+            (m.isShortSample ? "CAGR (under 3 months: not meaningful)" : "CAGR", percent.string(m.cagr)),
             ("Start equity", money.string(m.startEquity)),
             ("Final equity", money.string(m.finalEquity)),
         ]
@@ -29,6 +29,7 @@ enum HTMLReportTables {
         ]
         let benchmark: [(String, String)] = [
             ("Beta", ratio.string(m.beta)),
+            ("Correlation", ratio.string(m.benchmarkCorrelation)),
             ("Alpha (quantstats, arithmetic)", percent.string(m.alphaQuantstats)),
             ("Alpha (empyrical, geometric)", percent.string(m.alphaEmpyrical)),
         ]

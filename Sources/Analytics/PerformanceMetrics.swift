@@ -65,6 +65,15 @@ public struct PerformanceMetrics: Sendable, Equatable {
 
     /// The maximum drawdown (≤ 0), `nil` for an empty curve.
     public var maxDrawdown: Double? { drawdown?.maxDrawdown }
+    /// Correlation of the strategy's returns with the benchmark's (per period), when a benchmark is given.
+    public var benchmarkCorrelation: Double?
+    /// Calendar days from the first point to the last.
+    public var sampleDays: Double = 0
+    /// Runs shorter than this many days get their annualised figures (CAGR, volatility, Sharpe, Sortino, Calmar)
+    /// flagged: compounding a few weeks to a year gives numbers like a 1,707,390 % CAGR.
+    public static let shortSampleDays = 91.0
+    /// `true` when the run spans less than three months (`shortSampleDays`).
+    public var isShortSample: Bool { sampleDays < Self.shortSampleDays }
     /// The project's alpha: quantstats' arithmetic annualisation (see the type's documentation).
     public var alpha: Double? { alphaQuantstats }
 
@@ -94,6 +103,7 @@ public struct PerformanceMetrics: Sendable, Equatable {
         let r = ReturnSeries.simpleReturns(equity)
         let n = Double(r.count)
         let ppy = Double(periodsPerYear)
+        metrics.sampleDays = (Double(equity.time(equity.count - 1)) - Double(equity.time(0))) / 86_400
         metrics.startEquity = finiteOrNil(equity.equity(0))
         metrics.finalEquity = finiteOrNil(equity.equity(equity.count - 1))
         let growth = r.reduce(1.0) { $0 * (1 + $1) }
@@ -114,6 +124,7 @@ public struct PerformanceMetrics: Sendable, Equatable {
         if let benchmarkCloses {
             let b = ReturnSeries.simpleReturns(benchmarkCloses)
             metrics.applyGreeks(returns: r, benchmark: b, mean: mean)
+            metrics.benchmarkCorrelation = Correlation.pearson(r, b)
         }
         return metrics
     }

@@ -56,6 +56,8 @@ public struct PerformanceReport: Sendable, Equatable {
             "bars": .integer(m.bars),
             "returns": .integer(m.returns),
             "periods_per_year": .integer(m.periodsPerYear),
+            "sample_days": .number((m.sampleDays * 100).rounded() / 100),
+            "annualized_from_short_sample": .bool(m.isShortSample),
             "start_equity": .optional(m.startEquity),
             "final_equity": .optional(m.finalEquity),
             "total_return": .optional(m.totalReturn),
@@ -72,6 +74,7 @@ public struct PerformanceReport: Sendable, Equatable {
             "max_drawdown_duration_days": d.map { .integer($0.durationDays) } ?? .null,
             "calmar": .optional(m.calmar),
             "beta": .optional(m.beta),
+            "benchmark_correlation": .optional(m.benchmarkCorrelation),
             "alpha": .optional(m.alpha),
             "alpha_quantstats": .optional(m.alphaQuantstats),
             "alpha_empyrical": .optional(m.alphaEmpyrical),
@@ -118,6 +121,14 @@ public struct PerformanceReport: Sendable, Equatable {
         object["monthly_returns"] = .object(monthlyReturnValues)
         object["parameters"] = .object(parameters)
         return JSONValue.object(object).serialized()
+    }
+
+    /// The warning a reader needs when the annualised figures come from less than three months, else `nil`.
+    public var shortSampleWarning: String? {
+        guard metrics.isShortSample, metrics.bars > 1 else { return nil }
+        let days = (metrics.sampleDays * 10).rounded() / 10
+        return "The run spans \(days) days, under three months: CAGR, annual volatility, Sharpe, Sortino and Calmar "
+            + "are annualised from it and are not meaningful."
     }
 
     /// `summaryJSON(parameters:)` for plain string parameters.

@@ -7,8 +7,9 @@
 /// let svg = chart.render()
 /// ```
 struct SVGChart: Sendable {
-    /// Whether series are drawn as lines or as areas filled to zero.
-    enum Style: Sendable { case line, area }
+    /// Whether series are drawn as lines, as areas filled to zero, or stacked on each other (each band from the
+    /// sum of the series before it to that sum plus its own value).
+    enum Style: Sendable { case line, area, stacked }
 
     var title: String
     /// Number of points; every series has a value per point (`nil` for a gap).
@@ -50,7 +51,15 @@ struct SVGChart: Sendable {
         // The finite values' range, in one pass (no array of every value).
         var lowest = Double.infinity
         var highest = -Double.infinity
-        for item in series {
+        if style == .stacked {
+            for index in 0..<count {
+                var total = 0.0
+                for item in series where index < item.count { total += item.value(index).flatMap { $0.isFinite ? $0 : nil } ?? 0 }
+                lowest = min(lowest, 0)
+                highest = max(highest, total)
+            }
+        }
+        for item in series where style != .stacked {
             for index in 0..<min(count, item.count) {
                 if let value = item.value(index), value.isFinite {
                     lowest = min(lowest, value)
@@ -65,7 +74,7 @@ struct SVGChart: Sendable {
         let firstTime = time(0), lastTime = time(count - 1)
         var low = lowest
         var high = highest
-        if style == .area {
+        if style != .line {
             low = min(low, 0)
             high = max(high, 0)
         }
@@ -77,16 +86,36 @@ struct SVGChart: Sendable {
         let t0 = firstTime, t1 = lastTime > firstTime ? lastTime : firstTime &+ 86_400
         // Positions are computed in Double so that no Int64 subtraction can overflow.
         let timeSpan = max(1, Double(t1) - Double(t0))
-        let x = { (time: Int64) -> Double in self.left + (Double(time) - Double(t0)) / timeSpan * (self.right - self.left) }
+        let byTime = { (time: Int64) -> Double in self.left + (Double(time) - Double(t0)) / timeSpan * (self.right - self.left) }
+        // Intraday data is drawn on trading time (point by point): nights and weekends take no room, so no line
+        // crosses them as a long diagonal.
+        let ordinal = isIntraday
+        let lastIndex = Double(max(count - 1, 1))
+        let x = { (index: Int) -> Double in
+            ordinal ? self.left + Double(index) / lastIndex * (self.right - self.left) : byTime(self.time(index))
+        }
         let span = axis.domain.upperBound - axis.domain.lowerBound
         let y = { (value: Double) -> Double in
             self.bottom - (value - axis.domain.lowerBound) / (span > 0 ? span : 1) * (self.bottom - self.top)
         }
         svg += legend()
         svg += valueAxis(axis.ticks, y: y)
-        svg += timeAxis(AxisTicks.times(from: t0, to: t1), x: x)
+        if ordinal {
+            // Day ticks are evenly spaced in days, not in points: drop one that would overlap the one before.
+            var ticks: [(position: Double, label: String)] = []
+            for tick in AxisTicks.ordinal(count: count, time: time) where (ticks.last.map { x(tick.index) - $0.position >= 80 } ?? true) {
+                ticks.append((x(tick.index), tick.label))
+            }
+            svg += timeAxis(ticks)
+        } else {
+            svg += timeAxis(AxisTicks.times(from: t0, to: t1).map { (byTime($0.time), $0.label) })
+        }
         svg += "<g class=\"series\">"
-        for item in series { svg += plot(item, x: x, y: y, baseline: y(min(max(0, axis.domain.lowerBound), axis.domain.upperBound))) }
+        if style == .stacked {
+            svg += stackedBands(x: x, y: y)
+        } else {
+            for item in series { svg += plot(item, x: x, y: y, baseline: y(min(max(0, axis.domain.lowerBound), axis.domain.upperBound))) }
+        }
         svg += "</g>"
         svg += "<rect x=\"\(c(left))\" y=\"\(c(top))\" width=\"\(c(right - left))\" height=\"\(c(bottom - top))\" fill=\"none\" stroke=\"#999\"/>"
         return svg + "</svg>"
@@ -111,10 +140,11 @@ struct SVGChart: Sendable {
 
     private func valueAxis(_ ticks: [Double], y: (Double) -> Double) -> String {
         var svg = "<g class=\"y-axis\" font-size=\"11\" fill=\"#444\">"
+        let format = valueFormat.distinct(for: ticks)
         for tick in ticks {
             let position = y(tick)
             svg += "<line x1=\"\(c(left))\" y1=\"\(c(position))\" x2=\"\(c(right))\" y2=\"\(c(position))\" stroke=\"\(tick == 0 ? "#888" : "#e3e3e3")\"/>"
-            svg += text(valueFormat.string(tick), x: left - 8, y: position + 4, attributes: "text-anchor=\"end\"")
+            svg += text(format.string(tick), x: left - 8, y: position + 4, attributes: "text-anchor=\"end\"")
         }
         if !valueAxisTitle.isEmpty {
             let middle = (top + bottom) / 2
@@ -123,26 +153,41 @@ struct SVGChart: Sendable {
         return svg + "</g>"
     }
 
-    private func timeAxis(_ ticks: [(time: Int64, label: String)], x: (Int64) -> Double) -> String {
+    /// `true` when points are less than a day apart and not all at midnight: an intraday series.
+    var isIntraday: Bool {
+        guard count > 2 else { return false }
+        var atMidnight = true
+        var gaps: [Double] = []
+        let stride = max(1, count / 512)
+        for index in Swift.stride(from: 1, to: count, by: stride) {
+            if time(index) % 86_400 != 0 { atMidnight = false }
+            gaps.append(Double(time(index)) - Double(time(index - 1)))
+        }
+        gaps.sort()
+        return !atMidnight && gaps[gaps.count / 2] < 86_400
+    }
+
+    private func timeAxis(_ ticks: [(position: Double, label: String)]) -> String {
         var svg = "<g class=\"x-axis\" font-size=\"11\" fill=\"#444\">"
         for tick in ticks {
-            let position = x(tick.time)
+            let position = tick.position
             svg += "<line x1=\"\(c(position))\" y1=\"\(c(top))\" x2=\"\(c(position))\" y2=\"\(c(bottom))\" stroke=\"#f0f0f0\"/>"
             svg += "<line x1=\"\(c(position))\" y1=\"\(c(bottom))\" x2=\"\(c(position))\" y2=\"\(c(bottom + 5))\" stroke=\"#999\"/>"
             svg += text(HTMLText.escape(tick.label), x: position, y: bottom + 18, attributes: "text-anchor=\"middle\"")
         }
-        svg += text("Date (UTC)", x: (left + right) / 2, y: height - 8, attributes: "text-anchor=\"middle\" font-size=\"12\"")
+        let caption = isIntraday ? "Date (UTC), trading time: nights and weekends take no room" : "Date (UTC)"
+        svg += text(caption, x: (left + right) / 2, y: height - 8, attributes: "text-anchor=\"middle\" font-size=\"12\"")
         return svg + "</g>"
     }
 
-    private func plot(_ item: ChartSeries, x: (Int64) -> Double, y: (Double) -> Double, baseline: Double) -> String {
+    private func plot(_ item: ChartSeries, x: (Int) -> Double, y: (Double) -> Double, baseline: Double) -> String {
         var svg = ""
         // Split into runs of finite values so gaps stay gaps; each run is decimated as it is read.
         var runs: [[(Double, Double)]] = []
         var current = RunDecimator()
         for index in 0..<min(count, item.count) {
             if let value = item.value(index), value.isFinite {
-                current.append((x(time(index)), y(value)))
+                current.append((x(index), y(value)))
             } else if !current.isEmpty {
                 runs.append(current.finish())
             }
@@ -157,6 +202,26 @@ struct SVGChart: Sendable {
             }
             let dash = item.dashed ? " stroke-dasharray=\"6 3\"" : ""
             svg += "<path d=\"\(line)\" fill=\"none\" stroke=\"\(item.color)\" stroke-width=\"1.5\" stroke-linejoin=\"round\"\(dash)/>"
+        }
+        return svg
+    }
+
+    /// The bands of a stacked chart, bottom series first: each a polygon along the running sum's top edge and
+    /// back along the edge below it.
+    private func stackedBands(x: (Int) -> Double, y: (Double) -> Double) -> String {
+        var svg = ""
+        var below = [Double](repeating: 0, count: count)
+        for item in series {
+            var above = below
+            for index in 0..<min(count, item.count) {
+                if let value = item.value(index), value.isFinite { above[index] += value }
+            }
+            guard count > 0 else { break }
+            var path = "M\(c(x(0))) \(c(y(above[0])))"
+            for index in 1..<max(count, 1) { path += " L\(c(x(index))) \(c(y(above[index])))" }
+            for index in stride(from: count - 1, through: 0, by: -1) { path += " L\(c(x(index))) \(c(y(below[index])))" }
+            svg += "<path d=\"\(path) Z\" fill=\"\(item.color)\" fill-opacity=\"0.85\" stroke=\"#ffffff\" stroke-width=\"0.5\"/>"
+            below = above
         }
         return svg
     }

@@ -24,6 +24,23 @@ enum ValueFormat: Sendable {
         }
     }
 
+    /// This format with as many more decimals as it takes for every value to print differently (axis ticks that
+    /// never repeat: a −1.6 % range at 0 decimals would read "0%, 0%, −1%, −2%, −2%").
+    func distinct(for values: [Double]) -> ValueFormat {
+        func isDistinct(_ format: ValueFormat) -> Bool { Set(values.map(format.string)).count == values.count }
+        if isDistinct(self) { return self }
+        for extra in 1...8 {
+            let candidate: ValueFormat
+            switch self {
+            case .percent(let decimals): candidate = .percent(decimals: decimals + extra)
+            case .number(let decimals): candidate = .number(decimals: decimals + extra)
+            case .compact: candidate = .number(decimals: extra - 1)
+            }
+            if isDistinct(candidate) { return candidate }
+        }
+        return self
+    }
+
     /// Fixed decimals with `,` thousands separators, and no `-0.00`.
     static func grouped(_ value: Double, decimals: Int) -> String {
         var text = String(format: "%.\(max(0, min(decimals, 10)))f", value)

@@ -8,10 +8,16 @@ import Foundation
 public enum BundledDataSet: String, CaseIterable, Sendable {
     /// 524 S&P 500 members, daily, 2009-08-21 .. 2010-08-20, with `sectors.csv`.
     case sp500
-    /// GOOG, AAPL, IBM, MSFT daily.
+    /// GOOG, AAPL, IBM, MSFT daily, split- and dividend-adjusted.
     case stocks
-    /// SPY 1-minute, 5-minute (IB download) and daily.
+    /// The same four as published: AAPL and MSFT unadjusted across their splits.
+    case stocksUnadjusted = "stocks-unadjusted"
+    /// SPY daily 2010–2011.
     case spy
+    /// SPY 1-minute bars, January and March 2011.
+    case spy1min = "spy-1min"
+    /// SPY 5-minute bars from an IB download, June 2012.
+    case spy5min = "spy-5min"
     /// ^GSPC and ^IXIC daily, 1999–2018.
     case benchmark
 
@@ -19,8 +25,11 @@ public enum BundledDataSet: String, CaseIterable, Sendable {
     public var summary: String {
         switch self {
         case .sp500: return "524 S&P 500 members, daily 2009-08-21..2010-08-20, with sectors (volume in 100s)"
-        case .stocks: return "GOOG 2004-2013 (split-free), AAPL/IBM/MSFT 2000-2013 (unadjusted), daily"
-        case .spy: return "SPY 1-minute (Jan+Mar 2011), 5-minute (IB download, Jun 2012), daily 2010-2011"
+        case .stocks: return "GOOG 2004-2013, AAPL/IBM/MSFT 2000-2013, daily, split- and dividend-adjusted"
+        case .stocksUnadjusted: return "the same four stocks as published (AAPL and MSFT unadjusted across their splits)"
+        case .spy: return "SPY daily 2010-2011"
+        case .spy1min: return "SPY 1-minute bars, Jan + Mar 2011 (UTC, bar end)"
+        case .spy5min: return "SPY 5-minute bars, IB download, Jun 2012 (UTC, bar start)"
         case .benchmark: return "^GSPC and ^IXIC daily 1999-2018"
         }
     }

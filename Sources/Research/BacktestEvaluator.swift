@@ -87,6 +87,8 @@ public struct BacktestEvaluator: Sendable {
             return Self.run(BollingerMeanReversion(config: c), start, data, config)
         case let .momentumRotation(c):
             return Self.run(MomentumRotation(config: c), start, data, config)
+        case let .performanceAllocator(c):
+            return Self.run(PerformanceAllocator(config: c), start, data, config)
         }
     }
 

@@ -20,6 +20,7 @@ public enum StrategyParameters {
         case .rsiMeanReversion: return "rsiMeanReversion"
         case .bollingerMeanReversion: return "bollingerMeanReversion"
         case .momentumRotation: return "momentumRotation"
+        case .performanceAllocator: return "performanceAllocator"
         }
     }
 

@@ -45,7 +45,8 @@ import TradingModel
         // Reference b: ROC over 390 bars, top 3 (ties by symbol order), decide on the last bar of each session
         // (every 390th timestamp; the first with a full lookback is bar 779), 99 % of equity, no minimum score.
         let config = MomentumRotationConfig(
-            lookback: 390, minimumScore: nil, holdings: 3, rebalance: .everyBars(390), investedFraction: 0.99)
+            lookback: 390, minimumScore: nil, holdings: 3, rebalance: .everyBars(390), investedFraction: 0.99
+        ).withoutChurnFilters
         let result = BacktestRunner.run(spec: .momentumRotation(config: config), data: data, config: Self.config)
         #expect(Self.lines(result) == (try Self.expected("fills_b.csv")))
         #expect(result.finalEquity.centsDescription == "961498.75")

@@ -66,6 +66,6 @@ import TradingModel
         ("bollinger", .bollingerMeanReversion(config: BollingerMeanReversionConfig(atrStops: ATRStopConfig()))),
         ("momentum", .momentumRotation(config: MomentumRotationConfig(
             lookback: 60, ranking: .volatilityAdjusted, holdings: 3, rebalance: .weekly, weighting: .inverseVolatility,
-            stopLossPercent: 8, takeProfitPercent: 25))),
+            stopLossPercent: 8, takeProfitPercent: 25).withoutChurnFilters)),
     ]
 }

@@ -11,7 +11,7 @@ import Testing
     func wholeSession() async throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Interop/ib_async_session.py")
-        let data = try MarketDataSet.bundled(.stocks)
+        let data = try MarketDataSet.bundled(.stocksUnadjusted)
         let (status, output) = try await withSimulator(clock: .speed(60, tick: 0.05), data: data) { _, port in
             try await Self.run(Self.python, [script.path, "--port", String(port), "--timeout", "90"])
         }

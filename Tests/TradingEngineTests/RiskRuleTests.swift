@@ -96,6 +96,7 @@ import TradingModel
     @Test func engineRecordsDenialsAsEventsWithReasonsAndCounts() {
         var config = EngineConfig()
         config.risk.maxPositionValue = Money(5_000)
+        config.risk.scaleOrdersToFit = false
         config.risk.volatilitySymbol = "VIX"
         config.risk.volatilityThreshold = 30
         var engine = EngineCore(universe: E.universe, strategy: ScriptedStrategy([
@@ -117,6 +118,7 @@ import TradingModel
     @Test func sectorLimitUsesTheSectorMap() throws {
         var config = EngineConfig()
         config.risk.maxSectorPercentOfEquity = 20
+        config.risk.scaleOrdersToFit = false
         var engine = EngineCore(universe: E.universe, strategy: ScriptedStrategy([
             [.submit(.market(E.a, .buy, Quantity(150)))],
             [],
@@ -135,6 +137,7 @@ import TradingModel
     @Test func buysWaitForSaleProceedsToSettle() throws {
         var config = EngineConfig(initialCash: Money(1_000), settlementDays: 2)
         config.risk.requireSettledCash = true
+        config.risk.scaleOrdersToFit = false
         var engine = EngineCore(universe: E.universe, strategy: ScriptedStrategy([
             [.submit(.market(E.a, .buy, Quantity(9)))],
             [.submit(.market(E.a, .sell, Quantity(9)))],

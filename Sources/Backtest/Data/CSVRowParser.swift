@@ -16,6 +16,10 @@ struct CSVRowParser {
     private var cachedDatePrefix: UInt64 = 0
     private var cachedDateSuffix: UInt16 = 0
     private var cachedDay: Int64 = 0
+    /// For a header other than exactly `date,open,high,low,close,volume`: the field index of date, open, high,
+    /// low, close, volume (−1: none, volume 0) and adjusted close (−1: none), and the field count.
+    private var layout: (columns: [Int], fieldCount: Int)?
+    private var fieldRanges: [Range<Int>] = []
 
     /// Creates a parser; `expectedRows` sizes the bar array up front (an estimate; it still grows if exceeded).
     init(file: String, policy: BadRowPolicy, expectedRows: Int) {
@@ -60,7 +64,10 @@ struct CSVRowParser {
         guard sawHeader else {
             let headerText = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
             let normalized = headerText.lowercased().replacingOccurrences(of: " ", with: "")
-            guard normalized.hasPrefix("date,open,high,low,close,volume") else { throw error(.badHeader(headerText)) }
+            if normalized != "date,open,high,low,close,volume" {
+                guard let columns = Self.layout(of: headerText) else { throw error(.badHeader(headerText)) }
+                layout = columns
+            }
             sawHeader = true
             return
         }
@@ -89,7 +96,53 @@ struct CSVRowParser {
         BarLoadingError(file: file, line: line, code: code)
     }
 
+    /// The columns of a header in another layout: names in any case, with spaces or underscores (`Adj Close`,
+    /// `adj_close`), the time column called date, time, datetime or timestamp, volume optional. `nil` without a
+    /// time, open, high, low and close column.
+    static func layout(of header: String) -> (columns: [Int], fieldCount: Int)? {
+        var text = Substring(header)
+        if text.first == "\u{FEFF}" { text = text.dropFirst() }
+        let names = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            $0.lowercased().filter { $0 != " " && $0 != "_" && $0 != "\"" && $0 != "\r" }
+        }
+        func index(_ candidates: [String]) -> Int { names.firstIndex(where: candidates.contains) ?? -1 }
+        let columns = [
+            index(["date", "time", "datetime", "timestamp"]), index(["open"]), index(["high"]), index(["low"]),
+            index(["close"]), index(["volume", "vol"]), index(["adjclose", "adjustedclose"]),
+        ]
+        guard columns[0...4].allSatisfy({ $0 >= 0 }) else { return nil }
+        return (columns, names.count)
+    }
+
+    /// A row of another layout (`layout`): with an adjusted close, open, high, low and close are scaled by
+    /// adjusted close / close (split- and dividend-adjusted prices, as the adjusted close implies).
+    private mutating func parseLaidOutRow(
+        _ range: Range<Int>, _ layout: (columns: [Int], fieldCount: Int)
+    ) throws(BarLoadingError) -> Bar {
+        fieldRanges.removeAll(keepingCapacity: true)
+        var start = range.lowerBound
+        for i in range.lowerBound...range.upperBound where i == range.upperBound || bytes[i] == 44 {
+            fieldRanges.append(start..<i)
+            start = i + 1
+        }
+        guard fieldRanges.count == layout.fieldCount else { throw error(.wrongFieldCount(fieldRanges.count)) }
+        let c = layout.columns
+        let time = try parseDate(fieldRanges[c[0]])
+        var open = try number(fieldRanges[c[1]], "open"), high = try number(fieldRanges[c[2]], "high")
+        var low = try number(fieldRanges[c[3]], "low"), close = try number(fieldRanges[c[4]], "close")
+        let volume = c[5] >= 0 ? try number(fieldRanges[c[5]], "volume") : 0
+        if c[6] >= 0, close != 0 {
+            let factor = Double(try number(fieldRanges[c[6]], "adj close")) / Double(close)
+            func scaled(_ units: Int64) -> Int64 { Int64((Double(units) * factor).rounded()) }
+            (open, high, low, close) = (scaled(open), scaled(high), scaled(low), scaled(close))
+        }
+        return Bar(
+            timestamp: time, open: Price(units: open), high: Price(units: high), low: Price(units: low),
+            close: Price(units: close), volume: Quantity(units: volume))
+    }
+
     private mutating func parseRow(_ range: Range<Int>) throws(BarLoadingError) -> Bar {
+        if let layout { return try parseLaidOutRow(range, layout) }
         var fields: (Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>) =
             (0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0)
         var count = 0
@@ -177,7 +230,7 @@ struct CSVRowParser {
             return v
         }
         func bad() -> BarLoadingError { badDate(r) }
-        guard n == 10 || n == 20, bytes[b + 4] == 45, bytes[b + 7] == 45 else { throw bad() }
+        guard n >= 10, bytes[b + 4] == 45, bytes[b + 7] == 45 else { throw bad() }
         // The 10 bytes YYYY-MM-DD identify the date exactly; reuse the last conversion when they repeat.
         var prefix: UInt64 = 0
         for k in 0..<8 { prefix = prefix << 8 | UInt64(bytes[b + k]) }
@@ -196,11 +249,29 @@ struct CSVRowParser {
             cachedDay = day
         }
         var seconds: Int64 = 0
-        if n == 20 {
-            guard bytes[b + 10] == 84, bytes[b + 13] == 58, bytes[b + 16] == 58, bytes[b + 19] == 90,
+        if n > 10 {
+            // YYYY-MM-DD[T ]HH:MM:SS, then optional .fraction, then Z, ±HH:MM, ±HHMM or nothing (UTC).
+            guard n >= 19, bytes[b + 10] == 84 || bytes[b + 10] == 32, bytes[b + 13] == 58, bytes[b + 16] == 58,
                 let hh = digits(11, 2), let mm = digits(14, 2), let ss = digits(17, 2), hh < 24, mm < 60, ss < 61
             else { throw bad() }
             seconds = Int64(hh * 3600 + mm * 60 + ss)
+            var k = 19
+            if k < n, bytes[b + k] == 46 {  // a fraction of a second: dropped (bars are whole seconds)
+                k += 1
+                while k < n, bytes[b + k] &- 48 < 10 { k += 1 }
+            }
+            if k < n, bytes[b + k] == 90 {
+                k += 1
+            } else if k < n, bytes[b + k] == 43 || bytes[b + k] == 45 {
+                let sign: Int64 = bytes[b + k] == 43 ? 1 : -1
+                let colon = k + 3 < n && bytes[b + k + 3] == 58
+                guard let oh = k + 3 <= n ? digits(k + 1, 2) : nil,
+                    let om = k + (colon ? 6 : 5) <= n ? digits(k + (colon ? 4 : 3), 2) : nil, oh < 24, om < 60
+                else { throw bad() }
+                seconds -= sign * Int64(oh * 3600 + om * 60)  // local time minus its offset is UTC
+                k += colon ? 6 : 5
+            }
+            guard k == n else { throw bad() }
         }
         return Timestamp(nanoseconds: (day * 86_400 + seconds) * Timestamp.nanosecondsPerSecond)
     }

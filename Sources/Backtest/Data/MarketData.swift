@@ -12,6 +12,8 @@ public struct MarketData: Sendable {
     public let series: [[Bar]]
     /// Merged order of all bars; empty for a single instrument (its bars are the timeline).
     public let timeline: [TimelineEntry]
+    /// Malformed rows skipped while loading under `BadRowPolicy.skip` (`load(files:policy:sectors:)`).
+    public internal(set) var skippedRows = 0
 
     /// One step of the merged timeline.
     public struct TimelineEntry: Hashable, Sendable {
@@ -71,7 +73,14 @@ public struct MarketData: Sendable {
         files: [(symbol: Symbol, path: String)], policy: BadRowPolicy = .fail, sectors: [Symbol: String] = [:]
     ) throws(BarLoadingError) -> MarketData {
         var series: [[Bar]] = []
-        for file in files { series.append(try BarCSVLoader.load(path: file.path, policy: policy).bars) }
-        return MarketData(universe: Universe(symbols: files.map(\.symbol), sectors: sectors), series: series)
+        var skipped = 0
+        for file in files {
+            let loaded = try BarCSVLoader.load(path: file.path, policy: policy)
+            series.append(loaded.bars)
+            skipped += loaded.skippedRows
+        }
+        var data = MarketData(universe: Universe(symbols: files.map(\.symbol), sectors: sectors), series: series)
+        data.skippedRows = skipped
+        return data
     }
 }

@@ -31,21 +31,40 @@ public struct BacktestResult: Sendable {
     public let commissions: Money
     /// Final positions (flat ones included), by instrument index.
     public let positions: [Position]
+    /// Last marks (prices), by instrument index.
+    public let marks: [Price]
+    /// Every entry the engine scaled down to fit a sizing limit.
+    public let riskAdjustments: [RiskAdjustmentRecord]
+    /// Scaled-down entries per rule.
+    public let riskAdjustmentCounts: [RiskRuleKind: Int]
+    /// Positions closed at their last price because their data ended before the run did.
+    public let dataEndings: [DataEnding]
+    /// The allocator's records (`allocations.csv`), one per reallocation and symbol; empty for other strategies.
+    public let allocations: [AllocationRecord]
 
     @usableFromInline
     init<S: Strategy>(
         universe: Universe, initialCash: Money, engine: EngineCore<S>, fills: [Fill], equityCurve: EquityCurve,
-        barsProcessed: Int
+        barsProcessed: Int, dataEndings: [DataEnding] = [], tradingStart: Timestamp? = nil
     ) {
         self.universe = universe
-        self.orders = engine.orders.orders
+        // Orders the strategy tried during the warm-up were refused by design: they are not part of the run.
+        let start = tradingStart ?? .zero
+        self.orders = tradingStart == nil ? engine.orders.orders : engine.orders.orders.filter { $0.createdAt >= start }
         self.fills = fills
         var builder = RoundTripBuilder(universe: universe)
         for fill in fills { builder.add(fill) }
         self.trades = builder.trips()
         self.equityCurve = equityCurve
-        self.riskDenials = engine.denials
-        self.riskDenialCounts = engine.denialCounts
+        if tradingStart == nil {
+            self.riskDenials = engine.denials
+            self.riskDenialCounts = engine.denialCounts
+        } else {
+            self.riskDenials = engine.denials.filter { $0.time >= start }
+            var counts: [RiskRuleKind: Int] = [:]
+            for denial in riskDenials { counts[denial.denial.rule, default: 0] += 1 }
+            self.riskDenialCounts = counts
+        }
         self.barsProcessed = barsProcessed
         self.initialCash = initialCash
         self.finalCash = engine.portfolio.cash
@@ -53,6 +72,11 @@ public struct BacktestResult: Sendable {
         self.realizedPnL = engine.portfolio.realizedPnL
         self.commissions = engine.portfolio.commissions
         self.positions = engine.portfolio.positions
+        self.marks = engine.portfolio.marks
+        self.riskAdjustments = engine.adjustments
+        self.riskAdjustmentCounts = engine.adjustmentCounts
+        self.dataEndings = dataEndings
+        self.allocations = (engine.strategy as? any AllocationReporting)?.allocations ?? []
     }
 
     /// The typed headline numbers (for regression tests and reports).
@@ -96,6 +120,29 @@ public struct BacktestResult: Sendable {
         case .trailingPercent(let percent): "trailingPercent(\(percent))"
         case .trailingLimit(let trail, let offset): "trailingLimit(trail: \(trail), limitOffset: \(offset))"
         }
+    }
+}
+
+/// A position closed because its instrument's data ended before the run (a delisting, a file that stops early).
+public struct DataEnding: Hashable, Sendable {
+    /// The symbol.
+    public var symbol: Symbol
+    /// Its last bar.
+    public var lastBarTime: Timestamp
+    /// When the position was closed: the run's next time step.
+    public var closedAt: Timestamp
+    /// The position closed (signed).
+    public var quantity: Quantity
+    /// The price it was closed at: the last close.
+    public var price: Price
+
+    /// Creates a record.
+    public init(symbol: Symbol, lastBarTime: Timestamp, closedAt: Timestamp, quantity: Quantity, price: Price) {
+        self.symbol = symbol
+        self.lastBarTime = lastBarTime
+        self.closedAt = closedAt
+        self.quantity = quantity
+        self.price = price
     }
 }
 

@@ -124,6 +124,8 @@ extension BacktestRunner {
             try run(strategy: BollingerMeanReversion(config: c), file: file, config: config, progress: progress)
         case let .momentumRotation(c):
             try run(strategy: MomentumRotation(config: c), file: file, config: config, progress: progress)
+        case let .performanceAllocator(c):
+            try run(strategy: PerformanceAllocator(config: c), file: file, config: config, progress: progress)
         }
     }
 }

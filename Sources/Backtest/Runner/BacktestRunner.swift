@@ -77,6 +77,8 @@ public enum BacktestRunner {
             run(strategy: BollingerMeanReversion(config: c), data: data, config: config, progress: progress)
         case let .momentumRotation(c):
             run(strategy: MomentumRotation(config: c), data: data, config: config, progress: progress)
+        case let .performanceAllocator(c):
+            run(strategy: PerformanceAllocator(config: c), data: data, config: config, progress: progress)
         }
     }
 }
@@ -103,6 +105,11 @@ struct Loop<S: Strategy> {
     @usableFromInline var bars = 0
     /// The kill switch is engaged until the first bar at or after `config.tradingStart` (warm-up).
     @usableFromInline var isWarmingUp = false
+    /// Series that end before the run does, by their last bar's time: `(time, instrument)`, ascending.
+    @usableFromInline var endings: [(time: Timestamp, instrument: Int)] = []
+    @usableFromInline var nextEnding = 0
+    /// Positions closed because their data ended.
+    @usableFromInline var dataEndings: [DataEnding] = []
 
     @inlinable
     init(strategy: S, data: MarketData, config: BacktestConfig) {
@@ -111,6 +118,11 @@ struct Loop<S: Strategy> {
         self.init(
             strategy: strategy, universe: data.universe, expectedPoints: data.series.map(\.count).max() ?? 0,
             config: config)
+        let runEnd = data.series.compactMap { $0.last?.timestamp }.max() ?? .zero
+        for (k, series) in data.series.enumerated() {
+            if let last = series.last?.timestamp, last < runEnd { endings.append((last, k)) }
+        }
+        endings.sort { $0.time != $1.time ? $0.time < $1.time : $0.instrument < $1.instrument }
     }
 
     /// A loop for `universe`, its equity curve sized for `expectedPoints` time steps.
@@ -151,6 +163,9 @@ struct Loop<S: Strategy> {
         while k < end {
             let entry = timeline[k]
             let bar = data.series[Int(entry.instrument)][Int(entry.index)]
+            if nextEnding < endings.count, endings[nextEnding].time < bar.timestamp {
+                closeEndedSeries(before: bar.timestamp, data: data)
+            }
             step(InstrumentID(entry.instrument), bar)
             k += 1
             if k == timeline.count {
@@ -177,11 +192,33 @@ struct Loop<S: Strategy> {
         if !commands.isEmpty { executeCommands() }
     }
 
+    /// At the first time step after a series' last bar: the engine closes its position at the last close
+    /// (`EngineCore.closeOut`), and the ending is recorded for the report.
+    @usableFromInline
+    mutating func closeEndedSeries(before time: Timestamp, data: MarketData) {
+        engine.handle(.clock(time), into: &commands)
+        if !commands.isEmpty { executeCommands() }
+        while nextEnding < endings.count, endings[nextEnding].time < time {
+            let (last, index) = endings[nextEnding]
+            nextEnding += 1
+            guard let close = data.series[index].last?.close else { continue }
+            let id = InstrumentID(index: index)
+            let held = engine.portfolio.position(for: id).quantity
+            if let fill = engine.closeOut(id, at: close, into: &commands) {
+                fills.append(fill)
+                dataEndings.append(DataEnding(
+                    symbol: universe[id].symbol, lastBarTime: last, closedAt: time, quantity: held, price: close))
+            }
+            if !commands.isEmpty { executeCommands() }
+        }
+    }
+
     @inlinable @inline(__always)
     mutating func closeSlice(_ time: Timestamp) {
         engine.handle(.barsClosed(time), into: &commands)
         if !commands.isEmpty { executeCommands() }
-        guard config.recordsEquityCurve else { return }
+        // Warm-up steps are not part of the run: its equity curve (and so every metric) starts at `tradingStart`.
+        guard config.recordsEquityCurve, !isWarmingUp else { return }
         let account = engine.account
         curve.append(time: time, equity: account.equity, cash: account.cash, grossExposure: account.grossExposure)
     }
@@ -240,6 +277,6 @@ struct Loop<S: Strategy> {
     func finish() -> BacktestResult {
         BacktestResult(
             universe: universe, initialCash: config.engine.initialCash, engine: engine, fills: fills,
-            equityCurve: curve, barsProcessed: bars)
+            equityCurve: curve, barsProcessed: bars, dataEndings: dataEndings, tradingStart: config.tradingStart)
     }
 }

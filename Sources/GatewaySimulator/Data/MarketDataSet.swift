@@ -6,7 +6,7 @@ import TradingModel
 ///
 /// ```swift
 /// let data = try MarketDataSet.load(directory: URL(fileURLWithPath: "data/"))
-/// let data = try MarketDataSet.bundled(.stocks)
+/// let data = try MarketDataSet.bundled(.stocksUnadjusted)
 /// let data = MarketDataSet.synthetic(count: 5, seed: 42)
 /// ```
 public struct MarketDataSet: Sendable {

@@ -46,6 +46,10 @@ public enum LiveRunner {
                 return try await run(
                     strategy: OrderTimeoutDefault(MomentumRotation(config: c), timeout: timeout),
                     configuration: inner, logger: logger, stop: stop)
+            case .performanceAllocator(let c):
+                return try await run(
+                    strategy: OrderTimeoutDefault(PerformanceAllocator(config: c), timeout: timeout),
+                    configuration: inner, logger: logger, stop: stop)
             }
         }
         switch spec {
@@ -57,6 +61,8 @@ public enum LiveRunner {
             return try await run(strategy: BollingerMeanReversion(config: c), configuration: configuration, logger: logger, stop: stop)
         case .momentumRotation(let c):
             return try await run(strategy: MomentumRotation(config: c), configuration: configuration, logger: logger, stop: stop)
+        case .performanceAllocator(let c):
+            return try await run(strategy: PerformanceAllocator(config: c), configuration: configuration, logger: logger, stop: stop)
         }
     }
 

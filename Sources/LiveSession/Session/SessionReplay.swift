@@ -45,6 +45,8 @@ public enum SessionReplay {
             return try replay(steps, BollingerMeanReversion(config: c), timeout, settings, startedAt)
         case .momentumRotation(let c):
             return try replay(steps, MomentumRotation(config: c), timeout, settings, startedAt)
+        case .performanceAllocator(let c):
+            return try replay(steps, PerformanceAllocator(config: c), timeout, settings, startedAt)
         }
     }
 
@@ -84,6 +86,7 @@ extension SessionReplay {
             case .rsiMeanReversion: RSIMeanReversion.self
             case .bollingerMeanReversion: BollingerMeanReversion.self
             case .momentumRotation: MomentumRotation.self
+            case .performanceAllocator: PerformanceAllocator<PerSymbolStrategy>.self
             }
         return RunKey.strategyName(String(describing: type))
     }

@@ -89,3 +89,24 @@ extension SimulationConfig {
         latency = try c.decode(.latency, default: d.latency)
     }
 }
+
+extension SlippageModel {
+    /// Reads the text form people write (`--slippage`, config `slippage`): `bps:N` (a fixed N basis points),
+    /// `impact:K` (volume share, K × (quantity / bar volume)²), `spread:BPS` (crossing a quoted spread of BPS basis
+    /// points on a 0.01 tick), or `none`.
+    /// - Returns: `nil` when the text is none of these (the caller names what is allowed).
+    public init?(text: String) {
+        let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+        if parts == ["none"] {
+            self = .none
+            return
+        }
+        guard parts.count == 2, let value = Double(parts[1]), value.isFinite, value >= 0 else { return nil }
+        switch parts[0] {
+        case "bps": self = .fixedBasisPoints(value)
+        case "impact": self = .volumeShare(priceImpact: value)
+        case "spread": self = .quotedSpread(basisPoints: value, tick: Price(units: FixedPoint.scale / 100))
+        default: return nil
+        }
+    }
+}

@@ -14,7 +14,7 @@ struct AnalyzeCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The equity curve: a CSV with the header date,equity.")
+    @Argument(help: "The equity curve: a CSV with date (or time) and equity columns, e.g. a backtest's equity.csv.")
     var equityFile: String
 
     @Option(name: .long, help: "A benchmark price file, or 'bundled' for ^GSPC.")
@@ -23,11 +23,11 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(name: .long, help: "Write summary.json and report.html to this folder.")
     var out: String?
 
-    @Option(name: .long, help: "Return periods per year (252 for daily data).")
-    var periodsPerYear: Int = 252
+    @Option(name: .long, help: "Return periods per year (default: 252 for daily data, 252 × bars per day for intraday).")
+    var periodsPerYear: Int?
 
     func validate() throws {
-        guard (1...1_000_000).contains(periodsPerYear) else {
+        if let periodsPerYear, !(1...1_000_000).contains(periodsPerYear) {
             throw ValidationError("--periods-per-year must be from 1 to 1000000, got \(periodsPerYear)")
         }
     }

@@ -23,7 +23,7 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Port to listen on (0 = any free port).")
     var port: Int = 7497
 
-    @Option(name: .long, help: "A folder of SYMBOL_1d.csv files, 'bundled' (= bundled:stocks) or bundled:NAME.")
+    @Option(name: .long, help: "A folder of SYMBOL_1d.csv files, 'bundled' (= bundled:stocks-unadjusted, prices as traded) or bundled:NAME.")
     var data: String = "bundled"
 
     @Option(name: .long, help: "Serve N synthetic random-walk symbols instead of --data.")

@@ -70,7 +70,7 @@ struct RunCommand: AsyncParsableCommand {
         let logger = try RunLogging.logger(level: loaded.settings.logging.level, file: loaded.settings.logging.file)
         // Everything is checked (and the journal opened) before connecting; with --simulated, before the simulator.
         let configuration = try LiveRunSetup.configuration(for: loaded, options: options)
-        let strategy = loaded.settings.strategy.choice
+        let strategy = loaded.settings.strategy
         guard simulated else {
             try await runLive(configuration, strategy: strategy, logger: logger)
             return
@@ -82,7 +82,7 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
-    private func runLive(_ configuration: LiveRunnerConfiguration, strategy: StrategyChoice, logger: Logger) async throws {
+    private func runLive(_ configuration: LiveRunnerConfiguration, strategy: StrategySettings, logger: Logger) async throws {
         var configuration = configuration
         if live, confirmLive == nil {
             configuration.confirmedLiveAccount = try await LiveConfirmation.ask(

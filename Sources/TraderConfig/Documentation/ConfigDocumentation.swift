@@ -11,14 +11,17 @@ public enum ConfigDocumentation {
             let children = keys.filter { $0.path.hasPrefix(section.path + ".") && !$0.isSection }
             text += table(children)
             if section.path == "risk" {
-                text += "\nMomentum's risk profile (`RiskProfile`, the same in backtests and live runs): unless set, "
-                    + "`maxActivePositions` follows `strategy.parameters.holdings`, `maxGrossExposureRatio` is 1 (unless "
-                    + "`allowLeverage`), and on data with sectors `maxSectorPercentOfEquity` is "
-                    + "\(ConfigFormat.number(RiskProfile.momentumSectorCap)). `config show` prints them with their reason.\n"
+                text += "\nThe risk profile (`RiskProfile`, the same in backtests and live runs): unless set, momentum's "
+                    + "`maxActivePositions` follows `strategy.parameters.holdings`, and momentum's and the performance "
+                    + "allocator's `maxGrossExposureRatio` is 1 (unless `allowLeverage`). No sector cap is implied; a "
+                    + "symbol without a sector is its own sector. `config show` prints the added limits with their reason; "
+                    + "a backtest's summary, summary.json and report list every limit in effect.\n"
             }
             if section.path == "strategy" {
                 text += "\n`strategy.parameters` holds the chosen strategy's own keys (below). Only the keys written change "
-                    + "its defaults.\n"
+                    + "its defaults. With `allocator: performance`, `strategy.name` is the per-symbol strategy every "
+                    + "symbol runs in the shadow (its `sizing` does not apply: the allocator sizes each position from "
+                    + "the symbol's capital); docs/backtesting.md gives the allocator's exact rules.\n"
             }
         }
         text += "\n## Renamed flags\n\nWhen every flag took the name of its key, these changed; the old spelling is an error "
@@ -79,7 +82,8 @@ public enum ConfigDocumentation {
           (`3600 S`, `2 D`, `1 W`, `1 M` = 30 days, `1 Y`) is read too.
         - **Schedules:** `daily`, `weekly`, `monthly`, or a whole number of bars (`rebalance: 12`).
         - **Sizing:** `percentOfEquity: 10`, `fixed: 100` or `riskBased: {riskPercent: 1, atrMultiple: 2}` (a flag
-          may say `--sizing fixed:100`).
+          may say `--sizing fixed:100`); `riskBased` also takes `minimumATRPercent` (the ATR used is at least this %
+          of the price, default 0.5) and `maxPercentOfEquity` (the most one entry may buy, default 100).
         - **Symbols** as plain strings (`volatilitySymbol: VIX`, `symbols: [AAPL, MSFT]`); money and percentages as
           numbers (`maxDrawdownPercent: 20` is 20 %).
         - **Off:** `none` switches off a key that can be off (`minimumScore: none`); `auto` leaves a choice to the

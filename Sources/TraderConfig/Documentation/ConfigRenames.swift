@@ -4,7 +4,12 @@ public enum ConfigRenames {
     public static let flags: [(old: String, new: String)] = [
         ("--fast", "--fast-period"), ("--slow", "--slow-period"), ("--short", "--allow-short"),
         ("--entry-sd", "--entry-deviations"), ("--exit-sd", "--exit-deviations"), ("--atr-stop", "--atr-stops"),
-        ("--top", "--holdings (momentum's holdings; optimize's table rows are --rows)"),
+        ("--top", "--holdings (momentum's holdings; the performance allocator's is --allocation-top-count; optimize's table rows are --rows)"),
+        ("--window", "--allocation-window"), ("--reallocate", "--allocation-reallocation"),
+        ("--max-weight", "--allocation-max-weight"),
+        ("--step", "--allocation-step (the performance allocator's; walkforward's window step stays --step)"),
+        ("--min-trade", "--minimum-trade-value (momentum) or --allocation-minimum-trade-value (the performance allocator)"),
+        ("--min-weight-change", "--minimum-weight-change"),
         ("--min-momentum", "--minimum-score"), ("--stop-loss", "--stop-loss-percent"),
         ("--take-profit", "--take-profit-percent"), ("--quantity", "--sizing 'fixed: N'"),
         ("--percent", "--sizing 'percentOfEquity: P' (momentum: --invested-fraction, 0 to 1)"),

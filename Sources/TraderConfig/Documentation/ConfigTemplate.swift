@@ -24,10 +24,16 @@ public enum ConfigTemplate {
                 lines.append("\(key.path):")
                 continue
             }
+            let indent = String(repeating: "  ", count: components.count - 1)
+            // The allocator's settings are off with it (they apply only with `allocator: performance`).
+            let isAllocation = key.path.hasPrefix("strategy.allocation")
+            if key.isSection {
+                lines.append("\(indent)\(isAllocation ? "# " : "")\(components.last ?? ""):  # \(key.summary)")
+                continue
+            }
             var value = key.defaultText
             if key.path == "universe.symbols" { value = "[AAPL, MSFT]" }
-            let isOff = ["none", "auto", "[]", "{}"].contains(value) && key.path != "universe.symbols"
-            let indent = String(repeating: "  ", count: components.count - 1)
+            let isOff = (["none", "auto", "[]", "{}"].contains(value) && key.path != "universe.symbols") || isAllocation
             var line = "\(indent)\(isOff ? "# " : "")\(components.last ?? ""): \(value)"
             line = line.padding(toLength: max(line.count, 40), withPad: " ", startingAt: 0)
             lines.append(line + "  # \(key.summary) (\(key.allowed))")

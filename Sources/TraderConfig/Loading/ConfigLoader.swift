@@ -59,19 +59,16 @@ public struct LoadedConfiguration: Sendable {
     /// The strategies known by name.
     public var catalog: StrategyCatalog
 
-    /// Every effective value with its origin, in schema order.
-    /// Risk limits a strategy implies are shown with their reason (the sector cap applies only to data with
-    /// sectors).
+    /// Every effective value with its origin, in schema order; risk limits the strategy implies
+    /// (`RiskSettings.profile(for:)`) are shown with their reason.
     public var shownValues: [ConfigShownValue] {
-        let spec = settings.strategy.choice.spec
-        let effective = RiskProfile.effective(settings.risk, spec: spec, hasSectors: true)
-        let derived = Dictionary(
-            RiskProfile.derived(settings.risk, spec: spec, hasSectors: true).map { ("risk." + $0.key, $0.reason) },
-            uniquingKeysWith: { a, _ in a })
+        let profile = settings.risk.profile(for: settings.strategy.spec)
         let risk = RiskSettings.schema.show(
-            RiskSettings(limits: effective, from: settings.risk), path: "risk", record: record)
+            RiskSettings(limits: profile.config, from: settings.risk), path: "risk", record: record)
         return TraderConfiguration.schema(catalog: catalog).show(settings, path: "", record: record).map { value in
-            guard let reason = derived[value.path], let shown = risk.first(where: { $0.path == value.path }) else {
+            guard value.path.hasPrefix("risk."), let reason = profile.defaultReasons[String(value.path.dropFirst(5))],
+                let shown = risk.first(where: { $0.path == value.path })
+            else {
                 return value
             }
             return ConfigShownValue(path: value.path, text: shown.text, origin: .derived(reason))
@@ -103,11 +100,19 @@ public enum ConfigLoader {
         let variables = try environmentVariables(sources)
         // Environment keys depend on the strategy (its parameters): find its name from every layer first.
         var strategyName = sources.catalog.entry(named: "momentum") != nil ? "momentum" : sources.catalog.names.first ?? ""
-        if let name = tree["strategy"]?["name"]?.scalar { strategyName = name }
+        var named = false
+        if let name = tree["strategy"]?["name"]?.scalar { (strategyName, named) = (name, true) }
         if let name = variables.last(where: { EnvironmentOverrides.fold($0.name) == "IBTRADERSTRATEGYNAME" }) {
-            strategyName = name.value
+            (strategyName, named) = (name.value, true)
         }
-        if let flag = sources.flags.last(where: { $0.path == "strategy.name" }) { strategyName = flag.value }
+        if let flag = sources.flags.last(where: { $0.path == "strategy.name" }) { (strategyName, named) = (flag.value, true) }
+        // The performance allocator without a name runs sma-cross on each symbol (StrategySettings).
+        let allocated = tree["strategy"]?["allocator"] != nil
+            || variables.contains { EnvironmentOverrides.fold($0.name) == "IBTRADERSTRATEGYALLOCATOR" }
+            || sources.flags.contains { $0.path == "strategy.allocator" }
+        if !named, allocated, strategyName == "momentum", sources.catalog.entry(named: "sma-cross") != nil {
+            strategyName = "sma-cross"
+        }
         var keys = TraderConfiguration.schema(catalog: sources.catalog).describe(
             TraderConfiguration(catalog: sources.catalog), path: "")
         keys += sources.catalog.entry(named: strategyName)?.describe(path: "strategy.parameters") ?? []

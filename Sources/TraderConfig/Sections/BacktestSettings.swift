@@ -1,9 +1,10 @@
+import Backtest
 import Simulation
 
 /// `backtest:` the data and costs of `backtest`, `optimize` and `walkforward`.
 public struct BacktestSettings: Hashable, Sendable {
-    /// `bundled:NAME`, a folder, a CSV file or `sqlite:PATH` (`nil`: momentum on bundled:sp500, else
-    /// bundled:stocks with GOOG).
+    /// `bundled:NAME`, `synthetic:N[:SEED]`, a folder, a CSV file or `sqlite:PATH` (`nil`: momentum on
+    /// bundled:sp500, the performance allocator on bundled:stocks, else bundled:stocks with GOOG).
     public var data: String?
     /// With `sqlite:PATH`: the bar size to read (`nil`: the store's only one, else `1 day`).
     public var barSize: String?
@@ -19,6 +20,15 @@ public struct BacktestSettings: Hashable, Sendable {
     public var commission = "none"
     /// Slippage in basis points of the fill price.
     public var slippageBps: Double = 0
+    /// A slippage model as text (`bps:N`, `impact:K`, `spread:BPS`, `none`; `SlippageModel(text:)`), instead of
+    /// `slippageBps`.
+    public var slippage: String?
+    /// The largest share of a bar's volume one order may take (the rest rests: partial fills); `nil`: no cap.
+    public var participation: Double?
+    /// Milliseconds between an order's submission and its becoming active.
+    public var latencyMs: Double = 0
+    /// `all` bars, or `regular`: only US regular-hours bars (09:30–16:00 New York) of intraday data.
+    public var session = "all"
     /// Days until sale proceeds settle (with `risk.requireSettledCash`).
     public var settlementDays = 0
     /// A malformed CSV row stops the run (`fail`) or is skipped and counted (`skip`).
@@ -33,8 +43,10 @@ public struct BacktestSettings: Hashable, Sendable {
             [
                 .value(
                     "data", \.data, dataKind.optional(auto: "auto"),
-                    summary: "bundled:NAME (sp500, stocks, spy, benchmark), a folder, a CSV file or sqlite:PATH "
-                        + "(auto: bundled:sp500 for momentum, else bundled:stocks with GOOG).", flag: true),
+                    summary: "bundled:NAME (sp500, stocks, stocks-unadjusted, spy, spy-1min, spy-5min, benchmark), "
+                        + "synthetic:N[:SEED] (N generated symbols), a folder, a CSV file or sqlite:PATH (auto: "
+                        + "bundled:sp500 for momentum, bundled:stocks for the performance allocator, else bundled:stocks "
+                        + "with GOOG).", flag: true),
                 .value(
                     "barSize", \.barSize, MarketDataSettings.barSizeKind.optional(auto: "auto"),
                     summary: "With sqlite:PATH data: the bar size to read (auto: the store's only one, else 1 day).",
@@ -53,6 +65,21 @@ public struct BacktestSettings: Hashable, Sendable {
                     "slippageBps", \.slippageBps, .number(.init(0...10_000)),
                     summary: "Slippage in basis points of the fill price.", flag: true),
                 .value(
+                    "slippage", \.slippage, slippageKind.optional,
+                    summary: "A slippage model instead of slippageBps: bps:N (fixed), impact:K (K × (quantity ÷ bar "
+                        + "volume)² of the price), spread:BPS (crossing a quoted spread); none: slippageBps.", flag: true),
+                .value(
+                    "participation", \.participation, ConfigKind<Double>.number(.above(0, atMost: 1)).optional,
+                    summary: "Partial fills: the largest share of a bar's volume an order may take; the rest rests "
+                        + "(none: no cap).", flag: true),
+                .value(
+                    "latencyMs", \.latencyMs, .number(.init(0...86_400_000)),
+                    summary: "Milliseconds between an order's submission and its becoming active.", flag: true),
+                .value(
+                    "session", \.session, .choice(["all", "regular"]),
+                    summary: "all bars, or regular: only US regular-hours bars (09:30-16:00 New York) of intraday data.",
+                    flag: true),
+                .value(
                     "settlementDays", \.settlementDays, .integer(0...10),
                     summary: "Days until sale proceeds settle (T+N; with risk.requireSettledCash).", flag: true),
                 .value(
@@ -63,6 +90,12 @@ public struct BacktestSettings: Hashable, Sendable {
                 if let start = settings.start, let end = settings.end, end < start {
                     let key = path + ".end"
                     throw ConfigError("\(end) is before start \(start)", key: key, at: record.origins[key])
+                }
+                if settings.slippage != nil, settings.slippageBps > 0 {
+                    let key = path + ".slippage"
+                    throw ConfigError(
+                        "set one of slippage and slippageBps (slippage: bps:\(ConfigFormat.number(settings.slippageBps)) "
+                            + "says the same)", key: key, at: record.origins[key])
                 }
             })
     }
@@ -80,11 +113,39 @@ public struct BacktestSettings: Hashable, Sendable {
         }
     }
 
+    /// The slippage model the settings name (`slippage`, else `slippageBps`).
+    public var slippageModel: SlippageModel {
+        if let slippage, let model = SlippageModel(text: slippage) { return model }
+        return slippageBps > 0 ? .fixedBasisPoints(slippageBps) : .none
+    }
+
+    /// `session: regular`.
+    public var regularHoursOnly: Bool { session == "regular" }
+
+    static var slippageKind: ConfigKind<String> {
+        let allowed = "bps:N | impact:K | spread:BPS (N, K, BPS ≥ 0)"
+        return ConfigKind(
+            allowed: allowed,
+            read: { (node, key) throws(ConfigError) in
+                let text = try ConfigKind<String>.text(node, key, expecting: allowed)
+                guard SlippageModel(text: text) != nil else {
+                    throw ConfigError("must be \(allowed), got '\(text)'", key: key, at: node.origin)
+                }
+                return text
+            },
+            format: ConfigFormat.string)
+    }
+
     static var dataKind: ConfigKind<String> {
         ConfigKind(
-            allowed: "bundled:NAME | DIR | FILE | sqlite:PATH",
+            allowed: "bundled:NAME | synthetic:N[:SEED] | DIR | FILE | sqlite:PATH",
             read: { (node, key) throws(ConfigError) in
                 let text = try ConfigKind<String>.text(node, key, expecting: "a data source")
+                do throws(SyntheticArgumentError) {
+                    if try SyntheticMarketConfig.fromDataArgument(text) != nil { return text }
+                } catch {
+                    throw ConfigError("\(error)", key: key, at: node.origin)
+                }
                 if text.hasPrefix("sqlite:") {
                     let path = String(text.dropFirst("sqlite:".count))
                     guard !path.isEmpty else { throw ConfigError("sqlite: needs a path (sqlite:bars.sqlite)", key: key, at: node.origin) }

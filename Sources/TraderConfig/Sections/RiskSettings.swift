@@ -82,6 +82,11 @@ public struct RiskSettings: Hashable, Sendable {
                     ConfigKind.boolean.map { $0 ? true : nil } back: { $0 ?? false },
                     summary: "Cash-account rule: buys only from settled cash (see backtest.settlementDays)."),
                 .value(
+                    "scaleOrdersToFit", \.limits.scaleOrdersToFit,
+                    ConfigKind.boolean.map { $0 ? nil : false } back: { $0 ?? true },
+                    summary: "An entry above a sizing limit (position value or %, gross exposure, sector, risk at the "
+                        + "stop, settled cash) is scaled down to fit, with a note, instead of denied (false: denied)."),
+                .value(
                     "allowLeverage", \.allowLeverage, .boolean,
                     summary: "Allow more than 1× gross exposure; without it leverage in any key is an error.", flag: true),
                 .value(

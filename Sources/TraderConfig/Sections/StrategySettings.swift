@@ -1,12 +1,37 @@
-/// `strategy:` which strategy runs, with what capital and parameters.
+import TradingEngine
+
+/// `strategy:` which strategy runs, with what capital and parameters, and optionally under the performance
+/// allocator.
 public struct StrategySettings: Sendable {
-    /// The strategy with its parameters.
+    /// The strategy with its parameters (under an allocator: the strategy each symbol runs).
     public var choice: StrategyChoice
     /// The engine's capital (it may be less than the account's).
     public var cash: Double = 100_000
+    /// `performance`: the performance-weighted allocator runs `choice` on every symbol (`nil`: no allocator).
+    public var allocator: String?
+    /// The allocator's settings (its `base` is `choice`'s; see `spec`).
+    public var allocation = PerformanceAllocatorConfig()
 
-    /// The strategy's name.
+    /// The strategy's name (under an allocator: the base strategy's).
     public var name: String { choice.name }
+
+    /// The built-in strategy that runs: `choice`'s, or the allocator over it (`nil` for a user's strategy).
+    public var spec: StrategySpec? {
+        guard allocator != nil else { return choice.spec }
+        guard let base = choice.spec else { return nil }
+        var config = allocation
+        config.base = base
+        return .performanceAllocator(config: config)
+    }
+
+    /// How the strategy that runs is run (backtests, walk-forward windows, live runs and replays).
+    public var runner: StrategyRunner {
+        if allocator != nil, let spec { return StrategyRunner(spec: spec) }
+        return choice.runner
+    }
+
+    /// The strategy as reports name it: `momentum`, `performance allocator over sma-cross`.
+    public var title: String { allocator == nil ? name : "performance allocator over \(name)" }
 
     /// The default strategy of `catalog` (momentum, else the first).
     public init(catalog: StrategyCatalog) {
@@ -20,20 +45,21 @@ public struct StrategySettings: Sendable {
         let names = catalog.names
         let nameKind = ConfigKind<String>.choice(names)
         let cashKind = ConfigKind<Double>.money
-        let keys = ["name", "cash", "parameters"]
+        let keys = ["name", "cash", "allocator", "allocation", "parameters"]
+        let allocatorKind = AllocationSchema.allocatorKind
         return ConfigField(
             key: "strategy",
             decode: { (node, root, path, record) throws(ConfigError) in
                 if node.isNull { return }
                 guard let entries = node.entries else {
                     throw ConfigError(
-                        "expected a mapping of keys (name, cash, parameters), got \(node.shapeDescription)", key: path,
+                        "expected a mapping of keys (\(keys.joined(separator: ", "))), got \(node.shapeDescription)", key: path,
                         at: node.origin)
                 }
                 for entry in entries where !keys.contains(entry.key) {
                     throw ConfigError(
                         "unknown key" + (KeySuggestion.nearest(to: entry.key, in: keys).map { "; did you mean '\($0)'?" }
-                            ?? "; known keys: name, cash, parameters"), key: path + "." + entry.key, at: entry.keyOrigin)
+                            ?? "; known keys: \(keys.joined(separator: ", "))"), key: path + "." + entry.key, at: entry.keyOrigin)
                 }
                 if let nameNode = node["name"] {
                     let name = try nameKind.read(nameNode, path + ".name")
@@ -46,17 +72,38 @@ public struct StrategySettings: Sendable {
                     root.strategy.cash = try cashKind.read(cashNode, path + ".cash")
                     record.origins[path + ".cash"] = cashNode.origin
                 }
+                if let allocatorNode = node["allocator"] {
+                    root.strategy.allocator = try allocatorKind.read(allocatorNode, path + ".allocator")
+                    record.origins[path + ".allocator"] = allocatorNode.origin
+                    // The allocator needs a per-symbol strategy: without a name, sma-cross rather than momentum.
+                    if root.strategy.allocator != nil, node["name"] == nil, root.strategy.name == "momentum",
+                        let entry = catalog.entry(named: "sma-cross")
+                    {
+                        root.strategy.choice = entry.defaults
+                    }
+                }
+                if let allocation = node["allocation"] {
+                    try AllocationSchema.schema.decode(
+                        allocation, into: &root.strategy.allocation, path: path + ".allocation", record: &record)
+                }
                 if let parameters = node["parameters"], let entry = catalog.entry(named: root.strategy.name) {
                     root.strategy.choice = try entry.decode(
                         parameters, root.strategy.choice, path + ".parameters", &record)
                 }
+                try AllocationSchema.check(root.strategy, record: record, path: path)
             },
             show: { root, path, record in
                 [
                     ConfigShownValue(path: path + ".name", text: root.strategy.name, origin: record.origin(of: path + ".name")),
                     ConfigShownValue(
                         path: path + ".cash", text: cashKind.format(root.strategy.cash), origin: record.origin(of: path + ".cash")),
-                ] + root.strategy.choice.shownParameters(path: path + ".parameters", record: record)
+                    ConfigShownValue(
+                        path: path + ".allocator", text: allocatorKind.format(root.strategy.allocator),
+                        origin: record.origin(of: path + ".allocator")),
+                ]
+                    + (root.strategy.allocator == nil
+                        ? [] : AllocationSchema.schema.show(root.strategy.allocation, path: path + ".allocation", record: record))
+                    + root.strategy.choice.shownParameters(path: path + ".parameters", record: record)
             },
             describe: { defaults, path in
                 [
@@ -69,6 +116,16 @@ public struct StrategySettings: Sendable {
                     ConfigKeyInfo(
                         path: path + ".cash", summary: "The engine's capital (it may be less than the account's).",
                         allowed: cashKind.allowed, defaultText: cashKind.format(defaults.strategy.cash), flag: "--cash"),
+                    ConfigKeyInfo(
+                        path: path + ".allocator",
+                        summary: "performance: run the strategy on every symbol in the shadow and move capital to the "
+                            + "symbols where it earns (name a per-symbol strategy: \(AllocationSchema.baseStrategies.joined(separator: ", ")); "
+                            + "sma-cross when no name is given).", allowed: allocatorKind.allowed,
+                        defaultText: allocatorKind.format(defaults.strategy.allocator), flag: "--allocator"),
+                    ConfigKeyInfo(
+                        path: path + ".allocation", summary: "The performance allocator's settings (with allocator: performance).",
+                        allowed: "a mapping", defaultText: "", isSection: true),
+                ] + AllocationSchema.schema.describe(defaults.strategy.allocation, path: path + ".allocation") + [
                     ConfigKeyInfo(
                         path: path + ".parameters",
                         summary: "The strategy's own settings; only the keys written change its defaults (see Strategies).",

@@ -115,6 +115,7 @@ extension StrategyRunner {
         case .rsiMeanReversion(let config): self.init(RSIMeanReversion(config: config))
         case .bollingerMeanReversion(let config): self.init(BollingerMeanReversion(config: config))
         case .momentumRotation(let config): self.init(MomentumRotation(config: config))
+        case .performanceAllocator(let config): self.init(PerformanceAllocator(config: config))
         }
     }
 }

@@ -6,13 +6,10 @@ public enum MomentumStrategy: BuiltInStrategySchema {
     public static let name = "momentum"
     public static let summary = "Ranks the universe by momentum and holds the top few, rebalancing on a schedule."
 
-    /// The flagship defaults: 60-bar rate of change, top 10, monthly rebalance, equal weight, 98 % invested, a
-    /// 15 % stop. A `parameters:` block changes only the keys it names.
-    public static var defaults: MomentumRotationConfig {
-        MomentumRotationConfig(
-            lookback: 60, ranking: .rateOfChange, minimumScore: 0, holdings: 10, rebalance: .monthly,
-            weighting: .equal, investedFraction: 0.98, stopLossPercent: 15)
-    }
+    /// The flagship defaults (`MomentumRotationConfig.flagship`): 60-bar rate of change, top 10, monthly rebalance,
+    /// equal weight, 98 % invested, a 15 % stop, a holding kept while it ranks in the top 15, no resize under 2 % of
+    /// equity. A `parameters:` block changes only the keys it names.
+    public static var defaults: MomentumRotationConfig { .flagship }
 
     public static var schema: ConfigSection<MomentumRotationConfig> {
         ConfigSection([
@@ -38,6 +35,17 @@ public enum MomentumStrategy: BuiltInStrategySchema {
                 "takeProfitPercent", \.takeProfitPercent,
                 ConfigKind<Double>.percent(.above(0, atMost: 10_000)).optional,
                 summary: "Sell a holding whose close rises this % above its cost (none: no target).", flag: true),
+            .value(
+                "rankBuffer", \.rankBuffer, .integer(0...1000),
+                summary: "Keep a holding while it ranks within holdings + rankBuffer (0: sell once it leaves the top); "
+                    + "new holdings still come from the top holdings.", flag: true),
+            .value(
+                "minimumTradeValue", \.minimumTradeValue, .number(.init(0...1_000_000_000)),
+                summary: "Smallest entry or resize a rebalance sends, in money (exits always go).", flag: true),
+            .value(
+                "minimumWeightChange", \.minimumWeightChange, .number(.init(0...1)),
+                summary: "Smallest change of a holding's weight worth a resize, a fraction of equity (0.02 = 2 %).",
+                flag: true),
             .value(
                 "excludedSymbols", \.excludedSymbols,
                 ConfigKind.symbols.map { names in names.map { Symbol($0) } } back: { symbols in symbols.map(\.rawValue) },

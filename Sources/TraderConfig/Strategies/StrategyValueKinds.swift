@@ -3,10 +3,11 @@ import TradingModel
 
 /// The strategy-specific value shapes, read by hand: sizing, rebalance schedules and ATR stops.
 extension ConfigKind where Value == PositionSizer {
-    /// `percentOfEquity: 10`, `fixed: 100` or `riskBased: {riskPercent: 1, atrMultiple: 2}` (a flag may say
-    /// `fixed:100` or `percentOfEquity:10`).
+    /// `percentOfEquity: 10`, `fixed: 100` or `riskBased: {riskPercent: 1, atrMultiple: 2}` (with optional
+    /// `minimumATRPercent` and `maxPercentOfEquity`; a flag may say `fixed:100` or `percentOfEquity:10`).
     public static var sizing: ConfigKind<PositionSizer> {
-        let allowed = "percentOfEquity: P | fixed: SHARES | riskBased: {riskPercent: P, atrMultiple: M}"
+        let allowed = "percentOfEquity: P | fixed: SHARES | riskBased: {riskPercent: P, atrMultiple: M, "
+            + "minimumATRPercent: F, maxPercentOfEquity: C} (the last two optional)"
         let kinds = ["percentOfEquity", "fixed", "riskBased"]
         return ConfigKind(
             allowed: allowed,
@@ -37,7 +38,9 @@ extension ConfigKind where Value == PositionSizer {
                     guard value.entries != nil else {
                         throw ConfigError("expected {riskPercent: P, atrMultiple: M}", key: inner, at: value.origin)
                     }
-                    return .riskBased(riskPercent: risk.riskPercent, atrMultiple: risk.atrMultiple)
+                    return .riskBased(
+                        riskPercent: risk.riskPercent, atrMultiple: risk.atrMultiple,
+                        minimumATRPercent: risk.minimumATRPercent, maxPercentOfEquity: risk.maxPercentOfEquity)
                 default:
                     throw ConfigError(
                         "unknown sizing '\(name)'; expected \(kinds.joined(separator: ", "))"
@@ -49,17 +52,20 @@ extension ConfigKind where Value == PositionSizer {
                 switch sizer {
                 case .percentOfEquity(let percent): "{percentOfEquity: \(ConfigFormat.number(percent))}"
                 case .fixedQuantity(let quantity): "{fixed: \(quantity)}"
-                case .riskBased(let risk, let multiple):
-                    "{riskBased: {riskPercent: \(ConfigFormat.number(risk)), atrMultiple: \(ConfigFormat.number(multiple))}}"
+                case .riskBased(let risk, let multiple, let floor, let cap):
+                    "{riskBased: {riskPercent: \(ConfigFormat.number(risk)), atrMultiple: \(ConfigFormat.number(multiple)), "
+                        + "minimumATRPercent: \(ConfigFormat.number(floor)), maxPercentOfEquity: \(ConfigFormat.number(cap))}}"
                 }
             })
     }
 }
 
-/// `riskBased:`'s two keys.
+/// `riskBased:`'s keys.
 struct RiskBasedSizing: Hashable {
     var riskPercent = 1.0
     var atrMultiple = 2.0
+    var minimumATRPercent = 0.5
+    var maxPercentOfEquity = 100.0
 
     static var schema: ConfigSection<RiskBasedSizing> {
         ConfigSection([
@@ -67,6 +73,12 @@ struct RiskBasedSizing: Hashable {
             .value(
                 "atrMultiple", \.atrMultiple, .number(.above(0, atMost: 100)),
                 summary: "The stop's distance in ATRs, which sizes the position."),
+            .value(
+                "minimumATRPercent", \.minimumATRPercent, .number(.init(0...100)),
+                summary: "The ATR used is at least this % of the price (a quiet stretch cannot ask for a huge position)."),
+            .value(
+                "maxPercentOfEquity", \.maxPercentOfEquity, .percent(),
+                summary: "Never more than this % of equity in one entry, whatever the stop's distance."),
         ])
     }
 }

@@ -3,7 +3,8 @@ import Backtest
 import TraderConfig
 import TradingModel
 
-/// Loads the resolved CSV files, applies `backtest.start`/`end`, and works out the bar spacing.
+/// Loads the resolved data (CSV files, a bar store or synthetic bars), applies `backtest.start`/`end` and
+/// `backtest.session`, and works out the bar spacing.
 public enum BacktestDataLoader {
     /// Bars ready to run.
     public struct Loaded: Sendable {
@@ -13,13 +14,25 @@ public enum BacktestDataLoader {
         public var isDaily: Bool
         /// Return periods per year for the metrics: 252 for daily bars, 252 × bars per day otherwise.
         public var periodsPerYear: Int
+        /// Malformed rows skipped under `backtest.badRows: skip`.
+        public var skippedRows = 0
     }
 
     /// Loads the bars of `resolved` within the configured dates.
+    /// - Parameters:
+    ///   - resolved: the data the configuration names.
+    ///   - settings: the `backtest:` section.
+    ///   - warmUp: keep the bars before `start` (a backtest warms its strategy up on them and trades from `start`:
+    ///     `BacktestConfig.tradingStart`); `false` drops them (the sweeps, whose windows are cut from the data).
     /// - Throws: `TraderError` for unreadable data or no bars in the range.
-    public static func load(_ resolved: DataSourceResolver.Resolved, settings: BacktestSettings) throws(TraderError) -> Loaded {
+    public static func load(
+        _ resolved: DataSourceResolver.Resolved, settings: BacktestSettings, warmUp: Bool = false
+    ) throws(TraderError) -> Loaded {
         var data: MarketData
-        if let store = resolved.store {
+        var skipped = 0
+        if let synthetic = resolved.synthetic {
+            data = SyntheticMarket.generate(synthetic)
+        } else if let store = resolved.store {
             data = try DataSourceResolver.loadStore(store)
         } else {
             do {
@@ -28,17 +41,23 @@ public enum BacktestDataLoader {
             } catch {
                 throw TraderError("\(error)")
             }
+            skipped = data.skippedRows
         }
         let (start, end) = dateRange(settings)
-        if start != nil || end != nil {
+        let first = warmUp ? nil : start
+        if first != nil || end != nil || settings.regularHoursOnly {
             let series = data.series.map { bars in
-                bars.filter { bar in
-                    (start.map { bar.timestamp.nanoseconds >= $0 } ?? true) && (end.map { bar.timestamp.nanoseconds <= $0 } ?? true)
+                let intraday = bars.contains { $0.timestamp.nanoseconds % Timestamp.nanosecondsPerDay != 0 }
+                return bars.filter { bar in
+                    (first.map { bar.timestamp.nanoseconds >= $0 } ?? true) && (end.map { bar.timestamp.nanoseconds <= $0 } ?? true)
+                        && (!settings.regularHoursOnly || !intraday || USEquitySession.isRegularHours(bar.timestamp))
                 }
             }
             data = MarketData(universe: data.universe, series: series)
         }
-        guard data.barCount > 0 else { throw noBars(settings) }
+        // Warm-up bars alone are no backtest: at least one bar from `start` on.
+        guard data.series.contains(where: { $0.contains { bar in start.map { bar.timestamp.nanoseconds >= $0 } ?? true } })
+        else { throw noBars(settings) }
         let isDaily = data.series.allSatisfy { $0.allSatisfy { $0.timestamp.nanoseconds % Timestamp.nanosecondsPerDay == 0 } }
         var periodsPerYear = 252
         if !isDaily, let longest = data.series.max(by: { $0.count < $1.count }) {
@@ -47,7 +66,7 @@ public enum BacktestDataLoader {
             let counts = perDay.values.sorted()
             periodsPerYear = 252 * max(1, counts[counts.count / 2])
         }
-        return Loaded(data: data, isDaily: isDaily, periodsPerYear: periodsPerYear)
+        return Loaded(data: data, isDaily: isDaily, periodsPerYear: periodsPerYear, skippedRows: skipped)
     }
 
     /// `backtest.start` and `end` in nanoseconds, the end through its last nanosecond (the config checked both).
@@ -58,7 +77,14 @@ public enum BacktestDataLoader {
 
     /// "No bars", saying which range was empty.
     static func noBars(_ settings: BacktestSettings) -> TraderError {
-        guard settings.start != nil || settings.end != nil else { return TraderError("the data holds no bars") }
-        return TraderError("no bars between \(settings.start ?? "the first bar") and \(settings.end ?? "the last bar")")
+        let session = settings.regularHoursOnly ? " in US regular hours" : ""
+        guard settings.start != nil || settings.end != nil else { return TraderError("the data holds no bars\(session)") }
+        return TraderError(
+            "no bars\(session) between \(settings.start ?? "the first bar") and \(settings.end ?? "the last bar")")
+    }
+
+    /// The note `backtest.badRows: skip` prints: how many rows it skipped (`nil`: none).
+    public static func skippedRowsNote(_ count: Int) -> String? {
+        count > 0 ? "note: backtest.badRows skip skipped \(count) malformed row\(count == 1 ? "" : "s")" : nil
     }
 }

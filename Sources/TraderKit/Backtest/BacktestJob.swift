@@ -30,13 +30,15 @@ public struct BacktestJob {
         public var runSeconds: Double
     }
 
-    /// The data argument and symbol filter: `backtest.data`, else bundled:sp500 for momentum and bundled:stocks
-    /// with GOOG for the others.
+    /// The data argument and symbol filter: `backtest.data`, else bundled:sp500 for momentum, bundled:stocks for the
+    /// performance allocator, and bundled:stocks with GOOG for the others.
     public var dataSelection: (argument: String, symbols: [String]?) {
         let data = configuration.backtest.data
         let symbols = configuration.universe.symbols.isEmpty ? nil : configuration.universe.symbols
-        let argument = data ?? (configuration.strategy.name == "momentum" ? "bundled:sp500" : "bundled:stocks")
-        if data == nil, configuration.strategy.name != "momentum", symbols == nil { return (argument, ["GOOG"]) }
+        let allocated = configuration.strategy.allocator != nil
+        let momentum = configuration.strategy.name == "momentum" && !allocated
+        let argument = data ?? (momentum ? "bundled:sp500" : "bundled:stocks")
+        if data == nil, !momentum, !allocated, symbols == nil { return (argument, ["GOOG"]) }
         return (argument, symbols)
     }
 
@@ -47,21 +49,25 @@ public struct BacktestJob {
             selection.argument, symbols: selection.symbols, barSize: configuration.backtest.barSize)
     }
 
-    /// The built-in strategy (`nil` for a user's strategy, which runs through its `StrategyRunner`).
-    public var spec: StrategySpec? { configuration.strategy.choice.spec }
+    /// The built-in strategy that runs, the allocator over its base included (`nil` for a user's strategy, which
+    /// runs through its `StrategyRunner`).
+    public var spec: StrategySpec? { configuration.strategy.spec }
 
-    /// Engine and simulation settings with the effective risk limits for `spec`.
-    public func backtestConfig(spec: StrategySpec?, hasSectors: Bool) -> BacktestConfig {
+    /// Engine and simulation settings with the effective risk limits for `spec`; trading (and the equity curve)
+    /// starts at `backtest.start`, the bars before it only warm the strategy up.
+    public func backtestConfig(spec: StrategySpec?) -> BacktestConfig {
         let backtest = configuration.backtest
-        return BacktestConfig(
+        var config = BacktestConfig(
             engine: EngineConfig(
                 initialCash: Money(approximately: configuration.strategy.cash), settlementDays: backtest.settlementDays,
-                risk: RiskProfile.effective(configuration.risk, spec: spec, hasSectors: hasSectors)),
+                risk: configuration.risk.effectiveLimits(for: spec)),
             simulation: SimulationConfig(
-                marketFill: backtest.fill == "close" ? .thisClose : .nextOpen,
-                slippage: backtest.slippageBps > 0 ? .fixedBasisPoints(backtest.slippageBps) : .none,
-                commission: backtest.commissionModel),
+                marketFill: backtest.fill == "close" ? .thisClose : .nextOpen, slippage: backtest.slippageModel,
+                commission: backtest.commissionModel, maxVolumeParticipation: backtest.participation,
+                latency: TimeSpan(nanoseconds: Int64((backtest.latencyMs * 1_000_000).rounded()))),
             recordsEquityCurve: true)
+        config.tradingStart = BacktestDataLoader.dateRange(backtest).start.map(Timestamp.init(nanoseconds:))
+        return config
     }
 
     /// Runs the backtest.
@@ -73,63 +79,74 @@ public struct BacktestJob {
         let resolved = try resolveData()
         let spec = self.spec
         // The bars live only inside this scope: the report needs the results, not the input (memory on 1M bars).
-        let (result, engineSeconds, isDaily, periodsPerYear) = try Self.streams(resolved)
+        let (result, engineSeconds, isDaily, periodsPerYear, sections) =
+            try Self.streams(resolved, configuration.backtest)
             ? runStreamed(resolved, spec: spec, progress: progress)
             : runLoaded(resolved, spec: spec, progress: progress)
-        let summary = try BacktestSummaryReport(
+        var summary = try BacktestSummaryReport(
             result: result, configuration: configuration, spec: spec, isDaily: isDaily, periodsPerYear: periodsPerYear,
             dataDescription: resolved.description)
+        summary.extraSections = sections
         return Run(summary: summary, engineSeconds: engineSeconds, runSeconds: (clock.now - started).secondsValue)
     }
 
     /// The strategy over loaded bars.
     func run(_ data: MarketData, config: BacktestConfig, progress: ProgressBar) -> BacktestResult {
-        configuration.strategy.choice.runner.backtest(data, config, progress.hook())
+        configuration.strategy.runner.backtest(data, config, progress.hook())
     }
 
-    /// Whether a run reads its bars while it runs: one CSV file (the bars are never all held; a 1M-bar file would
-    /// be 48 MB of bars). Several files and stores are loaded into `MarketData` first.
-    static func streams(_ resolved: DataSourceResolver.Resolved) -> Bool {
-        resolved.store == nil && resolved.files.count == 1
+    /// Whether a run reads its bars while it runs: one CSV file of all its bars (the bars are never all held; a
+    /// 1M-bar file would be 48 MB of bars). Several files, stores, synthetic data and regular-hours runs are loaded
+    /// into `MarketData` first.
+    static func streams(_ resolved: DataSourceResolver.Resolved, _ settings: BacktestSettings) -> Bool {
+        resolved.store == nil && resolved.synthetic == nil && resolved.files.count == 1 && !settings.regularHoursOnly
     }
 
     private func runLoaded(
         _ resolved: DataSourceResolver.Resolved, spec: StrategySpec?, progress: ProgressBar
-    ) throws(TraderError) -> (BacktestResult, Double, Bool, Int) {
-        let market = try BacktestDataLoader.load(resolved, settings: configuration.backtest)
-        let config = backtestConfig(spec: spec, hasSectors: !resolved.sectors.isEmpty)
+    ) throws(TraderError) -> (BacktestResult, Double, Bool, Int, [HTMLReportSection]) {
+        let market = try BacktestDataLoader.load(resolved, settings: configuration.backtest, warmUp: true)
+        let config = backtestConfig(spec: spec)
         let clock = ContinuousClock()
         let start = clock.now
         let result = run(market.data, config: config, progress: progress)
         let engineSeconds = (clock.now - start).secondsValue
         progress.finish()
-        return (result, engineSeconds, market.isDaily, market.periodsPerYear)
+        guard !result.equityCurve.isEmpty else { throw BacktestDataLoader.noBars(configuration.backtest) }
+        if let note = BacktestDataLoader.skippedRowsNote(market.skippedRows) { Terminal.printError(note) }
+        // The bars are still here: the correlation of the most traded symbols' returns, for the report.
+        let traded = result.mostTradedInstruments()
+        let sections = traded.count >= 2
+            ? [result.correlationSection(matrix: market.data.returnCorrelations(of: traded), instruments: traded)] : []
+        return (result, engineSeconds, market.isDaily, market.periodsPerYear, sections)
     }
 
     /// One CSV file streamed through the engine: the same results, `isDaily` and periods per year as loading it.
     private func runStreamed(
         _ resolved: DataSourceResolver.Resolved, spec: StrategySpec?, progress: ProgressBar
-    ) throws(TraderError) -> (BacktestResult, Double, Bool, Int) {
+    ) throws(TraderError) -> (BacktestResult, Double, Bool, Int, [HTMLReportSection]) {
         let file = resolved.files[0]
-        let (start, end) = BacktestDataLoader.dateRange(configuration.backtest)
+        let (_, end) = BacktestDataLoader.dateRange(configuration.backtest)
+        // From the first bar: the bars before `backtest.start` warm the strategy up (`tradingStart`).
         let streamed = StreamedBarFile(
             symbol: file.symbol, path: file.path, policy: configuration.backtest.badRows == "skip" ? .skip : .fail,
-            start: start.map(Timestamp.init(nanoseconds:)), end: end.map(Timestamp.init(nanoseconds:)),
-            sector: resolved.sectors[file.symbol])
-        let config = backtestConfig(spec: spec, hasSectors: !resolved.sectors.isEmpty)
+            start: nil, end: end.map(Timestamp.init(nanoseconds:)), sector: resolved.sectors[file.symbol])
+        let config = backtestConfig(spec: spec)
         let run: StreamedBacktest
         do {
-            run = try configuration.strategy.choice.runner.streamed(streamed, config, progress.hook())
+            run = try configuration.strategy.runner.streamed(streamed, config, progress.hook())
         } catch {
             progress.finish()
             throw TraderError("\(error)")
         }
         progress.finish()
-        guard run.result.barsProcessed > 0 else { throw BacktestDataLoader.noBars(configuration.backtest) }
+        guard run.result.barsProcessed > 0, !run.result.equityCurve.isEmpty else {
+            throw BacktestDataLoader.noBars(configuration.backtest)
+        }
+        if let note = BacktestDataLoader.skippedRowsNote(run.loaded.skippedRows) { Terminal.printError(note) }
         let isDaily = run.spacing.isDaily
         let periodsPerYear = isDaily ? 252 : 252 * max(1, run.spacing.medianBarsPerDay ?? 1)
         // The engine's time without the CSV parsing interleaved with it, as for a loaded run.
-        return (run.result, run.engineSeconds, isDaily, periodsPerYear)
+        return (run.result, run.engineSeconds, isDaily, periodsPerYear, [])
     }
 }
-

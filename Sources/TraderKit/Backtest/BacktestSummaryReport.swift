@@ -3,13 +3,14 @@ import Backtest
 import Foundation
 import TraderConfig
 import TradingEngine
+import TradingModel
 
 /// Metrics, terminal summary and output files of one backtest run.
 public struct BacktestSummaryReport {
     /// The run.
     public let result: BacktestResult
-    /// The strategy's name.
-    let strategyName: String
+    /// The strategy as reports name it (`momentum`, `performance allocator over sma-cross`).
+    let strategyTitle: String
     /// Daily bars print dates; intraday bars print UTC datetimes.
     let isDaily: Bool
     let periodsPerYear: Int
@@ -20,6 +21,12 @@ public struct BacktestSummaryReport {
     let benchmarkName: String?
     let benchmarkCloses: [Double]?
     let parameters: [String: JSONValue]
+    /// The risk limits in effect, with their origin.
+    public let riskProfile: RiskProfile
+    /// Sections computed where the bars were still at hand (the correlation matrix).
+    public var extraSections: [HTMLReportSection] = []
+    /// Why a benchmark was not used (a daily benchmark against intraday equity), for the warnings.
+    var benchmarkNote: String?
 
     /// Computes the metrics (against the benchmark `backtest.benchmark` names) and the report's parameters.
     /// - Throws: `TraderError` when the benchmark file cannot be read or the metrics cannot be computed.
@@ -29,7 +36,8 @@ public struct BacktestSummaryReport {
     ) throws(TraderError) {
         let settings = configuration.backtest
         self.result = result
-        strategyName = configuration.strategy.name
+        riskProfile = configuration.risk.profile(for: spec)
+        strategyTitle = configuration.strategy.title
         self.isDaily = isDaily
         self.periodsPerYear = periodsPerYear
         let equity = result.analyticsEquity
@@ -42,8 +50,16 @@ public struct BacktestSummaryReport {
             let text = try TextFiles.read(path)
             do throws(CSVReadError) {
                 let prices = try CSVReader.prices(from: text)
-                benchmarkCloses = try CSVReader.align(prices, to: (0..<equity.count).map(equity.time))
-                benchmarkName = benchmarkSetting == "bundled" ? "^GSPC" : URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+                if prices.allSatisfy({ $0.time % 86_400 == 0 }), !isDaily {
+                    // Minute returns against a daily close carried forward: beta near 0 and alpha ≈ the return.
+                    benchmarkNote = "The benchmark \(benchmarkSetting) is daily and the equity intraday: alpha, beta and "
+                        + "correlation would compare each bar's return with a daily close carried forward, so the "
+                        + "report is made without a benchmark. Give an intraday benchmark of the same bar size."
+                } else {
+                    benchmarkCloses = try CSVReader.align(prices, to: (0..<equity.count).map(equity.time))
+                    benchmarkName = benchmarkSetting == "bundled"
+                        ? "^GSPC" : URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+                }
             } catch {
                 if case .benchmarkStartsTooLate = error {
                     Terminal.printError("warning: benchmark \(path) starts after the backtest; reporting without it")
@@ -51,6 +67,7 @@ public struct BacktestSummaryReport {
                     throw TraderError("\(path): \(error)")
                 }
             }
+            if let benchmarkNote { Terminal.printError("warning: \(benchmarkNote)") }
         }
         self.benchmarkName = benchmarkName
         self.benchmarkCloses = benchmarkCloses
@@ -61,65 +78,60 @@ public struct BacktestSummaryReport {
         } catch {
             throw TraderError("cannot compute metrics: \(error)")
         }
-        var parameters: [String: JSONValue] = [
-            "strategy": .string(configuration.strategy.name), "data": .string(dataDescription),
-            "symbols": .integer(result.universe.instruments.count), "cash": .number(configuration.strategy.cash),
-            "fill": .string(settings.fill), "commission": .string(settings.commission),
-            "slippage_bps": .number(settings.slippageBps), "benchmark": .optional(benchmarkName),
-            "periods_per_year": .integer(periodsPerYear), "start": .optional(settings.start),
-            "end": .optional(settings.end),
-        ]
-        // The parameters as the config spells them (not Swift's encoding of the strategy's settings).
-        let shown = configuration.strategy.choice.shownParameters(path: "", record: ConfigRecord())
-        parameters["strategy_parameters"] = .object(Dictionary(
-            shown.map { ($0.path.hasPrefix(".") ? String($0.path.dropFirst()) : $0.path, JSONValue.string($0.text)) },
-            uniquingKeysWith: { a, _ in a }))
-        self.parameters = parameters
+        parameters = Self.parameters(
+            configuration, dataDescription: dataDescription, symbols: result.universe.instruments.count,
+            benchmarkName: benchmarkName, periodsPerYear: periodsPerYear)
     }
 
-    private var deniedOrders: Int { result.riskDenialCounts.values.reduce(0, +) }
+    /// How times are printed: dates for daily data, UTC datetimes otherwise.
+    func timeText(_ time: Timestamp) -> String { BacktestOutput(result: result, isDaily: isDaily).time(time) }
 
-    /// The terminal summary.
+    /// The terminal summary: the metrics, the run's counts, the risk profile and the warnings.
     public func table(engineSeconds: Double, runSeconds: Double) -> String {
         let bars = result.barsProcessed
-        let extra: [(String, String)] = [
-            ("Orders / fills", "\(result.orders.count) / \(result.fills.count)"),
-            ("Risk denials", "\(deniedOrders)" + (result.riskDenialCounts.isEmpty ? "" : " (" + result.riskDenialCounts
-                .sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ") + ")")),
+        let extra = runCounts + [
             ("Commissions", result.commissions.centsDescription),
             ("Bars processed", "\(bars) (\(result.universe.instruments.count) symbols)"),
             ("Engine", String(format: "%.3f s, %@ bars/s", engineSeconds, Self.rate(Double(bars) / max(engineSeconds, 1e-9)))),
             ("Whole run (load + run + metrics)", String(format: "%.3f s", runSeconds)),
-        ]
+        ] + riskProfileRows
         let benchmark = benchmarkName.map { " vs \($0)" } ?? ""
-        return SummaryTable.render(report.metricValues, title: "Backtest: \(strategyName)\(benchmark)", extra: extra)
+        var text = SummaryTable.render(report.metricValues, title: "Backtest: \(strategyTitle)\(benchmark)", extra: extra)
+        for warning in result.warnings(format: timeText) { text += "warning: \(warning)\n" }
+        if let short = report.shortSampleWarning { text += "warning: \(short)\n" }
+        return text
     }
 
-    /// Writes trades.csv, orders.csv, equity.csv, summary.json and report.html.
+    /// Writes trades.csv, orders.csv, equity.csv, allocations.csv (the performance allocator), summary.json and
+    /// report.html.
     /// - Throws: `TraderError` naming a file that cannot be written.
     public func write(to directory: String, engineSeconds: Double) throws(TraderError) {
         let output = BacktestOutput(result: result, isDaily: isDaily)
         try output.writeTradesCSV(to: directory + "/trades.csv")
         try output.writeOrdersCSV(to: directory + "/orders.csv")
         try output.writeEquityCSV(to: directory + "/equity.csv")
-        let bars = result.barsProcessed
-        let extra: [String: JSONValue] = [
-            "bars_processed": .integer(bars), "engine_seconds": .number(engineSeconds),
-            "engine_bars_per_second": .number(Double(bars) / max(engineSeconds, 1e-9)),
-            "orders": .integer(result.orders.count), "fills": .integer(result.fills.count),
-            "risk_denials": .integer(deniedOrders),
-            "risk_denials_by_rule": .object(Dictionary(uniqueKeysWithValues: result.riskDenialCounts.map { ($0.key.rawValue, JSONValue.integer($0.value)) })),
-            "order_list_hash": .string(result.orderListHash),
-        ]
-        try TextFiles.write(report.summaryJSON(parameters: parameters, extra: extra), to: directory + "/summary.json")
-        let html = HTMLReport.render(HTMLReportInput(
-            title: "IBTrader backtest: \(strategyName)", report: report, series: equity,
+        if !result.allocations.isEmpty {
+            try TextFiles.write(result.allocationsCSV(format: timeText), to: directory + "/allocations.csv")
+        }
+        try TextFiles.write(
+            report.summaryJSON(parameters: parameters, extra: summaryExtra(engineSeconds: engineSeconds)),
+            to: directory + "/summary.json")
+        var input = HTMLReportInput(
+            title: "IBTrader backtest: \(strategyTitle)", report: report, series: equity,
             benchmarkCloses: benchmarkCloses, benchmarkName: benchmarkName ?? "Benchmark", trades: result.analyticsTrades,
             parameters: parameters.mapValues { value in
                 if case .string(let text) = value { return text }
                 return value.serialized()
-            }))
-        try TextFiles.write(html, to: directory + "/report.html")
+            })
+        input.warnings = result.warnings(format: timeText) + (benchmarkNote.map { [$0] } ?? [])
+        input.sections = result.allocatorSections + result.reportSections(profile: riskProfile) + extraSections
+        try TextFiles.write(HTMLReport.render(input), to: directory + "/report.html")
+    }
+
+    /// The files `write(to:engineSeconds:)` writes, for the line that says so.
+    public var fileNames: String {
+        "trades.csv, orders.csv, equity.csv" + (result.allocations.isEmpty ? "" : ", allocations.csv")
+            + ", summary.json, report.html"
     }
 
     /// `12.3 M`, `4.5 k`, `12`.

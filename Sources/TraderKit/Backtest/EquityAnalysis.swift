@@ -1,7 +1,8 @@
 import Analytics
 import Foundation
 
-/// `ibtrader analyze`: the metrics and report of any equity curve (`date,equity`), against a benchmark if given.
+/// `ibtrader analyze`: the metrics and report of any equity curve (`date,equity`, or a backtest's equity.csv with a
+/// time column), against a benchmark if given.
 public struct EquityAnalysis {
     /// The metrics.
     public let report: PerformanceReport
@@ -12,8 +13,10 @@ public struct EquityAnalysis {
     let title: String
 
     /// Reads the curve and the benchmark and computes the metrics.
+    /// - Parameter periodsPerYear: return periods per year (`nil`: inferred, 252 for daily data and 252 × the median
+    ///   bars per day for intraday).
     /// - Throws: `TraderError` naming the file (and line) that cannot be used.
-    public init(equityFile: String, benchmark: String?, periodsPerYear: Int) throws(TraderError) {
+    public init(equityFile: String, benchmark: String?, periodsPerYear: Int?) throws(TraderError) {
         let text = try TextFiles.read(equityFile)
         do throws(CSVReadError) { equity = try CSVReader.equityCurve(from: text) } catch {
             throw TraderError("\(equityFile): \(error)")
@@ -32,6 +35,7 @@ public struct EquityAnalysis {
         }
         benchmarkCloses = closes
         benchmarkName = name
+        let periodsPerYear = periodsPerYear ?? CSVReader.periodsPerYear(times: equity.map(\.time))
         do {
             report = try PerformanceReport.analyze(equity: equity, benchmarkCloses: closes, periodsPerYear: periodsPerYear)
         } catch {

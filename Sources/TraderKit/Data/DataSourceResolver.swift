@@ -20,11 +20,28 @@ public struct DataSourceResolver {
         public var description: String
         /// For `sqlite:PATH`: the store, its series' bar size and the symbols to read (`files` is then empty).
         public var store: (path: String, barSize: BarSize, symbols: [Symbol])? = nil
+        /// For `synthetic:N[:SEED]`: the generator's settings (`files` is then empty).
+        public var synthetic: SyntheticMarketConfig? = nil
     }
 
     /// Resolves a data argument.
     /// - Throws: `TraderError` naming what is missing.
     public static func resolve(_ argument: String, symbols: [String]?, barSize: String? = nil) throws(TraderError) -> Resolved {
+        let synthetic: SyntheticMarketConfig?
+        do throws(SyntheticArgumentError) {
+            synthetic = try SyntheticMarketConfig.fromDataArgument(argument)
+        } catch {
+            throw TraderError("backtest.data: \(error)")
+        }
+        if let synthetic {
+            guard symbols == nil || symbols?.isEmpty == true else {
+                throw TraderError("universe.symbols does not apply to synthetic data (its symbols are SYN000, SYN001, …)")
+            }
+            return Resolved(
+                files: [], sectors: [:],
+                description: "\(argument) (\(synthetic.symbols) synthetic symbols, \(synthetic.bars) daily bars, seed \(synthetic.seed))",
+                synthetic: synthetic)
+        }
         if argument.hasPrefix("sqlite:") {
             return try resolveStore(path: String(argument.dropFirst("sqlite:".count)), symbols: symbols, barSize: barSize)
         }

@@ -8,7 +8,7 @@ import TradingModel
 /// What `ibtrader gateway` and `ibtrader run --simulated` need to start the simulator: its data, its start time and
 /// its checked options.
 public enum GatewaySetup {
-    /// `bundled` (= bundled:stocks), `bundled:NAME`, a folder of `SYMBOL_1d.csv` files, or `count` synthetic symbols.
+    /// `bundled` (= bundled:stocks-unadjusted: prices as they traded, as a broker serves them), `bundled:NAME`, a folder of `SYMBOL_1d.csv` files, or `count` synthetic symbols.
     /// - Throws: `TraderError` naming what is missing.
     public static func data(_ argument: String, synthetic count: Int?, seed: UInt64) throws(TraderError) -> MarketDataSet {
         if let count {
@@ -16,7 +16,7 @@ public enum GatewaySetup {
             return MarketDataSet.synthetic(count: count, seed: seed)
         }
         var bundled: BundledDataSet?
-        if argument == "bundled" { bundled = .stocks }
+        if argument == "bundled" { bundled = .stocksUnadjusted }
         if argument.hasPrefix("bundled:") {
             let name = String(argument.dropFirst("bundled:".count))
             guard let set = BundledDataSet(rawValue: name) else { throw TraderError("\(BundledDataError.unknownDataSet(name))") }
@@ -55,7 +55,7 @@ public enum GatewaySetup {
             + "use --bind 127.0.0.1 unless that is intended"
     }
 
-    /// The in-process simulator of `ibtrader run --simulated`: bundled daily stocks on a free loopback port, an
+    /// The in-process simulator of `ibtrader run --simulated`: bundled daily stocks (unadjusted) on a free loopback port, an
     /// hour into the data.
     public static func simulated(account: String, speed: Double) throws(TraderError) -> GatewaySimulator {
         let data = try self.data("bundled", synthetic: nil, seed: 0)

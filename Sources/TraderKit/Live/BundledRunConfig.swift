@@ -28,6 +28,8 @@ strategy:
     rebalance: 12       # every 12 bars (or daily | weekly | monthly)
     minimumScore: none
     investedFraction: 0.5
+    rankBuffer: 1            # keep a holding until it ranks last of the four (no flip-flop on tick noise)
+    minimumWeightChange: 0.05   # no resize under 5 % of equity (no 1-share trades at the $1 minimum commission)
 risk:
   maxPositionPercentOfEquity: 40
 orders:

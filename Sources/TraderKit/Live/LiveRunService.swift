@@ -13,9 +13,10 @@ public enum LiveRunService {
     /// - Returns: what the run did.
     /// - Throws: `TraderError` for a run that could not start or go on (`LiveRunnerError`'s sentence).
     public static func run(
-        _ configuration: LiveRunnerConfiguration, strategy: StrategyChoice, logger: Logger
+        _ configuration: LiveRunnerConfiguration, strategy: StrategySettings, logger: Logger
     ) async throws -> LiveRunSummary {
-        // A built-in strategy runs as it always has (`LiveRunner.run(spec:)`); a user's through its runner.
+        // A built-in strategy (the performance allocator over one included) runs as it always has
+        // (`LiveRunner.run(spec:)`); a user's through its runner.
         var service = strategy.spec.map { LiveRunnerService(spec: $0, configuration: configuration, logger: logger) }
             ?? strategy.runner.liveService(configuration, logger)
         service.escalationSignals = [.sigterm, .sigint]

@@ -47,7 +47,7 @@ public enum LiveRunSetup {
 
     /// The runner's configuration without its journal: what `run` trades with and `replay --config` replays with.
     public static func runner(_ settings: TraderConfiguration, options: LiveRunOptions) -> LiveRunnerConfiguration {
-        let spec = settings.strategy.choice.spec
+        let spec = settings.strategy.spec
         let connection = settings.connection
         var tws = TWSConnectionConfiguration(
             host: options.endpoint?.host ?? connection.host, port: options.endpoint?.port ?? connection.port,
@@ -55,7 +55,7 @@ public enum LiveRunSetup {
         tws.readyTimeout = .seconds(20)
         let engine = EngineConfig(
             initialCash: Money(approximately: settings.strategy.cash),
-            risk: RiskProfile.effective(settings.risk, spec: spec, hasSectors: false))
+            risk: settings.risk.effectiveLimits(for: spec))
         var configuration = LiveRunnerConfiguration(
             connection: tws, symbols: settings.universe.symbols.map { Symbol($0) }, engine: engine)
         configuration.account = connection.account

@@ -45,7 +45,7 @@ public enum SessionReplayJob {
         do {
             if let config {
                 let runner = LiveRunSetup.runner(config.loaded.settings, options: LiveRunOptions())
-                replayed = try config.loaded.settings.strategy.choice.runner.replay(
+                replayed = try config.loaded.settings.strategy.runner.replay(
                     steps, runner, logged, chosen.startedAt)
             } else if let loggedStrategy {
                 replayed = try SessionReplay.replay(

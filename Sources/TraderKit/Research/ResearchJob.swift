@@ -57,6 +57,12 @@ public struct ResearchJob {
     /// - Throws: `ConfigError` for a bad sweep; `TraderError` for data that cannot be loaded.
     public init(_ loaded: LoadedConfiguration) throws {
         let configuration = loaded.settings
+        if configuration.strategy.allocator != nil {
+            throw ConfigError(
+                "optimize and walkforward sweep one strategy's parameters; they do not run the performance allocator "
+                    + "(backtest it with ibtrader backtest)", key: "strategy.allocator",
+                at: loaded.record.origins["strategy.allocator"])
+        }
         let job = BacktestJob(configuration)
         choice = configuration.strategy.choice
         let spec = choice.spec
@@ -67,12 +73,11 @@ public struct ResearchJob {
         data = market.data
         periodsPerYear = market.periodsPerYear
         dataDescription = resolved.description
-        let hasSectors = !resolved.sectors.isEmpty
-        backtest = job.backtestConfig(spec: spec, hasSectors: hasSectors)
+        backtest = job.backtestConfig(spec: spec)
         let risk = configuration.risk
         configure = { spec, config in
             var adjusted = config
-            adjusted.engine.risk = RiskProfile.effective(risk, spec: spec, hasSectors: hasSectors)
+            adjusted.engine.risk = risk.effectiveLimits(for: spec)
             return adjusted
         }
     }

@@ -12,6 +12,7 @@ public enum SummaryTable {
         ("sharpe", "Sharpe", .ratio), ("sortino", "Sortino", .ratio), ("max_drawdown", "Max drawdown", .percent),
         ("max_drawdown_duration_days", "Max drawdown duration (days)", .integer), ("calmar", "Calmar", .ratio),
         ("alpha", "Alpha (annual, arithmetic)", .percent), ("beta", "Beta", .ratio),
+        ("benchmark_correlation", "Correlation with benchmark", .ratio),
         ("trades", "Trades", .integer), ("win_rate", "Win rate", .percent), ("profit_factor", "Profit factor", .ratio),
         ("expectancy", "Expectancy", .money), ("average_win", "Average win", .money),
         ("average_loss", "Average loss", .money), ("exposure", "Exposure", .percent), ("turnover", "Turnover", .ratio),
@@ -20,9 +21,12 @@ public enum SummaryTable {
     /// A two-column table of the metrics present in `values`, with a title line.
     public static func render(_ values: [String: JSONValue], title: String, extra: [(String, String)] = []) -> String {
         var lines: [(String, String)] = []
+        let annualised: Set<String> = ["cagr", "annual_volatility", "sharpe", "sortino", "calmar"]
+        let isShort = values["annualized_from_short_sample"] == .bool(true)
         for row in rows {
             guard let value = values[row.key] else { continue }
-            lines.append((row.label, format(value, row.format)))
+            let flag = isShort && annualised.contains(row.key) && value != .null ? "  (under 3 months: not meaningful)" : ""
+            lines.append((row.label, format(value, row.format) + flag))
         }
         lines += extra
         let width = lines.map(\.0.count).max() ?? 0

@@ -2,6 +2,11 @@ import TradingModel
 
 extension EngineCore {
     /// Carries out strategy actions; notifications they cause (denials) are delivered after, breadth-first.
+    ///
+    /// The actions of one batch (one strategy call) are one target portfolio: orders that only reduce a position
+    /// are sent first, with cancels and the rest in their order, then the orders that open or add to positions,
+    /// in their order. The risk check counts the batch's reductions (`RiskProjection`), so a rebalance's sells
+    /// free the room its buys need, whatever order the strategy listed them in.
     @usableFromInline
     mutating func perform(_ actions: [StrategyAction], into commands: inout [EngineCommand]) {
         guard !actions.isEmpty else { return }
@@ -9,7 +14,15 @@ extension EngineCore {
         var notifications: [StrategyEvent] = []
         var rounds = 0
         while !queue.isEmpty {
-            for action in queue { perform(action, into: &commands, notifications: &notifications) }
+            var increases: [StrategyAction] = []
+            for action in queue {
+                if isIncrease(action) {
+                    increases.append(action)
+                } else {
+                    perform(action, into: &commands, notifications: &notifications)
+                }
+            }
+            for action in increases { perform(action, into: &commands, notifications: &notifications) }
             queue = []
             rounds += 1
             // A strategy that answers every denial with a new order must not loop forever.
@@ -19,16 +32,29 @@ extension EngineCore {
         }
     }
 
+    /// `true` for an order that opens or adds to a position (judged against the position and the batch's
+    /// reductions already sent); everything else keeps its place in the first pass.
+    private func isIncrease(_ action: StrategyAction) -> Bool {
+        let request: OrderRequest
+        switch action {
+        case let .submit(r): request = r
+        case let .submitBracket(bracket): request = bracket.entry
+        default: return false
+        }
+        let index = request.instrument.index
+        guard index >= 0, index < _state.universe.count else { return false }
+        let held = _state.portfolio.positions[index].quantity.units
+        let after = held + request.side.sign * request.quantity.units
+        return after.magnitude > held.magnitude || (held != 0 && (after > 0) != (held > 0) && after != 0)
+    }
+
     private mutating func perform(
         _ action: StrategyAction, into commands: inout [EngineCommand], notifications: inout [StrategyEvent]
     ) {
         switch action {
         case let .submit(request):
             let id = _state.orders.create(request, at: _state.now)
-            if let denial = check(request, stopDistance: nil, orderID: id) {
-                deny(id, denial, notifications: &notifications)
-                return
-            }
+            guard admit(id, request, stopDistance: nil, notifications: &notifications) != nil else { return }
             _state.orders.apply(.submitted, to: id, at: _state.now)
             if request.timeout != nil { recomputeDeadline() }
             if let order = _state.orders.order(id) { commands.append(.submit(order)) }
@@ -52,17 +78,40 @@ extension EngineCore {
         }
     }
 
+    /// Checks order `id` (just created from `request`); denies it, or scales it down to fit, noting why.
+    /// - Returns: the quantity to send, or `nil` when denied.
+    private mutating func admit(
+        _ id: OrderID, _ request: OrderRequest, stopDistance: Price?, notifications: inout [StrategyEvent]
+    ) -> Quantity? {
+        switch evaluate(request, stopDistance: stopDistance, orderID: id) {
+        case .allowed:
+            return request.quantity
+        case let .denied(denial):
+            deny(id, denial, notifications: &notifications)
+            return nil
+        case let .scaled(quantity, denial):
+            let record = RiskAdjustmentRecord(
+                time: _state.now, orderID: id, instrument: request.instrument, requested: request.quantity,
+                sent: quantity, denial: denial)
+            _state.orders.resize(id, to: quantity, note: record.note)
+            adjustments.append(record)
+            adjustmentCounts[denial.rule, default: 0] += 1
+            return quantity
+        }
+    }
+
     private mutating func submit(
         _ bracket: BracketOrder, into commands: inout [EngineCommand], notifications: inout [StrategyEvent]
     ) {
+        var bracket = bracket
         let entry = bracket.entry
         let parentID = _state.orders.create(entry, at: _state.now)
         let reference = referencePrice(for: entry)
         let distance = bracket.stopLoss.map { Price(units: ($0.units - reference.units).magnitude.toInt64) }
-        if let denial = check(entry, stopDistance: distance, orderID: parentID) {
-            deny(parentID, denial, notifications: &notifications)
+        guard let quantity = admit(parentID, entry, stopDistance: distance, notifications: &notifications) else {
             return
         }
+        bracket.entry.quantity = quantity
         let base = _state.orders.order(parentID)?.clientOrderID.rawValue ?? "B"
         var children: [Order] = []
         for (k, var child) in bracket.children.enumerated() {
@@ -102,57 +151,56 @@ extension EngineCore {
         }
     }
 
-    /// Runs the risk rules; `nil` means allowed. `orderID` is the request's own (already created) order.
-    func check(_ request: OrderRequest, stopDistance: Price?, orderID: OrderID? = nil) -> RiskDenial? {
+    /// Runs the risk rules against the portfolio with the counted pending orders (`RiskProjection`); an entry that
+    /// breaks only sizing limits is scaled down to the largest whole-lot quantity that passes every rule, when
+    /// `RiskConfig.scaleOrdersToFit` allows.
+    func evaluate(_ request: OrderRequest, stopDistance: Price?, orderID: OrderID?) -> RiskOutcome {
         guard request.instrument.index >= 0, request.instrument.index < _state.universe.count else {
-            return RiskDenial(rule: .invalidOrder, detail: "unknown instrument \(request.instrument)")
+            return .denied(RiskDenial(rule: .invalidOrder, detail: "unknown instrument \(request.instrument)"))
         }
         guard request.quantity.units > 0 else {
-            return RiskDenial(rule: .invalidOrder, detail: "quantity must be positive")
+            return .denied(RiskDenial(rule: .invalidOrder, detail: "quantity must be positive"))
         }
         // Only the kill switch configured: no need to build the view.
         if rules.count == 1 {
             return _riskMonitor.status.killSwitchEngaged
-                ? RiskDenial(rule: .killSwitch, detail: "kill switch engaged") : nil
+                ? .denied(RiskDenial(rule: .killSwitch, detail: "kill switch engaged")) : .allowed
         }
-        let view = riskView(for: request, stopDistance: stopDistance, orderID: orderID)
-        for rule in rules {
-            if let denial = rule.evaluate(request, in: view) { return denial }
-        }
-        return nil
-    }
-
-    private func riskView(for request: OrderRequest, stopDistance: Price?, orderID: OrderID?) -> RiskView {
-        let portfolio = _state.portfolio
-        let position = portfolio.position(for: request.instrument)
-        let price = referencePrice(for: request)
-        let after = position.quantity.units + request.side.sign * request.quantity.units
-        var view = RiskView(
-            now: _state.now, equity: portfolio.equity, position: position, referencePrice: price,
-            isEntry: after.magnitude > position.quantity.units.magnitude, monitor: _riskMonitor.status)
-        view.grossExposure = portfolio.grossExposure
-        view.activePositionCount = portfolio.activePositionCount
-        let before = position.marketValue(at: price).magnitude
-        let postValue = Money(units: FixedPoint.multiply(price.units, after)).magnitude
-        view.postTradePositionValue = postValue
-        view.postTradeGrossExposure = config.risk.maxGrossExposureRatio == nil
-            ? portfolio.grossExposure - before + postValue
-            : projectedGrossExposure(for: request, id: orderID, price: price)
-        view.stopDistance = stopDistance
-        if config.risk.maxSectorPercentOfEquity != nil {
-            let sector = _state.universe[request.instrument].sector
-            var exposure = Money.zero
-            for instrument in _state.universe.instruments where instrument.sector == sector {
-                if instrument.id == request.instrument {
-                    exposure += postValue
-                } else {
-                    exposure += portfolio.positionValue(for: instrument.id).magnitude
-                }
+        let projection = projection(for: request, id: orderID, stopDistance: stopDistance)
+        let sectorLimited = config.risk.maxSectorPercentOfEquity != nil
+        func firstDenial(_ quantity: Quantity) -> RiskDenial? {
+            var sized = request
+            sized.quantity = quantity
+            let view = projection.view(for: sized, quantity: quantity, sectorLimited: sectorLimited)
+            for rule in rules {
+                if let denial = rule.evaluate(sized, in: view) { return denial }
             }
-            view.postTradeSectorExposure = exposure
+            return nil
         }
-        if let vol = volatilityInstrument { view.volatilityLevel = _state.lastBars[vol.index]?.close.doubleValue }
-        if config.risk.requireSettledCash == true { view.settledCash = portfolio.settledCash }
-        return view
+        guard let denial = firstDenial(request.quantity) else { return .allowed }
+        let lot = max(_state.universe[request.instrument].lotSize.units, 1)
+        let lots = request.quantity.units / lot
+        // The largest whole number of lots below the request that passes (sizes only loosen every sizing limit).
+        var low: Int64 = 0
+        var high = request.quantity.units % lot == 0 ? lots - 1 : lots
+        guard config.risk.scaleOrdersToFit != false, denial.rule.isSizingLimit, high >= 1 else {
+            return .denied(denial)
+        }
+        while low < high {
+            let middle = low + (high - low + 1) / 2
+            if firstDenial(Quantity(units: middle * lot)) == nil { low = middle } else { high = middle - 1 }
+        }
+        guard low > 0 else { return .denied(denial) }
+        return .scaled(Quantity(units: low * lot), denial)
     }
+}
+
+/// The result of the pre-trade check of one order.
+enum RiskOutcome {
+    /// Sent as asked.
+    case allowed
+    /// Sent with a smaller quantity, which fits the limit the asked one broke.
+    case scaled(Quantity, RiskDenial)
+    /// Not sent.
+    case denied(RiskDenial)
 }

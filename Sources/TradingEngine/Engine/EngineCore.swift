@@ -35,6 +35,10 @@ public struct EngineCore<S: Strategy>: Sendable {
     public internal(set) var denials: [RiskDenialRecord] = []
     /// Denials per rule.
     public internal(set) var denialCounts: [RiskRuleKind: Int] = [:]
+    /// Every entry scaled down to fit a sizing limit (`RiskConfig.scaleOrdersToFit`), in order.
+    public internal(set) var adjustments: [RiskAdjustmentRecord] = []
+    /// Scaled-down entries per rule.
+    public internal(set) var adjustmentCounts: [RiskRuleKind: Int] = [:]
 
     /// Creates an engine.
     /// - Parameters:

@@ -84,6 +84,21 @@ public struct OrderManager: Sendable {
         return id
     }
 
+    /// Changes the quantity of an order not yet sent (`pendingSubmit`), keeping a note of why (`Order.reason`).
+    public mutating func resize(_ id: OrderID, to quantity: Quantity, note: String) {
+        let i = Int(id.rawValue) - 1
+        guard i >= 0, i < history.count, history[i].state == .pendingSubmit else { return }
+        history[i].quantity = quantity
+        history[i].reason = note
+    }
+
+    /// Keeps a note on an order (`Order.reason`).
+    public mutating func annotate(_ id: OrderID, note: String) {
+        let i = Int(id.rawValue) - 1
+        guard i >= 0, i < history.count else { return }
+        history[i].reason = note
+    }
+
     /// Links a bracket child to its parent.
     public mutating func setParent(_ parent: OrderID, of child: OrderID) {
         history[Int(child.rawValue) - 1].parentID = parent

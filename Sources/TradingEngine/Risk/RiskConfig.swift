@@ -32,6 +32,10 @@ public struct RiskConfig: Hashable, Sendable, Codable {
     /// Cash-account rule: deny buys whose value exceeds *settled* cash (sale proceeds count only after T+N,
     /// see `EngineConfig.settlementDays`), avoiding good-faith violations.
     public var requireSettledCash: Bool?
+    /// An entry that breaks a sizing limit (position value or %, gross exposure, sector, risk at the stop, settled
+    /// cash) is scaled down to the largest whole-lot quantity that fits, with a note on the order, instead of being
+    /// denied (and sent again on the next bar). `nil` means on; `false` denies as the other rules do.
+    public var scaleOrdersToFit: Bool?
 
     /// All limits off.
     public init() {}
@@ -58,6 +62,19 @@ public enum RiskRuleKind: String, Hashable, Sendable, Codable, CaseIterable, Com
     case settledCash
     case invalidOrder
 
+    /// `true` for the limits on an order's size (`RiskConfig.scaleOrdersToFit` scales an entry down to fit them);
+    /// the others (kill switch, halts, position count, volatility) deny whatever the size.
+    public var isSizingLimit: Bool {
+        switch self {
+        case .maxPositionValue, .maxPositionPercentOfEquity, .maxGrossExposure, .sectorAllocation, .riskPerTrade,
+            .settledCash:
+            true
+        case .killSwitch, .maxActivePositions, .maxDailyLoss, .maxDrawdown, .volatilityPause, .rapidLoss,
+            .invalidOrder:
+            false
+        }
+    }
+
     public static func < (lhs: RiskRuleKind, rhs: RiskRuleKind) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
@@ -73,6 +90,27 @@ public struct RiskDenial: Hashable, Sendable, Codable, CustomStringConvertible {
         self.detail = detail
     }
     public var description: String { "\(rule.rawValue): \(detail)" }
+}
+
+/// An entry the engine scaled down to fit a sizing limit (`RiskConfig.scaleOrdersToFit`).
+public struct RiskAdjustmentRecord: Hashable, Sendable, Codable {
+    /// When.
+    public var time: Timestamp
+    /// The order, sent with the smaller quantity.
+    public var orderID: OrderID
+    /// Its instrument.
+    public var instrument: InstrumentID
+    /// The quantity the strategy asked for.
+    public var requested: Quantity
+    /// The quantity sent.
+    public var sent: Quantity
+    /// The limit the requested quantity broke.
+    public var denial: RiskDenial
+
+    /// The note kept on the order (`Order.reason`, `orders.csv`).
+    public var note: String {
+        "scaled down from \(requested) to \(sent) to fit \(denial.description)"
+    }
 }
 
 /// A denial as recorded by the engine.

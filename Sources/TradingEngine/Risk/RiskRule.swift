@@ -8,10 +8,14 @@ public struct RiskView: Sendable {
     public var equity: Money
     /// Gross exposure before the trade.
     public var grossExposure: Money
-    /// Non-flat positions before the trade.
+    /// Non-flat positions before the trade, pending orders included (see `pendingQuantity`).
     public var activePositionCount: Int
     /// The instrument's position before the trade.
     public var position: Position
+    /// What the instrument's open orders will add to `position` once they trade, as the engine counts them:
+    /// orders that increase a position always, orders that reduce it only when they are market orders sent now
+    /// (a rebalance's own sells). Signed; zero when nothing is pending.
+    public var pendingQuantity: Quantity
     /// Price used to value the trade (last mark).
     public var referencePrice: Price
     /// `true` when the order increases the position's absolute size.
@@ -41,6 +45,7 @@ public struct RiskView: Sendable {
         self.grossExposure = .zero
         self.activePositionCount = 0
         self.position = position
+        self.pendingQuantity = .zero
         self.referencePrice = referencePrice
         self.isEntry = isEntry
         self.postTradePositionValue = .zero
@@ -51,6 +56,9 @@ public struct RiskView: Sendable {
         self.volatilityLevel = nil
         self.settledCash = nil
     }
+
+    /// The position once the pending orders have traded, before this order.
+    public var projectedQuantity: Quantity { position.quantity + pendingQuantity }
 }
 
 /// One small pre-trade check. Rules are pure: state (peaks, day starts) lives in `RiskMonitor`.
@@ -114,8 +122,10 @@ public struct MaxActivePositionsRule: RiskRule {
     public init(maxCount: Int) { self.maxCount = maxCount }
     /// Evaluates the order; `nil` allows it.
     public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
-        guard view.isEntry, view.position.isFlat, view.activePositionCount >= maxCount else { return nil }
-        return RiskDenial(rule: .maxActivePositions, detail: "\(view.activePositionCount) positions open, limit \(maxCount)")
+        guard view.isEntry, view.projectedQuantity.units == 0, view.activePositionCount >= maxCount else { return nil }
+        return RiskDenial(
+            rule: .maxActivePositions,
+            detail: "\(view.activePositionCount) positions open or pending, limit \(maxCount)")
     }
 }
 
@@ -163,7 +173,9 @@ public struct SectorAllocationRule: RiskRule {
         guard view.isEntry, let exposure = view.postTradeSectorExposure,
             exposure.doubleValue > view.equity.doubleValue * maxPercentOfEquity / 100
         else { return nil }
-        return RiskDenial(rule: .sectorAllocation, detail: "sector exposure \(exposure.centsDescription) > \(maxPercentOfEquity)% of equity")
+        return RiskDenial(
+            rule: .sectorAllocation,
+            detail: "sector exposure \(exposure.centsDescription) > \(maxPercentOfEquity)% of equity \(view.equity.centsDescription)")
     }
 }
 
@@ -204,7 +216,9 @@ public struct SettledCashRule: RiskRule {
         guard request.side == .buy, let settled = view.settledCash else { return nil }
         let cost = Money(price: view.referencePrice, quantity: request.quantity)
         guard cost > settled else { return nil }
-        return RiskDenial(rule: .settledCash, detail: "buy of \(cost.centsDescription) exceeds settled cash \(settled.centsDescription)")
+        return RiskDenial(
+            rule: .settledCash,
+            detail: "buy of \(cost.centsDescription) exceeds settled cash \(settled.centsDescription) (pending buys deducted)")
     }
 }
 

@@ -8,7 +8,10 @@ import TradingModel
 /// - On `.barsClosed` of a rebalance slice, instruments with a bar at that time, a full lookback, a score ≥
 ///   `minimumScore` (if set), and not excluded, are ranked by score (ties by instrument order); the top `holdings` get
 ///   target weights (equal or inverse-volatility) of `investedFraction × equity`, rounded down to lots.
-///   Everything else is sold. Sells are submitted before buys; instruments with open orders are left alone.
+///   Everything else is sold. Hysteresis: a holding stays while it ranks within `holdings + rankBuffer`.
+///   Entries and resizes smaller than `minimumTradeValue`, and resizes of less than `minimumWeightChange` of equity,
+///   are skipped. Sells are submitted before buys (the engine checks the batch as one target portfolio);
+///   instruments with open orders are left alone.
 /// - Market orders: with the default simulator they fill at each instrument's next open.
 public struct MomentumRotation: Strategy {
     struct Slot: Sendable {
@@ -26,8 +29,7 @@ public struct MomentumRotation: Strategy {
     /// The configuration.
     public let config: MomentumRotationConfig
     var slots: [Slot] = []
-    var slices = 0
-    var lastPeriod: Int64?
+    var clock = RebalanceClock()
 
     /// Creates the strategy.
     public init(config: MomentumRotationConfig = MomentumRotationConfig()) { self.config = config }
@@ -38,8 +40,7 @@ public struct MomentumRotation: Strategy {
         case let .bar(id, bar):
             return update(id, bar, context: context)
         case let .barsClosed(time):
-            slices += 1
-            guard isRebalanceSlice(time) else { return [] }
+            guard clock.isDue(at: time, schedule: config.rebalance) else { return [] }
             return rebalance(at: time, context: context)
         default:
             return []
@@ -87,30 +88,13 @@ public struct MomentumRotation: Strategy {
         return [.submit(.market(id, .sell, position.quantity))]
     }
 
-    private mutating func isRebalanceSlice(_ time: Timestamp) -> Bool {
-        let period: Int64
-        switch config.rebalance {
-        case let .everyBars(n):
-            return n > 0 && slices % n == 0
-        case .daily:
-            period = time.dayNumber
-        case .weekly:
-            period = (time.dayNumber + 3) / 7
-        case .monthly:
-            let date = time.civilDate
-            period = Int64(date.year * 12 + date.month)
-        }
-        defer { lastPeriod = period }
-        return lastPeriod.map { $0 != period } ?? false
-    }
-
     private func rebalance(at time: Timestamp, context: some StrategyContext) -> [StrategyAction] {
         var candidates: [(index: Int, score: Double)] = []
         for (i, slot) in slots.enumerated() where !slot.isExcluded && slot.lastTime == time {
             if let score = slot.score, score >= config.minimumScore ?? -.infinity { candidates.append((i, score)) }
         }
         candidates.sort { $0.score != $1.score ? $0.score > $1.score : $0.index < $1.index }
-        let selected = Array(candidates.prefix(max(config.holdings, 0)))
+        let selected = Self.select(candidates, config: config) { context.position(for: InstrumentID(index: $0)).isLong }
         var weights = [Double](repeating: 0, count: slots.count)
         let slotsShare = Double(selected.count) / Double(max(config.holdings, 1))
         if config.weighting == .inverseVolatility {
@@ -137,12 +121,45 @@ public struct MomentumRotation: Strategy {
                 target = Quantity(units: Int64(shares) * lot.units)
             }
             let delta = target - held
+            guard delta.units != 0 else { continue }
+            if target.units != 0 {
+                // Entries and resizes below the minimums are noise, not a rotation (exits always go).
+                let value = delta.magnitude.doubleValue * slots[i].close.doubleValue
+                if value < config.minimumTradeValue { continue }
+                if held.units != 0, value < context.equity.doubleValue * config.minimumWeightChange { continue }
+            }
             if delta.units < 0 {
                 sells.append(.submit(.market(id, .sell, delta.magnitude)))
-            } else if delta.units > 0 {
+            } else {
                 buys.append(.submit(.market(id, .buy, delta)))
             }
         }
         return sells + buys
+    }
+
+    /// The holdings after a rebalance: current holdings still ranked within `holdings + rankBuffer` stay (best
+    /// first, at most `holdings`), and the rest of the places go to the best-ranked others.
+    /// - Parameters:
+    ///   - ranked: eligible candidates, best first.
+    ///   - config: `holdings` and `rankBuffer`.
+    ///   - isHeld: whether an instrument index is held now.
+    static func select(
+        _ ranked: [(index: Int, score: Double)], config: MomentumRotationConfig, isHeld: (Int) -> Bool
+    ) -> [(index: Int, score: Double)] {
+        let places = max(config.holdings, 0)
+        let keepWithin = places + max(config.rankBuffer, 0)
+        var selected: [(index: Int, score: Double)] = []
+        var taken = Set<Int>()
+        for (rank, candidate) in ranked.enumerated() where rank < keepWithin && selected.count < places {
+            if isHeld(candidate.index) {
+                selected.append(candidate)
+                taken.insert(candidate.index)
+            }
+        }
+        for candidate in ranked where selected.count < places && !taken.contains(candidate.index) {
+            selected.append(candidate)
+            taken.insert(candidate.index)
+        }
+        return selected
     }
 }

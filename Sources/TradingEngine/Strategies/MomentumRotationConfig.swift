@@ -52,13 +52,23 @@ public struct MomentumRotationConfig: Hashable, Sendable, Codable {
     public var takeProfitPercent: Double?
     /// Symbols never traded (e.g. a volatility index that only feeds a risk rule).
     public var excludedSymbols: [Symbol]
+    /// Hysteresis: a holding is kept while its rank is within `holdings + rankBuffer` (0 = sell as soon as it
+    /// leaves the top `holdings`). New holdings are still taken from the top `holdings`.
+    public var rankBuffer: Int
+    /// Smallest trade a rebalance sends, in money; smaller entries and resizes are skipped (exits never are).
+    public var minimumTradeValue: Double
+    /// Smallest change of a held position's weight (a fraction of equity, 0.02 = 2 %) worth a resize; smaller
+    /// drifts are left alone. Entries and exits are not affected.
+    public var minimumWeightChange: Double
 
-    /// Creates a config; defaults: 20-bar ROC, top 3, rebalance every 20 bars, equal weight, 99 % invested.
+    /// Creates a config; defaults: 20-bar ROC, top 3, rebalance every 20 bars, equal weight, 99 % invested, and
+    /// against churn a rank buffer of 2 and no resize under 2 % of equity.
     public init(
         lookback: Int = 20, ranking: MomentumRanking = .rateOfChange, minimumScore: Double? = 0, holdings: Int = 3,
         rebalance: RebalanceSchedule = .everyBars(20), weighting: PortfolioWeighting = .equal,
         investedFraction: Double = 0.99, stopLossPercent: Double? = nil, takeProfitPercent: Double? = nil,
-        excludedSymbols: [Symbol] = []
+        excludedSymbols: [Symbol] = [], rankBuffer: Int = 2, minimumTradeValue: Double = 0,
+        minimumWeightChange: Double = 0.02
     ) {
         self.lookback = lookback
         self.ranking = ranking
@@ -70,13 +80,33 @@ public struct MomentumRotationConfig: Hashable, Sendable, Codable {
         self.stopLossPercent = stopLossPercent
         self.takeProfitPercent = takeProfitPercent
         self.excludedSymbols = excludedSymbols
+        self.rankBuffer = rankBuffer
+        self.minimumTradeValue = minimumTradeValue
+        self.minimumWeightChange = minimumWeightChange
+    }
+
+    /// The flagship (`ibtrader backtest` with no options): 60-bar momentum, top 10, monthly, equal weight, 98 %
+    /// invested, a 15 % stop-loss; a holding stays while it ranks in the top 15 (`rankBuffer` 5), and drifts under
+    /// 2 % of equity are not traded.
+    public static let flagship = MomentumRotationConfig(
+        lookback: 60, ranking: .rateOfChange, minimumScore: 0, holdings: 10, rebalance: .monthly,
+        weighting: .equal, investedFraction: 0.98, stopLossPercent: 15, rankBuffer: 5, minimumWeightChange: 0.02)
+
+    /// The peers' reference rotation (`shared/peers`, strategy b): no rank buffer and no minimum trade, so every
+    /// rebalance resizes every holding to its target.
+    public var withoutChurnFilters: Self {
+        var copy = self
+        copy.rankBuffer = 0
+        copy.minimumTradeValue = 0
+        copy.minimumWeightChange = 0
+        return copy
     }
 }
 
 extension MomentumRotationConfig {
     private enum CodingKeys: String, CodingKey {
         case lookback, ranking, minimumScore, holdings, rebalance, weighting, investedFraction, stopLossPercent
-        case takeProfitPercent, excludedSymbols
+        case takeProfitPercent, excludedSymbols, rankBuffer, minimumTradeValue, minimumWeightChange
     }
 
     /// Decodes a config in which every key is optional; missing keys take the defaults of `init()`.
@@ -94,6 +124,9 @@ extension MomentumRotationConfig {
         stopLossPercent = try c.decodeOptional(.stopLossPercent, default: d.stopLossPercent)
         takeProfitPercent = try c.decodeOptional(.takeProfitPercent, default: d.takeProfitPercent)
         excludedSymbols = try c.decode(.excludedSymbols, default: d.excludedSymbols)
+        rankBuffer = try c.decode(.rankBuffer, default: d.rankBuffer)
+        minimumTradeValue = try c.decode(.minimumTradeValue, default: d.minimumTradeValue)
+        minimumWeightChange = try c.decode(.minimumWeightChange, default: d.minimumWeightChange)
     }
 
     /// Encodes every key, an unset optional as null: `minimumScore`'s default is 0, so a missing key would decode
@@ -110,5 +143,8 @@ extension MomentumRotationConfig {
         try c.encode(stopLossPercent, forKey: .stopLossPercent)
         try c.encode(takeProfitPercent, forKey: .takeProfitPercent)
         try c.encode(excludedSymbols, forKey: .excludedSymbols)
+        try c.encode(rankBuffer, forKey: .rankBuffer)
+        try c.encode(minimumTradeValue, forKey: .minimumTradeValue)
+        try c.encode(minimumWeightChange, forKey: .minimumWeightChange)
     }
 }

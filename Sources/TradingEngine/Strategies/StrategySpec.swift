@@ -12,4 +12,6 @@ public enum StrategySpec: Hashable, Sendable, Codable {
     case bollingerMeanReversion(config: BollingerMeanReversionConfig)
     /// `MomentumRotation`.
     case momentumRotation(config: MomentumRotationConfig)
+    /// `PerformanceAllocator` over a per-symbol base strategy.
+    indirect case performanceAllocator(config: PerformanceAllocatorConfig)
 }

@@ -1,14 +1,19 @@
 import TradingModel
 
-/// How many shares an entry buys or sells. `Codable`, so it can sit in a strategy config.
-public enum PositionSizer: Hashable, Sendable, Codable {
+/// How many shares an entry buys or sells. `Codable`, so it can sit in a strategy config:
+/// `{fixedQuantity: {_0: 100}}`, `{percentOfEquity: {_0: 10}}`,
+/// `{riskBased: {riskPercent: 1, atrMultiple: 2, minimumATRPercent: 0.5, maxPercentOfEquity: 100}}` (the last two
+/// optional, with those defaults).
+public enum PositionSizer: Hashable, Sendable {
     /// A fixed quantity.
     case fixedQuantity(Quantity)
     /// `percent` % of equity at the reference price (e.g. 10 = 10 %).
     case percentOfEquity(Double)
     /// Risk `riskPercent` % of equity per trade, with the stop `atrMultiple` ATRs away:
-    /// quantity = equity × risk% / (ATR × multiple).
-    case riskBased(riskPercent: Double, atrMultiple: Double)
+    /// quantity = equity × risk% / (max(ATR, price × minimumATRPercent%) × multiple), and never more than
+    /// `maxPercentOfEquity` % of equity at the price. The floor keeps a tiny ATR (a quiet stretch of short bars)
+    /// from asking for a huge position; the cap bounds what a tight stop may buy.
+    case riskBased(riskPercent: Double, atrMultiple: Double, minimumATRPercent: Double = 0.5, maxPercentOfEquity: Double = 100)
 
     /// The entry quantity, rounded down to the lot size; zero when it cannot be computed.
     /// - Parameters:
@@ -23,14 +28,69 @@ public enum PositionSizer: Hashable, Sendable, Codable {
         case let .percentOfEquity(percent):
             guard price.units > 0 else { return .zero }
             raw = equity.doubleValue * percent / 100 / price.doubleValue
-        case let .riskBased(riskPercent, multiple):
-            guard let atr = volatility.atr, atr > 0, multiple > 0 else { return .zero }
-            raw = equity.doubleValue * riskPercent / 100 / (atr * multiple)
+        case let .riskBased(riskPercent, multiple, floorPercent, capPercent):
+            guard let atr = volatility.atr, atr > 0, multiple > 0, price.units > 0 else { return .zero }
+            let flooredATR = max(atr, price.doubleValue * max(floorPercent, 0) / 100)
+            let byRisk = equity.doubleValue * riskPercent / 100 / (flooredATR * multiple)
+            raw = min(byRisk, equity.doubleValue * capPercent / 100 / price.doubleValue)
         }
         guard raw.isFinite, raw > 0 else { return .zero }
         let lot = volatility.lot.units > 0 ? volatility.lot : Quantity(1)
         let lots = (raw / lot.doubleValue).rounded(.down)
         return Quantity(units: Int64(lots) * lot.units)
+    }
+}
+
+extension PositionSizer: Codable {
+    private enum Kind: String, CodingKey {
+        case fixedQuantity, percentOfEquity, riskBased
+    }
+
+    private enum Field: String, CodingKey {
+        case value = "_0"
+        case riskPercent, atrMultiple, minimumATRPercent, maxPercentOfEquity
+    }
+
+    /// Decodes the one-key mapping named after the case.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Kind.self)
+        guard let kind = c.allKeys.first, c.allKeys.count == 1 else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: c.codingPath,
+                debugDescription: "sizing must be one of fixedQuantity, percentOfEquity or riskBased"))
+        }
+        let fields = try c.nestedContainer(keyedBy: Field.self, forKey: kind)
+        switch kind {
+        case .fixedQuantity:
+            self = .fixedQuantity(try fields.decode(Quantity.self, forKey: .value))
+        case .percentOfEquity:
+            self = .percentOfEquity(try fields.decode(Double.self, forKey: .value))
+        case .riskBased:
+            self = .riskBased(
+                riskPercent: try fields.decode(Double.self, forKey: .riskPercent),
+                atrMultiple: try fields.decode(Double.self, forKey: .atrMultiple),
+                minimumATRPercent: try fields.decodeIfPresent(Double.self, forKey: .minimumATRPercent) ?? 0.5,
+                maxPercentOfEquity: try fields.decodeIfPresent(Double.self, forKey: .maxPercentOfEquity) ?? 100)
+        }
+    }
+
+    /// Encodes the shape `init(from:)` reads.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Kind.self)
+        switch self {
+        case let .fixedQuantity(quantity):
+            var fields = c.nestedContainer(keyedBy: Field.self, forKey: .fixedQuantity)
+            try fields.encode(quantity, forKey: .value)
+        case let .percentOfEquity(percent):
+            var fields = c.nestedContainer(keyedBy: Field.self, forKey: .percentOfEquity)
+            try fields.encode(percent, forKey: .value)
+        case let .riskBased(risk, multiple, floor, cap):
+            var fields = c.nestedContainer(keyedBy: Field.self, forKey: .riskBased)
+            try fields.encode(risk, forKey: .riskPercent)
+            try fields.encode(multiple, forKey: .atrMultiple)
+            try fields.encode(floor, forKey: .minimumATRPercent)
+            try fields.encode(cap, forKey: .maxPercentOfEquity)
+        }
     }
 }
 

@@ -92,7 +92,7 @@ struct MyTraderTests {
     @Test func gapAndGoTradesMinuteBarsWithBrackets() async throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let data = root.appendingPathComponent("Sources/BundledData/Resources/spy/SPY_1min.csv").path
+        let data = root.appendingPathComponent("Sources/BundledData/Resources/spy-1min/SPY_1min.csv").path
         let out = try Self.folder()
         defer { try? FileManager.default.removeItem(at: out) }
         try await IBTraderCommand.run(

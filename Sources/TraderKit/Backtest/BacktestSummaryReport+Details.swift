@@ -1,0 +1,90 @@
+import Analytics
+import Backtest
+import TraderConfig
+import TradingEngine
+
+extension BacktestSummaryReport {
+    /// The report's parameters: the settings as the config spells them (not Swift's encoding of the strategy).
+    static func parameters(
+        _ configuration: TraderConfiguration, dataDescription: String, symbols: Int, benchmarkName: String?,
+        periodsPerYear: Int
+    ) -> [String: JSONValue] {
+        let settings = configuration.backtest
+        var parameters: [String: JSONValue] = [
+            "strategy": .string(configuration.strategy.title), "data": .string(dataDescription),
+            "symbols": .integer(symbols), "cash": .number(configuration.strategy.cash),
+            "fill": .string(settings.fill), "commission": .string(settings.commission),
+            "slippage_bps": .number(settings.slippageBps), "benchmark": .optional(benchmarkName),
+            "slippage": .optional(settings.slippage), "participation": .optional(settings.participation),
+            "latency_ms": .number(settings.latencyMs), "session": .string(settings.session),
+            "periods_per_year": .integer(periodsPerYear), "start": .optional(settings.start),
+            "end": .optional(settings.end),
+        ]
+        func object(_ shown: [ConfigShownValue]) -> JSONValue {
+            .object(Dictionary(
+                shown.map { ($0.path.hasPrefix(".") ? String($0.path.dropFirst()) : $0.path, JSONValue.string($0.text)) },
+                uniquingKeysWith: { a, _ in a }))
+        }
+        parameters["strategy_parameters"] = object(
+            configuration.strategy.choice.shownParameters(path: "", record: ConfigRecord()))
+        if configuration.strategy.allocator != nil {
+            parameters["allocation"] = object(
+                AllocationSchema.schema.show(configuration.strategy.allocation, path: "", record: ConfigRecord()))
+        }
+        return parameters
+    }
+
+    var deniedOrders: Int { result.riskDenialCounts.values.reduce(0, +) }
+
+    /// Orders, denials, scale-downs and open positions, for the terminal table.
+    var runCounts: [(String, String)] {
+        func byRule(_ counts: [RiskRuleKind: Int]) -> String {
+            counts.isEmpty ? "" : " (" + counts.sorted { $0.key.rawValue < $1.key.rawValue }
+                .map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ") + ")"
+        }
+        return [
+            ("Orders / fills", "\(result.orders.count) / \(result.fills.count)"),
+            ("Risk denials", "\(deniedOrders)" + byRule(result.riskDenialCounts)),
+            ("Scaled down to fit", "\(result.riskAdjustments.count)" + byRule(result.riskAdjustmentCounts)),
+            ("Open positions at the end", "\(result.openPositions.count)"),
+        ]
+    }
+
+    /// The limits in effect, one row each, with the origin of those the configuration did not set.
+    var riskProfileRows: [(String, String)] {
+        let limits = riskProfile.lines.filter { $0.origin != .off }
+        guard !limits.isEmpty else { return [("Risk profile", "no limits")] }
+        return limits.enumerated().map { k, line in
+            let origin = line.origin == .configured ? "" : " (\(line.origin.rawValue))"
+            return (k == 0 ? "Risk profile" : "", "\(line.key) \(line.value)\(origin)")
+        }
+    }
+
+    /// summary.json's run figures beyond the metrics.
+    func summaryExtra(engineSeconds: Double) -> [String: JSONValue] {
+        let bars = result.barsProcessed
+        func counts(_ byRule: [RiskRuleKind: Int]) -> JSONValue {
+            .object(Dictionary(uniqueKeysWithValues: byRule.map { ($0.key.rawValue, JSONValue.integer($0.value)) }))
+        }
+        return [
+            "bars_processed": .integer(bars), "engine_seconds": .number(engineSeconds),
+            "engine_bars_per_second": .number(Double(bars) / max(engineSeconds, 1e-9)),
+            "orders": .integer(result.orders.count), "fills": .integer(result.fills.count),
+            "risk_denials": .integer(deniedOrders), "risk_denials_by_rule": counts(result.riskDenialCounts),
+            "order_list_hash": .string(result.orderListHash),
+            "risk_adjustments": .integer(result.riskAdjustments.count),
+            "risk_adjustments_by_rule": counts(result.riskAdjustmentCounts),
+            "risk_profile": .object(Dictionary(uniqueKeysWithValues: riskProfile.lines.map {
+                ($0.key, JSONValue.object(["value": .string($0.value), "origin": .string($0.origin.rawValue)]))
+            })),
+            "warnings": .array(result.warnings(format: timeText).map(JSONValue.string)),
+            "open_positions": .array(result.openPositions.map {
+                .object([
+                    "symbol": .string($0.symbol.rawValue), "quantity": .number($0.quantity.doubleValue),
+                    "average_price": .number($0.averagePrice.doubleValue), "last_price": .number($0.lastPrice.doubleValue),
+                    "unrealized_pnl": .number($0.unrealizedPnL.doubleValue),
+                ])
+            }),
+        ]
+    }
+}

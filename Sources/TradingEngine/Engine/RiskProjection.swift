@@ -1,0 +1,124 @@
+import TradingModel
+
+/// The portfolio a new order is checked against: the positions once the open orders that the engine counts on
+/// have traded, at current marks. Built once per order; `view(quantity:)` then values any size of it in O(1), so
+/// scaling an order down to fit a limit is a search over sizes, not a rebuild per size.
+///
+/// Which open orders count (bracket children never do: they protect, they do not build positions):
+/// - an order that *increases* a position counts, whatever its type (a resting limit buy may fill);
+/// - an order that *reduces* a position counts only if it is a market order sent at the current time: a
+///   rebalance's sells free room for its buys, but a sell that has waited a bar without filling is not counted on;
+/// - the part of a reversal beyond flat is an increase.
+struct RiskProjection {
+    /// Projected signed quantity per instrument index (only instruments with pending orders).
+    var projected: [Int: Int64] = [:]
+    /// Non-flat positions once pending orders trade, the request's instrument excluded.
+    var otherActiveCount = 0
+    /// Gross exposure once pending orders trade, the request's instrument excluded.
+    var otherGross = Money.zero
+    /// Exposure of the request's sector once pending orders trade, the request's instrument excluded.
+    var otherSector = Money.zero
+    /// Cost of the open buys not yet paid for, less (with T+0 settlement) the proceeds of counted sells.
+    var pendingCash = Money.zero
+    /// The request's instrument: position, projected quantity before the request, reference price.
+    var position: Position
+    var before: Int64 = 0
+    var price: Price
+    var base: RiskView
+
+    /// The view for the request at a given size.
+    func view(for request: OrderRequest, quantity: Quantity, sectorLimited: Bool) -> RiskView {
+        var view = base
+        let after = before + request.side.sign * quantity.units
+        view.isEntry = after.magnitude > before.magnitude
+        let postValue = Money(units: FixedPoint.multiply(price.units, after)).magnitude
+        view.postTradePositionValue = postValue
+        view.postTradeGrossExposure = otherGross + postValue
+        if sectorLimited { view.postTradeSectorExposure = otherSector + postValue }
+        return view
+    }
+}
+
+extension EngineCore {
+    /// The projection `request` (already created as order `id`, skipped among the open orders) is checked against.
+    func projection(for request: OrderRequest, id: OrderID?, stopDistance: Price?) -> RiskProjection {
+        let portfolio = _state.portfolio
+        let target = request.instrument.index
+        var pending: [Int: Int64] = [:]
+        var pendingCash = Money.zero
+        let immediateSettlement = portfolio.settlementDays == 0
+        for openID in _state.orders.openIDs where openID != id {
+            guard let order = _state.orders.order(openID), order.parentID == nil else { continue }
+            let index = order.instrument.index
+            let held = portfolio.positions[index].quantity.units + pending[index, default: 0]
+            let signed = order.side.sign * order.remainingQuantity.units
+            let price = referencePrice(for: order.request)
+            var counted = signed
+            if held != 0, (signed > 0) != (held > 0) {
+                // The reducing part (up to flat) counts only for a market order sent now; the rest is an increase.
+                let reducing = signed > 0 ? min(signed, -held) : max(signed, -held)
+                let credited = order.type == .market && order.createdAt >= _state.now
+                counted = credited ? signed : signed - reducing
+                if credited, order.side == .sell, immediateSettlement {
+                    pendingCash -= Money(units: FixedPoint.multiply(price.units, reducing.magnitude.toInt64))
+                }
+            }
+            if order.side == .buy {
+                pendingCash += Money(units: FixedPoint.multiply(price.units, signed.magnitude.toInt64))
+            }
+            if counted != 0 { pending[index, default: 0] += counted }
+        }
+        let position = portfolio.position(for: request.instrument)
+        let price = referencePrice(for: request)
+        var projection = RiskProjection(
+            position: position, price: price,
+            base: RiskView(
+                now: _state.now, equity: portfolio.equity, position: position, referencePrice: price, isEntry: false,
+                monitor: _riskMonitor.status))
+        projection.before = position.quantity.units + pending[target, default: 0]
+        projection.pendingCash = pendingCash
+        projection.projected = pending
+        // Counts and gross exposure: the portfolio's, with each pending instrument's term replaced.
+        var active = portfolio.activePositionCount - (position.isFlat ? 0 : 1)
+        var gross = portfolio.grossExposure - position.marketValue(at: portfolio.marks[target]).magnitude
+        for (index, delta) in pending where index != target && delta != 0 {
+            let held = portfolio.positions[index].quantity.units
+            let mark = portfolio.marks[index].units
+            gross.units += Int64(truncatingIfNeeded: FixedPoint.multiply(mark, held + delta).magnitude)
+            gross.units -= Int64(truncatingIfNeeded: FixedPoint.multiply(mark, held).magnitude)
+            if held == 0 && held + delta != 0 { active += 1 }
+            if held != 0 && held + delta == 0 { active -= 1 }
+        }
+        projection.otherActiveCount = active
+        projection.otherGross = gross
+        if config.risk.maxSectorPercentOfEquity != nil {
+            projection.otherSector = sectorExposure(of: request.instrument, pending: pending)
+        }
+        var base = projection.base
+        base.grossExposure = portfolio.grossExposure
+        base.activePositionCount = active + (projection.before == 0 ? 0 : 1)
+        base.pendingQuantity = Quantity(units: projection.before - position.quantity.units)
+        base.stopDistance = stopDistance
+        if let vol = volatilityInstrument { base.volatilityLevel = _state.lastBars[vol.index]?.close.doubleValue }
+        if config.risk.requireSettledCash == true { base.settledCash = portfolio.settledCash - pendingCash }
+        projection.base = base
+        return projection
+    }
+
+    /// The projected exposure of an instrument's sector without the instrument itself. An instrument without a
+    /// sector (an empty `Instrument.sector`) is a sector of its own: nothing else counts with it.
+    private func sectorExposure(of instrument: InstrumentID, pending: [Int: Int64]) -> Money {
+        let sector = _state.universe[instrument].sector
+        guard !sector.isEmpty else { return .zero }
+        let portfolio = _state.portfolio
+        var exposure = Money.zero
+        for other in _state.universe.instruments where other.sector == sector && other.id != instrument {
+            let index = other.id.index
+            let quantity = portfolio.positions[index].quantity.units + pending[index, default: 0]
+            guard quantity != 0 else { continue }
+            exposure.units += Int64(
+                truncatingIfNeeded: FixedPoint.multiply(portfolio.marks[index].units, quantity).magnitude)
+        }
+        return exposure
+    }
+}

@@ -1,0 +1,137 @@
+import Testing
+import TradingEngine
+import TradingModel
+
+/// Risk that counts what is pending (issue 21): open orders count towards positions, exposure, sectors and cash;
+/// a batch is one target portfolio; an entry above a sizing limit is scaled down with a note.
+@Suite struct PendingRiskTests {
+    static func engine(_ risk: (inout RiskConfig) -> Void, script: [[StrategyAction]]) -> EngineCore<ScriptedStrategy> {
+        var config = EngineConfig()
+        risk(&config.risk)
+        // The first bar (of B, to give it a price) takes no action.
+        var engine = EngineCore(universe: E.universe, strategy: ScriptedStrategy([[]] + script), config: config)
+        _ = engine.handle(.bar(E.b, E.bar(0, "100")))
+        return engine
+    }
+
+    static func buy(_ id: InstrumentID, _ quantity: Int64) -> StrategyAction { .submit(.market(id, .buy, Quantity(quantity))) }
+    static func sell(_ id: InstrumentID, _ quantity: Int64) -> StrategyAction { .submit(.market(id, .sell, Quantity(quantity))) }
+
+    /// Fills order `id` and returns the engine.
+    static func fill(_ engine: inout EngineCore<ScriptedStrategy>, _ order: Order, at price: String = "100") {
+        _ = engine.handle(.execution(.filled(E.fill(order.id, order.side, Int64(order.quantity.doubleValue), price,
+                                                     instrument: order.instrument))))
+    }
+
+    @Test func twoEntriesOfOneBatchCountTowardsMaxPositions() {
+        var engine = Self.engine({ $0.maxActivePositions = 1 }, script: [[Self.buy(E.a, 10), Self.buy(E.b, 10)]])
+        let sent = E.submitted(engine.handle(.bar(E.a, E.bar(0, "100"))))
+        #expect(sent.map(\.instrument) == [E.a])
+        #expect(engine.denialCounts[.maxActivePositions] == 1)
+    }
+
+    @Test func aRebalanceSellsFreeRoomForItsBuysWhateverTheirOrder() throws {
+        var engine = Self.engine({ $0.maxActivePositions = 1 }, script: [
+            [Self.buy(E.a, 10)], [Self.buy(E.b, 10), Self.sell(E.a, 10)],
+        ])
+        let first = try #require(E.submitted(engine.handle(.bar(E.a, E.bar(0, "100")))).first)
+        Self.fill(&engine, first)
+        let rebalance = E.submitted(engine.handle(.bar(E.a, E.bar(1, "100"))))
+        // The sell goes first, and the buy it makes room for is not denied.
+        #expect(rebalance.map(\.instrument) == [E.a, E.b])
+        #expect(rebalance.map(\.side) == [.sell, .buy])
+        #expect(engine.denials.isEmpty)
+    }
+
+    @Test func aSellThatWaitedABarFreesNoRoom() throws {
+        var engine = Self.engine({ $0.maxActivePositions = 1 }, script: [
+            [Self.buy(E.a, 10)], [Self.sell(E.a, 10)], [Self.buy(E.b, 10)],
+        ])
+        Self.fill(&engine, try #require(E.submitted(engine.handle(.bar(E.a, E.bar(0, "100")))).first))
+        #expect(E.submitted(engine.handle(.bar(E.a, E.bar(1, "100")))).count == 1)  // the sell, never filled
+        #expect(E.submitted(engine.handle(.bar(E.a, E.bar(2, "100")))).isEmpty)
+        #expect(engine.denialCounts[.maxActivePositions] == 1)
+    }
+
+    @Test func aRestingEntryCountsTowardsThePositionLimitSoItIsNotSentAgain() {
+        let limit = StrategyAction.submit(.limit(E.a, .buy, Quantity(100), at: Price(90)))
+        var engine = Self.engine({ $0.maxPositionValue = Money(10_000) }, script: [[limit], [limit]])
+        #expect(E.submitted(engine.handle(.bar(E.a, E.bar(0, "100")))).count == 1)
+        // The first is still working: a second would make 20,000; not even one share fits.
+        #expect(E.submitted(engine.handle(.bar(E.a, E.bar(1, "100")))).isEmpty)
+        #expect(engine.denialCounts[.maxPositionValue] == 1)
+    }
+
+    @Test func pendingBuysAreDeductedFromSettledCashAndTheSecondBuyIsScaledToFit() throws {
+        var engine = Self.engine({ $0.requireSettledCash = true }, script: [[Self.buy(E.a, 600), Self.buy(E.b, 600)]])
+        let sent = E.submitted(engine.handle(.bar(E.a, E.bar(0, "100"))))
+        #expect(sent.map(\.quantity) == [Quantity(600), Quantity(400)])
+        let record = try #require(engine.adjustments.first)
+        #expect(record.requested == Quantity(600) && record.sent == Quantity(400))
+        #expect(record.denial.rule == .settledCash)
+        #expect(engine.adjustmentCounts[.settledCash] == 1)
+        #expect(sent.last?.reason?.hasPrefix("scaled down from 600 to 400 to fit settledCash") == true)
+    }
+
+    @Test func anEntryAboveASizingLimitIsScaledDownUnlessTurnedOff() {
+        var scaled = Self.engine({ $0.maxPositionPercentOfEquity = 10 }, script: [[Self.buy(E.a, 150)]])
+        #expect(E.submitted(scaled.handle(.bar(E.a, E.bar(0, "100")))).map(\.quantity) == [Quantity(100)])
+        #expect(scaled.denials.isEmpty)
+        #expect(scaled.adjustmentCounts[.maxPositionPercentOfEquity] == 1)
+
+        var denied = Self.engine({
+            $0.maxPositionPercentOfEquity = 10
+            $0.scaleOrdersToFit = false
+        }, script: [[Self.buy(E.a, 150)]])
+        #expect(E.submitted(denied.handle(.bar(E.a, E.bar(0, "100")))).isEmpty)
+        #expect(denied.denialCounts[.maxPositionPercentOfEquity] == 1)
+    }
+
+    @Test func aLimitOnTheCountOfPositionsIsNeverScaled() throws {
+        var engine = Self.engine({ $0.maxActivePositions = 0 }, script: [[Self.buy(E.a, 150)]])
+        #expect(E.submitted(engine.handle(.bar(E.a, E.bar(0, "100")))).isEmpty)
+        #expect(engine.adjustments.isEmpty)
+    }
+
+    @Test func symbolsWithoutASectorAreEachTheirOwnSector() throws {
+        let universe = Universe(symbols: ["X", "Y"])  // no sector data
+        var config = EngineConfig()
+        config.risk.maxSectorPercentOfEquity = 20
+        config.risk.scaleOrdersToFit = false
+        let x = InstrumentID(0), y = InstrumentID(1)
+        var engine = EngineCore(universe: universe, strategy: ScriptedStrategy([
+            [], [.submit(.market(x, .buy, Quantity(150)))], [.submit(.market(y, .buy, Quantity(150)))],
+        ]), config: config)
+        _ = engine.handle(.bar(y, E.bar(0, "100")))
+        let first = try #require(E.submitted(engine.handle(.bar(x, E.bar(0, "100")))).first)
+        _ = engine.handle(.execution(.filled(E.fill(first.id, .buy, 150, "100", instrument: x))))
+        // 15 % in X and 15 % in Y: each within 20 %, as neither shares a sector with the other.
+        #expect(E.submitted(engine.handle(.bar(x, E.bar(1, "100")))).map(\.instrument) == [y])
+        #expect(engine.denials.isEmpty)
+    }
+
+    @Test func aPositionWhoseDataEndedIsClosedAtItsLastPriceWithANote() throws {
+        var engine = Self.engine({ _ in }, script: [[Self.buy(E.a, 10)], [.submit(.limit(E.a, .sell, Quantity(10), at: Price(120)))]])
+        Self.fill(&engine, try #require(E.submitted(engine.handle(.bar(E.a, E.bar(0, "100")))).first))
+        let resting = try #require(E.submitted(engine.handle(.bar(E.a, E.bar(1, "104")))).first)
+        var commands: [EngineCommand] = []
+        let fill = try #require(engine.closeOut(E.a, at: Price(104), into: &commands))
+        #expect(commands == [.cancel(resting.id)])
+        #expect(fill.side == .sell && fill.quantity == Quantity(10) && fill.price == Price(104))
+        #expect(engine.portfolio.position(for: E.a).isFlat)
+        #expect(engine.portfolio.cash == Money(100_000 - 1_000 + 1_040))
+        #expect(engine.orders.order(fill.orderID)?.reason?.hasPrefix("data ended") == true)
+        #expect(engine.strategy.seen.contains { if case .filled(fill, _) = $0 { true } else { false } })
+    }
+
+    @Test func riskBasedSizingHasAnATRFloorAndAnEquityCap() {
+        let equity = Money(100_000)
+        // A 5-second ATR of 0.001 on a 100 stock: without the floor, 1 % risk at 2 ATR would ask for 500,000 shares.
+        let sizer = PositionSizer.riskBased(riskPercent: 1, atrMultiple: 2)
+        #expect(sizer.quantity(price: Price(100), equity: equity, volatility: (0.001, Quantity(1))) == Quantity(1_000))
+        let capped = PositionSizer.riskBased(riskPercent: 1, atrMultiple: 2, minimumATRPercent: 0, maxPercentOfEquity: 50)
+        #expect(capped.quantity(price: Price(100), equity: equity, volatility: (0.001, Quantity(1))) == Quantity(500))
+        // An ordinary ATR is not touched: 1,000 / (2 × 2) = 250 shares.
+        #expect(sizer.quantity(price: Price(100), equity: equity, volatility: (2, Quantity(1))) == Quantity(250))
+    }
+}
