@@ -1,5 +1,6 @@
 import Foundation
 import InteractiveBrokers
+import LiveSession
 import TWSClient
 import TWSProtocol
 import TradingModel

@@ -4,6 +4,7 @@ import Testing
 import TradingModel
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// Times from TWS outside 1970…2200 are mapping errors, never traps (F3 of the reliability audit: a bar dated
 /// 99991231 or at epoch 9223372037 overflowed in `TWSTimeParser`, a real-time bar at 99999999999 in `BarMapping`).

@@ -5,6 +5,7 @@ import Testing
 import TradingModel
 
 @testable import InteractiveBrokers
+@testable import LiveSession
 
 /// Execution conflicts and the cancel answered with 161 (reliability audit, F1: a fill dropped without a word
 /// because its execId was known for another order, and an order recorded cancelled although it had filled).

@@ -26,16 +26,6 @@ struct TWSHistoricalBarSourceTests {
         #expect(text.contains("200"))
     }
 
-    /// `ibtrader history` printed `99991231` as 1973-03-03 and `20250230` as 2025-02-30 (reliability audit,
-    /// campaign 2); such dates are now refused, so the command stops with an error naming the date.
-    @Test func historyPrintsOnlyRealDates() {
-        #expect(CLITime.barDate("20240301") == "2024-03-01")
-        #expect(CLITime.barDate("1709303400") == "2024-03-01T14:30:00Z")
-        for hostile in ["99991231", "00000101", "20250230", "-9999999999", "9223372037"] {
-            #expect(CLITime.barDate(hostile) == nil, "\(hostile)")
-        }
-    }
-
     @Test func barTimesAreUTC() {
         #expect(TWSHistoricalBarSource.barTime("20240301") == Timestamp(year: 2024, month: 3, day: 1))
         #expect(TWSHistoricalBarSource.barTime("1709303400") == Timestamp(seconds: 1_709_303_400))

@@ -3,9 +3,8 @@ import Testing
 import TradingModel
 
 @testable import Storage
-@testable import TraderCLI
 
-/// The journal (database, WAL, shared memory, intent log) and the run's log file are created 0600 whatever the
+/// The journal (database, WAL, shared memory) is created 0600 whatever the
 /// umask: they hold account codes, orders, fills and P&L (reliability audit, campaign 5: 0644).
 struct PrivateFilePermissionTests {
     static func permissions(_ path: String) -> Int? {
@@ -19,7 +18,7 @@ struct PrivateFilePermissionTests {
             let path = dir + "/journal.sqlite"
             let journal = try OrderJournal(path: path, durability: .processCrashSafe, checkpoints: .manual)
             _ = try OrderJournalCheckpointTests.writeIntents(journal, 0..<3)
-            for file in [path, path + "-wal", path + "-shm", journal.intentLogPath] {
+            for file in [path, path + "-wal", path + "-shm"] {
                 #expect(Self.permissions(file) == 0o600, "\(file)")
             }
         }
@@ -31,19 +30,6 @@ struct PrivateFilePermissionTests {
             #expect(FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o640]))
             try PrivateFile.createIfMissing(atPath: path)
             #expect(Self.permissions(path) == 0o640)
-        }
-    }
-
-    @Test func theRunLogFileIsReadableByItsOwnerOnly() async throws {
-        try await withTemporaryDirectory { dir in
-            let previous = umask(0o022)
-            defer { umask(previous) }
-            let path = dir + "/logs/run.log"
-            let sink = try FileLogHandler.Sink(path: path, maxBytes: 64)
-            sink.write(String(repeating: "x", count: 100) + "\n")  // rotates: run.log.1 and a new run.log
-            sink.write("after rotation\n")
-            #expect(Self.permissions(path) == 0o600)
-            #expect(Self.permissions(path + ".1") == 0o600)
         }
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import InteractiveBrokers
+import LiveSession
 import Storage
 import TWSClient
 import TWSProtocol

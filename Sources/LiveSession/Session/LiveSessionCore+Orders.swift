@@ -89,8 +89,25 @@ extension LiveSessionCore {
                     .warning, "execution of an order this run did not place: \(execution.executionID) \(execution.orderRef)")
             case .anomaly(let text):
                 out.log(.warning, "broker anomaly: \(text)")
+            case .executionConflict(let conflict):
+                // Not applied: the broker's book and ours disagree about a fill, which a person has to look at.
+                out.log(.critical, "ALERT: \(conflict); not applied, compare with TWS's trades")
+                if settings.journaled {
+                    out.append(.journal(.event(.error, "execution conflict: \(conflict)", at: dataTime)))
+                }
+            case .verificationNeeded(let verification):
+                out.log(.warning, "asking the broker about \(verification)")
+                verifyWithBroker(&out)
             }
         }
+    }
+
+    /// An order's state at the broker is unknown: resynchronize (executions, then open orders) unless a
+    /// resynchronization is already under way or due, which will answer the same question.
+    mutating func verifyWithBroker(_ out: inout Actions) {
+        guard case .running = phase else { return }
+        if let recovery, recovery.current == .resynchronize || recovery.steps.contains(.resynchronize) { return }
+        recover([.resynchronize], at: inputTime, &out)
     }
 
     /// A report's order state into the journal.

@@ -1,5 +1,3 @@
-import TWSProtocol
-
 /// Hands out order ids: seeded by nextValidId, strictly increasing, and always above every id seen in openOrder or
 /// orderStatus (PROTOCOL.md §9), so a new order never reuses an id (errMsg 103).
 ///

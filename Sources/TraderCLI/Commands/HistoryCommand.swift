@@ -32,29 +32,13 @@ struct HistoryCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (connection, contract, duration, bar, what, rth) = (connection, contract, duration, bar, what, rth)
-        // --timeout bounds the whole exchange: a download whose end never comes must not wait forever.
-        let bars = try await connection.withinTimeout("the \(contract.symbol) bars") {
+        let csv = try await connection.withinTimeout("the \(contract.symbol) bars") {
             try await connection.withConnection { client, _ in
-                let details = try await client.qualify(contract.contract)
-                var query = TWSHistoricalBarsQuery(contract: details.contract, duration: duration, barSize: bar)
-                query.whatToShow = what
-                query.useRTH = rth
-                query.formatDate = 2
-                query.endDateTime = ""
-                do {
-                    return try await client.historicalBars(query)
-                } catch {
-                    throw CLIError("\(contract.symbol): \(error)")
-                }
+                try await MarketDataQueries.historyCSV(
+                    client, contract: contract.contract, duration: duration, barSize: bar, whatToShow: what,
+                    regularHours: rth)
             }
         }
-        var output = "date,open,high,low,close,volume\n"
-        for bar in bars {
-            guard let date = CLITime.barDate(bar.date) else {
-                throw CLIError("\(contract.symbol): the server sent a bar date this tool cannot read: '\(bar.date)'")
-            }
-            output += "\(date),\(bar.open),\(bar.high),\(bar.low),\(bar.close),\(bar.volume.map { "\($0)" } ?? "")\n"
-        }
-        FileHandle.standardOutput.write(Data(output.utf8))
+        FileHandle.standardOutput.write(Data(csv.utf8))
     }
 }

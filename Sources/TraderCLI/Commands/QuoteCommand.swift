@@ -24,34 +24,12 @@ struct QuoteCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (connection, contract, marketDataType) = (connection, contract, marketDataType)
-        // --timeout bounds the whole exchange: a snapshot whose end never comes must not wait forever.
-        let (details, snapshot) = try await connection.withinTimeout("the \(contract.symbol) snapshot") {
+        let (connection, contract) = (connection, contract)
+        let type = TWSMarketDataType(rawValue: marketDataType) ?? .delayed
+        print(try await connection.withinTimeout("the \(contract.symbol) snapshot") {
             try await connection.withConnection { client, _ in
-                let details = try await client.qualify(contract.contract)
-                do {
-                    try await client.setMarketDataType(TWSMarketDataType(rawValue: marketDataType) ?? .delayed)
-                    return (details, try await client.marketDataSnapshot(contract: details.contract))
-                } catch {
-                    throw CLIError("\(contract.symbol): \(error)")
-                }
+                try await MarketDataQueries.quoteText(client, contract: contract.contract, marketDataType: type)
             }
-        }
-        func price(_ live: TWSTickType, _ delayed: TWSTickType) -> String {
-            (snapshot.prices[live] ?? snapshot.prices[delayed]).map { $0 > 0 ? String($0) : "–" } ?? "–"
-        }
-        func size(_ live: TWSTickType, _ delayed: TWSTickType) -> String {
-            (snapshot.sizes[live] ?? snapshot.sizes[delayed]).map { "\($0)" } ?? "–"
-        }
-        print("symbol: \(details.contract.symbol) (conId \(details.contract.contractID))")
-        print("bid: \(price(.bid, .delayedBid)) x \(size(.bidSize, .delayedBidSize))")
-        print("ask: \(price(.ask, .delayedAsk)) x \(size(.askSize, .delayedAskSize))")
-        print("last: \(price(.last, .delayedLast)) x \(size(.lastSize, .delayedLastSize))")
-        print("volume: \(size(.volume, .delayedVolume))")
-        print("close: \(price(.close, .delayedClose))")
-        let kinds = [1: "live", 2: "frozen", 3: "delayed", 4: "delayed-frozen"]
-        let type = snapshot.marketDataType ?? (snapshot.prices.keys.contains { $0.rawValue >= 66 } ? 3 : 1)
-        print("market data type: \(type) (\(kinds[type] ?? "unknown"))")
-        for notice in snapshot.notices { print("notice: \(notice)") }
+        })
     }
 }

@@ -66,12 +66,10 @@ struct ConnectionOptions: ParsableArguments {
     func withinTimeout<Result: Sendable>(
         _ what: String, _ exchange: @escaping @Sendable () async throws -> Result
     ) async throws -> Result {
-        // Flag ranges are checked by the config work (issue #24); a year is beyond any sensible wait.
-        let seconds = min(timeout, 365 * 86_400)
         do {
-            return try await withTimeLimit(.milliseconds(Int64(seconds * 1000)), waitingFor: what, exchange)
+            return try await withTimeLimit(timeoutValue, waitingFor: what, exchange)
         } catch let error as TWSRequestError {
-            throw CLIError("\(error) (--timeout \(timeout) s bounds the whole exchange)")
+            throw CLIError("\(error) (--timeout \(timeoutValue) bounds the whole exchange)")
         }
     }
 

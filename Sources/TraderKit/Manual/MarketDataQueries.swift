@@ -1,0 +1,70 @@
+import Foundation
+import TWSClient
+import TWSProtocol
+
+/// The exchanges behind `ibtrader history` and `ibtrader quote`: qualify the contract, make one request, and say
+/// what came back in a person's terms. The caller bounds the whole exchange (`--timeout`).
+public enum MarketDataQueries {
+    /// Historical bars as CSV (`date,open,high,low,close,volume`): daily and larger bars as a plain date, intraday
+    /// bars in UTC; the request asks for epoch-second dates ending now.
+    /// - Throws: `TraderError` naming the symbol when the request fails or a bar's date cannot be read.
+    public static func historyCSV(
+        _ client: TWSConnection, contract: TWSContract, duration: String, barSize: String, whatToShow: String,
+        regularHours: Bool
+    ) async throws -> String {
+        let details = try await client.qualify(contract)
+        var query = TWSHistoricalBarsQuery(contract: details.contract, duration: duration, barSize: barSize)
+        query.whatToShow = whatToShow
+        query.useRTH = regularHours
+        query.formatDate = 2
+        query.endDateTime = ""
+        let bars: [TWSBar]
+        do {
+            bars = try await client.historicalBars(query)
+        } catch {
+            throw TraderError("\(contract.symbol): \(error)")
+        }
+        var output = "date,open,high,low,close,volume\n"
+        for bar in bars {
+            guard let date = CLITime.barDate(bar.date) else {
+                throw TraderError("\(contract.symbol): the server sent a bar date this tool cannot read: '\(bar.date)'")
+            }
+            output += "\(date),\(bar.open),\(bar.high),\(bar.low),\(bar.close),\(bar.volume.map { "\($0)" } ?? "")\n"
+        }
+        return output
+    }
+
+    /// A market data snapshot as lines: bid, ask, last, volume, close and whether the data is live or delayed.
+    /// - Throws: `TraderError` naming the symbol when the snapshot fails.
+    public static func quoteText(
+        _ client: TWSConnection, contract: TWSContract, marketDataType: TWSMarketDataType
+    ) async throws -> String {
+        let details = try await client.qualify(contract)
+        let snapshot: TWSMarketSnapshot
+        do {
+            try await client.setMarketDataType(marketDataType)
+            snapshot = try await client.marketDataSnapshot(contract: details.contract)
+        } catch {
+            throw TraderError("\(contract.symbol): \(error)")
+        }
+        func price(_ live: TWSTickType, _ delayed: TWSTickType) -> String {
+            (snapshot.prices[live] ?? snapshot.prices[delayed]).map { $0 > 0 ? String($0) : "–" } ?? "–"
+        }
+        func size(_ live: TWSTickType, _ delayed: TWSTickType) -> String {
+            (snapshot.sizes[live] ?? snapshot.sizes[delayed]).map { "\($0)" } ?? "–"
+        }
+        let kinds = [1: "live", 2: "frozen", 3: "delayed", 4: "delayed-frozen"]
+        let type = snapshot.marketDataType ?? (snapshot.prices.keys.contains { $0.rawValue >= 66 } ? 3 : 1)
+        var lines = [
+            "symbol: \(details.contract.symbol) (conId \(details.contract.contractID))",
+            "bid: \(price(.bid, .delayedBid)) x \(size(.bidSize, .delayedBidSize))",
+            "ask: \(price(.ask, .delayedAsk)) x \(size(.askSize, .delayedAskSize))",
+            "last: \(price(.last, .delayedLast)) x \(size(.lastSize, .delayedLastSize))",
+            "volume: \(size(.volume, .delayedVolume))",
+            "close: \(price(.close, .delayedClose))",
+            "market data type: \(type) (\(kinds[type] ?? "unknown"))",
+        ]
+        lines += snapshot.notices.map { "notice: \($0)" }
+        return lines.joined(separator: "\n")
+    }
+}
