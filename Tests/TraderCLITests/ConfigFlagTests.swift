@@ -35,6 +35,31 @@ import TraderKit
         #expect(loaded.origin(of: "strategy.parameters.fastPeriod") == .flag("--fast-period"))
     }
 
+    /// Issue 22's options: the allocator and its settings, execution realism, momentum's churn filters.
+    @Test func theFlagshipOptionsSetTheirKeys() throws {
+        let command = try BacktestCommand.parse([
+            "--allocator", "performance", "--allocation-window", "30", "--allocation-reallocation", "weekly",
+            "--allocation-top-count", "2", "--allocation-max-weight", "0.5", "--session", "regular", "--slippage",
+            "bps:2", "--participation", "0.1", "--latency-ms", "250",
+        ])
+        let overrides = command.strategy.overrides + command.data.overrides
+        let keys = ConfigHelp.keys
+        for override in overrides {
+            #expect(keys.first { $0.path == override.path }?.flag == override.flag, "\(override.path)")
+        }
+        let settings = try command.config.load(flags: overrides).settings
+        guard case .performanceAllocator(let allocation)? = settings.strategy.spec else {
+            Issue.record("not the allocator")
+            return
+        }
+        #expect(allocation.window == 30 && allocation.topCount == 2 && allocation.maxWeight == 0.5)
+        #expect(settings.backtest.session == "regular" && settings.backtest.participation == 0.1)
+        #expect(settings.backtest.latencyMs == 250)
+        let momentum = try BacktestCommand.parse(["--rank-buffer", "3", "--minimum-weight-change", "0.02"])
+        let paths = momentum.strategy.overrides.map(\.path)
+        #expect(paths == ["strategy.parameters.rankBuffer", "strategy.parameters.minimumWeightChange"])
+    }
+
     @Test(arguments: [
         (["--fast", "3"], "--fast was renamed --fast-period"), (["--slow", "9"], "--slow was renamed --slow-period"),
         (["--short"], "--short was renamed --allow-short"), (["--top", "3"], "--top was renamed --holdings"),

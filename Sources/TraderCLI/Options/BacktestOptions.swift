@@ -26,6 +26,10 @@ struct BacktestDataOptions: ParsableArguments {
     var settlementDays: String?
     @Option(name: .long, help: ConfigHelp.help("backtest.badRows"))
     var badRows: String?
+    @Option(name: .long, help: ConfigHelp.help("backtest.session")) var session: String?
+    @Option(name: .long, help: ConfigHelp.help("backtest.slippage", valueName: "model")) var slippage: String?
+    @Option(name: .long, help: ConfigHelp.help("backtest.participation")) var participation: String?
+    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.help("backtest.latencyMs")) var latencyMs: String?
 
     /// The options given, as configuration overrides.
     var overrides: [ConfigOverride] {
@@ -34,7 +38,9 @@ struct BacktestDataOptions: ParsableArguments {
             override("backtest.start", start), override("backtest.end", end), override("backtest.benchmark", benchmark),
             override("backtest.fill", fill), override("backtest.commission", commission),
             override("backtest.slippageBps", slippageBps), override("backtest.settlementDays", settlementDays),
-            override("backtest.badRows", badRows),
+            override("backtest.badRows", badRows), override("backtest.session", session),
+            override("backtest.slippage", slippage), override("backtest.participation", participation),
+            override("backtest.latencyMs", latencyMs),
         ].compactMap { $0 }
     }
 }

@@ -49,6 +49,14 @@ struct StrategyOptions: ParsableArguments {
     var stopLossPercent: String?
     @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("takeProfitPercent"))
     var takeProfitPercent: String?
+    @Option(name: .long, help: ConfigHelp.parameter("rankBuffer")) var rankBuffer: String?
+    @Option(name: .long, help: ConfigHelp.parameter("minimumWeightChange")) var minimumWeightChange: String?
+    @Option(name: .long, help: ConfigHelp.parameter("minimumTradeValue")) var minimumTradeValue: String?
+    @Option(name: .long, help: ConfigHelp.help("strategy.allocator", valueName: "name")) var allocator: String?
+    @Option(name: .customLong("allocation-window"), help: ConfigHelp.help("strategy.allocation.window")) var window: String?
+    @Option(name: .customLong("allocation-reallocation"), help: ConfigHelp.help("strategy.allocation.reallocation")) var reallocation: String?
+    @Option(name: .customLong("allocation-top-count"), help: ConfigHelp.help("strategy.allocation.topCount")) var topCount: String?
+    @Option(name: .customLong("allocation-max-weight"), help: ConfigHelp.help("strategy.allocation.maxWeight")) var maxWeight: String?
 
     /// The options given, as configuration overrides.
     var overrides: [ConfigOverride] {
@@ -59,9 +67,12 @@ struct StrategyOptions: ParsableArguments {
             ("atrStops", atrStops), ("lookback", lookback), ("holdings", holdings), ("rebalance", rebalance),
             ("ranking", ranking), ("weighting", weighting), ("minimumScore", minimumScore),
             ("investedFraction", investedFraction), ("stopLossPercent", stopLossPercent),
-            ("takeProfitPercent", takeProfitPercent),
+            ("takeProfitPercent", takeProfitPercent), ("rankBuffer", rankBuffer),
+            ("minimumWeightChange", minimumWeightChange), ("minimumTradeValue", minimumTradeValue),
         ]
-        return [override("strategy.name", strategy), override("strategy.cash", cash)].compactMap { $0 }
+        let allocation = [("window", window), ("reallocation", reallocation), ("topCount", topCount), ("maxWeight", maxWeight)]
+        return [override("strategy.name", strategy), override("strategy.cash", cash), override("strategy.allocator", allocator)]
+            .compactMap { $0 } + allocation.compactMap { override("strategy.allocation." + $0.0, $0.1) }
             + parameters.compactMap { override("strategy.parameters." + $0.0, $0.1) }
     }
 }
