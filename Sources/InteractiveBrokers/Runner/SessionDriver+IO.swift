@@ -179,6 +179,7 @@ extension SessionDriver {
                             completedOrders: try await connection.completedOrderList()))
                 case .executions: answer = .executions(try await connection.executions())
                 case .openOrders: answer = .openOrders(try await connection.allOpenOrders())
+                case .completedOrders: answer = .completedOrders(try await connection.completedOrderList())
                 case .serverTime: answer = .serverTime(try await connection.currentTime())
                 case .journalRestart, .beginRun: return
                 }

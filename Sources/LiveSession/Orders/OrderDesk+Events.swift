@@ -98,9 +98,10 @@ extension OrderDesk {
     ///   - all: every open order TWS listed.
     ///   - clientID: this connection's client id.
     ///   - cutoff: the highest TWS order id sent when the open orders were asked for.
-    public mutating func resynchronize(openOrders all: [TWSOpenOrder], clientID: Int, cutoff: Int, at now: Timestamp)
-        -> [OrderBookOutput]
-    {
+    public mutating func resynchronize(
+        openOrders all: [TWSOpenOrder], completedOrders: [TWSCompletedOrder] = [], clientID: Int, cutoff: Int,
+        at now: Timestamp
+    ) -> [OrderBookOutput] {
         let open = Self.trackedOpenOrders(all, tracked: book.orders.values, clientID: clientID, context: mappingContext)
         var outputs: [OrderBookOutput] = []
         for order in open { outputs += book.openOrder(order, at: now) }
@@ -109,9 +110,31 @@ extension OrderDesk {
         where tracked.state.isOpen && tracked.brokerOrderID <= cutoff && !working.contains(tracked.brokerOrderID)
             && tracked.executed < tracked.quantity
         {
-            outputs.append(.anomaly("\(tracked.orderRef) ended at the broker while disconnected"))
+            // How it ended is the broker's word (reqCompletedOrders, after its executions were applied), not a guess.
+            let ended = completedOrders.last {
+                $0.order.orderID == tracked.brokerOrderID && ($0.order.permID == 0 || tracked.permID == 0
+                    || $0.order.permID == tracked.permID) || (!tracked.orderRef.isEmpty && $0.order.orderRef == tracked.orderRef)
+            }
+            var state = ended?.orderState.status ?? ""
+            if state.isEmpty, tracked.executed == .zero {
+                // Neither working nor ended at the broker, and nothing executed: it never arrived (or the broker
+                // lost it). It cannot trade, so it ends with nothing filled.
+                outputs.append(.anomaly(
+                    "\(tracked.orderRef) is not known to the broker (neither open nor among today's completed orders, "
+                        + "no executions): recorded as ended unfilled"))
+                state = "Cancelled"
+            } else if state.isEmpty || (state == "Filled" && tracked.executed < tracked.quantity) {
+                // Part of it traded, or the broker says filled without the executions: a person has to look.
+                outputs.append(.anomaly(
+                    "\(tracked.orderRef) is no longer open at the broker, which "
+                        + (state.isEmpty ? "does not say how it ended" : "reports it \(state) without its executions")
+                        + " (\(tracked.executed) of \(tracked.quantity) executed); left as it was: check it in TWS"))
+                continue
+            } else {
+                outputs.append(.anomaly("\(tracked.orderRef) ended at the broker while disconnected: \(state)"))
+            }
             let status = TWSOrderStatus(
-                orderID: tracked.brokerOrderID, status: "Cancelled", filled: WireNumbers.decimal(tracked.executed),
+                orderID: tracked.brokerOrderID, status: state, filled: WireNumbers.decimal(tracked.executed),
                 remaining: WireNumbers.decimal(tracked.quantity - tracked.executed))
             outputs += book.status(status, at: now)
         }

@@ -28,6 +28,8 @@ extension LiveSessionCore {
             resyncAnswered({ $0.executions = reports }, at: now, &out)
         case (.resyncOpenOrders, .openOrders(let orders)):
             resyncAnswered({ $0.openOrders = orders }, at: now, &out)
+        case (.resyncCompletedOrders, .completedOrders(let orders)):
+            resyncAnswered({ $0.completedOrders = orders }, at: now, &out)
         case (.backfillTime, .serverTime(let seconds)):
             backfillPlanned(serverNow: Timestamp(seconds: seconds), &out)
         case (.backfillBars(let id), .bars(let bars)):
@@ -65,6 +67,10 @@ extension LiveSessionCore {
         case .resyncExecutions, .resyncOpenOrders:
             out.log(.error, "resynchronization failed: \(failure)")
             resyncAnswered({ $0.failed = true }, at: now, &out)
+        case .resyncCompletedOrders:
+            // Not fatal: an order missing from the open orders is then reported as unknown, not guessed at.
+            out.log(.warning, "completed orders unavailable: \(failure)")
+            resyncAnswered({ $0.completedOrders = [] }, at: now, &out)
         case .backfillTime:
             backfillWithoutServerTime(failure, at: now, &out)
         case .backfillBars(let id):
@@ -100,6 +106,7 @@ extension SessionAnswer {
         case .brokerState: "broker state"
         case .executions: "executions"
         case .openOrders: "open orders"
+        case .completedOrders: "completed orders"
         case .serverTime: "server time"
         case .journalRestart: "journal data"
         case .run: "journal run"

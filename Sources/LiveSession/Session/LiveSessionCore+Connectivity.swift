@@ -212,6 +212,7 @@ extension LiveSessionCore {
                 recovery?.resync = Resync(cutoff: cutoff)
                 _ = request(.executions, for: .resyncExecutions, &out)
                 _ = request(.openOrders, for: .resyncOpenOrders, &out)
+                _ = request(.completedOrders, for: .resyncCompletedOrders, &out)
             case .backfill(let outage):
                 guard settings.resilience.backfill, lastClosed > .zero, connected, stopping == nil else { continue }
                 recovery?.current = step
@@ -232,7 +233,8 @@ extension LiveSessionCore {
         guard var resync = recovery?.resync else { return }
         update(&resync)
         recovery?.resync = resync
-        guard resync.failed || (resync.executions != nil && resync.openOrders != nil) else { return }
+        guard resync.failed || (resync.executions != nil && resync.openOrders != nil && resync.completedOrders != nil)
+        else { return }
         applyResync(resync, &out)
         recovery?.current = nil
         advanceRecovery(at: now, &out)
@@ -247,7 +249,8 @@ extension LiveSessionCore {
         let (outputs, missed) = desk.synchronize(executions, at: dataTime)
         followUps += outputs
         followUps += desk.resynchronize(
-            openOrders: openOrders, clientID: clientID, cutoff: resync.cutoff, at: dataTime)
+            openOrders: openOrders, completedOrders: resync.completedOrders ?? [], clientID: clientID,
+            cutoff: resync.cutoff, at: dataTime)
         journalExecutions(executions, &out)
         counts.resynchronizations += 1
         out.log(missed > 0 ? .notice : .info, "resynchronized: \(missed) missed executions applied")

@@ -13,6 +13,7 @@ enum Purpose: Sendable, Equatable {
     case journalAfterReconciliation
     case resyncExecutions
     case resyncOpenOrders
+    case resyncCompletedOrders
     case backfillTime
     case backfillBars(InstrumentID)
     case executionSync
@@ -63,6 +64,9 @@ struct Recovery: Sendable {
 struct Resync: Sendable {
     var executions: [TWSExecutionReport]?
     var openOrders: [TWSOpenOrder]?
+    /// The orders that ended today: how an order missing from the open orders ended (`[]` when they could not be
+    /// had: such an order is then reported, not guessed at).
+    var completedOrders: [TWSCompletedOrder]?
     var failed = false
     /// The highest TWS order id sent when the open orders were asked for.
     var cutoff = 0

@@ -52,6 +52,7 @@ extension SessionRequest {
         case .brokerState: "the broker's orders, executions and positions"
         case .executions: "executions"
         case .openOrders: "open orders"
+        case .completedOrders: "completed orders"
         case .serverTime: "server time"
         case .journalRestart: "the journal's restart state"
         case .beginRun: "a journal run"

@@ -56,6 +56,8 @@ public enum SessionRequest: Sendable, Equatable, Codable {
     case executions
     /// reqAllOpenOrders.
     case openOrders
+    /// reqCompletedOrders: the orders that ended today, with the state they ended in.
+    case completedOrders
     /// reqCurrentTime.
     case serverTime
     /// The journal's restart data for this account and configuration, on the day given (UTC day number).

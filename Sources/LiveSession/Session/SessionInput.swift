@@ -88,6 +88,8 @@ public enum SessionAnswer: Sendable, Equatable, Codable {
     case executions([TWSExecutionReport])
     /// reqAllOpenOrders.
     case openOrders([TWSOpenOrder])
+    /// reqCompletedOrders.
+    case completedOrders([TWSCompletedOrder])
     /// reqCurrentTime (epoch seconds).
     case serverTime(Int64)
     /// What the journal knows for a restart.

@@ -77,7 +77,7 @@ import TWSProtocol
         #expect(back.contains(.milestone(.runner(.reconnected(generation: 1)))))
         // The recovery: executions and open orders first; bars only once those are in (and the back-fill done).
         let resync = Harness.requests(back).map(\.1)
-        #expect(resync == [.executions, .openOrders])
+        #expect(resync == [.executions, .openOrders, .completedOrders])
         #expect(back.subscriptions.isEmpty)
         let actions = harness.answerAll()
         #expect(harness.core.counts.reconnects == 1)
@@ -142,6 +142,41 @@ import TWSProtocol
         #expect(waiting.send(.tick, after: .seconds(5)).isEmpty, "no attempt after the stop")
     }
 
+    /// An order that left the open orders while the bot was disconnected ends as the broker's completed orders say;
+    /// one the broker does not know at all (no executions either) ends unfilled, and the log says which it was
+    /// (issue 25: a final state only after completed orders and executions were asked).
+    @Test(arguments: ["Cancelled", ""])
+    func aResyncTakesAnEndedOrdersStateFromTheBrokerAndNeverGuessesIt(status: String) throws {
+        var harness = Harness(BuyWhenFlat())
+        harness.startUp()
+        let placed = harness.bar(at: Harness.start + .seconds(60)).flatMap { harness.send($0, after: .seconds(1)) }
+        let group = try #require(placed.placed.first)
+        let wire = try #require(group.placements.first)
+        harness.send(.orderEvent(generation: 1, .status(TWSOrderStatus(
+            orderID: wire.orderID, status: "Submitted", filled: 0, remaining: wire.order.totalQuantity, permID: 77))))
+        harness.send(.connectionClosed(generation: 1, "peer closed"), after: .seconds(5))
+        harness.send(.tick, after: .seconds(1))
+        let back = harness.send(.connected(Harness.connection(generation: 2)))
+        var order = wire.order
+        order.orderID = wire.orderID
+        order.permID = 77
+        let completed = status.isEmpty ? [] : [TWSCompletedOrder(
+            contract: TWSContract(symbol: "AAPL"), order: order, orderState: TWSOrderState(status: status))]
+        var logged: [SessionAction] = []
+        for (tag, request) in Harness.requests(back) {
+            switch request {
+            case .executions: logged += harness.send(.answer(tag, .executions([])))
+            case .openOrders: logged += harness.send(.answer(tag, .openOrders([])))
+            case .completedOrders: logged += harness.send(.answer(tag, .completedOrders(completed)))
+            default: break
+            }
+        }
+        let tracked = try #require(harness.core.desk.book.orders.values.first)
+        #expect(tracked.state == .canceled)
+        let text = logged.compactMap { if case .log(_, let line) = $0 { line } else { nil } }.joined(separator: "\n")
+        #expect(text.contains(status.isEmpty ? "is not known to the broker" : "while disconnected: Cancelled"), "\(text)")
+    }
+
     @Test func a1100PausesEntriesAfterTheGracePeriodAnd1102ResumesThem() {
         var settings = Harness.settings()
         settings.resilience.gracePeriod = .seconds(30)
@@ -157,7 +192,7 @@ import TWSProtocol
         #expect(denied.placed.isEmpty, "entries paused")
         let restored = harness.send(.connectivity(generation: 1, .restored(dataLost: false)), after: .seconds(5))
         #expect(restored.contains(.milestone(.connectivity(.resumed))))
-        #expect(Harness.requests(restored).map(\.1) == [.executions, .openOrders])
+        #expect(Harness.requests(restored).map(\.1) == [.executions, .openOrders, .completedOrders])
     }
 
     @Test func anUnansweredHeartbeatGivesTheConnectionUp() {
