@@ -100,7 +100,7 @@ let package = Package(
             name: "FuzzTargets",
             dependencies: [
                 "TWSProtocol", "TWSClient", "TradingModel", "LiveSession", "InteractiveBrokers", "GatewaySimulator",
-                "Backtest", .product(name: "NIOCore", package: "swift-nio"),
+                "Backtest", "TraderConfig", .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .target(

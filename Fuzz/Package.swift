@@ -20,6 +20,9 @@ let package = Package(
         .executableTarget(
             name: "fuzz-bar-file", dependencies: [.product(name: "FuzzTargets", package: "IBTrader")],
             swiftSettings: fuzzer),
+        .executableTarget(
+            name: "fuzz-config-file", dependencies: [.product(name: "FuzzTargets", package: "IBTrader")],
+            swiftSettings: fuzzer),
     ],
     swiftLanguageModes: [.v6]
 )

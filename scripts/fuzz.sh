@@ -19,7 +19,7 @@ for argument in "$@"; do
         *) targets+=("$argument") ;;
     esac
 done
-[[ ${#targets[@]} -gt 0 ]] || targets=(client-inbound simulator-requests bar-file)
+[[ ${#targets[@]} -gt 0 ]] || targets=(client-inbound simulator-requests bar-file config-file)
 if [[ "${FUZZ_SECONDS:-60}" == 0 && -z "$runs" ]]; then
     echo "fuzz: skipped (FUZZ_SECONDS=0)"
     exit 0

@@ -88,6 +88,24 @@ struct OrderJournalTests {
         }
     }
 
+    /// Issue 25: a known execId reported for another order or size is a conflict, not a repeat; the first stays.
+    @Test func aKnownExecIdWithOtherContentsIsAConflictAndTheFirstStays() async throws {
+        try await withTemporaryDirectory { dir in
+            let journal = try OrderJournal(path: dir + "/journal.sqlite", durability: .processCrashSafe)
+            try journal.recordIntent(Self.intent("O-1"))
+            try journal.recordSubmitted("O-1", brokerOrderID: 7, at: Self.t0)
+            _ = try journal.recordFill(Self.fill("E-1", ref: nil, quantity: 40, orderID: 7))
+            guard case .conflict(let text) = try journal.recordFill(Self.fill("E-1", ref: nil, quantity: 25, orderID: 9))
+            else {
+                Issue.record("not a conflict")
+                return
+            }
+            #expect(text.contains("E-1") && text.contains("40") && text.contains("25") && text.contains("order 9"), "\(text)")
+            #expect(try journal.fills().count == 1)
+            #expect(try journal.order("O-1")?.filledQuantity == Quantity(40))
+        }
+    }
+
     @Test func aDuplicatedExecutionIsIgnored() async throws {
         try await withTemporaryDirectory { dir in
             let journal = try OrderJournal(path: dir + "/journal.sqlite", durability: .processCrashSafe)

@@ -81,10 +81,14 @@ struct JournaledExecutions: Sendable {
                 commission: execution.commission != nil, time: execution.fill.time)
         }
         known?.forget(before: now - retention)
+        conflicts = results.compactMap { if case .conflict(let text) = $0 { text } else { nil } }
         return results.reduce(0) { count, result in
             if case .recorded = result { count + 1 } else { count }
         }
     }
+
+    /// The last batch's executions whose execId the journal holds with other contents (`FillRecording.conflict`).
+    private(set) var conflicts: [String] = []
 
     /// How many execIds are known (tests).
     var count: Int { known?.entries.count ?? 0 }

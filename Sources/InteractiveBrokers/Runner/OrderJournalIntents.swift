@@ -47,6 +47,11 @@ public struct OrderJournalIntents: IntentJournal {
     }
 
     public func record(_ execution: BrokerExecution, commission: Money?) throws {
+        _ = try recordFill(execution, commission: commission)
+    }
+
+    /// Journals an execution: `.recorded`, `.duplicate`, or `.conflict` (its execId is journaled with other contents).
+    public func recordFill(_ execution: BrokerExecution, commission: Money?) throws -> FillRecording {
         let index = execution.instrument.index
         let symbol = index >= 0 && index < universe.count ? universe[execution.instrument].symbol : "?"
         var fill = JournalFill(
@@ -57,7 +62,7 @@ public struct OrderJournalIntents: IntentJournal {
         fill.permID = execution.permID
         fill.account = execution.account
         fill.commission = commission
-        _ = try journal.recordFill(fill)
+        return try journal.recordFill(fill)
     }
 
     public func recordCommission(executionID: String, _ commission: Money, at time: Timestamp) throws {

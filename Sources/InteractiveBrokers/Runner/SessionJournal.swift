@@ -46,12 +46,15 @@ struct SessionJournal: Sendable {
             case .status(let update):
                 _ = try journal.recordStatus(update)
             case .execution(let execution, let commission):
-                try intents(at: execution.time).record(execution, commission: commission)
+                if case .conflict(let text) = try intents(at: execution.time).recordFill(execution, commission: commission) {
+                    logger.critical("ALERT: journal: \(text)")
+                }
             case .commission(let executionID, let commission, let time):
                 try intents(at: time).recordCommission(executionID: executionID, commission, at: time)
             case .executions(let snapshot, let time):
                 let added = try journaledExecutions.record(executions(snapshot, at: time), into: journal, at: time)
                 if added > 0 { logger.info("journaled \(added) executions from the broker's list") }
+                for text in journaledExecutions.conflicts { logger.critical("ALERT: journal: \(text)") }
             case .event(let kind, let message, let time):
                 try journal.recordEvent(kind, message, at: time)
             case .positions(let positions, let time):

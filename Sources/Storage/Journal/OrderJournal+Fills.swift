@@ -58,9 +58,25 @@ extension OrderJournal {
 
     /// `recordFill`'s statement sequence, inside the caller's transaction.
     static func insertFill(_ db: Database, _ fill: JournalFill) throws -> FillRecording {
-            if try Int64.fetchOne(db, sql: "SELECT seq FROM fills WHERE exec_id = ?", arguments: [fill.execID])
-                != nil
+            if let known = try Row.fetchOne(
+                db, sql: "SELECT broker_order_id, symbol, side, quantity, price FROM fills WHERE exec_id = ?",
+                arguments: [fill.execID])
             {
+                // The same execId for another order, instrument, side, size or price is not a repeat: the broker's
+                // record and the journal's disagree, and the first one stays (issue 25).
+                let orderID: Int64? = known[0]
+                let same = known[1] == fill.symbol.rawValue && known[2] == fill.side.rawValue
+                    && known[3] == fill.quantity.units && known[4] == fill.price.units
+                    && (orderID == nil || fill.brokerOrderID == nil || orderID == fill.brokerOrderID)
+                guard same else {
+                    let side: String = known[2], symbol: String = known[1]
+                    let quantity = Quantity(units: known[3]), price = Price(units: known[4])
+                    return .conflict(
+                        "execId \(fill.execID) is journaled as \(side) \(quantity) \(symbol) @ \(price)"
+                            + (orderID.map { " (order \($0))" } ?? "") + " and was reported again as "
+                            + "\(fill.side.rawValue) \(fill.quantity) \(fill.symbol.rawValue) @ \(fill.price)"
+                            + (fill.brokerOrderID.map { " (order \($0))" } ?? "") + "; the journaled one is kept")
+                }
                 return .duplicate
             }
             var ref = fill.orderRef?.rawValue

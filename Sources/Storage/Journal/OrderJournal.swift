@@ -160,7 +160,7 @@ public final class OrderJournal: Sendable {
     /// Journals an execution, once: a repeated `execId` is ignored and reported as `.duplicate`. A commission that
     /// arrived earlier is joined now. The order's filled quantity (and state, once complete) follow from fills.
     /// - Parameter fill: the execution (its `sequence` and commission fields are ignored).
-    /// - Returns: `.recorded` or `.duplicate`.
+    /// - Returns: `.recorded`, `.duplicate`, or `.conflict` for a known execId reported with other contents.
     /// - Throws: `OrderJournalError.database`.
     @discardableResult
     public func recordFill(_ fill: JournalFill) throws(OrderJournalError) -> FillRecording {
