@@ -19,6 +19,21 @@ import TradingModel
         #expect(rule.evaluate(buy, in: view(isEntry: false, postValue: 16_000)) == nil)
     }
 
+    /// Issue 27 (survived mutations `>` → `>=`): a position exactly at the cap, and a buy costing exactly the
+    /// settled cash, are allowed; one cent more is denied.
+    @Test func limitsAllowTheExactBoundary() {
+        let rule = MaxPositionValueRule(maxValue: Money(15_000), maxPercentOfEquity: nil)
+        #expect(rule.evaluate(buy, in: view(postValue: 15_000)) == nil)
+        var over = view()
+        over.postTradePositionValue = Money("15000.01")!
+        #expect(rule.evaluate(buy, in: over)?.rule == .maxPositionValue)
+        var cash = view()
+        cash.settledCash = Money(10_000)  // 100 shares at 100
+        #expect(SettledCashRule().evaluate(buy, in: cash) == nil)
+        cash.settledCash = Money("9999.99")!
+        #expect(SettledCashRule().evaluate(buy, in: cash)?.rule == .settledCash)
+    }
+
     @Test func grossExposureRatio() {
         var v = view()
         v.postTradeGrossExposure = Money(150_001)
