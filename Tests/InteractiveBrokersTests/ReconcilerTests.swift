@@ -81,6 +81,32 @@ struct ReconcilerTests {
         #expect(plan.alerts.isEmpty)
     }
 
+    /// Issue 27 (two survived mutations): an order the broker completed as Cancelled whose executions cover its
+    /// whole quantity was filled (the cancel came too late); and a sell found at restart lowers the expected
+    /// position, so the broker's position after it is no mismatch (and a wrong sign would be one).
+    @Test func aCancelledOrderWhoseExecutionsCoverItIsFilledAndSellsLowerTheExpectedPosition() {
+        let sell = JournaledIntent(
+            orderRef: "IBT:s", request: OrderRequest(instrument: aapl, side: .sell, quantity: Quantity(40)),
+            lastKnownState: .working, permID: nil, parentOrderRef: nil, recordedExecutionIDs: [])
+        let broker = BrokerSnapshot(
+            completedOrders: [
+                BrokerOrderSnapshot(
+                    orderRef: "IBT:c", brokerOrderID: 3, permID: 33, status: .cancelled, totalQuantity: Quantity(100)),
+                BrokerOrderSnapshot(
+                    orderRef: "IBT:s", brokerOrderID: 4, permID: 44, status: .filled, totalQuantity: Quantity(40)),
+            ],
+            executions: [
+                brokerExecution("c1", order: 3, ref: "IBT:c", quantity: 100),
+                brokerExecution("s1", order: 4, ref: "IBT:s", side: .sell, quantity: 40),
+            ],
+            positions: [aapl: Quantity(160)])
+        let plan = Reconciler.reconcile(
+            intents: [Self.intent("IBT:c", .working), sell], broker: broker, internalPositions: [aapl: Quantity(100)])
+        #expect(plan.resolution(for: "IBT:c")?.action == .markFilled)
+        #expect(plan.resolution(for: "IBT:s")?.action == .markFilled)
+        #expect(plan.alerts.isEmpty, "100 + 100 bought − 40 sold = 160 at the broker: \(plan.alerts)")
+    }
+
     @Test func positionDifferencesAreFlagged() {
         let plan = Reconciler.reconcile(
             intents: [], broker: BrokerSnapshot(positions: [aapl: Quantity(10)]), internalPositions: [msft: Quantity(5)]

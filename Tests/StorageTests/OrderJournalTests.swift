@@ -106,6 +106,26 @@ struct OrderJournalTests {
         }
     }
 
+    /// Issue 27 (a survived mutation): an execution that arrives after the cancel and completes the quantity moves
+    /// the cancelled intent to filled (a restart must not believe shares are missing); a partial one leaves it
+    /// cancelled with its filled quantity.
+    @Test func aLateFillThatCompletesACancelledIntentMakesItFilled() async throws {
+        try await withTemporaryDirectory { dir in
+            let journal = try OrderJournal(path: dir + "/journal.sqlite", durability: .processCrashSafe)
+            for ref: ClientOrderID in ["O-1", "O-2"] {
+                try journal.recordIntent(Self.intent(ref))
+                try journal.recordSubmitted(ref, brokerOrderID: ref == "O-1" ? 7 : 8, at: Self.t0)
+                _ = try journal.recordStatus(JournalStatusUpdate(orderRef: ref, state: .canceled, time: Self.t0 + .seconds(2)))
+            }
+            _ = try journal.recordFill(Self.fill("E-1", ref: "O-1", quantity: 100, orderID: 7))
+            _ = try journal.recordFill(Self.fill("E-2", ref: "O-2", quantity: 30, orderID: 8))
+            let filled = try #require(try journal.order("O-1"))
+            #expect(filled.state == .filled && filled.filledQuantity == Quantity(100))
+            let partial = try #require(try journal.order("O-2"))
+            #expect(partial.state == .canceled && partial.filledQuantity == Quantity(30))
+        }
+    }
+
     @Test func aDuplicatedExecutionIsIgnored() async throws {
         try await withTemporaryDirectory { dir in
             let journal = try OrderJournal(path: dir + "/journal.sqlite", durability: .processCrashSafe)

@@ -104,4 +104,17 @@ import TradingModel
         #expect(order.commission == Money(2))
         #expect(throws: OrderTransitionError.self) { try order.record(fill(1, "11")) }
     }
+
+    /// Issue 27 (a survived mutation): a partial fill while a replace (or a cancel) is pending is remembered, so the
+    /// order comes back partially filled, not accepted, when the broker answers the request.
+    @Test(arguments: [OrderEvent.replaced, .replaceRejected, .cancelRejected])
+    func aPartialFillDuringAPendingRequestIsRemembered(answer: OrderEvent) throws {
+        var machine = OrderStateMachine()
+        try machine.apply(.submitted)
+        try machine.apply(.accepted)
+        try machine.apply(answer == .cancelRejected ? .cancelRequested : .replaceRequested)
+        try machine.apply(.partiallyFilled)
+        try machine.apply(answer)
+        #expect(machine.state == .partiallyFilled)
+    }
 }
