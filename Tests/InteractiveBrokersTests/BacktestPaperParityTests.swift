@@ -52,6 +52,39 @@ struct BacktestPaperParityTests {
         try checkParity(paper, backtestOf: strategy, scenario, minimumOrders: 20)
     }
 
+    @Test("sma-cross 3/8 on SPY's 1-minute file with data.barSize 1 min: live bars are the file's, orders the backtest's")
+    func oneMinuteBarsLive() async throws {
+        var (strategy, scenario) = try smaCross(steps: 720)
+        scenario.barSize = "1 min"
+        let paper = try await paperRun(strategy, scenario)
+        let file = try #require(scenario.data.instrument(symbol: "SPY")).series.bars
+        let first = try #require(paper.bars.first).1.timestamp
+        let last = try #require(paper.bars.last).1.timestamp
+        let span = file.filter { $0.timestamp >= first && $0.timestamp <= last }
+        // Warm-up (history of 1-minute bars) and live (built from 5-second bars) together are the file, bar for bar.
+        #expect(paper.summary.warmupBars == 30)
+        #expect(paper.summary.bars == 60)
+        #expect(first == scenario.start - .minutes(30))
+        let sameBars = paper.bars.map(\.1) == span
+        #expect(sameBars, "bars differ at \(firstDifference(paper.bars.map(\.1), span, same: ==))")
+        let run = try #require(
+            backtest(
+                strategy, symbols: scenario.symbols, bars: span.map { (InstrumentID(index: 0), $0) },
+                warmupBars: paper.summary.warmupBars, engine: scenario.engine))
+        #expect(run.orders.count >= 8, "the strategy should trade: \(run.orders.count) orders")
+        let sameOrders = paper.intents == run.orders
+        #expect(sameOrders, "orders differ at \(firstDifference(paper.intents, run.orders, same: ==))")
+        let lastBar = span.last?.timestamp ?? .zero
+        let filledInBacktest = paper.executions.filter {
+            $0.second < lastBar.nanoseconds / Timestamp.nanosecondsPerSecond + 60
+        }
+        let sameFills =
+            filledInBacktest.count == run.fills.count
+            && zip(filledInBacktest, run.fills).allSatisfy { $0.agrees(with: $1) }
+        #expect(sameFills, "fills differ at \(firstDifference(filledInBacktest, run.fills) { $0.agrees(with: $1) })")
+        #expect(paper.summary.denials == 0)
+    }
+
     /// sma-cross 3/8 with reversals, 100 shares, on SPY from 2011-01-04 15:00 UTC, half an hour into the session:
     /// 30 minutes of warm-up bars, then `steps` live 5-second bars.
     func smaCross(steps: Int) throws -> (MovingAverageCrossover, ParityScenario) {
@@ -129,6 +162,8 @@ struct ParityScenario: Sendable {
     /// Live 5-second bars to replay.
     var steps: Int
     var engine: EngineConfig
+    /// The strategy's bar (`data.barSize`), built from the 5-second bars.
+    var barSize = "5 secs"
 }
 
 /// The bundled SPY 1-minute bars as a simulator data set (the bundled loader prefers the daily file).
@@ -172,6 +207,7 @@ func paperRun<S: Strategy>(
             engine: scenario.engine)
         configuration.journal = journal
         configuration.warmupDuration = scenario.warmup
+        configuration.warmupBarSize = scenario.barSize
         configuration.commissionWait = .seconds(3600)
         configuration.engineEventObserver = { log.record($0, openOrders: $1) }
         let runConfiguration = configuration
@@ -186,9 +222,12 @@ func paperRun<S: Strategy>(
                     await Task.yield()
                 }
                 let clock = ContinuousClock()
+                let barSeconds = BarSize(scenario.barSize)?.nominalSeconds ?? 5
                 for step in 1...scenario.steps {
                     await simulator.advance(by: .seconds(5))
-                    let slice = scenario.start + .seconds(Int64(step - 1) * 5)
+                    // Wait where a strategy bar ends: its slice is closed and its orders are filled.
+                    guard Int64(step) * 5 % barSeconds == 0 else { continue }
+                    let slice = scenario.start + .seconds(Int64(step) * 5 - barSeconds)
                     let deadline = clock.now.advanced(by: .seconds(30))
                     while true {
                         let progress = log.progress

@@ -15,6 +15,8 @@ extension LiveSessionCore {
         case (.beginRun, .run(let run)):
             runAllocated(run, &out)
             continueStartup(at: now, &out)
+        case (.warmupTime, .serverTime(let seconds)):
+            requestWarmup(serverNow: Timestamp(seconds: seconds), &out)
         case (.warmup(let id), .bars(let bars)):
             warmupBars(id, bars, &out)
             continueStartup(at: now, &out)
@@ -60,6 +62,9 @@ extension LiveSessionCore {
             fail(.startup("journal: \(failure)"), &out)
         case .journalBeforeReconciliation, .journalAfterReconciliation:
             fail(.startup("journal: \(failure)"), &out)
+        case .warmupTime:
+            if stopping == nil { out.log(.notice, "no server time for the warm-up (\(failure)): its last bars are taken as partial") }
+            requestWarmup(serverNow: nil, &out)
         case .warmup(let id):
             if stopping == nil { out.log(.warning, "warm-up bars of \(universe[id].symbol) failed: \(failure)") }
             startup.warmupPending -= 1

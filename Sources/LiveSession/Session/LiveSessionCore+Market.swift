@@ -18,8 +18,10 @@ extension LiveSessionCore {
         case .market(_, let event):
             switch event {
             case .engine:
-                guard let engineEvent = event.engineEvent, accept(engineEvent) else { return }
-                step(engineEvent, &out)
+                guard let source = event.engineEvent, acceptSource(source) else { return }
+                for strategyEvent in aggregator.handle(source) where accept(strategyEvent) {
+                    step(strategyEvent, &out)
+                }
             case .malformedBar(let id, let error):
                 out.log(.warning, "malformed bar of \(universe[id].symbol) dropped: \(error)")
             case .notice(let id, let notice):
@@ -32,7 +34,16 @@ extension LiveSessionCore {
         }
     }
 
-    /// Whether a live engine event is new (bars already seen — warm-up overlap, a resubscription after a reconnect
+    /// Whether a 5-second source bar is new (a resubscription may repeat one); slices pass.
+    mutating func acceptSource(_ event: EngineEvent) -> Bool {
+        guard case .bar(let id, let bar) = event else { return true }
+        if bar.timestamp <= lastSourceBarTime[id.index] { return false }
+        lastSourceBarTime[id.index] = bar.timestamp
+        counts.sourceBars += 1
+        return true
+    }
+
+    /// Whether a strategy bar or slice is new (bars already seen — warm-up overlap, a resubscription after a reconnect
     /// — are skipped); a new bar advances data time.
     mutating func accept(_ event: EngineEvent) -> Bool {
         switch event {
@@ -83,7 +94,11 @@ extension LiveSessionCore {
         if subscribesQuotes, quoteFeed == nil {
             subscribeQuotes(&out)
         }
-        out.log(.info, "subscribed to 5-second bars; running")
+        out.log(
+            .info,
+            aggregator.isPassThrough
+                ? "subscribed to 5-second bars; running"
+                : "subscribed to 5-second bars, building \(aggregator.size) bars; running")
         out.append(.milestone(.runner(.subscribed(generation: counts.reconnects, feed: feedNumber))))
     }
 

@@ -70,6 +70,11 @@ extension LiveSessionCore {
             return
         }
         desk.contracts.qualify(id, as: first.contract)
+        if aggregator.sessions.isEmpty {
+            // The strategy's bars start at the open and a daily bar ends at the close (the first contract's hours).
+            let hours = settings.outsideRegularTradingHours ? first.tradingHours : first.liquidHours
+            aggregator.sessions = TradingHoursParser.sessions(hours, zoneID: first.timeZoneID)
+        }
         startup.qualifying.remove(id)
         guard startup.qualifying.isEmpty else { return }
         out.log(.info, "qualified \(ids.count) contracts: \(settings.symbols.map(\.rawValue).joined(separator: ","))")
@@ -125,15 +130,38 @@ extension LiveSessionCore {
         startup.namespaceReady = true
     }
 
-    /// Historical bars per instrument, fed with the kill switch engaged once all are in.
+    /// Historical bars of the strategy's bar size per instrument, fed with the kill switch engaged once all are in.
+    /// The server's time comes first: the history then ends at the last bar boundary before it, so every bar fed is
+    /// complete and the live bars take over at the next bucket, with no bar twice and none missing.
     private mutating func warmUp(_ out: inout Actions) {
         startup.warmupStarted = true
         guard !settings.warmupDuration.isEmpty, stopping == nil else { return }
+        startup.warmupPending += 1
+        _ = request(.serverTime, for: .warmupTime, &out)
+    }
+
+    mutating func requestWarmup(serverNow: Timestamp?, _ out: inout Actions) {
+        startup.warmupPending -= 1
+        defer { continueStartup(at: inputTime, &out) }
+        guard stopping == nil else { return }
+        var end: Timestamp?
+        if let serverNow, let size = BarSize(settings.warmupBarSize), !size.isDailyOrLonger {
+            let length = size.nominalSeconds * Timestamp.nanosecondsPerSecond
+            end = Timestamp(nanoseconds: serverNow.nanoseconds - ((serverNow.nanoseconds % length) + length) % length)
+        } else {
+            end = serverNow
+        }
+        startup.warmupEnd = end
         for id in ids {
             guard let contract = try? desk.contracts.contract(for: id) else { continue }
             var query = TWSHistoricalBarsQuery(
                 contract: contract, duration: settings.warmupDuration, barSize: settings.warmupBarSize)
             query.whatToShow = settings.whatToShow
+            query.useRTH = !settings.outsideRegularTradingHours  // as the live bars
+            if let end {
+                query.endDateTime = BackfillPlan.Request(end: end, duration: settings.warmupDuration).endDateTime
+                query.formatDate = 2  // epoch seconds: no bar read in TWS's login time zone
+            }
             startup.warmupPending += 1
             _ = request(.historicalBars(query), for: .warmup(id), &out)
         }
@@ -141,15 +169,28 @@ extension LiveSessionCore {
 
     mutating func warmupBars(_ id: InstrumentID, _ wire: [TWSBar], _ out: inout Actions) {
         startup.warmupPending -= 1
-        // The last bar contains "now" and is partial.
-        for item in wire.dropLast() {
-            do {
-                let bar = try BarMapping.bar(item)
-                startup.warmupBars.append((bar.timestamp, id, bar))
-            } catch {
+        var bars: [Bar] = []
+        for item in wire {
+            do { bars.append(try BarMapping.bar(item)) } catch {
                 out.log(.warning, "warm-up bar of \(universe[id].symbol) dropped: \(error)")
             }
         }
+        if let end = startup.warmupEnd {
+            // Only complete bars: one still forming at the server's time is the live feed's.
+            bars.removeAll { barEnd($0.timestamp) > end }
+        } else if !bars.isEmpty {
+            bars.removeLast()  // without the server's time, the last bar may contain "now"
+        }
+        for bar in bars { startup.warmupBars.append((bar.timestamp, id, bar)) }
+    }
+
+    /// When the strategy's bar labelled `start` ends (a daily bar at the session close when known).
+    func barEnd(_ start: Timestamp) -> Timestamp {
+        guard let size = BarSize(settings.warmupBarSize) else { return start }
+        if size.isDailyOrLonger, size.unit == .day {
+            return aggregator.sessions[start.dayNumber]?.close ?? start + .days(1)
+        }
+        return start + .seconds(size.nominalSeconds)
     }
 
     /// Moves the start-up on once everything it waits for is in.

@@ -8,6 +8,7 @@ enum Purpose: Sendable, Equatable {
     case contractDetails(InstrumentID)
     case startupBrokerState
     case beginRun
+    case warmupTime
     case warmup(InstrumentID)
     case journalBeforeReconciliation
     case journalAfterReconciliation
@@ -36,6 +37,9 @@ struct Startup: Sendable {
     var warmupStarted = false
     var warmupBars: [(Timestamp, InstrumentID, Bar)] = []
     var warmupCutShort = false
+    /// The end of the warm-up's history (the server's time floored to a bar boundary); `nil`: the server's time is
+    /// unknown and the last bar of each answer is taken as partial.
+    var warmupEnd: Timestamp?
     /// The journal's state before the reconciliation (`nil` until read; read only with a journal).
     var journal: JournalRestartData?
     var journalPending = false

@@ -45,7 +45,10 @@ extension LiveSessionCore {
     /// A stop during the start-up: the warm-up's requests end now, the rest of the start-up goes on.
     private mutating func cutStartupShort(_ out: inout Actions) {
         for (tag, purpose) in pending.sorted(by: { $0.key < $1.key }) {
-            guard case .warmup = purpose else { continue }
+            switch purpose {
+            case .warmup, .warmupTime: break
+            default: continue
+            }
             pending[tag] = nil
             out.append(.cancel(tag))
             startup.warmupPending -= 1

@@ -43,8 +43,12 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     var clientID = 0
     /// Data time: the latest bar's, stamped on engine events and journal rows.
     public internal(set) var dataTime: Timestamp
+    /// Each instrument's latest strategy bar (`data.barSize`) and 5-second source bar.
     var lastBarTime: [Timestamp]
+    var lastSourceBarTime: [Timestamp]
     var lastClosed = Timestamp.zero
+    /// The strategy's bars from the 5-second real-time bars (`data.barSize`; shared with the backtester).
+    var aggregator: BarAggregator
     /// What the run did (the summary's counts).
     public internal(set) var counts = SessionCounts()
     var denialsLogged = 0
@@ -100,6 +104,9 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
         dataTime = now
         inputTime = now
         lastBarTime = Array(repeating: .zero, count: universe.count)
+        lastSourceBarTime = lastBarTime
+        aggregator = BarAggregator(
+            size: BarSize(settings.warmupBarSize) ?? BarSize("5 secs")!, sourceLength: .seconds(5))
         connectivity = ConnectivityMonitor(
             gracePeriod: settings.resilience.gracePeriod, schedule: settings.resilience.resetSchedule)
         farms = FarmMonitor(gracePeriod: settings.resilience.gracePeriod, schedule: settings.resilience.resetSchedule)
@@ -258,7 +265,10 @@ public enum SessionPhase: Sendable, Equatable {
 
 /// The counts of a run.
 public struct SessionCounts: Sendable, Equatable {
+    /// The strategy's bars (`data.barSize`) the engine took live.
     public var bars = 0
+    /// The 5-second real-time bars they were built from.
+    public var sourceBars = 0
     public var fills = 0
     public var commands = 0
     public var quotes = 0

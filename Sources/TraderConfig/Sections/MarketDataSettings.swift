@@ -3,7 +3,8 @@ import TradingModel
 
 /// `data:` the live run's market data: the warm-up history, the data type and the outage back-fill.
 public struct MarketDataSettings: Hashable, Sendable {
-    /// Bar size of the warm-up history, as TWS spells it.
+    /// The strategy's bar size, as TWS spells it: live, built from TWS's 5-second real-time bars; the warm-up and
+    /// the back-fill fetch it.
     public var barSize = "5 secs"
     /// How much history warms the indicators up, as IB spells it (`3600 S`).
     public var warmup = "3600 S"
@@ -30,7 +31,7 @@ public struct MarketDataSettings: Hashable, Sendable {
             [
                 .value(
                     "barSize", \.barSize, barSizeKind,
-                    summary: "Bar size of the warm-up history (the live bars are TWS's 5-second real-time bars)."),
+                    summary: "The strategy's bar: built live from TWS's 5-second real-time bars; the warm-up and back-fill fetch it."),
                 .value("warmup", \.warmup, warmupKind, summary: "How much history warms the indicators up (0s: none)."),
                 .value(
                     "marketDataType", \.marketDataType, .choice(marketDataTypes),

@@ -37,7 +37,7 @@ orders:
   outsideRth: false
   cancelOnExit: true
 data:
-  barSize: 5 secs       # warm-up bars; the live bars are TWS's 5-second real-time bars
+  barSize: 5 secs       # the strategy's bar (1 min, 5 mins, 1 hour, 1 day…: built from 5-second real-time bars)
   warmup: 1h            # how much history warms the indicators up (also IB's form: 3600 S)
   marketDataType: realtime   # realtime | delayed | frozen | delayed-frozen
   delayedFallback: true
