@@ -31,9 +31,9 @@ import TradingModel
 
     @Test func emaLongShortWithATRBrackets() throws {
         try Self.expect("ema-short-atr", BacktestSummary(
-            bars: 6000, orders: 993, fills: 562, closedTrades: 279, openTrades: 4, winningTrades: 83,
-            finalEquity: "99839.48", commissions: "562.00", maxDrawdownBasisPoints: 844, deniedOrders: 0,
-            filledOrders: 562, canceledOrders: 423), hash: "42a6c9d24edb30c4")
+            bars: 6000, orders: 992, fills: 562, closedTrades: 279, openTrades: 4, winningTrades: 83,
+            finalEquity: "99874.60", commissions: "562.00", maxDrawdownBasisPoints: 842, deniedOrders: 0,
+            filledOrders: 562, canceledOrders: 422), hash: "99c73f0a8a010d3d")  // stops on the 0.01 tick
     }
 
     @Test func rsiMeanReversion() throws {
@@ -46,8 +46,8 @@ import TradingModel
     @Test func bollingerMeanReversion() throws {
         try Self.expect("bollinger", BacktestSummary(
             bars: 6000, orders: 314, fills: 238, closedTrades: 118, openTrades: 2, winningTrades: 74,
-            finalEquity: "104706.87", commissions: "238.00", maxDrawdownBasisPoints: 519, deniedOrders: 0,
-            filledOrders: 238, canceledOrders: 74), hash: "b545fbb35113e186")
+            finalEquity: "104730.07", commissions: "238.00", maxDrawdownBasisPoints: 518, deniedOrders: 0,
+            filledOrders: 238, canceledOrders: 74), hash: "6f6250ced14326a3")  // limits on the 0.01 tick
     }
 
     @Test func momentumRotation() throws {

@@ -73,6 +73,10 @@ extension ManualTrading {
         do throws(IBMappingError) { terms = try OrderMapping.modified(open.order, with: change) } catch {
             throw .notModifiable("order \(orderID): \(error)")
         }
+        if let type = change.type {
+            let details = try await qualifiedDetails(Symbol(open.contract.symbol), on: connection)
+            try checkTick([type], symbol: open.contract.symbol, minTick: details.minTick)
+        }
         let ticket = ManualOrderTicket(
             symbol: Symbol(open.contract.symbol),
             request: OrderRequest(

@@ -80,7 +80,10 @@ extension ManualTrading {
             do { existing = try journal.order(ClientOrderID(orderRef)) } catch { throw .journal("\(error)") }
             if let existing { throw .duplicateOrderRef(orderRef, state: existing.state.rawValue) }
         }
-        let contract = try await qualify(ticket.symbol, on: connection)
+        let details = try await qualifiedDetails(ticket.symbol, on: connection)
+        let contract = details.contract
+        let orders = ticket.orders(for: InstrumentID(index: 0), clientOrderID: clientOrderID, at: settings.clock())
+        try checkTick(orders.map(\.type), symbol: ticket.symbol.rawValue, minTick: details.minTick)
         var result = ManualOrderResult(account: account, orderRef: orderRef, outcome: .acknowledged, legs: [])
         let state = try await accountState(ticket, account: account, contract: contract, on: connection, settings: settings)
         if let denial = ManualRiskCheck.denial(
@@ -101,7 +104,6 @@ extension ManualTrading {
                 journal: settings.journal.map { OrderJournalIntents(journal: $0, universe: universe, clock: clock) }),
             clock: clock)
         let events = await broker.start()
-        let orders = ticket.orders(for: InstrumentID(index: 0), clientOrderID: clientOrderID, at: clock())
         let outcome = await withTaskGroup(of: Void.self, returning: ManualOrderOutcome.self) { group in
             group.addTask { try? await broker.run() }
             let outcome = await submit(orders, to: broker, events: events, timeout: settings.timeout)

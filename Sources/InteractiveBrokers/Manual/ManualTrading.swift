@@ -50,6 +50,8 @@ public enum ManualTradingError: Error, Sendable, Equatable, CustomStringConverti
     case request(String)
     /// The journal could not be written.
     case journal(String)
+    /// A price is not on the contract's minimum tick.
+    case offTick(String)
 
     public var description: String {
         switch self {
@@ -66,6 +68,7 @@ public enum ManualTradingError: Error, Sendable, Equatable, CustomStringConverti
         case .notModifiable(let text): "cannot modify \(text)"
         case .request(let text): "TWS request failed: \(text)"
         case .journal(let text): "journal: \(text)"
+        case .offTick(let text): text
         }
     }
 }
@@ -91,6 +94,13 @@ public enum ManualTrading {
     public static func qualify(_ symbol: Symbol, on connection: TWSConnection) async throws(ManualTradingError)
         -> TWSContract
     {
+        try await qualifiedDetails(symbol, on: connection).contract
+    }
+
+    /// The stock's contract details (its contract, minimum tick, hours), as `qualify` finds it.
+    public static func qualifiedDetails(_ symbol: Symbol, on connection: TWSConnection)
+        async throws(ManualTradingError) -> TWSContractDetails
+    {
         let wanted = TWSContract(symbol: symbol.rawValue, securityType: "STK", exchange: "SMART", currency: "USD")
         let details: [TWSContractDetails]
         do { details = try await connection.contractDetails(wanted) } catch {
@@ -100,7 +110,21 @@ public enum ManualTrading {
         guard details.count == 1 else {
             throw .contract("\(symbol) is ambiguous (\(details.count) contracts); trade it from TWS")
         }
-        return first.contract
+        return first
+    }
+
+    /// Refuses prices off the contract's minimum tick (TWS would reject them with error 110), naming the two
+    /// nearest prices that are on it.
+    static func checkTick(_ types: [OrderType], symbol: String, minTick: Double) throws(ManualTradingError) {
+        guard minTick > 0, minTick.isFinite else { return }
+        let tick = Price(approximately: minTick)
+        for type in types {
+            if let price = type.offTickPrices(tick).first {
+                throw .offTick(
+                    "\(price) is not a price \(symbol) trades at: its minimum tick is \(tick); use "
+                        + "\(price.roundedDown(toTick: tick)) or \(price.roundedUp(toTick: tick))")
+            }
+        }
     }
 
     /// Journals a note, ignoring a missing journal.

@@ -70,6 +70,10 @@ extension LiveSessionCore {
             return
         }
         desk.contracts.qualify(id, as: first.contract)
+        if first.minTick > 0, first.minTick.isFinite {
+            // Order prices go on the contract's tick (IB rejects others with error 110).
+            engine.setTickSize(Price(approximately: first.minTick), for: id)
+        }
         if aggregator.sessions.isEmpty {
             // The strategy's bars start at the open and a daily bar ends at the close (the first contract's hours).
             let hours = settings.outsideRegularTradingHours ? first.tradingHours : first.liquidHours

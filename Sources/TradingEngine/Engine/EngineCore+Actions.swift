@@ -53,6 +53,7 @@ extension EngineCore {
     ) {
         switch action {
         case let .submit(request):
+            let request = request.onTick(tickSize(request.instrument))
             let id = _state.orders.create(request, at: _state.now)
             guard admit(id, request, stopDistance: nil, notifications: &notifications) != nil else { return }
             _state.orders.apply(.submitted, to: id, at: _state.now)
@@ -66,6 +67,10 @@ extension EngineCore {
         case let .cancelAll(instrument):
             for order in _state.orders.openOrders(for: instrument) { requestCancel(order.id, into: &commands) }
         case let .modify(clientID, change):
+            var change = change
+            if let order = _state.orders.order(clientID: clientID) {
+                change.type = change.type?.onTick(tickSize(order.instrument), side: order.side)
+            }
             guard let order = _state.orders.order(clientID: clientID),
                 _state.orders.apply(.replaceRequested, to: order.id, at: _state.now)
             else { return }
@@ -103,7 +108,7 @@ extension EngineCore {
     private mutating func submit(
         _ bracket: BracketOrder, into commands: inout [EngineCommand], notifications: inout [StrategyEvent]
     ) {
-        var bracket = bracket
+        var bracket = bracket.onTick(tickSize(bracket.entry.instrument))
         let entry = bracket.entry
         let parentID = _state.orders.create(entry, at: _state.now)
         let reference = referencePrice(for: entry)
@@ -125,6 +130,12 @@ extension EngineCore {
         _state.orders.apply(.submitted, to: parentID, at: _state.now)
         guard let parent = _state.orders.order(parentID) else { return }
         commands.append(.submitBracket(parent: parent, children: children))
+    }
+
+    /// The instrument's minimum tick (every order price is put on it; zero for an unknown instrument).
+    func tickSize(_ id: InstrumentID) -> Price {
+        guard id.index >= 0, id.index < _state.universe.count else { return .zero }
+        return _state.universe[id].tickSize
     }
 
     /// Sends a cancel for an open order.

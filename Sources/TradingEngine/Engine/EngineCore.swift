@@ -72,6 +72,12 @@ public struct EngineCore<S: Strategy>: Sendable {
         (_state.portfolio.equity, _state.portfolio.cash, _state.portfolio.grossExposure)
     }
 
+    /// Sets an instrument's minimum tick, on which every later order price is put (live: from the contract's
+    /// details; a backtest takes the instrument's).
+    public mutating func setTickSize(_ tick: Price, for id: InstrumentID) {
+        _state.universe.setTickSize(tick, for: id)
+    }
+
     /// Handles one event.
     /// - Parameter event: the next event, in time order.
     /// - Returns: commands for the runner, in order (often `[]`).

@@ -8,7 +8,7 @@ public struct EngineState: Sendable, StrategyContext {
     /// Time of the event being handled.
     public var now: Timestamp
     /// The instruments.
-    public let universe: Universe
+    public internal(set) var universe: Universe
     /// Cash and positions.
     public var portfolio: Portfolio
     /// All orders.

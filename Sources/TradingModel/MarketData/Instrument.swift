@@ -55,6 +55,12 @@ public struct Universe: Sendable, Hashable {
     /// Number of instruments.
     public var count: Int { instruments.count }
 
+    /// Sets an instrument's minimum tick (live: from its contract details).
+    public mutating func setTickSize(_ tick: Price, for id: InstrumentID) {
+        guard id.index >= 0, id.index < instruments.count, tick.units > 0 else { return }
+        instruments[id.index].tickSize = tick
+    }
+
     /// The instrument with an id.
     public subscript(id: InstrumentID) -> Instrument { instruments[id.index] }
 
