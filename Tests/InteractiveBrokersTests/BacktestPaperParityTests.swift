@@ -9,6 +9,7 @@ import TradingEngine
 import TradingModel
 import TWSClient
 import TWSProtocol
+import TraderKit
 
 @testable import GatewaySimulator
 @testable import InteractiveBrokers
@@ -37,12 +38,16 @@ struct BacktestPaperParityTests {
         ).withoutChurnFilters
         var risk = RiskConfig()
         risk.maxPositionPercentOfEquity = 40
-        let scenario = ParityScenario(
+        var scenario = ParityScenario(
             data: data, symbols: ["AAPL", "GOOG", "IBM", "MSFT"], start: data.defaultStart + .seconds(3600),
             warmup: "3600 S", steps: 480, engine: EngineConfig(initialCash: Money(100_000), risk: risk))
+        scenario.strategyRecord = SessionStrategy(spec: .momentumRotation(config: momentum), orderTimeout: nil)
         let strategy = MomentumRotation(config: momentum)
         let paper = try await paperRun(strategy, scenario)
         try checkParity(paper, backtestOf: strategy, scenario, minimumOrders: 20)
+        // The drift report, from the journal alone, agrees.
+        let drift = try #require(paper.drift)
+        #expect(drift.live.count >= 20 && drift.differences.isEmpty, "\(drift.lines.joined(separator: "\n"))")
     }
 
     @Test("sma-cross 3/8 with reversals on SPY 1-minute data: same orders, same fills")
@@ -56,6 +61,7 @@ struct BacktestPaperParityTests {
     func oneMinuteBarsLive() async throws {
         var (strategy, scenario) = try smaCross(steps: 720)
         scenario.barSize = "1 min"
+        scenario.strategyRecord = SessionStrategy(spec: .movingAverageCrossover(config: strategy.config), orderTimeout: nil)
         let paper = try await paperRun(strategy, scenario)
         let file = try #require(scenario.data.instrument(symbol: "SPY")).series.bars
         let first = try #require(paper.bars.first).1.timestamp
@@ -83,6 +89,12 @@ struct BacktestPaperParityTests {
             && zip(filledInBacktest, run.fills).allSatisfy { $0.agrees(with: $1) }
         #expect(sameFills, "fills differ at \(firstDifference(filledInBacktest, run.fills) { $0.agrees(with: $1) })")
         #expect(paper.summary.denials == 0)
+        // The drift report (`ibtrader replay JOURNAL --drift`), made from the journal alone, says zero.
+        let drift = try #require(paper.drift)
+        #expect(drift.warmupBars == 30 && drift.bars == 90)
+        #expect(drift.live.count == run.orders.count)
+        #expect(drift.differences.isEmpty, "\(drift.lines.joined(separator: "\n"))")
+        #expect(drift.lines.last?.hasPrefix("no drift") == true)
     }
 
     /// sma-cross 3/8 with reversals, 100 shares, on SPY from 2011-01-04 15:00 UTC, half an hour into the session:
@@ -164,6 +176,8 @@ struct ParityScenario: Sendable {
     var engine: EngineConfig
     /// The strategy's bar (`data.barSize`), built from the 5-second bars.
     var barSize = "5 secs"
+    /// The strategy as the session log records it (then the drift report is made from the journal).
+    var strategyRecord: SessionStrategy?
 }
 
 /// The bundled SPY 1-minute bars as a simulator data set (the bundled loader prefers the daily file).
@@ -208,6 +222,7 @@ func paperRun<S: Strategy>(
         configuration.journal = journal
         configuration.warmupDuration = scenario.warmup
         configuration.warmupBarSize = scenario.barSize
+        configuration.strategyRecord = scenario.strategyRecord
         configuration.commissionWait = .seconds(3600)
         configuration.engineEventObserver = { log.record($0, openOrders: $1) }
         let runConfiguration = configuration
@@ -256,8 +271,11 @@ func paperRun<S: Strategy>(
         let refs = try journal.orders().sorted { $0.sequence < $1.sequence }.map(\.intent.orderRef.rawValue)
         let broker = brokerView(state, clientID: clientID, references: refs)
         #expect(broker.orders.map(\.0) == refs, "the simulator got the journaled orders, in order")
+        let drift = try scenario.strategyRecord.map { _ in
+            try DriftJob.report(journal: directory.appendingPathComponent("journal.sqlite").path, session: nil)
+        }
         return PaperRun(
             summary: run, bars: log.bars, intents: intents, received: broker.orders.map(\.1),
-            executions: broker.fills)
+            executions: broker.fills, drift: drift)
     }
 }

@@ -163,11 +163,22 @@ struct ManualModifyTests {
     @Test("a modification TWS rejects leaves the old terms working and is reported with TWS's text")
     func rejected() async throws {
         try await withScratchJournal { journal in
-            try await withManualSimulator { _, port in
+            try await withManualSimulator { simulator, port in
                 let id = try await Self.restingOrder("mod-3", port: port, journal: journal)
-                // Off the 0.01 tick: the simulator rejects it, as TWS does.
+                // Off the 0.01 tick: refused before anything is sent, naming the prices on the tick.
+                await #expect(
+                    throws: ManualTradingError.offTick(
+                        "1.005 is not a price SYN000 trades at: its minimum tick is 0.01; use 1 or 1.01")
+                ) {
+                    _ = try await Self.modify(id, port: port, settings: ManualTradingTests.settings(journal)) {
+                        $0.limit = "1.005"
+                    }
+                }
+                let sent = await simulator.state().placeOrderLog.filter { $0.orderRef == "IBT:manual:mod-3" }
+                #expect(sent.count == 1, "only the original placeOrder reached the simulator")
+                // A price TWS refuses (out of its range): the rejection is reported with TWS's text.
                 let result = try await Self.modify(id, port: port, settings: ManualTradingTests.settings(journal)) {
-                    $0.limit = "1.005"
+                    $0.limit = "20000000"
                 }
                 guard case .rejected(let text) = result.outcome else {
                     Issue.record("expected a rejection, got \(result.outcome)")

@@ -13,7 +13,9 @@ struct ReplayCommand: AsyncParsableCommand {
             actions. With the session's own configuration the actions must be identical, step for step: it says so, \
             or prints the first difference and exits 1. With --config FILE (and --set KEY=VALUE on top of it) it \
             shows what that configuration would have done with the same data: other parameters or risk limits. A \
-            configuration that asks for other data sees the logged answers only as far as its requests match.
+            configuration that asks for other data sees the logged answers only as far as its requests match. \
+            --drift runs the backtester over exactly the bars the session acted on and lists where its orders \
+            differ from the live ones (exit 1 when any do).
             """
     )
 
@@ -27,10 +29,17 @@ struct ReplayCommand: AsyncParsableCommand {
     var list = false
     @Flag(name: .long, help: "Print every action, not only the order actions.")
     var verbose = false
+    @Flag(name: .long, help: "Live-versus-backtest drift: the backtest over the bars the session acted on.")
+    var drift = false
 
     func run() async throws {
         if list {
             for line in try SessionReplayJob.list(journal: journal) { print(line) }
+            return
+        } else if drift {
+            let report = try DriftJob.report(journal: journal, session: session)
+            for line in report.lines { print(line) }
+            if !report.differences.isEmpty { throw ExitCode(1) }
             return
         }
         if config.config.isEmpty, !config.assignments.isEmpty {

@@ -17,6 +17,7 @@ extension LiveRunSummary {
         guard let journal else { return endLine }
         let quoted = journal.contains(" ") ? "'\(journal)'" : journal
         return endLine + "\njournal: \(journal) (see it with `ibtrader journal --journal \(quoted)`, "
-            + "re-run its decisions with `ibtrader replay \(quoted)`)"
+            + "re-run its decisions with `ibtrader replay \(quoted)`, compare them with a backtest over the same "
+            + "bars with `ibtrader replay \(quoted) --drift`)"
     }
 }

@@ -24,23 +24,8 @@ public enum SessionReplayJob {
     public static func replay(
         journal: String, session: Int64?, config: (loaded: LoadedConfiguration, name: String)?, verbose: Bool
     ) throws(TraderError) -> ReplayReport {
-        let (file, sessions) = try open(journal)
-        let picked = session.map { number in sessions.first { $0.number == number } } ?? sessions.last { $0.steps > 0 }
-        guard let chosen = picked else {
-            throw TraderError(
-                session.map { "\(journal) has no session \($0) (see --list)" }
-                    ?? "\(journal) has no logged session: run `ibtrader run` with a journal first")
-        }
-        let logged: SessionSettings
-        let loggedStrategy: SessionStrategy?
-        let steps: [JournalSessionStep]
-        do {
-            logged = try SessionLog.decode(SessionSettings.self, header: chosen.settings)
-            loggedStrategy = try chosen.strategy.map { try SessionLog.decode(SessionStrategy.self, header: $0) }
-            steps = try file.sessionSteps(session: chosen.number)
-        } catch {
-            throw TraderError("session \(chosen.number) of \(journal) cannot be read: \(error)")
-        }
+        let loaded = try load(journal: journal, session: session)
+        let (chosen, logged, loggedStrategy, steps) = (loaded.session, loaded.settings, loaded.strategy, loaded.steps)
         let replayed: [SessionReplay.Step]
         do {
             if let config {
@@ -63,6 +48,33 @@ public enum SessionReplayJob {
         let heading = "session \(chosen.number) of \(journal): started \(chosen.startedAt), \(steps.count) inputs, "
             + "replayed with \(config?.name ?? "its logged configuration")"
         return ReplayReport(heading: heading, steps: replayed, verbose: verbose)
+    }
+
+    /// A logged session, read.
+    struct Loaded {
+        var session: JournalSession
+        var settings: SessionSettings
+        var strategy: SessionStrategy?
+        var steps: [JournalSessionStep]
+    }
+
+    /// Reads a session (`nil`: the latest with inputs) of a journal.
+    static func load(journal: String, session: Int64?) throws(TraderError) -> Loaded {
+        let (file, sessions) = try open(journal)
+        let picked = session.map { number in sessions.first { $0.number == number } } ?? sessions.last { $0.steps > 0 }
+        guard let chosen = picked else {
+            throw TraderError(
+                session.map { "\(journal) has no session \($0) (see --list)" }
+                    ?? "\(journal) has no logged session: run `ibtrader run` with a journal first")
+        }
+        do {
+            return Loaded(
+                session: chosen, settings: try SessionLog.decode(SessionSettings.self, header: chosen.settings),
+                strategy: try chosen.strategy.map { try SessionLog.decode(SessionStrategy.self, header: $0) },
+                steps: try file.sessionSteps(session: chosen.number))
+        } catch {
+            throw TraderError("session \(chosen.number) of \(journal) cannot be read: \(error)")
+        }
     }
 
     static func open(_ journal: String) throws(TraderError) -> (file: OrderJournal, sessions: [JournalSession]) {

@@ -7,6 +7,7 @@ import TradingEngine
 import TradingModel
 import TWSClient
 import TWSProtocol
+import TraderKit
 
 @testable import GatewaySimulator
 @testable import InteractiveBrokers
@@ -107,6 +108,8 @@ struct PaperRun {
     var received: [OrderLine]
     /// The simulator's executions, in order.
     var executions: [FillLine]
+    /// The drift report from the journal (when the scenario records its strategy).
+    var drift: DriftJob.Report?
 }
 
 /// The backtest of the same strategy over exactly the bars the bot got.

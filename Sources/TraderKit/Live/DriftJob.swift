@@ -1,0 +1,150 @@
+import Backtest
+import Foundation
+import GatewaySimulator
+import JournalModel
+import LiveSession
+import Simulation
+import TradingEngine
+import TradingModel
+
+/// What `ibtrader replay JOURNAL --drift` does: the live-versus-backtest drift report.
+///
+/// The session's core is re-run from its log (the same decisions, step for step, as `replay` checks), which yields
+/// the exact bars the engine acted on: the warm-up history and the strategy's bars built live. The backtester then
+/// runs the session's strategy and engine configuration over exactly those bars, trading from the first live bar,
+/// with the simulator's fill model (market orders at the next bar's open across its 2 bp / one-tick spread, IBKR
+/// Fixed commissions). Where the live orders and the backtest's differ (time, symbol, side, quantity, type and
+/// price), the report lists them. Zero differences is the promise: the strategy you backtest is the strategy that
+/// trades. Against a real gateway, fills at other prices than the model's can move later sizes; the report shows
+/// where.
+public enum DriftJob {
+    /// One order as the drift report compares it.
+    public struct Line: Sendable, Hashable, CustomStringConvertible {
+        public var time: Timestamp
+        public var symbol: String
+        public var side: Side
+        public var quantity: Quantity
+        public var type: String
+        public var description: String { "\(time)  \(side.rawValue) \(quantity) \(symbol) \(type)" }
+    }
+
+    /// The report.
+    public struct Report: Sendable {
+        public var heading: String
+        public var bars: Int
+        public var warmupBars: Int
+        public var live: [Line]
+        public var backtest: [Line]
+        /// Orders only live (`live`), only in the backtest, or both (`both`) at one position of the merged lists.
+        public var differences: [(live: Line?, backtest: Line?)]
+
+        /// The report's lines.
+        public var lines: [String] {
+            var lines = [heading]
+            lines.append(
+                "bars acted on: \(warmupBars) warm-up, \(bars - warmupBars) live; orders: \(live.count) live, "
+                    + "\(backtest.count) in the backtest over the same bars")
+            for (l, b) in differences {
+                lines.append("  live:     " + (l.map(\.description) ?? "(none)"))
+                lines.append("  backtest: " + (b.map(\.description) ?? "(none)"))
+            }
+            lines.append(
+                differences.isEmpty
+                    ? "no drift: every live order is the backtest's (time, symbol, side, quantity, price)"
+                    : "drift: \(differences.count) orders differ (time, symbol, side, quantity or price)")
+            return lines
+        }
+    }
+
+    /// The drift report of a logged session (`nil` session: the latest).
+    public static func report(journal: String, session: Int64?) throws(TraderError) -> Report {
+        let loaded = try SessionReplayJob.load(journal: journal, session: session)
+        guard let strategy = loaded.strategy else {
+            throw TraderError(
+                "session \(loaded.session.number) traded a strategy of its own: the drift report needs a built-in one")
+        }
+        let heading =
+            "session \(loaded.session.number) of \(journal): started \(loaded.session.startedAt), strategy "
+            + "\(loaded.settings.strategyName), \(loaded.settings.symbols.count) symbols, bar \(loaded.settings.warmupBarSize)"
+        do {
+            let timeout = strategy.orderTimeout
+            func run<S: Strategy>(_ s: S) throws -> Report {
+                if let timeout {
+                    return try compare(OrderTimeoutDefault(s, timeout: timeout), loaded, heading: heading)
+                }
+                return try compare(s, loaded, heading: heading)
+            }
+            switch strategy.spec {
+            case .movingAverageCrossover(let c): return try run(MovingAverageCrossover(config: c))
+            case .rsiMeanReversion(let c): return try run(RSIMeanReversion(config: c))
+            case .bollingerMeanReversion(let c): return try run(BollingerMeanReversion(config: c))
+            case .momentumRotation(let c): return try run(MomentumRotation(config: c))
+            case .performanceAllocator(let c): return try run(PerformanceAllocator(config: c))
+            }
+        } catch let error as TraderError {
+            throw error
+        } catch {
+            throw TraderError("session \(loaded.session.number) of \(journal) cannot be re-run: \(error)")
+        }
+    }
+
+    /// The live orders (the session's core re-run from its log) against the backtest's over the same bars.
+    static func compare<S: Strategy>(_ strategy: S, _ loaded: SessionReplayJob.Loaded, heading: String) throws -> Report {
+        let settings = loaded.settings
+        var core = LiveSessionCore(strategy: strategy, settings: settings, now: loaded.session.startedAt)
+        var bars: [(InstrumentID, Bar)] = []
+        for step in loaded.steps {
+            for action in core.handle(try SessionLog.input(step.input), at: step.time) {
+                if case .engineEvent(.bar(let id, let bar), _) = action { bars.append((id, bar)) }
+            }
+        }
+        let warmup = min(core.counts.warmupBars, bars.count)
+        let universe = Universe(symbols: settings.symbols)
+        guard warmup < bars.count else {
+            return Report(heading: heading, bars: bars.count, warmupBars: warmup, live: [], backtest: [], differences: [])
+        }
+        let start = bars[warmup].1.timestamp
+        func line(_ order: Order) -> Line {
+            Line(
+                time: order.createdAt, symbol: universe[order.instrument].symbol.rawValue, side: order.side,
+                quantity: order.quantity, type: order.type.description)
+        }
+        let live = core.engine.orders.orders.filter { $0.createdAt >= start && $0.state != .denied }
+            .sorted { $0.id < $1.id }.map(line)
+        var series = Array(repeating: [Bar](), count: universe.count)
+        for (id, bar) in bars where id.index >= 0 && id.index < series.count { series[id.index].append(bar) }
+        var config = BacktestConfig(
+            engine: settings.engine,
+            simulation: SimulationConfig(
+                marketFill: .nextOpen,
+                slippage: .quotedSpread(basisPoints: QuoteModel.spreadBasisPoints, tick: Price(units: 1_000_000)),
+                commission: .ibkrFixedDefault))
+        config.tradingStart = start
+        let result = BacktestRunner.run(
+            strategy: strategy, data: MarketData(universe: universe, series: series), config: config)
+        let backtest = result.orders.filter { $0.state != .denied && $0.createdAt >= start }.sorted { $0.id < $1.id }
+            .map(line)
+        return Report(
+            heading: heading, bars: bars.count, warmupBars: warmup, live: live, backtest: backtest,
+            differences: differences(live, backtest))
+    }
+
+    /// The orders of one list missing from the other, in time order (a multiset difference, so a repeated order
+    /// counts as often as it was sent).
+    static func differences(_ live: [Line], _ backtest: [Line]) -> [(live: Line?, backtest: Line?)] {
+        var remaining = Dictionary(grouping: backtest.indices, by: { backtest[$0] })
+        var onlyLive: [Line] = []
+        for order in live {
+            if var slots = remaining[order], !slots.isEmpty {
+                slots.removeFirst()
+                remaining[order] = slots
+            } else {
+                onlyLive.append(order)
+            }
+        }
+        let onlyBacktest = remaining.values.flatMap { $0 }.sorted().map { backtest[$0] }
+        var out: [(live: Line?, backtest: Line?)] = onlyLive.map { ($0, nil) } + onlyBacktest.map { (nil, $0) }
+        out.sort { ($0.live ?? $0.backtest!).time < ($1.live ?? $1.backtest!).time }
+        return out
+    }
+}
