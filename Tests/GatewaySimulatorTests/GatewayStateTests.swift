@@ -124,6 +124,7 @@ import TradingModel
         #expect(statuses.map(\.1) == ["Submitted", "PreSubmitted", "PreSubmitted"])
     }
 
+    /// 201 with a reason, except an off-tick price: IB's error 110 (a stop or limit of 10.005 on a 0.01 tick).
     @Test(arguments: ["size 0", "minimum price variation", "buying power", "not supported"])
     func rejectionsAre201WithAReason(reason: String) {
         let order: TWSOrder
@@ -139,9 +140,25 @@ import TradingModel
         #expect(names(out) == ["errMsg", "orderStatus"])
         if case .orderStatus(let status) = out.last { #expect(status.status == "Cancelled") }
         guard case .error(let error) = out.first else { Issue.record("no error"); return }
-        #expect(error.code == 201)
+        #expect(error.code == (reason == "minimum price variation" ? 110 : 201))
         #expect(error.requestID == 1)
         #expect(error.message.contains(reason))
+    }
+
+    @Test func anOffTickStopOrModificationIs110AndAnOnTickOneIsAccepted() {
+        var state = connected()
+        let stop = sent(state.handle(
+            .placeOrder(orderID: 1, contract: stock("SYN000"), order: wireOrder("SELL", 10, "STP", aux: 9.9951)),
+            from: 1, wallTime: 0))
+        #expect(errorCodes(stop) == [110])
+        let resting = sent(state.handle(
+            .placeOrder(orderID: 2, contract: stock("SYN000"), order: wireOrder("BUY", 10, "LMT", limit: 1)), from: 1,
+            wallTime: 0))
+        #expect(errorCodes(resting).isEmpty)
+        let modified = sent(state.handle(
+            .placeOrder(orderID: 2, contract: stock("SYN000"), order: wireOrder("BUY", 10, "LMT", limit: 1.015)),
+            from: 1, wallTime: 0))
+        #expect(errorCodes(modified) == [110])
     }
 
     @Test func cancelSendsCancelledAnd202() {

@@ -182,8 +182,8 @@ import TradingModel
         let rejection = try await Self.events(orders) { event in
             if case .notice(let n) = event { return n.requestID == badID } else { return false }
         }
-        #expect(rejection.contains { event in
-            if case .notice(let n) = event { return n.code == 201 } else { return false }
+        #expect(rejection.contains { event in  // off the tick: IB's 110
+            if case .notice(let n) = event { return n.code == 110 } else { return false }
         })
 
         var resting = Self.order("BUY", "STP LMT", 10)

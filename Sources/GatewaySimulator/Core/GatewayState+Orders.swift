@@ -23,9 +23,10 @@ extension GatewayState {
         highestOrderID[clientID] = orderID
         guard let instrument = resolve(contract) else { return reject(200, TWSErrorText.noSecurityDefinition) }
         let quantity = Self.orderSize(order) ?? Quantity(units: -1)
-        // PROTOCOL.md §4: a rejection is errMsg 201 followed by a terminal orderStatus.
+        // PROTOCOL.md §4: a rejection is errMsg 201 followed by a terminal orderStatus (an off-tick price is IB's
+        // error 110, with its own text).
         func rejected(_ reason: String) -> [GatewayAction] {
-            reject(201, TWSErrorText.rejected(reason)) + sendToClient(clientID, .orderStatus(TWSOrderStatus(
+            (reason == Self.offTickText ? reject(110, reason) : reject(201, TWSErrorText.rejected(reason))) + sendToClient(clientID, .orderStatus(TWSOrderStatus(
                 orderID: orderID, status: "Cancelled", filled: 0, remaining: max(quantity, .zero).decimal,
                 parentID: order.parentID,
                 clientID: clientID)))
@@ -79,6 +80,9 @@ extension GatewayState {
         return Quantity(size.description)
     }
 
+    /// IB's error 110: a price off the contract's minimum tick.
+    static let offTickText = "The price does not conform to the minimum price variation for this contract."
+
     /// Why TWS would refuse an order, or `nil`.
     func validate(_ order: TWSOrder, instrument: SimulatedInstrument, quantity: Quantity) -> String? {
         guard quantity.units > 0 else {
@@ -128,7 +132,7 @@ extension GatewayState {
             return "Order type \(order.orderType) is not supported by the simulator"
         }
         if type != "TRAIL" && type != "TRAIL LIMIT", offTick(order.limitPrice) || offTick(order.auxPrice) {
-            return "The price does not conform to the minimum price variation for this contract."
+            return Self.offTickText
         }
         // Buying power: the initial margin (50 %) of what the order adds to the position must be available.
         let held = account.holdings[instrument.id]?.quantity.doubleValue ?? 0
@@ -225,7 +229,7 @@ extension GatewayState {
             order.action.uppercased() == existing.wire.action.uppercased()
         else { return reject(321, "Error validating request:-'modify' : cause - order type or action changed") }
         if let reason = validate(order, instrument: instrument, quantity: max(quantity - existing.filled, .zero)) {
-            return reject(201, TWSErrorText.rejected(reason))
+            return reason == Self.offTickText ? reject(110, reason) : reject(201, TWSErrorText.rejected(reason))
         }
         var updated = existing
         var wire = order
