@@ -193,7 +193,7 @@ def main():
     bad_tick = ib.placeOrder(aapl, LimitOrder("BUY", 10, round(ticker.bid * 0.9, 2) + 0.003))
     done(bad_tick, "rejection")
     check(bad_tick.orderStatus.status in ("Cancelled", "Inactive"), "invalid price increment rejected")
-    check(any(e.errorCode == 201 for e in bad_tick.log), "error 201 in the trade log")
+    check(any(e.errorCode == 110 for e in bad_tick.log), "error 110 (minimum price variation) in the trade log")
     zero = ib.placeOrder(aapl, LimitOrder("BUY", 0, tick_round(ticker.bid)))
     done(zero, "size 0 rejection")
     check(any(e.errorCode == 201 for e in zero.log), "size 0 rejected with 201")
