@@ -151,7 +151,7 @@ let package = Package(
             name: "TraderKitTests",
             dependencies: [
                 "TraderKit", "TraderConfig", "InteractiveBrokers", "Backtest", "Storage", "TradingEngine", "TradingModel",
-                "TWSClient", "Simulation",
+                "TWSClient", "Simulation", "BundledData",
             ]
         ),
         .testTarget(
@@ -186,7 +186,7 @@ let package = Package(
             name: "StorageTests",
             dependencies: [
                 "Storage", "JournalModel", "TradingModel", "GatewaySimulator", "TWSClient",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import JournalModel
 import Storage
 import Testing
@@ -145,6 +146,29 @@ struct OrderJournalTests {
             #expect(order.filledQuantity == Quantity(100) && order.state == .filled)
             #expect(try journal.fills().map(\.execID) == ["E-1", "E-2"])
             #expect(try journal.fills().map(\.orderRef) == ["O-1", "O-1"])
+        }
+    }
+
+    @Test func theFillsTableRefusesASecondRowForAnExecId() async throws {
+        // The journal checks for a known exec id before it writes; the schema's UNIQUE is the guarantee behind that
+        // check, for whatever writes past it (a second process on the same file, a hand edit, a future code path).
+        // A duplicate row would count an execution twice in the position a restart rebuilds.
+        try await withTemporaryDirectory { dir in
+            let path = dir + "/journal.sqlite"
+            let journal = try OrderJournal(path: path, durability: .processCrashSafe)
+            try journal.recordIntent(Self.intent("O-1"))
+            _ = try journal.recordFill(Self.fill("E-1", ref: "O-1", quantity: 40))
+            let database = try DatabaseQueue(path: path)
+            #expect(throws: DatabaseError.self) {
+                try database.write { db in
+                    try db.execute(
+                        sql: """
+                            INSERT INTO fills (exec_id, symbol, side, quantity, price, time)
+                            VALUES ('E-1', 'AAPL', 'buy', 40, 0, 0)
+                            """)
+                }
+            }
+            #expect(try journal.fills().map(\.execID) == ["E-1"])
         }
     }
 

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Mutation testing of the money path: plants one-line bugs from a list, one at a time, builds incrementally, runs the
+# tests and says whether they caught each bug and with which test. On demand, not in CI (docs/testing.md).
+#
+#   scripts/mutate.sh                          # every mutation in scripts/mutations.txt, the whole suite each time
+#   scripts/mutate.sh --quick                  # each mutation's `tests:` filter only (much faster; a survivor must
+#                                              #   then be re-run without --quick before it counts as one)
+#   scripts/mutate.sh journal-late-fill ...    # only these ids (with or without --quick)
+#   scripts/mutate.sh --check                  # only check that every mutation still applies (no build)
+#   MUTATIONS=my-list.txt scripts/mutate.sh    # another list; TEST_TIMEOUT (s, default 900) bounds one test run
+#
+# The list's format (scripts/mutations.txt): blocks separated by blank lines, `#` lines are comments.
+#   id:      a short name
+#   file:    the source file
+#   find:    the exact text to replace (unique in the file, or name the occurrence)
+#   replace: what replaces it
+#   occurrence: which match of `find` (1-based; only when it is not unique)
+#   tests:   a --filter regex with the tests that should catch it (used by --quick)
+#   why:     what a user would lose if the bug shipped
+#
+# Each mutant's file is restored before the next one (also on Ctrl-C). The report goes to stdout and to
+# .build/mutations/report.md; each run's test log to .build/mutations/<id>.log. Exit 0 when every mutant that
+# compiled was caught, 1 when one survived, 2 for a broken list.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+list="${MUTATIONS:-scripts/mutations.txt}"
+timeout_seconds="${TEST_TIMEOUT:-900}"
+quick=0
+check=0
+only=()
+for argument in "$@"; do
+    case "$argument" in
+        --quick) quick=1 ;;
+        --check) check=1 ;;
+        -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) only+=("$argument") ;;
+    esac
+done
+out=.build/mutations
+mkdir -p "$out"
+report="$out/report.md"
+
+# Replaces the occurrence-th (or the only) `find` in `file`; exit 3 when it is missing or ambiguous.
+apply() {
+    perl -e '
+        my ($file, $find, $replace, $occurrence) = @ARGV;
+        open(my $in, "<", $file) or exit 4; local $/; my $text = <$in>; close $in;
+        my @at; my $i = 0;
+        while (($i = index($text, $find, $i)) >= 0) { push @at, $i; $i += length($find); }
+        if ($occurrence eq "") { exit 3 if @at != 1; $occurrence = 1; }
+        exit 3 if $occurrence < 1 || $occurrence > @at;
+        substr($text, $at[$occurrence - 1], length($find)) = $replace;
+        open(my $o, ">", $file) or exit 4; print $o $text; close $o;
+    ' "$1" "$2" "$3" "$4"
+}
+
+backup=""
+target=""
+restore() { if [[ -n "$backup" ]]; then cp "$backup" "$target"; rm -f "$backup"; backup=""; fi; }
+trap 'restore; exit 130' INT TERM
+trap restore EXIT
+
+caught=0; survived=0; broken=0; total=0
+results=()
+run_one() {
+    local id="$1" file="$2" find="$3" replace="$4" occurrence="$5" tests="$6"
+    if [[ ${#only[@]} -gt 0 ]] && [[ ! " ${only[*]} " == *" $id "* ]]; then return; fi
+    total=$((total + 1))
+    if [[ ! -f "$file" ]]; then
+        echo "mutate: $id: no file $file" >&2; results+=("| $id | $file | stale: no such file | |"); broken=$((broken + 1)); return
+    fi
+    target="$file"; backup="$out/original.$$"; cp "$file" "$backup"
+    if ! apply "$file" "$find" "$replace" "$occurrence"; then
+        restore
+        echo "mutate: $id: the text to replace is not in $file exactly once (list out of date?)" >&2
+        results+=("| $id | $file | stale: text not found once | |"); broken=$((broken + 1)); return
+    fi
+    if [[ $check == 1 ]]; then restore; return; fi
+    local log="$out/$id.log" started=$SECONDS verdict catcher=""
+    printf '%-40s ' "$id"
+    if ! swift build --build-tests >"$log" 2>&1; then
+        verdict="does not compile"; broken=$((broken + 1))
+    else
+        local filter=()
+        [[ $quick == 1 && -n "$tests" ]] && filter=(--filter "$tests")
+        if timeout "$timeout_seconds" swift test --skip-build "${filter[@]}" >>"$log" 2>&1; then
+            verdict="SURVIVED"; survived=$((survived + 1))
+        else
+            verdict="caught"; caught=$((caught + 1))
+            # The failing Swift Testing tests (and XCTest cases), first three.
+            catcher=$(grep -aoE '✘ Test [^ ]+(\(.*\))? (recorded an issue|failed)|error: -\[[^]]+\]|Test Case .* failed' "$log" \
+                | sed -E 's/^✘ Test //; s/ (recorded an issue|failed)$//' | awk '!seen[$0]++' | head -3 | paste -sd ';' -)
+            [[ -z "$catcher" ]] && catcher=$(grep -q 'Terminated\|timed out' "$log" && echo "timeout" || echo "crash (see log)")
+            [[ -z "$catcher" ]] && catcher="(see $log)"
+        fi
+    fi
+    restore
+    printf '%-16s %4ds  %s\n' "$verdict" $((SECONDS - started)) "$catcher"
+    results+=("| $id | $file | $verdict | ${catcher//|/\\|} |")
+}
+
+[[ -f "$list" ]] || { echo "mutate: no list $list" >&2; exit 2; }
+echo "mutate: $list$([[ $quick == 1 ]] && echo ', each with its tests: filter (--quick)' || echo ', whole suite each')"
+declare -A field=()
+flush() {
+    if [[ -n "${field[id]:-}" ]]; then
+        if [[ -z "${field[file]:-}" || -z "${field[find]:-}" || -z "${field[replace]+set}" ]]; then
+            echo "mutate: $list: mutation ${field[id]} needs file:, find: and replace:" >&2; exit 2
+        fi
+        run_one "${field[id]}" "${field[file]}" "${field[find]}" "${field[replace]}" "${field[occurrence]:-}" "${field[tests]:-}"
+    fi
+    field=()
+}
+while IFS= read -r line || [[ -n "$line" ]]; do
+    if [[ -z "${line// }" ]]; then flush; continue; fi
+    [[ "$line" == \#* ]] && continue
+    key="${line%%:*}"; value="${line#*:}"; value="${value# }"
+    field[$key]="$value"
+done <"$list"
+flush
+
+if [[ $check == 1 ]]; then
+    echo "mutate: $total mutations, $broken stale"; [[ $broken -gt 0 ]] && exit 2; exit 0
+fi
+# Leave the build as the sources are.
+swift build --build-tests >"$out/restore.log" 2>&1 || echo "mutate: rebuilding the unmutated sources failed: $out/restore.log" >&2
+compiled=$((caught + survived))
+rate=$([[ $compiled -gt 0 ]] && echo "$((100 * caught / compiled))" || echo 0)
+{
+    echo "# Mutation run, $(date -u +%Y-%m-%dT%H:%MZ), $(git rev-parse --short HEAD)$([[ $quick == 1 ]] && echo ', --quick')"
+    echo
+    echo "| mutation | file | result | caught by |"
+    echo "|---|---|---|---|"
+    printf '%s\n' "${results[@]}"
+    echo
+    echo "$caught of $compiled caught ($rate %); $survived survived; $broken stale or not compiling; $total run."
+} >"$report"
+echo
+echo "$caught of $compiled caught ($rate %); $survived survived; $broken stale or not compiling. Report: $report"
+[[ $broken -gt 0 ]] && exit 2
+[[ $survived -gt 0 ]] && exit 1
+exit 0
