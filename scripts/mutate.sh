@@ -88,8 +88,8 @@ run_one() {
         else
             verdict="caught"; caught=$((caught + 1))
             # The failing Swift Testing tests (and XCTest cases), first three.
-            catcher=$(grep -aoE '✘ Test [^ ]+(\(.*\))? (recorded an issue|failed)|error: -\[[^]]+\]|Test Case .* failed' "$log" \
-                | sed -E 's/^✘ Test //; s/ (recorded an issue|failed)$//' | awk '!seen[$0]++' | head -3 | paste -sd ';' -)
+            catcher=$(perl -ne 'print "$1\n" if /✘ Test (".*?"|\S+) (recorded an issue|failed)/' "$log" \
+                | awk '!seen[$0]++' | head -3 | paste -sd ';' -)
             [[ -z "$catcher" ]] && catcher=$(grep -q 'Terminated\|timed out' "$log" && echo "timeout" || echo "crash (see log)")
             [[ -z "$catcher" ]] && catcher="(see $log)"
         fi

@@ -81,6 +81,24 @@ struct ReconcilerTests {
         #expect(plan.alerts.isEmpty)
     }
 
+    /// Issue 27 (a survived mutation): a correction that changes the quantity is what counts, whichever order the
+    /// broker lists the two in; the corrected execution is the one journaled.
+    @Test(arguments: [false, true])
+    func aCorrectionThatChangesTheQuantityIsTheOneThatCounts(correctionFirst: Bool) {
+        var executions = [
+            brokerExecution("0000e0d5.0000000b.01.01", ref: "IBT:q", quantity: 100),
+            brokerExecution("0000e0d5.0000000b.01.02", ref: "IBT:q", quantity: 60),
+        ]
+        if correctionFirst { executions.reverse() }
+        let plan = Reconciler.reconcile(
+            intents: [Self.intent("IBT:q", .working)],
+            broker: BrokerSnapshot(executions: executions, positions: [aapl: Quantity(60)]),
+            internalPositions: [:])
+        #expect(plan.resolution(for: "IBT:q")?.action == .markCancelled(filled: Quantity(60)))
+        #expect(plan.resolution(for: "IBT:q")?.newExecutions.map(\.executionID) == ["0000e0d5.0000000b.01.02"])
+        #expect(plan.alerts.isEmpty)
+    }
+
     /// Issue 27 (two survived mutations): an order the broker completed as Cancelled whose executions cover its
     /// whole quantity was filled (the cancel came too late); and a sell found at restart lowers the expected
     /// position, so the broker's position after it is no mismatch (and a wrong sign would be one).

@@ -107,6 +107,24 @@ struct OrderJournalTests {
         }
     }
 
+    /// Issue 27 (a survived mutation): the same execId at another price is a conflict too, never a silent repeat
+    /// (a corrected execution reported under the old id would otherwise leave the journal's price wrong unnoticed).
+    @Test func aKnownExecIdAtAnotherPriceIsAConflict() async throws {
+        try await withTemporaryDirectory { dir in
+            let journal = try OrderJournal(path: dir + "/journal.sqlite", durability: .processCrashSafe)
+            try journal.recordIntent(Self.intent("O-1"))
+            _ = try journal.recordFill(Self.fill("E-1", ref: "O-1", quantity: 40))
+            var repriced = Self.fill("E-1", ref: "O-1", quantity: 40)
+            repriced.price = Price("187.30")!
+            guard case .conflict(let text) = try journal.recordFill(repriced) else {
+                Issue.record("not a conflict")
+                return
+            }
+            #expect(text.contains("187.2") && text.contains("187.3"), "\(text)")
+            #expect(try journal.fills().map(\.price) == [Price("187.2")!])
+        }
+    }
+
     /// Issue 27 (a survived mutation): an execution that arrives after the cancel and completes the quantity moves
     /// the cancelled intent to filled (a restart must not believe shares are missing); a partial one leaves it
     /// cancelled with its filled quantity.

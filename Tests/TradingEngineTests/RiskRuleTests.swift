@@ -34,6 +34,20 @@ import TradingModel
         #expect(SettledCashRule().evaluate(buy, in: cash)?.rule == .settledCash)
     }
 
+    /// Issue 27 (survived mutations): the caps stop what adds risk, never a sale that takes exposure off, nor an
+    /// addition to a position already counted among the open ones.
+    @Test func exitsAndAddsToAHeldPositionPassTheCountAndExposureCaps() {
+        var over = view(isEntry: false)
+        over.postTradeGrossExposure = Money(200_000)
+        #expect(MaxGrossExposureRule(maxRatio: 1).evaluate(.market(E.a, .sell, Quantity(100)), in: over) == nil)
+        var held = view()
+        held.activePositionCount = 3
+        held.pendingQuantity = Quantity(100)  // bought, not yet filled: the position is one of the three
+        #expect(MaxActivePositionsRule(maxCount: 3).evaluate(buy, in: held) == nil)
+        held.pendingQuantity = .zero
+        #expect(MaxActivePositionsRule(maxCount: 3).evaluate(buy, in: held)?.rule == .maxActivePositions)
+    }
+
     @Test func grossExposureRatio() {
         var v = view()
         v.postTradeGrossExposure = Money(150_001)
