@@ -111,6 +111,7 @@ private func healthRun<S: Strategy>(
             switch milestone {
             case .reconnected(let generation): timeline.add("reconnected(\(generation))")
             case .subscribed(let generation, let feed): timeline.add("subscribed(\(generation), \(feed))")
+            default: break
             }
         }
         configuration.engineEventObserver = { event, _ in timeline.engine(event) }

@@ -90,6 +90,34 @@ struct RestartNamespaceAndCashTests {
         #expect(CashRestore.fillCommissions(fills, upTo: 0, account: "DU1", universe: ["MSFT"]) == .zero)
     }
 
+    @Test func positionsTheBrokerNoLongerHoldsLeaveAtTheirJournalCostNotAtNothing() {
+        // The bot bought 100 AAPL at 150 and 50 more at 156 (average 152) before the checkpoint; a fresh gateway (or
+        // a sale by hand in TWS that the execution list no longer shows) leaves the broker with none. Booked at 0,
+        // the restart would show a $15,200 loss that never happened.
+        let checkpoint = JournalCashCheckpoint(
+            time: t0, account: "DU1", cash: Money(100_000 - 15_000 - 7_800), commissions: .zero, fillCheckpoint: 2,
+            fillCommissions: .zero, positions: ["AAPL": Quantity(150)])
+        let fills = [Self.fill(1, "AAPL", .buy, 100, 150, commission: nil), Self.fill(2, "AAPL", .buy, 50, 156, commission: nil)]
+        let outcome = CashRestore.restore(
+            checkpoint: checkpoint, fills: fills, account: "DU1", universe: ["AAPL"], brokerPositions: [:],
+            averageCosts: [:])
+        #expect(outcome.cash == Money(100_000))
+        #expect(outcome.adjustments == [
+            "AAPL: broker holds 0, journal fills give 150; the broker lists no execution for the 150 gone: taken out "
+                + "at their journal cost 152, no P&L assumed. Check the account in TWS",
+        ])
+        // Part of it gone: the rest stays, the part gone leaves at the same cost.
+        let partly = CashRestore.restore(
+            checkpoint: checkpoint, fills: fills, account: "DU1", universe: ["AAPL"],
+            brokerPositions: ["AAPL": Quantity(50)], averageCosts: ["AAPL": Price(152)])
+        #expect(partly.cash == Money(100_000 - 50 * 152))
+        // Fills that do not add up to the position (a journal that does not reach back): the broker's cost, as before.
+        let short = CashRestore.restore(
+            checkpoint: checkpoint, fills: [Self.fill(2, "AAPL", .buy, 50, 156, commission: nil)], account: "DU1", universe: ["AAPL"],
+            brokerPositions: ["AAPL": Quantity(50)], averageCosts: ["AAPL": Price(152)])
+        #expect(short.cash == Money(100_000 - 15_000 - 7_800 + 100 * 152))
+    }
+
     // MARK: - Unknown orders, resend age
 
     @Test func unknownOpenOrdersOfABotRunAreListedManualOnesOnlyAlerted() {

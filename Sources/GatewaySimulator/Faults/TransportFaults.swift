@@ -29,6 +29,9 @@ public enum FaultCommand: Sendable, Equatable {
     /// A gateway restart: every socket closes and the listener goes down for this many seconds (connects are
     /// refused), then listens again on the same port; orders, positions and executions are kept.
     case restart(seconds: Double)
+    /// A new gateway process on the same port: as `restart`, and the account's positions, cash, orders and
+    /// executions are gone (the broker's books changed behind the bot's back).
+    case freshRestart(seconds: Double)
     /// 1100 now.
     case connectivityLost
     /// 1101 (data lost) or 1102 (maintained).
@@ -58,7 +61,7 @@ public enum FaultCommand: Sendable, Equatable {
     /// with it (a quote line that fails while the connection stays up).
     case failQuotes(refusals: Int)
 
-    /// Parses one command line: `drop`, `drop-after N`, `drop-after-order N`, `restart [T]`, `lost`,
+    /// Parses one command line: `drop`, `drop-after N`, `drop-after-order N`, `restart [T]`, `restart-fresh [T]`, `lost`,
     /// `restored [lost|kept]`, `farm CODE`, `delay S`, `reorder`, `reject [reason…]`, `duplicate-exec`,
     /// `stall-history`, `lost-after-order`, `advance S`, `freeze`, `thaw`, `fail-quotes [N]`.
     /// An optional leading `at SECONDS` is handled by `FaultScript`.
@@ -83,6 +86,8 @@ public enum FaultCommand: Sendable, Equatable {
         case "drop-after": return number().map { .dropAfterMessages(Int($0)) }
         case "drop-after-order": return number().map { .dropAfterOrders(Int($0)) }
         case "restart": return arguments.isEmpty ? .restart(seconds: 5) : number().map { .restart(seconds: $0) }
+        case "restart-fresh":
+            return arguments.isEmpty ? .freshRestart(seconds: 5) : number().map { .freshRestart(seconds: $0) }
         case "lost": return none(.connectivityLost)
         case "restored":
             switch arguments {
@@ -112,7 +117,7 @@ public enum FaultCommand: Sendable, Equatable {
     /// The range of each command's number: counts are whole, seconds may have decimals. A restart or a delay
     /// longer than an hour is a mistake, not a drill; `advance` moves the replay clock by up to ~116 days.
     public static let ranges: [String: ClosedRange<Double>] = [
-        "drop-after": 0...1_000_000, "drop-after-order": 1...1_000_000, "restart": 0...3_600, "farm": 2103...2106,
+        "drop-after": 0...1_000_000, "drop-after-order": 1...1_000_000, "restart": 0...3_600, "restart-fresh": 0...3_600, "farm": 2103...2106,
         "delay": 0...3_600, "advance": 0...10_000_000, "fail-quotes": 0...1_000_000,
     ]
 

@@ -157,6 +157,10 @@ actor GatewayHub {
             // connection accepted just before it closed.
             faults.refuseUntil = wallTime() + seconds
             dropAll()
+        case .freshRestart(let seconds):
+            faults.refuseUntil = wallTime() + seconds
+            dropAll()
+            state = GatewayState(data: state.data, configuration: state.configuration, start: state.now)
         case .connectivityLost:
             perform(state.connectivityLost())
         case .connectivityRestored(let lost):

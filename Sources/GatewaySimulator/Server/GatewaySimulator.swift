@@ -55,7 +55,11 @@ public final class GatewaySimulator: Sendable {
     /// is back, or after 2 s, so a caller can connect right away).
     public func apply(_ fault: FaultCommand) async {
         await hub.apply(fault)
-        guard case .restart(let seconds) = fault else { return }
+        let seconds: Double
+        switch fault {
+        case .restart(let pause), .freshRestart(let pause): seconds = pause
+        default: return
+        }
         await listener.close(for: seconds)
         guard seconds == 0 else { return }
         for _ in 0..<200 where !(await listener.isUp) {

@@ -71,6 +71,9 @@ public struct LiveRunnerConfiguration: Sendable {
     public var resilience = ResilienceSettings()
     /// Quotes (reqMktData) beside the bars: `auto` as the strategy asks (`Strategy.usesQuotes`), `on`, `off`.
     public var quotes = QuoteSubscriptionMode.auto
+    /// The engine's positions against the broker's: how often, and whether a difference pauses entries
+    /// (`health.positionCheck`, `health.positionMismatch`; `nil`: never).
+    public var positionCheck: PositionCheckSettings? = PositionCheckSettings()
     /// Told of every engine event the run handles (warm-up bars included), after its commands went to the broker,
     /// with the engine's open order count; for the backtest parity test and the latency benchmark (`nil`: no cost).
     public var engineEventObserver: (@Sendable (EngineEvent, _ openOrders: Int) -> Void)?

@@ -181,6 +181,7 @@ extension SessionDriver {
                 case .openOrders: answer = .openOrders(try await connection.allOpenOrders())
                 case .completedOrders: answer = .completedOrders(try await connection.completedOrderList())
                 case .serverTime: answer = .serverTime(try await connection.currentTime())
+                case .positions: answer = .positions(try await connection.positions())
                 case .journalRestart, .beginRun: return
                 }
                 inbox.yield(.answer(tag, answer))

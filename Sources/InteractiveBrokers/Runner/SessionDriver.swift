@@ -196,6 +196,7 @@ extension SessionSettings {
         resendPolicy = configuration.resendPolicy
         unknownOrders = configuration.unknownOrders
         quotes = configuration.quotes
+        positionCheck = configuration.positionCheck
         self.processID = processID
         let resilience = configuration.resilience
         self.resilience.gracePeriod = resilience.gracePeriod

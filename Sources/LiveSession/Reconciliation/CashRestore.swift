@@ -15,7 +15,10 @@ import TradingModel
 ///    commission (`Portfolio.apply`), and the expected positions move by it. Fills of `ibtrader order` in the same
 ///    account and symbols count too: the restart adopts the broker's positions, so their cost must be paid.
 /// 3. Where the broker's position still differs from checkpoint + fills (an execution the broker no longer lists,
-///    a transfer), the difference is booked at the broker's average cost — the rule of a first run — and said.
+///    a transfer), the difference is booked and said. Shares the broker holds beyond the fills are bought at the
+///    broker's average cost (the rule of a first run). Shares the fills give but the broker no longer holds (closed
+///    by hand, a gateway that lost its books) leave at their own average cost from the journal's fills: no P&L is
+///    assumed for a sale nobody saw. Booking them at nothing would show their whole value as a loss.
 ///
 /// ```swift
 /// let restored = CashRestore.restore(checkpoint: latest, fills: journal.fills(), account: "DU1",
@@ -75,12 +78,43 @@ public enum CashRestore {
             let believed = expected[symbol] ?? .zero
             guard broker != believed else { continue }
             let difference = broker - believed
+            let shrank = broker.magnitude < believed.magnitude && (broker.isZero || (broker.units > 0) == (believed.units > 0))
+            if shrank, let own = journalCost(of: symbol, holding: believed, fills: fills, account: account) {
+                cash -= Money(price: own, quantity: difference)
+                adjustments.append(
+                    "\(symbol): broker holds \(broker), journal fills give \(believed); the broker lists no execution "
+                        + "for the \(difference.magnitude) gone: taken out at their journal cost \(own), no P&L assumed. "
+                        + "Check the account in TWS")
+                continue
+            }
             let cost = averageCosts[symbol] ?? .zero
             cash -= Money(price: cost, quantity: difference)
             adjustments.append(
                 "\(symbol): broker holds \(broker), journal fills give \(believed); \(difference) booked at \(cost)")
         }
         return Outcome(cash: cash, commissions: commissions, fillsApplied: applied, adjustments: adjustments)
+    }
+
+    /// The average cost of `holding` from the account's journaled fills of `symbol`, replayed in journal order
+    /// (`nil` when they do not add up to `holding`: the journal does not reach back to the position's start).
+    static func journalCost(of symbol: Symbol, holding: Quantity, fills: [JournalFill], account: String) -> Price? {
+        var quantity: Int64 = 0
+        var average: Int64 = 0
+        for fill in fills where fill.symbol == symbol && (fill.account ?? account) == account {
+            let delta = fill.side == .buy ? fill.quantity.units : -fill.quantity.units
+            let after = quantity + delta
+            if quantity == 0 || (quantity > 0) == (delta > 0) {
+                let cost = Int128(average) * Int128(quantity) + Int128(fill.price.units) * Int128(delta)
+                average = after == 0 ? 0 : Int64(clamping: cost / Int128(after))
+            } else if after == 0 {
+                average = 0
+            } else if (after > 0) != (quantity > 0) {
+                average = fill.price.units
+            }
+            quantity = after
+        }
+        guard quantity == holding.units, quantity != 0 else { return nil }
+        return Price(units: average)
     }
 
     /// The commissions of the account's fills up to a checkpoint (`JournalCashCheckpoint.fillCommissions`).

@@ -30,6 +30,32 @@ public enum LiveRunnerMilestone: Sendable, Equatable, Codable {
     case subscribed(generation: Int, feed: Int)
     /// The connection was re-established (generation 1 is the first reconnect).
     case reconnected(generation: Int)
+    /// The engine's positions differ from the broker's, confirmed by a second look (symbol, engine, broker).
+    case positionMismatch([PositionDifference])
+    /// After a mismatch, the positions agree again.
+    case positionsAgree
+}
+
+/// One instrument's position as the engine and the broker see it.
+public struct PositionDifference: Sendable, Hashable, Codable {
+    /// The symbol.
+    public var symbol: Symbol
+    /// The engine's position.
+    public var engine: Quantity
+    /// The broker's position.
+    public var broker: Quantity
+
+    /// Creates a difference.
+    public init(symbol: Symbol, engine: Quantity, broker: Quantity) {
+        self.symbol = symbol
+        self.engine = engine
+        self.broker = broker
+    }
+
+    /// "AAPL 539 here, 0 at the broker; GOOG …".
+    public static func describe(_ differences: [PositionDifference]) -> String {
+        differences.map { "\($0.symbol) \($0.engine) here, \($0.broker) at the broker" }.joined(separator: "; ")
+    }
 }
 
 /// What a run did.

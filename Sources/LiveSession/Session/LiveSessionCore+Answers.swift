@@ -46,6 +46,8 @@ extension LiveSessionCore {
             stopResyncAnswered({ $0.openOrders = orders }, at: now, &out)
         case (.finalBrokerState, .brokerState(let answers)):
             finalSnapshot(answers, &out)
+        case (.positionCheck, .positions(let positions)):
+            positionsAnswered(positions, at: now, &out)
         default:
             out.log(.error, "unexpected answer to \(purpose): \(answer.kind)")
             failed(purpose, .unanswered("unexpected answer"), at: now, &out)
@@ -95,6 +97,8 @@ extension LiveSessionCore {
         case .stopExecutions, .stopOpenOrders:
             out.log(.warning, "final resynchronization failed: \(failure)")
             stopResyncAnswered({ $0.failed = true }, at: now, &out)
+        case .positionCheck:
+            positionCheckFailed(failure, at: now, &out)
         case .finalBrokerState:
             out.log(.error, "final broker snapshot failed: \(failure)")
             finishRun(brokerPositions: [:], &out)
@@ -113,6 +117,7 @@ extension SessionAnswer {
         case .openOrders: "open orders"
         case .completedOrders: "completed orders"
         case .serverTime: "server time"
+        case .positions: "positions"
         case .journalRestart: "journal data"
         case .run: "journal run"
         }

@@ -236,6 +236,8 @@ extension LiveSessionCore {
         guard resync.failed || (resync.executions != nil && resync.openOrders != nil && resync.completedOrders != nil)
         else { return }
         applyResync(resync, &out)
+        // What the resynchronization applied is in the engine now: compare with the broker's positions.
+        schedulePositionCheck(at: now)
         recovery?.current = nil
         advanceRecovery(at: now, &out)
     }

@@ -249,6 +249,7 @@ extension LiveSessionCore {
         deferredOrders = []
         for event in waiting { orderEvent(event, &out) }
         nextExecutionSync = now + settings.summaryInterval
+        positionCheck.nextAt = settings.positionCheck?.interval.map { now + $0 }
         if stopping != nil {
             phase = .stopping
             beginStop(at: now, &out)

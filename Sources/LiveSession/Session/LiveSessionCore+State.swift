@@ -22,6 +22,7 @@ enum Purpose: Sendable, Equatable {
     case stopExecutions
     case stopOpenOrders
     case finalBrokerState
+    case positionCheck
 }
 
 /// The start-up's progress.
@@ -140,4 +141,7 @@ enum EntryPause: Hashable, Sendable {
     case backfill
     /// The journal failed a write: nothing new is sent until it works again.
     case journal
+    /// The engine's positions differ from the broker's (`health.positionMismatch: pause`): an exit sized on the
+    /// engine's position could open the opposite one at the broker.
+    case positionMismatch
 }

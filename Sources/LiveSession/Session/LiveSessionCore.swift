@@ -70,6 +70,7 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     var heartbeat = HeartbeatState()
     var nextSummary: Timestamp
     var nextExecutionSync: Timestamp?
+    var positionCheck = PositionCheckState()
     var run: JournalRun?
     var journaledRisk: RiskBaseline?
     var journaledEfficiency: JournalOrderEfficiency?
@@ -278,6 +279,8 @@ public struct SessionCounts: Sendable, Equatable {
     public var resubscriptions = 0
     public var resynchronizations = 0
     public var backfilledBars = 0
+    /// Checks of the positions against the broker's answered.
+    public var positionChecks = 0
 }
 
 /// Actions being collected for one input.

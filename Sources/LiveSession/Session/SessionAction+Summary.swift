@@ -54,6 +54,7 @@ extension SessionRequest {
         case .openOrders: "open orders"
         case .completedOrders: "completed orders"
         case .serverTime: "server time"
+        case .positions: "the account's positions"
         case .journalRestart: "the journal's restart state"
         case .beginRun: "a journal run"
         }
@@ -83,6 +84,9 @@ extension SessionMilestone {
         switch self {
         case .runner(.subscribed(let generation, let feed)): "subscribed (connection \(generation), feed \(feed))"
         case .runner(.reconnected(let generation)): "reconnected (\(generation))"
+        case .runner(.positionMismatch(let differences)):
+            "positions differ from the broker's (\(PositionDifference.describe(differences)))"
+        case .runner(.positionsAgree): "positions agree with the broker's"
         case .connectivity(let milestone): milestone.summary
         }
     }

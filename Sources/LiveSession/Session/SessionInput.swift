@@ -92,6 +92,8 @@ public enum SessionAnswer: Sendable, Equatable, Codable {
     case completedOrders([TWSCompletedOrder])
     /// reqCurrentTime (epoch seconds).
     case serverTime(Int64)
+    /// reqPositions.
+    case positions([TWSPosition])
     /// What the journal knows for a restart.
     case journalRestart(JournalRestartData)
     /// The run the journal allocated.

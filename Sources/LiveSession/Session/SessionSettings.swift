@@ -54,6 +54,9 @@ public struct SessionSettings: Sendable, Equatable, Codable {
     public var resilience = SessionResilience()
     /// Quotes (reqMktData) beside the bars.
     public var quotes = QuoteSubscriptionMode.auto
+    /// The check of the engine's positions against the broker's (`nil`: never; a session log of a run before the
+    /// check existed decodes as `nil`, as that run did).
+    public var positionCheck: PositionCheckSettings? = PositionCheckSettings()
     /// The strategy's name in the run key (`RunKey.strategyName` of its type, without a timeout wrapper).
     public var strategyName: String
     /// This process (the namespace of a run without a journal).
@@ -91,4 +94,23 @@ public struct SessionResilience: Sendable, Equatable, Codable {
 
     /// Creates the defaults.
     public init() {}
+}
+
+/// When the engine's positions are compared with the broker's, and what a difference does (`health.positionCheck`,
+/// `health.positionMismatch`).
+public struct PositionCheckSettings: Sendable, Equatable, Codable {
+    /// How often while running (`nil`: only after a reconnect).
+    public var interval: TimeSpan? = .minutes(5)
+    /// A difference is checked again after this long and raised only if it is still there: an execution report and
+    /// the broker's position can cross on the wire.
+    public var confirmAfter: TimeSpan = .seconds(15)
+    /// A confirmed difference pauses new orders until the positions agree again (else it is an ALERT only).
+    public var pausesEntries = true
+
+    /// Every 5 minutes, confirmed after 15 s, pausing entries.
+    public init(interval: TimeSpan? = .minutes(5), confirmAfter: TimeSpan = .seconds(15), pausesEntries: Bool = true) {
+        self.interval = interval
+        self.confirmAfter = confirmAfter
+        self.pausesEntries = pausesEntries
+    }
 }

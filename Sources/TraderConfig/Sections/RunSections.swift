@@ -1,7 +1,11 @@
-/// `health:` the event loop's watchdog.
+/// `health:` the event loop's watchdog and the check of the positions against the broker's.
 public struct HealthSettings: Hashable, Sendable {
     /// No input taken by the event loop for this long raises a critical ALERT (zero: off).
     public var stuckLoopTimeout: Duration = .seconds(30)
+    /// How often a running bot compares its positions with the broker's (`nil`: only after a reconnect).
+    public var positionCheck: Duration? = .seconds(300)
+    /// What a confirmed difference does: `pause` new orders until they agree, or `alert` only.
+    public var positionMismatch = "pause"
 
     /// Creates the defaults.
     public init() {}
@@ -16,6 +20,14 @@ public struct HealthSettings: Hashable, Sendable {
                     value == .zero || value >= .seconds(2) ? nil : "must be 0s (off) or at least 2s (the idle loop ticks every second)"
                 },
                 summary: "No input taken by the event loop for this long raises a critical ALERT (0s: off)."),
+            .value(
+                "positionCheck", \.positionCheck, ConfigKind.duration(.seconds(10) ... .seconds(86_400)).optional,
+                summary: "run: compare the bot's positions with the broker's this often, and after every reconnect "
+                    + "(none: after reconnects only). A difference seen twice, 15 s apart, is an ALERT."),
+            .value(
+                "positionMismatch", \.positionMismatch, .choice(["pause", "alert"]),
+                summary: "run: a confirmed position difference stops new orders until the positions agree (pause; "
+                    + "working orders stay), or is an ALERT only (alert)."),
         ])
     }
 }

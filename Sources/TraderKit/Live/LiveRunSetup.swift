@@ -76,6 +76,9 @@ public enum LiveRunSetup {
         configuration.quotes = QuoteSubscriptionMode(rawValue: settings.data.quotes) ?? .auto
         configuration.resendPolicy = ResendPolicy(maxAge: TimeSpan(nanoseconds: settings.orders.resendMaxAge.nanosecondsValue))
         configuration.unknownOrders = settings.orders.unknownOrders == "cancel" ? .cancel : .adopt
+        configuration.positionCheck = PositionCheckSettings(
+            interval: settings.health.positionCheck.map { TimeSpan(nanoseconds: $0.nanosecondsValue) },
+            pausesEntries: settings.health.positionMismatch == "pause")
         configuration.crashPoint = options.crashPoint
         return configuration
     }

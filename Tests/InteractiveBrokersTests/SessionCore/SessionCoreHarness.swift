@@ -103,6 +103,7 @@ struct SessionCoreHarness<S: Strategy> {
         case .openOrders: return .openOrders([])
         case .completedOrders: return .completedOrders([])
         case .serverTime: return .serverTime(start.nanoseconds / 1_000_000_000)
+        case .positions: return .positions([])
         case .journalRestart: return .journalRestart(JournalRestartData())
         case .beginRun: return .run(JournalRun(number: 1, startedAt: start, account: "DU111"))
         }

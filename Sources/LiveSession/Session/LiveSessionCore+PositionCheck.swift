@@ -1,0 +1,110 @@
+import JournalModel
+import TWSProtocol
+import TradingEngine
+import TradingModel
+
+/// The position check's state: when the next look is due and what the last looks saw.
+struct PositionCheckState: Sendable {
+    /// When the next check is due (`nil`: none planned).
+    var nextAt: Timestamp?
+    /// A request is under way.
+    var inFlight = false
+    /// The differences of the last check, waiting for a second look to confirm them.
+    var suspected: [PositionDifference]?
+    /// The differences raised as an ALERT (empty: none open).
+    var alerted: [PositionDifference] = []
+}
+
+// The engine's positions against the broker's (`health.positionCheck`): after every reconnect's resynchronization and
+// every interval while running. A difference seen twice, `confirmAfter` apart, is an ALERT, journaled, and by default
+// pauses new orders until the positions agree again (working orders, protective stops among them, stay): an exit
+// sized on a position the broker does not hold would open the opposite one (a gateway that lost its state, a
+// position closed by hand in TWS).
+extension LiveSessionCore {
+    /// Plans a check now (after a reconnect): the tick sends it once the recovery is over.
+    mutating func schedulePositionCheck(at now: Timestamp) {
+        guard settings.positionCheck != nil else { return }
+        positionCheck.nextAt = min(positionCheck.nextAt ?? now, now)
+    }
+
+    /// On the tick: the check when due, connected and not recovering.
+    mutating func positionCheckTick(at now: Timestamp, _ out: inout Actions) {
+        guard settings.positionCheck != nil, connected, recovery == nil, stopping == nil, !positionCheck.inFlight,
+            let at = positionCheck.nextAt, now >= at
+        else { return }
+        positionCheck.inFlight = true
+        positionCheck.nextAt = nil
+        _ = request(.positions, for: .positionCheck, &out)
+    }
+
+    mutating func positionsAnswered(_ positions: [TWSPosition], at now: Timestamp, _ out: inout Actions) {
+        positionCheck.inFlight = false
+        guard let check = settings.positionCheck, case .running = phase else { return }
+        counts.positionChecks += 1
+        let broker = SnapshotMapping.snapshot(
+            BrokerAnswers(openOrders: [], executions: [], positions: positions), context: desk.mappingContext
+        ).0.positions
+        let differences = ids.compactMap { id -> PositionDifference? in
+            let mine = engine.portfolio.position(for: id).quantity
+            let theirs = broker[id] ?? .zero
+            return mine == theirs ? nil : PositionDifference(symbol: universe[id].symbol, engine: mine, broker: theirs)
+        }
+        guard !differences.isEmpty else {
+            positionCheck.suspected = nil
+            if !positionCheck.alerted.isEmpty {
+                positionCheck.alerted = []
+                let text =
+                    "positions agree with the broker's again"
+                    + (entryPauses.contains(.positionMismatch) ? "; new orders resume" : "")
+                out.log(.notice, text)
+                journalPositionEvent(text, &out)
+                setEntryPause(.positionMismatch, false)
+                out.append(.milestone(.runner(.positionsAgree)))
+            }
+            plan(check.interval.map { now + $0 }, &out)
+            return
+        }
+        guard positionCheck.suspected != nil else {
+            // First sighting: an execution report may be on its way. Look again before raising anything.
+            positionCheck.suspected = differences
+            out.log(
+                .info,
+                "positions differ from the broker's (\(PositionDifference.describe(differences))); checking again in "
+                    + Self.text(check.confirmAfter))
+            plan(now + check.confirmAfter, &out)
+            return
+        }
+        if differences != positionCheck.alerted {
+            positionCheck.alerted = differences
+            let consequence =
+                check.pausesEntries
+                ? "No new orders until they agree (health.positionMismatch: pause); working orders stay. Compare "
+                    + "with TWS's portfolio"
+                : "Trading goes on (health.positionMismatch: alert). Compare with TWS's portfolio"
+            let text = "ALERT: positions differ from the broker's: \(PositionDifference.describe(differences)). \(consequence)"
+            out.log(.critical, text)
+            journalPositionEvent(text, &out)
+            if check.pausesEntries { setEntryPause(.positionMismatch, true) }
+            out.append(.milestone(.runner(.positionMismatch(differences))))
+        }
+        // Keep looking, so the pause ends when the books agree again.
+        plan(now + (check.interval ?? .minutes(1)), &out)
+    }
+
+    mutating func positionCheckFailed(_ failure: SessionFailure, at now: Timestamp, _ out: inout Actions) {
+        positionCheck.inFlight = false
+        guard let check = settings.positionCheck, stopping == nil else { return }
+        out.log(.warning, "position check failed: \(failure)")
+        plan(now + (check.interval ?? check.confirmAfter), &out)
+    }
+
+    private mutating func plan(_ at: Timestamp?, _ out: inout Actions) {
+        positionCheck.nextAt = at
+        if let at { out.append(.wakeUp(at: at)) }
+    }
+
+    private func journalPositionEvent(_ text: String, _ out: inout Actions) {
+        guard settings.journaled else { return }
+        out.append(.journal(.event(.reconciliation, text, at: dataTime)))
+    }
+}
