@@ -15,6 +15,13 @@ import TradingModel
         #expect(commission(.ibkrFixedDefault, shares: 10_000, price: "0.10") == Money(10))  // 50 capped at 10
     }
 
+    /// Issue 27 (a survived mutation): IB's cap of 1 % of the trade value wins over the minimum, so a small trade
+    /// never pays the minimum in full (IBKR's published rule: "minimum per order … maximum 1 % of trade value").
+    @Test func theOnePercentCapWinsOverTheMinimum() {
+        #expect(commission(.ibkrFixedDefault, shares: 10, price: "5") == Money("0.50")!)  // min 1.00, cap 0.50
+        #expect(commission(.ibkrTieredDefault, shares: 1, price: "10") == Money("0.10")!)  // min 0.35, cap 0.10
+    }
+
     @Test func ibkrTieredUsesMonthToDateVolume() {
         var c = CommissionCalculator(model: .ibkrTieredDefault)
         let jan = T.time(0)
