@@ -125,6 +125,27 @@ struct ReconcilerTests {
         #expect(plan.alerts.isEmpty, "100 + 100 bought − 40 sold = 160 at the broker: \(plan.alerts)")
     }
 
+    /// Issue 27 (a survived mutation): an order IB made Inactive after part of it executed is not a rejection: its
+    /// executions are kept (cancelled with 40 filled); one that never executed is rejected.
+    @Test func anInactiveOrderKeepsWhatItExecuted() {
+        func plan(executed: Int64) -> ReconciliationPlan {
+            Reconciler.reconcile(
+                intents: [Self.intent("IBT:i", .working)],
+                broker: BrokerSnapshot(
+                    completedOrders: [
+                        BrokerOrderSnapshot(
+                            orderRef: "IBT:i", brokerOrderID: 5, permID: 55, status: .inactive,
+                            totalQuantity: Quantity(100)),
+                    ],
+                    executions: executed > 0 ? [brokerExecution("i1", ref: "IBT:i", quantity: executed)] : [],
+                    positions: executed > 0 ? [aapl: Quantity(executed)] : [:]),
+                internalPositions: [:])
+        }
+        #expect(plan(executed: 40).resolution(for: "IBT:i")?.action == .markCancelled(filled: Quantity(40)))
+        #expect(plan(executed: 40).resolution(for: "IBT:i")?.newExecutions.count == 1)
+        #expect(plan(executed: 0).resolution(for: "IBT:i")?.action == .markRejected)
+    }
+
     @Test func positionDifferencesAreFlagged() {
         let plan = Reconciler.reconcile(
             intents: [], broker: BrokerSnapshot(positions: [aapl: Quantity(10)]), internalPositions: [msft: Quantity(5)]
