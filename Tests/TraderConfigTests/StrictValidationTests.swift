@@ -62,11 +62,27 @@ import TraderConfig
         ("risk: {volatilitySymbol: VIX}", "risk.volatilitySymbol", "volatilityThreshold"),
         ("risk: {rapidLossPercent: 5}", "risk.rapidLossPercent", "rapidLossWindow"),
         ("logging: {level: loud}", "logging.level", "one of trace"),
+        ("universe: {sectors: [AAPL]}", "universe.sectors", "a mapping of symbols to sector names"),
+        ("universe: {sectors: {AAPL: ''}}", "universe.sectors.AAPL", "expected a sector name"),
+        ("universe: {sectors: {'AA PL!': Tech}}", "universe.sectors.AA PL!", "not a symbol"),
+        ("health: {positionCheck: 1s}", "health.positionCheck", "10s to 1d"),
+        ("health: {positionMismatch: ignore}", "health.positionMismatch", "pause"),
     ])
     func valuesOutOfRange(yaml: String, key: String, allowed: String) throws {
         let error = try #require(loadError(yaml), "\(yaml) loaded")
         #expect(error.key == key, "\(error)")
         #expect(error.message.contains(allowed), "\(error)")
+    }
+
+    @Test func sectorsAndThePositionCheckAsAPersonWritesThem() throws {
+        let loaded = try load("""
+            universe: {symbols: [AAPL, XOM], sectors: {AAPL: Technology, xom: Energy}}
+            health: {positionCheck: none, positionMismatch: alert}
+            """)
+        #expect(loaded.settings.universe.sectors == ["AAPL": "Technology", "XOM": "Energy"])
+        #expect(loaded.settings.health.positionCheck == nil)
+        #expect(loaded.settings.health.positionMismatch == "alert")
+        #expect(try load("{}").settings.health.positionCheck == .seconds(300))
     }
 
     @Test func leverageNeedsAllowLeverage() throws {

@@ -74,6 +74,8 @@ public struct LiveRunnerConfiguration: Sendable {
     /// The engine's positions against the broker's: how often, and whether a difference pauses entries
     /// (`health.positionCheck`, `health.positionMismatch`; `nil`: never).
     public var positionCheck: PositionCheckSettings? = PositionCheckSettings()
+    /// Sectors by symbol for the sector limit (`universe.sectors`; others from their contract details).
+    public var sectors: [Symbol: String] = [:]
     /// Told of every engine event the run handles (warm-up bars included), after its commands went to the broker,
     /// with the engine's open order count; for the backtest parity test and the latency benchmark (`nil`: no cost).
     public var engineEventObserver: (@Sendable (EngineEvent, _ openOrders: Int) -> Void)?

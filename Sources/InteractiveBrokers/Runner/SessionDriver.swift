@@ -197,6 +197,7 @@ extension SessionSettings {
         unknownOrders = configuration.unknownOrders
         quotes = configuration.quotes
         positionCheck = configuration.positionCheck
+        sectors = configuration.sectors.isEmpty ? nil : configuration.sectors
         self.processID = processID
         let resilience = configuration.resilience
         self.resilience.gracePeriod = resilience.gracePeriod

@@ -74,6 +74,10 @@ extension LiveSessionCore {
             // Order prices go on the contract's tick (IB rejects others with error 110).
             engine.setTickSize(Price(approximately: first.minTick), for: id)
         }
+        if engine.sector(of: id).isEmpty, !first.industry.isEmpty {
+            // No sector configured: IB's industry ("Technology", "Financial"), so the sector limit has buckets.
+            engine.setSector(first.industry, for: id)
+        }
         if aggregator.sessions.isEmpty {
             // The strategy's bars start at the open and a daily bar ends at the close (the first contract's hours).
             let hours = settings.outsideRegularTradingHours ? first.tradingHours : first.liquidHours

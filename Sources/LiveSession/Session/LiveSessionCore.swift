@@ -94,7 +94,11 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     ///   - now: the wall clock at start (data time starts here until the first bar).
     public init(strategy: S, settings: SessionSettings, now: Timestamp) {
         self.settings = settings
-        universe = Universe(symbols: settings.symbols)
+        var universe = Universe(symbols: settings.symbols)
+        for (symbol, sector) in settings.sectors ?? [:] {
+            if let id = universe.id(of: symbol) { universe.setSector(sector, for: id) }
+        }
+        self.universe = universe
         ids = (0..<universe.count).map { InstrumentID(index: $0) }
         engine = EngineCore(universe: universe, strategy: strategy, config: settings.engine)
         desk = OrderDesk(

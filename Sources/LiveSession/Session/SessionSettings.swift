@@ -57,6 +57,9 @@ public struct SessionSettings: Sendable, Equatable, Codable {
     /// The check of the engine's positions against the broker's (`nil`: never; a session log of a run before the
     /// check existed decodes as `nil`, as that run did).
     public var positionCheck: PositionCheckSettings? = PositionCheckSettings()
+    /// Sectors by symbol for the sector limit (`universe.sectors`); a symbol without one takes its contract details'
+    /// industry, or is its own bucket (`nil`: none given).
+    public var sectors: [Symbol: String]?
     /// The strategy's name in the run key (`RunKey.strategyName` of its type, without a timeout wrapper).
     public var strategyName: String
     /// This process (the namespace of a run without a journal).

@@ -139,6 +139,9 @@ public struct StrategySettings: Sendable {
 public struct UniverseSettings: Hashable, Sendable {
     /// The symbols (a backtest: a filter of the data's symbols; empty: all of them).
     public var symbols: [String] = []
+    /// Sectors by symbol, for `risk.maxSectorPercentOfEquity` (empty: from the data's sectors.csv, live from the
+    /// contract details' industry).
+    public var sectors: [String: String] = [:]
 
     /// Creates the defaults.
     public init() {}
@@ -149,6 +152,35 @@ public struct UniverseSettings: Hashable, Sendable {
             .value(
                 "symbols", \.symbols, .symbols,
                 summary: "The symbols traded (run: required; backtests: a filter of the data, empty for all).", flag: true),
+            .value(
+                "sectors", \.sectors, sectorsKind,
+                summary: "Sectors by symbol for risk.maxSectorPercentOfEquity, e.g. {AAPL: Technology, XOM: Energy}. "
+                    + "Others: backtests from the data's sectors.csv, run from the contract details' industry; a "
+                    + "symbol with none is its own bucket."),
         ])
+    }
+
+    static var sectorsKind: ConfigKind<[String: String]> {
+        let allowed = "a mapping of symbols to sector names"
+        return ConfigKind(
+            allowed: allowed,
+            read: { (node, key) throws(ConfigError) in
+                guard let entries = node.entries else {
+                    if node.isNull { return [:] }
+                    throw ConfigError("expected \(allowed), got \(node.shapeDescription)", key: key, at: node.origin)
+                }
+                var sectors: [String: String] = [:]
+                for entry in entries {
+                    let entryKey = key + "." + entry.key
+                    try ConfigKind<String>.checkSymbol(entry.key, key: entryKey, at: entry.value.origin)
+                    let sector = try ConfigKind<String>.text(entry.value, entryKey, expecting: "a sector name")
+                    guard !sector.trimmingCharacters(in: .whitespaces).isEmpty else {
+                        throw ConfigError("a sector name may not be empty", key: entryKey, at: entry.value.origin)
+                    }
+                    sectors[entry.key.uppercased()] = sector
+                }
+                return sectors
+            },
+            format: { sectors in "{" + sectors.keys.sorted().map { "\($0): \(sectors[$0]!)" }.joined(separator: ", ") + "}" })
     }
 }

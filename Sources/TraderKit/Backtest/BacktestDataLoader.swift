@@ -30,10 +30,11 @@ public enum BacktestDataLoader {
     ) throws(TraderError) -> Loaded {
         var data: MarketData
         var skipped = 0
+        // CSV folders take their sectors as they load; a store or synthetic data only from `universe.sectors`.
         if let synthetic = resolved.synthetic {
-            data = SyntheticMarket.generate(synthetic)
+            data = withSectors(SyntheticMarket.generate(synthetic), resolved.sectors)
         } else if let store = resolved.store {
-            data = try DataSourceResolver.loadStore(store)
+            data = withSectors(try DataSourceResolver.loadStore(store), resolved.sectors)
         } else {
             do {
                 data = try MarketData.load(
@@ -67,6 +68,16 @@ public enum BacktestDataLoader {
             periodsPerYear = 252 * max(1, counts[counts.count / 2])
         }
         return Loaded(data: data, isDaily: isDaily, periodsPerYear: periodsPerYear, skippedRows: skipped)
+    }
+
+    /// The data with the sectors given by symbol (others keep theirs).
+    static func withSectors(_ data: MarketData, _ sectors: [Symbol: String]) -> MarketData {
+        guard !sectors.isEmpty else { return data }
+        var universe = data.universe
+        for (symbol, sector) in sectors {
+            if let id = universe.id(of: symbol) { universe.setSector(sector, for: id) }
+        }
+        return MarketData(universe: universe, series: data.series)
     }
 
     /// `backtest.start` and `end` in nanoseconds, the end through its last nanosecond (the config checked both).

@@ -45,8 +45,11 @@ public struct BacktestJob {
     /// The data the configuration names.
     public func resolveData() throws(TraderError) -> DataSourceResolver.Resolved {
         let selection = dataSelection
-        return try DataSourceResolver.resolve(
+        var resolved = try DataSourceResolver.resolve(
             selection.argument, symbols: selection.symbols, barSize: configuration.backtest.barSize)
+        // `universe.sectors` over the data's sectors.csv.
+        for (symbol, sector) in configuration.universe.sectors { resolved.sectors[Symbol(symbol)] = sector }
+        return resolved
     }
 
     /// The built-in strategy that runs, the allocator over its base included (`nil` for a user's strategy, which

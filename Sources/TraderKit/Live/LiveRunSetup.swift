@@ -76,6 +76,8 @@ public enum LiveRunSetup {
         configuration.quotes = QuoteSubscriptionMode(rawValue: settings.data.quotes) ?? .auto
         configuration.resendPolicy = ResendPolicy(maxAge: TimeSpan(nanoseconds: settings.orders.resendMaxAge.nanosecondsValue))
         configuration.unknownOrders = settings.orders.unknownOrders == "cancel" ? .cancel : .adopt
+        configuration.sectors = Dictionary(
+            uniqueKeysWithValues: settings.universe.sectors.map { (Symbol($0.key), $0.value) })
         configuration.positionCheck = PositionCheckSettings(
             interval: settings.health.positionCheck.map { TimeSpan(nanoseconds: $0.nanosecondsValue) },
             pausesEntries: settings.health.positionMismatch == "pause")

@@ -78,6 +78,15 @@ public struct EngineCore<S: Strategy>: Sendable {
         _state.universe.setTickSize(tick, for: id)
     }
 
+    /// Sets an instrument's sector for the sector limit (live: `universe.sectors`, else the contract details'
+    /// industry; a backtest takes the data's).
+    public mutating func setSector(_ sector: String, for id: InstrumentID) {
+        _state.universe.setSector(sector, for: id)
+    }
+
+    /// The instrument's sector as the risk rules see it (empty: its own bucket).
+    public func sector(of id: InstrumentID) -> String { _state.universe[id].sector }
+
     /// Handles one event.
     /// - Parameter event: the next event, in time order.
     /// - Returns: commands for the runner, in order (often `[]`).

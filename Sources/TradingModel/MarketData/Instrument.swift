@@ -61,6 +61,13 @@ public struct Universe: Sendable, Hashable {
         instruments[id.index].tickSize = tick
     }
 
+    /// Sets an instrument's sector (live: from `universe.sectors` or its contract details' industry). An empty
+    /// sector is the instrument's own bucket for the sector limit.
+    public mutating func setSector(_ sector: String, for id: InstrumentID) {
+        guard id.index >= 0, id.index < instruments.count else { return }
+        instruments[id.index].sector = sector
+    }
+
     /// The instrument with an id.
     public subscript(id: InstrumentID) -> Instrument { instruments[id.index] }
 
