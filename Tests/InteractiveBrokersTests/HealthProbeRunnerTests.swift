@@ -172,7 +172,11 @@ struct HealthProbeRunnerTests {
                 timeline.add("frozen")
                 await simulator.apply(.stopAnswering)
                 try await timeline.wait(for: "subscribed(", after: "frozen")  // on a new connection
-                try await replay(simulator, limit: 6)
+                // Until a bar reached the engine on the new connection (a fixed number of steps raced a loaded
+                // machine: the stop could come before the first bar was handled).
+                try await replay(simulator, limit: 400) {
+                    timeline.all.drop { $0 != "reconnected(1)" }.contains("bar")
+                }
                 stopper.yield("test done")
             })
         let all = timeline.all
