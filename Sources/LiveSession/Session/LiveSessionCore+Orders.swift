@@ -34,9 +34,11 @@ extension LiveSessionCore {
                 .info,
                 "submit \(order.side.rawValue) \(order.quantity) \(universe[order.instrument].symbol) \(order.type) (\(order.clientOrderID))")
         case .submitBracket(let parent, let children):
+            let legs = children.map { "\($0.side.rawValue) \($0.type) (\($0.clientOrderID))" }.joined(separator: ", ")
             out.log(
                 .info,
-                "submit bracket \(parent.side.rawValue) \(parent.quantity) \(universe[parent.instrument].symbol) with \(children.count) children")
+                "submit bracket \(parent.side.rawValue) \(parent.quantity) \(universe[parent.instrument].symbol) "
+                    + "\(parent.type) (\(parent.clientOrderID)), protected by \(legs)")
         case .cancel(let id):
             out.log(.info, "cancel order \(id)")
         case .modify(let id, let change, _):
