@@ -57,7 +57,7 @@ struct RunCommand: AsyncParsableCommand {
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("ibtrader-run-\(ProcessInfo.processInfo.processIdentifier)")
         let embedded = config.config.isEmpty
-            ? (BundledRunConfig.text, scratch.appendingPathComponent("momentum-paper.yaml (bundled)").path) : nil
+            ? (BundledRunConfig.text(strategy: strategy), scratch.appendingPathComponent("momentum-paper.yaml (bundled)").path) : nil
         let loaded = try config.load(flags: overrides, embedded: embedded)
         var options = LiveRunOptions()
         options.duration = try duration.map(LiveConfirmation.duration)

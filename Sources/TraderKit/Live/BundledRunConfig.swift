@@ -50,4 +50,22 @@ logging:
   summaryInterval: 30s  # time between portfolio summaries
 
 """#
+
+    /// The example for `ibtrader run --simulated --strategy NAME`: with another strategy than its momentum, without
+    /// momentum's parameters (they would not fit), so `NAME` runs on its own defaults.
+    public static func text(strategy: String?) -> String {
+        guard let strategy, strategy != "momentum" else { return text }
+        var lines: [Substring] = []
+        var inParameters = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("  parameters:") {
+                inParameters = true
+                continue
+            }
+            if inParameters, line.hasPrefix("    ") { continue }
+            inParameters = false
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
 }
