@@ -215,6 +215,25 @@ struct OrderJournalTests {
         }
     }
 
+    /// IB may send a fill's commission again with another amount (a correction): the new amount is the fill's, and
+    /// only the same amount again is a duplicate.
+    @Test func aCorrectedCommissionReplacesTheJournaledOne() async throws {
+        try await withTemporaryDirectory { dir in
+            let journal = try OrderJournal(path: dir + "/journal.sqlite", durability: .processCrashSafe)
+            try journal.recordIntent(Self.intent("O-1"))
+            try journal.recordFill(Self.fill("E-1", ref: "O-1", quantity: 50))
+            let first = JournalCommission(execID: "E-1", commission: Money("1.00")!, currency: "USD", time: Self.t0)
+            #expect(try journal.recordCommission(first) == .joined)
+            var corrected = first
+            corrected.commission = Money("1.35")!
+            corrected.realizedPnL = Money("-2.50")
+            #expect(try journal.recordCommission(corrected) == .joined)
+            #expect(try journal.recordCommission(corrected) == .duplicate)
+            let fill = try #require(try journal.fills().first)
+            #expect(fill.commission == Money("1.35"))
+        }
+    }
+
     @Test func queriesForReconciliation() async throws {
         try await withTemporaryDirectory { dir in
             let path = dir + "/journal.sqlite"
