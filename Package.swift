@@ -36,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // MARK: - Pure
@@ -112,9 +113,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The operator's surface of a running bot: dashboard, metrics, health, controls (HTTP, Hummingbird).
+        .target(
+            name: "OperatorSurface",
+            dependencies: [
+                "LiveSession", "InteractiveBrokers", "TradingModel",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .target(
             name: "TraderKit",
             dependencies: [
+                "OperatorSurface",
                 "TraderConfig", "TradingModel", "TradingEngine", "Simulation", "Analytics", "Backtest", "Research", "Indicators",
                 "BundledData", "Storage", "InteractiveBrokers", "LiveSession", "JournalModel", "TWSClient", "TWSProtocol",
                 "GatewaySimulator",
@@ -129,7 +141,7 @@ let package = Package(
             dependencies: [
                 "TradingModel", "Indicators", "Analytics", "TradingEngine", "Backtest", "TWSProtocol", "TWSClient",
                 "BundledData", "GatewaySimulator", "Research", "Storage", "InteractiveBrokers", "LiveSession", "JournalModel",
-                "TraderConfig", "TraderKit",
+                "TraderConfig", "TraderKit", "OperatorSurface",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -143,6 +155,14 @@ let package = Package(
         ),
         // MARK: - Tests
         .testTarget(name: "TradingModelTests", dependencies: ["TradingModel"]),
+        .testTarget(
+            name: "OperatorSurfaceTests",
+            dependencies: [
+                "OperatorSurface", "LiveSession", "InteractiveBrokers", "TradingModel",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
         .testTarget(
             name: "TraderConfigTests",
             dependencies: ["TraderConfig", "TradingEngine", "TradingModel", "Research"]
@@ -192,6 +212,7 @@ let package = Package(
         .testTarget(
             name: "InteractiveBrokersTests",
             dependencies: [
+                "OperatorSurface",
                 "InteractiveBrokers", "LiveSession", "JournalModel", "Storage", "TradingEngine", "TradingModel", "TWSClient", "TWSProtocol",
                 "GatewaySimulator", "Simulation", "Backtest", "BundledData", "TraderKit",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -10,6 +10,8 @@ public enum JournalEventKind: String, Hashable, Sendable, Codable, CaseIterable 
     case lifecycle
     /// An error worth keeping.
     case error
+    /// An operator's control (pause, resume, kill, flatten): what, who, why.
+    case control
     /// Anything else.
     case note
 }

@@ -67,6 +67,8 @@ public struct LiveRunnerConfiguration: Sendable {
     public var crashPoint: CrashPoint?
     /// Told of milestones (subscribed, reconnected), e.g. for a status display or a test.
     public var observer: (@Sendable (LiveRunnerMilestone) -> Void)?
+    /// The operator's line to the run (dashboard, `ibtrader ctl`): status out, controls in.
+    public var operatorLink: OperatorLink?
     /// Outage handling: 1100 grace period, IB's reset window, bar back-fill, delayed data (`Connectivity/`).
     public var resilience = ResilienceSettings()
     /// Quotes (reqMktData) beside the bars: `auto` as the strategy asks (`Strategy.usesQuotes`), `on`, `off`.

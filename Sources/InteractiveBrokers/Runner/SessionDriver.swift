@@ -56,6 +56,9 @@ struct SessionDriver<S: Strategy> {
         let inbox = self.inbox
         let watchdog = LoopWatchdog.start(watching: activity, settings: configuration.resilience, logger: logger)
         defer { watchdog?.stop() }
+        let link = configuration.operatorLink
+        link?.attach { inbox.yield($0) }
+        defer { link?.detach() }
         return try await withThrowingTaskGroup(of: Void.self, returning: LiveRunSummary.self) { group in
             if let stop {
                 // Listened to from the start: a stop during the start-up ends its waits at once.
@@ -92,6 +95,7 @@ struct SessionDriver<S: Strategy> {
                 if let failure = recorder?.record(input, at: time, actions: actions) {
                     inbox.yield(.journalFailed(failure))
                 }
+                if let link, input.changesStatus { link.publish(core.status(at: time), at: time) }
             }
             if let connection { await connection.disconnect() }
             for candidate in connections.takeAll() { await candidate.disconnect() }
@@ -159,6 +163,8 @@ struct SessionDriver<S: Strategy> {
                 if delay > .zero { try await Task.sleep(for: .nanoseconds(delay.nanoseconds)) }
                 inbox.yield(.tick)
             }
+        case .reply(let reply):
+            configuration.operatorLink?.answer(reply)
         case .finish(let summary):
             if let journal, journal.journal.checkpoints == .manual {
                 do { try journal.journal.checkpoint() } catch { logger.warning("journal checkpoint: \(error)") }
@@ -212,6 +218,14 @@ extension SessionSettings {
 
 extension SessionInput {
     /// Whether this input came from the connection (the watchdog's evidence that the gateway talks).
+    /// Inputs after which the operator's snapshot is taken again (at least once a second, with the tick).
+    var changesStatus: Bool {
+        switch self {
+        case .tick, .control, .orderEvent, .connected, .connectionClosed, .connectivity, .start, .stop: true
+        default: false
+        }
+    }
+
     var isInbound: Bool {
         switch self {
         case .market, .quotes, .orderEvent, .connectivity, .farm, .answer: true

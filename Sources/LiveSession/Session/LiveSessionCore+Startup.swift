@@ -13,6 +13,7 @@ extension LiveSessionCore {
         generation = connection.generation
         connected = true
         clientID = connection.clientID
+        serverVersion = connection.info.serverVersion
         heard(at: now)
         heartbeat.probe = nil
         desk.seed(nextValidID: connection.info.nextValidOrderID)

@@ -144,4 +144,6 @@ enum EntryPause: Hashable, Sendable {
     /// The engine's positions differ from the broker's (`health.positionMismatch: pause`): an exit sized on the
     /// engine's position could open the opposite one at the broker.
     case positionMismatch
+    /// The operator's kill switch (or a flatten): no new orders until resume.
+    case operatorKill
 }

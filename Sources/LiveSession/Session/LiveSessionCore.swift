@@ -41,6 +41,8 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     /// When the first connection attempt started (the bound of `settings.gatewayWait`).
     var firstAttemptAt: Timestamp?
     var clientID = 0
+    /// The gateway's server version (the current connection's).
+    var serverVersion = 0
     /// Data time: the latest bar's, stamped on engine events and journal rows.
     public internal(set) var dataTime: Timestamp
     /// Each instrument's latest strategy bar (`data.barSize`) and 5-second source bar.
@@ -53,6 +55,8 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     public internal(set) var counts = SessionCounts()
     var denialsLogged = 0
     var entryPauses: Set<EntryPause> = []
+    /// The operator's pause, kill switch and flatten.
+    var operatorState = OperatorState()
     var connectivity: ConnectivityMonitor
     var farms: FarmMonitor
     var nextTag = 0
@@ -125,6 +129,10 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
         inputTime = now
         take(input, at: now, &out)
         publishFollowUps(at: now, &out)
+        if operatorState.flatten != nil {
+            continueFlatten(at: now, &out)
+            publishFollowUps(at: now, &out)
+        }
         return out.list
     }
 
@@ -188,6 +196,8 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
             tick(at: now, &out)
         case .stop(let reason):
             stop(reason, at: now, &out)
+        case .control(let request):
+            control(request, at: now, &out)
         }
     }
 
@@ -221,7 +231,7 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
         let commands = engine.handle(event)
         for command in commands { carryOut(command, &out) }
         out.append(.engineEvent(event, openOrders: engine.orders.openOrderCount))
-        logDenials(quiet: entryPauses.contains(.backfill), &out)
+        logDenials(quiet: entryPauses.contains(.backfill) || operatorState.paused || operatorState.killed, &out)
     }
 
     /// Logs (and journals) risk denials the engine made since the last look.

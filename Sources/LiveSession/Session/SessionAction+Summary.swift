@@ -28,6 +28,7 @@ extension SessionAction {
         case .milestone(let milestone): "milestone: \(milestone.summary)"
         case .engineEvent: "engine event"
         case .wakeUp(let at): "wake up at \(at)"
+        case .reply(let reply): "reply to control \(reply.id): \(reply.message)"
         case .finish(let summary): "finish (\(summary.stopReason))"
         case .fail(let error): "fail: \(error)"
         }
@@ -165,6 +166,7 @@ extension SessionInput {
         case .journalFailed(let reason): "journal write failed: \(reason)"
         case .tick: "tick"
         case .stop(let reason): "stop: \(reason)"
+        case .control(let request): "control \(request.id): \(request.action.rawValue) by \(request.by) (\(request.reason))"
         }
     }
 }

@@ -38,6 +38,8 @@ public enum SessionAction: Sendable, Equatable, Codable {
     case engineEvent(EngineEvent, openOrders: Int)
     /// Tick at this time (besides the regular ticks).
     case wakeUp(at: Timestamp)
+    /// The answer to an operator's control.
+    case reply(OperatorReply)
     /// The run is over.
     case finish(LiveRunSummary)
     /// The run cannot start or go on.

@@ -54,6 +54,8 @@ public enum SessionInput: Sendable, Equatable, Codable {
     case tick
     /// Stop (a signal, `--duration`, the operator); a second stop is a fast stop.
     case stop(String)
+    /// An operator's control (pause, resume, kill, flatten); answered with `.reply`.
+    case control(OperatorControl)
 }
 
 /// A ready connection as the core sees it.

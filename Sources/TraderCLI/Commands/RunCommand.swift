@@ -3,6 +3,7 @@ import Foundation
 import GatewaySimulator
 import InteractiveBrokers
 import Logging
+import OperatorSurface
 import TraderConfig
 import TraderKit
 import TradingModel
@@ -71,23 +72,27 @@ struct RunCommand: AsyncParsableCommand {
         // Everything is checked (and the journal opened) before connecting; with --simulated, before the simulator.
         let configuration = try LiveRunSetup.configuration(for: loaded, options: options)
         let strategy = loaded.settings.strategy
+        let dashboard = try DashboardSetup.settings(loaded, journal: configuration.journal?.path)
         guard simulated else {
-            try await runLive(configuration, strategy: strategy, logger: logger)
+            try await runLive(configuration, strategy: strategy, logger: logger, dashboard: dashboard)
             return
         }
         try await GatewaySetup.withSimulated(account: simulatedAccount, speed: try LiveConfirmation.speed(speed), logger: logger) { port in
             var configuration = configuration
             (configuration.connection.host, configuration.connection.port) = ("127.0.0.1", port)
-            try await runLive(configuration, strategy: strategy, logger: logger)
+            try await runLive(configuration, strategy: strategy, logger: logger, dashboard: dashboard)
         }
     }
 
-    private func runLive(_ configuration: LiveRunnerConfiguration, strategy: StrategySettings, logger: Logger) async throws {
+    private func runLive(
+        _ configuration: LiveRunnerConfiguration, strategy: StrategySettings, logger: Logger, dashboard: DashboardSettings?
+    ) async throws {
         var configuration = configuration
         if live, confirmLive == nil {
             configuration.confirmedLiveAccount = try await LiveConfirmation.ask(
                 connection: configuration.connection, account: configuration.account)
         }
-        print(try await LiveRunService.run(configuration, strategy: strategy, logger: logger).endText(journal: configuration.journal?.path))
+        let summary = try await LiveRunService.run(configuration, strategy: strategy, logger: logger, dashboard: dashboard)
+        print(summary.endText(journal: configuration.journal?.path))
     }
 }

@@ -21,26 +21,11 @@ struct ConnectionOptions: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: "Seconds to wait for the connection and for each answer (above 0, at most 3600).")
     var timeout: String = "15"
 
-    func validate() throws {
-        _ = try checkedPort
-        _ = try checkedClientID
-        _ = try checkedTimeout
-    }
+    func validate() throws { _ = try flags }
 
-    private var checkedPort: Int {
-        get throws(ConfigError) { try TWSSession.value(port, flag: "--port", key: "connection.port", .integer(1...65_535), default: 7497) }
-    }
-
-    private var checkedClientID: Int {
-        get throws(ConfigError) {
-            try TWSSession.value(clientID, flag: "--client-id", key: "connection.clientId", .integer(0...2_147_483_647), default: 901)
-        }
-    }
-
-    private var checkedTimeout: Duration {
-        get throws(ConfigError) {
-            .milliseconds(Int64((try TWSSession.value(timeout, flag: "--timeout", key: "timeout", .number(.above(0, atMost: 3600)), default: 15) * 1000).rounded()))
-        }
+    /// The flags, checked.
+    var flags: TWSSession.Flags {
+        get throws(ConfigError) { try TWSSession.Flags(host: host, port: port, clientID: clientID, timeout: timeout) }
     }
 
     /// `--host` and `--port` as configuration overrides.
@@ -48,29 +33,17 @@ struct ConnectionOptions: ParsableArguments {
         [override("connection.host", host), override("connection.port", port)].compactMap { $0 }
     }
 
-    /// The command's client id.
-    var clientIDValue: Int { (try? checkedClientID) ?? 901 }
-
-    /// How long the connection and each answer may take.
-    var timeoutValue: Duration { (try? checkedTimeout) ?? .seconds(15) }
-
+    var clientIDValue: Int { (try? flags.clientID) ?? 901 }
+    var timeoutValue: Duration { (try? flags.timeout) ?? .seconds(15) }
     var configuration: TWSConnectionConfiguration {
-        var configuration = TWSConnectionConfiguration(
-            host: host ?? "127.0.0.1", port: (try? checkedPort) ?? 7497, clientID: clientIDValue)
-        configuration.readyTimeout = timeoutValue
-        configuration.requestTimeout = timeoutValue
-        return configuration
+        (try? flags.configuration) ?? TWSConnectionConfiguration(host: "127.0.0.1", port: 7497, clientID: 901)
     }
 
-    /// Runs a whole exchange (`withConnection` and what it does) within `--timeout`; past it, one clear line.
+    /// Runs a whole exchange within `--timeout`.
     func withinTimeout<Result: Sendable>(
         _ what: String, _ exchange: @escaping @Sendable () async throws -> Result
     ) async throws -> Result {
-        do {
-            return try await withTimeLimit(timeoutValue, waitingFor: what, exchange)
-        } catch let error as TWSRequestError {
-            throw CLIError("\(error) (--timeout \(timeoutValue) bounds the whole exchange)")
-        }
+        try await flags.withinTimeout(what, exchange)
     }
 
     /// Connects, runs `body`, disconnects; connection errors become one clear line.

@@ -158,3 +158,38 @@ public struct JournalSettings: Hashable, Sendable {
             show: section.show, describe: section.describe)
     }
 }
+
+/// `dashboard:` the web dashboard, metrics, health and controls of a running bot.
+public struct DashboardConfig: Hashable, Sendable {
+    /// The port (`nil`: no dashboard).
+    public var port: Int? = 8420
+    /// The address to listen on; anything but loopback needs a token for every request.
+    public var bind = "127.0.0.1"
+    /// The controls' bearer token (`nil`: `IBTRADER_DASHBOARD_TOKEN`, else a file made beside the journal).
+    public var token: String?
+
+    /// Creates the defaults.
+    public init() {}
+
+    /// The schema of the section.
+    public static var schema: ConfigSection<DashboardConfig> {
+        ConfigSection(
+            [
+                .value(
+                    "port", \.port, ConfigKind.integer(1...65_535).optional,
+                    summary: "run: serve the dashboard, /metrics and /health on this port (none: no dashboard). "
+                        + "Another bot on the same port: this one runs without it, with an ALERT."),
+                .value(
+                    "bind", \.bind, .text,
+                    summary: "The dashboard's address: 127.0.0.1 (this machine only) unless you need it elsewhere; any "
+                        + "other address needs the token for every request and prints a warning."),
+                .value(
+                    "token", \.token, ConfigKind.text.optional.checked { value in
+                        guard let value else { return nil }
+                        return value.count >= 16 ? nil : "must be at least 16 characters"
+                    },
+                    summary: "The bearer token of the controls (pause, resume, kill, flatten). None: "
+                        + "IBTRADER_DASHBOARD_TOKEN, else one generated into dashboard.token beside the journal."),
+            ])
+    }
+}

@@ -26,6 +26,8 @@ public struct TraderConfiguration: Sendable {
     public var journal = JournalSettings()
     /// `logging:`.
     public var logging = LoggingSettings()
+    /// `dashboard:`.
+    public var dashboard = DashboardConfig()
 
     /// The defaults, with the strategies of `catalog`.
     public init(catalog: StrategyCatalog = .builtIn) {
@@ -57,6 +59,9 @@ public struct TraderConfiguration: Sendable {
                     summary: "run: the warm-up history, the data type and outage back-fill."),
                 JournalSettings.field,
                 .section("logging", \.logging, LoggingSettings.schema, summary: "run: the log."),
+                .section(
+                    "dashboard", \.dashboard, DashboardConfig.schema,
+                    summary: "run: the web dashboard, Prometheus metrics, the health endpoint and the controls."),
             ],
             validate: { (configuration, record, _) throws(ConfigError) in
                 try configuration.strategy.choice.check(configuration.risk) { record.origins[$0] }
@@ -66,7 +71,7 @@ public struct TraderConfiguration: Sendable {
     /// The sections, in order.
     public static let sections = [
         "strategy", "universe", "risk", "backtest", "sweep", "walkforward", "connection", "health", "orders", "data",
-        "journal", "logging",
+        "journal", "logging", "dashboard",
     ]
 
     /// What `run` needs beyond a well-formed file: at least one symbol.

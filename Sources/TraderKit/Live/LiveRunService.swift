@@ -1,3 +1,4 @@
+import Foundation
 import InteractiveBrokers
 import Logging
 import ServiceLifecycle
@@ -5,16 +6,31 @@ import TraderConfig
 import TradingEngine
 import UnixSignals
 import LiveSession
+import OperatorSurface
 
 /// Runs the bot as a service-lifecycle service: Ctrl-C / SIGTERM stop it gracefully, the same signal again during
 /// the stop cuts the drain short.
 public enum LiveRunService {
-    /// Runs until the duration ends or a signal stops it.
+    /// Runs until the duration ends or a signal stops it, with the dashboard beside it when `dashboard` is given.
     /// - Returns: what the run did.
     /// - Throws: `TraderError` for a run that could not start or go on (`LiveRunnerError`'s sentence).
     public static func run(
-        _ configuration: LiveRunnerConfiguration, strategy: StrategySettings, logger: Logger
+        _ configuration: LiveRunnerConfiguration, strategy: StrategySettings, logger: Logger,
+        dashboard: DashboardSettings? = nil
     ) async throws -> LiveRunSummary {
+        var configuration = configuration
+        var logger = logger
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        if let dashboard {
+            let link = OperatorLink()
+            let tail = LogTail(capacity: 300) { Self.clockText() }
+            let level = logger.logLevel
+            logger = Logger(label: logger.label) { _ in MultiplexLogHandler([logger.handler, tail.handler(level: level)]) }
+            logger.logLevel = level
+            configuration.operatorLink = link
+            let server = DashboardServer(settings: dashboard, link: link, log: tail)
+            services.append(.init(service: DashboardService(server: server, logger: logger), successTerminationBehavior: .ignore))
+        }
         // A built-in strategy (the performance allocator over one included) runs as it always has
         // (`LiveRunner.run(spec:)`); a user's through its runner.
         var service = strategy.spec.map { LiveRunnerService(spec: $0, configuration: configuration, logger: logger) }
@@ -22,7 +38,7 @@ public enum LiveRunService {
         service.escalationSignals = [.sigterm, .sigint]
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
+                services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)] + services,
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do {
             try await group.run()
@@ -31,5 +47,11 @@ public enum LiveRunService {
         }
         guard let summary = service.summary else { throw TraderError("the run ended without a summary") }
         return summary
+    }
+
+    /// The wall clock as `HH:MM:SS` (UTC), for the dashboard's log lines.
+    static func clockText() -> String {
+        let seconds = Int(Date().timeIntervalSince1970) % 86_400
+        return String(format: "%02d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
     }
 }

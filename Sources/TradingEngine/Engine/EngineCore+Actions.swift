@@ -173,7 +173,7 @@ extension EngineCore {
             return .denied(RiskDenial(rule: .invalidOrder, detail: "quantity must be positive"))
         }
         // Only the kill switch configured: no need to build the view.
-        if rules.count == 1 {
+        if rules.count == 1, !_riskMonitor.status.entriesPaused {
             return _riskMonitor.status.killSwitchEngaged
                 ? .denied(RiskDenial(rule: .killSwitch, detail: "kill switch engaged")) : .allowed
         }

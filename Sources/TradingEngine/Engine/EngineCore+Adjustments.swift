@@ -26,6 +26,12 @@ extension EngineCore {
         _riskMonitor.setKillSwitch(paused)
     }
 
+    /// Pauses (or resumes) orders that open or add to a position: the operator's pause. Exits, cancels and the
+    /// working orders go on.
+    public mutating func pauseEntriesOnly(_ paused: Bool) {
+        _riskMonitor.setEntriesPaused(paused)
+    }
+
     /// Whether new orders are refused (kill switch or paused entries).
     public var areEntriesPaused: Bool { _riskMonitor.status.killSwitchEngaged }
 }

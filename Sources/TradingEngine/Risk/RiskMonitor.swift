@@ -19,6 +19,8 @@ public struct RiskMonitor: Sendable {
         public var rapidLossHalted = false
         /// Everything blocked.
         public var killSwitchEngaged = false
+        /// New entries blocked by the operator; exits go on.
+        public var entriesPaused = false
         /// Creates a clear status.
         public init() {}
     }
@@ -39,6 +41,9 @@ public struct RiskMonitor: Sendable {
 
     /// Engages or releases the kill switch.
     public mutating func setKillSwitch(_ engaged: Bool) { status.killSwitchEngaged = engaged }
+
+    /// Blocks (or allows again) orders that open or add to a position; exits are not affected.
+    public mutating func setEntriesPaused(_ paused: Bool) { status.entriesPaused = paused }
 
     /// Feeds the current equity.
     public mutating func observe(equity: Money, at now: Timestamp) {

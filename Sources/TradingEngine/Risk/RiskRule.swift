@@ -73,7 +73,11 @@ public struct KillSwitchRule: RiskRule {
     public init() {}
     /// Evaluates the order; `nil` allows it.
     public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
-        view.monitor.killSwitchEngaged ? RiskDenial(rule: .killSwitch, detail: "kill switch engaged") : nil
+        if view.monitor.killSwitchEngaged { return RiskDenial(rule: .killSwitch, detail: "kill switch engaged") }
+        if view.monitor.entriesPaused, view.isEntry {
+            return RiskDenial(rule: .killSwitch, detail: "entries paused by the operator")
+        }
+        return nil
     }
 }
 

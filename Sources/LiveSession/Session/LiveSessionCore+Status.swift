@@ -1,0 +1,186 @@
+import TWSProtocol
+import TradingEngine
+import TradingModel
+
+extension LiveSessionCore {
+    /// The operator's snapshot of the session (`SessionStatus`). A read: nothing changes.
+    /// - Parameters:
+    ///   - now: the wall clock.
+    ///   - recentDenials: how many of the latest risk denials to list.
+    public func status(at now: Timestamp, recentDenials: Int = 10) -> SessionStatus {
+        var status = SessionStatus()
+        status.time = now.description
+        status.dataTime = dataTime.description
+        status.account = account
+        status.mode = account.isEmpty ? "" : (account.hasPrefix("DU") ? "paper" : "live")
+        status.strategy = settings.strategyName
+        status.phase = "\(phase)"
+        status.trading = tradingStatus()
+        status.connection = connectionStatus(at: now)
+        let portfolio = engine.portfolio
+        var money = SessionStatus.Figures()
+        money.equity = portfolio.equity.doubleValue
+        money.cash = portfolio.cash.doubleValue
+        money.realizedPnL = portfolio.realizedPnL.doubleValue
+        money.unrealizedPnL = portfolio.unrealizedPnL.doubleValue
+        money.commissions = portfolio.commissions.doubleValue
+        money.grossExposure = portfolio.grossExposure.doubleValue
+        let monitor = engine.riskMonitor
+        if let start = monitor.dayStartEquity {
+            money.dayStartEquity = start.doubleValue
+            money.todayPnL = (portfolio.equity - start).doubleValue
+        }
+        if let peak = monitor.peakEquity, peak.units > 0 {
+            money.peakEquity = peak.doubleValue
+            money.drawdownPercent = max(0, (1 - portfolio.equity.doubleValue / peak.doubleValue) * 100)
+        }
+        status.money = money
+        let open = engine.orders.openOrders
+        for position in portfolio.positions where !position.isFlat {
+            let mark = portfolio.marks[position.instrument.index]
+            var row = SessionStatus.Position()
+            row.symbol = universe[position.instrument].symbol.description
+            row.quantity = position.quantity.doubleValue
+            row.averageCost = position.averagePrice.doubleValue
+            row.price = mark.doubleValue
+            row.marketValue = position.marketValue(at: mark).doubleValue
+            row.unrealizedPnL = position.unrealizedPnL(at: mark).doubleValue
+            row.realizedPnL = position.realizedPnL.doubleValue
+            let closing: Side = position.isLong ? .sell : .buy
+            let covered = open.filter { $0.instrument == position.instrument && $0.side == closing && $0.type.isStop }
+                .reduce(Int64(0)) { $0 + $1.quantity.units - $1.filledQuantity.units }
+            row.protected = covered >= position.quantity.units.magnitude
+            status.positions.append(row)
+        }
+        for order in open {
+            var row = SessionStatus.WorkingOrder()
+            row.orderRef = order.clientOrderID.rawValue
+            row.symbol = universe[order.instrument].symbol.description
+            row.side = order.side.rawValue
+            row.quantity = order.quantity.doubleValue
+            row.filled = order.filledQuantity.doubleValue
+            row.type = "\(order.type)"
+            row.state = "\(order.state)"
+            row.ageSeconds = max(0, Double((dataTime - order.createdAt).nanoseconds) / 1e9)
+            status.orders.append(row)
+        }
+        status.risk = riskStatus(recentDenials: recentDenials)
+        status.counts = SessionStatus.Counts(
+            bars: counts.bars, fills: counts.fills, orders: counts.commands, positionChecks: counts.positionChecks)
+        return status
+    }
+
+    private func tradingStatus() -> SessionStatus.Trading {
+        var trading = SessionStatus.Trading()
+        let monitor = engine.riskMonitor.status
+        var reasons: [String] = []
+        if operatorState.killed { reasons.append("the operator's kill switch") }
+        if operatorState.paused { reasons.append("paused by the operator") }
+        for pause in entryPauses.sorted(by: { "\($0)" < "\($1)" }) where pause != .operatorKill {
+            reasons.append(pause.sentence)
+        }
+        if monitor.dailyLossBreached { reasons.append("daily loss limit reached (until the next day)") }
+        if monitor.drawdownHalted { reasons.append("drawdown limit reached") }
+        if monitor.rapidLossHalted { reasons.append("rapid loss limit reached") }
+        trading.reasons = reasons
+        trading.killSwitch = operatorState.killed
+        trading.flattening = operatorState.flatten != nil
+        trading.operatorSince = operatorState.since?.description
+        if !entryPauses.isEmpty {
+            trading.state = "no new orders"
+        } else if monitor.dailyLossBreached || monitor.drawdownHalted || monitor.rapidLossHalted {
+            trading.state = "halted"
+        } else if operatorState.paused {
+            trading.state = "entries paused"
+        }
+        return trading
+    }
+
+    private func connectionStatus(at now: Timestamp) -> SessionStatus.Connection {
+        var connection = SessionStatus.Connection()
+        connection.connected = connected
+        connection.serverVersion = serverVersion
+        connection.reconnects = counts.reconnects
+        if case .interrupted(let since, _, _) = connectivity.phase {
+            connection.ib = "interrupted"
+            connection.ibInterruptedSince = since.description
+        }
+        connection.farms = farms.farms.sorted { $0.key < $1.key }.map { farm, entry in
+            var row = SessionStatus.Farm()
+            row.name = farm.description
+            row.state = "\(entry.state)"
+            row.since = entry.since.description
+            return row
+        }
+        if let heard = heartbeat.lastHeard { connection.lastHeardSecondsAgo = Double((now - heard).nanoseconds) / 1e9 }
+        return connection
+    }
+
+    private func riskStatus(recentDenials: Int) -> SessionStatus.Risk {
+        var risk = SessionStatus.Risk()
+        let config = settings.engine.risk
+        let portfolio = engine.portfolio
+        let equity = portfolio.equity.doubleValue
+        func limit(_ name: String, _ value: Double?, used: Double?, _ unit: String) {
+            guard let value else { return }
+            risk.limits.append(SessionStatus.Limit(name: name, limit: value, used: used, unit: unit))
+        }
+        let largest = portfolio.positions.indices.map { portfolio.positionValue(for: InstrumentID(index: $0)) }
+            .map { $0.doubleValue.magnitude }.max() ?? 0
+        limit("maxActivePositions", config.maxActivePositions.map(Double.init), used: Double(portfolio.activePositionCount), "positions")
+        limit("maxPositionValue", config.maxPositionValue?.doubleValue, used: largest, "")
+        limit(
+            "maxPositionPercentOfEquity", config.maxPositionPercentOfEquity,
+            used: equity > 0 ? largest / equity * 100 : nil, "%")
+        limit(
+            "maxGrossExposureRatio", config.maxGrossExposureRatio,
+            used: equity > 0 ? portfolio.grossExposure.doubleValue / equity : nil, "× equity")
+        let monitor = engine.riskMonitor
+        let today = monitor.dayStartEquity.map { start in
+            start.units > 0 ? max(0, (1 - equity / start.doubleValue) * 100) : 0
+        }
+        limit("maxDailyLossPercent", config.maxDailyLossPercent, used: today, "%")
+        let drawdown = monitor.peakEquity.map { peak in
+            peak.units > 0 ? max(0, (1 - equity / peak.doubleValue) * 100) : 0
+        }
+        limit("maxDrawdownPercent", config.maxDrawdownPercent, used: drawdown, "%")
+        limit("maxSectorPercentOfEquity", config.maxSectorPercentOfEquity, used: nil, "%")
+        limit("maxRiskPerTradePercent", config.maxRiskPerTradePercent, used: nil, "%")
+        if monitor.status.dailyLossBreached { risk.halts.append("daily loss") }
+        if monitor.status.drawdownHalted { risk.halts.append("drawdown") }
+        if monitor.status.rapidLossHalted { risk.halts.append("rapid loss") }
+        // The warm-up's denials (the engine's kill switch holds the strategy back until it trades) are not the run's.
+        let live = engine.denials.dropFirst(counts.denialsAtStart)
+        risk.denials = live.count
+        for record in live.suffix(recentDenials).reversed() {
+            risk.recentDenials.append(
+                SessionStatus.Denial(
+                    time: record.time.description, symbol: universe[record.instrument].symbol.description,
+                    rule: record.denial.rule.rawValue, detail: record.denial.detail))
+        }
+        return risk
+    }
+}
+
+extension EntryPause {
+    /// Why new orders are held back, for the operator.
+    var sentence: String {
+        switch self {
+        case .connectivity: "connection to IB lost beyond the grace period"
+        case .backfill: "replaying bars missed during an outage"
+        case .journal: "the journal failed a write (resume once it works again)"
+        case .positionMismatch: "positions differ from the broker's"
+        case .operatorKill: "the operator's kill switch"
+        }
+    }
+}
+
+extension OrderType {
+    /// A stop of some kind (stop, stop-limit, trailing): what protects a position.
+    var isStop: Bool {
+        switch self {
+        case .stop, .stopLimit, .trailingAmount, .trailingPercent, .trailingLimit: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,147 @@
+/// What a running bot shows its operator (the dashboard, `/api/status`, `ibtrader ctl status`, the metrics): a
+/// snapshot the core makes on request. Numbers are plain JSON numbers (money in the account's currency), times
+/// ISO-8601 text in UTC.
+public struct SessionStatus: Sendable, Equatable, Codable {
+    /// When the snapshot was taken (wall clock) and the data time of the latest bar.
+    public var time = ""
+    public var dataTime = ""
+    public var account = ""
+    /// `paper` (a DU account), `live`, or empty before the first connection.
+    public var mode = ""
+    public var strategy = ""
+    /// connecting, starting, running, reconnecting, stopping, finished.
+    public var phase = ""
+    public var trading = Trading()
+    public var connection = Connection()
+    public var money = Figures()
+    public var positions: [Position] = []
+    public var orders: [WorkingOrder] = []
+    public var risk = Risk()
+    public var counts = Counts()
+
+    /// Creates an empty snapshot.
+    public init() {}
+
+    /// Whether the bot may open positions, and if not, why.
+    public struct Trading: Sendable, Equatable, Codable {
+        /// `active`, `entries paused` (exits go on), `no new orders` (kill switch or a pause of every order), or
+        /// `halted` (a risk halt: daily loss, drawdown, rapid loss).
+        public var state = "active"
+        public var reasons: [String] = []
+        /// When the operator last paused, killed or flattened.
+        public var operatorSince: String?
+        /// A flatten is under way.
+        public var flattening = false
+        public var killSwitch = false
+        public init() {}
+    }
+
+    public struct Connection: Sendable, Equatable, Codable {
+        public var connected = false
+        public var serverVersion = 0
+        /// `connected`, or `interrupted` since a time (1100, until 1101 / 1102).
+        public var ib = "connected"
+        public var ibInterruptedSince: String?
+        public var reconnects = 0
+        public var farms: [Farm] = []
+        /// Seconds since the gateway was last heard from.
+        public var lastHeardSecondsAgo: Double?
+        public init() {}
+    }
+
+    public struct Farm: Sendable, Equatable, Codable {
+        public var name = ""
+        public var state = ""
+        public var since = ""
+        public init() {}
+    }
+
+    public struct Figures: Sendable, Equatable, Codable {
+        public var equity = 0.0
+        public var cash = 0.0
+        public var realizedPnL = 0.0
+        public var unrealizedPnL = 0.0
+        public var commissions = 0.0
+        public var grossExposure = 0.0
+        /// Equity at the start of the (UTC) day, and the difference since.
+        public var dayStartEquity: Double?
+        public var todayPnL: Double?
+        public var peakEquity: Double?
+        /// Below the peak, in percent (0 at the peak).
+        public var drawdownPercent: Double?
+        public init() {}
+    }
+
+    public struct Position: Sendable, Equatable, Codable {
+        public var symbol = ""
+        public var quantity = 0.0
+        public var averageCost = 0.0
+        public var price = 0.0
+        public var marketValue = 0.0
+        public var unrealizedPnL = 0.0
+        public var realizedPnL = 0.0
+        /// A working stop on the closing side covers the whole position.
+        public var protected = false
+        public init() {}
+    }
+
+    public struct WorkingOrder: Sendable, Equatable, Codable {
+        public var orderRef = ""
+        public var symbol = ""
+        public var side = ""
+        public var quantity = 0.0
+        public var filled = 0.0
+        public var type = ""
+        public var state = ""
+        public var ageSeconds = 0.0
+        public init() {}
+    }
+
+    public struct Risk: Sendable, Equatable, Codable {
+        public var limits: [Limit] = []
+        public var halts: [String] = []
+        public var denials = 0
+        public var recentDenials: [Denial] = []
+        public init() {}
+    }
+
+    /// A configured limit and how much of it is used now.
+    public struct Limit: Sendable, Equatable, Codable {
+        public var name = ""
+        public var limit = 0.0
+        public var used: Double?
+        public var unit = ""
+        public init(name: String = "", limit: Double = 0, used: Double? = nil, unit: String = "") {
+            self.name = name
+            self.limit = limit
+            self.used = used
+            self.unit = unit
+        }
+    }
+
+    public struct Denial: Sendable, Equatable, Codable {
+        public var time = ""
+        public var symbol = ""
+        public var rule = ""
+        public var detail = ""
+        public init(time: String = "", symbol: String = "", rule: String = "", detail: String = "") {
+            self.time = time
+            self.symbol = symbol
+            self.rule = rule
+            self.detail = detail
+        }
+    }
+
+    public struct Counts: Sendable, Equatable, Codable {
+        public var bars = 0
+        public var fills = 0
+        public var orders = 0
+        public var positionChecks = 0
+        public init(bars: Int = 0, fills: Int = 0, orders: Int = 0, positionChecks: Int = 0) {
+            self.bars = bars
+            self.fills = fills
+            self.orders = orders
+            self.positionChecks = positionChecks
+        }
+    }
+}

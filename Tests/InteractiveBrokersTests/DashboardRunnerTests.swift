@@ -1,0 +1,169 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import GatewaySimulator
+import JournalModel
+import Logging
+import OperatorSurface
+import Storage
+import Testing
+import TradingEngine
+import TradingModel
+
+@testable import InteractiveBrokers
+@testable import LiveSession
+
+/// Buys 10 of every instrument it is flat in and sells what it holds, on every bar.
+private struct EveryBar: Strategy {
+    mutating func handle(_ event: StrategyEvent, in context: some StrategyContext) -> [StrategyAction] {
+        guard case .bar(let id, _) = event, !context.hasOpenOrders(for: id) else { return [] }
+        let held = context.position(for: id).quantity
+        return [.submit(.market(id, held.isZero ? .buy : .sell, held.isZero ? Quantity(10) : held))]
+    }
+}
+
+/// Issue 23: a running bot watched and steered over HTTP, against the gateway simulator. The dashboard's health,
+/// metrics (parsed by Prometheus's own parser when IBTRADER_PYTHON is set) and status follow the session; a control
+/// needs the token, is journaled, and does what it says at the broker.
+@Suite("Dashboard against a running bot")
+struct DashboardRunnerTests {
+    static let token = "test-token-0123456789abcdef"
+
+    struct HTTPAnswer: Sendable {
+        var status: Int
+        var text: String
+        var json: [String: Any]? { try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] }
+    }
+
+    static func http(_ port: Int, _ path: String, method: String = "GET", token: String? = nil, body: String? = nil) async throws -> HTTPAnswer {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!, timeoutInterval: 10)
+        request.httpMethod = method
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        request.httpBody = body.map { Data($0.utf8) }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return HTTPAnswer(status: (response as? HTTPURLResponse)?.statusCode ?? 0, text: String(decoding: data, as: UTF8.self))
+    }
+
+    @Test("health, metrics and status follow the session; pause, flatten and resume need the token and act at the broker")
+    func watchAndSteer() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = try OrderJournal(path: directory.appendingPathComponent("journal.sqlite").path)
+        let link = OperatorLink(sampleEvery: .zero)
+        let tail = LogTail { "00:00:00" }
+        try await withSessionSimulator { simulator, simulatorPort in
+            var configuration = runnerConfiguration(simulatorPort, journal: journal)
+            configuration.operatorLink = link
+            let runConfiguration = configuration
+            let server = DashboardServer(
+                settings: DashboardSettings(port: 0, token: Self.token, tokenSource: "test"), link: link, log: tail)
+            let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
+            let (stop, stopper) = AsyncStream.makeStream(of: String.self)
+            var logger = quietLogger()
+            logger.logLevel = .critical
+            let serverLogger = logger
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    try await server.application(logger: serverLogger) { portSink.yield($0) }.run()
+                }
+                var iterator = ports.makeAsyncIterator()
+                let port = try #require(await iterator.next())
+                #expect(try await Self.http(port, "/readyz").status == 503, "no session yet")
+                group.addTask {
+                    _ = try await LiveRunner.run(strategy: EveryBar(), configuration: runConfiguration, logger: quietLogger(), stop: stop)
+                }
+                while await simulator.state().activeSubscriptions.realTimeBars < 3 { try await Task.sleep(for: .milliseconds(5)) }
+                for _ in 0..<3 {
+                    await simulator.advance(by: .seconds(5))
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                try await Self.waitFor { link.status?.positions.isEmpty == false }
+                let health = try await Self.http(port, "/readyz")
+                #expect(health.status == 200, "\(health.text)")
+                #expect(health.json?["status"] as? String == "ok")
+                let metrics = try await Self.http(port, "/metrics")
+                #expect(metrics.text.contains("ibtrader_up 1\n"))
+                #expect(metrics.text.contains("ibtrader_trading_state{state=\"active\"} 1\n"))
+                try Self.parseWithPrometheus(metrics.text, in: directory)
+
+                // Controls need the token; reads on loopback do not.
+                #expect(try await Self.http(port, "/api/control/pause", method: "POST").status == 401)
+                #expect(try await Self.http(port, "/api/control/pause", method: "POST", token: "wrong-token-0123456789").status == 403)
+                #expect(try await Self.http(port, "/api/control/liquidate", method: "POST", token: Self.token).status == 404)
+                let paused = try await Self.http(
+                    port, "/api/control/pause", method: "POST", token: Self.token, body: #"{"reason": "news at 14:00", "by": "test"}"#)
+                #expect(paused.status == 200)
+                #expect(paused.json?["message"] as? String == "entries paused; exits and working orders go on")
+                // Paused: the exits go out, no new buys; the book empties at the simulator.
+                for _ in 0..<4 {
+                    await simulator.advance(by: .seconds(5))
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                try await Self.waitFor { await simulator.state().account.holdings.values.allSatisfy { $0.quantity == .zero } }
+                let status = try await Self.http(port, "/api/status")
+                let trading = (status.json?["status"] as? [String: Any])?["trading"] as? [String: Any]
+                #expect(trading?["state"] as? String == "entries paused")
+                #expect(try await Self.http(port, "/metrics").text.contains("ibtrader_trading_state{state=\"entries paused\"} 1\n"))
+
+                // Resume: it buys again; flatten: everything closed at the broker, and nothing new goes out.
+                #expect(try await Self.http(port, "/api/control/resume", method: "POST", token: Self.token).status == 200)
+                await simulator.advance(by: .seconds(5))
+                try await Self.waitFor { await simulator.state().account.holdings.values.contains { $0.quantity != .zero } }
+                let flatten = try await Self.http(port, "/api/control/flatten", method: "POST", token: Self.token, body: #"{"reason": "done"}"#)
+                #expect(flatten.status == 200, "\(flatten.text)")
+                try await Self.waitFor { await simulator.state().account.holdings.values.allSatisfy { $0.quantity == .zero } }
+                let commissionsBefore = await simulator.state().account.commissions
+                for _ in 0..<3 {
+                    await simulator.advance(by: .seconds(5))
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                #expect(await simulator.state().account.commissions == commissionsBefore, "no fill: the kill switch stays after a flatten")
+                #expect(link.status?.trading.killSwitch == true)
+
+                stopper.yield("test done")
+                try await Self.waitFor { !link.isAttached }
+                let late = try await Self.http(port, "/api/control/pause", method: "POST", token: Self.token)
+                #expect(late.status == 409, "no session: \(late.text)")
+                let ended = try await Self.http(port, "/healthz")
+                #expect(ended.status == 503 && ended.text.contains("the session ended"), "\(ended.text)")
+                group.cancelAll()
+            }
+        }
+        let controls = try journal.events(kind: .control).map(\.message)
+        #expect(controls == ["pause by test (news at 14:00)", "resume by dashboard", "flatten by dashboard (done)"])
+    }
+
+    /// Polls `condition` for up to 10 s.
+    static func waitFor(_ condition: @Sendable () async throws -> Bool) async throws {
+        for _ in 0..<1000 {
+            if try await condition() { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        Issue.record("condition not met within 10 s")
+    }
+
+    /// Prometheus's own text parser (prometheus_client, set up by scripts/setup-python.sh) reads every family.
+    static func parseWithPrometheus(_ text: String, in directory: URL) throws {
+        guard let python = ProcessInfo.processInfo.environment["IBTRADER_PYTHON"], !python.isEmpty else { return }
+        let file = directory.appendingPathComponent("metrics.txt")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [
+            "-c",
+            "import sys; from prometheus_client.parser import text_string_to_metric_families as p; "
+                + "print(len(list(p(open(sys.argv[1]).read()))))",
+            file.path,
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        process.waitUntilExit()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "prometheus_client refused /metrics: \(printed)")
+        #expect(Int(printed.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 >= 20, "\(printed)")
+    }
+}

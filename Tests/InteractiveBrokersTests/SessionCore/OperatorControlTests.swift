@@ -1,0 +1,159 @@
+import Foundation
+import JournalModel
+import Testing
+import TradingEngine
+import TradingModel
+import TWSProtocol
+
+@testable import LiveSession
+
+/// Buys 10 when flat, sells everything when long: every bar wants an entry or an exit.
+struct InAndOut: Strategy {
+    mutating func handle(_ event: StrategyEvent, in context: some StrategyContext) -> [StrategyAction] {
+        guard case .bar(let id, _) = event, !context.hasOpenOrders(for: id) else { return [] }
+        let held = context.position(for: id).quantity
+        return held == .zero ? [.submit(.market(id, .buy, Quantity(10)))] : [.submit(.market(id, .sell, held))]
+    }
+}
+
+/// The operator's controls in the session core (issue 23): journaled before they act, answered, and exactly as
+/// strong as they say: pause stops entries only, kill stops every new order and leaves working ones, flatten
+/// cancels everything and closes the book once nothing is left working; resume lifts them.
+struct OperatorControlTests {
+    typealias Harness = SessionCoreHarness<InAndOut>
+
+    static func control(_ action: OperatorAction, id: Int = 1) -> SessionInput {
+        .control(OperatorControl(id: id, action: action, by: "127.0.0.1", reason: "test"))
+    }
+
+    /// The bar at `seconds` after the start: the actions it leads to.
+    @discardableResult
+    static func bar(_ harness: inout Harness, _ seconds: Int64, close: Double = 100) -> [SessionAction] {
+        harness.bar(at: Harness.start + .seconds(seconds), close: close).flatMap { harness.send($0, after: .seconds(1)) }
+    }
+
+    /// The broker fills the group's first order completely.
+    @discardableResult
+    static func fill(_ harness: inout Harness, _ group: OrderGroup, price: Double = 100) -> [SessionAction] {
+        let wire = group.placements[0]
+        var execution = TWSExecution(executionID: "E-\(wire.orderID)")
+        execution.orderID = wire.orderID
+        execution.side = group.orders[0].side == .buy ? "BOT" : "SLD"
+        execution.shares = wire.order.totalQuantity ?? 0
+        execution.price = price
+        execution.time = "20231114 22:13:20 UTC"
+        execution.orderRef = wire.order.orderRef
+        let report = TWSExecutionReport(contract: group.contract, execution: execution)
+        var withCommission = report
+        withCommission.commission = TWSCommissionReport(executionID: execution.executionID, commission: 1, currency: "USD")
+        return harness.send(.orderEvent(generation: 1, .execution(report)))
+            + harness.send(.orderEvent(generation: 1, .commission(withCommission)))
+            + harness.send(.orderEvent(generation: 1, .status(TWSOrderStatus(
+                orderID: wire.orderID, status: "Filled", filled: wire.order.totalQuantity, remaining: 0))))
+    }
+
+    static func reply(_ actions: [SessionAction]) -> OperatorReply? {
+        actions.lazy.compactMap { if case .reply(let reply) = $0 { reply } else { nil } }.first
+    }
+
+    @Test func pauseStopsEntriesButNotExitsAndIsJournaledBeforeItActs() throws {
+        var settings = Harness.settings()
+        settings.journaled = true
+        var harness = Harness(InAndOut(), settings: settings)
+        harness.startUp()
+        let buy = try #require(Self.bar(&harness, 60).placed.first)
+        Self.fill(&harness, buy)
+        let paused = harness.send(Self.control(.pause), after: .seconds(1))
+        let journaled = try #require(paused.firstIndex { if case .journal(.event(.control, let text, _)) = $0 { text == "pause by 127.0.0.1 (test)" } else { false } })
+        let replied = try #require(paused.firstIndex { if case .reply = $0 { true } else { false } })
+        #expect(journaled < replied)
+        #expect(Self.reply(paused) == OperatorReply(id: 1, done: true, message: "entries paused; exits and working orders go on"))
+        #expect(harness.core.status(at: harness.now).trading.state == "entries paused")
+        // The exit goes out; the next entry does not.
+        let sell = try #require(Self.bar(&harness, 70).placed.first)
+        #expect(sell.orders[0].side == .sell)
+        Self.fill(&harness, sell)
+        #expect(Self.bar(&harness, 80).placed.isEmpty)
+        let resumed = harness.send(Self.control(.resume, id: 2))
+        #expect(Self.reply(resumed)?.message == "trading resumed")
+        #expect(harness.core.status(at: harness.now).trading.state == "active")
+        #expect(Self.bar(&harness, 90).placed.first?.orders[0].side == .buy)
+    }
+
+    @Test func killStopsEveryNewOrderAndLeavesTheWorkingOnes() throws {
+        var harness = Harness(InAndOut())
+        harness.startUp()
+        let buy = try #require(Self.bar(&harness, 60).placed.first)
+        Self.fill(&harness, buy)
+        let killed = harness.send(Self.control(.kill))
+        #expect(!killed.contains { if case .cancelOrder = $0 { true } else { false } })
+        #expect(Self.bar(&harness, 70).placed.isEmpty, "not even the exit")
+        let status = harness.core.status(at: harness.now)
+        #expect(status.trading.state == "no new orders")
+        #expect(status.trading.killSwitch)
+        #expect(status.trading.reasons == ["the operator's kill switch"])
+        harness.send(Self.control(.resume, id: 2))
+        #expect(Self.bar(&harness, 80).placed.first?.orders[0].side == .sell)
+    }
+
+    @Test func flattenCancelsFirstAndClosesOnceNothingIsLeftWorking() throws {
+        var harness = Harness(InAndOut())
+        harness.startUp()
+        let buy = try #require(Self.bar(&harness, 60).placed.first)
+        Self.fill(&harness, buy)
+        // An exit is working at the broker when the operator flattens.
+        let sell = try #require(Self.bar(&harness, 70).placed.first)
+        let working = sell.placements[0].orderID
+        harness.send(.orderEvent(generation: 1, .status(TWSOrderStatus(
+            orderID: working, status: "Submitted", filled: 0, remaining: 10))))
+        let flatten = harness.send(Self.control(.flatten))
+        #expect(flatten.contains(.cancelOrder(brokerOrderID: working)))
+        #expect(flatten.placed.isEmpty, "no close while an order is still working")
+        #expect(harness.core.status(at: harness.now).trading.flattening)
+        let cancelled = harness.send(.orderEvent(generation: 1, .status(TWSOrderStatus(
+            orderID: working, status: "Cancelled", filled: 0, remaining: 10))))
+        let close = try #require(cancelled.placed.first)
+        #expect(close.orders.map(\.side) == [.sell])
+        #expect(close.orders[0].quantity == Quantity(10))
+        #expect(close.orders[0].type == .market)
+        let done = Self.fill(&harness, close)
+        #expect(done.logs.contains("flatten done: every position is closed; the kill switch stays engaged until resume"))
+        #expect(Self.bar(&harness, 90).placed.isEmpty, "the kill switch stays")
+        let status = harness.core.status(at: harness.now)
+        #expect(status.positions.isEmpty)
+        #expect(!status.trading.flattening)
+        #expect(status.trading.killSwitch)
+    }
+
+    @Test func theSnapshotShowsPositionsOrdersAndWhetherAStopProtectsThem() throws {
+        var harness = Harness(InAndOut())
+        harness.startUp()
+        // The harness's bars are priced in hundredths: a close of 100 is 1.00.
+        let buy = try #require(Self.bar(&harness, 60, close: 100).placed.first)
+        Self.fill(&harness, buy, price: 1)
+        harness.send(Self.control(.kill))
+        Self.bar(&harness, 70, close: 103)
+        let status = harness.core.status(at: harness.now)
+        #expect(status.account == "DU111")
+        #expect(status.mode == "paper")
+        #expect(status.phase == "running")
+        #expect(status.connection.connected)
+        #expect(status.connection.serverVersion == 178)
+        let position = try #require(status.positions.first)
+        #expect(position.symbol == "AAPL")
+        #expect(position.quantity == 10)
+        #expect(position.price == 1.03)
+        #expect(abs(position.unrealizedPnL - 0.3) < 1e-9)
+        #expect(!position.protected)
+        #expect(status.orders.isEmpty)
+        #expect(status.counts.fills == 1)
+    }
+
+    @Test func aControlWhileStoppingIsRefused() {
+        var harness = Harness(InAndOut())
+        harness.startUp()
+        harness.send(.stop("SIGTERM"))
+        let late = harness.send(Self.control(.pause))
+        #expect(Self.reply(late) == OperatorReply(id: 1, done: false, message: "the bot is stopping"))
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+
+@testable import InteractiveBrokers
+@testable import LiveSession
+@testable import OperatorSurface
+
+/// The dashboard's routes without a bot (HummingbirdTesting's router framework): who may read, who may steer, what
+/// a supervisor and a scraper see.
+struct DashboardServerTests {
+    static let token = "0123456789abcdef0123"
+
+    static func app(bind: String = "127.0.0.1", link: OperatorLink = OperatorLink()) -> some ApplicationProtocol {
+        DashboardServer(
+            settings: DashboardSettings(bind: bind, port: 0, token: token, tokenSource: "test"), link: link,
+            log: LogTail { "t" }, staleAfter: 3600
+        ).application(logger: Logger(label: "test"))
+    }
+
+    /// A session that answers every control at once.
+    static func answeringLink() -> OperatorLink {
+        let link = OperatorLink()
+        link.attach { input in
+            guard case .control(let request) = input else { return }
+            link.answer(OperatorReply(id: request.id, done: request.action != .flatten, message: "did \(request.action.rawValue)"))
+        }
+        var status = SessionStatus()
+        status.account = "DU1"
+        status.phase = "running"
+        status.connection.connected = true
+        var position = SessionStatus.Position()
+        position.symbol = #"ODD"NAME"#
+        position.quantity = 10
+        status.positions = [position]
+        link.publish(status, at: .zero)
+        return link
+    }
+
+    @Test func withoutASessionHealthIs503AndMetricsSayDown() async throws {
+        try await Self.app().test(.router) { client in
+            try await client.execute(uri: "/readyz", method: .get) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(String(buffer: response.body).contains("no session yet"))
+            }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                #expect(String(buffer: response.body).contains("ibtrader_up 0\n"))
+            }
+            try await client.execute(uri: "/", method: .get) { response in
+                #expect(response.status == .ok)
+                let page = String(buffer: response.body)
+                #expect(page.contains("<title>ibtrader</title>"))
+                #expect(!page.contains("http://") && !page.contains("https://"), "no external assets")
+            }
+        }
+    }
+
+    @Test func controlsNeedTheTokenAndAnswerWithTheSessionsReply() async throws {
+        try await Self.app(link: Self.answeringLink()).test(.router) { client in
+            try await client.execute(uri: "/api/control/pause", method: .post) { #expect($0.status == .unauthorized) }
+            try await client.execute(uri: "/api/control/pause", method: .post, headers: [.authorization: "Bearer nope"]) {
+                #expect($0.status == .forbidden)
+            }
+            let bearer: HTTPFields = [.authorization: "Bearer \(Self.token)"]
+            try await client.execute(uri: "/api/control/sell-everything", method: .post, headers: bearer) {
+                #expect($0.status == .notFound)
+            }
+            try await client.execute(uri: "/api/control/kill", method: .post, headers: bearer, body: ByteBuffer(string: #"{"reason":"r"}"#)) {
+                #expect($0.status == .ok)
+                #expect(String(buffer: $0.body).contains(#""message":"did kill""#))
+            }
+            try await client.execute(uri: "/api/control/flatten", method: .post, headers: bearer) { #expect($0.status == .conflict) }
+            try await client.execute(uri: "/api/control/kill", method: .post, headers: bearer, body: ByteBuffer(string: "{")) {
+                #expect($0.status == .badRequest, "a malformed body is refused, not a crash")
+            }
+            try await client.execute(uri: "/readyz", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                #expect(String(buffer: response.body).contains(#"ibtrader_position_quantity{symbol="ODD\"NAME"} 10"#))
+            }
+        }
+    }
+
+    @Test func offLoopbackEveryReadNeedsTheTokenToo() async throws {
+        try await Self.app(bind: "0.0.0.0", link: Self.answeringLink()).test(.router) { client in
+            for path in ["/", "/api/status", "/metrics", "/api/log", "/api/events"] {
+                try await client.execute(uri: path, method: .get) { #expect($0.status == .unauthorized, "\(path)") }
+            }
+            try await client.execute(uri: "/api/status?token=\(Self.token)", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/readyz", method: .get) { #expect($0.status == .ok, "a supervisor needs no token") }
+        }
+    }
+
+    @Test func theTokenFileIsMadeOnceReadableByItsOwnerOnly() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tok-\(UUID().uuidString)/dashboard.token").path
+        defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+        let first = try DashboardTokenFile.load(path)
+        #expect(first.generated && first.token.count == 64)
+        let permissions = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(permissions == 0o600)
+        let again = try DashboardTokenFile.load(path)
+        #expect(!again.generated && again.token == first.token)
+        try "short".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: DashboardTokenError.self) { try DashboardTokenFile.load(path) }
+    }
+
+    @Test func theLogTailKeepsTheLastLinesAndCountsWarnings() {
+        let tail = LogTail(capacity: 2) { "t" }
+        tail.append(level: .info, "a")
+        tail.append(level: .warning, "b")
+        tail.append(level: .critical, "ALERT: c")
+        #expect(tail.lines.map(\.message) == ["b", "ALERT: c"])
+        #expect(tail.counts.warnings == 1 && tail.counts.critical == 1)
+    }
+}
