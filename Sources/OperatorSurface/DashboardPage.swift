@@ -147,7 +147,9 @@ enum DashboardPage {
       source.onmessage = e => render(JSON.parse(e.data));
       source.onerror = () => { source.close(); $("banner").style.display = "block"; $("banner").textContent = "Lost the bot; retrying…"; setTimeout(connect, 3000); };
     }
-    connect(); refreshLog(); setInterval(refreshLog, 3000);
+    // ?once: one snapshot, no live updates (for a printout or a headless browser's screenshot).
+    if (params.has("once")) { fetch("/api/status" + query()).then(r => r.json()).then(render); refreshLog(); }
+    else { connect(); refreshLog(); setInterval(refreshLog, 3000); }
     </script></body></html>
     """
 }

@@ -87,6 +87,7 @@ struct DashboardRunnerTests {
                 #expect(metrics.text.contains("ibtrader_up 1\n"))
                 #expect(metrics.text.contains("ibtrader_trading_state{state=\"active\"} 1\n"))
                 try Self.parseWithPrometheus(metrics.text, in: directory)
+                try await Self.pageShowsTheSimulatorsPositions(port: port, simulator: simulator, in: directory)
 
                 // Controls need the token; reads on loopback do not.
                 #expect(try await Self.http(port, "/api/control/pause", method: "POST").status == 401)
@@ -133,6 +134,40 @@ struct DashboardRunnerTests {
         }
         let controls = try journal.events(kind: .control).map(\.message)
         #expect(controls == ["pause by test (news at 14:00)", "resume by dashboard", "flatten by dashboard (done)"])
+    }
+
+    /// Headless Chromium renders the page (`?once`: one snapshot) and its positions table lists the simulator's
+    /// holdings, symbol and quantity; a screenshot is taken. Skipped without `chromium` (scripts/test.sh installs it).
+    static func pageShowsTheSimulatorsPositions(port: Int, simulator: GatewaySimulator, in directory: URL) async throws {
+        guard let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: FileManager.default.isExecutableFile)
+        else { return }
+        func browse(_ arguments: [String]) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: chromium)
+            process.arguments = [
+                "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1400,1300",
+                "--user-data-dir=\(directory.appendingPathComponent("profile").path)", "--virtual-time-budget=3000",
+            ] + arguments + ["http://127.0.0.1:\(port)/?once"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+        let dom = try browse(["--dump-dom"])
+        let holdings = await simulator.state().account.holdings.filter { $0.value.quantity != .zero }
+        #expect(!holdings.isEmpty)
+        for (id, holding) in holdings {
+            let symbol = simulatorData.instrument(id).symbol
+            #expect(dom.contains("<tr><td>\(symbol)</td><td class=\"n\">\(holding.quantity)</td>"), "\(symbol) \(holding.quantity) on the page")
+        }
+        #expect(dom.contains(#"<span id="trading" class="badge state-active">active</span>"#))
+        let shot = directory.appendingPathComponent("dashboard.png")
+        _ = try browse(["--screenshot=\(shot.path)"])
+        let size = (try? FileManager.default.attributesOfItem(atPath: shot.path)[.size] as? Int) ?? 0
+        #expect(size > 20_000, "a rendered screenshot, \(size) bytes")
     }
 
     /// Polls `condition` for up to 10 s.
