@@ -161,6 +161,7 @@ let package = Package(
                 "OperatorSurface", "LiveSession", "InteractiveBrokers", "TradingModel",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

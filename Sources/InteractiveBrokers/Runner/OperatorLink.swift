@@ -30,6 +30,7 @@ public final class OperatorLink: Sendable {
         var deliver: (@Sendable (SessionInput) -> Void)?
         var nextID = 0
         var waiting: [Int: CheckedContinuation<OperatorReply, Never>] = [:]
+        var alertSink: (@Sendable (OperatorAlert) -> Void)?
     }
 
     private let state = Mutex(State())
@@ -82,7 +83,19 @@ public final class OperatorLink: Sendable {
         }
     }
 
+    /// Sends the session's alerts (`OperatorAlert.alerts(of:…)`) to `sink` (an `AlertCenter`'s `post`).
+    public func forwardAlerts(to sink: @escaping @Sendable (OperatorAlert) -> Void) {
+        state.withLock { $0.alertSink = sink }
+    }
+
     // MARK: - The driver's side
+
+    /// A step's alerts.
+    func alert(_ alerts: [OperatorAlert]) {
+        guard !alerts.isEmpty, let sink = state.withLock({ $0.alertSink }) else { return }
+        for alert in alerts { sink(alert) }
+    }
+
 
     /// The session starts: controls go to `deliver`.
     func attach(_ deliver: @escaping @Sendable (SessionInput) -> Void) {

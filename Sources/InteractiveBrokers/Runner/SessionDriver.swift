@@ -85,6 +85,7 @@ struct SessionDriver<S: Strategy> {
                     connection = candidate
                 }
                 let time = now()
+                let phaseBefore = core.phase
                 let actions = core.handle(input, at: time)
                 for action in actions where outcome == nil {
                     outcome = await perform(action, &group)
@@ -95,7 +96,10 @@ struct SessionDriver<S: Strategy> {
                 if let failure = recorder?.record(input, at: time, actions: actions) {
                     inbox.yield(.journalFailed(failure))
                 }
-                if let link, input.changesStatus { link.publish(core.status(at: time), at: time) }
+                if let link {
+                    if input.changesStatus { link.publish(core.status(at: time), at: time) }
+                    link.alert(OperatorAlert.alerts(of: input, actions: actions, phaseBefore: phaseBefore, phaseAfter: core.phase, at: time))
+                }
             }
             if let connection { await connection.disconnect() }
             for candidate in connections.takeAll() { await candidate.disconnect() }

@@ -115,6 +115,17 @@ struct SessionJournal: Sendable {
         data.latestRiskState = try journal.latestRiskState(account: account, runKey: nil)
         data.orderActivity = try journal.orderActivity(onDay: day, account: account)
         data.orderEfficiency = try journal.latestOrderEfficiency(account: account, day: day)
+        data.uncleanStop = Self.uncleanStop(try journal.events(kind: .lifecycle))
         return data
+    }
+
+    /// The last run of the journal when no stop follows its start (`run 3 (started 2026-11-24T09:30:00Z)`).
+    static func uncleanStop(_ events: [JournalEvent]) -> String? {
+        guard let start = events.lastIndex(where: { $0.message.hasPrefix("run ") && $0.message.contains(" started") })
+        else { return nil }
+        let stopped = events[(start + 1)...].contains { $0.message.hasPrefix("stopped") || $0.message.hasPrefix("fast stop") }
+        guard !stopped else { return nil }
+        let run = events[start].message.prefix { $0 != ":" }.replacingOccurrences(of: " started", with: "")
+        return "\(run) (started \(events[start].time))"
     }
 }

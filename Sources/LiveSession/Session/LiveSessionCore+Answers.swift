@@ -21,6 +21,12 @@ extension LiveSessionCore {
             warmupBars(id, bars, &out)
             continueStartup(at: now, &out)
         case (.journalBeforeReconciliation, .journalRestart(let data)):
+            if let unclean = data.uncleanStop {
+                out.log(
+                    .critical,
+                    "ALERT: \(unclean) did not stop cleanly (a crash, kill -9 or power loss); this start reconciles its "
+                        + "orders and fills with the broker's")
+            }
             startup.journal = data
             startup.journalPending = false
             continueStartup(at: now, &out)

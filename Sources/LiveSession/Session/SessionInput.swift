@@ -136,6 +136,9 @@ public struct JournalRestartData: Sendable, Equatable, Codable {
     /// Today's order activity and saved order-efficiency counts.
     public var orderActivity = JournalOrderActivity()
     public var orderEfficiency: JournalOrderEfficiency?
+    /// The journal's last run when it has no stop event (a crash, `kill -9`, a power loss): what to tell the
+    /// operator (`nil`: it stopped cleanly, or there was none).
+    public var uncleanStop: String?
 
     /// Creates empty data.
     public init() {}

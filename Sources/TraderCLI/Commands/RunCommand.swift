@@ -3,7 +3,6 @@ import Foundation
 import GatewaySimulator
 import InteractiveBrokers
 import Logging
-import OperatorSurface
 import TraderConfig
 import TraderKit
 import TradingModel
@@ -72,27 +71,27 @@ struct RunCommand: AsyncParsableCommand {
         // Everything is checked (and the journal opened) before connecting; with --simulated, before the simulator.
         let configuration = try LiveRunSetup.configuration(for: loaded, options: options)
         let strategy = loaded.settings.strategy
-        let dashboard = try DashboardSetup.settings(loaded, journal: configuration.journal?.path)
+        let surface = try OperatorSetup(loaded, journal: configuration.journal?.path, logger: logger)
         guard simulated else {
-            try await runLive(configuration, strategy: strategy, logger: logger, dashboard: dashboard)
+            try await runLive(configuration, strategy: strategy, logger: logger, surface: surface)
             return
         }
         try await GatewaySetup.withSimulated(account: simulatedAccount, speed: try LiveConfirmation.speed(speed), logger: logger) { port in
             var configuration = configuration
             (configuration.connection.host, configuration.connection.port) = ("127.0.0.1", port)
-            try await runLive(configuration, strategy: strategy, logger: logger, dashboard: dashboard)
+            try await runLive(configuration, strategy: strategy, logger: logger, surface: surface)
         }
     }
 
     private func runLive(
-        _ configuration: LiveRunnerConfiguration, strategy: StrategySettings, logger: Logger, dashboard: DashboardSettings?
+        _ configuration: LiveRunnerConfiguration, strategy: StrategySettings, logger: Logger, surface: OperatorSetup
     ) async throws {
         var configuration = configuration
         if live, confirmLive == nil {
             configuration.confirmedLiveAccount = try await LiveConfirmation.ask(
                 connection: configuration.connection, account: configuration.account)
         }
-        let summary = try await LiveRunService.run(configuration, strategy: strategy, logger: logger, dashboard: dashboard)
+        let summary = try await LiveRunService.run(configuration, strategy: strategy, logger: logger, surface: surface)
         print(summary.endText(journal: configuration.journal?.path))
     }
 }

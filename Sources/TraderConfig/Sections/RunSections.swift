@@ -193,3 +193,77 @@ public struct DashboardConfig: Hashable, Sendable {
             ])
     }
 }
+
+/// `alerts:` where a running bot's alerts go (webhook, Telegram, SMS), and how many.
+public struct AlertSettings: Hashable, Sendable {
+    /// A URL that receives each alert as a JSON POST (`nil`: none).
+    public var webhook: String?
+    /// `json` (every field), `slack` or `discord`.
+    public var webhookFormat = "json"
+    /// A Telegram bot's token and the chats it writes to.
+    public var telegramToken: String?
+    public var telegramChats: [String] = []
+    /// Telegram's Bot API (another address only for tests or a proxy).
+    public var telegramApi = "https://api.telegram.org"
+    /// An SMS gateway taking Twilio's form (To, From, Body; basic authentication).
+    public var smsUrl: String?
+    public var smsUser: String?
+    public var smsPassword: String?
+    public var smsFrom: String?
+    public var smsTo: [String] = []
+    /// The least severe alert sent (resolutions of sent alerts always go).
+    public var minimumSeverity = "warning"
+    /// Alerts of one kind within this of the last one sent are held back and counted.
+    public var cooldown: Duration = .seconds(300)
+    /// The bot's name in messages (`nil`: `ibtrader` and the account).
+    public var name: String?
+
+    /// Creates the defaults.
+    public init() {}
+
+    static func url(_ value: String?) -> String? {
+        guard let value else { return nil }
+        guard let scheme = value.split(separator: ":").first?.lowercased(), scheme == "http" || scheme == "https",
+            value.contains("://")
+        else { return "must be an http:// or https:// URL" }
+        return nil
+    }
+
+    /// The schema of the section.
+    public static var schema: ConfigSection<AlertSettings> {
+        let list = ConfigKind<[String]>.list(of: .text, allowed: "a list, e.g. [\"123456789\"]", distinct: true)
+        return ConfigSection([
+            .value(
+                "webhook", \.webhook, ConfigKind.text.optional.checked(url),
+                summary: "POST each alert as JSON to this URL (none: no webhook)."),
+            .value(
+                "webhookFormat", \.webhookFormat, .choice(["json", "slack", "discord"]),
+                summary: "json: {bot, kind, severity, text, time, resolves}; slack: {text}; discord: {content}."),
+            .value(
+                "telegramToken", \.telegramToken, ConfigKind.text.optional,
+                summary: "A Telegram bot token (from @BotFather); with telegramChats (none: no Telegram)."),
+            .value("telegramChats", \.telegramChats, list, summary: "The chat ids the bot writes to; no other chat gets anything."),
+            .value(
+                "telegramApi", \.telegramApi, ConfigKind.text.checked(url),
+                summary: "Telegram's Bot API address (another one only for a proxy or a test)."),
+            .value(
+                "smsUrl", \.smsUrl, ConfigKind.text.optional.checked(url),
+                summary: "An SMS gateway taking Twilio's form post, e.g. "
+                    + "https://api.twilio.com/2010-04-01/Accounts/SID/Messages.json (none: no SMS)."),
+            .value("smsUser", \.smsUser, ConfigKind.text.optional, summary: "The SMS gateway's user (Twilio: the account SID)."),
+            .value(
+                "smsPassword", \.smsPassword, ConfigKind.text.optional,
+                summary: "The SMS gateway's password (Twilio: the auth token); prefer IBTRADER_ALERTS_SMSPASSWORD."),
+            .value("smsFrom", \.smsFrom, ConfigKind.text.optional, summary: "The sending number."),
+            .value("smsTo", \.smsTo, list, summary: "The numbers that get SMS."),
+            .value(
+                "minimumSeverity", \.minimumSeverity, .choice(["info", "warning", "critical"]),
+                summary: "The least severe alert sent: critical (ALERT lines), warning (lost connection, kill switch, "
+                    + "flatten, the bot stopped), info (resume)."),
+            .value(
+                "cooldown", \.cooldown, .duration(.seconds(0) ... .seconds(86_400)),
+                summary: "Alerts of one kind within this of the last one sent are held back and counted in the next."),
+            .value("name", \.name, ConfigKind.text.optional, summary: "The bot's name in messages (none: ibtrader and the account)."),
+        ])
+    }
+}

@@ -28,6 +28,8 @@ public struct TraderConfiguration: Sendable {
     public var logging = LoggingSettings()
     /// `dashboard:`.
     public var dashboard = DashboardConfig()
+    /// `alerts:`.
+    public var alerts = AlertSettings()
 
     /// The defaults, with the strategies of `catalog`.
     public init(catalog: StrategyCatalog = .builtIn) {
@@ -62,6 +64,9 @@ public struct TraderConfiguration: Sendable {
                 .section(
                     "dashboard", \.dashboard, DashboardConfig.schema,
                     summary: "run: the web dashboard, Prometheus metrics, the health endpoint and the controls."),
+                .section(
+                    "alerts", \.alerts, AlertSettings.schema,
+                    summary: "run: alerts to a webhook, Telegram or SMS, coalesced per kind."),
             ],
             validate: { (configuration, record, _) throws(ConfigError) in
                 try configuration.strategy.choice.check(configuration.risk) { record.origins[$0] }
@@ -71,7 +76,7 @@ public struct TraderConfiguration: Sendable {
     /// The sections, in order.
     public static let sections = [
         "strategy", "universe", "risk", "backtest", "sweep", "walkforward", "connection", "health", "orders", "data",
-        "journal", "logging", "dashboard",
+        "journal", "logging", "dashboard", "alerts",
     ]
 
     /// What `run` needs beyond a well-formed file: at least one symbol.

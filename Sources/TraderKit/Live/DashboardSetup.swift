@@ -1,6 +1,63 @@
 import Foundation
+import LiveSession
+import Logging
 import OperatorSurface
+import TradingModel
 import TraderConfig
+
+/// What `run` serves its operator: the dashboard (`dashboard:`) and the alerts (`alerts:`).
+public struct OperatorSetup: Sendable {
+    /// The dashboard's settings (`nil`: `dashboard.port: none`).
+    public var dashboard: DashboardSettings?
+    /// The alerts' channels and rules (`nil`: no channel configured).
+    public var alerts: AlertCenter?
+
+    /// Reads both from a loaded config.
+    /// - Throws: `ConfigError` naming the key (a token file that cannot be used, a URL that does not parse).
+    public init(_ loaded: LoadedConfiguration, journal: String?, logger: Logger) throws(ConfigError) {
+        dashboard = try DashboardSetup.settings(loaded, journal: journal)
+        alerts = try AlertSetup.center(loaded, logger: logger)
+    }
+}
+
+/// The alert center of a config, with a channel per configured destination.
+public enum AlertSetup {
+    /// The center, or `nil` when no channel is configured.
+    public static func center(_ loaded: LoadedConfiguration, logger: Logger) throws(ConfigError) -> AlertCenter? {
+        let settings = loaded.settings.alerts
+        func url(_ text: String, _ key: String) throws(ConfigError) -> URL {
+            guard let url = URL(string: text), url.host != nil else {
+                throw ConfigError("'\(text)' is not a URL", key: key, at: loaded.record.origins[key])
+            }
+            return url
+        }
+        var channels: [AlertChannel] = []
+        if let webhook = settings.webhook {
+            channels.append(.webhook(try url(webhook, "alerts.webhook"), format: settings.webhookFormat))
+        }
+        if let token = settings.telegramToken {
+            guard !settings.telegramChats.isEmpty else {
+                throw ConfigError(
+                    "a Telegram token needs the chats to write to (alerts.telegramChats)", key: "alerts.telegramChats",
+                    at: loaded.record.origins["alerts.telegramToken"])
+            }
+            channels.append(.telegram(api: try url(settings.telegramApi, "alerts.telegramApi"), token: token, chats: settings.telegramChats))
+        }
+        if let sms = settings.smsUrl {
+            guard !settings.smsTo.isEmpty, let from = settings.smsFrom else {
+                throw ConfigError(
+                    "an SMS gateway needs alerts.smsFrom and alerts.smsTo", key: "alerts.smsTo", at: loaded.record.origins["alerts.smsUrl"])
+            }
+            channels.append(
+                .sms(url: try url(sms, "alerts.smsUrl"), user: settings.smsUser ?? "", password: settings.smsPassword ?? "", from: from, to: settings.smsTo))
+        }
+        guard !channels.isEmpty else { return nil }
+        let bot = settings.name ?? "ibtrader \(loaded.settings.connection.account ?? loaded.settings.strategy.name)"
+        let minimum = OperatorAlert.Severity(rawValue: settings.minimumSeverity) ?? .warning
+        return AlertCenter(
+            channels: channels, bot: bot, minimum: minimum, cooldown: TimeSpan(settings.cooldown), logger: logger)
+    }
+}
 
 /// The dashboard's settings from a loaded config: its address, and its token from `dashboard.token` (or
 /// `IBTRADER_DASHBOARD_TOKEN`), else from the token file beside the journal, made on first use.

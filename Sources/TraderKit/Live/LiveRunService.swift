@@ -11,23 +11,28 @@ import OperatorSurface
 /// Runs the bot as a service-lifecycle service: Ctrl-C / SIGTERM stop it gracefully, the same signal again during
 /// the stop cuts the drain short.
 public enum LiveRunService {
-    /// Runs until the duration ends or a signal stops it, with the dashboard beside it when `dashboard` is given.
+    /// Runs until the duration ends or a signal stops it, with the dashboard and the alerts of `surface` beside it.
     /// - Returns: what the run did.
     /// - Throws: `TraderError` for a run that could not start or go on (`LiveRunnerError`'s sentence).
     public static func run(
         _ configuration: LiveRunnerConfiguration, strategy: StrategySettings, logger: Logger,
-        dashboard: DashboardSettings? = nil
+        surface: OperatorSetup? = nil
     ) async throws -> LiveRunSummary {
         var configuration = configuration
         var logger = logger
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
-        if let dashboard {
-            let link = OperatorLink()
+        if surface?.dashboard != nil || surface?.alerts != nil { configuration.operatorLink = OperatorLink() }
+        if let alerts = surface?.alerts, let link = configuration.operatorLink {
+            link.forwardAlerts { alerts.post($0) }
+            let names = alerts.channels.map(\.name).joined(separator: ", ")
+            logger.notice("alerts go to \(names)")
+            services.append(.init(service: alerts, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore))
+        }
+        if let dashboard = surface?.dashboard, let link = configuration.operatorLink {
             let tail = LogTail(capacity: 300) { Self.clockText() }
             let level = logger.logLevel
             logger = Logger(label: logger.label) { _ in MultiplexLogHandler([logger.handler, tail.handler(level: level)]) }
             logger.logLevel = level
-            configuration.operatorLink = link
             let server = DashboardServer(settings: dashboard, link: link, log: tail)
             services.append(.init(service: DashboardService(server: server, logger: logger), successTerminationBehavior: .ignore))
         }

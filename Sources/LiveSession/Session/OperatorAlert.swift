@@ -1,0 +1,28 @@
+/// Something the operator should hear about while away from the dashboard.
+public struct OperatorAlert: Sendable, Equatable, Codable {
+    /// How bad it is.
+    public enum Severity: String, Sendable, Codable, Comparable, CaseIterable {
+        case info, warning, critical
+        static let order: [Severity] = [.info, .warning, .critical]
+        public static func < (a: Severity, b: Severity) -> Bool { order.firstIndex(of: a)! < order.firstIndex(of: b)! }
+    }
+
+    /// What kind of event (the coalescing key): `connectivity`, `farm`, `positions`, `journal`, `loop`,
+    /// `execution`, `control`, `stopped`, `alert` (any other ALERT line).
+    public var kind: String
+    public var severity: Severity
+    /// One line a person reads.
+    public var text: String
+    /// ISO-8601, UTC.
+    public var time: String
+    /// `true` when it says that an earlier alert of its kind is over (restored, agree again).
+    public var resolves: Bool
+
+    public init(kind: String, severity: Severity, text: String, time: String, resolves: Bool = false) {
+        self.kind = kind
+        self.severity = severity
+        self.text = text
+        self.time = time
+        self.resolves = resolves
+    }
+}

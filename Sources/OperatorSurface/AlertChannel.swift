@@ -1,0 +1,86 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import LiveSession
+
+/// Where alerts go: one HTTP request per alert (and per recipient). A channel only formats and sends; retries, rate
+/// and coalescing are the `AlertCenter`'s.
+public struct AlertChannel: Sendable {
+    /// The channel's name in logs (`webhook`, `telegram`, `sms`).
+    public var name: String
+    /// The requests that deliver one alert.
+    public var requests: @Sendable (OperatorAlert, _ bot: String) throws -> [URLRequest]
+
+    /// Creates a channel.
+    public init(name: String, requests: @escaping @Sendable (OperatorAlert, String) throws -> [URLRequest]) {
+        self.name = name
+        self.requests = requests
+    }
+
+    /// The line a person reads.
+    static func line(_ alert: OperatorAlert, bot: String) -> String {
+        let mark = switch alert.severity {
+        case .critical: "ALERT"
+        case .warning: "warning"
+        case .info: alert.resolves ? "resolved" : "info"
+        }
+        return "[\(bot)] \(mark): \(alert.text)"
+    }
+
+    static func json(_ url: URL, _ body: [String: any Sendable]) throws -> URLRequest {
+        var request = URLRequest(url: url, timeoutInterval: 10)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+        return request
+    }
+
+    /// A JSON webhook: `json` (every field: bot, kind, severity, text, time, resolves), `slack` (`{"text"}`) or
+    /// `discord` (`{"content"}`).
+    public static func webhook(_ url: URL, format: String) -> AlertChannel {
+        AlertChannel(name: "webhook") { alert, bot in
+            switch format {
+            case "slack": return [try json(url, ["text": line(alert, bot: bot)])]
+            case "discord": return [try json(url, ["content": line(alert, bot: bot)])]
+            default:
+                return [try json(url, [
+                    "bot": bot, "kind": alert.kind, "severity": alert.severity.rawValue, "text": alert.text,
+                    "time": alert.time, "resolves": alert.resolves,
+                ])]
+            }
+        }
+    }
+
+    /// Telegram's Bot API `sendMessage` to each allowed chat (`api` is `https://api.telegram.org` but for tests).
+    public static func telegram(api: URL, token: String, chats: [String]) -> AlertChannel {
+        AlertChannel(name: "telegram") { alert, bot in
+            let url = api.appendingPathComponent("bot\(token)").appendingPathComponent("sendMessage")
+            return try chats.map { try json(url, ["chat_id": $0, "text": line(alert, bot: bot), "disable_web_page_preview": true]) }
+        }
+    }
+
+    /// An SMS gateway taking Twilio's form (`To`, `From`, `Body`, basic authentication), one request per number.
+    public static func sms(url: URL, user: String, password: String, from: String, to: [String]) -> AlertChannel {
+        AlertChannel(name: "sms") { alert, bot in
+            let credentials = Data("\(user):\(password)".utf8).base64EncodedString()
+            return to.map { number in
+                var request = URLRequest(url: url, timeoutInterval: 10)
+                request.httpMethod = "POST"
+                request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+                request.setValue("Basic \(credentials)", forHTTPHeaderField: "Authorization")
+                let body = ["To": number, "From": from, "Body": String(line(alert, bot: bot).prefix(320))]
+                    .sorted { $0.key < $1.key }
+                    .map { "\($0.key)=\(formEncoded($0.value))" }.joined(separator: "&")
+                request.httpBody = Data(body.utf8)
+                return request
+            }
+        }
+    }
+
+    static func formEncoded(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return (text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "").replacingOccurrences(of: "%20", with: "+")
+    }
+}
