@@ -172,7 +172,7 @@ let package = Package(
             name: "TraderKitTests",
             dependencies: [
                 "TraderKit", "TraderConfig", "InteractiveBrokers", "Backtest", "Storage", "TradingEngine", "TradingModel",
-                "TWSClient", "Simulation", "BundledData",
+                "TWSClient", "Simulation", "BundledData", "JournalModel",
             ]
         ),
         .testTarget(

@@ -49,7 +49,7 @@ struct IBTrader: AsyncParsableCommand {
             ConnectCommand.self, ContractCommand.self, QuoteCommand.self, HistoryCommand.self, DataCommand.self, JournalCommand.self,
             RunCommand.self,
             OrderCommand.self, ModifyCommand.self, OrdersCommand.self, CancelCommand.self, PositionsCommand.self,
-            AccountCommand.self, RiskCommand.self, ConfigCommand.self, ReplayCommand.self, CtlCommand.self,
+            AccountCommand.self, RiskCommand.self, ConfigCommand.self, ReplayCommand.self, CtlCommand.self, ReportCommand.self,
         ]
     )
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Storage
 import TraderKit
 
 /// `ibtrader journal [--orders|--fills|--events] [--journal PATH] [--json]`: what the order journal holds.
@@ -17,21 +16,11 @@ struct JournalCommand: ParsableCommand {
             """
     )
 
-    @Flag(name: .long, help: "Orders only.")
-    var orders: Bool = false
-
-    @Flag(name: .long, help: "Fills only.")
-    var fills: Bool = false
-
-    @Flag(name: .long, help: "Events only.")
-    var events: Bool = false
-
-    @Option(name: .long, help: "The journal file.")
-    var journal: String = "journal.sqlite"
-
-    @Flag(name: .long, help: "JSON lines instead of tables.")
-    var json: Bool = false
-
+    @Flag(name: .long, help: "Orders only.") var orders: Bool = false
+    @Flag(name: .long, help: "Fills only.") var fills: Bool = false
+    @Flag(name: .long, help: "Events only.") var events: Bool = false
+    @Option(name: .long, help: "The journal file.") var journal: String = "journal.sqlite"
+    @Flag(name: .long, help: "JSON lines instead of tables.") var json: Bool = false
     @Option(name: .customLong("measure-latency"), help: "Measure journal write latency with N orders (scratch file).")
     var measureLatency: Int?
 
@@ -49,18 +38,6 @@ struct JournalCommand: ParsableCommand {
             print(try JournalLatency.measure(orders: measureLatency))
             return
         }
-        let all = !orders && !fills && !events
-        let file: OrderJournal
-        do { file = try OrderJournal(path: journal, createIfMissing: false) } catch { throw CLIError("\(error)") }
-        do {
-            var sections: [String] = []
-            let listing = JournalListing(json: json)
-            if all || orders { sections.append(listing.render(orders: try file.orders())) }
-            if all || fills { sections.append(listing.render(fills: try file.fills())) }
-            if all || events { sections.append(listing.render(events: try file.events())) }
-            print(sections.filter { !$0.isEmpty }.joined(separator: json ? "\n" : "\n\n"))
-        } catch {
-            throw CLIError("\(error)")
-        }
+        print(try JournalListing(json: json).show(journal: journal, orders: orders, fills: fills, events: events))
     }
 }

@@ -11,6 +11,22 @@ public struct JournalListing {
     /// A listing in one of the two forms.
     public init(json: Bool) { self.json = json }
 
+    /// `ibtrader journal`: the sections asked for (all three when none is).
+    /// - Throws: `TraderError` naming the journal when it cannot be opened or read.
+    public func show(journal path: String, orders: Bool, fills: Bool, events: Bool) throws -> String {
+        let all = !orders && !fills && !events
+        do {
+            let file = try OrderJournal(path: path, createIfMissing: false)
+            var sections: [String] = []
+            if all || orders { sections.append(render(orders: try file.orders())) }
+            if all || fills { sections.append(render(fills: try file.fills())) }
+            if all || events { sections.append(render(events: try file.events())) }
+            return sections.filter { !$0.isEmpty }.joined(separator: json ? "\n" : "\n\n")
+        } catch {
+            throw TraderError("\(error)")
+        }
+    }
+
     public func render(orders: [JournalOrder]) -> String {
         if json { return orders.map { JSONLine.render(Self.object($0)) }.joined(separator: "\n") }
         let rows = orders.map { o -> [String] in
