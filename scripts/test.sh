@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --build-tests -Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error
-# The report screenshot test renders an intraday report in headless Chromium (Debian's package).
+# The report screenshot test and the dashboard test render pages in headless Chromium (Debian's package).
 if ! command -v chromium >/dev/null 2>&1; then
     if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
         (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null 2>&1 \

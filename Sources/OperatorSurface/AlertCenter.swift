@@ -93,18 +93,16 @@ public final class AlertCenter: Service, Sendable {
     }
 
     private func deliver(_ alert: OperatorAlert, to channel: AlertChannel) async {
-        let requests: [URLRequest]
-        do { requests = try channel.requests(alert, bot) } catch {
+        let deliveries: [AlertChannel.Delivery]
+        do { deliveries = try channel.deliveries(alert, bot) } catch {
             logger.warning("alert not sent to \(channel.name): \(error)")
             return
         }
-        for request in requests {
+        for delivery in deliveries {
             var attempt = 0
             while true {
                 do {
-                    let (_, response) = try await URLSession.shared.data(for: request)
-                    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-                    guard (200..<300).contains(status) else { throw AlertDeliveryError(status: status) }
+                    try await delivery()
                     sent.withLock { $0[channel.name, default: 0] += 1 }
                     break
                 } catch {

@@ -4,18 +4,34 @@ import FoundationNetworking
 #endif
 import LiveSession
 
-/// Where alerts go: one HTTP request per alert (and per recipient). A channel only formats and sends; retries, rate
-/// and coalescing are the `AlertCenter`'s.
+/// Where alerts go: one delivery per alert and recipient (an HTTP request, an e-mail). A channel only formats and
+/// sends; retries, rate and coalescing are the `AlertCenter`'s.
 public struct AlertChannel: Sendable {
-    /// The channel's name in logs (`webhook`, `telegram`, `sms`).
+    /// One message to one recipient; throws when it was not delivered.
+    public typealias Delivery = @Sendable () async throws -> Void
+
+    /// The channel's name in logs (`webhook`, `telegram`, `sms`, `email`).
     public var name: String
-    /// The requests that deliver one alert.
-    public var requests: @Sendable (OperatorAlert, _ bot: String) throws -> [URLRequest]
+    /// The deliveries of one alert.
+    public var deliveries: @Sendable (OperatorAlert, _ bot: String) throws -> [Delivery]
 
     /// Creates a channel.
-    public init(name: String, requests: @escaping @Sendable (OperatorAlert, String) throws -> [URLRequest]) {
+    public init(name: String, deliveries: @escaping @Sendable (OperatorAlert, String) throws -> [Delivery]) {
         self.name = name
-        self.requests = requests
+        self.deliveries = deliveries
+    }
+
+    /// A channel whose deliveries are HTTP requests (a 2xx answer is delivered).
+    public init(name: String, requests: @escaping @Sendable (OperatorAlert, String) throws -> [URLRequest]) {
+        self.init(name: name) { alert, bot in try requests(alert, bot).map(Self.http) }
+    }
+
+    static func http(_ request: URLRequest) -> Delivery {
+        {
+            let (_, response) = try await URLSession.shared.data(for: request)
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            guard (200..<300).contains(status) else { throw AlertDeliveryError(status: status) }
+        }
     }
 
     /// The line a person reads.

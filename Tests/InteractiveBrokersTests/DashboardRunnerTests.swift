@@ -216,7 +216,7 @@ struct RunningBotAlertTests {
     @Test("a gateway restart is one lost and one restored alert, then the stop")
     func gatewayRestartIsTwoAlerts() async throws {
         let sent = Sent()
-        let recorder = AlertChannel(name: "recorder") { alert, _ in
+        let recorder = AlertChannel(name: "recorder") { (alert: OperatorAlert, _: String) -> [AlertChannel.Delivery] in
             sent.alerts.withLock { $0.append(alert) }
             return []
         }

@@ -211,6 +211,14 @@ public struct AlertSettings: Hashable, Sendable {
     public var smsPassword: String?
     public var smsFrom: String?
     public var smsTo: [String] = []
+    /// An SMTP relay for e-mail alerts.
+    public var smtpHost: String?
+    public var smtpPort = 587
+    public var smtpSecurity = "starttls"
+    public var smtpUser: String?
+    public var smtpPassword: String?
+    public var emailFrom: String?
+    public var emailTo: [String] = []
     /// The least severe alert sent (resolutions of sent alerts always go).
     public var minimumSeverity = "warning"
     /// Alerts of one kind within this of the last one sent are held back and counted.
@@ -256,6 +264,19 @@ public struct AlertSettings: Hashable, Sendable {
                 summary: "The SMS gateway's password (Twilio: the auth token); prefer IBTRADER_ALERTS_SMSPASSWORD."),
             .value("smsFrom", \.smsFrom, ConfigKind.text.optional, summary: "The sending number."),
             .value("smsTo", \.smsTo, list, summary: "The numbers that get SMS."),
+            .value(
+                "smtpHost", \.smtpHost, ConfigKind.text.optional,
+                summary: "An SMTP relay for e-mail alerts, e.g. smtp.gmail.com (none: no e-mail)."),
+            .value("smtpPort", \.smtpPort, .integer(1...65_535), summary: "The relay's port: 587 with starttls, 465 with tls."),
+            .value(
+                "smtpSecurity", \.smtpSecurity, .choice(["starttls", "tls", "none"]),
+                summary: "starttls (then TLS before anything is sent), tls (TLS from the start), none (a local relay only)."),
+            .value("smtpUser", \.smtpUser, ConfigKind.text.optional, summary: "The relay's user (none: no AUTH)."),
+            .value(
+                "smtpPassword", \.smtpPassword, ConfigKind.text.optional,
+                summary: "The relay's password (an app password); prefer IBTRADER_ALERTS_SMTPPASSWORD."),
+            .value("emailFrom", \.emailFrom, ConfigKind.text.optional, summary: "The sender's address."),
+            .value("emailTo", \.emailTo, list, summary: "The addresses that get e-mail alerts."),
             .value(
                 "minimumSeverity", \.minimumSeverity, .choice(["info", "warning", "critical"]),
                 summary: "The least severe alert sent: critical (ALERT lines), warning (lost connection, kill switch, "

@@ -51,6 +51,18 @@ public enum AlertSetup {
             channels.append(
                 .sms(url: try url(sms, "alerts.smsUrl"), user: settings.smsUser ?? "", password: settings.smsPassword ?? "", from: from, to: settings.smsTo))
         }
+        if let host = settings.smtpHost {
+            guard let from = settings.emailFrom, !settings.emailTo.isEmpty else {
+                throw ConfigError(
+                    "an SMTP relay needs alerts.emailFrom and alerts.emailTo", key: "alerts.emailTo",
+                    at: loaded.record.origins["alerts.smtpHost"])
+            }
+            channels.append(
+                .email(
+                    SMTPSettings(
+                        host: host, port: settings.smtpPort, security: SMTPSettings.Security(rawValue: settings.smtpSecurity) ?? .starttls,
+                        username: settings.smtpUser, password: settings.smtpPassword, from: from, to: settings.emailTo)))
+        }
         guard !channels.isEmpty else { return nil }
         let bot = settings.name ?? "ibtrader \(loaded.settings.connection.account ?? loaded.settings.strategy.name)"
         let minimum = OperatorAlert.Severity(rawValue: settings.minimumSeverity) ?? .warning

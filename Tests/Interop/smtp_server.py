@@ -1,0 +1,60 @@
+"""A local SMTP server for the e-mail alert test (aiosmtpd, set up by scripts/setup-python.sh).
+
+Usage: smtp_server.py MAILBOX [--starttls CERT KEY] [--auth USER:PASSWORD]
+Listens on a free loopback port, prints it on the first line, and appends every message it receives to MAILBOX as
+one JSON line (from, to, content, whether the session was TLS, the authenticated user). Runs until killed.
+"""
+import asyncio, json, socket, ssl, sys
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult, LoginPassword
+
+
+def main():
+    args = sys.argv[1:]
+    mailbox = args.pop(0)
+    tls_context = None
+    credentials = None
+    while args:
+        flag = args.pop(0)
+        if flag == "--starttls":
+            cert, key = args.pop(0), args.pop(0)
+            tls_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+            tls_context.load_cert_chain(cert, key)
+        elif flag == "--auth":
+            user, password = args.pop(0).split(":", 1)
+            credentials = (user.encode(), password.encode())
+
+    class Handler:
+        async def handle_DATA(self, server, session, envelope):
+            with open(mailbox, "a") as f:
+                f.write(json.dumps({
+                    "from": envelope.mail_from, "to": envelope.rcpt_tos,
+                    "content": envelope.content.decode("utf-8", "replace"),
+                    "tls": session.ssl is not None, "user": getattr(session, "login_data", None) and "ok",
+                }) + "\n")
+            return "250 OK"
+
+    def authenticator(server, session, envelope, mechanism, auth_data):
+        ok = isinstance(auth_data, LoginPassword) and (auth_data.login, auth_data.password) == credentials
+        return AuthResult(success=ok)
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    kwargs = {}
+    if credentials:
+        kwargs.update(authenticator=authenticator, auth_required=True, auth_require_tls=tls_context is not None)
+    if tls_context:
+        kwargs.update(tls_context=tls_context, require_starttls=True)
+    controller = Controller(Handler(), hostname="127.0.0.1", port=port, **kwargs)
+    controller.start()
+    print(port, flush=True)
+    try:
+        asyncio.get_event_loop().run_forever()
+    finally:
+        controller.stop()
+
+
+if __name__ == "__main__":
+    main()
