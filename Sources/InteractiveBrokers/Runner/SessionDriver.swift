@@ -221,7 +221,6 @@ extension SessionSettings {
 }
 
 extension SessionInput {
-    /// Whether this input came from the connection (the watchdog's evidence that the gateway talks).
     /// Inputs after which the operator's snapshot is taken again (at least once a second, with the tick).
     var changesStatus: Bool {
         switch self {
@@ -230,6 +229,7 @@ extension SessionInput {
         }
     }
 
+    /// Whether this input came from the connection (the watchdog's evidence that the gateway talks).
     var isInbound: Bool {
         switch self {
         case .market, .quotes, .orderEvent, .connectivity, .farm, .answer: true

@@ -3,8 +3,14 @@ public struct OperatorAlert: Sendable, Equatable, Codable {
     /// How bad it is.
     public enum Severity: String, Sendable, Codable, Comparable, CaseIterable {
         case info, warning, critical
-        static let order: [Severity] = [.info, .warning, .critical]
-        public static func < (a: Severity, b: Severity) -> Bool { order.firstIndex(of: a)! < order.firstIndex(of: b)! }
+        var rank: Int {
+            switch self {
+            case .info: 0
+            case .warning: 1
+            case .critical: 2
+            }
+        }
+        public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
     }
 
     /// What kind of event (the coalescing key): `connectivity`, `farm`, `positions`, `journal`, `loop`,

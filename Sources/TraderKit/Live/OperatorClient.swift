@@ -27,8 +27,14 @@ public enum OperatorClient {
         }
         let host = dashboard.bind == "0.0.0.0" || dashboard.bind == "::" ? "127.0.0.1" : dashboard.bind
         let base = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        func url(_ path: String) throws -> URL {
+            guard let url = URL(string: base + path) else {
+                throw TraderError("dashboard.bind '\(dashboard.bind)' does not make an address to reach the bot at")
+            }
+            return url
+        }
         if action == "status" {
-            let body = try await fetch(URL(string: base + "/api/status")!, method: "GET", token: nil, body: nil, base: base)
+            let body = try await fetch(try url("/api/status"), method: "GET", token: nil, body: nil, base: base)
             return json ? body.text : try StatusText.render(body.data)
         }
         guard let control = OperatorAction(rawValue: action) else {
@@ -40,7 +46,7 @@ public enum OperatorClient {
         }
         let request = try JSONEncoder().encode(["reason": reason, "by": "ctl (\(ProcessInfo.processInfo.userName))"])
         let answer = try await fetch(
-            URL(string: base + "/api/control/\(control.rawValue)")!, method: "POST", token: token, body: request, base: base)
+            try url("/api/control/\(control.rawValue)"), method: "POST", token: token, body: request, base: base)
         if json { return answer.text }
         let reply = try JSONDecoder().decode(OperatorReply.self, from: answer.data)
         return "\(control.rawValue): \(reply.message)"
