@@ -228,8 +228,6 @@ struct RunningBotAlertTests {
         let centerTask = Task { try await center.run() }
         try await withSessionSimulator { simulator, port in
             var configuration = runnerConfiguration(port, journal: nil)
-            // Not a hammering reconnect: the simulator can trap when a connection is accepted just as a restart
-            // closes its listener (seen with three restarts 30 ms apart and a 20 ms reconnect; issue 25's soak).
             configuration.reconnectDelay = .milliseconds(200)
             configuration.operatorLink = link
             let runConfiguration = configuration

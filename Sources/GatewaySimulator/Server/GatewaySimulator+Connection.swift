@@ -5,8 +5,18 @@ import TradingModel
 
 extension GatewaySimulator {
     /// Serves one socket: handshake, then requests in and messages out, until either side closes.
-    func serve(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
-        let socket = channel.channel
+    func serve(_ socket: any Channel) async {
+        guard unserved.remove(socket) else { return }
+        let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+        do {
+            channel = try await socket.eventLoop.submit {
+                try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: socket)
+            }.get()
+            try await socket.setOption(ChannelOptions.autoRead, value: true).get()
+        } catch {
+            socket.close(promise: nil)
+            return
+        }
         let link = ConnectionLink(openedAt: elapsedNanoseconds()) { socket.close(promise: nil) }
         guard let (id, outgoing) = await hub.open(link) else {
             logger.debug("connection refused (restart in progress or too many connections)")

@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import NIOPosix
+import Synchronization
 import TWSProtocol
 import TradingModel
 
@@ -27,6 +28,7 @@ public final class GatewaySimulator: Sendable {
     let logger: Logger
     private let port = PortBox()
     let listener = ListenerControl()
+    let unserved = UnservedSockets()
     let clock = ContinuousClock()
 
     /// Creates a simulator (nothing is bound until `run()`).
@@ -117,7 +119,10 @@ public final class GatewaySimulator: Sendable {
     }
 
     /// Binds the listener; after a restart the old port may still be settling, so a few retries are allowed.
-    private func bind(port: Int, retrying: Bool) async throws -> NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never> {
+    /// Accepted sockets come out raw, with reading off: each is wrapped for async use once `serve` has it. A child
+    /// wrapped in its initializer could complete after a restart closed the listener and its stream; NIO then drops
+    /// the unread child and traps on its unfinished writer (`RestartRaceTests`).
+    private func bind(port: Int, retrying: Bool) async throws -> NIOAsyncChannel<any Channel, Never> {
         var attempt = 0
         while true {
             do {
@@ -131,10 +136,15 @@ public final class GatewaySimulator: Sendable {
                     .serverChannelOption(.backlog, value: 64)
                     .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                     .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-                    .bind(host: configuration.host, port: port) { channel in
-                        channel.eventLoop.makeCompletedFuture {
-                            try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    // Nothing is read before `serve` wrapped the socket (the client's bytes wait in the kernel).
+                    .childChannelOption(.autoRead, value: false)
+                    .bind(host: configuration.host, port: port) { [unserved] channel in
+                        // A socket accepted as a restart closed the listener never reaches `serve`: closed here.
+                        unserved.add(channel)
+                        channel.eventLoop.scheduleTask(in: .seconds(5)) {
+                            if unserved.remove(channel) { channel.close(promise: nil) }
                         }
+                        return channel.eventLoop.makeSucceededFuture(channel)
                     }
             } catch {
                 attempt += 1
@@ -164,6 +174,16 @@ public final class GatewaySimulator: Sendable {
     func sleep(seconds: Double) async throws {
         try await clock.sleep(for: .milliseconds(Int64(seconds * 1000)))
     }
+}
+
+/// Accepted sockets that `serve` has not taken yet.
+final class UnservedSockets: Sendable {
+    private let sockets = Mutex<Set<ObjectIdentifier>>([])
+
+    func add(_ channel: any Channel) { _ = sockets.withLock { $0.insert(ObjectIdentifier(channel)) } }
+
+    /// Takes the socket out; `false` when it was not there (already served, or already given up).
+    func remove(_ channel: any Channel) -> Bool { sockets.withLock { $0.remove(ObjectIdentifier(channel)) != nil } }
 }
 
 /// The bound port, awaited by tests.
