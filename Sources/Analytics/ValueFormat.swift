@@ -79,9 +79,9 @@ enum ValueFormat: Sendable {
 }
 
 /// Escaping for text placed in HTML or SVG.
-enum HTMLText {
+public enum HTMLText {
     /// Replaces `& < > " '` with entities, so any text is safe in element content and attributes.
-    static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         var output = ""
         output.reserveCapacity(text.utf8.count)
         for character in text {

@@ -96,7 +96,6 @@ public final class OperatorLink: Sendable {
         for alert in alerts { sink(alert) }
     }
 
-
     /// The session starts: controls go to `deliver`.
     func attach(_ deliver: @escaping @Sendable (SessionInput) -> Void) {
         state.withLock { $0.deliver = deliver }

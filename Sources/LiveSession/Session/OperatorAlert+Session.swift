@@ -13,7 +13,8 @@ extension OperatorAlert {
         of input: SessionInput, actions: [SessionAction], phaseBefore: SessionPhase, phaseAfter: SessionPhase,
         at time: Timestamp
     ) -> [OperatorAlert] {
-        let stamp = time.description
+        // Called for every step (every bar): nothing is formatted unless there is an alert.
+        var stamp: String { time.description }
         var alerts: [OperatorAlert] = []
         if case .connectionClosed(_, let reason) = input, phaseBefore == .running, phaseAfter == .reconnecting {
             alerts.append(

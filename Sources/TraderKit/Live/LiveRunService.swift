@@ -31,7 +31,8 @@ public enum LiveRunService {
         if let dashboard = surface?.dashboard, let link = configuration.operatorLink {
             let tail = LogTail(capacity: 300) { Self.clockText() }
             let level = logger.logLevel
-            logger = Logger(label: logger.label) { _ in MultiplexLogHandler([logger.handler, tail.handler(level: level)]) }
+            let console = logger.handler
+            logger = Logger(label: logger.label) { _ in MultiplexLogHandler([console, tail.handler(level: level)]) }
             logger.logLevel = level
             let server = DashboardServer(settings: dashboard, link: link, log: tail)
             services.append(.init(service: DashboardService(server: server, logger: logger), successTerminationBehavior: .ignore))

@@ -1,3 +1,4 @@
+import Analytics
 import Foundation
 import JournalModel
 import TradingModel
@@ -50,9 +51,9 @@ extension DailyReport {
     /// The report as one self-contained HTML page (no external assets).
     public var html: String {
         func table(_ header: [String], _ rows: [[String]], numeric: Set<Int> = []) -> String {
-            let head = header.enumerated().map { "<th\(numeric.contains($0.offset) ? " class=n" : "")>\(Self.escape($0.element))</th>" }.joined()
+            let head = header.enumerated().map { "<th\(numeric.contains($0.offset) ? " class=n" : "")>\(HTMLText.escape($0.element))</th>" }.joined()
             let body = rows.map { row in
-                "<tr>" + row.enumerated().map { "<td\(numeric.contains($0.offset) ? " class=n" : "")>\(Self.escape($0.element))</td>" }.joined() + "</tr>"
+                "<tr>" + row.enumerated().map { "<td\(numeric.contains($0.offset) ? " class=n" : "")>\(HTMLText.escape($0.element))</td>" }.joined() + "</tr>"
             }.joined(separator: "\n")
             return "<table><tr>\(head)</tr>\n\(body.isEmpty ? "<tr><td class=mute>none</td></tr>" : body)</table>"
         }
@@ -61,7 +62,7 @@ extension DailyReport {
             ("Realized", Self.money(realized.doubleValue)), ("IB's realized", brokerRealized.map { Self.money($0.doubleValue) } ?? "–"),
             ("Commissions", Self.money(commissions.doubleValue)), ("Net", Self.money(net)), ("Fills", "\(fills.count)"),
             ("Risk denials", "\(denials)"),
-        ].map { "<div class=figure><span>\($0.0)</span><b>\(Self.escape($0.1))</b></div>" }.joined()
+        ].map { "<div class=figure><span>\($0.0)</span><b>\(HTMLText.escape($0.1))</b></div>" }.joined()
         return """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><title>ibtrader daily report \(date)</title>
@@ -84,11 +85,6 @@ extension DailyReport {
     }
 
     static func money(_ value: Double) -> String { String(format: "%.2f", value) }
-
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
 
     /// `ibtrader report daily`: the text, and the HTML written to `out` when given.
     public static func command(journal: String, date: String?, out: String?) throws -> String {

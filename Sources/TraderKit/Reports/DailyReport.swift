@@ -66,31 +66,22 @@ public struct DailyReport: Sendable {
     /// The report of UTC day `day` from the journal's fills (sorted by time) and events.
     static func build(day: Int64, fills: [JournalFill], events: [JournalEvent]) -> DailyReport {
         var report = DailyReport(date: Timestamp(nanoseconds: day * Timestamp.nanosecondsPerDay).description.prefix(10).description)
-        var books: [String: (quantity: Int64, cost: Double)] = [:]
+        // Each symbol's book on average cost, as the engine keeps it (`Position.apply`).
+        var books: [String: Position] = [:]
         var days: [String: SymbolDay] = [:]
         var brokerRealized: Money?
         for fill in fills where fill.time.dayNumber <= day {
             let symbol = fill.symbol.rawValue
-            let today = fill.time.dayNumber == day
-            var book = books[symbol] ?? (0, 0)
+            var book = books[symbol] ?? Position(instrument: InstrumentID(index: 0))
             var row = days[symbol] ?? SymbolDay(symbol: symbol)
-            let signed = fill.side == .buy ? fill.quantity.units : -fill.quantity.units
-            let price = fill.price.doubleValue
-            var realized = 0.0
-            if book.quantity == 0 || (book.quantity > 0) == (signed > 0) {
-                let total = book.quantity.magnitude + signed.magnitude
-                book.cost = (Double(book.quantity.magnitude) * book.cost + Double(signed.magnitude) * price) / Double(total)
-            } else {
-                let closed = min(signed.magnitude, book.quantity.magnitude)
-                realized = Double(closed) / 1e8 * (price - book.cost) * (book.quantity > 0 ? 1 : -1)
-                if signed.magnitude > book.quantity.magnitude { book.cost = price }
-            }
-            book.quantity += signed
-            if book.quantity == 0 { book.cost = 0 }
+            let realized = book.apply(
+                Fill(
+                    orderID: OrderID(0), instrument: book.instrument, side: fill.side, quantity: fill.quantity,
+                    price: fill.price, timestamp: fill.time))
             books[symbol] = book
-            if today {
+            if fill.time.dayNumber == day {
                 report.fills.append(fill)
-                let notional = Money(units: Int64((fill.quantity.doubleValue * price * 1e8).rounded()))
+                let notional = Money(price: fill.price, quantity: fill.quantity)
                 if fill.side == .buy {
                     row.bought = row.bought + fill.quantity
                     row.boughtValue = row.boughtValue + notional
@@ -99,11 +90,11 @@ public struct DailyReport: Sendable {
                     row.soldValue = row.soldValue + notional
                 }
                 row.commissions = row.commissions + (fill.commission ?? .zero)
-                row.realized = row.realized + Money(units: Int64((realized * 1e8).rounded()))
+                row.realized = row.realized + realized
                 if let pnl = fill.realizedPnL { brokerRealized = (brokerRealized ?? .zero) + pnl }
             }
-            row.endQuantity = Quantity(units: book.quantity)
-            row.endAverageCost = book.cost
+            row.endQuantity = book.quantity
+            row.endAverageCost = book.averagePrice.doubleValue
             days[symbol] = row
         }
         report.symbols = days.values.filter { $0.bought != .zero || $0.sold != .zero || $0.endQuantity != .zero }
