@@ -20,6 +20,8 @@ public struct JournalIntent: Hashable, Sendable, Codable {
     public var ocaGroup: String?
     /// The strategy that asked for it.
     public var strategy: String?
+    /// Algo, outside-RTH and GTD expiry (`nil`: a plain order).
+    public var execution: OrderExecution?
     /// When the intent was made.
     public var createdAt: Timestamp
 
@@ -39,6 +41,7 @@ public struct JournalIntent: Hashable, Sendable, Codable {
         self.parentRef = nil
         self.ocaGroup = request.ocaGroup
         self.strategy = nil
+        self.execution = request.execution
         self.createdAt = createdAt
     }
 }

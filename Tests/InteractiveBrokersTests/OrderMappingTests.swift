@@ -55,8 +55,9 @@ struct OrderMappingTests {
         #expect(try OrderMapping.timeInForce(ofWire: wire.timeInForce) == tif)
     }
 
-    @Test func unsupportedWireValuesAreTypedErrors() {
-        #expect(throws: IBMappingError.unsupportedTimeInForce("GTD")) { try OrderMapping.timeInForce(ofWire: "GTD") }
+    @Test func unsupportedWireValuesAreTypedErrors() throws {
+        #expect(throws: IBMappingError.unsupportedTimeInForce("OPG")) { try OrderMapping.timeInForce(ofWire: "OPG") }
+        #expect(try OrderMapping.timeInForce(ofWire: "gtd") == .gtd)
         #expect(throws: IBMappingError.unknownSide("HOLD")) { try OrderMapping.side(ofAction: "HOLD") }
         var wire = TWSOrder(action: "BUY", totalQuantity: 1, orderType: "PEG MID")
         #expect(throws: IBMappingError.unsupportedOrderType("PEG MID")) { try OrderMapping.orderType(of: wire) }

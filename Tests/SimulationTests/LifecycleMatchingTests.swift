@@ -124,3 +124,31 @@ import TradingModel
         #expect(!T.fills(run()).isEmpty)
     }
 }
+
+@Suite struct GoodTillDateMatchingTests {
+    @Test func aGTDOrderExpiresAtItsGoodTillTime() {
+        var h = Harness()
+        var order = T.order(1, .buy, 10, .limit(Price(90)), tif: .gtd)
+        order.execution = OrderExecution(goodTill: T.time(3))
+        h.submit(order)
+        #expect(h.feed(T.bar(1, "100", "101", "99", "100")).isEmpty)
+        #expect(h.feed(T.bar(2, "100", "101", "99", "100")).isEmpty)
+        #expect(h.feed(T.bar(3, "100", "101", "89", "100")) == [.expired(OrderID(1), at: T.time(3))])
+        #expect(!h.engine.hasWorkingOrders)
+    }
+
+    @Test func aGTDOrderOutlivesItsDayAndFillsBeforeItsTime() {
+        var h = Harness()
+        var order = T.order(1, .buy, 10, .limit(Price(90)), tif: .gtd)
+        order.execution = OrderExecution(goodTill: T.time(0, day: T.day + 2))
+        h.submit(order)
+        #expect(h.feed(T.bar(1, "100", "101", "99", "100", day: T.day + 1)).isEmpty)
+        #expect(T.fills(h.feed(T.bar(2, "100", "101", "89", "95", day: T.day + 1))).map(\.quantity) == [Quantity(10)])
+    }
+
+    @Test func aGTDOrderWithoutATimeIsRejected() {
+        var h = Harness()
+        h.submit(T.order(1, .buy, 10, .limit(Price(90)), tif: .gtd))
+        #expect(!h.engine.hasWorkingOrders)
+    }
+}

@@ -38,6 +38,14 @@ extension GatewayState {
         if let reason = validate(order, instrument: instrument, quantity: quantity) {
             return rejected(reason)
         }
+        // A what-if order is previewed, never placed (its id is used up, as in TWS).
+        if order.whatIf {
+            return whatIfPreview(orderID: orderID, contract: contract, order: order, clientID: clientID,
+                instrument: instrument, quantity: quantity)
+        }
+        if let reason = buyingPowerShortfall(order, instrument: instrument, quantity: quantity) {
+            return rejected(reason)
+        }
         var entry = GatewayOrder(
             key: key, engineID: OrderID(nextEngineID), permID: nextPermID, instrument: instrument.id,
             contract: qualifiedContract(instrument, exchange: contract.exchange), wire: order,
@@ -98,8 +106,25 @@ extension GatewayState {
             return "Invalid action: \(order.action)"
         }
         let tif = order.timeInForce.uppercased()
-        guard tif.isEmpty || ["DAY", "GTC", "IOC"].contains(tif) else {
+        guard tif.isEmpty || ["DAY", "GTC", "IOC", "GTD"].contains(tif) else {
             return "Time in force \(order.timeInForce) is not supported by the simulator"
+        }
+        if tif == "GTD" {
+            guard let goodTill = Timestamp(compactUTCText: order.goodTillDate) else {
+                return "Good-till date '\(order.goodTillDate)' is not valid: expected yyyyMMdd-HH:mm:ss (UTC)"
+            }
+            guard goodTill > now else { return "Good-till date \(order.goodTillDate) is in the past" }
+        }
+        let type = order.orderType.uppercased()
+        if !order.algoStrategy.isEmpty {
+            guard order.algoStrategy.lowercased() == "adaptive" else {
+                return "Algo \(order.algoStrategy) is not supported by the simulator"
+            }
+            guard type == "MKT" || type == "LMT" else { return "The Adaptive algo works only MKT and LMT orders" }
+            let priority = order.algoParams.first { $0.tag == "adaptivePriority" }?.value ?? "Normal"
+            guard AdaptivePriority(name: priority) != nil else {
+                return "Adaptive priority \(priority) is not valid: use Urgent, Normal or Patient"
+            }
         }
         let tick = instrument.minTick.units
         func offTick(_ value: Double?) -> Bool {
@@ -107,7 +132,6 @@ extension GatewayState {
             let units = Price(approximately: value).units
             return units % tick != 0
         }
-        let type = order.orderType.uppercased()
         // A stock's limit and stop prices are positive (TWS refuses 0 and negative ones).
         func notPositive(_ value: Double?) -> String? {
             guard let value, value <= 0 else { return nil }
@@ -134,7 +158,12 @@ extension GatewayState {
         if type != "TRAIL" && type != "TRAIL LIMIT", offTick(order.limitPrice) || offTick(order.auxPrice) {
             return Self.offTickText
         }
-        // Buying power: the initial margin (50 %) of what the order adds to the position must be available.
+        return nil
+    }
+
+    /// Why the account cannot carry the order: the initial margin (50 %) of what it adds to the position must be
+    /// available. `nil` when it can.
+    func buyingPowerShortfall(_ order: TWSOrder, instrument: SimulatedInstrument, quantity: Quantity) -> String? {
         let held = account.holdings[instrument.id]?.quantity.doubleValue ?? 0
         let signed = (order.action.uppercased() == "BUY" ? 1.0 : -1.0) * quantity.doubleValue
         let increase = max(0, abs(held + signed) - abs(held))
@@ -181,6 +210,7 @@ extension GatewayState {
         var request = OrderRequest(
             instrument: entry.instrument, side: side, quantity: entry.quantity,
             type: engineType(entry.wire, instrument: instrument), timeInForce: tif)
+        if tif == .gtd { request.execution = OrderExecution(goodTill: Timestamp(compactUTCText: entry.wire.goodTillDate)) }
         request.ocaGroup = entry.wire.ocaGroup.isEmpty ? nil : "\(key.clientID)/\(entry.wire.ocaGroup)"
         var model = TradingModel.Order(
             id: entry.engineID, clientOrderID: ClientOrderID("\(key.clientID).\(key.orderID)"), request: request,
@@ -228,7 +258,10 @@ extension GatewayState {
         guard order.orderType.uppercased() == existing.wire.orderType.uppercased(),
             order.action.uppercased() == existing.wire.action.uppercased()
         else { return reject(321, "Error validating request:-'modify' : cause - order type or action changed") }
-        if let reason = validate(order, instrument: instrument, quantity: max(quantity - existing.filled, .zero)) {
+        let open = max(quantity - existing.filled, .zero)
+        if let reason = validate(order, instrument: instrument, quantity: open)
+            ?? buyingPowerShortfall(order, instrument: instrument, quantity: open)
+        {
             return reason == Self.offTickText ? reject(110, reason) : reject(201, TWSErrorText.rejected(reason))
         }
         var updated = existing

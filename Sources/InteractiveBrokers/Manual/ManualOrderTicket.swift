@@ -23,14 +23,28 @@ public struct ManualOrderArguments: Sendable, Hashable {
     public var takeProfit: String?
     /// `--stop-loss` (bracket).
     public var stopLoss: String?
-    /// `DAY` or `GTC`.
+    /// `DAY`, `GTC`, `IOC` or `GTD`.
     public var timeInForce: String = "DAY"
+    /// `--good-till` (GTD): `2026-11-24T21:00:00Z`, `2026-11-24 21:00:00` or `20261124-21:00:00`, UTC.
+    public var goodTill: String?
+    /// `--outside-rth`.
+    public var outsideRegularHours: Bool = false
+    /// `--algo` (`adaptive`).
+    public var algo: String?
+    /// `--priority` (Adaptive: `urgent`, `normal`, `patient`).
+    public var priority: String?
 
-    /// Creates arguments; the rest are set by name.
-    public init(side: String, symbol: String, quantity: String) {
-        self.side = side
-        self.symbol = symbol
-        self.quantity = quantity
+    /// Creates arguments; the options not given are unset.
+    public init(
+        side: String, symbol: String, quantity: String, type: String = "MKT", limit: String? = nil,
+        stop: String? = nil, trailAmount: String? = nil, trailPercent: String? = nil, takeProfit: String? = nil,
+        stopLoss: String? = nil, timeInForce: String = "DAY", goodTill: String? = nil,
+        outsideRegularHours: Bool = false, algo: String? = nil, priority: String? = nil
+    ) {
+        (self.side, self.symbol, self.quantity, self.type, self.limit, self.stop) = (side, symbol, quantity, type, limit, stop)
+        (self.trailAmount, self.trailPercent, self.takeProfit, self.stopLoss) = (trailAmount, trailPercent, takeProfit, stopLoss)
+        (self.timeInForce, self.goodTill, self.outsideRegularHours) = (timeInForce, goodTill, outsideRegularHours)
+        (self.algo, self.priority) = (algo, priority)
     }
 }
 
@@ -66,6 +80,9 @@ public struct ManualOrderTicket: Sendable, Hashable {
     public var takeProfit: Price?
     /// Bracket stop-loss stop price.
     public var stopLoss: Price?
+    /// Algo, outside-RTH and GTD expiry of the entry (`nil`: a plain order). A bracket's children trade outside
+    /// regular hours too when the entry does.
+    public var execution: OrderExecution?
 
     /// `true` with a take-profit and a stop-loss.
     public var isBracket: Bool { takeProfit != nil && stopLoss != nil }
@@ -90,12 +107,70 @@ public struct ManualOrderTicket: Sendable, Hashable {
         switch arguments.timeInForce.uppercased() {
         case "DAY": timeInForce = .day
         case "GTC": timeInForce = .gtc
-        default: throw ManualOrderError("--tif must be DAY or GTC, got '\(arguments.timeInForce)'")
+        case "IOC": timeInForce = .ioc
+        case "GTD": timeInForce = .gtd
+        default: throw ManualOrderError("--tif must be DAY, GTC, IOC or GTD, got '\(arguments.timeInForce)'")
         }
         type = try Self.orderType(arguments)
         takeProfit = try Self.price(arguments.takeProfit, "--take-profit")
         stopLoss = try Self.price(arguments.stopLoss, "--stop-loss")
+        let execution = try Self.execution(arguments, type: type, timeInForce: timeInForce)
+        self.execution = execution.isPlain ? nil : execution
         try checkBracket()
+        if isBracket, timeInForce == .ioc {
+            throw ManualOrderError("a bracket's entry cannot be IOC: its protective orders would outlive it")
+        }
+    }
+
+    /// The algo, outside-RTH and GTD terms; options that do not fit together are refused.
+    private static func execution(
+        _ a: ManualOrderArguments, type: OrderType, timeInForce: TimeInForce
+    ) throws(ManualOrderError) -> OrderExecution {
+        var execution = OrderExecution(outsideRegularHours: a.outsideRegularHours)
+        switch (timeInForce, a.goodTill) {
+        case (.gtd, nil): throw ManualOrderError("--tif GTD needs --good-till TIME (UTC, e.g. 2026-11-24T21:00:00Z)")
+        case (.gtd, let text?):
+            guard let time = goodTillTime(text) else {
+                throw ManualOrderError(
+                    "--good-till must be a UTC time like 2026-11-24T21:00:00Z or 20261124-21:00:00, got '\(text)'")
+            }
+            execution.goodTill = time
+        case (_, _?): throw ManualOrderError("--good-till applies only with --tif GTD")
+        case (_, nil): break
+        }
+        switch a.algo?.lowercased() {
+        case nil:
+            if a.priority != nil { throw ManualOrderError("--priority applies only with --algo adaptive") }
+        case "adaptive":
+            switch type {
+            case .market, .limit: break
+            default: throw ManualOrderError("--algo adaptive works only MKT and LMT orders")
+            }
+            var priority = AdaptivePriority.normal
+            if let name = a.priority {
+                guard let chosen = AdaptivePriority(name: name) else {
+                    throw ManualOrderError("--priority must be urgent, normal or patient, got '\(name)'")
+                }
+                priority = chosen
+            }
+            execution.algo = .adaptive(priority)
+        case let other?:
+            throw ManualOrderError("--algo must be adaptive, got '\(other)'")
+        }
+        return execution
+    }
+
+    /// A UTC time written `2026-11-24T21:00:00Z`, `2026-11-24 21:00:00` or `20261124-21:00:00`.
+    static func goodTillTime(_ text: String) -> Timestamp? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let time = Timestamp(compactUTCText: trimmed) { return time }
+        var iso = trimmed
+        if iso.hasSuffix("Z") { iso.removeLast() }
+        let parts = iso.split(whereSeparator: { $0 == "T" || $0 == " " })
+        guard parts.count == 2, parts[0].count == 10, parts[1].count == 8 else { return nil }
+        let date = parts[0].split(separator: "-")
+        guard date.count == 3 else { return nil }
+        return Timestamp(compactUTCText: "\(date.joined())-\(parts[1])")
     }
 
     /// The entry's pricing from `--type` and its price options; prices a type does not use are refused.
@@ -188,11 +263,15 @@ public struct ManualOrderTicket: Sendable, Hashable {
         quantity = request.quantity
         type = request.type
         timeInForce = request.timeInForce
+        execution = request.execution
     }
 
     /// The entry request for an instrument.
     public func request(for instrument: InstrumentID) -> OrderRequest {
-        OrderRequest(instrument: instrument, side: side, quantity: quantity, type: type, timeInForce: timeInForce)
+        var request = OrderRequest(
+            instrument: instrument, side: side, quantity: quantity, type: type, timeInForce: timeInForce)
+        request.execution = execution
+        return request
     }
 
     /// The orders to hand to the broker: the entry under `clientOrderID`, then (bracket) the stop-loss `-SL` and
@@ -209,9 +288,11 @@ public struct ManualOrderTicket: Sendable, Hashable {
         var result = [entry]
         for (k, child) in bracket.children.enumerated() {
             let suffix = k == 0 ? "SL" : "TP"
+            var request = child
+            if execution?.outsideRegularHours == true { request.execution = OrderExecution(outsideRegularHours: true) }
             var order = Order(
                 id: OrderID(Int64(k + 2)), clientOrderID: ClientOrderID("\(clientOrderID.rawValue)-\(suffix)"),
-                request: child, createdAt: now)
+                request: request, createdAt: now)
             order.parentID = entry.id
             try? order.lifecycle.apply(.submitted)
             result.append(order)

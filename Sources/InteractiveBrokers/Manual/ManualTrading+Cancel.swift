@@ -31,6 +31,21 @@ public struct ManualOpenOrder: Sendable, Hashable, Codable {
     public var status: String
     /// The bracket parent's order id (0: none).
     public var parentID: Int
+    /// The algo and its parameters (`Adaptive Patient`), or empty.
+    public var algo: String
+    /// May trigger and fill outside regular trading hours.
+    public var outsideRTH: Bool
+    /// A GTD order's expiry as TWS holds it, or empty.
+    public var goodTill: String
+
+    /// The terms beyond pricing and lifetime, in words: `Adaptive Patient, outside RTH, till 20261124-21:00:00`.
+    public var terms: String {
+        var words: [String] = []
+        if !algo.isEmpty { words.append(algo) }
+        if outsideRTH { words.append("outside RTH") }
+        if !goodTill.isEmpty { words.append("till \(goodTill)") }
+        return words.joined(separator: ", ")
+    }
 
     init(_ open: TWSOpenOrder) {
         let o = open.order
@@ -48,6 +63,9 @@ public struct ManualOpenOrder: Sendable, Hashable, Codable {
         timeInForce = o.timeInForce
         status = open.orderState.status
         parentID = o.parentID
+        algo = o.algoStrategy.isEmpty ? "" : ([o.algoStrategy] + o.algoParams.map(\.value)).joined(separator: " ")
+        outsideRTH = o.outsideRTH
+        goodTill = o.goodTillDate
     }
 }
 

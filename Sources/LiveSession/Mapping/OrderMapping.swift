@@ -49,6 +49,7 @@ public enum OrderMapping {
         wire.orderRef = options.reference.orderRef(for: order.clientOrderID)
         wire.account = options.account
         wire.outsideRTH = options.outsideRegularTradingHours
+        try applyExecution(order.execution, timeInForce: order.timeInForce, to: &wire)
         if let group = order.ocaGroup, !group.isEmpty {
             wire.ocaGroup = group
             wire.ocaType = options.ocaType
@@ -114,6 +115,38 @@ public enum OrderMapping {
     /// TWS's text of a time in force.
     public static func timeInForce(_ tif: TimeInForce) -> String { tif.rawValue }
 
+    /// Sets the algo (`algoStrategy` and its `algoParams`, as the official client sends Adaptive), outside-RTH and
+    /// a GTD order's `goodTillDate` (UTC, `yyyyMMdd-HH:mm:ss`).
+    /// - Throws: `IBMappingError.unsupportedTimeInForce` for GTD without a good-till time.
+    static func applyExecution(
+        _ execution: OrderExecution?, timeInForce: TimeInForce, to wire: inout TWSOrder
+    ) throws(IBMappingError) {
+        if timeInForce == .gtd {
+            guard let goodTill = execution?.goodTill else { throw .unsupportedTimeInForce("GTD without a good-till time") }
+            wire.goodTillDate = goodTill.compactUTCText
+        }
+        guard let execution else { return }
+        if execution.outsideRegularHours { wire.outsideRTH = true }
+        switch execution.algo {
+        case .adaptive(let priority):
+            wire.algoStrategy = "Adaptive"
+            wire.algoParams = [TWSTagValue("adaptivePriority", priority.rawValue)]
+        case nil: break
+        }
+    }
+
+    /// The execution terms a wire order carries: Adaptive with its priority, outside-RTH, and a GTD order's
+    /// good-till time when it is in the compact UTC form (`Timestamp.compactUTCText`) (else the broker alone knows the expiry).
+    public static func execution(of wire: TWSOrder) -> OrderExecution? {
+        var execution = OrderExecution(outsideRegularHours: wire.outsideRTH)
+        if wire.algoStrategy.lowercased() == "adaptive" {
+            let name = wire.algoParams.first { $0.tag == "adaptivePriority" }?.value ?? "Normal"
+            execution.algo = .adaptive(AdaptivePriority(name: name) ?? .normal)
+        }
+        if wire.timeInForce.uppercased() == "GTD" { execution.goodTill = Timestamp(compactUTCText: wire.goodTillDate) }
+        return execution.isPlain ? nil : execution
+    }
+
     /// Sets the price fields of a wire order for an order type.
     static func applyPricing(_ type: OrderType, to wire: inout TWSOrder) throws(IBMappingError) {
         wire.orderType = type.ibName
@@ -159,7 +192,7 @@ public enum OrderMapping {
     }
 
     /// The domain time in force of a wire one.
-    /// - Throws: `IBMappingError.unsupportedTimeInForce` for GTD, OPG, FOK, DTC, ….
+    /// - Throws: `IBMappingError.unsupportedTimeInForce` for OPG, FOK, DTC, ….
     public static func timeInForce(ofWire text: String) throws(IBMappingError) -> TimeInForce {
         guard let tif = TimeInForce(rawValue: text.uppercased()) else { throw .unsupportedTimeInForce(text) }
         return tif

@@ -14,15 +14,18 @@ public enum SnapshotMapping {
             parentBrokerOrderID: open.order.parentID)
     }
 
-    /// The domain terms of an open order (instrument, side, quantity, type and prices, time in force).
+    /// The domain terms of an open order (instrument, side, quantity, type and prices, time in force, algo,
+    /// outside-RTH, GTD expiry).
     /// - Throws: `IBMappingError` for a contract outside the universe, an unsupported type or time in force.
     public static func request(_ open: TWSOpenOrder, contracts: ContractBook) throws(IBMappingError) -> OrderRequest {
-        OrderRequest(
+        var request = OrderRequest(
             instrument: try contracts.instrument(for: open.contract),
             side: try OrderMapping.side(ofAction: open.order.action),
             quantity: try WireNumbers.quantity(open.order.totalQuantity, field: "totalQuantity"),
             type: try OrderMapping.orderType(of: open.order),
             timeInForce: try OrderMapping.timeInForce(ofWire: open.order.timeInForce))
+        request.execution = OrderMapping.execution(of: open.order)
+        return request
     }
 
     /// A completed order as the reconciler sees it (no TWS order id on the wire: 0).

@@ -64,12 +64,14 @@ extension LiveSessionCore {
                 continue
             }
             let ref = row.intent.orderRef.rawValue
+            var request = OrderRequest(
+                instrument: id, side: row.intent.side, quantity: row.intent.quantity, type: row.intent.type,
+                timeInForce: row.intent.timeInForce)
+            request.execution = row.intent.execution
             intents.append(
                 JournaledIntent(
                     orderRef: ref,
-                    request: OrderRequest(
-                        instrument: id, side: row.intent.side, quantity: row.intent.quantity, type: row.intent.type,
-                        timeInForce: row.intent.timeInForce),
+                    request: request,
                     lastKnownState: Self.intentState(row.state), brokerOrderID: row.brokerOrderID.map { Int($0) },
                     permID: row.permID, parentOrderRef: row.intent.parentRef?.rawValue,
                     recordedExecutionIDs: executionIDs[ref] ?? [], createdAt: row.intent.createdAt))

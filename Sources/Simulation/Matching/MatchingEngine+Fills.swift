@@ -8,14 +8,15 @@ struct MatchContext {
 }
 
 extension MatchingEngine {
-    /// Matches one working order against a path: DAY expiry, activation, the price rules, the volume cap,
+    /// Matches one working order against a path: DAY and GTD expiry, activation, the price rules, the volume cap,
     /// then IOC, OCA and bracket effects.
     mutating func match(
         at i: Int, path: PricePath, context: MatchContext, used: inout Quantity,
         into reports: inout [ExecutionReport]
     ) {
         guard !working[i].isDone, working[i].isArmed, context.time >= working[i].activeAt else { return }
-        if working[i].timeInForce == .day, context.time.dayNumber > working[i].submittedAt.dayNumber {
+        let pastGoodTill = working[i].goodTill.map { context.time >= $0 } ?? false
+        if pastGoodTill || (working[i].timeInForce == .day && context.time.dayNumber > working[i].submittedAt.dayNumber) {
             finish(at: i, report: .expired(working[i].id, at: context.time), into: &reports)
             cancelChildren(of: working[i].id, at: context.time, into: &reports)
             return

@@ -18,7 +18,8 @@ import TradingModel
 /// - **Trailing** (amount or percent): the stop follows the best price seen since submission (starting from
 ///   the last known price) along the path; TRAIL LIMIT becomes a limit at stop ∓ offset when triggered.
 /// - **Time in force**: DAY orders expire at the first data of a later UTC day; IOC orders are canceled after
-///   their first eligible bar; GTC rest until filled or canceled.
+///   their first eligible bar; GTD orders expire at the first data at or after their good-till time; GTC rest
+///   until filled or canceled.
 /// - **Brackets and OCA**: children are armed once the parent is completely filled (from the next data point);
 ///   any fill of an OCA member cancels the other members; canceling a parent cancels its children.
 /// - **Volume cap**: with `maxVolumeParticipation`, all fills of one instrument in one bar together take at most
@@ -69,6 +70,11 @@ public struct MatchingEngine: Sendable {
             reports.append(.rejected(order.id, reason: "invalid price for \(order.type.ibName)", at: now))
             return
         }
+        let goodTill = order.timeInForce == .gtd ? order.execution?.goodTill : nil
+        if order.timeInForce == .gtd, goodTill == nil {
+            reports.append(.rejected(order.id, reason: "a GTD order needs a good-till time", at: now))
+            return
+        }
         let delay = max(config.latency.nanoseconds, 1)
         let entry = WorkingOrder(
             id: order.id, instrument: order.instrument, side: order.side, sign: sign,
@@ -76,7 +82,7 @@ public struct MatchingEngine: Sendable {
             ocaGroup: order.ocaGroup, parentID: order.parentID, submittedAt: now,
             activeAt: Timestamp(nanoseconds: now.nanoseconds + delay),
             isArmed: order.parentID.map { parent in !working.contains { $0.id == parent } } ?? true,
-            isDone: false)
+            isDone: false, goodTill: goodTill)
         reports.append(.accepted(order.id, at: now + config.latency))
         working.append(entry)
         workingCount[index] += 1

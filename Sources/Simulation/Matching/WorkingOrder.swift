@@ -19,4 +19,6 @@ struct WorkingOrder: Sendable {
     var isArmed: Bool
     /// Marked for removal at the end of the current pass.
     var isDone: Bool
+    /// A GTD order's expiry: data at or after it cancels the order unfilled.
+    var goodTill: Timestamp?
 }

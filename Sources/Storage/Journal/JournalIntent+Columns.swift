@@ -58,7 +58,7 @@ extension OrderJournal {
     /// The columns `intentFromRow` reads, in its order; `fetchOrders` selects them after its own eight.
     static let intentColumnsSQL = """
         intent_json, order_ref, symbol, side, quantity, order_type, limit_price, stop_price, trail_percent,
-        limit_offset, time_in_force, parent_ref, oca_group, strategy, created_at
+        limit_offset, time_in_force, parent_ref, oca_group, strategy, created_at, execution
         """
 
     /// Rebuilds an intent from `intentColumnsSQL` starting at `first`: from the columns, or from the JSON that rows
@@ -83,10 +83,17 @@ extension OrderJournal {
                 limitOffset: row[first + 9]
             ).orderType
         else { return nil }
+        let executionText: String? = row[first + 15]
+        var execution: OrderExecution?
+        if let executionText {
+            guard let terms = OrderExecution(storedText: executionText) else { return nil }
+            execution = terms
+        }
         var request = OrderRequest(
             instrument: InstrumentID(0), side: side, quantity: Quantity(units: quantity), type: type,
             timeInForce: timeInForce)
         request.ocaGroup = row[first + 12]
+        request.execution = execution
         var intent = JournalIntent(
             orderRef: ClientOrderID(ref), symbol: Symbol(symbol), request: request,
             createdAt: Timestamp(nanoseconds: created))

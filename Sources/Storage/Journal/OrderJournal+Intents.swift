@@ -47,15 +47,15 @@ extension OrderJournal {
             sql: """
                 INSERT INTO intents (order_ref, symbol, side, quantity, order_type, limit_price, stop_price,
                     trail_percent, limit_offset, intent_json, time_in_force, parent_ref, oca_group, strategy,
-                    created_at, state, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?)
+                    created_at, state, updated_at, execution)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (order_ref) DO NOTHING
                 """
         ).execute(arguments: [
             ref, intent.symbol.rawValue, intent.side.rawValue, intent.quantity.units, type.name, type.limit,
             type.stop, type.trailPercent, type.limitOffset, intent.timeInForce.rawValue, intent.parentRef?.rawValue,
             intent.ocaGroup, intent.strategy, intent.createdAt.nanoseconds, OrderState.pendingSubmit.rawValue,
-            intent.createdAt.nanoseconds,
+            intent.createdAt.nanoseconds, intent.execution.flatMap { $0.isPlain ? nil : $0.storedText },
         ])
         guard db.changesCount > 0 else { return false }
         try appendOrderEvent(db, ref: ref, state: .pendingSubmit, time: intent.createdAt, detail: (nil, nil, "intent"))

@@ -83,6 +83,10 @@ extension OrderJournal {
         registerRunMigrations(&migrator)  // OrderJournal+Runs.swift
         registerIntentColumnsMigration(&migrator)
         registerSessionLogMigration(&migrator)  // OrderJournal+SessionLog.swift
+        migrator.registerMigration("v5-intent-execution") { db in
+            // Algo, outside-RTH and GTD expiry as OrderExecution.storedText; NULL for a plain order.
+            try db.execute(sql: "ALTER TABLE intents ADD COLUMN execution TEXT")
+        }
         return migrator
     }
 

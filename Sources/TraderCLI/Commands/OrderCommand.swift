@@ -17,7 +17,8 @@ struct OrderCommand: AsyncParsableCommand {
             acknowledgement (--timeout) and exits non-zero when the order is denied by a risk rule, rejected by TWS \
             or not acknowledged. Risk limits come from --config (its risk section) and the --max-* options. A live \
             (non-DU) account is refused unless --live is confirmed at the prompt or --confirm-live ACCOUNT names it. \
-            IBTRADER_KILL_SWITCH=1 denies every order.
+            IBTRADER_KILL_SWITCH=1 denies every order. --what-if asks TWS for its margin and commission preview \
+            instead: nothing is sent for execution or journaled.
             """
     )
 
@@ -32,7 +33,14 @@ struct OrderCommand: AsyncParsableCommand {
     @Option(name: .customLong("trail-percent"), help: "Trailing percent (TRAIL).") var trailPercent: String?
     @Option(name: .customLong("take-profit"), help: "Bracket: take-profit limit price (with --stop-loss).") var takeProfit: String?
     @Option(name: .customLong("stop-loss"), help: "Bracket: stop-loss stop price (with --take-profit).") var stopLoss: String?
-    @Option(name: .long, help: "DAY or GTC.") var tif: String = "DAY"
+    @Option(name: .long, help: "DAY, GTC, IOC or GTD (with --good-till).") var tif: String = "DAY"
+    @Option(name: .customLong("good-till"), help: "GTD expiry, UTC: 2026-11-24T21:00:00Z or 20261124-21:00:00.")
+    var goodTill: String?
+    @Flag(name: .customLong("outside-rth"), help: "Allow the order to trigger and fill outside regular trading hours.")
+    var outsideRTH = false
+    @Option(name: .long, help: "An IB algo to work the order: adaptive (MKT and LMT only).") var algo: String?
+    @Option(name: .long, help: "Adaptive's priority: urgent, normal (default) or patient.") var priority: String?
+    @Flag(name: .customLong("what-if"), help: "Print TWS's margin and commission preview; send nothing.") var whatIf = false
     @Option(name: .long, help: "The order's key (orderRef IBT:manual:KEY); a key already journaled is never sent again.")
     var ref: String?
 
@@ -42,16 +50,10 @@ struct OrderCommand: AsyncParsableCommand {
     @OptionGroup var manual: ManualOptions
 
     var arguments: ManualOrderArguments {
-        var a = ManualOrderArguments(side: side, symbol: symbol, quantity: quantity)
-        a.type = type
-        a.limit = limit
-        a.stop = stop
-        a.trailAmount = trailAmount
-        a.trailPercent = trailPercent
-        a.takeProfit = takeProfit
-        a.stopLoss = stopLoss
-        a.timeInForce = tif
-        return a
+        ManualOrderArguments(
+            side: side, symbol: symbol, quantity: quantity, type: type, limit: limit, stop: stop,
+            trailAmount: trailAmount, trailPercent: trailPercent, takeProfit: takeProfit, stopLoss: stopLoss,
+            timeInForce: tif, goodTill: goodTill, outsideRegularHours: outsideRTH, algo: algo, priority: priority)
     }
 
     func validate() throws {
@@ -67,8 +69,15 @@ struct OrderCommand: AsyncParsableCommand {
     func perform() async throws -> ManualCommandOutput {
         let ticket: ManualOrderTicket
         do { ticket = try ManualOrderTicket(arguments) } catch { throw CLIError(error.description) }
+        // A what-if sends nothing for execution, so it opens no journal.
         let context = try ManualContext(
-            connection: connection, manual: manual, journaling: true, overrides: risk.overrides)
+            connection: connection, manual: manual, journaling: !whatIf, overrides: risk.overrides)
+        if whatIf {
+            let result = try await context.run { client, info, settings in
+                try await ManualTrading.previewOrder(ticket, on: (client, info, settings))
+            }
+            return ManualCommandOutput(lines: ManualListing.whatIf(result, json: manual.json), succeeded: result.succeeded)
+        }
         let key = ClientOrderID(ref ?? "\(Int64(Date().timeIntervalSince1970 * 1000))-\(ticket.symbol)")
         let result = try await context.run { client, info, settings in
             try await ManualTrading.placeOrder(ticket, clientOrderID: key, on: (client, info, settings))

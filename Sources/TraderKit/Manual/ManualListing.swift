@@ -13,20 +13,24 @@ public enum ManualListing {
                     "permId": .string("\(o.permID)"), "orderRef": .string(o.orderRef), "account": .string(o.account),
                     "symbol": .string(o.symbol), "action": .string(o.action), "quantity": .string(o.quantity),
                     "type": .string(o.type), "tif": .string(o.timeInForce), "status": .string(o.status),
-                    "parentId": .integer(o.parentID),
+                    "parentId": .integer(o.parentID), "algo": o.algo.isEmpty ? .null : .string(o.algo),
+                    "outsideRth": .bool(o.outsideRTH), "goodTill": o.goodTill.isEmpty ? .null : .string(o.goodTill),
                 ])
             }
         }
         let rows = orders.map { o in
             [
                 "\(o.orderID)", "\(o.clientID)", o.orderRef, o.symbol, o.action, o.quantity, o.type, o.timeInForce,
-                o.status, o.parentID == 0 ? "" : "\(o.parentID)",
+                o.status, o.parentID == 0 ? "" : "\(o.parentID)", o.terms,
             ]
         }
         return [
             "Open orders (\(orders.count))",
             TextTable.render(
-                header: ["order id", "client", "orderRef", "symbol", "action", "qty", "type", "tif", "status", "parent"],
+                header: [
+                    "order id", "client", "orderRef", "symbol", "action", "qty", "type", "tif", "status", "parent",
+                    "terms",
+                ],
                 rows: rows, rightAligned: [0, 1, 5]),
         ]
     }

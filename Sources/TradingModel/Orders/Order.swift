@@ -20,6 +20,8 @@ public struct Order: Hashable, Sendable, Codable {
     public var parentID: OrderID?
     /// When to cancel it if still working, if set.
     public var expiresAt: Timestamp?
+    /// Algo, outside-RTH and GTD expiry (`nil`: a plain order).
+    public var execution: OrderExecution?
     /// Lifecycle.
     public var lifecycle: OrderStateMachine
     /// Quantity traded so far.
@@ -47,6 +49,7 @@ public struct Order: Hashable, Sendable, Codable {
         self.ocaGroup = request.ocaGroup
         self.parentID = nil
         self.expiresAt = request.timeout.map { createdAt + $0 }
+        self.execution = request.execution
         self.lifecycle = OrderStateMachine()
         self.filledQuantity = .zero
         self.filledNotional = .zero
@@ -76,6 +79,7 @@ public struct Order: Hashable, Sendable, Codable {
             instrument: instrument, side: side, quantity: quantity, type: type, timeInForce: timeInForce,
             clientOrderID: clientOrderID)
         r.ocaGroup = ocaGroup
+        r.execution = execution
         return r
     }
 

@@ -16,6 +16,8 @@ public struct OrderRequest: Hashable, Sendable, Codable {
     public var ocaGroup: String?
     /// Cancel the order if it is still working this long after submission (`nil`: never).
     public var timeout: TimeSpan?
+    /// Algo, outside-RTH and GTD expiry (`nil`: a plain order).
+    public var execution: OrderExecution?
 
     /// Creates a request.
     public init(
@@ -34,6 +36,7 @@ public struct OrderRequest: Hashable, Sendable, Codable {
         self.clientOrderID = clientOrderID
         self.ocaGroup = nil
         self.timeout = nil
+        self.execution = nil
     }
 
     /// A market order.

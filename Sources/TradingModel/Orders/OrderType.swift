@@ -50,6 +50,8 @@ public enum TimeInForce: String, Hashable, Sendable, Codable {
     case gtc = "GTC"
     /// Immediate or cancel: whatever can fill on the first opportunity fills, the rest is canceled.
     case ioc = "IOC"
+    /// Good till a date and time (`OrderExecution.goodTill`), then canceled.
+    case gtd = "GTD"
 }
 
 extension OrderType: CustomStringConvertible {

@@ -1,0 +1,60 @@
+import Foundation
+import Simulation
+import TWSProtocol
+import TradingModel
+
+extension GatewayState {
+    /// IB's what-if answer: one `openOrder` whose state carries the margin before, change and after, the equity
+    /// with loan and the commission the order would cost. Nothing is placed or kept.
+    ///
+    /// The simulator's margin is Reg-T style, as its buying-power check: initial 50 % and maintenance 25 % of the
+    /// gross position value. A preview of an order the account cannot carry still answers, with a warning (as TWS
+    /// does), so the user sees by how much it is short.
+    func whatIfPreview(
+        orderID: Int, contract: TWSContract, order: TWSOrder, clientID: Int, instrument: SimulatedInstrument,
+        quantity: Quantity
+    ) -> [GatewayAction] {
+        let marks = marks()
+        let valuation = account.valuation(marks: marks)
+        let quote = QuoteModel.quote(instrument, at: now)
+        let isBuy = order.action.uppercased() == "BUY"
+        let market = (isBuy ? quote?.ask : quote?.bid)?.doubleValue ?? quote?.last.doubleValue ?? 0
+        let price = order.orderType.uppercased() == "LMT" ? order.limitPrice ?? market : market
+        let held = account.holdings[instrument.id]?.quantity.doubleValue ?? 0
+        let after = held + (isBuy ? 1 : -1) * quantity.doubleValue
+        // Valued at the order's price, as the buying-power check values it.
+        let grossChange = (abs(after) - abs(held)) * price
+        var calculator = CommissionCalculator(model: configuration.simulation.commission)
+        let commission = calculator.commission(quantity: quantity, price: Price(approximately: price), at: now)
+            .doubleValue
+
+        func text(_ value: Double) -> String { String(format: "%.2f", value) }
+        let maintenanceBefore = valuation.grossPositionValue * 0.25
+        var state = TWSOrderState(status: "PreSubmitted")
+        state.initMarginBefore = text(valuation.initialMargin)
+        state.initMarginChange = text(grossChange * 0.5)
+        state.initMarginAfter = text(valuation.initialMargin + grossChange * 0.5)
+        state.maintMarginBefore = text(maintenanceBefore)
+        state.maintMarginChange = text(grossChange * 0.25)
+        state.maintMarginAfter = text(maintenanceBefore + grossChange * 0.25)
+        state.equityWithLoanBefore = text(valuation.netLiquidation)
+        state.equityWithLoanChange = text(-commission)
+        state.equityWithLoanAfter = text(valuation.netLiquidation - commission)
+        state.commission = commission
+        state.minCommission = commission
+        state.maxCommission = commission
+        state.commissionCurrency = "USD"
+        state.marginCurrency = "USD"
+        if let shortfall = buyingPowerShortfall(order, instrument: instrument, quantity: quantity) {
+            state.warningText = shortfall
+        }
+
+        var wire = order
+        wire.orderID = orderID
+        wire.clientID = clientID
+        wire.account = account.accountCode
+        let open = TWSOpenOrder(
+            contract: qualifiedContract(instrument, exchange: contract.exchange), order: wire, orderState: state)
+        return sendToClient(clientID, .openOrder(open))
+    }
+}

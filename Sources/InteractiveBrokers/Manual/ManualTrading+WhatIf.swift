@@ -1,0 +1,135 @@
+import Foundation
+import LiveSession
+import TradingEngine
+import TradingModel
+import TWSClient
+import TWSProtocol
+
+/// How a what-if request ended.
+public enum ManualWhatIfOutcome: Sendable, Hashable {
+    /// TWS's preview.
+    case preview(OrderPreview)
+    /// TWS refused the order outright (its text).
+    case rejected(String)
+    /// No answer within the timeout.
+    case timedOut
+}
+
+/// What `ibtrader order … --what-if` learned. Nothing was placed or journaled.
+public struct ManualWhatIfResult: Sendable, Hashable {
+    /// The account used.
+    public var account: String
+    /// The order previewed, as TWS names it (`BUY 10 AAPL LMT 150.25 DAY Adaptive Patient`).
+    public var order: String
+    /// The outcome.
+    public var outcome: ManualWhatIfOutcome
+    /// The risk rule that would deny the order, if any (the preview is still shown).
+    public var riskDenial: RiskDenial?
+    /// `true` when the order is a bracket and only its entry was previewed.
+    public var entryOnly: Bool
+
+    /// `true` for a preview.
+    public var succeeded: Bool {
+        if case .preview = outcome { return true }
+        return false
+    }
+}
+
+extension ManualTrading {
+    /// Asks TWS for its what-if preview of an order (placeOrder with `whatIf`): margin before, change and after,
+    /// equity with loan, commission. TWS answers with one `openOrder` and keeps no order; nothing is journaled.
+    /// The risk rules are checked too, and a denial is reported beside the preview.
+    /// - Parameters:
+    ///   - ticket: the validated order (a bracket's entry alone is previewed).
+    ///   - context: the connection, its session, and the settings.
+    /// - Throws: `ManualTradingError` for the account rule, an unknown contract, an off-tick price, I/O.
+    public static func previewOrder(
+        _ ticket: ManualOrderTicket,
+        on context: (connection: TWSConnection, info: TWSSessionInfo, settings: ManualSettings)
+    ) async throws(ManualTradingError) -> ManualWhatIfResult {
+        let (connection, settings) = (context.connection, context.settings)
+        let account = try account(context.info, settings: settings)
+        let details = try await qualifiedDetails(ticket.symbol, on: connection)
+        var entry = Order(
+            id: OrderID(1), clientOrderID: ClientOrderID("what-if"), request: ticket.request(for: InstrumentID(index: 0)),
+            createdAt: settings.clock())
+        entry.parentID = nil
+        try checkTick([entry.type], symbol: ticket.symbol.rawValue, minTick: details.minTick)
+        let state = try await accountState(
+            ticket, account: account, contract: details.contract, on: connection, settings: settings)
+        let denial = ManualRiskCheck.denial(
+            ticket, config: settings.risk, account: state.account, referencePrice: state.price, at: settings.clock())
+        var wire: TWSOrder
+        do {
+            wire = try OrderMapping.wireOrder(
+                for: entry, options: WireOrderOptions(account: account, reference: settings.reference))
+        } catch {
+            throw .request("the order cannot be expressed to TWS: \(error)")
+        }
+        wire.orderRef = ""
+        wire.whatIf = true
+        wire.transmit = true
+        let order = describe(wire, symbol: ticket.symbol.rawValue)
+        let events = await connection.orderEvents()
+        let outcome = try await ask(wire, contract: details.contract, events: events, on: connection,
+            timeout: settings.timeout)
+        return ManualWhatIfResult(
+            account: account, order: order, outcome: outcome, riskDenial: denial, entryOnly: ticket.isBracket)
+    }
+
+    /// Sends the what-if order and waits for its `openOrder`, a rejection, or the timeout.
+    private static func ask(
+        _ wire: TWSOrder, contract: TWSContract, events: AsyncThrowingStream<TWSOrderEvent, any Error>,
+        on connection: TWSConnection, timeout: Duration
+    ) async throws(ManualTradingError) -> ManualWhatIfOutcome {
+        let orderID: Int
+        do { orderID = try await connection.placeOrder(wire, contract: contract) } catch {
+            throw .request("\(error)")
+        }
+        return await withTaskGroup(of: ManualWhatIfOutcome?.self, returning: ManualWhatIfOutcome.self) { group in
+            group.addTask {
+                do {
+                    for try await event in events {
+                        switch event {
+                        case .openOrder(let open) where open.order.orderID == orderID:
+                            return .preview(PreviewMapping.preview(of: open.orderState))
+                        case .notice(let notice) where notice.requestID == orderID && !Self.isWarning(notice.code):
+                            return .rejected(notice.message)
+                        default: continue
+                        }
+                    }
+                } catch {}
+                return .timedOut
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return Task.isCancelled ? nil : .timedOut
+            }
+            var outcome = ManualWhatIfOutcome.timedOut
+            for await candidate in group {
+                if let candidate {
+                    outcome = candidate
+                    break
+                }
+            }
+            group.cancelAll()
+            return outcome
+        }
+    }
+
+    /// TWS's informational order codes (399 "order will not be placed until…", 2109 outside-RTH notes, …).
+    private static func isWarning(_ code: Int) -> Bool { code == 399 || (2100..<2200).contains(code) }
+
+    /// `BUY 10 AAPL LMT 150.25 DAY Adaptive Patient outside RTH` from the wire order.
+    private static func describe(_ wire: TWSOrder, symbol: String) -> String {
+        var words = [wire.action, "\(wire.totalQuantity.map { "\($0)" } ?? "")", symbol, wire.orderType]
+        func price(_ value: Double) -> String { Price(checkedApproximately: value).map { "\($0)" } ?? "\(value)" }
+        if let limit = wire.limitPrice { words.append(price(limit)) }
+        if let stop = wire.auxPrice { words.append("stop \(price(stop))") }
+        words.append(wire.timeInForce)
+        if !wire.goodTillDate.isEmpty { words.append("till \(wire.goodTillDate) UTC") }
+        if !wire.algoStrategy.isEmpty { words.append(([wire.algoStrategy] + wire.algoParams.map(\.value)).joined(separator: " ")) }
+        if wire.outsideRTH { words.append("outside RTH") }
+        return words.joined(separator: " ")
+    }
+}
