@@ -84,7 +84,8 @@ enum DashboardPage {
       $("account").textContent = s.account; $("strategy").textContent = s.strategy; $("phase").textContent = s.phase;
       const t = s.trading; $("trading").textContent = t.state + (t.flattening ? " (flattening)" : "");
       $("trading").className = "badge " + (t.state === "active" ? "state-active" : t.state === "entries paused" ? "state-paused" : "state-stopped");
-      $("reasons").textContent = t.reasons.join("; ") + (t.operatorSince ? " since " + t.operatorSince : "");
+      $("reasons").textContent = t.reasons.join("; ") + (t.operatorSince ? " since " + t.operatorSince : "")
+        + (t.haltedSymbols.length ? (t.reasons.length ? "; " : "") + "halted by the exchange: " + t.haltedSymbols.join("; ") : "");
       const m = s.money;
       $("figures").innerHTML = [["Equity", money(m.equity)], ["Today", signed(m.todayPnL)], ["Drawdown", m.drawdownPercent == null ? "–" : m.drawdownPercent.toFixed(2) + " %"],
         ["Cash", money(m.cash)], ["Realized", signed(m.realizedPnL)], ["Unrealized", signed(m.unrealizedPnL)]]

@@ -56,6 +56,8 @@ public enum MetricsText {
         metric("fills_total", "counter", "Fills booked this run.", [("", Double(status.counts.fills))])
         metric("orders_total", "counter", "Orders, cancels and modifications sent this run.", [("", Double(status.counts.orders))])
         metric("bars_total", "counter", "Strategy bars taken this run.", [("", Double(status.counts.bars))])
+        metric("trading_halts_total", "counter", "Trading halts of traded symbols this run.", [("", Double(status.counts.halts))])
+        metric("halted_symbols", "gauge", "Traded symbols halted by their exchange now.", [("", Double(status.trading.haltedSymbols.count))])
         metric("risk_denials_total", "counter", "Orders the risk rules denied this run.", [("", Double(status.risk.denials))])
         metric(
             "risk_limit", "gauge", "A configured risk limit.",

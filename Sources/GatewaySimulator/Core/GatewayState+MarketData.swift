@@ -42,6 +42,9 @@ extension GatewayState {
         if r.snapshot {
             out.append(.send(connection, .tickSnapshotEnd(requestID: r.requestID)))
         } else {
+            // TWS states the halt status when a line opens (0: trading).
+            out.append(.send(connection, .tickGeneric(
+                requestID: r.requestID, tickType: .halted, value: Double(halts[instrument.id] ?? 0))))
             sessions[connection]?.marketLines[r.requestID] = line
         }
         return out

@@ -15,6 +15,8 @@ public struct PlaceOrderRecord: Sendable, Equatable {
     public var transmit: Bool
     /// A placeOrder for an id the simulator already knew: a modification, not a new submission.
     public var isModification: Bool
+    /// The contract's symbol as sent.
+    public var symbol: String = ""
 }
 
 extension GatewayState {
@@ -31,11 +33,11 @@ extension GatewayState {
         return counts
     }
 
-    mutating func logPlaceOrder(orderID: Int, order: TWSOrder, clientID: Int) {
+    mutating func logPlaceOrder(orderID: Int, order: TWSOrder, symbol: String, clientID: Int) {
         orderLog.append(
             PlaceOrderRecord(
                 clientID: clientID, orderID: orderID, orderRef: order.orderRef, parentID: order.parentID,
                 transmit: order.transmit,
-                isModification: orders[OrderKey(clientID: clientID, orderID: orderID)] != nil))
+                isModification: orders[OrderKey(clientID: clientID, orderID: orderID)] != nil, symbol: symbol))
     }
 }

@@ -234,7 +234,8 @@ extension GatewayState {
     /// latency), if its session is open.
     mutating func matchNow(_ id: InstrumentID) -> [GatewayAction] {
         let instrument = data.instrument(id)
-        guard instrument.series.isTrading(at: now), var quote = QuoteModel.quote(instrument, at: now)?.engineQuote
+        // A halted book trades nothing: orders rest until the halt clears.
+        guard halts[id] == nil, instrument.series.isTrading(at: now), var quote = QuoteModel.quote(instrument, at: now)?.engineQuote
         else { return [] }
         quote.timestamp = Timestamp(nanoseconds: now.nanoseconds + 1)
         var reports: [ExecutionReport] = []

@@ -26,6 +26,8 @@ public struct GatewayState: Sendable {
     public internal(set) var account: AccountBook
     /// Faults that act on the next order, execution or historical request.
     public var pendingFaults = PendingFaults()
+    /// Trading halts by instrument (`halt SYMBOL`): 1 a regulatory halt, 2 a volatility (LULD) pause.
+    public internal(set) var halts: [InstrumentID: Int] = [:]
     /// Between 1100 and 1101/1102: live messages (bars, ticks, fills) are withheld.
     public internal(set) var isConnectivityLost = false
 
@@ -157,7 +159,9 @@ public struct GatewayState: Sendable {
             sessions[connection]?.historyUpdates[requestID] = nil
             stalledHistory.remove([connection, requestID])
         case .placeOrder(let orderID, let contract, let order):
-            logPlaceOrder(orderID: orderID, order: order, clientID: session.clientID)
+            logPlaceOrder(
+                orderID: orderID, order: order, symbol: resolve(contract)?.symbol ?? contract.symbol,
+                clientID: session.clientID)
             let placed = placeOrder(orderID: orderID, contract: contract, order: order, clientID: session.clientID)
             if pendingFaults.loseConnectivityAfterNextOrder {
                 pendingFaults.loseConnectivityAfterNextOrder = false

@@ -1,4 +1,5 @@
 import TWSProtocol
+import TradingModel
 
 /// The `fail-quotes` fault: quote lines (reqMktData) that fail while the connection stays up.
 extension GatewayState {
@@ -26,5 +27,19 @@ extension GatewayState {
         pendingFaults.refuseMarketData -= 1
         return [.send(connection, .error(TWSErrorMessage(
             requestID: requestID, code: 10168, message: Self.delayedNotEnabledText)))]
+    }
+
+    /// Halts (kind 1 regulatory, 2 volatility / LULD) or resumes (kind 0) trading in one instrument: every open
+    /// reqMktData line of it gets the HALTED tick (49), and its orders rest unmatched while halted.
+    public mutating func setHalt(_ instrument: InstrumentID, kind: Int) -> [GatewayAction] {
+        halts[instrument] = kind == 0 ? nil : kind
+        var out: [GatewayAction] = []
+        for connection in sessions.keys.sorted() {
+            guard let lines = sessions[connection]?.marketLines else { continue }
+            for (requestID, line) in lines.sorted(by: { $0.key < $1.key }) where line.instrument == instrument {
+                out.append(.send(connection, .tickGeneric(requestID: requestID, tickType: .halted, value: Double(kind))))
+            }
+        }
+        return kind == 0 ? out + matchNow(instrument) : out
     }
 }

@@ -60,10 +60,13 @@ public enum FaultCommand: Sendable, Equatable {
     /// Every open reqMktData line ends with error 10168, and the next `refusals` reqMktData requests are refused
     /// with it (a quote line that fails while the connection stays up).
     case failQuotes(refusals: Int)
+    /// Trading in a symbol halts: 1 a regulatory halt, 2 a volatility (limit-up/limit-down) pause; 0 resumes.
+    case halt(symbol: String, kind: Int)
 
     /// Parses one command line: `drop`, `drop-after N`, `drop-after-order N`, `restart [T]`, `restart-fresh [T]`, `lost`,
     /// `restored [lost|kept]`, `farm CODE`, `delay S`, `reorder`, `reject [reason…]`, `duplicate-exec`,
-    /// `stall-history`, `lost-after-order`, `advance S`, `freeze`, `thaw`, `fail-quotes [N]`.
+    /// `stall-history`, `lost-after-order`, `advance S`, `freeze`, `thaw`, `fail-quotes [N]`, `halt SYMBOL [1|2]`,
+    /// `unhalt SYMBOL`.
     /// An optional leading `at SECONDS` is handled by `FaultScript`.
     ///
     /// Numbers are plain decimals within each command's range (`ranges`); anything else, a missing number where
@@ -110,8 +113,24 @@ public enum FaultCommand: Sendable, Equatable {
         case "thaw": return none(.resumeAnswering)
         case "fail-quotes":
             return arguments.isEmpty ? .failQuotes(refusals: 0) : number().map { .failQuotes(refusals: Int($0)) }
+        case "halt":
+            switch arguments.count {
+            case 1: return symbol(arguments[0]).map { .halt(symbol: $0, kind: 1) }
+            case 2 where ["1", "2"].contains(arguments[1]):
+                return symbol(arguments[0]).map { .halt(symbol: $0, kind: Int(arguments[1]) ?? 1) }
+            default: return nil
+            }
+        case "unhalt": return arguments.count == 1 ? symbol(arguments[0]).map { .halt(symbol: $0, kind: 0) } : nil
         default: return nil
         }
+    }
+
+    /// A symbol as a fault names it: 1–12 letters, digits, `.` or `-`, upper-cased.
+    static func symbol(_ text: String) -> String? {
+        guard (1...12).contains(text.count),
+            text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") })
+        else { return nil }
+        return text.uppercased()
     }
 
     /// The range of each command's number: counts are whole, seconds may have decimals. A restart or a delay

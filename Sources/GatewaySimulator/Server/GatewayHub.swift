@@ -187,6 +187,12 @@ actor GatewayHub {
             faults.silenced = []
         case .failQuotes(let refusals):
             perform(state.failQuotes(refusals: refusals))
+        case .halt(let symbol, let kind):
+            guard let instrument = state.data.instrument(symbol: symbol) else {
+                logger.warning("fault halt: no instrument \(symbol) in the simulator's data")
+                return
+            }
+            perform(state.setHalt(instrument.id, kind: kind))
         }
     }
 

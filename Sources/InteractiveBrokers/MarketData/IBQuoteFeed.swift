@@ -6,7 +6,7 @@ import TWSClient
 import TWSProtocol
 
 /// Engine quotes from TWS market data (reqMktData), one line per instrument, for strategies that ask for them
-/// (`Strategy.usesQuotes`, `data.quotes`).
+/// (`Strategy.usesQuotes`, `data.quotes`), and each instrument's trading-halt status (tick 49, `data.watchHalts`).
 ///
 /// Each line's ticks fold into a `QuoteTicks`; a `.quote` is delivered when bid or ask changed (see `QuoteTicks`
 /// for the coalescing). Quotes are stamped by `clock` when their tick arrives (the runner passes its injected
@@ -99,6 +99,8 @@ public actor IBQuoteFeed {
 
     private func receive(_ item: SubscriptionItem<TWSMarketDataEvent>, for id: InstrumentID) {
         switch item {
+        case .data(.generic(let type, let value)) where type == .halted:
+            if let status = TradingHalt.status(tickValue: value) { continuation.yield(.halt(id, status)) }
         case .data(let event):
             var ticks = lines[id] ?? QuoteTicks()
             let changed = ticks.apply(event)

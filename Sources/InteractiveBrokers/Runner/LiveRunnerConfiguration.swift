@@ -73,6 +73,9 @@ public struct LiveRunnerConfiguration: Sendable {
     public var resilience = ResilienceSettings()
     /// Quotes (reqMktData) beside the bars: `auto` as the strategy asks (`Strategy.usesQuotes`), `on`, `off`.
     public var quotes = QuoteSubscriptionMode.auto
+    /// Watch each instrument's trading-halt status (a reqMktData line each, `data.watchHalts`): a halted symbol's
+    /// entries are refused and its exits held until it resumes.
+    public var watchHalts = false
     /// The engine's positions against the broker's: how often, and whether a difference pauses entries
     /// (`health.positionCheck`, `health.positionMismatch`; `nil`: never).
     public var positionCheck: PositionCheckSettings? = PositionCheckSettings()

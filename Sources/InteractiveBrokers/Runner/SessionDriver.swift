@@ -206,6 +206,7 @@ extension SessionSettings {
         resendPolicy = configuration.resendPolicy
         unknownOrders = configuration.unknownOrders
         quotes = configuration.quotes
+        watchHalts = configuration.watchHalts
         positionCheck = configuration.positionCheck
         sectors = configuration.sectors.isEmpty ? nil : configuration.sectors
         self.processID = processID

@@ -46,4 +46,7 @@ public enum IBQuoteEvent: Sendable, Equatable, Codable {
     case notice(InstrumentID, TWSNotice)
     /// The instrument's line was refused live and asked again with delayed data.
     case fellBackToDelayed(InstrumentID)
+    /// The instrument's halt status (TWS's HALTED tick): halted, or trading (`nil`). Sent when a line opens and
+    /// whenever it changes.
+    case halt(InstrumentID, TradingHalt?)
 }

@@ -34,6 +34,8 @@ public enum LiveRunnerMilestone: Sendable, Equatable, Codable {
     case positionMismatch([PositionDifference])
     /// After a mismatch, the positions agree again.
     case positionsAgree
+    /// Trading in a symbol halted (or, `nil`, resumed: `heldExits` exits held meanwhile are sent now).
+    case tradingHalt(symbol: String, halt: TradingHalt?, heldExits: Int)
 }
 
 /// One instrument's position as the engine and the broker see it.
@@ -82,6 +84,8 @@ public struct LiveRunSummary: Sendable, Equatable, Codable {
     public var resubscriptions: Int
     /// Data farm outages (a farm reported broken: 2103, 2105, 2157).
     public var farmOutages = 0
+    /// Trading halts of a traded symbol (TWS's HALTED tick, `data.watchHalts`).
+    public var tradingHalts = 0
     /// Why the run ended.
     public var stopReason: String
     /// The engine's realized-P&L total before commissions at the end, restored across restarts of the same run

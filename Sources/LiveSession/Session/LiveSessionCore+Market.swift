@@ -111,14 +111,19 @@ extension LiveSessionCore {
         quoteRetryAt = nil
     }
 
-    /// Whether this run subscribes quotes: `data.quotes` (auto: as the strategy asks).
-    var subscribesQuotes: Bool { settings.quotes.subscribes(strategyAsks: engine.strategy.usesQuotes) }
+    /// Whether this run opens reqMktData lines: for quotes (`data.quotes`, auto: as the strategy asks) or to watch
+    /// trading halts (`data.watchHalts`).
+    var subscribesQuotes: Bool { quotesReachEngine || settings.watchHalts == true }
 
     private mutating func subscribeQuotes(_ out: inout Actions) {
         let quotes = tag()
         quoteFeed = quotes
         out.append(.subscribeQuotes(quotes, ids, desk.contracts))
-        out.log(.info, "subscribed to quotes (reqMktData) for \(ids.count) instruments")
+        out.log(
+            .info,
+            quotesReachEngine
+                ? "subscribed to quotes (reqMktData) for \(ids.count) instruments"
+                : "subscribed to reqMktData for \(ids.count) instruments to watch trading halts")
     }
 
     /// The bar feed ended. With the socket still up the subscription itself failed (e.g. 354 / 10089, no market
@@ -146,9 +151,12 @@ extension LiveSessionCore {
                 out.append(.milestone(.connectivity(.quotesRecovered)))
                 quoteFailures = 0
             }
+            guard quotesReachEngine else { return }
             counts.quotes += 1
             quote.timestamp = QuoteTime.stamp(arrival: quote.timestamp, dataTime: dataTime)
             step(.quote(id, quote), &out)
+        case .halt(let id, let halt):
+            haltStatus(id, halt, at: inputTime, &out)
         case .notice(let id, let notice):
             out.log(.info, "quotes of \(universe[id].symbol): \(notice)")
         case .fellBackToDelayed(let id):

@@ -66,7 +66,8 @@ extension LiveSessionCore {
         }
         status.risk = riskStatus(recentDenials: recentDenials)
         status.counts = SessionStatus.Counts(
-            bars: counts.bars, fills: counts.fills, orders: counts.commands, positionChecks: counts.positionChecks)
+            bars: counts.bars, fills: counts.fills, orders: counts.commands, positionChecks: counts.positionChecks,
+            halts: counts.halts)
         return status
     }
 
@@ -83,6 +84,9 @@ extension LiveSessionCore {
         if monitor.drawdownHalted { reasons.append("drawdown limit reached") }
         if monitor.rapidLossHalted { reasons.append("rapid loss limit reached") }
         trading.reasons = reasons
+        trading.haltedSymbols = halts.sorted { $0.key < $1.key }.map { id, halt in
+            "\(universe[id].symbol): \(halt.halt) since \(halt.since)"
+        }
         trading.killSwitch = operatorState.killed
         trading.flattening = operatorState.flatten != nil
         trading.operatorSince = operatorState.since?.description

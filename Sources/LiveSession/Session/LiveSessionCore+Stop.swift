@@ -58,6 +58,14 @@ extension LiveSessionCore {
 
     /// Stop, first half: kill switch, cancels (or not), the feeds ended, missed executions re-read.
     mutating func beginStop(at now: Timestamp, _ out: inout Actions) {
+        if !heldExits.isEmpty {
+            let symbols = Set(heldExits.compactMap { $0.newOrders?.first.map { universe[$0.instrument].symbol.rawValue } })
+            out.log(
+                .warning,
+                "stopping with \(heldExits.count) exit(s) held for halted \(symbols.sorted().joined(separator: ", ")): "
+                    + "not sent; the positions stay open")
+            heldExits = []
+        }
         let reason = stopping?.reason ?? "stopping"
         out.log(.notice, "stopping: \(reason)")
         if recovery?.backfill != nil { cutBackfillShort(reason, &out) }
@@ -165,6 +173,7 @@ extension LiveSessionCore {
             brokerPositions: brokerPositions, enginePositions: enginePositions, reconnects: counts.reconnects,
             resubscriptions: counts.resubscriptions, stopReason: reason, realizedPnL: engine.portfolio.realizedPnL)
         summary.farmOutages = farms.outages
+        summary.tradingHalts = counts.halts
         return summary
     }
 }

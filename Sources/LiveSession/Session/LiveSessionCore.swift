@@ -67,6 +67,9 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     var quoteFeed: SessionTag?
     var quoteFailures = 0
     var quoteRetryAt: Timestamp?
+    /// Instruments whose trading is halted (TWS's HALTED tick), since when, and the exits held until it clears.
+    var halts: [InstrumentID: (halt: TradingHalt, since: Timestamp)] = [:]
+    var heldExits: [EngineCommand] = []
     var startup = Startup()
     var recovery: Recovery?
     var stopping: Stopping?
@@ -295,6 +298,8 @@ public struct SessionCounts: Sendable, Equatable {
     public var backfilledBars = 0
     /// Checks of the positions against the broker's answered.
     public var positionChecks = 0
+    /// Trading halts seen (HALTED ticks that halted a symbol).
+    public var halts = 0
 }
 
 /// Actions being collected for one input.

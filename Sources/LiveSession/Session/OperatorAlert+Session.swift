@@ -32,6 +32,18 @@ extension OperatorAlert {
                 alerts.append(OperatorAlert(kind: "connectivity", severity: .info, text: "connection to IB restored; entries resume", time: stamp, resolves: true))
             case .milestone(.runner(.positionsAgree)):
                 alerts.append(OperatorAlert(kind: "positions", severity: .info, text: "positions agree with the broker's again", time: stamp, resolves: true))
+            case .milestone(.runner(.tradingHalt(let symbol, let halt?, _))):
+                alerts.append(
+                    OperatorAlert(
+                        kind: "halt", severity: .warning,
+                        text: "\(symbol): \(halt); its new entries are refused and its exits wait until trading resumes",
+                        time: stamp))
+            case .milestone(.runner(.tradingHalt(let symbol, nil, let held))):
+                alerts.append(
+                    OperatorAlert(
+                        kind: "halt", severity: .info,
+                        text: "\(symbol): trading resumed" + (held > 0 ? "; \(held) held exits sent" : ""), time: stamp,
+                        resolves: true))
             case .milestone(.connectivity(.eventLoopRecovered)):
                 alerts.append(OperatorAlert(kind: "loop", severity: .info, text: "the event loop takes input again", time: stamp, resolves: true))
             case .reply(let reply) where reply.done:

@@ -88,6 +88,8 @@ extension SessionMilestone {
         case .runner(.positionMismatch(let differences)):
             "positions differ from the broker's (\(PositionDifference.describe(differences)))"
         case .runner(.positionsAgree): "positions agree with the broker's"
+        case .runner(.tradingHalt(let symbol, let halt?, _)): "\(symbol): \(halt)"
+        case .runner(.tradingHalt(let symbol, nil, let held)): "\(symbol): trading resumed (\(held) held exits sent)"
         case .connectivity(let milestone): milestone.summary
         }
     }
@@ -150,6 +152,7 @@ extension SessionInput {
             case .quote(let id, let quote): "quote of instrument \(id.index): \(quote.bid) / \(quote.ask)"
             case .notice(let id, let notice): "quote notice for instrument \(id.index): \(notice)"
             case .fellBackToDelayed(let id): "quotes of instrument \(id.index) delayed"
+            case .halt(let id, let halt): "instrument \(id.index): \(halt.map { "\($0)" } ?? "trading")"
             }
         case .quotesEnded(_, let reason, _): "quote feed ended: \(reason)"
         case .orderEvent(_, let event):

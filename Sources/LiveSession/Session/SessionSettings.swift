@@ -54,6 +54,9 @@ public struct SessionSettings: Sendable, Equatable, Codable {
     public var resilience = SessionResilience()
     /// Quotes (reqMktData) beside the bars.
     public var quotes = QuoteSubscriptionMode.auto
+    /// Watch each instrument's trading-halt status (a reqMktData line per instrument, `data.watchHalts`): while
+    /// halted, its new entries are refused and its exits held. `nil` (a session log from before) is off.
+    public var watchHalts: Bool?
     /// The check of the engine's positions against the broker's (`nil`: never; a session log of a run before the
     /// check existed decodes as `nil`, as that run did).
     public var positionCheck: PositionCheckSettings? = PositionCheckSettings()

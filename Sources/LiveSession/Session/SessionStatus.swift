@@ -33,6 +33,8 @@ public struct SessionStatus: Sendable, Equatable, Codable {
         /// A flatten is under way.
         public var flattening = false
         public var killSwitch = false
+        /// Symbols whose trading is halted by their exchange (`SYMBOL: a trading halt since …`).
+        public var haltedSymbols: [String] = []
         public init() {}
     }
 
@@ -137,11 +139,14 @@ public struct SessionStatus: Sendable, Equatable, Codable {
         public var fills = 0
         public var orders = 0
         public var positionChecks = 0
-        public init(bars: Int = 0, fills: Int = 0, orders: Int = 0, positionChecks: Int = 0) {
+        /// Trading halts of traded symbols seen this run.
+        public var halts = 0
+        public init(bars: Int = 0, fills: Int = 0, orders: Int = 0, positionChecks: Int = 0, halts: Int = 0) {
             self.bars = bars
             self.fills = fills
             self.orders = orders
             self.positionChecks = positionChecks
+            self.halts = halts
         }
     }
 }

@@ -18,6 +18,9 @@ public struct MarketDataSettings: Hashable, Sendable {
     public var maxBackfill: Duration = .seconds(21_600)
     /// Quotes beside the bars: `auto` (as the strategy asks), `on` or `off`.
     public var quotes = "auto"
+    /// Watch each symbol's trading-halt status (TWS's HALTED tick, one reqMktData line per symbol): a halted
+    /// symbol's entries are refused and its exits held until trading resumes.
+    public var watchHalts = true
 
     /// Creates the defaults.
     public init() {}
@@ -46,6 +49,9 @@ public struct MarketDataSettings: Hashable, Sendable {
                 .value(
                     "quotes", \.quotes, quotesKind,
                     summary: "Quotes (reqMktData) beside the bars: auto (as the strategy asks), on or off."),
+                .value(
+                    "watchHalts", \.watchHalts, .boolean,
+                    summary: "Watch trading halts (one reqMktData line per symbol): a halted symbol's entries are refused, its exits held until it resumes."),
             ],
             validate: { (settings, record, path) throws(ConfigError) in
                 let key = ConfigSection<Self>.join(path, "warmup")

@@ -42,6 +42,7 @@ data:
   marketDataType: realtime   # realtime | delayed | frozen | delayed-frozen
   delayedFallback: true
   quotes: auto          # auto (as the strategy asks) | on | off: reqMktData quotes beside the bars
+  watchHalts: true      # a symbol halted by its exchange (LULD pause, news halt): entries refused, exits held
 journal:
   path: momentum-paper.journal.sqlite   # relative to this file's folder
 logging:

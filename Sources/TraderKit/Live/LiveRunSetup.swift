@@ -74,6 +74,7 @@ public enum LiveRunSetup {
         configuration.orderTimeout = settings.orders.timeout.map { TimeSpan(nanoseconds: $0.nanosecondsValue) }
         configuration.resilience = resilience(settings)
         configuration.quotes = QuoteSubscriptionMode(rawValue: settings.data.quotes) ?? .auto
+        configuration.watchHalts = settings.data.watchHalts
         configuration.resendPolicy = ResendPolicy(maxAge: TimeSpan(nanoseconds: settings.orders.resendMaxAge.nanosecondsValue))
         configuration.unknownOrders = settings.orders.unknownOrders == "cancel" ? .cancel : .adopt
         configuration.sectors = Dictionary(

@@ -8,7 +8,8 @@ extension LiveRunSummary {
         let positions = brokerPositions.filter { $0.value != .zero }
             .map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", ")
         return "run ended (\(stopReason)): account \(account), \(bars) bars after \(warmupBars) warm-up bars, "
-            + "\(commands) orders/cancels, \(fills) fills, \(denials) risk denials, realized P&L "
+            + "\(commands) orders/cancels, \(fills) fills, \(denials) risk denials, "
+            + (tradingHalts > 0 ? "\(tradingHalts) trading halt\(tradingHalts == 1 ? "" : "s"), " : "") + "realized P&L "
             + "\(realizedPnL.centsDescription) before commissions; broker positions: [\(positions)]"
     }
 

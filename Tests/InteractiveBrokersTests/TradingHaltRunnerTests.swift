@@ -1,0 +1,125 @@
+import Foundation
+import GatewaySimulator
+import Logging
+import Testing
+import TradingEngine
+import TradingModel
+
+@testable import InteractiveBrokers
+@testable import LiveSession
+
+/// What the run reported, in order (milestones) and the bars it took.
+private final class HaltTimeline: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+    private var barCount = 0
+    func add(_ item: String) { lock.withLock { items.append(item) } }
+    func bar() { lock.withLock { barCount += 1 } }
+    var bars: Int { lock.withLock { barCount } }
+    var all: [String] { lock.withLock { items } }
+    func wait(for item: String) async throws {
+        while !all.contains(item) { try await Task.sleep(for: .milliseconds(5)) }
+    }
+}
+
+/// A trading halt end to end (issue 26): the bot against the simulator, the halt injected with the simulator's fault
+/// command, over real sockets. Entries into the halted symbol are refused while the other symbol trades; an exit
+/// decided during a halt is held and reaches the broker only after trading resumes.
+@Suite("Trading halts against the simulator", .serialized, .timeLimit(.minutes(1)))
+struct TradingHaltRunnerTests {
+    @Test func aHaltRefusesEntriesAndHoldsTheExitUntilTradingResumes() async throws {
+        var gatewayLogger = Logger(label: "test.gateway")
+        gatewayLogger.logLevel = .critical
+        let simulator = GatewaySimulator(
+            configuration: GatewaySimulatorConfiguration(
+                host: "127.0.0.1", port: 0, data: simulatorData, start: simulatorData.defaultStart + .seconds(3600),
+                clock: .manual),
+            logger: gatewayLogger)
+        let timeline = HaltTimeline()
+        let summary = try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
+            group.addTask { try await simulator.run(); return nil }
+            let port = await simulator.listeningPort()
+            var configuration = LiveRunnerConfiguration(
+                connection: connectionConfiguration(port, clientID: 48), symbols: ["SYN000", "SYN001"],
+                engine: EngineConfig(initialCash: Money(100_000)))
+            configuration.warmupDuration = "600 S"
+            configuration.commissionWait = .seconds(3600)
+            configuration.resilience.resetSchedule = nil
+            configuration.watchHalts = true
+            configuration.observer = { milestone in
+                switch milestone {
+                case .subscribed(let generation, let feed): timeline.add("subscribed(\(generation), \(feed))")
+                case .tradingHalt(let symbol, let halt?, _): timeline.add("halt(\(symbol), \(halt.rawValue))")
+                case .tradingHalt(let symbol, nil, let held): timeline.add("resumed(\(symbol), \(held))")
+                default: break
+                }
+            }
+            configuration.engineEventObserver = { event, _ in if case .bar = event { timeline.bar() } }
+            let runConfiguration = configuration
+            let (stop, stopper) = AsyncStream.makeStream(of: String.self)
+            var logger = Logger(label: "test.halt")
+            logger.logLevel = .critical
+            group.addTask {
+                try await LiveRunner.run(strategy: InAndOut(), configuration: runConfiguration, logger: logger, stop: stop)
+            }
+            group.addTask {
+                func sent(_ symbol: String) async -> Int {
+                    await simulator.state().placeOrderLog.filter { $0.symbol == symbol && !$0.isModification }.count
+                }
+                func held(_ symbol: String) async -> Quantity {
+                    let state = await simulator.state()
+                    guard let id = state.data.instrument(symbol: symbol)?.id else { return .zero }
+                    return state.account.holdings[id]?.quantity ?? .zero
+                }
+                /// Replays 5-second steps until `done` (or `limit` steps).
+                func replay(limit: Int = 400, until done: () async -> Bool) async throws {
+                    for _ in 0..<limit where !(await done()) {
+                        await simulator.advance(by: .seconds(5))
+                        try await Task.sleep(for: .milliseconds(5))
+                    }
+                }
+                try await timeline.wait(for: "subscribed(0, 0)")
+                // Halted from the start: entries into SYN000 are refused while SYN001 trades in and out.
+                await simulator.apply(.halt(symbol: "SYN000", kind: 2))
+                try await timeline.wait(for: "halt(SYN000, 2)")
+                let barsBefore = timeline.bars
+                try await replay { timeline.bars >= barsBefore + 16 }
+                #expect(await sent("SYN000") == 0, "no entry was sent into the halted book")
+                let traded = await simulator.state().account.holdings.count
+                #expect(traded >= 1, "the other symbol traded meanwhile")
+
+                await simulator.apply(.halt(symbol: "SYN000", kind: 0))
+                try await timeline.wait(for: "resumed(SYN000, 0)")
+                try await replay { await held("SYN000") == Quantity(10) }
+                #expect(await held("SYN000") == Quantity(10))
+
+                // Halted while long: the exit the strategy decides is held, and sent once trading resumes.
+                await simulator.apply(.halt(symbol: "SYN000", kind: 1))
+                try await timeline.wait(for: "halt(SYN000, 1)")
+                let barsHalted = timeline.bars
+                let sentBefore = await sent("SYN000")
+                try await replay { timeline.bars >= barsHalted + 16 }
+                #expect(await sent("SYN000") == sentBefore, "the exit was held, not sent into the halted book")
+                #expect(await held("SYN000") == Quantity(10))
+                await simulator.apply(.halt(symbol: "SYN000", kind: 0))
+                try await timeline.wait(for: "resumed(SYN000, 1)")
+                try await replay { await held("SYN000") == .zero }
+                #expect(await sent("SYN000") == sentBefore + 1, "one exit, sent once")
+                #expect(await held("SYN000") == .zero, "the held exit was sent and filled after the halt")
+                stopper.yield("test done")
+                return nil
+            }
+            var summary: LiveRunSummary?
+            while let next = try await group.next() {
+                if let next {
+                    summary = next
+                    break
+                }
+            }
+            group.cancelAll()
+            return summary
+        }
+        #expect(summary?.tradingHalts == 2)
+        #expect(summary?.stopReason == "test done")
+    }
+}
