@@ -17,8 +17,32 @@ private final class HaltTimeline: @unchecked Sendable {
     func bar() { lock.withLock { barCount += 1 } }
     var bars: Int { lock.withLock { barCount } }
     var all: [String] { lock.withLock { items } }
+    /// Waits for `item` (at most 20 s: a failure then names what was seen instead of hanging the suite).
     func wait(for item: String) async throws {
-        while !all.contains(item) { try await Task.sleep(for: .milliseconds(5)) }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !all.contains(item) {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("waited 20 s for \(item); seen \(all)")
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}
+
+/// Buys 10 when flat; sells once it has held for 10 of the symbol's bars. The wait leaves the test time to halt the
+/// symbol between the buy's fill and the exit, whatever order the fill and the next bar arrive in.
+struct BuyHoldTen: Strategy {
+    var heldBars: [Int: Int] = [:]
+    mutating func handle(_ event: StrategyEvent, in context: some StrategyContext) -> [StrategyAction] {
+        guard case .bar(let id, _) = event, !context.hasOpenOrders(for: id) else { return [] }
+        let held = context.position(for: id).quantity
+        guard held != .zero else {
+            heldBars[id.index] = 0
+            return [.submit(.market(id, .buy, Quantity(10)))]
+        }
+        heldBars[id.index, default: 0] += 1
+        return heldBars[id.index, default: 0] >= 10 ? [.submit(.market(id, .sell, held))] : []
     }
 }
 
@@ -60,7 +84,7 @@ struct TradingHaltRunnerTests {
             var logger = Logger(label: "test.halt")
             logger.logLevel = .critical
             group.addTask {
-                try await LiveRunner.run(strategy: InAndOut(), configuration: runConfiguration, logger: logger, stop: stop)
+                try await LiveRunner.run(strategy: BuyHoldTen(), configuration: runConfiguration, logger: logger, stop: stop)
             }
             group.addTask {
                 func sent(_ symbol: String) async -> Int {
@@ -98,7 +122,7 @@ struct TradingHaltRunnerTests {
                 try await timeline.wait(for: "halt(SYN000, 1)")
                 let barsHalted = timeline.bars
                 let sentBefore = await sent("SYN000")
-                try await replay { timeline.bars >= barsHalted + 16 }
+                try await replay { timeline.bars >= barsHalted + 40 }
                 #expect(await sent("SYN000") == sentBefore, "the exit was held, not sent into the halted book")
                 #expect(await held("SYN000") == Quantity(10))
                 await simulator.apply(.halt(symbol: "SYN000", kind: 0))

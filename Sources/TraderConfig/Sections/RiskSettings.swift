@@ -82,10 +82,18 @@ public struct RiskSettings: Hashable, Sendable {
                     ConfigKind.boolean.map { $0 ? true : nil } back: { $0 ?? false },
                     summary: "Cash-account rule: buys only from settled cash (see backtest.settlementDays)."),
                 .value(
+                    "maxCorrelation", \.limits.maxCorrelation,
+                    ConfigKind<Double>.number(.init(-0.99...0.99)).optional,
+                    summary: "Cap a new position whose returns correlate with the book's (weighted by exposure) above "
+                        + "this: at the threshold it may be as large as the book's average position, at 1 nothing."),
+                .value(
+                    "correlationWindow", \.limits.correlationWindow, ConfigKind<Int>.integer(10...5_000).optional,
+                    summary: "The correlation limit's window, in the strategy's bars (none: 60)."),
+                .value(
                     "scaleOrdersToFit", \.limits.scaleOrdersToFit,
                     ConfigKind.boolean.map { $0 ? nil : false } back: { $0 ?? true },
                     summary: "An entry above a sizing limit (position value or %, gross exposure, sector, risk at the "
-                        + "stop, settled cash) is scaled down to fit, with a note, instead of denied (false: denied)."),
+                        + "stop, settled cash, correlation) is scaled down to fit, with a note, instead of denied (false: denied)."),
                 .value(
                     "allowLeverage", \.allowLeverage, .boolean,
                     summary: "Allow more than 1× gross exposure; without it leverage in any key is an error.", flag: true),
@@ -124,6 +132,9 @@ public struct RiskSettings: Hashable, Sendable {
         }
         if maxOrderEfficiencyRatio == nil, orderEfficiencyMinimumOrders != RiskSettings().orderEfficiencyMinimumOrders {
             throw fail("orderEfficiencyMinimumOrders", "needs \(key("maxOrderEfficiencyRatio")) as well")
+        }
+        if limits.maxCorrelation == nil, limits.correlationWindow != nil {
+            throw fail("correlationWindow", "needs \(key("maxCorrelation")) as well")
         }
         if limits.rapidLossPercent != nil, limits.rapidLossWindow == nil {
             throw fail("rapidLossPercent", "needs \(key("rapidLossWindow")) (e.g. 15m)")

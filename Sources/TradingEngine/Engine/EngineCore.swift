@@ -25,6 +25,8 @@ public struct EngineCore<S: Strategy>: Sendable {
     let rules: [any RiskRule]
     @usableFromInline let monitorsEquity: Bool
     let volatilityInstrument: InstrumentID?
+    /// The closes the correlation limit measures (`nil` unless `risk.maxCorrelation` is set).
+    @usableFromInline var _returns: ReturnHistory?
     /// Scheduled timers, sorted by time (then insertion).
     var timers: [(id: TimerID, at: Timestamp)] = []
     /// Earliest timer or order timeout; `Int64.max` when none.
@@ -53,6 +55,11 @@ public struct EngineCore<S: Strategy>: Sendable {
         self.rules = config.risk.makeRules()
         self.monitorsEquity = config.risk.needsEquityMonitoring
         self.volatilityInstrument = config.risk.volatilitySymbol.flatMap { universe.id(of: $0) }
+        if config.risk.maxCorrelation != nil {
+            _returns = ReturnHistory(
+                instruments: universe.count,
+                window: config.risk.correlationWindow ?? RiskConfig.defaultCorrelationWindow)
+        }
     }
 
     /// Portfolio, orders and market data (read-only outside the engine).
@@ -129,6 +136,7 @@ public struct EngineCore<S: Strategy>: Sendable {
             _state.now = bar.timestamp
         }
         _state.lastBars[id.index] = bar
+        if _returns != nil { _returns?.record(id, time: bar.timestamp, close: bar.close) }
         _state.portfolio.mark(id, at: bar.close)
         _state.portfolio.settle(upTo: bar.timestamp)
         if monitorsEquity { _riskMonitor.observe(equity: _state.portfolio.equity, at: bar.timestamp) }

@@ -101,8 +101,38 @@ extension EngineCore {
         base.stopDistance = stopDistance
         if let vol = volatilityInstrument { base.volatilityLevel = _state.lastBars[vol.index]?.close.doubleValue }
         if config.risk.requireSettledCash == true { base.settledCash = portfolio.settledCash - pendingCash }
+        if let returns = _returns {
+            base.bookCorrelation = bookCorrelation(
+                of: request.instrument, side: request.side, pending: pending, returns: returns)
+        }
         projection.base = base
         return projection
+    }
+
+    /// The exposure-weighted correlation of an instrument's returns with the other positions once pending orders
+    /// trade: Σ |E_j| · sign(q_j) · sign(side) · ρ_ij / Σ |E_j| over the positions with at least half a window of
+    /// common returns; `nil` when none has.
+    private func bookCorrelation(
+        of instrument: InstrumentID, side: Side, pending: [Int: Int64], returns: ReturnHistory
+    ) -> BookCorrelation? {
+        let portfolio = _state.portfolio
+        var weighted = 0.0, total = 0.0, count = 0
+        for index in portfolio.positions.indices where index != instrument.index {
+            let quantity = portfolio.positions[index].quantity.units + pending[index, default: 0]
+            guard quantity != 0,
+                let rho = returns.correlation(
+                    instrument, InstrumentID(index: index), minimumOverlap: max(10, returns.window / 2))
+            else { continue }
+            let exposure = Double(FixedPoint.multiply(portfolio.marks[index].units, quantity).magnitude)
+            let sign: Double = (quantity > 0) == (side == .buy) ? 1 : -1
+            weighted += exposure * sign * rho
+            total += exposure
+            count += 1
+        }
+        guard total > 0 else { return nil }
+        return BookCorrelation(
+            correlation: weighted / total, averagePositionValue: Money(units: Int64((total / Double(count)).rounded())),
+            bars: returns.window)
     }
 
     /// The projected exposure of an instrument's sector without the instrument itself. An instrument without a

@@ -36,9 +36,17 @@ public struct RiskConfig: Hashable, Sendable, Codable {
     /// cash) is scaled down to the largest whole-lot quantity that fits, with a note on the order, instead of being
     /// denied (and sent again on the next bar). `nil` means on; `false` denies as the other rules do.
     public var scaleOrdersToFit: Bool?
+    /// Limit new positions whose returns move with the book's: above this exposure-weighted correlation the
+    /// position is capped (`CorrelationRule`), e.g. 0.7.
+    public var maxCorrelation: Double?
+    /// The window of the correlation limit, in the strategy's bars (`nil`: 60).
+    public var correlationWindow: Int?
 
     /// All limits off.
     public init() {}
+
+    /// The correlation window when `correlationWindow` is not set, in bars.
+    public static let defaultCorrelationWindow = 60
 
     /// `true` when a rule needs equity tracking on every bar.
     public var needsEquityMonitoring: Bool {
@@ -60,6 +68,7 @@ public enum RiskRuleKind: String, Hashable, Sendable, Codable, CaseIterable, Com
     case rapidLoss
     case riskPerTrade
     case settledCash
+    case correlation
     case invalidOrder
 
     /// `true` for the limits on an order's size (`RiskConfig.scaleOrdersToFit` scales an entry down to fit them);
@@ -67,7 +76,7 @@ public enum RiskRuleKind: String, Hashable, Sendable, Codable, CaseIterable, Com
     public var isSizingLimit: Bool {
         switch self {
         case .maxPositionValue, .maxPositionPercentOfEquity, .maxGrossExposure, .sectorAllocation, .riskPerTrade,
-            .settledCash:
+            .settledCash, .correlation:
             true
         case .killSwitch, .maxActivePositions, .maxDailyLoss, .maxDrawdown, .volatilityPause, .rapidLoss,
             .invalidOrder:

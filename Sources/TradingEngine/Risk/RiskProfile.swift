@@ -92,6 +92,9 @@ public struct RiskProfile: Hashable, Sendable {
             }),
             line("maxRiskPerTradePercent", percent(config.maxRiskPerTradePercent)),
             line("requireSettledCash", config.requireSettledCash == true ? "yes" : nil),
+            line("maxCorrelation", config.maxCorrelation.map {
+                "\(Self.number($0)) over \(config.correlationWindow ?? RiskConfig.defaultCorrelationWindow) bars"
+            }),
         ]
         let scales = config.scaleOrdersToFit != false
         lines.append(Line(

@@ -34,6 +34,9 @@ public struct RiskView: Sendable {
     public var volatilityLevel: Double?
     /// Cash available under T+N settlement.
     public var settledCash: Money?
+    /// The instrument's return correlation with the rest of the book, when the correlation limit is on and there is
+    /// enough common history.
+    public var bookCorrelation: BookCorrelation?
 
     /// Creates a view.
     public init(
@@ -55,6 +58,7 @@ public struct RiskView: Sendable {
         self.monitor = monitor
         self.volatilityLevel = nil
         self.settledCash = nil
+        self.bookCorrelation = nil
     }
 
     /// The position once the pending orders have traded, before this order.
@@ -242,6 +246,7 @@ extension RiskConfig {
         if volatilitySymbol != nil, let t = volatilityThreshold { rules.append(VolatilityPauseRule(threshold: t)) }
         if let p = maxRiskPerTradePercent { rules.append(RiskPerTradeRule(maxPercentOfEquity: p)) }
         if requireSettledCash == true { rules.append(SettledCashRule()) }
+        if let c = maxCorrelation { rules.append(CorrelationRule(maxCorrelation: c)) }
         return rules
     }
 }
