@@ -231,10 +231,26 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
 
     /// One engine event, then its commands, then the observers, then any new risk denials.
     mutating func step(_ event: EngineEvent, _ out: inout Actions) {
+        let marginBreached = engine.riskMonitor.status.maintenanceMarginBreached
         let commands = engine.handle(event)
+        if engine.riskMonitor.status.maintenanceMarginBreached != marginBreached { maintenanceMarginChanged(&out) }
         for command in commands { carryOut(command, &out) }
         out.append(.engineEvent(event, openOrders: engine.orders.openOrderCount))
         logDenials(quiet: entryPauses.contains(.backfill) || operatorState.paused || operatorState.killed, &out)
+    }
+
+    /// The margin rule's maintenance requirement went above equity (reduce-only) or was met again.
+    mutating func maintenanceMarginChanged(_ out: inout Actions) {
+        let required = engine.maintenanceMarginRequirement.centsDescription
+        let equity = engine.portfolio.equity.centsDescription
+        if engine.riskMonitor.status.maintenanceMarginBreached {
+            out.log(
+                .critical,
+                "ALERT: maintenance margin \(required) above equity \(equity): reduce-only (no new entries) until it "
+                    + "is met again; reduce positions or add funds")
+        } else {
+            out.log(.notice, "maintenance margin \(required) met again (equity \(equity)): entries resume")
+        }
     }
 
     /// Logs (and journals) risk denials the engine made since the last look.

@@ -68,7 +68,7 @@ extension OperatorAlert {
         let rules: [(String, String)] = [
             ("connection to IB down", "connectivity"), ("stopped answering", "connection"), (" broken for ", "farm"),
             ("positions differ", "positions"), ("journal", "journal"), ("event loop", "loop"), ("the gap after", "backfill"),
-            ("times in a row", "quotes"), ("execId", "execution"), ("did not stop cleanly", "crash"),
+            ("times in a row", "quotes"), ("maintenance margin", "margin"), ("execId", "execution"), ("did not stop cleanly", "crash"),
         ]
         return rules.first { text.contains($0.0) }?.1 ?? "alert"
     }

@@ -90,6 +90,16 @@ public struct RiskSettings: Hashable, Sendable {
                     "correlationWindow", \.limits.correlationWindow, ConfigKind<Int>.integer(10...5_000).optional,
                     summary: "The correlation limit's window, in the strategy's bars (none: 60)."),
                 .value(
+                    "initialMarginPercent", \.limits.initialMarginPercent, percent,
+                    summary: "The margin rule (Reg-T: 50): an entry whose initial margin after the trade would exceed "
+                        + "equity is scaled down or denied; none: off."),
+                .value(
+                    "maintenanceMarginPercent", \.limits.maintenanceMarginPercent, percent,
+                    summary: "The margin rule's maintenance margin (none: 25); above equity the book is reduce-only."),
+                .value(
+                    "marginPercentBySymbol", \.limits.marginPercentBySymbol, marginBySymbolKind.optional,
+                    summary: "Symbols margined at their own rate, initial and maintenance alike, e.g. {TSLA: 100}."),
+                .value(
                     "scaleOrdersToFit", \.limits.scaleOrdersToFit,
                     ConfigKind.boolean.map { $0 ? nil : false } back: { $0 ?? true },
                     summary: "An entry above a sizing limit (position value or %, gross exposure, sector, risk at the "
@@ -133,12 +143,49 @@ public struct RiskSettings: Hashable, Sendable {
         if maxOrderEfficiencyRatio == nil, orderEfficiencyMinimumOrders != RiskSettings().orderEfficiencyMinimumOrders {
             throw fail("orderEfficiencyMinimumOrders", "needs \(key("maxOrderEfficiencyRatio")) as well")
         }
+        if limits.initialMarginPercent == nil {
+            let given = [
+                ("maintenanceMarginPercent", limits.maintenanceMarginPercent != nil),
+                ("marginPercentBySymbol", limits.marginPercentBySymbol != nil),
+            ]
+            for (name, isSet) in given where isSet {
+                throw fail(name, "needs \(key("initialMarginPercent")) as well (the margin rule is off without it)")
+            }
+        }
+        if let initial = limits.initialMarginPercent, let maintenance = limits.maintenanceMarginPercent,
+            maintenance > initial
+        {
+            throw fail("maintenanceMarginPercent", "must be at most \(key("initialMarginPercent")) (\(ConfigFormat.number(initial)))")
+        }
         if limits.maxCorrelation == nil, limits.correlationWindow != nil {
             throw fail("correlationWindow", "needs \(key("maxCorrelation")) as well")
         }
         if limits.rapidLossPercent != nil, limits.rapidLossWindow == nil {
             throw fail("rapidLossPercent", "needs \(key("rapidLossWindow")) (e.g. 15m)")
         }
+    }
+
+    /// A mapping of symbols to margin percentages.
+    static var marginBySymbolKind: ConfigKind<[Symbol: Double]> {
+        let allowed = "a mapping of symbols to percentages (above 0, at most 100), e.g. {TSLA: 100}"
+        return ConfigKind(
+            allowed: allowed,
+            read: { (node, key) throws(ConfigError) in
+                guard let entries = node.entries else {
+                    throw ConfigError("expected \(allowed), got \(node.shapeDescription)", key: key, at: node.origin)
+                }
+                var rates: [Symbol: Double] = [:]
+                for entry in entries {
+                    let entryKey = key + "." + entry.key
+                    try ConfigKind<String>.checkSymbol(entry.key, key: entryKey, at: entry.value.origin)
+                    rates[Symbol(entry.key.uppercased())] = try ConfigKind<Double>.percent().read(entry.value, entryKey)
+                }
+                return rates
+            },
+            format: { rates in
+                "{" + rates.keys.sorted { $0.rawValue < $1.rawValue }
+                    .map { "\($0): \(ConfigFormat.number(rates[$0] ?? 0))" }.joined(separator: ", ") + "}"
+            })
     }
 
     /// The broker's order-efficiency limit, if one is set.

@@ -27,6 +27,8 @@ public struct EngineCore<S: Strategy>: Sendable {
     let volatilityInstrument: InstrumentID?
     /// The closes the correlation limit measures (`nil` unless `risk.maxCorrelation` is set).
     @usableFromInline var _returns: ReturnHistory?
+    /// The margin rule's rates (`nil` unless `risk.initialMarginPercent` is set).
+    @usableFromInline let marginRates: MarginRates?
     /// Scheduled timers, sorted by time (then insertion).
     var timers: [(id: TimerID, at: Timestamp)] = []
     /// Earliest timer or order timeout; `Int64.max` when none.
@@ -55,6 +57,7 @@ public struct EngineCore<S: Strategy>: Sendable {
         self.rules = config.risk.makeRules()
         self.monitorsEquity = config.risk.needsEquityMonitoring
         self.volatilityInstrument = config.risk.volatilitySymbol.flatMap { universe.id(of: $0) }
+        self.marginRates = MarginRates(config: config.risk, universe: universe)
         if config.risk.maxCorrelation != nil {
             _returns = ReturnHistory(
                 instruments: universe.count,
@@ -140,6 +143,7 @@ public struct EngineCore<S: Strategy>: Sendable {
         _state.portfolio.mark(id, at: bar.close)
         _state.portfolio.settle(upTo: bar.timestamp)
         if monitorsEquity { _riskMonitor.observe(equity: _state.portfolio.equity, at: bar.timestamp) }
+        if marginRates != nil { checkMaintenanceMargin() }
         dispatch(.bar(id, bar), into: &commands)
     }
 

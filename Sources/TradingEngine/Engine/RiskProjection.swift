@@ -18,6 +18,9 @@ struct RiskProjection {
     var otherGross = Money.zero
     /// Exposure of the request's sector once pending orders trade, the request's instrument excluded.
     var otherSector = Money.zero
+    /// Initial margin of the other positions once pending orders trade, and the instrument's rate (margin rule).
+    var otherInitialMargin: Money?
+    var initialRate = 0.0
     /// Cost of the open buys not yet paid for, less (with T+0 settlement) the proceeds of counted sells.
     var pendingCash = Money.zero
     /// The request's instrument: position, projected quantity before the request, reference price.
@@ -35,6 +38,10 @@ struct RiskProjection {
         view.postTradePositionValue = postValue
         view.postTradeGrossExposure = otherGross + postValue
         if sectorLimited { view.postTradeSectorExposure = otherSector + postValue }
+        if let otherInitialMargin {
+            view.postTradeInitialMargin =
+                otherInitialMargin + Money(units: Int64((Double(postValue.units) * initialRate).rounded(.up)))
+        }
         return view
     }
 }
@@ -101,6 +108,16 @@ extension EngineCore {
         base.stopDistance = stopDistance
         if let vol = volatilityInstrument { base.volatilityLevel = _state.lastBars[vol.index]?.close.doubleValue }
         if config.risk.requireSettledCash == true { base.settledCash = portfolio.settledCash - pendingCash }
+        if let rates = marginRates {
+            var margin = 0.0
+            for index in portfolio.positions.indices where index != target {
+                let quantity = portfolio.positions[index].quantity.units + pending[index, default: 0]
+                guard quantity != 0 else { continue }
+                margin += Double(FixedPoint.multiply(portfolio.marks[index].units, quantity).magnitude) * rates.initial(index)
+            }
+            projection.otherInitialMargin = Money(units: Int64(margin.rounded(.up)))
+            projection.initialRate = rates.initial(target)
+        }
         if let returns = _returns {
             base.bookCorrelation = bookCorrelation(
                 of: request.instrument, side: request.side, pending: pending, returns: returns)

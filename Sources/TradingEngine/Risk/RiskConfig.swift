@@ -41,9 +41,21 @@ public struct RiskConfig: Hashable, Sendable, Codable {
     public var maxCorrelation: Double?
     /// The window of the correlation limit, in the strategy's bars (`nil`: 60).
     public var correlationWindow: Int?
+    /// The margin rule: the initial margin of a position in percent of its value (Reg-T: 50); `nil` turns the rule
+    /// off. An entry whose initial requirement after the trade would exceed equity (buying power below zero) is
+    /// scaled down or denied.
+    public var initialMarginPercent: Double?
+    /// The maintenance margin in percent of a position's value (`nil` with the rule on: 25). Above equity, the book
+    /// is reduce-only until it is met again.
+    public var maintenanceMarginPercent: Double?
+    /// Per-symbol margin in percent, for both initial and maintenance (a broker's house margin on a volatile stock).
+    public var marginPercentBySymbol: [Symbol: Double]?
 
     /// All limits off.
     public init() {}
+
+    /// The maintenance margin when `maintenanceMarginPercent` is not set (Reg-T), in percent.
+    public static let defaultMaintenanceMarginPercent = 25.0
 
     /// The correlation window when `correlationWindow` is not set, in bars.
     public static let defaultCorrelationWindow = 60
@@ -69,6 +81,8 @@ public enum RiskRuleKind: String, Hashable, Sendable, Codable, CaseIterable, Com
     case riskPerTrade
     case settledCash
     case correlation
+    case initialMargin
+    case maintenanceMargin
     case invalidOrder
 
     /// `true` for the limits on an order's size (`RiskConfig.scaleOrdersToFit` scales an entry down to fit them);
@@ -76,10 +90,10 @@ public enum RiskRuleKind: String, Hashable, Sendable, Codable, CaseIterable, Com
     public var isSizingLimit: Bool {
         switch self {
         case .maxPositionValue, .maxPositionPercentOfEquity, .maxGrossExposure, .sectorAllocation, .riskPerTrade,
-            .settledCash, .correlation:
+            .settledCash, .correlation, .initialMargin:
             true
         case .killSwitch, .maxActivePositions, .maxDailyLoss, .maxDrawdown, .volatilityPause, .rapidLoss,
-            .invalidOrder:
+            .maintenanceMargin, .invalidOrder:
             false
         }
     }

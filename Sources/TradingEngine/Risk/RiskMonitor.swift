@@ -21,6 +21,8 @@ public struct RiskMonitor: Sendable {
         public var killSwitchEngaged = false
         /// New entries blocked by the operator; exits go on.
         public var entriesPaused = false
+        /// The maintenance margin exceeds equity: reduce-only until it is met again (`RiskConfig.initialMarginPercent`).
+        public var maintenanceMarginBreached = false
         /// Creates a clear status.
         public init() {}
     }
@@ -44,6 +46,9 @@ public struct RiskMonitor: Sendable {
 
     /// Blocks (or allows again) orders that open or add to a position; exits are not affected.
     public mutating func setEntriesPaused(_ paused: Bool) { status.entriesPaused = paused }
+
+    /// Records whether the book's maintenance margin exceeds its equity.
+    public mutating func setMaintenanceMarginBreached(_ breached: Bool) { status.maintenanceMarginBreached = breached }
 
     /// Feeds the current equity.
     public mutating func observe(equity: Money, at now: Timestamp) {

@@ -92,6 +92,13 @@ public struct RiskProfile: Hashable, Sendable {
             }),
             line("maxRiskPerTradePercent", percent(config.maxRiskPerTradePercent)),
             line("requireSettledCash", config.requireSettledCash == true ? "yes" : nil),
+            line("initialMarginPercent", config.initialMarginPercent.map { initial in
+                let maintenance = config.maintenanceMarginPercent ?? RiskConfig.defaultMaintenanceMarginPercent
+                let own = (config.marginPercentBySymbol ?? [:]).sorted { $0.key.rawValue < $1.key.rawValue }
+                    .map { "\($0.key) \(Self.number($0.value)) %" }
+                return "\(Self.number(initial)) %, maintenance \(Self.number(maintenance)) %"
+                    + (own.isEmpty ? "" : " (\(own.joined(separator: ", ")))")
+            }),
             line("maxCorrelation", config.maxCorrelation.map {
                 "\(Self.number($0)) over \(config.correlationWindow ?? RiskConfig.defaultCorrelationWindow) bars"
             }),

@@ -37,6 +37,8 @@ public struct RiskView: Sendable {
     /// The instrument's return correlation with the rest of the book, when the correlation limit is on and there is
     /// enough common history.
     public var bookCorrelation: BookCorrelation?
+    /// The book's initial margin requirement after the trade, when the margin rule is on.
+    public var postTradeInitialMargin: Money?
 
     /// Creates a view.
     public init(
@@ -59,6 +61,7 @@ public struct RiskView: Sendable {
         self.volatilityLevel = nil
         self.settledCash = nil
         self.bookCorrelation = nil
+        self.postTradeInitialMargin = nil
     }
 
     /// The position once the pending orders have traded, before this order.
@@ -247,6 +250,7 @@ extension RiskConfig {
         if let p = maxRiskPerTradePercent { rules.append(RiskPerTradeRule(maxPercentOfEquity: p)) }
         if requireSettledCash == true { rules.append(SettledCashRule()) }
         if let c = maxCorrelation { rules.append(CorrelationRule(maxCorrelation: c)) }
+        if initialMarginPercent != nil { rules.append(MarginRule()) }
         return rules
     }
 }

@@ -34,7 +34,7 @@ struct OperatorControlTests {
 
     /// The broker fills the group's first order completely.
     @discardableResult
-    static func fill(_ harness: inout Harness, _ group: OrderGroup, price: Double = 100) -> [SessionAction] {
+    static func fill<S: Strategy>(_ harness: inout SessionCoreHarness<S>, _ group: OrderGroup, price: Double = 100) -> [SessionAction] {
         let wire = group.placements[0]
         var execution = TWSExecution(executionID: "E-\(wire.orderID)")
         execution.orderID = wire.orderID
