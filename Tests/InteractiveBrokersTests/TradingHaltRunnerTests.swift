@@ -49,7 +49,7 @@ struct BuyHoldTen: Strategy {
 /// A trading halt end to end (issue 26): the bot against the simulator, the halt injected with the simulator's fault
 /// command, over real sockets. Entries into the halted symbol are refused while the other symbol trades; an exit
 /// decided during a halt is held and reaches the broker only after trading resumes.
-@Suite("Trading halts against the simulator", .serialized, .timeLimit(.minutes(1)))
+@Suite("Trading halts and what-if checks against the simulator", .serialized, .timeLimit(.minutes(1)))
 struct TradingHaltRunnerTests {
     @Test func aHaltRefusesEntriesAndHoldsTheExitUntilTradingResumes() async throws {
         var gatewayLogger = Logger(label: "test.gateway")
@@ -88,7 +88,7 @@ struct TradingHaltRunnerTests {
             }
             group.addTask {
                 func sent(_ symbol: String) async -> Int {
-                    await simulator.state().placeOrderLog.filter { $0.symbol == symbol && !$0.isModification }.count
+                    await simulator.state().placeOrderLog.filter { $0.symbol == symbol && !$0.isModification && !$0.whatIf }.count
                 }
                 func held(_ symbol: String) async -> Quantity {
                     let state = await simulator.state()
@@ -145,5 +145,72 @@ struct TradingHaltRunnerTests {
         }
         #expect(summary?.tradingHalts == 2)
         #expect(summary?.stopReason == "test done")
+    }
+
+    /// `risk.whatIf` against the simulator: every entry is previewed first (a whatIf placeOrder the simulator answers
+    /// and keeps nothing of); with room the entries go out, with a limit no entry fits they are all refused.
+    @Test(arguments: [100.0, 0.001])
+    func entriesArePreviewedFirst(limit: Double) async throws {
+        var gatewayLogger = Logger(label: "test.gateway")
+        gatewayLogger.logLevel = .critical
+        let simulator = GatewaySimulator(
+            configuration: GatewaySimulatorConfiguration(
+                host: "127.0.0.1", port: 0, data: simulatorData, start: simulatorData.defaultStart + .seconds(3600),
+                clock: .manual),
+            logger: gatewayLogger)
+        let timeline = HaltTimeline()
+        let log = try await withThrowingTaskGroup(of: [PlaceOrderRecord]?.self) { group in
+            group.addTask { try await simulator.run(); return nil }
+            let port = await simulator.listeningPort()
+            var configuration = LiveRunnerConfiguration(
+                connection: connectionConfiguration(port, clientID: 49), symbols: ["SYN000", "SYN001"],
+                engine: EngineConfig(initialCash: Money(100_000)))
+            configuration.warmupDuration = "600 S"
+            configuration.commissionWait = .seconds(3600)
+            configuration.resilience.resetSchedule = nil
+            configuration.whatIfMaxMarginPercent = limit
+            configuration.observer = { milestone in
+                if case .subscribed(let generation, let feed) = milestone { timeline.add("subscribed(\(generation), \(feed))") }
+            }
+            configuration.engineEventObserver = { event, _ in if case .bar = event { timeline.bar() } }
+            let runConfiguration = configuration
+            let (stop, stopper) = AsyncStream.makeStream(of: String.self)
+            var logger = Logger(label: "test.what-if")
+            logger.logLevel = .critical
+            group.addTask {
+                _ = try await LiveRunner.run(strategy: BuyHoldTen(), configuration: runConfiguration, logger: logger, stop: stop)
+                return nil
+            }
+            group.addTask {
+                try await timeline.wait(for: "subscribed(0, 0)")
+                for _ in 0..<400 {
+                    let state = await simulator.state()
+                    if limit > 1 ? state.account.holdings.count == 2 : state.placeOrderLog.filter(\.whatIf).count >= 6 { break }
+                    await simulator.advance(by: .seconds(5))
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                let records = await simulator.state().placeOrderLog
+                stopper.yield("test done")
+                return records
+            }
+            var records: [PlaceOrderRecord] = []
+            while let next = try await group.next() {
+                if let next {
+                    records = next
+                    break
+                }
+            }
+            group.cancelAll()
+            return records
+        }
+        let previews = log.filter(\.whatIf)
+        let placed = log.filter { !$0.whatIf && !$0.isModification }
+        #expect(previews.count >= 2)
+        if limit > 1 {
+            #expect(Set(placed.map(\.symbol)) == ["SYN000", "SYN001"], "\(log)")
+            #expect(previews.count >= placed.count, "every entry was previewed")
+        } else {
+            #expect(placed.isEmpty, "no entry fits a margin of 0.001 % of equity: \(log)")
+        }
     }
 }

@@ -17,6 +17,8 @@ public struct PlaceOrderRecord: Sendable, Equatable {
     public var isModification: Bool
     /// The contract's symbol as sent.
     public var symbol: String = ""
+    /// A what-if request: previewed, never placed.
+    public var whatIf = false
 }
 
 extension GatewayState {
@@ -38,6 +40,7 @@ extension GatewayState {
             PlaceOrderRecord(
                 clientID: clientID, orderID: orderID, orderRef: order.orderRef, parentID: order.parentID,
                 transmit: order.transmit,
-                isModification: orders[OrderKey(clientID: clientID, orderID: orderID)] != nil, symbol: symbol))
+                isModification: orders[OrderKey(clientID: clientID, orderID: orderID)] != nil, symbol: symbol,
+                whatIf: order.whatIf))
     }
 }

@@ -67,58 +67,21 @@ extension ManualTrading {
             throw .request("the order cannot be expressed to TWS: \(error)")
         }
         wire.orderRef = ""
-        wire.whatIf = true
-        wire.transmit = true
         let order = describe(wire, symbol: ticket.symbol.rawValue)
-        let events = await connection.orderEvents()
-        let outcome = try await ask(wire, contract: details.contract, events: events, on: connection,
-            timeout: settings.timeout)
+        let outcome: ManualWhatIfOutcome
+        do {
+            let state = try await connection.whatIf(wire, contract: details.contract, timeout: settings.timeout)
+            outcome = .preview(PreviewMapping.preview(of: state))
+        } catch {
+            switch error {
+            case .rejected(let notice): outcome = .rejected(notice.message)
+            case .timedOut: outcome = .timedOut
+            default: throw .request("\(error)")
+            }
+        }
         return ManualWhatIfResult(
             account: account, order: order, outcome: outcome, riskDenial: denial, entryOnly: ticket.isBracket)
     }
-
-    /// Sends the what-if order and waits for its `openOrder`, a rejection, or the timeout.
-    private static func ask(
-        _ wire: TWSOrder, contract: TWSContract, events: AsyncThrowingStream<TWSOrderEvent, any Error>,
-        on connection: TWSConnection, timeout: Duration
-    ) async throws(ManualTradingError) -> ManualWhatIfOutcome {
-        let orderID: Int
-        do { orderID = try await connection.placeOrder(wire, contract: contract) } catch {
-            throw .request("\(error)")
-        }
-        return await withTaskGroup(of: ManualWhatIfOutcome?.self, returning: ManualWhatIfOutcome.self) { group in
-            group.addTask {
-                do {
-                    for try await event in events {
-                        switch event {
-                        case .openOrder(let open) where open.order.orderID == orderID:
-                            return .preview(PreviewMapping.preview(of: open.orderState))
-                        case .notice(let notice) where notice.requestID == orderID && !Self.isWarning(notice.code):
-                            return .rejected(notice.message)
-                        default: continue
-                        }
-                    }
-                } catch {}
-                return .timedOut
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return Task.isCancelled ? nil : .timedOut
-            }
-            var outcome = ManualWhatIfOutcome.timedOut
-            for await candidate in group {
-                if let candidate {
-                    outcome = candidate
-                    break
-                }
-            }
-            group.cancelAll()
-            return outcome
-        }
-    }
-
-    /// TWS's informational order codes (399 "order will not be placed until…", 2109 outside-RTH notes, …).
-    private static func isWarning(_ code: Int) -> Bool { code == 399 || (2100..<2200).contains(code) }
 
     /// `BUY 10 AAPL LMT 150.25 DAY Adaptive Patient outside RTH` from the wire order.
     private static func describe(_ wire: TWSOrder, symbol: String) -> String {

@@ -76,6 +76,9 @@ public struct LiveRunnerConfiguration: Sendable {
     /// Watch each instrument's trading-halt status (a reqMktData line each, `data.watchHalts`): a halted symbol's
     /// entries are refused and its exits held until it resumes.
     public var watchHalts = false
+    /// A what-if preview before each entry, refusing one whose initial margin after it would exceed this
+    /// percentage of the equity with loan (`risk.whatIf`); `nil`: none.
+    public var whatIfMaxMarginPercent: Double?
     /// The engine's positions against the broker's: how often, and whether a difference pauses entries
     /// (`health.positionCheck`, `health.positionMismatch`; `nil`: never).
     public var positionCheck: PositionCheckSettings? = PositionCheckSettings()

@@ -182,6 +182,8 @@ extension SessionDriver {
                 case .completedOrders: answer = .completedOrders(try await connection.completedOrderList())
                 case .serverTime: answer = .serverTime(try await connection.currentTime())
                 case .positions: answer = .positions(try await connection.positions())
+                case .whatIf(let order, let contract):
+                    answer = .orderPreview(try await connection.whatIf(order, contract: contract))
                 case .journalRestart, .beginRun: return
                 }
                 inbox.yield(.answer(tag, answer))

@@ -207,6 +207,7 @@ extension SessionSettings {
         unknownOrders = configuration.unknownOrders
         quotes = configuration.quotes
         watchHalts = configuration.watchHalts
+        whatIfMaxMarginPercent = configuration.whatIfMaxMarginPercent
         positionCheck = configuration.positionCheck
         sectors = configuration.sectors.isEmpty ? nil : configuration.sectors
         self.processID = processID

@@ -54,6 +54,8 @@ extension LiveSessionCore {
             finalSnapshot(answers, &out)
         case (.positionCheck, .positions(let positions)):
             positionsAnswered(positions, at: now, &out)
+        case (.whatIf(let command), .orderPreview(let state)):
+            previewAnswered(command, PreviewMapping.preview(of: state), &out)
         default:
             out.log(.error, "unexpected answer to \(purpose): \(answer.kind)")
             failed(purpose, .unanswered("unexpected answer"), at: now, &out)
@@ -62,6 +64,8 @@ extension LiveSessionCore {
 
     mutating func failed(_ purpose: Purpose, _ failure: SessionFailure, at now: Timestamp, _ out: inout Actions) {
         switch purpose {
+        case .whatIf(let command):
+            previewFailed(command, failure, &out)
         case .contractDetails(let id):
             fail(.startup("contract details of \(universe[id].symbol): \(failure)"), &out)
         case .startupBrokerState:
@@ -126,6 +130,7 @@ extension SessionAnswer {
         case .positions: "positions"
         case .journalRestart: "journal data"
         case .run: "journal run"
+        case .orderPreview: "what-if preview"
         }
     }
 }

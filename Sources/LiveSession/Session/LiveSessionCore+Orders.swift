@@ -16,7 +16,7 @@ extension LiveSessionCore {
             logCommand(command, failure: .journal("the journal is failing"), &out)
             return
         }
-        if interceptForHalt(command, &out) { return }
+        if interceptForHalt(command, &out) || interceptForPreview(command, &out) { return }
         let result = desk.carryOut(command, at: dataTime)
         switch result.instruction {
         case .place(let group)?: out.append(.place(group))

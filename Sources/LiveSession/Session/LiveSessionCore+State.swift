@@ -23,6 +23,8 @@ enum Purpose: Sendable, Equatable {
     case stopOpenOrders
     case finalBrokerState
     case positionCheck
+    /// A what-if preview before an entry is sent (`SessionSettings.whatIf`).
+    case whatIf(EngineCommand)
 }
 
 /// The start-up's progress.

@@ -70,6 +70,9 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     /// Instruments whose trading is halted (TWS's HALTED tick), since when, and the exits held until it clears.
     var halts: [InstrumentID: (halt: TradingHalt, since: Timestamp)] = [:]
     var heldExits: [EngineCommand] = []
+    /// Entries waiting for their what-if preview (by the entry's id), and those previewed and cleared to go.
+    var awaitingPreview: [OrderID: SessionTag] = [:]
+    var previewed: Set<OrderID> = []
     var startup = Startup()
     var recovery: Recovery?
     var stopping: Stopping?

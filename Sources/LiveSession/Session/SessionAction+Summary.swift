@@ -58,6 +58,7 @@ extension SessionRequest {
         case .positions: "the account's positions"
         case .journalRestart: "the journal's restart state"
         case .beginRun: "a journal run"
+        case .whatIf(let order, let contract): "a what-if of \(order.action) \(order.totalQuantity.map { "\($0)" } ?? "?") \(contract.symbol)"
         }
     }
 }

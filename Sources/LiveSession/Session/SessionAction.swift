@@ -50,6 +50,8 @@ public enum SessionAction: Sendable, Equatable, Codable {
 public enum SessionRequest: Sendable, Equatable, Codable {
     /// contractDetails of a contract.
     case contractDetails(TWSContract)
+    /// TWS's what-if preview of an order (placeOrder with `whatIf`; nothing is placed).
+    case whatIf(TWSOrder, TWSContract)
     /// Historical bars.
     case historicalBars(TWSHistoricalBarsQuery)
     /// The broker's state: reqAllOpenOrders, reqCompletedOrders, reqExecutions, reqPositions.

@@ -100,6 +100,8 @@ public enum SessionAnswer: Sendable, Equatable, Codable {
     case journalRestart(JournalRestartData)
     /// The run the journal allocated.
     case run(JournalRun)
+    /// A what-if preview: the order state TWS answered with.
+    case orderPreview(TWSOrderState)
 }
 
 /// Why a request failed.

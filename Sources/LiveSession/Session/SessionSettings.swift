@@ -57,6 +57,9 @@ public struct SessionSettings: Sendable, Equatable, Codable {
     /// Watch each instrument's trading-halt status (a reqMktData line per instrument, `data.watchHalts`): while
     /// halted, its new entries are refused and its exits held. `nil` (a session log from before) is off.
     public var watchHalts: Bool?
+    /// Ask TWS for a what-if preview before each entry and deny one whose initial margin after it would exceed
+    /// this percentage of the equity with loan (`risk.whatIf`, `risk.whatIfMaxMarginPercent`); `nil`: no preview.
+    public var whatIfMaxMarginPercent: Double?
     /// The check of the engine's positions against the broker's (`nil`: never; a session log of a run before the
     /// check existed decodes as `nil`, as that run did).
     public var positionCheck: PositionCheckSettings? = PositionCheckSettings()

@@ -13,6 +13,10 @@ public struct RiskSettings: Hashable, Sendable {
     public var maxOrderEfficiencyRatio: Double?
     /// Orders sent before the ratio is judged.
     public var orderEfficiencyMinimumOrders = 20
+    /// run: ask TWS for a what-if preview before each entry.
+    public var whatIf = false
+    /// run: refuse an entry whose initial margin after it (TWS's what-if) would exceed this % of the equity with loan.
+    public var whatIfMaxMarginPercent = 100.0
 
     /// Creates the defaults (every limit off).
     public init() {}
@@ -107,6 +111,13 @@ public struct RiskSettings: Hashable, Sendable {
                 .value(
                     "allowLeverage", \.allowLeverage, .boolean,
                     summary: "Allow more than 1× gross exposure; without it leverage in any key is an error.", flag: true),
+                .value(
+                    "whatIf", \.whatIf, .boolean,
+                    summary: "run: ask TWS for a what-if preview (margin, commission) before each entry; an entry "
+                        + "without one, or above whatIfMaxMarginPercent, is refused."),
+                .value(
+                    "whatIfMaxMarginPercent", \.whatIfMaxMarginPercent, ConfigKind<Double>.percent(),
+                    summary: "run: the most initial margin after an entry, in % of the equity with loan (TWS's what-if)."),
                 .value(
                     "maxOrderEfficiencyRatio", \.maxOrderEfficiencyRatio,
                     ConfigKind<Double>.number(.init(1...1000)).optional,

@@ -75,6 +75,7 @@ public enum LiveRunSetup {
         configuration.resilience = resilience(settings)
         configuration.quotes = QuoteSubscriptionMode(rawValue: settings.data.quotes) ?? .auto
         configuration.watchHalts = settings.data.watchHalts
+        configuration.whatIfMaxMarginPercent = settings.risk.whatIf ? settings.risk.whatIfMaxMarginPercent : nil
         configuration.resendPolicy = ResendPolicy(maxAge: TimeSpan(nanoseconds: settings.orders.resendMaxAge.nanosecondsValue))
         configuration.unknownOrders = settings.orders.unknownOrders == "cancel" ? .cancel : .adopt
         configuration.sectors = Dictionary(
