@@ -67,6 +67,13 @@ import TraderConfig
         ("universe: {sectors: {'AA PL!': Tech}}", "universe.sectors.AA PL!", "not a symbol"),
         ("health: {positionCheck: 1s}", "health.positionCheck", "10s to 1d"),
         ("health: {positionMismatch: ignore}", "health.positionMismatch", "pause"),
+        ("risk: {whatIfMaxMarginPercent: 50}", "risk.whatIfMaxMarginPercent", "needs risk.whatIf: true"),
+        ("risk: {maxCorrelation: 1.5}", "risk.maxCorrelation", "-0.99 to 0.99"),
+        ("risk: {correlationWindow: 30}", "risk.correlationWindow", "needs risk.maxCorrelation"),
+        ("risk: {maintenanceMarginPercent: 30}", "risk.maintenanceMarginPercent", "needs risk.initialMarginPercent"),
+        ("risk: {initialMarginPercent: 30, maintenanceMarginPercent: 40}", "risk.maintenanceMarginPercent", "at most risk.initialMarginPercent"),
+        ("risk: {initialMarginPercent: 50, marginPercentBySymbol: {TSLA: 300}}", "risk.marginPercentBySymbol.TSLA", "at most 100"),
+        ("risk: {initialMarginPercent: 50, marginPercentBySymbol: [TSLA]}", "risk.marginPercentBySymbol", "a mapping of symbols"),
     ])
     func valuesOutOfRange(yaml: String, key: String, allowed: String) throws {
         let error = try #require(loadError(yaml), "\(yaml) loaded")

@@ -151,6 +151,9 @@ public struct RiskSettings: Hashable, Sendable {
             let given = limits.volatilitySymbol == nil ? "volatilityThreshold" : "volatilitySymbol"
             throw fail(given, "needs \(key(missing)) as well")
         }
+        if !whatIf, whatIfMaxMarginPercent != RiskSettings().whatIfMaxMarginPercent {
+            throw fail("whatIfMaxMarginPercent", "needs \(key("whatIf")): true as well")
+        }
         if maxOrderEfficiencyRatio == nil, orderEfficiencyMinimumOrders != RiskSettings().orderEfficiencyMinimumOrders {
             throw fail("orderEfficiencyMinimumOrders", "needs \(key("maxOrderEfficiencyRatio")) as well")
         }
