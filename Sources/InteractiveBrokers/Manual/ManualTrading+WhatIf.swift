@@ -50,10 +50,9 @@ extension ManualTrading {
         let (connection, settings) = (context.connection, context.settings)
         let account = try account(context.info, settings: settings)
         let details = try await qualifiedDetails(ticket.symbol, on: connection)
-        var entry = Order(
+        let entry = Order(
             id: OrderID(1), clientOrderID: ClientOrderID("what-if"), request: ticket.request(for: InstrumentID(index: 0)),
             createdAt: settings.clock())
-        entry.parentID = nil
         try checkTick([entry.type], symbol: ticket.symbol.rawValue, minTick: details.minTick)
         let state = try await accountState(
             ticket, account: account, contract: details.contract, on: connection, settings: settings)

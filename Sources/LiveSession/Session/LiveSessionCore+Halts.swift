@@ -81,8 +81,8 @@ extension LiveSessionCore {
         out.log(.warning, "entry \(orders[0].side.rawValue.lowercased()) \(orders[0].quantity) \(symbol) refused: \(reason)")
     }
 
-    /// An order that only reduces the position it trades (all of it at most).
-    private func isExit(_ order: Order) -> Bool {
+    /// An order that only reduces the position it trades (all of it at most); anything else opens or adds to one.
+    func isExit(_ order: Order) -> Bool {
         let position = engine.portfolio.position(for: order.instrument).quantity.units
         let quantity = order.quantity.units
         return order.side == .sell ? position > 0 && quantity <= position : position < 0 && quantity <= -position

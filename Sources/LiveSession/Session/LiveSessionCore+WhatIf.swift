@@ -23,7 +23,7 @@ extension LiveSessionCore {
         case .submit, .submitBracket:
             guard settings.whatIfMaxMarginPercent != nil, let entry = command.newOrders?.first else { return false }
             if previewed.remove(entry.id) != nil { return false }
-            guard isEntry(entry), let contract = try? desk.contracts.contract(for: entry.instrument),
+            guard !isExit(entry), let contract = try? desk.contracts.contract(for: entry.instrument),
                 var wire = try? OrderMapping.wireOrder(for: entry, options: desk.options)
             else { return false }
             wire.orderRef = ""
@@ -67,11 +67,5 @@ extension LiveSessionCore {
         let reason = "what-if preview failed: \(failure)"
         out.log(.warning, "entry \(entry.side.rawValue.lowercased()) \(entry.quantity) \(universe[entry.instrument].symbol) refused: \(reason)")
         followUps += OrderDesk.rejections(orders, reason, at: dataTime)
-    }
-
-    /// An order that opens or adds to its position.
-    private func isEntry(_ order: Order) -> Bool {
-        let position = engine.portfolio.position(for: order.instrument).quantity.units
-        return order.side == .buy ? position >= 0 : position <= 0
     }
 }

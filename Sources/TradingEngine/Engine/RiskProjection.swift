@@ -134,11 +134,11 @@ extension EngineCore {
     ) -> BookCorrelation? {
         let portfolio = _state.portfolio
         var weighted = 0.0, total = 0.0, count = 0
+        let own = returns.returns(instrument.index)
         for index in portfolio.positions.indices where index != instrument.index {
             let quantity = portfolio.positions[index].quantity.units + pending[index, default: 0]
             guard quantity != 0,
-                let rho = returns.correlation(
-                    instrument, InstrumentID(index: index), minimumOverlap: max(10, returns.window / 2))
+                let rho = returns.correlation(own, InstrumentID(index: index), minimumOverlap: max(10, returns.window / 2))
             else { continue }
             let exposure = Double(FixedPoint.multiply(portfolio.marks[index].units, quantity).magnitude)
             let sign: Double = (quantity > 0) == (side == .buy) ? 1 : -1

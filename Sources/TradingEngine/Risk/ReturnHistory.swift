@@ -45,8 +45,14 @@ public struct ReturnHistory: Sendable, Hashable {
     /// The correlation of two instruments' returns on the bars both have; `nil` with fewer than `minimumOverlap`
     /// common returns or when either did not move.
     public func correlation(_ a: InstrumentID, _ b: InstrumentID, minimumOverlap: Int) -> Double? {
-        guard closes.indices.contains(a.index), closes.indices.contains(b.index) else { return nil }
-        let left = returns(a.index)
+        guard closes.indices.contains(a.index) else { return nil }
+        return correlation(returns(a.index), b, minimumOverlap: minimumOverlap)
+    }
+
+    /// The correlation of returns already read (`returns(_:)`, so one instrument's are read once for a whole book)
+    /// with an instrument's.
+    func correlation(_ left: [Timestamp: Double], _ b: InstrumentID, minimumOverlap: Int) -> Double? {
+        guard closes.indices.contains(b.index) else { return nil }
         let right = returns(b.index)
         var pairs: [(Double, Double)] = []
         for (time, x) in left { if let y = right[time] { pairs.append((x, y)) } }
