@@ -41,7 +41,7 @@ struct BacktestPaperParityTests {
         var scenario = ParityScenario(
             data: data, symbols: ["AAPL", "GOOG", "IBM", "MSFT"], start: data.defaultStart + .seconds(3600),
             warmup: "3600 S", steps: 480, engine: EngineConfig(initialCash: Money(100_000), risk: risk))
-        scenario.strategyRecord = SessionStrategy(spec: .momentumRotation(config: momentum), orderTimeout: nil)
+        scenario.strategyRecord = SessionStrategy(spec: .momentumRotation(config: momentum), execution: nil)
         let strategy = MomentumRotation(config: momentum)
         let paper = try await paperRun(strategy, scenario)
         try checkParity(paper, backtestOf: strategy, scenario, minimumOrders: 20)
@@ -61,7 +61,7 @@ struct BacktestPaperParityTests {
     func oneMinuteBarsLive() async throws {
         var (strategy, scenario) = try smaCross(steps: 720)
         scenario.barSize = "1 min"
-        scenario.strategyRecord = SessionStrategy(spec: .movingAverageCrossover(config: strategy.config), orderTimeout: nil)
+        scenario.strategyRecord = SessionStrategy(spec: .movingAverageCrossover(config: strategy.config), execution: nil)
         let paper = try await paperRun(strategy, scenario)
         let file = try #require(scenario.data.instrument(symbol: "SPY")).series.bars
         let first = try #require(paper.bars.first).1.timestamp
@@ -276,6 +276,8 @@ func paperRun<S: Strategy>(
         }
         return PaperRun(
             summary: run, bars: log.bars, intents: intents, received: broker.orders.map(\.1),
-            executions: broker.fills, drift: drift)
+            executions: broker.fills, drift: drift,
+            journaled: try journal.orders().sorted { $0.sequence < $1.sequence },
+            notes: try journal.events(kind: .note).map(\.message))
     }
 }

@@ -43,7 +43,7 @@ struct OneMinuteDriftTests {
             data: try Self.folder(), symbols: symbols, start: Timestamp(seconds: 1_294_153_200), warmup: "1800 S",
             steps: 720, engine: EngineConfig(initialCash: Money(100_000)))
         scenario.barSize = "1 min"
-        scenario.strategyRecord = SessionStrategy(spec: spec, orderTimeout: nil)
+        scenario.strategyRecord = SessionStrategy(spec: spec, execution: nil)
         let paper = try await paperRun(strategy, scenario)
         #expect(paper.summary.bars == 60 * symbols.count, "one hour of 1-minute bars per symbol")
         let run = try #require(

@@ -108,7 +108,7 @@ struct QuoteTicksTests {
         #expect(QuoteSubscriptionMode.on.subscribes(strategyAsks: false))
         #expect(!QuoteSubscriptionMode.off.subscribes(strategyAsks: true))
         #expect(!MomentumRotation(config: MomentumRotationConfig()).usesQuotes)
-        #expect(OrderTimeoutDefault(QuoteAsker(), timeout: .seconds(5)).usesQuotes)
+        #expect(ExecutionStyled(QuoteAsker(), style: .timeout(.seconds(5))).usesQuotes)
     }
 }
 

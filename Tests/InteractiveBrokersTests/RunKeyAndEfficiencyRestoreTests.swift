@@ -10,14 +10,15 @@ import TradingModel
 /// Issue 5: which configuration a journal's cash and risk rows belong to (`RunKey`), and today's order-efficiency
 /// counts rebuilt at a restart (`OrderEfficiencyRestore`, `OrderEfficiencyGuard.restore`). Pure.
 struct RunKeyAndEfficiencyRestoreTests {
-    @Test("the key is strategy, capital and universe; the order-timeout wrapper and parameters do not count")
+    @Test("the key is strategy, capital and universe; the execution-style wrapper and parameters do not count")
     func runKey() {
         let plain = RunKey(strategyType: MomentumRotation.self, symbols: ["AAPL", "MSFT"], capital: Money(100_000))
         let wrapped = RunKey(
-            strategyType: OrderTimeoutDefault<MomentumRotation>.self, symbols: ["AAPL", "MSFT"], capital: Money(100_000))
+            strategyType: ExecutionStyled<MomentumRotation>.self, symbols: ["AAPL", "MSFT"], capital: Money(100_000))
         #expect(plain.fingerprint == "MomentumRotation|100000.00|AAPL,MSFT")
         #expect(wrapped == plain)
         #expect(RunKey.strategyName("OrderTimeoutDefault<X>") == "X" && RunKey.strategyName("Y<Z>") == "Y<Z>")
+        #expect(RunKey.strategyName("ExecutionStyled<X>") == "X")
         let capital = RunKey(strategy: "MomentumRotation", symbols: ["AAPL", "MSFT"], capital: Money(50_000))
         let universe = RunKey(strategy: "MomentumRotation", symbols: ["MSFT", "AAPL"], capital: Money(100_000))
         let strategy = RunKey(strategyType: MovingAverageCrossover.self, symbols: ["AAPL", "MSFT"], capital: Money(100_000))

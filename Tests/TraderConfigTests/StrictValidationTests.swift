@@ -74,6 +74,20 @@ import TraderConfig
         ("risk: {initialMarginPercent: 30, maintenanceMarginPercent: 40}", "risk.maintenanceMarginPercent", "at most risk.initialMarginPercent"),
         ("risk: {initialMarginPercent: 50, marginPercentBySymbol: {TSLA: 300}}", "risk.marginPercentBySymbol.TSLA", "at most 100"),
         ("risk: {initialMarginPercent: 50, marginPercentBySymbol: [TSLA]}", "risk.marginPercentBySymbol", "a mapping of symbols"),
+        ("orders: {entry: limt}", "orders.entry", "one of market"),
+        ("orders: {entry: limit, limitOffset: 2}", "orders.limitOffset", "N ticks or N bps"),
+        ("orders: {entry: limit, limitOffset: 1.5 ticks}", "orders.limitOffset", "N ticks or N bps"),
+        ("orders: {limitOffset: 2 ticks}", "orders.limitOffset", "applies only with orders.entry: limit"),
+        ("orders: {entry: market, timeout: 30s, onTimeout: reprice}", "orders.onTimeout", "needs orders.entry: limit"),
+        ("orders: {entry: limit, onTimeout: reprice}", "orders.onTimeout", "needs orders.timeout"),
+        ("orders: {entry: limit, timeout: 30s, reprices: 3}", "orders.reprices", "applies only with orders.onTimeout: reprice"),
+        ("orders: {entry: limit, timeout: 30s, onTimeout: reprice, repriceStep: -1 tick}", "orders.repriceStep", "above zero"),
+        ("orders: {entry: limit, timeout: 30s, onTimeout: reprice, reprices: 0}", "orders.reprices", "from 1 to 20"),
+        ("orders: {adaptivePriority: patient}", "orders.adaptivePriority", "applies only with orders.entry: adaptive"),
+        ("orders: {entryTimeInForce: gtd}", "orders.entryTimeInForce", "needs orders.goodFor"),
+        ("orders: {goodFor: 1h}", "orders.goodFor", "applies only with orders.entryTimeInForce: gtd"),
+        ("orders: {entry: limit, entryTimeInForce: ioc, timeout: 30s, onTimeout: market}", "orders.onTimeout", "IOC"),
+        ("backtest: {adaptiveSlippage: fast}", "backtest.adaptiveSlippage", "bps:N"),
     ])
     func valuesOutOfRange(yaml: String, key: String, allowed: String) throws {
         let error = try #require(loadError(yaml), "\(yaml) loaded")
@@ -90,6 +104,22 @@ import TraderConfig
         #expect(loaded.settings.health.positionCheck == nil)
         #expect(loaded.settings.health.positionMismatch == "alert")
         #expect(try load("{}").settings.health.positionCheck == .seconds(300))
+    }
+
+    @Test func executionStyleAsAPersonWritesIt() throws {
+        let loaded = try load("""
+            orders: {entry: limit, limitOffset: -2 ticks, limitFrom: bid, timeout: 30s, onTimeout: reprice, reprices: 2,
+                     repriceStep: 5 bps, afterReprices: market, entryTimeInForce: day}
+            """)
+        let style = try #require(loaded.settings.orders.executionStyle)
+        #expect(style.entry == .limit(offset: .ticks(-2), from: .bid))
+        #expect(style.timeout == .seconds(30) && style.onTimeout == .reprice && style.reprices == 2)
+        #expect(style.repriceStep == .basisPoints(5) && style.afterReprices == .market && style.timeInForce == .day)
+        #expect(style.summary == "limit entries -2 ticks from bid, DAY, repriced 2× by 5 bps every 30s, then sent at market")
+        let adaptive = try load("orders: {entry: adaptive, adaptivePriority: patient}").settings.orders.executionStyle
+        #expect(adaptive?.entry == .adaptive(.patient))
+        #expect(try load("orders: {timeout: 2m}").settings.orders.executionStyle == .timeout(.seconds(120)))
+        #expect(try load("{}").settings.orders.executionStyle == nil, "no style: the strategy's orders as they are")
     }
 
     @Test func leverageNeedsAllowLeverage() throws {

@@ -88,7 +88,7 @@ import LiveSession
                 + "data: {quotes: off}")
         #expect(configuration.resendPolicy.maxAge == TimeSpan(nanoseconds: 0))
         #expect(configuration.unknownOrders == .cancel)
-        #expect(configuration.orderTimeout == .seconds(120))
+        #expect(configuration.execution == .timeout(.seconds(120)))
         #expect(configuration.outsideRegularTradingHours && !configuration.cancelOnExit)
         #expect(configuration.quotes == .off)
         let environment = try self.configuration(

@@ -25,44 +25,23 @@ public enum LiveRunner {
         stop: AsyncStream<String>? = nil
     ) async throws -> LiveRunSummary {
         var configuration = configuration
-        configuration.strategyRecord = SessionStrategy(spec: spec, orderTimeout: configuration.orderTimeout)
-        if let timeout = configuration.orderTimeout {
-            var inner = configuration
-            inner.orderTimeout = nil
-            switch spec {
-            case .movingAverageCrossover(let c):
-                return try await run(
-                    strategy: OrderTimeoutDefault(MovingAverageCrossover(config: c), timeout: timeout),
-                    configuration: inner, logger: logger, stop: stop)
-            case .rsiMeanReversion(let c):
-                return try await run(
-                    strategy: OrderTimeoutDefault(RSIMeanReversion(config: c), timeout: timeout),
-                    configuration: inner, logger: logger, stop: stop)
-            case .bollingerMeanReversion(let c):
-                return try await run(
-                    strategy: OrderTimeoutDefault(BollingerMeanReversion(config: c), timeout: timeout),
-                    configuration: inner, logger: logger, stop: stop)
-            case .momentumRotation(let c):
-                return try await run(
-                    strategy: OrderTimeoutDefault(MomentumRotation(config: c), timeout: timeout),
-                    configuration: inner, logger: logger, stop: stop)
-            case .performanceAllocator(let c):
-                return try await run(
-                    strategy: OrderTimeoutDefault(PerformanceAllocator(config: c), timeout: timeout),
-                    configuration: inner, logger: logger, stop: stop)
+        configuration.strategyRecord = SessionStrategy(spec: spec, execution: configuration.execution)
+        func start<S: Strategy>(_ strategy: S) async throws -> LiveRunSummary {
+            guard let style = configuration.execution else {
+                return try await run(strategy: strategy, configuration: configuration, logger: logger, stop: stop)
             }
+            logger.notice("execution: \(style.summary)")
+            var inner = configuration
+            inner.execution = nil
+            return try await run(
+                strategy: ExecutionStyled(strategy, style: style), configuration: inner, logger: logger, stop: stop)
         }
         switch spec {
-        case .movingAverageCrossover(let c):
-            return try await run(strategy: MovingAverageCrossover(config: c), configuration: configuration, logger: logger, stop: stop)
-        case .rsiMeanReversion(let c):
-            return try await run(strategy: RSIMeanReversion(config: c), configuration: configuration, logger: logger, stop: stop)
-        case .bollingerMeanReversion(let c):
-            return try await run(strategy: BollingerMeanReversion(config: c), configuration: configuration, logger: logger, stop: stop)
-        case .momentumRotation(let c):
-            return try await run(strategy: MomentumRotation(config: c), configuration: configuration, logger: logger, stop: stop)
-        case .performanceAllocator(let c):
-            return try await run(strategy: PerformanceAllocator(config: c), configuration: configuration, logger: logger, stop: stop)
+        case .movingAverageCrossover(let c): return try await start(MovingAverageCrossover(config: c))
+        case .rsiMeanReversion(let c): return try await start(RSIMeanReversion(config: c))
+        case .bollingerMeanReversion(let c): return try await start(BollingerMeanReversion(config: c))
+        case .momentumRotation(let c): return try await start(MomentumRotation(config: c))
+        case .performanceAllocator(let c): return try await start(PerformanceAllocator(config: c))
         }
     }
 

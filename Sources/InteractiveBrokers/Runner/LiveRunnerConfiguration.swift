@@ -37,8 +37,9 @@ public struct LiveRunnerConfiguration: Sendable {
     public var commissionWait: TimeSpan? = .seconds(5)
     /// Interval of the portfolio summary in the log.
     public var summaryInterval: Duration = .seconds(30)
-    /// A timeout for orders the strategy sends without one (`orders.timeout`; applied by `run(spec:)`).
-    public var orderTimeout: TimeSpan?
+    /// How entries are worked, and the time limit of orders sent without one (`orders.entry`, `orders.timeout`, …;
+    /// applied by `run(spec:)` and `StrategyRunner.liveService`).
+    public var execution: ExecutionStyle?
     /// The built-in strategy traded, for the session log (`ibtrader replay` rebuilds it); set by `run(spec:)`.
     public var strategyRecord: SessionStrategy?
     /// Bound on the run (`nil`: until stopped).
@@ -85,8 +86,9 @@ public struct LiveRunnerConfiguration: Sendable {
     /// Sectors by symbol for the sector limit (`universe.sectors`; others from their contract details).
     public var sectors: [Symbol: String] = [:]
     /// Told of every engine event the run handles (warm-up bars included), after its commands went to the broker,
-    /// with the engine's open order count; for the backtest parity test and the latency benchmark (`nil`: no cost).
-    public var engineEventObserver: (@Sendable (EngineEvent, _ openOrders: Int) -> Void)?
+    /// with the engine's orders in flight (`OrderManager.inFlightCount`: a resting, acknowledged limit does not count);
+    /// for the backtest parity test and the latency benchmark (`nil`: no cost).
+    public var engineEventObserver: (@Sendable (EngineEvent, _ ordersInFlight: Int) -> Void)?
     /// Creates a configuration.
     public init(connection: TWSConnectionConfiguration, symbols: [Symbol], engine: EngineConfig = EngineConfig()) {
         self.connection = connection

@@ -158,8 +158,8 @@ struct SessionDriver<S: Strategy> {
             configuration.observer?(milestone)
         case .milestone(.connectivity(let milestone)):
             configuration.resilience.observer?(milestone)
-        case .engineEvent(let event, let openOrders):
-            configuration.engineEventObserver?(event, openOrders)
+        case .engineEvent(let event, let inFlight):
+            configuration.engineEventObserver?(event, inFlight)
         case .wakeUp(let at):
             let delay = at - now()
             let inbox = self.inbox

@@ -15,17 +15,17 @@ extension SessionReplay {
     }
 
     /// Replays a logged session with another configuration and any strategy (`ibtrader replay --config`): the
-    /// configuration's `orderTimeout` applies to the strategy's orders without one, as in a live run.
+    /// configuration's execution style works the strategy's entries, as in a live run.
     public static func replay<S: Strategy>(
         _ steps: [JournalSessionStep], strategy: S, configuration: LiveRunnerConfiguration, logged: SessionSettings,
         startedAt: Timestamp
     ) throws -> [Step] {
         let settings = settings(
             configuration, strategyName: RunKey.strategyName(String(describing: S.self)), logged: logged)
-        guard let timeout = configuration.orderTimeout else {
+        guard let style = configuration.execution else {
             return try replay(steps, strategy: strategy, settings: settings, startedAt: startedAt)
         }
         return try replay(
-            steps, strategy: OrderTimeoutDefault(strategy, timeout: timeout), settings: settings, startedAt: startedAt)
+            steps, strategy: ExecutionStyled(strategy, style: style), settings: settings, startedAt: startedAt)
     }
 }

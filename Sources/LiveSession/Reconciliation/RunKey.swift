@@ -29,17 +29,19 @@ public struct RunKey: Sendable, Hashable, CustomStringConvertible {
         self.capital = capital
     }
 
-    /// The key of a strategy type: its name without the `OrderTimeoutDefault<…>` wrapper (`orders.timeout` does
-    /// not change what is traded).
+    /// The key of a strategy type: its name without the `ExecutionStyled<…>` wrapper (how entries are worked does
+    /// not change what is traded), or the `OrderTimeoutDefault<…>` of runs before it.
     public init<S>(strategyType: S.Type, symbols: [Symbol], capital: Money) {
         self.init(strategy: Self.strategyName(String(describing: strategyType)), symbols: symbols, capital: capital)
     }
 
-    /// A type name without the order-timeout wrapper.
+    /// A type name without the execution-style wrapper.
     public static func strategyName(_ typeName: String) -> String {
-        let wrapper = "OrderTimeoutDefault<"
-        guard typeName.hasPrefix(wrapper), typeName.hasSuffix(">") else { return typeName }
-        return String(typeName.dropFirst(wrapper.count).dropLast())
+        for wrapper in ["ExecutionStyled<", "OrderTimeoutDefault<"]
+        where typeName.hasPrefix(wrapper) && typeName.hasSuffix(">") {
+            return String(typeName.dropFirst(wrapper.count).dropLast())
+        }
+        return typeName
     }
 
     /// The stored form: `strategy|capital|symbols`, the symbols spelled out up to 64 characters, else their count

@@ -43,7 +43,15 @@ extension LiveSessionCore {
         case .cancel(let id):
             out.log(.info, "cancel order \(id)")
         case .modify(let id, let change, _):
-            out.log(.info, "modify order \(id): \(change)")
+            let order = engine.orders.order(id)
+            let name = order.map { "\(universe[$0.instrument].symbol) \($0.side.rawValue) (\($0.clientOrderID))" } ?? "order \(id)"
+            var terms: [String] = []
+            if let type = change.type { terms.append("\(type)") }
+            if let quantity = change.quantity { terms.append("quantity \(quantity)") }
+            let text = "modify \(name) to \(terms.joined(separator: ", "))" + (change.reason.map { ": \($0)" } ?? "")
+            out.log(.info, text)
+            // A modify changes no intent row: the step and its reason are kept as a note.
+            if settings.journaled, failure == nil { out.append(.journal(.event(.note, text, at: dataTime))) }
         }
         if let failure { out.log(.error, "command failed: \(failure)") }
     }

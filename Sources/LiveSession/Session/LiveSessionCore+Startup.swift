@@ -224,11 +224,11 @@ extension LiveSessionCore {
         var k = 0
         while k < all.count {
             _ = engine.handle(.bar(all[k].1, all[k].2))
-            out.append(.engineEvent(.bar(all[k].1, all[k].2), openOrders: engine.orders.openOrderCount))
+            out.append(.engineEvent(.bar(all[k].1, all[k].2), ordersInFlight: engine.orders.inFlightCount))
             k += 1
             if k == all.count || all[k].0 != all[k - 1].0 {
                 _ = engine.handle(.barsClosed(all[k - 1].0))
-                out.append(.engineEvent(.barsClosed(all[k - 1].0), openOrders: engine.orders.openOrderCount))
+                out.append(.engineEvent(.barsClosed(all[k - 1].0), ordersInFlight: engine.orders.inFlightCount))
             }
         }
         _ = engine.handle(.killSwitch(engaged: false))

@@ -238,7 +238,7 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
         let commands = engine.handle(event)
         if engine.riskMonitor.status.maintenanceMarginBreached != marginBreached { maintenanceMarginChanged(&out) }
         for command in commands { carryOut(command, &out) }
-        out.append(.engineEvent(event, openOrders: engine.orders.openOrderCount))
+        out.append(.engineEvent(event, ordersInFlight: engine.orders.inFlightCount))
         logDenials(quiet: entryPauses.contains(.backfill) || operatorState.paused || operatorState.killed, &out)
     }
 

@@ -34,8 +34,9 @@ public enum SessionAction: Sendable, Equatable, Codable {
     case log(Logger.Level, String)
     /// A milestone for observers (a status display, a test).
     case milestone(SessionMilestone)
-    /// An engine event handled (after its commands), with the engine's open order count: for observers.
-    case engineEvent(EngineEvent, openOrders: Int)
+    /// An engine event handled (after its commands), with the engine's orders in flight (`OrderManager.inFlightCount`):
+    /// for observers.
+    case engineEvent(EngineEvent, ordersInFlight: Int)
     /// Tick at this time (besides the regular ticks).
     case wakeUp(at: Timestamp)
     /// The answer to an operator's control.

@@ -46,16 +46,22 @@ extension SessionAction {
     }
 }
 
-/// The strategy of a logged session: a built-in one and the orders' timeout around it.
+/// The strategy of a logged session: a built-in one and the execution style around it.
 public struct SessionStrategy: Sendable, Hashable, Codable {
     /// The strategy and its parameters.
     public var spec: StrategySpec
-    /// `orders.timeout` for orders the strategy sends without one.
+    /// `orders.timeout` alone (sessions logged before execution styles; kept for their logs).
     public var orderTimeout: TimeSpan?
+    /// How entries were worked (`orders.entry`, `orders.timeout`, …).
+    public var execution: ExecutionStyle?
 
     /// Creates a record.
-    public init(spec: StrategySpec, orderTimeout: TimeSpan?) {
+    public init(spec: StrategySpec, execution: ExecutionStyle?) {
         self.spec = spec
-        self.orderTimeout = orderTimeout
+        self.orderTimeout = nil
+        self.execution = execution
     }
+
+    /// The style the session ran with (an older log's timeout as a style of its own).
+    public var style: ExecutionStyle? { execution ?? orderTimeout.map(ExecutionStyle.timeout) }
 }

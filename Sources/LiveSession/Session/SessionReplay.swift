@@ -35,28 +35,28 @@ public enum SessionReplay {
     public static func replay(
         _ steps: [JournalSessionStep], settings: SessionSettings, strategy: SessionStrategy, startedAt: Timestamp
     ) throws -> [Step] {
-        let timeout = strategy.orderTimeout
+        let style = strategy.style
         switch strategy.spec {
         case .movingAverageCrossover(let c):
-            return try replay(steps, MovingAverageCrossover(config: c), timeout, settings, startedAt)
+            return try replay(steps, MovingAverageCrossover(config: c), style, settings, startedAt)
         case .rsiMeanReversion(let c):
-            return try replay(steps, RSIMeanReversion(config: c), timeout, settings, startedAt)
+            return try replay(steps, RSIMeanReversion(config: c), style, settings, startedAt)
         case .bollingerMeanReversion(let c):
-            return try replay(steps, BollingerMeanReversion(config: c), timeout, settings, startedAt)
+            return try replay(steps, BollingerMeanReversion(config: c), style, settings, startedAt)
         case .momentumRotation(let c):
-            return try replay(steps, MomentumRotation(config: c), timeout, settings, startedAt)
+            return try replay(steps, MomentumRotation(config: c), style, settings, startedAt)
         case .performanceAllocator(let c):
-            return try replay(steps, PerformanceAllocator(config: c), timeout, settings, startedAt)
+            return try replay(steps, PerformanceAllocator(config: c), style, settings, startedAt)
         }
     }
 
     private static func replay<S: Strategy>(
-        _ steps: [JournalSessionStep], _ strategy: S, _ timeout: TimeSpan?, _ settings: SessionSettings,
+        _ steps: [JournalSessionStep], _ strategy: S, _ style: ExecutionStyle?, _ settings: SessionSettings,
         _ startedAt: Timestamp
     ) throws -> [Step] {
-        guard let timeout else { return try replay(steps, strategy: strategy, settings: settings, startedAt: startedAt) }
+        guard let style else { return try replay(steps, strategy: strategy, settings: settings, startedAt: startedAt) }
         return try replay(
-            steps, strategy: OrderTimeoutDefault(strategy, timeout: timeout), settings: settings, startedAt: startedAt)
+            steps, strategy: ExecutionStyled(strategy, style: style), settings: settings, startedAt: startedAt)
     }
 
     /// Replays a session with a strategy value (a user's own).

@@ -28,7 +28,8 @@ extension MatchingEngine {
                 var price = Price(units: hit.price * sign)
                 if hit.isAggressive {
                     let share = context.volume.map { $0.units > 0 ? quantity.doubleValue / $0.doubleValue : 0 } ?? 0
-                    price = config.slippage.apply(to: price, side: working[i].side, volumeShare: share)
+                    price = config.slippage(adaptive: working[i].isAdaptive).apply(
+                        to: price, side: working[i].side, volumeShare: share)
                 }
                 execute(at: i, quantity: quantity, price: price, time: context.time, into: &reports)
             }
@@ -46,7 +47,8 @@ extension MatchingEngine {
         let quantity = cappedQuantity(working[i].remaining, volume: bar.volume, used: &used)
         guard quantity.units > 0 else { return }
         let share = bar.volume.units > 0 ? quantity.doubleValue / bar.volume.doubleValue : 0
-        let price = config.slippage.apply(to: bar.close, side: working[i].side, volumeShare: share)
+        let price = config.slippage(adaptive: working[i].isAdaptive).apply(
+            to: bar.close, side: working[i].side, volumeShare: share)
         execute(at: i, quantity: quantity, price: price, time: now, into: &reports)
     }
 

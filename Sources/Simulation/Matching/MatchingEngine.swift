@@ -82,7 +82,7 @@ public struct MatchingEngine: Sendable {
             ocaGroup: order.ocaGroup, parentID: order.parentID, submittedAt: now,
             activeAt: Timestamp(nanoseconds: now.nanoseconds + delay),
             isArmed: order.parentID.map { parent in !working.contains { $0.id == parent } } ?? true,
-            isDone: false, goodTill: goodTill)
+            isDone: false, goodTill: goodTill, isAdaptive: order.execution?.algo != nil)
         reports.append(.accepted(order.id, at: now + config.latency))
         working.append(entry)
         workingCount[index] += 1
@@ -211,7 +211,16 @@ public struct MatchingEngine: Sendable {
         var i = 0
         while i < working.count {
             if working[i].instrument == instrument {
-                match(at: i, path: path, context: context, used: &used, into: &reports)
+                if let spread = config.limitFillsAtQuotes, case .limit = working[i].mode {
+                    // The quotes at the bar's open and close, each a one-point path: filled at the quote.
+                    let side = working[i].side
+                    for price in [bar.open, bar.close] {
+                        let quote = PricePath(price: spread.apply(to: price, side: side, volumeShare: 0))
+                        match(at: i, path: quote, context: context, used: &used, into: &reports)
+                    }
+                } else {
+                    match(at: i, path: path, context: context, used: &used, into: &reports)
+                }
             }
             i += 1
         }

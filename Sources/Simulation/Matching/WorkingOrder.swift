@@ -21,4 +21,6 @@ struct WorkingOrder: Sendable {
     var isDone: Bool
     /// A GTD order's expiry: data at or after it cancels the order unfilled.
     var goodTill: Timestamp?
+    /// Worked by IB's Adaptive algo: filled as a market order with `SimulationConfig.adaptiveSlippage`.
+    var isAdaptive = false
 }

@@ -21,6 +21,14 @@ public struct SimulationConfig: Hashable, Sendable, Codable {
     public var maxVolumeParticipation: Double?
     /// Time between submission and the order becoming active.
     public var latency: TimeSpan
+    /// Slippage of orders worked by IB's Adaptive algo, which the simulation fills as market orders (`nil`: as
+    /// `slippage`).
+    public var adaptiveSlippage: SlippageModel?
+    /// How resting limit orders fill on bars: `nil` when a bar's path trades through the limit (at the limit, or the
+    /// open when it gaps through); else as the gateway simulator and IB fill them, when the quote on the order's
+    /// side (the ask for a buy, the bid for a sell: the bar's open and close moved by this spread model) reaches the
+    /// limit, at that quote. Bars' extremes are not quotes, so this is the stricter model.
+    public var limitFillsAtQuotes: SlippageModel?
 
     /// Creates a configuration; the defaults are next-open market fills, no costs, no caps, no latency.
     public init(
@@ -35,6 +43,8 @@ public struct SimulationConfig: Hashable, Sendable, Codable {
         self.commission = commission
         self.maxVolumeParticipation = maxVolumeParticipation
         self.latency = latency
+        self.adaptiveSlippage = nil
+        self.limitFillsAtQuotes = nil
     }
 }
 
@@ -87,7 +97,12 @@ extension SimulationConfig {
         commission = try c.decode(.commission, default: d.commission)
         maxVolumeParticipation = try c.decodeOptional(.maxVolumeParticipation, default: d.maxVolumeParticipation)
         latency = try c.decode(.latency, default: d.latency)
+        adaptiveSlippage = try c.decodeOptional(.adaptiveSlippage, default: d.adaptiveSlippage)
+        limitFillsAtQuotes = try c.decodeOptional(.limitFillsAtQuotes, default: d.limitFillsAtQuotes)
     }
+
+    /// The slippage of an order's aggressive fills.
+    func slippage(adaptive: Bool) -> SlippageModel { adaptive ? adaptiveSlippage ?? slippage : slippage }
 }
 
 extension SlippageModel {

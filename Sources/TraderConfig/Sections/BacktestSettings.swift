@@ -16,6 +16,10 @@ public struct BacktestSettings: Hashable, Sendable {
     public var benchmark: String?
     /// Market orders fill at the `next-open` or at the signal bar's `close`.
     public var fill = "next-open"
+    /// How resting limit orders fill: `trades` (when a bar trades through them) or `quotes` (when the quote on their
+    /// side, the bar's open or close across a 2 bp / one-tick spread, reaches them: the gateway simulator's and IB's
+    /// rule).
+    public var limitFills = "trades"
     /// `none`, `ibkr-fixed`, `ibkr-tiered` or `percent:P`.
     public var commission = "none"
     /// Slippage in basis points of the fill price.
@@ -23,6 +27,9 @@ public struct BacktestSettings: Hashable, Sendable {
     /// A slippage model as text (`bps:N`, `impact:K`, `spread:BPS`, `none`; `SlippageModel(text:)`), instead of
     /// `slippageBps`.
     public var slippage: String?
+    /// The slippage of entries worked by IB's Adaptive algo (`orders.entry: adaptive`), as `slippage` (`nil`: the
+    /// same as other market orders).
+    public var adaptiveSlippage: String?
     /// The largest share of a bar's volume one order may take (the rest rests: partial fills); `nil`: no cap.
     public var participation: Double?
     /// Milliseconds between an order's submission and its becoming active.
@@ -58,6 +65,11 @@ public struct BacktestSettings: Hashable, Sendable {
                     summary: "bundled (^GSPC), none or a price file (auto: bundled for daily data, none otherwise).",
                     flag: true),
                 .value(
+                    "limitFills", \.limitFills, .choice(["trades", "quotes"]),
+                    summary: "Resting limits fill when a bar trades through them (trades), or only when the quote on "
+                        + "their side, the bar's open or close across the simulator's 2 bp spread, reaches them "
+                        + "(quotes: stricter, as the gateway simulator and IB)."),
+                .value(
                     "fill", \.fill, .choice(["next-open", "close"]),
                     summary: "Market orders fill at the next bar's open or the signal bar's close.", flag: true),
                 .value("commission", \.commission, commissionKind, summary: "The commission model.", flag: true),
@@ -68,6 +80,10 @@ public struct BacktestSettings: Hashable, Sendable {
                     "slippage", \.slippage, slippageKind.optional,
                     summary: "A slippage model instead of slippageBps: bps:N (fixed), impact:K (K × (quantity ÷ bar "
                         + "volume)² of the price), spread:BPS (crossing a quoted spread); none: slippageBps.", flag: true),
+                .value(
+                    "adaptiveSlippage", \.adaptiveSlippage, slippageKind.optional,
+                    summary: "The slippage of adaptive entries (orders.entry: adaptive), which a backtest fills as "
+                        + "market orders: bps:N, impact:K or spread:BPS; none: as other market orders."),
                 .value(
                     "participation", \.participation, ConfigKind<Double>.number(.above(0, atMost: 1)).optional,
                     summary: "Partial fills: the largest share of a bar's volume an order may take; the rest rests "

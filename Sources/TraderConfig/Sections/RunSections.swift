@@ -1,3 +1,6 @@
+import TradingEngine
+import TradingModel
+
 /// `health:` the event loop's watchdog and the check of the positions against the broker's.
 public struct HealthSettings: Hashable, Sendable {
     /// No input taken by the event loop for this long raises a critical ALERT (zero: off).
@@ -44,9 +47,49 @@ public struct OrderSettings: Hashable, Sendable {
     public var resendMaxAge: Duration = .seconds(300)
     /// Our orders at the broker that no journal intent knows: `adopt` or `cancel`.
     public var unknownOrders = "adopt"
+    /// How entries are sent: `market`, `limit` or `adaptive`.
+    public var entry = "market"
+    /// A limit entry's distance from `limitFrom` (positive pays up).
+    public var limitOffset = ExecutionStyle.PriceOffset.ticks(0)
+    /// The price a limit entry is set from: `last`, `bid` or `ask`.
+    public var limitFrom = "last"
+    /// The Adaptive algo's priority: `urgent`, `normal` or `patient`.
+    public var adaptivePriority = "normal"
+    /// What an entry unfilled at its timeout becomes: `cancel`, `reprice` or `market`.
+    public var onTimeout = "cancel"
+    /// Reprices before `afterReprices`.
+    public var reprices = 2
+    /// How far each reprice moves the limit.
+    public var repriceStep = ExecutionStyle.PriceOffset.ticks(1)
+    /// What an entry still unfilled after its reprices becomes: `cancel` or `market`.
+    public var afterReprices = "cancel"
+    /// Entries' time in force: `gtc`, `day`, `ioc` or `gtd`.
+    public var entryTimeInForce = "gtc"
+    /// A GTD entry's lifetime.
+    public var goodFor: Duration?
 
     /// Creates the defaults.
     public init() {}
+
+    /// The execution style these settings describe (`nil`: the strategy's orders as they are, no time limit).
+    public var executionStyle: ExecutionStyle? {
+        var style = ExecutionStyle()
+        switch entry {
+        case "limit": style.entry = .limit(offset: limitOffset, from: ExecutionStyle.PriceReference(rawValue: limitFrom) ?? .last)
+        case "adaptive": style.entry = .adaptive(AdaptivePriority(name: adaptivePriority) ?? .normal)
+        default: style.entry = .market
+        }
+        style.timeout = timeout.map { TimeSpan(nanoseconds: $0.nanosecondsValue) }
+        style.onTimeout = ExecutionStyle.TimeoutAction(rawValue: onTimeout) ?? .cancel
+        if style.onTimeout == .reprice {
+            style.reprices = reprices
+            style.repriceStep = repriceStep
+            style.afterReprices = ExecutionStyle.TimeoutAction(rawValue: afterReprices) ?? .cancel
+        }
+        if entryTimeInForce != "gtc" { style.timeInForce = TimeInForce(rawValue: entryTimeInForce.uppercased()) }
+        style.goodFor = goodFor.map { TimeSpan(nanoseconds: $0.nanosecondsValue) }
+        return style == ExecutionStyle() ? nil : style
+    }
 
     /// The schema of the section.
     public static var schema: ConfigSection<OrderSettings> {
@@ -62,7 +105,93 @@ public struct OrderSettings: Hashable, Sendable {
             .value(
                 "unknownOrders", \.unknownOrders, .choice(["adopt", "cancel"]),
                 summary: "At start, orders of ours at the broker that the journal does not know are adopted or cancelled."),
-        ])
+            .value(
+                "entry", \.entry, .choice(["market", "limit", "adaptive"]),
+                summary: "How entries (orders that open or add to a position) are sent: market, limit (limitOffset from "
+                    + "limitFrom) or adaptive (IB's Adaptive algo). Exits stay market orders. Backtests and runs alike."),
+            .value(
+                "limitOffset", \.limitOffset, Self.offsetKind(allowNegative: true),
+                summary: "A limit entry's distance from limitFrom, in ticks or bps; positive pays up (a buy above, a "
+                    + "sell below), negative waits for a better price."),
+            .value(
+                "limitFrom", \.limitFrom, .choice(["last", "bid", "ask"]),
+                summary: "The price a limit entry is set from: the last close, or the quote's bid or ask (a backtest "
+                    + "on bars has no quotes and uses the last close)."),
+            .value(
+                "adaptivePriority", \.adaptivePriority, .choice(["urgent", "normal", "patient"]),
+                summary: "The Adaptive algo's priority (entry: adaptive)."),
+            .value(
+                "onTimeout", \.onTimeout, .choice(["cancel", "reprice", "market"]),
+                summary: "What an entry not filled within timeout becomes: cancelled, repriced (limit entries) or "
+                    + "cancelled and its rest sent at market."),
+            .value(
+                "reprices", \.reprices, .integer(1...20),
+                summary: "With onTimeout: reprice, how many times the limit is moved, one timeout apart."),
+            .value(
+                "repriceStep", \.repriceStep, Self.offsetKind(allowNegative: false),
+                summary: "How far each reprice moves the limit towards paying up, in ticks or bps."),
+            .value(
+                "afterReprices", \.afterReprices, .choice(["cancel", "market"]),
+                summary: "What an entry still unfilled one timeout after its last reprice becomes."),
+            .value(
+                "entryTimeInForce", \.entryTimeInForce, .choice(["gtc", "day", "ioc", "gtd"]),
+                summary: "Entries' time in force (gtd: for goodFor)."),
+            .value(
+                "goodFor", \.goodFor, ConfigKind.duration(.seconds(1) ... .seconds(365 * 86_400)).optional,
+                summary: "A GTD entry's lifetime (entryTimeInForce: gtd)."),
+        ], validate: { (orders, record, path) throws(ConfigError) in try orders.check(record: record, path: path) })
+    }
+
+    /// A distance in ticks or basis points: `2 ticks`, `-1 tick`, `5 bps`.
+    static func offsetKind(allowNegative: Bool) -> ConfigKind<ExecutionStyle.PriceOffset> {
+        let allowed = allowNegative
+            ? "N ticks or N bps (e.g. 2 ticks, -1 tick, 5 bps)" : "N ticks or N bps above zero (e.g. 1 tick, 2 bps)"
+        return ConfigKind(
+            allowed: allowed,
+            read: { (node, key) throws(ConfigError) in
+                let text = try ConfigKind<String>.text(node, key, expecting: allowed)
+                guard let offset = ExecutionStyle.PriceOffset(text: text), allowNegative || offset.isPositive else {
+                    throw ConfigError("must be \(allowed), got '\(text)'", key: key, at: node.origin)
+                }
+                return offset
+            },
+            format: { $0.description })
+    }
+
+    /// Keys that only mean something with another one (a value other than its default is an error without it, so
+    /// a config that `config show` printed whole still loads).
+    private func check(record: ConfigRecord, path: String) throws(ConfigError) {
+        func key(_ name: String) -> String { ConfigSection<Self>.join(path, name) }
+        func fail(_ name: String, _ message: String) -> ConfigError {
+            ConfigError(message, key: key(name), at: record.origins[key(name)])
+        }
+        let defaults = OrderSettings()
+        if entry != "limit" {
+            let given = [("limitOffset", limitOffset != defaults.limitOffset), ("limitFrom", limitFrom != defaults.limitFrom)]
+            for (name, isSet) in given where isSet { throw fail(name, "applies only with \(key("entry")): limit") }
+            if onTimeout == "reprice" { throw fail("onTimeout", "reprice moves a limit: it needs \(key("entry")): limit") }
+        }
+        if entry != "adaptive", adaptivePriority != defaults.adaptivePriority {
+            throw fail("adaptivePriority", "applies only with \(key("entry")): adaptive")
+        }
+        if onTimeout != "cancel", timeout == nil {
+            throw fail("onTimeout", "needs \(key("timeout")) as well (how long an entry may wait)")
+        }
+        if onTimeout != "reprice" {
+            let given = [
+                ("reprices", reprices != defaults.reprices), ("repriceStep", repriceStep != defaults.repriceStep),
+                ("afterReprices", afterReprices != defaults.afterReprices),
+            ]
+            for (name, isSet) in given where isSet { throw fail(name, "applies only with \(key("onTimeout")): reprice") }
+        }
+        if (entryTimeInForce == "gtd") != (goodFor != nil) {
+            throw entryTimeInForce == "gtd"
+                ? fail("entryTimeInForce", "gtd needs \(key("goodFor")) (how long an entry stays good)")
+                : fail("goodFor", "applies only with \(key("entryTimeInForce")): gtd")
+        }
+        if entryTimeInForce == "ioc", timeout != nil, onTimeout != "cancel" {
+            throw fail("onTimeout", "an IOC entry is cancelled at once when it does not fill: it never waits for a timeout")
+        }
     }
 }
 

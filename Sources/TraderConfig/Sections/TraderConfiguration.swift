@@ -55,7 +55,7 @@ public struct TraderConfiguration: Sendable {
                     "connection", \.connection, ConnectionSettings.schema,
                     summary: "run and the manual tools: where TWS / IB Gateway listens, and outages."),
                 .section("health", \.health, HealthSettings.schema, summary: "run: the event loop's watchdog."),
-                .section("orders", \.orders, OrderSettings.schema, summary: "run: how orders are sent and kept."),
+                .section("orders", \.orders, OrderSettings.schema, summary: "How entries are sent (backtests and runs); run: time limits, exit and restart."),
                 .section(
                     "data", \.data, MarketDataSettings.schema,
                     summary: "run: the warm-up history, the data type and outage back-fill."),

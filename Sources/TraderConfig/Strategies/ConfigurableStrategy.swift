@@ -74,7 +74,7 @@ public struct StrategyRunner: Sendable {
     public let streamed: @Sendable (StreamedBarFile, BacktestConfig, BacktestProgressHook?) throws(BarLoadingError) -> StreamedBacktest
     /// A backtest whose orders before `start` are dropped (its indicators still warm up).
     public let gated: @Sendable (MarketData, BacktestConfig, Timestamp) -> BacktestResult
-    /// A live run as a service (`orders.timeout` applied to orders without one).
+    /// A live run as a service (entries worked as `orders.entry`, `orders.timeout`, … say).
     public let liveService: @Sendable (LiveRunnerConfiguration, Logger) -> LiveRunnerService
     /// A logged live session replayed with this strategy and another configuration (`ibtrader replay --config`).
     public let replay: @Sendable (
@@ -82,8 +82,24 @@ public struct StrategyRunner: Sendable {
         _ startedAt: Timestamp
     ) throws -> [SessionReplay.Step]
 
+    /// The same runner with entries worked by `style` (backtests included), or `self` when there is none.
+    public func styled(_ style: ExecutionStyle?) -> StrategyRunner {
+        guard let style, let restyle else { return self }
+        return restyle(style)
+    }
+
+    /// The runner of the strategy wrapped in a style (`nil` once wrapped).
+    private(set) var restyle: (@Sendable (ExecutionStyle) -> StrategyRunner)?
+
     /// The runner of `strategy`.
     public init<S: Strategy>(_ strategy: S) {
+        self.init(bound: strategy)
+        restyle = { style in StrategyRunner(bound: ExecutionStyled(strategy, style: style)) }
+    }
+
+    /// The runner of `strategy`, which cannot be styled again.
+    init<S: Strategy>(bound strategy: S) {
+        restyle = nil
         backtest = { data, config, progress in BacktestRunner.run(strategy: strategy, data: data, config: config, progress: progress) }
         streamed = { (file, config, progress) throws(BarLoadingError) in
             try BacktestRunner.run(strategy: strategy, file: file, config: config, progress: progress)
@@ -92,13 +108,14 @@ public struct StrategyRunner: Sendable {
             BacktestRunner.run(strategy: TradingGate(inner: strategy, start: start), data: data, config: config)
         }
         liveService = { configuration, logger in
-            guard let timeout = configuration.orderTimeout else {
+            guard let style = configuration.execution else {
                 return LiveRunnerService(strategy: strategy, configuration: configuration, logger: logger)
             }
+            logger.notice("execution: \(style.summary)")
             var inner = configuration
-            inner.orderTimeout = nil
+            inner.execution = nil
             return LiveRunnerService(
-                strategy: OrderTimeoutDefault(strategy, timeout: timeout), configuration: inner, logger: logger)
+                strategy: ExecutionStyled(strategy, style: style), configuration: inner, logger: logger)
         }
         replay = { steps, configuration, logged, startedAt in
             try SessionReplay.replay(

@@ -70,6 +70,10 @@ public struct BacktestJob {
                 latency: TimeSpan(nanoseconds: Int64((backtest.latencyMs * 1_000_000).rounded()))),
             recordsEquityCurve: true)
         config.tradingStart = BacktestDataLoader.dateRange(backtest).start.map(Timestamp.init(nanoseconds:))
+        config.simulation.adaptiveSlippage = backtest.adaptiveSlippage.flatMap(SlippageModel.init(text:))
+        if backtest.limitFills == "quotes" {
+            config.simulation.limitFillsAtQuotes = .quotedSpread(basisPoints: 2, tick: Price(units: FixedPoint.scale / 100))
+        }
         return config
     }
 
@@ -95,7 +99,7 @@ public struct BacktestJob {
 
     /// The strategy over loaded bars.
     func run(_ data: MarketData, config: BacktestConfig, progress: ProgressBar) -> BacktestResult {
-        configuration.strategy.runner.backtest(data, config, progress.hook())
+        configuration.strategy.runner.styled(configuration.orders.executionStyle).backtest(data, config, progress.hook())
     }
 
     /// Whether a run reads its bars while it runs: one CSV file of all its bars (the bars are never all held; a
@@ -137,7 +141,8 @@ public struct BacktestJob {
         let config = backtestConfig(spec: spec)
         let run: StreamedBacktest
         do {
-            run = try configuration.strategy.runner.streamed(streamed, config, progress.hook())
+            run = try configuration.strategy.runner.styled(configuration.orders.executionStyle).streamed(
+                streamed, config, progress.hook())
         } catch {
             progress.finish()
             throw TraderError("\(error)")

@@ -60,6 +60,25 @@ extension BacktestSummaryReport {
         }
     }
 
+    /// What the execution style did: styled entries (`…-E<time>`), those that filled (in part), and those whose rest
+    /// went out at market (`…-MKT`).
+    var executionCounts: (entries: Int, filled: Int, toMarket: Int)? {
+        guard let execution, !execution.leavesEntriesAlone || execution.timeout != nil else { return nil }
+        let styled = result.orders.filter { $0.clientOrderID.rawValue.contains("-E") }
+        let entries = styled.filter { !$0.clientOrderID.rawValue.hasSuffix("-MKT") }
+        return (entries.count, entries.filter { $0.filledQuantity.units > 0 }.count, styled.count - entries.count)
+    }
+
+    /// The summary's rows about the execution style (none without one).
+    var executionRows: [(String, String)] {
+        guard let execution else { return [] }
+        var rows = [("Execution", execution.summary)]
+        if let counts = executionCounts, counts.entries > 0 {
+            rows.append(("", "\(counts.entries) entries worked: \(counts.filled) filled, \(counts.toMarket) rests sent at market"))
+        }
+        return rows
+    }
+
     /// summary.json's run figures beyond the metrics.
     func summaryExtra(engineSeconds: Double) -> [String: JSONValue] {
         let bars = result.barsProcessed
@@ -77,6 +96,15 @@ extension BacktestSummaryReport {
             "risk_profile": .object(Dictionary(uniqueKeysWithValues: riskProfile.lines.map {
                 ($0.key, JSONValue.object(["value": .string($0.value), "origin": .string($0.origin.rawValue)]))
             })),
+            "execution": execution.map { style in
+                var fields: [String: JSONValue] = ["style": .string(style.summary)]
+                if let counts = executionCounts {
+                    fields["styled_entries"] = .integer(counts.entries)
+                    fields["filled"] = .integer(counts.filled)
+                    fields["rests_sent_at_market"] = .integer(counts.toMarket)
+                }
+                return .object(fields)
+            } ?? .null,
             "warnings": .array(result.warnings(format: timeText).map(JSONValue.string)),
             "open_positions": .array(result.openPositions.map {
                 .object([

@@ -23,6 +23,8 @@ public struct BacktestSummaryReport {
     let parameters: [String: JSONValue]
     /// The risk limits in effect, with their origin.
     public let riskProfile: RiskProfile
+    /// How entries were worked (`orders.entry`, …; `nil`: the strategy's own orders).
+    public let execution: ExecutionStyle?
     /// Sections computed where the bars were still at hand (the correlation matrix).
     public var extraSections: [HTMLReportSection] = []
     /// Why a benchmark was not used (a daily benchmark against intraday equity), for the warnings.
@@ -37,6 +39,7 @@ public struct BacktestSummaryReport {
         let settings = configuration.backtest
         self.result = result
         riskProfile = configuration.risk.profile(for: spec)
+        execution = configuration.orders.executionStyle
         strategyTitle = configuration.strategy.title
         self.isDaily = isDaily
         self.periodsPerYear = periodsPerYear
@@ -94,7 +97,7 @@ public struct BacktestSummaryReport {
             ("Bars processed", "\(bars) (\(result.universe.instruments.count) symbols)"),
             ("Engine", String(format: "%.3f s, %@ bars/s", engineSeconds, Self.rate(Double(bars) / max(engineSeconds, 1e-9)))),
             ("Whole run (load + run + metrics)", String(format: "%.3f s", runSeconds)),
-        ] + riskProfileRows
+        ] + executionRows + riskProfileRows
         let benchmark = benchmarkName.map { " vs \($0)" } ?? ""
         var text = SummaryTable.render(report.metricValues, title: "Backtest: \(strategyTitle)\(benchmark)", extra: extra)
         for warning in result.warnings(format: timeText) { text += "warning: \(warning)\n" }

@@ -12,8 +12,8 @@ import TradingModel
 /// The session's core is re-run from its log (the same decisions, step for step, as `replay` checks), which yields
 /// the exact bars the engine acted on: the warm-up history and the strategy's bars built live. The backtester then
 /// runs the session's strategy and engine configuration over exactly those bars, trading from the first live bar,
-/// with the simulator's fill model (market orders at the next bar's open across its 2 bp / one-tick spread, IBKR
-/// Fixed commissions). Where the live orders and the backtest's differ (time, symbol, side, quantity, type and
+/// with the simulator's fill model (market orders at the next bar's open across its 2 bp / one-tick spread, resting
+/// limits when that quote crosses them, IBKR Fixed commissions). Where the live orders and the backtest's differ (time, symbol, side, quantity, type and
 /// price), the report lists them. Zero differences is the promise: the strategy you backtest is the strategy that
 /// trades. Against a real gateway, fills at other prices than the model's can move later sizes; the report shows
 /// where.
@@ -67,10 +67,10 @@ public enum DriftJob {
             "session \(loaded.session.number) of \(journal): started \(loaded.session.startedAt), strategy "
             + "\(loaded.settings.strategyName), \(loaded.settings.symbols.count) symbols, bar \(loaded.settings.warmupBarSize)"
         do {
-            let timeout = strategy.orderTimeout
+            let style = strategy.style
             func run<S: Strategy>(_ s: S) throws -> Report {
-                if let timeout {
-                    return try compare(OrderTimeoutDefault(s, timeout: timeout), loaded, heading: heading)
+                if let style {
+                    return try compare(ExecutionStyled(s, style: style), loaded, heading: heading)
                 }
                 return try compare(s, loaded, heading: heading)
             }
@@ -119,6 +119,8 @@ public enum DriftJob {
                 marketFill: .nextOpen,
                 slippage: .quotedSpread(basisPoints: QuoteModel.spreadBasisPoints, tick: Price(units: 1_000_000)),
                 commission: .ibkrFixedDefault))
+        // Resting limits fill as the simulator (and IB) fills them: when the quote crosses them.
+        config.simulation.limitFillsAtQuotes = config.simulation.slippage
         config.tradingStart = start
         let result = BacktestRunner.run(
             strategy: strategy, data: MarketData(universe: universe, series: series), config: config)

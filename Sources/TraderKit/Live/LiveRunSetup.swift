@@ -71,7 +71,7 @@ public enum LiveRunSetup {
         }
         configuration.summaryInterval = settings.logging.summaryInterval
         configuration.duration = options.duration
-        configuration.orderTimeout = settings.orders.timeout.map { TimeSpan(nanoseconds: $0.nanosecondsValue) }
+        configuration.execution = settings.orders.executionStyle
         configuration.resilience = resilience(settings)
         configuration.quotes = QuoteSubscriptionMode(rawValue: settings.data.quotes) ?? .auto
         configuration.watchHalts = settings.data.watchHalts

@@ -30,6 +30,16 @@ public struct OrderManager: Sendable {
     /// Total open orders.
     public var openOrderCount: Int { openCount.reduce(0) { $0 + Int($1) } }
 
+    /// Open orders still in flight: all but priced orders (limits, stops) that the broker has acknowledged and that
+    /// may rest. A market order counts until it has filled.
+    public var inFlightCount: Int {
+        openIDs.reduce(0) { count, id in
+            guard let o = order(id) else { return count }
+            let resting = o.type != .market && (o.state == .accepted || o.state == .partiallyFilled)
+            return resting ? count : count + 1
+        }
+    }
+
     /// All orders ever created, in id order (a copy of the history: for reports and tests, not the hot path).
     public var orders: [Order] { history.all }
 

@@ -101,9 +101,12 @@ public struct OrderModification: Hashable, Sendable, Codable {
     public var quantity: Quantity?
     /// New pricing, if changing (must keep the same kind, e.g. limit → limit).
     public var type: OrderType?
+    /// Why, for the log and the journal (e.g. an execution style's reprice).
+    public var reason: String?
     /// Creates a modification.
-    public init(quantity: Quantity? = nil, type: OrderType? = nil) {
+    public init(quantity: Quantity? = nil, type: OrderType? = nil, reason: String? = nil) {
         self.quantity = quantity
         self.type = type
+        self.reason = reason
     }
 }

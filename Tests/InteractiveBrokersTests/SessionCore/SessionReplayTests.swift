@@ -74,7 +74,7 @@ import TWSProtocol
         var two = fastMomentum
         two.holdings = 2
         let other = try SessionReplay.replay(
-            steps, settings: settings, strategy: SessionStrategy(spec: .momentumRotation(config: two), orderTimeout: nil),
+            steps, settings: settings, strategy: SessionStrategy(spec: .momentumRotation(config: two), execution: nil),
             startedAt: session.startedAt)
         #expect(other.flatMap(\.replayed).filter(\.isOrderAction) != orders)
     }

@@ -1,5 +1,6 @@
 import Backtest
 import Foundation
+import JournalModel
 import Logging
 import Simulation
 import Storage
@@ -110,6 +111,10 @@ struct PaperRun {
     var executions: [FillLine]
     /// The drift report from the journal (when the scenario records its strategy).
     var drift: DriftJob.Report?
+    /// The journal's orders (intent, final state), in order.
+    var journaled: [JournalOrder] = []
+    /// The journal's notes (a modify's step and reason, …), in order.
+    var notes: [String] = []
 }
 
 /// The backtest of the same strategy over exactly the bars the bot got.
@@ -129,6 +134,7 @@ func parityBacktestConfig(engine: EngineConfig, tradingStart: Timestamp) -> Back
             marketFill: .nextOpen,
             slippage: .quotedSpread(basisPoints: QuoteModel.spreadBasisPoints, tick: Price(units: 1_000_000)),
             commission: .ibkrFixedDefault))
+    config.simulation.limitFillsAtQuotes = config.simulation.slippage
     config.tradingStart = tradingStart
     return config
 }

@@ -6,7 +6,7 @@ import LiveSession
 @testable import InteractiveBrokers
 
 @Suite("orders.timeout")
-struct OrderTimeoutDefaultTests {
+struct OrderTimeoutTests {
     struct Buyer: Strategy {
         var timeout: TimeSpan?
         mutating func handle(_ event: StrategyEvent, in context: some StrategyContext) -> [StrategyAction] {
@@ -29,12 +29,12 @@ struct OrderTimeoutDefaultTests {
 
     @Test("orders without a timeout get the configured one; the engine cancels them when it runs out")
     func defaultTimeout() {
-        let (id, commands) = commandsAfter(OrderTimeoutDefault(Buyer(), timeout: .seconds(30)), .seconds(31))
+        let (id, commands) = commandsAfter(ExecutionStyled(Buyer(), style: .timeout(.seconds(30))), .seconds(31))
         #expect(id != nil)
         #expect(commands == id.map { [.cancel($0)] })
-        let (_, early) = commandsAfter(OrderTimeoutDefault(Buyer(), timeout: .seconds(30)), .seconds(29))
+        let (_, early) = commandsAfter(ExecutionStyled(Buyer(), style: .timeout(.seconds(30))), .seconds(29))
         #expect(early.isEmpty)
-        let (own, ownCommands) = commandsAfter(OrderTimeoutDefault(Buyer(timeout: .seconds(5)), timeout: .seconds(30)), .seconds(6))
+        let (own, ownCommands) = commandsAfter(ExecutionStyled(Buyer(timeout: .seconds(5)), style: .timeout(.seconds(30))), .seconds(6))
         #expect(ownCommands == own.map { [.cancel($0)] })
         let (_, none) = commandsAfter(Buyer(), .seconds(3600))
         #expect(none.isEmpty)
@@ -48,10 +48,10 @@ struct OrderTimeoutDefaultTests {
 
     @Test("the wrapper says what the wrapped strategy says: quotes and barsClosed")
     func forwardsTheStrategysNeeds() {
-        typealias Wrapped = OrderTimeoutDefault<QuoteWatcher>
-        #expect(Wrapped(QuoteWatcher(), timeout: .seconds(30)).usesQuotes)
+        typealias Wrapped = ExecutionStyled<QuoteWatcher>
+        #expect(Wrapped(QuoteWatcher(), style: .timeout(.seconds(30))).usesQuotes)
         #expect(!Wrapped.handlesBarsClosed)
-        #expect(!OrderTimeoutDefault<Buyer>(Buyer(), timeout: .seconds(30)).usesQuotes)
-        #expect(OrderTimeoutDefault<Buyer>.handlesBarsClosed)
+        #expect(!ExecutionStyled<Buyer>(Buyer(), style: .timeout(.seconds(30))).usesQuotes)
+        #expect(ExecutionStyled<Buyer>.handlesBarsClosed)
     }
 }

@@ -1,0 +1,276 @@
+import TradingModel
+
+/// A strategy whose entries are worked as an `ExecutionStyle` says: sent as limits at an offset, as IB Adaptive
+/// orders, with a time in force; repriced, cancelled or sent at market when they have not filled in time.
+///
+/// It runs inside the engine, on the engine's timers (bar time), so a backtest reprices on the same bars as the live
+/// run does. Each styled entry gets a readable client id (`AAPL-E1764000000`: symbol and bar time), kept through its
+/// reprices (IB modifies: the same order, a new price); a conversion to market is a new order, `…-MKT`. Every reprice
+/// carries its reason (`OrderModification.reason`), which the live run journals.
+public struct ExecutionStyled<Base: Strategy>: Strategy {
+    /// The wrapped strategy.
+    public var base: Base
+    /// How entries are worked.
+    public let style: ExecutionStyle
+    /// Styled entries with a timeout, until they are done.
+    var working: [ClientOrderID: Entry] = [:]
+    /// Client ids given out at `idTime` (a second entry of one symbol in one bar gets a suffix).
+    var idsAtTime: Set<String> = []
+    var idTime = Timestamp.zero
+
+    /// What the wrapper remembers of a styled entry.
+    struct Entry: Sendable {
+        var request: OrderRequest
+        /// The request's own timeout, else the style's.
+        var timeout: TimeSpan
+        /// The bracket it is the entry of, if any.
+        var bracket: BracketOrder?
+        var filled = Quantity.zero
+        var reprices = 0
+        /// Cancelled by its timeout: the unfilled rest goes out at market once the cancel is confirmed.
+        var thenMarket = false
+    }
+
+    /// The prefix of the wrapper's timers (the rest is the entry's client id).
+    static var timerPrefix: String { "execution-style:" }
+
+    /// Wraps a strategy.
+    public init(_ base: Base, style: ExecutionStyle) {
+        self.base = base
+        self.style = style
+    }
+
+    public mutating func handle(_ event: StrategyEvent, in context: some StrategyContext) -> [StrategyAction] {
+        var own: [StrategyAction] = []
+        switch event {
+        case .timer(let timer, _) where timer.rawValue.hasPrefix(Self.timerPrefix):
+            return deadline(ClientOrderID(String(timer.rawValue.dropFirst(Self.timerPrefix.count))), context)
+        case .filled(let fill, let id):
+            if var entry = working[id] {
+                entry.filled += fill.quantity
+                working[id] = entry.filled >= entry.request.quantity ? nil : entry
+            }
+        case .orderUpdated(let id, let update):
+            if let entry = working[id], update.endsOrder {
+                working[id] = nil
+                if case .canceled = update, entry.thenMarket { own += marketRest(of: entry, id: id) }
+            }
+        default:
+            break
+        }
+        var actions = base.handle(event, in: context)
+        if !actions.isEmpty { style(&actions, context) }
+        return own.isEmpty ? actions : own + actions
+    }
+
+    /// As the wrapped strategy (the engine skips `.barsClosed` for per-instrument strategies).
+    public static var handlesBarsClosed: Bool { Base.handlesBarsClosed }
+
+    // MARK: - Styling
+
+    /// Styles the entries among `actions`; every other order without a timeout gets the style's.
+    mutating func style(_ actions: inout [StrategyAction], _ context: some StrategyContext) {
+        for k in actions.indices {
+            switch actions[k] {
+            case .submit(var request):
+                if request.type == .market, isEntry(request, context) {
+                    actions[k] = .submit(styled(request, bracket: nil, context))
+                    if let schedule = track(request: &actions[k], context) { actions.append(schedule) }
+                } else if request.timeout == nil, let timeout = style.timeout {
+                    request.timeout = timeout
+                    actions[k] = .submit(request)
+                }
+            case .submitBracket(var bracket):
+                guard bracket.entry.type == .market, isEntry(bracket.entry, context) else { continue }
+                bracket.entry = styled(bracket.entry, bracket: bracket, context)
+                actions[k] = .submitBracket(bracket)
+                if let schedule = track(request: &actions[k], context) { actions.append(schedule) }
+            default:
+                continue
+            }
+        }
+    }
+
+    /// An entry as the style sends it (its id not yet given).
+    func styled(_ request: OrderRequest, bracket: BracketOrder?, _ context: some StrategyContext) -> OrderRequest {
+        var styled = request
+        switch style.entry {
+        case .market:
+            break
+        case .limit(let offset, let from):
+            if let reference = referencePrice(request.instrument, side: request.side, from: from, context) {
+                let tick = context.universe[request.instrument].tickSize
+                let distance = offset.units(at: reference, tick: tick)
+                let units = request.side == .buy ? reference.units + distance : reference.units - distance
+                styled.type = .limit(Price(units: max(units, max(tick.units, 1))))
+            }
+        case .adaptive(let priority):
+            var execution = styled.execution ?? OrderExecution()
+            execution.algo = .adaptive(priority)
+            styled.execution = execution
+        }
+        if let tif = style.timeInForce {
+            styled.timeInForce = tif
+            if tif == .gtd, let goodFor = style.goodFor {
+                var execution = styled.execution ?? OrderExecution()
+                execution.goodTill = context.now + goodFor
+                styled.execution = execution
+            }
+        }
+        return styled
+    }
+
+    /// Gives a styled entry its id and, with a timeout, tracks it and returns the timer to schedule.
+    mutating func track(request action: inout StrategyAction, _ context: some StrategyContext) -> StrategyAction? {
+        let request: OrderRequest
+        var bracket: BracketOrder?
+        switch action {
+        case .submit(let r): request = r
+        case .submitBracket(let b):
+            request = b.entry
+            bracket = b
+        default: return nil
+        }
+        guard let timeout = request.timeout ?? style.timeout else { return nil }
+        // Cancelling at the timeout is the engine's own order timeout: no id or timer of the wrapper's needed.
+        guard style.onTimeout != .cancel || style.entry != .market else {
+            guard request.timeout == nil else { return nil }
+            var timed = request
+            timed.timeout = timeout
+            if var b = bracket {
+                b.entry = timed
+                action = .submitBracket(b)
+            } else {
+                action = .submit(timed)
+            }
+            return nil
+        }
+        let id = request.clientOrderID ?? newID(for: request.instrument, context)
+        var tracked = request
+        tracked.clientOrderID = id
+        tracked.timeout = nil  // the wrapper's timer, not the engine's, decides what happens at the timeout
+        if var b = bracket {
+            b.entry = tracked
+            action = .submitBracket(b)
+            bracket = b
+        } else {
+            action = .submit(tracked)
+        }
+        working[id] = Entry(request: tracked, timeout: timeout, bracket: bracket)
+        return .schedule(TimerID(Self.timerPrefix + id.rawValue), at: context.now + timeout)
+    }
+
+    /// `AAPL-E1764000000`: the symbol and the bar time in seconds, unique in a run and across restarts.
+    mutating func newID(for instrument: InstrumentID, _ context: some StrategyContext) -> ClientOrderID {
+        if context.now != idTime {
+            idTime = context.now
+            idsAtTime = []
+        }
+        let base = "\(context.universe[instrument].symbol.rawValue)-E\(context.now.nanoseconds / 1_000_000_000)"
+        var id = base
+        var k = 1
+        while idsAtTime.contains(id) {
+            k += 1
+            id = "\(base)-\(k)"
+        }
+        idsAtTime.insert(id)
+        return ClientOrderID(id)
+    }
+
+    // MARK: - Timeouts
+
+    /// An entry's timeout: reprice it, or cancel it (then perhaps send the rest at market).
+    mutating func deadline(_ id: ClientOrderID, _ context: some StrategyContext) -> [StrategyAction] {
+        guard var entry = working[id],
+            let order = context.openOrders(for: entry.request.instrument).first(where: { $0.clientOrderID == id })
+        else {
+            working[id] = nil
+            return []
+        }
+        guard order.state != .pendingCancel else { return [] }
+        let timeout = entry.timeout
+        let again = StrategyAction.schedule(TimerID(Self.timerPrefix + id.rawValue), at: context.now + timeout)
+        // A change still in flight (live): look again after another timeout.
+        if order.state == .pendingReplace || order.state == .pendingSubmit { return [again] }
+        let waited = ExecutionStyle.text(timeout)
+        if style.onTimeout == .reprice, entry.reprices < style.reprices, case .limit(let price) = order.type {
+            entry.reprices += 1
+            working[id] = entry
+            let tick = context.universe[order.instrument].tickSize
+            let step = style.repriceStep.units(at: price, tick: tick)
+            let units = order.side == .buy ? price.units + step : price.units - step
+            let next = Price(units: max(units, max(tick.units, 1)))
+            let reason =
+                "not filled after \(waited): reprice \(entry.reprices) of \(style.reprices), LMT \(price) → \(next)"
+            return [.modify(id, OrderModification(type: .limit(next), reason: reason)), again]
+        }
+        let final = style.onTimeout == .reprice ? style.afterReprices : style.onTimeout
+        // A bracket entry that has partly filled keeps working: cancelling it would cancel the protective orders of
+        // what has filled.
+        if entry.bracket != nil, entry.filled.units > 0 || order.filledQuantity.units > 0 {
+            working[id] = nil
+            return []
+        }
+        entry.thenMarket = final == .market
+        working[id] = entry
+        return [.cancel(id)]
+    }
+
+    /// The unfilled rest of a cancelled entry as a market order (`…-MKT`); a bracket is sent again whole.
+    func marketRest(of entry: Entry, id: ClientOrderID) -> [StrategyAction] {
+        let rest = entry.request.quantity - entry.filled
+        guard rest.units > 0 else { return [] }
+        var request = entry.request
+        request.type = .market
+        request.quantity = rest
+        request.clientOrderID = ClientOrderID(id.rawValue + "-MKT")
+        if request.timeInForce == .ioc || request.timeInForce == .gtd { request.timeInForce = .gtc }
+        request.execution?.goodTill = nil
+        if request.execution?.isPlain == true { request.execution = nil }
+        if var bracket = entry.bracket {
+            guard entry.filled.units == 0 else { return [] }
+            bracket.entry = request
+            return [.submitBracket(bracket)]
+        }
+        return [.submit(request)]
+    }
+
+    // MARK: - Helpers
+
+    /// `true` for an order that opens or adds to a position (a reduction or reversal keeps the strategy's terms).
+    func isEntry(_ request: OrderRequest, _ context: some StrategyContext) -> Bool {
+        let held = context.position(for: request.instrument).quantity.units
+        return held == 0 || (held > 0) == (request.side == .buy)
+    }
+
+    /// The reference price of a limit entry: the last close, or the quote's bid or ask (the last close without one).
+    func referencePrice(
+        _ instrument: InstrumentID, side: Side, from: ExecutionStyle.PriceReference, _ context: some StrategyContext
+    ) -> Price? {
+        let last = context.lastBar(for: instrument)?.close
+        switch from {
+        case .last: return last
+        case .bid:
+            if let bid = context.lastQuote(for: instrument)?.bid, bid.units > 0 { return bid }
+            return last
+        case .ask:
+            if let ask = context.lastQuote(for: instrument)?.ask, ask.units > 0 { return ask }
+            return last
+        }
+    }
+}
+
+/// `ExecutionStyled` asks for what its strategy asks for, and for quotes when limits are priced from the bid or ask.
+extension ExecutionStyled {
+    public var usesQuotes: Bool { base.usesQuotes || style.needsQuotes }
+}
+
+extension OrderEvent {
+    /// `true` for an event after which the order no longer works.
+    var endsOrder: Bool {
+        switch self {
+        case .filled, .canceled, .rejected, .denied, .expired: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Backtest
+import Foundation
+import JournalModel
+import Testing
+import TradingEngine
+import TradingModel
+
+@testable import InteractiveBrokers
+@testable import LiveSession
+
+/// Issue 26's acceptance for execution styles: a strategy with limit entries, a 30 s timeout and 2 reprices runs
+/// against the simulator and in a backtest over the same bars. The journal shows every step (the intent, two
+/// modifies with their reasons, the cancel, the rest at market), and the drift report says zero.
+///
+/// The limit is set at the last close: some entries fill as limits, some after a reprice, the rest go out at market.
+/// The backtest fills resting limits as the simulator does, when its quote crosses them
+/// (`SimulationConfig.limitFillsAtQuotes`, what the drift report uses).
+@Suite("execution styles: backtest ⇄ simulator")
+struct ExecutionStyleParityTests {
+    static let style = ExecutionStyle(
+        entry: .limit(offset: .ticks(0), from: .last), timeout: .seconds(30), onTimeout: .reprice, reprices: 2,
+        repriceStep: .ticks(1), afterReprices: .market)
+
+    @Test("limit entries, 30 s timeout, 2 reprices then market: same orders, every step journaled, zero drift")
+    func limitEntriesWithReprices() async throws {
+        let cross = MovingAverageCrossoverConfig(
+            kind: .simple, fastPeriod: 3, slowPeriod: 8, allowShort: false, sizing: .fixedQuantity(Quantity(100)))
+        var scenario = ParityScenario(
+            data: try spyMinuteData(), symbols: ["SPY"], start: Timestamp(seconds: 1_294_153_200), warmup: "1800 S",
+            steps: 360, engine: EngineConfig(initialCash: Money(100_000)))
+        scenario.strategyRecord = SessionStrategy(spec: .movingAverageCrossover(config: cross), execution: Self.style)
+        let strategy = ExecutionStyled(MovingAverageCrossover(config: cross), style: Self.style)
+        let paper = try await paperRun(strategy, scenario)
+        let run = try #require(
+            backtest(
+                strategy, symbols: scenario.symbols, bars: paper.bars, warmupBars: paper.summary.warmupBars,
+                engine: scenario.engine))
+
+        // The journal: every entry a limit at the close. One that did not fill (and that the strategy did not cancel
+        // itself: the crossover cancels its pending entry when the averages cross back) is repriced, one timeout
+        // apart, up to twice; one still unfilled is cancelled and its rest goes out at market as `…-MKT`.
+        func clientID(_ order: JournalOrder) -> String {
+            String(order.intent.orderRef.rawValue.split(separator: ":").last ?? "")
+        }
+        let entries = paper.journaled.filter { if case .limit = $0.intent.type { true } else { false } }
+        var finalPrices: [String: OrderType] = [:]
+        var outcomes = (filledAsSent: 0, filledRepriced: 0, toMarket: 0)
+        for entry in entries {
+            let id = clientID(entry)
+            let steps = paper.notes.filter { $0.contains("(\(id))") }
+            #expect(steps.count <= 2, "\(id): \(steps)")
+            for (k, step) in steps.enumerated() {
+                #expect(step.contains("not filled after 30s: reprice \(k + 1) of 2"), "\(step)")
+            }
+            guard case .limit(let first) = entry.intent.type else { continue }
+            finalPrices[id] = .limit(Price(units: first.units + Int64(steps.count) * 1_000_000))
+            if entry.state == .filled {
+                if steps.isEmpty { outcomes.filledAsSent += 1 } else { outcomes.filledRepriced += 1 }
+            }
+            guard let rest = paper.journaled.first(where: { clientID($0) == id + "-MKT" }) else { continue }
+            outcomes.toMarket += 1
+            #expect(steps.count == 2, "\(id) went to market after \(steps.count) reprices")
+            #expect(entry.state == .canceled, "\(id): \(entry.state)")
+            #expect(rest.intent.type == .market && rest.state == .filled, "\(id)-MKT: \(rest.state)")
+            #expect(rest.intent.quantity == entry.intent.quantity - entry.filledQuantity)
+        }
+        #expect(
+            outcomes.filledAsSent >= 1 && outcomes.filledRepriced >= 1 && outcomes.toMarket >= 1,
+            "every path taken: \(outcomes) of \(entries.count) entries")
+
+        // The backtest placed the same orders at the same bar times, repriced its limits to the same prices, and
+        // filled the same ones.
+        func key(_ line: OrderLine) -> String { "\(line.time) \(line.side) \(line.quantity) \(line.symbol)" }
+        #expect(paper.intents.map(key) == run.orders.map(key))
+        let limits = run.result.orders.filter { if case .limit = $0.type { true } else { false } }
+        #expect(limits.count == entries.count)
+        let journaledState = Dictionary(uniqueKeysWithValues: entries.map { (clientID($0), $0.state) })
+        // (The last entries may still work when the bars end; the live run cancelled them at exit.)
+        let end = (paper.bars.last?.1.timestamp ?? .zero) - .seconds(90)
+        for order in limits {
+            let id = order.clientOrderID.rawValue
+            #expect(order.type == finalPrices[id], "\(id)")
+            #expect(order.state == journaledState[id] || order.createdAt >= end, "\(id): \(order.state)")
+        }
+        let drift = try #require(paper.drift)
+        #expect(drift.live.count == run.orders.count)
+        #expect(drift.differences.isEmpty, "\(drift.lines.joined(separator: "\n"))")
+        #expect(paper.summary.denials == 0)
+    }
+}
