@@ -178,3 +178,35 @@ struct ExecutionStyledTests {
         #expect(Self.limitStyle().summary == "limit entries 1 tick from last, repriced 2× by 2 ticks every 30s, then cancelled")
     }
 }
+
+/// After a restart the wrapper has forgotten its entries; the engine restores them from the journal.
+@Suite("execution styles after a restart")
+struct ExecutionStyledRestartTests {
+    @Test("a restored styled entry gets one more timeout, then its final step (here: the rest at market)")
+    func restoredEntryIsNotLeftWorking() throws {
+        var engine = ExecutionStyledTests.engine(ExecutionStyledTests.limitStyle(afterReprices: .market), [])
+        var request = OrderRequest(
+            instrument: E.a, side: .buy, quantity: Quantity(10), type: .limit(Price("99.50")!),
+            clientOrderID: "IBT:R1:AAA-E1577977200")
+        request.timeout = nil
+        let order = RestoredOrder(
+            request: request, stage: .working, filledQuantity: Quantity(4), averageFillPrice: Price("99.50")!)
+        let adopted = engine.restore(order: order, at: E.time(0))
+        let restored = try #require(adopted)
+        #expect(engine.handle(.bar(E.a, E.bar(1, "100"))).isEmpty, "adopted: its timer is set")
+        #expect(engine.handle(.bar(E.a, E.bar(2, "100"))) == [.cancel(restored.id)], "no reprice: its final step")
+        let rest = E.submitted(engine.handle(.execution(.canceled(restored.id, reason: .requested, at: E.time(2)))))
+        #expect(rest.map(\.quantity) == [Quantity(6)])
+        #expect(rest.first?.clientOrderID.rawValue == "IBT:R1:AAA-E1577977200-MKT")
+    }
+
+    @Test("which ids are the wrapper's")
+    func ids() {
+        for id in ["AAPL-E1764000000", "IBT:R3:AAPL-E1764000000", "AAPL-E1764000000-2"] {
+            #expect(ExecutionStyled<ScriptedStrategy>.isStyledEntry(ClientOrderID(id)), "\(id)")
+        }
+        for id in ["AAPL-E1764000000-MKT", "O-12", "entry", "AAPL-E", "AAPL-Ex1", "E123"] {
+            #expect(!ExecutionStyled<ScriptedStrategy>.isStyledEntry(ClientOrderID(id)), "\(id)")
+        }
+    }
+}

@@ -55,6 +55,8 @@ public struct ExecutionStyled<Base: Strategy>: Strategy {
                 working[id] = nil
                 if case .canceled = update, entry.thenMarket { own += marketRest(of: entry, id: id) }
             }
+        case .bar(let instrument, _):
+            if context.hasOpenOrders(for: instrument) { own += adoptRestored(instrument, context) }
         default:
             break
         }
@@ -177,6 +179,44 @@ public struct ExecutionStyled<Base: Strategy>: Strategy {
         return ClientOrderID(id)
     }
 
+    // MARK: - After a restart
+
+    /// Styled entries of an earlier run that a restart restored (their ids say what they are) are not left working
+    /// for ever: each gets one more timeout, then its final step (`afterReprices`, or `onTimeout` when it is not
+    /// `reprice`); the reprices it had left are not made, since how many were made is not known. A bracket's entry
+    /// is only cancelled (its protective orders are not known to send again).
+    mutating func adoptRestored(_ instrument: InstrumentID, _ context: some StrategyContext) -> [StrategyAction] {
+        guard style.onTimeout != .cancel || style.entry != .market else { return [] }
+        var actions: [StrategyAction] = []
+        for order in context.openOrders(for: instrument)
+        where working[order.clientOrderID] == nil && order.parentID == nil && Self.isStyledEntry(order.clientOrderID) {
+            guard let timeout = style.timeout else { break }
+            var request = OrderRequest(
+                instrument: order.instrument, side: order.side, quantity: order.quantity, type: order.type,
+                timeInForce: order.timeInForce, clientOrderID: order.clientOrderID)
+            request.execution = order.execution
+            let hasChildren = context.openOrders(for: instrument).contains { $0.parentID == order.id }
+            var entry = Entry(
+                request: request, timeout: timeout,
+                bracket: hasChildren ? BracketOrder(entry: request, stopLoss: nil, takeProfit: nil) : nil)
+            entry.filled = order.filledQuantity
+            entry.reprices = style.reprices
+            working[order.clientOrderID] = entry
+            actions.append(.schedule(TimerID(Self.timerPrefix + order.clientOrderID.rawValue), at: context.now + timeout))
+        }
+        return actions
+    }
+
+    /// `true` for an id this wrapper gives (`AAPL-E1764000000`, `…-2`), also behind a run's orderRef prefix; not for
+    /// a rest at market (`…-MKT`).
+    public static func isStyledEntry(_ id: ClientOrderID) -> Bool {
+        func isNumber(_ text: Substring) -> Bool { !text.isEmpty && text.allSatisfy(\.isNumber) }
+        func isMarker(_ text: Substring) -> Bool { text.first == "E" && isNumber(text.dropFirst()) }
+        let parts = id.rawValue.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count >= 2, let last = parts.last else { return false }
+        return isMarker(last) || (parts.count >= 3 && isNumber(last) && isMarker(parts[parts.count - 2]))
+    }
+
     // MARK: - Timeouts
 
     /// An entry's timeout: reprice it, or cancel it (then perhaps send the rest at market).
@@ -228,7 +268,7 @@ public struct ExecutionStyled<Base: Strategy>: Strategy {
         request.execution?.goodTill = nil
         if request.execution?.isPlain == true { request.execution = nil }
         if var bracket = entry.bracket {
-            guard entry.filled.units == 0 else { return [] }
+            guard entry.filled.units == 0, bracket.stopLoss != nil || bracket.takeProfit != nil else { return [] }
             bracket.entry = request
             return [.submitBracket(bracket)]
         }
