@@ -1,0 +1,111 @@
+import Foundation
+import GatewaySimulator
+import Logging
+import Testing
+import TradingEngine
+import TradingModel
+
+@testable import InteractiveBrokers
+@testable import LiveSession
+
+/// Buys 1,900 shares when flat (190,000 on 100,000 of equity: leveraged, within a 50 % initial margin); once long,
+/// asks for 100 more on every bar (an entry, which reduce-only refuses).
+struct LeveragedBuyer: Strategy {
+    mutating func handle(_ event: StrategyEvent, in context: some StrategyContext) -> [StrategyAction] {
+        guard case .bar(let id, _) = event, !context.hasOpenOrders(for: id) else { return [] }
+        let held = context.position(for: id).quantity
+        return [.submit(.market(id, .buy, held == .zero ? Quantity(1_900) : Quantity(100)))]
+    }
+}
+
+/// Issue 26's acceptance for the margin rule live: the bot against the simulator with a tight maintenance
+/// requirement (50 %, as high as the initial one) enters reduce-only mode and alerts when the price falls. The data
+/// is one symbol flat at 100, then at 90: after the fall, equity 100,000 − 1,900 × 10 = 81,000 is under the
+/// maintenance requirement 50 % × 1,900 × 90 = 85,500.
+@Suite("The margin rule against the simulator", .serialized, .timeLimit(.minutes(1)))
+struct MarginRunnerTests {
+    /// `MRG_1min.csv`: 14:30 to 16:29 UTC on 2024-01-02, 100 for the first hour, 90 for the second.
+    static func data() throws -> MarketDataSet {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("margin-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var lines = ["date,open,high,low,close,volume"]
+        let start = Timestamp(seconds: 1_704_205_800)  // 2024-01-02T14:30:00Z
+        for minute in 0..<120 {
+            let price = minute < 60 ? "100.00" : "90.00"
+            lines.append("\(start + .minutes(Int64(minute))),\(price),\(price),\(price),\(price),100000")
+        }
+        try lines.joined(separator: "\n").write(
+            to: folder.appendingPathComponent("MRG_1min.csv"), atomically: true, encoding: .utf8)
+        return try MarketDataSet.load(directory: folder)
+    }
+
+    @Test func aMaintenanceBreachMakesTheBookReduceOnlyAndAlerts() async throws {
+        let data = try Self.data()
+        var gatewayLogger = Logger(label: "test.gateway")
+        gatewayLogger.logLevel = .critical
+        let start = Timestamp(seconds: 1_704_205_800) + .minutes(50)
+        let simulator = GatewaySimulator(
+            configuration: GatewaySimulatorConfiguration(
+                host: "127.0.0.1", port: 0, data: data, start: start, clock: .manual),
+            logger: gatewayLogger)
+        let log = CapturedLog()
+        let summary = try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
+            group.addTask { try await simulator.run(); return nil }
+            let port = await simulator.listeningPort()
+            var risk = RiskConfig()
+            risk.initialMarginPercent = 50
+            risk.maintenanceMarginPercent = 50
+            var configuration = LiveRunnerConfiguration(
+                connection: connectionConfiguration(port, clientID: 49), symbols: ["MRG"],
+                engine: EngineConfig(initialCash: Money(100_000), risk: risk))
+            configuration.warmupDuration = "600 S"
+            configuration.commissionWait = .seconds(3600)
+            configuration.resilience.resetSchedule = nil
+            configuration.watchHalts = false
+            let runConfiguration = configuration
+            let (stop, stopper) = AsyncStream.makeStream(of: String.self)
+            var logger = Logger(label: "test.margin") { _ in CapturingLogHandler(log: log) }
+            logger.logLevel = .info
+            group.addTask {
+                try await LiveRunner.run(strategy: LeveragedBuyer(), configuration: runConfiguration, logger: logger, stop: stop)
+            }
+            group.addTask {
+                defer { stopper.yield("margin test done") }
+                while await simulator.state().activeSubscriptions.realTimeBars < 1 { try await Task.sleep(for: .milliseconds(5)) }
+                // Ten minutes at 100 (the leveraged buy), then five at 90.
+                for _ in 0..<180 {
+                    await simulator.advance(by: .seconds(5))
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                try await Task.sleep(for: .milliseconds(200))
+                return nil
+            }
+            var result: LiveRunSummary?
+            while let next = try await group.next() {
+                if let next {
+                    result = next
+                    break
+                }
+            }
+            group.cancelAll()
+            return result
+        }
+        let run = try #require(summary)
+        let state = await simulator.state()
+        let id = try #require(state.data.instrument(symbol: "MRG")?.id)
+        let held = state.account.holdings[id]?.quantity ?? .zero
+        let lines = log.lines.map(\.1)
+        let alert = lines.first { $0.hasPrefix("ALERT: maintenance margin") }
+        #expect(alert?.contains("reduce-only (no new entries)") == true, "\(lines.filter { $0.contains("margin") })")
+        #expect(log.lines.contains { $0.0 == .critical && $0.1.hasPrefix("ALERT: maintenance margin") })
+        // Before the fall the 50 % initial margin let the book grow to 1,999 shares (1,900, then 99 more: the rest of
+        // the buying power) and refused the rest; after it, every entry was refused for the maintenance requirement.
+        // Only those two orders reached the broker.
+        let maintenanceDenials = lines.filter { $0.contains("risk denial") && $0.contains("maintenanceMargin") }
+        #expect(!maintenanceDenials.isEmpty, "\(lines.filter { $0.contains("denial") }.suffix(3))")
+        #expect(held == Quantity(1_999))
+        #expect(state.placeOrderLog.filter { !$0.isModification && !$0.whatIf }.count == 2)
+        #expect(run.denials >= maintenanceDenials.count)
+    }
+}
