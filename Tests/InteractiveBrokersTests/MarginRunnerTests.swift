@@ -63,6 +63,8 @@ struct MarginRunnerTests {
             configuration.commissionWait = .seconds(3600)
             configuration.resilience.resetSchedule = nil
             configuration.watchHalts = false
+            // A position check (and with it the margin figures against IB's) every second of wall time.
+            configuration.positionCheck = PositionCheckSettings(interval: .seconds(1), confirmAfter: .seconds(1))
             let runConfiguration = configuration
             let (stop, stopper) = AsyncStream.makeStream(of: String.self)
             var logger = Logger(label: "test.margin") { _ in CapturingLogHandler(log: log) }
@@ -78,7 +80,11 @@ struct MarginRunnerTests {
                     await simulator.advance(by: .seconds(5))
                     try await Task.sleep(for: .milliseconds(5))
                 }
-                try await Task.sleep(for: .milliseconds(200))
+                // Until a position check has compared the margin figures (ticks run on wall time; at most 5 s).
+                let deadline = ContinuousClock.now + .seconds(5)
+                while !log.lines.contains(where: { $0.1.hasPrefix("margin against IB's") }), ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
                 return nil
             }
             var result: LiveRunSummary?
@@ -107,5 +113,10 @@ struct MarginRunnerTests {
         #expect(held == Quantity(1_999))
         #expect(state.placeOrderLog.filter { !$0.isModification && !$0.whatIf }.count == 2)
         #expect(run.denials >= maintenanceDenials.count)
+        // The bot's figures beside the simulator's (Reg-T: maintenance 25 %): IB asks for less than this tight rule.
+        let compared = lines.filter { $0.hasPrefix("margin against IB's: ") }
+        #expect(!compared.isEmpty, "no margin check logged: \(lines.filter { $0.contains("position") || $0.contains("IB") }.prefix(6))")
+        #expect(compared.contains { $0.contains("(IB ") && !$0.contains("(IB –)") }, "\(compared.prefix(2))")
+        #expect(!lines.contains { $0.hasPrefix("IB's margin requirement is above the bot's") })
     }
 }

@@ -182,6 +182,11 @@ extension SessionDriver {
                 case .completedOrders: answer = .completedOrders(try await connection.completedOrderList())
                 case .serverTime: answer = .serverTime(try await connection.currentTime())
                 case .positions: answer = .positions(try await connection.positions())
+                case .accountValues:
+                    let values = try await connection.accountSummary(tags: MarginCheck.tags.joined(separator: ","))
+                    let account = configuration.account ?? values.first?.account
+                    answer = .accountValues(
+                        Dictionary(values.filter { $0.account == account }.map { ($0.tag, $0.value) }) { first, _ in first })
                 case .whatIf(let order, let contract):
                     answer = .orderPreview(try await connection.whatIf(order, contract: contract))
                 case .journalRestart, .beginRun: return

@@ -56,6 +56,8 @@ extension LiveSessionCore {
             positionsAnswered(positions, at: now, &out)
         case (.whatIf(let command), .orderPreview(let state)):
             previewAnswered(command, PreviewMapping.preview(of: state), &out)
+        case (.marginCheck, .accountValues(let values)):
+            marginCheckAnswered(values, &out)
         default:
             out.log(.error, "unexpected answer to \(purpose): \(answer.kind)")
             failed(purpose, .unanswered("unexpected answer"), at: now, &out)
@@ -109,6 +111,8 @@ extension LiveSessionCore {
             stopResyncAnswered({ $0.failed = true }, at: now, &out)
         case .positionCheck:
             positionCheckFailed(failure, at: now, &out)
+        case .marginCheck:
+            out.log(.warning, "IB's margin figures unavailable: \(failure)")
         case .finalBrokerState:
             out.log(.error, "final broker snapshot failed: \(failure)")
             finishRun(brokerPositions: [:], &out)
@@ -131,6 +135,7 @@ extension SessionAnswer {
         case .journalRestart: "journal data"
         case .run: "journal run"
         case .orderPreview: "what-if preview"
+        case .accountValues: "account values"
         }
     }
 }

@@ -41,6 +41,7 @@ extension LiveSessionCore {
         positionCheck.inFlight = false
         guard let check = settings.positionCheck, case .running = phase else { return }
         counts.positionChecks += 1
+        requestMarginCheck(&out)
         let broker = SnapshotMapping.snapshot(
             BrokerAnswers(openOrders: [], executions: [], positions: positions), context: desk.mappingContext
         ).0.positions

@@ -23,6 +23,8 @@ enum Purpose: Sendable, Equatable {
     case stopOpenOrders
     case finalBrokerState
     case positionCheck
+    /// IB's margin figures, compared with the engine's (`LiveSessionCore+MarginCheck.swift`).
+    case marginCheck
     /// A what-if preview before an entry is sent (`SessionSettings.whatIf`).
     case whatIf(EngineCommand)
 }

@@ -56,6 +56,7 @@ extension SessionRequest {
         case .completedOrders: "completed orders"
         case .serverTime: "server time"
         case .positions: "the account's positions"
+        case .accountValues: "the account's margin figures"
         case .journalRestart: "the journal's restart state"
         case .beginRun: "a journal run"
         case .whatIf(let order, let contract): "a what-if of \(order.action) \(order.totalQuantity.map { "\($0)" } ?? "?") \(contract.symbol)"

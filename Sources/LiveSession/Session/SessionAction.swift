@@ -67,6 +67,8 @@ public enum SessionRequest: Sendable, Equatable, Codable {
     case serverTime
     /// reqPositions: the account's positions.
     case positions
+    /// reqAccountSummary of the margin figures (`LiveSessionCore+MarginCheck.swift`).
+    case accountValues
     /// The journal's restart data for this account and configuration, on the day given (UTC day number).
     case journalRestart(account: String, runKey: String, day: Int64)
     /// A new run in the journal, numbered above `floor`.

@@ -102,6 +102,8 @@ public enum SessionAnswer: Sendable, Equatable, Codable {
     case run(JournalRun)
     /// A what-if preview: the order state TWS answered with.
     case orderPreview(TWSOrderState)
+    /// reqAccountSummary: the run's account's values by tag (`NetLiquidation`, `InitMarginReq`, …), as text.
+    case accountValues([String: String])
 }
 
 /// Why a request failed.

@@ -57,13 +57,21 @@ extension EngineCore {
 
     /// The book's maintenance margin requirement now (0 with the margin rule off): gross exposure at the common
     /// rate, corrected for the instruments with a rate of their own (so cheap enough for every bar).
-    public var maintenanceMarginRequirement: Money {
-        guard let rates = marginRates else { return .zero }
+    public var maintenanceMarginRequirement: Money { marginRequirement(rate: marginRates?.maintenance) }
+
+    /// The book's initial margin requirement now (0 with the margin rule off), as `maintenanceMarginRequirement`.
+    public var initialMarginRequirement: Money { marginRequirement(rate: marginRates?.initial) }
+
+    /// `true` when the margin rule is on (`risk.initialMarginPercent`).
+    public var hasMarginRule: Bool { marginRates != nil }
+
+    func marginRequirement(rate common: Double?) -> Money {
+        guard let rates = marginRates, let common else { return .zero }
         let portfolio = _state.portfolio
-        var required = Double(portfolio.grossExposure.units) * rates.maintenance
+        var required = Double(portfolio.grossExposure.units) * common
         for (index, rate) in rates.byInstrument {
             required += Double(portfolio.positions[index].marketValue(at: portfolio.marks[index]).units.magnitude)
-                * (rate - rates.maintenance)
+                * (rate - common)
         }
         return Money(units: Int64(required.rounded(.up)))
     }

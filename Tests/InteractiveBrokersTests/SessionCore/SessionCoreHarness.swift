@@ -107,6 +107,7 @@ struct SessionCoreHarness<S: Strategy> {
         case .journalRestart: return .journalRestart(JournalRestartData())
         case .beginRun: return .run(JournalRun(number: 1, startedAt: start, account: "DU111"))
         case .whatIf: return .orderPreview(TWSOrderState(status: "PreSubmitted"))
+        case .accountValues: return .accountValues([:])
         }
     }
 

@@ -1,0 +1,54 @@
+import TradingEngine
+import TradingModel
+
+// The margin rule's figures against IB's (issue 26): with `risk.initialMarginPercent` set, every position check also
+// asks TWS for the account's margin figures (reqAccountSummary) and logs them beside the engine's. A requirement of
+// IB's above the engine's by more than `marginTolerance` is a warning, journaled: the bot's reduce-only mode would
+// come after IB's margin call (other positions in the account, house margin, or rates below IB's).
+public enum MarginCheck {
+    /// The reqAccountSummary tags asked for.
+    public static let tags = ["NetLiquidation", "EquityWithLoanValue", "InitMarginReq", "MaintMarginReq"]
+    /// How far above the engine's an IB requirement may be before it is a warning (fraction, and at least $100).
+    static let tolerance = 0.05
+}
+
+extension LiveSessionCore {
+    /// Asks for IB's figures when the margin rule is on.
+    mutating func requestMarginCheck(_ out: inout Actions) {
+        guard engine.hasMarginRule else { return }
+        _ = request(.accountValues, for: .marginCheck, &out)
+    }
+
+    /// Logs the engine's figures beside IB's; warns (and journals) when IB asks for more.
+    mutating func marginCheckAnswered(_ values: [String: String], _ out: inout Actions) {
+        func ib(_ tag: String) -> Money? { values[tag].flatMap(Double.init).map { Money(approximately: $0) } }
+        let initial = engine.initialMarginRequirement
+        let maintenance = engine.maintenanceMarginRequirement
+        let equity = engine.portfolio.equity
+        func pair(_ name: String, _ mine: Money, _ theirs: Money?) -> String {
+            "\(name) \(mine.centsDescription) (IB \(theirs?.centsDescription ?? "–"))"
+        }
+        let line =
+            "margin against IB's: " + pair("initial", initial, ib("InitMarginReq")) + ", "
+            + pair("maintenance", maintenance, ib("MaintMarginReq")) + ", "
+            + pair("equity", equity, ib("EquityWithLoanValue") ?? ib("NetLiquidation"))
+        var above: [String] = []
+        for (name, mine, tag) in [("initial", initial, "InitMarginReq"), ("maintenance", maintenance, "MaintMarginReq")] {
+            guard let theirs = ib(tag) else { continue }
+            let excess = theirs - mine
+            if excess > Money(100), excess.doubleValue > mine.doubleValue * MarginCheck.tolerance {
+                above.append("\(name) \(theirs.centsDescription) against \(mine.centsDescription)")
+            }
+        }
+        guard !above.isEmpty else {
+            out.log(.info, line)
+            return
+        }
+        let text =
+            "IB's margin requirement is above the bot's (\(above.joined(separator: "; "))): IB would act before the "
+            + "bot's reduce-only mode; other positions in the account, house margin, or risk.maintenanceMarginPercent / "
+            + "marginPercentBySymbol below IB's rates. \(line)"
+        out.log(.warning, text)
+        if settings.journaled { out.append(.journal(.event(.note, text, at: dataTime))) }
+    }
+}
