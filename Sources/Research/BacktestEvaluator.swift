@@ -23,6 +23,9 @@ public struct BacktestEvaluator: Sendable {
     /// Adjusts the backtest settings to each configuration's strategy (e.g. a position cap that follows a swept
     /// number of holdings); `nil` uses `config` as is.
     public var configure: (@Sendable (StrategySpec, BacktestConfig) -> BacktestConfig)?
+    /// How entries are worked (`orders.entry`, …), as in a backtest and a run (`nil`: the strategy's own orders).
+    /// Applies to built-in strategies; a user's strategy is styled by its `CustomEvaluation`.
+    public var execution: ExecutionStyle?
 
     /// Creates an evaluator.
     public init(
@@ -77,25 +80,32 @@ public struct BacktestEvaluator: Sendable {
         }
         var config = configure?(spec, self.config) ?? self.config
         config.recordsEquityCurve = true
-        guard let start = tradingStart else { return BacktestRunner.run(spec: spec, data: data, config: config) }
+        if tradingStart == nil, execution == nil { return BacktestRunner.run(spec: spec, data: data, config: config) }
         switch spec {
         case let .movingAverageCrossover(c):
-            return Self.run(MovingAverageCrossover(config: c), start, data, config)
+            return run(MovingAverageCrossover(config: c), tradingStart, data, config)
         case let .rsiMeanReversion(c):
-            return Self.run(RSIMeanReversion(config: c), start, data, config)
+            return run(RSIMeanReversion(config: c), tradingStart, data, config)
         case let .bollingerMeanReversion(c):
-            return Self.run(BollingerMeanReversion(config: c), start, data, config)
+            return run(BollingerMeanReversion(config: c), tradingStart, data, config)
         case let .momentumRotation(c):
-            return Self.run(MomentumRotation(config: c), start, data, config)
+            return run(MomentumRotation(config: c), tradingStart, data, config)
         case let .performanceAllocator(c):
-            return Self.run(PerformanceAllocator(config: c), start, data, config)
+            return run(PerformanceAllocator(config: c), tradingStart, data, config)
         }
     }
 
-    private static func run<S: Strategy>(
-        _ strategy: S, _ start: Timestamp, _ data: MarketData, _ config: BacktestConfig
+    /// The strategy gated at `start` (when given), its entries styled (when a style is set; the gate inside, so only
+    /// what it lets through is worked).
+    private func run<S: Strategy>(
+        _ strategy: S, _ start: Timestamp?, _ data: MarketData, _ config: BacktestConfig
     ) -> BacktestResult {
-        BacktestRunner.run(strategy: TradingGate(inner: strategy, start: start), data: data, config: config)
+        func styled<T: Strategy>(_ inner: T) -> BacktestResult {
+            guard let execution else { return BacktestRunner.run(strategy: inner, data: data, config: config) }
+            return BacktestRunner.run(strategy: ExecutionStyled(inner, style: execution), data: data, config: config)
+        }
+        guard let start else { return styled(strategy) }
+        return styled(TradingGate(inner: strategy, start: start))
     }
 
     /// The metrics of one configuration.

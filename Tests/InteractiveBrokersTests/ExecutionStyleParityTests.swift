@@ -87,4 +87,29 @@ struct ExecutionStyleParityTests {
         #expect(drift.differences.isEmpty, "\(drift.lines.joined(separator: "\n"))")
         #expect(paper.summary.denials == 0)
     }
+
+    @Test("midprice entries: IB's MIDPRICE on the wire, filled at the simulator's midpoint; same orders, zero drift")
+    func midpriceEntries() async throws {
+        let cross = MovingAverageCrossoverConfig(
+            kind: .simple, fastPeriod: 3, slowPeriod: 8, allowShort: false, sizing: .fixedQuantity(Quantity(100)))
+        let style = ExecutionStyle(entry: .midprice)
+        var scenario = ParityScenario(
+            data: try spyMinuteData(), symbols: ["SPY"], start: Timestamp(seconds: 1_294_153_200), warmup: "1800 S",
+            steps: 240, engine: EngineConfig(initialCash: Money(100_000)))
+        scenario.strategyRecord = SessionStrategy(spec: .movingAverageCrossover(config: cross), execution: style)
+        let strategy = ExecutionStyled(MovingAverageCrossover(config: cross), style: style)
+        let paper = try await paperRun(strategy, scenario)
+        let run = try #require(
+            backtest(
+                strategy, symbols: scenario.symbols, bars: paper.bars, warmupBars: paper.summary.warmupBars,
+                engine: scenario.engine))
+        let entries = paper.received.filter { $0.type == "MIDPRICE" }
+        #expect(entries.count >= 3, "MIDPRICE entries reached the simulator: \(entries.count)")
+        #expect(paper.intents == run.orders, "same orders, same types")
+        // The simulator fills at the quote's midpoint: half a tick off the grid for SPY's odd-tick spread.
+        let halfTicks = paper.executions.filter { $0.side == .buy && ($0.price.units % 1_000_000) != 0 }
+        #expect(!halfTicks.isEmpty, "midpoint fills: \(paper.executions.prefix(3))")
+        let drift = try #require(paper.drift)
+        #expect(drift.differences.isEmpty, "\(drift.lines.joined(separator: "\n"))")
+    }
 }

@@ -53,7 +53,7 @@ struct ManualOrderTicketTests {
             (ManualOrderTicketTests.args("hold"), "the side must be buy or sell, got 'hold'"),
             (ManualOrderTicketTests.args("buy", "-5"), "the quantity must be a positive number, got '-5'"),
             (ManualOrderTicketTests.args { $0.timeInForce = "FOK" }, "--tif must be DAY, GTC, IOC or GTD, got 'FOK'"),
-            (ManualOrderTicketTests.args(type: "MOC"), "--type must be MKT, LMT, STP, STP_LMT or TRAIL, got 'MOC'"),
+            (ManualOrderTicketTests.args(type: "MOC"), "--type must be MKT, LMT, STP, STP_LMT, TRAIL or MIDPRICE, got 'MOC'"),
             (ManualOrderTicketTests.args(type: "LMT") { $0.limit = "abc" }, "--limit must be a positive price, got 'abc'"),
             (ManualOrderTicketTests.args(type: "TRAIL") { $0.trailPercent = "150" }, "--trail-percent must be a number in (0, 100), got '150'"),
         ])

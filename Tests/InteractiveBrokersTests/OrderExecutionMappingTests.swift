@@ -17,12 +17,14 @@ import TWSProtocol
     }
 
     /// The hex of the official client's `placeOrder_LMT_adaptive_algo` record (ibapi 10.46.1, server version 200).
-    static func vectorHex() throws -> String {
+    static func vectorHex(
+        _ name: String = "placeOrder_LMT_adaptive_algo", file name_: String = "client_to_server.v200.jsonl"
+    ) throws -> String {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/protocol/vectors/client_to_server.v200.jsonl")
+            .appendingPathComponent("Fixtures/protocol/vectors/\(name_)")
         for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
             let record = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-            if record?["name"] as? String == "placeOrder_LMT_adaptive_algo", let hex = record?["hex"] as? String {
+            if record?["name"] as? String == name, let hex = record?["hex"] as? String {
                 return hex
             }
         }
@@ -44,6 +46,25 @@ import TWSProtocol
             TWSOrderPlacement(orderID: 1006, order: wire), contract: contract, serverVersion: 200)
         let hex = frame.readableBytesView.map { String(format: "%02x", $0) }.joined()
         #expect(hex == (try Self.vectorHex()))
+    }
+
+    /// The official client's MIDPRICE orders (ibapi-latest 10.51.1, which encodes the Adaptive vector above byte for
+    /// byte as 10.46.1 did; `Fixtures/protocol/vectors/capture_midprice.py`): with a price cap in lmtPrice, and
+    /// without one.
+    @Test(arguments: [("placeOrder_MIDPRICE_cap", 1007, "150.1"), ("placeOrder_MIDPRICE", 1008, nil)])
+    func midpriceMapsToTheOfficialClientsBytes(name: String, orderID: Int, cap: String?) throws {
+        let order = Self.order(.midprice(cap: cap.flatMap { Price($0) }), 200, tif: .day, execution: nil)
+        var wire = try OrderMapping.wireOrder(for: order, options: Self.options)
+        #expect(wire.orderType == "MIDPRICE")
+        #expect(try OrderMapping.orderType(of: wire) == order.type, "read back")
+        wire.orderRef = ""
+        let contract = TWSContract(
+            contractID: 265598, symbol: "AAPL", securityType: "STK", exchange: "SMART", primaryExchange: "NASDAQ",
+            currency: "USD")
+        let frame = TWSRequest.encodePlaceOrder(
+            TWSOrderPlacement(orderID: orderID, order: wire), contract: contract, serverVersion: 200)
+        let hex = frame.readableBytesView.map { String(format: "%02x", $0) }.joined()
+        #expect(hex == (try Self.vectorHex(name, file: "client_to_server.midprice.v200.jsonl")))
     }
 
     @Test func outsideRTHAndGTDGoOnTheWireAndComeBack() throws {

@@ -48,3 +48,30 @@ struct LimitFillModelTests {
         #expect(prices == [Price(100), Price("100.10")!])
     }
 }
+
+/// IB's MIDPRICE: a backtest fills it as a market order without the spread (the bar's trade prices stand for the
+/// midpoint), within its cap; against quotes (the gateway simulator) at the quote's midpoint.
+@Suite("MIDPRICE orders")
+struct MidpriceMatchingTests {
+    @Test("on bars: at the next open, no slippage; a cap waits like a limit")
+    func bars() {
+        var harness = Harness(SimulationConfig(slippage: .fixedBasisPoints(10)))
+        harness.submit(T.order(1, .buy, 10, .midprice(cap: nil)))
+        harness.submit(T.order(2, .buy, 10, .midprice(cap: Price("99.50")!)))
+        #expect(T.fills(harness.feed(T.bar(1, "100", "100.20", "99.80", "100.10"))).map(\.price) == [Price(100)])
+        #expect(T.fills(harness.feed(T.bar(2, "99.90", "99.90", "99.40", "99.60"))).map(\.price) == [Price("99.50")!])
+    }
+
+    @Test("on quotes: at the midpoint")
+    func quotes() {
+        var engine = MatchingEngine(config: SimulationConfig(), instrumentCount: 1)
+        var reports: [ExecutionReport] = []
+        engine.submit(T.order(1, .sell, 10, .midprice(cap: nil)), at: T.time(0), into: &reports)
+        reports = []
+        let quote = Quote(
+            timestamp: T.time(1), bid: Price("99.99")!, ask: Price("100.02")!, bidSize: Quantity(100),
+            askSize: Quantity(100))
+        engine.process(quote: quote, for: T.id, into: &reports)
+        #expect(T.fills(reports).map(\.price) == [Price("100.005")!])
+    }
+}

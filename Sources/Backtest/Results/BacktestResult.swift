@@ -119,6 +119,7 @@ public struct BacktestResult: Sendable {
         case .trailingAmount(let amount): "trailingAmount(\(amount))"
         case .trailingPercent(let percent): "trailingPercent(\(percent))"
         case .trailingLimit(let trail, let offset): "trailingLimit(trail: \(trail), limitOffset: \(offset))"
+        case .midprice(let cap): "midprice(cap: \(cap.map(\.description) ?? "nil"))"
         }
     }
 }

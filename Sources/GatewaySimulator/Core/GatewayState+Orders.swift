@@ -152,6 +152,9 @@ extension GatewayState {
             guard order.auxPrice != nil || order.trailingPercent != nil else {
                 return "Trailing amount or percent is missing"
             }
+        case "MIDPRICE":
+            // IB's MIDPRICE: US stocks only (all the simulator has); lmtPrice is an optional price cap.
+            if let reason = notPositive(order.limitPrice) { return reason }
         default:
             return "Order type \(order.orderType) is not supported by the simulator"
         }
@@ -186,6 +189,7 @@ extension GatewayState {
         func price(_ v: Double?) -> Price { Price(approximately: v ?? 0) }
         switch order.orderType.uppercased() {
         case "LMT": return .limit(price(order.limitPrice))
+        case "MIDPRICE": return .midprice(cap: order.limitPrice.map { Price(approximately: $0) })
         case "STP": return .stop(price(order.auxPrice))
         case "STP LMT": return .stopLimit(stop: price(order.auxPrice), limit: price(order.limitPrice))
         case "TRAIL":

@@ -104,6 +104,10 @@ public struct ManualModification: Sendable, Hashable {
             if let trailPercent { type = .trailingPercent(trailPercent) }
         case .trailingLimit:
             try refuse(changesPricing, "a price")
+        case .midprice:
+            try refuse(stop != nil, "--stop")
+            try refuse(trailAmount != nil || trailPercent != nil, "--trail-amount/--trail-percent")
+            if let limit { type = .midprice(cap: limit) }
         }
         let newQuantity = self.quantity.flatMap { $0 == quantity ? nil : $0 }
         let newType = type.flatMap { $0 == current ? nil : $0 }

@@ -9,7 +9,7 @@ public struct ManualOrderArguments: Sendable, Hashable {
     public var symbol: String
     /// The quantity (shares).
     public var quantity: String
-    /// `MKT`, `LMT`, `STP`, `STP_LMT` (or `STP LMT`), `TRAIL`.
+    /// `MKT`, `LMT`, `STP`, `STP_LMT` (or `STP LMT`), `TRAIL`, `MIDPRICE` (`--limit`: its cap).
     public var type: String = "MKT"
     /// `--limit`.
     public var limit: String?
@@ -209,6 +209,11 @@ public struct ManualOrderTicket: Sendable, Hashable {
             guard let stop, let limit else { throw ManualOrderError("a STP_LMT order needs --stop PRICE and --limit PRICE") }
             try refuse(amount != nil || percent != nil, "--trail-amount/--trail-percent")
             return .stopLimit(stop: stop, limit: limit)
+        case "MIDPRICE":
+            // IB works it at the quote's midpoint; --limit is its price cap.
+            try refuse(stop != nil, "--stop")
+            try refuse(amount != nil || percent != nil, "--trail-amount/--trail-percent")
+            return .midprice(cap: limit)
         case "TRAIL":
             try refuse(limit != nil, "--limit")
             try refuse(stop != nil, "--stop")
@@ -219,7 +224,7 @@ public struct ManualOrderTicket: Sendable, Hashable {
             default: throw ManualOrderError("--trail-amount and --trail-percent are exclusive: give one")
             }
         default:
-            throw ManualOrderError("--type must be MKT, LMT, STP, STP_LMT or TRAIL, got '\(a.type)'")
+            throw ManualOrderError("--type must be MKT, LMT, STP, STP_LMT, TRAIL or MIDPRICE, got '\(a.type)'")
         }
     }
 

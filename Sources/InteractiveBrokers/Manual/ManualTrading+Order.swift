@@ -243,6 +243,7 @@ extension ManualTrading {
         case .trailingAmount(let a): "TRAIL \(a)"
         case .trailingPercent(let p): "TRAIL \(p)%"
         case .trailingLimit(let trail, let offset): "TRAIL LIMIT \(trail) \(offset)"
+        case .midprice(let cap): cap.map { "MIDPRICE cap \($0)" } ?? "MIDPRICE"
         }
     }
 }

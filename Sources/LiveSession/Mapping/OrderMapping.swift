@@ -171,6 +171,9 @@ public enum OrderMapping {
             wire.auxPrice = try positive(trail, "auxPrice")
             guard offset.units >= 0 else { throw .invalidPrice(field: "lmtPriceOffset", value: offset.description) }
             wire.limitPriceOffset = WireNumbers.double(offset)
+        case .midprice(let cap):
+            // The cap travels as lmtPrice; without one, lmtPrice stays unset.
+            if let cap { wire.limitPrice = try positive(cap, "lmtPrice") }
         }
     }
 
@@ -217,6 +220,9 @@ public enum OrderMapping {
         case "TRAIL LIMIT":
             let offset = try WireNumbers.price(wire.limitPriceOffset ?? .nan, field: "lmtPriceOffset", allowZero: true)
             return .trailingLimit(trail: try price(wire.auxPrice, "auxPrice"), limitOffset: offset)
+        case "MIDPRICE":
+            guard let cap = wire.limitPrice, cap.isFinite, cap > 0, cap < 1e12 else { return .midprice(cap: nil) }
+            return .midprice(cap: try price(cap, "lmtPrice"))
         default: throw .unsupportedOrderType(wire.orderType)
         }
     }

@@ -15,13 +15,14 @@ extension MatchingEngine {
         guard workingCount[instrument.index] > 0 else { return }
         let buyPath = PricePath(price: quote.ask)
         let sellPath = PricePath(price: quote.bid)
+        let midPath = PricePath(price: quote.mid)
         var used = Quantity.zero
         let context = MatchContext(time: quote.timestamp, volume: liquidity)
         var i = 0
         while i < working.count {
             if working[i].instrument == instrument {
-                match(at: i, path: working[i].side == .buy ? buyPath : sellPath, context: context, used: &used,
-                    into: &reports)
+                let path = working[i].mode.isMidpoint ? midPath : working[i].side == .buy ? buyPath : sellPath
+                match(at: i, path: path, context: context, used: &used, into: &reports)
             }
             i += 1
         }

@@ -193,9 +193,10 @@ public struct MatchingEngine: Sendable {
         guard workingCount[instrument.index] > 0 else { return }
         let buyPath = PricePath(price: quote.ask)
         let sellPath = PricePath(price: quote.bid)
+        let midPath = PricePath(price: quote.mid)
         var used = Quantity.zero
         for i in working.indices where working[i].instrument == instrument {
-            let path = working[i].side == .buy ? buyPath : sellPath
+            let path = working[i].mode.isMidpoint ? midPath : working[i].side == .buy ? buyPath : sellPath
             match(at: i, path: path, context: MatchContext(time: quote.timestamp, volume: nil), used: &used,
                 into: &reports)
         }

@@ -65,6 +65,8 @@ enum WaitMode: Hashable, Sendable {
     case stopLimit(stop: Int64, limit: Int64)
     /// `distance` in price units or `percent`; `limitOffset` set for TRAIL LIMIT; `extreme` = best price so far.
     case trailing(amount: Int64, percent: Double, limitOffset: Int64?, extreme: Int64?)
+    /// IB's MIDPRICE: fills at the quote's midpoint (a bar's trade prices stand for it), within `cap` when given.
+    case midpoint(cap: Int64?)
 
     /// Builds the mode for an order type and side, or `nil` when the type's prices are invalid.
     init?(type: OrderType, sign: Int64, reference: Price?) {
@@ -90,8 +92,14 @@ enum WaitMode: Hashable, Sendable {
         case let .trailingLimit(trail, offset):
             guard trail.units > 0, offset.units >= 0 else { return nil }
             self = .trailing(amount: trail.units, percent: 0, limitOffset: offset.units, extreme: ref)
+        case let .midprice(cap):
+            if let cap, cap.units <= 0 { return nil }
+            self = .midpoint(cap: cap.map { $0.units * sign })
         }
     }
+
+    /// `true` for a MIDPRICE order (filled at the quote's midpoint).
+    var isMidpoint: Bool { if case .midpoint = self { true } else { false } }
 
     /// The current stop level of a trailing mode, in signed units.
     static func trailingStop(extreme: Int64, amount: Int64, percent: Double) -> Int64 {
@@ -121,6 +129,11 @@ extension WaitMode {
         case let .limit(level):
             if p(0) <= level { return PathMatch(price: p(0), isAggressive: false) }
             for i in 1..<max(n, 1) where p(i) <= level { return PathMatch(price: level, isAggressive: false) }
+            return nil
+        case let .midpoint(cap):
+            // No spread is paid at the midpoint: never aggressive.
+            guard let cap, p(0) > cap else { return PathMatch(price: p(0), isAggressive: false) }
+            for i in 1..<max(n, 1) where p(i) <= cap { return PathMatch(price: cap, isAggressive: false) }
             return nil
         case let .stop(level):
             if p(0) >= level {

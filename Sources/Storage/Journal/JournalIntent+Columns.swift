@@ -23,6 +23,7 @@ struct IntentTypeColumns: Equatable {
         case .trailingAmount(let amount): stop = amount.units
         case .trailingPercent(let percent): trailPercent = percent
         case .trailingLimit(let trail, let offset): (stop, limitOffset) = (trail.units, offset.units)
+        case .midprice(let cap): limit = cap?.units
         }
     }
 
@@ -49,6 +50,7 @@ struct IntentTypeColumns: Equatable {
         case "TRAIL LIMIT":
             guard let stop, let limitOffset else { return nil }
             return .trailingLimit(trail: Price(units: stop), limitOffset: Price(units: limitOffset))
+        case "MIDPRICE": return .midprice(cap: limit.map { Price(units: $0) })
         default: return nil
         }
     }

@@ -26,8 +26,8 @@ struct OrderCommand: AsyncParsableCommand {
     @Argument(help: "The symbol (a US stock, SMART).") var symbol: String
     @Argument(help: "The quantity in shares.") var quantity: String
 
-    @Option(name: .long, help: "MKT, LMT, STP, STP_LMT or TRAIL.") var type: String = "MKT"
-    @Option(name: .long, help: "Limit price (LMT, STP_LMT).") var limit: String?
+    @Option(name: .long, help: "MKT, LMT, STP, STP_LMT, TRAIL or MIDPRICE.") var type: String = "MKT"
+    @Option(name: .long, help: "Limit price (LMT, STP_LMT); MIDPRICE's cap.") var limit: String?
     @Option(name: .long, help: "Stop price (STP, STP_LMT).") var stop: String?
     @Option(name: .customLong("trail-amount"), help: "Trailing amount (TRAIL).") var trailAmount: String?
     @Option(name: .customLong("trail-percent"), help: "Trailing percent (TRAIL).") var trailPercent: String?

@@ -47,7 +47,7 @@ public struct OrderSettings: Hashable, Sendable {
     public var resendMaxAge: Duration = .seconds(300)
     /// Our orders at the broker that no journal intent knows: `adopt` or `cancel`.
     public var unknownOrders = "adopt"
-    /// How entries are sent: `market`, `limit` or `adaptive`.
+    /// How entries are sent: `market`, `limit`, `adaptive` or `midprice`.
     public var entry = "market"
     /// A limit entry's distance from `limitFrom` (positive pays up).
     public var limitOffset = ExecutionStyle.PriceOffset.ticks(0)
@@ -77,6 +77,7 @@ public struct OrderSettings: Hashable, Sendable {
         switch entry {
         case "limit": style.entry = .limit(offset: limitOffset, from: ExecutionStyle.PriceReference(rawValue: limitFrom) ?? .last)
         case "adaptive": style.entry = .adaptive(AdaptivePriority(name: adaptivePriority) ?? .normal)
+        case "midprice": style.entry = .midprice
         default: style.entry = .market
         }
         style.timeout = timeout.map { TimeSpan(nanoseconds: $0.nanosecondsValue) }
@@ -106,9 +107,10 @@ public struct OrderSettings: Hashable, Sendable {
                 "unknownOrders", \.unknownOrders, .choice(["adopt", "cancel"]),
                 summary: "At start, orders of ours at the broker that the journal does not know are adopted or cancelled."),
             .value(
-                "entry", \.entry, .choice(["market", "limit", "adaptive"]),
+                "entry", \.entry, .choice(["market", "limit", "adaptive", "midprice"]),
                 summary: "How entries (orders that open or add to a position) are sent: market, limit (limitOffset from "
-                    + "limitFrom) or adaptive (IB's Adaptive algo). Exits stay market orders. Backtests and runs alike."),
+                    + "limitFrom), adaptive (IB's Adaptive algo) or midprice (IB's MIDPRICE, at the quote's midpoint). "
+                    + "Exits stay market orders. Backtests and runs alike."),
             .value(
                 "limitOffset", \.limitOffset, Self.offsetKind(allowNegative: true),
                 summary: "A limit entry's distance from limitFrom, in ticks or bps; positive pays up (a buy above, a "

@@ -48,6 +48,7 @@ public struct BacktestOutput {
             case .trailingAmount(let amount): stop = "trail \(amount)"
             case .trailingPercent(let percent): stop = "trail \(percent)%"
             case .trailingLimit(let trail, let offset): stop = "trail \(trail)"; limit = "offset \(offset)"
+            case .midprice(let cap): limit = cap.map { "cap \($0)" } ?? ""
             }
             let fields = [
                 "\(order.id.rawValue)", time(order.createdAt), symbol(order.instrument), order.side == .buy ? "BUY" : "SELL",

@@ -75,6 +75,7 @@ public struct JournalListing {
         case .stopLimit(let stop, let limit): "\(stop)/\(limit)"
         case .trailingPercent(let percent): "\(percent)%"
         case .trailingLimit(let trail, let offset): "\(trail)/\(offset)"
+        case .midprice(let cap): cap.map { "cap \($0)" } ?? ""
         }
     }
 

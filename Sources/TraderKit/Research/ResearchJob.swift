@@ -16,6 +16,8 @@ public struct ResearchJob {
     public var periodsPerYear: Int
     /// How reports name the data.
     public var dataDescription: String
+    /// How entries are worked (`orders.entry`, …), as in a backtest (`nil`: the strategy's own orders).
+    public var execution: ExecutionStyle?
     /// The strategy's name.
     public var strategyName: String
     /// The parameter space.
@@ -32,9 +34,11 @@ public struct ResearchJob {
         if let spec = choice.spec {
             var evaluator = BacktestEvaluator(spec: spec, config: backtest, periodsPerYear: periodsPerYear, configure: configure)
             evaluator.name = choice.name  // `sma-cross`, not the spec's Swift case name
+            evaluator.execution = execution
             return evaluator
         }
         let choice = self.choice
+        let execution = self.execution
         let identity = choice.shownParameters(path: "", record: ConfigRecord()).map { "\($0.path)=\($0.text)" }
             .joined(separator: "\n")
         return BacktestEvaluator(
@@ -46,8 +50,9 @@ public struct ResearchJob {
                 } catch {
                     throw .invalidParameter(parameters.description, reason: error.message)
                 }
-                guard let start else { return configured.runner.backtest(data, config, nil) }
-                return configured.runner.gated(data, config, start)
+                let runner = configured.runner.styled(execution)
+                guard let start else { return runner.backtest(data, config, nil) }
+                return runner.gated(data, config, start)
             },
             config: backtest, periodsPerYear: periodsPerYear)
     }
@@ -74,6 +79,7 @@ public struct ResearchJob {
         periodsPerYear = market.periodsPerYear
         dataDescription = resolved.description
         backtest = job.backtestConfig(spec: spec)
+        execution = configuration.orders.executionStyle
         let risk = configuration.risk
         configure = { spec, config in
             var adjusted = config

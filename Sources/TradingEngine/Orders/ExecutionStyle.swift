@@ -18,6 +18,9 @@ public struct ExecutionStyle: Hashable, Sendable, Codable {
         /// A market order worked by IB's Adaptive algo (a backtest fills it as a market order, with
         /// `backtest.adaptiveSlippage`).
         case adaptive(AdaptivePriority)
+        /// IB's MIDPRICE order, worked at the quote's midpoint (no cap). A backtest fills it as a market order at
+        /// the next bar's open, without the spread.
+        case midprice
     }
 
     /// The price a limit entry is set from.
@@ -154,6 +157,7 @@ public struct ExecutionStyle: Hashable, Sendable, Codable {
         case .market: parts.append("market entries")
         case .limit(let offset, let from): parts.append("limit entries \(offset) from \(from.rawValue)")
         case .adaptive(let priority): parts.append("adaptive entries (\(priority.rawValue.lowercased()))")
+        case .midprice: parts.append("midprice entries")
         }
         if let tif = timeInForce {
             parts.append(tif == .gtd ? "GTD \(goodFor.map(Self.text) ?? "?")" : tif.rawValue)

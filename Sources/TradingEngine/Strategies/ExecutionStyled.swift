@@ -110,6 +110,8 @@ public struct ExecutionStyled<Base: Strategy>: Strategy {
             var execution = styled.execution ?? OrderExecution()
             execution.algo = .adaptive(priority)
             styled.execution = execution
+        case .midprice:
+            styled.type = .midprice(cap: nil)
         }
         if let tif = style.timeInForce {
             styled.timeInForce = tif

@@ -54,7 +54,7 @@ public struct OrderRequest: Hashable, Sendable, Codable {
     /// `true` for stop-like orders that exist to cap a loss (stop, stop-limit, trailing).
     public var isStopLike: Bool {
         switch type {
-        case .market, .limit: false
+        case .market, .limit, .midprice: false
         case .stop, .stopLimit, .trailingAmount, .trailingPercent, .trailingLimit: true
         }
     }

@@ -28,6 +28,9 @@ public enum OrderType: Hashable, Sendable, Codable {
     /// `TRAIL LIMIT`: a trailing stop by `trail`; when it triggers, a limit at stop ∓ `limitOffset`
     /// (sell: stop − offset; buy: stop + offset).
     case trailingLimit(trail: Price, limitOffset: Price)
+    /// `MIDPRICE`: IB works the order at the midpoint of the quote (US stocks, SMART), never paying more (a buy) or
+    /// taking less (a sell) than `cap` when given.
+    case midprice(cap: Price?)
 
     /// IB's name of the type.
     public var ibName: String {
@@ -38,6 +41,7 @@ public enum OrderType: Hashable, Sendable, Codable {
         case .stopLimit: "STP LMT"
         case .trailingAmount, .trailingPercent: "TRAIL"
         case .trailingLimit: "TRAIL LIMIT"
+        case .midprice: "MIDPRICE"
         }
     }
 }
@@ -65,6 +69,7 @@ extension OrderType: CustomStringConvertible {
         case .trailingAmount(let amount): "TRAIL \(amount)"
         case .trailingPercent(let percent): "TRAIL \(percent)%"
         case .trailingLimit(let trail, let offset): "TRAIL LIMIT \(trail) offset \(offset)"
+        case .midprice(let cap): cap.map { "MIDPRICE cap \($0)" } ?? "MIDPRICE"
         }
     }
 }

@@ -8,6 +8,7 @@
 /// | stop-limit's limit | up: still fills once triggered | down: still fills once triggered |
 /// | trail amount | down, at least one tick: the trail stays as tight | same |
 /// | trail limit offset | up: still fills once triggered | same |
+/// | midprice cap | down, as a limit | up, as a limit |
 ///
 /// A percent trail has no price to round.
 extension Price {
@@ -42,6 +43,7 @@ extension OrderType {
         case .stopLimit(let stop, let limit): return .stopLimit(stop: favourable(stop), limit: permissive(limit))
         case .trailingAmount(let p): return .trailingAmount(trail(p))
         case .trailingLimit(let t, let offset): return .trailingLimit(trail: trail(t), limitOffset: offset.roundedUp(toTick: tick))
+        case .midprice(let cap): return .midprice(cap: cap.map(favourable))
         }
     }
 
@@ -51,6 +53,7 @@ extension OrderType {
         case .market, .trailingPercent: []
         case .limit(let p), .stop(let p), .trailingAmount(let p): p.isOnTick(tick) ? [] : [p]
         case .stopLimit(let a, let b), .trailingLimit(let a, let b): [a, b].filter { !$0.isOnTick(tick) }
+        case .midprice(let cap): cap.map { $0.isOnTick(tick) ? [] : [$0] } ?? []
         }
     }
 }
