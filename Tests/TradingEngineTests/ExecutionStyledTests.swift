@@ -210,3 +210,19 @@ struct ExecutionStyledRestartTests {
         }
     }
 }
+
+@Suite("execution styles: plain timeouts and brackets")
+struct ExecutionStyledBracketTimeoutTests {
+    @Test("orders.timeout alone leaves a bracket's entry without a timeout, as before")
+    func bracketKeepsItsSettings() throws {
+        let bracket = BracketOrder(entry: .market(E.a, .buy, Quantity(10)), stopLoss: Price(95), takeProfit: nil)
+        var engine = ExecutionStyledTests.engine(.timeout(.seconds(30)), [[.submitBracket(bracket)]])
+        let commands = engine.handle(.bar(E.a, E.bar(0, "100")))
+        guard case .submitBracket(let parent, _)? = commands.first else {
+            Issue.record("expected a bracket, got \(commands)")
+            return
+        }
+        #expect(parent.expiresAt == nil)
+        #expect(engine.handle(.bar(E.a, E.bar(5, "100"))).isEmpty, "no cancel at the timeout")
+    }
+}

@@ -76,7 +76,7 @@ public struct ExecutionStyled<Base: Strategy>: Strategy {
             switch actions[k] {
             case .submit(var request):
                 if request.type == .market, isEntry(request, context) {
-                    actions[k] = .submit(styled(request, bracket: nil, context))
+                    actions[k] = .submit(styled(request, context))
                     if let schedule = track(request: &actions[k], context) { actions.append(schedule) }
                 } else if request.timeout == nil, let timeout = style.timeout {
                     request.timeout = timeout
@@ -84,7 +84,7 @@ public struct ExecutionStyled<Base: Strategy>: Strategy {
                 }
             case .submitBracket(var bracket):
                 guard bracket.entry.type == .market, isEntry(bracket.entry, context) else { continue }
-                bracket.entry = styled(bracket.entry, bracket: bracket, context)
+                bracket.entry = styled(bracket.entry, context)
                 actions[k] = .submitBracket(bracket)
                 if let schedule = track(request: &actions[k], context) { actions.append(schedule) }
             default:
@@ -94,7 +94,7 @@ public struct ExecutionStyled<Base: Strategy>: Strategy {
     }
 
     /// An entry as the style sends it (its id not yet given).
-    func styled(_ request: OrderRequest, bracket: BracketOrder?, _ context: some StrategyContext) -> OrderRequest {
+    func styled(_ request: OrderRequest, _ context: some StrategyContext) -> OrderRequest {
         var styled = request
         switch style.entry {
         case .market:
@@ -136,9 +136,11 @@ public struct ExecutionStyled<Base: Strategy>: Strategy {
         default: return nil
         }
         guard let timeout = request.timeout ?? style.timeout else { return nil }
-        // Cancelling at the timeout is the engine's own order timeout: no id or timer of the wrapper's needed.
+        // Cancelling at the timeout is the engine's own order timeout: no id or timer of the wrapper's needed. A
+        // bracket keeps its own settings: the engine would cancel a partly filled parent, and with it the protective
+        // orders of what has filled.
         guard style.onTimeout != .cancel || style.entry != .market else {
-            guard request.timeout == nil else { return nil }
+            guard request.timeout == nil, bracket == nil else { return nil }
             var timed = request
             timed.timeout = timeout
             if var b = bracket {
