@@ -3,8 +3,8 @@ import TradingModel
 
 // The margin rule's figures against IB's (issue 26): with `risk.initialMarginPercent` set, every position check also
 // asks TWS for the account's margin figures (reqAccountSummary) and logs them beside the engine's. A requirement of
-// IB's above the engine's by more than `marginTolerance` is a warning, journaled: the bot's reduce-only mode would
-// come after IB's margin call (other positions in the account, house margin, or rates below IB's).
+// IB's above the engine's by more than `MarginCheck.tolerance` is a warning, journaled: the bot's reduce-only mode
+// would come after IB's margin call (other positions in the account, house margin, or rates below IB's).
 public enum MarginCheck {
     /// The reqAccountSummary tags asked for.
     public static let tags = ["NetLiquidation", "EquityWithLoanValue", "InitMarginReq", "MaintMarginReq"]
