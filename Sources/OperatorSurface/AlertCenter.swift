@@ -22,11 +22,12 @@ public final class AlertCenter: Service, Sendable {
     private let inbox: AsyncStream<OperatorAlert>
     private let sink: AsyncStream<OperatorAlert>.Continuation
     private let sent = Mutex<[String: Int]>([:])
+    let routes: AlertRoutes
 
     /// Creates a center.
     public init(
         channels: [AlertChannel], bot: String, minimum: OperatorAlert.Severity, cooldown: TimeSpan, logger: Logger,
-        perMinute: Int = 20, retryDelays: [Duration] = [.seconds(1), .seconds(2), .seconds(4)],
+        routes: AlertRoutes = AlertRoutes(), perMinute: Int = 20, retryDelays: [Duration] = [.seconds(1), .seconds(2), .seconds(4)],
         clock: @escaping @Sendable () -> Timestamp = { Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9)) }
     ) {
         self.channels = channels
@@ -35,7 +36,8 @@ public final class AlertCenter: Service, Sendable {
         self.perMinute = perMinute
         self.retryDelays = retryDelays
         self.clock = clock
-        coalescer = Mutex(AlertCoalescer(minimum: minimum, cooldown: cooldown))
+        self.routes = routes
+        coalescer = Mutex(AlertCoalescer(minimum: minimum, cooldown: cooldown, alwaysSent: routes.namedKinds))
         // In a flood the first alerts are the ones that say what happened: the newest are dropped beyond 1,000.
         (inbox, sink) = AsyncStream.makeStream(of: OperatorAlert.self, bufferingPolicy: .bufferingOldest(1_000))
     }
@@ -57,13 +59,13 @@ public final class AlertCenter: Service, Sendable {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(5))
                 let due = self.coalescer.withLock { $0.flush(at: self.clock()) }
-                for alert in due { for queue in queues { queue.continuation.yield(alert) } }
+                for alert in due { self.route(alert, to: queues) }
             }
         }
         await withGracefulShutdownHandler {
             for await alert in inbox {
                 let out = coalescer.withLock { $0.admit(alert, at: clock()) }
-                for alert in out { for queue in queues { queue.continuation.yield(alert) } }
+                for alert in out { route(alert, to: queues) }
             }
         } onGracefulShutdown: {
             self.sink.finish()
@@ -77,6 +79,17 @@ public final class AlertCenter: Service, Sendable {
         }
         for drain in drains { await drain.value }
         deadline.cancel()
+    }
+
+    /// Queues `alert` for the channels its route names (every channel without routes).
+    private func route(
+        _ alert: OperatorAlert,
+        to queues: [(stream: AsyncStream<OperatorAlert>, continuation: AsyncStream<OperatorAlert>.Continuation)]
+    ) {
+        let names = routes.channels(for: alert)
+        for (channel, queue) in zip(channels, queues) where names?.contains(channel.name) ?? true {
+            queue.continuation.yield(alert)
+        }
     }
 
     private func drain(_ queue: AsyncStream<OperatorAlert>, to channel: AlertChannel) async {

@@ -4,10 +4,13 @@ import TradingModel
 /// Which alerts go out, pure: a storm of one kind (an 1100 flood, a connection flapping) is one alert, then at most
 /// one per `cooldown` carrying the count held back and the last one's text; a resolving alert (restored, agree
 /// again) goes out when the operator was told of an open alert of its kind, and is counted like the rest when that
-/// alert itself was held back. Below `minimum` nothing goes out, resolutions of sent alerts excepted.
+/// alert itself was held back. Below `minimum` nothing goes out, resolutions of sent alerts and the kinds named in
+/// `alwaysSent` excepted.
 public struct AlertCoalescer: Sendable {
     public let minimum: OperatorAlert.Severity
     public let cooldown: TimeSpan
+    /// Kinds sent whatever their severity (named in `alerts.routes`).
+    public let alwaysSent: Set<String>
     private var kinds: [String: KindState] = [:]
 
     private struct KindState: Sendable {
@@ -18,9 +21,10 @@ public struct AlertCoalescer: Sendable {
     }
 
     /// Creates a coalescer.
-    public init(minimum: OperatorAlert.Severity, cooldown: TimeSpan) {
+    public init(minimum: OperatorAlert.Severity, cooldown: TimeSpan, alwaysSent: Set<String> = []) {
         self.minimum = minimum
         self.cooldown = cooldown
+        self.alwaysSent = alwaysSent
     }
 
     /// What to send for `alert`, arriving at `now`.
@@ -42,7 +46,7 @@ public struct AlertCoalescer: Sendable {
             state.lastHeld = nil
             return [out]
         }
-        guard alert.severity >= minimum else { return [] }
+        guard alert.severity >= minimum || alwaysSent.contains(alert.kind) else { return [] }
         if let last = state.lastSent, now - last < cooldown {
             state.held += 1
             state.lastHeld = alert

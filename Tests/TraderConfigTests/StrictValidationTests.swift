@@ -88,6 +88,9 @@ import TraderConfig
         ("orders: {goodFor: 1h}", "orders.goodFor", "applies only with orders.entryTimeInForce: gtd"),
         ("orders: {entry: limit, entryTimeInForce: ioc, timeout: 30s, onTimeout: market}", "orders.onTimeout", "IOC"),
         ("backtest: {adaptiveSlippage: fast}", "backtest.adaptiveSlippage", "bps:N"),
+        ("alerts: {routes: {fil: [webhook]}}", "alerts.routes.fil", "did you mean 'fill'?"),
+        ("alerts: {routes: {fill: [pager]}}", "alerts.routes.fill", "is not a channel; use webhook, telegram, sms, email"),
+        ("alerts: {routes: [webhook]}", "alerts.routes", "a mapping of alert kinds"),
     ])
     func valuesOutOfRange(yaml: String, key: String, allowed: String) throws {
         let error = try #require(loadError(yaml), "\(yaml) loaded")

@@ -7,7 +7,8 @@ import TradingModel
 /// - the socket to TWS / IB Gateway closing while running is a warning, a reconnect resolves it;
 /// - IB's connectivity back (1101 / 1102 after the grace period), positions agreeing again and a stuck loop that
 ///   recovered resolve their kind;
-/// - the operator's kill switch and flatten, and the end of the run.
+/// - the operator's kill switch and flatten, and the end of the run;
+/// - every fill (kind `fill`, info: sent only when `alerts.routes` names it).
 extension OperatorAlert {
     public static func alerts(
         of input: SessionInput, actions: [SessionAction], phaseBefore: SessionPhase, phaseAfter: SessionPhase,
@@ -26,6 +27,9 @@ extension OperatorAlert {
             switch action {
             case .log(_, let text) where text.hasPrefix("ALERT: "):
                 alerts.append(OperatorAlert(kind: kind(of: text), severity: .critical, text: String(text.dropFirst(7)), time: stamp))
+            case .log(_, let text) where text.hasPrefix("fill: "):
+                // Sent only when `alerts.routes` names the kind (info, below the default minimum).
+                alerts.append(OperatorAlert(kind: "fill", severity: .info, text: String(text.dropFirst(6)), time: stamp))
             case .milestone(.runner(.reconnected)):
                 alerts.append(OperatorAlert(kind: "connection", severity: .info, text: "reconnected to TWS / IB Gateway", time: stamp, resolves: true))
             case .milestone(.connectivity(.resumed)):

@@ -13,8 +13,9 @@ public struct OperatorAlert: Sendable, Equatable, Codable {
         public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
     }
 
-    /// What kind of event (the coalescing key): `connectivity`, `farm`, `positions`, `journal`, `loop`,
-    /// `execution`, `control`, `stopped`, `alert` (any other ALERT line).
+    /// What kind of event (the coalescing key and the routing key): `connectivity`, `farm`, `positions`, `journal`,
+    /// `loop`, `execution`, `margin`, `halt`, `control`, `stopped`, `fill`, `alert` (any other ALERT line); all in
+    /// `AlertRoutes.kinds`.
     public var kind: String
     public var severity: Severity
     /// One line a person reads.

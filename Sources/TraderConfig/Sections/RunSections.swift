@@ -1,3 +1,4 @@
+import LiveSession
 import TradingEngine
 import TradingModel
 
@@ -356,6 +357,8 @@ public struct AlertSettings: Hashable, Sendable {
     public var cooldown: Duration = .seconds(300)
     /// The bot's name in messages (`nil`: `ibtrader` and the account).
     public var name: String?
+    /// Channels by alert kind, severity or `default` (empty: every alert to every channel).
+    public var routes: [String: [String]] = [:]
 
     /// Creates the defaults.
     public init() {}
@@ -416,6 +419,50 @@ public struct AlertSettings: Hashable, Sendable {
                 "cooldown", \.cooldown, .duration(.seconds(0) ... .seconds(86_400)),
                 summary: "Alerts of one kind within this of the last one sent are held back and counted in the next."),
             .value("name", \.name, ConfigKind.text.optional, summary: "The bot's name in messages (none: ibtrader and the account)."),
+            .value(
+                "routes", \.routes, routesKind,
+                summary: "Which channels get which alerts: {fill: [telegram], critical: [sms, email], default: [webhook]}. "
+                    + "An alert takes its kind's route, else its severity's, else default's, else every channel; a "
+                    + "kind named here is sent whatever its severity (fill is sent only so)."),
         ])
+    }
+
+    /// `{KIND|SEVERITY|default: [CHANNEL, …]}`.
+    static var routesKind: ConfigKind<[String: [String]]> {
+        let keys = AlertRoutes.kinds + OperatorAlert.Severity.allCases.map(\.rawValue) + ["default"]
+        let allowed = "a mapping of alert kinds, severities or default to lists of channels (\(AlertRoutes.channels.joined(separator: ", ")))"
+        return ConfigKind(
+            allowed: allowed,
+            read: { (node, key) throws(ConfigError) in
+                if node.isNull { return [:] }
+                guard let entries = node.entries else {
+                    throw ConfigError("expected \(allowed), got \(node.shapeDescription)", key: key, at: node.origin)
+                }
+                var routes: [String: [String]] = [:]
+                for entry in entries {
+                    let entryKey = key + "." + entry.key
+                    guard keys.contains(entry.key) else {
+                        throw ConfigError(
+                            "'\(entry.key)' is not an alert kind, a severity or default; use one of \(keys.joined(separator: ", "))"
+                                + KeySuggestion.phrase(for: entry.key, in: keys),
+                            key: entryKey, at: entry.value.origin)
+                    }
+                    let channels = try ConfigKind<[String]>.list(
+                        of: .text, allowed: "a list of channels", distinct: true
+                    ).read(entry.value, entryKey)
+                    for channel in channels where !AlertRoutes.channels.contains(channel) {
+                        throw ConfigError(
+                            "'\(channel)' is not a channel; use \(AlertRoutes.channels.joined(separator: ", "))"
+                                + KeySuggestion.phrase(for: channel, in: AlertRoutes.channels),
+                            key: entryKey, at: entry.value.origin)
+                    }
+                    routes[entry.key] = channels
+                }
+                return routes
+            },
+            format: { routes in
+                "{" + routes.keys.sorted().map { "\($0): [\(routes[$0]?.joined(separator: ", ") ?? "")]" }
+                    .joined(separator: ", ") + "}"
+            })
     }
 }

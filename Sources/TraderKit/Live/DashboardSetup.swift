@@ -64,10 +64,19 @@ public enum AlertSetup {
                         username: settings.smtpUser, password: settings.smtpPassword, from: from, to: settings.emailTo)))
         }
         guard !channels.isEmpty else { return nil }
+        let configured = channels.map(\.name)
+        for (key, names) in settings.routes.sorted(by: { $0.key < $1.key }) {
+            for name in names where !configured.contains(name) {
+                throw ConfigError(
+                    "routes alerts to \(name), which is not set up (configured: \(configured.joined(separator: ", ")))",
+                    key: "alerts.routes.\(key)", at: loaded.record.origins["alerts.routes"])
+            }
+        }
         let bot = settings.name ?? "ibtrader \(loaded.settings.connection.account ?? loaded.settings.strategy.name)"
         let minimum = OperatorAlert.Severity(rawValue: settings.minimumSeverity) ?? .warning
         return AlertCenter(
-            channels: channels, bot: bot, minimum: minimum, cooldown: TimeSpan(settings.cooldown), logger: logger)
+            channels: channels, bot: bot, minimum: minimum, cooldown: TimeSpan(settings.cooldown), logger: logger,
+            routes: AlertRoutes(settings.routes))
     }
 }
 
