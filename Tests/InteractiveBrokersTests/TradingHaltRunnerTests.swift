@@ -208,7 +208,22 @@ struct TradingHaltRunnerTests {
         #expect(previews.count >= 2)
         if limit > 1 {
             #expect(Set(placed.map(\.symbol)) == ["SYN000", "SYN001"], "\(log)")
-            #expect(previews.count >= placed.count, "every entry was previewed")
+            // BuyHoldTen alternates per symbol: buy (an entry, previewed), sell (an exit, not previewed), buy, …
+            // Each entry follows a preview of its own symbol.
+            var previewed: [String: Int] = [:]
+            var sent: [String: Int] = [:]
+            var entries: [String: Int] = [:]
+            for record in log where !record.isModification {
+                if record.whatIf {
+                    previewed[record.symbol, default: 0] += 1
+                    continue
+                }
+                defer { sent[record.symbol, default: 0] += 1 }
+                guard sent[record.symbol, default: 0] % 2 == 0 else { continue }
+                entries[record.symbol, default: 0] += 1
+                #expect(previewed[record.symbol, default: 0] >= entries[record.symbol, default: 0], "entry \(record.orderRef) previewed first")
+            }
+            #expect(entries.values.reduce(0, +) >= 2)
         } else {
             #expect(placed.isEmpty, "no entry fits a margin of 0.001 % of equity: \(log)")
         }

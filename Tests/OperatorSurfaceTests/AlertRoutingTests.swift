@@ -18,7 +18,7 @@ struct AlertRoutingTests {
         #expect(routes.channels(for: Self.alert("margin", .critical)) == ["sms", "email"])
         #expect(routes.channels(for: Self.alert("connection", .warning)) == ["webhook"])
         #expect(AlertRoutes().channels(for: Self.alert("connection", .warning)) == nil, "no routes: every channel")
-        #expect(routes.namedKinds == ["fill"])
+        #expect(routes.namedKinds == ["fill", "daily"])
     }
 
     @Test func aRoutedKindIsSentWhateverItsSeverity() {

@@ -91,6 +91,7 @@ import TraderConfig
         ("alerts: {routes: {fil: [webhook]}}", "alerts.routes.fil", "did you mean 'fill'?"),
         ("alerts: {routes: {fill: [pager]}}", "alerts.routes.fill", "is not a channel; use webhook, telegram, sms, email"),
         ("alerts: {routes: [webhook]}", "alerts.routes", "a mapping of alert kinds"),
+        ("alerts: {dailyReportAt: 25:00}", "alerts.dailyReportAt", "a time of day HH:MM"),
     ])
     func valuesOutOfRange(yaml: String, key: String, allowed: String) throws {
         let error = try #require(loadError(yaml), "\(yaml) loaded")

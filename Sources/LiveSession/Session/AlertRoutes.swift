@@ -9,7 +9,7 @@ public struct AlertRoutes: Sendable, Equatable {
     /// The kinds every alert can have, for the config's check.
     public static let kinds = [
         "connection", "connectivity", "farm", "positions", "journal", "loop", "backfill", "quotes", "margin",
-        "execution", "crash", "halt", "control", "stopped", "fill", "alert",
+        "execution", "crash", "halt", "control", "stopped", "fill", "daily", "alert",
     ]
     /// The channels there can be.
     public static let channels = ["webhook", "telegram", "sms", "email"]
@@ -23,6 +23,7 @@ public struct AlertRoutes: Sendable, Equatable {
         return route.map(Set.init)
     }
 
-    /// The kinds routed by name: sent whatever their severity.
-    public var namedKinds: Set<String> { Set(routes.keys.filter { Self.kinds.contains($0) }) }
+    /// The kinds sent whatever their severity: those routed by name, and the daily report (asked for by
+    /// `alerts.dailyReportAt`).
+    public var namedKinds: Set<String> { Set(routes.keys.filter { Self.kinds.contains($0) }).union(["daily"]) }
 }

@@ -359,6 +359,16 @@ public struct AlertSettings: Hashable, Sendable {
     public var name: String?
     /// Channels by alert kind, severity or `default` (empty: every alert to every channel).
     public var routes: [String: [String]] = [:]
+    /// When the daily report is made, `HH:MM` UTC (`nil`: never).
+    public var dailyReportAt: String? = "21:15"
+
+    /// `dailyReportAt` in seconds after midnight UTC.
+    public var dailyReportSecond: Int? {
+        guard let text = dailyReportAt else { return nil }
+        let parts = text.split(separator: ":").compactMap { Int($0) }
+        guard parts.count == 2 else { return nil }
+        return parts[0] * 3600 + parts[1] * 60
+    }
 
     /// Creates the defaults.
     public init() {}
@@ -424,7 +434,20 @@ public struct AlertSettings: Hashable, Sendable {
                 summary: "Which channels get which alerts: {fill: [telegram], critical: [sms, email], default: [webhook]}. "
                     + "An alert takes its kind's route, else its severity's, else default's, else every channel; a "
                     + "kind named here is sent whatever its severity (fill is sent only so)."),
+            .value(
+                "dailyReportAt", \.dailyReportAt, ConfigKind.text.optional.checked(Self.timeOfDay),
+                summary: "run: when the day's report is made from the journal, HH:MM UTC (after the US close by "
+                    + "default): written beside the journal as daily-DATE.html and sent as a daily alert (none: never)."),
         ])
+    }
+
+    static func timeOfDay(_ value: String?) -> String? {
+        guard let value else { return nil }
+        let parts = value.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 2, let h = parts[0], let m = parts[1], (0...23).contains(h), (0...59).contains(m) else {
+            return "must be a time of day HH:MM (UTC), e.g. 21:15, got '\(value)'"
+        }
+        return nil
     }
 
     /// `{KIND|SEVERITY|default: [CHANNEL, …]}`.

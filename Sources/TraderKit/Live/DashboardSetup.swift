@@ -11,12 +11,15 @@ public struct OperatorSetup: Sendable {
     public var dashboard: DashboardSettings?
     /// The alerts' channels and rules (`nil`: no channel configured).
     public var alerts: AlertCenter?
+    /// When the daily report is made (`alerts.dailyReportAt`, seconds after midnight UTC; `nil`: never).
+    public var dailyReportSecond: Int?
 
     /// Reads both from a loaded config.
     /// - Throws: `ConfigError` naming the key (a token file that cannot be used, a URL that does not parse).
     public init(_ loaded: LoadedConfiguration, journal: String?, logger: Logger) throws(ConfigError) {
         dashboard = try DashboardSetup.settings(loaded, journal: journal)
         alerts = try AlertSetup.center(loaded, logger: logger)
+        dailyReportSecond = loaded.settings.alerts.dailyReportSecond
     }
 }
 

@@ -37,6 +37,12 @@ public enum LiveRunService {
             let server = DashboardServer(settings: dashboard, link: link, log: tail)
             services.append(.init(service: DashboardService(server: server, logger: logger), successTerminationBehavior: .ignore))
         }
+        if let second = surface?.dailyReportSecond, let journal = configuration.journal?.path {
+            var post: (@Sendable (OperatorAlert) -> Void)?
+            if let center = surface?.alerts { post = { center.post($0) } }
+            let report = DailyReportService(journalPath: journal, secondOfDay: second, post: post, logger: logger)
+            services.append(.init(service: report, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore))
+        }
         // A built-in strategy (the performance allocator over one included) runs as it always has
         // (`LiveRunner.run(spec:)`); a user's through its runner.
         var service = strategy.spec.map { LiveRunnerService(spec: $0, configuration: configuration, logger: logger) }
