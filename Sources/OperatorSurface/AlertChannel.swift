@@ -52,7 +52,8 @@ public struct AlertChannel: Sendable {
         return request
     }
 
-    /// A JSON webhook: `json` (every field: bot, kind, severity, text, time, resolves), `slack` (`{"text"}`) or
+    /// A JSON webhook: `json` (every field: bot, kind, severity, text, time, resolves, and html when the alert has a
+    /// document, i.e. the daily report), `slack` (`{"text"}`) or
     /// `discord` (`{"content"}`).
     public static func webhook(_ url: URL, format: String) -> AlertChannel {
         AlertChannel(name: "webhook") { alert, bot in
@@ -60,10 +61,12 @@ public struct AlertChannel: Sendable {
             case "slack": return [try json(url, ["text": line(alert, bot: bot)])]
             case "discord": return [try json(url, ["content": line(alert, bot: bot)])]
             default:
-                return [try json(url, [
+                var body: [String: any Sendable] = [
                     "bot": bot, "kind": alert.kind, "severity": alert.severity.rawValue, "text": alert.text,
                     "time": alert.time, "resolves": alert.resolves,
-                ])]
+                ]
+                if let html = alert.html { body["html"] = html }
+                return [try json(url, body)]
             }
         }
     }

@@ -44,9 +44,9 @@ public struct SMTPError: Error, CustomStringConvertible, Equatable {
 /// A small SMTP client (RFC 5321) on SwiftNIO: EHLO, STARTTLS or implicit TLS (NIOSSL, the host's name checked),
 /// AUTH PLAIN, one message to every recipient, QUIT. Enough for alerts through a provider's relay.
 public enum SMTPClient {
-    /// Sends one plain-text message.
+    /// Sends one message: plain text, or with `html` text and HTML as alternatives (a mail reader shows the HTML).
     /// - Throws: `SMTPError` naming the step and the server's reply; connection and TLS errors as they come.
-    public static func send(subject: String, body: String, settings: SMTPSettings) async throws {
+    public static func send(subject: String, body: String, html: String? = nil, settings: SMTPSettings) async throws {
         let group = MultiThreadedEventLoopGroup.singleton
         let tls = try tlsContext(settings)
         let channel = try await ClientBootstrap(group: group)
@@ -84,15 +84,19 @@ public enum SMTPClient {
                 _ = try await session.command("MAIL FROM:<\(settings.from)>", 250, "MAIL FROM")
                 for recipient in settings.to { _ = try await session.command("RCPT TO:<\(recipient)>", 250, "RCPT TO \(recipient)") }
                 _ = try await session.command("DATA", 354, "DATA")
-                try await session.write(message(subject: subject, body: body, settings: settings) + "\r\n.\r\n")
+                try await session.write(message(subject: subject, body: body, html: html, settings: settings) + "\r\n.\r\n")
                 try await session.expect(250, "the message")
                 try? await session.write("QUIT\r\n")
             }
         }
     }
 
-    /// The message: headers, a blank line, the body with its lines dot-stuffed and ending in CRLF.
-    static func message(subject: String, body: String, settings: SMTPSettings, date: Date = Date()) -> String {
+    /// The message: headers, a blank line, the body with its lines dot-stuffed and ending in CRLF. With `html`, a
+    /// multipart/alternative of the text and the HTML; the HTML part is base64 in 76-character lines, so no line of
+    /// a report (an SVG path is one long line) breaks SMTP's 998-character limit and none needs dot-stuffing.
+    static func message(
+        subject: String, body: String, html: String? = nil, settings: SMTPSettings, date: Date = Date()
+    ) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -100,11 +104,21 @@ public enum SMTPClient {
         let clean = { (text: String) in text.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ") }
         let lines = body.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.hasPrefix(".") ? "." + $0 : String($0) }
-        return [
+        let text = lines.joined(separator: "\r\n")
+        let headers = [
             "From: \(clean(settings.from))", "To: \(settings.to.map(clean).joined(separator: ", "))",
             "Subject: \(clean(subject))", "Date: \(formatter.string(from: date))", "MIME-Version: 1.0",
-            "Content-Type: text/plain; charset=utf-8", "Content-Transfer-Encoding: 8bit", "",
-        ].joined(separator: "\r\n") + "\r\n" + lines.joined(separator: "\r\n")
+        ]
+        let plain = ["Content-Type: text/plain; charset=utf-8", "Content-Transfer-Encoding: 8bit"]
+        guard let html else { return (headers + plain + [""]).joined(separator: "\r\n") + "\r\n" + text }
+        let boundary = "ibtrader-\(UUID().uuidString)"
+        let base64 = Array(Data(html.utf8).base64EncodedString().utf8)
+        let encoded = stride(from: 0, to: base64.count, by: 76)
+            .map { String(decoding: base64[$0..<min($0 + 76, base64.count)], as: UTF8.self) }.joined(separator: "\r\n")
+        return (headers + ["Content-Type: multipart/alternative; boundary=\"\(boundary)\"", ""]
+            + ["--\(boundary)"] + plain + ["", text]
+            + ["--\(boundary)", "Content-Type: text/html; charset=utf-8", "Content-Transfer-Encoding: base64", "", encoded]
+            + ["--\(boundary)--"]).joined(separator: "\r\n")
     }
 
     static func tlsContext(_ settings: SMTPSettings) throws -> NIOSSLContext {
@@ -179,12 +193,15 @@ public enum SMTPClient {
 }
 
 extension AlertChannel {
-    /// E-mail through an SMTP relay: the alert's line as the subject and the body.
+    /// E-mail through an SMTP relay: the alert's line as the subject and the body; an alert's HTML document (the
+    /// daily report) as the message's HTML part.
     public static func email(_ settings: SMTPSettings) -> AlertChannel {
         AlertChannel(name: "email") { alert, bot in
             let line = line(alert, bot: bot)
             let body = "\(line)\n\nkind: \(alert.kind)\nseverity: \(alert.severity.rawValue)\ntime: \(alert.time)\n"
-            return [{ try await SMTPClient.send(subject: String(line.prefix(200)), body: body, settings: settings) }]
+            return [{
+                try await SMTPClient.send(subject: String(line.prefix(200)), body: body, html: alert.html, settings: settings)
+            }]
         }
     }
 }

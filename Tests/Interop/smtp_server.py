@@ -2,9 +2,10 @@
 
 Usage: smtp_server.py MAILBOX [--starttls CERT KEY] [--auth USER:PASSWORD]
 Listens on a free loopback port, prints it on the first line, and appends every message it receives to MAILBOX as
-one JSON line (from, to, content, whether the session was TLS, the authenticated user). Runs until killed.
+one JSON line (from, to, content, its MIME parts as Python's email package decodes them, whether the session was
+TLS, the authenticated user). Runs until killed.
 """
-import asyncio, json, socket, ssl, sys
+import asyncio, email, email.policy, json, socket, ssl, sys
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
@@ -27,10 +28,13 @@ def main():
 
     class Handler:
         async def handle_DATA(self, server, session, envelope):
+            parsed = email.message_from_bytes(envelope.original_content or envelope.content, policy=email.policy.default)
+            parts = [{"type": part.get_content_type(), "text": part.get_content()}
+                     for part in parsed.walk() if not part.is_multipart()]
             with open(mailbox, "a") as f:
                 f.write(json.dumps({
                     "from": envelope.mail_from, "to": envelope.rcpt_tos,
-                    "content": envelope.content.decode("utf-8", "replace"),
+                    "content": envelope.content.decode("utf-8", "replace"), "parts": parts,
                     "tls": session.ssl is not None, "user": getattr(session, "login_data", None) and "ok",
                 }) + "\n")
             return "250 OK"

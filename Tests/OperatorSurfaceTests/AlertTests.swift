@@ -108,6 +108,27 @@ struct AlertTests {
         }
     }
 
+    /// The daily report's document rides in the JSON webhook's `html` field; Slack's format keeps to the line.
+    @Test func theJSONWebhookCarriesTheDailyReportsDocument() async throws {
+        try await Self.withReceiver { port, receiver in
+            let base = URL(string: "http://127.0.0.1:\(port)")!
+            var logger = Logger(label: "alerts")
+            logger.logLevel = .critical
+            let center = AlertCenter(
+                channels: [.webhook(base.appendingPathComponent("hook"), format: "json"), .webhook(base.appendingPathComponent("slack"), format: "slack")],
+                bot: "ibtrader DU1", minimum: .critical, cooldown: .seconds(300), logger: logger)
+            let run = Task { try await center.run() }
+            let html = "<!doctype html><html><body>net 12.50</body></html>"
+            center.post(OperatorAlert(kind: "daily", severity: .info, text: "daily report 2026-11-24", time: "t", html: html))
+            center.finish()
+            try await run.value
+            let json = try #require(receiver.all.first { $0.path == "/hook" })
+            let fields = try #require(try JSONSerialization.jsonObject(with: Data(json.body.utf8)) as? [String: Any])
+            #expect(fields["kind"] as? String == "daily" && fields["html"] as? String == html)
+            #expect(receiver.all.first { $0.path == "/slack" }?.body == #"{"text":"[ibtrader DU1] info: daily report 2026-11-24"}"#)
+        }
+    }
+
     @Test func eachChannelReachesALocalReceiverAndADeadOneBlocksNothing() async throws {
         try await Self.withReceiver { port, receiver in
             let base = URL(string: "http://127.0.0.1:\(port)")!

@@ -114,4 +114,32 @@ struct EmailAlertTests {
         #expect(alert.contains("Subject: [ibtrader DU1] ALERT: the journal failed a write (disk full)"))
         #expect(alert.contains("kind: journal"))
     }
+
+    /// The daily report goes as an HTML e-mail: text and HTML alternatives, the HTML exactly as written (Python's
+    /// email package decodes it), however long its lines and whatever they start with.
+    @Test func anAlertWithADocumentIsSentAsHTMLMail() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try Self.run([], in: folder)
+        defer { server.process.terminate() }
+        let html = "<!doctype html>\n<html><body><h1>Daily report 2026-11-24 — €12.50</h1>\n.a line with a dot\n<svg><path d=\""
+            + String(repeating: "L10 20 ", count: 600) + "\"/></svg>\n</body></html>\n"
+        var logger = Logger(label: "alerts")
+        logger.logLevel = .critical
+        let center = AlertCenter(
+            channels: [.email(SMTPSettings(host: "127.0.0.1", port: server.port, security: .none, from: "bot@example.com", to: ["ops@example.com"]))],
+            bot: "ibtrader DU1", minimum: .warning, cooldown: .seconds(300), logger: logger)
+        let running = Task { try await center.run() }
+        center.post(OperatorAlert(kind: "daily", severity: .info, text: "daily report 2026-11-24: net 12.50", time: "2026-11-24T21:15:00Z", html: html))
+        center.finish()
+        try await running.value
+        let message = try #require(server.messages.first)
+        let parts = try #require(message["parts"] as? [[String: Any]])
+        #expect(parts.map { $0["type"] as? String } == ["text/plain", "text/html"])
+        #expect((parts.first?["text"] as? String)?.contains("[ibtrader DU1] info: daily report 2026-11-24: net 12.50") == true)
+        #expect(parts.last?["text"] as? String == html)
+        let content = try #require(message["content"] as? String)
+        #expect(content.utf8.split(separator: 0x0A).allSatisfy { $0.count <= 998 }, "no line beyond SMTP's limit")
+    }
 }

@@ -37,6 +37,7 @@ struct DailyReportServiceTests {
         let alert = try #require(posted.withLock { $0.first })
         #expect(alert.kind == "daily")
         #expect(alert.text.hasPrefix("daily report 2026-11-24: realized 0.00, commissions 1.00, net -1.00; 1 fills"))
+        #expect(alert.html == (try String(contentsOfFile: written, encoding: .utf8)), "the e-mail and webhook carry the page written")
         // A journal with nothing in it yet: no report, no alert, no error.
         let empty = folder.appendingPathComponent("empty.sqlite").path
         _ = try OrderJournal(path: empty)

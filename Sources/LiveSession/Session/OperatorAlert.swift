@@ -24,12 +24,16 @@ public struct OperatorAlert: Sendable, Equatable, Codable {
     public var time: String
     /// `true` when it says that an earlier alert of its kind is over (restored, agree again).
     public var resolves: Bool
+    /// A whole HTML document that goes with the line (the daily report): e-mail sends it as the message's HTML part,
+    /// the JSON webhook as its `html` field; the other channels send the line only.
+    public var html: String?
 
-    public init(kind: String, severity: Severity, text: String, time: String, resolves: Bool = false) {
+    public init(kind: String, severity: Severity, text: String, time: String, resolves: Bool = false, html: String? = nil) {
         self.kind = kind
         self.severity = severity
         self.text = text
         self.time = time
         self.resolves = resolves
+        self.html = html
     }
 }

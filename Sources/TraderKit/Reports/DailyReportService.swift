@@ -63,7 +63,10 @@ public struct DailyReportService: Service {
         }
         logger.notice("daily report \(report.headline); written to \(path)")
         let stamp = ISO8601DateFormatter().string(from: now())
-        post?(OperatorAlert(kind: "daily", severity: .info, text: "daily report \(report.headline) (\(path))", time: stamp))
+        post?(
+            OperatorAlert(
+                kind: "daily", severity: .info, text: "daily report \(report.headline) (\(path))", time: stamp,
+                html: report.html))
         return path
     }
 }
