@@ -55,6 +55,7 @@ enum DashboardPage {
       <section class="wide"><h2>Working orders</h2><table id="orders"></table></section>
       <section><h2>Risk limits</h2><table id="limits"></table></section>
       <section><h2>Latest risk denials</h2><table id="denials"></table></section>
+      <section><h2>IB budgets and latency</h2><table id="budgets"></table></section>
       <section class="wide"><h2>Log <span id="logcounts" class="mute"></span></h2><pre id="log"></pre></section>
     </main>
     <script>
@@ -96,6 +97,9 @@ enum DashboardPage {
         ["IB", c.ib === "connected" ? "connected" : `<span class=neg>interrupted since ${esc(c.ibInterruptedSince)}</span>`],
         ["Server version", c.serverVersion], ["Reconnects", c.reconnects],
         ["Last heard", c.lastHeardSecondsAgo == null ? "–" : c.lastHeardSecondsAgo.toFixed(1) + " s ago"],
+        ["Round trip", c.roundTripMilliseconds == null ? "–" : c.roundTripMilliseconds.toFixed(1) + " ms at " + esc(c.roundTripAt)],
+        ["Nightly reset", until(c.nextNightlyReset, s.time)], ["Weekly logon", until(c.nextWeeklyLogon, s.time)],
+        ["Market data", marketData(c.marketData)],
         ...c.farms.map(f => ["Farm " + esc(f.name), esc(f.state) + " since " + esc(f.since)]), ["Data time", esc(s.dataTime)]]
         .map(r => row(r)).join("");
       $("positions").innerHTML = row(["Symbol", ["Quantity", 1], ["Avg cost", 1], ["Price", 1], ["Value", 1], ["Unrealized", 1], ["Realized", 1], "Stop"], true) +
@@ -113,7 +117,33 @@ enum DashboardPage {
       $("denials").innerHTML = row(["Time", "Symbol", "Rule", "Detail"], true) + (s.risk.recentDenials.length ? s.risk.recentDenials.map(d =>
         row([esc(d.time), esc(d.symbol), esc(d.rule), esc(d.detail)])).join("") : row(["<span class=mute>none</span>", "", "", ""])) +
         row([`${s.risk.denials} this run`, "", "", ""]);
+      const b = s.budgets, l = s.latency;
+      $("budgets").innerHTML = [["Outbound queue", `${b.queued} waiting (at most ${b.messagesPerSecond} messages/s)`],
+        ["Historical data", `${b.historicalInWindow} of ${b.historicalWindowLimit} in ${Math.round(b.historicalWindowSeconds / 60)} min, ${b.historicalOpen} open`],
+        ["Pacing", `${b.pacedWaiting} held now, ${b.pacingWaits} waited`],
+        ["Market-data lines", `${b.marketDataLines} quote lines, ${b.realTimeBarStreams} real-time bar streams`],
+        ["Bar → order", quantiles(l.barToOrder)], ["Journal write", quantiles(l.journalWrite)]].map(r => row(r)).join("");
       $("logcounts").textContent = `${body.log.warnings} warnings, ${body.log.errors} errors, ${body.log.critical} critical`;
+    }
+    function until(time, now) {
+      if (!time) return "–";
+      const h = (Date.parse(time) - Date.parse(now)) / 3600000;
+      return esc(time) + ` <span class=mute>(in ${h < 48 ? h.toFixed(1) + " h" : (h / 24).toFixed(1) + " days"})</span>`;
+    }
+    function marketData(lines) {
+      const by = {}; for (const m of lines) (by[m.type] = by[m.type] || []).push(m.symbol);
+      return Object.keys(by).map(t => `<span class="${t === "live" || t === "bars only" ? "" : "warning"}">${esc(t)}</span>: ${esc(by[t].join(", "))}`).join("; ") || "–";
+    }
+    // The histogram's upper bound below which a share of the observations fall.
+    function quantile(h, q) {
+      let seen = 0;
+      for (let i = 0; i < h.counts.length; i++) { seen += h.counts[i]; if (seen >= q * h.count) return i < h.bounds.length ? h.bounds[i] : Infinity; }
+      return Infinity;
+    }
+    function ms(v) { return v === Infinity ? "&gt; 10 s" : v < 0.001 ? (v * 1000).toFixed(2) + " ms" : v < 1 ? (v * 1000).toFixed(0) + " ms" : v + " s"; }
+    function quantiles(h) {
+      if (!h.count) return "<span class=mute>none yet</span>";
+      return `median ≤ ${ms(quantile(h, .5))}, 99 % ≤ ${ms(quantile(h, .99))} <span class=mute>(${h.count}, mean ${ms(h.sum / h.count)})</span>`;
     }
     function chart(points) {
       const svg = $("chart"); if (!points || points.length < 2) { svg.innerHTML = ""; return; }

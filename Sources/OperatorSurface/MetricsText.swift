@@ -68,7 +68,51 @@ public enum MetricsText {
         if let heard = status.connection.lastHeardSecondsAgo {
             metric("gateway_silence_seconds", "gauge", "Seconds since TWS / IB Gateway last sent anything.", [("", heard)])
         }
+        if let trip = status.connection.roundTripMilliseconds {
+            metric(
+                "gateway_round_trip_seconds", "gauge", "The latest round trip of a small request (reqCurrentTime, reqPositions).",
+                [("", trip / 1000)])
+        }
+        metric(
+            "farm_state", "gauge", "Each data farm's state as TWS reported it (1 for the current one).",
+            status.connection.farms.flatMap { farm in
+                ["ok", "inactive", "broken"].map { ("farm=\"\(escape(farm.name))\",state=\"\($0)\"", farm.state == $0 ? 1 : 0) }
+            })
+        let orderStates = Dictionary(grouping: status.orders, by: \.state).mapValues(\.count)
+        metric(
+            "working_orders_by_state", "gauge", "Working orders by their state.",
+            orderStates.keys.sorted().map { ("state=\"\(escape($0))\"", Double(orderStates[$0] ?? 0)) })
+        metric("commissions_total", "counter", "Commissions booked this run.", [("", money.commissions)])
+        let budgets = status.budgets
+        metric("outbound_queue_messages", "gauge", "Messages waiting for the outbound rate limiter.", [("", Double(budgets.queued))])
+        metric("outbound_rate_limit", "gauge", "The outbound rate limit, messages per second.", [("", Double(budgets.messagesPerSecond))])
+        metric("paced_requests_waiting", "gauge", "Historical and real-time-bar requests held back by pacing now.", [("", Double(budgets.pacedWaiting))])
+        metric("pacing_waits_total", "counter", "Requests that waited for pacing (this connection).", [("", Double(budgets.pacingWaits))])
+        metric(
+            "historical_requests_in_window", "gauge", "Historical-data requests within IB's pacing window (BID_ASK counts twice).",
+            [("", Double(budgets.historicalInWindow))])
+        metric(
+            "historical_requests_window_limit", "gauge", "IB's limit of historical-data requests per pacing window.",
+            [("", Double(budgets.historicalWindowLimit))])
+        metric("historical_requests_open", "gauge", "Historical-data requests not yet answered in full.", [("", Double(budgets.historicalOpen))])
+        metric("market_data_lines", "gauge", "reqMktData lines open.", [("", Double(budgets.marketDataLines))])
+        metric("realtime_bar_streams", "gauge", "reqRealTimeBars streams open.", [("", Double(budgets.realTimeBarStreams))])
+        histogram(
+            "bar_to_order_seconds", "From a bar taken from the inbox to each of its orders handed to the connection.",
+            status.latency.barToOrder, into: &out)
+        histogram("journal_write_seconds", "Each journal write (a transaction).", status.latency.journalWrite, into: &out)
         return out
+    }
+
+    private static func histogram(_ name: String, _ help: String, _ histogram: LatencyHistogram, into out: inout String) {
+        out += "# HELP ibtrader_\(name) \(help)\n# TYPE ibtrader_\(name) histogram\n"
+        var cumulative = 0
+        for (index, bound) in histogram.bounds.enumerated() {
+            cumulative += histogram.counts[index]
+            out += "ibtrader_\(name)_bucket{le=\"\(bound)\"} \(cumulative)\n"
+        }
+        out += "ibtrader_\(name)_bucket{le=\"+Inf\"} \(histogram.count)\n"
+        out += "ibtrader_\(name)_sum \(number(histogram.sum))\nibtrader_\(name)_count \(histogram.count)\n"
     }
 
     private static func number(_ value: Double) -> String {

@@ -88,7 +88,20 @@ struct DashboardRunnerTests {
                 let metrics = try await Self.http(port, "/metrics")
                 #expect(metrics.text.contains("ibtrader_up 1\n"))
                 #expect(metrics.text.contains("ibtrader_trading_state{state=\"active\"} 1\n"))
-                try Self.parseWithPrometheus(metrics.text, in: directory)
+                let samples = try Self.parseWithPrometheus(metrics.text, in: directory)
+                if !samples.isEmpty {
+                    // One order per instrument, each timed from its bar; the journal wrote and was timed.
+                    let held = await simulator.state().account.holdings.values.filter { $0.quantity != .zero }.count
+                    #expect(samples["ibtrader_bar_to_order_seconds_count{}"] == Double(held), "\(samples.filter { $0.key.contains("bar_to") })")
+                    #expect(samples["ibtrader_bar_to_order_seconds_bucket{le=\"+Inf\"}"] == Double(held))
+                    #expect(samples["ibtrader_journal_write_seconds_count{}"] ?? 0 > 0)
+                    // The strategy takes no quotes and the test does not watch halts: bars only, no reqMktData line.
+                    #expect(samples["ibtrader_market_data_lines{}"] == 0 && samples["ibtrader_realtime_bar_streams{}"] == 3)
+                    #expect(samples["ibtrader_outbound_rate_limit{}"] ?? 0 > 0 && samples["ibtrader_outbound_queue_messages{}"] != nil)
+                    #expect(samples["ibtrader_historical_requests_window_limit{}"] == 60)
+                    let commissions = await simulator.state().account.commissions
+                    #expect(abs((samples["ibtrader_commissions_total{}"] ?? -1) - commissions) < 1e-9, "the broker's commissions")
+                }
                 try await Self.pageShowsTheSimulatorsPositions(port: port, simulator: simulator, in: directory)
 
                 // Controls need the token; reads on loopback do not.
@@ -166,6 +179,9 @@ struct DashboardRunnerTests {
             #expect(dom.contains("<tr><td>\(symbol)</td><td class=\"n\">\(holding.quantity)</td>"), "\(symbol) \(holding.quantity) on the page")
         }
         #expect(dom.contains(#"<span id="trading" class="badge state-active">active</span>"#))
+        #expect(dom.contains("<tr><td>Market-data lines</td><td>0 quote lines, 3 real-time bar streams</td></tr>"), "IB budgets shown")
+        #expect(dom.contains("<tr><td>Bar → order</td><td>median ≤ "), "the bar → order latency shown")
+        #expect(dom.contains("<tr><td>Market data</td><td><span class=\"\">bars only</span>: SYN000, SYN001, SYN002</td></tr>"), "each symbol's market-data type shown")
         let shot = directory.appendingPathComponent("dashboard.png")
         _ = try browse(["--screenshot=\(shot.path)"])
         let size = (try? FileManager.default.attributesOfItem(atPath: shot.path)[.size] as? Int) ?? 0
@@ -182,26 +198,32 @@ struct DashboardRunnerTests {
     }
 
     /// Prometheus's own text parser (prometheus_client, set up by scripts/setup-python.sh) reads every family.
-    static func parseWithPrometheus(_ text: String, in directory: URL) throws {
-        guard let python = ProcessInfo.processInfo.environment["IBTRADER_PYTHON"], !python.isEmpty else { return }
+    /// - Returns: every sample as Prometheus read it, by `name{label="value",…}` (labels sorted); empty without Python.
+    @discardableResult
+    static func parseWithPrometheus(_ text: String, in directory: URL) throws -> [String: Double] {
+        guard let python = ProcessInfo.processInfo.environment["IBTRADER_PYTHON"], !python.isEmpty else { return [:] }
         let file = directory.appendingPathComponent("metrics.txt")
         try text.write(to: file, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = [
             "-c",
-            "import sys; from prometheus_client.parser import text_string_to_metric_families as p; "
-                + "print(len(list(p(open(sys.argv[1]).read()))))",
+            "import sys, json; from prometheus_client.parser import text_string_to_metric_families as p; "
+                + "fs = list(p(open(sys.argv[1]).read())); "
+                + "print(json.dumps({'families': len(fs), 'samples': {s.name + '{' + ','.join(f'{k}=\"{v}\"' for k, v in sorted(s.labels.items())) + '}': s.value for f in fs for s in f.samples}}))",
             file.path,
         ]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
         try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let printed = String(decoding: data, as: UTF8.self)
         #expect(process.terminationStatus == 0, "prometheus_client refused /metrics: \(printed)")
-        #expect(Int(printed.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 >= 20, "\(printed)")
+        let parsed = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        #expect(parsed?["families"] as? Int ?? 0 >= 20, "\(printed)")
+        return (parsed?["samples"] as? [String: Any] ?? [:]).compactMapValues { ($0 as? NSNumber)?.doubleValue }
     }
 }
 

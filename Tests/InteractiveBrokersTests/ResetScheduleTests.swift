@@ -60,3 +60,35 @@ private func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int64, _ minute:
         }
     }
 }
+
+/// The dashboard's "nightly reset" and "weekly logon" times: the next opening of IB's window, in New York time
+/// through daylight saving, and the next Sunday's start (hand-computed in UTC).
+struct ResetScheduleNextTests {
+    let schedule = ResetSchedule.northAmerica
+
+    @Test func theNextNightlyResetIs2345NewYorkWinterAndSummer() {
+        // Wednesday 2025-01-15 12:00 UTC (07:00 EST): tonight 23:45 EST = 04:45 UTC on the 16th.
+        #expect(schedule.nextDailyStart(after: Timestamp(year: 2025, month: 1, day: 15, secondOfDay: 12 * 3600))
+            == Timestamp(year: 2025, month: 1, day: 16, secondOfDay: 4 * 3600 + 45 * 60))
+        // In July (EDT, UTC−4): 03:45 UTC.
+        #expect(schedule.nextDailyStart(after: Timestamp(year: 2025, month: 7, day: 15, secondOfDay: 12 * 3600))
+            == Timestamp(year: 2025, month: 7, day: 16, secondOfDay: 3 * 3600 + 45 * 60))
+        // Inside tonight's window (00:10 New York) the next one is tomorrow night's.
+        #expect(schedule.nextDailyStart(after: Timestamp(year: 2025, month: 1, day: 16, secondOfDay: 5 * 3600 + 10 * 60))
+            == Timestamp(year: 2025, month: 1, day: 17, secondOfDay: 4 * 3600 + 45 * 60))
+    }
+
+    @Test func theWeeklyLogonIsTheNextSundaysStartAcrossTheClockChange() {
+        // Wednesday 2025-01-15: Sunday the 19th, 00:00 EST = 05:00 UTC.
+        #expect(schedule.nextWholeDay(after: Timestamp(year: 2025, month: 1, day: 15, secondOfDay: 12 * 3600))
+            == Timestamp(year: 2025, month: 1, day: 19, secondOfDay: 5 * 3600))
+        // Saturday 2025-03-08 (clocks go forward at 02:00 on Sunday the 9th): midnight is still EST, 05:00 UTC.
+        #expect(schedule.nextWholeDay(after: Timestamp(year: 2025, month: 3, day: 8, secondOfDay: 12 * 3600))
+            == Timestamp(year: 2025, month: 3, day: 9, secondOfDay: 5 * 3600))
+        // Sunday 2025-11-02 (back to EST at 02:00): the next Sunday, 00:00 EST = 05:00 UTC on the 9th.
+        #expect(schedule.nextWholeDay(after: Timestamp(year: 2025, month: 11, day: 2, secondOfDay: 12 * 3600))
+            == Timestamp(year: 2025, month: 11, day: 9, secondOfDay: 5 * 3600))
+        let none = ResetSchedule(timeZone: .gmt, dailyStart: nil, dailyEnd: nil)
+        #expect(none.nextDailyStart(after: .zero) == nil && none.nextWholeDay(after: .zero) == nil)
+    }
+}

@@ -283,7 +283,7 @@ extension SessionDriver {
     /// unless its intents are on disk.
     mutating func place(_ group: OrderGroup) async {
         if let journal {
-            if let failure = journal.writeIntents(group.intents, at: group.time) {
+            if let failure = timedJournal({ journal.writeIntents(group.intents, at: group.time) }) {
                 inbox.yield(.journalFailed(failure))
                 inbox.yield(.placeFailed(group, "journal write failed, order not sent: \(failure)"))
                 return
@@ -308,10 +308,8 @@ extension SessionDriver {
             try? await Task.sleep(for: .milliseconds(500))
         }
         reachCrashPoint(.afterSubmit)
-        if let journal,
-            let failure = journal.writeIntents(
-                group.intents.map { var intent = $0; intent.lastKnownState = .sent; return intent }, at: group.time)
-        {
+        let sent = group.intents.map { var intent = $0; intent.lastKnownState = .sent; return intent }
+        if let journal, let failure = timedJournal({ journal.writeIntents(sent, at: group.time) }) {
             inbox.yield(.journalFailed(failure))
         }
     }

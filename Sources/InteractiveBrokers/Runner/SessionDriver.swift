@@ -27,6 +27,10 @@ struct SessionDriver<S: Strategy> {
     let connections = ConnectionSlots()
     var generation = 0
     var crashHits = 0
+    /// Bar → order and journal-write times, for the operator (`SessionStatus.latency`).
+    var latency = SessionStatus.Latency()
+    /// When the bar being handled was taken from the inbox (`nil` while handling anything else).
+    var barTakenAt: ContinuousClock.Instant?
 
     init(strategy: S, configuration: LiveRunnerConfiguration, transport: any TWSTransport, logger: Logger) {
         self.configuration = configuration
@@ -85,6 +89,7 @@ struct SessionDriver<S: Strategy> {
                     connection = candidate
                 }
                 let time = now()
+                if case .market = input { barTakenAt = .now } else { barTakenAt = nil }
                 let phaseBefore = core.phase
                 let actions = core.handle(input, at: time)
                 for action in actions where outcome == nil {
@@ -97,7 +102,7 @@ struct SessionDriver<S: Strategy> {
                     inbox.yield(.journalFailed(failure))
                 }
                 if let link {
-                    if input.changesStatus { link.publish(core.status(at: time), at: time) }
+                    if input.changesStatus { link.publish(await status(at: time), at: time) }
                     link.alert(OperatorAlert.alerts(of: input, actions: actions, phaseBefore: phaseBefore, phaseAfter: core.phase, at: time))
                 }
             }
@@ -109,6 +114,34 @@ struct SessionDriver<S: Strategy> {
             guard let outcome else { throw LiveRunnerError.startup("the session's inputs ended") }
             return try outcome.get()
         }
+    }
+
+    /// The core's snapshot with the runner's part: the connection's budgets and the measured latencies.
+    private func status(at time: Timestamp) async -> SessionStatus {
+        var status = core.status(at: time)
+        if let budgets = await connection?.budgets {
+            status.budgets.queued = budgets.queued
+            status.budgets.messagesPerSecond = budgets.messagesPerSecond
+            status.budgets.pacedWaiting = budgets.pacedWaiting
+            status.budgets.pacingWaits = budgets.pacingWaits
+            status.budgets.historicalOpen = budgets.historicalOpen
+            status.budgets.historicalInWindow = budgets.historicalInWindow
+            status.budgets.historicalWindowLimit = budgets.historicalWindowLimit
+            status.budgets.historicalWindowSeconds = budgets.historicalWindowSeconds
+        }
+        status.latency = latency
+        return status
+    }
+
+    /// Runs a journal write and times it (`latency.journalWrite`).
+    mutating func timedJournal<T>(_ write: () -> T) -> T {
+        let start = ContinuousClock.now
+        defer { latency.journalWrite.record(seconds: Self.seconds(ContinuousClock.now - start)) }
+        return write()
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Carries one action out. Returns the run's outcome once the core finished (or failed) it.
@@ -136,6 +169,7 @@ struct SessionDriver<S: Strategy> {
             }
         case .place(let group):
             await place(group)
+            if let barTakenAt { latency.barToOrder.record(seconds: Self.seconds(.now - barTakenAt)) }
         case .cancelOrder(let id):
             do {
                 guard let connection else { throw TWSRequestError.notConnected }
@@ -151,7 +185,9 @@ struct SessionDriver<S: Strategy> {
                 inbox.yield(.orderRequestFailed(brokerOrderID: id, cancel: false, "\(error)"))
             }
         case .journal(let write):
+            let start = ContinuousClock.now
             if let failure = journal?.write(write) { inbox.yield(.journalFailed(failure)) }
+            if journal != nil { latency.journalWrite.record(seconds: Self.seconds(.now - start)) }
         case .log(let level, let text):
             logger.log(level: level, "\(text)")
         case .milestone(.runner(let milestone)):

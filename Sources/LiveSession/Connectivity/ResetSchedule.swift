@@ -72,6 +72,35 @@ public struct ResetSchedule: Sendable, Hashable, Codable {
         return start < end ? (minute >= start && minute < end) : (minute >= start || minute < end)
     }
 
+    /// When the daily window next opens after `time` (`nil` without a daily window): the nightly reset's time.
+    public func nextDailyStart(after time: Timestamp) -> Timestamp? {
+        guard let start = dailyStart else { return nil }
+        return nextLocal(after: time) { _ in start * 60 }
+    }
+
+    /// When the next whole day of the schedule begins after `time` (`nil` without one): IB's weekly maintenance,
+    /// when IB Gateway needs a full logon.
+    public func nextWholeDay(after time: Timestamp) -> Timestamp? {
+        guard !days.isEmpty else { return nil }
+        return nextLocal(after: time) { day in
+            Weekday(rawValue: Timestamp(seconds: day * 86_400).weekday).map { days.contains($0) } == true ? 0 : nil
+        }
+    }
+
+    /// The first instant after `time` that is `second(localDay)` seconds into a local day (eight days ahead at most).
+    private func nextLocal(after time: Timestamp, _ second: (Int64) -> Int?) -> Timestamp? {
+        let utc = time.nanoseconds / Timestamp.nanosecondsPerSecond
+        let offset = { (seconds: Int64) in Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds)))) }
+        let today = Timestamp(seconds: utc + offset(utc)).dayNumber
+        for day in today...(today + 8) {
+            guard let second = second(day) else { continue }
+            let local = day * 86_400 + Int64(second)
+            let candidate = local - offset(local - offset(utc))
+            if candidate > utc { return Timestamp(seconds: candidate) }
+        }
+        return nil
+    }
+
     /// `HH:MM` as minutes after midnight.
     static func minutes(_ text: String) -> Int? {
         let parts = text.trimmingCharacters(in: .whitespaces).split(separator: ":").map(String.init)

@@ -118,6 +118,7 @@ extension LiveSessionCore {
     private mutating func subscribeQuotes(_ out: inout Actions) {
         let quotes = tag()
         quoteFeed = quotes
+        delayedQuotes.removeAll()
         out.append(.subscribeQuotes(quotes, ids, desk.contracts))
         out.log(
             .info,
@@ -160,6 +161,7 @@ extension LiveSessionCore {
         case .notice(let id, let notice):
             out.log(.info, "quotes of \(universe[id].symbol): \(notice)")
         case .fellBackToDelayed(let id):
+            delayedQuotes.insert(id)
             out.log(.notice, "quotes of \(universe[id].symbol) are delayed (data.delayedFallback)")
         }
     }

@@ -129,6 +129,10 @@ struct HeartbeatState: Sendable {
     var lastHeard: Timestamp?
     /// The probe under way: its tag, deadline and the silence that started it.
     var probe: (tag: SessionTag, deadline: Timestamp, silence: TimeSpan)?
+    /// Small requests whose answer times the gateway (reqCurrentTime, reqPositions), by tag: when each was sent.
+    var timed: [SessionTag: Timestamp] = [:]
+    /// The latest such round trip, and when it was measured (the dashboard's).
+    var roundTrip: (span: TimeSpan, at: Timestamp)?
 }
 
 /// The reconciler's plan with what the journal knew of each intent.

@@ -65,6 +65,7 @@ extension LiveSessionCore {
             status.orders.append(row)
         }
         status.risk = riskStatus(recentDenials: recentDenials)
+        status.budgets = budgets
         status.counts = SessionStatus.Counts(
             bars: counts.bars, fills: counts.fills, orders: counts.commands, positionChecks: counts.positionChecks,
             halts: counts.halts)
@@ -117,7 +118,33 @@ extension LiveSessionCore {
             return row
         }
         if let heard = heartbeat.lastHeard { connection.lastHeardSecondsAgo = Double((now - heard).nanoseconds) / 1e9 }
+        if let trip = heartbeat.roundTrip {
+            connection.roundTripMilliseconds = Double(trip.span.nanoseconds) / 1e6
+            connection.roundTripAt = trip.at.description
+        }
+        if let schedule = settings.resilience.resetSchedule {
+            connection.nextNightlyReset = schedule.nextDailyStart(after: now)?.description
+            connection.nextWeeklyLogon = schedule.nextWholeDay(after: now)?.description
+        }
+        let requested: String = switch settings.marketDataType ?? .live {
+        case .live: "live"
+        case .frozen: "frozen"
+        case .delayed: "delayed"
+        case .delayedFrozen: "delayed frozen"
+        }
+        connection.marketData = ids.map { id in
+            let type = quoteFeed == nil ? "bars only" : delayedQuotes.contains(id) ? "delayed" : requested
+            return SessionStatus.MarketDataLine(symbol: universe[id].symbol.description, type: type)
+        }
         return connection
+    }
+
+    /// The core's share of IB's budgets: the lines it holds open.
+    private var budgets: SessionStatus.Budgets {
+        var budgets = SessionStatus.Budgets()
+        budgets.marketDataLines = quoteFeed == nil ? 0 : ids.count
+        budgets.realTimeBarStreams = barFeed == nil ? 0 : ids.count
+        return budgets
     }
 
     private func riskStatus(recentDenials: Int) -> SessionStatus.Risk {

@@ -70,6 +70,8 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     /// Instruments whose trading is halted (TWS's HALTED tick), since when, and the exits held until it clears.
     var halts: [InstrumentID: (halt: TradingHalt, since: Timestamp)] = [:]
     var heldExits: [EngineCommand] = []
+    /// Instruments whose quote line fell back to delayed data (the dashboard's market-data type).
+    var delayedQuotes: Set<InstrumentID> = []
     /// Entries waiting for their what-if preview (by the entry's id), and those previewed and cleared to go.
     var awaitingPreview: [OrderID: SessionTag] = [:]
     var previewed: Set<OrderID> = []
@@ -170,9 +172,11 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
             farmReported(report, at: now, &out)
         case .answer(let tag, let answer):
             guard let purpose = pending.removeValue(forKey: tag) else { return }
+            if let sent = heartbeat.timed.removeValue(forKey: tag) { heartbeat.roundTrip = (now - sent, now) }
             answered(purpose, answer, at: now, &out)
         case .failed(let tag, let failure):
             guard let purpose = pending.removeValue(forKey: tag) else { return }
+            heartbeat.timed[tag] = nil
             failed(purpose, failure, at: now, &out)
         case .market(let tag, _), .quotes(let tag, _):
             guard tag == barFeed || tag == quoteFeed else { return }
@@ -219,6 +223,12 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     mutating func request(_ request: SessionRequest, for purpose: Purpose, _ out: inout Actions) -> SessionTag {
         let tag = tag()
         pending[tag] = purpose
+        switch purpose {
+        case .heartbeat, .positionCheck, .warmupTime, .backfillTime:
+            if heartbeat.timed.count > 64 { heartbeat.timed.removeAll() }  // answers lost with a connection
+            heartbeat.timed[tag] = inputTime
+        default: break
+        }
         out.append(.request(tag, request))
         return tag
     }

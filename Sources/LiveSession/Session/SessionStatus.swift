@@ -18,6 +18,8 @@ public struct SessionStatus: Sendable, Equatable, Codable {
     public var orders: [WorkingOrder] = []
     public var risk = Risk()
     public var counts = Counts()
+    public var budgets = Budgets()
+    public var latency = Latency()
 
     /// Creates an empty snapshot.
     public init() {}
@@ -48,6 +50,53 @@ public struct SessionStatus: Sendable, Equatable, Codable {
         public var farms: [Farm] = []
         /// Seconds since the gateway was last heard from.
         public var lastHeardSecondsAgo: Double?
+        /// The latest round trip of a small request (reqCurrentTime, reqPositions), in milliseconds, and when.
+        public var roundTripMilliseconds: Double?
+        public var roundTripAt: String?
+        /// When IB's nightly reset window next opens, and its next whole maintenance day (IB Gateway's weekly full
+        /// logon), per `connection.resetWindow` / `resetDays`.
+        public var nextNightlyReset: String?
+        public var nextWeeklyLogon: String?
+        /// Each symbol's market data: `live`, `frozen`, `delayed`, `delayed frozen` (its reqMktData line), or
+        /// `bars only` (no quote line: real-time bars, which are always live).
+        public var marketData: [MarketDataLine] = []
+        public init() {}
+    }
+
+    public struct MarketDataLine: Sendable, Equatable, Codable {
+        public var symbol = ""
+        public var type = ""
+        public init(symbol: String = "", type: String = "") {
+            self.symbol = symbol
+            self.type = type
+        }
+    }
+
+    /// IB's budgets: the outbound message rate, historical-data pacing and market-data lines. The connection's part
+    /// is filled in by the runner (the core has no socket).
+    public struct Budgets: Sendable, Equatable, Codable {
+        /// Messages waiting for the outbound rate limiter, and its rate (messages per second).
+        public var queued = 0
+        public var messagesPerSecond = 0
+        /// Historical-data and real-time-bar requests held back by pacing now, and how many waited this connection.
+        public var pacedWaiting = 0
+        public var pacingWaits = 0
+        /// Historical-data requests open, and sent within the last `historicalWindowSeconds` against its limit.
+        public var historicalOpen = 0
+        public var historicalInWindow = 0
+        public var historicalWindowLimit = 0
+        public var historicalWindowSeconds = 0
+        /// reqMktData lines open (they count against the account's market-data lines) and real-time bar streams.
+        public var marketDataLines = 0
+        public var realTimeBarStreams = 0
+        public init() {}
+    }
+
+    /// How long the bot's own steps take, as histograms (seconds): a bar's arrival to its orders written to the
+    /// socket, and each journal write. Filled in by the runner.
+    public struct Latency: Sendable, Equatable, Codable {
+        public var barToOrder = LatencyHistogram()
+        public var journalWrite = LatencyHistogram()
         public init() {}
     }
 

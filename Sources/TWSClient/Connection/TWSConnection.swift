@@ -71,6 +71,8 @@ public actor TWSConnection {
     var scheduler: OutboundScheduler<ByteBuffer>
     var pacing: HistoricalPacing
     var pacedBacklog: [PendingPacedRequest] = []
+    /// Paced requests that could not leave at once (`budgets`).
+    var pacingWaits = 0
     var realTimeBarPacing: HistoricalPacing
     var router = InboundRouter()
     /// Order ids: seeded by nextValidId, above every id seen (`OrderIDAllocator`).

@@ -88,6 +88,11 @@ public struct HistoricalPacing: Sendable {
     /// The number of requests sent and not finished.
     public var openRequestCount: Int { open.count }
 
+    /// The weight sent within the global window before `now` (what rule 3 counts against `limits.globalLimit`).
+    public func weightInGlobalWindow(now: Duration) -> Int {
+        history.filter { $0.time >= now - limits.globalWindow }.reduce(0) { $0 + $1.request.weight }
+    }
+
     /// Whether and when `request` may be sent.
     public func decision(for request: HistoricalPacingRequest, now: Duration) -> HistoricalPacingDecision {
         if open.count >= limits.maximumOpenRequests { return .waitForOpenSlot }
