@@ -15,8 +15,9 @@ import TraderConfig
             "docs/configuration.md is stale: swift run ibtrader config docs > docs/configuration.md")
     }
 
-    /// Every config (`.yaml`/`.json`) in examples/ and deploy/ loads; Kubernetes manifests (`apiVersion:`) and
-    /// Prometheus's scrape configs (`scrape_configs:`) and Grafana dashboards (`"panels"`) are not configs.
+    /// Every config (`.yaml`/`.json`) in examples/ and deploy/ loads; Kubernetes manifests (`apiVersion:`),
+    /// Prometheus's scrape configs (`scrape_configs:`), Grafana dashboards (`"panels"`) and compose files
+    /// (`services:`) are not configs.
     @Test(arguments: ["examples", "deploy"])
     func everyExampleFileIsValid(folderName: String) throws {
         let folder = Self.root.appendingPathComponent(folderName)
@@ -26,11 +27,35 @@ import TraderConfig
         for name in files {
             let path = folder.appendingPathComponent(name).path
             let text = try String(contentsOfFile: path, encoding: .utf8)
-            guard !text.contains("apiVersion:"), !text.contains("scrape_configs:"), !text.contains("\"panels\"") else { continue }
+            guard !text.contains("apiVersion:"), !text.contains("scrape_configs:"), !text.contains("\"panels\""),
+                !text.contains("\nservices:")
+            else { continue }
             checked += 1
             #expect(throws: Never.self, "\(folderName)/\(name)") { _ = try ConfigLoader.load(ConfigSources(files: [path])) }
         }
         #expect(checked > 0)
+    }
+
+    /// deploy/docker-compose.yml sets the bot's keys through the environment: each variable names a key, its value
+    /// is allowed, and together with the paper example they point the bot at the gateway's container.
+    @Test func theComposeFilesVariablesAreConfigKeys() throws {
+        let compose = try String(contentsOf: Self.root.appendingPathComponent("deploy/docker-compose.yml"), encoding: .utf8)
+        let variable = try Regex(##"^\s+(IBTRADER_[A-Z_]+):\s*"?([^"#]*?)"?\s*(#.*)?$"##)
+        var environment: [String: String] = [:]
+        for line in compose.split(separator: "\n") {
+            guard let match = try variable.wholeMatch(in: String(line)),
+                let name = match.output[1].substring, let value = match.output[2].substring
+            else { continue }
+            environment[String(name)] = String(value)
+        }
+        #expect(environment.count >= 6, "\(environment)")
+        var sources = ConfigSources(files: [Self.root.appendingPathComponent("examples/momentum-paper.yaml").path], environment: environment)
+        sources.readsDotEnv = false
+        let settings = try ConfigLoader.load(sources).settings
+        #expect(settings.connection.host == "ib-gateway" && settings.connection.port == 4004)
+        #expect(settings.dashboard.bind == "0.0.0.0")
+        #expect(settings.logging.file?.hasSuffix("ibtrader.log") == true)
+        #expect(settings.logging.maxSize == 20_000_000 && settings.logging.keep == 10)
     }
 
     /// Every ```yaml block in the docs is a config and loads, except Kubernetes manifests (`apiVersion:`).

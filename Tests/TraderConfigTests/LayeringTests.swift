@@ -59,9 +59,10 @@ import TraderConfig
             connection: {account: DU1, resetDays: [saturday, sunday]}
             data: {warmup: 2d, barSize: 1 hour}
             journal: {path: 'my journal.sqlite'}
-            logging: {file: bot.log}
+            logging: {file: bot.log, maxSize: 50 MB, keep: 9}
             """)
         let first = try fixture.load()
+        #expect(first.settings.logging.maxSize == 50_000_000 && first.settings.logging.keep == 9)
         var sources = ConfigSources()
         sources.embedded = (ConfigRendering.show(first), fixture.path)
         let second = try ConfigLoader.load(sources)

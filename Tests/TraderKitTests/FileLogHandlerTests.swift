@@ -20,4 +20,23 @@ struct FileLogHandlerTests {
         #expect(previous.contains("info test: line"))
         #expect(current.utf8.count < 300)
     }
+
+    @Test("logging.keep rotated files are kept, newest first; older ones are deleted and no line is lost in between")
+    func keepsGenerations() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("log-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("run.log").path
+        let handler = try FileLogHandler(path: path, label: "test", maxBytes: 100, keep: 3)
+        // 60-byte lines: every second line rotates, so line k ends up in generation (9 - k) / 2.
+        for k in 0..<10 { handler.sink.write("line \(k) " + String(repeating: "x", count: 52 - "\(k)".count) + "\n") }
+        let files = FileManager.default
+        #expect(!files.fileExists(atPath: path + ".4"), "beyond logging.keep")
+        func lines(_ file: String) -> [String] {
+            ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").split(separator: "\n").map { String($0.prefix(6)) }
+        }
+        #expect(lines(path).isEmpty, "the current file starts empty after the last rotation")
+        #expect(lines(path + ".1") == ["line 8", "line 9"])
+        #expect(lines(path + ".2") == ["line 6", "line 7"])
+        #expect(lines(path + ".3") == ["line 4", "line 5"])
+    }
 }

@@ -14,7 +14,7 @@ struct RunLogPermissionTests {
             let previous = umask(0o022)
             defer { umask(previous) }
             let path = dir + "/logs/run.log"
-            let sink = try FileLogHandler.Sink(path: path, maxBytes: 64)
+            let sink = try FileLogHandler.Sink(path: path, maxBytes: 64, keep: 5)
             sink.write(String(repeating: "x", count: 100) + "\n")  // rotates: run.log.1 and a new run.log
             sink.write("after rotation\n")
             #expect(Self.permissions(path) == 0o600)

@@ -67,7 +67,7 @@ struct RunCommand: AsyncParsableCommand {
         do { options.crashPoint = try CrashPoint.from(environment: ProcessInfo.processInfo.environment) } catch {
             throw CLIError(error.description)
         }
-        let logger = try RunLogging.logger(level: loaded.settings.logging.level, file: loaded.settings.logging.file)
+        let logger = try RunLogging.logger(loaded.settings.logging)
         // Everything is checked (and the journal opened) before connecting; with --simulated, before the simulator.
         let configuration = try LiveRunSetup.configuration(for: loaded, options: options)
         let strategy = loaded.settings.strategy

@@ -150,6 +150,43 @@ extension ConfigKind where Value == Bool {
     }
 }
 
+extension ConfigKind where Value == Int {
+    /// A size in bytes within `range`, written `500 KB`, `10 MB` or `1 GB` (decimal units; a bare number is bytes).
+    public static func byteSize(_ range: ClosedRange<Int>) -> ConfigKind<Int> {
+        let allowed = "a size from \(ByteSize.format(range.lowerBound)) to \(ByteSize.format(range.upperBound)) (500 KB, 10 MB, 1 GB)"
+        return ConfigKind(
+            allowed: allowed,
+            read: { (node, key) throws(ConfigError) in
+                let text = try text(node, key, expecting: allowed)
+                guard let value = ByteSize.parse(text), range.contains(value) else {
+                    throw ConfigError("must be \(allowed), got '\(text)'", key: key, at: node.origin)
+                }
+                return value
+            },
+            format: ByteSize.format)
+    }
+}
+
+/// Sizes as people write them: `10 MB`, `500KB`, `1 gb`, `2048` (bytes). Units are decimal (1 MB = 1,000,000 bytes).
+public enum ByteSize {
+    static let units: [(String, Int)] = [("GB", 1_000_000_000), ("MB", 1_000_000), ("KB", 1_000), ("B", 1)]
+
+    /// The bytes of `text`, or `nil` when it is not a size (or above 1 TB).
+    public static func parse(_ text: String) -> Int? {
+        let trimmed = text.trimmingSpaces.uppercased()
+        let (digits, unit) = units.first { trimmed.hasSuffix($0.0) }
+            .map { (String(trimmed.dropLast($0.0.count)).trimmingSpaces, $0.1) } ?? (trimmed, 1)
+        guard let number = Double(digits), number.isFinite, number >= 0, number * Double(unit) <= 1e12 else { return nil }
+        return Int((number * Double(unit)).rounded())
+    }
+
+    /// The largest unit that writes `bytes` exactly: `10 MB`, `1500 KB`, `7 B`.
+    public static func format(_ bytes: Int) -> String {
+        let (name, size) = units.first { bytes >= $0.1 && bytes % $0.1 == 0 } ?? ("B", 1)
+        return "\(bytes / size) \(name)"
+    }
+}
+
 extension ConfigKind where Value == Duration {
     /// A duration within `range` (see `HumanDuration`).
     public static func duration(_ range: ClosedRange<Duration>) -> ConfigKind<Duration> {

@@ -204,6 +204,10 @@ public struct LoggingSettings: Hashable, Sendable {
     public var level = "info"
     /// A file that receives the log besides standard error (`nil`: none).
     public var file: String?
+    /// The file's size at which it is rotated, in bytes.
+    public var maxSize = 10_000_000
+    /// Rotated files kept (`<file>.1` the newest … `<file>.N`).
+    public var keep = 5
     /// Time between portfolio summaries in the log.
     public var summaryInterval: Duration = .seconds(30)
 
@@ -219,7 +223,13 @@ public struct LoggingSettings: Hashable, Sendable {
             .value("level", \.level, .choice(levels), summary: "The lowest level logged."),
             .value(
                 "file", \.file, ConfigKind.path.optional,
-                summary: "Also write the log to this file (rotated at 10 MB; none: standard error only)."),
+                summary: "Also write the log to this file (rotated at logging.maxSize; none: standard error only)."),
+            .value(
+                "maxSize", \.maxSize, .byteSize(10_000 ... 10_000_000_000),
+                summary: "The log file's size at which it is renamed with .1 added to its name and a new one is started."),
+            .value(
+                "keep", \.keep, .integer(1 ... 100),
+                summary: "Rotated log files kept (.1 the newest, then .2 and on); older ones are deleted."),
             .value(
                 "summaryInterval", \.summaryInterval, .duration(.seconds(1) ... .seconds(86_400)),
                 summary: "Time between portfolio summaries in the log."),

@@ -1,21 +1,25 @@
 import Foundation
 import Logging
+import TraderConfig
 
 /// Appends log lines to a file (created 0600: a trading log is nobody else's business); at `maxBytes` the file is
-/// renamed to `<path>.1` (replacing the previous one) and a new file is started.
+/// renamed to `<path>.1`, the older ones shift to `.2` … `.<keep>` (the oldest beyond that is deleted), and a new
+/// file is started.
 public struct FileLogHandler: LogHandler {
     /// The open file, shared by the handler's copies.
     final class Sink: @unchecked Sendable {
         // @unchecked: every access to `handle` and `written` holds `lock`.
         let path: String
         let maxBytes: UInt64
+        let keep: Int
         let lock = NSLock()
         var handle: FileHandle
         var written: UInt64
 
-        init(path: String, maxBytes: UInt64) throws {
+        init(path: String, maxBytes: UInt64, keep: Int) throws {
             self.path = path
             self.maxBytes = maxBytes
+            self.keep = max(1, keep)
             (handle, written) = try Self.open(path)
         }
 
@@ -36,9 +40,12 @@ public struct FileLogHandler: LogHandler {
                 written += UInt64(data.count)
                 guard written >= maxBytes else { return }
                 try? handle.close()
-                let old = path + ".1"
-                try? FileManager.default.removeItem(atPath: old)
-                try? FileManager.default.moveItem(atPath: path, toPath: old)
+                let files = FileManager.default
+                try? files.removeItem(atPath: "\(path).\(keep)")
+                for generation in stride(from: keep - 1, through: 1, by: -1) {
+                    try? files.moveItem(atPath: "\(path).\(generation)", toPath: "\(path).\(generation + 1)")
+                }
+                try? files.moveItem(atPath: path, toPath: path + ".1")
                 if let (next, size) = try? Self.open(path) {
                     handle = next
                     written = size
@@ -54,8 +61,8 @@ public struct FileLogHandler: LogHandler {
 
     /// Opens (or creates) the file.
     /// - Throws: `FileLogError` when the file cannot be opened for writing.
-    public init(path: String, label: String, maxBytes: UInt64 = 10_000_000) throws {
-        sink = try Sink(path: path, maxBytes: maxBytes)
+    public init(path: String, label: String, maxBytes: UInt64 = 10_000_000, keep: Int = 5) throws {
+        sink = try Sink(path: path, maxBytes: maxBytes, keep: keep)
         self.label = label
     }
 
@@ -82,13 +89,13 @@ public struct FileLogError: Error, CustomStringConvertible {
 
 /// The run's logger from `logging:`: standard error, plus the file when one is configured.
 public enum RunLogging {
-    /// A logger at the configured level.
-    /// - Parameters:
-    ///   - level: `logging.level`.
-    ///   - file: `logging.file`.
-    ///   - label: the logger's label.
-    public static func logger(level: String, file: String?, label: String = "ibtrader.run") throws -> Logger {
-        let fileHandler = try file.map { try FileLogHandler(path: $0, label: label) }
+    /// A logger at the configured level, with the file rotated at `maxSize`, `keep` generations kept.
+    /// - Throws: `FileLogError` when the file cannot be opened for writing.
+    public static func logger(_ settings: LoggingSettings, label: String = "ibtrader.run") throws -> Logger {
+        let fileHandler = try settings.file.map {
+            try FileLogHandler(path: $0, label: label, maxBytes: UInt64(max(1, settings.maxSize)), keep: settings.keep)
+        }
+        let level = settings.level
         var logger = Logger(label: label) { label in
             let console = StreamLogHandler.standardError(label: label)
             guard let fileHandler else { return console }
