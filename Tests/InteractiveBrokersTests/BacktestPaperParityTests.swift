@@ -48,6 +48,24 @@ struct BacktestPaperParityTests {
         // The drift report, from the journal alone, agrees.
         let drift = try #require(paper.drift)
         #expect(drift.live.count >= 20 && drift.differences.isEmpty, "\(drift.lines.joined(separator: "\n"))")
+        // The daily report says the same, and its equity curve ends at the book the broker's fills make, marked at
+        // the last bars' closes (computed here from the simulator's executions, not from the engine).
+        let daily = try #require(paper.daily)
+        let session = try #require(daily.sessions.first)
+        #expect(daily.sessions.count == 1 && session.unavailable == nil)
+        #expect(session.liveOrders == drift.live.count && session.backtestOrders == drift.backtest.count && session.differences.isEmpty)
+        var cash = 100_000.0
+        var held: [String: Double] = [:]
+        for fill in paper.executions {
+            let sign = fill.side == .buy ? 1.0 : -1.0
+            cash -= sign * fill.quantity * fill.price.doubleValue + fill.commission
+            held[fill.symbol, default: 0] += sign * fill.quantity
+        }
+        var last: [String: Double] = [:]
+        for (id, bar) in paper.bars { last[scenario.symbols[id.index].rawValue] = bar.close.doubleValue }
+        let equity = cash + held.reduce(0) { $0 + $1.value * (last[$1.key] ?? .nan) }
+        #expect(abs((session.equity.last?.equity ?? 0) - equity) < 0.01, "\(session.equity.last.map { "\($0)" } ?? "none") vs \(equity)")
+        #expect(daily.html.contains("Equity over the day") && daily.text.contains("no drift"))
     }
 
     @Test("sma-cross 3/8 with reversals on SPY 1-minute data: same orders, same fills")
@@ -274,9 +292,12 @@ func paperRun<S: Strategy>(
         let drift = try scenario.strategyRecord.map { _ in
             try DriftJob.report(journal: directory.appendingPathComponent("journal.sqlite").path, session: nil)
         }
+        let daily = try scenario.strategyRecord.map { _ in
+            try DailyReport.make(journalPath: directory.appendingPathComponent("journal.sqlite").path, date: nil)
+        }
         return PaperRun(
             summary: run, bars: log.bars, intents: intents, received: broker.orders.map(\.1),
-            executions: broker.fills, drift: drift,
+            executions: broker.fills, drift: drift, daily: daily,
             journaled: try journal.orders().sorted { $0.sequence < $1.sequence },
             notes: try journal.events(kind: .note).map(\.message))
     }

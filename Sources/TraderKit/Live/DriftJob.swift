@@ -37,6 +37,9 @@ public enum DriftJob {
         public var backtest: [Line]
         /// Orders only live (`live`), only in the backtest, or both (`both`) at one position of the merged lists.
         public var differences: [(live: Line?, backtest: Line?)]
+        /// The live engine's equity after each bar it acted on and each fill between bars (data time): the daily
+        /// report's curve.
+        public var equity: [(time: Timestamp, equity: Money)] = []
 
         /// The report's lines.
         public var lines: [String] {
@@ -93,15 +96,25 @@ public enum DriftJob {
         let settings = loaded.settings
         var core = LiveSessionCore(strategy: strategy, settings: settings, now: loaded.session.startedAt)
         var bars: [(InstrumentID, Bar)] = []
+        var equity: [(time: Timestamp, equity: Money)] = []
         for step in loaded.steps {
+            var acted = false
             for action in core.handle(try SessionLog.input(step.input), at: step.time) {
-                if case .engineEvent(.bar(let id, let bar), _) = action { bars.append((id, bar)) }
+                if case .engineEvent(.bar(let id, let bar), _) = action {
+                    bars.append((id, bar))
+                    acted = true
+                }
             }
+            // After each bar, and after a fill or commission that moved the book between bars.
+            let now = core.engine.portfolio.equity
+            if acted || (equity.last.map { $0.equity != now } ?? false) { equity.append((core.dataTime, now)) }
         }
         let warmup = min(core.counts.warmupBars, bars.count)
         let universe = Universe(symbols: settings.symbols)
         guard warmup < bars.count else {
-            return Report(heading: heading, bars: bars.count, warmupBars: warmup, live: [], backtest: [], differences: [])
+            return Report(
+                heading: heading, bars: bars.count, warmupBars: warmup, live: [], backtest: [], differences: [],
+                equity: equity)
         }
         let start = bars[warmup].1.timestamp
         func line(_ order: Order) -> Line {
@@ -128,7 +141,7 @@ public enum DriftJob {
             .map(line)
         return Report(
             heading: heading, bars: bars.count, warmupBars: warmup, live: live, backtest: backtest,
-            differences: differences(live, backtest))
+            differences: differences(live, backtest), equity: equity)
     }
 
     /// The orders of one list missing from the other, in time order (a multiset difference, so a repeated order

@@ -42,6 +42,7 @@ extension DailyReport {
         var out = "Daily report " + headline + "\n\n"
         out += "By symbol\n" + TextTable.render(header: Self.symbolHeader, rows: symbolRows, rightAligned: Set(1...8)) + "\n\n"
         out += "Fills (\(fills.count))\n" + TextTable.render(header: Self.fillHeader, rows: fillRows, rightAligned: [3, 4, 5]) + "\n\n"
+        if !sessions.isEmpty { out += "Sessions (equity and live-vs-backtest drift)\n" + sessionLines.joined(separator: "\n") + "\n\n" }
         out += "Events (\(events.count); risk denials: \(denials))\n"
         out += TextTable.render(
             header: ["time (UTC)", "kind", "message"], rows: events.map { [$0.time.description, $0.kind.rawValue, $0.message] })
@@ -77,11 +78,24 @@ extension DailyReport {
             </style></head><body>
             <h1>Daily report \(date) <span class=mute>(UTC)</span></h1>
             <section><div class=figures>\(figures)</div></section>
+            \(sessionsHTML)
             <h2>By symbol</h2><section>\(table(Self.symbolHeader, symbolRows, numeric: Set(1...8)))</section>
             <h2>Fills</h2><section>\(table(Self.fillHeader, fillRows, numeric: [3, 4, 5]))</section>
             <h2>Events (risk denials: \(denials))</h2><section>\(table(["time (UTC)", "kind", "message"], events.map { [$0.time.description, $0.kind.rawValue, $0.message] }))</section>
             </body></html>
             """
+    }
+
+    /// The equity chart (the sessions' points in time order) and the drift lines.
+    private var sessionsHTML: String {
+        guard !sessions.isEmpty else { return "" }
+        let points = sessions.flatMap(\.equity).sorted { $0.time < $1.time }
+        let chart = points.count < 2 ? "" : ResearchHTML.lineChart(
+            title: "Equity over the day (the bot's engine, after each bar)",
+            times: points.map { $0.time.nanoseconds / Timestamp.nanosecondsPerSecond },
+            series: [("Equity", "#1f5fa8", points.map { $0.equity })], valueAxisTitle: "Equity")
+        let lines = sessionLines.map { "<li>\(HTMLText.escape($0))</li>" }.joined()
+        return "<h2>Equity and drift</h2><section>\(chart)<ul>\(lines)</ul></section>"
     }
 
     static func money(_ value: Double) -> String { String(format: "%.2f", value) }

@@ -32,6 +32,8 @@ public struct DailyReport: Sendable {
     public var denials = 0
     /// IB's realized P&L of the day's fills (`nil` when no commission report carried one).
     public var brokerRealized: Money?
+    /// The sessions that traded or marked their book that day: equity and drift (`DailyReport+Sessions.swift`).
+    public var sessions: [SessionDay] = []
 
     public var realized: Money { symbols.reduce(.zero) { $0 + $1.realized } }
     public var commissions: Money { symbols.reduce(.zero) { $0 + $1.commissions } }
@@ -60,7 +62,9 @@ public struct DailyReport: Sendable {
             }
             day = last.dayNumber
         }
-        return build(day: day, fills: fills, events: events)
+        var report = build(day: day, fills: fills, events: events)
+        report.sessions = sessionDays(journalPath: journalPath, day: day)
+        return report
     }
 
     /// The report of UTC day `day` from the journal's fills (sorted by time) and events.

@@ -111,6 +111,8 @@ struct PaperRun {
     var executions: [FillLine]
     /// The drift report from the journal (when the scenario records its strategy).
     var drift: DriftJob.Report?
+    /// The daily report of the run's day, from the journal (when the scenario records its strategy).
+    var daily: DailyReport?
     /// The journal's orders (intent, final state), in order.
     var journaled: [JournalOrder] = []
     /// The journal's notes (a modify's step and reason, …), in order.
