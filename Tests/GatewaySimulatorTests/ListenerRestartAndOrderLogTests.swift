@@ -28,7 +28,11 @@ import TradingModel
                 later.orderRef = "C"
                 try await session.send(.placeOrder(orderID: 2, contract: stock("SYN000"), order: held))
                 try await session.send(.placeOrder(orderID: 3, contract: stock("SYN000"), order: later))
-                _ = try await session.collectUntilClose()
+                // The simulator closes with order 3 unread when it arrived before the drop: the kernel then answers
+                // with a reset rather than an orderly end. Either is the drop.
+                do { _ = try await session.collectUntilClose() } catch {
+                    #expect("\(error)".contains("Connection reset by peer"), "\(error)")
+                }
             }
             let state = await simulator.state()
             #expect(state.placeOrderLog.map(\.orderRef) == ["A", "B"])
@@ -61,15 +65,16 @@ import TradingModel
                 _ = try await FaultInjectionTests.handshakeBurst(session)
                 try await session.send(.placeOrder(orderID: 1, contract: stock("SYN000"), order: wireOrder("BUY", 10)))
                 _ = try await session.collect { $0.messageName == "commissionReport" }
-                // 5 s down: long enough that the refused connect below lands inside the window on a loaded machine
-                // (2 s was not, once, with the whole suite running in parallel on 2 vCPUs).
-                await simulator.apply(.restart(seconds: 5))
+                // Down for as long as the test needs (a fixed pause of 2 s, then 5 s, was over before the refused
+                // connect below on a loaded 2-vCPU machine); `restart 0` brings it back once that is checked.
+                await simulator.apply(.restart(seconds: 600))
                 #expect(try await session.next() == nil)
             }
             // Down: the TCP connect itself is refused, as with a gateway that is not running.
             await #expect(throws: (any Error).self) {
                 try await withRawClient(port: port, clientID: 1) { _ in }
             }
+            await simulator.apply(.restart(seconds: 0))
             // Back on the same port after the pause (polled: bounded, no fixed sleep).
             var burst: [TWSResponse] = []
             for _ in 0..<1_000 where burst.isEmpty {
