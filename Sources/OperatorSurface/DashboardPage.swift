@@ -53,6 +53,7 @@ enum DashboardPage {
       <section><h2>Connection</h2><table id="connection"></table></section>
       <section class="wide"><h2>Positions</h2><table id="positions"></table></section>
       <section class="wide"><h2>Working orders</h2><table id="orders"></table></section>
+      <section class="wide"><h2>Fills</h2><table id="fills"></table></section>
       <section><h2>Risk limits</h2><table id="limits"></table></section>
       <section><h2>Latest risk denials</h2><table id="denials"></table></section>
       <section><h2>IB budgets and latency</h2><table id="budgets"></table></section>
@@ -100,15 +101,19 @@ enum DashboardPage {
         ["Round trip", c.roundTripMilliseconds == null ? "–" : c.roundTripMilliseconds.toFixed(1) + " ms at " + esc(c.roundTripAt)],
         ["Nightly reset", until(c.nextNightlyReset, s.time)], ["Weekly logon", until(c.nextWeeklyLogon, s.time)],
         ["Market data", marketData(c.marketData)],
-        ...c.farms.map(f => ["Farm " + esc(f.name), esc(f.state) + " since " + esc(f.since)]), ["Data time", esc(s.dataTime)]]
+        ...c.farms.map(f => ["Farm " + esc(f.name), esc(f.state) + " since " + esc(f.since)]), ["Data time", esc(s.dataTime)],
+        ["History", c.history.length ? c.history.slice(0, 6).map(h => `${esc(h.time)} ${esc(h.event)}`).join("<br>") : "–"]]
         .map(r => row(r)).join("");
       $("positions").innerHTML = row(["Symbol", ["Quantity", 1], ["Avg cost", 1], ["Price", 1], ["Value", 1], ["Unrealized", 1], ["Realized", 1], "Stop"], true) +
         (s.positions.length ? s.positions.map(p => row([esc(p.symbol), [qty(p.quantity), 1], [money(p.averageCost), 1], [money(p.price), 1],
           [money(p.marketValue), 1], [signed(p.unrealizedPnL), 1], [signed(p.realizedPnL), 1], p.protected ? "protected" : "<span class=warning>none</span>"])).join("")
           : row(["<span class=mute>flat</span>", "", "", "", "", "", "", ""]));
-      $("orders").innerHTML = row(["Order", "Symbol", "Side", ["Quantity", 1], ["Filled", 1], "Type", "State", ["Age", 1]], true) +
-        (s.orders.length ? s.orders.map(o => row([esc(o.orderRef), esc(o.symbol), esc(o.side), [qty(o.quantity), 1], [qty(o.filled), 1], esc(o.type), esc(o.state),
-          [Math.round(o.ageSeconds) + " s", 1]])).join("") : row(["<span class=mute>none</span>", "", "", "", "", "", "", ""]));
+      $("orders").innerHTML = row(["Order", "TWS id / permId", "Symbol", "Side", ["Quantity", 1], ["Filled", 1], "Type", "State", ["Age", 1]], true) +
+        (s.orders.length ? s.orders.map(o => row([esc(o.orderRef), (o.brokerOrderID || "–") + " / " + (o.permID || "–"), esc(o.symbol), esc(o.side), [qty(o.quantity), 1], [qty(o.filled), 1], esc(o.type), esc(o.state),
+          [Math.round(o.ageSeconds) + " s", 1]])).join("") : row(["<span class=mute>none</span>", "", "", "", "", "", "", "", ""]));
+      $("fills").innerHTML = row(["Time", "Order", "Symbol", "Side", ["Quantity", 1], ["Price", 1], ["Commission", 1]], true) +
+        (s.fills.length ? s.fills.map(f => row([esc(f.time), esc(f.orderRef), esc(f.symbol), esc(f.side), [qty(f.quantity), 1], [money(f.price), 1],
+          [f.commissionPending ? "<span class=warning>pending</span>" : money(f.commission), 1]])).join("") : row(["<span class=mute>none yet</span>", "", "", "", "", "", ""]));
       $("limits").innerHTML = row(["Limit", ["Now", 1], ["Limit", 1], ""], true) + s.risk.limits.map(l => {
         const share = l.used == null || !l.limit ? null : Math.min(1, l.used / l.limit);
         return row([esc(l.name), [l.used == null ? "–" : qty(+l.used.toFixed(2)), 1], [qty(l.limit) + " " + esc(l.unit), 1],

@@ -82,6 +82,12 @@ struct DashboardRunnerTests {
                     let held = await simulator.state().account.holdings.values.filter { $0.quantity != .zero }.count
                     return held > 0 && link.status?.positions.count == held && link.status?.orders.isEmpty == true
                 }
+                // Fills with their commissions (the simulator's), orders' TWS ids, the connection's history.
+                let snapshot = try #require(link.status)
+                let commissions = await simulator.state().account.commissions
+                #expect(snapshot.fills.count == snapshot.positions.count && snapshot.fills.allSatisfy { !$0.commissionPending })
+                #expect(abs(snapshot.fills.compactMap(\.commission).reduce(0, +) - commissions) < 1e-9)
+                #expect(snapshot.connection.history.first?.event.hasPrefix("connected (server version") == true)
                 let health = try await Self.http(port, "/readyz")
                 #expect(health.status == 200, "\(health.text)")
                 #expect(health.json?["status"] as? String == "ok")
@@ -179,6 +185,8 @@ struct DashboardRunnerTests {
             #expect(dom.contains("<tr><td>\(symbol)</td><td class=\"n\">\(holding.quantity)</td>"), "\(symbol) \(holding.quantity) on the page")
         }
         #expect(dom.contains(#"<span id="trading" class="badge state-active">active</span>"#))
+        #expect(dom.contains("<h2>Fills</h2>") && dom.contains("<th class=\"n\">Commission</th>"))
+        #expect(dom.contains("<tr><td>History</td><td>") && dom.contains("connected (server version"))
         #expect(dom.contains("<tr><td>Market-data lines</td><td>0 quote lines, 3 real-time bar streams</td></tr>"), "IB budgets shown")
         #expect(dom.contains("<tr><td>Bar → order</td><td>median ≤ "), "the bar → order latency shown")
         #expect(dom.contains("<tr><td>Market data</td><td><span class=\"\">bars only</span>: SYN000, SYN001, SYN002</td></tr>"), "each symbol's market-data type shown")

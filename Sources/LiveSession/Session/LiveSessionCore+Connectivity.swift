@@ -10,8 +10,12 @@ extension LiveSessionCore {
     mutating func connectivityChanged(_ state: TWSConnectionState, at now: Timestamp, _ out: inout Actions) {
         switch state {
         case .lost:
+            rememberConnection("1100: TWS lost its connection to IB", at: now)
             carryOut(connectivity.lost(at: now), dataLost: false, at: now, &out)
         case .restored(let dataLost):
+            rememberConnection(
+                dataLost ? "1101: IB connectivity restored, market data lost" : "1102: IB connectivity restored, data kept",
+                at: now)
             carryOut(connectivity.restored(dataLost: dataLost, at: now), dataLost: dataLost, at: now, &out)
         default:
             break
@@ -74,6 +78,7 @@ extension LiveSessionCore {
             return
         }
         connected = false
+        rememberConnection("socket closed: \(reason)", at: now)
         heartbeat.probe = nil
         barFeed = nil
         quoteFeed = nil

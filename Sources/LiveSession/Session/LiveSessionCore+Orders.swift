@@ -79,6 +79,7 @@ extension LiveSessionCore {
                 journalStatus(report, &out)
                 if case .filled(let fill) = report {
                     counts.fills += 1
+                    rememberFill(fill)
                     out.log(
                         .info,
                         "fill: \(fill.side) \(fill.quantity) \(universe[fill.instrument].symbol) @ \(fill.price), commission \(fill.commission) (order \(fill.orderID))")
@@ -89,6 +90,7 @@ extension LiveSessionCore {
             case .lateCommission(let late):
                 // The fill reached the engine without it: book it now, so cash and P&L equal the broker's.
                 let booked = engine.bookLateCommission(late.commission, for: late.orderID)
+                rememberLateCommission(late.commission, orderID: late.orderID)
                 out.log(
                     .info,
                     "late commission \(late.commission) for \(late.executionID)\(booked ? " booked" : " (order unknown to the engine)")")

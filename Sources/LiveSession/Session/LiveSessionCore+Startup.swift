@@ -14,6 +14,7 @@ extension LiveSessionCore {
         connected = true
         clientID = connection.clientID
         serverVersion = connection.info.serverVersion
+        rememberConnection("connected (server version \(serverVersion), client id \(clientID))", at: now)
         heard(at: now)
         heartbeat.probe = nil
         desk.seed(nextValidID: connection.info.nextValidOrderID)

@@ -62,8 +62,13 @@ extension LiveSessionCore {
             row.type = "\(order.type)"
             row.state = "\(order.state)"
             row.ageSeconds = max(0, Double((dataTime - order.createdAt).nanoseconds) / 1e9)
+            if let tracked = desk.book.order(order.id) {
+                row.brokerOrderID = tracked.brokerOrderID
+                row.permID = tracked.permID
+            }
             status.orders.append(row)
         }
+        status.fills = recentFills.suffix(20).reversed()
         status.risk = riskStatus(recentDenials: recentDenials)
         status.budgets = budgets
         status.counts = SessionStatus.Counts(
@@ -117,6 +122,7 @@ extension LiveSessionCore {
             row.since = entry.since.description
             return row
         }
+        connection.history = connectionHistory.reversed()
         if let heard = heartbeat.lastHeard { connection.lastHeardSecondsAgo = Double((now - heard).nanoseconds) / 1e9 }
         if let trip = heartbeat.roundTrip {
             connection.roundTripMilliseconds = Double(trip.span.nanoseconds) / 1e6
@@ -190,6 +196,36 @@ extension LiveSessionCore {
                     rule: record.denial.rule.rawValue, detail: record.denial.detail))
         }
         return risk
+    }
+}
+
+extension LiveSessionCore {
+    /// Keeps the latest 50 fills for the operator; a fill whose commission has not come yet says so.
+    mutating func rememberFill(_ fill: Fill) {
+        var row = SessionStatus.Fill()
+        row.time = fill.timestamp.description
+        row.symbol = universe[fill.instrument].symbol.description
+        row.side = fill.side.rawValue
+        row.quantity = fill.quantity.doubleValue
+        row.price = fill.price.doubleValue
+        row.orderRef = engine.orders.order(fill.orderID)?.clientOrderID.rawValue ?? ""
+        row.orderID = fill.orderID.rawValue
+        if fill.commission == .zero { row.commissionPending = true } else { row.commission = fill.commission.doubleValue }
+        recentFills.append(row)
+        if recentFills.count > 50 { recentFills.removeFirst(recentFills.count - 50) }
+    }
+
+    /// A commission that came after its fill: the order's oldest fill still waiting for one gets it.
+    mutating func rememberLateCommission(_ commission: Money, orderID: OrderID) {
+        guard let index = recentFills.firstIndex(where: { $0.orderID == orderID.rawValue && $0.commissionPending }) else { return }
+        recentFills[index].commissionPending = false
+        recentFills[index].commission = commission.doubleValue
+    }
+
+    /// Keeps the latest 20 connection events (the socket, IB's 1100 / 1101 / 1102) for the operator.
+    mutating func rememberConnection(_ event: String, at now: Timestamp) {
+        connectionHistory.append(SessionStatus.ConnectionEvent(time: now.description, event: event))
+        if connectionHistory.count > 20 { connectionHistory.removeFirst(connectionHistory.count - 20) }
     }
 }
 

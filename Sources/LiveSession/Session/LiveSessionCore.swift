@@ -72,6 +72,9 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     var heldExits: [EngineCommand] = []
     /// Instruments whose quote line fell back to delayed data (the dashboard's market-data type).
     var delayedQuotes: Set<InstrumentID> = []
+    /// The latest fills and connection events, for the operator (`SessionStatus.fills`, `.connection.history`).
+    var recentFills: [SessionStatus.Fill] = []
+    var connectionHistory: [SessionStatus.ConnectionEvent] = []
     /// Entries waiting for their what-if preview (by the entry's id), and those previewed and cleared to go.
     var awaitingPreview: [OrderID: SessionTag] = [:]
     var previewed: Set<OrderID> = []

@@ -16,6 +16,8 @@ public struct SessionStatus: Sendable, Equatable, Codable {
     public var money = Figures()
     public var positions: [Position] = []
     public var orders: [WorkingOrder] = []
+    /// The latest fills, newest first (20 at most).
+    public var fills: [Fill] = []
     public var risk = Risk()
     public var counts = Counts()
     public var budgets = Budgets()
@@ -47,6 +49,8 @@ public struct SessionStatus: Sendable, Equatable, Codable {
         public var ib = "connected"
         public var ibInterruptedSince: String?
         public var reconnects = 0
+        /// The latest connection events, newest first: connects, closed sockets, 1100 / 1101 / 1102.
+        public var history: [ConnectionEvent] = []
         public var farms: [Farm] = []
         /// Seconds since the gateway was last heard from.
         public var lastHeardSecondsAgo: Double?
@@ -60,6 +64,29 @@ public struct SessionStatus: Sendable, Equatable, Codable {
         /// Each symbol's market data: `live`, `frozen`, `delayed`, `delayed frozen` (its reqMktData line), or
         /// `bars only` (no quote line: real-time bars, which are always live).
         public var marketData: [MarketDataLine] = []
+        public init() {}
+    }
+
+    public struct ConnectionEvent: Sendable, Equatable, Codable {
+        public var time = ""
+        public var event = ""
+        public init(time: String = "", event: String = "") {
+            self.time = time
+            self.event = event
+        }
+    }
+
+    /// A fill: when (data time), what, and its commission, or `commissionPending` until IB's report arrives.
+    public struct Fill: Sendable, Equatable, Codable {
+        public var time = ""
+        public var symbol = ""
+        public var side = ""
+        public var quantity = 0.0
+        public var price = 0.0
+        public var commission: Double?
+        public var commissionPending = false
+        public var orderRef = ""
+        public var orderID: Int64 = 0
         public init() {}
     }
 
@@ -145,6 +172,9 @@ public struct SessionStatus: Sendable, Equatable, Codable {
         public var type = ""
         public var state = ""
         public var ageSeconds = 0.0
+        /// TWS's order id and permanent id (0 until TWS reported one).
+        public var brokerOrderID = 0
+        public var permID: Int64 = 0
         public init() {}
     }
 

@@ -36,4 +36,42 @@ struct SessionStatusHealthTests {
         #expect(status.connection.roundTripMilliseconds == 25)
         #expect(status.connection.roundTripAt == harness.now.description)
     }
+
+    /// The page's fills: a fill whose commission has not come yet says "pending", then shows it once it comes; the
+    /// connection's history keeps connects, 1100 and 1101, newest first.
+    @Test func fillsShowTheirCommissionStateAndTheConnectionKeepsItsHistory() throws {
+        var harness = Harness(InAndOut())
+        harness.startUp()
+        let buy = try #require(OperatorControlTests.bar(&harness, 60).placed.first)
+        let wire = buy.placements[0]
+        var execution = TWSExecution(executionID: "E-1")
+        execution.orderID = wire.orderID
+        execution.side = "BOT"
+        execution.shares = 10
+        execution.price = 100
+        execution.time = "20231114 22:13:20 UTC"
+        execution.orderRef = wire.order.orderRef
+        let report = TWSExecutionReport(contract: buy.contract, execution: execution)
+        harness.send(.orderEvent(generation: 1, .execution(report)))
+        #expect(harness.core.status(at: harness.now).fills.isEmpty, "held for its commission (orders.commissionWait, 5 s)")
+        OperatorControlTests.bar(&harness, 70)  // the wait runs on data time, released by the timer
+        harness.send(.tick, after: .seconds(1))
+        var fill = try #require(harness.core.status(at: harness.now).fills.first)
+        #expect(fill.symbol == "AAPL" && fill.side == "BUY" && fill.quantity == 10 && fill.price == 100)
+        #expect(fill.commissionPending && fill.commission == nil)
+        #expect(fill.orderRef == buy.orders[0].clientOrderID.rawValue)
+        var withCommission = report
+        withCommission.commission = TWSCommissionReport(executionID: "E-1", commission: 1.25, currency: "USD")
+        harness.send(.orderEvent(generation: 1, .commission(withCommission)))
+        fill = try #require(harness.core.status(at: harness.now).fills.first)
+        #expect(!fill.commissionPending && fill.commission == 1.25)
+
+        harness.send(.connectivity(generation: 1, .lost), after: .seconds(1))
+        harness.send(.connectivity(generation: 1, .restored(dataLost: true)), after: .seconds(1))
+        let history = harness.core.status(at: harness.now).connection.history.map(\.event)
+        #expect(history.count == 3)
+        #expect(history[0] == "1101: IB connectivity restored, market data lost")
+        #expect(history[1] == "1100: TWS lost its connection to IB")
+        #expect(history[2].hasPrefix("connected (server version 178"))
+    }
 }
