@@ -44,6 +44,7 @@ enum DashboardPage {
       <span id="reasons"></span>
       <div class="controls">
         <button data-action="pause">Pause entries</button><button data-action="resume">Resume</button>
+        <button data-action="reload" title="Read the risk limits (risk:) from the config files again">Reload risk limits</button>
         <button data-action="kill" class="danger">Kill switch</button><button data-action="flatten" class="danger">Flatten all</button>
       </div>
     </header>
@@ -65,7 +66,8 @@ enum DashboardPage {
       pause: "No new entries. Exits and working orders (protective stops among them) go on.",
       resume: "Lift the pause and the kill switch. The strategy trades again.",
       kill: "Kill switch: no new orders at all. Working orders stay at the broker; positions stay open.",
-      flatten: "Kill switch, cancel every working order, then close every position at market."
+      flatten: "Kill switch, cancel every working order, then close every position at market.",
+      reload: "Read the risk limits (risk:) from the config files again and trade under them from now on. A config that does not load changes nothing."
     };
     const params = new URLSearchParams(location.search);
     function token() { return params.get("token") || sessionStorage.getItem("ibtrader-token") || ""; }

@@ -3,6 +3,7 @@ import Hummingbird
 import InteractiveBrokers
 import LiveSession
 import Logging
+import TradingEngine
 
 /// The operator's HTTP surface of a running bot (Hummingbird), on `127.0.0.1:<dashboard.port>` by default:
 ///
@@ -11,9 +12,10 @@ import Logging
 /// - for supervisors, `GET /healthz` (alive: a session is attached and its loop answered within 10 s) and
 ///   `GET /readyz` (alive, connected to TWS / IB Gateway and trading-phase running): 200, else 503 with the reason
 ///   in the body; `GET /metrics` Prometheus text;
-/// - `POST /api/control/{pause|resume|kill|flatten}` with `Authorization: Bearer <token>` and an optional JSON body
-///   `{"reason": "…", "by": "…"}`: 401 without the token, 403 with a wrong one, 200 with the bot's reply, 409 when
-///   the bot refused it.
+/// - `POST /api/control/{pause|resume|kill|flatten|reload}` with `Authorization: Bearer <token>` and an optional JSON
+///   body `{"reason": "…", "by": "…"}`: 401 without the token, 403 with a wrong one, 200 with the bot's reply, 409
+///   when the bot refused it; `reload` reads the risk limits from the config files again (422 with the config's
+///   error, naming file, line and key, when they do not load: nothing changes).
 ///
 /// On a non-loopback address every request needs the token (`?token=` for the page and its event stream).
 public struct DashboardServer: Sendable {
@@ -22,13 +24,19 @@ public struct DashboardServer: Sendable {
     public let log: LogTail
     /// A session that has not published for this long is reported stuck (the loop publishes every second).
     public let staleAfter: Double
+    /// Reads the risk limits from the config again (`reload`; `nil`: the run cannot reload).
+    public let reloadRisk: (@Sendable () throws -> RiskConfig)?
 
     /// Creates the server's routes over a link.
-    public init(settings: DashboardSettings, link: OperatorLink, log: LogTail, staleAfter: Double = 10) {
+    public init(
+        settings: DashboardSettings, link: OperatorLink, log: LogTail, staleAfter: Double = 10,
+        reloadRisk: (@Sendable () throws -> RiskConfig)? = nil
+    ) {
         self.settings = settings
         self.link = link
         self.log = log
         self.staleAfter = staleAfter
+        self.reloadRisk = reloadRisk
     }
 
     /// The application, ready to run (or to test with HummingbirdTesting).
@@ -82,7 +90,7 @@ public struct DashboardServer: Sendable {
         router.post("/api/control/{action}") { request, context in
             try server.authorizeControl(request)
             guard let name = context.parameters.get("action"), let action = OperatorAction(rawValue: name) else {
-                throw HTTPError(.notFound, message: "unknown control; use pause, resume, kill or flatten")
+                throw HTTPError(.notFound, message: "unknown control; use pause, resume, kill, flatten or reload")
             }
             let body = try await request.body.collect(upTo: 16_384)
             let details: ControlBody
@@ -91,7 +99,16 @@ public struct DashboardServer: Sendable {
             } catch {
                 throw HTTPError(.badRequest, message: #"the body is JSON like {"reason": "…", "by": "…"} or empty"#)
             }
-            let reply = await server.link.send(action, by: details.by ?? "dashboard", reason: details.reason ?? "")
+            var risk: RiskConfig?
+            if action == .reload {
+                guard let reload = server.reloadRisk else {
+                    throw HTTPError(.conflict, message: "this run cannot reload its risk limits")
+                }
+                do { risk = try reload() } catch {
+                    throw HTTPError(.unprocessableContent, message: "risk limits not reloaded (nothing changed): \(error)")
+                }
+            }
+            let reply = await server.link.send(action, by: details.by ?? "dashboard", reason: details.reason ?? "", risk: risk)
             var response = Self.response(try Self.json(reply), type: "application/json")
             if !reply.done { response.status = .conflict }
             return response

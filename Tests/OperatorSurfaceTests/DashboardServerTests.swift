@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import Testing
+import TradingEngine
 
 @testable import InteractiveBrokers
 @testable import LiveSession
@@ -13,10 +14,13 @@ import Testing
 struct DashboardServerTests {
     static let token = "0123456789abcdef0123"
 
-    static func app(bind: String = "127.0.0.1", link: OperatorLink = OperatorLink()) -> some ApplicationProtocol {
+    static func app(
+        bind: String = "127.0.0.1", link: OperatorLink = OperatorLink(),
+        reloadRisk: (@Sendable () throws -> RiskConfig)? = nil
+    ) -> some ApplicationProtocol {
         DashboardServer(
             settings: DashboardSettings(bind: bind, port: 0, token: token, tokenSource: "test"), link: link,
-            log: LogTail { "t" }, staleAfter: 3600
+            log: LogTail { "t" }, staleAfter: 3600, reloadRisk: reloadRisk
         ).application(logger: Logger(label: "test"))
     }
 
@@ -25,7 +29,8 @@ struct DashboardServerTests {
         let link = OperatorLink()
         link.attach { input in
             guard case .control(let request) = input else { return }
-            link.answer(OperatorReply(id: request.id, done: request.action != .flatten, message: "did \(request.action.rawValue)"))
+            let limits = request.risk.map { " with maxActivePositions \($0.maxActivePositions ?? 0)" } ?? ""
+            link.answer(OperatorReply(id: request.id, done: request.action != .flatten, message: "did \(request.action.rawValue)\(limits)"))
         }
         var status = SessionStatus()
         status.account = "DU1"
@@ -80,6 +85,34 @@ struct DashboardServerTests {
             try await client.execute(uri: "/metrics", method: .get) { response in
                 #expect(String(buffer: response.body).contains(#"ibtrader_position_quantity{symbol="ODD\"NAME"} 10"#))
             }
+        }
+    }
+
+    struct BadConfig: Error, CustomStringConvertible {
+        var description: String { "bot.yaml:12:3: risk.maxActivePositions: must be an integer from 1 to 10000, got 'two'" }
+    }
+
+    /// `reload` brings the limits the config has now; a config that does not load is refused with its error and
+    /// nothing reaches the bot; a run without config sources cannot reload.
+    @Test func reloadCarriesTheConfigsRiskLimitsOrItsError() async throws {
+        let bearer: HTTPFields = [.authorization: "Bearer \(Self.token)"]
+        var limits = RiskConfig()
+        limits.maxActivePositions = 2
+        let fixed = limits
+        try await Self.app(link: Self.answeringLink(), reloadRisk: { fixed }).test(.router) { client in
+            try await client.execute(uri: "/api/control/reload", method: .post, headers: bearer) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains(#""message":"did reload with maxActivePositions 2""#))
+            }
+        }
+        try await Self.app(link: Self.answeringLink(), reloadRisk: { throw BadConfig() }).test(.router) { client in
+            try await client.execute(uri: "/api/control/reload", method: .post, headers: bearer) { response in
+                #expect(response.status == .unprocessableContent)
+                #expect(String(buffer: response.body).contains("bot.yaml:12:3: risk.maxActivePositions: must be an integer"))
+            }
+        }
+        try await Self.app(link: Self.answeringLink()).test(.router) { client in
+            try await client.execute(uri: "/api/control/reload", method: .post, headers: bearer) { #expect($0.status == .conflict) }
         }
     }
 

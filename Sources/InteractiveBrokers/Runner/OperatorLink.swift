@@ -1,4 +1,5 @@
 import LiveSession
+import TradingEngine
 import Synchronization
 import TradingModel
 
@@ -60,10 +61,10 @@ public final class OperatorLink: Sendable {
     /// The equity curve of the run so far (a point every `sampleEvery`, the latest `capacity`).
     public var equityCurve: [EquityPoint] { state.withLock { $0.equity } }
 
-    /// Sends a control to the session and waits for its answer.
+    /// Sends a control to the session and waits for its answer (`risk`: the limits a `reload` brings).
     /// - Returns: the session's reply; without a session, or after `timeout`, a reply that says so (`done: false`).
     public func send(
-        _ action: OperatorAction, by: String, reason: String, timeout: Duration = .seconds(10)
+        _ action: OperatorAction, by: String, reason: String, risk: RiskConfig? = nil, timeout: Duration = .seconds(10)
     ) async -> OperatorReply {
         await withCheckedContinuation { (continuation: CheckedContinuation<OperatorReply, Never>) in
             let (id, deliver) = state.withLock { state -> (Int, (@Sendable (SessionInput) -> Void)?) in
@@ -75,7 +76,7 @@ public final class OperatorLink: Sendable {
                 continuation.resume(returning: OperatorReply(id: id, done: false, message: "no session is running"))
                 return
             }
-            deliver(.control(OperatorControl(id: id, action: action, by: by, reason: reason)))
+            deliver(.control(OperatorControl(id: id, action: action, by: by, reason: reason, risk: risk)))
             Task { [weak self] in
                 try? await Task.sleep(for: timeout)
                 self?.answer(OperatorReply(id: id, done: false, message: "no answer from the session within \(timeout)"))

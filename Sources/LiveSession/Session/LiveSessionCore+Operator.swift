@@ -24,6 +24,16 @@ extension LiveSessionCore {
         if settings.journaled { out.append(.journal(.event(.control, text, at: dataTime))) }
         let message: String
         switch request.action {
+        case .reload:
+            guard let risk = request.risk else {
+                out.append(.reply(OperatorReply(id: request.id, done: false, message: "no risk limits came with the reload")))
+                return
+            }
+            let changes = engine.replaceRisk(risk)
+            message = changes.isEmpty
+                ? "risk limits reloaded: nothing changed"
+                : "risk limits reloaded: " + changes.map { "risk." + $0 }.joined(separator: "; ")
+            if settings.journaled { out.append(.journal(.event(.control, "\(text): \(message)", at: dataTime))) }
         case .pause:
             operatorState.paused = true
             operatorState.since = now

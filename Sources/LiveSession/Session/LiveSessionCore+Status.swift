@@ -155,7 +155,7 @@ extension LiveSessionCore {
 
     private func riskStatus(recentDenials: Int) -> SessionStatus.Risk {
         var risk = SessionStatus.Risk()
-        let config = settings.engine.risk
+        let config = engine.config.risk
         let portfolio = engine.portfolio
         let equity = portfolio.equity.doubleValue
         func limit(_ name: String, _ value: Double?, used: Double?, _ unit: String) {

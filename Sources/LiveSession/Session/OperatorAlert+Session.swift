@@ -51,7 +51,9 @@ extension OperatorAlert {
             case .milestone(.connectivity(.eventLoopRecovered)):
                 alerts.append(OperatorAlert(kind: "loop", severity: .info, text: "the event loop takes input again", time: stamp, resolves: true))
             case .reply(let reply) where reply.done:
-                if case .control(let request) = input, request.action == .kill || request.action == .flatten || request.action == .resume {
+                if case .control(let request) = input, request.action == .kill || request.action == .flatten || request.action == .resume
+                    || request.action == .reload
+                {
                     alerts.append(
                         OperatorAlert(
                             kind: "control", severity: request.action == .resume ? .info : .warning,

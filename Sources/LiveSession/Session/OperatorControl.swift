@@ -1,3 +1,5 @@
+import TradingEngine
+
 /// What the operator can do to a running bot (the dashboard, `ibtrader ctl`).
 public enum OperatorAction: String, Sendable, Hashable, Codable, CaseIterable {
     /// No new entries; exits, cancels and working orders (protective stops) go on.
@@ -8,6 +10,8 @@ public enum OperatorAction: String, Sendable, Hashable, Codable, CaseIterable {
     case kill
     /// Kill switch, every working order cancelled, then every position closed at market.
     case flatten
+    /// The risk limits read again from the config (`risk:`); the request carries them.
+    case reload
 
     /// What it does, for a confirmation prompt.
     public var effect: String {
@@ -16,6 +20,7 @@ public enum OperatorAction: String, Sendable, Hashable, Codable, CaseIterable {
         case .resume: "lift the pause and the kill switch; the strategy trades again"
         case .kill: "kill switch: no new orders, every working order cancelled; positions stay open"
         case .flatten: "kill switch, every working order cancelled, then every position closed at market"
+        case .reload: "read the risk limits (risk:) from the config files again and trade under them from now on"
         }
     }
 }
@@ -29,13 +34,16 @@ public struct OperatorControl: Sendable, Hashable, Codable {
     public var by: String
     /// Why (free text; may be empty).
     public var reason: String
+    /// `reload`: the limits read from the config (the request is refused without them).
+    public var risk: RiskConfig?
 
     /// Creates a request.
-    public init(id: Int, action: OperatorAction, by: String, reason: String) {
+    public init(id: Int, action: OperatorAction, by: String, reason: String, risk: RiskConfig? = nil) {
         self.id = id
         self.action = action
         self.by = by
         self.reason = reason
+        self.risk = risk
     }
 }
 

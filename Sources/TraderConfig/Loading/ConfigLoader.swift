@@ -58,6 +58,8 @@ public struct LoadedConfiguration: Sendable {
     public var files: [String]
     /// The strategies known by name.
     public var catalog: StrategyCatalog
+    /// What it was loaded from (files, environment, flags): a running bot's `reload` reads them again.
+    public var sources: ConfigSources?
 
     /// Every effective value with its origin, in schema order; risk limits the strategy implies
     /// (`RiskSettings.profile(for:)`) are shown with their reason.
@@ -132,7 +134,8 @@ public enum ConfigLoader {
             let base: ConfigOrigin = file.map { .file(path: $0, line: 1, column: 1) } ?? .defaultValue
             settings.journal.path = ConfigPaths.resolve(path, from: base)
         }
-        return LoadedConfiguration(settings: settings, record: record, files: sources.files, catalog: sources.catalog)
+        return LoadedConfiguration(
+            settings: settings, record: record, files: sources.files, catalog: sources.catalog, sources: sources)
     }
 
     private static func merge(_ tree: ConfigNode, _ node: ConfigNode) throws(ConfigError) -> ConfigNode {

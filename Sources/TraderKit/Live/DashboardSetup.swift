@@ -4,6 +4,7 @@ import Logging
 import OperatorSurface
 import TradingModel
 import TraderConfig
+import TradingEngine
 
 /// What `run` serves its operator: the dashboard (`dashboard:`) and the alerts (`alerts:`).
 public struct OperatorSetup: Sendable {
@@ -13,10 +14,24 @@ public struct OperatorSetup: Sendable {
     public var alerts: AlertCenter?
     /// When the daily report is made (`alerts.dailyReportAt`, seconds after midnight UTC; `nil`: never).
     public var dailyReportSecond: Int?
+    /// The config's sources, read again by the operator's `reload` (`nil`: the run cannot reload).
+    public var sources: ConfigSources?
 
-    /// Reads both from a loaded config.
+    /// The risk limits of `sources` as the run applies them, or the config's error (file, line, key).
+    public var reloadRisk: (@Sendable () throws -> RiskConfig)? {
+        guard let sources else { return nil }
+        return { try Self.riskLimits(sources) }
+    }
+
+    static func riskLimits(_ sources: ConfigSources) throws -> RiskConfig {
+        let settings = try ConfigLoader.load(sources).settings
+        return settings.risk.effectiveLimits(for: settings.strategy.spec)
+    }
+
+    /// Reads both from a loaded config (and its sources, which `reload` reads again).
     /// - Throws: `ConfigError` naming the key (a token file that cannot be used, a URL that does not parse).
     public init(_ loaded: LoadedConfiguration, journal: String?, logger: Logger) throws(ConfigError) {
+        sources = loaded.sources
         dashboard = try DashboardSetup.settings(loaded, journal: journal)
         alerts = try AlertSetup.center(loaded, logger: logger)
         dailyReportSecond = loaded.settings.alerts.dailyReportSecond

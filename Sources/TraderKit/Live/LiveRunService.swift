@@ -34,7 +34,7 @@ public enum LiveRunService {
             let console = logger.handler
             logger = Logger(label: logger.label) { _ in MultiplexLogHandler([console, tail.handler(level: level)]) }
             logger.logLevel = level
-            let server = DashboardServer(settings: dashboard, link: link, log: tail)
+            let server = DashboardServer(settings: dashboard, link: link, log: tail, reloadRisk: surface?.reloadRisk)
             services.append(.init(service: DashboardService(server: server, logger: logger), successTerminationBehavior: .ignore))
         }
         if let second = surface?.dailyReportSecond, let journal = configuration.journal?.path {

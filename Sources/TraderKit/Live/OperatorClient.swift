@@ -38,7 +38,7 @@ public enum OperatorClient {
             return json ? body.text : try StatusText.render(body.data)
         }
         guard let control = OperatorAction(rawValue: action) else {
-            throw TraderError("unknown action '\(action)'; use status, pause, resume, kill or flatten")
+            throw TraderError("unknown action '\(action)'; use status, pause, resume, kill, flatten or reload")
         }
         let token = try self.token(loaded)
         if control == .kill || control == .flatten, !confirm("\(control.rawValue.uppercased()): \(control.effect). Go on?") {

@@ -17,18 +17,18 @@ import TradingModel
 public struct EngineCore<S: Strategy>: Sendable {
     @usableFromInline var _state: EngineState
     @usableFromInline var _strategy: S
-    /// Configuration.
-    public let config: EngineConfig
+    /// Configuration (its risk limits can be replaced while running: `replaceRisk(_:)`).
+    public internal(set) var config: EngineConfig
     @usableFromInline var _riskMonitor: RiskMonitor
     /// The strategy's action buffer; empty between events (see `dispatch(_:into:)`).
     @usableFromInline var _actions: [StrategyAction] = []
-    let rules: [any RiskRule]
-    @usableFromInline let monitorsEquity: Bool
-    let volatilityInstrument: InstrumentID?
+    var rules: [any RiskRule]
+    @usableFromInline var monitorsEquity: Bool
+    var volatilityInstrument: InstrumentID?
     /// The closes the correlation limit measures (`nil` unless `risk.maxCorrelation` is set).
     @usableFromInline var _returns: ReturnHistory?
     /// The margin rule's rates (`nil` unless `risk.initialMarginPercent` is set).
-    @usableFromInline let marginRates: MarginRates?
+    @usableFromInline var marginRates: MarginRates?
     /// Scheduled timers, sorted by time (then insertion).
     var timers: [(id: TimerID, at: Timestamp)] = []
     /// Earliest timer or order timeout; `Int64.max` when none.

@@ -34,12 +34,15 @@ public struct RiskMonitor: Sendable {
     /// Equity at the start of the current day.
     public private(set) var dayStartEquity: Money?
     private var day: Int64 = .min
-    private let config: RiskConfig
+    private var config: RiskConfig
     private var window: [(time: Timestamp, equity: Money)] = []
     private var windowHead = 0
 
     /// Creates a monitor for a configuration.
     public init(config: RiskConfig) { self.config = config }
+
+    /// New limits; the day's start, the peak, the window and the halts are kept (a halt is lifted by a reset).
+    public mutating func replaceLimits(_ config: RiskConfig) { self.config = config }
 
     /// Engages or releases the kill switch.
     public mutating func setKillSwitch(_ engaged: Bool) { status.killSwitchEngaged = engaged }

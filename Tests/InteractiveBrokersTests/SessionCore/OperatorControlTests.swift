@@ -156,4 +156,28 @@ struct OperatorControlTests {
         let late = harness.send(Self.control(.pause))
         #expect(Self.reply(late) == OperatorReply(id: 1, done: false, message: "the bot is stopping"))
     }
+
+    /// `reload`: the new limits act from the next order on, the reply and the journal say what changed, and a
+    /// reload without limits changes nothing.
+    @Test func reloadAppliesTheNewRiskLimitsAndSaysWhatChanged() throws {
+        var settings = Harness.settings()
+        settings.journaled = true
+        var harness = Harness(InAndOut(), settings: settings)
+        harness.startUp()
+        var limits = RiskConfig()
+        limits.maxPositionValue = Money(5)
+        limits.scaleOrdersToFit = false
+        let reloaded = harness.send(.control(OperatorControl(id: 1, action: .reload, by: "ctl", reason: "tighter", risk: limits)))
+        let reply = try #require(Self.reply(reloaded))
+        #expect(reply.done)
+        #expect(reply.message == "risk limits reloaded: risk.maxPositionValue: none → 5; risk.scaleOrdersToFit: none → false")
+        #expect(reloaded.contains { if case .journal(.event(.control, let text, _)) = $0 { text.hasSuffix(reply.message) } else { false } })
+        // The strategy's buy of 10 (at the harness's price of 1: a position of 10) is now above the limit: denied.
+        #expect(Self.bar(&harness, 60).placed.isEmpty)
+        #expect(harness.core.engine.denials.last?.denial.rule == .maxPositionValue)
+        #expect(harness.core.status(at: harness.now).risk.limits.contains { $0.name == "maxPositionValue" && $0.limit == 5 })
+        let refused = harness.send(.control(OperatorControl(id: 2, action: .reload, by: "ctl", reason: "")))
+        #expect(Self.reply(refused)?.done == false)
+        #expect(harness.core.engine.config.risk == limits)
+    }
 }
