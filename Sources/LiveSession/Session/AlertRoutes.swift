@@ -9,7 +9,7 @@ public struct AlertRoutes: Sendable, Equatable {
     /// The kinds every alert can have, for the config's check.
     public static let kinds = [
         "connection", "connectivity", "farm", "positions", "journal", "loop", "backfill", "quotes", "margin",
-        "execution", "crash", "halt", "control", "stopped", "fill", "daily", "alert",
+        "execution", "crash", "halt", "control", "stopped", "fill", "daily", "alert", "risk", "rejected",
     ]
     /// The channels there can be.
     public static let channels = ["webhook", "telegram", "sms", "email"]

@@ -83,6 +83,10 @@ extension LiveSessionCore {
                     out.log(
                         .info,
                         "fill: \(fill.side) \(fill.quantity) \(universe[fill.instrument].symbol) @ \(fill.price), commission \(fill.commission) (order \(fill.orderID))")
+                } else if case .rejected(let id, let reason, _) = report, let order = engine.orders.order(id) {
+                    out.log(
+                        .warning,
+                        "rejected: \(order.side.rawValue) \(order.quantity) \(universe[order.instrument].symbol) (order \(id)): \(reason)")
                 } else {
                     out.log(.info, "order \(report.orderID): \(report)")
                 }

@@ -247,9 +247,15 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
 
     /// One engine event, then its commands, then the observers, then any new risk denials.
     mutating func step(_ event: EngineEvent, _ out: inout Actions) {
-        let marginBreached = engine.riskMonitor.status.maintenanceMarginBreached
+        let before = engine.riskMonitor.status
         let commands = engine.handle(event)
-        if engine.riskMonitor.status.maintenanceMarginBreached != marginBreached { maintenanceMarginChanged(&out) }
+        let after = engine.riskMonitor.status
+        if after.maintenanceMarginBreached != before.maintenanceMarginBreached { maintenanceMarginChanged(&out) }
+        if after.dailyLossBreached != before.dailyLossBreached || after.drawdownHalted != before.drawdownHalted
+            || after.rapidLossHalted != before.rapidLossHalted
+        {
+            riskHaltChanged(from: before, &out)
+        }
         for command in commands { carryOut(command, &out) }
         out.append(.engineEvent(event, ordersInFlight: engine.orders.inFlightCount))
         logDenials(quiet: entryPauses.contains(.backfill) || operatorState.paused || operatorState.killed, &out)
@@ -266,6 +272,24 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
                     + "is met again; reduce positions or add funds")
         } else {
             out.log(.notice, "maintenance margin \(required) met again (equity \(equity)): entries resume")
+        }
+    }
+
+    /// A risk halt (daily loss, drawdown, rapid loss) began or, for the daily loss at a new day, ended: an ALERT
+    /// (kind `risk`) that says what no longer trades and until when.
+    mutating func riskHaltChanged(from before: RiskMonitor.Status, _ out: inout Actions) {
+        let now = engine.riskMonitor.status
+        let risk = engine.config.risk
+        let equity = engine.portfolio.equity.centsDescription
+        func began(_ was: Bool, _ halted: Bool, _ what: String, _ until: String) {
+            guard halted, !was else { return }
+            out.log(.critical, "ALERT: risk halt: \(what) reached at equity \(equity): no new entries \(until); exits go on")
+        }
+        began(before.dailyLossBreached, now.dailyLossBreached, "daily loss limit (\(risk.maxDailyLossPercent.map { "\($0) %" } ?? "set"))", "until the next day")
+        began(before.drawdownHalted, now.drawdownHalted, "drawdown limit (\(risk.maxDrawdownPercent.map { "\($0) %" } ?? "set"))", "until `ibtrader risk reset`")
+        began(before.rapidLossHalted, now.rapidLossHalted, "rapid loss limit (\(risk.rapidLossPercent.map { "\($0) %" } ?? "set"))", "until `ibtrader risk reset`")
+        if before.dailyLossBreached, !now.dailyLossBreached {
+            out.log(.notice, "risk halt over: a new day, the daily loss limit starts again at equity \(equity)")
         }
     }
 

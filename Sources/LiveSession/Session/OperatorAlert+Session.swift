@@ -8,6 +8,7 @@ import TradingModel
 /// - IB's connectivity back (1101 / 1102 after the grace period), positions agreeing again and a stuck loop that
 ///   recovered resolve their kind;
 /// - the operator's kill switch and flatten, and the end of the run;
+/// - every order IB rejected (kind `rejected`, warning);
 /// - every fill (kind `fill`, info: sent only when `alerts.routes` names it).
 extension OperatorAlert {
     public static func alerts(
@@ -27,6 +28,8 @@ extension OperatorAlert {
             switch action {
             case .log(_, let text) where text.hasPrefix("ALERT: "):
                 alerts.append(OperatorAlert(kind: kind(of: text), severity: .critical, text: String(text.dropFirst(7)), time: stamp))
+            case .log(_, let text) where text.hasPrefix("rejected: "):
+                alerts.append(OperatorAlert(kind: "rejected", severity: .warning, text: "order " + text, time: stamp))
             case .log(_, let text) where text.hasPrefix("fill: "):
                 // Sent only when `alerts.routes` names the kind (info, below the default minimum).
                 alerts.append(OperatorAlert(kind: "fill", severity: .info, text: String(text.dropFirst(6)), time: stamp))
@@ -75,6 +78,7 @@ extension OperatorAlert {
             ("connection to IB down", "connectivity"), ("stopped answering", "connection"), (" broken for ", "farm"),
             ("positions differ", "positions"), ("journal", "journal"), ("event loop", "loop"), ("the gap after", "backfill"),
             ("times in a row", "quotes"), ("maintenance margin", "margin"), ("execId", "execution"), ("did not stop cleanly", "crash"),
+            ("risk halt", "risk"),
         ]
         return rules.first { text.contains($0.0) }?.1 ?? "alert"
     }

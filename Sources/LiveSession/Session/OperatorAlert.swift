@@ -14,8 +14,8 @@ public struct OperatorAlert: Sendable, Equatable, Codable {
     }
 
     /// What kind of event (the coalescing key and the routing key): `connectivity`, `farm`, `positions`, `journal`,
-    /// `loop`, `execution`, `margin`, `halt`, `control`, `stopped`, `fill`, `alert` (any other ALERT line); all in
-    /// `AlertRoutes.kinds`.
+    /// `loop`, `execution`, `margin`, `halt`, `control`, `stopped`, `fill`, `risk`, `rejected`, `alert` (any other
+    /// ALERT line); all in `AlertRoutes.kinds`.
     public var kind: String
     public var severity: Severity
     /// One line a person reads.
