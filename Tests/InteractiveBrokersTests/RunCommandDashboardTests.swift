@@ -1,0 +1,108 @@
+import Foundation
+import Storage
+import Synchronization
+import Testing
+
+/// The built `ibtrader` next to the test bundle's package (`.build/debug/ibtrader`), if it exists.
+private let ibtraderPath: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent(".build/debug/ibtrader").path
+
+/// Issue 23's acceptance with the real program: `ibtrader run --simulated` serves its dashboard; `/metrics` parses
+/// with Prometheus's parser and its order and fill counters equal the journal's; the page shows the bot's
+/// positions; a control without the token is refused, one with it acts.
+@Suite("ibtrader run --simulated and its dashboard")
+struct RunCommandDashboardTests {
+    private final class Output: Sendable {
+        let text = Mutex("")
+        func append(_ data: Data) { text.withLock { $0 += String(decoding: data, as: UTF8.self) } }
+        var all: String { text.withLock { $0 } }
+    }
+
+    private func eventually(within limit: Duration, _ condition: () async throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while try await !condition() {
+            guard ContinuousClock.now < deadline else { return false }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return true
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ibtraderPath), "no .build/debug/ibtrader: build first"))
+    func theProgramsDashboardCountsWhatTheJournalHolds() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("run-dash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journalPath = directory.appendingPathComponent("journal.sqlite").path
+        let port = try CrashProcessHarness.freePort()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ibtraderPath)
+        process.arguments = ["run", "--simulated", "--duration", "120s"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["IBTRADER_JOURNAL_PATH"] = journalPath
+        environment["IBTRADER_DASHBOARD_PORT"] = "\(port)"
+        process.environment = environment
+        let output = Output()
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = Pipe()
+        pipe.fileHandleForReading.readabilityHandler = { output.append($0.availableData) }
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        // Trading: the first rebalance's fills are in.
+        let traded = try await eventually(within: .seconds(120)) {
+            guard process.isRunning else { return true }
+            let status = try? await DashboardRunnerTests.http(port, "/api/status")
+            let fills = ((status?.json?["status"] as? [String: Any])?["fills"] as? [Any])?.count ?? 0
+            return fills >= 2
+        }
+        try #require(traded && process.isRunning, "ibtrader did not trade: \(output.all)")
+        #expect(try await DashboardRunnerTests.http(port, "/api/control/kill", method: "POST").status == 401)
+        let token = try String(contentsOfFile: directory.appendingPathComponent("dashboard.token").path, encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        // The kill switch: no new order from here, so the counters and the journal can be compared at rest.
+        let killed = try await DashboardRunnerTests.http(
+            port, "/api/control/kill", method: "POST", token: token, body: #"{"reason": "compare the counters"}"#)
+        #expect(killed.status == 200, "\(killed.text)")
+        var samples: [String: Double] = [:]
+        let settled = try await eventually(within: .seconds(30)) {
+            let status = try await DashboardRunnerTests.http(port, "/api/status").json?["status"] as? [String: Any]
+            guard (status?["orders"] as? [Any])?.isEmpty == true else { return false }
+            samples = try DashboardRunnerTests.parseWithPrometheus(try await DashboardRunnerTests.http(port, "/metrics").text, in: directory)
+            return true
+        }
+        #expect(settled)
+        let journal = try OrderJournal(path: journalPath)
+        if !samples.isEmpty {
+            #expect(samples["ibtrader_fills_total{}"] == Double(try journal.fills().count), "fills: \(samples) vs the journal")
+            #expect(samples["ibtrader_orders_total{}"] == Double(try journal.orders().count), "orders: the journal's intents")
+            #expect(samples["ibtrader_kill_switch{}"] == 1)
+        }
+        // The page lists the positions the bot reports.
+        if let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: FileManager.default.isExecutableFile) {
+            let status = try await DashboardRunnerTests.http(port, "/api/status").json?["status"] as? [String: Any]
+            let positions = (status?["positions"] as? [[String: Any]]) ?? []
+            #expect(!positions.isEmpty)
+            let browser = Process()
+            browser.executableURL = URL(fileURLWithPath: chromium)
+            browser.arguments = [
+                "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(directory.appendingPathComponent("profile").path)",
+                "--virtual-time-budget=3000", "--dump-dom", "http://127.0.0.1:\(port)/?once",
+            ]
+            let dom = Pipe()
+            browser.standardOutput = dom
+            browser.standardError = FileHandle.nullDevice
+            try browser.run()
+            let page = String(decoding: dom.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            browser.waitUntilExit()
+            for position in positions {
+                let symbol = position["symbol"] as? String ?? "?"
+                let quantity = (position["quantity"] as? NSNumber)?.intValue ?? 0
+                #expect(page.contains("<tr><td>\(symbol)</td><td class=\"n\">\(quantity)</td>"), "\(symbol) \(quantity) on the page")
+            }
+        }
+        kill(process.processIdentifier, SIGTERM)
+        #expect(try await eventually(within: .seconds(60)) { !process.isRunning })
+        #expect(process.terminationStatus == 0, "\(output.all)")
+    }
+}
