@@ -42,7 +42,7 @@ public struct SMTPError: Error, CustomStringConvertible, Equatable {
 }
 
 /// A small SMTP client (RFC 5321) on SwiftNIO: EHLO, STARTTLS or implicit TLS (NIOSSL, the host's name checked),
-/// AUTH PLAIN, one message to every recipient, QUIT. Enough for alerts through a provider's relay.
+/// AUTH PLAIN (or LOGIN when the server offers only that), one message to every recipient, QUIT. Enough for alerts through a provider's relay.
 public enum SMTPClient {
     /// Sends one message: plain text, or with `html` text and HTML as alternatives (a mail reader shows the HTML).
     /// - Throws: `SMTPError` naming the step and the server's reply; connection and TLS errors as they come.
@@ -78,8 +78,7 @@ public enum SMTPClient {
                     features = try await session.command("EHLO ibtrader", 250, "EHLO after STARTTLS")
                 }
                 if let user = settings.username {
-                    let token = Data(([0] + Array(user.utf8) + [0] + Array((settings.password ?? "").utf8))).base64EncodedString()
-                    _ = try await session.command("AUTH PLAIN \(token)", 235, "AUTH (check the user and password)")
+                    try await session.authenticate(user: user, password: settings.password ?? "", features: features)
                 }
                 _ = try await session.command("MAIL FROM:<\(settings.from)>", 250, "MAIL FROM")
                 for recipient in settings.to { _ = try await session.command("RCPT TO:<\(recipient)>", 250, "RCPT TO \(recipient)") }
@@ -141,6 +140,22 @@ public enum SMTPClient {
         var pending = ""
 
         mutating func write(_ text: String) async throws { try await outbound.write(ByteBuffer(string: text)) }
+
+        /// AUTH PLAIN, or AUTH LOGIN where the server offers only that (Microsoft 365's relay).
+        mutating func authenticate(user: String, password: String, features: [String]) async throws {
+            let mechanisms = Set(
+                features.filter { $0.uppercased().hasPrefix("AUTH") }
+                    .flatMap { $0.uppercased().split(whereSeparator: { $0 == " " || $0 == "=" }).dropFirst().map(String.init) })
+            let step = "AUTH (check the user and password)"
+            if mechanisms.contains("LOGIN"), !mechanisms.contains("PLAIN") {
+                _ = try await command("AUTH LOGIN", 334, "AUTH LOGIN")
+                _ = try await command(Data(user.utf8).base64EncodedString(), 334, step)
+                _ = try await command(Data(password.utf8).base64EncodedString(), 235, step)
+                return
+            }
+            let token = Data(([0] + Array(user.utf8) + [0] + Array(password.utf8))).base64EncodedString()
+            _ = try await command("AUTH PLAIN \(token)", 235, step)
+        }
 
         /// Sends a command and reads its reply; anything but `code` is an error naming `step`.
         mutating func command(_ text: String, _ code: Int, _ step: String) async throws -> [String] {

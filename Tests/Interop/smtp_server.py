@@ -1,6 +1,6 @@
 """A local SMTP server for the e-mail alert test (aiosmtpd, set up by scripts/setup-python.sh).
 
-Usage: smtp_server.py MAILBOX [--starttls CERT KEY] [--auth USER:PASSWORD]
+Usage: smtp_server.py MAILBOX [--starttls CERT KEY] [--auth USER:PASSWORD] [--login-only]
 Listens on a free loopback port, prints it on the first line, and appends every message it receives to MAILBOX as
 one JSON line (from, to, content, its MIME parts as Python's email package decodes them, whether the session was
 TLS, the authenticated user). Runs until killed.
@@ -16,6 +16,7 @@ def main():
     mailbox = args.pop(0)
     tls_context = None
     credentials = None
+    login_only = False
     while args:
         flag = args.pop(0)
         if flag == "--starttls":
@@ -25,6 +26,8 @@ def main():
         elif flag == "--auth":
             user, password = args.pop(0).split(":", 1)
             credentials = (user.encode(), password.encode())
+        elif flag == "--login-only":
+            login_only = True
 
     class Handler:
         async def handle_DATA(self, server, session, envelope):
@@ -36,6 +39,7 @@ def main():
                     "from": envelope.mail_from, "to": envelope.rcpt_tos,
                     "content": envelope.content.decode("utf-8", "replace"), "parts": parts,
                     "tls": session.ssl is not None, "user": getattr(session, "login_data", None) and "ok",
+                    "authenticated": bool(getattr(session, "authenticated", False)),
                 }) + "\n")
             return "250 OK"
 
@@ -49,6 +53,8 @@ def main():
     kwargs = {}
     if credentials:
         kwargs.update(authenticator=authenticator, auth_required=True, auth_require_tls=tls_context is not None)
+        if login_only:
+            kwargs.update(auth_exclude_mechanism=["PLAIN"])
     if tls_context:
         kwargs.update(tls_context=tls_context, require_starttls=True)
     controller = Controller(Handler(), hostname="127.0.0.1", port=port, **kwargs)

@@ -115,6 +115,27 @@ struct EmailAlertTests {
         #expect(alert.contains("kind: journal"))
     }
 
+    /// A relay that offers AUTH LOGIN only (Microsoft 365's) gets LOGIN; a wrong password there is the same clear error.
+    @Test func aRelayWithLoginOnlyIsAuthenticatedWithLogin() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (cert, key) = try Self.certificate(in: folder)
+        let server = try Self.run(["--starttls", cert, key, "--auth", "alice:s3cret", "--login-only"], in: folder)
+        defer { server.process.terminate() }
+        var settings = SMTPSettings(
+            host: "localhost", port: server.port, security: .starttls, username: "alice", password: "s3cret",
+            from: "bot@example.com", to: ["ops@example.com"], trustedCertificates: try String(contentsOfFile: cert, encoding: .utf8),
+            timeout: .seconds(15))
+        try await SMTPClient.send(subject: "login", body: "through AUTH LOGIN", settings: settings)
+        let message = try #require(server.messages.first)
+        // The relay refuses PLAIN and requires authentication: the message got through with LOGIN.
+        #expect(message["authenticated"] as? Bool == true && (message["content"] as? String)?.contains("through AUTH LOGIN") == true)
+        settings.password = "wrong"
+        settings.timeout = .seconds(3)
+        await #expect(throws: SMTPError.self) { try await SMTPClient.send(subject: "s", body: "b", settings: settings) }
+    }
+
     /// The daily report goes as an HTML e-mail: text and HTML alternatives, the HTML exactly as written (Python's
     /// email package decodes it), however long its lines and whatever they start with.
     @Test func anAlertWithADocumentIsSentAsHTMLMail() async throws {
