@@ -1,14 +1,14 @@
+import AsyncHTTPClient
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import LiveSession
+import NIOCore
 
 /// Where alerts go: one delivery per alert and recipient (an HTTP request, an e-mail). A channel only formats and
 /// sends; retries, rate and coalescing are the `AlertCenter`'s.
 public struct AlertChannel: Sendable {
-    /// One message to one recipient; throws when it was not delivered.
-    public typealias Delivery = @Sendable () async throws -> Void
+    /// One message to one recipient, through the center's HTTP client when it is an HTTP one; throws when it was
+    /// not delivered.
+    public typealias Delivery = @Sendable (HTTPClient) async throws -> Void
 
     /// The channel's name in logs (`webhook`, `telegram`, `sms`, `email`).
     public var name: String
@@ -21,16 +21,29 @@ public struct AlertChannel: Sendable {
         self.deliveries = deliveries
     }
 
-    /// A channel whose deliveries are HTTP requests (a 2xx answer is delivered).
-    public init(name: String, requests: @escaping @Sendable (OperatorAlert, String) throws -> [URLRequest]) {
-        self.init(name: name) { alert, bot in try requests(alert, bot).map(Self.http) }
+    /// One HTTP POST of an alert.
+    public struct Post: Sendable {
+        public var url: URL
+        public var headers: [(String, String)]
+        public var body: Data
     }
 
-    static func http(_ request: URLRequest) -> Delivery {
-        {
-            let (_, response) = try await URLSession.shared.data(for: request)
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            guard (200..<300).contains(status) else { throw AlertDeliveryError(status: status) }
+    /// A channel whose deliveries are HTTP POSTs (a 2xx answer is delivered).
+    public init(name: String, posts: @escaping @Sendable (OperatorAlert, String) throws -> [Post]) {
+        self.init(name: name) { alert, bot in try posts(alert, bot).map(Self.http) }
+    }
+
+    /// The POST through the center's AsyncHTTPClient (NIO's event loops: a slow endpoint holds no trading thread),
+    /// 10 s at most.
+    static func http(_ post: Post) -> Delivery {
+        { client in
+            var request = HTTPClientRequest(url: post.url.absoluteString)
+            request.method = .POST
+            for (name, value) in post.headers { request.headers.add(name: name, value: value) }
+            request.body = .bytes(ByteBuffer(bytes: post.body))
+            let response = try await client.execute(request, timeout: .seconds(10))
+            _ = try await response.body.collect(upTo: 1 << 20)
+            guard (200..<300).contains(response.status.code) else { throw AlertDeliveryError(status: Int(response.status.code)) }
         }
     }
 
@@ -44,19 +57,17 @@ public struct AlertChannel: Sendable {
         return "[\(bot)] \(mark): \(alert.text)"
     }
 
-    static func json(_ url: URL, _ body: [String: any Sendable]) throws -> URLRequest {
-        var request = URLRequest(url: url, timeoutInterval: 10)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
-        return request
+    static func json(_ url: URL, _ body: [String: any Sendable]) throws -> Post {
+        Post(
+            url: url, headers: [("Content-Type", "application/json")],
+            body: try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys]))
     }
 
     /// A JSON webhook: `json` (every field: bot, kind, severity, text, time, resolves, and html when the alert has a
     /// document, i.e. the daily report), `slack` (`{"text"}`) or
     /// `discord` (`{"content"}`).
     public static func webhook(_ url: URL, format: String) -> AlertChannel {
-        AlertChannel(name: "webhook") { alert, bot in
+        AlertChannel(name: "webhook", posts: { alert, bot in
             switch format {
             case "slack": return [try json(url, ["text": line(alert, bot: bot)])]
             case "discord": return [try json(url, ["content": line(alert, bot: bot)])]
@@ -68,33 +79,31 @@ public struct AlertChannel: Sendable {
                 if let html = alert.html { body["html"] = html }
                 return [try json(url, body)]
             }
-        }
+        })
     }
 
     /// Telegram's Bot API `sendMessage` to each allowed chat (`api` is `https://api.telegram.org` but for tests).
     public static func telegram(api: URL, token: String, chats: [String]) -> AlertChannel {
-        AlertChannel(name: "telegram") { alert, bot in
+        AlertChannel(name: "telegram", posts: { alert, bot in
             let url = api.appendingPathComponent("bot\(token)").appendingPathComponent("sendMessage")
             return try chats.map { try json(url, ["chat_id": $0, "text": line(alert, bot: bot), "disable_web_page_preview": true]) }
-        }
+        })
     }
 
     /// An SMS gateway taking Twilio's form (`To`, `From`, `Body`, basic authentication), one request per number.
     public static func sms(url: URL, user: String, password: String, from: String, to: [String]) -> AlertChannel {
-        AlertChannel(name: "sms") { alert, bot in
+        AlertChannel(name: "sms", posts: { alert, bot in
             let credentials = Data("\(user):\(password)".utf8).base64EncodedString()
             return to.map { number in
-                var request = URLRequest(url: url, timeoutInterval: 10)
-                request.httpMethod = "POST"
-                request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-                request.setValue("Basic \(credentials)", forHTTPHeaderField: "Authorization")
                 let body = ["To": number, "From": from, "Body": String(line(alert, bot: bot).prefix(320))]
                     .sorted { $0.key < $1.key }
                     .map { "\($0.key)=\(formEncoded($0.value))" }.joined(separator: "&")
-                request.httpBody = Data(body.utf8)
-                return request
+                return Post(
+                    url: url,
+                    headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Authorization", "Basic \(credentials)")],
+                    body: Data(body.utf8))
             }
-        }
+        })
     }
 
     static func formEncoded(_ text: String) -> String {

@@ -214,7 +214,7 @@ extension AlertChannel {
         AlertChannel(name: "email") { alert, bot in
             let line = line(alert, bot: bot)
             let body = "\(line)\n\nkind: \(alert.kind)\nseverity: \(alert.severity.rawValue)\ntime: \(alert.time)\n"
-            return [{
+            return [{ _ in
                 try await SMTPClient.send(subject: String(line.prefix(200)), body: body, html: alert.html, settings: settings)
             }]
         }
