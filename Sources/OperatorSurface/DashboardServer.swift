@@ -26,6 +26,8 @@ public struct DashboardServer: Sendable {
     public let staleAfter: Double
     /// Reads the risk limits from the config again (`reload`; `nil`: the run cannot reload).
     public let reloadRisk: (@Sendable () throws -> RiskConfig)?
+    /// `/metrics`; the runner's latencies go to it too (`LiveRunnerConfiguration.latencyObserver`).
+    public let metrics = MetricsExporter()
 
     /// Creates the server's routes over a link.
     public init(
@@ -61,7 +63,7 @@ public struct DashboardServer: Sendable {
         router.get("/readyz") { _, _ in server.health(ready: true) }
         router.get("/metrics") { request, _ in
             try server.authorizeRead(request)
-            let text = MetricsText.render(
+            let text = server.metrics.render(
                 server.link.status, log: server.log.counts, fresh: (server.link.secondsSinceUpdate ?? .infinity) <= server.staleAfter)
             return Self.response(text, type: "text/plain; version=0.0.4; charset=utf-8")
         }

@@ -55,11 +55,13 @@ struct DashboardRunnerTests {
         let link = OperatorLink(sampleEvery: .zero)
         let tail = LogTail { "00:00:00" }
         try await withSessionSimulator { simulator, simulatorPort in
-            var configuration = runnerConfiguration(simulatorPort, journal: journal)
-            configuration.operatorLink = link
-            let runConfiguration = configuration
             let server = DashboardServer(
                 settings: DashboardSettings(port: 0, token: Self.token, tokenSource: "test"), link: link, log: tail)
+            var configuration = runnerConfiguration(simulatorPort, journal: journal)
+            configuration.operatorLink = link
+            let metrics = server.metrics
+            configuration.latencyObserver = { metrics.observe($0, seconds: $1) }  // as LiveRunService does
+            let runConfiguration = configuration
             let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
             let (stop, stopper) = AsyncStream.makeStream(of: String.self)
             var logger = quietLogger()
@@ -92,8 +94,8 @@ struct DashboardRunnerTests {
                 #expect(health.status == 200, "\(health.text)")
                 #expect(health.json?["status"] as? String == "ok")
                 let metrics = try await Self.http(port, "/metrics")
-                #expect(metrics.text.contains("ibtrader_up 1\n"))
-                #expect(metrics.text.contains("ibtrader_trading_state{state=\"active\"} 1\n"))
+                #expect(metrics.text.contains("ibtrader_up 1.0\n"))
+                #expect(metrics.text.contains("ibtrader_trading_state{state=\"active\"} 1.0\n"))
                 let samples = try Self.parseWithPrometheus(metrics.text, in: directory)
                 if !samples.isEmpty {
                     // One order per instrument, each timed from its bar; the journal wrote and was timed.
@@ -127,7 +129,7 @@ struct DashboardRunnerTests {
                 let status = try await Self.http(port, "/api/status")
                 let trading = (status.json?["status"] as? [String: Any])?["trading"] as? [String: Any]
                 #expect(trading?["state"] as? String == "entries paused")
-                #expect(try await Self.http(port, "/metrics").text.contains("ibtrader_trading_state{state=\"entries paused\"} 1\n"))
+                #expect(try await Self.http(port, "/metrics").text.contains("ibtrader_trading_state{state=\"entries paused\"} 1.0\n"))
 
                 // Resume: it buys again; flatten: everything closed at the broker, and nothing new goes out.
                 #expect(try await Self.http(port, "/api/control/resume", method: "POST", token: Self.token).status == 200)

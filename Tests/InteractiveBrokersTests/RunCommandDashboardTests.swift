@@ -77,6 +77,9 @@ struct RunCommandDashboardTests {
             #expect(samples["ibtrader_fills_total{}"] == Double(try journal.fills().count), "fills: \(samples) vs the journal")
             #expect(samples["ibtrader_orders_total{}"] == Double(try journal.orders().count), "orders: the journal's intents")
             #expect(samples["ibtrader_kill_switch{}"] == 1)
+            // The runner's latencies reach the histograms (LiveRunService wires them): one per order, a write per step.
+            #expect(samples["ibtrader_bar_to_order_seconds_count{}"] == Double(try journal.orders().count))
+            #expect(samples["ibtrader_journal_write_seconds_count{}"] ?? 0 > 0)
         }
         // The page lists the positions the bot reports.
         if let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: FileManager.default.isExecutableFile) {

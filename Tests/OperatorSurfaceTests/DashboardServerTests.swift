@@ -51,7 +51,7 @@ struct DashboardServerTests {
                 #expect(String(buffer: response.body).contains("no session yet"))
             }
             try await client.execute(uri: "/metrics", method: .get) { response in
-                #expect(String(buffer: response.body).contains("ibtrader_up 0\n"))
+                #expect(String(buffer: response.body).contains("ibtrader_up 0.0\n"))
             }
             try await client.execute(uri: "/", method: .get) { response in
                 #expect(response.status == .ok)

@@ -89,6 +89,8 @@ public struct LiveRunnerConfiguration: Sendable {
     /// with the engine's orders in flight (`OrderManager.inFlightCount`: a resting, acknowledged limit does not count);
     /// for the backtest parity test and the latency benchmark (`nil`: no cost).
     public var engineEventObserver: (@Sendable (EngineEvent, _ ordersInFlight: Int) -> Void)?
+    /// Told each latency the runner measures (bar → order, journal writes): `/metrics`' histograms.
+    public var latencyObserver: (@Sendable (LatencyKind, _ seconds: Double) -> Void)?
     /// Creates a configuration.
     public init(connection: TWSConnectionConfiguration, symbols: [Symbol], engine: EngineConfig = EngineConfig()) {
         self.connection = connection

@@ -136,8 +136,17 @@ struct SessionDriver<S: Strategy> {
     /// Runs a journal write and times it (`latency.journalWrite`).
     mutating func timedJournal<T>(_ write: () -> T) -> T {
         let start = ContinuousClock.now
-        defer { latency.journalWrite.record(seconds: Self.seconds(ContinuousClock.now - start)) }
+        defer { record(.journalWrite, seconds: Self.seconds(ContinuousClock.now - start)) }
         return write()
+    }
+
+    /// One latency: into the page's histogram and to the observer (`/metrics`).
+    mutating func record(_ kind: LatencyKind, seconds: Double) {
+        switch kind {
+        case .barToOrder: latency.barToOrder.record(seconds: seconds)
+        case .journalWrite: latency.journalWrite.record(seconds: seconds)
+        }
+        configuration.latencyObserver?(kind, seconds)
     }
 
     static func seconds(_ duration: Duration) -> Double {
@@ -169,7 +178,7 @@ struct SessionDriver<S: Strategy> {
             }
         case .place(let group):
             await place(group)
-            if let barTakenAt { latency.barToOrder.record(seconds: Self.seconds(.now - barTakenAt)) }
+            if let barTakenAt { record(.barToOrder, seconds: Self.seconds(.now - barTakenAt)) }
         case .cancelOrder(let id):
             do {
                 guard let connection else { throw TWSRequestError.notConnected }
@@ -187,7 +196,7 @@ struct SessionDriver<S: Strategy> {
         case .journal(let write):
             let start = ContinuousClock.now
             if let failure = journal?.write(write) { inbox.yield(.journalFailed(failure)) }
-            if journal != nil { latency.journalWrite.record(seconds: Self.seconds(.now - start)) }
+            if journal != nil { record(.journalWrite, seconds: Self.seconds(.now - start)) }
         case .log(let level, let text):
             logger.log(level: level, "\(text)")
         case .milestone(.runner(let milestone)):

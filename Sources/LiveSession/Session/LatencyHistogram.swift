@@ -43,3 +43,11 @@ public struct LatencyHistogram: Sendable, Equatable, Codable {
         return .infinity
     }
 }
+
+/// What the runner times (`SessionStatus.latency`, `/metrics`).
+public enum LatencyKind: Sendable {
+    /// A bar taken by the session to each of its orders handed to the connection.
+    case barToOrder
+    /// One journal write (a transaction).
+    case journalWrite
+}

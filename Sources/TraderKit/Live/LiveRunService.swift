@@ -35,6 +35,8 @@ public enum LiveRunService {
             logger = Logger(label: logger.label) { _ in MultiplexLogHandler([console, tail.handler(level: level)]) }
             logger.logLevel = level
             let server = DashboardServer(settings: dashboard, link: link, log: tail, reloadRisk: surface?.reloadRisk)
+            let metrics = server.metrics
+            configuration.latencyObserver = { metrics.observe($0, seconds: $1) }
             services.append(.init(service: DashboardService(server: server, logger: logger), successTerminationBehavior: .ignore))
         }
         if let second = surface?.dailyReportSecond, let journal = configuration.journal?.path {

@@ -4,9 +4,10 @@ import Testing
 @testable import LiveSession
 @testable import OperatorSurface
 
-/// The /metrics exposition (issue 23): histograms in Prometheus's cumulative form, and every series the shipped
-/// Grafana dashboard and Prometheus config ask for exists.
-struct MetricsTextTests {
+/// `/metrics` through swift-prometheus (issue 23): histograms of the runner's observations, series that follow the
+/// snapshot (a closed position's goes away, a counter follows its total), and every series the shipped Grafana
+/// dashboard queries exists.
+struct MetricsExporterTests {
     static func status() -> SessionStatus {
         var status = SessionStatus()
         status.phase = "running"
@@ -17,14 +18,18 @@ struct MetricsTextTests {
         var order = SessionStatus.WorkingOrder()
         order.state = "submitted"
         status.orders = [order, order]
-        status.latency.barToOrder.record(seconds: 0.0003)
-        status.latency.barToOrder.record(seconds: 0.002)
-        status.latency.barToOrder.record(seconds: 30)
+        var position = SessionStatus.Position()
+        position.symbol = "AAPL"
+        position.quantity = 100
+        status.positions = [position]
+        status.counts.fills = 3
         return status
     }
 
-    @Test func histogramsAreCumulativeAndFarmsAndOrderStatesAreLabelled() {
-        let text = MetricsText.render(Self.status(), log: LogTail.Counts(), fresh: true)
+    @Test func histogramsCountObservationsAndSeriesFollowTheSnapshot() {
+        let exporter = MetricsExporter()
+        for seconds in [0.0003, 0.002, 30] { exporter.observe(.barToOrder, seconds: seconds) }
+        var text = exporter.render(Self.status(), log: LogTail.Counts(), fresh: true)
         #expect(text.contains("# TYPE ibtrader_bar_to_order_seconds histogram\n"))
         #expect(text.contains("ibtrader_bar_to_order_seconds_bucket{le=\"0.0001\"} 0\n"))
         #expect(text.contains("ibtrader_bar_to_order_seconds_bucket{le=\"0.0005\"} 1\n"))
@@ -32,9 +37,18 @@ struct MetricsTextTests {
         #expect(text.contains("ibtrader_bar_to_order_seconds_bucket{le=\"10.0\"} 2\n"))
         #expect(text.contains("ibtrader_bar_to_order_seconds_bucket{le=\"+Inf\"} 3\n"))
         #expect(text.contains("ibtrader_bar_to_order_seconds_count 3\n"))
-        #expect(text.contains("ibtrader_farm_state{farm=\"usfarm\",state=\"broken\"} 1\n"))
-        #expect(text.contains("ibtrader_farm_state{farm=\"usfarm\",state=\"ok\"} 0\n"))
-        #expect(text.contains("ibtrader_working_orders_by_state{state=\"submitted\"} 2\n"))
+        #expect(text.contains("ibtrader_farm_state{farm=\"usfarm\",state=\"broken\"} 1.0\n"))
+        #expect(text.contains("ibtrader_farm_state{farm=\"usfarm\",state=\"ok\"} 0.0\n"))
+        #expect(text.contains("ibtrader_working_orders_by_state{state=\"submitted\"} 2.0\n"))
+        #expect(text.contains("ibtrader_position_quantity{symbol=\"AAPL\"} 100.0\n"))
+        #expect(text.contains("ibtrader_fills_total 3\n") || text.contains("ibtrader_fills_total 3.0\n"), "\(text)")
+        // The position is closed and two more fills came: its series goes, the counter follows.
+        var later = Self.status()
+        later.positions = []
+        later.counts.fills = 5
+        text = exporter.render(later, log: LogTail.Counts(), fresh: true)
+        #expect(!text.contains("ibtrader_position_quantity{symbol=\"AAPL\"}"))
+        #expect(text.contains("ibtrader_fills_total 5\n") || text.contains("ibtrader_fills_total 5.0\n"))
     }
 
     @Test func everySeriesTheGrafanaDashboardQueriesIsExposed() throws {
@@ -45,7 +59,8 @@ struct MetricsTextTests {
         status.money.drawdownPercent = 0
         status.connection.lastHeardSecondsAgo = 1
         status.connection.roundTripMilliseconds = 1
-        let text = MetricsText.render(status, log: LogTail.Counts(), fresh: true)
+        status.risk.limits = [SessionStatus.Limit(name: "maxActivePositions", limit: 2, used: 1, unit: "positions")]
+        let text = MetricsExporter().render(status, log: LogTail.Counts(), fresh: true)
         let families = Set(text.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }.map { $0.split(separator: " ")[2] })
         let queried = try Regex("ibtrader_[a-z_]+")
         let names = Set(dashboard.matches(of: queried).map { String(dashboard[$0.range]) }
