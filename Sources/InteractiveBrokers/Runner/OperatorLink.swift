@@ -1,6 +1,6 @@
 import LiveSession
-import TradingEngine
 import Synchronization
+import TradingEngine
 import TradingModel
 
 /// The line between a running session and its operator (the dashboard's server, `ibtrader ctl`): the session's

@@ -8,7 +8,7 @@ extension DailyReport {
     /// One session's part of the day.
     public struct SessionDay: Sendable {
         public var session: Int64
-        /// The engine's equity after each bar of the day (data time).
+        /// The engine's equity after each bar and each fill of the day (data time).
         public var equity: [(time: Timestamp, equity: Double)] = []
         /// The day's orders: live, in the backtest over the same bars, and those that differ (one line each).
         public var liveOrders = 0
@@ -50,15 +50,15 @@ extension DailyReport {
         return days
     }
 
-    /// The sessions' lines: equity at the day's first and last bar, the drift of the day's orders.
+    /// The sessions' lines: equity at the day's first and last mark, the drift of the day's orders.
     var sessionLines: [String] {
         sessions.flatMap { part -> [String] in
             var lines: [String] = []
             if let first = part.equity.first, let last = part.equity.last {
                 let low = part.equity.map(\.equity).min() ?? first.equity, high = part.equity.map(\.equity).max() ?? first.equity
                 lines.append(
-                    "session \(part.session): equity \(Self.money(first.equity)) → \(Self.money(last.equity)) over "
-                        + "\(part.equity.count) bars (low \(Self.money(low)), high \(Self.money(high)))")
+                    "session \(part.session): equity \(Self.money(first.equity)) → \(Self.money(last.equity)) "
+                        + "(low \(Self.money(low)), high \(Self.money(high)); \(part.equity.count) marks)")
             }
             if let reason = part.unavailable {
                 lines.append("session \(part.session): no drift report: \(reason)")
