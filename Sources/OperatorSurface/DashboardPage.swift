@@ -35,6 +35,7 @@ enum DashboardPage {
     pre { margin:0; max-height:260px; overflow:auto; font:12px/1.35 ui-monospace, monospace; white-space:pre-wrap; }
     .warning { color:var(--warn); } .error, .critical { color:var(--bad); font-weight:600; }
     #reasons { color:var(--mute); }
+    .history { white-space:normal; display:inline-block; font-size:12px; }
     #banner { display:none; padding:8px 20px; background:#fde8e8; color:var(--bad); font-weight:600; }
     </style></head>
     <body>
@@ -104,7 +105,7 @@ enum DashboardPage {
         ["Nightly reset", until(c.nextNightlyReset, s.time)], ["Weekly logon", until(c.nextWeeklyLogon, s.time)],
         ["Market data", marketData(c.marketData)],
         ...c.farms.map(f => ["Farm " + esc(f.name), esc(f.state) + " since " + esc(f.since)]), ["Data time", esc(s.dataTime)],
-        ["History", c.history.length ? c.history.slice(0, 6).map(h => `${esc(h.time)} ${esc(h.event)}`).join("<br>") : "–"]]
+        ["History", c.history.length ? `<span class=history>${c.history.slice(0, 6).map(h => `${esc(h.time)} ${esc(h.event)}`).join("<br>")}</span>` : "–"]]
         .map(r => row(r)).join("");
       $("positions").innerHTML = row(["Symbol", ["Quantity", 1], ["Avg cost", 1], ["Price", 1], ["Value", 1], ["Unrealized", 1], ["Realized", 1], "Stop"], true) +
         (s.positions.length ? s.positions.map(p => row([esc(p.symbol), [qty(p.quantity), 1], [money(p.averageCost), 1], [money(p.price), 1],
