@@ -125,11 +125,11 @@ enum DashboardPage {
       $("denials").innerHTML = row(["Time", "Symbol", "Rule", "Detail"], true) + (s.risk.recentDenials.length ? s.risk.recentDenials.map(d =>
         row([esc(d.time), esc(d.symbol), esc(d.rule), esc(d.detail)])).join("") : row(["<span class=mute>none</span>", "", "", ""])) +
         row([`${s.risk.denials} this run`, "", "", ""]);
-      const b = s.budgets, l = s.latency;
+      const b = s.budgets.connection, l = s.latency;
       $("budgets").innerHTML = [["Outbound queue", `${b.queued} waiting (at most ${b.messagesPerSecond} messages/s)`],
         ["Historical data", `${b.historicalInWindow} of ${b.historicalWindowLimit} in ${Math.round(b.historicalWindowSeconds / 60)} min, ${b.historicalOpen} open`],
         ["Pacing", `${b.pacedWaiting} held now, ${b.pacingWaits} waited`],
-        ["Market-data lines", `${b.marketDataLines} quote lines, ${b.realTimeBarStreams} real-time bar streams`],
+        ["Market-data lines", `${s.budgets.marketDataLines} quote lines, ${s.budgets.realTimeBarStreams} real-time bar streams`],
         ["Bar → order", quantiles(l.barToOrder)], ["Journal write", quantiles(l.journalWrite)]].map(r => row(r)).join("");
       $("logcounts").textContent = `${body.log.warnings} warnings, ${body.log.errors} errors, ${body.log.critical} critical`;
     }

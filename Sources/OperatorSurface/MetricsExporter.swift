@@ -155,7 +155,7 @@ public final class MetricsExporter: Sendable {
         gauge(
             "farm_state", "Each data farm's state as TWS reported it (1 for the current one).",
             connection.farms.flatMap { farm in ["ok", "inactive", "broken"].map { ([("farm", farm.name), ("state", $0)], flag(farm.state == $0)) } })
-        let budgets = status.budgets
+        let budgets = status.budgets.connection
         gauge("outbound_queue_messages", "Messages waiting for the outbound rate limiter.", one(Double(budgets.queued)))
         gauge("outbound_rate_limit", "The outbound rate limit, messages per second.", one(Double(budgets.messagesPerSecond)))
         gauge("paced_requests_waiting", "Historical and real-time-bar requests held back by pacing now.", one(Double(budgets.pacedWaiting)))
@@ -167,7 +167,7 @@ public final class MetricsExporter: Sendable {
             "historical_requests_window_limit", "IB's limit of historical-data requests per pacing window.",
             one(Double(budgets.historicalWindowLimit)))
         gauge("historical_requests_open", "Historical-data requests not yet answered in full.", one(Double(budgets.historicalOpen)))
-        gauge("market_data_lines", "reqMktData lines open.", one(Double(budgets.marketDataLines)))
-        gauge("realtime_bar_streams", "reqRealTimeBars streams open.", one(Double(budgets.realTimeBarStreams)))
+        gauge("market_data_lines", "reqMktData lines open.", one(Double(status.budgets.marketDataLines)))
+        gauge("realtime_bar_streams", "reqRealTimeBars streams open.", one(Double(status.budgets.realTimeBarStreams)))
     }
 }

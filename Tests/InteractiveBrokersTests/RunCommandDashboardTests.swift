@@ -1,33 +1,13 @@
 import Foundation
 import Storage
-import Synchronization
 import Testing
-
-/// The built `ibtrader` next to the test bundle's package (`.build/debug/ibtrader`), if it exists.
-private let ibtraderPath: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent(".build/debug/ibtrader").path
 
 /// Issue 23's acceptance with the real program: `ibtrader run --simulated` serves its dashboard; `/metrics` parses
 /// with Prometheus's parser and its order and fill counters equal the journal's; the page shows the bot's
 /// positions; a control without the token is refused, one with it acts.
 @Suite("ibtrader run --simulated and its dashboard")
 struct RunCommandDashboardTests {
-    private final class Output: Sendable {
-        let text = Mutex("")
-        func append(_ data: Data) { text.withLock { $0 += String(decoding: data, as: UTF8.self) } }
-        var all: String { text.withLock { $0 } }
-    }
-
-    private func eventually(within limit: Duration, _ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + limit
-        while try await !condition() {
-            guard ContinuousClock.now < deadline else { return false }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return true
-    }
-
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ibtraderPath), "no .build/debug/ibtrader: build first"))
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ibtraderProgramPath), "no .build/debug/ibtrader: build first"))
     func theProgramsDashboardCountsWhatTheJournalHolds() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("run-dash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -35,13 +15,13 @@ struct RunCommandDashboardTests {
         let journalPath = directory.appendingPathComponent("journal.sqlite").path
         let port = try CrashProcessHarness.freePort()
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: ibtraderPath)
+        process.executableURL = URL(fileURLWithPath: ibtraderProgramPath)
         process.arguments = ["run", "--simulated", "--duration", "120s"]
         var environment = ProcessInfo.processInfo.environment
         environment["IBTRADER_JOURNAL_PATH"] = journalPath
         environment["IBTRADER_DASHBOARD_PORT"] = "\(port)"
         process.environment = environment
-        let output = Output()
+        let output = ProgramOutput()
         let pipe = Pipe()
         process.standardError = pipe
         process.standardOutput = Pipe()

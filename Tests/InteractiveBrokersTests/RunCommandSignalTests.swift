@@ -1,37 +1,14 @@
 import Foundation
 import Storage
-import Synchronization
 import Testing
-
-/// The built `ibtrader` next to the test bundle's package (`.build/debug/ibtrader`), if it exists.
-private let ibtraderPath: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent(".build/debug/ibtrader").path
-
-/// Collects a child's stderr as it arrives.
-private final class Output: Sendable {
-    let text = Mutex("")
-    func append(_ data: Data) { text.withLock { $0 += String(decoding: data, as: UTF8.self) } }
-    func contains(_ part: String) -> Bool { text.withLock { $0.contains(part) } }
-    var all: String { text.withLock { $0 } }
-}
 
 @Suite("ibtrader run and signals")
 struct RunCommandSignalTests {
-    /// Polls `condition` every 50 ms until it holds or `limit` passes.
-    private func eventually(within limit: Duration, _ condition: () -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + limit
-        while !condition() {
-            guard ContinuousClock.now < deadline else { return false }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return true
-    }
-
     // Slow by nature (a few seconds): a real process starts the simulator, connects, warms up and subscribes
     // before the signal; the limits only bound a loaded machine.
     @Test(
         "SIGTERM to `ibtrader run --simulated` stops it gracefully: exit 0, a 'stopped' line, the journal's stop event",
-        .enabled(if: FileManager.default.isExecutableFile(atPath: ibtraderPath), "no .build/debug/ibtrader: build first"))
+        .enabled(if: FileManager.default.isExecutableFile(atPath: ibtraderProgramPath), "no .build/debug/ibtrader: build first"))
     func sigtermStopsGracefully() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sigterm-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -39,14 +16,14 @@ struct RunCommandSignalTests {
         let journalPath = directory.appendingPathComponent("journal.sqlite").path
 
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: ibtraderPath)
+        process.executableURL = URL(fileURLWithPath: ibtraderProgramPath)
         process.arguments = ["run", "--simulated", "--speed", "max"]
         var environment = ProcessInfo.processInfo.environment
         environment["IBTRADER_JOURNAL_PATH"] = journalPath
         environment["IBTRADER_LOGGING_LEVEL"] = "info"
         process.environment = environment
         let errors = Pipe()
-        let output = Output()
+        let output = ProgramOutput()
         process.standardError = errors
         process.standardOutput = Pipe()
         errors.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData) }

@@ -51,7 +51,7 @@ public final class OperatorLink: Sendable {
     /// Seconds since the session last published (`nil` before it did): a loop that stopped answering shows here.
     public var secondsSinceUpdate: Double? {
         state.withLock { state in
-            state.updated.map { let d = ContinuousClock.now - $0; return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
+            state.updated.map { (ContinuousClock.now - $0).secondsValue }
         }
     }
 

@@ -119,16 +119,7 @@ struct SessionDriver<S: Strategy> {
     /// The core's snapshot with the runner's part: the connection's budgets and the measured latencies.
     private func status(at time: Timestamp) async -> SessionStatus {
         var status = core.status(at: time)
-        if let budgets = await connection?.budgets {
-            status.budgets.queued = budgets.queued
-            status.budgets.messagesPerSecond = budgets.messagesPerSecond
-            status.budgets.pacedWaiting = budgets.pacedWaiting
-            status.budgets.pacingWaits = budgets.pacingWaits
-            status.budgets.historicalOpen = budgets.historicalOpen
-            status.budgets.historicalInWindow = budgets.historicalInWindow
-            status.budgets.historicalWindowLimit = budgets.historicalWindowLimit
-            status.budgets.historicalWindowSeconds = budgets.historicalWindowSeconds
-        }
+        if let budgets = await connection?.budgets { status.budgets.connection = budgets }
         status.latency = latency
         return status
     }
@@ -136,7 +127,7 @@ struct SessionDriver<S: Strategy> {
     /// Runs a journal write and times it (`latency.journalWrite`).
     mutating func timedJournal<T>(_ write: () -> T) -> T {
         let start = ContinuousClock.now
-        defer { record(.journalWrite, seconds: Self.seconds(ContinuousClock.now - start)) }
+        defer { record(.journalWrite, seconds: (ContinuousClock.now - start).secondsValue) }
         return write()
     }
 
@@ -147,10 +138,6 @@ struct SessionDriver<S: Strategy> {
         case .journalWrite: latency.journalWrite.record(seconds: seconds)
         }
         configuration.latencyObserver?(kind, seconds)
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Carries one action out. Returns the run's outcome once the core finished (or failed) it.
@@ -178,7 +165,7 @@ struct SessionDriver<S: Strategy> {
             }
         case .place(let group):
             await place(group)
-            if let barTakenAt { record(.barToOrder, seconds: Self.seconds(.now - barTakenAt)) }
+            if let barTakenAt { record(.barToOrder, seconds: (.now - barTakenAt).secondsValue) }
         case .cancelOrder(let id):
             do {
                 guard let connection else { throw TWSRequestError.notConnected }
@@ -196,7 +183,7 @@ struct SessionDriver<S: Strategy> {
         case .journal(let write):
             let start = ContinuousClock.now
             if let failure = journal?.write(write) { inbox.yield(.journalFailed(failure)) }
-            if journal != nil { record(.journalWrite, seconds: Self.seconds(.now - start)) }
+            if journal != nil { record(.journalWrite, seconds: (.now - start).secondsValue) }
         case .log(let level, let text):
             logger.log(level: level, "\(text)")
         case .milestone(.runner(let milestone)):

@@ -1,3 +1,5 @@
+import TWSProtocol
+
 /// What a running bot shows its operator (the dashboard, `/api/status`, `ibtrader ctl status`, the metrics): a
 /// snapshot the core makes on request. Numbers are plain JSON numbers (money in the account's currency), times
 /// ISO-8601 text in UTC.
@@ -99,20 +101,10 @@ public struct SessionStatus: Sendable, Equatable, Codable {
         }
     }
 
-    /// IB's budgets: the outbound message rate, historical-data pacing and market-data lines. The connection's part
-    /// is filled in by the runner (the core has no socket).
+    /// IB's budgets: the connection's (message rate, historical-data pacing; filled in by the runner, the core has
+    /// no socket) and the market-data lines the core holds open.
     public struct Budgets: Sendable, Equatable, Codable {
-        /// Messages waiting for the outbound rate limiter, and its rate (messages per second).
-        public var queued = 0
-        public var messagesPerSecond = 0
-        /// Historical-data and real-time-bar requests held back by pacing now, and how many waited this connection.
-        public var pacedWaiting = 0
-        public var pacingWaits = 0
-        /// Historical-data requests open, and sent within the last `historicalWindowSeconds` against its limit.
-        public var historicalOpen = 0
-        public var historicalInWindow = 0
-        public var historicalWindowLimit = 0
-        public var historicalWindowSeconds = 0
+        public var connection = TWSBudgets()
         /// reqMktData lines open (they count against the account's market-data lines) and real-time bar streams.
         public var marketDataLines = 0
         public var realTimeBarStreams = 0

@@ -82,17 +82,6 @@ public enum HumanDuration {
     }
 }
 
-extension Duration {
-    /// Whole and fractional seconds.
-    public var secondsValue: Double {
-        Double(components.seconds) + Double(components.attoseconds) * 1e-18
-    }
-
-    /// Nanoseconds (exact for every duration `HumanDuration` accepts).
-    public var nanosecondsValue: Int64 {
-        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
-    }
-}
 
 extension StringProtocol {
     /// Without leading and trailing spaces and tabs.
