@@ -18,6 +18,9 @@ public struct JournalOrder: Hashable, Sendable, Codable {
     public var updatedAt: Timestamp
     /// The last status message (a rejection reason, …).
     public var message: String?
+    /// Modifications sent (the intent's terms are then the latest ones); `nil` for none, and in session logs
+    /// written before modifications were counted.
+    public var modifications: Int?
 
     /// Creates a value.
     public init(sequence: Int64, intent: JournalIntent, state: OrderState, brokerOrderID: Int64?, permID: Int64?, filledQuantity: Quantity, updatedAt: Timestamp, message: String?) {

@@ -52,8 +52,12 @@ struct ExecutionStyleParityTests {
             for (k, step) in steps.enumerated() {
                 #expect(step.contains("not filled after 30s: reprice \(k + 1) of 2"), "\(step)")
             }
-            guard case .limit(let first) = entry.intent.type else { continue }
-            finalPrices[id] = .limit(Price(units: first.units + Int64(steps.count) * 1_000_000))
+            // The intent holds the latest terms and counts the reprices (what a restart goes on from).
+            #expect((entry.modifications ?? 0) == steps.count, "\(id): \(entry.modifications ?? 0) modifications")
+            if let last = steps.last, case .limit(let price) = entry.intent.type {
+                #expect(last.contains("→ \(price)"), "\(id): \(last)")
+            }
+            finalPrices[id] = entry.intent.type
             if entry.state == .filled {
                 if steps.isEmpty { outcomes.filledAsSent += 1 } else { outcomes.filledRepriced += 1 }
             }
@@ -92,7 +96,7 @@ struct ExecutionStyleParityTests {
     func midpriceEntries() async throws {
         let cross = MovingAverageCrossoverConfig(
             kind: .simple, fastPeriod: 3, slowPeriod: 8, allowShort: false, sizing: .fixedQuantity(Quantity(100)))
-        let style = ExecutionStyle(entry: .midprice)
+        let style = ExecutionStyle(entry: .midprice())
         var scenario = ParityScenario(
             data: try spyMinuteData(), symbols: ["SPY"], start: Timestamp(seconds: 1_294_153_200), warmup: "1800 S",
             steps: 240, engine: EngineConfig(initialCash: Money(100_000)))

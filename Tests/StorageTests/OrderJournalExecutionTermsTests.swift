@@ -25,3 +25,34 @@ struct OrderJournalExecutionTermsTests {
         }
     }
 }
+
+/// Issue 26: a reprice (an IB modify) is journaled before it is sent. The intent then holds the latest terms and the
+/// count of modifications, so a restart follows the order as it works now and makes only the reprices left.
+struct OrderJournalModificationTests {
+    @Test func aModificationReplacesTheTermsCountsAndIsInTheHistory() async throws {
+        try await withTemporaryDirectory { dir in
+            let journal = try OrderJournal(path: dir + "/journal.sqlite")
+            try journal.recordIntent(OrderJournalTests.intent("O-1"))
+            try journal.recordSubmitted("O-1", brokerOrderID: 7, at: OrderJournalTests.t0)
+            #expect(try journal.order("O-1")?.modifications == nil)
+            for (k, price) in ["187.26", "187.27"].enumerated() {
+                try journal.recordModification(
+                    JournalModification(
+                        orderRef: "O-1", type: .limit(Price(price)!), quantity: k == 1 ? Quantity(60) : nil,
+                        reason: "reprice \(k + 1) of 2", time: OrderJournalTests.t0 + .seconds(30 * Int64(k + 1))))
+            }
+            let reopened = try OrderJournal(path: dir + "/journal.sqlite", createIfMissing: false)
+            let order = try #require(try reopened.order("O-1"))
+            #expect(order.intent.type == .limit(Price("187.27")!))
+            #expect(order.intent.quantity == Quantity(60))
+            #expect(order.modifications == 2)
+            #expect(order.state == .submitted, "a modification does not move the state")
+            let history = try reopened.history(of: "O-1").compactMap(\.message)
+            #expect(history.contains("modified to LMT 187.27, quantity 60: reprice 2 of 2"), "\(history)")
+            #expect(throws: OrderJournalError.self) {
+                try reopened.recordModification(
+                    JournalModification(orderRef: "O-9", type: nil, quantity: nil, reason: nil, time: OrderJournalTests.t0))
+            }
+        }
+    }
+}

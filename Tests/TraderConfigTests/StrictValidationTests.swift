@@ -87,6 +87,9 @@ import TraderConfig
         ("orders: {entry: limit, timeout: 30s, onTimeout: reprice, repriceStep: -1 tick}", "orders.repriceStep", "above zero"),
         ("orders: {entry: limit, timeout: 30s, onTimeout: reprice, reprices: 0}", "orders.reprices", "from 1 to 20"),
         ("orders: {adaptivePriority: patient}", "orders.adaptivePriority", "applies only with orders.entry: adaptive"),
+        ("orders: {midpriceCap: 5 bps}", "orders.midpriceCap", "applies only with orders.entry: midprice"),
+        ("orders: {entry: midprice, limitFrom: ask}", "orders.limitFrom", "midprice with orders.midpriceCap"),
+        ("orders: {entry: midprice, midpriceCap: 5 percent}", "orders.midpriceCap", "N ticks or N bps"),
         ("orders: {entryTimeInForce: gtd}", "orders.entryTimeInForce", "needs orders.goodFor"),
         ("orders: {goodFor: 1h}", "orders.goodFor", "applies only with orders.entryTimeInForce: gtd"),
         ("orders: {entry: limit, entryTimeInForce: ioc, timeout: 30s, onTimeout: market}", "orders.onTimeout", "IOC"),
@@ -126,6 +129,10 @@ import TraderConfig
         let adaptive = try load("orders: {entry: adaptive, adaptivePriority: patient}").settings.orders.executionStyle
         #expect(adaptive?.entry == .adaptive(.patient))
         #expect(try load("orders: {timeout: 2m}").settings.orders.executionStyle == .timeout(.seconds(120)))
+        let capped = try #require(try load("orders: {entry: midprice, midpriceCap: 5 bps, limitFrom: ask}").settings.orders.executionStyle)
+        #expect(capped.entry == .midprice(cap: .basisPoints(5), from: .ask))
+        #expect(capped.summary == "midprice entries capped 5 bps from ask")
+        #expect(try load("orders: {entry: midprice}").settings.orders.executionStyle?.entry == .midprice())
         #expect(try load("{}").settings.orders.executionStyle == nil, "no style: the strategy's orders as they are")
     }
 

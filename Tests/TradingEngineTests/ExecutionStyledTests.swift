@@ -1,4 +1,5 @@
 import Testing
+import Foundation
 import TradingEngine
 import TradingModel
 
@@ -182,7 +183,7 @@ struct ExecutionStyledTests {
 /// After a restart the wrapper has forgotten its entries; the engine restores them from the journal.
 @Suite("execution styles after a restart")
 struct ExecutionStyledRestartTests {
-    @Test("a restored styled entry gets one more timeout, then its final step (here: the rest at market)")
+    @Test("a restored styled entry that made its reprices gets one more timeout, then its final step (the rest at market)")
     func restoredEntryIsNotLeftWorking() throws {
         var engine = ExecutionStyledTests.engine(ExecutionStyledTests.limitStyle(afterReprices: .market), [])
         var request = OrderRequest(
@@ -190,7 +191,8 @@ struct ExecutionStyledRestartTests {
             clientOrderID: "IBT:R1:AAA-E1577977200")
         request.timeout = nil
         let order = RestoredOrder(
-            request: request, stage: .working, filledQuantity: Quantity(4), averageFillPrice: Price("99.50")!)
+            request: request, stage: .working, filledQuantity: Quantity(4), averageFillPrice: Price("99.50")!,
+            modifications: 2)
         let adopted = engine.restore(order: order, at: E.time(0))
         let restored = try #require(adopted)
         #expect(engine.handle(.bar(E.a, E.bar(1, "100"))).isEmpty, "adopted: its timer is set")
@@ -198,6 +200,28 @@ struct ExecutionStyledRestartTests {
         let rest = E.submitted(engine.handle(.execution(.canceled(restored.id, reason: .requested, at: E.time(2)))))
         #expect(rest.map(\.quantity) == [Quantity(6)])
         #expect(rest.first?.clientOrderID.rawValue == "IBT:R1:AAA-E1577977200-MKT")
+    }
+
+    @Test("a restored styled entry goes on with the reprices it had left, from its latest limit")
+    func restoredEntryMakesTheRepricesItHadLeft() throws {
+        var engine = ExecutionStyledTests.engine(ExecutionStyledTests.limitStyle(afterReprices: .cancel), [])
+        let request = OrderRequest(
+            instrument: E.a, side: .buy, quantity: Quantity(10), type: .limit(Price("100.03")!),
+            clientOrderID: "IBT:R1:AAA-E1577977200")
+        let adopted = engine.restore(order: RestoredOrder(request: request, stage: .working, modifications: 1), at: E.time(0))
+        let restored = try #require(adopted)
+        #expect(restored.modifications == 1)
+        #expect(engine.handle(.bar(E.a, E.bar(1, "100"))).isEmpty, "adopted: its timer is set")
+        let commands = engine.handle(.bar(E.a, E.bar(2, "100")))
+        guard case .modify(restored.id, let change, _)? = commands.first else {
+            Issue.record("expected the second reprice, got \(commands)")
+            return
+        }
+        #expect(change.type == .limit(Price("100.05")!))
+        #expect(change.reason == "not filled after 30s: reprice 2 of 2, LMT 100.03 → 100.05")
+        _ = engine.handle(.execution(.replaced(restored.id, at: E.time(2))))
+        #expect(engine.orders.order(restored.id)?.modifications == 2)
+        #expect(engine.handle(.bar(E.a, E.bar(3, "100"))) == [.cancel(restored.id)], "then its final step")
     }
 
     @Test("which ids are the wrapper's")
@@ -224,5 +248,27 @@ struct ExecutionStyledBracketTimeoutTests {
         }
         #expect(parent.expiresAt == nil)
         #expect(engine.handle(.bar(E.a, E.bar(5, "100"))).isEmpty, "no cancel at the timeout")
+    }
+}
+
+@Suite("execution styles: capped midprice entries")
+struct ExecutionStyledMidpriceTests {
+    @Test("a capped midprice entry's cap is its offset from the reference, on the tick; an uncapped one has none")
+    func capFromTheReference() throws {
+        let capped = ExecutionStyle(entry: .midprice(cap: .basisPoints(5), from: .last))
+        var buy = ExecutionStyledTests.engine(capped, [[.submit(.market(E.a, .buy, Quantity(10)))]])
+        #expect(E.submitted(buy.handle(.bar(E.a, E.bar(0, "100")))).first?.type == .midprice(cap: Price("100.05")!))
+        var sell = ExecutionStyledTests.engine(capped, [[.submit(.market(E.a, .sell, Quantity(10)))]])
+        #expect(E.submitted(sell.handle(.bar(E.a, E.bar(0, "100")))).first?.type == .midprice(cap: Price("99.95")!))
+        var plain = ExecutionStyledTests.engine(ExecutionStyle(entry: .midprice()), [[.submit(.market(E.a, .buy, Quantity(10)))]])
+        #expect(E.submitted(plain.handle(.bar(E.a, E.bar(0, "100")))).first?.type == .midprice(cap: nil))
+        #expect(!capped.needsQuotes && ExecutionStyle(entry: .midprice(cap: .ticks(1), from: .ask)).needsQuotes)
+    }
+
+    @Test("a session log written before caps still reads its midprice style")
+    func oldLogsDecode() throws {
+        let old = #"{"entry":{"midprice":{}},"onTimeout":"cancel","reprices":0,"repriceStep":{"ticks":{"_0":1}},"afterReprices":"cancel"}"#
+        let style = try JSONDecoder().decode(ExecutionStyle.self, from: Data(old.utf8))
+        #expect(style.entry == .midprice())
     }
 }

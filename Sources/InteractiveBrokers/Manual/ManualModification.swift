@@ -41,6 +41,12 @@ public struct ManualModification: Sendable, Hashable {
     /// The new trailing percent.
     public var trailPercent: Double?
 
+    /// Why, for the journal's note and the intent's history (an `--order-timeout` reprice's reason).
+    public var reason: String?
+
+    /// A new limit price (a reprice).
+    init(limit: Price) { self.limit = limit }
+
     /// `true` when a price changes (the quantity aside).
     public var changesPricing: Bool { limit != nil || stop != nil || trailAmount != nil || trailPercent != nil }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TradingEngine
 import TradingModel
 
 /// What `ibtrader order` was asked to send, before validation: the command line's values as text.
@@ -33,6 +34,20 @@ public struct ManualOrderArguments: Sendable, Hashable {
     public var algo: String?
     /// `--priority` (Adaptive: `urgent`, `normal`, `patient`).
     public var priority: String?
+    /// `--limit-offset` (`1 tick`, `5 bps`): a LMT priced from a quote instead of `--limit` (MIDPRICE: its cap).
+    public var limitOffset: String?
+    /// `--limit-from` (`last`, `bid`, `ask`): the quote `--limit-offset` is measured from.
+    public var limitFrom: String?
+    /// `--order-timeout` (already read as a duration): how long the entry may work before `--on-timeout`.
+    public var orderTimeout: Duration?
+    /// `--on-timeout` (`cancel`, `reprice`, `market`).
+    public var onTimeout: String?
+    /// `--reprices` (with `--on-timeout reprice`).
+    public var reprices: String?
+    /// `--reprice-step` (`1 tick`, `2 bps`).
+    public var repriceStep: String?
+    /// `--after-reprices` (`cancel`, `market`).
+    public var afterReprices: String?
 
     /// Creates arguments; the options not given are unset.
     public init(
@@ -83,6 +98,19 @@ public struct ManualOrderTicket: Sendable, Hashable {
     /// Algo, outside-RTH and GTD expiry of the entry (`nil`: a plain order). A bracket's children trade outside
     /// regular hours too when the entry does.
     public var execution: OrderExecution?
+    /// A LMT's limit (or a MIDPRICE's cap) set at sending from a quote: `offset` from `from`, towards paying up, on
+    /// the tick in the protective direction. `type` holds a placeholder price until then.
+    public var limitFromQuote: LimitFromQuote?
+    /// How the entry is worked once acknowledged (`--order-timeout`, `--on-timeout`, …): the command stays attached
+    /// and cancels, reprices or sends the rest at market at each timeout, as the bot's execution styles do.
+    /// `nil`: it is left to work at the broker.
+    public var work: ExecutionStyle?
+
+    /// `offset` from a quote's `from` price.
+    public struct LimitFromQuote: Sendable, Hashable {
+        public var offset: ExecutionStyle.PriceOffset
+        public var from: ExecutionStyle.PriceReference
+    }
 
     /// `true` with a take-profit and a stop-loss.
     public var isBracket: Bool { takeProfit != nil && stopLoss != nil }
@@ -111,7 +139,7 @@ public struct ManualOrderTicket: Sendable, Hashable {
         case "GTD": timeInForce = .gtd
         default: throw ManualOrderError("--tif must be DAY, GTC, IOC or GTD, got '\(arguments.timeInForce)'")
         }
-        type = try Self.orderType(arguments)
+        (type, limitFromQuote) = try Self.pricing(arguments)
         takeProfit = try Self.price(arguments.takeProfit, "--take-profit")
         stopLoss = try Self.price(arguments.stopLoss, "--stop-loss")
         let execution = try Self.execution(arguments, type: type, timeInForce: timeInForce)
@@ -120,6 +148,92 @@ public struct ManualOrderTicket: Sendable, Hashable {
         if isBracket, timeInForce == .ioc {
             throw ManualOrderError("a bracket's entry cannot be IOC: its protective orders would outlive it")
         }
+        work = try Self.work(arguments, type: type, timeInForce: timeInForce, bracket: isBracket)
+    }
+
+    /// The pricing, with `--limit-offset` / `--limit-from` for a LMT priced from a quote (or a MIDPRICE's cap).
+    private static func pricing(_ a: ManualOrderArguments) throws(ManualOrderError) -> (OrderType, LimitFromQuote?) {
+        guard let text = a.limitOffset else {
+            if a.limitFrom != nil { throw ManualOrderError("--limit-from applies only with --limit-offset") }
+            return (try orderType(a), nil)
+        }
+        guard let offset = ExecutionStyle.PriceOffset(text: text) else {
+            throw ManualOrderError("--limit-offset must be N ticks or N bps (e.g. 1 tick, -2 ticks, 5 bps), got '\(text)'")
+        }
+        var from = ExecutionStyle.PriceReference.last
+        if let name = a.limitFrom {
+            guard let chosen = ExecutionStyle.PriceReference(rawValue: name.lowercased()) else {
+                throw ManualOrderError("--limit-from must be last, bid or ask, got '\(name)'")
+            }
+            from = chosen
+        }
+        let name = a.type.uppercased()
+        guard name == "LMT" || name == "MIDPRICE" else {
+            throw ManualOrderError("--limit-offset prices a LMT (or caps a MIDPRICE) order, not a \(name) one")
+        }
+        if a.limit != nil { throw ManualOrderError("--limit and --limit-offset are exclusive: give one") }
+        var priced = a
+        priced.limit = "1"  // a placeholder: the price is set from the quote when the order is sent
+        return (try orderType(priced), LimitFromQuote(offset: offset, from: from))
+    }
+
+    /// The working plan: `--order-timeout` and what happens at it; options that do not fit are refused.
+    private static func work(
+        _ a: ManualOrderArguments, type: OrderType, timeInForce: TimeInForce, bracket: Bool
+    ) throws(ManualOrderError) -> ExecutionStyle? {
+        guard let timeout = a.orderTimeout else {
+            for (option, value) in [
+                ("--on-timeout", a.onTimeout), ("--reprices", a.reprices), ("--reprice-step", a.repriceStep),
+                ("--after-reprices", a.afterReprices),
+            ] where value != nil {
+                throw ManualOrderError("\(option) needs --order-timeout DURATION (how long the order may work)")
+            }
+            return nil
+        }
+        guard timeout >= .seconds(1), timeout <= .seconds(86_400) else {
+            throw ManualOrderError("--order-timeout must be from 1s to 24h")
+        }
+        if bracket {
+            throw ManualOrderError(
+                "--order-timeout works single orders, not brackets (cancelling a partly filled entry would cancel the "
+                    + "protection of what filled)")
+        }
+        if timeInForce == .ioc { throw ManualOrderError("an IOC order is cancelled at once when it does not fill: no --order-timeout") }
+        var style = ExecutionStyle(timeout: TimeSpan(nanoseconds: timeout.nanosecondsValue))
+        if let name = a.onTimeout {
+            guard let action = ExecutionStyle.TimeoutAction(rawValue: name.lowercased()) else {
+                throw ManualOrderError("--on-timeout must be cancel, reprice or market, got '\(name)'")
+            }
+            style.onTimeout = action
+        }
+        guard style.onTimeout == .reprice else {
+            for (option, value) in [("--reprices", a.reprices), ("--reprice-step", a.repriceStep), ("--after-reprices", a.afterReprices)]
+            where value != nil {
+                throw ManualOrderError("\(option) applies only with --on-timeout reprice")
+            }
+            return style
+        }
+        guard case .limit = type else { throw ManualOrderError("--on-timeout reprice moves a limit: it needs --type LMT") }
+        style.reprices = 2
+        if let text = a.reprices {
+            guard let n = Int(text), (1...20).contains(n) else {
+                throw ManualOrderError("--reprices must be an integer from 1 to 20, got '\(text)'")
+            }
+            style.reprices = n
+        }
+        if let text = a.repriceStep {
+            guard let step = ExecutionStyle.PriceOffset(text: text), step.isPositive else {
+                throw ManualOrderError("--reprice-step must be N ticks or N bps above zero (e.g. 1 tick, 2 bps), got '\(text)'")
+            }
+            style.repriceStep = step
+        }
+        if let name = a.afterReprices {
+            guard let action = ExecutionStyle.TimeoutAction(rawValue: name.lowercased()), action != .reprice else {
+                throw ManualOrderError("--after-reprices must be cancel or market, got '\(name)'")
+            }
+            style.afterReprices = action
+        }
+        return style
     }
 
     /// The algo, outside-RTH and GTD terms; options that do not fit together are refused.

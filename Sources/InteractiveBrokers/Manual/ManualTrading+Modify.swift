@@ -100,7 +100,7 @@ extension ManualTrading {
             return result
         }
         // Journaled before it is sent, like an intent.
-        try note(.note, "manual \(what)", settings: settings)
+        try note(.note, "manual \(what)" + (modification.reason.map { ": \($0)" } ?? ""), settings: settings)
         try recordModify(orderRef, orderID: orderID, state: .pendingReplace, message: "modify: \(result.after)", settings)
         let events = await connection.orderEvents()
         do { try await connection.modifyOrder(id: orderID, order: terms, contract: open.contract) } catch {
@@ -110,6 +110,7 @@ extension ManualTrading {
         switch result.outcome {
         case .acknowledged:
             try recordModify(orderRef, orderID: orderID, state: .accepted, message: "modified: \(result.after)", settings)
+            try recordTerms(orderRef, change, reason: modification.reason, settings)
         case .rejected(let text):
             try note(.note, "\(what) rejected: \(text)", settings: settings)
             try recordModify(
@@ -191,8 +192,24 @@ extension ManualTrading {
         "\(side == .buy ? "BUY" : "SELL") \(quantity) \(describe(type))"
     }
 
-    /// A status row for a journaled orderRef (the change stays in the order's history; the journal keeps the
-    /// intent's original terms, the broker's openOrder is the truth for the current ones). Unknown refs: nothing.
+    /// The acknowledged terms into a journaled intent, with its count of modifications (a restart then follows the
+    /// order as it works now). Unknown refs: nothing.
+    private static func recordTerms(
+        _ orderRef: String, _ change: OrderModification, reason: String?, _ settings: ManualSettings
+    ) throws(ManualTradingError) {
+        guard let journal = settings.journal, !orderRef.isEmpty else { return }
+        do {
+            let ref = ClientOrderID(orderRef)
+            guard try journal.order(ref) != nil else { return }
+            try journal.recordModification(
+                JournalModification(
+                    orderRef: ref, type: change.type, quantity: change.quantity, reason: reason, time: settings.clock()))
+        } catch {
+            throw .journal("\(error)")
+        }
+    }
+
+    /// A status row for a journaled orderRef (the change stays in the order's history). Unknown refs: nothing.
     private static func recordModify(
         _ orderRef: String, orderID: Int, state: OrderState, message: String, _ settings: ManualSettings
     ) throws(ManualTradingError) {

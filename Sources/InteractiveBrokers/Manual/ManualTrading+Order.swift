@@ -47,8 +47,11 @@ public struct ManualOrderResult: Sendable, Hashable {
     public var orderRef: String
     /// The outcome.
     public var outcome: ManualOrderOutcome
-    /// The orders sent (empty when denied).
+    /// The orders sent (empty when denied); with a working plan, the rest at market follows the entry.
     public var legs: [ManualOrderLeg]
+    /// What happened after the acknowledgement, in order: how a limit was priced from a quote, each reprice, the
+    /// cancel, the rest at market (`--order-timeout`, `--limit-offset`).
+    public var steps: [String] = []
 
     /// `true` unless denied, rejected or unacknowledged.
     public var succeeded: Bool { outcome == .acknowledged }
@@ -82,9 +85,11 @@ extension ManualTrading {
         }
         let details = try await qualifiedDetails(ticket.symbol, on: connection)
         let contract = details.contract
+        let (ticket, pricing) = try await priced(ticket, contract: contract, minTick: details.minTick, on: connection)
         let orders = ticket.orders(for: InstrumentID(index: 0), clientOrderID: clientOrderID, at: settings.clock())
         try checkTick(orders.map(\.type), symbol: ticket.symbol.rawValue, minTick: details.minTick)
         var result = ManualOrderResult(account: account, orderRef: orderRef, outcome: .acknowledged, legs: [])
+        if let pricing { result.steps.append(pricing) }
         let state = try await accountState(ticket, account: account, contract: contract, on: connection, settings: settings)
         if let denial = ManualRiskCheck.denial(
             ticket, config: settings.risk, account: state.account, referencePrice: state.price, at: settings.clock())
@@ -112,7 +117,11 @@ extension ManualTrading {
         }
         result.outcome = outcome
         result.legs = try await legs(orders, broker: broker, on: connection, settings: settings, symbol: ticket.symbol)
-        return result
+        guard let style = ticket.work, outcome == .acknowledged, let entry = result.legs.first,
+            entry.state != .filled, entry.state != .canceled, entry.state != .rejected
+        else { return result }
+        return try await work(
+            result, ticket: ticket, style: style, clientOrderID: clientOrderID, minTick: details.minTick, on: context)
     }
 
     /// Sends the orders and reads the broker's events until each is acknowledged, one is rejected, or time is up.
@@ -188,23 +197,25 @@ extension ManualTrading {
                     orderRef: t.orderRef, brokerOrderID: t.brokerOrderID, side: order.side, quantity: order.quantity,
                     type: describe(order.type), state: state, filled: quantity,
                     averagePrice: shares > 0 ? Price(checkedApproximately: notional / shares) : nil))
-            try journal(t, state: state, executions: mine, settings: settings, symbol: symbol)
+            try journal(
+                t.orderRef, brokerOrderID: t.brokerOrderID, permID: t.permID, reported: t.state, executions: mine,
+                settings: settings, symbol: symbol)
         }
         return result
     }
 
-    /// Status and executions of one order into the journal.
-    private static func journal(
-        _ tracked: TrackedOrder, state: OrderState, executions: [TWSExecutionReport], settings: ManualSettings,
-        symbol: Symbol
+    /// Status and executions of one order into the journal (an execution already journaled is not written twice).
+    static func journal(
+        _ orderRef: String, brokerOrderID: Int, permID: Int64, reported: OrderState, executions: [TWSExecutionReport],
+        settings: ManualSettings, symbol: Symbol
     ) throws(ManualTradingError) {
         guard let journal = settings.journal else { return }
         let now = settings.clock()
         do {
-            var update = JournalStatusUpdate(orderRef: ClientOrderID(tracked.orderRef), state: tracked.state, time: now)
-            update.brokerOrderID = Int64(tracked.brokerOrderID)
-            update.permID = tracked.permID == 0 ? nil : tracked.permID
-            if tracked.state != .submitted { try journal.recordStatus(update) }
+            var update = JournalStatusUpdate(orderRef: ClientOrderID(orderRef), state: reported, time: now)
+            update.brokerOrderID = Int64(brokerOrderID)
+            update.permID = permID == 0 ? nil : permID
+            if reported != .submitted { try journal.recordStatus(update) }
             for report in executions {
                 let e = report.execution
                 guard let quantity = shareQuantity(NSDecimalNumber(decimal: e.shares ?? 0).doubleValue),
@@ -213,7 +224,7 @@ extension ManualTrading {
                 var fill = JournalFill(
                     execID: e.executionID, symbol: symbol, side: e.side == "SLD" ? .sell : .buy,
                     quantity: quantity, price: price, time: now)
-                fill.orderRef = ClientOrderID(tracked.orderRef)
+                fill.orderRef = ClientOrderID(orderRef)
                 fill.brokerOrderID = Int64(e.orderID)
                 fill.permID = e.permID
                 fill.account = e.accountNumber

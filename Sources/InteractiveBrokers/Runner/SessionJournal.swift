@@ -61,6 +61,8 @@ struct SessionJournal: Sendable {
                 try journal.recordPositions(positions, at: time)
             case .intent(let intent):
                 try journal.recordIntent(intent)
+            case .modification(let change):
+                try journal.recordModification(change)
             case .cashCheckpoint(let checkpoint, let runKey):
                 try journal.recordCashCheckpoint(checkpoint, runKey: runKey)
             case .riskState(let state):

@@ -19,6 +19,8 @@ public struct JournaledIntent: Sendable, Hashable, Codable {
     public var recordedExecutionIDs: Set<String>
     /// When it was journaled (`nil`: unknown); an unsent intent older than the `ResendPolicy` allows is abandoned.
     public var createdAt: Timestamp?
+    /// Modifications journaled for it (its `request` has the latest terms).
+    public var modifications = 0
 
     /// Creates an intent.
     public init(

@@ -21,7 +21,9 @@ extension LiveSessionCore {
         switch result.instruction {
         case .place(let group)?: out.append(.place(group))
         case .cancel(let id)?: out.append(.cancelOrder(brokerOrderID: id))
-        case .modify(let id, let terms, let contract)?: out.append(.modifyOrder(brokerOrderID: id, terms, contract))
+        case .modify(let id, let terms, let contract)?:
+            journalModification(command, &out)
+            out.append(.modifyOrder(brokerOrderID: id, terms, contract))
         case nil: break
         }
         followUps += result.outputs
@@ -50,7 +52,7 @@ extension LiveSessionCore {
             if let quantity = change.quantity { terms.append("quantity \(quantity)") }
             let text = "modify \(name) to \(terms.joined(separator: ", "))" + (change.reason.map { ": \($0)" } ?? "")
             out.log(.info, text)
-            // A modify changes no intent row: the step and its reason are kept as a note.
+            // The intent row has the new terms (`journalModification`); the step is also a note beside the others.
             if settings.journaled, failure == nil { out.append(.journal(.event(.note, text, at: dataTime))) }
         }
         if let failure { out.log(.error, "command failed: \(failure)") }
@@ -128,6 +130,18 @@ extension LiveSessionCore {
     }
 
     /// A report's order state into the journal.
+    /// A modification's new terms into its intent row, before the modify is sent (as an intent is before its order).
+    private func journalModification(_ command: EngineCommand, _ out: inout Actions) {
+        guard settings.journaled, case .modify(let id, let change, _) = command, let tracked = desk.book.order(id)
+        else { return }
+        out.append(
+            .journal(
+                .modification(
+                    JournalModification(
+                        orderRef: ClientOrderID(tracked.orderRef), type: change.type, quantity: change.quantity,
+                        reason: change.reason, time: dataTime))))
+    }
+
     private func journalStatus(_ report: ExecutionReport, _ out: inout Actions) {
         guard settings.journaled, let tracked = desk.book.order(report.orderID) else { return }
         var update = JournalStatusUpdate(orderRef: ClientOrderID(tracked.orderRef), state: tracked.state, time: dataTime)

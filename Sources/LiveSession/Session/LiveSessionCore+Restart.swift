@@ -68,13 +68,14 @@ extension LiveSessionCore {
                 instrument: id, side: row.intent.side, quantity: row.intent.quantity, type: row.intent.type,
                 timeInForce: row.intent.timeInForce)
             request.execution = row.intent.execution
-            intents.append(
-                JournaledIntent(
-                    orderRef: ref,
-                    request: request,
-                    lastKnownState: Self.intentState(row.state), brokerOrderID: row.brokerOrderID.map { Int($0) },
-                    permID: row.permID, parentOrderRef: row.intent.parentRef?.rawValue,
-                    recordedExecutionIDs: executionIDs[ref] ?? [], createdAt: row.intent.createdAt))
+            var intent = JournaledIntent(
+                orderRef: ref,
+                request: request,
+                lastKnownState: Self.intentState(row.state), brokerOrderID: row.brokerOrderID.map { Int($0) },
+                permID: row.permID, parentOrderRef: row.intent.parentRef?.rawValue,
+                recordedExecutionIDs: executionIDs[ref] ?? [], createdAt: row.intent.createdAt)
+            intent.modifications = row.modifications ?? 0
+            intents.append(intent)
         }
         var believed: [InstrumentID: Quantity] = [:]
         for position in journal.latestPositions {
@@ -162,10 +163,22 @@ extension LiveSessionCore {
             let filled = resolution.executedQuantity
             var request = intent.request
             request.clientOrderID = ClientOrderID(intent.orderRef)
+            // The broker's terms are the order's: a modification the journal has but IB refused (or one IB has that
+            // a crash kept from the journal) must not leave the engine repricing from the wrong limit.
+            if let open = snapshot.openOrders.first(where: { $0.brokerOrderID == brokerOrderID && $0.permID == permID }),
+                let terms = open.request, terms.type != request.type || terms.quantity != request.quantity
+            {
+                out.log(
+                    .notice,
+                    "\(intent.orderRef): the broker works it as \(terms.type) × \(terms.quantity) (journal: "
+                        + "\(request.type) × \(request.quantity)); following the broker's terms")
+                request.type = terms.type
+                request.quantity = terms.quantity
+            }
             let restored = RestoredOrder(
                 request: request, stage: .working, filledQuantity: filled,
                 averageFillPrice: Self.averagePrice(executions, filled: filled),
-                parent: intent.parentOrderRef.map { ClientOrderID($0) })
+                parent: intent.parentOrderRef.map { ClientOrderID($0) }, modifications: intent.modifications)
             guard let order = engine.restore(order: restored, at: dataTime) else { continue }
             let applied = Array(intent.recordedExecutionIDs) + resolution.newExecutions.map(\.executionID)
             do throws(IBMappingError) {

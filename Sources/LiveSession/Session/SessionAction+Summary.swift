@@ -74,6 +74,7 @@ extension JournalWrite {
         case .event(let kind, let text, _): "\(kind.rawValue): \(text)"
         case .positions(let positions, _): "\(positions.count) positions"
         case .intent(let intent): "intent \(intent.orderRef)"
+        case .modification(let change): "modification of \(change.orderRef)"
         case .cashCheckpoint(let checkpoint, _): "cash checkpoint \(checkpoint.cash.centsDescription)"
         case .riskState: "risk baseline"
         case .orderEfficiency: "order-efficiency counts"

@@ -91,6 +91,8 @@ public enum JournalWrite: Sendable, Equatable, Codable {
     case positions([JournalPosition], at: Timestamp)
     /// An intent (an unknown order adopted at start).
     case intent(JournalIntent)
+    /// A modification, before it is sent: the intent's new terms and its count of modifications.
+    case modification(JournalModification)
     /// The engine's cash at a fill, for the next restart.
     case cashCheckpoint(JournalCashCheckpoint, runKey: String)
     /// The risk monitor's baseline.

@@ -158,7 +158,7 @@ extension OrderJournal {
                     db,
                     sql: """
                         SELECT seq, state, broker_order_id, perm_id, filled_quantity, updated_at, message,
-                            \(Self.intentColumnsSQL)
+                            \(Self.intentColumnsSQL), modifications
                         FROM intents WHERE \(condition) ORDER BY seq
                         """,
                     arguments: arguments)
@@ -174,11 +174,12 @@ extension OrderJournal {
             guard let seq, let text, let state = OrderState(rawValue: text), let filled, let updated,
                 let intent = Self.intentFromRow(row, at: 7, decoder: decoder)
             else { throw .corruptRow(path: path, detail: "intent row \(row[0] as Int64? ?? -1)") }
-            orders.append(
-                JournalOrder(
-                    sequence: seq, intent: intent, state: state, brokerOrderID: row[2], permID: row[3],
-                    filledQuantity: Quantity(units: filled), updatedAt: Timestamp(nanoseconds: updated), message: row[6]
-                ))
+            var order = JournalOrder(
+                sequence: seq, intent: intent, state: state, brokerOrderID: row[2], permID: row[3],
+                filledQuantity: Quantity(units: filled), updatedAt: Timestamp(nanoseconds: updated), message: row[6])
+            let modifications: Int64? = row[23]
+            if let modifications, modifications > 0 { order.modifications = Int(clamping: modifications) }
+            orders.append(order)
         }
         return orders
     }

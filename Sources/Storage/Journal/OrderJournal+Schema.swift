@@ -87,6 +87,11 @@ extension OrderJournal {
             // Algo, outside-RTH and GTD expiry as OrderExecution.storedText; NULL for a plain order.
             try db.execute(sql: "ALTER TABLE intents ADD COLUMN execution TEXT")
         }
+        migrator.registerMigration("v6-intent-modifications") { db in
+            // How many times the order was modified (its type columns then hold the latest terms): a restarted
+            // execution style goes on with the reprices it has left.
+            try db.execute(sql: "ALTER TABLE intents ADD COLUMN modifications INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 

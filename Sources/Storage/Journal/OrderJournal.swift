@@ -155,6 +155,42 @@ public final class OrderJournal: Sendable {
         }
     }
 
+    /// Records a modification before it is sent: the intent's terms become the new ones (what a restart restores the
+    /// order with), its count of modifications goes up, and the step is kept in the order's history with its reason.
+    /// - Parameter change: the new terms.
+    /// - Throws: `.unknownOrderRef`.
+    public func recordModification(_ change: JournalModification) throws(OrderJournalError) {
+        let ref = change.orderRef.rawValue
+        let columns = change.type.map(IntentTypeColumns.init)
+        try perform("record modification of \(ref)") {
+            try pool.write { db in
+                guard let state = try String.fetchOne(db, sql: "SELECT state FROM intents WHERE order_ref = ?", arguments: [ref])
+                else { throw OrderJournalError.unknownOrderRef(path: path, orderRef: ref) }
+                if let columns {
+                    try db.execute(
+                        sql: """
+                            UPDATE intents SET order_type = ?, limit_price = ?, stop_price = ?, trail_percent = ?,
+                                limit_offset = ? WHERE order_ref = ?
+                            """,
+                        arguments: [
+                            columns.name, columns.limit, columns.stop, columns.trailPercent, columns.limitOffset, ref,
+                        ])
+                }
+                if let quantity = change.quantity {
+                    try db.execute(sql: "UPDATE intents SET quantity = ? WHERE order_ref = ?", arguments: [quantity.units, ref])
+                }
+                try db.execute(
+                    sql: "UPDATE intents SET modifications = modifications + 1, updated_at = ? WHERE order_ref = ?",
+                    arguments: [change.time.nanoseconds, ref])
+                let terms = [change.type.map { "\($0)" }, change.quantity.map { "quantity \($0)" }].compactMap { $0 }
+                let message = "modified to \(terms.joined(separator: ", "))" + (change.reason.map { ": \($0)" } ?? "")
+                try db.execute(
+                    sql: "INSERT INTO order_events (order_ref, time, state, message) VALUES (?, ?, ?, ?)",
+                    arguments: [ref, change.time.nanoseconds, state, message])
+            }
+        }
+    }
+
     // MARK: - Fills and commissions
 
     /// Journals an execution, once: a repeated `execId` is ignored and reported as `.duplicate`. A commission that

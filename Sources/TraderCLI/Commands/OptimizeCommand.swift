@@ -51,42 +51,11 @@ struct OptimizeRun: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let loaded = try config.load(
-            flags: strategy.overrides + data.overrides + risk.overrides + sweep.overrides)
-        let job = try ResearchJob(loaded)
-        let shard = try ResearchMerge.shard(self.shard, environment: ProcessInfo.processInfo.environment)
-        let request = SweepRequest(space: job.space, objective: job.objective, shard: shard)
-        let evaluator = job.evaluator
-        let clock = ContinuousClock()
-        let started = clock.now
-        let results: SweepResults
-        do {
-            results = try await request.run(
-                data: job.data, evaluator: evaluator, maxConcurrency: sweep.concurrency,
-                progress: ResearchProgress(label: "optimize", enabled: !noProgress).callback)
-        } catch {
-            throw CLIError("\(error)")
-        }
-        let elapsed = (clock.now - started).secondsValue
-        print("\(job.strategyName) on \(job.dataDescription): \(results.rows.count) of "
-            + "\(results.header.configurations) configurations\(shard.count > 1 ? " (shard \(shard))" : "") in "
-            + String(format: "%.2f s (%.1f backtests/s, %d jobs)", elapsed, Double(results.rows.count) / max(elapsed, 1e-9), sweep.concurrency))
-        print(ResearchReports.topTable(results, count: rows))
-        print(ResearchReports.bestSummary(results))
-        if let store {
-            let count = try OptimizeOutput.save(results, shard: shard, to: store)
-            print("saved \(count) rows in \(store) (tables sweep_runs, sweep_results)")
-        }
-        guard let out else { return }
-        let axes = try ResearchMerge.heatmapAxes(heatmap, swept: results.header.parameterNames)
-        var bestEquity: [TimedEquity]?
-        if let best = results.best, shard.count == 1 {
-            bestEquity = try? evaluator.backtest(best.parameters, data: job.data).equityCurve
-                .map { TimedEquity(time: $0.time, equity: $0.equity.doubleValue) }
-        }
-        try OptimizeOutput.write(
-            results, to: out, heatmap: axes, bestEquity: bestEquity, dataDescription: job.dataDescription, top: rows)
-        print("wrote \(out)/results.csv, best.json, report.html")
+        let loaded = try config.load(flags: strategy.overrides + data.overrides + risk.overrides + sweep.overrides)
+        let options = OptimizeJob.Options(
+            shard: shard, concurrency: sweep.concurrency, rows: rows, store: store, out: out, heatmap: heatmap,
+            progress: !noProgress)
+        try await OptimizeJob.run(loaded, options) { print($0) }
     }
 }
 

@@ -2,6 +2,7 @@ import Analytics
 import ArgumentParser
 import Foundation
 import InteractiveBrokers
+import TraderConfig
 import TraderKit
 import TradingEngine
 import TradingModel
@@ -18,7 +19,8 @@ struct OrderCommand: AsyncParsableCommand {
             or not acknowledged. Risk limits come from --config (its risk section) and the --max-* options. A live \
             (non-DU) account is refused unless --live is confirmed at the prompt or --confirm-live ACCOUNT names it. \
             IBTRADER_KILL_SWITCH=1 denies every order. --what-if asks TWS for its margin and commission preview \
-            instead: nothing is sent for execution or journaled.
+            instead: nothing is sent for execution or journaled. With --order-timeout the command stays attached and \
+            works the order as the bot's execution styles do (each step journaled); Ctrl-C leaves it working.
             """
     )
 
@@ -40,6 +42,16 @@ struct OrderCommand: AsyncParsableCommand {
     var outsideRTH = false
     @Option(name: .long, help: "An IB algo to work the order: adaptive (MKT and LMT only).") var algo: String?
     @Option(name: .long, help: "Adaptive's priority: urgent, normal (default) or patient.") var priority: String?
+    @Option(name: .customLong("limit-offset"), parsing: .unconditional, help: "LMT priced from a quote instead of --limit (MIDPRICE: its cap): 1 tick, -2 ticks, 5 bps; positive pays up.")
+    var limitOffset: String?
+    @Option(name: .customLong("limit-from"), help: "The quote --limit-offset is measured from: last (default), bid or ask.") var limitFrom: String?
+    @Option(name: .customLong("order-timeout"), help: "Stay attached and work the order: after this long unfilled (30s, 2m), --on-timeout.")
+    var orderTimeout: String?
+    @Option(name: .customLong("on-timeout"), help: "cancel (default), reprice (LMT: move the limit by --reprice-step) or market (cancel, the rest at market).")
+    var onTimeout: String?
+    @Option(name: .long, help: "With --on-timeout reprice: how many reprices, one timeout apart (default 2).") var reprices: String?
+    @Option(name: .customLong("reprice-step"), help: "How far each reprice pays up: 1 tick (default), 2 bps.") var repriceStep: String?
+    @Option(name: .customLong("after-reprices"), help: "After the last reprice: cancel (default) or market.") var afterReprices: String?
     @Flag(name: .customLong("what-if"), help: "Print TWS's margin and commission preview; send nothing.") var whatIf = false
     @Option(name: .long, help: "The order's key (orderRef IBT:manual:KEY); a key already journaled is never sent again.")
     var ref: String?
@@ -50,13 +62,19 @@ struct OrderCommand: AsyncParsableCommand {
     @OptionGroup var manual: ManualOptions
 
     var arguments: ManualOrderArguments {
-        ManualOrderArguments(
+        var a = ManualOrderArguments(
             side: side, symbol: symbol, quantity: quantity, type: type, limit: limit, stop: stop,
             trailAmount: trailAmount, trailPercent: trailPercent, takeProfit: takeProfit, stopLoss: stopLoss,
             timeInForce: tif, goodTill: goodTill, outsideRegularHours: outsideRTH, algo: algo, priority: priority)
+        (a.limitOffset, a.limitFrom, a.orderTimeout) = (limitOffset, limitFrom, orderTimeout.flatMap(HumanDuration.parse))
+        (a.onTimeout, a.reprices, a.repriceStep, a.afterReprices) = (onTimeout, reprices, repriceStep, afterReprices)
+        return a
     }
 
     func validate() throws {
+        if let orderTimeout, HumanDuration.parse(orderTimeout) == nil {
+            throw ValidationError("--order-timeout must be \(HumanDuration.spellings), got '\(orderTimeout)'")
+        }
         do { _ = try ManualOrderTicket(arguments) } catch { throw ValidationError(error.description) }
         if let ref, ref.isEmpty || ref.contains(where: \.isWhitespace) {
             throw ValidationError("--ref must be a non-empty key without spaces")

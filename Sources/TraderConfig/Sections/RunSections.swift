@@ -52,8 +52,10 @@ public struct OrderSettings: Hashable, Sendable {
     public var entry = "market"
     /// A limit entry's distance from `limitFrom` (positive pays up).
     public var limitOffset = ExecutionStyle.PriceOffset.ticks(0)
-    /// The price a limit entry is set from: `last`, `bid` or `ask`.
+    /// The price a limit entry (or a midprice entry's cap) is set from: `last`, `bid` or `ask`.
     public var limitFrom = "last"
+    /// A midprice entry's cap: its distance from `limitFrom` (positive pays up); `nil`: no cap.
+    public var midpriceCap: ExecutionStyle.PriceOffset?
     /// The Adaptive algo's priority: `urgent`, `normal` or `patient`.
     public var adaptivePriority = "normal"
     /// What an entry unfilled at its timeout becomes: `cancel`, `reprice` or `market`.
@@ -78,7 +80,9 @@ public struct OrderSettings: Hashable, Sendable {
         switch entry {
         case "limit": style.entry = .limit(offset: limitOffset, from: ExecutionStyle.PriceReference(rawValue: limitFrom) ?? .last)
         case "adaptive": style.entry = .adaptive(AdaptivePriority(name: adaptivePriority) ?? .normal)
-        case "midprice": style.entry = .midprice
+        case "midprice":
+            style.entry = .midprice(
+                cap: midpriceCap, from: midpriceCap == nil ? nil : ExecutionStyle.PriceReference(rawValue: limitFrom) ?? .last)
         default: style.entry = .market
         }
         style.timeout = timeout.map { TimeSpan(nanoseconds: $0.nanosecondsValue) }
@@ -118,8 +122,12 @@ public struct OrderSettings: Hashable, Sendable {
                     + "sell below), negative waits for a better price."),
             .value(
                 "limitFrom", \.limitFrom, .choice(["last", "bid", "ask"]),
-                summary: "The price a limit entry is set from: the last close, or the quote's bid or ask (a backtest "
-                    + "on bars has no quotes and uses the last close)."),
+                summary: "The price a limit entry (or a midprice entry's cap) is set from: the last close, or the "
+                    + "quote's bid or ask (a backtest on bars has no quotes and uses the last close)."),
+            .value(
+                "midpriceCap", \.midpriceCap, Self.offsetKind(allowNegative: true).optional,
+                summary: "entry: midprice: the most a buy pays (the least a sell takes), as a distance from limitFrom "
+                    + "in ticks or bps; positive pays up (none: no cap)."),
             .value(
                 "adaptivePriority", \.adaptivePriority, .choice(["urgent", "normal", "patient"]),
                 summary: "The Adaptive algo's priority (entry: adaptive)."),
@@ -170,9 +178,14 @@ public struct OrderSettings: Hashable, Sendable {
         }
         let defaults = OrderSettings()
         if entry != "limit" {
-            let given = [("limitOffset", limitOffset != defaults.limitOffset), ("limitFrom", limitFrom != defaults.limitFrom)]
-            for (name, isSet) in given where isSet { throw fail(name, "applies only with \(key("entry")): limit") }
+            if limitOffset != defaults.limitOffset { throw fail("limitOffset", "applies only with \(key("entry")): limit") }
+            if limitFrom != defaults.limitFrom, entry != "midprice" || midpriceCap == nil {
+                throw fail("limitFrom", "applies only with \(key("entry")): limit, or midprice with \(key("midpriceCap"))")
+            }
             if onTimeout == "reprice" { throw fail("onTimeout", "reprice moves a limit: it needs \(key("entry")): limit") }
+        }
+        if entry != "midprice", midpriceCap != nil {
+            throw fail("midpriceCap", "applies only with \(key("entry")): midprice")
         }
         if entry != "adaptive", adaptivePriority != defaults.adaptivePriority {
             throw fail("adaptivePriority", "applies only with \(key("entry")): adaptive")

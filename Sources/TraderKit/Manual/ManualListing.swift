@@ -115,9 +115,11 @@ public enum ManualListing {
                     "averagePrice": leg.averagePrice.map { .string("\($0)") } ?? .null,
                 ])
             }
+            lines += result.steps.map { JSONLine.render(["record": .string("step"), "text": .string($0)]) }
             return lines
         }
         var lines = ["\(status): \(result.orderRef) (account \(result.account))\(detail.isEmpty ? "" : ": \(detail)")"]
+        lines += result.steps.map { "  \($0)" }
         if !result.legs.isEmpty {
             lines.append(
                 TextTable.render(

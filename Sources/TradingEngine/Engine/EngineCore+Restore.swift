@@ -37,12 +37,15 @@ public struct RestoredOrder: Sendable, Hashable {
     public var averageFillPrice: Price
     /// The bracket parent's client order id, for bracket children restored with their parent.
     public var parent: ClientOrderID?
+    /// Modifications made before the restart (an execution style's reprices).
+    public var modifications: Int
 
     /// Creates a restored order.
     public init(
         request: OrderRequest, stage: Stage, filledQuantity: Quantity = .zero, averageFillPrice: Price = .zero,
-        parent: ClientOrderID? = nil
+        parent: ClientOrderID? = nil, modifications: Int = 0
     ) {
+        self.modifications = modifications
         self.request = request
         self.stage = stage
         self.filledQuantity = filledQuantity
@@ -107,6 +110,7 @@ extension EngineCore {
         if let parent = order.parent, let parentOrder = _state.orders.order(clientID: parent) {
             _state.orders.setParent(parentOrder.id, of: id)
         }
+        if order.modifications > 0 { _state.orders.setModifications(order.modifications, of: id) }
         if request.timeout != nil { recomputeDeadline() }
         if time > _state.now { _state.now = time }
         return _state.orders.order(id)

@@ -18,9 +18,11 @@ public struct ExecutionStyle: Hashable, Sendable, Codable {
         /// A market order worked by IB's Adaptive algo (a backtest fills it as a market order, with
         /// `backtest.adaptiveSlippage`).
         case adaptive(AdaptivePriority)
-        /// IB's MIDPRICE order, worked at the quote's midpoint (no cap). A backtest fills it as a market order at
-        /// the next bar's open, without the spread.
-        case midprice
+        /// IB's MIDPRICE order, worked at the quote's midpoint, capped at `cap` from `from` when a cap is given (a
+        /// buy pays at most, a sell takes at least, that price). A backtest fills it at the next bar's open, without
+        /// the spread, when the open is within the cap (else it works like a limit at the cap). Both are optional so
+        /// a session log written before caps still reads.
+        case midprice(cap: PriceOffset? = nil, from: PriceReference? = nil)
     }
 
     /// The price a limit entry is set from.
@@ -145,8 +147,11 @@ public struct ExecutionStyle: Hashable, Sendable, Codable {
 
     /// `true` when limit entries are priced from quotes (live, they are then subscribed).
     public var needsQuotes: Bool {
-        if case .limit(_, let from) = entry { return from != .last }
-        return false
+        switch entry {
+        case .limit(_, let from): return from != .last
+        case .midprice(.some, let from): return (from ?? .last) != .last
+        default: return false
+        }
     }
 
     /// One line for the start-up log and the summary: `limit 1 tick from last, 30s timeout, reprice 2× by 1 tick
@@ -157,7 +162,8 @@ public struct ExecutionStyle: Hashable, Sendable, Codable {
         case .market: parts.append("market entries")
         case .limit(let offset, let from): parts.append("limit entries \(offset) from \(from.rawValue)")
         case .adaptive(let priority): parts.append("adaptive entries (\(priority.rawValue.lowercased()))")
-        case .midprice: parts.append("midprice entries")
+        case .midprice(let cap, let from):
+            parts.append("midprice entries" + (cap.map { " capped \($0) from \((from ?? .last).rawValue)" } ?? ""))
         }
         if let tif = timeInForce {
             parts.append(tif == .gtd ? "GTD \(goodFor.map(Self.text) ?? "?")" : tif.rawValue)
@@ -175,7 +181,41 @@ public struct ExecutionStyle: Hashable, Sendable, Codable {
         return parts.joined(separator: ", ")
     }
 
-    static func text(_ span: TimeSpan) -> String {
+    /// What an entry not filled after `waited` becomes.
+    public enum TimeoutStep: Hashable, Sendable {
+        /// Its limit moved to this price (an IB modify), with the reason to journal.
+        case reprice(Price, reason: String)
+        /// Cancelled (what filled stays).
+        case cancel
+        /// Cancelled, then its unfilled rest sent at market.
+        case cancelThenMarket
+    }
+
+    /// The step at an entry's timeout: the next reprice while some are left (limit entries with `onTimeout:
+    /// reprice`), else the final step. One rule for the bot (`ExecutionStyled`) and `ibtrader order`.
+    /// - Parameters:
+    ///   - type: the entry's current pricing.
+    ///   - side: its side (a buy's reprice raises the limit, a sell's lowers it).
+    ///   - repricesMade: reprices already made.
+    ///   - tick: the instrument's minimum tick (a zero tick counts as one cent).
+    ///   - waited: how long it waited (for the reason).
+    public func timeoutStep(
+        for type: OrderType, side: Side, repricesMade: Int, tick: Price, waited: TimeSpan
+    ) -> TimeoutStep {
+        if onTimeout == .reprice, repricesMade < reprices, case .limit(let price) = type {
+            let step = repriceStep.units(at: price, tick: tick)
+            let units = side == .buy ? price.units + step : price.units - step
+            let next = Price(units: max(units, max(tick.units, 1)))
+            return .reprice(
+                next,
+                reason: "not filled after \(Self.text(waited)): reprice \(repricesMade + 1) of \(reprices), LMT \(price) → \(next)")
+        }
+        let final = onTimeout == .reprice ? afterReprices : onTimeout
+        return final == .market ? .cancelThenMarket : .cancel
+    }
+
+    /// `30s`, `2m`, `1h`: a timeout as the summary and the reasons write it.
+    public static func text(_ span: TimeSpan) -> String {
         let seconds = span.nanoseconds / 1_000_000_000
         if seconds % 3600 == 0, seconds >= 3600 { return "\(seconds / 3600)h" }
         if seconds % 60 == 0, seconds >= 60 { return "\(seconds / 60)m" }

@@ -178,6 +178,14 @@ public struct OrderManager: Sendable {
         guard i >= 0, i < history.count else { return }
         if let q = change.quantity { history[i].quantity = q }
         if let t = change.type { history[i].type = t }
+        history[i].modifications += 1
+    }
+
+    /// Sets how many modifications an order restored after a restart had before it.
+    public mutating func setModifications(_ count: Int, of id: OrderID) {
+        let i = Int(id.rawValue) - 1
+        guard i >= 0, i < history.count else { return }
+        history[i].modifications = max(0, count)
     }
 
     /// `true` if some open order has a timeout (cheap check for the hot path).

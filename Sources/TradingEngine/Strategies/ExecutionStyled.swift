@@ -100,18 +100,13 @@ public struct ExecutionStyled<Base: Strategy>: Strategy {
         case .market:
             break
         case .limit(let offset, let from):
-            if let reference = referencePrice(request.instrument, side: request.side, from: from, context) {
-                let tick = context.universe[request.instrument].tickSize
-                let distance = offset.units(at: reference, tick: tick)
-                let units = request.side == .buy ? reference.units + distance : reference.units - distance
-                styled.type = .limit(Price(units: max(units, max(tick.units, 1))))
-            }
+            if let price = offsetPrice(request, offset, from: from, context) { styled.type = .limit(price) }
         case .adaptive(let priority):
             var execution = styled.execution ?? OrderExecution()
             execution.algo = .adaptive(priority)
             styled.execution = execution
-        case .midprice:
-            styled.type = .midprice(cap: nil)
+        case .midprice(let cap, let from):
+            styled.type = .midprice(cap: cap.flatMap { offsetPrice(request, $0, from: from ?? .last, context) })
         }
         if let tif = style.timeInForce {
             styled.timeInForce = tif
@@ -185,10 +180,10 @@ public struct ExecutionStyled<Base: Strategy>: Strategy {
 
     // MARK: - After a restart
 
-    /// Styled entries of an earlier run that a restart restored (their ids say what they are) are not left working
-    /// for ever: each gets one more timeout, then its final step (`afterReprices`, or `onTimeout` when it is not
-    /// `reprice`); the reprices it had left are not made, since how many were made is not known. A bracket's entry
-    /// is only cancelled (its protective orders are not known to send again).
+    /// Styled entries of an earlier run that a restart restored (their ids say what they are) go on where they were:
+    /// each gets one more timeout, then the reprices it had left (the journal counts the modifications made, and the
+    /// order has the latest limit), then its final step (`afterReprices`, or `onTimeout` when it is not `reprice`).
+    /// A bracket's entry is only cancelled (its protective orders are not known to send again).
     mutating func adoptRestored(_ instrument: InstrumentID, _ context: some StrategyContext) -> [StrategyAction] {
         guard style.onTimeout != .cancel || style.entry != .market else { return [] }
         var actions: [StrategyAction] = []
@@ -204,7 +199,7 @@ public struct ExecutionStyled<Base: Strategy>: Strategy {
                 request: request, timeout: timeout,
                 bracket: hasChildren ? BracketOrder(entry: request, stopLoss: nil, takeProfit: nil) : nil)
             entry.filled = order.filledQuantity
-            entry.reprices = style.reprices
+            entry.reprices = min(order.modifications, style.reprices)
             working[order.clientOrderID] = entry
             actions.append(.schedule(TimerID(Self.timerPrefix + order.clientOrderID.rawValue), at: context.now + timeout))
         }
@@ -236,26 +231,21 @@ public struct ExecutionStyled<Base: Strategy>: Strategy {
         let again = StrategyAction.schedule(TimerID(Self.timerPrefix + id.rawValue), at: context.now + timeout)
         // A change still in flight (live): look again after another timeout.
         if order.state == .pendingReplace || order.state == .pendingSubmit { return [again] }
-        let waited = ExecutionStyle.text(timeout)
-        if style.onTimeout == .reprice, entry.reprices < style.reprices, case .limit(let price) = order.type {
+        let step = style.timeoutStep(
+            for: order.type, side: order.side, repricesMade: entry.reprices,
+            tick: context.universe[order.instrument].tickSize, waited: timeout)
+        if case .reprice(let next, let reason) = step {
             entry.reprices += 1
             working[id] = entry
-            let tick = context.universe[order.instrument].tickSize
-            let step = style.repriceStep.units(at: price, tick: tick)
-            let units = order.side == .buy ? price.units + step : price.units - step
-            let next = Price(units: max(units, max(tick.units, 1)))
-            let reason =
-                "not filled after \(waited): reprice \(entry.reprices) of \(style.reprices), LMT \(price) → \(next)"
             return [.modify(id, OrderModification(type: .limit(next), reason: reason)), again]
         }
-        let final = style.onTimeout == .reprice ? style.afterReprices : style.onTimeout
         // A bracket entry that has partly filled keeps working: cancelling it would cancel the protective orders of
         // what has filled.
         if entry.bracket != nil, entry.filled.units > 0 || order.filledQuantity.units > 0 {
             working[id] = nil
             return []
         }
-        entry.thenMarket = final == .market
+        entry.thenMarket = step == .cancelThenMarket
         working[id] = entry
         return [.cancel(id)]
     }
@@ -285,6 +275,18 @@ public struct ExecutionStyled<Base: Strategy>: Strategy {
     func isEntry(_ request: OrderRequest, _ context: some StrategyContext) -> Bool {
         let held = context.position(for: request.instrument).quantity.units
         return held == 0 || (held > 0) == (request.side == .buy)
+    }
+
+    /// `offset` from the reference price, towards paying up (a buy above, a sell below), on at least one tick.
+    func offsetPrice(
+        _ request: OrderRequest, _ offset: ExecutionStyle.PriceOffset, from: ExecutionStyle.PriceReference,
+        _ context: some StrategyContext
+    ) -> Price? {
+        guard let reference = referencePrice(request.instrument, side: request.side, from: from, context) else { return nil }
+        let tick = context.universe[request.instrument].tickSize
+        let distance = offset.units(at: reference, tick: tick)
+        let units = request.side == .buy ? reference.units + distance : reference.units - distance
+        return Price(units: max(units, max(tick.units, 1)))
     }
 
     /// The reference price of a limit entry: the last close, or the quote's bid or ask (the last close without one).

@@ -36,6 +36,8 @@ public struct Order: Hashable, Sendable, Codable {
     public var updatedAt: Timestamp
     /// Reason of the last rejection, denial or cancel, if any.
     public var reason: String?
+    /// Modifications applied so far (an execution style's reprices among them; a restart restores the count).
+    public var modifications = 0
 
     /// Creates a new order in `pendingSubmit` from a request.
     public init(id: OrderID, clientOrderID: ClientOrderID, request: OrderRequest, createdAt: Timestamp) {

@@ -1,0 +1,215 @@
+import Foundation
+import JournalModel
+import LiveSession
+import TradingEngine
+import TradingModel
+import TWSClient
+import TWSProtocol
+
+// `ibtrader order`'s execution style: a limit priced from a quote (`--limit-offset`, `--limit-from`), and an entry
+// worked after its acknowledgement (`--order-timeout`, `--on-timeout`, `--reprices`, `--reprice-step`,
+// `--after-reprices`) by the same rule as the bot's (`ExecutionStyle.timeoutStep`). Each step goes through the
+// command's own operations: a reprice is `modifyOrder` (risk rules, tick check, journaled before it is sent), a
+// cancel is `cancel`, the rest at market is a new `placeOrder` under `<key>-MKT`.
+extension ManualTrading {
+    /// The ticket with its limit (or MIDPRICE cap) set from a quote: `offset` from the bid, ask or last, towards
+    /// paying up, on the tick in the protective direction.
+    /// - Returns: the ticket and a line saying how the price was made.
+    /// - Throws: `.request` when TWS has no such quote for the symbol.
+    static func priced(
+        _ ticket: ManualOrderTicket, contract: TWSContract, minTick: Double, on connection: TWSConnection
+    ) async throws(ManualTradingError) -> (ManualOrderTicket, String?) {
+        guard let pricing = ticket.limitFromQuote else { return (ticket, nil) }
+        guard let reference = await quotePrice(contract, from: pricing.from, on: connection) else {
+            throw .request("no \(pricing.from.rawValue) price for \(ticket.symbol) to set the limit from (--limit-from)")
+        }
+        let tick = minTick > 0 && minTick.isFinite ? Price(approximately: minTick) : Price(approximately: 0.01)
+        let distance = pricing.offset.units(at: reference, tick: tick)
+        let raw = Price(units: max(ticket.side == .buy ? reference.units + distance : reference.units - distance, tick.units))
+        var priced = ticket
+        switch ticket.type {
+        case .midprice: priced.type = OrderType.midprice(cap: raw).onTick(tick, side: ticket.side)
+        default: priced.type = OrderType.limit(raw).onTick(tick, side: ticket.side)
+        }
+        priced.limitFromQuote = nil
+        return (priced, "priced \(priced.type): \(pricing.offset) from the \(pricing.from.rawValue) \(reference)")
+    }
+
+    /// The bid, ask or last of a snapshot (live, else delayed); `nil` without one.
+    static func quotePrice(
+        _ contract: TWSContract, from: ExecutionStyle.PriceReference, on connection: TWSConnection
+    ) async -> Price? {
+        try? await connection.setMarketDataType(.delayed)
+        guard let snapshot = try? await connection.marketDataSnapshot(contract: contract) else { return nil }
+        let ticks: [TWSTickType] =
+            switch from {
+            case .bid: [.bid, TWSTickType(rawValue: 66)]
+            case .ask: [.ask, TWSTickType(rawValue: 67)]
+            case .last: [.last, TWSTickType(rawValue: 68), .close, TWSTickType(rawValue: 75)]
+            }
+        for tick in ticks {
+            if let value = snapshot.prices[tick], value > 0, let price = Price(checkedApproximately: value) { return price }
+        }
+        return nil
+    }
+
+    /// Works an acknowledged single order by `style` until it is filled, ended, or its final step is taken.
+    /// - Parameters:
+    ///   - result: `placeOrder`'s result (one leg).
+    ///   - ticket: the order as sent.
+    ///   - style: its timeout and what happens at it.
+    ///   - clientOrderID: its key (the rest at market is `<key>-MKT`).
+    ///   - minTick: the contract's minimum tick (a reprice's step in ticks).
+    ///   - context: the connection, its session, and the settings.
+    /// - Returns: the result with each step and the entry's final state.
+    static func work(
+        _ result: ManualOrderResult, ticket: ManualOrderTicket, style: ExecutionStyle, clientOrderID: ClientOrderID,
+        minTick: Double, on context: (connection: TWSConnection, info: TWSSessionInfo, settings: ManualSettings)
+    ) async throws(ManualTradingError) -> ManualOrderResult {
+        var result = result
+        guard var entry = result.legs.first, let timeout = style.timeout else { return result }
+        let connection = context.connection
+        let tick = minTick > 0 && minTick.isFinite ? Price(approximately: minTick) : Price(approximately: 0.01)
+        let wait = Duration.nanoseconds(timeout.nanoseconds)
+        var type = ticket.type
+        var repricesMade = 0
+        let events = await connection.orderEvents()
+        while true {
+            if try await ended(entry, on: connection) { break }
+            if await endsWithin(wait, orderID: entry.brokerOrderID, events: events), try await ended(entry, on: connection) {
+                break
+            }
+            let step = style.timeoutStep(for: type, side: ticket.side, repricesMade: repricesMade, tick: tick, waited: timeout)
+            switch step {
+            case .reprice(let price, let reason):
+                var change = ManualModification(limit: price)
+                change.reason = reason
+                let modified = try await modifyOrder(entry.brokerOrderID, modification: change, on: context)
+                guard modified.succeeded else {
+                    result.steps.append(
+                        "\(reason): not made (\(ManualWorkText.outcome(modified.outcome))); the order works on at \(type)")
+                    return try await finish(result, entry: entry, on: context, symbol: ticket.symbol)
+                }
+                repricesMade += 1
+                type = .limit(price)
+                entry.type = ManualTrading.describe(type)
+                result.steps.append(reason)
+            case .cancel, .cancelThenMarket:
+                let waited = ExecutionStyle.text(timeout)
+                let cancelled = try await cancel(.orderID(entry.brokerOrderID), on: context.connection, info: context.info, settings: context.settings)
+                result = try await finish(result, entry: entry, on: context, symbol: ticket.symbol)
+                let leg = result.legs[0]
+                guard cancelled.stillOpen.isEmpty else {
+                    result.steps.append("not filled after \(waited): cancel sent, but the order still works (see `ibtrader orders`)")
+                    return result
+                }
+                result.steps.append("not filled after \(waited): cancelled with \(leg.filled) of \(leg.quantity) filled")
+                let rest = leg.quantity - leg.filled
+                guard step == .cancelThenMarket, rest.units > 0 else { return result }
+                var market = ticket
+                (market.type, market.quantity, market.execution, market.work) = (.market, rest, nil, nil)
+                if market.timeInForce == .ioc || market.timeInForce == .gtd { market.timeInForce = .day }
+                let sent = try await placeOrder(
+                    market, clientOrderID: ClientOrderID(clientOrderID.rawValue + "-MKT"), on: context)
+                result.legs += sent.legs
+                result.steps.append("the rest, \(rest), sent at market as \(sent.orderRef): \(ManualWorkText.outcome(sent.outcome))")
+                if !sent.succeeded { result.outcome = sent.outcome }
+                return result
+            }
+        }
+        return try await finish(result, entry: entry, on: context, symbol: ticket.symbol)
+    }
+
+    /// `true` once the order no longer works at the broker (filled, cancelled or rejected).
+    private static func ended(_ entry: ManualOrderLeg, on connection: TWSConnection) async throws(ManualTradingError) -> Bool {
+        do {
+            return try await !connection.allOpenOrders().contains {
+                $0.order.orderID == entry.brokerOrderID && $0.order.orderRef == entry.orderRef
+                    && !["Filled", "Cancelled", "ApiCancelled", "Inactive"].contains($0.orderState.status)
+            }
+        } catch {
+            throw .request("\(error)")
+        }
+    }
+
+    /// Waits up to `span` for an orderStatus that ends the order; `true` when one came.
+    private static func endsWithin(
+        _ span: Duration, orderID: Int, events: AsyncThrowingStream<TWSOrderEvent, any Error>
+    ) async -> Bool {
+        await withTaskGroup(of: Bool?.self, returning: Bool.self) { group in
+            group.addTask {
+                do {
+                    for try await event in events {
+                        if case .status(let status) = event, status.orderID == orderID,
+                            ["Filled", "Cancelled", "ApiCancelled", "Inactive"].contains(status.status)
+                        {
+                            return true
+                        }
+                    }
+                } catch {}
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: span)
+                return Task.isCancelled ? nil : false
+            }
+            var outcome = false
+            for await candidate in group {
+                if let candidate {
+                    outcome = candidate
+                    break
+                }
+            }
+            group.cancelAll()
+            return outcome
+        }
+    }
+
+    /// The entry leg as the broker's executions leave it, journaled like `placeOrder`'s legs.
+    private static func finish(
+        _ result: ManualOrderResult, entry: ManualOrderLeg,
+        on context: (connection: TWSConnection, info: TWSSessionInfo, settings: ManualSettings), symbol: Symbol
+    ) async throws(ManualTradingError) -> ManualOrderResult {
+        var result = result
+        let connection = context.connection
+        let executions: [TWSExecutionReport]
+        let open: Bool
+        do {
+            executions = try await connection.executions().filter { $0.execution.orderRef == entry.orderRef }
+            open = try await connection.allOpenOrders().contains {
+                $0.order.orderID == entry.brokerOrderID && $0.order.orderRef == entry.orderRef
+                    && !["Filled", "Cancelled", "ApiCancelled", "Inactive"].contains($0.orderState.status)
+            }
+        } catch {
+            throw .request("\(error)")
+        }
+        var shares = 0.0
+        var notional = 0.0
+        for report in executions {
+            let size = NSDecimalNumber(decimal: report.execution.shares ?? 0).doubleValue
+            shares += size
+            notional += size * report.execution.price
+        }
+        var leg = entry
+        leg.filled = shareQuantity(shares) ?? leg.filled
+        leg.averagePrice = shares > 0 ? Price(checkedApproximately: notional / shares) : nil
+        leg.state = leg.filled >= leg.quantity ? .filled : open ? (leg.filled.units > 0 ? .partiallyFilled : .accepted) : .canceled
+        result.legs[0] = leg
+        try journal(
+            leg.orderRef, brokerOrderID: leg.brokerOrderID, permID: executions.first?.execution.permID ?? 0,
+            reported: leg.state, executions: executions, settings: context.settings, symbol: symbol)
+        return result
+    }
+}
+
+/// Words for the steps' lines.
+enum ManualWorkText {
+    static func outcome(_ outcome: ManualOrderOutcome) -> String {
+        switch outcome {
+        case .acknowledged: "acknowledged"
+        case .rejected(let text): "rejected: \(text)"
+        case .denied(let denial): "denied: \(denial)"
+        case .timedOut: "no acknowledgement in time"
+        }
+    }
+}

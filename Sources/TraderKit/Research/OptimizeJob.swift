@@ -1,0 +1,78 @@
+import Analytics
+import Foundation
+import Research
+import TraderConfig
+
+/// `ibtrader optimize`'s sweep from a loaded configuration: runs the shard, prints the summary, saves the rows and
+/// writes the files. The command line only parses its options into `Options`.
+public enum OptimizeJob {
+    /// What the command line asks for besides the configuration.
+    public struct Options: Sendable {
+        /// `--shard K/N` or `auto` (`nil`: the whole sweep).
+        public var shard: String?
+        /// `--concurrency`.
+        public var concurrency: Int
+        /// `--rows`: rows of the summary table.
+        public var rows: Int
+        /// `--store PATH`.
+        public var store: String?
+        /// `--out DIR`.
+        public var out: String?
+        /// `--heatmap x,y`.
+        public var heatmap: String?
+        /// `--no-progress` turns the bar off.
+        public var progress: Bool
+
+        /// Creates options.
+        public init(
+            shard: String?, concurrency: Int, rows: Int, store: String?, out: String?, heatmap: String?, progress: Bool
+        ) {
+            (self.shard, self.concurrency, self.rows, self.store) = (shard, concurrency, rows, store)
+            (self.out, self.heatmap, self.progress) = (out, heatmap, progress)
+        }
+    }
+
+    /// Runs the sweep; each line of the summary goes to `print` as soon as it is known.
+    /// - Throws: `TraderError` and configuration errors, before or after the sweep.
+    public static func run(
+        _ loaded: LoadedConfiguration, _ options: Options, print: (String) -> Void
+    ) async throws {
+        let job = try ResearchJob(loaded)
+        let shard = try ResearchMerge.shard(options.shard, environment: ProcessInfo.processInfo.environment)
+        let request = SweepRequest(space: job.space, objective: job.objective, shard: shard)
+        let evaluator = job.evaluator
+        let clock = ContinuousClock()
+        let started = clock.now
+        let results: SweepResults
+        do {
+            results = try await request.run(
+                data: job.data, evaluator: evaluator, maxConcurrency: options.concurrency,
+                progress: ResearchProgress(label: "optimize", enabled: options.progress).callback)
+        } catch {
+            throw TraderError("\(error)")
+        }
+        let elapsed = (clock.now - started).secondsValue
+        print("\(job.strategyName) on \(job.dataDescription): \(results.rows.count) of "
+            + "\(results.header.configurations) configurations\(shard.count > 1 ? " (shard \(shard))" : "") in "
+            + String(
+                format: "%.2f s (%.1f backtests/s, %d jobs)", elapsed, Double(results.rows.count) / max(elapsed, 1e-9),
+                options.concurrency))
+        print(ResearchReports.topTable(results, count: options.rows))
+        print(ResearchReports.bestSummary(results))
+        if let store = options.store {
+            let count = try OptimizeOutput.save(results, shard: shard, to: store)
+            print("saved \(count) rows in \(store) (tables sweep_runs, sweep_results)")
+        }
+        guard let out = options.out else { return }
+        let axes = try ResearchMerge.heatmapAxes(options.heatmap, swept: results.header.parameterNames)
+        var bestEquity: [TimedEquity]?
+        if let best = results.best, shard.count == 1 {
+            bestEquity = try? evaluator.backtest(best.parameters, data: job.data).equityCurve
+                .map { TimedEquity(time: $0.time, equity: $0.equity.doubleValue) }
+        }
+        try OptimizeOutput.write(
+            results, to: out, heatmap: axes, bestEquity: bestEquity, dataDescription: job.dataDescription,
+            top: options.rows)
+        print("wrote \(out)/results.csv, best.json, report.html")
+    }
+}
