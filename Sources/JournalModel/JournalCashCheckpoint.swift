@@ -51,11 +51,16 @@ public struct JournalRun: Hashable, Sendable, Codable {
     public var startedAt: Timestamp
     /// The account traded, if known at start.
     public var account: String?
+    /// The journal's bot identity (four base-36 characters, made with the journal): it names the bot's orderRef
+    /// namespace, so two bots on one account never take each other's orders or positions for their own. `nil` in
+    /// session logs written before identities.
+    public var bot: String?
 
     /// Creates a run.
-    public init(number: Int64, startedAt: Timestamp, account: String?) {
+    public init(number: Int64, startedAt: Timestamp, account: String?, bot: String? = nil) {
         self.number = number
         self.startedAt = startedAt
         self.account = account
+        self.bot = bot
     }
 }

@@ -81,10 +81,12 @@ struct CrashRecoveryTests {
         #expect(journalFills.count == simulatorIDs.count)
         #expect(journalFills.allSatisfy { $0.commission != nil })
 
-        // Two runs, two namespaces (IBT:R1:, IBT:R2:), every order in one of them.
+        // Two runs, two namespaces of the journal's bot (IBT:<bot>.R1:, IBT:<bot>.R2:), every order in one of them.
         let runs = try journal.runs()
         #expect(runs.map(\.number) == [1, 2])
-        #expect(journalOrders.allSatisfy { $0.intent.orderRef.rawValue.hasPrefix("IBT:R1:") || $0.intent.orderRef.rawValue.hasPrefix("IBT:R2:") })
+        let bot = try #require(try journal.botIdentity())
+        let prefixes = ["IBT:\(bot).R1:", "IBT:\(bot).R2:"]
+        #expect(journalOrders.allSatisfy { order in prefixes.contains { order.intent.orderRef.rawValue.hasPrefix($0) } })
 
         // The restart's engine cash (its checkpoint, written right after restoring) is what the engine would have
         // had without the crash: the first run started flat with 100 000, so 100 000 plus every fill journaled

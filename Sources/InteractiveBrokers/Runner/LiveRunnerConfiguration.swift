@@ -64,6 +64,9 @@ public struct LiveRunnerConfiguration: Sendable {
     public var resendPolicy = ResendPolicy()
     /// At start, what to do with orders of ours open at the broker that no journal intent knows.
     public var unknownOrders = UnknownOrderPolicy.adopt
+    /// At start, take every position the broker holds in the universe as the bot's (`true`), or only those its
+    /// journal shows it opened (`false`): the rest is listed and never traded (`orders.adoptExternalPositions`).
+    public var adoptExternalPositions = false
     /// Test only: where the process exits abruptly (`IBTRADER_CRASH_AT`, see `CrashPoint`).
     public var crashPoint: CrashPoint?
     /// Told of milestones (subscribed, reconnected), e.g. for a status display or a test.

@@ -237,6 +237,7 @@ extension SessionSettings {
         reference = configuration.reference
         resendPolicy = configuration.resendPolicy
         unknownOrders = configuration.unknownOrders
+        adoptExternalPositions = configuration.adoptExternalPositions
         quotes = configuration.quotes
         watchHalts = configuration.watchHalts
         whatIfMaxMarginPercent = configuration.whatIfMaxMarginPercent

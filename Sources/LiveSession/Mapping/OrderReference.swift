@@ -20,12 +20,27 @@ public struct OrderReference: Sendable, Hashable, Codable {
 
     /// The namespace every orderRef starts with, e.g. `IBT:` or `IBT:R12:`.
     public var prefix: String
+    /// Whether the forms written before bot identities (`IBT:R12:`, `IBT:<second>:`, `IBT:T…:`, `IBT:manual:`) are
+    /// in the namespace too (`bot(_:)`'s: a journal's older orders are still its own). `nil`: no.
+    public var includesOlderForms: Bool?
 
     /// Creates a namespace.
     public init(prefix: String = OrderReference.base) { self.prefix = prefix }
 
-    /// The namespace of a journal-allocated bot run: `IBT:R<run>:` (short: TWS keeps orderRefs of modest length).
-    public static func run(_ number: Int64) -> OrderReference { OrderReference(prefix: "\(base)R\(number):") }
+    /// The namespace of a journal-allocated bot run: `IBT:<bot>.R<run>:` with the journal's bot identity, or
+    /// `IBT:R<run>:` for a journal without one (short: TWS keeps orderRefs of modest length).
+    public static func run(_ number: Int64, bot: String? = nil) -> OrderReference {
+        OrderReference(prefix: bot.map { "\(base)\($0).R\(number):" } ?? "\(base)R\(number):")
+    }
+
+    /// Every run of one bot (`IBT:<bot>.`), or every IBTrader orderRef for a journal without an identity (`IBT:`):
+    /// the orders a restart takes as its own when the journal does not know them.
+    public static func bot(_ bot: String?) -> OrderReference {
+        guard let bot else { return OrderReference(prefix: base) }
+        var reference = OrderReference(prefix: "\(base)\(bot).")
+        reference.includesOlderForms = true
+        return reference
+    }
 
     /// A namespace for a run without a journal: epoch milliseconds and the process id, in base 36
     /// (`IBT:Tlz3k9a1x-1f3:`), unique on one machine without a shared counter.
@@ -45,13 +60,21 @@ public struct OrderReference: Sendable, Hashable, Codable {
     }
 
     /// `true` when an orderRef is in this namespace.
-    public func isOurs(_ orderRef: String) -> Bool { clientOrderID(in: orderRef) != nil }
+    public func isOurs(_ orderRef: String) -> Bool {
+        if clientOrderID(in: orderRef) != nil { return true }
+        guard includesOlderForms == true, let namespace = RunNamespace(orderRef: orderRef) else { return false }
+        switch namespace {
+        case .run(_, let bot): return bot == nil
+        case .legacySecond, .unjournaled, .manual: return true
+        case .other: return false
+        }
+    }
 }
 
 /// The namespace part of an IBTrader orderRef (`IBT:<namespace>:<client order id>`). Pure.
 public enum RunNamespace: Sendable, Hashable {
-    /// A journal-allocated bot run (`IBT:R12:O-7`).
-    case run(Int64)
+    /// A journal-allocated bot run (`IBT:R12:O-7`, or `IBT:k3f9.R12:O-7` with the journal's bot identity).
+    case run(Int64, bot: String? = nil)
     /// A bot run of an older journal, named by its start second (`IBT:1732212345:O-7`).
     case legacySecond(Int64)
     /// A bot run without a journal (`IBT:Tlz3k9a1x-1f3:O-7`).
@@ -74,6 +97,10 @@ public enum RunNamespace: Sendable, Hashable {
             self = .manual
         } else if name.first == "R", let number = Int64(name.dropFirst()), number > 0 {
             self = .run(number)
+        } else if let dot = name.firstIndex(of: "."), name[name.index(after: dot)...].first == "R",
+            let number = Int64(name[name.index(dot, offsetBy: 2)...]), number > 0, dot > name.startIndex
+        {
+            self = .run(number, bot: String(name[..<dot]))
         } else if let second = Int64(name), second > 0 {
             self = .legacySecond(second)
         } else if name.first == "T", name.count > 1 {
@@ -96,7 +123,7 @@ public enum RunNamespace: Sendable, Hashable {
     public static func highestRun(in orderRefs: some Sequence<String>) -> Int64 {
         var highest: Int64 = 0
         for ref in orderRefs {
-            if case .run(let number)? = RunNamespace(orderRef: ref) { highest = max(highest, number) }
+            if case .run(let number, _)? = RunNamespace(orderRef: ref) { highest = max(highest, number) }
         }
         return highest
     }

@@ -46,17 +46,23 @@ public struct PositionDifference: Sendable, Hashable, Codable {
     public var engine: Quantity
     /// The broker's position.
     public var broker: Quantity
+    /// What the broker held for others (not this bot's) at the last look; `nil`: none.
+    public var external: Quantity?
 
     /// Creates a difference.
-    public init(symbol: Symbol, engine: Quantity, broker: Quantity) {
+    public init(symbol: Symbol, engine: Quantity, broker: Quantity, external: Quantity? = nil) {
         self.symbol = symbol
         self.engine = engine
         self.broker = broker
+        self.external = external
     }
 
-    /// "AAPL 539 here, 0 at the broker; GOOG …".
+    /// "AAPL 539 here, 0 at the broker; GOOG 100 here (+ 50 not this bot's), 0 at the broker".
     public static func describe(_ differences: [PositionDifference]) -> String {
-        differences.map { "\($0.symbol) \($0.engine) here, \($0.broker) at the broker" }.joined(separator: "; ")
+        differences.map { difference in
+            let others = difference.external.map { " (+ \($0) not this bot's)" } ?? ""
+            return "\(difference.symbol) \(difference.engine) here\(others), \(difference.broker) at the broker"
+        }.joined(separator: "; ")
     }
 }
 

@@ -13,6 +13,10 @@ struct PositionCheckState: Sendable {
     var suspected: [PositionDifference]?
     /// The differences raised as an ALERT (empty: none open).
     var alerted: [PositionDifference] = []
+    /// The broker's positions that are not the bot's (another bot's, manual ones), by instrument: what the broker
+    /// holds beyond the engine's book. Set at start; moves when the broker's position changes while still covering
+    /// the bot's (another bot or a person traded).
+    var external: [InstrumentID: Quantity] = [:]
 }
 
 // The engine's positions against the broker's (`health.positionCheck`): after every reconnect's resynchronization and
@@ -45,10 +49,26 @@ extension LiveSessionCore {
         let broker = SnapshotMapping.snapshot(
             BrokerAnswers(openOrders: [], executions: [], positions: positions), context: desk.mappingContext
         ).0.positions
+        // A broker position that moved but still covers the bot's book is another holder's trading: the external
+        // part follows it. One that no longer covers it is a difference (unless every position is the bot's).
+        var moved: [String] = []
         let differences = ids.compactMap { id -> PositionDifference? in
             let mine = engine.portfolio.position(for: id).quantity
             let theirs = broker[id] ?? .zero
-            return mine == theirs ? nil : PositionDifference(symbol: universe[id].symbol, engine: mine, broker: theirs)
+            let external = positionCheck.external[id] ?? .zero
+            guard mine + external != theirs else { return nil }
+            if !settings.adoptsExternalPositions, OwnedPositions.covered(mine, by: theirs) == mine {
+                moved.append("\(universe[id].symbol) \(external) → \(theirs - mine)")
+                positionCheck.external[id] = theirs - mine
+                return nil
+            }
+            return PositionDifference(
+                symbol: universe[id].symbol, engine: mine, broker: theirs, external: external.isZero ? nil : external)
+        }
+        if !moved.isEmpty {
+            let text = "positions of other holders moved (not this bot's; never traded): \(moved.joined(separator: ", "))"
+            out.log(.notice, text)
+            journalPositionEvent(text, &out)
         }
         guard !differences.isEmpty else {
             positionCheck.suspected = nil

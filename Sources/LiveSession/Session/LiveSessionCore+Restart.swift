@@ -16,8 +16,9 @@ extension LiveSessionCore {
             .info,
             "broker state: \(snapshot.openOrders.count) open orders, \(snapshot.completedOrders.count) completed, "
                 + "\(snapshot.executions.count) executions, \(snapshot.positions.count) positions")
-        restorePositions(snapshot, &out)
         guard settings.journaled else {
+            // Without a journal nothing shows which positions are the bot's: only an adopting run takes any.
+            restorePositions(snapshot, book: settings.adoptsExternalPositions ? nil : [:], costs: [], &out)
             desk.noteReconciled(executionIDs: snapshot.executions.map(\.executionID), at: dataTime)
             finishStartup(at: now, &out)
             return
@@ -34,6 +35,13 @@ extension LiveSessionCore {
     mutating func completeRestart(_ journal: JournalRestartData, at now: Timestamp, _ out: inout Actions) {
         guard let snapshot = startup.snapshot, let restart = startup.restart else { return }
         let before = startup.journal ?? journal
+        // The bot's book: its positions at its last start and its own fills since, the broker's list included.
+        let bot = run?.bot
+        let ownFills = journal.fills.filter { OwnedPositions.isOwn($0.orderRef?.rawValue, bot: bot) }
+        let book = OwnedPositions.book(
+            checkpoint: before.cashCheckpoint, fills: journal.fills, account: account,
+            isOwn: { OwnedPositions.isOwn($0, bot: bot) })
+        restorePositions(snapshot, book: settings.adoptsExternalPositions ? nil : book, costs: ownFills, &out)
         restoreCash(snapshot, journal: journal, checkpoint: before, &out)
         restoreOrderEfficiency(journal, &out)
         desk.noteReconciled(executionIDs: snapshot.executions.map(\.executionID), at: dataTime)
@@ -81,8 +89,9 @@ extension LiveSessionCore {
         for position in journal.latestPositions {
             if let id = instruments[position.symbol] { believed[id] = position.quantity }
         }
+        // Orders in this bot's namespace (every run of its journal) are its own; another bot's are not.
         let prefix = settings.reference.prefix
-        let base = OrderReference(prefix: prefix.hasPrefix(OrderReference.base) ? OrderReference.base : prefix)
+        let base = prefix.hasPrefix(OrderReference.base) ? OrderReference.bot(run?.bot) : OrderReference(prefix: prefix)
         let plan = Reconciler.reconcile(
             ReconciliationInput(
                 intents: intents, broker: snapshot, internalPositions: believed, reference: base, now: dataTime,
@@ -138,14 +147,45 @@ extension LiveSessionCore {
         }
     }
 
-    /// The broker's positions of universe instruments into the engine (flat before), at the broker's average cost.
-    private mutating func restorePositions(_ snapshot: BrokerSnapshot, _ out: inout Actions) {
+    /// The bot's positions into the engine (flat before): of the broker's positions in the universe, those its
+    /// `book` (by symbol) covers, at their journal cost (else the broker's average cost); the rest is external,
+    /// listed and never traded, and the position check's baseline. A `nil` book adopts every broker position.
+    private mutating func restorePositions(
+        _ snapshot: BrokerSnapshot, book: [Symbol: Quantity]?, costs fills: [JournalFill], _ out: inout Actions
+    ) {
         var restored: [RestoredPosition] = []
-        for (id, quantity) in snapshot.positions.sorted(by: { $0.key.index < $1.key.index })
-        where !quantity.isZero && id.index < universe.count {
-            let cost = snapshot.averageCosts[id] ?? engine.state.lastBar(for: id)?.close ?? .zero
-            restored.append(RestoredPosition(instrument: id, quantity: quantity, averagePrice: cost))
-            out.log(.notice, "adopted position: \(quantity) \(universe[id].symbol) @ \(cost) (held at the broker)")
+        var external: [String] = []
+        for id in ids {
+            let held = snapshot.positions[id] ?? .zero
+            let symbol = universe[id].symbol
+            let own = book.map { OwnedPositions.covered($0[symbol] ?? .zero, by: held) } ?? held
+            if let mine = book?[symbol], mine != own {
+                out.log(
+                    .warning,
+                    "\(symbol): the journal gives this bot \(mine), the broker holds \(held); taking \(own) as its own "
+                        + "(what the broker no longer holds is not restored)")
+            }
+            if held != own {
+                positionCheck.external[id] = held - own
+                external.append("\(held - own) \(symbol)")
+            }
+            guard !own.isZero else { continue }
+            let cost =
+                CashRestore.journalCost(of: symbol, holding: own, fills: fills, account: account)
+                ?? snapshot.averageCosts[id] ?? engine.state.lastBar(for: id)?.close ?? .zero
+            restored.append(RestoredPosition(instrument: id, quantity: own, averagePrice: cost))
+            out.log(
+                .notice,
+                "adopted position: \(own) \(symbol) @ \(cost) ("
+                    + (book == nil ? "held at the broker; orders.adoptExternalPositions: true" : "this bot's, per its journal")
+                    + ")")
+        }
+        if !external.isEmpty {
+            let text =
+                "positions at the broker that are not this bot's (orders.adoptExternalPositions: false): "
+                + "\(external.joined(separator: ", ")); listed, never traded"
+            out.log(.notice, text)
+            if settings.journaled { out.append(.journal(.event(.reconciliation, text, at: dataTime))) }
         }
         for id in engine.restore(positions: restored, at: dataTime) {
             out.log(.warning, "position of instrument \(id) not adopted (engine not flat or out of range)")

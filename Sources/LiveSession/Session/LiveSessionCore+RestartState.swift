@@ -18,13 +18,18 @@ extension LiveSessionCore {
     ) {
         let key = settings.runKey
         let symbols = Set(ids.map { universe[$0].symbol })
+        // The positions the engine took (the broker's, or the bot's own part of them) and only the fills that made
+        // them: an external position and its fills are not the bot's cash.
         var positions: [Symbol: Quantity] = [:]
         var costs: [Symbol: Price] = [:]
-        for (id, quantity) in snapshot.positions where id.index >= 0 && id.index < universe.count {
-            positions[universe[id].symbol] = quantity
-            if let cost = snapshot.averageCosts[id] { costs[universe[id].symbol] = cost }
+        for id in ids where !engine.portfolio.position(for: id).isFlat {
+            positions[universe[id].symbol] = engine.portfolio.position(for: id).quantity
+            costs[universe[id].symbol] = snapshot.averageCosts[id] ?? engine.portfolio.position(for: id).averagePrice
         }
-        let fills = journal.fills
+        let bot = run?.bot
+        let fills =
+            settings.adoptsExternalPositions
+            ? journal.fills : journal.fills.filter { OwnedPositions.isOwn($0.orderRef?.rawValue, bot: bot) }
         let latest = checkpoint.latestCheckpointKey
         if let saved = checkpoint.cashCheckpoint {
             let adopted = engine.portfolio.cash
@@ -54,7 +59,7 @@ extension LiveSessionCore {
             reconciliationNote(.warning, text, &out)
         }
         restoreRiskState(checkpoint, key: key, &out)
-        let last = fills.map(\.sequence).max() ?? 0
+        let last = journal.fills.map(\.sequence).max() ?? 0
         var held: [Symbol: Quantity] = [:]
         for id in ids where !engine.portfolio.position(for: id).isFlat {
             held[universe[id].symbol] = engine.portfolio.position(for: id).quantity

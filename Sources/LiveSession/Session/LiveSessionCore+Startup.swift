@@ -133,7 +133,7 @@ extension LiveSessionCore {
 
     mutating func runAllocated(_ run: JournalRun, _ out: inout Actions) {
         self.run = run
-        let reference = OrderReference.run(run.number)
+        let reference = OrderReference.run(run.number, bot: run.bot)
         desk.options.reference = reference
         out.log(.info, "run \(run.number): orderRefs \(reference.prefix)…")
         out.append(.journal(.event(.lifecycle, "run \(run.number) started: orderRefs \(reference.prefix)", at: dataTime)))

@@ -50,6 +50,10 @@ public struct SessionSettings: Sendable, Equatable, Codable {
     public var resendPolicy = ResendPolicy()
     /// Orders of ours open at the broker that no journal intent knows.
     public var unknownOrders = UnknownOrderPolicy.adopt
+    /// At start, take every position the broker holds in the universe as the bot's (`true`), or only the bot's own
+    /// as its journal shows (`false`, `orders.adoptExternalPositions`; the rest is listed and never traded). `nil`
+    /// (a session log from before) adopted everything.
+    public var adoptExternalPositions: Bool?
     /// Outage handling (grace period, reset window, back-fill, heartbeat, quote retries).
     public var resilience = SessionResilience()
     /// Quotes (reqMktData) beside the bars.
@@ -77,6 +81,9 @@ public struct SessionSettings: Sendable, Equatable, Codable {
         self.engine = engine
         self.strategyName = strategyName
     }
+
+    /// Whether every broker position in the universe is taken as the bot's (a log from before the setting did).
+    public var adoptsExternalPositions: Bool { adoptExternalPositions ?? true }
 
     /// The run configuration's key for cash checkpoints and risk baselines.
     public var runKey: RunKey {

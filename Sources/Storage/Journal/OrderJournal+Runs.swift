@@ -52,9 +52,25 @@ extension OrderJournal {
                 try db.execute(
                     sql: "INSERT INTO runs (id, started_at, account) VALUES (?, ?, ?)",
                     arguments: [number, time.nanoseconds, account])
-                return JournalRun(number: number, startedAt: time, account: account)
+                return JournalRun(number: number, startedAt: time, account: account, bot: try Self.botIdentity(db))
             }
         }
+    }
+
+    /// The journal's bot identity, made (four random base-36 characters) the first time it is asked for.
+    static func botIdentity(_ db: Database) throws -> String {
+        if let bot = try String.fetchOne(db, sql: "SELECT bot FROM identity LIMIT 1") { return bot }
+        let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz")
+        var generator = SystemRandomNumberGenerator()
+        let bot = String((0..<4).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
+        try db.execute(sql: "INSERT INTO identity (bot) VALUES (?)", arguments: [bot])
+        return bot
+    }
+
+    /// The journal's bot identity, or `nil` before its first run.
+    /// - Throws: `OrderJournalError`.
+    public func botIdentity() throws(OrderJournalError) -> String? {
+        try perform("read identity") { try pool.read { db in try String.fetchOne(db, sql: "SELECT bot FROM identity LIMIT 1") } }
     }
 
     /// Every run, oldest first.

@@ -92,6 +92,11 @@ extension OrderJournal {
             // execution style goes on with the reprices it has left.
             try db.execute(sql: "ALTER TABLE intents ADD COLUMN modifications INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v7-journal-identity") { db in
+            // The bot's identity, made at its first run: its orderRef namespace (`IBT:<bot>.R<run>:`), so the
+            // bots of one account tell their orders and positions apart.
+            try db.execute(sql: "CREATE TABLE identity (bot TEXT NOT NULL)")
+        }
         return migrator
     }
 

@@ -48,6 +48,9 @@ public struct OrderSettings: Hashable, Sendable {
     public var resendMaxAge: Duration = .seconds(300)
     /// Our orders at the broker that no journal intent knows: `adopt` or `cancel`.
     public var unknownOrders = "adopt"
+    /// At start, take every position the broker holds in the universe as the bot's (else only its own, per its
+    /// journal; the rest is listed and never traded).
+    public var adoptExternalPositions = false
     /// How entries are sent: `market`, `limit`, `adaptive` or `midprice`.
     public var entry = "market"
     /// A limit entry's distance from `limitFrom` (positive pays up).
@@ -111,6 +114,11 @@ public struct OrderSettings: Hashable, Sendable {
             .value(
                 "unknownOrders", \.unknownOrders, .choice(["adopt", "cancel"]),
                 summary: "At start, orders of ours at the broker that the journal does not know are adopted or cancelled."),
+            .value(
+                "adoptExternalPositions", \.adoptExternalPositions, .boolean,
+                summary: "run: at start, take every position the broker holds in the universe as the bot's (true), or "
+                    + "only those its journal shows it opened (false: another bot's or a manual position is listed and "
+                    + "never traded)."),
             .value(
                 "entry", \.entry, .choice(["market", "limit", "adaptive", "midprice"]),
                 summary: "How entries (orders that open or add to a position) are sent: market, limit (limitOffset from "

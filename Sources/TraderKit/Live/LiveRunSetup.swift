@@ -78,6 +78,7 @@ public enum LiveRunSetup {
         configuration.whatIfMaxMarginPercent = settings.risk.whatIf ? settings.risk.whatIfMaxMarginPercent : nil
         configuration.resendPolicy = ResendPolicy(maxAge: TimeSpan(nanoseconds: settings.orders.resendMaxAge.nanosecondsValue))
         configuration.unknownOrders = settings.orders.unknownOrders == "cancel" ? .cancel : .adopt
+        configuration.adoptExternalPositions = settings.orders.adoptExternalPositions
         configuration.sectors = Dictionary(
             uniqueKeysWithValues: settings.universe.sectors.map { (Symbol($0.key), $0.value) })
         configuration.positionCheck = PositionCheckSettings(

@@ -84,9 +84,11 @@ struct MyTraderTests {
         try await Self.run(["run", "--simulated", "--config", config.path, "--duration", "8s", "--speed", "100"])
         // The journal holds the orders the run sent: the strategy traded through the live runner.
         let journal = folder.appendingPathComponent("breakout.journal.sqlite").path
-        let orders = try OrderJournal(path: journal, createIfMissing: false).orders()
+        let opened = try OrderJournal(path: journal, createIfMissing: false)
+        let orders = try opened.orders()
         #expect(!orders.isEmpty, "the breakout strategy sent no order in 8 s of simulated trading")
-        #expect(orders.allSatisfy { $0.intent.orderRef.rawValue.hasPrefix("IBT:R1:") })
+        let bot = try #require(try opened.botIdentity())
+        #expect(orders.allSatisfy { $0.intent.orderRef.rawValue.hasPrefix("IBT:\(bot).R1:") })
     }
 
     @Test func gapAndGoTradesMinuteBarsWithBrackets() async throws {
