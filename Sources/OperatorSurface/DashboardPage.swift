@@ -110,7 +110,8 @@ enum DashboardPage {
       $("positions").innerHTML = row(["Symbol", ["Quantity", 1], ["Avg cost", 1], ["Price", 1], ["Value", 1], ["Unrealized", 1], ["Realized", 1], "Stop"], true) +
         (s.positions.length ? s.positions.map(p => row([esc(p.symbol), [qty(p.quantity), 1], [money(p.averageCost), 1], [money(p.price), 1],
           [money(p.marketValue), 1], [signed(p.unrealizedPnL), 1], [signed(p.realizedPnL), 1], p.protected ? "protected" : "<span class=warning>none</span>"])).join("")
-          : row(["<span class=mute>flat</span>", "", "", "", "", "", "", ""]));
+          : row(["<span class=mute>flat</span>", "", "", "", "", "", "", ""])) +
+        (s.externalPositions || []).map(p => row([esc(p.symbol), [qty(p.quantity), 1], "", "", "", "", "", "<span class=mute>not this bot's: never traded</span>"])).join("");
       $("orders").innerHTML = row(["Order", "TWS id / permId", "Symbol", "Side", ["Quantity", 1], ["Filled", 1], "Type", "State", ["Age", 1]], true) +
         (s.orders.length ? s.orders.map(o => row([esc(o.orderRef), (o.brokerOrderID || "–") + " / " + (o.permID || "–"), esc(o.symbol), esc(o.side), [qty(o.quantity), 1], [qty(o.filled), 1], esc(o.type), esc(o.state),
           [Math.round(o.ageSeconds) + " s", 1]])).join("") : row(["<span class=mute>none</span>", "", "", "", "", "", "", "", ""]));

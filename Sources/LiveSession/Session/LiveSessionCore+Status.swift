@@ -52,6 +52,12 @@ extension LiveSessionCore {
             row.protected = covered >= position.quantity.units.magnitude
             status.positions.append(row)
         }
+        for (id, quantity) in positionCheck.external.sorted(by: { $0.key.index < $1.key.index }) where !quantity.isZero {
+            var row = SessionStatus.ExternalPosition()
+            row.symbol = universe[id].symbol.description
+            row.quantity = quantity.doubleValue
+            status.externalPositions.append(row)
+        }
         for order in open {
             var row = SessionStatus.WorkingOrder()
             row.orderRef = order.clientOrderID.rawValue

@@ -17,6 +17,9 @@ public struct SessionStatus: Sendable, Equatable, Codable {
     public var connection = Connection()
     public var money = Figures()
     public var positions: [Position] = []
+    /// The broker's positions in the universe that are not the bot's (another bot's, manual ones): listed, never
+    /// traded (`orders.adoptExternalPositions: false`).
+    public var externalPositions: [ExternalPosition] = []
     public var orders: [WorkingOrder] = []
     /// The latest fills, newest first (20 at most).
     public var fills: [Fill] = []
@@ -152,6 +155,12 @@ public struct SessionStatus: Sendable, Equatable, Codable {
         public var realizedPnL = 0.0
         /// A working stop on the closing side covers the whole position.
         public var protected = false
+        public init() {}
+    }
+
+    public struct ExternalPosition: Sendable, Equatable, Codable {
+        public var symbol = ""
+        public var quantity = 0.0
         public init() {}
     }
 

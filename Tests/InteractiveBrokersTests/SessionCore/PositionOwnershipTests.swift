@@ -53,6 +53,10 @@ struct PositionOwnershipTests {
         #expect(actions.logs.contains { $0.hasPrefix("adopted position: 100 AAPL") && $0.hasSuffix("(this bot's, per its journal)") })
         #expect(actions.logs.contains(
             "positions at the broker that are not this bot's (orders.adoptExternalPositions: false): 50 AAPL; listed, never traded"))
+        // Listed for the operator (the dashboard's positions table).
+        let status = harness.core.status(at: harness.now)
+        #expect(status.externalPositions.map { "\($0.symbol) \($0.quantity)" } == ["AAPL 50.0"])
+        #expect(status.positions.map { "\($0.symbol) \($0.quantity)" } == ["AAPL 100.0"])
         // Adopting (the option on) takes the broker's whole position, as before.
         let (adopting, _) = Self.restarted(broker: 150, own: 100, adopt: true)
         #expect(adopting.core.engine.portfolio.position(for: InstrumentID(index: 0)).quantity == Quantity(150))
