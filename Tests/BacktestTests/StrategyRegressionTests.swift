@@ -57,6 +57,15 @@ import TradingModel
             filledOrders: 345, canceledOrders: 0), hash: "926d197fa25d7d8e")
     }
 
+    /// The same rotation with its stop-loss and take-profit held at the broker (`protectiveOrders`, the default):
+    /// stops trigger inside the bar, the protection is resized with the holding and cancelled before an exit.
+    @Test func momentumRotationWithProtectiveOrders() throws {
+        try Self.expect("momentum-protective", BacktestSummary(
+            bars: 6000, orders: 464, fills: 351, closedTrades: 63, openTrades: 3, winningTrades: 30,
+            finalEquity: "170466.43", commissions: "393.60", maxDrawdownBasisPoints: 927, deniedOrders: 0,
+            filledOrders: 351, canceledOrders: 107), hash: "7c393fa40a721efb")
+    }
+
     static let cases: [(String, StrategySpec)] = [
         ("sma", .movingAverageCrossover(config: MovingAverageCrossoverConfig(fastPeriod: 10, slowPeriod: 30))),
         ("ema-short-atr", .movingAverageCrossover(config: MovingAverageCrossoverConfig(
@@ -65,6 +74,9 @@ import TradingModel
         ("rsi", .rsiMeanReversion(config: RSIMeanReversionConfig(allowShort: true))),
         ("bollinger", .bollingerMeanReversion(config: BollingerMeanReversionConfig(atrStops: ATRStopConfig()))),
         ("momentum", .momentumRotation(config: MomentumRotationConfig(
+            lookback: 60, ranking: .volatilityAdjusted, holdings: 3, rebalance: .weekly, weighting: .inverseVolatility,
+            stopLossPercent: 8, takeProfitPercent: 25, protectiveOrders: false).withoutChurnFilters)),
+        ("momentum-protective", .momentumRotation(config: MomentumRotationConfig(
             lookback: 60, ranking: .volatilityAdjusted, holdings: 3, rebalance: .weekly, weighting: .inverseVolatility,
             stopLossPercent: 8, takeProfitPercent: 25).withoutChurnFilters)),
     ]

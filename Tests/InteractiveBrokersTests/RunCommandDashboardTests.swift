@@ -1,6 +1,8 @@
 import Foundation
 import Storage
 import Testing
+import TradingEngine
+import TradingModel
 
 /// Issue 23's acceptance with the real program: `ibtrader run --simulated` serves its dashboard; `/metrics` parses
 /// with Prometheus's parser and its order and fill counters equal the journal's; the page shows the bot's
@@ -47,7 +49,10 @@ struct RunCommandDashboardTests {
         var samples: [String: Double] = [:]
         let settled = try await eventually(within: .seconds(30)) {
             let status = try await DashboardRunnerTests.http(port, "/api/status").json?["status"] as? [String: Any]
-            guard (status?["orders"] as? [Any])?.isEmpty == true else { return false }
+            // At rest: only the protection of open positions (stops, take-profits) still works.
+            let working = (status?["orders"] as? [[String: Any]]) ?? [["orderRef": "?"]]
+            guard working.allSatisfy({ ProtectiveOrders.isProtective(ClientOrderID(($0["orderRef"] as? String) ?? "")) })
+            else { return false }
             samples = try DashboardRunnerTests.parseWithPrometheus(try await DashboardRunnerTests.http(port, "/metrics").text, in: directory)
             return true
         }

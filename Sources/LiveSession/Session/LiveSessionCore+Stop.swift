@@ -72,7 +72,16 @@ extension LiveSessionCore {
         recovery = nil
         deferredMarket = []
         retireFeeds(&out)
-        let exit = engine.handle(.killSwitch(engaged: true))
+        // The protection of open positions (stops, take-profits) stays at the broker: it guards them while no bot runs.
+        let kept = engine.orders.openOrders.filter { engine.isProtection($0) }
+        let keep = Set(kept.map(\.id))
+        let exit = engine.engageKillSwitch(keeping: { keep.contains($0.id) })
+        if settings.cancelOnExit, !kept.isEmpty {
+            out.log(
+                .notice,
+                "leaving \(kept.count) protective order(s) working at the broker for the open positions: "
+                    + kept.map { "\($0.side.rawValue) \($0.type) \(universe[$0.instrument].symbol)" }.joined(separator: ", "))
+        }
         guard connected else {
             stopWithoutConnection(&out)
             return

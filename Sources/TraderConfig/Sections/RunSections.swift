@@ -107,7 +107,10 @@ public struct OrderSettings: Hashable, Sendable {
                 "timeout", \.timeout, ConfigKind.duration(.seconds(1) ... .seconds(30 * 86_400)).optional,
                 summary: "Cancel an order the strategy sent without a time limit after this long (none: never)."),
             .value("outsideRth", \.outsideRth, .boolean, summary: "Orders may fill outside regular trading hours."),
-            .value("cancelOnExit", \.cancelOnExit, .boolean, summary: "Cancel the open orders when the run ends."),
+            .value(
+                "cancelOnExit", \.cancelOnExit, .boolean,
+                summary: "Cancel the open orders when the run ends; the stops and take-profits of open positions stay "
+                    + "at the broker, to protect them while no bot runs."),
             .value(
                 "resendMaxAge", \.resendMaxAge, .duration(.zero ... .seconds(7 * 86_400)),
                 summary: "At restart, an order journaled but never sent is sent only when younger than this (0s: never)."),

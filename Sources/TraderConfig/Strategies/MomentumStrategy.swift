@@ -30,11 +30,16 @@ public enum MomentumStrategy: BuiltInStrategySchema {
                 summary: "Fraction of equity invested, 0 to 1 (above 1 needs risk.allowLeverage).", flag: true),
             .value(
                 "stopLossPercent", \.stopLossPercent, ConfigKind<Double>.percent().optional,
-                summary: "Sell a holding whose close falls this % below its cost (none: no stop).", flag: true),
+                summary: "Sell a holding that falls this % below its cost (none: no stop).", flag: true),
             .value(
                 "takeProfitPercent", \.takeProfitPercent,
                 ConfigKind<Double>.percent(.above(0, atMost: 10_000)).optional,
-                summary: "Sell a holding whose close rises this % above its cost (none: no target).", flag: true),
+                summary: "Sell a holding that rises this % above its cost (none: no target).", flag: true),
+            .value(
+                "protectiveOrders", \.protectiveOrders, .boolean,
+                summary: "The stop-loss and take-profit as orders at the broker (a STP and a LMT, one cancels the "
+                    + "other, GTC), so positions stay protected while the bot is down; false: checked on each bar's "
+                    + "close and sold at market."),
             .value(
                 "rankBuffer", \.rankBuffer, .integer(0...1000),
                 summary: "Keep a holding while it ranks within holdings + rankBuffer (0: sell once it leaves the top); "

@@ -200,6 +200,26 @@ public struct EngineCore<S: Strategy>: Sendable {
         nextDeadline = deadline
     }
 
+    /// Engages the kill switch as `.killSwitch(engaged: true)` does, but leaves the orders `keep` says working (a
+    /// stopping bot's protective orders: they guard positions that stay open after it).
+    /// - Returns: the cancels to send.
+    public mutating func engageKillSwitch(keeping keep: (Order) -> Bool) -> [EngineCommand] {
+        _riskMonitor.setKillSwitch(true)
+        var commands: [EngineCommand] = []
+        for order in _state.orders.openOrders where order.state != .pendingCancel && !keep(order) {
+            requestCancel(order.id, into: &commands)
+        }
+        return commands
+    }
+
+    /// `true` for an order that protects a held position: a `ProtectiveOrders` leg, or a bracket child whose
+    /// entry has traded (its stop or take-profit).
+    public func isProtection(_ order: Order) -> Bool {
+        if ProtectiveOrders.isProtective(order.clientOrderID) { return true }
+        guard let parent = order.parentID.flatMap({ _state.orders.order($0) }) else { return false }
+        return parent.filledQuantity.units > 0
+    }
+
     @usableFromInline
     mutating func setKillSwitch(_ engaged: Bool, into commands: inout [EngineCommand]) {
         _riskMonitor.setKillSwitch(engaged)

@@ -78,7 +78,10 @@ public struct ExecutionStyled<Base: Strategy>: Strategy {
                 if request.type == .market, isEntry(request, context) {
                     actions[k] = .submit(styled(request, context))
                     if let schedule = track(request: &actions[k], context) { actions.append(schedule) }
-                } else if request.timeout == nil, let timeout = style.timeout {
+                } else if request.timeout == nil, let timeout = style.timeout,
+                    !ProtectiveOrders.isProtective(request.clientOrderID ?? "")
+                {
+                    // A position's protection never times out: it works until the position is gone.
                     request.timeout = timeout
                     actions[k] = .submit(request)
                 }

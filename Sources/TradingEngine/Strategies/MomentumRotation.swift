@@ -3,15 +3,16 @@ import TradingModel
 
 /// Cross-sectional momentum: hold the top K instruments of a universe by a lookback score.
 ///
-/// - Every bar updates each instrument's score inputs (rate of change, one-bar-return volatility, average volume)
-///   and checks the optional per-position stop-loss / take-profit against the average cost.
+/// - Every bar updates each instrument's score inputs (rate of change, one-bar-return volatility, average volume).
+///   The optional stop-loss / take-profit (percent of the average cost) are orders held at the broker
+///   (`protectiveOrders`, `ProtectiveOrders.maintain` on each bar), or checked against the bar's close.
 /// - On `.barsClosed` of a rebalance slice, instruments with a bar at that time, a full lookback, a score ≥
 ///   `minimumScore` (if set), and not excluded, are ranked by score (ties by instrument order); the top `holdings` get
 ///   target weights (equal or inverse-volatility) of `investedFraction × equity`, rounded down to lots.
 ///   Everything else is sold. Hysteresis: a holding stays while it ranks within `holdings + rankBuffer`.
 ///   Entries and resizes smaller than `minimumTradeValue`, and resizes of less than `minimumWeightChange` of equity,
-///   are skipped. Sells are submitted before buys (the engine checks the batch as one target portfolio);
-///   instruments with open orders are left alone.
+///   are skipped. Sells are submitted before buys (the engine checks the batch as one target portfolio), each after
+///   cancelling the instrument's protection; instruments with orders of the strategy's own working are left alone.
 /// - Market orders: with the default simulator they fill at each instrument's next open.
 public struct MomentumRotation: Strategy {
     struct Slot: Sendable {
@@ -73,6 +74,7 @@ public struct MomentumRotation: Strategy {
             case .profitVolume: return volume.map { roc * $0 }
             }
         }
+        if let levels = config.protectiveLevels { return ProtectiveOrders.maintain(id, levels: levels, context) }
         return protectiveExit(id, bar, context: context)
     }
 
@@ -109,7 +111,7 @@ public struct MomentumRotation: Strategy {
         var buys: [StrategyAction] = []
         for i in slots.indices where !slots[i].isExcluded {
             let id = InstrumentID(index: i)
-            guard !context.hasOpenOrders(for: id) else { continue }
+            guard ProtectiveOrders.tradingOrders(id, context).isEmpty else { continue }
             let held = context.position(for: id).quantity
             var target = Quantity.zero
             if weights[i] > 0, slots[i].close.units > 0 {
@@ -129,6 +131,9 @@ public struct MomentumRotation: Strategy {
                 if held.units != 0, value < context.equity.doubleValue * config.minimumWeightChange { continue }
             }
             if delta.units < 0 {
+                // The protection shrinks first (to what stays), or goes with an exit: a stop working beside the sell
+                // could fill too and leave a short.
+                sells += target.isZero ? ProtectiveOrders.cancel(id, context) : ProtectiveOrders.resize(id, to: target, context)
                 sells.append(.submit(.market(id, .sell, delta.magnitude)))
             } else {
                 buys.append(.submit(.market(id, .buy, delta)))

@@ -46,10 +46,14 @@ public struct MomentumRotationConfig: Hashable, Sendable, Codable {
     public var weighting: PortfolioWeighting
     /// Fraction of equity to invest (the rest absorbs close→open gaps), e.g. 0.99.
     public var investedFraction: Double
-    /// Sell a holding whose close falls this % below its average cost (checked every bar).
+    /// Sell a holding that falls this % below its average cost.
     public var stopLossPercent: Double?
-    /// Sell a holding whose close rises this % above its average cost (checked every bar).
+    /// Sell a holding that rises this % above its average cost.
     public var takeProfitPercent: Double?
+    /// The stop-loss and take-profit as orders held at the broker (`ProtectiveOrders`: a `STP` and a `LMT`, one
+    /// cancels the other, GTC), so a position is protected while the bot is down; `false` checks them on each bar's
+    /// close and sells at market, as before.
+    public var protectiveOrders: Bool
     /// Symbols never traded (e.g. a volatility index that only feeds a risk rule).
     public var excludedSymbols: [Symbol]
     /// Hysteresis: a holding is kept while its rank is within `holdings + rankBuffer` (0 = sell as soon as it
@@ -68,8 +72,9 @@ public struct MomentumRotationConfig: Hashable, Sendable, Codable {
         rebalance: RebalanceSchedule = .everyBars(20), weighting: PortfolioWeighting = .equal,
         investedFraction: Double = 0.99, stopLossPercent: Double? = nil, takeProfitPercent: Double? = nil,
         excludedSymbols: [Symbol] = [], rankBuffer: Int = 2, minimumTradeValue: Double = 0,
-        minimumWeightChange: Double = 0.02
+        minimumWeightChange: Double = 0.02, protectiveOrders: Bool = true
     ) {
+        self.protectiveOrders = protectiveOrders
         self.lookback = lookback
         self.ranking = ranking
         self.minimumScore = minimumScore
@@ -92,6 +97,12 @@ public struct MomentumRotationConfig: Hashable, Sendable, Codable {
         lookback: 60, ranking: .rateOfChange, minimumScore: 0, holdings: 10, rebalance: .monthly,
         weighting: .equal, investedFraction: 0.98, stopLossPercent: 15, rankBuffer: 5, minimumWeightChange: 0.02)
 
+    /// The stop-loss and take-profit held at the broker (`nil`: checked by the bot on each bar's close, or none).
+    public var protectiveLevels: ProtectiveOrders.Levels? {
+        let levels = ProtectiveOrders.Levels(stopLossPercent: stopLossPercent, takeProfitPercent: takeProfitPercent)
+        return protectiveOrders && levels.isSet ? levels : nil
+    }
+
     /// The peers' reference rotation (`shared/peers`, strategy b): no rank buffer and no minimum trade, so every
     /// rebalance resizes every holding to its target.
     public var withoutChurnFilters: Self {
@@ -106,7 +117,7 @@ public struct MomentumRotationConfig: Hashable, Sendable, Codable {
 extension MomentumRotationConfig {
     private enum CodingKeys: String, CodingKey {
         case lookback, ranking, minimumScore, holdings, rebalance, weighting, investedFraction, stopLossPercent
-        case takeProfitPercent, excludedSymbols, rankBuffer, minimumTradeValue, minimumWeightChange
+        case takeProfitPercent, excludedSymbols, rankBuffer, minimumTradeValue, minimumWeightChange, protectiveOrders
     }
 
     /// Decodes a config in which every key is optional; missing keys take the defaults of `init()`.
@@ -127,6 +138,7 @@ extension MomentumRotationConfig {
         rankBuffer = try c.decode(.rankBuffer, default: d.rankBuffer)
         minimumTradeValue = try c.decode(.minimumTradeValue, default: d.minimumTradeValue)
         minimumWeightChange = try c.decode(.minimumWeightChange, default: d.minimumWeightChange)
+        protectiveOrders = try c.decode(.protectiveOrders, default: d.protectiveOrders)
     }
 
     /// Encodes every key, an unset optional as null: `minimumScore`'s default is 0, so a missing key would decode
@@ -146,5 +158,6 @@ extension MomentumRotationConfig {
         try c.encode(rankBuffer, forKey: .rankBuffer)
         try c.encode(minimumTradeValue, forKey: .minimumTradeValue)
         try c.encode(minimumWeightChange, forKey: .minimumWeightChange)
+        try c.encode(protectiveOrders, forKey: .protectiveOrders)
     }
 }
