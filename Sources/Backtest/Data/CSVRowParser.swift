@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TradingModel
 
 /// The byte-level parser behind `BarCSVLoader`, fed in chunks so a file is never held in memory whole.
@@ -33,10 +38,12 @@ struct CSVRowParser {
     mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, isFinal: Bool) throws(BarLoadingError) -> Int {
         bytes = chunk
         defer { bytes = UnsafeBufferPointer(start: nil, count: 0) }
+        guard let base = chunk.baseAddress else { return 0 }
         var position = 0
         while position < chunk.count {
-            var end = position
-            while end < chunk.count, chunk[end] != 10 { end += 1 }
+            // memchr scans for the line end several bytes at a time; a 1M-row file is 58 MB of bytes.
+            let newline = memchr(base + position, 10, chunk.count - position)
+            let end = newline.map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) } ?? chunk.count
             if end == chunk.count, !isFinal { return position }
             var stop = end
             if stop > position, chunk[stop - 1] == 13 { stop -= 1 }
