@@ -20,14 +20,13 @@ extension BarCSVLoader {
             throw BarLoadingError(file: path, line: 0, code: .unreadable("cannot open file"))
         }
         defer { try? handle.close() }
-        // The file is read straight into one buffer that is reused: a fresh 1 MiB `Data` per chunk, copied into the
-        // buffer, cost page faults and a copy of the whole file.
-        var pending = ReadBuffer(capacity: 2 * chunkSize)
-        var isFinal = try pending.read(handle.fileDescriptor, path: path)
+        var pending: [UInt8] = []
+        pending.reserveCapacity(chunkSize + 4096)
+        var isFinal = try readChunk(handle, path: path, appendingTo: &pending)
         // One chunk's worth of bars (a row is at least ~20 bytes); the buffer grows if a chunk holds more.
         var parser = CSVRowParser(file: path, policy: policy, expectedRows: chunkSize / 20)
         while true {
-            let consumed: Result<Int, BarLoadingError> = pending.withFilled { buffer in
+            let consumed: Result<Int, BarLoadingError> = pending.withUnsafeBufferPointer { buffer in
                 do throws(BarLoadingError) {
                     return .success(try parser.feed(buffer, isFinal: isFinal))
                 } catch {
@@ -39,59 +38,9 @@ extension BarCSVLoader {
             parser.removeAllBars()
             pending.removeFirst(try consumed.get())
             if isFinal { break }
-            isFinal = try pending.read(handle.fileDescriptor, path: path)
+            isFinal = try readChunk(handle, path: path, appendingTo: &pending)
         }
         return try parser.finish()
-    }
-
-    /// Bytes read from a file and not parsed yet, in a buffer allocated once.
-    struct ReadBuffer {
-        private var bytes: [UInt8]
-        private var filled = 0
-
-        init(capacity: Int) { bytes = Array(repeating: 0, count: capacity) }
-
-        /// Appends up to one chunk from `descriptor`, growing the buffer only for a line longer than a chunk.
-        /// - Returns: whether the file has ended (nothing more was read), as `readChunk` says it.
-        /// - Throws: `BarLoadingError` when the file cannot be read.
-        mutating func read(_ descriptor: Int32, path: String) throws(BarLoadingError) -> Bool {
-            if bytes.count - filled < chunkSize { bytes.append(contentsOf: repeatElement(0, count: chunkSize)) }
-            var total = 0
-            // Read until a whole chunk or the end, as `FileHandle.read(upToCount:)` did.
-            while total < chunkSize {
-                let start = filled + total
-                let count = bytes.withUnsafeMutableBytes { raw in
-                    guard let base = raw.baseAddress else { return 0 }
-                    return Foundation.read(descriptor, base + start, chunkSize - total)
-                }
-                if count > 0 {
-                    total += count
-                } else if count == 0 {
-                    break
-                } else if errno != EINTR {
-                    throw BarLoadingError(file: path, line: 0, code: .unreadable(String(cString: strerror(errno))))
-                }
-            }
-            filled += total
-            return total == 0
-        }
-
-        /// The bytes read and not yet removed.
-        func withFilled<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-            bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<filled])) }
-        }
-
-        /// Drops the first `count` bytes (parsed lines), moving the rest to the front.
-        mutating func removeFirst(_ count: Int) {
-            let rest = filled - count
-            if rest > 0 {
-                bytes.withUnsafeMutableBytes { raw in
-                    guard let base = raw.baseAddress else { return }
-                    base.copyMemory(from: base + count, byteCount: rest)
-                }
-            }
-            filled = rest
-        }
     }
 
     /// Rows a file probably holds, from its size and its first chunk (for progress and up-front allocation).
