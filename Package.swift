@@ -182,7 +182,7 @@ let package = Package(
             name: "TraderKitTests",
             dependencies: [
                 "TraderKit", "TraderConfig", "InteractiveBrokers", "Backtest", "Storage", "TradingEngine", "TradingModel",
-                "TWSClient", "Simulation", "BundledData", "JournalModel",
+                "TWSClient", "Simulation", "BundledData", "JournalModel", "Analytics",
             ]
         ),
         .testTarget(

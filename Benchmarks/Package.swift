@@ -2,7 +2,7 @@
 import PackageDescription
 
 // The benchmark harness: a separate package so the product's dependency graph stays lean and CI never builds it.
-// Run: swift run -c release --package-path Benchmarks ibtrader-bench [codec|backtest|research|latency|all]
+// Run: swift run -c release --package-path Benchmarks ibtrader-bench [codec|backtest|backtest-vs-peers|research|latency|journal|all]
 let package = Package(
     name: "IBTraderBenchmarks",
     platforms: [.macOS(.v15)],

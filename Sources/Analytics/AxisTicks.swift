@@ -69,7 +69,13 @@ enum AxisTicks {
     static func ordinal(count: Int, time: (Int) -> Int64, maxCount: Int = 9) -> [(index: Int, label: String)] {
         guard count > 0 else { return [] }
         var dayStarts: [Int] = [0]
-        for index in 1..<max(count, 1) where time(index) / 86_400 != time(index - 1) / 86_400 { dayStarts.append(index) }
+        // Each time read once: on a million-point chart `time` is a closure over the run's equity curve.
+        var previousDay = time(0) / 86_400
+        for index in 1..<max(count, 1) {
+            let day = time(index) / 86_400
+            if day != previousDay { dayStarts.append(index) }
+            previousDay = day
+        }
         if dayStarts.count >= 3 {
             let step = max(1, (dayStarts.count + maxCount - 1) / maxCount)
             var ticks: [(index: Int, label: String)] = []

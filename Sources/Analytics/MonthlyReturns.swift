@@ -38,12 +38,19 @@ public struct MonthlyReturns: Sendable, Equatable {
             years[years.count - 1].total = finiteOrNil(end / yearBase - 1)
             monthBase = end
         }
+        // The calendar is consulted once per day, not per point (an intraday curve has hundreds a day).
+        func day(_ time: Int64) -> Int64 { time / 86_400 - (time % 86_400 < 0 ? 1 : 0) }
+        var currentDay = day(equity.time(0))
         for index in 1..<max(1, equity.count) {
-            let civil = CivilTime(unixSeconds: equity.time(index))
-            if civil.year != current.year || civil.month != current.month {
-                close(month: current, end: lastEquity)
-                if civil.year != current.year { yearBase = lastEquity }
-                current = civil
+            let time = equity.time(index)
+            if day(time) != currentDay {
+                currentDay = day(time)
+                let civil = CivilTime(unixSeconds: time)
+                if civil.year != current.year || civil.month != current.month {
+                    close(month: current, end: lastEquity)
+                    if civil.year != current.year { yearBase = lastEquity }
+                    current = civil
+                }
             }
             lastEquity = equity.equity(index)
         }

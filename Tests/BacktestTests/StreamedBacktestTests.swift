@@ -82,4 +82,25 @@ import TradingModel
         #expect(skipped.loaded.skippedLines == [30_000])
         #expect(skipped.result.barsProcessed == 39_999)
     }
+
+    /// The streamed reader's buffer grows for a line longer than a chunk, takes CRLF line ends and a last line
+    /// without one, and reads what the array loader reads.
+    @Test func aLineLongerThanAChunkAndCRLFReadAsTheLoaderReadsThem() throws {
+        var text = "date,open,high,low,close,volume\r\n"
+        text += "2024-01-02T14:30:00Z,1.5,2,1,1.5,100\r\n"
+        text += "2024-01-02T14:31:00Z,1.5,2,1," + String(repeating: "9", count: 3 << 20) + ",100\r\n"
+        for minute in 32..<40 { text += "2024-01-02T14:\(minute):00Z,1.5,2.25,1,1.75,100\r\n" }
+        text += "2024-01-02T14:40:00Z,1.5,2,1,1.5,7"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("long-\(UUID().uuidString).csv").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let loaded = try BarCSVLoader.load(path: path, policy: .skip)
+        var streamed: [Bar] = []
+        let counts = try BarCSVLoader.stream(path: path, policy: .skip) { streamed += $0 }
+        #expect(streamed == loaded.bars)
+        #expect(streamed.count == 10)
+        #expect(streamed.last?.volume == Quantity(7))
+        #expect(counts.skippedRows == 1 && loaded.skippedRows == 1)
+        #expect(counts.skippedLines == [3])
+    }
 }

@@ -98,11 +98,11 @@ import TraderKit
         #expect(command.strategy.minimumScore == "-5")
     }
 
-    @Test func aBacktestFailsOnABadFlagBeforeLoadingData() throws {
+    @Test func aBacktestFailsOnABadFlagBeforeLoadingData() async throws {
         let command = try BacktestCommand.parse(["--strategy", "sma-cross", "--lookback", "5", "--data", "/nonexistent"])
-        #expect(throws: ConfigError.self) { try command.run() }
+        await #expect(throws: ConfigError.self) { try await command.run() }
         let cash = try BacktestCommand.parse(["--cash", "1e300", "--data", "/nonexistent"])
-        do { try cash.run() } catch {
+        do { try await cash.run() } catch {
             #expect("\(error)" == "--cash: strategy.cash: must be a number above 0 and at most 10000000000, got '1e300'")
         }
     }

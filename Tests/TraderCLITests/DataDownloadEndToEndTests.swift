@@ -74,15 +74,15 @@ func withSimulator<Result: Sendable>(
                 }
                 try text.write(toFile: "\(csvDir)/\(symbol).csv", atomically: true, encoding: .utf8)
             }
-            let fromStore = try Self.backtest(
+            let fromStore = try await Self.backtest(
                 ["--strategy", "sma-cross", "--data", "sqlite:\(path)", "--symbols", "SYN001"], out: dir + "/a")
-            let fromCSV = try Self.backtest(
+            let fromCSV = try await Self.backtest(
                 ["--strategy", "sma-cross", "--data", "\(csvDir)/SYN001.csv"], out: dir + "/b")
             #expect(fromStore.hash == fromCSV.hash)
             #expect(fromStore.trades > 0)
-            let rotationStore = try Self.backtest(
+            let rotationStore = try await Self.backtest(
                 ["--strategy", "momentum", "--data", "sqlite:\(path)"], out: dir + "/c")
-            let rotationCSV = try Self.backtest(["--strategy", "momentum", "--data", csvDir], out: dir + "/d")
+            let rotationCSV = try await Self.backtest(["--strategy", "momentum", "--data", csvDir], out: dir + "/d")
             #expect(rotationStore.hash == rotationCSV.hash)
         }
     }
@@ -134,9 +134,9 @@ func withSimulator<Result: Sendable>(
     }
 
     /// Runs `ibtrader backtest … --benchmark none --out DIR` and reads the order-list hash and trade count.
-    static func backtest(_ arguments: [String], out: String) throws -> (hash: String, trades: Int) {
+    static func backtest(_ arguments: [String], out: String) async throws -> (hash: String, trades: Int) {
         let command = try BacktestCommand.parse(arguments + ["--benchmark", "none", "--out", out])
-        try command.run()
+        try await command.run()
         let data = try Data(contentsOf: URL(fileURLWithPath: out + "/summary.json"))
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let hash = try #require(json["order_list_hash"] as? String)

@@ -76,9 +76,8 @@ enum BacktestProcessBenchmark {
         for withOut in [false, true] {
             var arguments = [binary, "backtest", "--strategy", "sma-cross", "--fast-period", "10", "--slow-period", "30", "--data", file, "--quiet"]
             if withOut { arguments += ["--out", out] }
-            let clock = ContinuousClock()
-            let start = clock.now
-            let usage = try spawnAndWait(arguments)
+            let outcome = try ChildProcess.run(arguments)
+            let usage = outcome.usage
             var own = rusage()
             #if canImport(Darwin)
             getrusage(RUSAGE_SELF, &own)
@@ -88,7 +87,7 @@ enum BacktestProcessBenchmark {
             let megabytes = Self.megabytes(usage.ru_maxrss)
             rows.append(Row(
                 withOut: withOut, peakRSSMegabytes: megabytes > Self.megabytes(own.ru_maxrss) ? megabytes : nil,
-                wallSeconds: seconds(clock.now - start)))
+                wallSeconds: outcome.wallSeconds))
         }
         return rows
     }
@@ -100,23 +99,5 @@ enum BacktestProcessBenchmark {
         #else
         Double(maxrss) / 1024
         #endif
-    }
-
-    private static func spawnAndWait(_ arguments: [String]) throws -> rusage {
-        var pid = pid_t()
-        var fileActions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&fileActions)
-        defer { posix_spawn_file_actions_destroy(&fileActions) }
-        posix_spawn_file_actions_addopen(&fileActions, 1, "/dev/null", O_WRONLY, 0)
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        let spawned = posix_spawn(&pid, arguments[0], &fileActions, nil, argv, environ)
-        guard spawned == 0 else { throw BenchError("cannot start \(arguments[0]): error \(spawned)") }
-        var status: Int32 = 0
-        var usage = rusage()
-        guard wait4(pid, &status, 0, &usage) == pid, status == 0 else {
-            throw BenchError("\(arguments.joined(separator: " ")) failed (status \(status))")
-        }
-        return usage
     }
 }

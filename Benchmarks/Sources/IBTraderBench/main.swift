@@ -1,6 +1,7 @@
 import Foundation
 
-// ibtrader-bench [codec|backtest|research|latency|journal|all]: prints a small table. Figures are for this machine, this run.
+// ibtrader-bench [codec|backtest|backtest-vs-peers|research|latency|journal|all]: prints a small table. Figures are for
+// this machine, this run.
 let arguments = CommandLine.arguments.dropFirst()
 let which = arguments.first ?? "all"
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -70,6 +71,7 @@ do {
         table.add("  backtests per CPU second, 2 vs 1 jobs", String(format: "%.2f", perCPU[1] / perCPU[0]),
                   "parallel efficiency: 1.00 = no contention between the two workers (cores taken by other processes excluded)")
     }
+    if which == "backtest-vs-peers" { table.rows += try PeerComparisonBenchmark.table(root: root).rows }
     if which == "latency" { table.rows += try await LatencyReport.table(root: root).rows }
     if which == "journal" { table.rows += try await JournalBenchmark.table().rows }
     print(table.render())

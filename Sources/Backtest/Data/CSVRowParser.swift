@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TradingModel
 
 /// The byte-level parser behind `BarCSVLoader`, fed in chunks so a file is never held in memory whole.
@@ -33,10 +38,12 @@ struct CSVRowParser {
     mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, isFinal: Bool) throws(BarLoadingError) -> Int {
         bytes = chunk
         defer { bytes = UnsafeBufferPointer(start: nil, count: 0) }
+        guard let base = chunk.baseAddress else { return 0 }
         var position = 0
         while position < chunk.count {
-            var end = position
-            while end < chunk.count, chunk[end] != 10 { end += 1 }
+            // memchr scans for the line end several bytes at a time; a 1M-row file is 58 MB of bytes.
+            let newline = memchr(base + position, 10, chunk.count - position)
+            let end = newline.map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) } ?? chunk.count
             if end == chunk.count, !isFinal { return position }
             var stop = end
             if stop > position, chunk[stop - 1] == 13 { stop -= 1 }
@@ -143,6 +150,7 @@ struct CSVRowParser {
 
     private mutating func parseRow(_ range: Range<Int>) throws(BarLoadingError) -> Bar {
         if let layout { return try parseLaidOutRow(range, layout) }
+        if let bar = quickRow(range) { return bar }
         var fields: (Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>) =
             (0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0)
         var count = 0
@@ -176,6 +184,60 @@ struct CSVRowParser {
             volume: Quantity(units: try number(fields.5, "volume")))
     }
 
+    /// The common row, `time,open,high,low,close,volume` with plain unsigned decimals of at most 8 places, read in
+    /// one pass without splitting it into fields first; `nil` for anything else, which the general path then reads
+    /// or names the error of. A million-row file spends most of its loading time here.
+    @inline(__always)
+    private mutating func quickRow(_ range: Range<Int>) -> Bar? {
+        var comma = range.lowerBound
+        while comma < range.upperBound, bytes[comma] != 44 { comma += 1 }
+        guard comma < range.upperBound, let time = try? parseDate(range.lowerBound..<comma) else { return nil }
+        var i = comma + 1
+        guard let open = quickNumber(&i, range.upperBound), i < range.upperBound, bytes[i] == 44 else { return nil }
+        i += 1
+        guard let high = quickNumber(&i, range.upperBound), i < range.upperBound, bytes[i] == 44 else { return nil }
+        i += 1
+        guard let low = quickNumber(&i, range.upperBound), i < range.upperBound, bytes[i] == 44 else { return nil }
+        i += 1
+        guard let close = quickNumber(&i, range.upperBound), i < range.upperBound, bytes[i] == 44 else { return nil }
+        i += 1
+        guard let volume = quickNumber(&i, range.upperBound), i == range.upperBound else { return nil }
+        return Bar(
+            timestamp: time, open: Price(units: open), high: Price(units: high), low: Price(units: low),
+            close: Price(units: close), volume: Quantity(units: volume))
+    }
+
+    /// A plain unsigned decimal from `i` up to the next byte that is neither a digit nor its one point, as 1e-8
+    /// units, as `FixedPoint.parse` reads it; `nil` for no digits, more than 8 decimals or more than 10 whole
+    /// digits (which cannot overflow: 9,999,999,999.99999999 is below the `Int64` range).
+    @inline(__always)
+    private func quickNumber(_ i: inout Int, _ end: Int) -> Int64? {
+        var whole: Int64 = 0
+        let start = i
+        while i < end, bytes[i] &- 48 < 10 {
+            whole = whole &* 10 &+ Int64(bytes[i] &- 48)
+            i += 1
+        }
+        let wholeDigits = i - start
+        var fraction: Int64 = 0
+        var places = 0
+        if i < end, bytes[i] == 46 {
+            i += 1
+            let fractionStart = i
+            while i < end, bytes[i] &- 48 < 10 {
+                fraction = fraction &* 10 &+ Int64(bytes[i] &- 48)
+                i += 1
+            }
+            places = i - fractionStart
+        }
+        guard wholeDigits + places > 0, wholeDigits <= 10, places <= FixedPoint.decimals else { return nil }
+        while places < FixedPoint.decimals {
+            fraction &*= 10
+            places += 1
+        }
+        return whole &* FixedPoint.scale &+ fraction
+    }
+
     private func number(_ r: Range<Int>, _ name: String) throws(BarLoadingError) -> Int64 {
         let slice = UnsafeBufferPointer(rebasing: bytes[r])
         if let v = FixedPoint.parse(slice) { return v }
@@ -201,9 +263,12 @@ struct CSVRowParser {
     /// A row whose numbers parsed but cannot be a bar: prices must be positive, the high at least the low, and the
     /// volume not negative (open or close outside the range are kept and counted as inconsistent).
     private func checkValues(of bar: Bar) throws(BarLoadingError) {
-        for (name, price) in [("open", bar.open), ("high", bar.high), ("low", bar.low), ("close", bar.close)]
-        where price.units <= 0 {
-            throw error(.impossibleBar("the \(name) price \(price) is not positive"))
+        // The list of named prices is built only for a bad row: this runs once per row of a million-row file.
+        if bar.open.units <= 0 || bar.high.units <= 0 || bar.low.units <= 0 || bar.close.units <= 0 {
+            for (name, price) in [("open", bar.open), ("high", bar.high), ("low", bar.low), ("close", bar.close)]
+            where price.units <= 0 {
+                throw error(.impossibleBar("the \(name) price \(price) is not positive"))
+            }
         }
         guard bar.high >= bar.low else {
             throw error(.impossibleBar("the high \(bar.high) is below the low \(bar.low)"))

@@ -2,7 +2,7 @@ import ArgumentParser
 import TraderKit
 
 /// `ibtrader backtest`: one strategy over historical bars, with a summary, files and a report.
-struct BacktestCommand: ParsableCommand {
+struct BacktestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "backtest",
         abstract: "Backtest a strategy; with no options, the flagship momentum rotation on the bundled S&P 500 universe.",
@@ -23,12 +23,12 @@ struct BacktestCommand: ParsableCommand {
     @Flag(name: .long, help: "No progress bar (it shows only on a terminal, for runs longer than half a second).")
     var quiet = false
 
-    func run() throws {
+    func run() async throws {
         let loaded = try config.load(flags: strategy.overrides + data.overrides + risk.overrides)
         let run = try BacktestJob(loaded.settings).run(progress: ProgressBar(quiet: quiet))
         print(run.summary.table(engineSeconds: run.engineSeconds, runSeconds: run.runSeconds))
         if let out {
-            try run.summary.write(to: out, engineSeconds: run.engineSeconds)
+            try await run.summary.write(to: out, engineSeconds: run.engineSeconds)
             print("wrote \(out)/trades.csv, orders.csv, equity.csv, summary.json, report.html")
         }
     }

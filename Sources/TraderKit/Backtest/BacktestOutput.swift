@@ -4,10 +4,16 @@ import Backtest
 import TradingModel
 
 /// The CSV files of `ibtrader backtest --out DIR` (formats in docs/backtesting.md).
-public struct BacktestOutput {
+public struct BacktestOutput: Sendable {
     public let result: BacktestResult
     /// Daily data prints dates (`2024-03-01`), intraday data UTC datetimes (`2024-03-01T14:30:00Z`).
     public let isDaily: Bool
+
+    /// The files of `result`, with dates (`isDaily`) or UTC datetimes.
+    public init(result: BacktestResult, isDaily: Bool) {
+        self.result = result
+        self.isDaily = isDaily
+    }
 
     public func time(_ timestamp: Timestamp) -> String {
         let civil = CivilTime(unixSeconds: timestamp.nanoseconds / Timestamp.nanosecondsPerSecond)
@@ -23,12 +29,24 @@ public struct BacktestOutput {
     /// trades: empty exit).
     public func writeTradesCSV(to path: String) throws(TraderError) {
         var file = try CSVFileWriter(path: path)
-        file.text += "symbol,side,quantity,entry_time,entry_price,exit_time,exit_price,pnl,commission\n"
+        file.text.append("symbol,side,quantity,entry_time,entry_price,exit_time,exit_price,pnl,commission\n")
         for trade in result.trades {
-            file.text += "\(trade.symbol.rawValue),\(trade.direction == .long ? "LONG" : "SHORT"),\(trade.quantity),"
-            file.text += "\(time(trade.entryTime)),\(trade.entryPrice),"
-            file.text += "\(trade.exitTime.map(time) ?? ""),\(trade.exitPrice.map { "\($0)" } ?? ""),"
-            file.text += "\(trade.pnl.centsDescription),\(trade.commission.centsDescription)\n"
+            file.text.append(trade.symbol.rawValue)
+            file.text.append(trade.direction == .long ? ",LONG," : ",SHORT,")
+            file.text.append(units: trade.quantity.units)
+            file.text.append(ascii: ",")
+            appendTime(trade.entryTime, to: &file.text)
+            file.text.append(ascii: ",")
+            file.text.append(units: trade.entryPrice.units)
+            file.text.append(ascii: ",")
+            if let exitTime = trade.exitTime { appendTime(exitTime, to: &file.text) }
+            file.text.append(ascii: ",")
+            if let exitPrice = trade.exitPrice { file.text.append(units: exitPrice.units) }
+            file.text.append(ascii: ",")
+            file.text.append(cents: trade.pnl)
+            file.text.append(ascii: ",")
+            file.text.append(cents: trade.commission)
+            file.text.append(ascii: "\n")
             try file.flushIfFull()
         }
         try file.close()
@@ -37,8 +55,19 @@ public struct BacktestOutput {
     /// Writes one row per order with its final state.
     public func writeOrdersCSV(to path: String) throws(TraderError) {
         var file = try CSVFileWriter(path: path)
-        file.text += "order_id,time,symbol,side,type,quantity,limit_price,stop_price,status,filled_quantity,avg_fill_price,commission,reason\n"
+        file.text.append(
+            "order_id,time,symbol,side,type,quantity,limit_price,stop_price,status,filled_quantity,avg_fill_price,commission,reason\n")
         for order in result.orders {
+            file.text.append(integer: order.id.rawValue)
+            file.text.append(ascii: ",")
+            appendTime(order.createdAt, to: &file.text)
+            file.text.append(ascii: ",")
+            file.text.append(Self.escape(symbol(order.instrument)))
+            file.text.append(order.side == .buy ? ",BUY," : ",SELL,")
+            file.text.append(Self.escape(order.type.ibName))
+            file.text.append(ascii: ",")
+            file.text.append(units: order.quantity.units)
+            file.text.append(ascii: ",")
             var limit = "", stop = ""
             switch order.type {
             case .market: break
@@ -50,12 +79,21 @@ public struct BacktestOutput {
             case .trailingLimit(let trail, let offset): stop = "trail \(trail)"; limit = "offset \(offset)"
             case .midprice(let cap): limit = cap.map { "cap \($0)" } ?? ""
             }
-            let fields = [
-                "\(order.id.rawValue)", time(order.createdAt), symbol(order.instrument), order.side == .buy ? "BUY" : "SELL",
-                order.type.ibName, "\(order.quantity)", limit, stop, "\(order.state)", "\(order.filledQuantity)",
-                order.averageFillPrice.map { "\($0)" } ?? "", order.commission.centsDescription, order.reason ?? "",
-            ]
-            file.text += fields.map(Self.escape).joined(separator: ",") + "\n"
+            file.text.append(Self.escape(limit))
+            file.text.append(ascii: ",")
+            file.text.append(Self.escape(stop))
+            file.text.append(ascii: ",")
+            // The case name, as the string interpolation of the state always spelled it.
+            file.text.append(order.state.rawValue)
+            file.text.append(ascii: ",")
+            file.text.append(units: order.filledQuantity.units)
+            file.text.append(ascii: ",")
+            if let average = order.averageFillPrice { file.text.append(units: average.units) }
+            file.text.append(ascii: ",")
+            file.text.append(cents: order.commission)
+            file.text.append(ascii: ",")
+            if let reason = order.reason { file.text.append(Self.escape(reason)) }
+            file.text.append(ascii: "\n")
             try file.flushIfFull()
         }
         try file.close()
@@ -64,13 +102,26 @@ public struct BacktestOutput {
     /// Writes `time,equity,cash,gross_exposure,drawdown` row by row (a 1M-bar curve is ~66 MB of text).
     public func writeEquityCSV(to path: String) throws(TraderError) {
         var file = try CSVFileWriter(path: path)
-        file.text += "time,equity,cash,gross_exposure,drawdown\n"
+        file.text.append("time,equity,cash,gross_exposure,drawdown\n")
         for point in result.equityCurve {
-            file.text += "\(time(point.time)),\(point.equity.centsDescription),\(point.cash.centsDescription),"
-            file.text += "\(point.grossExposure.centsDescription),\(point.drawdown)\n"
+            appendTime(point.time, to: &file.text)
+            file.text.append(ascii: ",")
+            file.text.append(cents: point.equity)
+            file.text.append(ascii: ",")
+            file.text.append(cents: point.cash)
+            file.text.append(ascii: ",")
+            file.text.append(cents: point.grossExposure)
+            file.text.append(ascii: ",")
+            file.text.append(shortest: point.drawdown)
+            file.text.append(ascii: "\n")
             try file.flushIfFull()
         }
         try file.close()
+    }
+
+    /// `time(_:)` written into `text`.
+    private func appendTime(_ timestamp: Timestamp, to text: inout TextBytes) {
+        text.append(unixSeconds: timestamp.nanoseconds / Timestamp.nanosecondsPerSecond, withTime: !isDaily)
     }
 
     /// Quotes a CSV field when it holds a comma or a quote.
@@ -82,44 +133,3 @@ public struct BacktestOutput {
     }
 }
 
-/// A file written in 1 MiB pieces, so no output file is ever held whole as one `String`. Rows are appended to
-/// `text` in place (no per-row temporary) and `flushIfFull()` writes a piece once it passes 1 MiB.
-public struct CSVFileWriter {
-    private let handle: FileHandle
-    private let path: String
-    /// The pending text.
-    public var text = ""
-
-    /// Creates (or truncates) the file, and its folder if needed.
-    public init(path: String) throws(TraderError) {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw TraderError("cannot write '\(path)'")
-        }
-        self.handle = handle
-        self.path = path
-        text.reserveCapacity(1 << 20 + 4096)
-    }
-
-    /// Writes the pending text once it passes 1 MiB.
-    public mutating func flushIfFull() throws(TraderError) {
-        if text.utf8.count >= 1 << 20 { try flush() }
-    }
-
-    /// Writes what is pending and closes the file.
-    public mutating func close() throws(TraderError) {
-        try flush()
-        do { try handle.close() } catch { throw TraderError("cannot write '\(path)': the disk is full or the file is not writable") }
-    }
-
-    private mutating func flush() throws(TraderError) {
-        do {
-            try handle.write(contentsOf: Data(text.utf8))
-        } catch {
-            try? handle.close()
-            throw TraderError("cannot write '\(path)': the disk is full or the file is not writable")
-        }
-        text.removeAll(keepingCapacity: true)
-    }
-}
