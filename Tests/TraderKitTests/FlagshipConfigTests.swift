@@ -1,3 +1,4 @@
+import Foundation
 import Backtest
 import Simulation
 import Testing
@@ -103,5 +104,42 @@ struct FlagshipConfigTests {
         #expect(first.orderListHash == again.orderListHash)
         #expect(try run(momentum.merging(["backtest.data": "synthetic:20:8"]) { $1 }).orderListHash != first.orderListHash)
         #expect(throws: TraderError.self) { try DataSourceResolver.resolve("synthetic:0", symbols: nil) }
+    }
+}
+
+/// Issue 21: the volatility gauge in a backtest. Its bars are loaded with the universe's (it is not one of the
+/// traded symbols), the strategy never trades it, and data without it is an error, not a pause that never acts.
+struct VolatilityGaugeBacktestTests {
+    @Test func theGaugeIsLoadedNeverTradedAndMissingDataIsAnError() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gauge-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Two stocks and VIX, 80 days; VIX above 30 for the first 30.
+        func csv(_ closes: [Double]) -> String {
+            "date,open,high,low,close,volume\n" + closes.enumerated().map { k, c in
+                let day = Timestamp(year: 2020, month: 1, day: 1) + .days(Int64(k))
+                return "\(day.description.prefix(10)),\(c),\(c),\(c),\(c),100000"
+            }.joined(separator: "\n") + "\n"
+        }
+        try csv((0..<80).map { 50 + Double($0) }).write(to: folder.appendingPathComponent("AAA.csv"), atomically: true, encoding: .utf8)
+        try csv((0..<80).map { 80 - Double($0) * 0.3 }).write(to: folder.appendingPathComponent("BBB.csv"), atomically: true, encoding: .utf8)
+        let settings = FlagshipConfigTests()
+        func run(_ extra: [String: String]) throws -> BacktestResult {
+            try settings.run([
+                "backtest.data": folder.path, "universe.symbols": "[AAA, BBB]", "strategy.name": "momentum",
+                "strategy.parameters.lookback": "5", "strategy.parameters.holdings": "1", "strategy.parameters.rebalance": "5",
+                "strategy.parameters.stopLossPercent": "none", "risk.volatilitySymbol": "VIX", "risk.volatilityThreshold": "30",
+            ].merging(extra) { $1 })
+        }
+        #expect(throws: TraderError.self) { _ = try run([:]) }
+        do { _ = try run([:]) } catch let error as TraderError {
+            #expect(error.description.hasPrefix("risk.volatilitySymbol: VIX has no bars in \(folder.path)"), "\(error)")
+        }
+        try csv((0..<80).map { $0 < 30 ? 40 : 20 }).write(
+            to: folder.appendingPathComponent("VIX.csv"), atomically: true, encoding: .utf8)
+        let result = try run([:])
+        #expect(result.orders.allSatisfy { $0.instrument.index < 2 }, "VIX is never traded")
+        #expect(result.riskDenials.contains { $0.denial.rule == .volatilityPause }, "the pause acts on VIX's bars")
+        #expect(!result.orders.isEmpty)
     }
 }

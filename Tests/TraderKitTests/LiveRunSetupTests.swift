@@ -22,6 +22,12 @@ import LiveSession
         return try LiveRunSetup.configuration(for: try load(text, environment: environment), options: options)
     }
 
+    @Test func theVolatilityGaugeIsSubscribedWithTheUniverse() throws {
+        let configuration = try configuration("risk: {volatilitySymbol: VIX, volatilityThreshold: 30}")
+        #expect(configuration.symbols == [Symbol("AAPL"), Symbol("VIX")])
+        #expect(configuration.adoptExternalPositions == false, "orders.adoptExternalPositions' default")
+    }
+
     @Test func defaults() throws {
         let configuration = try configuration("")
         let resilience = configuration.resilience

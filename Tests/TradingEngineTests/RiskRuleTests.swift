@@ -144,6 +144,29 @@ import TradingModel
         #expect(engine.orders.orders.map(\.state) == [.denied, .submitted, .denied])
     }
 
+    /// Issue 21: the volatility gauge is watched, never traded: the strategy never sees its bars, an order for it is
+    /// refused, and its close still pauses entries.
+    @Test func theVolatilityGaugeIsWatchedNeverTraded() {
+        var config = EngineConfig()
+        config.risk.volatilitySymbol = "VIX"
+        config.risk.volatilityThreshold = 30
+        let vix = InstrumentID(2)
+        var engine = EngineCore(universe: E.universe, strategy: ScriptedStrategy([
+            [.submit(.market(vix, .buy, Quantity(10)))],
+            [.submit(.market(E.a, .buy, Quantity(10)))],
+            [.submit(.market(E.a, .buy, Quantity(10)))],
+        ]), config: config)
+        #expect(engine.handle(.bar(vix, E.bar(0, "20"))).isEmpty, "the gauge's bar reaches no strategy")
+        #expect(!engine.strategy.seen.contains { if case .bar(vix, _) = $0 { true } else { false } })
+        #expect(engine.handle(.bar(E.a, E.bar(1, "100"))).isEmpty, "an order for the gauge is refused")
+        #expect(engine.denials.last?.denial.detail == "VIX is the volatility gauge (risk.volatilitySymbol): watched, never traded")
+        #expect(E.submitted(engine.handle(.bar(E.a, E.bar(2, "100")))).count == 1, "VIX 20: entries go")
+        _ = engine.handle(.bar(vix, E.bar(3, "35")))
+        #expect(engine.handle(.bar(E.a, E.bar(3, "100"))).isEmpty, "VIX 35: paused")
+        #expect(engine.denialCounts[.volatilityPause] == 1)
+        #expect(engine.portfolio.position(for: vix).isFlat && engine.portfolio.marks[2] == .zero)
+    }
+
     @Test func sectorLimitUsesTheSectorMap() throws {
         var config = EngineConfig()
         config.risk.maxSectorPercentOfEquity = 20

@@ -35,6 +35,9 @@ extension GatewayState {
             pendingFaults.rejectNextOrder = nil
             return rejected(reason)
         }
+        if let exchange = instrument.indexExchange {
+            return rejected("\(instrument.symbol) is an index on \(exchange): it has no order book to trade")
+        }
         if let reason = validate(order, instrument: instrument, quantity: quantity) {
             return rejected(reason)
         }

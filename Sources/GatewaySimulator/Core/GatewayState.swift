@@ -209,10 +209,11 @@ public struct GatewayState: Sendable {
             return contract.symbol.isEmpty || contract.symbol.uppercased() == found.symbol ? found : nil
         }
         let type = contract.securityType.uppercased()
-        guard type.isEmpty || type == "STK", contract.currency.isEmpty || contract.currency.uppercased() == "USD" else {
-            return nil
-        }
-        return data.instrument(symbol: contract.symbol)
+        guard contract.currency.isEmpty || contract.currency.uppercased() == "USD",
+            let instrument = data.instrument(symbol: contract.symbol)
+        else { return nil }
+        // An index is an index (VIX: IND on CBOE), a stock a stock.
+        return type.isEmpty || type == (instrument.indexExchange == nil ? "STK" : "IND") ? instrument : nil
     }
 
     /// The fully qualified contract of an instrument.
@@ -220,12 +221,13 @@ public struct GatewayState: Sendable {
         var c = TWSContract()
         c.contractID = instrument.contractID
         c.symbol = instrument.symbol
-        c.securityType = "STK"
-        c.exchange = exchange.isEmpty ? "SMART" : exchange
+        c.securityType = instrument.indexExchange == nil ? "STK" : "IND"
+        c.exchange = instrument.indexExchange ?? (exchange.isEmpty ? "SMART" : exchange)
         c.primaryExchange = instrument.primaryExchange
         c.currency = "USD"
         c.localSymbol = instrument.symbol
         c.tradingClass = instrument.primaryExchange == "NASDAQ" ? "NMS" : instrument.symbol
+        if instrument.indexExchange != nil { c.primaryExchange = "" }
         return c
     }
 
@@ -239,6 +241,10 @@ public struct GatewayState: Sendable {
         details.minTick = instrument.minTick.doubleValue
         details.orderTypes = "LMT,MKT,STP,STP LMT,TRAIL,TRAIL LIMIT,IOC,GTC,DAY,OCA,BRACKET"
         details.validExchanges = "SMART,\(instrument.primaryExchange)"
+        if let exchange = instrument.indexExchange {
+            // An index: no order types, its own exchange, IB's stock type empty.
+            (details.orderTypes, details.validExchanges) = ("", exchange)
+        }
         details.priceMagnifier = 1
         details.longName = instrument.longName
         details.industry = instrument.industry

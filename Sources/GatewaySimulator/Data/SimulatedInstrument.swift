@@ -18,6 +18,9 @@ public struct SimulatedInstrument: Sendable {
     public let minTick: Price
     /// The price series.
     public let series: InstrumentSeries
+    /// The index's exchange for an index (`IndexSymbols`: VIX on CBOE, served as `secType IND`, never traded);
+    /// `nil` for a stock.
+    public var indexExchange: String? { IndexSymbols.exchange(of: Symbol(symbol)) }
 
     /// Creates an instrument.
     public init(

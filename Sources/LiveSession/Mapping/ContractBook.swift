@@ -23,13 +23,15 @@ public struct ContractBook: Sendable, Hashable, Codable {
         for contract in contracts { add(contract) }
     }
 
-    /// Creates a book of SMART-routed stocks for a universe (symbol and currency from each instrument).
+    /// Creates a book of SMART-routed stocks for a universe (symbol and currency from each instrument); a
+    /// well-known index (`IndexSymbols`: VIX, SPX, …, a volatility gauge) is `IND` on its own exchange.
     public init(universe: Universe, exchange: String = "SMART") {
         self.init(
             contracts: universe.instruments.map { instrument in
-                TWSContract(
-                    symbol: instrument.symbol.rawValue, securityType: "STK", exchange: exchange,
-                    currency: instrument.currency)
+                let index = IndexSymbols.exchange(of: instrument.symbol)
+                return TWSContract(
+                    symbol: instrument.symbol.rawValue, securityType: index == nil ? "STK" : "IND",
+                    exchange: index ?? exchange, currency: instrument.currency)
             })
     }
 

@@ -119,12 +119,14 @@ extension LiveSessionCore {
         let quotes = tag()
         quoteFeed = quotes
         delayedQuotes.removeAll()
-        out.append(.subscribeQuotes(quotes, ids, desk.contracts))
+        // The volatility gauge (an index) has no quotes to trade on and no halts: bars only.
+        let traded = ids.filter { universe[$0].symbol != settings.engine.risk.volatilitySymbol }
+        out.append(.subscribeQuotes(quotes, traded, desk.contracts))
         out.log(
             .info,
             quotesReachEngine
-                ? "subscribed to quotes (reqMktData) for \(ids.count) instruments"
-                : "subscribed to reqMktData for \(ids.count) instruments to watch trading halts")
+                ? "subscribed to quotes (reqMktData) for \(traded.count) instruments"
+                : "subscribed to reqMktData for \(traded.count) instruments to watch trading halts")
     }
 
     /// The bar feed ended. With the socket still up the subscription itself failed (e.g. 354 / 10089, no market

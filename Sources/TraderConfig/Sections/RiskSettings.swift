@@ -65,7 +65,9 @@ public struct RiskSettings: Hashable, Sendable {
                 .value(
                     "volatilitySymbol", \.limits.volatilitySymbol,
                     ConfigKind.symbol.map { Symbol($0) } back: { $0.rawValue }.optional,
-                    summary: "No new entries while this symbol's last price (e.g. VIX) is above volatilityThreshold."),
+                    summary: "No new entries while this gauge's last price (e.g. VIX) is above volatilityThreshold. The gauge "
+                        + "is watched, never traded: its bars are loaded (a backtest needs its data) or subscribed (live; "
+                        + "VIX, SPX, NDX… as IB's index contracts)."),
                 .value(
                     "volatilityThreshold", \.limits.volatilityThreshold,
                     ConfigKind<Double>.number(.above(0, atMost: 1_000_000)).optional,

@@ -47,6 +47,23 @@ public struct BacktestJob {
         let selection = dataSelection
         var resolved = try DataSourceResolver.resolve(
             selection.argument, symbols: selection.symbols, barSize: configuration.backtest.barSize)
+        // The volatility gauge's bars are loaded with the universe's (watched, never traded); without them the
+        // pause would silently never act.
+        if let gauge = configuration.risk.limits.volatilitySymbol,
+            !resolved.files.contains(where: { $0.symbol == gauge }), resolved.store?.symbols.contains(gauge) != true
+        {
+            let found = try? DataSourceResolver.resolve(
+                selection.argument, symbols: [gauge.rawValue], barSize: configuration.backtest.barSize)
+            if let file = found?.files.first(where: { $0.symbol == gauge }) {
+                resolved.files.append(file)
+            } else if found?.store?.symbols.contains(gauge) == true {
+                resolved.store?.symbols.append(gauge)
+            } else {
+                throw TraderError(
+                    "risk.volatilitySymbol: \(gauge) has no bars in \(selection.argument), so the volatility pause would "
+                        + "never act; add its data (e.g. \(gauge).csv beside the others) or remove the key")
+            }
+        }
         // `universe.sectors` over the data's sectors.csv.
         for (symbol, sector) in configuration.universe.sectors { resolved.sectors[Symbol(symbol)] = sector }
         return resolved

@@ -57,7 +57,7 @@ public enum LiveRunSetup {
             initialCash: Money(approximately: settings.strategy.cash),
             risk: settings.risk.effectiveLimits(for: spec))
         var configuration = LiveRunnerConfiguration(
-            connection: tws, symbols: settings.universe.symbols.map { Symbol($0) }, engine: engine)
+            connection: tws, symbols: Self.symbols(settings), engine: engine)
         configuration.account = connection.account
         configuration.gatewayWait = connection.waitForGateway == .zero ? nil : connection.waitForGateway
         configuration.confirmedLiveAccount = options.confirmedLiveAccount
@@ -86,6 +86,14 @@ public enum LiveRunSetup {
             pausesEntries: settings.health.positionMismatch == "pause")
         configuration.crashPoint = options.crashPoint
         return configuration
+    }
+
+    /// The universe's symbols, then the volatility gauge (`risk.volatilitySymbol`) when it is not one of them: its
+    /// bars are subscribed for the volatility pause; the engine never trades it.
+    static func symbols(_ settings: TraderConfiguration) -> [Symbol] {
+        var symbols = settings.universe.symbols.map { Symbol($0) }
+        if let gauge = settings.risk.limits.volatilitySymbol, !symbols.contains(gauge) { symbols.append(gauge) }
+        return symbols
     }
 
     /// The outage settings of the runner.

@@ -172,6 +172,13 @@ extension EngineCore {
         guard request.quantity.units > 0 else {
             return .denied(RiskDenial(rule: .invalidOrder, detail: "quantity must be positive"))
         }
+        if request.instrument.index == gaugeIndex {
+            return .denied(
+                RiskDenial(
+                    rule: .invalidOrder,
+                    detail: "\(_state.universe[request.instrument].symbol) is the volatility gauge (risk.volatilitySymbol): "
+                        + "watched, never traded"))
+        }
         // Only the kill switch configured: no need to build the view.
         if rules.count == 1, !_riskMonitor.status.entriesPaused {
             return _riskMonitor.status.killSwitchEngaged

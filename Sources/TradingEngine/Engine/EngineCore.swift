@@ -24,7 +24,12 @@ public struct EngineCore<S: Strategy>: Sendable {
     @usableFromInline var _actions: [StrategyAction] = []
     var rules: [any RiskRule]
     @usableFromInline var monitorsEquity: Bool
-    var volatilityInstrument: InstrumentID?
+    /// The volatility gauge (`risk.volatilitySymbol`, e.g. VIX): watched for the volatility pause, never traded.
+    var volatilityInstrument: InstrumentID? {
+        didSet { gaugeIndex = volatilityInstrument?.index ?? -1 }
+    }
+    /// The gauge's index, −1 for none (the bar hot path's test).
+    @usableFromInline var gaugeIndex = -1
     /// The closes the correlation limit measures (`nil` unless `risk.maxCorrelation` is set).
     @usableFromInline var _returns: ReturnHistory?
     /// The margin rule's rates (`nil` unless `risk.initialMarginPercent` is set).
@@ -56,7 +61,9 @@ public struct EngineCore<S: Strategy>: Sendable {
         self._riskMonitor = RiskMonitor(config: config.risk)
         self.rules = config.risk.makeRules()
         self.monitorsEquity = config.risk.needsEquityMonitoring
-        self.volatilityInstrument = config.risk.volatilitySymbol.flatMap { universe.id(of: $0) }
+        let gauge = config.risk.volatilitySymbol.flatMap { universe.id(of: $0) }
+        self.volatilityInstrument = gauge
+        self.gaugeIndex = gauge?.index ?? -1
         self.marginRates = MarginRates(config: config.risk, universe: universe)
         if config.risk.maxCorrelation != nil {
             _returns = ReturnHistory(
@@ -139,6 +146,8 @@ public struct EngineCore<S: Strategy>: Sendable {
             _state.now = bar.timestamp
         }
         _state.lastBars[id.index] = bar
+        // The volatility gauge only feeds the volatility pause: the strategy never sees it, nothing marks it.
+        if id.index == gaugeIndex { return }
         if _returns != nil { _returns?.record(id, time: bar.timestamp, close: bar.close) }
         _state.portfolio.mark(id, at: bar.close)
         _state.portfolio.settle(upTo: bar.timestamp)
@@ -173,6 +182,7 @@ public struct EngineCore<S: Strategy>: Sendable {
     mutating func handleQuote(_ id: InstrumentID, _ quote: Quote, into commands: inout [EngineCommand]) {
         advance(to: quote.timestamp, into: &commands)
         _state.lastQuotes[id.index] = quote
+        if id.index == gaugeIndex { return }
         _state.portfolio.mark(id, at: quote.mid)
         if monitorsEquity { _riskMonitor.observe(equity: _state.portfolio.equity, at: quote.timestamp) }
         dispatch(.quote(id, quote), into: &commands)

@@ -88,7 +88,8 @@ public struct RiskProfile: Hashable, Sendable {
                 return "\(Self.number(loss)) %\(window)"
             }),
             line("volatilityThreshold", config.volatilityThreshold.map { threshold in
-                "\(config.volatilitySymbol?.rawValue ?? "(no gauge: off)") above \(Self.number(threshold))"
+                config.volatilitySymbol.map { "\($0.rawValue) above \(Self.number(threshold)) (a gauge: watched, never traded)" }
+                    ?? "(no gauge: off)"
             }),
             line("maxRiskPerTradePercent", percent(config.maxRiskPerTradePercent)),
             line("requireSettledCash", config.requireSettledCash == true ? "yes" : nil),
