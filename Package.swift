@@ -28,6 +28,8 @@ let package = Package(
         .library(name: "TraderKit", targets: ["TraderKit"]),
         // For the fuzzers (Fuzz/), built with libFuzzer outside the main build.
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
+        // The bot against the simulator under a fault script (the CI's bounded soak, `ibtrader-bench soak`).
+        .library(name: "FaultSoak", targets: ["FaultSoak"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -106,6 +108,14 @@ let package = Package(
             dependencies: [
                 "TWSProtocol", "TWSClient", "TradingModel", "LiveSession", "InteractiveBrokers", "GatewaySimulator",
                 "Backtest", "TraderConfig", .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        // The soak with faults: the bot (LiveRunner) against the simulator while a fault script runs, measured.
+        .target(
+            name: "FaultSoak",
+            dependencies: [
+                "GatewaySimulator", "InteractiveBrokers", "LiveSession", "Storage", "TWSClient", "TradingEngine",
+                "TradingModel", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
@@ -225,7 +235,7 @@ let package = Package(
             dependencies: [
                 "OperatorSurface",
                 "InteractiveBrokers", "LiveSession", "JournalModel", "Storage", "TradingEngine", "TradingModel", "TWSClient", "TWSProtocol",
-                "GatewaySimulator", "Simulation", "Backtest", "BundledData", "TraderKit",
+                "GatewaySimulator", "Simulation", "Backtest", "BundledData", "TraderKit", "FaultSoak",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]

@@ -3,6 +3,7 @@ import PackageDescription
 
 // The benchmark harness: a separate package so the product's dependency graph stays lean and CI never builds it.
 // Run: swift run -c release --package-path Benchmarks ibtrader-bench [codec|backtest|backtest-vs-peers|research|latency|journal|all]
+//      swift run -c release --package-path Benchmarks ibtrader-bench soak --minutes 60   (the soak with faults)
 let package = Package(
     name: "IBTraderBenchmarks",
     platforms: [.macOS(.v15)],
@@ -29,6 +30,7 @@ let package = Package(
                 .product(name: "LiveSession", package: "IBTrader"),
                 .product(name: "InteractiveBrokers", package: "IBTrader"),
                 .product(name: "GatewaySimulator", package: "IBTrader"),
+                .product(name: "FaultSoak", package: "IBTrader"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Sources/IBTraderBench",

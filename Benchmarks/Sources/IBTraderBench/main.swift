@@ -2,8 +2,10 @@ import Foundation
 
 // ibtrader-bench [codec|backtest|backtest-vs-peers|research|latency|journal|all]: prints a small table. Figures are for
 // this machine, this run.
+// ibtrader-bench soak [--minutes N] [--bot-log LEVEL]: the soak with faults (SoakBenchmark.swift).
 let arguments = CommandLine.arguments.dropFirst()
 let which = arguments.first ?? "all"
+if which == "soak" { exit(await SoakBenchmark.main(Array(arguments.dropFirst()))) }
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
 var table = BenchTable()

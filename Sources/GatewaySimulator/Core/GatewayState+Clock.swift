@@ -33,7 +33,10 @@ extension GatewayState {
             accountRefreshPeriod = period
             out += refreshAccounts()
         }
-        return withholdingLiveMessages(out)
+        // Order messages held back by a late-* fault go out after this step's own (lost, like every live message,
+        // while connectivity is lost).
+        let late = releasingLateMessages()
+        return applyingMessageFaults(withholdingLiveMessages(out)) + withholdingLiveMessages(late)
     }
 
     /// Like TWS every 3 minutes: account values, portfolio (at current prices) and account time to

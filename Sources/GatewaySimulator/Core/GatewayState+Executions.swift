@@ -18,7 +18,7 @@ extension GatewayState {
                     requestID: key.orderID, code: 201, message: TWSErrorText.rejected(reason))))
                 out += finish(key, status: "Cancelled", notice: false)
             case .filled(let fill):
-                out += execute(fill, key: key)
+                out += executeInParts(fill, key: key)
             case .canceled(_, let reason, _):
                 out += finish(key, status: "Cancelled", notice: reason == .requested)
             case .expired:
@@ -43,7 +43,8 @@ extension GatewayState {
         if wasPreSubmitted, !complete {
             out += sendToClient(key.clientID, entry.openOrder(account: account.accountCode))
         }
-        var execution = TWSExecution(executionID: String(format: "0000e0d5.%08x.01.01", nextExecution))
+        var execution = TWSExecution(
+            executionID: String(format: "0000e0d5.%08x.%02x.01", nextExecution, incarnation))
         nextExecution += 1
         execution.orderID = key.orderID
         execution.clientID = key.clientID

@@ -26,6 +26,9 @@ extension GatewayState {
     /// simulator never saw them).
     public var placeOrderLog: [PlaceOrderRecord] { orderLog }
 
+    /// Every execution of this gateway process, in order (a `restart-fresh` starts a new, empty one).
+    public var executionLog: [ExecutionRecord] { executions }
+
     /// New submissions (modifications aside) per orderRef of a client: more than one means a duplicate.
     public func submissions(clientID: Int) -> [String: Int] {
         var counts: [String: Int] = [:]

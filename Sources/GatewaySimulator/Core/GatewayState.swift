@@ -47,6 +47,11 @@ public struct GatewayState: Sendable {
     var stalledHistory: Set<[Int]> = []
     /// Every placeOrder received (`placeOrderLog`).
     var orderLog: [PlaceOrderRecord] = []
+    /// Which gateway process this is: 1 for the first, one more after each `restart-fresh` (a new process numbers
+    /// its executions apart from the old one's, as IB's execIds and permIds never repeat).
+    public internal(set) var incarnation = 1
+    /// Order messages held back by `late-exec` / `late-status` until the replay clock reaches `due`.
+    var lateMessages: [LateMessage] = []
 
     /// Creates the state at a replay start time.
     /// - Parameters:
@@ -61,6 +66,15 @@ public struct GatewayState: Sendable {
         self.engine = MatchingEngine(config: configuration.simulation, instrumentCount: data.instruments.count)
         account.startOfDay = now.dayNumber
         accountRefreshPeriod = now.nanoseconds / TimeSpan.minutes(3).nanoseconds
+    }
+
+    /// A new gateway process on the same data and replay time (`restart-fresh`): no orders, positions or executions,
+    /// the starting cash again; its execIds and permIds continue apart from this one's.
+    public func freshProcess() -> GatewayState {
+        var fresh = GatewayState(data: data, configuration: configuration, start: now)
+        fresh.incarnation = incarnation + 1
+        fresh.nextPermID = nextPermID
+        return fresh
     }
 
     /// The clientIds connected now.
@@ -109,6 +123,7 @@ public struct GatewayState: Sendable {
     public mutating func disconnect(connection: ConnectionID) {
         sessions[connection] = nil
         stalledHistory = stalledHistory.filter { $0.first != connection }
+        lateMessages.removeAll { $0.connection == connection }
     }
 
     func nextValidID(for clientID: Int) -> Int { (highestOrderID[clientID] ?? 0) + 1 }
@@ -197,7 +212,7 @@ public struct GatewayState: Sendable {
             .pnlSingle, .cancelPnLSingle, .executions:
             out += accountRequest(request, connection: connection)
         }
-        return out
+        return applyingMessageFaults(out)
     }
 
     // MARK: - Reference data
@@ -291,6 +306,17 @@ public struct PendingFaults: Sendable, Equatable {
     public var loseConnectivityAfterNextOrder = false
     /// Refuse this many more reqMktData requests with 10168 (`fail-quotes`, Faults/QuoteFaults.swift).
     public var refuseMarketData = 0
+    /// Split the next fill into this many executions (`partial-fill N`; 0: none). Faults/OrderMessageFaults.swift.
+    public var splitNextFill = 0
+    /// Send the next orderStatus twice (`duplicate-status`).
+    public var duplicateNextStatus = false
+    /// Hold the next live execDetails and its commissionReport back for this much replay time (`late-exec S`).
+    public var lateNextExecution: TimeSpan?
+    /// Hold the next orderStatus back for this much replay time (`late-status S`).
+    public var lateNextStatus: TimeSpan?
+    /// Send the next fill's messages (execDetails, orderStatus, openOrder, commissionReport) in reverse order
+    /// (`reorder-fill`).
+    public var reverseNextFill = false
     /// Creates an empty set.
     public init() {}
 }

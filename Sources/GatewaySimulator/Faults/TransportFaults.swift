@@ -62,11 +62,22 @@ public enum FaultCommand: Sendable, Equatable {
     case failQuotes(refusals: Int)
     /// Trading in a symbol halts: 1 a regulatory halt, 2 a volatility (limit-up/limit-down) pause; 0 resumes.
     case halt(symbol: String, kind: Int)
+    /// The next fill is reported as this many executions (2…100), each with its orderStatus (Faults/OrderMessageFaults.swift).
+    case partialFill(parts: Int)
+    /// Send the next orderStatus twice.
+    case duplicateNextStatus
+    /// Hold the next live execDetails and its commissionReport back until the replay clock has moved this many
+    /// seconds (the order's later messages, its Filled status among them, arrive first).
+    case lateExecution(seconds: Double)
+    /// Hold the next orderStatus back until the replay clock has moved this many seconds.
+    case lateStatus(seconds: Double)
+    /// Send the next fill's messages in reverse order (commissionReport first, execDetails last).
+    case reorderNextFill
 
     /// Parses one command line: `drop`, `drop-after N`, `drop-after-order N`, `restart [T]`, `restart-fresh [T]`, `lost`,
     /// `restored [lost|kept]`, `farm CODE`, `delay S`, `reorder`, `reject [reason…]`, `duplicate-exec`,
     /// `stall-history`, `lost-after-order`, `advance S`, `freeze`, `thaw`, `fail-quotes [N]`, `halt SYMBOL [1|2]`,
-    /// `unhalt SYMBOL`.
+    /// `unhalt SYMBOL`, `partial-fill [N]`, `duplicate-status`, `late-exec [S]`, `late-status [S]`, `reorder-fill`.
     /// An optional leading `at SECONDS` is handled by `FaultScript`.
     ///
     /// Numbers are plain decimals within each command's range (`ranges`); anything else, a missing number where
@@ -121,6 +132,14 @@ public enum FaultCommand: Sendable, Equatable {
             default: return nil
             }
         case "unhalt": return arguments.count == 1 ? symbol(arguments[0]).map { .halt(symbol: $0, kind: 0) } : nil
+        case "partial-fill":
+            return arguments.isEmpty ? .partialFill(parts: 3) : number().map { .partialFill(parts: Int($0)) }
+        case "duplicate-status": return none(.duplicateNextStatus)
+        case "late-exec":
+            return arguments.isEmpty ? .lateExecution(seconds: 5) : number().map { .lateExecution(seconds: $0) }
+        case "late-status":
+            return arguments.isEmpty ? .lateStatus(seconds: 5) : number().map { .lateStatus(seconds: $0) }
+        case "reorder-fill": return none(.reorderNextFill)
         default: return nil
         }
     }
@@ -137,11 +156,12 @@ public enum FaultCommand: Sendable, Equatable {
     /// longer than an hour is a mistake, not a drill; `advance` moves the replay clock by up to ~116 days.
     public static let ranges: [String: ClosedRange<Double>] = [
         "drop-after": 0...1_000_000, "drop-after-order": 1...1_000_000, "restart": 0...3_600, "restart-fresh": 0...3_600, "farm": 2103...2106,
-        "delay": 0...3_600, "advance": 0...10_000_000, "fail-quotes": 0...1_000_000,
+        "delay": 0...3_600, "advance": 0...10_000_000, "fail-quotes": 0...1_000_000, "partial-fill": 2...100,
+        "late-exec": 0...3_600, "late-status": 0...3_600,
     ]
 
     /// The commands whose number is a count (or a code), so it must be whole.
-    static let counts: Set<String> = ["drop-after", "drop-after-order", "farm", "fail-quotes"]
+    static let counts: Set<String> = ["drop-after", "drop-after-order", "farm", "fail-quotes", "partial-fill"]
 
     /// A plain decimal (`5`, `0.25`), at most 12 characters: no sign, no exponent, no `inf`/`nan`; counts
     /// (`drop-after`, `farm`, `fail-quotes`) must be whole.

@@ -52,13 +52,16 @@ struct GatewayOrder: Sendable {
 }
 
 /// One execution as reqExecutions replays it.
-struct ExecutionRecord: Sendable {
-    var clientID: Int
-    var instrument: InstrumentID
-    var time: Timestamp
-    var contract: TWSContract
-    var execution: TWSExecution
-    var commission: TWSCommissionReport
+/// One execution the simulator made (`GatewayState.executionLog`), with its commission report.
+public struct ExecutionRecord: Sendable {
+    /// The placing clientId.
+    public internal(set) var clientID: Int
+    public internal(set) var instrument: InstrumentID
+    public internal(set) var time: Timestamp
+    public internal(set) var contract: TWSContract
+    /// The execDetails sent (execId, order id, side, shares, price, orderRef).
+    public internal(set) var execution: TWSExecution
+    public internal(set) var commission: TWSCommissionReport
 }
 
 extension Quantity {

@@ -27,12 +27,14 @@ actor GatewayHub {
     let logger: Logger
     let wallTime: @Sendable () -> Double
     let limits: GatewayLimits
+    let retired: (@Sendable (GatewayState) -> Void)?
 
     init(state: GatewayState, logger: Logger, limits: GatewayLimits = GatewayLimits(),
-         wallTime: @escaping @Sendable () -> Double) {
+         retired: (@Sendable (GatewayState) -> Void)? = nil, wallTime: @escaping @Sendable () -> Double) {
         self.state = state
         self.logger = logger
         self.limits = limits
+        self.retired = retired
         self.wallTime = wallTime
     }
 
@@ -160,7 +162,8 @@ actor GatewayHub {
         case .freshRestart(let seconds):
             faults.refuseUntil = wallTime() + seconds
             dropAll()
-            state = GatewayState(data: state.data, configuration: state.configuration, start: state.now)
+            retired?(state)
+            state = state.freshProcess()
         case .connectivityLost:
             perform(state.connectivityLost())
         case .connectivityRestored(let lost):
@@ -193,6 +196,8 @@ actor GatewayHub {
                 return
             }
             perform(state.setHalt(instrument.id, kind: kind))
+        case .partialFill, .duplicateNextStatus, .lateExecution, .lateStatus, .reorderNextFill:
+            state.arm(command)
         }
     }
 

@@ -39,7 +39,7 @@ public final class GatewaySimulator: Sendable {
         let started = clock.now
         let state = GatewayState(data: configuration.data, configuration: configuration.gateway,
                                  start: configuration.start)
-        self.hub = GatewayHub(state: state, logger: logger, limits: configuration.limits, wallTime: {
+        self.hub = GatewayHub(state: state, logger: logger, limits: configuration.limits, retired: configuration.retired, wallTime: {
             let elapsed = clock.now - started
             return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         })

@@ -26,6 +26,9 @@ public struct GatewaySimulatorConfiguration: Sendable {
     public var faults: FaultScript?
     /// What each client may use (connections, frame size, unread replies, handshake and idle time).
     public var limits: GatewayLimits
+    /// Told the state of a gateway process that `restart-fresh` replaces, at the moment it is replaced (drills
+    /// and soaks that account for every execution across processes).
+    public var retired: (@Sendable (GatewayState) -> Void)?
 
     /// Creates a configuration.
     public init(

@@ -283,8 +283,9 @@ extension SessionDriver {
     /// unless its intents are on disk.
     mutating func place(_ group: OrderGroup) async {
         if let journal {
-            if let failure = timedJournal({ journal.writeIntents(group.intents, at: group.time) }) {
-                inbox.yield(.journalFailed(failure))
+            let failure = timedJournal({ journal.writeIntents(group.intents, at: group.time) })
+            journalOutcome(failure)
+            if let failure {
                 inbox.yield(.placeFailed(group, "journal write failed, order not sent: \(failure)"))
                 return
             }
@@ -309,9 +310,7 @@ extension SessionDriver {
         }
         reachCrashPoint(.afterSubmit)
         let sent = group.intents.map { var intent = $0; intent.lastKnownState = .sent; return intent }
-        if let journal, let failure = timedJournal({ journal.writeIntents(sent, at: group.time) }) {
-            inbox.yield(.journalFailed(failure))
-        }
+        if let journal { journalOutcome(timedJournal({ journal.writeIntents(sent, at: group.time) })) }
     }
 
     /// Exits the process at once when `location` is reached for the configured time (test only, `CrashPoint`).

@@ -31,6 +31,8 @@ struct SessionDriver<S: Strategy> {
     var latency = SessionStatus.Latency()
     /// When the bar being handled was taken from the inbox (`nil` while handling anything else).
     var barTakenAt: ContinuousClock.Instant?
+    /// The last journal write failed (the next success is reported as `.journalWritable`).
+    var journalFailing = false
 
     init(strategy: S, configuration: LiveRunnerConfiguration, transport: any TWSTransport, logger: Logger) {
         self.configuration = configuration
@@ -98,8 +100,11 @@ struct SessionDriver<S: Strategy> {
                 // Recorded once the actions are out, before the next input: an order is not held back by the
                 // replay record (the intent row written before the send is what a restart needs). A crash while
                 // the actions run leaves the session log one step short, which replay reports as its end.
-                if let failure = recorder?.record(input, at: time, actions: actions) {
-                    inbox.yield(.journalFailed(failure))
+                if recorder != nil {
+                    let failure = recorder?.record(input, at: time, actions: actions)
+                    // A failed record of a `.journalFailed` is not reported again: on a full disk each report would
+                    // lead to the next, a busy loop.
+                    if failure == nil || !input.isJournalFailure { journalOutcome(failure) }
                 }
                 if let link {
                     if input.changesStatus { link.publish(await status(at: time), at: time) }
@@ -122,6 +127,17 @@ struct SessionDriver<S: Strategy> {
         if let budgets = await connection?.budgets { status.budgets.connection = budgets }
         status.latency = latency
         return status
+    }
+
+    /// Tells the core how a journal write went: every failure, and the first success after failures.
+    mutating func journalOutcome(_ failure: String?) {
+        if let failure {
+            journalFailing = true
+            inbox.yield(.journalFailed(failure))
+        } else if journalFailing {
+            journalFailing = false
+            inbox.yield(.journalWritable)
+        }
     }
 
     /// Runs a journal write and times it (`latency.journalWrite`).
@@ -182,8 +198,13 @@ struct SessionDriver<S: Strategy> {
             }
         case .journal(let write):
             let start = ContinuousClock.now
-            if let failure = journal?.write(write) { inbox.yield(.journalFailed(failure)) }
-            if journal != nil { record(.journalWrite, seconds: (.now - start).secondsValue) }
+            if journal != nil {
+                let failure = journal?.write(write)
+                // A checkpoint's failure is only warned about (the writes are in the WAL), and the broker's execution
+                // list may have nothing new to write: neither shows that the journal takes writes again.
+                if failure != nil || write.provesWritable { journalOutcome(failure) }
+                record(.journalWrite, seconds: (.now - start).secondsValue)
+            }
         case .log(let level, let text):
             logger.log(level: level, "\(text)")
         case .milestone(.runner(let milestone)):
@@ -255,6 +276,16 @@ extension SessionSettings {
     }
 }
 
+extension JournalWrite {
+    /// Whether a write that returned without an error wrote a row (and so shows the journal takes writes).
+    var provesWritable: Bool {
+        switch self {
+        case .checkpoint, .executions: false
+        default: true
+        }
+    }
+}
+
 extension SessionInput {
     /// Inputs after which the operator's snapshot is taken again (at least once a second, with the tick).
     var changesStatus: Bool {
@@ -263,6 +294,9 @@ extension SessionInput {
         default: false
         }
     }
+
+    /// A journal write failed.
+    var isJournalFailure: Bool { if case .journalFailed = self { true } else { false } }
 
     /// Whether this input came from the connection (the watchdog's evidence that the gateway talks).
     var isInbound: Bool {

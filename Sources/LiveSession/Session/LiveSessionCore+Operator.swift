@@ -8,8 +8,9 @@ import TradingModel
 // - pause: no new entries (orders that open or add to a position); exits, cancels and working orders go on.
 // - kill: no new orders at all; working orders (protective stops among them) stay at the broker.
 // - flatten: kill, every working order cancelled, and once none is left, every position closed at market.
-// - resume: lifts the operator's pause and kill, and a journal pause (the journal failed a write: the operator
-//   says it works again; the next failure pauses again).
+// - resume: lifts the operator's pause and kill, and a journal pause once the journal takes writes again: at once
+//   when a write has succeeded since the failure, else when the resume's own journal entry does (answered then; if
+//   it fails too, the pause stays and the answer says so).
 extension LiveSessionCore {
     mutating func control(_ request: OperatorControl, at now: Timestamp, _ out: inout Actions) {
         switch phase {
@@ -58,8 +59,14 @@ extension LiveSessionCore {
             operatorState = OperatorState()
             engine.pauseEntriesOnly(false)
             setEntryPause(.operatorKill, false)
+            if journalPaused, journalHealth.failing {
+                // The control's journal entry above is the test: `journalWritable` or `journalFailed` answers.
+                journalHealth.resumeRequest = request.id
+                out.log(.notice, "operator: \(text): waiting for the journal to take a write")
+                return
+            }
             if journalPaused { setEntryPause(.journal, false) }
-            message = "trading resumed" + (journalPaused ? " (the journal pause is lifted too)" : "")
+            message = "trading resumed" + (journalPaused ? " (the journal pause is lifted too: writes succeed again)" : "")
         }
         out.log(.notice, "operator: \(text): \(message)")
         out.append(.reply(OperatorReply(id: request.id, done: true, message: message)))

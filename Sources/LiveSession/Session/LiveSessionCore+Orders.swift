@@ -150,12 +150,49 @@ extension LiveSessionCore {
     }
 
     /// A journal write failed: no new order is sent from now on (working orders stay), since an intent that cannot
-    /// be journaled first cannot be sent exactly once.
+    /// be journaled first cannot be sent exactly once. It lasts until a write succeeds again and the operator resumes
+    /// (`control(.resume)`), in either order.
     mutating func journalFailed(_ reason: String, _ out: inout Actions) {
+        journalHealth.failing = true
+        if let id = journalHealth.resumeRequest {
+            // The resume's own journal entry failed: the pause stays, and the operator hears why.
+            journalHealth.resumeRequest = nil
+            out.log(.critical, "ALERT: the journal still fails writes (\(reason)); trading stays stopped. Free the disk "
+                + "(or repair the journal), then resume again")
+            out.append(.reply(OperatorReply(
+                id: id, done: false, message: "not resumed: the journal still fails writes (\(reason))")))
+            return
+        }
         guard !entryPauses.contains(.journal) else { return }
         setEntryPause(.journal, true)
-        out.log(.critical, "ALERT: the journal failed a write (\(reason)); no new orders are sent, working orders stay")
+        out.log(.critical, "ALERT: the journal failed a write (\(reason)); no new orders are sent, working orders stay. "
+            + "Trading resumes when writes succeed again and the operator resumes (ibtrader ctl resume)")
     }
+
+    /// A journal write succeeded after failures: a resume waiting for it takes effect; without one, the pause stays
+    /// until the operator resumes.
+    mutating func journalWritable(_ out: inout Actions) {
+        guard journalHealth.failing else { return }
+        journalHealth.failing = false
+        if let id = journalHealth.resumeRequest {
+            journalHealth.resumeRequest = nil
+            setEntryPause(.journal, false)
+            let message = "trading resumed: the journal takes writes again"
+            out.log(.notice, "operator: resume: \(message)")
+            out.append(.reply(OperatorReply(id: id, done: true, message: message)))
+        } else if entryPauses.contains(.journal) {
+            out.log(.notice, "the journal takes writes again; new orders stay stopped until the operator resumes "
+                + "(ibtrader ctl resume)")
+        }
+    }
+}
+
+/// The journal's writes as the driver reports them.
+struct JournalHealth: Sendable, Equatable {
+    /// Since the last failed write, no write has succeeded.
+    var failing = false
+    /// A resume asked while writes failed, answered once the next write shows whether the journal works (its id).
+    var resumeRequest: Int?
 }
 
 extension EngineCommand {

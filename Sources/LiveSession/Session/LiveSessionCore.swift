@@ -86,6 +86,7 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     var nextSummary: Timestamp
     var nextExecutionSync: Timestamp?
     var positionCheck = PositionCheckState()
+    var journalHealth = JournalHealth()
     var run: JournalRun?
     var journaledRisk: RiskBaseline?
     var journaledEfficiency: JournalOrderEfficiency?
@@ -205,6 +206,8 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
             followUps += desk.requestFailed(brokerOrderID: id, cancel: cancel, reason: reason, at: dataTime)
         case .journalFailed(let reason):
             journalFailed(reason, &out)
+        case .journalWritable:
+            journalWritable(&out)
         case .tick:
             tick(at: now, &out)
         case .stop(let reason):

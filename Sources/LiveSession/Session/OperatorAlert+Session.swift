@@ -53,6 +53,9 @@ extension OperatorAlert {
                         resolves: true))
             case .milestone(.connectivity(.eventLoopRecovered)):
                 alerts.append(OperatorAlert(kind: "loop", severity: .info, text: "the event loop takes input again", time: stamp, resolves: true))
+            case .reply(let reply) where reply.done && input == .journalWritable:
+                // A resume that waited for the journal.
+                alerts.append(OperatorAlert(kind: "journal", severity: .info, text: reply.message, time: stamp, resolves: true))
             case .reply(let reply) where reply.done:
                 if case .control(let request) = input, request.action == .kill || request.action == .flatten || request.action == .resume
                     || request.action == .reload

@@ -170,6 +170,7 @@ extension SessionInput {
         case .placeFailed(let group, let reason): "order group \(group.number) not sent: \(reason)"
         case .orderRequestFailed(let id, let cancel, let reason): "\(cancel ? "cancel" : "modify") of id \(id) not sent: \(reason)"
         case .journalFailed(let reason): "journal write failed: \(reason)"
+        case .journalWritable: "journal writes succeed again"
         case .tick: "tick"
         case .stop(let reason): "stop: \(reason)"
         case .control(let request): "control \(request.id): \(request.action.rawValue) by \(request.by) (\(request.reason))"

@@ -50,6 +50,8 @@ public enum SessionInput: Sendable, Equatable, Codable {
     case orderRequestFailed(brokerOrderID: Int, cancel: Bool, String)
     /// A journal write failed.
     case journalFailed(String)
+    /// A journal write succeeded after failed ones (the driver reports the first success after a failure).
+    case journalWritable
     /// The clock's tick (every second, and when the core asked for a wake-up).
     case tick
     /// Stop (a signal, `--duration`, the operator); a second stop is a fast stop.

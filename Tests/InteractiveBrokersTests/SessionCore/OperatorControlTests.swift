@@ -180,4 +180,47 @@ struct OperatorControlTests {
         #expect(Self.reply(refused)?.done == false)
         #expect(harness.core.engine.config.risk == limits)
     }
+
+    /// A failed journal write stops new orders until writes succeed again and the operator resumes, in either order
+    /// (issue 25): a resume while writes fail waits for its own journal entry and is refused when that fails too; a
+    /// write that succeeds without a resume lifts nothing.
+    @Test func aJournalPauseEndsOnlyWhenWritesSucceedAndTheOperatorResumes() throws {
+        var settings = Harness.settings()
+        settings.journaled = true
+        var harness = Harness(InAndOut(), settings: settings)
+        harness.startUp()
+        let failed = harness.send(.journalFailed("database or disk is full"))
+        #expect(failed.logs.contains { $0.hasPrefix("ALERT: the journal failed a write (database or disk is full)") })
+        #expect(Self.bar(&harness, 60).placed.isEmpty)
+        // Resume while the disk is still full: no answer yet; the resume's own entry is the test, and it fails.
+        let asked = harness.send(Self.control(.resume, id: 1))
+        #expect(Self.reply(asked) == nil)
+        #expect(asked.contains { if case .journal(.event(.control, _, _)) = $0 { true } else { false } })
+        #expect(Self.bar(&harness, 70).placed.isEmpty, "nothing is sent while the resume waits")
+        let refused = harness.send(.journalFailed("database or disk is full"))
+        #expect(Self.reply(refused) == OperatorReply(
+            id: 1, done: false, message: "not resumed: the journal still fails writes (database or disk is full)"))
+        #expect(refused.logs.contains { $0.hasPrefix("ALERT: the journal still fails writes") })
+        #expect(Self.bar(&harness, 80).placed.isEmpty)
+        // Writes succeed again, without the operator: still stopped.
+        let writable = harness.send(.journalWritable)
+        #expect(writable.logs.contains { $0.hasPrefix("the journal takes writes again; new orders stay stopped") })
+        #expect(Self.bar(&harness, 90).placed.isEmpty)
+        #expect(harness.core.status(at: harness.now).trading.state != "active")
+        // Now the operator: at once.
+        let resumed = harness.send(Self.control(.resume, id: 2))
+        #expect(Self.reply(resumed)?.done == true)
+        #expect(Self.reply(resumed)?.message.contains("writes succeed again") == true)
+        #expect(Self.bar(&harness, 100).placed.first?.orders[0].side == .buy)
+        // The other order: a failure, a resume that waits, then the resume's entry goes through.
+        harness.send(.journalFailed("disk I/O error"))
+        let waiting = harness.send(Self.control(.resume, id: 3))
+        #expect(Self.reply(waiting) == nil)
+        let through = harness.send(.journalWritable)
+        #expect(Self.reply(through) == OperatorReply(id: 3, done: true, message: "trading resumed: the journal takes writes again"))
+        let alerts = OperatorAlert.alerts(
+            of: .journalWritable, actions: through, phaseBefore: .running, phaseAfter: .running, at: harness.now)
+        #expect(alerts.contains { $0.kind == "journal" && $0.resolves })
+        #expect(harness.core.status(at: harness.now).trading.state == "active")
+    }
 }

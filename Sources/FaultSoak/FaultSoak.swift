@@ -1,0 +1,270 @@
+import Foundation
+import GatewaySimulator
+import InteractiveBrokers
+import LiveSession
+import Logging
+import Storage
+import Synchronization
+import TradingEngine
+import TradingModel
+import TWSClient
+
+/// The bot (`LiveRunner`, the code of `ibtrader run`) against the gateway simulator over loopback while a fault
+/// script runs (`SoakSchedule`): disconnects, a hang, restarts with the gateway's state kept and lost, rejections,
+/// partial fills, and order status and execution messages duplicated, late and reordered. The replay clock moves
+/// one 5-second step per `pace`; a sampler compares the engine's positions (the operator link's snapshot) with the
+/// simulator's every 100 ms; after a position-mismatch ALERT the soak's operator restarts the bot, which adopts the
+/// broker's positions. At the end every simulator execution must be in the journal, no orderRef may have reached
+/// the simulator twice, and no difference may have gone unalerted for longer than one reconciliation interval.
+///
+/// ```swift
+/// var settings = SoakSettings()
+/// settings.duration = .seconds(90)
+/// let report = try await FaultSoak.run(settings)
+/// print(report.lines.joined(separator: "\n"))   // lost fills: 0, duplicate orders: 0, …
+/// ```
+///
+/// The CI runs it bounded (`FaultSoakTests`); `ibtrader-bench soak --minutes 60` runs it long.
+public enum FaultSoak {
+    /// Runs a soak.
+    /// - Parameters:
+    ///   - settings: how long and how hard.
+    ///   - botLog: the bot's log lines at this level and above go to standard error (`nil`: none).
+    ///   - progress: told a line every `settings.progressEvery`.
+    /// - Throws: `SoakError` when the bot never starts; a journal or schedule error.
+    public static func run(
+        _ settings: SoakSettings, botLog: Logger.Level? = nil, progress: (@Sendable (String) -> Void)? = nil
+    ) async throws -> SoakReport {
+        let schedule = try SoakSchedule(script: settings.script, cycle: settings.cycle)
+        let monitor = SoakMonitor()
+        // Replay time for the whole run with room to spare (the start-up and the stop take wall time too), plus the
+        // hour before the start the warm-up reads.
+        let wall = (settings.duration + settings.settle + .seconds(120)).secondsValue
+        let steps = wall / max(settings.pace.secondsValue, 0.001)
+        let data = SoakData.make(symbols: settings.symbols, minutes: Int(steps * 5 / 60) + 120)
+        let start = SoakData.firstBar + .seconds(3600)
+        let directory = settings.directory.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("soak-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { if settings.directory == nil { try? FileManager.default.removeItem(at: directory) } }
+        let journal = try OrderJournal(path: directory.appendingPathComponent("journal.sqlite").path)
+        let ledger = LedgerBox(SoakLedger(clientID: settings.clientID))
+        var quiet = Logger(label: "soak.gateway")
+        quiet.logLevel = .critical
+        var simulatorConfiguration = GatewaySimulatorConfiguration(
+            host: "127.0.0.1", port: 0, data: data, gateway: GatewayConfiguration(startingCash: 1_000_000), start: start,
+            clock: .manual)
+        // The process a `restart-fresh` retires goes into the ledger at the moment it is replaced.
+        simulatorConfiguration.retired = { ledger.absorb($0) }
+        let simulator = GatewaySimulator(configuration: simulatorConfiguration, logger: quiet)
+        let botLogger = monitor.logger(level: botLog)
+        var faults: [String: Int] = [:]
+        var replayed = 0.0
+        var startup = 0.0
+        var stop = 0.0
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await simulator.run() }
+            let port = await simulator.listeningPort()
+            let configuration = botConfiguration(settings, port: port, journal: journal, monitor: monitor)
+            group.addTask {
+                await superviseBot(configuration: configuration, period: settings.period, logger: botLogger, monitor: monitor)
+            }
+            group.addTask { await sample(simulator, monitor: monitor) }
+            // The bot subscribes only once replay bars arrive for the warm-up's end: step slowly until it does.
+            let clock = ContinuousClock()
+            let deadline = clock.now + .seconds(60)
+            while !monitor.hasSubscribed {
+                guard clock.now < deadline else {
+                    monitor.finish()
+                    group.cancelAll()
+                    throw SoakError.botDidNotStart("not subscribed to bars within 60 s")
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let began = monitor.elapsed()
+            startup = began
+            var last = 0.0
+            var nextProgress = settings.progressEvery.map { clock.now + $0 }
+            var tick = clock.now
+            let faultsEnd = settings.duration.secondsValue
+            let end = faultsEnd + settings.settle.secondsValue
+            while true {
+                let now = monitor.elapsed() - began
+                if now >= end || monitor.botStopped { break }
+                for (_, command) in schedule.due(after: last, upTo: min(now, faultsEnd)) {
+                    if case .freshRestart = command {
+                        await waitForJournal(simulator, journal: journal, clientID: settings.clientID, limit: settings.freshRestartWait)
+                        monitor.freshRestart()
+                    }
+                    await simulator.apply(command)
+                    faults[name(of: command), default: 0] += 1
+                }
+                last = min(now, faultsEnd)
+                await simulator.advance(by: .seconds(5))
+                replayed += 5
+                if let due = nextProgress, clock.now >= due, let progress {
+                    nextProgress = due + (settings.progressEvery ?? .seconds(60))
+                    let record = monitor.record
+                    progress(String(
+                        format: "%.0f s: %d bot runs, %d reconnects, %d faults, %d mismatch ALERTs", now, record.runs,
+                        record.reconnects, faults.values.reduce(0, +), record.tracker.alerts))
+                }
+                tick = tick + settings.pace
+                try await clock.sleep(until: tick)
+                if clock.now - tick > .seconds(1) { tick = clock.now }  // a stall (a loaded machine): do not race to catch up
+            }
+            monitor.finish()
+            let stopping = monitor.elapsed()
+            // The supervisor returns once the last run stopped; then the sampler and the simulator are ended.
+            let stopDeadline = clock.now + .seconds(60)
+            while !monitor.botStopped, clock.now < stopDeadline { try await Task.sleep(for: .milliseconds(20)) }
+            stop = monitor.elapsed() - stopping
+            group.cancelAll()
+            if let failure = monitor.failure { throw SoakError.botDidNotStart(failure) }
+        }
+
+        let final = await simulator.state()
+        ledger.absorb(final)
+        var report = SoakReport()
+        let record = monitor.record
+        report.wallSeconds = monitor.elapsed()
+        report.startupSeconds = startup
+        report.stopSeconds = stop
+        report.replaySeconds = replayed
+        report.faults = faults
+        report.botRuns = record.runs
+        report.reconnects = record.reconnects
+        report.samples = record.samples
+        report.criticalAlerts = record.alerts
+        report.interval = settings.positionCheckInterval.secondsValue
+        report.mismatches = record.tracker.figures(
+            interval: report.interval, brief: settings.briefDifference, now: monitor.elapsed())
+        let figures = ledger.value
+        report.gatewayProcesses = figures.processes
+        report.orders = figures.allSubmissions.values.reduce(0, +)
+        report.executions = figures.allExecutions.count
+        let journaled = Set(try journal.fills().map(\.execID))
+        report.journaledFills = journaled.count
+        let (lost, phantom) = figures.compare(journaled: journaled)
+        report.lostFills = lost.map { "\($0.executionID) \($0.side) \($0.shares) \($0.symbol) (\($0.orderRef))" }
+        report.phantomFills = phantom
+        report.duplicateOrders = figures.duplicateOrders
+        report.finalDifference = difference(
+            engine: record.summaries.last?.enginePositions.mapValues(\.doubleValue) ?? [:], broker: brokerPositions(final))
+        return report
+    }
+
+    /// The bot's configuration: the simulator on loopback, the journal, short reconnect delays and heartbeat, and the
+    /// position check at the soak's interval, pausing entries on a difference.
+    static func botConfiguration(
+        _ settings: SoakSettings, port: Int, journal: OrderJournal, monitor: SoakMonitor
+    ) -> LiveRunnerConfiguration {
+        var connection = TWSConnectionConfiguration(host: "127.0.0.1", port: port, clientID: settings.clientID)
+        connection.readyTimeout = .seconds(10)
+        connection.requestTimeout = .seconds(10)
+        var configuration = LiveRunnerConfiguration(
+            connection: connection, symbols: (0..<max(1, settings.symbols)).map { Symbol("SOAK\($0)") },
+            engine: EngineConfig(initialCash: Money(approximately: 1_000_000)))
+        configuration.journal = journal
+        // One bot on a dedicated account, whose operator restarts it after a mismatch to take the broker's word: a
+        // gateway that lost its state leaves positions the bot's journal cannot prove are its own.
+        configuration.adoptExternalPositions = true
+        configuration.warmupDuration = "600 S"
+        configuration.summaryInterval = .seconds(3600)
+        configuration.reconnectDelay = .milliseconds(50)
+        configuration.maxReconnectDelay = .seconds(1)
+        configuration.gatewayWait = .seconds(60)
+        configuration.resilience.resetSchedule = nil
+        // A hung gateway is given up after 2 s of silence and 2 s without an answer.
+        configuration.resilience.heartbeat = Heartbeat(interval: .seconds(2), timeout: .seconds(2))
+        configuration.positionCheck = PositionCheckSettings(
+            interval: TimeSpan(settings.positionCheckInterval), confirmAfter: TimeSpan(settings.confirmAfter),
+            pausesEntries: true)
+        configuration.observer = { monitor.milestone($0) }
+        return configuration
+    }
+
+    /// Runs the bot until the soak is over, starting it again whenever a run ends (the operator's restart).
+    static func superviseBot(
+        configuration: LiveRunnerConfiguration, period: Int, logger: Logger, monitor: SoakMonitor
+    ) async {
+        var failures = 0
+        while !monitor.isFinished {
+            let link = OperatorLink()
+            var run = configuration
+            run.operatorLink = link
+            let (stop, stopper) = AsyncStream.makeStream(of: String.self)
+            monitor.began(link: link, stopper: stopper)
+            do {
+                let summary = try await LiveRunner.run(strategy: SoakTrader(period: period), configuration: run, logger: logger, stop: stop)
+                monitor.ended(summary)
+                failures = 0
+            } catch {
+                failures += 1
+                logger.error("soak: the bot's run failed: \(error)")
+                guard failures < 5 else {
+                    monitor.stoppedRunning(failure: "\(error)")
+                    return
+                }
+                try? await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        monitor.stoppedRunning(failure: nil)
+    }
+
+    /// Every 100 ms: the engine's positions (the run's last snapshot) against the simulator's, from the end of a
+    /// run's start-up on (reconnects included: the books can differ while the bot is cut off).
+    static func sample(_ simulator: GatewaySimulator, monitor: SoakMonitor) async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(100))
+            guard let status = monitor.readyLink?.status else { continue }
+            var engine: [Symbol: Double] = [:]
+            for position in status.positions where position.quantity != 0 { engine[Symbol(position.symbol)] = position.quantity }
+            let broker = brokerPositions(await simulator.state())
+            monitor.observe(difference: difference(engine: engine, broker: broker))
+        }
+    }
+
+    /// The simulator's positions by symbol (flat ones left out).
+    static func brokerPositions(_ state: GatewayState) -> [Symbol: Double] {
+        var positions: [Symbol: Double] = [:]
+        for (id, holding) in state.account.holdings where holding.quantity != .zero {
+            positions[Symbol(state.data.instrument(id).symbol)] = holding.quantity.doubleValue
+        }
+        return positions
+    }
+
+    /// "SOAK0 300 here, 0 at the broker; …", or `nil` when the books agree.
+    static func difference(engine: [Symbol: Double], broker: [Symbol: Double]) -> String? {
+        let symbols = Set(engine.keys).union(broker.keys).filter { (engine[$0] ?? 0) != (broker[$0] ?? 0) }
+        guard !symbols.isEmpty else { return nil }
+        return symbols.sorted().map { "\($0) \(engine[$0] ?? 0) here, \(broker[$0] ?? 0) at the broker" }
+            .joined(separator: "; ")
+    }
+
+    /// Before the gateway loses its state: until the journal holds every execution the gateway made for the bot
+    /// (bounded).
+    static func waitForJournal(_ simulator: GatewaySimulator, journal: OrderJournal, clientID: Int, limit: Duration) async {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            let made = Set(await simulator.state().executionLog.filter { $0.clientID == clientID }.map(\.execution.executionID))
+            let journaled = Set((try? journal.fills().map(\.execID)) ?? [])
+            if made.isSubset(of: journaled) { return }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// A fault's command word (`partialFill`, `freshRestart`, …).
+    static func name(of command: FaultCommand) -> String {
+        String("\(command)".prefix { $0 != "(" })
+    }
+}
+
+/// The ledger, shared with the simulator's retirement hook.
+final class LedgerBox: Sendable {
+    private let ledger: Mutex<SoakLedger>
+    init(_ ledger: SoakLedger) { self.ledger = Mutex(ledger) }
+    func absorb(_ state: GatewayState) { ledger.withLock { $0.absorb(state) } }
+    var value: SoakLedger { ledger.withLock { $0 } }
+}

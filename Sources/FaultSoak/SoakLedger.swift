@@ -1,0 +1,60 @@
+import Foundation
+import GatewaySimulator
+
+/// What the simulator did for the bot, over every gateway process of a soak (a `restart-fresh` starts an empty one):
+/// the executions by execId and the new placeOrders by orderRef. Compared with the bot's journal at the end: an
+/// execution not journaled is a lost fill, an orderRef placed twice a duplicate order. Pure.
+public struct SoakLedger: Sendable, Equatable {
+    /// One execution, as the simulator made it.
+    public struct Execution: Sendable, Equatable {
+        public var executionID: String
+        public var orderRef: String
+        public var side: String
+        public var shares: Double
+        public var symbol: String
+    }
+
+    /// By gateway process (`GatewayState.incarnation`): its executions for the bot, and its submissions per orderRef.
+    private var executions: [Int: [Execution]] = [:]
+    private var submissions: [Int: [String: Int]] = [:]
+    /// The bot's client id.
+    public let clientID: Int
+
+    /// Creates an empty ledger for a client.
+    public init(clientID: Int) { self.clientID = clientID }
+
+    /// Takes a snapshot of a gateway process (again: the later snapshot of the same process replaces the earlier).
+    public mutating func absorb(_ state: GatewayState) {
+        executions[state.incarnation] = state.executionLog.filter { $0.clientID == clientID }.map { record in
+            Execution(
+                executionID: record.execution.executionID, orderRef: record.execution.orderRef,
+                side: record.execution.side,
+                shares: record.execution.shares.map { NSDecimalNumber(decimal: $0).doubleValue } ?? 0,
+                symbol: record.contract.symbol)
+        }
+        submissions[state.incarnation] = state.submissions(clientID: clientID)
+    }
+
+    /// Every execution of every process.
+    public var allExecutions: [Execution] { executions.keys.sorted().flatMap { executions[$0] ?? [] } }
+
+    /// New submissions per orderRef, over every process.
+    public var allSubmissions: [String: Int] {
+        submissions.values.reduce(into: [:]) { total, counts in
+            for (ref, count) in counts { total[ref, default: 0] += count }
+        }
+    }
+
+    /// The gateway processes seen.
+    public var processes: Int { executions.count }
+
+    /// Executions the journal does not have (lost fills), and journaled execIds the simulator never made.
+    public func compare(journaled: Set<String>) -> (lost: [Execution], phantom: [String]) {
+        let made = allExecutions
+        let madeIDs = Set(made.map(\.executionID))
+        return (made.filter { !journaled.contains($0.executionID) }, journaled.subtracting(madeIDs).sorted())
+    }
+
+    /// orderRefs that reached the simulator more than once (as new orders, modifications aside).
+    public var duplicateOrders: [String: Int] { allSubmissions.filter { $0.value > 1 } }
+}

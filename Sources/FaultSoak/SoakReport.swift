@@ -1,0 +1,67 @@
+import Foundation
+
+/// What a soak measured.
+public struct SoakReport: Sendable {
+    /// Wall time of the whole soak, and the replay time the simulator moved.
+    public var wallSeconds = 0.0
+    public var replaySeconds = 0.0
+    /// Until the bot first traded, and its last stop.
+    public var startupSeconds = 0.0
+    public var stopSeconds = 0.0
+    /// Faults applied, by command.
+    public var faults: [String: Int] = [:]
+    /// Bot runs (a restart after a position-mismatch ALERT starts a new one) and reconnects within them.
+    public var botRuns = 0
+    public var reconnects = 0
+    /// Gateway processes (one more per `restart-fresh`).
+    public var gatewayProcesses = 0
+    /// New orders that reached the simulator, its executions, and the fills in the bot's journal.
+    public var orders = 0
+    public var executions = 0
+    public var journaledFills = 0
+    /// Simulator executions not in the journal, and journaled execIds the simulator never made.
+    public var lostFills: [String] = []
+    public var phantomFills: [String] = []
+    /// orderRefs placed more than once at the simulator.
+    public var duplicateOrders: [String: Int] = [:]
+    /// Engine against simulator positions, sampled.
+    public var mismatches = MismatchFigures()
+    public var samples = 0
+    /// The reconciliation interval the differences are held to (seconds).
+    public var interval = 0.0
+    /// Engine and simulator positions after the bot stopped (`nil`: they agree).
+    public var finalDifference: String?
+    /// The bot's critical ALERT lines, by kind.
+    public var criticalAlerts: [String: Int] = [:]
+
+    public init() {}
+
+    /// Whether the soak met its bar: no lost fill, no duplicate order, no difference unalerted for longer than one
+    /// interval, and the books agree at the end.
+    public var passed: Bool {
+        lostFills.isEmpty && phantomFills.isEmpty && duplicateOrders.isEmpty && mismatches.unalertedTooLong == 0
+            && finalDifference == nil
+    }
+
+    /// The figures as lines.
+    public var lines: [String] {
+        func f(_ value: Double) -> String { String(format: "%.1f", value) }
+        let faultText = faults.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        let alertText = criticalAlerts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        var lines = [
+            "soak: \(f(wallSeconds)) s wall (start-up \(f(startupSeconds)) s, stop \(f(stopSeconds)) s), \(f(replaySeconds / 3600)) h of replay; \(botRuns) bot runs, \(reconnects) reconnects, \(gatewayProcesses) gateway processes",
+            "faults applied: \(faultText)",
+            "orders placed: \(orders), simulator executions: \(executions), journaled fills: \(journaledFills)",
+            "lost fills: \(lostFills.count)\(lostFills.isEmpty ? "" : " (\(lostFills.prefix(5).joined(separator: ", ")))")"
+                + (phantomFills.isEmpty ? "" : "; journaled but never executed: \(phantomFills.count)"),
+            "duplicate orders: \(duplicateOrders.count)\(duplicateOrders.isEmpty ? "" : " (\(duplicateOrders.keys.sorted().prefix(5).joined(separator: ", ")))")",
+            "position differences (\(samples) samples): \(mismatches.lasting) lasting ≥ the brief limit (\(mismatches.afterFreshRestart) after a gateway lost its state), "
+                + "\(mismatches.alerted) alerted; \(mismatches.brief) brief (fills on their way, longest \(f(mismatches.longestBrief)) s)",
+            "unalerted longer than one reconciliation interval (\(f(interval)) s): \(mismatches.unalertedTooLong); longest unalerted: \(f(mismatches.longestUnalerted)) s; longest difference: \(f(mismatches.longest)) s",
+            "position-mismatch ALERTs: \(mismatches.alerts) (\(mismatches.alertsWithoutDifference) without a sampled difference, \(mismatches.unexplainedAlerts) not after a gateway lost its state); critical ALERT lines: \(alertText.isEmpty ? "none" : alertText)",
+            "books at the end: \(finalDifference ?? "agree")",
+        ]
+        lines += mismatches.worst.map { "  unalerted: \($0)" }
+        return lines
+    }
+}

@@ -1,0 +1,70 @@
+import GatewaySimulator
+import TradingEngine
+import TradingModel
+
+/// The soak's strategy: every `period` bars of an instrument (staggered across instruments), a market order towards
+/// the next target of a fixed cycle (0, 100, 300, 200 shares), unless an order of it is still open. Deterministic,
+/// long only, busy: with 10 bars a second and a period of 20, about one and a half orders a second for three symbols.
+public struct SoakTrader: Strategy {
+    /// Bars between decisions per instrument.
+    public var period: Int
+    private var bars: [InstrumentID: Int] = [:]
+    private var steps: [InstrumentID: Int] = [:]
+    static let targets: [Int64] = [0, 100, 300, 200]
+
+    /// Creates the strategy.
+    public init(period: Int = 20) { self.period = max(1, period) }
+
+    public mutating func handle(_ event: StrategyEvent, in context: some StrategyContext) -> [StrategyAction] {
+        guard case .bar(let id, _) = event else { return [] }
+        let seen = bars[id, default: 0] + 1
+        bars[id] = seen
+        guard (seen + id.index * period / 3) % period == 0, !context.hasOpenOrders(for: id) else { return [] }
+        let step = steps[id, default: id.index] + 1
+        steps[id] = step
+        let target = Quantity(Self.targets[step % Self.targets.count])
+        let difference = target - context.position(for: id).quantity
+        guard difference != .zero else { return [] }
+        return [.submit(.market(id, difference > .zero ? .buy : .sell, difference > .zero ? difference : -difference))]
+    }
+
+    public static var handlesBarsClosed: Bool { false }
+}
+
+/// The soak's universe: `count` symbols `SOAK0`, `SOAK1`, … of one-minute bars around the clock from Monday
+/// 2023-11-13 00:00 UTC, a seeded random walk around 100 with a large volume (market orders fill at once).
+public enum SoakData {
+    /// The first bar's time.
+    public static let firstBar = Timestamp(seconds: 1_699_833_600)
+
+    /// `minutes` one-minute bars per symbol.
+    public static func make(symbols count: Int = 3, minutes: Int, seed: UInt64 = 25) -> MarketDataSet {
+        var state = seed &* 0x9E37_79B9_7F4A_7C15
+        func next() -> Double {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+        }
+        func cents(_ value: Double) -> Price { Price(units: Int64((value * 100).rounded()) * 1_000_000) }
+        var series: [String: InstrumentSeries] = [:]
+        for n in 0..<max(1, count) {
+            var price = 80 + 40 * next()
+            var bars: [Bar] = []
+            bars.reserveCapacity(minutes)
+            for k in 0..<max(1, minutes) {
+                let open = price
+                price = max(1, price * (1 + (next() - 0.5) * 0.002))
+                let high = max(open, price) * (1 + next() * 0.0005)
+                let low = min(open, price) * (1 - next() * 0.0005)
+                bars.append(
+                    Bar(
+                        timestamp: firstBar + .seconds(Int64(k) * 60), open: cents(open), high: cents(high),
+                        low: cents(low), close: cents(price), volume: Quantity(1_000_000)))
+            }
+            series["SOAK\(n)"] = InstrumentSeries(bars: bars, resolution: .minutes(1))
+        }
+        return MarketDataSet(series: series, name: "soak (\(max(1, count)) symbols, seed \(seed))")
+    }
+}

@@ -1,0 +1,119 @@
+import FaultSoak
+import Foundation
+import GatewaySimulator
+import Testing
+import TWSProtocol
+
+/// Issue 25's soak with faults, bounded for CI: the bot against the simulator over loopback for 90 s of the
+/// standard fault cycle (two cycles: every fault kind twice, two gateway restarts that lose the state), then 15 s
+/// without faults. 0 lost fills, 0 duplicate orders, no position difference unalerted for longer than one
+/// reconciliation interval, the books equal at the end. `ibtrader-bench soak --minutes 60` runs the same for longer.
+@Suite("Soak with faults (issue 25)", .timeLimit(.minutes(4)))
+struct FaultSoakTests {
+    @Test("90 s of mixed faults: no lost fill, no duplicate order, every lasting difference alerted within one interval")
+    func boundedSoak() async throws {
+        var settings = SoakSettings()
+        settings.duration = .seconds(90)
+        settings.settle = .seconds(15)
+        let report = try await FaultSoak.run(settings)
+        let text = report.lines.joined(separator: "\n")
+        print(text)
+        // It traded and every fault kind of the script fired.
+        #expect(report.orders >= 40, "\(text)")
+        #expect(report.executions >= 40, "\(text)")
+        for fault in ["partialFill", "duplicateNextStatus", "lateExecution", "rejectNextOrder", "duplicateNextExecution",
+                      "reorderNextFill", "lateStatus", "dropAllConnections", "reorderNextResponses", "stopAnswering",
+                      "restart", "connectivityLostAfterNextOrder", "dropAfterOrders", "delayResponses", "freshRestart"] {
+            #expect((report.faults[fault] ?? 0) >= 1, "\(fault) never applied")
+        }
+        #expect(report.gatewayProcesses == 1 + (report.faults["freshRestart"] ?? 0))
+        // The figures the issue asks for.
+        #expect(report.lostFills.isEmpty, "\(text)")
+        #expect(report.phantomFills.isEmpty, "\(text)")
+        #expect(report.duplicateOrders.isEmpty, "\(text)")
+        #expect(report.mismatches.unalertedTooLong == 0, "\(text)")
+        #expect(report.finalDifference == nil, "\(text)")
+        // Each gateway that lost its state left the bot's books different, and the bot raised it.
+        #expect(report.mismatches.afterFreshRestart >= 1, "\(text)")
+        #expect(report.mismatches.alerted >= report.mismatches.afterFreshRestart, "\(text)")
+        #expect(report.botRuns >= 2, "the soak's operator restarted the bot after the ALERT: \(text)")
+    }
+}
+
+/// The soak's measuring parts, on their own.
+@Suite struct SoakMeasureTests {
+    @Test func theScheduleRepeatsItsCycleAndRefusesEntriesOutsideIt() throws {
+        let schedule = try SoakSchedule(script: "at 1 drop\nat 4 restart 1", cycle: 5)
+        #expect(schedule.due(after: 0, upTo: 0.5).isEmpty)
+        #expect(schedule.due(after: 0, upTo: 1).map(\.at) == [1])
+        #expect(schedule.due(after: 1, upTo: 11).map(\.at) == [4, 6, 9, 11])
+        #expect(schedule.due(after: 11, upTo: 11).isEmpty)
+        #expect(throws: SoakError.badCycle(3)) { try SoakSchedule(script: "at 4 drop", cycle: 3) }
+        #expect(throws: FaultScriptError.self) { try SoakSchedule(script: "at 1 explode", cycle: 5) }
+        // The standard script parses and fits its cycle.
+        let standard = try SoakSchedule(script: SoakSchedule.standardScript, cycle: SoakSchedule.standardCycle)
+        #expect(standard.entries.count == 18)
+    }
+
+    @Test func aDifferenceCountsAsUnalertedUntilTheAlertAndOnlyWhenItLasts() {
+        var tracker = MismatchTracker()
+        // A fill on its way: 0.3 s, brief.
+        tracker.observe(difference: "A 100 here, 0 at the broker", at: 1.0)
+        tracker.observe(difference: nil, at: 1.3)
+        // A gateway that lost its state: alerted 4 s later, then the bot restarts.
+        tracker.freshRestart(at: 10.0)
+        tracker.observe(difference: "A 100 here, 0 at the broker", at: 10.5)
+        tracker.alert(at: 14.5)
+        tracker.observe(difference: nil, at: 20.0)
+        // One nobody raised, 12 s long.
+        tracker.observe(difference: "B 0 here, 5 at the broker", at: 30.0)
+        tracker.observe(difference: nil, at: 42.0)
+        tracker.alert(at: 50.0)
+        let figures = tracker.figures(interval: 10, brief: 1, now: 60)
+        #expect(figures.brief == 1 && abs(figures.longestBrief - 0.3) < 1e-9)
+        #expect(figures.lasting == 2)
+        #expect(figures.afterFreshRestart == 1)
+        #expect(figures.alerted == 1)
+        #expect(figures.unalertedTooLong == 1)
+        #expect(abs(figures.longestUnalerted - 12) < 1e-9)
+        #expect(figures.alerts == 2 && figures.alertsWithoutDifference == 1)
+        #expect(figures.unexplainedAlerts == 1, "the ALERT after 42 s had no difference to explain it")
+        #expect(figures.worst.first?.hasPrefix("B 0 here") == true)
+        // An open difference counts up to now.
+        var open = MismatchTracker()
+        open.observe(difference: "C", at: 0)
+        #expect(open.figures(interval: 10, brief: 1, now: 11).unalertedTooLong == 1)
+        #expect(open.figures(interval: 10, brief: 1, now: 9).unalertedTooLong == 0)
+    }
+
+    @Test func theLedgerFindsLostFillsAndDuplicateOrdersAcrossGatewayProcesses() {
+        var state = GatewayState(data: .synthetic(count: 1, seed: 3), configuration: GatewayConfiguration())
+        _ = state.connect(connection: 1, clientID: 9, serverVersion: 200)
+        var contract = TWSContract()
+        contract.symbol = "SYN000"
+        func order(_ ref: String) -> TWSOrder {
+            var o = TWSOrder()
+            o.action = "BUY"
+            o.totalQuantity = 10
+            o.orderType = "MKT"
+            o.orderRef = ref
+            return o
+        }
+        _ = state.handle(.placeOrder(orderID: 1, contract: contract, order: order("R:1")), from: 1, wallTime: 0)
+        var ledger = SoakLedger(clientID: 9)
+        ledger.absorb(state)
+        var fresh = state.freshProcess()
+        _ = fresh.connect(connection: 2, clientID: 9, serverVersion: 200)
+        _ = fresh.handle(.placeOrder(orderID: 2, contract: contract, order: order("R:1")), from: 2, wallTime: 0)
+        _ = fresh.handle(.placeOrder(orderID: 3, contract: contract, order: order("R:2")), from: 2, wallTime: 0)
+        ledger.absorb(fresh)
+        ledger.absorb(fresh)  // the same process again replaces, not adds
+        #expect(ledger.processes == 2)
+        #expect(ledger.allExecutions.count == 3)
+        #expect(ledger.duplicateOrders == ["R:1": 2])
+        let ids = ledger.allExecutions.map(\.executionID)
+        let (lost, phantom) = ledger.compare(journaled: Set(ids.dropLast() + ["X"]))
+        #expect(lost.map(\.executionID) == [ids[2]])
+        #expect(phantom == ["X"])
+    }
+}
