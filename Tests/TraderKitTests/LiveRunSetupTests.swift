@@ -26,6 +26,7 @@ import LiveSession
         let configuration = try configuration("risk: {volatilitySymbol: VIX, volatilityThreshold: 30}")
         #expect(configuration.symbols == [Symbol("AAPL"), Symbol("VIX")])
         #expect(configuration.adoptExternalPositions == false, "orders.adoptExternalPositions' default")
+        #expect(try self.configuration("backtest: {settlementDays: 1}").engine.settlementDays == 1, "T+N live as in a backtest")
     }
 
     @Test func defaults() throws {

@@ -7,21 +7,23 @@ import TradingModel
 // would come after IB's margin call (other positions in the account, house margin, or rates below IB's).
 public enum MarginCheck {
     /// The reqAccountSummary tags asked for.
-    public static let tags = ["NetLiquidation", "EquityWithLoanValue", "InitMarginReq", "MaintMarginReq"]
+    public static let tags = ["NetLiquidation", "EquityWithLoanValue", "InitMarginReq", "MaintMarginReq", "SettledCash"]
     /// How far above the engine's an IB requirement may be before it is a warning (fraction, and at least $100).
     static let tolerance = 0.05
 }
 
 extension LiveSessionCore {
-    /// Asks for IB's figures when the margin rule is on.
+    /// Asks for IB's figures when the margin rule is on, or settlement is modelled (T+N).
     mutating func requestMarginCheck(_ out: inout Actions) {
-        guard engine.hasMarginRule else { return }
+        guard engine.hasMarginRule || engine.portfolio.settlementDays > 0 else { return }
         _ = request(.accountValues, for: .marginCheck, &out)
     }
 
     /// Logs the engine's figures beside IB's; warns (and journals) when IB asks for more.
     mutating func marginCheckAnswered(_ values: [String: String], _ out: inout Actions) {
         func ib(_ tag: String) -> Money? { values[tag].flatMap(Double.init).map { Money(approximately: $0) } }
+        if engine.portfolio.settlementDays > 0 { settledCashAnswered(ib("SettledCash"), &out) }
+        guard engine.hasMarginRule else { return }
         let initial = engine.initialMarginRequirement
         let maintenance = engine.maintenanceMarginRequirement
         let equity = engine.portfolio.equity
@@ -48,6 +50,27 @@ extension LiveSessionCore {
             "IB's margin requirement is above the bot's (\(above.joined(separator: "; "))): IB would act before the "
             + "bot's reduce-only mode; other positions in the account, house margin, or risk.maintenanceMarginPercent / "
             + "marginPercentBySymbol below IB's rates. \(line)"
+        out.log(.warning, text)
+        if settings.journaled { out.append(.journal(.event(.note, text, at: dataTime))) }
+    }
+
+    /// The engine's settled cash beside IB's `SettledCash`. The engine counting more as settled than IB (beyond the
+    /// tolerance) is a warning, journaled: its buys could then spend proceeds that have not settled (a good-faith
+    /// violation in a cash account). IB's cash covers the whole account, so IB showing more is only logged.
+    mutating func settledCashAnswered(_ theirs: Money?, _ out: inout Actions) {
+        let portfolio = engine.portfolio
+        let line =
+            "settled cash \(portfolio.settledCash.centsDescription) (unsettled \(portfolio.unsettledCash.centsDescription), "
+            + "T+\(portfolio.settlementDays)); IB's SettledCash \(theirs?.centsDescription ?? "–")"
+        guard let theirs, portfolio.settledCash - theirs > Money(100),
+            (portfolio.settledCash - theirs).doubleValue > theirs.doubleValue.magnitude * MarginCheck.tolerance
+        else {
+            out.log(.info, line)
+            return
+        }
+        let text =
+            "the bot counts more cash as settled than IB does: \(line). Its buys could spend unsettled proceeds; check "
+            + "backtest.settlementDays (T+1 for US stocks) and the account's other activity"
         out.log(.warning, text)
         if settings.journaled { out.append(.journal(.event(.note, text, at: dataTime))) }
     }

@@ -37,6 +37,7 @@ extension LiveSessionCore {
                 checkpoint: saved, fills: fills, account: account, universe: symbols, brokerPositions: positions,
                 averageCosts: costs)
             engine.restore(cash: outcome.cash, commissions: outcome.commissions, at: dataTime)
+            restoreSettlements(fills, symbols: symbols, &out)
             let text =
                 "engine cash \(outcome.cash.centsDescription) restored from the checkpoint of run "
                 + "\(saved.run.map(String.init) ?? "?") and \(outcome.fillsApplied) fills journaled since "
@@ -74,6 +75,21 @@ extension LiveSessionCore {
                             fills, upTo: last, account: account, universe: symbols),
                         positions: held),
                     runKey: key.fingerprint)))
+    }
+
+    /// T+N: the proceeds of the run before's sales that have not settled yet (its sells within the last
+    /// `settlementDays` business days, from the journal) are unsettled again, as the broker still holds them.
+    private mutating func restoreSettlements(_ fills: [JournalFill], symbols: Set<Symbol>, _ out: inout Actions) {
+        guard engine.portfolio.settlementDays > 0 else { return }
+        let sales = fills.filter { $0.side == .sell && symbols.contains($0.symbol) && ($0.account ?? account) == account }
+            .map { (time: $0.time, proceeds: Money(price: $0.price, quantity: $0.quantity) - ($0.commission ?? .zero)) }
+        let unsettled = engine.restoreSettlements(sales: sales, at: dataTime)
+        guard unsettled.units != 0 else { return }
+        reconciliationNote(
+            .notice,
+            "unsettled proceeds \(unsettled.centsDescription) restored (sales of the last "
+                + "\(engine.portfolio.settlementDays) business days, T+\(engine.portfolio.settlementDays)): settled cash "
+                + "\(engine.portfolio.settledCash.centsDescription)", &out)
     }
 
     /// The realized-P&L total the restored books imply (`EngineCore.restoreRealizedPnL`), logged and journaled.

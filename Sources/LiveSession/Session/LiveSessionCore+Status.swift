@@ -21,6 +21,7 @@ extension LiveSessionCore {
         var money = SessionStatus.Figures()
         money.equity = portfolio.equity.doubleValue
         money.cash = portfolio.cash.doubleValue
+        if portfolio.settlementDays > 0 { money.settledCash = portfolio.settledCash.doubleValue }
         money.realizedPnL = portfolio.realizedPnL.doubleValue
         money.unrealizedPnL = portfolio.unrealizedPnL.doubleValue
         money.commissions = portfolio.commissions.doubleValue

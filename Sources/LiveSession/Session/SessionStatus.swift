@@ -140,6 +140,8 @@ public struct SessionStatus: Sendable, Equatable, Codable {
         public var dayStartEquity: Double?
         public var todayPnL: Double?
         public var peakEquity: Double?
+        /// Cash that has settled, with T+N settlement (`nil`: settled at once).
+        public var settledCash: Double?
         /// Below the peak, in percent (0 at the peak).
         public var drawdownPercent: Double?
         public init() {}

@@ -97,7 +97,8 @@ public struct BacktestSettings: Hashable, Sendable {
                     flag: true),
                 .value(
                     "settlementDays", \.settlementDays, .integer(0...10),
-                    summary: "Days until sale proceeds settle (T+N; with risk.requireSettledCash).", flag: true),
+                    summary: "Business days until sale proceeds settle (T+N; 1 for US stocks), in backtests and runs alike "
+                        + "(with risk.requireSettledCash, buys spend settled cash only).", flag: true),
                 .value(
                     "badRows", \.badRows, .choice(["fail", "skip"]),
                     summary: "A malformed CSV row stops the run (fail) or is skipped and counted (skip).", flag: true),

@@ -53,8 +53,9 @@ public enum LiveRunSetup {
             host: options.endpoint?.host ?? connection.host, port: options.endpoint?.port ?? connection.port,
             clientID: connection.clientId)
         tws.readyTimeout = .seconds(20)
+        // T+N settlement as in the backtest (`backtest.settlementDays`): the strategy that trades is the one tested.
         let engine = EngineConfig(
-            initialCash: Money(approximately: settings.strategy.cash),
+            initialCash: Money(approximately: settings.strategy.cash), settlementDays: settings.backtest.settlementDays,
             risk: settings.risk.effectiveLimits(for: spec))
         var configuration = LiveRunnerConfiguration(
             connection: tws, symbols: Self.symbols(settings), engine: engine)

@@ -130,4 +130,18 @@ extension EngineCore {
         if time > _state.now { _state.now = time }
         if monitorsEquity { _riskMonitor.observe(equity: _state.portfolio.equity, at: _state.now) }
     }
+
+    /// Sale proceeds of the run before that are still settling (T+N, `EngineConfig.settlementDays`): each sell
+    /// fill's proceeds (notional − commission) settle `settlementDays` business days after it. Fills whose proceeds
+    /// have settled by `time` are skipped. The strategy is not called.
+    /// - Returns: the unsettled total.
+    @discardableResult
+    public mutating func restoreSettlements(sales: [(time: Timestamp, proceeds: Money)], at time: Timestamp) -> Money {
+        let days = _state.portfolio.settlementDays
+        guard days > 0 else { return .zero }
+        let pending = sales.map { (settlesAt: Portfolio.settlementTime(of: $0.time, days: days), amount: $0.proceeds) }
+            .filter { $0.settlesAt > time }
+        _state.portfolio.restoreSettlements(pending)
+        return _state.portfolio.unsettledCash
+    }
 }

@@ -136,10 +136,18 @@ public struct Portfolio: Sendable {
     }
 
     /// Sets cash and the commission total to what a crashed run had (live restart; `EngineCore.restore(cash:)`).
-    /// Positions and marks are untouched; unsettled proceeds are not restored.
+    /// Positions and marks are untouched; unsettled proceeds are `restoreSettlements`'.
     public mutating func restoreBalances(cash: Money, commissions: Money) {
         self.cash = cash
         self.commissions = commissions
+    }
+
+    /// Sale proceeds still settling after a restart (the run before's sales within the last `settlementDays`
+    /// business days, from the journal), replacing any: each becomes settled at its time.
+    public mutating func restoreSettlements(_ pending: [(settlesAt: Timestamp, amount: Money)]) {
+        pendingSettlements = pending.filter { $0.amount.units > 0 }.sorted { $0.settlesAt < $1.settlesAt }
+        pendingHead = 0
+        unsettledCash = pendingSettlements.reduce(Money.zero) { $0 + $1.amount }
     }
 
     /// Releases sale proceeds whose settlement time has come.
