@@ -256,8 +256,8 @@ let package = Package(
         .testTarget(
             name: "GatewaySimulatorTests",
             dependencies: [
-                "GatewaySimulator", "TWSClient", "TWSProtocol", "TWSTestSupport", "Simulation", "TradingModel",
-                .product(name: "NIOCore", package: "swift-nio"),
+                "GatewaySimulator", "BundledData", "TWSClient", "TWSProtocol", "TWSTestSupport", "Simulation",
+                "TradingModel", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),

@@ -72,8 +72,10 @@ struct RealizedPnLRestartTests {
             group.addTask { try await simulator.run() }
             defer { group.cancelAll() }
             let port = await simulator.listeningPort()
-            // Buy 100, then sell down to `open` three bars later.
-            let steps = [(faultTradeTime, Int64(100)), (faultTradeTime + .seconds(15), open)]
+            // Buy 100, then sell down to `open` a minute later. On SYN000's bridged path the buy pays the ask of
+            // 62.87 (15:30:15 UTC) and the sell gets a bid of 62.84 or 62.85 even if it lands a step or three late
+            // under load; fifteen seconds later, as before, a late sell could get 62.87 and realize exactly zero.
+            let steps = [(faultTradeTime, Int64(100)), (faultTradeTime + .seconds(60), open)]
             let (first, fills) = try await Self.run(simulator, port: port, journal: journal, steps: steps) { simulator, recorder in
                 await replaySteps(simulator, recorder, limit: 40) { executions($0, clientID: Self.clientID).count >= 2 }
                 let deadline = ContinuousClock.now + .seconds(5)

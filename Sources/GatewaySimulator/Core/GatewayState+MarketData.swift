@@ -65,10 +65,23 @@ extension GatewayState {
             out.append(.tickSize(requestID: requestID, tickType: d ? delayed : live, size: value.decimal))
         }
         let p = line.last
-        price(.bid, .delayedBid, quote.bid, quote.size, p?.bid)
-        if p != nil, p?.bid == quote.bid { size(.bidSize, .delayedBidSize, quote.size, p?.size) }
-        price(.ask, .delayedAsk, quote.ask, quote.size, p?.ask)
-        if p != nil, p?.ask == quote.ask { size(.askSize, .delayedAskSize, quote.size, p?.size) }
+        func bid() {
+            price(.bid, .delayedBid, quote.bid, quote.size, p?.bid)
+            if p != nil, p?.bid == quote.bid { size(.bidSize, .delayedBidSize, quote.size, p?.size) }
+        }
+        func ask() {
+            price(.ask, .delayedAsk, quote.ask, quote.size, p?.ask)
+            if p != nil, p?.ask == quote.ask { size(.askSize, .delayedAskSize, quote.size, p?.size) }
+        }
+        // A client folds the ticks one by one: on a rise the ask moves first, on a fall the bid, so a step wider
+        // than the spread never shows a crossed book (new bid over old ask) in between.
+        if let p, quote.bid > p.bid {
+            ask()
+            bid()
+        } else {
+            bid()
+            ask()
+        }
         let traded = p == nil || p?.volume != quote.volume
         if traded {
             out.append(.tickPrice(TWSTickPrice(

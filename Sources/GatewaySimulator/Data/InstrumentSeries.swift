@@ -1,13 +1,21 @@
 import Simulation
 import TradingModel
 
-/// One instrument's bars and the piecewise-linear intrabar price path the simulator derives everything from.
+/// One instrument's bars and the intrabar price path the simulator derives everything from.
 ///
 /// Each bar trades during its *window*: a daily bar from 14:30 to 21:00 UTC of its date (the simulator's regular
-/// trading hours, see `docs/gateway-simulator.md`), an intraday bar from its timestamp for one resolution. Inside the
-/// window the price moves linearly through the bar's `PricePath` points (open → nearer extreme → other extreme →
-/// close) at 0, ⅓, ⅔ and 1 of the window; between windows it stays at the last close. Quotes, ticks, real-time bars,
-/// historical bars of any size and fills are all read from this one path, so they agree with each other.
+/// trading hours, see `docs/gateway-simulator.md`), an intraday bar from its timestamp for one resolution; between
+/// windows the price stays at the last close. Inside the window:
+/// - a bar longer than a minute (5-minute, hourly, daily) follows a `BarBridge`: a seeded random walk on the 5-second
+///   grid, pinned to open, high, low and close, staying within the low and the high;
+/// - a 1-minute bar moves linearly through its `PricePath` points (open → nearer extreme → other extreme → close) at
+///   0, ⅓, ⅔ and 1 of the window, as the backtest's matching assumes.
+///
+/// Volume accrues pro rata over an intraday window and along a U-shaped profile over a session
+/// (`BarBridge.volumeShare`), in whole shares, reaching the bar's volume at the window's end. Quotes, ticks,
+/// real-time bars, historical bars of any size and fills are all read from this one path, so they agree with each
+/// other, and any bucketing of a window (5-second real-time bars, 1-hour bars of a day) aggregates back to the
+/// source bar exactly: first open, highest high, lowest low, last close, summed volume.
 public struct InstrumentSeries: Sendable {
     /// The bars, in time order.
     public let bars: [Bar]
@@ -15,19 +23,26 @@ public struct InstrumentSeries: Sendable {
     public let resolution: TimeSpan
     /// Window start and end of every bar (nanoseconds), parallel to `bars`.
     let windows: [(start: Int64, end: Int64)]
+    /// The seed of every bar's `BarBridge` (mixed with the bar itself).
+    public let seed: UInt64
 
     /// Session open and close for daily bars, seconds after midnight UTC.
     public static let sessionOpenSecond: Int64 = 14 * 3600 + 30 * 60
     /// Session close for daily bars, seconds after midnight UTC.
     public static let sessionCloseSecond: Int64 = 21 * 3600
 
+    /// The default bridge seed: replays of the same data are identical unless a seed is given.
+    public static let defaultSeed: UInt64 = 0x5EED_B41D_6E00_0021
+
     /// Creates a series; bars must be in increasing time order.
     /// - Parameters:
     ///   - bars: the bars.
     ///   - resolution: the data's bar length.
-    public init(bars: [Bar], resolution: TimeSpan) {
+    ///   - seed: the seed of the intraday paths of bars longer than a minute.
+    public init(bars: [Bar], resolution: TimeSpan, seed: UInt64 = InstrumentSeries.defaultSeed) {
         self.bars = bars
         self.resolution = resolution
+        self.seed = seed
         let daily = resolution.nanoseconds >= Timestamp.nanosecondsPerDay
         self.windows = bars.map { bar in
             if daily {
@@ -73,12 +88,63 @@ public struct InstrumentSeries: Sendable {
         let w = windows[i]
         if t >= w.end { return bars[i].close }
         if t <= w.start { return bars[i].open }
+        if let bridge = bridge(bar: i) {
+            // Between two grid points the price moves linearly (the clock may stop off the 5-second grid).
+            let offset = t - w.start
+            let k = Int(offset / Self.gridStep)
+            let a = bridge.value(at: k)
+            let rest = offset % Self.gridStep
+            guard rest > 0 else { return Price(units: a) }
+            let b = bridge.value(at: k + 1)
+            let fraction = Double(rest) / Double(Self.gridStep)
+            let move = (Double(b - a) * fraction).rounded()
+            return Price(units: a + Int64(move))
+        }
         let path = PricePath(bar: bars[i])
         let fraction = Double(t - w.start) / Double(w.end - w.start) * 3
         let segment = min(Int(fraction), 2)
         let a = path[segment].units, b = path[segment + 1].units
         let units = a + Int64((Double(b - a) * (fraction - Double(segment))).rounded())
         return Price(units: units)
+    }
+
+    /// The bridge grid: the real-time bar length.
+    static let gridStep: Int64 = 5 * Timestamp.nanosecondsPerSecond
+
+    /// The intraday path of bar `i` when it has one: bars longer than a minute whose window is a whole number of
+    /// 5-second steps. A 1-minute bar keeps its 4-point path (12 steps already move every 5 seconds).
+    func bridge(bar i: Int) -> BarBridge? {
+        let w = windows[i]
+        let length = w.end - w.start
+        guard resolution.nanoseconds > TimeSpan.minutes(1).nanoseconds, length % Self.gridStep == 0,
+            length / Self.gridStep > 12
+        else { return nil }
+        return BarBridge(bar: bars[i], steps: Int(length / Self.gridStep), sessionClock: isDaily, seed: seed)
+    }
+
+    /// Open, high, low and close of bar `i`'s path over `[a, b]` (inside its window).
+    func summary(bar i: Int, from a: Int64, to b: Int64) -> (open: Price, high: Price, low: Price, close: Price) {
+        let w = windows[i]
+        let open = price(bar: i, at: a), close = price(bar: i, at: b)
+        var high = max(open, close), low = min(open, close)
+        if let bridge = bridge(bar: i) {
+            if a <= w.start, b >= w.end { return (open, Price(units: bridge.high), Price(units: bridge.low), close) }
+            // Grid points inside [a, b]; between them the path is linear, so they hold its extremes.
+            let first = Int((a - w.start + Self.gridStep - 1) / Self.gridStep)
+            let last = Int((b - w.start) / Self.gridStep)
+            if first <= last {
+                let inside = bridge.extremes(from: first, through: last)
+                high = max(high, Price(units: inside.high))
+                low = min(low, Price(units: inside.low))
+            }
+            return (open, high, low, close)
+        }
+        for k in knots(bar: i) where k > a && k < b {
+            let p = price(bar: i, at: k)
+            high = max(high, p)
+            low = min(low, p)
+        }
+        return (open, high, low, close)
     }
 
     /// Knot times of bar `i` (window start, ⅓, ⅔, end).
@@ -88,13 +154,16 @@ public struct InstrumentSeries: Sendable {
         return [w.start, w.start + third, w.start + 2 * third, w.end]
     }
 
-    /// The volume bar `i` has traded by `t` (pro rata over its window).
+    /// The volume bar `i` has traded by `t`: pro rata over an intraday window, U-shaped over a session
+    /// (`BarBridge.volumeShare`).
     func tradedVolume(bar i: Int, by t: Int64) -> Quantity {
         let w = windows[i]
         if t >= w.end { return bars[i].volume }
         if t <= w.start { return .zero }
-        // Whole shares: a volume tick or bar never shows a fraction of a share.
-        let share = Double(t - w.start) / Double(w.end - w.start)
+        // Whole shares: a volume tick or bar never shows a fraction of a share. Rounding the running total down (not
+        // each interval) keeps the intervals summing to the bar's volume exactly.
+        let elapsed = Double(t - w.start) / Double(w.end - w.start)
+        let share = isDaily ? BarBridge.volumeShare(elapsed) : elapsed
         return Quantity(Int64((bars[i].volume.doubleValue * share).rounded(.down)))
     }
 
@@ -117,19 +186,15 @@ public struct InstrumentSeries: Sendable {
             let w = windows[i]
             let a = max(start, w.start), b = min(end, w.end)
             if b > a || (b == a && w.start == w.end) {
-                var points = [price(bar: i, at: a)]
-                for k in knots(bar: i) where k > a && k < b { points.append(price(bar: i, at: k)) }
-                points.append(price(bar: i, at: b))
+                let part = summary(bar: i, from: a, to: b)
                 if open == nil {
-                    open = points[0]
-                    high = points[0]
-                    low = points[0]
+                    open = part.open
+                    high = part.high
+                    low = part.low
                 }
-                for p in points {
-                    high = max(high, p)
-                    low = min(low, p)
-                }
-                close = points[points.count - 1]
+                high = max(high, part.high)
+                low = min(low, part.low)
+                close = part.close
                 volume += tradedVolume(bar: i, by: b) - tradedVolume(bar: i, by: a)
                 count += 1
             }
