@@ -67,6 +67,9 @@ public struct LiveRunnerConfiguration: Sendable {
     /// At start, take every position the broker holds in the universe as the bot's (`true`), or only those its
     /// journal shows it opened (`false`): the rest is listed and never traded (`orders.adoptExternalPositions`).
     public var adoptExternalPositions = false
+    /// A bar store the warm-up and back-fill read first (`data.store`): IB is asked only for the bars after its last,
+    /// and those are added to it (`StoredHistory`).
+    public var barStore: BarStore?
     /// Test only: where the process exits abruptly (`IBTRADER_CRASH_AT`, see `CrashPoint`).
     public var crashPoint: CrashPoint?
     /// Told of milestones (subscribed, reconnected), e.g. for a status display or a test.

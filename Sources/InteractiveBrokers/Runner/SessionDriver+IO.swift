@@ -165,12 +165,18 @@ extension SessionDriver {
             inbox.yield(.failed(tag, .unanswered("not connected")))
             return
         }
+        let history = configuration.barStore.map { StoredHistory(store: $0, logger: logger) }
         spawn(tag, &group) {
             do throws(TWSRequestError) {
                 let answer: SessionAnswer
                 switch request {
                 case .contractDetails(let contract): answer = .contractDetails(try await connection.contractDetails(contract))
-                case .historicalBars(let query): answer = .bars(try await connection.historicalBars(query))
+                case .historicalBars(let query):
+                    if let history {
+                        answer = .bars(try await history.bars(query, on: connection))
+                    } else {
+                        answer = .bars(try await connection.historicalBars(query))
+                    }
                 case .brokerState:
                     answer = .brokerState(
                         BrokerAnswers(

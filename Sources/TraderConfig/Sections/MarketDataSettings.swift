@@ -21,6 +21,9 @@ public struct MarketDataSettings: Hashable, Sendable {
     /// Watch each symbol's trading-halt status (TWS's HALTED tick, one reqMktData line per symbol): a halted
     /// symbol's entries are refused and its exits held until trading resumes.
     public var watchHalts = true
+    /// A bar store (`ibtrader data download --store`) the warm-up and back-fill read first: IB is asked only for the
+    /// bars after the store's last, and those are added to it (`nil`: every bar from IB).
+    public var store: String?
 
     /// Creates the defaults.
     public init() {}
@@ -49,6 +52,11 @@ public struct MarketDataSettings: Hashable, Sendable {
                 .value(
                     "quotes", \.quotes, quotesKind,
                     summary: "Quotes (reqMktData) beside the bars: auto (as the strategy asks), on or off."),
+                .value(
+                    "store", \.store, ConfigKind.path.optional,
+                    summary: "run: a bar store (ibtrader data download --store) the warm-up reads first; IB is asked only "
+                        + "for the bars after its last one, and those are added to it (TRADES bars, the same regular-hours "
+                        + "choice as orders.outsideRth). None: every bar from IB."),
                 .value(
                     "watchHalts", \.watchHalts, .boolean,
                     summary: "Watch trading halts (one reqMktData line per symbol): a halted symbol's entries are refused, its exits held until it resumes."),

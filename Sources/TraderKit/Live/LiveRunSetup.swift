@@ -42,6 +42,11 @@ public enum LiveRunSetup {
         try loaded.settings.checkRunnable(record: loaded.record)
         var configuration = runner(loaded.settings, options: options)
         configuration.journal = try journal(loaded, options: options)
+        if let path = loaded.settings.data.store {
+            do { configuration.barStore = try BarStore(path: path) } catch {
+                throw ConfigError("\(error)", key: "data.store", at: loaded.record.origins["data.store"])
+            }
+        }
         return configuration
     }
 
