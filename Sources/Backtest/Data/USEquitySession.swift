@@ -14,6 +14,17 @@ public enum USEquitySession {
         return local >= 9 * 3600 + 30 * 60 && local <= 16 * 3600
     }
 
+    /// The regular session of a UTC day: 09:30–16:00 New York time, in UTC (13:30–20:00 in summer).
+    public static func session(onDay day: Int64) -> (open: Timestamp, close: Timestamp) {
+        let noon = Timestamp(nanoseconds: day * Timestamp.nanosecondsPerDay + 12 * 3600 * Timestamp.nanosecondsPerSecond)
+        let offset: Int64 = isDaylightSaving(noon) ? 4 * 3600 : 5 * 3600
+        let base = day * 86_400 + offset
+        return (
+            Timestamp(nanoseconds: (base + 9 * 3600 + 30 * 60) * Timestamp.nanosecondsPerSecond),
+            Timestamp(nanoseconds: (base + 16 * 3600) * Timestamp.nanosecondsPerSecond)
+        )
+    }
+
     /// Whether New York observes daylight saving time at `time`: from 2:00 local on the second Sunday of March
     /// to 2:00 local on the first Sunday of November.
     static func isDaylightSaving(_ time: Timestamp) -> Bool {

@@ -1,6 +1,7 @@
 import Analytics
 import Backtest
 import TraderConfig
+import TradingEngine
 import TradingModel
 
 /// Loads the resolved data (CSV files, a bar store or synthetic bars), applies `backtest.start`/`end` and
@@ -16,6 +17,8 @@ public enum BacktestDataLoader {
         public var periodsPerYear: Int
         /// Malformed rows skipped under `backtest.badRows: skip`.
         public var skippedRows = 0
+        /// How the bars were made the strategy's (`data.barSize`), or why they could not be.
+        public var barNote: String?
     }
 
     /// Loads the bars of `resolved` within the configured dates.
@@ -25,8 +28,11 @@ public enum BacktestDataLoader {
     ///   - warmUp: keep the bars before `start` (a backtest warms its strategy up on them and trades from `start`:
     ///     `BacktestConfig.tradingStart`); `false` drops them (the sweeps, whose windows are cut from the data).
     /// - Throws: `TraderError` for unreadable data or no bars in the range.
+    ///   - strategyBar: the strategy's bar (`data.barSize`): finer data is aggregated to it by the live feed's
+    ///     `BarAggregator` (on the regular sessions with `backtest.session: regular`); `nil` keeps the data's bars.
     public static func load(
-        _ resolved: DataSourceResolver.Resolved, settings: BacktestSettings, warmUp: Bool = false
+        _ resolved: DataSourceResolver.Resolved, settings: BacktestSettings, warmUp: Bool = false,
+        strategyBar: String? = nil
     ) throws(TraderError) -> Loaded {
         var data: MarketData
         var skipped = 0
@@ -56,6 +62,9 @@ public enum BacktestDataLoader {
             }
             data = MarketData(universe: data.universe, series: series)
         }
+        let barNote = strategyBar.flatMap(BarSize.init).flatMap { size in
+            aggregate(&data, to: size, regularHours: settings.regularHoursOnly)
+        }
         // Warm-up bars alone are no backtest: at least one bar from `start` on.
         guard data.series.contains(where: { $0.contains { bar in start.map { bar.timestamp.nanoseconds >= $0 } ?? true } })
         else { throw noBars(settings) }
@@ -67,7 +76,31 @@ public enum BacktestDataLoader {
             let counts = perDay.values.sorted()
             periodsPerYear = 252 * max(1, counts[counts.count / 2])
         }
-        return Loaded(data: data, isDaily: isDaily, periodsPerYear: periodsPerYear, skippedRows: skipped)
+        var loaded = Loaded(data: data, isDaily: isDaily, periodsPerYear: periodsPerYear, skippedRows: skipped)
+        loaded.barNote = barNote
+        return loaded
+    }
+
+    /// The data at the strategy's bar: finer bars aggregated as the live feed builds them; a note says what was done,
+    /// or that the data is coarser than the bar the bot would trade on.
+    static func aggregate(_ data: inout MarketData, to size: BarSize, regularHours: Bool) -> String? {
+        let source = data.sourceBarLength
+        let sourceSeconds = source.nanoseconds / Timestamp.nanosecondsPerSecond
+        let name = sourceSeconds % 86_400 == 0 ? "\(sourceSeconds / 86_400)-day" : sourceSeconds % 60 == 0 ? "\(sourceSeconds / 60)-minute" : "\(sourceSeconds)-second"
+        if size.nominalSeconds < sourceSeconds {
+            return "data.barSize \(size) is finer than the data's \(name) bars: the backtest runs on \(name) bars, the bot "
+                + "would trade on \(size) bars"
+        }
+        guard size.nominalSeconds > sourceSeconds else { return nil }
+        var sessions = SessionTimes()
+        if regularHours {
+            let days = Set(data.series.flatMap { $0.map(\.timestamp.dayNumber) })
+            sessions = SessionTimes(days.sorted().map { USEquitySession.session(onDay: $0) }.map { SessionTimes.Session(open: $0.open, close: $0.close) })
+        }
+        let before = data.barCount
+        data = data.aggregated(to: size, sessions: sessions)
+        return "data.barSize \(size): \(before) \(name) bars aggregated into \(data.barCount) bars of \(size), as the live "
+            + "feed builds them" + (regularHours ? " (regular sessions)" : "")
     }
 
     /// The data with the sectors given by symbol (others keep theirs).

@@ -104,7 +104,7 @@ public struct BacktestJob {
         let spec = self.spec
         // The bars live only inside this scope: the report needs the results, not the input (memory on 1M bars).
         let (result, engineSeconds, isDaily, periodsPerYear, sections) =
-            try Self.streams(resolved, configuration.backtest)
+            try Self.streams(resolved, configuration.backtest) && strategyBar == nil
             ? runStreamed(resolved, spec: spec, progress: progress)
             : runLoaded(resolved, spec: spec, progress: progress)
         var summary = try BacktestSummaryReport(
@@ -112,6 +112,12 @@ public struct BacktestJob {
             dataDescription: resolved.description)
         summary.extraSections = sections
         return Run(summary: summary, engineSeconds: engineSeconds, runSeconds: (clock.now - started).secondsValue)
+    }
+
+    /// The strategy's bar (`data.barSize`) when the configuration chose one (the live default, 5 seconds, is no
+    /// choice for a backtest of coarser data): the bars are aggregated to it as the live feed builds them.
+    public var strategyBar: String? {
+        configuration.data.barSize == MarketDataSettings().barSize ? nil : configuration.data.barSize
     }
 
     /// The strategy over loaded bars.
@@ -129,7 +135,9 @@ public struct BacktestJob {
     private func runLoaded(
         _ resolved: DataSourceResolver.Resolved, spec: StrategySpec?, progress: ProgressBar
     ) throws(TraderError) -> (BacktestResult, Double, Bool, Int, [HTMLReportSection]) {
-        let market = try BacktestDataLoader.load(resolved, settings: configuration.backtest, warmUp: true)
+        let market = try BacktestDataLoader.load(
+            resolved, settings: configuration.backtest, warmUp: true, strategyBar: strategyBar)
+        if let note = market.barNote { Terminal.printError(note) }
         let config = backtestConfig(spec: spec)
         let clock = ContinuousClock()
         let start = clock.now

@@ -74,7 +74,8 @@ public struct ResearchJob {
         strategyName = configuration.strategy.name
         (space, objective) = try Self.sweep(loaded)
         let resolved = try job.resolveData()
-        let market = try BacktestDataLoader.load(resolved, settings: configuration.backtest)
+        let market = try BacktestDataLoader.load(resolved, settings: configuration.backtest, strategyBar: job.strategyBar)
+        if let note = market.barNote { Terminal.printError(note) }
         data = market.data
         periodsPerYear = market.periodsPerYear
         dataDescription = resolved.description
