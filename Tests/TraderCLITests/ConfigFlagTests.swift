@@ -39,7 +39,8 @@ import TraderKit
     @Test func theFlagshipOptionsSetTheirKeys() throws {
         let command = try BacktestCommand.parse([
             "--allocator", "performance", "--allocation-window", "30", "--allocation-reallocation", "weekly",
-            "--allocation-top-count", "2", "--allocation-max-weight", "0.5", "--session", "regular", "--slippage",
+            "--allocation-top-count", "2", "--allocation-max-weight", "0.5", "--allocation-step", "0.25",
+            "--allocation-minimum-trade-value", "250", "--session", "regular", "--slippage",
             "bps:2", "--participation", "0.1", "--latency-ms", "250",
         ])
         let overrides = command.strategy.overrides + command.data.overrides
@@ -53,6 +54,7 @@ import TraderKit
             return
         }
         #expect(allocation.window == 30 && allocation.topCount == 2 && allocation.maxWeight == 0.5)
+        #expect(allocation.step == 0.25 && allocation.minimumTradeValue == 250)
         #expect(settings.backtest.session == "regular" && settings.backtest.participation == 0.1)
         #expect(settings.backtest.latencyMs == 250)
         let momentum = try BacktestCommand.parse(["--rank-buffer", "3", "--minimum-weight-change", "0.02"])

@@ -57,6 +57,9 @@ struct StrategyOptions: ParsableArguments {
     @Option(name: .customLong("allocation-reallocation"), help: ConfigHelp.help("strategy.allocation.reallocation")) var reallocation: String?
     @Option(name: .customLong("allocation-top-count"), help: ConfigHelp.help("strategy.allocation.topCount")) var topCount: String?
     @Option(name: .customLong("allocation-max-weight"), help: ConfigHelp.help("strategy.allocation.maxWeight")) var maxWeight: String?
+    @Option(name: .customLong("allocation-step"), help: ConfigHelp.help("strategy.allocation.step")) var allocationStep: String?
+    @Option(name: .customLong("allocation-minimum-trade-value"), help: ConfigHelp.help("strategy.allocation.minimumTradeValue"))
+    var allocationMinimumTradeValue: String?
 
     /// The options given, as configuration overrides.
     var overrides: [ConfigOverride] {
@@ -70,7 +73,10 @@ struct StrategyOptions: ParsableArguments {
             ("takeProfitPercent", takeProfitPercent), ("rankBuffer", rankBuffer),
             ("minimumWeightChange", minimumWeightChange), ("minimumTradeValue", minimumTradeValue),
         ]
-        let allocation = [("window", window), ("reallocation", reallocation), ("topCount", topCount), ("maxWeight", maxWeight)]
+        let allocation = [
+            ("window", window), ("reallocation", reallocation), ("topCount", topCount), ("maxWeight", maxWeight),
+            ("step", allocationStep), ("minimumTradeValue", allocationMinimumTradeValue),
+        ]
         return [override("strategy.name", strategy), override("strategy.cash", cash), override("strategy.allocator", allocator)]
             .compactMap { $0 } + allocation.compactMap { override("strategy.allocation." + $0.0, $0.1) }
             + parameters.compactMap { override("strategy.parameters." + $0.0, $0.1) }
