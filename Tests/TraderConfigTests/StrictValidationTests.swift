@@ -88,6 +88,9 @@ import TraderConfig
         ("orders: {entry: limit, timeout: 30s, onTimeout: reprice, reprices: 0}", "orders.reprices", "from 1 to 20"),
         ("orders: {adaptivePriority: patient}", "orders.adaptivePriority", "applies only with orders.entry: adaptive"),
         ("orders: {midpriceCap: 5 bps}", "orders.midpriceCap", "applies only with orders.entry: midprice"),
+        ("orders: {stopOffset: 5 bps}", "orders.stopOffset", "applies only with orders.entry: stop"),
+        ("orders: {entry: trailing, trailOffset: -1 tick}", "orders.trailOffset", "above zero"),
+        ("orders: {entry: stop, trailOffset: 1 tick}", "orders.trailOffset", "applies only with orders.entry: trailing"),
         ("orders: {entry: midprice, limitFrom: ask}", "orders.limitFrom", "midprice with orders.midpriceCap"),
         ("orders: {entry: midprice, midpriceCap: 5 percent}", "orders.midpriceCap", "N ticks or N bps"),
         ("orders: {entryTimeInForce: gtd}", "orders.entryTimeInForce", "needs orders.goodFor"),
@@ -133,6 +136,8 @@ import TraderConfig
         #expect(capped.entry == .midprice(cap: .basisPoints(5), from: .ask))
         #expect(capped.summary == "midprice entries capped 5 bps from ask")
         #expect(try load("orders: {entry: midprice}").settings.orders.executionStyle?.entry == .midprice())
+        #expect(try load("orders: {entry: stop, stopOffset: 5 bps}").settings.orders.executionStyle?.entry == .stop(offset: .basisPoints(5)))
+        #expect(try load("orders: {entry: trailing}").settings.orders.executionStyle?.entry == .trailing(trail: .basisPoints(50)))
         #expect(try load("{}").settings.orders.executionStyle == nil, "no style: the strategy's orders as they are")
     }
 

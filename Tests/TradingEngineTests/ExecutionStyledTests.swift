@@ -272,3 +272,20 @@ struct ExecutionStyledMidpriceTests {
         #expect(style.entry == .midprice())
     }
 }
+
+@Suite("execution styles: stop and trailing entries")
+struct ExecutionStyledStopEntryTests {
+    @Test("a stop entry is beyond the last close in the trade's direction; a trailing one trails by an amount or a percent")
+    func stopAndTrailingPrices() throws {
+        var buy = ExecutionStyledTests.engine(ExecutionStyle(entry: .stop(offset: .ticks(3))), [[.submit(.market(E.a, .buy, Quantity(10)))]])
+        #expect(E.submitted(buy.handle(.bar(E.a, E.bar(0, "100")))).first?.type == .stop(Price("100.03")!))
+        var sell = ExecutionStyledTests.engine(ExecutionStyle(entry: .stop(offset: .basisPoints(10))), [[.submit(.market(E.a, .sell, Quantity(10)))]])
+        #expect(E.submitted(sell.handle(.bar(E.a, E.bar(0, "100")))).first?.type == .stop(Price("99.90")!))
+        var percent = ExecutionStyledTests.engine(ExecutionStyle(entry: .trailing(trail: .basisPoints(50))), [[.submit(.market(E.a, .buy, Quantity(10)))]])
+        #expect(E.submitted(percent.handle(.bar(E.a, E.bar(0, "100")))).first?.type == .trailingPercent(0.5))
+        var amount = ExecutionStyledTests.engine(ExecutionStyle(entry: .trailing(trail: .ticks(25))), [[.submit(.market(E.a, .buy, Quantity(10)))]])
+        #expect(E.submitted(amount.handle(.bar(E.a, E.bar(0, "100")))).first?.type == .trailingAmount(Price("0.25")!))
+        #expect(ExecutionStyle(entry: .stop(offset: .ticks(2))).summary == "stop entries 2 ticks beyond last")
+        #expect(ExecutionStyle(entry: .trailing(trail: .basisPoints(50))).summary == "trailing stop entries by 50 bps")
+    }
+}

@@ -212,7 +212,7 @@ public struct MatchingEngine: Sendable {
         var i = 0
         while i < working.count {
             if working[i].instrument == instrument {
-                if let spread = config.limitFillsAtQuotes, case .limit = working[i].mode {
+                if let spread = config.limitFillsAtQuotes, working[i].mode.worksAtQuotes {
                     // The quotes at the bar's open and close, each a one-point path: filled at the quote.
                     let side = working[i].side
                     for price in [bar.open, bar.close] {

@@ -98,6 +98,15 @@ enum WaitMode: Hashable, Sendable {
         }
     }
 
+    /// `true` for a resting order the quote model works (limits, stops, trailing stops): see
+    /// `SimulationConfig.limitFillsAtQuotes`.
+    var worksAtQuotes: Bool {
+        switch self {
+        case .limit, .stop, .stopLimit, .trailing: true
+        case .market, .midpoint: false
+        }
+    }
+
     /// `true` for a MIDPRICE order (filled at the quote's midpoint).
     var isMidpoint: Bool { if case .midpoint = self { true } else { false } }
 

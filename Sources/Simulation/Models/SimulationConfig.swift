@@ -24,10 +24,11 @@ public struct SimulationConfig: Hashable, Sendable, Codable {
     /// Slippage of orders worked by IB's Adaptive algo, which the simulation fills as market orders (`nil`: as
     /// `slippage`).
     public var adaptiveSlippage: SlippageModel?
-    /// How resting limit orders fill on bars: `nil` when a bar's path trades through the limit (at the limit, or the
-    /// open when it gaps through); else as the gateway simulator and IB fill them, when the quote on the order's
-    /// side (the ask for a buy, the bid for a sell: the bar's open and close moved by this spread model) reaches the
-    /// limit, at that quote. Bars' extremes are not quotes, so this is the stricter model.
+    /// How resting limit orders (and stop and trailing orders) fill on bars: `nil` when a bar's path trades through
+    /// the level (at the level, or the open when it gaps through); else as the gateway simulator and IB work them,
+    /// against the quote on the order's side (the ask for a buy, the bid for a sell: the bar's open and close moved by
+    /// this spread model): a limit fills when the quote reaches it, a stop triggers there, a trailing stop follows
+    /// the quotes, each at that quote. Bars' extremes are not quotes, so this is the stricter model.
     public var limitFillsAtQuotes: SlippageModel?
 
     /// Creates a configuration; the defaults are next-open market fills, no costs, no caps, no latency.

@@ -30,6 +30,10 @@ struct BacktestDataOptions: ParsableArguments {
     @Option(name: .long, help: ConfigHelp.help("backtest.slippage", valueName: "model")) var slippage: String?
     @Option(name: .long, help: ConfigHelp.help("backtest.participation")) var participation: String?
     @Option(name: .long, parsing: .unconditional, help: ConfigHelp.help("backtest.latencyMs")) var latencyMs: String?
+    @Option(name: .long, help: ConfigHelp.help("orders.entry")) var entry: String?
+    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.help("orders.limitOffset")) var limitOffset: String?
+    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.help("orders.stopOffset")) var stopOffset: String?
+    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.help("orders.trailOffset")) var trailOffset: String?
 
     /// The options given, as configuration overrides.
     var overrides: [ConfigOverride] {
@@ -40,7 +44,8 @@ struct BacktestDataOptions: ParsableArguments {
             override("backtest.slippageBps", slippageBps), override("backtest.settlementDays", settlementDays),
             override("backtest.badRows", badRows), override("backtest.session", session),
             override("backtest.slippage", slippage), override("backtest.participation", participation),
-            override("backtest.latencyMs", latencyMs),
+            override("backtest.latencyMs", latencyMs), override("orders.entry", entry), override("orders.limitOffset", limitOffset),
+            override("orders.stopOffset", stopOffset), override("orders.trailOffset", trailOffset),
         ].compactMap { $0 }
     }
 }

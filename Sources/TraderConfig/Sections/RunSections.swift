@@ -59,6 +59,10 @@ public struct OrderSettings: Hashable, Sendable {
     public var limitFrom = "last"
     /// A midprice entry's cap: its distance from `limitFrom` (positive pays up); `nil`: no cap.
     public var midpriceCap: ExecutionStyle.PriceOffset?
+    /// A stop entry's distance beyond the last close, in the trade's direction.
+    public var stopOffset = ExecutionStyle.PriceOffset.ticks(1)
+    /// A trailing stop entry's trail: ticks (an amount) or bps (a percent).
+    public var trailOffset = ExecutionStyle.PriceOffset.basisPoints(50)
     /// The Adaptive algo's priority: `urgent`, `normal` or `patient`.
     public var adaptivePriority = "normal"
     /// What an entry unfilled at its timeout becomes: `cancel`, `reprice` or `market`.
@@ -83,6 +87,8 @@ public struct OrderSettings: Hashable, Sendable {
         switch entry {
         case "limit": style.entry = .limit(offset: limitOffset, from: ExecutionStyle.PriceReference(rawValue: limitFrom) ?? .last)
         case "adaptive": style.entry = .adaptive(AdaptivePriority(name: adaptivePriority) ?? .normal)
+        case "stop": style.entry = .stop(offset: stopOffset)
+        case "trailing": style.entry = .trailing(trail: trailOffset)
         case "midprice":
             style.entry = .midprice(
                 cap: midpriceCap, from: midpriceCap == nil ? nil : ExecutionStyle.PriceReference(rawValue: limitFrom) ?? .last)
@@ -123,14 +129,22 @@ public struct OrderSettings: Hashable, Sendable {
                     + "only those its journal shows it opened (false: another bot's or a manual position is listed and "
                     + "never traded)."),
             .value(
-                "entry", \.entry, .choice(["market", "limit", "adaptive", "midprice"]),
+                "entry", \.entry, .choice(["market", "limit", "stop", "trailing", "adaptive", "midprice"]),
                 summary: "How entries (orders that open or add to a position) are sent: market, limit (limitOffset from "
-                    + "limitFrom), adaptive (IB's Adaptive algo) or midprice (IB's MIDPRICE, at the quote's midpoint). "
-                    + "Exits stay market orders. Backtests and runs alike."),
+                    + "limitFrom), stop (stopOffset beyond the last close: a breakout), trailing (a trailing stop by "
+                    + "trailOffset), adaptive (IB's Adaptive algo) or midprice (IB's MIDPRICE, at the quote's midpoint). "
+                    + "Exits stay market orders. Backtests and runs alike.", flag: true),
             .value(
                 "limitOffset", \.limitOffset, Self.offsetKind(allowNegative: true),
                 summary: "A limit entry's distance from limitFrom, in ticks or bps; positive pays up (a buy above, a "
-                    + "sell below), negative waits for a better price."),
+                    + "sell below), negative waits for a better price.", flag: true),
+            .value(
+                "stopOffset", \.stopOffset, Self.offsetKind(allowNegative: false),
+                summary: "entry: stop: how far beyond the last close the entry's stop is, in the trade's direction (a "
+                    + "buy above, a sell below), in ticks or bps.", flag: true),
+            .value(
+                "trailOffset", \.trailOffset, Self.offsetKind(allowNegative: false),
+                summary: "entry: trailing: the trailing stop's trail, in ticks (an amount) or bps (a percent).", flag: true),
             .value(
                 "limitFrom", \.limitFrom, .choice(["last", "bid", "ask"]),
                 summary: "The price a limit entry (or a midprice entry's cap) is set from: the last close, or the "
@@ -197,6 +211,10 @@ public struct OrderSettings: Hashable, Sendable {
         }
         if entry != "midprice", midpriceCap != nil {
             throw fail("midpriceCap", "applies only with \(key("entry")): midprice")
+        }
+        if entry != "stop", stopOffset != defaults.stopOffset { throw fail("stopOffset", "applies only with \(key("entry")): stop") }
+        if entry != "trailing", trailOffset != defaults.trailOffset {
+            throw fail("trailOffset", "applies only with \(key("entry")): trailing")
         }
         if entry != "adaptive", adaptivePriority != defaults.adaptivePriority {
             throw fail("adaptivePriority", "applies only with \(key("entry")): adaptive")

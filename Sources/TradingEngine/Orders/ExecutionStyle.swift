@@ -23,6 +23,12 @@ public struct ExecutionStyle: Hashable, Sendable, Codable {
         /// the spread, when the open is within the cap (else it works like a limit at the cap). Both are optional so
         /// a session log written before caps still reads.
         case midprice(cap: PriceOffset? = nil, from: PriceReference? = nil)
+        /// A stop order `offset` beyond the last close in the trade's direction (a buy stop above it, a sell stop
+        /// below): the entry waits for the move to confirm itself (a breakout).
+        case stop(offset: PriceOffset)
+        /// A trailing stop entry: a buy trails the price from below by `trail` and triggers when the price rises
+        /// that far off its low (a sell the mirror); ticks are a trailing amount, bps a trailing percent.
+        case trailing(trail: PriceOffset)
     }
 
     /// The price a limit entry is set from.
@@ -164,6 +170,8 @@ public struct ExecutionStyle: Hashable, Sendable, Codable {
         case .adaptive(let priority): parts.append("adaptive entries (\(priority.rawValue.lowercased()))")
         case .midprice(let cap, let from):
             parts.append("midprice entries" + (cap.map { " capped \($0) from \((from ?? .last).rawValue)" } ?? ""))
+        case .stop(let offset): parts.append("stop entries \(offset) beyond last")
+        case .trailing(let trail): parts.append("trailing stop entries by \(trail)")
         }
         if let tif = timeInForce {
             parts.append(tif == .gtd ? "GTD \(goodFor.map(Self.text) ?? "?")" : tif.rawValue)

@@ -110,6 +110,18 @@ public struct ExecutionStyled<Base: Strategy>: Strategy {
             styled.execution = execution
         case .midprice(let cap, let from):
             styled.type = .midprice(cap: cap.flatMap { offsetPrice(request, $0, from: from ?? .last, context) })
+        case .stop(let offset):
+            // Beyond the last close in the trade's direction: the same arithmetic as a limit that pays up.
+            if let price = offsetPrice(request, offset, from: .last, context) { styled.type = .stop(price) }
+        case .trailing(let trail):
+            switch trail {
+            case .basisPoints(let bps): styled.type = .trailingPercent(bps / 100)
+            case .ticks:
+                if let last = context.lastBar(for: request.instrument)?.close {
+                    let tick = context.universe[request.instrument].tickSize
+                    styled.type = .trailingAmount(Price(units: max(trail.units(at: last, tick: tick), max(tick.units, 1))))
+                }
+            }
         }
         if let tif = style.timeInForce {
             styled.timeInForce = tif
