@@ -102,6 +102,12 @@ extension FuzzTargets {
                 _ = quotes.apply(.size(type, size))
             case .currentTime(let seconds):
                 _ = Timestamp(checkedSeconds: seconds)
+            case .marketRule(_, let increments):
+                // The bands a session rounds order prices with: any decoded rule maps or is refused, never traps.
+                if let table = MarketRuleMapping.ticks(increments) {
+                    _ = Price(units: 123_456_789).roundedDown(to: table)
+                    _ = Price(units: 123_456_789).roundedUp(to: table)
+                }
             default:
                 break
             }

@@ -8,4 +8,9 @@ public enum TWSValueRange {
     public static let orderIDs: ClosedRange<Int> = 1...Int(Int32.max)
     /// Epoch seconds of the years 1970…2200 (`1970-01-01T00:00:00Z`…`2200-12-31T23:59:59Z`).
     public static let epochSeconds: ClosedRange<Int64> = 0...7_289_654_399
+    /// The bands of one market rule (marketRule's count; IB's rules have a handful).
+    public static let marketRuleBands: ClosedRange<Int> = 0...1_000
+    /// A market rule's low edges and increments: finite, not negative, and below 10⁹ (a fixed-point `Price` holds
+    /// them; TWS's unset double is not a price).
+    public static let marketRulePrices: ClosedRange<Double> = 0...1e9
 }

@@ -4,7 +4,7 @@ import TWSProtocol
 extension TWSArbitrary {
     /// A random request valid at `version` (every case of `TWSRequest` is reachable).
     public mutating func request(serverVersion v: Int) -> TWSRequest {
-        switch int(0...30) {
+        switch int(0...31) {
         case 0: return .startAPI(clientID: int(), optionalCapabilities: text())
         case 1: return .requestIDs(count: int())
         case 2: return .currentTime
@@ -85,6 +85,7 @@ extension TWSArbitrary {
             }
             return .globalCancel(cancel)
         case 28: return .completedOrders(apiOnly: chance())
+        case 29: return .marketRule(marketRuleID: int(0...100_000))
         default:
             return .accountUpdatesMulti(requestID: int(), account: text(), modelCode: text(), ledgerAndNLV: chance())
         }
@@ -92,7 +93,7 @@ extension TWSArbitrary {
 
     /// A random response valid at `version` (every case of `TWSResponse` is reachable).
     public mutating func response(serverVersion v: Int) -> TWSResponse {
-        switch int(0...35) {
+        switch int(0...36) {
         case 0: return .nextValidID(orderID: int(1...1_000_000))  // TWSValueRange.orderIDs
         case 1: return .managedAccounts(accountsList: text())
         case 2: return .currentTime(Int64(int()))
@@ -165,6 +166,11 @@ extension TWSArbitrary {
                                            unrealizedPnL: optionalDouble(), realizedPnL: optionalDouble(),
                                            value: optionalDouble()))
         case 34: return .completedOrdersEnd
+        case 35:
+            // Bands of a market rule: edges and increments as TWS writes them (finite, not negative).
+            return .marketRule(marketRuleID: int(0...100_000), increments: (0..<int(0...4)).map { _ in
+                TWSPriceIncrement(lowEdge: Double(int(0...1_000_000)) / 100, increment: Double(int(1...10_000)) / 10_000)
+            })
         default: return .accountUpdateMultiEnd(requestID: int())
         }
     }

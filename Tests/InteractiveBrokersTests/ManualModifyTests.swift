@@ -165,10 +165,12 @@ struct ManualModifyTests {
         try await withScratchJournal { journal in
             try await withManualSimulator { simulator, port in
                 let id = try await Self.restingOrder("mod-3", port: port, journal: journal)
-                // Off the 0.01 tick: refused before anything is sent, naming the prices on the tick.
+                // Off the tick at that price (0.01 from $1 under the contract's market rule): refused before anything
+                // is sent, naming the prices on the tick.
                 await #expect(
                     throws: ManualTradingError.offTick(
-                        "1.005 is not a price SYN000 trades at: its minimum tick is 0.01; use 1 or 1.01")
+                        "1.005 is not a price SYN000 trades at: its tick at 1.005 is 0.01 (market rule 26: 0 → 0.0001, "
+                            + "1 → 0.01); use 1 or 1.01")
                 ) {
                     _ = try await Self.modify(id, port: port, settings: ManualTradingTests.settings(journal)) {
                         $0.limit = "1.005"

@@ -155,6 +155,14 @@ enum OfficialCallbacks {
             ])]
         case .accountUpdateMultiEnd(let id):
             return [Callback(name: "accountUpdateMultiEnd", args: ["reqId": int(id)])]
+        case .marketRule(let id, let increments):
+            // As `marketrule.jsonl` records it (its own capture script): the bands as lowEdge / increment objects.
+            return [Callback(name: "marketRule", args: [
+                "marketRuleId": int(id),
+                "priceIncrements": .list(increments.map {
+                    .object(["lowEdge": .double($0.lowEdge), "increment": .double($0.increment)])
+                }),
+            ])]
         }
     }
 

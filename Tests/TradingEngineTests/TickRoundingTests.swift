@@ -32,12 +32,12 @@ struct TickRoundingTests {
     @Test("a bracket's legs: a long's stop and target round up, a short's down")
     func bracket() {
         let entry = OrderRequest(instrument: E.a, side: .buy, quantity: Quantity(10), type: .limit(Price("100.004")!))
-        let long = BracketOrder(entry: entry, stopLoss: Price("96.123")!, takeProfit: Price("108.001")!).onTick(cent)
+        let long = BracketOrder(entry: entry, stopLoss: Price("96.123")!, takeProfit: Price("108.001")!).onTick(TickTable(cent))
         #expect(long.entry.type == .limit(Price("100")!))
         #expect(long.stopLoss == Price("96.13")! && long.takeProfit == Price("108.01")!)
         var shortEntry = entry
         shortEntry.side = .sell
-        let short = BracketOrder(entry: shortEntry, stopLoss: Price("104.567")!, takeProfit: Price("92.999")!).onTick(cent)
+        let short = BracketOrder(entry: shortEntry, stopLoss: Price("104.567")!, takeProfit: Price("92.999")!).onTick(TickTable(cent))
         #expect(short.entry.type == .limit(Price("100.01")!))
         #expect(short.stopLoss == Price("104.56")! && short.takeProfit == Price("92.99")!)
     }
@@ -67,5 +67,59 @@ struct TickRoundingTests {
         _ = engine.handle(.execution(.accepted(parent.id, at: E.time(0))))
         let modified = engine.handle(.bar(E.a, E.bar(1, "100")))
         #expect(modified.contains { if case .modify(_, let change, _) = $0 { change.type == .limit(Price("100.10")!) } else { false } })
+    }
+
+    static let usStocks = TickTable(bands: [(.zero, Price("0.0001")!), (Price(1), Price("0.01")!)])!
+
+    @Test("with a market rule's table the engine rounds each price at its own increment, across the $1 edge")
+    func engineRoundsWithATable() {
+        var universe = E.universe
+        universe.setTicks(Self.usStocks, for: E.a)
+        let entry = OrderRequest(
+            instrument: E.a, side: .buy, quantity: Quantity(100), type: .limit(Price("1.00456")!),
+            clientOrderID: ClientOrderID("entry"))
+        let bracket = BracketOrder(entry: entry, stopLoss: Price("0.98765")!, takeProfit: Price("1.23456")!)
+        var engine = EngineCore(
+            universe: universe,
+            strategy: ScriptedStrategy([
+                [.submitBracket(bracket)],
+                [.modify(ClientOrderID("entry"), OrderModification(type: .limit(Price("0.99987")!)))],
+            ]),
+            config: EngineConfig(initialCash: Money(1_000_000)))
+        let sent = engine.handle(.bar(E.a, E.bar(0, "1")))
+        guard case .submitBracket(let parent, let children) = sent.first else {
+            Issue.record("no bracket: \(sent)")
+            return
+        }
+        #expect(parent.type == .limit(Price("1")!), "above $1: a cent")
+        #expect(children.map(\.type) == [.stop(Price("0.9877")!), .limit(Price("1.24")!)], "the stop below $1: 0.0001")
+        _ = engine.handle(.execution(.accepted(parent.id, at: E.time(0))))
+        let modified = engine.handle(.bar(E.a, E.bar(1, "1")))
+        #expect(modified.contains {
+            if case .modify(_, let change, _) = $0 { change.type == .limit(Price("0.9998")!) } else { false }
+        }, "\(modified)")
+        // The other instrument keeps its single tick.
+        #expect(engine.state.universe[E.b].ticks == TickTable(cent))
+    }
+
+    @Test("an execution style's offset in ticks is in the increment at the reference price")
+    func styleTicksAtTheReference() throws {
+        var universe = E.universe
+        universe.setTicks(Self.usStocks, for: E.a)
+        let style = ExecutionStyle(
+            entry: .limit(offset: .ticks(2), from: .last), timeout: .seconds(30), onTimeout: .reprice, reprices: 1,
+            repriceStep: .ticks(3))
+        var engine = EngineCore(
+            universe: universe,
+            strategy: ExecutionStyled(ScriptedStrategy([[.submit(.market(E.a, .buy, Quantity(10)))]]), style: style))
+        let order = try #require(E.submitted(engine.handle(.bar(E.a, E.bar(0, "0.5")))).first)
+        #expect(order.type == .limit(Price("0.5002")!), "2 ticks of 0.0001 at $0.50 (0.52 with the cent)")
+        _ = engine.handle(.execution(.accepted(order.id, at: E.time(0))))
+        let reprice = engine.handle(.bar(E.a, E.bar(1, "0.6")))
+        guard case .modify(_, let change, _)? = reprice.first else {
+            Issue.record("expected a reprice: \(reprice)")
+            return
+        }
+        #expect(change.type == .limit(Price("0.5005")!), "3 ticks of 0.0001 at the limit")
     }
 }

@@ -91,7 +91,7 @@ extension GatewayState {
         return Quantity(size.description)
     }
 
-    /// IB's error 110: a price off the contract's minimum tick.
+    /// IB's error 110: a price off the contract's tick (the increment of its market rule at that price).
     static let offTickText = "The price does not conform to the minimum price variation for this contract."
 
     /// Why TWS would refuse an order, or `nil`.
@@ -129,11 +129,11 @@ extension GatewayState {
                 return "Adaptive priority \(priority) is not valid: use Urgent, Normal or Patient"
             }
         }
-        let tick = instrument.minTick.units
+        // Each price against the increment at that price (the instrument's market rule).
+        let ticks = ticks(of: instrument)
         func offTick(_ value: Double?) -> Bool {
             guard let value else { return false }
-            let units = Price(approximately: value).units
-            return units % tick != 0
+            return !Price(approximately: value).isOnTick(ticks)
         }
         // A stock's limit and stop prices are positive (TWS refuses 0 and negative ones).
         func notPositive(_ value: Double?) -> String? {

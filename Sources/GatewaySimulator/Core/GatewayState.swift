@@ -208,6 +208,8 @@ public struct GatewayState: Sendable {
             send(.completedOrdersEnd)
         case .accountUpdatesMulti(let requestID, _, _, _):
             send(.accountUpdateMultiEnd(requestID: requestID))
+        case .marketRule(let rule):
+            send(marketRuleAnswer(rule))
         case .positions, .cancelPositions, .accountUpdates, .accountSummary, .cancelAccountSummary, .pnl, .cancelPnL,
             .pnlSingle, .cancelPnLSingle, .executions:
             out += accountRequest(request, connection: connection)
@@ -271,7 +273,9 @@ public struct GatewayState: Sendable {
         details.minSize = 1
         details.sizeIncrement = 1
         details.suggestedSizeIncrement = 100
-        details.marketRuleIDs = "26,26"
+        // One rule per valid exchange, in their order (IB's layout).
+        let rule = marketRule(of: instrument).map(String.init) ?? ""
+        details.marketRuleIDs = details.validExchanges.split(separator: ",").map { _ in rule }.joined(separator: ",")
         return [.send(connection, .contractDetails(requestID: requestID, details: details)),
                 .send(connection, .contractDetailsEnd(requestID: requestID))]
     }

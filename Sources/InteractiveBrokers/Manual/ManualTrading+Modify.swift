@@ -75,7 +75,7 @@ extension ManualTrading {
         }
         if let type = change.type {
             let details = try await qualifiedDetails(Symbol(open.contract.symbol), on: connection)
-            try checkTick([type], symbol: open.contract.symbol, minTick: details.minTick)
+            try checkTick([type], symbol: open.contract.symbol, ticks: await contractTicks(details, on: connection))
         }
         let ticket = ManualOrderTicket(
             symbol: Symbol(open.contract.symbol),

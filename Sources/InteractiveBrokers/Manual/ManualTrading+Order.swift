@@ -85,9 +85,10 @@ extension ManualTrading {
         }
         let details = try await qualifiedDetails(ticket.symbol, on: connection)
         let contract = details.contract
-        let (ticket, pricing) = try await priced(ticket, contract: contract, minTick: details.minTick, on: connection)
+        let ticks = await contractTicks(details, on: connection)
+        let (ticket, pricing) = try await priced(ticket, contract: contract, ticks: ticks.pricing, on: connection)
         let orders = ticket.orders(for: InstrumentID(index: 0), clientOrderID: clientOrderID, at: settings.clock())
-        try checkTick(orders.map(\.type), symbol: ticket.symbol.rawValue, minTick: details.minTick)
+        try checkTick(orders.map(\.type), symbol: ticket.symbol.rawValue, ticks: ticks)
         var result = ManualOrderResult(account: account, orderRef: orderRef, outcome: .acknowledged, legs: [])
         if let pricing { result.steps.append(pricing) }
         let state = try await accountState(ticket, account: account, contract: contract, on: connection, settings: settings)
@@ -121,7 +122,7 @@ extension ManualTrading {
             entry.state != .filled, entry.state != .canceled, entry.state != .rejected
         else { return result }
         return try await work(
-            result, ticket: ticket, style: style, clientOrderID: clientOrderID, minTick: details.minTick, on: context)
+            result, ticket: ticket, style: style, clientOrderID: clientOrderID, ticks: ticks.pricing, on: context)
     }
 
     /// Sends the orders and reads the broker's events until each is acknowledged, one is rejected, or time is up.

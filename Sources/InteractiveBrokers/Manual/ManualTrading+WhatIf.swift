@@ -53,7 +53,7 @@ extension ManualTrading {
         let entry = Order(
             id: OrderID(1), clientOrderID: ClientOrderID("what-if"), request: ticket.request(for: InstrumentID(index: 0)),
             createdAt: settings.clock())
-        try checkTick([entry.type], symbol: ticket.symbol.rawValue, minTick: details.minTick)
+        try checkTick([entry.type], symbol: ticket.symbol.rawValue, ticks: await contractTicks(details, on: connection))
         let state = try await accountState(
             ticket, account: account, contract: details.contract, on: connection, settings: settings)
         let denial = ManualRiskCheck.denial(

@@ -17,19 +17,20 @@ extension ManualTrading {
     /// - Returns: the ticket and a line saying how the price was made.
     /// - Throws: `.request` when TWS has no such quote for the symbol.
     static func priced(
-        _ ticket: ManualOrderTicket, contract: TWSContract, minTick: Double, on connection: TWSConnection
+        _ ticket: ManualOrderTicket, contract: TWSContract, ticks: TickTable, on connection: TWSConnection
     ) async throws(ManualTradingError) -> (ManualOrderTicket, String?) {
         guard let pricing = ticket.limitFromQuote else { return (ticket, nil) }
         guard let reference = await quotePrice(contract, from: pricing.from, on: connection) else {
             throw .request("no \(pricing.from.rawValue) price for \(ticket.symbol) to set the limit from (--limit-from)")
         }
-        let tick = minTick > 0 && minTick.isFinite ? Price(approximately: minTick) : Price(approximately: 0.01)
+        // Ticks are the increment at the reference price (a $0.50 stock's is 0.0001 under IB's US-stock rule).
+        let tick = ticks.increment(at: reference)
         let distance = pricing.offset.units(at: reference, tick: tick)
         let raw = Price(units: max(ticket.side == .buy ? reference.units + distance : reference.units - distance, tick.units))
         var priced = ticket
         switch ticket.type {
-        case .midprice: priced.type = OrderType.midprice(cap: raw).onTick(tick, side: ticket.side)
-        default: priced.type = OrderType.limit(raw).onTick(tick, side: ticket.side)
+        case .midprice: priced.type = OrderType.midprice(cap: raw).onTick(ticks, side: ticket.side)
+        default: priced.type = OrderType.limit(raw).onTick(ticks, side: ticket.side)
         }
         priced.limitFromQuote = nil
         return (priced, "priced \(priced.type): \(pricing.offset) from the \(pricing.from.rawValue) \(reference)")
@@ -59,17 +60,16 @@ extension ManualTrading {
     ///   - ticket: the order as sent.
     ///   - style: its timeout and what happens at it.
     ///   - clientOrderID: its key (the rest at market is `<key>-MKT`).
-    ///   - minTick: the contract's minimum tick (a reprice's step in ticks).
+    ///   - ticks: the contract's increments (a reprice's step in ticks is the increment at the current limit).
     ///   - context: the connection, its session, and the settings.
     /// - Returns: the result with each step and the entry's final state.
     static func work(
         _ result: ManualOrderResult, ticket: ManualOrderTicket, style: ExecutionStyle, clientOrderID: ClientOrderID,
-        minTick: Double, on context: (connection: TWSConnection, info: TWSSessionInfo, settings: ManualSettings)
+        ticks: TickTable, on context: (connection: TWSConnection, info: TWSSessionInfo, settings: ManualSettings)
     ) async throws(ManualTradingError) -> ManualOrderResult {
         var result = result
         guard var entry = result.legs.first, let timeout = style.timeout else { return result }
         let connection = context.connection
-        let tick = minTick > 0 && minTick.isFinite ? Price(approximately: minTick) : Price(approximately: 0.01)
         let wait = Duration.nanoseconds(timeout.nanoseconds)
         var type = ticket.type
         var repricesMade = 0
@@ -79,7 +79,7 @@ extension ManualTrading {
             if await endsWithin(wait, orderID: entry.brokerOrderID, events: events), try await ended(entry, on: connection) {
                 break
             }
-            let step = style.timeoutStep(for: type, side: ticket.side, repricesMade: repricesMade, tick: tick, waited: timeout)
+            let step = style.timeoutStep(for: type, side: ticket.side, repricesMade: repricesMade, ticks: ticks, waited: timeout)
             switch step {
             case .reprice(let price, let reason):
                 var change = ManualModification(limit: price)

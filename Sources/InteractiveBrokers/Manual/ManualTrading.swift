@@ -113,17 +113,37 @@ public enum ManualTrading {
         return first
     }
 
-    /// Refuses prices off the contract's minimum tick (TWS would reject them with error 110), naming the two
-    /// nearest prices that are on it.
-    static func checkTick(_ types: [OrderType], symbol: String, minTick: Double) throws(ManualTradingError) {
-        guard minTick > 0, minTick.isFinite else { return }
-        let tick = Price(approximately: minTick)
+    /// The contract's price increments: its market rule (that of SMART, else the first listed) when TWS gives it,
+    /// else its minimum tick. A rule TWS refuses or does not answer leaves the minimum tick.
+    static func contractTicks(_ details: TWSContractDetails, on connection: TWSConnection) async -> ContractTicks {
+        let minTick = details.minTick > 0 ? Price(checkedApproximately: details.minTick) : nil
+        var ticks = ContractTicks(rule: nil, table: TickTable(minTick ?? .zero))
+        guard let rule = details.marketRuleID(forExchange: "SMART"),
+            let increments = try? await connection.marketRule(rule), let table = MarketRuleMapping.ticks(increments)
+        else { return ticks }
+        ticks.rule = rule
+        ticks.table = table
+        return ticks
+    }
+
+    /// Refuses prices off the contract's tick (TWS would reject them with error 110), naming the two nearest prices
+    /// that are on it: each price is checked against the increment at that price (a trail amount against the
+    /// largest increment).
+    static func checkTick(_ types: [OrderType], symbol: String, ticks: ContractTicks) throws(ManualTradingError) {
+        let table = ticks.table
         for type in types {
-            if let price = type.offTickPrices(tick).first {
-                throw .offTick(
-                    "\(price) is not a price \(symbol) trades at: its minimum tick is \(tick); use "
-                        + "\(price.roundedDown(toTick: tick)) or \(price.roundedUp(toTick: tick))")
+            guard let price = type.offTickPrices(table).first else { continue }
+            let isOffset: Bool
+            switch type {
+            case .trailingAmount, .trailingLimit: isOffset = true
+            default: isOffset = false
             }
+            let tick = isOffset ? table.largestIncrement : table.increment(at: price)
+            let down = isOffset ? price.roundedDown(toTick: tick) : price.roundedDown(to: table)
+            let up = isOffset ? price.roundedUp(toTick: tick) : price.roundedUp(to: table)
+            let rule = ticks.rule.map { "its tick at \(price) is \(tick) (market rule \($0): \(table))" }
+            throw .offTick(
+                "\(price) is not a price \(symbol) trades at: \(rule ?? "its minimum tick is \(tick)"); use \(down) or \(up)")
         }
     }
 
@@ -136,5 +156,18 @@ public enum ManualTrading {
     /// Sleeps in real time (polling a broker that answers asynchronously).
     static func pause(_ span: Duration) async {
         try? await Task.sleep(for: span)
+    }
+}
+
+/// A contract's price increments as `ibtrader order` and `modify` use them.
+struct ContractTicks: Sendable, Equatable {
+    /// The market rule whose table `table` is; `nil`: the contract's minimum tick.
+    var rule: Int?
+    /// The increments prices are checked against (a tick of zero: the contract reports none, nothing is checked).
+    var table: TickTable
+
+    /// For a limit priced from a quote and a reprice's step: `table`, or a cent when the contract reports no tick.
+    var pricing: TickTable {
+        table.largestIncrement.units > 0 ? table : TickTable(Price(units: 1_000_000))
     }
 }

@@ -195,6 +195,7 @@ extension SessionDriver {
                         Dictionary(values.filter { $0.account == account }.map { ($0.tag, $0.value) }) { first, _ in first })
                 case .whatIf(let order, let contract):
                     answer = .orderPreview(try await connection.whatIf(order, contract: contract))
+                case .marketRule(let rule): answer = .marketRule(try await connection.marketRule(rule))
                 case .journalRestart, .beginRun: return
                 }
                 inbox.yield(.answer(tag, answer))

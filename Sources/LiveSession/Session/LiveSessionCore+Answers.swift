@@ -10,6 +10,8 @@ extension LiveSessionCore {
         switch (purpose, answer) {
         case (.contractDetails(let id), .contractDetails(let details)):
             qualified(id, details, &out)
+        case (.marketRule(let rule), .marketRule(let increments)):
+            marketRuleAnswered(rule, increments, &out)
         case (.startupBrokerState, .brokerState(let answers)):
             startupBrokerState(answers, at: now, &out)
         case (.beginRun, .run(let run)):
@@ -70,6 +72,8 @@ extension LiveSessionCore {
             previewFailed(command, failure, &out)
         case .contractDetails(let id):
             fail(.startup("contract details of \(universe[id].symbol): \(failure)"), &out)
+        case .marketRule(let rule):
+            marketRuleFailed(rule, failure, &out)
         case .startupBrokerState:
             fail(.startup("the broker's orders, executions and positions: \(failure)"), &out)
         case .beginRun:
@@ -136,6 +140,7 @@ extension SessionAnswer {
         case .run: "journal run"
         case .orderPreview: "what-if preview"
         case .accountValues: "account values"
+        case .marketRule: "market rule"
         }
     }
 }

@@ -4,7 +4,7 @@ import TWSProtocol
 import TradingEngine
 import TradingModel
 
-// The start-up: account → contracts → the broker's state → the run's namespace and the warm-up (with the journal's
+// The start-up: account → contracts → their market rules → the broker's state → the run's namespace and the warm-up (with the journal's
 // state beside them) → the restart reconciliation (LiveSessionCore+Restart.swift) → bars subscribed.
 extension LiveSessionCore {
     /// A connection is ready: the first one starts the run, a later one ends a reconnect.
@@ -73,9 +73,11 @@ extension LiveSessionCore {
         }
         desk.contracts.qualify(id, as: first.contract)
         if first.minTick > 0, first.minTick.isFinite {
-            // Order prices go on the contract's tick (IB rejects others with error 110).
+            // Order prices go on the contract's tick (IB rejects others with error 110), until its market rule says
+            // how the tick depends on the price.
             engine.setTickSize(Price(approximately: first.minTick), for: id)
         }
+        if let rule = first.marketRuleID(forExchange: "SMART") { startup.marketRules[id] = rule }
         if engine.sector(of: id).isEmpty, !first.industry.isEmpty {
             // No sector configured: IB's industry ("Technology", "Financial"), so the sector limit has buckets.
             engine.setSector(first.industry, for: id)
@@ -88,6 +90,54 @@ extension LiveSessionCore {
         startup.qualifying.remove(id)
         guard startup.qualifying.isEmpty else { return }
         out.log(.info, "qualified \(ids.count) contracts: \(settings.symbols.map(\.rawValue).joined(separator: ","))")
+        requestMarketRules(&out)
+    }
+
+    /// Every distinct market rule of the contracts, before the start-up goes on: the increments each order price is
+    /// rounded with (US stocks: 0.0001 below $1, 0.01 from $1, where `minTick` says 0.01).
+    private mutating func requestMarketRules(_ out: inout Actions) {
+        let rules = Set(startup.marketRules.values).sorted()
+        guard !rules.isEmpty else {
+            askForBrokerState(&out)
+            return
+        }
+        for rule in rules {
+            startup.rulesPending.insert(rule)
+            _ = request(.marketRule(rule), for: .marketRule(rule), &out)
+        }
+    }
+
+    /// A market rule's bands: the table of every instrument under that rule.
+    mutating func marketRuleAnswered(_ rule: Int, _ increments: [TWSPriceIncrement], _ out: inout Actions) {
+        guard startup.rulesPending.remove(rule) != nil else { return }
+        let instruments = ids.filter { startup.marketRules[$0] == rule }
+        let symbols = instruments.map { universe[$0].symbol.rawValue }.joined(separator: ",")
+        if let table = MarketRuleMapping.ticks(increments) {
+            for id in instruments { engine.setTicks(table, for: id) }
+            out.log(.info, "market rule \(rule) of \(symbols): order prices on \(table)")
+        } else {
+            let bands = increments.map { "\($0.lowEdge) → \($0.increment)" }.joined(separator: ", ")
+            out.log(
+                .warning,
+                "market rule \(rule) of \(symbols) is not usable (\(bands.isEmpty ? "no bands" : bands)): order prices stay "
+                    + "on the minimum tick")
+        }
+        if startup.rulesPending.isEmpty { askForBrokerState(&out) }
+    }
+
+    /// A market rule that failed or went unanswered: its instruments keep their minimum tick.
+    mutating func marketRuleFailed(_ rule: Int, _ failure: SessionFailure, _ out: inout Actions) {
+        guard startup.rulesPending.remove(rule) != nil else { return }
+        let symbols = ids.filter { startup.marketRules[$0] == rule }.map { universe[$0].symbol.rawValue }
+        out.log(
+            .warning,
+            "market rule \(rule) of \(symbols.joined(separator: ",")) unavailable (\(failure)): order prices stay on the "
+                + "minimum tick")
+        if startup.rulesPending.isEmpty { askForBrokerState(&out) }
+    }
+
+    /// Contracts and their rules known: the market data type, then the broker's state.
+    private mutating func askForBrokerState(_ out: inout Actions) {
         if let type = settings.marketDataType { out.append(.setMarketDataType(type)) }
         _ = request(.brokerState, for: .startupBrokerState, &out)
     }

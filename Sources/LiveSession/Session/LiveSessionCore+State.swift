@@ -6,6 +6,8 @@ import TradingModel
 /// What an outstanding request is for.
 enum Purpose: Sendable, Equatable {
     case contractDetails(InstrumentID)
+    /// A market rule of the qualified contracts (the start-up's, before the broker's state).
+    case marketRule(Int)
     case startupBrokerState
     case beginRun
     case warmupTime
@@ -33,6 +35,10 @@ enum Purpose: Sendable, Equatable {
 struct Startup: Sendable {
     /// Contracts still to qualify.
     var qualifying: Set<InstrumentID> = []
+    /// Each instrument's market rule (its SMART exchange's, else the first listed), from its contract details.
+    var marketRules: [InstrumentID: Int] = [:]
+    /// Market rules asked for and not yet answered.
+    var rulesPending: Set<Int> = []
     /// The broker's state before anything is sent.
     var snapshot: BrokerSnapshot?
     /// The run's namespace is settled (allocated, given, or made up without a journal).

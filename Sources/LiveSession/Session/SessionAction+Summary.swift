@@ -57,6 +57,7 @@ extension SessionRequest {
         case .serverTime: "server time"
         case .positions: "the account's positions"
         case .accountValues: "the account's margin figures"
+        case .marketRule(let id): "market rule \(id)"
         case .journalRestart: "the journal's restart state"
         case .beginRun: "a journal run"
         case .whatIf(let order, let contract): "a what-if of \(order.action) \(order.totalQuantity.map { "\($0)" } ?? "?") \(contract.symbol)"

@@ -69,6 +69,8 @@ public enum SessionRequest: Sendable, Equatable, Codable {
     case positions
     /// reqAccountSummary of the margin figures (`LiveSessionCore+MarginCheck.swift`).
     case accountValues
+    /// reqMarketRule: a market rule's price increments (the start-up's, for order prices on the tick).
+    case marketRule(Int)
     /// The journal's restart data for this account and configuration, on the day given (UTC day number).
     case journalRestart(account: String, runKey: String, day: Int64)
     /// A new run in the journal, numbered above `floor`.

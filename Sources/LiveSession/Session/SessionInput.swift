@@ -106,6 +106,8 @@ public enum SessionAnswer: Sendable, Equatable, Codable {
     case orderPreview(TWSOrderState)
     /// reqAccountSummary: the run's account's values by tag (`NetLiquidation`, `InitMarginReq`, …), as text.
     case accountValues([String: String])
+    /// reqMarketRule: the rule's bands, by rising low edge.
+    case marketRule([TWSPriceIncrement])
 }
 
 /// Why a request failed.

@@ -52,6 +52,24 @@ extension TWSConnection {
         }
     }
 
+    /// The price increments of a market rule (reqMarketRule), by rising low edge: a rule id comes from the contract
+    /// details' `marketRuleIDs` (`TWSContractDetails.marketRuleID(forExchange:)`).
+    ///
+    /// The answer carries the rule id and no request id: it is matched by the rule id (two calls for the same rule
+    /// get the answers in order). TWS refuses an unknown rule with an errMsg of request id -1; one that names the
+    /// market rule and this id (the simulator's 321) ends the call at once, anything else leaves it to the request
+    /// timeout.
+    /// - Parameter id: the rule id.
+    /// - Returns: the rule's bands (empty when TWS sends none).
+    /// - Throws: `TWSRequestError` (`timedOut` when TWS does not answer within `requestTimeout`).
+    public func marketRule(_ id: Int) async throws(TWSRequestError) -> [TWSPriceIncrement] {
+        let result = try await collect(.marketRule(id), request: .marketRule(marketRuleID: id), firstItemCompletes: true)
+        for response in decodeAll(result) {
+            if case .marketRule(_, let increments) = response { return increments }
+        }
+        throw .invalidRequest("the marketRule answer for rule \(id) could not be decoded")
+    }
+
     // MARK: - Historical bars
 
     /// Downloads historical bars (reqHistoricalData, keepUpToDate off), paced so TWS never reports a pacing

@@ -86,6 +86,21 @@ extension TWSConnection {
 
     // MARK: - errMsg
 
+    /// A refused reqMarketRule: its errMsg has request id -1 (the request has none), so it is matched by its text,
+    /// which must name the market rule and the id of a rule being waited for (`Invalid market rule id 999`).
+    /// - Returns: whether a waiting call was ended.
+    private func failMarketRule(_ notice: TWSNotice) -> Bool {
+        guard notice.requestID < 0, notice.code == 321, notice.message.lowercased().contains("market rule") else {
+            return false
+        }
+        let numbers = notice.message.split { !$0.isNumber }.compactMap { Int($0) }
+        for id in numbers where router.contains(.marketRule(id)) {
+            logger.warning("\(notice)")
+            return router.fail(.marketRule(id), with: .rejected(notice))
+        }
+        return false
+    }
+
     /// Routes an errMsg by its classification: connection signals change the state, notices ride on their
     /// request's stream (or the log), terminal codes end their request.
     private func handle(_ notice: TWSNotice) throws(TWSConnectionError) {
@@ -102,6 +117,7 @@ extension TWSConnection {
             throw .clientIDInUse(clientID: configuration.clientID)
         case .notice, .clientSide:
             if notice.requestID >= 0, router.deliver(notice: notice, to: .request(notice.requestID)) { return }
+            if failMarketRule(notice) { return }
             if let origin = publishOrderNotice(notice) {
                 if origin == .earlier { logger.info("\(notice)") }
                 return

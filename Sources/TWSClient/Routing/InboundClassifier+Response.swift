@@ -31,6 +31,7 @@ extension InboundClassifier {
         case .positionEnd: return .end(.positions)
         case .accountValue, .portfolioValue, .accountTime: return .data(.accountUpdates)
         case .accountDownloadEnd: return .end(.accountUpdates)
+        case .marketRule(let ruleID, _): return .data(.marketRule(ruleID))
         case .nextValidID(let orderID): return .nextValidID(orderID)
         case .managedAccounts(let list):
             return .managedAccounts(list.split(separator: ",").map(String.init).filter { !$0.isEmpty })

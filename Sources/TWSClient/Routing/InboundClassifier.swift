@@ -17,6 +17,8 @@ enum RouteKey: Hashable, Sendable {
     case positions
     /// reqAccountUpdates → updateAccountValue / updatePortfolio / updateAccountTime… accountDownloadEnd.
     case accountUpdates
+    /// reqMarketRule → marketRule of that rule id (the answer carries no request id).
+    case marketRule(Int)
 }
 
 /// One inbound message as a payload. The read loop decodes every message once; this raw form remains for a
@@ -97,6 +99,9 @@ enum InboundClassifier {
         case 62: return .end(.positions)
         case 6, 7, 8: return .data(.accountUpdates)
         case 54: return .end(.accountUpdates)
+        case 93:
+            reader.message = "marketRule"
+            return .data(.marketRule(try reader.readRequiredInt("marketRuleId")))
         // Connection and orders.
         case 9:
             reader.message = "nextValidId"

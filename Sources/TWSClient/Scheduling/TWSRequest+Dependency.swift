@@ -25,7 +25,7 @@ extension TWSRequest {
         case .accountUpdates(_, let account):
             return .topic("accountUpdates:\(account)")
         case .startAPI, .requestIDs, .currentTime, .currentTimeInMillis, .managedAccounts, .marketDataType,
-            .openOrders, .allOpenOrders, .autoOpenOrders, .completedOrders:
+            .openOrders, .allOpenOrders, .autoOpenOrders, .completedOrders, .marketRule:
             return nil
         }
     }

@@ -1,4 +1,4 @@
-/// Contract details, market data, real-time bars, historical data (PROTOCOL.md §5.5–5.9).
+/// Contract details, market rules, market data, real-time bars, historical data (PROTOCOL.md §5.5–5.9).
 extension TWSRequest {
     func writeMarketDataBody(into writer: inout TWSFieldWriter, serverVersion: Int) {
         switch self {
@@ -50,6 +50,9 @@ extension TWSRequest {
             request.contract.writeShortComboLegs(into: &writer)
             writer.write(request.keepUpToDate)
             writer.write(TWSTagValue.listField(request.chartOptions))
+        case .marketRule(let ruleID):
+            // No version field (the official client 10.51 and ib_async 2.1 alike: `91|26|`).
+            writer.write(ruleID)
         default:
             break
         }
@@ -86,6 +89,8 @@ extension TWSRequest {
         case 2:
             try skipVersion(&reader)
             return .cancelMarketData(requestID: try reader.readRequiredInt("reqId"))
+        case 91:
+            return .marketRule(marketRuleID: try reader.readRequiredInt("marketRuleId"))
         case 59:
             try skipVersion(&reader)
             return .marketDataType(try reader.readRequiredInt("marketDataType"))

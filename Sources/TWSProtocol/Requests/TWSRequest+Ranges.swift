@@ -14,6 +14,7 @@ extension TWSRequest {
         case .placeOrder(let orderID, let contract, let order):
             ids = [("orderId", orderID), ("conId", contract.contractID), ("parentId", order.parentID)]
         case .cancelOrder(let orderID, _): ids = [("orderId", orderID)]
+        case .marketRule(let ruleID): ids = [("marketRuleId", ruleID)]
         case .pnlSingle(let requestID, _, _, let contractID): ids = [("reqId", requestID), ("conId", contractID)]
         case .cancelMarketData(let id), .cancelRealTimeBars(let id), .cancelHistoricalData(let id),
             .accountSummary(let id, _, _), .cancelAccountSummary(let id), .executions(let id, _), .pnl(let id, _, _),

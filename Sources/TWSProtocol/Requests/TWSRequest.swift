@@ -73,6 +73,9 @@ public enum TWSRequest: Sendable, Equatable {
     case completedOrders(apiOnly: Bool)
     /// reqAccountUpdatesMulti (76).
     case accountUpdatesMulti(requestID: Int, account: String, modelCode: String, ledgerAndNLV: Bool)
+    /// reqMarketRule (91): the price increments of a rule id of the contract details' `marketRuleIds`; answered by
+    /// marketRule (93), which carries the rule id and no request id.
+    case marketRule(marketRuleID: Int)
 
     /// The message id on the wire.
     public var messageID: Int {
@@ -108,6 +111,7 @@ public enum TWSRequest: Sendable, Equatable {
         case .globalCancel: return 58
         case .completedOrders: return 99
         case .accountUpdatesMulti: return 76
+        case .marketRule: return 91
         }
     }
 
@@ -148,6 +152,7 @@ public enum TWSRequest: Sendable, Equatable {
         case 58: return "reqGlobalCancel"
         case 99: return "reqCompletedOrders"
         case 76: return "reqAccountUpdatesMulti"
+        case 91: return "reqMarketRule"
         default: return "request(\(id))"
         }
     }
@@ -190,7 +195,7 @@ public enum TWSRequest: Sendable, Equatable {
         case .startAPI, .requestIDs, .currentTime, .currentTimeInMillis, .managedAccounts:
             try writeSessionBody(into: &writer, serverVersion: version)
         case .contractDetails, .marketData, .cancelMarketData, .marketDataType, .realTimeBars, .cancelRealTimeBars,
-            .historicalData, .cancelHistoricalData:
+            .historicalData, .cancelHistoricalData, .marketRule:
             writeMarketDataBody(into: &writer, serverVersion: version)
         case .placeOrder, .cancelOrder, .openOrders, .allOpenOrders, .autoOpenOrders, .globalCancel, .completedOrders,
             .executions:
@@ -225,7 +230,7 @@ public enum TWSRequest: Sendable, Equatable {
         switch id {
         case 71, 8, 49, 105, 17:
             request = try decodeSession(id: id, from: &reader, serverVersion: serverVersion)
-        case 9, 1, 2, 59, 50, 51, 20, 25:
+        case 9, 1, 2, 59, 50, 51, 20, 25, 91:
             request = try decodeMarketData(id: id, from: &reader, serverVersion: serverVersion)
         case 3, 4, 5, 16, 15, 58, 99, 7:
             request = try decodeOrders(id: id, from: &reader, serverVersion: serverVersion)

@@ -1,4 +1,4 @@
-/// contractDetails(End), historicalData(End/Update), realTimeBars (PROTOCOL.md §6.18–6.21).
+/// contractDetails(End), marketRule, historicalData(End/Update), realTimeBars (PROTOCOL.md §6.18–6.21).
 extension TWSResponse {
     func writeDataBody(into writer: inout TWSFieldWriter, serverVersion: Int) throws(TWSEncodingError) {
         switch self {
@@ -54,6 +54,14 @@ extension TWSResponse {
             writer.writeOptional(bar.volume)
             writer.writeOptional(bar.wap)
             writer.write(bar.count)
+        case .marketRule(let ruleID, let increments):
+            // No version field: marketRuleId, the count, then lowEdge and increment per band (Java doubles).
+            writer.write(ruleID)
+            writer.write(increments.count)
+            for band in increments {
+                writer.write(band.lowEdge)
+                writer.write(band.increment)
+            }
         default:
             break
         }
@@ -72,6 +80,8 @@ extension TWSResponse {
         case 52:
             try skipVersion(&reader)
             return .contractDetailsEnd(requestID: try reader.readRequiredInt("reqId"))
+        case 93:
+            return try decodeMarketRule(from: &reader)
         case 17:
             return try decodeHistoricalData(from: &reader, serverVersion: serverVersion)
         case 108:
@@ -111,6 +121,31 @@ extension TWSResponse {
                                                                          close: close, volume: volume, wap: wap,
                                                                          count: count))
         }
+    }
+
+    /// marketRule: the count is bounded (`TWSValueRange.marketRuleBands`) and every value is a finite price
+    /// (`TWSValueRange.marketRulePrices`), the unset sentinel included as out of range: a band the layers above would
+    /// turn into a fixed-point price must be one.
+    private static func decodeMarketRule(from reader: inout TWSFieldReader) throws(TWSDecodingError) -> TWSResponse {
+        let ruleID = try reader.readRequiredInt("marketRuleId")
+        let count = try reader.readInt("priceIncrementsCount")
+        guard TWSValueRange.marketRuleBands.contains(count) else {
+            throw .outOfRange(message: reader.message, field: "priceIncrementsCount", value: String(count),
+                              allowed: "\(TWSValueRange.marketRuleBands.lowerBound)…\(TWSValueRange.marketRuleBands.upperBound)")
+        }
+        var increments: [TWSPriceIncrement] = []
+        increments.reserveCapacity(count)
+        for _ in 0..<count {
+            let lowEdge = try reader.readDouble("lowEdge")
+            let increment = try reader.readDouble("increment")
+            for (field, value) in [("lowEdge", lowEdge), ("increment", increment)]
+            where !TWSValueRange.marketRulePrices.contains(value) {
+                throw .outOfRange(message: reader.message, field: field, value: String(value),
+                                  allowed: "\(TWSValueRange.marketRulePrices.lowerBound)…\(TWSValueRange.marketRulePrices.upperBound)")
+            }
+            increments.append(TWSPriceIncrement(lowEdge: lowEdge, increment: increment))
+        }
+        return .marketRule(marketRuleID: ruleID, increments: increments)
     }
 
     private static func decodeHistoricalData(

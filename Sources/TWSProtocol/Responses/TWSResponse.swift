@@ -90,6 +90,8 @@ public enum TWSResponse: Sendable, Equatable {
     case completedOrdersEnd
     /// accountUpdateMultiEnd (74).
     case accountUpdateMultiEnd(requestID: Int)
+    /// marketRule (93): a rule's price increments, answering reqMarketRule (no request id: the rule id says which).
+    indirect case marketRule(marketRuleID: Int, increments: [TWSPriceIncrement])
 
     /// The message id on the wire.
     public var messageID: Int {
@@ -131,6 +133,7 @@ public enum TWSResponse: Sendable, Equatable {
         case .completedOrder: return 101
         case .completedOrdersEnd: return 102
         case .accountUpdateMultiEnd: return 74
+        case .marketRule: return 93
         }
     }
 
@@ -177,6 +180,7 @@ public enum TWSResponse: Sendable, Equatable {
         case 101: return "completedOrder"
         case 102: return "completedOrdersEnd"
         case 74: return "accountUpdateMultiEnd"
+        case 93: return "marketRule"
         default: return "response"
         }
     }
@@ -228,7 +232,7 @@ public enum TWSResponse: Sendable, Equatable {
             .accountSummary, .accountSummaryEnd, .pnl, .pnlSingle, .accountUpdateMultiEnd:
             writeAccountBody(into: &writer)
         case .contractDetails, .contractDetailsEnd, .historicalData, .historicalDataEnd, .historicalDataUpdate,
-            .realTimeBar:
+            .realTimeBar, .marketRule:
             try writeDataBody(into: &writer, serverVersion: serverVersion)
         }
     }
@@ -322,7 +326,7 @@ public enum TWSResponse: Sendable, Equatable {
             response = try decodeOrders(id: id, from: &reader, serverVersion: serverVersion)
         case 61, 62, 6, 7, 8, 54, 63, 64, 94, 95, 74:
             response = try decodeAccount(id: id, from: &reader)
-        case 10, 52, 17, 108, 90, 50:
+        case 10, 52, 17, 108, 90, 50, 93:
             response = try decodeData(id: id, from: &reader, serverVersion: serverVersion)
         default:
             throw .unknownMessageID(id)

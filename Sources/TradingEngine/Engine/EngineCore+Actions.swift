@@ -53,7 +53,7 @@ extension EngineCore {
     ) {
         switch action {
         case let .submit(request):
-            let request = request.onTick(tickSize(request.instrument))
+            let request = request.onTick(ticks(request.instrument), reference: mark(request.instrument))
             let id = _state.orders.create(request, at: _state.now)
             guard admit(id, request, stopDistance: nil, notifications: &notifications) != nil else { return }
             _state.orders.apply(.submitted, to: id, at: _state.now)
@@ -69,7 +69,7 @@ extension EngineCore {
         case let .modify(clientID, change):
             var change = change
             if let order = _state.orders.order(clientID: clientID) {
-                change.type = change.type?.onTick(tickSize(order.instrument), side: order.side)
+                change.type = change.type?.onTick(ticks(order.instrument), side: order.side, reference: mark(order.instrument))
             }
             guard let order = _state.orders.order(clientID: clientID),
                 _state.orders.apply(.replaceRequested, to: order.id, at: _state.now)
@@ -108,7 +108,7 @@ extension EngineCore {
     private mutating func submit(
         _ bracket: BracketOrder, into commands: inout [EngineCommand], notifications: inout [StrategyEvent]
     ) {
-        var bracket = bracket.onTick(tickSize(bracket.entry.instrument))
+        var bracket = bracket.onTick(ticks(bracket.entry.instrument), reference: mark(bracket.entry.instrument))
         let entry = bracket.entry
         let parentID = _state.orders.create(entry, at: _state.now)
         let reference = referencePrice(for: entry)
@@ -132,10 +132,18 @@ extension EngineCore {
         commands.append(.submitBracket(parent: parent, children: children))
     }
 
-    /// The instrument's minimum tick (every order price is put on it; zero for an unknown instrument).
-    func tickSize(_ id: InstrumentID) -> Price {
-        guard id.index >= 0, id.index < _state.universe.count else { return .zero }
-        return _state.universe[id].tickSize
+    /// The instrument's price increments (every order price is put on them, each with the increment at that
+    /// price; none for an unknown instrument).
+    func ticks(_ id: InstrumentID) -> TickTable {
+        guard id.index >= 0, id.index < _state.universe.count else { return TickTable(.zero) }
+        return _state.universe[id].ticks
+    }
+
+    /// The instrument's last price, where a trail amount is put on the tick (`nil` before any).
+    func mark(_ id: InstrumentID) -> Price? {
+        guard id.index >= 0, id.index < _state.universe.count else { return nil }
+        let mark = _state.portfolio.marks[id.index]
+        return mark.units > 0 ? mark : nil
     }
 
     /// Sends a cancel for an open order.

@@ -95,6 +95,12 @@ public struct EngineCore<S: Strategy>: Sendable {
         _state.universe.setTickSize(tick, for: id)
     }
 
+    /// Sets an instrument's price increments by price level, with which every later order price is rounded (live:
+    /// the contract's market rule; a backtest keeps the instrument's single tick unless its universe has a table).
+    public mutating func setTicks(_ table: TickTable, for id: InstrumentID) {
+        _state.universe.setTicks(table, for: id)
+    }
+
     /// Sets an instrument's sector for the sector limit (live: `universe.sectors`, else the contract details'
     /// industry; a backtest takes the data's).
     public mutating func setSector(_ sector: String, for id: InstrumentID) {

@@ -205,12 +205,14 @@ public struct ExecutionStyle: Hashable, Sendable, Codable {
     ///   - type: the entry's current pricing.
     ///   - side: its side (a buy's reprice raises the limit, a sell's lowers it).
     ///   - repricesMade: reprices already made.
-    ///   - tick: the instrument's minimum tick (a zero tick counts as one cent).
+    ///   - ticks: the instrument's price increments (a step in ticks is in the increment at the current limit; a
+    ///     zero tick counts as one cent).
     ///   - waited: how long it waited (for the reason).
     public func timeoutStep(
-        for type: OrderType, side: Side, repricesMade: Int, tick: Price, waited: TimeSpan
+        for type: OrderType, side: Side, repricesMade: Int, ticks: TickTable, waited: TimeSpan
     ) -> TimeoutStep {
         if onTimeout == .reprice, repricesMade < reprices, case .limit(let price) = type {
+            let tick = ticks.increment(at: price)
             let step = repriceStep.units(at: price, tick: tick)
             let units = side == .buy ? price.units + step : price.units - step
             let next = Price(units: max(units, max(tick.units, 1)))

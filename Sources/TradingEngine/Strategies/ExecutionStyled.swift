@@ -248,7 +248,7 @@ public struct ExecutionStyled<Base: Strategy>: Strategy {
         if order.state == .pendingReplace || order.state == .pendingSubmit { return [again] }
         let step = style.timeoutStep(
             for: order.type, side: order.side, repricesMade: entry.reprices,
-            tick: context.universe[order.instrument].tickSize, waited: timeout)
+            ticks: context.universe[order.instrument].ticks, waited: timeout)
         if case .reprice(let next, let reason) = step {
             entry.reprices += 1
             working[id] = entry
@@ -292,13 +292,14 @@ public struct ExecutionStyled<Base: Strategy>: Strategy {
         return held == 0 || (held > 0) == (request.side == .buy)
     }
 
-    /// `offset` from the reference price, towards paying up (a buy above, a sell below), on at least one tick.
+    /// `offset` from the reference price, towards paying up (a buy above, a sell below), on at least one tick (ticks
+    /// are the increment at the reference price: a $0.50 stock's tick is 0.0001 under IB's US-stock rule).
     func offsetPrice(
         _ request: OrderRequest, _ offset: ExecutionStyle.PriceOffset, from: ExecutionStyle.PriceReference,
         _ context: some StrategyContext
     ) -> Price? {
         guard let reference = referencePrice(request.instrument, side: request.side, from: from, context) else { return nil }
-        let tick = context.universe[request.instrument].tickSize
+        let tick = context.universe[request.instrument].ticks.increment(at: reference)
         let distance = offset.units(at: reference, tick: tick)
         let units = request.side == .buy ? reference.units + distance : reference.units - distance
         return Price(units: max(units, max(tick.units, 1)))

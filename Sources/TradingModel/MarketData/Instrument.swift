@@ -6,8 +6,11 @@ public struct Instrument: Hashable, Sendable, Codable {
     public var symbol: Symbol
     /// Sector name for allocation limits (e.g. `Technology`); empty when unknown.
     public var sector: String
-    /// Minimum price increment.
+    /// Minimum price increment (live: the contract details' `minTick`).
     public var tickSize: Price
+    /// The price increments by price level when they depend on the price (live: the contract's market rule);
+    /// `nil`: `tickSize` everywhere.
+    public var tickTable: TickTable?
     /// Minimum quantity increment (1 share for stocks).
     public var lotSize: Quantity
     /// ISO currency code, e.g. `USD`.
@@ -29,6 +32,9 @@ public struct Instrument: Hashable, Sendable, Codable {
         self.lotSize = lotSize
         self.currency = currency
     }
+
+    /// The increments every order price is put on: the market rule's table when known, else `tickSize`.
+    public var ticks: TickTable { tickTable ?? TickTable(tickSize) }
 }
 
 /// The instruments one engine trades, indexed by `InstrumentID`.
@@ -59,6 +65,12 @@ public struct Universe: Sendable, Hashable {
     public mutating func setTickSize(_ tick: Price, for id: InstrumentID) {
         guard id.index >= 0, id.index < instruments.count, tick.units > 0 else { return }
         instruments[id.index].tickSize = tick
+    }
+
+    /// Sets an instrument's price increments by price level (live: from the contract's market rule).
+    public mutating func setTicks(_ table: TickTable, for id: InstrumentID) {
+        guard id.index >= 0, id.index < instruments.count else { return }
+        instruments[id.index].tickTable = table
     }
 
     /// Sets an instrument's sector (live: from `universe.sectors` or its contract details' industry). An empty

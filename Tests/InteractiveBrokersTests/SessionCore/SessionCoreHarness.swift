@@ -108,6 +108,8 @@ struct SessionCoreHarness<S: Strategy> {
         case .beginRun: return .run(JournalRun(number: 1, startedAt: start, account: "DU111"))
         case .whatIf: return .orderPreview(TWSOrderState(status: "PreSubmitted"))
         case .accountValues: return .accountValues([:])
+        case .marketRule:
+            return .marketRule([TWSPriceIncrement(lowEdge: 0, increment: 0.0001), TWSPriceIncrement(lowEdge: 1, increment: 0.01)])
         }
     }
 

@@ -41,6 +41,14 @@ import Testing
         #expect(try classify(["999", "1"]) == .unrouted)
     }
 
+    @Test func aMarketRuleIsRoutedByItsRuleID() throws {
+        let fields = ["93", "26", "2", "0.0", "1.0E-4", "1.0", "0.01"]
+        #expect(try classify(fields) == .data(.marketRule(26)))
+        let decoded = try TWSResponse.decode(payload: TWSFrame.payload(fields: fields), serverVersion: 200)
+        #expect(InboundClassifier.disposition(of: decoded, serverVersion: 200) == .data(.marketRule(26)))
+        #expect(throws: TWSDecodingError.self) { try classify(["93", ""]) }
+    }
+
     @Test func malformedIDsThrow() {
         #expect(throws: TWSDecodingError.self) { try classify(["x1"]) }
         #expect(throws: TWSDecodingError.self) { try classify(["1", "6"]) }
