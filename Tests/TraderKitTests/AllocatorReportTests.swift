@@ -64,6 +64,7 @@ struct AllocatorReportTests {
             let scale = (tickValues[1] - tickValues[0]) / (tickY[1] - tickY[0])
             let top = try #require(svg.components(separatedBy: "<path d=\"M").last)
             let edge = top.prefix { $0 != "Z" }.split(separator: " ").compactMap { Double($0.filter { $0 != "L" }) }
+            try #require(bands == Self.names.count && edge.count >= 2 * sums.count, "a stacked band has x, y per reallocation")
             let drawn = stride(from: 1, to: 2 * sums.count, by: 2).map { tickValues[0] + (edge[$0] - tickY[0]) * scale }
             // 0.1 px of 220 px over the axis range: within 1e-3 of the sum.
             #expect(zip(drawn, sums).allSatisfy { abs($0 - $1.sum) < 1e-3 }, "\(drawn.prefix(5)) vs \(sums.prefix(5))")
