@@ -9,23 +9,25 @@ enum HTMLReportTables {
         let m = input.report.metrics
         let t = input.report.tradeStatistics
         let d = m.drawdown
+        // The figures annualised from the run, flagged on a run under three months as the terminal summary flags them.
+        func annualised(_ label: String) -> String { m.isShortSample ? label + " (under 3 months: not meaningful)" : label }
         let returns: [(String, String)] = [
             ("Total return", percent.string(m.totalReturn)),
-            (m.isShortSample ? "CAGR (under 3 months: not meaningful)" : "CAGR", percent.string(m.cagr)),
+            (annualised("CAGR"), percent.string(m.cagr)),
             ("Start equity", money.string(m.startEquity)),
             ("Final equity", money.string(m.finalEquity)),
         ]
         let risk: [(String, String)] = [
-            ("Annual volatility", percent.string(m.annualVolatility)),
-            ("Sharpe", ratio.string(m.sharpe)),
-            ("Sortino", ratio.string(m.sortino)),
+            (annualised("Annual volatility"), percent.string(m.annualVolatility)),
+            (annualised("Sharpe"), ratio.string(m.sharpe)),
+            (annualised("Sortino"), ratio.string(m.sortino)),
             ("Downside deviation (ann.)", percent.string(m.downsideDeviationAnnualized)),
             ("Max drawdown", percent.string(m.maxDrawdown)),
             ("Drawdown peak", d.map { CivilTime.format($0.peakTime) } ?? "–"),
             ("Drawdown trough", d.map { CivilTime.format($0.troughTime) } ?? "–"),
             ("Recovery", d.map { $0.recoveryTime.map(CivilTime.format) ?? "not recovered" } ?? "–"),
             ("Drawdown length", d.map { "\($0.durationBars) bars / \($0.durationDays) days" } ?? "–"),
-            ("Calmar", ratio.string(m.calmar)),
+            (annualised("Calmar"), ratio.string(m.calmar)),
         ]
         let benchmark: [(String, String)] = [
             ("Beta", ratio.string(m.beta)),

@@ -75,11 +75,15 @@ import TradingModel
         return signal
     }
 
-    static func reference() -> [Row] {
+    /// The allocations the formulas give, with the base strategy's signals from `signalOf` (long/flat
+    /// SMA 10/30 unless told otherwise).
+    static func reference(
+        signals signalOf: ([Double]) -> [Double] = PerformanceAllocatorReferenceTests.signals
+    ) -> [Row] {
         let data = series()
         let days = Set(data.flatMap { $0.map(\.day) }).sorted()
         let closes = data.map { $0.map(\.close) }
-        let signal = closes.map(signals)
+        let signal = closes.map(signalOf)
         var weights = [Double](repeating: 0, count: symbols.count)
         var rows: [Row] = []
         for (position, day) in days.enumerated() where (position + 1) % every == 0 {

@@ -8,7 +8,8 @@ public struct SymbolResult: Hashable, Sendable {
     public var symbol: Symbol
     /// Closed round trips.
     public var closedTrades: Int
-    /// Realized P&L after commission.
+    /// P&L realized against the average cost (round trips closed, and sell-downs of the position still open), after
+    /// every commission of the symbol.
     public var realizedPnL: Money
     /// Unrealized P&L of the position open at the end.
     public var unrealizedPnL: Money
@@ -35,24 +36,26 @@ extension BacktestResult {
         return text
     }
 
-    /// Each symbol's sub-strategy P&L (those that traded or hold a weight), in universe order.
+    /// Each symbol's sub-strategy P&L (those that traded or hold a weight), in universe order. The positions' own
+    /// books are used, not the round trips: a trip still open has realized P&L from its sell-downs and has paid
+    /// commissions, so the symbols' totals add up to the strategy's P&L.
     public var symbolResults: [SymbolResult] {
         var results = universe.instruments.map {
             SymbolResult(symbol: $0.symbol, closedTrades: 0, realizedPnL: .zero, unrealizedPnL: .zero, finalWeight: 0)
         }
-        for trade in trades where !trade.isOpen {
-            results[trade.instrument.index].closedTrades += 1
-            results[trade.instrument.index].realizedPnL += trade.netPnL
-        }
-        for (index, position) in positions.enumerated() where !position.isFlat {
-            results[index].unrealizedPnL = position.unrealizedPnL(at: marks[index])
+        for trade in trades where !trade.isOpen { results[trade.instrument.index].closedTrades += 1 }
+        for (index, position) in positions.enumerated() {
+            results[index].realizedPnL = position.realizedPnL - position.commission
+            if !position.isFlat { results[index].unrealizedPnL = position.unrealizedPnL(at: marks[index]) }
         }
         if let last = allocations.last?.time {
             for record in allocations.reversed() where record.time == last {
                 results[record.instrument.index].finalWeight = record.weight
             }
         }
-        return results.filter { $0.closedTrades > 0 || $0.unrealizedPnL.units != 0 || $0.finalWeight > 0 }
+        return results.filter {
+            $0.closedTrades > 0 || $0.realizedPnL.units != 0 || $0.unrealizedPnL.units != 0 || $0.finalWeight > 0
+        }
     }
 
     /// The report sections of an allocator run: the stacked weights chart and each symbol's P&L; none otherwise.
@@ -79,8 +82,9 @@ extension BacktestResult {
                 heading: "Allocation", caption: "Weights after each reallocation (allocations.csv has every figure).",
                 bodies: [.chart(svg: chart)]),
             HTMLReportSection(
-                heading: "Sub-strategy P&L by symbol", caption: "Each symbol's own strategy: realized after commission, "
-                    + "and unrealized at the end.",
+                heading: "Sub-strategy P&L by symbol", caption: "Each symbol's own strategy: realized after commission "
+                    + "(sell-downs of a position still open included), and unrealized at the end; the totals add up to "
+                    + "the run's P&L.",
                 bodies: [
                     .table(columns: ["Symbol", "Closed trades", "Realized", "Unrealized", "Total", "Final weight"], rows: rows)
                 ]),

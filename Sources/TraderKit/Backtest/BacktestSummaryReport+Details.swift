@@ -105,7 +105,7 @@ extension BacktestSummaryReport {
                 }
                 return .object(fields)
             } ?? .null,
-            "warnings": .array(result.warnings(format: timeText).map(JSONValue.string)),
+            "warnings": .array((result.warnings(format: timeText) + (benchmarkNote.map { [$0] } ?? [])).map(JSONValue.string)),
             "open_positions": .array(result.openPositions.map {
                 .object([
                     "symbol": .string($0.symbol.rawValue), "quantity": .number($0.quantity.doubleValue),

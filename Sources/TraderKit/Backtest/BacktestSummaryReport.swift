@@ -53,11 +53,10 @@ public struct BacktestSummaryReport {
             let text = try TextFiles.read(path)
             do throws(CSVReadError) {
                 let prices = try CSVReader.prices(from: text)
-                if prices.allSatisfy({ $0.time % 86_400 == 0 }), !isDaily {
-                    // Minute returns against a daily close carried forward: beta near 0 and alpha ≈ the return.
-                    benchmarkNote = "The benchmark \(benchmarkSetting) is daily and the equity intraday: alpha, beta and "
-                        + "correlation would compare each bar's return with a daily close carried forward, so the "
-                        + "report is made without a benchmark. Give an intraday benchmark of the same bar size."
+                let times = (0..<equity.count).lazy.map(equity.time)
+                // Minute returns against a daily close carried forward: beta near 0 and alpha ≈ the return.
+                if let refusal = BenchmarkFrequency.refusal(of: benchmarkSetting, prices: prices, equityTimes: times) {
+                    benchmarkNote = refusal
                 } else {
                     benchmarkCloses = try CSVReader.align(prices, to: (0..<equity.count).map(equity.time))
                     benchmarkName = benchmarkSetting == "bundled"
