@@ -66,11 +66,13 @@ import TradingModel
             configuration.readyTimeout = .seconds(10)
             configuration.requestTimeout = .seconds(30)
             try await TWSConnection.connect(configuration) { connection, _ in
-                #expect(try await connection.marketRule(26) == Self.rule26)
+                let rule = try await connection.marketRule(26)
+                #expect(rule == Self.rule26)
                 // Two at once for the same rule: both answered.
                 async let first = connection.marketRule(26)
                 async let second = connection.marketRule(26)
-                #expect(try await [first, second] == [Self.rule26, Self.rule26])
+                let both = try await [first, second]
+                #expect(both == [Self.rule26, Self.rule26])
                 let started = ContinuousClock.now
                 do throws(TWSRequestError) {
                     _ = try await connection.marketRule(999)

@@ -27,7 +27,7 @@ import TWSTestSupport
             }
         }
         #expect(failures == 0)
-        #expect(seen.count == 31, "every request kind generated")
+        #expect(seen.count == 32, "every request kind generated")
     }
 
     /// The in-place framing (requests and responses) and the order path's encoder write exactly the bytes of the
@@ -123,7 +123,7 @@ import TWSTestSupport
             }
         }
         #expect(failures == 0)
-        #expect(seen.count == 36, "every response kind generated")
+        #expect(seen.count == 37, "every response kind generated")
     }
 
     /// Field values that steer decoders into their branches (BAG legs, PEG blocks, counts, sentinels).

@@ -9,9 +9,8 @@ struct AnalyzeCommand: ParsableCommand {
         abstract: "Performance metrics, summary.json and an HTML report for an equity curve (date,equity).",
         discussion: """
             The benchmark may be a date,close file or bars (date,open,high,low,close,volume); its last close at or \
-            before each equity date is used. A daily benchmark against intraday equity is not used (the report says \
-            why), as in backtest. Alpha is reported in quantstats' arithmetic convention ('alpha', \
-            'alpha_quantstats'); empyrical's geometric one is 'alpha_empyrical'.
+            before each equity date is used; a daily one against intraday equity is not (the report says why). Alpha \
+            is in quantstats' convention ('alpha', 'alpha_quantstats'); empyrical's is 'alpha_empyrical'.
             """
     )
 
@@ -36,9 +35,8 @@ struct AnalyzeCommand: ParsableCommand {
     func run() throws {
         let analysis = try EquityAnalysis(equityFile: equityFile, benchmark: benchmark, periodsPerYear: periodsPerYear)
         for warning in analysis.warnings { Terminal.printError("warning: \(warning)") }
-        var text = SummaryTable.render(analysis.report.metricValues, title: "Performance of \(equityFile)")
-        if let short = analysis.report.shortSampleWarning { text += "warning: \(short)\n" }
-        print(text)
+        let short = analysis.report.shortSampleWarning.map { "warning: \($0)\n" } ?? ""
+        print(SummaryTable.render(analysis.report.metricValues, title: "Performance of \(equityFile)") + short)
         if let out {
             try analysis.write(to: out)
             print("wrote \(out)/summary.json and \(out)/report.html")
