@@ -6,8 +6,10 @@ import Foundation
 /// bundle; `IBTRADER_BUNDLED_DATA` overrides the location (a folder holding the data set folders), e.g. for an
 /// installed binary that was copied away from its build folder.
 public enum BundledDataSet: String, CaseIterable, Sendable {
-    /// 524 S&P 500 members, daily, 2009-08-21 .. 2010-08-20, with `sectors.csv`.
+    /// 524 S&P 500 members, daily, 2009-08-21 .. 2010-08-20, with `sectors.csv`, split- and spin-off-adjusted.
     case sp500
+    /// The same 524 as published: unadjusted across their splits and distributions.
+    case sp500Unadjusted = "sp500-unadjusted"
     /// GOOG, AAPL, IBM, MSFT daily, split- and dividend-adjusted.
     case stocks
     /// The same four as published: AAPL and MSFT unadjusted across their splits.
@@ -24,7 +26,10 @@ public enum BundledDataSet: String, CaseIterable, Sendable {
     /// One line describing the data set, for `--help` texts and listings.
     public var summary: String {
         switch self {
-        case .sp500: return "524 S&P 500 members, daily 2009-08-21..2010-08-20, with sectors (volume in 100s)"
+        case .sp500:
+            return "524 S&P 500 members, daily 2009-08-21..2010-08-20, with sectors (volume in 100s), split- and "
+                + "spin-off-adjusted"
+        case .sp500Unadjusted: return "the same 524 as published (unadjusted across 4 splits and 3 distributions)"
         case .stocks: return "GOOG 2004-2013, AAPL/IBM/MSFT 2000-2013, daily, split- and dividend-adjusted"
         case .stocksUnadjusted: return "the same four stocks as published (AAPL and MSFT unadjusted across their splits)"
         case .spy: return "SPY daily 2010-2011"
