@@ -12,6 +12,9 @@ public enum BundledDataSet: String, CaseIterable, Sendable {
     case stocks
     /// The same four as published: AAPL and MSFT unadjusted across their splits.
     case stocksUnadjusted = "stocks-unadjusted"
+    /// The same four, 1-minute bars of January 2011 generated from a documented model (real daily open, close and
+    /// volume, SPY's real minutes as the market factor; see PROVENANCE.md). The simulated demo replays it.
+    case stocks1min = "stocks-1min"
     /// SPY daily 2010–2011.
     case spy
     /// SPY 1-minute bars, January and March 2011.
@@ -27,6 +30,7 @@ public enum BundledDataSet: String, CaseIterable, Sendable {
         case .sp500: return "524 S&P 500 members, daily 2009-08-21..2010-08-20, with sectors (volume in 100s)"
         case .stocks: return "GOOG 2004-2013, AAPL/IBM/MSFT 2000-2013, daily, split- and dividend-adjusted"
         case .stocksUnadjusted: return "the same four stocks as published (AAPL and MSFT unadjusted across their splits)"
+        case .stocks1min: return "AAPL/GOOG/IBM/MSFT 1-minute bars, Jan 2011, modelled on their real days and SPY's real minutes"
         case .spy: return "SPY daily 2010-2011"
         case .spy1min: return "SPY 1-minute bars, Jan + Mar 2011 (UTC, bar end)"
         case .spy5min: return "SPY 5-minute bars, IB download, Jun 2012 (UTC, bar start)"

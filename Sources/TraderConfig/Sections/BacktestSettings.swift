@@ -50,7 +50,7 @@ public struct BacktestSettings: Hashable, Sendable {
             [
                 .value(
                     "data", \.data, dataKind.optional(auto: "auto"),
-                    summary: "bundled:NAME (sp500, stocks, stocks-unadjusted, spy, spy-1min, spy-5min, benchmark), "
+                    summary: "bundled:NAME (sp500, stocks, stocks-unadjusted, stocks-1min, spy, spy-1min, spy-5min, benchmark), "
                         + "synthetic:N[:SEED] (N generated symbols), a folder, a CSV file or sqlite:PATH (auto: "
                         + "bundled:sp500 for momentum, bundled:stocks for the performance allocator, else bundled:stocks "
                         + "with GOOG).", flag: true),
