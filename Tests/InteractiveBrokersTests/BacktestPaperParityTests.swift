@@ -196,6 +196,8 @@ struct ParityScenario: Sendable {
     var barSize = "5 secs"
     /// The strategy as the session log records it (then the drift report is made from the journal).
     var strategyRecord: SessionStrategy?
+    /// A bar is settled with orders still working when the simulator holds them all (stops), not only with none.
+    var allowsRestingOrders = false
 }
 
 /// The bundled SPY 1-minute bars as a simulator data set (the bundled loader prefers the daily file).
@@ -265,6 +267,13 @@ func paperRun<S: Strategy>(
                     while true {
                         let progress = log.progress
                         if progress.closed >= slice, progress.openOrders == 0 { break }
+                        // Protective stops rest at the broker: settled once the engine's open orders are exactly those.
+                        if scenario.allowsRestingOrders, progress.closed >= slice, progress.openOrders > 0 {
+                            let resting = await simulator.state().orders.values.filter {
+                                $0.key.clientID == clientID && !$0.isTerminal
+                            }.count
+                            if progress.openOrders == resting, log.progress.openOrders == resting { break }
+                        }
                         guard clock.now < deadline else {
                             Issue.record("step \(step): the bot did not settle bar \(slice) (\(progress))")
                             return nil
