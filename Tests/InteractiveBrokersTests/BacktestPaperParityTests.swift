@@ -27,11 +27,11 @@ import TraderKit
 /// instrument order, the simulator in arrival order) at TWS's one-second resolution.
 @Suite("Backtest ⇄ paper parity")
 struct BacktestPaperParityTests {
-    @Test("momentum on the bundled stocks, configured as `ibtrader run --simulated`: same orders, same fills")
+    @Test("momentum on the bundled daily stocks on 5-second bars: same orders, same fills")
     func momentumParity() async throws {
         let data = try MarketDataSet.bundled(.stocksUnadjusted)
-        // examples/momentum-paper.yaml, the embedded default of `ibtrader run --simulated`, with its churn filters off
-        // (rankBuffer 1 and minimumWeightChange 0.05 leave 2 orders in these 40 minutes: too few to compare).
+        // examples/momentum-paper.yaml as it was before it moved to 1-minute bars (issue 22), with its churn filters
+        // off (rankBuffer 1 and minimumWeightChange 0.05 leave 2 orders in these 40 minutes: too few to compare).
         let momentum = MomentumRotationConfig(
             lookback: 12, ranking: .rateOfChange, minimumScore: nil, holdings: 2, rebalance: .everyBars(12),
             weighting: .equal, investedFraction: 0.5
