@@ -8,8 +8,8 @@ import TradingModel
 /// Issue 22, "a demo worth watching": `ibtrader run --simulated` with its embedded example, against the simulator on
 /// the data and start the demo replays, for an hour of data. The bot trades, never resizes by less than the example's
 /// minimums, and changes holdings only when the ranking (computed here from the bars the bot got, not by the
-/// strategy) has pushed a holding beyond the rank buffer, on a minority of rebalances (5 changes of holdings, the
-/// entry and 4 rotations, in 30 rebalances).
+/// strategy) has pushed a holding beyond the rank buffer, on a minority of rebalances (3 changes of holdings, the
+/// entry and 2 rotations, in 30 rebalances).
 @Suite("The simulated demo rotates on real moves")
 struct DemoRotationTests {
     /// The example as `run --simulated` loads it.
@@ -29,8 +29,8 @@ struct DemoRotationTests {
         try await Self.check(settings: settings, momentum: momentum, running: momentum)
     }
 
-    /// Without the churn filters the same hour trades 32 orders: 13 rotations, most selling a holding that ranks
-    /// third of four, and 1-share resizes of about $28.
+    /// Without the churn filters the same hour trades 25 orders: 11 changes of holdings, 9 of them selling a holding
+    /// that ranks third of four, and three 1-share resizes of about $28.
     @Test("the old demo settings (no rank buffer, no minimum resize) fail these checks")
     func oldSettingsFail() async throws {
         let (settings, momentum) = try Self.example()

@@ -60,8 +60,9 @@ public enum GatewaySetup {
     public static let demoData = "bundled:stocks-1min"
 
     /// Where `ibtrader run --simulated` starts: 2011-01-18 15:30 UTC, an hour into the session, so the example's 1-hour
-    /// warm-up is that morning's bars. That day AAPL rallied from its open (the first session after its CEO's medical
-    /// leave was announced) while IBM lagged: the ranking moves on real open-to-close moves.
+    /// warm-up is that morning's bars. The four moved apart that day (open to close AAPL +3.4 %, the first session
+    /// after its CEO's medical leave was announced; GOOG +2.2 %, MSFT +1.8 %, IBM +0.6 %), so the ranking has real
+    /// moves to follow.
     public static let demoStart = Timestamp(year: 2011, month: 1, day: 18, secondOfDay: 15 * 3600 + 30 * 60)
 
     /// The in-process simulator of `ibtrader run --simulated`: `demoData` from `demoStart` on a free loopback port.

@@ -6,7 +6,7 @@ public enum BundledRunConfig {
 # ibtrader run --config examples/momentum-paper.yaml   (or: ibtrader run --simulated, which embeds this file)
 #
 # A small, fast momentum rotation, meant for paper trading and the simulator: it ranks the four stocks by their rate
-# of change over the last 15 one-minute bars and holds the best two, rebalancing every 2 minutes. It rotates only on
+# of change over the last 30 one-minute bars and holds the best two, rebalancing every 2 minutes. It rotates only on
 # a real move: a holding goes when it ranks last of the four, and a holding is never resized for price drift. Against
 # `ibtrader run --simulated` (the bundled 1-minute stocks from 2011-01-18 15:30 UTC, replay speed 10: a minute of
 # data every 6 seconds) it buys within its first 20 seconds.
@@ -25,7 +25,7 @@ strategy:
   name: momentum        # momentum | sma-cross | ema-cross | rsi | bollinger (as in `ibtrader backtest`)
   cash: 100000          # the engine's capital (it may be less than the account's)
   parameters:           # only the keys written here change the strategy's defaults
-    lookback: 15        # bars: 15 minutes of 1-minute bars
+    lookback: 30        # bars: half an hour of 1-minute bars
     holdings: 2
     rebalance: 2        # every 2 bars (or daily | weekly | monthly)
     minimumScore: none
