@@ -6,8 +6,8 @@ public enum BundledRunConfig {
 # ibtrader run --config examples/momentum-paper.yaml   (or: ibtrader run --simulated, which embeds this file)
 #
 # A small, fast momentum rotation, meant for paper trading and the simulator: it ranks the four stocks by their rate
-# of change over the last 30 one-minute bars and holds the best two, rebalancing every 2 minutes. It rotates only on
-# a real move: a holding goes when it ranks last of the four, and a holding is never resized for price drift. Against
+# of change over the last 30 one-minute bars and holds the best two, rebalancing every 2 minutes. It rotates only when
+# the ranking really moves (a holding goes when it ranks last of the four) and never resizes for price drift. Against
 # `ibtrader run --simulated` (the bundled 1-minute stocks from 2011-01-18 15:30 UTC, replay speed 10: a minute of
 # data every 6 seconds) it buys within its first 20 seconds.
 # Every key is documented in docs/configuration.md (`ibtrader config show --config FILE` prints the effective
