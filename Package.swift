@@ -235,7 +235,7 @@ let package = Package(
             dependencies: [
                 "OperatorSurface",
                 "InteractiveBrokers", "LiveSession", "JournalModel", "Storage", "TradingEngine", "TradingModel", "TWSClient", "TWSProtocol",
-                "GatewaySimulator", "Simulation", "Backtest", "BundledData", "TraderKit", "FaultSoak",
+                "GatewaySimulator", "Simulation", "Backtest", "BundledData", "TraderKit", "TraderConfig", "FaultSoak",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]

@@ -14,6 +14,9 @@ public enum BundledDataSet: String, CaseIterable, Sendable {
     case stocks
     /// The same four as published: AAPL and MSFT unadjusted across their splits.
     case stocksUnadjusted = "stocks-unadjusted"
+    /// The same four, 1-minute bars of January 2011 generated from a documented model (real daily open, close and
+    /// volume, SPY's real minutes as the market factor; see PROVENANCE.md). The simulated demo replays it.
+    case stocks1min = "stocks-1min"
     /// SPY daily 2010–2011.
     case spy
     /// SPY 1-minute bars, January and March 2011.
@@ -32,6 +35,7 @@ public enum BundledDataSet: String, CaseIterable, Sendable {
         case .sp500Unadjusted: return "the same 524 as published (unadjusted across 4 splits and 3 distributions)"
         case .stocks: return "GOOG 2004-2013, AAPL/IBM/MSFT 2000-2013, daily, split- and dividend-adjusted"
         case .stocksUnadjusted: return "the same four stocks as published (AAPL and MSFT unadjusted across their splits)"
+        case .stocks1min: return "AAPL/GOOG/IBM/MSFT 1-minute bars, Jan 2011, modelled on their real days and SPY's real minutes"
         case .spy: return "SPY daily 2010-2011"
         case .spy1min: return "SPY 1-minute bars, Jan + Mar 2011 (UTC, bar end)"
         case .spy5min: return "SPY 5-minute bars, IB download, Jun 2012 (UTC, bar start)"

@@ -19,6 +19,29 @@ import TradingModel
         try Self.expectExactAggregates(series, bars: Array(series.bars.indices), fiveSecondBarsPerBar: 12)
     }
 
+    @Test("1-minute stocks: the 5-second bars of every source bar aggregate to it", arguments: ["AAPL", "GOOG", "IBM", "MSFT"])
+    func oneMinuteStocks(symbol: String) throws {
+        let series = try Self.series(.stocks1min, "\(symbol)_1min.csv", resolution: .minutes(1))
+        #expect(series.bars.count == 20 * 390)
+        try Self.expectExactAggregates(series, bars: Array(series.bars.indices), fiveSecondBarsPerBar: 12)
+    }
+
+    /// The generated minutes keep each session's real open, close (to the cent) and volume (PROVENANCE.md).
+    @Test("1-minute stocks: every session opens, closes and trades as the real day", arguments: ["AAPL", "GOOG", "IBM", "MSFT"])
+    func oneMinuteStocksKeepTheRealDays(symbol: String) throws {
+        let minutes = try Self.series(.stocks1min, "\(symbol)_1min.csv", resolution: .minutes(1)).bars
+        let days = try Self.series(.stocksUnadjusted, "\(symbol)_1d.csv", resolution: .days(1)).bars
+        let sessions = Dictionary(grouping: minutes) { $0.timestamp.dayNumber }
+        #expect(sessions.count == 20)
+        for (day, bars) in sessions {
+            let real = try #require(days.first { $0.timestamp.dayNumber == day })
+            let first = try #require(bars.first), last = try #require(bars.last)
+            #expect(abs(first.open.doubleValue - real.open.doubleValue) <= 0.005 + 1e-9, "\(symbol) \(first.timestamp)")
+            #expect(abs(last.close.doubleValue - real.close.doubleValue) <= 0.005 + 1e-9, "\(symbol) \(last.timestamp)")
+            #expect(bars.reduce(Quantity.zero) { $0 + $1.volume } == real.volume, "\(symbol) \(first.timestamp)")
+        }
+    }
+
     @Test("5-minute SPY: the 5-second bars of every source bar aggregate to it")
     func fiveMinuteFile() throws {
         let series = try Self.series(.spy5min, "SPY_5min.csv", resolution: .minutes(5))

@@ -17,7 +17,7 @@ struct RunCommand: AsyncParsableCommand {
             Reads --config FILE (docs/configuration.md; every key overridable by IBTRADER_<SECTION>_<KEY>, a .env \
             file next to the config, or a flag) and checks all of it before connecting. A live (non-DU) account is \
             refused unless --live is given and confirmed, or --confirm-live ACCOUNT. --simulated starts the gateway \
-            simulator in-process on a free loopback port (bundled daily stocks) and, without --config, runs \
+            simulator in-process on a free loopback port (bundled 1-minute stocks) and, without --config, runs \
             examples/momentum-paper.yaml. Ctrl-C / SIGTERM stop gracefully (a second one: fast stop). See \
             docs/live-trading.md.
             """
@@ -30,7 +30,7 @@ struct RunCommand: AsyncParsableCommand {
     var symbols: String?
     @OptionGroup var connection: ConnectionKeyOptions
 
-    @Flag(name: .long, help: "Run against the in-process gateway simulator (bundled daily stocks).")
+    @Flag(name: .long, help: "Run against the in-process gateway simulator (bundled 1-minute stocks).")
     var simulated = false
     @Option(name: .long, help: "Simulator replay speed: data seconds per wall second (up to 1000000), or 'max'.")
     var speed: String = "10"

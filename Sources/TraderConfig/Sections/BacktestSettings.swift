@@ -50,8 +50,9 @@ public struct BacktestSettings: Hashable, Sendable {
             [
                 .value(
                     "data", \.data, dataKind.optional(auto: "auto"),
-                    summary: "bundled:NAME (sp500, sp500-unadjusted, stocks, stocks-unadjusted, spy, spy-1min, spy-5min, "
-                        + "benchmark), synthetic:N[:SEED] (N generated symbols), a folder, a CSV file or sqlite:PATH (auto: "
+                    summary: "bundled:NAME (sp500, sp500-unadjusted, stocks, stocks-unadjusted, stocks-1min, spy, "
+                        + "spy-1min, spy-5min, benchmark), synthetic:N[:SEED] (N generated symbols), a folder, a CSV file "
+                        + "or sqlite:PATH (auto: "
                         + "bundled:sp500 for momentum, bundled:stocks for the performance allocator, else bundled:stocks "
                         + "with GOOG).", flag: true),
                 .value(

@@ -55,16 +55,25 @@ public enum GatewaySetup {
             + "use --bind 127.0.0.1 unless that is intended"
     }
 
-    /// The in-process simulator of `ibtrader run --simulated`: bundled daily stocks (unadjusted) on a free loopback port, an
-    /// hour into the data.
+    /// The data of `ibtrader run --simulated`: the four stocks' 1-minute bars (a day replayed as daily bars would move
+    /// along a random bridge, and the demo would rotate on that noise).
+    public static let demoData = "bundled:stocks-1min"
+
+    /// Where `ibtrader run --simulated` starts: 2011-01-18 15:30 UTC, an hour into the session, so the example's 1-hour
+    /// warm-up is that morning's bars. The four moved apart that day (open to close AAPL +3.4 %, the first session
+    /// after its CEO's medical leave was announced; GOOG +2.2 %, MSFT +1.8 %, IBM +0.6 %), so the ranking has real
+    /// moves to follow.
+    public static let demoStart = Timestamp(year: 2011, month: 1, day: 18, secondOfDay: 15 * 3600 + 30 * 60)
+
+    /// The in-process simulator of `ibtrader run --simulated`: `demoData` from `demoStart` on a free loopback port.
     public static func simulated(account: String, speed: Double) throws(TraderError) -> GatewaySimulator {
-        let data = try self.data("bundled", synthetic: nil, seed: 0)
+        let data = try self.data(demoData, synthetic: nil, seed: 0)
         var logger = Logger(label: "ibtrader.gateway")
         logger.logLevel = .warning
         return GatewaySimulator(
             configuration: GatewaySimulatorConfiguration(
                 host: "127.0.0.1", port: 0, data: data, gateway: GatewayConfiguration(accountCode: account),
-                start: data.defaultStart + .seconds(3600), clock: .speed(speed)),
+                start: demoStart, clock: .speed(speed)),
             logger: logger)
     }
 }
@@ -104,7 +113,7 @@ extension GatewaySetup {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await simulator.run() }
             let port = await simulator.listeningPort()
-            logger.notice("simulator listening on 127.0.0.1:\(port), replay x\(speed), bundled stocks")
+            logger.notice("simulator listening on 127.0.0.1:\(port), replay x\(speed), \(demoData) from \(demoStart)")
             try await body(port)
             group.cancelAll()
         }

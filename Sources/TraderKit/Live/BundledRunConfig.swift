@@ -5,9 +5,11 @@ public enum BundledRunConfig {
     public static let text = #"""
 # ibtrader run --config examples/momentum-paper.yaml   (or: ibtrader run --simulated, which embeds this file)
 #
-# A small, fast momentum rotation on the bundled daily stocks, meant for paper trading and the simulator: it ranks
-# the four stocks by their rate of change over the last 12 five-second bars (one minute) and holds the best two,
-# rebalancing every minute of data. Against `ibtrader run --simulated` (replay speed 10) it trades within seconds.
+# A small, fast momentum rotation, meant for paper trading and the simulator: it ranks the four stocks by their rate
+# of change over the last 30 one-minute bars and holds the best two, rebalancing every 2 minutes. It rotates only when
+# the ranking really moves (a holding goes when it ranks last of the four) and never resizes for price drift. Against
+# `ibtrader run --simulated` (the bundled 1-minute stocks from 2011-01-18 15:30 UTC, replay speed 10: a minute of
+# data every 6 seconds) it buys within its first 20 seconds.
 # Every key is documented in docs/configuration.md (`ibtrader config show --config FILE` prints the effective
 # values and where each came from). Every key can be overridden by an environment variable named after its path:
 # connection.port ← IBTRADER_CONNECTION_PORT, orders.cancelOnExit ← IBTRADER_ORDERS_CANCEL_ON_EXIT; a .env file
@@ -23,12 +25,13 @@ strategy:
   name: momentum        # momentum | sma-cross | ema-cross | rsi | bollinger (as in `ibtrader backtest`)
   cash: 100000          # the engine's capital (it may be less than the account's)
   parameters:           # only the keys written here change the strategy's defaults
-    lookback: 12
+    lookback: 30        # bars: half an hour of 1-minute bars
     holdings: 2
-    rebalance: 12       # every 12 bars (or daily | weekly | monthly)
+    rebalance: 2        # every 2 bars (or daily | weekly | monthly)
     minimumScore: none
     investedFraction: 0.5
-    rankBuffer: 1            # keep a holding until it ranks last of the four (no flip-flop on tick noise)
+    rankBuffer: 1            # keep a holding until it ranks last of the four (no flip-flop on small moves)
+    minimumTradeValue: 1000     # no order under $1,000 (exits always go)
     minimumWeightChange: 0.05   # no resize under 5 % of equity (no 1-share trades at the $1 minimum commission)
 risk:
   maxPositionPercentOfEquity: 40
@@ -37,7 +40,7 @@ orders:
   outsideRth: false
   cancelOnExit: true
 data:
-  barSize: 5 secs       # the strategy's bar (1 min, 5 mins, 1 hour, 1 day…: built from 5-second real-time bars)
+  barSize: 1 min        # the strategy's bar (5 secs, 5 mins, 1 hour, 1 day…: built from 5-second real-time bars)
   warmup: 1h            # how much history warms the indicators up (also IB's form: 3600 S)
   marketDataType: realtime   # realtime | delayed | frozen | delayed-frozen
   delayedFallback: true
