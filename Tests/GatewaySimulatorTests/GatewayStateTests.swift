@@ -1,3 +1,4 @@
+import BundledData
 import Foundation
 import GatewaySimulator
 import TWSProtocol
@@ -29,6 +30,15 @@ import TradingModel
         let first = try #require(testData.instruments[0].series.firstTime)
         #expect(state.now - first >= .days(365))
         #expect(testData.instruments[0].series.isTrading(at: state.now))
+    }
+
+    /// A month of 1-minute bars has no session a year in: it starts halfway (before, at its last bar, with nothing
+    /// left to replay).
+    @Test func dataShorterThanAYearStartsHalfway() throws {
+        let data = try MarketDataSet.bundled(.stocks1min)
+        // The session's first bar, stamped at its end.
+        #expect(data.defaultStart == Timestamp(year: 2011, month: 1, day: 18, secondOfDay: 14 * 3600 + 31 * 60))
+        #expect(data.instruments.allSatisfy { $0.series.isTrading(at: data.defaultStart) })
     }
 
     @Test func contractDetailsAndUnknownSymbol() {

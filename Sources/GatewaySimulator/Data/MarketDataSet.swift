@@ -56,17 +56,25 @@ public struct MarketDataSet: Sendable {
     /// The instrument behind an engine id.
     public func instrument(_ id: InstrumentID) -> SimulatedInstrument { instruments[id.index] }
 
-    /// The default replay start: the first session open at least one year (366 days) after the latest first bar,
-    /// but never after the last session (so there is always a year of history behind "now" when the data has it).
+    /// The default replay start: the first session open at least one year (366 days) after the latest first bar, so
+    /// there is a year of history behind "now". Data a year long or shorter starts at the first session open halfway
+    /// through the span all symbols share (January's 1-minute bars: mid-month, half for warm-up, half to replay).
     public var defaultStart: Timestamp {
         let firsts = instruments.compactMap(\.series.firstTime)
         guard let latestFirst = firsts.max() else { return Timestamp(seconds: 0) }
-        let target = (latestFirst + .days(366)).nanoseconds
+        if let afterAYear = firstSessionOpen(atOrAfter: (latestFirst + .days(366)).nanoseconds) { return afterAYear }
+        let earliestLast = instruments.compactMap(\.series.lastTime).min() ?? latestFirst
+        let halfway = latestFirst.nanoseconds + max(earliestLast.nanoseconds - latestFirst.nanoseconds, 0) / 2
+        if let start = firstSessionOpen(atOrAfter: halfway) { return start }
+        let latestOpen = instruments.compactMap { $0.series.windows.last?.start }.max()
+        return Timestamp(nanoseconds: latestOpen ?? halfway)
+    }
+
+    /// The earliest session open of any symbol at or after `target` (nanoseconds), or `nil` when none is.
+    private func firstSessionOpen(atOrAfter target: Int64) -> Timestamp? {
         var best: Int64?
-        var latestOpen: Int64?
         for instrument in instruments {
             let windows = instrument.series.windows
-            if let last = windows.last?.start { latestOpen = max(latestOpen ?? last, last) }
             var low = 0, high = windows.count
             while low < high {
                 let mid = (low + high) / 2
@@ -74,7 +82,7 @@ public struct MarketDataSet: Sendable {
             }
             if low < windows.count { best = min(best ?? windows[low].start, windows[low].start) }
         }
-        return Timestamp(nanoseconds: best ?? latestOpen ?? target)
+        return best.map { Timestamp(nanoseconds: $0) }
     }
 
     // MARK: - Loading
