@@ -41,6 +41,11 @@ import TradingModel
         #expect(ProtectiveOrders.isProtective(stop.clientOrderID) && ProtectiveOrders.isProtective(target.clientOrderID))
         #expect(stop.quantity == entry.quantity && target.quantity == entry.quantity)
         #expect(stop.ocaGroup != nil && stop.ocaGroup == target.ocaGroup && stop.timeInForce == .gtc)
+        // Sent on the entry's fill at day 7's open, before day 7's bar is handled (the engine's clock still reads
+        // the signal bar then), not at day 7's close: no session without a stop.
+        let entryFill = try #require(result.fills.first { $0.orderID == entry.id })
+        #expect(stop.createdAt < entryFill.timestamp && target.createdAt < entryFill.timestamp,
+            "stop \(stop.createdAt), fill \(entryFill.timestamp)")
         // The levels: 10 % below and 50 % above the average cost, on the tick (a sell stop rounds up).
         let expectedStop = Price(approximately: cost.doubleValue * 0.9).roundedUp(toTick: Price("0.01")!)
         #expect(stop.type == .stop(expectedStop), "cost \(cost)")

@@ -63,7 +63,7 @@ import TradingModel
         try Self.expect("momentum-protective", BacktestSummary(
             bars: 6000, orders: 464, fills: 351, closedTrades: 63, openTrades: 3, winningTrades: 30,
             finalEquity: "170466.43", commissions: "393.60", maxDrawdownBasisPoints: 927, deniedOrders: 0,
-            filledOrders: 351, canceledOrders: 107), hash: "7c393fa40a721efb")
+            filledOrders: 351, canceledOrders: 107), hash: "4d51368634cfbdd1")
     }
 
     static let cases: [(String, StrategySpec)] = [

@@ -43,6 +43,11 @@ public struct MomentumRotation: Strategy {
         case let .barsClosed(time):
             guard clock.isDue(at: time, schedule: config.rebalance) else { return [] }
             return rebalance(at: time, context: context)
+        case let .filled(fill, clientID):
+            // Protection from the fill on, not from the next bar: on daily bars that is a whole session without a
+            // stop, and a run that stops right after a buy would leave the position bare at the broker.
+            guard let levels = config.protectiveLevels, !ProtectiveOrders.isProtective(clientID) else { return [] }
+            return ProtectiveOrders.maintain(fill.instrument, levels: levels, context)
         default:
             return []
         }
