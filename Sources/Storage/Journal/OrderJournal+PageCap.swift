@@ -15,7 +15,13 @@ extension OrderJournal {
     /// A read transaction held open until the value is released, as a reader that stays open (`ibtrader journal`, a
     /// backup) holds one: SQLite cannot rewind the WAL meanwhile, so every commit must grow the file. On a full disk
     /// every write then fails, instead of the odd one that fits in the WAL's space from before the checkpoint.
-    func holdReader() throws -> HeldReader { HeldReader(snapshot: try pool.makeSnapshot()) }
+    ///
+    /// The WAL is truncated to zero bytes first: a WAL the runner's checkpoint has just rewound keeps its length, and
+    /// the commits after the rewind would reuse that space on a full disk (a race the CI machine, under load, lost).
+    func holdReader() throws -> HeldReader {
+        try pool.writeWithoutTransaction { db in _ = try Self.checkpoint(db, .truncate) }
+        return HeldReader(snapshot: try pool.makeSnapshot())
+    }
 
     /// An open read transaction (`holdReader()`).
     final class HeldReader: Sendable {

@@ -5,7 +5,7 @@ import TradingModel
 ///
 /// - Every bar updates each instrument's score inputs (rate of change, one-bar-return volatility, average volume).
 ///   The optional stop-loss / take-profit (percent of the average cost) are orders held at the broker
-///   (`protectiveOrders`, `ProtectiveOrders.maintain` on each bar), or checked against the bar's close.
+///   (`protectiveOrders`, `ProtectiveOrders.maintain` on each fill and bar), or checked against the bar's close.
 /// - On `.barsClosed` of a rebalance slice, instruments with a bar at that time, a full lookback, a score ≥
 ///   `minimumScore` (if set), and not excluded, are ranked by score (ties by instrument order); the top `holdings` get
 ///   target weights (equal or inverse-volatility) of `investedFraction × equity`, rounded down to lots.

@@ -5,8 +5,9 @@ import TradingModel
 /// the bot's bar close cannot. Used by `MomentumRotation` (`protectiveOrders`); the bracket strategies' ATR stops are
 /// bracket children already.
 ///
-/// A strategy calls `maintain` on each bar of an instrument: with no position, the protection is cancelled; with one
-/// and nothing else working, a missing protection is sent and one of the wrong size is resized (an IB modify).
+/// A strategy calls `maintain` on each fill of its own orders and on each bar of an instrument: with no position, the
+/// protection is cancelled; with one and nothing else working, a missing protection is sent and one of the wrong size
+/// is resized (an IB modify).
 /// Protective orders carry readable ids (`AAPL-P1764000000-SL`, `-TP`: symbol, bar time, leg), so a restart finds
 /// them among the orders it restored, and `isProtective` tells them from the strategy's trading orders.
 public enum ProtectiveOrders {
