@@ -150,34 +150,19 @@ extension ManualTrading {
     private static func acknowledgement(
         _ orderID: Int, terms: TWSOrder, events: AsyncThrowingStream<TWSOrderEvent, any Error>, timeout: Duration
     ) async -> ManualOrderOutcome {
-        await withTaskGroup(of: ManualOrderOutcome?.self, returning: ManualOrderOutcome.self) { group in
-            group.addTask {
-                do {
-                    for try await event in events {
-                        switch event {
-                        case .openOrder(let open) where open.order.orderID == orderID && sameTerms(open.order, terms):
-                            return .acknowledged
-                        case .notice(let notice) where notice.requestID == orderID && notice.disposition == .terminal:
-                            return .rejected("\(notice.code) \(notice.message)")
-                        default: continue
-                        }
+        await answer(within: timeout, else: ManualOrderOutcome.timedOut) {
+            do {
+                for try await event in events {
+                    switch event {
+                    case .openOrder(let open) where open.order.orderID == orderID && sameTerms(open.order, terms):
+                        return .acknowledged
+                    case .notice(let notice) where notice.requestID == orderID && notice.disposition == .terminal:
+                        return .rejected("\(notice.code) \(notice.message)")
+                    default: continue
                     }
-                } catch {}
-                return .timedOut
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return Task.isCancelled ? nil : .timedOut
-            }
-            var outcome = ManualOrderOutcome.timedOut
-            for await candidate in group {
-                if let candidate {
-                    outcome = candidate
-                    break
                 }
-            }
-            group.cancelAll()
-            return outcome
+            } catch {}
+            return .timedOut
         }
     }
 

@@ -136,33 +136,18 @@ extension ManualTrading {
             return .rejected(error.description)
         }
         let ids = Set(orders.map(\.id))
-        return await withTaskGroup(of: ManualOrderOutcome?.self, returning: ManualOrderOutcome.self) { group in
-            group.addTask {
-                var acknowledged: Set<OrderID> = []
-                for await event in events {
-                    guard case .report(let report) = event, ids.contains(report.orderID) else { continue }
-                    switch report {
-                    case .rejected(_, let reason, _): return .rejected(reason)
-                    case .modifyRejected: continue
-                    default: acknowledged.insert(report.orderID)
-                    }
-                    if acknowledged == ids { return .acknowledged }
+        return await answer(within: timeout, else: ManualOrderOutcome.timedOut) {
+            var acknowledged: Set<OrderID> = []
+            for await event in events {
+                guard case .report(let report) = event, ids.contains(report.orderID) else { continue }
+                switch report {
+                case .rejected(_, let reason, _): return .rejected(reason)
+                case .modifyRejected: continue
+                default: acknowledged.insert(report.orderID)
                 }
-                return .timedOut
+                if acknowledged == ids { return .acknowledged }
             }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return Task.isCancelled ? nil : .timedOut
-            }
-            var outcome = ManualOrderOutcome.timedOut
-            for await candidate in group {
-                if let candidate {
-                    outcome = candidate
-                    break
-                }
-            }
-            group.cancelAll()
-            return outcome
+            return .timedOut
         }
     }
 

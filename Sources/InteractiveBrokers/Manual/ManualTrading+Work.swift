@@ -136,32 +136,17 @@ extension ManualTrading {
     private static func endsWithin(
         _ span: Duration, orderID: Int, events: AsyncThrowingStream<TWSOrderEvent, any Error>
     ) async -> Bool {
-        await withTaskGroup(of: Bool?.self, returning: Bool.self) { group in
-            group.addTask {
-                do {
-                    for try await event in events {
-                        if case .status(let status) = event, status.orderID == orderID,
-                            ["Filled", "Cancelled", "ApiCancelled", "Inactive"].contains(status.status)
-                        {
-                            return true
-                        }
+        await answer(within: span, else: false) {
+            do {
+                for try await event in events {
+                    if case .status(let status) = event, status.orderID == orderID,
+                        ["Filled", "Cancelled", "ApiCancelled", "Inactive"].contains(status.status)
+                    {
+                        return true
                     }
-                } catch {}
-                return nil
-            }
-            group.addTask {
-                try? await Task.sleep(for: span)
-                return Task.isCancelled ? nil : false
-            }
-            var outcome = false
-            for await candidate in group {
-                if let candidate {
-                    outcome = candidate
-                    break
                 }
-            }
-            group.cancelAll()
-            return outcome
+            } catch {}
+            return nil
         }
     }
 
