@@ -10,6 +10,8 @@ public enum CSVReadError: Error, Equatable, Sendable {
     case invalidDate(line: Int, text: String)
     /// A number cannot be parsed or is not finite.
     case invalidNumber(line: Int, column: String, text: String)
+    /// A value is not one of those its column allows (`allowed` says which, for the reader).
+    case invalidValue(line: Int, column: String, text: String, allowed: String)
     /// Dates must strictly increase.
     case unorderedDate(line: Int, text: String)
     /// A benchmark has no close at or before an equity time.
@@ -19,7 +21,7 @@ public enum CSVReadError: Error, Equatable, Sendable {
     public var line: Int? {
         switch self {
         case .missingField(let line, _), .invalidDate(let line, _), .invalidNumber(let line, _, _),
-            .unorderedDate(let line, _):
+            .invalidValue(let line, _, _, _), .unorderedDate(let line, _):
             line
         case .empty, .missingColumn, .benchmarkStartsTooLate: nil
         }
@@ -174,6 +176,8 @@ extension CSVReadError: CustomStringConvertible {
         case .invalidDate(let line, let text):
             "line \(line): '\(text)' is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)"
         case .invalidNumber(let line, let column, let text): "line \(line): '\(text)' in column '\(column)' is not a number"
+        case .invalidValue(let line, let column, let text, let allowed):
+            "line \(line): '\(text)' in column '\(column)' is not allowed: use \(allowed)"
         case .unorderedDate(let line, let text): "line \(line): \(text) is not after the previous row's date"
         case .benchmarkStartsTooLate(let date): "the benchmark has no price at or before \(date)"
         }

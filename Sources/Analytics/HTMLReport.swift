@@ -76,7 +76,12 @@ public enum HTMLReport {
         html += section("Exposure", exposureChart(input))
         for extra in input.sections { html += section(extra.heading, extra.html) }
         if !input.parameters.isEmpty { html += section("Parameters", HTMLReportTables.parameters(input.parameters)) }
-        html += section("Trades", HTMLReportTables.trades(input.trades, limit: input.tradeRowLimit))
+        html += section(
+            "Trades",
+            input.report.tradeStatistics.tradesKnown
+                ? HTMLReportTables.trades(input.trades, limit: input.tradeRowLimit)
+                : "<p class=\"note\">The trades are not known: an equity curve was analysed on its own "
+                    + "(<code>ibtrader analyze --trades FILE</code> adds them).</p>")
         html += "</main>\n</body>\n</html>\n"
         return html
     }

@@ -36,7 +36,7 @@ enum HTMLReportTables {
             ("Alpha (empyrical, geometric)", percent.string(m.alphaEmpyrical)),
         ]
         let trades: [(String, String)] = [
-            ("Trades", String(t.trades)),
+            ("Trades", t.tradesKnown ? String(t.trades) : "not known (an equity curve alone)"),
             ("Win rate", percent.string(t.winRate)),
             ("Profit factor", ratio.string(t.profitFactor)),
             ("Expectancy", money.string(t.expectancy)),
@@ -47,7 +47,7 @@ enum HTMLReportTables {
             ("Average holding", t.averageHoldingDays.map { ratio.string($0) + " days" } ?? "–"),
             ("Exposure", percent.string(t.exposure)),
             ("Turnover", t.turnover.map { ratio.string($0) + "×" } ?? "–"),
-            ("Commission", money.string(t.totalCommission)),
+            ("Commission", t.tradesKnown ? money.string(t.totalCommission) : "–"),
         ]
         var html = "<div class=\"metrics\">\n"
         html += keyValueTable("Returns", returns)

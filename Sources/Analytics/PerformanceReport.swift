@@ -23,11 +23,12 @@ public struct PerformanceReport: Sendable, Equatable {
     /// - Parameters:
     ///   - equity: the equity curve, oldest first.
     ///   - benchmarkCloses: benchmark closes aligned with `equity`, or `nil`.
-    ///   - trades: closed trades.
+    ///   - trades: closed trades (`nil`: not known, as for an equity curve analysed on its own; the trade figures
+    ///     are then `null`, not 0).
     ///   - periodsPerYear: 252 for daily bars.
     /// - Throws: ``AnalyticsError`` (see ``PerformanceMetrics/compute(equity:benchmarkCloses:periodsPerYear:)``).
     public static func analyze(
-        equity: [EquityPoint], benchmarkCloses: [Double]? = nil, trades: [TradeRecord] = [], periodsPerYear: Int = 252
+        equity: [EquityPoint], benchmarkCloses: [Double]? = nil, trades: [TradeRecord]? = [], periodsPerYear: Int = 252
     ) throws(AnalyticsError) -> PerformanceReport {
         try analyze(
             equity: EquitySeries(equity), benchmarkCloses: benchmarkCloses, trades: trades,
@@ -37,7 +38,7 @@ public struct PerformanceReport: Sendable, Equatable {
     /// ``analyze(equity:benchmarkCloses:trades:periodsPerYear:)-([EquityPoint],_,_,_)`` over a series, read in
     /// place.
     public static func analyze(
-        equity: EquitySeries, benchmarkCloses: [Double]? = nil, trades: [TradeRecord] = [], periodsPerYear: Int = 252
+        equity: EquitySeries, benchmarkCloses: [Double]? = nil, trades: [TradeRecord]? = [], periodsPerYear: Int = 252
     ) throws(AnalyticsError) -> PerformanceReport {
         PerformanceReport(
             metrics: try PerformanceMetrics.compute(
@@ -52,7 +53,7 @@ public struct PerformanceReport: Sendable, Equatable {
         let m = metrics
         let t = tradeStatistics
         let d = m.drawdown
-        return [
+        var values: [String: JSONValue] = [
             "bars": .integer(m.bars),
             "returns": .integer(m.returns),
             "periods_per_year": .integer(m.periodsPerYear),
@@ -94,7 +95,18 @@ public struct PerformanceReport: Sendable, Equatable {
             "exposure": .optional(t.exposure),
             "turnover": .optional(t.turnover),
         ]
+        if !t.tradesKnown {
+            for key in Self.tradeKeys { values[key] = .null }
+        }
+        return values
     }
+
+    /// The keys of figures computed from the trades (all but `exposure`): `null` when the trades are not known.
+    static let tradeKeys = [
+        "trades", "winning_trades", "losing_trades", "win_rate", "profit_factor", "expectancy", "average_win",
+        "average_loss", "largest_win", "largest_loss", "net_profit", "total_commission", "average_holding_days",
+        "turnover",
+    ]
 
     /// Monthly returns as `{"2008": {"01": -0.18, …, "total": …}, …}` (missing months omitted).
     public var monthlyReturnValues: [String: JSONValue] {

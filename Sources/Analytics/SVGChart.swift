@@ -123,8 +123,8 @@ struct SVGChart: Sendable {
 
     private func legend() -> String {
         guard series.count > 1 || !(series.first?.name.isEmpty ?? true) else { return "" }
-        // Right-aligned row of swatches; widths estimated at 7 px per character of 12 px text.
-        let widths = series.map { 30 + Double($0.name.count) * 7 }
+        // Right-aligned row of swatches: 23 px of swatch, the name, 12 px of space.
+        let widths = series.map { 35 + Self.estimatedWidth(of: $0.name) }
         var position = right - widths.reduce(0, +)
         // Same row as the title when it fits (title text estimated at 9 px per character), else below it.
         let titleEnd = left + Double(title.count) * 9
@@ -137,6 +137,24 @@ struct SVGChart: Sendable {
         }
         return svg + "</g>"
     }
+
+    /// The width of `text` in 12 px sans-serif, from Helvetica's (and Arial's) advance widths for capitals and
+    /// digits, 6 px for anything else, so a legend of tickers neither runs a wide name (GOOG, WMT) into the next
+    /// swatch nor spreads a narrow one (IBM).
+    static func estimatedWidth(of text: String) -> Double {
+        text.unicodeScalars.reduce(0) { width, scalar in
+            let value = scalar.value
+            if value >= 65, value <= 90 { return width + Double(capitalWidths[Int(value - 65)]) * 0.012 }
+            if value >= 48, value <= 57 { return width + 556 * 0.012 }
+            return width + (scalar == " " ? 3.3 : 6)
+        }
+    }
+
+    /// Advance widths of A–Z in thousandths of an em (Helvetica, Arial).
+    private static let capitalWidths = [
+        667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778, 667, 778, 722, 667, 611, 722, 667,
+        944, 667, 667, 611,
+    ]
 
     private func valueAxis(_ ticks: [Double], y: (Double) -> Double) -> String {
         var svg = "<g class=\"y-axis\" font-size=\"11\" fill=\"#444\">"

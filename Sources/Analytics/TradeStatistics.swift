@@ -33,8 +33,11 @@ public struct TradeStatistics: Sendable, Equatable {
     /// (`nil` when none does).
     public var exposure: Double?
     /// Traded notional (`quantity × (entryPrice + exitPrice)` summed over trades) divided by the
-    /// mean equity of the curve (`nil` without a positive mean equity).
+    /// mean equity of the curve (`nil` without a positive mean equity, or when the trades are not known).
     public var turnover: Double?
+    /// `false` when the trades are not known (an equity curve analysed on its own): then every trade figure is
+    /// unknown, not zero, and only ``exposure`` (from the curve) is meaningful.
+    public var tradesKnown = true
 
     /// Mean holding time in days (`averageHoldingSeconds / 86400`).
     public var averageHoldingDays: Double? { averageHoldingSeconds.map { $0 / 86_400 } }
@@ -49,6 +52,21 @@ public struct TradeStatistics: Sendable, Equatable {
 
     /// Computes the statistics over a series (see ``compute(trades:equity:)-([TradeRecord],[EquityPoint])``).
     public static func compute(trades: [TradeRecord], equity: EquitySeries) -> TradeStatistics {
+        computeKnown(trades: trades, equity: equity)
+    }
+
+    /// The statistics when the trades may be unknown (`nil`): then ``tradesKnown`` is `false`, the trade counts are
+    /// 0 and ``turnover`` is `nil`; ``exposure`` still comes from the curve.
+    public static func compute(trades: [TradeRecord]?, equity: EquitySeries) -> TradeStatistics {
+        var stats = computeKnown(trades: trades ?? [], equity: equity)
+        if trades == nil {
+            stats.tradesKnown = false
+            stats.turnover = nil
+        }
+        return stats
+    }
+
+    private static func computeKnown(trades: [TradeRecord], equity: EquitySeries) -> TradeStatistics {
         var stats = TradeStatistics(
             trades: trades.count, winningTrades: 0, losingTrades: 0, netProfit: 0, totalCommission: 0)
         var grossProfit = 0.0

@@ -54,8 +54,10 @@ public struct BacktestSummaryReport {
             do throws(CSVReadError) {
                 let prices = try CSVReader.prices(from: text)
                 let times = (0..<equity.count).lazy.map(equity.time)
-                // Minute returns against a daily close carried forward: beta near 0 and alpha ≈ the return.
-                if let refusal = BenchmarkFrequency.refusal(of: benchmarkSetting, prices: prices, equityTimes: times) {
+                // Minute returns against a daily close carried forward, or a run past the benchmark's end: beta near
+                // 0 (or none) and alpha ≈ the return.
+                let shown = benchmarkSetting == "bundled" ? "^GSPC (bundled)" : benchmarkSetting
+                if let refusal = BenchmarkFrequency.refusal(of: shown, prices: prices, equityTimes: times) {
                     benchmarkNote = refusal
                 } else {
                     benchmarkCloses = try CSVReader.align(prices, to: (0..<equity.count).map(equity.time))
@@ -63,11 +65,7 @@ public struct BacktestSummaryReport {
                         ? "^GSPC" : URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
                 }
             } catch {
-                if case .benchmarkStartsTooLate = error {
-                    Terminal.printError("warning: benchmark \(path) starts after the backtest; reporting without it")
-                } else {
-                    throw TraderError("\(path): \(error)")
-                }
+                throw TraderError("\(path): \(error)")
             }
             if let benchmarkNote { Terminal.printError("warning: \(benchmarkNote)") }
         }

@@ -15,15 +15,34 @@ public struct EquityAnalysis {
     let parameters: [String: String]
     let title: String
 
-    /// Reads the curve and the benchmark and computes the metrics.
-    /// - Parameter periodsPerYear: return periods per year (`nil`: inferred, 252 for daily data and 252 × the median
-    ///   bars per day for intraday).
+    /// The trades file read (`nil`: none, so the trade figures are unknown).
+    public let tradesFile: String?
+    let trades: [TradeRecord]?
+
+    /// Reads the curve, its trades and the benchmark and computes the metrics.
+    /// - Parameters:
+    ///   - trades: a trades file in the backtester's `trades.csv` layout, `none` for no trades, or `nil` for the
+    ///     backtester's own: `trades.csv` beside an `equity.csv`, when there is one. Without trades, every trade
+    ///     figure is reported as unknown, not as 0.
+    ///   - periodsPerYear: return periods per year (`nil`: inferred, 252 for daily data and 252 × the median bars per
+    ///     day for intraday).
     /// - Throws: `TraderError` naming the file (and line) that cannot be used.
-    public init(equityFile: String, benchmark: String?, periodsPerYear: Int?) throws(TraderError) {
+    public init(equityFile: String, benchmark: String?, trades: String? = nil, periodsPerYear: Int?) throws(TraderError) {
+        try Self.check(periodsPerYear: periodsPerYear)
         let text = try TextFiles.read(equityFile)
         do throws(CSVReadError) { equity = try CSVReader.equityCurve(from: text) } catch {
             throw TraderError("\(equityFile): \(error)")
         }
+        let tradesPath = Self.tradesPath(given: trades, equityFile: equityFile)
+        if let tradesPath {
+            let text = try TextFiles.read(tradesPath)
+            do throws(CSVReadError) { self.trades = try CSVReader.trades(from: text) } catch {
+                throw TraderError("\(tradesPath): \(error)")
+            }
+        } else {
+            self.trades = nil
+        }
+        tradesFile = tradesPath
         var closes: [Double]?
         var name = "benchmark"
         var warnings: [String] = []
@@ -34,7 +53,8 @@ public struct EquityAnalysis {
             do throws(CSVReadError) {
                 let prices = try CSVReader.prices(from: text)
                 let times = equity.map(\.time)
-                if let refusal = BenchmarkFrequency.refusal(of: benchmark, prices: prices, equityTimes: times) {
+                let shown = benchmark == "bundled" ? "^GSPC (bundled)" : benchmark
+                if let refusal = BenchmarkFrequency.refusal(of: shown, prices: prices, equityTimes: times) {
                     warnings.append(refusal)
                 } else {
                     closes = try CSVReader.align(prices, to: times)
@@ -48,13 +68,14 @@ public struct EquityAnalysis {
         self.warnings = warnings
         let periodsPerYear = periodsPerYear ?? CSVReader.periodsPerYear(times: equity.map(\.time))
         do {
-            report = try PerformanceReport.analyze(equity: equity, benchmarkCloses: closes, periodsPerYear: periodsPerYear)
+            report = try PerformanceReport.analyze(
+                equity: equity, benchmarkCloses: closes, trades: self.trades, periodsPerYear: periodsPerYear)
         } catch {
             throw TraderError("\(equityFile): \(error)")
         }
         parameters = [
             "equity_file": equityFile, "benchmark": closes == nil ? "" : benchmark ?? "",
-            "periods_per_year": String(periodsPerYear),
+            "periods_per_year": String(periodsPerYear), "trades_file": tradesPath ?? "",
         ]
         title = "IBTrader analysis: \(URL(fileURLWithPath: equityFile).lastPathComponent)"
     }
@@ -66,8 +87,25 @@ public struct EquityAnalysis {
         try TextFiles.write(json, to: out + "/summary.json")
         var input = HTMLReportInput(
             title: title, report: report, equity: equity, benchmarkCloses: benchmarkCloses, benchmarkName: benchmarkName,
-            trades: [], parameters: parameters)
+            trades: trades ?? [], parameters: parameters)
         input.warnings = warnings
         try TextFiles.write(HTMLReport.render(input), to: out + "/report.html")
+    }
+
+    /// Refuses a number of return periods per year outside 1...1,000,000 (`ibtrader analyze` checks it while parsing).
+    public static func check(periodsPerYear: Int?) throws(TraderError) {
+        if let periodsPerYear, !(1...1_000_000).contains(periodsPerYear) {
+            throw TraderError("--periods-per-year must be from 1 to 1000000, got \(periodsPerYear)")
+        }
+    }
+
+    /// The trades file to read: the one given, none for `none`, else `trades.csv` beside the backtester's
+    /// `equity.csv` when it exists.
+    static func tradesPath(given: String?, equityFile: String) -> String? {
+        if let given { return given == "none" ? nil : given }
+        let equity = URL(fileURLWithPath: equityFile)
+        guard equity.lastPathComponent == "equity.csv" else { return nil }
+        let beside = equity.deletingLastPathComponent().appendingPathComponent("trades.csv").path
+        return FileManager.default.fileExists(atPath: beside) ? beside : nil
     }
 }
