@@ -15,7 +15,7 @@ extension CSVReader {
         guard let headerLine = lines.next(), !headerLine.allSatisfy(\.isWhitespace) else { throw .empty }
         let header = (headerLine.first == "\u{FEFF}" ? headerLine.dropFirst() : headerLine)
             .split(separator: ",", omittingEmptySubsequences: false)
-            .map { $0.trimmingSpaces().lowercased() }
+            .map { trimmed($0).lowercased() }
         var index: [Int] = []
         for name in tradeColumns {
             guard let column = header.firstIndex(of: name) else { throw .missingColumn(name: name) }
@@ -30,7 +30,7 @@ extension CSVReader {
             func text(_ k: Int) throws(CSVReadError) -> Substring {
                 let name = tradeColumns[k]
                 guard index[k] < fields.count else { throw .missingField(line: lineNumber, column: name) }
-                let value = fields[index[k]].trimmingSpaces()
+                let value = trimmed(fields[index[k]])
                 guard !value.isEmpty else { throw .missingField(line: lineNumber, column: name) }
                 return value
             }
@@ -46,7 +46,7 @@ extension CSVReader {
                 guard let time = CivilTime.parse(value) else { throw .invalidDate(line: lineNumber, text: String(value)) }
                 return time
             }
-            if index[5] < fields.count, fields[index[5]].trimmingSpaces().isEmpty { continue }
+            if index[5] < fields.count, trimmed(fields[index[5]]).isEmpty { continue }
             let sideText = try text(1)
             guard let side = TradeSide(rawValue: sideText.uppercased()) else {
                 throw .invalidValue(line: lineNumber, column: "side", text: String(sideText), allowed: "LONG or SHORT")
@@ -58,15 +58,5 @@ extension CSVReader {
                 pnl: try number(7) - commission, commission: commission))
         }
         return trades
-    }
-}
-
-extension Substring {
-    /// Without surrounding spaces, tabs and a carriage return.
-    fileprivate func trimmingSpaces() -> Substring {
-        var slice = self
-        while let last = slice.last, last == "\r" || last == " " || last == "\t" || last == "\r\n" { slice = slice.dropLast() }
-        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
-        return slice
     }
 }

@@ -156,7 +156,7 @@ public enum CSVReader {
     }
 
     /// The text without surrounding spaces, tabs or a trailing carriage return.
-    private static func trimmed(_ text: Substring) -> Substring {
+    static func trimmed(_ text: Substring) -> Substring {
         var slice = text
         while let last = slice.last, last == "\r" || last == " " || last == "\t" || last == "\r\n" {
             slice = slice.dropLast()
