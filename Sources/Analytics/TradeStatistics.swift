@@ -51,24 +51,13 @@ public struct TradeStatistics: Sendable, Equatable {
     }
 
     /// Computes the statistics over a series (see ``compute(trades:equity:)-([TradeRecord],[EquityPoint])``).
-    public static func compute(trades: [TradeRecord], equity: EquitySeries) -> TradeStatistics {
-        computeKnown(trades: trades, equity: equity)
-    }
-
-    /// The statistics when the trades may be unknown (`nil`): then ``tradesKnown`` is `false`, the trade counts are
-    /// 0 and ``turnover`` is `nil`; ``exposure`` still comes from the curve.
-    public static func compute(trades: [TradeRecord]?, equity: EquitySeries) -> TradeStatistics {
-        var stats = computeKnown(trades: trades ?? [], equity: equity)
-        if trades == nil {
-            stats.tradesKnown = false
-            stats.turnover = nil
-        }
-        return stats
-    }
-
-    private static func computeKnown(trades: [TradeRecord], equity: EquitySeries) -> TradeStatistics {
+    /// `nil` trades are unknown (an equity curve alone): then ``tradesKnown`` is `false`, the trade counts are 0 and
+    /// ``turnover`` is `nil`; ``exposure`` still comes from the curve.
+    public static func compute(trades known: [TradeRecord]?, equity: EquitySeries) -> TradeStatistics {
+        let trades = known ?? []
         var stats = TradeStatistics(
             trades: trades.count, winningTrades: 0, losingTrades: 0, netProfit: 0, totalCommission: 0)
+        stats.tradesKnown = known != nil
         var grossProfit = 0.0
         var grossLoss = 0.0
         var holding = 0.0
@@ -110,7 +99,7 @@ public struct TradeStatistics: Sendable, Equatable {
             equitySum += equity.equity(index)
         }
         if reported > 0 { stats.exposure = Double(exposed) / Double(reported) }
-        if !equity.isEmpty {
+        if !equity.isEmpty, stats.tradesKnown {
             let meanEquity = equitySum / Double(equity.count)
             if meanEquity > 0 { stats.turnover = finiteOrNil(notional / meanEquity) }
         }

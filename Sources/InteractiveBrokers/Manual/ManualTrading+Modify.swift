@@ -150,7 +150,7 @@ extension ManualTrading {
     private static func acknowledgement(
         _ orderID: Int, terms: TWSOrder, events: AsyncThrowingStream<TWSOrderEvent, any Error>, timeout: Duration
     ) async -> ManualOrderOutcome {
-        await answer(within: timeout, else: ManualOrderOutcome.timedOut) {
+        await firstAnswer(within: timeout, else: ManualOrderOutcome.timedOut) {
             do {
                 for try await event in events {
                     switch event {

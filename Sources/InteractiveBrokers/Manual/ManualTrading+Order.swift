@@ -136,7 +136,7 @@ extension ManualTrading {
             return .rejected(error.description)
         }
         let ids = Set(orders.map(\.id))
-        return await answer(within: timeout, else: ManualOrderOutcome.timedOut) {
+        return await firstAnswer(within: timeout, else: ManualOrderOutcome.timedOut) {
             var acknowledged: Set<OrderID> = []
             for await event in events {
                 guard case .report(let report) = event, ids.contains(report.orderID) else { continue }

@@ -136,7 +136,7 @@ extension ManualTrading {
     private static func endsWithin(
         _ span: Duration, orderID: Int, events: AsyncThrowingStream<TWSOrderEvent, any Error>
     ) async -> Bool {
-        await answer(within: span, else: false) {
+        await firstAnswer(within: span, else: false) {
             do {
                 for try await event in events {
                     if case .status(let status) = event, status.orderID == orderID,

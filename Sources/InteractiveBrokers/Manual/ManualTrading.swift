@@ -157,29 +157,6 @@ public enum ManualTrading {
     static func pause(_ span: Duration) async {
         try? await Task.sleep(for: span)
     }
-
-    /// `wait`'s answer, or `timedOut` once `span` has passed: a `nil` answer (the events ended without one) waits out
-    /// the span.
-    static func answer<T: Sendable>(
-        within span: Duration, else timedOut: T, _ wait: @escaping @Sendable () async -> T?
-    ) async -> T {
-        await withTaskGroup(of: T?.self, returning: T.self) { group in
-            group.addTask { await wait() }
-            group.addTask {
-                try? await Task.sleep(for: span)
-                return Task.isCancelled ? nil : timedOut
-            }
-            var outcome = timedOut
-            for await candidate in group {
-                if let candidate {
-                    outcome = candidate
-                    break
-                }
-            }
-            group.cancelAll()
-            return outcome
-        }
-    }
 }
 
 /// A contract's price increments as `ibtrader order` and `modify` use them.

@@ -18,36 +18,21 @@ extension TWSConnection {
         order.transmit = true
         let events = orderEvents()
         let orderID = try await placeOrder(order, contract: contract)
-        let result = await withTaskGroup(
-            of: Result<TWSOrderState, TWSRequestError>?.self, returning: Result<TWSOrderState, TWSRequestError>.self
-        ) { group in
-            group.addTask {
-                do {
-                    for try await event in events {
-                        switch event {
-                        case .openOrder(let open) where open.order.orderID == orderID:
-                            return .success(open.orderState)
-                        case .notice(let notice) where notice.requestID == orderID && !Self.isOrderWarning(notice.code):
-                            return .failure(.rejected(notice))
-                        default: continue
-                        }
+        let timedOut = Result<TWSOrderState, TWSRequestError>.failure(
+            .timedOut(waitingFor: "the what-if preview of order \(orderID)"))
+        let result = await firstAnswer(within: timeout, else: timedOut) {
+            do {
+                for try await event in events {
+                    switch event {
+                    case .openOrder(let open) where open.order.orderID == orderID:
+                        return .success(open.orderState)
+                    case .notice(let notice) where notice.requestID == orderID && !Self.isOrderWarning(notice.code):
+                        return .failure(.rejected(notice))
+                    default: continue
                     }
-                } catch {}
-                return .failure(.connectionClosed(reason: "the order events ended before the what-if answer"))
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return Task.isCancelled ? nil : .failure(.timedOut(waitingFor: "the what-if preview of order \(orderID)"))
-            }
-            var outcome = Result<TWSOrderState, TWSRequestError>.failure(.cancelled)
-            for await candidate in group {
-                if let candidate {
-                    outcome = candidate
-                    break
                 }
-            }
-            group.cancelAll()
-            return outcome
+            } catch {}
+            return .failure(.connectionClosed(reason: "the order events ended before the what-if answer"))
         }
         return try result.get()
     }

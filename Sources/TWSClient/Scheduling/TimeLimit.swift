@@ -36,3 +36,32 @@ public func withTimeLimit<Value: Sendable>(
         return value
     }
 }
+
+/// `wait`'s answer, or `timedOut` once `limit` has passed on `clock`: unlike ``withTimeLimit(_:clock:waitingFor:_:)``
+/// the timeout is a value, not an error, and a `nil` answer (the events ended without one) waits out the limit.
+/// `wait` is cancelled once there is an outcome.
+///
+/// ```swift
+/// let outcome = await firstAnswer(within: .seconds(30), else: .timedOut) { await acknowledgement(of: id) }
+/// ```
+public func firstAnswer<T: Sendable>(
+    within limit: Duration, clock: any Clock<Duration> = ContinuousClock(), else timedOut: T,
+    _ wait: @escaping @Sendable () async -> T?
+) async -> T {
+    await withTaskGroup(of: T?.self, returning: T.self) { group in
+        group.addTask { await wait() }
+        group.addTask {
+            try? await clock.sleep(for: limit)
+            return Task.isCancelled ? nil : timedOut
+        }
+        var outcome = timedOut
+        for await candidate in group {
+            if let candidate {
+                outcome = candidate
+                break
+            }
+        }
+        group.cancelAll()
+        return outcome
+    }
+}
