@@ -54,6 +54,8 @@ let package = Package(
         .target(name: "TradingEngine", dependencies: ["TradingModel", "Indicators"]),
         // The order journal's records, without the database.
         .target(name: "JournalModel", dependencies: ["TradingModel"]),
+        // A deterministic event loop in simulated time (tests, `ibtrader sandbox`).
+        .target(name: "VirtualTime"),
         // The live session's decisions (LiveSessionCore) and the pure parts of the IB adapter: mapping, the order
         // desk and book, reconciliation, connectivity monitors, back-fill plans.
         .target(
@@ -96,7 +98,7 @@ let package = Package(
         .target(
             name: "GatewaySimulator",
             dependencies: [
-                "TWSProtocol", "Simulation", "TradingModel", "BundledData",
+                "TWSProtocol", "TWSClient", "Simulation", "TradingModel", "BundledData",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -110,12 +112,20 @@ let package = Package(
                 "Backtest", "TraderConfig", .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
+        // The bot against the in-process simulator in virtual time (tests, the soak, `ibtrader sandbox`).
+        .target(
+            name: "LiveTestSupport",
+            dependencies: [
+                "VirtualTime", "GatewaySimulator", "InteractiveBrokers", "TWSClient", "TradingModel",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The soak with faults: the bot (LiveRunner) against the simulator while a fault script runs, measured.
         .target(
             name: "FaultSoak",
             dependencies: [
-                "GatewaySimulator", "InteractiveBrokers", "LiveSession", "Storage", "TWSClient", "TradingEngine",
-                "TradingModel", .product(name: "Logging", package: "swift-log"),
+                "GatewaySimulator", "InteractiveBrokers", "LiveSession", "LiveTestSupport", "Storage", "TWSClient",
+                "TradingEngine", "TradingModel", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
@@ -175,6 +185,7 @@ let package = Package(
         ),
         // MARK: - Tests
         .testTarget(name: "TradingModelTests", dependencies: ["TradingModel"]),
+        .testTarget(name: "VirtualTimeTests", dependencies: ["VirtualTime"]),
         .testTarget(
             name: "OperatorSurfaceTests",
             dependencies: [
@@ -236,6 +247,7 @@ let package = Package(
                 "OperatorSurface",
                 "InteractiveBrokers", "LiveSession", "JournalModel", "Storage", "TradingEngine", "TradingModel", "TWSClient", "TWSProtocol",
                 "GatewaySimulator", "Simulation", "Backtest", "BundledData", "TraderKit", "TraderConfig", "FaultSoak",
+                "LiveTestSupport", "VirtualTime",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]

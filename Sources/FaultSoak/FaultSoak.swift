@@ -2,6 +2,7 @@ import Foundation
 import GatewaySimulator
 import InteractiveBrokers
 import LiveSession
+import LiveTestSupport
 import Logging
 import Storage
 import Synchronization
@@ -36,133 +37,132 @@ public enum FaultSoak {
         _ settings: SoakSettings, botLog: Logger.Level? = nil, progress: (@Sendable (String) -> Void)? = nil
     ) async throws -> SoakReport {
         let schedule = try SoakSchedule(script: settings.script, cycle: settings.cycle)
-        let monitor = SoakMonitor()
-        // Replay time for the whole run with room to spare (the start-up and the stop take wall time too), plus the
-        // hour before the start the warm-up reads.
-        let wall = (settings.duration + settings.settle + .seconds(120)).secondsValue
-        let steps = wall / max(settings.pace.secondsValue, 0.001)
+        // Replay time for the whole run with room to spare (the start-up and the stop take time too), plus the hour
+        // before the start the warm-up reads.
+        let span = (settings.duration + settings.settle + .seconds(120)).secondsValue
+        let steps = span / max(settings.pace.secondsValue, 0.001)
         let data = SoakData.make(symbols: settings.symbols, minutes: Int(steps * 5 / 60) + 120)
         let start = SoakData.firstBar + .seconds(3600)
         let directory = settings.directory.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("soak-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { if settings.directory == nil { try? FileManager.default.removeItem(at: directory) } }
-        let journal = try OrderJournal(path: directory.appendingPathComponent("journal.sqlite").path)
+        // `ibtrader run`'s durability (WAL, synchronous NORMAL): the soak kills no process, and a sync per commit would
+        // make it wait on the disk rather than run at CPU speed.
+        let journal = try OrderJournal(path: directory.appendingPathComponent("journal.sqlite").path, durability: .processCrashSafe)
+        // A fixed identity (orderRefs `IBT:soak.R<run>:`) instead of a random one: the same soak repeats exactly.
+        try journal.assignIdentity("soak")
         let ledger = LedgerBox(SoakLedger(clientID: settings.clientID))
-        var quiet = Logger(label: "soak.gateway")
-        quiet.logLevel = .critical
         var simulatorConfiguration = GatewaySimulatorConfiguration(
             host: "127.0.0.1", port: 0, data: data, gateway: GatewayConfiguration(startingCash: 1_000_000), start: start,
             clock: .manual)
         // The process a `restart-fresh` retires goes into the ledger at the moment it is replaced.
         simulatorConfiguration.retired = { ledger.absorb($0) }
-        let simulator = GatewaySimulator(configuration: simulatorConfiguration, logger: quiet)
-        let botLogger = monitor.logger(level: botLog)
-        var faults: [String: Int] = [:]
-        var replayed = 0.0
-        var startup = 0.0
-        var stop = 0.0
+        let wall = ContinuousClock()
+        let began = wall.now
 
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await simulator.run() }
-            let port = await simulator.listeningPort()
-            let configuration = botConfiguration(settings, port: port, journal: journal, monitor: monitor)
-            group.addTask {
-                await superviseBot(configuration: configuration, period: settings.period, logger: botLogger, monitor: monitor)
-            }
-            group.addTask { await sample(simulator, monitor: monitor) }
-            // The bot subscribes only once replay bars arrive for the warm-up's end: step slowly until it does.
-            let clock = ContinuousClock()
-            let deadline = clock.now + .seconds(60)
-            while !monitor.hasSubscribed {
-                guard clock.now < deadline else {
+        // Everything in one process on one loop, in virtual time: the same seed gives the same run.
+        let (report, final) = try await VirtualVenue.run(simulator: simulatorConfiguration) { venue in
+            let simulator = venue.simulator
+            let monitor = SoakMonitor(clock: venue.loop.clock)
+            let botLogger = monitor.logger(level: botLog)
+            var report = SoakReport()
+            var faults: [String: Int] = [:]
+            var replayed = 0.0
+            var configuration = botConfiguration(settings, venue: venue, journal: journal, monitor: monitor)
+            venue.attach(&configuration)
+            let run = configuration
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    await superviseBot(
+                        configuration: run, period: settings.period, logger: botLogger, monitor: monitor, venue: venue)
+                }
+                group.addTask { await sample(simulator, monitor: monitor, venue: venue) }
+                // The bot subscribes only once replay bars arrive for the warm-up's end: wait until it does.
+                guard await venue.wait(upTo: .seconds(60), until: { monitor.hasSubscribed }) else {
                     monitor.finish()
                     group.cancelAll()
                     throw SoakError.botDidNotStart("not subscribed to bars within 60 s")
                 }
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            let began = monitor.elapsed()
-            startup = began
-            var last = 0.0
-            var nextProgress = settings.progressEvery.map { clock.now + $0 }
-            var tick = clock.now
-            let faultsEnd = settings.duration.secondsValue
-            let end = faultsEnd + settings.settle.secondsValue
-            while true {
-                let now = monitor.elapsed() - began
-                if now >= end || monitor.botStopped { break }
-                for (_, command) in schedule.due(after: last, upTo: min(now, faultsEnd)) {
-                    if case .freshRestart = command {
-                        await waitForJournal(simulator, journal: journal, clientID: settings.clientID, limit: settings.freshRestartWait)
-                        monitor.freshRestart()
+                let began = monitor.elapsed()
+                report.startupSeconds = began
+                var last = 0.0
+                var nextProgress = settings.progressEvery.map { wall.now + $0 }
+                let faultsEnd = settings.duration.secondsValue
+                let end = faultsEnd + settings.settle.secondsValue
+                while true {
+                    let now = monitor.elapsed() - began
+                    if now >= end || monitor.botStopped { break }
+                    for (_, command) in schedule.due(after: last, upTo: min(now, faultsEnd)) {
+                        if case .freshRestart = command {
+                            await waitForJournal(
+                                simulator, journal: journal, clientID: settings.clientID, limit: settings.freshRestartWait,
+                                venue: venue)
+                            monitor.freshRestart()
+                        }
+                        await simulator.apply(command)
+                        faults[name(of: command), default: 0] += 1
                     }
-                    await simulator.apply(command)
-                    faults[name(of: command), default: 0] += 1
+                    last = min(now, faultsEnd)
+                    await simulator.advance(by: .seconds(5))
+                    replayed += 5
+                    if let due = nextProgress, wall.now >= due, let progress {
+                        nextProgress = due + (settings.progressEvery ?? .seconds(60))
+                        let record = monitor.record
+                        progress(String(
+                            format: "%.0f s: %d bot runs, %d reconnects, %d faults, %d mismatch ALERTs", now,
+                            record.runs, record.reconnects, faults.values.reduce(0, +), record.tracker.alerts))
+                    }
+                    try await venue.sleep(for: settings.pace)
                 }
-                last = min(now, faultsEnd)
-                await simulator.advance(by: .seconds(5))
-                replayed += 5
-                if let due = nextProgress, clock.now >= due, let progress {
-                    nextProgress = due + (settings.progressEvery ?? .seconds(60))
-                    let record = monitor.record
-                    progress(String(
-                        format: "%.0f s: %d bot runs, %d reconnects, %d faults, %d mismatch ALERTs", now, record.runs,
-                        record.reconnects, faults.values.reduce(0, +), record.tracker.alerts))
-                }
-                tick = tick + settings.pace
-                try await clock.sleep(until: tick)
-                if clock.now - tick > .seconds(1) { tick = clock.now }  // a stall (a loaded machine): do not race to catch up
+                monitor.finish()
+                let stopping = monitor.elapsed()
+                // The supervisor returns once the last run stopped; then the sampler and the simulator are ended.
+                await venue.wait(upTo: .seconds(60), until: { monitor.botStopped })
+                report.stopSeconds = monitor.elapsed() - stopping
+                group.cancelAll()
+                if let failure = monitor.failure { throw SoakError.botDidNotStart(failure) }
             }
-            monitor.finish()
-            let stopping = monitor.elapsed()
-            // The supervisor returns once the last run stopped; then the sampler and the simulator are ended.
-            let stopDeadline = clock.now + .seconds(60)
-            while !monitor.botStopped, clock.now < stopDeadline { try await Task.sleep(for: .milliseconds(20)) }
-            stop = monitor.elapsed() - stopping
-            group.cancelAll()
-            if let failure = monitor.failure { throw SoakError.botDidNotStart(failure) }
+            let record = monitor.record
+            report.simulatedSeconds = monitor.elapsed()
+            report.replaySeconds = replayed
+            report.faults = faults
+            report.botRuns = record.runs
+            report.reconnects = record.reconnects
+            report.samples = record.samples
+            report.criticalAlerts = record.alerts
+            report.interval = settings.positionCheckInterval.secondsValue
+            report.mismatches = record.tracker.figures(
+                interval: report.interval, brief: settings.briefDifference, now: monitor.elapsed())
+            report.finalEnginePositions = record.summaries.last?.enginePositions.mapValues(\.doubleValue) ?? [:]
+            report.loopJobs = venue.loop.jobsRun
+            report.outsideWaits = venue.loop.outsideWaits.count
+            return (report, await simulator.state())
         }
 
-        let final = await simulator.state()
+        var finished = report
         ledger.absorb(final)
-        var report = SoakReport()
-        let record = monitor.record
-        report.wallSeconds = monitor.elapsed()
-        report.startupSeconds = startup
-        report.stopSeconds = stop
-        report.replaySeconds = replayed
-        report.faults = faults
-        report.botRuns = record.runs
-        report.reconnects = record.reconnects
-        report.samples = record.samples
-        report.criticalAlerts = record.alerts
-        report.interval = settings.positionCheckInterval.secondsValue
-        report.mismatches = record.tracker.figures(
-            interval: report.interval, brief: settings.briefDifference, now: monitor.elapsed())
+        finished.wallSeconds = (wall.now - began).secondsValue
         let figures = ledger.value
-        report.gatewayProcesses = figures.processes
-        report.orders = figures.allSubmissions.values.reduce(0, +)
-        report.executions = figures.allExecutions.count
+        finished.gatewayProcesses = figures.processes
+        finished.orders = figures.allSubmissions.values.reduce(0, +)
+        finished.executions = figures.allExecutions.count
         let journaled = Set(try journal.fills().map(\.execID))
-        report.journaledFills = journaled.count
+        finished.journaledFills = journaled.count
         let (lost, phantom) = figures.compare(journaled: journaled)
-        report.lostFills = lost.map { "\($0.executionID) \($0.side) \($0.shares) \($0.symbol) (\($0.orderRef))" }
-        report.phantomFills = phantom
-        report.duplicateOrders = figures.duplicateOrders
-        report.finalDifference = difference(
-            engine: record.summaries.last?.enginePositions.mapValues(\.doubleValue) ?? [:], broker: brokerPositions(final))
-        return report
+        finished.lostFills = lost.map { "\($0.executionID) \($0.side) \($0.shares) \($0.symbol) (\($0.orderRef))" }
+        finished.phantomFills = phantom
+        finished.duplicateOrders = figures.duplicateOrders
+        finished.finalDifference = difference(engine: finished.finalEnginePositions, broker: brokerPositions(final))
+        return finished
     }
 
     /// The bot's configuration: the simulator on loopback, the journal, short reconnect delays and heartbeat, and the
     /// position check at the soak's interval, pausing entries on a difference.
     static func botConfiguration(
-        _ settings: SoakSettings, port: Int, journal: OrderJournal, monitor: SoakMonitor
+        _ settings: SoakSettings, venue: VirtualVenue, journal: OrderJournal, monitor: SoakMonitor
     ) -> LiveRunnerConfiguration {
-        var connection = TWSConnectionConfiguration(host: "127.0.0.1", port: port, clientID: settings.clientID)
-        connection.readyTimeout = .seconds(10)
-        connection.requestTimeout = .seconds(10)
+        let connection = venue.connection(clientID: settings.clientID)
         var configuration = LiveRunnerConfiguration(
             connection: connection, symbols: (0..<max(1, settings.symbols)).map { Symbol("SOAK\($0)") },
             engine: EngineConfig(initialCash: Money(approximately: 1_000_000)))
@@ -187,7 +187,7 @@ public enum FaultSoak {
 
     /// Runs the bot until the soak is over, starting it again whenever a run ends (the operator's restart).
     static func superviseBot(
-        configuration: LiveRunnerConfiguration, period: Int, logger: Logger, monitor: SoakMonitor
+        configuration: LiveRunnerConfiguration, period: Int, logger: Logger, monitor: SoakMonitor, venue: VirtualVenue
     ) async {
         var failures = 0
         while !monitor.isFinished {
@@ -207,7 +207,7 @@ public enum FaultSoak {
                     monitor.stoppedRunning(failure: "\(error)")
                     return
                 }
-                try? await Task.sleep(for: .milliseconds(200))
+                try? await venue.sleep(for: .milliseconds(200))
             }
         }
         monitor.stoppedRunning(failure: nil)
@@ -215,9 +215,9 @@ public enum FaultSoak {
 
     /// Every 100 ms: the engine's positions (the run's last snapshot) against the simulator's, from the end of a
     /// run's start-up on (reconnects included: the books can differ while the bot is cut off).
-    static func sample(_ simulator: GatewaySimulator, monitor: SoakMonitor) async {
+    static func sample(_ simulator: GatewaySimulator, monitor: SoakMonitor, venue: VirtualVenue) async {
         while !Task.isCancelled {
-            try? await Task.sleep(for: .milliseconds(100))
+            try? await venue.sleep(for: .milliseconds(100))
             guard let status = monitor.readyLink?.status else { continue }
             var engine: [Symbol: Double] = [:]
             for position in status.positions where position.quantity != 0 { engine[Symbol(position.symbol)] = position.quantity }
@@ -245,13 +245,13 @@ public enum FaultSoak {
 
     /// Before the gateway loses its state: until the journal holds every execution the gateway made for the bot
     /// (bounded).
-    static func waitForJournal(_ simulator: GatewaySimulator, journal: OrderJournal, clientID: Int, limit: Duration) async {
-        let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline {
+    static func waitForJournal(
+        _ simulator: GatewaySimulator, journal: OrderJournal, clientID: Int, limit: Duration, venue: VirtualVenue
+    ) async {
+        await venue.wait(upTo: limit, step: .milliseconds(50)) {
             let made = Set(await simulator.state().executionLog.filter { $0.clientID == clientID }.map(\.execution.executionID))
             let journaled = Set((try? journal.fills().map(\.execID)) ?? [])
-            if made.isSubset(of: journaled) { return }
-            try? await Task.sleep(for: .milliseconds(50))
+            return made.isSubset(of: journaled)
         }
     }
 

@@ -29,10 +29,16 @@ final class SoakMonitor: Sendable {
     }
 
     private let state = Mutex(State())
-    private let started = ContinuousClock.now
+    private let now: @Sendable () -> Duration
 
-    /// Seconds since the soak began.
-    func elapsed() -> Double { (ContinuousClock.now - started).secondsValue }
+    /// A monitor on the soak's clock (the venue's virtual clock).
+    init<C: Clock>(clock: C) where C.Duration == Duration {
+        let origin = clock.now
+        now = { origin.duration(to: clock.now) }
+    }
+
+    /// Seconds since the soak began, on its clock.
+    func elapsed() -> Double { now().secondsValue }
 
     // MARK: - The bot's side
 

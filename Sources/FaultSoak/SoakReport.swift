@@ -1,9 +1,12 @@
 import Foundation
+import TradingModel
 
 /// What a soak measured.
 public struct SoakReport: Sendable {
-    /// Wall time of the whole soak, and the replay time the simulator moved.
+    /// Wall time of the whole soak, the bot's simulated time (the soak runs in virtual time), and the replay time the
+    /// simulator moved.
     public var wallSeconds = 0.0
+    public var simulatedSeconds = 0.0
     public var replaySeconds = 0.0
     /// Until the bot first traded, and its last stop.
     public var startupSeconds = 0.0
@@ -31,6 +34,12 @@ public struct SoakReport: Sendable {
     public var interval = 0.0
     /// Engine and simulator positions after the bot stopped (`nil`: they agree).
     public var finalDifference: String?
+    /// Jobs the virtual loop ran, and how often it waited for something outside the simulation (0: the run was closed,
+    /// so it repeats exactly).
+    public var loopJobs = 0
+    public var outsideWaits = 0
+    /// The engine's positions when the last bot run stopped.
+    public var finalEnginePositions: [Symbol: Double] = [:]
     /// The bot's critical ALERT lines, by kind.
     public var criticalAlerts: [String: Int] = [:]
 
@@ -49,8 +58,9 @@ public struct SoakReport: Sendable {
         let faultText = faults.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         let alertText = criticalAlerts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         var lines = [
-            "soak: \(f(wallSeconds)) s wall (start-up \(f(startupSeconds)) s, stop \(f(stopSeconds)) s), \(f(replaySeconds / 3600)) h of replay; \(botRuns) bot runs, \(reconnects) reconnects, \(gatewayProcesses) gateway processes",
+            "soak: \(f(simulatedSeconds)) s simulated in \(f(wallSeconds)) s wall (start-up \(f(startupSeconds)) s, stop \(f(stopSeconds)) s), \(f(replaySeconds / 3600)) h of replay; \(botRuns) bot runs, \(reconnects) reconnects, \(gatewayProcesses) gateway processes",
             "faults applied: \(faultText)",
+            "virtual loop: \(loopJobs) jobs, \(outsideWaits) waits for the outside",
             "orders placed: \(orders), simulator executions: \(executions), journaled fills: \(journaledFills)",
             "lost fills: \(lostFills.count)\(lostFills.isEmpty ? "" : " (\(lostFills.prefix(5).joined(separator: ", ")))")"
                 + (phantomFills.isEmpty ? "" : "; journaled but never executed: \(phantomFills.count)"),

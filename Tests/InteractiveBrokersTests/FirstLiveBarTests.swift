@@ -1,4 +1,5 @@
 import Foundation
+import LiveTestSupport
 import Testing
 import TradingEngine
 import TradingModel
@@ -15,29 +16,25 @@ import TradingModel
 @Suite("The first live bar after a (re)subscription", .timeLimit(.minutes(1)))
 struct FirstLiveBarTests {
     /// The real-time bar request ids the simulator holds.
-    static func subscriptions(_ simulator: GatewaySimulator) async -> Set<Int> {
+    static func subscriptions(_ simulator: VirtualVenue) async -> Set<Int> {
         Set(await simulator.state().sessions.values.flatMap { $0.realTimeBars.keys })
     }
 
     /// Waits (bounded) until the simulator holds `count` real-time bar subscriptions none of which is in `old`.
-    static func waitForSubscriptions(_ simulator: GatewaySimulator, count: Int, besides old: Set<Int> = []) async {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while await subscriptions(simulator).subtracting(old).count < count, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(1))
+    static func waitForSubscriptions(_ simulator: VirtualVenue, count: Int, besides old: Set<Int> = []) async {
+        await simulator.wait(upTo: .seconds(10), step: .milliseconds(1)) {
+            await subscriptions(simulator).subtracting(old).count >= count
         }
     }
 
     /// One step of the replay clock; the time the engine had closed up to, `within` after the step, and the slice
     /// the step completed.
     static func step(
-        _ simulator: GatewaySimulator, _ recorder: EngineRecorder, within: Duration = .seconds(3)
+        _ simulator: VirtualVenue, _ recorder: EngineRecorder, within: Duration = .seconds(3)
     ) async -> (closed: Timestamp, slice: Timestamp) {
         await simulator.advance(by: .seconds(5))
         let slice = await simulator.now() - .seconds(5)
-        let deadline = ContinuousClock.now + within
-        while recorder.lastClosed < slice, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(1))
-        }
+        await simulator.wait(upTo: within, step: .milliseconds(1)) { recorder.lastClosed >= slice }
         return (recorder.lastClosed, slice)
     }
 

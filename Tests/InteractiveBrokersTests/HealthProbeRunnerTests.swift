@@ -234,7 +234,7 @@ struct HealthProbeRunnerTests {
         let clock = ArrivalClock()
         _ = try await healthRun(
             QuoteWatcher(), timeline: timeline,
-            adjust: { $0.resilience.clock = { clock.now() } },
+            adjust: { $0.clock = SessionClock(sleeper: ContinuousClock(), now: { clock.now() }) },
             drive: { simulator, stopper in
                 try await timeline.wait(for: "subscribed(0, 0)")
                 try await replay(simulator, limit: 400) { timeline.quotes.count >= 4 }
@@ -247,7 +247,7 @@ struct HealthProbeRunnerTests {
         #expect(quotes.allSatisfy { !bars.contains($0) })
         #expect(zip(quotes, quotes.dropFirst()).allSatisfy { $0 <= $1 }, "stamped in arrival order")
         // The default clock is the system's wall clock as UTC epoch time.
-        let wall = ResilienceSettings().clock()
+        let wall = SessionClock.wall.now()
         let epoch = Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9))
         #expect(abs((epoch - wall).nanoseconds) < 2_000_000_000)
     }

@@ -111,12 +111,12 @@ struct JournalFullDiskTests {
             await replaySteps(simulator, recorder, limit: 100) { _ in logged("ALERT: the journal failed a write") }
             timeline.alerted = logged("ALERT: the journal failed a write")
             // An order the bot sent before the ALERT (its intent still fitted in the WAL) may be on the wire.
-            try await Task.sleep(for: .milliseconds(300))
+            try await simulator.sleep(for: .milliseconds(300))
             timeline.atAlert = await orders()
             await replaySteps(simulator, recorder, limit: 30)
             // A few of the bot's 1-second ticks on the full disk (each asks for a checkpoint, whose failure is only
             // warned about): still stopped, and nothing taken for a write that worked.
-            try await Task.sleep(for: .milliseconds(2500))
+            try await simulator.sleep(for: .milliseconds(2500))
             await replaySteps(simulator, recorder, limit: 5)
             timeline.whileFull = await orders()
             // A resume while the disk is still full is refused, and sends nothing.

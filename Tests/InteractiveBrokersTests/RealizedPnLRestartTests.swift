@@ -1,4 +1,5 @@
 import Foundation
+import LiveTestSupport
 import Logging
 import Storage
 import Testing
@@ -17,13 +18,14 @@ struct RealizedPnLRestartTests {
 
     /// One run of `TargetSchedule` on SYN000 against `simulator`; `drive` replays, then the run stops.
     static func run(
-        _ simulator: GatewaySimulator, port: Int, journal: OrderJournal, steps: [(time: Timestamp, target: Int64)],
-        drive: @escaping @Sendable (GatewaySimulator, EngineRecorder) async throws -> Void
+        _ simulator: VirtualVenue, journal: OrderJournal, steps: [(time: Timestamp, target: Int64)],
+        drive: @escaping @Sendable (VirtualVenue, EngineRecorder) async throws -> Void
     ) async throws -> (LiveRunSummary, [Fill]) {
         let recorder = EngineRecorder()
         var configuration = LiveRunnerConfiguration(
-            connection: connectionConfiguration(port, clientID: clientID), symbols: ["SYN000"],
+            connection: simulator.connection(clientID: clientID), symbols: ["SYN000"],
             engine: EngineConfig(initialCash: Money(approximately: faultCash)))
+        simulator.attach(&configuration)
         configuration.journal = journal
         configuration.warmupDuration = "600 S"
         configuration.commissionWait = .seconds(3600)
@@ -61,34 +63,24 @@ struct RealizedPnLRestartTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let journal = try OrderJournal(path: directory.appendingPathComponent("j.sqlite").path, durability: .processCrashSafe)
-        var gatewayLogger = Logger(label: "test.gateway")
-        gatewayLogger.logLevel = .critical
-        let simulator = GatewaySimulator(
-            configuration: GatewaySimulatorConfiguration(
-                host: "127.0.0.1", port: 0, data: simulatorData,
-                gateway: GatewayConfiguration(startingCash: faultCash), start: faultStart, clock: .manual),
-            logger: gatewayLogger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await simulator.run() }
-            defer { group.cancelAll() }
-            let port = await simulator.listeningPort()
+        let gateway = GatewaySimulatorConfiguration(
+            host: "127.0.0.1", port: 0, data: simulatorData, gateway: GatewayConfiguration(startingCash: faultCash),
+            start: faultStart, clock: .manual)
+        try await VirtualVenue.run(simulator: gateway) { simulator in
             // Buy 100, then sell down to `open` a minute later. On SYN000's bridged path the buy pays the ask of
             // 62.87 (15:30:15 UTC) and the sell gets a bid of 62.84 or 62.85 even if it lands a step or three late
             // under load; fifteen seconds later, as before, a late sell could get 62.87 and realize exactly zero.
             let steps = [(faultTradeTime, Int64(100)), (faultTradeTime + .seconds(60), open)]
-            let (first, fills) = try await Self.run(simulator, port: port, journal: journal, steps: steps) { simulator, recorder in
+            let (first, fills) = try await Self.run(simulator, journal: journal, steps: steps) { simulator, recorder in
                 await replaySteps(simulator, recorder, limit: 40) { executions($0, clientID: Self.clientID).count >= 2 }
-                let deadline = ContinuousClock.now + .seconds(5)
-                while recorder.fills.count < 2, ContinuousClock.now < deadline {
-                    try await Task.sleep(for: .milliseconds(2))
-                }
+                await simulator.wait(upTo: .seconds(5), step: .milliseconds(2)) { recorder.fills.count >= 2 }
             }
             try #require(fills.count == 2)
             let (buy, sell) = (fills[0], fills[1])
             let expected = Money(units: FixedPoint.multiply(sell.price.units - buy.price.units, Quantity(100 - open).units))
             #expect(first.realizedPnL == expected && expected != .zero, "\(first.realizedPnL) vs \(expected)")
 
-            let (second, more) = try await Self.run(simulator, port: port, journal: journal, steps: []) { _, _ in }
+            let (second, more) = try await Self.run(simulator, journal: journal, steps: []) { _, _ in }
             #expect(more.isEmpty)
             // The open 40 are restored at their journal cost (the buy's price; its commission is already in the
             // cash), so the restart's realized P&L is the first run's to the cent, open position or not.

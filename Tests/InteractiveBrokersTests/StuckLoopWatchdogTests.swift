@@ -121,6 +121,9 @@ struct StuckLoopRunnerTests {
             },
             logger: Logger(label: "test.watchdog") { _ in CapturingLogHandler(log: log) }
         ) { simulator, _ in
+            // Wall-clock sleeps, on purpose: the watchdog is a thread of its own that watches the loop in wall time (a
+            // strategy that blocks the thread for seconds), so this test runs in wall time; the venue's clock races
+            // ahead meanwhile, which is the idle loop taking its ticks.
             try await Task.sleep(for: .seconds(2))  // an idle loop takes its 1-second ticks: no ALERT
             timeline.add("idle over")
             // Bars up to the first tradable one: the strategy blocks the loop on it.

@@ -71,7 +71,8 @@ public struct AccountBook: Sendable, Equatable {
     /// Account values at marks (last prices by instrument).
     public func valuation(marks: [InstrumentID: Double]) -> AccountValuation {
         var gross = 0.0, net = 0.0, unrealized = 0.0, realized = 0.0
-        for (id, h) in holdings {
+        // In instrument order: a sum of doubles depends on its order, and a dictionary's changes from run to run.
+        for (id, h) in holdings.sorted(by: { $0.key < $1.key }) {
             let q = h.quantity.doubleValue
             let mark = marks[id] ?? h.averageCost
             gross += abs(q * mark)

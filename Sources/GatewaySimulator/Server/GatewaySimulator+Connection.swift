@@ -25,37 +25,54 @@ extension GatewaySimulator {
         }
         do {
             try await channel.executeThenClose { inbound, outbound in
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        for await item in outgoing {
-                            switch item {
-                            case .frame(let bytes, let due):
-                                let wait = due - self.hub.wallTime()
-                                if due > 0, wait > 0 { try await self.sleep(seconds: wait) }
-                                try await outbound.write(bytes)
-                                link.written(bytes.readableBytes, at: self.elapsedNanoseconds())
-                            case .close:
-                                return
-                            }
-                        }
-                    }
-                    group.addTask {
-                        try await self.read(inbound, connection: id, link: link)
-                    }
-                    group.addTask {
-                        try await self.watch(link, connection: id)
-                    }
-                    _ = try await group.next()
-                    group.cancelAll()
-                }
+                try await serve(id, link: link, inbound: inbound, outgoing: outgoing) { try await outbound.write($0) }
             }
-        } catch let error as TWSDecodingError {
-            logger.notice("closing a connection whose request stream cannot be read", metadata: [
-                "connection": "\(id)", "reason": "\(error)"])
         } catch {
-            logger.debug("connection ended", metadata: ["connection": "\(id)", "reason": "\(error)"])
+            logEnd(of: id, error)
         }
         await hub.closed(id)
+    }
+
+    /// One connection's three loops, whatever carries its bytes (a socket, `inProcessTransport`): the writer (replies
+    /// in order, held until their due time by the delay fault), the reader, and the handshake/idle watchdog. Returns
+    /// or throws when the first of them ends.
+    func serve(
+        _ id: ConnectionID, link: ConnectionLink, inbound: some AsyncSequence<ByteBuffer, any Error> & Sendable,
+        outgoing: AsyncStream<Outgoing>, write: @escaping @Sendable (ByteBuffer) async throws -> Void
+    ) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await item in outgoing {
+                    switch item {
+                    case .frame(let bytes, let due):
+                        let wait = due - self.hub.wallTime()
+                        if due > 0, wait > 0 { try await self.sleep(seconds: wait) }
+                        try await write(bytes)
+                        link.written(bytes.readableBytes, at: self.elapsedNanoseconds())
+                    case .close:
+                        return
+                    }
+                }
+            }
+            group.addTask {
+                try await self.read(inbound, connection: id, link: link)
+            }
+            group.addTask {
+                try await self.watch(link, connection: id)
+            }
+            _ = try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Logs why a connection ended: a request stream that cannot be read is worth a notice, the rest is routine.
+    func logEnd(of id: ConnectionID, _ error: any Error) {
+        if let error = error as? TWSDecodingError {
+            logger.notice("closing a connection whose request stream cannot be read", metadata: [
+                "connection": "\(id)", "reason": "\(error)"])
+        } else {
+            logger.debug("connection ended", metadata: ["connection": "\(id)", "reason": "\(error)"])
+        }
     }
 
     /// Returns (ending the connection) once the handshake or idle timeout of `GatewayLimits` has passed.
@@ -85,7 +102,7 @@ extension GatewaySimulator {
     /// Reads the hello, startApi and requests through `ConnectionInbound`; malformed frames are answered with 321,
     /// a broken stream (bad hello, oversized frame) ends this connection only.
     private func read(
-        _ inbound: NIOAsyncChannelInboundStream<ByteBuffer>, connection id: ConnectionID, link: ConnectionLink
+        _ inbound: some AsyncSequence<ByteBuffer, any Error>, connection id: ConnectionID, link: ConnectionLink
     ) async throws {
         var reader = ConnectionInbound(
             configuration: .init(

@@ -27,21 +27,30 @@ public final class GatewaySimulator: Sendable {
     let hub: GatewayHub
     let logger: Logger
     private let port = PortBox()
-    let listener = ListenerControl()
+    let listener: ListenerControl
     let unserved = UnservedSockets()
-    let clock = ContinuousClock()
+    /// The simulator's own time (replay pacing, delays, restarts, limits): the wall clock, or a test's.
+    let clock: SimulatorClock
 
     /// Creates a simulator (nothing is bound until `run()`).
-    public init(configuration: GatewaySimulatorConfiguration, logger: Logger = Logger(label: "ibtrader.gateway")) {
+    /// - Parameters:
+    ///   - configuration: data, account, replay clock mode, faults, limits.
+    ///   - logger: where it logs.
+    ///   - clock: what its waits and timers run on (`ContinuousClock` by default; a `VirtualLoop`'s clock makes the
+    ///     in-process venue run in simulated time, `inProcessTransport`).
+    public init(
+        configuration: GatewaySimulatorConfiguration, logger: Logger = Logger(label: "ibtrader.gateway"),
+        clock: any Clock<Duration> = ContinuousClock()
+    ) {
         self.configuration = configuration
         self.logger = logger
-        let clock = self.clock
-        let started = clock.now
+        let clock = SimulatorClock(clock)
+        self.clock = clock
+        listener = ListenerControl(clock: clock)
         let state = GatewayState(data: configuration.data, configuration: configuration.gateway,
                                  start: configuration.start)
         self.hub = GatewayHub(state: state, logger: logger, limits: configuration.limits, retired: configuration.retired, wallTime: {
-            let elapsed = clock.now - started
-            return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            clock.seconds()
         })
     }
 
@@ -63,7 +72,7 @@ public final class GatewaySimulator: Sendable {
         default: return
         }
         await listener.close(for: seconds)
-        guard seconds == 0 else { return }
+        guard seconds == 0, !(await listener.isInProcess) else { return }
         for _ in 0..<200 where !(await listener.isUp) {
             try? await clock.sleep(for: .milliseconds(10))
         }
@@ -82,12 +91,7 @@ public final class GatewaySimulator: Sendable {
         // (at the descriptor limit that set-up trapped).
         try await clock.sleep(for: .milliseconds(1))
         try await withThrowingDiscardingTaskGroup { group in
-            if case .speed(let speed, let tick) = configuration.clock, speed > 0 {
-                group.addTask { try await self.driveClock(speed: speed, tick: tick) }
-            }
-            if let script = configuration.faults {
-                group.addTask { try await self.runFaults(script) }
-            }
+            addDrivers(to: &group)
             var port = configuration.port
             var first = true
             while true {
@@ -154,6 +158,28 @@ public final class GatewaySimulator: Sendable {
         }
     }
 
+    /// Drives the replay clock and the fault script for the in-process venue (`inProcessTransport`) until cancelled;
+    /// nothing is bound. Run it beside the clients, on the same clock.
+    public func runInProcess() async throws {
+        await listener.serveInProcess()
+        try await withThrowingDiscardingTaskGroup { group in
+            addDrivers(to: &group)
+            // Until cancelled: no timer, so a virtual clock never jumps to it when everything else waits.
+            let (forever, _) = AsyncStream.makeStream(of: Never.self)
+            for await _ in forever {}
+        }
+    }
+
+    /// The replay clock's driver (speed mode) and the fault script, as tasks of `group`.
+    private func addDrivers(to group: inout ThrowingDiscardingTaskGroup<any Error>) {
+        if case .speed(let speed, let tick) = configuration.clock, speed > 0 {
+            group.addTask { try await self.driveClock(speed: speed, tick: tick) }
+        }
+        if let script = configuration.faults {
+            group.addTask { try await self.runFaults(script) }
+        }
+    }
+
     private func driveClock(speed: Double, tick: Double) async throws {
         let step = TimeSpan(nanoseconds: Int64(tick * speed * 1e9))
         while !Task.isCancelled {
@@ -163,9 +189,9 @@ public final class GatewaySimulator: Sendable {
     }
 
     private func runFaults(_ script: FaultScript) async throws {
-        let start = clock.now
+        let start = clock.elapsed()
         for entry in script.entries.sorted(by: { $0.at < $1.at }) {
-            try await clock.sleep(until: start + .milliseconds(Int64(entry.at * 1000)))
+            try await clock.sleep(untilElapsed: start + .milliseconds(Int64(entry.at * 1000)))
             await apply(entry.command)
         }
     }
@@ -203,10 +229,19 @@ actor PortBox {
     }
 }
 
-/// The listening socket, so the restart fault can close it and `run()` can bind it again after the pause.
+/// The listening socket, so the restart fault can close it and `run()` can bind it again after the pause. The
+/// in-process venue has no socket: there the restart is only the pause (`GatewayHub` refuses connections meanwhile).
 actor ListenerControl {
+    private let clock: SimulatorClock
     private var channel: (any Channel)?
-    private var reopenAt: ContinuousClock.Instant?
+    /// When the pause ends, as elapsed time on the simulator's clock.
+    private var reopenAt: Duration?
+    /// Serving `inProcessTransport` rather than a socket.
+    private(set) var isInProcess = false
+
+    init(clock: SimulatorClock) { self.clock = clock }
+
+    func serveInProcess() { isInProcess = true }
 
     /// A fresh listener; closed at once when a restart was asked for while binding.
     func attach(_ channel: any Channel) {
@@ -216,7 +251,7 @@ actor ListenerControl {
 
     /// Closes the listener (if up); it opens again `seconds` from now, whatever an earlier restart said.
     func close(for seconds: Double) {
-        reopenAt = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+        reopenAt = clock.elapsed() + .milliseconds(Int64(seconds * 1000))
         channel?.close(promise: nil)
         channel = nil
     }
@@ -230,8 +265,36 @@ actor ListenerControl {
     /// Whether the pause is over (then the listener counts as up again).
     func reopenDue() -> Bool {
         guard let at = reopenAt else { return true }
-        guard ContinuousClock.now >= at else { return false }
+        guard clock.elapsed() >= at else { return false }
         reopenAt = nil
         return true
     }
+}
+
+/// The simulator's clock seen as elapsed time since it was created (any `Clock` whose durations are `Duration`).
+struct SimulatorClock: Sendable {
+    /// Time since creation.
+    let elapsed: @Sendable () -> Duration
+    /// Sleeps until an elapsed time.
+    let sleepUntil: @Sendable (Duration) async throws -> Void
+
+    init(_ clock: any Clock<Duration>) {
+        self.init(opened: clock)
+    }
+
+    private init<C: Clock>(opened clock: C) where C.Duration == Duration {
+        let origin = clock.now
+        elapsed = { origin.duration(to: clock.now) }
+        sleepUntil = { try await clock.sleep(until: origin.advanced(by: $0), tolerance: nil) }
+    }
+
+    /// Seconds since creation.
+    func seconds() -> Double {
+        let elapsed = elapsed()
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    }
+
+    func sleep(for duration: Duration) async throws { try await sleepUntil(elapsed() + duration) }
+
+    func sleep(untilElapsed target: Duration) async throws { try await sleepUntil(target) }
 }

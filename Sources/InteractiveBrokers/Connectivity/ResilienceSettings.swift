@@ -22,10 +22,6 @@ public struct ResilienceSettings: Sendable {
     public var stuckLoopTimeout: Duration = .seconds(30)
     /// How a failed quote feed is retried (first delay, cap, ALERT after how many failures in a row).
     public var quoteRetry = RetryBackoff(first: .seconds(1), maximum: .seconds(300), alertAfter: 3)
-    /// Wall time, for the grace period and the reset window (injected: tests pass their own).
-    public var clock: @Sendable () -> Timestamp = {
-        Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9))
-    }
     /// Told of connectivity milestones (pause, resume, resynchronization, back-fill), e.g. for a test.
     public var observer: (@Sendable (ConnectivityMilestone) -> Void)?
 

@@ -16,7 +16,7 @@ import TWSProtocol
 ///
 /// ```swift
 /// let feed = IBQuoteFeed(connection: connection, contracts: book, instruments: ids, delayedFallback: true,
-///                        logger: logger, clock: resilience.clock)
+///                        logger: logger, clock: configuration.clock.now)
 /// let quotes = await feed.start()
 /// group.addTask { try await feed.run() }
 /// for await case .quote(let id, let quote) in quotes { engine.handle(.quote(id, quote)) }

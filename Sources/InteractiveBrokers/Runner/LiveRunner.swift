@@ -51,9 +51,14 @@ public enum LiveRunner {
     public static func run<S: Strategy>(
         strategy: S, configuration: LiveRunnerConfiguration, logger: Logger, stop: AsyncStream<String>? = nil
     ) async throws -> LiveRunSummary {
+        if let transport = configuration.transport {
+            // In process (the simulator's venue): on the caller's executor, a `VirtualLoop` in tests and the sandbox.
+            var driver = SessionDriver(strategy: strategy, configuration: configuration, transport: transport, logger: logger)
+            return try await driver.run(stop: stop)
+        }
         // The driver's tasks and the connection share one event loop as their executor, so the hops between them
         // are same-thread enqueues (`TWSSessionThread`).
-        try await TWSSessionThread.run { thread in
+        return try await TWSSessionThread.run { thread in
             var driver = SessionDriver(
                 strategy: strategy, configuration: configuration, transport: thread.transport, logger: logger)
             return try await driver.run(stop: stop)

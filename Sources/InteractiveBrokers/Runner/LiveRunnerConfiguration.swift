@@ -70,6 +70,11 @@ public struct LiveRunnerConfiguration: Sendable {
     /// A bar store the warm-up and back-fill read first (`data.store`): IB is asked only for the bars after its last,
     /// and those are added to it (`StoredHistory`).
     public var barStore: BarStore?
+    /// The session's one clock (`SessionClock.wall`; a `VirtualLoop`'s for tests and `ibtrader sandbox`).
+    public var clock = SessionClock.wall
+    /// How the session reaches the gateway: `nil` is TCP, on a session thread of its own (`TWSSessionThread`); a
+    /// transport given here (the simulator's `inProcessTransport`) runs the session on the caller's executor.
+    public var transport: (any TWSTransport)?
     /// Test only: where the process exits abruptly (`IBTRADER_CRASH_AT`, see `CrashPoint`).
     public var crashPoint: CrashPoint?
     /// Told of milestones (subscribed, reconnected), e.g. for a status display or a test.

@@ -23,7 +23,8 @@ extension SessionDriver {
         let number = generation
         let (inbox, slots, logger) = (self.inbox, self.connections, self.logger)
         let configuration = self.configuration.connection
-        let environment = TWSConnectionEnvironment(transport: transport, logger: logger)
+        let clock = self.configuration.clock
+        let environment = TWSConnectionEnvironment(transport: transport, clock: clock.sleeper, logger: logger)
         let first = number == 1
         let crash = self.configuration.crashPoint
         group.addTask {
@@ -39,7 +40,7 @@ extension SessionDriver {
                     // Before the session was ready: nothing was sent, so connecting again is safe.
                     guard let pause = retry.nextPause() else { fallthrough }
                     logger.notice("client id \(configuration.clientID) is in use (326); connecting again in \(pause)")
-                    try await Task.sleep(for: pause)
+                    try await clock.sleep(for: pause)
                 case .clientIDInUse:
                     inbox.yield(.connectFailed("\(TWSConnectionError.clientIDInUse(clientID: configuration.clientID))"))
                     return
@@ -241,7 +242,7 @@ extension SessionDriver {
     ) {
         guard let connection else { return }
         let inbox = self.inbox
-        let (logger, clock) = (self.logger, configuration.resilience.clock)
+        let (logger, clock) = (self.logger, configuration.clock.now)
         let delayedFallback = configuration.resilience.delayedFallback
         spawn(tag, &group) {
             let feed = IBQuoteFeed(
@@ -313,7 +314,7 @@ extension SessionDriver {
         }
         if configuration.crashPoint?.location == .afterSubmit {
             // Test only: the broker answers first, so the crash leaves an order it holds and an intent not `sent`.
-            try? await Task.sleep(for: .milliseconds(500))
+            try? await configuration.clock.sleep(for: .milliseconds(500))
         }
         reachCrashPoint(.afterSubmit)
         let sent = group.intents.map { var intent = $0; intent.lastKnownState = .sent; return intent }

@@ -41,7 +41,7 @@ struct SessionDriver<S: Strategy> {
         let settings = SessionSettings(
             configuration, strategyName: RunKey(strategyType: S.self, symbols: [], capital: .zero).strategy,
             processID: ProcessInfo.processInfo.processIdentifier)
-        let startedAt = configuration.resilience.clock()
+        let startedAt = configuration.clock.now()
         core = LiveSessionCore(strategy: strategy, settings: settings, now: startedAt)
         journal = configuration.journal.map {
             SessionJournal(journal: $0, universe: Universe(symbols: configuration.symbols), logger: logger)
@@ -53,13 +53,13 @@ struct SessionDriver<S: Strategy> {
         }
     }
 
-    /// The wall clock (injected through `resilience.clock`).
-    private func now() -> Timestamp { configuration.resilience.clock() }
+    /// The session's clock (`configuration.clock`).
+    private func now() -> Timestamp { configuration.clock.now() }
 
     /// Runs the session until the core finishes it.
     /// - Throws: `LiveRunnerError` when the run cannot start; a connection error of the first connect.
     mutating func run(stop: AsyncStream<String>?) async throws -> LiveRunSummary {
-        let inbox = self.inbox
+        let (inbox, clock) = (self.inbox, configuration.clock)
         let watchdog = LoopWatchdog.start(watching: activity, settings: configuration.resilience, logger: logger)
         defer { watchdog?.stop() }
         let link = configuration.operatorLink
@@ -72,13 +72,13 @@ struct SessionDriver<S: Strategy> {
             }
             group.addTask {
                 while !Task.isCancelled {
-                    try await Task.sleep(for: .seconds(1))
+                    try await clock.sleep(for: .seconds(1))
                     inbox.yield(.tick)
                 }
             }
             if let duration = configuration.duration {
                 group.addTask {
-                    try await Task.sleep(for: duration)
+                    try await clock.sleep(for: duration)
                     inbox.yield(.stop("duration \(duration) elapsed"))
                 }
             }
@@ -215,9 +215,9 @@ struct SessionDriver<S: Strategy> {
             configuration.engineEventObserver?(event, inFlight)
         case .wakeUp(let at):
             let delay = at - now()
-            let inbox = self.inbox
+            let (inbox, clock) = (self.inbox, configuration.clock)
             group.addTask {
-                if delay > .zero { try await Task.sleep(for: .nanoseconds(delay.nanoseconds)) }
+                if delay > .zero { try await clock.sleep(for: .nanoseconds(delay.nanoseconds)) }
                 inbox.yield(.tick)
             }
         case .reply(let reply):

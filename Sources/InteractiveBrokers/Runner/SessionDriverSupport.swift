@@ -35,7 +35,8 @@ final class SessionTasks: Sendable {
             defer { signals = [:] }
             return signals
         }
-        for continuation in all.values { continuation.finish() }
+        // By tag (the order the core made them), not the dictionary's order, which changes from run to run.
+        for (_, continuation) in all.sorted(by: { $0.key < $1.key }) { continuation.finish() }
     }
 }
 
@@ -51,7 +52,7 @@ final class ConnectionSlots: Sendable {
     func takeAll() -> [TWSConnection] {
         slots.withLock { slots in
             defer { slots = [:] }
-            return Array(slots.values)
+            return slots.sorted { $0.key < $1.key }.map(\.value)
         }
     }
 }

@@ -67,6 +67,26 @@ extension OrderJournal {
         return bot
     }
 
+    /// Gives a new journal its bot identity instead of a random one (a simulation that must repeat exactly; the
+    /// orderRef namespace is `IBT:<bot>.R<run>:`). A journal that already has one keeps it.
+    /// - Parameter bot: 1 to 8 lowercase letters or digits.
+    /// - Returns: the journal's identity after the call.
+    /// - Throws: `OrderJournalError`.
+    @discardableResult
+    public func assignIdentity(_ bot: String) throws(OrderJournalError) -> String {
+        let allowed = Set("0123456789abcdefghijklmnopqrstuvwxyz")
+        guard (1...8).contains(bot.count), bot.allSatisfy(allowed.contains) else {
+            throw .database(path: path, operation: "assign the bot identity", reason: "'\(bot)' is not 1 to 8 lowercase letters or digits")
+        }
+        return try perform("assign the bot identity") {
+            try pool.write { db in
+                if let existing = try String.fetchOne(db, sql: "SELECT bot FROM identity LIMIT 1") { return existing }
+                try db.execute(sql: "INSERT INTO identity (bot) VALUES (?)", arguments: [bot])
+                return bot
+            }
+        }
+    }
+
     /// The journal's bot identity, or `nil` before its first run.
     /// - Throws: `OrderJournalError`.
     public func botIdentity() throws(OrderJournalError) -> String? {

@@ -146,28 +146,34 @@ extension TWSConnection {
 
     /// Writes queued frames when the rate limiter lets them go; sleeps on the injected clock in between.
     private nonisolated func writeLoop(_ outbound: any TWSTransportWriter) async throws -> LoopExit {
-        var wakeups = self.wakeups.makeAsyncIterator()
-        // A later release time (the rate limiter's, or a historical request's pacing, which can be minutes away)
-        // comes as a wake-up too, so a message queued meanwhile (an order, a cancel, the stop's last requests)
-        // is not held behind the wait.
-        var timer: Task<Void, Never>?
-        defer { timer?.cancel() }
         let (clock, wake) = (self.clock, self.wakeupContinuation)
-        while !Task.isCancelled {
-            let (frames, next) = await takeOutbound(now: clock.now())
-            for frame in frames { try await outbound.write(frame) }
-            if !frames.isEmpty { continue }
-            if await isDrained { return .disconnectRequested }
-            timer?.cancel()
-            timer = next.map { next in
-                Task {
-                    guard (try? await clock.sleepUntil(next)) != nil else { return }
-                    wake.yield()
+        // A later release time (the rate limiter's, or a historical request's pacing, which can be minutes away)
+        // comes as a wake-up from a timer child, so a message queued meanwhile (an order, a cancel, the stop's last
+        // requests) is not held behind the wait. Timers are children (they run on the caller's executor, a virtual
+        // clock's loop included); one is armed only when it is earlier than the one armed, and a stale one's
+        // wake-up is harmless (the loop looks again).
+        return try await withThrowingDiscardingTaskGroup(returning: LoopExit.self) { timers in
+            defer { timers.cancelAll() }
+            var wakeups = self.wakeups.makeAsyncIterator()
+            var armed: Duration?
+            while !Task.isCancelled {
+                let now = clock.now()
+                if let due = armed, due <= now { armed = nil }
+                let (frames, next) = await takeOutbound(now: now)
+                for frame in frames { try await outbound.write(frame) }
+                if !frames.isEmpty { continue }
+                if await isDrained { return .disconnectRequested }
+                if let next, armed.map({ next < $0 }) ?? true {
+                    armed = next
+                    timers.addTask {
+                        guard (try? await clock.sleepUntil(next)) != nil else { return }
+                        wake.yield()
+                    }
                 }
+                if await wakeups.next() == nil { return .cancelled }
             }
-            if await wakeups.next() == nil { return .cancelled }
+            return .cancelled
         }
-        return .cancelled
     }
 
     /// Fails the connection when it is not ready within `readyTimeout`.

@@ -33,7 +33,7 @@ extension TWSConnection {
         default: event = nil
         }
         guard let event else { return }
-        for listener in orderEventListeners.values { listener.yield(event) }
+        for listener in Self.inOrder(orderEventListeners) { listener.yield(event) }
     }
 
     /// Hands an errMsg about an order to the order-event listeners. An order's errMsg carries its order id, which is
@@ -52,7 +52,7 @@ extension TWSConnection {
         } else {
             return nil
         }
-        for listener in orderEventListeners.values { listener.yield(.notice(notice)) }
+        for listener in Self.inOrder(orderEventListeners) { listener.yield(.notice(notice)) }
         return origin
     }
 }

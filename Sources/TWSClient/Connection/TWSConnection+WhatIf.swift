@@ -20,7 +20,7 @@ extension TWSConnection {
         let orderID = try await placeOrder(order, contract: contract)
         let timedOut = Result<TWSOrderState, TWSRequestError>.failure(
             .timedOut(waitingFor: "the what-if preview of order \(orderID)"))
-        let result = await firstAnswer(within: timeout, else: timedOut) {
+        let result = await firstAnswer(within: timeout, clock: environment.clock, else: timedOut) {
             do {
                 for try await event in events {
                     switch event {

@@ -255,14 +255,20 @@ public actor TWSConnection {
 
     /// Hands a connection-level notice to the listeners.
     func publish(notice: TWSNotice) {
-        for listener in noticeListeners.values { listener.yield(notice) }
+        for listener in Self.inOrder(noticeListeners) { listener.yield(notice) }
     }
 
     func publish(_ newState: TWSConnectionState) {
         guard newState != state else { return }
         state = newState
         logger.info("TWS connection \(newState)")
-        for listener in stateListeners.values { listener.yield(newState) }
+        for listener in Self.inOrder(stateListeners) { listener.yield(newState) }
+    }
+
+    /// Listeners in the order they subscribed: whoever hears first acts first, so the order must not change from run
+    /// to run (a dictionary's does).
+    static func inOrder<Listener>(_ listeners: [Int: Listener]) -> [Listener] {
+        listeners.sorted { $0.key < $1.key }.map(\.value)
     }
 
     /// Ends everything: fails pending requests, ends streams, publishes `disconnected`.
@@ -273,14 +279,14 @@ public actor TWSConnection {
         router.failAll(with: .connectionClosed(reason: reason))
         for waiter in readyWaiters { waiter.resume(throwing: error ?? .closedByPeer(during: "connect")) }
         readyWaiters = []
-        for listener in orderEventListeners.values {
+        for listener in Self.inOrder(orderEventListeners) {
             listener.finish(throwing: TWSRequestError.connectionClosed(reason: reason))
         }
         orderEventListeners = [:]
         publish(.disconnected(reason: reason))
-        for listener in stateListeners.values { listener.finish() }
+        for listener in Self.inOrder(stateListeners) { listener.finish() }
         stateListeners = [:]
-        for listener in noticeListeners.values { listener.finish() }
+        for listener in Self.inOrder(noticeListeners) { listener.finish() }
         noticeListeners = [:]
         wakeupContinuation.finish()
         controlContinuation.finish()

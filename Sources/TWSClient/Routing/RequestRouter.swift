@@ -169,9 +169,10 @@ struct RequestRouter<Key: Hashable & Sendable, Item: Sendable>: Sendable {
         return true
     }
 
-    /// Ends every route with `error` (the connection closed).
+    /// Ends every route with `error` (the connection closed), in the order they were registered (not the
+    /// dictionary's, which changes from run to run: the waiters resume in this order).
     mutating func failAll(with error: TWSRequestError) {
-        let all = entries.values.flatMap { $0 }
+        let all = entries.values.flatMap { $0 }.sorted { $0.id.rawValue < $1.id.rawValue }
         entries = [:]
         for entry in all { Self.end(entry.route, with: error) }
     }

@@ -55,7 +55,8 @@ public struct ReturnHistory: Sendable, Hashable {
         guard closes.indices.contains(b.index) else { return nil }
         let right = returns(b.index)
         var pairs: [(Double, Double)] = []
-        for (time, x) in left { if let y = right[time] { pairs.append((x, y)) } }
+        // In time order: the sums below depend on their order, and a dictionary's changes from run to run.
+        for (time, x) in left.sorted(by: { $0.key < $1.key }) { if let y = right[time] { pairs.append((x, y)) } }
         guard pairs.count >= max(2, minimumOverlap) else { return nil }
         let n = Double(pairs.count)
         let meanX = pairs.reduce(0) { $0 + $1.0 } / n

@@ -1,4 +1,5 @@
 import Foundation
+import LiveTestSupport
 import Logging
 import Storage
 import Testing
@@ -134,99 +135,95 @@ struct FaultRun {
     var beforeStop: (engineFills: Int, executions: Int)
 }
 
-/// Runs `strategy` under the LiveRunner against a fresh manual-clock simulator; `drive` replays and injects the
-/// fault, and the run stops when it returns. The simulator's state is taken after the runner has stopped.
+/// Runs `strategy` under the LiveRunner against a fresh manual-clock simulator at a venue in virtual time (one loop,
+/// in process, every byte through the codecs); `drive` replays and injects the fault, and the run stops when it
+/// returns. The simulator's state is taken after the runner has stopped.
 func faultRun<S: Strategy>(
     clientID: Int, strategy: (EngineRecorder) -> S, configure: (inout LiveRunnerConfiguration) -> Void = { _ in },
-    logger custom: Logger? = nil, drive: @escaping @Sendable (GatewaySimulator, EngineRecorder) async throws -> Void
+    logger custom: Logger? = nil, drive: @escaping @Sendable (VirtualVenue, EngineRecorder) async throws -> Void
 ) async throws -> FaultRun {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faults-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let journal = try OrderJournal(path: directory.appendingPathComponent("journal.sqlite").path)
-    var gatewayLogger = Logger(label: "test.gateway")
-    gatewayLogger.logLevel = .critical
-    let simulator = GatewaySimulator(
-        configuration: GatewaySimulatorConfiguration(
-            host: "127.0.0.1", port: 0, data: simulatorData,
-            gateway: GatewayConfiguration(startingCash: faultCash), start: faultStart, clock: .manual),
-        logger: gatewayLogger)
     let recorder = EngineRecorder()
     let strategy = strategy(recorder)
-    return try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
-        group.addTask { try await simulator.run(); return nil }
-        let port = await simulator.listeningPort()
-        var configuration = LiveRunnerConfiguration(
-            connection: connectionConfiguration(port, clientID: clientID), symbols: ["SYN000"],
-            engine: EngineConfig(initialCash: Money(approximately: faultCash)))
-        configuration.journal = journal
-        configuration.warmupDuration = "600 S"
-        configuration.commissionWait = .seconds(3600)
-        configuration.reconnectDelay = .milliseconds(20)
-        configuration.maxReconnectDelay = .milliseconds(160)
-        configuration.resilience.resetSchedule = nil  // wall time must not make an outage "expected"
-        configuration.observer = { recorder.milestone($0) }
-        configuration.engineEventObserver = { event, _ in recorder.engine(event) }
-        configure(&configuration)
-        let runConfiguration = configuration
-        var logger = Logger(label: "test.faults")
-        // FAULT_LOG=info (or debug) shows the runner's log when a fault test needs explaining.
-        logger.logLevel = ProcessInfo.processInfo.environment["FAULT_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .critical
-        let runLogger = custom ?? logger
-        let (stop, stopper) = AsyncStream.makeStream(of: String.self)
-        group.addTask {
-            try await LiveRunner.run(strategy: strategy, configuration: runConfiguration, logger: runLogger, stop: stop)
-        }
-        let seen = BeforeStop()
-        group.addTask {
-            await recorder.wait(for: .subscribed(generation: 0, feed: 0))
-            try await drive(simulator, recorder)
-            // Fills travel on the broker's stream, bars on the feed's: give the last fills up to 5 s to arrive (a
-            // fill the bot lost never does, and the check fails).
-            let made = executions(await simulator.state(), clientID: clientID).count
-            let deadline = ContinuousClock.now + .seconds(5)
-            while recorder.fills.count < made, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(1))
+    var configuration = LiveRunnerConfiguration(
+        connection: TWSConnectionConfiguration(host: "127.0.0.1", port: 7497, clientID: clientID), symbols: ["SYN000"],
+        engine: EngineConfig(initialCash: Money(approximately: faultCash)))
+    configuration.journal = journal
+    configuration.warmupDuration = "600 S"
+    configuration.commissionWait = .seconds(3600)
+    configuration.reconnectDelay = .milliseconds(20)
+    configuration.maxReconnectDelay = .milliseconds(160)
+    configuration.resilience.resetSchedule = nil  // the bot's clock must not make an outage "expected"
+    configuration.observer = { recorder.milestone($0) }
+    configuration.engineEventObserver = { event, _ in recorder.engine(event) }
+    configure(&configuration)
+    var logger = Logger(label: "test.faults")
+    // FAULT_LOG=info (or debug) shows the runner's log when a fault test needs explaining.
+    logger.logLevel = ProcessInfo.processInfo.environment["FAULT_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .critical
+    let runLogger = custom ?? logger
+    let simulator = GatewaySimulatorConfiguration(
+        host: "127.0.0.1", port: 0, data: simulatorData, gateway: GatewayConfiguration(startingCash: faultCash),
+        start: faultStart, clock: .manual)
+    let prepared = configuration
+    return try await VirtualVenue.run(simulator: simulator) { venue in
+        var runConfiguration = prepared
+        runConfiguration.connection = venue.connection(clientID: clientID)
+        venue.attach(&runConfiguration)
+        let run = runConfiguration
+        return try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
+            let (stop, stopper) = AsyncStream.makeStream(of: String.self)
+            group.addTask {
+                try await LiveRunner.run(strategy: strategy, configuration: run, logger: runLogger, stop: stop)
             }
-            seen.set(recorder.fills.count, made)
-            stopper.yield("test done")
-            return nil
-        }
-        var summary: LiveRunSummary?
-        while let next = try await group.next() {
-            if let next {
-                summary = next
-                break
+            let seen = BeforeStop()
+            group.addTask {
+                await recorder.wait(for: .subscribed(generation: 0, feed: 0))
+                try await drive(venue, recorder)
+                // Fills travel on the broker's stream, bars on the feed's: give the last fills up to 5 s to arrive (a
+                // fill the bot lost never does, and the check fails).
+                let made = executions(await venue.state(), clientID: clientID).count
+                await venue.wait(upTo: .seconds(5), step: .milliseconds(1)) { recorder.fills.count >= made }
+                seen.set(recorder.fills.count, made)
+                stopper.yield("test done")
+                return nil
             }
+            var summary: LiveRunSummary?
+            while let next = try await group.next() {
+                if let next {
+                    summary = next
+                    break
+                }
+            }
+            let state = await venue.state()
+            group.cancelAll()
+            guard let summary else { throw CancellationError() }
+            return FaultRun(
+                summary: summary, state: state, journal: journal, recorder: recorder, clientID: clientID,
+                beforeStop: seen.value)
         }
-        let state = await simulator.state()
-        group.cancelAll()
-        guard let summary else { throw CancellationError() }
-        return FaultRun(
-            summary: summary, state: state, journal: journal, recorder: recorder, clientID: clientID,
-            beforeStop: seen.value)
     }
 }
 
 /// Advances the replay clock in 5-second steps until `done` holds (checked after every step), at most `limit`.
-/// Each step waits until the engine has closed the slice the step emitted, so the replay does not race ahead of the
-/// bot ("as fast as the client consumes"). The wait is bounded (300 ms): a step taken before the simulator holds the
-/// (re)subscription brings no bar (`.subscribed` is reported before reqRealTimeBars reaches it, and steps go on while
-/// the runner back-fills and resubscribes; the runner itself closes the first live bar at once: `FirstLiveBarTests`),
-/// and correctness never depends on the pace — `done` and the checks wait for what they need.
+/// Each step waits (on the venue's clock) until the engine has closed the slice the step emitted, so the replay does
+/// not race ahead of the bot ("as fast as the client consumes"). The wait is bounded (300 ms): a step taken before
+/// the simulator holds the (re)subscription brings no bar (`.subscribed` is reported before reqRealTimeBars reaches
+/// it, and steps go on while the runner back-fills and resubscribes; the runner itself closes the first live bar at
+/// once: `FirstLiveBarTests`), and correctness never depends on the pace — `done` and the checks wait for what they
+/// need.
 func replaySteps(
-    _ simulator: GatewaySimulator, _ recorder: EngineRecorder, limit: Int = 400,
+    _ venue: VirtualVenue, _ recorder: EngineRecorder, limit: Int = 400,
     until done: @Sendable (GatewayState) -> Bool = { _ in false }
 ) async {
     for _ in 0..<limit {
-        await simulator.advance(by: .seconds(5))
+        await venue.advance(by: .seconds(5))
         // The bar stamped now - 5 s is the one this step completed.
-        let slice = await simulator.now() - .seconds(5)
-        let deadline = ContinuousClock.now + .milliseconds(300)
-        while recorder.lastClosed < slice, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(1))
-        }
-        if done(await simulator.state()) { return }
+        let slice = await venue.now() - .seconds(5)
+        await venue.wait(upTo: .milliseconds(300), step: .milliseconds(1)) { recorder.lastClosed >= slice }
+        if done(await venue.state()) { return }
     }
 }
 
