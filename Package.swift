@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "TraderKit", targets: ["TraderKit"]),
         // For the fuzzers (Fuzz/), built with libFuzzer outside the main build.
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
+        .library(name: "ConfigFuzzTarget", targets: ["ConfigFuzzTarget"]),
         // The bot against the simulator under a fault script (the CI's bounded soak, `ibtrader-bench soak`).
         .library(name: "FaultSoak", targets: ["FaultSoak"]),
     ],
@@ -108,13 +109,16 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "TWSProtocol", "TWSClient", "TradingModel", "LiveSession", "InteractiveBrokers", "GatewaySimulator",
-                "Backtest", "TraderConfig", .product(name: "NIOCore", package: "swift-nio"),
+                "TWSProtocol", "TradingModel", "LiveSession", "GatewaySimulator", "Backtest",
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
+        // The config file's fuzz body: apart, because the schema pulls in the live stack (the CI's fuzz run builds
+        // FuzzTargets only; `scripts/fuzz.sh config-file` and the campaign build this too).
+        .target(name: "ConfigFuzzTarget", dependencies: ["TraderConfig"]),
         // The bot against the in-process simulator in virtual time (tests, the soak, `ibtrader sandbox`).
         .target(
-            name: "LiveTestSupport",
+            name: "SimulatedVenue",
             dependencies: [
                 "VirtualTime", "GatewaySimulator", "InteractiveBrokers", "TWSClient", "TradingModel",
                 .product(name: "Logging", package: "swift-log"),
@@ -124,7 +128,7 @@ let package = Package(
         .target(
             name: "FaultSoak",
             dependencies: [
-                "GatewaySimulator", "InteractiveBrokers", "LiveSession", "LiveTestSupport", "Storage", "TWSClient",
+                "GatewaySimulator", "InteractiveBrokers", "LiveSession", "SimulatedVenue", "Storage", "TWSClient",
                 "TradingEngine", "TradingModel", .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -247,7 +251,7 @@ let package = Package(
                 "OperatorSurface",
                 "InteractiveBrokers", "LiveSession", "JournalModel", "Storage", "TradingEngine", "TradingModel", "TWSClient", "TWSProtocol",
                 "GatewaySimulator", "Simulation", "Backtest", "BundledData", "TraderKit", "TraderConfig", "FaultSoak",
-                "LiveTestSupport", "VirtualTime",
+                "SimulatedVenue", "VirtualTime",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
@@ -264,7 +268,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TWSTestSupport"]),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "ConfigFuzzTarget", "TWSTestSupport"]),
         .testTarget(
             name: "GatewaySimulatorTests",
             dependencies: [

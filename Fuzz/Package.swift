@@ -21,7 +21,7 @@ let package = Package(
             name: "fuzz-bar-file", dependencies: [.product(name: "FuzzTargets", package: "IBTrader")],
             swiftSettings: fuzzer),
         .executableTarget(
-            name: "fuzz-config-file", dependencies: [.product(name: "FuzzTargets", package: "IBTrader")],
+            name: "fuzz-config-file", dependencies: [.product(name: "ConfigFuzzTarget", package: "IBTrader")],
             swiftSettings: fuzzer),
     ],
     swiftLanguageModes: [.v6]

@@ -2,7 +2,7 @@ import Foundation
 import GatewaySimulator
 import InteractiveBrokers
 import LiveSession
-import LiveTestSupport
+import SimulatedVenue
 import Logging
 import Storage
 import Synchronization

@@ -1,7 +1,5 @@
 import Foundation
-import InteractiveBrokers
 import LiveSession
-import TWSClient
 import TWSProtocol
 import TradingModel
 

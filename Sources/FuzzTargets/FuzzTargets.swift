@@ -8,13 +8,14 @@
 ///   (bars, executions, commissions, positions, quotes, order ids, the order book).
 /// - `simulatorRequests`: client → server payloads through the request decoder and the simulator's core.
 /// - `barFile`: bar file rows through the backtest's CSV loader, in both bad-row modes.
-/// - `configFile`: a config file's text through the configuration loader (YAML or JSON, schema, strategies).
+///
+/// The config file's body is `ConfigFuzz` (its own target: the schema pulls in the live stack, which this target's
+/// build does without).
 public enum FuzzTargets {
     /// The targets by name (the names of `Fuzz/Corpus/` folders and of the fuzzer executables).
     public static let all: [(name: String, run: @Sendable (UnsafeRawBufferPointer) -> Void)] = [
         ("client-inbound", clientInbound),
         ("simulator-requests", simulatorRequests),
         ("bar-file", barFile),
-        ("config-file", configFile),
     ]
 }

@@ -20,8 +20,13 @@ import Synchronization
 public final class VirtualLoop: TaskExecutor, Sendable {
     /// The loop's clock: sleeps on it are the loop's timers.
     public let clock: VirtualClock
+    /// Past this time no timer fires: each sleeper ends with `CancellationError` instead, so a run that waits for
+    /// something that never comes, while its timers keep time moving, ends rather than spinning on.
+    public let timeLimit: Duration
     private let state: Mutex<State>
     private let wake = NSCondition()
+    /// Yields once when a timer comes due past `timeLimit` (`run` then cancels the body).
+    private let exceeded: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation)
 
     struct State {
         var jobs: [UnownedJob] = []
@@ -31,10 +36,15 @@ public final class VirtualLoop: TaskExecutor, Sendable {
         /// Times the loop found nothing to run and no timer, and the wall time it then waited for the outside.
         var outsideWaits = 0
         var outsideWait = Duration.zero
+        /// A timer came due past `timeLimit`.
+        var exceeded = false
     }
 
     /// A loop whose clock starts at `.zero`.
-    public init() {
+    /// - Parameter timeLimit: the simulated time after which sleepers are cancelled instead of woken.
+    public init(timeLimit: Duration = .seconds(86_400 * 7)) {
+        self.timeLimit = timeLimit
+        exceeded = AsyncStream.makeStream(of: Void.self)
         let state = Mutex(State())
         self.state = state
         clock = VirtualClock()
@@ -44,18 +54,49 @@ public final class VirtualLoop: TaskExecutor, Sendable {
     // MARK: - Running
 
     /// Runs `body` on a new loop (its thread, its clock) and returns what it returns. The loop's thread ends with it.
-    /// - Parameter body: the simulated world; its tasks and child tasks run on the loop.
+    /// - Parameters:
+    ///   - timeLimit: the simulated time after which sleepers are cancelled (a week by default).
+    ///   - body: the simulated world; its tasks and child tasks run on the loop.
     /// - Returns: what `body` returns.
+    /// - Throws: what `body` throws; `VirtualTimeLimitExceeded` when a timer came due past the limit.
     public static func run<Result: Sendable>(
-        _ body: @Sendable (VirtualLoop) async throws -> Result
+        timeLimit: Duration = .seconds(86_400 * 7), _ body: @Sendable (VirtualLoop) async throws -> Result
     ) async throws -> Result {
-        let loop = VirtualLoop()
+        let loop = VirtualLoop(timeLimit: timeLimit)
         let thread = Thread { loop.runUntilStopped() }
         thread.name = "virtual-loop"
         thread.stackSize = 8 << 20
         thread.start()
         defer { loop.stop() }
-        return try await withTaskExecutorPreference(loop) { try await body(loop) }
+        let outcome: Swift.Result<Result, any Error>
+        do {
+            outcome = .success(try await withTaskExecutorPreference(loop) { try await watched(body, on: loop) })
+        } catch {
+            outcome = .failure(error)
+        }
+        if loop.state.withLock({ $0.exceeded }) { throw VirtualTimeLimitExceeded(limit: timeLimit) }
+        return try outcome.get()
+    }
+
+    /// `body` beside a watcher: past the time limit the body is cancelled, so a run that waits for what never comes
+    /// ends instead of hanging. (The group ends before this returns, so `body` does not escape.)
+    private static func watched<Result: Sendable>(
+        _ body: @Sendable (VirtualLoop) async throws -> Result, on loop: VirtualLoop
+    ) async throws -> Result {
+        try await withoutActuallyEscaping(body) { body in
+            try await withThrowingTaskGroup(of: Result?.self, returning: Result.self) { group in
+                group.addTask { try await body(loop) }
+                group.addTask {
+                    for await _ in loop.exceeded.stream { throw VirtualTimeLimitExceeded(limit: loop.timeLimit) }
+                    return nil
+                }
+                defer { group.cancelAll() }
+                while let next = try await group.next() {
+                    if let next { return next }
+                }
+                throw CancellationError()
+            }
+        }
     }
 
     /// Jobs the loop has run so far (a measure of work, for tests and benchmarks).
@@ -102,6 +143,15 @@ public final class VirtualLoop: TaskExecutor, Sendable {
             case .run(let jobs):
                 for job in jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
             case .fire(let timer):
+                guard timer.deadline <= timeLimit else {
+                    let first = state.withLock { state in
+                        defer { state.exceeded = true }
+                        return !state.exceeded
+                    }
+                    if first { exceeded.continuation.yield() }
+                    timer.cancel()
+                    continue
+                }
                 clock.advance(to: timer.deadline)
                 timer.fire()
             case .wait:
@@ -133,6 +183,15 @@ public final class VirtualLoop: TaskExecutor, Sendable {
 
     /// Removes a timer that has not fired; `false` when it already has.
     func cancel(_ timer: VirtualTimer) -> Bool { state.withLock { $0.timers.remove(timer) } }
+}
+
+/// A simulation's clock passed its time limit: something waited for what never came while timers kept time moving.
+public struct VirtualTimeLimitExceeded: Error, CustomStringConvertible {
+    /// The limit.
+    public var limit: Duration
+    public var description: String {
+        "the simulation ran past its time limit of \(limit) of simulated time: something waited for what never came"
+    }
 }
 
 /// A sleeper of `VirtualClock`: its deadline, an order among equal deadlines, and how to wake it.

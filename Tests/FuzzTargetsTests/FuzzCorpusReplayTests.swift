@@ -1,7 +1,11 @@
+import ConfigFuzzTarget
 import Foundation
 import FuzzTargets
 import TWSTestSupport
 import Testing
+
+/// Every fuzz body: `FuzzTargets`' and the config file's.
+let allFuzzTargets = FuzzTargets.all + [ConfigFuzz.target]
 
 /// Every input of the fuzz corpora (`Fuzz/Corpus/<target>/`: the seeds and every input that once crashed a target)
 /// runs through its target in the normal suite: a crasher found by `scripts/fuzz.sh` stays a regression test.
@@ -15,9 +19,9 @@ import Testing
         ).sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
 
-    @Test(arguments: FuzzTargets.all.map(\.name))
+    @Test(arguments: allFuzzTargets.map(\.name))
     func everyCorpusInputRunsWithoutTrapping(target: String) throws {
-        let run = try #require(FuzzTargets.all.first { $0.name == target }?.run)
+        let run = try #require(allFuzzTargets.first { $0.name == target }?.run)
         let files = try Self.inputs(target)
         #expect(files.count >= 5, "the \(target) corpus has seeds")
         for file in files {
@@ -28,7 +32,7 @@ import Testing
 
     /// The inputs that crashed a target before its fix (named crash-*), each a value from the reliability audit.
     @Test func theAuditsCrashersAreInTheCorpus() throws {
-        let crashers = try FuzzTargets.all.flatMap { target in
+        let crashers = try allFuzzTargets.flatMap { target in
             try Self.inputs(target.name).filter { $0.lastPathComponent.hasPrefix("crash-") }
         }
         #expect(crashers.count >= 8)
@@ -70,9 +74,9 @@ import Testing
         return bytes
     }
 
-    @Test(arguments: FuzzTargets.all.map(\.name))
+    @Test(arguments: allFuzzTargets.map(\.name))
     func mutatedSeedsRunWithoutTrapping(target: String) throws {
-        let run = try #require(FuzzTargets.all.first { $0.name == target }?.run)
+        let run = try #require(allFuzzTargets.first { $0.name == target }?.run)
         let seeds = try FuzzCorpusReplayTests.inputs(target).map { [UInt8](try Data(contentsOf: $0)) }
         var rng = SplitMix64(seed: 25)
         for _ in 0..<3_000 {

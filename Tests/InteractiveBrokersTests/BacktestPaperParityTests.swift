@@ -1,6 +1,7 @@
 import Backtest
 import BundledData
 import Foundation
+import SimulatedVenue
 import Logging
 import Simulation
 import Storage
@@ -211,34 +212,33 @@ func spyMinuteData() throws -> MarketDataSet {
     return try MarketDataSet.load(directory: scratch)
 }
 
-/// Runs the strategy against an in-process simulator with a manual clock: after every 5-second step the driver
-/// waits until the engine has closed that bar's slice and has no order left working (market orders fill at once),
-/// so every order reaches the simulator at the bar's end and every fill reaches the engine before the next bar, as
-/// in real time.
+/// Runs the strategy against the in-process simulator in virtual time, as in real time: each 5-second step of the
+/// replay is followed by 5 seconds of the bot's clock (its timers, the outbound rate limit, order timeouts run as
+/// live), and where a strategy bar ends the driver checks that the engine has closed that bar's slice and has no
+/// order left working (market orders fill at once), so every order reached the simulator at the bar's end and
+/// every fill reached the engine before the next bar.
 func paperRun<S: Strategy>(
     _ strategy: S, _ scenario: ParityScenario
 ) async throws -> PaperRun {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parity-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let journal = try OrderJournal(path: directory.appendingPathComponent("journal.sqlite").path)
+    let journal = try OrderJournal(
+        path: directory.appendingPathComponent("journal.sqlite").path, durability: .processCrashSafe)
     let logger: Logger = {
         var logger = Logger(label: "test.parity")
         logger.logLevel = .warning
         return logger
     }()
-    let simulator = GatewaySimulator(
-        configuration: GatewaySimulatorConfiguration(
-            host: "127.0.0.1", port: 0, data: scenario.data, gateway: GatewayConfiguration(), start: scenario.start,
-            clock: .manual), logger: logger)
+    let gateway = GatewaySimulatorConfiguration(
+        host: "127.0.0.1", port: 0, data: scenario.data, gateway: GatewayConfiguration(), start: scenario.start,
+        clock: .manual)
     let clientID = 41
     let log = EngineEventLog()
-    return try await withThrowingTaskGroup(of: Void.self, returning: PaperRun.self) { outer in
-        outer.addTask { try await simulator.run() }
-        let port = await simulator.listeningPort()
+    return try await VirtualVenue.run(simulator: gateway) { simulator in
         var configuration = LiveRunnerConfiguration(
-            connection: connectionConfiguration(port, clientID: clientID), symbols: scenario.symbols,
-            engine: scenario.engine)
+            connection: simulator.connection(clientID: clientID), symbols: scenario.symbols, engine: scenario.engine)
+        simulator.attach(&configuration)
         configuration.journal = journal
         configuration.warmupDuration = scenario.warmup
         configuration.warmupBarSize = scenario.barSize
@@ -253,33 +253,34 @@ func paperRun<S: Strategy>(
             }
             group.addTask {
                 defer { stopper.yield("parity run done") }
-                while await simulator.state().activeSubscriptions.realTimeBars < scenario.symbols.count {
-                    await Task.yield()
-                }
-                let clock = ContinuousClock()
+                await simulator.waitForBarSubscriptions(scenario.symbols.count)
                 let barSeconds = BarSize(scenario.barSize)?.nominalSeconds ?? 5
                 for step in 1...scenario.steps {
                     await simulator.advance(by: .seconds(5))
-                    // Wait where a strategy bar ends: its slice is closed and its orders are filled.
-                    guard Int64(step) * 5 % barSeconds == 0 else { continue }
-                    let slice = scenario.start + .seconds(Int64(step) * 5 - barSeconds)
-                    let deadline = clock.now.advanced(by: .seconds(30))
-                    while true {
-                        let progress = log.progress
-                        if progress.closed >= slice, progress.openOrders == 0 { break }
-                        // Protective stops rest at the broker: settled once the engine's open orders are exactly those.
-                        if scenario.allowsRestingOrders, progress.closed >= slice, progress.openOrders > 0 {
-                            let resting = await simulator.state().orders.values.filter {
-                                $0.key.clientID == clientID && !$0.isTerminal
-                            }.count
-                            if progress.openOrders == resting, log.progress.openOrders == resting { break }
-                        }
-                        guard clock.now < deadline else {
-                            Issue.record("step \(step): the bot did not settle bar \(slice) (\(progress))")
-                            return nil
-                        }
-                        await Task.yield()
+                    // Where a strategy bar ends: its slice is closed and its orders are filled within the 5 seconds.
+                    guard Int64(step) * 5 % barSeconds == 0 else {
+                        try? await simulator.sleep(for: .seconds(5))
+                        continue
                     }
+                    let slice = scenario.start + .seconds(Int64(step) * 5 - barSeconds)
+                    let began = simulator.elapsed
+                    let settled = await simulator.wait(upTo: .seconds(5), step: .milliseconds(100)) {
+                        let progress = log.progress
+                        if progress.closed >= slice, progress.openOrders == 0 { return true }
+                        // Protective stops rest at the broker: settled once the engine's open orders are exactly those.
+                        guard scenario.allowsRestingOrders, progress.closed >= slice, progress.openOrders > 0 else {
+                            return false
+                        }
+                        let resting = await simulator.state().orders.values.filter {
+                            $0.key.clientID == clientID && !$0.isTerminal
+                        }.count
+                        return progress.openOrders == resting && log.progress.openOrders == resting
+                    }
+                    guard settled else {
+                        Issue.record("step \(step): the bot did not settle bar \(slice) (\(log.progress))")
+                        return nil
+                    }
+                    try? await simulator.sleep(for: began + .seconds(5) - simulator.elapsed)
                 }
                 return nil
             }
@@ -288,8 +289,10 @@ func paperRun<S: Strategy>(
             return result
         }
         let state = await simulator.state()
-        outer.cancelAll()
         let run = try #require(summary)
+        if ProcessInfo.processInfo.environment["PARITY_DEBUG"] != nil {
+            for e in try journal.events(kind: .riskDenial) { print("DENIAL", e.time, e.message) }
+        }
         let intents = try journal.orders().sorted { $0.sequence < $1.sequence }.map { entry in
             OrderLine(
                 time: entry.intent.createdAt, symbol: entry.intent.symbol.rawValue, side: entry.intent.side,

@@ -1,5 +1,5 @@
 import Foundation
-import LiveTestSupport
+import SimulatedVenue
 import Testing
 import TradingEngine
 import TradingModel

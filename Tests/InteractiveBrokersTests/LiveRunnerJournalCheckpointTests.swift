@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedVenue
 import GatewaySimulator
 import Logging
 import Storage
@@ -19,18 +20,17 @@ struct LiveRunnerJournalCheckpointTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("journal.sqlite").path
         let journal = try OrderJournal(path: path, durability: .processCrashSafe, checkpoints: .manual)
-        var logger = Logger(label: "test.gateway")
-        logger.logLevel = .warning
-        let simulator = GatewaySimulator(
-            configuration: GatewaySimulatorConfiguration(
-                host: "127.0.0.1", port: 0, data: simulatorData, gateway: GatewayConfiguration(),
-                start: simulatorData.defaultStart + .seconds(3600), clock: .manual), logger: logger)
-        let executions = try await withThrowingTaskGroup(of: Void.self, returning: Int.self) { server in
-            server.addTask { try await simulator.run() }
-            let port = await simulator.listeningPort()
+        var warnings = Logger(label: "test.gateway")
+        warnings.logLevel = .warning
+        let logger = warnings
+        let gateway = GatewaySimulatorConfiguration(
+            host: "127.0.0.1", port: 0, data: simulatorData, gateway: GatewayConfiguration(),
+            start: simulatorData.defaultStart + .seconds(3600), clock: .manual)
+        let executions = try await VirtualVenue.run(simulator: gateway) { simulator in
             var configuration = LiveRunnerConfiguration(
-                connection: connectionConfiguration(port, clientID: 41), symbols: ["SYN000", "SYN001", "SYN002"],
+                connection: simulator.connection(clientID: 41), symbols: ["SYN000", "SYN001", "SYN002"],
                 engine: EngineConfig(initialCash: Money(100_000)))
+            simulator.attach(&configuration)
             configuration.journal = journal
             configuration.warmupDuration = "1800 S"
             let strategy = MomentumRotation(
@@ -46,23 +46,21 @@ struct LiveRunnerJournalCheckpointTests {
                         strategy: strategy, configuration: runner, logger: quiet, stop: stop)
                 }
                 group.addTask {
-                    while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
+                    await simulator.waitForBarSubscriptions(3)
                     // Trade until the simulator has fills and the tick has checkpointed (about 2 s).
-                    let deadline = ContinuousClock.now + .seconds(10)
+                    let deadline = simulator.elapsed + .seconds(10)
                     var steps = 0
-                    while steps < 20_000, ContinuousClock.now < deadline {
+                    while steps < 20_000, simulator.elapsed < deadline {
                         await simulator.advance(by: .seconds(5))
                         steps += 1
                         if steps >= 400, await simulator.state().account.commissions > 0 { break }
-                        try await Task.sleep(for: .milliseconds(5))
+                        try await simulator.sleep(for: .milliseconds(5))
                     }
                     stopper.yield("test done")
                 }
                 try await group.waitForAll()
             }
-            let executions = try await executionsAfterRun(port: port, clientID: 41)
-            server.cancelAll()
-            return executions.count
+            return try await executionsAfterRun(simulator, clientID: 41).count
         }
         #expect(executions > 0)
         #expect(try journal.fills().count == executions)

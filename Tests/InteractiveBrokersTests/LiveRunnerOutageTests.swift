@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedVenue
 import GatewaySimulator
 import Logging
 import Storage
@@ -33,74 +34,81 @@ private final class Milestones: @unchecked Sendable {
 
 private func quiet() -> Logger {
     var logger = Logger(label: "test.outage")
-    logger.logLevel = .critical
+    logger.logLevel = ProcessInfo.processInfo.environment["FAULT_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .critical
     return logger
 }
 
-/// A runner against a manual-clock simulator one hour into a session; `drive` replays and injects faults.
+/// A runner against a manual-clock simulator one hour into a session, at a venue in virtual time; `drive` replays
+/// and injects faults. `elapsed`, when given, is set to the venue's time at the end.
 private func outageRun(
-    grace: TimeSpan, entitled: Bool = true, journal: OrderJournal?,
-    prepare: @Sendable (GatewaySimulator) async -> Void = { _ in },
+    grace: TimeSpan, entitled: Bool = true, journal: OrderJournal?, elapsed: VenueTime? = nil,
+    prepare: @Sendable (VirtualVenue) async -> Void = { _ in },
     configure: @Sendable (inout LiveRunnerConfiguration) -> Void = { _ in },
-    drive: @escaping @Sendable (GatewaySimulator, Milestones, AsyncStream<String>.Continuation) async -> Void
+    drive: @escaping @Sendable (VirtualVenue, Milestones, AsyncStream<String>.Continuation) async -> Void
 ) async throws -> (LiveRunSummary, [ConnectivityMilestone], GatewayState, [TWSExecutionReport]) {
-    var gatewayLogger = Logger(label: "test.gateway")
-    gatewayLogger.logLevel = .critical
-    let simulator = GatewaySimulator(
-        configuration: GatewaySimulatorConfiguration(
-            host: "127.0.0.1", port: 0, data: simulatorData,
-            gateway: GatewayConfiguration(liveDataEntitled: entitled), start: simulatorData.defaultStart + .seconds(3600),
-            clock: .manual), logger: gatewayLogger)
+    let gateway = GatewaySimulatorConfiguration(
+        host: "127.0.0.1", port: 0, data: simulatorData,
+        gateway: GatewayConfiguration(liveDataEntitled: entitled), start: simulatorData.defaultStart + .seconds(3600),
+        clock: .manual)
     let milestones = Milestones()
-    return try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
-        group.addTask { try await simulator.run(); return nil }
-        let port = await simulator.listeningPort()
+    return try await VirtualVenue.run(simulator: gateway) { simulator in
         await prepare(simulator)
         var configuration = LiveRunnerConfiguration(
-            connection: connectionConfiguration(port, clientID: 41), symbols: ["SYN000", "SYN001", "SYN002"],
+            connection: simulator.connection(clientID: 41), symbols: ["SYN000", "SYN001", "SYN002"],
             engine: EngineConfig(initialCash: Money(100_000)))
+        simulator.attach(&configuration)
         configuration.journal = journal
         configuration.warmupDuration = "1800 S"
         configuration.commissionWait = .seconds(3600)
         configuration.resilience.gracePeriod = grace
-        configuration.resilience.resetSchedule = nil  // wall time must not make the test's outage "expected"
+        configuration.resilience.resetSchedule = nil  // the bot's clock must not make the test's outage "expected"
         configuration.resilience.observer = { milestones.add($0) }
         configure(&configuration)
         let runConfiguration = configuration
         let (stop, stopper) = AsyncStream.makeStream(of: String.self)
-        group.addTask {
-            try await LiveRunner.run(
-                strategy: MomentumRotation(config: momentum), configuration: runConfiguration, logger: quiet(),
-                stop: stop)
-        }
-        group.addTask {
-            await drive(simulator, milestones, stopper)
-            return nil
-        }
-        var summary: LiveRunSummary?
-        while let next = try await group.next() {
-            if let next {
-                summary = next
-                break
+        return try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
+            group.addTask {
+                try await LiveRunner.run(
+                    strategy: MomentumRotation(config: momentum), configuration: runConfiguration, logger: quiet(),
+                    stop: stop)
             }
+            group.addTask {
+                await drive(simulator, milestones, stopper)
+                return nil
+            }
+            var summary: LiveRunSummary?
+            while let next = try await group.next() {
+                if let next {
+                    summary = next
+                    break
+                }
+            }
+            guard let summary else { throw CancellationError() }
+            elapsed?.set(simulator.elapsed)
+            // The simulator's view, over a fresh connection with the same client id.
+            let executions = try await executionsAfterRun(simulator, clientID: 41)
+            let state = await simulator.state()
+            group.cancelAll()
+            return (summary, milestones.all, state, executions)
         }
-        guard let summary else { throw CancellationError() }
-        // The simulator's view, over a fresh connection with the same client id, before it shuts down.
-        let executions = try await executionsAfterRun(port: port, clientID: 41)
-        let state = await simulator.state()
-        group.cancelAll()
-        return (summary, milestones.all, state, executions)
     }
 }
 
+/// A time on the venue's clock, handed out of a run.
+private final class VenueTime: Sendable {
+    private let time = Mutex(Duration.zero)
+    func set(_ value: Duration) { time.withLock { $0 = value } }
+    var value: Duration { time.withLock { $0 } }
+}
+
 /// Advances the replay clock in 5-second steps until `done` (checked every step), at most `limit` steps.
-private func replay(_ simulator: GatewaySimulator, limit: Int = 2_000, until done: @Sendable (GatewayState) -> Bool) async {
+private func replay(_ simulator: VirtualVenue, limit: Int = 2_000, until done: @Sendable (GatewayState) -> Bool) async {
     var steps = 0
     while steps < limit {
         await simulator.advance(by: .seconds(5))
         steps += 1
         if done(await simulator.state()) { return }
-        await Task.yield()
+        try? await simulator.sleep(for: .milliseconds(10))
     }
 }
 
@@ -116,10 +124,10 @@ struct LiveRunnerOutageTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("outage-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let journal = try OrderJournal(path: directory.appendingPathComponent("journal.sqlite").path)
+        let journal = try OrderJournal(path: directory.appendingPathComponent("journal.sqlite").path, durability: .processCrashSafe)
         let (run, milestones, state, executions) = try await outageRun(grace: .zero, journal: journal) {
             simulator, milestones, stopper in
-            while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
+            await simulator.waitForBarSubscriptions(3)
             await simulator.apply(.connectivityLostAfterNextOrder)
             // The strategy's first order: acknowledged, then 1100; its fill happens at the simulator, unseen.
             await replay(simulator) { $0.isConnectivityLost }
@@ -153,13 +161,13 @@ struct LiveRunnerOutageTests {
     func blipThenDataLost() async throws {
         let (run, milestones, _, _) = try await outageRun(grace: .seconds(600), journal: nil) {
             simulator, milestones, stopper in
-            while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
+            await simulator.waitForBarSubscriptions(3)
             await replay(simulator, limit: 24) { _ in false }
             await simulator.apply(.connectivityLost)
             for _ in 0..<12 { await simulator.advance(by: .seconds(5)) }
             await simulator.apply(.connectivityRestored(dataLost: true))
             await waitFor(milestones) { if case .backfilled = $0 { true } else { false } }
-            while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
+            await simulator.waitForBarSubscriptions(3)
             await replay(simulator, limit: 12) { _ in false }
             stopper.yield("test done")
         }
@@ -174,7 +182,7 @@ struct LiveRunnerOutageTests {
     func farmOutage() async throws {
         let usfarm = TWSFarm(kind: .marketData, name: "usfarm")
         let (run, milestones, _, _) = try await outageRun(grace: .zero, journal: nil) { simulator, milestones, stopper in
-            while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
+            await simulator.waitForBarSubscriptions(3)
             await simulator.apply(.farmStatus(2103))
             await waitFor(milestones) { $0 == .farmAlert(usfarm) }  // the loop's next 1-second tick
             await simulator.apply(.farmStatus(2104))
@@ -193,19 +201,19 @@ struct LiveRunnerOutageTests {
 
     @Test("a stop during the warm-up does not wait for its historical requests: the one under way is cancelled")
     func stopDuringWarmUp() async throws {
-        let started = ContinuousClock.now
+        let ended = VenueTime()
         let subscriptions = Mutex(0)
         let (run, _, _, _) = try await outageRun(
-            grace: .seconds(30), journal: nil, prepare: { await $0.apply(.stallNextHistoricalRequest) },
+            grace: .seconds(30), journal: nil, elapsed: ended, prepare: { await $0.apply(.stallNextHistoricalRequest) },
             configure: { configuration in
                 configuration.observer = { if case .subscribed = $0 { subscriptions.withLock { $0 += 1 } } }
             }
         ) { simulator, _, stopper in
             // The first warm-up request is never answered (it would time out after 60 s).
-            while await simulator.state().pendingFaults.stallNextHistorical { await Task.yield() }
+            await simulator.wait(upTo: .seconds(60)) { await !simulator.state().pendingFaults.stallNextHistorical }
             stopper.yield("test stop")
         }
-        let elapsed = ContinuousClock.now - started
+        let elapsed = ended.value
         #expect(run.stopReason.contains("test stop"), "\(run.stopReason)")
         #expect(elapsed < .seconds(20), "the stop waited \(elapsed)")
         #expect(run.warmupBars == 0 && run.commands == 0)
@@ -214,19 +222,19 @@ struct LiveRunnerOutageTests {
 
     @Test("a stop during a back-fill (after 1102) does not wait for its historical requests")
     func stopDuringBackfill() async throws {
-        let started = ContinuousClock.now
-        let (run, milestones, _, _) = try await outageRun(grace: .seconds(600), journal: nil) {
+        let ended = VenueTime()
+        let (run, milestones, _, _) = try await outageRun(grace: .seconds(600), journal: nil, elapsed: ended) {
             simulator, _, stopper in
-            while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
+            await simulator.waitForBarSubscriptions(3)
             await replay(simulator, limit: 6) { _ in false }
             await simulator.apply(.connectivityLost)
             for _ in 0..<12 { await simulator.advance(by: .seconds(5)) }
             await simulator.apply(.stallNextHistoricalRequest)
             await simulator.apply(.connectivityRestored(dataLost: false))
-            while await simulator.state().pendingFaults.stallNextHistorical { await Task.yield() }
+            await simulator.wait(upTo: .seconds(60)) { await !simulator.state().pendingFaults.stallNextHistorical }
             stopper.yield("test stop")
         }
-        let elapsed = ContinuousClock.now - started
+        let elapsed = ended.value
         #expect(run.stopReason.contains("test stop"), "\(run.stopReason)")
         #expect(elapsed < .seconds(20), "the stop waited \(elapsed)")
         #expect(!milestones.contains { if case .backfilled = $0 { true } else { false } }, "\(milestones)")

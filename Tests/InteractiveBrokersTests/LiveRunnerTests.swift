@@ -1,5 +1,6 @@
 import Foundation
 import GatewaySimulator
+import SimulatedVenue
 import JournalModel
 import Logging
 import Storage
@@ -24,6 +25,14 @@ func runnerConfiguration(_ port: Int, journal: OrderJournal?) -> LiveRunnerConfi
     configuration.journal = journal
     configuration.warmupDuration = "1800 S"
     configuration.commissionWait = .seconds(3600)
+    return configuration
+}
+
+/// `runnerConfiguration` for a bot at `venue` (its transport and clock).
+func runnerConfiguration(_ venue: VirtualVenue, journal: OrderJournal?) -> LiveRunnerConfiguration {
+    var configuration = runnerConfiguration(0, journal: journal)
+    configuration.connection = venue.connection(clientID: 31)
+    venue.attach(&configuration)
     return configuration
 }
 
@@ -58,6 +67,36 @@ func withSessionSimulator<Result: Sendable>(
     }
 }
 
+/// The simulator of `withSessionSimulator` (manual clock, one hour into a session) at a venue in virtual time.
+func withSessionVenue<Result: Sendable>(
+    account: String = "DU1234567", _ body: @Sendable (VirtualVenue) async throws -> Result
+) async throws -> Result {
+    let start = simulatorData.defaultStart + .seconds(3600)
+    let configuration = GatewaySimulatorConfiguration(
+        host: "127.0.0.1", port: 0, data: simulatorData, gateway: GatewayConfiguration(accountCode: account),
+        start: start, clock: .manual)
+    return try await VirtualVenue.run(simulator: configuration, body)
+}
+
+extension VirtualVenue {
+    /// Replays 5-second steps, 10 ms apart on the venue's clock (the bot takes each step's bars, and its timers run,
+    /// before the next), until `done` holds, checked every 12 steps from the 48th on; at most 2,000 steps.
+    func replay(until done: @Sendable (GatewayState) -> Bool) async {
+        var steps = 0
+        while steps < 2_000 {
+            await advance(by: .seconds(5))
+            steps += 1
+            if steps % 12 == 0, steps >= 48, done(await state()) { break }
+            try? await sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Waits (at most a minute on the venue's clock) until the simulator holds `count` real-time bar subscriptions.
+    func waitForBarSubscriptions(_ count: Int) async {
+        await wait(upTo: .seconds(60)) { await self.state().activeSubscriptions.realTimeBars >= count }
+    }
+}
+
 @Suite("Live runner against the gateway simulator")
 struct LiveRunnerTests {
     @Test("the momentum strategy trades; the journal's fills, positions and commissions equal the simulator's")
@@ -66,25 +105,25 @@ struct LiveRunnerTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("journal.sqlite").path
-        let journal = try OrderJournal(path: path)
-        try await withSessionSimulator { simulator, port in
+        let journal = try OrderJournal(path: path, durability: .processCrashSafe)
+        try await withSessionVenue { simulator in
             let (stop, stopper) = AsyncStream.makeStream(of: String.self)
             let summary = try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
                 group.addTask {
                     try await LiveRunner.run(
                         strategy: MomentumRotation(config: fastMomentum),
-                        configuration: runnerConfiguration(port, journal: journal), logger: quietLogger(),
+                        configuration: runnerConfiguration(simulator, journal: journal), logger: quietLogger(),
                         stop: stop)
                 }
                 group.addTask {
                     // Wait for the runner's subscriptions, then replay until the simulator has executions.
-                    while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
+                    await simulator.waitForBarSubscriptions(3)
                     var steps = 0
                     while steps < 2_000 {
                         await simulator.advance(by: .seconds(5))
                         steps += 1
                         if steps % 12 == 0, await simulator.state().account.commissions > 0, steps >= 48 { break }
-                        await Task.yield()
+                        try? await simulator.sleep(for: .milliseconds(10))
                     }
                     stopper.yield("test done")
                     return nil
@@ -101,7 +140,7 @@ struct LiveRunnerTests {
             #expect(state.account.commissions > 0)
 
             // The simulator's view, over a fresh connection with the same client id.
-            let executions = try await executionsAfterRun(port: port, clientID: 31)
+            let executions = try await executionsAfterRun(simulator, clientID: 31)
             #expect(!executions.isEmpty)
             let fills = try journal.fills()
             #expect(Set(fills.map(\.execID)) == Set(executions.map(\.execution.executionID)))
@@ -129,9 +168,9 @@ struct LiveRunnerTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let journal = try OrderJournal(path: directory.appendingPathComponent("journal.sqlite").path)
-        try await withSessionSimulator { simulator, port in
-            var configuration = runnerConfiguration(port, journal: journal)
+        let journal = try OrderJournal(path: directory.appendingPathComponent("journal.sqlite").path, durability: .processCrashSafe)
+        try await withSessionVenue { simulator in
+            var configuration = runnerConfiguration(simulator, journal: journal)
             configuration.reconnectDelay = .milliseconds(20)
             let runConfiguration = configuration
             let (stop, stopper) = AsyncStream.makeStream(of: String.self)
@@ -142,21 +181,12 @@ struct LiveRunnerTests {
                         logger: quietLogger(), stop: stop)
                 }
                 group.addTask {
-                    func replay(until done: @Sendable (GatewayState) -> Bool) async {
-                        var steps = 0
-                        while steps < 2_000 {
-                            await simulator.advance(by: .seconds(5))
-                            steps += 1
-                            if steps % 12 == 0, steps >= 48, done(await simulator.state()) { break }
-                            await Task.yield()
-                        }
-                    }
-                    while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
-                    await replay { $0.account.commissions > 0 }
+                    await simulator.waitForBarSubscriptions(3)
+                    await simulator.replay { $0.account.commissions > 0 }
                     let before = await simulator.state().account.commissions
                     await simulator.apply(.dropAllConnections)
-                    while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
-                    await replay { $0.account.commissions > before }
+                    await simulator.waitForBarSubscriptions(3)
+                    await simulator.replay { $0.account.commissions > before }
                     stopper.yield("test done")
                     return nil
                 }
@@ -167,7 +197,7 @@ struct LiveRunnerTests {
             let run = try #require(summary)
             #expect(run.reconnects >= 1)
             let state = await simulator.state()
-            let executions = try await executionsAfterRun(port: port, clientID: 31)
+            let executions = try await executionsAfterRun(simulator, clientID: 31)
             let fills = try journal.fills()
             #expect(Set(fills.map(\.execID)) == Set(executions.map(\.execution.executionID)))
             #expect(fills.count == executions.count)
@@ -187,22 +217,22 @@ struct LiveRunnerTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let journal = try OrderJournal(path: directory.appendingPathComponent("journal.sqlite").path)
+        let journal = try OrderJournal(path: directory.appendingPathComponent("journal.sqlite").path, durability: .processCrashSafe)
         try journal.recordIntent(
             JournalIntent(
                 orderRef: "IBT:1:O-1", symbol: "SYN000",
                 request: OrderRequest(instrument: syn0, side: .buy, quantity: Quantity(10)),
                 createdAt: Timestamp(seconds: 1_000_000_000)))  // a market order of an earlier day
-        try await withSessionSimulator { simulator, port in
+        try await withSessionVenue { simulator in
             let (stop, stopper) = AsyncStream.makeStream(of: String.self)
             let summary = try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
                 group.addTask {
                     try await LiveRunner.run(
                         strategy: MomentumRotation(config: fastMomentum),
-                        configuration: runnerConfiguration(port, journal: journal), logger: quietLogger(), stop: stop)
+                        configuration: runnerConfiguration(simulator, journal: journal), logger: quietLogger(), stop: stop)
                 }
                 group.addTask {
-                    while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
+                    await simulator.waitForBarSubscriptions(3)
                     stopper.yield("test done")
                     return nil
                 }
@@ -215,7 +245,7 @@ struct LiveRunnerTests {
             #expect(events.contains { $0.message.contains("IBT:1:O-1") && $0.message.contains("abandoned") })
             #expect(try journal.order("IBT:1:O-1")?.state == .canceled)
             // Every client's orders, open and completed: it was never placed.
-            let refs = try await TWSConnection.connect(connectionConfiguration(port, clientID: 31)) { c, _ in
+            let refs = try await TWSConnection.connect(simulator.connection(clientID: 31), environment: simulator.environment()) { c, _ in
                 (try await c.allOpenOrders() + []).map(\.order.orderRef)
                     + (try await c.completedOrderList()).map(\.order.orderRef)
             }
@@ -229,10 +259,10 @@ struct LiveRunnerTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let journal = try OrderJournal(path: directory.appendingPathComponent("journal.sqlite").path)
-        try await withSessionSimulator { simulator, port in
+        let journal = try OrderJournal(path: directory.appendingPathComponent("journal.sqlite").path, durability: .processCrashSafe)
+        try await withSessionVenue { simulator in
             let (milestones, milestone) = AsyncStream.makeStream(of: LiveRunnerMilestone.self)
-            var configuration = runnerConfiguration(port, journal: journal)
+            var configuration = runnerConfiguration(simulator, journal: journal)
             configuration.observer = { milestone.yield($0) }
             let runConfiguration = configuration
             let (stop, stopper) = AsyncStream.makeStream(of: String.self)
@@ -243,24 +273,15 @@ struct LiveRunnerTests {
                         logger: quietLogger(), stop: stop)
                 }
                 group.addTask {
-                    func replay(until done: @Sendable (GatewayState) -> Bool) async {
-                        var steps = 0
-                        while steps < 2_000 {
-                            await simulator.advance(by: .seconds(5))
-                            steps += 1
-                            if steps % 12 == 0, steps >= 48, done(await simulator.state()) { break }
-                            await Task.yield()
-                        }
-                    }
                     var iterator = milestones.makeAsyncIterator()
                     while let next = await iterator.next(), next != .subscribed(generation: 0, feed: 0) {}
-                    while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
-                    await replay { $0.account.commissions > 0 }
+                    await simulator.waitForBarSubscriptions(3)
+                    await simulator.replay { $0.account.commissions > 0 }
                     let before = await simulator.state().account.commissions
                     await simulator.apply(.connectivityLost)
                     await simulator.apply(.connectivityRestored(dataLost: true))
                     while let next = await iterator.next(), next != .subscribed(generation: 0, feed: 1) {}
-                    await replay { $0.account.commissions > before }
+                    await simulator.replay { $0.account.commissions > before }
                     stopper.yield("test done")
                     return nil
                 }
@@ -272,7 +293,7 @@ struct LiveRunnerTests {
             #expect(run.resubscriptions == 1)
             #expect(run.reconnects == 0)
             let state = await simulator.state()
-            let executions = try await executionsAfterRun(port: port, clientID: 31)
+            let executions = try await executionsAfterRun(simulator, clientID: 31)
             let fills = try journal.fills()
             #expect(Set(fills.map(\.execID)) == Set(executions.map(\.execution.executionID)))
             var simulatorPositions: [Symbol: Quantity] = [:]
@@ -285,11 +306,11 @@ struct LiveRunnerTests {
 
     @Test("a live account without confirmation is refused before anything is sent")
     func liveAccountRefused() async throws {
-        try await withSessionSimulator(account: "U1234567") { simulator, port in
+        try await withSessionVenue(account: "U1234567") { simulator in
             await #expect(throws: LiveRunnerError.liveAccountNotConfirmed(account: "U1234567")) {
                 _ = try await LiveRunner.run(
                     strategy: MomentumRotation(config: fastMomentum),
-                    configuration: runnerConfiguration(port, journal: nil), logger: quietLogger())
+                    configuration: runnerConfiguration(simulator, journal: nil), logger: quietLogger())
             }
             #expect(await simulator.state().account.commissions == 0)
         }

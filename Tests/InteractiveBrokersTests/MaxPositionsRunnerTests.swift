@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedVenue
 import GatewaySimulator
 import Testing
 import TradingEngine
@@ -23,8 +24,8 @@ private struct Churn: Strategy {
 struct MaxPositionsRunnerTests {
     @Test("max positions 1: the simulator never holds two positions, and the one position rotates")
     func maxPositionsOneHolds() async throws {
-        let (most, bought) = try await withSessionSimulator { simulator, port in
-            var configuration = runnerConfiguration(port, journal: nil)
+        let (most, bought) = try await withSessionVenue { simulator in
+            var configuration = runnerConfiguration(simulator, journal: nil)
             configuration.engine.risk.maxActivePositions = 1
             let runConfiguration = configuration
             let (stop, stopper) = AsyncStream.makeStream(of: String.self)
@@ -35,12 +36,12 @@ struct MaxPositionsRunnerTests {
                     return nil
                 }
                 group.addTask {
-                    while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
+                    await simulator.waitForBarSubscriptions(3)
                     var most = 0
                     var bought: Set<String> = []
                     for _ in 0..<80 {
                         await simulator.advance(by: .seconds(5))
-                        try await Task.sleep(for: .milliseconds(5))
+                        try await simulator.sleep(for: .milliseconds(5))
                         let held = await simulator.state().account.holdings.filter { $0.value.quantity != .zero }
                         most = max(most, held.count)
                         for id in held.keys { bought.insert(simulatorData.instrument(id).symbol) }

@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedVenue
 import GatewaySimulator
 import Storage
 import Synchronization
@@ -27,9 +28,9 @@ struct PositionCheckRunnerTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let journal = try OrderJournal(path: directory.appendingPathComponent("journal.sqlite").path)
-        let (summary, held, ordersAfter, restarted) = try await withSessionSimulator { simulator, port in
-            var configuration = runnerConfiguration(port, journal: journal)
+        let journal = try OrderJournal(path: directory.appendingPathComponent("journal.sqlite").path, durability: .processCrashSafe)
+        let (summary, held, ordersAfter, restarted) = try await withSessionVenue { simulator in
+            var configuration = runnerConfiguration(simulator, journal: journal)
             configuration.reconnectDelay = .milliseconds(20)
             // Far longer than the test: the check that finds the difference is the one after the reconnect.
             configuration.positionCheck = PositionCheckSettings(
@@ -47,12 +48,12 @@ struct PositionCheckRunnerTests {
                     return (summary, [:], 0)
                 }
                 group.addTask {
-                    while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
+                    await simulator.waitForBarSubscriptions(3)
                     var steps = 0
                     while steps < 2_000, await simulator.state().account.holdings.values.allSatisfy({ $0.quantity == .zero }) {
                         await simulator.advance(by: .seconds(5))
                         steps += 1
-                        try await Task.sleep(for: .milliseconds(2))
+                        try await simulator.sleep(for: .milliseconds(2))
                     }
                     var held: [Symbol: Quantity] = [:]
                     for (id, holding) in await simulator.state().account.holdings where holding.quantity != .zero {
@@ -60,12 +61,12 @@ struct PositionCheckRunnerTests {
                     }
                     await simulator.apply(.freshRestart(seconds: 0))
                     for _ in 0..<3_000 where mismatches.all.isEmpty {
-                        try await Task.sleep(for: .milliseconds(10))
+                        try await simulator.sleep(for: .milliseconds(10))
                     }
                     // Paused: bars go on, the strategy would rebalance, but nothing reaches the fresh gateway.
                     for _ in 0..<24 {
                         await simulator.advance(by: .seconds(5))
-                        try await Task.sleep(for: .milliseconds(5))
+                        try await simulator.sleep(for: .milliseconds(5))
                     }
                     let orders = await simulator.state().placeOrderLog.count
                     stopper.yield("test done")

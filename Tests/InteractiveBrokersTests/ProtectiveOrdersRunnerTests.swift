@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedVenue
 import GatewaySimulator
 import Storage
 import TWSClient
@@ -31,13 +32,13 @@ struct ProtectiveOrdersRunnerTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("protect-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let journal = try OrderJournal(path: folder.appendingPathComponent("j.sqlite").path)
-        try await withSessionSimulator { simulator, port in
-            var configuration = runnerConfiguration(port, journal: journal)
+        let journal = try OrderJournal(path: folder.appendingPathComponent("j.sqlite").path, durability: .processCrashSafe)
+        try await withSessionVenue { simulator in
+            var configuration = runnerConfiguration(simulator, journal: journal)
             configuration.cancelOnExit = true
             let run = configuration
             @Sendable func openRefs() async throws -> [String] {
-                try await TWSConnection.connect(connectionConfiguration(port, clientID: 77)) { c, _ in
+                try await TWSConnection.connect(simulator.connection(clientID: 77), environment: simulator.environment()) { c, _ in
                     try await c.allOpenOrders().map(\.order.orderRef)
                 }
             }
@@ -46,10 +47,10 @@ struct ProtectiveOrdersRunnerTests {
             let first = try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
                 group.addTask { try await LiveRunner.run(strategy: BuyOnceProtected(), configuration: run, logger: quietLogger(), stop: stop) }
                 group.addTask {
-                    while await simulator.state().activeSubscriptions.realTimeBars < 3 { try await Task.sleep(for: .milliseconds(5)) }
+                    await simulator.waitForBarSubscriptions(3)
                     for _ in 0..<40 {
                         await simulator.advance(by: .seconds(5))
-                        try await Task.sleep(for: .milliseconds(30))
+                        try await simulator.sleep(for: .milliseconds(30))
                         if try await openRefs().count == 2 { break }
                     }
                     stopper.yield("test done")
@@ -83,10 +84,10 @@ struct ProtectiveOrdersRunnerTests {
                         strategy: BuyOnceProtected(bought: true), configuration: restarted, logger: quietLogger(), stop: stop2)
                 }
                 group.addTask {
-                    while await simulator.state().activeSubscriptions.realTimeBars < 3 { try await Task.sleep(for: .milliseconds(5)) }
+                    await simulator.waitForBarSubscriptions(3)
                     for _ in 0..<4 {
                         await simulator.advance(by: .seconds(5))
-                        try await Task.sleep(for: .milliseconds(30))
+                        try await simulator.sleep(for: .milliseconds(30))
                     }
                     stopper2.yield("test done")
                     return nil

@@ -1,5 +1,5 @@
 import Foundation
-import LiveTestSupport
+import SimulatedVenue
 import Logging
 import Storage
 import Testing

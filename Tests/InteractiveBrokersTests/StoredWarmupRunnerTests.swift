@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedVenue
 import GatewaySimulator
 import Logging
 import Storage
@@ -21,11 +22,11 @@ struct StoredWarmupRunnerTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try BarStore(path: folder.appendingPathComponent("bars.sqlite").path)
         let size = try #require(BarSize("5 secs"))
-        try await withSessionSimulator { simulator, port in
+        try await withSessionVenue { simulator in
             // The warm-up's span (30 minutes of 5-second bars up to the simulator's "now"), as IB serves it.
             let now = await simulator.state().now
             let end = Timestamp(nanoseconds: now.nanoseconds - now.nanoseconds % (5 * Timestamp.nanosecondsPerSecond))
-            let all = try await TWSConnection.connect(connectionConfiguration(port, clientID: 77)) { connection, _ in
+            let all = try await TWSConnection.connect(simulator.connection(clientID: 77), environment: simulator.environment()) { connection, _ in
                 var query = TWSHistoricalBarsQuery(
                     contract: TWSContract(symbol: "SYN000", securityType: "STK", exchange: "SMART", currency: "USD"),
                     duration: "1800 S", barSize: "5 secs")
@@ -37,7 +38,7 @@ struct StoredWarmupRunnerTests {
             try store.upsert(Array(all.prefix(300)), symbol: "SYN000", barSize: size)
 
             let log = CapturedLog()
-            var configuration = runnerConfiguration(port, journal: nil)
+            var configuration = runnerConfiguration(simulator, journal: nil)
             configuration.symbols = ["SYN000"]
             configuration.barStore = store
             let run = configuration
@@ -50,7 +51,7 @@ struct StoredWarmupRunnerTests {
                 }
                 group.addTask {
                     // Once the warm-up is over the bars are subscribed: stop.
-                    while await simulator.state().activeSubscriptions.realTimeBars < 1 { try await Task.sleep(for: .milliseconds(5)) }
+                    await simulator.waitForBarSubscriptions(1)
                     stopper.yield("test done")
                     return nil
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedVenue
 import GatewaySimulator
 import Storage
 import Synchronization
@@ -27,9 +28,9 @@ private struct HoldTarget: Strategy {
 /// SYN001, and neither raises a position mismatch while the other trades.
 @Suite("Two bots on one account", .timeLimit(.minutes(2)))
 struct TwoBotsRunnerTests {
-    static func configuration(_ port: Int, client: Int, journal: OrderJournal) -> LiveRunnerConfiguration {
-        var configuration = runnerConfiguration(port, journal: journal)
-        configuration.connection = connectionConfiguration(port, clientID: client)
+    static func configuration(_ venue: VirtualVenue, client: Int, journal: OrderJournal) -> LiveRunnerConfiguration {
+        var configuration = runnerConfiguration(venue, journal: journal)
+        configuration.connection = venue.connection(clientID: client)
         configuration.positionCheck = PositionCheckSettings(interval: .seconds(1), confirmAfter: .milliseconds(300))
         return configuration
     }
@@ -38,10 +39,10 @@ struct TwoBotsRunnerTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("two-bots-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let journalA = try OrderJournal(path: folder.appendingPathComponent("a.sqlite").path)
-        let journalB = try OrderJournal(path: folder.appendingPathComponent("b.sqlite").path)
+        let journalA = try OrderJournal(path: folder.appendingPathComponent("a.sqlite").path, durability: .processCrashSafe)
+        let journalB = try OrderJournal(path: folder.appendingPathComponent("b.sqlite").path, durability: .processCrashSafe)
         let mismatches = Mutex<[String]>([])
-        let (first, second, third, holdings, log) = try await withSessionSimulator { simulator, port in
+        let (first, second, third, holdings, log) = try await withSessionVenue { simulator in
             func run(_ bots: [(HoldTarget, LiveRunnerConfiguration)], until done: @Sendable @escaping () async -> Bool)
                 async throws -> [LiveRunSummary]
             {
@@ -63,15 +64,13 @@ struct TwoBotsRunnerTests {
                         }
                     }
                     group.addTask {
-                        while await simulator.state().activeSubscriptions.realTimeBars < 3 * bots.count {
-                            try await Task.sleep(for: .milliseconds(5))
-                        }
+                        await simulator.waitForBarSubscriptions(3 * bots.count)
                         for _ in 0..<60 {
                             await simulator.advance(by: .seconds(5))
-                            try await Task.sleep(for: .milliseconds(40))
+                            try await simulator.sleep(for: .milliseconds(40))
                             if await done() { break }
                         }
-                        try await Task.sleep(for: .milliseconds(1500))  // position checks after the last fill
+                        try await simulator.sleep(for: .milliseconds(1500))  // position checks after the last fill
                         for (_, stopper) in stops { stopper.yield("test done") }
                         return nil
                     }
@@ -84,8 +83,8 @@ struct TwoBotsRunnerTests {
                 await simulator.state().account.holdings.first { simulatorData.instrument($0.key).symbol == symbol }?.value.quantity
                     ?? .zero
             }
-            let a = Self.configuration(port, client: 31, journal: journalA)
-            let b = Self.configuration(port, client: 32, journal: journalB)
+            let a = Self.configuration(simulator, client: 31, journal: journalA)
+            let b = Self.configuration(simulator, client: 32, journal: journalB)
             let first = try await run([(HoldTarget(target: 0), a)]) { await held("SYN000") == Quantity(10) }
             let both = try await run([(HoldTarget(target: 0), a), (HoldTarget(target: 1), b)]) {
                 await held("SYN001") == Quantity(10)

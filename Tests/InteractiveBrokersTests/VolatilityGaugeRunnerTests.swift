@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedVenue
 import GatewaySimulator
 import Logging
 import Storage
@@ -31,21 +32,16 @@ struct VolatilityGaugeRunnerTests {
     /// Runs the bot on SYN000 and SYN001 with VIX as the gauge at `threshold`; the simulator's order log and the
     /// run's summary and journaled denials.
     static func run(threshold: Double) async throws -> ([PlaceOrderRecord], LiveRunSummary, [String]) {
-        var logger = Logger(label: "test.gateway")
-        logger.logLevel = .warning
-        let simulator = GatewaySimulator(
-            configuration: GatewaySimulatorConfiguration(
-                host: "127.0.0.1", port: 0, data: data, gateway: GatewayConfiguration(accountCode: "DU1234567"),
-                start: data.defaultStart + .seconds(3600), clock: .manual),
-            logger: logger)
+        let gateway = GatewaySimulatorConfiguration(
+            host: "127.0.0.1", port: 0, data: data, gateway: GatewayConfiguration(accountCode: "DU1234567"),
+            start: data.defaultStart + .seconds(3600), clock: .manual)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gauge-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let journal = try OrderJournal(path: folder.appendingPathComponent("j.sqlite").path)
-        return try await withThrowingTaskGroup(of: ([PlaceOrderRecord], LiveRunSummary)?.self) { group in
-            group.addTask { try await simulator.run(); return nil }
-            let port = await simulator.listeningPort()
-            var configuration = runnerConfiguration(port, journal: journal)
+        let journal = try OrderJournal(path: folder.appendingPathComponent("j.sqlite").path, durability: .processCrashSafe)
+        return try await VirtualVenue.run(simulator: gateway) { simulator in
+        try await withThrowingTaskGroup(of: ([PlaceOrderRecord], LiveRunSummary)?.self) { group in
+            var configuration = runnerConfiguration(simulator, journal: journal)
             configuration.symbols = ["SYN000", "SYN001", "VIX"]
             configuration.engine.risk.volatilitySymbol = "VIX"
             configuration.engine.risk.volatilityThreshold = threshold
@@ -56,10 +52,10 @@ struct VolatilityGaugeRunnerTests {
                 return (await simulator.state().placeOrderLog, summary)
             }
             group.addTask {
-                while await simulator.state().activeSubscriptions.realTimeBars < 3 { try await Task.sleep(for: .milliseconds(5)) }
+                await simulator.waitForBarSubscriptions(3)
                 for _ in 0..<12 {
                     await simulator.advance(by: .seconds(5))
-                    try await Task.sleep(for: .milliseconds(30))
+                    try await simulator.sleep(for: .milliseconds(30))
                 }
                 stopper.yield("test done")
                 return nil
@@ -71,9 +67,9 @@ struct VolatilityGaugeRunnerTests {
                     break
                 }
             }
-            group.cancelAll()  // the simulator (its cancellation error is not awaited)
             let (log, summary) = try #require(result)
             return (log, summary, try journal.events(kind: .riskDenial).map(\.message))
+        }
         }
     }
 

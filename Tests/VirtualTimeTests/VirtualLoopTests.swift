@@ -101,6 +101,20 @@ private actor Tally {
         #expect(first == second)
     }
 
+    @Test func aRunThatWaitsForeverWhileTimersTickEndsAtTheTimeLimit() async throws {
+        await #expect(throws: VirtualTimeLimitExceeded.self) {
+            try await VirtualLoop.run(timeLimit: .seconds(3600)) { loop in
+                // A ticker keeps time moving; the body waits for a stream nobody feeds.
+                let (never, _) = AsyncStream.makeStream(of: Int.self)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { while true { try await loop.clock.sleep(for: .seconds(1)) } }
+                    for await _ in never {}
+                    try await group.next()
+                }
+            }
+        }
+    }
+
     @Test func theHeapReturnsTimersByDeadlineThenSequenceAndSkipsRemovedOnes() {
         var heap = TimerHeap()
         let timers = [5, 3, 9, 3, 1, 7, 7, 2].enumerated().map {

@@ -1,8 +1,8 @@
-import FuzzTargets
+import ConfigFuzzTarget
 
 /// libFuzzer's entry point: one input, which must not trap.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    FuzzTargets.configFile(UnsafeRawBufferPointer(start: start, count: count))
+    ConfigFuzz.configFile(UnsafeRawBufferPointer(start: start, count: count))
     return 0
 }

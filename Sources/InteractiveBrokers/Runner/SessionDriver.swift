@@ -111,6 +111,7 @@ struct SessionDriver<S: Strategy> {
                     link.alert(OperatorAlert.alerts(of: input, actions: actions, phaseBefore: phaseBefore, phaseAfter: core.phase, at: time))
                 }
             }
+            if let failure = recorder?.flush() { logger.warning("journal: the end of the session log: \(failure)") }
             if let connection { await connection.disconnect() }
             for candidate in connections.takeAll() { await candidate.disconnect() }
             inbox.finish()

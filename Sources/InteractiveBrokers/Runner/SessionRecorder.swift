@@ -1,3 +1,4 @@
+import JournalModel
 import LiveSession
 import Logging
 import Storage
@@ -5,10 +6,17 @@ import TradingModel
 
 /// Writes a session's log into its journal: the settings and strategy at start, then every input with its time and
 /// the actions it led to (`SessionLog`), for `ibtrader replay`.
+///
+/// Steps are written in batches, one transaction each: at every tick (once a second), every `batch` steps and at
+/// the end. The log is for replay, not for recovery (the journal's intents and fills are written at once, before
+/// and as things happen): a crash loses at most the last second of it, and replay reports the log's end there.
 struct SessionRecorder {
     let journal: OrderJournal
     let session: Int64
     private var sequence: Int64 = 0
+    private var pending: [JournalSessionStep] = []
+    /// The most steps held before a write.
+    static let batch = 512
 
     /// Starts the log; `nil` (with an error logged) when the journal refuses.
     init?(journal: OrderJournal, settings: SessionSettings, strategy: SessionStrategy?, startedAt: Timestamp, logger: Logger) {
@@ -23,14 +31,29 @@ struct SessionRecorder {
         self.journal = journal
     }
 
-    /// Records one input and its actions.
-    /// - Returns: the failure, or `nil`.
+    /// Records one input and its actions (written with the next batch).
+    /// - Returns: the failure of an encoding or of the batch's write, or `nil`.
     mutating func record(_ input: SessionInput, at time: Timestamp, actions: [SessionAction]) -> String? {
         sequence += 1
         do {
-            try journal.recordSessionStep(
-                session: session, sequence: sequence, time: time, input: try SessionLog.encode(input),
-                actions: try SessionLog.encode(actions))
+            pending.append(
+                JournalSessionStep(
+                    sequence: sequence, time: time, input: try SessionLog.encode(input),
+                    actions: try SessionLog.encode(actions)))
+        } catch {
+            return "session log: \(error)"
+        }
+        guard input == .tick || pending.count >= Self.batch else { return nil }
+        return flush()
+    }
+
+    /// Writes the steps held.
+    /// - Returns: the failure, or `nil`.
+    mutating func flush() -> String? {
+        guard !pending.isEmpty else { return nil }
+        defer { pending.removeAll(keepingCapacity: true) }
+        do {
+            try journal.recordSessionSteps(session: session, pending)
             return nil
         } catch {
             return "session log: \(error)"

@@ -56,6 +56,22 @@ extension OrderJournal {
         }
     }
 
+    /// Records several inputs of a session in one transaction (the recorder's batch).
+    /// - Throws: `OrderJournalError.database`.
+    public func recordSessionSteps(session: Int64, _ steps: [JournalSessionStep]) throws(OrderJournalError) {
+        guard !steps.isEmpty else { return }
+        try perform("record session inputs") {
+            try pool.write { db in
+                let statement = try db.cachedStatement(
+                    sql: "INSERT OR REPLACE INTO session_inputs (session, seq, time, input, actions) VALUES (?, ?, ?, ?, ?)")
+                for step in steps {
+                    try statement.execute(
+                        arguments: [session, step.sequence, step.time.nanoseconds, step.input, step.actions])
+                }
+            }
+        }
+    }
+
     /// The sessions logged, oldest first.
     /// - Throws: `OrderJournalError.database`.
     public func sessions() throws(OrderJournalError) -> [JournalSession] {

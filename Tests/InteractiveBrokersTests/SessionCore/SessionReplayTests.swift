@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedVenue
 import GatewaySimulator
 import Storage
 import Testing
@@ -17,23 +18,23 @@ import TWSProtocol
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let journal = try OrderJournal(path: directory.appendingPathComponent("journal.sqlite").path)
-        try await withSessionSimulator { simulator, port in
+        let journal = try OrderJournal(path: directory.appendingPathComponent("journal.sqlite").path, durability: .processCrashSafe)
+        try await withSessionVenue { simulator in
             let (stop, stopper) = AsyncStream.makeStream(of: String.self)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     _ = try await LiveRunner.run(
-                        spec: .momentumRotation(config: fastMomentum), configuration: runnerConfiguration(port, journal: journal),
+                        spec: .momentumRotation(config: fastMomentum), configuration: runnerConfiguration(simulator, journal: journal),
                         logger: quietLogger(), stop: stop)
                 }
                 group.addTask {
-                    while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
+                    await simulator.waitForBarSubscriptions(3)
                     var steps = 0
                     while steps < 2_000 {
                         await simulator.advance(by: .seconds(5))
                         steps += 1
                         if steps % 12 == 0, await simulator.state().account.commissions > 0, steps >= 48 { break }
-                        await Task.yield()
+                        try? await simulator.sleep(for: .milliseconds(10))
                     }
                     stopper.yield("test done")
                 }

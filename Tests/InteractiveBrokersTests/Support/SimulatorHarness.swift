@@ -1,5 +1,6 @@
 import Foundation
 import GatewaySimulator
+import SimulatedVenue
 import Logging
 import TradingModel
 import TWSClient
@@ -64,6 +65,13 @@ func executionsAfterRun(port: Int, clientID: Int) async throws -> [TWSExecutionR
         }
     }
     return []
+}
+
+/// The simulator's executions over a fresh connection with `clientID` at `venue`, right after a run that used it.
+func executionsAfterRun(_ venue: VirtualVenue, clientID: Int) async throws -> [TWSExecutionReport] {
+    try await TWSConnection.connect(venue.connection(clientID: clientID), environment: venue.environment()) { c, _ in
+        try await c.executions()
+    }
 }
 
 /// A simulator, a ready connection and a running broker over it.

@@ -1,7 +1,5 @@
 import Foundation
-import LiveSession
 import TradingModel
-import TWSClient
 import TWSProtocol
 
 /// The top of book of one reqMktData line, folded from its ticks. Pure.

@@ -1,7 +1,12 @@
 import Foundation
 import TraderConfig
 
-extension FuzzTargets {
+/// The config file's fuzz body, apart from `FuzzTargets`: the schema pulls in the live stack, which the CI's fuzz
+/// build does without (`scripts/fuzz.sh config-file` and `--campaign` build it).
+public enum ConfigFuzz {
+    /// The target by name, as `FuzzTargets.all` lists the others.
+    public static let target: (name: String, run: @Sendable (UnsafeRawBufferPointer) -> Void) = ("config-file", configFile)
+
     /// A config file's text (YAML, or JSON when it starts with `{`) through the whole loader: parsing, the schema's
     /// keys and ranges, the strategies' parameters, the cross-checks. Every input must load or give a `ConfigError`.
     public static func configFile(_ bytes: UnsafeRawBufferPointer) {

@@ -31,13 +31,14 @@ public struct VirtualVenue: Sendable {
     /// - Parameters:
     ///   - configuration: the simulator's data, account, replay clock mode and faults (host and port are unused).
     ///   - logger: the simulator's logger (quiet by default).
+    ///   - timeLimit: the simulated time after which the run ends with `VirtualTimeLimitExceeded` (a week by default).
     ///   - body: the test or the sandbox.
     /// - Returns: what `body` returns.
     public static func run<Result: Sendable>(
         simulator configuration: GatewaySimulatorConfiguration, logger: Logger = VirtualVenue.quietLogger,
-        _ body: @Sendable (VirtualVenue) async throws -> Result
+        timeLimit: Duration = .seconds(86_400 * 7), _ body: @Sendable (VirtualVenue) async throws -> Result
     ) async throws -> Result {
-        try await VirtualLoop.run { loop in
+        try await VirtualLoop.run(timeLimit: timeLimit) { loop in
             let simulator = GatewaySimulator(configuration: configuration, logger: logger, clock: loop.clock)
             let venue = VirtualVenue(loop: loop, simulator: simulator, start: await simulator.now())
             return try await withThrowingTaskGroup(of: Result?.self, returning: Result.self) { group in
@@ -114,12 +115,8 @@ public struct VirtualVenue: Sendable {
         try await loop.clock.sleep(for: duration)
     }
 
-    /// Returns once every job that is ready has run: whatever the bot could do without time passing is done.
-    public func settle() async {
-        try? await loop.clock.sleep(for: .nanoseconds(1))
-    }
-
-    /// Waits on the loop's clock until `condition` holds, looking every `step`, for at most `limit`.
+    /// Waits on the loop's clock until `condition` holds, looking every `step`, for at most `limit`. (Look at least a
+    /// millisecond apart: the bot's own timers, the rate limiter's for one, must get their turn.)
     /// - Returns: whether it held.
     @discardableResult
     public func wait(
