@@ -157,11 +157,29 @@ import TWSTestSupport
         #expect(throws: TWSHandshakeError.self) { try badRange.receiveHello(from: &bad, connectionTime: "t") }
     }
 
-    @Test func clientNeverAcceptsMoreThan200() throws {
-        var client = TWSClientHandshake(configuration: .init(clientID: 1, versions: 100...225))
-        #expect(TWSVectors.hex(client.start().readableBytesView) == "4150490000000009763130302e2e323235")
-        #expect(throws: TWSHandshakeError.serverVersionOutOfRange(serverVersion: 203, minimum: 100, maximum: 200)) {
-            try client.receiveServerReply(payload: TWSFrame.payload(fields: ["203", "t"]))
+    @Test func clientNeverAcceptsMoreThanTheCodecSpeaks() throws {
+        var client = TWSClientHandshake(configuration: .init(clientID: 1, versions: 100...300))
+        #expect(TWSVectors.hex(client.start().readableBytesView) == "4150490000000009763130302e2e333030")
+        #expect(throws: TWSHandshakeError.serverVersionOutOfRange(serverVersion: 227, minimum: 100, maximum: 226)) {
+            try client.receiveServerReply(payload: TWSFrame.payload(fields: ["227", "t"]))
+        }
+    }
+
+    /// startApi follows the negotiated framing: text below 201, a binary id with a text body from 201, protobuf
+    /// from 213 (the official client's bytes, protobuf.md §1.3).
+    @Test func startAPIFrameFollowsTheNegotiatedVersion() throws {
+        let expected = [200: "000000083731003200370000", 201: "00000009000000473200370000", 213: "000000060000010f0807"]
+        for (version, hex) in expected {
+            var client = TWSClientHandshake(configuration: .init(clientID: 7, versions: 176...226))
+            _ = client.start()
+            let session = try client.receiveServerReply(payload: TWSFrame.payload(fields: [String(version), "t"]))
+            #expect(session.serverVersion == version)
+            #expect(TWSVectors.hex(session.startAPIFrame.readableBytesView) == hex, "at \(version)")
+        }
+        var capped = TWSClientHandshake(configuration: .init(clientID: 7, versions: 176...200))
+        _ = capped.start()
+        #expect(throws: TWSHandshakeError.serverVersionOutOfRange(serverVersion: 213, minimum: 176, maximum: 200)) {
+            try capped.receiveServerReply(payload: TWSFrame.payload(fields: ["213", "t"]))
         }
     }
 
