@@ -37,6 +37,7 @@ extension TWSResponse {
             var orderID: Int?
             var completedTime = ""
             var completedStatus = ""
+            var extras = TWSCompletedOrder(contract: TWSContract(), order: TWSOrder(), orderState: TWSOrderState())
             let base = id == 5 ? 1 : 0
             while let f = try r.next() {
                 switch f.number - base {
@@ -48,6 +49,11 @@ extension TWSResponse {
                 case 2:
                     order = try f.message("Order") { (inner: inout TWSProtobufReader) throws(TWSDecodingError) in
                         try TWSOrder.readProtobuf(&inner)
+                    }
+                    if id == 101 {
+                        extras = try f.message("Order") { (inner: inout TWSProtobufReader) throws(TWSDecodingError) in
+                            try TWSCompletedOrder.readProtobufExtras(&inner)
+                        }
                     }
                 case 3:
                     (state, completedTime, completedStatus) = try f.message("OrderState") {
@@ -62,7 +68,8 @@ extension TWSResponse {
                 if let orderID { order.orderID = orderID }
                 return .openOrder(TWSOpenOrder(contract: contract, order: order, orderState: state))
             }
-            var completed = TWSCompletedOrder(contract: contract, order: order, orderState: state)
+            var completed = extras
+            (completed.contract, completed.order, completed.orderState) = (contract, order, state)
             completed.completedTime = completedTime
             completed.completedStatus = completedStatus
             return .completedOrder(completed)
@@ -156,7 +163,10 @@ extension TWSResponse {
             w.message(4) { open.orderState.writeProtobuf(into: &$0) }
         case .completedOrder(let completed):
             w.message(1) { completed.contract.writeProtobuf(into: &$0, legPrices: completed.order.orderComboLegPrices) }
-            w.message(2) { completed.order.writeProtobufResponse(into: &$0) }
+            w.message(2) { inner in
+                completed.order.writeProtobufResponse(into: &inner)
+                completed.writeProtobufExtras(into: &inner)
+            }
             w.message(3) { inner in
                 completed.orderState.writeProtobuf(into: &inner)
                 inner.string(29, completed.completedTime)
@@ -184,6 +194,35 @@ extension TWSResponse {
         default:
             break
         }
+    }
+}
+
+extension TWSCompletedOrder {
+    /// The completed order's own fields of the protobuf `Order` (114…121), after the order's others.
+    func writeProtobufExtras(into w: inout TWSProtobufWriter) {
+        w.string(114, autoCancelDate)
+        if let filledQuantity { w.string(115, TWSFieldWriter.format(filledQuantity)) }
+        w.int32(116, referenceFuturesContractID)
+        w.string(118, shareholder)
+        w.int32(120, routeMarketableToBBO ? 1 : nil)
+        w.int64(121, parentPermID)
+    }
+
+    /// Reads those fields from a protobuf `Order` (the rest of the value is left empty).
+    static func readProtobufExtras(_ r: inout TWSProtobufReader) throws(TWSDecodingError) -> TWSCompletedOrder {
+        var c = TWSCompletedOrder(contract: TWSContract(), order: TWSOrder(), orderState: TWSOrderState())
+        while let f = try r.next() {
+            switch f.number {
+            case 114: c.autoCancelDate = try f.string()
+            case 115: c.filledQuantity = try f.decimal()
+            case 116: c.referenceFuturesContractID = try f.int32()
+            case 118: c.shareholder = try f.string()
+            case 120: c.routeMarketableToBBO = try f.int32() != 0
+            case 121: c.parentPermID = try f.int64()
+            default: break
+            }
+        }
+        return c
     }
 }
 
