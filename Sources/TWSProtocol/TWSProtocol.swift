@@ -10,13 +10,15 @@
 public enum TWSProtocolConstants {
     /// The lowest server version this codec speaks.
     public static let minimumServerVersion = 176
-    /// The highest server version advertised by default: the highest version every message we use is implemented
-    /// for, both framings and every behaviour gate (see `docs/tws-compatibility.md`).
+    /// The highest server version of the text protocol: from 201 frames carry binary message ids.
     public static let maximumServerVersion = 200
     /// The highest server version the codec can speak when asked to (a configured ceiling above the default):
     /// the official client 10.51's maximum. From 201 frames carry binary message ids and protobuf bodies
     /// (`TWSProtobufGates`).
     public static let highestServerVersion = TWSServerVersion.conditionsIncludeOvernight
+    /// The highest server version a client advertises by default (`connection.maxServerVersion`): the highest one
+    /// every message we use is implemented for, in both framings (docs/tws-compatibility.md).
+    public static let defaultMaximumServerVersion = highestServerVersion
     /// The largest payload TWS accepts: 16 MiB − 1.
     public static let maximumPayloadLength = 0xFF_FFFF
 }

@@ -198,6 +198,8 @@ struct ParityScenario: Sendable {
     var strategyRecord: SessionStrategy?
     /// A bar is settled with orders still working when the simulator holds them all (stops), not only with none.
     var allowsRestingOrders = false
+    /// The highest server version the bot advertises (`nil`: the default, 226); 200 keeps it on the text protocol.
+    var maximumServerVersion: Int?
 }
 
 /// The bundled SPY 1-minute bars as a simulator data set (the bundled loader prefers the daily file).
@@ -236,9 +238,10 @@ func paperRun<S: Strategy>(
     return try await withThrowingTaskGroup(of: Void.self, returning: PaperRun.self) { outer in
         outer.addTask { try await simulator.run() }
         let port = await simulator.listeningPort()
+        var connection = connectionConfiguration(port, clientID: clientID)
+        if let maximum = scenario.maximumServerVersion { connection.versions = connection.versions.lowerBound...maximum }
         var configuration = LiveRunnerConfiguration(
-            connection: connectionConfiguration(port, clientID: clientID), symbols: scenario.symbols,
-            engine: scenario.engine)
+            connection: connection, symbols: scenario.symbols, engine: scenario.engine)
         configuration.journal = journal
         configuration.warmupDuration = scenario.warmup
         configuration.warmupBarSize = scenario.barSize

@@ -60,7 +60,9 @@ import TWSTestSupport
 
     static func representable(_ request: TWSRequest, version: Int) -> TWSRequest {
         guard version >= TWSServerVersion.protobufPlaceOrder,
-              case .placeOrder(let id, let contract, let order) = request else { return request }
+              case .placeOrder(let id, let contract, var order) = request else { return request }
+        // From 225 an order needs a time in force (the encoder refuses one without: `TWSProtobufWireTests`).
+        if version >= TWSServerVersion.oddLotBidAskQuotes && order.timeInForce.isEmpty { order.timeInForce = "DAY" }
         return .placeOrder(orderID: id, contract: contract, order: representable(order, legs: contract.comboLegs.count))
     }
 

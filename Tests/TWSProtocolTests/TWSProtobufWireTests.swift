@@ -126,6 +126,27 @@ import TWSTestSupport
         }
     }
 
+    /// From 225 a server rejects an order without a time in force (10052): we refuse to send one, in both entry
+    /// points, and send it below 225 as before.
+    @Test func anOrderWithoutATimeInForceIsRefusedFrom225() throws {
+        var order = TWSOrder()
+        order.action = "BUY"
+        order.totalQuantity = 1
+        order.orderType = "MKT"
+        let request = TWSRequest.placeOrder(orderID: 1, contract: OfficialRequestCases.aapl(), order: order)
+        let placement = TWSOrderPlacement(orderID: 1, order: order)
+        for version in [225, 226] {
+            #expect(throws: TWSEncodingError.self) { try request.encode(serverVersion: version) }
+            #expect(throws: TWSEncodingError.self) {
+                try TWSRequest.encodePlaceOrder(placement, contract: OfficialRequestCases.aapl(), serverVersion: version)
+            }
+        }
+        for version in [200, 213, 224] { _ = try request.encode(serverVersion: version) }
+        order.timeInForce = "DAY"
+        _ = try TWSRequest.placeOrder(orderID: 1, contract: OfficialRequestCases.aapl(), order: order)
+            .encode(serverVersion: 226)
+    }
+
     @Test func aMalformedRequestIsAttributedInEitherFraming() throws {
         // reqMktData with a contract field that is not a message: its request id (field 1) still answers 321.
         var body = TWSProtobufWriter()

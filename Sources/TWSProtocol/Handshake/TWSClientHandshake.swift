@@ -18,7 +18,7 @@ public struct TWSClientHandshake: Sendable {
     public struct Configuration: Sendable, Equatable {
         /// The lowest server version accepted (default 176).
         public var minimumVersion: Int
-        /// The highest server version advertised (default 200). A reply above it, or above the highest version
+        /// The highest server version advertised (default 226). A reply above it, or above the highest version
         /// the codec speaks (`TWSProtocolConstants.highestServerVersion`), is refused.
         public var maximumVersion: Int
         /// Connect options appended after one space, e.g. `+PACEAPI`; `nil` for none.
@@ -32,7 +32,7 @@ public struct TWSClientHandshake: Sendable {
         public init(
             clientID: Int,
             versions: ClosedRange<Int> = TWSProtocolConstants.minimumServerVersion
-                ... TWSProtocolConstants.maximumServerVersion,
+                ... TWSProtocolConstants.defaultMaximumServerVersion,
             connectOptions: String? = nil,
             optionalCapabilities: String = ""
         ) {

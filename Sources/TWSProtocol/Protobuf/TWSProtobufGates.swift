@@ -80,6 +80,14 @@ public enum TWSProtobufGates {
         }
     }
 
+    /// How frames look at a negotiated version, for banners and logs: `text`, `binary ids, text and protobuf`
+    /// (201…212: per message) or `binary ids, protobuf` (213 on, where every request we send is protobuf).
+    public static func framingDescription(serverVersion: Int) -> String {
+        if !usesBinaryMessageID(serverVersion: serverVersion) { return "text" }
+        return serverVersion >= TWSServerVersion.protobufRestMessages3
+            ? "binary ids, protobuf" : "binary ids, text and protobuf"
+    }
+
     /// Whether the simulator sends response `id` as protobuf at `serverVersion`.
     @inline(__always)
     public static func usesProtobuf(responseID id: Int, serverVersion: Int) -> Bool {

@@ -166,6 +166,7 @@ public enum TWSRequest: Sendable, Equatable {
     /// - Throws: `TWSEncodingError.unsupportedServerVersion` for a message the server version lacks
     ///   (reqCurrentTimeInMillis below 197, reqExecutions' day filters below 200).
     public func encode(serverVersion: Int) throws(TWSEncodingError) -> ByteBuffer {
+        try checkTimeInForce(serverVersion: serverVersion)
         if TWSProtobufGates.usesProtobuf(requestID: messageID, serverVersion: serverVersion) {
             return TWSFrame.framedProtobuf(messageID: messageID, body: try protobufBody())
         }
@@ -178,6 +179,14 @@ public enum TWSRequest: Sendable, Equatable {
         return writer.finishFrame()
     }
 
+    /// From 225 a server rejects an order without a time in force (10052): refused here, before it is sent.
+    func checkTimeInForce(serverVersion: Int) throws(TWSEncodingError) {
+        guard serverVersion >= TWSServerVersion.oddLotBidAskQuotes, case .placeOrder(_, _, let order) = self,
+              order.timeInForce.isEmpty
+        else { return }
+        throw .unrepresentable(message: messageName, field: "tif", value: "(none: required from server version 225)")
+    }
+
     var isPlaceOrder: Bool {
         if case .placeOrder = self { return true }
         return false
@@ -188,6 +197,7 @@ public enum TWSRequest: Sendable, Equatable {
     /// - Returns: the payload.
     /// - Throws: `TWSEncodingError.unsupportedServerVersion`, see `encode(serverVersion:)`.
     public func encodePayload(serverVersion: Int) throws(TWSEncodingError) -> ByteBuffer {
+        try checkTimeInForce(serverVersion: serverVersion)
         if TWSProtobufGates.usesProtobuf(requestID: messageID, serverVersion: serverVersion) {
             return TWSFrame.protobufPayload(messageID: messageID, body: try protobufBody())
         }
