@@ -252,7 +252,10 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TWSTestSupport"]),
+        .testTarget(
+            name: "FuzzTargetsTests",
+            dependencies: ["FuzzTargets", "TWSTestSupport", "TWSProtocol", .product(name: "NIOCore", package: "swift-nio")]
+        ),
         .testTarget(
             name: "GatewaySimulatorTests",
             dependencies: [
