@@ -17,6 +17,8 @@ extension TWSResponse {
     static func decodeProtobuf(id: Int, body: UnsafeRawBufferPointer) throws(TWSDecodingError) -> TWSResponse {
         var r = TWSProtobufReader(bytes: body, message: messageName(forID: id))
         switch id {
+        case 1, 2, 45, 46, 50:
+            return try decodeProtobufStreaming(id: id, reader: &r)
         case 3, 5, 11, 59, 101:
             return try decodeProtobufOrders(id: id, reader: &r)
         case 10:
@@ -148,6 +150,49 @@ extension TWSResponse {
         case 74: return .accountUpdateMultiEnd(requestID: requestID)
         case 93: return .marketRule(marketRuleID: ints[1] ?? -1, increments: increments)
         default: throw .unknownMessageID(id)
+        }
+    }
+
+    /// The streaming messages (ticks, real-time bars), read into locals: no dictionaries, so the tick path at
+    /// 206+ does not allocate, as the text one does not (`TWSAllocationTests`).
+    static func decodeProtobufStreaming(
+        id: Int, reader r: inout TWSProtobufReader
+    ) throws(TWSDecodingError) -> TWSResponse {
+        var requestID = -1
+        var tickType = TWSSentinel.int32
+        var number: Double?
+        var text = ""
+        var size: Decimal?
+        var mask = 0
+        var bar = TWSRealTimeBar(time: 0, open: 0, high: 0, low: 0, close: 0, volume: nil, wap: nil, count: 0)
+        while let f = try r.next() {
+            switch (id, f.number) {
+            case (_, 1): requestID = try f.int32()
+            case (50, 2): bar.time = try f.int64()
+            case (50, 3): bar.open = try f.double()
+            case (50, 4): bar.high = try f.double()
+            case (50, 5): bar.low = try f.double()
+            case (50, 6): bar.close = try f.double()
+            case (50, 7): bar.volume = try f.decimal()
+            case (50, 8): bar.wap = try f.decimal()
+            case (50, 9): bar.count = try f.int32()
+            case (_, 2): tickType = try f.int32()
+            case (1, 3), (45, 3): number = try f.double()
+            case (1, 4), (2, 3): size = try f.decimal()
+            case (46, 3): text = try f.string()
+            case (1, 5): mask = try f.int32()
+            default: break
+            }
+        }
+        let type = TWSTickType(rawValue: tickType)
+        switch id {
+        case 1:
+            return .tickPrice(TWSTickPrice(requestID: requestID, tickType: type, price: number ?? TWSSentinel.double,
+                                           size: size, attributes: TWSTickAttributes(rawValue: mask)))
+        case 2: return .tickSize(requestID: requestID, tickType: type, size: size)
+        case 45: return .tickGeneric(requestID: requestID, tickType: type, value: number ?? TWSSentinel.double)
+        case 46: return .tickString(requestID: requestID, tickType: type, value: text)
+        default: return .realTimeBar(requestID: requestID, bar: bar)
         }
     }
 
