@@ -72,12 +72,14 @@ enum InboundClassifier {
             let message = TWSInboundMessage(messageID: id, payload: payload)
             return (message, try disposition(id: id, reader: &reader, serverVersion: serverVersion))
         }
-        // From 201: a 4-byte id; a text body is read from behind it, a protobuf body that did not decode is not
-        // routed (logged and skipped by the caller).
+        // From 201: a 4-byte id; a text body is read from behind it, a protobuf body by its field numbers.
         guard let (id, isProtobuf) = TWSFrame.messageID(of: payload, serverVersion: serverVersion) else {
             throw .malformedMessageID(payload.readableBytesView.prefix(4).map { String($0) }.joined(separator: " "))
         }
-        if isProtobuf { throw .malformedMessageID("protobuf \(TWSResponse.messageName(forID: id))") }
+        if isProtobuf {
+            let message = TWSInboundMessage(messageID: id, payload: payload)
+            return (message, try protobufDisposition(id: id, payload: payload))
+        }
         var reader = TWSFieldReader(payload: payload.getSlice(at: payload.readerIndex + 4,
                                                               length: payload.readableBytes - 4) ?? ByteBuffer(),
                                     message: "inbound")
