@@ -42,8 +42,13 @@ func withSimulator<Result: Sendable>(
 }
 
 /// A connection configuration for the simulator.
+/// `IBTRADER_TEST_MAX_SERVER_VERSION=200` runs these end-to-end tests on the text protocol (the default, 226, runs
+/// them over protobuf).
 func connectionConfiguration(_ port: Int, clientID: Int = 21) -> TWSConnectionConfiguration {
     var configuration = TWSConnectionConfiguration(host: "127.0.0.1", port: port, clientID: clientID)
+    if let text = ProcessInfo.processInfo.environment["IBTRADER_TEST_MAX_SERVER_VERSION"], let maximum = Int(text) {
+        configuration.versions = configuration.versions.lowerBound...maximum
+    }
     configuration.readyTimeout = .seconds(10)
     configuration.requestTimeout = .seconds(10)
     return configuration
