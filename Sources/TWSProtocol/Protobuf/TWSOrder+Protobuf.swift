@@ -6,7 +6,6 @@ import Foundation
 /// 0/1 when set), the quantity as plain decimal text, maps in the order given, and the soft-dollar tier always (an
 /// empty sub-message when it has no name).
 extension TWSOrder {
-    // swiftlint:disable:next function_body_length
     func writeProtobuf(into w: inout TWSProtobufWriter) {
         w.int32(1, clientID)
         w.int64(3, permID)
@@ -142,7 +141,6 @@ extension TWSOrder {
     }
 
     /// Reads a protobuf `Order` (placeOrder on the server side; openOrder and completedOrder on the client side).
-    // swiftlint:disable:next cyclomatic_complexity function_body_length
     static func readProtobuf(_ reader: inout TWSProtobufReader) throws(TWSDecodingError) -> TWSOrder {
         var o = TWSOrder()
         // Absent booleans are false (the official builders send only `true`), absent numbers unset.

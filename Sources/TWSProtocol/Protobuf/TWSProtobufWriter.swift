@@ -89,7 +89,7 @@ public struct TWSProtobufWriter: Sendable {
         lengthDelimited(field, Array(value.utf8))
     }
 
-    /// Writes each element of a repeated int32 as its own field (unpacked), or packed when `packed`.
+    /// Writes a repeated int32 packed (one length-delimited field), as proto3 does by default.
     public mutating func repeatedInt32(_ field: Int, _ values: [Int]) {
         guard !values.isEmpty else { return }
         // proto3 packs repeated scalars by default.

@@ -116,7 +116,6 @@ extension TWSRequest {
     ///   - id: the message id (the wire id less 200).
     ///   - body: the protobuf body.
     /// - Throws: `TWSDecodingError`; `unknownMessageID` for a request this codec does not model.
-    // swiftlint:disable:next cyclomatic_complexity function_body_length
     static func decodeProtobuf(id: Int, body: UnsafeRawBufferPointer) throws(TWSDecodingError) -> TWSRequest {
         var r = TWSProtobufReader(bytes: body, message: messageName(forID: id))
         var ints: [Int: Int] = [:]

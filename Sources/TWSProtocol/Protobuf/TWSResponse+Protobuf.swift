@@ -13,7 +13,6 @@ extension TWSResponse {
     ///   - id: the message id (the wire id less 200).
     ///   - body: the protobuf body (possibly empty).
     /// - Throws: `TWSDecodingError`; `unknownMessageID` for a message this codec does not model.
-    // swiftlint:disable:next cyclomatic_complexity function_body_length
     static func decodeProtobuf(id: Int, body: UnsafeRawBufferPointer) throws(TWSDecodingError) -> TWSResponse {
         var r = TWSProtobufReader(bytes: body, message: messageName(forID: id))
         switch id {
@@ -200,7 +199,6 @@ extension TWSResponse {
 
     /// The protobuf body of this response, as the gateway simulator sends it.
     /// - Throws: `TWSEncodingError.unrepresentable` for a contract multiplier that is not a number.
-    // swiftlint:disable:next cyclomatic_complexity function_body_length
     func protobufBody() throws(TWSEncodingError) -> [UInt8] {
         try contract?.checkProtobufMultiplier(messageName)
         var w = TWSProtobufWriter(capacity: 64)

@@ -4,7 +4,6 @@ import Foundation
 extension TWSResponse {
     // MARK: - Decoding
 
-    // swiftlint:disable:next cyclomatic_complexity function_body_length
     static func decodeProtobufOrders(id: Int, reader r: inout TWSProtobufReader) throws(TWSDecodingError) -> TWSResponse {
         switch id {
         case 3:
@@ -279,7 +278,6 @@ extension TWSOrderState {
     }
 
     /// Reads a protobuf `OrderState`: the state, and completedOrder's completed time and status.
-    // swiftlint:disable:next cyclomatic_complexity
     static func readProtobuf(
         _ r: inout TWSProtobufReader
     ) throws(TWSDecodingError) -> (TWSOrderState, completedTime: String, completedStatus: String) {
@@ -367,7 +365,6 @@ extension TWSExecution {
         w.string(20, submitter)
     }
 
-    // swiftlint:disable:next cyclomatic_complexity
     static func readProtobuf(_ r: inout TWSProtobufReader) throws(TWSDecodingError) -> TWSExecution {
         var e = TWSExecution()
         while let f = try r.next() {
@@ -446,7 +443,6 @@ extension TWSContractDetails {
         }
     }
 
-    // swiftlint:disable:next cyclomatic_complexity function_body_length
     static func readProtobuf(_ r: inout TWSProtobufReader) throws(TWSDecodingError) -> TWSContractDetails {
         var d = TWSContractDetails()
         while let f = try r.next() {
