@@ -163,7 +163,7 @@ let package = Package(
                 "OperatorSurface",
                 "TraderConfig", "TradingModel", "TradingEngine", "Simulation", "Analytics", "Backtest", "Research", "Indicators",
                 "BundledData", "Storage", "InteractiveBrokers", "LiveSession", "JournalModel", "TWSClient", "TWSProtocol",
-                "GatewaySimulator",
+                "GatewaySimulator", "SimulatedVenue",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -268,7 +268,13 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "ConfigFuzzTarget", "TWSTestSupport"]),
+        .testTarget(
+            name: "FuzzTargetsTests",
+            dependencies: [
+                "FuzzTargets", "ConfigFuzzTarget", "TWSTestSupport", "TWSProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "GatewaySimulatorTests",
             dependencies: [

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Creates .venv with the pinned ib_async used by the gateway simulator's interop test, the Prometheus client whose
-# parser checks the dashboard's /metrics, and aiosmtpd, the local SMTP server of the e-mail alert test (idempotent;
-# quick when already done). Prints the venv's python path as its last line.
+# Creates .venv with the pinned ib_async used by the gateway simulator's interop test, IB's official client
+# (ibapi-latest, with protobuf) whose outputs are the protobuf conformance vectors and which runs against the
+# simulator at server version 226, the Prometheus client whose parser checks the dashboard's /metrics, and aiosmtpd,
+# the local SMTP server of the e-mail alert test (idempotent; quick when already done). Prints the venv's python path
+# as its last line. IB's client is installed from PyPI at test time only: none of its code is kept in the repository.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PIN="ib_async==2.1.0"
@@ -20,5 +22,14 @@ fi
 if ! "$VENV/bin/python" -c 'import importlib.metadata as m, sys; sys.exit(0 if m.version("aiosmtpd") == "1.4.6" else 1)' \
     2>/dev/null; then
     "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "aiosmtpd==1.4.6"
+fi
+# Bump both pins together when IB releases a client (docs/tws-compatibility.md, "New IB client").
+if ! "$VENV/bin/python" -c 'import importlib.metadata as m, sys; sys.exit(0 if m.version("ibapi-latest") == "10.51.1" else 1)' \
+    2>/dev/null; then
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "ibapi-latest==10.51.1"
+fi
+if ! "$VENV/bin/python" -c 'import importlib.metadata as m, sys; sys.exit(0 if m.version("protobuf") == "7.36.2" else 1)' \
+    2>/dev/null; then
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "protobuf==7.36.2"
 fi
 echo "$(pwd)/$VENV/bin/python"

@@ -12,11 +12,12 @@ extension FuzzTargets {
         return ContractBook(contracts: [contract])
     }()
 
-    /// Server → client bytes. The first byte picks the server version (176…200); the rest is read twice: as one
-    /// payload (fields separated by NUL, what the fuzzer mutates best) and as a framed byte stream.
+    /// Server → client bytes. The first byte picks the server version (176…226: text frames up to 200, binary
+    /// message ids with text or protobuf bodies from 201); the rest is read twice: as one payload (fields separated
+    /// by NUL, or a 4-byte id and a protobuf body) and as a framed byte stream.
     public static func clientInbound(_ bytes: UnsafeRawBufferPointer) {
         guard let first = bytes.first else { return }
-        let version = 176 + Int(first) % 25
+        let version = 176 + Int(first) % 51
         let rest = UnsafeRawBufferPointer(rebasing: bytes.dropFirst())
         var session = ClientSession()
         if let response = try? TWSResponse.decode(bytes: rest, serverVersion: version) {

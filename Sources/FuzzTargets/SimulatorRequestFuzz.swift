@@ -15,6 +15,10 @@ extension FuzzTargets {
             connectionStart(bytes)
             return
         }
+        if bytes.first == protobufMarker {
+            protobufRequests(UnsafeRawBufferPointer(rebasing: bytes.dropFirst()))
+            return
+        }
         var state = GatewayState(data: simulatorData, configuration: GatewayConfiguration())
         _ = state.connect(connection: 1, clientID: 7, serverVersion: 200)
         for payload in bytes.split(separator: 0xFF, maxSplits: 15, omittingEmptySubsequences: false) {
@@ -32,6 +36,30 @@ extension FuzzTargets {
         }
         if case .historicalData(let request)? = try? decodeFirst(bytes) {
             _ = try? HistoricalQuery(request, now: state.now)
+        }
+    }
+
+    /// A first byte that selects the protobuf mode: the rest is a framed stream of requests at server version 226
+    /// (binary ids, protobuf bodies, which may hold 0xFF anywhere), each decoded and handled as above.
+    static let protobufMarker: UInt8 = 0xFE
+
+    private static func protobufRequests(_ bytes: UnsafeRawBufferPointer) {
+        let version = TWSProtocolConstants.highestServerVersion
+        var state = GatewayState(data: simulatorData, configuration: GatewayConfiguration())
+        _ = state.connect(connection: 1, clientID: 7, serverVersion: version)
+        var frames = TWSFrameDecoder(maximumPayloadLength: GatewayLimits().maximumRequestBytes)
+        frames.append(contentsOf: bytes)
+        var handled = 0
+        while handled < 16, let payload = try? frames.nextPayload() {
+            handled += 1
+            guard let request = try? TWSRequest.decode(payload: payload, serverVersion: version) else {
+                _ = TWSRequest.attributableID(inMalformed: Array(payload.readableBytesView), serverVersion: version)
+                continue
+            }
+            for action in state.handle(request, from: 1, wallTime: 0) {
+                if case .send(_, let response) = action { _ = try? response.encode(serverVersion: version) }
+            }
+            _ = state.advance(to: state.now + .seconds(5))
         }
     }
 

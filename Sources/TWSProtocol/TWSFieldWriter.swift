@@ -172,6 +172,20 @@ public struct TWSFieldWriter: Sendable {
 
     // MARK: - Framing
 
+    /// Writes the message id: a text field below server version 201, a 4-byte big-endian binary id from 201 (a
+    /// text body keeps its in-payload version fields either way).
+    public mutating func writeMessageID(_ id: Int, serverVersion: Int) {
+        if TWSProtobufGates.usesBinaryMessageID(serverVersion: serverVersion) {
+            let raw = UInt32(truncatingIfNeeded: id)
+            bytes.append(UInt8(truncatingIfNeeded: raw >> 24))
+            bytes.append(UInt8(truncatingIfNeeded: raw >> 16))
+            bytes.append(UInt8(truncatingIfNeeded: raw >> 8))
+            bytes.append(UInt8(truncatingIfNeeded: raw))
+        } else {
+            write(id)
+        }
+    }
+
     /// Starts a frame in place: room for the length prefix, which `finishFrame()` fills in, so a request is encoded
     /// straight into its frame (no second buffer, no copy).
     mutating func beginFrame() {

@@ -215,7 +215,7 @@ extension TWSArbitrary {
         contract.right = pick(["", "C", "P"])
         contract.localSymbol = text()
         contract.tradingClass = text()
-        contract.multiplier = text(maxLength: 4)
+        contract.multiplier = multiplier()
         var d = TWSContractDetails(contract: contract)
         if !contract.lastTradeDateOrContractMonth.isEmpty && chance() { d.lastTradeTime = "08:30" }
         d.marketName = text()

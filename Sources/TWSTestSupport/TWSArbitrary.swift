@@ -107,10 +107,15 @@ public struct TWSArbitrary {
         contract.lastTradeDateOrContractMonth = digits()
         contract.strike = chance(0.5) ? nil : Double(int(1...100_000)) / 4
         contract.right = pick(["", "C", "P"])
-        contract.multiplier = text(maxLength: 4)
+        contract.multiplier = multiplier()
         contract.localSymbol = text()
         contract.tradingClass = text()
         return contract
+    }
+
+    /// A contract multiplier as IB spells one (a number, or empty): the protobuf wire carries it as a double.
+    public mutating func multiplier() -> String {
+        pick(["", "", "100", "50", "0.1", "1000", "12.5"])
     }
 
     /// Combo legs in the short form (conId, ratio, action, exchange).
@@ -148,7 +153,7 @@ public struct TWSArbitrary {
         contract.lastTradeDateOrContractMonth = digits()
         contract.strike = optionalDouble()
         contract.right = pick(["", "C", "P", "?"])
-        contract.multiplier = text(maxLength: 4)
+        contract.multiplier = multiplier()
         contract.localSymbol = text()
         contract.tradingClass = text()
         return contract

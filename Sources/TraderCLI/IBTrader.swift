@@ -48,6 +48,7 @@ struct IBTrader: AsyncParsableCommand {
             GatewayCommand.self,
             ConnectCommand.self, ContractCommand.self, QuoteCommand.self, HistoryCommand.self, DataCommand.self, JournalCommand.self,
             RunCommand.self,
+            SandboxCommand.self,
             OrderCommand.self, ModifyCommand.self, OrdersCommand.self, CancelCommand.self, PositionsCommand.self,
             AccountCommand.self, RiskCommand.self, ConfigCommand.self, ReplayCommand.self, CtlCommand.self, ReportCommand.self,
         ]

@@ -1,6 +1,8 @@
 import ConfigFuzzTarget
 import Foundation
 import FuzzTargets
+import NIOCore
+import TWSProtocol
 import TWSTestSupport
 import Testing
 
@@ -82,6 +84,48 @@ let allFuzzTargets = FuzzTargets.all + [ConfigFuzz.target]
         for _ in 0..<3_000 {
             let input = Self.mutate(seeds[Int.random(in: 0..<seeds.count, using: &rng)], &rng)
             input.withUnsafeBytes { run($0) }
+        }
+    }
+}
+
+/// The protobuf seeds (server version 226, made by `Fuzz/make-protobuf-seeds.py` from the official client's
+/// vectors) are whole, valid messages, so the fuzzer starts inside the protobuf decoders rather than at their
+/// first length check.
+@Suite struct FuzzProtobufSeedTests {
+    @Test func clientInboundSeedsDecodeAt226() throws {
+        let seeds = try FuzzCorpusReplayTests.inputs("client-inbound").filter {
+            $0.lastPathComponent.hasPrefix("seed-v226-") && $0.lastPathComponent != "seed-v226-stream"
+        }
+        #expect(seeds.count >= 40)
+        for file in seeds {
+            let bytes = try Data(contentsOf: file)
+            #expect(bytes.first == 50, "\(file.lastPathComponent): version byte for 226")
+            let payload = ByteBuffer(bytes: bytes.dropFirst())
+            #expect(TWSFrame.messageID(of: payload, serverVersion: 226)?.isProtobuf == true)
+            #expect(throws: Never.self, "\(file.lastPathComponent)") {
+                _ = try TWSResponse.decode(payload: payload, serverVersion: 226)
+            }
+        }
+    }
+
+    @Test func simulatorRequestSeedsDecodeAt226() throws {
+        let seeds = try FuzzCorpusReplayTests.inputs("simulator-requests").filter {
+            $0.lastPathComponent.hasPrefix("seed-v226-")
+        }
+        #expect(seeds.count >= 40)
+        for file in seeds {
+            let bytes = try Data(contentsOf: file)
+            #expect(bytes.first == 0xFE, "\(file.lastPathComponent): the protobuf marker")
+            var frames = TWSFrameDecoder()
+            frames.append(contentsOf: bytes.dropFirst())
+            var count = 0
+            while let payload = try frames.nextPayload() {
+                #expect(throws: Never.self, "\(file.lastPathComponent)") {
+                    _ = try TWSRequest.decode(payload: payload, serverVersion: 226)
+                }
+                count += 1
+            }
+            #expect(count >= 1)
         }
     }
 }

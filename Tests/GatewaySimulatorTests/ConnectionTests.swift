@@ -39,7 +39,7 @@ import Testing
                 }
             let received = try await channel.executeThenClose { inbound, outbound in
                 var hello = ByteBuffer(bytes: Array("API\0".utf8))
-                let text = "v201..210"
+                let text = "v227..230"
                 hello.writeInteger(UInt32(text.utf8.count))
                 hello.writeString(text)
                 try await outbound.write(hello)
@@ -51,7 +51,7 @@ import Testing
             frames.append(received)
             let reply = try frames.nextPayload()
             let text = reply.map { String(buffer: $0) } ?? ""
-            #expect(text.hasPrefix("200\0"))
+            #expect(text.hasPrefix("226\0"))
             let more = try frames.nextPayload()
             #expect(more == nil)
         }

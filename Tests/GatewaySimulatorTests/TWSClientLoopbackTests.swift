@@ -28,6 +28,7 @@ import TradingModel
 
     static func order(_ action: String, _ type: String, _ quantity: Decimal) -> TWSOrder {
         var o = TWSOrder()
+        o.timeInForce = "DAY"  // from server version 225 every order needs one (10052)
         o.action = action
         o.orderType = type
         o.totalQuantity = quantity
@@ -43,7 +44,7 @@ import TradingModel
         try await withSimulator { simulator, port in
             let expected = try await TWSConnection.connect(Self.configuration(port)) { connection, session in
                 #expect(session.accounts == ["DU1234567"])
-                #expect(session.serverVersion == 200)
+                #expect(session.serverVersion == 226, "binary ids and protobuf both ways")
                 let details = try await connection.contractDetails(stock("SYN002"))
                 #expect(details.count == 1 && details[0].contract.contractID == 100_002)
                 await #expect(throws: TWSRequestError.self) { try await connection.contractDetails(stock("NOPE")) }
@@ -64,6 +65,7 @@ import TradingModel
 
                 let orders = await connection.orderEvents()
                 var market = TWSOrder()
+                market.timeInForce = "DAY"
                 market.action = "BUY"
                 market.orderType = "MKT"
                 market.totalQuantity = 100
@@ -75,6 +77,7 @@ import TradingModel
                 #expect(report.commission?.commission == 1.0)
 
                 var limit = TWSOrder()
+                limit.timeInForce = "DAY"
                 limit.action = "BUY"
                 limit.orderType = "LMT"
                 limit.totalQuantity = 40
@@ -86,6 +89,7 @@ import TradingModel
                 _ = try await Self.events(orders) { Self.isStatus($0, limitID, "Filled") }
 
                 var stop = TWSOrder()
+                stop.timeInForce = "DAY"
                 stop.action = "SELL"
                 stop.orderType = "STP"
                 stop.totalQuantity = 10

@@ -199,6 +199,8 @@ struct ParityScenario: Sendable {
     var strategyRecord: SessionStrategy?
     /// A bar is settled with orders still working when the simulator holds them all (stops), not only with none.
     var allowsRestingOrders = false
+    /// The highest server version the bot advertises (`nil`: the default, 226); 200 keeps it on the text protocol.
+    var maximumServerVersion: Int?
 }
 
 /// The bundled SPY 1-minute bars as a simulator data set (the bundled loader prefers the daily file).
@@ -236,8 +238,10 @@ func paperRun<S: Strategy>(
     let clientID = 41
     let log = EngineEventLog()
     return try await VirtualVenue.run(simulator: gateway) { simulator in
+        var connection = simulator.clientConnection(clientID)
+        if let maximum = scenario.maximumServerVersion { connection.versions = connection.versions.lowerBound...maximum }
         var configuration = LiveRunnerConfiguration(
-            connection: simulator.connection(clientID: clientID), symbols: scenario.symbols, engine: scenario.engine)
+            connection: connection, symbols: scenario.symbols, engine: scenario.engine)
         simulator.attach(&configuration)
         configuration.journal = journal
         configuration.warmupDuration = scenario.warmup

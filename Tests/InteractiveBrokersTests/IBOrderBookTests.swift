@@ -97,6 +97,17 @@ struct IBOrderBookTests {
         #expect(out.count == 1)
     }
 
+    /// 10349 "Order TIF was set to DAY based on order preset" is information: the order stays working (ib_async
+    /// took it for a cancellation, #191), and the connection classifies it as a notice.
+    @Test func theTIFPresetNoticeIsNotACancellation() {
+        var book = Self.book()
+        _ = book.status(Self.status("Submitted"), at: t0)
+        let notice = TWSNotice(requestID: 10, code: 10349, message: "Order TIF was set to DAY based on order preset.")
+        #expect(notice.disposition == .notice)
+        #expect(Self.reports(book.notice(notice, at: t0)).isEmpty)
+        #expect(book.order(OrderID(1))?.state == .accepted)
+    }
+
     @Test func rejectionAndModifyOutcomes() throws {
         var book = Self.book()
         #expect(

@@ -28,7 +28,7 @@ struct LiveRunnerJournalCheckpointTests {
             start: simulatorData.defaultStart + .seconds(3600), clock: .manual)
         let executions = try await VirtualVenue.run(simulator: gateway) { simulator in
             var configuration = LiveRunnerConfiguration(
-                connection: simulator.connection(clientID: 41), symbols: ["SYN000", "SYN001", "SYN002"],
+                connection: simulator.clientConnection(41), symbols: ["SYN000", "SYN001", "SYN002"],
                 engine: EngineConfig(initialCash: Money(100_000)))
             simulator.attach(&configuration)
             configuration.journal = journal

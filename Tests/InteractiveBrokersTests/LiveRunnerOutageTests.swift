@@ -54,7 +54,7 @@ private func outageRun(
     return try await VirtualVenue.run(simulator: gateway) { simulator in
         await prepare(simulator)
         var configuration = LiveRunnerConfiguration(
-            connection: simulator.connection(clientID: 41), symbols: ["SYN000", "SYN001", "SYN002"],
+            connection: simulator.clientConnection(41), symbols: ["SYN000", "SYN001", "SYN002"],
             engine: EngineConfig(initialCash: Money(100_000)))
         simulator.attach(&configuration)
         configuration.journal = journal

@@ -31,7 +31,7 @@ func runnerConfiguration(_ port: Int, journal: OrderJournal?) -> LiveRunnerConfi
 /// `runnerConfiguration` for a bot at `venue` (its transport and clock).
 func runnerConfiguration(_ venue: VirtualVenue, journal: OrderJournal?) -> LiveRunnerConfiguration {
     var configuration = runnerConfiguration(0, journal: journal)
-    configuration.connection = venue.connection(clientID: 31)
+    configuration.connection = venue.clientConnection(31)
     venue.attach(&configuration)
     return configuration
 }
@@ -245,7 +245,7 @@ struct LiveRunnerTests {
             #expect(events.contains { $0.message.contains("IBT:1:O-1") && $0.message.contains("abandoned") })
             #expect(try journal.order("IBT:1:O-1")?.state == .canceled)
             // Every client's orders, open and completed: it was never placed.
-            let refs = try await TWSConnection.connect(simulator.connection(clientID: 31), environment: simulator.environment()) { c, _ in
+            let refs = try await TWSConnection.connect(simulator.clientConnection(31), environment: simulator.environment()) { c, _ in
                 (try await c.allOpenOrders() + []).map(\.order.orderRef)
                     + (try await c.completedOrderList()).map(\.order.orderRef)
             }

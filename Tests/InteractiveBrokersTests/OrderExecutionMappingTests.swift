@@ -42,7 +42,7 @@ import TWSProtocol
         let contract = TWSContract(
             contractID: 265598, symbol: "AAPL", securityType: "STK", exchange: "SMART", primaryExchange: "NASDAQ",
             currency: "USD")
-        let frame = TWSRequest.encodePlaceOrder(
+        let frame = try TWSRequest.encodePlaceOrder(
             TWSOrderPlacement(orderID: 1006, order: wire), contract: contract, serverVersion: 200)
         let hex = frame.readableBytesView.map { String(format: "%02x", $0) }.joined()
         #expect(hex == (try Self.vectorHex()))
@@ -61,7 +61,7 @@ import TWSProtocol
         let contract = TWSContract(
             contractID: 265598, symbol: "AAPL", securityType: "STK", exchange: "SMART", primaryExchange: "NASDAQ",
             currency: "USD")
-        let frame = TWSRequest.encodePlaceOrder(
+        let frame = try TWSRequest.encodePlaceOrder(
             TWSOrderPlacement(orderID: orderID, order: wire), contract: contract, serverVersion: 200)
         let hex = frame.readableBytesView.map { String(format: "%02x", $0) }.joined()
         #expect(hex == (try Self.vectorHex(name, file: "client_to_server.midprice.v200.jsonl")))

@@ -38,7 +38,7 @@ struct ProtectiveOrdersRunnerTests {
             configuration.cancelOnExit = true
             let run = configuration
             @Sendable func openRefs() async throws -> [String] {
-                try await TWSConnection.connect(simulator.connection(clientID: 77), environment: simulator.environment()) { c, _ in
+                try await TWSConnection.connect(simulator.clientConnection(77), environment: simulator.environment()) { c, _ in
                     try await c.allOpenOrders().map(\.order.orderRef)
                 }
             }

@@ -23,7 +23,7 @@ struct RealizedPnLRestartTests {
     ) async throws -> (LiveRunSummary, [Fill]) {
         let recorder = EngineRecorder()
         var configuration = LiveRunnerConfiguration(
-            connection: simulator.connection(clientID: clientID), symbols: ["SYN000"],
+            connection: simulator.clientConnection(clientID), symbols: ["SYN000"],
             engine: EngineConfig(initialCash: Money(approximately: faultCash)))
         simulator.attach(&configuration)
         configuration.journal = journal

@@ -26,7 +26,7 @@ struct StoredWarmupRunnerTests {
             // The warm-up's span (30 minutes of 5-second bars up to the simulator's "now"), as IB serves it.
             let now = await simulator.state().now
             let end = Timestamp(nanoseconds: now.nanoseconds - now.nanoseconds % (5 * Timestamp.nanosecondsPerSecond))
-            let all = try await TWSConnection.connect(simulator.connection(clientID: 77), environment: simulator.environment()) { connection, _ in
+            let all = try await TWSConnection.connect(simulator.clientConnection(77), environment: simulator.environment()) { connection, _ in
                 var query = TWSHistoricalBarsQuery(
                     contract: TWSContract(symbol: "SYN000", securityType: "STK", exchange: "SMART", currency: "USD"),
                     duration: "1800 S", barSize: "5 secs")

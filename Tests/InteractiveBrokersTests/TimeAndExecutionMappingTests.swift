@@ -28,6 +28,10 @@ struct TWSTimeParserTests {
         Case(text: "20240115 16:00:00 UTC", expected: "2024-01-15T16:00:00Z"),
         Case(text: "20240115 16:00:00 GMT", expected: "2024-01-15T16:00:00Z"),
         Case(text: "20240115-16:00:00", expected: "2024-01-15T16:00:00Z"),
+        // From server version 214 UTC times carry a Z suffix, attached or after a space.
+        Case(text: "20240115 16:00:00 Z", expected: "2024-01-15T16:00:00Z"),
+        Case(text: "20240115 16:00:00Z", expected: "2024-01-15T16:00:00Z"),
+        Case(text: "20240115-16:00:00Z", expected: "2024-01-15T16:00:00Z"),
         Case(text: "20240115  16:00:00", expected: "2024-01-15T16:00:00Z"),
         Case(text: "20240115", expected: "2024-01-15T00:00:00Z"),
         Case(text: "1705334400", expected: "2024-01-15T16:00:00Z"),

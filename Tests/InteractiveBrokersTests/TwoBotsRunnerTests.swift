@@ -30,7 +30,7 @@ private struct HoldTarget: Strategy {
 struct TwoBotsRunnerTests {
     static func configuration(_ venue: VirtualVenue, client: Int, journal: OrderJournal) -> LiveRunnerConfiguration {
         var configuration = runnerConfiguration(venue, journal: journal)
-        configuration.connection = venue.connection(clientID: client)
+        configuration.connection = venue.clientConnection(client)
         configuration.positionCheck = PositionCheckSettings(interval: .seconds(1), confirmAfter: .milliseconds(300))
         return configuration
     }

@@ -149,9 +149,17 @@ enum OfficialCallbacks {
             ])]
         case .completedOrdersEnd: return [Callback(name: "completedOrdersEnd", args: [:])]
         case .completedOrder(let c):
+            var completedOrder = order(c.order)
+            if case .object(var members) = completedOrder {
+                members["filledQuantity"] = .decimal(c.filledQuantity)
+                completedOrder = .object(members)
+            }
             return [Callback(name: "completedOrder", args: [
-                "contract": contract(c.contract), "order": order(c.order),
-                "orderState": .object(["status": .string(c.orderState.status)]),
+                "contract": contract(c.contract), "order": completedOrder,
+                "orderState": .object([
+                    "status": .string(c.orderState.status), "completedTime": .string(c.completedTime),
+                    "completedStatus": .string(c.completedStatus),
+                ]),
             ])]
         case .accountUpdateMultiEnd(let id):
             return [Callback(name: "accountUpdateMultiEnd", args: ["reqId": int(id)])]
@@ -202,6 +210,9 @@ enum OfficialCallbacks {
             "triggerPrice": .double(o.triggerPrice), "exemptCode": int(o.exemptCode),
             "scaleInitLevelSize": int(o.scaleInitLevelSize), "scaleSubsLevelSize": int(o.scaleSubsLevelSize),
             "manualOrderIndicator": int(o.manualOrderIndicator),
+            "smartComboRoutingParams": .list(o.smartComboRoutingParams.map {
+                .object(["tag": .string($0.tag), "value": .string($0.value)])
+            }),
         ])
     }
 

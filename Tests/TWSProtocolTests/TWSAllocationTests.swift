@@ -20,11 +20,12 @@ import TWSProtocol
         case sliced, perFrame, batch, appending
     }
 
-    @Test(arguments: Drain.allCases)
-    func tickPriceFramesDoNotAllocateInSteadyState(drain: Drain) throws {
+    /// At 200 (text) and 226 (binary id, protobuf body).
+    @Test(arguments: Drain.allCases, [200, 226])
+    func tickPriceFramesDoNotAllocateInSteadyState(drain: Drain, version: Int) throws {
         let frame = Array(try TWSResponse.tickPrice(TWSTickPrice(
             requestID: 20, tickType: .bid, price: 150.24, size: 300, attributes: .canAutoExecute)
-        ).encode(serverVersion: 200).readableBytesView)
+        ).encode(serverVersion: version).readableBytesView)
         var chunk = ByteBufferAllocator().buffer(capacity: frame.count * 8)
         for _ in 0..<8 { chunk.writeBytes(frame) }
         var decoder = TWSFrameDecoder()
@@ -32,7 +33,7 @@ import TWSProtocol
         func run(_ rounds: Int) throws {
             for _ in 0..<rounds {
                 if drain == .appending {
-                    try decoder.decodeResponses(appending: chunk, serverVersion: 200) { response in
+                    try decoder.decodeResponses(appending: chunk, serverVersion: version) { response in
                         if case .tickPrice(let tick) = response { checksum += tick.price }
                     }
                     continue
@@ -41,16 +42,16 @@ import TWSProtocol
                 switch drain {
                 case .sliced:
                     while let payload = try decoder.nextPayload() {
-                        if case .tickPrice(let tick) = try TWSResponse.decode(payload: payload, serverVersion: 200) {
+                        if case .tickPrice(let tick) = try TWSResponse.decode(payload: payload, serverVersion: version) {
                             checksum += tick.price
                         }
                     }
                 case .perFrame:
-                    while let response = try decoder.nextResponse(serverVersion: 200) {
+                    while let response = try decoder.nextResponse(serverVersion: version) {
                         if case .tickPrice(let tick) = response { checksum += tick.price }
                     }
                 case .batch, .appending:
-                    try decoder.decodeResponses(serverVersion: 200) { response in
+                    try decoder.decodeResponses(serverVersion: version) { response in
                         if case .tickPrice(let tick) = response { checksum += tick.price }
                     }
                 }
@@ -63,7 +64,7 @@ import TWSProtocol
         #expect(checksum > 0)
         if let before, let after {
             let perFrame = Double(after - before) / 8_000
-            print("tickPrice steady state (\(drain)): \(after - before) allocations for 8000 frames (\(perFrame) per frame)")
+            print("tickPrice steady state (\(drain), v\(version)): \(after - before) allocations for 8000 frames (\(perFrame) per frame)")
             #expect(perFrame < 0.01, "tickPrice decoding allocates")
         }
     }

@@ -74,7 +74,8 @@ import TWSTestSupport
         #expect(hex(client.start()) == expectedHex, "\(record.name): hello bytes")
         #expect(client.state == .awaitingServerReply)
 
-        var server = TWSServerHandshake()
+        // The recorded replies come from a server that speaks up to 200 (the simulator's default is now 226).
+        var server = TWSServerHandshake(configuration: .init(maximumVersion: 200))
         var inbound = buffer(record.bytes)
         let outcome = try #require(try server.receiveHello(from: &inbound, connectionTime: Self.connectionTime))
         #expect(outcome.isAccepted)
@@ -102,7 +103,7 @@ import TWSTestSupport
         #expect(hex(session.startAPIFrame) == "000000083731003200370000")
         #expect(client.state == .established(serverVersion: version, connectionTime: Self.connectionTime))
 
-        var strict = TWSClientHandshake(configuration: .init(clientID: 7))
+        var strict = TWSClientHandshake(configuration: .init(clientID: 7, versions: 176...200))
         _ = strict.start()
         if version < 176 {
             let expected = TWSHandshakeError.serverVersionOutOfRange(serverVersion: version, minimum: 176, maximum: 200)
@@ -127,14 +128,23 @@ import TWSTestSupport
         #expect(TWSFrame.fields(of: replyPayload) == ["150", "t"])
         #expect(server.state == .closed)
 
-        var newer = TWSServerHandshake()
+        var textOnly = TWSServerHandshake(configuration: .init(maximumVersion: 200))
         var tooHigh = TWSClientHandshake.hello(.init(clientID: 1, versions: 201...225))
-        let rejected = try #require(try newer.receiveHello(from: &tooHigh, connectionTime: "t"))
-        #expect(!rejected.isAccepted, "v201..225 cannot be served the text protocol")
+        let rejected = try #require(try textOnly.receiveHello(from: &tooHigh, connectionTime: "t"))
+        #expect(!rejected.isAccepted, "v201..225 cannot be served by a text-only server")
+
+        var newer = TWSServerHandshake()
+        var protobuf = TWSClientHandshake.hello(.init(clientID: 1, versions: 201...225))
+        let accepted = try #require(try newer.receiveHello(from: &protobuf, connectionTime: "t"))
+        guard case .accepted(225, let hello, _) = accepted else {
+            Issue.record("v201..225 is served at 225 by default, got \(accepted)")
+            return
+        }
+        #expect(hello.versions == 201...225)
     }
 
     @Test func serverWaitsForACompleteHelloAndRejectsGarbage() throws {
-        let hello = Array(TWSClientHandshake.hello(.init(clientID: 1)).readableBytesView)
+        let hello = Array(TWSClientHandshake.hello(.init(clientID: 1, versions: 176...200)).readableBytesView)
         var server = TWSServerHandshake()
         for cut in 0..<hello.count {
             var partial = buffer(Array(hello[..<cut]))
@@ -157,11 +167,29 @@ import TWSTestSupport
         #expect(throws: TWSHandshakeError.self) { try badRange.receiveHello(from: &bad, connectionTime: "t") }
     }
 
-    @Test func clientNeverAcceptsMoreThan200() throws {
-        var client = TWSClientHandshake(configuration: .init(clientID: 1, versions: 100...225))
-        #expect(TWSVectors.hex(client.start().readableBytesView) == "4150490000000009763130302e2e323235")
-        #expect(throws: TWSHandshakeError.serverVersionOutOfRange(serverVersion: 203, minimum: 100, maximum: 200)) {
-            try client.receiveServerReply(payload: TWSFrame.payload(fields: ["203", "t"]))
+    @Test func clientNeverAcceptsMoreThanTheCodecSpeaks() throws {
+        var client = TWSClientHandshake(configuration: .init(clientID: 1, versions: 100...300))
+        #expect(TWSVectors.hex(client.start().readableBytesView) == "4150490000000009763130302e2e333030")
+        #expect(throws: TWSHandshakeError.serverVersionOutOfRange(serverVersion: 227, minimum: 100, maximum: 226)) {
+            try client.receiveServerReply(payload: TWSFrame.payload(fields: ["227", "t"]))
+        }
+    }
+
+    /// startApi follows the negotiated framing: text below 201, a binary id with a text body from 201, protobuf
+    /// from 213 (the official client's bytes, protobuf.md §1.3).
+    @Test func startAPIFrameFollowsTheNegotiatedVersion() throws {
+        let expected = [200: "000000083731003200370000", 201: "00000009000000473200370000", 213: "000000060000010f0807"]
+        for (version, hex) in expected {
+            var client = TWSClientHandshake(configuration: .init(clientID: 7, versions: 176...226))
+            _ = client.start()
+            let session = try client.receiveServerReply(payload: TWSFrame.payload(fields: [String(version), "t"]))
+            #expect(session.serverVersion == version)
+            #expect(TWSVectors.hex(session.startAPIFrame.readableBytesView) == hex, "at \(version)")
+        }
+        var capped = TWSClientHandshake(configuration: .init(clientID: 7, versions: 176...200))
+        _ = capped.start()
+        #expect(throws: TWSHandshakeError.serverVersionOutOfRange(serverVersion: 213, minimum: 176, maximum: 200)) {
+            try capped.receiveServerReply(payload: TWSFrame.payload(fields: ["213", "t"]))
         }
     }
 

@@ -43,7 +43,7 @@ import TWSTestSupport
             var encodings = [try request.encode(serverVersion: version)]
             if case .placeOrder(let id, let contract, let order) = request {
                 encodings.append(
-                    TWSRequest.encodePlaceOrder(
+                    try TWSRequest.encodePlaceOrder(
                         TWSOrderPlacement(orderID: id, order: order), contract: contract, serverVersion: version))
             }
             if encodings.contains(where: { $0 != expected }) {

@@ -35,7 +35,7 @@ import LiveSession
         for state in [TWSConnectionState.connected(info), .disconnected(reason: nil), .restored(dataLost: true), .lost] {
             #expect(!Self.looksLikeSwift("\(state)"), "\(state)")
         }
-        #expect("\(TWSConnectionState.connected(info))" == "connected (server version 200, connected 20240301 14:30:00 UTC, accounts DU1, next order id 1)")
+        #expect("\(TWSConnectionState.connected(info))" == "connected (server version 200 (text), connected 20240301 14:30:00 UTC, accounts DU1, next order id 1)")
     }
 
     @Test func reconciliationAlerts() {

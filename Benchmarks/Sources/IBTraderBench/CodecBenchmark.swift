@@ -196,9 +196,18 @@ enum CodecBenchmark {
     private static func buildStream(root: URL, frameCount: Int) throws -> ([UInt8], Int, [UInt8]) {
         let mixURL = root.appendingPathComponent("Benchmarks/tick-mix.json")
         guard let mix = try JSONSerialization.jsonObject(with: Data(contentsOf: mixURL)) as? [String: Any],
-              let entries = mix["mix"] as? [[Any]], let version = mix["server_version"] as? Int
+              let entries = mix["mix"] as? [[Any]], let mixVersion = mix["server_version"] as? Int
         else { throw BenchError("cannot read \(mixURL.path)") }
-        let records = try loadRecords(root: root)
+        var records = try loadRecords(root: root)
+        var version = mixVersion
+        // BENCH_PROTOBUF=1: the same messages as a server at 226 sends them (binary ids, protobuf bodies).
+        if ProcessInfo.processInfo.environment["BENCH_PROTOBUF"] == "1" {
+            for (name, bytes) in records {
+                let response = try TWSResponse.decode(payload: ByteBuffer(bytes: bytes.dropFirst(4)), serverVersion: version)
+                records[name] = Array(try response.encode(serverVersion: 226).readableBytesView)
+            }
+            version = 226
+        }
         var cycle: [[UInt8]] = []
         for entry in entries {
             guard let name = entry.first as? String, let weight = entry.last as? Int, let bytes = records[name] else {

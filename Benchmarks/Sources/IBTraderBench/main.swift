@@ -13,7 +13,8 @@ do {
     if which == "codec" || which == "all" {
         let frames = Int(ProcessInfo.processInfo.environment["BENCH_FRAMES"] ?? "") ?? 1_000_000
         let codec = try CodecBenchmark.run(root: root, frameCount: frames)
-        table.add("TWS decode, tick mix v178 (frames/s)", formatRate(codec.framesPerSecond),
+        let mixVersion = ProcessInfo.processInfo.environment["BENCH_PROTOBUF"] == "1" ? "v226, protobuf" : "v178"
+        table.add("TWS decode, tick mix \(mixVersion) (frames/s)", formatRate(codec.framesPerSecond),
                   "median of 5 × \(codec.frames) frames, 4 KiB chunks → TWSFrameDecoder.decodeResponses(appending:)")
         table.add("  same, per CPU second (frames/s)", formatRate(codec.framesPerCPUSecond),
                   "median of 5, thread CPU time: leaves out waits for a core on a shared machine")

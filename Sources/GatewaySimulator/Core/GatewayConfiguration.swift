@@ -1,4 +1,5 @@
 import Simulation
+import TWSProtocol
 import TradingModel
 
 /// What the simulated account and exchange look like.
@@ -13,7 +14,8 @@ public struct GatewayConfiguration: Sendable {
     public var liveDataEntitled: Bool
     /// Server versions accepted.
     public var minimumVersion: Int
-    /// Highest server version answered.
+    /// Highest server version answered (226 by default: a client gets the highest version both speak, text up to
+    /// 200 and binary ids with protobuf from 201).
     public var maximumVersion: Int
 
     /// Creates a configuration with the defaults of `ibtrader gateway`.
@@ -21,7 +23,8 @@ public struct GatewayConfiguration: Sendable {
         accountCode: String = "DU1234567", startingCash: Double = 1_000_000,
         simulation: SimulationConfig = SimulationConfig(
             commission: .ibkrFixedDefault, maxVolumeParticipation: 1.0),
-        liveDataEntitled: Bool = true, minimumVersion: Int = 157, maximumVersion: Int = 200
+        liveDataEntitled: Bool = true, minimumVersion: Int = 157,
+        maximumVersion: Int = TWSProtocolConstants.highestServerVersion
     ) {
         self.accountCode = accountCode
         self.startingCash = startingCash

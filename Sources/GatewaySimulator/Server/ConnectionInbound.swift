@@ -79,7 +79,8 @@ struct ConnectionInbound {
             do {
                 events.append(.request(try TWSRequest.decode(payload: payload, serverVersion: version)))
             } catch {
-                let id = TWSRequest.attributableID(inMalformed: Array(payload.readableBytesView)) ?? -1
+                let id = TWSRequest.attributableID(inMalformed: Array(payload.readableBytesView),
+                                                   serverVersion: version) ?? -1
                 events.append(.malformed("\(error)", requestID: id))
             }
         }

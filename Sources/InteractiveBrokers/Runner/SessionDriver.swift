@@ -97,14 +97,15 @@ struct SessionDriver<S: Strategy> {
                 for action in actions where outcome == nil {
                     outcome = await perform(action, &group)
                 }
-                // Recorded once the actions are out, before the next input: an order is not held back by the
-                // replay record (the intent row written before the send is what a restart needs). A crash while
-                // the actions run leaves the session log one step short, which replay reports as its end.
-                if recorder != nil {
-                    let failure = recorder?.record(input, at: time, actions: actions)
-                    // A failed record of a `.journalFailed` is not reported again: on a full disk each report would
-                    // lead to the next, a busy loop.
-                    if failure == nil || !input.isJournalFailure { journalOutcome(failure) }
+                // Recorded once the actions are out, in batches (`SessionRecorder`): an order is not held back by the
+                // replay record (the intent row written before the send is what a restart needs). A crash leaves
+                // the session log short of its last second at most, which replay reports as its end.
+                switch recorder?.record(input, at: time, actions: actions) {
+                case .written: journalOutcome(nil)
+                // A failed record of a `.journalFailed` is not reported again: on a full disk each report would lead
+                // to the next, a busy loop.
+                case .failed(let failure) where !input.isJournalFailure: journalOutcome(failure)
+                case .held, .failed, nil: break
                 }
                 if let link {
                     if input.changesStatus { link.publish(await status(at: time), at: time) }

@@ -31,9 +31,18 @@ struct SessionRecorder {
         self.journal = journal
     }
 
+    /// What recording one input did to the journal.
+    enum Outcome: Equatable {
+        /// Held for the next batch: nothing was written, so nothing is known of the journal.
+        case held
+        /// The batch was written.
+        case written
+        /// The encoding or the batch's write failed.
+        case failed(String)
+    }
+
     /// Records one input and its actions (written with the next batch).
-    /// - Returns: the failure of an encoding or of the batch's write, or `nil`.
-    mutating func record(_ input: SessionInput, at time: Timestamp, actions: [SessionAction]) -> String? {
+    mutating func record(_ input: SessionInput, at time: Timestamp, actions: [SessionAction]) -> Outcome {
         sequence += 1
         do {
             pending.append(
@@ -41,10 +50,10 @@ struct SessionRecorder {
                     sequence: sequence, time: time, input: try SessionLog.encode(input),
                     actions: try SessionLog.encode(actions)))
         } catch {
-            return "session log: \(error)"
+            return .failed("session log: \(error)")
         }
-        guard input == .tick || pending.count >= Self.batch else { return nil }
-        return flush()
+        guard input == .tick || pending.count >= Self.batch else { return .held }
+        return flush().map(Outcome.failed) ?? .written
     }
 
     /// Writes the steps held.

@@ -14,7 +14,9 @@ extension LiveSessionCore {
         connected = true
         clientID = connection.clientID
         serverVersion = connection.info.serverVersion
-        rememberConnection("connected (server version \(serverVersion), client id \(clientID))", at: now)
+        rememberConnection(
+            "connected (server version \(serverVersion), \(TWSProtobufGates.framingDescription(serverVersion: serverVersion)), "
+                + "client id \(clientID))", at: now)
         heard(at: now)
         heartbeat.probe = nil
         desk.seed(nextValidID: connection.info.nextValidOrderID)
@@ -36,7 +38,7 @@ extension LiveSessionCore {
         let info = connection.info
         out.log(
             .info,
-            "connected: server version \(info.serverVersion), accounts \(info.accounts.joined(separator: ",")), client id \(connection.clientID)")
+            "connected: server version \(info.serverVersion) (\(TWSProtobufGates.framingDescription(serverVersion: info.serverVersion))), accounts \(info.accounts.joined(separator: ",")), client id \(connection.clientID)")
         do {
             account = try AccountRule.check(
                 managed: info.accounts, configured: settings.account, confirmedLive: settings.confirmedLiveAccount)

@@ -11,14 +11,19 @@ extension TWSConnection {
 
     /// Sends a group of orders under ids already taken (`nextOrderID()`), in one call: every order is encoded
     /// first, then all are queued in order (a bracket's parent and children with only the last transmitting).
-    /// - Throws: `TWSRequestError.notConnected` unless ready (then nothing of the group is queued).
+    /// - Throws: `TWSRequestError.notConnected` unless ready, `.invalidRequest` when an order cannot be encoded
+    ///   (then nothing of the group is queued).
     public func submitOrders(_ placements: [TWSOrderPlacement], contract: TWSContract) throws(TWSRequestError) {
         guard case .ready = phase, let version = negotiatedVersion else { throw .notConnected }
-        // Encoded first (placeOrder never fails to encode), so nothing of the group is queued unless all of it is.
+        // Encoded first, so nothing of the group is queued unless all of it is.
         var frames: [ByteBuffer] = []
         frames.reserveCapacity(placements.count)
         for placement in placements {
-            frames.append(TWSRequest.encodePlaceOrder(placement, contract: contract, serverVersion: version))
+            do {
+                frames.append(try TWSRequest.encodePlaceOrder(placement, contract: contract, serverVersion: version))
+            } catch {
+                throw .invalidRequest("\(error)")
+            }
         }
         for (placement, frame) in zip(placements, frames) {
             recentOrderIDs.insert(placement.orderID)

@@ -13,9 +13,11 @@ public struct TWSConnectionConfiguration: Sendable, Equatable {
     public var port: Int
     /// The client id; unique per connection (326 otherwise).
     public var clientID: Int
-    /// The advertised server versions; 176...200 by default (the text protocol ends at 200).
+    /// The advertised server versions; 176...226 by default (text frames up to 200, binary message ids with text
+    /// or protobuf bodies from 201: `TWSProtobufGates`). An upper bound of 200 keeps the connection on the text
+    /// protocol.
     public var versions: ClosedRange<Int> =
-        TWSProtocolConstants.minimumServerVersion...TWSProtocolConstants.maximumServerVersion
+        TWSProtocolConstants.minimumServerVersion...TWSProtocolConstants.defaultMaximumServerVersion
     /// Connect options sent after the version range (e.g. `+PACEAPI`); `nil` for none.
     public var connectOptions: String?
     /// How long the handshake, nextValidId and managedAccounts may take together.

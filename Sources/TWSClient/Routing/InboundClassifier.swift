@@ -66,8 +66,23 @@ enum InboundClassifier {
     static func classify(
         _ payload: ByteBuffer, serverVersion: Int
     ) throws(TWSDecodingError) -> (TWSInboundMessage, InboundDisposition) {
-        var reader = TWSFieldReader(payload: payload, message: "inbound")
-        let id = try reader.readMessageID()
+        guard TWSProtobufGates.usesBinaryMessageID(serverVersion: serverVersion) else {
+            var reader = TWSFieldReader(payload: payload, message: "inbound")
+            let id = try reader.readMessageID()
+            let message = TWSInboundMessage(messageID: id, payload: payload)
+            return (message, try disposition(id: id, reader: &reader, serverVersion: serverVersion))
+        }
+        // From 201: a 4-byte id; a text body is read from behind it, a protobuf body by its field numbers.
+        guard let (id, isProtobuf) = TWSFrame.messageID(of: payload, serverVersion: serverVersion) else {
+            throw .malformedMessageID(payload.readableBytesView.prefix(4).map { String($0) }.joined(separator: " "))
+        }
+        if isProtobuf {
+            let message = TWSInboundMessage(messageID: id, payload: payload)
+            return (message, try protobufDisposition(id: id, payload: payload))
+        }
+        var reader = TWSFieldReader(payload: payload.getSlice(at: payload.readerIndex + 4,
+                                                              length: payload.readableBytes - 4) ?? ByteBuffer(),
+                                    message: "inbound")
         let message = TWSInboundMessage(messageID: id, payload: payload)
         return (message, try disposition(id: id, reader: &reader, serverVersion: serverVersion))
     }

@@ -18,8 +18,8 @@ public struct TWSClientHandshake: Sendable {
     public struct Configuration: Sendable, Equatable {
         /// The lowest server version accepted (default 176).
         public var minimumVersion: Int
-        /// The highest server version advertised (default 200). A reply above 200 is refused even when a higher
-        /// maximum is advertised: 201+ is not the text protocol.
+        /// The highest server version advertised (default 226). A reply above it, or above the highest version
+        /// the codec speaks (`TWSProtocolConstants.highestServerVersion`), is refused.
         public var maximumVersion: Int
         /// Connect options appended after one space, e.g. `+PACEAPI`; `nil` for none.
         public var connectOptions: String?
@@ -32,7 +32,7 @@ public struct TWSClientHandshake: Sendable {
         public init(
             clientID: Int,
             versions: ClosedRange<Int> = TWSProtocolConstants.minimumServerVersion
-                ... TWSProtocolConstants.maximumServerVersion,
+                ... TWSProtocolConstants.defaultMaximumServerVersion,
             connectOptions: String? = nil,
             optionalCapabilities: String = ""
         ) {
@@ -109,8 +109,8 @@ public struct TWSClientHandshake: Sendable {
             state = .failed(error)
             throw error
         }
-        // Never accept more than 200, whatever was advertised: from 201 the framing itself changes.
-        let maximum = min(configuration.maximumVersion, TWSProtocolConstants.maximumServerVersion)
+        // Never accept more than the codec speaks, whatever was advertised.
+        let maximum = min(configuration.maximumVersion, TWSProtocolConstants.highestServerVersion)
         guard version >= configuration.minimumVersion && version <= maximum else {
             let error = TWSHandshakeError.serverVersionOutOfRange(
                 serverVersion: version, minimum: configuration.minimumVersion, maximum: maximum)
@@ -118,12 +118,17 @@ public struct TWSClientHandshake: Sendable {
             throw error
         }
         state = .established(serverVersion: version, connectionTime: fields[1])
-        // The same bytes as `TWSRequest.startAPI(...).encode(serverVersion:)`, which cannot fail for startApi.
-        var writer = TWSFieldWriter(style: .python)
-        writer.write(71)
-        writer.write(2)
-        writer.write(configuration.clientID)
-        writer.write(configuration.optionalCapabilities)
-        return Session(serverVersion: version, connectionTime: fields[1], startAPIFrame: writer.framed())
+        // Text below 213, protobuf from 213 (`TWSProtobufGates`); startApi has no version-dependent failure.
+        let startAPI = TWSRequest.startAPI(clientID: configuration.clientID,
+                                           optionalCapabilities: configuration.optionalCapabilities)
+        let frame: ByteBuffer
+        do {
+            frame = try startAPI.encode(serverVersion: version)
+        } catch {
+            let failure = TWSHandshakeError.malformedServerReply("startApi at \(version): \(error)")
+            state = .failed(failure)
+            throw failure
+        }
+        return Session(serverVersion: version, connectionTime: fields[1], startAPIFrame: frame)
     }
 }

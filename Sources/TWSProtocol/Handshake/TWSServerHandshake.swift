@@ -21,11 +21,11 @@ public struct TWSServerHandshake: Sendable {
     public struct Configuration: Sendable, Equatable {
         /// The lowest version served (default 157, so ib_async and ibapi 9.81 connect).
         public var minimumVersion: Int
-        /// The highest version served (default 200).
+        /// The highest version served (default 226: text up to 200, binary ids and protobuf from 201).
         public var maximumVersion: Int
 
         /// Creates a configuration.
-        public init(minimumVersion: Int = 157, maximumVersion: Int = TWSProtocolConstants.maximumServerVersion) {
+        public init(minimumVersion: Int = 157, maximumVersion: Int = TWSProtocolConstants.highestServerVersion) {
             self.minimumVersion = minimumVersion
             self.maximumVersion = maximumVersion
         }

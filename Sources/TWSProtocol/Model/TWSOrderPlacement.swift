@@ -23,9 +23,15 @@ extension TWSRequest {
     ///   - contract: the contract.
     ///   - serverVersion: the negotiated version.
     /// - Returns: the framed bytes.
+    /// - Throws: `TWSEncodingError.unrepresentable` from 201 (a non-numeric multiplier in protobuf; no time in
+    ///   force from 225); the text layout below 201 never fails.
     public static func encodePlaceOrder(
         _ placement: TWSOrderPlacement, contract: TWSContract, serverVersion: Int
-    ) -> ByteBuffer {
+    ) throws(TWSEncodingError) -> ByteBuffer {
+        if TWSProtobufGates.usesBinaryMessageID(serverVersion: serverVersion) {
+            return try TWSRequest.placeOrder(orderID: placement.orderID, contract: contract, order: placement.order)
+                .encode(serverVersion: serverVersion)
+        }
         var writer = TWSFieldWriter(style: .python, capacity: 1024)
         writer.beginFrame()
         writer.write(placeOrderMessageID)

@@ -43,6 +43,29 @@ extension TWSRequest {
         return id
     }
 
+    /// `attributableID(inMalformed:)` at a negotiated server version: from 201 the id is 4 binary bytes; a text
+    /// body is read behind them, a protobuf body's id is its field 1 when that is the request or order id.
+    public static func attributableID(inMalformed payload: [UInt8], serverVersion: Int) -> Int? {
+        guard TWSProtobufGates.usesBinaryMessageID(serverVersion: serverVersion) else {
+            return attributableID(inMalformed: payload)
+        }
+        guard let wireID = payload.withUnsafeBytes({ try? TWSFrame.binaryMessageID(of: $0) }) else { return nil }
+        if wireID <= TWSProtobufGates.protobufIDOffset {
+            return attributableID(inMalformed: Array(String(wireID).utf8) + [0] + payload.dropFirst(4))
+        }
+        let id = wireID - TWSProtobufGates.protobufIDOffset
+        guard idFieldIndex(forMessageID: id) != nil else { return nil }
+        return payload.withUnsafeBytes { bytes -> Int? in
+            var reader = TWSProtobufReader(bytes: UnsafeRawBufferPointer(rebasing: bytes[4...]), message: "request")
+            while let field = try? reader.next() {
+                if field.number == 1, let value = try? field.int32(), TWSValueRange.javaInt.contains(value) {
+                    return value
+                }
+            }
+            return nil
+        }
+    }
+
     /// Where the request or order id sits (field 0 is the message id): after a version field for the older
     /// messages, right after the message id for placeOrder, cancelOrder, reqHistoricalData and the PnL requests.
     static func idFieldIndex(forMessageID id: Int) -> Int? {

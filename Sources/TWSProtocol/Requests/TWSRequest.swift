@@ -159,22 +159,35 @@ public enum TWSRequest: Sendable, Equatable {
 
     // MARK: - Encoding
 
-    /// Encodes the framed message (4-byte length + payload) for a negotiated server version.
-    /// - Parameter serverVersion: the negotiated version (176…200; layouts of 157… are written where known).
+    /// Encodes the framed message (4-byte length + payload) for a negotiated server version: below 201 the text
+    /// frame, from 201 a binary message id and a text or protobuf body as `TWSProtobufGates` says.
+    /// - Parameter serverVersion: the negotiated version (176…226; layouts of 157… are written where known).
     /// - Returns: the framed bytes.
     /// - Throws: `TWSEncodingError.unsupportedServerVersion` for a message the server version lacks
     ///   (reqCurrentTimeInMillis below 197, reqExecutions' day filters below 200).
     public func encode(serverVersion: Int) throws(TWSEncodingError) -> ByteBuffer {
+        try checkTimeInForce(serverVersion: serverVersion)
+        if TWSProtobufGates.usesProtobuf(requestID: messageID, serverVersion: serverVersion) {
+            return TWSFrame.framedProtobuf(messageID: messageID, body: try protobufBody())
+        }
         // Encoded in place into its frame, with room for a placeOrder (≈ 300–500 bytes) from the start, so the
         // order path neither grows nor copies the buffer.
         var writer = TWSFieldWriter(style: .python, capacity: isPlaceOrder ? 1024 : 64)
         writer.beginFrame()
-        writer.write(messageID)
+        writer.writeMessageID(messageID, serverVersion: serverVersion)
         try writeBody(into: &writer, serverVersion: serverVersion)
         return writer.finishFrame()
     }
 
-    private var isPlaceOrder: Bool {
+    /// From 225 a server rejects an order without a time in force (10052): refused here, before it is sent.
+    func checkTimeInForce(serverVersion: Int) throws(TWSEncodingError) {
+        guard serverVersion >= TWSServerVersion.oddLotBidAskQuotes, case .placeOrder(_, _, let order) = self,
+              order.timeInForce.isEmpty
+        else { return }
+        throw .unrepresentable(message: messageName, field: "tif", value: "(none: required from server version 225)")
+    }
+
+    var isPlaceOrder: Bool {
         if case .placeOrder = self { return true }
         return false
     }
@@ -184,8 +197,12 @@ public enum TWSRequest: Sendable, Equatable {
     /// - Returns: the payload.
     /// - Throws: `TWSEncodingError.unsupportedServerVersion`, see `encode(serverVersion:)`.
     public func encodePayload(serverVersion: Int) throws(TWSEncodingError) -> ByteBuffer {
+        try checkTimeInForce(serverVersion: serverVersion)
+        if TWSProtobufGates.usesProtobuf(requestID: messageID, serverVersion: serverVersion) {
+            return TWSFrame.protobufPayload(messageID: messageID, body: try protobufBody())
+        }
         var writer = TWSFieldWriter(style: .python, capacity: 64)
-        writer.write(messageID)
+        writer.writeMessageID(messageID, serverVersion: serverVersion)
         try writeBody(into: &writer, serverVersion: serverVersion)
         return writer.payload
     }
@@ -224,7 +241,21 @@ public enum TWSRequest: Sendable, Equatable {
     /// - Throws: see `decode(payload:serverVersion:)`.
     static func decode(bytes: UnsafeRawBufferPointer, serverVersion: Int) throws(TWSDecodingError) -> TWSRequest {
         var reader = TWSFieldReader(scopedBytes: bytes, message: "request")
-        let id = try reader.readMessageID()
+        let id: Int
+        if TWSProtobufGates.usesBinaryMessageID(serverVersion: serverVersion) {
+            let wireID = try TWSFrame.binaryMessageID(of: bytes)
+            if wireID > TWSProtobufGates.protobufIDOffset {
+                let protobufID = wireID - TWSProtobufGates.protobufIDOffset
+                let request = try decodeProtobuf(
+                    id: protobufID, body: UnsafeRawBufferPointer(rebasing: bytes[4...]))
+                if let error = request.rangeError() { throw error }
+                return request
+            }
+            id = wireID
+            reader = TWSFieldReader(scopedBytes: bytes, message: "request", index: 1, position: 4)
+        } else {
+            id = try reader.readMessageID()
+        }
         reader.message = messageName(forID: id)
         let request: TWSRequest
         switch id {
@@ -254,11 +285,15 @@ public enum TWSRequest: Sendable, Equatable {
 public enum TWSEncodingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The message (or one of its options) needs a newer server version.
     case unsupportedServerVersion(message: String, required: Int, actual: Int)
+    /// A value the protobuf wire cannot carry (a contract multiplier that is not a number).
+    case unrepresentable(message: String, field: String, value: String)
 
     public var description: String {
         switch self {
         case .unsupportedServerVersion(let message, let required, let actual):
             return "\(message) needs server version \(required), connected at \(actual)"
+        case .unrepresentable(let message, let field, let value):
+            return "\(message): \(field) '\(value)' cannot be sent in protobuf"
         }
     }
 }

@@ -199,6 +199,9 @@ public enum TWSResponse: Sendable, Equatable {
     /// - Throws: `TWSEncodingError.unsupportedServerVersion` for currentTimeInMillis below 197 and
     ///   historicalDataEnd below 196.
     public func encode(serverVersion: Int) throws(TWSEncodingError) -> ByteBuffer {
+        if TWSProtobufGates.usesProtobuf(responseID: messageID, serverVersion: serverVersion) {
+            return TWSFrame.framedProtobuf(messageID: messageID, body: try protobufBody())
+        }
         // Encoded in place into its frame, as requests are (no payload buffer copied into a second one).
         var writer = TWSFieldWriter(style: .java, capacity: 64)
         writer.beginFrame()
@@ -211,6 +214,9 @@ public enum TWSResponse: Sendable, Equatable {
     /// - Returns: the payload.
     /// - Throws: `TWSEncodingError.unsupportedServerVersion`, see `encode(serverVersion:)`.
     public func encodePayload(serverVersion: Int) throws(TWSEncodingError) -> ByteBuffer {
+        if TWSProtobufGates.usesProtobuf(responseID: messageID, serverVersion: serverVersion) {
+            return TWSFrame.protobufPayload(messageID: messageID, body: try protobufBody())
+        }
         var writer = TWSFieldWriter(style: .java, capacity: 64)
         try writeMessage(into: &writer, serverVersion: serverVersion)
         return writer.payload
@@ -218,7 +224,7 @@ public enum TWSResponse: Sendable, Equatable {
 
     /// The message id and body.
     private func writeMessage(into writer: inout TWSFieldWriter, serverVersion: Int) throws(TWSEncodingError) {
-        writer.write(messageID)
+        writer.writeMessageID(messageID, serverVersion: serverVersion)
         switch self {
         case .nextValidID, .managedAccounts, .currentTime, .currentTimeInMillis, .error, .completedOrdersEnd:
             try writeSessionBody(into: &writer, serverVersion: serverVersion)
@@ -262,7 +268,16 @@ public enum TWSResponse: Sendable, Equatable {
     /// - Returns: the typed response.
     /// - Throws: see `decode(payload:serverVersion:)`.
     public static func decode(bytes: UnsafeRawBufferPointer, serverVersion: Int) throws(TWSDecodingError) -> TWSResponse {
-        let position = try fieldsStart(of: bytes)
+        let position: (id: Int, offset: Int)
+        if TWSProtobufGates.usesBinaryMessageID(serverVersion: serverVersion) {
+            let wireID = try TWSFrame.binaryMessageID(of: bytes)
+            if wireID > TWSProtobufGates.protobufIDOffset {
+                return try decodeProtobufPayload(wireID: wireID, bytes: bytes)
+            }
+            position = (wireID, 4)
+        } else {
+            position = try fieldsStart(of: bytes)
+        }
         // The fast path in its delivery form (one specialisation of it for both entry points).
         var fast: TWSResponse?
         if decodeFast(id: position.id, bytes: bytes, position: position.offset, { fast = $0 }) != nil, let fast {
@@ -280,7 +295,17 @@ public enum TWSResponse: Sendable, Equatable {
         serverVersion: Int,
         into body: (TWSResponse) -> Void
     ) throws(TWSDecodingError) {
-        let position = try fieldsStart(of: bytes)
+        let position: (id: Int, offset: Int)
+        if TWSProtobufGates.usesBinaryMessageID(serverVersion: serverVersion) {
+            let wireID = try TWSFrame.binaryMessageID(of: bytes)
+            if wireID > TWSProtobufGates.protobufIDOffset {
+                body(try decodeProtobufPayload(wireID: wireID, bytes: bytes))
+                return
+            }
+            position = (wireID, 4)
+        } else {
+            position = try fieldsStart(of: bytes)
+        }
         var rangeError: TWSDecodingError?
         let delivered: Void? = decodeFast(id: position.id, bytes: bytes, position: position.offset) { response in
             if let error = response.rangeError() { rangeError = error } else { body(response) }
@@ -288,6 +313,16 @@ public enum TWSResponse: Sendable, Equatable {
         if let rangeError { throw rangeError }
         if delivered != nil { return }
         body(try decodeGeneral(id: position.id, bytes: bytes, position: position.offset, serverVersion: serverVersion))
+    }
+
+    /// Decodes a protobuf payload (`wireID` = id + 200, then the body) and checks its ranges.
+    static func decodeProtobufPayload(
+        wireID: Int, bytes: UnsafeRawBufferPointer
+    ) throws(TWSDecodingError) -> TWSResponse {
+        let response = try decodeProtobuf(
+            id: wireID - TWSProtobufGates.protobufIDOffset, body: UnsafeRawBufferPointer(rebasing: bytes[4...]))
+        if let error = response.rangeError() { throw error }
+        return response
     }
 
     /// Reads the message id (field 0): the id and the offset of field 1. The message id is read before any reader

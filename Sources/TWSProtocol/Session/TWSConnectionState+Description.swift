@@ -14,9 +14,10 @@ extension TWSConnectionState: CustomStringConvertible {
 }
 
 extension TWSSessionInfo: CustomStringConvertible {
-    /// `server version 200, connected 20240301 14:30:00 UTC, accounts DU1234567, next order id 1`.
+    /// `server version 226 (binary ids, protobuf), connected 20240301 14:30:00 UTC, accounts DU1234567, next order
+    /// id 1`.
     public var description: String {
-        "server version \(serverVersion), connected \(connectionTime), accounts \(accounts.joined(separator: ", ")), "
+        "server version \(serverVersion) (\(framing)), connected \(connectionTime), accounts \(accounts.joined(separator: ", ")), "
             + "next order id \(nextValidOrderID)"
     }
 }

@@ -15,7 +15,7 @@ public enum TWSConnectionState: Sendable, Equatable, Codable {
 
 /// What the handshake established.
 public struct TWSSessionInfo: Sendable, Equatable, Codable {
-    /// The negotiated server version (176–200).
+    /// The negotiated server version (176–226).
     public var serverVersion: Int
     /// The connection time text from the handshake reply (opaque, e.g. `20250115 09:30:00 EST`).
     public var connectionTime: String
@@ -23,6 +23,9 @@ public struct TWSSessionInfo: Sendable, Equatable, Codable {
     public var accounts: [String]
     /// The first order id this client may use (nextValidId).
     public var nextValidOrderID: Int
+
+    /// How frames look at the negotiated version: `text`, `binary ids, text and protobuf` or `binary ids, protobuf`.
+    public var framing: String { TWSProtobufGates.framingDescription(serverVersion: serverVersion) }
 
     /// Creates session information.
     public init(serverVersion: Int, connectionTime: String, accounts: [String], nextValidOrderID: Int) {

@@ -56,6 +56,7 @@ public enum TWSErrorClassification {
         399,  // order message (warning), the order goes on
         10167,  // not subscribed, displaying delayed data
         10197,  // no market data during a competing live session
+        10349,  // "order TIF was set to DAY based on order preset": the order goes on, it is not a cancellation
     ]
 
     /// Codes the client produces itself.

@@ -15,7 +15,7 @@ struct ConnectCommand: AsyncParsableCommand {
         let lines = try await connection.withConnection { client, session in
             var lines = [
                 "connected: \(configuration.host):\(configuration.port) as client \(configuration.clientID)",
-                "server version: \(session.serverVersion)",
+                "server version: \(session.serverVersion) (\(session.framing))",
                 "connection time: \(session.connectionTime)",
                 "accounts: \(session.accounts.joined(separator: ","))",
                 "next order id: \(session.nextValidOrderID)",

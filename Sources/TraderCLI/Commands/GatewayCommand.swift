@@ -79,9 +79,10 @@ struct GatewayCommand: AsyncParsableCommand {
             host: bind, port: port, data: dataSet, gateway: gateway, start: startTime,
             clock: speed > 0 ? .speed(speed) : .manual, faults: script), logger: logger)
         let (bind, speed, account, name, count) = (bind, speed, account, dataSet.name, dataSet.instruments.count)
+        let versions = "v\(gateway.minimumVersion)-\(gateway.maximumVersion): text to 200, protobuf from 201"
         try await GatewaySetup.serve(simulator, adminPort: adminPort) { bound, now in
             // Written at once (not buffered): scripts wait for this line to learn the port.
-            FileHandle.standardOutput.write(Data(("ibtrader gateway listening on \(bind):\(bound) (TWS API v157-200), "
+            FileHandle.standardOutput.write(Data(("ibtrader gateway listening on \(bind):\(bound) (TWS API \(versions)), "
                 + "serving \(name), \(count) symbols, replay clock at \(now) x\(speed), account \(account)\n").utf8))
         }
     }

@@ -10,6 +10,9 @@ public struct ConnectionSettings: Hashable, Sendable {
     public var clientId = 7
     /// The account to trade (`nil`: the first managed account).
     public var account: String?
+    /// The highest TWS API server version advertised: 226 (the official client 10.51's maximum; binary message ids
+    /// and protobuf from 201), or 200 to stay on the text protocol. The lowest is 176.
+    public var maxServerVersion = 226
     /// How long `run` waits at start for TWS / IB Gateway to answer (zero: it gives up at once).
     public var waitForGateway: Duration = .seconds(120)
     /// How long a 1100 "connectivity lost" may last before the run treats it as an outage.
@@ -42,6 +45,10 @@ public struct ConnectionSettings: Hashable, Sendable {
                 .value(
                     "account", \.account, ConfigKind.text.optional,
                     summary: "The account to trade (default: the first managed account).", flag: true),
+                .value(
+                    "maxServerVersion", \.maxServerVersion, .integer(176...226),
+                    summary: "The highest TWS API server version advertised: 226, protobuf from 201; 200 keeps to the "
+                        + "text protocol (176 is the lowest served). TWS answers with the highest both speak."),
                 .value(
                     "waitForGateway", \.waitForGateway, .duration(.zero ... .seconds(86_400)),
                     summary: "How long run waits at start for TWS / IB Gateway to answer, trying again with backoff "

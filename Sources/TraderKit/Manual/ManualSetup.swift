@@ -2,6 +2,7 @@ import Foundation
 import InteractiveBrokers
 import Storage
 import TWSClient
+import TWSProtocol
 import TraderConfig
 import TradingModel
 
@@ -34,6 +35,7 @@ public struct ManualSetup: Sendable {
         let config = loaded.settings
         connection = TWSConnectionConfiguration(
             host: config.connection.host, port: config.connection.port, clientID: clientID)
+        connection.versions = TWSProtocolConstants.minimumServerVersion...config.connection.maxServerVersion
         connection.readyTimeout = timeout
         connection.requestTimeout = timeout
         settings = ManualSettings(clock: { Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9)) })

@@ -170,7 +170,7 @@ func faultRun<S: Strategy>(
     let prepared = configuration
     return try await VirtualVenue.run(simulator: simulator) { venue in
         var runConfiguration = prepared
-        runConfiguration.connection = venue.connection(clientID: clientID)
+        runConfiguration.connection = venue.clientConnection(clientID)
         venue.attach(&runConfiguration)
         let run = runConfiguration
         return try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in

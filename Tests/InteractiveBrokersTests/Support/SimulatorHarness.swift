@@ -43,11 +43,28 @@ func withSimulator<Result: Sendable>(
 }
 
 /// A connection configuration for the simulator.
+/// `IBTRADER_TEST_MAX_SERVER_VERSION=200` runs these end-to-end tests on the text protocol (the default, 226, runs
+/// them over protobuf).
 func connectionConfiguration(_ port: Int, clientID: Int = 21) -> TWSConnectionConfiguration {
     var configuration = TWSConnectionConfiguration(host: "127.0.0.1", port: port, clientID: clientID)
+    if let text = ProcessInfo.processInfo.environment["IBTRADER_TEST_MAX_SERVER_VERSION"], let maximum = Int(text) {
+        configuration.versions = configuration.versions.lowerBound...maximum
+    }
     configuration.readyTimeout = .seconds(10)
     configuration.requestTimeout = .seconds(10)
     return configuration
+}
+
+extension VirtualVenue {
+    /// A client's connection to the venue, with `IBTRADER_TEST_MAX_SERVER_VERSION` applied as `connectionConfiguration`
+    /// applies it (so the end-to-end tests run on text at 200 when asked).
+    func clientConnection(_ clientID: Int) -> TWSConnectionConfiguration {
+        var configuration = connection(clientID: clientID)
+        if let text = ProcessInfo.processInfo.environment["IBTRADER_TEST_MAX_SERVER_VERSION"], let maximum = Int(text) {
+            configuration.versions = configuration.versions.lowerBound...maximum
+        }
+        return configuration
+    }
 }
 
 /// The simulator's executions over a fresh connection with `clientID`, right after a run that used the same id.
@@ -69,7 +86,7 @@ func executionsAfterRun(port: Int, clientID: Int) async throws -> [TWSExecutionR
 
 /// The simulator's executions over a fresh connection with `clientID` at `venue`, right after a run that used it.
 func executionsAfterRun(_ venue: VirtualVenue, clientID: Int) async throws -> [TWSExecutionReport] {
-    try await TWSConnection.connect(venue.connection(clientID: clientID), environment: venue.environment()) { c, _ in
+    try await TWSConnection.connect(venue.clientConnection(clientID), environment: venue.environment()) { c, _ in
         try await c.executions()
     }
 }

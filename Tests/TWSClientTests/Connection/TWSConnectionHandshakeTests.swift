@@ -64,7 +64,7 @@ struct InMemoryHarness {
             #expect(session.nextValidOrderID == 42)
             #expect(session.connectionTime == "20250115 09:30:00 EST")
             #expect(startAPI == ["71", "2", "7", ""])
-            #expect(await harness.peer.hello == "v176..200")
+            #expect(await harness.peer.hello == "v176..226")
             await harness.connection.disconnect()
             try await group.waitForAll()
         }
@@ -92,10 +92,10 @@ struct InMemoryHarness {
         await harness.peer.playHandshake(version: 157)
         do {
             let error = try #require(await outcome, "run() should fail")
-            #expect(error == .unsupportedServerVersion(serverVersion: 157, advertised: 176...200))
+            #expect(error == .unsupportedServerVersion(serverVersion: 157, advertised: 176...226))
             #expect(error.description.contains("10.19"))
         }
-        await #expect(throws: TWSConnectionError.unsupportedServerVersion(serverVersion: 157, advertised: 176...200)) {
+        await #expect(throws: TWSConnectionError.unsupportedServerVersion(serverVersion: 157, advertised: 176...226)) {
             try await harness.connection.waitUntilReady()
         }
     }

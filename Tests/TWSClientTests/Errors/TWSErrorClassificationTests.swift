@@ -4,7 +4,7 @@ import TWSProtocol
 @testable import TWSClient
 
 @Suite struct TWSErrorClassificationTests {
-    @Test(arguments: [2104, 2106, 2158, 2107, 2108, 2109, 2174, 2103, 10167, 399, 100])
+    @Test(arguments: [2104, 2106, 2158, 2107, 2108, 2109, 2174, 2103, 10167, 399, 100, 10349])
     func noticeCodes(code: Int) {
         #expect(TWSErrorClassification.disposition(code: code, requestID: 5) == .notice)
         #expect(TWSErrorClassification.disposition(code: code, requestID: -1) == .notice)

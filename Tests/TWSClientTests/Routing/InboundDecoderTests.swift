@@ -48,6 +48,36 @@ import Testing
         #expect(compared == records.count)
     }
 
+    /// At 226 every vector's response travels as the simulator sends it (protobuf or binary-id text): the raw
+    /// routing of its payload equals the decoded one, for every message kind.
+    @Test func rawRoutingAt226EqualsTheDecodedRouting() throws {
+        let records = try TWSVectors.load(Self.vectors.appendingPathComponent("server_to_client.v200.jsonl"))
+        var protobuf = 0
+        for record in records {
+            let response = try TWSResponse.decode(payload: TWSFrame.payload(fields: record.fields), serverVersion: 200)
+            let payload = try response.encodePayload(serverVersion: 226)
+            if TWSFrame.messageID(of: payload, serverVersion: 226)?.isProtobuf == true { protobuf += 1 }
+            let raw = try InboundClassifier.classify(payload, serverVersion: 226).1
+            #expect(raw == InboundClassifier.disposition(of: response, serverVersion: 226), "\(record.name)")
+        }
+        #expect(protobuf > 60)
+    }
+
+    /// A protobuf End message whose body breaks after its request id still ends that request.
+    @Test func anUndecodableProtobufEndMessageStillEndsItsRequest() throws {
+        var decoder = try started(226)
+        var frames: [InboundFrame] = []
+        // contractDataEnd: reqId 10 (08 0a), then a field of wire type 3 (a group), which protobuf 3 does not use.
+        try decoder.decode(TWSFrame.framed(TWSFrame.protobufPayload(messageID: 52, body: [0x08, 0x0a, 0x13])),
+                           into: &frames)
+        #expect(frames.map(\.disposition) == [.end(.request(10))])
+        guard case .undecodable(let message, _) = frames.first?.item else {
+            Issue.record("expected an undecodable item, got \(frames)")
+            return
+        }
+        #expect(message.messageID == 52)
+    }
+
     @Test func theHandshakeReplyComesRawAndTheFramesBehindItDecoded() throws {
         var decoder = InboundDecoder(logger: logger)
         let bytes = joined([["200", "20250115 09:30:00 EST"], ["15", "1", "DU1,DU2"], ["9", "1", "7"]])

@@ -1,0 +1,123 @@
+import Foundation
+import GatewaySimulator
+import InteractiveBrokers
+import LiveSession
+import Logging
+import SimulatedVenue
+import Storage
+import TraderConfig
+import TradingModel
+
+/// What `ibtrader sandbox` does: the bot of `ibtrader run` (the same configuration, the same code: client, driver,
+/// session core, journal) against the in-process gateway simulator in virtual time, where the clock jumps to the
+/// next timer whenever the bot waits; then the drift report against a plain backtest of the bars it traded on.
+///
+/// The replay moves at speed 1 on the virtual clock (a 5-second step every 5 virtual seconds), so every timer of the
+/// bot (order timeouts, the position check, the journal's checkpoints) runs as it would live; a week of it takes
+/// the CPU time its work takes.
+public enum SandboxJob {
+    /// What the command line chooses.
+    public struct Options: Sendable {
+        /// The replayed data (`bundled:NAME`, a folder of bar files).
+        public var data = GatewaySetup.demoData
+        /// Where the replay starts (`nil`: the demo's start for its data, else the data set's default start).
+        public var start: Timestamp?
+        /// How much time the bot runs for.
+        public var duration: Duration = .seconds(7 * 86_400)
+        /// The journal to write (`nil`: a new one in a temporary folder). Must not exist yet.
+        public var journal: String?
+
+        /// The defaults: a week of `run --simulated`'s data from its start.
+        public init() {}
+    }
+
+    /// What a sandbox run did.
+    public struct Report: Sendable {
+        /// The bot's summary, as `ibtrader run` ends with.
+        public var summary: LiveRunSummary
+        /// The journal written.
+        public var journal: String
+        /// The drift report, or why there is none (a user's own strategy).
+        public var drift: Result<DriftJob.Report, TraderError>
+        /// The bot's time and the wall time it took.
+        public var simulated: Duration
+        public var wall: Duration
+        /// The replay's span.
+        public var from: Timestamp
+        public var to: Timestamp
+
+        /// `2d 3h 0m 5s`.
+        static func text(_ duration: Duration) -> String {
+            let seconds = Int(duration.components.seconds)
+            let parts = [(seconds / 86_400, "d"), (seconds / 3600 % 24, "h"), (seconds / 60 % 60, "m"), (seconds % 60, "s")]
+            let shown = parts.drop { $0.0 == 0 }
+            return shown.isEmpty ? "0s" : shown.map { "\($0.0)\($0.1)" }.joined(separator: " ")
+        }
+
+        /// The report's lines.
+        public var lines: [String] {
+            var lines = [
+                String(
+                    format: "sandbox: %@ of the bot's time (%@ to %@) in %.1f s of wall time", Self.text(simulated),
+                    "\(from)", "\(to)", wall.secondsValue),
+                summary.endText(journal: journal),
+            ]
+            switch drift {
+            case .success(let report): lines += report.lines
+            case .failure(let error): lines.append("no drift report: \(error)")
+            }
+            return lines
+        }
+    }
+
+    /// Runs the configured bot in the sandbox.
+    /// - Throws: `TraderError` for data or a journal that cannot be used, or a run that could not start.
+    public static func run(_ loaded: LoadedConfiguration, options: Options, logger: Logger) async throws -> Report {
+        let data = try GatewaySetup.data(options.data, synthetic: nil, seed: 0)
+        let start = options.start ?? (options.data == GatewaySetup.demoData ? GatewaySetup.demoStart : data.defaultStart)
+        let path = options.journal ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("ibtrader-sandbox-\(ProcessInfo.processInfo.processIdentifier)")
+            .appendingPathComponent("journal.sqlite").path
+        guard !FileManager.default.fileExists(atPath: path) else {
+            throw TraderError("the journal \(path) exists: the sandbox writes a new one (give another --journal)")
+        }
+        let journal: OrderJournal
+        do {
+            // No sync per commit: the sandbox kills no process, and it runs at CPU speed.
+            journal = try OrderJournal(path: path, durability: .processCrashSafe)
+        } catch {
+            throw TraderError("\(error)")
+        }
+        var configuration = LiveRunSetup.runner(loaded.settings, options: LiveRunOptions())
+        configuration.journal = journal
+        configuration.duration = options.duration
+        let strategy = loaded.settings.strategy
+        let simulator = GatewaySimulatorConfiguration(
+            host: "127.0.0.1", port: 0, data: data, gateway: GatewayConfiguration(), start: start,
+            clock: .speed(1, tick: 5))
+        let wall = ContinuousClock()
+        let began = wall.now
+        let prepared = configuration
+        let (summary, simulated) = try await VirtualVenue.run(
+            simulator: simulator, timeLimit: options.duration + .seconds(86_400)
+        ) { venue in
+            var configuration = prepared
+            venue.attach(&configuration)
+            let summary: LiveRunSummary
+            if let spec = strategy.spec {
+                summary = try await LiveRunner.run(spec: spec, configuration: configuration, logger: logger)
+            } else {
+                let service = strategy.runner.liveService(configuration, logger)
+                try await service.run()
+                guard let result = service.summary else { throw TraderError("the run ended without a summary") }
+                summary = result
+            }
+            return (summary, venue.elapsed)
+        }
+        let drift: Result<DriftJob.Report, TraderError>
+        do { drift = .success(try DriftJob.report(journal: path, session: nil)) } catch { drift = .failure(error) }
+        return Report(
+            summary: summary, journal: path, drift: drift, simulated: simulated, wall: wall.now - began,
+            from: start, to: start + TimeSpan(simulated))
+    }
+}
