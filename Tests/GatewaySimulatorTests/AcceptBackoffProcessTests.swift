@@ -84,6 +84,7 @@ import Testing
             try #require(process.isRunning, "the gateway exited with \(process.terminationStatus): \(stderrTail())")
             let before = try #require(Self.cpuTicks(pid))
             try await Task.sleep(for: .seconds(2))
+            try #require(process.isRunning, "the gateway exited with \(process.terminationStatus): \(stderrTail())")
             let after = try #require(Self.cpuTicks(pid))
             let share = Double(after - before) / Double(sysconf(Int32(_SC_CLK_TCK))) / 2
             // Spinning took a whole core (92 % on a loaded machine); pausing takes about 1 %.

@@ -227,6 +227,8 @@ func paperRun<S: Strategy>(
     defer { try? FileManager.default.removeItem(at: directory) }
     let journal = try OrderJournal(
         path: directory.appendingPathComponent("journal.sqlite").path, durability: .processCrashSafe)
+    // A fixed bot identity (orderRefs IBT:parity.R1:…), so two runs of one scenario give equal session logs.
+    try journal.assignIdentity("parity")
     let logger: Logger = {
         var logger = Logger(label: "test.parity")
         logger.logLevel = .warning
@@ -315,6 +317,7 @@ func paperRun<S: Strategy>(
             summary: run, bars: log.bars, intents: intents, received: broker.orders.map(\.1),
             executions: broker.fills, drift: drift, daily: daily,
             journaled: try journal.orders().sorted { $0.sequence < $1.sequence },
-            notes: try journal.events(kind: .note).map(\.message))
+            notes: try journal.events(kind: .note).map(\.message),
+            sessionLog: try journal.sessions().flatMap { try journal.sessionSteps(session: $0.number) }.map(DecodedStep.init))
     }
 }

@@ -76,19 +76,6 @@ struct FaultSoakTests {
     }
 }
 
-/// A session-log step read back.
-private struct DecodedStep: Equatable {
-    var time: Timestamp
-    var input: SessionInput
-    var actions: [SessionAction]
-
-    init(_ step: JournalSessionStep) throws {
-        time = step.time
-        input = try SessionLog.input(step.input)
-        actions = try SessionLog.actions(step.actions)
-    }
-}
-
 extension FaultSoakTests {
     /// Where two session-log steps part: the step, and each side's text around the first differing byte.
     static func describe(_ a: JournalSessionStep, _ b: JournalSessionStep) -> String {

@@ -7,7 +7,7 @@ import TradingModel
 
 /// Issue 43's acceptance: the bot at the top server version (226: binary ids, protobuf both ways) and at 200 (text)
 /// against the simulator makes the same decisions on the demo: the same intents, the same orders at the broker, the
-/// same fills.
+/// same fills, and the same session log: every input at the same (virtual) time leading to the same actions.
 @Suite("The demo decides the same over protobuf and text")
 struct FramingParityTests {
     @Test(.timeLimit(.minutes(5)))
@@ -29,5 +29,11 @@ struct FramingParityTests {
         #expect(protobuf.received == text.received)
         #expect(protobuf.executions == text.executions)
         #expect(protobuf.bars.map(\.1) == text.bars.map(\.1))
+        // The session logs: step for step the same time and the same decisions (log lines and milestones may name
+        // the framing).
+        #expect(protobuf.sessionLog.count == text.sessionLog.count)
+        let steps = zip(protobuf.sessionLog, text.sessionLog)
+        let first = steps.enumerated().first { $0.element.0.time != $0.element.1.time || $0.element.0.decisions != $0.element.1.decisions }
+        #expect(first == nil, "first different step: \(first.map { "\($0.offset): \($0.element.0.input) → \($0.element.0.decisions) vs \($0.element.1.input) → \($0.element.1.decisions)" } ?? "")")
     }
 }

@@ -18,6 +18,7 @@ import Testing
         ("risk-status", RiskStatusCommand.self), ("risk-reset", RiskResetCommand.self),
         ("data-download", DataDownloadCommand.self), ("data-list", DataListCommand.self),
         ("analyze", AnalyzeCommand.self), ("indicators", IndicatorsCommand.self), ("replay", ReplayCommand.self),
+        ("sandbox", SandboxCommand.self),
     ]
 
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")

@@ -16,14 +16,12 @@ struct AnalyzeCommand: ParsableCommand {
     @Argument(help: "The equity curve: a CSV with date (or time) and equity columns, e.g. a backtest's equity.csv.")
     var equityFile: String
 
-    @Option(name: .long, help: "A benchmark price file, or 'bundled' for ^GSPC.")
-    var benchmark: String?
+    @Option(name: .long, help: "A benchmark price file, or 'bundled' for ^GSPC.") var benchmark: String?
 
     @Option(name: .long, help: "Trades in trades.csv's layout, or 'none' (default: the trades.csv beside an equity.csv).")
     var trades: String?
 
-    @Option(name: .long, help: "Write summary.json and report.html to this folder.")
-    var out: String?
+    @Option(name: .long, help: "Write summary.json and report.html to this folder.") var out: String?
 
     @Option(name: .long, help: "Return periods per year (default: 252 for daily data, 252 × bars per day for intraday).")
     var periodsPerYear: Int?

@@ -48,12 +48,10 @@ struct ConfigCheck: ParsableCommand {
         abstract: "Validate config files (layered in order, with the environment) and print the effective config.",
         discussion: "Exits non-zero with file:line:column, the key and what is allowed at the first problem.")
 
-    @Argument(help: "Config files (YAML or JSON); a later file overrides an earlier one.")
-    var files: [String]
+    @Argument(help: "Config files (YAML or JSON); a later file overrides an earlier one.") var files: [String]
     @Option(name: .customLong("for"), help: "Also check what this command needs: run (symbols, a journal).")
     var command: String?
-    @Flag(name: .long, help: "Print nothing when the files are valid.")
-    var quiet = false
+    @Flag(name: .long, help: "Print nothing when the files are valid.") var quiet = false
 
     func validate() throws {
         if let command, command != "run" { throw ValidationError("--for takes run, got '\(command)'") }

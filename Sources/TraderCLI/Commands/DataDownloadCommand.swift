@@ -21,8 +21,7 @@ struct DataDownloadCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Argument(help: "Symbols, e.g. AAPL MSFT SPY.")
-    var symbols: [String]
+    @Argument(help: "Symbols, e.g. AAPL MSFT SPY.") var symbols: [String]
 
     @Option(name: .long, help: "Bar size as TWS spells it: '1 min', '5 mins', '1 hour', '1 day', …")
     var bar: String = "1 day"
@@ -33,23 +32,17 @@ struct DataDownloadCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Last day to download (YYYY-MM-DD, through its end in UTC); default: now.")
     var end: String?
 
-    @Option(name: .long, help: "TRADES, MIDPOINT, BID, ASK, ADJUSTED_LAST, …")
-    var what: String = "TRADES"
+    @Option(name: .long, help: "TRADES, MIDPOINT, BID, ASK, ADJUSTED_LAST, …") var what: String = "TRADES"
 
-    @Flag(name: .long, help: "Regular trading hours only.")
-    var rth: Bool = false
+    @Flag(name: .long, help: "Regular trading hours only.") var rth: Bool = false
 
-    @Option(name: .long, help: "The SQLite bar store (created when missing).")
-    var store: String
+    @Option(name: .long, help: "The SQLite bar store (created when missing).") var store: String
 
-    @Option(name: .customLong("sec-type"), help: "Security type of every symbol.")
-    var securityType: String = "STK"
+    @Option(name: .customLong("sec-type"), help: "Security type of every symbol.") var securityType: String = "STK"
 
-    @Option(name: .long, help: "Exchange of every symbol.")
-    var exchange: String = "SMART"
+    @Option(name: .long, help: "Exchange of every symbol.") var exchange: String = "SMART"
 
-    @Option(name: .long, help: "Currency of every symbol.")
-    var currency: String = "USD"
+    @Option(name: .long, help: "Currency of every symbol.") var currency: String = "USD"
 
     func validate() throws { _ = try job }
 

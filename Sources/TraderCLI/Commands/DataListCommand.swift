@@ -9,11 +9,9 @@ struct DataListCommand: ParsableCommand {
         abstract: "List the series of a bar store: symbol, bar size, first and last bar (UTC), bar count."
     )
 
-    @Option(name: .long, help: "The SQLite bar store.")
-    var store: String
+    @Option(name: .long, help: "The SQLite bar store.") var store: String
 
-    @Flag(name: .long, help: "JSON lines instead of a table.")
-    var json: Bool = false
+    @Flag(name: .long, help: "JSON lines instead of a table.") var json: Bool = false
 
     func run() throws {
         let summaries: [BarSeriesSummary]

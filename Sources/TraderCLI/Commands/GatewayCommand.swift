@@ -17,32 +17,22 @@ struct GatewayCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "Address to listen on.")
-    var bind: String = "127.0.0.1"
-    @Option(name: .long, help: "Port to listen on (0 = any free port).")
-    var port: Int = 7497
+    @Option(name: .long, help: "Address to listen on.") var bind: String = "127.0.0.1"
+    @Option(name: .long, help: "Port to listen on (0 = any free port).") var port: Int = 7497
     @Option(name: .long, help: "A folder of SYMBOL_1d.csv files, 'bundled' (= bundled:stocks-unadjusted, prices as traded) or bundled:NAME.")
     var data: String = "bundled"
-    @Option(name: .long, help: "Serve N synthetic random-walk symbols instead of --data.")
-    var synthetic: Int?
-    @Option(name: .long, help: "Seed of --synthetic.")
-    var seed: UInt64 = 42
+    @Option(name: .long, help: "Serve N synthetic random-walk symbols instead of --data.") var synthetic: Int?
+    @Option(name: .long, help: "Seed of --synthetic.") var seed: UInt64 = 42
     @Option(name: .long, help: "Replay speed: data seconds per wall second (0 = frozen; advance with a fault script).")
     var speed: Double = 1
-    @Option(name: .long, help: "Replay start date (YYYY-MM-DD, session open 14:30 UTC).")
-    var start: String?
-    @Option(name: .long, help: "The paper account code.")
-    var account: String = "DU1234567"
-    @Option(name: .long, help: "Starting cash.")
-    var cash: Double = 1_000_000
+    @Option(name: .long, help: "Replay start date (YYYY-MM-DD, session open 14:30 UTC).") var start: String?
+    @Option(name: .long, help: "The paper account code.") var account: String = "DU1234567"
+    @Option(name: .long, help: "Starting cash.") var cash: Double = 1_000_000
     @Option(name: .long, help: "A fault script: one command per line, optionally 'at SECONDS command'.")
     var faults: String?
-    @Option(name: .long, help: "Accept fault commands, one per line, on this loopback port.")
-    var adminPort: Int?
-    @Option(name: .long, help: "Log level (trace, debug, info, notice, warning, error).")
-    var logLevel: String = "info"
-    @Flag(name: .long, help: "Print the symbols of the data set and exit.")
-    var list = false
+    @Option(name: .long, help: "Accept fault commands, one per line, on this loopback port.") var adminPort: Int?
+    @Option(name: .long, help: "Log level (trace, debug, info, notice, warning, error).") var logLevel: String = "info"
+    @Flag(name: .long, help: "Print the symbols of the data set and exit.") var list = false
 
     func validate() throws {
         _ = try GatewaySetup.port(port, flag: "--port", allowsAny: true)

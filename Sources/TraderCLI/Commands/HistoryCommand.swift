@@ -21,14 +21,11 @@ struct HistoryCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Bar size, as TWS spells it: '1 min', '5 mins', '1 hour', '1 day', …")
     var bar: String = "1 day"
 
-    @Option(name: .long, help: "How far back: '30 D', '6 M', '1 Y', …")
-    var duration: String = "1 Y"
+    @Option(name: .long, help: "How far back: '30 D', '6 M', '1 Y', …") var duration: String = "1 Y"
 
-    @Option(name: .long, help: "TRADES, MIDPOINT, BID, ASK, …")
-    var what: String = "TRADES"
+    @Option(name: .long, help: "TRADES, MIDPOINT, BID, ASK, …") var what: String = "TRADES"
 
-    @Flag(name: .long, help: "Regular trading hours only.")
-    var rth: Bool = false
+    @Flag(name: .long, help: "Regular trading hours only.") var rth: Bool = false
 
     func run() async throws {
         let (connection, contract, duration, bar, what, rth) = (connection, contract, duration, bar, what, rth)

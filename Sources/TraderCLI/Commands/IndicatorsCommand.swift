@@ -16,14 +16,12 @@ struct IndicatorsCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "A CSV file with the header date,open,high,low,close,volume.")
-    var file: String
+    @Argument(help: "A CSV file with the header date,open,high,low,close,volume.") var file: String
 
     @Option(name: .long, help: "Comma-separated indicator specs, e.g. sma:10,ema:12,rsi:14,bbands:20:2.")
     var indicators: String = "sma:10,sma:30,ema:12,ema:26,rsi:14,atr:14,bbands:20:2,macd:12:26:9"
 
-    @Option(name: .long, help: "Write the CSV to this file instead of standard output.")
-    var out: String?
+    @Option(name: .long, help: "Write the CSV to this file instead of standard output.") var out: String?
 
     func run() throws {
         let specs: [IndicatorSpec]

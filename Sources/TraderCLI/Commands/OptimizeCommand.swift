@@ -36,16 +36,13 @@ struct OptimizeRun: AsyncParsableCommand {
     @OptionGroup var sweep: SweepOptions
     @Option(name: .long, help: "Run only shard K/N (K from 0 to N-1): configurations K, K+N, ...; auto: K (and N) from the array job (Kubernetes, Slurm, AWS Batch).")
     var shard: String?
-    @Option(name: .long, help: "Write results.csv, best.json and report.html to this folder.")
-    var out: String?
+    @Option(name: .long, help: "Write results.csv, best.json and report.html to this folder.") var out: String?
     @Option(name: .long, help: "Also save one row per configuration (parameters and every metric) in this SQLite file.")
     var store: String?
-    @Option(name: .long, help: "Rows in the summary table (default 10).")
-    var rows: Int = 10
+    @Option(name: .long, help: "Rows in the summary table (default 10).") var rows: Int = 10
     @Option(name: .long, help: "The two parameters of the report's heatmap, x,y (default: the first two).")
     var heatmap: String?
-    @Flag(name: .customLong("no-progress"), help: "No progress bar.")
-    var noProgress = false
+    @Flag(name: .customLong("no-progress"), help: "No progress bar.") var noProgress = false
     func validate() throws {
         guard (1...100_000).contains(rows) else { throw ValidationError("--rows must be from 1 to 100000, got \(rows)") }
     }
@@ -65,12 +62,9 @@ struct OptimizeMerge: ParsableCommand {
         commandName: "merge",
         abstract: "Merge shard folders (results.csv + best.json) into the single-run results, byte for byte.")
 
-    @Argument(help: "Shard output folders.")
-    var folders: [String]
-    @Option(name: .long, help: "Write the merged results.csv, best.json and report.html here.")
-    var out: String
-    @Option(name: .long, help: "Rows in the summary table (default 10).")
-    var rows: Int = 10
+    @Argument(help: "Shard output folders.") var folders: [String]
+    @Option(name: .long, help: "Write the merged results.csv, best.json and report.html here.") var out: String
+    @Option(name: .long, help: "Rows in the summary table (default 10).") var rows: Int = 10
 
     func run() throws {
         let merged = try ResearchMerge.optimize(folders)

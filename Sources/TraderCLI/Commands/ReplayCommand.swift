@@ -19,16 +19,13 @@ struct ReplayCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The journal of the run (journal.path).")
-    var journal: String
+    @Argument(help: "The journal of the run (journal.path).") var journal: String
     @OptionGroup var config: ConfigOptions
 
     @Option(name: .long, help: "The session to replay (default: the latest; list them with --list).")
     var session: Int64?
-    @Flag(name: .long, help: "List the journal's logged sessions.")
-    var list = false
-    @Flag(name: .long, help: "Print every action, not only the order actions.")
-    var verbose = false
+    @Flag(name: .long, help: "List the journal's logged sessions.") var list = false
+    @Flag(name: .long, help: "Print every action, not only the order actions.") var verbose = false
     @Flag(name: .long, help: "Live-versus-backtest drift: the backtest over the bars the session acted on.")
     var drift = false
 

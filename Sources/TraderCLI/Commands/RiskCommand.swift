@@ -30,17 +30,13 @@ struct RiskStatusCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "The journal file.")
-    var journal: String = "journal.sqlite"
+    @Option(name: .long, help: "The journal file.") var journal: String = "journal.sqlite"
 
-    @Option(name: .long, help: "Only this account.")
-    var account: String?
+    @Option(name: .long, help: "Only this account.") var account: String?
 
-    @Option(name: .customLong("run-key"), help: "Only this run configuration (as shown).")
-    var runKey: String?
+    @Option(name: .customLong("run-key"), help: "Only this run configuration (as shown).") var runKey: String?
 
-    @Flag(name: .long, help: "JSON lines instead of text.")
-    var json: Bool = false
+    @Flag(name: .long, help: "JSON lines instead of text.") var json: Bool = false
 
     func run() throws {
         print(try RiskStateTool.status(journal: journal, account: account, runKey: runKey, json: json))

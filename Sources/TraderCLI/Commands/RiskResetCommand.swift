@@ -28,17 +28,14 @@ struct RiskResetCommand: ParsableCommand {
     @Flag(name: .customLong("high-water-mark"), help: "Re-base the drawdown high-water mark to the next start's equity.")
     var highWaterMark: Bool = false
 
-    @Option(name: .long, help: "The journal file of the bot (required).")
-    var journal: String
+    @Option(name: .long, help: "The journal file of the bot (required).") var journal: String
 
-    @Option(name: .long, help: "The account (when the journal holds several).")
-    var account: String?
+    @Option(name: .long, help: "The account (when the journal holds several).") var account: String?
 
     @Option(name: .customLong("run-key"), help: "The run configuration, as `ibtrader risk status` shows it.")
     var runKey: String?
 
-    @Flag(name: .long, help: "Do not ask for confirmation.")
-    var yes: Bool = false
+    @Flag(name: .long, help: "Do not ask for confirmation.") var yes: Bool = false
 
     @Flag(name: .long, help: "Reset even while a bot holds the journal (it keeps its halts and journals them again).")
     var force: Bool = false

@@ -24,10 +24,8 @@ struct RunCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var config: ConfigOptions
-    @Option(name: .long, help: ConfigHelp.help("strategy.name", valueName: "name"))
-    var strategy: String?
-    @Option(name: .long, help: ConfigHelp.help("universe.symbols", valueName: "A,B,…"))
-    var symbols: String?
+    @Option(name: .long, help: ConfigHelp.help("strategy.name", valueName: "name")) var strategy: String?
+    @Option(name: .long, help: ConfigHelp.help("universe.symbols", valueName: "A,B,…")) var symbols: String?
     @OptionGroup var connection: ConnectionKeyOptions
 
     @Flag(name: .long, help: "Run against the in-process gateway simulator (bundled 1-minute stocks).")
@@ -36,12 +34,9 @@ struct RunCommand: AsyncParsableCommand {
     var speed: String = "10"
     @Option(name: .long, help: "The simulator's account code (try U1234567 to see a live account refused).")
     var simulatedAccount: String = "DU1234567"
-    @Option(name: .long, help: "Stop after this long (30s, 5m, 2h, 1d; at most 365d).")
-    var duration: String?
-    @Flag(name: .long, help: "Allow a live (non-paper) account after an interactive confirmation.")
-    var live = false
-    @Option(name: .long, help: "Trade this live account without asking (unattended use).")
-    var confirmLive: String?
+    @Option(name: .long, help: "Stop after this long (30s, 5m, 2h, 1d; at most 365d).") var duration: String?
+    @Flag(name: .long, help: "Allow a live (non-paper) account after an interactive confirmation.") var live = false
+    @Option(name: .long, help: "Trade this live account without asking (unattended use).") var confirmLive: String?
     @Flag(name: .long, help: "Run without a journal; the config must say journal: none too (never for a live account).")
     var noJournal = false
 

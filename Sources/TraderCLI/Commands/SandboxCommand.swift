@@ -17,15 +17,13 @@ struct SandboxCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var config: ConfigOptions
-    @Option(name: .long, help: ConfigHelp.help("strategy.name", valueName: "name"))
-    var strategy: String?
-    @Option(name: .long, help: ConfigHelp.help("universe.symbols", valueName: "A,B,…"))
-    var symbols: String?
-    @Option(name: .long, help: "The replayed data: bundled:NAME or a folder of bar files (default bundled:stocks-1min).")
+    @Option(name: .long, help: ConfigHelp.help("strategy.name", valueName: "name")) var strategy: String?
+    @Option(name: .long, help: ConfigHelp.help("universe.symbols", valueName: "A,B,…")) var symbols: String?
+    @Option(name: .long, help: "The replayed data: bundled:NAME or a folder of bar files.")
     var data: String = GatewaySetup.demoData
     @Option(name: .long, help: "Where the replay starts, YYYY-MM-DD (default: the data's; 2011-01-18 15:30 UTC for the demo's).")
     var start: String?
-    @Option(name: .long, help: "How long the bot runs, in its own time (30m, 8h, 5d; default 7d).")
+    @Option(name: .long, help: "How long the bot runs, in its own time: 30m, 8h, 5d.")
     var duration: String = "7d"
     @Option(name: .long, help: "The journal to write (a new file; default: one in a temporary folder).")
     var journal: String?

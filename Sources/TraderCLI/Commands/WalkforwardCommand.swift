@@ -48,8 +48,7 @@ struct WalkforwardRun: AsyncParsableCommand {
     var out: String?
     @Option(name: .long, help: "Run only shard K/N of the windows (K from 0 to N-1): windows K, K+N, ...; auto: from the array job.")
     var shard: String?
-    @Flag(name: .customLong("no-progress"), help: "No progress bar.")
-    var noProgress = false
+    @Flag(name: .customLong("no-progress"), help: "No progress bar.") var noProgress = false
 
     func run() async throws {
         let loaded = try config.load(
@@ -83,10 +82,8 @@ struct WalkforwardMerge: ParsableCommand {
         commandName: "merge",
         abstract: "Merge walk-forward shard folders (walkforward.json) into the single run's files, byte for byte.")
 
-    @Argument(help: "Shard output folders.")
-    var folders: [String]
-    @Option(name: .long, help: "Write the merged files here.")
-    var out: String
+    @Argument(help: "Shard output folders.") var folders: [String]
+    @Option(name: .long, help: "Write the merged files here.") var out: String
 
     func run() throws {
         let merged = try ResearchMerge.walkforward(folders)

@@ -4,28 +4,19 @@ import TraderConfig
 
 /// The data and costs of `backtest`, `optimize` and `walkforward`, named after the `backtest:` keys.
 struct BacktestDataOptions: ParsableArguments {
-    @Option(name: .long, help: ConfigHelp.help("backtest.data", valueName: "source"))
-    var data: String?
-    @Option(name: .long, help: ConfigHelp.help("backtest.barSize", valueName: "size"))
-    var barSize: String?
-    @Option(name: .long, help: ConfigHelp.help("universe.symbols", valueName: "A,B,…"))
-    var symbols: String?
-    @Option(name: .long, help: ConfigHelp.help("backtest.start", valueName: "date"))
-    var start: String?
-    @Option(name: .long, help: ConfigHelp.help("backtest.end", valueName: "date"))
-    var end: String?
-    @Option(name: .long, help: ConfigHelp.help("backtest.benchmark"))
-    var benchmark: String?
-    @Option(name: .long, help: ConfigHelp.help("backtest.fill"))
-    var fill: String?
-    @Option(name: .long, help: ConfigHelp.help("backtest.commission"))
-    var commission: String?
+    @Option(name: .long, help: ConfigHelp.help("backtest.data", valueName: "source")) var data: String?
+    @Option(name: .long, help: ConfigHelp.help("backtest.barSize", valueName: "size")) var barSize: String?
+    @Option(name: .long, help: ConfigHelp.help("universe.symbols", valueName: "A,B,…")) var symbols: String?
+    @Option(name: .long, help: ConfigHelp.help("backtest.start", valueName: "date")) var start: String?
+    @Option(name: .long, help: ConfigHelp.help("backtest.end", valueName: "date")) var end: String?
+    @Option(name: .long, help: ConfigHelp.help("backtest.benchmark")) var benchmark: String?
+    @Option(name: .long, help: ConfigHelp.help("backtest.fill")) var fill: String?
+    @Option(name: .long, help: ConfigHelp.help("backtest.commission")) var commission: String?
     @Option(name: .long, parsing: .unconditional, help: ConfigHelp.help("backtest.slippageBps"))
     var slippageBps: String?
     @Option(name: .long, parsing: .unconditional, help: ConfigHelp.help("backtest.settlementDays"))
     var settlementDays: String?
-    @Option(name: .long, help: ConfigHelp.help("backtest.badRows"))
-    var badRows: String?
+    @Option(name: .long, help: ConfigHelp.help("backtest.badRows")) var badRows: String?
     @Option(name: .long, help: ConfigHelp.help("backtest.session")) var session: String?
     @Option(name: .long, help: ConfigHelp.help("backtest.slippage", valueName: "model")) var slippage: String?
     @Option(name: .long, help: ConfigHelp.help("backtest.participation")) var participation: String?
@@ -58,20 +49,15 @@ struct SweepOptions: ParsableArguments {
             + "Repeatable; the name is the parameter's key (fastPeriod, holdings, …). Key sweep.parameters.",
         valueName: "name=spec"))
     var parameter: [String] = []
-    @Option(name: .long, help: ConfigHelp.help("sweep.objective", valueName: "metric"))
-    var objective: String?
-    @Flag(name: .long, help: ConfigHelp.help("sweep.minimize"))
-    var minimize = false
+    @Option(name: .long, help: ConfigHelp.help("sweep.objective", valueName: "metric")) var objective: String?
+    @Flag(name: .long, help: ConfigHelp.help("sweep.minimize")) var minimize = false
     @Option(name: .customLong("where"), help: ConfigHelp.help("sweep.where", valueName: "relation"))
     var relations: [String] = []
     @Option(name: .long, help: ConfigHelp.help("sweep.constraints", valueName: "metric<op>value"))
     var constraint: [String] = []
-    @Option(name: .long, help: ConfigHelp.help("sweep.samples"))
-    var samples: String?
-    @Option(name: .long, help: ConfigHelp.help("sweep.seed"))
-    var seed: String?
-    @Option(name: .long, help: "Backtests at once (default: every core).")
-    var jobs: Int?
+    @Option(name: .long, help: ConfigHelp.help("sweep.samples")) var samples: String?
+    @Option(name: .long, help: ConfigHelp.help("sweep.seed")) var seed: String?
+    @Option(name: .long, help: "Backtests at once (default: every core).") var jobs: Int?
 
     func validate() throws {
         if let jobs, !(1...1024).contains(jobs) { throw ValidationError("--jobs must be from 1 to 1024, got \(jobs)") }
@@ -108,14 +94,10 @@ struct SweepOptions: ParsableArguments {
 
 /// The walk-forward windows, named after the `walkforward:` keys.
 struct WalkforwardOptions: ParsableArguments {
-    @Option(name: .long, help: ConfigHelp.help("walkforward.inSample", valueName: "period"))
-    var inSample: String?
-    @Option(name: .long, help: ConfigHelp.help("walkforward.outOfSample", valueName: "period"))
-    var outOfSample: String?
-    @Option(name: .long, help: ConfigHelp.help("walkforward.step", valueName: "period"))
-    var step: String?
-    @Flag(name: .long, help: ConfigHelp.help("walkforward.anchored"))
-    var anchored = false
+    @Option(name: .long, help: ConfigHelp.help("walkforward.inSample", valueName: "period")) var inSample: String?
+    @Option(name: .long, help: ConfigHelp.help("walkforward.outOfSample", valueName: "period")) var outOfSample: String?
+    @Option(name: .long, help: ConfigHelp.help("walkforward.step", valueName: "period")) var step: String?
+    @Flag(name: .long, help: ConfigHelp.help("walkforward.anchored")) var anchored = false
 
     /// The options given, as configuration overrides.
     var overrides: [ConfigOverride] {

@@ -53,14 +53,10 @@ enum StrategyCatalogContext {
 
 /// `--host --port --client-id --account` of `run` (and `config show`): the `connection` keys.
 struct ConnectionKeyOptions: ParsableArguments {
-    @Option(name: .long, help: ConfigHelp.help("connection.host"))
-    var host: String?
-    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.help("connection.port"))
-    var port: String?
-    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.help("connection.clientId"))
-    var clientId: String?
-    @Option(name: .long, help: ConfigHelp.help("connection.account"))
-    var account: String?
+    @Option(name: .long, help: ConfigHelp.help("connection.host")) var host: String?
+    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.help("connection.port")) var port: String?
+    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.help("connection.clientId")) var clientId: String?
+    @Option(name: .long, help: ConfigHelp.help("connection.account")) var account: String?
 
     /// The options given, as configuration overrides.
     var overrides: [ConfigOverride] {

@@ -4,45 +4,29 @@ import TraderConfig
 /// `--strategy`, `--cash` and the built-in strategies' parameters, each named after its key. A parameter the
 /// chosen strategy does not take is an error (naming the strategy's keys), as in a file.
 struct StrategyOptions: ParsableArguments {
-    @Option(name: .long, help: ConfigHelp.help("strategy.name", valueName: "name"))
-    var strategy: String?
-    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.help("strategy.cash"))
-    var cash: String?
+    @Option(name: .long, help: ConfigHelp.help("strategy.name", valueName: "name")) var strategy: String?
+    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.help("strategy.cash")) var cash: String?
 
-    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("fastPeriod"))
-    var fastPeriod: String?
-    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("slowPeriod"))
-    var slowPeriod: String?
-    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("period"))
-    var period: String?
-    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("oversold"))
-    var oversold: String?
-    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("overbought"))
-    var overbought: String?
-    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("exitLevel"))
-    var exitLevel: String?
+    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("fastPeriod")) var fastPeriod: String?
+    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("slowPeriod")) var slowPeriod: String?
+    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("period")) var period: String?
+    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("oversold")) var oversold: String?
+    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("overbought")) var overbought: String?
+    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("exitLevel")) var exitLevel: String?
     @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("entryDeviations"))
     var entryDeviations: String?
     @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("exitDeviations"))
     var exitDeviations: String?
-    @Flag(name: .long, help: ConfigHelp.parameter("allowShort"))
-    var allowShort = false
+    @Flag(name: .long, help: ConfigHelp.parameter("allowShort")) var allowShort = false
     @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("sizing", valueName: "kind:value"))
     var sizing: String?
-    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("atrStops"))
-    var atrStops: String?
-    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("lookback"))
-    var lookback: String?
-    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("holdings"))
-    var holdings: String?
-    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("rebalance"))
-    var rebalance: String?
-    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("ranking"))
-    var ranking: String?
-    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("weighting"))
-    var weighting: String?
-    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("minimumScore"))
-    var minimumScore: String?
+    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("atrStops")) var atrStops: String?
+    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("lookback")) var lookback: String?
+    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("holdings")) var holdings: String?
+    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("rebalance")) var rebalance: String?
+    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("ranking")) var ranking: String?
+    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("weighting")) var weighting: String?
+    @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("minimumScore")) var minimumScore: String?
     @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("investedFraction"))
     var investedFraction: String?
     @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("stopLossPercent"))
@@ -99,8 +83,7 @@ struct RiskOptions: ParsableArguments {
     var maxDrawdownPercent: String?
     @Option(name: .long, parsing: .unconditional, help: ConfigHelp.help("risk.maxSectorPercentOfEquity"))
     var maxSectorPercentOfEquity: String?
-    @Flag(name: .long, help: ConfigHelp.help("risk.allowLeverage"))
-    var allowLeverage = false
+    @Flag(name: .long, help: ConfigHelp.help("risk.allowLeverage")) var allowLeverage = false
 
     /// The options given, as configuration overrides.
     var overrides: [ConfigOverride] {

@@ -9,8 +9,7 @@ import TWSProtocol
 /// `--port` set `connection.host` and `connection.port` (over a `--config` file, for the commands that read one);
 /// the client id is the command's own, so a bot on the config's client id is not disturbed.
 struct ConnectionOptions: ParsableArguments {
-    @Option(name: .long, help: "TWS / IB Gateway host (key connection.host; default 127.0.0.1).")
-    var host: String?
+    @Option(name: .long, help: "TWS / IB Gateway host (key connection.host; default 127.0.0.1).") var host: String?
 
     @Option(name: .long, parsing: .unconditional, help: "API port: 7497 paper TWS (default), 4002 paper gateway, 7496/4001 live (key connection.port).")
     var port: String?
@@ -56,17 +55,13 @@ struct ConnectionOptions: ParsableArguments {
 
 /// `SYMBOL --sec-type --exchange --currency --primary-exchange`: a contract to qualify.
 struct ContractOptions: ParsableArguments {
-    @Argument(help: "The symbol, e.g. AAPL.")
-    var symbol: String
+    @Argument(help: "The symbol, e.g. AAPL.") var symbol: String
 
-    @Option(name: .customLong("sec-type"), help: "Security type.")
-    var securityType: String = "STK"
+    @Option(name: .customLong("sec-type"), help: "Security type.") var securityType: String = "STK"
 
-    @Option(name: .long, help: "Exchange.")
-    var exchange: String = "SMART"
+    @Option(name: .long, help: "Exchange.") var exchange: String = "SMART"
 
-    @Option(name: .long, help: "Currency.")
-    var currency: String = "USD"
+    @Option(name: .long, help: "Currency.") var currency: String = "USD"
 
     @Option(name: .customLong("primary-exchange"), help: "Primary exchange, to disambiguate (e.g. NASDAQ).")
     var primaryExchange: String = ""

@@ -19,11 +19,9 @@ struct ManualOptions: ParsableArguments {
     @Option(name: .long, help: "The order journal (key journal.path; default: the config's, else journal.sqlite here).")
     var journal: String?
 
-    @Flag(name: .long, help: "JSON lines instead of tables.")
-    var json = false
+    @Flag(name: .long, help: "JSON lines instead of tables.") var json = false
 
-    @Flag(name: .long, help: "Allow a live (non-paper) account after an interactive confirmation.")
-    var live = false
+    @Flag(name: .long, help: "Allow a live (non-paper) account after an interactive confirmation.") var live = false
 
     @Option(name: .customLong("confirm-live"), help: "Use this live account without asking (unattended use).")
     var confirmLive: String?

@@ -117,6 +117,8 @@ struct PaperRun {
     var journaled: [JournalOrder] = []
     /// The journal's notes (a modify's step and reason, …), in order.
     var notes: [String] = []
+    /// The session log, read back: every input with its time and actions.
+    var sessionLog: [DecodedStep] = []
 }
 
 /// The backtest of the same strategy over exactly the bars the bot got.
@@ -214,4 +216,28 @@ func firstDifference<T: CustomStringConvertible>(_ a: [T], _ b: [T], same: (T, T
         return "#\(k): \(a[k]) vs \(b[k])"
     }
     return a.count == b.count ? "none" : "counts \(a.count) vs \(b.count)"
+}
+
+/// A session-log step read back.
+struct DecodedStep: Equatable {
+    var time: Timestamp
+    var input: SessionInput
+    var actions: [SessionAction]
+
+    init(_ step: JournalSessionStep) throws {
+        time = step.time
+        input = try SessionLog.input(step.input)
+        actions = try SessionLog.actions(step.actions)
+    }
+
+    /// The actions that carry a decision: requests, subscriptions, orders, journal writes, wake-ups; not the log
+    /// lines and observer milestones, whose text may name the connection (its server version and framing).
+    var decisions: [SessionAction] {
+        actions.filter {
+            switch $0 {
+            case .log, .milestone: false
+            default: true
+            }
+        }
+    }
 }
