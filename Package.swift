@@ -227,7 +227,7 @@ let package = Package(
             exclude: ["Snapshots"]
         ),
         .testTarget(name: "IndicatorsTests", dependencies: ["Indicators"]),
-        .testTarget(name: "AnalyticsTests", dependencies: ["Analytics"]),
+        .testTarget(name: "AnalyticsTests", dependencies: ["Analytics", "TWSTestSupport"]),
         .testTarget(
             name: "TWSProtocolTests",
             dependencies: ["TWSProtocol", "TWSTestSupport", .product(name: "NIOCore", package: "swift-nio")]
@@ -251,7 +251,7 @@ let package = Package(
                 "OperatorSurface",
                 "InteractiveBrokers", "LiveSession", "JournalModel", "Storage", "TradingEngine", "TradingModel", "TWSClient", "TWSProtocol",
                 "GatewaySimulator", "Simulation", "Backtest", "BundledData", "TraderKit", "TraderConfig", "FaultSoak",
-                "SimulatedVenue", "VirtualTime",
+                "SimulatedVenue", "VirtualTime", "TWSTestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]

@@ -1,1 +1,1 @@
-// Test support for the TWS protocol: seeded RNG, drip-feed frame verifier, vector loader.
+// Test support shared by the suites: seeded RNG, drip-feed frame verifier, vector loader, screenshot colours.

@@ -15,7 +15,7 @@ import TWSProtocol
 /// data time as the crash (the unsent intent is fresh, hence sent, not abandoned).
 @Suite(
     .serialized, .timeLimit(.minutes(2)),
-    .enabled(if: CrashProcessHarness.binary != nil, "the ibtrader executable is not built next to the test bundle"))
+    .enabled(if: CrashProcessHarness.binary != nil || ProcessInfo.processInfo.environment["CI"] != nil, "the ibtrader executable is not built next to the test bundle"))
 struct CrashRecoveryTests {
     /// Each crash point.
     @Test(arguments: CrashPoint.Location.allCases)

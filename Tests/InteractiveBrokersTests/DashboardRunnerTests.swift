@@ -9,6 +9,7 @@ import OperatorSurface
 import Storage
 import Synchronization
 import Testing
+import TWSTestSupport
 import TradingEngine
 import TradingModel
 
@@ -162,8 +163,7 @@ struct DashboardRunnerTests {
     /// Headless Chromium renders the page (`?once`: one snapshot) and its positions table lists the simulator's
     /// holdings, symbol and quantity; a screenshot is taken. Skipped without `chromium` (scripts/test.sh installs it).
     static func pageShowsTheSimulatorsPositions(port: Int, simulator: GatewaySimulator, in directory: URL) async throws {
-        guard let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: FileManager.default.isExecutableFile)
-        else { return }
+        guard let chromium = chromiumForTests("the dashboard page check") else { return }
         func browse(_ arguments: [String]) throws -> String {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: chromium)
@@ -194,8 +194,20 @@ struct DashboardRunnerTests {
         #expect(dom.contains("<tr><td>Market data</td><td><span class=\"\">bars only</span>: SYN000, SYN001, SYN002</td></tr>"), "each symbol's market-data type shown")
         let shot = directory.appendingPathComponent("dashboard.png")
         _ = try browse(["--screenshot=\(shot.path)"])
-        let size = (try? FileManager.default.attributesOfItem(atPath: shot.path)[.size] as? Int) ?? 0
-        #expect(size > 20_000, "a rendered screenshot, \(size) bytes")
+        if let keep = ProcessInfo.processInfo.environment["IBTRADER_KEEP_SCREENSHOT"] {
+            try? FileManager.default.removeItem(atPath: keep)
+            try FileManager.default.copyItem(at: shot, to: URL(fileURLWithPath: keep))
+        }
+        // What the page shows: the header's paper and active badges (their CSS backgrounds) in the top 60 rows, and
+        // the equity chart's line drawn across the left card below them.
+        let (paper, active, equityLine) = ("#e8f1ff@0,0,1400,60", "#e6f4ea@0,0,1400,60", "#3b82f6@0,60,700,600")
+        let badges = try ScreenshotColors(png: shot, colors: [paper, active], tolerance: 3)
+        #expect(badges.width == 1400)
+        for badge in [paper, active] {
+            #expect(badges.colors[badge]?.count ?? 0 > 300, "the \(badge) badge: \(badges.colors[badge]?.count ?? 0) pixels")
+        }
+        let line = try #require(try ScreenshotColors(png: shot, colors: [equityLine], tolerance: 60).colors[equityLine])
+        #expect(line.count > 500 && line.width > 500, "the equity line: \(line.count) pixels, \(line.width) px wide")
     }
 
     /// Polls `condition` for up to 30 s (a loaded machine runs the whole suite beside it).

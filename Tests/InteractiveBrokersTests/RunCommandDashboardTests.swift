@@ -9,7 +9,7 @@ import TradingModel
 /// positions; a control without the token is refused, one with it acts.
 @Suite("ibtrader run --simulated and its dashboard")
 struct RunCommandDashboardTests {
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ibtraderProgramPath), "no .build/debug/ibtrader: build first"))
+    @Test(.enabled(if: ibtraderProgramRuns, "no .build/debug/ibtrader: build first"))
     func theProgramsDashboardCountsWhatTheJournalHolds() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("run-dash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -74,7 +74,7 @@ struct RunCommandDashboardTests {
             #expect(samples["ibtrader_journal_write_seconds_count{}"] ?? 0 > 0)
         }
         // The page lists the positions the bot reports.
-        if let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: FileManager.default.isExecutableFile) {
+        if let chromium = chromiumForTests("the dashboard page check") {
             let status = try await DashboardRunnerTests.http(port, "/api/status").json?["status"] as? [String: Any]
             let positions = (status?["positions"] as? [[String: Any]]) ?? []
             #expect(!positions.isEmpty)

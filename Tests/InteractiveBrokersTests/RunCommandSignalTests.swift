@@ -8,7 +8,7 @@ struct RunCommandSignalTests {
     // before the signal; the limits only bound a loaded machine.
     @Test(
         "SIGTERM to `ibtrader run --simulated` stops it gracefully: exit 0, a 'stopped' line, the journal's stop event",
-        .enabled(if: FileManager.default.isExecutableFile(atPath: ibtraderProgramPath), "no .build/debug/ibtrader: build first"))
+        .enabled(if: ibtraderProgramRuns, "no .build/debug/ibtrader: build first"))
     func sigtermStopsGracefully() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sigterm-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
