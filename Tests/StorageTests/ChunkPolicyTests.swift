@@ -38,8 +38,11 @@ struct ChunkPolicyTests {
         #expect(HistoricalDuration("30") == nil)
         #expect(HistoricalDuration("-1 D") == nil)
         #expect(HistoricalDuration("1 Q") == nil)
-        #expect(HistoricalDuration("200 Y")?.span == .days(73_000))
-        #expect(HistoricalDuration("201 Y") == nil)
+        #expect(HistoricalDuration("100 Y")?.span == .days(36_500))
+        #expect(HistoricalDuration("101 Y") == nil)
+        #expect(HistoricalDuration(wire: "30 D")?.span == .days(30))
+        #expect(HistoricalDuration(wire: "30D") == nil && HistoricalDuration(wire: "5 m") == nil)
+        #expect(HistoricalDuration(wire: "0 S") == nil && HistoricalDuration(wire: "36501 D") == nil)
         #expect(HistoricalDuration("9223372036854775807 Y") == nil)
     }
 }

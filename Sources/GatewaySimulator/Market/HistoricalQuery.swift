@@ -165,27 +165,9 @@ public struct HistoricalQuery: Sendable, Equatable {
         }
     }
 
-    /// The longest duration served: 100 years (36,500 days), far beyond any data set, and short enough that the
-    /// start of the range stays a representable time (audit F2: `300 Y` overflowed).
-    public static let maximumDurationSeconds: Int64 = 36_500 * 86_400
-
-    /// Parses `N S|D|W|M|Y` (M = 30 days, Y = 365 days); `nil` for anything else, for N < 1, and for a duration
-    /// over `maximumDurationSeconds`.
-    public static func parseDuration(_ text: String) -> TimeSpan? {
-        let parts = text.uppercased().split(separator: " ")
-        guard parts.count == 2, let n = Int64(parts[0]), n > 0 else { return nil }
-        let unit: Int64
-        switch parts[1] {
-        case "S": unit = 1
-        case "D": unit = 86_400
-        case "W": unit = 7 * 86_400
-        case "M": unit = 30 * 86_400
-        case "Y": unit = 365 * 86_400
-        default: return nil
-        }
-        guard n <= maximumDurationSeconds / unit else { return nil }
-        return .seconds(n * unit)
-    }
+    /// Parses IB's `N S|D|W|M|Y` as a request carries it (`HistoricalDuration(wire:)`: M = 30 days, Y = 365 days,
+    /// at most 100 years); `nil` for anything else.
+    public static func parseDuration(_ text: String) -> TimeSpan? { HistoricalDuration(wire: text)?.span }
 }
 
 import Foundation

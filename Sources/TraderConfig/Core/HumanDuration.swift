@@ -1,3 +1,5 @@
+import TradingModel
+
 /// Durations as people write them: `60s`, `5m`, `1h`, `2d`, `1h30m`, `250ms`, a plain number of seconds, or IB's
 /// `3600 S` (IB's units are capital letters after a space: `S`, `D`, `W`, `M` = 30 days, `Y` = 365 days).
 ///
@@ -42,20 +44,9 @@ public enum HumanDuration {
         return duration(seconds: total)
     }
 
-    /// IB's `N S|D|W|M|Y` in seconds, if `text` is written that way.
+    /// IB's `N S|D|W|M|Y` (`HistoricalDuration(wire:)`), if `text` is written that way.
     public static func parseIB(_ text: String) -> Duration? {
-        let parts = text.split(separator: " ", omittingEmptySubsequences: true)
-        guard parts.count == 2, let count = Int64(parts[0]), count >= 0, count <= 1_000_000 else { return nil }
-        let unit: Int64
-        switch parts[1] {
-        case "S": unit = 1
-        case "D": unit = 86_400
-        case "W": unit = 7 * 86_400
-        case "M": unit = 30 * 86_400
-        case "Y": unit = 365 * 86_400
-        default: return nil
-        }
-        return duration(seconds: Double(count * unit))
+        HistoricalDuration(wire: text).map { .nanoseconds($0.span.nanoseconds) }
     }
 
     /// The shortest exact spelling: `30s`, `5m`, `1h30m`, `2d`, `250ms`.
