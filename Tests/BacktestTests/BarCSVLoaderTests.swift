@@ -45,10 +45,38 @@ import TradingModel
             2020-01-01,1,2,0.5,1.5,100
             2020-01-06,3,2,0.5,1.5,100
             """, policy: .skip)
-        #expect(loaded.bars.count == 2)
-        #expect(loaded.skippedRows == 2)
-        #expect(loaded.skippedLines == [3, 4])
-        #expect(loaded.inconsistentBars == 1)  // open 3 above high 2: kept as given, counted
+        #expect(loaded.bars.count == 1)
+        #expect(loaded.skippedRows == 3)
+        #expect(loaded.skippedLines == [3, 4, 5])  // line 5: open 3 above high 2
+    }
+
+    /// A bar whose open or close lies outside its own low–high is a bad row: fills inside the bar would be at prices
+    /// that never traded. Under fail it names the file, line and what is wrong; under skip it is counted.
+    @Test func aBarOutsideItsOwnRangeIsABadRow() throws {
+        let header = "date,open,high,low,close,volume\n2020-01-02,100,101,99,100.5,1000\n"
+        let cases: [(row: String, says: String)] = [
+            ("2020-01-03,100,101,99,150,1000", "the close 150 is above the high 101"),
+            ("2020-01-03,98.5,101,99,100,1000", "the open 98.5 is below the low 99"),
+            ("2020-01-03,102,101,99,100,1000", "the open 102 is above the high 101"),
+            ("2020-01-03,100,101,99,98,1000", "the close 98 is below the low 99"),
+        ]
+        for (row, says) in cases {
+            #expect(throws: BarLoadingError(file: "t.csv", line: 3, code: .impossibleBar(says))) {
+                try parse(header + row + "\n")
+            }
+            let error = #expect(throws: BarLoadingError.self) { try parse(header + row + "\n") }
+            #expect(error?.description == "t.csv:3: \(says)")
+            let skipped = try parse(header + row + "\n2020-01-06,100,101,99,100,1000\n", policy: .skip)
+            #expect(skipped.bars.map(\.timestamp.dayNumber) == [Timestamp(year: 2020, month: 1, day: 2).dayNumber,
+                Timestamp(year: 2020, month: 1, day: 6).dayNumber])
+            #expect(skipped.skippedRows == 1 && skipped.skippedLines == [3])
+        }
+        // Another column layout (with an adjusted close) is checked the same way, after the adjustment.
+        #expect(throws: BarLoadingError(file: "t.csv", line: 2, code: .impossibleBar("the close 150 is above the high 101"))) {
+            try parse("Date,Open,High,Low,Close,Volume,Adj Close\n2020-01-02,100,101,99,150,1000,150\n")
+        }
+        // The edges are inside: open at the low, close at the high.
+        #expect(try parse(header + "2020-01-03,99,101,99,101,1000\n").bars.count == 2)
     }
 
     @Test func loadsTheBundledScenarioS() throws {
@@ -56,7 +84,6 @@ import TradingModel
         #expect(loaded.bars.count == 100_000)
         #expect(loaded.bars.first?.timestamp.description == "2020-01-02T14:30:00Z")
         #expect(loaded.bars.last?.timestamp.description == "2020-12-25T17:09:00Z")
-        #expect(loaded.inconsistentBars == 0)
     }
 }
 

@@ -27,8 +27,8 @@ public struct BarLoadingError: Error, Hashable, Sendable, CustomStringConvertibl
         case outOfOrder(String)
         /// A number that parses but does not fit (a price or volume of 92,233,720,368 or more).
         case numberOutOfRange(field: String, text: String)
-        /// A row whose values cannot be a bar (the text says why: a price not positive, a high below the low, a
-        /// negative volume).
+        /// A row whose values cannot be a bar (the text says why: a price not positive, a high below the low, an open
+        /// or close outside low–high, a negative volume).
         case impossibleBar(String)
     }
     /// File name as given.
@@ -54,16 +54,14 @@ public struct LoadedBars: Sendable {
     public var skippedRows: Int
     /// Line numbers of the skipped rows (first 100).
     public var skippedLines: [Int]
-    /// Bars whose open/close lie outside [low, high] (kept as given).
-    public var inconsistentBars: Int
 }
 
 /// Reads `date,open,high,low,close,volume` files straight from bytes (no per-field `String`s).
 ///
 /// Dates are `YYYY-MM-DD` (midnight UTC) or `YYYY-MM-DDTHH:MM:SSZ` (UTC), real days from 1900 to 2200. Numbers are
 /// plain decimals with at most 8 decimals (exponent notation is accepted and rounded to 1e-8), below 92233720368.
-/// Prices must be positive with the high at least the low, volumes not negative. Prices are used as given: no split
-/// adjustment.
+/// Prices must be positive with the high at least the low and the open and close between them, volumes not
+/// negative. Prices are used as given: no split adjustment.
 /// Files are read in 1 MiB chunks: peak memory is the bars plus one chunk, not the file's text as well.
 ///
 /// ```swift

@@ -17,7 +17,7 @@ struct CSVRowParser {
     private var line = 0
     private var sawHeader = false
     private var previous = Int64.min
-    private var result = LoadedBars(bars: [], skippedRows: 0, skippedLines: [], inconsistentBars: 0)
+    private var result = LoadedBars(bars: [], skippedRows: 0, skippedLines: [])
     private var cachedDatePrefix: UInt64 = 0
     private var cachedDateSuffix: UInt16 = 0
     private var cachedDay: Int64 = 0
@@ -86,7 +86,6 @@ struct CSVRowParser {
                 throw error(.outOfOrder(bar.timestamp.description))
             }
             previous = bar.timestamp.nanoseconds
-            if !bar.isConsistent { result.inconsistentBars += 1 }
             result.bars.append(bar)
         } catch {
             guard policy == .skip else { throw error }
@@ -260,8 +259,8 @@ struct CSVRowParser {
         return units
     }
 
-    /// A row whose numbers parsed but cannot be a bar: prices must be positive, the high at least the low, and the
-    /// volume not negative (open or close outside the range are kept and counted as inconsistent).
+    /// A row whose numbers parsed but cannot be a bar: prices must be positive, the high at least the low, the open
+    /// and close within low–high, and the volume not negative.
     private func checkValues(of bar: Bar) throws(BarLoadingError) {
         // The list of named prices is built only for a bad row: this runs once per row of a million-row file.
         if bar.open.units <= 0 || bar.high.units <= 0 || bar.low.units <= 0 || bar.close.units <= 0 {
@@ -272,6 +271,11 @@ struct CSVRowParser {
         }
         guard bar.high >= bar.low else {
             throw error(.impossibleBar("the high \(bar.high) is below the low \(bar.low)"))
+        }
+        // A bar that trades outside its own range is a bad row: fills inside it would be at prices that never traded.
+        for (name, price) in [("open", bar.open), ("close", bar.close)] where price > bar.high || price < bar.low {
+            throw error(.impossibleBar(price > bar.high
+                ? "the \(name) \(price) is above the high \(bar.high)" : "the \(name) \(price) is below the low \(bar.low)"))
         }
         guard bar.volume.units >= 0 else { throw error(.impossibleBar("the volume \(bar.volume) is negative")) }
     }

@@ -52,10 +52,15 @@ extension MatchingEngine {
         execute(at: i, quantity: quantity, price: price, time: now, into: &reports)
     }
 
-    /// The part of `remaining` the volume cap allows, and books it as used.
+    /// The part of `remaining` the volume cap allows, and books it as used: whole shares unless `fractionalShares`
+    /// (IB fills a stock order in whole shares, a partial fill too).
     func cappedQuantity(_ remaining: Quantity, volume: Quantity?, used: inout Quantity) -> Quantity {
         guard let fraction = config.maxVolumeParticipation, let volume else { return remaining }
-        let cap = Int64((Double(volume.units) * fraction).rounded(.down))
+        var cap = Int64((Double(volume.units) * fraction).rounded(.down))
+        if !config.fractionalShares {
+            // To the nearest unit first, so 1,000 × 0.1 computed as 99.99999999… is 100 shares, then down to shares.
+            cap = Int64((Double(volume.units) * fraction).rounded()) / FixedPoint.scale * FixedPoint.scale
+        }
         let available = max(0, cap - used.units)
         let take = Quantity(units: min(remaining.units, available))
         used += take

@@ -23,7 +23,10 @@ import TradingModel
 /// - **Brackets and OCA**: children are armed once the parent is completely filled (from the next data point);
 ///   any fill of an OCA member cancels the other members; canceling a parent cancels its children.
 /// - **Volume cap**: with `maxVolumeParticipation`, all fills of one instrument in one bar together take at most
-///   that fraction of the bar's volume (rounded down to whole 1e-8 units); the rest keeps working.
+///   that fraction of the bar's volume, rounded down to whole shares (to 1e-8 units with `fractionalShares`); the
+///   rest keeps working.
+/// - **Whole shares**: unless `fractionalShares`, an order (or a modification) for a fraction of a share is rejected,
+///   so every fill is a whole number of shares, as IB trades stocks.
 /// - **Costs**: slippage applies to market and triggered-stop fills, never to limit fills; commission per execution.
 public struct MatchingEngine: Sendable {
     /// The configuration.
@@ -63,6 +66,10 @@ public struct MatchingEngine: Sendable {
         }
         guard order.remainingQuantity.units > 0 else {
             reports.append(.rejected(order.id, reason: "quantity must be positive", at: now))
+            return
+        }
+        if let reason = fractionRefusal(order.remainingQuantity) {
+            reports.append(.rejected(order.id, reason: reason, at: now))
             return
         }
         let sign = order.side.sign
@@ -156,6 +163,10 @@ public struct MatchingEngine: Sendable {
                 reports.append(.modifyRejected(id, reason: "new quantity not above filled quantity", at: now))
                 return
             }
+            if let reason = fractionRefusal(remaining) {
+                reports.append(.modifyRejected(id, reason: reason, at: now))
+                return
+            }
             working[i].remaining = remaining
         }
         if let type = change.type {
@@ -167,6 +178,12 @@ public struct MatchingEngine: Sendable {
             working[i].mode = mode
         }
         reports.append(.replaced(id, at: now))
+    }
+
+    /// Why a quantity cannot be worked: a fraction of a share while `fractionalShares` is off (`nil`: it can).
+    func fractionRefusal(_ quantity: Quantity) -> String? {
+        guard !config.fractionalShares, quantity.units % FixedPoint.scale != 0 else { return nil }
+        return "\(quantity) is not a whole number of shares (fractional shares are off)"
     }
 
     // MARK: - Market data

@@ -30,6 +30,10 @@ public struct SimulationConfig: Hashable, Sendable, Codable {
     /// this spread model): a limit fills when the quote reaches it, a stop triggers there, a trailing stop follows
     /// the quotes, each at that quote. Bars' extremes are not quotes, so this is the stricter model.
     public var limitFillsAtQuotes: SlippageModel?
+    /// Whether orders and fills may be fractions of a share (IB's fractional trading). Off, as IB trades stocks:
+    /// every fill, a volume-capped partial one too, is a whole number of shares, and an order for a fraction is
+    /// rejected.
+    public var fractionalShares: Bool
 
     /// Creates a configuration; the defaults are next-open market fills, no costs, no caps, no latency.
     public init(
@@ -46,6 +50,7 @@ public struct SimulationConfig: Hashable, Sendable, Codable {
         self.latency = latency
         self.adaptiveSlippage = nil
         self.limitFillsAtQuotes = nil
+        self.fractionalShares = false
     }
 }
 
@@ -100,6 +105,7 @@ extension SimulationConfig {
         latency = try c.decode(.latency, default: d.latency)
         adaptiveSlippage = try c.decodeOptional(.adaptiveSlippage, default: d.adaptiveSlippage)
         limitFillsAtQuotes = try c.decodeOptional(.limitFillsAtQuotes, default: d.limitFillsAtQuotes)
+        fractionalShares = try c.decode(.fractionalShares, default: d.fractionalShares)
     }
 
     /// The slippage of an order's aggressive fills.

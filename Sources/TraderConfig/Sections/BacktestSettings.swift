@@ -32,14 +32,18 @@ public struct BacktestSettings: Hashable, Sendable {
     public var adaptiveSlippage: String?
     /// The largest share of a bar's volume one order may take (the rest rests: partial fills); `nil`: no cap.
     public var participation: Double?
+    /// Fills (volume-capped partial ones too) and orders may be fractions of a share (IB's fractional trading);
+    /// `false`: whole shares, as IB trades stocks.
+    public var fractionalShares = false
     /// Milliseconds between an order's submission and its becoming active.
     public var latencyMs: Double = 0
     /// `all` bars, or `regular`: only US regular-hours bars (09:30–16:00 New York) of intraday data.
     public var session = "all"
     /// Days until sale proceeds settle (with `risk.requireSettledCash`).
     public var settlementDays = 0
-    /// A malformed CSV row stops the run (`fail`) or is skipped and counted (`skip`).
-    public var badRows = "fail"
+    /// A malformed CSV row stops the run (`fail`) or is skipped and counted (`skip`); `auto`: skip in the bundled data
+    /// sets (whose few published bars outside their own range PROVENANCE.md lists), fail in the user's files.
+    public var badRows = "auto"
 
     /// Creates the defaults.
     public init() {}
@@ -90,6 +94,10 @@ public struct BacktestSettings: Hashable, Sendable {
                     summary: "Partial fills: the largest share of a bar's volume an order may take; the rest rests "
                         + "(none: no cap).", flag: true),
                 .value(
+                    "fractionalShares", \.fractionalShares, .boolean,
+                    summary: "Fills, partial ones too, and orders may be fractions of a share (IB's fractional "
+                        + "trading); false: whole shares, as IB trades stocks (an order for a fraction is rejected)."),
+                .value(
                     "latencyMs", \.latencyMs, .number(.init(0...86_400_000)),
                     summary: "Milliseconds between an order's submission and its becoming active.", flag: true),
                 .value(
@@ -101,8 +109,10 @@ public struct BacktestSettings: Hashable, Sendable {
                     summary: "Business days until sale proceeds settle (T+N; 1 for US stocks), in backtests and runs alike "
                         + "(with risk.requireSettledCash, buys spend settled cash only).", flag: true),
                 .value(
-                    "badRows", \.badRows, .choice(["fail", "skip"]),
-                    summary: "A malformed CSV row stops the run (fail) or is skipped and counted (skip).", flag: true),
+                    "badRows", \.badRows, .choice(["auto", "fail", "skip"]),
+                    summary: "A malformed CSV row stops the run (fail) or is skipped and counted (skip); auto: skip in "
+                        + "bundled data (sp500 has 78 published bars outside their own range), fail in your files.",
+                    flag: true),
             ],
             validate: { (settings, record, path) throws(ConfigError) in
                 if let start = settings.start, let end = settings.end, end < start {
@@ -135,6 +145,16 @@ public struct BacktestSettings: Hashable, Sendable {
     public var slippageModel: SlippageModel {
         if let slippage, let model = SlippageModel(text: slippage) { return model }
         return slippageBps > 0 ? .fixedBasisPoints(slippageBps) : .none
+    }
+
+    /// What a malformed CSV row does: `badRows`, with `auto` skipping in bundled data (`data` `bundled:NAME` or auto,
+    /// which is bundled) and failing in the user's files.
+    public var badRowPolicy: BadRowPolicy {
+        switch badRows {
+        case "skip": return .skip
+        case "fail": return .fail
+        default: return data.map { $0.hasPrefix("bundled:") } ?? true ? .skip : .fail
+        }
     }
 
     /// `session: regular`.

@@ -15,7 +15,7 @@ public enum BacktestDataLoader {
         public var isDaily: Bool
         /// Return periods per year for the metrics: 252 for daily bars, 252 × bars per day otherwise.
         public var periodsPerYear: Int
-        /// Malformed rows skipped under `backtest.badRows: skip`.
+        /// Malformed rows skipped (`backtest.badRows`).
         public var skippedRows = 0
         /// How the bars were made the strategy's (`data.barSize`), or why they could not be.
         public var barNote: String?
@@ -44,7 +44,7 @@ public enum BacktestDataLoader {
         } else {
             do {
                 data = try MarketData.load(
-                    files: resolved.files, policy: settings.badRows == "skip" ? .skip : .fail, sectors: resolved.sectors)
+                    files: resolved.files, policy: settings.badRowPolicy, sectors: resolved.sectors)
             } catch {
                 throw TraderError("\(error)")
             }
@@ -127,8 +127,9 @@ public enum BacktestDataLoader {
             "no bars\(session) between \(settings.start ?? "the first bar") and \(settings.end ?? "the last bar")")
     }
 
-    /// The note `backtest.badRows: skip` prints: how many rows it skipped (`nil`: none).
+    /// The note skipping bad rows prints (`backtest.badRows` skip, or auto in bundled data): how many rows it
+    /// skipped (`nil`: none).
     public static func skippedRowsNote(_ count: Int) -> String? {
-        count > 0 ? "note: backtest.badRows skip skipped \(count) malformed row\(count == 1 ? "" : "s")" : nil
+        count > 0 ? "note: backtest.badRows skipped \(count) malformed row\(count == 1 ? "" : "s")" : nil
     }
 }

@@ -88,6 +88,7 @@ public struct BacktestJob {
             recordsEquityCurve: true)
         config.tradingStart = BacktestDataLoader.dateRange(backtest).start.map(Timestamp.init(nanoseconds:))
         config.simulation.adaptiveSlippage = backtest.adaptiveSlippage.flatMap(SlippageModel.init(text:))
+        config.simulation.fractionalShares = backtest.fractionalShares
         if backtest.limitFills == "quotes" {
             config.simulation.limitFillsAtQuotes = .quotedSpread(basisPoints: 2, tick: Price(units: FixedPoint.scale / 100))
         }
@@ -161,7 +162,7 @@ public struct BacktestJob {
         let (_, end) = BacktestDataLoader.dateRange(configuration.backtest)
         // From the first bar: the bars before `backtest.start` warm the strategy up (`tradingStart`).
         let streamed = StreamedBarFile(
-            symbol: file.symbol, path: file.path, policy: configuration.backtest.badRows == "skip" ? .skip : .fail,
+            symbol: file.symbol, path: file.path, policy: configuration.backtest.badRowPolicy,
             start: nil, end: end.map(Timestamp.init(nanoseconds:)), sector: resolved.sectors[file.symbol])
         let config = backtestConfig(spec: spec)
         let run: StreamedBacktest
