@@ -32,8 +32,8 @@ import TradingModel
     @Test func emaLongShortWithATRBrackets() throws {
         try Self.expect("ema-short-atr", BacktestSummary(
             bars: 6000, orders: 992, fills: 562, closedTrades: 279, openTrades: 4, winningTrades: 83,
-            finalEquity: "99874.60", commissions: "562.00", maxDrawdownBasisPoints: 842, deniedOrders: 0,
-            filledOrders: 562, canceledOrders: 422), hash: "99c73f0a8a010d3d")  // stops on the 0.01 tick
+            finalEquity: "99904.42", commissions: "562.00", maxDrawdownBasisPoints: 842, deniedOrders: 0,
+            filledOrders: 562, canceledOrders: 422), hash: "07e9cd07617993f1")  // stops on the 0.01 tick; a step's fills before its bars (issue 42)
     }
 
     @Test func rsiMeanReversion() throws {
@@ -63,7 +63,7 @@ import TradingModel
         try Self.expect("momentum-protective", BacktestSummary(
             bars: 6000, orders: 464, fills: 351, closedTrades: 63, openTrades: 3, winningTrades: 30,
             finalEquity: "170466.43", commissions: "393.60", maxDrawdownBasisPoints: 927, deniedOrders: 0,
-            filledOrders: 351, canceledOrders: 107), hash: "4d51368634cfbdd1")
+            filledOrders: 351, canceledOrders: 107), hash: "75d272190c576d5d")  // stops stamped at the entry's time (issue 42)
     }
 
     static let cases: [(String, StrategySpec)] = [

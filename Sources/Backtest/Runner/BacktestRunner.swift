@@ -4,10 +4,12 @@ import TradingModel
 
 /// Replays bars through `EngineCore` and fills its orders with `MatchingEngine`.
 ///
-/// Per bar, in order: (1) the matching engine matches working orders of that instrument against the bar and the
-/// engine gets the reports; (2) the engine and strategy see the bar; their commands go to the matching engine
-/// (whose immediate reports go back to the engine); (3) after the last bar of a timestamp, `.barsClosed`
-/// is delivered and an equity point recorded. Time is the data's time; nothing reads a wall clock.
+/// Per time step, in order: (1) the matching engine matches working orders against each bar of the step and the
+/// engine gets the reports, its clock still at the step before (as live, where an order fills before the bar it
+/// fills in has closed, and what the strategy sends on the fill, a protective stop, is stamped with the latest
+/// closed bar); (2) the engine and strategy see the bars; their commands go to the matching engine (whose
+/// immediate reports go back to the engine); (3) after the last bar of a timestamp, `.barsClosed` is delivered and
+/// an equity point recorded. Time is the data's time; nothing reads a wall clock.
 /// An order placed on the last bar is never filled (there is no later bar).
 ///
 /// ```swift
@@ -108,6 +110,9 @@ struct Loop<S: Strategy> {
     /// Series that end before the run does, by their last bar's time: `(time, instrument)`, ascending.
     @usableFromInline var endings: [(time: Timestamp, instrument: Int)] = []
     @usableFromInline var nextEnding = 0
+    /// Timeline entries before this index have been matched (a step is matched whole before the engine sees any of
+    /// its bars, even when a progress block ends inside it).
+    @usableFromInline var matchedThrough = 0
     /// Positions closed because their data ended.
     @usableFromInline var dataEndings: [DataEnding] = []
 
@@ -163,10 +168,8 @@ struct Loop<S: Strategy> {
         while k < end {
             let entry = timeline[k]
             let bar = data.series[Int(entry.instrument)][Int(entry.index)]
-            if nextEnding < endings.count, endings[nextEnding].time < bar.timestamp {
-                closeEndedSeries(before: bar.timestamp, data: data)
-            }
-            step(InstrumentID(entry.instrument), bar)
+            if k >= matchedThrough { matchStep(data, from: k) }
+            see(InstrumentID(entry.instrument), bar)
             k += 1
             if k == timeline.count {
                 closeSlice(bar.timestamp)
@@ -182,12 +185,44 @@ struct Loop<S: Strategy> {
 
     @inlinable
     mutating func step(_ id: InstrumentID, _ bar: Bar) {
+        match(id, bar)
+        see(id, bar)
+    }
+
+    /// Matches every bar of the time step starting at timeline entry `start`, then closes the series that ended
+    /// before it; the engine sees none of the step's bars yet, so every fill's reaction has the previous step's time.
+    @inlinable
+    mutating func matchStep(_ data: MarketData, from start: Int) {
+        let timeline = data.timeline
+        let time = data.series[Int(timeline[start].instrument)][Int(timeline[start].index)].timestamp
+        var k = start
+        while k < timeline.count {
+            let entry = timeline[k]
+            let bar = data.series[Int(entry.instrument)][Int(entry.index)]
+            guard bar.timestamp == time else { break }
+            match(InstrumentID(entry.instrument), bar)
+            k += 1
+        }
+        matchedThrough = k
+        if nextEnding < endings.count, endings[nextEnding].time < time {
+            closeEndedSeries(before: time, data: data)
+        }
+    }
+
+    /// The matching engine works the instrument's orders against the bar; the engine gets the reports.
+    @inlinable
+    mutating func match(_ id: InstrumentID, _ bar: Bar) {
         if isWarmingUp, let start = config.tradingStart, bar.timestamp >= start {
             isWarmingUp = false
             _ = engine.handle(.killSwitch(engaged: false))
         }
         matcher.process(bar: bar, for: id, into: &reports)
         if !reports.isEmpty { deliverReports() }
+    }
+
+    /// The engine and strategy see the bar; their commands go to the matching engine.
+    @inlinable
+    mutating func see(_ id: InstrumentID, _ bar: Bar) {
         engine.handle(.bar(id, bar), into: &commands)
         if !commands.isEmpty { executeCommands() }
     }
