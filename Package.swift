@@ -208,6 +208,7 @@ let package = Package(
             dependencies: [
                 "TraderKit", "TraderConfig", "InteractiveBrokers", "Backtest", "Storage", "TradingEngine", "TradingModel",
                 "TWSClient", "Simulation", "BundledData", "JournalModel", "Analytics",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

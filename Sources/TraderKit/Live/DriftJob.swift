@@ -40,6 +40,10 @@ public enum DriftJob {
         /// The live engine's equity after each bar it acted on and each fill between bars (data time): the daily
         /// report's curve.
         public var equity: [(time: Timestamp, equity: Money)] = []
+        /// Live orders sent after the last bar the bot acted on (on a fill in the minute after it, when the session
+        /// ended): the backtest over the same bars has no later bar to fill their entry on, so they are listed, not
+        /// compared.
+        public var afterLastBar: [Line] = []
 
         /// The report's lines.
         public var lines: [String] {
@@ -50,6 +54,9 @@ public enum DriftJob {
             for (l, b) in differences {
                 lines.append("  live:     " + (l.map(\.description) ?? "(none)"))
                 lines.append("  backtest: " + (b.map(\.description) ?? "(none)"))
+            }
+            for order in afterLastBar {
+                lines.append("  after the last bar (not compared: the backtest has no bar to fill its entry on): \(order)")
             }
             lines.append(
                 differences.isEmpty
@@ -97,6 +104,8 @@ public enum DriftJob {
         var core = LiveSessionCore(strategy: strategy, settings: settings, now: loaded.session.startedAt)
         var bars: [(InstrumentID, Bar)] = []
         var equity: [(time: Timestamp, equity: Money)] = []
+        /// The orders the engine held when it acted on its last bar.
+        var ordersAtLastBar = 0
         for step in loaded.steps {
             var acted = false
             for action in core.handle(try SessionLog.input(step.input), at: step.time) {
@@ -105,6 +114,7 @@ public enum DriftJob {
                     acted = true
                 }
             }
+            if acted { ordersAtLastBar = core.engine.orders.orderCount }
             // After each bar, and after a fill or commission that moved the book between bars.
             let now = core.engine.portfolio.equity
             if acted || (equity.last.map { $0.equity != now } ?? false) { equity.append((core.dataTime, now)) }
@@ -122,8 +132,9 @@ public enum DriftJob {
                 time: order.createdAt, symbol: universe[order.instrument].symbol.rawValue, side: order.side,
                 quantity: order.quantity, type: order.type.description)
         }
-        let live = core.engine.orders.orders.filter { $0.createdAt >= start && $0.state != .denied }
-            .sorted { $0.id < $1.id }.map(line)
+        let sent = core.engine.orders.orders.sorted { $0.id < $1.id }
+        let live = sent.prefix(ordersAtLastBar).filter { $0.createdAt >= start && $0.state != .denied }.map(line)
+        let afterLastBar = sent.dropFirst(ordersAtLastBar).filter { $0.state != .denied }.map(line)
         var series = Array(repeating: [Bar](), count: universe.count)
         for (id, bar) in bars where id.index >= 0 && id.index < series.count { series[id.index].append(bar) }
         var config = BacktestConfig(
@@ -141,7 +152,7 @@ public enum DriftJob {
             .map(line)
         return Report(
             heading: heading, bars: bars.count, warmupBars: warmup, live: live, backtest: backtest,
-            differences: differences(live, backtest), equity: equity)
+            differences: differences(live, backtest), equity: equity, afterLastBar: afterLastBar)
     }
 
     /// The orders of one list missing from the other, in time order (a multiset difference, so a repeated order
