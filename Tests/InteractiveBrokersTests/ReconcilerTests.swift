@@ -155,6 +155,10 @@ struct ReconcilerTests {
                 .positionMismatch(aapl, internal: .zero, broker: Quantity(10)),
                 .positionMismatch(msft, internal: Quantity(5), broker: .zero),
             ])
+        // Read by a person with the symbol (the session core names it from its universe), not an instrument number.
+        let names = [aapl: "AAPL", msft: "MSFT"]
+        #expect(plan.alerts.map { $0.text { names[$0] ?? "?" } }
+            == ["position of AAPL: 0 here, 10 at the broker", "position of MSFT: 5 here, 0 at the broker"])
     }
 
     @Test func matchesByPermIDWhenTheOrderRefIsMissing() {

@@ -128,9 +128,11 @@ extension LiveSessionCore {
             }
             out.append(.journal(.event(.reconciliation, "\(resolution.orderRef): \(text)", at: dataTime)))
         }
+        let universe = universe
         for alert in plan.alerts {
-            out.log(.warning, "reconciliation alert: \(alert)")
-            out.append(.journal(.event(.reconciliation, "alert: \(alert)", at: dataTime)))
+            let text = alert.text { $0.index >= 0 && $0.index < universe.count ? universe[$0].symbol.rawValue : "#\($0.rawValue)" }
+            out.log(.warning, "reconciliation alert: \(text)")
+            out.append(.journal(.event(.reconciliation, "alert: \(text)", at: dataTime)))
         }
         return RestartPlan(plan: plan, intents: intents)
     }
@@ -188,7 +190,8 @@ extension LiveSessionCore {
             if settings.journaled { out.append(.journal(.event(.reconciliation, text, at: dataTime))) }
         }
         for id in engine.restore(positions: restored, at: dataTime) {
-            out.log(.warning, "position of instrument \(id) not adopted (engine not flat or out of range)")
+            let name = id.index >= 0 && id.index < universe.count ? universe[id].symbol.rawValue : "instrument #\(id.rawValue)"
+            out.log(.warning, "position of \(name) not adopted (engine not flat or out of range)")
         }
     }
 

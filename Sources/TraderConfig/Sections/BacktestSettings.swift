@@ -20,8 +20,9 @@ public struct BacktestSettings: Hashable, Sendable {
     /// side, the bar's open or close across a 2 bp / one-tick spread, reaches them: the gateway simulator's and IB's
     /// rule).
     public var limitFills = "trades"
-    /// `none`, `ibkr-fixed`, `ibkr-tiered` or `percent:P`.
-    public var commission = "none"
+    /// `none`, `ibkr-fixed`, `ibkr-tiered` or `percent:P`. IB's fixed schedule by default: IB charges every order,
+    /// and a backtest without costs overstates what the bot would earn.
+    public var commission = "ibkr-fixed"
     /// Slippage in basis points of the fill price.
     public var slippageBps: Double = 0
     /// A slippage model as text (`bps:N`, `impact:K`, `spread:BPS`, `none`; `SlippageModel(text:)`), instead of
@@ -77,7 +78,9 @@ public struct BacktestSettings: Hashable, Sendable {
                 .value(
                     "fill", \.fill, .choice(["next-open", "close"]),
                     summary: "Market orders fill at the next bar's open or the signal bar's close.", flag: true),
-                .value("commission", \.commission, commissionKind, summary: "The commission model.", flag: true),
+                .value(
+                    "commission", \.commission, commissionKind,
+                    summary: "The commission model: IB's fixed or tiered US stock schedule, a percentage, or none.", flag: true),
                 .value(
                     "slippageBps", \.slippageBps, .number(.init(0...10_000)),
                     summary: "Slippage in basis points of the fill price.", flag: true),

@@ -29,6 +29,8 @@ public struct BacktestSummaryReport {
     public var extraSections: [HTMLReportSection] = []
     /// Why a benchmark was not used (a daily benchmark against intraday equity), for the warnings.
     var benchmarkNote: String?
+    /// The commission model charged (`backtest.commission`), named beside the total.
+    let commissionSetting: String
 
     /// Computes the metrics (against the benchmark `backtest.benchmark` names) and the report's parameters.
     /// - Throws: `TraderError` when the benchmark file cannot be read or the metrics cannot be computed.
@@ -38,6 +40,7 @@ public struct BacktestSummaryReport {
     ) throws(TraderError) {
         let settings = configuration.backtest
         self.result = result
+        commissionSetting = settings.commission
         riskProfile = configuration.risk.profile(for: spec)
         execution = configuration.orders.executionStyle
         strategyTitle = configuration.strategy.title
@@ -83,6 +86,16 @@ public struct BacktestSummaryReport {
             benchmarkName: benchmarkName, periodsPerYear: periodsPerYear)
     }
 
+    /// The commission model as the summary names it.
+    var commissionText: String {
+        switch commissionSetting {
+        case "none": "none charged: backtest.commission is none"
+        case "ibkr-fixed": "IB fixed: $0.005 a share, $1 minimum, 1 % cap"
+        case "ibkr-tiered": "IB tiered"
+        default: commissionSetting
+        }
+    }
+
     /// How times are printed: dates for daily data, UTC datetimes otherwise.
     func timeText(_ time: Timestamp) -> String { BacktestOutput(result: result, isDaily: isDaily).time(time) }
 
@@ -90,7 +103,7 @@ public struct BacktestSummaryReport {
     public func table(engineSeconds: Double, runSeconds: Double) -> String {
         let bars = result.barsProcessed
         let extra = runCounts + [
-            ("Commissions", result.commissions.centsDescription),
+            ("Commissions", "\(result.commissions.centsDescription) (\(commissionText))"),
             ("Bars processed", "\(bars) (\(result.universe.instruments.count) symbols)"),
             ("Engine", String(format: "%.3f s, %@ bars/s", engineSeconds, Self.rate(Double(bars) / max(engineSeconds, 1e-9)))),
             ("Whole run (load + run + metrics)", String(format: "%.3f s", runSeconds)),
