@@ -59,13 +59,17 @@ struct RunCommandDashboardTests {
             guard !samples.isEmpty else { return true }
             let journal = try OrderJournal(path: journalPath, createIfMissing: false)
             let (orders, fills) = (try journal.orders().count, try journal.fills().count)
-            return samples["ibtrader_orders_total{}"] == Double(orders) && samples["ibtrader_fills_total{}"] == Double(fills)
+            // `orders_total` counts cancels and modifications too (a working entry the kill switch cancels, when
+            // the machine is slow enough for one to be working then), which the journal keeps as order states, not
+            // as intents: at least the intents.
+            return samples["ibtrader_orders_total{}"] ?? 0 >= Double(orders) && samples["ibtrader_fills_total{}"] == Double(fills)
         }
         #expect(settled, "the counters and the journal never agreed: \(samples)")
         let journal = try OrderJournal(path: journalPath)
         if !samples.isEmpty {
             #expect(samples["ibtrader_fills_total{}"] == Double(try journal.fills().count), "fills: \(samples) vs the journal")
-            #expect(samples["ibtrader_orders_total{}"] == Double(try journal.orders().count), "orders: the journal's intents")
+            let intents = try journal.orders().count
+            #expect(samples["ibtrader_orders_total{}"] ?? 0 >= Double(intents), "orders: \(samples["ibtrader_orders_total{}"] ?? 0) vs the journal's \(intents) intents")
             #expect(samples["ibtrader_kill_switch{}"] == 1)
             // The runner's latencies reach the histograms (LiveRunService wires them): one per order a bar led to (a
             // protective stop is sent on its entry's fill, with no bar behind it), a write per step.

@@ -35,7 +35,7 @@ struct ManualCommandTests {
     }
 
     static func common(_ port: Int, _ folder: String) -> [String] {
-        ["--port", "\(port)", "--timeout", "5", "--journal", folder + "/journal.sqlite"]
+        ["--port", "\(port)", "--timeout", "30", "--journal", folder + "/journal.sqlite"]
     }
 
     @Test("order (bracket, JSON), orders, positions, account, cancel --all, journal")

@@ -11,7 +11,7 @@ import TradingModel
 @Suite("ibtrader order --algo/--outside-rth/--tif GTD/--what-if", .timeLimit(.minutes(1)))
 struct ManualExecutionCommandTests {
     static func common(_ port: Int, _ folder: String) -> [String] {
-        ["--port", "\(port)", "--timeout", "5", "--journal", folder + "/journal.sqlite"]
+        ["--port", "\(port)", "--timeout", "30", "--journal", folder + "/journal.sqlite"]
     }
 
     @Test("an Adaptive Patient order reaches the simulator with its algo fields and is journaled with them")
@@ -76,7 +76,7 @@ struct ManualExecutionCommandTests {
     func whatIfWarnsWhenTheAccountCannotCarryIt() async throws {
         try await withManualSimulator { _, port in
             let preview = try await OrderCommand.parse(
-                ["buy", "SYN000", "10000000", "--what-if", "--port", "\(port)", "--timeout", "5"]).perform()
+                ["buy", "SYN000", "10000000", "--what-if", "--port", "\(port)", "--timeout", "30"]).perform()
             #expect(preview.lines.contains { $0.hasPrefix("warning from TWS: YOUR ORDER IS NOT ACCEPTED") }, "\(preview.lines)")
         }
     }

@@ -40,9 +40,9 @@ public enum DriftJob {
         /// The live engine's equity after each bar it acted on and each fill between bars (data time): the daily
         /// report's curve.
         public var equity: [(time: Timestamp, equity: Money)] = []
-        /// Live orders sent after the last bar the bot acted on (on a fill in the minute after it, when the session
-        /// ended): the backtest over the same bars has no later bar to fill their entry on, so they are listed, not
-        /// compared.
+        /// Live orders sent on a fill after the last bar the bot acted on (a stop for an entry that filled in the
+        /// minute after it, when the session ended): the backtest over the same bars has no later bar to fill that
+        /// entry on, so they are listed, not compared.
         public var afterLastBar: [Line] = []
 
         /// The report's lines.
@@ -104,17 +104,23 @@ public enum DriftJob {
         var core = LiveSessionCore(strategy: strategy, settings: settings, now: loaded.session.startedAt)
         var bars: [(InstrumentID, Bar)] = []
         var equity: [(time: Timestamp, equity: Money)] = []
-        /// The orders the engine held when it acted on its last bar.
-        var ordersAtLastBar = 0
+        /// The orders sent on a broker event (a fill) since the last bar the engine acted on, by index.
+        var onFillsAfterLastBar: [Range<Int>] = []
         for step in loaded.steps {
             var acted = false
-            for action in core.handle(try SessionLog.input(step.input), at: step.time) {
+            let input = try SessionLog.input(step.input)
+            let before = core.engine.orders.orderCount
+            for action in core.handle(input, at: step.time) {
                 if case .engineEvent(.bar(let id, let bar), _) = action {
                     bars.append((id, bar))
                     acted = true
                 }
             }
-            if acted { ordersAtLastBar = core.engine.orders.orderCount }
+            if acted {
+                onFillsAfterLastBar = []
+            } else if case .orderEvent = input, core.engine.orders.orderCount > before {
+                onFillsAfterLastBar.append(before..<core.engine.orders.orderCount)
+            }
             // After each bar, and after a fill or commission that moved the book between bars.
             let now = core.engine.portfolio.equity
             if acted || (equity.last.map { $0.equity != now } ?? false) { equity.append((core.dataTime, now)) }
@@ -132,9 +138,11 @@ public enum DriftJob {
                 time: order.createdAt, symbol: universe[order.instrument].symbol.rawValue, side: order.side,
                 quantity: order.quantity, type: order.type.description)
         }
-        let sent = core.engine.orders.orders.sorted { $0.id < $1.id }
-        let live = sent.prefix(ordersAtLastBar).filter { $0.createdAt >= start && $0.state != .denied }.map(line)
-        let afterLastBar = sent.dropFirst(ordersAtLastBar).filter { $0.state != .denied }.map(line)
+        let sent = core.engine.orders.orders
+        let late = Set(onFillsAfterLastBar.flatMap { $0 })
+        let live = sent.indices.filter { !late.contains($0) }.map { sent[$0] }
+            .filter { $0.createdAt >= start && $0.state != .denied }.sorted { $0.id < $1.id }.map(line)
+        let afterLastBar = late.sorted().map { sent[$0] }.filter { $0.state != .denied }.map(line)
         var series = Array(repeating: [Bar](), count: universe.count)
         for (id, bar) in bars where id.index >= 0 && id.index < series.count { series[id.index].append(bar) }
         var config = BacktestConfig(
