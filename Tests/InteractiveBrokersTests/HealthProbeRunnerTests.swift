@@ -126,13 +126,7 @@ private func healthRun<S: Strategy>(
             try await drive(simulator, stopper)
             return nil
         }
-        var summary: LiveRunSummary?
-        while let next = try await group.next() {
-            if let next {
-                summary = next
-                break
-            }
-        }
+        let summary = try await group.first { $0 != nil } ?? nil
         let state = await simulator.state()
         group.cancelAll()
         return (try #require(summary), state)

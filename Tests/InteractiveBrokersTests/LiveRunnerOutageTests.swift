@@ -76,13 +76,7 @@ private func outageRun(
                 await drive(simulator, milestones, stopper)
                 return nil
             }
-            var summary: LiveRunSummary?
-            while let next = try await group.next() {
-                if let next {
-                    summary = next
-                    break
-                }
-            }
+            let summary = try await group.first { $0 != nil } ?? nil
             guard let summary else { throw CancellationError() }
             elapsed?.set(simulator.elapsed)
             // The simulator's view, over a fresh connection with the same client id.

@@ -87,13 +87,7 @@ struct MarginRunnerTests {
                 }
                 return nil
             }
-            var result: LiveRunSummary?
-            while let next = try await group.next() {
-                if let next {
-                    result = next
-                    break
-                }
-            }
+            let result = try await group.first { $0 != nil } ?? nil
             group.cancelAll()
             return result
         }

@@ -133,13 +133,7 @@ struct TradingHaltRunnerTests {
                 stopper.yield("test done")
                 return nil
             }
-            var summary: LiveRunSummary?
-            while let next = try await group.next() {
-                if let next {
-                    summary = next
-                    break
-                }
-            }
+            let summary = try await group.first { $0 != nil } ?? nil
             group.cancelAll()
             return summary
         }
@@ -193,13 +187,7 @@ struct TradingHaltRunnerTests {
                 stopper.yield("test done")
                 return records
             }
-            var records: [PlaceOrderRecord] = []
-            while let next = try await group.next() {
-                if let next {
-                    records = next
-                    break
-                }
-            }
+            let records = (try await group.first { $0 != nil } ?? nil) ?? []
             group.cancelAll()
             return records
         }

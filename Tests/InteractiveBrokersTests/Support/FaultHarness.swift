@@ -190,13 +190,7 @@ func faultRun<S: Strategy>(
                 stopper.yield("test done")
                 return nil
             }
-            var summary: LiveRunSummary?
-            while let next = try await group.next() {
-                if let next {
-                    summary = next
-                    break
-                }
-            }
+            let summary = try await group.first { $0 != nil } ?? nil
             let state = await venue.state()
             group.cancelAll()
             guard let summary else { throw CancellationError() }
