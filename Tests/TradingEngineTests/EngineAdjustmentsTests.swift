@@ -51,4 +51,33 @@ import TradingModel
         // The kill switch event, by contrast, cancels the stop.
         #expect(engine.handle(.killSwitch(engaged: true)).contains(.cancel(stop)))
     }
+
+    /// Issue 42: a rotation under `ctl kill` cancelled GOOG's protective stop, then its exit was refused: GOOG held
+    /// with no stop. While every new order is refused, a held position's protection stays; once trading resumes
+    /// the strategy's cancel goes out as asked.
+    @Test("under the kill switch a rotation cannot cancel a held position's protective stop")
+    func haltKeepsProtection() throws {
+        let stopID = ClientOrderID("GOOG-P1764000000-SL")
+        let rotation: [StrategyAction] = [.cancel(stopID), .submit(.market(E.a, .sell, Quantity(10)))]
+        var engine = EngineCore(universe: E.universe, strategy: ScriptedStrategy([
+            [.submit(.market(E.a, .buy, Quantity(10)))],
+            [.submit(OrderRequest(instrument: E.a, side: .sell, quantity: Quantity(10), type: .stop(Price(90)),
+                                  clientOrderID: stopID))],
+            rotation, rotation,
+        ]))
+        let entry = try #require(E.submitted(engine.handle(.bar(E.a, E.bar(0, "100")))).first?.id)
+        _ = engine.handle(.execution(.filled(E.fill(entry, .buy, 10, "100"))))
+        let stop = try #require(E.submitted(engine.handle(.bar(E.a, E.bar(1, "100")))).first?.id)
+        _ = engine.handle(.execution(.accepted(stop, at: E.time(1))))
+        engine.pauseEntries(true)
+        let halted = engine.handle(.bar(E.a, E.bar(2, "95")))
+        #expect(!halted.contains(.cancel(stop)), "the stop stays while the exit is refused")
+        #expect(engine.orders.order(stop)?.state == .accepted)
+        #expect(engine.denials.last?.denial.rule == .killSwitch, "the exit is refused")
+        #expect(engine.portfolio.position(for: E.a).quantity == Quantity(10))
+        engine.pauseEntries(false)
+        let resumed = engine.handle(.bar(E.a, E.bar(3, "95")))
+        #expect(resumed.contains(.cancel(stop)), "resumed: the rotation's cancel goes out")
+        #expect(E.submitted(resumed).count == 1, "and its exit")
+    }
 }

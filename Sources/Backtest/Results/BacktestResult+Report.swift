@@ -57,7 +57,7 @@ extension BacktestResult {
     /// The report sections: risk profile (and what it did), open positions.
     /// - Parameter profile: the limits in effect.
     public func reportSections(profile: RiskProfile) -> [HTMLReportSection] {
-        let rows = profile.lines.map { [$0.key, $0.value, $0.origin.rawValue] }
+        let rows = profile.lines.map { [$0.key, $0.value, $0.origin.rawValue + ($0.reason.map { ": \($0)" } ?? "")] }
         var sections = [
             HTMLReportSection(
                 heading: "Risk profile", caption: "The limits in effect and where each came from.",

@@ -11,9 +11,10 @@ public enum ConfigDocumentation {
             let children = keys.filter { $0.path.hasPrefix(section.path + ".") && !$0.isSection }
             text += table(children)
             if section.path == "risk" {
-                text += "\nThe risk profile (`RiskProfile`, the same in backtests and live runs): unless set, momentum's "
-                    + "`maxActivePositions` follows `strategy.parameters.holdings`, and momentum's and the performance "
-                    + "allocator's `maxGrossExposureRatio` is 1 (unless `allowLeverage`). No sector cap is implied; a "
+                text += "\nThe risk profile (`RiskProfile`, the same in backtests and live runs): unless set, every "
+                    + "strategy's `maxGrossExposureRatio` is 1 (no leverage) and, with `allowLeverage`, "
+                    + "`initialMarginPercent` is 50 (Reg T); momentum's `maxActivePositions` follows "
+                    + "`strategy.parameters.holdings`. No sector cap is implied; a "
                     + "symbol without a sector is its own sector. `config show` prints the added limits with their reason; "
                     + "a backtest's summary, summary.json and report list every limit in effect.\n"
             }

@@ -112,7 +112,8 @@ public struct RiskSettings: Hashable, Sendable {
                         + "stop, settled cash, correlation) is scaled down to fit, with a note, instead of denied (false: denied)."),
                 .value(
                     "allowLeverage", \.allowLeverage, .boolean,
-                    summary: "Allow more than 1× gross exposure; without it leverage in any key is an error.", flag: true),
+                    summary: "Allow more than 1× gross exposure (then Reg T margin applies unless initialMarginPercent is "
+                        + "set); without it gross exposure is capped at 1 and leverage in any key is an error.", flag: true),
                 .value(
                     "whatIf", \.whatIf, .boolean,
                     summary: "run: ask TWS for a what-if preview (margin, commission) before each entry; an entry "

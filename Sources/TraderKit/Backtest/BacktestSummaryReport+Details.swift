@@ -50,13 +50,36 @@ extension BacktestSummaryReport {
         ]
     }
 
+    /// The peak gross exposure and the lowest cash, so a reader sees whether the run borrowed.
+    var exposureRows: [(String, String)] {
+        guard let extremes = result.exposureExtremes else { return [] }
+        return [
+            ("Peak gross exposure", String(format: "%.3f × equity", extremes.peakGrossRatio)
+                + " (\(timeText(extremes.peakGrossTime)))"),
+            ("Lowest cash", "\(extremes.lowestCash.centsDescription) (\(timeText(extremes.lowestCashTime)))"),
+        ]
+    }
+
+    /// A warning when the book went above its gross exposure limit after all: orders are checked at the signal
+    /// bar's close and fill at the next open, so a gap up carries a full book over (and into negative cash).
+    var exposureWarning: String? {
+        guard let extremes = result.exposureExtremes, let limit = riskProfile.config.maxGrossExposureRatio,
+            extremes.peakGrossRatio > limit + 1e-9
+        else { return nil }
+        let cash = extremes.lowestCash.units < 0
+            ? "; cash fell to \(extremes.lowestCash.centsDescription) on \(timeText(extremes.lowestCashTime))" : ""
+        return String(format: "gross exposure reached %.3f × equity", extremes.peakGrossRatio)
+            + " on \(timeText(extremes.peakGrossTime)), above risk.maxGrossExposureRatio \(RiskProfile.number(limit))\(cash). "
+            + "Orders are sized and checked at the signal bar's close and fill at the next open, and the open gapped "
+            + "beyond it; a smaller invested fraction or position size leaves room for gaps."
+    }
+
     /// The limits in effect, one row each, with the origin of those the configuration did not set.
     var riskProfileRows: [(String, String)] {
         let limits = riskProfile.lines.filter { $0.origin != .off }
         guard !limits.isEmpty else { return [("Risk profile", "no limits")] }
         return limits.enumerated().map { k, line in
-            let origin = line.origin == .configured ? "" : " (\(line.origin.rawValue))"
-            return (k == 0 ? "Risk profile" : "", "\(line.key) \(line.value)\(origin)")
+            (k == 0 ? "Risk profile" : "", "\(line.key) \(line.value)\(line.originNote)")
         }
     }
 
@@ -92,9 +115,13 @@ extension BacktestSummaryReport {
             "risk_denials": .integer(deniedOrders), "risk_denials_by_rule": counts(result.riskDenialCounts),
             "order_list_hash": .string(result.orderListHash),
             "risk_adjustments": .integer(result.riskAdjustments.count),
+            "peak_gross_exposure_ratio": result.exposureExtremes.map { .number($0.peakGrossRatio) } ?? .null,
+            "lowest_cash": result.exposureExtremes.map { .number($0.lowestCash.doubleValue) } ?? .null,
             "risk_adjustments_by_rule": counts(result.riskAdjustmentCounts),
             "risk_profile": .object(Dictionary(uniqueKeysWithValues: riskProfile.lines.map {
-                ($0.key, JSONValue.object(["value": .string($0.value), "origin": .string($0.origin.rawValue)]))
+                var fields: [String: JSONValue] = ["value": .string($0.value), "origin": .string($0.origin.rawValue)]
+                if let reason = $0.reason { fields["reason"] = .string(reason) }
+                return ($0.key, JSONValue.object(fields))
             })),
             "execution": execution.map { style in
                 var fields: [String: JSONValue] = ["style": .string(style.summary)]
@@ -105,7 +132,7 @@ extension BacktestSummaryReport {
                 }
                 return .object(fields)
             } ?? .null,
-            "warnings": .array((result.warnings(format: timeText) + (benchmarkNote.map { [$0] } ?? [])).map(JSONValue.string)),
+            "warnings": .array(allWarnings.map(JSONValue.string)),
             "open_positions": .array(result.openPositions.map {
                 .object([
                     "symbol": .string($0.symbol.rawValue), "quantity": .number($0.quantity.doubleValue),

@@ -96,6 +96,11 @@ public struct BacktestSummaryReport {
         }
     }
 
+    /// Every warning of the run for summary.json and the report (the terminal prints the benchmark note apart).
+    var allWarnings: [String] {
+        result.warnings(format: timeText) + (exposureWarning.map { [$0] } ?? []) + (benchmarkNote.map { [$0] } ?? [])
+    }
+
     /// How times are printed: dates for daily data, UTC datetimes otherwise.
     func timeText(_ time: Timestamp) -> String { BacktestOutput(result: result, isDaily: isDaily).time(time) }
 
@@ -107,10 +112,12 @@ public struct BacktestSummaryReport {
             ("Bars processed", "\(bars) (\(result.universe.instruments.count) symbols)"),
             ("Engine", String(format: "%.3f s, %@ bars/s", engineSeconds, Self.rate(Double(bars) / max(engineSeconds, 1e-9)))),
             ("Whole run (load + run + metrics)", String(format: "%.3f s", runSeconds)),
-        ] + executionRows + riskProfileRows
+        ] + exposureRows + executionRows + riskProfileRows
         let benchmark = benchmarkName.map { " vs \($0)" } ?? ""
         var text = SummaryTable.render(report.metricValues, title: "Backtest: \(strategyTitle)\(benchmark)", extra: extra)
-        for warning in result.warnings(format: timeText) { text += "warning: \(warning)\n" }
+        for warning in result.warnings(format: timeText) + (exposureWarning.map { [$0] } ?? []) {
+            text += "warning: \(warning)\n"
+        }
         if let short = report.shortSampleWarning { text += "warning: \(short)\n" }
         return text
     }
@@ -149,7 +156,7 @@ public struct BacktestSummaryReport {
                 if case .string(let text) = value { return text }
                 return value.serialized()
             })
-        input.warnings = result.warnings(format: timeText) + (benchmarkNote.map { [$0] } ?? [])
+        input.warnings = allWarnings
         input.sections = result.allocatorSections + result.reportSections(profile: riskProfile) + extraSections
         try TextFiles.write(HTMLReport.render(input), to: directory + "/report.html")
     }

@@ -41,7 +41,7 @@ public struct ManualSetup: Sendable {
         settings = ManualSettings(clock: { Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9)) })
         settings.timeout = timeout
         settings.account = config.connection.account
-        settings.risk = config.risk.limits
+        settings.risk = config.risk.effectiveLimits(for: config.strategy.spec)
         let kill = environment["IBTRADER_KILL_SWITCH"]?.lowercased()
         settings.killSwitchEngaged = ["1", "true", "yes", "on"].contains(kill ?? "")
         guard journaling else { return }

@@ -62,10 +62,14 @@ extension EngineCore {
         case let .submitBracket(bracket):
             submit(bracket, into: &commands, notifications: &notifications)
         case let .cancel(clientID):
-            guard let order = _state.orders.order(clientID: clientID), order.isOpen else { return }
+            guard let order = _state.orders.order(clientID: clientID), order.isOpen, !keepsProtection(order) else {
+                return
+            }
             requestCancel(order.id, into: &commands)
         case let .cancelAll(instrument):
-            for order in _state.orders.openOrders(for: instrument) { requestCancel(order.id, into: &commands) }
+            for order in _state.orders.openOrders(for: instrument) where !keepsProtection(order) {
+                requestCancel(order.id, into: &commands)
+            }
         case let .modify(clientID, change):
             var change = change
             if let order = _state.orders.order(clientID: clientID) {
@@ -81,6 +85,16 @@ extension EngineCore {
             timers.insert((timer, at), at: index)
             nextDeadline = min(nextDeadline, at.nanoseconds)
         }
+    }
+
+    /// `true` when a strategy's cancel of `order` is not sent: while every new order is refused (the kill switch, a
+    /// journal failure, the operator's kill), a held position's protection stays, since the exit it would make way
+    /// for is refused too (a rotation under `ctl kill` left GOOG held with no stop). Protection of a flat position,
+    /// or on the wrong side, is cancelled as asked: it guards nothing and could open one.
+    func keepsProtection(_ order: Order) -> Bool {
+        guard _riskMonitor.status.killSwitchEngaged, isProtection(order) else { return false }
+        let held = _state.portfolio.positions[order.instrument.index].quantity.units
+        return held != 0 && (held > 0) == (order.side == .sell)
     }
 
     /// Checks order `id` (just created from `request`); denies it, or scales it down to fit, noting why.

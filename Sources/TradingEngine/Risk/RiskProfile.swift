@@ -3,8 +3,9 @@ import TradingModel
 /// The risk limits a run actually uses, each with where it came from, so nothing changes results unseen:
 /// the backtest summary, `summary.json` and the report print it, and the live runner logs it.
 ///
-/// A strategy may add limits it needs (momentum caps its positions at its holdings and forbids leverage); those
-/// are marked as the strategy's defaults. A limit set in the configuration always wins.
+/// A strategy may add limits it needs (momentum caps its positions at its holdings), marked as the strategy's
+/// defaults. Every run is unlevered unless `risk.allowLeverage` (gross exposure ≤ 1 × equity), and a levered run gets
+/// Reg T margin; those are safety defaults. A limit set in the configuration always wins.
 ///
 /// ```swift
 /// let profile = RiskProfile(configured: settings.risk, spec: spec)
@@ -17,6 +18,9 @@ public struct RiskProfile: Hashable, Sendable {
         case configured
         /// Added by the strategy, because the configuration did not set it.
         case strategyDefault = "strategy default"
+        /// Added for every strategy because the configuration did not set it: no leverage unless
+        /// `risk.allowLeverage`, and Reg T margin when it is.
+        case safetyDefault = "safety default"
         /// The engine's default.
         case engineDefault = "engine default"
         /// Not set: the limit is off.
@@ -31,7 +35,26 @@ public struct RiskProfile: Hashable, Sendable {
         public var value: String
         /// Where it came from.
         public var origin: Origin
+        /// Why a default was added (`no leverage without risk.allowLeverage`); `nil` for configured values.
+        public var reason: String?
+
+        /// Creates a line.
+        public init(key: String, value: String, origin: Origin, reason: String? = nil) {
+            self.key = key
+            self.value = value
+            self.origin = origin
+            self.reason = reason
+        }
+
+        /// `(safety default: no leverage without risk.allowLeverage)`; empty for configured and unset values.
+        public var originNote: String {
+            guard origin != .configured, origin != .off else { return "" }
+            return " (\(origin.rawValue)\(reason.map { ": \($0)" } ?? ""))"
+        }
     }
+
+    /// Initial margin (percent) when leverage is allowed and no rule is configured: Reg T.
+    public static let regTInitialMarginPercent = 50.0
 
     /// The limits in effect.
     public var config: RiskConfig
@@ -43,34 +66,40 @@ public struct RiskProfile: Hashable, Sendable {
     /// The profile of a configuration with the strategy's defaults added.
     /// - Parameters:
     ///   - configured: the limits the configuration sets.
-    ///   - spec: the strategy (`nil`: a user's strategy, which adds nothing); momentum adds `maxActivePositions` =
-    ///     its holdings and `maxGrossExposureRatio` 1.0, the performance allocator `maxGrossExposureRatio` 1.0.
-    ///   - allowsLeverage: leverage was asked for (`risk.allowLeverage`): no gross exposure cap is added.
+    ///   - spec: the strategy (`nil`: a user's strategy); momentum adds `maxActivePositions` = its holdings.
+    ///   - allowsLeverage: leverage was asked for (`risk.allowLeverage`). Without it every strategy gets
+    ///     `maxGrossExposureRatio` 1.0 unless one is configured; with it, Reg T margin (`initialMarginPercent` 50)
+    ///     unless a margin rate is configured.
     public init(configured: RiskConfig, spec: StrategySpec?, allowsLeverage: Bool = false) {
         var config = configured
         var reasons: [String: String] = [:]
+        var safety: Set<String> = []
         if case let .momentumRotation(momentum)? = spec, config.maxActivePositions == nil {
             config.maxActivePositions = momentum.holdings
             reasons["maxActivePositions"] = "momentum: strategy.parameters.holdings"
         }
-        let strategy: String? =
-            switch spec {
-            case .momentumRotation?: "momentum"
-            case .performanceAllocator?: "the performance allocator"
-            default: nil
-            }
-        // No leverage unless asked for: rebalancing buys must not outrun the sells' proceeds, and an allocator's entry
-        // whose next open gaps above the close it was sized at must not borrow.
-        if let strategy, config.maxGrossExposureRatio == nil, !allowsLeverage {
+        // No leverage unless asked for, whatever the strategy: a fixed or risk-based size on an expensive symbol must
+        // not borrow (sma-cross with 2,000 shares of GOOG reached 4.3× equity), nor a rebalance's buys outrun its sells.
+        if config.maxGrossExposureRatio == nil, !allowsLeverage {
             config.maxGrossExposureRatio = 1.0
-            reasons["maxGrossExposureRatio"] = "\(strategy) without risk.allowLeverage"
+            reasons["maxGrossExposureRatio"] = "no leverage without risk.allowLeverage"
+            safety.insert("maxGrossExposureRatio")
+        }
+        // Leverage asked for: a broker's margin still bounds it. Reg T: 50 % initial, the maintenance default after.
+        if allowsLeverage, config.initialMarginPercent == nil {
+            config.initialMarginPercent = Self.regTInitialMarginPercent
+            reasons["initialMarginPercent"] = "Reg T margin with risk.allowLeverage"
+            safety.insert("initialMarginPercent")
         }
         let added = Set(reasons.keys)
         self.config = config
         self.defaultReasons = reasons
         func line(_ key: String, _ value: String?) -> Line {
             guard let value else { return Line(key: key, value: "off", origin: .off) }
-            return Line(key: key, value: value, origin: added.contains(key) ? .strategyDefault : .configured)
+            guard added.contains(key) else { return Line(key: key, value: value, origin: .configured) }
+            return Line(
+                key: key, value: value, origin: safety.contains(key) ? .safetyDefault : .strategyDefault,
+                reason: reasons[key])
         }
         func percent(_ value: Double?) -> String? { value.map { "\(Self.number($0)) %" } }
         lines = [
@@ -112,11 +141,11 @@ public struct RiskProfile: Hashable, Sendable {
 
     /// `risk.key = value (origin)` lines for a terminal.
     public var text: [String] {
-        lines.map { "\($0.key) \($0.value)" + ($0.origin == .configured || $0.origin == .off ? "" : " (\($0.origin.rawValue))") }
+        lines.map { "\($0.key) \($0.value)\($0.originNote)" }
     }
 
     /// `12`, `0.5`, `1.25`: a number without trailing zeros.
-    static func number(_ value: Double) -> String {
+    public static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
     }
 
