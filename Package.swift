@@ -99,7 +99,7 @@ let package = Package(
         .target(
             name: "GatewaySimulator",
             dependencies: [
-                "TWSProtocol", "TWSClient", "Simulation", "TradingModel", "BundledData",
+                "TWSProtocol", "TWSClient", "Simulation", "TradingModel", "BundledData", "Backtest",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -280,7 +280,7 @@ let package = Package(
             name: "GatewaySimulatorTests",
             dependencies: [
                 "GatewaySimulator", "BundledData", "TWSClient", "TWSProtocol", "TWSTestSupport", "Simulation",
-                "TradingModel", .product(name: "NIOCore", package: "swift-nio"),
+                "TradingModel", "Backtest", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),

@@ -32,14 +32,24 @@ public enum BundledDataSet: String, CaseIterable, Sendable {
         case .sp500:
             return "524 S&P 500 members, daily 2009-08-21..2010-08-20, with sectors (volume in 100s), split- and "
                 + "spin-off-adjusted"
-        case .sp500Unadjusted: return "the same 524 as published (unadjusted across 4 splits and 3 distributions)"
+        case .sp500Unadjusted:
+            return "the same 524 as published (unadjusted across 4 splits and 3 distributions, volume in 100s)"
         case .stocks: return "GOOG 2004-2013, AAPL/IBM/MSFT 2000-2013, daily, split- and dividend-adjusted"
         case .stocksUnadjusted: return "the same four stocks as published (AAPL and MSFT unadjusted across their splits)"
         case .stocks1min: return "AAPL/GOOG/IBM/MSFT 1-minute bars, Jan 2011, modelled on their real days and SPY's real minutes"
         case .spy: return "SPY daily 2010-2011"
         case .spy1min: return "SPY 1-minute bars, Jan + Mar 2011 (UTC, bar end)"
-        case .spy5min: return "SPY 5-minute bars, IB download, Jun 2012 (UTC, bar start)"
+        case .spy5min: return "SPY 5-minute bars, IB download, Jun 2012 (UTC, bar start, volume in 100s)"
         case .benchmark: return "^GSPC and ^IXIC daily 1999-2018"
+        }
+    }
+
+    /// Shares per unit of the files' volume column: 100 where the publisher counts in lots of 100 (the S&P 500
+    /// sets, IB's 5-minute download), 1 elsewhere. The backtest and the simulator both apply it.
+    public var volumeMultiplier: Int64 {
+        switch self {
+        case .sp500, .sp500Unadjusted, .spy5min: 100
+        default: 1
         }
     }
 

@@ -83,6 +83,20 @@ import TradingModel
         #expect(skipped.result.barsProcessed == 39_999)
     }
 
+    /// Issue 42: minute rows in a file named daily are refused by the streamed run as by the loader, naming both.
+    @Test func aFileNamedDailyWithMinuteRowsIsRefused() throws {
+        let minutes = try Self.writeCSV(bars: 2_000)
+        let path = (minutes as NSString).deletingLastPathComponent + "/MSFT-\(UUID().uuidString)_1d.csv"
+        try FileManager.default.moveItem(atPath: minutes, toPath: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let expected = BarLoadingError(
+            file: path, line: 0, code: .barSizeMismatch(declared: "daily bars (_1d)", found: "1-minute bars"))
+        #expect(throws: expected) {
+            try BacktestRunner.run(spec: Self.spec, file: StreamedBarFile(symbol: "MSFT", path: path))
+        }
+        #expect(throws: expected) { try MarketData.load(files: [("MSFT", path)]) }
+    }
+
     /// The streamed reader's buffer grows for a line longer than a chunk, takes CRLF line ends and a last line
     /// without one, and reads what the array loader reads.
     @Test func aLineLongerThanAChunkAndCRLFReadAsTheLoaderReadsThem() throws {

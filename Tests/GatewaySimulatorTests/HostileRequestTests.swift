@@ -127,22 +127,43 @@ import TradingModel
     }
 }
 
-/// The gateway's data files: a row it cannot represent is skipped and counted, never a trap.
+/// The gateway's data files: a row it cannot represent is skipped and counted (bundled data) or refused with its
+/// file and line (a user's folder), never a trap.
 @Suite struct HostileDataFileTests {
-    @Test func rowsOutsideTheRangesAreSkipped() {
-        let text = """
-            date,open,high,low,close,volume
-            0001-01-01,1,2,0.5,1.5,100
-            9999-12-31,1,2,0.5,1.5,100
-            2024-02-30,1,2,0.5,1.5,100
-            2024-01-02T99:00:00Z,1,2,0.5,1.5,100
-            2024-01-02,92233720368.55,2,0.5,1.5,100
-            2024-01-03,1,2,0.5,1.5,92233720368
-            2024-01-04,1,2,0.5,1.5,100
-            """
-        let (bars, skipped) = BarFileParser.parse(text, volumeMultiplier: 100)
-        #expect(skipped == 6)
-        #expect(bars.map(\.timestamp.description) == ["2024-01-04T00:00:00Z"])
-        #expect(bars.first?.volume == Quantity(10_000))
+    static let text = """
+        date,open,high,low,close,volume
+        0001-01-01,1,2,0.5,1.5,100
+        9999-12-31,1,2,0.5,1.5,100
+        2024-02-30,1,2,0.5,1.5,100
+        2024-01-02T99:00:00Z,1,2,0.5,1.5,100
+        2024-01-02,92233720368.55,2,0.5,1.5,100
+        2024-01-03,1,2,0.5,1.5,92233720368
+        2024-01-04,1,2,0.5,1.5,100
+        """
+
+    static func folder(_ body: (URL) throws -> Void) throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: url) }
+        try text.write(to: url.appendingPathComponent("BAD_1d.csv"), atomically: true, encoding: .utf8)
+        try body(url)
+    }
+
+    @Test func rowsOutsideTheRangesAreSkippedAndCounted() throws {
+        try Self.folder { url in
+            let data = try MarketDataSet.load(directory: url, volumeMultiplier: 100, badRows: .skip)
+            #expect(data.skippedRows == 6)
+            let bars = try #require(data.instrument(symbol: "BAD")?.series.bars)
+            #expect(bars.map(\.timestamp.description) == ["2024-01-04T00:00:00Z"])
+            #expect(bars.first?.volume == Quantity(10_000))
+        }
+    }
+
+    @Test func aUsersFolderRefusesTheFirstBadRowWithItsLine() throws {
+        try Self.folder { url in
+            let error = #expect(throws: MarketDataError.self) { try MarketDataSet.load(directory: url) }
+            #expect(error?.message.contains("BAD_1d.csv:2:") == true && error?.message.contains("0001-01-01") == true,
+                    "\(String(describing: error))")
+        }
     }
 }

@@ -30,6 +30,8 @@ public struct BarLoadingError: Error, Hashable, Sendable, CustomStringConvertibl
         /// A row whose values cannot be a bar (the text says why: a price not positive, a high below the low, an open
         /// or close outside low–high, a negative volume).
         case impossibleBar(String)
+        /// The file name declares one bar size and the rows' times show another (`BarFileName`).
+        case barSizeMismatch(declared: String, found: String)
     }
     /// File name as given.
     public var file: String
@@ -43,7 +45,7 @@ public struct BarLoadingError: Error, Hashable, Sendable, CustomStringConvertibl
         self.line = line
         self.code = code
     }
-    public var description: String { "\(file):\(line): \(code.sentence)" }
+    public var description: String { line > 0 ? "\(file):\(line): \(code.sentence)" : "\(file): \(code.sentence)" }
 }
 
 /// Bars read from one CSV file.

@@ -22,6 +22,9 @@ extension BarLoadingError.Code {
             return "the \(field) \(Self.shown(text)) is out of range (at most 92233720368 with up to 8 decimals)"
         case .impossibleBar(let reason):
             return reason
+        case .barSizeMismatch(let declared, let found):
+            return "the file name says \(declared) but its rows are \(found); the rows decide, so rename the file (or "
+                + "check that it holds what you meant)"
         }
     }
 

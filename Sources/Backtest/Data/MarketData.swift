@@ -68,19 +68,49 @@ public struct MarketData: Sendable {
     ///   - files: `(symbol, path)` pairs; the universe follows this order.
     ///   - policy: bad-row policy for every file.
     ///   - sectors: optional sector per symbol.
-    /// - Throws: `BarLoadingError` from the first bad file.
+    ///   - volumeMultiplier: shares per unit of the files' volume (100 for data counted in lots).
+    /// - Throws: `BarLoadingError` from the first bad file, a file whose name declares another bar size than its
+    ///   rows (`BarFileName`), or a volume that overflows in shares.
     public static func load(
-        files: [(symbol: Symbol, path: String)], policy: BadRowPolicy = .fail, sectors: [Symbol: String] = [:]
+        files: [(symbol: Symbol, path: String)], policy: BadRowPolicy = .fail, sectors: [Symbol: String] = [:],
+        volumeMultiplier: Int64 = 1
     ) throws(BarLoadingError) -> MarketData {
         var series: [[Bar]] = []
         var skipped = 0
         for file in files {
             let loaded = try BarCSVLoader.load(path: file.path, policy: policy)
-            series.append(loaded.bars)
-            skipped += loaded.skippedRows
+            _ = try BarFileName.checkedLength(loaded.bars, file: file.path)
+            let scaled = try scaledVolume(loaded.bars, by: volumeMultiplier, file: file.path, policy: policy)
+            series.append(scaled.bars)
+            skipped += loaded.skippedRows + scaled.skipped
         }
         var data = MarketData(universe: Universe(symbols: files.map(\.symbol), sectors: sectors), series: series)
         data.skippedRows = skipped
         return data
+    }
+
+    /// Bars with their volume in shares: `multiplier` × the file's unit. A volume that does not fit once multiplied
+    /// is a bad row: skipped and counted under `.skip`, an error under `.fail`.
+    /// - Throws: `BarLoadingError` for such a volume under `.fail`.
+    public static func scaledVolume(
+        _ bars: [Bar], by multiplier: Int64, file: String, policy: BadRowPolicy = .fail
+    ) throws(BarLoadingError) -> (bars: [Bar], skipped: Int) {
+        guard multiplier != 1 else { return (bars, 0) }
+        var scaled: [Bar] = []
+        scaled.reserveCapacity(bars.count)
+        for var bar in bars {
+            let (shares, overflow) = bar.volume.units.multipliedReportingOverflow(by: multiplier)
+            guard !overflow else {
+                guard policy == .skip else {
+                    throw BarLoadingError(
+                        file: file, line: 0,
+                        code: .numberOutOfRange(field: "volume", text: "\(bar.volume) × \(multiplier) (the volume unit)"))
+                }
+                continue
+            }
+            bar.volume = Quantity(units: shares)
+            scaled.append(bar)
+        }
+        return (scaled, bars.count - scaled.count)
     }
 }

@@ -76,7 +76,17 @@ extension BacktestRunner {
         // The engine's own time, without parsing (reported as `engine_seconds`; it never affects results).
         let clock = ContinuousClock()
         var engineTime = Duration.zero
+        // The file name's bar size against the rows', on the first chunk (a chunk holds thousands of rows).
+        var mismatch: BarLoadingError?
+        var checked = false
         let loaded = try BarCSVLoader.stream(path: file.path, policy: file.policy) { chunk in
+            if !checked {
+                checked = true
+                do throws(BarLoadingError) { _ = try BarFileName.checkedLength(chunk, file: file.path) } catch {
+                    mismatch = error
+                }
+            }
+            guard mismatch == nil else { return }
             var lower = 0
             var upper = chunk.count
             if let start = file.start { while lower < upper, chunk[lower].timestamp < start { lower += 1 } }
@@ -98,6 +108,7 @@ extension BacktestRunner {
                 }
             }
         }
+        if let mismatch { throw mismatch }
         progress?.report(BacktestProgress(barsProcessed: done, totalBars: done))
         return StreamedBacktest(
             result: loop.finish(), spacing: spacing, loaded: loaded,

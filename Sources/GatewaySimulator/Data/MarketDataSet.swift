@@ -1,3 +1,4 @@
+import Backtest
 import BundledData
 import Foundation
 import TradingModel
@@ -14,6 +15,8 @@ public struct MarketDataSet: Sendable {
     public let instruments: [SimulatedInstrument]
     /// A one-line description for the start-up line and `--list`.
     public let name: String
+    /// Malformed rows skipped while loading (`load(badRows: .skip)`), said on the start-up line.
+    public internal(set) var skippedRows = 0
     private let bySymbol: [String: Int]
     private let byContractID: [Int: Int]
 
@@ -87,38 +90,46 @@ public struct MarketDataSet: Sendable {
 
     // MARK: - Loading
 
-    /// Loads every `SYMBOL_*.csv` of a folder (the daily file wins when a symbol has several) and
-    /// `sectors.csv` (symbol,name,sector,industry) when present.
+    /// Loads every `SYMBOL_*.csv` of a folder (the file with the longest bars wins when a symbol has several) and
+    /// `sectors.csv` (symbol,name,sector,industry) when present, with the backtest's reader (`BarCSVLoader`): the
+    /// same columns (`adj_close` and all), the same bad-row rules, and the bar size from the rows' times (a file name
+    /// that declares another is an error naming both), so a folder replays as the backtest reads it.
     /// - Parameters:
     ///   - directory: the folder.
     ///   - volumeMultiplier: factor from the files' volume unit to shares.
-    /// - Throws: `MarketDataError` when the folder cannot be read or holds no bars.
-    public static func load(directory: URL, volumeMultiplier: Int64 = 1) throws(MarketDataError) -> MarketDataSet {
+    ///   - badRows: skip malformed rows (counted in `skippedRows` and the name) or fail on the first, naming its
+    ///     file and line.
+    /// - Throws: `MarketDataError` when the folder cannot be read, a file is malformed, or it holds no bars.
+    public static func load(
+        directory: URL, volumeMultiplier: Int64 = 1, badRows: BadRowPolicy = .fail
+    ) throws(MarketDataError) -> MarketDataSet {
         let files: [String]
         do {
             files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         } catch {
             throw MarketDataError("cannot read data folder \(directory.path): \(error.localizedDescription)")
         }
-        var chosen: [String: (file: String, resolution: TimeSpan)] = [:]
+        var series: [String: InstrumentSeries] = [:]
+        var skipped = 0
         for file in files where file.hasSuffix(".csv") && file.contains("_") {
             let stem = String(file.dropLast(4))
             guard let underscore = stem.firstIndex(of: "_") else { continue }
             let symbol = String(stem[..<underscore]).uppercased().replacingOccurrences(of: "^", with: "")
-            let resolution = Self.resolution(ofSuffix: String(stem[stem.index(after: underscore)...]))
-            if let existing = chosen[symbol], existing.resolution.nanoseconds >= resolution.nanoseconds { continue }
-            chosen[symbol] = (file, resolution)
-        }
-        var series: [String: InstrumentSeries] = [:]
-        for (symbol, entry) in chosen {
-            let url = directory.appendingPathComponent(entry.file)
-            guard let text = try? String(contentsOf: url, encoding: .utf8) else {
-                throw MarketDataError("cannot read \(url.path)")
+            let path = directory.appendingPathComponent(file).path
+            let bars: [Bar]
+            let resolution: TimeSpan
+            do throws(BarLoadingError) {
+                let loaded = try BarCSVLoader.load(path: path, policy: badRows)
+                resolution = try BarFileName.checkedLength(loaded.bars, file: path)
+                let scaled = try MarketData.scaledVolume(loaded.bars, by: volumeMultiplier, file: path, policy: badRows)
+                bars = scaled.bars
+                skipped += loaded.skippedRows + scaled.skipped
+            } catch {
+                throw MarketDataError(error.description)
             }
-            let parsed = BarFileParser.parse(text, volumeMultiplier: volumeMultiplier)
-            if !parsed.bars.isEmpty {
-                series[symbol] = InstrumentSeries(bars: parsed.bars, resolution: entry.resolution)
-            }
+            guard !bars.isEmpty else { continue }
+            if let existing = series[symbol], existing.resolution.nanoseconds >= resolution.nanoseconds { continue }
+            series[symbol] = InstrumentSeries(bars: bars, resolution: resolution)
         }
         guard !series.isEmpty else { throw MarketDataError("no SYMBOL_*.csv bars in \(directory.path)") }
         var names: [String: (String, String)] = [:]
@@ -129,26 +140,29 @@ public struct MarketDataSet: Sendable {
             }
         }
         for (symbol, longName) in Self.knownNames where names[symbol] == nil { names[symbol] = (longName, "") }
-        return MarketDataSet(series: series, names: names, name: directory.path)
+        var set = MarketDataSet(series: series, names: names, name: directory.path + Self.skippedNote(skipped))
+        set.skippedRows = skipped
+        return set
     }
 
-    /// Loads a bundled data set (the sp500 set's volume is converted from hundreds to shares).
+    /// Loads a bundled data set, as the backtest reads it: its volume unit converted to shares
+    /// (`BundledDataSet.volumeMultiplier`), malformed rows skipped and counted (`backtest.badRows: auto`).
     /// - Throws: `MarketDataError` when the resources are missing.
     public static func bundled(_ set: BundledDataSet) throws(MarketDataError) -> MarketDataSet {
         let directory: URL
         do { directory = try set.directory() } catch { throw MarketDataError(String(describing: error)) }
-        let loaded = try load(directory: directory, volumeMultiplier: set == .sp500 ? 100 : 1)
-        return MarketDataSet(series: Dictionary(uniqueKeysWithValues: loaded.instruments.map { ($0.symbol, $0.series) }),
-                             names: Dictionary(uniqueKeysWithValues: loaded.instruments.map {
-                                 ($0.symbol, ($0.longName, $0.industry)) }),
-                             name: "bundled:\(set.rawValue) (\(set.summary))")
+        let loaded = try load(directory: directory, volumeMultiplier: set.volumeMultiplier, badRows: .skip)
+        var bundled = MarketDataSet(
+            series: Dictionary(uniqueKeysWithValues: loaded.instruments.map { ($0.symbol, $0.series) }),
+            names: Dictionary(uniqueKeysWithValues: loaded.instruments.map { ($0.symbol, ($0.longName, $0.industry)) }),
+            name: "bundled:\(set.rawValue) (\(set.summary))" + Self.skippedNote(loaded.skippedRows))
+        bundled.skippedRows = loaded.skippedRows
+        return bundled
     }
 
-    static func resolution(ofSuffix suffix: String) -> TimeSpan {
-        if suffix.hasPrefix("1min") { return .minutes(1) }
-        if suffix.hasPrefix("5min") { return .minutes(5) }
-        if suffix.hasPrefix("1h") { return .hours(1) }
-        return .days(1)
+    /// `; 78 malformed rows skipped` for the start-up line (empty when none was).
+    static func skippedNote(_ count: Int) -> String {
+        count == 0 ? "" : "; \(count) malformed row\(count == 1 ? "" : "s") skipped"
     }
 
     static let knownNames: [String: String] = [

@@ -44,7 +44,8 @@ public enum BacktestDataLoader {
         } else {
             do {
                 data = try MarketData.load(
-                    files: resolved.files, policy: settings.badRowPolicy, sectors: resolved.sectors)
+                    files: resolved.files, policy: settings.badRowPolicy, sectors: resolved.sectors,
+                    volumeMultiplier: resolved.volumeMultiplier)
             } catch {
                 throw TraderError("\(error)")
             }

@@ -131,6 +131,7 @@ public struct BacktestJob {
     /// into `MarketData` first.
     static func streams(_ resolved: DataSourceResolver.Resolved, _ settings: BacktestSettings) -> Bool {
         resolved.store == nil && resolved.synthetic == nil && resolved.files.count == 1 && !settings.regularHoursOnly
+            && resolved.volumeMultiplier == 1
     }
 
     private func runLoaded(

@@ -22,6 +22,8 @@ public struct DataSourceResolver {
         public var store: (path: String, barSize: BarSize, symbols: [Symbol])? = nil
         /// For `synthetic:N[:SEED]`: the generator's settings (`files` is then empty).
         public var synthetic: SyntheticMarketConfig? = nil
+        /// Shares per unit of the files' volume (`BundledDataSet.volumeMultiplier`; 1 for a user's files).
+        public var volumeMultiplier: Int64 = 1
     }
 
     /// Resolves a data argument.
@@ -47,6 +49,7 @@ public struct DataSourceResolver {
         }
         let url: URL
         var description = argument
+        var volumeMultiplier: Int64 = 1
         if argument.hasPrefix("bundled:") {
             let name = String(argument.dropFirst("bundled:".count))
             guard let set = BundledDataSet(rawValue: name) else {
@@ -58,6 +61,7 @@ public struct DataSourceResolver {
                 throw TraderError("\(error)")
             }
             description = "bundled:\(name) (\(set.summary))"
+            volumeMultiplier = set.volumeMultiplier
         } else {
             url = URL(fileURLWithPath: argument)
         }
@@ -90,7 +94,9 @@ public struct DataSourceResolver {
             files = wanted.compactMap { available[$0] }
         }
         guard !files.isEmpty else { throw TraderError("backtest.data: no CSV files in \(url.path)") }
-        return Resolved(files: files, sectors: sectors, description: description)
+        var resolved = Resolved(files: files, sectors: sectors, description: description)
+        resolved.volumeMultiplier = volumeMultiplier
+        return resolved
     }
 
     /// `AAPL_1d.csv` → `AAPL`; `BRK.B.csv` → `BRK.B`.
