@@ -1,8 +1,8 @@
 import TradingModel
 
 extension SyntheticMarketConfig {
-    /// The generator behind `--data synthetic:N[:SEED]`: N symbols (`SYN000`…) of 500 daily bars from 2020-01-02
-    /// (dates only, so reports read as daily), geometric Brownian motion as `SyntheticMarket` documents, seed SEED
+    /// The generator behind `--data synthetic:N[:SEED]`: N symbols (`SYN000`…) of 500 daily bars on the weekdays from
+    /// 2020-01-02 (dates only, so reports read as daily), geometric Brownian motion as `SyntheticMarket` documents, seed SEED
     /// (42 when omitted). Same argument, same bars.
     /// - Parameter argument: the `--data` value.
     /// - Returns: `nil` when the argument does not start with `synthetic:`.
@@ -15,6 +15,7 @@ extension SyntheticMarketConfig {
         }
         var config = SyntheticMarketConfig(
             symbols: count, start: Timestamp(year: 2020, month: 1, day: 2, secondOfDay: 0))
+        config.tradingDaysOnly = true
         if parts.count == 2 {
             guard let seed = UInt64(parts[1]) else { throw SyntheticArgumentError(argument: argument) }
             config.seed = seed

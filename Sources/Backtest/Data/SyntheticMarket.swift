@@ -39,6 +39,10 @@ public struct SyntheticMarketConfig: Hashable, Sendable, Codable {
     public var decimals: Int
     /// Random seed.
     public var seed: UInt64
+    /// Bars of a day or longer fall on weekdays only (the US exchanges' trading days; holidays are not modelled),
+    /// as `synthetic:N` makes them: a daily series with weekend bars is no market. Off by default, so configs and
+    /// seeds written before it give the same bars.
+    public var tradingDaysOnly = false
 
     /// Creates a config; defaults: 5 daily symbols × 500 bars, μ 8 %, σ 25 %, rare jumps, seed 42.
     public init(
@@ -82,7 +86,15 @@ public enum SyntheticMarket {
         var close = c.startPrice + 10 * Double(k)
         var bars: [Bar] = []
         bars.reserveCapacity(c.bars)
+        let skipsWeekends = c.tradingDaysOnly && c.barInterval.nanoseconds >= Timestamp.nanosecondsPerDay
+        var time = c.start
         for i in 0..<c.bars {
+            if skipsWeekends {
+                if i > 0 { time = time + c.barInterval }
+                while time.weekday >= 5 { time = time + .days(1) }
+            } else {
+                time = c.start + TimeSpan(nanoseconds: c.barInterval.nanoseconds * Int64(i))
+            }
             let open = close * exp(0.25 * sd * rng.nextGaussian())
             var next = open * exp((c.drift - 0.5 * c.volatility * c.volatility) * dt + sd * rng.nextGaussian())
             if rng.nextUnit() < c.jumpProbability { next *= exp(c.jumpVolatility * rng.nextGaussian()) }
@@ -92,7 +104,7 @@ public enum SyntheticMarket {
             let o = price(open), cl = price(next)
             let h = max(price(high), max(o, cl)), l = min(price(low), min(o, cl))
             bars.append(Bar(
-                timestamp: c.start + TimeSpan(nanoseconds: c.barInterval.nanoseconds * Int64(i)),
+                timestamp: time,
                 open: Price(units: o), high: Price(units: h), low: Price(units: max(l, step)), close: Price(units: cl),
                 volume: Quantity(Int64(volume))))
             close = Double(cl) / 1e8
@@ -119,5 +131,6 @@ extension SyntheticMarketConfig {
         start = try c.decode(.start, default: d.start)
         decimals = try c.decode(.decimals, default: d.decimals)
         seed = try c.decode(.seed, default: d.seed)
+        tradingDaysOnly = try c.decode(.tradingDaysOnly, default: d.tradingDaysOnly)
     }
 }
