@@ -1,3 +1,4 @@
+import Foundation
 import TradingEngine
 
 /// `strategy:` which strategy runs, with what capital and parameters, and optionally under the performance
@@ -161,10 +162,11 @@ public struct UniverseSettings: Hashable, Sendable {
     }
 
     static var sectorsKind: ConfigKind<[String: String]> {
-        let allowed = "a mapping of symbols to sector names"
+        let allowed = "a mapping of symbols to sector names, or a .csv file (symbol,sector columns) or .yaml file of one"
         return ConfigKind(
             allowed: allowed,
             read: { (node, key) throws(ConfigError) in
+                if let text = node.scalar, !node.isNull { return try sectorFile(text, key: key, at: node.origin) }
                 guard let entries = node.entries else {
                     if node.isNull { return [:] }
                     throw ConfigError("expected \(allowed), got \(node.shapeDescription)", key: key, at: node.origin)
@@ -182,5 +184,31 @@ public struct UniverseSettings: Hashable, Sendable {
                 return sectors
             },
             format: { sectors in "{" + sectors.keys.sorted().map { "\($0): \(sectors[$0]!)" }.joined(separator: ", ") + "}" })
+    }
+
+    /// A sector map read from a file named in the config (relative to the config's folder): `.csv` with `symbol` and
+    /// `sector` columns (`SectorFile`), or `.yaml`/`.yml` holding the same mapping as the inline form.
+    static func sectorFile(_ text: String, key: String, at origin: ConfigOrigin) throws(ConfigError) -> [String: String] {
+        let path = ConfigPaths.resolve(text, from: origin)
+        let lower = path.lowercased()
+        if lower.hasSuffix(".csv") {
+            do throws(SectorFile.Problem) { return try SectorFile.read(path: path) } catch {
+                throw ConfigError(error.description, key: key, at: origin)
+            }
+        }
+        guard lower.hasSuffix(".yaml") || lower.hasSuffix(".yml") else {
+            throw ConfigError(
+                "'\(text)' is not a sector file: give a .csv file (symbol,sector columns) or a .yaml file (SYMBOL: "
+                    + "Sector lines), or write the mapping here", key: key, at: origin)
+        }
+        guard let data = FileManager.default.contents(atPath: path), let yaml = String(data: data, encoding: .utf8) else {
+            throw ConfigError("\(path): cannot read the sector file (it must exist and be UTF-8 text)", key: key, at: origin)
+        }
+        guard let root = try ConfigText.parse(yaml, path: path) else { return [:] }
+        guard root.entries != nil else {
+            throw ConfigError("\(path): a sector file holds a mapping of symbols to sectors (AAPL: Technology)",
+                              key: key, at: origin)
+        }
+        return try sectorsKind.read(root, key)
     }
 }

@@ -2,6 +2,7 @@ import Backtest
 import BundledData
 import Foundation
 import Storage
+import TraderConfig
 import TradingModel
 
 /// Turns `--data bundled:NAME|DIR|FILE|sqlite:PATH` (+ `--symbols`, `--bar`) into the CSV files (or the bar store
@@ -113,53 +114,10 @@ public struct DataSourceResolver {
     }
 
     private static func readSectors(_ path: String) throws(TraderError) -> [Symbol: String] {
-        let text = try TextFiles.read(path)
-        var lines = text.split(whereSeparator: \.isNewline).map(String.init)
-        guard !lines.isEmpty else { return [:] }
-        let header = splitCSVLine(lines.removeFirst()).map { $0.lowercased() }
-        guard let symbolColumn = header.firstIndex(of: "symbol"), let sectorColumn = header.firstIndex(of: "sector") else {
-            throw TraderError("\(path):1: sectors.csv needs 'symbol' and 'sector' columns")
+        do throws(SectorFile.Problem) {
+            return Dictionary(uniqueKeysWithValues: try SectorFile.read(path: path).map { (Symbol($0.key), $0.value) })
+        } catch {
+            throw TraderError(error.description)
         }
-        var sectors: [Symbol: String] = [:]
-        for line in lines {
-            let fields = splitCSVLine(line)
-            guard fields.count > max(symbolColumn, sectorColumn) else { continue }
-            sectors[Symbol(fields[symbolColumn])] = fields[sectorColumn]
-        }
-        return sectors
-    }
-
-    /// Splits one CSV line, honouring double-quoted fields (`"Analog Devices, Inc."`, `""` for a quote).
-    public static func splitCSVLine(_ line: String) -> [String] {
-        let characters = Array(line)
-        var fields: [String] = []
-        var current = ""
-        var inQuotes = false
-        var index = 0
-        while index < characters.count {
-            let character = characters[index]
-            if inQuotes {
-                if character == "\"" {
-                    if index + 1 < characters.count, characters[index + 1] == "\"" {
-                        current.append("\"")
-                        index += 1
-                    } else {
-                        inQuotes = false
-                    }
-                } else {
-                    current.append(character)
-                }
-            } else if character == "\"" {
-                inQuotes = true
-            } else if character == "," {
-                fields.append(current)
-                current = ""
-            } else {
-                current.append(character)
-            }
-            index += 1
-        }
-        fields.append(current)
-        return fields
     }
 }
