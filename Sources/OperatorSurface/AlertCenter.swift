@@ -76,6 +76,8 @@ public final class AlertCenter: Service, Sendable {
             self.sink.finish()
         }
         flusher.cancel()
+        // What the cooldown still holds goes out now: after the stop nothing would send it.
+        for alert in coalescer.withLock({ $0.flushAll() }) { route(alert, to: queues) }
         for queue in queues { queue.continuation.finish() }
         // The last alerts (the bot stopped) still go out; a channel that does not answer holds the exit 15 s at most.
         let deadline = Task {

@@ -28,6 +28,9 @@ public struct DashboardServer: Sendable {
     public let reloadRisk: (@Sendable () throws -> RiskConfig)?
     /// `/metrics`; the runner's latencies go to it too (`LiveRunnerConfiguration.latencyObserver`).
     public let metrics = MetricsExporter()
+    /// Ends the `/api/events` streams: the server's graceful shutdown waits for every open response, and an event
+    /// stream never ends on its own, so the stop closes them (`DashboardService`).
+    public let eventStreams = EventStreamGate()
 
     /// Creates the server's routes over a link.
     public init(
@@ -81,10 +84,10 @@ public struct DashboardServer: Sendable {
             headers[.contentType] = "text/event-stream"
             headers[.cacheControl] = "no-store"
             return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-                while !Task.isCancelled, server.link.isAttached || server.link.status != nil {
+                while !Task.isCancelled, !server.eventStreams.isClosed, server.link.isAttached || server.link.status != nil {
                     let json = try server.statusJSON()
                     try await writer.write(ByteBuffer(string: "data: \(json)\n\n"))
-                    try await Task.sleep(for: .seconds(1))
+                    await server.eventStreams.wait(upTo: .seconds(1))
                 }
                 try await writer.finish(nil)
             })

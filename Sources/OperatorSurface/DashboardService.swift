@@ -3,8 +3,9 @@ import InteractiveBrokers
 import Logging
 import ServiceLifecycle
 
-/// The dashboard as a service beside the live run: it stops with the run's group. A port that cannot be bound is a
-/// critical log line, not the end of the run: trading goes on without the dashboard.
+/// The dashboard as a service beside the live run: it stops with the run's group, after the run (the page follows
+/// the stop), closing its event streams. A port that cannot be bound is a critical log line, not the end of the run:
+/// trading goes on without the dashboard.
 public struct DashboardService: Service {
     let server: DashboardServer
     let logger: Logger
@@ -27,8 +28,14 @@ public struct DashboardService: Service {
                 logger.warning("the dashboard listens on \(settings.bind), reachable from other machines; every request needs the token")
             }
         }
+        let streams = server.eventStreams
         do {
-            try await app.run()
+            // The open event streams end first, or the server's stop would wait for their clients to leave.
+            try await withGracefulShutdownHandler {
+                try await app.run()
+            } onGracefulShutdown: {
+                streams.close()
+            }
         } catch {
             logger.critical(
                 "ALERT: the dashboard did not start on \(settings.bind):\(settings.port) (dashboard.port): \(error); trading goes on without it")

@@ -142,6 +142,10 @@ public final class MetricsExporter: Sendable {
         counter("trading_halts_total", "Trading halts of traded symbols this run.", one(Double(status.counts.halts)))
         gauge("halted_symbols", "Traded symbols halted by their exchange now.", one(Double(status.trading.haltedSymbols.count)))
         counter("risk_denials_total", "Orders the risk rules denied this run.", one(Double(status.risk.denials)))
+        // A family of its own: one name may not carry two label sets.
+        counter(
+            "risk_denials_by_rule_total", "Orders the risk rules denied this run, by rule.",
+            status.risk.denialsByRule.keys.sorted().map { ([("rule", $0)], Double(status.risk.denialsByRule[$0] ?? 0)) })
         gauge("risk_limit", "A configured risk limit.", status.risk.limits.map { ([("limit", $0.name)], $0.limit) })
         gauge(
             "risk_limit_used", "How much of a risk limit is used now (same unit as the limit).",

@@ -51,6 +51,41 @@ struct AlertTests {
         #expect(coalescer.flush(at: Self.t0 + .seconds(200)).isEmpty)
     }
 
+    @Test func theStopSendsWhatTheCooldownHeld() {
+        var coalescer = AlertCoalescer(minimum: .warning, cooldown: .seconds(300), alwaysSent: ["fill"])
+        for k in 1...4 {
+            _ = coalescer.admit(Self.alert("fill", .info, text: "fill \(k)"), at: Self.t0 + .seconds(Int64(k)))
+        }
+        for k in 0..<7 { _ = coalescer.admit(Self.alert("farm", text: "farm \(k)"), at: Self.t0 + .seconds(Int64(k))) }
+        let out = coalescer.flushAll().map(\.text)
+        #expect(out == [
+            "6 more farm alerts held back by the cooldown; the last: farm 6",
+            "fill 2 (held back by the cooldown, sent at the stop)", "fill 3 (held back by the cooldown, sent at the stop)",
+            "fill 4 (held back by the cooldown, sent at the stop)",
+        ])
+        #expect(coalescer.flushAll().isEmpty, "sent once")
+    }
+
+    /// Issue 45: 1 of 4 fill alerts arrived when the bot stopped within the cooldown.
+    @Test func theCenterFlushesHeldAlertsWhenItStops() async throws {
+        let received = Mutex<[String]>([])
+        let channel = AlertChannel(name: "telegram") { (alert: OperatorAlert, _: String) -> [AlertChannel.Delivery] in
+            [{ _ in received.withLock { $0.append(alert.text) } }]
+        }
+        var logger = Logger(label: "alerts")
+        logger.logLevel = .critical
+        let center = AlertCenter(
+            channels: [channel], bot: "b", minimum: .warning, cooldown: .seconds(300), logger: logger,
+            routes: AlertRoutes(["fill": ["telegram"]]))
+        let run = Task { try await center.run() }
+        for k in 1...4 { center.post(Self.alert("fill", .info, text: "buy \(k) SPY")) }
+        center.finish()  // what the stop's graceful shutdown does
+        try await run.value
+        let texts = received.withLock { $0 }
+        #expect(texts.count == 4, "\(texts)")
+        for k in 1...4 { #expect(texts.contains { $0.hasPrefix("buy \(k) SPY") }, "fill \(k): \(texts)") }
+    }
+
     @Test func aSessionStepsAlertsFromItsLinesMilestonesAndControls() {
         let t = Self.t0
         let lost = OperatorAlert.alerts(
@@ -168,7 +203,8 @@ struct AlertTests {
             #expect(sms.body == "Body=%5Bibtrader+DU1%5D+warning%3A+lost+the+connection+%26+more&From=%2B100&To=%2B200")
             center.finish()
             try await run.value
-            #expect(center.delivered["webhook"] == 2 && center.delivered["telegram"] == 2 && center.delivered["sms"] == 1)
+            // The storm's 1,000 held alerts go out as one summary at the stop (json + slack, two chats, one SMS).
+            #expect(center.delivered["webhook"] == 4 && center.delivered["telegram"] == 4 && center.delivered["sms"] == 2)
         }
     }
 }

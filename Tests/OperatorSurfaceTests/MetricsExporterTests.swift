@@ -51,6 +51,20 @@ struct MetricsExporterTests {
         #expect(text.contains("ibtrader_fills_total 5\n") || text.contains("ibtrader_fills_total 5.0\n"))
     }
 
+    /// Issue 45: which rule denies orders, not only how many.
+    @Test func riskDenialsAreLabelledByRule() {
+        let exporter = MetricsExporter()
+        var status = Self.status()
+        status.risk.denials = 3
+        status.risk.denialsByRule = ["maxActivePositions": 2, "killSwitch": 1]
+        var text = exporter.render(status, log: LogTail.Counts(), fresh: true)
+        #expect(text.contains("ibtrader_risk_denials_by_rule_total{rule=\"maxActivePositions\"} 2"), "\(text)")
+        #expect(text.contains("ibtrader_risk_denials_by_rule_total{rule=\"killSwitch\"} 1"), "\(text)")
+        status.risk.denialsByRule["killSwitch"] = 4
+        text = exporter.render(status, log: LogTail.Counts(), fresh: true)
+        #expect(text.contains("ibtrader_risk_denials_by_rule_total{rule=\"killSwitch\"} 4"), "\(text)")
+    }
+
     @Test func everySeriesTheGrafanaDashboardQueriesIsExposed() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let dashboard = try String(contentsOf: root.appendingPathComponent("deploy/grafana-dashboard.json"), encoding: .utf8)

@@ -160,7 +160,7 @@ import Testing
                 + ["--out", folder.appendingPathComponent("bad").path])
         let (status, errors) = Self.finish(incomplete)
         #expect(status != 0 && errors.contains("shard 1/4 is given twice"), "\(errors)")
-        let noScheduler = try Self.launch(common + ["--shard", "auto"], environment: ["IBTRADER_UNRELATED": "1"])
+        let noScheduler = try Self.launch(common + ["--shard", "auto"], environment: ["SHARD_TEST_UNRELATED": "1"])
         let (noStatus, noErrors) = Self.finish(noScheduler)
         #expect(noStatus != 0 && noErrors.contains("no array-job index in the environment"), "\(noErrors)")
     }

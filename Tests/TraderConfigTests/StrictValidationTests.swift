@@ -153,7 +153,7 @@ import TraderConfig
         let error = try #require(loadError("", environment: ["IBTRADER_CONNECTION_PORT": "70000"]))
         #expect(error.description == "IBTRADER_CONNECTION_PORT (environment): connection.port: must be an integer from 1 to 65535, got '70000'")
         let typo = try #require(loadError("", environment: ["IBTRADER_CONNECTION_PROT": "4002"]))
-        #expect(typo.message.contains("did you mean 'IBTRADER_CONNECTION_PORT'?"), "\(typo)")
+        #expect(typo.message.contains("did you mean IBTRADER_CONNECTION_PORT (connection.port)?"), "\(typo)")
     }
 
     @Test func theSameChecksApplyToFlags() throws {

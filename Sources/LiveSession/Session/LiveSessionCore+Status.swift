@@ -196,6 +196,7 @@ extension LiveSessionCore {
         // The warm-up's denials (the engine's kill switch holds the strategy back until it trades) are not the run's.
         let live = engine.denials.dropFirst(counts.denialsAtStart)
         risk.denials = live.count
+        for record in live { risk.denialsByRule[record.denial.rule.rawValue, default: 0] += 1 }
         for record in live.suffix(recentDenials).reversed() {
             risk.recentDenials.append(
                 SessionStatus.Denial(

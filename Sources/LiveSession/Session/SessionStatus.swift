@@ -185,6 +185,8 @@ public struct SessionStatus: Sendable, Equatable, Codable {
         public var limits: [Limit] = []
         public var halts: [String] = []
         public var denials = 0
+        /// `denials` by the rule that denied them (`maxActivePositions`, `killSwitch`, …), for `/metrics`.
+        public var denialsByRule: [String: Int] = [:]
         public var recentDenials: [Denial] = []
         public init() {}
     }

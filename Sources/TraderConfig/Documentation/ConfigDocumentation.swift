@@ -71,9 +71,14 @@ public enum ConfigDocumentation {
         - **Environment:** `IBTRADER_<SECTION>_<KEY>` overrides a key, with camelCase keys in snake case or run
           together: `IBTRADER_CONNECTION_CLIENT_ID` or `IBTRADER_CONNECTION_CLIENTID` for `connection.clientId`;
           nested keys continue the same way (`IBTRADER_STRATEGY_PARAMETERS_LOOKBACK`). Lists are comma-separated
-          (`IBTRADER_UNIVERSE_SYMBOLS=AAPL,MSFT`). A variable that names a section but no key of it is an error.
+          (`IBTRADER_UNIVERSE_SYMBOLS=AAPL,MSFT`). Any other `IBTRADER_` variable is an error before anything
+          connects, naming the nearest key (`IBTRADER_CONECTION_PORT`: did you mean `IBTRADER_CONNECTION_PORT`?);
+          list variables of your own in `IBTRADER_IGNORE`, separated by commas, with `*` for a prefix
+          (`IBTRADER_IGNORE=IBTRADER_DEPLOY_*,IBTRADER_HOST_TAG`).
         - **`.env`:** `NAME=value` lines (`export` and quotes allowed, `#` comments) for values that should not sit in
-          the config, such as tokens and passwords. The process environment wins over it.
+          the config, such as tokens and passwords. The process environment wins over it. `config show` and
+          `config check` print a set token, password or webhook URL as `********` (`set, hidden`), and any URL's
+          `user:password@` the same way.
         - **Flags:** a flag is named after its key in kebab case (`--slow-period` sets
           `strategy.parameters.slowPeriod`); `--set KEY=VALUE` sets any key (`--set risk.maxDrawdownPercent=20`).
 

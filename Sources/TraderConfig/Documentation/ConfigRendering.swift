@@ -25,16 +25,19 @@ public enum ConfigRendering {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `config show`: every value with its origin (`default`, `file PATH:LINE:COLUMN`, `env NAME`, `flag --x`).
+    /// `config show`: every value with its origin (`default`, `file PATH:LINE:COLUMN`, `env NAME`, `flag --x`);
+    /// a secret that is set shows as `********` with `set, hidden` (`ConfigSecrets`).
     public static func show(_ loaded: LoadedConfiguration) -> String {
         yaml(loaded.shownValues) { value in
-            switch value.origin {
-            case .defaultValue: "default"
-            case .derived(let reason): "default (\(reason))"
-            case .file: "file \(value.origin)"
-            case .environment: "env \(value.origin)"
-            case .flag(let flag): "flag \(flag)"
-            }
+            let origin =
+                switch value.origin {
+                case .defaultValue: "default"
+                case .derived(let reason): "default (\(reason))"
+                case .file: "file \(value.origin)"
+                case .environment: "env \(value.origin)"
+                case .flag(let flag): "flag \(flag)"
+                }
+            return value.hidden ? "set, hidden: " + origin : origin
         }
     }
 }

@@ -28,9 +28,10 @@ public struct ConfigField<Root> {
     ///   - summary: one sentence for the docs and the template.
     ///   - flag: whether the commands that use the key take it as `--<key in kebab case>`.
     ///   - flagName: the flag when it differs (a list key's repeatable flag is its singular: `--constraint`).
+    ///   - secret: a password, a token or a URL that is one: `config show` prints `********` when it is set.
     public static func value<Value>(
         _ key: String, _ keyPath: WritableKeyPath<Root, Value>, _ kind: ConfigKind<Value>, summary: String,
-        flag: Bool = false, flagName: String? = nil
+        flag: Bool = false, flagName: String? = nil, secret: Bool = false
     ) -> ConfigField<Root> {
         ConfigField(
             key: key,
@@ -39,7 +40,12 @@ public struct ConfigField<Root> {
                 record.origins[path] = node.origin
             },
             show: { root, path, record in
-                [ConfigShownValue(path: path, text: kind.format(root[keyPath: keyPath]), origin: record.origin(of: path))]
+                let text = kind.format(root[keyPath: keyPath])
+                guard secret, text != "none" else {
+                    return [ConfigShownValue(
+                        path: path, text: ConfigSecrets.maskingCredentials(in: text), origin: record.origin(of: path))]
+                }
+                return [ConfigShownValue(path: path, text: ConfigSecrets.mask, origin: record.origin(of: path), hidden: true)]
             },
             describe: { defaults, path in
                 [ConfigKeyInfo(
@@ -146,6 +152,8 @@ public struct ConfigShownValue: Hashable, Sendable {
     public var text: String
     /// Where it came from.
     public var origin: ConfigOrigin
+    /// A secret that is set, shown as `ConfigSecrets.mask`.
+    public var hidden = false
 }
 
 /// One key, for the docs and the template.

@@ -35,7 +35,7 @@ public struct ConnectionSettings: Hashable, Sendable {
     public static var schema: ConfigSection<ConnectionSettings> {
         ConfigSection(
             [
-                .value("host", \.host, .text, summary: "TWS / IB Gateway host.", flag: true),
+                .value("host", \.host, .host, summary: "TWS / IB Gateway host.", flag: true),
                 .value(
                     "port", \.port, .integer(1...65_535),
                     summary: "API port: 7497 paper TWS, 4002 paper gateway, 7496 / 4001 live.", flag: true),

@@ -364,7 +364,7 @@ public struct DashboardConfig: Hashable, Sendable {
                     summary: "run: serve the dashboard, /metrics and /health on this port (none: no dashboard). "
                         + "Another bot on the same port: this one runs without it, with an ALERT."),
                 .value(
-                    "bind", \.bind, .text,
+                    "bind", \.bind, .host,
                     summary: "The dashboard's address: 127.0.0.1 (this machine only) unless you need it elsewhere; any "
                         + "other address needs the token for every request and prints a warning."),
                 .value(
@@ -373,7 +373,8 @@ public struct DashboardConfig: Hashable, Sendable {
                         return value.count >= 16 ? nil : "must be at least 16 characters"
                     },
                     summary: "The bearer token of the controls (pause, resume, kill, flatten). None: "
-                        + "IBTRADER_DASHBOARD_TOKEN, else one generated into dashboard.token beside the journal."),
+                        + "IBTRADER_DASHBOARD_TOKEN, else one generated into dashboard.token beside the journal.",
+                    secret: true),
             ])
     }
 }
@@ -439,13 +440,14 @@ public struct AlertSettings: Hashable, Sendable {
         return ConfigSection([
             .value(
                 "webhook", \.webhook, ConfigKind.text.optional.checked(url),
-                summary: "POST each alert as JSON to this URL (none: no webhook)."),
+                summary: "POST each alert as JSON to this URL (none: no webhook); Slack's and Discord's hold their token.",
+                secret: true),
             .value(
                 "webhookFormat", \.webhookFormat, .choice(["json", "slack", "discord"]),
                 summary: "json: {bot, kind, severity, text, time, resolves}; slack: {text}; discord: {content}."),
             .value(
                 "telegramToken", \.telegramToken, ConfigKind.text.optional,
-                summary: "A Telegram bot token (from @BotFather); with telegramChats (none: no Telegram)."),
+                summary: "A Telegram bot token (from @BotFather); with telegramChats (none: no Telegram).", secret: true),
             .value("telegramChats", \.telegramChats, list, summary: "The chat ids the bot writes to; no other chat gets anything."),
             .value(
                 "telegramApi", \.telegramApi, ConfigKind.text.checked(url),
@@ -457,7 +459,8 @@ public struct AlertSettings: Hashable, Sendable {
             .value("smsUser", \.smsUser, ConfigKind.text.optional, summary: "The SMS gateway's user (Twilio: the account SID)."),
             .value(
                 "smsPassword", \.smsPassword, ConfigKind.text.optional,
-                summary: "The SMS gateway's password (Twilio: the auth token); prefer IBTRADER_ALERTS_SMSPASSWORD."),
+                summary: "The SMS gateway's password (Twilio: the auth token); prefer IBTRADER_ALERTS_SMSPASSWORD.",
+                secret: true),
             .value("smsFrom", \.smsFrom, ConfigKind.text.optional, summary: "The sending number."),
             .value("smsTo", \.smsTo, list, summary: "The numbers that get SMS."),
             .value(
@@ -470,7 +473,7 @@ public struct AlertSettings: Hashable, Sendable {
             .value("smtpUser", \.smtpUser, ConfigKind.text.optional, summary: "The relay's user (none: no AUTH)."),
             .value(
                 "smtpPassword", \.smtpPassword, ConfigKind.text.optional,
-                summary: "The relay's password (an app password); prefer IBTRADER_ALERTS_SMTPPASSWORD."),
+                summary: "The relay's password (an app password); prefer IBTRADER_ALERTS_SMTPPASSWORD.", secret: true),
             .value("emailFrom", \.emailFrom, ConfigKind.text.optional, summary: "The sender's address."),
             .value("emailTo", \.emailTo, list, summary: "The addresses that get e-mail alerts."),
             .value(

@@ -50,14 +50,24 @@ public enum LiveRunService {
         var service = strategy.spec.map { LiveRunnerService(spec: $0, configuration: configuration, logger: logger) }
             ?? strategy.runner.liveService(configuration, logger)
         service.escalationSignals = [.sigterm, .sigint]
+        // The group stops its services last first: the run first, at once on the signal, while the dashboard still
+        // shows the stop (then closes its event streams) and the alerts center still takes the run's last alerts.
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)] + services,
+                services: services + [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do {
             try await group.run()
         } catch let error as LiveRunnerError {
             throw TraderError(error.description)
+        } catch is ServiceGroupError {
+            // A service that ended out of turn during the stop (a second signal, a dashboard that failed): the run's
+            // own outcome is what the operator needs, not the group's.
+            guard let summary = service.summary else {
+                throw TraderError("the stop was cut short before the run had written its summary; the journal has what was done")
+            }
+            logger.notice("the stop was cut short; the run had ended (\(summary.stopReason))")
+            return summary
         }
         guard let summary = service.summary else { throw TraderError("the run ended without a summary") }
         return summary

@@ -175,7 +175,10 @@ struct OperatorControlTests {
         // The strategy's buy of 10 (at the harness's price of 1: a position of 10) is now above the limit: denied.
         #expect(Self.bar(&harness, 60).placed.isEmpty)
         #expect(harness.core.engine.denials.last?.denial.rule == .maxPositionValue)
-        #expect(harness.core.status(at: harness.now).risk.limits.contains { $0.name == "maxPositionValue" && $0.limit == 5 })
+        let risk = harness.core.status(at: harness.now).risk
+        #expect(risk.limits.contains { $0.name == "maxPositionValue" && $0.limit == 5 })
+        // `/metrics` labels denials by rule from the status (issue 45).
+        #expect(risk.denialsByRule["maxPositionValue"] == risk.denials && risk.denials > 0, "\(risk.denialsByRule)")
         let refused = harness.send(.control(OperatorControl(id: 2, action: .reload, by: "ctl", reason: "")))
         #expect(Self.reply(refused)?.done == false)
         #expect(harness.core.engine.config.risk == limits)
