@@ -288,6 +288,7 @@ extension LiveSessionCore {
         counts.warmupBars = all.count
         counts.denialsAtStart = engine.denials.count
         denialsLogged = engine.denials.count
+        adjustmentsLogged = engine.adjustments.count
         for entry in all { lastBarTime[entry.1.index] = entry.0 }
         if let last = all.last?.0 {
             lastClosed = last

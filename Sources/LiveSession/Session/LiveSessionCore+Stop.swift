@@ -11,6 +11,7 @@ import TradingModel
 // other steps are done.
 extension LiveSessionCore {
     mutating func stop(_ reason: String, at now: Timestamp, _ out: inout Actions) {
+        sayRepeatedDenials(&out)
         if var stopping {
             // A second request is a fast stop: the drain ends at once.
             guard !stopping.fast else { return }
@@ -160,6 +161,7 @@ extension LiveSessionCore {
     /// The `stopped` event, the restart state, the summary.
     mutating func finishRun(brokerPositions: [Symbol: Quantity], _ out: inout Actions) {
         guard phase != .finished else { return }
+        sayRepeatedDenials(&out)
         let reason = stopReason ?? "stopped"
         if settings.journaled {
             out.append(.journal(.event(.lifecycle, "stopped: \(reason)", at: dataTime)))

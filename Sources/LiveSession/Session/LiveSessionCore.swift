@@ -54,6 +54,10 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     /// What the run did (the summary's counts).
     public internal(set) var counts = SessionCounts()
     var denialsLogged = 0
+    /// Scale-downs already said (`logDenials`).
+    var adjustmentsLogged = 0
+    /// The denial being repeated (its cause said once, its repeats counted until another cause or the stop).
+    var repeatedDenial: RepeatedDenial?
     var entryPauses: Set<EntryPause> = []
     /// The operator's pause, kill switch and flatten.
     var operatorState = OperatorState()
@@ -297,20 +301,6 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     }
 
     /// Logs (and journals) risk denials the engine made since the last look.
-    mutating func logDenials(quiet: Bool, _ out: inout Actions) {
-        let denials = engine.denials
-        while denialsLogged < denials.count {
-            let record = denials[denialsLogged]
-            out.log(
-                quiet ? .info : .warning,
-                "risk denial: order \(record.orderID) \(universe[record.instrument].symbol): \(record.denial)")
-            if settings.journaled {
-                out.append(.journal(.event(.riskDenial, "\(record.orderID): \(record.denial)", at: record.time)))
-            }
-            denialsLogged += 1
-        }
-    }
-
     private mutating func publishFollowUps(at now: Timestamp, _ out: inout Actions) {
         var rounds = 0
         while !followUps.isEmpty, rounds < 100 {
