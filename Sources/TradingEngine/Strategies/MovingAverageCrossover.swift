@@ -130,7 +130,9 @@ public struct MovingAverageCrossover: Strategy {
         guard case let .bar(id, bar) = event else { return }
         let i = id.index
         if i >= slots.count { grow(to: i + 1) }
-        let hasATR = config.atrStops != nil
+        // The ATR is kept only when something uses it: ATR stops, or risk-based sizing (without it the sizer has no
+        // ATR and every entry would be zero shares: a run that never trades, without a word).
+        let hasATR = config.atrStops != nil || config.sizing.usesATR
         // One in-place access to the slot (one uniqueness check) instead of one per field.
         guard let cross = slots[i].update(bar, hasATR: hasATR) else { return }
         signal(cross.side, id: id, bar: bar, atr: cross.atr, context: context, into: &actions)

@@ -15,6 +15,12 @@ public enum PositionSizer: Hashable, Sendable {
     /// from asking for a huge position; the cap bounds what a tight stop may buy.
     case riskBased(riskPercent: Double, atrMultiple: Double, minimumATRPercent: Double = 0.5, maxPercentOfEquity: Double = 100)
 
+    /// `true` when the size depends on the ATR (`.riskBased`): the strategy must keep one.
+    @inlinable public var usesATR: Bool {
+        if case .riskBased = self { return true }
+        return false
+    }
+
     /// The entry quantity, rounded down to the lot size; zero when it cannot be computed.
     /// - Parameters:
     ///   - price: reference price (usually the signal bar's close).
