@@ -76,6 +76,9 @@ struct BookGateTests {
     @Test func afterADropNothingIsSentUntilTheBrokersBookAgreesThenTheDecisionsAreTakenOnIt() throws {
         var harness = try Self.holding()
         let tag = try Self.reconnect(&harness)
+        let closed = harness.core.status(at: harness.now).trading
+        #expect(closed.state == "no new orders")
+        #expect(closed.reasons.contains("the broker's book is not confirmed since the connection to TWS closed"))
         // Resubscribed, but the book is not confirmed: the bar waits, nothing is sent.
         let waiting = harness.bar(at: Harness.start + .seconds(120)).flatMap { harness.send($0, after: .seconds(1)) }
         #expect(waiting.placed.isEmpty)
@@ -85,6 +88,7 @@ struct BookGateTests {
         #expect(agreed.placed.count == 1)
         #expect(agreed.placed.first?.placements.first?.order.action == "SELL")
         #expect(!agreed.logs.contains { $0.hasPrefix("ALERT") })
+        #expect(harness.core.status(at: harness.now).trading.reasons.isEmpty)
     }
 
     @Test func aGatewayThatLostThePositionsIsAnAlertAndThePositionIsNeverSold() throws {
@@ -115,6 +119,9 @@ struct BookGateTests {
             if case .reply(let reply) = action { reply } else { nil }
         }
         #expect(replies.first?.message.contains("AAPL still differ") == true, "\(replies)")
+        #expect(harness.core.status(at: harness.now).trading.reasons == [
+            "AAPL: positions differ from the broker's (no order sells more than it holds)"
+        ])
         let later = harness.bar(at: Harness.start + .seconds(180)).flatMap { harness.send($0, after: .seconds(5)) }
         #expect(later.placed.isEmpty)
         #expect(harness.core.engine.portfolio.position(for: InstrumentID(index: 0)).quantity == Quantity(10))
