@@ -142,4 +142,22 @@ struct BookGateTests {
         #expect(agreed.placed.first?.placements.first?.order.action == "SELL")
         #expect(agreed.placed.first?.placements.first?.order.totalQuantity == 10)
     }
+
+    @Test func anExitDuringAnIBOutageIsRefusedAndDecidedAgainOnceTheBookIsConfirmed() throws {
+        var harness = try Self.holding()
+        let lost = harness.send(.connectivity(generation: 1, .lost), after: .seconds(1))
+        #expect(lost.logs.contains { $0.hasSuffix("(TWS lost its connection to IB (1100))") })
+        // A bar while TWS is cut off from IB: the strategy's exit is refused, not kept for later.
+        let during = harness.bar(at: Harness.start + .seconds(120)).flatMap { harness.send($0, after: .seconds(1)) }
+        #expect(during.placed.isEmpty)
+        #expect(during.logs.contains { $0.contains("not sent: the broker's book is not confirmed since TWS lost its connection to IB (1100)") })
+        harness.send(.connectivity(generation: 1, .restored(dataLost: false)), after: .seconds(5))
+        harness.answerAll { $0 == .positions }
+        let tag = try #require(harness.outstanding.first { $0.1 == .positions }?.0)
+        let agreed = harness.send(.answer(tag, .positions(PositionCheckTests.aapl(10))))
+        #expect(agreed.logs.contains { $0.hasPrefix("the broker's positions and orders agree with the bot's after TWS lost its connection to IB (1100) (1 order command(s) were not sent meanwhile)") })
+        #expect(agreed.placed.isEmpty, "the refused exit is not sent by itself")
+        let next = harness.bar(at: Harness.start + .seconds(180)).flatMap { harness.send($0, after: .seconds(5)) }
+        #expect(next.placed.first?.placements.first?.order.action == "SELL", "decided again on the confirmed book")
+    }
 }
