@@ -53,9 +53,11 @@ public enum FaultSoak {
         // A fixed identity (orderRefs `IBT:soak.R<run>:`) instead of a random one: the same soak repeats exactly.
         try journal.assignIdentity("soak")
         let ledger = LedgerBox(SoakLedger(clientID: settings.clientID))
+        // A fixed execId prefix too (a real gateway's is new with each process).
+        var gateway = GatewayConfiguration(startingCash: 1_000_000)
+        gateway.executionPrefix = 0x0000_e0d5
         var simulatorConfiguration = GatewaySimulatorConfiguration(
-            host: "127.0.0.1", port: 0, data: data, gateway: GatewayConfiguration(startingCash: 1_000_000), start: start,
-            clock: .manual)
+            host: "127.0.0.1", port: 0, data: data, gateway: gateway, start: start, clock: .manual)
         // The process a `restart-fresh` retires goes into the ledger at the moment it is replaced.
         simulatorConfiguration.retired = { ledger.absorb($0) }
         let wall = ContinuousClock()

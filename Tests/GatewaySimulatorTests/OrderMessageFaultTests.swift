@@ -1,8 +1,9 @@
 import Foundation
-import GatewaySimulator
 import TWSProtocol
 import Testing
 import TradingModel
+
+@testable import GatewaySimulator
 
 /// The order-message faults (`partial-fill`, `duplicate-status`, `late-exec`, `late-status`, `reorder-fill`) and the
 /// fresh gateway process's execIds, on the pure core.
@@ -130,11 +131,26 @@ import TradingModel
         #expect(fresh.incarnation == 2)
         #expect(fresh.account.holdings.isEmpty)
         _ = fresh.connect(connection: 2, clientID: 7, serverVersion: 200)
+        // IB remembers the client's order ids: the fresh process's nextValidId follows the highest one used.
+        #expect(fresh.nextValidID(for: 7) == 2)
         let after = executions(sent(fresh.handle(
-            .placeOrder(orderID: 1, contract: stock("SYN000"), order: wireOrder("BUY", 10)), from: 2, wallTime: 0), to: 2))
+            .placeOrder(orderID: 2, contract: stock("SYN000"), order: wireOrder("BUY", 10)), from: 2, wallTime: 0), to: 2))
         #expect(before.count == 1 && after.count == 1)
         #expect(before.first?.executionID != after.first?.executionID)
         #expect((after.first?.permID ?? 0) > (before.first?.permID ?? 0))
         #expect(before.first?.executionID.hasSuffix(".01.01") == true, "the first process keeps TWS's form")
+    }
+
+    @Test func twoGatewayProcessesInSequenceNeverHandOutTheSameExecId() {
+        // The simulator stopped and started again between two bot runs on the same journal: a new process each time.
+        var first = connected()
+        var second = connected()
+        let one = executions(buy(&first, 1))
+        let other = executions(buy(&second, 1))
+        #expect(one.count == 1 && other.count == 1)
+        #expect(one.first?.executionID != other.first?.executionID, "\(one.map(\.executionID)) \(other.map(\.executionID))")
+        #expect(first.executionPrefix != second.executionPrefix)
+        let parts = other.first?.executionID.split(separator: ".").map(\.count)
+        #expect(parts == [8, 8, 2, 2], "IB's form: 0000e0d5.6558a1b2.01.01")
     }
 }

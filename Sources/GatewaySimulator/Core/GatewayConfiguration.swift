@@ -17,6 +17,9 @@ public struct GatewayConfiguration: Sendable {
     /// Highest server version answered (226 by default: a client gets the highest version both speak, text up to
     /// 200 and binary ids with protobuf from 201).
     public var maximumVersion: Int
+    /// The first gateway process's execId prefix (`nil`: drawn at random, as every real gateway process's execIds
+    /// differ); fixed where a run must repeat exactly (the soak). A `restart-fresh` process derives the next one.
+    public var executionPrefix: UInt32?
 
     /// Creates a configuration with the defaults of `ibtrader gateway`.
     public init(
@@ -32,5 +35,6 @@ public struct GatewayConfiguration: Sendable {
         self.liveDataEntitled = liveDataEntitled
         self.minimumVersion = minimumVersion
         self.maximumVersion = maximumVersion
+        self.executionPrefix = nil
     }
 }

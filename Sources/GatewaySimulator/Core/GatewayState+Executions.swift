@@ -44,7 +44,7 @@ extension GatewayState {
             out += sendToClient(key.clientID, entry.openOrder(account: account.accountCode))
         }
         var execution = TWSExecution(
-            executionID: String(format: "0000e0d5.%08x.%02x.01", nextExecution, incarnation))
+            executionID: String(format: "%08x.%08x.%02x.01", executionPrefix, nextExecution, incarnation))
         nextExecution += 1
         execution.orderID = key.orderID
         execution.clientID = key.clientID

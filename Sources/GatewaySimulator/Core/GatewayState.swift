@@ -50,6 +50,10 @@ public struct GatewayState: Sendable {
     /// Which gateway process this is: 1 for the first, one more after each `restart-fresh` (a new process numbers
     /// its executions apart from the old one's, as IB's execIds and permIds never repeat).
     public internal(set) var incarnation = 1
+    /// The first part of this process's execIds, drawn at random per process (IB's `0000e0d5.6558a1b2.01.01` never
+    /// repeats, across gateway processes either): two simulators, or one restarted between two bot runs on the same
+    /// journal, never hand out the same execId.
+    public internal(set) var executionPrefix: UInt32
     /// Order messages held back by `late-exec` / `late-status` until the replay clock reaches `due`.
     var lateMessages: [LateMessage] = []
 
@@ -64,16 +68,22 @@ public struct GatewayState: Sendable {
         self.now = start ?? data.defaultStart
         self.account = AccountBook(accountCode: configuration.accountCode, cash: configuration.startingCash)
         self.engine = MatchingEngine(config: configuration.simulation, instrumentCount: data.instruments.count)
+        self.executionPrefix = configuration.executionPrefix ?? UInt32.random(in: 1...UInt32.max)
         account.startOfDay = now.dayNumber
         accountRefreshPeriod = now.nanoseconds / TimeSpan.minutes(3).nanoseconds
     }
 
     /// A new gateway process on the same data and replay time (`restart-fresh`): no orders, positions or executions,
-    /// the starting cash again; its execIds and permIds continue apart from this one's.
+    /// the starting cash again; its execIds and permIds continue apart from this one's, its order ids after each
+    /// client's highest.
     public func freshProcess() -> GatewayState {
         var fresh = GatewayState(data: data, configuration: configuration, start: now)
         fresh.incarnation = incarnation + 1
         fresh.nextPermID = nextPermID
+        // Derived, not drawn, so that a fixed first prefix repeats; x * odd + 1 never equals x (mod 2^32).
+        fresh.executionPrefix = executionPrefix &* 2_654_435_761 &+ 1
+        // IB remembers each client id's order ids across restarts: nextValidId continues after the highest used.
+        fresh.highestOrderID = highestOrderID
         return fresh
     }
 

@@ -56,6 +56,8 @@ extension LiveSessionCore {
             finalSnapshot(answers, &out)
         case (.positionCheck, .positions(let positions)):
             positionsAnswered(positions, at: now, &out)
+        case (.gatePositions, .positions(let positions)):
+            gatePositionsAnswered(positions, at: now, &out)
         case (.whatIf(let command), .orderPreview(let state)):
             previewAnswered(command, PreviewMapping.preview(of: state), &out)
         case (.marginCheck, .accountValues(let values)):
@@ -115,6 +117,8 @@ extension LiveSessionCore {
             stopResyncAnswered({ $0.failed = true }, at: now, &out)
         case .positionCheck:
             positionCheckFailed(failure, at: now, &out)
+        case .gatePositions:
+            gatePositionsFailed(failure, at: now, &out)
         case .marginCheck:
             out.log(.warning, "IB's margin figures unavailable: \(failure)")
         case .finalBrokerState:

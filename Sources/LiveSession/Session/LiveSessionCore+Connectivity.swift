@@ -11,6 +11,7 @@ extension LiveSessionCore {
         switch state {
         case .lost:
             rememberConnection("1100: TWS lost its connection to IB", at: now)
+            if case .running = phase { closeBookGate("TWS lost its connection to IB (1100)", at: now, &out) }
             carryOut(connectivity.lost(at: now), dataLost: false, at: now, &out)
         case .restored(let dataLost):
             rememberConnection(
@@ -93,6 +94,7 @@ extension LiveSessionCore {
             stopWithoutConnection(&out)
         case .running:
             recovery = nil
+            closeBookGate("the connection to TWS closed", at: now, &out)
             guard settings.reconnect else {
                 stop(reason, at: now, &out)
                 return
@@ -241,8 +243,13 @@ extension LiveSessionCore {
         guard resync.failed || (resync.executions != nil && resync.openOrders != nil && resync.completedOrders != nil)
         else { return }
         applyResync(resync, &out)
-        // What the resynchronization applied is in the engine now: compare with the broker's positions.
-        schedulePositionCheck(at: now)
+        // What the resynchronization applied is in the engine now: compare with the broker's positions (the gate's
+        // look after a drop, else the regular check's).
+        if bookGate != nil {
+            bookGateResynchronized(succeeded: resync.executions != nil && resync.openOrders != nil, at: now, &out)
+        } else {
+            schedulePositionCheck(at: now)
+        }
         recovery?.current = nil
         advanceRecovery(at: now, &out)
     }

@@ -10,7 +10,8 @@ extension LiveSessionCore {
     /// way it waits: the engine sees history before what came after it.
     mutating func marketInput(_ input: SessionInput, at now: Timestamp, _ out: inout Actions) {
         guard case .running = phase else { return }
-        if recovery != nil {
+        // Also while the reconciliation gate compares the book: the strategy decides on the confirmed one.
+        if recovery != nil || bookGate?.resynchronized == true {
             deferredMarket.append(input)
             return
         }

@@ -67,15 +67,27 @@ extension LiveSessionCore {
             }
             if journalPaused { setEntryPause(.journal, false) }
             message = "trading resumed" + (journalPaused ? " (the journal pause is lifted too: writes succeed again)" : "")
+                + heldNote
         }
         out.log(.notice, "operator: \(text): \(message)")
         out.append(.reply(OperatorReply(id: request.id, done: true, message: message)))
         continueFlatten(at: now, &out)
     }
 
+    /// The symbols whose positions still differ from the broker's: a resume does not let them sell what the broker
+    /// does not hold (that would open the opposite position).
+    private var heldNote: String {
+        guard !positionCheck.held.isEmpty else { return "" }
+        let symbols = positionCheck.held.keys.sorted { $0.index < $1.index }.map { universe[$0].symbol.rawValue }
+        return "; \(symbols.joined(separator: ", ")) still differ from the broker's positions: no order sells more "
+            + "than the broker holds until they agree (a restart of the bot takes the broker's positions as its own)"
+    }
+
     /// A flatten's second half: once no order is left working, every position is closed at market.
     mutating func continueFlatten(at now: Timestamp, _ out: inout Actions) {
-        guard var flatten = operatorState.flatten, case .running = phase, connected else { return }
+        // Closes wait for a confirmed book (the reconciliation gate): a close sized on a position the broker lost
+        // would open the opposite one.
+        guard var flatten = operatorState.flatten, case .running = phase, connected, bookGate == nil else { return }
         if !flatten.closesSent {
             let working = engine.orders.openOrderCount
             guard working == 0 else {

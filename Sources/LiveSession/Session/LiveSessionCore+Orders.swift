@@ -10,6 +10,7 @@ extension LiveSessionCore {
     /// One engine command: a group to journal and send, a cancel or modify, or a refusal.
     mutating func carryOut(_ command: EngineCommand, _ out: inout Actions) {
         counts.commands += 1
+        if interceptForBookGate(command, &out) { return }
         if entryPauses.contains(.journal), let orders = command.newOrders {
             // Exactly-once needs the intent on disk before the send: nothing new goes out while the journal fails.
             followUps += OrderDesk.rejections(orders, "the journal is failing: no new orders", at: dataTime)

@@ -17,13 +17,17 @@ struct PositionCheckState: Sendable {
     /// holds beyond the engine's book. Set at start; moves when the broker's position changes while still covering
     /// the bot's (another bot or a person traded).
     var external: [InstrumentID: Quantity] = [:]
+    /// The symbols of the alerted differences, with what the broker holds for the bot: no order sells beyond it
+    /// (`LiveSessionCore+BookGate.swift`) until the books agree again.
+    var held: [InstrumentID: Quantity] = [:]
 }
 
 // The engine's positions against the broker's (`health.positionCheck`): after every reconnect's resynchronization and
 // every interval while running. A difference seen twice, `confirmAfter` apart, is an ALERT, journaled, and by default
 // pauses new orders until the positions agree again (working orders, protective stops among them, stay): an exit
 // sized on a position the broker does not hold would open the opposite one (a gateway that lost its state, a
-// position closed by hand in TWS).
+// position closed by hand in TWS). Its symbols get no order selling more than the broker holds in either mode.
+// After a drop the reconciliation gate (`LiveSessionCore+BookGate.swift`) does the first looks instead.
 extension LiveSessionCore {
     /// Plans a check now (after a reconnect): the tick sends it once the recovery is over.
     mutating func schedulePositionCheck(at now: Timestamp) {
@@ -33,7 +37,8 @@ extension LiveSessionCore {
 
     /// On the tick: the check when due, connected and not recovering.
     mutating func positionCheckTick(at now: Timestamp, _ out: inout Actions) {
-        guard settings.positionCheck != nil, connected, recovery == nil, stopping == nil, !positionCheck.inFlight,
+        guard settings.positionCheck != nil, connected, recovery == nil, stopping == nil, bookGate == nil,
+            !positionCheck.inFlight,
             let at = positionCheck.nextAt, now >= at
         else { return }
         positionCheck.inFlight = true
@@ -43,35 +48,15 @@ extension LiveSessionCore {
 
     mutating func positionsAnswered(_ positions: [TWSPosition], at now: Timestamp, _ out: inout Actions) {
         positionCheck.inFlight = false
-        guard let check = settings.positionCheck, case .running = phase else { return }
+        // While the reconciliation gate is closed its own look decides (this answer may predate the resynchronization).
+        guard let check = settings.positionCheck, case .running = phase, bookGate == nil else { return }
         counts.positionChecks += 1
         requestMarginCheck(&out)
-        let broker = SnapshotMapping.snapshot(
-            BrokerAnswers(openOrders: [], executions: [], positions: positions), context: desk.mappingContext
-        ).0.positions
-        // A broker position that moved but still covers the bot's book is another holder's trading: the external
-        // part follows it. One that no longer covers it is a difference (unless every position is the bot's).
-        var moved: [String] = []
-        let differences = ids.compactMap { id -> PositionDifference? in
-            let mine = engine.portfolio.position(for: id).quantity
-            let theirs = broker[id] ?? .zero
-            let external = positionCheck.external[id] ?? .zero
-            guard mine + external != theirs else { return nil }
-            if !settings.adoptsExternalPositions, OwnedPositions.covered(mine, by: theirs) == mine {
-                moved.append("\(universe[id].symbol) \(external) → \(theirs - mine)")
-                positionCheck.external[id] = theirs - mine
-                return nil
-            }
-            return PositionDifference(
-                symbol: universe[id].symbol, engine: mine, broker: theirs, external: external.isZero ? nil : external)
-        }
-        if !moved.isEmpty {
-            let text = "positions of other holders moved (not this bot's; never traded): \(moved.joined(separator: ", "))"
-            out.log(.notice, text)
-            journalPositionEvent(text, &out)
-        }
+        let found = comparePositions(positions, &out)
+        let differences = found.map { $0.difference }
         guard !differences.isEmpty else {
             positionCheck.suspected = nil
+            positionCheck.held = [:]
             if !positionCheck.alerted.isEmpty {
                 positionCheck.alerted = []
                 let text =
@@ -95,6 +80,7 @@ extension LiveSessionCore {
             plan(now + check.confirmAfter, &out)
             return
         }
+        holdMismatched(found)
         if differences != positionCheck.alerted {
             positionCheck.alerted = differences
             let consequence =
@@ -110,6 +96,37 @@ extension LiveSessionCore {
         }
         // Keep looking, so the pause ends when the books agree again.
         plan(now + (check.interval ?? .minutes(1)), &out)
+    }
+
+    /// The broker's positions against the engine's book: the differences, by instrument. A broker position that
+    /// moved but still covers the bot's book is another holder's trading: the external part follows it (logged).
+    mutating func comparePositions(_ positions: [TWSPosition], _ out: inout Actions)
+        -> [(id: InstrumentID, difference: PositionDifference)]
+    {
+        let broker = SnapshotMapping.snapshot(
+            BrokerAnswers(openOrders: [], executions: [], positions: positions), context: desk.mappingContext
+        ).0.positions
+        // One that no longer covers it is a difference (unless every position is the bot's).
+        var moved: [String] = []
+        let differences = ids.compactMap { id -> (id: InstrumentID, difference: PositionDifference)? in
+            let mine = engine.portfolio.position(for: id).quantity
+            let theirs = broker[id] ?? .zero
+            let external = positionCheck.external[id] ?? .zero
+            guard mine + external != theirs else { return nil }
+            if !settings.adoptsExternalPositions, OwnedPositions.covered(mine, by: theirs) == mine {
+                moved.append("\(universe[id].symbol) \(external) → \(theirs - mine)")
+                positionCheck.external[id] = theirs - mine
+                return nil
+            }
+            return (id, PositionDifference(
+                symbol: universe[id].symbol, engine: mine, broker: theirs, external: external.isZero ? nil : external))
+        }
+        if !moved.isEmpty {
+            let text = "positions of other holders moved (not this bot's; never traded): \(moved.joined(separator: ", "))"
+            out.log(.notice, text)
+            journalPositionEvent(text, &out)
+        }
+        return differences
     }
 
     mutating func positionCheckFailed(_ failure: SessionFailure, at now: Timestamp, _ out: inout Actions) {

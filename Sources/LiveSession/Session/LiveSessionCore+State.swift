@@ -25,6 +25,8 @@ enum Purpose: Sendable, Equatable {
     case stopOpenOrders
     case finalBrokerState
     case positionCheck
+    /// The reconciliation gate's look at the broker's positions after a drop (`LiveSessionCore+BookGate.swift`).
+    case gatePositions
     /// IB's margin figures, compared with the engine's (`LiveSessionCore+MarginCheck.swift`).
     case marginCheck
     /// A what-if preview before an entry is sent (`SessionSettings.whatIf`).

@@ -93,6 +93,11 @@ extension LiveSessionCore {
         for pause in entryPauses.sorted(by: { "\($0)" < "\($1)" }) where pause != .operatorKill {
             reasons.append(pause.sentence)
         }
+        if let gate = bookGate { reasons.append("the broker's book is not confirmed since \(gate.reason)") }
+        if !positionCheck.held.isEmpty {
+            let symbols = positionCheck.held.keys.sorted().map { universe[$0].symbol.rawValue }
+            reasons.append("\(symbols.joined(separator: ", ")): positions differ from the broker's (no order sells more than it holds)")
+        }
         if monitor.dailyLossBreached { reasons.append("daily loss limit reached (until the next day)") }
         if monitor.drawdownHalted { reasons.append("drawdown limit reached") }
         if monitor.rapidLossHalted { reasons.append("rapid loss limit reached") }
@@ -103,7 +108,7 @@ extension LiveSessionCore {
         trading.killSwitch = operatorState.killed
         trading.flattening = operatorState.flatten != nil
         trading.operatorSince = operatorState.since?.description
-        if !entryPauses.isEmpty {
+        if !entryPauses.isEmpty || bookGate != nil {
             trading.state = "no new orders"
         } else if monitor.dailyLossBreached || monitor.drawdownHalted || monitor.rapidLossHalted {
             trading.state = "halted"

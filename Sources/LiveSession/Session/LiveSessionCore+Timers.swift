@@ -29,6 +29,7 @@ extension LiveSessionCore {
         }
         heartbeatTick(at: now, &out)
         retryQuotes(at: now, &out)
+        bookGateTick(at: now, &out)
         positionCheckTick(at: now, &out)
     }
 

@@ -90,6 +90,8 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     var nextSummary: Timestamp
     var nextExecutionSync: Timestamp?
     var positionCheck = PositionCheckState()
+    /// Closed (non-nil) from a drop until the broker's book is confirmed: no order goes out meanwhile.
+    var bookGate: BookGate?
     var journalHealth = JournalHealth()
     var run: JournalRun?
     var journaledRisk: RiskBaseline?
@@ -234,7 +236,7 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
         let tag = tag()
         pending[tag] = purpose
         switch purpose {
-        case .heartbeat, .positionCheck, .warmupTime, .backfillTime:
+        case .heartbeat, .positionCheck, .gatePositions, .warmupTime, .backfillTime:
             if heartbeat.timed.count > 64 { heartbeat.timed.removeAll() }  // answers lost with a connection
             heartbeat.timed[tag] = inputTime
         default: break

@@ -87,14 +87,18 @@ struct PositionCheckTests {
         #expect(bar.placed.count == 1)
     }
 
-    @Test func aReconnectIsFollowedByACheckOnceTheRecoveryIsOver() {
+    @Test func aReconnectIsFollowedByACheckOnceTheResynchronizationIsOver() throws {
         var harness = Harness(BuyWhenFlat(), settings: Self.settings(interval: nil))
         harness.startUp()
         #expect(Self.tick(&harness, after: .seconds(600)).isEmpty, "no interval: no periodic check")
         harness.send(.connectionClosed(generation: 1, "peer closed"), after: .seconds(1))
         harness.send(.tick, after: .seconds(1))
         harness.send(.connected(Harness.connection(generation: 2)))
-        harness.answerAll()
-        _ = Self.check(&harness, after: .seconds(1), answer: [])
+        // The reconciliation gate's look (BookGateTests): asked for as soon as the broker's orders are read again.
+        harness.answerAll { $0 == .positions }
+        let tag = try #require(harness.outstanding.first { $0.1 == .positions }?.0)
+        let agreed = harness.send(.answer(tag, .positions([])))
+        #expect(agreed.logs.contains { $0.hasPrefix("the broker's positions and orders agree with the bot's") })
+        #expect(harness.core.counts.positionChecks == 1)
     }
 }
