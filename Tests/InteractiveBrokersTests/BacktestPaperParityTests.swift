@@ -234,8 +234,11 @@ func paperRun<S: Strategy>(
         logger.logLevel = .warning
         return logger
     }()
+    // A fixed execId prefix too (a simulator process draws one, as IB never reuses an execId), for the same reason.
+    var gatewayConfiguration = GatewayConfiguration()
+    gatewayConfiguration.executionPrefix = 0x0000_9a41
     let gateway = GatewaySimulatorConfiguration(
-        host: "127.0.0.1", port: 0, data: scenario.data, gateway: GatewayConfiguration(), start: scenario.start,
+        host: "127.0.0.1", port: 0, data: scenario.data, gateway: gatewayConfiguration, start: scenario.start,
         clock: .manual)
     let clientID = 41
     let log = EngineEventLog()

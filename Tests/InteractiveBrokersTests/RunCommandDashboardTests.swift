@@ -82,18 +82,23 @@ struct RunCommandDashboardTests {
             let status = try await DashboardRunnerTests.http(port, "/api/status").json?["status"] as? [String: Any]
             let positions = (status?["positions"] as? [[String: Any]]) ?? []
             #expect(!positions.isEmpty)
-            let browser = Process()
-            browser.executableURL = URL(fileURLWithPath: chromium)
-            browser.arguments = [
-                "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(directory.appendingPathComponent("profile").path)",
-                "--virtual-time-budget=3000", "--dump-dom", "http://127.0.0.1:\(port)/?once",
-            ]
-            let dom = Pipe()
-            browser.standardOutput = dom
-            browser.standardError = FileHandle.nullDevice
-            try browser.run()
-            let page = String(decoding: dom.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            browser.waitUntilExit()
+            // Up to three tries: under the full suite's load headless Chromium has printed an empty DOM once.
+            var page = ""
+            for attempt in 0..<3 where page.isEmpty {
+                let browser = Process()
+                browser.executableURL = URL(fileURLWithPath: chromium)
+                browser.arguments = [
+                    "--headless", "--no-sandbox", "--disable-gpu",
+                    "--user-data-dir=\(directory.appendingPathComponent("profile-\(attempt)").path)",
+                    "--virtual-time-budget=3000", "--dump-dom", "http://127.0.0.1:\(port)/?once",
+                ]
+                let dom = Pipe()
+                browser.standardOutput = dom
+                browser.standardError = FileHandle.nullDevice
+                try browser.run()
+                page = String(decoding: dom.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                browser.waitUntilExit()
+            }
             for position in positions {
                 let symbol = position["symbol"] as? String ?? "?"
                 let quantity = (position["quantity"] as? NSNumber)?.intValue ?? 0
