@@ -140,6 +140,11 @@ struct NoLeverageByDefaultTests {
         #expect(leveredResult.riskAdjustmentCounts[.initialMargin, default: 0] > 0)
         let leveredPeak = try #require(leveredResult.exposureExtremes)
         #expect(leveredPeak.peakGrossRatio > 1.5 && leveredPeak.peakGrossRatio < 2.2)
+        // Buying power (equity less the book's initial margin) is reported with the margin rule, and only with it.
+        #expect(result.lowestBuyingPower == nil)
+        let low = try #require(leveredResult.lowestBuyingPower)
+        let atLow = try #require(leveredResult.equityCurve.first { $0.time == low.time })
+        #expect(abs(low.value.doubleValue - (atLow.equity.doubleValue - 0.5 * atLow.grossExposure.doubleValue)) < 0.02)
     }
 
     /// A configured limit always wins over the safety defaults.

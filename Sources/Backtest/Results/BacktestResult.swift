@@ -42,11 +42,17 @@ public struct BacktestResult: Sendable {
     /// The allocator's records (`allocations.csv`), one per reallocation and symbol; empty for other strategies.
     public let allocations: [AllocationRecord]
 
+    /// The lowest buying power (equity − the book's initial margin requirement) at the end of a time step, and when:
+    /// `nil` without the margin rule (`risk.initialMarginPercent`, on by default with `risk.allowLeverage`).
+    public internal(set) var lowestBuyingPower: (value: Money, time: Timestamp)?
+
     @usableFromInline
     init<S: Strategy>(
         universe: Universe, initialCash: Money, engine: EngineCore<S>, fills: [Fill], equityCurve: EquityCurve,
-        barsProcessed: Int, dataEndings: [DataEnding] = [], tradingStart: Timestamp? = nil
+        barsProcessed: Int, dataEndings: [DataEnding] = [], tradingStart: Timestamp? = nil,
+        lowestBuyingPower: (value: Money, time: Timestamp)? = nil
     ) {
+        self.lowestBuyingPower = lowestBuyingPower
         self.universe = universe
         // Orders the strategy tried during the warm-up were refused by design: they are not part of the run.
         let start = tradingStart ?? .zero

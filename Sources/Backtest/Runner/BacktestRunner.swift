@@ -115,6 +115,8 @@ struct Loop<S: Strategy> {
     @usableFromInline var matchedThrough = 0
     /// Positions closed because their data ended.
     @usableFromInline var dataEndings: [DataEnding] = []
+    /// The lowest buying power seen at a step's end (margin rule on only).
+    @usableFromInline var lowestBuyingPower: (value: Money, time: Timestamp)?
 
     @inlinable
     init(strategy: S, data: MarketData, config: BacktestConfig) {
@@ -256,6 +258,10 @@ struct Loop<S: Strategy> {
         guard config.recordsEquityCurve, !isWarmingUp else { return }
         let account = engine.account
         curve.append(time: time, equity: account.equity, cash: account.cash, grossExposure: account.grossExposure)
+        if engine.hasMarginRule {
+            let buyingPower = account.equity - engine.initialMarginRequirement
+            if lowestBuyingPower.map({ buyingPower < $0.value }) ?? true { lowestBuyingPower = (buyingPower, time) }
+        }
     }
 
     /// Sends pending reports to the engine, executing whatever it answers, until quiet.
@@ -312,6 +318,7 @@ struct Loop<S: Strategy> {
     func finish() -> BacktestResult {
         BacktestResult(
             universe: universe, initialCash: config.engine.initialCash, engine: engine, fills: fills,
-            equityCurve: curve, barsProcessed: bars, dataEndings: dataEndings, tradingStart: config.tradingStart)
+            equityCurve: curve, barsProcessed: bars, dataEndings: dataEndings, tradingStart: config.tradingStart,
+            lowestBuyingPower: lowestBuyingPower)
     }
 }

@@ -57,7 +57,9 @@ extension BacktestSummaryReport {
             ("Peak gross exposure", String(format: "%.3f × equity", extremes.peakGrossRatio)
                 + " (\(timeText(extremes.peakGrossTime)))"),
             ("Lowest cash", "\(extremes.lowestCash.centsDescription) (\(timeText(extremes.lowestCashTime)))"),
-        ]
+        ] + (result.lowestBuyingPower.map { low in
+            [("Lowest buying power", "\(low.value.centsDescription) (\(timeText(low.time)); equity less initial margin)")]
+        } ?? [])
     }
 
     /// A warning when the book went above its gross exposure limit after all: orders are checked at the signal
@@ -72,6 +74,14 @@ extension BacktestSummaryReport {
             + " on \(timeText(extremes.peakGrossTime)), above risk.maxGrossExposureRatio \(RiskProfile.number(limit))\(cash). "
             + "Orders are sized and checked at the signal bar's close and fill at the next open, and the open gapped "
             + "beyond it; a smaller invested fraction or position size leaves room for gaps."
+    }
+
+    /// A warning when buying power went negative: the book's initial margin exceeded its equity at a step's end.
+    var buyingPowerWarning: String? {
+        guard let low = result.lowestBuyingPower, low.value.units < 0 else { return nil }
+        return "buying power fell to \(low.value.centsDescription) on \(timeText(low.time)): the book's initial margin "
+            + "exceeded its equity (entries are sized at the signal bar's close and fill at the next open; below the "
+            + "maintenance margin the book is reduce-only)."
     }
 
     /// The limits in effect, one row each, with the origin of those the configuration did not set.
@@ -117,6 +127,7 @@ extension BacktestSummaryReport {
             "risk_adjustments": .integer(result.riskAdjustments.count),
             "peak_gross_exposure_ratio": result.exposureExtremes.map { .number($0.peakGrossRatio) } ?? .null,
             "lowest_cash": result.exposureExtremes.map { .number($0.lowestCash.doubleValue) } ?? .null,
+            "lowest_buying_power": result.lowestBuyingPower.map { .number($0.value.doubleValue) } ?? .null,
             "risk_adjustments_by_rule": counts(result.riskAdjustmentCounts),
             "risk_profile": .object(Dictionary(uniqueKeysWithValues: riskProfile.lines.map {
                 var fields: [String: JSONValue] = ["value": .string($0.value), "origin": .string($0.origin.rawValue)]

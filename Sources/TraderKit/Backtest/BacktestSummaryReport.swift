@@ -98,7 +98,8 @@ public struct BacktestSummaryReport {
 
     /// Every warning of the run for summary.json and the report (the terminal prints the benchmark note apart).
     var allWarnings: [String] {
-        result.warnings(format: timeText) + (exposureWarning.map { [$0] } ?? []) + (benchmarkNote.map { [$0] } ?? [])
+        result.warnings(format: timeText) + [exposureWarning, buyingPowerWarning].compactMap { $0 }
+            + (benchmarkNote.map { [$0] } ?? [])
     }
 
     /// How times are printed: dates for daily data, UTC datetimes otherwise.
@@ -115,7 +116,7 @@ public struct BacktestSummaryReport {
         ] + exposureRows + executionRows + riskProfileRows
         let benchmark = benchmarkName.map { " vs \($0)" } ?? ""
         var text = SummaryTable.render(report.metricValues, title: "Backtest: \(strategyTitle)\(benchmark)", extra: extra)
-        for warning in result.warnings(format: timeText) + (exposureWarning.map { [$0] } ?? []) {
+        for warning in result.warnings(format: timeText) + [exposureWarning, buyingPowerWarning].compactMap({ $0 }) {
             text += "warning: \(warning)\n"
         }
         if let short = report.shortSampleWarning { text += "warning: \(short)\n" }
