@@ -10,7 +10,8 @@ import TradingModel
 /// served by `gateway` gives the same bars: the same columns (an adjusted close scales the prices in both), the same
 /// bad-row rules with counts, the same volume unit, and the bar size from the rows' times; a file name that declares
 /// another bar size is refused by both, naming both.
-@Suite struct OneBarReaderTests {
+// One set at a time: each loads whole bundled sets twice on a cooperative thread (the sp500 ones for seconds).
+@Suite(.serialized) struct OneBarReaderTests {
     /// Every `SYMBOL_*.csv` of a folder as the backtest reads it, by the simulator's symbol.
     static func backtestBars(
         _ directory: URL, policy: BadRowPolicy, volumeMultiplier: Int64 = 1

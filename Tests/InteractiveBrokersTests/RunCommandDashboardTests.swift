@@ -18,7 +18,9 @@ struct RunCommandDashboardTests {
         let port = try CrashProcessHarness.freePort()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ibtraderProgramPath)
-        process.arguments = ["run", "--simulated", "--duration", "120s"]
+        // A bound, not a measurement: alone the first fills are in within seconds; in two full runs on 2 cores the
+        // status polls were starved past a 120 s run. The test stops the program itself (SIGTERM below).
+        process.arguments = ["run", "--simulated", "--duration", "300s"]
         var environment = ProcessInfo.processInfo.environment
         environment["IBTRADER_JOURNAL_PATH"] = journalPath
         environment["IBTRADER_DASHBOARD_PORT"] = "\(port)"
@@ -32,7 +34,7 @@ struct RunCommandDashboardTests {
         defer { if process.isRunning { process.terminate() } }
 
         // Trading: the first rebalance's fills are in.
-        let traded = try await eventually(within: .seconds(120)) {
+        let traded = try await eventually(within: .seconds(280)) {
             guard process.isRunning else { return true }
             let status = try? await DashboardRunnerTests.http(port, "/api/status")
             let fills = ((status?.json?["status"] as? [String: Any])?["fills"] as? [Any])?.count ?? 0
