@@ -15,7 +15,9 @@ fi
 # Interop tests run the real ib_async client against the gateway simulator; the venv is made here.
 IBTRADER_PYTHON="$(scripts/setup-python.sh | tail -n 1)"
 export IBTRADER_PYTHON
-swift test --skip-build
+# At most 12 tests at once (unbounded, Swift Testing starts every test together; on 2 cores dozens of loopback-socket
+# tests then start at the same moment when a heavy test ends, and their 10-s handshakes time out together).
+SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-12}" swift test --skip-build
 # The example of a user's own package (docs/custom-strategies.md): its sources are built and tested above as targets
 # of this package; here its manifest and the products it names are checked (about 6 s). IBTRADER_BUILD_EXAMPLE=1 also
 # builds it on its own, as a user would (every dependency again, in its own folder: about 7 minutes here).
