@@ -14,17 +14,7 @@ import TraderKit
 @Suite(.serialized) struct SandboxDriftTests {
     @Test(.timeLimit(.minutes(5)))
     func theDemoPlacesTheBacktestsOrdersOverFortyFiveMinutes() async throws {
-        let loaded = try BundledRunConfigTests.load(strategy: nil)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sandbox-drift-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        var options = SandboxJob.Options()
-        options.duration = .seconds(45 * 60)
-        options.journal = folder.appendingPathComponent("journal.sqlite").path
-        var logger = Logger(label: "test.sandbox")
-        logger.logLevel = .error
-        let report = try await SandboxJob.run(loaded, options: options, logger: logger)
-        let drift = try report.drift.get()
+        let drift = try await Self.drift(try BundledRunConfigTests.load(strategy: nil))
         #expect(drift.bars - drift.warmupBars >= 150, "45 minutes of minute bars on four symbols")
         #expect(drift.live.count >= 6)
         #expect(drift.live.contains { $0.type.hasPrefix("STP") }, "the protective stops are compared too")
@@ -49,7 +39,14 @@ import TraderKit
             ["strategy.name": "sma-cross", "strategy.parameters.fastPeriod": "3", "strategy.parameters.slowPeriod": "8"]
         ) { a, _ in a }
         sources.flags = all.sorted { $0.key < $1.key }.map { ConfigOverride(path: $0.key, value: $0.value, flag: "--set \($0.key)") }
-        let loaded = try ConfigLoader.load(sources)
+        let drift = try await Self.drift(try ConfigLoader.load(sources))
+        #expect(drift.live.count >= 8, "\(sets): it trades")
+        #expect(drift.differences.isEmpty, "\(sets): \(drift.lines.joined(separator: "\n"))")
+        #expect(drift.live == drift.backtest)
+    }
+
+    /// The drift report of 45 minutes of `loaded` in the sandbox, on a journal in a fresh folder.
+    static func drift(_ loaded: LoadedConfiguration) async throws -> DriftJob.Report {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sandbox-drift-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -58,9 +55,6 @@ import TraderKit
         options.journal = folder.appendingPathComponent("journal.sqlite").path
         var logger = Logger(label: "test.sandbox")
         logger.logLevel = .error
-        let drift = try await SandboxJob.run(loaded, options: options, logger: logger).drift.get()
-        #expect(drift.live.count >= 8, "\(sets): it trades")
-        #expect(drift.differences.isEmpty, "\(sets): \(drift.lines.joined(separator: "\n"))")
-        #expect(drift.live == drift.backtest)
+        return try await SandboxJob.run(loaded, options: options, logger: logger).drift.get()
     }
 }

@@ -52,7 +52,7 @@ extension BacktestSummaryReport {
 
     /// The peak gross exposure and the lowest cash, so a reader sees whether the run borrowed.
     var exposureRows: [(String, String)] {
-        guard let extremes = result.exposureExtremes else { return [] }
+        guard let extremes = exposure else { return [] }
         return [
             ("Peak gross exposure", String(format: "%.3f × equity", extremes.peakGrossRatio)
                 + " (\(timeText(extremes.peakGrossTime)))"),
@@ -65,7 +65,7 @@ extension BacktestSummaryReport {
     /// A warning when the book went above its gross exposure limit after all: orders are checked at the signal
     /// bar's close and fill at the next open, so a gap up carries a full book over (and into negative cash).
     var exposureWarning: String? {
-        guard let extremes = result.exposureExtremes, let limit = riskProfile.config.maxGrossExposureRatio,
+        guard let extremes = exposure, let limit = riskProfile.config.maxGrossExposureRatio,
             extremes.peakGrossRatio > limit + 1e-9
         else { return nil }
         let cash = extremes.lowestCash.units < 0
@@ -125,8 +125,8 @@ extension BacktestSummaryReport {
             "risk_denials": .integer(deniedOrders), "risk_denials_by_rule": counts(result.riskDenialCounts),
             "order_list_hash": .string(result.orderListHash),
             "risk_adjustments": .integer(result.riskAdjustments.count),
-            "peak_gross_exposure_ratio": result.exposureExtremes.map { .number($0.peakGrossRatio) } ?? .null,
-            "lowest_cash": result.exposureExtremes.map { .number($0.lowestCash.doubleValue) } ?? .null,
+            "peak_gross_exposure_ratio": exposure.map { .number($0.peakGrossRatio) } ?? .null,
+            "lowest_cash": exposure.map { .number($0.lowestCash.doubleValue) } ?? .null,
             "lowest_buying_power": result.lowestBuyingPower.map { .number($0.value.doubleValue) } ?? .null,
             "risk_adjustments_by_rule": counts(result.riskAdjustmentCounts),
             "risk_profile": .object(Dictionary(uniqueKeysWithValues: riskProfile.lines.map {

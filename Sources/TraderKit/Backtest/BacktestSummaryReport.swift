@@ -23,6 +23,8 @@ public struct BacktestSummaryReport {
     let parameters: [String: JSONValue]
     /// The risk limits in effect, with their origin.
     public let riskProfile: RiskProfile
+    /// The curve's peak gross exposure and lowest cash, scanned once (rows, warning and summary.json read it).
+    let exposure: ExposureExtremes?
     /// How entries were worked (`orders.entry`, …; `nil`: the strategy's own orders).
     public let execution: ExecutionStyle?
     /// Sections computed where the bars were still at hand (the correlation matrix).
@@ -42,6 +44,7 @@ public struct BacktestSummaryReport {
         self.result = result
         commissionSetting = settings.commission
         riskProfile = configuration.risk.profile(for: spec)
+        exposure = result.exposureExtremes
         execution = configuration.orders.executionStyle
         strategyTitle = configuration.strategy.title
         self.isDaily = isDaily
