@@ -193,7 +193,7 @@ let package = Package(
         .testTarget(
             name: "OperatorSurfaceTests",
             dependencies: [
-                "OperatorSurface", "LiveSession", "InteractiveBrokers", "TradingModel",
+                "OperatorSurface", "LiveSession", "InteractiveBrokers", "TradingModel", "TWSTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -221,7 +221,7 @@ let package = Package(
             name: "TraderCLITests",
             dependencies: [
                 "TraderCLI", "TraderKit", "TraderConfig", "InteractiveBrokers", "GatewaySimulator", "Storage",
-                "TradingEngine", "TradingModel", "TWSClient",
+                "TradingEngine", "TradingModel", "TWSClient", "TWSTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -242,7 +242,7 @@ let package = Package(
         .testTarget(
             name: "StorageTests",
             dependencies: [
-                "Storage", "JournalModel", "TradingModel", "GatewaySimulator", "TWSClient",
+                "Storage", "JournalModel", "TradingModel", "GatewaySimulator", "TWSClient", "TWSTestSupport",
                 .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -259,7 +259,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ResearchTests",
-            dependencies: ["Research", "Backtest", "TradingEngine", "TradingModel", "Analytics", "Simulation"]
+            dependencies: [
+                "Research", "Backtest", "TradingEngine", "TradingModel", "Analytics", "Simulation", "TWSTestSupport",
+            ]
         ),
         .testTarget(
             name: "TWSClientTests",

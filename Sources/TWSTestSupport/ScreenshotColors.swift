@@ -17,7 +17,7 @@ public struct ScreenshotColors: Sendable {
     public var colors: [String: Span]
 
     /// Reads `png` and finds `colors` (`#rrggbb`), each channel within `tolerance`.
-    public init(png: URL, colors: [String], tolerance: Int = 24) throws {
+    public init(png: URL, colors: [String], tolerance: Int = 24) async throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Tests/Interop/png_colors.py")
         let process = Process()
@@ -26,8 +26,8 @@ public struct ScreenshotColors: Sendable {
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = await output.fileHandleForReading.readAll()
+        await process.exited()
         guard process.terminationStatus == 0,
               let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
               let width = object["width"] as? Int, let height = object["height"] as? Int,

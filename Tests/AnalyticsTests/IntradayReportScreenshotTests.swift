@@ -65,7 +65,7 @@ import TWSTestSupport
     /// Skipped (and said so) without chromium on a developer's machine; under CI (`CI` set) a missing one fails.
     @Test(.enabled(if: chromium() != nil || ProcessInfo.processInfo.environment["CI"] != nil,
                    "Debian's chromium is not installed (scripts/test.sh installs it)"))
-    func chromiumRendersTheIntradayReport() throws {
+    func chromiumRendersTheIntradayReport() async throws {
         let equity = Self.intradayEquity()
         let report = try PerformanceReport.analyze(equity: equity, periodsPerYear: 252 * 390)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("intraday-\(UUID().uuidString)")
@@ -84,7 +84,7 @@ import TWSTestSupport
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
+        await process.exited()
         #expect(process.terminationStatus == 0)
         if let keep = ProcessInfo.processInfo.environment["IBTRADER_KEEP_SCREENSHOT"] {
             try Data(contentsOf: shot).write(to: URL(fileURLWithPath: keep))
@@ -92,7 +92,7 @@ import TWSTestSupport
         // What the page shows: the equity line, then the drawdown line below it, each drawn across most of its
         // chart's width (1,000 px of plot) and moving up and down (a flat or missing line fails).
         let (equityLine, drawdownLine) = ("#1f5fa8", "#c0392b")
-        let seen = try ScreenshotColors(png: shot, colors: [equityLine, drawdownLine], tolerance: 12)
+        let seen = try await ScreenshotColors(png: shot, colors: [equityLine, drawdownLine], tolerance: 12)
         #expect(seen.width == 1200)
         for color in [equityLine, drawdownLine] {
             let span = try #require(seen.colors[color])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TWSTestSupport
 
 #if os(Linux)
     /// At its file descriptor limit the gateway pauses accepting instead of spinning (reliability audit, campaign 1c:
@@ -43,11 +44,15 @@ import Testing
             try process.run()
             defer { process.terminate() }
             // "ibtrader gateway listening on 127.0.0.1:PORT (…"
-            var text = ""
-            while !text.contains(" (") {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                text += String(decoding: chunk, as: UTF8.self)
+            let reading = output.fileHandleForReading
+            let text = await offPool {
+                var text = ""
+                while !text.contains(" (") {
+                    let chunk = reading.availableData
+                    if chunk.isEmpty { break }
+                    text += String(decoding: chunk, as: UTF8.self)
+                }
+                return text
             }
             let address = try #require(text.split(separator: " ").first { $0.hasPrefix("127.0.0.1:") })
             let port = try #require(Int(address.dropFirst("127.0.0.1:".count)))
@@ -59,7 +64,7 @@ import Testing
             limit.executableURL = prlimit
             limit.arguments = ["--pid", "\(pid)", "--nofile=\(open + 10)"]
             try limit.run()
-            limit.waitUntilExit()
+            await limit.exited()
             try #require(limit.terminationStatus == 0)
             var sockets: [Int32] = []
             defer { for socket in sockets { close(socket) } }

@@ -1,4 +1,5 @@
 import Foundation
+import TWSTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -50,8 +51,8 @@ enum CrashProcessHarness {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    /// A line-oriented blocking client of the gateway's admin port.
-    final class Admin {
+    /// A line-oriented blocking client of the gateway's admin port (its calls go through `offPool`).
+    final class Admin: Sendable {
         let fd: Int32
 
         init(port: Int) throws {
@@ -95,7 +96,7 @@ enum CrashProcessHarness {
     }
 
     /// A running `ibtrader gateway --speed 0` on free loopback ports.
-    struct Gateway {
+    struct Gateway: Sendable {
         var process: Process
         var port: Int
         var admin: Admin
@@ -108,7 +109,12 @@ enum CrashProcessHarness {
 
     /// Starts the gateway (bundled daily stocks, replay clock frozen at the session open) and moves its clock an
     /// hour into the session, so the bot has warm-up bars.
-    static func startGateway(_ binary: URL, folder: URL) throws -> Gateway {
+    static func startGateway(_ binary: URL, folder: URL) async throws -> Gateway {
+        try await offPool { try startGatewayBlocking(binary, folder: folder) }
+    }
+
+    /// `startGateway`'s blocking work: reads the gateway's first line, connects to its admin port.
+    private static func startGatewayBlocking(_ binary: URL, folder: URL) throws -> Gateway {
         let adminPort = try freePort()
         let process = Process()
         process.executableURL = binary
@@ -175,7 +181,8 @@ enum CrashProcessHarness {
         var advances = 0
         var stopping = false
         while process.isRunning, clock.now < deadline {
-            try gateway.admin.command("advance 5")
+            let admin = gateway.admin
+            try await offPool { try admin.command("advance 5") }
             advances += 1
             if !stopping, advances % 8 == 0, let stopWhen, stopWhen() {
                 process.terminate()  // SIGTERM: the run's graceful stop
@@ -184,7 +191,7 @@ enum CrashProcessHarness {
             try await Task.sleep(for: .milliseconds(25))
         }
         if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        await process.exited()
         try? log.close()
         let text = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
         return RunOutcome(status: process.terminationStatus, advances: advances, log: text)

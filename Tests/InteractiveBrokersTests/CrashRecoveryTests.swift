@@ -27,7 +27,7 @@ struct CrashRecoveryTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let journalPath = folder.appendingPathComponent("crash.journal.sqlite").path
         let config = try CrashProcessHarness.writeConfig(in: folder, journal: journalPath)
-        let gateway = try CrashProcessHarness.startGateway(binary, folder: folder)
+        let gateway = try await CrashProcessHarness.startGateway(binary, folder: folder)
         defer { gateway.stop() }
 
         let crashed = try await CrashProcessHarness.run(

@@ -97,7 +97,7 @@ struct DashboardRunnerTests {
                 let metrics = try await Self.http(port, "/metrics")
                 #expect(metrics.text.contains("ibtrader_up 1.0\n"))
                 #expect(metrics.text.contains("ibtrader_trading_state{state=\"active\"} 1.0\n"))
-                let samples = try Self.parseWithPrometheus(metrics.text, in: directory)
+                let samples = try await Self.parseWithPrometheus(metrics.text, in: directory)
                 if !samples.isEmpty {
                     // One order per instrument, each timed from its bar; the journal wrote and was timed.
                     let held = await simulator.state().account.holdings.values.filter { $0.quantity != .zero }.count
@@ -164,7 +164,7 @@ struct DashboardRunnerTests {
     /// holdings, symbol and quantity; a screenshot is taken. Skipped without `chromium` (scripts/test.sh installs it).
     static func pageShowsTheSimulatorsPositions(port: Int, simulator: GatewaySimulator, in directory: URL) async throws {
         guard let chromium = chromiumForTests("the dashboard page check") else { return }
-        func browse(_ arguments: [String]) throws -> String {
+        func browse(_ arguments: [String]) async throws -> String {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: chromium)
             process.arguments = [
@@ -175,11 +175,11 @@ struct DashboardRunnerTests {
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
             try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
+            let data = await output.fileHandleForReading.readAll()
+            await process.exited()
             return String(decoding: data, as: UTF8.self)
         }
-        let dom = try browse(["--dump-dom"])
+        let dom = try await browse(["--dump-dom"])
         let holdings = await simulator.state().account.holdings.filter { $0.value.quantity != .zero }
         #expect(!holdings.isEmpty)
         for (id, holding) in holdings {
@@ -193,7 +193,7 @@ struct DashboardRunnerTests {
         #expect(dom.contains("<tr><td>Bar → order</td><td>median ≤ "), "the bar → order latency shown")
         #expect(dom.contains("<tr><td>Market data</td><td><span class=\"\">bars only</span>: SYN000, SYN001, SYN002</td></tr>"), "each symbol's market-data type shown")
         let shot = directory.appendingPathComponent("dashboard.png")
-        _ = try browse(["--screenshot=\(shot.path)"])
+        _ = try await browse(["--screenshot=\(shot.path)"])
         if let keep = ProcessInfo.processInfo.environment["IBTRADER_KEEP_SCREENSHOT"] {
             try? FileManager.default.removeItem(atPath: keep)
             try FileManager.default.copyItem(at: shot, to: URL(fileURLWithPath: keep))
@@ -201,12 +201,12 @@ struct DashboardRunnerTests {
         // What the page shows: the header's paper and active badges (their CSS backgrounds) in the top 60 rows, and
         // the equity chart's line drawn across the left card below them.
         let (paper, active, equityLine) = ("#e8f1ff@0,0,1400,60", "#e6f4ea@0,0,1400,60", "#3b82f6@0,60,700,600")
-        let badges = try ScreenshotColors(png: shot, colors: [paper, active], tolerance: 3)
+        let badges = try await ScreenshotColors(png: shot, colors: [paper, active], tolerance: 3)
         #expect(badges.width == 1400)
         for badge in [paper, active] {
             #expect(badges.colors[badge]?.count ?? 0 > 300, "the \(badge) badge: \(badges.colors[badge]?.count ?? 0) pixels")
         }
-        let line = try #require(try ScreenshotColors(png: shot, colors: [equityLine], tolerance: 60).colors[equityLine])
+        let line = try #require(try await ScreenshotColors(png: shot, colors: [equityLine], tolerance: 60).colors[equityLine])
         #expect(line.count > 500 && line.width > 500, "the equity line: \(line.count) pixels, \(line.width) px wide")
     }
 
@@ -222,7 +222,7 @@ struct DashboardRunnerTests {
     /// Prometheus's own text parser (prometheus_client, set up by scripts/setup-python.sh) reads every family.
     /// - Returns: every sample as Prometheus read it, by `name{label="value",…}` (labels sorted); empty without Python.
     @discardableResult
-    static func parseWithPrometheus(_ text: String, in directory: URL) throws -> [String: Double] {
+    static func parseWithPrometheus(_ text: String, in directory: URL) async throws -> [String: Double] {
         guard let python = ProcessInfo.processInfo.environment["IBTRADER_PYTHON"], !python.isEmpty else { return [:] }
         let file = directory.appendingPathComponent("metrics.txt")
         try text.write(to: file, atomically: true, encoding: .utf8)
@@ -239,8 +239,8 @@ struct DashboardRunnerTests {
         process.standardOutput = output
         process.standardError = output
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = await output.fileHandleForReading.readAll()
+        await process.exited()
         let printed = String(decoding: data, as: UTF8.self)
         #expect(process.terminationStatus == 0, "prometheus_client refused /metrics: \(printed)")
         let parsed = try JSONSerialization.jsonObject(with: data) as? [String: Any]

@@ -1,6 +1,7 @@
 import Foundation
 import Storage
 import Testing
+import TWSTestSupport
 import TradingEngine
 import TradingModel
 
@@ -55,7 +56,7 @@ struct RunCommandDashboardTests {
             let working = (status?["orders"] as? [[String: Any]]) ?? [["orderRef": "?"]]
             guard working.allSatisfy({ ProtectiveOrders.isProtective(ClientOrderID(($0["orderRef"] as? String) ?? "")) })
             else { return false }
-            samples = try DashboardRunnerTests.parseWithPrometheus(try await DashboardRunnerTests.http(port, "/metrics").text, in: directory)
+            samples = try await DashboardRunnerTests.parseWithPrometheus(try await DashboardRunnerTests.http(port, "/metrics").text, in: directory)
             // A protective order sent on a fill that came in meanwhile (protection goes out under the kill switch)
             // is counted on the next look: at rest means the counters and the journal agree.
             guard !samples.isEmpty else { return true }
@@ -98,8 +99,8 @@ struct RunCommandDashboardTests {
                 browser.standardOutput = dom
                 browser.standardError = FileHandle.nullDevice
                 try browser.run()
-                page = String(decoding: dom.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                browser.waitUntilExit()
+                page = String(decoding: await dom.fileHandleForReading.readAll(), as: UTF8.self)
+                await browser.exited()
             }
             for position in positions {
                 let symbol = position["symbol"] as? String ?? "?"

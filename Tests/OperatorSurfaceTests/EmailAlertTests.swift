@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Testing
+import TWSTestSupport
 
 @testable import LiveSession
 @testable import OperatorSurface
@@ -48,7 +49,7 @@ struct EmailAlertTests {
         return Server(port: port, mailbox: mailbox, process: process)
     }
 
-    static func certificate(in folder: URL) throws -> (cert: String, key: String) {
+    static func certificate(in folder: URL) async throws -> (cert: String, key: String) {
         let cert = folder.appendingPathComponent("cert.pem").path, key = folder.appendingPathComponent("key.pem").path
         let openssl = Process()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
@@ -59,7 +60,7 @@ struct EmailAlertTests {
         openssl.standardOutput = FileHandle.nullDevice
         openssl.standardError = FileHandle.nullDevice
         try openssl.run()
-        openssl.waitUntilExit()
+        await openssl.exited()
         return (cert, key)
     }
 
@@ -67,7 +68,7 @@ struct EmailAlertTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (cert, key) = try Self.certificate(in: folder)
+        let (cert, key) = try await Self.certificate(in: folder)
         let server = try Self.run(["--starttls", cert, key, "--auth", "alice:s3cret"], in: folder)
         defer { server.process.terminate() }
         let pem = try String(contentsOfFile: cert, encoding: .utf8)
@@ -123,7 +124,7 @@ struct EmailAlertTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (cert, key) = try Self.certificate(in: folder)
+        let (cert, key) = try await Self.certificate(in: folder)
         let server = try Self.run(["--starttls", cert, key, "--auth", "alice:s3cret", "--login-only"], in: folder)
         defer { server.process.terminate() }
         var settings = SMTPSettings(

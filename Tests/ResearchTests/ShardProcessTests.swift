@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TWSTestSupport
 
 /// Runs the built `ibtrader` executable: 4 shards as separate processes, merged, against one single run.
 @Suite struct ShardProcessTests {
@@ -30,14 +31,14 @@ import Testing
         return process
     }
 
-    static func finish(_ process: Process) -> (status: Int32, errors: String) {
+    static func finish(_ process: Process) async -> (status: Int32, errors: String) {
         let pipe = process.standardError as? Pipe
-        let data = pipe?.fileHandleForReading.readDataToEndOfFile() ?? Data()
-        process.waitUntilExit()
+        let data = await pipe?.fileHandleForReading.readAll() ?? Data()
+        await process.exited()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    @Test func fourShardProcessesMergeToTheSingleRun() throws {
+    @Test func fourShardProcessesMergeToTheSingleRun() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path), "build the package first")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ibtrader-shards-\(getpid())")
         try? FileManager.default.removeItem(at: folder)
@@ -54,13 +55,13 @@ import Testing
         }
         processes.append(try Self.launch(common + ["--jobs", "2", "--out", folder.appendingPathComponent("single").path]))
         for process in processes {
-            let (status, errors) = Self.finish(process)
+            let (status, errors) = await Self.finish(process)
             #expect(status == 0, "\(errors)")
         }
         let merge = try Self.launch(
             ["optimize", "merge"] + (0..<4).map { folder.appendingPathComponent("shard\($0)").path }
                 + ["--out", folder.appendingPathComponent("merged").path])
-        let (status, errors) = Self.finish(merge)
+        let (status, errors) = await Self.finish(merge)
         #expect(status == 0, "\(errors)")
         for file in ["results.csv", "best.json"] {
             let single = try Data(contentsOf: folder.appendingPathComponent("single/\(file)"))
@@ -74,7 +75,7 @@ import Testing
         #expect(shard.split(separator: "\n").dropFirst().map { $0.split(separator: ",")[0] } == ["1", "5", "9", "13"])
     }
 
-    @Test func walkForwardShardProcessesMergeToTheSingleRun() throws {
+    @Test func walkForwardShardProcessesMergeToTheSingleRun() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path), "build the package first")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ibtrader-wf-shards-\(getpid())")
         try? FileManager.default.removeItem(at: folder)
@@ -90,13 +91,13 @@ import Testing
         }
         processes.append(try Self.launch(common + ["--out", folder.appendingPathComponent("single").path]))
         for process in processes {
-            let (status, errors) = Self.finish(process)
+            let (status, errors) = await Self.finish(process)
             #expect(status == 0, "\(errors)")
         }
         let merge = try Self.launch(
             ["walkforward", "merge"] + (0..<2).map { folder.appendingPathComponent("shard\($0)").path }
                 + ["--out", folder.appendingPathComponent("merged").path])
-        let (status, errors) = Self.finish(merge)
+        let (status, errors) = await Self.finish(merge)
         #expect(status == 0, "\(errors)")
         for file in ["windows.csv", "oos_equity.csv", "summary.json", "walkforward.json", "report.html"] {
             let single = try Data(contentsOf: folder.appendingPathComponent("single/\(file)"))
@@ -107,7 +108,7 @@ import Testing
 
     /// `--shard auto` under each scheduler's array-job variables picks the right shard; a retried shard writes the
     /// same bytes over its earlier (or a half-written) output; the merge of the four equals the single run.
-    @Test func autoShardsUnderEachSchedulerMergeToTheSingleRun() throws {
+    @Test func autoShardsUnderEachSchedulerMergeToTheSingleRun() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path), "build the package first")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ibtrader-auto-shards-\(getpid())")
         try? FileManager.default.removeItem(at: folder)
@@ -130,7 +131,7 @@ import Testing
         }
         processes.append(try Self.launch(common + ["--out", folder.appendingPathComponent("single").path]))
         for process in processes {
-            let (status, errors) = Self.finish(process)
+            let (status, errors) = await Self.finish(process)
             #expect(status == 0, "\(errors)")
         }
         for k in 0..<4 {
@@ -142,13 +143,13 @@ import Testing
         let before = try Data(contentsOf: shard1.appendingPathComponent("results.csv"))
         try Data(before.prefix(40)).write(to: shard1.appendingPathComponent("results.csv"))
         let retry = try Self.launch(common + ["--shard", "auto", "--out", shard1.path], environment: schedulers[1].1)
-        #expect(Self.finish(retry).status == 0)
+        #expect(await Self.finish(retry).status == 0)
         #expect(try Data(contentsOf: shard1.appendingPathComponent("results.csv")) == before)
 
         let merge = try Self.launch(
             ["optimize", "merge"] + (0..<4).map { folder.appendingPathComponent("shard\($0)").path }
                 + ["--out", folder.appendingPathComponent("merged").path])
-        #expect(Self.finish(merge).status == 0)
+        #expect(await Self.finish(merge).status == 0)
         for file in ["results.csv", "best.json"] {
             let single = try Data(contentsOf: folder.appendingPathComponent("single/\(file)"))
             let merged = try Data(contentsOf: folder.appendingPathComponent("merged/\(file)"))
@@ -158,10 +159,10 @@ import Testing
         let incomplete = try Self.launch(
             ["optimize", "merge"] + [0, 1, 1].map { folder.appendingPathComponent("shard\($0)").path }
                 + ["--out", folder.appendingPathComponent("bad").path])
-        let (status, errors) = Self.finish(incomplete)
+        let (status, errors) = await Self.finish(incomplete)
         #expect(status != 0 && errors.contains("shard 1/4 is given twice"), "\(errors)")
         let noScheduler = try Self.launch(common + ["--shard", "auto"], environment: ["SHARD_TEST_UNRELATED": "1"])
-        let (noStatus, noErrors) = Self.finish(noScheduler)
+        let (noStatus, noErrors) = await Self.finish(noScheduler)
         #expect(noStatus != 0 && noErrors.contains("no array-job index in the environment"), "\(noErrors)")
     }
 }

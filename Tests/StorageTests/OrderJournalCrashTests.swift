@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TWSTestSupport
 import TradingModel
 
 @testable import Storage
@@ -37,7 +38,7 @@ struct OrderJournalCrashTests {
         #if os(Linux)
         try await withTemporaryDirectory { dir in
             let path = dir + "/journal.sqlite"
-            try Self.runChildUntilKilled(path: path, mode: mode)
+            try await Self.runChildUntilKilled(path: path, mode: mode)
             let recovered = try OrderJournal(path: path, createIfMissing: false)
             let refs = try recovered.unacknowledgedIntents().map(\.intent.orderRef)
             #expect(refs.last == "CRASH-1")
@@ -53,7 +54,7 @@ struct OrderJournalCrashTests {
         try await withTemporaryDirectory { dir in
             let path = dir + "/journal.sqlite"
             #expect(try OrderJournal.holder(journalPath: path) == .none)  // no lock file yet
-            try Self.runChildUntilKilled(path: path, mode: "group") {
+            try await Self.runChildUntilKilled(path: path, mode: "group") {
                 guard case .held(let pid) = try OrderJournal.holder(journalPath: path) else {
                     Issue.record("the child's journal holds no lock")
                     return
@@ -75,7 +76,7 @@ struct OrderJournalCrashTests {
 
     #if os(Linux)
     /// Starts the child in `mode`, waits until it journaled, runs `whileAlive`, then kills it with SIGKILL.
-    static func runChildUntilKilled(path: String, mode: String, whileAlive: () throws -> Void = {}) throws {
+    static func runChildUntilKilled(path: String, mode: String, whileAlive: () throws -> Void = {}) async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         process.arguments = ["--testing-library", "swift-testing", "--filter", "crashChild"]
@@ -87,11 +88,15 @@ struct OrderJournalCrashTests {
         process.standardInput = input
         process.standardError = FileHandle.nullDevice
         try process.run()
-        var seen = ""
-        while !seen.contains("intent-journaled") {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen += String(decoding: chunk, as: UTF8.self)
+        let reading = output.fileHandleForReading
+        let seen = await offPool {
+            var seen = ""
+            while !seen.contains("intent-journaled") {
+                let chunk = reading.availableData
+                if chunk.isEmpty { break }
+                seen += String(decoding: chunk, as: UTF8.self)
+            }
+            return seen
         }
         var killed = false
         defer {
@@ -103,7 +108,7 @@ struct OrderJournalCrashTests {
         #expect(seen.contains("intent-journaled"))
         try whileAlive()
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        await process.exited()
         killed = true
         #expect(process.terminationReason == .uncaughtSignal)
     }

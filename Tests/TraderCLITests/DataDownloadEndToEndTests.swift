@@ -3,6 +3,7 @@ import GatewaySimulator
 import Logging
 import Storage
 import Testing
+import TWSTestSupport
 import TradingModel
 
 @testable import TraderCLI
@@ -16,11 +17,14 @@ func withSimulator<Result: Sendable>(
     let simulator = GatewaySimulator(
         configuration: GatewaySimulatorConfiguration(host: "127.0.0.1", port: 0, data: data, clock: .manual),
         logger: logger)
-    return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
-        group.addTask { try await simulator.run() }
-        let port = await simulator.listeningPort()
-        defer { group.cancelAll() }
-        return try await body(simulator, port)
+    // On a thread of its own: a real socket on the wall clock must not wait for the pool (`onOwnThread`).
+    return try await onOwnThread {
+        try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
+            group.addTask { try await simulator.run() }
+            let port = await simulator.listeningPort()
+            defer { group.cancelAll() }
+            return try await body(simulator, port)
+        }
     }
 }
 

@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import Synchronization
+import TWSClient
 import TWSProtocol
 import TradingModel
 
@@ -86,6 +87,13 @@ public final class GatewaySimulator: Sendable {
     /// same port is bound again (state kept), as IB Gateway comes back after its nightly restart.
     /// - Throws: when the address cannot be bound.
     public func run() async throws {
+        // One thread of its own for the listener, the connections and the tasks that serve them, as IB Gateway in
+        // its own process has: a busy pool in this process (a test suite's CPU-bound tests, a bot's strategy) does
+        // not delay the gateway's answers or its timers, and each hop is a same-thread enqueue.
+        try await TWSSessionThread.run { thread in try await serve(on: thread.group) }
+    }
+
+    private func serve(on eventLoops: MultiThreadedEventLoopGroup) async throws {
         // The first timer of the process sets up the runtime's timer machinery (epoll, timerfd): done before any
         // client can connect, so a connection's watchdog never needs a descriptor once clients have taken them all
         // (at the descriptor limit that set-up trapped).
@@ -95,7 +103,7 @@ public final class GatewaySimulator: Sendable {
             var port = configuration.port
             var first = true
             while true {
-                let server = try await bind(port: port, retrying: !first)
+                let server = try await bind(port: port, retrying: !first, on: eventLoops)
                 port = server.channel.localAddress?.port ?? port
                 if first {
                     logger.debug("listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
@@ -126,12 +134,14 @@ public final class GatewaySimulator: Sendable {
     /// Accepted sockets come out raw, with reading off: each is wrapped for async use once `serve` has it. A child
     /// wrapped in its initializer could complete after a restart closed the listener and its stream; NIO then drops
     /// the unread child and traps on its unfinished writer (`RestartRaceTests`).
-    private func bind(port: Int, retrying: Bool) async throws -> NIOAsyncChannel<any Channel, Never> {
+    private func bind(
+        port: Int, retrying: Bool, on eventLoops: MultiThreadedEventLoopGroup
+    ) async throws -> NIOAsyncChannel<any Channel, Never> {
         var attempt = 0
         while true {
             do {
                 let logger = logger
-                return try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                return try await ServerBootstrap(group: eventLoops)
                     .serverChannelInitializer { channel in
                         channel.eventLoop.makeCompletedFuture {
                             try channel.pipeline.syncOperations.addHandler(AcceptErrorBackoff(logger: logger))

@@ -2,6 +2,7 @@ import Foundation
 import GatewaySimulator
 import Logging
 import TWSProtocol
+import TWSTestSupport
 import TradingModel
 
 /// A small deterministic universe: 3 synthetic symbols (SYN000…SYN002), 2021–2023 daily bars.
@@ -59,17 +60,20 @@ func withSimulator<Result: Sendable>(
     let simulator = GatewaySimulator(configuration: GatewaySimulatorConfiguration(
         host: "127.0.0.1", port: 0, data: data, gateway: gateway, clock: clock, faults: faults, limits: limits),
         logger: logger)
-    return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
-        group.addTask { try await simulator.run() }
-        let port = await simulator.listeningPort()
-        let result: Result
-        do {
-            result = try await body(simulator, port)
-        } catch {
+    // On a thread of its own: a real socket on the wall clock must not wait for the pool (`onOwnThread`).
+    return try await onOwnThread {
+        try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
+            group.addTask { try await simulator.run() }
+            let port = await simulator.listeningPort()
+            let result: Result
+            do {
+                result = try await body(simulator, port)
+            } catch {
+                group.cancelAll()
+                throw error
+            }
             group.cancelAll()
-            throw error
+            return result
         }
-        group.cancelAll()
-        return result
     }
 }

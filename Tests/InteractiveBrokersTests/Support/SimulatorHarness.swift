@@ -5,6 +5,7 @@ import Logging
 import TradingModel
 import TWSClient
 import TWSProtocol
+import TWSTestSupport
 
 @testable import InteractiveBrokers
 @testable import LiveSession
@@ -27,18 +28,21 @@ func withSimulator<Result: Sendable>(
         configuration: GatewaySimulatorConfiguration(
             host: "127.0.0.1", port: 0, data: simulatorData, gateway: GatewayConfiguration(), clock: .manual,
             faults: nil), logger: logger)
-    return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
-        group.addTask { try await simulator.run() }
-        let port = await simulator.listeningPort()
-        let result: Result
-        do {
-            result = try await body(simulator, port)
-        } catch {
+    // On a thread of its own: a real socket on the wall clock must not wait for the pool (`onOwnThread`).
+    return try await onOwnThread {
+        try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
+            group.addTask { try await simulator.run() }
+            let port = await simulator.listeningPort()
+            let result: Result
+            do {
+                result = try await body(simulator, port)
+            } catch {
+                group.cancelAll()
+                throw error
+            }
             group.cancelAll()
-            throw error
+            return result
         }
-        group.cancelAll()
-        return result
     }
 }
 

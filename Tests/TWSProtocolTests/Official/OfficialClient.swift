@@ -18,7 +18,7 @@ enum OfficialClient {
         .deletingLastPathComponent().appendingPathComponent("Interop/ibapi_vectors.py")
 
     /// The JSON lines the script prints in `mode`.
-    static func records(_ mode: String) throws -> [TWSJSON] {
+    static func records(_ mode: String) async throws -> [TWSJSON] {
         guard !python.isEmpty else {
             throw OfficialClientError("IBTRADER_PYTHON is not set: run scripts/setup-python.sh and export its python")
         }
@@ -31,9 +31,11 @@ enum OfficialClient {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        // Both pipes drain at once: a child that fills one while we wait on the other would never end.
+        async let errorData = errors.fileHandleForReading.readAll()
+        let data = await output.fileHandleForReading.readAll()
+        let errorText = String(decoding: await errorData, as: UTF8.self)
+        await process.exited()
         guard process.terminationStatus == 0 else {
             throw OfficialClientError("ibapi_vectors.py \(mode) exited \(process.terminationStatus): \(errorText)")
         }

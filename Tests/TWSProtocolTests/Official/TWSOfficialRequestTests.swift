@@ -9,8 +9,8 @@ import TWSTestSupport
 /// equals ours for every outgoing id. The expected bytes come from `ibapi-latest` at test time (`OfficialClient`).
 @Suite(.enabled(if: OfficialClient.runs, "set IBTRADER_PYTHON to the python of scripts/setup-python.sh"))
 struct TWSOfficialRequestTests {
-    @Test func everyRequestEqualsTheOfficialBytesAtEveryGateVersion() throws {
-        let records = try OfficialClient.records("requests")
+    @Test func everyRequestEqualsTheOfficialBytesAtEveryGateVersion() async throws {
+        let records = try await OfficialClient.records("requests")
         var compared = 0
         var versions = Set<Int>()
         for record in records where record["name"]?.string != "hello" {
@@ -38,8 +38,8 @@ struct TWSOfficialRequestTests {
         #expect(compared >= 41 * 19)
     }
 
-    @Test func helloEqualsTheOfficialBytes() throws {
-        for record in try OfficialClient.records("requests") where record["name"]?.string == "hello" {
+    @Test func helloEqualsTheOfficialBytes() async throws {
+        for record in try await OfficialClient.records("requests") where record["name"]?.string == "hello" {
             let text = try #require(record["text"]?.string)
             let parts = text.split(separator: " ", maxSplits: 1)
             let bounds = parts[0].dropFirst().components(separatedBy: "..").compactMap { Int($0) }
@@ -52,8 +52,8 @@ struct TWSOfficialRequestTests {
 
     /// The official `getServerVersionForMessage` for every outgoing id equals `TWSProtobufGates`, and so does the
     /// framing chosen at every version from 176 to 226.
-    @Test func gateTableEqualsTheOfficialOne() throws {
-        let records = try OfficialClient.records("gates")
+    @Test func gateTableEqualsTheOfficialOne() async throws {
+        let records = try await OfficialClient.records("gates")
         #expect(records.last?["version"]?.string == "10.51.1")
         let gates = records.filter { $0["id"] != nil }
         #expect(gates.count >= 80)

@@ -14,8 +14,8 @@ struct TWSOfficialResponseTests {
         return ByteBuffer(bytes: bytes.dropFirst(4))
     }
 
-    @Test func everyMessageDecodesToTheOfficialCallbacks() throws {
-        let records = try OfficialClient.records("responses")
+    @Test func everyMessageDecodesToTheOfficialCallbacks() async throws {
+        let records = try await OfficialClient.records("responses")
         #expect(records.count >= 45)
         for record in records {
             let name = try #require(record["name"]?.string)
@@ -30,11 +30,11 @@ struct TWSOfficialResponseTests {
     }
 
     /// The same domain value from the text frame at 200 and the protobuf frame at 226.
-    @Test func protobufAndTextFramesDecodeToTheSameValue() throws {
+    @Test func protobufAndTextFramesDecodeToTheSameValue() async throws {
         let text = Dictionary(
             try VectorFiles.load("server_to_client.v200.jsonl").map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         var compared = 0
-        for record in try OfficialClient.records("responses") {
+        for record in try await OfficialClient.records("responses") {
             let name = try #require(record["name"]?.string)
             guard let twin = text[name] else { continue }
             let fromProtobuf = try TWSResponse.decode(
@@ -49,8 +49,8 @@ struct TWSOfficialResponseTests {
     /// What the gateway simulator sends at 226 equals the official protobuf serialisation of the same message
     /// (field numbers, wire types, order). Open and completed orders are left out: the simulator echoes an order
     /// with the request's presence rules (every official default int), which IB's servers need not share.
-    @Test func theSimulatorsEncodingEqualsTheOfficialBytes() throws {
-        for record in try OfficialClient.records("responses") {
+    @Test func theSimulatorsEncodingEqualsTheOfficialBytes() async throws {
+        for record in try await OfficialClient.records("responses") {
             let name = try #require(record["name"]?.string)
             if ["proto_openOrder_limit", "proto_completedOrder_filled"].contains(name) { continue }
             let hex = try #require(record["hex"]?.string)
