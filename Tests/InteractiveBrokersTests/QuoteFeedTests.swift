@@ -1,6 +1,7 @@
 import Foundation
 import GatewaySimulator
 import Logging
+import SimulatedVenue
 import Synchronization
 import Testing
 import TradingEngine
@@ -11,30 +12,15 @@ import TWSProtocol
 @testable import InteractiveBrokers
 @testable import LiveSession
 
-/// A simulator on a free port with a manual clock, one hour into the data, with or without live data permission.
-func withQuoteSimulator<Result: Sendable>(
-    liveData: Bool = true, _ body: @Sendable (GatewaySimulator, Int) async throws -> Result
+/// The in-process venue (virtual time, manual replay clock), one hour into the data, with or without live data
+/// permission.
+func withQuoteVenue<Result: Sendable>(
+    liveData: Bool = true, _ body: @Sendable (VirtualVenue) async throws -> Result
 ) async throws -> Result {
-    var logger = Logger(label: "test.gateway")
-    logger.logLevel = .warning
-    let simulator = GatewaySimulator(
-        configuration: GatewaySimulatorConfiguration(
-            host: "127.0.0.1", port: 0, data: simulatorData,
-            gateway: GatewayConfiguration(liveDataEntitled: liveData),
-            start: simulatorData.defaultStart + .seconds(3600), clock: .manual),
-        logger: logger)
-    return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
-        group.addTask { try await simulator.run() }
-        let port = await simulator.listeningPort()
-        do {
-            let result = try await body(simulator, port)
-            group.cancelAll()
-            return result
-        } catch {
-            group.cancelAll()
-            throw error
-        }
-    }
+    let configuration = GatewaySimulatorConfiguration(
+        host: "127.0.0.1", port: 0, data: simulatorData, gateway: GatewayConfiguration(liveDataEntitled: liveData),
+        start: simulatorData.defaultStart + .seconds(3600), clock: .manual)
+    return try await VirtualVenue.run(simulator: configuration, body)
 }
 
 func quietQuoteLogger() -> Logger {
@@ -63,30 +49,41 @@ private func quoteCount(_ events: [IBQuoteEvent]) -> Int {
 struct QuoteFeedTests {
     @Test("one reqMktData line per instrument; quotes follow the simulator's bid/ask; cancelMktData on stop")
     func quotesFlowAndStopCancels() async throws {
-        try await withQuoteSimulator { simulator, port in
-            try await TWSConnection.connect(connectionConfiguration(port, clientID: 41)) { connection, _ in
+        try await withQuoteVenue { venue in
+            try await TWSConnection.connect(venue.clientConnection(41), environment: venue.environment()) {
+                connection, _ in
                 let stamp = Timestamp(seconds: 42)
                 let feed = IBQuoteFeed(
                     connection: connection, contracts: simulatorBook, instruments: [syn0, syn1],
                     delayedFallback: false, logger: quietQuoteLogger(), clock: { stamp })
                 let events = await feed.start()
-                let task = Task { try await feed.run() }
-                while await simulator.state().activeSubscriptions.marketData < 2 { await Task.yield() }
-                // Replay until six quotes came (the first two are the lines' opening quotes).
-                let done = Mutex(false)
-                let collector = Task {
-                    defer { done.withLock { $0 = true } }
-                    return await collect(events) { quoteCount($0) >= 6 }
+                let seen = try await withThrowingTaskGroup(of: [IBQuoteEvent]?.self) { group in
+                    group.addTask {
+                        _ = try? await feed.run()  // ends when cancelled below (as the runner stops it)
+                        return nil
+                    }
+                    #expect(await venue.wait(upTo: .seconds(10)) { await venue.state().activeSubscriptions.marketData >= 2 })
+                    // Replay until six quotes came (the first two are the lines' opening quotes).
+                    let done = Mutex(false)
+                    group.addTask {
+                        defer { done.withLock { $0 = true } }
+                        return await collect(events) { quoteCount($0) >= 6 }
+                    }
+                    var steps = 0
+                    while !done.withLock({ $0 }), steps < 1_000 {
+                        await venue.advance(by: .seconds(5))
+                        steps += 1
+                        try await venue.sleep(for: .milliseconds(1))
+                    }
+                    var seen: [IBQuoteEvent] = []
+                    while let next = try await group.next() {
+                        if let next {
+                            seen = next
+                            group.cancelAll()  // the feed: stop, cancelling its lines
+                        }
+                    }
+                    return seen
                 }
-                var steps = 0
-                while !done.withLock({ $0 }), steps < 1_000 {
-                    await simulator.advance(by: .seconds(5))
-                    steps += 1
-                    try await Task.sleep(for: .milliseconds(1))
-                }
-                task.cancel()
-                _ = try? await task.value
-                let seen = await collector.value
                 #expect(quoteCount(seen) >= 6)
                 let quotes = seen.compactMap { if case .quote(let id, let q) = $0 { (id, q) } else { nil } }
                 #expect(Set(quotes.map(\.0)) == [syn0, syn1])
@@ -99,12 +96,7 @@ struct QuoteFeedTests {
                     }
                 }
                 // The lines were cancelled, the connection is still up.
-                var waited = 0
-                while await simulator.state().activeSubscriptions.marketData > 0, waited < 2_000 {
-                    waited += 1
-                    try await Task.sleep(for: .milliseconds(1))
-                }
-                #expect(await simulator.state().activeSubscriptions.marketData == 0)
+                #expect(await venue.wait(upTo: .seconds(2)) { await venue.state().activeSubscriptions.marketData == 0 })
                 #expect(await connection.session != nil)
             }
         }
@@ -112,16 +104,28 @@ struct QuoteFeedTests {
 
     @Test("a line refused with 354 falls back to delayed data (reqMarketDataType 3) and quotes arrive")
     func delayedFallbackOn354() async throws {
-        try await withQuoteSimulator(liveData: false) { simulator, port in
-            try await TWSConnection.connect(connectionConfiguration(port, clientID: 42)) { connection, _ in
+        try await withQuoteVenue(liveData: false) { venue in
+            try await TWSConnection.connect(venue.clientConnection(42), environment: venue.environment()) {
+                connection, _ in
                 let feed = IBQuoteFeed(
                     connection: connection, contracts: simulatorBook, instruments: [syn0],
                     delayedFallback: true, logger: quietQuoteLogger(), clock: { .zero })
                 let events = await feed.start()
-                let task = Task { try await feed.run() }
-                let seen = await collect(events) { quoteCount($0) >= 1 }
-                task.cancel()
-                _ = try? await task.value
+                let seen = try await withThrowingTaskGroup(of: [IBQuoteEvent]?.self) { group in
+                    group.addTask {
+                        _ = try? await feed.run()  // ends when cancelled below (as the runner stops it)
+                        return nil
+                    }
+                    group.addTask { await collect(events) { quoteCount($0) >= 1 } }
+                    var seen: [IBQuoteEvent] = []
+                    while let next = try await group.next() {
+                        if let next {
+                            seen = next
+                            group.cancelAll()
+                        }
+                    }
+                    return seen
+                }
                 #expect(seen.contains(.fellBackToDelayed(syn0)))
                 #expect(seen.contains { if case .notice(_, let n) = $0 { n.code == 10167 } else { false } })
                 #expect(quoteCount(seen) == 1)
@@ -131,8 +135,9 @@ struct QuoteFeedTests {
 
     @Test("without data.delayedFallback the 354 ends the feed with the refusal")
     func noFallbackRethrows() async throws {
-        try await withQuoteSimulator(liveData: false) { _, port in
-            try await TWSConnection.connect(connectionConfiguration(port, clientID: 43)) { connection, _ in
+        try await withQuoteVenue(liveData: false) { venue in
+            try await TWSConnection.connect(venue.clientConnection(43), environment: venue.environment()) {
+                connection, _ in
                 let feed = IBQuoteFeed(
                     connection: connection, contracts: simulatorBook, instruments: [syn0],
                     delayedFallback: false, logger: quietQuoteLogger(), clock: { .zero })

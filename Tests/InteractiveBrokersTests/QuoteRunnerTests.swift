@@ -1,6 +1,7 @@
 import Foundation
 import GatewaySimulator
 import Logging
+import SimulatedVenue
 import Testing
 import TradingEngine
 import TradingModel
@@ -52,10 +53,11 @@ struct SpreadBuyer: Strategy {
     }
 }
 
-private func configuration(_ port: Int, quotes: QuoteSubscriptionMode, log: QuoteLog) -> LiveRunnerConfiguration {
+private func configuration(_ venue: VirtualVenue, quotes: QuoteSubscriptionMode, log: QuoteLog) -> LiveRunnerConfiguration {
     var configuration = LiveRunnerConfiguration(
-        connection: connectionConfiguration(port, clientID: 44), symbols: ["SYN000", "SYN001"],
+        connection: venue.clientConnection(44), symbols: ["SYN000", "SYN001"],
         engine: EngineConfig(initialCash: Money(100_000)))
+    venue.attach(&configuration)
     configuration.warmupDuration = "600 S"
     configuration.commissionWait = .seconds(3600)
     configuration.reconnect = false
@@ -70,22 +72,22 @@ private func run<S: Strategy>(
     _ strategy: S, quotes: QuoteSubscriptionMode, log: QuoteLog, steps: Int,
     done: @escaping @Sendable (GatewayState) -> Bool = { _ in false }
 ) async throws -> (LiveRunSummary, maxLines: Int, state: GatewayState) {
-    try await withQuoteSimulator { simulator, port in
+    try await withQuoteVenue { venue in
         let (stop, stopper) = AsyncStream.makeStream(of: String.self)
         let (summary, maxLines) = try await withThrowingTaskGroup(of: (LiveRunSummary?, Int).self) { group in
             group.addTask {
                 let summary = try await LiveRunner.run(
-                    strategy: strategy, configuration: configuration(port, quotes: quotes, log: log),
+                    strategy: strategy, configuration: configuration(venue, quotes: quotes, log: log),
                     logger: quietQuoteLogger(), stop: stop)
                 return (summary as LiveRunSummary?, 0)
             }
             group.addTask {
-                while await simulator.state().activeSubscriptions.realTimeBars < 2 { await Task.yield() }
+                await venue.waitForBarSubscriptions(2)
                 var maxLines = 0
                 for _ in 0..<steps {
-                    await simulator.advance(by: .seconds(5))
-                    try await Task.sleep(for: .milliseconds(2))
-                    let state = await simulator.state()
+                    await venue.advance(by: .seconds(5))
+                    try await venue.sleep(for: .milliseconds(2))
+                    let state = await venue.state()
                     maxLines = max(maxLines, state.activeSubscriptions.marketData)
                     if done(state) { break }
                 }
@@ -100,7 +102,7 @@ private func run<S: Strategy>(
             }
             return (summary, lines)
         }
-        return (try #require(summary), maxLines, await simulator.state())
+        return (try #require(summary), maxLines, await venue.state())
     }
 }
 
