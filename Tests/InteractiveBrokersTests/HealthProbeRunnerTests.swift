@@ -1,6 +1,7 @@
 import Foundation
 import GatewaySimulator
 import Logging
+import SimulatedVenue
 import Testing
 import TradingEngine
 import TradingModel
@@ -34,17 +35,19 @@ private final class Timeline: @unchecked Sendable {
     var quotes: [Timestamp] { lock.withLock { quoteTimes } }
     var bars: [Timestamp] { lock.withLock { barTimes } }
     func contains(_ item: String) -> Bool { all.contains(item) }
-    /// Waits (polling; the suite's time limit bounds it) until `item` was seen.
-    func wait(for item: String) async throws {
-        while !contains(item) { try await Task.sleep(for: .milliseconds(5)) }
+    /// Waits on the venue's clock (at most two simulated minutes) until `item` was seen.
+    func wait(for item: String, at venue: VirtualVenue) async throws {
+        let seen = await venue.wait(upTo: .seconds(120), step: .milliseconds(5)) { self.contains(item) }
+        try #require(seen, "\(item) never came: \(all.filter { $0 != "bar" })")
     }
-    /// Waits until an item starting with `prefix` was seen after `marker`.
-    func wait(for prefix: String, after marker: String) async throws {
-        while true {
+    /// Waits on the venue's clock until an item starting with `prefix` was seen after `marker`.
+    func wait(for prefix: String, after marker: String, at venue: VirtualVenue) async throws {
+        let seen = await venue.wait(upTo: .seconds(120), step: .milliseconds(5)) {
             let all = self.all
-            if let start = all.firstIndex(of: marker), all[start...].contains(where: { $0.hasPrefix(prefix) }) { return }
-            try await Task.sleep(for: .milliseconds(5))
+            guard let start = all.firstIndex(of: marker) else { return false }
+            return all[start...].contains { $0.hasPrefix(prefix) }
         }
+        try #require(seen, "\(prefix)… never came after \(marker): \(all.filter { $0 != "bar" })")
     }
 }
 
@@ -54,18 +57,10 @@ private struct QuoteWatcher: Strategy {
     mutating func handle(_ event: StrategyEvent, in context: some StrategyContext) -> [StrategyAction] { [] }
 }
 
-/// A wall clock that is clearly not bar time: an instant off the 5-second grid near the replay's start (within
-/// `QuoteTime`'s skew guard), plus one millisecond per reading.
-/// A wall clock far from the replayed data's time: `base` plus the real time elapsed since it was made, so quotes
-/// stamped with it are told apart from bar times, and the session's timers (the stop's drain) still run.
-private final class ArrivalClock: Sendable {
+/// The time quotes are stamped with: the venue's clock from an instant off the 5-second grid an hour into the
+/// replay, so a quote's arrival time is told apart from every bar's time.
+private enum ArrivalClock {
     static let base = simulatorData.defaultStart + .seconds(3600) + .milliseconds(123)
-    private let start = ContinuousClock.now
-    func now() -> Timestamp {
-        let elapsed = ContinuousClock.now - start
-        return ArrivalClock.base + TimeSpan(nanoseconds: elapsed.components.seconds * 1_000_000_000
-            + elapsed.components.attoseconds / 1_000_000_000)
-    }
 }
 
 private func quiet(_ label: String) -> Logger {
@@ -74,71 +69,70 @@ private func quiet(_ label: String) -> Logger {
     return logger
 }
 
-/// Runs `strategy` against a manual-clock simulator; `drive` replays and injects faults, then stops the run.
+/// Runs `strategy` at the in-process venue (virtual time, manual replay clock); `drive` replays and injects faults,
+/// then stops the run.
 private func healthRun<S: Strategy>(
-    _ strategy: S, timeline: Timeline, adjust: @escaping @Sendable (inout LiveRunnerConfiguration) -> Void,
-    drive: @escaping @Sendable (GatewaySimulator, AsyncStream<String>.Continuation) async throws -> Void
+    _ strategy: S, timeline: Timeline,
+    adjust: @escaping @Sendable (inout LiveRunnerConfiguration, VirtualVenue) -> Void,
+    drive: @escaping @Sendable (VirtualVenue, AsyncStream<String>.Continuation) async throws -> Void
 ) async throws -> (LiveRunSummary, GatewayState) {
-    var gatewayLogger = Logger(label: "test.gateway")
-    gatewayLogger.logLevel = .critical
-    let simulator = GatewaySimulator(
-        configuration: GatewaySimulatorConfiguration(
-            host: "127.0.0.1", port: 0, data: simulatorData, start: simulatorData.defaultStart + .seconds(3600),
-            clock: .manual),
-        logger: gatewayLogger)
-    return try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
-        group.addTask { try await simulator.run(); return nil }
-        let port = await simulator.listeningPort()
-        var configuration = LiveRunnerConfiguration(
-            connection: connectionConfiguration(port, clientID: 47), symbols: ["SYN000", "SYN001"],
-            engine: EngineConfig(initialCash: Money(100_000)))
-        configuration.warmupDuration = "600 S"
-        configuration.commissionWait = .seconds(3600)
-        configuration.reconnectDelay = .milliseconds(20)
-        configuration.resilience.resetSchedule = nil
-        configuration.resilience.heartbeat = Heartbeat(interval: .zero, timeout: .seconds(1))  // off unless asked
-        configuration.resilience.observer = { milestone in
-            switch milestone {
-            case .heartbeatAnswered: timeline.add("answered")
-            case .heartbeatUnanswered(let expected): timeline.add("unanswered(expected: \(expected))")
-            case .quotesFailed(let failures, let alert): timeline.add("failed(\(failures)\(alert ? ", ALERT" : ""))")
-            case .quotesRecovered: timeline.add("recovered")
-            case .resynchronized: timeline.add("resynchronized")
-            default: break
+    let simulator = GatewaySimulatorConfiguration(
+        host: "127.0.0.1", port: 0, data: simulatorData, start: simulatorData.defaultStart + .seconds(3600),
+        clock: .manual)
+    return try await VirtualVenue.run(simulator: simulator) { venue in
+        try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
+            var configuration = LiveRunnerConfiguration(
+                connection: venue.clientConnection(47), symbols: ["SYN000", "SYN001"],
+                engine: EngineConfig(initialCash: Money(100_000)))
+            venue.attach(&configuration)
+            configuration.warmupDuration = "600 S"
+            configuration.commissionWait = .seconds(3600)
+            configuration.reconnectDelay = .milliseconds(20)
+            configuration.resilience.resetSchedule = nil
+            configuration.resilience.heartbeat = Heartbeat(interval: .zero, timeout: .seconds(1))  // off unless asked
+            configuration.resilience.observer = { milestone in
+                switch milestone {
+                case .heartbeatAnswered: timeline.add("answered")
+                case .heartbeatUnanswered(let expected): timeline.add("unanswered(expected: \(expected))")
+                case .quotesFailed(let failures, let alert): timeline.add("failed(\(failures)\(alert ? ", ALERT" : ""))")
+                case .quotesRecovered: timeline.add("recovered")
+                case .resynchronized: timeline.add("resynchronized")
+                default: break
+                }
             }
-        }
-        configuration.observer = { milestone in
-            switch milestone {
-            case .reconnected(let generation): timeline.add("reconnected(\(generation))")
-            case .subscribed(let generation, let feed): timeline.add("subscribed(\(generation), \(feed))")
-            default: break
+            configuration.observer = { milestone in
+                switch milestone {
+                case .reconnected(let generation): timeline.add("reconnected(\(generation))")
+                case .subscribed(let generation, let feed): timeline.add("subscribed(\(generation), \(feed))")
+                default: break
+                }
             }
+            configuration.engineEventObserver = { event, _ in timeline.engine(event) }
+            adjust(&configuration, venue)
+            let runConfiguration = configuration
+            let (stop, stopper) = AsyncStream.makeStream(of: String.self)
+            group.addTask {
+                try await LiveRunner.run(
+                    strategy: strategy, configuration: runConfiguration, logger: quiet("test.health"), stop: stop)
+            }
+            group.addTask {
+                try await drive(venue, stopper)
+                return nil
+            }
+            let summary = try await group.first { $0 != nil } ?? nil
+            let state = await venue.state()
+            group.cancelAll()
+            return (try #require(summary), state)
         }
-        configuration.engineEventObserver = { event, _ in timeline.engine(event) }
-        adjust(&configuration)
-        let runConfiguration = configuration
-        let (stop, stopper) = AsyncStream.makeStream(of: String.self)
-        group.addTask {
-            try await LiveRunner.run(
-                strategy: strategy, configuration: runConfiguration, logger: quiet("test.health"), stop: stop)
-        }
-        group.addTask {
-            try await drive(simulator, stopper)
-            return nil
-        }
-        let summary = try await group.first { $0 != nil } ?? nil
-        let state = await simulator.state()
-        group.cancelAll()
-        return (try #require(summary), state)
     }
 }
 
-/// Advances the replay clock in 5-second steps, pausing briefly between them, until `done` or `limit` steps.
-private func replay(_ simulator: GatewaySimulator, limit: Int, until done: @Sendable () -> Bool = { false }) async throws {
+/// Advances the replay clock in 5-second steps, 5 ms apart on the venue's clock, until `done` or `limit` steps.
+private func replay(_ venue: VirtualVenue, limit: Int, until done: @Sendable () -> Bool = { false }) async throws {
     for _ in 0..<limit {
         if done() { return }
-        await simulator.advance(by: .seconds(5))
-        try await Task.sleep(for: .milliseconds(5))
+        await venue.advance(by: .seconds(5))
+        try await venue.sleep(for: .milliseconds(5))
     }
 }
 
@@ -151,24 +145,24 @@ struct HealthProbeRunnerTests {
         let timeline = Timeline()
         let (summary, _) = try await healthRun(
             MomentumRotation(), timeline: timeline,
-            adjust: {
+            adjust: { configuration, _ in
                 // A short silence; a timeout with room for a loaded machine (an answer takes well under 10 ms).
-                $0.resilience.heartbeat = Heartbeat(interval: .milliseconds(200), timeout: .seconds(2))
+                configuration.resilience.heartbeat = Heartbeat(interval: .milliseconds(200), timeout: .seconds(2))
                 if insideResetWindow {  // every instant is inside: the loss is expected, never an ALERT
-                    $0.resilience.resetSchedule = ResetSchedule(
+                    configuration.resilience.resetSchedule = ResetSchedule(
                         timeZone: .gmt, dailyStart: nil, dailyEnd: nil, days: Set(Weekday.allCases))
                 }
             },
-            drive: { simulator, stopper in
-                try await timeline.wait(for: "subscribed(0, 0)")
+            drive: { venue, stopper in
+                try await timeline.wait(for: "subscribed(0, 0)", at: venue)
                 // Silence alone (the replay clock stands still) is not a failure: the probe is answered.
-                try await timeline.wait(for: "answered")
+                try await timeline.wait(for: "answered", at: venue)
                 timeline.add("frozen")
-                await simulator.apply(.stopAnswering)
-                try await timeline.wait(for: "subscribed(", after: "frozen")  // on a new connection
+                await venue.apply(.stopAnswering)
+                try await timeline.wait(for: "subscribed(", after: "frozen", at: venue)  // on a new connection
                 // Until a bar reached the engine on the new connection (a fixed number of steps raced a loaded
                 // machine: the stop could come before the first bar was handled).
-                try await replay(simulator, limit: 400) {
+                try await replay(venue, limit: 400) {
                     timeline.all.drop { $0 != "reconnected(1)" }.contains("bar")
                 }
                 stopper.yield("test done")
@@ -192,16 +186,16 @@ struct HealthProbeRunnerTests {
         let timeline = Timeline()
         let (summary, state) = try await healthRun(
             QuoteWatcher(), timeline: timeline,
-            adjust: {
-                $0.resilience.quoteRetry = RetryBackoff(first: .milliseconds(50), maximum: .milliseconds(400), alertAfter: 3)
+            adjust: { configuration, _ in
+                configuration.resilience.quoteRetry = RetryBackoff(first: .milliseconds(50), maximum: .milliseconds(400), alertAfter: 3)
             },
-            drive: { simulator, stopper in
-                try await timeline.wait(for: "subscribed(0, 0)")
-                try await replay(simulator, limit: 200) { timeline.contains("quote") }
+            drive: { venue, stopper in
+                try await timeline.wait(for: "subscribed(0, 0)", at: venue)
+                try await replay(venue, limit: 200) { timeline.contains("quote") }
                 // Every line ends with 10168; the next eight requests are refused too. An attempt asks for two lines
                 // and fails at its first refusal, so at least three attempts in a row fail.
-                await simulator.apply(.failQuotes(refusals: 8))
-                try await replay(simulator, limit: 2_000) {
+                await venue.apply(.failQuotes(refusals: 8))
+                try await replay(venue, limit: 2_000) {
                     let all = timeline.all
                     guard let back = all.firstIndex(of: "recovered") else { return false }
                     return all[back...].contains("quote")
@@ -225,13 +219,14 @@ struct HealthProbeRunnerTests {
     @Test("quotes carry the time they arrived on the runner's injected clock (UTC), not the latest bar's time")
     func quoteTimeIsArrivalTime() async throws {
         let timeline = Timeline()
-        let clock = ArrivalClock()
         _ = try await healthRun(
             QuoteWatcher(), timeline: timeline,
-            adjust: { $0.clock = SessionClock(sleeper: ContinuousClock(), now: { clock.now() }) },
-            drive: { simulator, stopper in
-                try await timeline.wait(for: "subscribed(0, 0)")
-                try await replay(simulator, limit: 400) { timeline.quotes.count >= 4 }
+            adjust: { configuration, venue in
+                configuration.clock = SessionClock(venue.loop.clock, startingAt: ArrivalClock.base)
+            },
+            drive: { venue, stopper in
+                try await timeline.wait(for: "subscribed(0, 0)", at: venue)
+                try await replay(venue, limit: 400) { timeline.quotes.count >= 4 }
                 stopper.yield("test done")
             })
         let quotes = timeline.quotes
