@@ -1,6 +1,7 @@
 import Foundation
 import GatewaySimulator
 import Logging
+import SimulatedVenue
 import Testing
 import TradingEngine
 import TradingModel
@@ -17,16 +18,10 @@ private final class HaltTimeline: @unchecked Sendable {
     func bar() { lock.withLock { barCount += 1 } }
     var bars: Int { lock.withLock { barCount } }
     var all: [String] { lock.withLock { items } }
-    /// Waits for `item` (at most 20 s: a failure then names what was seen instead of hanging the suite).
-    func wait(for item: String) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !all.contains(item) {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("waited 20 s for \(item); seen \(all)")
-                throw CancellationError()
-            }
-            try await Task.sleep(for: .milliseconds(5))
-        }
+    /// Waits for `item` on the venue's clock (at most two simulated minutes: a failure then names what was seen).
+    func wait(for item: String, at venue: VirtualVenue) async throws {
+        let seen = await venue.wait(upTo: .seconds(120), step: .milliseconds(5)) { self.all.contains(item) }
+        try #require(seen, "waited for \(item); seen \(all)")
     }
 }
 
@@ -47,95 +42,90 @@ struct BuyHoldTen: Strategy {
 }
 
 /// A trading halt end to end (issue 26): the bot against the simulator, the halt injected with the simulator's fault
-/// command, over real sockets. Entries into the halted symbol are refused while the other symbol trades; an exit
+/// command, at the in-process venue in virtual time. Entries into the halted symbol are refused while the other symbol trades; an exit
 /// decided during a halt is held and reaches the broker only after trading resumes.
 @Suite("Trading halts and what-if checks against the simulator", .serialized, .timeLimit(.minutes(1)))
 struct TradingHaltRunnerTests {
     @Test func aHaltRefusesEntriesAndHoldsTheExitUntilTradingResumes() async throws {
-        var gatewayLogger = Logger(label: "test.gateway")
-        gatewayLogger.logLevel = .critical
-        let simulator = GatewaySimulator(
-            configuration: GatewaySimulatorConfiguration(
-                host: "127.0.0.1", port: 0, data: simulatorData, start: simulatorData.defaultStart + .seconds(3600),
-                clock: .manual),
-            logger: gatewayLogger)
         let timeline = HaltTimeline()
-        let summary = try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
-            group.addTask { try await simulator.run(); return nil }
-            let port = await simulator.listeningPort()
-            var configuration = LiveRunnerConfiguration(
-                connection: connectionConfiguration(port, clientID: 48), symbols: ["SYN000", "SYN001"],
-                engine: EngineConfig(initialCash: Money(100_000)))
-            configuration.warmupDuration = "600 S"
-            configuration.commissionWait = .seconds(3600)
-            configuration.resilience.resetSchedule = nil
-            configuration.watchHalts = true
-            configuration.observer = { milestone in
-                switch milestone {
-                case .subscribed(let generation, let feed): timeline.add("subscribed(\(generation), \(feed))")
-                case .tradingHalt(let symbol, let halt?, _): timeline.add("halt(\(symbol), \(halt.rawValue))")
-                case .tradingHalt(let symbol, nil, let held): timeline.add("resumed(\(symbol), \(held))")
-                default: break
-                }
-            }
-            configuration.engineEventObserver = { event, _ in if case .bar = event { timeline.bar() } }
-            let runConfiguration = configuration
-            let (stop, stopper) = AsyncStream.makeStream(of: String.self)
-            var logger = Logger(label: "test.halt")
-            logger.logLevel = .critical
-            group.addTask {
-                try await LiveRunner.run(strategy: BuyHoldTen(), configuration: runConfiguration, logger: logger, stop: stop)
-            }
-            group.addTask {
-                func sent(_ symbol: String) async -> Int {
-                    await simulator.state().placeOrderLog.filter { $0.symbol == symbol && !$0.isModification && !$0.whatIf }.count
-                }
-                func held(_ symbol: String) async -> Quantity {
-                    let state = await simulator.state()
-                    guard let id = state.data.instrument(symbol: symbol)?.id else { return .zero }
-                    return state.account.holdings[id]?.quantity ?? .zero
-                }
-                /// Replays 5-second steps until `done` (or `limit` steps).
-                func replay(limit: Int = 400, until done: () async -> Bool) async throws {
-                    for _ in 0..<limit where !(await done()) {
-                        await simulator.advance(by: .seconds(5))
-                        try await Task.sleep(for: .milliseconds(5))
+        // The in-process venue on virtual time (its control interface reads as the simulator's).
+        let summary = try await withSessionVenue { simulator in
+            try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
+                var configuration = LiveRunnerConfiguration(
+                    connection: simulator.clientConnection(48), symbols: ["SYN000", "SYN001"],
+                    engine: EngineConfig(initialCash: Money(100_000)))
+                simulator.attach(&configuration)
+                configuration.warmupDuration = "600 S"
+                configuration.commissionWait = .seconds(3600)
+                configuration.resilience.resetSchedule = nil
+                configuration.watchHalts = true
+                configuration.observer = { milestone in
+                    switch milestone {
+                    case .subscribed(let generation, let feed): timeline.add("subscribed(\(generation), \(feed))")
+                    case .tradingHalt(let symbol, let halt?, _): timeline.add("halt(\(symbol), \(halt.rawValue))")
+                    case .tradingHalt(let symbol, nil, let held): timeline.add("resumed(\(symbol), \(held))")
+                    default: break
                     }
                 }
-                try await timeline.wait(for: "subscribed(0, 0)")
-                // Halted from the start: entries into SYN000 are refused while SYN001 trades in and out.
-                await simulator.apply(.halt(symbol: "SYN000", kind: 2))
-                try await timeline.wait(for: "halt(SYN000, 2)")
-                let barsBefore = timeline.bars
-                try await replay { timeline.bars >= barsBefore + 16 }
-                #expect(await sent("SYN000") == 0, "no entry was sent into the halted book")
-                let traded = await simulator.state().account.holdings.count
-                #expect(traded >= 1, "the other symbol traded meanwhile")
+                configuration.engineEventObserver = { event, _ in if case .bar = event { timeline.bar() } }
+                let runConfiguration = configuration
+                let (stop, stopper) = AsyncStream.makeStream(of: String.self)
+                var logger = Logger(label: "test.halt")
+                logger.logLevel = .critical
+                group.addTask {
+                    try await LiveRunner.run(strategy: BuyHoldTen(), configuration: runConfiguration, logger: logger, stop: stop)
+                }
+                group.addTask {
+                    func sent(_ symbol: String) async -> Int {
+                        await simulator.state().placeOrderLog.filter { $0.symbol == symbol && !$0.isModification && !$0.whatIf }.count
+                    }
+                    func held(_ symbol: String) async -> Quantity {
+                        let state = await simulator.state()
+                        guard let id = state.data.instrument(symbol: symbol)?.id else { return .zero }
+                        return state.account.holdings[id]?.quantity ?? .zero
+                    }
+                    /// Replays 5-second steps until `done` (or `limit` steps).
+                    func replay(limit: Int = 400, until done: () async -> Bool) async throws {
+                        for _ in 0..<limit where !(await done()) {
+                            await simulator.advance(by: .seconds(5))
+                            try await simulator.sleep(for: .milliseconds(5))
+                        }
+                    }
+                    try await timeline.wait(for: "subscribed(0, 0)", at: simulator)
+                    // Halted from the start: entries into SYN000 are refused while SYN001 trades in and out.
+                    await simulator.apply(.halt(symbol: "SYN000", kind: 2))
+                    try await timeline.wait(for: "halt(SYN000, 2)", at: simulator)
+                    let barsBefore = timeline.bars
+                    try await replay { timeline.bars >= barsBefore + 16 }
+                    #expect(await sent("SYN000") == 0, "no entry was sent into the halted book")
+                    let traded = await simulator.state().account.holdings.count
+                    #expect(traded >= 1, "the other symbol traded meanwhile")
 
-                await simulator.apply(.halt(symbol: "SYN000", kind: 0))
-                try await timeline.wait(for: "resumed(SYN000, 0)")
-                try await replay { await held("SYN000") == Quantity(10) }
-                #expect(await held("SYN000") == Quantity(10))
+                    await simulator.apply(.halt(symbol: "SYN000", kind: 0))
+                    try await timeline.wait(for: "resumed(SYN000, 0)", at: simulator)
+                    try await replay { await held("SYN000") == Quantity(10) }
+                    #expect(await held("SYN000") == Quantity(10))
 
-                // Halted while long: the exit the strategy decides is held, and sent once trading resumes.
-                await simulator.apply(.halt(symbol: "SYN000", kind: 1))
-                try await timeline.wait(for: "halt(SYN000, 1)")
-                let barsHalted = timeline.bars
-                let sentBefore = await sent("SYN000")
-                try await replay { timeline.bars >= barsHalted + 40 }
-                #expect(await sent("SYN000") == sentBefore, "the exit was held, not sent into the halted book")
-                #expect(await held("SYN000") == Quantity(10))
-                await simulator.apply(.halt(symbol: "SYN000", kind: 0))
-                try await timeline.wait(for: "resumed(SYN000, 1)")
-                try await replay { await held("SYN000") == .zero }
-                #expect(await sent("SYN000") == sentBefore + 1, "one exit, sent once")
-                #expect(await held("SYN000") == .zero, "the held exit was sent and filled after the halt")
-                stopper.yield("test done")
-                return nil
+                    // Halted while long: the exit the strategy decides is held, and sent once trading resumes.
+                    await simulator.apply(.halt(symbol: "SYN000", kind: 1))
+                    try await timeline.wait(for: "halt(SYN000, 1)", at: simulator)
+                    let barsHalted = timeline.bars
+                    let sentBefore = await sent("SYN000")
+                    try await replay { timeline.bars >= barsHalted + 40 }
+                    #expect(await sent("SYN000") == sentBefore, "the exit was held, not sent into the halted book")
+                    #expect(await held("SYN000") == Quantity(10))
+                    await simulator.apply(.halt(symbol: "SYN000", kind: 0))
+                    try await timeline.wait(for: "resumed(SYN000, 1)", at: simulator)
+                    try await replay { await held("SYN000") == .zero }
+                    #expect(await sent("SYN000") == sentBefore + 1, "one exit, sent once")
+                    #expect(await held("SYN000") == .zero, "the held exit was sent and filled after the halt")
+                    stopper.yield("test done")
+                    return nil
+                }
+                let summary = try await group.first { $0 != nil } ?? nil
+                group.cancelAll()
+                return summary
             }
-            let summary = try await group.first { $0 != nil } ?? nil
-            group.cancelAll()
-            return summary
         }
         #expect(summary?.tradingHalts == 2)
         #expect(summary?.stopReason == "test done")
@@ -145,51 +135,45 @@ struct TradingHaltRunnerTests {
     /// and keeps nothing of); with room the entries go out, with a limit no entry fits they are all refused.
     @Test(arguments: [100.0, 0.001])
     func entriesArePreviewedFirst(limit: Double) async throws {
-        var gatewayLogger = Logger(label: "test.gateway")
-        gatewayLogger.logLevel = .critical
-        let simulator = GatewaySimulator(
-            configuration: GatewaySimulatorConfiguration(
-                host: "127.0.0.1", port: 0, data: simulatorData, start: simulatorData.defaultStart + .seconds(3600),
-                clock: .manual),
-            logger: gatewayLogger)
         let timeline = HaltTimeline()
-        let log = try await withThrowingTaskGroup(of: [PlaceOrderRecord]?.self) { group in
-            group.addTask { try await simulator.run(); return nil }
-            let port = await simulator.listeningPort()
-            var configuration = LiveRunnerConfiguration(
-                connection: connectionConfiguration(port, clientID: 49), symbols: ["SYN000", "SYN001"],
-                engine: EngineConfig(initialCash: Money(100_000)))
-            configuration.warmupDuration = "600 S"
-            configuration.commissionWait = .seconds(3600)
-            configuration.resilience.resetSchedule = nil
-            configuration.whatIfMaxMarginPercent = limit
-            configuration.observer = { milestone in
-                if case .subscribed(let generation, let feed) = milestone { timeline.add("subscribed(\(generation), \(feed))") }
-            }
-            configuration.engineEventObserver = { event, _ in if case .bar = event { timeline.bar() } }
-            let runConfiguration = configuration
-            let (stop, stopper) = AsyncStream.makeStream(of: String.self)
-            var logger = Logger(label: "test.what-if")
-            logger.logLevel = .critical
-            group.addTask {
-                _ = try await LiveRunner.run(strategy: BuyHoldTen(), configuration: runConfiguration, logger: logger, stop: stop)
-                return nil
-            }
-            group.addTask {
-                try await timeline.wait(for: "subscribed(0, 0)")
-                for _ in 0..<400 {
-                    let state = await simulator.state()
-                    if limit > 1 ? state.account.holdings.count == 2 : state.placeOrderLog.filter(\.whatIf).count >= 6 { break }
-                    await simulator.advance(by: .seconds(5))
-                    try await Task.sleep(for: .milliseconds(5))
+        let log = try await withSessionVenue { simulator in
+            try await withThrowingTaskGroup(of: [PlaceOrderRecord]?.self) { group in
+                var configuration = LiveRunnerConfiguration(
+                    connection: simulator.clientConnection(49), symbols: ["SYN000", "SYN001"],
+                    engine: EngineConfig(initialCash: Money(100_000)))
+                simulator.attach(&configuration)
+                configuration.warmupDuration = "600 S"
+                configuration.commissionWait = .seconds(3600)
+                configuration.resilience.resetSchedule = nil
+                configuration.whatIfMaxMarginPercent = limit
+                configuration.observer = { milestone in
+                    if case .subscribed(let generation, let feed) = milestone { timeline.add("subscribed(\(generation), \(feed))") }
                 }
-                let records = await simulator.state().placeOrderLog
-                stopper.yield("test done")
+                configuration.engineEventObserver = { event, _ in if case .bar = event { timeline.bar() } }
+                let runConfiguration = configuration
+                let (stop, stopper) = AsyncStream.makeStream(of: String.self)
+                var logger = Logger(label: "test.what-if")
+                logger.logLevel = .critical
+                group.addTask {
+                    _ = try await LiveRunner.run(strategy: BuyHoldTen(), configuration: runConfiguration, logger: logger, stop: stop)
+                    return nil
+                }
+                group.addTask {
+                    try await timeline.wait(for: "subscribed(0, 0)", at: simulator)
+                    for _ in 0..<400 {
+                        let state = await simulator.state()
+                        if limit > 1 ? state.account.holdings.count == 2 : state.placeOrderLog.filter(\.whatIf).count >= 6 { break }
+                        await simulator.advance(by: .seconds(5))
+                        try await simulator.sleep(for: .milliseconds(5))
+                    }
+                    let records = await simulator.state().placeOrderLog
+                    stopper.yield("test done")
+                    return records
+                }
+                let records = (try await group.first { $0 != nil } ?? nil) ?? []
+                group.cancelAll()
                 return records
             }
-            let records = (try await group.first { $0 != nil } ?? nil) ?? []
-            group.cancelAll()
-            return records
         }
         let previews = log.filter(\.whatIf)
         let placed = log.filter { !$0.whatIf && !$0.isModification }
