@@ -1,6 +1,7 @@
 import Foundation
 import GatewaySimulator
 import Logging
+import SimulatedVenue
 import Testing
 import TradingEngine
 import TradingModel
@@ -42,57 +43,52 @@ struct MarginRunnerTests {
 
     @Test func aMaintenanceBreachMakesTheBookReduceOnlyAndAlerts() async throws {
         let data = try Self.data()
-        var gatewayLogger = Logger(label: "test.gateway")
-        gatewayLogger.logLevel = .critical
         let start = Timestamp(seconds: 1_704_205_800) + .minutes(50)
-        let simulator = GatewaySimulator(
-            configuration: GatewaySimulatorConfiguration(
-                host: "127.0.0.1", port: 0, data: data, start: start, clock: .manual),
-            logger: gatewayLogger)
+        let venue = GatewaySimulatorConfiguration(host: "127.0.0.1", port: 0, data: data, start: start, clock: .manual)
         let log = CapturedLog()
-        let summary = try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
-            group.addTask { try await simulator.run(); return nil }
-            let port = await simulator.listeningPort()
-            var risk = RiskConfig()
-            risk.initialMarginPercent = 50
-            risk.maintenanceMarginPercent = 50
-            var configuration = LiveRunnerConfiguration(
-                connection: connectionConfiguration(port, clientID: 49), symbols: ["MRG"],
-                engine: EngineConfig(initialCash: Money(100_000), risk: risk))
-            configuration.warmupDuration = "600 S"
-            configuration.commissionWait = .seconds(3600)
-            configuration.resilience.resetSchedule = nil
-            configuration.watchHalts = false
-            // A position check (and with it the margin figures against IB's) every second of wall time.
-            configuration.positionCheck = PositionCheckSettings(interval: .seconds(1), confirmAfter: .seconds(1))
-            let runConfiguration = configuration
-            let (stop, stopper) = AsyncStream.makeStream(of: String.self)
-            var logger = Logger(label: "test.margin") { _ in CapturingLogHandler(log: log) }
-            logger.logLevel = .info
-            group.addTask {
-                try await LiveRunner.run(strategy: LeveragedBuyer(), configuration: runConfiguration, logger: logger, stop: stop)
-            }
-            group.addTask {
-                defer { stopper.yield("margin test done") }
-                while await simulator.state().activeSubscriptions.realTimeBars < 1 { try await Task.sleep(for: .milliseconds(5)) }
-                // Ten minutes at 100 (the leveraged buy), then five at 90.
-                for _ in 0..<180 {
-                    await simulator.advance(by: .seconds(5))
-                    try await Task.sleep(for: .milliseconds(5))
+        // The in-process venue on virtual time: the position check's ticks and the replay share its clock.
+        let (summary, state) = try await VirtualVenue.run(simulator: venue) { simulator in
+            try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
+                var risk = RiskConfig()
+                risk.initialMarginPercent = 50
+                risk.maintenanceMarginPercent = 50
+                var configuration = LiveRunnerConfiguration(
+                    connection: simulator.clientConnection(49), symbols: ["MRG"],
+                    engine: EngineConfig(initialCash: Money(100_000), risk: risk))
+                simulator.attach(&configuration)
+                configuration.warmupDuration = "600 S"
+                configuration.commissionWait = .seconds(3600)
+                configuration.resilience.resetSchedule = nil
+                configuration.watchHalts = false
+                // A position check (and with it the margin figures against IB's) every second.
+                configuration.positionCheck = PositionCheckSettings(interval: .seconds(1), confirmAfter: .seconds(1))
+                let runConfiguration = configuration
+                let (stop, stopper) = AsyncStream.makeStream(of: String.self)
+                var logger = Logger(label: "test.margin") { _ in CapturingLogHandler(log: log) }
+                logger.logLevel = .info
+                group.addTask {
+                    try await LiveRunner.run(strategy: LeveragedBuyer(), configuration: runConfiguration, logger: logger, stop: stop)
                 }
-                // Until a position check has compared the margin figures (ticks run on wall time; at most 5 s).
-                let deadline = ContinuousClock.now + .seconds(5)
-                while !log.lines.contains(where: { $0.1.hasPrefix("margin against IB's") }), ContinuousClock.now < deadline {
-                    try await Task.sleep(for: .milliseconds(50))
+                group.addTask {
+                    defer { stopper.yield("margin test done") }
+                    await simulator.waitForBarSubscriptions(1)
+                    // Ten minutes at 100 (the leveraged buy), then five at 90.
+                    for _ in 0..<180 {
+                        await simulator.advance(by: .seconds(5))
+                        try await simulator.sleep(for: .milliseconds(5))
+                    }
+                    // Until a position check has compared the margin figures (at most 5 s on the venue's clock).
+                    await simulator.wait(upTo: .seconds(5), step: .milliseconds(50)) {
+                        log.lines.contains { $0.1.hasPrefix("margin against IB's") }
+                    }
+                    return nil
                 }
-                return nil
+                let result = try await group.first { $0 != nil } ?? nil
+                group.cancelAll()
+                return (result, await simulator.state())
             }
-            let result = try await group.first { $0 != nil } ?? nil
-            group.cancelAll()
-            return result
         }
         let run = try #require(summary)
-        let state = await simulator.state()
         let id = try #require(state.data.instrument(symbol: "MRG")?.id)
         let held = state.account.holdings[id]?.quantity ?? .zero
         let lines = log.lines.map(\.1)
