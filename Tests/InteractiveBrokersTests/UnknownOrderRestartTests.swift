@@ -1,6 +1,7 @@
 import Foundation
 import GatewaySimulator
 import Logging
+import SimulatedVenue
 import Storage
 import Testing
 import TradingEngine
@@ -20,15 +21,16 @@ struct UnknownOrderRestartTests {
     static let strayRef = "IBT:R77:O-1"
 
     /// Places a resting limit buy of 10 SYN000 at 1.00 under `strayRef` as `clientID`, then disconnects.
-    static func placeStray(port: Int, clientID: Int) async throws {
-        try await TWSConnection.connect(connectionConfiguration(port, clientID: clientID)) { connection, _ in
+    static func placeStray(at venue: VirtualVenue, clientID: Int) async throws {
+        try await TWSConnection.connect(venue.clientConnection(clientID), environment: venue.environment()) {
+            connection, _ in
             let book = ContractBook(universe: Universe(symbols: ["SYN000", "SYN001", "SYN002"]))
             let order = engineOrder(1, .buy, 10, type: .limit(Price(1)), tif: .gtc, client: "O-1", instrument: syn0)
             let wire = try OrderMapping.wireOrder(
                 for: order, options: WireOrderOptions(account: account, reference: OrderReference(prefix: "IBT:R77:")))
             _ = try await connection.placeOrder(wire, contract: try book.contract(for: syn0))
             for _ in 0..<200 where try await !connection.allOpenOrders().contains(where: { $0.order.orderRef == strayRef }) {
-                try await Task.sleep(for: .milliseconds(10))
+                try await venue.sleep(for: .milliseconds(10))
             }
         }
     }
@@ -38,21 +40,13 @@ struct UnknownOrderRestartTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let journal = try OrderJournal(path: directory.appendingPathComponent("j.sqlite").path, durability: .processCrashSafe)
-        var logger = Logger(label: "test.unknown")
-        logger.logLevel = .critical
-        let simulator = GatewaySimulator(
-            configuration: GatewaySimulatorConfiguration(
-                host: "127.0.0.1", port: 0, data: simulatorData, gateway: GatewayConfiguration(accountCode: account),
-                start: simulatorData.defaultStart + .seconds(3600), clock: .manual),
-            logger: logger)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await simulator.run() }
-            defer { group.cancelAll() }
-            let port = await simulator.listeningPort()
-            try await placeStray(port: port, clientID: strayClient)
+        let logger = { var logger = Logger(label: "test.unknown"); logger.logLevel = .critical; return logger }()
+        return try await withSessionVenue(account: account) { venue in
+            try await placeStray(at: venue, clientID: strayClient)
             var configuration = LiveRunnerConfiguration(
-                connection: connectionConfiguration(port, clientID: 31), symbols: ["SYN000", "SYN001", "SYN002"],
+                connection: venue.clientConnection(31), symbols: ["SYN000", "SYN001", "SYN002"],
                 engine: EngineConfig(initialCash: Money(100_000)))
+            venue.attach(&configuration)
             configuration.journal = journal
             configuration.warmupDuration = "600 S"
             configuration.cancelOnExit = false
@@ -67,8 +61,8 @@ struct UnknownOrderRestartTests {
                         lookback: 12, ranking: .rateOfChange, minimumScore: nil, holdings: 1, rebalance: .everyBars(12),
                         weighting: .equal, investedFraction: 0.5)),
                 configuration: configuration, logger: logger, stop: stop)
-            let open = try await TWSConnection.connect(connectionConfiguration(port, clientID: 32)) { c, _ in
-                try await c.allOpenOrders()
+            let open = try await TWSConnection.connect(venue.clientConnection(32), environment: venue.environment()) {
+                c, _ in try await c.allOpenOrders()
             }
             return (journal, open)
         }
