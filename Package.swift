@@ -207,7 +207,7 @@ let package = Package(
             name: "TraderKitTests",
             dependencies: [
                 "TraderKit", "TraderConfig", "InteractiveBrokers", "Backtest", "Storage", "TradingEngine", "TradingModel",
-                "TWSClient", "Simulation", "BundledData", "JournalModel", "Analytics",
+                "TWSClient", "Simulation", "BundledData", "JournalModel", "Analytics", "TWSTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -237,7 +237,9 @@ let package = Package(
         .testTarget(name: "TradingEngineTests", dependencies: ["TradingEngine", "TradingModel", "Indicators"]),
         .testTarget(
             name: "BacktestTests",
-            dependencies: ["Backtest", "TradingEngine", "TradingModel", "Simulation", "Analytics", "Indicators"]
+            dependencies: [
+                "Backtest", "TradingEngine", "TradingModel", "Simulation", "Analytics", "Indicators", "TWSTestSupport",
+            ]
         ),
         .testTarget(
             name: "StorageTests",

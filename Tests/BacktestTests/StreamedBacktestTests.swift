@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TWSTestSupport
 import TradingEngine
 import TradingModel
 
@@ -7,7 +8,7 @@ import TradingModel
 
 /// The streaming entry point (one CSV file read while the engine runs) must give exactly what loading the file
 /// into `MarketData` and running it gives: same orders, fills, curve and summary.
-@Suite struct StreamedBacktestTests {
+@Suite(.ownThread) struct StreamedBacktestTests {
     static let spec = StrategySpec.movingAverageCrossover(config: MovingAverageCrossoverConfig(fastPeriod: 10, slowPeriod: 30))
 
     /// 60,000 minute bars: about 3 MB of CSV, so the stream crosses several 1 MiB chunks.

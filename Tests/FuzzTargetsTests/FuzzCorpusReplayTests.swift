@@ -11,7 +11,7 @@ let allFuzzTargets = FuzzTargets.all + [ConfigFuzz.target]
 
 /// Every input of the fuzz corpora (`Fuzz/Corpus/<target>/`: the seeds and every input that once crashed a target)
 /// runs through its target in the normal suite: a crasher found by `scripts/fuzz.sh` stays a regression test.
-@Suite struct FuzzCorpusReplayTests {
+@Suite(.ownThread) struct FuzzCorpusReplayTests {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../Fuzz/Corpus").standardizedFileURL
 
@@ -43,7 +43,7 @@ let allFuzzTargets = FuzzTargets.all + [ConfigFuzz.target]
 
 /// A structured fuzzer that runs everywhere the suite does (libFuzzer needs Linux): seeded mutations of the
 /// corpus seeds (bytes flipped, fields swapped for hostile values, cut, repeated) through each target.
-@Suite struct FuzzPropertyTests {
+@Suite(.ownThread) struct FuzzPropertyTests {
     /// Values that broke parsers before: out of every range the code documents.
     static let hostile = [
         "9223372036854775807", "-9223372036854775808", "99999999999999999999", "2147483648", "-1", "0", "NaN", "inf",
@@ -91,7 +91,7 @@ let allFuzzTargets = FuzzTargets.all + [ConfigFuzz.target]
 /// The protobuf seeds (server version 226, made by `Fuzz/make-protobuf-seeds.py` from the official client's
 /// vectors) are whole, valid messages, so the fuzzer starts inside the protobuf decoders rather than at their
 /// first length check.
-@Suite struct FuzzProtobufSeedTests {
+@Suite(.ownThread) struct FuzzProtobufSeedTests {
     @Test func clientInboundSeedsDecodeAt226() throws {
         let seeds = try FuzzCorpusReplayTests.inputs("client-inbound").filter {
             $0.lastPathComponent.hasPrefix("seed-v226-") && $0.lastPathComponent != "seed-v226-stream"

@@ -7,7 +7,7 @@ import TradingModel
 
 /// Seeded random requests (TWSTestSupport's generators) against the core: it never traps, and every message it
 /// answers with encodes at the client's version.
-@Suite struct GatewayStatePropertyTests {
+@Suite(.ownThread) struct GatewayStatePropertyTests {
     /// Points some random contracts at real symbols so orders and data requests get past reference data.
     static func retarget(_ request: TWSRequest, _ random: inout TWSArbitrary) -> TWSRequest {
         guard random.chance(0.6) else { return request }

@@ -2,11 +2,12 @@ import Foundation
 import GatewaySimulator
 import TWSProtocol
 import Testing
+import TWSTestSupport
 import TradingModel
 
 /// Orders and data that need the replay clock to move: partial fills, OCA, trailing stops, DAY expiry,
 /// keepUpToDate, delayed data.
-@Suite struct GatewayStateStreamingTests {
+@Suite(.ownThread) struct GatewayStateStreamingTests {
     func connected(_ configuration: GatewayConfiguration = GatewayConfiguration()) -> GatewayState {
         var state = GatewayState(data: testData, configuration: configuration)
         _ = state.connect(connection: 1, clientID: 7, serverVersion: 200)

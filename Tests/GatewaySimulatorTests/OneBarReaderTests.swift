@@ -2,6 +2,7 @@ import Backtest
 import BundledData
 import Foundation
 import Testing
+import TWSTestSupport
 import TradingModel
 
 @testable import GatewaySimulator
@@ -11,7 +12,7 @@ import TradingModel
 /// bad-row rules with counts, the same volume unit, and the bar size from the rows' times; a file name that declares
 /// another bar size is refused by both, naming both.
 // One set at a time: each loads whole bundled sets twice on a cooperative thread (the sp500 ones for seconds).
-@Suite(.serialized) struct OneBarReaderTests {
+@Suite(.serialized, .ownThread) struct OneBarReaderTests {
     /// Every `SYMBOL_*.csv` of a folder as the backtest reads it, by the simulator's symbol.
     static func backtestBars(
         _ directory: URL, policy: BadRowPolicy, volumeMultiplier: Int64 = 1

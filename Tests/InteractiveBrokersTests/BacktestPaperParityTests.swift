@@ -6,6 +6,7 @@ import Logging
 import Simulation
 import Storage
 import Testing
+import TWSTestSupport
 import TradingEngine
 import TradingModel
 import TWSClient
@@ -26,7 +27,7 @@ import TraderKit
 /// bar times the strategy decided at (the journal stamps intents with the latest bar's start, as the backtest does);
 /// fills are compared order by order (the backtest books fills of different instruments in one second in
 /// instrument order, the simulator in arrival order) at TWS's one-second resolution.
-@Suite("Backtest ⇄ paper parity")
+@Suite("Backtest ⇄ paper parity", .ownThread)
 struct BacktestPaperParityTests {
     @Test("momentum on the bundled daily stocks on 5-second bars: same orders, same fills")
     func momentumParity() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TWSTestSupport
 import TraderConfig
 import TraderKit
 import TradingEngine
@@ -10,7 +11,7 @@ import TradingModel
 /// minimums, and changes holdings only when the ranking (computed here from the bars the bot got, not by the
 /// strategy) has pushed a holding beyond the rank buffer, on a minority of rebalances (3 changes of holdings, the
 /// entry and 2 rotations, in 30 rebalances).
-@Suite("The simulated demo rotates on real moves")
+@Suite("The simulated demo rotates on real moves", .ownThread)
 struct DemoRotationTests {
     /// The example as `run --simulated` loads it.
     static func example() throws -> (settings: TraderConfiguration, momentum: MomentumRotationConfig) {

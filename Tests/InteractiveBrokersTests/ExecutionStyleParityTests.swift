@@ -2,6 +2,7 @@ import Backtest
 import Foundation
 import JournalModel
 import Testing
+import TWSTestSupport
 import TradingEngine
 import TradingModel
 
@@ -15,7 +16,7 @@ import TradingModel
 /// The limit is set at the last close: some entries fill as limits, some after a reprice, the rest go out at market.
 /// The backtest fills resting limits as the simulator does, when its quote crosses them
 /// (`SimulationConfig.limitFillsAtQuotes`, what the drift report uses).
-@Suite("execution styles: backtest ⇄ simulator")
+@Suite("execution styles: backtest ⇄ simulator", .ownThread)
 struct ExecutionStyleParityTests {
     static let style = ExecutionStyle(
         entry: .limit(offset: .ticks(0), from: .last), timeout: .seconds(30), onTimeout: .reprice, reprices: 2,

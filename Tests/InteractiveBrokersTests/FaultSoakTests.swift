@@ -6,13 +6,14 @@ import LiveSession
 import Storage
 import TradingModel
 import Testing
+import TWSTestSupport
 import TWSProtocol
 
 /// Issue 25's soak with faults, bounded for CI: the bot against the in-process simulator in virtual time for 90 s of the
 /// standard fault cycle (two cycles: every fault kind twice, two gateway restarts that lose the state), then 15 s
 /// without faults. 0 lost fills, 0 duplicate orders, no position difference unalerted for longer than one
 /// reconciliation interval, the books equal at the end. `ibtrader-bench soak --minutes 60` runs the same for longer.
-@Suite("Soak with faults (issue 25)", .timeLimit(.minutes(4)))
+@Suite("Soak with faults (issue 25)", .timeLimit(.minutes(4)), .ownThread)
 struct FaultSoakTests {
     @Test("90 s of mixed faults: no lost fill, no duplicate order, every lasting difference alerted within one interval")
     func boundedSoak() async throws {
@@ -90,7 +91,7 @@ extension FaultSoakTests {
 }
 
 /// The soak's measuring parts, on their own.
-@Suite struct SoakMeasureTests {
+@Suite(.ownThread) struct SoakMeasureTests {
     @Test func theScheduleRepeatsItsCycleAndRefusesEntriesOutsideIt() throws {
         let schedule = try SoakSchedule(script: "at 1 drop\nat 4 restart 1", cycle: 5)
         #expect(schedule.due(after: 0, upTo: 0.5).isEmpty)

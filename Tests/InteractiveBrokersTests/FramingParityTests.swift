@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TWSTestSupport
 import TraderConfig
 import TraderKit
 import TradingEngine
@@ -8,7 +9,7 @@ import TradingModel
 /// Issue 43's acceptance: the bot at the top server version (226: binary ids, protobuf both ways) and at 200 (text)
 /// against the simulator makes the same decisions on the demo: the same intents, the same orders at the broker, the
 /// same fills, and the same session log: every input at the same (virtual) time leading to the same actions.
-@Suite("The demo decides the same over protobuf and text")
+@Suite("The demo decides the same over protobuf and text", .ownThread)
 struct FramingParityTests {
     @Test(.timeLimit(.minutes(5)))
     func demoAt226EqualsDemoAt200() async throws {

@@ -1,6 +1,7 @@
 import BundledData
 import Foundation
 import Testing
+import TWSTestSupport
 import TradingEngine
 import TradingModel
 
@@ -11,7 +12,7 @@ import TradingModel
 /// Issue 21's acceptance, for every built-in strategy: the bot against the simulator replaying a 1-minute CSV folder,
 /// with `data.barSize: 1 min`, places the orders a backtest on the same bars places, and the drift report made from
 /// its journal alone says zero. (sma-cross is `BacktestPaperParityTests.oneMinuteBarsLive`, with its fills too.)
-@Suite("1-minute bars live: zero drift for each strategy")
+@Suite("1-minute bars live: zero drift for each strategy", .ownThread)
 struct OneMinuteDriftTests {
     /// SPY's 1-minute file and, for the rotation, its mirror image SPYM (200 − price: it rises when SPY falls),
     /// so leadership changes hands within the hour.

@@ -7,7 +7,7 @@ import TWSTestSupport
 /// The decoding fast paths (fused field parsing in `TWSFieldCursor`, `TWSResponse.decodeFast`, the raw-byte field
 /// parsers, the in-place frame decoding) give exactly what the general decoder gives: the same value, the same
 /// error, the same `Decimal` bits, on valid, unusual and malformed input.
-@Suite struct TWSFastPathTests {
+@Suite(.ownThread) struct TWSFastPathTests {
     typealias Outcome = Result<TWSResponse, TWSDecodingError>
 
     /// Spellings that exercise every branch of the field parsers (signs, points, exponents, sentinels, overflow).

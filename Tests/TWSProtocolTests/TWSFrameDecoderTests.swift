@@ -5,7 +5,7 @@ import TWSProtocol
 import TWSTestSupport
 
 /// The frame decoder under every split of real streams, oversize frames, and random bytes.
-@Suite struct TWSFrameDecoderTests {
+@Suite(.ownThread) struct TWSFrameDecoderTests {
     /// Every server → client vector of both files back to back, as one stream, in every way of splitting it.
     @Test(arguments: ["server_to_client.v200.jsonl", "server_to_client.v178.jsonl", "client_to_server.v200.jsonl"])
     func dripFeedsAWholeVectorFile(file: String) throws {

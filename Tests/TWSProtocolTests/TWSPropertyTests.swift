@@ -5,7 +5,7 @@ import TWSProtocol
 import TWSTestSupport
 
 /// Seeded property tests: round trips at random versions 176…200, and decoders fed random input.
-@Suite struct TWSPropertyTests {
+@Suite(.ownThread) struct TWSPropertyTests {
     static let cases = 3_000
 
     @Test func requestsRoundTrip() throws {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Testing
+import TWSTestSupport
 import TraderConfig
 import TraderKit
 
@@ -8,7 +9,7 @@ import TraderKit
 
 /// Flags are named after the keys they set, the old spellings say their new names, and flag values go through the
 /// same checks as a file's.
-@Suite struct ConfigFlagTests {
+@Suite(.ownThread) struct ConfigFlagTests {
     @Test func everyFlagIsNamedAfterItsKey() throws {
         let command = try BacktestCommand.parse([
             "--strategy", "sma-cross", "--cash", "5000", "--fast-period", "3", "--slow-period", "9", "--allow-short",

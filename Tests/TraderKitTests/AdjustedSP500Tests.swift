@@ -2,6 +2,7 @@ import Backtest
 import BundledData
 import Foundation
 import Testing
+import TWSTestSupport
 import TraderConfig
 import TraderKit
 import TradingEngine
@@ -9,6 +10,7 @@ import TradingModel
 
 /// Issue 22: `bundled:sp500` is split- and distribution-adjusted by scripts/bundled-data/adjust_sp500.py;
 /// `bundled:sp500-unadjusted` keeps the files as published. The events are the script's table (PROVENANCE.md).
+@Suite(.ownThread)
 struct AdjustedSP500Tests {
     /// Symbol and ex-date of every event the script applies.
     static let events = [

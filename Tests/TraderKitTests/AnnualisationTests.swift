@@ -1,12 +1,14 @@
 import BundledData
 import Foundation
 import Testing
+import TWSTestSupport
 import TraderConfig
 import TraderKit
 import TradingModel
 
 /// The CLI backtest annualises on trading days: Sharpe, volatility and CAGR of a daily backtest use 252 periods a
 /// year (not 365 calendar days), an intraday one 252 × its bars per session.
+@Suite(.ownThread)
 struct AnnualisationTests {
     @Test func dailyBarsAre252PeriodsAYear() throws {
         let job = BacktestJob(TraderConfiguration())

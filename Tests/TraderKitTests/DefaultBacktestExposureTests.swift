@@ -1,5 +1,6 @@
 import Backtest
 import Testing
+import TWSTestSupport
 import TraderConfig
 import TraderKit
 import TradingEngine
@@ -8,6 +9,7 @@ import TradingModel
 /// `ibtrader backtest` with no options (momentum on bundled:sp500, `maxGrossExposureRatio` 1.0 from the risk
 /// profile): the cap holds on the whole equity curve, up to the tolerance docs/backtesting.md states for next-open
 /// fills (orders are checked at the signal bar's close and fill at the next open).
+@Suite(.ownThread)
 struct DefaultBacktestExposureTests {
     /// docs/backtesting.md, "Risk rules": gross exposure may exceed the cap by at most this fraction of equity.
     static let tolerance = 0.02

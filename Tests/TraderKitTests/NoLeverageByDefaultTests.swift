@@ -1,6 +1,7 @@
 import Backtest
 import Foundation
 import Testing
+import TWSTestSupport
 import TraderConfig
 import TraderKit
 import TradingEngine
@@ -8,6 +9,7 @@ import TradingModel
 
 /// Issue 42: leverage is opt-in for every strategy. Without `risk.allowLeverage` the risk profile caps gross exposure
 /// at 1 × equity whatever the strategy, so no run borrows; with it, Reg T margin applies unless a rate is configured.
+@Suite(.ownThread)
 struct NoLeverageByDefaultTests {
     /// A small deterministic generator (SplitMix64), so a failing case names its seed.
     struct Random {

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Testing
+import TWSTestSupport
 import TraderConfig
 import TraderKit
 
@@ -11,7 +12,7 @@ import TraderKit
 /// first).
 // One sandbox at a time: each keeps a core busy for seconds, and four at once starve the suite's wall-clock socket
 // tests of the cooperative threads (a full run on 2 cores timed dozens of them out).
-@Suite(.serialized) struct SandboxDriftTests {
+@Suite(.serialized, .ownThread) struct SandboxDriftTests {
     @Test(.timeLimit(.minutes(5)))
     func theDemoPlacesTheBacktestsOrdersOverFortyFiveMinutes() async throws {
         let drift = try await Self.drift(try BundledRunConfigTests.load(strategy: nil))

@@ -1,11 +1,13 @@
 import Backtest
 import Testing
+import TWSTestSupport
 import TraderConfig
 import TraderKit
 import TradingModel
 
 /// Issue 42: with a volume cap (`backtest.participation`) a backtest on bundled data fills whole shares only, the
 /// partial fills too, as IB trades stocks (fractional shares only with `backtest.fractionalShares`).
+@Suite(.ownThread)
 struct WholeShareBacktestTests {
     func run(_ sets: [String: String]) throws -> BacktestResult {
         let flags = sets.sorted { $0.key < $1.key }.map { ConfigOverride(path: $0.key, value: $0.value, flag: "--set \($0.key)") }
