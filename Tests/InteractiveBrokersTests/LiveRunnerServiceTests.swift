@@ -62,13 +62,15 @@ struct LiveRunnerServiceTests {
         }
     }
 
-    /// Replays 5-second steps until the strategy's limit order works at the simulator.
+    /// Replays 5-second steps, 5 ms apart, until the strategy's limit order works at the simulator. (Real sockets
+    /// and signals, so the wall clock: with only a yield between steps the replay could run through its 500 steps
+    /// before a loaded machine let the bot take the bars.)
     private func replayUntilOrderRests(_ simulator: GatewaySimulator) async throws {
-        while await simulator.state().activeSubscriptions.realTimeBars < 3 { await Task.yield() }
-        for _ in 0..<500 {
+        while await simulator.state().activeSubscriptions.realTimeBars < 3 { try await Task.sleep(for: .milliseconds(2)) }
+        for _ in 0..<2_000 {
             if await !Self.working(simulator).isEmpty { return }
             await simulator.advance(by: .seconds(5))
-            await Task.yield()
+            try await Task.sleep(for: .milliseconds(5))
         }
         Issue.record("the limit order never reached the simulator")
     }
