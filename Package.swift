@@ -169,7 +169,10 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
-        .target(name: "TWSTestSupport", dependencies: ["TWSProtocol", .product(name: "NIOCore", package: "swift-nio")]),
+        .target(
+            name: "TWSTestSupport",
+            dependencies: ["TWSProtocol", "TWSClient", .product(name: "NIOCore", package: "swift-nio")]
+        ),
         .target(
             name: "TraderCLI",
             dependencies: [

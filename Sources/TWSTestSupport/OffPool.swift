@@ -31,4 +31,21 @@ extension FileHandle {
     public func readAll() async -> Data {
         await offPool { self.readDataToEndOfFile() }
     }
+
+    /// Reads until the text so far contains `marker` or the file ends (a child's first line, its "ready" word), and
+    /// returns that text. Blocks: inside `offPool`, or use `text(until:)`.
+    public func readText(until marker: String) -> String {
+        var text = ""
+        while !text.contains(marker) {
+            let chunk = availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        return text
+    }
+
+    /// `readText(until:)` without holding a pool thread.
+    public func text(until marker: String) async -> String {
+        await offPool { self.readText(until: marker) }
+    }
 }

@@ -44,16 +44,7 @@ import TWSTestSupport
             try process.run()
             defer { process.terminate() }
             // "ibtrader gateway listening on 127.0.0.1:PORT (…"
-            let reading = output.fileHandleForReading
-            let text = await offPool {
-                var text = ""
-                while !text.contains(" (") {
-                    let chunk = reading.availableData
-                    if chunk.isEmpty { break }
-                    text += String(decoding: chunk, as: UTF8.self)
-                }
-                return text
-            }
+            let text = await output.fileHandleForReading.text(until: " (")
             let address = try #require(text.split(separator: " ").first { $0.hasPrefix("127.0.0.1:") })
             let port = try #require(Int(address.dropFirst("127.0.0.1:".count)))
             // The limit is lowered once the gateway runs, 10 above the descriptors it holds then (it may have

@@ -125,12 +125,7 @@ enum CrashProcessHarness {
         process.standardOutput = out
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
-        var text = ""
-        while !text.contains("\n") {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
+        let text = out.fileHandleForReading.readText(until: "\n")  // blocking: this runs inside `offPool`
         guard let range = text.range(of: "listening on 127.0.0.1:"),
             let port = Int(text[range.upperBound...].prefix { $0.isNumber })
         else {

@@ -30,7 +30,7 @@ struct EmailAlertTests {
         }
     }
 
-    static func run(_ arguments: [String], in folder: URL) throws -> Server {
+    static func run(_ arguments: [String], in folder: URL) async throws -> Server {
         let mailbox = folder.appendingPathComponent("mailbox-\(UUID().uuidString).jsonl").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
@@ -39,13 +39,8 @@ struct EmailAlertTests {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            line += chunk
-        }
-        let port = try #require(Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let line = await output.fileHandleForReading.text(until: "\n")
+        let port = try #require(Int(line.trimmingCharacters(in: .whitespacesAndNewlines)))
         return Server(port: port, mailbox: mailbox, process: process)
     }
 
@@ -69,7 +64,7 @@ struct EmailAlertTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let (cert, key) = try await Self.certificate(in: folder)
-        let server = try Self.run(["--starttls", cert, key, "--auth", "alice:s3cret"], in: folder)
+        let server = try await Self.run(["--starttls", cert, key, "--auth", "alice:s3cret"], in: folder)
         defer { server.process.terminate() }
         let pem = try String(contentsOfFile: cert, encoding: .utf8)
         var settings = SMTPSettings(
@@ -95,7 +90,7 @@ struct EmailAlertTests {
         }
         #expect(server.messages.count == 1)
 
-        let plain = try Self.run([], in: folder)
+        let plain = try await Self.run([], in: folder)
         defer { plain.process.terminate() }
         let noTLS = SMTPSettings(host: "127.0.0.1", port: plain.port, security: .starttls, from: "a@b.c", to: ["d@e.f"])
         do {
@@ -125,7 +120,7 @@ struct EmailAlertTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let (cert, key) = try await Self.certificate(in: folder)
-        let server = try Self.run(["--starttls", cert, key, "--auth", "alice:s3cret", "--login-only"], in: folder)
+        let server = try await Self.run(["--starttls", cert, key, "--auth", "alice:s3cret", "--login-only"], in: folder)
         defer { server.process.terminate() }
         var settings = SMTPSettings(
             host: "localhost", port: server.port, security: .starttls, username: "alice", password: "s3cret",
@@ -146,7 +141,7 @@ struct EmailAlertTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try Self.run([], in: folder)
+        let server = try await Self.run([], in: folder)
         defer { server.process.terminate() }
         let html = "<!doctype html>\n<html><body><h1>Daily report 2026-11-24 — €12.50</h1>\n.a line with a dot\n<svg><path d=\""
             + String(repeating: "L10 20 ", count: 600) + "\"/></svg>\n</body></html>\n"

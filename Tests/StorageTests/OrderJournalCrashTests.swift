@@ -88,16 +88,7 @@ struct OrderJournalCrashTests {
         process.standardInput = input
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let reading = output.fileHandleForReading
-        let seen = await offPool {
-            var seen = ""
-            while !seen.contains("intent-journaled") {
-                let chunk = reading.availableData
-                if chunk.isEmpty { break }
-                seen += String(decoding: chunk, as: UTF8.self)
-            }
-            return seen
-        }
+        let seen = await output.fileHandleForReading.text(until: "intent-journaled")
         var killed = false
         defer {
             if !killed {  // `whileAlive` threw
