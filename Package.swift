@@ -210,8 +210,8 @@ let package = Package(
             name: "TraderKitTests",
             dependencies: [
                 "TraderKit", "TraderConfig", "InteractiveBrokers", "Backtest", "Storage", "TradingEngine", "TradingModel",
-                "TWSClient", "Simulation", "BundledData", "JournalModel", "Analytics", "TWSTestSupport",
-                .product(name: "Logging", package: "swift-log"),
+                "TWSClient", "Simulation", "BundledData", "JournalModel", "Analytics", "TWSTestSupport", "LiveSession",
+                .product(name: "Logging", package: "swift-log"), .product(name: "Yams", package: "Yams"),
             ]
         ),
         .testTarget(

@@ -46,7 +46,13 @@ import TraderConfig
             guard let match = try variable.wholeMatch(in: String(line)),
                 let name = match.output[1].substring, let value = match.output[2].substring
             else { continue }
-            environment[String(name)] = String(value)
+            // `${NAME:-default}` is compose's interpolation: the default is what the bot gets unless .env sets NAME.
+            let text = String(value)
+            if text.hasPrefix("${"), text.hasSuffix("}"), let dash = text.range(of: ":-") {
+                environment[String(name)] = String(text[dash.upperBound..<text.index(before: text.endIndex)])
+            } else {
+                environment[String(name)] = text
+            }
         }
         #expect(environment.count >= 6, "\(environment)")
         var sources = ConfigSources(files: [Self.root.appendingPathComponent("examples/momentum-paper.yaml").path], environment: environment)

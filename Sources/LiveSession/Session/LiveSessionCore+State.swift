@@ -117,6 +117,9 @@ struct Stopping: Sendable {
     var step: Step
     var resync = Resync()
     var fast = false
+    /// When the stop began, and when it finishes whatever the broker has answered (`SessionSettings.stopLimit`).
+    var started: Timestamp
+    var deadline: Timestamp?
 }
 
 /// Reconnecting with backoff.

@@ -16,12 +16,18 @@ extension LiveSessionCore {
             // A second request is a fast stop: the drain ends at once.
             guard !stopping.fast else { return }
             stopping.fast = true
+            let soon = now + Self.fastStopLimit
+            if stopping.deadline.map({ soon < $0 }) ?? true {
+                stopping.deadline = soon
+                out.append(.wakeUp(at: soon))
+            }
             self.stopping = stopping
             drainIfDue(at: now, &out)
             return
         }
         stopReason = reason
-        stopping = Stopping(reason: reason, step: .resynchronizing)
+        stopping = Stopping(reason: reason, step: .resynchronizing, started: now, deadline: settings.stopLimit.map { now + $0 })
+        if let deadline = stopping?.deadline { out.append(.wakeUp(at: deadline)) }
         switch phase {
         case .idle, .connecting:
             out.log(.notice, "stopping before connecting: \(reason)")
@@ -118,6 +124,30 @@ extension LiveSessionCore {
         self.stopping = stopping
         out.append(.wakeUp(at: until))
         drainIfDue(at: now, &out)
+    }
+
+    /// How long a second stop request still waits for the broker.
+    static var fastStopLimit: TimeSpan { .seconds(5) }
+
+    /// On the tick: a stop still waiting for the broker at its deadline finishes without the answers (the journal has
+    /// every order and fill so far; the next start reconciles with the broker).
+    mutating func finishStopIfOverdue(at now: Timestamp, _ out: inout Actions) {
+        guard let stopping, let deadline = stopping.deadline, now >= deadline else { return }
+        switch phase {
+        case .stopping, .starting: break
+        default: return
+        }
+        let waitingFor = switch stopping.step {
+        case .resynchronizing: "the re-read of executions and open orders"
+        case .draining: "the drain"
+        case .snapshot: "the final positions and executions"
+        }
+        out.log(
+            .error,
+            "the stop waited \(Self.text(now - stopping.started)) for the broker and still had no answer to "
+                + "\(waitingFor); finishing without it (orders left at the broker stay there; the next start reconciles)")
+        phase = .stopping
+        finishRun(brokerPositions: [:], &out)
     }
 
     /// On the tick (and at a fast stop): once the drain is over, the final snapshot.

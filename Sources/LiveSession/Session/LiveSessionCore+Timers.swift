@@ -13,6 +13,7 @@ extension LiveSessionCore {
         farmTick(at: now, &out)
         reconnectIfDue(at: now, &out)
         drainIfDue(at: now, &out)
+        finishStopIfOverdue(at: now, &out)
         guard case .running = phase else { return }
         followUps += desk.releaseOverdue(at: dataTime)
         let summaryDue = now >= nextSummary

@@ -34,6 +34,10 @@ public struct SessionSettings: Sendable, Equatable, Codable {
     public var summaryInterval: TimeSpan = .seconds(30)
     /// How long, after stop, the broker's answers are still applied to the engine.
     public var stopDrain: TimeSpan = .milliseconds(500)
+    /// The longest a stop waits for the broker (its re-reads and final snapshot) before it finishes without them, so
+    /// a gateway that stopped answering cannot hold a SIGTERM past systemd's or Docker's stop timeout (45 s there).
+    /// A second stop request cuts it to 5 s. Optional so session logs written before it still decode (`nil`: no bound).
+    public var stopLimit: TimeSpan? = .seconds(30)
     /// Reconnect after a lost connection (`false`: stop instead).
     public var reconnect = true
     /// The first reconnect delay; doubles per failed attempt up to `maxReconnectDelay`.

@@ -336,6 +336,36 @@ import TWSProtocol
         #expect(summary.stopReason == "duration 30s elapsed" && summary.commands == 2)
     }
 
+    /// Issue 45: a gateway that stops answering cannot hold a SIGTERM past the service manager's stop timeout. The stop
+    /// finishes at `stopLimit` (30 s) without the broker's answers, saying so; a second request cuts it to 5 s.
+    @Test(arguments: [false, true])
+    func aStopTheBrokerNeverAnswersFinishesAtItsLimit(secondSignal: Bool) throws {
+        var harness = Harness(BuyWhenFlat())
+        harness.startUp()
+        _ = harness.bar(at: Harness.start + .seconds(60)).flatMap { harness.send($0) }
+        let stop = harness.send(.stop("SIGTERM"), after: .seconds(1))
+        let began = harness.now
+        #expect(stop.contains(.wakeUp(at: began + .seconds(30))))
+        #expect(!Harness.requests(stop).isEmpty, "the re-reads are asked for, and never answered")
+        var limit = TimeSpan.seconds(30)
+        if secondSignal {
+            let again = harness.send(.stop("SIGTERM"), after: .seconds(2))
+            #expect(again.contains(.wakeUp(at: harness.now + .seconds(5))))
+            limit = .seconds(7)
+        }
+        let before = harness.send(.tick, after: began + limit - .milliseconds(1) - harness.now)
+        #expect(!before.contains { if case .finish = $0 { true } else { false } })
+        let done = harness.send(.tick, after: .milliseconds(1))
+        guard case .finish(let summary)? = done.last else {
+            Issue.record("no summary at the limit: \(done)")
+            return
+        }
+        #expect(summary.stopReason == "SIGTERM")
+        let said = try #require(done.logs.first { $0.contains("the stop waited") })
+        #expect(said.contains("\(secondSignal ? 7 : 30) s") && said.contains("re-read of executions and open orders"), "\(said)")
+        #expect(harness.send(.tick, after: .seconds(60)).isEmpty, "nothing after the finish")
+    }
+
     @Test func aFailedJournalWriteStopsNewOrdersButNotCancels() {
         var harness = Harness(BuyWhenFlat())
         harness.startUp()

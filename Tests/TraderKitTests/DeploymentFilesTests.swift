@@ -1,0 +1,168 @@
+import Foundation
+import LiveSession
+import Testing
+import TWSTestSupport
+import TraderConfig
+import TradingEngine
+import Yams
+
+/// Issue 45: the deployment files run. No Docker engine or compose plugin is on the build machines, so each file is
+/// checked by what can run here: the compose file parses and its health check runs under bash against a listener,
+/// the systemd unit passes `systemd-analyze verify`, the stop timeouts cover the bot's stop bound, and Prometheus
+/// sends the token a non-loopback dashboard asks for. Serialized: the health-check cases listen on the same two ports.
+@Suite(.serialized) struct DeploymentFilesTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static func text(_ path: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    static func compose() throws -> [String: Any] {
+        try #require(try Yams.load(yaml: text("deploy/docker-compose.yml")) as? [String: Any])
+    }
+
+    static func service(_ name: String) throws -> [String: Any] {
+        let services = try #require(try compose()["services"] as? [String: Any])
+        return try #require(services[name] as? [String: Any], "no service \(name)")
+    }
+
+    /// The bot's stop bound (`SessionSettings.stopLimit`): what the service managers must wait for, with room for the
+    /// journal and the summary, and not much more (a hung process should not hold a restart for minutes).
+    static var stopLimitSeconds: Int64 {
+        get throws {
+            let limit = try #require(SessionSettings(symbols: [], engine: EngineConfig(), strategyName: "x").stopLimit)
+            return limit.nanoseconds / 1_000_000_000
+        }
+    }
+
+    @Test func theComposeFileParsesAndTheBotWaitsForAHealthyGatewayAsTheFoldersOwner() throws {
+        let bot = try Self.service("ibtrader")
+        let gateway = try Self.service("ib-gateway")
+        let dependsOn = try #require(bot["depends_on"] as? [String: Any])
+        #expect((dependsOn["ib-gateway"] as? [String: Any])?["condition"] as? String == "service_healthy")
+        #expect((bot["volumes"] as? [String])?.contains("./bot:/srv/ibtrader") == true)
+        // The bot writes deploy/bot as its owner on the host; the image's own user is the default owner, 1000.
+        #expect(bot["user"] as? String == "${BOT_UID:-1000}:${BOT_GID:-1000}")
+        let dockerfile = try Self.text("deploy/docker/Dockerfile")
+        #expect(dockerfile.contains("useradd --uid 1000 --user-group"))
+        #expect(bot["stop_signal"] as? String == "SIGTERM")
+        #expect((gateway["environment"] as? [String: Any])?["TRADING_MODE"] as? String == "${TRADING_MODE:-paper}")
+        let example = try Self.text("deploy/ibtrader.env.example")
+        for key in ["TRADING_MODE=paper", "GATEWAY_PORT=4004", "BOT_UID=1000", "BOT_GID=1000"] {
+            #expect(example.contains("\n\(key)\n"), "deploy/ibtrader.env.example sets \(key)")
+        }
+    }
+
+    /// The gateway's health check, run as Docker runs it (`/bin/sh -c`, `$$` unescaped to `$`): healthy when the API
+    /// port of its trading mode answers, not when only the other mode's port does. (With the paper port hard-coded, a
+    /// live gateway never turned healthy and the bot never started.)
+    @Test(arguments: [("paper", 4004, 4003), ("live", 4003, 4004)])
+    func theGatewaysHealthCheckFollowsItsTradingMode(mode: String, port: Int, otherPort: Int) async throws {
+        let gateway = try Self.service("ib-gateway")
+        let check = try #require((gateway["healthcheck"] as? [String: Any])?["test"] as? [String])
+        #expect(check.first == "CMD-SHELL" && check.count == 2)
+        let command = check[1].replacingOccurrences(of: "$$", with: "$")
+        func healthy() async throws -> Bool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", command]
+            process.environment = ["TRADING_MODE": mode, "PATH": "/usr/bin:/bin"]
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            await process.exited()
+            return process.terminationStatus == 0
+        }
+        #expect(try await !healthy(), "nothing listens yet")
+        do {
+            let other = try LoopbackListener(port: otherPort)
+            defer { other.close() }
+            #expect(try await !healthy(), "only the other mode's port \(otherPort) answers")
+        }
+        let listener = try LoopbackListener(port: port)
+        defer { listener.close() }
+        #expect(try await healthy(), "\(mode) answers on \(port)")
+    }
+
+    @Test func theSystemdUnitPassesItsOwnVerifier() async throws {
+        let verifier = "/usr/bin/systemd-analyze"
+        try #require(
+            FileManager.default.isExecutableFile(atPath: verifier),
+            "systemd-analyze is missing (Debian's systemd package): the unit cannot be checked")
+        let unit = try Self.text("deploy/ibtrader.service")
+        #expect(unit.contains("ExecStart=/usr/local/bin/ibtrader run --config /srv/ibtrader/bot.yaml"))
+        // The verifier checks that ExecStart's program exists: point it at one that does.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("unit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent("ibtrader.service")
+        try unit.replacingOccurrences(of: "/usr/local/bin/ibtrader", with: "/usr/bin/true")
+            .write(to: copy, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: verifier)
+        process.arguments = ["verify", copy.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let said = String(decoding: await output.fileHandleForReading.readAll(), as: UTF8.self)
+        await process.exited()
+        #expect(process.terminationStatus == 0 && said.isEmpty, "systemd-analyze verify: \(said)")
+    }
+
+    /// SIGTERM's graceful stop finishes within `stopLimit` even when the gateway does not answer; the service managers
+    /// wait that long plus room for the journal, and no minutes more.
+    @Test func bothStopTimeoutsCoverTheBotsStopBound() throws {
+        let limit = try Self.stopLimitSeconds
+        #expect(limit == 30)
+        let unit = try Self.text("deploy/ibtrader.service")
+        let line = try #require(unit.split(separator: "\n").first { $0.hasPrefix("TimeoutStopSec=") })
+        let unitSeconds = try #require(Int64(line.dropFirst("TimeoutStopSec=".count)))
+        let grace = try #require(try Self.service("ibtrader")["stop_grace_period"] as? String)
+        let composeSeconds = try #require(grace.hasSuffix("s") ? Int64(grace.dropLast()) : nil, "\(grace)")
+        for (file, seconds) in [("deploy/ibtrader.service", unitSeconds), ("deploy/docker-compose.yml", composeSeconds)] {
+            #expect(seconds >= limit + 10 && seconds <= limit + 30, "\(file): \(seconds) s for a stop bounded at \(limit) s")
+        }
+    }
+
+    /// A dashboard bound elsewhere than loopback asks every request for the token, /metrics too: the scrape config
+    /// sends it, from the default dashboard address.
+    @Test func prometheusScrapesTheDefaultAddressWithTheToken() throws {
+        let config = try #require(try Yams.load(yaml: Self.text("deploy/prometheus.yml")) as? [String: Any])
+        let job = try #require((config["scrape_configs"] as? [[String: Any]])?.first)
+        let targets = (job["static_configs"] as? [[String: Any]])?.first?["targets"] as? [String]
+        let dashboard = DashboardConfig()
+        #expect(targets == ["\(dashboard.bind):\(dashboard.port ?? 0)"])
+        let authorization = try #require(job["authorization"] as? [String: Any], "no authorization: /metrics answers 401")
+        #expect(authorization["type"] as? String == "Bearer")
+        #expect(authorization["credentials_file"] as? String == "/etc/prometheus/ibtrader.token")
+    }
+}
+
+/// A TCP listener on 127.0.0.1:port that accepts nothing (the kernel completes the handshake): what a health check
+/// that only connects needs.
+struct LoopbackListener {
+    let socket: Int32
+
+    init(port: Int) throws {
+        socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var reuse: Int32 = 1
+        setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(socket, 4) == 0 else {
+            let reason = String(cString: strerror(errno))
+            Foundation.close(socket)
+            throw ListenerError(description: "cannot listen on 127.0.0.1:\(port): \(reason)")
+        }
+    }
+
+    func close() { Foundation.close(socket) }
+
+    struct ListenerError: Error, CustomStringConvertible { let description: String }
+}
