@@ -53,7 +53,7 @@ enum DashboardPage {
     <main>
       <section><h2>Equity and P&amp;L</h2><div class="figures" id="figures"></div><svg id="chart" width="100%" height="120" preserveAspectRatio="none"></svg></section>
       <section><h2>Connection</h2><table id="connection"></table></section>
-      <section class="wide"><h2>Positions</h2><table id="positions"></table></section>
+      <section class="wide"><h2>Positions</h2><table id="positions"></table><p class="mute" id="positionsNote"></p></section>
       <section class="wide"><h2>Working orders</h2><table id="orders"></table></section>
       <section class="wide"><h2>Fills</h2><table id="fills"></table></section>
       <section><h2>Risk limits</h2><table id="limits"></table></section>
@@ -107,11 +107,17 @@ enum DashboardPage {
         ...c.farms.map(f => ["Farm " + esc(f.name), esc(f.state) + " since " + esc(f.since)]), ["Data time", esc(s.dataTime)],
         ["History", c.history.length ? `<span class=history>${c.history.slice(0, 6).map(h => `${esc(h.time)} ${esc(h.event)}`).join("<br>")}</span>` : "–"]]
         .map(r => row(r)).join("");
-      $("positions").innerHTML = row(["Symbol", ["Quantity", 1], ["Avg cost", 1], ["Price", 1], ["Value", 1], ["Unrealized", 1], ["Realized", 1], "Stop"], true) +
-        (s.positions.length ? s.positions.map(p => row([esc(p.symbol), [qty(p.quantity), 1], [money(p.averageCost), 1], [money(p.price), 1],
-          [money(p.marketValue), 1], [signed(p.unrealizedPnL), 1], [signed(p.realizedPnL), 1], p.protected ? "protected" : "<span class=warning>none</span>"])).join("")
-          : row(["<span class=mute>flat</span>", "", "", "", "", "", "", ""])) +
-        (s.externalPositions || []).map(p => row([esc(p.symbol), [qty(p.quantity), 1], "", "", "", "", "", "<span class=mute>not this bot's: never traded</span>"])).join("");
+      const broker = p => p.brokerQuantity == null ? "<span class=mute>–</span>"
+        : !p.agreesWithBroker ? `<span class=neg title="the position check confirmed a difference with the broker">${qty(p.brokerQuantity)} ≠</span>`
+        : p.changedSinceBrokerLook ? `<span class=mute title="the bot's quantity changed since the broker's last look">${qty(p.brokerQuantity)} *</span>` : qty(p.brokerQuantity);
+      $("positions").innerHTML = row(["Symbol", ["Bot", 1], ["Broker", 1], ["Avg cost", 1], ["Price", 1], ["Value", 1], ["Unrealized", 1], ["Realized", 1], "Stop"], true) +
+        (s.positions.length ? s.positions.map(p => row([esc(p.symbol), [qty(p.quantity), 1], [broker(p), 1], [p.quantity ? money(p.averageCost) : "", 1], [money(p.price), 1],
+          [money(p.marketValue), 1], [signed(p.unrealizedPnL), 1], [signed(p.realizedPnL), 1],
+          !p.quantity ? "<span class=mute>–</span>" : p.protected ? "protected" : "<span class=warning>none</span>"])).join("")
+          : row(["<span class=mute>flat</span>", "", "", "", "", "", "", "", ""])) +
+        (s.externalPositions || []).map(p => row([esc(p.symbol), "", [qty(p.quantity), 1], "", "", "", "", "", "<span class=mute>not this bot's: never traded</span>"])).join("");
+      $("positionsNote").textContent = s.brokerPositionsAt ? `Broker: what the broker held at its last look, ${s.brokerPositionsAt} (data time; health.positionCheck looks again). `
+        + "* the bot traded since that look; ≠ the check confirmed a difference." : "";
       $("orders").innerHTML = row(["Order", "TWS id / permId", "Symbol", "Side", ["Quantity", 1], ["Filled", 1], "Type", "State", ["Age", 1]], true) +
         (s.orders.length ? s.orders.map(o => row([esc(o.orderRef), (o.brokerOrderID || "–") + " / " + (o.permID || "–"), esc(o.symbol), esc(o.side), [qty(o.quantity), 1], [qty(o.filled), 1], esc(o.type), esc(o.state),
           [Math.round(o.ageSeconds) + " s", 1]])).join("") : row(["<span class=mute>none</span>", "", "", "", "", "", "", "", ""]));

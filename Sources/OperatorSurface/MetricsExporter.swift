@@ -126,6 +126,12 @@ public final class MetricsExporter: Sendable {
         counter("commissions_total", "Commissions booked this run.", one(money.commissions))
         gauge("position_quantity", "Shares held (negative: short).", status.positions.map { ([("symbol", $0.symbol)], $0.quantity) })
         gauge(
+            "position_broker_quantity", "Shares the broker held at its last look (all holders), beside position_quantity.",
+            status.positions.compactMap { row in row.brokerQuantity.map { ([("symbol", row.symbol)], $0) } })
+        gauge(
+            "position_mismatch", "1 while the position check has a confirmed difference with the broker's book.",
+            status.positions.compactMap { row in row.brokerQuantity.map { _ in ([("symbol", row.symbol)], flag(!row.agreesWithBroker)) } })
+        gauge(
             "position_market_value", "Position value at the last price.",
             status.positions.map { ([("symbol", $0.symbol)], $0.marketValue) })
         gauge(

@@ -186,6 +186,11 @@ struct DashboardRunnerTests {
             let symbol = simulatorData.instrument(id).symbol
             #expect(dom.contains("<tr><td>\(symbol)</td><td class=\"n\">\(holding.quantity)</td>"), "\(symbol) \(holding.quantity) on the page")
         }
+        // Issue 45: the broker's quantity beside the bot's, from its last look (the start's snapshot: flat, and the
+        // bot has traded since), with the look's time.
+        #expect(dom.contains(#"<th class="n">Bot</th><th class="n">Broker</th>"#))
+        #expect(dom.contains(#"<td class="n"><span class="mute" title="the bot's quantity changed since the broker's last look">0 *</span></td>"#))
+        #expect(dom.contains("Broker: what the broker held at its last look, "))
         #expect(dom.contains(#"<span id="trading" class="badge state-active">active</span>"#))
         #expect(dom.contains("<h2>Fills</h2>") && dom.contains("<th class=\"n\">Commission</th>"))
         #expect(dom.contains("<tr><td>History</td><td>") && dom.contains("connected (server version"))

@@ -20,6 +20,12 @@ struct PositionCheckState: Sendable {
     /// The symbols of the alerted differences, with what the broker holds for the bot: no order sells beyond it
     /// (`LiveSessionCore+BookGate.swift`) until the books agree again.
     var held: [InstrumentID: Quantity] = [:]
+    /// What the broker held at its last look (the start's snapshot, then every position check and reconciliation), for
+    /// the operator's table beside the bot's own quantities; `nil` before the first look.
+    var broker: [InstrumentID: Quantity]?
+    var brokerLookedAt: Timestamp?
+    /// The bot's own quantities at that look: a fill since makes the look older than the bot's book.
+    var bookAtLook: [InstrumentID: Quantity] = [:]
 }
 
 // The engine's positions against the broker's (`health.positionCheck`): after every reconnect's resynchronization and
@@ -106,6 +112,7 @@ extension LiveSessionCore {
         let broker = SnapshotMapping.snapshot(
             BrokerAnswers(openOrders: [], executions: [], positions: positions), context: desk.mappingContext
         ).0.positions
+        recordBrokerLook(broker)
         // One that no longer covers it is a difference (unless every position is the bot's).
         var moved: [String] = []
         let differences = ids.compactMap { id -> (id: InstrumentID, difference: PositionDifference)? in
@@ -127,6 +134,13 @@ extension LiveSessionCore {
             journalPositionEvent(text, &out)
         }
         return differences
+    }
+
+    /// The broker's positions as last seen, with the bot's book at that moment (the operator's table).
+    mutating func recordBrokerLook(_ broker: [InstrumentID: Quantity]) {
+        positionCheck.broker = broker
+        positionCheck.brokerLookedAt = dataTime
+        positionCheck.bookAtLook = Dictionary(uniqueKeysWithValues: ids.map { ($0, engine.portfolio.position(for: $0).quantity) })
     }
 
     mutating func positionCheckFailed(_ failure: SessionFailure, at now: Timestamp, _ out: inout Actions) {

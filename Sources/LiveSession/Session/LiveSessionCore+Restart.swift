@@ -193,6 +193,7 @@ extension LiveSessionCore {
             let name = id.index >= 0 && id.index < universe.count ? universe[id].symbol.rawValue : "instrument #\(id.rawValue)"
             out.log(.warning, "position of \(name) not adopted (engine not flat or out of range)")
         }
+        recordBrokerLook(snapshot.positions)
     }
 
     /// Our orders open at the broker into the engine and the desk, parents first.

@@ -37,7 +37,11 @@ extension LiveSessionCore {
         }
         status.money = money
         let open = engine.orders.openOrders
-        for position in portfolio.positions where !position.isFlat {
+        let broker = positionCheck.broker
+        status.brokerPositionsAt = positionCheck.brokerLookedAt?.description
+        // Every symbol the bot or the broker holds: a position only the broker has (closed by hand, a lost fill) shows
+        // with the bot's 0 beside it.
+        for position in portfolio.positions where !position.isFlat || !(broker?[position.instrument] ?? .zero).isZero {
             let mark = portfolio.marks[position.instrument.index]
             var row = SessionStatus.Position()
             row.symbol = universe[position.instrument].symbol.description
@@ -51,6 +55,12 @@ extension LiveSessionCore {
             let covered = open.filter { $0.instrument == position.instrument && $0.side == closing && $0.type.isStop }
                 .reduce(Int64(0)) { $0 + $1.quantity.units - $1.filledQuantity.units }
             row.protected = covered >= position.quantity.units.magnitude
+            if let broker {
+                let theirs = broker[position.instrument] ?? .zero
+                row.brokerQuantity = theirs.doubleValue
+                row.agreesWithBroker = !positionCheck.alerted.contains { $0.symbol == universe[position.instrument].symbol }
+                row.changedSinceBrokerLook = positionCheck.bookAtLook[position.instrument] != position.quantity
+            }
             status.positions.append(row)
         }
         for (id, quantity) in positionCheck.external.sorted(by: { $0.key.index < $1.key.index }) where !quantity.isZero {

@@ -20,6 +20,8 @@ public struct SessionStatus: Sendable, Equatable, Codable {
     /// The broker's positions in the universe that are not the bot's (another bot's, manual ones): listed, never
     /// traded (`orders.adoptExternalPositions: false`).
     public var externalPositions: [ExternalPosition] = []
+    /// When the broker's positions were last looked at (data time; `nil`: not yet).
+    public var brokerPositionsAt: String?
     public var orders: [WorkingOrder] = []
     /// The latest fills, newest first (20 at most).
     public var fills: [Fill] = []
@@ -157,6 +159,12 @@ public struct SessionStatus: Sendable, Equatable, Codable {
         public var realizedPnL = 0.0
         /// A working stop on the closing side covers the whole position.
         public var protected = false
+        /// What the broker held at its last look (all holders; `nil` before the first look).
+        public var brokerQuantity: Double?
+        /// The position check confirmed a difference with the broker's book (`health.positionCheck`).
+        public var agreesWithBroker = true
+        /// The bot's quantity changed since that look (a fill): the broker's figure is older than the bot's.
+        public var changedSinceBrokerLook = false
         public init() {}
     }
 

@@ -66,6 +66,25 @@ struct PositionCheckTests {
         #expect(harness.core.counts.positionChecks == 4)
     }
 
+    /// Issue 45: the operator's positions table has the broker's quantity beside the bot's, from the start's snapshot
+    /// and each later look, and marks where they differ; a symbol only the broker holds gets a row with the bot's 0.
+    @Test func theStatusShowsTheBrokersQuantityBesideTheBots() throws {
+        var harness = Harness(BuyWhenFlat(), settings: Self.settings())
+        harness.startUp()
+        let start = harness.core.status(at: harness.now)
+        #expect(start.positions.isEmpty, "both flat: no rows")
+        #expect(start.brokerPositionsAt != nil, "the start's snapshot is the first look")
+        _ = Self.check(&harness, after: .seconds(300), answer: Self.aapl(100))
+        let first = try #require(harness.core.status(at: harness.now).positions.first { $0.symbol == "AAPL" })
+        #expect(first.quantity == 0 && first.brokerQuantity == 100 && first.agreesWithBroker, "not confirmed yet")
+        #expect(!first.changedSinceBrokerLook)
+        _ = Self.check(&harness, after: .seconds(15), answer: Self.aapl(100))
+        let row = try #require(harness.core.status(at: harness.now).positions.first { $0.symbol == "AAPL" })
+        #expect(row.quantity == 0 && row.brokerQuantity == 100 && !row.agreesWithBroker, "confirmed")
+        _ = Self.check(&harness, after: .seconds(300), answer: [])
+        #expect(harness.core.status(at: harness.now).positions.isEmpty, "they agree again, both flat")
+    }
+
     @Test func aDifferenceThatClearsOnTheSecondLookIsNoAlert() {
         var harness = Harness(BuyWhenFlat(), settings: Self.settings())
         harness.startUp()
