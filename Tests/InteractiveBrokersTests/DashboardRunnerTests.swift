@@ -156,8 +156,15 @@ struct DashboardRunnerTests {
                 group.cancelAll()
             }
         }
-        let controls = try journal.events(kind: .control).map(\.message)
+        // Issue 45: operator actions are journaled at the wall clock, with the data time (the simulator's 2011) beside.
+        let events = try journal.events(kind: .control)
+        let controls = events.map { $0.message.components(separatedBy: " [data time ").first ?? "" }
         #expect(controls == ["pause by test (news at 14:00)", "resume by dashboard", "flatten by dashboard (done)"])
+        let wall = Date().timeIntervalSince1970
+        for event in events {
+            #expect(abs(Double(event.time.nanoseconds) / 1e9 - wall) < 600, "\(event.time) is the wall clock")
+            #expect(event.message.contains(" [data time 20"), "\(event.message)")
+        }
     }
 
     /// Headless Chromium renders the page (`?once`: one snapshot) and its positions table lists the simulator's

@@ -44,6 +44,9 @@ struct RunCommandSignalTests {
         #expect(process.terminationStatus == 0, "\(output.all)")
         #expect(output.contains("stopped (graceful shutdown)"), "\(output.all)")
         let journal = try OrderJournal(path: journalPath)
-        #expect(try journal.events(kind: .lifecycle).last?.message == "stopped: graceful shutdown")
+        // Journaled at the wall clock, the simulator's data time beside it (issue 45).
+        let stop = try #require(try journal.events(kind: .lifecycle).last)
+        #expect(stop.message.hasPrefix("stopped: graceful shutdown [data time 2011-"), "\(stop.message)")
+        #expect(abs(Double(stop.time.nanoseconds) / 1e9 - Date().timeIntervalSince1970) < 600, "\(stop.time)")
     }
 }

@@ -150,6 +150,6 @@ extension LiveSessionCore {
             + "(\(seconds(plan.start - plan.lastClosed)) s) are not back-filled; the indicators are re-warmed on the "
             + "last \(seconds(plan.serverNow - plan.start)) s (data.warmup); the strategy's own state spans the hole"
         out.log(.warning, text)
-        if settings.journaled { out.append(.journal(.event(.connection, text, at: plan.serverNow))) }
+        if settings.journaled { out.append(journalEvent(.connection, text)) }
     }
 }

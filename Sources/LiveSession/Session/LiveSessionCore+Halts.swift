@@ -89,6 +89,6 @@ extension LiveSessionCore {
     }
 
     private func journalNote(_ text: String, _ out: inout Actions) {
-        if settings.journaled { out.append(.journal(.event(.note, text, at: dataTime))) }
+        if settings.journaled { out.append(journalEvent(.note, text)) }
     }
 }

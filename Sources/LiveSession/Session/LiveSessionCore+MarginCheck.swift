@@ -51,7 +51,7 @@ extension LiveSessionCore {
             + "bot's reduce-only mode; other positions in the account, house margin, or risk.maintenanceMarginPercent / "
             + "marginPercentBySymbol below IB's rates. \(line)"
         out.log(.warning, text)
-        if settings.journaled { out.append(.journal(.event(.note, text, at: dataTime))) }
+        if settings.journaled { out.append(journalEvent(.note, text)) }
     }
 
     /// The engine's settled cash beside IB's `SettledCash`. The engine counting more as settled than IB (beyond the
@@ -72,6 +72,6 @@ extension LiveSessionCore {
             "the bot counts more cash as settled than IB does: \(line). Its buys could spend unsettled proceeds; check "
             + "backtest.settlementDays (T+1 for US stocks) and the account's other activity"
         out.log(.warning, text)
-        if settings.journaled { out.append(.journal(.event(.note, text, at: dataTime))) }
+        if settings.journaled { out.append(journalEvent(.note, text)) }
     }
 }

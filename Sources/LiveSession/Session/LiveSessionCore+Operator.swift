@@ -22,7 +22,7 @@ extension LiveSessionCore {
         let who = request.by.isEmpty ? "the operator" : request.by
         let why = request.reason.isEmpty ? "" : " (\(request.reason))"
         let text = "\(request.action.rawValue) by \(who)\(why)"
-        if settings.journaled { out.append(.journal(.event(.control, text, at: dataTime))) }
+        if settings.journaled { out.append(journalEvent(.control, text)) }
         let message: String
         switch request.action {
         case .reload:
@@ -34,7 +34,7 @@ extension LiveSessionCore {
             message = changes.isEmpty
                 ? "risk limits reloaded: nothing changed"
                 : "risk limits reloaded: " + changes.map { "risk." + $0 }.joined(separator: "; ")
-            if settings.journaled { out.append(.journal(.event(.control, "\(text): \(message)", at: dataTime))) }
+            if settings.journaled { out.append(journalEvent(.control, "\(text): \(message)")) }
         case .pause:
             operatorState.paused = true
             operatorState.since = now

@@ -54,7 +54,7 @@ extension LiveSessionCore {
             let text = "modify \(name) to \(terms.joined(separator: ", "))" + (change.reason.map { ": \($0)" } ?? "")
             out.log(.info, text)
             // The intent row has the new terms (`journalModification`); the step is also a note beside the others.
-            if settings.journaled, failure == nil { out.append(.journal(.event(.note, text, at: dataTime))) }
+            if settings.journaled, failure == nil { out.append(journalEvent(.note, text)) }
         }
         if let failure { out.log(.error, "command failed: \(failure)") }
     }
@@ -113,7 +113,7 @@ extension LiveSessionCore {
                 // Not applied: the broker's book and ours disagree about a fill, which a person has to look at.
                 out.log(.critical, "ALERT: \(conflict); not applied, compare with TWS's trades")
                 if settings.journaled {
-                    out.append(.journal(.event(.error, "execution conflict: \(conflict)", at: dataTime)))
+                    out.append(journalEvent(.error, "execution conflict: \(conflict)"))
                 }
             case .verificationNeeded(let verification):
                 out.log(.warning, "asking the broker about \(verification)")

@@ -157,6 +157,6 @@ extension LiveSessionCore {
 
     private func journalPositionEvent(_ text: String, _ out: inout Actions) {
         guard settings.journaled else { return }
-        out.append(.journal(.event(.reconciliation, text, at: dataTime)))
+        out.append(journalEvent(.reconciliation, text))
     }
 }

@@ -126,13 +126,13 @@ extension LiveSessionCore {
                 update.message = "reconciled at start: \(text)"
                 out.append(.journal(.status(update)))
             }
-            out.append(.journal(.event(.reconciliation, "\(resolution.orderRef): \(text)", at: dataTime)))
+            out.append(journalEvent(.reconciliation, "\(resolution.orderRef): \(text)"))
         }
         let universe = universe
         for alert in plan.alerts {
             let text = alert.text { $0.index >= 0 && $0.index < universe.count ? universe[$0].symbol.rawValue : "#\($0.rawValue)" }
             out.log(.warning, "reconciliation alert: \(text)")
-            out.append(.journal(.event(.reconciliation, "alert: \(text)", at: dataTime)))
+            out.append(journalEvent(.reconciliation, "alert: \(text)"))
         }
         return RestartPlan(plan: plan, intents: intents)
     }
@@ -187,7 +187,7 @@ extension LiveSessionCore {
                 "positions at the broker that are not this bot's (orders.adoptExternalPositions: false): "
                 + "\(external.joined(separator: ", ")); listed, never traded"
             out.log(.notice, text)
-            if settings.journaled { out.append(.journal(.event(.reconciliation, text, at: dataTime))) }
+            if settings.journaled { out.append(journalEvent(.reconciliation, text)) }
         }
         for id in engine.restore(positions: restored, at: dataTime) {
             let name = id.index >= 0 && id.index < universe.count ? universe[id].symbol.rawValue : "instrument #\(id.rawValue)"

@@ -176,7 +176,7 @@ extension LiveSessionCore {
     /// A line of the restart that is logged and journaled as a `reconciliation` event.
     func reconciliationNote(_ level: Logger.Level, _ text: String, _ out: inout Actions) {
         out.log(level, text)
-        out.append(.journal(.event(.reconciliation, text, at: dataTime)))
+        out.append(journalEvent(.reconciliation, text))
     }
 
     /// Orders of ours open at the broker that no journal intent knows: rebuilt from the wire, restored into the
@@ -231,7 +231,7 @@ extension LiveSessionCore {
                 update.permID = stray.permID
                 update.message = "unknown order adopted at start"
                 out.append(.journal(.status(update)))
-                out.append(.journal(.event(.reconciliation, text, at: dataTime)))
+                out.append(journalEvent(.reconciliation, text))
             }
             if settings.unknownOrders == .cancel { carryOut(.cancel(order.id), &out) }
         }

@@ -30,7 +30,7 @@ extension LiveSessionCore {
                 quiet ? .info : .warning,
                 "risk denial: order \(record.orderID) \(universe[record.instrument].symbol): \(record.denial)")
             if settings.journaled {
-                out.append(.journal(.event(.riskDenial, "\(record.orderID): \(record.denial)", at: record.time)))
+                out.append(journalEvent(.riskDenial, "\(record.orderID): \(record.denial)", dataTime: record.time))
             }
         }
         let adjustments = engine.adjustments
@@ -39,7 +39,7 @@ extension LiveSessionCore {
             adjustmentsLogged += 1
             let text = "risk: order \(record.orderID) \(universe[record.instrument].symbol) \(record.note)"
             out.log(.notice, text)
-            if settings.journaled { out.append(.journal(.event(.riskDenial, text, at: record.time))) }
+            if settings.journaled { out.append(journalEvent(.riskDenial, text, dataTime: record.time)) }
         }
     }
 
@@ -49,6 +49,6 @@ extension LiveSessionCore {
         repeatedDenial?.repeats = 0
         let text = "risk denial (\(run.cause)) repeated \(run.repeats) more time\(run.repeats == 1 ? "" : "s")"
         out.log(.info, text)
-        if settings.journaled { out.append(.journal(.event(.riskDenial, text, at: dataTime))) }
+        if settings.journaled { out.append(journalEvent(.riskDenial, text)) }
     }
 }

@@ -188,7 +188,7 @@ extension LiveSessionCore {
         let reference = OrderReference.run(run.number, bot: run.bot)
         desk.options.reference = reference
         out.log(.info, "run \(run.number): orderRefs \(reference.prefix)…")
-        out.append(.journal(.event(.lifecycle, "run \(run.number) started: orderRefs \(reference.prefix)", at: dataTime)))
+        out.append(journalEvent(.lifecycle, "run \(run.number) started: orderRefs \(reference.prefix)"))
         startup.namespaceReady = true
     }
 

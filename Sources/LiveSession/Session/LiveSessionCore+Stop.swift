@@ -194,7 +194,7 @@ extension LiveSessionCore {
         sayRepeatedDenials(&out)
         let reason = stopReason ?? "stopped"
         if settings.journaled {
-            out.append(.journal(.event(.lifecycle, "stopped: \(reason)", at: dataTime)))
+            out.append(journalEvent(.lifecycle, "stopped: \(reason)"))
         }
         journalRestartState(periodic: true, &out)
         logSummary(at: inputTime, &out)

@@ -56,6 +56,21 @@ struct OperatorControlTests {
         actions.lazy.compactMap { if case .reply(let reply) = $0 { reply } else { nil } }.first
     }
 
+    /// Issue 45: a control is journaled at the input's time (the wall clock in a live run), not the data's; when the
+    /// data is far behind (a replay of 2011, a stalled feed) its time goes beside it in the message.
+    @Test func aControlIsJournaledAtTheClocksTimeWithTheDataTimeBesideWhenFarApart() throws {
+        var settings = Harness.settings()
+        settings.journaled = true
+        var harness = Harness(InAndOut(), settings: settings)
+        harness.startUp()
+        _ = Self.bar(&harness, 60)
+        let near = harness.send(Self.control(.pause), after: .seconds(30))
+        #expect(near.contains(.journal(.event(.control, "pause by 127.0.0.1 (test)", at: harness.now))))
+        let dataTime = harness.core.dataTime
+        let far = harness.send(Self.control(.resume, id: 2), after: .hours(2))
+        #expect(far.contains(.journal(.event(.control, "resume by 127.0.0.1 (test) [data time \(dataTime)]", at: harness.now))))
+    }
+
     @Test func pauseStopsEntriesButNotExitsAndIsJournaledBeforeItActs() throws {
         var settings = Harness.settings()
         settings.journaled = true
