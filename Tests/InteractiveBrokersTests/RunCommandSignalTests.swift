@@ -21,6 +21,9 @@ struct RunCommandSignalTests {
         var environment = ProcessInfo.processInfo.environment
         environment["IBTRADER_JOURNAL_PATH"] = journalPath
         environment["IBTRADER_LOGGING_LEVEL"] = "info"
+        // No dashboard on the default port: a manual-order test beside this one would ask this bot (during its stop,
+        // kill switch engaged) as the bot of the default config.
+        environment["IBTRADER_DASHBOARD_PORT"] = "none"
         process.environment = environment
         let errors = Pipe()
         let output = ProgramOutput()

@@ -18,7 +18,8 @@ struct OrderCommand: AsyncParsableCommand {
             acknowledgement (--timeout) and exits non-zero when the order is denied by a risk rule, rejected by TWS \
             or not acknowledged. Risk limits come from --config (its risk section) and the --max-* options. A live \
             (non-DU) account is refused unless --live is confirmed at the prompt or --confirm-live ACCOUNT names it. \
-            IBTRADER_KILL_SWITCH=1 denies every order. --what-if asks TWS for its margin and commission preview \
+            IBTRADER_KILL_SWITCH=1 denies every order; so does the kill switch of a bot running on the same config (asked \
+            over its dashboard), whose pause or halts refuse what it would (--despite-bot sends anyway). --what-if asks TWS for its margin and commission preview \
             instead: nothing is sent for execution or journaled. With --order-timeout the command stays attached and \
             works the order as the bot's execution styles do (each step journaled); Ctrl-C leaves it working.
             """
@@ -53,6 +54,8 @@ struct OrderCommand: AsyncParsableCommand {
     @Option(name: .customLong("reprice-step"), help: "How far each reprice pays up: 1 tick (default), 2 bps.") var repriceStep: String?
     @Option(name: .customLong("after-reprices"), help: "After the last reprice: cancel (default) or market.") var afterReprices: String?
     @Flag(name: .customLong("what-if"), help: "Print TWS's margin and commission preview; send nothing.") var whatIf = false
+    @Flag(name: .customLong("despite-bot"), help: "Send even though the bot on this config refuses such orders now (kill switch, pause, halt).")
+    var despiteBot = false
     @Option(name: .long, help: "The order's key (orderRef IBT:manual:KEY); a key already journaled is never sent again.")
     var ref: String?
 
@@ -96,10 +99,14 @@ struct OrderCommand: AsyncParsableCommand {
             }
             return ManualCommandOutput(lines: ManualListing.whatIf(result, json: manual.json), succeeded: result.succeeded)
         }
+        let gate = await BotStateCheck.gate(
+            context.loaded, side: ticket.side, symbol: ticket.symbol, quantity: ticket.quantity, despite: despiteBot,
+            quiet: manual.config.isEmpty, json: manual.json)
+        if gate.refused { return ManualCommandOutput(lines: gate.lines, succeeded: false) }
         let key = ClientOrderID(ref ?? "\(Int64(Date().timeIntervalSince1970 * 1000))-\(ticket.symbol)")
         let result = try await context.run { client, info, settings in
             try await ManualTrading.placeOrder(ticket, clientOrderID: key, on: (client, info, settings))
         }
-        return ManualCommandOutput(lines: ManualListing.order(result, json: manual.json), succeeded: result.succeeded)
+        return ManualCommandOutput(lines: gate.lines + ManualListing.order(result, json: manual.json), succeeded: result.succeeded)
     }
 }

@@ -52,6 +52,8 @@ struct ManualContext {
     var manual: ManualOptions
     /// The account, risk limits, journal and kill switch.
     var setup: ManualSetup
+    /// The configuration loaded (a running bot on it is asked before an order).
+    var loaded: LoadedConfiguration
     /// The journal path in use, if journaling.
     var journalPath: String? { setup.journalPath }
 
@@ -62,7 +64,7 @@ struct ManualContext {
         self.connection = connection
         self.manual = manual
         let environment = ProcessInfo.processInfo.environment
-        let loaded = try ConfigLoader.load(ConfigSources(
+        loaded = try ConfigLoader.load(ConfigSources(
             files: manual.config, environment: environment,
             flags: connection.overrides + manual.overrides + overrides, catalog: StrategyCatalogContext.current))
         setup = try ManualSetup(
