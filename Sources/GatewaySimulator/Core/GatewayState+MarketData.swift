@@ -39,12 +39,12 @@ extension GatewayState {
             }
             line.last = quote
         }
+        // TWS states the halt status when a line opens (0: trading), a snapshot's too: Halted is a default tick.
+        out.append(.send(connection, .tickGeneric(
+            requestID: r.requestID, tickType: .halted, value: Double(halts[instrument.id] ?? 0))))
         if r.snapshot {
             out.append(.send(connection, .tickSnapshotEnd(requestID: r.requestID)))
         } else {
-            // TWS states the halt status when a line opens (0: trading).
-            out.append(.send(connection, .tickGeneric(
-                requestID: r.requestID, tickType: .halted, value: Double(halts[instrument.id] ?? 0))))
             sessions[connection]?.marketLines[r.requestID] = line
         }
         return out

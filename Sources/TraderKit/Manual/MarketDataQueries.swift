@@ -36,6 +36,16 @@ public enum MarketDataQueries {
 
     /// A market data snapshot as lines: bid, ask, last, volume, close and whether the data is live or delayed.
     /// - Throws: `TraderError` naming the symbol when the snapshot fails.
+    /// TWS's Halted tick (49) in words: 0 trading, 1 a halt, 2 a volatility pause (-1 or none: TWS did not say).
+    static func haltText(_ value: Double?) -> String {
+        switch value.map({ Int($0) }) {
+        case 0: "no"
+        case 1: "YES, trading is halted by the exchange (orders wait for the reopening)"
+        case 2: "YES, a volatility trading pause (LULD; orders wait for the reopening)"
+        default: "not reported by TWS"
+        }
+    }
+
     public static func quoteText(
         _ client: TWSConnection, contract: TWSContract, marketDataType: TWSMarketDataType
     ) async throws -> String {
@@ -63,6 +73,7 @@ public enum MarketDataQueries {
             "volume: \(size(.volume, .delayedVolume))",
             "close: \(price(.close, .delayedClose))",
             "market data type: \(type) (\(kinds[type] ?? "unknown"))",
+            "halted: " + haltText(snapshot.generics[.halted]),
         ]
         lines += snapshot.notices.map { "notice: \($0)" }
         return lines.joined(separator: "\n")
