@@ -100,3 +100,36 @@ struct ManualCommandTests {
         }
     }
 }
+
+/// Issue 45: a manual order outlives its command; `ibtrader orders` follows the journal's working manual orders up:
+/// one TWS no longer lists is journaled final from today's completed orders, one found nowhere is journaled unknown.
+@Suite struct ManualOrderFollowUpTests {
+    @Test func ordersJournalsTheEndOfAManualOrderOrSaysItIsUnknown() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ibtrader-follow-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let mine = ["--journal", folder + "/mine.sqlite"]
+        try await withManualSimulator { _, port in
+            let at = ["--port", "\(port)", "--timeout", "30"]
+            let placed = try await OrderCommand.parse(["buy", "SYN000", "5", "--type", "LMT", "--limit", "1", "--ref", "rest"] + at + mine).perform()
+            #expect(placed.succeeded)
+            // Cancelled by another hand (another journal): this journal still says accepted.
+            let other = try await CancelCommand.parse(["--all"] + at + ["--journal", folder + "/other.sqlite"]).perform()
+            #expect(other.succeeded)
+            let followed = try await OrdersCommand.parse(at + mine).perform()
+            #expect(followed.lines.last == "journal: IBT:manual:rest accepted → canceled (completed order: Cancelled)", "\(followed.lines)")
+            let again = try await OrdersCommand.parse(at + mine).perform()
+            #expect(!again.lines.contains { $0.hasPrefix("journal:") }, "nothing left behind")
+            _ = try await OrderCommand.parse(["buy", "SYN001", "5", "--type", "LMT", "--limit", "1", "--ref", "gone"] + at + mine).perform()
+        }
+        // A gateway that lost its state (a fresh simulator): the order is nowhere, and the journal says so.
+        try await withManualSimulator { _, port in
+            let followed = try await OrdersCommand.parse(["--port", "\(port)", "--timeout", "30", "--json"] + mine).perform()
+            let line = try #require(followed.lines.last)
+            #expect(line.contains(#""orderRef":"IBT:manual:gone","was":"accepted","now":"unknown""#), "\(line)")
+        }
+        let journal = try OrderJournal(path: folder + "/mine.sqlite", createIfMissing: false)
+        #expect(try journal.order(ClientOrderID("IBT:manual:rest"))?.state == .canceled)
+        #expect(try journal.order(ClientOrderID("IBT:manual:gone"))?.state == .accepted)
+        #expect(try journal.events(kind: .reconciliation).map(\.message).contains { $0.hasPrefix("unknown: IBT:manual:gone (accepted in the journal)") })
+    }
+}

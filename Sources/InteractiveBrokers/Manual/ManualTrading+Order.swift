@@ -112,7 +112,9 @@ extension ManualTrading {
         let events = await broker.start()
         let outcome = await withTaskGroup(of: Void.self, returning: ManualOrderOutcome.self) { group in
             group.addTask { try? await broker.run() }
-            let outcome = await submit(orders, to: broker, events: events, timeout: settings.timeout)
+            // An IOC order ends at once (filled, or the rest cancelled): wait for that end, so it is journaled final.
+            let outcome = await submit(
+                orders, to: broker, events: events, timeout: settings.timeout, untilFinal: ticket.timeInForce == .ioc)
             group.cancelAll()
             return outcome
         }
@@ -125,9 +127,11 @@ extension ManualTrading {
             result, ticket: ticket, style: style, clientOrderID: clientOrderID, ticks: ticks.pricing, on: context)
     }
 
-    /// Sends the orders and reads the broker's events until each is acknowledged, one is rejected, or time is up.
+    /// Sends the orders and reads the broker's events until each is acknowledged (`untilFinal`: has ended, filled
+    /// in full, cancelled or expired), one is rejected, or time is up.
     private static func submit(
-        _ orders: [Order], to broker: IBBroker, events: AsyncStream<IBBrokerEvent>, timeout: Duration
+        _ orders: [Order], to broker: IBBroker, events: AsyncStream<IBBrokerEvent>, timeout: Duration,
+        untilFinal: Bool = false
     ) async -> ManualOrderOutcome {
         let command: EngineCommand =
             orders.count == 1 ? .submit(orders[0]) : .submitBracket(parent: orders[0], children: Array(orders.dropFirst()))
@@ -136,16 +140,26 @@ extension ManualTrading {
             return .rejected(error.description)
         }
         let ids = Set(orders.map(\.id))
+        let quantities = Dictionary(orders.map { ($0.id, $0.quantity) }, uniquingKeysWith: { first, _ in first })
         return await firstAnswer(within: timeout, else: ManualOrderOutcome.timedOut) {
             var acknowledged: Set<OrderID> = []
+            var ended: Set<OrderID> = []
+            var filled: [OrderID: Quantity] = [:]
             for await event in events {
                 guard case .report(let report) = event, ids.contains(report.orderID) else { continue }
                 switch report {
                 case .rejected(_, let reason, _): return .rejected(reason)
                 case .modifyRejected: continue
-                default: acknowledged.insert(report.orderID)
+                case .canceled, .expired: ended.insert(report.orderID)
+                case .filled(let fill):
+                    filled[fill.orderID, default: .zero] = filled[fill.orderID, default: .zero] + fill.quantity
+                    if let quantity = quantities[fill.orderID], filled[fill.orderID, default: .zero] >= quantity {
+                        ended.insert(fill.orderID)
+                    }
+                default: break
                 }
-                if acknowledged == ids { return .acknowledged }
+                acknowledged.insert(report.orderID)
+                if untilFinal ? ended == ids : acknowledged == ids { return .acknowledged }
             }
             return .timedOut
         }

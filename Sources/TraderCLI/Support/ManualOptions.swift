@@ -59,7 +59,8 @@ struct ManualContext {
 
     /// Loads the config (if any) with the flags over it, and opens the journal when `journaling`.
     init(
-        connection: ConnectionOptions, manual: ManualOptions, journaling: Bool, overrides: [ConfigOverride] = []
+        connection: ConnectionOptions, manual: ManualOptions, journaling: Bool, overrides: [ConfigOverride] = [],
+        journalIfPresent: Bool = false
     ) throws {
         self.connection = connection
         self.manual = manual
@@ -69,7 +70,7 @@ struct ManualContext {
             flags: connection.overrides + manual.overrides + overrides, catalog: StrategyCatalogContext.current))
         setup = try ManualSetup(
             loaded, clientID: connection.clientIDValue, timeout: connection.timeoutValue, journaling: journaling,
-            environment: environment)
+            journalIfPresent: journalIfPresent, environment: environment)
         setup.settings.confirmedLiveAccount = manual.confirmLive
     }
 

@@ -35,6 +35,21 @@ public enum ManualListing {
         ]
     }
 
+    /// `ibtrader orders`' follow-up of journaled manual orders (nothing when none was left behind).
+    public static func resolutions(_ resolved: [ManualResolution], json: Bool) -> [String] {
+        if json {
+            return resolved.map { r in
+                JSONLine.render([
+                    "record": .string("journalFollowUp"), "orderRef": .string(r.orderRef), "was": .string(r.was.rawValue),
+                    "now": r.now.map { .string($0.rawValue) } ?? .string("unknown"), "detail": .string(r.detail),
+                ])
+            }
+        }
+        return resolved.map { r in
+            r.now.map { "journal: \(r.orderRef) \(r.was.rawValue) → \($0.rawValue) (\(r.detail))" } ?? "journal: unknown: \(r.detail)"
+        }
+    }
+
     /// `ibtrader positions`.
     public static func positions(_ positions: [ManualPosition], json: Bool) -> [String] {
         if json {

@@ -26,11 +26,12 @@ public struct ManualSetup: Sendable {
     ///   - clientID: the command's client id.
     ///   - timeout: how long the connection and each answer may take.
     ///   - journaling: open the journal (commands that send orders).
+    ///   - journalIfPresent: open the journal when its file exists (`orders` follows manual orders up in it).
     ///   - environment: the process environment (`IBTRADER_KILL_SWITCH`).
     /// - Throws: `ConfigError` when journaling with `journal: none`, or the journal cannot be opened.
     public init(
         _ loaded: LoadedConfiguration, clientID: Int, timeout: Duration, journaling: Bool,
-        environment: [String: String]
+        journalIfPresent: Bool = false, environment: [String: String]
     ) throws(ConfigError) {
         let config = loaded.settings
         connection = TWSConnectionConfiguration(
@@ -44,7 +45,8 @@ public struct ManualSetup: Sendable {
         settings.risk = config.risk.effectiveLimits(for: config.strategy.spec)
         let kill = environment["IBTRADER_KILL_SWITCH"]?.lowercased()
         settings.killSwitchEngaged = ["1", "true", "yes", "on"].contains(kill ?? "")
-        guard journaling else { return }
+        let present = config.journal.path.map { FileManager.default.fileExists(atPath: $0) } ?? false
+        guard journaling || (journalIfPresent && present) else { return }
         guard let path = config.journal.path else {
             throw ConfigError(
                 "manual orders are always journaled; the config says journal: none (give --journal PATH)",

@@ -1,0 +1,77 @@
+import Foundation
+import JournalModel
+import Storage
+import TradingModel
+import TWSClient
+import TWSProtocol
+
+/// One journaled manual order that `ibtrader orders` brought to its end, or could not.
+public struct ManualResolution: Sendable, Hashable {
+    /// The orderRef.
+    public var orderRef: String
+    /// The state the journal had.
+    public var was: OrderState
+    /// The state journaled now (`nil`: none found; the order stays as it was, marked unknown by a journal note).
+    public var now: OrderState?
+    /// How it was found (`completed order: Cancelled`), or what to do.
+    public var detail: String
+}
+
+// A manual order outlives its command: `ibtrader order` returns once TWS acknowledges it, and whatever happens after
+// (a fill, the day's end, a cancel in TWS) reaches no journal. `ibtrader orders` follows them up: every manual order
+// the journal still has working that TWS no longer lists as open is looked up among today's completed orders and
+// executions and journaled final; one found nowhere is journaled as unknown, with what to check.
+extension ManualTrading {
+    /// Brings the journal's working manual orders that are no longer open at TWS to their final state.
+    /// - Parameters:
+    ///   - open: TWS's open orders (as `openOrders` lists them).
+    /// - Returns: what was resolved (empty without a journal, or when nothing was left behind).
+    /// - Throws: `ManualTradingError.request` or `.journal`.
+    public static func resolveJournaled(
+        open: [ManualOpenOrder], on connection: TWSConnection, settings: ManualSettings
+    ) async throws(ManualTradingError) -> [ManualResolution] {
+        guard let journal = settings.journal else { return [] }
+        let working: [JournalOrder]
+        do { working = try journal.openOrders() } catch { throw .journal("\(error)") }
+        let openRefs = Set(open.map(\.orderRef))
+        let prefix = settings.reference.prefix
+        let behind = working.filter { $0.intent.orderRef.rawValue.hasPrefix(prefix) && !openRefs.contains($0.intent.orderRef.rawValue) }
+        guard !behind.isEmpty else { return [] }
+        let completed: [TWSCompletedOrder]
+        let executions: [TWSExecutionReport]
+        do {
+            completed = try await connection.completedOrderList()
+            executions = try await connection.executions()
+        } catch {
+            throw .request("\(error)")
+        }
+        var resolved: [ManualResolution] = []
+        for order in behind {
+            let ref = order.intent.orderRef.rawValue
+            let mine = executions.filter { $0.execution.orderRef == ref }
+            let status = completed.first { $0.order.orderRef == ref }?.orderState.status
+            let traded = mine.reduce(0.0) { $0 + NSDecimalNumber(decimal: $1.execution.shares ?? 0).doubleValue }
+            let state: OrderState? = switch status {
+            case "Filled": .filled
+            case "Cancelled", "ApiCancelled": .canceled
+            case "Inactive": .rejected
+            default: traded > 0 && traded >= order.intent.quantity.doubleValue ? .filled : nil
+            }
+            guard let state else {
+                let text = "\(ref) (\(order.state.rawValue) in the journal) is neither open at TWS nor among today's "
+                    + "completed orders or executions: its end is unknown here; check TWS's trade log or Account "
+                    + "Management (it may have ended on an earlier day)"
+                try note(.reconciliation, "unknown: \(text)", settings: settings)
+                resolved.append(ManualResolution(orderRef: ref, was: order.state, now: nil, detail: text))
+                continue
+            }
+            try self.journal(
+                ref, brokerOrderID: Int(order.brokerOrderID ?? 0), permID: order.permID ?? 0, reported: state,
+                executions: mine, settings: settings, symbol: order.intent.symbol)
+            let found = status.map { "completed order: \($0)" } ?? "executions: \(traded.formatted()) traded"
+            try note(.reconciliation, "\(ref): \(order.state.rawValue) → \(state.rawValue) (\(found))", settings: settings)
+            resolved.append(ManualResolution(orderRef: ref, was: order.state, now: state, detail: found))
+        }
+        return resolved
+    }
+}
