@@ -133,6 +133,7 @@ public enum FaultSoak {
             report.reconnects = record.reconnects
             report.samples = record.samples
             report.criticalAlerts = record.alerts
+            (report.operatorTextLeaks, report.operatorTextScanned) = monitor.swiftText
             report.interval = settings.positionCheckInterval.secondsValue
             report.mismatches = record.tracker.figures(
                 interval: report.interval, brief: settings.briefDifference, now: monitor.elapsed())
@@ -156,6 +157,13 @@ public enum FaultSoak {
         finished.phantomFills = phantom
         finished.duplicateOrders = figures.duplicateOrders
         finished.finalDifference = difference(engine: finished.finalEnginePositions, broker: brokerPositions(final))
+        // The journal's events are operator text too (`ibtrader journal`, the daily report).
+        for event in try journal.events() where finished.operatorTextLeaks.count < 20 {
+            finished.operatorTextScanned += 1
+            if let marker = OperatorText.leak(in: event.message) {
+                finished.operatorTextLeaks.append("\(marker) in the journal's \(event.kind.rawValue) event: \(event.message)")
+            }
+        }
         return finished
     }
 
@@ -194,6 +202,7 @@ public enum FaultSoak {
         var failures = 0
         while !monitor.isFinished {
             let link = OperatorLink()
+            link.forwardAlerts { monitor.scanOperatorText($0.text) }
             var run = configuration
             run.operatorLink = link
             let (stop, stopper) = AsyncStream.makeStream(of: String.self)

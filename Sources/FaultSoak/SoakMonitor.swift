@@ -26,6 +26,9 @@ final class SoakMonitor: Sendable {
         var samples = 0
         var botStopped = false
         var failure: String?
+        /// Operator text (log lines, alerts) with a Swift type or enum in it (`OperatorText.leak`), at most 20.
+        var swiftText: [String] = []
+        var scanned = 0
     }
 
     private let state = Mutex(State())
@@ -84,6 +87,18 @@ final class SoakMonitor: Sendable {
     }
 
     /// A critical `ALERT:` line of the bot.
+    /// Keeps a line an operator would read if it carries a Swift type or enum dump.
+    func scanOperatorText(_ text: String) {
+        let marker = OperatorText.leak(in: text)
+        state.withLock { state in
+            state.scanned += 1
+            if let marker, state.swiftText.count < 20 { state.swiftText.append("\(marker) in: \(text)") }
+        }
+    }
+
+    /// The lines `scanOperatorText` kept, and how many it looked at.
+    var swiftText: (lines: [String], scanned: Int) { state.withLock { ($0.swiftText, $0.scanned) } }
+
     func alertLine(_ text: String) {
         let kind =
             text.contains("positions differ") ? "position mismatch"
@@ -159,7 +174,8 @@ private struct AlertCountingHandler: LogHandler {
     init(monitor: SoakMonitor, echo: Logger.Level?) {
         self.monitor = monitor
         self.echo = echo
-        logLevel = min(echo ?? .critical, .critical)
+        // Every line an operator reads (info and above) is scanned for Swift type names.
+        logLevel = min(echo ?? .info, .info)
     }
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -169,6 +185,7 @@ private struct AlertCountingHandler: LogHandler {
 
     func log(event: LogEvent) {
         let text = "\(event.message)"
+        monitor.scanOperatorText(text)
         if event.level == .critical, text.hasPrefix("ALERT:") { monitor.alertLine(text) }
         if let echo, event.level >= echo {
             FileHandle.standardError.write(Data("soak bot [\(event.level)] \(text)\n".utf8))

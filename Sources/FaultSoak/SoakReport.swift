@@ -42,6 +42,11 @@ public struct SoakReport: Sendable {
     public var finalEnginePositions: [Symbol: Double] = [:]
     /// The bot's critical ALERT lines, by kind.
     public var criticalAlerts: [String: Int] = [:]
+    /// Operator text (the bot's log lines at info and above, its alerts, the journal's events) with a Swift type or
+    /// enum dump in it, at most 20 (`OperatorText.leak`).
+    public var operatorTextLeaks: [String] = []
+    /// How many lines, alerts and events were scanned.
+    public var operatorTextScanned = 0
 
     public init() {}
 
@@ -70,7 +75,9 @@ public struct SoakReport: Sendable {
             "unalerted longer than one reconciliation interval (\(f(interval)) s): \(mismatches.unalertedTooLong); longest unalerted: \(f(mismatches.longestUnalerted)) s; longest difference: \(f(mismatches.longest)) s",
             "position-mismatch ALERTs: \(mismatches.alerts) (\(mismatches.alertsWithoutDifference) without a sampled difference, \(mismatches.unexplainedAlerts) not after a gateway lost its state); critical ALERT lines: \(alertText.isEmpty ? "none" : alertText)",
             "books at the end: \(finalDifference ?? "agree")",
+            "operator text: \(operatorTextScanned) log lines, alerts and journal events scanned, \(operatorTextLeaks.count) with Swift type names",
         ]
+        lines += operatorTextLeaks.map { "  \($0)" }
         lines += mismatches.worst.map { "  unalerted: \($0)" }
         return lines
     }

@@ -44,6 +44,9 @@ struct FaultSoakTests {
         #expect(report.botRuns >= 2, "the soak's operator restarted the bot after the ALERT: \(text)")
         // In virtual time and closed: nothing waited on the wall clock or another thread.
         #expect(report.outsideWaits == 0, "\(text)")
+        // Issue 45: across every fault kind, no log line, alert or journal event shows a Swift type or enum dump.
+        #expect(report.operatorTextLeaks.isEmpty, "\(report.operatorTextLeaks.joined(separator: "\n"))")
+        #expect(report.operatorTextScanned > 500, "the scan saw the run's text: \(report.operatorTextScanned)")
     }
 
     @Test("the same soak twice gives the same session logs, step for step (input, time and actions)")
