@@ -29,6 +29,7 @@ extension LiveSessionCore {
             _ = request(.executions, for: .executionSync, &out)
         }
         heartbeatTick(at: now, &out)
+        protectionTick(at: now, &out)
         retryQuotes(at: now, &out)
         bookGateTick(at: now, &out)
         positionCheckTick(at: now, &out)

@@ -90,6 +90,8 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     var nextSummary: Timestamp
     var nextExecutionSync: Timestamp?
     var positionCheck = PositionCheckState()
+    /// Positions that had a protective stop, watched for losing it (`LiveSessionCore+ProtectionWatch.swift`).
+    var protection: [InstrumentID: ProtectionWatch] = [:]
     /// Closed (non-nil) from a drop until the broker's book is confirmed: no order goes out meanwhile.
     var bookGate: BookGate?
     var journalHealth = JournalHealth()

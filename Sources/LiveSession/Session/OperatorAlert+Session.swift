@@ -28,6 +28,8 @@ extension OperatorAlert {
             switch action {
             case .log(_, let text) where text.hasPrefix("ALERT: "):
                 alerts.append(OperatorAlert(kind: kind(of: text), severity: .critical, text: String(text.dropFirst(7)), time: stamp))
+            case .log(_, let text) where text.hasPrefix("protection restored: "):
+                alerts.append(OperatorAlert(kind: "protection", severity: .info, text: String(text.dropFirst(21)), time: stamp, resolves: true))
             case .log(_, let text) where text.hasPrefix("rejected: "):
                 alerts.append(OperatorAlert(kind: "rejected", severity: .warning, text: "order " + text, time: stamp))
             case .log(_, let text) where text.hasPrefix("fill: "):
@@ -78,7 +80,7 @@ extension OperatorAlert {
     /// The kind of an ALERT line, from its words.
     static func kind(of text: String) -> String {
         let rules: [(String, String)] = [
-            ("connection to IB down", "connectivity"), ("stopped answering", "connection"), (" broken for ", "farm"),
+            ("without its protective stop", "protection"), ("connection to IB down", "connectivity"), ("stopped answering", "connection"), (" broken for ", "farm"),
             ("positions differ", "positions"), ("journal", "journal"), ("event loop", "loop"), ("the gap after", "backfill"),
             ("times in a row", "quotes"), ("maintenance margin", "margin"), ("execId", "execution"), ("did not stop cleanly", "crash"),
             ("risk halt", "risk"),

@@ -76,3 +76,53 @@ struct HaltKeepsProtectionTests {
         #expect(harness.core.engine.orders.openOrders.contains { ProtectiveOrders.isProtective($0.clientOrderID) })
     }
 }
+
+/// Issue 42: a position that had its protective stop and lost it is an ALERT after 30 s (journaled, an operator alert
+/// of kind `protection`), and its return is said; a position that never had a stop is not watched.
+struct ProtectionWatchTests {
+    typealias Harness = SessionCoreHarness<ProtectedUntilRotation>
+
+    /// A tick `after` the last input, with the requests it makes (heartbeat, execution sync) answered.
+    static func tick<S: Strategy>(_ harness: inout SessionCoreHarness<S>, after span: TimeSpan) -> [SessionAction] {
+        let actions = harness.send(.tick, after: span)
+        return actions + harness.answerAll()
+    }
+
+    static func criticals(_ actions: [SessionAction]) -> [String] {
+        actions.compactMap { if case .log(.critical, let text) = $0 { text } else { nil } }
+    }
+
+    @Test func aStopCancelledByHandIsAnAlertAfterItsGraceAndItsReturnIsSaid() throws {
+        var (harness, stopID) = try HaltKeepsProtectionTests.protectedPosition()
+        #expect(Self.criticals(Self.tick(&harness, after: .seconds(1))).isEmpty, "covered")
+        // Someone cancels the stop in TWS.
+        harness.send(.orderEvent(generation: 1, .status(TWSOrderStatus(orderID: stopID, status: "Cancelled", filled: 0, remaining: 10))))
+        #expect(Self.criticals(Self.tick(&harness, after: .seconds(1))).isEmpty, "not at once")
+        #expect(Self.criticals(Self.tick(&harness, after: .seconds(28))).isEmpty)
+        let late = Self.tick(&harness, after: .seconds(2))
+        let alert = try #require(Self.criticals(late).first)
+        #expect(alert.hasPrefix("ALERT: 10 AAPL is held without its protective stop for 30 s (it had one)"), "\(alert)")
+        #expect(late.contains { if case .journal(.event(.reconciliation, let text, _)) = $0 { text == alert } else { false } })
+        let alerts = OperatorAlert.alerts(of: .tick, actions: late, phaseBefore: .running, phaseAfter: .running, at: harness.now)
+        #expect(alerts.map(\.kind) == ["protection"])
+        #expect(Self.criticals(Self.tick(&harness, after: .seconds(60))).isEmpty, "said once")
+        // The strategy's next bar sends the stop again; once working, the return is said and resolves the alert.
+        let next = HaltKeepsProtectionTests.bar(&harness, 200)
+        let resend = try #require(next.placed.first, "\(next)")
+        harness.send(.orderEvent(generation: 1, .status(TWSOrderStatus(
+            orderID: resend.placements[0].orderID, status: "Submitted", filled: 0, remaining: 10))))
+        let back = Self.tick(&harness, after: .seconds(1))
+        #expect(back.logs.contains("protection restored: 10 AAPL is covered by a working stop again"))
+        let resolved = OperatorAlert.alerts(of: .tick, actions: back, phaseBefore: .running, phaseAfter: .running, at: harness.now)
+        #expect(resolved.map(\.kind) == ["protection"] && resolved.allSatisfy(\.resolves))
+    }
+
+    @Test func aPositionThatNeverHadAStopIsNotWatched() throws {
+        var harness = SessionCoreHarness(BuyWhenFlat())
+        harness.startUp()
+        let buy = try #require(harness.bar(at: SessionCoreHarness<BuyWhenFlat>.start + .seconds(60)).flatMap { harness.send($0) }.placed.first)
+        OperatorControlTests.fill(&harness, buy)
+        #expect(!harness.core.engine.portfolio.position(for: InstrumentID(index: 0)).isFlat)
+        for _ in 0..<5 { #expect(Self.criticals(Self.tick(&harness, after: .seconds(30))).isEmpty) }
+    }
+}
