@@ -94,7 +94,14 @@ struct SessionDriver<S: Strategy> {
                 if case .market = input { barTakenAt = .now } else { barTakenAt = nil }
                 let phaseBefore = core.phase
                 let actions = core.handle(input, at: time)
+                let heldCancels = writeIntentsBeforeCancels(actions)
                 for action in actions where outcome == nil {
+                    if case .cancelOrder(let id) = action, heldCancels.contains(id) {
+                        inbox.yield(.orderRequestFailed(
+                            brokerOrderID: id, cancel: true,
+                            "not sent: the journal failed the intent of the order it makes way for"))
+                        continue
+                    }
                     outcome = await perform(action, &group)
                 }
                 // Recorded once the actions are out, in batches (`SessionRecorder`): an order is not held back by the
@@ -147,6 +154,23 @@ struct SessionDriver<S: Strategy> {
         let start = ContinuousClock.now
         defer { record(.journalWrite, seconds: (ContinuousClock.now - start).secondsValue) }
         return write()
+    }
+
+    /// A decision that cancels a working order to make way for a new one (a rotation cancels the protective stop,
+    /// then sells) must not cancel it when the new order cannot go out: the new orders' intents of the batch are
+    /// written before any cancel in it is sent; if that write fails, the batch's cancels are held back (the stop stays
+    /// working, the exit is refused as a journal failure). Returns the broker ids whose cancels are held.
+    mutating func writeIntentsBeforeCancels(_ actions: [SessionAction]) -> Set<Int> {
+        guard let journal, let firstCancel = actions.firstIndex(where: { if case .cancelOrder = $0 { true } else { false } })
+        else { return [] }
+        let groups = actions[firstCancel...].compactMap { if case .place(let group) = $0 { group } else { nil } }
+        guard !groups.isEmpty else { return [] }
+        for group in groups {
+            guard let failure = timedJournal({ journal.writeIntents(group.intents, at: group.time) }) else { continue }
+            journalOutcome(failure)
+            return Set(actions.compactMap { if case .cancelOrder(let id) = $0 { id } else { nil } })
+        }
+        return []
     }
 
     /// One latency: into the page's histogram and to the observer (`/metrics`).
