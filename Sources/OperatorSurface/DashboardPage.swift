@@ -93,7 +93,8 @@ enum DashboardPage {
         + (t.haltedSymbols.length ? (t.reasons.length ? "; " : "") + "halted by the exchange: " + t.haltedSymbols.join("; ") : "");
       const m = s.money;
       $("figures").innerHTML = [["Equity", money(m.equity)], ["Today", signed(m.todayPnL)], ["Drawdown", m.drawdownPercent == null ? "–" : m.drawdownPercent.toFixed(2) + " %"],
-        ["Cash", money(m.cash) + (m.settledCash == null ? "" : ` <span class=mute>(${money(m.settledCash)} settled)</span>`)], ["Realized", signed(m.realizedPnL)], ["Unrealized", signed(m.unrealizedPnL)]]
+        ["Cash", money(m.cash) + (m.settledCash == null ? "" : ` <span class=mute>(${money(m.settledCash)} settled)</span>`)], ["Realized", signed(m.realizedPnL)], ["Unrealized", signed(m.unrealizedPnL)],
+        ...(m.buyingPower == null ? [] : [["Buying power", m.buyingPower < 0 ? `<span class=neg>${money(m.buyingPower)}</span>` : money(m.buyingPower)]])]
         .map(([k, v]) => `<div class="figure"><span>${k}</span><b>${v}</b></div>`).join("");
       chart(body.equity);
       const c = s.connection;

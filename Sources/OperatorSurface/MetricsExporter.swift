@@ -123,6 +123,9 @@ public final class MetricsExporter: Sendable {
         gauge("gross_exposure", "Sum of the positions' absolute values.", one(money.grossExposure))
         if let today = money.todayPnL { gauge("today_pnl", "Equity change since the day's start (UTC).", one(today)) }
         if let drawdown = money.drawdownPercent { gauge("drawdown_percent", "Equity below its peak, in percent.", one(drawdown)) }
+        if let buyingPower = money.buyingPower {
+            gauge("buying_power", "Equity less the book's initial margin (with the margin rule on).", one(buyingPower))
+        }
         counter("commissions_total", "Commissions booked this run.", one(money.commissions))
         gauge("position_quantity", "Shares held (negative: short).", status.positions.map { ([("symbol", $0.symbol)], $0.quantity) })
         gauge(

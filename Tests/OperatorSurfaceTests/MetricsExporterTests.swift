@@ -21,6 +21,7 @@ struct MetricsExporterTests {
         var position = SessionStatus.Position()
         position.symbol = "AAPL"
         position.quantity = 100
+        status.money.buyingPower = -1234.5
         position.brokerQuantity = 60
         position.agreesWithBroker = false
         status.positions = [position]
@@ -44,6 +45,7 @@ struct MetricsExporterTests {
         #expect(text.contains("ibtrader_working_orders_by_state{state=\"submitted\"} 2.0\n"))
         #expect(text.contains("ibtrader_position_quantity{symbol=\"AAPL\"} 100.0\n"))
         #expect(text.contains("ibtrader_position_broker_quantity{symbol=\"AAPL\"} 60.0\n"))
+        #expect(text.contains("ibtrader_buying_power -1234.5\n"))
         #expect(text.contains("ibtrader_position_mismatch{symbol=\"AAPL\"} 1.0\n"))
         #expect(text.contains("ibtrader_fills_total 3\n") || text.contains("ibtrader_fills_total 3.0\n"), "\(text)")
         // The position is closed and two more fills came: its series goes, the counter follows.

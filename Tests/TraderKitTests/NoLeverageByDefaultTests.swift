@@ -147,6 +147,22 @@ struct NoLeverageByDefaultTests {
         let low = try #require(leveredResult.lowestBuyingPower)
         let atLow = try #require(leveredResult.equityCurve.first { $0.time == low.time })
         #expect(abs(low.value.doubleValue - (atLow.equity.doubleValue - 0.5 * atLow.grossExposure.doubleValue)) < 0.02)
+        // The curve carries buying power at every point with the margin rule (equity.csv's buying_power), and its
+        // lowest is the summary's; without the rule, no column.
+        let curve = leveredResult.equityCurve
+        #expect(curve.hasBuyingPower && !result.equityCurve.hasBuyingPower)
+        let lowest = try #require(curve.indices.compactMap { curve.buyingPower(at: $0) }.min())
+        #expect(lowest == low.value)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bp-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try BacktestOutput(result: leveredResult, isDaily: true).writeEquityCSV(to: folder + "/levered.csv")
+        try BacktestOutput(result: result, isDaily: true).writeEquityCSV(to: folder + "/plain.csv")
+        let leveredRows = try String(contentsOfFile: folder + "/levered.csv", encoding: .utf8).split(separator: "\n")
+        #expect(leveredRows.first == "time,equity,cash,gross_exposure,drawdown,buying_power")
+        #expect(leveredRows.count == curve.count + 1 && leveredRows.dropFirst().allSatisfy { $0.split(separator: ",").count == 6 })
+        let plain = try String(contentsOfFile: folder + "/plain.csv", encoding: .utf8)
+        #expect(plain.hasPrefix("time,equity,cash,gross_exposure,drawdown\n"))
     }
 
     /// A configured limit always wins over the safety defaults.

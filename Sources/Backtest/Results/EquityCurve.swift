@@ -47,6 +47,9 @@ public struct EquityCurve: RandomAccessCollection, Equatable, Sendable {
     @usableFromInline var peak: Int64
     /// The starting cash (the first peak).
     public let initialCash: Money
+    /// Buying power after each point (equity less the book's initial margin), only with the margin rule on: empty
+    /// otherwise, else one per point.
+    @usableFromInline var buyingPowers: [Int64] = []
 
     /// An empty curve for a run that starts with `initialCash`.
     @inlinable
@@ -71,6 +74,20 @@ public struct EquityCurve: RandomAccessCollection, Equatable, Sendable {
             Row(time: time.nanoseconds, equity: equity.units, cash: cash.units, grossExposure: grossExposure.units))
         rowCount += 1
         if equity.units > peak { peak = equity.units }
+    }
+
+    /// Records the buying power of the point just appended (margin rule on).
+    @inlinable
+    public mutating func appendBuyingPower(_ value: Money) {
+        buyingPowers.append(value.units)
+    }
+
+    /// Whether the curve carries buying power (one per point: the margin rule was on).
+    public var hasBuyingPower: Bool { !buyingPowers.isEmpty && buyingPowers.count == rowCount }
+
+    /// The buying power after point `index`, when the curve carries it.
+    public func buyingPower(at index: Int) -> Money? {
+        hasBuyingPower ? Money(units: buyingPowers[index]) : nil
     }
 
     /// Opens the next block (once per 32,768 points; kept out of line so the per-bar path stays small).

@@ -260,6 +260,7 @@ struct Loop<S: Strategy> {
         curve.append(time: time, equity: account.equity, cash: account.cash, grossExposure: account.grossExposure)
         if engine.hasMarginRule {
             let buyingPower = account.equity - engine.initialMarginRequirement
+            curve.appendBuyingPower(buyingPower)
             if lowestBuyingPower.map({ buyingPower < $0.value }) ?? true { lowestBuyingPower = (buyingPower, time) }
         }
     }

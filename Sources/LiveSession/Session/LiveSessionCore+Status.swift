@@ -35,6 +35,7 @@ extension LiveSessionCore {
             money.peakEquity = peak.doubleValue
             money.drawdownPercent = max(0, (1 - portfolio.equity.doubleValue / peak.doubleValue) * 100)
         }
+        if engine.hasMarginRule { money.buyingPower = (portfolio.equity - engine.initialMarginRequirement).doubleValue }
         status.money = money
         let open = engine.orders.openOrders
         let broker = positionCheck.broker

@@ -146,6 +146,8 @@ public struct SessionStatus: Sendable, Equatable, Codable {
         public var settledCash: Double?
         /// Below the peak, in percent (0 at the peak).
         public var drawdownPercent: Double?
+        /// Equity less the book's initial margin, with the margin rule on (`risk.initialMarginPercent`; `nil` off).
+        public var buyingPower: Double?
         public init() {}
     }
 

@@ -99,11 +99,14 @@ public struct BacktestOutput: Sendable {
         try file.close()
     }
 
-    /// Writes `time,equity,cash,gross_exposure,drawdown` row by row (a 1M-bar curve is ~66 MB of text).
+    /// Writes `time,equity,cash,gross_exposure,drawdown` row by row (a 1M-bar curve is ~66 MB of text), and
+    /// `buying_power` (equity less the book's initial margin) with the margin rule on.
     public func writeEquityCSV(to path: String) throws(TraderError) {
         var file = try CSVFileWriter(path: path)
-        file.text.append("time,equity,cash,gross_exposure,drawdown\n")
-        for point in result.equityCurve {
+        let curve = result.equityCurve
+        let withBuyingPower = curve.hasBuyingPower
+        file.text.append(withBuyingPower ? "time,equity,cash,gross_exposure,drawdown,buying_power\n" : "time,equity,cash,gross_exposure,drawdown\n")
+        for (index, point) in curve.enumerated() {
             appendTime(point.time, to: &file.text)
             file.text.append(ascii: ",")
             file.text.append(cents: point.equity)
@@ -113,6 +116,10 @@ public struct BacktestOutput: Sendable {
             file.text.append(cents: point.grossExposure)
             file.text.append(ascii: ",")
             file.text.append(shortest: point.drawdown)
+            if withBuyingPower, let buyingPower = curve.buyingPower(at: index) {
+                file.text.append(ascii: ",")
+                file.text.append(cents: buyingPower)
+            }
             file.text.append(ascii: "\n")
             try file.flushIfFull()
         }

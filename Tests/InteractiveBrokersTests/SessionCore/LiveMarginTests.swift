@@ -32,6 +32,8 @@ struct LiveMarginTests {
         #expect(buy.orders[0].quantity == Quantity(1_900))
         OperatorControlTests.fill(&harness, buy, price: 100)
         let fall = bar(70, 60)
+        // The operator's figure: equity 23,999 less the initial margin 50 % × 114,000.
+        #expect(abs((harness.core.status(at: harness.now).money.buyingPower ?? 0) - (23_999 - 57_000)) < 1e-6)
         // Equity: 100,000 − 190,000 + 1,900 × 60 − 1 (the commission) = 23,999.
         let alert = "ALERT: maintenance margin 28500.00 above equity 23999.00: reduce-only (no new entries) until it is "
             + "met again; reduce positions or add funds"
