@@ -36,8 +36,8 @@ import TradingModel
     /// left to replay).
     @Test func dataShorterThanAYearStartsHalfway() throws {
         let data = try MarketDataSet.bundled(.stocks1min)
-        // The session's first bar, stamped at its end.
-        #expect(data.defaultStart == Timestamp(year: 2011, month: 1, day: 18, secondOfDay: 14 * 3600 + 31 * 60))
+        // The session's first bar, stamped at its start (9:30 New York).
+        #expect(data.defaultStart == Timestamp(year: 2011, month: 1, day: 18, secondOfDay: 14 * 3600 + 30 * 60))
         #expect(data.instruments.allSatisfy { $0.series.isTrading(at: data.defaultStart) })
     }
 

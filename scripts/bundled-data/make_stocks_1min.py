@@ -6,7 +6,7 @@ minutes are not real trades. What is real: each day's first open and last close 
 files, `stocks-unadjusted/`, as traded; January 2011 has no split or ex-dividend day for these four, so its returns
 equal the adjusted ones), and the market factor: SPY's real 1-minute bars of the same minutes (`spy-1min/`).
 
-The model, per stock i and session d (minutes k = 1..390, 14:31..21:00 UTC bar-end, regular hours only):
+The model, per stock i and session d (minutes k = 1..390, 14:30..20:59 UTC bar-start, regular hours only):
 1. Market part. m_k = ln(S_k / S_0): S_0 is SPY's first regular open, S_k its close at minute k (real).
 2. Idiosyncratic part. Increments e_k ~ N(0, sigma_i^2 w_k), w_k a U-shaped variance profile,
    w(u) proportional to 1 + 2 (2u - 1)^2 at u = (k - 0.5) / 390, normalized to sum 1 over the day (three times the
@@ -84,7 +84,7 @@ def main(resources: str) -> None:
     spy_minutes: dict[str, list[dict[str, str]]] = {}
     for row in read(f"{resources}/spy-1min/SPY_1min.csv"):
         day, clock = row["date"][:10], row["date"][11:16]
-        if day.startswith(MONTH) and "14:31" <= clock <= "21:00":
+        if day.startswith(MONTH) and "14:30" <= clock <= "20:59":
             spy_minutes.setdefault(day, []).append(row)
     days = sorted(spy_minutes)
     assert all(len(spy_minutes[d]) == MINUTES for d in days), "every January session has its 390 regular minutes"

@@ -5,7 +5,7 @@ import TraderKit
 struct DataCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "data",
-        abstract: "Download historical bars from TWS into a SQLite bar store, and list what a store holds.",
-        subcommands: [DataDownloadCommand.self, DataListCommand.self]
+        abstract: "Download historical bars from TWS into a SQLite bar store, list what a store holds, relabel bar-end files.",
+        subcommands: [DataDownloadCommand.self, DataListCommand.self, DataRelabelCommand.self]
     )
 }
