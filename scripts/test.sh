@@ -12,6 +12,15 @@ if ! command -v chromium >/dev/null 2>&1; then
         echo "note: chromium is missing and cannot be installed here; the report screenshot test will be skipped"
     fi
 fi
+# DeploymentFilesTests check deploy/ibtrader.service with systemd's own verifier (Debian's systemd package).
+if ! command -v systemd-analyze >/dev/null 2>&1; then
+    if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+        (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq systemd) >/dev/null 2>&1 \
+            || echo "note: could not install systemd; the unit-file test will fail and say so"
+    else
+        echo "note: systemd-analyze is missing; the unit-file test will fail and say so"
+    fi
+fi
 # Interop tests run the real ib_async client against the gateway simulator; the venv is made here.
 IBTRADER_PYTHON="$(scripts/setup-python.sh | tail -n 1)"
 export IBTRADER_PYTHON

@@ -136,10 +136,11 @@ extension TWSConnection {
                 return
             }
             if let origin = publishOrderNotice(notice) {
-                if origin == .earlier { logger.warning("\(notice)") }
+                // 202 "Order Canceled" confirms a cancel (a global cancel's too): the order's end, not a fault.
+                if origin == .earlier { notice.code == 202 ? logger.info("\(notice)") : logger.warning("\(notice)") }
                 return
             }
-            logger.warning("\(notice)")
+            notice.code == 202 ? logger.info("\(notice)") : logger.warning("\(notice)")
             publish(notice: notice)
         }
     }
