@@ -104,7 +104,11 @@ extension TWSConnection {
     /// Routes an errMsg by its classification: connection signals change the state, notices ride on their
     /// request's stream (or the log), terminal codes end their request.
     private func handle(_ notice: TWSNotice) throws(TWSConnectionError) {
-        switch notice.disposition {
+        let disposition = configuration.errorOverrides.isEmpty
+            ? notice.disposition
+            : TWSErrorClassification.disposition(
+                code: notice.code, requestID: notice.requestID, overrides: configuration.errorOverrides)
+        switch disposition {
         case .connection(.lost):
             logger.warning("\(notice)")
             publish(notice: notice)

@@ -25,6 +25,8 @@ public struct TWSConnectionConfiguration: Sendable, Equatable {
     /// How long a one-shot request (contract details, current time, open orders, …) may wait for its answer;
     /// `nil` for no limit. Paced historical requests have no timeout (the planner may hold them for minutes).
     public var requestTimeout: Duration? = .seconds(60)
+    /// The user's reclassifications of errMsg codes (`connection.errorCodes`), before the built-in table.
+    public var errorOverrides: [Int: TWSErrorOverride] = [:]
     /// The outbound message rate (45/s by default, never 50 or more in any second).
     public var rateLimit: OutboundRateLimit = .default
     /// The historical-data pacing limits.

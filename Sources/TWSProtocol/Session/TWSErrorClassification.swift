@@ -20,6 +20,20 @@ public enum TWSConnectionSignal: Sendable, Equatable {
     case clientIDInUse
 }
 
+/// A user's reclassification of one errMsg code (`connection.errorCodes`): IB adds and repurposes codes between
+/// releases (10349 is an order going on, not a cancellation; 2188 an entitlement notice), so the table can be
+/// corrected without a new release. Connection codes (1100, 1101, 1102, 326) and the client's own (502, 504) keep
+/// their meaning.
+public enum TWSErrorOverride: String, Sendable, Hashable, CaseIterable {
+    /// Information or a warning: the request goes on.
+    case notice
+    /// The request it names is over.
+    case terminal
+
+    /// Codes whose meaning cannot be overridden.
+    public static let fixedCodes: Set<Int> = [1100, 1101, 1102, 326, 502, 504]
+}
+
 /// Classifies errMsg codes.
 ///
 /// ```swift
@@ -68,7 +82,16 @@ public enum TWSErrorClassification {
     ///   - requestID: the errMsg's reqId: −1 when not tied to a request, else a reqId, tickerId or orderId.
     /// - Returns: how the client treats it. Unknown codes tied to a request end it (a waiting caller must never
     ///   hang); unknown codes with reqId −1 are notices.
-    public static func disposition(code: Int, requestID: Int) -> TWSErrorDisposition {
+    ///   - overrides: the user's reclassifications (`connection.errorCodes`), applied before the built-in table.
+    public static func disposition(
+        code: Int, requestID: Int, overrides: [Int: TWSErrorOverride] = [:]
+    ) -> TWSErrorDisposition {
+        if let override = overrides[code], !TWSErrorOverride.fixedCodes.contains(code) {
+            switch override {
+            case .notice: return .notice
+            case .terminal: return requestID >= 0 ? .terminal : .notice
+            }
+        }
         switch code {
         case 1100: return .connection(.lost)
         case 1101: return .connection(.restored(dataLost: true))

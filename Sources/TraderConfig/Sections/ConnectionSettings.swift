@@ -27,9 +27,47 @@ public struct ConnectionSettings: Hashable, Sendable {
     public var resetTimeZone = "America/New_York"
     /// Days on which the whole day may see resets (weekend maintenance).
     public var resetDays: [String] = ["sunday"]
+    /// The user's reclassifications of TWS's errMsg codes: code → `notice` (the request goes on) or `terminal` (it
+    /// is over), applied before the built-in table.
+    public var errorCodes: [Int: String] = [:]
 
     /// Creates the defaults.
     public init() {}
+
+    /// `{CODE: notice|terminal}`.
+    static var errorCodesKind: ConfigKind<[Int: String]> {
+        let choices = ["notice", "terminal"]
+        let fixed: Set<Int> = [1100, 1101, 1102, 326, 502, 504]
+        let allowed = "a mapping of TWS error codes to notice or terminal, e.g. {10349: notice}"
+        return ConfigKind(
+            allowed: allowed,
+            read: { (node, key) throws(ConfigError) in
+                if node.isNull { return [:] }
+                guard let entries = node.entries else {
+                    throw ConfigError("expected \(allowed), got \(node.shapeDescription)", key: key, at: node.origin)
+                }
+                var codes: [Int: String] = [:]
+                for entry in entries {
+                    let entryKey = key + "." + entry.key
+                    guard let code = Int(entry.key), (0...99_999).contains(code) else {
+                        throw ConfigError(
+                            "'\(entry.key)' is not a TWS error code (a number such as 10349)", key: entryKey,
+                            at: entry.value.origin)
+                    }
+                    guard !fixed.contains(code) else {
+                        throw ConfigError(
+                            "\(code) keeps its meaning (a connection or client code); codes that cannot be reclassified: "
+                                + fixed.sorted().map(String.init).joined(separator: ", "),
+                            key: entryKey, at: entry.value.origin)
+                    }
+                    codes[code] = try ConfigKind<String>.choice(choices).read(entry.value, entryKey)
+                }
+                return codes
+            },
+            format: { codes in
+                "{" + codes.keys.sorted().map { "\($0): \(codes[$0] ?? "")" }.joined(separator: ", ") + "}"
+            })
+    }
 
     /// The schema of the section.
     public static var schema: ConfigSection<ConnectionSettings> {
@@ -70,6 +108,11 @@ public struct ConnectionSettings: Hashable, Sendable {
                     "resetDays", \.resetDays,
                     .list(of: .text, allowed: "a list of day names (monday … sunday, or mon … sun)", distinct: true),
                     summary: "Days on which resets may come at any hour (weekend maintenance)."),
+                .value(
+                    "errorCodes", \.errorCodes, errorCodesKind,
+                    summary: "TWS errMsg codes the bot should read otherwise than its built-in table, without a new "
+                        + "release: {10349: notice, 10052: terminal}. notice: the request goes on (a warning); terminal: "
+                        + "the request it names is over. 1100, 1101, 1102, 326, 502 and 504 keep their meaning."),
             ],
             validate: { (settings, record, path) throws(ConfigError) in
                 do throws(ResetScheduleError) {

@@ -58,6 +58,7 @@ public enum LiveRunSetup {
             host: options.endpoint?.host ?? connection.host, port: options.endpoint?.port ?? connection.port,
             clientID: connection.clientId)
         tws.versions = TWSProtocolConstants.minimumServerVersion...connection.maxServerVersion
+        tws.errorOverrides = connection.errorOverrides
         tws.readyTimeout = .seconds(20)
         // T+N settlement as in the backtest (`backtest.settlementDays`): the strategy that trades is the one tested.
         let engine = EngineConfig(

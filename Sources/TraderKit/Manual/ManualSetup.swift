@@ -37,6 +37,7 @@ public struct ManualSetup: Sendable {
         connection = TWSConnectionConfiguration(
             host: config.connection.host, port: config.connection.port, clientID: clientID)
         connection.versions = TWSProtocolConstants.minimumServerVersion...config.connection.maxServerVersion
+        connection.errorOverrides = config.connection.errorOverrides
         connection.readyTimeout = timeout
         connection.requestTimeout = timeout
         settings = ManualSettings(clock: { Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9)) })

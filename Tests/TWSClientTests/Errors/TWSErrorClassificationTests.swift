@@ -44,3 +44,17 @@ import TWSProtocol
         #expect(timeout.description.contains("nextValidId"))
     }
 }
+
+/// Issue 44: the error table can be corrected without a release (`connection.errorCodes`): an override is read before
+/// the built-in table; connection and client codes keep their meaning.
+@Suite struct TWSErrorOverrideTests {
+    @Test func anOverrideWinsOverTheTableButNotOverConnectionCodes() {
+        let overrides: [Int: TWSErrorOverride] = [10349: .terminal, 202: .notice, 1100: .notice, 502: .terminal]
+        #expect(TWSErrorClassification.disposition(code: 10349, requestID: 7, overrides: overrides) == .terminal)
+        #expect(TWSErrorClassification.disposition(code: 10349, requestID: -1, overrides: overrides) == .notice, "no request to end")
+        #expect(TWSErrorClassification.disposition(code: 202, requestID: 7, overrides: overrides) == .notice)
+        #expect(TWSErrorClassification.disposition(code: 1100, requestID: -1, overrides: overrides) == .connection(.lost))
+        #expect(TWSErrorClassification.disposition(code: 502, requestID: 7, overrides: overrides) == .clientSide)
+        #expect(TWSErrorClassification.disposition(code: 200, requestID: 7, overrides: overrides) == .terminal, "the rest of the table")
+    }
+}
