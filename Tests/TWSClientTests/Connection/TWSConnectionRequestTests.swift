@@ -86,6 +86,33 @@ import Testing
         }
     }
 
+    /// Issue 44: `connection.errorCodes` reaches the connection: a code reclassified as a notice rides on the stream
+    /// and the stream goes on; the table's other terminal codes still end it.
+    @Test func aCodeReclassifiedAsANoticeDoesNotEndItsRequest() async throws {
+        var configuration = TWSConnectionConfiguration(clientID: 7)
+        configuration.errorOverrides = [354: .notice]
+        try await InMemoryHarness(configuration: configuration).withReadyConnection { connection, peer in
+            let stream = try await connection.marketData(contract: aapl)
+            guard case .marketData(let request) = await peer.request(1) else { return }
+            let id = request.requestID
+            peer.send(ServerFrames.fields("errMsg_354_not_subscribed", id: id))
+            peer.send(ServerFrames.fields("tickPrice_delayed_last", id: id))
+            peer.send(ServerFrames.fields("errMsg_200_no_secdef", id: id))
+            var items: [SubscriptionItem<TWSMarketDataEvent>] = []
+            do {
+                for try await item in stream { items.append(item) }
+                Issue.record("the stream should end with 200")
+            } catch let error as TWSRequestError {
+                #expect(error.code == 200)
+            }
+            guard items.count == 2, case .notice(let notice) = items[0], case .data(.price) = items[1] else {
+                Issue.record("unexpected items \(items)")
+                return
+            }
+            #expect(notice.code == 354)
+        }
+    }
+
     @Test func undecodableMessageInAStreamIsSkipped() async throws {
         try await InMemoryHarness().withReadyConnection { connection, peer in
             var prices: [Double] = []
