@@ -18,6 +18,14 @@ extension LiveSessionCore {
     /// re-send after a modify the broker refused, takes a moment.
     static var protectionGrace: TimeSpan { .seconds(30) }
 
+    /// Whether working stops on the closing side cover the whole position (the dashboard's `protected` too).
+    static func isCoveredByStops(_ position: Position, open: [Order]) -> Bool {
+        let closing: Side = position.isLong ? .sell : .buy
+        let covered = open.filter { $0.instrument == position.instrument && $0.side == closing && $0.type.isStop }
+            .reduce(Int64(0)) { $0 + $1.quantity.units - $1.filledQuantity.units }
+        return covered >= position.quantity.units.magnitude
+    }
+
     /// On the tick, while running.
     mutating func protectionTick(at now: Timestamp, _ out: inout Actions) {
         guard bookGate == nil, operatorState.flatten == nil, stopping == nil else { return }
@@ -26,9 +34,7 @@ extension LiveSessionCore {
         for position in engine.portfolio.positions where !position.isFlat {
             let id = position.instrument
             seen.insert(id)
-            let closing: Side = position.isLong ? .sell : .buy
-            let covered = open.filter { $0.instrument == id && $0.side == closing && $0.type.isStop }
-                .reduce(Int64(0)) { $0 + $1.quantity.units - $1.filledQuantity.units } >= position.quantity.units.magnitude
+            let covered = Self.isCoveredByStops(position, open: open)
             var watch = protection[id] ?? ProtectionWatch()
             let symbol = universe[id].symbol
             if covered {

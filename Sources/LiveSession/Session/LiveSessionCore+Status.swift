@@ -52,10 +52,7 @@ extension LiveSessionCore {
             row.marketValue = position.marketValue(at: mark).doubleValue
             row.unrealizedPnL = position.unrealizedPnL(at: mark).doubleValue
             row.realizedPnL = position.realizedPnL.doubleValue
-            let closing: Side = position.isLong ? .sell : .buy
-            let covered = open.filter { $0.instrument == position.instrument && $0.side == closing && $0.type.isStop }
-                .reduce(Int64(0)) { $0 + $1.quantity.units - $1.filledQuantity.units }
-            row.protected = covered >= position.quantity.units.magnitude
+            row.protected = Self.isCoveredByStops(position, open: open)
             if let broker {
                 let theirs = broker[position.instrument] ?? .zero
                 row.brokerQuantity = theirs.doubleValue

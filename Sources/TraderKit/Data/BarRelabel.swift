@@ -30,56 +30,32 @@ public enum BarRelabel {
         }
         let text = String(decoding: data, as: UTF8.self)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        var rows = 0
-        var first = "", last = ""
-        for index in lines.indices.dropFirst() where !lines[index].trimmingCharacters(in: .whitespaces).isEmpty {
+        // The reader's times, in file order (it refused every bad row above): only the text of each is rewritten.
+        let rows = lines.indices.dropFirst().filter { !lines[$0].trimmingCharacters(in: .whitespaces).isEmpty }
+        guard rows.count == loaded.bars.count else {
+            throw TraderError("\(input): \(rows.count) rows but \(loaded.bars.count) bars read; the file is not relabelled")
+        }
+        for (index, bar) in zip(rows, loaded.bars) {
             let line = lines[index]
             let comma = line.firstIndex(of: ",") ?? line.endIndex
-            let field = String(line[..<comma])
-            guard let (time, style) = TimeStyle.parse(field) else {
+            let field = line[..<comma].trimmingCharacters(in: CharacterSet(charactersIn: "\" \r"))
+            // Written back in the form it was read: 2011-01-03T14:30:00Z, or 2011-01-03 14:30:00.
+            let moved = (bar.timestamp - length).description
+            let spaced = String(moved.dropLast()).replacingOccurrences(of: "T", with: " ")
+            guard field.count == moved.count && field.hasSuffix("Z") || field.count == spaced.count && field.contains(" ") else {
                 throw TraderError(
                     "\(input):\(index + 1): the time '\(field)' is not one this converter writes back (2011-01-03T14:31:00Z or "
                         + "2011-01-03 14:31:00)")
             }
-            let moved = style.format(time - length)
-            lines[index] = moved + line[comma...]
-            if rows == 0 { first = moved }
-            last = moved
-            rows += 1
+            lines[index] = (field.hasSuffix("Z") ? moved : spaced) + line[comma...]
         }
+        let first = rows.first.map { String(lines[$0].prefix { $0 != "," }) } ?? ""
+        let last = rows.last.map { String(lines[$0].prefix { $0 != "," }) } ?? ""
         do { try lines.joined(separator: "\n").write(toFile: output, atomically: true, encoding: .utf8) } catch {
             throw TraderError("\(output): cannot write: \(error.localizedDescription)")
         }
         let minutes = length.nanoseconds / Timestamp.nanosecondsPerSecond / 60
-        return Outcome(rows: rows, barLength: minutes > 0 ? "\(minutes)-minute" : "\(length.nanoseconds / 1_000_000_000)-second",
+        return Outcome(rows: rows.count, barLength: minutes > 0 ? "\(minutes)-minute" : "\(length.nanoseconds / 1_000_000_000)-second",
             first: first, last: last)
-    }
-
-    /// The forms of a time this converter reads and writes back the same way (UTC).
-    enum TimeStyle {
-        case iso, spaced
-
-        static func parse(_ field: String) -> (Timestamp, TimeStyle)? {
-            let trimmed = field.trimmingCharacters(in: CharacterSet(charactersIn: "\" \r"))
-            for style in [TimeStyle.iso, .spaced] {
-                if let date = style.formatter.date(from: trimmed) {
-                    return (Timestamp(seconds: Int64(date.timeIntervalSince1970)), style)
-                }
-            }
-            return nil
-        }
-
-        var formatter: DateFormatter {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            formatter.dateFormat = self == .iso ? "yyyy-MM-dd'T'HH:mm:ss'Z'" : "yyyy-MM-dd HH:mm:ss"
-            return formatter
-        }
-
-        func format(_ time: Timestamp) -> String {
-            let seconds = time.nanoseconds / Timestamp.nanosecondsPerSecond
-            return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
-        }
     }
 }

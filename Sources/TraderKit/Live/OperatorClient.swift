@@ -22,11 +22,9 @@ public enum OperatorClient {
         confirm: (String) -> Bool
     ) async throws -> String {
         let dashboard = loaded.settings.dashboard
-        guard let port = dashboard.port else {
+        guard let base = address(of: dashboard) else {
             throw TraderError("this config has dashboard.port: none; the bot serves no controls")
         }
-        let host = dashboard.bind == "0.0.0.0" || dashboard.bind == "::" ? "127.0.0.1" : dashboard.bind
-        let base = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
         func url(_ path: String) throws -> URL {
             guard let url = URL(string: base + path) else {
                 throw TraderError("dashboard.bind '\(dashboard.bind)' does not make an address to reach the bot at")
@@ -50,6 +48,14 @@ public enum OperatorClient {
         if json { return answer.text }
         let reply = try JSONDecoder().decode(OperatorReply.self, from: answer.data)
         return "\(control.rawValue): \(reply.message)"
+    }
+
+    /// Where the bot of this dashboard config answers (`http://HOST:PORT`; a wildcard bind is reached on loopback), or
+    /// `nil` with `dashboard.port: none`.
+    static func address(of dashboard: DashboardConfig) -> String? {
+        guard let port = dashboard.port else { return nil }
+        let host = dashboard.bind == "0.0.0.0" || dashboard.bind == "::" ? "127.0.0.1" : dashboard.bind
+        return "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
     }
 
     /// The controls' token: the config's (or `IBTRADER_DASHBOARD_TOKEN`), else the file beside the journal.

@@ -23,10 +23,7 @@ public enum BotStateCheck {
 
     /// Asks the bot of `loaded` (its dashboard address) for its status, within `timeout`.
     public static func fetch(_ loaded: LoadedConfiguration, timeout: TimeInterval = 2) async -> Outcome {
-        let dashboard = loaded.settings.dashboard
-        guard let port = dashboard.port else { return .noDashboard }
-        let host = dashboard.bind == "0.0.0.0" || dashboard.bind == "::" ? "127.0.0.1" : dashboard.bind
-        let address = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        guard let address = OperatorClient.address(of: loaded.settings.dashboard) else { return .noDashboard }
         guard let url = URL(string: address + "/api/status") else { return .noBot(address: address) }
         var request = URLRequest(url: url, timeoutInterval: timeout)
         // A dashboard bound elsewhere than loopback asks every request for the token.
