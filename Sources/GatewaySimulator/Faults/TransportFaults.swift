@@ -13,6 +13,8 @@ public struct TransportFaults: Sendable, Equatable {
     public var responseDelay: Double?
     /// Connections that are held open but get no answer and whose requests are lost (`freeze`, until `thaw`).
     public var silenced: Set<ConnectionID> = []
+    /// Requests lost on frozen connections so far.
+    public var lostRequests = 0
 
     /// No faults.
     public init() {}

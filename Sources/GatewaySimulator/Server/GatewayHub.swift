@@ -22,6 +22,8 @@ actor GatewayHub {
     private var held: [ConnectionID: ByteBuffer] = [:]
     private var nextConnection: ConnectionID = 1
     private var faults = TransportFaults()
+    /// Requests lost on frozen connections so far.
+    var lostRequests: Int { faults.lostRequests }
     private var messagesSent = 0
     private var reorderPending: Set<ConnectionID> = []
     let logger: Logger
@@ -72,7 +74,10 @@ actor GatewayHub {
 
     /// A request arrived.
     func receive(_ request: TWSRequest, from connection: ConnectionID) {
-        if faults.silenced.contains(connection) { return }  // freeze: the request is lost
+        if faults.silenced.contains(connection) {  // freeze: the request is lost
+            faults.lostRequests += 1
+            return
+        }
         logger.debug("request", metadata: ["connection": "\(connection)", "message": "\(request.messageName)"])
         let actions = state.handle(request, from: connection, wallTime: wallTime())
         // drop-after-order: counts only orders of a live connection (a dropped socket's late requests are ignored).

@@ -80,6 +80,8 @@ public final class GatewaySimulator: Sendable {
     }
     /// A copy of the core state (account, orders…) for assertions.
     public func state() async -> GatewayState { await hub.snapshot }
+    /// Requests lost on frozen connections so far (`freeze`): a test knows one reached the gateway before it thaws.
+    public func lostRequests() async -> Int { await hub.lostRequests }
 
     // MARK: - Serving
 
