@@ -23,6 +23,8 @@ struct ClientSession: Sendable {
         var instrument: InstrumentID
         /// A 5-second query (parsed once) whose `makeBar` gives each bar.
         var query: HistoricalQuery
+        /// Stalled by the `stall-feed` fault: open, and silent.
+        var silent = false
     }
 
     let connection: ConnectionID

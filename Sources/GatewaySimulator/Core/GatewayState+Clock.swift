@@ -72,7 +72,7 @@ extension GatewayState {
     mutating func emitRealTimeBars() -> [GatewayAction] {
         var out: [GatewayAction] = []
         for session in sessions.values.sorted(by: { $0.connection < $1.connection }) {
-            for (requestID, sub) in session.realTimeBars.sorted(by: { $0.key < $1.key }) {
+            for (requestID, sub) in session.realTimeBars.sorted(by: { $0.key < $1.key }) where !sub.silent {
                 if let bar = realTimeBar(sub, end: now) {
                     out.append(.send(session.connection, .realTimeBar(requestID: requestID, bar: bar)))
                 }

@@ -1,3 +1,4 @@
+import Backtest
 import Foundation
 import Simulation
 import TWSProtocol
@@ -278,7 +279,7 @@ public struct GatewayState: Sendable {
         details.category = instrument.industry
         details.timeZoneID = "UTC"
         details.tradingHours = tradingHours(instrument)
-        details.liquidHours = details.tradingHours
+        details.liquidHours = liquidHours(instrument)
         details.stockType = "COMMON"
         details.minSize = 1
         details.sizeIncrement = 1
@@ -305,6 +306,33 @@ public struct GatewayState: Sendable {
             }
         }
         return parts.joined(separator: ";")
+    }
+
+    /// The regular hours, as IB's `liquidHours`: for intraday data the US regular session (09:30–16:00 New York, in
+    /// UTC), so a bot's feed watch and its session-aligned bars see the hours the data has bars in; daily data keeps
+    /// its trading hours.
+    func liquidHours(_ instrument: SimulatedInstrument) -> String {
+        guard !instrument.series.isDaily else { return tradingHours(instrument) }
+        var parts: [String] = []
+        for offset in 0..<7 {
+            let dayNumber = now.dayNumber + Int64(offset)
+            let day = Timestamp(nanoseconds: dayNumber * Timestamp.nanosecondsPerDay)
+            let d = TWSTimeText.date(day)
+            if day.weekday >= 5 {
+                parts.append("\(d):CLOSED")
+            } else {
+                let session = USEquitySession.session(onDay: dayNumber)
+                parts.append("\(d):\(Self.hoursMinutes(session.open))-\(d):\(Self.hoursMinutes(session.close))")
+            }
+        }
+        return parts.joined(separator: ";")
+    }
+
+    /// `HHmm` of a UTC time.
+    private static func hoursMinutes(_ time: Timestamp) -> String {
+        let minutes = (time.nanoseconds / Timestamp.nanosecondsPerSecond % 86_400) / 60
+        let hh = minutes / 60, mm = minutes % 60
+        return (hh < 10 ? "0" : "") + "\(hh)" + (mm < 10 ? "0" : "") + "\(mm)"
     }
 }
 

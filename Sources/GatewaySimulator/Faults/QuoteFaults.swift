@@ -1,7 +1,8 @@
 import TWSProtocol
 import TradingModel
 
-/// The `fail-quotes` fault: quote lines (reqMktData) that fail while the connection stays up.
+/// The `fail-quotes` fault: quote lines (reqMktData) that fail while the connection stays up; the `halt` and
+/// `stall-feed` faults.
 extension GatewayState {
     /// TWS's text for 10168.
     public static let delayedNotEnabledText = "Requested market data is not subscribed. Delayed market data is not enabled."
@@ -41,5 +42,22 @@ extension GatewayState {
             }
         }
         return kind == 0 ? out + matchNow(instrument) : out
+    }
+
+    /// The `stall-feed` fault: the real-time bar subscriptions open now, of one instrument or of all (`nil`), send
+    /// nothing more; they stay open, and a new subscription is served as usual.
+    /// - Returns: how many subscriptions went silent.
+    @discardableResult
+    public mutating func stallRealTimeBars(of instrument: InstrumentID?) -> Int {
+        var stalled = 0
+        for connection in sessions.keys.sorted() {
+            guard var session = sessions[connection] else { continue }
+            for (requestID, sub) in session.realTimeBars where instrument == nil || sub.instrument == instrument {
+                session.realTimeBars[requestID]?.silent = true
+                stalled += 1
+            }
+            sessions[connection] = session
+        }
+        return stalled
     }
 }

@@ -75,11 +75,15 @@ public enum FaultCommand: Sendable, Equatable {
     case lateStatus(seconds: Double)
     /// Send the next fill's messages in reverse order (commissionReport first, execDetails last).
     case reorderNextFill
+    /// The real-time bar subscriptions open now (of one symbol, or all) go silent without an error, as IB's do after
+    /// a data-farm flap or the nightly reset: the subscription stays, no bar comes. A new subscription is served.
+    case stallFeed(symbol: String?)
 
     /// Parses one command line: `drop`, `drop-after N`, `drop-after-order N`, `restart [T]`, `restart-fresh [T]`, `lost`,
     /// `restored [lost|kept]`, `farm CODE`, `delay S`, `reorder`, `reject [reason…]`, `duplicate-exec`,
     /// `stall-history`, `lost-after-order`, `advance S`, `freeze`, `thaw`, `fail-quotes [N]`, `halt SYMBOL [1|2]`,
-    /// `unhalt SYMBOL`, `partial-fill [N]`, `duplicate-status`, `late-exec [S]`, `late-status [S]`, `reorder-fill`.
+    /// `unhalt SYMBOL`, `partial-fill [N]`, `duplicate-status`, `late-exec [S]`, `late-status [S]`, `reorder-fill`,
+    /// `stall-feed [SYMBOL]`.
     /// An optional leading `at SECONDS` is handled by `FaultScript`.
     ///
     /// Numbers are plain decimals within each command's range (`ranges`); anything else, a missing number where
@@ -142,6 +146,12 @@ public enum FaultCommand: Sendable, Equatable {
         case "late-status":
             return arguments.isEmpty ? .lateStatus(seconds: 5) : number().map { .lateStatus(seconds: $0) }
         case "reorder-fill": return none(.reorderNextFill)
+        case "stall-feed":
+            switch arguments.count {
+            case 0: return .stallFeed(symbol: nil)
+            case 1: return symbol(arguments[0]).map { .stallFeed(symbol: $0) }
+            default: return nil
+            }
         default: return nil
         }
     }

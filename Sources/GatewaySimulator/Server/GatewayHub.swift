@@ -203,6 +203,13 @@ actor GatewayHub {
             perform(state.setHalt(instrument.id, kind: kind))
         case .partialFill, .duplicateNextStatus, .lateExecution, .lateStatus, .reorderNextFill:
             state.arm(command)
+        case .stallFeed(let symbol):
+            let instrument = symbol.flatMap { state.data.instrument(symbol: $0)?.id }
+            if let symbol, instrument == nil {
+                logger.warning("fault stall-feed: no instrument \(symbol) in the simulator's data")
+                return
+            }
+            state.stallRealTimeBars(of: instrument)
         }
     }
 
