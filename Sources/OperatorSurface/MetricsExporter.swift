@@ -135,6 +135,9 @@ public final class MetricsExporter: Sendable {
             "position_mismatch", "1 while the position check has a confirmed difference with the broker's book.",
             status.positions.compactMap { row in row.brokerQuantity.map { _ in ([("symbol", row.symbol)], flag(!row.agreesWithBroker)) } })
         gauge(
+            "bar_feed_silent", "1 while a symbol's bar feed is found dead (no bar for data.deadFeedAfter in trading hours).",
+            status.connection.marketData.map { ([("symbol", $0.symbol)], flag($0.type == "silent")) })
+        gauge(
             "position_market_value", "Position value at the last price.",
             status.positions.map { ([("symbol", $0.symbol)], $0.marketValue) })
         gauge(

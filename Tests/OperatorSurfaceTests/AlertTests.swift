@@ -107,6 +107,18 @@ struct AlertTests {
             phaseBefore: .running, phaseAfter: .running, at: t)
         #expect(killed.map(\.text) == ["kill by ctl (alice) (news): kill switch engaged"])
         #expect(OperatorAlert.kind(of: "ALERT: the journal failed a write (disk full)") == "journal")
+        // A dead feed is a critical `feed` alert; its symbol's bars coming back resolves it.
+        let feed = OperatorAlert.alerts(
+            of: .tick,
+            actions: [
+                .log(.warning, "ALERT: no bar of MSFT for 120 s of trading hours (data.deadFeedAfter; last bar 2024-01-08T15:00:00Z): the feed is taken as dead; resubscribing and back-filling"),
+                .milestone(.connectivity(.feedRecovered(symbol: "MSFT"))),
+            ],
+            phaseBefore: .running, phaseAfter: .running, at: t)
+        #expect(feed.map(\.kind) == ["feed", "feed"])
+        #expect(feed.map(\.severity) == [.critical, .info])
+        #expect(feed.map(\.resolves) == [false, true])
+        #expect(feed[1].text == "bars of MSFT are back")
     }
 
     /// What a local receiver got: path, headers that matter, body.

@@ -26,6 +26,9 @@ struct MetricsExporterTests {
         position.agreesWithBroker = false
         status.positions = [position]
         status.counts.fills = 3
+        status.connection.marketData = [
+            SessionStatus.MarketDataLine(symbol: "AAPL", type: "live"), SessionStatus.MarketDataLine(symbol: "MSFT", type: "silent"),
+        ]
         return status
     }
 
@@ -47,6 +50,8 @@ struct MetricsExporterTests {
         #expect(text.contains("ibtrader_position_broker_quantity{symbol=\"AAPL\"} 60.0\n"))
         #expect(text.contains("ibtrader_buying_power -1234.5\n"))
         #expect(text.contains("ibtrader_position_mismatch{symbol=\"AAPL\"} 1.0\n"))
+        #expect(text.contains("ibtrader_bar_feed_silent{symbol=\"AAPL\"} 0.0\n"))
+        #expect(text.contains("ibtrader_bar_feed_silent{symbol=\"MSFT\"} 1.0\n"))
         #expect(text.contains("ibtrader_fills_total 3\n") || text.contains("ibtrader_fills_total 3.0\n"), "\(text)")
         // The position is closed and two more fills came: its series goes, the counter follows.
         var later = Self.status()

@@ -13,6 +13,9 @@ public struct ResilienceSettings: Sendable {
     public var backfill = true
     /// The longest gap back-filled in full, in chunks (a longer one gets only the warm-up span, with an ALERT).
     public var maxBackfill: TimeSpan = .hours(6)
+    /// A symbol with no 5-second bar for this long in its trading hours has a dead feed: ALERT, resubscription and
+    /// back-fill (`data.deadFeedAfter`; `.zero`: off).
+    public var deadFeedAfter: TimeSpan = .seconds(120)
     /// Market data refused for lack of permissions: fall back to delayed data where it exists (`data.delayedFallback`).
     public var delayedFallback = true
     /// The health probe of a connection that stays silent (`connection.heartbeat`, `connection.heartbeatTimeout`).
@@ -25,9 +28,9 @@ public struct ResilienceSettings: Sendable {
     /// Told of connectivity milestones (pause, resume, resynchronization, back-fill), e.g. for a test.
     public var observer: (@Sendable (ConnectivityMilestone) -> Void)?
 
-    /// Defaults: 30 s grace, IB North America reset window, back-fill up to six hours, delayed fallback on, a probe
-    /// after 30 s of silence answered within 10 s, quotes retried from 1 s doubling to 5 min (ALERT after 3), the
-    /// event-loop watchdog at 30 s.
+    /// Defaults: 30 s grace, IB North America reset window, back-fill up to six hours, a dead feed after 2 minutes
+    /// without a bar in trading hours, delayed fallback on, a probe after 30 s of silence answered within 10 s, quotes
+    /// retried from 1 s doubling to 5 min (ALERT after 3), the event-loop watchdog at 30 s.
     public init() {}
 }
 

@@ -296,6 +296,7 @@ extension SessionSettings {
         self.resilience.resetSchedule = resilience.resetSchedule
         self.resilience.backfill = resilience.backfill
         self.resilience.maxBackfill = resilience.maxBackfill
+        self.resilience.deadFeedAfter = resilience.deadFeedAfter
         self.resilience.delayedFallback = resilience.delayedFallback
         self.resilience.heartbeat = resilience.heartbeat
         self.resilience.quoteRetry = resilience.quoteRetry

@@ -26,4 +26,9 @@ public enum ConnectivityMilestone: Sendable, Equatable, Codable {
     case farmChanged(TWSFarm, TWSFarmState)
     /// A data farm stayed broken longer than the grace period, outside the reset window (the ALERT).
     case farmAlert(TWSFarm)
+    /// No bar of these symbols for `data.deadFeedAfter` in trading hours: their feed is taken as dead, resubscribed
+    /// and back-filled (`alert`: the first time in a row, outside IB's reset window).
+    case feedSilent(symbols: [String], alert: Bool)
+    /// A symbol reported silent has bars again.
+    case feedRecovered(symbol: String)
 }

@@ -92,6 +92,8 @@ public struct LiveRunSummary: Sendable, Equatable, Codable {
     public var farmOutages = 0
     /// Trading halts of a traded symbol (TWS's HALTED tick, `data.watchHalts`).
     public var tradingHalts = 0
+    /// Dead bar feeds found and resubscribed (no bar for `data.deadFeedAfter` in trading hours).
+    public var deadFeeds = 0
     /// Why the run ended.
     public var stopReason: String
     /// The engine's realized-P&L total before commissions at the end, restored across restarts of the same run

@@ -7,6 +7,7 @@ import TradingModel
 // Answers to the core's requests, routed by what each was for.
 extension LiveSessionCore {
     mutating func answered(_ purpose: Purpose, _ answer: SessionAnswer, at now: Timestamp, _ out: inout Actions) {
+        if case .serverTime(let seconds) = answer { serverClock = (Timestamp(seconds: seconds), now) }
         switch (purpose, answer) {
         case (.contractDetails(let id), .contractDetails(let details)):
             qualified(id, details, &out)

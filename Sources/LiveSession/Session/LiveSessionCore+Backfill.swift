@@ -25,7 +25,10 @@ extension LiveSessionCore {
         let policy = BackfillPolicy(
             barSize: settings.warmupBarSize, maximum: settings.resilience.maxBackfill,
             rewarm: HistoricalDuration(settings.warmupDuration)?.span ?? settings.resilience.maxBackfill)
-        guard let plan = BackfillPlan.make(from: max(lastClosed, backfill.covered), to: serverNow, policy: policy) else {
+        // The first round starts where the back-fill was asked to (a silent symbol's last bar can be older than
+        // the last closed slice); later rounds after what the earlier ones covered.
+        let from = backfill.round == 0 ? backfill.covered : max(lastClosed, backfill.covered)
+        guard let plan = BackfillPlan.make(from: from, to: serverNow, policy: policy) else {
             endBackfill(&out)
             return
         }
@@ -83,7 +86,10 @@ extension LiveSessionCore {
             while k < bars.count {
                 let (id, bar) = bars[k]
                 lastBarTime[id.index] = bar.timestamp
-                if bar.timestamp > dataTime { dataTime = bar.timestamp }
+                if bar.timestamp > dataTime || !dataTimeFromBars {
+                    dataTime = bar.timestamp
+                    dataTimeFromBars = true
+                }
                 step(.bar(id, bar), &out)
                 k += 1
                 if k == bars.count || bars[k].1.timestamp != bar.timestamp, bar.timestamp > lastClosed {

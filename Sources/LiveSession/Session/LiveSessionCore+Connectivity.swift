@@ -220,10 +220,10 @@ extension LiveSessionCore {
                 _ = request(.executions, for: .resyncExecutions, &out)
                 _ = request(.openOrders, for: .resyncOpenOrders, &out)
                 _ = request(.completedOrders, for: .resyncCompletedOrders, &out)
-            case .backfill(let outage):
+            case .backfill(let outage, let since):
                 guard settings.resilience.backfill, lastClosed > .zero, connected, stopping == nil else { continue }
                 recovery?.current = step
-                recovery?.backfill = Backfill(outage: outage, covered: lastClosed)
+                recovery?.backfill = Backfill(outage: outage, covered: min(since ?? lastClosed, lastClosed))
                 backfillRound(&out)
             case .subscribe(let newFeed):
                 guard connected, case .running = phase, stopping == nil else { continue }

@@ -19,7 +19,9 @@ extension LiveSessionCore {
         case .market(_, let event):
             switch event {
             case .engine:
-                guard let source = event.engineEvent, acceptSource(source) else { return }
+                guard let source = event.engineEvent else { return }
+                if case .bar(let id, let bar) = source { feedHeard(id, bar, at: now, &out) }
+                guard acceptSource(source) else { return }
                 for strategyEvent in aggregator.handle(source) where accept(strategyEvent) {
                     step(strategyEvent, &out)
                 }
@@ -52,7 +54,10 @@ extension LiveSessionCore {
             if bar.timestamp <= lastBarTime[id.index] { return false }
             lastBarTime[id.index] = bar.timestamp
             counts.bars += 1
-            if bar.timestamp > dataTime { dataTime = bar.timestamp }
+            if bar.timestamp > dataTime || !dataTimeFromBars {
+                dataTime = bar.timestamp
+                dataTimeFromBars = true
+            }
         case .barsClosed(let closed):
             if closed <= lastClosed { return false }
             lastClosed = closed
@@ -86,6 +91,7 @@ extension LiveSessionCore {
         }
         let bars = tag()
         barFeed = bars
+        feedWatchBegins(at: now)
         out.append(
             .subscribeBars(
                 bars,

@@ -293,6 +293,7 @@ extension LiveSessionCore {
         if let last = all.last?.0 {
             lastClosed = last
             dataTime = last  // data time from here on (the replay clock against the simulator)
+            dataTimeFromBars = true
         }
         if !startup.warmupCutShort, !settings.warmupDuration.isEmpty {
             out.log(

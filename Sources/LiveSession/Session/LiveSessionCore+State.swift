@@ -66,7 +66,8 @@ struct Startup: Sendable {
 struct Recovery: Sendable {
     enum Step: Sendable, Equatable {
         case resynchronize
-        case backfill(after: String)
+        /// `since`: back-fill from this bar time rather than the last closed slice (a silent symbol's last bar).
+        case backfill(after: String, since: Timestamp? = nil)
         case subscribe(newFeed: Bool)
     }
 

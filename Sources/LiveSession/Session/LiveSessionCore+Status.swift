@@ -159,7 +159,9 @@ extension LiveSessionCore {
         case .delayedFrozen: "delayed frozen"
         }
         connection.marketData = ids.map { id in
-            let type = quoteFeed == nil ? "bars only" : delayedQuotes.contains(id) ? "delayed" : requested
+            let type =
+                feedWatch.silences[id.index] != nil
+                ? "silent" : quoteFeed == nil ? "bars only" : delayedQuotes.contains(id) ? "delayed" : requested
             return SessionStatus.MarketDataLine(symbol: universe[id].symbol.description, type: type)
         }
         return connection

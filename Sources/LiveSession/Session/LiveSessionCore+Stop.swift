@@ -215,6 +215,7 @@ extension LiveSessionCore {
             resubscriptions: counts.resubscriptions, stopReason: reason, realizedPnL: engine.portfolio.realizedPnL)
         summary.farmOutages = farms.outages
         summary.tradingHalts = counts.halts
+        summary.deadFeeds = counts.deadFeeds
         return summary
     }
 }

@@ -31,6 +31,7 @@ extension LiveSessionCore {
         heartbeatTick(at: now, &out)
         protectionTick(at: now, &out)
         retryQuotes(at: now, &out)
+        feedWatchTick(at: now, &out)
         bookGateTick(at: now, &out)
         positionCheckTick(at: now, &out)
     }

@@ -45,6 +45,9 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     var serverVersion = 0
     /// Data time: the latest bar's, stamped on engine events and journal rows.
     public internal(set) var dataTime: Timestamp
+    /// Whether `dataTime` came from a bar yet (before, it is the clock at start: the first bar replaces it even when
+    /// older, as a gateway replaying history sends).
+    var dataTimeFromBars = false
     /// Each instrument's latest strategy bar (`data.barSize`) and 5-second source bar.
     var lastBarTime: [Timestamp]
     var lastSourceBarTime: [Timestamp]
@@ -63,6 +66,10 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     var operatorState = OperatorState()
     var connectivity: ConnectivityMonitor
     var farms: FarmMonitor
+    /// Each symbol's bar feed, watched for silence in trading hours (`LiveSessionCore+FeedWatch.swift`).
+    var feedWatch: FeedWatch
+    /// The gateway's clock at its last answer, and when that came (`marketNow`).
+    var serverClock: (server: Timestamp, at: Timestamp)?
     var nextTag = 0
     /// What each outstanding request is for.
     var pending: [SessionTag: Purpose] = [:]
@@ -139,6 +146,7 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
         connectivity = ConnectivityMonitor(
             gracePeriod: settings.resilience.gracePeriod, schedule: settings.resilience.resetSchedule)
         farms = FarmMonitor(gracePeriod: settings.resilience.gracePeriod, schedule: settings.resilience.resetSchedule)
+        feedWatch = FeedWatch(limit: settings.resilience.deadFeedAfter, instruments: universe.count)
         nextSummary = now + settings.summaryInterval
     }
 
@@ -353,6 +361,8 @@ public struct SessionCounts: Sendable, Equatable {
     public var positionChecks = 0
     /// Trading halts seen (HALTED ticks that halted a symbol).
     public var halts = 0
+    /// Dead feeds found (`FeedWatch`): each a resubscription and a back-fill.
+    public var deadFeeds = 0
 }
 
 /// Actions being collected for one input.

@@ -53,6 +53,8 @@ extension OperatorAlert {
                         kind: "halt", severity: .info,
                         text: "\(symbol): trading resumed" + (held > 0 ? "; \(held) held exits sent" : ""), time: stamp,
                         resolves: true))
+            case .milestone(.connectivity(.feedRecovered(let symbol))):
+                alerts.append(OperatorAlert(kind: "feed", severity: .info, text: "bars of \(symbol) are back", time: stamp, resolves: true))
             case .milestone(.connectivity(.eventLoopRecovered)):
                 alerts.append(OperatorAlert(kind: "loop", severity: .info, text: "the event loop takes input again", time: stamp, resolves: true))
             case .reply(let reply) where reply.done && input == .journalWritable:
@@ -83,7 +85,7 @@ extension OperatorAlert {
             ("without its protective stop", "protection"), ("connection to IB down", "connectivity"), ("stopped answering", "connection"), (" broken for ", "farm"),
             ("positions differ", "positions"), ("journal", "journal"), ("event loop", "loop"), ("the gap after", "backfill"),
             ("times in a row", "quotes"), ("maintenance margin", "margin"), ("execId", "execution"), ("did not stop cleanly", "crash"),
-            ("risk halt", "risk"),
+            ("risk halt", "risk"), ("data.deadFeedAfter", "feed"),
         ]
         return rules.first { text.contains($0.0) }?.1 ?? "alert"
     }

@@ -115,6 +115,9 @@ extension ConnectivityMilestone {
         case .eventLoopRecovered: "event loop recovered"
         case .farmChanged(let farm, let state): "\(farm) \(state.word)"
         case .farmAlert(let farm): "\(farm) broken past the grace period (ALERT)"
+        case .feedSilent(let symbols, let alert):
+            "no bars of \(symbols.joined(separator: ", ")): feed resubscribed" + (alert ? " (ALERT)" : "")
+        case .feedRecovered(let symbol): "bars of \(symbol) are back"
         }
     }
 }

@@ -68,8 +68,9 @@ public struct SessionStatus: Sendable, Equatable, Codable {
         /// logon), per `connection.resetWindow` / `resetDays`.
         public var nextNightlyReset: String?
         public var nextWeeklyLogon: String?
-        /// Each symbol's market data: `live`, `frozen`, `delayed`, `delayed frozen` (its reqMktData line), or
-        /// `bars only` (no quote line: real-time bars, which are always live).
+        /// Each symbol's market data: `live`, `frozen`, `delayed`, `delayed frozen` (its reqMktData line),
+        /// `bars only` (no quote line: real-time bars, which are always live), or `silent` (its bar feed was found
+        /// dead, `data.deadFeedAfter`, and has sent no bar since).
         public var marketData: [MarketDataLine] = []
         public init() {}
     }

@@ -114,6 +114,7 @@ public enum LiveRunSetup {
         value.resetSchedule = try? connection.resetSchedule()  // checked when the config was loaded
         value.backfill = settings.data.backfill
         value.maxBackfill = TimeSpan(nanoseconds: settings.data.maxBackfill.nanosecondsValue)
+        value.deadFeedAfter = TimeSpan(nanoseconds: settings.data.deadFeedAfter.nanosecondsValue)
         value.delayedFallback = settings.data.delayedFallback
         return value
     }

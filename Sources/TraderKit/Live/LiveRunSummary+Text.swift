@@ -9,7 +9,8 @@ extension LiveRunSummary {
             .map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", ")
         return "run ended (\(stopReason)): account \(account), \(bars) bars after \(warmupBars) warm-up bars, "
             + "\(commands) orders/cancels, \(fills) fills, \(denials) risk denials, "
-            + (tradingHalts > 0 ? "\(tradingHalts) trading halt\(tradingHalts == 1 ? "" : "s"), " : "") + "realized P&L "
+            + (tradingHalts > 0 ? "\(tradingHalts) trading halt\(tradingHalts == 1 ? "" : "s"), " : "")
+            + (deadFeeds > 0 ? "\(deadFeeds) dead feed\(deadFeeds == 1 ? "" : "s") resubscribed, " : "") + "realized P&L "
             + "\(realizedPnL.centsDescription) before commissions; broker positions: [\(positions)]"
     }
 

@@ -182,4 +182,10 @@ public struct SessionTimes: Sendable, Equatable, Codable {
 
     /// Whether none is known.
     public var isEmpty: Bool { byDay.isEmpty }
+
+    /// The first and last UTC days with a known session (`nil`: none known).
+    public var knownDays: ClosedRange<Int64>? {
+        guard let first = byDay.keys.min(), let last = byDay.keys.max() else { return nil }
+        return first...last
+    }
 }

@@ -36,6 +36,8 @@ struct SessionCoreHarness<S: Strategy> {
         var settings = SessionSettings(symbols: symbols, engine: EngineConfig(initialCash: Money(100_000)), strategyName: "Test")
         settings.reference = OrderReference(prefix: "T:")
         settings.resilience.resetSchedule = nil
+        // The harness sends bars only when a test asks; minutes of ticks without one would be a dead feed.
+        settings.resilience.deadFeedAfter = .zero
         return settings
     }
 
