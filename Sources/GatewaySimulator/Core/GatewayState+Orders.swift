@@ -80,9 +80,20 @@ extension GatewayState {
             orders[k] = o
             out += transmit(k)
         }
+        if pendingFaults.twinNextOrder, order.parentID == 0 {
+            // twin-order: the order lives a second time, under another id and permId with the same orderRef (one
+            // client order, two live broker orders). The client's own id sequence is left as it was.
+            pendingFaults.twinNextOrder = false
+            let highest = highestOrderID[clientID]
+            out += placeOrder(orderID: orderID + Self.twinOffset, contract: contract, order: order, clientID: clientID)
+            highestOrderID[clientID] = highest
+        }
         // The group is transmitted as one: only now may the market fill any of it.
         return out + matchNow(instrument.id)
     }
+
+    /// How far a `twin-order` twin's id is from its original's.
+    static let twinOffset = 1_000_000
 
     /// The order's size on the fixed-point grid: 0 when unset, `nil` when it does not fit (`1e40`, more than 8
     /// decimals), so the rejection names what was sent instead of reading it as 0.

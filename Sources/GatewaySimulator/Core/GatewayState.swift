@@ -340,6 +340,8 @@ public struct GatewayState: Sendable {
 public struct PendingFaults: Sendable, Equatable {
     /// Reject the next order placed, with this reason.
     public var rejectNextOrder: String?
+    /// Book the next (stand-alone) order a second time: another order id and permId, the same orderRef.
+    public var twinNextOrder = false
     /// Send the next live execDetails twice.
     public var duplicateNextExecution = false
     /// Never answer the next historical data request.

@@ -15,6 +15,8 @@ public struct TransportFaults: Sendable, Equatable {
     public var silenced: Set<ConnectionID> = []
     /// Requests lost on frozen connections so far.
     public var lostRequests = 0
+    /// The next modification of a working order is lost and every socket closes (`lose-modify`).
+    public var loseNextModify = false
 
     /// No faults.
     public init() {}
@@ -78,12 +80,18 @@ public enum FaultCommand: Sendable, Equatable {
     /// The real-time bar subscriptions open now (of one symbol, or all) go silent without an error, as IB's do after
     /// a data-farm flap or the nightly reset: the subscription stays, no bar comes. A new subscription is served.
     case stallFeed(symbol: String?)
+    /// The next modification (a placeOrder for an order that is working) never reaches the order: it is lost, and
+    /// every socket closes with it, as a modify sent into a connectivity loss (the order works on its old terms).
+    case loseNextModify
+    /// The next stand-alone order is booked twice: a second live order with the same orderRef under another order id
+    /// (its own + 1,000,000) and permId, as when a place sent into a reconnect gap reached TWS after all.
+    case twinNextOrder
 
     /// Parses one command line: `drop`, `drop-after N`, `drop-after-order N`, `restart [T]`, `restart-fresh [T]`, `lost`,
     /// `restored [lost|kept]`, `farm CODE`, `delay S`, `reorder`, `reject [reason…]`, `duplicate-exec`,
     /// `stall-history`, `lost-after-order`, `advance S`, `freeze`, `thaw`, `fail-quotes [N]`, `halt SYMBOL [1|2]`,
     /// `unhalt SYMBOL`, `partial-fill [N]`, `duplicate-status`, `late-exec [S]`, `late-status [S]`, `reorder-fill`,
-    /// `stall-feed [SYMBOL]`.
+    /// `stall-feed [SYMBOL]`, `lose-modify`, `twin-order`.
     /// An optional leading `at SECONDS` is handled by `FaultScript`.
     ///
     /// Numbers are plain decimals within each command's range (`ranges`); anything else, a missing number where
@@ -146,6 +154,8 @@ public enum FaultCommand: Sendable, Equatable {
         case "late-status":
             return arguments.isEmpty ? .lateStatus(seconds: 5) : number().map { .lateStatus(seconds: $0) }
         case "reorder-fill": return none(.reorderNextFill)
+        case "lose-modify": return none(.loseNextModify)
+        case "twin-order": return none(.twinNextOrder)
         case "stall-feed":
             switch arguments.count {
             case 0: return .stallFeed(symbol: nil)

@@ -79,6 +79,15 @@ actor GatewayHub {
             return
         }
         logger.debug("request", metadata: ["connection": "\(connection)", "message": "\(request.messageName)"])
+        // lose-modify: the modification never reaches the order, and the sockets go with it.
+        if faults.loseNextModify, case .placeOrder(let orderID, _, _) = request, let clientID = state.sessions[connection]?.clientID,
+            state.orders[OrderKey(clientID: clientID, orderID: orderID)] != nil
+        {
+            faults.loseNextModify = false
+            logger.info("fault lose-modify: the modification of order \(orderID) is lost; every socket closes")
+            dropAll()
+            return
+        }
         let actions = state.handle(request, from: connection, wallTime: wallTime())
         // drop-after-order: counts only orders of a live connection (a dropped socket's late requests are ignored).
         // The Nth order is handled, then every socket closes before any of its answers is sent (they are lost).
@@ -203,6 +212,10 @@ actor GatewayHub {
             perform(state.setHalt(instrument.id, kind: kind))
         case .partialFill, .duplicateNextStatus, .lateExecution, .lateStatus, .reorderNextFill:
             state.arm(command)
+        case .loseNextModify:
+            faults.loseNextModify = true
+        case .twinNextOrder:
+            state.pendingFaults.twinNextOrder = true
         case .stallFeed(let symbol):
             let instrument = symbol.flatMap { state.data.instrument(symbol: $0)?.id }
             if let symbol, instrument == nil {

@@ -284,6 +284,8 @@ public actor IBBroker {
             // Surfaced until the runner acts on them (issue #20): an ALERT, and a verification to request.
             case .executionConflict(let conflict): continuation.yield(.anomaly("ALERT: \(conflict)"))
             case .verificationNeeded(let verification): continuation.yield(.anomaly("ALERT: \(verification)"))
+            case .duplicateIncarnation(let twin):
+                continuation.yield(.anomaly("ALERT: \(twin.orderRef) is live twice at the broker (permIds \(twin.followedPermID) and \(twin.permID))"))
             }
         }
     }

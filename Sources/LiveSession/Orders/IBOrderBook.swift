@@ -130,8 +130,20 @@ public struct IBOrderBook: Sendable {
 
     /// An openOrder: a status hint, and the confirmation of a modification.
     public mutating func openOrder(_ open: TWSOpenOrder, at now: Timestamp) -> [OrderBookOutput] {
-        guard let id = byBrokerID[open.order.orderID] ?? byOrderRef[open.order.orderRef], var order = orders[id]
-        else { return [] }
+        let byID = byBrokerID[open.order.orderID]
+        guard let id = byID ?? byOrderRef[open.order.orderRef], var order = orders[id] else { return [] }
+        // IB never changes an order's permId, and a client's order keeps its id: another permId, or our orderRef
+        // under an id that is not this order's, is another live order, not ours to merge.
+        let otherPermID = open.order.permID != 0 && order.permID != 0 && open.order.permID != order.permID
+        let otherOrderID = byID == nil && open.order.orderID != order.brokerOrderID
+        if otherPermID || otherOrderID {
+            let ended = (try? BrokerOrderStatus(text: open.orderState.status))?.isTerminal ?? false
+            guard !ended else { return [] }
+            return [.duplicateIncarnation(DuplicateIncarnation(
+                orderID: id, orderRef: order.orderRef, followedPermID: order.permID, followedOrderID: order.brokerOrderID,
+                permID: open.order.permID, brokerOrderID: open.order.orderID, clientID: open.order.clientID,
+                status: open.orderState.status))]
+        }
         if open.order.permID != 0 { order.permID = open.order.permID }
         var out: [OrderBookOutput] = []
         if let pending = order.pendingModification, order.state == .pendingReplace, Self.sameTerms(open.order, pending)
@@ -236,6 +248,20 @@ public struct IBOrderBook: Sendable {
         default:
             return []
         }
+    }
+
+    /// A modification or cancel that was in flight when the connection went, and that the broker's open orders after
+    /// the reconnect show never arrived (the order works on its earlier terms, or is not cancelling): the engine hears
+    /// it refused, with the order working as before, and decides again. Never assumed applied, never sent again
+    /// blindly (a second placeOrder after a reconnect is how one client order becomes two live broker orders).
+    public mutating func requestLost(_ id: OrderID, at now: Timestamp) -> [OrderBookOutput] {
+        guard let order = orders[id], order.state == .pendingReplace || order.state == .pendingCancel else { return [] }
+        let what = order.state == .pendingReplace ? "modification" : "cancel"
+        orders[id]?.pendingModification = nil
+        let reason = "the \(what) sent before the connection went never reached the broker: after the reconnect the "
+            + "order still works on its earlier terms"
+        return [.anomaly("\(order.orderRef): \(reason)")]
+            + enqueue(.modifyRejected(id, reason: reason, at: now), for: id, at: now)
     }
 
     /// Releases fills that waited `commissionWait` for their commission (they go out without it; the commission

@@ -17,6 +17,24 @@ public enum OrderBookOutput: Sendable, Hashable {
     /// An order's state at the broker is unknown (161 on its cancel): ask the broker (completed orders,
     /// executions, open orders) and feed the answers back (`completedOrder`, `execution`, `openOrder`).
     case verificationNeeded(OrderVerification)
+    /// A second live broker order for one of ours: the same orderRef under another permId. Never merged into the
+    /// followed order; the owner cancels it (if its client id is the owner's) and raises an ALERT.
+    case duplicateIncarnation(DuplicateIncarnation)
+}
+
+/// One client order found live twice at the broker (`OrderBookOutput.duplicateIncarnation`).
+public struct DuplicateIncarnation: Sendable, Hashable {
+    /// The followed order.
+    public var orderID: OrderID
+    public var orderRef: String
+    /// The followed order's permId and TWS order id.
+    public var followedPermID: Int64
+    public var followedOrderID: Int
+    /// The other live order: its permId, TWS order id, client id and status.
+    public var permID: Int64
+    public var brokerOrderID: Int
+    public var clientID: Int
+    public var status: String
 }
 
 /// A commission joined to its fill by execId after the fill was delivered.

@@ -106,6 +106,15 @@ extension OrderDesk {
         var outputs: [OrderBookOutput] = []
         for order in open { outputs += book.openOrder(order, at: now) }
         let working = Set(open.map(\.order.orderID))
+        // A modification still pending after the broker's open order was read never arrived (its terms would have
+        // confirmed it); a cancel in flight arrived only if the broker lists the order as cancelling.
+        let cancelling = Set(open.filter { $0.orderState.status == "PendingCancel" }.map(\.order.orderID))
+        for tracked in book.orders.values.sorted(by: { $0.orderID < $1.orderID })
+        where tracked.brokerOrderID <= cutoff && working.contains(tracked.brokerOrderID)
+            && (tracked.state == .pendingReplace || (tracked.state == .pendingCancel && !cancelling.contains(tracked.brokerOrderID)))
+        {
+            outputs += book.requestLost(tracked.orderID, at: now)
+        }
         for tracked in book.orders.values.sorted(by: { $0.orderID < $1.orderID })
         where tracked.state.isOpen && tracked.brokerOrderID <= cutoff && !working.contains(tracked.brokerOrderID)
             && tracked.executed < tracked.quantity

@@ -26,6 +26,9 @@ extension OrderDesk {
                 result.append(open)
             } else if let id = (open.order.permID != 0 ? byPerm[open.order.permID] : nil) ?? byRef[open.order.orderRef]
             {
+                // Under our id, so the book finds it (another client's ids may equal ours). A permId other than the
+                // followed one makes it a second live order, which the book reports with this client id (not ours
+                // to cancel: its own id is in another client's space).
                 var mine = open
                 mine.order.orderID = id
                 result.append(mine)

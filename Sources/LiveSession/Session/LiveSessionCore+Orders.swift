@@ -118,8 +118,30 @@ extension LiveSessionCore {
             case .verificationNeeded(let verification):
                 out.log(.warning, "asking the broker about \(verification)")
                 verifyWithBroker(&out)
+            case .duplicateIncarnation(let twin):
+                secondLiveOrder(twin, &out)
             }
         }
+    }
+
+    /// One client order live twice at the broker (the same orderRef under another permId): never merged into the
+    /// followed order. Ours to cancel when it carries this connection's client id; another client's is the
+    /// operator's (TWS cancels an order only for the client that placed it). Once per permId: the cancel and an
+    /// ALERT, journaled.
+    mutating func secondLiveOrder(_ twin: DuplicateIncarnation, _ out: inout Actions) {
+        guard alertedTwins.insert(twin.permID).inserted else { return }
+        let ours = twin.clientID == clientID && twin.brokerOrderID != twin.followedOrderID
+        if ours { out.append(.cancelOrder(brokerOrderID: twin.brokerOrderID)) }
+        let what =
+            ours
+            ? "cancelling it (order id \(twin.brokerOrderID))"
+            : "it belongs to client id \(twin.clientID): cancel it in TWS (permId \(twin.permID))"
+        let text =
+            "ALERT: one client order is live twice at the broker: \(twin.orderRef) is followed as permId "
+            + "\(twin.followedPermID) (order id \(twin.followedOrderID)); the broker also has permId \(twin.permID) "
+            + "with the same orderRef (\(twin.status.isEmpty ? "status unknown" : twin.status)), which could fill as well; \(what)"
+        out.log(.warning, text)
+        if settings.journaled { out.append(journalEvent(.error, String(text.dropFirst(7)))) }
     }
 
     /// An order's state at the broker is unknown: resynchronize (executions, then open orders) unless a

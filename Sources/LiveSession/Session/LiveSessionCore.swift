@@ -41,6 +41,8 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     /// When the first connection attempt started (the bound of `settings.gatewayWait`).
     var firstAttemptAt: Timestamp?
     var clientID = 0
+    /// Second live broker orders (by permId) already alerted (`secondLiveOrder`).
+    var alertedTwins: Set<Int64> = []
     /// The gateway's server version (the current connection's).
     var serverVersion = 0
     /// Data time: the latest bar's, stamped on engine events and journal rows.

@@ -85,7 +85,7 @@ extension OperatorAlert {
             ("without its protective stop", "protection"), ("connection to IB down", "connectivity"), ("stopped answering", "connection"), (" broken for ", "farm"),
             ("positions differ", "positions"), ("journal", "journal"), ("event loop", "loop"), ("the gap after", "backfill"),
             ("times in a row", "quotes"), ("maintenance margin", "margin"), ("execId", "execution"), ("did not stop cleanly", "crash"),
-            ("risk halt", "risk"), ("data.deadFeedAfter", "feed"),
+            ("risk halt", "risk"), ("data.deadFeedAfter", "feed"), ("live twice at the broker", "orders"),
         ]
         return rules.first { text.contains($0.0) }?.1 ?? "alert"
     }

@@ -1,0 +1,72 @@
+import Testing
+import TradingModel
+import TWSProtocol
+
+@testable import InteractiveBrokers
+@testable import LiveSession
+
+/// The book never merges a second live broker order into a followed one, and a modification lost with the
+/// connection is refused, not assumed.
+struct IBOrderBookIncarnationTests {
+    static func open(id: Int, perm: Int64, ref: String, status: String = "Submitted", limit: Double? = nil) -> TWSOpenOrder {
+        var order = TWSOrder()
+        order.orderID = id
+        order.permID = perm
+        order.orderRef = ref
+        order.clientID = 7
+        order.totalQuantity = 100
+        order.limitPrice = limit
+        return TWSOpenOrder(contract: TWSContract(symbol: "AAPL"), order: order, orderState: TWSOrderState(status: status))
+    }
+
+    @Test func anotherPermIDOrAnotherIDUnderOurOrderRefIsASecondLiveOrder() throws {
+        var book = IBOrderBookTests.book()
+        let ref = try #require(book.order(OrderID(1))?.orderRef)
+        _ = book.openOrder(Self.open(id: 10, perm: 500, ref: ref), at: t0)
+        #expect(book.order(OrderID(1))?.permID == 500)
+        // The same id, another permId.
+        let twin = book.openOrder(Self.open(id: 10, perm: 501, ref: ref), at: t0)
+        guard case .duplicateIncarnation(let second)? = twin.first else {
+            Issue.record("\(twin)")
+            return
+        }
+        #expect(second.followedPermID == 500 && second.permID == 501 && second.followedOrderID == 10 && second.clientID == 7)
+        #expect(book.order(OrderID(1))?.permID == 500, "never merged")
+        // Another id under our orderRef (its permId not yet known).
+        let other = book.openOrder(Self.open(id: 1_000_010, perm: 0, ref: ref), at: t0)
+        guard case .duplicateIncarnation(let third)? = other.first else {
+            Issue.record("\(other)")
+            return
+        }
+        #expect(third.brokerOrderID == 1_000_010)
+        // An ended one is nothing to act on.
+        #expect(book.openOrder(Self.open(id: 10, perm: 502, ref: ref, status: "Cancelled"), at: t0).isEmpty)
+        // Our own order again: still ours.
+        #expect(book.openOrder(Self.open(id: 10, perm: 500, ref: ref), at: t0).allSatisfy {
+            if case .duplicateIncarnation = $0 { false } else { true }
+        })
+    }
+
+    @Test func aModificationOrCancelNotAtTheBrokerAfterTheReconnectIsRefused() throws {
+        var book = IBOrderBookTests.book()
+        _ = book.status(IBOrderBookTests.status("Submitted"), at: t0)
+        var terms = try #require(book.order(OrderID(1))?.wire)
+        terms.totalQuantity = 50
+        book.replaceRequested(OrderID(1), terms: terms)
+        #expect(book.order(OrderID(1))?.state == .pendingReplace)
+        let lost = book.requestLost(OrderID(1), at: t0)
+        #expect(IBOrderBookTests.reports(lost).count == 1)
+        guard case .modifyRejected(let id, let reason, _)? = IBOrderBookTests.reports(lost).first else {
+            Issue.record("\(lost)")
+            return
+        }
+        #expect(id == OrderID(1) && reason.contains("never reached the broker"))
+        #expect(lost.contains { if case .anomaly(let text) = $0 { text.contains("modification") } else { false } })
+        #expect(book.order(OrderID(1))?.state == .accepted, "working on its earlier terms")
+        #expect(book.requestLost(OrderID(1), at: t0).isEmpty, "nothing in flight: nothing lost")
+        book.cancelRequested(OrderID(1))
+        let cancel = book.requestLost(OrderID(1), at: t0)
+        #expect(cancel.contains { if case .anomaly(let text) = $0 { text.contains("cancel") } else { false } })
+        #expect(book.order(OrderID(1))?.state == .accepted)
+    }
+}
