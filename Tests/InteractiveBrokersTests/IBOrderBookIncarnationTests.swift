@@ -69,4 +69,35 @@ struct IBOrderBookIncarnationTests {
         #expect(cancel.contains { if case .anomaly(let text) = $0 { text.contains("cancel") } else { false } })
         #expect(book.order(OrderID(1))?.state == .accepted)
     }
+
+    @Test func aCancelledAfterThePresetNotice10349IsHeldAndTheOrderMayStillFill() {
+        var book = IBOrderBookTests.book()
+        _ = book.status(IBOrderBookTests.status("PreSubmitted"), at: t0)
+        #expect(book.notice(TWSNotice(requestID: 10, code: 10349, message: "Order TIF was set to DAY based on order preset."), at: t0).isEmpty)
+        #expect(book.status(IBOrderBookTests.status("Cancelled", filled: 0, remaining: 100), at: t0).isEmpty, "held, not final")
+        #expect(book.order(OrderID(1))?.state == .accepted)
+        // Resubmitted: working again, then it fills.
+        let again = book.status(IBOrderBookTests.status("Submitted"), at: t0 + .seconds(2))
+        #expect(again.contains { if case .anomaly(let text) = $0 { text.contains("10349") } else { false } })
+        let fill = IBOrderBookTests.reports(book.execution(IBOrderBookTests.execution("e1", 100), commission: .reported(Money(1), realizedPnL: nil), at: t0 + .seconds(3)))
+        #expect(fill.count == 1)
+        #expect(book.order(OrderID(1))?.state == .filled)
+        // Nothing more comes out of the hold.
+        #expect(IBOrderBookTests.reports(book.releaseOverdue(at: t0 + .seconds(60))).isEmpty)
+    }
+
+    @Test func aHeldCancelWithNoSignOfLifeIsFinalAfterTheHold() {
+        var book = IBOrderBookTests.book()
+        _ = book.status(IBOrderBookTests.status("PreSubmitted"), at: t0)
+        _ = book.notice(TWSNotice(requestID: 10, code: 10349, message: "Order TIF was set to DAY based on order preset."), at: t0)
+        _ = book.status(IBOrderBookTests.status("Cancelled", filled: 0, remaining: 100), at: t0)
+        #expect(IBOrderBookTests.reports(book.releaseOverdue(at: t0 + .seconds(29))).isEmpty)
+        let final = IBOrderBookTests.reports(book.releaseOverdue(at: t0 + IBOrderBook.presetCancelHold))
+        #expect(final.count == 1)
+        #expect(book.order(OrderID(1))?.state.isTerminal == true)
+        // Without the notice a Cancelled is final at once.
+        var plain = IBOrderBookTests.book()
+        _ = plain.status(IBOrderBookTests.status("PreSubmitted"), at: t0)
+        #expect(IBOrderBookTests.reports(plain.status(IBOrderBookTests.status("Cancelled", filled: 0, remaining: 100), at: t0)).count == 1)
+    }
 }

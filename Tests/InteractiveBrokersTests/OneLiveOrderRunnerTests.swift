@@ -114,4 +114,18 @@ struct OneLiveOrderRunnerTests {
         #expect(alerts.first?.contains("permId \(twin.permID)") == true && alerts.first?.contains("cancelling it") == true)
         #expect(run.recorder.fills.isEmpty)
     }
+
+    @Test("IB's 10349 and a Cancelled, then the order goes on and fills: the fill is the bot's, not an anomaly after a cancel")
+    func presetNoticeCancelIsNotFinal() async throws {
+        let run = try await faultRun(
+            clientID: 93, strategy: { TargetSchedule(steps: [(faultTradeTime, 100)], recorder: $0) }
+        ) { venue, recorder in
+            await venue.apply(.presetCancelNextOrder)
+            await replaySteps(venue, recorder, limit: 200) { _ in recorder.fills.count >= 1 }
+        }
+        #expect(run.recorder.fills.map(\.quantity) == [Quantity(100)])
+        #expect(run.summary.enginePositions[Symbol("SYN000")] == Quantity(100))
+        #expect(run.summary.brokerPositions[Symbol("SYN000")] == Quantity(100))
+        try expectFaultInvariants(run)
+    }
 }

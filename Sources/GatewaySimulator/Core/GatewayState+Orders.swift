@@ -80,6 +80,17 @@ extension GatewayState {
             orders[k] = o
             out += transmit(k)
         }
+        if pendingFaults.presetNoticeNextOrder, order.parentID == 0 {
+            // preset-cancel: IB's 10349 and a Cancelled status with nothing filled, then the order goes on (TWS
+            // resubmits it) and may fill: what ib_async and its users took for a cancellation.
+            pendingFaults.presetNoticeNextOrder = false
+            out = sendToClient(clientID, .error(TWSErrorMessage(
+                requestID: orderID, code: 10349, message: "Order TIF was set to DAY based on order preset.")))
+                + sendToClient(clientID, .orderStatus(TWSOrderStatus(
+                    orderID: orderID, status: "Cancelled", filled: 0, remaining: quantity.decimal,
+                    permID: entry.permID, clientID: clientID)))
+                + out
+        }
         if pendingFaults.twinNextOrder, order.parentID == 0 {
             // twin-order: the order lives a second time, under another id and permId with the same orderRef (one
             // client order, two live broker orders). The client's own id sequence is left as it was.

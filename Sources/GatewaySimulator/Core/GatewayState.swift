@@ -342,6 +342,8 @@ public struct PendingFaults: Sendable, Equatable {
     public var rejectNextOrder: String?
     /// Book the next (stand-alone) order a second time: another order id and permId, the same orderRef.
     public var twinNextOrder = false
+    /// Precede the next (stand-alone) order's messages with 10349 and a Cancelled status; it goes on regardless.
+    public var presetNoticeNextOrder = false
     /// Send the next live execDetails twice.
     public var duplicateNextExecution = false
     /// Never answer the next historical data request.

@@ -216,6 +216,8 @@ actor GatewayHub {
             faults.loseNextModify = true
         case .twinNextOrder:
             state.pendingFaults.twinNextOrder = true
+        case .presetCancelNextOrder:
+            state.pendingFaults.presetNoticeNextOrder = true
         case .stallFeed(let symbol):
             let instrument = symbol.flatMap { state.data.instrument(symbol: $0)?.id }
             if let symbol, instrument == nil {

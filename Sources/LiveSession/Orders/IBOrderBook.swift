@@ -193,6 +193,7 @@ public struct IBOrderBook: Sendable {
         remember(execution.executionID, .applied, at: now)
         if case .reported(let money, _) = commission { knownCommissions[execution.executionID] = money }
         order.executed += execution.quantity
+        order.heldCancel = nil  // it traded: the Cancelled after the preset notice was not final
         order.outbox.append(.fill(execution, heldSince: now))
         heldExecutions[execution.executionID] = id
         if let terminal = order.deferredTerminal, order.executed >= terminal.filledAtEnd {
@@ -241,6 +242,11 @@ public struct IBOrderBook: Sendable {
         case 161:
             // "Not in a cancellable state": filled, cancelled or about to be. No final state from it.
             return cancelStateUnknown(id, reason: "\(notice.code) \(message)")
+        case 10349:
+            // "Order TIF was set to DAY based on order preset": a notice, not a refusal. TWS may report the order
+            // Cancelled next and then resubmit it, and it fills (ib_async #217 and users' logs): hold such a cancel.
+            orders[id]?.presetNoticeAt = now
+            return []
         case 103, 104, 105, 135, 321, 10147, 10148:
             guard order.state == .pendingReplace || order.state == .pendingCancel else { return [] }
             orders[id]?.pendingModification = nil
@@ -249,6 +255,10 @@ public struct IBOrderBook: Sendable {
             return []
         }
     }
+
+    /// How long a Cancelled after a 10349 preset notice waits for the order to show life (a status, an execution)
+    /// before it is final.
+    public static let presetCancelHold = TimeSpan.seconds(30)
 
     /// A modification or cancel that was in flight when the connection went, and that the broker's open orders after
     /// the reconnect show never arrived (the order works on its earlier terms, or is not cancelling): the engine hears
@@ -270,6 +280,12 @@ public struct IBOrderBook: Sendable {
     public mutating func releaseOverdue(at now: Timestamp) -> [OrderBookOutput] {
         forgetExpired(at: now)
         var out: [OrderBookOutput] = []
+        for id in orders.keys.sorted() {
+            // A cancel held after a preset notice, with no sign of life since: final now.
+            guard let order = orders[id], let held = order.heldCancel, now - held.since >= Self.presetCancelHold else { continue }
+            orders[id]?.heldCancel = nil
+            if let report = terminalReport(held.status, for: order, at: now) { out += enqueue(report, for: id, at: now) }
+        }
         for id in orders.keys.sorted() where orders[id]?.outbox.isEmpty == false { out += drain(id, at: now) }
         return out
     }
@@ -285,11 +301,21 @@ public struct IBOrderBook: Sendable {
             // Fills come from executions only.
             return []
         case .preSubmitted, .submitted, .pendingCancel:
+            if order.heldCancel != nil, status != .pendingCancel {
+                orders[id]?.heldCancel = nil  // resubmitted after the preset notice: it lives
+                return [.anomaly("\(order.orderRef): reported Cancelled after IB's 10349 preset notice, and working again")]
+            }
             if status != .pendingCancel, order.awaitsVerification, order.state == .pendingCancel {
                 return stillWorking(id, at: now)
             }
             return order.state == .submitted ? enqueue(.accepted(id, at: now), for: id, at: now) : []
         case .apiCancelled, .cancelled, .inactive:
+            if status != .inactive, order.state != .pendingCancel, order.executed == .zero,
+                let notice = order.presetNoticeAt, now - notice <= Self.presetCancelHold, order.heldCancel == nil
+            {
+                orders[id]?.heldCancel = (status, now)
+                return []
+            }
             if let filled, order.executed < filled {
                 orders[id]?.deferredTerminal = TrackedOrder.DeferredTerminal(status: status, filledAtEnd: filled)
                 return []

@@ -38,6 +38,20 @@ public struct TrackedOrder: Sendable, Hashable {
     /// Set by error 161 on a cancel: the broker's state of the order is unknown until the owner's verification
     /// (completed orders, executions, open orders) arrives; no final state is recorded from the error itself.
     public internal(set) var awaitsVerification = false
+    /// When TWS said it applied an order preset (10349, "order TIF was set to DAY based on order preset"): a
+    /// Cancelled that follows is not final, since TWS resubmits such an order and it may still fill.
+    var presetNoticeAt: Timestamp?
+    /// A Cancelled held after a preset notice, and since when: applied only if the order shows no life within
+    /// `IBOrderBook.presetCancelHold`.
+    var heldCancel: (status: BrokerOrderStatus, since: Timestamp)? {
+        get { heldCancelBox.map { ($0.status, $0.since) } }
+        set { heldCancelBox = newValue.map { HeldCancel(status: $0.status, since: $0.since) } }
+    }
+    private var heldCancelBox: HeldCancel?
+    struct HeldCancel: Sendable, Hashable {
+        var status: BrokerOrderStatus
+        var since: Timestamp
+    }
     /// Terms of a modification in flight.
     var pendingModification: TWSOrder? {
         get { pendingBox?.order }
