@@ -12,6 +12,9 @@ import TradingModel
 ///   pause still applies after the grace period (nothing can trade then anyway).
 /// - Every restoration asks for a resynchronization (executions, open orders); 1101 (data lost) also for a
 ///   resubscription of market data.
+/// - An interruption is never silent for long: once it is an ALERT it is repeated 15 minutes, 1 hour and 4 hours
+///   in, then every 4 hours. One that began in the reset window and outlasts it (the weekly restart that needs a
+///   login, a 2FA prompt nobody answered) is an ALERT a grace period after the window ends.
 ///
 /// ```swift
 /// var monitor = ConnectivityMonitor(gracePeriod: .seconds(30), schedule: .northAmerica)
@@ -33,6 +36,16 @@ public struct ConnectivityMonitor: Sendable {
     public let schedule: ResetSchedule?
     /// The current phase.
     public private(set) var phase: Phase = .connected
+    /// What is down: TWS's link to IB (1100) or the socket to TWS / IB Gateway.
+    private var socketDown = false
+    /// The last tick inside the reset window during the interruption.
+    private var lastInWindow: Timestamp?
+    /// ALERTs given for this interruption, and when the next reminder is due.
+    private var alerts = 0
+    private var nextReminder: Timestamp?
+
+    /// The reminders after an interruption's first ALERT, by time since it began; then every 4 hours.
+    static let reminders: [TimeSpan] = [.minutes(15), .hours(1), .hours(4)]
 
     /// Creates a monitor, connected.
     public init(gracePeriod: TimeSpan, schedule: ResetSchedule?) {
@@ -54,6 +67,7 @@ public struct ConnectivityMonitor: Sendable {
         if case .interrupted = phase { return [.log(.debug, "1100 again while interrupted (ignored)")] }
         let expected = isExpected(at: now)
         phase = .interrupted(since: now, expected: expected, escalated: false)
+        socketDown = false
         let why = expected ? " during IB's reset window (expected)" : ""
         return [
             .log(expected ? .info : .notice,
@@ -69,6 +83,7 @@ public struct ConnectivityMonitor: Sendable {
         } else {
             phase = .interrupted(since: now, expected: expected, escalated: false)
         }
+        socketDown = true
         if expected { return [.log(.notice, "connection to TWS closed during IB's reset window (expected): \(reason)")] }
         return [.log(.error, "connection lost: \(reason)")]
     }
@@ -92,27 +107,87 @@ public struct ConnectivityMonitor: Sendable {
             }
         }
         phase = .connected
+        socketDown = false
+        lastInWindow = nil
+        alerts = 0
+        nextReminder = nil
         out.append(.resynchronize)
         if dataLost { out.append(.resubscribe) }
         return out
     }
 
-    /// Time passed: escalates an interruption that outlasted the grace period (once).
+    /// Time passed: escalates an interruption that outlasted the grace period (once), then keeps it from going
+    /// silent: an ALERT when it outlasts the reset window it began in, and reminders.
     public mutating func tick(at now: Timestamp) -> [ConnectivityAction] {
-        guard case .interrupted(let since, let wasExpected, false) = phase, now - since >= gracePeriod else { return [] }
-        let expected = wasExpected || isExpected(at: now)
-        phase = .interrupted(since: since, expected: expected, escalated: true)
-        let span = Self.text(now - since)
-        if expected {
-            return [
-                .pauseEntries,
-                .log(.notice, "connection to IB still down after \(span), inside IB's reset window (expected); new entries paused"),
-            ]
+        guard case .interrupted(let since, let wasExpected, let escalated) = phase else { return [] }
+        let inWindow = isExpected(at: now)
+        if inWindow { lastInWindow = now }
+        var out: [ConnectivityAction] = []
+        if !escalated, now - since >= gracePeriod {
+            let expected = wasExpected || inWindow
+            phase = .interrupted(since: since, expected: expected, escalated: true)
+            let span = Self.text(now - since)
+            if expected {
+                out += [
+                    .pauseEntries,
+                    .log(.notice, "connection to IB still down after \(span), inside IB's reset window (expected); new entries paused"),
+                ]
+            } else {
+                out += [
+                    .pauseEntries,
+                    .log(.warning, "ALERT: connection to IB down for \(span) (over the \(Self.text(gracePeriod)) grace period); new entries paused until it is restored"),
+                ]
+                alerts = 1
+                nextReminder = reminder(after: since, at: now)
+            }
+            return out
         }
-        return [
-            .pauseEntries,
-            .log(.warning, "ALERT: connection to IB down for \(span) (over the \(Self.text(gracePeriod)) grace period); new entries paused until it is restored"),
-        ]
+        guard escalated, !inWindow else { return out }
+        if alerts == 0 {
+            // Began (or went on) in the reset window: an ALERT once it outlasts the window by the grace period.
+            guard now - max(since, lastInWindow ?? since) >= gracePeriod else { return out }
+            alerts = 1
+            nextReminder = reminder(after: since, at: now)
+            out.append(.log(.warning, "ALERT: " + stillDown(since: since, at: now, afterWindow: lastInWindow != nil)))
+        } else if let due = nextReminder, now >= due {
+            alerts += 1
+            nextReminder = reminder(after: since, at: now)
+            out.append(.log(.warning, "ALERT: " + stillDown(since: since, at: now, afterWindow: false)))
+        }
+        return out
+    }
+
+    /// The first reminder time after `now` on the schedule counted from `since`.
+    private func reminder(after since: Timestamp, at now: Timestamp) -> Timestamp {
+        for step in Self.reminders where since + step > now { return since + step }
+        let every = TimeSpan.hours(4)
+        let past = (now - since).nanoseconds / every.nanoseconds
+        return since + TimeSpan(nanoseconds: (past + 1) * every.nanoseconds)
+    }
+
+    /// The words of a long interruption: what is down, for how long, what may be going on.
+    private func stillDown(since: Timestamp, at now: Timestamp, afterWindow: Bool) -> String {
+        let span = Self.human(now - since)
+        let window = afterWindow ? ", past the end of IB's reset window" : ""
+        if socketDown {
+            return "connection to IB down for \(span)\(window): TWS / IB Gateway is unreachable since \(since); after "
+                + "IB's weekly restart or a crash the gateway waits for its login (and a 2FA approval) before it takes "
+                + "connections. The bot keeps trying; new entries stay paused until it is back"
+        }
+        return "connection to IB down for \(span)\(window): TWS has reported no connection to IB since \(since) "
+            + "(1100); a competing session or a login that IB asks again (2FA) can hold it. New entries stay paused "
+            + "until it is restored"
+    }
+
+    /// A span in words: 45 s, 12 min, 1 h 5 min, 2 d 3 h.
+    static func human(_ span: TimeSpan) -> String {
+        let seconds = max(0, span.nanoseconds / 1_000_000_000)
+        if seconds < 60 { return "\(seconds) s" }
+        let minutes = seconds / 60
+        if minutes < 60 { return "\(minutes) min" }
+        let hours = minutes / 60
+        if hours < 24 { return minutes % 60 == 0 ? "\(hours) h" : "\(hours) h \(minutes % 60) min" }
+        return hours % 24 == 0 ? "\(hours / 24) d" : "\(hours / 24) d \(hours % 24) h"
     }
 
     static func text(_ span: TimeSpan) -> String {
