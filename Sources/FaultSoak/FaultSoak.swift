@@ -133,6 +133,7 @@ public enum FaultSoak {
             report.reconnects = record.reconnects
             report.samples = record.samples
             report.criticalAlerts = record.alerts
+            (report.deadFeeds, report.feedsRecovered) = monitor.feeds
             (report.operatorTextLeaks, report.operatorTextScanned) = monitor.swiftText
             report.interval = settings.positionCheckInterval.secondsValue
             report.mismatches = record.tracker.figures(
@@ -192,6 +193,9 @@ public enum FaultSoak {
             interval: TimeSpan(settings.positionCheckInterval), confirmAfter: TimeSpan(settings.confirmAfter),
             pausesEntries: true)
         configuration.observer = { monitor.milestone($0) }
+        configuration.resilience.observer = { monitor.connectivity($0) }
+        // A bar every 100 ms of the bot's clock (the soak's pace): 3 s without one is a dead feed.
+        configuration.resilience.deadFeedAfter = .seconds(3)
         return configuration
     }
 

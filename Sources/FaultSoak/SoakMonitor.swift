@@ -28,6 +28,8 @@ final class SoakMonitor: Sendable {
         var failure: String?
         /// Operator text (log lines, alerts) with a Swift type or enum in it (`OperatorText.leak`), at most 20.
         var swiftText: [String] = []
+        var deadFeeds = 0
+        var feedsRecovered = 0
         var scanned = 0
     }
 
@@ -85,6 +87,20 @@ final class SoakMonitor: Sendable {
             }
         }
     }
+
+    /// A connectivity milestone of the running bot: dead feeds found and recovered.
+    func connectivity(_ milestone: ConnectivityMilestone) {
+        state.withLock { state in
+            switch milestone {
+            case .feedSilent(let symbols, _): state.deadFeeds += symbols.count
+            case .feedRecovered: state.feedsRecovered += 1
+            default: break
+            }
+        }
+    }
+
+    /// Symbols the bot found with a dead feed (each time), and symbols whose bars came back after one.
+    var feeds: (dead: Int, recovered: Int) { state.withLock { ($0.deadFeeds, $0.feedsRecovered) } }
 
     /// A critical `ALERT:` line of the bot.
     /// Keeps a line an operator would read if it carries a Swift type or enum dump.

@@ -40,6 +40,10 @@ public struct SoakReport: Sendable {
     public var outsideWaits = 0
     /// The engine's positions when the last bot run stopped.
     public var finalEnginePositions: [Symbol: Double] = [:]
+    /// Symbols found with a dead feed (`stall-feed`, or a hung gateway's silence), each time, and how often a symbol's
+    /// bars came back after one.
+    public var deadFeeds = 0
+    public var feedsRecovered = 0
     /// The bot's critical ALERT lines, by kind.
     public var criticalAlerts: [String: Int] = [:]
     /// Operator text (the bot's log lines at info and above, its alerts, the journal's events) with a Swift type or
@@ -74,6 +78,7 @@ public struct SoakReport: Sendable {
                 + "\(mismatches.alerted) alerted; \(mismatches.brief) brief (fills on their way, longest \(f(mismatches.longestBrief)) s)",
             "unalerted longer than one reconciliation interval (\(f(interval)) s): \(mismatches.unalertedTooLong); longest unalerted: \(f(mismatches.longestUnalerted)) s; longest difference: \(f(mismatches.longest)) s",
             "position-mismatch ALERTs: \(mismatches.alerts) (\(mismatches.alertsWithoutDifference) without a sampled difference, \(mismatches.unexplainedAlerts) not after a gateway lost its state); critical ALERT lines: \(alertText.isEmpty ? "none" : alertText)",
+            "dead feeds found: \(deadFeeds) (a symbol each; a hung gateway silences them all), bars back after one: \(feedsRecovered)",
             "books at the end: \(finalDifference ?? "agree")",
             "operator text: \(operatorTextScanned) log lines, alerts and journal events scanned, \(operatorTextLeaks.count) with Swift type names",
         ]

@@ -38,7 +38,8 @@ public struct SoakSchedule: Sendable {
     public static let standardCycle = 45.0
 
     /// Disconnects, a hang, restarts with the gateway's state kept and lost, a rejection, partial fills, and order
-    /// status and execution messages duplicated, late and reordered, with a connectivity loss that hides a fill.
+    /// status and execution messages duplicated, late and reordered, with a connectivity loss that hides a fill; IB's
+    /// 10349 with a Cancelled before the fill, and a feed that goes silent.
     public static let standardScript = """
         # FaultSoak's cycle: `at` is seconds into each 45-second cycle (the same commands as
         # `ibtrader gateway --faults FILE` and the admin port). One-shot faults act on the next order or message.
@@ -46,6 +47,7 @@ public struct SoakSchedule: Sendable {
         at 3 duplicate-status      # an orderStatus twice
         at 5 late-exec 5           # an execution after its order's Filled status
         at 7 reject soak drill     # a rejection (201)
+        at 8 stall-feed SOAK1      # SOAK1's bars stop with no error (a dead feed)
         at 9 duplicate-exec        # an execDetails twice
         at 11 reorder-fill         # a fill's messages back to front
         at 13 late-status 5        # a stale orderStatus after newer ones
@@ -60,6 +62,7 @@ public struct SoakSchedule: Sendable {
         at 36 delay 0.5            # a slow gateway
         at 38 delay 0
         at 39 restart-fresh 1      # a new gateway process: positions, orders and executions gone
+        at 42 preset-cancel        # 10349 and a Cancelled, then the order goes on and fills
         """
 }
 

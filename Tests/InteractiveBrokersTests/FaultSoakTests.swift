@@ -28,7 +28,8 @@ struct FaultSoakTests {
         #expect(report.executions >= 40, "\(text)")
         for fault in ["partialFill", "duplicateNextStatus", "lateExecution", "rejectNextOrder", "duplicateNextExecution",
                       "reorderNextFill", "lateStatus", "dropAllConnections", "reorderNextResponses", "stopAnswering",
-                      "restart", "connectivityLostAfterNextOrder", "dropAfterOrders", "delayResponses", "freshRestart"] {
+                      "restart", "connectivityLostAfterNextOrder", "dropAfterOrders", "delayResponses", "freshRestart",
+                      "presetCancelNextOrder", "stallFeed"] {
             #expect((report.faults[fault] ?? 0) >= 1, "\(fault) never applied")
         }
         #expect(report.gatewayProcesses == 1 + (report.faults["freshRestart"] ?? 0))
@@ -38,6 +39,8 @@ struct FaultSoakTests {
         #expect(report.duplicateOrders.isEmpty, "\(text)")
         #expect(report.mismatches.unalertedTooLong == 0, "\(text)")
         #expect(report.finalDifference == nil, "\(text)")
+        // The silent feed was found, and its bars came back (resubscribed, or by a reconnect's new subscription).
+        #expect(report.deadFeeds >= 1 && report.feedsRecovered >= 1, "\(text)")
         // Each gateway that lost its state left the bot's books different, and the bot raised it.
         #expect(report.mismatches.afterFreshRestart >= 1, "\(text)")
         #expect(report.mismatches.alerted >= report.mismatches.afterFreshRestart, "\(text)")
@@ -105,7 +108,7 @@ extension FaultSoakTests {
         #expect(throws: FaultScriptError.self) { try SoakSchedule(script: "at 1 explode", cycle: 5) }
         // The standard script parses and fits its cycle.
         let standard = try SoakSchedule(script: SoakSchedule.standardScript, cycle: SoakSchedule.standardCycle)
-        #expect(standard.entries.count == 18)
+        #expect(standard.entries.count == 20)
     }
 
     @Test func aDifferenceCountsAsUnalertedUntilTheAlertAndOnlyWhenItLasts() {

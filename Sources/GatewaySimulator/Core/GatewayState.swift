@@ -1,4 +1,3 @@
-import Backtest
 import Foundation
 import Simulation
 import TWSProtocol
@@ -308,22 +307,23 @@ public struct GatewayState: Sendable {
         return parts.joined(separator: ";")
     }
 
-    /// The regular hours, as IB's `liquidHours`: for intraday data the US regular session (09:30–16:00 New York, in
-    /// UTC), so a bot's feed watch and its session-aligned bars see the hours the data has bars in; daily data keeps
-    /// its trading hours.
+    /// The regular hours, as IB's `liquidHours`: for intraday data the hours each day's bars cover (the US regular
+    /// session for the bundled minute data, the whole day for data around the clock; `CLOSED` on a day without bars),
+    /// so a bot's feed watch and its session-aligned bars see the hours the data has bars in; daily data keeps its
+    /// trading hours.
     func liquidHours(_ instrument: SimulatedInstrument) -> String {
         guard !instrument.series.isDaily else { return tradingHours(instrument) }
         var parts: [String] = []
         for offset in 0..<7 {
             let dayNumber = now.dayNumber + Int64(offset)
-            let day = Timestamp(nanoseconds: dayNumber * Timestamp.nanosecondsPerDay)
-            let d = TWSTimeText.date(day)
-            if day.weekday >= 5 {
+            let d = TWSTimeText.date(Timestamp(nanoseconds: dayNumber * Timestamp.nanosecondsPerDay))
+            guard let session = instrument.series.session(onDay: dayNumber) else {
                 parts.append("\(d):CLOSED")
-            } else {
-                let session = USEquitySession.session(onDay: dayNumber)
-                parts.append("\(d):\(Self.hoursMinutes(session.open))-\(d):\(Self.hoursMinutes(session.close))")
+                continue
             }
+            // A session to the day's end is written 2400 of its day, as IB does.
+            let closeText = session.close.dayNumber > dayNumber ? "2400" : Self.hoursMinutes(session.close)
+            parts.append("\(d):\(Self.hoursMinutes(session.open))-\(d):\(closeText)")
         }
         return parts.joined(separator: ";")
     }

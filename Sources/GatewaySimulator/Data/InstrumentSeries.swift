@@ -71,6 +71,16 @@ public struct InstrumentSeries: Sendable {
         return low == 0 ? nil : low - 1
     }
 
+    /// The span a UTC day's bars cover (the first bar's start to the last one's end), or `nil` for a day without bars.
+    public func session(onDay day: Int64) -> (open: Timestamp, close: Timestamp)? {
+        let dayStart = day * Timestamp.nanosecondsPerDay
+        let first = (barIndex(atOrBefore: dayStart - 1) ?? -1) + 1
+        guard first < windows.count, windows[first].start < dayStart + Timestamp.nanosecondsPerDay,
+            let last = barIndex(atOrBefore: dayStart + Timestamp.nanosecondsPerDay - 1)
+        else { return nil }
+        return (Timestamp(nanoseconds: windows[first].start), Timestamp(nanoseconds: windows[last].end))
+    }
+
     /// `true` when `t` lies inside a bar's window (the market is open).
     public func isTrading(at t: Timestamp) -> Bool {
         guard let i = barIndex(atOrBefore: t.nanoseconds) else { return false }
