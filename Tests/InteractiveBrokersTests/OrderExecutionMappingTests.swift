@@ -78,6 +78,18 @@ import TWSProtocol
         #expect(OrderMapping.execution(of: TWSOrder()) == nil)
     }
 
+    @Test func theOvernightSessionGoesOnTheWireFromTheOrderOrTheSessionAndComesBack() throws {
+        let execution = OrderExecution(includeOvernight: true)
+        let wire = try OrderMapping.wireOrder(for: Self.order(.market, 10, tif: .day, execution: execution), options: Self.options)
+        #expect(wire.includeOvernight && !wire.outsideRTH)
+        #expect(OrderMapping.execution(of: wire) == execution)
+        var options = Self.options
+        options.includeOvernight = true  // orders.includeOvernight: every order of the session
+        let plain = try OrderMapping.wireOrder(for: Self.order(.market, 10, tif: .day, execution: nil), options: options)
+        #expect(plain.includeOvernight)
+        #expect(!(try OrderMapping.wireOrder(for: Self.order(.market, 10, tif: .day, execution: nil), options: Self.options)).includeOvernight)
+    }
+
     @Test func aGTDOrderWithoutATimeIsRefused() {
         let order = Self.order(.market, 10, tif: .gtd, execution: nil)
         #expect(throws: IBMappingError.self) { try OrderMapping.wireOrder(for: order, options: Self.options) }

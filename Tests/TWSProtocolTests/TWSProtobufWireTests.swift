@@ -147,6 +147,35 @@ import TWSTestSupport
             .encode(serverVersion: 226)
     }
 
+    /// Below 189 placeOrder has no includeOvernight field: such an order is refused, in both entry points, never sent
+    /// without it; from 189 it goes out and reads back.
+    @Test func anOvernightOrderIsRefusedBelow189() throws {
+        var order = TWSOrder()
+        order.action = "BUY"
+        order.totalQuantity = 1
+        order.orderType = "MKT"
+        order.timeInForce = "DAY"
+        order.includeOvernight = true
+        let request = TWSRequest.placeOrder(orderID: 1, contract: OfficialRequestCases.aapl(), order: order)
+        let placement = TWSOrderPlacement(orderID: 1, order: order)
+        for version in [176, 188] {
+            #expect(throws: TWSEncodingError.self) { try request.encode(serverVersion: version) }
+            #expect(throws: TWSEncodingError.self) {
+                try TWSRequest.encodePlaceOrder(placement, contract: OfficialRequestCases.aapl(), serverVersion: version)
+            }
+        }
+        for version in [189, 200, 226] {
+            let payload = try request.encodePayload(serverVersion: version)
+            guard case .placeOrder(_, _, let decoded) = try TWSRequest.decode(payload: payload, serverVersion: version) else {
+                Issue.record("not a placeOrder at \(version)")
+                continue
+            }
+            #expect(decoded.includeOvernight, "at \(version)")
+        }
+        order.includeOvernight = false
+        _ = try TWSRequest.placeOrder(orderID: 1, contract: OfficialRequestCases.aapl(), order: order).encode(serverVersion: 176)
+    }
+
     @Test func aMalformedRequestIsAttributedInEitherFraming() throws {
         // reqMktData with a contract field that is not a message: its request id (field 1) still answers 321.
         var body = TWSProtobufWriter()

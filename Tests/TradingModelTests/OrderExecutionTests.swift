@@ -11,6 +11,8 @@ import TradingModel
             OrderExecution(outsideRegularHours: true),
             OrderExecution(goodTill: Self.goodTill),
             OrderExecution(algo: .adaptive(.urgent), outsideRegularHours: true, goodTill: Self.goodTill),
+            OrderExecution(includeOvernight: true),
+            OrderExecution(outsideRegularHours: true, includeOvernight: true),
         ]
         for execution in cases {
             #expect(OrderExecution(storedText: execution.storedText) == execution, "\(execution.storedText)")
@@ -19,6 +21,8 @@ import TradingModel
             OrderExecution(algo: .adaptive(.patient), outsideRegularHours: true, goodTill: Self.goodTill).storedText
                 == "adaptive:Patient outside-rth good-till:\(Self.goodTill.nanoseconds)")
         #expect(OrderExecution().isPlain && !OrderExecution(outsideRegularHours: true).isPlain)
+        #expect(!OrderExecution(includeOvernight: true).isPlain)
+        #expect(OrderExecution(outsideRegularHours: true, includeOvernight: true).storedText == "outside-rth overnight")
     }
 
     /// A damaged row is refused, never read as a plain order.

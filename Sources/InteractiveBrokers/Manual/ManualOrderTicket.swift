@@ -30,6 +30,8 @@ public struct ManualOrderArguments: Sendable, Hashable {
     public var goodTill: String?
     /// `--outside-rth`.
     public var outsideRegularHours: Bool = false
+    /// `--overnight`: also IB's overnight session (server version 189 and later).
+    public var includeOvernight = false
     /// `--algo` (`adaptive`).
     public var algo: String?
     /// `--priority` (Adaptive: `urgent`, `normal`, `patient`).
@@ -240,7 +242,7 @@ public struct ManualOrderTicket: Sendable, Hashable {
     private static func execution(
         _ a: ManualOrderArguments, type: OrderType, timeInForce: TimeInForce
     ) throws(ManualOrderError) -> OrderExecution {
-        var execution = OrderExecution(outsideRegularHours: a.outsideRegularHours)
+        var execution = OrderExecution(outsideRegularHours: a.outsideRegularHours, includeOvernight: a.includeOvernight)
         switch (timeInForce, a.goodTill) {
         case (.gtd, nil): throw ManualOrderError("--tif GTD needs --good-till TIME (UTC, e.g. 2026-11-24T21:00:00Z)")
         case (.gtd, let text?):
@@ -408,7 +410,10 @@ public struct ManualOrderTicket: Sendable, Hashable {
         for (k, child) in bracket.children.enumerated() {
             let suffix = k == 0 ? "SL" : "TP"
             var request = child
-            if execution?.outsideRegularHours == true { request.execution = OrderExecution(outsideRegularHours: true) }
+            if let execution, execution.outsideRegularHours || execution.includeOvernight {
+                request.execution = OrderExecution(
+                    outsideRegularHours: execution.outsideRegularHours, includeOvernight: execution.includeOvernight)
+            }
             var order = Order(
                 id: OrderID(Int64(k + 2)), clientOrderID: ClientOrderID("\(clientOrderID.rawValue)-\(suffix)"),
                 request: request, createdAt: now)

@@ -271,6 +271,7 @@ extension SessionSettings {
         whatToShow = configuration.whatToShow
         marketDataType = configuration.marketDataType
         outsideRegularTradingHours = configuration.outsideRegularTradingHours
+        includeOvernight = configuration.includeOvernight
         cancelOnExit = configuration.cancelOnExit
         orderEfficiency = configuration.orderEfficiency
         commissionWait = configuration.commissionWait

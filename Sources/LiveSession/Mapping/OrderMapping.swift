@@ -8,6 +8,8 @@ public struct WireOrderOptions: Sendable, Hashable {
     public var account: String
     /// Allow the order to trigger or fill outside regular trading hours.
     public var outsideRegularTradingHours: Bool
+    /// Let the order work in IB's overnight session too (`includeOvernight`, server version 189 and later).
+    public var includeOvernight = false
     /// OCA type of OCA groups: 1 cancel the rest with block, 2 reduce with block, 3 reduce without block.
     public var ocaType: Int
     /// The orderRef namespace.
@@ -49,6 +51,7 @@ public enum OrderMapping {
         wire.orderRef = options.reference.orderRef(for: order.clientOrderID)
         wire.account = options.account
         wire.outsideRTH = options.outsideRegularTradingHours
+        wire.includeOvernight = options.includeOvernight
         try applyExecution(order.execution, timeInForce: order.timeInForce, to: &wire)
         if let group = order.ocaGroup, !group.isEmpty {
             wire.ocaGroup = group
@@ -127,6 +130,7 @@ public enum OrderMapping {
         }
         guard let execution else { return }
         if execution.outsideRegularHours { wire.outsideRTH = true }
+        if execution.includeOvernight { wire.includeOvernight = true }
         switch execution.algo {
         case .adaptive(let priority):
             wire.algoStrategy = "Adaptive"
@@ -135,10 +139,10 @@ public enum OrderMapping {
         }
     }
 
-    /// The execution terms a wire order carries: Adaptive with its priority, outside-RTH, and a GTD order's
+    /// The execution terms a wire order carries: Adaptive with its priority, outside-RTH, overnight, and a GTD order's
     /// good-till time when it is in the compact UTC form (`Timestamp.compactUTCText`) (else the broker alone knows the expiry).
     public static func execution(of wire: TWSOrder) -> OrderExecution? {
-        var execution = OrderExecution(outsideRegularHours: wire.outsideRTH)
+        var execution = OrderExecution(outsideRegularHours: wire.outsideRTH, includeOvernight: wire.includeOvernight)
         if wire.algoStrategy.lowercased() == "adaptive" {
             let name = wire.algoParams.first { $0.tag == "adaptivePriority" }?.value ?? "Normal"
             execution.algo = .adaptive(AdaptivePriority(name: name) ?? .normal)

@@ -46,6 +46,15 @@ extension LiveSessionCore {
             fail(error, &out)
             return
         }
+        if settings.includeOvernight, info.serverVersion < TWSServerVersion.includeOvernight {
+            // Its placeOrder has no field for it: every order would go out without the overnight session asked.
+            fail(
+                .startup(
+                    "orders.includeOvernight needs TWS API server version \(TWSServerVersion.includeOvernight) or later; "
+                        + "this TWS / IB Gateway speaks \(info.serverVersion): update it, or set orders.includeOvernight: false"),
+                &out)
+            return
+        }
         out.log(.info, "trading account \(account)\(account.hasPrefix("DU") ? " (paper)" : " (LIVE, confirmed)")")
         desk.options.account = account
         phase = .starting

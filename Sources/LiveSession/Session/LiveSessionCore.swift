@@ -134,10 +134,11 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
         self.universe = universe
         ids = (0..<universe.count).map { InstrumentID(index: $0) }
         engine = EngineCore(universe: universe, strategy: strategy, config: settings.engine)
+        var options = WireOrderOptions(
+            outsideRegularTradingHours: settings.outsideRegularTradingHours, reference: settings.reference)
+        options.includeOvernight = settings.includeOvernight
         desk = OrderDesk(
-            contracts: ContractBook(universe: universe),
-            options: WireOrderOptions(
-                outsideRegularTradingHours: settings.outsideRegularTradingHours, reference: settings.reference),
+            contracts: ContractBook(universe: universe), options: options,
             commissionWait: settings.commissionWait, efficiencyLimit: settings.orderEfficiency)
         dataTime = now
         inputTime = now

@@ -24,6 +24,8 @@ public struct SessionSettings: Sendable, Equatable, Codable {
     public var marketDataType: TWSMarketDataType?
     /// Orders may fill outside regular trading hours.
     public var outsideRegularTradingHours = false
+    /// Orders may work in IB's overnight session too (`orders.includeOvernight`; server version 189 and later).
+    public var includeOvernight = false
     /// At exit, cancel the open orders (`true`) or leave them working at the broker.
     public var cancelOnExit = true
     /// The order-efficiency limit on new entries (`nil`: counted and logged only).

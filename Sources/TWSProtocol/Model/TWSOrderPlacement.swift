@@ -32,6 +32,7 @@ extension TWSRequest {
             return try TWSRequest.placeOrder(orderID: placement.orderID, contract: contract, order: placement.order)
                 .encode(serverVersion: serverVersion)
         }
+        try TWSRequest.checkOrder(placement.order, serverVersion: serverVersion)
         var writer = TWSFieldWriter(style: .python, capacity: 1024)
         writer.beginFrame()
         writer.write(placeOrderMessageID)

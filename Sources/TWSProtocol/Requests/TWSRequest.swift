@@ -166,7 +166,7 @@ public enum TWSRequest: Sendable, Equatable {
     /// - Throws: `TWSEncodingError.unsupportedServerVersion` for a message the server version lacks
     ///   (reqCurrentTimeInMillis below 197, reqExecutions' day filters below 200).
     public func encode(serverVersion: Int) throws(TWSEncodingError) -> ByteBuffer {
-        try checkTimeInForce(serverVersion: serverVersion)
+        try checkOrder(serverVersion: serverVersion)
         if TWSProtobufGates.usesProtobuf(requestID: messageID, serverVersion: serverVersion) {
             return TWSFrame.framedProtobuf(messageID: messageID, body: try protobufBody())
         }
@@ -179,12 +179,25 @@ public enum TWSRequest: Sendable, Equatable {
         return writer.finishFrame()
     }
 
-    /// From 225 a server rejects an order without a time in force (10052): refused here, before it is sent.
-    func checkTimeInForce(serverVersion: Int) throws(TWSEncodingError) {
-        guard serverVersion >= TWSServerVersion.oddLotBidAskQuotes, case .placeOrder(_, _, let order) = self,
-              order.timeInForce.isEmpty
-        else { return }
-        throw .unrepresentable(message: messageName, field: "tif", value: "(none: required from server version 225)")
+    /// What a server would refuse or never see in an order, refused here, before it is sent: from 225 an order
+    /// without a time in force (10052); below 189 `includeOvernight`, which that server's placeOrder has no field for
+    /// (the order would go out without it, RTH and extended hours only).
+    func checkOrder(serverVersion: Int) throws(TWSEncodingError) {
+        guard case .placeOrder(_, _, let order) = self else { return }
+        try Self.checkOrder(order, serverVersion: serverVersion)
+    }
+
+    /// `checkOrder(serverVersion:)` for an order alone (the placement path's).
+    static func checkOrder(_ order: TWSOrder, serverVersion: Int) throws(TWSEncodingError) {
+        let messageName = "placeOrder"
+        if serverVersion >= TWSServerVersion.oddLotBidAskQuotes, order.timeInForce.isEmpty {
+            throw .unrepresentable(message: messageName, field: "tif", value: "(none: required from server version 225)")
+        }
+        if serverVersion < TWSServerVersion.includeOvernight, order.includeOvernight {
+            throw .unsupportedServerVersion(
+                message: "an order with includeOvernight (IB's overnight session)", required: TWSServerVersion.includeOvernight,
+                actual: serverVersion)
+        }
     }
 
     var isPlaceOrder: Bool {
@@ -197,7 +210,7 @@ public enum TWSRequest: Sendable, Equatable {
     /// - Returns: the payload.
     /// - Throws: `TWSEncodingError.unsupportedServerVersion`, see `encode(serverVersion:)`.
     public func encodePayload(serverVersion: Int) throws(TWSEncodingError) -> ByteBuffer {
-        try checkTimeInForce(serverVersion: serverVersion)
+        try checkOrder(serverVersion: serverVersion)
         if TWSProtobufGates.usesProtobuf(requestID: messageID, serverVersion: serverVersion) {
             return TWSFrame.protobufPayload(messageID: messageID, body: try protobufBody())
         }

@@ -41,6 +41,7 @@ struct OrderCommand: AsyncParsableCommand {
     var goodTill: String?
     @Flag(name: .customLong("outside-rth"), help: "Allow the order to trigger and fill outside regular trading hours.")
     var outsideRTH = false
+    @Flag(name: .long, help: "Let the order work in IB's overnight session too (includeOvernight; TWS API 189+).") var overnight = false
     @Option(name: .long, help: "An IB algo to work the order: adaptive (MKT and LMT only).") var algo: String?
     @Option(name: .long, help: "Adaptive's priority: urgent, normal (default) or patient.") var priority: String?
     @Option(name: .customLong("limit-offset"), parsing: .unconditional, help: "LMT priced from a quote instead of --limit (MIDPRICE: its cap): 1 tick, -2 ticks, 5 bps; positive pays up.")
@@ -71,6 +72,7 @@ struct OrderCommand: AsyncParsableCommand {
             timeInForce: tif, goodTill: goodTill, outsideRegularHours: outsideRTH, algo: algo, priority: priority)
         (a.limitOffset, a.limitFrom, a.orderTimeout) = (limitOffset, limitFrom, orderTimeout.flatMap(HumanDuration.parse))
         (a.onTimeout, a.reprices, a.repriceStep, a.afterReprices) = (onTimeout, reprices, repriceStep, afterReprices)
+        a.includeOvernight = overnight
         return a
     }
 

@@ -42,6 +42,8 @@ public struct OrderSettings: Hashable, Sendable {
     public var timeout: Duration?
     /// Orders may fill outside regular trading hours.
     public var outsideRth = false
+    /// Orders may also work in IB's overnight session for US stocks (`includeOvernight`).
+    public var includeOvernight = false
     /// Cancel the open orders at exit (else they keep working at the broker).
     public var cancelOnExit = true
     /// An intent journaled but never sent is resent at restart only when younger than this (zero: never).
@@ -113,6 +115,10 @@ public struct OrderSettings: Hashable, Sendable {
                 "timeout", \.timeout, ConfigKind.duration(.seconds(1) ... .seconds(30 * 86_400)).optional,
                 summary: "Cancel an order the strategy sent without a time limit after this long (none: never)."),
             .value("outsideRth", \.outsideRth, .boolean, summary: "Orders may fill outside regular trading hours."),
+            .value(
+                "includeOvernight", \.includeOvernight, .boolean,
+                summary: "Orders may also work in IB's overnight session for US stocks (SMART orders; TWS API server "
+                    + "version 189 or later, checked when the bot connects)."),
             .value(
                 "cancelOnExit", \.cancelOnExit, .boolean,
                 summary: "Cancel the open orders when the run ends; the stops and take-profits of open positions stay "

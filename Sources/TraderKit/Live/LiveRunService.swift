@@ -54,7 +54,12 @@ public enum LiveRunService {
         // shows the stop (then closes its event streams) and the alerts center still takes the run's last alerts.
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: services + [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
+                // A run that fails (at start: an account, a gateway too old) also stops the others gracefully: a
+                // cancelled dashboard logs its server's teardown as errors.
+                services: services + [
+                    .init(service: service, successTerminationBehavior: .gracefullyShutdownGroup,
+                          failureTerminationBehavior: .gracefullyShutdownGroup)
+                ],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do {
             try await group.run()

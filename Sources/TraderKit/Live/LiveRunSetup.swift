@@ -73,6 +73,7 @@ public enum LiveRunSetup {
         configuration.warmupDuration = HistoricalDuration(settings.data.warmup) == nil ? "" : settings.data.warmup
         configuration.marketDataType = marketDataType(settings.data.marketDataType)
         configuration.outsideRegularTradingHours = settings.orders.outsideRth
+        configuration.includeOvernight = settings.orders.includeOvernight
         configuration.cancelOnExit = settings.orders.cancelOnExit
         configuration.orderEfficiency = settings.risk.orderEfficiency.map {
             OrderEfficiencyLimit(maxRatio: $0.maxRatio, minimumOrders: $0.minimumOrders)

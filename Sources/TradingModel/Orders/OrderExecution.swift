@@ -29,25 +29,32 @@ public struct OrderExecution: Hashable, Sendable, Codable {
     public var algo: OrderAlgo?
     /// The order may trigger and fill outside regular trading hours (IB's `outsideRth`).
     public var outsideRegularHours: Bool
+    /// The order may also work in IB's overnight session for US stocks (IB's `includeOvernight`, a SMART order from
+    /// TWS API server version 189).
+    public var includeOvernight: Bool
     /// When a GTD order expires (needed with `TimeInForce.gtd`, ignored otherwise).
     public var goodTill: Timestamp?
 
     /// Creates execution terms.
-    public init(algo: OrderAlgo? = nil, outsideRegularHours: Bool = false, goodTill: Timestamp? = nil) {
+    public init(
+        algo: OrderAlgo? = nil, outsideRegularHours: Bool = false, includeOvernight: Bool = false, goodTill: Timestamp? = nil
+    ) {
         self.algo = algo
         self.outsideRegularHours = outsideRegularHours
+        self.includeOvernight = includeOvernight
         self.goodTill = goodTill
     }
 
     /// `true` when it asks for nothing beyond a plain order.
-    public var isPlain: Bool { algo == nil && !outsideRegularHours && goodTill == nil }
+    public var isPlain: Bool { algo == nil && !outsideRegularHours && !includeOvernight && goodTill == nil }
 
     /// The stored form (the journal's `execution` column): words separated by spaces, e.g.
-    /// `adaptive:Patient outside-rth good-till:1764100800000000000`.
+    /// `adaptive:Patient outside-rth overnight good-till:1764100800000000000`.
     public var storedText: String {
         var words: [String] = []
         if case .adaptive(let priority) = algo { words.append("adaptive:\(priority.rawValue)") }
         if outsideRegularHours { words.append("outside-rth") }
+        if includeOvernight { words.append("overnight") }
         if let goodTill { words.append("good-till:\(goodTill.nanoseconds)") }
         return words.joined(separator: " ")
     }
@@ -62,6 +69,7 @@ public struct OrderExecution: Hashable, Sendable, Codable {
                 guard let priority = AdaptivePriority(name: name) else { return nil }
                 algo = .adaptive(priority)
             case ("outside-rth", nil): outsideRegularHours = true
+            case ("overnight", nil): includeOvernight = true
             case ("good-till", let value?):
                 guard let nanoseconds = Int64(value) else { return nil }
                 goodTill = Timestamp(nanoseconds: nanoseconds)
