@@ -171,7 +171,7 @@ let package = Package(
         ),
         .target(
             name: "TWSTestSupport",
-            dependencies: ["TWSProtocol", "TWSClient", .product(name: "NIOCore", package: "swift-nio")]
+            dependencies: ["TWSProtocol", "TWSClient", "Simulation", .product(name: "NIOCore", package: "swift-nio")]
         ),
         .target(
             name: "TraderCLI",
@@ -230,11 +230,11 @@ let package = Package(
             ],
             exclude: ["Snapshots"]
         ),
-        .testTarget(name: "IndicatorsTests", dependencies: ["Indicators"]),
+        .testTarget(name: "IndicatorsTests", dependencies: ["Indicators", "Simulation"]),
         .testTarget(name: "AnalyticsTests", dependencies: ["Analytics", "TWSTestSupport"]),
         .testTarget(
             name: "TWSProtocolTests",
-            dependencies: ["TWSProtocol", "TWSTestSupport", .product(name: "NIOCore", package: "swift-nio")]
+            dependencies: ["TWSProtocol", "TWSTestSupport", "Simulation", .product(name: "NIOCore", package: "swift-nio")]
         ),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "TradingModel"]),
         .testTarget(name: "TradingEngineTests", dependencies: ["TradingEngine", "TradingModel", "Indicators"]),
@@ -279,7 +279,7 @@ let package = Package(
         .testTarget(
             name: "FuzzTargetsTests",
             dependencies: [
-                "FuzzTargets", "ConfigFuzzTarget", "TWSTestSupport", "TWSProtocol",
+                "FuzzTargets", "ConfigFuzzTarget", "TWSTestSupport", "TWSProtocol", "Simulation",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),

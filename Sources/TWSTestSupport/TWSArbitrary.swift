@@ -1,4 +1,5 @@
 import Foundation
+import Simulation
 import TWSProtocol
 
 /// Seeded generators of wire values for property tests: every generated request or response survives

@@ -1,4 +1,5 @@
 import NIOCore
+import Simulation
 import TWSProtocol
 
 /// Feeds a byte stream to `TWSFrameDecoder` in several ways and checks that every way yields the same payloads

@@ -2,6 +2,7 @@ import ConfigFuzzTarget
 import Foundation
 import FuzzTargets
 import NIOCore
+import Simulation
 import TWSProtocol
 import TWSTestSupport
 import Testing

@@ -82,7 +82,7 @@ import TradingModel
     func dailyFile(set: BundledDataSet, file: String, volumeMultiplier: Int64) throws {
         let series = try Self.series(
             set, file, resolution: .days(1), volumeMultiplier: volumeMultiplier, skipped: set == .sp500 ? 4 : 0)
-        var random = Simulation.SplitMix64(seed: 21)
+        var random = SplitMix64(seed: 21)
         let sample = Set((0..<6).map { _ in Int(random.next() % UInt64(series.bars.count)) })
         try Self.expectExactAggregates(series, bars: sample.sorted(), fiveSecondBarsPerBar: 4_680)
     }
@@ -151,7 +151,7 @@ import TradingModel
         #expect(path.first == bar.open.units && path.last == bar.close.units)
         #expect(path.min() == bar.low.units && path.max() == bar.high.units)
         #expect(path[bridge.firstStep] == (bridge.highFirst ? bar.high.units : bar.low.units))
-        var random = Simulation.SplitMix64(seed: 3)
+        var random = SplitMix64(seed: 3)
         for _ in 0..<200 {
             let a = Int(random.next() % 4_681), b = Int(random.next() % 4_681)
             let slice = path[min(a, b)...max(a, b)]

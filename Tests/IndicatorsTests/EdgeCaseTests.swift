@@ -1,4 +1,6 @@
+import Simulation
 import Testing
+
 @testable import Indicators
 
 /// Zero denominators, clamped periods, resets and long-stream stability.
@@ -69,15 +71,10 @@ import Testing
 
     /// A deterministic pseudo-random walk (SplitMix64), so the test needs no global state.
     static func walk(count: Int, seed: UInt64) -> [Double] {
-        var state = seed
+        var random = SplitMix64(seed: seed)
         var price = 100.0
         return (0..<count).map { _ in
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            price += Double(z % 2001) / 1000 - 1
+            price += Double(random.next() % 2001) / 1000 - 1
             return price
         }
     }

@@ -1,4 +1,5 @@
 import NIOCore
+import Simulation
 import Testing
 import TWSProtocol
 import TWSTestSupport

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import Simulation
 import Testing
 import TWSProtocol
 import TWSTestSupport

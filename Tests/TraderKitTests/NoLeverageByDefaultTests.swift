@@ -1,5 +1,6 @@
 import Backtest
 import Foundation
+import Simulation
 import Testing
 import TWSTestSupport
 import TraderConfig
