@@ -126,7 +126,8 @@ public struct VirtualVenue: Sendable {
         while true {
             if await condition() { return true }
             guard elapsed < deadline else { return false }
-            try? await loop.clock.sleep(for: step)
+            // Cancelled (the run it waits on ended), the sleep returns at once and time would never pass.
+            do { try await loop.clock.sleep(for: step) } catch { return false }
         }
     }
 }

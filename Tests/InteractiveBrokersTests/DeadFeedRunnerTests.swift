@@ -143,4 +143,25 @@ struct DeadFeedRunnerTests {
         #expect(events.count == 2 && events[1].contains("still silent"), "\(events)")
         #expect(run.summary.deadFeeds == 2)
     }
+
+    @Test("a bust event (10225) ends every bar subscription: the bot back-fills and subscribes again, and the run goes on")
+    func bustEventResubscribes() async throws {
+        let (run, log) = try await deadFeedRun(clientID: 84) { venue, recorder, log in
+            await FirstLiveBarTests.waitForSubscriptions(venue, count: 2)
+            await replaySteps(venue, recorder, limit: 3)
+            let first = await FirstLiveBarTests.subscriptions(venue)
+            await venue.apply(.bustRealTimeBars)
+            await FirstLiveBarTests.waitForSubscriptions(venue, count: 2, besides: first)
+            log.mark(await venue.now())
+            await replaySteps(venue, recorder, limit: 5)
+        }
+        #expect(run.summary.stopReason == "test done", "the run went on: \(run.summary.stopReason)")
+        #expect(run.summary.resubscriptions == 1 && run.summary.reconnects == 0)
+        for id in [syn0, syn1] {
+            #expect(gaps(in: log.bars(of: id)).isEmpty, "\(id): \(gaps(in: log.bars(of: id)))")
+            #expect(log.bars(of: id).contains { $0 >= log.marked }, "bars flow again")
+        }
+        let events = try run.journal.events(kind: .connection).map(\.message)
+        #expect(events.contains { $0.contains("TWS deactivated the bar feed (10225") }, "\(events)")
+    }
 }

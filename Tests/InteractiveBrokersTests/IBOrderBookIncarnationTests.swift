@@ -100,4 +100,19 @@ struct IBOrderBookIncarnationTests {
         _ = plain.status(IBOrderBookTests.status("PreSubmitted"), at: t0)
         #expect(IBOrderBookTests.reports(plain.status(IBOrderBookTests.status("Cancelled", filled: 0, remaining: 100), at: t0)).count == 1)
     }
+
+    @Test func a2102OnAModificationIsARefusalOfIt() throws {
+        var book = IBOrderBookTests.book()
+        _ = book.status(IBOrderBookTests.status("Submitted"), at: t0)
+        var terms = try #require(book.order(OrderID(1))?.wire)
+        terms.totalQuantity = 50
+        book.replaceRequested(OrderID(1), terms: terms)
+        let out = book.notice(TWSNotice(requestID: 10, code: 2102, message: "Unable to modify this order as it is still being processed."), at: t0)
+        guard case .modifyRejected(let id, _, _)? = IBOrderBookTests.reports(out).first else {
+            Issue.record("\(out)")
+            return
+        }
+        #expect(id == OrderID(1))
+        #expect(book.order(OrderID(1))?.state == .accepted)
+    }
 }

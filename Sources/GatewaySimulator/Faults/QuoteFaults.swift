@@ -60,4 +60,20 @@ extension GatewayState {
         }
         return stalled
     }
+
+    /// The `bust-bars` fault: every real-time bar subscription ends with 10225 ("Bust event occurred, current
+    /// subscription is deactivated. Please resubscribe real-time bars immediately"), the connection up.
+    public mutating func bustRealTimeBars() -> [GatewayAction] {
+        var out: [GatewayAction] = []
+        for connection in sessions.keys.sorted() {
+            guard let requests = sessions[connection]?.realTimeBars.keys.sorted() else { continue }
+            for requestID in requests {
+                out.append(.send(connection, .error(TWSErrorMessage(
+                    requestID: requestID, code: 10225,
+                    message: "Bust event occurred, current subscription is deactivated. Please resubscribe real-time bars immediately."))))
+            }
+            sessions[connection]?.realTimeBars.removeAll()
+        }
+        return out
+    }
 }

@@ -89,12 +89,14 @@ public enum FaultCommand: Sendable, Equatable {
     /// The next stand-alone order gets IB's 10349 ("order TIF was set to DAY based on order preset") and a Cancelled
     /// status with nothing filled, then goes on and may fill, as TWS resubmits such an order.
     case presetCancelNextOrder
+    /// Every real-time bar subscription ends with IB's 10225 (a bust event: "subscribe again"), the connection up.
+    case bustRealTimeBars
 
     /// Parses one command line: `drop`, `drop-after N`, `drop-after-order N`, `restart [T]`, `restart-fresh [T]`, `lost`,
     /// `restored [lost|kept]`, `farm CODE`, `delay S`, `reorder`, `reject [reason…]`, `duplicate-exec`,
     /// `stall-history`, `lost-after-order`, `advance S`, `freeze`, `thaw`, `fail-quotes [N]`, `halt SYMBOL [1|2]`,
     /// `unhalt SYMBOL`, `partial-fill [N]`, `duplicate-status`, `late-exec [S]`, `late-status [S]`, `reorder-fill`,
-    /// `stall-feed [SYMBOL]`, `lose-modify`, `twin-order`, `preset-cancel`.
+    /// `stall-feed [SYMBOL]`, `lose-modify`, `twin-order`, `preset-cancel`, `bust-bars`.
     /// An optional leading `at SECONDS` is handled by `FaultScript`.
     ///
     /// Numbers are plain decimals within each command's range (`ranges`); anything else, a missing number where
@@ -160,6 +162,7 @@ public enum FaultCommand: Sendable, Equatable {
         case "lose-modify": return none(.loseNextModify)
         case "twin-order": return none(.twinNextOrder)
         case "preset-cancel": return none(.presetCancelNextOrder)
+        case "bust-bars": return none(.bustRealTimeBars)
         case "stall-feed":
             switch arguments.count {
             case 0: return .stallFeed(symbol: nil)

@@ -218,6 +218,8 @@ actor GatewayHub {
             state.pendingFaults.twinNextOrder = true
         case .presetCancelNextOrder:
             state.pendingFaults.presetNoticeNextOrder = true
+        case .bustRealTimeBars:
+            perform(state.bustRealTimeBars())
         case .stallFeed(let symbol):
             let instrument = symbol.flatMap { state.data.instrument(symbol: $0)?.id }
             if let symbol, instrument == nil {

@@ -226,6 +226,11 @@ extension SessionDriver {
                 inner.addTask {
                     do { try await feed.run() } catch {
                         guard !Task.isCancelled else { return }
+                        if case TWSRequestError.rejected(let notice) = error, notice.code == 10225 {
+                            // A bust event: TWS asks for a new subscription, the connection is fine.
+                            inbox.yield(.marketInterrupted(tag, "\(notice.code) \(notice.message)"))
+                            return
+                        }
                         // A permission refusal says which and what to do (docs/live-trading.md, delayed data).
                         let reason = MarketDataRefusal.stopReason(error, delayedFallback: delayedFallback)
                         inbox.yield(.marketEnded(tag, reason, connectionUp: await connection.session != nil))

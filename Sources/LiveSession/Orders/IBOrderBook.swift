@@ -247,7 +247,9 @@ public struct IBOrderBook: Sendable {
             // Cancelled next and then resubmit it, and it fills (ib_async #217 and users' logs): hold such a cancel.
             orders[id]?.presetNoticeAt = now
             return []
-        case 103, 104, 105, 135, 321, 10147, 10148:
+        case 103, 104, 105, 135, 321, 2102, 10147, 10148:
+            // 2102 ("unable to modify this order as it is still being processed") is a notice to TWS, but the
+            // modification did not happen.
             guard order.state == .pendingReplace || order.state == .pendingCancel else { return [] }
             orders[id]?.pendingModification = nil
             return enqueue(.modifyRejected(id, reason: "\(notice.code) \(message)", at: now), for: id, at: now)

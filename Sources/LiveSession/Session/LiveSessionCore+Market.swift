@@ -151,6 +151,17 @@ extension LiveSessionCore {
         lost(reason, at: now, &out)
     }
 
+    /// TWS deactivated the bar feed and asks for a new subscription (10225, a bust event): the bars it missed are
+    /// back-filled and the feed subscribed again, the order connection untouched, as for a dead feed.
+    mutating func barFeedInterrupted(_ reason: String, at now: Timestamp, _ out: inout Actions) {
+        guard case .running = phase, connected else { return }
+        let text = "TWS deactivated the bar feed (\(reason)); back-filling and subscribing again"
+        out.log(.warning, text)
+        if settings.journaled { out.append(journalEvent(.connection, text)) }
+        retireFeeds(&out)
+        recover([.backfill(after: "the bar feed's deactivation"), .subscribe(newFeed: true)], at: now, &out)
+    }
+
     /// A quote feed event: quotes into the engine (stamped with their arrival on the injected clock, or the data
     /// time against a replay, `QuoteTime`), the rest logged.
     private mutating func quoteEvent(_ event: IBQuoteEvent, _ out: inout Actions) {

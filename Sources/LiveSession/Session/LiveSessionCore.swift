@@ -208,6 +208,9 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
         case .marketEnded(let tag, let reason, let connectionUp):
             guard tag == barFeed else { return }
             barFeedEnded(reason, connectionUp: connectionUp, at: now, &out)
+        case .marketInterrupted(let tag, let reason):
+            guard tag == barFeed else { return }
+            barFeedInterrupted(reason, at: now, &out)
         case .quotesEnded(let tag, let reason, let connectionUp):
             guard tag == quoteFeed else { return }
             quoteFeedEnded(reason, connectionUp: connectionUp, at: now, &out)

@@ -162,6 +162,7 @@ extension SessionInput {
             case .halt(let id, let halt): "instrument \(id.index): \(halt.map { "\($0)" } ?? "trading")"
             }
         case .quotesEnded(_, let reason, _): "quote feed ended: \(reason)"
+        case .marketInterrupted(_, let reason): "bar feed deactivated by TWS: \(reason)"
         case .orderEvent(_, let event):
             switch event {
             case .status(let status): "order status: id \(status.orderID) \(status.status), filled \(status.filled.map { "\($0)" } ?? "?")"

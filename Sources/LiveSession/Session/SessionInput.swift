@@ -38,6 +38,8 @@ public enum SessionInput: Sendable, Equatable, Codable {
     case market(SessionTag, IBMarketDataEvent)
     /// A bar feed ended (`connectionUp`: the socket was still up when it did).
     case marketEnded(SessionTag, String, connectionUp: Bool)
+    /// A bar feed that TWS deactivated and asks to subscribe again (10225, a bust event), the connection up.
+    case marketInterrupted(SessionTag, String)
     /// A quote feed's event.
     case quotes(SessionTag, IBQuoteEvent)
     /// A quote feed ended.

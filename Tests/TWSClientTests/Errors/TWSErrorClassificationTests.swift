@@ -28,6 +28,28 @@ import TWSProtocol
         #expect(TWSErrorClassification.disposition(code: 504, requestID: 3) == .clientSide)
     }
 
+    /// The table (`TWSErrorTable`): codes that are not errors go on, refusals end their request, whatever the reqId.
+    @Test func theTableClassifiesTheCodesMetInTheField() {
+        // An order that goes on: a preset notice, a short-sale locate, an ignored attribute, still being processed.
+        for code in [10349, 404, 131, 2102, 2109, 2137] {
+            #expect(TWSErrorClassification.disposition(code: code, requestID: 17) == .notice, "\(code)")
+        }
+        // Entitlement and farm notices.
+        for code in [2188, 2103, 2104, 2105, 2106, 2107, 2108, 2157, 2158, 2110] {
+            #expect(TWSErrorClassification.disposition(code: code, requestID: -1) == .notice, "\(code)")
+        }
+        // Refusals end their request: an order without a time in force (225+), attributes not allowed, a bust event.
+        for code in [10052, 10256, 10257, 10225, 392, 110] {
+            #expect(TWSErrorClassification.disposition(code: code, requestID: 9) == .terminal, "\(code)")
+        }
+        #expect(TWSErrorClassification.disposition(code: 501, requestID: -1) == .clientSide)
+        #expect(TWSErrorClassification.disposition(code: 1300, requestID: -1) == .notice)
+        let entry = TWSErrorTable.entry(10349)
+        #expect(entry?.scope == .order && entry?.terminal == false && entry?.meaning.contains("not cancelled") == true)
+        #expect(TWSErrorTable.entries.count >= 150, "\(TWSErrorTable.entries.count)")
+        #expect(TWSErrorTable.entries.allSatisfy { !$0.meaning.isEmpty && $0.meaning.first?.isUppercase == true })
+    }
+
     @Test func unknownCodesEndTheirRequestButNotTheConnection() {
         #expect(TWSErrorClassification.disposition(code: 9999, requestID: 4) == .terminal)
         #expect(TWSErrorClassification.disposition(code: 9999, requestID: -1) == .notice)
