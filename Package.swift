@@ -136,7 +136,7 @@ let package = Package(
             name: "TraderConfig",
             dependencies: [
                 "TradingModel", "TradingEngine", "Simulation", "Storage", "LiveSession", "JournalModel", "InteractiveBrokers",
-                "Research", "Backtest",
+                "Research", "Backtest", "TWSProtocol",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -83,11 +83,12 @@ public struct FeedWatch: Sendable {
     public mutating func check(at now: Timestamp, sessions: SessionTimes) -> [InstrumentID] {
         guard isOn else { return [] }
         var found: [InstrumentID] = []
+        let known = sessions.knownDays  // once per look, not per instrument
         for k in heard.indices {
             guard let last = heard[k] else { continue }
             let wait = TimeSpan(nanoseconds: limit.nanoseconds << min(silences[k]?.reports ?? 0, 5))
             let estimate = last.market + (now - last.arrival)
-            guard Self.tradingTime(from: last.market, to: estimate, sessions: sessions) >= wait else { continue }
+            guard Self.tradingTime(from: last.market, to: estimate, sessions: sessions, known: known) >= wait else { continue }
             var silence = silences[k] ?? Silence(since: now, lastBar: last.market, reports: 0)
             silence.reports += 1
             silences[k] = silence
@@ -101,13 +102,16 @@ public struct FeedWatch: Sendable {
     /// How long `now` has been silent for `id` in trading hours (for the dashboard and logs), or `nil` if never heard.
     public func silence(of id: InstrumentID, at now: Timestamp, sessions: SessionTimes) -> TimeSpan? {
         guard id.index >= 0, id.index < heard.count, let last = heard[id.index] else { return nil }
-        return Self.tradingTime(from: last.market, to: last.market + (now - last.arrival), sessions: sessions)
+        return Self.tradingTime(
+            from: last.market, to: last.market + (now - last.arrival), sessions: sessions, known: sessions.knownDays)
     }
 
-    /// The part of `[start, end]` inside trading hours.
-    static func tradingTime(from start: Timestamp, to end: Timestamp, sessions: SessionTimes) -> TimeSpan {
+    /// The part of `[start, end]` inside trading hours (`known`: the sessions' known days, `nil` when none are known).
+    static func tradingTime(
+        from start: Timestamp, to end: Timestamp, sessions: SessionTimes, known: ClosedRange<Int64>?
+    ) -> TimeSpan {
         guard end > start else { return .zero }
-        guard let known = sessions.knownDays else { return end - start }
+        guard let known else { return end - start }
         var total = TimeSpan.zero
         // A session may start on the day before (an overnight session); a silence is at most a few weeks long here
         // (the watch begins again at every reconnect), and the walk stops at 400 days whatever the input.

@@ -284,11 +284,12 @@ public struct IBOrderBook: Sendable {
         var out: [OrderBookOutput] = []
         for id in orders.keys.sorted() {
             // A cancel held after a preset notice, with no sign of life since: final now.
-            guard let order = orders[id], let held = order.heldCancel, now - held.since >= Self.presetCancelHold else { continue }
-            orders[id]?.heldCancel = nil
-            if let report = terminalReport(held.status, for: order, at: now) { out += enqueue(report, for: id, at: now) }
+            if let order = orders[id], let held = order.heldCancel, now - held.since >= Self.presetCancelHold {
+                orders[id]?.heldCancel = nil
+                if let report = terminalReport(held.status, for: order, at: now) { out += enqueue(report, for: id, at: now) }
+            }
+            if orders[id]?.outbox.isEmpty == false { out += drain(id, at: now) }
         }
-        for id in orders.keys.sorted() where orders[id]?.outbox.isEmpty == false { out += drain(id, at: now) }
         return out
     }
 

@@ -71,7 +71,6 @@ extension LiveSessionCore {
         }
         if settings.journaled { out.append(journalEvent(.connection, text)) }
         out.append(.milestone(.connectivity(.feedSilent(symbols: symbols, alert: alert))))
-        retireFeeds(&out)
-        recover([.backfill(after: "the silent feed of \(names)", since: since), .subscribe(newFeed: true)], at: now, &out)
+        renewBarFeed(after: "the silent feed of \(names)", since: since, at: now, &out)
     }
 }

@@ -158,8 +158,14 @@ extension LiveSessionCore {
         let text = "TWS deactivated the bar feed (\(reason)); back-filling and subscribing again"
         out.log(.warning, text)
         if settings.journaled { out.append(journalEvent(.connection, text)) }
+        renewBarFeed(after: "the bar feed's deactivation", at: now, &out)
+    }
+
+    /// A bar feed that stopped delivering with the connection up (dead, or deactivated by TWS): the feeds retired,
+    /// the missed bars back-filled (from `since`, else the last closed slice), a new feed subscribed.
+    mutating func renewBarFeed(after outage: String, since: Timestamp? = nil, at now: Timestamp, _ out: inout Actions) {
         retireFeeds(&out)
-        recover([.backfill(after: "the bar feed's deactivation"), .subscribe(newFeed: true)], at: now, &out)
+        recover([.backfill(after: outage, since: since), .subscribe(newFeed: true)], at: now, &out)
     }
 
     /// A quote feed event: quotes into the engine (stamped with their arrival on the injected clock, or the data

@@ -1,4 +1,5 @@
 import LiveSession
+import TWSProtocol
 
 /// `connection:` where TWS / IB Gateway listens, the account, and how outages are ridden out.
 public struct ConnectionSettings: Hashable, Sendable {
@@ -36,8 +37,9 @@ public struct ConnectionSettings: Hashable, Sendable {
 
     /// `{CODE: notice|terminal}`.
     static var errorCodesKind: ConfigKind<[Int: String]> {
-        let choices = ["notice", "terminal"]
-        let fixed: Set<Int> = [1100, 1101, 1102, 326, 502, 504]
+        // The connection's own words and fixed codes, so the check and the connection never disagree.
+        let choices = TWSErrorOverride.allCases.map(\.rawValue)
+        let fixed = TWSErrorOverride.fixedCodes
         let allowed = "a mapping of TWS error codes to notice or terminal, e.g. {10349: notice}"
         return ConfigKind(
             allowed: allowed,
