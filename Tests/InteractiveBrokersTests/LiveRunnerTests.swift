@@ -52,7 +52,7 @@ func withSessionSimulator<Result: Sendable>(
     let simulator = GatewaySimulator(
         configuration: GatewaySimulatorConfiguration(
             host: "127.0.0.1", port: 0, data: simulatorData,
-            gateway: GatewayConfiguration(accountCode: account), start: start, clock: .manual), logger: logger)
+            gateway: GatewayConfiguration(accounts: [account]), start: start, clock: .manual), logger: logger)
     return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
         group.addTask { try await simulator.run() }
         let port = await simulator.listeningPort()
@@ -73,7 +73,7 @@ func withSessionVenue<Result: Sendable>(
 ) async throws -> Result {
     let start = simulatorData.defaultStart + .seconds(3600)
     let configuration = GatewaySimulatorConfiguration(
-        host: "127.0.0.1", port: 0, data: simulatorData, gateway: GatewayConfiguration(accountCode: account),
+        host: "127.0.0.1", port: 0, data: simulatorData, gateway: GatewayConfiguration(accounts: [account]),
         start: start, clock: .manual)
     return try await VirtualVenue.run(simulator: configuration, body)
 }
@@ -316,7 +316,7 @@ struct LiveRunnerTests {
         }
     }
 
-    @Test("the account rule: paper runs, live only when confirmed by name")
+    @Test("the account rule: paper runs, live only when confirmed by name; several accounts need one named")
     func accountRule() throws {
         #expect(try AccountRule.check(managed: ["DU1"], configured: nil, confirmedLive: nil) == "DU1")
         #expect(throws: LiveRunnerError.liveAccountNotConfirmed(account: "U2")) {
@@ -326,5 +326,13 @@ struct LiveRunnerTests {
         #expect(throws: LiveRunnerError.accountNotManaged(account: "DU9", managed: ["DU1"])) {
             try AccountRule.check(managed: ["DU1"], configured: "DU9", confirmedLive: nil)
         }
+        #expect(throws: LiveRunnerError.accountNotChosen(managed: ["DU1", "DU2"])) {
+            try AccountRule.check(managed: ["DU1", "DU2"], configured: nil, confirmedLive: nil)
+        }
+        #expect(try AccountRule.check(managed: ["DU1", "DU2"], configured: "DU2", confirmedLive: nil) == "DU2")
+        #expect(
+            LiveRunnerError.accountNotChosen(managed: ["DU1", "DU2"]).description
+                == "this login manages 2 accounts (DU1, DU2): name the one to trade with connection.account "
+                + "(--account); positions, cash and risk are then that account's alone")
     }
 }

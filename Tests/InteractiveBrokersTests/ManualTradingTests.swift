@@ -18,7 +18,7 @@ func withManualSimulator<Result: Sendable>(
     logger.logLevel = .warning
     let simulator = GatewaySimulator(
         configuration: GatewaySimulatorConfiguration(
-            host: "127.0.0.1", port: 0, data: simulatorData, gateway: GatewayConfiguration(accountCode: account),
+            host: "127.0.0.1", port: 0, data: simulatorData, gateway: GatewayConfiguration(accounts: [account]),
             clock: .manual), logger: logger)
     return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
         group.addTask { try await simulator.run() }

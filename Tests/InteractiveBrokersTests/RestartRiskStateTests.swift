@@ -37,7 +37,7 @@ struct RestartRiskStateTests {
         logger.logLevel = .critical
         let simulator = GatewaySimulator(
             configuration: GatewaySimulatorConfiguration(
-                host: "127.0.0.1", port: 0, data: simulatorData, gateway: GatewayConfiguration(accountCode: account),
+                host: "127.0.0.1", port: 0, data: simulatorData, gateway: GatewayConfiguration(accounts: [account]),
                 start: start, clock: .manual),
             logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in

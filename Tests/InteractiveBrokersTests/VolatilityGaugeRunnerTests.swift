@@ -33,7 +33,7 @@ struct VolatilityGaugeRunnerTests {
     /// run's summary and journaled denials.
     static func run(threshold: Double) async throws -> ([PlaceOrderRecord], LiveRunSummary, [String]) {
         let gateway = GatewaySimulatorConfiguration(
-            host: "127.0.0.1", port: 0, data: data, gateway: GatewayConfiguration(accountCode: "DU1234567"),
+            host: "127.0.0.1", port: 0, data: data, gateway: GatewayConfiguration(accounts: ["DU1234567"]),
             start: data.defaultStart + .seconds(3600), clock: .manual)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gauge-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -150,6 +150,8 @@ import TraderKit
             (["--start", "9999-12-31"], "--start: start: must be a date YYYY-MM-DD from 1970-01-01 to 2200-12-31, got '9999-12-31'"),
             (["--cash", "1e300"], "--cash must be above 0 and at most 10000000000, got 1e+300"),
             (["--speed=-1"], "--speed must be from 0 to 1000000, got -1.0"),
+            (["--account", "DU1,,DU2"], "--account takes account codes of letters and digits, comma-separated (e.g. DU1234567 or DU111,DU222), got 'DU1,,DU2'"),
+            (["--account", "DU1,DU1"], "--account names an account twice: 'DU1,DU1'"),
         ] {
             do {
                 _ = try GatewayCommand.parse(arguments)

@@ -10,7 +10,7 @@ func withManualSimulator<Result: Sendable>(
     let simulator = GatewaySimulator(
         configuration: GatewaySimulatorConfiguration(
             host: "127.0.0.1", port: 0, data: MarketDataSet.synthetic(count: 3, seed: 7),
-            gateway: GatewayConfiguration(accountCode: account), clock: .manual), logger: logger)
+            gateway: GatewayConfiguration(accounts: [account]), clock: .manual), logger: logger)
     return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
         group.addTask { try await simulator.run() }
         let port = await simulator.listeningPort()

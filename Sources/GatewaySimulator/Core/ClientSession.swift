@@ -34,11 +34,14 @@ struct ClientSession: Sendable {
     var marketLines: [Int: MarketLine] = [:]
     var historyUpdates: [Int: HistoryUpdates] = [:]
     var realTimeBars: [Int: RealTimeBars] = [:]
-    var accountUpdates = false
+    /// The account reqAccountUpdates subscribed to (one at a time, as in TWS).
+    var accountUpdates: String?
     var positions = false
     var accountSummaries: [Int: [String]] = [:]
-    var pnl: Set<Int> = []
-    var pnlSingle: [Int: InstrumentID] = [:]
+    /// reqPnL subscriptions: their accounts by request id.
+    var pnl: [Int: String] = [:]
+    /// reqPnLSingle subscriptions: account and instrument by request id.
+    var pnlSingle: [Int: (account: String, instrument: InstrumentID)] = [:]
     /// Historical requests by wall time (seconds) and signature, for the pacing rules.
     var historyLog: [(time: Double, signature: String, contract: String)] = []
 }

@@ -4,9 +4,10 @@ import TradingModel
 
 /// What the simulated account and exchange look like.
 public struct GatewayConfiguration: Sendable {
-    /// The paper account code reported by managedAccounts.
-    public var accountCode: String
-    /// Starting cash.
+    /// The account codes managedAccounts reports, in its order (several for an advisor's or linked accounts on one
+    /// login: then every order must name its account, as IB requires). Never empty.
+    public var accounts: [String]
+    /// Starting cash of each account.
     public var startingCash: Double
     /// Matching engine settings (IBKR Fixed commissions; fills capped by the displayed quote size).
     public var simulation: SimulationConfig
@@ -21,15 +22,15 @@ public struct GatewayConfiguration: Sendable {
     /// differ); fixed where a run must repeat exactly (the soak). A `restart-fresh` process derives the next one.
     public var executionPrefix: UInt32?
 
-    /// Creates a configuration with the defaults of `ibtrader gateway`.
+    /// Creates a configuration with the defaults of `ibtrader gateway` (an empty account list means the default one).
     public init(
-        accountCode: String = "DU1234567", startingCash: Double = 1_000_000,
+        accounts: [String] = ["DU1234567"], startingCash: Double = 1_000_000,
         simulation: SimulationConfig = SimulationConfig(
             commission: .ibkrFixedDefault, maxVolumeParticipation: 1.0),
         liveDataEntitled: Bool = true, minimumVersion: Int = 157,
         maximumVersion: Int = TWSProtocolConstants.highestServerVersion
     ) {
-        self.accountCode = accountCode
+        self.accounts = accounts.isEmpty ? ["DU1234567"] : accounts
         self.startingCash = startingCash
         self.simulation = simulation
         self.liveDataEntitled = liveDataEntitled

@@ -8,41 +8,56 @@ extension GatewayState {
         func send(_ r: TWSResponse) { out.append(.send(connection, r)) }
         switch request {
         case .positions:
+            // Every managed account's, as TWS sends them (a client picks its own by the account field).
             sessions[connection]?.positions = true
-            for (id, holding) in account.holdings.sorted(by: { $0.key < $1.key }) {
-                send(positionMessage(data.instrument(id), holding))
+            for book in accounts {
+                for (id, holding) in book.holdings.sorted(by: { $0.key < $1.key }) {
+                    send(positionMessage(data.instrument(id), holding, account: book.accountCode))
+                }
             }
             send(.positionEnd)
         case .cancelPositions:
             sessions[connection]?.positions = false
-        case .accountUpdates(let subscribe, _):
-            sessions[connection]?.accountUpdates = subscribe
-            guard subscribe else { break }
-            out += accountValues(to: connection)
-            for (id, holding) in account.holdings.sorted(by: { $0.key < $1.key }) where !holding.quantity.isZero {
-                send(portfolioMessage(data.instrument(id)))
+        case .accountUpdates(let subscribe, let named):
+            guard subscribe else {
+                sessions[connection]?.accountUpdates = nil
+                break
+            }
+            // One account at a time (TWS: a new subscription replaces the last).
+            if !named.isEmpty, book(named) == nil {
+                send(.error(TWSErrorMessage(requestID: -1, code: 321, message: accountRefusal(named) ?? "")))
+                break
+            }
+            let code = accountCode(named: named)
+            sessions[connection]?.accountUpdates = code
+            out += accountValues(to: connection, account: code)
+            for (id, holding) in accounts[bookIndex(code)].holdings.sorted(by: { $0.key < $1.key })
+            where !holding.quantity.isZero {
+                send(portfolioMessage(data.instrument(id), account: code))
             }
             send(accountTimeMessage())
-            send(.accountDownloadEnd(accountName: account.accountCode))
+            send(.accountDownloadEnd(accountName: code))
         case .accountSummary(let requestID, _, let tags):
             let wanted = tags.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             sessions[connection]?.accountSummaries[requestID] = wanted
             out += accountSummary(requestID: requestID, tags: wanted, connection: connection)
         case .cancelAccountSummary(let requestID):
             sessions[connection]?.accountSummaries[requestID] = nil
-        case .pnl(let requestID, _, _):
-            sessions[connection]?.pnl.insert(requestID)
-            send(pnlMessage(requestID: requestID))
+        case .pnl(let requestID, let named, _):
+            let code = accountCode(named: named)
+            sessions[connection]?.pnl[requestID] = code
+            send(pnlMessage(requestID: requestID, account: code))
         case .cancelPnL(let requestID):
-            sessions[connection]?.pnl.remove(requestID)
-        case .pnlSingle(let requestID, _, _, let contractID):
+            sessions[connection]?.pnl[requestID] = nil
+        case .pnlSingle(let requestID, let named, _, let contractID):
             guard let instrument = data.instrument(contractID: contractID) else {
                 send(.error(TWSErrorMessage(requestID: requestID, code: 200,
                                             message: TWSErrorText.noSecurityDefinition)))
                 break
             }
-            sessions[connection]?.pnlSingle[requestID] = instrument.id
-            send(pnlSingleMessage(requestID: requestID, instrument: instrument))
+            let code = accountCode(named: named)
+            sessions[connection]?.pnlSingle[requestID] = (code, instrument.id)
+            send(pnlSingleMessage(requestID: requestID, instrument: instrument, account: code))
         case .cancelPnLSingle(let requestID):
             sessions[connection]?.pnlSingle[requestID] = nil
         case .executions(let requestID, let filter):
@@ -65,33 +80,36 @@ extension GatewayState {
         return .accountTime(String(format: "%02d:%02d", seconds / 3600, seconds / 60 % 60))
     }
 
-    /// accountSummary rows for the requested tags (`All` or `$LEDGER` for every tag), then the end.
+    /// accountSummary rows for the requested tags (`All` or `$LEDGER` for every tag) of every managed account (the
+    /// group `All`), then the end.
     func accountSummary(requestID: Int, tags: [String], connection: ConnectionID) -> [GatewayAction] {
-        let valuation = account.valuation(marks: marks())
+        let marks = marks()
         let everything = tags.contains("All") || tags.contains { $0.hasPrefix("$LEDGER") }
         var out: [GatewayAction] = []
-        if everything || tags.contains("AccountType") {
-            out.append(.send(connection, .accountSummary(
-                requestID: requestID, account: account.accountCode, tag: "AccountType", value: "INDIVIDUAL",
-                currency: "")))
-        }
-        for (tag, value) in valuation.tagValues where everything || tags.contains(tag) {
-            out.append(.send(connection, .accountSummary(
-                requestID: requestID, account: account.accountCode, tag: tag, value: String(format: "%.2f", value),
-                currency: "USD")))
+        for book in accounts {
+            if everything || tags.contains("AccountType") {
+                out.append(.send(connection, .accountSummary(
+                    requestID: requestID, account: book.accountCode, tag: "AccountType", value: "INDIVIDUAL",
+                    currency: "")))
+            }
+            for (tag, value) in book.valuation(marks: marks).tagValues where everything || tags.contains(tag) {
+                out.append(.send(connection, .accountSummary(
+                    requestID: requestID, account: book.accountCode, tag: tag, value: String(format: "%.2f", value),
+                    currency: "USD")))
+            }
         }
         out.append(.send(connection, .accountSummaryEnd(requestID: requestID)))
         return out
     }
 
-    func pnlMessage(requestID: Int) -> TWSResponse {
-        let v = account.valuation(marks: marks())
+    func pnlMessage(requestID: Int, account code: String) -> TWSResponse {
+        let v = accounts[bookIndex(code)].valuation(marks: marks())
         return .pnl(requestID: requestID, dailyPnL: v.dailyPnL, unrealizedPnL: v.unrealizedPnL,
                     realizedPnL: v.realizedPnL)
     }
 
-    func pnlSingleMessage(requestID: Int, instrument: SimulatedInstrument) -> TWSResponse {
-        let holding = account.holdings[instrument.id]
+    func pnlSingleMessage(requestID: Int, instrument: SimulatedInstrument, account code: String) -> TWSResponse {
+        let holding = accounts[bookIndex(code)].holdings[instrument.id]
         let q = holding?.quantity.doubleValue ?? 0
         let mark = QuoteModel.quote(instrument, at: now)?.last.doubleValue ?? 0
         let unrealized = q * (mark - (holding?.averageCost ?? 0))
@@ -104,7 +122,7 @@ extension GatewayState {
     /// The execution filter of reqExecutions (empty fields match everything; `time` is `yyyyMMdd[-| ]HH:mm:ss`).
     func matches(_ record: ExecutionRecord, _ filter: TWSExecutionFilter) -> Bool {
         if filter.clientID != 0, filter.clientID != record.clientID { return false }
-        if !filter.accountCode.isEmpty, filter.accountCode != account.accountCode { return false }
+        if !filter.accountCode.isEmpty, filter.accountCode != record.execution.accountNumber { return false }
         if !filter.symbol.isEmpty, filter.symbol.uppercased() != record.contract.symbol { return false }
         if !filter.securityType.isEmpty, filter.securityType.uppercased() != "STK" { return false }
         if !filter.exchange.isEmpty, !["SMART", record.execution.exchange, record.contract.primaryExchange]

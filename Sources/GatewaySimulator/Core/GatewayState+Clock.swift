@@ -24,8 +24,11 @@ extension GatewayState {
             }
         }
         if now.dayNumber != account.startOfDay {
-            account.startOfDay = now.dayNumber
-            account.startOfDayValue = account.valuation(marks: marks()).netLiquidation
+            let marks = marks()
+            for index in accounts.indices {
+                accounts[index].startOfDay = now.dayNumber
+                accounts[index].startOfDayValue = accounts[index].valuation(marks: marks).netLiquidation
+            }
         }
         out += emitTicks()
         let period = now.nanoseconds / TimeSpan.minutes(3).nanoseconds
@@ -44,10 +47,11 @@ extension GatewayState {
     func refreshAccounts() -> [GatewayAction] {
         var out: [GatewayAction] = []
         for session in sessions.values.sorted(by: { $0.connection < $1.connection }) {
-            if session.accountUpdates {
-                out += accountValues(to: session.connection)
-                for (id, holding) in account.holdings.sorted(by: { $0.key < $1.key }) where !holding.quantity.isZero {
-                    out.append(.send(session.connection, portfolioMessage(data.instrument(id))))
+            if let code = session.accountUpdates {
+                out += accountValues(to: session.connection, account: code)
+                for (id, holding) in accounts[bookIndex(code)].holdings.sorted(by: { $0.key < $1.key })
+                where !holding.quantity.isZero {
+                    out.append(.send(session.connection, portfolioMessage(data.instrument(id), account: code)))
                 }
                 out.append(.send(session.connection, accountTimeMessage()))
             }
@@ -103,9 +107,12 @@ extension GatewayState {
                 sub.lastSent = bar
                 session.historyUpdates[requestID] = sub
             }
-            for requestID in session.pnl.sorted() { out.append(.send(connection, pnlMessage(requestID: requestID))) }
-            for (requestID, id) in session.pnlSingle.sorted(by: { $0.key < $1.key }) {
-                out.append(.send(connection, pnlSingleMessage(requestID: requestID, instrument: data.instrument(id))))
+            for (requestID, code) in session.pnl.sorted(by: { $0.key < $1.key }) {
+                out.append(.send(connection, pnlMessage(requestID: requestID, account: code)))
+            }
+            for (requestID, line) in session.pnlSingle.sorted(by: { $0.key < $1.key }) {
+                out.append(.send(connection, pnlSingleMessage(
+                    requestID: requestID, instrument: data.instrument(line.instrument), account: line.account)))
             }
             sessions[connection] = session
         }

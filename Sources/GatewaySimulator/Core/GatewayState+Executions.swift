@@ -30,7 +30,7 @@ extension GatewayState {
 
     mutating func execute(_ fill: Fill, key: OrderKey) -> [GatewayAction] {
         guard var entry = orders[key] else { return [] }
-        let realized = account.apply(fill)
+        let realized = accounts[bookIndex(entry.account)].apply(fill)
         entry.filled += fill.quantity
         entry.notional += fill.quantity.doubleValue * fill.price.doubleValue
         entry.lastFillPrice = fill.price.doubleValue
@@ -41,7 +41,7 @@ extension GatewayState {
         orders[key] = entry
         var out: [GatewayAction] = []
         if wasPreSubmitted, !complete {
-            out += sendToClient(key.clientID, entry.openOrder(account: account.accountCode))
+            out += sendToClient(key.clientID, entry.openOrder())
         }
         var execution = TWSExecution(
             executionID: String(format: "%08x.%08x.%02x.01", executionPrefix, nextExecution, incarnation))
@@ -49,7 +49,7 @@ extension GatewayState {
         execution.orderID = key.orderID
         execution.clientID = key.clientID
         execution.time = TWSTimeText.zoned(fill.timestamp)
-        execution.accountNumber = account.accountCode
+        execution.accountNumber = entry.account
         execution.exchange = data.instrument(entry.instrument).primaryExchange == "NASDAQ" ? "ISLAND" : "NYSE"
         execution.side = fill.side == .buy ? "BOT" : "SLD"
         execution.shares = fill.quantity.decimal
@@ -72,10 +72,10 @@ extension GatewayState {
             out += sendToClient(key.clientID, details)
         }
         out += sendToClient(key.clientID, entry.orderStatus())
-        if complete { out += sendToClient(key.clientID, entry.openOrder(account: account.accountCode)) }
+        if complete { out += sendToClient(key.clientID, entry.openOrder()) }
         out += sendToClient(key.clientID, .commissionReport(commission))
         if complete { out += childrenActivated(parent: key) }
-        out += positionChanged(entry.instrument)
+        out += positionChanged(entry.instrument, account: entry.account)
         return out
     }
 
@@ -89,24 +89,24 @@ extension GatewayState {
         for var child in children.sorted(by: { $0.key.orderID < $1.key.orderID }) {
             child.status = "Submitted"
             orders[child.key] = child
-            out += sendToClient(child.key.clientID, child.openOrder(account: account.accountCode))
+            out += sendToClient(child.key.clientID, child.openOrder())
             out += sendToClient(child.key.clientID, child.orderStatus())
         }
         return out
     }
 
-    /// position and updatePortfolio/updateAccountValue to the clients subscribed to them.
-    mutating func positionChanged(_ id: InstrumentID) -> [GatewayAction] {
+    /// position and updatePortfolio/updateAccountValue (of `code`'s account) to the clients subscribed to them.
+    mutating func positionChanged(_ id: InstrumentID, account code: String) -> [GatewayAction] {
         var out: [GatewayAction] = []
         let instrument = data.instrument(id)
-        let holding = account.holdings[id]
+        let holding = accounts[bookIndex(code)].holdings[id]
         for session in sessions.values.sorted(by: { $0.connection < $1.connection }) {
             if session.positions {
-                out.append(.send(session.connection, positionMessage(instrument, holding)))
+                out.append(.send(session.connection, positionMessage(instrument, holding, account: code)))
             }
-            if session.accountUpdates {
-                out.append(.send(session.connection, portfolioMessage(instrument)))
-                out += accountValues(to: session.connection)
+            if session.accountUpdates == code {
+                out.append(.send(session.connection, portfolioMessage(instrument, account: code)))
+                out += accountValues(to: session.connection, account: code)
             }
             // TWS refreshes summaries every 3 minutes; the simulator does it at once so the values match the fills.
             for (requestID, tags) in session.accountSummaries.sorted(by: { $0.key < $1.key }) {
@@ -116,15 +116,17 @@ extension GatewayState {
         return out
     }
 
-    func positionMessage(_ instrument: SimulatedInstrument, _ holding: AccountBook.Holding?) -> TWSResponse {
+    func positionMessage(
+        _ instrument: SimulatedInstrument, _ holding: AccountBook.Holding?, account code: String
+    ) -> TWSResponse {
         var contract = qualifiedContract(instrument)
         contract.exchange = instrument.primaryExchange
-        return .position(account: account.accountCode, contract: contract,
+        return .position(account: code, contract: contract,
                          position: (holding?.quantity ?? .zero).decimal, averageCost: holding?.averageCost ?? 0)
     }
 
-    func portfolioMessage(_ instrument: SimulatedInstrument) -> TWSResponse {
-        let holding = account.holdings[instrument.id]
+    func portfolioMessage(_ instrument: SimulatedInstrument, account code: String) -> TWSResponse {
+        let holding = accounts[bookIndex(code)].holdings[instrument.id]
         let q = holding?.quantity.doubleValue ?? 0
         let mark = QuoteModel.quote(instrument, at: now)?.last.doubleValue ?? 0
         var contract = qualifiedContract(instrument)
@@ -133,19 +135,19 @@ extension GatewayState {
             contract: contract, position: (holding?.quantity ?? .zero).decimal, marketPrice: mark,
             marketValue: q * mark, averageCost: holding?.averageCost ?? 0,
             unrealizedPNL: q * (mark - (holding?.averageCost ?? 0)), realizedPNL: holding?.realized ?? 0,
-            accountName: account.accountCode))
+            accountName: code))
     }
 
-    func accountValues(to connection: ConnectionID) -> [GatewayAction] {
-        let valuation = account.valuation(marks: marks())
+    func accountValues(to connection: ConnectionID, account code: String) -> [GatewayAction] {
+        let valuation = accounts[bookIndex(code)].valuation(marks: marks())
         var out: [GatewayAction] = [.send(connection, .accountValue(
-            key: "AccountCode", value: account.accountCode, currency: "", accountName: account.accountCode))]
+            key: "AccountCode", value: code, currency: "", accountName: code))]
         for (tag, value) in valuation.tagValues {
             out.append(.send(connection, .accountValue(
-                key: tag, value: String(format: "%.2f", value), currency: "USD", accountName: account.accountCode)))
+                key: tag, value: String(format: "%.2f", value), currency: "USD", accountName: code)))
         }
         out.append(.send(connection, .accountValue(
-            key: "Currency", value: "USD", currency: "USD", accountName: account.accountCode)))
+            key: "Currency", value: "USD", currency: "USD", accountName: code)))
         return out
     }
 }

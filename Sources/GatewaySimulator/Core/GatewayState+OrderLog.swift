@@ -19,6 +19,8 @@ public struct PlaceOrderRecord: Sendable, Equatable {
     public var symbol: String = ""
     /// A what-if request: previewed, never placed.
     public var whatIf = false
+    /// The account the order named (empty: none).
+    public var account = ""
 }
 
 extension GatewayState {
@@ -44,6 +46,6 @@ extension GatewayState {
                 clientID: clientID, orderID: orderID, orderRef: order.orderRef, parentID: order.parentID,
                 transmit: order.transmit,
                 isModification: orders[OrderKey(clientID: clientID, orderID: orderID)] != nil, symbol: symbol,
-                whatIf: order.whatIf))
+                whatIf: order.whatIf, account: order.account))
     }
 }

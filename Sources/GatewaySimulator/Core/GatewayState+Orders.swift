@@ -22,6 +22,9 @@ extension GatewayState {
         }
         highestOrderID[clientID] = orderID
         guard let instrument = resolve(contract) else { return reject(200, TWSErrorText.noSecurityDefinition) }
+        // Like IB: an order whose account is missing or unknown is refused before it exists (no order status).
+        if let refusal = accountRefusal(order.account) { return reject(321, refusal) }
+        let accountCode = accountCode(named: order.account)
         let quantity = Self.orderSize(order) ?? Quantity(units: -1)
         // PROTOCOL.md §4: a rejection is errMsg 201 followed by a terminal orderStatus (an off-tick price is IB's
         // error 110, with its own text).
@@ -44,14 +47,14 @@ extension GatewayState {
         // A what-if order is previewed, never placed (its id is used up, as in TWS).
         if order.whatIf {
             return whatIfPreview(orderID: orderID, contract: contract, order: order, clientID: clientID,
-                instrument: instrument, quantity: quantity)
+                instrument: instrument, quantity: quantity, account: accountCode)
         }
-        if let reason = buyingPowerShortfall(order, instrument: instrument, quantity: quantity) {
+        if let reason = buyingPowerShortfall(order, instrument: instrument, quantity: quantity, account: accountCode) {
             return rejected(reason)
         }
         var entry = GatewayOrder(
             key: key, engineID: OrderID(nextEngineID), permID: nextPermID, instrument: instrument.id,
-            contract: qualifiedContract(instrument, exchange: contract.exchange), wire: order,
+            contract: qualifiedContract(instrument, exchange: contract.exchange), wire: order, account: accountCode,
             status: "PendingSubmit", isHeld: !order.transmit, quantity: quantity)
         nextEngineID += 1
         nextPermID += 1
@@ -191,7 +194,10 @@ extension GatewayState {
 
     /// Why the account cannot carry the order: the initial margin (50 %) of what it adds to the position must be
     /// available. `nil` when it can.
-    func buyingPowerShortfall(_ order: TWSOrder, instrument: SimulatedInstrument, quantity: Quantity) -> String? {
+    func buyingPowerShortfall(
+        _ order: TWSOrder, instrument: SimulatedInstrument, quantity: Quantity, account code: String
+    ) -> String? {
+        let account = accounts[bookIndex(code)]
         let held = account.holdings[instrument.id]?.quantity.doubleValue ?? 0
         let signed = (order.action.uppercased() == "BUY" ? 1.0 : -1.0) * quantity.doubleValue
         let increase = max(0, abs(held + signed) - abs(held))
@@ -253,7 +259,7 @@ extension GatewayState {
         let stopLike = request.isStopLike
         entry.status = waiting || stopLike || !instrument.series.isTrading(at: now) ? "PreSubmitted" : "Submitted"
         orders[key] = entry
-        var out = sendToClient(key.clientID, entry.openOrder(account: account.accountCode))
+        var out = sendToClient(key.clientID, entry.openOrder())
         out += sendToClient(key.clientID, entry.orderStatus())
         out += process(reports)
         return out
@@ -288,9 +294,12 @@ extension GatewayState {
         guard order.orderType.uppercased() == existing.wire.orderType.uppercased(),
             order.action.uppercased() == existing.wire.action.uppercased()
         else { return reject(321, "Error validating request:-'modify' : cause - order type or action changed") }
+        guard order.account.isEmpty || order.account == existing.account else {
+            return reject(422, "The account and clearing attributes on this order may not be changed")
+        }
         let open = max(quantity - existing.filled, .zero)
         if let reason = validate(order, instrument: instrument, quantity: open)
-            ?? buyingPowerShortfall(order, instrument: instrument, quantity: open)
+            ?? buyingPowerShortfall(order, instrument: instrument, quantity: open, account: existing.account)
         {
             return reason == Self.offTickText ? reject(110, reason) : reject(201, TWSErrorText.rejected(reason))
         }
@@ -314,7 +323,7 @@ extension GatewayState {
             return reject(201, TWSErrorText.rejected("the modification was refused by the matching engine"))
         }
         orders[key] = updated
-        var out = sendToClient(key.clientID, updated.openOrder(account: account.accountCode))
+        var out = sendToClient(key.clientID, updated.openOrder())
         out += sendToClient(key.clientID, updated.orderStatus())
         out += matchNow(existing.instrument)
         return out
@@ -373,7 +382,7 @@ extension GatewayState {
     /// Last prices of every instrument with a position.
     func marks() -> [InstrumentID: Double] {
         var result: [InstrumentID: Double] = [:]
-        for id in account.holdings.keys {
+        for id in Set(accounts.flatMap(\.holdings.keys)) {
             if let q = QuoteModel.quote(data.instrument(id), at: now) { result[id] = q.last.doubleValue }
         }
         return result

@@ -12,9 +12,10 @@ extension GatewayState {
     /// does), so the user sees by how much it is short.
     func whatIfPreview(
         orderID: Int, contract: TWSContract, order: TWSOrder, clientID: Int, instrument: SimulatedInstrument,
-        quantity: Quantity
+        quantity: Quantity, account code: String
     ) -> [GatewayAction] {
         let marks = marks()
+        let account = accounts[bookIndex(code)]
         let valuation = account.valuation(marks: marks)
         let quote = QuoteModel.quote(instrument, at: now)
         let isBuy = order.action.uppercased() == "BUY"
@@ -45,14 +46,14 @@ extension GatewayState {
         state.maxCommission = commission
         state.commissionCurrency = "USD"
         state.marginCurrency = "USD"
-        if let shortfall = buyingPowerShortfall(order, instrument: instrument, quantity: quantity) {
+        if let shortfall = buyingPowerShortfall(order, instrument: instrument, quantity: quantity, account: code) {
             state.warningText = shortfall
         }
 
         var wire = order
         wire.orderID = orderID
         wire.clientID = clientID
-        wire.account = account.accountCode
+        wire.account = code
         let open = TWSOpenOrder(
             contract: qualifiedContract(instrument, exchange: contract.exchange), order: wire, orderState: state)
         return sendToClient(clientID, .openOrder(open))

@@ -22,8 +22,10 @@ public struct GatewayState: Sendable {
     public let configuration: GatewayConfiguration
     /// The replay clock's current time.
     public internal(set) var now: Timestamp
-    /// The account.
-    public internal(set) var account: AccountBook
+    /// The accounts this login manages, in managedAccounts' order (one unless the configuration names several).
+    public internal(set) var accounts: [AccountBook]
+    /// The first managed account: the only one, unless the configuration names several.
+    public var account: AccountBook { accounts[0] }
     /// Faults that act on the next order, execution or historical request.
     public var pendingFaults = PendingFaults()
     /// Trading halts by instrument (`halt SYMBOL`): 1 a regulatory halt, 2 a volatility (LULD) pause.
@@ -66,10 +68,10 @@ public struct GatewayState: Sendable {
         self.data = data
         self.configuration = configuration
         self.now = start ?? data.defaultStart
-        self.account = AccountBook(accountCode: configuration.accountCode, cash: configuration.startingCash)
+        self.accounts = configuration.accounts.map { AccountBook(accountCode: $0, cash: configuration.startingCash) }
         self.engine = MatchingEngine(config: configuration.simulation, instrumentCount: data.instruments.count)
         self.executionPrefix = configuration.executionPrefix ?? UInt32.random(in: 1...UInt32.max)
-        account.startOfDay = now.dayNumber
+        for index in accounts.indices { accounts[index].startOfDay = now.dayNumber }
         accountRefreshPeriod = now.nanoseconds / TimeSpan.minutes(3).nanoseconds
     }
 
@@ -113,7 +115,7 @@ public struct GatewayState: Sendable {
         }
         sessions[connection] = ClientSession(connection: connection, clientID: clientID, serverVersion: serverVersion)
         var out: [GatewayAction] = [
-            .send(connection, .managedAccounts(accountsList: account.accountCode)),
+            .send(connection, .managedAccounts(accountsList: managedAccountsList)),
             .send(connection, .nextValidID(orderID: nextValidID(for: clientID))),
         ]
         for (code, text) in Self.farmsOK {
@@ -137,6 +139,31 @@ public struct GatewayState: Sendable {
     }
 
     func nextValidID(for clientID: Int) -> Int { (highestOrderID[clientID] ?? 0) + 1 }
+
+    // MARK: - Accounts
+
+    /// A managed account by its code.
+    public func book(_ code: String) -> AccountBook? { accounts.first { $0.accountCode == code } }
+
+    /// managedAccounts' text: the codes, comma-separated.
+    var managedAccountsList: String { accounts.map(\.accountCode).joined(separator: ",") }
+
+    /// Where `code`'s book is (the first account's for a code not managed: callers check it first).
+    func bookIndex(_ code: String) -> Int { accounts.firstIndex { $0.accountCode == code } ?? 0 }
+
+    /// The account a request names, or the first for none.
+    func accountCode(named code: String) -> String { code.isEmpty ? accounts[0].accountCode : code }
+
+    /// Why IB refuses an order for the account it names: none on a login with several (IB's "You must specify an
+    /// account", seen by users of demo logins with two accounts), or one this login does not manage. `nil`: it books.
+    func accountRefusal(_ named: String) -> String? {
+        if named.isEmpty {
+            return accounts.count > 1 ? "Error validating request:-'bN' : cause - You must specify an account." : nil
+        }
+        guard book(named) == nil else { return nil }
+        return "Error validating request:-'bN' : cause - The account code \(named) is not valid (this login manages "
+            + "\(accounts.map(\.accountCode).joined(separator: ", ")))"
+    }
 
     func connections(ofClient clientID: Int) -> [ConnectionID] {
         sessions.values.filter { $0.clientID == clientID }.map(\.connection)
@@ -165,7 +192,7 @@ public struct GatewayState: Sendable {
         case .currentTimeInMillis:
             send(.currentTimeInMillis(now.nanoseconds / 1_000_000))
         case .managedAccounts:
-            send(.managedAccounts(accountsList: account.accountCode))
+            send(.managedAccounts(accountsList: managedAccountsList))
         case .contractDetails(let requestID, let contract):
             out += contractDetails(requestID: requestID, contract: contract, connection: connection)
         case .marketDataType(let type):
@@ -203,7 +230,7 @@ public struct GatewayState: Sendable {
             if case .allOpenOrders = request { all = true } else { all = false }
             for order in orders.values.sorted(by: { $0.permID < $1.permID })
             where !order.isTerminal && !order.isHeld && (all || order.key.clientID == session.clientID) {
-                send(order.openOrder(account: account.accountCode))
+                send(order.openOrder())
                 send(order.orderStatus())
             }
             send(.openOrderEnd)
@@ -213,7 +240,7 @@ public struct GatewayState: Sendable {
             // Every client's finished orders of this simulator session (TWS: today's, of the account); all orders
             // here come through the API, so apiOnly changes nothing.
             for order in orders.values.sorted(by: { $0.permID < $1.permID }) where order.isTerminal {
-                send(order.completedOrder(account: account.accountCode))
+                send(order.completedOrder())
             }
             send(.completedOrdersEnd)
         case .accountUpdatesMulti(let requestID, _, _, _):

@@ -2,7 +2,7 @@ import TWSProtocol
 
 extension GatewayOrder {
     /// The completedOrder message of a finished order (no order id or client id on the wire, like TWS).
-    func completedOrder(account: String) -> TWSResponse {
+    func completedOrder() -> TWSResponse {
         var order = wire
         order.orderID = 0
         order.clientID = 0

@@ -15,6 +15,8 @@ struct GatewayOrder: Sendable {
     var instrument: InstrumentID
     var contract: TWSContract
     var wire: TWSOrder
+    /// The managed account it books to (the one it named, or the login's only one).
+    var account: String
     /// TWS status text: `PreSubmitted`, `Submitted`, `Filled`, `Cancelled`, `Inactive`.
     var status: String
     var filled: Quantity = .zero
@@ -33,7 +35,7 @@ struct GatewayOrder: Sendable {
     var averagePrice: Double { filled.units > 0 ? notional / filled.doubleValue : 0 }
 
     /// The openOrder message for the current state.
-    func openOrder(account: String) -> TWSResponse {
+    func openOrder() -> TWSResponse {
         var order = wire
         order.orderID = key.orderID
         order.clientID = key.clientID

@@ -9,7 +9,7 @@ import TWSProtocol
 
 /// Settings shared by the manual commands (`ibtrader order|modify|orders|cancel|positions|account`).
 public struct ManualSettings: Sendable {
-    /// The account to act on (default: the first managed account).
+    /// The account to act on (default: the login's only account; a login with several needs one named).
     public var account: String?
     /// A live (non-`DU…`) account is used only when this names it, exactly as for `ibtrader run`.
     public var confirmedLiveAccount: String?

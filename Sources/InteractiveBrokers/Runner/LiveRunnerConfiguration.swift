@@ -11,7 +11,7 @@ import TWSProtocol
 public struct LiveRunnerConfiguration: Sendable {
     /// Where TWS / the gateway listens, and the client id.
     public var connection: TWSConnectionConfiguration
-    /// The account to trade (default: the first managed account).
+    /// The account to trade (default: the login's only account; a login with several needs one named).
     public var account: String?
     /// A live (non-`DU…`) account is traded only when this names it (`--confirm-live` or `--live` + confirmation).
     public var confirmedLiveAccount: String?

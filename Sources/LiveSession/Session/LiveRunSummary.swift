@@ -6,6 +6,8 @@ public enum LiveRunnerError: Error, Sendable, Equatable, CustomStringConvertible
     case liveAccountNotConfirmed(account: String)
     /// The configured account is not one this login manages.
     case accountNotManaged(account: String, managed: [String])
+    /// The login manages several accounts and the configuration names none.
+    case accountNotChosen(managed: [String])
     /// A symbol TWS does not know.
     case contractNotFound(Symbol)
     /// A request failed at start-up.
@@ -18,6 +20,9 @@ public enum LiveRunnerError: Error, Sendable, Equatable, CustomStringConvertible
                 + "or --confirm-live \(account) for unattended use"
         case .accountNotManaged(let account, let managed):
             "account \(account) is not managed by this login (managed: \(managed.joined(separator: ", ")))"
+        case .accountNotChosen(let managed):
+            "this login manages \(managed.count) accounts (\(managed.joined(separator: ", "))): name the one to "
+                + "trade with connection.account (--account); positions, cash and risk are then that account's alone"
         case .contractNotFound(let symbol): "TWS knows no contract for \(symbol)"
         case .startup(let text): text
         }

@@ -11,7 +11,7 @@ public struct SessionSettings: Sendable, Equatable, Codable {
     public var symbols: [Symbol]
     /// Cash, settlement and risk rules of the engine.
     public var engine: EngineConfig
-    /// The account to trade (default: the first managed account).
+    /// The account to trade (default: the login's only account; a login with several needs one named).
     public var account: String?
     /// A live (non-`DU…`) account is traded only when this names it.
     public var confirmedLiveAccount: String?

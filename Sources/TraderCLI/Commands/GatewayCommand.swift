@@ -26,7 +26,8 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Replay speed: data seconds per wall second (0 = frozen; advance with a fault script).")
     var speed: Double = 1
     @Option(name: .long, help: "Replay start date (YYYY-MM-DD, session open 14:30 UTC).") var start: String?
-    @Option(name: .long, help: "The paper account code.") var account: String = "DU1234567"
+    @Option(name: .long, help: "The paper account code; several, comma-separated, for a login that manages more than one (orders must then name theirs, as at IB).")
+    var account: String = "DU1234567"
     @Option(name: .long, help: "Starting cash.") var cash: Double = 1_000_000
     @Option(name: .long, help: "A fault script: one command per line, optionally 'at SECONDS command'.")
     var faults: String?
@@ -44,6 +45,7 @@ struct GatewayCommand: AsyncParsableCommand {
             throw ValidationError("--cash must be above 0 and at most 10000000000, got \(cash)")
         }
         if let start { _ = try GatewaySetup.start(start) }
+        _ = try GatewaySetup.accounts(account)
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical, got '\(logLevel)'")
         }
@@ -64,7 +66,7 @@ struct GatewayCommand: AsyncParsableCommand {
         if let warning = GatewaySetup.exposureWarning(bind: bind) { Terminal.printError(warning) }
         var logger = Logger(label: "ibtrader.gateway")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        let gateway = GatewayConfiguration(accountCode: account, startingCash: cash)
+        let gateway = GatewayConfiguration(accounts: try GatewaySetup.accounts(account), startingCash: cash)
         let simulator = GatewaySimulator(configuration: GatewaySimulatorConfiguration(
             host: bind, port: port, data: dataSet, gateway: gateway, start: startTime,
             clock: speed > 0 ? .speed(speed) : .manual, faults: script), logger: logger)

@@ -13,7 +13,7 @@ struct ManualOptions: ParsableArguments {
         valueName: "file"))
     var config: [String] = []
 
-    @Option(name: .long, help: "The account (key connection.account; default: the config's, else the first managed account).")
+    @Option(name: .long, help: "The account (key connection.account; default: the config's, else the login's only account; a login with several needs one named).")
     var account: String?
 
     @Option(name: .long, help: "The order journal (key journal.path; default: the config's, else journal.sqlite here).")

@@ -9,7 +9,7 @@ public struct ConnectionSettings: Hashable, Sendable {
     public var port = 7497
     /// API client id of the bot.
     public var clientId = 7
-    /// The account to trade (`nil`: the first managed account).
+    /// The account to trade (`nil`: the login's only account; a login with several needs one named).
     public var account: String?
     /// The highest TWS API server version advertised: 226 (the official client 10.51's maximum; binary message ids
     /// and protobuf from 201), or 200 to stay on the text protocol. The lowest is 176.
@@ -84,7 +84,7 @@ public struct ConnectionSettings: Hashable, Sendable {
                     summary: "API client id; unique per connection to one TWS.", flag: true),
                 .value(
                     "account", \.account, ConfigKind.text.optional,
-                    summary: "The account to trade (default: the first managed account).", flag: true),
+                    summary: "The account to trade (default: the login's only account; a login that manages several needs one named).", flag: true),
                 .value(
                     "maxServerVersion", \.maxServerVersion, .integer(176...226),
                     summary: "The highest TWS API server version advertised: 226, protobuf from 201; 200 keeps to the "

@@ -48,6 +48,19 @@ public enum GatewaySetup {
         return value
     }
 
+    /// `--account`'s codes: letters and digits, comma-separated, each once (several for a login that manages more
+    /// than one account).
+    public static func accounts(_ text: String) throws(TraderError) -> [String] {
+        let codes = text.split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        for code in codes where code.isEmpty || !code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
+            throw TraderError("--account takes account codes of letters and digits, comma-separated "
+                + "(e.g. DU1234567 or DU111,DU222), got '\(text)'")
+        }
+        guard Set(codes).count == codes.count else { throw TraderError("--account names an account twice: '\(text)'") }
+        return codes
+    }
+
     /// A warning for a listener that other machines can reach (the simulator has no authentication).
     public static func exposureWarning(bind: String) -> String? {
         guard !["127.0.0.1", "::1", "localhost"].contains(bind) else { return nil }
@@ -72,7 +85,7 @@ public enum GatewaySetup {
         logger.logLevel = .warning
         return GatewaySimulator(
             configuration: GatewaySimulatorConfiguration(
-                host: "127.0.0.1", port: 0, data: data, gateway: GatewayConfiguration(accountCode: account),
+                host: "127.0.0.1", port: 0, data: data, gateway: GatewayConfiguration(accounts: [account]),
                 start: demoStart, clock: .speed(speed)),
             logger: logger)
     }

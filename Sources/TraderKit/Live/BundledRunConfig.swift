@@ -18,7 +18,7 @@ connection:
   host: 127.0.0.1
   port: 7497            # 7497 paper TWS, 4002 paper gateway (a live account also needs --live or --confirm-live)
   clientId: 7
-  # account: DU1234567  # default: the first managed account
+  # account: DU1234567  # default: the login's only account (one must be named when it manages several)
 universe:
   symbols: [AAPL, GOOG, IBM, MSFT]
 strategy:

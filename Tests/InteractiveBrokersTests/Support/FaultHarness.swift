@@ -130,16 +130,20 @@ struct FaultRun {
     var journal: OrderJournal
     var recorder: EngineRecorder
     var clientID: Int
+    /// The account the bot traded (`nil`: the login's only one).
+    var account: String?
     /// Fills the engine had seen, and executions the simulator had made, when the stop was asked for: the stop
     /// records the broker's executions again, which would hide a fill lost earlier.
     var beforeStop: (engineFills: Int, executions: Int)
 }
 
 /// Runs `strategy` under the LiveRunner against a fresh manual-clock simulator at a venue in virtual time (one loop,
-/// in process, every byte through the codecs); `drive` replays and injects the fault, and the run stops when it
-/// returns. The simulator's state is taken after the runner has stopped.
+/// in process, every byte through the codecs); `prepare` acts at the venue before the bot starts, `drive` replays
+/// and injects the fault, and the run stops when it returns. The simulator's state is taken after the runner has stopped.
 func faultRun<S: Strategy>(
     clientID: Int, strategy: (EngineRecorder) -> S, configure: (inout LiveRunnerConfiguration) -> Void = { _ in },
+    gateway: GatewayConfiguration = GatewayConfiguration(startingCash: faultCash),
+    prepare: @escaping @Sendable (VirtualVenue) async throws -> Void = { _ in },
     logger custom: Logger? = nil, drive: @escaping @Sendable (VirtualVenue, EngineRecorder) async throws -> Void
 ) async throws -> FaultRun {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faults-\(UUID().uuidString)")
@@ -165,10 +169,10 @@ func faultRun<S: Strategy>(
     logger.logLevel = ProcessInfo.processInfo.environment["FAULT_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .critical
     let runLogger = custom ?? logger
     let simulator = GatewaySimulatorConfiguration(
-        host: "127.0.0.1", port: 0, data: simulatorData, gateway: GatewayConfiguration(startingCash: faultCash),
-        start: faultStart, clock: .manual)
+        host: "127.0.0.1", port: 0, data: simulatorData, gateway: gateway, start: faultStart, clock: .manual)
     let prepared = configuration
     return try await VirtualVenue.run(simulator: simulator) { venue in
+        try await prepare(venue)
         var runConfiguration = prepared
         runConfiguration.connection = venue.clientConnection(clientID)
         venue.attach(&runConfiguration)
@@ -196,7 +200,7 @@ func faultRun<S: Strategy>(
             guard let summary else { throw CancellationError() }
             return FaultRun(
                 summary: summary, state: state, journal: journal, recorder: recorder, clientID: clientID,
-                beforeStop: seen.value)
+                account: prepared.account, beforeStop: seen.value)
         }
     }
 }
@@ -287,14 +291,15 @@ func expectFaultInvariants(_ run: FaultRun, sourceLocation: SourceLocation = #_s
         "before the stop the engine had \(run.beforeStop.engineFills) fills, the simulator \(run.beforeStop.executions) executions",
         sourceLocation: sourceLocation)
     // (c)
+    let account = run.account.flatMap(state.book) ?? state.account
     var positions: [Symbol: Quantity] = [:]
-    for (id, holding) in state.account.holdings where holding.quantity != .zero {
+    for (id, holding) in account.holdings where holding.quantity != .zero {
         positions[Symbol(simulatorData.instrument(id).symbol)] = holding.quantity
     }
     #expect(run.summary.enginePositions.filter { $0.value != .zero } == positions, sourceLocation: sourceLocation)
     #expect(run.summary.brokerPositions.filter { $0.value != .zero } == positions, sourceLocation: sourceLocation)
     let cash = try #require(run.recorder.cash, sourceLocation: sourceLocation)
     #expect(
-        abs(cash.doubleValue - state.account.cash) < 0.01, "engine cash \(cash) vs simulator \(state.account.cash)",
+        abs(cash.doubleValue - account.cash) < 0.01, "engine cash \(cash) vs simulator \(account.cash)",
         sourceLocation: sourceLocation)
 }
