@@ -13,6 +13,9 @@ public struct JournalModification: Hashable, Sendable, Codable {
     public var reason: String?
     /// When.
     public var time: Timestamp
+    /// The broker refused the order's last modification: these are the terms it kept, and the count of
+    /// modifications goes back down (`nil`: an ordinary modification).
+    public var undoesTheLast: Bool?
 
     /// Creates a record.
     public init(orderRef: ClientOrderID, type: OrderType?, quantity: Quantity?, reason: String?, time: Timestamp) {

@@ -55,4 +55,30 @@ struct OrderJournalModificationTests {
             }
         }
     }
+
+    /// Issue 44: the broker refused the last modification; the terms it kept go back in, and the count down.
+    @Test func aRefusedModificationIsUndone() async throws {
+        try await withTemporaryDirectory { dir in
+            let journal = try OrderJournal(path: dir + "/journal.sqlite")
+            try journal.recordIntent(OrderJournalTests.intent("O-1"))
+            try journal.recordModification(
+                JournalModification(
+                    orderRef: "O-1", type: .limit(Price("187.27")!), quantity: Quantity(60), reason: "reprice 1 of 2",
+                    time: OrderJournalTests.t0))
+            #expect(try journal.order("O-1")?.intent.type == .limit(Price("187.27")!))
+            var undo = JournalModification(
+                orderRef: "O-1", type: OrderJournalTests.intent("O-1").type,
+                quantity: OrderJournalTests.intent("O-1").quantity, reason: "refused by the broker (2102 …)",
+                time: OrderJournalTests.t0 + .seconds(1))
+            undo.undoesTheLast = true
+            try journal.recordModification(undo)
+            let order = try #require(try journal.order("O-1"))
+            #expect(order.intent.type == OrderJournalTests.intent("O-1").type)
+            #expect(order.intent.quantity == OrderJournalTests.intent("O-1").quantity)
+            #expect(order.modifications == nil, "counted out again")
+            let history = try journal.history(of: "O-1").compactMap(\.message)
+            #expect(history.last?.hasPrefix("back to ") == true, "\(history)")
+            #expect(history.last?.hasSuffix(": refused by the broker (2102 …)") == true, "\(history)")
+        }
+    }
 }

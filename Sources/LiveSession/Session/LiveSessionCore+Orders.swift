@@ -24,6 +24,7 @@ extension LiveSessionCore {
         case .cancel(let id)?: out.append(.cancelOrder(brokerOrderID: id))
         case .modify(let id, let terms, let contract)?:
             journalModification(command, &out)
+            if case .modify(let engineID, _, _) = command { modificationsSent.insert(engineID) }
             out.append(.modifyOrder(brokerOrderID: id, terms, contract))
         case nil: break
         }
@@ -94,6 +95,7 @@ extension LiveSessionCore {
                     out.log(.info, "order \(report.orderID): \(report)")
                 }
                 step(.execution(report), &out)
+                settleModification(report, &out)
             case .lateCommission(let late):
                 // The fill reached the engine without it: book it now, so cash and P&L equal the broker's.
                 let booked = engine.bookLateCommission(late.commission, for: late.orderID)
@@ -163,6 +165,30 @@ extension LiveSessionCore {
                     JournalModification(
                         orderRef: ClientOrderID(tracked.orderRef), type: change.type, quantity: change.quantity,
                         reason: change.reason, time: dataTime))))
+    }
+
+    /// A sent modification's answer. Confirmed, the journal's new terms stand; refused (a 2102, a 201, one lost in a
+    /// disconnect), the journal gets the engine's terms back — the ones the broker kept — and the count of
+    /// modifications goes down again, so a restart restores the order as the broker holds it.
+    private mutating func settleModification(_ report: ExecutionReport, _ out: inout Actions) {
+        let id = report.orderID
+        guard modificationsSent.contains(id) else { return }
+        switch report {
+        case .modifyRejected(_, let reason, _):
+            modificationsSent.remove(id)
+            guard settings.journaled, let order = engine.orders.order(id) else { return }
+            var change = JournalModification(
+                orderRef: order.clientOrderID, type: order.type, quantity: order.quantity,
+                reason: "refused by the broker (\(reason)): the order works on its earlier terms", time: dataTime)
+            change.undoesTheLast = true
+            out.append(.journal(.modification(change)))
+        case .replaced, .rejected, .canceled, .expired:
+            modificationsSent.remove(id)
+        case .filled(let fill):
+            if engine.orders.order(fill.orderID)?.state.isTerminal ?? true { modificationsSent.remove(id) }
+        case .accepted:
+            break
+        }
     }
 
     private func journalStatus(_ report: ExecutionReport, _ out: inout Actions) {

@@ -157,6 +157,7 @@ public final class OrderJournal: Sendable {
 
     /// Records a modification before it is sent: the intent's terms become the new ones (what a restart restores the
     /// order with), its count of modifications goes up, and the step is kept in the order's history with its reason.
+    /// One that `undoesTheLast` puts back the terms the broker kept after refusing the last, and counts down.
     /// - Parameter change: the new terms.
     /// - Throws: `.unknownOrderRef`.
     public func recordModification(_ change: JournalModification) throws(OrderJournalError) {
@@ -179,11 +180,15 @@ public final class OrderJournal: Sendable {
                 if let quantity = change.quantity {
                     try db.execute(sql: "UPDATE intents SET quantity = ? WHERE order_ref = ?", arguments: [quantity.units, ref])
                 }
+                let undoes = change.undoesTheLast == true
                 try db.execute(
-                    sql: "UPDATE intents SET modifications = modifications + 1, updated_at = ? WHERE order_ref = ?",
+                    sql: undoes
+                        ? "UPDATE intents SET modifications = MAX(0, modifications - 1), updated_at = ? WHERE order_ref = ?"
+                        : "UPDATE intents SET modifications = modifications + 1, updated_at = ? WHERE order_ref = ?",
                     arguments: [change.time.nanoseconds, ref])
                 let terms = [change.type.map { "\($0)" }, change.quantity.map { "quantity \($0)" }].compactMap { $0 }
-                let message = "modified to \(terms.joined(separator: ", "))" + (change.reason.map { ": \($0)" } ?? "")
+                let message = (undoes ? "back to " : "modified to ") + terms.joined(separator: ", ")
+                    + (change.reason.map { ": \($0)" } ?? "")
                 try db.execute(
                     sql: "INSERT INTO order_events (order_ref, time, state, message) VALUES (?, ?, ?, ?)",
                     arguments: [ref, change.time.nanoseconds, state, message])

@@ -102,6 +102,37 @@ struct StyledEntryRestartTests {
         #expect(actions.placed.isEmpty, "no new entry while it works")
     }
 
+    /// Issue 44: a modification the broker refuses (2102 "still being processed", one lost in a disconnect) leaves the
+    /// order on its earlier terms at the broker; the journal, which took the new terms before the send, gets the
+    /// earlier ones back and counts the modification out, so a restart restores the order as the broker holds it.
+    @Test(arguments: [2102, 10148])
+    func aRefusedModificationPutsTheEarlierTermsBackInTheJournal(code: Int) throws {
+        var (harness, _) = Self.restarted(Self.journal())
+        var actions: [SessionAction] = []
+        for k in 1...8 where !actions.contains(where: { if case .modifyOrder = $0 { true } else { false } }) {
+            for input in harness.bar(at: SessionCoreHarness<Styled>.start + .seconds(5 * Int64(k))) {
+                actions += harness.send(input, after: .seconds(5))
+            }
+        }
+        #expect(actions.contains { if case .modifyOrder = $0 { true } else { false } }, "the reprice was sent")
+        let refused = harness.send(.orderEvent(generation: 1, .notice(TWSNotice(
+            requestID: 50, code: code, message: "Unable to modify this order as it is still being processed."))))
+        let modifications = refused.compactMap { action -> JournalModification? in
+            if case .journal(.modification(let change)) = action { change } else { nil }
+        }
+        #expect(modifications.count == 1, "\(refused.logs)")
+        let undo = try #require(modifications.first)
+        #expect(undo.undoesTheLast == true)
+        #expect(undo.type == .limit(Price("100.03")!), "the terms the broker kept")
+        #expect(undo.quantity == Quantity(10))
+        #expect(undo.reason?.hasPrefix("refused by the broker (\(code) ") == true, "\(undo.reason ?? "")")
+        #expect(harness.core.engine.orders.openOrders.first?.type == .limit(Price("100.03")!))
+        // Said once: a later answer about the same order journals nothing more.
+        let again = harness.send(.orderEvent(generation: 1, .notice(TWSNotice(
+            requestID: 50, code: code, message: "Unable to modify this order as it is still being processed."))))
+        #expect(!again.contains { if case .journal(.modification) = $0 { true } else { false } })
+    }
+
     @Test func theBrokersTermsWinOverTheJournals() throws {
         // A crash between the modify's send and its journal write (or a modify IB refused): the broker's terms win.
         let (harness, actions) = Self.restarted(Self.journal(limit: "100.02"))
