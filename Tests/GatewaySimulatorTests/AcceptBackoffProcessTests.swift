@@ -76,6 +76,8 @@ import TWSTestSupport
                 }
                 sockets.append(fd)
             }
+            // The gateway's CPU use over two seconds of wall time: what this test measures is a real process's
+            // (a kept real-socket test), so the wall clock is the one to wait on.
             try await Task.sleep(for: .milliseconds(500))
             try #require(process.isRunning, "the gateway exited with \(process.terminationStatus): \(stderrTail())")
             let before = try #require(Self.cpuTicks(pid))

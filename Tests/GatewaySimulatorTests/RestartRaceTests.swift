@@ -27,6 +27,7 @@ import Testing
                 }
                 group.addTask {
                     defer { restarting.finish() }
+                    // A race on a real listener (a kept real-socket test): restarts a few ms apart, in wall time.
                     for _ in 0..<60 {
                         await simulator.apply(.restart(seconds: 0))
                         try await Task.sleep(for: .milliseconds(3))

@@ -198,6 +198,8 @@ struct AlertTests {
                 for _ in 0..<1_000 { center.post(OperatorAlert(kind: "connection", severity: .warning, text: "again", time: "t")) }
             }
             #expect(posting < .milliseconds(200), "posting never waits for a channel: \(posting)")
+            // Real HTTP to a loopback receiver (a kept real-socket test): wait, briefly, for the five deliveries. (A
+            // finish would drain them too, but also the storm the cooldown holds, which this test must see held.)
             for _ in 0..<500 where receiver.all.count < 5 { try await Task.sleep(for: .milliseconds(10)) }
             let hits = receiver.all
             #expect(hits.count == 5, "json + slack + two Telegram chats + one SMS, the storm coalesced: \(hits.map(\.path))")

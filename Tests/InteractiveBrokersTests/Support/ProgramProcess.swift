@@ -34,7 +34,8 @@ final class ProgramOutput: Sendable {
     var all: String { text.withLock { $0 } }
 }
 
-/// Polls `condition` every 50 ms until it holds or `limit` passes; `false` when it never held.
+/// Polls `condition` every 50 ms until it holds or `limit` passes; `false` when it never held. For tests of the
+/// `ibtrader` program itself (a child process: its output and exit come in wall time).
 func eventually(within limit: Duration, _ condition: () async throws -> Bool) async throws -> Bool {
     let deadline = ContinuousClock.now + limit
     while try await !condition() {

@@ -73,7 +73,8 @@ extension VirtualVenue {
 
 /// The simulator's executions over a fresh connection with `clientID`, right after a run that used the same id.
 /// The simulator frees the id once it has seen the run's socket close, which on a loaded machine can trail the
-/// run's return: a 326 (client id in use) is retried for up to 5 s.
+/// run's return: a 326 (client id in use) is retried for up to 5 s. (For the kept real-socket tests; at a venue,
+/// `executionsAfterRun(_:clientID:)`.)
 func executionsAfterRun(port: Int, clientID: Int) async throws -> [TWSExecutionReport] {
     for attempt in 0..<100 {
         do {

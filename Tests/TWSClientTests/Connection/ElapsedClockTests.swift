@@ -12,7 +12,7 @@ import Testing
         let elapsed = ElapsedClock(clock)
         let first = elapsed.now()
         #expect(first >= .zero && first < .milliseconds(50))
-        try await Task.sleep(for: .milliseconds(20))
+        try await Task.sleep(for: .milliseconds(20))  // the system clocks are what this test is about
         let second = elapsed.now()
         let measured = ContinuousClock.now - reference
         #expect(second >= .milliseconds(20) && second <= measured, "\(second) against \(measured)")
