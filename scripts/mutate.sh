@@ -8,6 +8,10 @@
 #   scripts/mutate.sh journal-late-fill ...    # only these ids (with or without --quick)
 #   scripts/mutate.sh --check                  # only check that every mutation still applies (no build)
 #   MUTATIONS=my-list.txt scripts/mutate.sh    # another list; TEST_TIMEOUT (s, default 900) bounds one test run
+#   scripts/mutate.sh --generate FILE... [--tests REGEX]   # mechanical mutations of FILEs (every comparison flipped
+#                                              #   at its boundary, + and - swapped, && and ||, guards negated, max
+#                                              #   and min), written to .build/mutations/generated.txt and run
+#   scripts/mutate.sh --batch 2/5 ...          # only the 2nd of 5 equal slices of the list (CI-sized batches)
 #
 # The list's format (scripts/mutations.txt): blocks separated by blank lines, `#` lines are comments.
 #   id:      a short name
@@ -28,16 +32,38 @@ timeout_seconds="${TEST_TIMEOUT:-900}"
 quick=0
 check=0
 only=()
+generate=()
+generate_tests=""
+batch=""
+expect=""
 for argument in "$@"; do
+    case "$expect" in
+        generate-tests) generate_tests="$argument"; expect=""; continue ;;
+        batch) batch="$argument"; expect=""; continue ;;
+    esac
     case "$argument" in
         --quick) quick=1 ;;
         --check) check=1 ;;
-        -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-        *) only+=("$argument") ;;
+        --generate) expect=generate ;;
+        --tests) expect=generate-tests ;;
+        --batch) expect=batch ;;
+        -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) if [[ "$expect" == generate ]]; then generate+=("$argument"); else only+=("$argument"); fi ;;
     esac
 done
 out=.build/mutations
 mkdir -p "$out"
+if [[ ${#generate[@]} -gt 0 ]]; then
+    list="$out/generated.txt"
+    scripts/generate-mutations.py "${generate[@]}" ${generate_tests:+--tests "$generate_tests"} >"$list" || exit 2
+fi
+batch_index=0; batch_count=1
+if [[ -n "$batch" ]]; then
+    if [[ ! "$batch" =~ ^([0-9]+)/([0-9]+)$ ]] || (( BASH_REMATCH[1] < 1 || BASH_REMATCH[1] > BASH_REMATCH[2] )); then
+        echo "mutate: --batch takes K/N with 1 <= K <= N, got '$batch'" >&2; exit 2
+    fi
+    batch_index=$((BASH_REMATCH[1] - 1)); batch_count=${BASH_REMATCH[2]}
+fi
 report="$out/report.md"
 
 # Replaces the occurrence-th (or the only) `find` in `file`; exit 3 when it is missing or ambiguous.
@@ -60,11 +86,14 @@ restore() { if [[ -n "$backup" ]]; then cp "$backup" "$target"; rm -f "$backup";
 trap 'restore; exit 130' INT TERM
 trap restore EXIT
 
-caught=0; survived=0; broken=0; total=0
+caught=0; survived=0; broken=0; total=0; listed=0
 results=()
+declare -A file_caught=() file_compiled=()
 run_one() {
     local id="$1" file="$2" find="$3" replace="$4" occurrence="$5" tests="$6"
     if [[ ${#only[@]} -gt 0 ]] && [[ ! " ${only[*]} " == *" $id "* ]]; then return; fi
+    listed=$((listed + 1))
+    (( (listed - 1) % batch_count == batch_index )) || return 0
     total=$((total + 1))
     if [[ ! -f "$file" ]]; then
         echo "mutate: $id: no file $file" >&2; results+=("| $id | $file | stale: no such file | |"); broken=$((broken + 1)); return
@@ -95,6 +124,10 @@ run_one() {
         fi
     fi
     restore
+    if [[ "$verdict" != "does not compile" ]]; then
+        file_compiled[$file]=$(( ${file_compiled[$file]:-0} + 1 ))
+        [[ "$verdict" == caught ]] && file_caught[$file]=$(( ${file_caught[$file]:-0} + 1 ))
+    fi
     printf '%-16s %4ds  %s\n' "$verdict" $((SECONDS - started)) "$catcher"
     results+=("| $id | $file | $verdict | ${catcher//|/\\|} |")
 }
@@ -134,6 +167,13 @@ rate=$([[ $compiled -gt 0 ]] && echo "$((100 * caught / compiled))" || echo 0)
     printf '%s\n' "${results[@]}"
     echo
     echo "$caught of $compiled caught ($rate %); $survived survived; $broken stale or not compiling; $total run."
+    echo
+    echo "| file | caught | compiled | kill rate |"
+    echo "|---|---:|---:|---:|"
+    for file in "${!file_compiled[@]}"; do
+        n=${file_compiled[$file]}; k=${file_caught[$file]:-0}
+        echo "| $file | $k | $n | $((100 * k / n)) % |"
+    done | sort
 } >"$report"
 echo
 echo "$caught of $compiled caught ($rate %); $survived survived; $broken stale or not compiling. Report: $report"

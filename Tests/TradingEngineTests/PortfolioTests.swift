@@ -51,4 +51,15 @@ import TradingModel
         #expect(p.settledCash == Money(1_020))
         #expect(Portfolio.settlementTime(of: E.time(0), days: 2) == Timestamp(year: 2020, month: 1, day: 6))
     }
+
+    /// Issue 44: settlement counts the exchanges' trading days, not weekdays (IB's SettledCash does).
+    @Test func settlementSkipsTheExchangesHolidays() {
+        func settles(_ y: Int, _ m: Int, _ d: Int, days: Int) -> Timestamp {
+            Portfolio.settlementTime(of: Timestamp(year: y, month: m, day: d, secondOfDay: 15 * 3600), days: days)
+        }
+        #expect(settles(2024, 11, 27, days: 1) == Timestamp(year: 2024, month: 11, day: 29), "over Thanksgiving")
+        #expect(settles(2024, 8, 30, days: 1) == Timestamp(year: 2024, month: 9, day: 3), "over Labor Day")
+        #expect(settles(2024, 12, 23, days: 2) == Timestamp(year: 2024, month: 12, day: 26), "over Christmas")
+        #expect(settles(2024, 12, 23, days: 0) == Timestamp(year: 2024, month: 12, day: 23))
+    }
 }

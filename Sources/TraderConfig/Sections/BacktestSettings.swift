@@ -109,7 +109,7 @@ public struct BacktestSettings: Hashable, Sendable {
                     flag: true),
                 .value(
                     "settlementDays", \.settlementDays, .integer(0...10),
-                    summary: "Business days until sale proceeds settle (T+N; 1 for US stocks), in backtests and runs alike "
+                    summary: "Trading days (weekdays without the exchanges' holidays) until sale proceeds settle (T+N; 1 for US stocks), in backtests and runs alike "
                         + "(with risk.requireSettledCash, buys spend settled cash only).", flag: true),
                 .value(
                     "badRows", \.badRows, .choice(["auto", "fail", "skip"]),

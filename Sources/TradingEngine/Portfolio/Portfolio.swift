@@ -5,8 +5,9 @@ import TradingModel
 /// Invariant (checked by tests at every step): `equity == cash + Σ positions[i].quantity × marks[i]`.
 /// Marks are the last prices seen (bar closes or fill prices before the first bar).
 ///
-/// Settlement: sale proceeds become *settled* `settlementDays` business days (Mon–Fri, no holiday calendar)
-/// after the fill; purchases reduce settled cash at once. `settlementDays = 0` settles immediately.
+/// Settlement: sale proceeds become *settled* `settlementDays` trading days after the fill (`USEquityCalendar`:
+/// weekdays without the exchanges' holidays); purchases reduce settled cash at once. `settlementDays = 0` settles
+/// immediately.
 public struct Portfolio: Sendable {
     /// Cash balance (can go negative: margin is not modelled).
     public private(set) var cash: Money
@@ -26,7 +27,7 @@ public struct Portfolio: Sendable {
     public private(set) var commissions: Money
     /// Number of non-flat positions.
     public private(set) var activePositionCount: Int
-    /// Business days until sale proceeds settle.
+    /// Trading days until sale proceeds settle.
     public let settlementDays: Int
     private var pendingSettlements: [(settlesAt: Timestamp, amount: Money)] = []
     private var pendingHead = 0
@@ -168,15 +169,12 @@ public struct Portfolio: Sendable {
         }
     }
 
-    /// The time proceeds of a fill at `time` settle: midnight UTC after `days` business days.
+    /// The time proceeds of a fill at `time` settle: midnight UTC after `days` settlement days (the exchanges'
+    /// trading days: a sale the day before Thanksgiving settles T+1 on the Friday, one on the Friday before Labor Day
+    /// on the Tuesday, as at IB).
     public static func settlementTime(of time: Timestamp, days: Int) -> Timestamp {
         var day = time.dayNumber
-        var left = days
-        while left > 0 {
-            day += 1
-            let weekday = Timestamp(nanoseconds: day * Timestamp.nanosecondsPerDay).weekday
-            if weekday < 5 { left -= 1 }
-        }
+        for _ in 0..<max(0, days) { day = USEquityCalendar.nextTradingDay(after: day) }
         return Timestamp(nanoseconds: day * Timestamp.nanosecondsPerDay)
     }
 }
