@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Mechanical mutations of Swift source files, in scripts/mutations.txt's format (scripts/mutate.sh runs them).
+
+    scripts/generate-mutations.py FILE... [--tests REGEX] > list.txt
+
+For every code line (comments and string-bearing lines for arithmetic aside) it plants, one at a time:
+  * every comparison flipped at its boundary (< and <=, > and >=) and every == / != negated;
+  * every binary + and - swapped (with spaces around it, as the house style writes them);
+  * every && and || swapped;
+  * every guard's and if's condition negated (single conditions only: no `let`, `case` or comma lists);
+  * max( and min( swapped.
+Each mutation replaces its whole line (`occurrence` tells identical lines apart), so it applies exactly once. Its id
+is FILE-STEM-LINE-KIND-N; `tests:` is REGEX (default: the whole suite under --quick too).
+"""
+import re
+import sys
+from pathlib import Path
+
+COMPARISONS = [(" < ", " <= "), (" <= ", " < "), (" > ", " >= "), (" >= ", " > "), (" == ", " != "), (" != ", " == ")]
+ARITHMETIC = [(" + ", " - "), (" - ", " + ")]
+LOGIC = [(" && ", " || "), (" || ", " && ")]
+CALLS = [("max(", "min("), ("min(", "max(")]
+CONDITION = re.compile(r"^(\s*)(guard|if) (.+?) (else \{|\{)\s*$")
+
+
+def occurrences(text, part):
+    at, start = [], 0
+    while (i := text.find(part, start)) >= 0:
+        at.append(i)
+        start = i + len(part)
+    return at
+
+
+def mutants(line):
+    """(kind, mutated line) for one line of code."""
+    code = line.split("//")[0]
+    if not code.strip() or code.lstrip().startswith(("import ", "@", "case ", "#")):
+        return
+    has_string = '"' in code
+    for kind, pairs in (("cmp", COMPARISONS), ("arith", ARITHMETIC), ("logic", LOGIC), ("call", CALLS)):
+        if kind == "arith" and (has_string or "->" in code):
+            continue
+        for old, new in pairs:
+            for i in occurrences(code, old):
+                # A generic bracket (`Array<Int>`) or an arrow is no comparison.
+                if kind == "cmp" and old.strip() in "<>" and ("->" in code[i - 2:i + 3]):
+                    continue
+                yield kind, line[:i] + new + line[i + len(old):]
+    match = CONDITION.match(code.rstrip())
+    if match and not re.search(r"\blet\b|\bvar\b|\bcase\b|,|#available", match.group(3)):
+        indent, word, condition, tail = match.groups()
+        yield "not", f"{indent}{word} !({condition}) {tail}" + line[len(code.rstrip()):]
+
+
+def main(argv):
+    tests = ""
+    files = []
+    args = iter(argv)
+    for arg in args:
+        if arg == "--tests":
+            tests = next(args, "")
+        elif arg in ("-h", "--help"):
+            print(__doc__)
+            return 0
+        else:
+            files.append(arg)
+    if not files:
+        print(__doc__, file=sys.stderr)
+        return 2
+    for name in files:
+        path = Path(name)
+        lines = path.read_text(encoding="utf-8").split("\n")
+        seen = {}
+        in_block_comment = False
+        for number, line in enumerate(lines, 1):
+            seen[line] = seen.get(line, 0) + 1
+            stripped = line.strip()
+            if in_block_comment or stripped.startswith("/*"):
+                in_block_comment = "*/" not in stripped
+                continue
+            if stripped.startswith("//"):
+                continue
+            for n, (kind, mutated) in enumerate(mutants(line), 1):
+                print(f"id: {path.stem}-{number}-{kind}-{n}")
+                print(f"file: {name}")
+                print(f"find: {line}")
+                print(f"replace: {mutated}")
+                if lines.count(line) > 1:
+                    print(f"occurrence: {seen[line]}")
+                if tests:
+                    print(f"tests: {tests}")
+                print(f"why: generated ({kind}) at line {number}")
+                print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
