@@ -13,6 +13,9 @@
 #                                              #   and min), written to .build/mutations/generated.txt and run
 #   scripts/mutate.sh --batch 2/5 ...          # only the 2nd of 5 equal slices of the list (CI-sized batches)
 #
+# A mutation listed in scripts/mutations-equivalent.txt (file and mutated line, with why no test can tell it from
+# the original) is not built: it is reported as equivalent and left out of the kill rate.
+#
 # The list's format (scripts/mutations.txt): blocks separated by blank lines, `#` lines are comments.
 #   id:      a short name
 #   file:    the source file
@@ -47,7 +50,7 @@ for argument in "$@"; do
         --generate) expect=generate ;;
         --tests) expect=generate-tests ;;
         --batch) expect=batch ;;
-        -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) if [[ "$expect" == generate ]]; then generate+=("$argument"); else only+=("$argument"); fi ;;
     esac
 done
@@ -86,7 +89,18 @@ restore() { if [[ -n "$backup" ]]; then cp "$backup" "$target"; rm -f "$backup";
 trap 'restore; exit 130' INT TERM
 trap restore EXIT
 
-caught=0; survived=0; broken=0; total=0; listed=0
+# Equivalent mutants by "file|mutated line".
+declare -A equivalent=()
+if [[ -f scripts/mutations-equivalent.txt ]]; then
+    eq_file=""
+    while IFS= read -r line || [[ -n "$line" ]]; do
+        case "$line" in
+            file:*) eq_file="${line#file:}"; eq_file="${eq_file# }" ;;
+            replace:*) value="${line#replace:}"; equivalent["$eq_file|${value# }"]=1 ;;
+        esac
+    done <scripts/mutations-equivalent.txt
+fi
+caught=0; survived=0; broken=0; total=0; listed=0; equivalents=0
 results=()
 declare -A file_caught=() file_compiled=()
 run_one() {
@@ -105,6 +119,12 @@ run_one() {
         results+=("| $id | $file | stale: text not found once | |"); broken=$((broken + 1)); return
     fi
     if [[ $check == 1 ]]; then restore; return; fi
+    if [[ -n "${equivalent["$file|$replace"]:-}" ]]; then
+        restore
+        printf '%-40s equivalent\n' "$id"
+        results+=("| $id | $file | equivalent (scripts/mutations-equivalent.txt) | |"); equivalents=$((equivalents + 1))
+        return
+    fi
     local log="$out/$id.log" started=$SECONDS verdict catcher=""
     printf '%-40s ' "$id"
     if ! swift build --build-tests >"$log" 2>&1; then
@@ -166,7 +186,8 @@ rate=$([[ $compiled -gt 0 ]] && echo "$((100 * caught / compiled))" || echo 0)
     echo "|---|---|---|---|"
     printf '%s\n' "${results[@]}"
     echo
-    echo "$caught of $compiled caught ($rate %); $survived survived; $broken stale or not compiling; $total run."
+    echo "$caught of $compiled caught ($rate %); $survived survived; $broken stale or not compiling; $equivalents"\
+        "equivalent (not run); $total listed."
     echo
     echo "| file | caught | compiled | kill rate |"
     echo "|---|---:|---:|---:|"
@@ -176,7 +197,7 @@ rate=$([[ $compiled -gt 0 ]] && echo "$((100 * caught / compiled))" || echo 0)
     done | sort
 } >"$report"
 echo
-echo "$caught of $compiled caught ($rate %); $survived survived; $broken stale or not compiling. Report: $report"
+echo "$caught of $compiled caught ($rate %); $survived survived; $broken stale or not compiling; $equivalents equivalent. Report: $report"
 [[ $broken -gt 0 ]] && exit 2
 [[ $survived -gt 0 ]] && exit 1
 exit 0

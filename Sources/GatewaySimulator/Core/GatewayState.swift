@@ -68,7 +68,9 @@ public struct GatewayState: Sendable {
         self.data = data
         self.configuration = configuration
         self.now = start ?? data.defaultStart
-        self.accounts = configuration.accounts.map { AccountBook(accountCode: $0, cash: configuration.startingCash) }
+        // Never empty (`account` is the first): a configuration whose list was emptied after its init gets the default.
+        self.accounts = (configuration.accounts.isEmpty ? GatewayConfiguration().accounts : configuration.accounts)
+            .map { AccountBook(accountCode: $0, cash: configuration.startingCash) }
         self.engine = MatchingEngine(config: configuration.simulation, instrumentCount: data.instruments.count)
         self.executionPrefix = configuration.executionPrefix ?? UInt32.random(in: 1...UInt32.max)
         for index in accounts.indices { accounts[index].startOfDay = now.dayNumber }

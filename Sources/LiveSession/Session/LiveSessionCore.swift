@@ -88,10 +88,10 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     /// The latest fills and connection events, for the operator (`SessionStatus.fills`, `.connection.history`).
     var recentFills: [SessionStatus.Fill] = []
     var connectionHistory: [SessionStatus.ConnectionEvent] = []
-    /// Entries waiting for their what-if preview (by the entry's id), and those previewed and cleared to go.
     /// Orders whose modification was journaled and sent, until the broker confirms or refuses it (a refusal puts the
     /// earlier terms back into the journal).
     var modificationsSent: Set<OrderID> = []
+    /// Entries waiting for their what-if preview (by the entry's id), and those previewed and cleared to go.
     var awaitingPreview: [OrderID: SessionTag] = [:]
     var previewed: Set<OrderID> = []
     var startup = Startup()

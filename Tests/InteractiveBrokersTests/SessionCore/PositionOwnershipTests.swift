@@ -110,14 +110,17 @@ struct PositionOwnershipTests {
             return fill
         }
         let checkpoint = JournalCashCheckpoint(
-            time: .zero, account: "DU1", cash: Money(1), fillCheckpoint: 2, positions: ["AAPL": Quantity(10)])
+            time: .zero, account: "DU1", cash: Money(1), fillCheckpoint: 2, positions: ["AAPL": Quantity(20)])
+        // The fill at the checkpoint's own sequence (2) is in its positions already: counted once, not twice.
+        var otherAccount = fill(6, "IBT:k3f9.R2:O-2", .buy, 100)
+        otherAccount.account = "DU2"
         let fills = [
-            fill(1, "IBT:k3f9.R1:O-1", .buy, 10), fill(3, "IBT:k3f9.R2:O-1", .buy, 5), fill(4, "IBT:manual:m", .buy, 7),
-            fill(5, "IBT:zz01.R1:O-1", .sell, 3),
+            fill(1, "IBT:k3f9.R1:O-1", .buy, 10), fill(2, "IBT:k3f9.R1:O-2", .buy, 10), fill(3, "IBT:k3f9.R2:O-1", .buy, 5),
+            fill(4, "IBT:manual:m", .buy, 7), fill(5, "IBT:zz01.R1:O-1", .sell, 3), otherAccount,
         ]
         let book = OwnedPositions.book(checkpoint: checkpoint, fills: fills, account: "DU1") { OwnedPositions.isOwn($0, bot: "k3f9") }
-        #expect(book == ["AAPL": Quantity(15)])
-        let split = OwnedPositions.split(book: book, broker: ["AAPL": Quantity(19), "MSFT": Quantity(-4)])
-        #expect(split.bot == ["AAPL": Quantity(15)] && split.external == ["AAPL": Quantity(4), "MSFT": Quantity(-4)])
+        #expect(book == ["AAPL": Quantity(25)], "the checkpoint's 20 and the own fill after it; not another account's")
+        let split = OwnedPositions.split(book: book, broker: ["AAPL": Quantity(29), "MSFT": Quantity(-4)])
+        #expect(split.bot == ["AAPL": Quantity(25)] && split.external == ["AAPL": Quantity(4), "MSFT": Quantity(-4)])
     }
 }
