@@ -118,6 +118,51 @@ struct RestartNamespaceAndCashTests {
         #expect(short.cash == Money(100_000 - 15_000 - 7_800 + 100 * 152))
     }
 
+    /// Generated mutations found these (issue 42): the broker's cost, not the journal's, for a position that grew or
+    /// changed side; late commissions net of what the checkpoint had counted; a journal cost from the symbol's own fills.
+    @Test func aPositionThatGrewOrChangedSideIsBookedAtTheBrokersCost() {
+        let checkpoint = JournalCashCheckpoint(
+            time: t0, account: "DU1", cash: Money(77_200), commissions: .zero, fillCheckpoint: 2,
+            fillCommissions: .zero, positions: ["AAPL": Quantity(150)])
+        let fills = [Self.fill(1, "AAPL", .buy, 100, 150, commission: nil), Self.fill(2, "AAPL", .buy, 50, 156, commission: nil)]
+        // The journal's cost is 152; the broker's average is 160 for the 200 it holds: the 50 more at the broker's.
+        let grew = CashRestore.restore(
+            checkpoint: checkpoint, fills: fills, account: "DU1", universe: ["AAPL"],
+            brokerPositions: ["AAPL": Quantity(200)], averageCosts: ["AAPL": Price(160)])
+        #expect(grew.cash == Money(77_200 - 50 * 160))
+        // Short 20 at 140 where the journal has 150 long: the 170 difference at the broker's cost, not the journal's.
+        let flipped = CashRestore.restore(
+            checkpoint: checkpoint, fills: fills, account: "DU1", universe: ["AAPL"],
+            brokerPositions: ["AAPL": Quantity(-20)], averageCosts: ["AAPL": Price(140)])
+        #expect(flipped.cash == Money(77_200 + 170 * 140))
+    }
+
+    @Test func lateCommissionsAreWhatTheCheckpointHadNotCounted() {
+        // The checkpoint counted fill 1's commission (2) and not fill 2's, which joined later (3).
+        let checkpoint = JournalCashCheckpoint(
+            time: t0, account: "DU1", cash: Money(50_000), commissions: Money(2), fillCheckpoint: 2,
+            fillCommissions: Money(2), positions: ["MSFT": Quantity(20)])
+        let fills = [
+            Self.fill(1, "MSFT", .buy, 10, 300, commission: Money(2)), Self.fill(2, "MSFT", .buy, 10, 300, commission: Money(3)),
+        ]
+        let outcome = CashRestore.restore(
+            checkpoint: checkpoint, fills: fills, account: "DU1", universe: ["MSFT"],
+            brokerPositions: ["MSFT": Quantity(20)], averageCosts: ["MSFT": Price(300)])
+        #expect(outcome.cash == Money(50_000 - 3))
+        #expect(outcome.commissions == Money(5))
+    }
+
+    @Test func aJournalCostComesFromTheSymbolsOwnFills() {
+        let checkpoint = JournalCashCheckpoint(
+            time: t0, account: "DU1", cash: Money(82_000), commissions: .zero, fillCheckpoint: 2,
+            fillCommissions: .zero, positions: ["AAPL": Quantity(100), "MSFT": Quantity(10)])
+        let fills = [Self.fill(1, "AAPL", .buy, 100, 150, commission: nil), Self.fill(2, "MSFT", .buy, 10, 300, commission: nil)]
+        let outcome = CashRestore.restore(
+            checkpoint: checkpoint, fills: fills, account: "DU1", universe: ["AAPL", "MSFT"],
+            brokerPositions: ["MSFT": Quantity(10)], averageCosts: ["MSFT": Price(300)])
+        #expect(outcome.cash == Money(82_000 + 100 * 150), "AAPL out at its own journal cost, 150")
+    }
+
     // MARK: - Unknown orders, resend age
 
     @Test func unknownOpenOrdersOfABotRunAreListedManualOnesOnlyAlerted() {
