@@ -47,12 +47,18 @@ struct IBOrderBookIncarnationTests {
         })
     }
 
-    @Test func aModificationOrCancelNotAtTheBrokerAfterTheReconnectIsRefused() throws {
+    /// A working order (id 1, TWS id 10) with a modification to 50 sent and not answered yet.
+    static func bookWithAModificationSent() throws -> IBOrderBook {
         var book = IBOrderBookTests.book()
         _ = book.status(IBOrderBookTests.status("Submitted"), at: t0)
         var terms = try #require(book.order(OrderID(1))?.wire)
         terms.totalQuantity = 50
         book.replaceRequested(OrderID(1), terms: terms)
+        return book
+    }
+
+    @Test func aModificationOrCancelNotAtTheBrokerAfterTheReconnectIsRefused() throws {
+        var book = try Self.bookWithAModificationSent()
         #expect(book.order(OrderID(1))?.state == .pendingReplace)
         let lost = book.requestLost(OrderID(1), at: t0)
         #expect(IBOrderBookTests.reports(lost).count == 1)
@@ -102,11 +108,7 @@ struct IBOrderBookIncarnationTests {
     }
 
     @Test func a2102OnAModificationIsARefusalOfIt() throws {
-        var book = IBOrderBookTests.book()
-        _ = book.status(IBOrderBookTests.status("Submitted"), at: t0)
-        var terms = try #require(book.order(OrderID(1))?.wire)
-        terms.totalQuantity = 50
-        book.replaceRequested(OrderID(1), terms: terms)
+        var book = try Self.bookWithAModificationSent()
         let out = book.notice(TWSNotice(requestID: 10, code: 2102, message: "Unable to modify this order as it is still being processed."), at: t0)
         guard case .modifyRejected(let id, _, _)? = IBOrderBookTests.reports(out).first else {
             Issue.record("\(out)")

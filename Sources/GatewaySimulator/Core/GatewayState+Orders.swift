@@ -379,11 +379,13 @@ extension GatewayState {
         connections(ofClient: clientID).map { .send($0, response) }
     }
 
-    /// Last prices of every instrument with a position.
+    /// Last prices of every instrument with a position in any account.
     func marks() -> [InstrumentID: Double] {
         var result: [InstrumentID: Double] = [:]
-        for id in Set(accounts.flatMap(\.holdings.keys)) {
-            if let q = QuoteModel.quote(data.instrument(id), at: now) { result[id] = q.last.doubleValue }
+        for book in accounts {
+            for id in book.holdings.keys where result[id] == nil {
+                if let q = QuoteModel.quote(data.instrument(id), at: now) { result[id] = q.last.doubleValue }
+            }
         }
         return result
     }

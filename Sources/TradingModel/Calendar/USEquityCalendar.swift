@@ -20,12 +20,8 @@
 /// Days are day numbers (days since 1970-01-01) of the New York calendar date; times are UTC.
 public enum USEquityCalendar {
     /// One of a trading day's sessions.
-    public enum SessionKind: String, Sendable, CaseIterable, Comparable {
+    public enum SessionKind: String, Sendable, CaseIterable {
         case overnight, preMarket, regular, afterHours
-
-        public static func < (a: SessionKind, b: SessionKind) -> Bool {
-            allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
-        }
 
         /// As a person says it: `overnight`, `pre-market`, `regular`, `after-hours`.
         public var text: String {
