@@ -1,9 +1,9 @@
 import TradingModel
 
 extension SyntheticMarketConfig {
-    /// The generator behind `--data synthetic:N[:SEED]`: N symbols (`SYN000`…) of 500 daily bars on the weekdays from
-    /// 2020-01-02 (dates only, so reports read as daily), geometric Brownian motion as `SyntheticMarket` documents, seed SEED
-    /// (42 when omitted). Same argument, same bars.
+    /// The generator behind `--data synthetic:N[:SEED]`: N symbols (`SYN000`…) of 500 daily bars on the trading days
+    /// from 2020-01-02 (no weekends, no holidays; dates only, so reports read as daily), geometric Brownian motion as
+    /// `SyntheticMarket` documents, seed SEED (42 when omitted). Same argument, same bars.
     /// - Parameter argument: the `--data` value.
     /// - Returns: `nil` when the argument does not start with `synthetic:`.
     /// - Throws: a sentence saying what is allowed, when it does but is malformed.

@@ -39,9 +39,9 @@ public struct SyntheticMarketConfig: Hashable, Sendable, Codable {
     public var decimals: Int
     /// Random seed.
     public var seed: UInt64
-    /// Bars of a day or longer fall on weekdays only (the US exchanges' trading days; holidays are not modelled),
-    /// as `synthetic:N` makes them: a daily series with weekend bars is no market. Off by default, so configs and
-    /// seeds written before it give the same bars.
+    /// Bars of a day or longer fall on the US exchanges' trading days only (`USEquityCalendar`: no weekends, no
+    /// holidays), as `synthetic:N` makes them: a daily series with a bar on Christmas is no market. Off by default,
+    /// so configs and seeds written before it give the same bars.
     public var tradingDaysOnly = false
 
     /// Creates a config; defaults: 5 daily symbols × 500 bars, μ 8 %, σ 25 %, rare jumps, seed 42.
@@ -86,12 +86,12 @@ public enum SyntheticMarket {
         var close = c.startPrice + 10 * Double(k)
         var bars: [Bar] = []
         bars.reserveCapacity(c.bars)
-        let skipsWeekends = c.tradingDaysOnly && c.barInterval.nanoseconds >= Timestamp.nanosecondsPerDay
+        let skipsClosedDays = c.tradingDaysOnly && c.barInterval.nanoseconds >= Timestamp.nanosecondsPerDay
         var time = c.start
         for i in 0..<c.bars {
-            if skipsWeekends {
+            if skipsClosedDays {
                 if i > 0 { time = time + c.barInterval }
-                while time.weekday >= 5 { time = time + .days(1) }
+                while !USEquityCalendar.isTradingDay(time.dayNumber) { time = time + .days(1) }
             } else {
                 time = c.start + TimeSpan(nanoseconds: c.barInterval.nanoseconds * Int64(i))
             }

@@ -3,7 +3,8 @@ import TradingModel
 
 extension MarketDataSet {
     /// A seeded random-walk universe: `count` symbols `SYN000`, `SYN001`, … with three years of daily bars
-    /// (weekdays of 2021–2023), so the same seed always gives the same prices.
+    /// (the US exchanges' trading days of 2021–2023: no weekends, no holidays), so the same seed always gives the
+    /// same prices.
     /// - Parameters:
     ///   - count: number of instruments (at least 1).
     ///   - seed: the random seed.
@@ -24,10 +25,13 @@ extension MarketDataSet {
                 let high = max(open, close) * (1 + abs(rng.nextGaussian()) * 0.006)
                 let low = min(open, close) * (1 - abs(rng.nextGaussian()) * 0.006)
                 let volume = Int64(500_000 + rng.nextUnit() * 4_500_000)
+                price = close
+                // A holiday's move happens but shows no bar: the next day opens with the gap, as after news over a
+                // long weekend (and every other day keeps the prices its seed always gave).
+                guard USEquityCalendar.isTradingDay(day) else { continue }
                 bars.append(Bar(
                     timestamp: t, open: cents(open), high: cents(high), low: cents(low), close: cents(close),
                     volume: Quantity(volume)))
-                price = close
             }
             series[symbol] = InstrumentSeries(bars: bars, resolution: .days(1))
         }
