@@ -39,8 +39,9 @@ stage "systemd and the Python venv"
 SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-12}" swift test --skip-build
 stage "tests"
 # The example of a user's own package (docs/custom-strategies.md): its sources are built and tested above as targets
-# of this package; here its manifest and the products it names are checked (about 6 s). IBTRADER_BUILD_EXAMPLE=1 also
-# builds it on its own, as a user would (every dependency again, in its own folder: about 7 minutes here).
+# of this package; here its manifest and the products it names are checked (about 30 s: it resolves every dependency
+# again). IBTRADER_BUILD_EXAMPLE=1 also builds it on its own, as a user would (every dependency again, in its own
+# folder: about 7 minutes here).
 swift package --package-path examples/my-strategy-package show-dependencies > /dev/null
 if [ "${IBTRADER_BUILD_EXAMPLE:-0}" = "1" ]; then
   swift build --package-path examples/my-strategy-package -Xswiftc -warnings-as-errors

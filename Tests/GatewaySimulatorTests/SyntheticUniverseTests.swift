@@ -15,7 +15,7 @@ struct SyntheticUniverseTests {
             #expect(days.count == 753)
             #expect(days.allSatisfy(USEquityCalendar.isTradingDay))
             #expect(Set(days).count == days.count)
-            // Christmas observed on Friday 2021-12-24, Juneteenth observed on Monday 2022-06-20, Good Friday 2023-04-07.
+            // Christmas observed on Friday 2021-12-24, Juneteenth observed on Monday 2022-06-20, Good Friday 2023-04-07
             for (year, month, day) in [(2021, 12, 24), (2022, 6, 20), (2023, 4, 7)] {
                 #expect(!days.contains(Timestamp(year: year, month: month, day: day).dayNumber))
             }
