@@ -57,6 +57,8 @@ let package = Package(
         .target(name: "JournalModel", dependencies: ["TradingModel"]),
         // A deterministic event loop in simulated time (tests, `ibtrader sandbox`).
         .target(name: "VirtualTime"),
+        // Parquet files of integer columns (the bar catalogue's format), written and read without a C library.
+        .target(name: "Parquet"),
         // The live session's decisions (LiveSessionCore) and the pure parts of the IB adapter: mapping, the order
         // desk and book, reconciliation, connectivity monitors, back-fill plans.
         .target(
@@ -71,7 +73,7 @@ let package = Package(
         .target(name: "Backtest", dependencies: ["TradingModel", "TradingEngine", "Simulation", "Analytics", "Indicators"]),
         .target(
             name: "Storage",
-            dependencies: ["TradingModel", "JournalModel", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["TradingModel", "JournalModel", "Parquet", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
             name: "InteractiveBrokers",
@@ -193,6 +195,7 @@ let package = Package(
         // MARK: - Tests
         .testTarget(name: "TradingModelTests", dependencies: ["TradingModel"]),
         .testTarget(name: "VirtualTimeTests", dependencies: ["VirtualTime"]),
+        .testTarget(name: "ParquetTests", dependencies: ["Parquet", "TWSTestSupport"]),
         .testTarget(
             name: "OperatorSurfaceTests",
             dependencies: [
@@ -211,7 +214,7 @@ let package = Package(
             dependencies: [
                 "TraderKit", "TraderConfig", "InteractiveBrokers", "Backtest", "Storage", "TradingEngine", "TradingModel",
                 "TWSClient", "Simulation", "BundledData", "JournalModel", "Analytics", "TWSTestSupport", "LiveSession",
-                .product(name: "Logging", package: "swift-log"), .product(name: "Yams", package: "Yams"),
+                "GatewaySimulator", .product(name: "Logging", package: "swift-log"), .product(name: "Yams", package: "Yams"),
             ]
         ),
         .testTarget(

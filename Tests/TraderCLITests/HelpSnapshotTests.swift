@@ -17,6 +17,7 @@ import Testing
         ("history", HistoryCommand.self), ("gateway", GatewayCommand.self), ("journal", JournalCommand.self),
         ("risk-status", RiskStatusCommand.self), ("risk-reset", RiskResetCommand.self),
         ("data-download", DataDownloadCommand.self), ("data-list", DataListCommand.self),
+        ("data-import", DataImportCommand.self), ("data-export", DataExportCommand.self),
         ("analyze", AnalyzeCommand.self), ("indicators", IndicatorsCommand.self), ("replay", ReplayCommand.self),
         ("sandbox", SandboxCommand.self),
     ]

@@ -132,6 +132,15 @@ public struct MarketDataSet: Sendable {
             series[symbol] = InstrumentSeries(bars: bars, resolution: resolution)
         }
         guard !series.isEmpty else { throw MarketDataError("no SYMBOL_*.csv bars in \(directory.path)") }
+        let names = Self.names(in: directory)
+        var set = MarketDataSet(series: series, names: names, name: directory.path + Self.skippedNote(skipped))
+        set.skippedRows = skipped
+        return set
+    }
+
+    /// The `(longName, industry)` of each symbol in a folder's `sectors.csv` (`symbol,name,sector,industry`), and the
+    /// bundled symbols' names.
+    public static func names(in directory: URL) -> [String: (String, String)] {
         var names: [String: (String, String)] = [:]
         if let text = try? String(contentsOf: directory.appendingPathComponent("sectors.csv"), encoding: .utf8) {
             for line in text.split(whereSeparator: \.isNewline).dropFirst() {
@@ -140,9 +149,7 @@ public struct MarketDataSet: Sendable {
             }
         }
         for (symbol, longName) in Self.knownNames where names[symbol] == nil { names[symbol] = (longName, "") }
-        var set = MarketDataSet(series: series, names: names, name: directory.path + Self.skippedNote(skipped))
-        set.skippedRows = skipped
-        return set
+        return names
     }
 
     /// Loads a bundled data set, as the backtest reads it: its volume unit converted to shares

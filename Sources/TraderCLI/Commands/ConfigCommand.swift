@@ -24,20 +24,7 @@ struct ConfigInit: ParsableCommand {
     var out: String?
 
     func run() throws {
-        let catalog = StrategyCatalogContext.current
-        guard catalog.entry(named: strategy) != nil else {
-            throw ValidationError(
-                "--strategy must be one of \(catalog.names.joined(separator: ", ")), got '\(strategy)'"
-                    + KeySuggestion.phrase(for: strategy, in: catalog.names))
-        }
-        let text = ConfigTemplate.render(strategy: strategy, catalog: catalog)
-        guard let out else {
-            print(text, terminator: "")
-            return
-        }
-        guard !FileManager.default.fileExists(atPath: out) else { throw CLIError("\(out) exists; not overwritten") }
-        try TextFiles.write(text, to: out)
-        print("wrote \(out) (check it with: ibtrader config check \(out))")
+        print(try ConfigInitJob.run(strategy: strategy, out: out, catalog: StrategyCatalogContext.current), terminator: "")
     }
 }
 

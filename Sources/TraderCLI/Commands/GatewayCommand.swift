@@ -19,7 +19,7 @@ struct GatewayCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "Address to listen on.") var bind: String = "127.0.0.1"
     @Option(name: .long, help: "Port to listen on (0 = any free port).") var port: Int = 7497
-    @Option(name: .long, help: "A folder of SYMBOL_1d.csv files, 'bundled' (= bundled:stocks-unadjusted, prices as traded) or bundled:NAME.")
+    @Option(name: .long, help: "A folder of SYMBOL_1d.csv files, 'bundled' (= bundled:stocks-unadjusted, prices as traded), bundled:NAME or parquet:DIR (a catalogue).")
     var data: String = "bundled"
     @Option(name: .long, help: "Serve N synthetic random-walk symbols instead of --data.") var synthetic: Int?
     @Option(name: .long, help: "Seed of --synthetic.") var seed: UInt64 = 42
@@ -36,19 +36,8 @@ struct GatewayCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print the symbols of the data set and exit.") var list = false
 
     func validate() throws {
-        _ = try GatewaySetup.port(port, flag: "--port", allowsAny: true)
-        if let adminPort { _ = try GatewaySetup.port(adminPort, flag: "--admin-port", allowsAny: false) }
-        guard speed.isFinite, speed >= 0, speed <= 1_000_000 else {
-            throw ValidationError("--speed must be from 0 to 1000000, got \(speed)")
-        }
-        guard cash.isFinite, cash > 0, cash <= 10_000_000_000 else {
-            throw ValidationError("--cash must be above 0 and at most 10000000000, got \(cash)")
-        }
-        if let start { _ = try GatewaySetup.start(start) }
-        _ = try GatewaySetup.accounts(account)
-        guard Logger.Level(rawValue: logLevel) != nil else {
-            throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical, got '\(logLevel)'")
-        }
+        try GatewaySetup.check(
+            port: port, adminPort: adminPort, speed: speed, cash: cash, start: start, account: account, logLevel: logLevel)
     }
 
     func run() async throws {
@@ -58,11 +47,7 @@ struct GatewayCommand: AsyncParsableCommand {
             return
         }
         let startTime = try start.map(GatewaySetup.start)
-        var script: FaultScript?
-        if let faults {
-            let text = try TextFiles.read(faults)
-            do { script = try FaultScript(text: text) } catch { throw CLIError("\(faults): \(error)") }
-        }
+        let script = try faults.map(GatewaySetup.faultScript)
         if let warning = GatewaySetup.exposureWarning(bind: bind) { Terminal.printError(warning) }
         var logger = Logger(label: "ibtrader.gateway")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info

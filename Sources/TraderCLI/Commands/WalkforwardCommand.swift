@@ -53,26 +53,8 @@ struct WalkforwardRun: AsyncParsableCommand {
     func run() async throws {
         let loaded = try config.load(
             flags: strategy.overrides + data.overrides + risk.overrides + sweep.overrides + windows.overrides)
-        let plan = try ResearchMerge.windowPlan(loaded.settings.walkforward)
-        let job = try ResearchJob(loaded)
-        let shard = try ResearchMerge.shard(self.shard, environment: ProcessInfo.processInfo.environment)
-        let evaluator = job.evaluator
-        let result: WalkForwardResult
-        do {
-            result = try await WalkForward.run(
-                data: job.data, plan: plan, space: job.space, objective: job.objective, evaluator: evaluator,
-                maxConcurrency: sweep.concurrency,
-                progress: ResearchProgress(label: "walkforward", enabled: !noProgress).callback, shard: shard)
-        } catch {
-            throw CLIError("\(error)")
-        }
-        let output = WalkforwardOutput(record: WalkForwardRecord(
-            strategy: job.strategyName, data: job.dataDescription, plan: plan,
-            parameterNames: job.space.ranges.map(\.name), periodsPerYear: job.periodsPerYear, shard: shard,
-            result: result, fingerprint: SweepFingerprint.make(evaluator: evaluator, data: job.data)))
-        print(output.windowsTable())
-        if shard.count == 1 { print(output.summaryText()) }
-        if let out { try output.write(to: out) }
+        try await WalkforwardJob.run(
+            loaded, shard: shard, concurrency: sweep.concurrency, out: out, progress: !noProgress) { print($0) }
     }
 }
 

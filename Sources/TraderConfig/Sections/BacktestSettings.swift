@@ -3,7 +3,7 @@ import Simulation
 
 /// `backtest:` the data and costs of `backtest`, `optimize` and `walkforward`.
 public struct BacktestSettings: Hashable, Sendable {
-    /// `bundled:NAME`, `synthetic:N[:SEED]`, a folder, a CSV file or `sqlite:PATH` (`nil`: momentum on
+    /// `bundled:NAME`, `synthetic:N[:SEED]`, a folder, a CSV file, `sqlite:PATH` or `parquet:DIR` (`nil`: momentum on
     /// bundled:sp500, the performance allocator on bundled:stocks, else bundled:stocks with GOOG).
     public var data: String?
     /// With `sqlite:PATH`: the bar size to read (`nil`: the store's only one, else `1 day`).
@@ -56,13 +56,13 @@ public struct BacktestSettings: Hashable, Sendable {
                 .value(
                     "data", \.data, dataKind.optional(auto: "auto"),
                     summary: "bundled:NAME (sp500, sp500-unadjusted, stocks, stocks-unadjusted, stocks-1min, spy, "
-                        + "spy-1min, spy-5min, benchmark), synthetic:N[:SEED] (N generated symbols), a folder, a CSV file "
-                        + "or sqlite:PATH (auto: "
+                        + "spy-1min, spy-5min, benchmark), synthetic:N[:SEED] (N generated symbols), a folder, a CSV file, "
+                        + "sqlite:PATH (a bar store) or parquet:DIR (a catalogue: data import) (auto: "
                         + "bundled:sp500 for momentum, bundled:stocks for the performance allocator, else bundled:stocks "
                         + "with GOOG).", flag: true),
                 .value(
                     "barSize", \.barSize, MarketDataSettings.barSizeKind.optional(auto: "auto"),
-                    summary: "With sqlite:PATH data: the bar size to read (auto: the store's only one, else 1 day).",
+                    summary: "With sqlite:PATH or parquet:DIR data: the bar size to read (auto: the store's only one, else 1 day).",
                     flag: true),
                 .value("start", \.start, ConfigKind.date.optional, summary: "First date, inclusive.", flag: true),
                 .value("end", \.end, ConfigKind.date.optional, summary: "Last date, inclusive.", flag: true),
@@ -179,7 +179,7 @@ public struct BacktestSettings: Hashable, Sendable {
 
     static var dataKind: ConfigKind<String> {
         ConfigKind(
-            allowed: "bundled:NAME | synthetic:N[:SEED] | DIR | FILE | sqlite:PATH",
+            allowed: "bundled:NAME | synthetic:N[:SEED] | DIR | FILE | sqlite:PATH | parquet:DIR",
             read: { (node, key) throws(ConfigError) in
                 let text = try ConfigKind<String>.text(node, key, expecting: "a data source")
                 do throws(SyntheticArgumentError) {
@@ -187,10 +187,11 @@ public struct BacktestSettings: Hashable, Sendable {
                 } catch {
                     throw ConfigError("\(error)", key: key, at: node.origin)
                 }
-                if text.hasPrefix("sqlite:") {
-                    let path = String(text.dropFirst("sqlite:".count))
-                    guard !path.isEmpty else { throw ConfigError("sqlite: needs a path (sqlite:bars.sqlite)", key: key, at: node.origin) }
-                    return "sqlite:" + ConfigPaths.resolve(path, from: node.origin)
+                for (prefix, example) in [("sqlite:", "sqlite:bars.sqlite"), ("parquet:", "parquet:catalogue")]
+                where text.hasPrefix(prefix) {
+                    let path = String(text.dropFirst(prefix.count))
+                    guard !path.isEmpty else { throw ConfigError("\(prefix) needs a path (\(example))", key: key, at: node.origin) }
+                    return prefix + ConfigPaths.resolve(path, from: node.origin)
                 }
                 if let colon = text.firstIndex(of: ":"), text[..<colon].allSatisfy(\.isLetter), colon != text.startIndex {
                     return text  // bundled:NAME and other named sources

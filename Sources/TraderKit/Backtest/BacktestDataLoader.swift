@@ -40,7 +40,7 @@ public enum BacktestDataLoader {
         if let synthetic = resolved.synthetic {
             data = withSectors(SyntheticMarket.generate(synthetic), resolved.sectors)
         } else if let store = resolved.store {
-            data = withSectors(try DataSourceResolver.loadStore(store), resolved.sectors)
+            data = withSectors(try DataSourceResolver.loadStore(store, format: resolved.storeFormat), resolved.sectors)
         } else {
             do {
                 data = try MarketData.load(

@@ -1,18 +1,29 @@
 import Backtest
+import Foundation
 import Storage
+import TraderConfig
 import TradingModel
 
 extension DataSourceResolver {
-    /// `sqlite:PATH`: picks the bar size (`--bar`, else the store's only one, else `1 day`) and the symbols
-    /// (`--symbols`, else every symbol stored with that bar size).
-    static func resolveStore(path: String, symbols: [String]?, barSize: String?) throws(TraderError) -> Resolved {
+    /// `sqlite:PATH` or `parquet:DIR`: picks the bar size (`--bar`, else the store's only one, else `1 day`) and the
+    /// symbols (`--symbols`, else every symbol stored with that bar size).
+    static func resolveStore(
+        path: String, format: StoreFormat, symbols: [String]?, barSize: String?
+    ) throws(TraderError) -> Resolved {
         let summaries: [BarSeriesSummary]
+        let label = "\(format.rawValue):\(path)"
         do {
-            summaries = try BarStore(path: path, createIfMissing: false).seriesSummaries()
+            switch format {
+            case .sqlite: summaries = try BarStore(path: path, createIfMissing: false).seriesSummaries()
+            case .parquet: summaries = try BarCatalogue(path: path).seriesSummaries()
+            }
         } catch {
-            throw TraderError("backtest.data sqlite:\(path): \(error)")
+            throw TraderError("backtest.data \(label): \(error)")
         }
-        guard !summaries.isEmpty else { throw TraderError("backtest.data sqlite:\(path): the store holds no bars") }
+        guard !summaries.isEmpty else {
+            let hint = format == .parquet ? " (write one with `ibtrader data import SOURCE --catalogue \(path)`)" : ""
+            throw TraderError("backtest.data \(label): the \(format == .parquet ? "catalogue" : "store") holds no bars\(hint)")
+        }
         let sizes = Set(summaries.map(\.barSize)).sorted()
         let size: BarSize
         if let barSize {
@@ -24,12 +35,12 @@ extension DataSourceResolver {
             size = daily
         } else {
             let listed = sizes.map(\.text).joined(separator: ", ")
-            throw TraderError("backtest.data sqlite:\(path) holds several bar sizes (\(listed)); choose one with backtest.barSize (--bar-size)")
+            throw TraderError("backtest.data \(label) holds several bar sizes (\(listed)); choose one with backtest.barSize (--bar-size)")
         }
         let available = summaries.filter { $0.barSize == size }.map(\.symbol)
         guard !available.isEmpty else {
             throw TraderError(
-                "--data sqlite:\(path) has no '\(size)' bars (it has: \(sizes.map(\.text).joined(separator: ", ")))")
+                "--data \(label) has no '\(size)' bars (it has: \(sizes.map(\.text).joined(separator: ", ")))")
         }
         var chosen = available
         if let symbols, !symbols.isEmpty {
@@ -38,17 +49,41 @@ extension DataSourceResolver {
             guard missing.isEmpty else {
                 let absent = missing.map(\.rawValue).joined(separator: ", ")
                 let sample = available.prefix(12).map(\.rawValue).joined(separator: ", ")
-                throw TraderError("universe.symbols: no '\(size)' bars in sqlite:\(path) for \(absent) (available: \(sample))")
+                throw TraderError("universe.symbols: no '\(size)' bars in \(label) for \(absent) (available: \(sample))")
             }
             chosen = wanted
         }
         return Resolved(
-            files: [], sectors: [:], description: "sqlite:\(path) (\(size), \(chosen.count) symbols)",
-            store: (path, size, chosen))
+            files: [], sectors: format == .parquet ? try catalogueSectors(path) : [:],
+            description: "\(label) (\(size), \(chosen.count) symbols)", store: (path, size, chosen), storeFormat: format)
     }
 
-    /// Reads the chosen series of a store.
-    public static func loadStore(_ store: (path: String, barSize: BarSize, symbols: [Symbol])) throws(TraderError) -> MarketData {
+    /// A catalogue's `sectors.csv` (`data import` copies a folder's), if it has one.
+    static func catalogueSectors(_ path: String) throws(TraderError) -> [Symbol: String] {
+        let file = URL(fileURLWithPath: path).appendingPathComponent("sectors.csv").path
+        guard FileManager.default.fileExists(atPath: file) else { return [:] }
+        do throws(SectorFile.Problem) {
+            return Dictionary(uniqueKeysWithValues: try SectorFile.read(path: file).map { (Symbol($0.key), $0.value) })
+        } catch {
+            throw TraderError(error.description)
+        }
+    }
+
+    /// Reads the chosen series of a store or catalogue.
+    public static func loadStore(
+        _ store: (path: String, barSize: BarSize, symbols: [Symbol]), format: StoreFormat = .sqlite
+    ) throws(TraderError) -> MarketData {
+        if format == .parquet {
+            do throws(BarCatalogueError) {
+                let catalogue = BarCatalogue(path: store.path)
+                let series = try store.symbols.map { symbol throws(BarCatalogueError) in
+                    try catalogue.bars(symbol: symbol, barSize: store.barSize)
+                }
+                return MarketData(universe: Universe(symbols: store.symbols), series: series)
+            } catch {
+                throw TraderError("backtest.data parquet:\(store.path): \(error)")
+            }
+        }
         do {
             let file = try BarStore(path: store.path, createIfMissing: false)
             let series = try store.symbols.map { try file.bars(symbol: $0, barSize: store.barSize) }

@@ -5,7 +5,14 @@ import Storage
 import TraderConfig
 import TradingModel
 
-/// Turns `--data bundled:NAME|DIR|FILE|sqlite:PATH` (+ `--symbols`, `--bar`) into the CSV files (or the bar store
+/// Bars kept in a store rather than in CSV files: the SQLite bar store (`sqlite:PATH`) or a Parquet catalogue
+/// (`parquet:DIR`).
+public enum StoreFormat: String, Sendable {
+    case sqlite
+    case parquet
+}
+
+/// Turns `--data bundled:NAME|DIR|FILE|sqlite:PATH|parquet:DIR` (+ `--symbols`, `--bar`) into the CSV files (or the bar store
 /// series) to load and a sector map.
 ///
 /// Symbols come from file names: `AAPL_1d.csv` → `AAPL`, `SPY.csv` → `SPY`. A folder's `sectors.csv`
@@ -19,8 +26,11 @@ public struct DataSourceResolver {
         public var sectors: [Symbol: String]
         /// How reports name the data.
         public var description: String
-        /// For `sqlite:PATH`: the store, its series' bar size and the symbols to read (`files` is then empty).
+        /// For `sqlite:PATH` and `parquet:DIR`: the store, its series' bar size and the symbols to read (`files` is
+        /// then empty).
         public var store: (path: String, barSize: BarSize, symbols: [Symbol])? = nil
+        /// Which kind of store `store` is.
+        public var storeFormat: StoreFormat = .sqlite
         /// For `synthetic:N[:SEED]`: the generator's settings (`files` is then empty).
         public var synthetic: SyntheticMarketConfig? = nil
         /// Shares per unit of the files' volume (`BundledDataSet.volumeMultiplier`; 1 for a user's files).
@@ -45,8 +55,9 @@ public struct DataSourceResolver {
                 description: "\(argument) (\(synthetic.symbols) synthetic symbols, \(synthetic.bars) daily bars, seed \(synthetic.seed))",
                 synthetic: synthetic)
         }
-        if argument.hasPrefix("sqlite:") {
-            return try resolveStore(path: String(argument.dropFirst("sqlite:".count)), symbols: symbols, barSize: barSize)
+        for format in [StoreFormat.sqlite, .parquet] where argument.hasPrefix(format.rawValue + ":") {
+            let path = String(argument.dropFirst(format.rawValue.count + 1))
+            return try resolveStore(path: path, format: format, symbols: symbols, barSize: barSize)
         }
         let url: URL
         var description = argument

@@ -2,19 +2,22 @@ import BundledData
 import Foundation
 import GatewaySimulator
 import Logging
+import Storage
 import TraderConfig
 import TradingModel
 
 /// What `ibtrader gateway` and `ibtrader run --simulated` need to start the simulator: its data, its start time and
 /// its checked options.
 public enum GatewaySetup {
-    /// `bundled` (= bundled:stocks-unadjusted: prices as they traded, as a broker serves them), `bundled:NAME`, a folder of `SYMBOL_1d.csv` files, or `count` synthetic symbols.
+    /// `bundled` (= bundled:stocks-unadjusted: prices as they traded, as a broker serves them), `bundled:NAME`, a folder
+    /// of `SYMBOL_1d.csv` files, a Parquet catalogue (`parquet:DIR`), or `count` synthetic symbols.
     /// - Throws: `TraderError` naming what is missing.
     public static func data(_ argument: String, synthetic count: Int?, seed: UInt64) throws(TraderError) -> MarketDataSet {
         if let count {
             guard (1...5000).contains(count) else { throw TraderError("--synthetic must be from 1 to 5000, got \(count)") }
             return MarketDataSet.synthetic(count: count, seed: seed)
         }
+        if argument.hasPrefix("parquet:") { return try catalogue(String(argument.dropFirst("parquet:".count))) }
         var bundled: BundledDataSet?
         if argument == "bundled" { bundled = .stocksUnadjusted }
         if argument.hasPrefix("bundled:") {
@@ -30,6 +33,34 @@ public enum GatewaySetup {
         }
     }
 
+    /// A catalogue's symbols, each at the finest bar size it has (as a folder with several files of a symbol).
+    static func catalogue(_ path: String) throws(TraderError) -> MarketDataSet {
+        let catalogue = BarCatalogue(path: path)
+        var series: [String: InstrumentSeries] = [:]
+        var sizes: [String] = []
+        do throws(BarCatalogueError) {
+            let summaries = try catalogue.seriesSummaries()
+            var finest: [Symbol: BarSize] = [:]
+            for summary in summaries where summary.barSize < (finest[summary.symbol] ?? summary.barSize) || finest[summary.symbol] == nil {
+                finest[summary.symbol] = summary.barSize
+            }
+            sizes = Set(finest.values).sorted().map(\.text)
+            for (symbol, size) in finest {
+                let bars = try catalogue.bars(symbol: symbol, barSize: size)
+                series[symbol.rawValue] = InstrumentSeries(
+                    bars: bars, resolution: TimeSpan(nanoseconds: size.nominalSeconds * Timestamp.nanosecondsPerSecond))
+            }
+        } catch {
+            throw TraderError("--data parquet:\(path): \(error)")
+        }
+        guard !series.isEmpty else {
+            throw TraderError("--data parquet:\(path): the catalogue holds no bars (write one with `ibtrader data import`)")
+        }
+        return MarketDataSet(
+            series: series, names: MarketDataSet.names(in: URL(fileURLWithPath: path, isDirectory: true)),
+            name: "parquet:\(path) (\(sizes.joined(separator: ", ")) bars)")
+    }
+
     /// The replay start of `--start YYYY-MM-DD` (1970 to 2200): that day's session open, 14:30 UTC.
     public static func start(_ text: String) throws(TraderError) -> Timestamp {
         let day: String
@@ -38,6 +69,33 @@ public enum GatewaySetup {
         }
         let parts = day.split(separator: "-").compactMap { Int($0) }
         return Timestamp(year: parts[0], month: parts[1], day: parts[2], secondOfDay: 14 * 3600 + 30 * 60)
+    }
+
+    /// Checks `ibtrader gateway`'s options.
+    /// - Throws: `TraderError` naming the first flag out of range.
+    public static func check(
+        port: Int, adminPort: Int?, speed: Double, cash: Double, start: String?, account: String, logLevel: String
+    ) throws(TraderError) {
+        _ = try self.port(port, flag: "--port", allowsAny: true)
+        if let adminPort { _ = try self.port(adminPort, flag: "--admin-port", allowsAny: false) }
+        guard speed.isFinite, speed >= 0, speed <= 1_000_000 else {
+            throw TraderError("--speed must be from 0 to 1000000, got \(speed)")
+        }
+        guard cash.isFinite, cash > 0, cash <= 10_000_000_000 else {
+            throw TraderError("--cash must be above 0 and at most 10000000000, got \(cash)")
+        }
+        if let start { _ = try self.start(start) }
+        _ = try accounts(account)
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw TraderError("--log-level must be trace, debug, info, notice, warning, error or critical, got '\(logLevel)'")
+        }
+    }
+
+    /// The fault script in a file (`--faults`).
+    /// - Throws: `TraderError` naming the file and the line at fault.
+    public static func faultScript(_ path: String) throws(TraderError) -> FaultScript {
+        let text = try TextFiles.read(path)
+        do { return try FaultScript(text: text) } catch { throw TraderError("\(path): \(error)") }
     }
 
     /// A listening port: 1 to 65535, or 0 for any free port when `allowsAny`.
