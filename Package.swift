@@ -269,6 +269,7 @@ let package = Package(
             name: "ResearchTests",
             dependencies: [
                 "Research", "Backtest", "TradingEngine", "TradingModel", "Analytics", "Simulation", "TWSTestSupport",
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .testTarget(

@@ -296,6 +296,14 @@ public struct Shard: Hashable, Sendable, CustomStringConvertible {
     /// Whether the configuration with this id belongs to the shard.
     public func contains(_ configuration: Int) -> Bool { configuration % count == index }
 
+    /// The shards one task of an array job runs when each task runs `perTask` of them (`--shards-per-task`, for
+    /// schedulers that cap an array's size): task `K/N` runs shards `K·M … K·M+M−1` of `N·M`.
+    /// - Throws: `ResearchError.invalidShard` when `perTask` is below 1 or the shard count would overflow.
+    public func split(perTask: Int) throws(ResearchError) -> [Shard] {
+        guard perTask >= 1, count <= 100_000_000 / perTask else { throw .invalidShard("\(self) × \(perTask) per task") }
+        return (0..<perTask).map { Shard(uncheckedIndex: index * perTask + $0, count: count * perTask) }
+    }
+
     /// `K/N`.
     public var description: String { "\(index)/\(count)" }
 }

@@ -46,21 +46,13 @@ struct GatewayCommand: AsyncParsableCommand {
             print(GatewaySetup.listing(dataSet))
             return
         }
-        let startTime = try start.map(GatewaySetup.start)
-        let script = try faults.map(GatewaySetup.faultScript)
         if let warning = GatewaySetup.exposureWarning(bind: bind) { Terminal.printError(warning) }
-        var logger = Logger(label: "ibtrader.gateway")
-        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        let gateway = GatewayConfiguration(accounts: try GatewaySetup.accounts(account), startingCash: cash)
-        let simulator = GatewaySimulator(configuration: GatewaySimulatorConfiguration(
-            host: bind, port: port, data: dataSet, gateway: gateway, start: startTime,
-            clock: speed > 0 ? .speed(speed) : .manual, faults: script), logger: logger)
-        let (bind, speed, account, name, count) = (bind, speed, account, dataSet.name, dataSet.instruments.count)
-        let versions = "v\(gateway.minimumVersion)-\(gateway.maximumVersion): text to 200, protobuf from 201"
+        let (simulator, line) = try GatewaySetup.simulator(
+            data: dataSet, bind: bind, port: port, account: account, cash: cash, start: start, speed: speed,
+            faults: faults, logLevel: logLevel)
         try await GatewaySetup.serve(simulator, adminPort: adminPort) { bound, now in
             // Written at once (not buffered): scripts wait for this line to learn the port.
-            FileHandle.standardOutput.write(Data(("ibtrader gateway listening on \(bind):\(bound) (TWS API \(versions)), "
-                + "serving \(name), \(count) symbols, replay clock at \(now) x\(speed), account \(account)\n").utf8))
+            FileHandle.standardOutput.write(Data((line(bound, now) + "\n").utf8))
         }
     }
 }

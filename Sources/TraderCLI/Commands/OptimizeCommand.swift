@@ -36,7 +36,9 @@ struct OptimizeRun: AsyncParsableCommand {
     @OptionGroup var sweep: SweepOptions
     @Option(name: .long, help: "Run only shard K/N (K from 0 to N-1): configurations K, K+N, ...; auto: K (and N) from the array job (Kubernetes, Slurm, AWS Batch).")
     var shard: String?
-    @Option(name: .long, help: "Write results.csv, best.json and report.html to this folder.") var out: String?
+    @Option(name: .long, help: "Shards this task runs, for schedulers that cap an array's size: task K/N runs shards K·M … K·M+M−1 of N·M (--out then needs {shard}).")
+    var shardsPerTask = 1
+    @Option(name: .long, help: "Write results.csv, best.json and report.html to this folder ({shard}: the shard's index).") var out: String?
     @Option(name: .long, help: "Also save one row per configuration (parameters and every metric) in this SQLite file.")
     var store: String?
     @Option(name: .long, help: "Rows in the summary table (default 10).") var rows: Int = 10
@@ -48,12 +50,16 @@ struct OptimizeRun: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let loaded = try config.load(flags: strategy.overrides + data.overrides + risk.overrides + sweep.overrides)
-        let options = OptimizeJob.Options(
-            shard: shard, concurrency: sweep.concurrency, rows: rows, store: store, out: out, heatmap: heatmap,
-            progress: !noProgress)
-        try await OptimizeJob.run(loaded, options) { print($0) }
+        try await underShardContract {
+            let loaded = try config.load(flags: strategy.overrides + data.overrides + risk.overrides + sweep.overrides)
+            var options = OptimizeJob.Options(
+                shard: shard, concurrency: sweep.concurrency, rows: rows, store: store, out: out, heatmap: heatmap,
+                progress: !noProgress)
+            options.shardsPerTask = shardsPerTask
+            try await OptimizeJob.run(loaded, options) { print($0) }
+        }
     }
+
 }
 
 /// `ibtrader optimize merge DIR... --out DIR`.

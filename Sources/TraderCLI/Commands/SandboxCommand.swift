@@ -19,7 +19,7 @@ struct SandboxCommand: AsyncParsableCommand {
     @OptionGroup var config: ConfigOptions
     @Option(name: .long, help: ConfigHelp.help("strategy.name", valueName: "name")) var strategy: String?
     @Option(name: .long, help: ConfigHelp.help("universe.symbols", valueName: "A,B,…")) var symbols: String?
-    @Option(name: .long, help: "The replayed data: bundled:NAME or a folder of bar files.")
+    @Option(name: .long, help: "The replayed data: bundled:NAME, a folder of bar files or parquet:DIR (a catalogue).")
     var data: String = GatewaySetup.demoData
     @Option(name: .long, help: "Where the replay starts, YYYY-MM-DD (default: the data's; 2011-01-18 15:30 UTC for the demo's).")
     var start: String?

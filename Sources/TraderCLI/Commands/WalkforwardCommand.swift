@@ -51,10 +51,12 @@ struct WalkforwardRun: AsyncParsableCommand {
     @Flag(name: .customLong("no-progress"), help: "No progress bar.") var noProgress = false
 
     func run() async throws {
-        let loaded = try config.load(
-            flags: strategy.overrides + data.overrides + risk.overrides + sweep.overrides + windows.overrides)
-        try await WalkforwardJob.run(
-            loaded, shard: shard, concurrency: sweep.concurrency, out: out, progress: !noProgress) { print($0) }
+        try await underShardContract {
+            let loaded = try config.load(
+                flags: strategy.overrides + data.overrides + risk.overrides + sweep.overrides + windows.overrides)
+            try await WalkforwardJob.run(
+                loaded, shard: shard, concurrency: sweep.concurrency, out: out, progress: !noProgress) { print($0) }
+        }
     }
 }
 

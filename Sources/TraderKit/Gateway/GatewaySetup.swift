@@ -91,6 +91,29 @@ public enum GatewaySetup {
         }
     }
 
+    /// `ibtrader gateway`'s simulator from its checked options, and its start-up line given the bound port and the
+    /// replay clock's start.
+    /// - Throws: `TraderError` for a bad start date, account list or fault script.
+    public static func simulator(
+        data: MarketDataSet, bind: String, port: Int, account: String, cash: Double, start: String?, speed: Double,
+        faults: String?, logLevel: String
+    ) throws(TraderError) -> (GatewaySimulator, @Sendable (Int, Timestamp) -> String) {
+        let startTime = try start.map { text throws(TraderError) in try self.start(text) }
+        let script = try faults.map { path throws(TraderError) in try faultScript(path) }
+        var logger = Logger(label: "ibtrader.gateway")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let gateway = GatewayConfiguration(accounts: try accounts(account), startingCash: cash)
+        let simulator = GatewaySimulator(configuration: GatewaySimulatorConfiguration(
+            host: bind, port: port, data: data, gateway: gateway, start: startTime,
+            clock: speed > 0 ? .speed(speed) : .manual, faults: script), logger: logger)
+        let (name, count) = (data.name, data.instruments.count)
+        let versions = "v\(gateway.minimumVersion)-\(gateway.maximumVersion): text to 200, protobuf from 201"
+        return (simulator, { bound, now in
+            "ibtrader gateway listening on \(bind):\(bound) (TWS API \(versions)), serving \(name), \(count) symbols, "
+                + "replay clock at \(now) x\(speed), account \(account)"
+        })
+    }
+
     /// The fault script in a file (`--faults`).
     /// - Throws: `TraderError` naming the file and the line at fault.
     public static func faultScript(_ path: String) throws(TraderError) -> FaultScript {

@@ -22,6 +22,8 @@ public enum OptimizeJob {
         public var heatmap: String?
         /// `--no-progress` turns the bar off.
         public var progress: Bool
+        /// `--shards-per-task`: shards this task runs (`out` then names each with `{shard}`).
+        public var shardsPerTask = 1
 
         /// Creates options.
         public init(
@@ -38,7 +40,21 @@ public enum OptimizeJob {
         _ loaded: LoadedConfiguration, _ options: Options, print: (String) -> Void
     ) async throws {
         let job = try ResearchJob(loaded)
-        let shard = try ResearchMerge.shard(options.shard, environment: ProcessInfo.processInfo.environment)
+        let task = try ResearchMerge.shard(options.shard, environment: ProcessInfo.processInfo.environment)
+        let shards: [Shard]
+        do { shards = try task.split(perTask: options.shardsPerTask) } catch { throw TraderError("--shards-per-task: \(error)") }
+        // Every folder is checked before the first shard runs: a bad --out fails at once, not after an hour.
+        let folders = try shards.map { shard throws(TraderError) in
+            try options.out.map { out throws(TraderError) in try ShardExit.folder(out, shard: shard.index, shardsInTask: shards.count) }
+        }
+        for (shard, out) in zip(shards, folders) {
+            try await run(job, shard: shard, out: out, options, print: print)
+        }
+    }
+
+    private static func run(
+        _ job: ResearchJob, shard: Shard, out: String?, _ options: Options, print: (String) -> Void
+    ) async throws {
         let request = SweepRequest(space: job.space, objective: job.objective, shard: shard)
         let evaluator = job.evaluator
         let clock = ContinuousClock()
@@ -60,19 +76,24 @@ public enum OptimizeJob {
         print(ResearchReports.topTable(results, count: options.rows))
         print(ResearchReports.bestSummary(results))
         if let store = options.store {
-            let count = try OptimizeOutput.save(results, shard: shard, to: store)
+            let count: Int
+            do { count = try OptimizeOutput.save(results, shard: shard, to: store) } catch { throw ShardExit.OutputFailure(error) }
             print("saved \(count) rows in \(store) (tables sweep_runs, sweep_results)")
         }
-        guard let out = options.out else { return }
+        guard let out else { return }
         let axes = try ResearchMerge.heatmapAxes(options.heatmap, swept: results.header.parameterNames)
         var bestEquity: [TimedEquity]?
         if let best = results.best, shard.count == 1 {
             bestEquity = try? evaluator.backtest(best.parameters, data: job.data).equityCurve
                 .map { TimedEquity(time: $0.time, equity: $0.equity.doubleValue) }
         }
-        try OptimizeOutput.write(
-            results, to: out, heatmap: axes, bestEquity: bestEquity, dataDescription: job.dataDescription,
-            top: options.rows)
+        do {
+            try OptimizeOutput.write(
+                results, to: out, heatmap: axes, bestEquity: bestEquity, dataDescription: job.dataDescription,
+                top: options.rows)
+        } catch {
+            throw ShardExit.OutputFailure(error)
+        }
         print("wrote \(out)/results.csv, best.json, report.html")
     }
 }

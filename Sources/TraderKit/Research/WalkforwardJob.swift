@@ -36,6 +36,8 @@ public enum WalkforwardJob {
             result: result, fingerprint: SweepFingerprint.make(evaluator: evaluator, data: job.data)))
         print(output.windowsTable())
         if shard.count == 1 { print(output.summaryText()) }
-        if let out { try output.write(to: out) }
+        if let out {
+            do { try output.write(to: out) } catch { throw ShardExit.OutputFailure(error) }
+        }
     }
 }
