@@ -69,22 +69,26 @@ enum DeltaBinaryPacked {
         guard total > 0 else { return ([], reader.position) }
         var last = unzigzag(try reader.varint())
         values.append(last)
-        while values.count < total {
-            let smallest = unzigzag(try reader.varint())
-            var widths: [Int] = []
-            for _ in 0..<perBlock { widths.append(Int(try reader.byte())) }
-            for width in widths where values.count < total {
-                guard width <= 64 else { throw Malformed(reason: "a bit width of \(width)") }
-                let byteCount = width * miniblockSize / 8
-                guard reader.end - reader.position >= byteCount else { throw Malformed(reason: "a miniblock past the end") }
-                var unpacker = BitUnpacker(bytes: bytes, position: reader.position, width: width)
-                for _ in 0..<miniblockSize {
-                    let packed = unpacker.next()
-                    guard values.count < total else { continue }
-                    last = last &+ smallest &+ Int64(bitPattern: packed)
-                    values.append(last)
+        try bytes.withUnsafeBufferPointer { (buffer) throws(Malformed) in
+            while values.count < total {
+                let smallest = unzigzag(try reader.varint())
+                let widthsAt = reader.position
+                guard reader.end - widthsAt >= perBlock else { throw Malformed(reason: "a block's bit widths past the end") }
+                reader.position += perBlock
+                for m in 0..<perBlock where values.count < total {
+                    let width = Int(buffer[widthsAt + m])
+                    guard width <= 64 else { throw Malformed(reason: "a bit width of \(width)") }
+                    let byteCount = width * miniblockSize / 8
+                    guard reader.end - reader.position >= byteCount else { throw Malformed(reason: "a miniblock past the end") }
+                    let take = min(miniblockSize, total - values.count)
+                    var bit = reader.position * 8
+                    for _ in 0..<take {
+                        last = last &+ smallest &+ Int64(bitPattern: BitUnpacker.value(buffer, bit: bit, width: width))
+                        values.append(last)
+                        bit += width
+                    }
+                    reader.position += byteCount
                 }
-                reader.position += byteCount
             }
         }
         return (values, reader.position)
@@ -122,31 +126,25 @@ struct BitPacker {
     }
 }
 
-/// Reads values of `width` bits, least significant bit first. The caller checks the bytes are there.
-struct BitUnpacker {
-    let bytes: [UInt8]
-    var bit: Int
-    let width: Int
-
-    init(bytes: [UInt8], position: Int, width: Int) {
-        self.bytes = bytes
-        self.bit = position * 8
-        self.width = width
-    }
-
-    mutating func next() -> UInt64 {
+/// Reads values of `width` bits, least significant bit first. The caller checks the value's bytes are there.
+enum BitUnpacker {
+    /// The `width`-bit value starting at bit `bit` of `buffer`.
+    @inline(__always)
+    static func value(_ buffer: UnsafeBufferPointer<UInt8>, bit: Int, width: Int) -> UInt64 {
         guard width > 0 else { return 0 }
-        var result: UInt64 = 0
-        var got = 0
-        while got < width {
-            let byte = UInt64(bytes[bit >> 3])
-            let offset = bit & 7
-            let take = min(8 - offset, width - got)
-            result |= ((byte >> UInt64(offset)) & ((1 << UInt64(take)) - 1)) << UInt64(got)
-            got += take
-            bit += take
+        let byte = bit >> 3
+        let shift = UInt64(bit & 7)
+        var word: UInt64
+        if byte + 8 <= buffer.count, let base = buffer.baseAddress {
+            word = UnsafeRawPointer(base + byte).loadUnaligned(as: UInt64.self).littleEndian
+        } else {
+            word = 0
+            for k in 0..<min(8, buffer.count - byte) { word |= UInt64(buffer[byte + k]) << UInt64(8 * k) }
         }
-        return result
+        var result = word >> shift
+        // A value wider than 56 bits can reach into a ninth byte (which then exists: the value ends in it).
+        if width + Int(shift) > 64 { result |= UInt64(buffer[byte + 8]) << (64 - shift) }
+        return width == 64 ? result : result & ((1 << UInt64(width)) - 1)
     }
 }
 

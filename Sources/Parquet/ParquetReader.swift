@@ -155,15 +155,13 @@ public enum ParquetReader {
         case 0:
             let width = leaf.physical == 1 ? 4 : 8
             guard Int(count) * width <= end - start else { throw ParquetError("column '\(leaf.name)': a page ends early") }
-            var values: [Int64] = []
-            values.reserveCapacity(Int(count))
-            for k in 0..<Int(count) {
-                let at = start + k * width
-                var raw: UInt64 = 0
-                for b in 0..<width { raw |= UInt64(bytes[at + b]) << (8 * UInt64(b)) }
-                values.append(width == 4 ? Int64(Int32(truncatingIfNeeded: raw)) : Int64(bitPattern: raw))
+            return bytes.withUnsafeBytes { raw in
+                (0..<Int(count)).map { k in
+                    width == 4
+                        ? Int64(Int32(littleEndian: raw.loadUnaligned(fromByteOffset: start + k * 4, as: Int32.self)))
+                        : Int64(littleEndian: raw.loadUnaligned(fromByteOffset: start + k * 8, as: Int64.self))
+                }
             }
-            return values
         case 5:
             do {
                 let decoded = try DeltaBinaryPacked.decode(bytes, from: start, to: end, expected: Int(count))

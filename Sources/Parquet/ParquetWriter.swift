@@ -81,10 +81,7 @@ public enum ParquetWriter {
         case .deltaBinaryPacked:
             return DeltaBinaryPacked.encode(values)
         case .plain:
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(values.count * 8)
-            for value in values { bytes += littleEndian(value) }
-            return bytes
+            return values.map { $0.littleEndian }.withUnsafeBytes { Array($0) }
         }
     }
 
