@@ -59,7 +59,8 @@ enum DeltaBinaryPacked {
         let block = Int(clamping: try reader.varint())
         let perBlock = Int(clamping: try reader.varint())
         let total = Int(clamping: try reader.varint())
-        guard perBlock > 0, block > 0, block % 128 == 0, block / perBlock % 32 == 0, block <= 1 << 20 else {
+        guard perBlock > 0, block > 0, block % 128 == 0, perBlock <= block / 32, block / perBlock % 32 == 0, block <= 1 << 20
+        else {
             throw Malformed(reason: "block of \(block) values in \(perBlock) miniblocks")
         }
         guard total == expected else { throw Malformed(reason: "\(total) values where the page holds \(expected)") }

@@ -97,6 +97,10 @@ struct ThriftCompactReader {
             defer { position += count }
             return .binary(Array(bytes[position..<position + count]))
         case 9, 10:
+            // Lists nest like structs: a footer of nested lists must not recurse without bound.
+            depth += 1
+            defer { depth -= 1 }
+            guard depth <= 32 else { throw Malformed(reason: "lists nested deeper than 32") }
             let header = try byte()
             var count = Int(header >> 4)
             if count == 15 { count = try length(unit: 1) }
@@ -108,6 +112,9 @@ struct ThriftCompactReader {
             for _ in 0..<count { items.append(try value(type: elementType, inField: false)) }
             return .list(items)
         case 11:
+            depth += 1
+            defer { depth -= 1 }
+            guard depth <= 32 else { throw Malformed(reason: "maps nested deeper than 32") }
             let count = try length(unit: 1)
             guard count > 0 else { return .list([]) }
             let types = try byte()

@@ -35,6 +35,31 @@ import Testing
         #expect(refused > 0)
     }
 
+    @Test func randomDamageAnywhereIsReadOrRefused() {
+        var generator = SplitMix(seed: 46)
+        let files = [Self.file, ParquetWriter.write(ParquetRoundTripTests.table(rows: 40), encoding: .plain)]
+        for round in 0..<5_000 {
+            var damaged = files[round % 2]
+            for _ in 0..<(1 + Int(generator.next() % 8)) {
+                let at = Int(generator.next() % UInt64(damaged.count))
+                damaged[at] = UInt8(truncatingIfNeeded: generator.next())
+            }
+            _ = try? ParquetReader.read(damaged)
+        }
+    }
+
+    @Test func aFooterOfNestedListsIsRefusedNotRecursedInto() {
+        // 100,000 list headers, each a list of one list: a reader that recursed without bound would overflow its stack.
+        let footer = [UInt8(0x19)] + [UInt8](repeating: 0x19, count: 100_000) + [0, 0]
+        let length = UInt32(footer.count)
+        let bytes = Array("PAR1".utf8) + footer + (0..<4).map { UInt8(truncatingIfNeeded: length >> (8 * $0)) } + Array("PAR1".utf8)
+        #expect(throws: ParquetError.self) { try ParquetReader.read(bytes) }
+        // A delta header whose miniblocks would hold no values.
+        #expect(throws: DeltaBinaryPacked.Malformed.self) {
+            try DeltaBinaryPacked.decode([0x80, 0x01, 0x80, 0x01, 3, 2], from: 0, to: 6, expected: 3)
+        }
+    }
+
     @Test func compressionAndDictionariesAreNamed() throws {
         var footer = ThriftCompactWriter()
         footer.i32(1, 2)

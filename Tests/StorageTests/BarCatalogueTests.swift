@@ -118,6 +118,36 @@ import TradingModel
         }
     }
 
+    @Test func readsComeFromTheColumnCacheWhileItMatchesTheFile() throws {
+        let path = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let catalogue = BarCatalogue(path: path)
+        let bars = Self.bars(count: 300, start: Timestamp(year: 2024, month: 3, day: 1))
+        let file = try catalogue.write(bars, symbol: "AAPL", barSize: Self.minute, source: "test").files[0]
+        let cache = "\(path)/.cache/bar_size=1min/symbol=AAPL/AAPL-2024.bars"
+        #expect(!FileManager.default.fileExists(atPath: cache))
+        #expect(try catalogue.bars(symbol: "AAPL", barSize: Self.minute) == bars)
+        var cached = try Data(contentsOf: URL(fileURLWithPath: cache))
+        #expect(cached.count == 64 + 300 * 48, "a header and six columns of 8 bytes")
+
+        // The next read takes the cache: a close changed there (at the close column's first row) is what it returns.
+        let closeAt = 64 + 4 * 300 * 8
+        cached[closeAt] ^= 1
+        try cached.write(to: URL(fileURLWithPath: cache))
+        var changed = bars
+        changed[0].close = Price(units: bars[0].close.units ^ 1)
+        #expect(try catalogue.bars(symbol: "AAPL", barSize: Self.minute) == changed)
+
+        // The Parquet file rewritten (another time): the cache is stale, the file is decoded and the cache rebuilt.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: file)
+        #expect(try catalogue.bars(symbol: "AAPL", barSize: Self.minute) == bars)
+        #expect(try catalogue.bars(symbol: "AAPL", barSize: Self.minute) == bars)
+        // A damaged cache is rebuilt, never trusted.
+        try Data("IBTBARS1".utf8).write(to: URL(fileURLWithPath: cache))
+        #expect(try catalogue.bars(symbol: "AAPL", barSize: Self.minute) == bars)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cache)).count == 64 + 300 * 48)
+    }
+
     @Test func anotherWritersDecimalsAreScaledToTheEngines() throws {
         let path = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: path) }

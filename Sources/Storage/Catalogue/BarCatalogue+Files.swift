@@ -31,11 +31,11 @@ extension BarCatalogue {
             name: "volume", kind: .decimal(precision: 18, scale: volumeScale), values: bars.map { $0.volume.units / volumeDivisor })
         return ParquetTable(
             columns: [
-                ParquetColumn(name: "ts", kind: .timestampNanosecondsUTC, values: bars.map(\.timestamp.nanoseconds)),
-                ParquetColumn(name: "open", kind: decimal, values: bars.map(\.open.units)),
-                ParquetColumn(name: "high", kind: decimal, values: bars.map(\.high.units)),
-                ParquetColumn(name: "low", kind: decimal, values: bars.map(\.low.units)),
-                ParquetColumn(name: "close", kind: decimal, values: bars.map(\.close.units)),
+                ParquetColumn(name: "ts", kind: .timestampNanosecondsUTC, values: bars.map { $0.timestamp.nanoseconds }),
+                ParquetColumn(name: "open", kind: decimal, values: bars.map { $0.open.units }),
+                ParquetColumn(name: "high", kind: decimal, values: bars.map { $0.high.units }),
+                ParquetColumn(name: "low", kind: decimal, values: bars.map { $0.low.units }),
+                ParquetColumn(name: "close", kind: decimal, values: bars.map { $0.close.units }),
                 volume,
             ],
             metadata: [
@@ -68,19 +68,16 @@ extension BarCatalogue {
             }
             columns.append(try scaled(column, path: path))
         }
-        var bars: [Bar] = []
-        bars.reserveCapacity(table.rowCount)
-        for row in 0..<table.rowCount {
-            let bar = Bar(
-                timestamp: Timestamp(nanoseconds: columns[0][row]), open: Price(units: columns[1][row]),
-                high: Price(units: columns[2][row]), low: Price(units: columns[3][row]),
-                close: Price(units: columns[4][row]), volume: Quantity(units: columns[5][row]))
-            if let previous = bars.last, previous.timestamp >= bar.timestamp {
-                throw BarCatalogueError(path: path, reason: "row \(row + 1): \(bar.timestamp) is not after the row before")
-            }
-            bars.append(bar)
+        let (times, opens, highs, lows, closes, volumes) = (columns[0], columns[1], columns[2], columns[3], columns[4], columns[5])
+        for row in times.indices.dropFirst() where times[row - 1] >= times[row] {
+            throw BarCatalogueError(
+                path: path, reason: "row \(row + 1): \(Timestamp(nanoseconds: times[row])) is not after the row before")
         }
-        return bars
+        return times.indices.map { row in
+            Bar(
+                timestamp: Timestamp(nanoseconds: times[row]), open: Price(units: opens[row]), high: Price(units: highs[row]),
+                low: Price(units: lows[row]), close: Price(units: closes[row]), volume: Quantity(units: volumes[row]))
+        }
     }
 
     private func scaled(_ column: ParquetColumn, path: String) throws(BarCatalogueError) -> [Int64] {

@@ -65,7 +65,8 @@ public struct BarCatalogue: Sendable {
         return written
     }
 
-    /// A symbol's bars of one size, every year in order.
+    /// A symbol's bars of one size, every year in order: from each file's column cache (`BarColumnCache`) while it
+    /// is fresh, else decoded from Parquet and cached.
     /// - Parameter years: only these UTC years (`nil`: all).
     /// - Throws: `BarCatalogueError` when the symbol has no files of that size or a file is unreadable.
     public func bars(symbol: Symbol, barSize: BarSize, years: ClosedRange<Int>? = nil) throws(BarCatalogueError) -> [Bar] {
@@ -75,7 +76,16 @@ public struct BarCatalogue: Sendable {
             throw BarCatalogueError(path: folder.path, reason: "no \(barSize) bars of \(symbol) in this catalogue")
         }
         var bars: [Bar] = []
-        for entry in found { bars += try readFile(entry.path, symbol: symbol, barSize: barSize) }
+        let cache = BarColumnCache(catalogue: path)
+        for entry in found {
+            if let cached = cache.read(forParquet: entry.path) {
+                bars += cached
+                continue
+            }
+            let decoded = try readFile(entry.path, symbol: symbol, barSize: barSize)
+            cache.write(decoded, forParquet: entry.path)
+            bars += decoded
+        }
         return bars
     }
 
