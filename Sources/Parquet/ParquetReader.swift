@@ -170,7 +170,8 @@ public enum ParquetReader {
                 throw ParquetError("column '\(leaf.name)': \(error.reason)")
             }
         default:
-            throw ParquetError("column '\(leaf.name)' uses encoding \(encodingName(encoding ?? -1)); only PLAIN and DELTA_BINARY_PACKED are read")
+            throw ParquetError(
+                "column '\(leaf.name)' uses encoding \(encodingName(encoding ?? -1)); only PLAIN and DELTA_BINARY_PACKED are read")
         }
     }
 

@@ -19,7 +19,9 @@ struct GatewayCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "Address to listen on.") var bind: String = "127.0.0.1"
     @Option(name: .long, help: "Port to listen on (0 = any free port).") var port: Int = 7497
-    @Option(name: .long, help: "A folder of SYMBOL_1d.csv files, 'bundled' (= bundled:stocks-unadjusted, prices as traded), bundled:NAME or parquet:DIR (a catalogue).")
+    @Option(
+        name: .long,
+        help: "A folder of SYMBOL_1d.csv files, 'bundled' (= bundled:stocks-unadjusted, prices as traded), bundled:NAME or parquet:DIR (a catalogue).")
     var data: String = "bundled"
     @Option(name: .long, help: "Serve N synthetic random-walk symbols instead of --data.") var synthetic: Int?
     @Option(name: .long, help: "Seed of --synthetic.") var seed: UInt64 = 42

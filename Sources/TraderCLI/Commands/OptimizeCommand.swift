@@ -36,7 +36,7 @@ struct OptimizeRun: AsyncParsableCommand {
     @OptionGroup var sweep: SweepOptions
     @Option(name: .long, help: "Run only shard K/N (K from 0 to N-1): configurations K, K+N, ...; auto: K (and N) from the array job (Kubernetes, Slurm, AWS Batch).")
     var shard: String?
-    @Option(name: .long, help: "Shards this task runs, for schedulers that cap an array's size: task K/N runs shards K·M … K·M+M−1 of N·M (--out then needs {shard}).")
+    @Option(name: .long, help: "Shards a task runs (sites that cap arrays): task K/N runs shards K·M … K·M+M−1 of N·M; --out needs {shard}.")
     var shardsPerTask = 1
     @Option(name: .long, help: "Write results.csv, best.json and report.html to this folder ({shard}: the shard's index).") var out: String?
     @Option(name: .long, help: "Also save one row per configuration (parameters and every metric) in this SQLite file.")

@@ -76,14 +76,17 @@ public enum CatalogueJob {
         return imported
     }
 
-    /// `wrote 4 series (1 day: AAPL, GOOG, IBM, MSFT), 12,345 bars in 42 files, to DIR`, and how to use it.
+    /// `wrote 4 series (1 day: AAPL, GOOG, IBM, MSFT): 11958 bars in 52 files under DIR`, what was skipped, and how to
+    /// use the catalogue.
     public static func summary(_ imported: Imported, catalogue: String) -> String {
         guard !imported.series.isEmpty else { return "nothing written: the source holds no bars" }
         var bySize: [BarSize: [String]] = [:]
         for entry in imported.series { bySize[entry.barSize, default: []].append(entry.symbol.rawValue) }
         let sizes = bySize.keys.sorted().map { size in
             let names = bySize[size] ?? []
-            return "\(size): " + (names.count > 8 ? names.prefix(8).joined(separator: ", ") + ", … \(names.count) symbols" : names.joined(separator: ", "))
+            let listed = names.count > 8
+                ? names.prefix(8).joined(separator: ", ") + ", … \(names.count) symbols" : names.joined(separator: ", ")
+            return "\(size): " + listed
         }
         let bars = imported.series.reduce(0) { $0 + $1.bars }
         let files = imported.series.reduce(0) { $0 + $1.files }

@@ -12,8 +12,8 @@ public enum StoreFormat: String, Sendable {
     case parquet
 }
 
-/// Turns `--data bundled:NAME|DIR|FILE|sqlite:PATH|parquet:DIR` (+ `--symbols`, `--bar`) into the CSV files (or the bar store
-/// series) to load and a sector map.
+/// Turns `--data bundled:NAME|DIR|FILE|sqlite:PATH|parquet:DIR` (+ `--symbols`, `--bar`) into the CSV files (or the
+/// store's series) to load and a sector map.
 ///
 /// Symbols come from file names: `AAPL_1d.csv` → `AAPL`, `SPY.csv` → `SPY`. A folder's `sectors.csv`
 /// (`symbol,name,sector,industry`) supplies sectors.
