@@ -92,6 +92,34 @@ struct CatalogueJobTests {
         #expect(throws: TraderError.self) { try GatewaySetup.data("parquet:\(path)/none", synthetic: nil, seed: 0) }
     }
 
+    @Test func aRunReadsOnlyTheYearsItCanUse() throws {
+        let path = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        _ = try CatalogueJob.importData("bundled:stocks", into: path, symbols: "AAPL", barSize: nil)
+        let resolved = try DataSourceResolver.resolve("parquet:\(path)", symbols: nil)
+        func cachedYears() -> [String] {
+            let folder = path + "/.cache/bar_size=1day/symbol=AAPL"
+            return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+        }
+        var settings = BacktestSettings()
+        settings.end = "2002-06-30"
+        // A backtest keeps the bars before its start to warm up on: every year up to the end, none after.
+        let backtest = try BacktestDataLoader.load(resolved, settings: settings, warmUp: true)
+        #expect(cachedYears() == ["AAPL-2000.bars", "AAPL-2001.bars", "AAPL-2002.bars"])
+        #expect(backtest.data.series[0].last?.timestamp == Timestamp(year: 2002, month: 6, day: 28))
+        // A sweep cuts its windows from the data: the years before the start are not read either.
+        settings.start = "2012-01-01"
+        settings.end = nil
+        let sweep = try BacktestDataLoader.load(resolved, settings: settings, warmUp: false)
+        #expect(cachedYears() == ["AAPL-2000.bars", "AAPL-2001.bars", "AAPL-2002.bars", "AAPL-2012.bars", "AAPL-2013.bars"])
+        #expect(sweep.data.series[0].first?.timestamp == Timestamp(year: 2012, month: 1, day: 3))
+        // Dates outside the data: the run's own message, not a missing file.
+        settings.start = "2020-01-01"
+        #expect(throws: TraderError("no bars between 2020-01-01 and the last bar")) {
+            try BacktestDataLoader.load(resolved, settings: settings, warmUp: false)
+        }
+    }
+
     /// Each fill as time, symbol, side, quantity, price and commission, sorted.
     static func trades(_ result: BacktestResult) -> [String] {
         result.fills.map { fill in

@@ -67,12 +67,16 @@ public struct BarCatalogue: Sendable {
 
     /// A symbol's bars of one size, every year in order: from each file's column cache (`BarColumnCache`) while it
     /// is fresh, else decoded from Parquet and cached.
-    /// - Parameter years: only these UTC years (`nil`: all).
+    /// - Parameters:
+    ///   - years: only these UTC years (`nil`: all).
+    ///   - missingIsEmpty: no file in `years` gives no bars rather than an error (a run's dates outside the data).
     /// - Throws: `BarCatalogueError` when the symbol has no files of that size or a file is unreadable.
-    public func bars(symbol: Symbol, barSize: BarSize, years: ClosedRange<Int>? = nil) throws(BarCatalogueError) -> [Bar] {
+    public func bars(
+        symbol: Symbol, barSize: BarSize, years: ClosedRange<Int>? = nil, missingIsEmpty: Bool = false
+    ) throws(BarCatalogueError) -> [Bar] {
         let folder = symbolURL(symbol: symbol, barSize: barSize)
         let found = yearFiles(in: folder).filter { years?.contains($0.year) ?? true }
-        guard !found.isEmpty else {
+        guard !found.isEmpty || missingIsEmpty else {
             throw BarCatalogueError(path: folder.path, reason: "no \(barSize) bars of \(symbol) in this catalogue")
         }
         var bars: [Bar] = []

@@ -40,7 +40,14 @@ public enum BacktestDataLoader {
         if let synthetic = resolved.synthetic {
             data = withSectors(SyntheticMarket.generate(synthetic), resolved.sectors)
         } else if let store = resolved.store {
-            data = withSectors(try DataSourceResolver.loadStore(store, format: resolved.storeFormat), resolved.sectors)
+            // A catalogue reads only the years the run can use: none after `end`, and none before `start` when the
+            // bars before it are not kept for warming up.
+            let (start, end) = dateRange(settings)
+            let first = warmUp ? nil : start.map { Timestamp(nanoseconds: $0).civilDate.year }
+            let last = end.map { Timestamp(nanoseconds: $0).civilDate.year }
+            let years = (first ?? Int.min)...max(first ?? Int.min, last ?? Int.max)
+            data = withSectors(
+                try DataSourceResolver.loadStore(store, format: resolved.storeFormat, years: years), resolved.sectors)
         } else {
             do {
                 data = try MarketData.load(

@@ -70,14 +70,16 @@ extension DataSourceResolver {
     }
 
     /// Reads the chosen series of a store or catalogue.
+    /// - Parameter years: for a catalogue, only the files of these UTC years (a symbol with none has no bars).
     public static func loadStore(
-        _ store: (path: String, barSize: BarSize, symbols: [Symbol]), format: StoreFormat = .sqlite
+        _ store: (path: String, barSize: BarSize, symbols: [Symbol]), format: StoreFormat = .sqlite,
+        years: ClosedRange<Int>? = nil
     ) throws(TraderError) -> MarketData {
         if format == .parquet {
             do throws(BarCatalogueError) {
                 let catalogue = BarCatalogue(path: store.path)
                 let series = try store.symbols.map { symbol throws(BarCatalogueError) in
-                    try catalogue.bars(symbol: symbol, barSize: store.barSize)
+                    try catalogue.bars(symbol: symbol, barSize: store.barSize, years: years, missingIsEmpty: years != nil)
                 }
                 return MarketData(universe: Universe(symbols: store.symbols), series: series)
             } catch {
