@@ -92,6 +92,17 @@ struct CatalogueJobTests {
         #expect(throws: TraderError.self) { try GatewaySetup.data("parquet:\(path)/none", synthetic: nil, seed: 0) }
     }
 
+    @Test func syntheticMinuteBarsImportSymbolBySymbol() throws {
+        let path = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let imported = try CatalogueJob.importData("synthetic:2:7:5min", into: path, symbols: nil, barSize: nil)
+        #expect(imported.series.map(\.symbol) == ["SYN000", "SYN001"])
+        #expect(imported.series.map(\.barSize) == [BarSize("5 mins"), BarSize("5 mins")])
+        let config = try #require(try SyntheticMarketConfig.fromDataArgument("synthetic:2:7:5min"))
+        let size = try #require(BarSize("5 mins"))
+        #expect(try BarCatalogue(path: path).bars(symbol: "SYN001", barSize: size) == SyntheticMarket.series(config, symbol: 1))
+    }
+
     @Test func aRunReadsOnlyTheYearsItCanUse() throws {
         let path = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: path) }

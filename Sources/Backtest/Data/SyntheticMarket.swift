@@ -71,10 +71,16 @@ public struct SyntheticMarketConfig: Hashable, Sendable, Codable {
 public enum SyntheticMarket {
     /// Generates every symbol's bars; symbol k uses seed `seed &+ k` and a start price `startPrice + 10k`.
     public static func generate(_ config: SyntheticMarketConfig) -> MarketData {
-        let symbols = (0..<config.symbols).map { Symbol("SYN" + String(1000 + $0).dropFirst()) }
+        let symbols = (0..<config.symbols).map(symbol)
         let series = (0..<config.symbols).map { makeSeries(config, symbol: $0) }
         return MarketData(universe: Universe(symbols: symbols), series: series)
     }
+
+    /// Symbol k's name (`SYN000`, `SYN001`, …).
+    public static func symbol(_ k: Int) -> Symbol { Symbol("SYN" + String(1000 + k).dropFirst()) }
+
+    /// Symbol k's bars alone, as `generate` makes them (one symbol at a time keeps a large set out of memory).
+    public static func series(_ config: SyntheticMarketConfig, symbol k: Int) -> [Bar] { makeSeries(config, symbol: k) }
 
     private static func makeSeries(_ c: SyntheticMarketConfig, symbol k: Int) -> [Bar] {
         var rng = SplitMix64(seed: c.seed &+ UInt64(k))
@@ -87,9 +93,20 @@ public enum SyntheticMarket {
         var bars: [Bar] = []
         bars.reserveCapacity(c.bars)
         let skipsClosedDays = c.tradingDaysOnly && c.barInterval.nanoseconds >= Timestamp.nanosecondsPerDay
+        // Intraday bars on trading days fill each regular session (09:30 to the close, early closes too), bar starts.
+        let inSessions = c.tradingDaysOnly && c.barInterval.nanoseconds < Timestamp.nanosecondsPerDay
+        var day = c.start.dayNumber
+        var session = USEquitySession.session(onDay: day)
         var time = c.start
         for i in 0..<c.bars {
-            if skipsClosedDays {
+            if inSessions {
+                time = i == 0 ? session.open : time + c.barInterval
+                while !USEquityCalendar.isTradingDay(day) || time >= session.close {
+                    day += 1
+                    session = USEquitySession.session(onDay: day)
+                    time = session.open
+                }
+            } else if skipsClosedDays {
                 if i > 0 { time = time + c.barInterval }
                 while !USEquityCalendar.isTradingDay(time.dayNumber) { time = time + .days(1) }
             } else {

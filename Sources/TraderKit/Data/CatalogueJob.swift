@@ -35,9 +35,22 @@ public enum CatalogueJob {
             }
         var imported = Imported()
         var series: [(symbol: Symbol, size: BarSize, bars: [Bar])] = []
+        let catalogue = BarCatalogue(path: path)
+        func write(_ bars: [Bar], _ symbol: Symbol, _ size: BarSize) throws(TraderError) {
+            guard !bars.isEmpty else { return }
+            do throws(BarCatalogueError) {
+                let written = try catalogue.write(bars, symbol: symbol, barSize: size, source: resolved.description)
+                imported.series.append((symbol, size, written.bars, written.files.count))
+            } catch {
+                throw TraderError(error.description)
+            }
+        }
         if let synthetic = resolved.synthetic {
-            let data = SyntheticMarket.generate(synthetic)
-            series = zip(data.universe.instruments.map(\.symbol), data.series).map { ($0, BarSize("1 day")!, $1) }
+            guard let size = Self.barSize(synthetic.barInterval) else { throw TraderError("\(source): no TWS bar size") }
+            // One symbol at a time: 500 symbol-years of minute bars would be 2.4 GB at once.
+            for k in 0..<synthetic.symbols {
+                try write(SyntheticMarket.series(synthetic, symbol: k), SyntheticMarket.symbol(k), size)
+            }
         } else if let store = resolved.store {
             let data = try DataSourceResolver.loadStore(store, format: resolved.storeFormat)
             series = zip(data.universe.instruments.map(\.symbol), data.series).map { ($0, store.barSize, $1) }
@@ -61,15 +74,7 @@ public enum CatalogueJob {
                 series.append((file.symbol, size, bars))
             }
         }
-        let catalogue = BarCatalogue(path: path)
-        for entry in series where !entry.bars.isEmpty {
-            do throws(BarCatalogueError) {
-                let written = try catalogue.write(entry.bars, symbol: entry.symbol, barSize: entry.size, source: resolved.description)
-                imported.series.append((entry.symbol, entry.size, written.bars, written.files.count))
-            } catch {
-                throw TraderError(error.description)
-            }
-        }
+        for entry in series { try write(entry.bars, entry.symbol, entry.size) }
         if let folder = resolved.files.first.map({ URL(fileURLWithPath: $0.path).deletingLastPathComponent() }) {
             imported.sectors = try copySectors(from: folder, to: path)
         }

@@ -52,7 +52,10 @@ public struct DataSourceResolver {
             }
             return Resolved(
                 files: [], sectors: [:],
-                description: "\(argument) (\(synthetic.symbols) synthetic symbols, \(synthetic.bars) daily bars, seed \(synthetic.seed))",
+                description: "\(argument) (\(synthetic.symbols) synthetic symbols, \(synthetic.bars) "
+                    + (synthetic.barInterval.nanoseconds < Timestamp.nanosecondsPerDay
+                        ? "\(synthetic.barInterval.nanoseconds / 60_000_000_000)-minute" : "daily")
+                    + " bars, seed \(synthetic.seed))",
                 synthetic: synthetic)
         }
         for format in [StoreFormat.sqlite, .parquet] where argument.hasPrefix(format.rawValue + ":") {
