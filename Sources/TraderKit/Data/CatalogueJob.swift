@@ -25,7 +25,9 @@ public enum CatalogueJob {
     public static func importData(
         _ source: String, into path: String, symbols: String?, barSize: String?, badRows: String = "auto"
     ) throws(TraderError) -> Imported {
-        let resolved = try DataSourceResolver.resolve(source, symbols: symbols.map(list), barSize: barSize)
+        let resolved = try flagged { () throws(TraderError) in
+            try DataSourceResolver.resolve(source, symbols: symbols.map(list), barSize: barSize)
+        }
         let policy: BadRowPolicy =
             switch badRows {
             case "skip": .skip
@@ -110,7 +112,9 @@ public enum CatalogueJob {
     public static func export(
         catalogue path: String, to out: String, symbols: String?, barSize: String?
     ) throws(TraderError) -> (files: [String], barSize: BarSize) {
-        let resolved = try DataSourceResolver.resolve("parquet:" + path, symbols: symbols.map(list), barSize: barSize)
+        let resolved = try flagged { () throws(TraderError) in
+            try DataSourceResolver.resolve("parquet:" + path, symbols: symbols.map(list), barSize: barSize)
+        }
         guard let store = resolved.store else { throw TraderError("parquet:\(path) is no catalogue") }
         let data = try DataSourceResolver.loadStore(store, format: .parquet)
         do {
@@ -136,6 +140,18 @@ public enum CatalogueJob {
             _ = try copySectors(from: URL(fileURLWithPath: path), to: out)
         }
         return (written, store.barSize)
+    }
+
+    /// The resolver's errors with the names a `data` command's user typed: the source (or the catalogue), `--symbols`
+    /// and `--bar-size` rather than the backtest's keys.
+    private static func flagged<T>(_ body: () throws(TraderError) -> T) throws(TraderError) -> T {
+        do { return try body() } catch {
+            throw TraderError(error.description
+                .replacingOccurrences(of: "backtest.data ", with: "").replacingOccurrences(of: "backtest.data: ", with: "")
+                .replacingOccurrences(of: "universe.symbols:", with: "--symbols:")
+                .replacingOccurrences(of: "backtest.barSize (--bar-size)", with: "--bar-size")
+                .replacingOccurrences(of: "backtest.barSize", with: "--bar-size"))
+        }
     }
 
     /// `A, B,C` → `[A, B, C]`.
