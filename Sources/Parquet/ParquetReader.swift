@@ -26,7 +26,8 @@ public enum ParquetReader {
                 guard values.count == groupRows else {
                     throw ParquetError("column '\(leaves[index].name)' has \(values.count) values in a row group of \(groupRows) rows")
                 }
-                columns[index].values += values
+                // One row group (a catalogue file): the decoded array itself, not a copy of it.
+                if columns[index].values.isEmpty { columns[index].values = values } else { columns[index].values += values }
             }
         }
         if let wanted { columns = columns.filter { wanted.contains($0.name) } }
@@ -138,7 +139,7 @@ public enum ParquetReader {
             default:
                 pageValues = []  // index pages and others carry no values
             }
-            values += pageValues
+            if values.isEmpty { values = pageValues } else { values += pageValues }
             guard values.count <= total else { throw ParquetError("column '\(leaf.name)' holds more values than it says") }
             offset = start + size
         }

@@ -43,6 +43,15 @@ import Yams
         #expect(noPlaceholder.errors.contains("put {shard} in --out"), "\(noPlaceholder.errors)")
         let badConfig = try await Self.run(common + ["--set", "backtest.cash=-5"])
         #expect(badConfig.status == 42, "\(badConfig.errors)")
+        // A heatmap of a parameter not swept: refused before the sweep runs, so not even the rows are stored (they
+        // are saved before the files are written).
+        let heatmapStore = folder.appendingPathComponent("heatmap.sqlite")
+        let badHeatmap = try await Self.run(
+            common + ["--data", "bundled:spy", "--heatmap", "fastPeriod,nope", "--store", heatmapStore.path, "--out",
+                      folder.appendingPathComponent("heatmap").path])
+        #expect(badHeatmap.status == 42)
+        #expect(badHeatmap.errors.contains("--heatmap 'fastPeriod,nope'"), "\(badHeatmap.errors)")
+        #expect(!FileManager.default.fileExists(atPath: heatmapStore.path))
         // An output folder that cannot be written (a file is in the way): worth retrying, so not 42.
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let blocker = folder.appendingPathComponent("blocked")

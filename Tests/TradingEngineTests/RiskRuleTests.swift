@@ -48,6 +48,21 @@ import TradingModel
         #expect(MaxActivePositionsRule(maxCount: 3).evaluate(buy, in: held)?.rule == .maxActivePositions)
     }
 
+    /// Issue 42 (a generated mutant, held − pending, survived): the projection adds the pending orders to the held
+    /// position. Held 100 with 100 more pending is an addition (the position is one of the open ones); held 100 with
+    /// a sale of 100 pending is flat once it fills, so a buy then opens a new position and meets the cap.
+    @Test func theProjectionAddsPendingOrdersToTheHeldPosition() {
+        var v = view()
+        v.position.quantity = Quantity(100)
+        v.pendingQuantity = Quantity(100)
+        #expect(v.projectedQuantity == Quantity(200))
+        v.activePositionCount = 3
+        #expect(MaxActivePositionsRule(maxCount: 3).evaluate(buy, in: v) == nil)
+        v.pendingQuantity = Quantity(-100)
+        #expect(v.projectedQuantity == .zero)
+        #expect(MaxActivePositionsRule(maxCount: 3).evaluate(buy, in: v)?.rule == .maxActivePositions)
+    }
+
     @Test func grossExposureRatio() {
         var v = view()
         v.postTradeGrossExposure = Money(150_001)

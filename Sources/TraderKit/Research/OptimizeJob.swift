@@ -43,9 +43,13 @@ public enum OptimizeJob {
         let task = try ResearchMerge.shard(options.shard, environment: ProcessInfo.processInfo.environment)
         let shards: [Shard]
         do { shards = try task.split(perTask: options.shardsPerTask) } catch { throw TraderError("--shards-per-task: \(error)") }
-        // Every folder is checked before the first shard runs: a bad --out fails at once, not after an hour.
+        // The folders and the heatmap's axes are checked before the first shard runs: a bad --out or --heatmap fails
+        // at once, not after an hour of sweeping.
+        _ = try ResearchMerge.heatmapAxes(options.heatmap, swept: job.space.ranges.map(\.name))
         let folders = try shards.map { shard throws(TraderError) in
-            try options.out.map { out throws(TraderError) in try ShardExit.folder(out, shard: shard.index, shardsInTask: shards.count) }
+            try options.out.map { out throws(TraderError) in
+                try ShardExit.folder(out, shard: shard.index, shardsInTask: shards.count)
+            }
         }
         for (shard, out) in zip(shards, folders) {
             try await run(job, shard: shard, out: out, options, print: print)
