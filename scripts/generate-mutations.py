@@ -3,7 +3,8 @@
 
     scripts/generate-mutations.py FILE... [--tests REGEX] > list.txt
 
-For every code line (comments and string-bearing lines for arithmetic aside) it plants, one at a time:
+For every code line (comments and string-bearing lines for arithmetic aside, and never inside a string literal, where
+an operator is only message text) it plants, one at a time:
   * every comparison flipped at its boundary (< and <=, > and >=) and every == / != negated;
   * every binary + and - swapped (with spaces around it, as the house style writes them);
   * every && and || swapped;
@@ -31,17 +32,41 @@ def occurrences(text, part):
     return at
 
 
+def literal_spans(code):
+    """Indices inside string literals, their interpolations included: a comparison there only changes a message."""
+    inside, depth, escaped, quoted = set(), 0, False, False
+    for i, char in enumerate(code):
+        if quoted:
+            inside.add(i)
+            if depth:
+                depth += {"(": 1, ")": -1}.get(char, 0)
+            elif escaped:
+                escaped = False
+                depth = 1 if char == "(" else 0
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                quoted = False
+        elif char == '"':
+            quoted = True
+            inside.add(i)
+    return inside
+
+
 def mutants(line):
     """(kind, mutated line) for one line of code."""
     code = line.split("//")[0]
     if not code.strip() or code.lstrip().startswith(("import ", "@", "case ", "#")):
         return
     has_string = '"' in code
+    literal = literal_spans(code)
     for kind, pairs in (("cmp", COMPARISONS), ("arith", ARITHMETIC), ("logic", LOGIC), ("call", CALLS)):
         if kind == "arith" and (has_string or "->" in code):
             continue
         for old, new in pairs:
             for i in occurrences(code, old):
+                if i + 1 in literal:
+                    continue
                 # A generic bracket (`Array<Int>`) or an arrow is no comparison.
                 if kind == "cmp" and old.strip() in "<>" and ("->" in code[i - 2:i + 3]):
                     continue

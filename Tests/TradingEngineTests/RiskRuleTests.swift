@@ -63,6 +63,70 @@ import TradingModel
         #expect(MaxActivePositionsRule(maxCount: 3).evaluate(buy, in: v)?.rule == .maxActivePositions)
     }
 
+    /// Issue 42 (generated mutants at the boundaries): each limit allows exactly its own value and denies what is
+    /// above it: a sector at 30 % of equity, a gauge at the threshold, a stop risking 1 % of equity.
+    @Test func sectorVolatilityAndRiskPerTradeAllowTheExactLimit() {
+        var v = view()
+        v.postTradeSectorExposure = Money(30_000)
+        #expect(SectorAllocationRule(maxPercentOfEquity: 30).evaluate(buy, in: v) == nil)
+        v.postTradeSectorExposure = Money("30000.01")!
+        #expect(SectorAllocationRule(maxPercentOfEquity: 30).evaluate(buy, in: v)?.rule == .sectorAllocation)
+        v.volatilityLevel = 30
+        #expect(VolatilityPauseRule(threshold: 30).evaluate(buy, in: v) == nil)
+        v.volatilityLevel = 30.01
+        #expect(VolatilityPauseRule(threshold: 30).evaluate(buy, in: v)?.rule == .volatilityPause)
+        v.stopDistance = Price(10)  // 100 shares × 10 = 1,000 = 1 % of equity
+        #expect(RiskPerTradeRule(maxPercentOfEquity: 1).evaluate(buy, in: v) == nil)
+        v.stopDistance = Price("10.01")!
+        #expect(RiskPerTradeRule(maxPercentOfEquity: 1).evaluate(buy, in: v)?.rule == .riskPerTrade)
+    }
+
+    /// Issue 42 (generated mutants in `makeRules`): a configuration enables exactly the rules of its keys, the kill
+    /// switch always; the volatility pause needs its symbol as well as its threshold.
+    @Test func aConfigurationEnablesExactlyItsRules() {
+        func names(_ config: RiskConfig) -> [String] { config.makeRules().map { String(describing: type(of: $0)) } }
+        #expect(names(RiskConfig()) == ["KillSwitchRule"])
+        var config = RiskConfig()
+        config.maxPositionPercentOfEquity = 10
+        #expect(names(config) == ["KillSwitchRule", "MaxPositionValueRule"])
+        config = RiskConfig()
+        config.maxPositionValue = Money(1_000)
+        #expect(names(config) == ["KillSwitchRule", "MaxPositionValueRule"])
+        config = RiskConfig()
+        config.maxDailyLossPercent = 2
+        config.maxDrawdownPercent = 10
+        config.rapidLossPercent = 1
+        config.requireSettledCash = true
+        config.initialMarginPercent = 25
+        #expect(names(config) == [
+            "KillSwitchRule", "MaxDailyLossRule", "MaxDrawdownRule", "RapidLossRule", "SettledCashRule", "MarginRule",
+        ])
+        config = RiskConfig()
+        config.volatilityThreshold = 30
+        config.requireSettledCash = false
+        #expect(names(config) == ["KillSwitchRule"], "a threshold without its gauge pauses nothing")
+        config.volatilitySymbol = "VIX"
+        #expect(names(config) == ["KillSwitchRule", "VolatilityPauseRule"])
+    }
+
+    /// Issue 42 (generated mutants): an entry whose initial margin after the trade is exactly equity is allowed, a cent
+    /// more is not; a maintenance breach makes the book reduce-only (entries denied, exits allowed).
+    @Test func theMarginRuleAllowsExactlyEquityAndIsReduceOnlyInABreach() {
+        var v = view()
+        v.postTradeInitialMargin = Money(100_000)
+        #expect(MarginRule().evaluate(buy, in: v) == nil)
+        v.postTradeInitialMargin = Money("100000.01")!
+        #expect(MarginRule().evaluate(buy, in: v)?.rule == .initialMargin)
+        v.postTradeInitialMargin = Money(1_000)
+        var monitor = RiskMonitor(config: RiskConfig())
+        monitor.setMaintenanceMarginBreached(true)
+        v.monitor = monitor.status
+        #expect(MarginRule().evaluate(buy, in: v)?.rule == .maintenanceMargin)
+        var exit = view(isEntry: false)
+        exit.monitor = monitor.status
+        #expect(MarginRule().evaluate(.market(E.a, .sell, Quantity(100)), in: exit) == nil)
+    }
+
     @Test func grossExposureRatio() {
         var v = view()
         v.postTradeGrossExposure = Money(150_001)
