@@ -42,6 +42,32 @@ import TradingModel
         #expect(first.quantity == Quantity(1_000))
     }
 
+    /// Issue 42 (generated mutants that survived): a book whose maintenance requirement is exactly its equity is not
+    /// in breach, a cent of price lower it is; a symbol's own rate replaces the common one in the requirement (it is
+    /// not added to it); the margin rule is on only when a rate is configured.
+    @Test func theRequirementAtItsBoundaryAndWithASymbolsOwnRate() throws {
+        var engine = Self.engine({ _ in }, script: [[Self.buy(E.a, 1_600)]])
+        let first = try #require(E.submitted(engine.handle(.bar(E.a, E.bar(1, "100")))).first)
+        _ = engine.handle(.execution(.filled(E.fill(first.id, .buy, 1_600, "100"))))
+        // Cash −60,000; at 50 the book is worth 80,000: equity 20,000 = maintenance 0.25 × 80,000.
+        _ = engine.handle(.bar(E.a, E.bar(2, "50")))
+        #expect(engine.portfolio.equity == Money(20_000))
+        #expect(engine.maintenanceMarginRequirement == Money(20_000))
+        #expect(!engine.riskMonitor.status.maintenanceMarginBreached)
+        _ = engine.handle(.bar(E.a, E.bar(3, "49.99")))
+        #expect(engine.riskMonitor.status.maintenanceMarginBreached)
+
+        var own = Self.engine({ $0.marginPercentBySymbol = ["AAA": 100] }, script: [[Self.buy(E.a, 1_000)]])
+        let order = try #require(E.submitted(own.handle(.bar(E.a, E.bar(1, "100")))).first)
+        _ = own.handle(.execution(.filled(E.fill(order.id, .buy, 1_000, "100"))))
+        #expect(own.initialMarginRequirement == Money(100_000), "100,000 of AAA at its own 100 %, not 50 % + 100 %")
+        #expect(own.hasMarginRule)
+        var config = EngineConfig(initialCash: Money(100_000))
+        #expect(!EngineCore(universe: E.universe, strategy: ScriptedStrategy([]), config: config).hasMarginRule)
+        config.risk.initialMarginPercent = 50
+        #expect(EngineCore(universe: E.universe, strategy: ScriptedStrategy([]), config: config).hasMarginRule)
+    }
+
     @Test func aMaintenanceBreachIsReduceOnlyUntilItIsMetAgain() throws {
         var engine = Self.engine({ _ in }, script: [
             [Self.buy(E.a, 1_900)], [], [Self.buy(E.b, 10)], [.submit(.market(E.a, .sell, Quantity(500)))], [],
