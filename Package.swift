@@ -173,7 +173,9 @@ let package = Package(
         ),
         .target(
             name: "TWSTestSupport",
-            dependencies: ["TWSProtocol", "TWSClient", "Simulation", .product(name: "NIOCore", package: "swift-nio")]
+            dependencies: [
+                "TWSProtocol", "TWSClient", "Simulation", "TradingModel", .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
         .target(
             name: "TraderCLI",
@@ -195,7 +197,7 @@ let package = Package(
         // MARK: - Tests
         .testTarget(name: "TradingModelTests", dependencies: ["TradingModel"]),
         .testTarget(name: "VirtualTimeTests", dependencies: ["VirtualTime"]),
-        .testTarget(name: "ParquetTests", dependencies: ["Parquet", "TWSTestSupport"]),
+        .testTarget(name: "ParquetTests", dependencies: ["Parquet", "Simulation", "TWSTestSupport"]),
         .testTarget(
             name: "OperatorSurfaceTests",
             dependencies: [

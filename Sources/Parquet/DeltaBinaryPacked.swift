@@ -10,12 +10,12 @@ enum DeltaBinaryPacked {
     static let miniblockSize = 32
 
     static func encode(_ values: [Int64]) -> [UInt8] {
-        var out = ByteWriter()
-        out.varint(UInt64(blockSize))
-        out.varint(UInt64(miniblocks))
-        out.varint(UInt64(values.count))
-        out.varint(zigzag(values.first ?? 0))
-        guard values.count > 1 else { return out.bytes }
+        var out: [UInt8] = []
+        VarInt.append(UInt64(blockSize), to: &out)
+        VarInt.append(UInt64(miniblocks), to: &out)
+        VarInt.append(UInt64(values.count), to: &out)
+        VarInt.append(VarInt.zigzag(values.first ?? 0), to: &out)
+        guard values.count > 1 else { return out }
         var deltas = [Int64](repeating: 0, count: blockSize)
         var index = 1
         while index < values.count {
@@ -25,7 +25,7 @@ enum DeltaBinaryPacked {
                 deltas[k] = values[index + k] &- values[index + k - 1]
                 smallest = min(smallest, deltas[k])
             }
-            out.varint(zigzag(smallest))
+            VarInt.append(VarInt.zigzag(smallest), to: &out)
             let used = (count + miniblockSize - 1) / miniblockSize
             var widths = [UInt8](repeating: 0, count: miniblocks)
             for m in 0..<used {
@@ -35,18 +35,18 @@ enum DeltaBinaryPacked {
                 }
                 widths[m] = UInt8(64 - widest.leadingZeroBitCount)
             }
-            out.bytes += widths
+            out += widths
             for m in 0..<used {
                 // The last miniblock is padded to 32 values; the padding packs as zero.
                 var packer = BitPacker(width: Int(widths[m]))
                 for k in m * miniblockSize..<(m + 1) * miniblockSize {
-                    packer.append(k < count ? UInt64(bitPattern: deltas[k] &- smallest) : 0, into: &out.bytes)
+                    packer.append(k < count ? UInt64(bitPattern: deltas[k] &- smallest) : 0, into: &out)
                 }
-                packer.flush(into: &out.bytes)
+                packer.flush(into: &out)
             }
             index += count
         }
-        return out.bytes
+        return out
     }
 
     struct Malformed: Error { var reason: String }
@@ -68,11 +68,11 @@ enum DeltaBinaryPacked {
         var values: [Int64] = []
         values.reserveCapacity(min(total, (end - start) * 8 + 1))
         guard total > 0 else { return ([], reader.position) }
-        var last = unzigzag(try reader.varint())
+        var last = VarInt.unzigzag(try reader.varint())
         values.append(last)
         try bytes.withUnsafeBufferPointer { (buffer) throws(Malformed) in
             while values.count < total {
-                let smallest = unzigzag(try reader.varint())
+                let smallest = VarInt.unzigzag(try reader.varint())
                 let widthsAt = reader.position
                 guard reader.end - widthsAt >= perBlock else { throw Malformed(reason: "a block's bit widths past the end") }
                 reader.position += perBlock
@@ -95,8 +95,6 @@ enum DeltaBinaryPacked {
         return (values, reader.position)
     }
 
-    static func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
-    static func unzigzag(_ v: UInt64) -> Int64 { Int64(bitPattern: v >> 1) ^ -Int64(bitPattern: v & 1) }
 }
 
 /// Packs values of `width` bits, least significant bit first (Parquet's bit-packing order).
@@ -146,19 +144,6 @@ enum BitUnpacker {
         // A value wider than 56 bits can reach into a ninth byte (which then exists: the value ends in it).
         if width + Int(shift) > 64 { result |= UInt64(buffer[byte + 8]) << (64 - shift) }
         return width == 64 ? result : result & ((1 << UInt64(width)) - 1)
-    }
-}
-
-struct ByteWriter {
-    var bytes: [UInt8] = []
-
-    mutating func varint(_ value: UInt64) {
-        var v = value
-        while v >= 0x80 {
-            bytes.append(UInt8(v & 0x7F) | 0x80)
-            v >>= 7
-        }
-        bytes.append(UInt8(v))
     }
 }
 

@@ -71,7 +71,7 @@ struct ThriftCompactReader {
             if delta != 0 {
                 id = last &+ Int16(delta)
             } else {
-                let raw = unzigzag(try varint())
+                let raw = VarInt.unzigzag(try varint())
                 guard raw >= Int64(Int16.min), raw <= Int64(Int16.max) else { throw Malformed(reason: "field id \(raw)") }
                 id = Int16(raw)
             }
@@ -85,7 +85,7 @@ struct ThriftCompactReader {
         case 1: return .bool(inField ? true : try byte() == 1)
         case 2: return .bool(inField ? false : try byte() == 1)
         case 3: return .int(Int64(Int8(bitPattern: try byte())))
-        case 4, 5, 6: return .int(unzigzag(try varint()))
+        case 4, 5, 6: return .int(VarInt.unzigzag(try varint()))
         case 7:
             guard end - position >= 8 else { throw Malformed(reason: "a double past the end") }
             var raw: UInt64 = 0
@@ -153,6 +153,4 @@ struct ThriftCompactReader {
         guard raw <= UInt64(end - position) / UInt64(unit) else { throw Malformed(reason: "a length of \(raw) past the end") }
         return Int(raw)
     }
-
-    private func unzigzag(_ v: UInt64) -> Int64 { Int64(bitPattern: v >> 1) ^ -Int64(bitPattern: v & 1) }
 }

@@ -13,17 +13,17 @@ struct ThriftCompactWriter {
 
     mutating func i32(_ id: Int16, _ value: Int32) {
         fieldHeader(id, .i32)
-        varint(zigzag(Int64(value)))
+        varint(VarInt.zigzag(Int64(value)))
     }
 
     mutating func i16(_ id: Int16, _ value: Int16) {
         fieldHeader(id, .i16)
-        varint(zigzag(Int64(value)))
+        varint(VarInt.zigzag(Int64(value)))
     }
 
     mutating func i64(_ id: Int16, _ value: Int64) {
         fieldHeader(id, .i64)
-        varint(zigzag(value))
+        varint(VarInt.zigzag(value))
     }
 
     mutating func bool(_ id: Int16, _ value: Bool) {
@@ -55,7 +55,7 @@ struct ThriftCompactWriter {
     mutating func i32List(_ id: Int16, _ items: [Int32]) {
         fieldHeader(id, .list)
         listHeader(count: items.count, .i32)
-        for item in items { varint(zigzag(Int64(item))) }
+        for item in items { varint(VarInt.zigzag(Int64(item))) }
     }
 
     mutating func stringList(_ id: Int16, _ items: [String]) {
@@ -83,7 +83,7 @@ struct ThriftCompactWriter {
             bytes.append(UInt8(delta) << 4 | type.rawValue)
         } else {
             bytes.append(type.rawValue)
-            varint(zigzag(Int64(id)))
+            varint(VarInt.zigzag(Int64(id)))
         }
         lastField[lastField.count - 1] = id
     }
@@ -97,14 +97,5 @@ struct ThriftCompactWriter {
         }
     }
 
-    mutating func varint(_ value: UInt64) {
-        var v = value
-        while v >= 0x80 {
-            bytes.append(UInt8(v & 0x7F) | 0x80)
-            v >>= 7
-        }
-        bytes.append(UInt8(v))
-    }
-
-    func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
+    mutating func varint(_ value: UInt64) { VarInt.append(value, to: &bytes) }
 }

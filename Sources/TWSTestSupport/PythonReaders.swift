@@ -1,4 +1,5 @@
 import Foundation
+import TradingModel
 
 /// pyarrow, DuckDB and Polars (pinned by scripts/setup-python.sh in the venv that IBTRADER_PYTHON names), reading
 /// Parquet files we write through Tests/Interop/parquet_read.py. Without IBTRADER_PYTHON the tests that use it are
@@ -51,24 +52,10 @@ public enum PythonReaders {
         return try JSONDecoder().decode([String: View].self, from: data)
     }
 
-    /// `2023-11-14T22:13:20.000000000Z`.
+    /// `2023-11-14T22:13:20.000000000Z`: `Timestamp`'s text with the nanoseconds written out.
     public static func iso(nanoseconds: Int64) -> String {
-        let seconds = nanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
-        var (days, secondOfDay) = seconds.quotient.quotientAndRemainder(dividingBy: 86_400)
-        if secondOfDay < 0 { days -= 1; secondOfDay += 86_400 }
-        // Howard Hinnant's civil_from_days.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        let nanos = String(seconds.remainder)
-        return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))."
+        let nanos = String((nanoseconds % 1_000_000_000 + 1_000_000_000) % 1_000_000_000)
+        return Timestamp(nanoseconds: nanoseconds).description.dropLast() + "."
             + String(repeating: "0", count: 9 - nanos.count) + nanos + "Z"
     }
 

@@ -1,3 +1,4 @@
+import Simulation
 import Testing
 
 @testable import Parquet
@@ -36,7 +37,7 @@ import Testing
     }
 
     @Test func randomDamageAnywhereIsReadOrRefused() {
-        var generator = SplitMix(seed: 46)
+        var generator = SplitMix64(seed: 46)
         let files = [Self.file, ParquetWriter.write(ParquetRoundTripTests.table(rows: 40), encoding: .plain)]
         for round in 0..<5_000 {
             var damaged = files[round % 2]

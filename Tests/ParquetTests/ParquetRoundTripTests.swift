@@ -1,3 +1,4 @@
+import Simulation
 import Testing
 
 @testable import Parquet
@@ -6,7 +7,7 @@ import Testing
 /// groups, including the integers at the ends of the range.
 @Suite struct ParquetRoundTripTests {
     static func table(rows: Int, seed: UInt64 = 1) -> ParquetTable {
-        var generator = SplitMix(seed: seed)
+        var generator = SplitMix64(seed: seed)
         var time: Int64 = 1_700_000_000_000_000_000
         var price: Int64 = 150_00000000
         var times: [Int64] = []
@@ -69,18 +70,5 @@ import Testing
         #expect(Array(encoded.prefix(10)) == [0x80, 0x01, 4, 8, 14, 3, 2, 0, 0, 0])
         // 32 two-bit values: 0,0,0,3 → 0b11000000, 3,3,3,0 → 0b00111111, then zeros.
         #expect(Array(encoded.dropFirst(10)) == [0xC0, 0x3F] + [UInt8](repeating: 0, count: 6))
-    }
-}
-
-/// A small deterministic generator for test data.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -47,14 +47,6 @@ struct CatalogueJobTests {
         }
     }
 
-    func backtest(_ sets: [String: String]) throws -> BacktestResult {
-        let flags = sets.sorted { $0.key < $1.key }.map { ConfigOverride(path: $0.key, value: $0.value, flag: "--set \($0.key)") }
-        let job = BacktestJob(try ConfigLoader.load(ConfigSources(files: [], flags: flags)).settings)
-        let spec = try #require(job.spec)
-        let market = try BacktestDataLoader.load(try job.resolveData(), settings: job.configuration.backtest)
-        return BacktestRunner.run(spec: spec, data: market.data, config: job.backtestConfig(spec: spec))
-    }
-
     @Test(arguments: [
         ["strategy.name": "sma-cross", "universe.symbols": "[GOOG]", "source": "bundled:stocks"],
         ["strategy.name": "momentum", "source": "bundled:sp500"],
@@ -66,8 +58,8 @@ struct CatalogueJobTests {
         var settings = sets
         let source = settings.removeValue(forKey: "source") ?? ""
         _ = try CatalogueJob.importData(source, into: path, symbols: nil, barSize: nil)
-        let csv = try backtest(settings.merging(["backtest.data": source]) { $1 })
-        let parquet = try backtest(settings.merging(["backtest.data": "parquet:\(path)"]) { $1 })
+        let csv = try NoLeverageByDefaultTests.run(settings.merging(["backtest.data": source]) { $1 }).0
+        let parquet = try NoLeverageByDefaultTests.run(settings.merging(["backtest.data": "parquet:\(path)"]) { $1 }).0
         #expect(!csv.fills.isEmpty)
         // A folder lists its symbols in file-name order (AAPL_1d.csv before AA_1d.csv), the catalogue in symbol
         // order, so instrument numbers and the order of one bar's orders differ: the trades are the same.
