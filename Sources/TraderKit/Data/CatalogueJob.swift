@@ -25,9 +25,8 @@ public enum CatalogueJob {
     public static func importData(
         _ source: String, into path: String, symbols: String?, barSize: String?, badRows: String = "auto"
     ) throws(TraderError) -> Imported {
-        let resolved = try flagged { () throws(TraderError) in
-            try DataSourceResolver.resolve(source, symbols: symbols.map(list), barSize: barSize)
-        }
+        let resolved = try DataSourceResolver.resolve(
+            source, symbols: symbols.map(list), barSize: barSize, keys: .dataCommand)
         let policy: BadRowPolicy =
             switch badRows {
             case "skip": .skip
@@ -54,7 +53,7 @@ public enum CatalogueJob {
                 try write(SyntheticMarket.series(synthetic, symbol: k), SyntheticMarket.symbol(k), size)
             }
         } else if let store = resolved.store {
-            let data = try DataSourceResolver.loadStore(store, format: resolved.storeFormat)
+            let data = try DataSourceResolver.loadStore(store, format: resolved.storeFormat, keys: .dataCommand)
             series = zip(data.universe.instruments.map(\.symbol), data.series).map { ($0, store.barSize, $1) }
         } else {
             for file in resolved.files {
@@ -112,11 +111,10 @@ public enum CatalogueJob {
     public static func export(
         catalogue path: String, to out: String, symbols: String?, barSize: String?
     ) throws(TraderError) -> (files: [String], barSize: BarSize) {
-        let resolved = try flagged { () throws(TraderError) in
-            try DataSourceResolver.resolve("parquet:" + path, symbols: symbols.map(list), barSize: barSize)
-        }
+        let resolved = try DataSourceResolver.resolve(
+            "parquet:" + path, symbols: symbols.map(list), barSize: barSize, keys: .dataCommand)
         guard let store = resolved.store else { throw TraderError("parquet:\(path) is no catalogue") }
-        let data = try DataSourceResolver.loadStore(store, format: .parquet)
+        let data = try DataSourceResolver.loadStore(store, format: .parquet, keys: .dataCommand)
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         } catch {
@@ -140,18 +138,6 @@ public enum CatalogueJob {
             _ = try copySectors(from: URL(fileURLWithPath: path), to: out)
         }
         return (written, store.barSize)
-    }
-
-    /// The resolver's errors with the names a `data` command's user typed: the source (or the catalogue), `--symbols`
-    /// and `--bar-size` rather than the backtest's keys.
-    private static func flagged<T>(_ body: () throws(TraderError) -> T) throws(TraderError) -> T {
-        do { return try body() } catch {
-            throw TraderError(error.description
-                .replacingOccurrences(of: "backtest.data ", with: "").replacingOccurrences(of: "backtest.data: ", with: "")
-                .replacingOccurrences(of: "universe.symbols:", with: "--symbols:")
-                .replacingOccurrences(of: "backtest.barSize (--bar-size)", with: "--bar-size")
-                .replacingOccurrences(of: "backtest.barSize", with: "--bar-size"))
-        }
     }
 
     /// `A, B,C` → `[A, B, C]`.

@@ -8,7 +8,7 @@ extension DataSourceResolver {
     /// `sqlite:PATH` or `parquet:DIR`: picks the bar size (`--bar`, else the store's only one, else `1 day`) and the
     /// symbols (`--symbols`, else every symbol stored with that bar size).
     static func resolveStore(
-        path: String, format: StoreFormat, symbols: [String]?, barSize: String?
+        path: String, format: StoreFormat, symbols: [String]?, barSize: String?, keys: Keys
     ) throws(TraderError) -> Resolved {
         let summaries: [BarSeriesSummary]
         let label = "\(format.rawValue):\(path)"
@@ -18,16 +18,16 @@ extension DataSourceResolver {
             case .parquet: summaries = try BarCatalogue(path: path).seriesSummaries()
             }
         } catch {
-            throw TraderError("backtest.data \(label): \(error)")
+            throw TraderError("\(keys.dataSpace)\(label): \(error)")
         }
         guard !summaries.isEmpty else {
             let hint = format == .parquet ? " (write one with `ibtrader data import SOURCE --catalogue \(path)`)" : ""
-            throw TraderError("backtest.data \(label): the \(format == .parquet ? "catalogue" : "store") holds no bars\(hint)")
+            throw TraderError("\(keys.dataSpace)\(label): the \(format == .parquet ? "catalogue" : "store") holds no bars\(hint)")
         }
         let sizes = Set(summaries.map(\.barSize)).sorted()
         let size: BarSize
         if let barSize {
-            guard let parsed = BarSize(barSize) else { throw TraderError("backtest.barSize '\(barSize)' is not a TWS bar size") }
+            guard let parsed = BarSize(barSize) else { throw TraderError("\(keys.barSize) '\(barSize)' is not a TWS bar size") }
             size = parsed
         } else if sizes.count == 1 {
             size = sizes[0]
@@ -35,7 +35,7 @@ extension DataSourceResolver {
             size = daily
         } else {
             let listed = sizes.map(\.text).joined(separator: ", ")
-            throw TraderError("backtest.data \(label) holds several bar sizes (\(listed)); choose one with backtest.barSize (--bar-size)")
+            throw TraderError("\(keys.dataSpace)\(label) holds several bar sizes (\(listed)); choose one with \(keys.barSizeChoice)")
         }
         let available = summaries.filter { $0.barSize == size }.map(\.symbol)
         guard !available.isEmpty else {
@@ -49,7 +49,7 @@ extension DataSourceResolver {
             guard missing.isEmpty else {
                 let absent = missing.map(\.rawValue).joined(separator: ", ")
                 let sample = available.prefix(12).map(\.rawValue).joined(separator: ", ")
-                throw TraderError("universe.symbols: no '\(size)' bars in \(label) for \(absent) (available: \(sample))")
+                throw TraderError("\(keys.symbols): no '\(size)' bars in \(label) for \(absent) (available: \(sample))")
             }
             chosen = wanted
         }
@@ -70,10 +70,12 @@ extension DataSourceResolver {
     }
 
     /// Reads the chosen series of a store or catalogue.
-    /// - Parameter years: for a catalogue, only the files of these UTC years (a symbol with none has no bars).
+    /// - Parameters:
+    ///   - years: for a catalogue, only the files of these UTC years (a symbol with none has no bars).
+    ///   - keys: how errors name the settings.
     public static func loadStore(
         _ store: (path: String, barSize: BarSize, symbols: [Symbol]), format: StoreFormat = .sqlite,
-        years: ClosedRange<Int>? = nil
+        years: ClosedRange<Int>? = nil, keys: Keys = .backtest
     ) throws(TraderError) -> MarketData {
         if format == .parquet {
             do throws(BarCatalogueError) {
@@ -83,7 +85,7 @@ extension DataSourceResolver {
                 }
                 return MarketData(universe: Universe(symbols: store.symbols), series: series)
             } catch {
-                throw TraderError("backtest.data parquet:\(store.path): \(error)")
+                throw TraderError("\(keys.dataSpace)parquet:\(store.path): \(error)")
             }
         }
         do {
@@ -91,7 +93,7 @@ extension DataSourceResolver {
             let series = try store.symbols.map { try file.bars(symbol: $0, barSize: store.barSize) }
             return MarketData(universe: Universe(symbols: store.symbols), series: series)
         } catch {
-            throw TraderError("backtest.data sqlite:\(store.path): \(error)")
+            throw TraderError("\(keys.dataSpace)sqlite:\(store.path): \(error)")
         }
     }
 }

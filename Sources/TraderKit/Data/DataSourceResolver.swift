@@ -37,18 +37,42 @@ public struct DataSourceResolver {
         public var volumeMultiplier: Int64 = 1
     }
 
+    /// How errors name what the user set: a backtest's configuration keys, or a `data` command's source and flags.
+    public struct Keys: Sendable {
+        /// The data source's key (empty: the message starts with what is wrong).
+        public var data: String
+        /// The symbols' key or flag.
+        public var symbols: String
+        /// The bar size's key or flag, as a sentence names it.
+        public var barSize: String
+        /// `backtest.data`, `universe.symbols`, `backtest.barSize`.
+        public static let backtest = Keys(data: "backtest.data", symbols: "universe.symbols", barSize: "backtest.barSize")
+        /// `ibtrader data import` and `export`: the argument itself, `--symbols`, `--bar-size`.
+        public static let dataCommand = Keys(data: "", symbols: "--symbols", barSize: "--bar-size")
+
+        /// `backtest.data: ` (or nothing) before a sentence.
+        var dataColon: String { data.isEmpty ? "" : data + ": " }
+        /// `backtest.data ` (or nothing) before the source it names.
+        var dataSpace: String { data.isEmpty ? "" : data + " " }
+        /// Where to choose a bar size: `backtest.barSize (--bar-size)` or `--bar-size`.
+        var barSizeChoice: String { barSize.hasPrefix("--") ? barSize : barSize + " (--bar-size)" }
+    }
+
     /// Resolves a data argument.
+    /// - Parameter keys: how errors name the settings (a backtest's keys by default).
     /// - Throws: `TraderError` naming what is missing.
-    public static func resolve(_ argument: String, symbols: [String]?, barSize: String? = nil) throws(TraderError) -> Resolved {
+    public static func resolve(
+        _ argument: String, symbols: [String]?, barSize: String? = nil, keys: Keys = .backtest
+    ) throws(TraderError) -> Resolved {
         let synthetic: SyntheticMarketConfig?
         do throws(SyntheticArgumentError) {
             synthetic = try SyntheticMarketConfig.fromDataArgument(argument)
         } catch {
-            throw TraderError("backtest.data: \(error)")
+            throw TraderError("\(keys.dataColon)\(error)")
         }
         if let synthetic {
             guard symbols == nil || symbols?.isEmpty == true else {
-                throw TraderError("universe.symbols does not apply to synthetic data (its symbols are SYN000, SYN001, …)")
+                throw TraderError("\(keys.symbols) does not apply to synthetic data (its symbols are SYN000, SYN001, …)")
             }
             return Resolved(
                 files: [], sectors: [:],
@@ -60,7 +84,7 @@ public struct DataSourceResolver {
         }
         for format in [StoreFormat.sqlite, .parquet] where argument.hasPrefix(format.rawValue + ":") {
             let path = String(argument.dropFirst(format.rawValue.count + 1))
-            return try resolveStore(path: path, format: format, symbols: symbols, barSize: barSize)
+            return try resolveStore(path: path, format: format, symbols: symbols, barSize: barSize, keys: keys)
         }
         let url: URL
         var description = argument
@@ -82,7 +106,7 @@ public struct DataSourceResolver {
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw TraderError("backtest.data: no such file or folder: \(url.path)")
+            throw TraderError("\(keys.dataColon)no such file or folder: \(url.path)")
         }
         var files: [(symbol: Symbol, path: String)] = []
         var sectors: [Symbol: String] = [:]
@@ -104,11 +128,11 @@ public struct DataSourceResolver {
             let missing = wanted.filter { available[$0] == nil }
             guard missing.isEmpty else {
                 let sample = files.prefix(12).map(\.symbol.rawValue).joined(separator: ", ")
-                throw TraderError("universe.symbols: not in \(argument): \(missing.joined(separator: ", ")) (available: \(sample)\(files.count > 12 ? ", …" : ""))")
+                throw TraderError("\(keys.symbols): not in \(argument): \(missing.joined(separator: ", ")) (available: \(sample)\(files.count > 12 ? ", …" : ""))")
             }
             files = wanted.compactMap { available[$0] }
         }
-        guard !files.isEmpty else { throw TraderError("backtest.data: no CSV files in \(url.path)") }
+        guard !files.isEmpty else { throw TraderError("\(keys.dataColon)no CSV files in \(url.path)") }
         var resolved = Resolved(files: files, sectors: sectors, description: description)
         resolved.volumeMultiplier = volumeMultiplier
         return resolved
