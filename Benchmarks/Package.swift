@@ -2,7 +2,7 @@
 import PackageDescription
 
 // The benchmark harness: a separate package so the product's dependency graph stays lean and CI never builds it.
-// Run: swift run -c release --package-path Benchmarks ibtrader-bench [codec|backtest|backtest-vs-peers|research|latency|journal|all]
+// Run: swift run -c release --package-path Benchmarks ibtrader-bench [codec|backtest|backtest-vs-peers|research|sweep|latency|journal|all]
 //      swift run -c release --package-path Benchmarks ibtrader-bench soak --minutes 60   (the soak with faults)
 let package = Package(
     name: "IBTraderBenchmarks",

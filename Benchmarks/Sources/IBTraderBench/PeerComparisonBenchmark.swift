@@ -161,7 +161,7 @@ enum PeerComparisonBenchmark {
     }
 
     /// Runs the setup script and returns the python path it prints last.
-    private static func setUpPython(script: String, build: String) throws -> String {
+    static func setUpPython(script: String, build: String) throws -> String {
         try FileManager.default.createDirectory(atPath: build, withIntermediateDirectories: true)
         let record = build + "/setup-peers.out"
         _ = try ChildProcess.run(["/bin/bash", script], stdout: record)

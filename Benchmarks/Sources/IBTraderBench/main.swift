@@ -1,6 +1,6 @@
 import Foundation
 
-// ibtrader-bench [codec|backtest|backtest-vs-peers|research|latency|journal|all]: prints a small table. Figures are for
+// ibtrader-bench [codec|backtest|backtest-vs-peers|research|sweep|latency|journal|all]: prints a small table. Figures are for
 // this machine, this run.
 // ibtrader-bench soak [--minutes N] [--bot-log LEVEL]: the soak with faults (SoakBenchmark.swift).
 let arguments = CommandLine.arguments.dropFirst()
@@ -75,6 +75,7 @@ do {
                   "parallel efficiency: 1.00 = no contention between the two workers (cores taken by other processes excluded)")
     }
     if which == "backtest-vs-peers" { table.rows += try PeerComparisonBenchmark.table(root: root).rows }
+    if which == "sweep" { table.rows += try SweepBenchmark.table(root: root).rows }
     if which == "latency" { table.rows += try await LatencyReport.table(root: root).rows }
     if which == "journal" { table.rows += try await JournalBenchmark.table().rows }
     print(table.render())
