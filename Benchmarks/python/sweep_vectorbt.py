@@ -1,7 +1,7 @@
 """vectorbt on the sweep benchmark's grid (ibtrader-bench sweep).
 
 Reads symbols from our Parquet catalogue with pyarrow, then for each symbol times what vectorbt needs for the whole
-grid: vbt.MA.run once per distinct fast and slow window (vectorbt shares them across the grid as we would), the
+grid: vbt.MA.run once per distinct fast and slow window (shared by every combination that uses it), the
 crossings of every combination as array operations, and Portfolio.from_signals over all combinations' columns
 (Numba), then every column's final value. Reading and converting the files is outside the timed part, as is a
 warm-up on the first 2,000 bars (Numba compilation and cache loading).
