@@ -9,6 +9,8 @@ struct ClientSession: Sendable {
         var delayed: Bool
         var rtVolume: Bool
         var last: SimulatedQuote?
+        /// The day's complete bars, folded once for the line's session statistics.
+        var day = SessionDay()
     }
 
     /// A historical request kept up to date.

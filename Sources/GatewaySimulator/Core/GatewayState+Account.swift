@@ -111,7 +111,7 @@ extension GatewayState {
     func pnlSingleMessage(requestID: Int, instrument: SimulatedInstrument, account code: String) -> TWSResponse {
         let holding = accounts[bookIndex(code)].holdings[instrument.id]
         let q = holding?.quantity.doubleValue ?? 0
-        let mark = QuoteModel.quote(instrument, at: now)?.last.doubleValue ?? 0
+        let mark = QuoteModel.top(instrument, at: now)?.last.doubleValue ?? 0
         let unrealized = q * (mark - (holding?.averageCost ?? 0))
         return .pnlSingle(TWSPnLSingle(
             requestID: requestID, position: (holding?.quantity ?? .zero).decimal,

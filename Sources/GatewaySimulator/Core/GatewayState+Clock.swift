@@ -91,7 +91,7 @@ extension GatewayState {
             guard var session = sessions[connection] else { continue }
             for requestID in session.marketLines.keys.sorted() {
                 guard var line = session.marketLines[requestID],
-                    let quote = QuoteModel.quote(data.instrument(line.instrument), at: now)
+                    let quote = QuoteModel.quote(data.instrument(line.instrument), at: now, day: &line.day)
                 else { continue }
                 for r in Self.ticks(requestID: requestID, quote: quote, line: line) {
                     out.append(.send(connection, r))

@@ -128,7 +128,7 @@ extension GatewayState {
     func portfolioMessage(_ instrument: SimulatedInstrument, account code: String) -> TWSResponse {
         let holding = accounts[bookIndex(code)].holdings[instrument.id]
         let q = holding?.quantity.doubleValue ?? 0
-        let mark = QuoteModel.quote(instrument, at: now)?.last.doubleValue ?? 0
+        let mark = QuoteModel.top(instrument, at: now)?.last.doubleValue ?? 0
         var contract = qualifiedContract(instrument)
         contract.exchange = ""
         return .portfolioValue(TWSPortfolioValue(

@@ -33,7 +33,7 @@ extension GatewayState {
             snapshotPermissions: 3)))
         var line = ClientSession.MarketLine(
             instrument: instrument.id, delayed: delayed, rtVolume: r.genericTickList.contains("233"), last: nil)
-        if let quote = QuoteModel.quote(instrument, at: now) {
+        if let quote = QuoteModel.quote(instrument, at: now, day: &line.day) {
             for response in Self.ticks(requestID: r.requestID, quote: quote, line: line) {
                 out.append(.send(connection, response))
             }

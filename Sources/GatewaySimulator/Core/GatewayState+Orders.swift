@@ -202,7 +202,7 @@ extension GatewayState {
         let signed = (order.action.uppercased() == "BUY" ? 1.0 : -1.0) * quantity.doubleValue
         let increase = max(0, abs(held + signed) - abs(held))
         if increase > 0 {
-            let quote = QuoteModel.quote(instrument, at: now)
+            let quote = QuoteModel.top(instrument, at: now)
             let reference = order.limitPrice ?? quote?.ask.doubleValue ?? order.auxPrice ?? 0
             let margin = increase * reference * 0.5
             let valuation = account.valuation(marks: marks())
@@ -228,7 +228,7 @@ extension GatewayState {
             return .trailingAmount(price(order.auxPrice))
         case "TRAIL LIMIT":
             var trail = price(order.auxPrice)
-            if let percent = order.trailingPercent, let last = QuoteModel.quote(instrument, at: now)?.last {
+            if let percent = order.trailingPercent, let last = QuoteModel.top(instrument, at: now)?.last {
                 trail = Price(approximately: last.doubleValue * percent / 100)
             }
             return .trailingLimit(trail: trail, limitOffset: price(order.limitPriceOffset ?? 0))
@@ -270,7 +270,7 @@ extension GatewayState {
     mutating func matchNow(_ id: InstrumentID) -> [GatewayAction] {
         let instrument = data.instrument(id)
         // A halted book trades nothing: orders rest until the halt clears.
-        guard halts[id] == nil, instrument.series.isTrading(at: now), var quote = QuoteModel.quote(instrument, at: now)?.engineQuote
+        guard halts[id] == nil, instrument.series.isTrading(at: now), var quote = QuoteModel.top(instrument, at: now)?.engineQuote
         else { return [] }
         quote.timestamp = Timestamp(nanoseconds: now.nanoseconds + 1)
         var reports: [ExecutionReport] = []
@@ -384,7 +384,7 @@ extension GatewayState {
         var result: [InstrumentID: Double] = [:]
         for book in accounts {
             for id in book.holdings.keys where result[id] == nil {
-                if let q = QuoteModel.quote(data.instrument(id), at: now) { result[id] = q.last.doubleValue }
+                if let q = QuoteModel.top(data.instrument(id), at: now) { result[id] = q.last.doubleValue }
             }
         }
         return result

@@ -17,7 +17,7 @@ extension GatewayState {
         let marks = marks()
         let account = accounts[bookIndex(code)]
         let valuation = account.valuation(marks: marks)
-        let quote = QuoteModel.quote(instrument, at: now)
+        let quote = QuoteModel.top(instrument, at: now)
         let isBuy = order.action.uppercased() == "BUY"
         let market = (isBuy ? quote?.ask : quote?.bid)?.doubleValue ?? quote?.last.doubleValue ?? 0
         let price = order.orderType.uppercased() == "LMT" ? order.limitPrice ?? market : market

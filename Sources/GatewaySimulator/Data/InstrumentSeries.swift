@@ -187,42 +187,107 @@ public struct InstrumentSeries: Sendable {
         let end = min(to.nanoseconds, now.nanoseconds)
         let start = from.nanoseconds
         guard end > start else { return nil }
-        var i = barIndex(atOrBefore: start) ?? 0
-        if i < windows.count, windows[i].end <= start { i += 1 }
-        var open: Price?, close = Price.zero, high = Price.zero, low = Price.zero
-        var volume = Quantity.zero
-        var count = 0
+        var running = RunningSummary()
+        var i = firstBar(overlapping: start)
         while i < windows.count, windows[i].start < end {
-            let w = windows[i]
-            let a = max(start, w.start), b = min(end, w.end)
-            if b > a || (b == a && w.start == w.end) {
-                let part = summary(bar: i, from: a, to: b)
-                if open == nil {
-                    open = part.open
-                    high = part.high
-                    low = part.low
-                }
-                high = max(high, part.high)
-                low = min(low, part.low)
-                close = part.close
-                volume += tradedVolume(bar: i, by: b) - tradedVolume(bar: i, by: a)
-                count += 1
-            }
+            fold(bar: i, from: start, to: end, into: &running)
             i += 1
         }
-        guard let open else { return nil }
-        return (Bar(timestamp: from, open: open, high: high, low: low, close: close, volume: volume), count)
+        guard let open = running.open else { return nil }
+        return (Bar(timestamp: from, open: open, high: running.high, low: running.low, close: running.close,
+                    volume: running.volume), running.count)
     }
 
-    /// Summary of the bars traded during `[from, now]`'s calendar day so far (session high, low, volume, open)
-    /// and the previous session's close.
+    /// Index of the first bar whose window ends after `start`.
+    private func firstBar(overlapping start: Int64) -> Int {
+        var i = barIndex(atOrBefore: start) ?? 0
+        if i < windows.count, windows[i].end <= start { i += 1 }
+        return i
+    }
+
+    /// Adds bar `i`'s part inside `[start, end)` to `running` (nothing when they do not overlap).
+    private func fold(bar i: Int, from start: Int64, to end: Int64, into running: inout RunningSummary) {
+        let w = windows[i]
+        let a = max(start, w.start), b = min(end, w.end)
+        guard b > a || (b == a && w.start == w.end) else { return }
+        let part = summary(bar: i, from: a, to: b)
+        if running.open == nil {
+            running.open = part.open
+            running.high = part.high
+            running.low = part.low
+        }
+        running.high = max(running.high, part.high)
+        running.low = min(running.low, part.low)
+        running.close = part.close
+        running.volume += tradedVolume(bar: i, by: b) - tradedVolume(bar: i, by: a)
+        running.count += 1
+    }
+
+    /// The first bar's open, highest high, lowest low, last close and summed volume of the parts folded so far.
+    struct RunningSummary: Sendable, Equatable {
+        var open: Price?
+        var high = Price.zero, low = Price.zero, close = Price.zero
+        var volume = Quantity.zero
+        var count = 0
+    }
+
+    /// Today's summary so far and yesterday's close.
     public func sessionStatistics(now: Timestamp) -> SessionStatistics? {
+        var day = SessionDay()
+        return sessionStatistics(now: now, day: &day)
+    }
+
+    /// Today's summary so far and yesterday's close, keeping in `day` the bars of the day already complete, so a
+    /// caller that asks every few seconds (a market data line) folds each bar once instead of the whole day each
+    /// time. The result is `summarize`'s over the day up to `now`, whatever `day` held.
+    public func sessionStatistics(now: Timestamp, day: inout SessionDay) -> SessionStatistics? {
         guard let i = barIndex(atOrBefore: now.nanoseconds) else { return nil }
-        let day = Timestamp(nanoseconds: now.dayNumber * Timestamp.nanosecondsPerDay)
-        let today = summarize(from: day, to: day + .days(1), now: now)?.bar
+        let dayStart = now.dayNumber * Timestamp.nanosecondsPerDay
+        let end = min(dayStart + Timestamp.nanosecondsPerDay, now.nanoseconds)
+        // A new day, or a clock that went back: start over.
+        if day.dayStart != dayStart || end < day.folded {
+            day = SessionDay(dayStart: dayStart, nextBar: firstBar(overlapping: dayStart), folded: dayStart)
+        }
+        // Bars whose part in the day is complete by `end` are folded once, for good.
+        while day.nextBar < windows.count, windows[day.nextBar].start < end,
+            min(dayStart + Timestamp.nanosecondsPerDay, windows[day.nextBar].end) <= end
+        {
+            fold(bar: day.nextBar, from: dayStart, to: end, into: &day.complete)
+            day.nextBar += 1
+        }
+        day.folded = end
+        var running = day.complete
+        var j = day.nextBar
+        while j < windows.count, windows[j].start < end {
+            fold(bar: j, from: dayStart, to: end, into: &running)
+            j += 1
+        }
+        let today = running.open.map { open in
+            Bar(timestamp: Timestamp(nanoseconds: dayStart), open: open, high: running.high, low: running.low,
+                close: running.close, volume: running.volume)
+        }
         let previousIndex = now.nanoseconds >= windows[i].start && isDaily ? i - 1 : i
         let previousClose = previousIndex >= 0 ? bars[previousIndex].close : bars[i].open
         return SessionStatistics(today: today, previousClose: previousClose)
+    }
+}
+
+/// The bars of one UTC day already folded into its session statistics (`InstrumentSeries.sessionStatistics`).
+public struct SessionDay: Sendable, Equatable {
+    var dayStart: Int64 = .min
+    /// The first bar not folded yet.
+    var nextBar = 0
+    /// The time up to which the day was looked at.
+    var folded: Int64 = .min
+    var complete = InstrumentSeries.RunningSummary()
+
+    /// Nothing folded yet.
+    public init() {}
+
+    init(dayStart: Int64, nextBar: Int, folded: Int64) {
+        self.dayStart = dayStart
+        self.nextBar = nextBar
+        self.folded = folded
     }
 }
 

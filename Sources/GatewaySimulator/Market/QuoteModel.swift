@@ -32,6 +32,27 @@ public struct SimulatedQuote: Sendable, Equatable {
     public var engineQuote: Quote { Quote(timestamp: time, bid: bid, ask: ask, bidSize: size, askSize: size) }
 }
 
+/// The top of the book: a `SimulatedQuote` without the session's statistics.
+public struct TopOfBook: Sendable, Equatable {
+    /// Time of the snapshot.
+    public var time: Timestamp
+    /// Last traded price (the path price rounded to the tick).
+    public var last: Price
+    /// Best bid (at or below `last`).
+    public var bid: Price
+    /// Best ask (at or above `last`).
+    public var ask: Price
+    /// Shares displayed at the bid and at the ask; also what one quote can fill.
+    public var size: Quantity
+    /// Shares traded in the last 5 seconds (zero outside the session).
+    public var lastSize: Quantity
+    /// `true` while the session is open.
+    public var isTrading: Bool
+
+    /// The quote as the matching engine sees it.
+    public var engineQuote: Quote { Quote(timestamp: time, bid: bid, ask: ask, bidSize: size, askSize: size) }
+}
+
 /// Derives quotes from an instrument's path: spread of about 2 basis points (at least one tick), bid ≤ last ≤ ask.
 public enum QuoteModel {
     /// Spread in basis points of the price.
@@ -41,6 +62,30 @@ public enum QuoteModel {
 
     /// The quote of an instrument at a time, or `nil` before its data starts.
     public static func quote(_ instrument: SimulatedInstrument, at now: Timestamp) -> SimulatedQuote? {
+        var day = SessionDay()
+        return quote(instrument, at: now, day: &day)
+    }
+
+    /// The quote of an instrument at a time, with `day` carrying the day's complete bars from one call to the next
+    /// (a market data line asks every 5 seconds; see `InstrumentSeries.sessionStatistics(now:day:)`).
+    public static func quote(
+        _ instrument: SimulatedInstrument, at now: Timestamp, day: inout SessionDay
+    ) -> SimulatedQuote? {
+        guard let top = top(instrument, at: now) else { return nil }
+        let tick = instrument.minTick.units
+        let stats = instrument.series.sessionStatistics(now: now, day: &day)
+        let today = stats?.today
+        return SimulatedQuote(
+            time: now, last: top.last, bid: top.bid, ask: top.ask, size: top.size, lastSize: top.lastSize,
+            volume: today?.volume ?? .zero,
+            high: round(today?.high ?? top.last, tick), low: round(today?.low ?? top.last, tick),
+            open: round(today?.open ?? top.last, tick), close: round(stats?.previousClose ?? top.last, tick),
+            isTrading: top.isTrading)
+    }
+
+    /// The top of the book at a time without the session's statistics (what fills, marks and margin checks read),
+    /// or `nil` before the data starts.
+    public static func top(_ instrument: SimulatedInstrument, at now: Timestamp) -> TopOfBook? {
         let series = instrument.series
         guard let i = series.barIndex(atOrBefore: now.nanoseconds), let raw = series.price(at: now) else { return nil }
         let tick = instrument.minTick.units
@@ -56,13 +101,8 @@ public enum QuoteModel {
         let recent = series.tradedVolume(bar: i, by: now.nanoseconds)
             - series.tradedVolume(bar: i, by: now.nanoseconds - interval.nanoseconds)
         let lastSize = Quantity(max(100, (recent.wholeUnits / 100) * 100))
-        let stats = series.sessionStatistics(now: now)
-        let today = stats?.today
-        return SimulatedQuote(
+        return TopOfBook(
             time: now, last: last, bid: bid, ask: ask, size: size, lastSize: trading ? lastSize : .zero,
-            volume: today?.volume ?? .zero,
-            high: round(today?.high ?? last, tick), low: round(today?.low ?? last, tick),
-            open: round(today?.open ?? last, tick), close: round(stats?.previousClose ?? last, tick),
             isTrading: trading)
     }
 
