@@ -185,6 +185,10 @@ extension SessionDriver {
                             executions: try await connection.executions(), positions: try await connection.positions(),
                             completedOrders: try await connection.completedOrderList()))
                 case .executions: answer = .executions(try await connection.executions())
+                case .executionsSince(let time):
+                    var filter = TWSExecutionFilter()
+                    filter.time = TWSTimeParser.utcText(time)
+                    answer = .executions(try await connection.executions(filter: filter))
                 case .openOrders: answer = .openOrders(try await connection.allOpenOrders())
                 case .completedOrders: answer = .completedOrders(try await connection.completedOrderList())
                 case .serverTime: answer = .serverTime(try await connection.currentTime())

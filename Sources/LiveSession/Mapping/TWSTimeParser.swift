@@ -15,6 +15,19 @@ import TradingModel
 /// let t = try TWSTimeParser.timestamp("20240311 09:30:00 US/Eastern")   // 13:30:00Z (EDT)
 /// ```
 public enum TWSTimeParser {
+    /// `yyyyMMdd-HH:mm:ss`: IB's explicit-UTC form of a request's time (`endDateTime`, the execution filter's
+    /// `time`), to the second (rounded down).
+    public static func utcText(_ time: Timestamp) -> String {
+        let (y, m, d) = time.civilDate
+        let second = (time.nanoseconds - time.dayNumber * Timestamp.nanosecondsPerDay) / Timestamp.nanosecondsPerSecond
+        func pad(_ v: Int64, _ width: Int) -> String {
+            let s = String(v)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        return pad(Int64(y), 4) + pad(Int64(m), 2) + pad(Int64(d), 2) + "-" + pad(second / 3600, 2) + ":"
+            + pad(second / 60 % 60, 2) + ":" + pad(second % 60, 2)
+    }
+
     /// Parses a TWS time text.
     /// - Parameters:
     ///   - text: the text as TWS sent it.

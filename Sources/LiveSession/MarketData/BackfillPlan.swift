@@ -39,16 +39,7 @@ public struct BackfillPlan: Sendable, Equatable {
         public var duration: String
 
         /// `yyyyMMdd-HH:mm:ss`, IB's explicit-UTC form of `endDateTime`.
-        public var endDateTime: String {
-            let (y, m, d) = end.civilDate
-            let second = (end.nanoseconds - end.dayNumber * Timestamp.nanosecondsPerDay) / Timestamp.nanosecondsPerSecond
-            func pad(_ v: Int64, _ width: Int) -> String {
-                let s = String(v)
-                return String(repeating: "0", count: max(0, width - s.count)) + s
-            }
-            return pad(Int64(y), 4) + pad(Int64(m), 2) + pad(Int64(d), 2) + "-" + pad(second / 3600, 2) + ":"
-                + pad(second / 60 % 60, 2) + ":" + pad(second % 60, 2)
-        }
+        public var endDateTime: String { TWSTimeParser.utcText(end) }
     }
 
     /// The requests, oldest first.

@@ -45,7 +45,8 @@ extension LiveSessionCore {
             backfillPlanned(serverNow: Timestamp(seconds: seconds), &out)
         case (.backfillBars(let id), .bars(let bars)):
             backfillAnswered(id, bars, at: now, &out)
-        case (.executionSync, .executions(let reports)):
+        case (.executionSync(let asked), .executions(let reports)):
+            executionSyncFrom = max(executionSyncFrom ?? asked, asked)
             journalExecutions(reports, &out)
         case (.heartbeat, _):
             heartbeatAnswered(at: now, &out)

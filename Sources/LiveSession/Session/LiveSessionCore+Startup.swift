@@ -318,6 +318,7 @@ extension LiveSessionCore {
         deferredOrders = []
         for event in waiting { orderEvent(event, &out) }
         nextExecutionSync = now + settings.summaryInterval
+        executionSyncFrom = now
         positionCheck.nextAt = settings.positionCheck?.interval.map { now + $0 }
         if stopping != nil {
             phase = .stopping

@@ -19,7 +19,8 @@ enum Purpose: Sendable, Equatable {
     case resyncCompletedOrders
     case backfillTime
     case backfillBars(InstrumentID)
-    case executionSync
+    /// The periodic execution sync, asked at this time.
+    case executionSync(askedAt: Timestamp)
     case heartbeat
     case stopExecutions
     case stopOpenOrders

@@ -24,9 +24,12 @@ extension LiveSessionCore {
             nextSummary = now + settings.summaryInterval
         }
         if connected, let at = nextExecutionSync, now >= at {
-            // The safety net for fills: the broker's list, journaled by execId (none, normally, is new).
+            // The safety net for fills: the broker's list, journaled by execId (none, normally, is new). It looks back
+            // to the last answered sync (with a margin for the two clocks), not over the whole day: a day of fills
+            // re-read every 30 seconds was most of the journal's size. A reconnect re-reads them all.
             nextExecutionSync = now + settings.summaryInterval
-            _ = request(.executions, for: .executionSync, &out)
+            let since = executionSyncFrom.map { SessionRequest.executionsSince($0 - Self.executionSyncOverlap) }
+            _ = request(since ?? .executions, for: .executionSync(askedAt: now), &out)
         }
         heartbeatTick(at: now, &out)
         protectionTick(at: now, &out)
@@ -35,6 +38,10 @@ extension LiveSessionCore {
         bookGateTick(at: now, &out)
         positionCheckTick(at: now, &out)
     }
+
+    /// How far before the last answered sync the periodic execution sync looks: the broker stamps executions on its
+    /// clock, the bot asks on its own.
+    static var executionSyncOverlap: TimeSpan { .minutes(5) }
 
     /// Escalates a long interruption (alert, pause).
     mutating func connectivityTick(at now: Timestamp, _ out: inout Actions) {

@@ -101,6 +101,9 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     var heartbeat = HeartbeatState()
     var nextSummary: Timestamp
     var nextExecutionSync: Timestamp?
+    /// The periodic execution sync reads the executions since this time (less `executionSyncOverlap`): the start-up's
+    /// reconciliation, then the time the last answered sync was asked.
+    var executionSyncFrom: Timestamp?
     var positionCheck = PositionCheckState()
     /// Positions that had a protective stop, watched for losing it (`LiveSessionCore+ProtectionWatch.swift`).
     var protection: [InstrumentID: ProtectionWatch] = [:]

@@ -52,6 +52,7 @@ extension SessionRequest {
                 + (query.endDateTime.isEmpty ? "" : " until \(query.endDateTime)")
         case .brokerState: "the broker's orders, executions and positions"
         case .executions: "executions"
+        case .executionsSince(let time): "executions since \(time)"
         case .openOrders: "open orders"
         case .completedOrders: "completed orders"
         case .serverTime: "server time"

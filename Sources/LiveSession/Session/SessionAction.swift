@@ -59,6 +59,9 @@ public enum SessionRequest: Sendable, Equatable, Codable {
     case brokerState
     /// reqExecutions.
     case executions
+    /// reqExecutions of the executions at or after a time (the filter's `time`, sent as UTC): the periodic sync's
+    /// look-back, so it reads the last minutes' executions instead of the whole day's every 30 seconds.
+    case executionsSince(Timestamp)
     /// reqAllOpenOrders.
     case openOrders
     /// reqCompletedOrders: the orders that ended today, with the state they ended in.
