@@ -10,7 +10,7 @@ struct SandboxCommand: AsyncParsableCommand {
         abstract: "Run the bot of `run` over history at CPU speed against the built-in simulator, then the drift report.",
         discussion: """
             The same configuration and code as `ibtrader run` (client, driver, journal), against the gateway simulator \
-            in process, on a clock that jumps ahead whenever the bot waits: a week of 1-minute bars takes seconds. \
+            in process, on a clock that jumps ahead whenever the bot waits: an hour of trading takes seconds. \
             Without --config, the bundled example (examples/momentum-paper.yaml). Ends with the run's summary and \
             the drift report against a backtest of the same bars (docs/live-trading.md, Sandbox).
             """
