@@ -1,5 +1,6 @@
 import Foundation
 import Storage
+import LiveSession
 import Testing
 import TradingModel
 import TWSClient
@@ -50,7 +51,7 @@ struct TWSHistoricalBarSourceTests {
             #expect(TWSHistoricalBarSource.barTime(hostile) == nil, "\(hostile)")
         }
         #expect(
-            TWSHistoricalBarSource.utcText(Timestamp(year: 2024, month: 3, day: 1, secondOfDay: 52_205))
+            TWSTimeParser.utcText(Timestamp(year: 2024, month: 3, day: 1, secondOfDay: 52_205))
                 == "20240301-14:30:05")
     }
 }

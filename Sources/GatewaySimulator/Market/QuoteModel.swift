@@ -1,23 +1,14 @@
 import TradingModel
 
-/// A top-of-book snapshot derived from the path: the last trade, a bid/ask around it, displayed sizes and the
-/// session's statistics.
+/// A top-of-book snapshot derived from the path with the session's statistics (what a market data line shows):
+/// `quote.last`, `quote.bid`, … read its `top`.
+@dynamicMemberLookup
 public struct SimulatedQuote: Sendable, Equatable {
-    /// Time of the snapshot.
-    public var time: Timestamp
-    /// Last traded price (the path price rounded to the tick).
-    public var last: Price
-    /// Best bid (at or below `last`).
-    public var bid: Price
-    /// Best ask (at or above `last`).
-    public var ask: Price
-    /// Shares displayed at the bid and at the ask; also what one quote can fill.
-    public var size: Quantity
-    /// Shares traded in the last 5 seconds (at least 100 while trading).
-    public var lastSize: Quantity
+    /// Last, bid, ask, sizes and whether the session is open.
+    public var top: TopOfBook
     /// Shares traded today so far.
     public var volume: Quantity
-    /// Today's high, low and open so far, and the previous close.
+    /// Today's high so far.
     public var high: Price
     /// Today's low so far.
     public var low: Price
@@ -25,14 +16,12 @@ public struct SimulatedQuote: Sendable, Equatable {
     public var open: Price
     /// The previous session's close.
     public var close: Price
-    /// `true` while the session is open.
-    public var isTrading: Bool
 
-    /// The quote as the matching engine sees it.
-    public var engineQuote: Quote { Quote(timestamp: time, bid: bid, ask: ask, bidSize: size, askSize: size) }
+    /// A field of the top of the book.
+    public subscript<T>(dynamicMember field: KeyPath<TopOfBook, T>) -> T { top[keyPath: field] }
 }
 
-/// The top of the book: a `SimulatedQuote` without the session's statistics.
+/// The top of the book derived from the path: the last trade, a bid/ask around it and displayed sizes.
 public struct TopOfBook: Sendable, Equatable {
     /// Time of the snapshot.
     public var time: Timestamp
@@ -44,7 +33,7 @@ public struct TopOfBook: Sendable, Equatable {
     public var ask: Price
     /// Shares displayed at the bid and at the ask; also what one quote can fill.
     public var size: Quantity
-    /// Shares traded in the last 5 seconds (zero outside the session).
+    /// Shares traded in the last 5 seconds (at least 100 while trading, zero outside the session).
     public var lastSize: Quantity
     /// `true` while the session is open.
     public var isTrading: Bool
@@ -76,11 +65,9 @@ public enum QuoteModel {
         let stats = instrument.series.sessionStatistics(now: now, day: &day)
         let today = stats?.today
         return SimulatedQuote(
-            time: now, last: top.last, bid: top.bid, ask: top.ask, size: top.size, lastSize: top.lastSize,
-            volume: today?.volume ?? .zero,
+            top: top, volume: today?.volume ?? .zero,
             high: round(today?.high ?? top.last, tick), low: round(today?.low ?? top.last, tick),
-            open: round(today?.open ?? top.last, tick), close: round(stats?.previousClose ?? top.last, tick),
-            isTrading: top.isTrading)
+            open: round(today?.open ?? top.last, tick), close: round(stats?.previousClose ?? top.last, tick))
     }
 
     /// The top of the book at a time without the session's statistics (what fills, marks and margin checks read),

@@ -28,7 +28,7 @@ public struct TWSHistoricalBarSource: HistoricalBarSource {
         }
         var query = TWSHistoricalBarsQuery(
             contract: contract, duration: request.duration, barSize: request.series.barSize.text)
-        query.endDateTime = Self.utcText(request.end)
+        query.endDateTime = TWSTimeParser.utcText(request.end)
         query.whatToShow = request.series.whatToShow
         query.useRTH = request.series.regularHoursOnly
         query.formatDate = 2
@@ -39,18 +39,6 @@ public struct TWSHistoricalBarSource: HistoricalBarSource {
             throw Self.classify(error)
         }
         return try Self.bars(from: wire)
-    }
-
-    /// `yyyyMMdd-HH:mm:ss`, IB's explicit-UTC form of `endDateTime`.
-    static func utcText(_ t: Timestamp) -> String {
-        let (y, m, d) = t.civilDate
-        let second = (t.nanoseconds - t.dayNumber * Timestamp.nanosecondsPerDay) / Timestamp.nanosecondsPerSecond
-        func pad(_ v: Int64, _ width: Int) -> String {
-            let s = String(v)
-            return String(repeating: "0", count: max(0, width - s.count)) + s
-        }
-        return pad(Int64(y), 4) + pad(Int64(m), 2) + pad(Int64(d), 2) + "-" + pad(second / 3600, 2) + ":"
-            + pad(second / 60 % 60, 2) + ":" + pad(second % 60, 2)
     }
 
     /// 162 "pacing violation" → wait and retry; 162 "returned no data" → an empty chunk; anything else stops.
