@@ -3,22 +3,28 @@ import TradingEngine
 import TradingModel
 
 /// The session log's encoding: every input with its time and the actions it led to, so a session can be re-run
-/// offline and compared (`SessionReplay`). A machine format (JSON of the values), never written by hand.
+/// offline and compared (`SessionReplay`). A machine format, never written by hand: JSON of the values, but for the
+/// bars, quotes and idle ticks that make most of a day, which have a compact form (`CompactSessionStep`).
 public enum SessionLog {
     /// Encodes an input.
-    public static func encode(_ input: SessionInput) throws -> Data { try encoder.encode(input) }
+    public static func encode(_ input: SessionInput) throws -> Data {
+        try CompactSessionStep.encode(input) ?? encoder.encode(input)
+    }
 
     /// Encodes the recorded part of an input's actions (`isRecorded`).
     public static func encode(_ actions: [SessionAction]) throws -> Data {
-        try encoder.encode(actions.filter(\.isRecorded))
+        let recorded = actions.filter(\.isRecorded)
+        return try CompactSessionStep.encode(recorded) ?? encoder.encode(recorded)
     }
 
-    /// Decodes an input.
-    public static func input(_ data: Data) throws -> SessionInput { try decoder.decode(SessionInput.self, from: data) }
+    /// Decodes an input (either form).
+    public static func input(_ data: Data) throws -> SessionInput {
+        try CompactSessionStep.input(data) ?? decoder.decode(SessionInput.self, from: data)
+    }
 
     /// Decodes actions.
     public static func actions(_ data: Data) throws -> [SessionAction] {
-        try decoder.decode([SessionAction].self, from: data)
+        try CompactSessionStep.actions(data) ?? decoder.decode([SessionAction].self, from: data)
     }
 
     /// Encodes a value of the log's header (the settings, the strategy).
