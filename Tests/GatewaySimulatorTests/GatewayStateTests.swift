@@ -199,6 +199,21 @@ import TradingModel
         sells.side = "SELL"
         let filtered = sent(state.handle(.executions(requestID: 11, filter: sells), from: 1, wallTime: 0))
         #expect(names(filtered) == ["execDetails", "commissionReport", "execDetailsEnd"])
+        // The filter's time (IB's explicit UTC form): the executions at or after it; unreadable text filters nothing.
+        func since(_ text: String) -> [String] {
+            var filter = TWSExecutionFilter()
+            filter.time = text
+            return names(sent(state.handle(.executions(requestID: 12, filter: filter), from: 1, wallTime: 0)))
+        }
+        let utc = DateFormatter()
+        utc.dateFormat = "yyyyMMdd-HH:mm:ss"
+        utc.timeZone = TimeZone(identifier: "UTC")
+        func text(_ time: Timestamp) -> String {
+            utc.string(from: Date(timeIntervalSince1970: Double(time.nanoseconds / 1_000_000_000)))
+        }
+        #expect(since(text(state.now - .seconds(1))).count == 5)
+        #expect(since(text(state.now + .seconds(1))) == ["execDetailsEnd"])
+        #expect(since("not a time").count == 5)
     }
 
     @Test func stateSurvivesAReconnect() {

@@ -63,7 +63,9 @@ extension GatewayState {
         case .executions(let requestID, let filter):
             // Like TWS without a master client id: a client sees the executions of its own orders.
             let clientID = sessions[connection]?.clientID
-            for record in executions where record.clientID == clientID && matches(record, filter) {
+            // The filter's time read once, not per execution (a bot's periodic sync asks since a time, all week long).
+            let after = filter.time.isEmpty ? nil : TWSTimeText.parse(filter.time)
+            for record in executions where record.clientID == clientID && matches(record, filter, after: after) {
                 send(.executionDetails(requestID: requestID, contract: record.contract, execution: record.execution))
                 send(.commissionReport(record.commission))
             }
@@ -119,8 +121,9 @@ extension GatewayState {
             realizedPnL: holding?.realized ?? 0, value: q * mark))
     }
 
-    /// The execution filter of reqExecutions (empty fields match everything; `time` is `yyyyMMdd[-| ]HH:mm:ss`).
-    func matches(_ record: ExecutionRecord, _ filter: TWSExecutionFilter) -> Bool {
+    /// The execution filter of reqExecutions (empty fields match everything; `time` is `yyyyMMdd[-| ]HH:mm:ss`, read
+    /// by the caller as `after`: `nil` when empty or unreadable).
+    func matches(_ record: ExecutionRecord, _ filter: TWSExecutionFilter, after: Timestamp?) -> Bool {
         if filter.clientID != 0, filter.clientID != record.clientID { return false }
         if !filter.accountCode.isEmpty, filter.accountCode != record.execution.accountNumber { return false }
         if !filter.symbol.isEmpty, filter.symbol.uppercased() != record.contract.symbol { return false }
@@ -131,7 +134,7 @@ extension GatewayState {
             let side = filter.side.uppercased() == "BUY" || filter.side.uppercased() == "BOT" ? "BOT" : "SLD"
             if side != record.execution.side { return false }
         }
-        if !filter.time.isEmpty, let after = TWSTimeText.parse(filter.time), record.time < after { return false }
+        if let after, record.time < after { return false }
         if let days = filter.lastNDays, days > 0, record.time < now - .days(Int64(min(days, 36_500))) { return false }
         return true
     }

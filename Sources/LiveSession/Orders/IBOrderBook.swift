@@ -281,8 +281,20 @@ public struct IBOrderBook: Sendable {
     /// Also forgets what is older than `executionRetention`.
     public mutating func releaseOverdue(at now: Timestamp) -> [OrderBookOutput] {
         forgetExpired(at: now)
+        // Only the orders holding a cancel or reports, found without copying the others: most of the book is settled
+        // orders kept for late messages (up to `settledRetention`), and the tick comes every second (every simulated
+        // second in the sandbox, where sorting and copying them all was a fifth of a week's run). A drain touches
+        // only its own order, so the set cannot grow during the loop.
+        var due: [OrderID] = []
+        var index = orders.startIndex
+        while index != orders.endIndex {
+            if orders.values[index].heldCancel != nil || !orders.values[index].outbox.isEmpty {
+                due.append(orders.keys[index])
+            }
+            orders.formIndex(after: &index)
+        }
         var out: [OrderBookOutput] = []
-        for id in orders.keys.sorted() {
+        for id in due.sorted() {
             // A cancel held after a preset notice, with no sign of life since: final now.
             if let order = orders[id], let held = order.heldCancel, now - held.since >= Self.presetCancelHold {
                 orders[id]?.heldCancel = nil
