@@ -1,5 +1,7 @@
 import Foundation
+import LiveSession
 import Logging
+import Storage
 import Testing
 import TWSTestSupport
 import TraderConfig
@@ -15,7 +17,9 @@ import TraderKit
 @Suite(.serialized, .ownThread) struct SandboxDriftTests {
     @Test(.timeLimit(.minutes(5)))
     func theDemoPlacesTheBacktestsOrdersOverFortyFiveMinutes() async throws {
-        let drift = try await Self.drift(try BundledRunConfigTests.load(strategy: nil))
+        let drift = try await Self.drift(try BundledRunConfigTests.load(strategy: nil)) { journal in
+            try Self.replayAgreesUntilTampered(journal)
+        }
         #expect(drift.bars - drift.warmupBars >= 150, "45 minutes of minute bars on four symbols")
         #expect(drift.live.count >= 6)
         #expect(drift.live.contains { $0.type.hasPrefix("STP") }, "the protective stops are compared too")
@@ -46,16 +50,52 @@ import TraderKit
         #expect(drift.live == drift.backtest)
     }
 
-    /// The drift report of 45 minutes of `loaded` in the sandbox, on a journal in a fresh folder.
-    static func drift(_ loaded: LoadedConfiguration) async throws -> DriftJob.Report {
+    /// `ibtrader replay JOURNAL` (read a page at a time, reported as it goes): identical actions over every logged
+    /// input; then, with the first fill's input changed, the report names that input.
+    static func replayAgreesUntilTampered(_ journal: String) throws {
+        let file = try OrderJournal(path: journal, createIfMissing: false)
+        let session = try #require(try file.sessions().last)
+        let steps = try file.sessionSteps(session: session.number)
+        let report = try SessionReplayJob.replay(journal: journal, session: nil, config: nil, verbose: false)
+        #expect(report.firstDifference == nil)
+        #expect(report.lines.first?.contains("\(steps.count) inputs") == true, "\(report.lines.first ?? "")")
+        let verdict = report.lines.last ?? ""
+        #expect(verdict.hasPrefix("the actions are identical: \(steps.count) inputs"), "\(verdict)")
+        #expect(report.lines.count > 6, "the order actions are listed")
+
+        let fill = try #require(
+            try steps.first { step in
+                if case .orderEvent(_, .execution) = try SessionLog.input(step.input) { true } else { false }
+            })
+        guard case .orderEvent(let generation, .execution(var execution)) = try SessionLog.input(fill.input) else { return }
+        execution.execution.shares = (execution.execution.shares ?? 1) - 1
+        try file.recordSessionStep(
+            session: session.number, sequence: fill.sequence, time: fill.time,
+            input: try SessionLog.encode(SessionInput.orderEvent(generation: generation, .execution(execution))),
+            actions: fill.actions)
+        let tampered = try SessionReplayJob.replay(journal: journal, session: nil, config: nil, verbose: false)
+        #expect(tampered.firstDifference?.sequence == fill.sequence)
+        #expect(
+            tampered.lines.contains { $0.contains("the first difference is at input \(fill.sequence)") },
+            "\(tampered.lines.suffix(3))")
+    }
+
+    /// The drift report of 45 minutes of `loaded` in the sandbox, on a journal in a fresh folder (`inspect` reads the
+    /// journal before the folder goes).
+    static func drift(
+        _ loaded: LoadedConfiguration, inspect: (String) throws -> Void = { _ in }
+    ) async throws -> DriftJob.Report {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sandbox-drift-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         var options = SandboxJob.Options()
         options.duration = .seconds(45 * 60)
-        options.journal = folder.appendingPathComponent("journal.sqlite").path
+        let journal = folder.appendingPathComponent("journal.sqlite").path
+        options.journal = journal
         var logger = Logger(label: "test.sandbox")
         logger.logLevel = .error
-        return try await SandboxJob.run(loaded, options: options, logger: logger).drift.get()
+        let drift = try await SandboxJob.run(loaded, options: options, logger: logger).drift.get()
+        try inspect(journal)
+        return drift
     }
 }

@@ -1,4 +1,3 @@
-import JournalModel
 import LiveSession
 import TradingEngine
 import TradingModel
@@ -14,18 +13,17 @@ extension SessionReplay {
         return settings
     }
 
-    /// Replays a logged session with another configuration and any strategy (`ibtrader replay --config`): the
-    /// configuration's execution style works the strategy's entries, as in a live run.
-    public static func replay<S: Strategy>(
-        _ steps: [JournalSessionStep], strategy: S, configuration: LiveRunnerConfiguration, logged: SessionSettings,
-        startedAt: Timestamp
-    ) throws -> [Step] {
+    /// The replayer of a logged session with another configuration and any strategy (`ibtrader replay --config`):
+    /// the configuration's execution style works the strategy's entries, as in a live run.
+    public static func replayer<S: Strategy>(
+        strategy: S, configuration: LiveRunnerConfiguration, logged: SessionSettings, startedAt: Timestamp
+    ) -> SessionReplayer {
         let settings = settings(
             configuration, strategyName: RunKey.strategyName(String(describing: S.self)), logged: logged)
         guard let style = configuration.execution else {
-            return try replay(steps, strategy: strategy, settings: settings, startedAt: startedAt)
+            return SessionReplayer(strategy: strategy, settings: settings, startedAt: startedAt)
         }
-        return try replay(
-            steps, strategy: ExecutionStyled(strategy, style: style), settings: settings, startedAt: startedAt)
+        return SessionReplayer(
+            strategy: ExecutionStyled(strategy, style: style), settings: settings, startedAt: startedAt)
     }
 }

@@ -24,57 +24,58 @@ public enum SessionReplay {
         public var agrees: Bool { recorded == replayed }
     }
 
-    /// Replays a session.
+    /// The replayer of a session with a built-in strategy.
     /// - Parameters:
-    ///   - steps: the logged inputs (`OrderJournal.sessionSteps`).
     ///   - settings: the configuration to replay with.
     ///   - strategy: the strategy to replay with.
     ///   - startedAt: when the session started.
-    /// - Returns: every step, logged and replayed.
-    /// - Throws: a `DecodingError` when the log cannot be read.
-    public static func replay(
-        _ steps: [JournalSessionStep], settings: SessionSettings, strategy: SessionStrategy, startedAt: Timestamp
-    ) throws -> [Step] {
+    public static func replayer(
+        settings: SessionSettings, strategy: SessionStrategy, startedAt: Timestamp
+    ) -> SessionReplayer {
         let style = strategy.style
         switch strategy.spec {
         case .movingAverageCrossover(let c):
-            return try replay(steps, MovingAverageCrossover(config: c), style, settings, startedAt)
+            return replayer(MovingAverageCrossover(config: c), style, settings, startedAt)
         case .rsiMeanReversion(let c):
-            return try replay(steps, RSIMeanReversion(config: c), style, settings, startedAt)
+            return replayer(RSIMeanReversion(config: c), style, settings, startedAt)
         case .bollingerMeanReversion(let c):
-            return try replay(steps, BollingerMeanReversion(config: c), style, settings, startedAt)
+            return replayer(BollingerMeanReversion(config: c), style, settings, startedAt)
         case .momentumRotation(let c):
-            return try replay(steps, MomentumRotation(config: c), style, settings, startedAt)
+            return replayer(MomentumRotation(config: c), style, settings, startedAt)
         case .performanceAllocator(let c):
-            return try replay(steps, PerformanceAllocator(config: c), style, settings, startedAt)
+            return replayer(PerformanceAllocator(config: c), style, settings, startedAt)
         }
     }
 
-    private static func replay<S: Strategy>(
-        _ steps: [JournalSessionStep], _ strategy: S, _ style: ExecutionStyle?, _ settings: SessionSettings,
-        _ startedAt: Timestamp
-    ) throws -> [Step] {
-        guard let style else { return try replay(steps, strategy: strategy, settings: settings, startedAt: startedAt) }
-        return try replay(
-            steps, strategy: ExecutionStyled(strategy, style: style), settings: settings, startedAt: startedAt)
+    private static func replayer<S: Strategy>(
+        _ strategy: S, _ style: ExecutionStyle?, _ settings: SessionSettings, _ startedAt: Timestamp
+    ) -> SessionReplayer {
+        guard let style else { return SessionReplayer(strategy: strategy, settings: settings, startedAt: startedAt) }
+        return SessionReplayer(
+            strategy: ExecutionStyled(strategy, style: style), settings: settings, startedAt: startedAt)
     }
+}
 
-    /// Replays a session with a strategy value (a user's own).
-    public static func replay<S: Strategy>(
-        _ steps: [JournalSessionStep], strategy: S, settings: SessionSettings, startedAt: Timestamp
-    ) throws -> [Step] {
+/// Re-runs a logged session one step at a time, so a long log (a week of the sandbox is about a million steps) is
+/// read a page at a time and never held whole, decoded, in memory.
+public struct SessionReplayer {
+    private let advance: (JournalSessionStep) throws -> SessionReplay.Step
+
+    /// A replayer of a session with a strategy value (a user's own).
+    public init<S: Strategy>(strategy: S, settings: SessionSettings, startedAt: Timestamp) {
         var core = LiveSessionCore(strategy: strategy, settings: settings, now: startedAt)
-        var result: [Step] = []
-        result.reserveCapacity(steps.count)
-        for step in steps {
+        advance = { step in
             let input = try SessionLog.input(step.input)
             let recorded = try SessionLog.actions(step.actions)
             let replayed = core.handle(input, at: step.time).filter(\.isRecorded)
-            result.append(
-                Step(sequence: step.sequence, time: step.time, input: input, recorded: recorded, replayed: replayed))
+            return SessionReplay.Step(
+                sequence: step.sequence, time: step.time, input: input, recorded: recorded, replayed: replayed)
         }
-        return result
     }
+
+    /// Hands the core the next logged input; its actions beside the logged ones.
+    /// - Throws: a `DecodingError` when the step cannot be read.
+    public func replay(_ step: JournalSessionStep) throws -> SessionReplay.Step { try advance(step) }
 }
 
 extension SessionReplay {

@@ -93,14 +93,18 @@ extension OrderJournal {
         }
     }
 
-    /// A session's inputs, in order.
+    /// A session's inputs, in order: all of them, or a page of at most `limit` after the step numbered `after` (a
+    /// week's log is hundreds of megabytes: readers that go through it once page).
     /// - Throws: `OrderJournalError.database`.
-    public func sessionSteps(session: Int64) throws(OrderJournalError) -> [JournalSessionStep] {
+    public func sessionSteps(
+        session: Int64, after: Int64 = .min, limit: Int? = nil
+    ) throws(OrderJournalError) -> [JournalSessionStep] {
         try perform("read a session log") {
             try pool.read { db in
                 try Row.fetchAll(
-                    db, sql: "SELECT seq, time, input, actions FROM session_inputs WHERE session = ? ORDER BY seq",
-                    arguments: [session]
+                    db,
+                    sql: "SELECT seq, time, input, actions FROM session_inputs WHERE session = ? AND seq > ? ORDER BY seq LIMIT ?",
+                    arguments: [session, after, limit ?? -1]
                 ).map { row in
                     JournalSessionStep(
                         sequence: row["seq"], time: Timestamp(nanoseconds: row["time"]), input: row["input"],

@@ -1,6 +1,5 @@
 import Backtest
 import InteractiveBrokers
-import JournalModel
 import LiveSession
 import Logging
 import Research
@@ -76,11 +75,11 @@ public struct StrategyRunner: Sendable {
     public let gated: @Sendable (MarketData, BacktestConfig, Timestamp) -> BacktestResult
     /// A live run as a service (entries worked as `orders.entry`, `orders.timeout`, … say).
     public let liveService: @Sendable (LiveRunnerConfiguration, Logger) -> LiveRunnerService
-    /// A logged live session replayed with this strategy and another configuration (`ibtrader replay --config`).
-    public let replay: @Sendable (
-        _ steps: [JournalSessionStep], _ configuration: LiveRunnerConfiguration, _ logged: SessionSettings,
-        _ startedAt: Timestamp
-    ) throws -> [SessionReplay.Step]
+    /// The replayer of a logged live session with this strategy and another configuration (`ibtrader replay
+    /// --config`).
+    public let replayer: @Sendable (
+        _ configuration: LiveRunnerConfiguration, _ logged: SessionSettings, _ startedAt: Timestamp
+    ) -> SessionReplayer
 
     /// The same runner with entries worked by `style` (backtests included), or `self` when there is none.
     public func styled(_ style: ExecutionStyle?) -> StrategyRunner {
@@ -117,9 +116,8 @@ public struct StrategyRunner: Sendable {
             return LiveRunnerService(
                 strategy: ExecutionStyled(strategy, style: style), configuration: inner, logger: logger)
         }
-        replay = { steps, configuration, logged, startedAt in
-            try SessionReplay.replay(
-                steps, strategy: strategy, configuration: configuration, logged: logged, startedAt: startedAt)
+        replayer = { configuration, logged, startedAt in
+            SessionReplay.replayer(strategy: strategy, configuration: configuration, logged: logged, startedAt: startedAt)
         }
     }
 }

@@ -106,7 +106,7 @@ public enum DriftJob {
         var equity: [(time: Timestamp, equity: Money)] = []
         /// The orders sent on a broker event (a fill) since the last bar the engine acted on, by index.
         var onFillsAfterLastBar: [Range<Int>] = []
-        for step in loaded.steps {
+        try loaded.forEachStep { step in
             var acted = false
             let input = try SessionLog.input(step.input)
             let before = core.engine.orders.orderCount

@@ -25,37 +25,46 @@ public enum SessionReplayJob {
         journal: String, session: Int64?, config: (loaded: LoadedConfiguration, name: String)?, verbose: Bool
     ) throws(TraderError) -> ReplayReport {
         let loaded = try load(journal: journal, session: session)
-        let (chosen, logged, loggedStrategy, steps) = (loaded.session, loaded.settings, loaded.strategy, loaded.steps)
-        let replayed: [SessionReplay.Step]
+        let (chosen, logged, loggedStrategy) = (loaded.session, loaded.settings, loaded.strategy)
+        let replayer: SessionReplayer
+        if let config {
+            let runner = LiveRunSetup.runner(config.loaded.settings, options: LiveRunOptions())
+            replayer = config.loaded.settings.strategy.runner.replayer(runner, logged, chosen.startedAt)
+        } else if let loggedStrategy {
+            replayer = SessionReplay.replayer(settings: logged, strategy: loggedStrategy, startedAt: chosen.startedAt)
+        } else {
+            throw TraderError(
+                "session \(chosen.number) traded a strategy of its own, which the log cannot rebuild: give --config FILE")
+        }
+        var report = ReplayReport(
+            heading: "session \(chosen.number) of \(journal): started \(chosen.startedAt), \(chosen.steps) inputs, "
+                + "replayed with \(config?.name ?? "its logged configuration")",
+            verbose: verbose)
         do {
-            if let config {
-                let runner = LiveRunSetup.runner(config.loaded.settings, options: LiveRunOptions())
-                replayed = try config.loaded.settings.strategy.runner.replay(
-                    steps, runner, logged, chosen.startedAt)
-            } else if let loggedStrategy {
-                replayed = try SessionReplay.replay(
-                    steps, settings: logged, strategy: loggedStrategy, startedAt: chosen.startedAt)
-            } else {
-                throw TraderError(
-                    "session \(chosen.number) traded a strategy of its own, which the log cannot rebuild: give "
-                        + "--config FILE")
-            }
-        } catch let error as TraderError {
-            throw error
+            try loaded.forEachStep { report.add(try replayer.replay($0)) }
         } catch {
             throw TraderError("session \(chosen.number) of \(journal) cannot be replayed: \(error)")
         }
-        let heading = "session \(chosen.number) of \(journal): started \(chosen.startedAt), \(steps.count) inputs, "
-            + "replayed with \(config?.name ?? "its logged configuration")"
-        return ReplayReport(heading: heading, steps: replayed, verbose: verbose)
+        return report
     }
 
-    /// A logged session, read.
+    /// A logged session: its header, read; its steps, read when asked.
     struct Loaded {
+        var file: OrderJournal
         var session: JournalSession
         var settings: SessionSettings
         var strategy: SessionStrategy?
-        var steps: [JournalSessionStep]
+
+        /// Every step in order, a page at a time (a week of the sandbox logs a million steps).
+        func forEachStep(_ body: (JournalSessionStep) throws -> Void) throws {
+            var after = Int64.min
+            while true {
+                let page = try file.sessionSteps(session: session.number, after: after, limit: 8_192)
+                for step in page { try body(step) }
+                guard let last = page.last, page.count == 8_192 else { return }
+                after = last.sequence
+            }
+        }
     }
 
     /// Reads a session (`nil`: the latest with inputs) of a journal.
@@ -69,9 +78,9 @@ public enum SessionReplayJob {
         }
         do {
             return Loaded(
-                session: chosen, settings: try SessionLog.decode(SessionSettings.self, header: chosen.settings),
-                strategy: try chosen.strategy.map { try SessionLog.decode(SessionStrategy.self, header: $0) },
-                steps: try file.sessionSteps(session: chosen.number))
+                file: file, session: chosen,
+                settings: try SessionLog.decode(SessionSettings.self, header: chosen.settings),
+                strategy: try chosen.strategy.map { try SessionLog.decode(SessionStrategy.self, header: $0) })
         } catch {
             throw TraderError("session \(chosen.number) of \(journal) cannot be read: \(error)")
         }
@@ -85,32 +94,45 @@ public enum SessionReplayJob {
     }
 }
 
-/// What a replay prints: the actions (order actions unless verbose) with their times, then the verdict.
+/// What a replay prints: the actions (order actions unless verbose) with their times, then the verdict. Built a
+/// step at a time: it keeps the lines it prints and the first difference, not the steps.
 public struct ReplayReport: Sendable {
     /// Which session, replayed with what.
     public let heading: String
-    /// The replayed steps beside the logged ones.
-    public let steps: [SessionReplay.Step]
     /// Print every action, not only the order actions.
     public let verbose: Bool
-
     /// The first step whose actions differ from the log's.
-    public var firstDifference: SessionReplay.Step? { steps.first { !$0.agrees } }
+    public private(set) var firstDifference: SessionReplay.Step?
+    private var actionLines: [String] = []
+    private var inputs = 0
+    private var actions = 0
+    private var replayedOrders = 0
+    private var loggedOrders = 0
+
+    /// An empty report.
+    public init(heading: String, verbose: Bool) {
+        self.heading = heading
+        self.verbose = verbose
+    }
+
+    /// Adds a replayed step.
+    public mutating func add(_ step: SessionReplay.Step) {
+        inputs += 1
+        actions += step.replayed.count
+        for action in step.replayed where verbose || action.isOrderAction {
+            actionLines.append("\(step.time)  \(action.summary)")
+        }
+        replayedOrders += step.replayed.count { $0.isOrderAction }
+        loggedOrders += step.recorded.count { $0.isOrderAction }
+        if firstDifference == nil, !step.agrees { firstDifference = step }
+    }
 
     /// The report's lines.
     public var lines: [String] {
-        var lines = [heading]
-        for step in steps {
-            for action in step.replayed where verbose || action.isOrderAction {
-                lines.append("\(step.time)  \(action.summary)")
-            }
-        }
-        let replayedOrders = steps.reduce(0) { $0 + $1.replayed.filter(\.isOrderAction).count }
-        let loggedOrders = steps.reduce(0) { $0 + $1.recorded.filter(\.isOrderAction).count }
-        let actions = steps.reduce(0) { $0 + $1.replayed.count }
+        var lines = [heading] + actionLines
         guard let step = firstDifference else {
             lines.append(
-                "the actions are identical: \(steps.count) inputs, \(actions) actions, \(replayedOrders) order actions")
+                "the actions are identical: \(inputs) inputs, \(actions) actions, \(replayedOrders) order actions")
             return lines
         }
         lines.append(

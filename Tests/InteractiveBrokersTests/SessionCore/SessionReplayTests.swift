@@ -47,7 +47,8 @@ import TWSProtocol
         #expect(strategy.spec == .momentumRotation(config: fastMomentum))
         let steps = try journal.sessionSteps(session: session.number)
 
-        let replayed = try SessionReplay.replay(steps, settings: settings, strategy: strategy, startedAt: session.startedAt)
+        let replayer = SessionReplay.replayer(settings: settings, strategy: strategy, startedAt: session.startedAt)
+        let replayed = try steps.map(replayer.replay)
         #expect(replayed.count == steps.count && steps.count > 20, "\(steps.count) steps")
         let firstDifference = replayed.first { !$0.agrees }
         #expect(firstDifference == nil, "first difference at \(firstDifference.map(\.sequence) ?? 0)")
@@ -66,17 +67,19 @@ import TWSProtocol
         }
         report.execution.shares = (report.execution.shares ?? 1) - 1
         tampered[index].input = try SessionLog.encode(SessionInput.orderEvent(generation: generation, .execution(report)))
-        let differing = try SessionReplay.replay(
-            tampered, settings: settings, strategy: strategy, startedAt: session.startedAt)
+        let differing = try tampered.map(
+            SessionReplay.replayer(settings: settings, strategy: strategy, startedAt: session.startedAt).replay)
         let first = try #require(differing.first { !$0.agrees })
         #expect(first.sequence == steps[index].sequence)
 
         // Another configuration on the same data: two holdings instead of one trade otherwise.
         var two = fastMomentum
         two.holdings = 2
-        let other = try SessionReplay.replay(
-            steps, settings: settings, strategy: SessionStrategy(spec: .momentumRotation(config: two), execution: nil),
-            startedAt: session.startedAt)
+        let other = try steps.map(
+            SessionReplay.replayer(
+                settings: settings, strategy: SessionStrategy(spec: .momentumRotation(config: two), execution: nil),
+                startedAt: session.startedAt
+            ).replay)
         #expect(other.flatMap(\.replayed).filter(\.isOrderAction) != orders)
     }
 }
