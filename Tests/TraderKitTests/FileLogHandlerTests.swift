@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import TraderConfig
+import TradingModel
 
 @testable import TraderKit
 
@@ -19,6 +21,26 @@ struct FileLogHandlerTests {
         #expect(current.contains("line 9 of the run log"))
         #expect(previous.contains("info test: line"))
         #expect(current.utf8.count < 300)
+    }
+
+    @Test("the sandbox's lines carry the bot's time once the clock follows it, the wall clock's before")
+    func linesFollowTheBotsClock() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("log-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("run.log").path
+        let clock = LogClock()
+        var settings = LoggingSettings()
+        settings.file = path
+        let logger = try RunLogging.logger(settings, label: "test", clock: clock)
+        logger.info("before the run")
+        clock.follow { Timestamp(nanoseconds: 1_295_364_660_000_000_000) }
+        logger.info("a minute in")
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2)
+        let year = Calendar(identifier: .gregorian).component(.year, from: Date())
+        #expect(lines.first?.hasPrefix("\(year)-") == true, "\(lines)")
+        #expect(lines.last == "2011-01-18T15:31:00Z info test: a minute in", "\(lines)")
+        #expect(clock.text() == "2011-01-18T15:31:00Z")
     }
 
     @Test("logging.keep rotated files are kept, newest first; older ones are deleted and no line is lost in between")

@@ -38,7 +38,7 @@ struct SandboxCommand: AsyncParsableCommand {
         options.start = try start.map(GatewaySetup.start)
         options.duration = try LiveConfirmation.duration(duration)
         options.journal = journal
-        let logger = try RunLogging.logger(loaded.settings.logging)
+        let logger = try RunLogging.logger(loaded.settings.logging, clock: options.logClock)
         let report = try await SandboxJob.run(loaded, options: options, logger: logger)
         print(report.lines.joined(separator: "\n"))
     }

@@ -26,6 +26,9 @@ public enum SandboxJob {
         public var duration: Duration = .seconds(7 * 86_400)
         /// The journal to write (`nil`: a new one in a temporary folder). Must not exist yet.
         public var journal: String?
+        /// The clock to stamp the run's log lines with (`RunLogging.logger(clock:)`): it follows the bot's once the
+        /// run starts.
+        public var logClock: LogClock? = LogClock()
 
         /// The defaults: a week of `run --simulated`'s data from its start.
         public init() {}
@@ -103,6 +106,7 @@ public enum SandboxJob {
         ) { venue in
             var configuration = prepared
             venue.attach(&configuration)
+            options.logClock?.follow(configuration.clock.now)
             let summary: LiveRunSummary
             if let spec = strategy.spec {
                 summary = try await LiveRunner.run(spec: spec, configuration: configuration, logger: logger)

@@ -56,14 +56,18 @@ public struct FileLogHandler: LogHandler {
 
     let sink: Sink
     let label: String
+    let clock: LogClock
     public var logLevel: Logger.Level = .info
     public var metadata: Logger.Metadata = [:]
 
     /// Opens (or creates) the file.
     /// - Throws: `FileLogError` when the file cannot be opened for writing.
-    public init(path: String, label: String, maxBytes: UInt64 = 10_000_000, keep: Int = 5) throws {
+    public init(
+        path: String, label: String, maxBytes: UInt64 = 10_000_000, keep: Int = 5, clock: LogClock = LogClock()
+    ) throws {
         sink = try Sink(path: path, maxBytes: maxBytes, keep: keep)
         self.label = label
+        self.clock = clock
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -72,7 +76,7 @@ public struct FileLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        let time = ISO8601DateFormatter().string(from: Date())
+        let time = ISO8601DateFormatter().string(from: clock.now())
         var all = metadata
         if let extra = event.metadata { all.merge(extra) { $1 } }
         let tail = all.isEmpty ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
@@ -89,15 +93,21 @@ public struct FileLogError: Error, CustomStringConvertible {
 
 /// The run's logger from `logging:`: standard error, plus the file when one is configured.
 public enum RunLogging {
-    /// A logger at the configured level, with the file rotated at `maxSize`, `keep` generations kept.
+    /// A logger at the configured level, with the file rotated at `maxSize`, `keep` generations kept; its lines
+    /// stamped by `clock` when one is given (the sandbox: the bot's time), else by the wall clock.
     /// - Throws: `FileLogError` when the file cannot be opened for writing.
-    public static func logger(_ settings: LoggingSettings, label: String = "ibtrader.run") throws -> Logger {
+    public static func logger(
+        _ settings: LoggingSettings, label: String = "ibtrader.run", clock: LogClock? = nil
+    ) throws -> Logger {
         let fileHandler = try settings.file.map {
-            try FileLogHandler(path: $0, label: label, maxBytes: UInt64(max(1, settings.maxSize)), keep: settings.keep)
+            try FileLogHandler(
+                path: $0, label: label, maxBytes: UInt64(max(1, settings.maxSize)), keep: settings.keep,
+                clock: clock ?? LogClock())
         }
         let level = settings.level
         var logger = Logger(label: label) { label in
-            let console = StreamLogHandler.standardError(label: label)
+            let console: any LogHandler =
+                clock.map { ConsoleLogHandler(label: label, clock: $0) } ?? StreamLogHandler.standardError(label: label)
             guard let fileHandler else { return console }
             return MultiplexLogHandler([console, fileHandler])
         }

@@ -1,0 +1,56 @@
+import Foundation
+import Logging
+import Synchronization
+import TradingModel
+
+/// Where log lines take their time from: the wall clock until told otherwise. `ibtrader sandbox` points it at the
+/// bot's clock once the run starts, so a line about 2011-01-18 15:31 says 2011-01-18 15:31, not when the machine ran it.
+public final class LogClock: Sendable {
+    private let source = Mutex<(@Sendable () -> Timestamp)?>(nil)
+
+    /// A clock that reads the wall clock.
+    public init() {}
+
+    /// Stamps lines with `now` from here on.
+    public func follow(_ now: @escaping @Sendable () -> Timestamp) { source.withLock { $0 = now } }
+
+    /// The time to stamp a line with.
+    func now() -> Date {
+        guard let now = source.withLock({ $0 }) else { return Date() }
+        return Date(timeIntervalSince1970: Double(now().nanoseconds) / 1e9)
+    }
+
+    /// `2011-01-18T15:31:00Z` on the bot's clock; the wall clock's text in the machine's zone, as swift-log writes it.
+    func text() -> String {
+        guard source.withLock({ $0 }) != nil else { return Self.local(Date()) }
+        return ISO8601DateFormatter().string(from: now())
+    }
+
+    private static func local(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssZ"
+        return formatter.string(from: date)
+    }
+}
+
+/// Log lines on standard error as swift-log's `StreamLogHandler` writes them, stamped by a `LogClock`.
+struct ConsoleLogHandler: LogHandler {
+    let label: String
+    let clock: LogClock
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var all = metadata
+        if let extra = event.metadata { all.merge(extra) { $1 } }
+        let tail = all.isEmpty ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let line = "\(clock.text()) \(event.level) \(label):\(tail) [\(event.source)] \(event.message)\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+}
