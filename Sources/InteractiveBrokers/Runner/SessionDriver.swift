@@ -106,7 +106,7 @@ struct SessionDriver<S: Strategy> {
                 }
                 // Recorded once the actions are out, in batches (`SessionRecorder`): an order is not held back by the
                 // replay record (the intent row written before the send is what a restart needs). A crash leaves
-                // the session log short of its last second at most, which replay reports as its end.
+                // the session log short of its last second or two, which replay reports as its end.
                 switch recorder?.record(input, at: time, actions: actions) {
                 case .written: journalOutcome(nil)
                 // A failed record of a `.journalFailed` is not reported again: on a full disk each report would lead

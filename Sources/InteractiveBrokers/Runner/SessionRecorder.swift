@@ -10,7 +10,7 @@ import TradingModel
 /// Steps are written in batches, one transaction each: at a tick once half a second has passed on the process's own
 /// clock since the last write (live, every tick: they come once a second), every `batch` steps and at the end. The
 /// log is for replay, not for recovery (the journal's intents and fills are written at once, before and as things
-/// happen): a crash loses at most the last second of it, and replay reports the log's end there. In virtual time
+/// happen): a crash loses at most the last second or two of it, and replay reports the log's end there. In virtual time
 /// (`ibtrader sandbox`, the in-process venue) a second of the bot's passes in microseconds; a write per tick there was
 /// a transaction and a WAL checkpoint per simulated second, most of a simulated night's cost.
 struct SessionRecorder {
