@@ -1,4 +1,5 @@
 import Foundation
+import JournalModel
 import TradingEngine
 import TradingModel
 
@@ -70,4 +71,41 @@ public struct SessionStrategy: Sendable, Hashable, Codable {
 
     /// The style the session ran with (an older log's timeout as a style of its own).
     public var style: ExecutionStyle? { execution ?? orderTimeout.map(ExecutionStyle.timeout) }
+}
+
+/// A logged step that cannot be read: which one, and why, in words.
+public struct SessionLogError: Error, CustomStringConvertible {
+    /// The step's number in the session.
+    public let sequence: Int64
+    /// Why.
+    public let reason: String
+    public var description: String { "input \(sequence) of the session log cannot be read: \(reason)" }
+}
+
+extension SessionLog {
+    /// A logged step's input.
+    /// - Throws: `SessionLogError` naming the step.
+    public static func input(of step: JournalSessionStep) throws(SessionLogError) -> SessionInput {
+        do { return try input(step.input) } catch { throw SessionLogError(sequence: step.sequence, reason: text(error)) }
+    }
+
+    /// A logged step's actions.
+    /// - Throws: `SessionLogError` naming the step.
+    public static func actions(of step: JournalSessionStep) throws(SessionLogError) -> [SessionAction] {
+        do { return try actions(step.actions) } catch {
+            throw SessionLogError(sequence: step.sequence, reason: text(error))
+        }
+    }
+
+    /// A decoding error's words, without the enum around them.
+    static func text(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        let context: DecodingError.Context
+        switch error {
+        case .dataCorrupted(let c), .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c): context = c
+        @unknown default: return "\(error)"
+        }
+        let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+        return path.isEmpty ? context.debugDescription : "\(context.debugDescription) (at \(path))"
+    }
 }

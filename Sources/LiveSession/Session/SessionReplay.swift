@@ -65,8 +65,8 @@ public struct SessionReplayer {
     public init<S: Strategy>(strategy: S, settings: SessionSettings, startedAt: Timestamp) {
         var core = LiveSessionCore(strategy: strategy, settings: settings, now: startedAt)
         advance = { step in
-            let input = try SessionLog.input(step.input)
-            let recorded = try SessionLog.actions(step.actions)
+            let input = try SessionLog.input(of: step)
+            let recorded = try SessionLog.actions(of: step)
             let replayed = core.handle(input, at: step.time).filter(\.isRecorded)
             return SessionReplay.Step(
                 sequence: step.sequence, time: step.time, input: input, recorded: recorded, replayed: replayed)
@@ -74,7 +74,7 @@ public struct SessionReplayer {
     }
 
     /// Hands the core the next logged input; its actions beside the logged ones.
-    /// - Throws: a `DecodingError` when the step cannot be read.
+    /// - Throws: `SessionLogError` when the step cannot be read.
     public func replay(_ step: JournalSessionStep) throws -> SessionReplay.Step { try advance(step) }
 }
 

@@ -108,7 +108,7 @@ public enum DriftJob {
         var onFillsAfterLastBar: [Range<Int>] = []
         try loaded.forEachStep { step in
             var acted = false
-            let input = try SessionLog.input(step.input)
+            let input = try SessionLog.input(of: step)
             let before = core.engine.orders.orderCount
             for action in core.handle(input, at: step.time) {
                 if case .engineEvent(.bar(let id, let bar), _) = action {

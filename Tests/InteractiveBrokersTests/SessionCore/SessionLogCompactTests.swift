@@ -1,4 +1,5 @@
 import Foundation
+import JournalModel
 import LiveSession
 import Testing
 import TWSProtocol
@@ -76,6 +77,25 @@ import TradingModel
         var wide = [UInt8](good)
         wide[2 + 8 + 4] = 1
         #expect(throws: DecodingError.self) { try SessionLog.input(Data(wide)) }
+    }
+
+    @Test func aStepThatCannotBeReadIsNamedInWords() throws {
+        let time = Timestamp(nanoseconds: 1_295_364_600_000_000_000)
+        let compact = JournalSessionStep(sequence: 21, time: time, input: Data([0x01, 0x09]), actions: Data("[]".utf8))
+        #expect {
+            _ = try SessionLog.input(of: compact)
+        } throws: { error in
+            "\(error)" == "input 21 of the session log cannot be read: a compact session-log step of an unknown kind or length (2 bytes)"
+        }
+        let json = JournalSessionStep(sequence: 22, time: time, input: Data(#"{"answer":"#.utf8), actions: Data("[".utf8))
+        for read in [{ _ = try SessionLog.input(of: json) }, { _ = try SessionLog.actions(of: json) }] as [() throws -> Void] {
+            #expect {
+                try read()
+            } throws: { error in
+                let text = "\(error)"
+                return text.hasPrefix("input 22 of the session log cannot be read: ") && !text.contains("DecodingError")
+            }
+        }
     }
 
     private static func json(_ value: some Encodable) throws -> Data {
