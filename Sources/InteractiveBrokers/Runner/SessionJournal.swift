@@ -14,11 +14,8 @@ struct SessionJournal: Sendable {
     let logger: Logger
     /// The execIds known to be journaled: the broker's execution list writes only new ones.
     var journaledExecutions = JournaledExecutions()
-    /// When the WAL was last checkpointed, on the process's clock (not the session's, which may be virtual).
-    private var lastCheckpoint: ContinuousClock.Instant?
-    /// The least time between two checkpoints: live, the core asks once a second and each is carried out; in virtual
-    /// time (`ibtrader sandbox`) it asks once per simulated second, thousands of times a second of the process's.
-    static let checkpointInterval = Duration.milliseconds(500)
+    /// When the WAL was last checkpointed (the core asks on every tick).
+    private var checkpointPace = ProcessPace()
 
     init(journal: OrderJournal, universe: Universe, logger: Logger) {
         self.journal = journal
@@ -76,9 +73,8 @@ struct SessionJournal: Sendable {
                 try journal.recordOrderEfficiency(counts)
             case .checkpoint:
                 guard journal.checkpoints == .manual else { return nil }
-                let now = ContinuousClock.now
-                if let last = lastCheckpoint, now - last < Self.checkpointInterval { return nil }
-                lastCheckpoint = now
+                guard checkpointPace.isDue else { return nil }
+                checkpointPace.mark()
                 do { try journal.checkpoint() } catch {
                     // A checkpoint that fails is retried on the next tick; the writes themselves are in the WAL.
                     logger.warning("journal checkpoint: \(error)")

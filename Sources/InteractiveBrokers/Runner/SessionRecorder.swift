@@ -7,23 +7,19 @@ import TradingModel
 /// Writes a session's log into its journal: the settings and strategy at start, then every input with its time and
 /// the actions it led to (`SessionLog`), for `ibtrader replay`.
 ///
-/// Steps are written in batches, one transaction each: at a tick once half a second has passed on the process's own
-/// clock since the last write (live, every tick: they come once a second), every `batch` steps and at the end. The
-/// log is for replay, not for recovery (the journal's intents and fills are written at once, before and as things
-/// happen): a crash loses at most the last second or two of it, and replay reports the log's end there. In virtual time
-/// (`ibtrader sandbox`, the in-process venue) a second of the bot's passes in microseconds; a write per tick there was
-/// a transaction and a WAL checkpoint per simulated second, most of a simulated night's cost.
+/// Steps are written in batches, one transaction each: at a tick when the last write is half a second old on the
+/// process's own clock (`ProcessPace`: live, every tick), every `batch` steps and at the end. The log is for replay,
+/// not for recovery (the journal's intents and fills are written at once, before and as things happen): a crash loses
+/// at most the last second or two of it, and replay reports the log's end there.
 struct SessionRecorder {
     let journal: OrderJournal
     let session: Int64
     private var sequence: Int64 = 0
     private var pending: [JournalSessionStep] = []
-    /// When the last batch was written, on the process's clock (not the session's, which may be virtual).
-    private var lastWrite = ContinuousClock.now
+    /// When the last batch was written.
+    private var pace = ProcessPace(markedNow: true)
     /// The most steps held before a write.
     static let batch = 512
-    /// The least time between two writes at ticks.
-    static let tickWriteInterval = Duration.milliseconds(500)
 
     /// Starts the log; `nil` (with an error logged) when the journal refuses.
     init?(journal: OrderJournal, settings: SessionSettings, strategy: SessionStrategy?, startedAt: Timestamp, logger: Logger) {
@@ -59,8 +55,7 @@ struct SessionRecorder {
         } catch {
             return .failed("session log: \(error)")
         }
-        let tickDue = input == .tick && ContinuousClock.now - lastWrite >= Self.tickWriteInterval
-        guard tickDue || pending.count >= Self.batch else { return .held }
+        guard (input == .tick && pace.isDue) || pending.count >= Self.batch else { return .held }
         return flush().map(Outcome.failed) ?? .written
     }
 
@@ -70,7 +65,7 @@ struct SessionRecorder {
         guard !pending.isEmpty else { return nil }
         defer {
             pending.removeAll(keepingCapacity: true)
-            lastWrite = .now
+            pace.mark()
         }
         do {
             try journal.recordSessionSteps(session: session, pending)

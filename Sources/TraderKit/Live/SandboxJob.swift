@@ -28,7 +28,7 @@ public enum SandboxJob {
         public var journal: String?
         /// The clock to stamp the run's log lines with (`RunLogging.logger(clock:)`): it follows the bot's once the
         /// run starts.
-        public var logClock: LogClock? = LogClock()
+        public var logClock = LogClock()
 
         /// The defaults: a week of `run --simulated`'s data from its start.
         public init() {}
@@ -106,7 +106,7 @@ public enum SandboxJob {
         ) { venue in
             var configuration = prepared
             venue.attach(&configuration)
-            options.logClock?.follow(configuration.clock.now)
+            options.logClock.follow(configuration.clock.now)
             let summary: LiveRunSummary
             if let spec = strategy.spec {
                 summary = try await LiveRunner.run(spec: spec, configuration: configuration, logger: logger)

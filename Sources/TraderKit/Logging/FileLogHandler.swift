@@ -77,10 +77,18 @@ public struct FileLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         let time = ISO8601DateFormatter().string(from: clock.now())
+        let tail = LogLine.metadata(metadata, event)
+        sink.write("\(time) \(event.level) \(label): \(event.message)\(tail)\n")
+    }
+}
+
+/// The parts of a log line the handlers share.
+enum LogLine {
+    /// ` key=value …` of a handler's metadata and an event's (the event's win), sorted by key; empty without any.
+    static func metadata(_ metadata: Logger.Metadata, _ event: LogEvent) -> String {
         var all = metadata
         if let extra = event.metadata { all.merge(extra) { $1 } }
-        let tail = all.isEmpty ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        sink.write("\(time) \(event.level) \(label): \(event.message)\(tail)\n")
+        return all.isEmpty ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
     }
 }
 

@@ -15,16 +15,15 @@ public final class LogClock: Sendable {
     public func follow(_ now: @escaping @Sendable () -> Timestamp) { source.withLock { $0 = now } }
 
     /// The time to stamp a line with.
-    func now() -> Date {
-        guard let now = source.withLock({ $0 }) else { return Date() }
-        return Date(timeIntervalSince1970: Double(now().nanoseconds) / 1e9)
-    }
+    func now() -> Date { source.withLock({ $0 }).map { Self.date($0()) } ?? Date() }
 
     /// `2011-01-18T15:31:00Z` on the bot's clock; the wall clock's text in the machine's zone, as swift-log writes it.
     func text() -> String {
-        guard source.withLock({ $0 }) != nil else { return Self.local(Date()) }
-        return ISO8601DateFormatter().string(from: now())
+        guard let now = source.withLock({ $0 }) else { return Self.local(Date()) }
+        return ISO8601DateFormatter().string(from: Self.date(now()))
     }
+
+    private static func date(_ time: Timestamp) -> Date { Date(timeIntervalSince1970: Double(time.nanoseconds) / 1e9) }
 
     private static func local(_ date: Date) -> String {
         let formatter = DateFormatter()
@@ -47,9 +46,7 @@ struct ConsoleLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        var all = metadata
-        if let extra = event.metadata { all.merge(extra) { $1 } }
-        let tail = all.isEmpty ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let tail = LogLine.metadata(metadata, event)
         let line = "\(clock.text()) \(event.level) \(label):\(tail) [\(event.source)] \(event.message)\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
