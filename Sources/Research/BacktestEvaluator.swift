@@ -81,31 +81,26 @@ public struct BacktestEvaluator: Sendable {
         var config = configure?(spec, self.config) ?? self.config
         config.recordsEquityCurve = true
         if tradingStart == nil, execution == nil { return BacktestRunner.run(spec: spec, data: data, config: config) }
-        switch spec {
-        case let .movingAverageCrossover(c):
-            return run(MovingAverageCrossover(config: c), tradingStart, data, config)
-        case let .rsiMeanReversion(c):
-            return run(RSIMeanReversion(config: c), tradingStart, data, config)
-        case let .bollingerMeanReversion(c):
-            return run(BollingerMeanReversion(config: c), tradingStart, data, config)
-        case let .momentumRotation(c):
-            return run(MomentumRotation(config: c), tradingStart, data, config)
-        case let .performanceAllocator(c):
-            return run(PerformanceAllocator(config: c), tradingStart, data, config)
-        }
+        return spec.visit(GatedRun(start: tradingStart, style: execution, data: data, config: config))
     }
 
-    /// The strategy gated at `start` (when given), its entries styled (when a style is set; the gate inside, so only
-    /// what it lets through is worked).
-    private func run<S: Strategy>(
-        _ strategy: S, _ start: Timestamp?, _ data: MarketData, _ config: BacktestConfig
-    ) -> BacktestResult {
-        func styled<T: Strategy>(_ inner: T) -> BacktestResult {
-            guard let execution else { return BacktestRunner.run(strategy: inner, data: data, config: config) }
-            return BacktestRunner.run(strategy: ExecutionStyled(inner, style: execution), data: data, config: config)
+    /// A backtest whose orders before `start` (when given) are dropped, its entries styled (when a style is set; the
+    /// gate inside, so only what it lets through is worked), with the strategy a spec names.
+    private struct GatedRun: StrategyVisitor {
+        let start: Timestamp?
+        let style: ExecutionStyle?
+        let data: MarketData
+        let config: BacktestConfig
+
+        func visit<S: Strategy>(_ strategy: S) -> BacktestResult {
+            guard let start else { return styled(strategy) }
+            return styled(TradingGate(inner: strategy, start: start))
         }
-        guard let start else { return styled(strategy) }
-        return styled(TradingGate(inner: strategy, start: start))
+
+        private func styled<T: Strategy>(_ inner: T) -> BacktestResult {
+            guard let style else { return BacktestRunner.run(strategy: inner, data: data, config: config) }
+            return BacktestRunner.run(strategy: ExecutionStyled(inner, style: style), data: data, config: config)
+        }
     }
 
     /// The metrics of one configuration.

@@ -126,17 +126,17 @@ extension BacktestRunner {
         spec: StrategySpec, file: StreamedBarFile, config: BacktestConfig = BacktestConfig(),
         progress: BacktestProgressHook? = nil
     ) throws(BarLoadingError) -> StreamedBacktest {
-        switch spec {
-        case let .movingAverageCrossover(c):
-            try run(strategy: MovingAverageCrossover(config: c), file: file, config: config, progress: progress)
-        case let .rsiMeanReversion(c):
-            try run(strategy: RSIMeanReversion(config: c), file: file, config: config, progress: progress)
-        case let .bollingerMeanReversion(c):
-            try run(strategy: BollingerMeanReversion(config: c), file: file, config: config, progress: progress)
-        case let .momentumRotation(c):
-            try run(strategy: MomentumRotation(config: c), file: file, config: config, progress: progress)
-        case let .performanceAllocator(c):
-            try run(strategy: PerformanceAllocator(config: c), file: file, config: config, progress: progress)
+        try spec.visit(StreamedRun(file: file, config: config, progress: progress))
+    }
+
+    /// A backtest over one file read while it runs, with the strategy a spec names.
+    private struct StreamedRun: StrategyVisitor {
+        let file: StreamedBarFile
+        let config: BacktestConfig
+        let progress: BacktestProgressHook?
+
+        func visit<S: Strategy>(_ strategy: S) throws(BarLoadingError) -> StreamedBacktest {
+            try BacktestRunner.run(strategy: strategy, file: file, config: config, progress: progress)
         }
     }
 }

@@ -70,17 +70,17 @@ public enum BacktestRunner {
         spec: StrategySpec, data: MarketData, config: BacktestConfig = BacktestConfig(),
         progress: BacktestProgressHook? = nil
     ) -> BacktestResult {
-        switch spec {
-        case let .movingAverageCrossover(c):
-            run(strategy: MovingAverageCrossover(config: c), data: data, config: config, progress: progress)
-        case let .rsiMeanReversion(c):
-            run(strategy: RSIMeanReversion(config: c), data: data, config: config, progress: progress)
-        case let .bollingerMeanReversion(c):
-            run(strategy: BollingerMeanReversion(config: c), data: data, config: config, progress: progress)
-        case let .momentumRotation(c):
-            run(strategy: MomentumRotation(config: c), data: data, config: config, progress: progress)
-        case let .performanceAllocator(c):
-            run(strategy: PerformanceAllocator(config: c), data: data, config: config, progress: progress)
+        spec.visit(LoadedRun(data: data, config: config, progress: progress))
+    }
+
+    /// A backtest over loaded bars, with the strategy a spec names.
+    private struct LoadedRun: StrategyVisitor {
+        let data: MarketData
+        let config: BacktestConfig
+        let progress: BacktestProgressHook?
+
+        func visit<S: Strategy>(_ strategy: S) -> BacktestResult {
+            BacktestRunner.run(strategy: strategy, data: data, config: config, progress: progress)
         }
     }
 }

@@ -26,22 +26,25 @@ public enum LiveRunner {
     ) async throws -> LiveRunSummary {
         var configuration = configuration
         configuration.strategyRecord = SessionStrategy(spec: spec, execution: configuration.execution)
-        func start<S: Strategy>(_ strategy: S) async throws -> LiveRunSummary {
-            guard let style = configuration.execution else {
-                return try await run(strategy: strategy, configuration: configuration, logger: logger, stop: stop)
-            }
+        var inner = configuration
+        if let style = configuration.execution {
             logger.notice("execution: \(style.summary)")
-            var inner = configuration
             inner.execution = nil
-            return try await run(
-                strategy: ExecutionStyled(strategy, style: style), configuration: inner, logger: logger, stop: stop)
         }
-        switch spec {
-        case .movingAverageCrossover(let c): return try await start(MovingAverageCrossover(config: c))
-        case .rsiMeanReversion(let c): return try await start(RSIMeanReversion(config: c))
-        case .bollingerMeanReversion(let c): return try await start(BollingerMeanReversion(config: c))
-        case .momentumRotation(let c): return try await start(MomentumRotation(config: c))
-        case .performanceAllocator(let c): return try await start(PerformanceAllocator(config: c))
+        let run = spec.visit(Start(configuration: inner, logger: logger, stop: stop), style: configuration.execution)
+        return try await run()
+    }
+
+    /// The run of the strategy a spec names (its execution style already applied).
+    private struct Start: StrategyVisitor {
+        let configuration: LiveRunnerConfiguration
+        let logger: Logger
+        let stop: AsyncStream<String>?
+
+        func visit<S: Strategy>(_ strategy: S) -> @Sendable () async throws -> LiveRunSummary {
+            { [configuration, logger, stop] in
+                try await LiveRunner.run(strategy: strategy, configuration: configuration, logger: logger, stop: stop)
+            }
         }
     }
 

@@ -32,27 +32,17 @@ public enum SessionReplay {
     public static func replayer(
         settings: SessionSettings, strategy: SessionStrategy, startedAt: Timestamp
     ) -> SessionReplayer {
-        let style = strategy.style
-        switch strategy.spec {
-        case .movingAverageCrossover(let c):
-            return replayer(MovingAverageCrossover(config: c), style, settings, startedAt)
-        case .rsiMeanReversion(let c):
-            return replayer(RSIMeanReversion(config: c), style, settings, startedAt)
-        case .bollingerMeanReversion(let c):
-            return replayer(BollingerMeanReversion(config: c), style, settings, startedAt)
-        case .momentumRotation(let c):
-            return replayer(MomentumRotation(config: c), style, settings, startedAt)
-        case .performanceAllocator(let c):
-            return replayer(PerformanceAllocator(config: c), style, settings, startedAt)
-        }
+        strategy.spec.visit(Replayer(settings: settings, startedAt: startedAt), style: strategy.style)
     }
 
-    private static func replayer<S: Strategy>(
-        _ strategy: S, _ style: ExecutionStyle?, _ settings: SessionSettings, _ startedAt: Timestamp
-    ) -> SessionReplayer {
-        guard let style else { return SessionReplayer(strategy: strategy, settings: settings, startedAt: startedAt) }
-        return SessionReplayer(
-            strategy: ExecutionStyled(strategy, style: style), settings: settings, startedAt: startedAt)
+    /// The replayer of the strategy a spec names.
+    private struct Replayer: StrategyVisitor {
+        let settings: SessionSettings
+        let startedAt: Timestamp
+
+        func visit<S: Strategy>(_ strategy: S) -> SessionReplayer {
+            SessionReplayer(strategy: strategy, settings: settings, startedAt: startedAt)
+        }
     }
 }
 
@@ -80,15 +70,10 @@ public struct SessionReplayer {
 
 extension SessionReplay {
     /// The run key's name of a built-in strategy.
-    public static func strategyName(_ spec: StrategySpec) -> String {
-        let type: Any.Type =
-            switch spec {
-            case .movingAverageCrossover: MovingAverageCrossover.self
-            case .rsiMeanReversion: RSIMeanReversion.self
-            case .bollingerMeanReversion: BollingerMeanReversion.self
-            case .momentumRotation: MomentumRotation.self
-            case .performanceAllocator: PerformanceAllocator<PerSymbolStrategy>.self
-            }
-        return RunKey.strategyName(String(describing: type))
+    public static func strategyName(_ spec: StrategySpec) -> String { spec.visit(StrategyName()) }
+
+    /// The run key's name of a strategy's type.
+    private struct StrategyName: StrategyVisitor {
+        func visit<S: Strategy>(_ strategy: S) -> String { RunKey.strategyName(String(describing: S.self)) }
     }
 }

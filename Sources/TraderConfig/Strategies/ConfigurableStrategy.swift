@@ -71,8 +71,9 @@ public struct StrategyRunner: Sendable {
     public let backtest: @Sendable (MarketData, BacktestConfig, BacktestProgressHook?) -> BacktestResult
     /// A backtest over one CSV file read while it runs.
     public let streamed: @Sendable (StreamedBarFile, BacktestConfig, BacktestProgressHook?) throws(BarLoadingError) -> StreamedBacktest
-    /// A backtest whose orders before `start` are dropped (its indicators still warm up).
-    public let gated: @Sendable (MarketData, BacktestConfig, Timestamp) -> BacktestResult
+    /// A backtest whose orders before `start` are dropped (its indicators still warm up); a styled runner works only
+    /// the entries the gate lets through, as `BacktestEvaluator` does for a built-in strategy.
+    public private(set) var gated: @Sendable (MarketData, BacktestConfig, Timestamp) -> BacktestResult
     /// A live run as a service (entries worked as `orders.entry`, `orders.timeout`, … say).
     public let liveService: @Sendable (LiveRunnerConfiguration, Logger) -> LiveRunnerService
     /// The replayer of a logged live session with this strategy and another configuration (`ibtrader replay
@@ -93,7 +94,15 @@ public struct StrategyRunner: Sendable {
     /// The runner of `strategy`.
     public init<S: Strategy>(_ strategy: S) {
         self.init(bound: strategy)
-        restyle = { style in StrategyRunner(bound: ExecutionStyled(strategy, style: style)) }
+        restyle = { style in
+            var runner = StrategyRunner(bound: ExecutionStyled(strategy, style: style))
+            runner.gated = { data, config, start in
+                BacktestRunner.run(
+                    strategy: ExecutionStyled(TradingGate(inner: strategy, start: start), style: style), data: data,
+                    config: config)
+            }
+            return runner
+        }
     }
 
     /// The runner of `strategy`, which cannot be styled again.
@@ -124,13 +133,10 @@ public struct StrategyRunner: Sendable {
 
 extension StrategyRunner {
     /// The runner of a built-in strategy.
-    public init(spec: StrategySpec) {
-        switch spec {
-        case .movingAverageCrossover(let config): self.init(MovingAverageCrossover(config: config))
-        case .rsiMeanReversion(let config): self.init(RSIMeanReversion(config: config))
-        case .bollingerMeanReversion(let config): self.init(BollingerMeanReversion(config: config))
-        case .momentumRotation(let config): self.init(MomentumRotation(config: config))
-        case .performanceAllocator(let config): self.init(PerformanceAllocator(config: config))
-        }
+    public init(spec: StrategySpec) { self = spec.visit(Make()) }
+
+    /// The runner of the strategy a spec names.
+    private struct Make: StrategyVisitor {
+        func visit<S: Strategy>(_ strategy: S) -> StrategyRunner { StrategyRunner(strategy) }
     }
 }

@@ -77,24 +77,21 @@ public enum DriftJob {
             "session \(loaded.session.number) of \(journal): started \(loaded.session.startedAt), strategy "
             + "\(loaded.settings.strategyName), \(loaded.settings.symbols.count) symbols, bar \(loaded.settings.warmupBarSize)"
         do {
-            let style = strategy.style
-            func run<S: Strategy>(_ s: S) throws -> Report {
-                if let style {
-                    return try compare(ExecutionStyled(s, style: style), loaded, heading: heading)
-                }
-                return try compare(s, loaded, heading: heading)
-            }
-            switch strategy.spec {
-            case .movingAverageCrossover(let c): return try run(MovingAverageCrossover(config: c))
-            case .rsiMeanReversion(let c): return try run(RSIMeanReversion(config: c))
-            case .bollingerMeanReversion(let c): return try run(BollingerMeanReversion(config: c))
-            case .momentumRotation(let c): return try run(MomentumRotation(config: c))
-            case .performanceAllocator(let c): return try run(PerformanceAllocator(config: c))
-            }
+            return try strategy.spec.visit(Comparison(loaded: loaded, heading: heading), style: strategy.style)
         } catch let error as TraderError {
             throw error
         } catch {
             throw TraderError("session \(loaded.session.number) of \(journal) cannot be re-run: \(error)")
+        }
+    }
+
+    /// The drift report of the strategy a spec names.
+    private struct Comparison: StrategyVisitor {
+        let loaded: SessionReplayJob.Loaded
+        let heading: String
+
+        func visit<S: Strategy>(_ strategy: S) throws(any Error) -> Report {
+            try DriftJob.compare(strategy, loaded, heading: heading)
         }
     }
 

@@ -1,0 +1,44 @@
+/// Work done with the strategy a spec names, whatever its type: one generic method, because a Swift closure cannot
+/// be generic. `StrategySpec.visit(_:style:)` is the one place a built-in spec becomes its strategy, so the backtest,
+/// the sweeps, the live run, the replay and the drift report cannot disagree on which strategy a spec means.
+///
+/// ```swift
+/// struct Backtest: StrategyVisitor {
+///     let data: MarketData
+///     func visit<S: Strategy>(_ strategy: S) -> BacktestResult { BacktestRunner.run(strategy: strategy, data: data) }
+/// }
+/// let result = spec.visit(Backtest(data: data))
+/// ```
+public protocol StrategyVisitor {
+    /// What the work gives.
+    associatedtype Output
+    /// What the work throws (`Never`: nothing).
+    associatedtype Failure: Error = Never
+    /// The work, with the spec's strategy.
+    func visit<S: Strategy>(_ strategy: S) throws(Failure) -> Output
+}
+
+extension StrategySpec {
+    /// Hands `visitor` the strategy this spec names, its entries worked by `style` when one is given.
+    public func visit<V: StrategyVisitor>(_ visitor: V, style: ExecutionStyle? = nil) throws(V.Failure) -> V.Output {
+        let styled = Styled(inner: visitor, style: style)
+        return switch self {
+        case .movingAverageCrossover(let config): try styled.visit(MovingAverageCrossover(config: config))
+        case .rsiMeanReversion(let config): try styled.visit(RSIMeanReversion(config: config))
+        case .bollingerMeanReversion(let config): try styled.visit(BollingerMeanReversion(config: config))
+        case .momentumRotation(let config): try styled.visit(MomentumRotation(config: config))
+        case .performanceAllocator(let config): try styled.visit(PerformanceAllocator(config: config))
+        }
+    }
+
+    /// The strategy wrapped in the style, when there is one.
+    private struct Styled<Inner: StrategyVisitor>: StrategyVisitor {
+        let inner: Inner
+        let style: ExecutionStyle?
+
+        func visit<S: Strategy>(_ strategy: S) throws(Inner.Failure) -> Inner.Output {
+            guard let style else { return try inner.visit(strategy) }
+            return try inner.visit(ExecutionStyled(strategy, style: style))
+        }
+    }
+}
