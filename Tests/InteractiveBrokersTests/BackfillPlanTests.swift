@@ -106,11 +106,14 @@ private func bar(_ offset: Int64) -> Bar {
 
     @Test("refused bars stop the run with the code, the way out, and why the delayed fallback does not apply")
     func stopReason() {
-        let text = MarketDataRefusal.stopReason(rejected(354), delayedFallback: true)
+        func refused(_ code: Int) -> SessionFailure { .rejected(code: code, "\(code) Requested market data is not subscribed.") }
+        let text = MarketDataRefusal.stopReason(refused(354), delayedFallback: true)
         #expect(text.contains("(354)") && text.contains("no live market data permission"))
         #expect(text.contains("delayedFallback does not apply"))
-        #expect(!MarketDataRefusal.stopReason(rejected(354), delayedFallback: false).contains("delayedFallback"))
-        #expect(MarketDataRefusal.stopReason(rejected(10197), delayedFallback: true).contains("another session"))
-        #expect(MarketDataRefusal.stopReason(TWSRequestError.notConnected, delayedFallback: true) == "\(TWSRequestError.notConnected)")
+        #expect(text.hasSuffix("[354 Requested market data is not subscribed.]"), "TWS's own words close it: \(text)")
+        #expect(!MarketDataRefusal.stopReason(refused(354), delayedFallback: false).contains("delayedFallback"))
+        #expect(MarketDataRefusal.stopReason(refused(10197), delayedFallback: true).contains("another session"))
+        #expect(MarketDataRefusal.stopReason(.unanswered("timed out"), delayedFallback: true) == "timed out")
+        #expect(MarketDataRefusal.stopReason(refused(200), delayedFallback: true) == "200 Requested market data is not subscribed.")
     }
 }

@@ -1,4 +1,5 @@
 import Logging
+import LiveSession
 import TWSClient
 import TWSProtocol
 

@@ -221,7 +221,6 @@ extension SessionDriver {
     ) {
         guard let connection else { return }
         let inbox = self.inbox
-        let delayedFallback = configuration.resilience.delayedFallback
         spawn(tag, &group) {
             let feed = IBMarketDataFeed(connection: connection, contracts: contracts, subscription: subscription)
             let events = await feed.start()
@@ -230,14 +229,14 @@ extension SessionDriver {
                 inner.addTask {
                     do { try await feed.run() } catch {
                         guard !Task.isCancelled else { return }
-                        if case TWSRequestError.rejected(let notice) = error, notice.code == 10225 {
-                            // A bust event: TWS asks for a new subscription, the connection is fine.
-                            inbox.yield(.marketInterrupted(tag, "\(notice.code) \(notice.message)"))
-                            return
-                        }
-                        // A permission refusal says which and what to do (docs/live-trading.md, delayed data).
-                        let reason = MarketDataRefusal.stopReason(error, delayedFallback: delayedFallback)
-                        inbox.yield(.marketEnded(tag, reason, connectionUp: await connection.session != nil))
+                        // What the failure means (a 10225 to subscribe again, a refusal to stop) is the core's to say.
+                        let failure: SessionFailure =
+                            if case TWSRequestError.rejected(let notice) = error {
+                                .rejected(code: notice.code, "\(notice.code) \(notice.message)")
+                            } else {
+                                .unanswered("\(error)")
+                            }
+                        inbox.yield(.marketFailed(tag, failure, connectionUp: await connection.session != nil))
                     }
                 }
             }

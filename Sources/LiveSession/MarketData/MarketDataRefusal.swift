@@ -1,7 +1,5 @@
-import TWSClient
-import TWSProtocol
-
-/// What a market data refusal from TWS means, and what the bot does about it. Pure.
+/// What a market data refusal from TWS means, and what the bot does about it. Pure: the session core decides with
+/// it (a refused bar feed stops the run, in the session log and replay), the quote feed falls back with it.
 ///
 /// The decision (docs/live-trading.md): a refused *tick* request (reqMktData) falls back to delayed data
 /// (reqMarketDataType 3) when `data.delayedFallback` is on; refused *5-second real-time bars* — which have no
@@ -37,18 +35,14 @@ public enum MarketDataRefusal: Sendable, Equatable {
         return false
     }
 
-    /// The refusal of an error, when it is one.
-    public static func of(_ error: any Error) -> MarketDataRefusal? {
-        guard let error = error as? TWSRequestError, case .rejected(let notice) = error else { return nil }
-        return MarketDataRefusal(code: notice.code)
-    }
-
     /// Why a run stops when its 5-second bars are refused, with the way out.
     /// - Parameters:
-    ///   - error: the subscription's error.
+    ///   - failure: how the subscription failed.
     ///   - delayedFallback: `data.delayedFallback` (said not to apply to bars).
-    public static func stopReason(_ error: any Error, delayedFallback: Bool) -> String {
-        guard let refusal = of(error) else { return "\(error)" }
+    public static func stopReason(_ failure: SessionFailure, delayedFallback: Bool) -> String {
+        guard case .rejected(let code, let error) = failure, let refusal = MarketDataRefusal(code: code) else {
+            return "\(failure)"
+        }
         let fallback =
             delayedFallback
             ? " data.delayedFallback does not apply: 5-second real-time bars have no delayed form, and the bot does not trade on 15-minute-old data."

@@ -136,6 +136,17 @@ extension LiveSessionCore {
                 : "subscribed to reqMktData for \(traded.count) instruments to watch trading halts")
     }
 
+    /// The bar feed failed: TWS's 10225 (a bust event deactivated it) asks for a new subscription with the connection
+    /// fine; anything else ends the feed, a market data refusal with the way out.
+    mutating func barFeedFailed(_ failure: SessionFailure, connectionUp: Bool, at now: Timestamp, _ out: inout Actions) {
+        if case .rejected(10225, let text) = failure, connectionUp {
+            barFeedInterrupted(text, at: now, &out)
+            return
+        }
+        let reason = MarketDataRefusal.stopReason(failure, delayedFallback: settings.resilience.delayedFallback)
+        barFeedEnded(reason, connectionUp: connectionUp, at: now, &out)
+    }
+
     /// The bar feed ended. With the socket still up the subscription itself failed (e.g. 354 / 10089, no market
     /// data permission): reconnecting would not help, the run stops. Otherwise the connection went with it.
     mutating func barFeedEnded(_ reason: String, connectionUp: Bool, at now: Timestamp, _ out: inout Actions) {

@@ -211,6 +211,9 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
             guard tag == barFeed || tag == quoteFeed else { return }
             heard(at: now)
             marketInput(input, at: now, &out)
+        case .marketFailed(let tag, let failure, let connectionUp):
+            guard tag == barFeed else { return }
+            barFeedFailed(failure, connectionUp: connectionUp, at: now, &out)
         case .marketEnded(let tag, let reason, let connectionUp):
             guard tag == barFeed else { return }
             barFeedEnded(reason, connectionUp: connectionUp, at: now, &out)

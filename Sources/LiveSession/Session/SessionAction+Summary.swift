@@ -154,6 +154,7 @@ extension SessionInput {
             case .malformedBar(let id, let error): "malformed bar of instrument \(id.index): \(error)"
             case .notice(let id, let notice): "market data notice for instrument \(id.index): \(notice)"
             }
+        case .marketFailed(_, let failure, _): "bar feed failed: \(failure)"
         case .marketEnded(_, let reason, _): "bar feed ended: \(reason)"
         case .quotes(_, let event):
             switch event {

@@ -36,9 +36,12 @@ public enum SessionInput: Sendable, Equatable, Codable {
     case failed(SessionTag, SessionFailure)
     /// A bar feed's event (bars, closed slices, notices).
     case market(SessionTag, IBMarketDataEvent)
-    /// A bar feed ended (`connectionUp`: the socket was still up when it did).
+    /// A bar feed failed (`connectionUp`: the socket was still up when it did). The core reads the failure: a 10225
+    /// (a bust event) asks for a new subscription; a refusal stops the run with the way out (`MarketDataRefusal`).
+    case marketFailed(SessionTag, SessionFailure, connectionUp: Bool)
+    /// A bar feed ended, its failure read by the driver (session logs written before `marketFailed`).
     case marketEnded(SessionTag, String, connectionUp: Bool)
-    /// A bar feed that TWS deactivated and asks to subscribe again (10225, a bust event), the connection up.
+    /// A bar feed that TWS deactivated, read by the driver (session logs written before `marketFailed`).
     case marketInterrupted(SessionTag, String)
     /// A quote feed's event.
     case quotes(SessionTag, IBQuoteEvent)

@@ -70,3 +70,61 @@ struct FeedWatchCoreTests {
         #expect(harness.core.dataTime == replay + .seconds(5))
     }
 }
+
+/// What a failed bar feed means is the core's decision (so the session log holds it and `replay` re-makes it): a
+/// 10225 asks for a new subscription, a permission refusal stops the run with the way out.
+@Suite("Session core: a failed bar feed")
+struct BarFeedFailureCoreTests {
+    @Test("10225 with the connection up: the feed retired, a back-fill, a new subscription; the run goes on")
+    func bustEventResubscribes() throws {
+        var harness = SessionCoreHarness(BuyWhenFlat())
+        harness.startUp()
+        let first = harness.feed
+        let failure = SessionFailure.rejected(code: 10225, "10225 Bust event occurred, current subscription is deactivated.")
+        let actions = harness.send(.marketFailed(first, failure, connectionUp: true), after: .seconds(1))
+        let line = try #require(actions.logs.first { $0.hasPrefix("TWS deactivated the bar feed (10225 Bust event") })
+        #expect(line.hasSuffix("back-filling and subscribing again"))
+        #expect(actions.contains(.cancel(first)))
+        harness.answerAll()
+        #expect(harness.feed != first, "a new bar feed")
+        #expect(harness.core.phase == .running)
+        #expect(harness.core.counts.resubscriptions == 1)
+    }
+
+    @Test("a permission refusal stops the run with the code and the way out; data.delayedFallback is said not to apply")
+    func refusalStops() throws {
+        for fallback in [true, false] {
+            var settings = SessionCoreHarness<BuyWhenFlat>.settings()
+            settings.resilience.delayedFallback = fallback
+            var harness = SessionCoreHarness(BuyWhenFlat(), settings: settings)
+            harness.startUp()
+            let failure = SessionFailure.rejected(code: 354, "354 Requested market data is not subscribed.")
+            let actions = harness.send(.marketFailed(harness.feed, failure, connectionUp: true), after: .seconds(1))
+            let line = try #require(actions.logs.first { $0.hasPrefix("market data failed with the connection up") })
+            #expect(line.contains("5-second bars refused (354)") && line.contains("Client Portal"), "\(line)")
+            #expect(line.contains("delayedFallback does not apply") == fallback, "\(line)")
+            #expect(harness.core.phase == .stopping)
+        }
+    }
+
+    @Test("a feed that failed with the connection down is the connection's loss, not a stop")
+    func failureWithTheConnectionDown() {
+        var harness = SessionCoreHarness(BuyWhenFlat())
+        harness.startUp()
+        let actions = harness.send(
+            .marketFailed(harness.feed, .unanswered("the connection to TWS/IB Gateway closed"), connectionUp: false),
+            after: .seconds(1))
+        #expect(actions.contains(.disconnect("the connection to TWS/IB Gateway closed")))
+        #expect(harness.core.phase == .reconnecting)
+    }
+
+    @Test("a feed that is no longer the core's is ignored")
+    func staleFeed() {
+        var harness = SessionCoreHarness(BuyWhenFlat())
+        harness.startUp()
+        let actions = harness.send(
+            .marketFailed(SessionTag(9_999), .rejected(code: 354, "354"), connectionUp: true), after: .seconds(1))
+        #expect(actions.isEmpty)
+        #expect(harness.core.phase == .running)
+    }
+}
