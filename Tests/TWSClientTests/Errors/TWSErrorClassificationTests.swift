@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TWSProtocol
 
@@ -48,6 +49,33 @@ import TWSProtocol
         #expect(entry?.scope == .order && entry?.terminal == false && entry?.meaning.contains("not cancelled") == true)
         #expect(TWSErrorTable.entries.count >= 150, "\(TWSErrorTable.entries.count)")
         #expect(TWSErrorTable.entries.allSatisfy { !$0.meaning.isEmpty && $0.meaning.first?.isUppercase == true })
+    }
+
+    /// docs/error-codes.md lists every code of the table, with its classification and meaning, and nothing else: the
+    /// page a user reads to decide on `connection.errorCodes` says what the bot does.
+    @Test func theDocumentedTableIsTheCodesTable() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let page = try String(contentsOf: root.appendingPathComponent("docs/error-codes.md"), encoding: .utf8)
+        let section = try #require(page.range(of: "## Every code")).upperBound
+        let rows = page[section...].split(separator: "\n").filter { $0.hasPrefix("| ") && $0.dropFirst(2).first?.isNumber == true }
+        let documented = rows.map { row in
+            row.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
+                .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " / ")
+        }
+        let table = TWSErrorTable.entries.map {
+            "\($0.code) / \($0.terminal ? "terminal" : "goes on") / \($0.scope.rawValue) / \($0.meaning)"
+        }
+        #expect(documented.count == table.count)
+        for (doc, entry) in zip(documented, table) where doc != entry {
+            Issue.record("docs/error-codes.md says \(doc); the table says \(entry)")
+            break
+        }
+        // Every code of IB's pages (100–449, 501–591, 1100–1300, 2100–2169, 10000–10347) as counted in the doc.
+        #expect(table.count >= 473)
+        for code in [200, 202, 203, 399, 10147, 10148, 10311, 2111, 2119, 590, 591] {
+            #expect(TWSErrorTable.entry(code) != nil, "\(code)")
+        }
     }
 
     @Test func unknownCodesEndTheirRequestButNotTheConnection() {
