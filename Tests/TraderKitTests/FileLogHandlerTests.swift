@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TraderConfig
 import TradingModel
@@ -60,5 +61,22 @@ struct FileLogHandlerTests {
         #expect(lines(path + ".1") == ["line 8", "line 9"])
         #expect(lines(path + ".2") == ["line 6", "line 7"])
         #expect(lines(path + ".3") == ["line 4", "line 5"])
+    }
+
+    /// A closure kept bare in a `Mutex` is wrapped in two more reabstraction thunks at every read (the inout
+    /// write-back), so the followed clock was called through a chain one link longer per log line: a week of the
+    /// sandbox's log took minutes. The call stack the followed clock sees must not grow from line to line.
+    @Test("reading the followed clock does not wrap it again: the 500th line calls it at the first line's depth")
+    func readingTheClockDoesNotGrowIt() {
+        let clock = LogClock()
+        let depths = Mutex<[Int]>([])
+        clock.follow {
+            depths.withLock { $0.append(Thread.callStackSymbols.count) }
+            return Timestamp(nanoseconds: 1_295_364_660_000_000_000)
+        }
+        for _ in 0..<500 { _ = clock.text() }
+        let seen = depths.withLock { $0 }
+        #expect(seen.count == 500)
+        #expect(seen.first == seen.last, "the clock was called \(seen.first ?? 0) frames deep first, \(seen.last ?? 0) last")
     }
 }

@@ -6,21 +6,28 @@ import TradingModel
 /// Where log lines take their time from: the wall clock until told otherwise. `ibtrader sandbox` points it at the
 /// bot's clock once the run starts, so a line about 2011-01-18 15:31 says 2011-01-18 15:31, not when the machine ran it.
 public final class LogClock: Sendable {
-    private let source = Mutex<(@Sendable () -> Timestamp)?>(nil)
+    /// The clock followed, boxed: a bare closure in a `Mutex` is re-wrapped in two reabstraction thunks at every
+    /// `withLock` (its inout write-back), so each line's read made the next one slower (a week of the sandbox's log
+    /// took minutes).
+    private struct Source: Sendable {
+        let now: @Sendable () -> Timestamp
+    }
+
+    private let source = Mutex<Source?>(nil)
 
     /// A clock that reads the wall clock.
     public init() {}
 
     /// Stamps lines with `now` from here on.
-    public func follow(_ now: @escaping @Sendable () -> Timestamp) { source.withLock { $0 = now } }
+    public func follow(_ now: @escaping @Sendable () -> Timestamp) { source.withLock { $0 = Source(now: now) } }
 
     /// The time to stamp a line with.
-    func now() -> Date { source.withLock({ $0 }).map { Self.date($0()) } ?? Date() }
+    func now() -> Date { source.withLock({ $0 }).map { Self.date($0.now()) } ?? Date() }
 
     /// `2011-01-18T15:31:00Z` on the bot's clock; the wall clock's text in the machine's zone, as swift-log writes it.
     func text() -> String {
-        guard let now = source.withLock({ $0 }) else { return Self.local(Date()) }
-        return ISO8601DateFormatter().string(from: Self.date(now()))
+        guard let source = source.withLock({ $0 }) else { return Self.local(Date()) }
+        return ISO8601DateFormatter().string(from: Self.date(source.now()))
     }
 
     private static func date(_ time: Timestamp) -> Date { Date(timeIntervalSince1970: Double(time.nanoseconds) / 1e9) }
