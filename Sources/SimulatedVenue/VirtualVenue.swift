@@ -83,10 +83,12 @@ public struct VirtualVenue: Sendable {
         return configuration
     }
 
-    /// Points a bot's configuration at this venue: its transport and its clock.
+    /// Points a bot's configuration at this venue: its transport, its clock, and ticks only when the core has work
+    /// (in virtual time an idle second costs a tick and nothing else).
     public func attach(_ configuration: inout LiveRunnerConfiguration) {
         configuration.transport = transport
         configuration.clock = clock
+        configuration.ticks = .whenDue
     }
 
     /// The environment of a client connection at this venue (for `TWSConnection.connect`).

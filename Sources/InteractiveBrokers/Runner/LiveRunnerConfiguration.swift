@@ -74,6 +74,9 @@ public struct LiveRunnerConfiguration: Sendable {
     public var barStore: BarStore?
     /// The session's one clock (`SessionClock.wall`; a `VirtualLoop`'s for tests and `ibtrader sandbox`).
     public var clock = SessionClock.wall
+    /// When the session ticks: every second of its clock (live), or only when the core has work (virtual time, where
+    /// a simulated night of idle seconds would otherwise be 57,600 ticks).
+    public var ticks = TickCadence.everySecond
     /// How the session reaches the gateway: `nil` is TCP, on a session thread of its own (`TWSSessionThread`); a
     /// transport given here (the simulator's `inProcessTransport`) runs the session on the caller's executor.
     public var transport: (any TWSTransport)?
@@ -112,3 +115,11 @@ public struct LiveRunnerConfiguration: Sendable {
     }
 }
 
+/// When a session's clock ticks (`LiveRunnerConfiguration.ticks`).
+public enum TickCadence: Sendable, Equatable {
+    /// Every second, whatever happens: the wall clock's cadence, live and in paper trading.
+    case everySecond
+    /// When the core has work (`LiveSessionCore.nextTickDue(after:)`) and a second after every other input, as the
+    /// wall clock's tick would come: the same decisions in a fraction of the ticks, for virtual time.
+    case whenDue
+}

@@ -18,7 +18,7 @@ extension SessionDriver {
     /// Opens a connection: its run loop, then (once ready) its order messages, connection states and farm notices
     /// pumped into the inbox with its generation, then `.connected`. A 326 (client id in use) of the first
     /// connection before it is ready is retried on a fresh socket (`clientIDInUseRetry`).
-    mutating func connect(_ group: inout ThrowingTaskGroup<Void, any Error>) {
+    mutating func connect(_ group: inout DiscardingTaskGroup) {
         generation += 1
         let number = generation
         let (inbox, slots, logger) = (self.inbox, self.connections, self.logger)
@@ -40,7 +40,7 @@ extension SessionDriver {
                     // Before the session was ready: nothing was sent, so connecting again is safe.
                     guard let pause = retry.nextPause() else { fallthrough }
                     logger.notice("client id \(configuration.clientID) is in use (326); connecting again in \(pause)")
-                    try await clock.sleep(for: pause)
+                    do { try await clock.sleep(for: pause) } catch { return }
                 case .clientIDInUse:
                     inbox.yield(.connectFailed("\(TWSConnectionError.clientIDInUse(clientID: configuration.clientID))"))
                     return
@@ -133,7 +133,7 @@ extension SessionDriver {
 
     /// A request to TWS (in a task of its own, cancellable by its tag) or to the journal (at once).
     func performRequest(
-        _ tag: SessionTag, _ request: SessionRequest, _ group: inout ThrowingTaskGroup<Void, any Error>
+        _ tag: SessionTag, _ request: SessionRequest, _ group: inout DiscardingTaskGroup
     ) {
         let inbox = self.inbox
         switch request {
@@ -217,7 +217,7 @@ extension SessionDriver {
     /// 5-second bars until cancelled; a failure comes back with whether the socket was still up.
     func subscribeBars(
         _ tag: SessionTag, _ subscription: RealTimeBarSubscription, _ contracts: ContractBook,
-        _ group: inout ThrowingTaskGroup<Void, any Error>
+        _ group: inout DiscardingTaskGroup
     ) {
         guard let connection else { return }
         let inbox = self.inbox
@@ -246,7 +246,7 @@ extension SessionDriver {
     /// Quotes (reqMktData) until cancelled; the feed's end comes back with whether the socket was still up.
     func subscribeQuotes(
         _ tag: SessionTag, _ instruments: [InstrumentID], _ contracts: ContractBook,
-        _ group: inout ThrowingTaskGroup<Void, any Error>
+        _ group: inout DiscardingTaskGroup
     ) {
         guard let connection else { return }
         let inbox = self.inbox
@@ -279,7 +279,7 @@ extension SessionDriver {
 
     /// Runs `work` in a task of the run's group until it ends or `cancel(tag)` ends it.
     func spawn(
-        _ tag: SessionTag, _ group: inout ThrowingTaskGroup<Void, any Error>,
+        _ tag: SessionTag, _ group: inout DiscardingTaskGroup,
         _ work: @escaping @Sendable () async -> Void
     ) {
         let signal = tasks.register(tag)

@@ -33,6 +33,9 @@ struct SessionDriver<S: Strategy> {
     var barTakenAt: ContinuousClock.Instant?
     /// The last journal write failed (the next success is reported as `.journalWritable`).
     var journalFailing = false
+    /// With ticks `whenDue`: the pending tick's timer and when it fires, and how many timers were made.
+    var tickTimer: (tag: SessionTag, at: Timestamp)?
+    var tickTimers = 0
 
     init(strategy: S, configuration: LiveRunnerConfiguration, transport: any TWSTransport, logger: Logger) {
         self.configuration = configuration
@@ -65,20 +68,24 @@ struct SessionDriver<S: Strategy> {
         let link = configuration.operatorLink
         link?.attach { inbox.yield($0) }
         defer { link?.detach() }
-        return try await withThrowingTaskGroup(of: Void.self, returning: LiveRunSummary.self) { group in
+        // A discarding group: a finished task (a request, a timer) leaves nothing behind; a week of the sandbox makes
+        // hundreds of thousands of them. Its tasks throw nothing (a cancelled wait just ends).
+        let result = await withDiscardingTaskGroup(returning: Result<LiveRunSummary, any Error>.self) { group in
             if let stop {
                 // Listened to from the start: a stop during the start-up ends its waits at once.
                 group.addTask { for await reason in stop { inbox.yield(.stop(reason)) } }
             }
-            group.addTask {
-                while !Task.isCancelled {
-                    try await clock.sleep(for: .seconds(1))
-                    inbox.yield(.tick)
+            if case .everySecond = configuration.ticks {
+                group.addTask {
+                    while !Task.isCancelled {
+                        do { try await clock.sleep(for: .seconds(1)) } catch { return }
+                        inbox.yield(.tick)
+                    }
                 }
             }
             if let duration = configuration.duration {
                 group.addTask {
-                    try await clock.sleep(for: duration)
+                    do { try await clock.sleep(for: duration) } catch { return }
                     inbox.yield(.stop("duration \(duration) elapsed"))
                 }
             }
@@ -114,6 +121,7 @@ struct SessionDriver<S: Strategy> {
                 case .failed(let failure) where !input.isJournalFailure: journalOutcome(failure)
                 case .held, .failed, nil: break
                 }
+                if case .whenDue = configuration.ticks, outcome == nil { scheduleTick(after: input, at: time, &group) }
                 if let link {
                     if input.changesStatus { link.publish(await status(at: time), at: time) }
                     link.alert(OperatorAlert.alerts(of: input, actions: actions, phaseBefore: phaseBefore, phaseAfter: core.phase, at: time))
@@ -125,8 +133,31 @@ struct SessionDriver<S: Strategy> {
             inbox.finish()
             tasks.cancelAll()
             group.cancelAll()
-            guard let outcome else { throw LiveRunnerError.startup("the session's inputs ended") }
-            return try outcome.get()
+            return outcome ?? .failure(LiveRunnerError.startup("the session's inputs ended"))
+        }
+        return try result.get()
+    }
+
+    /// With ticks `whenDue`: after a tick, the next one when the core has work; after any other input, a second
+    /// later (when the wall clock's tick would come) unless one is due sooner. One timer is pending at a time.
+    private mutating func scheduleTick(
+        after input: SessionInput, at time: Timestamp, _ group: inout DiscardingTaskGroup
+    ) {
+        if case .tick = input, let pending = tickTimer, pending.at <= time { tickTimer = nil }
+        let due = if case .tick = input { core.nextTickDue(after: time) } else { time + .seconds(1) }
+        if let pending = tickTimer {
+            guard due < pending.at else { return }
+            tasks.cancel(pending.tag)
+        }
+        // Tags below zero are the driver's own (the core's count up from one), one per timer so a cancelled timer's
+        // end never removes its successor's signal.
+        tickTimers += 1
+        let tag = SessionTag(-tickTimers)
+        tickTimer = (tag, due)
+        let (inbox, clock, delay) = (self.inbox, configuration.clock, due - time)
+        spawn(tag, &group) {
+            do { try await clock.sleep(for: .nanoseconds(delay.nanoseconds)) } catch { return }
+            inbox.yield(.tick)
         }
     }
 
@@ -184,7 +215,7 @@ struct SessionDriver<S: Strategy> {
 
     /// Carries one action out. Returns the run's outcome once the core finished (or failed) it.
     private mutating func perform(
-        _ action: SessionAction, _ group: inout ThrowingTaskGroup<Void, any Error>
+        _ action: SessionAction, _ group: inout DiscardingTaskGroup
     ) async -> Result<LiveRunSummary, any Error>? {
         switch action {
         case .connect:
@@ -243,7 +274,9 @@ struct SessionDriver<S: Strategy> {
             let delay = at - now()
             let (inbox, clock) = (self.inbox, configuration.clock)
             group.addTask {
-                if delay > .zero { try await clock.sleep(for: .nanoseconds(delay.nanoseconds)) }
+                if delay > .zero {
+                    do { try await clock.sleep(for: .nanoseconds(delay.nanoseconds)) } catch { return }
+                }
                 inbox.yield(.tick)
             }
         case .reply(let reply):

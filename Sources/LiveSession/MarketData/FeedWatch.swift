@@ -99,6 +99,24 @@ public struct FeedWatch: Sendable {
         return found
     }
 
+    /// The earliest a `check` after `now` could find an instrument silent: now plus the least silence any instrument
+    /// still lacks, as if every instant from now on were trading hours (a lower bound: nights and weekends only make
+    /// it later). `nil` when off or no instrument was heard of.
+    public func earliestLook(after now: Timestamp, sessions: SessionTimes) -> Timestamp? {
+        guard isOn else { return nil }
+        let known = sessions.knownDays
+        var least: TimeSpan?
+        for k in heard.indices {
+            guard let last = heard[k] else { continue }
+            let wait = TimeSpan(nanoseconds: limit.nanoseconds << min(silences[k]?.reports ?? 0, 5))
+            let counted = Self.tradingTime(
+                from: last.market, to: last.market + (now - last.arrival), sessions: sessions, known: known)
+            let lacking = TimeSpan(nanoseconds: max(wait.nanoseconds - counted.nanoseconds, 0))
+            least = min(least ?? lacking, lacking)
+        }
+        return least.map { now + $0 }
+    }
+
     /// How long `now` has been silent for `id` in trading hours (for the dashboard and logs), or `nil` if never heard.
     public func silence(of id: InstrumentID, at now: Timestamp, sessions: SessionTimes) -> TimeSpan? {
         guard id.index >= 0, id.index < heard.count, let last = heard[id.index] else { return nil }

@@ -276,6 +276,11 @@ public struct IBOrderBook: Sendable {
             + enqueue(.modifyRejected(id, reason: reason, at: now), for: id, at: now)
     }
 
+    /// Whether any order holds a cancel or reports (what `releaseOverdue` looks at).
+    public var isHoldingOrders: Bool {
+        orders.values.contains { $0.heldCancel != nil || !$0.outbox.isEmpty }
+    }
+
     /// Releases fills that waited `commissionWait` for their commission (they go out without it; the commission
     /// follows as `lateCommission`).
     /// Also forgets what is older than `executionRetention`.

@@ -172,6 +172,9 @@ extension OrderDesk {
         book.noteApplied(executionIDs: executionIDs, at: now)
     }
 
+    /// Whether the book holds a cancel or reports that a tick may release.
+    public var isHoldingOrders: Bool { book.isHoldingOrders }
+
     /// Releases fills that waited too long for their commission, and forgets old execution ids.
     public mutating func releaseOverdue(at now: Timestamp) -> [OrderBookOutput] {
         book.releaseOverdue(at: now)

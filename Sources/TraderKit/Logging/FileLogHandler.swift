@@ -76,7 +76,7 @@ public struct FileLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        let time = ISO8601DateFormatter().string(from: clock.now())
+        let time = clock.stamp()
         let tail = LogLine.metadata(metadata, event)
         sink.write("\(time) \(event.level) \(label): \(event.message)\(tail)\n")
     }
