@@ -3,6 +3,7 @@ import LiveSession
 import Logging
 import Storage
 import Testing
+import TradingModel
 import TWSTestSupport
 import TraderConfig
 import TraderKit
@@ -62,6 +63,12 @@ import TraderKit
         let verdict = report.lines.last ?? ""
         #expect(verdict.hasPrefix("the actions are identical: \(steps.count) inputs"), "\(verdict)")
         #expect(report.lines.count > 6, "the order actions are listed")
+        // In virtual time the bot ticks when its core has work, not every simulated second (`TickCadence.whenDue`):
+        // in trading hours about once per 5-second bar (a second after it) and at the summary.
+        let ticks = try steps.filter { if case .tick = try SessionLog.input(of: $0) { true } else { false } }
+        let last = try #require(steps.last)
+        let span = last.time - steps[0].time
+        #expect(ticks.count > 0 && ticks.count * 3 < Int(span.nanoseconds / 1_000_000_000), "\(ticks.count) ticks in \(span)")
 
         let fill = try #require(
             try steps.first { step in
