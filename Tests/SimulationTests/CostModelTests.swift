@@ -54,4 +54,35 @@ import TradingModel
         #expect(fills.map(\.price) == [Price("100.1")!, Price(100)])
         #expect(fills.map(\.commission) == [Money(5), Money(5)])
     }
+
+    /// A bar without volume (a halt, an illiquid minute) moves no price by volume share: the share of nothing is 0,
+    /// not infinite. Both market fill timings: at the next bar's open, and at once at the last bar's close (found by
+    /// generated mutations that survived: `> 0` made `>= 0`).
+    @Test func aBarWithoutVolumeHasNoVolumeImpact() {
+        let silent = T.bar(1, "100", "101", "99", "100", volume: 0)
+        var next = Harness(SimulationConfig(marketFill: .nextOpen, slippage: .volumeShare(priceImpact: 0.1)))
+        next.submit(T.order(1, .buy, 100))
+        let atOpen = T.fills(next.feed(silent))
+        #expect(atOpen.map(\.price) == [Price(100)] && atOpen.map(\.quantity) == [Quantity(100)], "\(atOpen)")
+        var close = Harness(
+            SimulationConfig(marketFill: .thisClose, slippage: .volumeShare(priceImpact: 0.1)), first: silent)
+        close.submit(T.order(1, .buy, 100), at: 1)
+        let atClose = T.fills(close.reports)
+        #expect(atClose.map(\.price) == [Price(100)] && atClose.map(\.quantity) == [Quantity(100)], "\(atClose)")
+    }
+
+    /// A volume cap that leaves nothing (the bar had no volume) fills nothing: no zero-share fill; the order waits for
+    /// a bar with volume. Both market fill timings.
+    @Test func aCapThatLeavesNothingFillsNothing() {
+        let silent = T.bar(1, "100", "101", "99", "100", volume: 0)
+        let busy = T.bar(2, "100", "101", "99", "100", volume: 10_000)
+        var next = Harness(SimulationConfig(marketFill: .nextOpen, maxVolumeParticipation: 0.1))
+        next.submit(T.order(1, .buy, 100))
+        #expect(T.fills(next.feed(silent)).isEmpty)
+        #expect(T.fills(next.feed(busy)).map(\.quantity) == [Quantity(100)])
+        var close = Harness(SimulationConfig(marketFill: .thisClose, maxVolumeParticipation: 0.1), first: silent)
+        close.submit(T.order(1, .buy, 100), at: 1)
+        #expect(T.fills(close.reports).isEmpty, "\(close.reports)")
+        #expect(T.fills(close.feed(busy)).map(\.quantity).reduce(Quantity.zero, +) == Quantity(100))
+    }
 }
