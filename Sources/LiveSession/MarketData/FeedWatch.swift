@@ -86,7 +86,7 @@ public struct FeedWatch: Sendable {
         let known = sessions.knownDays  // once per look, not per instrument
         for k in heard.indices {
             guard let last = heard[k] else { continue }
-            let wait = TimeSpan(nanoseconds: limit.nanoseconds << min(silences[k]?.reports ?? 0, 5))
+            let wait = wait(of: k)
             let estimate = last.market + (now - last.arrival)
             guard Self.tradingTime(from: last.market, to: estimate, sessions: sessions, known: known) >= wait else { continue }
             var silence = silences[k] ?? Silence(since: now, lastBar: last.market, reports: 0)
@@ -108,13 +108,19 @@ public struct FeedWatch: Sendable {
         var least: TimeSpan?
         for k in heard.indices {
             guard let last = heard[k] else { continue }
-            let wait = TimeSpan(nanoseconds: limit.nanoseconds << min(silences[k]?.reports ?? 0, 5))
+            let wait = wait(of: k)
             let counted = Self.tradingTime(
                 from: last.market, to: last.market + (now - last.arrival), sessions: sessions, known: known)
             let lacking = TimeSpan(nanoseconds: max(wait.nanoseconds - counted.nanoseconds, 0))
             least = min(least ?? lacking, lacking)
         }
         return least.map { now + $0 }
+    }
+
+    /// How long instrument `k`'s silence must last to be reported: the limit, doubled for each report in a row (at
+    /// most 32 times).
+    private func wait(of k: Int) -> TimeSpan {
+        TimeSpan(nanoseconds: limit.nanoseconds << min(silences[k]?.reports ?? 0, 5))
     }
 
     /// How long `now` has been silent for `id` in trading hours (for the dashboard and logs), or `nil` if never heard.

@@ -278,7 +278,7 @@ public struct IBOrderBook: Sendable {
 
     /// Whether any order holds a cancel or reports (what `releaseOverdue` looks at).
     public var isHoldingOrders: Bool {
-        orders.values.contains { $0.heldCancel != nil || !$0.outbox.isEmpty }
+        orders.values.contains(where: \.isHolding)
     }
 
     /// Releases fills that waited `commissionWait` for their commission (they go out without it; the commission
@@ -293,7 +293,7 @@ public struct IBOrderBook: Sendable {
         var due: [OrderID] = []
         var index = orders.startIndex
         while index != orders.endIndex {
-            if orders.values[index].heldCancel != nil || !orders.values[index].outbox.isEmpty {
+            if orders.values[index].isHolding {
                 due.append(orders.keys[index])
             }
             orders.formIndex(after: &index)

@@ -48,6 +48,9 @@ public struct TrackedOrder: Sendable, Hashable {
         set { heldCancelBox = newValue.map { HeldCancel(status: $0.status, since: $0.since) } }
     }
     private var heldCancelBox: HeldCancel?
+
+    /// Whether it holds a cancel or reports that a later time may release (`IBOrderBook.releaseOverdue`).
+    var isHolding: Bool { heldCancelBox != nil || !outbox.isEmpty }
     struct HeldCancel: Sendable, Hashable {
         var status: BrokerOrderStatus
         var since: Timestamp
