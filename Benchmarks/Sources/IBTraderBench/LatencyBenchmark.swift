@@ -1,11 +1,13 @@
 import Foundation
 import GatewaySimulator
 import InteractiveBrokers
+import LiveSession
 import Logging
 import Storage
 import TWSClient
 import TradingEngine
 import TradingModel
+import Synchronization
 
 /// Bar → order on loopback, one hop, any client: the gateway simulator (manual clock) emits one 5-second real-time
 /// bar per step; the client turns it into a one-share market order; a proxy between the two (`FrameTapProxy`) stamps
@@ -36,13 +38,18 @@ enum LatencyBenchmark {
         var latency: LatencyDistribution
         var bars: Int
         var missing: Int
+        /// IBTrader's own stamps: the bar taken from the session's inbox → its order handed to the connection.
+        var inside: LatencyDistribution?
+        /// IBTrader's journal writes (each a SQLite transaction), all of the run's.
+        var journalWrites: LatencyDistribution?
     }
 
     static func run(samples: Int, warmup: Int, client: Client) async throws -> Result {
         let data = minuteData(minutes: (samples + warmup) * 5 / 60 + 180)
         let quiet: Logger = {
             var logger = Logger(label: "bench.latency")
-            logger.logLevel = .error
+            // BENCH_LATENCY_LOG=notice (or info, debug) shows the bot's and the simulator's log on standard error.
+            logger.logLevel = ProcessInfo.processInfo.environment["BENCH_LATENCY_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .error
             return logger
         }()
         let start = (data.instruments[0].series.firstTime ?? Timestamp(seconds: 0)) + .seconds(3600)
@@ -53,6 +60,7 @@ enum LatencyBenchmark {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("latency-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
+        let inside = StampBox()
         return try await withThrowingTaskGroup(of: Result?.self, returning: Result.self) { group in
             group.addTask {
                 try await simulator.run()
@@ -66,6 +74,10 @@ enum LatencyBenchmark {
             case .ibtrader(let durability):
                 var connection = TWSConnectionConfiguration(host: "127.0.0.1", port: proxy.port, clientID: 5)
                 connection.readyTimeout = .seconds(20)
+                // BENCH_LATENCY_MAX_VERSION=200: the text protocol instead of protobuf (226), to compare the two.
+                if let text = ProcessInfo.processInfo.environment["BENCH_LATENCY_MAX_VERSION"], let maximum = Int(text) {
+                    connection.versions = connection.versions.lowerBound...maximum
+                }
                 var configuration = LiveRunnerConfiguration(connection: connection, symbols: ["LAT"])
                 configuration.warmupDuration = ""
                 configuration.commissionWait = .seconds(3600)
@@ -75,6 +87,12 @@ enum LatencyBenchmark {
                     configuration.journal = try OrderJournal(
                         path: scratch.appendingPathComponent("journal.sqlite").path, durability: durability,
                         checkpoints: .manual)
+                }
+                configuration.latencyObserver = { kind, seconds in
+                    switch kind {
+                    case .barToOrder: inside.values.withLock { $0.append(Int64(seconds * 1e9)) }
+                    case .journalWrite: inside.writes.withLock { $0.append(Int64(seconds * 1e9)) }
+                    }
                 }
                 let runConfiguration = configuration
                 group.addTask {
@@ -120,7 +138,12 @@ enum LatencyBenchmark {
                     }
                     try await clock.sleep(until: paced)
                 }
-                return Result(latency: LatencyDistribution(nanoseconds: total), bars: warmup + samples, missing: missing)
+                let stamps = inside.values.withLock { Array($0.dropFirst(warmup)) }
+                let writes = inside.writes.withLock { $0 }
+                return Result(
+                    latency: LatencyDistribution(nanoseconds: total), bars: warmup + samples, missing: missing,
+                    inside: stamps.isEmpty ? nil : LatencyDistribution(nanoseconds: stamps),
+                    journalWrites: writes.isEmpty ? nil : LatencyDistribution(nanoseconds: writes))
             }
             // The driver's result, then the bot's end; the simulator runs until cancelled.
             var result: Result?
@@ -162,4 +185,10 @@ enum LatencyBenchmark {
         }
         return MarketDataSet(series: ["LAT": InstrumentSeries(bars: bars, resolution: .minutes(1))], name: "latency")
     }
+}
+
+/// The bot's own bar → order stamps, shared with its latency observer.
+final class StampBox: Sendable {
+    let values = Mutex<[Int64]>([])
+    let writes = Mutex<[Int64]>([])
 }

@@ -101,16 +101,27 @@ struct FrameCutter {
             let length = Int(buffer[offset]) << 24 | Int(buffer[offset + 1]) << 16 | Int(buffer[offset + 2]) << 8
                 | Int(buffer[offset + 3])
             guard buffer.count - offset - 4 >= length else { break }
-            var id = 0
-            var k = offset + 4
-            while k < offset + 4 + length, buffer[k] >= 48, buffer[k] <= 57 {
-                id = id * 10 + Int(buffer[k] - 48)
-                k += 1
-            }
-            ids.append(id)
+            ids.append(Self.messageID(buffer[(offset + 4)..<(offset + 4 + length)]))
             offset += 4 + length
         }
         return (offset, ids)
+    }
+
+    /// A payload's message id: text digits before server version 201; from 201 on, a 4-byte big-endian id, plus
+    /// 200 when the body is protobuf (the same message either way here).
+    static func messageID(_ payload: ArraySlice<UInt8>) -> Int {
+        guard let first = payload.first else { return 0 }
+        if first >= 48, first <= 57 {
+            var id = 0
+            for byte in payload {
+                guard byte >= 48, byte <= 57 else { break }
+                id = id * 10 + Int(byte - 48)
+            }
+            return id
+        }
+        guard payload.count >= 4 else { return 0 }
+        let id = payload.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+        return id > 200 ? id - 200 : id
     }
 
     /// Drops the first `count` bytes (already forwarded).

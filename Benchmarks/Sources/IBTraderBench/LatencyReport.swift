@@ -20,20 +20,31 @@ enum LatencyReport {
         let python =
             ProcessInfo.processInfo.environment["IBTRADER_PYTHON"] ?? root.appendingPathComponent(".venv/bin/python").path
         var ibAsync: LatencyDistribution?
-        let only = ProcessInfo.processInfo.environment["BENCH_LATENCY_ONLY"]  // "ibtrader": skip the Python row
-        if only != "ibtrader", FileManager.default.isExecutableFile(atPath: python) {
+        // "ibtrader": skip the Python row; "off" or "on": only that IBTrader row (for a profile).
+        let only = ProcessInfo.processInfo.environment["BENCH_LATENCY_ONLY"]
+        if only == nil, FileManager.default.isExecutableFile(atPath: python) {
             let run = try await LatencyBenchmark.run(samples: samples, warmup: warmup, client: .ibAsync(python: python))
             ibAsync = run.latency
             table.add("ib_async 2.1.0, bar → order (µs)", run.latency.text, detail(run))
-        } else if only != "ibtrader" {
+        } else if only == nil {
             table.add("ib_async 2.1.0, bar → order (µs)", "n/a", "no Python at \(python): run scripts/setup-python.sh")
         }
-        let off = try await LatencyBenchmark.run(samples: samples, warmup: warmup, client: .ibtrader(journal: nil))
-        table.add("IBTrader, journal off, bar → order (µs)", off.latency.text, detail(off))
-        let on = try await LatencyBenchmark.run(
-            samples: samples, warmup: warmup, client: .ibtrader(journal: .processCrashSafe))
-        table.add("IBTrader, journal on (NORMAL), bar → order (µs)", on.latency.text, detail(on))
-        if let ibAsync {
+        var off: LatencyBenchmark.Result?
+        if only != "on" {
+            let run = try await LatencyBenchmark.run(samples: samples, warmup: warmup, client: .ibtrader(journal: nil))
+            table.add("IBTrader, journal off, bar → order (µs)", run.latency.text, detail(run))
+            addInside(run, to: &table)
+            off = run
+        }
+        var on: LatencyBenchmark.Result?
+        if only != "off" {
+            let run = try await LatencyBenchmark.run(
+                samples: samples, warmup: warmup, client: .ibtrader(journal: .processCrashSafe))
+            table.add("IBTrader, journal on (NORMAL), bar → order (µs)", run.latency.text, detail(run))
+            addInside(run, to: &table)
+            on = run
+        }
+        if let ibAsync, let off, let on {
             table.add(
                 "  ib_async ÷ IBTrader journal off, p50 / p99",
                 String(format: "%.1f× / %.1f×", ibAsync.p50 / off.latency.p50, ibAsync.p99 / off.latency.p99),
@@ -44,6 +55,21 @@ enum LatencyReport {
                 "the journal writes each intent before its order is sent")
         }
         return table
+    }
+
+    /// The bot's own share: from the bar leaving its inbox to the order handed to the connection.
+    private static func addInside(_ run: LatencyBenchmark.Result, to table: inout BenchTable) {
+        guard let inside = run.inside else { return }
+        table.add(
+            "  of which inbox → order handed to the socket (µs)", inside.text,
+            "the bot's own stamps (`SessionStatus.latency.barToOrder`): the core, the journal's intent, the send, the "
+                + "journal's 'sent'")
+        if let writes = run.journalWrites {
+            table.add(
+                "  journal writes, each (µs)", writes.text,
+                "\(writes.count) SQLite transactions in the run (intents, sent, fills, order states), "
+                    + "\(writes.count / max(1, run.bars)) a bar")
+        }
     }
 
     private static func detail(_ run: LatencyBenchmark.Result) -> String {
