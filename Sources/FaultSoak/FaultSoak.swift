@@ -180,22 +180,22 @@ public enum FaultSoak {
         configuration.journal = journal
         // One bot on a dedicated account, whose operator restarts it after a mismatch to take the broker's word: a
         // gateway that lost its state leaves positions the bot's journal cannot prove are its own.
-        configuration.adoptExternalPositions = true
-        configuration.warmupDuration = "600 S"
-        configuration.summaryInterval = .seconds(3600)
-        configuration.reconnectDelay = .milliseconds(50)
-        configuration.maxReconnectDelay = .seconds(1)
-        configuration.gatewayWait = .seconds(60)
-        configuration.resilience.resetSchedule = nil
+        configuration.session.adoptExternalPositions = true
+        configuration.session.warmupDuration = "600 S"
+        configuration.session.summaryInterval = .seconds(3600)
+        configuration.session.reconnectDelay = .milliseconds(50)
+        configuration.session.maxReconnectDelay = .seconds(1)
+        configuration.session.gatewayWait = .seconds(60)
+        configuration.session.resilience.resetSchedule = nil
         // A hung gateway is given up after 2 s of silence and 2 s without an answer.
-        configuration.resilience.heartbeat = Heartbeat(interval: .seconds(2), timeout: .seconds(2))
-        configuration.positionCheck = PositionCheckSettings(
+        configuration.session.resilience.heartbeat = Heartbeat(interval: .seconds(2), timeout: .seconds(2))
+        configuration.session.positionCheck = PositionCheckSettings(
             interval: TimeSpan(settings.positionCheckInterval), confirmAfter: TimeSpan(settings.confirmAfter),
             pausesEntries: true)
         configuration.observer = { monitor.milestone($0) }
-        configuration.resilience.observer = { monitor.connectivity($0) }
+        configuration.connectivityObserver = { monitor.connectivity($0) }
         // A bar every 100 ms of the bot's clock (the soak's pace): 3 s without one is a dead feed.
-        configuration.resilience.deadFeedAfter = .seconds(3)
+        configuration.session.resilience.deadFeedAfter = .seconds(3)
         return configuration
     }
 

@@ -49,10 +49,10 @@ import TWSProtocol
             clientID: 44,
             strategy: { TargetSchedule(steps: [(faultTradeTime, 50)], recorder: $0) },
             configure: {
-                $0.account = "DU222"
+                $0.session.account = "DU222"
                 // The margin rule on: every position check then compares the bot's figures with the account's.
-                $0.engine.risk.initialMarginPercent = 50
-                $0.positionCheck = PositionCheckSettings(interval: .seconds(1), confirmAfter: .seconds(1))
+                $0.session.engine.risk.initialMarginPercent = 50
+                $0.session.positionCheck = PositionCheckSettings(interval: .seconds(1), confirmAfter: .seconds(1))
             },
             gateway: Self.gateway, prepare: Self.buyInTheOtherAccount, logger: logger
         ) { venue, recorder in

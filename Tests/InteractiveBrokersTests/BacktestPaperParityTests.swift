@@ -250,10 +250,10 @@ func paperRun<S: Strategy>(
             connection: connection, symbols: scenario.symbols, engine: scenario.engine)
         simulator.attach(&configuration)
         configuration.journal = journal
-        configuration.warmupDuration = scenario.warmup
-        configuration.warmupBarSize = scenario.barSize
+        configuration.session.warmupDuration = scenario.warmup
+        configuration.session.warmupBarSize = scenario.barSize
         configuration.strategyRecord = scenario.strategyRecord
-        configuration.commissionWait = .seconds(3600)
+        configuration.session.commissionWait = .seconds(3600)
         configuration.engineEventObserver = { log.record($0, openOrders: $1) }
         let runConfiguration = configuration
         let (stop, stopper) = AsyncStream.makeStream(of: String.self)

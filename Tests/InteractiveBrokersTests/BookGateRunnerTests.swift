@@ -58,8 +58,8 @@ struct BookGateRunnerTests {
         -> LiveRunnerConfiguration
     {
         var configuration = runnerConfiguration(venue, journal: journal)
-        configuration.reconnectDelay = .milliseconds(20)
-        configuration.positionCheck = PositionCheckSettings(interval: .minutes(60), confirmAfter: .seconds(15), pausesEntries: true)
+        configuration.session.reconnectDelay = .milliseconds(20)
+        configuration.session.positionCheck = PositionCheckSettings(interval: .minutes(60), confirmAfter: .seconds(15), pausesEntries: true)
         configuration.operatorLink = link
         configuration.observer = { log.add($0) }
         return configuration

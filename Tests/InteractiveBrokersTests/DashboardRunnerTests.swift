@@ -300,7 +300,7 @@ struct RunningBotAlertTests {
         let (reconnects, reconnected) = AsyncStream.makeStream(of: Void.self)
         try await withSessionVenue { venue in
             var configuration = runnerConfiguration(venue, journal: nil)
-            configuration.reconnectDelay = .milliseconds(200)
+            configuration.session.reconnectDelay = .milliseconds(200)
             configuration.operatorLink = link
             configuration.observer = { if case .reconnected = $0 { reconnected.yield() } }
             let runConfiguration = configuration

@@ -40,10 +40,10 @@ private func deadFeedRun(
     let run = try await faultRun(
         clientID: clientID, strategy: { TargetSchedule(steps: [], recorder: $0) },
         configure: { configuration in
-            configuration.symbols = ["SYN000", "SYN001"]
-            configuration.resilience.deadFeedAfter = .seconds(30)
-            configuration.resilience.gracePeriod = .seconds(3600)
-            configuration.resilience.observer = { log.milestone($0) }
+            configuration.session.symbols = ["SYN000", "SYN001"]
+            configuration.session.resilience.deadFeedAfter = .seconds(30)
+            configuration.session.resilience.gracePeriod = .seconds(3600)
+            configuration.connectivityObserver = { log.milestone($0) }
             let recorded = configuration.engineEventObserver
             configuration.engineEventObserver = { event, open in
                 recorded?(event, open)

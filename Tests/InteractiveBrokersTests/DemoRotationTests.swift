@@ -47,9 +47,9 @@ struct DemoRotationTests {
         let runner = LiveRunSetup.runner(settings, options: LiveRunOptions())
         let minutes = 60
         var scenario = ParityScenario(
-            data: try GatewaySetup.data(GatewaySetup.demoData, synthetic: nil, seed: 0), symbols: runner.symbols,
-            start: GatewaySetup.demoStart, warmup: runner.warmupDuration, steps: minutes * 12, engine: runner.engine)
-        scenario.barSize = runner.warmupBarSize
+            data: try GatewaySetup.data(GatewaySetup.demoData, synthetic: nil, seed: 0), symbols: runner.session.symbols,
+            start: GatewaySetup.demoStart, warmup: runner.session.warmupDuration, steps: minutes * 12, engine: runner.session.engine)
+        scenario.barSize = runner.session.warmupBarSize
         scenario.allowsRestingOrders = true
         #expect(scenario.barSize == "1 min", "the demo's strategy bar is the data's minute")
         guard case .everyBars(let every) = momentum.rebalance else {

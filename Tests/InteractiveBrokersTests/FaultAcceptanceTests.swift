@@ -22,7 +22,7 @@ struct FaultAcceptanceTests {
     )
     func droppedAfterBracketArrived() async throws {
         let run = try await faultRun(
-            clientID: 51, strategy: { FaultBracket(recorder: $0) }, configure: { $0.cancelOnExit = false }
+            clientID: 51, strategy: { FaultBracket(recorder: $0) }, configure: { $0.session.cancelOnExit = false }
         ) { simulator, recorder in
             // The bracket is three placeOrders; the socket closes right after the third is handled, so the entry's
             // fill and every acknowledgement are lost with the connection.
@@ -47,7 +47,7 @@ struct FaultAcceptanceTests {
     @Test("connection dropped mid-bracket (only the parent arrived): the bracket ends unfilled, nothing naked, nothing resent")
     func droppedAfterBracketParent() async throws {
         let run = try await faultRun(
-            clientID: 52, strategy: { FaultBracket(recorder: $0) }, configure: { $0.cancelOnExit = false }
+            clientID: 52, strategy: { FaultBracket(recorder: $0) }, configure: { $0.session.cancelOnExit = false }
         ) { simulator, recorder in
             // The socket closes right after the parent (transmit=false, held silently); the children never arrive.
             // Depending on timing the bot's writes of the children fail (504: the group is rejected at once) or
@@ -120,7 +120,7 @@ struct FaultAcceptanceTests {
     @Test("late commission reports (fills released without waiting): engine cash re-booked to the broker's")
     func lateCommission() async throws {
         let run = try await faultRun(
-            clientID: 56, strategy: Self.roundTrip, configure: { $0.commissionWait = nil }
+            clientID: 56, strategy: Self.roundTrip, configure: { $0.session.commissionWait = nil }
         ) { simulator, recorder in
             await replaySteps(simulator, recorder) { executions($0, clientID: 56).count >= 2 }
             await replaySteps(simulator, recorder, limit: 2)

@@ -43,7 +43,7 @@ struct FirstLiveBarTests {
         let steps = StepLog()
         _ = try await faultRun(
             clientID: 60 + instruments, strategy: { TargetSchedule(steps: [], recorder: $0) },
-            configure: { $0.symbols = Array([Symbol("SYN000"), Symbol("SYN001")].prefix(instruments)) }
+            configure: { $0.session.symbols = Array([Symbol("SYN000"), Symbol("SYN001")].prefix(instruments)) }
         ) { simulator, recorder in
             await Self.waitForSubscriptions(simulator, count: instruments)
             steps.add(await Self.step(simulator, recorder))

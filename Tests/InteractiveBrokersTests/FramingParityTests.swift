@@ -17,9 +17,9 @@ struct FramingParityTests {
         let runner = LiveRunSetup.runner(settings, options: LiveRunOptions())
         #expect(runner.connection.versions.upperBound == 226, "run advertises connection.maxServerVersion")
         var scenario = ParityScenario(
-            data: try GatewaySetup.data(GatewaySetup.demoData, synthetic: nil, seed: 0), symbols: runner.symbols,
-            start: GatewaySetup.demoStart, warmup: runner.warmupDuration, steps: 30 * 12, engine: runner.engine)
-        scenario.barSize = runner.warmupBarSize
+            data: try GatewaySetup.data(GatewaySetup.demoData, synthetic: nil, seed: 0), symbols: runner.session.symbols,
+            start: GatewaySetup.demoStart, warmup: runner.session.warmupDuration, steps: 30 * 12, engine: runner.session.engine)
+        scenario.barSize = runner.session.warmupBarSize
         scenario.allowsRestingOrders = true
         scenario.maximumServerVersion = 200
         let text = try await paperRun(MomentumRotation(config: momentum), scenario)

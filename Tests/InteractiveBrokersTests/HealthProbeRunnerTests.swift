@@ -85,12 +85,12 @@ private func healthRun<S: Strategy>(
                 connection: venue.clientConnection(47), symbols: ["SYN000", "SYN001"],
                 engine: EngineConfig(initialCash: Money(100_000)))
             venue.attach(&configuration)
-            configuration.warmupDuration = "600 S"
-            configuration.commissionWait = .seconds(3600)
-            configuration.reconnectDelay = .milliseconds(20)
-            configuration.resilience.resetSchedule = nil
-            configuration.resilience.heartbeat = Heartbeat(interval: .zero, timeout: .seconds(1))  // off unless asked
-            configuration.resilience.observer = { milestone in
+            configuration.session.warmupDuration = "600 S"
+            configuration.session.commissionWait = .seconds(3600)
+            configuration.session.reconnectDelay = .milliseconds(20)
+            configuration.session.resilience.resetSchedule = nil
+            configuration.session.resilience.heartbeat = Heartbeat(interval: .zero, timeout: .seconds(1))  // off unless asked
+            configuration.connectivityObserver = { milestone in
                 switch milestone {
                 case .heartbeatAnswered: timeline.add("answered")
                 case .heartbeatUnanswered(let expected): timeline.add("unanswered(expected: \(expected))")
@@ -147,9 +147,9 @@ struct HealthProbeRunnerTests {
             MomentumRotation(), timeline: timeline,
             adjust: { configuration, _ in
                 // A short silence; a timeout with room for a loaded machine (an answer takes well under 10 ms).
-                configuration.resilience.heartbeat = Heartbeat(interval: .milliseconds(200), timeout: .seconds(2))
+                configuration.session.resilience.heartbeat = Heartbeat(interval: .milliseconds(200), timeout: .seconds(2))
                 if insideResetWindow {  // every instant is inside: the loss is expected, never an ALERT
-                    configuration.resilience.resetSchedule = ResetSchedule(
+                    configuration.session.resilience.resetSchedule = ResetSchedule(
                         timeZone: .gmt, dailyStart: nil, dailyEnd: nil, days: Set(Weekday.allCases))
                 }
             },
@@ -187,7 +187,7 @@ struct HealthProbeRunnerTests {
         let (summary, state) = try await healthRun(
             QuoteWatcher(), timeline: timeline,
             adjust: { configuration, _ in
-                configuration.resilience.quoteRetry = RetryBackoff(first: .milliseconds(50), maximum: .milliseconds(400), alertAfter: 3)
+                configuration.session.resilience.quoteRetry = RetryBackoff(first: .milliseconds(50), maximum: .milliseconds(400), alertAfter: 3)
             },
             drive: { venue, stopper in
                 try await timeline.wait(for: "subscribed(0, 0)", at: venue)

@@ -98,7 +98,7 @@ struct JournalFullDiskTests {
             configure: {
                 $0.journal = journal
                 $0.operatorLink = link
-                $0.symbols = ["SYN000", "SYN001"]
+                $0.session.symbols = ["SYN000", "SYN001"]
             }, logger: logger
         ) { simulator, recorder in
             func orders() async -> Int { await simulator.state().placeOrderLog.count }

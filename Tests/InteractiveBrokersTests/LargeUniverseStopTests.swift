@@ -34,8 +34,8 @@ struct LargeUniverseStopTests {
                 connection: venue.clientConnection(51),
                 symbols: data.instruments.map { Symbol($0.symbol) }, engine: EngineConfig(initialCash: Money(100_000)))
             venue.attach(&configuration)
-            configuration.warmupDuration = "1800 S"
-            configuration.resilience.resetSchedule = nil
+            configuration.session.warmupDuration = "1800 S"
+            configuration.session.resilience.resetSchedule = nil
             let subscribed = SubscriptionFlag()
             configuration.observer = { if case .subscribed = $0 { subscribed.set() } }
             let logger = { var logger = Logger(label: "test.live"); logger.logLevel = .critical; return logger }()

@@ -32,7 +32,7 @@ struct LiveRunnerJournalCheckpointTests {
                 engine: EngineConfig(initialCash: Money(100_000)))
             simulator.attach(&configuration)
             configuration.journal = journal
-            configuration.warmupDuration = "1800 S"
+            configuration.session.warmupDuration = "1800 S"
             let strategy = MomentumRotation(
                 config: MomentumRotationConfig(
                     lookback: 12, ranking: .rateOfChange, minimumScore: nil, holdings: 1, rebalance: .everyBars(12),

@@ -58,11 +58,11 @@ private func outageRun(
             engine: EngineConfig(initialCash: Money(100_000)))
         simulator.attach(&configuration)
         configuration.journal = journal
-        configuration.warmupDuration = "1800 S"
-        configuration.commissionWait = .seconds(3600)
-        configuration.resilience.gracePeriod = grace
-        configuration.resilience.resetSchedule = nil  // the bot's clock must not make the test's outage "expected"
-        configuration.resilience.observer = { milestones.add($0) }
+        configuration.session.warmupDuration = "1800 S"
+        configuration.session.commissionWait = .seconds(3600)
+        configuration.session.resilience.gracePeriod = grace
+        configuration.session.resilience.resetSchedule = nil  // the bot's clock must not make the test's outage "expected"
+        configuration.connectivityObserver = { milestones.add($0) }
         configure(&configuration)
         let runConfiguration = configuration
         let (stop, stopper) = AsyncStream.makeStream(of: String.self)

@@ -52,8 +52,8 @@ struct LiveRunnerServiceTests {
                 connection: connectionConfiguration(port, clientID: 41), symbols: ["SYN000", "SYN001", "SYN002"],
                 engine: EngineConfig(initialCash: Money(100_000)))
             configuration.journal = journal
-            configuration.warmupDuration = "600 S"
-            configuration.cancelOnExit = cancelOnExit
+            configuration.session.warmupDuration = "600 S"
+            configuration.session.cancelOnExit = cancelOnExit
             do { try await body(simulator, configuration, journal) } catch {
                 group.cancelAll()
                 throw error
@@ -118,7 +118,7 @@ struct LiveRunnerServiceTests {
         try await withRunnerSetup(cancelOnExit: true) { simulator, configuration, journal in
             var configuration = configuration
             // Without the fast stop the drain would last a minute, longer than the watchdog below.
-            configuration.stopDrain = .seconds(60)
+            configuration.session.stopDrain = .seconds(60)
             var service = LiveRunnerService(strategy: RestingBuyer(), configuration: configuration, logger: serviceLogger())
             // SIGUSR2 stands in for Ctrl-C: nothing else in the test process uses it.
             service.escalationSignals = [.sigusr2]

@@ -23,8 +23,8 @@ func runnerConfiguration(_ port: Int, journal: OrderJournal?) -> LiveRunnerConfi
         connection: connectionConfiguration(port, clientID: 31), symbols: ["SYN000", "SYN001", "SYN002"],
         engine: EngineConfig(initialCash: Money(100_000)))
     configuration.journal = journal
-    configuration.warmupDuration = "1800 S"
-    configuration.commissionWait = .seconds(3600)
+    configuration.session.warmupDuration = "1800 S"
+    configuration.session.commissionWait = .seconds(3600)
     return configuration
 }
 
@@ -171,7 +171,7 @@ struct LiveRunnerTests {
         let journal = try OrderJournal(path: directory.appendingPathComponent("journal.sqlite").path, durability: .processCrashSafe)
         try await withSessionVenue { simulator in
             var configuration = runnerConfiguration(simulator, journal: journal)
-            configuration.reconnectDelay = .milliseconds(20)
+            configuration.session.reconnectDelay = .milliseconds(20)
             let runConfiguration = configuration
             let (stop, stopper) = AsyncStream.makeStream(of: String.self)
             let summary = try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in

@@ -38,10 +38,10 @@ private func gapRun(gap: TimeSpan, maxBackfill: TimeSpan, clientID: Int) async t
     let run = try await faultRun(
         clientID: clientID, strategy: { TargetSchedule(steps: [], recorder: $0) },
         configure: { configuration in
-            configuration.warmupDuration = "1800 S"
-            configuration.resilience.maxBackfill = maxBackfill
-            configuration.resilience.gracePeriod = .seconds(3600)  // no entries pause: only the back-fill matters
-            configuration.resilience.observer = { log.milestone($0) }
+            configuration.session.warmupDuration = "1800 S"
+            configuration.session.resilience.maxBackfill = maxBackfill
+            configuration.session.resilience.gracePeriod = .seconds(3600)  // no entries pause: only the back-fill matters
+            configuration.connectivityObserver = { log.milestone($0) }
             let recorded = configuration.engineEventObserver
             configuration.engineEventObserver = { event, open in
                 recorded?(event, open)

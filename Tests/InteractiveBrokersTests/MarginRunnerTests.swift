@@ -56,12 +56,12 @@ struct MarginRunnerTests {
                     connection: simulator.clientConnection(49), symbols: ["MRG"],
                     engine: EngineConfig(initialCash: Money(100_000), risk: risk))
                 simulator.attach(&configuration)
-                configuration.warmupDuration = "600 S"
-                configuration.commissionWait = .seconds(3600)
-                configuration.resilience.resetSchedule = nil
-                configuration.watchHalts = false
+                configuration.session.warmupDuration = "600 S"
+                configuration.session.commissionWait = .seconds(3600)
+                configuration.session.resilience.resetSchedule = nil
+                configuration.session.watchHalts = false
                 // A position check (and with it the margin figures against IB's) every second.
-                configuration.positionCheck = PositionCheckSettings(interval: .seconds(1), confirmAfter: .seconds(1))
+                configuration.session.positionCheck = PositionCheckSettings(interval: .seconds(1), confirmAfter: .seconds(1))
                 let runConfiguration = configuration
                 let (stop, stopper) = AsyncStream.makeStream(of: String.self)
                 var logger = Logger(label: "test.margin") { _ in CapturingLogHandler(log: log) }

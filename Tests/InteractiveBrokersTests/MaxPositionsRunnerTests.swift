@@ -26,7 +26,7 @@ struct MaxPositionsRunnerTests {
     func maxPositionsOneHolds() async throws {
         let (most, bought) = try await withSessionVenue { simulator in
             var configuration = runnerConfiguration(simulator, journal: nil)
-            configuration.engine.risk.maxActivePositions = 1
+            configuration.session.engine.risk.maxActivePositions = 1
             let runConfiguration = configuration
             let (stop, stopper) = AsyncStream.makeStream(of: String.self)
             return try await withThrowingTaskGroup(of: (Int, Set<String>)?.self) { group in

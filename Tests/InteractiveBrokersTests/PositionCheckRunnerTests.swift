@@ -31,9 +31,9 @@ struct PositionCheckRunnerTests {
         let journal = try OrderJournal(path: directory.appendingPathComponent("journal.sqlite").path, durability: .processCrashSafe)
         let (summary, held, ordersAfter, restarted) = try await withSessionVenue { simulator in
             var configuration = runnerConfiguration(simulator, journal: journal)
-            configuration.reconnectDelay = .milliseconds(20)
+            configuration.session.reconnectDelay = .milliseconds(20)
             // Far longer than the test: the check that finds the difference is the one after the reconnect.
-            configuration.positionCheck = PositionCheckSettings(
+            configuration.session.positionCheck = PositionCheckSettings(
                 interval: .minutes(60), confirmAfter: .milliseconds(300), pausesEntries: true)
             configuration.observer = { milestone in
                 if case .positionMismatch(let differences) = milestone { mismatches.add(differences) }

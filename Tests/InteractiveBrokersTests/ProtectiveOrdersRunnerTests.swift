@@ -35,7 +35,7 @@ struct ProtectiveOrdersRunnerTests {
         let journal = try OrderJournal(path: folder.appendingPathComponent("j.sqlite").path, durability: .processCrashSafe)
         try await withSessionVenue { simulator in
             var configuration = runnerConfiguration(simulator, journal: journal)
-            configuration.cancelOnExit = true
+            configuration.session.cancelOnExit = true
             let run = configuration
             @Sendable func openRefs() async throws -> [String] {
                 try await TWSConnection.connect(simulator.clientConnection(77), environment: simulator.environment()) { c, _ in

@@ -58,10 +58,10 @@ private func configuration(_ venue: VirtualVenue, quotes: QuoteSubscriptionMode,
         connection: venue.clientConnection(44), symbols: ["SYN000", "SYN001"],
         engine: EngineConfig(initialCash: Money(100_000)))
     venue.attach(&configuration)
-    configuration.warmupDuration = "600 S"
-    configuration.commissionWait = .seconds(3600)
-    configuration.reconnect = false
-    configuration.quotes = quotes
+    configuration.session.warmupDuration = "600 S"
+    configuration.session.commissionWait = .seconds(3600)
+    configuration.session.reconnect = false
+    configuration.session.quotes = quotes
     configuration.engineEventObserver = { event, _ in log.observe(event) }
     return configuration
 }

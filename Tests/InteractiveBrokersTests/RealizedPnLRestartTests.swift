@@ -27,9 +27,9 @@ struct RealizedPnLRestartTests {
             engine: EngineConfig(initialCash: Money(approximately: faultCash)))
         simulator.attach(&configuration)
         configuration.journal = journal
-        configuration.warmupDuration = "600 S"
-        configuration.commissionWait = .seconds(3600)
-        configuration.resilience.resetSchedule = nil
+        configuration.session.warmupDuration = "600 S"
+        configuration.session.commissionWait = .seconds(3600)
+        configuration.session.resilience.resetSchedule = nil
         configuration.observer = { recorder.milestone($0) }
         configuration.engineEventObserver = { event, _ in recorder.engine(event) }
         let runConfiguration = configuration

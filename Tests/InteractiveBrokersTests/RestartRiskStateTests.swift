@@ -51,12 +51,12 @@ struct RestartRiskStateTests {
                 connection: connectionConfiguration(port, clientID: 33), symbols: symbols,
                 engine: EngineConfig(initialCash: capital, risk: risk))
             configuration.journal = journal
-            configuration.warmupDuration = "600 S"
-            configuration.orderEfficiency = OrderEfficiencyLimit(maxRatio: 10)
+            configuration.session.warmupDuration = "600 S"
+            configuration.session.orderEfficiency = OrderEfficiencyLimit(maxRatio: 10)
             // Stops once the start-up (the restart reconciliation) is done and the bars are subscribed.
             let (stop, stopper) = AsyncStream.makeStream(of: String.self)
             configuration.observer = { if case .subscribed = $0 { stopper.yield("test done") } }
-            configuration.stopDrain = .milliseconds(100)
+            configuration.session.stopDrain = .milliseconds(100)
             _ = try await LiveRunner.run(
                 strategy: MomentumRotation(
                     config: MomentumRotationConfig(

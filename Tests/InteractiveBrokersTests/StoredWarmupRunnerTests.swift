@@ -39,7 +39,7 @@ struct StoredWarmupRunnerTests {
 
             let log = CapturedLog()
             var configuration = runnerConfiguration(simulator, journal: nil)
-            configuration.symbols = ["SYN000"]
+            configuration.session.symbols = ["SYN000"]
             configuration.barStore = store
             let run = configuration
             let (stop, stopper) = AsyncStream.makeStream(of: String.self)

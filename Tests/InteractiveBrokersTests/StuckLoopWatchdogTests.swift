@@ -110,8 +110,8 @@ struct StuckLoopRunnerTests {
         _ = try await faultRun(
             clientID: 71, strategy: { _ in BlockingStrategy(block: 3) },
             configure: {
-                $0.resilience.stuckLoopTimeout = .milliseconds(1_500)
-                $0.resilience.observer = { milestone in
+                $0.stuckLoopTimeout = .milliseconds(1_500)
+                $0.connectivityObserver = { milestone in
                     switch milestone {
                     case .eventLoopStuck: timeline.add("stuck")
                     case .eventLoopRecovered: timeline.add("recovered")

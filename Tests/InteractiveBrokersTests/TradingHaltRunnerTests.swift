@@ -55,10 +55,10 @@ struct TradingHaltRunnerTests {
                     connection: simulator.clientConnection(48), symbols: ["SYN000", "SYN001"],
                     engine: EngineConfig(initialCash: Money(100_000)))
                 simulator.attach(&configuration)
-                configuration.warmupDuration = "600 S"
-                configuration.commissionWait = .seconds(3600)
-                configuration.resilience.resetSchedule = nil
-                configuration.watchHalts = true
+                configuration.session.warmupDuration = "600 S"
+                configuration.session.commissionWait = .seconds(3600)
+                configuration.session.resilience.resetSchedule = nil
+                configuration.session.watchHalts = true
                 configuration.observer = { milestone in
                     switch milestone {
                     case .subscribed(let generation, let feed): timeline.add("subscribed(\(generation), \(feed))")
@@ -142,10 +142,10 @@ struct TradingHaltRunnerTests {
                     connection: simulator.clientConnection(49), symbols: ["SYN000", "SYN001"],
                     engine: EngineConfig(initialCash: Money(100_000)))
                 simulator.attach(&configuration)
-                configuration.warmupDuration = "600 S"
-                configuration.commissionWait = .seconds(3600)
-                configuration.resilience.resetSchedule = nil
-                configuration.whatIfMaxMarginPercent = limit
+                configuration.session.warmupDuration = "600 S"
+                configuration.session.commissionWait = .seconds(3600)
+                configuration.session.resilience.resetSchedule = nil
+                configuration.session.whatIfMaxMarginPercent = limit
                 configuration.observer = { milestone in
                     if case .subscribed(let generation, let feed) = milestone { timeline.add("subscribed(\(generation), \(feed))") }
                 }

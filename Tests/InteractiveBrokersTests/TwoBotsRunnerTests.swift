@@ -31,7 +31,7 @@ struct TwoBotsRunnerTests {
     static func configuration(_ venue: VirtualVenue, client: Int, journal: OrderJournal) -> LiveRunnerConfiguration {
         var configuration = runnerConfiguration(venue, journal: journal)
         configuration.connection = venue.clientConnection(client)
-        configuration.positionCheck = PositionCheckSettings(interval: .seconds(1), confirmAfter: .milliseconds(300))
+        configuration.session.positionCheck = PositionCheckSettings(interval: .seconds(1), confirmAfter: .milliseconds(300))
         return configuration
     }
 

@@ -48,13 +48,13 @@ struct UnknownOrderRestartTests {
                 engine: EngineConfig(initialCash: Money(100_000)))
             venue.attach(&configuration)
             configuration.journal = journal
-            configuration.warmupDuration = "600 S"
-            configuration.cancelOnExit = false
-            configuration.unknownOrders = policy
+            configuration.session.warmupDuration = "600 S"
+            configuration.session.cancelOnExit = false
+            configuration.session.unknownOrders = policy
             // Stops once the start-up (the restart reconciliation) is done and the bars are subscribed.
             let (stop, stopper) = AsyncStream.makeStream(of: String.self)
             configuration.observer = { if case .subscribed = $0 { stopper.yield("test done") } }
-            configuration.stopDrain = .milliseconds(300)
+            configuration.session.stopDrain = .milliseconds(300)
             _ = try await LiveRunner.run(
                 strategy: MomentumRotation(
                     config: MomentumRotationConfig(

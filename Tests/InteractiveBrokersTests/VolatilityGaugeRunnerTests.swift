@@ -42,9 +42,9 @@ struct VolatilityGaugeRunnerTests {
         return try await VirtualVenue.run(simulator: gateway) { simulator in
         try await withThrowingTaskGroup(of: ([PlaceOrderRecord], LiveRunSummary)?.self) { group in
             var configuration = runnerConfiguration(simulator, journal: journal)
-            configuration.symbols = ["SYN000", "SYN001", "VIX"]
-            configuration.engine.risk.volatilitySymbol = "VIX"
-            configuration.engine.risk.volatilityThreshold = threshold
+            configuration.session.symbols = ["SYN000", "SYN001", "VIX"]
+            configuration.session.engine.risk.volatilitySymbol = "VIX"
+            configuration.session.engine.risk.volatilityThreshold = threshold
             let run = configuration
             let (stop, stopper) = AsyncStream.makeStream(of: String.self)
             group.addTask {

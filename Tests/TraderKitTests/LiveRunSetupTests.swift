@@ -24,28 +24,28 @@ import LiveSession
 
     @Test func theVolatilityGaugeIsSubscribedWithTheUniverse() throws {
         let configuration = try configuration("risk: {volatilitySymbol: VIX, volatilityThreshold: 30}")
-        #expect(configuration.symbols == [Symbol("AAPL"), Symbol("VIX")])
-        #expect(configuration.adoptExternalPositions == false, "orders.adoptExternalPositions' default")
-        #expect(try self.configuration("backtest: {settlementDays: 1}").engine.settlementDays == 1, "T+N live as in a backtest")
+        #expect(configuration.session.symbols == [Symbol("AAPL"), Symbol("VIX")])
+        #expect(configuration.session.adoptExternalPositions == false, "orders.adoptExternalPositions' default")
+        #expect(try self.configuration("backtest: {settlementDays: 1}").session.engine.settlementDays == 1, "T+N live as in a backtest")
     }
 
     @Test func defaults() throws {
         let configuration = try configuration("")
-        let resilience = configuration.resilience
+        let resilience = configuration.session.resilience
         #expect(resilience.gracePeriod == .seconds(30))
         #expect(resilience.resetSchedule == .northAmerica)
         #expect(resilience.backfill && resilience.maxBackfill == .hours(6) && resilience.delayedFallback)
         #expect(resilience.heartbeat == Heartbeat(interval: .seconds(30), timeout: .seconds(10)))
-        #expect(resilience.stuckLoopTimeout == .seconds(30))
-        #expect(configuration.quotes == .auto)
-        #expect(configuration.resendPolicy == ResendPolicy(maxAge: .seconds(300)))
-        #expect(configuration.unknownOrders == .adopt)
-        #expect(configuration.orderEfficiency == nil)
-        #expect(configuration.warmupBarSize == "5 secs" && configuration.warmupDuration == "3600 S")
+        #expect(configuration.stuckLoopTimeout == .seconds(30))
+        #expect(configuration.session.quotes == .auto)
+        #expect(configuration.session.resendPolicy == ResendPolicy(maxAge: .seconds(300)))
+        #expect(configuration.session.unknownOrders == .adopt)
+        #expect(configuration.session.orderEfficiency == nil)
+        #expect(configuration.session.warmupBarSize == "5 secs" && configuration.session.warmupDuration == "3600 S")
         #expect(configuration.connection.port == 7497 && configuration.connection.clientID == 7)
-        #expect(configuration.symbols == [Symbol("AAPL")])
-        #expect(configuration.summaryInterval == .seconds(30))
-        #expect(configuration.marketDataType == nil)
+        #expect(configuration.session.symbols == [Symbol("AAPL")])
+        #expect(configuration.session.summaryInterval == .seconds(30))
+        #expect(configuration.session.marketDataType == nil)
     }
 
     @Test func outageKeys() throws {
@@ -55,19 +55,19 @@ import LiveSession
             data: {backfill: false, maxBackfill: 10m, delayedFallback: false, marketDataType: delayed}
             health: {stuckLoopTimeout: 0}
             """)
-        let resilience = configuration.resilience
+        let resilience = configuration.session.resilience
         #expect(resilience.gracePeriod == .seconds(10))
         #expect(resilience.resetSchedule == (try ResetSchedule(window: "05:15-05:30", timeZone: "Europe/Zurich", days: ["saturday"])))
         #expect(!resilience.backfill && resilience.maxBackfill == .minutes(10) && !resilience.delayedFallback)
         #expect(resilience.heartbeat == Heartbeat(interval: .milliseconds(12_500), timeout: .seconds(4)))
-        #expect(resilience.stuckLoopTimeout == .zero)
-        #expect(configuration.marketDataType == .delayed)
+        #expect(configuration.stuckLoopTimeout == .zero)
+        #expect(configuration.session.marketDataType == .delayed)
         let fromEnvironment = try self.configuration(
             "", environment: ["IBTRADER_CONNECTION_RESET_DAYS": "sat, sun", "IBTRADER_CONNECTION_RESETWINDOW": "none"])
-        #expect(fromEnvironment.resilience.resetSchedule?.days == [.saturday, .sunday])
-        #expect(fromEnvironment.resilience.resetSchedule?.dailyStart == nil)
-        #expect(try self.configuration("connection: {resetWindow: none, resetDays: []}").resilience.resetSchedule == nil)
-        #expect(!(try self.configuration("connection: {heartbeat: 0}").resilience.heartbeat.isEnabled))
+        #expect(fromEnvironment.session.resilience.resetSchedule?.days == [.saturday, .sunday])
+        #expect(fromEnvironment.session.resilience.resetSchedule?.dailyStart == nil)
+        #expect(try self.configuration("connection: {resetWindow: none, resetDays: []}").session.resilience.resetSchedule == nil)
+        #expect(!(try self.configuration("connection: {heartbeat: 0}").session.resilience.heartbeat.isEnabled))
     }
 
     @Test func outageErrorsNameTheKey() {
@@ -93,15 +93,15 @@ import LiveSession
         let configuration = try configuration(
             "orders: {resendMaxAge: 0, unknownOrders: cancel, timeout: 2m, outsideRth: true, cancelOnExit: false}\n"
                 + "data: {quotes: off}")
-        #expect(configuration.resendPolicy.maxAge == TimeSpan(nanoseconds: 0))
-        #expect(configuration.unknownOrders == .cancel)
+        #expect(configuration.session.resendPolicy.maxAge == TimeSpan(nanoseconds: 0))
+        #expect(configuration.session.unknownOrders == .cancel)
         #expect(configuration.execution == .timeout(.seconds(120)))
-        #expect(configuration.outsideRegularTradingHours && !configuration.cancelOnExit)
-        #expect(configuration.quotes == .off)
+        #expect(configuration.session.outsideRegularTradingHours && !configuration.session.cancelOnExit)
+        #expect(configuration.session.quotes == .off)
         let environment = try self.configuration(
             "orders: {resendMaxAge: 0}", environment: ["IBTRADER_ORDERS_RESEND_MAX_AGE": "90"])
-        #expect(environment.resendPolicy.maxAge == .seconds(90))
-        #expect(try self.configuration("data: {quotes: on}").quotes == .on)
+        #expect(environment.session.resendPolicy.maxAge == .seconds(90))
+        #expect(try self.configuration("data: {quotes: on}").session.quotes == .on)
         #expect(throws: ConfigError.self) { try self.configuration("orders: {unknownOrders: ignore}") }
         #expect(throws: ConfigError.self) { try self.configuration("data: {quotes: sometimes}") }
     }
@@ -109,22 +109,22 @@ import LiveSession
     @Test func orderEfficiencyIsTheBrokersLimitNotARiskRule() throws {
         let configuration = try configuration(
             "risk: {maxOrderEfficiencyRatio: 20, orderEfficiencyMinimumOrders: 10, maxActivePositions: 3}")
-        #expect(configuration.orderEfficiency == OrderEfficiencyLimit(maxRatio: 20, minimumOrders: 10))
-        #expect(configuration.engine.risk.maxActivePositions == 3)
+        #expect(configuration.session.orderEfficiency == OrderEfficiencyLimit(maxRatio: 20, minimumOrders: 10))
+        #expect(configuration.session.engine.risk.maxActivePositions == 3)
         let fromEnvironment = try self.configuration(
             "", environment: ["IBTRADER_RISK_MAX_ORDER_EFFICIENCY_RATIO": "15"])
-        #expect(fromEnvironment.orderEfficiency == OrderEfficiencyLimit(maxRatio: 15))
+        #expect(fromEnvironment.session.orderEfficiency == OrderEfficiencyLimit(maxRatio: 15))
         #expect(throws: ConfigError.self) { try self.configuration("risk: {maxOrderEfficiencyRatio: 0}") }
         #expect(throws: ConfigError.self) { try self.configuration("risk: {orderEfficiencyMinimumOrders: 5}") }
     }
 
     @Test func momentumGetsTheSameRiskProfileLiveAsInABacktest() throws {
         let configuration = try configuration("strategy: {name: momentum, parameters: {holdings: 4}}")
-        #expect(configuration.engine.risk.maxActivePositions == 4)
-        #expect(configuration.engine.risk.maxGrossExposureRatio == 1)
-        #expect(configuration.engine.risk.maxSectorPercentOfEquity == nil)  // live instruments carry no sectors
+        #expect(configuration.session.engine.risk.maxActivePositions == 4)
+        #expect(configuration.session.engine.risk.maxGrossExposureRatio == 1)
+        #expect(configuration.session.engine.risk.maxSectorPercentOfEquity == nil)  // live instruments carry no sectors
         let leveraged = try self.configuration("risk: {allowLeverage: true}")
-        #expect(leveraged.engine.risk.maxGrossExposureRatio == nil)
+        #expect(leveraged.session.engine.risk.maxGrossExposureRatio == nil)
     }
 
     @Test func theJournalIsOnUnlessSwitchedOffTwice() throws {

@@ -7,38 +7,15 @@ import TradingModel
 import TWSClient
 import TWSProtocol
 
-/// Everything `LiveRunner` needs to know about one run.
+/// Everything `LiveRunner` needs to know about one run: what its core decides with (`session`), and the driver's own
+/// half (where TWS listens, the journal file, the clock, observers, the crash hook).
 public struct LiveRunnerConfiguration: Sendable {
     /// Where TWS / the gateway listens, and the client id.
     public var connection: TWSConnectionConfiguration
-    /// The account to trade (default: the login's only account; a login with several needs one named).
-    public var account: String?
-    /// A live (non-`DU…`) account is traded only when this names it (`--confirm-live` or `--live` + confirmation).
-    public var confirmedLiveAccount: String?
-    /// The universe, in instrument order.
-    public var symbols: [Symbol]
-    /// Cash, settlement and risk rules of the engine.
-    public var engine: EngineConfig
-    /// Warm-up bar size (historicalBars); should match the live 5-second bars.
-    public var warmupBarSize: String = "5 secs"
-    /// Warm-up duration (historicalBars); empty for none.
-    public var warmupDuration: String = "3600 S"
-    /// What the bars show (`TRADES`, `MIDPOINT`, …).
-    public var whatToShow: String = "TRADES"
-    /// Market data type requested after connecting (`nil`: leave TWS's default).
-    public var marketDataType: TWSMarketDataType?
-    /// Orders may fill outside regular trading hours.
-    public var outsideRegularTradingHours = false
-    /// Orders may work in IB's overnight session too (`orders.includeOvernight`; server version 189 and later).
-    public var includeOvernight = false
-    /// At exit, cancel the open orders (`true`) or leave them working at the broker.
-    public var cancelOnExit = true
-    /// The order-efficiency limit on new entries (`nil`: counted and logged only).
-    public var orderEfficiency: OrderEfficiencyLimit?
-    /// How long a fill waits for its commission report.
-    public var commissionWait: TimeSpan? = .seconds(5)
-    /// Interval of the portfolio summary in the log.
-    public var summaryInterval: Duration = .seconds(30)
+    /// What the session core decides with: the universe, the engine, the account, orders, reconnects, outage
+    /// handling, quotes, checks. Recorded at the head of the session log, so `ibtrader replay` decides alike. The run
+    /// fills in the strategy's name, the process and whether it keeps a journal when it starts.
+    public var session: SessionSettings
     /// How entries are worked, and the time limit of orders sent without one (`orders.entry`, `orders.timeout`, …;
     /// applied by `run(spec:)` and `StrategyRunner.liveService`).
     public var execution: ExecutionStyle?
@@ -46,29 +23,8 @@ public struct LiveRunnerConfiguration: Sendable {
     public var strategyRecord: SessionStrategy?
     /// Bound on the run (`nil`: until stopped).
     public var duration: Duration?
-    /// How long, after stop, the broker's answers (fills in flight, cancellations) are still applied to the engine.
-    public var stopDrain: Duration = .milliseconds(500)
-    /// Reconnect after a lost connection (`false`: stop instead).
-    public var reconnect = true
-    /// The first reconnect delay; doubles per failed attempt.
-    public var reconnectDelay: Duration = .seconds(1)
-    /// The longest reconnect delay (attempts go on forever).
-    public var maxReconnectDelay: Duration = .seconds(60)
-    /// How long the first connection waits for TWS / IB Gateway to answer, retrying with the reconnect backoff
-    /// (`nil`: the run ends at the first refusal).
-    public var gatewayWait: Duration?
     /// The order journal (`nil`: none; intents are then not durable).
     public var journal: OrderJournal?
-    /// orderRef namespace. The default (`IBT:`) means: a run namespace allocated at start — `IBT:R<run>:` with a
-    /// journal (`OrderJournal.beginRun`), else `IBT:T<epoch ms>-<pid>:`; any other prefix is used as given.
-    public var reference = OrderReference()
-    /// At start, which intents journaled but never sent by an earlier run are still sent (else abandoned).
-    public var resendPolicy = ResendPolicy()
-    /// At start, what to do with orders of ours open at the broker that no journal intent knows.
-    public var unknownOrders = UnknownOrderPolicy.adopt
-    /// At start, take every position the broker holds in the universe as the bot's (`true`), or only those its
-    /// journal shows it opened (`false`): the rest is listed and never traded (`orders.adoptExternalPositions`).
-    public var adoptExternalPositions = false
     /// A bar store the warm-up and back-fill read first (`data.store`): IB is asked only for the bars after its last,
     /// and those are added to it (`StoredHistory`).
     public var barStore: BarStore?
@@ -84,34 +40,27 @@ public struct LiveRunnerConfiguration: Sendable {
     public var crashPoint: CrashPoint?
     /// Told of milestones (subscribed, reconnected), e.g. for a status display or a test.
     public var observer: (@Sendable (LiveRunnerMilestone) -> Void)?
+    /// Told of connectivity milestones (pause, resume, resynchronization, back-fill, a stuck loop), e.g. for a test.
+    public var connectivityObserver: (@Sendable (ConnectivityMilestone) -> Void)?
     /// The operator's line to the run (dashboard, `ibtrader ctl`): status out, controls in.
     public var operatorLink: OperatorLink?
-    /// Outage handling: 1100 grace period, IB's reset window, bar back-fill, delayed data (`Connectivity/`).
-    public var resilience = ResilienceSettings()
-    /// Quotes (reqMktData) beside the bars: `auto` as the strategy asks (`Strategy.usesQuotes`), `on`, `off`.
-    public var quotes = QuoteSubscriptionMode.auto
-    /// Watch each instrument's trading-halt status (a reqMktData line each, `data.watchHalts`): a halted symbol's
-    /// entries are refused and its exits held until it resumes.
-    public var watchHalts = false
-    /// A what-if preview before each entry, refusing one whose initial margin after it would exceed this
-    /// percentage of the equity with loan (`risk.whatIf`); `nil`: none.
-    public var whatIfMaxMarginPercent: Double?
-    /// The engine's positions against the broker's: how often, and whether a difference pauses entries
-    /// (`health.positionCheck`, `health.positionMismatch`; `nil`: never).
-    public var positionCheck: PositionCheckSettings? = PositionCheckSettings()
-    /// Sectors by symbol for the sector limit (`universe.sectors`; others from their contract details).
-    public var sectors: [Symbol: String] = [:]
+    /// The event-loop watchdog (`health.stuckLoopTimeout`): no input taken for this long logs a critical ALERT
+    /// (`StuckLoopDetector`, `LoopWatchdog`, a thread watching in wall time); `.zero` turns it off.
+    public var stuckLoopTimeout: Duration = .seconds(30)
     /// Told of every engine event the run handles (warm-up bars included), after its commands went to the broker,
     /// with the engine's orders in flight (`OrderManager.inFlightCount`: a resting, acknowledged limit does not count);
     /// for the backtest parity test and the latency benchmark (`nil`: no cost).
     public var engineEventObserver: (@Sendable (EngineEvent, _ ordersInFlight: Int) -> Void)?
     /// Told each latency the runner measures (bar → order, journal writes): `/metrics`' histograms.
     public var latencyObserver: (@Sendable (LatencyKind, _ seconds: Double) -> Void)?
-    /// Creates a configuration.
+
+    /// Creates a configuration with the session's defaults for a run.
     public init(connection: TWSConnectionConfiguration, symbols: [Symbol], engine: EngineConfig = EngineConfig()) {
         self.connection = connection
-        self.symbols = symbols
-        self.engine = engine
+        session = SessionSettings(symbols: symbols, engine: engine, strategyName: "")
+        // A run's own defaults where a session log from before these settings decodes `nil` as the old behaviour.
+        session.adoptExternalPositions = false
+        session.watchHalts = false
     }
 }
 

@@ -23,15 +23,15 @@ final class LoopWatchdog: Sendable {
     /// Starts watching, or returns `nil` when `timeout` is zero (off).
     /// - Parameters:
     ///   - activity: the loop's progress.
-    ///   - settings: `stuckLoopTimeout` and the milestone observer.
+    ///   - timeout: `stuckLoopTimeout`.
+    ///   - observer: told when the loop is stuck and when it recovers.
     ///   - logger: where the ALERT goes.
     static func start(
-        watching activity: InboundActivity, settings: ResilienceSettings, logger: Logger
+        watching activity: InboundActivity, timeout: Duration,
+        observer: (@Sendable (ConnectivityMilestone) -> Void)?, logger: Logger
     ) -> LoopWatchdog? {
-        let timeout = settings.stuckLoopTimeout
         guard StuckLoopDetector(timeout: timeout).isEnabled else { return nil }
         let watchdog = LoopWatchdog()
-        let observer = settings.observer
         let thread = Thread {
             // Named from inside (corelibs Foundation names only the current thread; Linux allows 15 characters).
             Thread.current.name = "ibt-watchdog"

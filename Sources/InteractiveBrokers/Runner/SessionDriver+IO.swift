@@ -195,7 +195,7 @@ extension SessionDriver {
                 case .positions: answer = .positions(try await connection.positions())
                 case .accountValues:
                     let values = try await connection.accountSummary(tags: MarginCheck.tags.joined(separator: ","))
-                    let account = configuration.account ?? values.first?.account
+                    let account = configuration.session.account ?? values.first?.account
                     answer = .accountValues(
                         Dictionary(values.filter { $0.account == account }.map { ($0.tag, $0.value) }) { first, _ in first })
                 case .whatIf(let order, let contract):
@@ -251,7 +251,7 @@ extension SessionDriver {
         guard let connection else { return }
         let inbox = self.inbox
         let (logger, clock) = (self.logger, configuration.clock.now)
-        let delayedFallback = configuration.resilience.delayedFallback
+        let delayedFallback = configuration.session.resilience.delayedFallback
         spawn(tag, &group) {
             let feed = IBQuoteFeed(
                 connection: connection, contracts: contracts, instruments: instruments,

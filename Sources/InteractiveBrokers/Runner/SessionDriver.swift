@@ -41,13 +41,14 @@ struct SessionDriver<S: Strategy> {
         self.configuration = configuration
         self.transport = transport
         self.logger = logger
-        let settings = SessionSettings(
-            configuration, strategyName: RunKey(strategyType: S.self, symbols: [], capital: .zero).strategy,
-            processID: ProcessInfo.processInfo.processIdentifier)
+        var settings = configuration.session
+        settings.strategyName = RunKey(strategyType: S.self, symbols: [], capital: .zero).strategy
+        settings.processID = ProcessInfo.processInfo.processIdentifier
+        settings.journaled = configuration.journal != nil
         let startedAt = configuration.clock.now()
         core = LiveSessionCore(strategy: strategy, settings: settings, now: startedAt)
         journal = configuration.journal.map {
-            SessionJournal(journal: $0, universe: Universe(symbols: configuration.symbols), logger: logger)
+            SessionJournal(journal: $0, universe: Universe(symbols: configuration.session.symbols), logger: logger)
         }
         if let journal = configuration.journal {
             recorder = SessionRecorder(
@@ -63,7 +64,9 @@ struct SessionDriver<S: Strategy> {
     /// - Throws: `LiveRunnerError` when the run cannot start; a connection error of the first connect.
     mutating func run(stop: AsyncStream<String>?) async throws -> LiveRunSummary {
         let (inbox, clock) = (self.inbox, configuration.clock)
-        let watchdog = LoopWatchdog.start(watching: activity, settings: configuration.resilience, logger: logger)
+        let watchdog = LoopWatchdog.start(
+            watching: activity, timeout: configuration.stuckLoopTimeout, observer: configuration.connectivityObserver,
+            logger: logger)
         defer { watchdog?.stop() }
         let link = configuration.operatorLink
         link?.attach { inbox.yield($0) }
@@ -267,7 +270,7 @@ struct SessionDriver<S: Strategy> {
         case .milestone(.runner(let milestone)):
             configuration.observer?(milestone)
         case .milestone(.connectivity(let milestone)):
-            configuration.resilience.observer?(milestone)
+            configuration.connectivityObserver?(milestone)
         case .engineEvent(let event, let inFlight):
             configuration.engineEventObserver?(event, inFlight)
         case .wakeUp(let at):
@@ -290,50 +293,6 @@ struct SessionDriver<S: Strategy> {
             return .failure(error)
         }
         return nil
-    }
-}
-
-extension SessionSettings {
-    /// The core's half of a runner configuration.
-    init(_ configuration: LiveRunnerConfiguration, strategyName: String, processID: Int32) {
-        self.init(symbols: configuration.symbols, engine: configuration.engine, strategyName: strategyName)
-        account = configuration.account
-        confirmedLiveAccount = configuration.confirmedLiveAccount
-        warmupBarSize = configuration.warmupBarSize
-        warmupDuration = configuration.warmupDuration
-        whatToShow = configuration.whatToShow
-        marketDataType = configuration.marketDataType
-        outsideRegularTradingHours = configuration.outsideRegularTradingHours
-        includeOvernight = configuration.includeOvernight
-        cancelOnExit = configuration.cancelOnExit
-        orderEfficiency = configuration.orderEfficiency
-        commissionWait = configuration.commissionWait
-        summaryInterval = TimeSpan(configuration.summaryInterval)
-        stopDrain = TimeSpan(configuration.stopDrain)
-        reconnect = configuration.reconnect
-        reconnectDelay = TimeSpan(configuration.reconnectDelay)
-        maxReconnectDelay = TimeSpan(configuration.maxReconnectDelay)
-        gatewayWait = configuration.gatewayWait.map { TimeSpan($0) }
-        journaled = configuration.journal != nil
-        reference = configuration.reference
-        resendPolicy = configuration.resendPolicy
-        unknownOrders = configuration.unknownOrders
-        adoptExternalPositions = configuration.adoptExternalPositions
-        quotes = configuration.quotes
-        watchHalts = configuration.watchHalts
-        whatIfMaxMarginPercent = configuration.whatIfMaxMarginPercent
-        positionCheck = configuration.positionCheck
-        sectors = configuration.sectors.isEmpty ? nil : configuration.sectors
-        self.processID = processID
-        let resilience = configuration.resilience
-        self.resilience.gracePeriod = resilience.gracePeriod
-        self.resilience.resetSchedule = resilience.resetSchedule
-        self.resilience.backfill = resilience.backfill
-        self.resilience.maxBackfill = resilience.maxBackfill
-        self.resilience.deadFeedAfter = resilience.deadFeedAfter
-        self.resilience.delayedFallback = resilience.delayedFallback
-        self.resilience.heartbeat = resilience.heartbeat
-        self.resilience.quoteRetry = resilience.quoteRetry
     }
 }
 

@@ -8,7 +8,9 @@ extension SessionReplay {
     public static func settings(
         _ configuration: LiveRunnerConfiguration, strategyName: String, logged: SessionSettings
     ) -> SessionSettings {
-        var settings = SessionSettings(configuration, strategyName: strategyName, processID: logged.processID)
+        var settings = configuration.session
+        settings.strategyName = strategyName
+        settings.processID = logged.processID
         settings.journaled = logged.journaled
         return settings
     }

@@ -1,6 +1,6 @@
 import TWSProtocol
 
-/// Milestones of the connectivity handling, for `ResilienceSettings.observer`.
+/// Milestones of the connectivity handling, for `LiveRunnerConfiguration.connectivityObserver`.
 public enum ConnectivityMilestone: Sendable, Equatable, Codable {
     /// New entries paused (an interruption outlasted the grace period).
     case paused

@@ -3,7 +3,7 @@ import TradingModel
 /// The time a quote carries. Pure.
 ///
 /// TWS ticks carry no time, so a quote is stamped when it arrives, on the runner's injected wall clock (UTC
-/// epoch, `ResilienceSettings.clock`). One guard: when that clock and the run's data time (the latest bar's) are
+/// epoch, `LiveRunnerConfiguration.clock`). One guard: when that clock and the run's data time (the latest bar's) are
 /// further apart than `maximumSkew` — a replay such as the gateway simulator, whose bars are years old, or a badly
 /// set system clock — the quote takes the data time, so the engine's clock (timers, order timeouts, the daily-loss
 /// day) never jumps between two time lines.

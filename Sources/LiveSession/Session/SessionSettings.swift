@@ -4,8 +4,9 @@ import TradingModel
 
 /// What the session core knows of its run: plain values, so the core can be re-run offline (`ibtrader replay`).
 ///
-/// The driver's half of a run (where TWS listens, the journal file, observers, the crash hook) stays in
-/// `LiveRunnerConfiguration`; `init(_:strategyName:processID:)` takes the core's half from it.
+/// A run's configuration holds these as they are (`LiveRunnerConfiguration.session`) beside the driver's own half
+/// (where TWS listens, the journal file, the clock, observers, the crash hook); the run fills in `strategyName`,
+/// `processID` and `journaled` when it starts.
 public struct SessionSettings: Sendable, Equatable, Codable {
     /// The universe, in instrument order.
     public var symbols: [Symbol]
@@ -97,7 +98,7 @@ public struct SessionSettings: Sendable, Equatable, Codable {
     }
 }
 
-/// The outage settings the core decides with (`ResilienceSettings` without its clock and observer).
+/// The outage settings the core decides with (`LiveRunnerConfiguration.session.resilience`).
 public struct SessionResilience: Sendable, Equatable, Codable {
     /// How long a 1100 interruption may last before new entries are paused.
     public var gracePeriod: TimeSpan = .seconds(30)

@@ -83,8 +83,8 @@ struct RunCommand: AsyncParsableCommand {
     ) async throws {
         var configuration = configuration
         if live, confirmLive == nil {
-            configuration.confirmedLiveAccount = try await LiveConfirmation.ask(
-                connection: configuration.connection, account: configuration.account)
+            configuration.session.confirmedLiveAccount = try await LiveConfirmation.ask(
+                connection: configuration.connection, account: configuration.session.account)
         }
         let summary = try await LiveRunService.run(configuration, strategy: strategy, logger: logger, surface: surface)
         print(summary.endText(journal: configuration.journal?.path))

@@ -66,33 +66,36 @@ public enum LiveRunSetup {
             risk: settings.risk.effectiveLimits(for: spec))
         var configuration = LiveRunnerConfiguration(
             connection: tws, symbols: Self.symbols(settings), engine: engine)
-        configuration.account = connection.account
-        configuration.gatewayWait = connection.waitForGateway == .zero ? nil : connection.waitForGateway
-        configuration.confirmedLiveAccount = options.confirmedLiveAccount
-        configuration.warmupBarSize = settings.data.barSize
-        configuration.warmupDuration = HistoricalDuration(settings.data.warmup) == nil ? "" : settings.data.warmup
-        configuration.marketDataType = marketDataType(settings.data.marketDataType)
-        configuration.outsideRegularTradingHours = settings.orders.outsideRth
-        configuration.includeOvernight = settings.orders.includeOvernight
-        configuration.cancelOnExit = settings.orders.cancelOnExit
-        configuration.orderEfficiency = settings.risk.orderEfficiency.map {
-            OrderEfficiencyLimit(maxRatio: $0.maxRatio, minimumOrders: $0.minimumOrders)
-        }
-        configuration.summaryInterval = settings.logging.summaryInterval
         configuration.duration = options.duration
         configuration.execution = settings.orders.executionStyle
-        configuration.resilience = resilience(settings)
-        configuration.quotes = QuoteSubscriptionMode(rawValue: settings.data.quotes) ?? .auto
-        configuration.watchHalts = settings.data.watchHalts
-        configuration.whatIfMaxMarginPercent = settings.risk.whatIf ? settings.risk.whatIfMaxMarginPercent : nil
-        configuration.resendPolicy = ResendPolicy(maxAge: TimeSpan(nanoseconds: settings.orders.resendMaxAge.nanosecondsValue))
-        configuration.unknownOrders = settings.orders.unknownOrders == "cancel" ? .cancel : .adopt
-        configuration.adoptExternalPositions = settings.orders.adoptExternalPositions
-        configuration.sectors = Dictionary(
-            uniqueKeysWithValues: settings.universe.sectors.map { (Symbol($0.key), $0.value) })
-        configuration.positionCheck = PositionCheckSettings(
+        configuration.stuckLoopTimeout = settings.health.stuckLoopTimeout
+        var session = configuration.session
+        session.account = connection.account
+        session.gatewayWait = connection.waitForGateway == .zero ? nil : TimeSpan(connection.waitForGateway)
+        session.confirmedLiveAccount = options.confirmedLiveAccount
+        session.warmupBarSize = settings.data.barSize
+        session.warmupDuration = HistoricalDuration(settings.data.warmup) == nil ? "" : settings.data.warmup
+        session.marketDataType = marketDataType(settings.data.marketDataType)
+        session.outsideRegularTradingHours = settings.orders.outsideRth
+        session.includeOvernight = settings.orders.includeOvernight
+        session.cancelOnExit = settings.orders.cancelOnExit
+        session.orderEfficiency = settings.risk.orderEfficiency.map {
+            OrderEfficiencyLimit(maxRatio: $0.maxRatio, minimumOrders: $0.minimumOrders)
+        }
+        session.summaryInterval = TimeSpan(settings.logging.summaryInterval)
+        session.resilience = resilience(settings)
+        session.quotes = QuoteSubscriptionMode(rawValue: settings.data.quotes) ?? .auto
+        session.watchHalts = settings.data.watchHalts
+        session.whatIfMaxMarginPercent = settings.risk.whatIf ? settings.risk.whatIfMaxMarginPercent : nil
+        session.resendPolicy = ResendPolicy(maxAge: TimeSpan(nanoseconds: settings.orders.resendMaxAge.nanosecondsValue))
+        session.unknownOrders = settings.orders.unknownOrders == "cancel" ? .cancel : .adopt
+        session.adoptExternalPositions = settings.orders.adoptExternalPositions
+        let sectors = Dictionary(uniqueKeysWithValues: settings.universe.sectors.map { (Symbol($0.key), $0.value) })
+        session.sectors = sectors.isEmpty ? nil : sectors
+        session.positionCheck = PositionCheckSettings(
             interval: settings.health.positionCheck.map { TimeSpan(nanoseconds: $0.nanosecondsValue) },
             pausesEntries: settings.health.positionMismatch == "pause")
+        configuration.session = session
         configuration.crashPoint = options.crashPoint
         return configuration
     }
@@ -105,13 +108,12 @@ public enum LiveRunSetup {
         return symbols
     }
 
-    /// The outage settings of the runner.
-    public static func resilience(_ settings: TraderConfiguration) -> ResilienceSettings {
-        var value = ResilienceSettings()
+    /// The outage settings of the session (the watchdog's timeout is the runner's: `stuckLoopTimeout`).
+    public static func resilience(_ settings: TraderConfiguration) -> SessionResilience {
+        var value = SessionResilience()
         let connection = settings.connection
         value.gracePeriod = TimeSpan(nanoseconds: connection.gracePeriod.nanosecondsValue)
         value.heartbeat = Heartbeat(interval: connection.heartbeat, timeout: connection.heartbeatTimeout)
-        value.stuckLoopTimeout = settings.health.stuckLoopTimeout
         value.resetSchedule = try? connection.resetSchedule()  // checked when the config was loaded
         value.backfill = settings.data.backfill
         value.maxBackfill = TimeSpan(nanoseconds: settings.data.maxBackfill.nanosecondsValue)

@@ -156,11 +156,11 @@ func faultRun<S: Strategy>(
         connection: TWSConnectionConfiguration(host: "127.0.0.1", port: 7497, clientID: clientID), symbols: ["SYN000"],
         engine: EngineConfig(initialCash: Money(approximately: faultCash)))
     configuration.journal = journal
-    configuration.warmupDuration = "600 S"
-    configuration.commissionWait = .seconds(3600)
-    configuration.reconnectDelay = .milliseconds(20)
-    configuration.maxReconnectDelay = .milliseconds(160)
-    configuration.resilience.resetSchedule = nil  // the bot's clock must not make an outage "expected"
+    configuration.session.warmupDuration = "600 S"
+    configuration.session.commissionWait = .seconds(3600)
+    configuration.session.reconnectDelay = .milliseconds(20)
+    configuration.session.maxReconnectDelay = .milliseconds(160)
+    configuration.session.resilience.resetSchedule = nil  // the bot's clock must not make an outage "expected"
     configuration.observer = { recorder.milestone($0) }
     configuration.engineEventObserver = { event, _ in recorder.engine(event) }
     configure(&configuration)
@@ -200,7 +200,7 @@ func faultRun<S: Strategy>(
             guard let summary else { throw CancellationError() }
             return FaultRun(
                 summary: summary, state: state, journal: journal, recorder: recorder, clientID: clientID,
-                account: prepared.account, beforeStop: seen.value)
+                account: prepared.session.account, beforeStop: seen.value)
         }
     }
 }
