@@ -214,7 +214,8 @@ extension SessionDriver {
         }
     }
 
-    /// 5-second bars until cancelled; a failure comes back with whether the socket was still up.
+    /// 5-second bars until cancelled, each into the inbox as it comes (the core closes the slices); a failure comes
+    /// back with whether the socket was still up.
     func subscribeBars(
         _ tag: SessionTag, _ subscription: RealTimeBarSubscription, _ contracts: ContractBook,
         _ group: inout DiscardingTaskGroup
@@ -222,24 +223,43 @@ extension SessionDriver {
         guard let connection else { return }
         let inbox = self.inbox
         spawn(tag, &group) {
-            let feed = IBMarketDataFeed(connection: connection, contracts: contracts, subscription: subscription)
-            let events = await feed.start()
-            await withTaskGroup(of: Void.self) { inner in
-                inner.addTask { for await event in events { inbox.yield(.market(tag, event)) } }
-                inner.addTask {
-                    do { try await feed.run() } catch {
-                        guard !Task.isCancelled else { return }
-                        // What the failure means (a 10225 to subscribe again, a refusal to stop) is the core's to say.
-                        let failure: SessionFailure =
-                            if case TWSRequestError.rejected(let notice) = error {
-                                .rejected(code: notice.code, "\(notice.code) \(notice.message)")
-                            } else {
-                                .unanswered("\(error)")
-                            }
-                        inbox.yield(.marketFailed(tag, failure, connectionUp: await connection.session != nil))
+            do {
+                try await withThrowingTaskGroup(of: Void.self) { lines in
+                    for id in subscription.instruments {
+                        let bars = try await connection.realTimeBars(
+                            contract: try contracts.contract(for: id), whatToShow: subscription.whatToShow,
+                            useRTH: subscription.useRegularTradingHours)
+                        lines.addTask {
+                            for try await item in bars { inbox.yield(.market(tag, Self.barEvent(item, for: id))) }
+                        }
                     }
+                    try await lines.waitForAll()
                 }
+            } catch {
+                guard !Task.isCancelled else { return }
+                // What the failure means (a 10225 to subscribe again, a refusal to stop) is the core's to say.
+                let failure: SessionFailure =
+                    if case TWSRequestError.rejected(let notice) = error {
+                        .rejected(code: notice.code, "\(notice.code) \(notice.message)")
+                    } else {
+                        .unanswered("\(error)")
+                    }
+                inbox.yield(.marketFailed(tag, failure, connectionUp: await connection.session != nil))
             }
+        }
+    }
+
+    /// One subscription's item as the core takes it: the bar (mapped, never defaulted), or a notice.
+    static func barEvent(_ item: SubscriptionItem<TWSRealTimeBar>, for id: InstrumentID) -> IBMarketDataEvent {
+        switch item {
+        case .data(let wire):
+            do throws(IBMappingError) {
+                return .bar(id, try BarMapping.bar(wire))
+            } catch {
+                return .malformedBar(id, error)
+            }
+        case .notice(let notice):
+            return .notice(id, notice)
         }
     }
 

@@ -1,3 +1,4 @@
+import TradingEngine
 import TradingModel
 
 /// Decides when every instrument's bar of one time has arrived, so the engine gets `.barsClosed(t)` once per slice.
@@ -68,4 +69,12 @@ public enum EngineEventValue: Sendable, Hashable, Codable {
     case bar(InstrumentID, Bar)
     /// Every bar of this time has been delivered.
     case barsClosed(Timestamp)
+
+    /// The engine's event.
+    public var engineEvent: EngineEvent {
+        switch self {
+        case .bar(let id, let bar): .bar(id, bar)
+        case .barsClosed(let time): .barsClosed(time)
+        }
+    }
 }

@@ -2,7 +2,7 @@ import TWSProtocol
 import TradingEngine
 import TradingModel
 
-/// What an `IBMarketDataFeed` subscribes to.
+/// A bar subscription: 5-second real-time bars of each instrument.
 public struct RealTimeBarSubscription: Sendable, Hashable, Codable {
     /// The instruments.
     public var instruments: [InstrumentID]
@@ -19,23 +19,18 @@ public struct RealTimeBarSubscription: Sendable, Hashable, Codable {
     }
 }
 
-/// What an `IBMarketDataFeed` reports.
+/// What a bar subscription reports to the session core.
 public enum IBMarketDataEvent: Sendable, Equatable, Codable {
-    /// A bar or a closed slice for the engine.
+    /// An instrument's 5-second bar as it came (stamped with its start, UTC): the core closes the slices
+    /// (`BarSliceAssembler`), so the session log and replay see that decision.
+    case bar(InstrumentID, Bar)
+    /// A bar or a closed slice for the engine, as the bar feed made them before the core closed the slices (session
+    /// logs before 2026-11-27; replayed as they are).
     case engine(EngineEventValue)
     /// A bar that could not be mapped (dropped, never defaulted).
     case malformedBar(InstrumentID, IBMappingError)
     /// A notice about an instrument's subscription (e.g. 10167 delayed data).
     case notice(InstrumentID, TWSNotice)
-
-    /// The engine event, `nil` for the other cases.
-    public var engineEvent: EngineEvent? {
-        guard case .engine(let value) = self else { return nil }
-        switch value {
-        case .bar(let id, let bar): return .bar(id, bar)
-        case .barsClosed(let time): return .barsClosed(time)
-        }
-    }
 }
 
 /// What an `IBQuoteFeed` reports.

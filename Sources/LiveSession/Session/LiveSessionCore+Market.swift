@@ -18,13 +18,10 @@ extension LiveSessionCore {
         switch input {
         case .market(_, let event):
             switch event {
-            case .engine:
-                guard let source = event.engineEvent else { return }
-                if case .bar(let id, let bar) = source { feedHeard(id, bar, at: now, &out) }
-                guard acceptSource(source) else { return }
-                for strategyEvent in aggregator.handle(source) where accept(strategyEvent) {
-                    step(strategyEvent, &out)
-                }
+            case .bar(let id, let bar):
+                for value in slices.add(bar, for: id) { source(value.engineEvent, at: now, &out) }
+            case .engine(let value):
+                source(value.engineEvent, at: now, &out)
             case .malformedBar(let id, let error):
                 out.log(.warning, "malformed bar of \(universe[id].symbol) dropped: \(error)")
             case .notice(let id, let notice):
@@ -34,6 +31,15 @@ extension LiveSessionCore {
             quoteEvent(event, &out)
         default:
             break
+        }
+    }
+
+    /// A 5-second bar or a closed slice: the feed watch hears the bar, the aggregator makes the strategy's bars.
+    private mutating func source(_ source: EngineEvent, at now: Timestamp, _ out: inout Actions) {
+        if case .bar(let id, let bar) = source { feedHeard(id, bar, at: now, &out) }
+        guard acceptSource(source) else { return }
+        for strategyEvent in aggregator.handle(source) where accept(strategyEvent) {
+            step(strategyEvent, &out)
         }
     }
 
@@ -91,6 +97,7 @@ extension LiveSessionCore {
         }
         let bars = tag()
         barFeed = bars
+        slices = BarSliceAssembler(instruments: ids)
         feedWatchBegins(at: now)
         out.append(
             .subscribeBars(

@@ -76,6 +76,9 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     /// What each outstanding request is for.
     var pending: [SessionTag: Purpose] = [:]
     var barFeed: SessionTag?
+    /// The bar feed's slices: when every instrument's 5-second bar of a time is in (`.barsClosed`). Reset with each
+    /// subscription; a session log from before 2026-11-27 carries the feed's own slices instead (`.engine` events).
+    var slices = BarSliceAssembler(instruments: [])
     var feedNumber = 0
     var quoteFeed: SessionTag?
     var quoteFailures = 0

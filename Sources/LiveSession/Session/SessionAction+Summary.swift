@@ -149,7 +149,8 @@ extension SessionInput {
         case .failed(let tag, let failure): "request \(tag) failed: \(failure)"
         case .market(_, let event):
             switch event {
-            case .engine(.bar(let id, let bar)): "bar of instrument \(id.index) at \(bar.timestamp): close \(bar.close)"
+            case .bar(let id, let bar), .engine(.bar(let id, let bar)):
+                "bar of instrument \(id.index) at \(bar.timestamp): close \(bar.close)"
             case .engine(.barsClosed(let time)): "bars closed at \(time)"
             case .malformedBar(let id, let error): "malformed bar of instrument \(id.index): \(error)"
             case .notice(let id, let notice): "market data notice for instrument \(id.index): \(notice)"

@@ -1,9 +1,9 @@
 import Foundation
 import TradingModel
 
-/// The session log's compact form of its most frequent steps: a bar, a closed slice and a quote are 9 in 10 of a
-/// trading day's inputs, and JSON's Codable path was a fifth of the bot's time in a sandbox run (and a tenth again to
-/// read for the drift report). Each is a marker byte no JSON text starts with, a kind byte, then little-endian 64-bit
+/// The session log's compact form of its most frequent steps: a bar (and, in logs before 2026-11-27, a closed slice)
+/// and a quote are 9 in 10 of a trading day's inputs, and JSON's Codable path was a fifth of the bot's time in a
+/// sandbox run (and a tenth again to read for the drift report). Each is a marker byte no JSON text starts with, a kind byte, then little-endian 64-bit
 /// integers (prices and quantities in their 1e-8 units, times in nanoseconds), so it reads back exactly. The tick and
 /// the idle tick's actions keep their JSON text, as constants. Every other input stays JSON, and logs written before
 /// this form read as before.
@@ -15,11 +15,13 @@ enum CompactSessionStep {
         case bar = 1
         case barsClosed = 2
         case quote = 3
+        /// A bar as the feed delivered it, before the core closed its slice (`IBMarketDataEvent.bar`).
+        case sourceBar = 4
 
         /// The integers after the kind byte.
         var fields: Int {
             switch self {
-            case .bar: 8  // tag, instrument, time, open, high, low, close, volume
+            case .bar, .sourceBar: 8  // tag, instrument, time, open, high, low, close, volume
             case .barsClosed: 2  // tag, time
             case .quote: 7  // tag, instrument, time, bid, ask, bid size, ask size
             }
@@ -38,6 +40,11 @@ enum CompactSessionStep {
         switch input {
         case .tick:
             return tick
+        case .market(let tag, .bar(let id, let bar)):
+            return write(.sourceBar, [
+                Int64(tag.rawValue), Int64(id.rawValue), bar.timestamp.nanoseconds, bar.open.units, bar.high.units,
+                bar.low.units, bar.close.units, bar.volume.units,
+            ])
         case .market(let tag, .engine(.bar(let id, let bar))):
             return write(.bar, [
                 Int64(tag.rawValue), Int64(id.rawValue), bar.timestamp.nanoseconds, bar.open.units, bar.high.units,
@@ -72,11 +79,12 @@ enum CompactSessionStep {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "a compact step's tag is out of range"))
         }
         switch kind {
-        case .bar:
+        case .bar, .sourceBar:
             let bar = Bar(
                 timestamp: Timestamp(nanoseconds: f[2]), open: Price(units: f[3]), high: Price(units: f[4]),
                 low: Price(units: f[5]), close: Price(units: f[6]), volume: Quantity(units: f[7]))
-            return .market(SessionTag(tag), .engine(.bar(try instrument(f[1]), bar)))
+            let id = try instrument(f[1])
+            return .market(SessionTag(tag), kind == .bar ? .engine(.bar(id, bar)) : .bar(id, bar))
         case .barsClosed:
             return .market(SessionTag(tag), .engine(.barsClosed(Timestamp(nanoseconds: f[1]))))
         case .quote:

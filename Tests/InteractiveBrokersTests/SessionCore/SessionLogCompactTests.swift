@@ -25,6 +25,8 @@ import TradingModel
         .market(SessionTag(0), .engine(.bar(InstrumentID(.min), extreme))),
         .market(SessionTag(15), .engine(.barsClosed(Timestamp(nanoseconds: 1_295_364_605_000_000_000)))),
         .quotes(SessionTag(16), .quote(InstrumentID(3), quote)),
+        .market(SessionTag(17), .bar(InstrumentID(2), bar)),
+        .market(SessionTag(Int(Int32.max) + 9), .bar(InstrumentID(.max), extreme)),
     ]
 
     @Test func barsSlicesAndQuotesReadBackExactlyInAFractionOfTheirJSON() throws {
@@ -39,7 +41,7 @@ import TradingModel
 
     @Test func logsWrittenAsJSONStillRead() throws {
         // (Not the extremes: JSON's decimal text cannot hold Int64.min units, a price no data has.)
-        let realistic = [Self.compactInputs[0], Self.compactInputs[3], Self.compactInputs[4]]
+        let realistic = [Self.compactInputs[0], Self.compactInputs[3], Self.compactInputs[4], Self.compactInputs[5]]
         for input in realistic + [.tick, .start, .stop("duration"), .quotes(SessionTag(16), .halt(InstrumentID(0), nil))] {
             #expect(try SessionLog.input(Self.json(input)) == input)
         }
