@@ -79,9 +79,9 @@ enum LatencyBenchmark {
                     connection.versions = connection.versions.lowerBound...maximum
                 }
                 var configuration = LiveRunnerConfiguration(connection: connection, symbols: ["LAT"])
-                configuration.warmupDuration = ""
-                configuration.commissionWait = .seconds(3600)
-                configuration.summaryInterval = .seconds(3600)
+                configuration.session.warmupDuration = ""
+                configuration.session.commissionWait = .seconds(3600)
+                configuration.session.summaryInterval = .seconds(3600)
                 if let durability {
                     // As `ibtrader run` opens it: manual checkpoints, on the runner's 1-second tick.
                     configuration.journal = try OrderJournal(
