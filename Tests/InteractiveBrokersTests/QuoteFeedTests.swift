@@ -15,10 +15,12 @@ import TWSProtocol
 /// The in-process venue (virtual time, manual replay clock), one hour into the data, with or without live data
 /// permission.
 func withQuoteVenue<Result: Sendable>(
-    liveData: Bool = true, _ body: @Sendable (VirtualVenue) async throws -> Result
+    liveData: Bool = true, liveQuotes: Bool = true, _ body: @Sendable (VirtualVenue) async throws -> Result
 ) async throws -> Result {
+    var gateway = GatewayConfiguration(liveDataEntitled: liveData)
+    gateway.liveQuotesEntitled = liveQuotes
     let configuration = GatewaySimulatorConfiguration(
-        host: "127.0.0.1", port: 0, data: simulatorData, gateway: GatewayConfiguration(liveDataEntitled: liveData),
+        host: "127.0.0.1", port: 0, data: simulatorData, gateway: gateway,
         start: simulatorData.defaultStart + .seconds(3600), clock: .manual)
     return try await VirtualVenue.run(simulator: configuration, body)
 }
@@ -55,7 +57,7 @@ struct QuoteFeedTests {
                 let stamp = Timestamp(seconds: 42)
                 let feed = IBQuoteFeed(
                     connection: connection, contracts: simulatorBook, instruments: [syn0, syn1],
-                    delayedFallback: false, logger: quietQuoteLogger(), clock: { stamp })
+                    clock: { stamp })
                 let events = await feed.start()
                 let seen = try await withThrowingTaskGroup(of: [IBQuoteEvent]?.self) { group in
                     group.addTask {
@@ -102,45 +104,14 @@ struct QuoteFeedTests {
         }
     }
 
-    @Test("a line refused with 354 falls back to delayed data (reqMarketDataType 3) and quotes arrive")
-    func delayedFallbackOn354() async throws {
-        try await withQuoteVenue(liveData: false) { venue in
-            try await TWSConnection.connect(venue.clientConnection(42), environment: venue.environment()) {
-                connection, _ in
-                let feed = IBQuoteFeed(
-                    connection: connection, contracts: simulatorBook, instruments: [syn0],
-                    delayedFallback: true, logger: quietQuoteLogger(), clock: { .zero })
-                let events = await feed.start()
-                let seen = try await withThrowingTaskGroup(of: [IBQuoteEvent]?.self) { group in
-                    group.addTask {
-                        _ = try? await feed.run()  // ends when cancelled below (as the runner stops it)
-                        return nil
-                    }
-                    group.addTask { await collect(events) { quoteCount($0) >= 1 } }
-                    var seen: [IBQuoteEvent] = []
-                    while let next = try await group.next() {
-                        if let next {
-                            seen = next
-                            group.cancelAll()
-                        }
-                    }
-                    return seen
-                }
-                #expect(seen.contains(.fellBackToDelayed(syn0)))
-                #expect(seen.contains { if case .notice(_, let n) = $0 { n.code == 10167 } else { false } })
-                #expect(quoteCount(seen) == 1)
-            }
-        }
-    }
-
-    @Test("without data.delayedFallback the 354 ends the feed with the refusal")
+    @Test("a line refused with 354 ends the feed with the refusal (falling back is the session core's decision)")
     func noFallbackRethrows() async throws {
         try await withQuoteVenue(liveData: false) { venue in
             try await TWSConnection.connect(venue.clientConnection(43), environment: venue.environment()) {
                 connection, _ in
                 let feed = IBQuoteFeed(
                     connection: connection, contracts: simulatorBook, instruments: [syn0],
-                    delayedFallback: false, logger: quietQuoteLogger(), clock: { .zero })
+                    clock: { .zero })
                 let events = await feed.start()
                 var thrown: (any Error)?
                 do { try await feed.run() } catch { thrown = error }

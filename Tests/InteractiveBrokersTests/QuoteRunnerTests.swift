@@ -2,6 +2,7 @@ import Foundation
 import GatewaySimulator
 import Logging
 import SimulatedVenue
+import Synchronization
 import Testing
 import TradingEngine
 import TradingModel
@@ -37,6 +38,13 @@ final class QuoteLog: @unchecked Sendable {
     }
 }
 
+/// Whether the simulator was once seen in a state (the run's `done` looks at every step).
+final class DelayedLook: Sendable {
+    private let flag = Mutex(false)
+    func mark() { flag.withLock { $0 = true } }
+    var happened: Bool { flag.withLock { $0 } }
+}
+
 /// Asks for quotes; buys 10 shares of the first instrument whose spread is under 1% of the mid, once.
 struct SpreadBuyer: Strategy {
     let log: QuoteLog
@@ -53,7 +61,9 @@ struct SpreadBuyer: Strategy {
     }
 }
 
-private func configuration(_ venue: VirtualVenue, quotes: QuoteSubscriptionMode, log: QuoteLog) -> LiveRunnerConfiguration {
+private func configuration(
+    _ venue: VirtualVenue, quotes: QuoteSubscriptionMode, log: QuoteLog, fallback: Bool = true
+) -> LiveRunnerConfiguration {
     var configuration = LiveRunnerConfiguration(
         connection: venue.clientConnection(44), symbols: ["SYN000", "SYN001"],
         engine: EngineConfig(initialCash: Money(100_000)))
@@ -62,6 +72,7 @@ private func configuration(_ venue: VirtualVenue, quotes: QuoteSubscriptionMode,
     configuration.session.commissionWait = .seconds(3600)
     configuration.session.reconnect = false
     configuration.session.quotes = quotes
+    configuration.session.resilience.delayedFallback = fallback
     configuration.engineEventObserver = { event, _ in log.observe(event) }
     return configuration
 }
@@ -69,15 +80,15 @@ private func configuration(_ venue: VirtualVenue, quotes: QuoteSubscriptionMode,
 /// Runs a strategy against the simulator: waits for the bar subscriptions, replays `steps` 5-second steps (fewer
 /// when `done` says so), stops; returns the summary and the most reqMktData lines the simulator held at once.
 private func run<S: Strategy>(
-    _ strategy: S, quotes: QuoteSubscriptionMode, log: QuoteLog, steps: Int,
-    done: @escaping @Sendable (GatewayState) -> Bool = { _ in false }
+    _ strategy: S, quotes: QuoteSubscriptionMode, log: QuoteLog, steps: Int, liveQuotes: Bool = true,
+    fallback: Bool = true, done: @escaping @Sendable (GatewayState) -> Bool = { _ in false }
 ) async throws -> (LiveRunSummary, maxLines: Int, state: GatewayState) {
-    try await withQuoteVenue { venue in
+    try await withQuoteVenue(liveQuotes: liveQuotes) { venue in
         let (stop, stopper) = AsyncStream.makeStream(of: String.self)
         let (summary, maxLines) = try await withThrowingTaskGroup(of: (LiveRunSummary?, Int).self) { group in
             group.addTask {
                 let summary = try await LiveRunner.run(
-                    strategy: strategy, configuration: configuration(venue, quotes: quotes, log: log),
+                    strategy: strategy, configuration: configuration(venue, quotes: quotes, log: log, fallback: fallback),
                     logger: quietQuoteLogger(), stop: stop)
                 return (summary as LiveRunSummary?, 0)
             }
@@ -146,5 +157,31 @@ struct QuoteRunnerTests {
         let (_, onLines, _) = try await run(
             MomentumRotation(), quotes: .on, log: onLog, steps: 60, done: { $0.activeSubscriptions.marketData == 2 })
         #expect(onLines == 2)
+    }
+
+    @Test("quote lines refused for part of the live permission (10090) fall back to delayed data once; the strategy trades on them")
+    func refusedQuotesFallBackToDelayed() async throws {
+        let log = QuoteLog()
+        let seen = DelayedLook()
+        let (summary, lines, _) = try await run(
+            SpreadBuyer(log: log), quotes: .auto, log: log, steps: 300, liveQuotes: false,
+            done: { state in
+                // The connection asked for delayed data (reqMarketDataType 3), and both lines are served delayed.
+                if state.marketDataTypes.values.contains(3), state.delayedMarketLines == 2 { seen.mark() }
+                return state.account.commissions > 0 && seen.happened
+            })
+        #expect(seen.happened, "the lines were asked again with delayed data")
+        #expect(lines == 2)
+        #expect(Set(log.seen.map(\.0)) == [InstrumentID(0), InstrumentID(1)])
+        #expect(summary.fills >= 1)
+    }
+
+    @Test("without data.delayedFallback a refused line is retried with backoff and never turns delayed")
+    func refusedQuotesWithoutFallback() async throws {
+        let log = QuoteLog()
+        let (summary, lines, _) = try await run(
+            SpreadBuyer(log: log), quotes: .auto, log: log, steps: 60, liveQuotes: false, fallback: false)
+        #expect(lines == 0 && log.seen.isEmpty, "no line was ever served")
+        #expect(summary.bars > 0, "the strategy keeps running on bars")
     }
 }

@@ -13,6 +13,10 @@ public struct GatewayConfiguration: Sendable {
     public var simulation: SimulationConfig
     /// Whether live (type 1) market data is entitled; when `false` clients get 354 or delayed data (10167).
     public var liveDataEntitled: Bool
+    /// Whether a quote line's every tick is entitled live: `false` (with `liveDataEntitled`) is a login whose
+    /// permission covers the 5-second bars but not all of a quote line, which TWS refuses with 10090 ("Part of
+    /// requested market data is not subscribed") unless delayed data is asked for (reqMarketDataType 3).
+    public var liveQuotesEntitled = true
     /// Server versions accepted.
     public var minimumVersion: Int
     /// Highest server version answered (226 by default: a client gets the highest version both speak, text up to

@@ -15,10 +15,12 @@ extension GatewayState {
         var out: [GatewayAction] = []
         let wantsDelayed = session.marketDataType >= 3
         var delayed = false
-        if !configuration.liveDataEntitled {
+        if !configuration.liveDataEntitled || !configuration.liveQuotesEntitled {
             guard wantsDelayed else {
-                return [.send(connection, .error(TWSErrorMessage(
-                    requestID: r.requestID, code: 354, message: TWSErrorText.notSubscribed)))]
+                let (code, message) = configuration.liveDataEntitled
+                    ? (10090, "Part of requested market data is not subscribed. Subscription-independent ticks are still active.")
+                    : (354, TWSErrorText.notSubscribed)
+                return [.send(connection, .error(TWSErrorMessage(requestID: r.requestID, code: code, message: message)))]
             }
             delayed = true
             out.append(.send(connection, .error(TWSErrorMessage(

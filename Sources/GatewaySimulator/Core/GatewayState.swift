@@ -93,6 +93,12 @@ public struct GatewayState: Sendable {
 
     /// The clientIds connected now.
     public var connectedClientIDs: [Int] { sessions.values.map(\.clientID).sorted() }
+    /// Each connected client's market data type (reqMarketDataType; 1 is live), by client id.
+    public var marketDataTypes: [Int: Int] {
+        Dictionary(sessions.values.map { ($0.clientID, $0.marketDataType) }, uniquingKeysWith: max)
+    }
+    /// How many open reqMktData lines are served delayed.
+    public var delayedMarketLines: Int { sessions.values.reduce(0) { $0 + $1.marketLines.values.filter(\.delayed).count } }
 
     /// Counts of the streaming subscriptions open now (for tests that must know a request has arrived).
     public var activeSubscriptions: (marketData: Int, realTimeBars: Int, historyUpdates: Int) {

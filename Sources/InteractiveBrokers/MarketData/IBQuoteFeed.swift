@@ -1,5 +1,4 @@
 import LiveSession
-import Logging
 import TradingEngine
 import TradingModel
 import TWSClient
@@ -10,13 +9,12 @@ import TWSProtocol
 ///
 /// Each line's ticks fold into a `QuoteTicks`; a `.quote` is delivered when bid or ask changed (see `QuoteTicks`
 /// for the coalescing). Quotes are stamped by `clock` when their tick arrives (the runner passes its injected
-/// wall clock, UTC): TWS ticks carry no time of their own. A line refused for lack of live permission (354, 10089, 10090, 10091) switches the connection to delayed
-/// data (reqMarketDataType 3) and asks once more when `delayedFallback` is on, like `DelayedFallback.snapshot`.
-/// Ending `run()` (task cancellation) ends the streams, which sends cancelMktData for every line.
+/// wall clock, UTC): TWS ticks carry no time of their own. A refused line ends the feed with the refusal; whether to
+/// fall back to delayed data is the session core's decision (`LiveSessionCore.quoteFeedFailed`). Ending `run()` (task
+/// cancellation, or a line's failure) ends the streams, which sends cancelMktData for every line.
 ///
 /// ```swift
-/// let feed = IBQuoteFeed(connection: connection, contracts: book, instruments: ids, delayedFallback: true,
-///                        logger: logger, clock: configuration.clock.now)
+/// let feed = IBQuoteFeed(connection: connection, contracts: book, instruments: ids, clock: configuration.clock.now)
 /// let quotes = await feed.start()
 /// group.addTask { try await feed.run() }
 /// for await case .quote(let id, let quote) in quotes { engine.handle(.quote(id, quote)) }
@@ -25,11 +23,8 @@ public actor IBQuoteFeed {
     private let connection: TWSConnection
     private let contracts: ContractBook
     private let instruments: [InstrumentID]
-    private let delayedFallback: Bool
-    private let logger: Logger
     private let clock: @Sendable () -> Timestamp
     private var lines: [InstrumentID: QuoteTicks] = [:]
-    private var switchedToDelayed = false
     private let output: AsyncStream<IBQuoteEvent>
     private let continuation: AsyncStream<IBQuoteEvent>.Continuation
 
@@ -38,18 +33,14 @@ public actor IBQuoteFeed {
     ///   - connection: a ready connection.
     ///   - contracts: the contract of each instrument.
     ///   - instruments: the instruments to quote.
-    ///   - delayedFallback: `data.delayedFallback`: retry a refused line with delayed data.
-    ///   - logger: told of the fallback and of notices.
     ///   - clock: the time stamped on quotes: when their tick arrived (UTC).
     public init(
-        connection: TWSConnection, contracts: ContractBook, instruments: [InstrumentID], delayedFallback: Bool,
-        logger: Logger, clock: @escaping @Sendable () -> Timestamp
+        connection: TWSConnection, contracts: ContractBook, instruments: [InstrumentID],
+        clock: @escaping @Sendable () -> Timestamp
     ) {
         self.connection = connection
         self.contracts = contracts
         self.instruments = instruments
-        self.delayedFallback = delayedFallback
-        self.logger = logger
         self.clock = clock
         (output, continuation) = AsyncStream.makeStream(of: IBQuoteEvent.self)
     }
@@ -58,7 +49,7 @@ public actor IBQuoteFeed {
     public func start() -> AsyncStream<IBQuoteEvent> { output }
 
     /// Subscribes every instrument and delivers quotes until the lines end or the task is cancelled.
-    /// - Throws: the first line's error that no fallback applies to (e.g. 10168 no delayed data, 200 no contract).
+    /// - Throws: the first line's error (e.g. 354 no live permission, 200 no contract).
     public func run() async throws {
         defer { continuation.finish() }
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -70,31 +61,10 @@ public actor IBQuoteFeed {
         }
     }
 
-    /// One instrument's line, asked once more with delayed data when refused for lack of permission.
+    /// One instrument's line until it ends; a refusal ends it with the error.
     private func line(_ id: InstrumentID, contract: TWSContract) async throws {
-        var retried = false
-        while true {
-            do {
-                let stream = try await connection.marketData(contract: contract)
-                for try await item in stream { receive(item, for: id) }
-                return
-            } catch {
-                guard delayedFallback, !retried, let refusal = MarketDataRefusal.of(error), refusal.fallsBackToDelayed
-                else { throw error }
-                retried = true
-                try await fallBack(contract, code: (error as? TWSRequestError)?.code ?? 0)
-                continuation.yield(.fellBackToDelayed(id))
-            }
-        }
-    }
-
-    /// reqMarketDataType 3 once per feed (it applies to the whole connection).
-    private func fallBack(_ contract: TWSContract, code: Int) async throws {
-        logger.notice(
-            "quotes of \(contract.symbol) refused (\(code)): no live permission; falling back to delayed data (reqMarketDataType 3)")
-        guard !switchedToDelayed else { return }
-        switchedToDelayed = true
-        try await connection.setMarketDataType(.delayed)
+        let stream = try await connection.marketData(contract: contract)
+        for try await item in stream { receive(item, for: id) }
     }
 
     private func receive(_ item: SubscriptionItem<TWSMarketDataEvent>, for id: InstrumentID) {

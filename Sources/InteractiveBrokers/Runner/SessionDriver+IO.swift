@@ -263,21 +263,19 @@ extension SessionDriver {
         }
     }
 
-    /// Quotes (reqMktData) until cancelled; the feed's end comes back with whether the socket was still up.
+    /// Quotes (reqMktData) until cancelled; the feed's end comes back with whether the socket was still up, its
+    /// failure as the core reads it (a refusal is the core's to fall back from).
     func subscribeQuotes(
         _ tag: SessionTag, _ instruments: [InstrumentID], _ contracts: ContractBook,
         _ group: inout DiscardingTaskGroup
     ) {
         guard let connection else { return }
         let inbox = self.inbox
-        let (logger, clock) = (self.logger, configuration.clock.now)
-        let delayedFallback = configuration.session.resilience.delayedFallback
+        let clock = configuration.clock.now
         spawn(tag, &group) {
-            let feed = IBQuoteFeed(
-                connection: connection, contracts: contracts, instruments: instruments,
-                delayedFallback: delayedFallback, logger: logger, clock: clock)
+            let feed = IBQuoteFeed(connection: connection, contracts: contracts, instruments: instruments, clock: clock)
             let events = await feed.start()
-            let reason: String = await withTaskGroup(of: String?.self) { inner in
+            let failure: SessionFailure?? = await withTaskGroup(of: SessionFailure??.self) { inner in
                 inner.addTask {
                     for await event in events { inbox.yield(.quotes(tag, event)) }
                     return nil
@@ -285,15 +283,25 @@ extension SessionDriver {
                 inner.addTask {
                     do {
                         try await feed.run()
-                        return "the quote lines ended"
-                    } catch { return "\(error)" }
+                        return .some(nil)
+                    } catch {
+                        if case TWSRequestError.rejected(let notice) = error {
+                            return .rejected(code: notice.code, "\(notice.code) \(notice.message)")
+                        }
+                        return .unanswered("\(error)")
+                    }
                 }
-                var reason = "the quote feed ended"
-                for await result in inner { if let result { reason = result } }
-                return reason
+                var outcome: SessionFailure??
+                for await result in inner where result != nil { outcome = result }
+                return outcome
             }
             guard !Task.isCancelled else { return }
-            inbox.yield(.quotesEnded(tag, reason, connectionUp: await connection.session != nil))
+            let connectionUp = await connection.session != nil
+            if case .some(.some(let failure)) = failure {
+                inbox.yield(.quotesFailed(tag, failure, connectionUp: connectionUp))
+            } else {
+                inbox.yield(.quotesEnded(tag, "the quote lines ended", connectionUp: connectionUp))
+            }
         }
     }
 

@@ -39,7 +39,8 @@ public enum IBQuoteEvent: Sendable, Equatable, Codable {
     case quote(InstrumentID, Quote)
     /// A notice about an instrument's line (e.g. 10167 showing delayed data).
     case notice(InstrumentID, TWSNotice)
-    /// The instrument's line was refused live and asked again with delayed data.
+    /// The instrument's line was refused live and asked again with delayed data, as the quote feed decided in
+    /// session logs before 2026-11-27 (the core decides now: `SessionInput.quotesFailed`).
     case fellBackToDelayed(InstrumentID)
     /// The instrument's halt status (TWS's HALTED tick): halted, or trading (`nil`). Sent when a line opens and
     /// whenever it changes.

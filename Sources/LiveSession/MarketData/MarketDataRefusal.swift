@@ -1,5 +1,6 @@
 /// What a market data refusal from TWS means, and what the bot does about it. Pure: the session core decides with
-/// it (a refused bar feed stops the run, in the session log and replay), the quote feed falls back with it.
+/// it (a refused bar feed stops the run; a refused quote line falls back to delayed data), in the session log and
+/// replay.
 ///
 /// The decision (docs/live-trading.md): a refused *tick* request (reqMktData) falls back to delayed data
 /// (reqMarketDataType 3) when `data.delayedFallback` is on; refused *5-second real-time bars* — which have no

@@ -203,6 +203,8 @@ extension LiveSessionCore {
         case .halt(let id, let halt):
             haltStatus(id, halt, at: inputTime, &out)
         case .notice(let id, let notice):
+            // 10167: TWS shows this line delayed (after a fallback, or as the connection's market data type says).
+            if MarketDataRefusal(code: notice.code) == .showingDelayed { delayedQuotes.insert(id) }
             out.log(.info, "quotes of \(universe[id].symbol): \(notice)")
         case .fellBackToDelayed(let id):
             delayedQuotes.insert(id)
@@ -226,6 +228,27 @@ extension LiveSessionCore {
         let at = now + TimeSpan(retry.delay(afterFailures: quoteFailures))
         quoteRetryAt = at
         out.append(.wakeUp(at: at))
+    }
+
+    /// The quote feed failed. A line refused for lack of live permission, where TWS says delayed data exists, falls
+    /// back once per connection when `data.delayedFallback` is on: the connection's market data type becomes delayed
+    /// (reqMarketDataType 3, which keeps live data where the login has it) and the lines are asked again at once.
+    /// Anything else, or a refusal after the fallback, is retried with backoff (`quoteFeedEnded`).
+    mutating func quoteFeedFailed(_ failure: SessionFailure, connectionUp: Bool, at now: Timestamp, _ out: inout Actions) {
+        if settings.resilience.delayedFallback, connectionUp, connected, case .running = phase,
+            case .rejected(let code, _) = failure, MarketDataRefusal(code: code)?.fallsBackToDelayed == true,
+            delayedFallbackGeneration != generation
+        {
+            delayedFallbackGeneration = generation
+            quoteFeed = nil
+            out.log(
+                .notice,
+                "quotes refused (\(code)): no live permission; falling back to delayed data (reqMarketDataType 3, data.delayedFallback)")
+            out.append(.setMarketDataType(.delayed))
+            subscribeQuotes(&out)
+            return
+        }
+        quoteFeedEnded("\(failure)", connectionUp: connectionUp, at: now, &out)
     }
 
     /// On the tick: a failed quote feed whose backoff is over starts again.

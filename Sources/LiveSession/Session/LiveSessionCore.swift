@@ -86,8 +86,11 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     /// Instruments whose trading is halted (TWS's HALTED tick), since when, and the exits held until it clears.
     var halts: [InstrumentID: (halt: TradingHalt, since: Timestamp)] = [:]
     var heldExits: [EngineCommand] = []
-    /// Instruments whose quote line fell back to delayed data (the dashboard's market-data type).
+    /// Instruments whose quote line shows delayed data (the dashboard's market-data type).
     var delayedQuotes: Set<InstrumentID> = []
+    /// The connection whose market data type this run switched to delayed after a refusal (a new connection starts
+    /// live again, so the fallback may happen once more on it).
+    var delayedFallbackGeneration: Int?
     /// The latest fills and connection events, for the operator (`SessionStatus.fills`, `.connection.history`).
     var recentFills: [SessionStatus.Fill] = []
     var connectionHistory: [SessionStatus.ConnectionEvent] = []
@@ -226,6 +229,9 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
         case .quotesEnded(let tag, let reason, let connectionUp):
             guard tag == quoteFeed else { return }
             quoteFeedEnded(reason, connectionUp: connectionUp, at: now, &out)
+        case .quotesFailed(let tag, let failure, let connectionUp):
+            guard tag == quoteFeed else { return }
+            quoteFeedFailed(failure, connectionUp: connectionUp, at: now, &out)
         case .orderEvent(let number, let event):
             guard number == generation else { return }
             heard(at: now)

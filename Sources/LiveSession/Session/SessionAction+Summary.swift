@@ -165,6 +165,7 @@ extension SessionInput {
             case .halt(let id, let halt): "instrument \(id.index): \(halt.map { "\($0)" } ?? "trading")"
             }
         case .quotesEnded(_, let reason, _): "quote feed ended: \(reason)"
+        case .quotesFailed(_, let failure, _): "quote feed failed: \(failure)"
         case .marketInterrupted(_, let reason): "bar feed deactivated by TWS: \(reason)"
         case .orderEvent(_, let event):
             switch event {

@@ -45,8 +45,13 @@ public enum SessionInput: Sendable, Equatable, Codable {
     case marketInterrupted(SessionTag, String)
     /// A quote feed's event.
     case quotes(SessionTag, IBQuoteEvent)
-    /// A quote feed ended.
+    /// A quote feed ended without a failure, or failed as the driver read it (session logs written before
+    /// `quotesFailed`).
     case quotesEnded(SessionTag, String, connectionUp: Bool)
+    /// A quote feed failed (`connectionUp`: the socket was still up when it did). The core reads the failure: a line
+    /// refused for lack of live permission falls back to delayed data once (`data.delayedFallback`); anything else is
+    /// retried with backoff.
+    case quotesFailed(SessionTag, SessionFailure, connectionUp: Bool)
     /// An order message of that generation's connection.
     case orderEvent(generation: Int, TWSOrderEvent)
     /// An order group was not sent (its journal write or the send failed).
