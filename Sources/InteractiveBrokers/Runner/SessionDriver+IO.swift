@@ -275,7 +275,7 @@ extension SessionDriver {
         spawn(tag, &group) {
             let feed = IBQuoteFeed(connection: connection, contracts: contracts, instruments: instruments, clock: clock)
             let events = await feed.start()
-            let failure: SessionFailure?? = await withTaskGroup(of: SessionFailure??.self) { inner in
+            let end: QuoteFeedEnd = await withTaskGroup(of: QuoteFeedEnd?.self) { inner in
                 inner.addTask {
                     for await event in events { inbox.yield(.quotes(tag, event)) }
                     return nil
@@ -283,26 +283,31 @@ extension SessionDriver {
                 inner.addTask {
                     do {
                         try await feed.run()
-                        return .some(nil)
+                        return .ended
                     } catch {
                         if case TWSRequestError.rejected(let notice) = error {
-                            return .rejected(code: notice.code, "\(notice.code) \(notice.message)")
+                            return .failed(.rejected(code: notice.code, "\(notice.code) \(notice.message)"))
                         }
-                        return .unanswered("\(error)")
+                        return .failed(.unanswered("\(error)"))
                     }
                 }
-                var outcome: SessionFailure??
-                for await result in inner where result != nil { outcome = result }
-                return outcome
+                var end = QuoteFeedEnd.ended
+                for await result in inner { if let result { end = result } }
+                return end
             }
             guard !Task.isCancelled else { return }
             let connectionUp = await connection.session != nil
-            if case .some(.some(let failure)) = failure {
-                inbox.yield(.quotesFailed(tag, failure, connectionUp: connectionUp))
-            } else {
-                inbox.yield(.quotesEnded(tag, "the quote lines ended", connectionUp: connectionUp))
+            switch end {
+            case .failed(let failure): inbox.yield(.quotesFailed(tag, failure, connectionUp: connectionUp))
+            case .ended: inbox.yield(.quotesEnded(tag, "the quote lines ended", connectionUp: connectionUp))
             }
         }
+    }
+
+    /// How a quote feed's lines ended.
+    private enum QuoteFeedEnd: Sendable {
+        case ended
+        case failed(SessionFailure)
     }
 
     /// Runs `work` in a task of the run's group until it ends or `cancel(tag)` ends it.
