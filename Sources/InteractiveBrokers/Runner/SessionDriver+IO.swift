@@ -238,13 +238,8 @@ extension SessionDriver {
             } catch {
                 guard !Task.isCancelled else { return }
                 // What the failure means (a 10225 to subscribe again, a refusal to stop) is the core's to say.
-                let failure: SessionFailure =
-                    if case TWSRequestError.rejected(let notice) = error {
-                        .rejected(code: notice.code, "\(notice.code) \(notice.message)")
-                    } else {
-                        .unanswered("\(error)")
-                    }
-                inbox.yield(.marketFailed(tag, failure, connectionUp: await connection.session != nil))
+                inbox.yield(
+                    .marketFailed(tag, Self.subscriptionFailure(error), connectionUp: await connection.session != nil))
             }
         }
     }
@@ -285,10 +280,7 @@ extension SessionDriver {
                         try await feed.run()
                         return .ended
                     } catch {
-                        if case TWSRequestError.rejected(let notice) = error {
-                            return .failed(.rejected(code: notice.code, "\(notice.code) \(notice.message)"))
-                        }
-                        return .failed(.unanswered("\(error)"))
+                        return .failed(Self.subscriptionFailure(error))
                     }
                 }
                 var end = QuoteFeedEnd.ended
@@ -302,6 +294,14 @@ extension SessionDriver {
             case .ended: inbox.yield(.quotesEnded(tag, "the quote lines ended", connectionUp: connectionUp))
             }
         }
+    }
+
+    /// A subscription's failure as the core reads it: TWS's refusal with its code, else what went wrong.
+    static func subscriptionFailure(_ error: any Error) -> SessionFailure {
+        if case TWSRequestError.rejected(let notice) = error {
+            return .rejected(code: notice.code, "\(notice.code) \(notice.message)")
+        }
+        return .unanswered("\(error)")
     }
 
     /// How a quote feed's lines ended.

@@ -3,10 +3,10 @@ import TradingModel
 
 /// The session log's compact form of its most frequent steps: a bar (and, in logs before 2026-11-27, a closed slice)
 /// and a quote are 9 in 10 of a trading day's inputs, and JSON's Codable path was a fifth of the bot's time in a
-/// sandbox run (and a tenth again to read for the drift report). Each is a marker byte no JSON text starts with, a kind byte, then little-endian 64-bit
-/// integers (prices and quantities in their 1e-8 units, times in nanoseconds), so it reads back exactly. The tick and
-/// the idle tick's actions keep their JSON text, as constants. Every other input stays JSON, and logs written before
-/// this form read as before.
+/// sandbox run (and a tenth again to read for the drift report). Each is a marker byte no JSON text starts with, a
+/// kind byte, then little-endian 64-bit integers (prices and quantities in their 1e-8 units, times in nanoseconds), so
+/// it reads back exactly. The tick and the idle tick's actions keep their JSON text, as constants. Every other input
+/// stays JSON, and logs written before this form read as before.
 enum CompactSessionStep {
     /// The first byte of a compact step (JSON text starts with `{` or `[`).
     static let marker: UInt8 = 0x01
@@ -41,15 +41,9 @@ enum CompactSessionStep {
         case .tick:
             return tick
         case .market(let tag, .bar(let id, let bar)):
-            return write(.sourceBar, [
-                Int64(tag.rawValue), Int64(id.rawValue), bar.timestamp.nanoseconds, bar.open.units, bar.high.units,
-                bar.low.units, bar.close.units, bar.volume.units,
-            ])
+            return write(.sourceBar, fields(tag, id, bar))
         case .market(let tag, .engine(.bar(let id, let bar))):
-            return write(.bar, [
-                Int64(tag.rawValue), Int64(id.rawValue), bar.timestamp.nanoseconds, bar.open.units, bar.high.units,
-                bar.low.units, bar.close.units, bar.volume.units,
-            ])
+            return write(.bar, fields(tag, id, bar))
         case .market(let tag, .engine(.barsClosed(let time))):
             return write(.barsClosed, [Int64(tag.rawValue), time.nanoseconds])
         case .quotes(let tag, .quote(let id, let quote)):
@@ -107,6 +101,14 @@ enum CompactSessionStep {
         if data == noActions { return [] }
         if data == checkpointOnly { return [.journal(.checkpoint)] }
         return nil
+    }
+
+    /// A bar step's integers (both bar kinds): tag, instrument, time, open, high, low, close, volume.
+    private static func fields(_ tag: SessionTag, _ id: InstrumentID, _ bar: Bar) -> [Int64] {
+        [
+            Int64(tag.rawValue), Int64(id.rawValue), bar.timestamp.nanoseconds, bar.open.units, bar.high.units,
+            bar.low.units, bar.close.units, bar.volume.units,
+        ]
     }
 
     private static func write(_ kind: Kind, _ fields: [Int64]) -> Data {
