@@ -31,11 +31,13 @@ public struct SoakTrader: Strategy {
     public static var handlesBarsClosed: Bool { false }
 }
 
-/// The soak's universe: `count` symbols `SOAK0`, `SOAK1`, … of one-minute bars around the clock from Monday
-/// 2023-11-13 00:00 UTC, a seeded random walk around 100 with a large volume (market orders fill at once).
+/// The soak's universe: `count` symbols `SOAK0`, `SOAK1`, … of one-minute bars in the US regular sessions from Monday
+/// 2023-11-13 09:30 New York (14:30 UTC), as real stock data has them, so the bot's regular-hours bars and orders
+/// (the simulator works orders in their sessions, as IB does) run as they would; a seeded random walk around 100
+/// with a large volume (market orders fill at once).
 public enum SoakData {
     /// The first bar's time.
-    public static let firstBar = Timestamp(seconds: 1_699_833_600)
+    public static let firstBar = Timestamp(seconds: 1_699_885_800)
 
     /// `minutes` one-minute bars per symbol.
     public static func make(symbols count: Int = 3, minutes: Int, seed: UInt64 = 25) -> MarketDataSet {
@@ -53,18 +55,36 @@ public enum SoakData {
             var price = 80 + 40 * next()
             var bars: [Bar] = []
             bars.reserveCapacity(minutes)
-            for k in 0..<max(1, minutes) {
+            for time in regularMinutes(max(1, minutes)) {
                 let open = price
                 price = max(1, price * (1 + (next() - 0.5) * 0.002))
                 let high = max(open, price) * (1 + next() * 0.0005)
                 let low = min(open, price) * (1 - next() * 0.0005)
                 bars.append(
                     Bar(
-                        timestamp: firstBar + .seconds(Int64(k) * 60), open: cents(open), high: cents(high),
+                        timestamp: time, open: cents(open), high: cents(high),
                         low: cents(low), close: cents(price), volume: Quantity(1_000_000)))
             }
             series["SOAK\(n)"] = InstrumentSeries(bars: bars, resolution: .minutes(1))
         }
         return MarketDataSet(series: series, name: "soak (\(max(1, count)) symbols, seed \(seed))")
+    }
+
+    /// The first `count` minutes of the regular sessions from `firstBar` on.
+    static func regularMinutes(_ count: Int) -> [Timestamp] {
+        var times: [Timestamp] = []
+        times.reserveCapacity(count)
+        var day = USEquityCalendar.newYorkDay(of: firstBar)
+        while times.count < count {
+            if let regular = USEquityCalendar.sessions(onDay: day).first(where: { $0.kind == .regular }) {
+                var time = max(regular.open, firstBar)
+                while time < regular.close, times.count < count {
+                    times.append(time)
+                    time = time + .seconds(60)
+                }
+            }
+            day += 1
+        }
+        return times
     }
 }

@@ -137,7 +137,9 @@ extension GatewayState {
 
     /// The 5-second bar ending at `end`, or `nil` when nothing traded in it.
     func realTimeBar(_ sub: ClientSession.RealTimeBars, end: Timestamp) -> TWSRealTimeBar? {
-        guard let bar = sub.query.makeBar(data.instrument(sub.instrument), from: end - .seconds(5), to: end, now: end)
+        // useRTH: outside regular hours nothing is sent, as TWS does.
+        guard sub.query.shows(data.instrument(sub.instrument), end - .seconds(5)),
+            let bar = sub.query.makeBar(data.instrument(sub.instrument), from: end - .seconds(5), to: end, now: end)
         else { return nil }
         return TWSRealTimeBar(
             time: TWSTimeText.epochSeconds(end - .seconds(5)), open: bar.open, high: bar.high, low: bar.low,

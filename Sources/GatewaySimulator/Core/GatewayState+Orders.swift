@@ -102,6 +102,13 @@ extension GatewayState {
             out += placeOrder(orderID: orderID + Self.twinOffset, contract: contract, order: order, clientID: clientID)
             highestOrderID[clientID] = highest
         }
+        if order.outsideRTH, engine.config.sessions != nil, !engineType(order, instrument: instrument).worksOutsideRegularHours {
+            // TWS goes on with such an order, in regular hours only, and says so first.
+            out = sendToClient(clientID, .error(TWSErrorMessage(
+                requestID: orderID, code: 2109, message: "Order Event Warning:Attribute 'Outside Regular Trading "
+                    + "Hours' is ignored based on the order type and destination. PlaceOrder is now being processed.")))
+                + out
+        }
         // The group is transmitted as one: only now may the market fill any of it.
         return out + matchNow(instrument.id)
     }
@@ -245,7 +252,11 @@ extension GatewayState {
         var request = OrderRequest(
             instrument: entry.instrument, side: side, quantity: entry.quantity,
             type: engineType(entry.wire, instrument: instrument), timeInForce: tif)
-        if tif == .gtd { request.execution = OrderExecution(goodTill: Timestamp(compactUTCText: entry.wire.goodTillDate)) }
+        let execution = OrderExecution(
+            algo: entry.wire.algoStrategy.caseInsensitiveCompare("Adaptive") == .orderedSame ? .adaptive(.normal) : nil,
+            outsideRegularHours: entry.wire.outsideRTH, includeOvernight: entry.wire.includeOvernight,
+            goodTill: tif == .gtd ? Timestamp(compactUTCText: entry.wire.goodTillDate) : nil)
+        if !execution.isPlain || tif == .gtd { request.execution = execution }
         request.ocaGroup = entry.wire.ocaGroup.isEmpty ? nil : "\(key.clientID)/\(entry.wire.ocaGroup)"
         var model = TradingModel.Order(
             id: entry.engineID, clientOrderID: ClientOrderID("\(key.clientID).\(key.orderID)"), request: request,
@@ -257,7 +268,12 @@ extension GatewayState {
         engine.submit(model, at: now, into: &reports)
         let waiting = model.parentID.map { parent in engine.workingOrderIDs.contains(parent) } ?? false
         let stopLike = request.isStopLike
-        entry.status = waiting || stopLike || !instrument.series.isTrading(at: now) ? "PreSubmitted" : "Submitted"
+        // Held for its session (e.g. a market order before the open) it is PreSubmitted, as at IB.
+        let inSession = engine.config.sessions.map {
+            $0.sessions(for: request.type, execution: request.execution).allows(now)
+        } ?? true
+        entry.status = waiting || stopLike || !inSession || !instrument.series.isTrading(at: now)
+            ? "PreSubmitted" : "Submitted"
         orders[key] = entry
         var out = sendToClient(key.clientID, entry.openOrder())
         out += sendToClient(key.clientID, entry.orderStatus())

@@ -71,7 +71,13 @@ public struct GatewayState: Sendable {
         // Never empty (`account` is the first): a configuration whose list was emptied after its init gets the default.
         self.accounts = (configuration.accounts.isEmpty ? GatewayConfiguration().accounts : configuration.accounts)
             .map { AccountBook(accountCode: $0, cash: configuration.startingCash) }
-        self.engine = MatchingEngine(config: configuration.simulation, instrumentCount: data.instruments.count)
+        // Intraday data has hours: orders trade in the US stock sessions their terms allow, as at IB (daily data is
+        // traded at any time of the day, as before).
+        var simulation = configuration.simulation
+        let intraday = !data.instruments.isEmpty && data.instruments.allSatisfy { !$0.series.isDaily }
+        if intraday, simulation.sessions == nil { simulation.sessions = TradingSessions() }
+        self.engine = MatchingEngine(config: simulation, instrumentCount: data.instruments.count)
+        if intraday { engine.assumeIntraday() }
         self.executionPrefix = configuration.executionPrefix ?? UInt32.random(in: 1...UInt32.max)
         for index in accounts.indices { accounts[index].startOfDay = now.dayNumber }
         accountRefreshPeriod = now.nanoseconds / TimeSpan.minutes(3).nanoseconds
@@ -342,20 +348,24 @@ public struct GatewayState: Sendable {
         return parts.joined(separator: ";")
     }
 
-    /// The regular hours, as IB's `liquidHours`: for intraday data the hours each day's bars cover (the US regular
-    /// session for the bundled minute data, the whole day for data around the clock; `CLOSED` on a day without bars),
-    /// so a bot's feed watch and its session-aligned bars see the hours the data has bars in; daily data keeps its
-    /// trading hours.
+    /// The regular hours, as IB's `liquidHours`: for intraday data the part of each day's US regular session its
+    /// bars cover (09:30–16:00 New York for the bundled minute data, extended-hours minutes left out as IB leaves them
+    /// out; `CLOSED` on a day without bars in it), so a bot's feed watch and its session-aligned bars expect bars
+    /// exactly when regular-hours (`useRTH`) bars come; daily data keeps its trading hours.
     func liquidHours(_ instrument: SimulatedInstrument) -> String {
         guard !instrument.series.isDaily else { return tradingHours(instrument) }
         var parts: [String] = []
         for offset in 0..<7 {
             let dayNumber = now.dayNumber + Int64(offset)
             let d = TWSTimeText.date(Timestamp(nanoseconds: dayNumber * Timestamp.nanosecondsPerDay))
-            guard let session = instrument.series.session(onDay: dayNumber) else {
+            guard let covered = instrument.series.session(onDay: dayNumber),
+                let regular = USEquityCalendar.sessions(onDay: dayNumber).first(where: { $0.kind == .regular }),
+                max(covered.open, regular.open) < min(covered.close, regular.close)
+            else {
                 parts.append("\(d):CLOSED")
                 continue
             }
+            let session = (open: max(covered.open, regular.open), close: min(covered.close, regular.close))
             // A session to the day's end is written 2400 of its day, as IB does.
             let closeText = session.close.dayNumber > dayNumber ? "2400" : Self.hoursMinutes(session.close)
             parts.append("\(d):\(Self.hoursMinutes(session.open))-\(d):\(closeText)")

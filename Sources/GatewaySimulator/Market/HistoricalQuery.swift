@@ -36,6 +36,8 @@ public struct HistoricalQuery: Sendable, Equatable {
     public var whatToShow: String
     /// 1 text, 2 epoch seconds.
     public var formatDate: Int
+    /// IB's `useRTH`: bars of less than a day only from US regular hours (09:30–16:00 New York) of intraday data.
+    public var regularHoursOnly = false
 
     /// Parses a request.
     /// - Parameters:
@@ -68,6 +70,7 @@ public struct HistoricalQuery: Sendable, Equatable {
         self.end = end
         whatToShow = show
         formatDate = request.formatDate
+        regularHoursOnly = request.useRTH
         if case .seconds(let s) = size, span.nanoseconds / (s * Timestamp.nanosecondsPerSecond) > 200_000 {
             throw Invalid(message: "Historical Market Data Service error message:Historical data request for "
                 + "duration longer than the bar size allows")
@@ -81,10 +84,19 @@ public struct HistoricalQuery: Sendable, Equatable {
         let visibleEnd = min(end, now)
         while bucket < visibleEnd {
             let next = bucketEnd(after: bucket)
-            if let bar = makeBar(instrument, from: bucket, to: next, now: visibleEnd) { result.append(bar) }
+            if shows(instrument, bucket), let bar = makeBar(instrument, from: bucket, to: next, now: visibleEnd) {
+                result.append(bar)
+            }
             bucket = next
         }
         return result
+    }
+
+    /// Whether a bucket starting at `start` is served: with `regularHoursOnly`, an intraday bucket of intraday data
+    /// only inside a regular session (a daily series has no hours to filter by).
+    public func shows(_ instrument: SimulatedInstrument, _ start: Timestamp) -> Bool {
+        guard regularHoursOnly, case .seconds = barSize, !instrument.series.isDaily else { return true }
+        return USEquityCalendar.session(at: start)?.kind == .regular
     }
 
     /// The bar of the bucket containing `now` (for keepUpToDate updates).

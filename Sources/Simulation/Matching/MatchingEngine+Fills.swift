@@ -16,9 +16,21 @@ extension MatchingEngine {
     ) {
         guard !working[i].isDone, working[i].isArmed, context.time >= working[i].activeAt else { return }
         let pastGoodTill = working[i].goodTill.map { context.time >= $0 } ?? false
-        if pastGoodTill || (working[i].timeInForce == .day && context.time.dayNumber > working[i].submittedAt.dayNumber) {
+        let pastDay = if let end = working[i].dayExpiry { context.time >= end } else {
+            working[i].timeInForce == .day && working[i].sessions == nil
+                && context.time.dayNumber > working[i].submittedAt.dayNumber
+        }
+        if pastGoodTill || pastDay {
             finish(at: i, report: .expired(working[i].id, at: context.time), into: &reports)
             cancelChildren(of: working[i].id, at: context.time, into: &reports)
+            return
+        }
+        // Outside the order's sessions it rests (an IOC order, which cannot rest, is cancelled below).
+        if let sessions = working[i].sessions, !allows(sessions, at: context.time) {
+            if working[i].timeInForce == .ioc {
+                finish(at: i, report: .canceled(working[i].id, reason: .immediateOrCancel, at: context.time), into: &reports)
+                cancelChildren(of: working[i].id, at: context.time, into: &reports)
+            }
             return
         }
         let sign = working[i].sign

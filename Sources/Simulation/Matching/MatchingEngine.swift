@@ -27,6 +27,9 @@ import TradingModel
 ///   rest keeps working.
 /// - **Whole shares**: unless `fractionalShares`, an order (or a modification) for a fraction of a share is rejected,
 ///   so every fill is a whole number of shares, as IB trades stocks.
+/// - **Sessions** (`SimulationConfig.sessions`, intraday data): an order trades only in the US stock sessions its
+///   type and terms allow (`TradingSessions`); outside them it rests, and a DAY order lasts to the end of its trading
+///   day's last such session.
 /// - **Costs**: slippage applies to market and triggered-stop fills, never to limit fills; commission per execution.
 public struct MatchingEngine: Sendable {
     /// The configuration.
@@ -34,6 +37,11 @@ public struct MatchingEngine: Sendable {
     @usableFromInline var working: [WorkingOrder] = []
     var workingCount: [Int32]
     @usableFromInline var lastBars: [Bar?]
+    /// Per instrument: its bars are intraday (two less than a day apart, or `assumeIntraday`), so `config.sessions`
+    /// applies to its orders; a daily bar's midnight stamp is a date, not a time of a session.
+    @usableFromInline var isIntraday: [Bool]
+    /// The session of the last time asked about and how long it lasts (`TradingSessions.span`).
+    var sessionSpan: (kind: TradingSessions.SessionSet, from: Timestamp, until: Timestamp)?
     var commissions: CommissionCalculator
 
     /// Creates an engine for instruments `0..<instrumentCount`.
@@ -41,6 +49,7 @@ public struct MatchingEngine: Sendable {
         self.config = config
         self.workingCount = Array(repeating: 0, count: instrumentCount)
         self.lastBars = Array(repeating: nil, count: instrumentCount)
+        self.isIntraday = Array(repeating: false, count: instrumentCount)
         self.commissions = CommissionCalculator(model: config.commission)
     }
 
@@ -83,18 +92,26 @@ public struct MatchingEngine: Sendable {
             return
         }
         let delay = max(config.latency.nanoseconds, 1)
-        let entry = WorkingOrder(
+        var entry = WorkingOrder(
             id: order.id, instrument: order.instrument, side: order.side, sign: sign,
             remaining: order.remainingQuantity, mode: mode, timeInForce: order.timeInForce,
             ocaGroup: order.ocaGroup, parentID: order.parentID, submittedAt: now,
             activeAt: Timestamp(nanoseconds: now.nanoseconds + delay),
             isArmed: order.parentID.map { parent in !working.contains { $0.id == parent } } ?? true,
             isDone: false, goodTill: goodTill, isAdaptive: order.execution?.algo != nil)
+        if let rules = config.sessions, isIntraday[index] {
+            let sessions = rules.sessions(for: order.type, execution: order.execution)
+            entry.sessions = sessions
+            entry.execution = order.execution
+            if order.timeInForce == .day {
+                entry.dayExpiry = TradingSessions.dayOrderExpiry(submittedAt: entry.activeAt, sessions: sessions)
+            }
+        }
         reports.append(.accepted(order.id, at: now + config.latency))
         working.append(entry)
         workingCount[index] += 1
         if config.marketFill == .thisClose, config.latency.nanoseconds == 0, mode == .market, entry.isArmed,
-            let bar = lastBars[index]
+            let bar = lastBars[index], entry.sessions.map({ allows($0, at: bar.timestamp) }) ?? true
         {
             var used = Quantity.zero
             fillAtClose(of: bar, orderAt: working.count - 1, now: now, used: &used, into: &reports)
@@ -176,6 +193,9 @@ public struct MatchingEngine: Sendable {
                 return
             }
             working[i].mode = mode
+            if let rules = config.sessions {
+                working[i].sessions = rules.sessions(for: type, execution: working[i].execution)
+            }
         }
         reports.append(.replaced(id, at: now))
     }
@@ -202,7 +222,30 @@ public struct MatchingEngine: Sendable {
     /// Records the latest bar of an instrument (used for trailing-stop starts and `.thisClose` fills).
     @inlinable
     mutating func setLastBar(_ bar: Bar, for instrument: InstrumentID) {
+        if !isIntraday[instrument.index], let last = lastBars[instrument.index],
+            bar.timestamp.nanoseconds - last.timestamp.nanoseconds < Self.intradaySpacing
+        {
+            isIntraday[instrument.index] = true
+        }
         lastBars[instrument.index] = bar
+    }
+
+    /// Whether an order of `sessions` may trade at `time` (the calendar is asked once per session).
+    mutating func allows(_ sessions: TradingSessions.SessionSet, at time: Timestamp) -> Bool {
+        // Disjointness, not `contains`: every option set contains the empty one (all venues closed).
+        if let span = sessionSpan, time >= span.from, time < span.until { return !sessions.isDisjoint(with: span.kind) }
+        let span = TradingSessions.span(at: time)
+        sessionSpan = span
+        return !sessions.isDisjoint(with: span.kind)
+    }
+
+    /// Bars closer together than this are intraday (20 hours: a daily series' bars are a day or more apart).
+    @usableFromInline static let intradaySpacing: Int64 = 20 * 3600 * 1_000_000_000
+
+    /// Treats every instrument's data as intraday from the start (the gateway simulator, which knows its data's bar
+    /// size and matches against quotes, not bars).
+    public mutating func assumeIntraday() {
+        isIntraday = Array(repeating: true, count: isIntraday.count)
     }
 
     /// Matches against a top-of-book quote: buys at the ask, sells at the bid, no volume cap.

@@ -23,4 +23,10 @@ struct WorkingOrder: Sendable {
     var goodTill: Timestamp?
     /// Worked by IB's Adaptive algo: filled as a market order with `SimulationConfig.adaptiveSlippage`.
     var isAdaptive = false
+    /// With `SimulationConfig.sessions`: the sessions it may trade in (`nil`: any time) and its own execution terms
+    /// (a modification of its type works them out again).
+    var sessions: TradingSessions.SessionSet?
+    var execution: OrderExecution?
+    /// With `SimulationConfig.sessions`, a DAY order's end (`TradingSessions.dayOrderExpiry`) instead of the UTC day.
+    var dayExpiry: Timestamp?
 }

@@ -34,6 +34,10 @@ public struct SimulationConfig: Hashable, Sendable, Codable {
     /// every fill, a volume-capped partial one too, is a whole number of shares, and an order for a fraction is
     /// rejected.
     public var fractionalShares: Bool
+    /// Which US stock sessions orders may trade in, on intraday data (`TradingSessions`); `nil`: every bar trades, for
+    /// daily bars (whose midnight stamp is a date, not a time) and data of one session. The backtest and the gateway
+    /// simulator set it for intraday data.
+    public var sessions: TradingSessions?
 
     /// Creates a configuration; the defaults are next-open market fills, no costs, no caps, no latency.
     public init(
@@ -51,6 +55,7 @@ public struct SimulationConfig: Hashable, Sendable, Codable {
         self.adaptiveSlippage = nil
         self.limitFillsAtQuotes = nil
         self.fractionalShares = false
+        self.sessions = nil
     }
 }
 
@@ -106,6 +111,7 @@ extension SimulationConfig {
         adaptiveSlippage = try c.decodeOptional(.adaptiveSlippage, default: d.adaptiveSlippage)
         limitFillsAtQuotes = try c.decodeOptional(.limitFillsAtQuotes, default: d.limitFillsAtQuotes)
         fractionalShares = try c.decode(.fractionalShares, default: d.fractionalShares)
+        sessions = try c.decodeOptional(.sessions, default: d.sessions)
     }
 
     /// The slippage of an order's aggressive fills.

@@ -89,6 +89,9 @@ public struct BacktestJob {
         config.tradingStart = BacktestDataLoader.dateRange(backtest).start.map(Timestamp.init(nanoseconds:))
         config.simulation.adaptiveSlippage = backtest.adaptiveSlippage.flatMap(SlippageModel.init(text:))
         config.simulation.fractionalShares = backtest.fractionalShares
+        // On intraday bars, orders trade in the sessions IB would work them in, as in the simulator and live.
+        config.simulation.sessions = TradingSessions(
+            outsideRegularHours: configuration.orders.outsideRth, overnight: configuration.orders.includeOvernight)
         if backtest.limitFills == "quotes" {
             config.simulation.limitFillsAtQuotes = .quotedSpread(basisPoints: 2, tick: Price(units: FixedPoint.scale / 100))
         }

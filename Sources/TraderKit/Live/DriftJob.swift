@@ -150,6 +150,9 @@ public enum DriftJob {
                 commission: .ibkrFixedDefault))
         // Resting limits fill as the simulator (and IB) fills them: when the quote crosses them.
         config.simulation.limitFillsAtQuotes = config.simulation.slippage
+        // The sessions the bot's orders worked in (the simulator's, for intraday bars).
+        config.simulation.sessions = TradingSessions(
+            outsideRegularHours: settings.outsideRegularTradingHours, overnight: settings.includeOvernight)
         config.tradingStart = start
         let result = BacktestRunner.run(
             strategy: strategy, data: MarketData(universe: universe, series: series), config: config)

@@ -1,0 +1,144 @@
+import Foundation
+import GatewaySimulator
+import SimulatedVenue
+import Synchronization
+import Testing
+import TradingEngine
+import TradingModel
+import TWSProtocol
+
+@testable import InteractiveBrokers
+@testable import LiveSession
+
+/// What the session probe saw: the bars' times and its fills.
+final class SessionProbeLog: Sendable {
+    private let state = Mutex<(bars: [Timestamp], fills: [Fill], updates: [String])>(([], [], []))
+    func bar(_ time: Timestamp) { state.withLock { $0.bars.append(time) } }
+    func fill(_ fill: Fill) { state.withLock { $0.fills.append(fill) } }
+    func update(_ text: String) { state.withLock { $0.updates.append(text) } }
+    var bars: [Timestamp] { state.withLock { $0.bars } }
+    var fills: [Fill] { state.withLock { $0.fills } }
+    var updates: [String] { state.withLock { $0.updates } }
+}
+
+/// Buys 10 shares once, on the first bar at or after `from`: at market, or with a limit a dollar above that bar's close.
+struct SessionProbe: Strategy {
+    let log: SessionProbeLog
+    let from: Timestamp
+    let limit: Bool
+    var sent = false
+
+    mutating func handle(_ event: StrategyEvent, in context: some StrategyContext) -> [StrategyAction] {
+        switch event {
+        case .bar(let id, let bar):
+            log.bar(bar.timestamp)
+            guard !sent, bar.timestamp >= from else { return [] }
+            sent = true
+            let order: OrderRequest = limit
+                ? .limit(id, .buy, Quantity(10), at: Price(units: bar.close.units + 100_000_000))
+                : .market(id, .buy, Quantity(10))
+            return [.submit(order)]
+        case .filled(let fill, _):
+            log.fill(fill)
+        case .orderUpdated(_, let update):
+            log.update("\(update)")
+        default:
+            break
+        }
+        return []
+    }
+}
+
+/// The bot on intraday data with pre-market minutes (07:00–11:00 New York): with `orders.outsideRth` off it asks for
+/// regular-hours bars only and trades from the open; with it on it sees the pre-market, its market order is held by
+/// the broker until the open (IB's 2109 is a warning, not a failure), and its limit order fills before the open.
+@Suite("The bot and US stock sessions (issue 44)", .serialized, .timeLimit(.minutes(2)))
+struct ExtendedHoursRunnerTests {
+    /// New York time on Monday 2024-01-08 (EST, UTC−5).
+    static func ny(_ hour: Int, _ minute: Int = 0) -> Timestamp {
+        Timestamp(year: 2024, month: 1, day: 8) + .seconds(Int64((hour + 5) * 3600 + minute * 60))
+    }
+
+    static let data: MarketDataSet = {
+        var bars: [Bar] = []
+        for minute in 0..<240 {
+            // A slow rise with a wiggle, so bars differ and a limit a dollar above the close is marketable.
+            let cents = 10_000 + Int64(minute) + (minute % 3 == 0 ? 5 : 0)
+            let price = Price(units: cents * 1_000_000)
+            bars.append(Bar(
+                timestamp: ny(7, minute), open: price, high: Price(units: price.units + 2_000_000),
+                low: Price(units: price.units - 2_000_000), close: price, volume: Quantity(100_000)))
+        }
+        return MarketDataSet(series: ["SYN000": InstrumentSeries(bars: bars, resolution: .minutes(1))], name: "hours")
+    }()
+
+    /// Runs the probe from 08:00 until it has a fill or 10:00, and returns the run's summary.
+    func run(outsideRth: Bool, limit: Bool, log: SessionProbeLog) async throws -> LiveRunSummary {
+        let simulator = GatewaySimulatorConfiguration(
+            host: "127.0.0.1", port: 0, data: Self.data, gateway: GatewayConfiguration(), start: Self.ny(8, 0),
+            clock: .manual)
+        return try await VirtualVenue.run(simulator: simulator) { venue in
+            var configuration = LiveRunnerConfiguration(
+                connection: venue.connection(clientID: 45), symbols: ["SYN000"],
+                engine: EngineConfig(initialCash: Money(100_000)))
+            venue.attach(&configuration)
+            configuration.session.warmupDuration = "600 S"
+            configuration.session.reconnect = false
+            configuration.session.outsideRegularTradingHours = outsideRth
+            configuration.session.commissionWait = .seconds(3600)
+            let probe = SessionProbe(log: log, from: Self.ny(8, 0), limit: limit)
+            let settings = configuration
+            let (stop, stopper) = AsyncStream.makeStream(of: String.self)
+            return try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
+                group.addTask {
+                    try await LiveRunner.run(
+                        strategy: probe, configuration: settings, logger: quietQuoteLogger(), stop: stop)
+                }
+                group.addTask {
+                    await venue.waitForBarSubscriptions(1)
+                    while await venue.now() < Self.ny(10, 0), log.fills.isEmpty {
+                        await venue.advance(by: .seconds(5))
+                        try await venue.sleep(for: .milliseconds(2))
+                    }
+                    // A few more steps for the fill's messages to settle.
+                    for _ in 0..<5 { await venue.advance(by: .seconds(5)); try await venue.sleep(for: .milliseconds(2)) }
+                    stopper.yield("test done")
+                    return nil
+                }
+                var summary: LiveRunSummary?
+                for try await value in group { if let value { summary = value } }
+                return try #require(summary)
+            }
+        }
+    }
+
+    @Test("orders.outsideRth off: only regular-hours bars reach the strategy, and it trades from the open")
+    func regularHoursOnlyByDefault() async throws {
+        let log = SessionProbeLog()
+        let summary = try await run(outsideRth: false, limit: false, log: log)
+        #expect(!log.bars.isEmpty)
+        #expect(log.bars.allSatisfy { $0 >= Self.ny(9, 30) }, "first bar \(log.bars.first.map(String.init(describing:)) ?? "none")")
+        #expect(log.fills.count == 1 && log.fills.allSatisfy { $0.timestamp >= Self.ny(9, 30) })
+        #expect(summary.fills == 1)
+    }
+
+    @Test("orders.outsideRth on: a market order placed pre-market is held until the open (2109 is no failure)")
+    func aPreMarketMarketOrderFillsAtTheOpen() async throws {
+        let log = SessionProbeLog()
+        let summary = try await run(outsideRth: true, limit: false, log: log)
+        #expect(log.bars.contains { $0 < Self.ny(9, 30) }, "the pre-market bars reach the strategy")
+        let fill = try #require(log.fills.first)
+        #expect(fill.timestamp >= Self.ny(9, 30) && fill.timestamp < Self.ny(9, 31), "\(fill.timestamp)")
+        #expect(!log.updates.contains { $0.contains("reject") || $0.contains("cancel") }, "\(log.updates)")
+        #expect(summary.fills == 1)
+    }
+
+    @Test("orders.outsideRth on: a limit order fills in the pre-market")
+    func aPreMarketLimitOrderFillsBeforeTheOpen() async throws {
+        let log = SessionProbeLog()
+        let summary = try await run(outsideRth: true, limit: true, log: log)
+        let fill = try #require(log.fills.first)
+        #expect(fill.timestamp < Self.ny(8, 5), "\(fill.timestamp)")
+        #expect(summary.fills == 1)
+    }
+}
