@@ -72,6 +72,47 @@ import TradingModel
         #expect(!h.engine.hasWorkingOrders)
     }
 
+    /// Generated mutation (`isArmed`): a bracket's first child, submitted while only its parent works, stays
+    /// unarmed; a child whose parent has already gone is armed at once though another order works.
+    @Test func aChildWaitsForItsOwnParentOnly() {
+        var h = Harness()
+        h.engine.submitBracket(
+            parent: T.order(1, .buy, 10, .limit(Price(90))),
+            children: [T.order(2, .sell, 10, .stop(Price(99)), parent: 1)], at: T.time(0), into: &h.reports)
+        #expect(T.fills(h.feed(T.bar(1, "100", "100", "98", "98.5"))).isEmpty, "the stop waits for the unfilled parent")
+        var other = Harness()
+        other.submit(T.order(5, .buy, 10, .limit(Price(50))))
+        other.submit(T.order(6, .sell, 10, .stop(Price(99)), parent: 4))
+        #expect(T.fills(other.feed(T.bar(1, "100", "100", "98", "98.5"))).map(\.orderID) == [OrderID(6)])
+    }
+
+    /// Generated mutations: an order for an instrument one past the engine's last is refused, not indexed.
+    @Test func anInstrumentPastTheLastIsRefused() {
+        var h = Harness()
+        var request = OrderRequest(instrument: InstrumentID(1), side: .buy, quantity: Quantity(10))
+        request.timeInForce = .day
+        let order = Order(id: OrderID(1), clientOrderID: ClientOrderID("c1"), request: request, createdAt: .zero)
+        h.engine.submit(order, at: T.time(0), into: &h.reports)
+        #expect(h.reports.count == 1)
+        if case .rejected(_, let reason, _) = h.reports.first { #expect(reason.contains("unknown instrument")) } else {
+            Issue.record("expected a rejection, got \(h.reports)")
+        }
+    }
+
+    /// Generated mutation: a modification to exactly the filled quantity leaves nothing to work and is refused.
+    @Test func aModificationToTheFilledQuantityIsRefused() {
+        var h = Harness()
+        h.submit(T.order(1, .buy, 10, .limit(Price(90))))
+        h.reports = []
+        h.engine.modify(OrderID(1), OrderModification(quantity: Quantity(4)), context: (Quantity(4), T.time(0)),
+                        into: &h.reports)
+        #expect(h.reports.count == 1)
+        if case .modifyRejected(_, let reason, _) = h.reports.first { #expect(reason.contains("not above filled")) } else {
+            Issue.record("expected a refusal, got \(h.reports)")
+        }
+        #expect(h.engine.workingOrderIDs == [OrderID(1)])
+    }
+
     @Test func cancelingAParentCancelsItsChildren() {
         var h = Harness()
         h.engine.submitBracket(

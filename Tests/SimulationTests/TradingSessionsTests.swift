@@ -115,6 +115,8 @@ import TradingModel
         #expect(s.engine.workingOrderIDs == [OrderID(1)])
         #expect(s.feed(Self.ny(16, 16, 0), "100", "100", "100", "100") == [.expired(OrderID(1), at: Self.ny(16, 16, 0))])
         #expect(TradingSessions.dayOrderExpiry(submittedAt: Self.ny(12, 17, 0), sessions: [.regular]) == Self.ny(16, 16, 0))
+        // Placed at the very close, it is for the next trading day (generated mutation: `>` at the close).
+        #expect(TradingSessions.dayOrderExpiry(submittedAt: Self.ny(8, 16, 0), sessions: [.regular]) == Self.ny(9, 16, 0))
         #expect(TradingSessions.dayOrderExpiry(submittedAt: Self.ny(12, 17, 0), sessions: [.regular, .afterHours])
             == Self.ny(12, 20, 0), "an outside-RTH DAY order works the rest of Friday's after-hours")
     }
