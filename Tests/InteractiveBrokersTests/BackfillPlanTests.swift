@@ -1,4 +1,5 @@
 import Testing
+import TradingEngine
 import TradingModel
 import TWSClient
 import TWSProtocol
@@ -44,6 +45,32 @@ private func bar(_ offset: Int64) -> Bar {
         // Minute bars: a day per request.
         let minutes = try #require(BackfillPlan.make(from: base, to: base + .days(3), policy: Self.policy("1 min", maximum: .days(7))))
         #expect(minutes.requests.map(\.duration) == ["60 S", "86400 S", "86400 S", "86400 S"])
+    }
+
+    @Test("closed hours are not a gap: nothing before the open after a night, and a gap across one counts its trading time")
+    func nights() throws {
+        // 2025-01-15 and 16: regular sessions 14:30-21:00 UTC (base is the 15th at 15:00).
+        let day = base.dayNumber
+        var sessions = SessionTimes()
+        for d in [day, day + 1] {
+            let midnight = Timestamp(nanoseconds: d * Timestamp.nanosecondsPerDay)
+            sessions.merge(SessionTimes([.init(open: midnight + .minutes(870), close: midnight + .hours(21))]))
+        }
+        let close = Timestamp(nanoseconds: day * Timestamp.nanosecondsPerDay) + .hours(21)
+        let nextOpen = close + .minutes(1050)
+        let policy = BackfillPolicy(barSize: "5 secs", maximum: .hours(1), rewarm: .minutes(10), sessions: sessions)
+        // The last bar before the close, and a reconnect after IB's nightly restart before the next open.
+        #expect(BackfillPlan.make(from: close - .seconds(5), to: nextOpen - .minutes(5), policy: policy) == nil)
+        // The same without hours: a 17-hour gap, cut to the re-warm.
+        let blind = try #require(BackfillPlan.make(
+            from: close - .seconds(5), to: nextOpen - .minutes(5), policy: Self.policy(maximum: .hours(1), rewarm: .minutes(10))))
+        #expect(blind.isTruncated)
+        // Cut off ten minutes before the close, back ten minutes after the open: twenty minutes of trading time, under
+        // the hour, fetched in full, and no request for the night's hours.
+        let plan = try #require(BackfillPlan.make(from: close - .minutes(10), to: nextOpen + .minutes(10), policy: policy))
+        #expect(!plan.isTruncated && plan.start == close - .minutes(10))
+        #expect(plan.requests.map(\.end) == [nextOpen - .minutes(50) - .hours(16), nextOpen + .minutes(10)], "\(plan.requests)")
+        #expect(plan.requests.count == 2)
     }
 
     @Test("beyond the maximum only the re-warm span is fetched and the plan says so; a re-warm longer than the gap fills it")

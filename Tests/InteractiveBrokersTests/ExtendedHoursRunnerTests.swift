@@ -141,4 +141,54 @@ struct ExtendedHoursRunnerTests {
         #expect(fill.timestamp < Self.ny(8, 5), "\(fill.timestamp)")
         #expect(summary.fills == 1)
     }
+
+    @Test("orders.outsideRth on: twenty tradeless pre-market minutes are no dead feed; five silent regular minutes are")
+    func theFeedWatchCountsRegularHours() async throws {
+        // Minutes from 07:00 to 10:00 but none from 08:10 to 08:30 (a quiet pre-market) and none from 09:40 to 09:45.
+        var bars: [Bar] = []
+        for minute in 0..<180 where !(70..<90).contains(minute) && !(160..<165).contains(minute) {
+            let price = Price(units: (10_000 + Int64(minute)) * 1_000_000)
+            bars.append(Bar(
+                timestamp: Self.ny(7, minute), open: price, high: price, low: price, close: price, volume: Quantity(1_000)))
+        }
+        let data = MarketDataSet(series: ["SYN000": InstrumentSeries(bars: bars, resolution: .minutes(1))], name: "quiet")
+        let simulator = GatewaySimulatorConfiguration(
+            host: "127.0.0.1", port: 0, data: data, gateway: GatewayConfiguration(), start: Self.ny(8, 0), clock: .manual)
+        let log = SessionProbeLog()
+        let summary = try await VirtualVenue.run(simulator: simulator) { venue in
+            var configuration = LiveRunnerConfiguration(
+                connection: venue.connection(clientID: 46), symbols: ["SYN000"],
+                engine: EngineConfig(initialCash: Money(100_000)))
+            venue.attach(&configuration)
+            configuration.session.warmupDuration = "600 S"
+            configuration.session.reconnect = false
+            configuration.session.outsideRegularTradingHours = true
+            configuration.session.resilience.deadFeedAfter = .seconds(120)
+            // Never trades: only the feed matters.
+            let probe = SessionProbe(log: log, from: Self.ny(23, 0), limit: false)
+            let settings = configuration
+            let (stop, stopper) = AsyncStream.makeStream(of: String.self)
+            return try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
+                group.addTask {
+                    try await LiveRunner.run(
+                        strategy: probe, configuration: settings, logger: quietQuoteLogger(), stop: stop)
+                }
+                group.addTask {
+                    await venue.waitForBarSubscriptions(1)
+                    // In market time: the bot's clock moves 5 s with every 5-second step.
+                    while await venue.now() < Self.ny(9, 55) {
+                        await venue.advance(by: .seconds(5))
+                        try await venue.sleep(for: .seconds(5))
+                    }
+                    stopper.yield("test done")
+                    return nil
+                }
+                var summary: LiveRunSummary?
+                for try await value in group { if let value { summary = value } }
+                return try #require(summary)
+            }
+        }
+        #expect(log.bars.contains { $0 < Self.ny(8, 10) } && log.bars.contains { $0 > Self.ny(8, 30) && $0 < Self.ny(9, 30) })
+        #expect(summary.deadFeeds == 1, "only the regular-hours silence: \(summary.deadFeeds)")
+    }
 }

@@ -107,6 +107,23 @@ struct IBOrderBookIncarnationTests {
         #expect(IBOrderBookTests.reports(plain.status(IBOrderBookTests.status("Cancelled", filled: 0, remaining: 100), at: t0)).count == 1)
     }
 
+    @Test func anExecutionAfterAFinalCancelledIsBookedWithAnAnomaly() {
+        // The month soak's case: a Cancelled that came before IB's 10349 (messages reordered), final at once, and
+        // then the order's executions. The broker's position has them, so the engine must too.
+        var book = IBOrderBookTests.book()
+        _ = book.status(IBOrderBookTests.status("PreSubmitted"), at: t0)
+        #expect(IBOrderBookTests.reports(book.status(IBOrderBookTests.status("Cancelled", filled: 0, remaining: 100), at: t0)).count == 1)
+        let ended = book.order(OrderID(1))?.state
+        #expect(ended == .canceled || ended == .expired)
+        let late = book.execution(IBOrderBookTests.execution("e1", 40), commission: .reported(Money(1), realizedPnL: nil), at: t0 + .seconds(1))
+        let fills = IBOrderBookTests.reports(late).compactMap { if case .filled(let fill) = $0 { fill } else { nil } }
+        #expect(fills.map(\.quantity) == [Quantity(40)])
+        #expect(late.contains { if case .anomaly(let text) = $0 { text.contains("after the order was reported") && text.hasSuffix(": booked") } else { false } })
+        #expect(book.order(OrderID(1))?.state == ended, "the broker's word on the state stands")
+        // The same execution again is not booked twice.
+        #expect(IBOrderBookTests.reports(book.execution(IBOrderBookTests.execution("e1", 40), commission: .reported(Money(1), realizedPnL: nil), at: t0 + .seconds(2))).isEmpty)
+    }
+
     @Test func a2102OnAModificationIsARefusalOfIt() throws {
         var book = try Self.bookWithAModificationSent()
         let out = book.notice(TWSNotice(requestID: 10, code: 2102, message: "Unable to modify this order as it is still being processed."), at: t0)

@@ -62,6 +62,34 @@ import TradingModel
         #expect(engine.orders.ignoredReports == 1)
     }
 
+    @Test func anExecutionAfterTheCancelIsBookedInThePortfolio() throws {
+        var engine = EngineCore(universe: E.universe, strategy: ScriptedStrategy([
+            [.submit(.market(E.a, .buy, Quantity(10)))],
+        ]))
+        let id = try #require(E.submitted(engine.handle(.bar(E.a, E.bar(0, "100")))).first?.id)
+        _ = engine.handle(.execution(.accepted(id, at: E.time(0))))
+        _ = engine.handle(.execution(.canceled(id, reason: .requested, at: E.time(1))))
+        let fill = Fill(orderID: id, instrument: E.a, side: .buy, quantity: Quantity(4), price: Price(100), commission: Money(1), timestamp: E.time(2))
+        _ = engine.handle(.execution(.filled(fill)))
+        #expect(engine.state.portfolio.position(for: E.a).quantity == Quantity(4))
+        #expect(engine.orders.order(id)?.state == .canceled)
+        #expect(engine.orders.order(id)?.filledQuantity == Quantity(4))
+        #expect(engine.orders.fillsAfterEnd == 1)
+        #expect(engine.orders.ignoredReports == 0)
+        #expect(engine.strategy.seen.contains { if case .filled(let seen, _) = $0 { seen == fill } else { false } })
+        // A rejected order never traded: an execution for it is not booked.
+        var other = EngineCore(universe: E.universe, strategy: ScriptedStrategy([
+            [.submit(.market(E.a, .buy, Quantity(10)))],
+        ]))
+        let rejected = try #require(E.submitted(other.handle(.bar(E.a, E.bar(0, "100")))).first?.id)
+        _ = other.handle(.execution(.rejected(rejected, reason: "no", at: E.time(0))))
+        var late = fill
+        late.orderID = rejected
+        _ = other.handle(.execution(.filled(late)))
+        #expect(other.state.portfolio.position(for: E.a).quantity == .zero)
+        #expect(other.orders.ignoredReports == 1)
+    }
+
     @Test func orderTimeoutCancels() throws {
         var request = OrderRequest.limit(E.a, .buy, Quantity(1), at: Price(50))
         request.timeout = .minutes(5)

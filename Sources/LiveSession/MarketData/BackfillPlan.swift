@@ -1,4 +1,5 @@
 import JournalModel
+import TradingEngine
 import TradingModel
 
 /// What a back-fill may fetch: the bar size, the longest gap filled in full, and the span re-warmed beyond it.
@@ -9,12 +10,17 @@ public struct BackfillPolicy: Sendable, Equatable {
     public var maximum: TimeSpan
     /// Beyond `maximum`: the most recent span fetched, so the indicators warm up again (the run's warm-up span).
     public var rewarm: TimeSpan
+    /// The trading hours (empty: every instant counts). Closed hours in a gap are not missed bars: a reconnect after
+    /// IB's nightly restart and before the open back-fills nothing, and a gap across a night is measured against
+    /// `maximum` by its trading time and fetched without requests for the night.
+    public var sessions: SessionTimes
 
     /// Creates a policy.
-    public init(barSize: String, maximum: TimeSpan, rewarm: TimeSpan) {
+    public init(barSize: String, maximum: TimeSpan, rewarm: TimeSpan, sessions: SessionTimes = SessionTimes()) {
         self.barSize = barSize
         self.maximum = maximum
         self.rewarm = rewarm
+        self.sessions = sessions
     }
 }
 
@@ -68,9 +74,17 @@ public struct BackfillPlan: Sendable, Equatable {
         // The bar after `lastClosed` is complete at `lastClosed + 2 bars`.
         let twoBars = TimeSpan(nanoseconds: 2 * length.nanoseconds)
         guard serverNow - lastClosed >= twoBars else { return nil }
+        let known = policy.sessions.knownDays
+        /// The part of a span in trading hours (all of it when no hours are known).
+        func trading(_ from: Timestamp, _ to: Timestamp) -> TimeSpan {
+            FeedWatch.tradingTime(from: from, to: to, sessions: policy.sessions, known: known)
+        }
+        // No complete bar in trading hours after the one at `lastClosed`: nothing was missed.
+        guard trading(lastClosed + length, serverNow) >= length else { return nil }
         let gap = serverNow - lastClosed
-        // Beyond the maximum only the re-warm span (never less than two bars, never more than the gap).
-        let covered = gap <= policy.maximum ? gap : min(gap, max(policy.rewarm, twoBars))
+        // Beyond the maximum (of trading time) only the re-warm span (never less than two bars, never more than the
+        // gap).
+        let covered = trading(lastClosed, serverNow) <= policy.maximum ? gap : min(gap, max(policy.rewarm, twoBars))
         let start = serverNow - covered
         // One bar more than the span, so the bar at `start` itself is in the answer (selection drops what was seen).
         let total = covered.nanoseconds + length.nanoseconds
@@ -84,7 +98,8 @@ public struct BackfillPlan: Sendable, Equatable {
             let seconds = (part + Timestamp.nanosecondsPerSecond - 1) / Timestamp.nanosecondsPerSecond
             // IB takes `N S` up to a day; coarser chunks ask for the policy's own whole-chunk duration.
             let duration = seconds <= 86_400 ? "\(seconds) S" : (chunk?.requestDuration ?? "\(seconds) S")
-            requests.append(Request(end: end, duration: duration))
+            // A chunk wholly in closed hours (a night, a weekend) has no bars to ask for.
+            if trading(end - TimeSpan(nanoseconds: part), end) > .zero { requests.append(Request(end: end, duration: duration)) }
             remaining -= part
             end = end - TimeSpan(nanoseconds: part)
         }

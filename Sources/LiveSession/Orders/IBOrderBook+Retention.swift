@@ -13,9 +13,9 @@ import TradingModel
 //   by order, so it is dropped as before;
 // - the order-efficiency entry test: `executedPosition(of:)` adds what pruned orders executed;
 // - statuses, openOrders and errMsgs about it: dropped; for a settled order the mirror refused them anyway;
-// - a NEW execution for it (a fill racing a cancel, long after): it comes out as `unknownExecution` instead of the
-//   anomaly ("arrived in state canceled") it got before; either way the engine does not take it and `IBBroker`
-//   journals the execution by execId, so no fill is lost from the journal.
+// - a NEW execution for it (a fill racing a cancel, long after): it comes out as `unknownExecution` (the engine does
+//   not take it; the runner journals it by execId and the position check sees the difference), where a settled order
+//   still kept has it booked ("arrived after the order was reported canceled").
 // The runner reads a report's tracked order (`journalReport`) after the report left the book: the newest settled
 // orders are the ones kept, so that lookup needs fewer than `settledRetention` orders to settle in between.
 extension IBOrderBook {

@@ -404,13 +404,24 @@ public struct IBOrderBook: Sendable {
                     remember(execution.executionID, .releasedWithoutCommission, at: now)
                 }
                 order.delivered += execution.quantity
+                let fill = execution.fill(orderID: id, commission: commission ?? .zero)
                 do throws(OrderTransitionError) {
                     try order.lifecycle.apply(order.delivered >= order.quantity ? .filled : .partiallyFilled)
-                    out.append(.report(.filled(execution.fill(orderID: id, commission: commission ?? .zero))))
+                    out.append(.report(.filled(fill)))
                 } catch {
-                    out.append(
-                        .anomaly(
-                            "execution \(execution.executionID) of \(order.orderRef) arrived in state \(order.state)"))
+                    if order.state == .canceled || order.state == .expired {
+                        // The broker traded it after all (a fill racing the cancel, a Cancelled IB took back):
+                        // executions are the truth, so the engine books it, as the broker's position has it.
+                        out.append(
+                            .anomaly(
+                                "execution \(execution.executionID) of \(order.orderRef) (\(execution.quantity) at "
+                                    + "\(execution.price)) arrived after the order was reported \(order.state): booked"))
+                        out.append(.report(.filled(fill)))
+                    } else {
+                        out.append(
+                            .anomaly(
+                                "execution \(execution.executionID) of \(order.orderRef) arrived in state \(order.state)"))
+                    }
                 }
             }
         }

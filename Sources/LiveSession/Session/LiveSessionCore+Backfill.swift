@@ -24,7 +24,8 @@ extension LiveSessionCore {
         guard var backfill = recovery?.backfill else { return }
         let policy = BackfillPolicy(
             barSize: settings.warmupBarSize, maximum: settings.resilience.maxBackfill,
-            rewarm: HistoricalDuration(settings.warmupDuration)?.span ?? settings.resilience.maxBackfill)
+            rewarm: HistoricalDuration(settings.warmupDuration)?.span ?? settings.resilience.maxBackfill,
+            sessions: aggregator.sessions)
         // The first round starts where the back-fill was asked to (a silent symbol's last bar can be older than
         // the last closed slice); later rounds after what the earlier ones covered.
         let from = backfill.round == 0 ? backfill.covered : max(lastClosed, backfill.covered)

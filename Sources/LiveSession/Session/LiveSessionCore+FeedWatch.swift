@@ -5,8 +5,9 @@ import TradingModel
 
 // Dead feeds: IB's real-time bar subscriptions can go silent with no error (after a data-farm flap, after the nightly
 // reset), and the strategy then trades on a frozen price for hours. `FeedWatch` counts each symbol's silence in
-// trading hours; past `data.deadFeedAfter` the feed is taken as dead: an ALERT (journaled), the bar feed retired and
-// resubscribed, and the silent symbols' bars back-filled from their last one, as after a 1101. The watch sleeps while
+// regular hours (`feedHours`: pre-market and after-hours minutes without a trade are normal); past
+// `data.deadFeedAfter` the feed is taken as dead: an ALERT (journaled), the bar feed retired and resubscribed, and the
+// silent symbols' bars back-filled from their last one, as after a 1101. The watch sleeps while
 // it could not expect bars: not running or not connected, a recovery or the stop under way, the book gate closed, a
 // market data farm reported broken; it counts again from when that ends.
 extension LiveSessionCore {
@@ -17,6 +18,9 @@ extension LiveSessionCore {
         guard let clock = serverClock else { return dataTime }
         return clock.server + (inputTime - clock.at)
     }
+
+    /// The hours a silence counts in: the regular session when IB gave it, else the trading hours.
+    var watchedHours: SessionTimes { feedHours.isEmpty ? aggregator.sessions : feedHours }
 
     /// A 5-second bar of `id` arrived: a silence reported for it ends.
     mutating func feedHeard(_ id: InstrumentID, _ bar: Bar, at now: Timestamp, _ out: inout Actions) {
@@ -38,7 +42,7 @@ extension LiveSessionCore {
             if phase == .running || phase == .reconnecting { feedWatch.begin(at: now, market: marketNow) }
             return
         }
-        let silent = feedWatch.check(at: now, sessions: aggregator.sessions)
+        let silent = feedWatch.check(at: now, sessions: watchedHours)
         if !silent.isEmpty { deadFeed(silent, at: now, &out) }
     }
 

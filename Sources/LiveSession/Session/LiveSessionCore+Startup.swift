@@ -97,6 +97,7 @@ extension LiveSessionCore {
             // The strategy's bars start at the open and a daily bar ends at the close (the first contract's hours).
             let hours = settings.outsideRegularTradingHours ? first.tradingHours : first.liquidHours
             aggregator.sessions = TradingHoursParser.sessions(hours, zoneID: first.timeZoneID)
+            feedHours = TradingHoursParser.sessions(first.liquidHours, zoneID: first.timeZoneID)
         }
         startup.qualifying.remove(id)
         guard startup.qualifying.isEmpty else { return }

@@ -30,7 +30,7 @@ extension LiveSessionCore {
         }
         if let at = quoteRetryAt, quoteFeed == nil { due = min(due, at) }
         if settings.positionCheck != nil, !positionCheck.inFlight, let at = positionCheck.nextAt { due = min(due, at) }
-        if let at = feedWatch.earliestLook(after: now, sessions: aggregator.sessions) { due = min(due, at) }
+        if let at = feedWatch.earliestLook(after: now, sessions: watchedHours) { due = min(due, at) }
         if let at = protectionDue(soon: soon) { due = min(due, at) }
         return max(due, soon)
     }

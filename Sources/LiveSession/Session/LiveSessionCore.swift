@@ -70,6 +70,9 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     var farms: FarmMonitor
     /// Each symbol's bar feed, watched for silence in trading hours (`LiveSessionCore+FeedWatch.swift`).
     var feedWatch: FeedWatch
+    /// The hours the feed watch counts: the regular session (IB's `liquidHours`) even when the strategy trades
+    /// pre-market and after-hours, where minutes without a trade are normal and a silence is no dead feed.
+    var feedHours = SessionTimes()
     /// The gateway's clock at its last answer, and when that came (`marketNow`).
     var serverClock: (server: Timestamp, at: Timestamp)?
     var nextTag = 0

@@ -36,11 +36,9 @@ public enum SessionLog {
         try decoder.decode(type, from: data)
     }
 
-    private static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }
+    /// Keys in declaration order, not sorted: nothing reads the bytes (a replay decodes the values), and sorting them
+    /// was 7 % of a month-long soak.
+    private static var encoder: JSONEncoder { JSONEncoder() }
 
     private static var decoder: JSONDecoder { JSONDecoder() }
 }

@@ -108,7 +108,7 @@ public struct SessionResilience: Sendable, Equatable, Codable {
     public var backfill = true
     /// The longest gap back-filled in full (a longer one re-warms on the warm-up span).
     public var maxBackfill: TimeSpan = .hours(6)
-    /// A symbol with no bar for this long in trading hours has a dead feed (`FeedWatch`; `.zero`: off).
+    /// A symbol with no bar for this long in regular hours has a dead feed (`FeedWatch`; `.zero`: off).
     public var deadFeedAfter: TimeSpan = .seconds(120)
     /// Quotes refused for lack of live permission fall back to delayed data.
     public var delayedFallback = true

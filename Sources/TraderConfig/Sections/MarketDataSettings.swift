@@ -16,7 +16,7 @@ public struct MarketDataSettings: Hashable, Sendable {
     public var backfill = true
     /// The longest gap back-filled.
     public var maxBackfill: Duration = .seconds(21_600)
-    /// A symbol with no 5-second bar for this long in its trading hours has a dead feed: ALERT, resubscribe,
+    /// A symbol with no 5-second bar for this long in its regular hours has a dead feed: ALERT, resubscribe,
     /// back-fill (`.zero`: off).
     public var deadFeedAfter: Duration = .seconds(120)
     /// Quotes beside the bars: `auto` (as the strategy asks), `on` or `off`.
@@ -58,7 +58,7 @@ public struct MarketDataSettings: Hashable, Sendable {
                         value == .zero || value >= .seconds(15)
                             ? nil : "must be 0s (off) or at least 15s (three 5-second bars)"
                     },
-                    summary: "A symbol with no bar for this long in its trading hours has a dead feed (IB's subscriptions can "
+                    summary: "A symbol with no bar for this long in its regular hours has a dead feed (IB's subscriptions can "
                         + "go silent after a farm flap or the nightly reset): an ALERT, a resubscription and a back-fill "
                         + "from its last bar. Raise it for thinly traded symbols; 0s: off."),
                 .value(

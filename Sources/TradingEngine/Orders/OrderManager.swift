@@ -17,6 +17,8 @@ public struct OrderManager: Sendable {
     private var timed: [OrderID] = []
     /// Reports refused by the state machine (duplicates, late fills).
     public private(set) var ignoredReports = 0
+    /// Executions booked on orders the broker had already reported cancelled or expired (`Order.recordAfterEnd`).
+    public private(set) var fillsAfterEnd = 0
     private var nextSequence: Int64 = 1
 
     /// Creates an empty manager for a universe size.
@@ -159,8 +161,13 @@ public struct OrderManager: Sendable {
         do throws(OrderTransitionError) {
             try history[i].record(fill)
         } catch {
-            ignoredReports += 1
-            return false
+            // Live only: an execution of an order the broker had reported cancelled still moved the position.
+            guard history[i].recordAfterEnd(fill) else {
+                ignoredReports += 1
+                return false
+            }
+            fillsAfterEnd += 1
+            return true
         }
         if wasOpen && !history[i].isOpen { closed(i) }
         return true

@@ -95,4 +95,17 @@ public struct Order: Hashable, Sendable, Codable {
         commission += fill.commission
         updatedAt = fill.timestamp
     }
+
+    /// Records an execution the broker reports after it reported the order cancelled or expired (a fill that raced
+    /// the cancel, or a cancel IB took back): executions are the truth, so the quantities count; the state stays as
+    /// the broker reported it (IB's "Cancelled" with a filled quantity).
+    /// - Returns: `false` (nothing recorded) unless the order is cancelled or expired.
+    public mutating func recordAfterEnd(_ fill: Fill) -> Bool {
+        guard state == .canceled || state == .expired else { return false }
+        filledQuantity = filledQuantity + fill.quantity
+        filledNotional += fill.notional
+        commission += fill.commission
+        updatedAt = fill.timestamp
+        return true
+    }
 }

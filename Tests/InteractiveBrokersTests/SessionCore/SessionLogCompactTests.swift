@@ -101,8 +101,7 @@ import TradingModel
     }
 
     private static func json(_ value: some Encodable) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return try encoder.encode(value)
+        // The session log's JSON: keys in declaration order.
+        try JSONEncoder().encode(value)
     }
 }
