@@ -41,8 +41,9 @@ public enum FaultSoak {
         // before the start the warm-up reads.
         let span = (settings.duration + settings.settle + .seconds(120)).secondsValue
         let steps = span / max(settings.pace.secondsValue, 0.001)
-        let data = SoakData.make(symbols: settings.symbols, minutes: Int(steps * 5 / 60) + 120)
-        let start = SoakData.firstBar + .seconds(3600)
+        let intoSession = Int(settings.start.secondsValue / 60)
+        let data = SoakData.make(symbols: settings.symbols, minutes: intoSession + Int(steps * 5 / 60) + 120)
+        let start = SoakData.firstBar + TimeSpan(settings.start)
         let directory = settings.directory.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("soak-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -108,6 +109,16 @@ public enum FaultSoak {
                     last = min(now, faultsEnd)
                     await simulator.advance(by: .seconds(5))
                     replayed += 5
+                    if settings.skipNights, let open = SoakData.nextOpen(after: await simulator.now()),
+                        case let gap = (open - TimeSpan.seconds(300)) - (await simulator.now()), gap > .zero
+                    {
+                        // The close: on to five minutes before the next open in one step (the data has no bars until
+                        // then), where the gateway makes its nightly restart and the bot reconnects before the bell.
+                        await simulator.advance(by: gap)
+                        await simulator.apply(.restart(seconds: 1))
+                        faults["nightlyRestart", default: 0] += 1
+                        report.nights += 1
+                    }
                     if let due = nextProgress, wall.now >= due, let progress {
                         nextProgress = due + (settings.progressEvery ?? .seconds(60))
                         let record = monitor.record
@@ -133,6 +144,7 @@ public enum FaultSoak {
             report.reconnects = record.reconnects
             report.samples = record.samples
             report.criticalAlerts = record.alerts
+            report.gapAlerts = monitor.gapAlerts
             (report.deadFeeds, report.feedsRecovered) = monitor.feeds
             (report.operatorTextLeaks, report.operatorTextScanned) = monitor.swiftText
             report.interval = settings.positionCheckInterval.secondsValue
@@ -156,6 +168,7 @@ public enum FaultSoak {
         let (lost, phantom) = figures.compare(journaled: journaled)
         finished.lostFills = lost.map { "\($0.executionID) \($0.side) \($0.shares) \($0.symbol) (\($0.orderRef))" }
         finished.phantomFills = phantom
+        finished.unreportedExecutions = figures.unreportedExecutions.subtracting(journaled).count
         finished.duplicateOrders = figures.duplicateOrders
         finished.finalDifference = difference(engine: finished.finalEnginePositions, broker: brokerPositions(final))
         // The journal's events are operator text too (`ibtrader journal`, the daily report).
@@ -241,11 +254,20 @@ public enum FaultSoak {
         }
     }
 
-    /// The simulator's positions by symbol (flat ones left out).
+    /// The simulator's positions by symbol (flat ones left out), as TWS could know them: during a loss of
+    /// connectivity (1100) the executions made since are IB's, not yet TWS's, so no client could see them.
     static func brokerPositions(_ state: GatewayState) -> [Symbol: Double] {
         var positions: [Symbol: Double] = [:]
         for (id, holding) in state.account.holdings where holding.quantity != .zero {
             positions[Symbol(state.data.instrument(id).symbol)] = holding.quantity.doubleValue
+        }
+        if let since = state.connectivityLostSince {
+            for record in state.executionLog where record.time >= since {
+                let shares = record.execution.shares.map { NSDecimalNumber(decimal: $0).doubleValue } ?? 0
+                let symbol = Symbol(record.contract.symbol)
+                positions[symbol, default: 0] -= record.execution.side == "BOT" ? shares : -shares
+                if positions[symbol] == 0 { positions[symbol] = nil }
+            }
         }
         return positions
     }

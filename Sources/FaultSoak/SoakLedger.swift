@@ -16,6 +16,10 @@ public struct SoakLedger: Sendable, Equatable {
 
     /// By gateway process (`GatewayState.incarnation`): its executions for the bot, and its submissions per orderRef.
     private var executions: [Int: [Execution]] = [:]
+    /// By gateway process: the executions it made for the bot during a loss of connectivity (1100) that was still on
+    /// when the process was last seen. Their reports were withheld, so when such a process is retired (a
+    /// `restart-fresh`) no client could have learnt of them: they are counted apart, not as lost fills.
+    private var unreported: [Int: Set<String>] = [:]
     private var submissions: [Int: [String: Int]] = [:]
     /// The bot's client id.
     public let clientID: Int
@@ -33,7 +37,14 @@ public struct SoakLedger: Sendable, Equatable {
                 symbol: record.contract.symbol)
         }
         submissions[state.incarnation] = state.submissions(clientID: clientID)
+        unreported[state.incarnation] = state.connectivityLostSince.map { since in
+            Set(state.executionLog.filter { $0.clientID == clientID && $0.time >= since }.map(\.execution.executionID))
+        } ?? []
     }
+
+    /// Executions that went with a gateway process retired during a loss of connectivity, before any report of them
+    /// reached a client.
+    public var unreportedExecutions: Set<String> { unreported.values.reduce(into: []) { $0.formUnion($1) } }
 
     /// Every execution of every process.
     public var allExecutions: [Execution] { executions.keys.sorted().flatMap { executions[$0] ?? [] } }
@@ -48,11 +59,16 @@ public struct SoakLedger: Sendable, Equatable {
     /// The gateway processes seen.
     public var processes: Int { executions.count }
 
-    /// Executions the journal does not have (lost fills), and journaled execIds the simulator never made.
+    /// Executions the journal does not have (lost fills; not those no client could have learnt of), and journaled
+    /// execIds the simulator never made.
     public func compare(journaled: Set<String>) -> (lost: [Execution], phantom: [String]) {
         let made = allExecutions
         let madeIDs = Set(made.map(\.executionID))
-        return (made.filter { !journaled.contains($0.executionID) }, journaled.subtracting(madeIDs).sorted())
+        let unreported = unreportedExecutions
+        return (
+            made.filter { !journaled.contains($0.executionID) && !unreported.contains($0.executionID) },
+            journaled.subtracting(madeIDs).sorted()
+        )
     }
 
     /// orderRefs that reached the simulator more than once (as new orders, modifications aside).

@@ -23,6 +23,7 @@ final class SoakMonitor: Sendable {
         var reconnects = 0
         var summaries: [LiveRunSummary] = []
         var criticalAlerts: [String: Int] = [:]
+        var gapAlerts = 0
         var samples = 0
         var botStopped = false
         var failure: String?
@@ -126,6 +127,10 @@ final class SoakMonitor: Sendable {
         state.withLock { $0.criticalAlerts[kind, default: 0] += 1 }
     }
 
+    /// An ALERT that a gap in the bars was too long to back-fill.
+    func gapAlert() { state.withLock { $0.gapAlerts += 1 } }
+    var gapAlerts: Int { state.withLock { $0.gapAlerts } }
+
     // MARK: - The soak's side
 
     var link: OperatorLink? { state.withLock { $0.link } }
@@ -203,6 +208,7 @@ private struct AlertCountingHandler: LogHandler {
         let text = "\(event.message)"
         monitor.scanOperatorText(text)
         if event.level == .critical, text.hasPrefix("ALERT:") { monitor.alertLine(text) }
+        if text.hasPrefix("ALERT:"), text.contains("data.maxBackfill") { monitor.gapAlert() }
         if let echo, event.level >= echo {
             FileHandle.standardError.write(Data("soak bot [\(event.level)] \(text)\n".utf8))
         }

@@ -11,6 +11,8 @@ public struct SoakReport: Sendable {
     /// Until the bot first traded, and its last stop.
     public var startupSeconds = 0.0
     public var stopSeconds = 0.0
+    /// Nights (and weekends and holidays) the replay jumped over (`SoakSettings.skipNights`).
+    public var nights = 0
     /// Faults applied, by command.
     public var faults: [String: Int] = [:]
     /// Bot runs (a restart after a position-mismatch ALERT starts a new one) and reconnects within them.
@@ -25,6 +27,9 @@ public struct SoakReport: Sendable {
     /// Simulator executions not in the journal, and journaled execIds the simulator never made.
     public var lostFills: [String] = []
     public var phantomFills: [String] = []
+    /// Executions a gateway took with it when it was replaced during a loss of connectivity, before any report of them
+    /// reached a client (not lost fills: no client could have had them).
+    public var unreportedExecutions = 0
     /// orderRefs placed more than once at the simulator.
     public var duplicateOrders: [String: Int] = [:]
     /// Engine against simulator positions, sampled.
@@ -44,6 +49,8 @@ public struct SoakReport: Sendable {
     /// bars came back after one.
     public var deadFeeds = 0
     public var feedsRecovered = 0
+    /// ALERTs that a gap in the bars was longer than `data.maxBackfill` (a night or a weekend is no such gap).
+    public var gapAlerts = 0
     /// The bot's critical ALERT lines, by kind.
     public var criticalAlerts: [String: Int] = [:]
     /// Operator text (the bot's log lines at info and above, its alerts, the journal's events) with a Swift type or
@@ -67,17 +74,19 @@ public struct SoakReport: Sendable {
         let faultText = faults.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         let alertText = criticalAlerts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         var lines = [
-            "soak: \(f(simulatedSeconds)) s simulated in \(f(wallSeconds)) s wall (start-up \(f(startupSeconds)) s, stop \(f(stopSeconds)) s), \(f(replaySeconds / 3600)) h of replay; \(botRuns) bot runs, \(reconnects) reconnects, \(gatewayProcesses) gateway processes",
+            "soak: \(f(simulatedSeconds)) s simulated in \(f(wallSeconds)) s wall (start-up \(f(startupSeconds)) s, stop \(f(stopSeconds)) s), \(f(replaySeconds / 3600)) h of replay\(nights > 0 ? " over \(nights + 1) trading days" : ""); \(botRuns) bot runs, \(reconnects) reconnects, \(gatewayProcesses) gateway processes",
             "faults applied: \(faultText)",
             "virtual loop: \(loopJobs) jobs, \(outsideWaits) waits for the outside",
             "orders placed: \(orders), simulator executions: \(executions), journaled fills: \(journaledFills)",
             "lost fills: \(lostFills.count)\(lostFills.isEmpty ? "" : " (\(lostFills.prefix(5).joined(separator: ", ")))")"
-                + (phantomFills.isEmpty ? "" : "; journaled but never executed: \(phantomFills.count)"),
+                + (phantomFills.isEmpty ? "" : "; journaled but never executed: \(phantomFills.count)")
+                + (unreportedExecutions == 0 ? "" : "; \(unreportedExecutions) made during a 1100 outage went with their gateway unreported (no client could have them)"),
             "duplicate orders: \(duplicateOrders.count)\(duplicateOrders.isEmpty ? "" : " (\(duplicateOrders.keys.sorted().prefix(5).joined(separator: ", ")))")",
             "position differences (\(samples) samples): \(mismatches.lasting) lasting ≥ the brief limit (\(mismatches.afterFreshRestart) after a gateway lost its state), "
                 + "\(mismatches.alerted) alerted; \(mismatches.brief) brief (fills on their way, longest \(f(mismatches.longestBrief)) s)",
             "unalerted longer than one reconciliation interval (\(f(interval)) s): \(mismatches.unalertedTooLong); longest unalerted: \(f(mismatches.longestUnalerted)) s; longest difference: \(f(mismatches.longest)) s",
             "position-mismatch ALERTs: \(mismatches.alerts) (\(mismatches.alertsWithoutDifference) without a sampled difference, \(mismatches.unexplainedAlerts) not after a gateway lost its state); critical ALERT lines: \(alertText.isEmpty ? "none" : alertText)",
+            "gaps too long to back-fill (ALERTs): \(gapAlerts)",
             "dead feeds found: \(deadFeeds) (a symbol each; a hung gateway silences them all), bars back after one: \(feedsRecovered)",
             "books at the end: \(finalDifference ?? "agree")",
             "operator text: \(operatorTextScanned) log lines, alerts and journal events scanned, \(operatorTextLeaks.count) with Swift type names",

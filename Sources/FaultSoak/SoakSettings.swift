@@ -24,6 +24,13 @@ public struct SoakSettings: Sendable {
     public var clientID = 71
     public var symbols = 3
     public var period = 20
+    /// How far into the first regular session (Monday 2023-11-13 from 09:30 New York) the soak starts; the bot warms
+    /// up on what comes before (at least its 10-minute warm-up).
+    public var start: Duration = .seconds(3600)
+    /// At each regular session's close the replay jumps to five minutes before the next open (nights, weekends and
+    /// holidays pass in one step, as the data has no bars then), and the gateway makes its nightly restart. Off: the
+    /// replay steps through the night.
+    public var skipNights = true
     /// Where the journal goes (`nil`: a temporary directory, removed at the end).
     public var directory: String?
     /// A progress line this often (`nil`: none).

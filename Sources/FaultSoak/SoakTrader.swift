@@ -70,6 +70,19 @@ public enum SoakData {
         return MarketDataSet(series: series, name: "soak (\(max(1, count)) symbols, seed \(seed))")
     }
 
+    /// The next regular session's open when `time` is outside one (after a close, a weekend, a holiday), else `nil`.
+    public static func nextOpen(after time: Timestamp) -> Timestamp? {
+        guard USEquityCalendar.session(at: time)?.kind != .regular else { return nil }
+        var day = USEquityCalendar.newYorkDay(of: time)
+        for _ in 0..<15 {
+            if let regular = USEquityCalendar.sessions(onDay: day).first(where: { $0.kind == .regular }), regular.open > time {
+                return regular.open
+            }
+            day += 1
+        }
+        return nil
+    }
+
     /// The first `count` minutes of the regular sessions from `firstBar` on.
     static func regularMinutes(_ count: Int) -> [Timestamp] {
         var times: [Timestamp] = []

@@ -52,6 +52,28 @@ struct FaultSoakTests {
         #expect(report.operatorTextScanned > 500, "the scan saw the run's text: \(report.operatorTextScanned)")
     }
 
+    @Test("across a close, a night with the gateway's nightly restart, and the next open: the same bar, no false ALERT")
+    func soakAcrossANight() async throws {
+        var settings = SoakSettings()
+        // From 15:30 New York: half an hour to the close, then the next morning's first 35 minutes.
+        settings.start = .seconds(6 * 3600)
+        settings.duration = .seconds(72)
+        settings.settle = .seconds(10)
+        settings.cycle = 60
+        let report = try await FaultSoak.run(settings)
+        let text = report.lines.joined(separator: "\n")
+        print(text)
+        #expect(report.nights == 1, "\(text)")
+        #expect(report.faults["nightlyRestart"] == 1, "\(text)")
+        #expect(report.orders >= 20 && report.executions >= 20, "it traded on both days: \(text)")
+        #expect(report.lostFills.isEmpty && report.phantomFills.isEmpty && report.duplicateOrders.isEmpty, "\(text)")
+        #expect(report.mismatches.unalertedTooLong == 0 && report.finalDifference == nil, "\(text)")
+        #expect(report.outsideWaits == 0, "\(text)")
+        // The night is no outage: the reconnect before the open back-fills nothing and raises no gap ALERT.
+        #expect(report.criticalAlerts.keys.allSatisfy { $0 == "position mismatch" }, "\(text)")
+        #expect(report.gapAlerts == 0, "\(text)")
+    }
+
     @Test("the same soak twice gives the same session logs, step for step (input, time and actions)")
     func theSameSoakRepeatsExactly() async throws {
         func soak() async throws -> (SoakReport, [[JournalSessionStep]]) {

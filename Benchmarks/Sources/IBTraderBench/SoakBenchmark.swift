@@ -2,10 +2,11 @@ import FaultSoak
 import Foundation
 import Logging
 
-/// `ibtrader-bench soak --minutes 60`: the bot against the simulator through the standard fault cycle for that long
-/// (then 15 s without faults), printing a progress line a minute on standard error and the figures at the end: lost
-/// fills, duplicate orders, position differences and the longest one unalerted. Exit status 1 when it failed its bar
-/// (`SoakReport.passed`). The CI runs 90 s of the same (`FaultSoakTests`).
+/// `ibtrader-bench soak --minutes 60` (or `--days N` trading days, or `--month`): the bot against the simulator
+/// through the standard fault cycle for that long (then 15 s without faults), nights, weekends and holidays passed in
+/// one step each with the gateway's nightly restart, printing a progress line a minute on standard error and the
+/// figures at the end: lost fills, duplicate orders, position differences and the longest one unalerted. Exit status 1
+/// when it failed its bar (`SoakReport.passed`). The CI runs 90 s of the same, and a night (`FaultSoakTests`).
 enum SoakBenchmark {
     static func main(_ arguments: [String]) async -> Int32 {
         var settings = SoakSettings()
@@ -16,17 +17,44 @@ enum SoakBenchmark {
         while let flag = rest.popFirst() {
             switch flag {
             case "--minutes":
-                // At 10 replay steps a second an hour of soak is 50 hours of replay; the data is one working week
-                // from Monday (its contracts are closed at weekends), so two hours is the most.
-                guard let text = rest.popFirst(), let minutes = Double(text), minutes > 0, minutes <= 120 else {
-                    return usage("--minutes needs a number of minutes (up to 120)")
+                guard let text = rest.popFirst(), let minutes = Double(text), minutes > 0 else {
+                    return usage("--minutes needs a number of minutes")
                 }
                 settings.duration = .milliseconds(Int64(minutes * 60_000))
+            case "--days":
+                // A trading day's regular session (6.5 hours, 4,680 replay steps of 5 s) at the soak's pace; nights,
+                // weekends and holidays pass in one step each (`SoakSettings.skipNights`).
+                guard let text = rest.popFirst(), let days = Double(text), days > 0 else {
+                    return usage("--days needs a number of trading days (21 is about a month)")
+                }
+                settings.duration = settings.pace * (days * 4_680)
             case "--bot-log":
                 guard let text = rest.popFirst(), let level = Logger.Level(rawValue: text) else {
                     return usage("--bot-log needs a level (trace, debug, info, notice, warning, error, critical)")
                 }
                 botLog = level
+            case "--faults":
+                guard let path = rest.popFirst(), let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                    return usage("--faults needs a fault script file (the `ibtrader gateway --faults` syntax)")
+                }
+                settings.script = text
+            case "--cycle":
+                guard let text = rest.popFirst(), let seconds = Double(text), seconds > 0 else {
+                    return usage("--cycle needs the fault cycle's length in seconds")
+                }
+                settings.cycle = seconds
+            case "--month":
+                // About a month of trading days (from 2023-11-13: Thanksgiving and its early close included), the
+                // standard faults in a burst every 180 s of the bot's time (2.5 hours of market time, about three a
+                // day) and a decision every 5 minutes per symbol.
+                settings.duration = settings.pace * (21 * 4_680)
+                settings.cycle = 180
+                settings.period = 60
+            case "--period":
+                guard let text = rest.popFirst(), let bars = Int(text), bars > 0 else {
+                    return usage("--period needs the strategy's bars between decisions per symbol")
+                }
+                settings.period = bars
             case "--journal-dir":
                 guard let path = rest.popFirst() else { return usage("--journal-dir needs a directory") }
                 settings.directory = path
@@ -49,7 +77,7 @@ enum SoakBenchmark {
     }
 
     static func usage(_ problem: String) -> Int32 {
-        FileHandle.standardError.write(Data("ibtrader-bench soak: \(problem)\nusage: ibtrader-bench soak [--minutes N] [--bot-log LEVEL] [--journal-dir DIR]\n".utf8))
+        FileHandle.standardError.write(Data("ibtrader-bench soak: \(problem)\nusage: ibtrader-bench soak [--minutes N | --days N | --month] [--period BARS] [--faults FILE] [--cycle SECONDS] [--bot-log LEVEL] [--journal-dir DIR]\n".utf8))
         return 2
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 // ibtrader-bench [codec|backtest|backtest-vs-peers|research|sweep|latency|journal|all]: prints a small table. Figures are for
 // this machine, this run.
-// ibtrader-bench soak [--minutes N] [--bot-log LEVEL]: the soak with faults (SoakBenchmark.swift).
+// ibtrader-bench soak [--minutes N | --days N | --month] [--bot-log LEVEL]: the soak with faults (SoakBenchmark.swift).
 let arguments = CommandLine.arguments.dropFirst()
 let which = arguments.first ?? "all"
 if which == "soak" { exit(await SoakBenchmark.main(Array(arguments.dropFirst()))) }

@@ -123,6 +123,7 @@ extension GatewayState {
 
     /// 1100 to every client, as when TWS loses its connection to IB; live messages are withheld until restored.
     public mutating func connectivityLost() -> [GatewayAction] {
+        if !isConnectivityLost { connectivityLostSince = now }
         isConnectivityLost = true
         return broadcast(1100, "Connectivity between IB and Trader Workstation has been lost.")
     }
@@ -130,6 +131,7 @@ extension GatewayState {
     /// 1101 (data lost: market data lines are dropped) or 1102 (data maintained) to every client.
     public mutating func connectivityRestored(dataLost: Bool) -> [GatewayAction] {
         isConnectivityLost = false
+        connectivityLostSince = nil
         if dataLost {
             for connection in sessions.keys { sessions[connection]?.marketLines.removeAll() }
             return broadcast(1101, "Connectivity between IB and Trader Workstation has been restored - data lost.")

@@ -32,6 +32,8 @@ public struct GatewayState: Sendable {
     public internal(set) var halts: [InstrumentID: Int] = [:]
     /// Between 1100 and 1101/1102: live messages (bars, ticks, fills) are withheld.
     public internal(set) var isConnectivityLost = false
+    /// When the current loss of connectivity began (`nil` while connected): what traded since reached no client.
+    public internal(set) var connectivityLostSince: Timestamp?
 
     var engine: MatchingEngine
     var sessions: [ConnectionID: ClientSession] = [:]
