@@ -27,7 +27,7 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seed of --synthetic.") var seed: UInt64 = 42
     @Option(name: .long, help: "Replay speed: data seconds per wall second (0 = frozen; advance with a fault script).")
     var speed: Double = 1
-    @Option(name: .long, help: "Replay start date (YYYY-MM-DD, session open 14:30 UTC).") var start: String?
+    @Option(name: .long, help: "Replay start: YYYY-MM-DD (its 09:30 New York open), or a New York time YYYY-MM-DD HH:MM (a trailing Z: UTC).") var start: String?
     @Option(name: .long, help: "The paper account code; several, comma-separated, for a login that manages more than one (orders must then name theirs, as at IB).")
     var account: String = "DU1234567"
     @Option(name: .long, help: "Starting cash.") var cash: Double = 1_000_000

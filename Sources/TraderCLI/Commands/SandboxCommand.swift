@@ -21,7 +21,7 @@ struct SandboxCommand: AsyncParsableCommand {
     @Option(name: .long, help: ConfigHelp.help("universe.symbols", valueName: "A,B,…")) var symbols: String?
     @Option(name: .long, help: "The replayed data: bundled:NAME, a folder of bar files or parquet:DIR (a catalogue).")
     var data: String = GatewaySetup.demoData
-    @Option(name: .long, help: "Where the replay starts, YYYY-MM-DD (default: the data's; 2011-01-18 15:30 UTC for the demo's).")
+    @Option(name: .long, help: "Where the replay starts: YYYY-MM-DD (its 09:30 New York open) or a New York time YYYY-MM-DD HH:MM (a trailing Z: UTC); default: the data's, 2011-01-18 15:30 UTC for the demo's.")
     var start: String?
     @Option(name: .long, help: "How long the bot runs, in its own time: 30m, 8h, 5d.")
     var duration: String = "7d"

@@ -61,14 +61,35 @@ public enum GatewaySetup {
             name: "parquet:\(path) (\(sizes.joined(separator: ", ")) bars)")
     }
 
-    /// The replay start of `--start YYYY-MM-DD` (1970 to 2200): that day's session open, 14:30 UTC.
+    /// The replay start of `--start`: `YYYY-MM-DD` (1970 to 2200) is that day's regular open, 09:30 New York (14:30
+    /// UTC in winter, 13:30 in summer); `YYYY-MM-DD HH:MM` (or with a `T`) is a New York time, so a replay can begin
+    /// in the pre-market; a trailing `Z` makes the time UTC.
     public static func start(_ text: String) throws(TraderError) -> Timestamp {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let problem = TraderError(
+            "--start must be a date YYYY-MM-DD (its 09:30 New York open) or a New York time YYYY-MM-DD HH:MM "
+                + "(UTC with a Z: 2023-11-13T14:30Z), got '\(text)'")
+        let datePart = String(trimmed.prefix(10))
         let day: String
-        do { day = try ConfigKind.date.read(.scalar(text, origin: .flag("--start")), "start") } catch {
-            throw TraderError(error.description)
+        do { day = try ConfigKind.date.read(.scalar(datePart, origin: .flag("--start")), "start") } catch {
+            throw trimmed.count > 10 ? problem : TraderError(error.description)
         }
         let parts = day.split(separator: "-").compactMap { Int($0) }
-        return Timestamp(year: parts[0], month: parts[1], day: parts[2], secondOfDay: 14 * 3600 + 30 * 60)
+        let dayNumber = Timestamp(year: parts[0], month: parts[1], day: parts[2]).dayNumber
+        var rest = trimmed.dropFirst(10)
+        guard !rest.isEmpty else { return USEquityCalendar.utc(dayNumber, minutes: 9 * 60 + 30) }
+        guard let separator = rest.first, separator == " " || separator == "T" else { throw problem }
+        rest = rest.dropFirst()
+        let utc = rest.hasSuffix("Z")
+        if utc { rest = rest.dropLast() }
+        let clock = rest.split(separator: ":", omittingEmptySubsequences: false)
+        guard clock.count == 2, clock.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }),
+            let hour = Int(clock[0]), let minute = Int(clock[1]), (0..<24).contains(hour), (0..<60).contains(minute)
+        else { throw problem }
+        let minutes = hour * 60 + minute
+        return utc
+            ? Timestamp(nanoseconds: dayNumber * Timestamp.nanosecondsPerDay) + .minutes(Int64(minutes))
+            : USEquityCalendar.utc(dayNumber, minutes: minutes)
     }
 
     /// Checks `ibtrader gateway`'s options.

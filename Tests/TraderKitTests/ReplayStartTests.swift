@@ -1,0 +1,29 @@
+import Testing
+import TraderKit
+import TradingModel
+
+/// `ibtrader gateway --start` and `ibtrader sandbox --start`: a date is its regular open in New York (which is 13:30
+/// UTC in summer, not 14:30), and a New York time lets a replay begin in the pre-market.
+struct ReplayStartTests {
+    @Test func aDateIsItsNineThirtyOpenInNewYork() throws {
+        #expect(try GatewaySetup.start("2023-11-13") == Timestamp(year: 2023, month: 11, day: 13, secondOfDay: 14 * 3600 + 1800))
+        #expect(try GatewaySetup.start("2023-07-10") == Timestamp(year: 2023, month: 7, day: 10, secondOfDay: 13 * 3600 + 1800))
+    }
+
+    @Test func aTimeIsNewYorkTimeUnlessItEndsInZ() throws {
+        #expect(try GatewaySetup.start("2023-11-13 04:00") == Timestamp(year: 2023, month: 11, day: 13, secondOfDay: 9 * 3600))
+        #expect(try GatewaySetup.start("2023-07-10T04:00") == Timestamp(year: 2023, month: 7, day: 10, secondOfDay: 8 * 3600))
+        #expect(try GatewaySetup.start("2023-11-13T14:30Z") == Timestamp(year: 2023, month: 11, day: 13, secondOfDay: 14 * 3600 + 1800))
+    }
+
+    @Test(arguments: ["2023-11-13 4:00", "2023-11-13 25:00", "2023-11-13 09:60", "2023-11-13_09:30", "2023-11-13 09:30:00", "13/11/2023"])
+    func anythingElseIsAClearError(_ text: String) {
+        #expect(throws: TraderError.self) { try GatewaySetup.start(text) }
+        do {
+            _ = try GatewaySetup.start(text)
+        } catch {
+            #expect(error.description.contains("--start"), "\(error.description)")
+            #expect(error.description.contains(text) || text.count <= 10, "\(error.description)")
+        }
+    }
+}
