@@ -145,6 +145,7 @@ public enum FaultSoak {
             report.samples = record.samples
             report.criticalAlerts = record.alerts
             report.gapAlerts = monitor.gapAlerts
+            report.mistakenPositions = monitor.shorts
             (report.deadFeeds, report.feedsRecovered) = monitor.feeds
             (report.operatorTextLeaks, report.operatorTextScanned) = monitor.swiftText
             report.interval = settings.positionCheckInterval.secondsValue
@@ -246,10 +247,15 @@ public enum FaultSoak {
     static func sample(_ simulator: GatewaySimulator, monitor: SoakMonitor, venue: VirtualVenue) async {
         while !Task.isCancelled {
             try? await venue.sleep(for: .milliseconds(100))
+            let state = await simulator.state()
+            // The soak's strategy is long only: a short at the broker is a position opened by mistake.
+            for (id, holding) in state.account.holdings where holding.quantity < .zero {
+                monitor.short("\(state.data.instrument(id).symbol) \(holding.quantity.doubleValue)", at: state.now)
+            }
             guard let status = monitor.readyLink?.status else { continue }
             var engine: [Symbol: Double] = [:]
             for position in status.positions where position.quantity != 0 { engine[Symbol(position.symbol)] = position.quantity }
-            let broker = brokerPositions(await simulator.state())
+            let broker = brokerPositions(state)
             monitor.observe(difference: difference(engine: engine, broker: broker))
         }
     }

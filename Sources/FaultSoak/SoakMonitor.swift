@@ -24,6 +24,8 @@ final class SoakMonitor: Sendable {
         var summaries: [LiveRunSummary] = []
         var criticalAlerts: [String: Int] = [:]
         var gapAlerts = 0
+        var shorts: [String] = []
+        var shortSymbols: Set<String> = []
         var samples = 0
         var botStopped = false
         var failure: String?
@@ -126,6 +128,18 @@ final class SoakMonitor: Sendable {
             : "other"
         state.withLock { $0.criticalAlerts[kind, default: 0] += 1 }
     }
+
+    /// A short position at the broker (the soak trades long only): the first time each symbol is seen short, with
+    /// the replay time.
+    func short(_ text: String, at time: Timestamp) {
+        state.withLock { state in
+            let symbol = String(text.prefix { $0 != " " })
+            guard !state.shortSymbols.contains(symbol) else { return }
+            state.shortSymbols.insert(symbol)
+            state.shorts.append("\(text) at \(time)")
+        }
+    }
+    var shorts: [String] { state.withLock { $0.shorts } }
 
     /// An ALERT that a gap in the bars was too long to back-fill.
     func gapAlert() { state.withLock { $0.gapAlerts += 1 } }

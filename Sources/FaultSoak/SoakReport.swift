@@ -49,6 +49,9 @@ public struct SoakReport: Sendable {
     /// bars came back after one.
     public var deadFeeds = 0
     public var feedsRecovered = 0
+    /// Positions the bot opened by mistake: a short at the broker, which the long-only soak never means to hold (a
+    /// sale of more than the broker held), each symbol's first.
+    public var mistakenPositions: [String] = []
     /// ALERTs that a gap in the bars was longer than `data.maxBackfill` (a night or a weekend is no such gap).
     public var gapAlerts = 0
     /// The bot's critical ALERT lines, by kind.
@@ -62,10 +65,10 @@ public struct SoakReport: Sendable {
     public init() {}
 
     /// Whether the soak met its bar: no lost fill, no duplicate order, no difference unalerted for longer than one
-    /// interval, and the books agree at the end.
+    /// interval, no position opened by mistake, and the books agree at the end.
     public var passed: Bool {
         lostFills.isEmpty && phantomFills.isEmpty && duplicateOrders.isEmpty && mismatches.unalertedTooLong == 0
-            && finalDifference == nil
+            && finalDifference == nil && mistakenPositions.isEmpty
     }
 
     /// The figures as lines.
@@ -86,6 +89,8 @@ public struct SoakReport: Sendable {
                 + "\(mismatches.alerted) alerted; \(mismatches.brief) brief (fills on their way, longest \(f(mismatches.longestBrief)) s)",
             "unalerted longer than one reconciliation interval (\(f(interval)) s): \(mismatches.unalertedTooLong); longest unalerted: \(f(mismatches.longestUnalerted)) s; longest difference: \(f(mismatches.longest)) s",
             "position-mismatch ALERTs: \(mismatches.alerts) (\(mismatches.alertsWithoutDifference) without a sampled difference, \(mismatches.unexplainedAlerts) not after a gateway lost its state); critical ALERT lines: \(alertText.isEmpty ? "none" : alertText)",
+            "positions opened by mistake (a short at the broker; the soak trades long only): \(mistakenPositions.count)"
+                + (mistakenPositions.isEmpty ? "" : " (\(mistakenPositions.prefix(5).joined(separator: ", ")))"),
             "gaps too long to back-fill (ALERTs): \(gapAlerts)",
             "dead feeds found: \(deadFeeds) (a symbol each; a hung gateway silences them all), bars back after one: \(feedsRecovered)",
             "books at the end: \(finalDifference ?? "agree")",

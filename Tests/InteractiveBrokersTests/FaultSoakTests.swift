@@ -39,6 +39,7 @@ struct FaultSoakTests {
         #expect(report.duplicateOrders.isEmpty, "\(text)")
         #expect(report.mismatches.unalertedTooLong == 0, "\(text)")
         #expect(report.finalDifference == nil, "\(text)")
+        #expect(report.mistakenPositions.isEmpty, "\(text)")
         // The silent feed was found, and its bars came back (resubscribed, or by a reconnect's new subscription).
         #expect(report.deadFeeds >= 1 && report.feedsRecovered >= 1, "\(text)")
         // Each gateway that lost its state left the bot's books different, and the bot raised it.
@@ -68,10 +69,20 @@ struct FaultSoakTests {
         #expect(report.orders >= 20 && report.executions >= 20, "it traded on both days: \(text)")
         #expect(report.lostFills.isEmpty && report.phantomFills.isEmpty && report.duplicateOrders.isEmpty, "\(text)")
         #expect(report.mismatches.unalertedTooLong == 0 && report.finalDifference == nil, "\(text)")
+        #expect(report.mistakenPositions.isEmpty && report.passed, "\(text)")
         #expect(report.outsideWaits == 0, "\(text)")
         // The night is no outage: the reconnect before the open back-fills nothing and raises no gap ALERT.
         #expect(report.criticalAlerts.keys.allSatisfy { $0 == "position mismatch" }, "\(text)")
         #expect(report.gapAlerts == 0, "\(text)")
+    }
+
+    @Test("a short at the broker (the soak trades long only) fails the soak and is named")
+    func aMistakenShortFailsTheSoak() {
+        var report = SoakReport()
+        #expect(report.passed)
+        report.mistakenPositions = ["SOAK1 -885.0 at 2023-11-14T15:00:00Z"]
+        #expect(!report.passed)
+        #expect(report.lines.contains { $0.contains("opened by mistake") && $0.contains("SOAK1 -885.0") })
     }
 
     @Test("the same soak twice gives the same session logs, step for step (input, time and actions)")
