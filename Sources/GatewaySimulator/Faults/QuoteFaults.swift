@@ -63,6 +63,20 @@ extension GatewayState {
 
     /// The `bust-bars` fault: every real-time bar subscription ends with 10225 ("Bust event occurred, current
     /// subscription is deactivated. Please resubscribe real-time bars immediately"), the connection up.
+    /// The `notice CODE [bars]` fault: IB's message `code` with IB's meaning as its text, global (id -1) or on each
+    /// real-time bar subscription of every client. Nothing else changes: what the client makes of it is its own.
+    public func notice(code: Int, onBars: Bool) -> [GatewayAction] {
+        let text = TWSErrorTable.entry(code)?.meaning ?? "Simulated message \(code)"
+        guard onBars else { return broadcast(code, text) }
+        var out: [GatewayAction] = []
+        for connection in sessions.keys.sorted() {
+            for requestID in sessions[connection]?.realTimeBars.keys.sorted() ?? [] {
+                out.append(.send(connection, .error(TWSErrorMessage(requestID: requestID, code: code, message: text))))
+            }
+        }
+        return out
+    }
+
     public mutating func bustRealTimeBars() -> [GatewayAction] {
         var out: [GatewayAction] = []
         for connection in sessions.keys.sorted() {

@@ -91,12 +91,16 @@ public enum FaultCommand: Sendable, Equatable {
     case presetCancelNextOrder
     /// Every real-time bar subscription ends with IB's 10225 (a bust event: "subscribe again"), the connection up.
     case bustRealTimeBars
+    /// IB's message `code` (IB's own text for it), to every client (`onBars`: on each of its real-time bar
+    /// subscriptions, as 2188 comes on the request it is about; else global, id -1). The codes that are not errors
+    /// (2188, 10167, 2100–2199) go on; a terminal one ends what it names.
+    case notice(code: Int, onBars: Bool)
 
     /// Parses one command line: `drop`, `drop-after N`, `drop-after-order N`, `restart [T]`, `restart-fresh [T]`, `lost`,
     /// `restored [lost|kept]`, `farm CODE`, `delay S`, `reorder`, `reject [reason…]`, `duplicate-exec`,
     /// `stall-history`, `lost-after-order`, `advance S`, `freeze`, `thaw`, `fail-quotes [N]`, `halt SYMBOL [1|2]`,
     /// `unhalt SYMBOL`, `partial-fill [N]`, `duplicate-status`, `late-exec [S]`, `late-status [S]`, `reorder-fill`,
-    /// `stall-feed [SYMBOL]`, `lose-modify`, `twin-order`, `preset-cancel`, `bust-bars`.
+    /// `stall-feed [SYMBOL]`, `lose-modify`, `twin-order`, `preset-cancel`, `bust-bars`, `notice CODE [bars]`.
     /// An optional leading `at SECONDS` is handled by `FaultScript`.
     ///
     /// Numbers are plain decimals within each command's range (`ranges`); anything else, a missing number where
@@ -163,6 +167,11 @@ public enum FaultCommand: Sendable, Equatable {
         case "twin-order": return none(.twinNextOrder)
         case "preset-cancel": return none(.presetCancelNextOrder)
         case "bust-bars": return none(.bustRealTimeBars)
+        case "notice":
+            guard (1...2).contains(arguments.count), arguments.count == 1 || arguments[1].lowercased() == "bars",
+                let code = plainNumber(arguments[0]), code == code.rounded(), (100...99_999).contains(code)
+            else { return nil }
+            return .notice(code: Int(code), onBars: arguments.count == 2)
         case "stall-feed":
             switch arguments.count {
             case 0: return .stallFeed(symbol: nil)

@@ -220,6 +220,8 @@ actor GatewayHub {
             state.pendingFaults.presetNoticeNextOrder = true
         case .bustRealTimeBars:
             perform(state.bustRealTimeBars())
+        case .notice(let code, let onBars):
+            perform(state.notice(code: code, onBars: onBars))
         case .stallFeed(let symbol):
             let instrument = symbol.flatMap { state.data.instrument(symbol: $0)?.id }
             if let symbol, instrument == nil {

@@ -36,9 +36,13 @@ public enum SessionLog {
         try decoder.decode(type, from: data)
     }
 
-    /// Keys in declaration order, not sorted: nothing reads the bytes (a replay decodes the values), and sorting them
-    /// was 7 % of a month-long soak.
-    private static var encoder: JSONEncoder { JSONEncoder() }
+    /// Keys sorted: Foundation's encoder does not keep a struct's key order from one encoding to the next, and the
+    /// same value should give the same bytes.
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
 
     private static var decoder: JSONDecoder { JSONDecoder() }
 }

@@ -101,7 +101,8 @@ import TradingModel
     }
 
     private static func json(_ value: some Encodable) throws -> Data {
-        // The session log's JSON: keys in declaration order.
-        try JSONEncoder().encode(value)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(value)
     }
 }
