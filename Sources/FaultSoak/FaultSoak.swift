@@ -250,7 +250,7 @@ public enum FaultSoak {
             let state = await simulator.state()
             // The soak's strategy is long only: a short at the broker is a position opened by mistake.
             for (id, holding) in state.account.holdings where holding.quantity < .zero {
-                monitor.short("\(state.data.instrument(id).symbol) \(holding.quantity.doubleValue)", at: state.now)
+                monitor.short(state.data.instrument(id).symbol, holding.quantity.doubleValue, at: state.now)
             }
             guard let status = monitor.readyLink?.status else { continue }
             var engine: [Symbol: Double] = [:]
@@ -267,13 +267,11 @@ public enum FaultSoak {
         for (id, holding) in state.account.holdings where holding.quantity != .zero {
             positions[Symbol(state.data.instrument(id).symbol)] = holding.quantity.doubleValue
         }
-        if let since = state.connectivityLostSince {
-            for record in state.executionLog where record.time >= since {
-                let shares = record.execution.shares.map { NSDecimalNumber(decimal: $0).doubleValue } ?? 0
-                let symbol = Symbol(record.contract.symbol)
-                positions[symbol, default: 0] -= record.execution.side == "BOT" ? shares : -shares
-                if positions[symbol] == 0 { positions[symbol] = nil }
-            }
+        for record in state.executionsDuringOutage {
+            let shares = record.execution.shares.map { NSDecimalNumber(decimal: $0).doubleValue } ?? 0
+            let symbol = Symbol(record.contract.symbol)
+            positions[symbol, default: 0] -= record.execution.side == "BOT" ? shares : -shares
+            if positions[symbol] == 0 { positions[symbol] = nil }
         }
         return positions
     }

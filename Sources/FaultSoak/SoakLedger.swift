@@ -37,9 +37,8 @@ public struct SoakLedger: Sendable, Equatable {
                 symbol: record.contract.symbol)
         }
         submissions[state.incarnation] = state.submissions(clientID: clientID)
-        unreported[state.incarnation] = state.connectivityLostSince.map { since in
-            Set(state.executionLog.filter { $0.clientID == clientID && $0.time >= since }.map(\.execution.executionID))
-        } ?? []
+        unreported[state.incarnation] = Set(
+            state.executionsDuringOutage.filter { $0.clientID == clientID }.map(\.execution.executionID))
     }
 
     /// Executions that went with a gateway process retired during a loss of connectivity, before any report of them

@@ -131,12 +131,10 @@ final class SoakMonitor: Sendable {
 
     /// A short position at the broker (the soak trades long only): the first time each symbol is seen short, with
     /// the replay time.
-    func short(_ text: String, at time: Timestamp) {
+    func short(_ symbol: String, _ quantity: Double, at time: Timestamp) {
         state.withLock { state in
-            let symbol = String(text.prefix { $0 != " " })
-            guard !state.shortSymbols.contains(symbol) else { return }
-            state.shortSymbols.insert(symbol)
-            state.shorts.append("\(text) at \(time)")
+            guard state.shortSymbols.insert(symbol).inserted else { return }
+            state.shorts.append("\(symbol) \(quantity) at \(time)")
         }
     }
     var shorts: [String] { state.withLock { $0.shorts } }

@@ -73,14 +73,12 @@ public enum SoakData {
     /// The next regular session's open when `time` is outside one (after a close, a weekend, a holiday), else `nil`.
     public static func nextOpen(after time: Timestamp) -> Timestamp? {
         guard USEquityCalendar.session(at: time)?.kind != .regular else { return nil }
-        var day = USEquityCalendar.newYorkDay(of: time)
-        for _ in 0..<15 {
-            if let regular = USEquityCalendar.sessions(onDay: day).first(where: { $0.kind == .regular }), regular.open > time {
-                return regular.open
-            }
-            day += 1
+        func open(_ day: Int64) -> Timestamp? {
+            USEquityCalendar.sessions(onDay: day).first { $0.kind == .regular }?.open
         }
-        return nil
+        let day = USEquityCalendar.newYorkDay(of: time)
+        if let today = open(day), today > time { return today }
+        return open(USEquityCalendar.nextTradingDay(after: day))
     }
 
     /// The first `count` minutes of the regular sessions from `firstBar` on.

@@ -72,21 +72,24 @@ struct ExtendedHoursRunnerTests {
         return MarketDataSet(series: ["SYN000": InstrumentSeries(bars: bars, resolution: .minutes(1))], name: "hours")
     }()
 
-    /// Runs the probe from 08:00 until it has a fill or 10:00, and returns the run's summary.
-    func run(outsideRth: Bool, limit: Bool, log: SessionProbeLog) async throws -> LiveRunSummary {
+    /// The probe bot on `data` from `start`, at a venue in virtual time without reconnects and with a 600 S warm-up:
+    /// `configure` sets the rest of its run, `drive` moves the replay once the bars are subscribed; then the bot is
+    /// stopped and its summary returned.
+    static func probeRun(
+        data: MarketDataSet, start: Timestamp, clientID: Int, probe: SessionProbe,
+        configure: @escaping @Sendable (inout LiveRunnerConfiguration) -> Void = { _ in },
+        drive: @escaping @Sendable (VirtualVenue) async throws -> Void
+    ) async throws -> LiveRunSummary {
         let simulator = GatewaySimulatorConfiguration(
-            host: "127.0.0.1", port: 0, data: Self.data, gateway: GatewayConfiguration(), start: Self.ny(8, 0),
-            clock: .manual)
+            host: "127.0.0.1", port: 0, data: data, gateway: GatewayConfiguration(), start: start, clock: .manual)
         return try await VirtualVenue.run(simulator: simulator) { venue in
             var configuration = LiveRunnerConfiguration(
-                connection: venue.connection(clientID: 45), symbols: ["SYN000"],
+                connection: venue.connection(clientID: clientID), symbols: ["SYN000"],
                 engine: EngineConfig(initialCash: Money(100_000)))
             venue.attach(&configuration)
             configuration.session.warmupDuration = "600 S"
             configuration.session.reconnect = false
-            configuration.session.outsideRegularTradingHours = outsideRth
-            configuration.session.commissionWait = .seconds(3600)
-            let probe = SessionProbe(log: log, from: Self.ny(8, 0), limit: limit)
+            configure(&configuration)
             let settings = configuration
             let (stop, stopper) = AsyncStream.makeStream(of: String.self)
             return try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
@@ -96,12 +99,7 @@ struct ExtendedHoursRunnerTests {
                 }
                 group.addTask {
                     await venue.waitForBarSubscriptions(1)
-                    while await venue.now() < Self.ny(10, 0), log.fills.isEmpty {
-                        await venue.advance(by: .seconds(5))
-                        try await venue.sleep(for: .milliseconds(2))
-                    }
-                    // A few more steps for the fill's messages to settle.
-                    for _ in 0..<5 { await venue.advance(by: .seconds(5)); try await venue.sleep(for: .milliseconds(2)) }
+                    try await drive(venue)
                     stopper.yield("test done")
                     return nil
                 }
@@ -109,6 +107,25 @@ struct ExtendedHoursRunnerTests {
                 for try await value in group { if let value { summary = value } }
                 return try #require(summary)
             }
+        }
+    }
+
+    /// Runs the probe from 08:00 until it has a fill or 10:00, and returns the run's summary.
+    func run(outsideRth: Bool, limit: Bool, log: SessionProbeLog) async throws -> LiveRunSummary {
+        try await Self.probeRun(
+            data: Self.data, start: Self.ny(8, 0), clientID: 45,
+            probe: SessionProbe(log: log, from: Self.ny(8, 0), limit: limit),
+            configure: { configuration in
+                configuration.session.outsideRegularTradingHours = outsideRth
+                configuration.session.commissionWait = .seconds(3600)
+            }
+        ) { venue in
+            while await venue.now() < Self.ny(10, 0), log.fills.isEmpty {
+                await venue.advance(by: .seconds(5))
+                try await venue.sleep(for: .milliseconds(2))
+            }
+            // A few more steps for the fill's messages to settle.
+            for _ in 0..<5 { await venue.advance(by: .seconds(5)); try await venue.sleep(for: .milliseconds(2)) }
         }
     }
 
@@ -152,40 +169,20 @@ struct ExtendedHoursRunnerTests {
                 timestamp: Self.ny(7, minute), open: price, high: price, low: price, close: price, volume: Quantity(1_000)))
         }
         let data = MarketDataSet(series: ["SYN000": InstrumentSeries(bars: bars, resolution: .minutes(1))], name: "quiet")
-        let simulator = GatewaySimulatorConfiguration(
-            host: "127.0.0.1", port: 0, data: data, gateway: GatewayConfiguration(), start: Self.ny(8, 0), clock: .manual)
         let log = SessionProbeLog()
-        let summary = try await VirtualVenue.run(simulator: simulator) { venue in
-            var configuration = LiveRunnerConfiguration(
-                connection: venue.connection(clientID: 46), symbols: ["SYN000"],
-                engine: EngineConfig(initialCash: Money(100_000)))
-            venue.attach(&configuration)
-            configuration.session.warmupDuration = "600 S"
-            configuration.session.reconnect = false
-            configuration.session.outsideRegularTradingHours = true
-            configuration.session.resilience.deadFeedAfter = .seconds(120)
-            // Never trades: only the feed matters.
-            let probe = SessionProbe(log: log, from: Self.ny(23, 0), limit: false)
-            let settings = configuration
-            let (stop, stopper) = AsyncStream.makeStream(of: String.self)
-            return try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
-                group.addTask {
-                    try await LiveRunner.run(
-                        strategy: probe, configuration: settings, logger: quietQuoteLogger(), stop: stop)
-                }
-                group.addTask {
-                    await venue.waitForBarSubscriptions(1)
-                    // In market time: the bot's clock moves 5 s with every 5-second step.
-                    while await venue.now() < Self.ny(9, 55) {
-                        await venue.advance(by: .seconds(5))
-                        try await venue.sleep(for: .seconds(5))
-                    }
-                    stopper.yield("test done")
-                    return nil
-                }
-                var summary: LiveRunSummary?
-                for try await value in group { if let value { summary = value } }
-                return try #require(summary)
+        // Never trades: only the feed matters.
+        let summary = try await Self.probeRun(
+            data: data, start: Self.ny(8, 0), clientID: 46,
+            probe: SessionProbe(log: log, from: Self.ny(23, 0), limit: false),
+            configure: { configuration in
+                configuration.session.outsideRegularTradingHours = true
+                configuration.session.resilience.deadFeedAfter = .seconds(120)
+            }
+        ) { venue in
+            // In market time: the bot's clock moves 5 s with every 5-second step.
+            while await venue.now() < Self.ny(9, 55) {
+                await venue.advance(by: .seconds(5))
+                try await venue.sleep(for: .seconds(5))
             }
         }
         #expect(log.bars.contains { $0 < Self.ny(8, 10) } && log.bars.contains { $0 > Self.ny(8, 30) && $0 < Self.ny(9, 30) })

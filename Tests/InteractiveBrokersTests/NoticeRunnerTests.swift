@@ -15,44 +15,21 @@ import TradingModel
 struct NoticeRunnerTests {
     @Test("2188 on the bar subscription and globally: the bars go on, no resubscription, the run ends as asked")
     func entitlementNoticeIsNoFailure() async throws {
-        let simulator = GatewaySimulatorConfiguration(
-            host: "127.0.0.1", port: 0, data: ExtendedHoursRunnerTests.data, gateway: GatewayConfiguration(),
-            start: ExtendedHoursRunnerTests.ny(9, 40), clock: .manual)
         let log = SessionProbeLog()
         let noticeAt = ExtendedHoursRunnerTests.ny(9, 42)
-        let summary = try await VirtualVenue.run(simulator: simulator) { venue in
-            var configuration = LiveRunnerConfiguration(
-                connection: venue.connection(clientID: 47), symbols: ["SYN000"],
-                engine: EngineConfig(initialCash: Money(100_000)))
-            venue.attach(&configuration)
-            configuration.session.warmupDuration = "600 S"
-            configuration.session.reconnect = false
-            let probe = SessionProbe(log: log, from: ExtendedHoursRunnerTests.ny(23, 0), limit: false)
-            let settings = configuration
-            let (stop, stopper) = AsyncStream.makeStream(of: String.self)
-            return try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
-                group.addTask {
-                    try await LiveRunner.run(
-                        strategy: probe, configuration: settings, logger: quietQuoteLogger(), stop: stop)
+        let summary = try await ExtendedHoursRunnerTests.probeRun(
+            data: ExtendedHoursRunnerTests.data, start: ExtendedHoursRunnerTests.ny(9, 40), clientID: 47,
+            probe: SessionProbe(log: log, from: ExtendedHoursRunnerTests.ny(23, 0), limit: false)
+        ) { venue in
+            var sent = false
+            while await venue.now() < ExtendedHoursRunnerTests.ny(9, 46) {
+                if !sent, await venue.now() >= noticeAt {
+                    await venue.apply(.notice(code: 2188, onBars: true))
+                    await venue.apply(.notice(code: 2188, onBars: false))
+                    sent = true
                 }
-                group.addTask {
-                    await venue.waitForBarSubscriptions(1)
-                    var sent = false
-                    while await venue.now() < ExtendedHoursRunnerTests.ny(9, 46) {
-                        if !sent, await venue.now() >= noticeAt {
-                            await venue.apply(.notice(code: 2188, onBars: true))
-                            await venue.apply(.notice(code: 2188, onBars: false))
-                            sent = true
-                        }
-                        await venue.advance(by: .seconds(5))
-                        try await venue.sleep(for: .seconds(5))
-                    }
-                    stopper.yield("test done")
-                    return nil
-                }
-                var summary: LiveRunSummary?
-                for try await value in group { if let value { summary = value } }
-                return try #require(summary)
+                await venue.advance(by: .seconds(5))
+                try await venue.sleep(for: .seconds(5))
             }
         }
         #expect(summary.stopReason.contains("test done"), "\(summary.stopReason)")

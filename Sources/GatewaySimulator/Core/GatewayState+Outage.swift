@@ -4,6 +4,13 @@ import TWSProtocol
 // P&L and the order events of fills that happen meanwhile are withheld (lost, as with real TWS). Requests are still
 // answered, so reqExecutions / reqOpenOrders after the restoration show what was missed.
 extension GatewayState {
+    /// The executions made during the current loss of connectivity (none while connected): IB's, not yet TWS's, so
+    /// no client has heard of them.
+    public var executionsDuringOutage: [ExecutionRecord] {
+        guard let since = connectivityLostSince else { return [] }
+        return executions.filter { $0.time >= since }
+    }
+
     /// Drops the live messages a client would not get while connectivity is lost.
     func withholdingLiveMessages(_ actions: [GatewayAction]) -> [GatewayAction] {
         guard isConnectivityLost else { return actions }
