@@ -85,6 +85,14 @@ struct OneLiveOrderRunnerTests {
         #expect(
             run.state.orderLog.filter { $0.clientID == 91 && $0.isModification }.count == 1,
             "the second modify is the only one that arrived")
+        // The refusal is journaled against the order's own row (its orderRef at the broker), not failed as a write to
+        // an order the journal does not know, which paused trading with a false "journal failed" ALERT.
+        let failures = try run.journal.events(kind: .error).map(\.message).filter { $0.contains("journal failed") }
+        #expect(failures.isEmpty, "\(failures)")
+        let journaled = try #require(try run.journal.orders().first { $0.intent.orderRef.rawValue.hasSuffix(":reprice") })
+        guard case .limit(let price) = journaled.intent.type else { Issue.record("\(journaled.intent.type)"); return }
+        #expect(price.doubleValue == log.target, "the journal has the terms the broker holds")
+        #expect(journaled.modifications == 1, "asked twice, one refused: one modification stands")
         try expectFaultInvariants(run)
     }
 

@@ -38,6 +38,7 @@ import TradingModel
                                   clientOrderID: "stop"))],
             [.submit(.market(E.b, .buy, Quantity(5)))],
             [.submit(.market(E.b, .buy, Quantity(5)))],
+            [.submit(.market(E.b, .buy, Quantity(5)))],
         ]))
         let stop = try #require(E.submitted(engine.handle(.bar(E.a, E.bar(0, "100")))).first?.id)
         _ = engine.handle(.execution(.accepted(stop, at: E.time(0))))
@@ -46,8 +47,16 @@ import TradingModel
         #expect(engine.orders.order(stop)?.state == .accepted, "the protective stop keeps working")
         #expect(engine.handle(.bar(E.b, E.bar(1, "50"))).isEmpty, "a new entry is refused")
         #expect(engine.denials.last?.denial.rule == .killSwitch)
+        #expect(engine.denials.last?.denial.detail == "kill switch engaged", "no reason given: the switch's own words")
+        // A pause that gives its reason: the refusal says it, not a kill switch nobody engaged.
+        engine.pauseEntries(true, reason: "trading paused: the connection to IB is down")
+        #expect(engine.handle(.bar(E.b, E.bar(1, "50"))).isEmpty)
+        #expect(engine.denials.last?.denial.detail == "trading paused: the connection to IB is down")
         engine.pauseEntries(false)
         #expect(E.submitted(engine.handle(.bar(E.b, E.bar(2, "50")))).count == 1)
+        engine.pauseEntries(true, reason: "a pause")
+        engine.pauseEntries(false)
+        #expect(engine.riskMonitor.status.killSwitchReason == nil, "released: the reason goes with it")
         // The kill switch event, by contrast, cancels the stop.
         #expect(engine.handle(.killSwitch(engaged: true)).contains(.cancel(stop)))
     }

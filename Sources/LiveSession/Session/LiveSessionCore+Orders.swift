@@ -176,9 +176,10 @@ extension LiveSessionCore {
         switch report {
         case .modifyRejected(_, let reason, _):
             modificationsSent.remove(id)
-            guard settings.journaled, let order = engine.orders.order(id) else { return }
+            // The journal knows the order by its orderRef at the broker (`IBT:<bot>.R<run>:<id>`), not the engine's id.
+            guard settings.journaled, let order = engine.orders.order(id), let tracked = desk.book.order(id) else { return }
             var change = JournalModification(
-                orderRef: order.clientOrderID, type: order.type, quantity: order.quantity,
+                orderRef: ClientOrderID(tracked.orderRef), type: order.type, quantity: order.quantity,
                 reason: "refused by the broker (\(reason)): the order works on its earlier terms", time: dataTime)
             change.undoesTheLast = true
             out.append(.journal(.modification(change)))

@@ -155,16 +155,28 @@ struct RestartPlan: Sendable {
 }
 
 /// Why new entries are paused (the engine refuses new orders while any reason holds; working orders stay).
-enum EntryPause: Hashable, Sendable {
-    /// The connection to IB is down longer than the grace period.
-    case connectivity
-    /// Bars missed during an outage are being replayed.
-    case backfill
+/// In order of weight: an order refused while several hold says the first.
+enum EntryPause: Hashable, Sendable, CaseIterable {
+    /// The operator's kill switch (or a flatten): no new orders until resume.
+    case operatorKill
     /// The journal failed a write: nothing new is sent until it works again.
     case journal
     /// The engine's positions differ from the broker's (`health.positionMismatch: pause`): an exit sized on the
     /// engine's position could open the opposite one at the broker.
     case positionMismatch
-    /// The operator's kill switch (or a flatten): no new orders until resume.
-    case operatorKill
+    /// The connection to IB is down longer than the grace period.
+    case connectivity
+    /// Bars missed during an outage are being replayed.
+    case backfill
+
+    /// What an order refused for it says (`nil`: the kill switch's own words).
+    var refusal: String? {
+        switch self {
+        case .operatorKill: nil
+        case .journal: "trading paused: the journal cannot be written"
+        case .positionMismatch: "trading paused: the broker's positions differ from the bot's"
+        case .connectivity: "trading paused: the connection to IB is down"
+        case .backfill: "not sent: decided on bars back-filled after an outage"
+        }
+    }
 }

@@ -288,7 +288,9 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     /// Turns one pause reason on or off; the engine refuses new orders while any holds.
     mutating func setEntryPause(_ reason: EntryPause, _ on: Bool) {
         if on { entryPauses.insert(reason) } else { entryPauses.remove(reason) }
-        engine.pauseEntries(!entryPauses.isEmpty)
+        // The refusals name the weightiest reason; the operator's kill switch says itself.
+        let why = EntryPause.allCases.first { entryPauses.contains($0) }
+        engine.pauseEntries(!entryPauses.isEmpty, reason: why?.refusal)
     }
 
     /// One engine event, then its commands, then the observers, then any new risk denials.

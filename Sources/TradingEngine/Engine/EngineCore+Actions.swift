@@ -204,7 +204,7 @@ extension EngineCore {
         // Only the kill switch configured: no need to build the view.
         if rules.count == 1, !_riskMonitor.status.entriesPaused {
             return _riskMonitor.status.killSwitchEngaged
-                ? .denied(RiskDenial(rule: .killSwitch, detail: "kill switch engaged")) : .allowed
+                ? .denied(RiskDenial(rule: .killSwitch, detail: _riskMonitor.status.killSwitchDetail)) : .allowed
         }
         let projection = projection(for: request, id: orderID, stopDistance: stopDistance)
         let sectorLimited = config.risk.maxSectorPercentOfEquity != nil

@@ -21,9 +21,10 @@ extension EngineCore {
     /// Pauses (or resumes) new orders without cancelling the working ones: the risk check refuses every new order
     /// as the kill switch does, but — unlike `.killSwitch(engaged: true)` — open orders (protective stops, targets)
     /// stay working. Used while the connection to the broker is down and while back-filled bars are replayed.
-    /// Cancels and the engine's own timeouts still go out.
-    public mutating func pauseEntries(_ paused: Bool) {
-        _riskMonitor.setKillSwitch(paused)
+    /// Cancels and the engine's own timeouts still go out. `reason` is what the refusals say ("kill switch engaged"
+    /// when none is given).
+    public mutating func pauseEntries(_ paused: Bool, reason: String? = nil) {
+        _riskMonitor.setKillSwitch(paused, reason: reason)
     }
 
     /// Pauses (or resumes) orders that open or add to a position: the operator's pause. Exits, cancels and the

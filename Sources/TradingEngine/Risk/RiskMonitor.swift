@@ -19,6 +19,11 @@ public struct RiskMonitor: Sendable {
         public var rapidLossHalted = false
         /// Everything blocked.
         public var killSwitchEngaged = false
+        /// Why, when it is not the kill switch itself but a pause that works through it (the connection to the broker
+        /// down, missed bars being replayed): the denials say so instead of "kill switch engaged".
+        public var killSwitchReason: String?
+        /// What an order refused under the kill switch is told.
+        public var killSwitchDetail: String { killSwitchReason ?? "kill switch engaged" }
         /// New entries blocked by the operator; exits go on.
         public var entriesPaused = false
         /// The maintenance margin exceeds equity: reduce-only until it is met again (`RiskConfig.initialMarginPercent`).
@@ -44,8 +49,12 @@ public struct RiskMonitor: Sendable {
     /// New limits; the day's start, the peak, the window and the halts are kept (a halt is lifted by a reset).
     public mutating func replaceLimits(_ config: RiskConfig) { self.config = config }
 
-    /// Engages or releases the kill switch.
-    public mutating func setKillSwitch(_ engaged: Bool) { status.killSwitchEngaged = engaged }
+    /// Engages or releases the kill switch; `reason` says why when it is a pause rather than the switch itself.
+    public mutating func setKillSwitch(_ engaged: Bool, reason: String? = nil) {
+        status.killSwitchEngaged = engaged
+        status.killSwitchReason = engaged ? reason : nil
+    }
+
 
     /// Blocks (or allows again) orders that open or add to a position; exits are not affected.
     public mutating func setEntriesPaused(_ paused: Bool) { status.entriesPaused = paused }
@@ -101,9 +110,9 @@ public struct RiskMonitor: Sendable {
         day = today
         window.removeAll(keepingCapacity: true)
         windowHead = 0
-        let killSwitch = status.killSwitchEngaged
+        let killSwitch = (status.killSwitchEngaged, status.killSwitchReason)
         status = Status()
-        status.killSwitchEngaged = killSwitch
+        (status.killSwitchEngaged, status.killSwitchReason) = killSwitch
         if let saved {
             let sameDay = saved.day == today
             dayStartEquity = sameDay ? saved.dayStartEquity : equity

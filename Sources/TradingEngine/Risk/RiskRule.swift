@@ -80,7 +80,7 @@ public struct KillSwitchRule: RiskRule {
     public init() {}
     /// Evaluates the order; `nil` allows it.
     public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
-        if view.monitor.killSwitchEngaged { return RiskDenial(rule: .killSwitch, detail: "kill switch engaged") }
+        if view.monitor.killSwitchEngaged { return RiskDenial(rule: .killSwitch, detail: view.monitor.killSwitchDetail) }
         if view.monitor.entriesPaused, view.isEntry {
             return RiskDenial(rule: .killSwitch, detail: "entries paused by the operator")
         }
