@@ -78,7 +78,8 @@ public enum FaultSoak {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     await superviseBot(
-                        configuration: run, period: settings.period, logger: botLogger, monitor: monitor, venue: venue)
+                        configuration: run, strategy: SoakTrader(period: settings.period, restEvery: settings.restEvery),
+                        logger: botLogger, monitor: monitor, venue: venue)
                 }
                 group.addTask { await sample(simulator, monitor: monitor, venue: venue) }
                 // The bot subscribes only once replay bars arrive for the warm-up's end: wait until it does.
@@ -171,6 +172,15 @@ public enum FaultSoak {
         finished.phantomFills = phantom
         finished.unreportedExecutions = figures.unreportedExecutions.subtracting(journaled).count
         finished.duplicateOrders = figures.duplicateOrders
+        finished.modifications = figures.allModifications
+        let twins = figures.allTwins
+        finished.twinOrders = twins.count
+        finished.twinsFilled = twins.filter { $0.filled > 0 }.count
+        let twinAlerts = try journal.events(kind: .error).map(\.message)
+            .filter { $0.contains("live twice at the broker") }
+        finished.twinsCaught = twins.filter { twin in twinAlerts.contains { $0.contains("permId \(twin.permID) ") } }.count
+        finished.killSwitchClaims = try journal.events(kind: .riskDenial)
+            .filter { $0.message.contains("kill switch engaged") }.count
         finished.finalDifference = difference(engine: finished.finalEnginePositions, broker: brokerPositions(final))
         // The journal's events are operator text too (`ibtrader journal`, the daily report).
         for event in try journal.events() where finished.operatorTextLeaks.count < 20 {
@@ -215,7 +225,8 @@ public enum FaultSoak {
 
     /// Runs the bot until the soak is over, starting it again whenever a run ends (the operator's restart).
     static func superviseBot(
-        configuration: LiveRunnerConfiguration, period: Int, logger: Logger, monitor: SoakMonitor, venue: VirtualVenue
+        configuration: LiveRunnerConfiguration, strategy: SoakTrader, logger: Logger, monitor: SoakMonitor,
+        venue: VirtualVenue
     ) async {
         var failures = 0
         while !monitor.isFinished {
@@ -226,7 +237,7 @@ public enum FaultSoak {
             let (stop, stopper) = AsyncStream.makeStream(of: String.self)
             monitor.began(link: link, stopper: stopper)
             do {
-                let summary = try await LiveRunner.run(strategy: SoakTrader(period: period), configuration: run, logger: logger, stop: stop)
+                let summary = try await LiveRunner.run(strategy: strategy, configuration: run, logger: logger, stop: stop)
                 monitor.ended(summary)
                 failures = 0
             } catch {
@@ -297,7 +308,7 @@ public enum FaultSoak {
     }
 
     /// A fault's command word (`partialFill`, `freshRestart`, …).
-    static func name(of command: FaultCommand) -> String {
+    public static func name(of command: FaultCommand) -> String {
         String("\(command)".prefix { $0 != "(" })
     }
 }

@@ -21,6 +21,9 @@ public struct SoakLedger: Sendable, Equatable {
     /// `restart-fresh`) no client could have learnt of them: they are counted apart, not as lost fills.
     private var unreported: [Int: Set<String>] = [:]
     private var submissions: [Int: [String: Int]] = [:]
+    /// By gateway process: the second live orders its `twin-order` faults made, and the modifications that reached it.
+    private var twins: [Int: [TwinOrderRecord]] = [:]
+    private var modifications: [Int: Int] = [:]
     /// The bot's client id.
     public let clientID: Int
 
@@ -37,6 +40,9 @@ public struct SoakLedger: Sendable, Equatable {
                 symbol: record.contract.symbol)
         }
         submissions[state.incarnation] = state.submissions(clientID: clientID)
+        twins[state.incarnation] = state.twinOrders(clientID: clientID)
+        modifications[state.incarnation] = state.placeOrderLog
+            .filter { $0.clientID == clientID && $0.isModification }.count
         unreported[state.incarnation] = Set(
             state.executionsDuringOutage.filter { $0.clientID == clientID }.map(\.execution.executionID))
     }
@@ -54,6 +60,12 @@ public struct SoakLedger: Sendable, Equatable {
             for (ref, count) in counts { total[ref, default: 0] += count }
         }
     }
+
+    /// Every second live order a `twin-order` made, over every process.
+    public var allTwins: [TwinOrderRecord] { twins.keys.sorted().flatMap { twins[$0] ?? [] } }
+
+    /// Modifications of working orders that reached the simulator, over every process.
+    public var allModifications: Int { modifications.values.reduce(0, +) }
 
     /// The gateway processes seen.
     public var processes: Int { executions.count }

@@ -105,7 +105,6 @@ final class SoakMonitor: Sendable {
     /// Symbols the bot found with a dead feed (each time), and symbols whose bars came back after one.
     var feeds: (dead: Int, recovered: Int) { state.withLock { ($0.deadFeeds, $0.feedsRecovered) } }
 
-    /// A critical `ALERT:` line of the bot.
     /// Keeps a line an operator would read if it carries a Swift type or enum dump.
     func scanOperatorText(_ text: String) {
         let marker = OperatorText.leak(in: text)
@@ -118,6 +117,7 @@ final class SoakMonitor: Sendable {
     /// The lines `scanOperatorText` kept, and how many it looked at.
     var swiftText: (lines: [String], scanned: Int) { state.withLock { ($0.swiftText, $0.scanned) } }
 
+    /// A critical `ALERT:` line of the bot, counted by kind.
     func alertLine(_ text: String) {
         let kind =
             text.contains("positions differ") ? "position mismatch"

@@ -30,6 +30,16 @@ public struct SoakReport: Sendable {
     /// Executions a gateway took with it when it was replaced during a loss of connectivity, before any report of them
     /// reached a client (not lost fills: no client could have had them).
     public var unreportedExecutions = 0
+    /// Modifications of working orders that reached the simulator (the strategy's reprices of resting orders).
+    public var modifications = 0
+    /// Second live broker orders the `twin-order` faults made, those the bot caught (an ALERT journaled for the
+    /// permId), and those that filled shares before they ended.
+    public var twinOrders = 0
+    public var twinsCaught = 0
+    public var twinsFilled = 0
+    /// Orders refused as "kill switch engaged" (journaled risk denials) although the soak never engages the kill
+    /// switch: a pause (connection down, bars back-filled, books differing) that misnamed itself to the operator.
+    public var killSwitchClaims = 0
     /// orderRefs placed more than once at the simulator.
     public var duplicateOrders: [String: Int] = [:]
     /// Engine against simulator positions, sampled.
@@ -56,6 +66,9 @@ public struct SoakReport: Sendable {
     public var gapAlerts = 0
     /// The bot's critical ALERT lines, by kind.
     public var criticalAlerts: [String: Int] = [:]
+    /// Critical ALERTs no fault of the soak can cause, so each is a fault of the bot: a journal that failed a write
+    /// (the soak's disk never fails) and an execId conflict (the simulator never reuses one).
+    public var unexpectedAlerts: Int { (criticalAlerts["journal"] ?? 0) + (criticalAlerts["execution conflict"] ?? 0) }
     /// Operator text (the bot's log lines at info and above, its alerts, the journal's events) with a Swift type or
     /// enum dump in it, at most 20 (`OperatorText.leak`).
     public var operatorTextLeaks: [String] = []
@@ -65,10 +78,13 @@ public struct SoakReport: Sendable {
     public init() {}
 
     /// Whether the soak met its bar: no lost fill, no duplicate order, no difference unalerted for longer than one
-    /// interval, no position opened by mistake, and the books agree at the end.
+    /// interval, no position opened by mistake, every second live order caught before it filled, no refusal that
+    /// blames a kill switch nobody engaged, no ALERT that the journal failed or an execId conflicted, and the books
+    /// agree at the end.
     public var passed: Bool {
         lostFills.isEmpty && phantomFills.isEmpty && duplicateOrders.isEmpty && mismatches.unalertedTooLong == 0
-            && finalDifference == nil && mistakenPositions.isEmpty
+            && finalDifference == nil && mistakenPositions.isEmpty && twinsCaught == twinOrders && twinsFilled == 0
+            && killSwitchClaims == 0 && unexpectedAlerts == 0
     }
 
     /// The figures as lines.
@@ -84,6 +100,9 @@ public struct SoakReport: Sendable {
             "lost fills: \(lostFills.count)\(lostFills.isEmpty ? "" : " (\(lostFills.prefix(5).joined(separator: ", ")))")"
                 + (phantomFills.isEmpty ? "" : "; journaled but never executed: \(phantomFills.count)")
                 + (unreportedExecutions == 0 ? "" : "; \(unreportedExecutions) made during a 1100 outage went with their gateway unreported (no client could have them)"),
+            "modifications that reached the broker: \(modifications); second live orders (twin-order): \(twinOrders), "
+                + "caught by the bot: \(twinsCaught), filled before caught: \(twinsFilled)",
+            "orders refused as \"kill switch engaged\" (the soak never engages it): \(killSwitchClaims)",
             "duplicate orders: \(duplicateOrders.count)\(duplicateOrders.isEmpty ? "" : " (\(duplicateOrders.keys.sorted().prefix(5).joined(separator: ", ")))")",
             "position differences (\(samples) samples): \(mismatches.lasting) lasting ≥ the brief limit (\(mismatches.afterFreshRestart) after a gateway lost its state), "
                 + "\(mismatches.alerted) alerted; \(mismatches.brief) brief (fills on their way, longest \(f(mismatches.longestBrief)) s)",

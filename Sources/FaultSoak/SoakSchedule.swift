@@ -66,6 +66,58 @@ public struct SoakSchedule: Sendable {
         """
 }
 
+extension SoakSchedule {
+    /// The field cycle's length (`ibtrader-bench soak --month`): 180 s of the bot's time, two and a half hours of
+    /// market time at the soak's pace.
+    public static let fieldCycle = 180.0
+
+    /// Every fault of the field catalogue (docs/field-faults.md) once a cycle: the standard cycle's, spread out, and
+    /// a fill without its orderStatus, data-farm flaps (market data with every feed going silent meanwhile, and
+    /// HMDS), a loss of connectivity that loses the market data (1101), 2188 on the bar subscriptions and globally, a
+    /// bust event, a trading halt, a modify lost in a disconnect, a second live broker order for one client order, and
+    /// a gateway down for 35 s (the weekly restart, or a login waiting on 2FA). It needs a strategy that modifies
+    /// resting orders (`SoakSettings.restEvery`).
+    public static let fieldScript = """
+        # The field cycle: `at` is seconds into each 180-second cycle.
+        at 1 partial-fill 3        # the next fill in three executions
+        at 4 duplicate-status      # an orderStatus twice
+        at 7 late-exec 5           # an execution after its order's Filled status
+        at 10 reject soak drill    # a rejection (201)
+        at 13 stall-feed SOAK1     # SOAK1's bars stop with no error (a dead feed)
+        at 16 duplicate-exec       # an execDetails twice
+        at 19 reorder-fill         # a fill's messages back to front
+        at 22 late-status 5        # a stale orderStatus after newer ones
+        at 25 drop                 # every socket closes
+        at 28 reorder              # the next two messages swapped
+        at 31 freeze               # a hung gateway: sockets open, nothing answered
+        at 36 thaw
+        at 41 restart 1            # a gateway restart, state kept
+        at 46 lost-after-order     # 1100 after the next order's acknowledgement: its fill withheld
+        at 56 restored kept        # 1102
+        at 60 drop-after-order 1   # an order arrives, its answers are lost with the socket
+        at 64 delay 0.5            # a slow gateway
+        at 67 delay 0
+        at 70 preset-cancel        # 10349 and a Cancelled, then the order goes on and fills
+        at 73 lose-modify          # the next modify is lost with the socket
+        at 77 missing-status       # the next fill comes without its orderStatus
+        at 80 twin-order           # the next order lives twice at the broker (same orderRef)
+        at 85 farm 2103            # the market-data farm is broken...
+        at 92 stall-feed           # ...and every bar subscription goes silent
+        at 95 farm 2104            # the farm is back; the feeds stay silent
+        at 100 farm 2105           # the HMDS farm is broken
+        at 104 farm 2106
+        at 107 lost                # 1100...
+        at 112 restored lost       # ...1101: connectivity back, market data lost
+        at 116 notice 2188 bars    # a notice on each bar subscription, not an error
+        at 118 notice 2188         # and globally
+        at 120 bust-bars           # 10225: every bar subscription ends
+        at 123 halt SOAK2 1        # a regulatory halt
+        at 129 unhalt SOAK2
+        at 130 restart-fresh 1     # a new gateway process: positions, orders and executions gone
+        at 143 restart 35          # down for 35 s: the weekly restart, or a login waiting on 2FA
+        """
+}
+
 /// A soak that cannot run as asked.
 public enum SoakError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A schedule whose entries do not fit in its cycle.

@@ -24,6 +24,9 @@ public struct SoakSettings: Sendable {
     public var clientID = 71
     public var symbols = 3
     public var period = 20
+    /// Every Nth order of the strategy rests as a limit and is modified through the market at the next decision
+    /// (`SoakTrader.restEvery`; 0: market orders only). The field cycle's `lose-modify` and `twin-order` need it.
+    public var restEvery = 0
     /// How far into the first regular session (Monday 2023-11-13 from 09:30 New York) the soak starts; the bot warms
     /// up on what comes before (at least its 10-minute warm-up).
     public var start: Duration = .seconds(3600)

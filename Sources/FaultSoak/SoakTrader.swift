@@ -2,30 +2,60 @@ import GatewaySimulator
 import TradingEngine
 import TradingModel
 
-/// The soak's strategy: every `period` bars of an instrument (staggered across instruments), a market order towards
-/// the next target of a fixed cycle (0, 100, 300, 200 shares), unless an order of it is still open. Deterministic,
-/// long only, busy: with 10 bars a second and a period of 20, about one and a half orders a second for three symbols.
+/// The soak's strategy: every `period` bars of an instrument (staggered across instruments), an order towards the
+/// next target of a fixed cycle (0, 100, 300, 200 shares), unless an order of it is still open. Deterministic, long
+/// only, busy: with 10 bars a second and a period of 20, about one and a half orders a second for three symbols.
+///
+/// Most orders are market orders. With `restEvery` N, every Nth is a limit 1 % away from the market, which rests; at
+/// the instrument's next decision it is modified to a price 1 % through the market, where it fills. So modifies reach
+/// the broker (a `lose-modify` has one to lose), and a resting order is what a `twin-order` fault twins.
 public struct SoakTrader: Strategy {
     /// Bars between decisions per instrument.
     public var period: Int
+    /// Every Nth order rests and is repriced at the next decision (0: none).
+    public var restEvery: Int
     private var bars: [InstrumentID: Int] = [:]
     private var steps: [InstrumentID: Int] = [:]
     static let targets: [Int64] = [0, 100, 300, 200]
 
     /// Creates the strategy.
-    public init(period: Int = 20) { self.period = max(1, period) }
+    public init(period: Int = 20, restEvery: Int = 0) {
+        self.period = max(1, period)
+        self.restEvery = max(0, restEvery)
+    }
 
     public mutating func handle(_ event: StrategyEvent, in context: some StrategyContext) -> [StrategyAction] {
-        guard case .bar(let id, _) = event else { return [] }
+        guard case .bar(let id, let bar) = event else { return [] }
         let seen = bars[id, default: 0] + 1
         bars[id] = seen
-        guard (seen + id.index * period / 3) % period == 0, !context.hasOpenOrders(for: id) else { return [] }
+        guard (seen + id.index * period / 3) % period == 0 else { return [] }
+        let open = context.openOrders(for: id)
+        guard open.isEmpty else {
+            // A resting limit the broker accepted (not one whose modify is on its way): through the market now.
+            guard restEvery > 0, let order = open.first(where: { $0.state == .accepted }),
+                case .limit(let price) = order.type, case let through = Self.price(bar.close, order.side, percent: 1),
+                through != price
+            else { return [] }
+            return [.modify(order.clientOrderID, OrderModification(type: .limit(through), reason: "soak reprice"))]
+        }
         let step = steps[id, default: id.index] + 1
         steps[id] = step
         let target = Quantity(Self.targets[step % Self.targets.count])
         let difference = target - context.position(for: id).quantity
         guard difference != .zero else { return [] }
-        return [.submit(.market(id, difference > .zero ? .buy : .sell, difference > .zero ? difference : -difference))]
+        let side: Side = difference > .zero ? .buy : .sell
+        let quantity = difference > .zero ? difference : -difference
+        if restEvery > 0, step % restEvery == 0 {
+            return [.submit(.limit(id, side, quantity, at: Self.price(bar.close, side, percent: -1)))]
+        }
+        return [.submit(.market(id, side, quantity))]
+    }
+
+    /// `percent` through the market for an order of `side` (negative: away from it), in whole cents.
+    static func price(_ close: Price, _ side: Side, percent: Int64) -> Price {
+        let cent: Int64 = 1_000_000
+        let signed = side == .buy ? percent : -percent
+        return Price(units: close.units / 100 * (100 + signed) / cent * cent)
     }
 
     public static var handlesBarsClosed: Bool { false }

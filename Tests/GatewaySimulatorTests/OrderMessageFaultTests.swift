@@ -124,6 +124,22 @@ import TradingModel
         #expect(reordered.count == normal.count)
     }
 
+    @Test func aFillWithItsStatusMissingSendsTheRestOnlyOnce() {
+        #expect(FaultCommand.parse("missing-status") == .missingStatus)
+        #expect(FaultCommand.parse("missing-status 2") == nil)
+        var plain = connected()
+        let normal = buy(&plain, 1)
+        var state = connected()
+        state.arm(.missingStatus)
+        let missing = buy(&state, 1)
+        #expect(!statuses(normal).filter { $0.status == "Filled" }.isEmpty)
+        #expect(statuses(missing).allSatisfy { $0.status != "Filled" }, "no Filled status: \(statuses(missing))")
+        #expect(executions(missing).count == 1 && commissions(missing).count == 1)
+        #expect(missing.contains { if case .openOrder = $0 { true } else { false } })
+        // Armed once: the next fill is whole again.
+        #expect(statuses(buy(&state, 2)).contains { $0.status == "Filled" })
+    }
+
     @Test func aFreshGatewayProcessNeverRepeatsAnExecIdOrAPermId() {
         var state = connected()
         let before = executions(buy(&state, 1))

@@ -76,6 +76,54 @@ struct FaultSoakTests {
         #expect(report.gapAlerts == 0, "\(text)")
     }
 
+    @Test("one cycle of the field catalogue (farm flaps, 1101, 2188, a bust, a halt, a lost modify, a twin order, a 35-s outage among the rest): the same bar, every twin caught before it filled")
+    func fieldCycle() async throws {
+        var settings = SoakSettings()
+        settings.script = SoakSchedule.fieldScript
+        settings.cycle = SoakSchedule.fieldCycle
+        settings.duration = .seconds(SoakSchedule.fieldCycle)
+        settings.period = 60
+        settings.restEvery = 3
+        let report = try await FaultSoak.run(settings)
+        let text = report.lines.joined(separator: "\n")
+        print(text)
+        let schedule = try SoakSchedule(script: SoakSchedule.fieldScript, cycle: SoakSchedule.fieldCycle)
+        for command in Set(schedule.entries.map { FaultSoak.name(of: $0.command) }) {
+            #expect((report.faults[command] ?? 0) >= 1, "\(command) never applied: \(text)")
+        }
+        #expect(report.orders >= 20, "\(text)")
+        // The lost modify had a modify to lose, and the strategy's next one landed; the twin was cancelled unfilled.
+        #expect(report.modifications >= 5, "\(text)")
+        #expect(report.twinOrders == 1 && report.twinsCaught == 1 && report.twinsFilled == 0, "\(text)")
+        // A refused modify once failed the journal's write (an ALERT and a pause); pauses once said "kill switch".
+        #expect(report.unexpectedAlerts == 0 && report.killSwitchClaims == 0, "\(text)")
+        #expect(report.deadFeeds >= 3 && report.feedsRecovered == report.deadFeeds, "\(text)")
+        #expect(report.passed, "\(text)")
+        #expect(report.outsideWaits == 0, "\(text)")
+        #expect(report.operatorTextLeaks.isEmpty, "\(report.operatorTextLeaks.joined(separator: "\n"))")
+    }
+
+    @Test("a twin left uncaught or filled, a false journal ALERT, or a refusal that blames a kill switch fails the soak")
+    func fieldFiguresFailTheSoak() {
+        var report = SoakReport()
+        report.twinOrders = 2
+        report.twinsCaught = 2
+        #expect(report.passed)
+        var uncaught = report
+        uncaught.twinsCaught = 1
+        #expect(!uncaught.passed)
+        var filled = report
+        filled.twinsFilled = 1
+        #expect(!filled.passed)
+        var journal = report
+        journal.criticalAlerts = ["position mismatch": 3, "journal": 1]
+        #expect(!journal.passed)
+        var claims = report
+        claims.killSwitchClaims = 1
+        #expect(!claims.passed)
+        #expect(claims.lines.contains { $0.contains("kill switch engaged") && $0.hasSuffix(": 1") })
+    }
+
     @Test("a short at the broker (the soak trades long only) fails the soak and is named")
     func aMistakenShortFailsTheSoak() {
         var report = SoakReport()

@@ -2,17 +2,29 @@ import FaultSoak
 import Foundation
 import Logging
 
-/// `ibtrader-bench soak --minutes 60` (or `--days N` trading days, or `--month`): the bot against the simulator
-/// through the standard fault cycle for that long (then 15 s without faults), nights, weekends and holidays passed in
+/// `ibtrader-bench soak --minutes 60` (or `--days N` trading days): the bot against the simulator through the
+/// standard fault cycle for that long (then 15 s without faults); `--month`: 21 trading days of the field cycle (every
+/// fault of docs/field-faults.md the simulator plays); nights, weekends and holidays passed in
 /// one step each with the gateway's nightly restart, printing a progress line a minute on standard error and the
 /// figures at the end: lost fills, duplicate orders, position differences and the longest one unalerted. Exit status 1
-/// when it failed its bar (`SoakReport.passed`). The CI runs 90 s of the same, and a night (`FaultSoakTests`).
+/// when it failed its bar (`SoakReport.passed`). The CI runs 90 s of the same, a night, and one field cycle
+/// (`FaultSoakTests`).
 enum SoakBenchmark {
     static func main(_ arguments: [String]) async -> Int32 {
         var settings = SoakSettings()
         settings.duration = .seconds(60 * 60)
         settings.progressEvery = .seconds(60)
         var botLog: Logger.Level?
+        if arguments.contains("--month") {
+            // About a month of trading days (from 2023-11-13: Thanksgiving and its early close included), every fault
+            // of the field catalogue once every 180 s of the bot's time (2.5 hours of market time, about three times
+            // a day), a decision every 5 minutes per symbol, one order in three resting and modified.
+            settings.duration = settings.pace * (21 * 4_680)
+            settings.script = SoakSchedule.fieldScript
+            settings.cycle = SoakSchedule.fieldCycle
+            settings.period = 60
+            settings.restEvery = 3
+        }
         var rest = arguments[...]
         while let flag = rest.popFirst() {
             switch flag {
@@ -34,22 +46,26 @@ enum SoakBenchmark {
                 }
                 botLog = level
             case "--faults":
-                guard let path = rest.popFirst(), let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                guard let path = rest.popFirst() else {
                     return usage("--faults needs a fault script file (the `ibtrader gateway --faults` syntax)")
                 }
-                settings.script = text
+                do {
+                    settings.script = try String(contentsOfFile: path, encoding: .utf8)
+                } catch {
+                    return usage("--faults: cannot read \(path) (\((error as NSError).localizedDescription))")
+                }
             case "--cycle":
                 guard let text = rest.popFirst(), let seconds = Double(text), seconds > 0 else {
                     return usage("--cycle needs the fault cycle's length in seconds")
                 }
                 settings.cycle = seconds
             case "--month":
-                // About a month of trading days (from 2023-11-13: Thanksgiving and its early close included), the
-                // standard faults in a burst every 180 s of the bot's time (2.5 hours of market time, about three a
-                // day) and a decision every 5 minutes per symbol.
-                settings.duration = settings.pace * (21 * 4_680)
-                settings.cycle = 180
-                settings.period = 60
+                break  // applied before the other flags, which may change any of it
+            case "--rest-every":
+                guard let text = rest.popFirst(), let every = Int(text), every >= 0 else {
+                    return usage("--rest-every needs N: every Nth order rests as a limit and is modified (0: none)")
+                }
+                settings.restEvery = every
             case "--period":
                 guard let text = rest.popFirst(), let bars = Int(text), bars > 0 else {
                     return usage("--period needs the strategy's bars between decisions per symbol")
@@ -77,7 +93,7 @@ enum SoakBenchmark {
     }
 
     static func usage(_ problem: String) -> Int32 {
-        FileHandle.standardError.write(Data("ibtrader-bench soak: \(problem)\nusage: ibtrader-bench soak [--minutes N | --days N | --month] [--period BARS] [--faults FILE] [--cycle SECONDS] [--bot-log LEVEL] [--journal-dir DIR]\n".utf8))
+        FileHandle.standardError.write(Data("ibtrader-bench soak: \(problem)\nusage: ibtrader-bench soak [--minutes N | --days N | --month] [--period BARS] [--rest-every N] [--faults FILE] [--cycle SECONDS] [--bot-log LEVEL] [--journal-dir DIR]\n".utf8))
         return 2
     }
 }

@@ -23,7 +23,24 @@ public struct PlaceOrderRecord: Sendable, Equatable {
     public var account = ""
 }
 
+/// A second live broker order a `twin-order` fault made (one client order, two live broker orders).
+public struct TwinOrderRecord: Sendable, Equatable {
+    /// Its permId (not the original's).
+    public var permID: Int64
+    /// TWS's status now (`Cancelled` once the client cancelled it).
+    public var status: String
+    /// Shares it filled.
+    public var filled: Double
+}
+
 extension GatewayState {
+    /// The second live orders `twin-order` made for a client, by permId order.
+    public func twinOrders(clientID: Int) -> [TwinOrderRecord] {
+        orders.values.filter { $0.key.clientID == clientID && twinPermIDs.contains($0.permID) }
+            .sorted { $0.permID < $1.permID }
+            .map { TwinOrderRecord(permID: $0.permID, status: $0.status, filled: $0.filled.doubleValue) }
+    }
+
     /// Every placeOrder received, in arrival order (requests of a connection already dropped are not in it: the
     /// simulator never saw them).
     public var placeOrderLog: [PlaceOrderRecord] { orderLog }

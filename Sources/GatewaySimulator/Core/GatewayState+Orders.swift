@@ -94,14 +94,6 @@ extension GatewayState {
                     permID: entry.permID, clientID: clientID)))
                 + out
         }
-        if pendingFaults.twinNextOrder, order.parentID == 0 {
-            // twin-order: the order lives a second time, under another id and permId with the same orderRef (one
-            // client order, two live broker orders). The client's own id sequence is left as it was.
-            pendingFaults.twinNextOrder = false
-            let highest = highestOrderID[clientID]
-            out += placeOrder(orderID: orderID + Self.twinOffset, contract: contract, order: order, clientID: clientID)
-            highestOrderID[clientID] = highest
-        }
         if order.outsideRTH, engine.config.sessions != nil, !engineType(order, instrument: instrument).worksOutsideRegularHours {
             // TWS goes on with such an order, in regular hours only, and says so first.
             out = sendToClient(clientID, .error(TWSErrorMessage(
@@ -110,7 +102,20 @@ extension GatewayState {
                 + out
         }
         // The group is transmitted as one: only now may the market fill any of it.
-        return out + matchNow(instrument.id)
+        out += matchNow(instrument.id)
+        if pendingFaults.twinNextOrder, order.parentID == 0, let placed = orders[key], !placed.isTerminal {
+            // twin-order: an order that rests lives a second time, under another id and permId with the same orderRef
+            // (one client order, two live broker orders). One that filled at once is not twinned: no client could
+            // stop its twin, so the fault waits for an order whose twin the client can find and cancel. The client's
+            // own id sequence is left as it was.
+            pendingFaults.twinNextOrder = false
+            let highest = highestOrderID[clientID]
+            let twinKey = OrderKey(clientID: clientID, orderID: orderID + Self.twinOffset)
+            out += placeOrder(orderID: twinKey.orderID, contract: contract, order: order, clientID: clientID)
+            highestOrderID[clientID] = highest
+            if let twin = orders[twinKey] { twinPermIDs.insert(twin.permID) }
+        }
+        return out
     }
 
     /// How far a `twin-order` twin's id is from its original's.

@@ -38,6 +38,8 @@ public struct GatewayState: Sendable {
     var engine: MatchingEngine
     var sessions: [ConnectionID: ClientSession] = [:]
     var orders: [OrderKey: GatewayOrder] = [:]
+    /// The permIds of the second live orders `twin-order` made.
+    var twinPermIDs: Set<Int64> = []
     var engineOrders: [OrderID: OrderKey] = [:]
     var executions: [ExecutionRecord] = []
     var nextEngineID: Int64 = 1
@@ -387,7 +389,7 @@ public struct GatewayState: Sendable {
 public struct PendingFaults: Sendable, Equatable {
     /// Reject the next order placed, with this reason.
     public var rejectNextOrder: String?
-    /// Book the next (stand-alone) order a second time: another order id and permId, the same orderRef.
+    /// Book the next (stand-alone) order that rests a second time: another order id and permId, the same orderRef.
     public var twinNextOrder = false
     /// Precede the next (stand-alone) order's messages with 10349 and a Cancelled status; it goes on regardless.
     public var presetNoticeNextOrder = false
@@ -410,6 +412,8 @@ public struct PendingFaults: Sendable, Equatable {
     /// Send the next fill's messages (execDetails, orderStatus, openOrder, commissionReport) in reverse order
     /// (`reorder-fill`).
     public var reverseNextFill = false
+    /// Send the next fill without its orderStatus (`missing-status`).
+    public var dropNextFillStatus = false
     /// Creates an empty set.
     public init() {}
 }

@@ -11,8 +11,9 @@ struct LateMessage: Sendable, Equatable {
 // One-shot faults on the order messages TWS sends, as real gateways deliver them now and then: a fill in parts
 // (`partial-fill N`), an orderStatus twice (`duplicate-status`), an execution or an orderStatus late, after later
 // messages (`late-exec S`, `late-status S`: held back for S seconds of replay time), and a fill's messages in reverse
-// order (`reorder-fill`: commissionReport first, execDetails last). The account changes as without the fault; only
-// what the client hears, and when, differs. `duplicate-exec` is the older sibling (GatewayState+Executions.swift).
+// order (`reorder-fill`: commissionReport first, execDetails last), and a fill whose orderStatus never comes
+// (`missing-status`: its execDetails, openOrder and commissionReport only, as ib_async users report). The account
+// changes as without the fault; only what the client hears, and when, differs. `duplicate-exec` is the older sibling (GatewayState+Executions.swift).
 extension GatewayState {
     /// A fill of the matching engine as TWS reports it: one execution, or, with `partial-fill N` armed, N executions
     /// of whole shares (the last takes the rest) with the commission shared in proportion, each with its orderStatus
@@ -49,9 +50,20 @@ extension GatewayState {
     mutating func applyingMessageFaults(_ actions: [GatewayAction]) -> [GatewayAction] {
         let faults = pendingFaults
         guard faults.duplicateNextStatus || faults.reverseNextFill || faults.lateNextExecution != nil
-            || faults.lateNextStatus != nil
+            || faults.lateNextStatus != nil || faults.dropNextFillStatus
         else { return actions }
         var out = actions
+        if pendingFaults.dropNextFillStatus, let range = Self.fillMessages(in: out),
+            case .send(let connection, _) = out[range.lowerBound], let execution = Self.liveExecution(of: out[range.lowerBound])
+        {
+            // Every orderStatus of the filled order in this batch, from its execution on, is never sent.
+            pendingFaults.dropNextFillStatus = false
+            let tail = out[range.lowerBound...].filter { action in
+                guard case .send(connection, .orderStatus(let status)) = action else { return true }
+                return status.orderID != execution.orderID
+            }
+            out.replaceSubrange(range.lowerBound..., with: tail)
+        }
         if pendingFaults.duplicateNextStatus, let index = out.firstIndex(where: { Self.status(of: $0) != nil }) {
             pendingFaults.duplicateNextStatus = false
             out.insert(out[index], at: index + 1)
@@ -100,6 +112,7 @@ extension GatewayState {
         case .lateExecution(let seconds): pendingFaults.lateNextExecution = TimeSpan(nanoseconds: Int64(seconds * 1e9))
         case .lateStatus(let seconds): pendingFaults.lateNextStatus = TimeSpan(nanoseconds: Int64(seconds * 1e9))
         case .reorderNextFill: pendingFaults.reverseNextFill = true
+        case .missingStatus: pendingFaults.dropNextFillStatus = true
         default: break
         }
     }

@@ -77,14 +77,17 @@ public enum FaultCommand: Sendable, Equatable {
     case lateStatus(seconds: Double)
     /// Send the next fill's messages in reverse order (commissionReport first, execDetails last).
     case reorderNextFill
+    /// Send the next fill without its orderStatus: execDetails, openOrder and commissionReport only.
+    case missingStatus
     /// The real-time bar subscriptions open now (of one symbol, or all) go silent without an error, as IB's do after
     /// a data-farm flap or the nightly reset: the subscription stays, no bar comes. A new subscription is served.
     case stallFeed(symbol: String?)
     /// The next modification (a placeOrder for an order that is working) never reaches the order: it is lost, and
     /// every socket closes with it, as a modify sent into a connectivity loss (the order works on its old terms).
     case loseNextModify
-    /// The next stand-alone order is booked twice: a second live order with the same orderRef under another order id
-    /// (its own + 1,000,000) and permId, as when a place sent into a reconnect gap reached TWS after all.
+    /// The next stand-alone order that rests (does not fill at once) is booked twice: a second live order with the same
+    /// orderRef under another order id (its own + 1,000,000) and permId, as when a place sent into a reconnect gap
+    /// reached TWS after all. (The twin of an order that fills at once would fill too, before any client could act.)
     case twinNextOrder
     /// The next stand-alone order gets IB's 10349 ("order TIF was set to DAY based on order preset") and a Cancelled
     /// status with nothing filled, then goes on and may fill, as TWS resubmits such an order.
@@ -100,7 +103,8 @@ public enum FaultCommand: Sendable, Equatable {
     /// `restored [lost|kept]`, `farm CODE`, `delay S`, `reorder`, `reject [reason…]`, `duplicate-exec`,
     /// `stall-history`, `lost-after-order`, `advance S`, `freeze`, `thaw`, `fail-quotes [N]`, `halt SYMBOL [1|2]`,
     /// `unhalt SYMBOL`, `partial-fill [N]`, `duplicate-status`, `late-exec [S]`, `late-status [S]`, `reorder-fill`,
-    /// `stall-feed [SYMBOL]`, `lose-modify`, `twin-order`, `preset-cancel`, `bust-bars`, `notice CODE [bars]`.
+    /// `missing-status`, `stall-feed [SYMBOL]`, `lose-modify`, `twin-order`, `preset-cancel`, `bust-bars`,
+    /// `notice CODE [bars]`.
     /// An optional leading `at SECONDS` is handled by `FaultScript`.
     ///
     /// Numbers are plain decimals within each command's range (`ranges`); anything else, a missing number where
@@ -163,6 +167,7 @@ public enum FaultCommand: Sendable, Equatable {
         case "late-status":
             return arguments.isEmpty ? .lateStatus(seconds: 5) : number().map { .lateStatus(seconds: $0) }
         case "reorder-fill": return none(.reorderNextFill)
+        case "missing-status": return none(.missingStatus)
         case "lose-modify": return none(.loseNextModify)
         case "twin-order": return none(.twinNextOrder)
         case "preset-cancel": return none(.presetCancelNextOrder)

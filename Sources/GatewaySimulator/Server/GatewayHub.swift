@@ -210,7 +210,7 @@ actor GatewayHub {
                 return
             }
             perform(state.setHalt(instrument.id, kind: kind))
-        case .partialFill, .duplicateNextStatus, .lateExecution, .lateStatus, .reorderNextFill:
+        case .partialFill, .duplicateNextStatus, .lateExecution, .lateStatus, .reorderNextFill, .missingStatus:
             state.arm(command)
         case .loseNextModify:
             faults.loseNextModify = true
