@@ -188,4 +188,35 @@ struct ExtendedHoursRunnerTests {
         #expect(log.bars.contains { $0 < Self.ny(8, 10) } && log.bars.contains { $0 > Self.ny(8, 30) && $0 < Self.ny(9, 30) })
         #expect(summary.deadFeeds == 1, "only the regular-hours silence: \(summary.deadFeeds)")
     }
+
+    @Test("started in the pre-market on regular hours, the warm-up is the previous session's close, not 162 'no data'")
+    func aPreMarketStartWarmsUpOnTheLastSession() async throws {
+        // Friday 2024-01-05 from 15:00 to the close, then Monday from 07:00 (pre-market) to 11:00.
+        let friday = Self.ny(15, 0) - .days(3)
+        var bars: [Bar] = []
+        for (first, count) in [(friday, 60), (Self.ny(7, 0), 240)] {
+            for minute in 0..<count {
+                let price = Price(units: (10_000 + Int64(minute)) * 1_000_000)
+                bars.append(Bar(
+                    timestamp: first + .seconds(Int64(minute) * 60), open: price, high: price, low: price, close: price,
+                    volume: Quantity(1_000)))
+            }
+        }
+        let data = MarketDataSet(series: ["SYN000": InstrumentSeries(bars: bars, resolution: .minutes(1))], name: "weekend")
+        let log = SessionProbeLog()
+        let summary = try await Self.probeRun(
+            data: data, start: Self.ny(8, 0), clientID: 47,
+            probe: SessionProbe(log: log, from: Self.ny(23, 0), limit: false)
+        ) { venue in
+            for _ in 0..<3 {
+                await venue.advance(by: .seconds(5))
+                try await venue.sleep(for: .milliseconds(2))
+            }
+        }
+        // The 600 S warm-up of 5-second bars: Friday's last ten regular minutes, before any bar of Monday.
+        let warm = log.bars.filter { $0 < Self.ny(0, 0) }
+        #expect(warm.count == 120, "\(warm.count)")
+        #expect(warm.first == friday + .minutes(50) && warm.last == friday + .seconds(3595), "\(warm)")
+        #expect(summary.warmupBars == 120, "\(summary.warmupBars)")
+    }
 }

@@ -16,7 +16,7 @@ struct ReplayStartTests {
         #expect(try GatewaySetup.start("2023-11-13T14:30Z") == Timestamp(year: 2023, month: 11, day: 13, secondOfDay: 14 * 3600 + 1800))
     }
 
-    @Test(arguments: ["2023-11-13 4:00", "2023-11-13 25:00", "2023-11-13 09:60", "2023-11-13_09:30", "2023-11-13 09:30:00", "13/11/2023"])
+    @Test(arguments: ["2023-11-13 4:00", "2023-11-13 +1:30", "2023-11-13 09:-5", "2023-11-13 25:00", "2023-11-13 09:60", "2023-11-13_09:30", "2023-11-13 09:30:00", "13/11/2023"])
     func anythingElseIsAClearError(_ text: String) {
         #expect(throws: TraderError.self) { try GatewaySetup.start(text) }
         do {
@@ -25,5 +25,19 @@ struct ReplayStartTests {
             #expect(error.description.contains("--start"), "\(error.description)")
             #expect(error.description.contains(text) || text.count <= 10, "\(error.description)")
         }
+    }
+
+    @Test("a start after the data's last bar is refused with the span the data covers; one inside it is taken")
+    func aStartOutsideTheDataIsRefused() throws {
+        let data = try GatewaySetup.data("bundled:spy-1min", synthetic: nil, seed: 0)
+        let late = try GatewaySetup.start("2023-11-13 08:00")
+        do {
+            try GatewaySetup.check(start: late, within: data)
+            Issue.record("a start after the data was taken")
+        } catch {
+            #expect(error.description.contains("--start") && error.description.contains("last bar"), "\(error)")
+            #expect(error.description.contains("2011-01-03 to 2011-03-31"), "\(error)")
+        }
+        try GatewaySetup.check(start: try GatewaySetup.start("2011-01-04 08:00"), within: data)
     }
 }

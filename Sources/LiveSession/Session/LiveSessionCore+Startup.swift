@@ -224,19 +224,42 @@ extension LiveSessionCore {
             end = serverNow
         }
         startup.warmupEnd = end
+        let windowEnd = end.map(warmupWindowEnd)
         for id in ids {
             guard let contract = try? desk.contracts.contract(for: id) else { continue }
             var query = TWSHistoricalBarsQuery(
                 contract: contract, duration: settings.warmupDuration, barSize: settings.warmupBarSize)
             query.whatToShow = settings.whatToShow
             query.useRTH = !settings.outsideRegularTradingHours  // as the live bars
-            if let end {
-                query.endDateTime = BackfillPlan.Request(end: end, duration: settings.warmupDuration).endDateTime
+            if let windowEnd {
+                query.endDateTime = BackfillPlan.Request(end: windowEnd, duration: settings.warmupDuration).endDateTime
                 query.formatDate = 2  // epoch seconds: no bar read in TWS's login time zone
             }
             startup.warmupPending += 1
             _ = request(.historicalBars(query), for: .warmup(id), &out)
         }
+    }
+
+    /// Where the warm-up's window ends: at `end`, or, trading regular hours only and started outside them (the
+    /// contract's `liquidHours` hold no session around `end`), at the last regular close before it. IB answers a
+    /// regular-hours window before the open with 162 "no data", so a bot started in the pre-market, at night or on a
+    /// weekend would start cold, where a backtest of the same start has the previous session behind it.
+    func warmupWindowEnd(_ end: Timestamp) -> Timestamp {
+        guard !settings.outsideRegularTradingHours, let known = feedHours.knownDays else { return end }
+        let inside = (known.lowerBound - 1...known.upperBound).contains { day in
+            feedHours[day].map { $0.open <= end && end < $0.close } ?? false
+        }
+        guard !inside else { return end }
+        var day = USEquityCalendar.newYorkDay(of: end)
+        for _ in 0..<15 {
+            if let regular = USEquityCalendar.sessions(onDay: day).first(where: { $0.kind == .regular }),
+                regular.close <= end
+            {
+                return regular.close
+            }
+            day -= 1
+        }
+        return end
     }
 
     mutating func warmupBars(_ id: InstrumentID, _ wire: [TWSBar], _ out: inout Actions) {

@@ -83,13 +83,27 @@ public enum GatewaySetup {
         let utc = rest.hasSuffix("Z")
         if utc { rest = rest.dropLast() }
         let clock = rest.split(separator: ":", omittingEmptySubsequences: false)
-        guard clock.count == 2, clock.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }),
+        guard clock.count == 2, clock.allSatisfy({ $0.count == 2 && $0.allSatisfy { ("0"..."9").contains($0) } }),
             let hour = Int(clock[0]), let minute = Int(clock[1]), (0..<24).contains(hour), (0..<60).contains(minute)
         else { throw problem }
         let minutes = hour * 60 + minute
         return utc
             ? Timestamp(nanoseconds: dayNumber * Timestamp.nanosecondsPerDay) + .minutes(Int64(minutes))
             : USEquityCalendar.utc(dayNumber, minutes: minutes)
+    }
+
+    /// Checks a replay start (`--start`) against the data: a start at or after the data's last bar has nothing to
+    /// replay (the feed would be silent and every session closed), so it is refused with the span the data covers.
+    /// - Throws: `TraderError` naming the flag, the start and the data's first and last bar.
+    public static func check(start time: Timestamp, within data: MarketDataSet) throws(TraderError) {
+        let series = data.instruments.map(\.series)
+        guard let first = series.compactMap(\.firstTime).min(), let last = series.compactMap(\.lastTime).max(),
+            time >= last
+        else { return }
+        func day(_ t: Timestamp) -> String { String(t.description.prefix(10)) }
+        throw TraderError(
+            "--start \(time) is after the data's last bar (\(last)): \(data.name) covers \(day(first)) to "
+                + "\(day(last)); give a start inside it, or leave --start out for the data's own")
     }
 
     /// Checks `ibtrader gateway`'s options.
@@ -120,6 +134,7 @@ public enum GatewaySetup {
         faults: String?, logLevel: String
     ) throws(TraderError) -> (GatewaySimulator, @Sendable (Int, Timestamp) -> String) {
         let startTime = try start.map { text throws(TraderError) in try self.start(text) }
+        if let startTime { try check(start: startTime, within: data) }
         let script = try faults.map { path throws(TraderError) in try faultScript(path) }
         var logger = Logger(label: "ibtrader.gateway")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info

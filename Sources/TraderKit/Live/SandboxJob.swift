@@ -77,6 +77,7 @@ public enum SandboxJob {
     /// - Throws: `TraderError` for data or a journal that cannot be used, or a run that could not start.
     public static func run(_ loaded: LoadedConfiguration, options: Options, logger: Logger) async throws -> Report {
         let data = try GatewaySetup.data(options.data, synthetic: nil, seed: 0)
+        if let given = options.start { try GatewaySetup.check(start: given, within: data) }
         let start = options.start ?? (options.data == GatewaySetup.demoData ? GatewaySetup.demoStart : data.defaultStart)
         let path = options.journal ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("ibtrader-sandbox-\(ProcessInfo.processInfo.processIdentifier)")
