@@ -123,6 +123,25 @@ struct OneLiveOrderRunnerTests {
         #expect(run.recorder.fills.isEmpty)
     }
 
+    @Test("a fill with no orderStatus (execDetails, openOrder and commission only): booked, the order ends filled, the next one goes out")
+    func aFillWithoutItsStatusEndsTheOrder() async throws {
+        let run = try await faultRun(
+            clientID: 94,
+            strategy: { TargetSchedule(steps: [(faultTradeTime, 100), (faultTradeTime + .seconds(60), 300)], recorder: $0) }
+        ) { venue, recorder in
+            await venue.apply(.missingStatus)
+            await replaySteps(venue, recorder, limit: 300) { _ in recorder.fills.count >= 2 }
+        }
+        #expect(!run.state.pendingFaults.dropNextFillStatus, "the fault took the first fill's orderStatus")
+        // The second target needs the first order over: had the missing status left it open, nothing more was sent.
+        #expect(run.recorder.fills.map(\.quantity) == [Quantity(100), Quantity(200)])
+        #expect(run.summary.enginePositions[Symbol("SYN000")] == Quantity(300))
+        #expect(run.summary.brokerPositions[Symbol("SYN000")] == Quantity(300))
+        let states = try run.journal.orders().map(\.state)
+        #expect(states == [.filled, .filled], "\(states)")
+        try expectFaultInvariants(run)
+    }
+
     @Test("IB's 10349 and a Cancelled, then the order goes on and fills: the fill is the bot's, not an anomaly after a cancel")
     func presetNoticeCancelIsNotFinal() async throws {
         let run = try await faultRun(
