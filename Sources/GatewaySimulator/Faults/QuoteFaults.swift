@@ -61,32 +61,30 @@ extension GatewayState {
         return stalled
     }
 
-    /// The `bust-bars` fault: every real-time bar subscription ends with 10225 ("Bust event occurred, current
-    /// subscription is deactivated. Please resubscribe real-time bars immediately"), the connection up.
     /// The `notice CODE [bars]` fault: IB's message `code` with IB's meaning as its text, global (id -1) or on each
     /// real-time bar subscription of every client. Nothing else changes: what the client makes of it is its own.
     public func notice(code: Int, onBars: Bool) -> [GatewayAction] {
         let text = TWSErrorTable.entry(code)?.meaning ?? "Simulated message \(code)"
-        guard onBars else { return broadcast(code, text) }
-        var out: [GatewayAction] = []
-        for connection in sessions.keys.sorted() {
-            for requestID in sessions[connection]?.realTimeBars.keys.sorted() ?? [] {
-                out.append(.send(connection, .error(TWSErrorMessage(requestID: requestID, code: code, message: text))))
-            }
-        }
+        return onBars ? toEveryBarSubscription(code, text) : broadcast(code, text)
+    }
+
+    /// The `bust-bars` fault: every real-time bar subscription ends with 10225 ("Bust event occurred, current
+    /// subscription is deactivated. Please resubscribe real-time bars immediately"), the connection up.
+    public mutating func bustRealTimeBars() -> [GatewayAction] {
+        let out = toEveryBarSubscription(
+            10225,
+            "Bust event occurred, current subscription is deactivated. Please resubscribe real-time bars immediately.")
+        for connection in sessions.keys { sessions[connection]?.realTimeBars.removeAll() }
         return out
     }
 
-    public mutating func bustRealTimeBars() -> [GatewayAction] {
+    /// An errMsg with `code` on each real-time bar subscription of every client, in connection and request order.
+    private func toEveryBarSubscription(_ code: Int, _ message: String) -> [GatewayAction] {
         var out: [GatewayAction] = []
         for connection in sessions.keys.sorted() {
-            guard let requests = sessions[connection]?.realTimeBars.keys.sorted() else { continue }
-            for requestID in requests {
-                out.append(.send(connection, .error(TWSErrorMessage(
-                    requestID: requestID, code: 10225,
-                    message: "Bust event occurred, current subscription is deactivated. Please resubscribe real-time bars immediately."))))
+            for requestID in sessions[connection]?.realTimeBars.keys.sorted() ?? [] {
+                out.append(.send(connection, .error(TWSErrorMessage(requestID: requestID, code: code, message: message))))
             }
-            sessions[connection]?.realTimeBars.removeAll()
         }
         return out
     }

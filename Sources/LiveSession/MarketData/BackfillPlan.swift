@@ -99,7 +99,9 @@ public struct BackfillPlan: Sendable, Equatable {
             // IB takes `N S` up to a day; coarser chunks ask for the policy's own whole-chunk duration.
             let duration = seconds <= 86_400 ? "\(seconds) S" : (chunk?.requestDuration ?? "\(seconds) S")
             // A chunk wholly in closed hours (a night, a weekend) has no bars to ask for.
-            if trading(end - TimeSpan(nanoseconds: part), end) > .zero { requests.append(Request(end: end, duration: duration)) }
+            if trading(end - TimeSpan(nanoseconds: part), end) > .zero {
+                requests.append(Request(end: end, duration: duration))
+            }
             remaining -= part
             end = end - TimeSpan(nanoseconds: part)
         }

@@ -88,12 +88,8 @@ public struct Order: Hashable, Sendable, Codable {
     /// Records a fill: quantities, notional, commission and the lifecycle event (partial or complete).
     /// - Throws: `OrderTransitionError` when the order cannot trade in its state.
     public mutating func record(_ fill: Fill) throws(OrderTransitionError) {
-        let newFilled = filledQuantity + fill.quantity
-        try lifecycle.apply(newFilled >= quantity ? .filled : .partiallyFilled)
-        filledQuantity = newFilled
-        filledNotional += fill.notional
-        commission += fill.commission
-        updatedAt = fill.timestamp
+        try lifecycle.apply(filledQuantity + fill.quantity >= quantity ? .filled : .partiallyFilled)
+        accumulate(fill)
     }
 
     /// Records an execution the broker reports after it reported the order cancelled or expired (a fill that raced
@@ -102,10 +98,15 @@ public struct Order: Hashable, Sendable, Codable {
     /// - Returns: `false` (nothing recorded) unless the order is cancelled or expired.
     public mutating func recordAfterEnd(_ fill: Fill) -> Bool {
         guard state == .canceled || state == .expired else { return false }
+        accumulate(fill)
+        return true
+    }
+
+    /// A fill's quantities, notional, commission and time.
+    private mutating func accumulate(_ fill: Fill) {
         filledQuantity = filledQuantity + fill.quantity
         filledNotional += fill.notional
         commission += fill.commission
         updatedAt = fill.timestamp
-        return true
     }
 }
