@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "JournalModel", targets: ["JournalModel"]),
         .library(name: "LiveSession", targets: ["LiveSession"]),
         .library(name: "InteractiveBrokers", targets: ["InteractiveBrokers"]),
+        .library(name: "GatewayCore", targets: ["GatewayCore"]),
         .library(name: "GatewaySimulator", targets: ["GatewaySimulator"]),
         .library(name: "TraderConfig", targets: ["TraderConfig"]),
         .library(name: "TraderKit", targets: ["TraderKit"]),
@@ -98,10 +99,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The simulated gateway's pure core: its state machine, market, orders, account and faults (no sockets, so
+        // the fuzzers and the in-process venue build without the live stack).
+        .target(
+            name: "GatewayCore",
+            dependencies: [
+                "TWSProtocol", "Simulation", "TradingModel", "BundledData", "Backtest",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        // The TWS-protocol server around it (NIO), its admin port and the in-memory transport.
         .target(
             name: "GatewaySimulator",
             dependencies: [
-                "TWSProtocol", "TWSClient", "Simulation", "TradingModel", "BundledData", "Backtest",
+                "GatewayCore", "TWSProtocol", "TWSClient", "TradingModel",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -111,7 +122,7 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "TWSProtocol", "TradingModel", "LiveSession", "GatewaySimulator", "Backtest",
+                "TWSProtocol", "TradingModel", "LiveSession", "GatewayCore", "Backtest",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
@@ -122,7 +133,7 @@ let package = Package(
         .target(
             name: "SimulatedVenue",
             dependencies: [
-                "VirtualTime", "GatewaySimulator", "InteractiveBrokers", "TWSClient", "TradingModel",
+                "VirtualTime", "GatewayCore", "GatewaySimulator", "InteractiveBrokers", "TWSClient", "TradingModel",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -130,7 +141,7 @@ let package = Package(
         .target(
             name: "FaultSoak",
             dependencies: [
-                "GatewaySimulator", "InteractiveBrokers", "LiveSession", "SimulatedVenue", "Storage", "TWSClient",
+                "GatewayCore", "GatewaySimulator", "InteractiveBrokers", "LiveSession", "SimulatedVenue", "Storage", "TWSClient",
                 "TradingEngine", "TradingModel", .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -165,7 +176,7 @@ let package = Package(
                 "OperatorSurface",
                 "TraderConfig", "TradingModel", "TradingEngine", "Simulation", "Analytics", "Backtest", "Research", "Indicators",
                 "BundledData", "Storage", "InteractiveBrokers", "LiveSession", "JournalModel", "TWSClient", "TWSProtocol",
-                "GatewaySimulator", "SimulatedVenue",
+                "GatewayCore", "GatewaySimulator", "SimulatedVenue",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -181,7 +192,7 @@ let package = Package(
             name: "TraderCLI",
             dependencies: [
                 "TradingModel", "Indicators", "Analytics", "TradingEngine", "Backtest", "TWSProtocol", "TWSClient",
-                "BundledData", "GatewaySimulator", "Research", "Storage", "InteractiveBrokers", "LiveSession", "JournalModel",
+                "BundledData", "GatewayCore", "Research", "Storage", "InteractiveBrokers", "LiveSession", "JournalModel",
                 "TraderConfig", "TraderKit", "OperatorSurface",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -216,7 +227,8 @@ let package = Package(
             dependencies: [
                 "TraderKit", "TraderConfig", "InteractiveBrokers", "Backtest", "Storage", "TradingEngine", "TradingModel",
                 "TWSClient", "Simulation", "BundledData", "JournalModel", "Analytics", "TWSTestSupport", "LiveSession",
-                "GatewaySimulator", .product(name: "Logging", package: "swift-log"), .product(name: "Yams", package: "Yams"),
+                "GatewayCore", "GatewaySimulator", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .testTarget(
@@ -228,7 +240,7 @@ let package = Package(
         .testTarget(
             name: "TraderCLITests",
             dependencies: [
-                "TraderCLI", "TraderKit", "TraderConfig", "InteractiveBrokers", "GatewaySimulator", "Storage",
+                "TraderCLI", "TraderKit", "TraderConfig", "InteractiveBrokers", "GatewayCore", "GatewaySimulator", "Storage",
                 "TradingEngine", "TradingModel", "TWSClient", "TWSTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -252,7 +264,7 @@ let package = Package(
         .testTarget(
             name: "StorageTests",
             dependencies: [
-                "Storage", "JournalModel", "TradingModel", "GatewaySimulator", "TWSClient", "TWSTestSupport",
+                "Storage", "JournalModel", "TradingModel", "GatewayCore", "GatewaySimulator", "TWSClient", "TWSTestSupport",
                 .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -261,7 +273,7 @@ let package = Package(
             dependencies: [
                 "OperatorSurface",
                 "InteractiveBrokers", "LiveSession", "JournalModel", "Storage", "TradingEngine", "TradingModel", "TWSClient", "TWSProtocol",
-                "GatewaySimulator", "Simulation", "Backtest", "BundledData", "TraderKit", "TraderConfig", "FaultSoak",
+                "GatewayCore", "GatewaySimulator", "Simulation", "Backtest", "BundledData", "TraderKit", "TraderConfig", "FaultSoak",
                 "SimulatedVenue", "VirtualTime", "TWSTestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -292,7 +304,7 @@ let package = Package(
         .testTarget(
             name: "GatewaySimulatorTests",
             dependencies: [
-                "GatewaySimulator", "BundledData", "TWSClient", "TWSProtocol", "TWSTestSupport", "Simulation",
+                "GatewayCore", "GatewaySimulator", "BundledData", "TWSClient", "TWSProtocol", "TWSTestSupport", "Simulation",
                 "TradingModel", "Backtest", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]

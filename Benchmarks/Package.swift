@@ -29,6 +29,7 @@ let package = Package(
                 .product(name: "JournalModel", package: "IBTrader"),
                 .product(name: "LiveSession", package: "IBTrader"),
                 .product(name: "InteractiveBrokers", package: "IBTrader"),
+                .product(name: "GatewayCore", package: "IBTrader"),
                 .product(name: "GatewaySimulator", package: "IBTrader"),
                 .product(name: "FaultSoak", package: "IBTrader"),
                 .product(name: "NIOCore", package: "swift-nio"),

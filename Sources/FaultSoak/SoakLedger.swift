@@ -1,5 +1,5 @@
 import Foundation
-import GatewaySimulator
+import GatewayCore
 
 /// What the simulator did for the bot, over every gateway process of a soak (a `restart-fresh` starts an empty one):
 /// the executions by execId and the new placeOrders by orderRef. Compared with the bot's journal at the end: an

@@ -1,4 +1,4 @@
-import GatewaySimulator
+import GatewayCore
 
 /// The soak's faults: a fault script (the `--faults FILE` syntax, `at` = seconds into the cycle) repeated every
 /// `cycle` seconds until the run's time is up. Pure: `due(after:upTo:)` says which commands fall in a span of wall time.

@@ -1,4 +1,4 @@
-import GatewaySimulator
+import GatewayCore
 import TradingEngine
 import TradingModel
 

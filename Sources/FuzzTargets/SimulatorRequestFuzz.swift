@@ -1,4 +1,4 @@
-import GatewaySimulator
+import GatewayCore
 import NIOCore
 import TWSProtocol
 import TradingModel

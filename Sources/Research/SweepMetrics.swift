@@ -92,7 +92,7 @@ public struct ReturnMoments: Hashable, Sendable {
     /// `x_t / x_{t-1} − 1`.
     public static func simpleReturns(_ values: [Double]) -> [Double] {
         guard values.count > 1 else { return [] }
-        return (1..<values.count).map { values[$0] / values[$0 - 1] - 1 }
+        return (1..<values.count).map { (index: Int) -> Double in values[index] / values[index - 1] - 1 }
     }
 }
 

@@ -5,7 +5,7 @@ import Testing
     @Test func longRunsKeepEveryColumnsExtremes() {
         // 200,000 points over 1,000 pixel columns with a spike in the middle.
         let run = (0..<200_000).map { i -> (Double, Double) in
-            (Double(i) / 200.0, i == 100_123 ? 500 : Double(i % 7))
+            (Double(i) / 200.0, i == 100_123 ? 500.0 : Double(i % 7))
         }
         let kept = SVGChart.decimated(run)
         #expect(kept.count <= 4 * 1000)

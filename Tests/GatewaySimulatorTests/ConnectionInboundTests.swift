@@ -2,6 +2,7 @@ import NIOCore
 import TWSProtocol
 import TWSTestSupport
 import Testing
+@testable import GatewayCore
 @testable import GatewaySimulator
 
 /// The connection reader as a pure state machine: byte by byte or all at once, the same events.

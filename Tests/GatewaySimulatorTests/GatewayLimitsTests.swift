@@ -3,6 +3,7 @@ import NIOCore
 import NIOPosix
 import TWSProtocol
 import Testing
+@testable import GatewayCore
 @testable import GatewaySimulator
 
 /// The resource limits of the simulator (reliability audit, campaign 1c): handshake and idle timeouts, a request

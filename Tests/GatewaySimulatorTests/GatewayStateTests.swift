@@ -1,5 +1,6 @@
 import BundledData
 import Foundation
+import GatewayCore
 import GatewaySimulator
 import TWSProtocol
 import Testing

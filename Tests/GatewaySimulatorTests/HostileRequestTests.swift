@@ -3,6 +3,7 @@ import NIOCore
 import TWSProtocol
 import Testing
 import TradingModel
+@testable import GatewayCore
 @testable import GatewaySimulator
 
 /// One hostile frame from any client must not end the gateway (F2 of the reliability audit): each of these

@@ -5,6 +5,7 @@ import Testing
 import TWSTestSupport
 import TradingModel
 
+@testable import GatewayCore
 @testable import GatewaySimulator
 
 /// Issue 42: one bar-file reader under the backtester and the simulator. The same folder read by `backtest` and

@@ -3,6 +3,7 @@ import TWSProtocol
 import Testing
 import TradingModel
 
+@testable import GatewayCore
 @testable import GatewaySimulator
 
 /// The order-message faults (`partial-fill`, `duplicate-status`, `late-exec`, `late-status`, `reorder-fill`) and the

@@ -7,6 +7,7 @@ import Testing
 import TWSTestSupport
 import TradingModel
 
+@testable import GatewayCore
 @testable import GatewaySimulator
 
 /// Issue 21, simulator realism: the 5-second bars a data file replays as aggregate back to each of its bars exactly,

@@ -3,6 +3,7 @@ import Simulation
 import Testing
 import TradingModel
 
+@testable import GatewayCore
 @testable import GatewaySimulator
 
 /// A market data line's session statistics (today's open, high, low and volume so far) are folded bar by bar as the

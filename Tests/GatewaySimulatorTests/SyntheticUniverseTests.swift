@@ -1,6 +1,7 @@
 import Testing
 import TradingModel
 
+@testable import GatewayCore
 @testable import GatewaySimulator
 
 /// Issue 42: the simulator's synthetic universe (`gateway --data synthetic:N`, most simulator tests) has a bar on every

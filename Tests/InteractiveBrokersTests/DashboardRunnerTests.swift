@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import GatewayCore
 import GatewaySimulator
 import JournalModel
 import Logging

@@ -1,5 +1,6 @@
 import FaultSoak
 import Foundation
+import GatewayCore
 import GatewaySimulator
 import JournalModel
 import LiveSession

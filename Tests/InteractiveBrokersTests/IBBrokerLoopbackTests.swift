@@ -5,6 +5,7 @@ import TradingModel
 import TWSClient
 import TWSProtocol
 
+@testable import GatewayCore
 @testable import GatewaySimulator
 @testable import InteractiveBrokers
 @testable import LiveSession

@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 import TradingModel
 
+@testable import GatewayCore
 @testable import GatewaySimulator
 @testable import InteractiveBrokers
 @testable import Storage

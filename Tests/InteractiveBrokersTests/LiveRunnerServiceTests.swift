@@ -9,6 +9,7 @@ import TWSClient
 import TWSProtocol
 import UnixSignals
 
+@testable import GatewayCore
 @testable import GatewaySimulator
 @testable import InteractiveBrokers
 

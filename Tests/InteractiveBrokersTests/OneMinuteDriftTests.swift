@@ -5,6 +5,7 @@ import TWSTestSupport
 import TradingEngine
 import TradingModel
 
+@testable import GatewayCore
 @testable import GatewaySimulator
 @testable import InteractiveBrokers
 @testable import LiveSession

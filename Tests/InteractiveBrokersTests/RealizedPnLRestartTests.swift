@@ -6,6 +6,7 @@ import Testing
 import TradingEngine
 import TradingModel
 
+@testable import GatewayCore
 @testable import GatewaySimulator
 @testable import InteractiveBrokers
 @testable import LiveSession

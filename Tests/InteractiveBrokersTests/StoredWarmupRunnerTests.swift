@@ -1,5 +1,6 @@
 import Foundation
 import SimulatedVenue
+import GatewayCore
 import GatewaySimulator
 import Logging
 import Storage

@@ -1,5 +1,6 @@
 import Foundation
 import SimulatedVenue
+import GatewayCore
 import GatewaySimulator
 import Storage
 import Synchronization

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GatewayCore
 import GatewaySimulator
 import Storage
 import Testing

@@ -46,10 +46,14 @@ struct BarRelabelTests {
         let stocks = try BundledDataSet.stocks1min.directory()
         for file in try FileManager.default.contentsOfDirectory(atPath: stocks.path) where file.hasSuffix(".csv") {
             let bars = try BarCSVLoader.load(path: stocks.appendingPathComponent(file).path).bars
-            let clock = Set(bars.map { $0.timestamp.nanoseconds / Timestamp.nanosecondsPerSecond % 86_400 })
-            #expect(clock.contains(14 * 3600 + 30 * 60), "\(file): a bar at 14:30")
-            #expect(!clock.contains(21 * 3600), "\(file): no bar at 21:00 (that would be the end of the last minute)")
-            #expect(clock.max() == Int64(20 * 3600 + 59 * 60), "\(file): the last bar starts at 20:59")
+            // Typed seconds of the day (literal arithmetic inside #expect took the type checker seconds).
+            let clock: Set<Int64> = Set(bars.map { (bar: Bar) -> Int64 in
+                bar.timestamp.nanoseconds / Timestamp.nanosecondsPerSecond % 86_400
+            })
+            let open: Int64 = 14 * 3600 + 30 * 60, close: Int64 = 21 * 3600, lastStart: Int64 = 20 * 3600 + 59 * 60
+            #expect(clock.contains(open), "\(file): a bar at 14:30")
+            #expect(!clock.contains(close), "\(file): no bar at 21:00 (that would be the end of the last minute)")
+            #expect(clock.max() == lastStart, "\(file): the last bar starts at 20:59")
         }
         let spy = try BarCSVLoader.load(path: BundledDataSet.spy1min.directory().appendingPathComponent("SPY_1min.csv").path).bars
         #expect(spy.first?.timestamp == Timestamp(year: 2011, month: 1, day: 3, secondOfDay: 9 * 3600))

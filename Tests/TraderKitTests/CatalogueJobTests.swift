@@ -1,6 +1,7 @@
 import Backtest
 import BundledData
 import Foundation
+import GatewayCore
 import GatewaySimulator
 import Storage
 import Testing

@@ -1,3 +1,4 @@
+import GatewayCore
 import Logging
 import NIOCore
 

@@ -1,3 +1,4 @@
+import GatewayCore
 /// Cuts the admin port's byte stream into command lines in linear time: every byte is looked at once, and a line
 /// longer than `maximumLineLength` is not buffered (its bytes are dropped up to the newline, and it is reported
 /// once), so a client sending megabytes without a newline costs neither quadratic time nor memory.

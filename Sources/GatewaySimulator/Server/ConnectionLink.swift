@@ -1,3 +1,4 @@
+import GatewayCore
 import Synchronization
 
 /// What the server edge knows about one socket besides its stream of replies: the bytes queued and not yet written

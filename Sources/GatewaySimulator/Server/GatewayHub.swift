@@ -1,7 +1,8 @@
+import GatewayCore
 import Logging
 import NIOCore
-import TWSProtocol
 import TradingModel
+import TWSProtocol
 
 /// What a connection's writer does next.
 enum Outgoing: Sendable {
@@ -80,9 +81,7 @@ actor GatewayHub {
         }
         logger.debug("request", metadata: ["connection": "\(connection)", "message": "\(request.messageName)"])
         // lose-modify: the modification never reaches the order, and the sockets go with it.
-        if faults.loseNextModify, case .placeOrder(let orderID, _, _) = request, let clientID = state.sessions[connection]?.clientID,
-            state.orders[OrderKey(clientID: clientID, orderID: orderID)] != nil
-        {
+        if faults.loseNextModify, case .placeOrder(let orderID, _, _) = request, state.holdsOrder(orderID, from: connection) {
             faults.loseNextModify = false
             logger.info("fault lose-modify: the modification of order \(orderID) is lost; every socket closes")
             dropAll()

@@ -1,3 +1,4 @@
+import GatewayCore
 import NIOCore
 import NIOPosix
 

@@ -1,7 +1,8 @@
+import GatewayCore
 import Logging
 import NIOCore
-import TWSProtocol
 import TradingModel
+import TWSProtocol
 
 extension GatewaySimulator {
     /// Serves one socket: handshake, then requests in and messages out, until either side closes.

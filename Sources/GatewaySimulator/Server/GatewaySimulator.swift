@@ -1,10 +1,11 @@
+import GatewayCore
 import Logging
 import NIOCore
 import NIOPosix
 import Synchronization
+import TradingModel
 import TWSClient
 import TWSProtocol
-import TradingModel
 
 /// A TWS-protocol server that behaves like a paper-trading IB Gateway over historical or synthetic data.
 ///

@@ -1,3 +1,4 @@
+import GatewayCore
 import TradingModel
 
 /// How the replay clock moves.

@@ -64,13 +64,15 @@ extension OrderJournal {
             {
                 // The same execId for another order, instrument, side, size or price is not a repeat: the broker's
                 // record and the journal's disagree, and the first one stays (issue 25).
+                // Typed first: compared straight from GRDB's generic subscripts, this took the type checker 7 s.
                 let orderID: Int64? = known[0]
-                let same = known[1] == fill.symbol.rawValue && known[2] == fill.side.rawValue
-                    && known[3] == fill.quantity.units && known[4] == fill.price.units
-                    && (orderID == nil || fill.brokerOrderID == nil || orderID == fill.brokerOrderID)
+                let symbol: String = known[1], side: String = known[2]
+                let quantityUnits: Int64 = known[3], priceUnits: Int64 = known[4]
+                let sameOrder = orderID == nil || fill.brokerOrderID == nil || orderID == fill.brokerOrderID
+                let same = symbol == fill.symbol.rawValue && side == fill.side.rawValue
+                    && quantityUnits == fill.quantity.units && priceUnits == fill.price.units && sameOrder
                 guard same else {
-                    let side: String = known[2], symbol: String = known[1]
-                    let quantity = Quantity(units: known[3]), price = Price(units: known[4])
+                    let quantity = Quantity(units: quantityUnits), price = Price(units: priceUnits)
                     return .conflict(
                         "execId \(fill.execID) is journaled as \(side) \(quantity) \(symbol) @ \(price)"
                             + (orderID.map { " (order \($0))" } ?? "") + " and was reported again as "

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import GatewaySimulator
+import GatewayCore
 import Logging
 import TraderKit
 import TradingModel

@@ -1,6 +1,6 @@
 import Backtest
 import Foundation
-import GatewaySimulator
+import GatewayCore
 import JournalModel
 import LiveSession
 import Simulation

@@ -10,6 +10,7 @@ import TWSClient
 import TWSProtocol
 import TraderKit
 
+@testable import GatewayCore
 @testable import GatewaySimulator
 @testable import InteractiveBrokers
 @testable import LiveSession

@@ -411,3 +411,11 @@ extension GatewayState {
         return result
     }
 }
+
+extension GatewayState {
+    /// Whether the client on `connection` has an order `orderID` here (a placeOrder for it is then a modification).
+    package func holdsOrder(_ orderID: Int, from connection: ConnectionID) -> Bool {
+        guard let clientID = sessions[connection]?.clientID else { return false }
+        return orders[OrderKey(clientID: clientID, orderID: orderID)] != nil
+    }
+}

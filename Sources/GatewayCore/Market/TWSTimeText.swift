@@ -1,7 +1,7 @@
 import TradingModel
 
 /// The simulator's date and time texts. Every time is UTC (documented in `docs/gateway-simulator.md`).
-enum TWSTimeText {
+package enum TWSTimeText {
     /// `yyyyMMdd`.
     static func date(_ t: Timestamp) -> String {
         let (y, m, d) = t.civilDate
@@ -16,7 +16,7 @@ enum TWSTimeText {
     }
 
     /// `yyyyMMdd HH:mm:ss UTC`, TWS's date-time with a zone.
-    static func zoned(_ t: Timestamp) -> String { dateTime(t) + " UTC" }
+    package static func zoned(_ t: Timestamp) -> String { dateTime(t) + " UTC" }
 
     /// `yyyyMMdd-HH:mm:ss`, the execution time form.
     static func execution(_ t: Timestamp) -> String { dateTime(t).replacingOccurrences(of: " ", with: "-") }
