@@ -105,7 +105,6 @@ let package = Package(
             name: "GatewayCore",
             dependencies: [
                 "TWSProtocol", "Simulation", "TradingModel", "BundledData", "Backtest",
-                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         // The TWS-protocol server around it (NIO), its admin port and the in-memory transport.

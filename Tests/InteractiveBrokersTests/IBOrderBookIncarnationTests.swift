@@ -47,6 +47,27 @@ struct IBOrderBookIncarnationTests {
         })
     }
 
+    /// The permId an orderStatus carries is the order's from then on (a status can come before any openOrder, e.g.
+    /// after a reconnect); a status without one (0) leaves it. So a later openOrder under the same id with another
+    /// permId is a second live order.
+    @Test func thePermIDOfAStatusIsTheOrdersAndAStatusWithoutOneLeavesIt() throws {
+        var book = IBOrderBookTests.book()
+        let ref = try #require(book.order(OrderID(1))?.orderRef)
+        var status = IBOrderBookTests.status("Submitted")
+        status.permID = 600
+        _ = book.status(status, at: t0)
+        #expect(book.order(OrderID(1))?.permID == 600)
+        status.permID = 0
+        _ = book.status(status, at: t0)
+        #expect(book.order(OrderID(1))?.permID == 600, "a status without a permId keeps the known one")
+        let twin = book.openOrder(Self.open(id: 10, perm: 601, ref: ref), at: t0)
+        guard case .duplicateIncarnation(let second)? = twin.first else {
+            Issue.record("another permId after the status's was merged: \(twin)")
+            return
+        }
+        #expect(second.followedPermID == 600 && second.permID == 601)
+    }
+
     /// A working order (id 1, TWS id 10) with a modification to 50 sent and not answered yet.
     static func bookWithAModificationSent() throws -> IBOrderBook {
         var book = IBOrderBookTests.book()

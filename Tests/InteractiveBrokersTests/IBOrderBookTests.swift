@@ -37,6 +37,29 @@ struct IBOrderBookTests {
         #expect(book.status(Self.status("Bogus"), at: t0) == [.anomaly("order 10: unknown order status 'Bogus'")])
     }
 
+    /// "Inactive" before the broker accepted the order is its rejection (IB's answer to an order it will not work,
+    /// e.g. outside its hours without outsideRth); after an acceptance it ends the order like a cancel, and a DAY
+    /// order the broker ends on its own expired.
+    @Test func inactiveBeforeAnAcceptanceIsARejectionAndAfterItTheOrderEnds() {
+        var fresh = Self.book()
+        #expect(Self.reports(fresh.status(Self.status("Inactive"), at: t0))
+            == [.rejected(OrderID(1), reason: "Inactive", at: t0)])
+        var accepted = Self.book()
+        _ = accepted.status(Self.status("Submitted"), at: t0)
+        #expect(Self.reports(accepted.status(Self.status("Inactive"), at: t0)) == [.expired(OrderID(1), at: t0)])
+    }
+
+    /// A cancel nobody asked for: a DAY order expired (the session ended); a GTC order was cancelled.
+    @Test func anUnaskedCancelExpiresADayOrderAndCancelsAGoodTillCancelledOne() {
+        var day = Self.book()
+        _ = day.status(Self.status("Submitted"), at: t0)
+        #expect(Self.reports(day.status(Self.status("Cancelled"), at: t0)) == [.expired(OrderID(1), at: t0)])
+        var gtc = Self.book(order: engineOrder(1, .buy, 100, tif: .gtc))
+        _ = gtc.status(Self.status("Submitted"), at: t0)
+        #expect(Self.reports(gtc.status(Self.status("Cancelled"), at: t0))
+            == [.canceled(OrderID(1), reason: .requested, at: t0)])
+    }
+
     @Test func fillWaitsForItsCommission() {
         var book = Self.book()
         #expect(book.execution(Self.execution("e1", 100), commission: .pending, at: t0).isEmpty)
