@@ -128,14 +128,15 @@ struct IBOrderBookIncarnationTests {
         #expect(IBOrderBookTests.reports(plain.status(IBOrderBookTests.status("Cancelled", filled: 0, remaining: 100), at: t0)).count == 1)
     }
 
-    @Test func anExecutionAfterAFinalCancelledIsBookedWithAnAnomaly() {
-        // The month soak's case: a Cancelled that came before IB's 10349 (messages reordered), final at once, and
-        // then the order's executions. The broker's position has them, so the engine must too.
-        var book = IBOrderBookTests.book()
+    /// The month soak's case: a Cancelled that came before IB's 10349 (messages reordered), final at once, and then
+    /// the order's executions. The broker's position has them, so the engine must too, whether the order ended as
+    /// expired (a DAY order nobody cancelled) or cancelled (a GTC one).
+    @Test(arguments: [(TimeInForce.day, OrderState.expired), (.gtc, .canceled)])
+    func anExecutionAfterAFinalCancelledIsBookedWithAnAnomaly(tif: TimeInForce, ended: OrderState) {
+        var book = IBOrderBookTests.book(order: engineOrder(1, .buy, 100, tif: tif))
         _ = book.status(IBOrderBookTests.status("PreSubmitted"), at: t0)
         #expect(IBOrderBookTests.reports(book.status(IBOrderBookTests.status("Cancelled", filled: 0, remaining: 100), at: t0)).count == 1)
-        let ended = book.order(OrderID(1))?.state
-        #expect(ended == .canceled || ended == .expired)
+        #expect(book.order(OrderID(1))?.state == ended)
         let late = book.execution(IBOrderBookTests.execution("e1", 40), commission: .reported(Money(1), realizedPnL: nil), at: t0 + .seconds(1))
         let fills = IBOrderBookTests.reports(late).compactMap { if case .filled(let fill) = $0 { fill } else { nil } }
         #expect(fills.map(\.quantity) == [Quantity(40)])
@@ -143,6 +144,42 @@ struct IBOrderBookIncarnationTests {
         #expect(book.order(OrderID(1))?.state == ended, "the broker's word on the state stands")
         // The same execution again is not booked twice.
         #expect(IBOrderBookTests.reports(book.execution(IBOrderBookTests.execution("e1", 40), commission: .reported(Money(1), realizedPnL: nil), at: t0 + .seconds(2))).isEmpty)
+    }
+
+    /// An execution of an order the broker rejected is not a fill of it (the engine's rejected order cannot trade):
+    /// it is an anomaly for the operator, and the position check finds what it moved.
+    @Test func anExecutionAfterARejectionIsAnAnomalyNotAFill() {
+        var book = IBOrderBookTests.book()
+        #expect(IBOrderBookTests.reports(book.status(IBOrderBookTests.status("Inactive"), at: t0))
+            == [.rejected(OrderID(1), reason: "Inactive", at: t0)])
+        let late = book.execution(IBOrderBookTests.execution("e1", 40), commission: .reported(Money(1), realizedPnL: nil), at: t0 + .seconds(1))
+        #expect(IBOrderBookTests.reports(late).isEmpty)
+        #expect(late.contains { if case .anomaly(let text) = $0 { text.contains("arrived in state") } else { false } })
+        #expect(book.order(OrderID(1))?.state == .rejected)
+    }
+
+    /// IB's 10349 (a preset changed the order) can come before a Cancelled it takes back: a Cancelled up to and at
+    /// `presetCancelHold` after the notice is held; one later than that is final at once.
+    @Test func aCancelledIsHeldUpToTheHoldAfterThePresetNoticeAndFinalAfterIt() {
+        func cancelled(at time: Timestamp) -> [ExecutionReport] {
+            var book = IBOrderBookTests.book()
+            _ = book.status(IBOrderBookTests.status("PreSubmitted"), at: t0)
+            _ = book.notice(TWSNotice(requestID: 10, code: 10349, message: "Order TIF was set to DAY based on order preset."), at: t0)
+            return IBOrderBookTests.reports(book.status(IBOrderBookTests.status("Cancelled", filled: 0, remaining: 100), at: time))
+        }
+        #expect(cancelled(at: t0 + IBOrderBook.presetCancelHold).isEmpty, "held at exactly the hold")
+        let late = t0 + IBOrderBook.presetCancelHold + TimeSpan(nanoseconds: 1)
+        #expect(cancelled(at: late) == [.expired(OrderID(1), at: late)], "final just after it")
+    }
+
+    /// A 201 (or 203) while a modification is pending refuses the modification: the order works on at its
+    /// earlier terms (to a new order the same code is its rejection, `rejectionAndModifyOutcomes`).
+    @Test func a201OnAModificationRefusesTheModificationNotTheOrder() throws {
+        var book = try Self.bookWithAModificationSent()
+        let out = book.notice(TWSNotice(requestID: 10, code: 201, message: "Order rejected - reason: no margin"), at: t0)
+        #expect(IBOrderBookTests.reports(out)
+            == [.modifyRejected(OrderID(1), reason: "Order rejected - reason: no margin", at: t0)])
+        #expect(book.order(OrderID(1))?.state == .accepted)
     }
 
     @Test func a2102OnAModificationIsARefusalOfIt() throws {

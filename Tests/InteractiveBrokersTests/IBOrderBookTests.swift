@@ -158,6 +158,35 @@ struct IBOrderBookTests {
         #expect(modifiable.order(OrderID(2))?.state == .accepted)
     }
 
+    /// A refused cancel comes back as an errMsg on the order's id (201, or 10147/10148 "cannot be cancelled"): it
+    /// refuses the cancel, not the order, which works on; it never stays pending a cancel for ever.
+    @Test(arguments: [201, 10148])
+    func aRefusalWhileACancelIsPendingRefusesTheCancelNotTheOrder(code: Int) {
+        var book = Self.book()
+        _ = book.status(Self.status("Submitted"), at: t0)
+        book.cancelRequested(OrderID(1))
+        #expect(book.order(OrderID(1))?.state == .pendingCancel)
+        let out = Self.reports(book.notice(TWSNotice(requestID: 10, code: code, message: "refused"), at: t0))
+        #expect(out == [.modifyRejected(OrderID(1), reason: code == 201 ? "refused" : "\(code) refused", at: t0)])
+        #expect(book.order(OrderID(1))?.state == .accepted)
+    }
+
+    /// After a restart an adopted order's executions are already in the restored position: noted, they are never
+    /// delivered again, and a correction of one (the same id, the next revision) is flagged, not booked.
+    @Test func executionsNotedAsAppliedAreNeverDeliveredAndTheirCorrectionsAreFlagged() {
+        var book = Self.book()
+        book.noteApplied(executionIDs: ["0000e0d5.00000001.01.01"], at: t0)
+        #expect(book.hasApplied(executionID: "0000e0d5.00000001.01.01"))
+        #expect(book.execution(Self.execution("0000e0d5.00000001.01.01", 40), commission: .pending, at: t0).isEmpty)
+        let correction = book.execution(Self.execution("0000e0d5.00000001.01.02", 40), commission: .pending, at: t0)
+        #expect(correction.contains { if case .anomaly(let text) = $0 { text.contains("corrects") } else { false } })
+        #expect(Self.reports(correction).isEmpty)
+        #expect(book.order(OrderID(1))?.executed == .zero)
+        // Another execution of the order is delivered as usual.
+        let next = book.execution(Self.execution("e2", 40), commission: .reported(Money(1), realizedPnL: nil), at: t0)
+        #expect(Self.reports(next).count == 1)
+    }
+
     @Test func correctedExecutionIsNotCountedAgain() {
         var book = Self.book(wait: nil)
         let original = brokerExecution("0000e0d5.00000001.01.01", order: 10, ref: "IBT:O-1", quantity: 100)

@@ -135,7 +135,8 @@ public struct IBOrderBook: Sendable {
         // IB never changes an order's permId, and a client's order keeps its id: another permId, or our orderRef
         // under an id that is not this order's, is another live order, not ours to merge.
         let otherPermID = open.order.permID != 0 && order.permID != 0 && open.order.permID != order.permID
-        let otherOrderID = byID == nil && open.order.orderID != order.brokerOrderID
+        // Found by orderRef alone: every order the book follows is under its own broker id, so this one is not it.
+        let otherOrderID = byID == nil
         if otherPermID || otherOrderID {
             let ended = (try? BrokerOrderStatus(text: open.orderState.status))?.isTerminal ?? false
             guard !ended else { return [] }
