@@ -72,6 +72,35 @@ struct OrderJournalRestartStateTests {
         }
     }
 
+    @Test("a day's activity starts at its midnight and ends before the next: an order at 00:00:00 is that day's")
+    func orderActivityAtMidnight() async throws {
+        try await withTemporaryDirectory { dir in
+            let journal = try OrderJournal(path: dir + "/journal.sqlite", durability: .processCrashSafe)
+            let midnight = Timestamp(nanoseconds: Self.day * Timestamp.nanosecondsPerDay)
+            let next = Timestamp(nanoseconds: (Self.day + 1) * Timestamp.nanosecondsPerDay)
+            for (number, time) in [(1, midnight), (2, next)] {
+                let ref = ClientOrderID("O-\(number)")
+                try journal.recordIntent(
+                    JournalIntent(
+                        orderRef: ref, symbol: "AAPL", request: .limit(InstrumentID(0), .buy, Quantity(10), at: Price(1)),
+                        createdAt: time))
+                try journal.recordSubmitted(ref, brokerOrderID: Int64(number), at: time)
+                try journal.recordStatus(JournalStatusUpdate(orderRef: ref, state: .canceled, time: time))
+                var fill = JournalFill(
+                    execID: "e\(number)", symbol: "AAPL", side: .buy, quantity: Quantity(5), price: Price(1), time: time)
+                fill.orderRef = ref
+                fill.account = "DU1"
+                try journal.recordFill(fill)
+            }
+            let one = JournalOrderActivity(submitted: 1, cancelled: 1, executed: 1)
+            #expect(try journal.orderActivity(onDay: Self.day, account: "DU1") == one)
+            #expect(try journal.orderActivity(onDay: Self.day + 1, account: "DU1") == one)
+            #expect(
+                try journal.orderActivity(onDay: Self.day - 1, account: "DU1")
+                    == JournalOrderActivity(submitted: 0, cancelled: 0, executed: 0))
+        }
+    }
+
     @Test("order activity of a UTC day: submitted, cancelled and executed orders, each once; counts by day")
     func orderActivityAndCounts() async throws {
         try await withTemporaryDirectory { dir in

@@ -145,6 +145,73 @@ struct OrderJournalTests {
         }
     }
 
+    /// The same execId under another broker order id is another order's execution, not a repeat: a conflict, and
+    /// the first stays. When either has no broker order id (a fill found by its orderRef alone), the rest decides.
+    @Test func theBrokerOrderIDOfAKnownExecIdDecidesOnlyWhenBothHaveOne() async throws {
+        try await withTemporaryDirectory { dir in
+            let journal = try OrderJournal(path: dir + "/journal.sqlite", durability: .processCrashSafe)
+            try journal.recordIntent(Self.intent("O-1"))
+            _ = try journal.recordFill(Self.fill("E-1", ref: "O-1", quantity: 40, orderID: 7))
+            guard case .conflict(let text) = try journal.recordFill(Self.fill("E-1", ref: "O-1", quantity: 40, orderID: 9))
+            else {
+                Issue.record("not a conflict")
+                return
+            }
+            #expect(text.contains("(order 7)") && text.contains("(order 9)"), "\(text)")
+            #expect(try journal.recordFill(Self.fill("E-1", ref: "O-1", quantity: 40)) == .duplicate)
+            _ = try journal.recordFill(Self.fill("E-2", ref: "O-1", quantity: 10))
+            #expect(try journal.recordFill(Self.fill("E-2", ref: "O-1", quantity: 10, orderID: 7)) == .duplicate)
+            #expect(try journal.fills().map(\.execID) == ["E-1", "E-2"])
+            #expect(try journal.order("O-1")?.filledQuantity == Quantity(50))
+        }
+    }
+
+    /// An early commission waits in its own table only until its fill arrives: joined, it is gone, so the table
+    /// holds only what still waits (a journal that runs for months does not keep every commission twice).
+    @Test func anEarlyCommissionIsKeptOnlyUntilItsFillArrives() async throws {
+        try await withTemporaryDirectory { dir in
+            let path = dir + "/journal.sqlite"
+            let journal = try OrderJournal(path: path, durability: .processCrashSafe)
+            try journal.recordIntent(Self.intent("O-1"))
+            for id in ["E-1", "E-2"] {
+                let early = JournalCommission(execID: id, commission: Money("0.35")!, currency: "USD", time: Self.t0)
+                #expect(try journal.recordCommission(early) == .pending)
+            }
+            #expect(
+                try journal.recordFill(Self.fill("E-1", ref: "O-1", quantity: 50))
+                    == .recorded(sequence: 1, commissionJoined: true))
+            let waiting = try DatabaseQueue(path: path).read { db in
+                try String.fetchAll(db, sql: "SELECT exec_id FROM early_commissions")
+            }
+            #expect(waiting == ["E-2"])
+        }
+    }
+
+    /// A status of the same rank moves the order between its working states (a cancel asked, then refused), a later
+    /// status of a lower rank never takes it back (a stale Submitted after a partial fill), and a final state stays
+    /// final even against another final one.
+    @Test func statusesOfOneRankMoveTheOrderAndNoneMovesItBack() async throws {
+        try await withTemporaryDirectory { dir in
+            let journal = try OrderJournal(path: dir + "/journal.sqlite", durability: .processCrashSafe)
+            try journal.recordIntent(Self.intent("O-1"))
+            try journal.recordSubmitted("O-1", brokerOrderID: 7, at: Self.t0)
+            func status(_ state: OrderState, _ second: Int64) throws -> Bool {
+                try journal.recordStatus(JournalStatusUpdate(orderRef: "O-1", state: state, time: Self.t0 + .seconds(second)))
+            }
+            #expect(try status(.accepted, 1))
+            #expect(try status(.pendingCancel, 2))
+            #expect(try journal.order("O-1")?.state == .pendingCancel)
+            #expect(try status(.accepted, 3), "the cancel was refused: working again")
+            #expect(try journal.order("O-1")?.state == .accepted)
+            #expect(try status(.partiallyFilled, 4))
+            #expect(try !status(.accepted, 5))
+            #expect(try journal.order("O-1")?.state == .partiallyFilled)
+            #expect(try status(.filled, 6))
+            #expect(try !status(.canceled, 7))
+            #expect(try journal.order("O-1")?.state == .filled)
+        }
+    }
+
     @Test func aDuplicatedExecutionIsIgnored() async throws {
         try await withTemporaryDirectory { dir in
             let journal = try OrderJournal(path: dir + "/journal.sqlite", durability: .processCrashSafe)
