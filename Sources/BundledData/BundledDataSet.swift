@@ -25,6 +25,10 @@ public enum BundledDataSet: String, CaseIterable, Sendable {
     case spy5min = "spy-5min"
     /// ^GSPC and ^IXIC daily, 1999–2018.
     case benchmark
+    /// E-mini S&P 500 futures, one file per contract month (ESZ2013 … ESZ2014), daily, Q4 2013.
+    case futures
+    /// EUR.USD 1-hour bars, 2017-04 .. 2018-02.
+    case fx
 
     /// One line describing the data set, for `--help` texts and listings.
     public var summary: String {
@@ -41,6 +45,8 @@ public enum BundledDataSet: String, CaseIterable, Sendable {
         case .spy1min: return "SPY 1-minute bars, Jan + Mar 2011 (UTC, bar end)"
         case .spy5min: return "SPY 5-minute bars, IB download, Jun 2012 (UTC, bar start, volume in 100s)"
         case .benchmark: return "^GSPC and ^IXIC daily 1999-2018"
+        case .futures: return "E-mini S&P 500 futures by contract month (ESZ2013..ESZ2014), daily, Oct-Dec 2013"
+        case .fx: return "EUR.USD 1-hour bars, 2017-04..2018-02 (UTC, bar start)"
         }
     }
 

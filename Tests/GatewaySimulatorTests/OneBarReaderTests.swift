@@ -44,7 +44,7 @@ import TradingModel
             #expect(bars[symbol] == expected, "\(set.rawValue) \(symbol)")
         }
         let intraday = served.instruments.allSatisfy { !$0.series.isDaily }
-        #expect(intraday == [.stocks1min, .spy1min, .spy5min].contains(set), "\(set.rawValue): bar size from the rows")
+        #expect(intraday == [.stocks1min, .spy1min, .spy5min, .fx].contains(set), "\(set.rawValue): bar size from the rows")
     }
 
     /// The S&P 500 sets count volume in hundreds: both readers serve shares.

@@ -34,6 +34,33 @@ import TradingModel
         #expect(c.commission(quantity: Quantity(1_000), price: Price(50), at: feb) == Money("3.5")!)
     }
 
+    /// IBKR charges a future per contract and a currency trade 0.2 basis points of its value, at least 2.00, under
+    /// either stock schedule; a percentage schedule charges a future's contract value.
+    @Test func futuresPayPerContractAndCurrenciesByValue() {
+        let es = InstrumentKind(symbol: "ES 2026-12")
+        let eur = InstrumentKind(symbol: "EUR.USD")
+        for model in [CommissionModel.ibkrFixedDefault, .ibkrTieredDefault] {
+            var c = CommissionCalculator(model: model)
+            #expect(c.commission(quantity: Quantity(2), price: Price(6000), at: T.time(0), kind: es) == Money("4.5")!)
+            // 25,000 × 1.1 = 27,500: 0.55 at 0.2 bp, so the minimum.
+            #expect(c.commission(quantity: Quantity(25_000), price: Price("1.1")!, at: T.time(0), kind: eur) == Money(2))
+            // 20,000,000 × 1.1 = 22,000,000: 440.
+            #expect(c.commission(quantity: Quantity(20_000_000), price: Price("1.1")!, at: T.time(0), kind: eur) == Money(440))
+        }
+        var percent = CommissionCalculator(model: .percentage(0.01))
+        // 1 × 6,000 × 50 = 300,000 of contract value: 30.
+        #expect(percent.commission(quantity: Quantity(1), price: Price(6000), at: T.time(0), kind: es) == Money(30))
+        var none = CommissionCalculator(model: CommissionModel.none)
+        #expect(none.commission(quantity: Quantity(1), price: Price(6000), at: T.time(0), kind: es) == .zero)
+    }
+
+    /// Futures volume does not count towards the stock Tiered schedule's monthly shares.
+    @Test func futuresDoNotMoveTheStockTier() {
+        var c = CommissionCalculator(model: .ibkrTieredDefault)
+        _ = c.commission(quantity: Quantity(400_000), price: Price(6000), at: T.time(0), kind: InstrumentKind(symbol: "ES 2026-12"))
+        #expect(c.commission(quantity: Quantity(1_000), price: Price(50), at: T.time(0)) == Money("3.5")!)
+    }
+
     @Test func percentageOfValue() {
         #expect(commission(.percentage(0.1), shares: 200, price: "25") == Money(5))
     }

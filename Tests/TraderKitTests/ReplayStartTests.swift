@@ -41,3 +41,18 @@ struct ReplayStartTests {
         try GatewaySetup.check(start: try GatewaySetup.start("2011-01-04 08:00"), within: data)
     }
 }
+
+/// The simulator serves stocks only (issue 47): data of futures or currency pairs is refused with the reason instead
+/// of a bot asking for contracts the simulator does not know.
+struct GatewayDataKindsTests {
+    @Test(arguments: [("bundled:futures", "ESH2014"), ("bundled:fx", "EURUSD")])
+    func futuresAndPairsAreRefusedWithTheReason(argument: String, symbol: String) {
+        do {
+            _ = try GatewaySetup.data(argument, synthetic: nil, seed: 0)
+            Issue.record("\(argument) was served")
+        } catch {
+            #expect(error.description.contains(symbol), "\(error)")
+            #expect(error.description.contains("serves stocks only"), "\(error)")
+        }
+    }
+}

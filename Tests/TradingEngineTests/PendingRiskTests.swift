@@ -128,10 +128,11 @@ import TradingModel
         let equity = Money(100_000)
         // A 5-second ATR of 0.001 on a 100 stock: without the floor, 1 % risk at 2 ATR would ask for 500,000 shares.
         let sizer = PositionSizer.riskBased(riskPercent: 1, atrMultiple: 2)
-        #expect(sizer.quantity(price: Price(100), equity: equity, volatility: (0.001, Quantity(1))) == Quantity(1_000))
+        let stock = Instrument(id: InstrumentID(0), symbol: "AAPL")
+        #expect(sizer.quantity(price: Price(100), equity: equity, atr: 0.001, instrument: stock) == Quantity(1_000))
         let capped = PositionSizer.riskBased(riskPercent: 1, atrMultiple: 2, minimumATRPercent: 0, maxPercentOfEquity: 50)
-        #expect(capped.quantity(price: Price(100), equity: equity, volatility: (0.001, Quantity(1))) == Quantity(500))
+        #expect(capped.quantity(price: Price(100), equity: equity, atr: 0.001, instrument: stock) == Quantity(500))
         // An ordinary ATR is not touched: 1,000 / (2 × 2) = 250 shares.
-        #expect(sizer.quantity(price: Price(100), equity: equity, volatility: (2, Quantity(1))) == Quantity(250))
+        #expect(sizer.quantity(price: Price(100), equity: equity, atr: 2, instrument: stock) == Quantity(250))
     }
 }

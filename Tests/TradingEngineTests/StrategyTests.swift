@@ -70,15 +70,17 @@ func drive<S: Strategy>(_ strategy: S, closes: [Double], instrument: InstrumentI
 
     @Test func positionSizers() {
         let equity = Money(100_000)
-        #expect(PositionSizer.fixedQuantity(Quantity(7)).quantity(price: Price(10), equity: equity,
-                                                                  volatility: (nil, Quantity(1))) == Quantity(7))
-        #expect(PositionSizer.percentOfEquity(10).quantity(price: Price(30), equity: equity,
-                                                           volatility: (nil, Quantity(1))) == Quantity(333))
+        let stock = Instrument(id: InstrumentID(0), symbol: "AAPL")
+        #expect(PositionSizer.fixedQuantity(Quantity(7)).quantity(price: Price(10), equity: equity, atr: nil,
+                                                                  instrument: stock) == Quantity(7))
+        #expect(PositionSizer.percentOfEquity(10).quantity(price: Price(30), equity: equity, atr: nil,
+                                                           instrument: stock) == Quantity(333))
         // Risk 1 % = 1,000 with the stop 2 ATR = 4 away: 250 shares, in lots of 100 → 200.
+        let roundLots = Instrument(id: InstrumentID(0), symbol: "AAPL", lotSize: Quantity(100))
         #expect(PositionSizer.riskBased(riskPercent: 1, atrMultiple: 2).quantity(
-            price: Price(50), equity: equity, volatility: (2.0, Quantity(100))) == Quantity(200))
+            price: Price(50), equity: equity, atr: 2.0, instrument: roundLots) == Quantity(200))
         #expect(PositionSizer.riskBased(riskPercent: 1, atrMultiple: 2).quantity(
-            price: Price(50), equity: equity, volatility: (nil, Quantity(1))) == .zero)
+            price: Price(50), equity: equity, atr: nil, instrument: stock) == .zero)
     }
 
     @Test func specRoundTripsThroughJSON() throws {

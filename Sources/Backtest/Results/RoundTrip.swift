@@ -106,7 +106,8 @@ struct RoundTripBuilder {
             instrument: instrument, symbol: universe[instrument].symbol, direction: o.isLong ? .long : .short,
             quantity: Quantity(units: o.maxPosition), entryTime: o.entryTime,
             entryPrice: average(o.entryNotional, o.entryQuantity), exitTime: exit,
-            exitPrice: exit == nil ? nil : average(o.exitNotional, o.exitQuantity), pnl: Money(units: pnl),
+            exitPrice: exit == nil ? nil : average(o.exitNotional, o.exitQuantity),
+            pnl: Money(units: pnl).times(universe[instrument].multiplier),
             commission: Money(units: o.commission))
     }
 

@@ -138,7 +138,7 @@ struct Loop<S: Strategy> {
         self.universe = universe
         self.config = config
         engine = EngineCore(universe: universe, strategy: strategy, config: config.engine)
-        matcher = MatchingEngine(config: config.simulation, instrumentCount: universe.count)
+        matcher = MatchingEngine(config: config.simulation, universe: universe)
         curve = EquityCurve(initialCash: config.engine.initialCash)
         reports.reserveCapacity(16)
         delivering.reserveCapacity(16)

@@ -23,16 +23,33 @@ public struct ContractBook: Sendable, Hashable, Codable {
         for contract in contracts { add(contract) }
     }
 
-    /// Creates a book of SMART-routed stocks for a universe (symbol and currency from each instrument); a
-    /// well-known index (`IndexSymbols`: VIX, SPX, …, a volatility gauge) is `IND` on its own exchange.
+    /// Creates a book for a universe: stocks SMART-routed (symbol and currency from each instrument), a well-known
+    /// index (`IndexSymbols`: VIX, SPX, …, a volatility gauge) `IND` on its own exchange, a future `FUT` on its
+    /// product's exchange with its contract month and multiplier, a currency pair `CASH` on IDEALPRO (symbol the base
+    /// currency, currency the quote).
     public init(universe: Universe, exchange: String = "SMART") {
-        self.init(
-            contracts: universe.instruments.map { instrument in
-                let index = IndexSymbols.exchange(of: instrument.symbol)
-                return TWSContract(
-                    symbol: instrument.symbol.rawValue, securityType: index == nil ? "STK" : "IND",
-                    exchange: index ?? exchange, currency: instrument.currency)
-            })
+        self.init(contracts: universe.instruments.map { Self.contract(for: $0, stockExchange: exchange) })
+    }
+
+    /// The unqualified contract IB knows an instrument by.
+    static func contract(for instrument: Instrument, stockExchange: String) -> TWSContract {
+        switch instrument.kind {
+        case .stock:
+            let index = IndexSymbols.exchange(of: instrument.symbol)
+            return TWSContract(
+                symbol: instrument.symbol.rawValue, securityType: index == nil ? "STK" : "IND",
+                exchange: index ?? stockExchange, currency: instrument.currency)
+        case let .future(future):
+            // Without a month, IB's continuous contract: market data only (a rolled position trades the months).
+            var contract = TWSContract(
+                symbol: future.spec.root, securityType: future.month == nil ? "CONTFUT" : "FUT",
+                exchange: future.spec.exchange, currency: future.spec.currency)
+            contract.lastTradeDateOrContractMonth = future.month?.wireText ?? ""
+            contract.multiplier = "\(future.spec.multiplier)"
+            return contract
+        case let .forex(pair):
+            return TWSContract(symbol: pair.base, securityType: "CASH", exchange: "IDEALPRO", currency: pair.quote)
+        }
     }
 
     /// Appends a contract as the next instrument.
@@ -69,10 +86,12 @@ public struct ContractBook: Sendable, Hashable, Codable {
         throw .unknownContract(symbol: contract.symbol, contractID: contract.contractID)
     }
 
-    /// Symbol, security type (STK when empty) and currency (USD when empty): what a contract is without routing.
+    /// Symbol, security type (STK when empty), currency (USD when empty) and, for a future, its contract month (IB
+    /// reports `20261218` where the request said `202612`): what a contract is without routing.
     private static func key(_ contract: TWSContract) -> String {
         let type = contract.securityType.isEmpty ? "STK" : contract.securityType.uppercased()
         let currency = contract.currency.isEmpty ? "USD" : contract.currency.uppercased()
-        return "\(contract.symbol.uppercased())|\(type)|\(currency)"
+        let month = type == "FUT" ? "|" + contract.lastTradeDateOrContractMonth.prefix(6) : ""
+        return "\(contract.symbol.uppercased())|\(type)|\(currency)\(month)"
     }
 }

@@ -84,7 +84,8 @@ extension MatchingEngine {
         at i: Int, quantity: Quantity, price: Price, time: Timestamp, into reports: inout [ExecutionReport]
     ) {
         let order = working[i]
-        let commission = commissions.commission(quantity: quantity, price: price, at: time)
+        let commission = commissions.commission(
+            quantity: quantity, price: price, at: time, kind: kinds[order.instrument.index])
         reports.append(.filled(Fill(
             orderID: order.id, instrument: order.instrument, side: order.side, quantity: quantity, price: price,
             commission: commission, timestamp: time)))

@@ -43,10 +43,23 @@ public struct MatchingEngine: Sendable {
     /// The session of the last time asked about and how long it lasts (`TradingSessions.span`).
     var sessionSpan: (kind: TradingSessions.SessionSet, from: Timestamp, until: Timestamp)?
     var commissions: CommissionCalculator
+    /// What each instrument is (its commission schedule).
+    let kinds: [InstrumentKind]
 
-    /// Creates an engine for instruments `0..<instrumentCount`.
+    /// Creates an engine for stocks `0..<instrumentCount`.
     public init(config: SimulationConfig = SimulationConfig(), instrumentCount: Int) {
+        self.init(config: config, kinds: Array(repeating: .stock, count: instrumentCount))
+    }
+
+    /// Creates an engine for a universe's instruments.
+    public init(config: SimulationConfig = SimulationConfig(), universe: Universe) {
+        self.init(config: config, kinds: universe.instruments.map(\.kind))
+    }
+
+    private init(config: SimulationConfig, kinds: [InstrumentKind]) {
+        let instrumentCount = kinds.count
         self.config = config
+        self.kinds = kinds
         self.workingCount = Array(repeating: 0, count: instrumentCount)
         self.lastBars = Array(repeating: nil, count: instrumentCount)
         self.isIntraday = Array(repeating: false, count: instrumentCount)

@@ -19,6 +19,18 @@ public enum CommissionModel: Hashable, Sendable, Codable {
     public static let ibkrTieredDefault = CommissionModel.ibkrTiered(IBKRTieredSchedule())
 }
 
+/// What IBKR charges for futures and currencies under either of its stock schedules (IBKR Pro, US futures and
+/// IDEALPRO, the first volume band; interactivebrokers.com, "Commissions Futures" and "Commissions Forex").
+public enum IBKRContractRates {
+    /// Per futures contract: IBKR's 0.85 plus exchange, clearing and regulatory fees, taken as 1.40 (about CME's
+    /// non-member Globex fee for an E-mini and NFA's 0.02; micro contracts pay less, metals and energy a little more).
+    public static let futuresPerContract = Money(units: 225_000_000)
+    /// A currency trade pays 0.2 basis points of its value …
+    public static let forexBasisPoints = 0.2
+    /// … and at least 2.00 (IBKR charges the minimum per order; here per execution).
+    public static let forexMinimum = Money(2)
+}
+
 /// Parameters of IBKR's Fixed pricing.
 public struct IBKRFixedSchedule: Hashable, Sendable, Codable {
     /// Rate per share.
@@ -95,18 +107,27 @@ public struct CommissionCalculator: Hashable, Sendable {
 
     /// The commission of one execution, and records its volume.
     /// - Parameters:
-    ///   - quantity: shares executed (positive).
+    ///   - quantity: shares, contracts or base-currency units executed (positive).
     ///   - price: execution price.
     ///   - time: execution time (selects the month for Tiered pricing).
-    public mutating func commission(quantity: Quantity, price: Price, at time: Timestamp) -> Money {
-        let value = Money(price: price, quantity: quantity)
-        switch model {
-        case .none:
+    ///   - kind: what traded: IBKR's schedules charge a future per contract and a currency pair by trade value
+    ///     (`IBKRContractRates`); `.percentage` charges the trade value (a future's contract value) for all.
+    public mutating func commission(quantity: Quantity, price: Price, at time: Timestamp, kind: InstrumentKind = .stock)
+        -> Money
+    {
+        let value = Money(price: price, quantity: quantity).times(kind.multiplier)
+        switch (model, kind) {
+        case (.none, _):
             return .zero
-        case let .ibkrFixed(s):
+        case (.ibkrFixed, .future), (.ibkrTiered, .future):
+            return Money(units: FixedPoint.multiply(IBKRContractRates.futuresPerContract.units, quantity.units))
+        case (.ibkrFixed, .forex), (.ibkrTiered, .forex):
+            let raw = Money(units: Int64((Double(value.units) * IBKRContractRates.forexBasisPoints / 10_000).rounded()))
+            return max(raw, IBKRContractRates.forexMinimum)
+        case let (.ibkrFixed(s), .stock):
             let raw = Money(units: FixedPoint.multiply(s.perShare.units, quantity.units))
             return Self.bounded(raw, minimum: s.minimum, maximumPercent: s.maximumPercent, of: value)
-        case let .ibkrTiered(s):
+        case let (.ibkrTiered(s), .stock):
             let date = time.civilDate
             let key = date.year * 12 + date.month
             if key != month {
@@ -117,7 +138,7 @@ public struct CommissionCalculator: Hashable, Sendable {
             monthShares += quantity.wholeUnits
             let raw = Money(units: FixedPoint.multiply(rate.units, quantity.units))
             return Self.bounded(raw, minimum: s.minimum, maximumPercent: s.maximumPercent, of: value)
-        case let .percentage(percent):
+        case let (.percentage(percent), _):
             return Money(units: Int64((Double(value.units) * percent / 100).rounded()))
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TradingModel
 
 /// What a key accepts: how its value is read (with the range checked) and written back, and how the docs and
 /// errors describe it. Every reader refuses out-of-range values with the allowed range in the message, whether the
@@ -252,6 +253,7 @@ extension ConfigKind where Value == String {
         guard allowedCharacters, text.count <= 32 else {
             throw ConfigError("'\(text)' is not a symbol (letters, digits, . - / ^ and spaces)", key: key, at: origin)
         }
+        if let problem = InstrumentKind.problem(with: text) { throw ConfigError(problem, key: key, at: origin) }
     }
 
     /// A date `YYYY-MM-DD` from 1970 to 2200.

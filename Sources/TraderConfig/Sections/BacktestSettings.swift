@@ -56,7 +56,7 @@ public struct BacktestSettings: Hashable, Sendable {
                 .value(
                     "data", \.data, dataKind.optional(auto: "auto"),
                     summary: "bundled:NAME (sp500, sp500-unadjusted, stocks, stocks-unadjusted, stocks-1min, spy, "
-                        + "spy-1min, spy-5min, benchmark), synthetic:N[:SEED[:1min|5min]] (N generated symbols, daily "
+                        + "spy-1min, spy-5min, benchmark, futures, fx), synthetic:N[:SEED[:1min|5min]] (N generated symbols, daily "
                         + "or a year of minute bars), a folder, a CSV file, "
                         + "sqlite:PATH (a bar store) or parquet:DIR (a catalogue: data import) (auto: "
                         + "bundled:sp500 for momentum, bundled:stocks for the performance allocator, else bundled:stocks "

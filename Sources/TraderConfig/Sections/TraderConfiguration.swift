@@ -1,3 +1,5 @@
+import TradingModel
+
 /// Every setting of every command, in one schema: `run`, `backtest`, `optimize`, `walkforward` and the manual tools
 /// read the same file format (a command ignores the sections it does not use), the same environment overrides and
 /// the same flags. Load it with `ConfigLoader.load(_:)`.
@@ -86,6 +88,15 @@ public struct TraderConfiguration: Sendable {
             throw ConfigError(
                 "run needs at least one symbol (universe: {symbols: [AAPL, MSFT]})", key: "universe.symbols",
                 at: record.origins["universe.symbols"])
+        }
+        // The bot's restart, cash restore and journal paths count shares; until they are built and proven for
+        // multipliers and currencies against a simulator that serves them, futures and pairs are backtest-only.
+        let others = universe.symbols.filter { InstrumentKind(symbol: Symbol($0)) != .stock }
+        guard others.isEmpty else {
+            throw ConfigError(
+                "\(others.joined(separator: ", ")): futures and currency pairs run in backtests only for now; the bot "
+                    + "trades stocks (docs/futures-and-forex.md)",
+                key: "universe.symbols", at: record.origins["universe.symbols"])
         }
     }
 }

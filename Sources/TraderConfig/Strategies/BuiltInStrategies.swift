@@ -13,7 +13,7 @@ private func entryFields<Parameters>(
         .value("allowShort", allowShort, .boolean, summary: "Also go short (long/flat otherwise).", flag: true),
         .value(
             "sizing", sizing, .sizing,
-            summary: "Entry size: percentOfEquity: P, fixed: SHARES, or riskBased: {riskPercent, atrMultiple}.",
+            summary: "Entry size: percentOfEquity: P, fixed: UNITS (shares, contracts or a pair's base currency), or riskBased: {riskPercent, atrMultiple}.",
             flag: true),
         .value(
             "atrStops", atrStops, .atrStops,

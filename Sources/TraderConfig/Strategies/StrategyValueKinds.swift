@@ -6,7 +6,7 @@ extension ConfigKind where Value == PositionSizer {
     /// `percentOfEquity: 10`, `fixed: 100` or `riskBased: {riskPercent: 1, atrMultiple: 2}` (with optional
     /// `minimumATRPercent` and `maxPercentOfEquity`; a flag may say `fixed:100` or `percentOfEquity:10`).
     public static var sizing: ConfigKind<PositionSizer> {
-        let allowed = "percentOfEquity: P | fixed: SHARES | riskBased: {riskPercent: P, atrMultiple: M, "
+        let allowed = "percentOfEquity: P | fixed: UNITS | riskBased: {riskPercent: P, atrMultiple: M, "
             + "minimumATRPercent: F, maxPercentOfEquity: C} (the last two optional)"
         let kinds = ["percentOfEquity", "fixed", "riskBased"]
         return ConfigKind(

@@ -1,6 +1,7 @@
 import Analytics
 import Backtest
 import Foundation
+import Simulation
 import TraderConfig
 import TradingEngine
 import TradingModel
@@ -89,14 +90,27 @@ public struct BacktestSummaryReport {
             benchmarkName: benchmarkName, periodsPerYear: periodsPerYear)
     }
 
-    /// The commission model as the summary names it.
+    /// The commission model as the summary names it, with IBKR's futures and currency rates when the universe has
+    /// them.
     var commissionText: String {
-        switch commissionSetting {
-        case "none": "none charged: backtest.commission is none"
-        case "ibkr-fixed": "IB fixed: $0.005 a share, $1 minimum, 1 % cap"
-        case "ibkr-tiered": "IB tiered"
-        default: commissionSetting
+        let ibkr = commissionSetting == "ibkr-fixed" || commissionSetting == "ibkr-tiered"
+        let kinds = result.universe.instruments.map(\.kind)
+        var others: [String] = []
+        if ibkr, kinds.contains(where: { if case .future = $0 { true } else { false } }) {
+            others.append("futures $\(IBKRContractRates.futuresPerContract.centsDescription) a contract with fees")
         }
+        if ibkr, kinds.contains(where: { if case .forex = $0 { true } else { false } }) {
+            others.append("currencies 0.2 bp of value, $2 minimum")
+        }
+        let stocks = kinds.contains(.stock)
+        let base: String =
+            switch commissionSetting {
+            case "none": "none charged: backtest.commission is none"
+            case "ibkr-fixed": stocks || others.isEmpty ? "IB fixed: $0.005 a share, $1 minimum, 1 % cap" : "IB fixed"
+            case "ibkr-tiered": "IB tiered"
+            default: commissionSetting
+            }
+        return ([base] + others).joined(separator: "; ")
     }
 
     /// Every warning of the run for summary.json and the report (the terminal prints the benchmark note apart).

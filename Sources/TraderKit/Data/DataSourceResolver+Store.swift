@@ -53,6 +53,9 @@ extension DataSourceResolver {
             }
             chosen = wanted
         }
+        for symbol in chosen {
+            if let problem = InstrumentKind.problem(with: symbol.rawValue) { throw TraderError("--data \(label): \(problem)") }
+        }
         return Resolved(
             files: [], sectors: format == .parquet ? try catalogueSectors(path) : [:],
             description: "\(label) (\(size), \(chosen.count) symbols)", store: (path, size, chosen), storeFormat: format)

@@ -133,6 +133,11 @@ public struct DataSourceResolver {
             files = wanted.compactMap { available[$0] }
         }
         guard !files.isEmpty else { throw TraderError("\(keys.dataColon)no CSV files in \(url.path)") }
+        for file in files {
+            if let problem = InstrumentKind.problem(with: file.symbol.rawValue) {
+                throw TraderError("\(keys.dataColon)\(file.path): \(problem)")
+            }
+        }
         var resolved = Resolved(files: files, sectors: sectors, description: description)
         resolved.volumeMultiplier = volumeMultiplier
         return resolved

@@ -12,8 +12,21 @@ import TradingModel
 public enum GatewaySetup {
     /// `bundled` (= bundled:stocks-unadjusted: prices as they traded, as a broker serves them), `bundled:NAME`, a folder
     /// of `SYMBOL_1d.csv` files, a Parquet catalogue (`parquet:DIR`), or `count` synthetic symbols.
-    /// - Throws: `TraderError` naming what is missing.
+    /// - Throws: `TraderError` naming what is missing, or a future or currency pair in the data (the simulator serves
+    ///   stocks only, issue 47).
     public static func data(_ argument: String, synthetic count: Int?, seed: UInt64) throws(TraderError) -> MarketDataSet {
+        let set = try loaded(argument, synthetic: count, seed: seed)
+        let others = set.instruments.map(\.symbol).filter { InstrumentKind(symbol: Symbol($0)) != .stock }
+        guard others.isEmpty else {
+            throw TraderError(
+                "--data \(argument): \(others.prefix(5).joined(separator: ", ")) \(others.count == 1 ? "is" : "are") not "
+                    + "stocks: the gateway simulator serves stocks only for now; futures and currency pairs run in "
+                    + "backtests (docs/futures-and-forex.md)")
+        }
+        return set
+    }
+
+    private static func loaded(_ argument: String, synthetic count: Int?, seed: UInt64) throws(TraderError) -> MarketDataSet {
         if let count {
             guard (1...5000).contains(count) else { throw TraderError("--synthetic must be from 1 to 5000, got \(count)") }
             return MarketDataSet.synthetic(count: count, seed: seed)

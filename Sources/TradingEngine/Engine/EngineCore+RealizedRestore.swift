@@ -2,13 +2,16 @@ import TradingModel
 
 extension Portfolio {
     /// The realized P&L (before commissions) the books imply: cash + the positions' cost at their average prices −
-    /// the starting cash + the commissions paid. Average-cost accounting makes this equal to the sum of what every
-    /// fill realized (up to the rounding of average prices, 1e-8 per unit when a position is added to); it is how
-    /// a restart recovers the total from the restored cash, commissions and positions.
+    /// the starting cash + the commissions paid (a future's cost is not in cash, so not in the basis). Average-cost
+    /// accounting makes this equal to the sum of what every fill realized (up to the rounding of average prices,
+    /// 1e-8 per unit when a position is added to); it is how a restart recovers the total from the restored cash,
+    /// commissions and positions.
     public var impliedRealizedPnL: Money {
         var basis = Money.zero
-        for position in positions where !position.isFlat {
+        // A future's cost never left cash: its realized P&L is in cash already.
+        for position in positions where !position.isFlat && position.paysNotional {
             basis += Money(units: FixedPoint.multiply(position.averagePrice.units, position.quantity.units))
+                .times(position.multiplier)
         }
         return cash + basis - initialCash + commissions
     }

@@ -24,8 +24,7 @@ public struct EngineState: Sendable, StrategyContext {
     init(universe: Universe, config: EngineConfig) {
         now = .zero
         self.universe = universe
-        portfolio = Portfolio(cash: config.initialCash, instrumentCount: universe.count,
-                              settlementDays: config.settlementDays)
+        portfolio = Portfolio(cash: config.initialCash, universe: universe, settlementDays: config.settlementDays)
         orders = OrderManager(instrumentCount: universe.count)
         lastBars = Array(repeating: nil, count: universe.count)
         lastQuotes = Array(repeating: nil, count: universe.count)

@@ -34,7 +34,7 @@ struct RiskProjection {
         var view = base
         let after = before + request.side.sign * quantity.units
         view.isEntry = after.magnitude > before.magnitude
-        let postValue = Money(units: FixedPoint.multiply(price.units, after)).magnitude
+        let postValue = Money(units: FixedPoint.multiply(price.units, after)).times(position.multiplier).magnitude
         view.postTradePositionValue = postValue
         view.postTradeGrossExposure = otherGross + postValue
         if sectorLimited { view.postTradeSectorExposure = otherSector + postValue }
@@ -66,11 +66,11 @@ extension EngineCore {
                 let reducing = signed > 0 ? min(signed, -held) : max(signed, -held)
                 let credited = order.type == .market && order.createdAt >= _state.now
                 counted = credited ? signed : signed - reducing
-                if credited, order.side == .sell, immediateSettlement {
+                if credited, order.side == .sell, immediateSettlement, portfolio.positions[index].paysNotional {
                     pendingCash -= Money(units: FixedPoint.multiply(price.units, reducing.magnitude.toInt64))
                 }
             }
-            if order.side == .buy {
+            if order.side == .buy, portfolio.positions[index].paysNotional {
                 pendingCash += Money(units: FixedPoint.multiply(price.units, signed.magnitude.toInt64))
             }
             if counted != 0 { pending[index, default: 0] += counted }
@@ -90,9 +90,8 @@ extension EngineCore {
         var gross = portfolio.grossExposure - position.marketValue(at: portfolio.marks[target]).magnitude
         for (index, delta) in pending where index != target && delta != 0 {
             let held = portfolio.positions[index].quantity.units
-            let mark = portfolio.marks[index].units
-            gross.units += Int64(truncatingIfNeeded: FixedPoint.multiply(mark, held + delta).magnitude)
-            gross.units -= Int64(truncatingIfNeeded: FixedPoint.multiply(mark, held).magnitude)
+            let id = InstrumentID(index: index)
+            gross += portfolio.exposure(of: id, quantity: held + delta) - portfolio.exposure(of: id, quantity: held)
             if held == 0 && held + delta != 0 { active += 1 }
             if held != 0 && held + delta == 0 { active -= 1 }
         }
@@ -113,7 +112,7 @@ extension EngineCore {
             for index in portfolio.positions.indices where index != target {
                 let quantity = portfolio.positions[index].quantity.units + pending[index, default: 0]
                 guard quantity != 0 else { continue }
-                margin += Double(FixedPoint.multiply(portfolio.marks[index].units, quantity).magnitude) * rates.initial(index)
+                margin += Double(portfolio.exposure(of: InstrumentID(index: index), quantity: quantity).units) * rates.initial(index)
             }
             projection.otherInitialMargin = Money(units: Int64(margin.rounded(.up)))
             projection.initialRate = rates.initial(target)
@@ -140,7 +139,7 @@ extension EngineCore {
             guard quantity != 0,
                 let rho = returns.correlation(own, InstrumentID(index: index), minimumOverlap: max(10, returns.window / 2))
             else { continue }
-            let exposure = Double(FixedPoint.multiply(portfolio.marks[index].units, quantity).magnitude)
+            let exposure = Double(portfolio.exposure(of: InstrumentID(index: index), quantity: quantity).units)
             let sign: Double = (quantity > 0) == (side == .buy) ? 1 : -1
             weighted += exposure * sign * rho
             total += exposure
@@ -163,8 +162,7 @@ extension EngineCore {
             let index = other.id.index
             let quantity = portfolio.positions[index].quantity.units + pending[index, default: 0]
             guard quantity != 0 else { continue }
-            exposure.units += Int64(
-                truncatingIfNeeded: FixedPoint.multiply(portfolio.marks[index].units, quantity).magnitude)
+            exposure += portfolio.exposure(of: other.id, quantity: quantity)
         }
         return exposure
     }

@@ -2,7 +2,9 @@ import TradingModel
 
 /// Cash, positions and their marks, kept incrementally so each bar costs O(1).
 ///
-/// Invariant (checked by tests at every step): `equity == cash + Σ positions[i].quantity × marks[i]`.
+/// Invariant (checked by tests at every step): `equity == cash + Σ positions[i].carriedValue(at: marks[i])`: a
+/// stock's or currency's market value, a future's unrealized P&L (buying a future pays no price; its gains and
+/// losses move cash when they are realized). Gross exposure counts a future's whole contract value.
 /// Marks are the last prices seen (bar closes or fill prices before the first bar).
 ///
 /// Settlement: sale proceeds become *settled* `settlementDays` trading days after the fill (`USEquityCalendar`:
@@ -17,9 +19,9 @@ public struct Portfolio: Sendable {
     public private(set) var positions: [Position]
     /// Last price per instrument (zero before any data).
     public private(set) var marks: [Price]
-    /// Σ quantity × mark over all positions.
+    /// Σ carried value over all positions (`Position.carriedValue`).
     public private(set) var positionsValue: Money
-    /// Σ |quantity × mark| over all positions.
+    /// Σ |quantity × mark × multiplier| over all positions.
     public private(set) var grossExposure: Money
     /// Realized P&L before commissions, all instruments.
     public internal(set) var realizedPnL: Money  // internal(set): the restart restore (EngineCore+RealizedRestore.swift)
@@ -34,15 +36,25 @@ public struct Portfolio: Sendable {
     /// Sale proceeds not yet settled.
     public private(set) var unsettledCash: Money = .zero
 
-    /// Creates a flat portfolio.
+    /// Creates a flat portfolio of stocks.
     /// - Parameters:
     ///   - cash: starting cash.
     ///   - instrumentCount: size of the universe.
     ///   - settlementDays: T+N for sale proceeds (0 = immediate).
     public init(cash: Money, instrumentCount: Int, settlementDays: Int = 0) {
+        self.init(cash: cash, kinds: Array(repeating: .stock, count: instrumentCount), settlementDays: settlementDays)
+    }
+
+    /// Creates a flat portfolio for a universe's instruments (futures count their multiplier).
+    public init(cash: Money, universe: Universe, settlementDays: Int = 0) {
+        self.init(cash: cash, kinds: universe.instruments.map(\.kind), settlementDays: settlementDays)
+    }
+
+    private init(cash: Money, kinds: [InstrumentKind], settlementDays: Int) {
+        let instrumentCount = kinds.count
         self.cash = cash
         self.initialCash = cash
-        self.positions = (0..<instrumentCount).map { Position(instrument: InstrumentID(index: $0)) }
+        self.positions = kinds.enumerated().map { Position(instrument: InstrumentID(index: $0), kind: $1) }
         self.marks = Array(repeating: .zero, count: instrumentCount)
         self.positionsValue = .zero
         self.grossExposure = .zero
@@ -66,9 +78,16 @@ public struct Portfolio: Sendable {
     /// The position in an instrument.
     @inlinable public func position(for instrument: InstrumentID) -> Position { positions[instrument.index] }
 
-    /// Marked value of one position.
+    /// Marked market value of one position (a future's contract value).
     public func positionValue(for instrument: InstrumentID) -> Money {
         positions[instrument.index].marketValue(at: marks[instrument.index])
+    }
+
+    /// The exposure |quantity × mark × multiplier| a quantity of an instrument would have at its mark (a projected
+    /// position's, in the risk checks).
+    public func exposure(of instrument: InstrumentID, quantity: Int64) -> Money {
+        let i = instrument.index
+        return Money(units: FixedPoint.multiply(marks[i].units, quantity)).times(positions[i].multiplier).magnitude
     }
 
     /// Moves an instrument's mark to a new price (a bar close or trade).
@@ -84,20 +103,23 @@ public struct Portfolio: Sendable {
 
     @usableFromInline
     mutating func revalue(_ i: Int, to price: Price, quantity: Int64) {
-        // Whole-share positions (the common case): one checked multiply of the price change. Marks are never
-        // negative, so |q·p| changes by sign(q)·q·Δp.
+        // A mark moves a stock's value and a future's unrealized P&L alike: by q·Δp·multiplier (the average price
+        // is fixed). Whole-share positions (the common case): one checked multiply of the price change. Marks are
+        // never negative, so |q·p| changes by sign(q)·q·Δp.
+        let multiplier = positions[i].multiplier
         let whole = quantity / FixedPoint.scale
         if whole * FixedPoint.scale == quantity {
-            let (delta, overflow) = (price.units - marks[i].units).multipliedReportingOverflow(by: whole)
-            if !overflow {
+            let (perUnit, overflow) = (price.units - marks[i].units).multipliedReportingOverflow(by: whole)
+            let (delta, overflowTimes) = perUnit.multipliedReportingOverflow(by: multiplier)
+            if !overflow, !overflowTimes {
                 positionsValue.units += delta
                 grossExposure.units += quantity > 0 ? delta : -delta
                 marks[i] = price
                 return
             }
         }
-        let old = FixedPoint.multiply(marks[i].units, quantity)
-        let new = FixedPoint.multiply(price.units, quantity)
+        let old = positions[i].marketValue(at: marks[i]).units
+        let new = positions[i].marketValue(at: price).units
         positionsValue.units += new - old
         grossExposure.units += new.magnitude.toInt64 - old.magnitude.toInt64
         marks[i] = price
@@ -109,15 +131,19 @@ public struct Portfolio: Sendable {
         let i = fill.instrument.index
         if marks[i].units == 0 { marks[i] = fill.price }
         let before = positions[i]
-        let oldValue = before.marketValue(at: marks[i])
         let realized = positions[i].apply(fill)
-        let newValue = positions[i].marketValue(at: marks[i])
-        positionsValue += newValue - oldValue
-        grossExposure += newValue.magnitude - oldValue.magnitude
-        let notional = fill.notional
-        let cashDelta = fill.side == .buy ? -notional - fill.commission : notional - fill.commission
+        let after = positions[i]
+        positionsValue += after.carriedValue(at: marks[i]) - before.carriedValue(at: marks[i])
+        grossExposure += after.marketValue(at: marks[i]).magnitude - before.marketValue(at: marks[i]).magnitude
+        let cashDelta: Money
+        if after.paysNotional {
+            let notional = fill.notional.times(after.multiplier)
+            cashDelta = fill.side == .buy ? -notional - fill.commission : notional - fill.commission
+        } else {
+            cashDelta = realized - fill.commission
+        }
         cash += cashDelta
-        if fill.side == .sell, settlementDays > 0, cashDelta.units > 0 {
+        if after.paysNotional, fill.side == .sell, settlementDays > 0, cashDelta.units > 0 {
             pendingSettlements.append((Self.settlementTime(of: fill.timestamp, days: settlementDays), cashDelta))
             unsettledCash += cashDelta
         }

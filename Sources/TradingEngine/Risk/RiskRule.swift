@@ -212,7 +212,7 @@ public struct RiskPerTradeRule: RiskRule {
     /// Evaluates the order; `nil` allows it.
     public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
         guard view.isEntry, let distance = view.stopDistance else { return nil }
-        let risk = Money(price: distance, quantity: request.quantity)
+        let risk = Money(price: distance, quantity: request.quantity).times(view.position.multiplier)
         guard risk.doubleValue > view.equity.doubleValue * maxPercentOfEquity / 100 else { return nil }
         return RiskDenial(rule: .riskPerTrade, detail: "risk at stop \(risk.centsDescription) > \(maxPercentOfEquity)% of equity")
     }
@@ -224,7 +224,8 @@ public struct SettledCashRule: RiskRule {
     public init() {}
     /// Evaluates the order; `nil` allows it.
     public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
-        guard request.side == .buy, let settled = view.settledCash else { return nil }
+        // A future's price is not paid in cash (its margin is the margin rule's).
+        guard request.side == .buy, view.position.paysNotional, let settled = view.settledCash else { return nil }
         let cost = Money(price: view.referencePrice, quantity: request.quantity)
         guard cost > settled else { return nil }
         return RiskDenial(

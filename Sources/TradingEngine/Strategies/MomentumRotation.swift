@@ -124,14 +124,15 @@ public struct MomentumRotation: Strategy {
                 // Equal weight divides rather than multiplies by 1/K, matching the peers' arithmetic exactly.
                 let allocation = config.weighting == .equal
                     ? budget / Double(max(config.holdings, 1)) : budget * weights[i]
-                let shares = (allocation / slots[i].close.doubleValue / lot.doubleValue).rounded(.down)
+                let unitValue = slots[i].close.doubleValue * Double(context.universe[id].multiplier)
+                let shares = (allocation / unitValue / lot.doubleValue).rounded(.down)
                 target = Quantity(units: Int64(shares) * lot.units)
             }
             let delta = target - held
             guard delta.units != 0 else { continue }
             if target.units != 0 {
                 // Entries and resizes below the minimums are noise, not a rotation (exits always go).
-                let value = delta.magnitude.doubleValue * slots[i].close.doubleValue
+                let value = delta.magnitude.doubleValue * slots[i].close.doubleValue * Double(context.universe[id].multiplier)
                 if value < config.minimumTradeValue { continue }
                 if held.units != 0, value < context.equity.doubleValue * config.minimumWeightChange { continue }
             }

@@ -152,9 +152,8 @@ public struct MovingAverageCrossover: Strategy {
         let mayEnter = side == .buy || config.allowShort
         let isFlatOrReversing = position.units == 0 || holdsOpposite
         if mayEnter && isFlatOrReversing {
-            let lot = context.universe[id].lotSize
             let quantity = config.sizing.quantity(
-                price: bar.close, equity: context.equity, volatility: (atr, lot))
+                price: bar.close, equity: context.equity, atr: atr, instrument: context.universe[id])
             if quantity.units > 0 {
                 let request = OrderRequest.market(id, side, quantity)
                 if let stops = config.atrStops {

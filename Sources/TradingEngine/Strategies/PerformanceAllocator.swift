@@ -118,12 +118,14 @@ public struct PerformanceAllocator<Base: Strategy>: Strategy, AllocationReportin
             guard signal != heldSign || (reallocated && held != 0) else { continue }
             let lot = max(context.universe[id].lotSize.units, 1)
             let scale = Double(FixedPoint.scale)
-            let lots = capital[i] > 0 ? (capital[i] / close.doubleValue / (Double(lot) / scale)).rounded(.down) : 0
-            guard lots < 1e12 else { continue }  // a price of almost nothing: no sensible order
+            let unitValue = close.doubleValue * Double(context.universe[id].multiplier)
+            let lots = capital[i] > 0 ? (capital[i] / unitValue / (Double(lot) / scale)).rounded(.down) : 0
+            // A price of almost nothing asks for more than a quantity holds (92 billion units): no sensible order.
+            guard lots * Double(lot) < 9e18 else { continue }
             let desired = Int64(signal) * Int64(lots) * lot
             let delta = desired - held
             guard delta != 0 else { continue }
-            if desired != 0, Double(delta.magnitude) / scale * close.doubleValue < config.minimumTradeValue { continue }
+            if desired != 0, Double(delta.magnitude) / scale * unitValue < config.minimumTradeValue { continue }
             let side: Side = delta > 0 ? .buy : .sell
             let action = StrategyAction.submit(.market(id, side, Quantity(units: delta.magnitude.toInt64)))
             if side == .sell { sells.append(action) } else { buys.append(action) }

@@ -13,7 +13,7 @@ struct ShadowContext<Real: StrategyContext>: StrategyContext {
     var cash: Money { real.equity }
 
     func position(for instrument: InstrumentID) -> Position {
-        var position = Position(instrument: instrument)
+        var position = Position(instrument: instrument, kind: real.universe[instrument].kind)
         position.quantity = quantities[instrument.index]
         position.averagePrice = real.lastBar(for: instrument)?.close ?? .zero
         return position

@@ -21,28 +21,34 @@ public enum PositionSizer: Hashable, Sendable {
         return false
     }
 
-    /// The entry quantity, rounded down to the lot size; zero when it cannot be computed.
+    /// The entry quantity, rounded down to the instrument's lot size; zero when it cannot be computed. Values count
+    /// the contract multiplier: 10 % of equity in ES at 6,000 is equity × 0.1 / (6,000 × 50) contracts.
     /// - Parameters:
     ///   - price: reference price (usually the signal bar's close).
     ///   - equity: current equity.
-    ///   - volatility: `(atr, lot)`: the current ATR (needed by `.riskBased`) and the lot size.
-    public func quantity(price: Price, equity: Money, volatility: (atr: Double?, lot: Quantity)) -> Quantity {
+    ///   - atr: the current ATR (needed by `.riskBased`).
+    ///   - instrument: the lot size and multiplier.
+    public func quantity(price: Price, equity: Money, atr: Double?, instrument: Instrument) -> Quantity {
         let raw: Double
+        let multiplier = Double(instrument.multiplier)
+        let unitValue = price.doubleValue * multiplier
         switch self {
         case let .fixedQuantity(q):
             return q
         case let .percentOfEquity(percent):
             guard price.units > 0 else { return .zero }
-            raw = equity.doubleValue * percent / 100 / price.doubleValue
+            raw = equity.doubleValue * percent / 100 / unitValue
         case let .riskBased(riskPercent, multiple, floorPercent, capPercent):
-            guard let atr = volatility.atr, atr > 0, multiple > 0, price.units > 0 else { return .zero }
+            guard let atr, atr > 0, multiple > 0, price.units > 0 else { return .zero }
             let flooredATR = max(atr, price.doubleValue * max(floorPercent, 0) / 100)
-            let byRisk = equity.doubleValue * riskPercent / 100 / (flooredATR * multiple)
-            raw = min(byRisk, equity.doubleValue * capPercent / 100 / price.doubleValue)
+            let byRisk = equity.doubleValue * riskPercent / 100 / (flooredATR * multiple * multiplier)
+            raw = min(byRisk, equity.doubleValue * capPercent / 100 / unitValue)
         }
         guard raw.isFinite, raw > 0 else { return .zero }
-        let lot = volatility.lot.units > 0 ? volatility.lot : Quantity(1)
+        let lot = instrument.lotSize.units > 0 ? instrument.lotSize : Quantity(1)
         let lots = (raw / lot.doubleValue).rounded(.down)
+        // A price of almost nothing asks for more than a quantity holds (92 billion units): no sensible order.
+        guard lots * Double(lot.units) < 9e18 else { return .zero }
         return Quantity(units: Int64(lots) * lot.units)
     }
 }

@@ -2,8 +2,10 @@
 public struct Instrument: Hashable, Sendable, Codable {
     /// Dense index within the universe.
     public var id: InstrumentID
-    /// Ticker symbol.
+    /// Ticker symbol, or the name a person gave a future or a currency pair (`ES 2026-12`, `EUR.USD`).
     public var symbol: Symbol
+    /// What the instrument is (a stock, a future, a currency pair), read from `symbol`.
+    public let kind: InstrumentKind
     /// Sector name for allocation limits (e.g. `Technology`); empty when unknown.
     public var sector: String
     /// Minimum price increment (live: the contract details' `minTick`).
@@ -11,30 +13,49 @@ public struct Instrument: Hashable, Sendable, Codable {
     /// The price increments by price level when they depend on the price (live: the contract's market rule);
     /// `nil`: `tickSize` everywhere.
     public var tickTable: TickTable?
-    /// Minimum quantity increment (1 share for stocks).
+    /// Minimum quantity increment (1 share, 1 contract, 1 unit of a pair's base currency).
     public var lotSize: Quantity
-    /// ISO currency code, e.g. `USD`.
+    /// ISO currency code of prices, e.g. `USD`.
     public var currency: String
 
-    /// Creates an instrument; defaults describe a US stock (tick 0.01 is not enforced on data prices).
+    /// Creates an instrument; what is not given follows from the symbol's kind: a US stock trades in USD on a
+    /// 0.01 tick (not enforced on data prices), a future on its product's terms, a pair in its quote currency on
+    /// IDEALPRO's tick.
     public init(
         id: InstrumentID,
         symbol: Symbol,
         sector: String = "",
-        tickSize: Price = Price(units: 1_000_000),
+        tickSize: Price? = nil,
         lotSize: Quantity = Quantity(1),
-        currency: String = "USD"
+        currency: String? = nil
     ) {
         self.id = id
         self.symbol = symbol
+        self.kind = InstrumentKind(symbol: symbol)
         self.sector = sector
-        self.tickSize = tickSize
+        self.tickSize = tickSize ?? kind.tickSize ?? Price(units: 1_000_000)
         self.lotSize = lotSize
-        self.currency = currency
+        self.currency = currency ?? kind.currency ?? "USD"
     }
 
     /// The increments every order price is put on: the market rule's table when known, else `tickSize`.
     public var ticks: TickTable { tickTable ?? TickTable(tickSize) }
+    /// Currency units per point of price per unit held (a future's multiplier; 1 otherwise).
+    @inlinable public var multiplier: Int64 { kind.multiplier }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, symbol, sector, tickSize, tickTable, lotSize, currency
+    }
+
+    /// Decodes an instrument; its kind is read from the symbol again.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try c.decode(InstrumentID.self, forKey: .id), symbol: try c.decode(Symbol.self, forKey: .symbol),
+            sector: try c.decode(String.self, forKey: .sector), tickSize: try c.decode(Price.self, forKey: .tickSize),
+            lotSize: try c.decode(Quantity.self, forKey: .lotSize), currency: try c.decode(String.self, forKey: .currency))
+        tickTable = try c.decodeIfPresent(TickTable.self, forKey: .tickTable)
+    }
 }
 
 /// The instruments one engine trades, indexed by `InstrumentID`.

@@ -26,6 +26,14 @@ public struct Money: Hashable, Comparable, Sendable, Codable, CustomStringConver
         self.units = FixedPoint.multiply(price.units, quantity.units)
     }
 
+    /// The amount times a whole factor (a contract multiplier), saturating at the largest amount instead of
+    /// overflowing.
+    @inlinable public func times(_ factor: Int64) -> Money {
+        if factor == 1 { return self }
+        let (product, overflow) = units.multipliedReportingOverflow(by: factor)
+        return Money(units: overflow ? ((units < 0) != (factor < 0) ? .min : .max) : product)
+    }
+
     /// The amount as a `Double` (reports and ratios only).
     @inlinable public var doubleValue: Double { Double(units) / 100_000_000.0 }
     /// The absolute value.

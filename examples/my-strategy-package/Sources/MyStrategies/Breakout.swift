@@ -58,7 +58,7 @@ public struct Breakout: ConfigurableStrategy {
         let position = context.position(for: id).quantity
         if position.units == 0, let high = history.max(), close > high {
             let quantity = parameters.sizing.quantity(
-                price: bar.close, equity: context.equity, volatility: (nil, context.universe[id].lotSize))
+                price: bar.close, equity: context.equity, atr: nil, instrument: context.universe[id])
             return quantity.units > 0 ? [.submit(.market(id, .buy, quantity))] : []
         }
         if position.units > 0, let low = history.suffix(parameters.exitLookback).min(), close < low {

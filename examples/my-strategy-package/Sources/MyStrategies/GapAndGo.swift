@@ -66,7 +66,7 @@ public struct GapAndGo: ConfigurableStrategy {
                 !context.hasOpenOrders(for: id)
             else { return actions }
             let quantity = parameters.sizing.quantity(
-                price: bar.close, equity: context.equity, volatility: (nil, context.universe[id].lotSize))
+                price: bar.close, equity: context.equity, atr: nil, instrument: context.universe[id])
             guard quantity.units > 0 else { return actions }
             let entry = OrderRequest.market(id, .buy, quantity)
             let stop = Price(approximately: bar.close.doubleValue * (1 - parameters.stopPercent / 100))

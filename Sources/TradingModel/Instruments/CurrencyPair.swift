@@ -1,0 +1,41 @@
+/// A currency pair as IB's IDEALPRO trades it, written `EUR.USD`: quantities in the base currency (EUR), prices in the
+/// quote currency (USD per EUR).
+public struct CurrencyPair: Hashable, Sendable, CustomStringConvertible {
+    /// The currency bought or sold, e.g. `EUR`: IB's contract `symbol`.
+    public let base: String
+    /// The currency prices are in, e.g. `USD`: IB's contract `currency`.
+    public let quote: String
+
+    /// A pair of two different currencies IDEALPRO trades; `nil` otherwise.
+    public init?(base: String, quote: String) {
+        let base = base.uppercased()
+        let quote = quote.uppercased()
+        guard base != quote, Self.currencies.contains(base), Self.currencies.contains(quote) else { return nil }
+        self.base = base
+        self.quote = quote
+    }
+
+    /// Parses `EUR.USD` (also `EUR/USD`, and `EURUSD` as data files name pairs); `nil` for anything else, such as
+    /// the stock `BRK.B` (a US ticker has at most 5 letters, so six letters of two currencies are a pair).
+    public init?(_ text: some StringProtocol) {
+        let parts = text.split(omittingEmptySubsequences: false) { $0 == "." || $0 == "/" }
+        if parts.count == 1, text.count == 6, text.allSatisfy(\.isLetter) {
+            self.init(base: String(text.prefix(3)), quote: String(text.suffix(3)))
+            return
+        }
+        guard parts.count == 2, parts[0].count == 3, parts[1].count == 3 else { return nil }
+        self.init(base: String(parts[0]), quote: String(parts[1]))
+    }
+
+    /// `EUR.USD`.
+    public var description: String { "\(base).\(quote)" }
+
+    /// IDEALPRO's minimum price increment: 0.005 for a pair quoted in yen, 0.00005 otherwise (half a pip).
+    public var tickSize: Price { quote == "JPY" ? Price(units: 500_000) : Price(units: 5_000) }
+
+    /// The currencies IB's IDEALPRO trades (ISO 4217 codes).
+    public static let currencies: Set<String> = [
+        "USD", "EUR", "GBP", "JPY", "CHF", "AUD", "NZD", "CAD", "SEK", "NOK", "DKK", "HKD", "SGD", "MXN", "CNH", "ZAR",
+        "PLN", "CZK", "HUF", "ILS", "TRY", "KRW",
+    ]
+}

@@ -1,0 +1,171 @@
+import Testing
+import TradingEngine
+import TradingModel
+
+/// A future's money: buying pays no price, the multiplier scales every figure, and only P&L moves cash. A currency
+/// pair is bought like a stock, in its quote currency.
+@Suite struct FuturesAccountingTests {
+    static let universe = Universe(symbols: ["ES 2026-12", "EUR.USD", "AAPL"])
+    static let es = InstrumentID(0), eur = InstrumentID(1), aapl = InstrumentID(2)
+
+    static func fill(
+        _ instrument: InstrumentID, _ side: Side, _ quantity: String, _ price: String, commission: String = "0",
+        minute: Int64 = 0
+    ) -> Fill {
+        Fill(
+            orderID: OrderID(1), instrument: instrument, side: side, quantity: Quantity(quantity)!, price: Price(price)!,
+            commission: Money(commission)!, timestamp: E.time(minute))
+    }
+
+    /// `equity == cash + Σ carried value`, a future carried at its unrealized P&L, and gross exposure its contract value.
+    func checkInvariant(_ p: Portfolio) {
+        var value = Money.zero
+        var gross = Money.zero
+        for (i, position) in p.positions.enumerated() {
+            value += position.carriedValue(at: p.marks[i])
+            gross += position.marketValue(at: p.marks[i]).magnitude
+        }
+        #expect(p.equity == p.cash + value)
+        #expect(p.grossExposure == gross)
+    }
+
+    /// Every figure worked by hand: 2 ES bought at 6,000 (4.50 commission), marked 6,010, 1 sold at 6,020, 3 sold at
+    /// 5,990 (a reversal to 2 short), marked 5,980.
+    @Test func aFuturesPositionMovesCashOnlyByItsPnL() {
+        var p = Portfolio(cash: Money(100_000), universe: Self.universe)
+        p.apply(Self.fill(Self.es, .buy, "2", "6000", commission: "4.5"))
+        checkInvariant(p)
+        #expect(p.cash == Money("99995.5"))
+        #expect(p.equity == Money("99995.5"))
+        #expect(p.grossExposure == Money(600_000))  // 2 × 6,000 × 50
+        p.mark(Self.es, at: Price(6010))
+        checkInvariant(p)
+        #expect(p.unrealizedPnL == Money(1_000))  // 2 × 10 × 50
+        #expect(p.equity == Money("100995.5"))
+        #expect(p.grossExposure == Money(601_000))
+        p.apply(Self.fill(Self.es, .sell, "1", "6020", commission: "2.25"))
+        checkInvariant(p)
+        #expect(p.realizedPnL == Money(1_000))  // 20 × 50
+        #expect(p.cash == Money("100993.25"))
+        #expect(p.equity == Money("101493.25"))  // + (6,020 − 6,010) × 50 − 2.25 on the mark
+        p.apply(Self.fill(Self.es, .sell, "3", "5990", commission: "6.75"))
+        checkInvariant(p)
+        #expect(p.position(for: Self.es).quantity == Quantity(-2))
+        #expect(p.position(for: Self.es).averagePrice == Price(5990))
+        #expect(p.realizedPnL == Money(500))  // + (5,990 − 6,000) × 1 × 50
+        #expect(p.cash == Money("100486.5"))
+        #expect(p.equity == Money("98486.5"))  // short 2 from 5,990, marked 6,010: −2,000
+        p.mark(Self.es, at: Price(5980))
+        checkInvariant(p)
+        #expect(p.equity == Money("101486.5"))
+        #expect(p.grossExposure == Money(598_000))
+        #expect(p.commissions == Money("13.5"))
+        #expect(p.impliedRealizedPnL == Money(500))
+    }
+
+    @Test func aFutureSaleLeavesNothingToSettle() {
+        var p = Portfolio(cash: Money(100_000), universe: Self.universe, settlementDays: 1)
+        p.apply(Self.fill(Self.es, .buy, "1", "6000"))
+        p.apply(Self.fill(Self.es, .sell, "1", "6100", minute: 1))
+        #expect(p.unsettledCash == .zero)
+        #expect(p.settledCash == Money(105_000))
+        p.apply(Self.fill(Self.aapl, .buy, "10", "100", minute: 2))
+        p.apply(Self.fill(Self.aapl, .sell, "10", "110", minute: 3))
+        #expect(p.unsettledCash == Money(1_100))
+    }
+
+    @Test func aCurrencyPairIsBoughtInItsQuoteCurrency() {
+        var p = Portfolio(cash: Money(100_000), universe: Self.universe)
+        p.apply(Self.fill(Self.eur, .buy, "25000", "1.1", commission: "2"))
+        checkInvariant(p)
+        #expect(p.cash == Money(72_498))
+        #expect(p.equity == Money(99_998))
+        p.mark(Self.eur, at: Price("1.12")!)
+        checkInvariant(p)
+        #expect(p.positionValue(for: Self.eur) == Money(28_000))
+        #expect(p.equity == Money(100_498))
+    }
+
+    /// Random fills and marks over a future, a pair and a stock: the equity's change equals, computed apart,
+    /// Σ fills (final mark − fill price) × signed quantity × multiplier − commissions.
+    @Test(arguments: [UInt64(1), 7, 42, 2026])
+    func equityIsTheSumOfEveryFillsPnLAtTheLastMarks(seed: UInt64) {
+        var rng = SplitMix(seed)
+        var p = Portfolio(cash: Money(1_000_000), universe: Self.universe)
+        var fills: [Fill] = []
+        var marks: [Int64] = [600_000, 110_000, 10_000]  // cents for ES and AAPL, 1e-5 for EUR.USD
+        let scales: [Int64] = [100, 100_000, 100]
+        for step in 0..<200 {
+            let i = Int(rng.next() % 3)
+            marks[i] = max(1, marks[i] + Int64(rng.next() % 41) - 20)
+            let price = Price(units: marks[i] * (100_000_000 / scales[i]))
+            if rng.next() % 2 == 0 {
+                p.mark(InstrumentID(index: i), at: price)
+            } else {
+                let quantity = i == 1 ? Int64(rng.next() % 50_000 + 1) : Int64(rng.next() % 5 + 1)
+                let fill = Fill(
+                    orderID: OrderID(Int64(step)), instrument: InstrumentID(index: i), side: rng.next() % 2 == 0 ? .buy : .sell,
+                    quantity: Quantity(quantity), price: price, commission: Money(units: Int64(rng.next() % 300_000_000)),
+                    timestamp: E.time(Int64(step)))
+                p.apply(fill)
+                fills.append(fill)
+            }
+            checkInvariant(p)
+        }
+        var expected = Int128(0)
+        for fill in fills {
+            let i = fill.instrument.index
+            let last = Int128(p.marks[i].units)
+            let signed = Int128(fill.signedQuantity.units) / Int128(FixedPoint.scale)
+            expected += (last - Int128(fill.price.units)) * signed * Int128(Self.universe[fill.instrument].multiplier)
+            expected -= Int128(fill.commission.units)
+        }
+        // A future's P&L runs through its average price, rounded to 1e-8 when a position is added to: at most a
+        // cent a fill here. A missing multiplier would be off by dollars.
+        let difference = Int128(p.equity.units - p.initialCash.units) - expected
+        #expect(difference.magnitude <= UInt128(fills.count) * 1_000_000, "off by \(difference) (1e-8)")
+    }
+
+    @Test func sizingCountsTheMultiplier() {
+        let es = Self.universe[Self.es]
+        let equity = Money(1_000_000)
+        // 100 % of equity in ES at 5,000 is 1,000,000 / (5,000 × 50) = 4 contracts.
+        #expect(PositionSizer.percentOfEquity(100).quantity(price: Price(5000), equity: equity, atr: nil, instrument: es)
+            == Quantity(4))
+        // 0.5 % risk = 5,000 with the stop 2 ATR = 40 points away: 40 × 50 = 2,000 a contract → 2.
+        #expect(PositionSizer.riskBased(riskPercent: 0.5, atrMultiple: 2).quantity(
+            price: Price(5000), equity: equity, atr: 20, instrument: es) == Quantity(2))
+        // A stock of the same price: 200 shares.
+        #expect(PositionSizer.percentOfEquity(100).quantity(
+            price: Price(5000), equity: equity, atr: nil, instrument: Self.universe[Self.aapl]) == Quantity(200))
+    }
+
+    @Test func riskRulesCountTheMultiplierAndNoCashForAFuture() {
+        let position = Position(instrument: Self.es, kind: Self.universe[Self.es].kind)
+        var view = RiskView(now: E.time(0), equity: Money(100_000), position: position, referencePrice: Price(6000), isEntry: true)
+        view.stopDistance = Price(10)
+        let request = OrderRequest.market(Self.es, .buy, Quantity(2))
+        // 10 points × 2 contracts × 50 = 1,000 at risk: above 0.5 % of equity (500), within 2 % (2,000).
+        #expect(RiskPerTradeRule(maxPercentOfEquity: 0.5).evaluate(request, in: view)?.rule == .riskPerTrade)
+        #expect(RiskPerTradeRule(maxPercentOfEquity: 2).evaluate(request, in: view) == nil)
+        // Buying a future pays no price: settled cash of 1,000 does not stop a 600,000 contract value.
+        view.settledCash = Money(1_000)
+        #expect(SettledCashRule().evaluate(request, in: view) == nil)
+        var stockView = view
+        stockView.position = Position(instrument: Self.aapl)
+        #expect(SettledCashRule().evaluate(.market(Self.aapl, .buy, Quantity(20)), in: stockView)?.rule == .settledCash)
+    }
+}
+
+/// A small deterministic generator (SplitMix64).
+struct SplitMix {
+    var state: UInt64
+    init(_ seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,106 @@
+import Testing
+import TradingModel
+
+@Suite struct InstrumentKindTests {
+    @Test(arguments: [
+        ("ES 2026-12", "ES", 2026, 12), ("ESZ2026", "ES", 2026, 12), ("ESZ26", "ES", 2026, 12), ("es 202612", "ES", 2026, 12),
+        ("MES 2027-03", "MES", 2027, 3), ("CL 2026-01", "CL", 2026, 1), ("GCX2013", "GC", 2013, 11), ("6E 2025-12", "6E", 2025, 12),
+    ])
+    func aFutureIsNamedAsAPersonWritesIt(text: String, root: String, year: Int, month: Int) throws {
+        guard case let .future(contract) = try InstrumentKind.checked(text) else {
+            Issue.record("\(text) is not read as a future")
+            return
+        }
+        #expect(contract.spec.root == root)
+        #expect(contract.month == ContractMonth(year: year, month: month))
+        #expect(InstrumentKind(symbol: Symbol(text)) == .future(contract))
+    }
+
+    @Test func aContinuousFutureHasNoMonth() throws {
+        guard case let .future(contract) = try InstrumentKind.checked("ES continuous") else {
+            Issue.record("not a future")
+            return
+        }
+        #expect(contract.month == nil)
+        #expect(contract.description == "ES continuous")
+        #expect(contract.lastTradingDay == nil)
+    }
+
+    @Test(arguments: [("EUR.USD", "EUR", "USD"), ("EUR/USD", "EUR", "USD"), ("EURUSD", "EUR", "USD"), ("usd.jpy", "USD", "JPY")])
+    func aCurrencyPairIsBaseThenQuote(text: String, base: String, quote: String) throws {
+        #expect(try InstrumentKind.checked(text) == .forex(CurrencyPair(base: base, quote: quote)!))
+    }
+
+    /// Tickers with a dot or a space, and one-word names that only look like a local symbol, stay stocks.
+    @Test(arguments: ["AAPL", "BRK.B", "BRK B", "BF.B", "ES", "GOOGL", "SPY", "EUR.EUR", "ABCDEF", "VIX", "ESZ", "QQQ1"])
+    func otherNamesAreStocks(text: String) throws {
+        #expect(try InstrumentKind.checked(text) == .stock)
+        #expect(InstrumentKind.problem(with: text) == nil)
+    }
+
+    @Test func aNameThatLooksLikeAFutureButIsNotOneSaysWhy() {
+        #expect(InstrumentKind.problem(with: "XX 2026-12")?.contains("XX is not a futures root") == true)
+        #expect(InstrumentKind.problem(with: "XX 2026-12")?.contains("ES, GC") == true)
+        #expect(InstrumentKind.problem(with: "ES 2026-13")?.contains("YYYY-MM") == true)
+        #expect(InstrumentKind.problem(with: "ES 2026-01") ==
+            "'ES 2026-01': ES (E-mini S&P 500) is listed in March, June, September, December only")
+        #expect(InstrumentKind.problem(with: "ES 1999-12")?.contains("2000-01 to 2199-12") == true)
+    }
+
+    @Test func anInstrumentPricedInAnotherCurrencyIsRefusedUntilConversionExists() {
+        #expect(InstrumentKind.problem(with: "EUR.USD") == nil)
+        #expect(InstrumentKind.problem(with: "USD.JPY")?.contains("priced in JPY and the account is in USD") == true)
+        #expect(InstrumentKind.problem(with: "ES 2026-12") == nil)
+    }
+
+    @Test func termsFollowTheKind() {
+        let es = Instrument(id: InstrumentID(0), symbol: "ES 2026-12")
+        #expect(es.multiplier == 50)
+        #expect(es.tickSize == Price("0.25"))
+        #expect(es.currency == "USD")
+        #expect(!es.kind.paysNotional)
+        let pair = Instrument(id: InstrumentID(0), symbol: "EUR.USD")
+        #expect(pair.multiplier == 1)
+        #expect(pair.tickSize == Price("0.00005"))
+        #expect(pair.kind.paysNotional)
+        #expect(Instrument(id: InstrumentID(0), symbol: "USD.JPY").tickSize == Price("0.005"))
+        let stock = Instrument(id: InstrumentID(0), symbol: "AAPL")
+        #expect(stock.multiplier == 1 && stock.tickSize == Price("0.01") && stock.currency == "USD")
+        #expect(FutureContract(spec: FutureSpec.known["ES"]!, month: ContractMonth(year: 2026, month: 12)).localSymbol == "ESZ6")
+    }
+
+    /// Each product's last trading day against the exchange's published dates: the ES and GC expiries in the names of
+    /// QuantConnect/Lean's sample files (the bundled `futures` set's provenance), and CME's calendar for the others.
+    @Test(arguments: [
+        ("ESZ2013", "2013-12-20"), ("ESH2014", "2014-03-21"), ("ESM2014", "2014-06-20"), ("ESU2014", "2014-09-19"),
+        ("ESZ2014", "2014-12-19"), ("ESH2020", "2020-03-20"), ("ESM2020", "2020-06-19"), ("ESU2020", "2020-09-18"),
+        ("GCV2013", "2013-10-29"), ("GCX2013", "2013-11-26"), ("GCZ2013", "2013-12-27"), ("GCG2014", "2014-02-26"),
+        ("GCJ2014", "2014-04-28"), ("GCM2014", "2014-06-26"), ("GCQ2014", "2014-08-27"), ("GCV2014", "2014-10-29"),
+        ("GCZ2014", "2014-12-29"), ("GCM2015", "2015-06-26"), ("GCZ2015", "2015-12-29"), ("GCM2016", "2016-06-28"),
+        ("GCZ2016", "2016-12-28"), ("GCH2020", "2020-03-27"), ("GCJ2020", "2020-04-28"),
+        // CME: crude's 25th on a holiday (Christmas 2025) and on a business day; Treasury notes; currencies; gas.
+        ("CLF2026", "2025-12-19"), ("CLZ2025", "2025-11-20"), ("ZNZ2025", "2025-12-19"), ("6EZ2025", "2025-12-15"),
+        ("NGF2026", "2025-12-29"),
+    ])
+    func lastTradingDays(name: String, date: String) throws {
+        guard case let .future(contract) = try InstrumentKind.checked(name), let day = contract.lastTradingDay else {
+            Issue.record("\(name) is not a contract month")
+            return
+        }
+        let parts = date.split(separator: "-").compactMap { Int($0) }
+        #expect(day == CivilDate.dayNumber(year: parts[0], month: parts[1], day: parts[2]), "\(name)")
+    }
+
+    @Test func contractMonthsParseAndStep() {
+        #expect(ContractMonth("2026-12")?.wireText == "202612")
+        #expect(ContractMonth("202603")?.description == "2026-03")
+        #expect(ContractMonth("2026-3") == nil)
+        #expect(ContractMonth("2026_12") == nil)
+        #expect(ContractMonth(year: 2026, month: 12)?.next == ContractMonth(year: 2027, month: 1))
+        #expect(ContractMonth(year: 2027, month: 1)?.previous == ContractMonth(year: 2026, month: 12))
+        #expect(ContractMonth(year: 2024, month: 2)?.dayCount == 29)
+        let es = FutureSpec.known["ES"]!
+        #expect(es.listedMonths(from: ContractMonth(year: 2026, month: 11)!, count: 3).map(\.description)
+            == ["2026-12", "2027-03", "2027-06"])
+    }
+}
