@@ -169,3 +169,38 @@ struct SplitMix {
         return z ^ (z >> 31)
     }
 }
+
+/// A contract month is not entered from its roll day (5 business days before its last trading day) on; exits go.
+@Suite struct ContractExpiryTests {
+    static let universe = Universe(symbols: ["ESZ2013", "ES continuous"])
+    static let contract = InstrumentID(0), continuous = InstrumentID(1)
+
+    static func bar(_ day: Int, _ month: Int = 12) -> Bar {
+        Bar(timestamp: Timestamp(year: 2013, month: month, day: day), open: Price(1800), high: Price(1800), low: Price(1800),
+            close: Price(1800), volume: Quantity(1_000))
+    }
+
+    @Test func noEntryFromTheRollDayOnButExitsGo() {
+        let buy = StrategyAction.submit(.market(Self.contract, .buy, Quantity(1)))
+        let sell = StrategyAction.submit(.market(Self.contract, .sell, Quantity(1)))
+        let other = StrategyAction.submit(.market(Self.continuous, .buy, Quantity(1)))
+        var engine = EngineCore(
+            universe: Self.universe, strategy: ScriptedStrategy([[buy], [buy], [sell, other], [sell]]),
+            config: EngineConfig(initialCash: Money(1_000_000)))
+        // Thursday 12-12: the last day to enter ESZ2013 (last trading day Friday 12-20).
+        let first = E.submitted(engine.handle(.bar(Self.contract, Self.bar(12))))
+        #expect(first.count == 1)
+        _ = engine.handle(.execution(.filled(Fill(
+            orderID: first[0].id, instrument: Self.contract, side: .buy, quantity: Quantity(1), price: Price(1800),
+            timestamp: Timestamp(year: 2013, month: 12, day: 12)))))
+        // Friday 12-13: adding is an entry, denied with the dates.
+        #expect(E.submitted(engine.handle(.bar(Self.contract, Self.bar(13)))).isEmpty)
+        #expect(engine.denialCounts[.contractExpiry] == 1)
+        let detail = engine.denials.last?.denial.detail ?? ""
+        #expect(detail.contains("ES 2013-12 stops trading on 2013-12-20; no new entry from 2013-12-13 on"), "\(detail)")
+        // Monday 12-16: the exit goes; the continuous future (no month) is never refused.
+        let exits = E.submitted(engine.handle(.bar(Self.contract, Self.bar(16))))
+        #expect(exits.map(\.instrument) == [Self.contract, Self.continuous])
+        #expect(exits.first?.side == .sell)
+    }
+}

@@ -41,6 +41,8 @@ public struct BacktestResult: Sendable {
     public let dataEndings: [DataEnding]
     /// The allocator's records (`allocations.csv`), one per reallocation and symbol; empty for other strategies.
     public let allocations: [AllocationRecord]
+    /// The rolls of continuous futures positions and what each cost (already in cash and commissions).
+    public let rollCharges: [RollCharge]
 
     /// The lowest buying power (equity − the book's initial margin requirement) at the end of a time step, and when:
     /// `nil` without the margin rule (`risk.initialMarginPercent`, on by default with `risk.allowLeverage`).
@@ -50,8 +52,9 @@ public struct BacktestResult: Sendable {
     init<S: Strategy>(
         universe: Universe, initialCash: Money, engine: EngineCore<S>, fills: [Fill], equityCurve: EquityCurve,
         barsProcessed: Int, dataEndings: [DataEnding] = [], tradingStart: Timestamp? = nil,
-        lowestBuyingPower: (value: Money, time: Timestamp)? = nil
+        lowestBuyingPower: (value: Money, time: Timestamp)? = nil, rollCharges: [RollCharge] = []
     ) {
+        self.rollCharges = rollCharges
         self.lowestBuyingPower = lowestBuyingPower
         self.universe = universe
         // Orders the strategy tried during the warm-up were refused by design: they are not part of the run.
@@ -150,6 +153,30 @@ public struct DataEnding: Hashable, Sendable {
         self.closedAt = closedAt
         self.quantity = quantity
         self.price = price
+    }
+}
+
+/// A continuous future's position moved from one contract month to the next.
+public struct RollCharge: Hashable, Sendable {
+    /// The continuous instrument (`ES continuous`).
+    public var symbol: Symbol
+    /// The first bar in the new contract.
+    public var time: Timestamp
+    /// The months left and entered.
+    public var from: ContractMonth, to: ContractMonth
+    /// The position rolled (signed).
+    public var quantity: Quantity
+    /// Both legs' commissions and slippage.
+    public var cost: Money
+
+    /// Creates a record.
+    public init(symbol: Symbol, time: Timestamp, from: ContractMonth, to: ContractMonth, quantity: Quantity, cost: Money) {
+        self.symbol = symbol
+        self.time = time
+        self.from = from
+        self.to = to
+        self.quantity = quantity
+        self.cost = cost
     }
 }
 

@@ -117,6 +117,11 @@ struct Loop<S: Strategy> {
     @usableFromInline var dataEndings: [DataEnding] = []
     /// The lowest buying power seen at a step's end (margin rule on only).
     @usableFromInline var lowestBuyingPower: (value: Money, time: Timestamp)?
+    /// Continuous futures by instrument index: the product and the contract month its last bar was in (`nil`
+    /// before the first); empty without one, so a stock run never looks.
+    @usableFromInline var continuous: [Int: (spec: FutureSpec, month: ContractMonth?)] = [:]
+    /// The rolls of held positions, and what each cost.
+    @usableFromInline var rollCharges: [RollCharge] = []
 
     @inlinable
     init(strategy: S, data: MarketData, config: BacktestConfig) {
@@ -145,6 +150,11 @@ struct Loop<S: Strategy> {
         commands.reserveCapacity(16)
         replies.reserveCapacity(16)
         if config.recordsEquityCurve { curve.reserveCapacity(expectedPoints) }
+        for instrument in universe.instruments {
+            if case let .future(future) = instrument.kind, future.month == nil {
+                continuous[instrument.id.index] = (future.spec, nil)
+            }
+        }
         if config.tradingStart != nil {
             isWarmingUp = true
             _ = engine.handle(.killSwitch(engaged: true))
@@ -218,8 +228,35 @@ struct Loop<S: Strategy> {
             isWarmingUp = false
             _ = engine.handle(.killSwitch(engaged: false))
         }
+        if !continuous.isEmpty { rollIfDue(id, bar) }
         matcher.process(bar: bar, for: id, into: &reports)
         if !reports.isEmpty { deliverReports() }
+    }
+
+    /// A continuous future whose bar is in the next contract month: a held position rolls at the bar's open, and
+    /// pays what the two legs cost (the commission of closing the old contract and opening the new one, each leg's
+    /// slippage). The back-adjusted series carries the position's P&L across the roll; only the cost is booked.
+    @usableFromInline
+    mutating func rollIfDue(_ id: InstrumentID, _ bar: Bar) {
+        guard let (spec, month) = continuous[id.index] else { return }
+        let front = spec.frontMonth(onDay: FutureSpec.tradingDay(of: bar.timestamp), rollDays: config.futuresRollDays)
+        continuous[id.index] = (spec, front)
+        guard let month, month != front else { return }
+        let held = engine.portfolio.position(for: id).quantity
+        guard !held.isZero else { return }
+        var commissions = CommissionCalculator(model: config.simulation.commission)
+        let kind = universe[id].kind
+        let quantity = held.magnitude
+        var cost = Money.zero
+        for side in held.units > 0 ? [Side.sell, .buy] : [.buy, .sell] {
+            cost += commissions.commission(quantity: quantity, price: bar.open, at: bar.timestamp, kind: kind)
+            let slipped = config.simulation.slippage.apply(to: bar.open, side: side, volumeShare: 0)
+            cost += Money(price: Price(units: abs(slipped.units - bar.open.units)), quantity: quantity)
+                .times(kind.multiplier)
+        }
+        engine.bookRollCost(cost, for: id)
+        rollCharges.append(RollCharge(
+            symbol: universe[id].symbol, time: bar.timestamp, from: month, to: front, quantity: held, cost: cost))
     }
 
     /// The engine and strategy see the bar; their commands go to the matching engine.
@@ -320,6 +357,6 @@ struct Loop<S: Strategy> {
         BacktestResult(
             universe: universe, initialCash: config.engine.initialCash, engine: engine, fills: fills,
             equityCurve: curve, barsProcessed: bars, dataEndings: dataEndings, tradingStart: config.tradingStart,
-            lowestBuyingPower: lowestBuyingPower)
+            lowestBuyingPower: lowestBuyingPower, rollCharges: rollCharges)
     }
 }

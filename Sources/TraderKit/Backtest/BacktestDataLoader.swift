@@ -57,6 +57,7 @@ public enum BacktestDataLoader {
                 throw TraderError("\(error)")
             }
             skipped = data.skippedRows
+            if !resolved.continuous.isEmpty { data = try withContinuousFutures(data, resolved, settings) }
         }
         let (start, end) = dateRange(settings)
         let first = warmUp ? nil : start
@@ -87,6 +88,32 @@ public enum BacktestDataLoader {
         var loaded = Loaded(data: data, isDaily: isDaily, periodsPerYear: periodsPerYear, skippedRows: skipped)
         loaded.barNote = barNote
         return loaded
+    }
+
+    /// The data with each continuous future spliced from its contract months and appended as one more instrument.
+    static func withContinuousFutures(
+        _ data: MarketData, _ resolved: DataSourceResolver.Resolved, _ settings: BacktestSettings
+    ) throws(TraderError) -> MarketData {
+        var symbols = data.universe.instruments.map(\.symbol)
+        var series = data.series
+        for future in resolved.continuous {
+            do {
+                let contracts = try MarketData.load(
+                    files: future.files.map { (Symbol($0.month.description), $0.path) }, policy: settings.badRowPolicy,
+                    volumeMultiplier: resolved.volumeMultiplier)
+                let spliced = try ContinuousFuture.build(
+                    spec: future.spec, contracts: zip(future.files, contracts.series).map { ($0.month, $1) },
+                    rollDays: ContinuousFuture.defaultRollDays, adjustment: .backAdjusted)
+                symbols.append(future.symbol)
+                series.append(spliced.bars)
+            } catch let error as ContinuousFutureError {
+                throw TraderError("\(future.symbol): \(error)")
+            } catch {
+                throw TraderError("\(error)")
+            }
+        }
+        let sectors = Dictionary(data.universe.instruments.map { ($0.symbol, $0.sector) }, uniquingKeysWith: { a, _ in a })
+        return MarketData(universe: Universe(symbols: symbols, sectors: sectors), series: series)
     }
 
     /// The data at the strategy's bar: finer bars aggregated as the live feed builds them; a note says what was done,

@@ -42,12 +42,26 @@ extension BacktestSummaryReport {
             counts.isEmpty ? "" : " (" + counts.sorted { $0.key.rawValue < $1.key.rawValue }
                 .map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ") + ")"
         }
-        return [
+        var rows = [
             ("Orders / fills", "\(result.orders.count) / \(result.fills.count)"),
             ("Risk denials", "\(deniedOrders)" + byRule(result.riskDenialCounts)),
             ("Scaled down to fit", "\(result.riskAdjustments.count)" + byRule(result.riskAdjustmentCounts)),
             ("Open positions at the end", "\(result.openPositions.count)"),
         ]
+        if let rolls = rollsText { rows.append(("Futures rolls", rolls)) }
+        return rows
+    }
+
+    /// How many rolls continuous futures positions made, what they cost and the first few.
+    var rollsText: String? {
+        let charges = result.rollCharges
+        guard !charges.isEmpty else { return nil }
+        var cost = 0.0
+        for charge in charges { cost += charge.cost.doubleValue }
+        let first: [String] = charges.prefix(3).map { "\(timeText($0.time)) \($0.from)→\($0.to) \($0.quantity)" }
+        let more = charges.count > 3 ? ", …" : ""
+        return "\(charges.count), cost " + String(format: "%.2f", cost) + " (in commissions; "
+            + first.joined(separator: ", ") + more + ")"
     }
 
     /// The peak gross exposure and the lowest cash, so a reader sees whether the run borrowed.

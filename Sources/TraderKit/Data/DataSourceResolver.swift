@@ -35,6 +35,9 @@ public struct DataSourceResolver {
         public var synthetic: SyntheticMarketConfig? = nil
         /// Shares per unit of the files' volume (`BundledDataSet.volumeMultiplier`; 1 for a user's files).
         public var volumeMultiplier: Int64 = 1
+        /// Continuous futures asked for by name (`ES continuous`), each with its product's contract-month files in
+        /// the folder; the loader splices them (`ContinuousFuture`).
+        public var continuous: [(symbol: Symbol, spec: FutureSpec, files: [(month: ContractMonth, path: String)])] = []
     }
 
     /// How errors name what the user set: a backtest's configuration keys, or a `data` command's source and flags.
@@ -122,8 +125,24 @@ public struct DataSourceResolver {
         } else {
             files.append((Symbol(symbol(fromFileName: url.lastPathComponent)), url.path))
         }
+        var continuous: [(symbol: Symbol, spec: FutureSpec, files: [(month: ContractMonth, path: String)])] = []
         if let symbols, !symbols.isEmpty {
-            let wanted = symbols.map { $0.uppercased() }
+            var wanted = symbols.map { $0.uppercased() }
+            // `ES continuous`: every ES contract month among the files, spliced on the roll rule.
+            for name in symbols {
+                guard case let .future(future) = InstrumentKind(symbol: Symbol(name)), future.month == nil else { continue }
+                let months = files.compactMap { file -> (month: ContractMonth, path: String)? in
+                    guard case let .future(contract) = InstrumentKind(symbol: file.symbol), contract.spec == future.spec,
+                        let month = contract.month
+                    else { return nil }
+                    return (month, file.path)
+                }
+                guard !months.isEmpty else {
+                    throw TraderError("\(keys.symbols): \(name): \(ContinuousFutureError.noContracts(root: future.spec.root)) in \(argument)")
+                }
+                continuous.append((Symbol(name), future.spec, months.sorted { $0.month < $1.month }))
+                wanted.removeAll { $0 == name.uppercased() }
+            }
             let available = Dictionary(files.map { ($0.symbol.rawValue.uppercased(), $0) }, uniquingKeysWith: { a, _ in a })
             let missing = wanted.filter { available[$0] == nil }
             guard missing.isEmpty else {
@@ -132,7 +151,7 @@ public struct DataSourceResolver {
             }
             files = wanted.compactMap { available[$0] }
         }
-        guard !files.isEmpty else { throw TraderError("\(keys.dataColon)no CSV files in \(url.path)") }
+        guard !files.isEmpty || !continuous.isEmpty else { throw TraderError("\(keys.dataColon)no CSV files in \(url.path)") }
         for file in files {
             if let problem = InstrumentKind.problem(with: file.symbol.rawValue) {
                 throw TraderError("\(keys.dataColon)\(file.path): \(problem)")
@@ -140,6 +159,11 @@ public struct DataSourceResolver {
         }
         var resolved = Resolved(files: files, sectors: sectors, description: description)
         resolved.volumeMultiplier = volumeMultiplier
+        resolved.continuous = continuous
+        for future in continuous {
+            resolved.description += "; \(future.symbol): \(future.files.count) contract months spliced back-adjusted, "
+                + "rolled \(ContinuousFuture.defaultRollDays) business days before each last trading day"
+        }
         return resolved
     }
 

@@ -201,6 +201,7 @@ extension EngineCore {
                     detail: "\(_state.universe[request.instrument].symbol) is the volatility gauge (risk.volatilitySymbol): "
                         + "watched, never traded"))
         }
+        if let denial = expiryDenial(request) { return .denied(denial) }
         // Only the kill switch configured: no need to build the view.
         if rules.count == 1, !_riskMonitor.status.entriesPaused {
             return _riskMonitor.status.killSwitchEngaged
@@ -232,6 +233,27 @@ extension EngineCore {
         }
         guard low > 0 else { return .denied(denial) }
         return .scaled(Quantity(units: low * lot), denial)
+    }
+}
+
+extension EngineCore {
+    /// A futures contract month is not entered from the day a rolled position would leave it
+    /// (`FutureSpec.rollDay(of:days:)`, 5 business days before its last trading day) on: what is left of its life is
+    /// the roll's and expiry's. Orders that reduce the position go.
+    func expiryDenial(_ request: OrderRequest) -> RiskDenial? {
+        guard case let .future(future) = _state.universe[request.instrument].kind, let month = future.month else {
+            return nil
+        }
+        let held = _state.portfolio.position(for: request.instrument).quantity.units
+        let reduces = held != 0 && (held > 0) != (request.side == .buy)
+        let rollDay = future.spec.rollDay(of: month, days: FutureSpec.defaultRollDays)
+        guard !reduces, FutureSpec.tradingDay(of: _state.now) >= rollDay else { return nil }
+        let last = Timestamp(nanoseconds: future.spec.lastTradingDay(of: month) * Timestamp.nanosecondsPerDay)
+        let leave = Timestamp(nanoseconds: rollDay * Timestamp.nanosecondsPerDay)
+        return RiskDenial(
+            rule: .contractExpiry,
+            detail: "\(future) stops trading on \(last.description.prefix(10)); no new entry from \(leave.description.prefix(10)) on "
+                + "(\(FutureSpec.defaultRollDays) business days before): trade the next contract month")
     }
 }
 

@@ -18,6 +18,14 @@ extension EngineCore {
         return true
     }
 
+    /// Books what rolling a futures position to the next contract month cost (both legs' commissions and slippage),
+    /// as commission: a backtest of a continuous future carries the position across the roll on back-adjusted prices,
+    /// so only the cost moves the books.
+    public mutating func bookRollCost(_ cost: Money, for instrument: InstrumentID) {
+        _state.portfolio.bookCommission(cost, for: instrument)
+        if monitorsEquity { _riskMonitor.observe(equity: _state.portfolio.equity, at: _state.now) }
+    }
+
     /// Pauses (or resumes) new orders without cancelling the working ones: the risk check refuses every new order
     /// as the kill switch does, but — unlike `.killSwitch(engaged: true)` — open orders (protective stops, targets)
     /// stay working. Used while the connection to the broker is down and while back-filled bars are replayed.

@@ -84,6 +84,8 @@ public enum RiskRuleKind: String, Hashable, Sendable, Codable, CaseIterable, Com
     case initialMargin
     case maintenanceMargin
     case invalidOrder
+    /// An entry into a futures contract month on or after the day a rolled position would leave it.
+    case contractExpiry
 
     /// `true` for the limits on an order's size (`RiskConfig.scaleOrdersToFit` scales an entry down to fit them);
     /// the others (kill switch, halts, position count, volatility) deny whatever the size.
@@ -93,7 +95,7 @@ public enum RiskRuleKind: String, Hashable, Sendable, Codable, CaseIterable, Com
             .settledCash, .correlation, .initialMargin:
             true
         case .killSwitch, .maxActivePositions, .maxDailyLoss, .maxDrawdown, .volatilityPause, .rapidLoss,
-            .maintenanceMargin, .invalidOrder:
+            .maintenanceMargin, .invalidOrder, .contractExpiry:
             false
         }
     }

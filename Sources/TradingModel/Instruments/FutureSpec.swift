@@ -19,6 +19,9 @@ public struct FutureSpec: Hashable, Sendable {
     public let months: [Int]
     /// When trading in a contract month ends.
     public let lastTrade: LastTradeRule
+    /// The months a rolled position holds: the liquid ones (`months` unless the product lists illiquid months near the
+    /// front, as metals do).
+    public let rollMonths: [Int]
 
     /// When trading in a contract ends, as CME states it for the product.
     public enum LastTradeRule: Hashable, Sendable {
@@ -57,6 +60,32 @@ public struct FutureSpec: Hashable, Sendable {
         case .threeBusinessDaysBeforeTheMonth:
             return Self.businessDays(before: month.day(1), count: 3)
         }
+    }
+
+    /// Business days before the last trading day that a position leaves a contract, unless configured: ES's volume
+    /// moves to the next contract about a week before expiry.
+    public static let defaultRollDays = 5
+
+    /// The trading day a time belongs to: a daily bar's date (midnight UTC), else the New York date.
+    public static func tradingDay(of time: Timestamp) -> Int64 {
+        time.nanoseconds % Timestamp.nanosecondsPerDay == 0 ? time.dayNumber : USEquityCalendar.newYorkDay(of: time)
+    }
+
+    /// The day a rolled position leaves a contract month: `days` business days before its last trading day (the
+    /// position is in the next contract from that day on).
+    public func rollDay(of month: ContractMonth, days: Int) -> Int64 {
+        Self.businessDays(before: lastTradingDay(of: month), count: max(0, days))
+    }
+
+    /// The contract a rolled position holds on a day: the first of `rollMonths` whose roll day is after it.
+    public func frontMonth(onDay day: Int64, rollDays: Int) -> ContractMonth {
+        let civil = CivilDate.fromDayNumber(day)
+        var month = ContractMonth(year: min(max(civil.year, 2000), 2199), month: civil.month) ?? ContractMonth(year: 2000, month: 1)!
+        for _ in 0..<36 {
+            if rollMonths.contains(month.month), rollDay(of: month, days: rollDays) > day { return month }
+            month = month.next
+        }
+        return month
     }
 
     /// The listed contract months from `month` on (itself when listed), `count` of them.
@@ -104,11 +133,11 @@ extension FutureSpec {
         let all = Array(1...12)
         func spec(
             _ root: String, _ name: String, _ exchange: String, _ multiplier: Int64, tick: String, _ months: [Int],
-            _ rule: LastTradeRule
+            _ rule: LastTradeRule, rollMonths: [Int]? = nil
         ) -> FutureSpec {
             FutureSpec(
                 root: root, name: name, exchange: exchange, currency: "USD", multiplier: multiplier,
-                tickSize: Price(tick) ?? Price(units: 1), months: months, lastTrade: rule)
+                tickSize: Price(tick) ?? Price(units: 1), months: months, lastTrade: rule, rollMonths: rollMonths ?? months)
         }
         let specs = [
             spec("ES", "E-mini S&P 500", "CME", 50, tick: "0.25", quarterly, .thirdFriday),
@@ -124,10 +153,10 @@ extension FutureSpec {
             spec("MCL", "Micro WTI Crude Oil", "NYMEX", 100, tick: "0.01", all, .crudeOil),
             spec("NG", "Henry Hub Natural Gas", "NYMEX", 10_000, tick: "0.001", all, .threeBusinessDaysBeforeTheMonth),
             // Metals list every month near the front (GCX2013 traded), though the liquid ones are fewer.
-            spec("GC", "Gold", "COMEX", 100, tick: "0.1", all, .thirdLastBusinessDay),
-            spec("MGC", "Micro Gold", "COMEX", 10, tick: "0.1", all, .thirdLastBusinessDay),
-            spec("SI", "Silver", "COMEX", 5000, tick: "0.005", all, .thirdLastBusinessDay),
-            spec("HG", "Copper", "COMEX", 25_000, tick: "0.0005", all, .thirdLastBusinessDay),
+            spec("GC", "Gold", "COMEX", 100, tick: "0.1", all, .thirdLastBusinessDay, rollMonths: [2, 4, 6, 8, 10, 12]),
+            spec("MGC", "Micro Gold", "COMEX", 10, tick: "0.1", all, .thirdLastBusinessDay, rollMonths: [2, 4, 6, 8, 10, 12]),
+            spec("SI", "Silver", "COMEX", 5000, tick: "0.005", all, .thirdLastBusinessDay, rollMonths: [3, 5, 7, 9, 12]),
+            spec("HG", "Copper", "COMEX", 25_000, tick: "0.0005", all, .thirdLastBusinessDay, rollMonths: [3, 5, 7, 9, 12]),
             spec("6E", "Euro FX", "CME", 125_000, tick: "0.00005", quarterly, .businessDaysBeforeThirdWednesday(2)),
             spec("6J", "Japanese Yen", "CME", 12_500_000, tick: "0.0000005", quarterly, .businessDaysBeforeThirdWednesday(2)),
             spec("6B", "British Pound", "CME", 62_500, tick: "0.0001", quarterly, .businessDaysBeforeThirdWednesday(2)),

@@ -1,0 +1,137 @@
+import TradingModel
+
+/// A continuous futures series spliced from contract months on a roll rule: the position leaves a contract
+/// `rollDays` business days before its last trading day (`FutureSpec.rollDay(of:days:)`) and holds the next of the
+/// product's roll months from that day on, the rule a rolled position follows.
+///
+/// - `backAdjusted`: each roll's gap (the new contract's close minus the old one's on the last day both traded
+///   before the switch) is added to every earlier bar, so the series has no jump at a roll and a position's P&L on
+///   it is the rolled position's, before the roll's cost. The latest contract's prices are as traded.
+/// - `unadjusted`: prices as traded, with the gap left in (what a chart of the front month shows; a position's P&L
+///   across a roll is then not what trading earned).
+public struct ContinuousFuture: Sendable {
+    /// Business days before the last trading day that a position rolls, unless configured.
+    public static let defaultRollDays = FutureSpec.defaultRollDays
+
+    /// How prices are spliced.
+    public enum Adjustment: String, Sendable, CaseIterable {
+        case backAdjusted = "back-adjusted"
+        case unadjusted
+    }
+
+    /// One roll: the bar at which the next contract takes over, and the two contracts' prices it is measured by.
+    public struct Roll: Hashable, Sendable {
+        /// The first bar of the new contract.
+        public var time: Timestamp
+        /// The contract left and the one entered.
+        public var from: ContractMonth, to: ContractMonth
+        /// The day both traded, last before the switch, and their closes then (the gap is `newPrice − oldPrice`).
+        public var priceTime: Timestamp
+        public var oldPrice: Price, newPrice: Price
+    }
+
+    /// The spliced bars.
+    public let bars: [Bar]
+    /// The rolls, in time order.
+    public let rolls: [Roll]
+    /// The contract each bar was taken from.
+    public let months: [ContractMonth]
+
+    /// Splices contract months.
+    /// - Parameters:
+    ///   - spec: the product.
+    ///   - contracts: each contract month's bars (ascending); months outside `spec.rollMonths` are not used.
+    ///   - rollDays: business days before a contract's last trading day that the position moves to the next.
+    ///   - adjustment: back-adjusted or as traded.
+    /// - Throws: `ContinuousFutureError` when two consecutive contracts never traded on the same bar before the
+    ///   switch (no gap can be measured), or a back-adjusted price is not above zero.
+    public static func build(
+        spec: FutureSpec, contracts: [(month: ContractMonth, bars: [Bar])], rollDays: Int, adjustment: Adjustment
+    ) throws(ContinuousFutureError) -> ContinuousFuture {
+        var byMonth: [ContractMonth: [Bar]] = [:]
+        for contract in contracts where spec.rollMonths.contains(contract.month.month) {
+            byMonth[contract.month, default: []] += contract.bars
+        }
+        var indexByTime: [ContractMonth: [Int64: Int]] = [:]
+        for (month, bars) in byMonth {
+            indexByTime[month] = Dictionary(bars.enumerated().map { ($1.timestamp.nanoseconds, $0) }, uniquingKeysWith: { a, _ in a })
+        }
+        let times = Set(byMonth.values.flatMap { $0.map(\.timestamp.nanoseconds) }).sorted()
+        var bars: [Bar] = []
+        var months: [ContractMonth] = []
+        var rolls: [Roll] = []
+        var gaps: [Int64] = []
+        for nanoseconds in times {
+            let time = Timestamp(nanoseconds: nanoseconds)
+            let front = spec.frontMonth(onDay: FutureSpec.tradingDay(of: time), rollDays: rollDays)
+            guard let index = indexByTime[front]?[nanoseconds], let bar = byMonth[front]?[index] else { continue }
+            if let previous = months.last, previous != front {
+                let (priceTime, old, new) = try gapPrices(
+                    from: previous, to: front, before: nanoseconds, byMonth: byMonth, indexByTime: indexByTime)
+                rolls.append(Roll(time: time, from: previous, to: front, priceTime: priceTime, oldPrice: old, newPrice: new))
+                gaps.append(new.units - old.units)
+            }
+            bars.append(bar)
+            months.append(front)
+        }
+        if adjustment == .backAdjusted, !rolls.isEmpty {
+            var shift: Int64 = 0
+            var roll = rolls.count - 1
+            for k in stride(from: bars.count - 1, through: 0, by: -1) {
+                while roll >= 0, bars[k].timestamp < rolls[roll].time {
+                    shift += gaps[roll]
+                    roll -= 1
+                }
+                guard shift != 0 else { continue }
+                var bar = bars[k]
+                bar.open.units += shift
+                bar.high.units += shift
+                bar.low.units += shift
+                bar.close.units += shift
+                guard bar.low.units > 0 else {
+                    throw .nonPositive(root: spec.root, time: bar.timestamp, price: bar.low)
+                }
+                bars[k] = bar
+            }
+        }
+        return ContinuousFuture(bars: bars, rolls: rolls, months: months)
+    }
+
+
+    /// The last time before `limit` at which both contracts have a bar, and their closes then.
+    private static func gapPrices(
+        from old: ContractMonth, to new: ContractMonth, before limit: Int64, byMonth: [ContractMonth: [Bar]],
+        indexByTime: [ContractMonth: [Int64: Int]]
+    ) throws(ContinuousFutureError) -> (Timestamp, Price, Price) {
+        let oldBars = byMonth[old] ?? []
+        for bar in oldBars.reversed() where bar.timestamp.nanoseconds < limit {
+            if let j = indexByTime[new]?[bar.timestamp.nanoseconds], let newBar = byMonth[new]?[j] {
+                return (bar.timestamp, bar.close, newBar.close)
+            }
+        }
+        throw .noCommonBar(from: old, to: new)
+    }
+}
+
+/// Why contract months cannot be spliced.
+public enum ContinuousFutureError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Two consecutive contracts never traded on the same bar before the roll.
+    case noCommonBar(from: ContractMonth, to: ContractMonth)
+    /// Back-adjusting took a price to zero or below.
+    case nonPositive(root: String, time: Timestamp, price: Price)
+    /// No contract month of the product in the data.
+    case noContracts(root: String)
+
+    public var description: String {
+        switch self {
+        case let .noCommonBar(from, to):
+            "the contracts \(from) and \(to) have no bar at the same time before the roll, so the roll's gap cannot be "
+                + "measured: add the \(to) contract's bars from before the roll"
+        case let .nonPositive(root, time, price):
+            "back-adjusting \(root) takes its price to \(price) at \(time): use unadjusted prices for this "
+                + "history"
+        case let .noContracts(root):
+            "no \(root) contract month in the data (files named like \(root)Z2013_1d.csv)"
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Backtest
+import Testing
+import TraderConfig
+import TraderKit
+import TradingModel
+
+/// `--symbols "ES continuous"` over a folder of contract-month files: the months are found by name and spliced
+/// into one instrument; a root without months in the folder is a clear error.
+struct ContinuousFutureDataTests {
+    @Test func aContinuousNameGathersItsContractMonths() throws {
+        let resolved = try DataSourceResolver.resolve("bundled:futures", symbols: ["ES continuous"])
+        #expect(resolved.files.isEmpty)
+        #expect(resolved.continuous.count == 1)
+        #expect(resolved.continuous.first?.files.map(\.month.description) == ["2013-12", "2014-03", "2014-06", "2014-09", "2014-12"])
+        #expect(resolved.description.contains("ES continuous: 5 contract months spliced back-adjusted, rolled 5 business days"))
+        var settings = BacktestSettings()
+        settings.data = "bundled:futures"
+        let loaded = try BacktestDataLoader.load(resolved, settings: settings)
+        #expect(loaded.data.universe.instruments.map(\.symbol) == ["ES continuous"])
+        #expect(loaded.data.universe[InstrumentID(0)].multiplier == 50)
+        // ESZ2013 up to 12-12 (six Sunday stubs among its days), ESH2014 from 12-13: 2013-10-06 .. 2013-12-26.
+        let bars = loaded.data.series[0]
+        #expect(bars.first?.timestamp == Timestamp(year: 2013, month: 10, day: 6))
+        #expect(bars.last?.close == Price("1836.75"))
+    }
+
+    @Test func aContinuousNameWithAContractAlongsideLoadsBoth() throws {
+        let resolved = try DataSourceResolver.resolve("bundled:futures", symbols: ["ESM2014", "ES continuous"])
+        var settings = BacktestSettings()
+        settings.data = "bundled:futures"
+        let loaded = try BacktestDataLoader.load(resolved, settings: settings)
+        #expect(loaded.data.universe.instruments.map(\.symbol) == ["ESM2014", "ES continuous"])
+    }
+
+    @Test func aRootWithoutContractMonthsIsAClearError() {
+        #expect {
+            try DataSourceResolver.resolve("bundled:futures", symbols: ["NQ continuous"])
+        } throws: { error in
+            "\(error)".contains("no NQ contract month in the data (files named like NQZ2013_1d.csv)")
+        }
+    }
+}
