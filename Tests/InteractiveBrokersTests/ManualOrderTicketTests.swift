@@ -25,6 +25,15 @@ struct ManualOrderTicketTests {
         }
     }
 
+    @Test("a future or a currency pair is refused with the reason until the manual tools trade them")
+    func futuresAndPairsAreRefused() {
+        for symbol in ["EURUSD", "EUR.USD", "ESZ2026"] {
+            let text = Self.message(Self.args { $0.symbol = symbol })
+            #expect(text?.contains("the manual tools trade stocks for now") == true, "\(symbol): \(text ?? "taken")")
+        }
+        #expect(Self.message(Self.args { $0.symbol = "BRK.B" }) == nil)
+    }
+
     @Test("each order type with its prices")
     func types() throws {
         #expect(try ManualOrderTicket(Self.args()).type == .market)

@@ -204,3 +204,37 @@ struct SplitMix {
         #expect(exits.first?.side == .sell)
     }
 }
+
+/// IDEALPRO's published order sizes (EUR: 20,000 to 6,000,000): an entry of the minimum goes, one below it is refused
+/// with the reason, and an exit below it goes.
+@Suite struct ForexOrderSizeTests {
+    static let pair = InstrumentID(0)
+
+    static func bar(_ minute: Int64) -> Bar {
+        Bar(timestamp: E.time(minute), open: Price("1.1")!, high: Price("1.1")!, low: Price("1.1")!, close: Price("1.1")!,
+            volume: Quantity(1_000))
+    }
+
+    static func order(_ side: Side, _ quantity: Int64) -> StrategyAction { .submit(.market(Self.pair, side, Quantity(quantity))) }
+
+    @Test func theMinimumGoesAndBelowItIsRefused() {
+        var engine = EngineCore(
+            universe: Universe(symbols: ["EUR.USD"]),
+            strategy: ScriptedStrategy([[Self.order(.buy, 19_999)], [Self.order(.buy, 20_000)], [Self.order(.sell, 5_000)],
+                                        [Self.order(.buy, 6_000_001)]]),
+            config: EngineConfig(initialCash: Money(100_000_000)))
+        #expect(E.submitted(engine.handle(.bar(Self.pair, Self.bar(0)))).isEmpty)
+        #expect(engine.denials.last?.denial.detail
+            == "EUR.USD order of 19999 EUR is below IDEALPRO's minimum of 20000 EUR (IB would route it to IDEAL, its odd-lot venue, at wider prices)")
+        let entry = E.submitted(engine.handle(.bar(Self.pair, Self.bar(1))))
+        #expect(entry.map(\.quantity) == [Quantity(20_000)])
+        _ = engine.handle(.execution(.filled(Fill(
+            orderID: entry[0].id, instrument: Self.pair, side: .buy, quantity: Quantity(20_000), price: Price("1.1")!,
+            timestamp: E.time(1)))))
+        // Selling 5,000 of the 20,000 held reduces the position: it goes.
+        #expect(E.submitted(engine.handle(.bar(Self.pair, Self.bar(2)))).map(\.quantity) == [Quantity(5_000)])
+        #expect(E.submitted(engine.handle(.bar(Self.pair, Self.bar(3)))).isEmpty)
+        #expect(engine.denials.last?.denial.detail.contains("above IDEALPRO's maximum of 6000000 EUR") == true)
+        #expect(engine.denialCounts[.forexOrderSize] == 2)
+    }
+}

@@ -129,6 +129,10 @@ public struct ManualOrderTicket: Sendable, Hashable {
         guard !symbol.isEmpty, !symbol.contains(" ") else {
             throw ManualOrderError("the symbol must be one word, got '\(arguments.symbol)'")
         }
+        guard InstrumentKind(symbol: Symbol(symbol)) == .stock else {
+            throw ManualOrderError(
+                "\(symbol) is a future or a currency pair: the manual tools trade stocks for now (docs/futures-and-forex.md)")
+        }
         self.symbol = Symbol(symbol)
         guard let quantity = Quantity(arguments.quantity), quantity.units > 0 else {
             throw ManualOrderError("the quantity must be a positive number, got '\(arguments.quantity)'")

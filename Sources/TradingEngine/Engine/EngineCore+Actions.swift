@@ -201,7 +201,7 @@ extension EngineCore {
                     detail: "\(_state.universe[request.instrument].symbol) is the volatility gauge (risk.volatilitySymbol): "
                         + "watched, never traded"))
         }
-        if let denial = expiryDenial(request) { return .denied(denial) }
+        if let denial = expiryDenial(request) ?? forexSizeDenial(request) { return .denied(denial) }
         // Only the kill switch configured: no need to build the view.
         if rules.count == 1, !_riskMonitor.status.entriesPaused {
             return _riskMonitor.status.killSwitchEngaged
@@ -254,6 +254,30 @@ extension EngineCore {
             rule: .contractExpiry,
             detail: "\(future) stops trading on \(last.description.prefix(10)); no new entry from \(leave.description.prefix(10)) on "
                 + "(\(FutureSpec.defaultRollDays) business days before): trade the next contract month")
+    }
+}
+
+extension EngineCore {
+    /// A currency order within IDEALPRO's sizes (`CurrencyPair.idealproSizes`): an entry below the minimum is refused
+    /// (IB routes it to IDEAL, its odd-lot venue for converting balances, at wider prices: not a way to trade), and so
+    /// is any order above the maximum. An exit below the minimum goes: it closes what is held.
+    func forexSizeDenial(_ request: OrderRequest) -> RiskDenial? {
+        guard case let .forex(pair) = _state.universe[request.instrument].kind, let sizes = pair.idealproSizes else {
+            return nil
+        }
+        let quantity = request.quantity.wholeUnits
+        if sizes.maximum > 0, quantity > sizes.maximum {
+            return RiskDenial(
+                rule: .forexOrderSize,
+                detail: "\(pair) order of \(quantity) \(pair.base) is above IDEALPRO's maximum of \(sizes.maximum) \(pair.base)")
+        }
+        let held = _state.portfolio.position(for: request.instrument).quantity.units
+        let reduces = held != 0 && (held > 0) != (request.side == .buy) && request.quantity.units <= held.magnitude
+        guard !reduces, quantity < sizes.minimum else { return nil }
+        return RiskDenial(
+            rule: .forexOrderSize,
+            detail: "\(pair) order of \(quantity) \(pair.base) is below IDEALPRO's minimum of \(sizes.minimum) \(pair.base) "
+                + "(IB would route it to IDEAL, its odd-lot venue, at wider prices)")
     }
 }
 

@@ -86,6 +86,9 @@ public enum RiskRuleKind: String, Hashable, Sendable, Codable, CaseIterable, Com
     case invalidOrder
     /// An entry into a futures contract month on or after the day a rolled position would leave it.
     case contractExpiry
+    /// A currency order outside IDEALPRO's sizes: an entry below the minimum (IB would route it to its odd-lot venue),
+    /// any order above the maximum.
+    case forexOrderSize
 
     /// `true` for the limits on an order's size (`RiskConfig.scaleOrdersToFit` scales an entry down to fit them);
     /// the others (kill switch, halts, position count, volatility) deny whatever the size.
@@ -95,7 +98,7 @@ public enum RiskRuleKind: String, Hashable, Sendable, Codable, CaseIterable, Com
             .settledCash, .correlation, .initialMargin:
             true
         case .killSwitch, .maxActivePositions, .maxDailyLoss, .maxDrawdown, .volatilityPause, .rapidLoss,
-            .maintenanceMargin, .invalidOrder, .contractExpiry:
+            .maintenanceMargin, .invalidOrder, .contractExpiry, .forexOrderSize:
             false
         }
     }

@@ -33,6 +33,19 @@ public struct CurrencyPair: Hashable, Sendable, CustomStringConvertible {
     /// IDEALPRO's minimum price increment: 0.005 for a pair quoted in yen, 0.00005 otherwise (half a pip).
     public var tickSize: Price { quote == "JPY" ? Price(units: 500_000) : Price(units: 5_000) }
 
+    /// IDEALPRO's order sizes in the base currency, `(minimum, maximum)`, as IB publishes them; `nil` for a base
+    /// currency whose limits IB states as a USD equivalent (CZK, HUF, ILS, PLN). IB routes an order below the minimum
+    /// to IDEAL, its odd-lot venue for converting balances, at wider prices.
+    public var idealproSizes: (minimum: Int64, maximum: Int64)? { Self.idealproSizes[base] }
+
+    static let idealproSizes: [String: (minimum: Int64, maximum: Int64)] = [
+        "USD": (25_000, 7_000_000), "AUD": (25_000, 6_000_000), "CAD": (25_000, 6_000_000), "CHF": (25_000, 6_000_000),
+        "CNH": (150_000, 40_000_000), "DKK": (150_000, 35_000_000), "EUR": (20_000, 6_000_000), "GBP": (20_000, 5_000_000),
+        "HKD": (200_000, 50_000_000), "JPY": (2_500_000, 550_000_000), "MXN": (300_000, 70_000_000),
+        "NOK": (150_000, 35_000_000), "NZD": (35_000, 8_000_000), "SEK": (175_000, 40_000_000), "SGD": (35_000, 8_000_000),
+        "ZAR": (350_000, 100_000_000), "KRW": (0, 200_000_000),
+    ]
+
     /// The currencies IB's IDEALPRO trades (ISO 4217 codes).
     public static let currencies: Set<String> = [
         "USD", "EUR", "GBP", "JPY", "CHF", "AUD", "NZD", "CAD", "SEK", "NOK", "DKK", "HKD", "SGD", "MXN", "CNH", "ZAR",
