@@ -12,7 +12,7 @@ struct ContinuousFutureDataTests {
         #expect(resolved.files.isEmpty)
         #expect(resolved.continuous.count == 1)
         #expect(resolved.continuous.first?.files.map(\.month.description) == ["2013-12", "2014-03", "2014-06", "2014-09", "2014-12"])
-        #expect(resolved.description.contains("ES continuous: 5 contract months spliced back-adjusted, rolled 5 business days"))
+        #expect(resolved.description.contains("ES continuous: 5 contract months spliced (backtest.futuresPrices"))
         var settings = BacktestSettings()
         settings.data = "bundled:futures"
         let loaded = try BacktestDataLoader.load(resolved, settings: settings)
@@ -30,6 +30,21 @@ struct ContinuousFutureDataTests {
         settings.data = "bundled:futures"
         let loaded = try BacktestDataLoader.load(resolved, settings: settings)
         #expect(loaded.data.universe.instruments.map(\.symbol) == ["ESM2014", "ES continuous"])
+    }
+
+    /// `backtest.futuresRollDays: 3` rolls on 2013-12-17 (3 business days before the 20th), and `futuresPrices:
+    /// unadjusted` keeps December's prices as traded.
+    @Test func theRollIsConfigured() throws {
+        let resolved = try DataSourceResolver.resolve("bundled:futures", symbols: ["ES continuous"])
+        var settings = BacktestSettings()
+        settings.data = "bundled:futures"
+        settings.futuresRollDays = 3
+        settings.futuresPrices = "unadjusted"
+        let bars = try BacktestDataLoader.load(resolved, settings: settings).data.series[0]
+        let close = { (day: Int) in bars.first { $0.timestamp == Timestamp(year: 2013, month: 12, day: day) }?.close }
+        #expect(close(16) == Price("1785.25"))  // ESZ2013, as traded
+        #expect(close(17) == Price("1772"))  // ESH2014 from the roll day
+        #expect(close(12) == Price("1773.75"))  // unadjusted: ESZ2013's own close
     }
 
     @Test func aRootWithoutContractMonthsIsAClearError() {

@@ -10,9 +10,6 @@ import TradingModel
 /// - `unadjusted`: prices as traded, with the gap left in (what a chart of the front month shows; a position's P&L
 ///   across a roll is then not what trading earned).
 public struct ContinuousFuture: Sendable {
-    /// Business days before the last trading day that a position rolls, unless configured.
-    public static let defaultRollDays = FutureSpec.defaultRollDays
-
     /// How prices are spliced.
     public enum Adjustment: String, Sendable, CaseIterable {
         case backAdjusted = "back-adjusted"

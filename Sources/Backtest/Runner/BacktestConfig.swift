@@ -13,9 +13,6 @@ public struct BacktestConfig: Hashable, Sendable, Codable {
     /// Bars before this time only warm up (the kill switch is engaged, so every order is denied), as in the live
     /// bot's warm-up on historical bars; `nil`: trade from the first bar.
     public var tradingStart: Timestamp?
-    /// Business days before a contract's last trading day that a continuous future's position rolls to the next
-    /// (the same rule `ContinuousFuture.build` splices its bars by).
-    public var futuresRollDays = ContinuousFuture.defaultRollDays
 
     /// Creates a configuration; the defaults reproduce the peers' reference semantics (next-open market fills,
     /// no costs, 100,000 cash).

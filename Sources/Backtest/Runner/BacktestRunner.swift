@@ -239,7 +239,7 @@ struct Loop<S: Strategy> {
     @usableFromInline
     mutating func rollIfDue(_ id: InstrumentID, _ bar: Bar) {
         guard let (spec, month) = continuous[id.index] else { return }
-        let front = spec.frontMonth(onDay: FutureSpec.tradingDay(of: bar.timestamp), rollDays: config.futuresRollDays)
+        let front = spec.frontMonth(onDay: FutureSpec.tradingDay(of: bar.timestamp), rollDays: config.engine.futuresRollDays)
         continuous[id.index] = (spec, front)
         guard let month, month != front else { return }
         let held = engine.portfolio.position(for: id).quantity

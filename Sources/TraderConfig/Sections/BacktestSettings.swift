@@ -1,5 +1,6 @@
 import Backtest
 import Simulation
+import TradingModel
 
 /// `backtest:` the data and costs of `backtest`, `optimize` and `walkforward`.
 public struct BacktestSettings: Hashable, Sendable {
@@ -42,6 +43,10 @@ public struct BacktestSettings: Hashable, Sendable {
     public var session = "all"
     /// Days until sale proceeds settle (with `risk.requireSettledCash`).
     public var settlementDays = 0
+    /// Business days before a futures contract's last trading day that a position leaves it for the next.
+    public var futuresRollDays = FutureSpec.defaultRollDays
+    /// How a continuous future's contract months are spliced: `back-adjusted` or `unadjusted`.
+    public var futuresPrices = "back-adjusted"
     /// A malformed CSV row stops the run (`fail`) or is skipped and counted (`skip`); `auto`: skip in the bundled data
     /// sets (whose few published bars outside their own range PROVENANCE.md lists), fail in the user's files.
     public var badRows = "auto"
@@ -112,6 +117,15 @@ public struct BacktestSettings: Hashable, Sendable {
                     "settlementDays", \.settlementDays, .integer(0...10),
                     summary: "Trading days (weekdays without the exchanges' holidays) until sale proceeds settle (T+N; 1 for US stocks), in backtests and runs alike "
                         + "(with risk.requireSettledCash, buys spend settled cash only).", flag: true),
+                .value(
+                    "futuresRollDays", \.futuresRollDays, .integer(0...30),
+                    summary: "Business days before a futures contract's last trading day that a position leaves it for "
+                        + "the next: a continuous future (ES continuous) rolls then, paying both legs, and no contract "
+                        + "month is entered from then on."),
+                .value(
+                    "futuresPrices", \.futuresPrices, .choice(["back-adjusted", "unadjusted"]),
+                    summary: "A continuous future's prices: back-adjusted (each roll's gap taken out of the earlier bars, "
+                        + "so P&L on it is the rolled position's) or unadjusted (as traded, gaps left in)."),
                 .value(
                     "badRows", \.badRows, .choice(["auto", "fail", "skip"]),
                     summary: "A malformed CSV row stops the run (fail) or is skipped and counted (skip); auto: skip in "

@@ -103,7 +103,8 @@ public enum BacktestDataLoader {
                     volumeMultiplier: resolved.volumeMultiplier)
                 let spliced = try ContinuousFuture.build(
                     spec: future.spec, contracts: zip(future.files, contracts.series).map { ($0.month, $1) },
-                    rollDays: ContinuousFuture.defaultRollDays, adjustment: .backAdjusted)
+                    rollDays: settings.futuresRollDays,
+                    adjustment: ContinuousFuture.Adjustment(rawValue: settings.futuresPrices) ?? .backAdjusted)
                 symbols.append(future.symbol)
                 series.append(spliced.bars)
             } catch let error as ContinuousFutureError {

@@ -80,7 +80,7 @@ public struct BacktestJob {
         var config = BacktestConfig(
             engine: EngineConfig(
                 initialCash: Money(approximately: configuration.strategy.cash), settlementDays: backtest.settlementDays,
-                risk: configuration.risk.effectiveLimits(for: spec)),
+                risk: configuration.risk.effectiveLimits(for: spec), futuresRollDays: backtest.futuresRollDays),
             simulation: SimulationConfig(
                 marketFill: backtest.fill == "close" ? .thisClose : .nextOpen, slippage: backtest.slippageModel,
                 commission: backtest.commissionModel, maxVolumeParticipation: backtest.participation,

@@ -161,8 +161,8 @@ public struct DataSourceResolver {
         resolved.volumeMultiplier = volumeMultiplier
         resolved.continuous = continuous
         for future in continuous {
-            resolved.description += "; \(future.symbol): \(future.files.count) contract months spliced back-adjusted, "
-                + "rolled \(ContinuousFuture.defaultRollDays) business days before each last trading day"
+            resolved.description += "; \(future.symbol): \(future.files.count) contract months spliced "
+                + "(backtest.futuresPrices, rolled backtest.futuresRollDays business days before each last trading day)"
         }
         return resolved
     }

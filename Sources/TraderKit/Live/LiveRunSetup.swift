@@ -63,7 +63,7 @@ public enum LiveRunSetup {
         // T+N settlement as in the backtest (`backtest.settlementDays`): the strategy that trades is the one tested.
         let engine = EngineConfig(
             initialCash: Money(approximately: settings.strategy.cash), settlementDays: settings.backtest.settlementDays,
-            risk: settings.risk.effectiveLimits(for: spec))
+            risk: settings.risk.effectiveLimits(for: spec), futuresRollDays: settings.backtest.futuresRollDays)
         var configuration = LiveRunnerConfiguration(
             connection: tws, symbols: Self.symbols(settings), engine: engine)
         configuration.duration = options.duration

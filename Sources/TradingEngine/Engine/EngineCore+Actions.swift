@@ -238,7 +238,7 @@ extension EngineCore {
 
 extension EngineCore {
     /// A futures contract month is not entered from the day a rolled position would leave it
-    /// (`FutureSpec.rollDay(of:days:)`, 5 business days before its last trading day) on: what is left of its life is
+    /// (`FutureSpec.rollDay(of:days:)`, `EngineConfig.futuresRollDays` before its last trading day) on: what is left of its life is
     /// the roll's and expiry's. Orders that reduce the position go.
     func expiryDenial(_ request: OrderRequest) -> RiskDenial? {
         guard case let .future(future) = _state.universe[request.instrument].kind, let month = future.month else {
@@ -246,14 +246,14 @@ extension EngineCore {
         }
         let held = _state.portfolio.position(for: request.instrument).quantity.units
         let reduces = held != 0 && (held > 0) != (request.side == .buy)
-        let rollDay = future.spec.rollDay(of: month, days: FutureSpec.defaultRollDays)
+        let rollDay = future.spec.rollDay(of: month, days: config.futuresRollDays)
         guard !reduces, FutureSpec.tradingDay(of: _state.now) >= rollDay else { return nil }
         let last = Timestamp(nanoseconds: future.spec.lastTradingDay(of: month) * Timestamp.nanosecondsPerDay)
         let leave = Timestamp(nanoseconds: rollDay * Timestamp.nanosecondsPerDay)
         return RiskDenial(
             rule: .contractExpiry,
             detail: "\(future) stops trading on \(last.description.prefix(10)); no new entry from \(leave.description.prefix(10)) on "
-                + "(\(FutureSpec.defaultRollDays) business days before): trade the next contract month")
+                + "(\(config.futuresRollDays) business days before): trade the next contract month")
     }
 }
 

@@ -36,12 +36,20 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     public var settlementDays: Int
     /// Pre-trade risk limits.
     public var risk: RiskConfig
+    /// Business days before a futures contract's last trading day that a position leaves it for the next: a
+    /// continuous future rolls then, and no contract month is entered from then on.
+    public var futuresRollDays: Int
 
-    /// Creates a configuration; defaults: 100,000 cash, immediate settlement, no risk limits.
-    public init(initialCash: Money = Money(100_000), settlementDays: Int = 0, risk: RiskConfig = RiskConfig()) {
+    /// Creates a configuration; defaults: 100,000 cash, immediate settlement, no risk limits, futures rolled 5
+    /// business days before their last trading day.
+    public init(
+        initialCash: Money = Money(100_000), settlementDays: Int = 0, risk: RiskConfig = RiskConfig(),
+        futuresRollDays: Int = FutureSpec.defaultRollDays
+    ) {
         self.initialCash = initialCash
         self.settlementDays = settlementDays
         self.risk = risk
+        self.futuresRollDays = futuresRollDays
     }
 }
 
@@ -54,5 +62,6 @@ extension EngineConfig {
         initialCash = try c.decode(.initialCash, default: d.initialCash)
         settlementDays = try c.decode(.settlementDays, default: d.settlementDays)
         risk = try c.decode(.risk, default: d.risk)
+        futuresRollDays = try c.decode(.futuresRollDays, default: d.futuresRollDays)
     }
 }
