@@ -90,3 +90,78 @@ import TradingModel
         #expect(abs(result.realizedPnL.doubleValue - replayed.realized) < 0.01)
     }
 }
+
+/// Momentum over a mixed universe (a rolled ES and two currency pairs) ranked by a volatility-normalised score:
+/// sizing by contract value, rolls paid, and the final equity equal to a replay of every fill.
+@Suite struct MixedUniverseMomentumTests {
+    /// A seeded random walk of daily closes (one bar a weekday from 2021-01-04), `drift` and `step` in percent.
+    static func walk(seed: UInt64, start: Double, days: Int, step: Double) -> [Bar] {
+        var state = seed
+        var price = start
+        var bars: [Bar] = []
+        var day = Timestamp(year: 2021, month: 1, day: 4).dayNumber
+        while bars.count < days {
+            if USEquityCalendar.isTradingDay(day) {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let u = Double(state >> 11) / Double(1 << 53) - 0.5
+                price *= 1 + u * step / 50
+                let close = Price(approximately: (price * 10_000).rounded() / 10_000)
+                bars.append(Bar(timestamp: Timestamp(nanoseconds: day * Timestamp.nanosecondsPerDay), open: close,
+                                high: close, low: close, close: close, volume: Quantity(1_000_000)))
+            }
+            day += 1
+        }
+        return bars
+    }
+
+    @Test func momentumRanksFuturesAndPairsTogether() throws {
+        let es = FutureSpec.known["ES"]!
+        // Four contract months, each 10 points above the one before (contango), all trading every day.
+        let base = Self.walk(seed: 7, start: 3700, days: 240, step: 2)
+        let months = [(2021, 3), (2021, 6), (2021, 9), (2021, 12), (2022, 3)].map { ContractMonth(year: $0.0, month: $0.1)! }
+        let contracts = months.enumerated().map { k, month in
+            (month: month, bars: base.map { bar in
+                var shifted = bar
+                let up = Int64(k) * 10 * FixedPoint.scale
+                shifted.open.units += up; shifted.high.units += up; shifted.low.units += up; shifted.close.units += up
+                return shifted
+            })
+        }
+        let continuous = try ContinuousFuture.build(spec: es, contracts: contracts, rollDays: 5, adjustment: .backAdjusted)
+        #expect(continuous.rolls.map(\.from.month) == [3, 6, 9, 12])  // the data ends 2021-12-14, after the December roll
+        let data = MarketData(
+            universe: Universe(symbols: ["ES continuous", "EUR.USD", "GBP.USD"]),
+            series: [continuous.bars, Self.walk(seed: 11, start: 1.22, days: 240, step: 1),
+                     Self.walk(seed: 23, start: 1.37, days: 240, step: 1)])
+        let strategy = MomentumRotation(config: MomentumRotationConfig(
+            lookback: 20, ranking: .volatilityAdjusted, minimumScore: nil, holdings: 2, rebalance: .everyBars(5),
+            weighting: .inverseVolatility, investedFraction: 0.9, rankBuffer: 0, minimumWeightChange: 0,
+            protectiveOrders: false))
+        let config = BacktestConfig(
+            engine: EngineConfig(initialCash: Money(2_000_000)), simulation: SimulationConfig(commission: .ibkrFixedDefault))
+        let result = BacktestRunner.run(strategy: strategy, data: data, config: config)
+        let traded = Set(result.fills.map(\.instrument.index))
+        #expect(traded == [0, 1, 2], "every instrument traded: \(traded)")
+        // Contracts in ones and tens; currencies in tens of thousands and more.
+        for fill in result.fills where fill.instrument.index == 0 { #expect(fill.quantity.wholeUnits < 20) }
+        // Rolls: each paid 2 × 2.25 a contract held, at the new contract's first bar.
+        #expect(!result.rollCharges.isEmpty)
+        for charge in result.rollCharges {
+            #expect(charge.cost == Money("4.5")!.times(Int64(charge.quantity.magnitude.wholeUnits)))
+            #expect(continuous.rolls.contains { $0.time == charge.time })
+        }
+        // The books equal a replay of every fill at the last closes, less commissions and rolls.
+        var expected = 2_000_000.0
+        for fill in result.fills {
+            let last = data.series[fill.instrument.index].last!.close.doubleValue
+            let multiplier = Double(data.universe[fill.instrument].multiplier)
+            expected += (last - fill.price.doubleValue) * fill.signedQuantity.doubleValue * multiplier
+            expected -= fill.commission.doubleValue
+        }
+        expected -= result.rollCharges.reduce(0) { $0 + $1.cost.doubleValue }
+        #expect(abs(result.finalEquity.doubleValue - expected) < 0.01 * Double(result.fills.count + 1))
+        // Sized by contract value: the book never holds more than its equity (a missing multiplier would be 50×).
+        let peak = result.equityCurve.map { $0.grossExposure.doubleValue / $0.equity.doubleValue }.max() ?? 0
+        #expect(peak < 1.0, "peak exposure \(peak) × equity")
+    }
+}
