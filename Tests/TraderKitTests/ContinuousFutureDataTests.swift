@@ -1,4 +1,5 @@
 import Backtest
+import Foundation
 import Testing
 import TraderConfig
 import TraderKit
@@ -45,6 +46,25 @@ struct ContinuousFutureDataTests {
         #expect(close(16) == Price("1785.25"))  // ESZ2013, as traded
         #expect(close(17) == Price("1772"))  // ESH2014 from the roll day
         #expect(close(12) == Price("1773.75"))  // unadjusted: ESZ2013's own close
+    }
+
+    /// The roll a held position paid is in the terminal summary and in summary.json.
+    @Test func theRollIsReported() async throws {
+        try await withTemporaryDirectory { folder in
+            let backtest = try await WrittenBacktest(
+                [
+                    "backtest.data": "bundled:futures", "universe.symbols": "[ES continuous]", "strategy.name": "sma-cross",
+                    "strategy.parameters.fastPeriod": "3", "strategy.parameters.slowPeriod": "10",
+                    "strategy.parameters.allowShort": "true", "strategy.parameters.sizing": "{fixed: 2}",
+                    "backtest.benchmark": "none", "backtest.commission": "ibkr-fixed",
+                ], folder: folder)
+            let row = backtest.table.split(separator: "\n").first { $0.hasPrefix("Futures rolls") }
+            #expect(row?.hasSuffix("1, cost 4.50 (in commissions; 2013-12-13 2013-12→2014-03 -1)") == true, "\(backtest.table)")
+            let rolls = try #require(try backtest.summary()["futures_rolls"] as? [[String: Any]])
+            #expect(rolls.count == 1)
+            #expect(rolls.first?["from"] as? String == "2013-12" && rolls.first?["to"] as? String == "2014-03")
+            #expect(rolls.first?["cost"] as? Double == 4.5)
+        }
     }
 
     @Test func aRootWithoutContractMonthsIsAClearError() {

@@ -158,6 +158,13 @@ extension BacktestSummaryReport {
                 return .object(fields)
             } ?? .null,
             "warnings": .array(allWarnings.map(JSONValue.string)),
+            "futures_rolls": .array(result.rollCharges.map {
+                .object([
+                    "symbol": .string($0.symbol.rawValue), "time": .string(timeText($0.time)),
+                    "from": .string($0.from.description), "to": .string($0.to.description),
+                    "quantity": .number($0.quantity.doubleValue), "cost": .number($0.cost.doubleValue),
+                ])
+            }),
             "open_positions": .array(result.openPositions.map {
                 .object([
                     "symbol": .string($0.symbol.rawValue), "quantity": .number($0.quantity.doubleValue),
