@@ -48,6 +48,23 @@ struct ContinuousFutureDataTests {
         #expect(close(12) == Price("1773.75"))  // unadjusted: ESZ2013's own close
     }
 
+    /// The contract months imported into a Parquet catalogue splice to the same series as from their folder.
+    @Test func aCatalogueSplicesAsTheFolderDoes() async throws {
+        try await withTemporaryDirectory { folder in
+            let catalogue = folder + "/cat"
+            _ = try CatalogueJob.importData("bundled:futures", into: catalogue, symbols: nil, barSize: nil)
+            var settings = BacktestSettings()
+            settings.data = "parquet:" + catalogue
+            let fromCatalogue = try BacktestDataLoader.load(
+                try DataSourceResolver.resolve("parquet:" + catalogue, symbols: ["ES continuous", "ESM2014"]), settings: settings)
+            settings.data = "bundled:futures"
+            let fromFolder = try BacktestDataLoader.load(
+                try DataSourceResolver.resolve("bundled:futures", symbols: ["ES continuous"]), settings: settings)
+            #expect(fromCatalogue.data.universe.instruments.map(\.symbol) == ["ESM2014", "ES continuous"])
+            #expect(fromCatalogue.data.series[1] == fromFolder.data.series[0])
+        }
+    }
+
     /// The roll a held position paid is in the terminal summary and in summary.json.
     @Test func theRollIsReported() async throws {
         try await withTemporaryDirectory { folder in
@@ -71,7 +88,7 @@ struct ContinuousFutureDataTests {
         #expect {
             try DataSourceResolver.resolve("bundled:futures", symbols: ["NQ continuous"])
         } throws: { error in
-            "\(error)".contains("no NQ contract month in the data (files named like NQZ2013_1d.csv)")
+            "\(error)".contains("no NQ contract month in the data (symbols like NQZ2013, files like NQZ2013_1d.csv)")
         }
     }
 }

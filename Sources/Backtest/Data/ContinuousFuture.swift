@@ -128,7 +128,7 @@ public enum ContinuousFutureError: Error, Hashable, Sendable, CustomStringConver
             "back-adjusting \(root) takes its price to \(price) at \(time): use unadjusted prices for this "
                 + "history"
         case let .noContracts(root):
-            "no \(root) contract month in the data (files named like \(root)Z2013_1d.csv)"
+            "no \(root) contract month in the data (symbols like \(root)Z2013, files like \(root)Z2013_1d.csv)"
         }
     }
 }

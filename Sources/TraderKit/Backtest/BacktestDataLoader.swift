@@ -48,6 +48,13 @@ public enum BacktestDataLoader {
             let years = (first ?? Int.min)...max(first ?? Int.min, last ?? Int.max)
             data = withSectors(
                 try DataSourceResolver.loadStore(store, format: resolved.storeFormat, years: years), resolved.sectors)
+            if !resolved.continuous.isEmpty {
+                data = try withContinuousFutures(data, resolved, settings) { future throws(TraderError) in
+                    try DataSourceResolver.loadStore(
+                        (store.path, store.barSize, future.files.map { Symbol($0.source) }), format: resolved.storeFormat,
+                        years: years)
+                }
+            }
         } else {
             do {
                 data = try MarketData.load(
@@ -57,7 +64,17 @@ public enum BacktestDataLoader {
                 throw TraderError("\(error)")
             }
             skipped = data.skippedRows
-            if !resolved.continuous.isEmpty { data = try withContinuousFutures(data, resolved, settings) }
+            if !resolved.continuous.isEmpty {
+                data = try withContinuousFutures(data, resolved, settings) { future throws(TraderError) in
+                    do {
+                        return try MarketData.load(
+                            files: future.files.map { (Symbol($0.month.description), $0.source) },
+                            policy: settings.badRowPolicy, volumeMultiplier: resolved.volumeMultiplier)
+                    } catch {
+                        throw TraderError("\(error)")
+                    }
+                }
+            }
         }
         let (start, end) = dateRange(settings)
         let first = warmUp ? nil : start
@@ -90,27 +107,25 @@ public enum BacktestDataLoader {
         return loaded
     }
 
-    /// The data with each continuous future spliced from its contract months and appended as one more instrument.
+    /// The data with each continuous future spliced from its contract months (read by `contracts`, in the order of
+    /// `future.files`) and appended as one more instrument.
     static func withContinuousFutures(
-        _ data: MarketData, _ resolved: DataSourceResolver.Resolved, _ settings: BacktestSettings
+        _ data: MarketData, _ resolved: DataSourceResolver.Resolved, _ settings: BacktestSettings,
+        contracts: (DataSourceResolver.ContinuousSource) throws(TraderError) -> MarketData
     ) throws(TraderError) -> MarketData {
         var symbols = data.universe.instruments.map(\.symbol)
         var series = data.series
         for future in resolved.continuous {
-            do {
-                let contracts = try MarketData.load(
-                    files: future.files.map { (Symbol($0.month.description), $0.path) }, policy: settings.badRowPolicy,
-                    volumeMultiplier: resolved.volumeMultiplier)
+            let months = try contracts(future)
+            do throws(ContinuousFutureError) {
                 let spliced = try ContinuousFuture.build(
-                    spec: future.spec, contracts: zip(future.files, contracts.series).map { ($0.month, $1) },
+                    spec: future.spec, contracts: zip(future.files, months.series).map { ($0.month, $1) },
                     rollDays: settings.futuresRollDays,
                     adjustment: ContinuousFuture.Adjustment(rawValue: settings.futuresPrices) ?? .backAdjusted)
                 symbols.append(future.symbol)
                 series.append(spliced.bars)
-            } catch let error as ContinuousFutureError {
-                throw TraderError("\(future.symbol): \(error)")
             } catch {
-                throw TraderError("\(error)")
+                throw TraderError("\(future.symbol): \(error)")
             }
         }
         let sectors = Dictionary(data.universe.instruments.map { ($0.symbol, $0.sector) }, uniquingKeysWith: { a, _ in a })

@@ -43,8 +43,12 @@ extension DataSourceResolver {
                 "--data \(label) has no '\(size)' bars (it has: \(sizes.map(\.text).joined(separator: ", ")))")
         }
         var chosen = available
+        var continuous: [ContinuousSource] = []
         if let symbols, !symbols.isEmpty {
-            let wanted = symbols.map { Symbol($0.uppercased()) }
+            let split = try continuousFutures(
+                in: symbols, available: available.map { ($0, $0.rawValue) }, keys: keys, argument: label)
+            continuous = split.continuous
+            let wanted = split.others.map { Symbol($0.uppercased()) }
             let missing = wanted.filter { !available.contains($0) }
             guard missing.isEmpty else {
                 let absent = missing.map(\.rawValue).joined(separator: ", ")
@@ -56,9 +60,12 @@ extension DataSourceResolver {
         for symbol in chosen {
             if let problem = InstrumentKind.problem(with: symbol.rawValue) { throw TraderError("--data \(label): \(problem)") }
         }
-        return Resolved(
+        var resolved = Resolved(
             files: [], sectors: format == .parquet ? try catalogueSectors(path) : [:],
-            description: "\(label) (\(size), \(chosen.count) symbols)", store: (path, size, chosen), storeFormat: format)
+            description: "\(label) (\(size), \(chosen.count) symbols)" + describe(continuous), store: (path, size, chosen),
+            storeFormat: format)
+        resolved.continuous = continuous
+        return resolved
     }
 
     /// A catalogue's `sectors.csv` (`data import` copies a folder's), if it has one.

@@ -35,9 +35,49 @@ public struct DataSourceResolver {
         public var synthetic: SyntheticMarketConfig? = nil
         /// Shares per unit of the files' volume (`BundledDataSet.volumeMultiplier`; 1 for a user's files).
         public var volumeMultiplier: Int64 = 1
-        /// Continuous futures asked for by name (`ES continuous`), each with its product's contract-month files in
-        /// the folder; the loader splices them (`ContinuousFuture`).
-        public var continuous: [(symbol: Symbol, spec: FutureSpec, files: [(month: ContractMonth, path: String)])] = []
+        /// Continuous futures asked for by name (`ES continuous`), each with its product's contract months in the
+        /// data: a CSV file's path, or (with `store`) the month's symbol in the store. The loader splices them
+        /// (`ContinuousFuture`).
+        public var continuous: [ContinuousSource] = []
+    }
+
+    /// A continuous future's contract months in the data.
+    public typealias ContinuousSource = (symbol: Symbol, spec: FutureSpec, files: [(month: ContractMonth, source: String)])
+
+    /// The continuous futures among `names` (`ES continuous`), each with the contract months of its product among
+    /// `available` (by `source`, a file's path or a store's symbol), and the names left to find as they are.
+    /// - Throws: `TraderError` for a continuous name whose product has no contract month in the data.
+    static func continuousFutures(
+        in names: [String], available: [(symbol: Symbol, source: String)], keys: Keys, argument: String
+    ) throws(TraderError) -> (continuous: [ContinuousSource], others: [String]) {
+        var continuous: [ContinuousSource] = []
+        var others: [String] = []
+        for name in names {
+            guard case let .future(future) = InstrumentKind(symbol: Symbol(name)), future.month == nil else {
+                others.append(name)
+                continue
+            }
+            let months = available.compactMap { item -> (month: ContractMonth, source: String)? in
+                guard case let .future(contract) = InstrumentKind(symbol: item.symbol), contract.spec == future.spec,
+                    let month = contract.month
+                else { return nil }
+                return (month, item.source)
+            }
+            guard !months.isEmpty else {
+                throw TraderError(
+                    "\(keys.symbols): \(name): \(ContinuousFutureError.noContracts(root: future.spec.root)) in \(argument)")
+            }
+            continuous.append((Symbol(name), future.spec, months.sorted { $0.month < $1.month }))
+        }
+        return (continuous, others)
+    }
+
+    /// The sentence a report adds for each continuous future.
+    static func describe(_ continuous: [ContinuousSource]) -> String {
+        continuous.map {
+            "; \($0.symbol): \($0.files.count) contract months spliced "
+                + "(backtest.futuresPrices, rolled backtest.futuresRollDays business days before each last trading day)"
+        }.joined()
     }
 
     /// How errors name what the user set: a backtest's configuration keys, or a `data` command's source and flags.
@@ -125,24 +165,13 @@ public struct DataSourceResolver {
         } else {
             files.append((Symbol(symbol(fromFileName: url.lastPathComponent)), url.path))
         }
-        var continuous: [(symbol: Symbol, spec: FutureSpec, files: [(month: ContractMonth, path: String)])] = []
+        var continuous: [ContinuousSource] = []
         if let symbols, !symbols.isEmpty {
-            var wanted = symbols.map { $0.uppercased() }
             // `ES continuous`: every ES contract month among the files, spliced on the roll rule.
-            for name in symbols {
-                guard case let .future(future) = InstrumentKind(symbol: Symbol(name)), future.month == nil else { continue }
-                let months = files.compactMap { file -> (month: ContractMonth, path: String)? in
-                    guard case let .future(contract) = InstrumentKind(symbol: file.symbol), contract.spec == future.spec,
-                        let month = contract.month
-                    else { return nil }
-                    return (month, file.path)
-                }
-                guard !months.isEmpty else {
-                    throw TraderError("\(keys.symbols): \(name): \(ContinuousFutureError.noContracts(root: future.spec.root)) in \(argument)")
-                }
-                continuous.append((Symbol(name), future.spec, months.sorted { $0.month < $1.month }))
-                wanted.removeAll { $0 == name.uppercased() }
-            }
+            let split = try continuousFutures(
+                in: symbols, available: files.map { ($0.symbol, $0.path) }, keys: keys, argument: argument)
+            continuous = split.continuous
+            let wanted = split.others.map { $0.uppercased() }
             let available = Dictionary(files.map { ($0.symbol.rawValue.uppercased(), $0) }, uniquingKeysWith: { a, _ in a })
             let missing = wanted.filter { available[$0] == nil }
             guard missing.isEmpty else {
@@ -160,10 +189,7 @@ public struct DataSourceResolver {
         var resolved = Resolved(files: files, sectors: sectors, description: description)
         resolved.volumeMultiplier = volumeMultiplier
         resolved.continuous = continuous
-        for future in continuous {
-            resolved.description += "; \(future.symbol): \(future.files.count) contract months spliced "
-                + "(backtest.futuresPrices, rolled backtest.futuresRollDays business days before each last trading day)"
-        }
+        resolved.description += describe(continuous)
         return resolved
     }
 
