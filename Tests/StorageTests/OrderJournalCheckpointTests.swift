@@ -149,4 +149,24 @@ struct OrderJournalCheckpointTests {
             #expect(try OrderJournal(path: path, createIfMissing: false).orders().count == 20)
         }
     }
+
+    /// A `.manual` journal opened while another holds the lock takes it at its first checkpoint after the other lets
+    /// it go; an `.automatic` one never takes it there (found by the generated mutation run, issue 42).
+    @Test func aManualJournalTakesTheLockOnceItIsFree() async throws {
+        try await withTemporaryDirectory { dir in
+            let path = dir + "/journal.sqlite"
+            let first = try OrderJournal(path: path, checkpoints: .manual)
+            #expect(first.lock.isHeld)
+            let manual = try OrderJournal(path: path, checkpoints: .manual)
+            let automatic = try OrderJournal(path: path)
+            #expect(!manual.lock.isHeld && !automatic.lock.isHeld)
+            try manual.checkpoint()
+            #expect(!manual.lock.isHeld)  // still the first's
+            try first.close()
+            try automatic.checkpoint()
+            #expect(!automatic.lock.isHeld)
+            try manual.checkpoint()
+            #expect(manual.lock.isHeld)
+        }
+    }
 }
