@@ -253,7 +253,7 @@ let package = Package(
             dependencies: ["TWSProtocol", "TWSTestSupport", "Simulation", .product(name: "NIOCore", package: "swift-nio")]
         ),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "TradingModel"]),
-        .testTarget(name: "TradingEngineTests", dependencies: ["TradingEngine", "TradingModel", "Indicators"]),
+        .testTarget(name: "TradingEngineTests", dependencies: ["TradingEngine", "TradingModel", "Indicators", "Simulation"]),
         .testTarget(
             name: "BacktestTests",
             dependencies: [

@@ -94,16 +94,15 @@ import TradingModel
 /// Momentum over a mixed universe (a rolled ES and two currency pairs) ranked by a volatility-normalised score:
 /// sizing by contract value, rolls paid, and the final equity equal to a replay of every fill.
 @Suite struct MixedUniverseMomentumTests {
-    /// A seeded random walk of daily closes (one bar a weekday from 2021-01-04), `drift` and `step` in percent.
+    /// A seeded random walk of daily closes (one bar a trading day from 2021-01-04), `step` in percent.
     static func walk(seed: UInt64, start: Double, days: Int, step: Double) -> [Bar] {
-        var state = seed
+        var random = SplitMix64(seed: seed)
         var price = start
         var bars: [Bar] = []
         var day = Timestamp(year: 2021, month: 1, day: 4).dayNumber
         while bars.count < days {
             if USEquityCalendar.isTradingDay(day) {
-                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                let u = Double(state >> 11) / Double(1 << 53) - 0.5
+                let u = random.nextUnit() - 0.5
                 price *= 1 + u * step / 50
                 let close = Price(approximately: (price * 10_000).rounded() / 10_000)
                 bars.append(Bar(timestamp: Timestamp(nanoseconds: day * Timestamp.nanosecondsPerDay), open: close,

@@ -1,3 +1,4 @@
+import Simulation
 import Testing
 import TradingEngine
 import TradingModel
@@ -17,46 +18,34 @@ import TradingModel
             commission: Money(commission)!, timestamp: E.time(minute))
     }
 
-    /// `equity == cash + Σ carried value`, a future carried at its unrealized P&L, and gross exposure its contract value.
-    func checkInvariant(_ p: Portfolio) {
-        var value = Money.zero
-        var gross = Money.zero
-        for (i, position) in p.positions.enumerated() {
-            value += position.carriedValue(at: p.marks[i])
-            gross += position.marketValue(at: p.marks[i]).magnitude
-        }
-        #expect(p.equity == p.cash + value)
-        #expect(p.grossExposure == gross)
-    }
-
     /// Every figure worked by hand: 2 ES bought at 6,000 (4.50 commission), marked 6,010, 1 sold at 6,020, 3 sold at
     /// 5,990 (a reversal to 2 short), marked 5,980.
     @Test func aFuturesPositionMovesCashOnlyByItsPnL() {
         var p = Portfolio(cash: Money(100_000), universe: Self.universe)
         p.apply(Self.fill(Self.es, .buy, "2", "6000", commission: "4.5"))
-        checkInvariant(p)
+        E.checkInvariant(p)
         #expect(p.cash == Money("99995.5"))
         #expect(p.equity == Money("99995.5"))
         #expect(p.grossExposure == Money(600_000))  // 2 × 6,000 × 50
         p.mark(Self.es, at: Price(6010))
-        checkInvariant(p)
+        E.checkInvariant(p)
         #expect(p.unrealizedPnL == Money(1_000))  // 2 × 10 × 50
         #expect(p.equity == Money("100995.5"))
         #expect(p.grossExposure == Money(601_000))
         p.apply(Self.fill(Self.es, .sell, "1", "6020", commission: "2.25"))
-        checkInvariant(p)
+        E.checkInvariant(p)
         #expect(p.realizedPnL == Money(1_000))  // 20 × 50
         #expect(p.cash == Money("100993.25"))
         #expect(p.equity == Money("101493.25"))  // + (6,020 − 6,010) × 50 − 2.25 on the mark
         p.apply(Self.fill(Self.es, .sell, "3", "5990", commission: "6.75"))
-        checkInvariant(p)
+        E.checkInvariant(p)
         #expect(p.position(for: Self.es).quantity == Quantity(-2))
         #expect(p.position(for: Self.es).averagePrice == Price(5990))
         #expect(p.realizedPnL == Money(500))  // + (5,990 − 6,000) × 1 × 50
         #expect(p.cash == Money("100486.5"))
         #expect(p.equity == Money("98486.5"))  // short 2 from 5,990, marked 6,010: −2,000
         p.mark(Self.es, at: Price(5980))
-        checkInvariant(p)
+        E.checkInvariant(p)
         #expect(p.equity == Money("101486.5"))
         #expect(p.grossExposure == Money(598_000))
         #expect(p.commissions == Money("13.5"))
@@ -77,11 +66,11 @@ import TradingModel
     @Test func aCurrencyPairIsBoughtInItsQuoteCurrency() {
         var p = Portfolio(cash: Money(100_000), universe: Self.universe)
         p.apply(Self.fill(Self.eur, .buy, "25000", "1.1", commission: "2"))
-        checkInvariant(p)
+        E.checkInvariant(p)
         #expect(p.cash == Money(72_498))
         #expect(p.equity == Money(99_998))
         p.mark(Self.eur, at: Price("1.12")!)
-        checkInvariant(p)
+        E.checkInvariant(p)
         #expect(p.positionValue(for: Self.eur) == Money(28_000))
         #expect(p.equity == Money(100_498))
     }
@@ -90,7 +79,7 @@ import TradingModel
     /// Σ fills (final mark − fill price) × signed quantity × multiplier − commissions.
     @Test(arguments: [UInt64(1), 7, 42, 2026])
     func equityIsTheSumOfEveryFillsPnLAtTheLastMarks(seed: UInt64) {
-        var rng = SplitMix(seed)
+        var rng = SplitMix64(seed: seed)
         var p = Portfolio(cash: Money(1_000_000), universe: Self.universe)
         var fills: [Fill] = []
         var marks: [Int64] = [600_000, 110_000, 10_000]  // cents for ES and AAPL, 1e-5 for EUR.USD
@@ -110,7 +99,7 @@ import TradingModel
                 p.apply(fill)
                 fills.append(fill)
             }
-            checkInvariant(p)
+            E.checkInvariant(p)
         }
         var expected = Int128(0)
         for fill in fills {
@@ -157,18 +146,6 @@ import TradingModel
     }
 }
 
-/// A small deterministic generator (SplitMix64).
-struct SplitMix {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// A contract month is not entered from its roll day (5 business days before its last trading day) on; exits go.
 @Suite struct ContractExpiryTests {

@@ -3,34 +3,22 @@ import TradingEngine
 import TradingModel
 
 @Suite struct PortfolioTests {
-    /// `equity == cash + Σ quantity × mark` after every operation.
-    func checkInvariant(_ p: Portfolio) {
-        var value = Money.zero
-        var gross = Money.zero
-        for (i, position) in p.positions.enumerated() {
-            value += position.marketValue(at: p.marks[i])
-            gross += position.marketValue(at: p.marks[i]).magnitude
-        }
-        #expect(p.equity == p.cash + value)
-        #expect(p.grossExposure == gross)
-    }
-
     @Test func accountsForFillsMarksAndCommissions() {
         var p = Portfolio(cash: Money(10_000), instrumentCount: 2)
         p.apply(E.fill(OrderID(1), .buy, 10, "100", commission: Money(1)))
-        checkInvariant(p)
+        E.checkInvariant(p)
         #expect(p.cash == Money(8_999))
         #expect(p.equity == Money(9_999))
         p.mark(E.a, at: Price(110))
-        checkInvariant(p)
+        E.checkInvariant(p)
         #expect(p.equity == Money(10_099))
         #expect(p.unrealizedPnL == Money(100))
         p.apply(E.fill(OrderID(2), .sell, 5, "20", instrument: E.b, commission: Money(1)))
-        checkInvariant(p)
+        E.checkInvariant(p)
         #expect(p.grossExposure == Money(1_200))
         #expect(p.activePositionCount == 2)
         p.apply(E.fill(OrderID(3), .sell, 10, "105", commission: Money(1)))
-        checkInvariant(p)
+        E.checkInvariant(p)
         #expect(p.realizedPnL == Money(50))
         #expect(p.commissions == Money(3))
         #expect(p.activePositionCount == 1)
@@ -46,7 +34,7 @@ import TradingModel
             orderID: OrderID(1), instrument: E.a, side: .buy, quantity: Quantity("2.5")!, price: Price(100),
             commission: .zero, timestamp: E.time(1)))
         p.mark(E.a, at: Price(110))
-        checkInvariant(p)
+        E.checkInvariant(p)
         #expect(p.positionValue(for: E.a) == Money(275))
         #expect(p.equity == Money(10_025))
         #expect(p.grossExposure == Money(275))
@@ -54,13 +42,13 @@ import TradingModel
             orderID: OrderID(2), instrument: E.b, side: .sell, quantity: Quantity("1.5")!, price: Price(50),
             commission: .zero, timestamp: E.time(2)))
         p.mark(E.b, at: Price(40))
-        checkInvariant(p)
+        E.checkInvariant(p)
         #expect(p.positionValue(for: E.b) == Money(-60))
         #expect(p.grossExposure == Money(335))
         #expect(p.equity == Money(10_040))
         // Back up again: the exposure follows the magnitude, not the signed value.
         p.mark(E.b, at: Price(60))
-        checkInvariant(p)
+        E.checkInvariant(p)
         #expect(p.grossExposure == Money(365))
         #expect(p.equity == Money(10_010))
     }

@@ -1,3 +1,4 @@
+import Testing
 import TradingEngine
 import TradingModel
 
@@ -27,6 +28,19 @@ enum E {
 
     static func submitted(_ commands: [EngineCommand]) -> [Order] {
         commands.compactMap { if case let .submit(o) = $0 { o } else { nil } }
+    }
+
+    /// `equity == cash + Σ carried value` (a stock's market value, a future's unrealized P&L) and gross exposure
+    /// `Σ |market value|` (a future's contract value), checked after every operation.
+    static func checkInvariant(_ p: Portfolio, sourceLocation: SourceLocation = #_sourceLocation) {
+        var value = Money.zero
+        var gross = Money.zero
+        for (i, position) in p.positions.enumerated() {
+            value += position.carriedValue(at: p.marks[i])
+            gross += position.marketValue(at: p.marks[i]).magnitude
+        }
+        #expect(p.equity == p.cash + value, sourceLocation: sourceLocation)
+        #expect(p.grossExposure == gross, sourceLocation: sourceLocation)
     }
 }
 

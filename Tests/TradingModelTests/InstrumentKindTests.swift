@@ -99,8 +99,16 @@ import TradingModel
         #expect(ContractMonth(year: 2026, month: 12)?.next == ContractMonth(year: 2027, month: 1))
         #expect(ContractMonth(year: 2027, month: 1)?.previous == ContractMonth(year: 2026, month: 12))
         #expect(ContractMonth(year: 2024, month: 2)?.dayCount == 29)
-        let es = FutureSpec.known["ES"]!
-        #expect(es.listedMonths(from: ContractMonth(year: 2026, month: 11)!, count: 3).map(\.description)
-            == ["2026-12", "2027-03", "2027-06"])
+    }
+
+    /// The cursor gives `frontMonth`'s answer day after day: ESZ2026 stops on Friday 2026-12-18, so from Friday 12-11
+    /// (5 business days before) the front is March 2027; a day before its span is answered afresh.
+    @Test func theFrontMonthCursorFollowsTheRolls() {
+        var cursor = FrontMonthCursor(spec: FutureSpec.known["ES"]!, rollDays: 5)
+        let day = { (d: Int) in CivilDate.dayNumber(year: 2026, month: 12, day: d) }
+        #expect(cursor.month(onDay: day(1)).description == "2026-12")
+        #expect(cursor.month(onDay: day(10)).description == "2026-12")
+        #expect(cursor.month(onDay: day(11)).description == "2027-03")
+        #expect(cursor.month(onDay: day(10)).description == "2026-12")
     }
 }

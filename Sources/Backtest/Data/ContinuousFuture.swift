@@ -58,9 +58,10 @@ public struct ContinuousFuture: Sendable {
         var months: [ContractMonth] = []
         var rolls: [Roll] = []
         var gaps: [Int64] = []
+        var cursor = FrontMonthCursor(spec: spec, rollDays: rollDays)
         for nanoseconds in times {
             let time = Timestamp(nanoseconds: nanoseconds)
-            let front = spec.frontMonth(onDay: FutureSpec.tradingDay(of: time), rollDays: rollDays)
+            let front = cursor.month(onDay: FutureSpec.tradingDay(of: time))
             guard let index = indexByTime[front]?[nanoseconds], let bar = byMonth[front]?[index] else { continue }
             if let previous = months.last, previous != front {
                 let (priceTime, old, new) = try gapPrices(

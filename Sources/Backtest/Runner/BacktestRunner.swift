@@ -117,9 +117,9 @@ struct Loop<S: Strategy> {
     @usableFromInline var dataEndings: [DataEnding] = []
     /// The lowest buying power seen at a step's end (margin rule on only).
     @usableFromInline var lowestBuyingPower: (value: Money, time: Timestamp)?
-    /// Continuous futures by instrument index: the product and the contract month its last bar was in (`nil`
-    /// before the first); empty without one, so a stock run never looks.
-    @usableFromInline var continuous: [Int: (spec: FutureSpec, month: ContractMonth?)] = [:]
+    /// Continuous futures by instrument index: the front month's cursor and the contract month its last bar was in
+    /// (`nil` before the first); empty without one, so a stock run never looks.
+    @usableFromInline var continuous: [Int: (cursor: FrontMonthCursor, month: ContractMonth?)] = [:]
     /// The rolls of held positions, and what each cost.
     @usableFromInline var rollCharges: [RollCharge] = []
 
@@ -152,7 +152,7 @@ struct Loop<S: Strategy> {
         if config.recordsEquityCurve { curve.reserveCapacity(expectedPoints) }
         for instrument in universe.instruments {
             if case let .future(future) = instrument.kind, future.month == nil {
-                continuous[instrument.id.index] = (future.spec, nil)
+                continuous[instrument.id.index] = (FrontMonthCursor(spec: future.spec, rollDays: config.engine.futuresRollDays), nil)
             }
         }
         if config.tradingStart != nil {
@@ -238,9 +238,10 @@ struct Loop<S: Strategy> {
     /// slippage). The back-adjusted series carries the position's P&L across the roll; only the cost is booked.
     @usableFromInline
     mutating func rollIfDue(_ id: InstrumentID, _ bar: Bar) {
-        guard let (spec, month) = continuous[id.index] else { return }
-        let front = spec.frontMonth(onDay: FutureSpec.tradingDay(of: bar.timestamp), rollDays: config.engine.futuresRollDays)
-        continuous[id.index] = (spec, front)
+        guard let (start, month) = continuous[id.index] else { return }
+        var cursor = start
+        let front = cursor.month(onDay: FutureSpec.tradingDay(of: bar.timestamp))
+        continuous[id.index] = (cursor, front)
         guard let month, month != front else { return }
         let held = engine.portfolio.position(for: id).quantity
         guard !held.isZero else { return }

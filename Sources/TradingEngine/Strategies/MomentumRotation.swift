@@ -119,12 +119,12 @@ public struct MomentumRotation: Strategy {
             guard ProtectiveOrders.tradingOrders(id, context).isEmpty else { continue }
             let held = context.position(for: id).quantity
             var target = Quantity.zero
+            let unitValue = slots[i].close.doubleValue * Double(context.universe[id].multiplier)
             if weights[i] > 0, slots[i].close.units > 0 {
                 let lot = context.universe[id].lotSize
                 // Equal weight divides rather than multiplies by 1/K, matching the peers' arithmetic exactly.
                 let allocation = config.weighting == .equal
                     ? budget / Double(max(config.holdings, 1)) : budget * weights[i]
-                let unitValue = slots[i].close.doubleValue * Double(context.universe[id].multiplier)
                 let shares = (allocation / unitValue / lot.doubleValue).rounded(.down)
                 target = Quantity(units: Int64(shares) * lot.units)
             }
@@ -132,7 +132,7 @@ public struct MomentumRotation: Strategy {
             guard delta.units != 0 else { continue }
             if target.units != 0 {
                 // Entries and resizes below the minimums are noise, not a rotation (exits always go).
-                let value = delta.magnitude.doubleValue * slots[i].close.doubleValue * Double(context.universe[id].multiplier)
+                let value = delta.magnitude.doubleValue * unitValue
                 if value < config.minimumTradeValue { continue }
                 if held.units != 0, value < context.equity.doubleValue * config.minimumWeightChange { continue }
             }

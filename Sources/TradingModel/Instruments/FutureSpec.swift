@@ -88,17 +88,6 @@ public struct FutureSpec: Hashable, Sendable {
         return month
     }
 
-    /// The listed contract months from `month` on (itself when listed), `count` of them.
-    public func listedMonths(from month: ContractMonth, count: Int) -> [ContractMonth] {
-        var result: [ContractMonth] = []
-        var current = month
-        while result.count < count, current.year < 2199 {
-            if months.contains(current.month) { result.append(current) }
-            current = current.next
-        }
-        return result
-    }
-
     static func isBusinessDay(_ day: Int64) -> Bool { USEquityCalendar.isTradingDay(day) }
 
     /// The business day `count` business days before `day` (`day` itself is not counted).
@@ -163,4 +152,28 @@ extension FutureSpec {
         ]
         return Dictionary(uniqueKeysWithValues: specs.map { ($0.root, $0) })
     }()
+}
+
+/// The contract a rolled position holds, day after day: `FutureSpec.frontMonth(onDay:rollDays:)`, recomputed only
+/// when a day leaves the span the current month covers (bars come in time order, so once per roll, not per bar).
+public struct FrontMonthCursor: Sendable {
+    /// The product.
+    public let spec: FutureSpec
+    /// Business days before a contract's last trading day that the position leaves it.
+    public let rollDays: Int
+    private var current: (month: ContractMonth, from: Int64, until: Int64)?
+
+    /// A cursor before its first day.
+    public init(spec: FutureSpec, rollDays: Int) {
+        self.spec = spec
+        self.rollDays = rollDays
+    }
+
+    /// The front month on a day (days since 1970-01-01).
+    public mutating func month(onDay day: Int64) -> ContractMonth {
+        if let current, day >= current.from, day < current.until { return current.month }
+        let month = spec.frontMonth(onDay: day, rollDays: rollDays)
+        current = (month, day, spec.rollDay(of: month, days: rollDays))
+        return month
+    }
 }
