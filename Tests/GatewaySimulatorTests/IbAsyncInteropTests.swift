@@ -1,3 +1,4 @@
+import BundledData
 import Foundation
 import GatewayCore
 import GatewaySimulator
@@ -20,6 +21,23 @@ import Testing
             try await Self.run(Self.python, [script.path, "--port", String(port), "--timeout", "90"])
         }
         #expect(status == 0, "ib_async session failed:\n\(output)")
+        #expect(output.contains("PASS"), "\(output)")
+    }
+
+    /// ib_async's own Future and Forex contracts against the simulator's bundled ES months and EUR.USD: qualified,
+    /// traded, and its decoded fills, positions, portfolio and cash count the multiplier as IB's do
+    /// (Interop/ib_async_futures_forex.py).
+    @Test(.enabled(if: runs, "set IBTRADER_PYTHON to the python of scripts/setup-python.sh (.venv)"),
+          .timeLimit(.minutes(3)), arguments: [("futures", BundledDataSet.futures), ("fx", BundledDataSet.fx)])
+    func futuresAndCurrencies(kind: String, set: BundledDataSet) async throws {
+        try #require(!Self.python.isEmpty, "IBTRADER_PYTHON is not set: run scripts/setup-python.sh")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Interop/ib_async_futures_forex.py")
+        let data = try MarketDataSet.bundled(set)
+        let (status, output) = try await withSimulator(clock: .speed(60, tick: 0.05), data: data) { _, port in
+            try await Self.run(Self.python, [script.path, "--port", String(port), "--kind", kind, "--timeout", "90"])
+        }
+        #expect(status == 0, "ib_async \(kind) session failed:\n\(output)")
         #expect(output.contains("PASS"), "\(output)")
     }
 

@@ -193,11 +193,13 @@ import TraderConfig
         #expect(throws: ConfigError.self) { try loaded.settings.checkRunnable(record: loaded.record) }
     }
 
-    /// Futures and pairs load (a backtest trades them) but the bot refuses them, naming them and the key.
-    @Test func runRefusesFuturesAndPairsForNow() throws {
-        let loaded = try load("strategy: {name: sma-cross}\nuniverse: {symbols: [AAPL, ES 2026-12, EUR.USD]}")
+    /// The bot trades contract months and pairs; a continuous future (rolled) is refused, naming it and the key.
+    @Test func runTradesContractMonthsAndPairsButNotContinuousFutures() throws {
+        let months = try load("strategy: {name: sma-cross}\nuniverse: {symbols: [AAPL, ES 2026-12, EUR.USD]}")
+        try months.settings.checkRunnable(record: months.record)
+        let loaded = try load("strategy: {name: sma-cross}\nuniverse: {symbols: [AAPL, ES continuous]}")
         let error = try #require(throws: ConfigError.self) { try loaded.settings.checkRunnable(record: loaded.record) }
-        #expect(error.message.contains("ES 2026-12, EUR.USD: futures and currency pairs run in backtests only"), "\(error)")
+        #expect(error.message.contains("ES continuous: the bot trades a contract month"), "\(error)")
         #expect(error.key == "universe.symbols")
         let stocks = try load("strategy: {name: sma-cross}\nuniverse: {symbols: [AAPL, BRK B]}")
         try stocks.settings.checkRunnable(record: stocks.record)

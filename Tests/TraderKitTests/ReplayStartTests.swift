@@ -42,17 +42,12 @@ struct ReplayStartTests {
     }
 }
 
-/// The simulator serves stocks only (issue 47): data of futures or currency pairs is refused with the reason instead
-/// of a bot asking for contracts the simulator does not know.
+/// The simulator serves futures and currency pairs too (issue 47): their data loads with their terms.
 struct GatewayDataKindsTests {
-    @Test(arguments: [("bundled:futures", "ESH2014"), ("bundled:fx", "EURUSD")])
-    func futuresAndPairsAreRefusedWithTheReason(argument: String, symbol: String) {
-        do {
-            _ = try GatewaySetup.data(argument, synthetic: nil, seed: 0)
-            Issue.record("\(argument) was served")
-        } catch {
-            #expect(error.description.contains(symbol), "\(error)")
-            #expect(error.description.contains("serves stocks only"), "\(error)")
-        }
+    @Test(arguments: [("bundled:futures", "ESH2014", "FUT"), ("bundled:fx", "EURUSD", "CASH")])
+    func futuresAndPairsAreServed(argument: String, symbol: String, securityType: String) throws {
+        let data = try GatewaySetup.data(argument, synthetic: nil, seed: 0)
+        let instrument = try #require(data.instrument(symbol: symbol))
+        #expect(instrument.securityType == securityType)
     }
 }

@@ -3,17 +3,28 @@ import TradingModel
 /// One account's money and positions. Belongs to the account, not to a connection: it survives reconnects and
 /// simulated gateway restarts.
 ///
-/// Margin follows a simplified Reg T: initial margin is 50 % of the gross position value, `AvailableFunds` is net
-/// liquidation minus that margin, and `BuyingPower` is four times the available funds (IB's intraday figure).
+/// Margin is a share of each position's value (`MarginRates`: Reg T's 50 % initial, 25 % maintenance for stocks;
+/// less for futures and currencies), `AvailableFunds` is net liquidation minus the initial margin, and `BuyingPower`
+/// is four times the available funds (IB's intraday figure).
+///
+/// A future's price is not paid: buying one moves cash by the commission, the position is worth its unrealized P&L
+/// (`quantity × (mark − fill price) × multiplier`), and closing it moves cash by the gain or loss, as at IB.
 public struct AccountBook: Sendable, Equatable {
     /// One position with its average cost (commissions included, as IB reports it).
     public struct Holding: Sendable, Equatable {
         /// Signed quantity (long > 0).
         public var quantity: Quantity
-        /// Average cost per share including commissions.
+        /// Average cost per unit of price including commissions (IB reports a future's times its multiplier).
         public var averageCost: Double
         /// Realized P&L booked on this instrument.
         public var realized: Double
+        /// What the instrument is (multiplier, whether its price is paid, its margin).
+        public var kind: InstrumentKind = .stock
+        /// Average fill price without commissions: where a future's gains and losses are counted from.
+        public var fillPrice: Double = 0
+
+        /// The instrument's multiplier.
+        public var multiplier: Double { Double(kind.multiplier) }
     }
 
     /// The account code, e.g. `DU1234567`.
@@ -36,31 +47,39 @@ public struct AccountBook: Sendable, Equatable {
         self.startOfDayValue = cash
     }
 
-    /// Books a fill; returns the realized P&L of the closing part (nil when it only opened or added).
+    /// Books a fill of an instrument of `kind`; returns the realized P&L of the closing part (nil when it only opened
+    /// or added).
     @discardableResult
-    public mutating func apply(_ fill: Fill) -> Double? {
+    public mutating func apply(_ fill: Fill, kind: InstrumentKind = .stock) -> Double? {
         let signed = fill.signedQuantity.doubleValue
         let price = fill.price.doubleValue
         let commission = fill.commission.doubleValue
-        cash -= signed * price + commission
+        let multiplier = Double(kind.multiplier)
+        cash -= (kind.paysNotional ? signed * price : 0) + commission
         commissions += commission
-        var h = holdings[fill.instrument] ?? Holding(quantity: .zero, averageCost: 0, realized: 0)
+        var h = holdings[fill.instrument] ?? Holding(quantity: .zero, averageCost: 0, realized: 0, kind: kind)
+        h.kind = kind
         let old = h.quantity.doubleValue
         var realized: Double?
         if old == 0 || (old > 0) == (signed > 0) {
             let total = old + signed
-            h.averageCost = (old * h.averageCost + signed * price + commission) / total
+            h.averageCost = (old * h.averageCost + signed * price + commission / multiplier) / total
+            h.fillPrice = (old * h.fillPrice + signed * price) / total
         } else {
             let closing = min(abs(signed), abs(old))
-            let pnl = closing * (price - h.averageCost) * (old > 0 ? 1 : -1) - commission * closing / abs(signed)
+            let direction: Double = old > 0 ? 1 : -1
+            let pnl = closing * (price - h.averageCost) * direction * multiplier - commission * closing / abs(signed)
             h.realized += pnl
             realized = pnl
+            // A future's gain or loss since its fill is paid now (the commission went above).
+            if !kind.paysNotional { cash += closing * (price - h.fillPrice) * direction * multiplier }
             let remaining = old + signed
             if remaining != 0, (remaining > 0) != (old > 0) {
                 // Flipped: the rest opens a new position at this fill's price.
-                h.averageCost = price + commission * (abs(signed) - closing) / abs(signed) / abs(remaining)
+                h.averageCost = price + commission * (abs(signed) - closing) / abs(signed) / abs(remaining) / multiplier
+                h.fillPrice = price
             } else if remaining == 0 {
-                h.averageCost = 0
+                (h.averageCost, h.fillPrice) = (0, 0)
             }
         }
         h.quantity = h.quantity + fill.signedQuantity
@@ -70,23 +89,45 @@ public struct AccountBook: Sendable, Equatable {
 
     /// Account values at marks (last prices by instrument).
     public func valuation(marks: [InstrumentID: Double]) -> AccountValuation {
-        var gross = 0.0, net = 0.0, unrealized = 0.0, realized = 0.0
+        var gross = 0.0, net = 0.0, unrealized = 0.0, realized = 0.0, initial = 0.0, maintenance = 0.0
         // In instrument order: a sum of doubles depends on its order, and a dictionary's changes from run to run.
         for (id, h) in holdings.sorted(by: { $0.key < $1.key }) {
             let q = h.quantity.doubleValue
             let mark = marks[id] ?? h.averageCost
-            gross += abs(q * mark)
-            net += q * mark
-            unrealized += q * (mark - h.averageCost)
+            let value = abs(q * mark * h.multiplier)
+            let rates = MarginRates(h.kind)
+            gross += value
+            net += h.kind.paysNotional ? q * mark : q * (mark - h.fillPrice) * h.multiplier
+            unrealized += q * (mark - h.averageCost) * h.multiplier
             realized += h.realized
+            initial += value * rates.initial
+            maintenance += value * rates.maintenance
         }
         let netLiquidation = cash + net
-        let margin = gross * 0.5
-        let available = netLiquidation - margin
+        let available = netLiquidation - initial
         return AccountValuation(
-            cash: cash, netLiquidation: netLiquidation, grossPositionValue: gross, initialMargin: margin,
-            availableFunds: available, buyingPower: max(0, available * 4), unrealizedPnL: unrealized,
-            realizedPnL: realized, dailyPnL: netLiquidation - startOfDayValue)
+            cash: cash, netLiquidation: netLiquidation, grossPositionValue: gross, initialMargin: initial,
+            maintenanceMargin: maintenance, availableFunds: available, buyingPower: max(0, available * 4),
+            unrealizedPnL: unrealized, realizedPnL: realized, dailyPnL: netLiquidation - startOfDayValue)
+    }
+}
+
+/// The share of a position's value the simulator holds as margin: Reg T for stocks (50 % initial, 25 %
+/// maintenance); for a future about what CME's equity-index contracts ask (7 % and 6 % of the contract value); for
+/// a currency pair IB's 3 % on the major pairs.
+public struct MarginRates: Sendable, Equatable {
+    /// Initial margin per unit of position value.
+    public let initial: Double
+    /// Maintenance margin per unit of position value.
+    public let maintenance: Double
+
+    /// The rates of an instrument kind.
+    public init(_ kind: InstrumentKind) {
+        switch kind {
+        case .stock: (initial, maintenance) = (0.5, 0.25)
+        case .future: (initial, maintenance) = (0.07, 0.06)
+        case .forex: (initial, maintenance) = (0.03, 0.03)
+        }
     }
 }
 
@@ -98,8 +139,10 @@ public struct AccountValuation: Sendable, Equatable {
     public var netLiquidation: Double
     /// Σ |position × mark|.
     public var grossPositionValue: Double
-    /// 50 % of the gross position value.
+    /// Initial margin (`MarginRates` of each position's value).
     public var initialMargin: Double
+    /// Maintenance margin.
+    public var maintenanceMargin: Double
     /// Net liquidation minus initial margin.
     public var availableFunds: Double
     /// Four times the available funds.
@@ -116,9 +159,9 @@ public struct AccountValuation: Sendable, Equatable {
         [("NetLiquidation", netLiquidation), ("TotalCashValue", cash), ("SettledCash", cash),
          ("AccruedCash", 0), ("BuyingPower", buyingPower), ("EquityWithLoanValue", netLiquidation),
          ("GrossPositionValue", grossPositionValue), ("InitMarginReq", initialMargin),
-         ("MaintMarginReq", grossPositionValue * 0.25), ("AvailableFunds", availableFunds),
-         ("ExcessLiquidity", netLiquidation - grossPositionValue * 0.25), ("Cushion", netLiquidation == 0 ? 0
-            : (netLiquidation - grossPositionValue * 0.25) / netLiquidation),
+         ("MaintMarginReq", maintenanceMargin), ("AvailableFunds", availableFunds),
+         ("ExcessLiquidity", netLiquidation - maintenanceMargin), ("Cushion", netLiquidation == 0 ? 0
+            : (netLiquidation - maintenanceMargin) / netLiquidation),
          ("FullInitMarginReq", initialMargin), ("FullAvailableFunds", availableFunds),
          ("UnrealizedPnL", unrealizedPnL), ("RealizedPnL", realizedPnL), ("CashBalance", cash)]
     }

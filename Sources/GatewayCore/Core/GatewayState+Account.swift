@@ -114,11 +114,11 @@ extension GatewayState {
         let holding = accounts[bookIndex(code)].holdings[instrument.id]
         let q = holding?.quantity.doubleValue ?? 0
         let mark = QuoteModel.top(instrument, at: now)?.last.doubleValue ?? 0
-        let unrealized = q * (mark - (holding?.averageCost ?? 0))
+        let unrealized = q * (mark - (holding?.averageCost ?? 0)) * instrument.multiplier
         return .pnlSingle(TWSPnLSingle(
             requestID: requestID, position: (holding?.quantity ?? .zero).decimal,
             dailyPnL: unrealized + (holding?.realized ?? 0), unrealizedPnL: unrealized,
-            realizedPnL: holding?.realized ?? 0, value: q * mark))
+            realizedPnL: holding?.realized ?? 0, value: q * mark * instrument.multiplier))
     }
 
     /// The execution filter of reqExecutions (empty fields match everything; `time` is `yyyyMMdd[-| ]HH:mm:ss`, read
@@ -127,7 +127,7 @@ extension GatewayState {
         if filter.clientID != 0, filter.clientID != record.clientID { return false }
         if !filter.accountCode.isEmpty, filter.accountCode != record.execution.accountNumber { return false }
         if !filter.symbol.isEmpty, filter.symbol.uppercased() != record.contract.symbol { return false }
-        if !filter.securityType.isEmpty, filter.securityType.uppercased() != "STK" { return false }
+        if !filter.securityType.isEmpty, filter.securityType.uppercased() != record.contract.securityType { return false }
         if !filter.exchange.isEmpty, !["SMART", record.execution.exchange, record.contract.primaryExchange]
             .contains(filter.exchange.uppercased()) { return false }
         if !filter.side.isEmpty {

@@ -93,7 +93,8 @@ extension GatewayState {
                 guard var line = session.marketLines[requestID],
                     let quote = QuoteModel.quote(data.instrument(line.instrument), at: now, day: &line.day)
                 else { continue }
-                for r in Self.ticks(requestID: requestID, quote: quote, line: line) {
+                let trades = data.instrument(line.instrument).hasTrades
+                for r in Self.ticks(requestID: requestID, quote: quote, line: line, trades: trades) {
                     out.append(.send(connection, r))
                 }
                 line.last = quote

@@ -30,7 +30,8 @@ extension GatewayState {
 
     mutating func execute(_ fill: Fill, key: OrderKey) -> [GatewayAction] {
         guard var entry = orders[key] else { return [] }
-        let realized = accounts[bookIndex(entry.account)].apply(fill)
+        let instrument = data.instrument(entry.instrument)
+        let realized = accounts[bookIndex(entry.account)].apply(fill, kind: instrument.kind)
         entry.filled += fill.quantity
         entry.notional += fill.quantity.doubleValue * fill.price.doubleValue
         entry.lastFillPrice = fill.price.doubleValue
@@ -50,7 +51,7 @@ extension GatewayState {
         execution.clientID = key.clientID
         execution.time = TWSTimeText.zoned(fill.timestamp)
         execution.accountNumber = entry.account
-        execution.exchange = data.instrument(entry.instrument).primaryExchange == "NASDAQ" ? "ISLAND" : "NYSE"
+        execution.exchange = instrument.executionExchange
         execution.side = fill.side == .buy ? "BOT" : "SLD"
         execution.shares = fill.quantity.decimal
         execution.price = fill.price.doubleValue
@@ -120,21 +121,23 @@ extension GatewayState {
         _ instrument: SimulatedInstrument, _ holding: AccountBook.Holding?, account code: String
     ) -> TWSResponse {
         var contract = qualifiedContract(instrument)
-        contract.exchange = instrument.primaryExchange
-        return .position(account: code, contract: contract,
-                         position: (holding?.quantity ?? .zero).decimal, averageCost: holding?.averageCost ?? 0)
+        if case .stock = instrument.kind { contract.exchange = instrument.primaryExchange }
+        // IB's average cost of a future is per contract: the price times the multiplier.
+        return .position(account: code, contract: contract, position: (holding?.quantity ?? .zero).decimal,
+                         averageCost: (holding?.averageCost ?? 0) * instrument.multiplier)
     }
 
     func portfolioMessage(_ instrument: SimulatedInstrument, account code: String) -> TWSResponse {
         let holding = accounts[bookIndex(code)].holdings[instrument.id]
         let q = holding?.quantity.doubleValue ?? 0
         let mark = QuoteModel.top(instrument, at: now)?.last.doubleValue ?? 0
+        let multiplier = instrument.multiplier
         var contract = qualifiedContract(instrument)
         contract.exchange = ""
         return .portfolioValue(TWSPortfolioValue(
             contract: contract, position: (holding?.quantity ?? .zero).decimal, marketPrice: mark,
-            marketValue: q * mark, averageCost: holding?.averageCost ?? 0,
-            unrealizedPNL: q * (mark - (holding?.averageCost ?? 0)), realizedPNL: holding?.realized ?? 0,
+            marketValue: q * mark * multiplier, averageCost: (holding?.averageCost ?? 0) * multiplier,
+            unrealizedPNL: q * (mark - (holding?.averageCost ?? 0)) * multiplier, realizedPNL: holding?.realized ?? 0,
             accountName: code))
     }
 

@@ -36,7 +36,7 @@ extension GatewayState {
         var line = ClientSession.MarketLine(
             instrument: instrument.id, delayed: delayed, rtVolume: r.genericTickList.contains("233"), last: nil)
         if let quote = QuoteModel.quote(instrument, at: now, day: &line.day) {
-            for response in Self.ticks(requestID: r.requestID, quote: quote, line: line) {
+            for response in Self.ticks(requestID: r.requestID, quote: quote, line: line, trades: instrument.hasTrades) {
                 out.append(.send(connection, response))
             }
             line.last = quote
@@ -52,8 +52,11 @@ extension GatewayState {
         return out
     }
 
-    /// The ticks that tell a client what changed since the line's last quote (all of them for a new line).
-    static func ticks(requestID: Int, quote: SimulatedQuote, line: ClientSession.MarketLine) -> [TWSResponse] {
+    /// The ticks that tell a client what changed since the line's last quote (all of them for a new line); no last
+    /// price, size or volume without `trades` (a currency pair: IDEALPRO quotes, it reports no trades).
+    static func ticks(
+        requestID: Int, quote: SimulatedQuote, line: ClientSession.MarketLine, trades: Bool = true
+    ) -> [TWSResponse] {
         var out: [TWSResponse] = []
         let d = line.delayed
         func price(_ live: TWSTickType, _ delayed: TWSTickType, _ value: Price, _ size: Quantity?, _ old: Price?) {
@@ -84,7 +87,7 @@ extension GatewayState {
             bid()
             ask()
         }
-        let traded = p == nil || p?.volume != quote.volume
+        let traded = trades && (p == nil || p?.volume != quote.volume)
         if traded {
             out.append(.tickPrice(TWSTickPrice(
                 requestID: requestID, tickType: d ? .delayedLast : .last, price: quote.last.doubleValue,
@@ -126,7 +129,7 @@ extension GatewayState {
             requestID: r.requestID, contract: r.contract, endDateTime: "", durationString: "5 S",
             barSizeSetting: "5 secs", whatToShow: r.whatToShow, useRTH: r.useRTH)
         request.formatDate = 2
-        guard let query = try? HistoricalQuery(request, now: now) else {
+        guard let query = try? HistoricalQuery(request, now: now), !Self.noTrades(instrument, query.whatToShow) else {
             return [.send(connection, .error(TWSErrorMessage(
                 requestID: r.requestID, code: 420, message: "Invalid Real-time Query:Invalid whatToShow")))]
         }
@@ -148,6 +151,12 @@ extension GatewayState {
 
     // MARK: - Historical data
 
+    /// A currency pair has no trades to show: IB serves its bars as MIDPOINT, BID, ASK or BID_ASK only.
+    static func noTrades(_ instrument: SimulatedInstrument, _ whatToShow: String) -> Bool {
+        guard case .forex = instrument.kind else { return false }
+        return whatToShow == "TRADES" || whatToShow == "ADJUSTED_LAST"
+    }
+
     mutating func historicalData(
         _ r: TWSHistoricalDataRequest, connection: ConnectionID, wallTime: Double
     ) -> [GatewayAction] {
@@ -160,6 +169,11 @@ extension GatewayState {
         }
         let query: HistoricalQuery
         do { query = try HistoricalQuery(r, now: now) } catch let invalid { return fail(162, invalid.message) }
+        if Self.noTrades(instrument, query.whatToShow) {
+            // IB's answer to TRADES for a currency (ib_insync #316, ezibpy #24): its bars are MIDPOINT, BID or ASK.
+            return fail(162, "Historical Market Data Service error message:No historical market data for "
+                + "\(instrument.contractSymbol)/CASH@FXSUBPIP Last \(r.barSizeSetting)")
+        }
         if r.keepUpToDate, !r.endDateTime.isEmpty {
             return fail(321, "Error validating request.-'bP' : cause - End date not supported with live updates")
         }

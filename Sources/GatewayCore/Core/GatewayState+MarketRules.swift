@@ -13,10 +13,11 @@ extension GatewayState {
     /// The US-stock rule.
     static let usStockRule = 26
 
-    /// An instrument's rule: 26 for one whose tick is a cent from $1 up (every instrument of the simulator unless
-    /// made otherwise), none else.
+    /// An instrument's rule: 26 for a stock whose tick is a cent from $1 up (every stock of the simulator unless
+    /// made otherwise), none else: a future or a pair trades on its one tick (`minTick`) at every price.
     func marketRule(of instrument: SimulatedInstrument) -> Int? {
-        instrument.minTick == Price(units: 1_000_000) ? Self.usStockRule : nil
+        guard case .stock = instrument.kind, instrument.minTick == Price(units: 1_000_000) else { return nil }
+        return Self.usStockRule
     }
 
     /// The increments an order price of `instrument` must be a multiple of, at that price.

@@ -44,6 +44,7 @@ extension GatewayState {
         if let reason = validate(order, instrument: instrument, quantity: quantity) {
             return rejected(reason)
         }
+        if let reason = contractSizeRefusal(instrument, quantity: quantity) { return rejected(reason) }
         // A what-if order is previewed, never placed (its id is used up, as in TWS).
         if order.whatIf {
             return whatIfPreview(orderID: orderID, contract: contract, order: order, clientID: clientID,
@@ -100,6 +101,10 @@ extension GatewayState {
                 requestID: orderID, code: 2109, message: "Order Event Warning:Attribute 'Outside Regular Trading "
                     + "Hours' is ignored based on the order type and destination. PlaceOrder is now being processed.")))
                 + out
+        }
+        if let note = oddLotNote(order, instrument: instrument, quantity: quantity) {
+            // Below IDEALPRO's minimum: TWS says so, then routes it as an odd lot, and it fills.
+            out = sendToClient(clientID, .error(TWSErrorMessage(requestID: orderID, code: 399, message: note))) + out
         }
         // The group is transmitted as one: only now may the market fill any of it.
         out += matchNow(instrument.id)
@@ -204,8 +209,32 @@ extension GatewayState {
         return nil
     }
 
-    /// Why the account cannot carry the order: the initial margin (50 %) of what it adds to the position must be
-    /// available. `nil` when it can.
+    /// Why IB refuses an order's size for its contract: a future in part contracts, a currency order above
+    /// IDEALPRO's maximum (`CurrencyPair.idealproSizes`). `nil` when the size goes.
+    func contractSizeRefusal(_ instrument: SimulatedInstrument, quantity: Quantity) -> String? {
+        switch instrument.kind {
+        case .future:
+            guard quantity.units % FixedPoint.scale != 0 else { return nil }
+            return "Order size \(quantity) is not valid: a futures order is in whole contracts"
+        case let .forex(pair):
+            guard let sizes = pair.idealproSizes, sizes.maximum > 0, quantity > Quantity(sizes.maximum) else { return nil }
+            return "Order size \(quantity) \(pair.base) exceeds the IdealPro maximum of \(sizes.maximum) \(pair.base)"
+        case .stock:
+            return nil
+        }
+    }
+
+    /// TWS's 399 warning for a currency order below IDEALPRO's minimum, which it routes as an odd lot (to IDEAL, at
+    /// wider prices in the market; the simulator fills it at its quote); `nil` for any other order.
+    func oddLotNote(_ order: TWSOrder, instrument: SimulatedInstrument, quantity: Quantity) -> String? {
+        guard case let .forex(pair) = instrument.kind, let sizes = pair.idealproSizes, quantity < Quantity(sizes.minimum)
+        else { return nil }
+        return "Order Message:\n\(order.action.uppercased()) \(quantity) \(pair) Forex\nWarning: your order size is below "
+            + "the \(pair.base) \(sizes.minimum) IdealPro minimum and will be routed as an odd lot order."
+    }
+
+    /// Why the account cannot carry the order: the initial margin (`MarginRates`: 50 % for a stock) of what it adds
+    /// to the position must be available. `nil` when it can.
     func buyingPowerShortfall(
         _ order: TWSOrder, instrument: SimulatedInstrument, quantity: Quantity, account code: String
     ) -> String? {
@@ -216,7 +245,7 @@ extension GatewayState {
         if increase > 0 {
             let quote = QuoteModel.top(instrument, at: now)
             let reference = order.limitPrice ?? quote?.ask.doubleValue ?? order.auxPrice ?? 0
-            let margin = increase * reference * 0.5
+            let margin = increase * reference * instrument.multiplier * MarginRates(instrument.kind).initial
             let valuation = account.valuation(marks: marks())
             if margin > valuation.availableFunds {
                 return String(format: "YOUR ORDER IS NOT ACCEPTED. IN ORDER TO OBTAIN THE DESIRED POSITION YOUR "

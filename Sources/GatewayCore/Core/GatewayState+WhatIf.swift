@@ -7,8 +7,8 @@ extension GatewayState {
     /// IB's what-if answer: one `openOrder` whose state carries the margin before, change and after, the equity
     /// with loan and the commission the order would cost. Nothing is placed or kept.
     ///
-    /// The simulator's margin is Reg-T style, as its buying-power check: initial 50 % and maintenance 25 % of the
-    /// gross position value. A preview of an order the account cannot carry still answers, with a warning (as TWS
+    /// The simulator's margin is a share of the position value, as its buying-power check (`MarginRates`: Reg T's
+    /// 50 % initial and 25 % maintenance for a stock). A preview of an order the account cannot carry still answers, with a warning (as TWS
     /// does), so the user sees by how much it is short.
     func whatIfPreview(
         orderID: Int, contract: TWSContract, order: TWSOrder, clientID: Int, instrument: SimulatedInstrument,
@@ -24,20 +24,20 @@ extension GatewayState {
         let held = account.holdings[instrument.id]?.quantity.doubleValue ?? 0
         let after = held + (isBuy ? 1 : -1) * quantity.doubleValue
         // Valued at the order's price, as the buying-power check values it.
-        let grossChange = (abs(after) - abs(held)) * price
+        let grossChange = (abs(after) - abs(held)) * price * instrument.multiplier
         var calculator = CommissionCalculator(model: configuration.simulation.commission)
-        let commission = calculator.commission(quantity: quantity, price: Price(approximately: price), at: now)
-            .doubleValue
+        let commission = calculator.commission(
+            quantity: quantity, price: Price(approximately: price), at: now, kind: instrument.kind).doubleValue
 
         func text(_ value: Double) -> String { String(format: "%.2f", value) }
-        let maintenanceBefore = valuation.grossPositionValue * 0.25
+        let rates = MarginRates(instrument.kind)
         var state = TWSOrderState(status: "PreSubmitted")
         state.initMarginBefore = text(valuation.initialMargin)
-        state.initMarginChange = text(grossChange * 0.5)
-        state.initMarginAfter = text(valuation.initialMargin + grossChange * 0.5)
-        state.maintMarginBefore = text(maintenanceBefore)
-        state.maintMarginChange = text(grossChange * 0.25)
-        state.maintMarginAfter = text(maintenanceBefore + grossChange * 0.25)
+        state.initMarginChange = text(grossChange * rates.initial)
+        state.initMarginAfter = text(valuation.initialMargin + grossChange * rates.initial)
+        state.maintMarginBefore = text(valuation.maintenanceMargin)
+        state.maintMarginChange = text(grossChange * rates.maintenance)
+        state.maintMarginAfter = text(valuation.maintenanceMargin + grossChange * rates.maintenance)
         state.equityWithLoanBefore = text(valuation.netLiquidation)
         state.equityWithLoanChange = text(-commission)
         state.equityWithLoanAfter = text(valuation.netLiquidation - commission)

@@ -80,7 +80,7 @@ public struct GatewayState: Sendable {
         var simulation = configuration.simulation
         let intraday = !data.instruments.isEmpty && data.instruments.allSatisfy { !$0.series.isDaily }
         if intraday, simulation.sessions == nil { simulation.sessions = TradingSessions() }
-        self.engine = MatchingEngine(config: simulation, instrumentCount: data.instruments.count)
+        self.engine = MatchingEngine(config: simulation, kinds: data.instruments.map(\.kind))
         if intraday { engine.assumeIntraday() }
         self.executionPrefix = configuration.executionPrefix ?? UInt32.random(in: 1...UInt32.max)
         for index in accounts.indices { accounts[index].startOfDay = now.dayNumber }
@@ -274,49 +274,120 @@ public struct GatewayState: Sendable {
 
     // MARK: - Reference data
 
-    /// Resolves a wire contract to an instrument: by conId, else by symbol (stocks in USD only).
+    /// Resolves a wire contract to one instrument: by conId, else by what it describes (`matches`). `nil` when
+    /// nothing, or more than one contract, matches (IB's error 200 for both).
     func resolve(_ contract: TWSContract) -> SimulatedInstrument? {
+        let found = matches(contract)
+        return found.count == 1 ? found[0] : nil
+    }
+
+    /// Every instrument a wire contract describes, as contract details lists them: by conId; a stock or index by
+    /// symbol (in USD); a future by root and, when given, contract month (`202612` or its last day `20261218`),
+    /// local symbol (`ESZ6`), multiplier and exchange; a pair by base and quote currency (`EUR`, `USD`) or local
+    /// symbol (`EUR.USD`). A contract month past its last trading day is not listed, as IB lists only live contracts.
+    func matches(_ contract: TWSContract) -> [SimulatedInstrument] {
         if contract.contractID != 0 {
-            guard let found = data.instrument(contractID: contract.contractID) else { return nil }
-            return contract.symbol.isEmpty || contract.symbol.uppercased() == found.symbol ? found : nil
+            guard let found = data.instrument(contractID: contract.contractID), !isExpired(found),
+                contract.symbol.isEmpty || contract.symbol.uppercased() == found.contractSymbol
+            else { return [] }
+            return [found]
         }
         let type = contract.securityType.uppercased()
-        guard contract.currency.isEmpty || contract.currency.uppercased() == "USD",
-            let instrument = data.instrument(symbol: contract.symbol)
-        else { return nil }
-        // An index is an index (VIX: IND on CBOE), a stock a stock.
-        return type.isEmpty || type == (instrument.indexExchange == nil ? "STK" : "IND") ? instrument : nil
+        let currency = contract.currency.uppercased()
+        let exchange = contract.exchange.uppercased()
+        switch type {
+        case "FUT":
+            let month = contract.lastTradeDateOrContractMonth
+            let months = data.instruments.filter { instrument in
+                guard case let .future(future) = instrument.kind, let contractMonth = future.month,
+                    future.spec.root == contract.symbol.uppercased(), !isExpired(instrument),
+                    currency.isEmpty || currency == future.spec.currency,
+                    exchange.isEmpty || exchange == future.spec.exchange,
+                    contract.multiplier.isEmpty || Double(contract.multiplier) == Double(future.spec.multiplier),
+                    contract.localSymbol.isEmpty || contract.localSymbol.uppercased() == future.localSymbol
+                else { return false }
+                if month.isEmpty { return true }
+                if month.count == 8 { return month == lastTradeDate(future.spec, contractMonth) }
+                return month == contractMonth.wireText
+            }
+            // Nearest expiry first, as IB lists a root's months.
+            return months.sorted { ($0.kind.contractMonthText ?? "") < ($1.kind.contractMonthText ?? "") }
+        case "CASH":
+            return data.instruments.filter { instrument in
+                guard case let .forex(pair) = instrument.kind, exchange.isEmpty || exchange == "IDEALPRO" else {
+                    return false
+                }
+                if !contract.localSymbol.isEmpty { return contract.localSymbol.uppercased() == pair.description }
+                return pair.base == contract.symbol.uppercased() && pair.quote == currency
+            }
+        case "", "STK", "IND":
+            guard currency.isEmpty || currency == "USD", let instrument = data.instrument(symbol: contract.symbol),
+                case .stock = instrument.kind
+            else { return [] }
+            // An index is an index (VIX: IND on CBOE), a stock a stock.
+            return type.isEmpty || type == instrument.securityType ? [instrument] : []
+        default:
+            return []
+        }
+    }
+
+    /// A future whose last trading day is before the replay's day: IB no longer lists it.
+    func isExpired(_ instrument: SimulatedInstrument) -> Bool {
+        guard case let .future(future) = instrument.kind, let last = future.lastTradingDay else { return false }
+        return now.dayNumber > last
+    }
+
+    /// `yyyyMMdd` of a contract month's last trading day (IB's `lastTradeDateOrContractMonth` once qualified).
+    func lastTradeDate(_ spec: FutureSpec, _ month: ContractMonth) -> String {
+        TWSTimeText.date(Timestamp(nanoseconds: spec.lastTradingDay(of: month) * Timestamp.nanosecondsPerDay))
     }
 
     /// The fully qualified contract of an instrument.
     func qualifiedContract(_ instrument: SimulatedInstrument, exchange: String = "SMART") -> TWSContract {
         var c = TWSContract()
         c.contractID = instrument.contractID
-        c.symbol = instrument.symbol
-        c.securityType = instrument.indexExchange == nil ? "STK" : "IND"
-        c.exchange = instrument.indexExchange ?? (exchange.isEmpty ? "SMART" : exchange)
-        c.primaryExchange = instrument.primaryExchange
+        c.symbol = instrument.contractSymbol
+        c.securityType = instrument.securityType
         c.currency = "USD"
-        c.localSymbol = instrument.symbol
-        c.tradingClass = instrument.primaryExchange == "NASDAQ" ? "NMS" : instrument.symbol
-        if instrument.indexExchange != nil { c.primaryExchange = "" }
+        switch instrument.kind {
+        case let .future(future):
+            c.exchange = future.spec.exchange
+            c.currency = future.spec.currency
+            c.multiplier = "\(future.spec.multiplier)"
+            c.localSymbol = future.localSymbol ?? instrument.symbol
+            c.tradingClass = future.spec.root
+            if let month = future.month { c.lastTradeDateOrContractMonth = lastTradeDate(future.spec, month) }
+        case let .forex(pair):
+            c.exchange = "IDEALPRO"
+            c.currency = pair.quote
+            c.localSymbol = pair.description
+            c.tradingClass = pair.description
+        case .stock:
+            c.exchange = instrument.indexExchange ?? (exchange.isEmpty ? "SMART" : exchange)
+            c.primaryExchange = instrument.indexExchange == nil ? instrument.primaryExchange : ""
+            c.localSymbol = instrument.symbol
+            c.tradingClass = instrument.primaryExchange == "NASDAQ" ? "NMS" : instrument.symbol
+        }
         return c
     }
 
     mutating func contractDetails(requestID: Int, contract: TWSContract, connection: ConnectionID) -> [GatewayAction] {
-        guard let instrument = resolve(contract) else {
+        let found = matches(contract)
+        guard !found.isEmpty else {
             return [.send(connection, .error(TWSErrorMessage(
                 requestID: requestID, code: 200, message: TWSErrorText.noSecurityDefinition)))]
         }
+        return found.map { .send(connection, .contractDetails(requestID: requestID, details: details(of: $0))) }
+            + [.send(connection, .contractDetailsEnd(requestID: requestID))]
+    }
+
+    /// An instrument's contract details, laid out as IB's.
+    func details(of instrument: SimulatedInstrument) -> TWSContractDetails {
         var details = TWSContractDetails(contract: qualifiedContract(instrument))
         details.marketName = details.contract.tradingClass
         details.minTick = instrument.minTick.doubleValue
         details.orderTypes = "LMT,MKT,STP,STP LMT,TRAIL,TRAIL LIMIT,IOC,GTC,DAY,OCA,BRACKET"
         details.validExchanges = "SMART,\(instrument.primaryExchange)"
-        if let exchange = instrument.indexExchange {
-            // An index: no order types, its own exchange, IB's stock type empty.
-            (details.orderTypes, details.validExchanges) = ("", exchange)
-        }
         details.priceMagnifier = 1
         details.longName = instrument.longName
         details.industry = instrument.industry
@@ -328,11 +399,32 @@ public struct GatewayState: Sendable {
         details.minSize = 1
         details.sizeIncrement = 1
         details.suggestedSizeIncrement = 100
+        switch instrument.kind {
+        case let .future(future):
+            details.validExchanges = future.spec.exchange
+            details.longName = future.spec.name
+            details.stockType = ""
+            details.suggestedSizeIncrement = 1
+            details.underSymbol = future.spec.root
+            if let month = future.month {
+                details.contractMonth = month.wireText
+                details.realExpirationDate = lastTradeDate(future.spec, month)
+            }
+        case let .forex(pair):
+            details.validExchanges = "IDEALPRO"
+            details.longName = "\(pair.base) priced in \(pair.quote)"
+            details.stockType = ""
+            details.suggestedSizeIncrement = 1
+        case .stock:
+            if let exchange = instrument.indexExchange {
+                // An index: no order types, its own exchange, IB's stock type empty.
+                (details.orderTypes, details.validExchanges) = ("", exchange)
+            }
+        }
         // One rule per valid exchange, in their order (IB's layout).
         let rule = marketRule(of: instrument).map(String.init) ?? ""
         details.marketRuleIDs = details.validExchanges.split(separator: ",").map { _ in rule }.joined(separator: ",")
-        return [.send(connection, .contractDetails(requestID: requestID, details: details)),
-                .send(connection, .contractDetailsEnd(requestID: requestID))]
+        return details
     }
 
     /// `yyyyMMdd:HHmm-yyyyMMdd:HHmm;…` for today and the next days, `CLOSED` on weekends (UTC).
@@ -355,9 +447,10 @@ public struct GatewayState: Sendable {
     /// The regular hours, as IB's `liquidHours`: for intraday data the part of each day's US regular session its
     /// bars cover (09:30–16:00 New York for the bundled minute data, extended-hours minutes left out as IB leaves them
     /// out; `CLOSED` on a day without bars in it), so a bot's feed watch and its session-aligned bars expect bars
-    /// exactly when regular-hours (`useRTH`) bars come; daily data keeps its trading hours.
+    /// exactly when regular-hours (`useRTH`) bars come; daily data, futures and currency pairs keep their trading
+    /// hours (weekdays around the clock).
     func liquidHours(_ instrument: SimulatedInstrument) -> String {
-        guard !instrument.series.isDaily else { return tradingHours(instrument) }
+        guard !instrument.series.isDaily, case .stock = instrument.kind else { return tradingHours(instrument) }
         var parts: [String] = []
         for offset in 0..<7 {
             let dayNumber = now.dayNumber + Int64(offset)

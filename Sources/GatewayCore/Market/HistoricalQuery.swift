@@ -92,10 +92,12 @@ public struct HistoricalQuery: Sendable, Equatable {
         return result
     }
 
-    /// Whether a bucket starting at `start` is served: with `regularHoursOnly`, an intraday bucket of intraday data
-    /// only inside a regular session (a daily series has no hours to filter by).
+    /// Whether a bucket starting at `start` is served: with `regularHoursOnly`, an intraday bucket of a stock's
+    /// intraday data only inside a regular session (a daily series has no hours to filter by; futures and currency
+    /// pairs trade around the clock, so their liquid hours are all of their trading hours).
     public func shows(_ instrument: SimulatedInstrument, _ start: Timestamp) -> Bool {
-        guard regularHoursOnly, case .seconds = barSize, !instrument.series.isDaily else { return true }
+        guard regularHoursOnly, case .seconds = barSize, !instrument.series.isDaily, case .stock = instrument.kind
+        else { return true }
         return USEquityCalendar.session(at: start)?.kind == .regular
     }
 

@@ -46,6 +46,8 @@ public struct TopOfBook: Sendable, Equatable {
 public enum QuoteModel {
     /// Spread in basis points of the price.
     public static let spreadBasisPoints: Double = 2
+    /// What a currency pair's quote shows at the bid and at the ask, in its base currency.
+    public static let currencyQuoteSize: Int64 = 5_000_000
     /// The interval one displayed size stands for (the real-time bar length).
     public static let interval: TimeSpan = .seconds(5)
 
@@ -84,7 +86,12 @@ public enum QuoteModel {
         let window = series.windows[i]
         let intervals = max(1, (window.end - window.start) / interval.nanoseconds)
         let perInterval = series.bars[i].volume.units / intervals
-        let size = Quantity(max(100, (perInterval / 100_000_000 / 100) * 100))
+        // A pair's volume in the data is a count of price changes, not currency: IDEALPRO shows millions at a price.
+        let size = if case .forex = instrument.kind {
+            Quantity(Self.currencyQuoteSize)
+        } else {
+            Quantity(max(100, (perInterval / 100_000_000 / 100) * 100))
+        }
         let recent = series.tradedVolume(bar: i, by: now.nanoseconds)
             - series.tradedVolume(bar: i, by: now.nanoseconds - interval.nanoseconds)
         let lastSize = Quantity(max(100, (recent.wholeUnits / 100) * 100))

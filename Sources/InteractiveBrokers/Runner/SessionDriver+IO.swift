@@ -226,8 +226,9 @@ extension SessionDriver {
             do {
                 try await withThrowingTaskGroup(of: Void.self) { lines in
                     for id in subscription.instruments {
+                        let contract = try contracts.contract(for: id)
                         let bars = try await connection.realTimeBars(
-                            contract: try contracts.contract(for: id), whatToShow: subscription.whatToShow,
+                            contract: contract, whatToShow: SessionSettings.whatToShow(subscription.whatToShow, for: contract),
                             useRTH: subscription.useRegularTradingHours)
                         lines.addTask {
                             for try await item in bars { inbox.yield(.market(tag, Self.barEvent(item, for: id))) }

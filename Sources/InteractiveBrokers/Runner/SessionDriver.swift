@@ -89,7 +89,7 @@ struct SessionDriver<S: Strategy> {
             if let duration = configuration.duration {
                 group.addTask {
                     do { try await clock.sleep(for: duration) } catch { return }
-                    inbox.yield(.stop("duration \(duration) elapsed"))
+                    inbox.yield(.stop("duration \(Heartbeat.text(duration)) elapsed"))
                 }
             }
             var outcome: Result<LiveRunSummary, any Error>?

@@ -50,7 +50,8 @@ public struct Heartbeat: Sendable, Equatable, Codable {
         return (.warning, "ALERT: the gateway holds the connection but stopped answering: \(why); treating it as lost and reconnecting")
     }
 
-    static func text(_ span: Duration) -> String {
+    /// `30 s`, `1.5 s`: a span in seconds, to the millisecond.
+    package static func text(_ span: Duration) -> String {
         let milliseconds = span.components.seconds * 1000 + span.components.attoseconds / 1_000_000_000_000_000
         if milliseconds % 1000 == 0 { return "\(milliseconds / 1000) s" }
         return "\(Double(milliseconds) / 1000) s"

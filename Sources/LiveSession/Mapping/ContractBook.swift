@@ -31,6 +31,14 @@ public struct ContractBook: Sendable, Hashable, Codable {
         self.init(contracts: universe.instruments.map { Self.contract(for: $0, stockExchange: exchange) })
     }
 
+    /// The unqualified contract of a futures contract month or a currency pair named as a person writes it
+    /// (`ES 2026-12`, `ESZ6`, `EUR.USD`); `nil` for a stock's name or one that names nothing.
+    public static func contract(named name: String) -> TWSContract? {
+        let kind = InstrumentKind(symbol: Symbol(name))
+        if case .stock = kind { return nil }
+        return contract(for: Instrument(id: InstrumentID(index: 0), symbol: Symbol(name)), stockExchange: "SMART")
+    }
+
     /// The unqualified contract IB knows an instrument by.
     static func contract(for instrument: Instrument, stockExchange: String) -> TWSContract {
         switch instrument.kind {

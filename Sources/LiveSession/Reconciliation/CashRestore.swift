@@ -20,6 +20,12 @@ import TradingModel
 ///    by hand, a gateway that lost its books) leave at their own average cost from the journal's fills: no P&L is
 ///    assumed for a sale nobody saw. Booking them at nothing would show their whole value as a loss.
 ///
+/// A future's price is never paid (`InstrumentKind.paysNotional`, read from the symbol): its fills move cash by the
+/// commission, and a fill that reduces the position by its gain or loss against the position's average fill price
+/// times the multiplier, as `Portfolio` books them. The average at the checkpoint is replayed from the journal's
+/// fills up to it (the broker's average cost when the journal does not reach back). A futures position that differs
+/// from checkpoint + fills is booked at its cost, which moves no cash: only a fill realizes a future's P&L.
+///
 /// ```swift
 /// let restored = CashRestore.restore(checkpoint: latest, fills: journal.fills(), account: "DU1",
 ///                                    universe: symbols, brokerPositions: positions, averageCosts: costs)
@@ -56,14 +62,24 @@ public enum CashRestore {
         var counted = Money.zero
         var expected = checkpoint.positions
         var applied = 0
+        var futures: [Symbol: FuturesHolding] = [:]
         for fill in fills where universe.contains(fill.symbol) && (fill.account ?? account) == account {
             let commission = fill.commission ?? .zero
             if fill.sequence <= checkpoint.fillCheckpoint {
                 counted += commission
                 continue
             }
-            let notional = Money(price: fill.price, quantity: fill.quantity)
-            cash += fill.side == .buy ? -notional - commission : notional - commission
+            let kind = InstrumentKind(symbol: fill.symbol)
+            if kind.paysNotional {
+                let notional = Money(price: fill.price, quantity: fill.quantity)
+                cash += fill.side == .buy ? -notional - commission : notional - commission
+            } else {
+                var holding = futures[fill.symbol] ?? FuturesHolding(
+                    symbol: fill.symbol, checkpoint: checkpoint, fills: fills, account: account,
+                    brokerCost: averageCosts[fill.symbol], kind: kind)
+                cash += holding.apply(fill) - commission
+                futures[fill.symbol] = holding
+            }
             commissions += commission
             expected[fill.symbol, default: .zero] += fill.side == .buy ? fill.quantity : -fill.quantity
             applied += 1
@@ -78,6 +94,12 @@ public enum CashRestore {
             let believed = expected[symbol] ?? .zero
             guard broker != believed else { continue }
             let difference = broker - believed
+            if !InstrumentKind(symbol: symbol).paysNotional {
+                adjustments.append(
+                    "\(symbol): broker holds \(broker), journal fills give \(believed); \(difference) contracts taken "
+                        + "at their cost (a future's price is not paid: no cash moves). Check the account in TWS")
+                continue
+            }
             let shrank = broker.magnitude < believed.magnitude && (broker.isZero || (broker.units > 0) == (believed.units > 0))
             if shrank, let own = journalCost(of: symbol, holding: believed, fills: fills, account: account) {
                 cash -= Money(price: own, quantity: difference)
@@ -95,12 +117,15 @@ public enum CashRestore {
         return Outcome(cash: cash, commissions: commissions, fillsApplied: applied, adjustments: adjustments)
     }
 
-    /// The average cost of `holding` from the account's journaled fills of `symbol`, replayed in journal order
-    /// (`nil` when they do not add up to `holding`: the journal does not reach back to the position's start).
-    static func journalCost(of symbol: Symbol, holding: Quantity, fills: [JournalFill], account: String) -> Price? {
+    /// The average cost of `holding` from the account's journaled fills of `symbol` (up to the fill sequence
+    /// `through`), replayed in journal order (`nil` when they do not add up to `holding`: the journal does not reach
+    /// back to the position's start).
+    static func journalCost(
+        of symbol: Symbol, holding: Quantity, fills: [JournalFill], account: String, through: Int64 = .max
+    ) -> Price? {
         var quantity: Int64 = 0
         var average: Int64 = 0
-        for fill in fills where fill.symbol == symbol && (fill.account ?? account) == account {
+        for fill in fills where fill.symbol == symbol && (fill.account ?? account) == account && fill.sequence <= through {
             let delta = fill.side == .buy ? fill.quantity.units : -fill.quantity.units
             let after = quantity + delta
             if quantity == 0 || (quantity > 0) == (delta > 0) {
@@ -127,5 +152,31 @@ public enum CashRestore {
             total += fill.commission ?? .zero
         }
         return total
+    }
+}
+
+/// A futures position replayed from a checkpoint with `Position`'s own rule: the cash each fill realizes is the
+/// reduced part's gain or loss times the multiplier.
+struct FuturesHolding {
+    var position: Position
+
+    /// The position the checkpoint held, at its journal cost up to the checkpoint (else the broker's).
+    init(
+        symbol: Symbol, checkpoint: JournalCashCheckpoint, fills: [JournalFill], account: String, brokerCost: Price?,
+        kind: InstrumentKind
+    ) {
+        let held = checkpoint.positions[symbol] ?? .zero
+        position = Position(instrument: InstrumentID(index: 0), kind: kind)
+        position.quantity = held
+        position.averagePrice = held.isZero ? .zero : CashRestore.journalCost(
+            of: symbol, holding: held, fills: fills, account: account, through: checkpoint.fillCheckpoint)
+            ?? brokerCost ?? .zero
+    }
+
+    /// Books a fill; returns the cash it realizes (before its commission).
+    mutating func apply(_ fill: JournalFill) -> Money {
+        position.apply(Fill(
+            orderID: OrderID(0), instrument: position.instrument, side: fill.side, quantity: fill.quantity,
+            price: fill.price, timestamp: fill.time))
     }
 }

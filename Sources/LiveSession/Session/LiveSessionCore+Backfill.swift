@@ -43,7 +43,7 @@ extension LiveSessionCore {
             for chunk in plan.requests {
                 var query = TWSHistoricalBarsQuery(contract: contract, duration: chunk.duration, barSize: settings.warmupBarSize)
                 query.endDateTime = chunk.endDateTime
-                query.whatToShow = settings.whatToShow
+                query.whatToShow = settings.whatToShow(for: contract)
                 query.useRTH = !settings.outsideRegularTradingHours
                 query.formatDate = 2  // epoch seconds: no bar read in TWS's login time zone
                 backfill.outstanding += 1

@@ -229,7 +229,7 @@ extension LiveSessionCore {
             guard let contract = try? desk.contracts.contract(for: id) else { continue }
             var query = TWSHistoricalBarsQuery(
                 contract: contract, duration: settings.warmupDuration, barSize: settings.warmupBarSize)
-            query.whatToShow = settings.whatToShow
+            query.whatToShow = settings.whatToShow(for: contract)
             query.useRTH = !settings.outsideRegularTradingHours  // as the live bars
             if let windowEnd {
                 query.endDateTime = BackfillPlan.Request(end: windowEnd, duration: settings.warmupDuration).endDateTime

@@ -19,7 +19,8 @@ public struct SessionSettings: Sendable, Equatable, Codable {
     /// Warm-up (and back-fill) bar size and duration; empty duration: no warm-up.
     public var warmupBarSize = "5 secs"
     public var warmupDuration = "3600 S"
-    /// What the bars show (`TRADES`, `MIDPOINT`, …).
+    /// What the bars show (`TRADES`, `MIDPOINT`, …); a currency pair's show `MIDPOINT` for `TRADES`
+    /// (`whatToShow(for:)`).
     public var whatToShow = "TRADES"
     /// Market data type requested after connecting (`nil`: TWS's default).
     public var marketDataType: TWSMarketDataType?
@@ -137,5 +138,22 @@ public struct PositionCheckSettings: Sendable, Equatable, Codable {
         self.interval = interval
         self.confirmAfter = confirmAfter
         self.pausesEntries = pausesEntries
+    }
+}
+
+extension SessionSettings {
+    /// What one contract's bars show: `whatToShow`, except that a currency pair (`CASH`) has no trades at IB (it
+    /// answers TRADES with error 162), so its bars are the `MIDPOINT` of its quotes.
+    public func whatToShow(for contract: TWSContract) -> String {
+        Self.whatToShow(whatToShow, for: contract)
+    }
+
+    /// `whatToShow(for:)` for a subscription's setting.
+    public static func whatToShow(_ setting: String, for contract: TWSContract) -> String {
+        let asked = setting.uppercased()
+        guard contract.securityType.uppercased() == "CASH", asked == "TRADES" || asked == "ADJUSTED_LAST" else {
+            return setting
+        }
+        return "MIDPOINT"
     }
 }

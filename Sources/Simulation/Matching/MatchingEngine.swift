@@ -27,9 +27,10 @@ import TradingModel
 ///   rest keeps working.
 /// - **Whole shares**: unless `fractionalShares`, an order (or a modification) for a fraction of a share is rejected,
 ///   so every fill is a whole number of shares, as IB trades stocks.
-/// - **Sessions** (`SimulationConfig.sessions`, intraday data): an order trades only in the US stock sessions its
-///   type and terms allow (`TradingSessions`); outside them it rests, and a DAY order lasts to the end of its trading
-///   day's last such session.
+/// - **Sessions** (`SimulationConfig.sessions`, intraday data of a stock): an order trades only in the US stock
+///   sessions its type and terms allow (`TradingSessions`); outside them it rests, and a DAY order lasts to the end of
+///   its trading day's last such session. Futures and currency pairs trade around the clock on weekdays, as their
+///   data has bars.
 /// - **Costs**: slippage applies to market and triggered-stop fills, never to limit fills; commission per execution.
 public struct MatchingEngine: Sendable {
     /// The configuration.
@@ -56,7 +57,8 @@ public struct MatchingEngine: Sendable {
         self.init(config: config, kinds: universe.instruments.map(\.kind))
     }
 
-    private init(config: SimulationConfig, kinds: [InstrumentKind]) {
+    /// Creates an engine for instruments of these kinds, in instrument order.
+    public init(config: SimulationConfig = SimulationConfig(), kinds: [InstrumentKind]) {
         let instrumentCount = kinds.count
         self.config = config
         self.kinds = kinds
@@ -112,7 +114,7 @@ public struct MatchingEngine: Sendable {
             activeAt: Timestamp(nanoseconds: now.nanoseconds + delay),
             isArmed: order.parentID.map { parent in !working.contains { $0.id == parent } } ?? true,
             isDone: false, goodTill: goodTill, isAdaptive: order.execution?.algo != nil)
-        if let rules = config.sessions, isIntraday[index] {
+        if let rules = config.sessions, isIntraday[index], kinds[index] == .stock {
             let sessions = rules.sessions(for: order.type, execution: order.execution)
             entry.sessions = sessions
             entry.execution = order.execution
@@ -206,7 +208,8 @@ public struct MatchingEngine: Sendable {
                 return
             }
             working[i].mode = mode
-            if let rules = config.sessions {
+            // Only an order that keeps sessions (intraday stock data) gets those of its new type.
+            if let rules = config.sessions, working[i].sessions != nil {
                 working[i].sessions = rules.sessions(for: type, execution: working[i].execution)
             }
         }

@@ -23,22 +23,6 @@ struct ContractCommand: AsyncParsableCommand {
         guard !details.isEmpty else {
             throw CLIError("\(contract.symbol): no security definition found")
         }
-        for (index, detail) in details.enumerated() {
-            if index > 0 { print("") }
-            let c = detail.contract
-            print("symbol: \(c.symbol)")
-            print("conId: \(c.contractID)")
-            print("type: \(c.securityType)")
-            print("exchange: \(c.exchange)")
-            print("primary exchange: \(c.primaryExchange)")
-            print("currency: \(c.currency)")
-            print("local symbol: \(c.localSymbol)")
-            print("long name: \(TWSText.unescapingUnicode(detail.longName))")
-            print("min tick: \(detail.minTick)")
-            if !detail.industry.isEmpty { print("industry: \(detail.industry) / \(detail.category)") }
-            if !detail.timeZoneID.isEmpty { print("time zone: \(detail.timeZoneID)") }
-            if !detail.tradingHours.isEmpty { print("trading hours: \(detail.tradingHours)") }
-            if !detail.liquidHours.isEmpty { print("liquid hours: \(detail.liquidHours)") }
-        }
+        print(MarketDataQueries.contractText(details))
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LiveSession
 import TraderKit
 import TWSProtocol
 
@@ -23,16 +24,20 @@ struct HistoryCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "How far back: '30 D', '6 M', '1 Y', …") var duration: String = "1 Y"
 
-    @Option(name: .long, help: "TRADES, MIDPOINT, BID, ASK, …") var what: String = "TRADES"
+    @Option(name: .long, help: "TRADES, MIDPOINT, BID, ASK, … (default: TRADES; MIDPOINT for a currency pair)")
+    var what: String?
 
     @Flag(name: .long, help: "Regular trading hours only.") var rth: Bool = false
 
     func run() async throws {
-        let (connection, contract, duration, bar, what, rth) = (connection, contract, duration, bar, what, rth)
+        let wire = contract.contract
+        // IB has no trades for a currency: its bars are quotes (error 162 for TRADES).
+        let what = what ?? SessionSettings.whatToShow("TRADES", for: wire)
+        let (connection, contract, duration, bar, rth) = (connection, contract, duration, bar, rth)
         let csv = try await connection.withinTimeout("the \(contract.symbol) bars") {
             try await connection.withConnection { client, _ in
                 try await MarketDataQueries.historyCSV(
-                    client, contract: contract.contract, duration: duration, barSize: bar, whatToShow: what,
+                    client, contract: wire, duration: duration, barSize: bar, whatToShow: what,
                     regularHours: rth)
             }
         }

@@ -1,9 +1,11 @@
 import ArgumentParser
 import Foundation
+import LiveSession
 import TraderConfig
 import TraderKit
 import TWSClient
 import TWSProtocol
+import TradingModel
 
 /// `--host --port --client-id --timeout`, shared by every command that talks to TWS / IB Gateway. `--host` and
 /// `--port` set `connection.host` and `connection.port` (over a `--config` file, for the commands that read one);
@@ -55,7 +57,8 @@ struct ConnectionOptions: ParsableArguments {
 
 /// `SYMBOL --sec-type --exchange --currency --primary-exchange`: a contract to qualify.
 struct ContractOptions: ParsableArguments {
-    @Argument(help: "The symbol, e.g. AAPL.") var symbol: String
+    @Argument(help: "The symbol: AAPL, a futures contract month ('ES 2026-12', ESZ6) or a currency pair (EUR.USD).")
+    var symbol: String
 
     @Option(name: .customLong("sec-type"), help: "Security type.") var securityType: String = "STK"
 
@@ -66,8 +69,16 @@ struct ContractOptions: ParsableArguments {
     @Option(name: .customLong("primary-exchange"), help: "Primary exchange, to disambiguate (e.g. NASDAQ).")
     var primaryExchange: String = ""
 
+    /// A name that looks like a future but is not one (`ES 2026-02`, `XX 2026-12`) is refused with the reason.
+    func validate() throws {
+        do { _ = try InstrumentKind.checked(symbol) } catch { throw ValidationError(error.description) }
+    }
+
+    /// The contract asked for: a future or a pair as its name says (`ContractBook.contract(named:)`), otherwise the
+    /// symbol with the security type, exchange and currency given.
     var contract: TWSContract {
-        TWSContract(
+        if securityType.uppercased() == "STK", let named = ContractBook.contract(named: symbol) { return named }
+        return TWSContract(
             symbol: symbol.uppercased(), securityType: securityType, exchange: exchange,
             primaryExchange: primaryExchange, currency: currency)
     }

@@ -89,13 +89,16 @@ public struct TraderConfiguration: Sendable {
                 "run needs at least one symbol (universe: {symbols: [AAPL, MSFT]})", key: "universe.symbols",
                 at: record.origins["universe.symbols"])
         }
-        // The bot's restart, cash restore and journal paths count shares; until they are built and proven for
-        // multipliers and currencies against a simulator that serves them, futures and pairs are backtest-only.
-        let others = universe.symbols.filter { InstrumentKind(symbol: Symbol($0)) != .stock }
-        guard others.isEmpty else {
+        // The bot trades contract months; a rolled position (closing one month and opening the next as one journaled
+        // decision) is a backtest's for now.
+        let rolled = universe.symbols.filter {
+            if case let .future(future) = InstrumentKind(symbol: Symbol($0)) { return future.month == nil }
+            return false
+        }
+        guard rolled.isEmpty else {
             throw ConfigError(
-                "\(others.joined(separator: ", ")): futures and currency pairs run in backtests only for now; the bot "
-                    + "trades stocks (docs/futures-and-forex.md)",
+                "\(rolled.joined(separator: ", ")): the bot trades a contract month (ES 2026-12); continuous futures, "
+                    + "rolled from month to month, run in backtests only for now (docs/futures-and-forex.md)",
                 key: "universe.symbols", at: record.origins["universe.symbols"])
         }
     }

@@ -127,7 +127,7 @@ public struct BacktestSummaryReport {
         let bars = result.barsProcessed
         let extra = runCounts + [
             ("Commissions", "\(result.commissions.centsDescription) (\(commissionText))"),
-            ("Bars processed", "\(bars) (\(result.universe.instruments.count) symbols)"),
+            ("Bars processed", "\(bars) (\(result.universe.instruments.count) symbol\(result.universe.instruments.count == 1 ? "" : "s"))"),
             ("Engine", String(format: "%.3f s, %@ bars/s", engineSeconds, Self.rate(Double(bars) / max(engineSeconds, 1e-9)))),
             ("Whole run (load + run + metrics)", String(format: "%.3f s", runSeconds)),
         ] + exposureRows + executionRows + riskProfileRows

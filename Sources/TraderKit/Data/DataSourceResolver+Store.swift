@@ -62,7 +62,7 @@ extension DataSourceResolver {
         }
         var resolved = Resolved(
             files: [], sectors: format == .parquet ? try catalogueSectors(path) : [:],
-            description: "\(label) (\(size), \(chosen.count) symbols)" + describe(continuous), store: (path, size, chosen),
+            description: "\(label) (\(size), \(chosen.count) symbol\(chosen.count == 1 ? "" : "s"))" + describe(continuous), store: (path, size, chosen),
             storeFormat: format)
         resolved.continuous = continuous
         return resolved

@@ -12,21 +12,8 @@ import TradingModel
 public enum GatewaySetup {
     /// `bundled` (= bundled:stocks-unadjusted: prices as they traded, as a broker serves them), `bundled:NAME`, a folder
     /// of `SYMBOL_1d.csv` files, a Parquet catalogue (`parquet:DIR`), or `count` synthetic symbols.
-    /// - Throws: `TraderError` naming what is missing, or a future or currency pair in the data (the simulator serves
-    ///   stocks only, issue 47).
+    /// - Throws: `TraderError` naming what is missing.
     public static func data(_ argument: String, synthetic count: Int?, seed: UInt64) throws(TraderError) -> MarketDataSet {
-        let set = try loaded(argument, synthetic: count, seed: seed)
-        let others = set.instruments.map(\.symbol).filter { InstrumentKind(symbol: Symbol($0)) != .stock }
-        guard others.isEmpty else {
-            throw TraderError(
-                "--data \(argument): \(others.prefix(5).joined(separator: ", ")) \(others.count == 1 ? "is" : "are") not "
-                    + "stocks: the gateway simulator serves stocks only for now; futures and currency pairs run in "
-                    + "backtests (docs/futures-and-forex.md)")
-        }
-        return set
-    }
-
-    private static func loaded(_ argument: String, synthetic count: Int?, seed: UInt64) throws(TraderError) -> MarketDataSet {
         if let count {
             guard (1...5000).contains(count) else { throw TraderError("--synthetic must be from 1 to 5000, got \(count)") }
             return MarketDataSet.synthetic(count: count, seed: seed)
@@ -159,7 +146,7 @@ public enum GatewaySetup {
         let (name, count) = (data.name, data.instruments.count)
         let versions = "v\(gateway.minimumVersion)-\(gateway.maximumVersion): text to 200, protobuf from 201"
         return (simulator, { bound, now in
-            "ibtrader gateway listening on \(bind):\(bound) (TWS API \(versions)), serving \(name), \(count) symbols, "
+            "ibtrader gateway listening on \(bind):\(bound) (TWS API \(versions)), serving \(name), \(count) symbol\(count == 1 ? "" : "s"), "
                 + "replay clock at \(now) x\(speed), account \(account)"
         })
     }
@@ -225,7 +212,7 @@ public enum GatewaySetup {
 extension GatewaySetup {
     /// `ibtrader gateway --list`: one line per symbol with its exchange, date range and name.
     public static func listing(_ data: MarketDataSet) -> String {
-        var lines = ["\(data.name): \(data.instruments.count) symbols"]
+        var lines = ["\(data.name): \(data.instruments.count) symbol\(data.instruments.count == 1 ? "" : "s")"]
         for instrument in data.instruments {
             let first = instrument.series.firstTime.map { String($0.description.prefix(10)) } ?? "-"
             let last = instrument.series.lastTime.map { String($0.description.prefix(10)) } ?? "-"

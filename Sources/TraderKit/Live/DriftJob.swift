@@ -75,7 +75,7 @@ public enum DriftJob {
         }
         let heading =
             "session \(loaded.session.number) of \(journal): started \(loaded.session.startedAt), strategy "
-            + "\(loaded.settings.strategyName), \(loaded.settings.symbols.count) symbols, bar \(loaded.settings.warmupBarSize)"
+            + "\(loaded.settings.strategyName), \(loaded.settings.symbols.count) symbol\(loaded.settings.symbols.count == 1 ? "" : "s"), bar \(loaded.settings.warmupBarSize)"
         do {
             return try strategy.spec.visit(Comparison(loaded: loaded, heading: heading), style: strategy.style)
         } catch let error as TraderError {

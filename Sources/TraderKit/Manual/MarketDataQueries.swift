@@ -5,6 +5,28 @@ import TWSProtocol
 /// The exchanges behind `ibtrader history` and `ibtrader quote`: qualify the contract, make one request, and say
 /// what came back in a person's terms. The caller bounds the whole exchange (`--timeout`).
 public enum MarketDataQueries {
+    /// `ibtrader contract`'s lines: each qualified contract (a future with its month, multiplier and last trading
+    /// day), a blank line between two.
+    public static func contractText(_ details: [TWSContractDetails]) -> String {
+        details.map { detail in
+            let c = detail.contract
+            var lines = [
+                "symbol: \(c.symbol)", "conId: \(c.contractID)", "type: \(c.securityType)", "exchange: \(c.exchange)",
+                "primary exchange: \(c.primaryExchange)", "currency: \(c.currency)", "local symbol: \(c.localSymbol)",
+            ]
+            if !c.lastTradeDateOrContractMonth.isEmpty {
+                lines.append("contract month: \(detail.contractMonth), last trading day: \(c.lastTradeDateOrContractMonth)")
+            }
+            if !c.multiplier.isEmpty { lines.append("multiplier: \(c.multiplier)") }
+            lines += ["long name: \(TWSText.unescapingUnicode(detail.longName))", "min tick: \(detail.minTick)"]
+            if !detail.industry.isEmpty { lines.append("industry: \(detail.industry) / \(detail.category)") }
+            if !detail.timeZoneID.isEmpty { lines.append("time zone: \(detail.timeZoneID)") }
+            if !detail.tradingHours.isEmpty { lines.append("trading hours: \(detail.tradingHours)") }
+            if !detail.liquidHours.isEmpty { lines.append("liquid hours: \(detail.liquidHours)") }
+            return lines.joined(separator: "\n")
+        }.joined(separator: "\n\n")
+    }
+
     /// Historical bars as CSV (`date,open,high,low,close,volume`): daily and larger bars as a plain date, intraday
     /// bars in UTC; the request asks for epoch-second dates ending now.
     /// - Throws: `TraderError` naming the symbol when the request fails or a bar's date cannot be read.

@@ -1,0 +1,214 @@
+import BundledData
+import Foundation
+import GatewayCore
+import TWSProtocol
+import Testing
+import TradingModel
+
+/// The simulator serves and fills futures (ES contract months of Q4 2013) and a currency pair (EUR.USD, 2017) as IB
+/// does: contracts by root and month or by currency, the multiplier in every money figure, expired months refused,
+/// IDEALPRO's sizes, no trades for a currency.
+@Suite struct FuturesAndForexGatewayTests {
+    /// 2013-12-02 15:00 UTC, a Monday: every bundled ES month trades.
+    static let december = Timestamp(year: 2013, month: 12, day: 2, secondOfDay: 15 * 3600)
+    /// 2017-06-06 15:00 UTC, a Tuesday in US regular hours (the simulator trades intraday data in those).
+    static let june = Timestamp(year: 2017, month: 6, day: 6, secondOfDay: 15 * 3600)
+
+    func connected(_ set: BundledDataSet, at start: Timestamp) throws -> GatewayState {
+        var state = GatewayState(data: try MarketDataSet.bundled(set), configuration: GatewayConfiguration(), start: start)
+        _ = state.connect(connection: 1, clientID: 7, serverVersion: 200)
+        return state
+    }
+
+    func future(_ root: String, month: String = "", local: String = "") -> TWSContract {
+        var c = TWSContract(symbol: root, securityType: "FUT", exchange: "CME", currency: "USD")
+        c.lastTradeDateOrContractMonth = month
+        c.localSymbol = local
+        return c
+    }
+
+    let euro = TWSContract(symbol: "EUR", securityType: "CASH", exchange: "IDEALPRO", currency: "USD")
+
+    func details(_ out: [TWSResponse]) -> [TWSContractDetails] {
+        out.compactMap { if case .contractDetails(_, let d) = $0 { return d } else { return nil } }
+    }
+
+    func executions(_ out: [TWSResponse]) -> [TWSExecution] {
+        out.compactMap { if case .executionDetails(_, _, let e) = $0 { return e } else { return nil } }
+    }
+
+    func commissions(_ out: [TWSResponse]) -> [Double] {
+        out.compactMap { if case .commissionReport(let c) = $0 { return c.commission } else { return nil } }
+    }
+
+    func summary(_ state: inout GatewayState) -> [String: Double] {
+        var values: [String: Double] = [:]
+        for case .accountSummary(_, _, let tag, let value, _) in sent(state.handle(
+            .accountSummary(requestID: 90, group: "All", tags: "All"), from: 1, wallTime: 0)) {
+            values[tag] = Double(value)
+        }
+        return values
+    }
+
+    @Test("a futures contract is qualified by root and month, by local symbol or by its last day, as IB lays it out")
+    func futuresContractDetails() throws {
+        var state = try connected(.futures, at: Self.december)
+        for asked in [future("ES", month: "201312"), future("ES", local: "ESZ3"), future("ES", month: "20131220")] {
+            let found = details(sent(state.handle(.contractDetails(requestID: 3, contract: asked), from: 1, wallTime: 0)))
+            let d = try #require(found.first)
+            #expect(found.count == 1)
+            #expect(d.contract.securityType == "FUT")
+            #expect(d.contract.exchange == "CME")
+            #expect(d.contract.multiplier == "50")
+            #expect(d.contract.lastTradeDateOrContractMonth == "20131220")
+            #expect(d.contract.localSymbol == "ESZ3")
+            #expect(d.contract.tradingClass == "ES")
+            #expect(d.contractMonth == "201312")
+            #expect(d.realExpirationDate == "20131220")
+            #expect(d.minTick == 0.25)
+            #expect(d.longName == "E-mini S&P 500")
+            #expect(d.validExchanges == "CME")
+            #expect(d.marketRuleIDs == "")  // one tick at every price: the client keeps minTick
+        }
+        // The root alone lists every live month, nearest first (how a client finds the front month).
+        let all = details(sent(state.handle(.contractDetails(requestID: 4, contract: future("ES")), from: 1, wallTime: 0)))
+        #expect(all.map(\.contractMonth) == ["201312", "201403", "201406", "201409", "201412"])
+        // Not a month of the data, another multiplier, a stock named ES: no security definition.
+        for asked in [future("ES", month: "201402"), { var c = future("ES", month: "201312"); c.multiplier = "5"; return c }(),
+                      stock("ES")] {
+            #expect(errorCodes(sent(state.handle(.contractDetails(requestID: 5, contract: asked), from: 1, wallTime: 0)))
+                == [200])
+        }
+    }
+
+    @Test("an expired contract month is no longer listed: its details and orders get error 200")
+    func expiredContractIsRefused() throws {
+        var state = try connected(.futures, at: Timestamp(year: 2013, month: 12, day: 23, secondOfDay: 15 * 3600))
+        let december = future("ES", month: "201312")
+        #expect(errorCodes(sent(state.handle(.contractDetails(requestID: 3, contract: december), from: 1, wallTime: 0)))
+            == [200])
+        let order = sent(state.handle(.placeOrder(orderID: 1, contract: december, order: wireOrder("BUY", 1)),
+                                      from: 1, wallTime: 0))
+        #expect(errorCodes(order) == [200])
+        #expect(executions(order).isEmpty)
+        // The next month trades.
+        let march = sent(state.handle(.placeOrder(orderID: 2, contract: future("ES", month: "201403"),
+                                                  order: wireOrder("BUY", 1)), from: 1, wallTime: 0))
+        #expect(executions(march).count == 1)
+    }
+
+    @Test("a futures round trip: cash moves by commissions and the gain, never the price; IB's per-contract cost")
+    func futuresRoundTripMoney() throws {
+        var state = try connected(.futures, at: Self.december)
+        let start = summary(&state)
+        let contract = future("ES", month: "201403")
+        let bought = sent(state.handle(.placeOrder(orderID: 1, contract: contract, order: wireOrder("BUY", 2)),
+                                       from: 1, wallTime: 0))
+        let buy = try #require(executions(bought).first)
+        #expect(buy.exchange == "CME")
+        #expect(commissions(bought) == [4.5])  // 2 × 2.25, IBKR's fixed rate and fees for a future
+        #expect(buy.price.truncatingRemainder(dividingBy: 0.25) == 0)
+        let held = summary(&state)
+        #expect(held["TotalCashValue"] == (start["TotalCashValue"] ?? 0) - 4.5)
+        let positions = sent(state.handle(.positions, from: 1, wallTime: 0))
+        guard case .position(_, let c, let quantity, let averageCost) = positions.first else {
+            Issue.record("no position")
+            return
+        }
+        #expect(c.multiplier == "50" && quantity == 2)
+        // Per contract, as IB reports a future's: the price times 50, with the commission spread over the contracts.
+        #expect(abs(averageCost - (buy.price * 50 + 2.25)) < 1e-6)
+
+        // A week later the position is worth its P&L; then it is sold.
+        _ = state.advance(to: Self.december + .days(7))
+        let instrument = try #require(state.data.instrument(symbol: "ESH2014"))
+        let mark = try #require(QuoteModel.top(instrument, at: state.now)).last.doubleValue
+        let marked = summary(&state)
+        #expect(abs((marked["NetLiquidation"] ?? 0) - ((start["NetLiquidation"] ?? 0) - 4.5 + 2 * (mark - buy.price) * 50))
+            < 0.01)
+        #expect(abs((marked["GrossPositionValue"] ?? 0) - 2 * mark * 50) < 0.01)
+        let sold = sent(state.handle(.placeOrder(orderID: 2, contract: contract, order: wireOrder("SELL", 2)),
+                                     from: 1, wallTime: 0))
+        let sell = try #require(executions(sold).first)
+        let end = summary(&state)
+        let gain = (sell.price - buy.price) * 2 * 50 - 9
+        #expect(abs((end["TotalCashValue"] ?? 0) - (start["TotalCashValue"] ?? 0) - gain) < 1e-6)
+        #expect(abs((end["RealizedPnL"] ?? 0) - gain) < 0.01)
+        #expect(end["GrossPositionValue"] == 0)
+    }
+
+    @Test("a future's order price is on its tick and its size in whole contracts")
+    func futuresTickAndSize() throws {
+        var state = try connected(.futures, at: Self.december)
+        let contract = future("ES", month: "201403")
+        let offTick = sent(state.handle(.placeOrder(
+            orderID: 1, contract: contract, order: wireOrder("BUY", 1, "LMT", limit: 1700.10)), from: 1, wallTime: 0))
+        #expect(errorCodes(offTick) == [110])
+        let part = sent(state.handle(.placeOrder(orderID: 2, contract: contract, order: wireOrder("BUY", 1.5)),
+                                     from: 1, wallTime: 0))
+        #expect(errorCodes(part) == [201])
+        let onTick = sent(state.handle(.placeOrder(
+            orderID: 3, contract: contract, order: wireOrder("BUY", 1, "LMT", limit: 1000.25)), from: 1, wallTime: 0))
+        #expect(errorCodes(onTick).isEmpty)
+    }
+
+    @Test("a currency pair: IDEALPRO's contract, a minimum order fills, one below it is an odd lot (399), above the maximum is refused")
+    func forexSizes() throws {
+        var state = try connected(.fx, at: Self.june)
+        let d = try #require(details(sent(state.handle(.contractDetails(requestID: 3, contract: euro), from: 1, wallTime: 0))).first)
+        #expect(d.contract.securityType == "CASH")
+        #expect(d.contract.exchange == "IDEALPRO")
+        #expect(d.contract.localSymbol == "EUR.USD")
+        #expect(d.contract.symbol == "EUR" && d.contract.currency == "USD")
+        #expect(d.minTick == 0.00005)
+        var local = TWSContract(symbol: "", securityType: "CASH", exchange: "IDEALPRO", currency: "")
+        local.localSymbol = "EUR.USD"
+        #expect(details(sent(state.handle(.contractDetails(requestID: 4, contract: local), from: 1, wallTime: 0))).count == 1)
+
+        let start = summary(&state)
+        let minimum = sent(state.handle(.placeOrder(orderID: 1, contract: euro, order: wireOrder("BUY", 20_000)),
+                                        from: 1, wallTime: 0))
+        let fill = try #require(executions(minimum).first)
+        #expect(errorCodes(minimum).isEmpty)
+        #expect(fill.exchange == "IDEALPRO")
+        // 0.2 basis points of 21,000-odd dollars is 0.43: IBKR's minimum of 2.00 applies.
+        #expect(commissions(minimum) == [2])
+        let afterBuy = summary(&state)
+        #expect(abs((afterBuy["TotalCashValue"] ?? 0) - ((start["TotalCashValue"] ?? 0) - 20_000 * fill.price - 2)) < 1e-6)
+
+        let oddLot = sent(state.handle(.placeOrder(orderID: 2, contract: euro, order: wireOrder("BUY", 10_000)),
+                                       from: 1, wallTime: 0))
+        #expect(errorCodes(oddLot) == [399])
+        let note = oddLot.compactMap { if case .error(let e) = $0 { return e.message } else { return nil } }.first ?? ""
+        #expect(note.contains("below the EUR 20000 IdealPro minimum and will be routed as an odd lot order"))
+        #expect(executions(oddLot).count == 1)
+
+        let tooLarge = sent(state.handle(.placeOrder(orderID: 3, contract: euro, order: wireOrder("BUY", 7_000_000)),
+                                         from: 1, wallTime: 0))
+        #expect(errorCodes(tooLarge) == [201])
+        #expect(executions(tooLarge).isEmpty)
+    }
+
+    @Test("a currency has no trades: TRADES history is IB's error 162, MIDPOINT is served, its quotes have no last price")
+    func forexMarketData() throws {
+        var state = try connected(.fx, at: Self.june)
+        func history(_ show: String) -> [TWSResponse] {
+            sent(state.handle(.historicalData(TWSHistoricalDataRequest(
+                requestID: 5, contract: euro, endDateTime: "", durationString: "2 D", barSizeSetting: "1 hour",
+                whatToShow: show, useRTH: false)), from: 1, wallTime: 0))
+        }
+        let trades = history("TRADES")
+        #expect(errorCodes(trades) == [162])
+        guard case .error(let refusal) = trades.first else { return }
+        #expect(refusal.message.contains("No historical market data for EUR/CASH@FXSUBPIP"))
+        let midpoint = history("MIDPOINT")
+        #expect(names(midpoint) == ["historicalData", "historicalDataEnd"])
+        let quotes = sent(state.handle(.marketData(TWSMarketDataRequest(requestID: 6, contract: euro)), from: 1, wallTime: 0))
+        let priceTypes = quotes.compactMap { if case .tickPrice(let t) = $0 { return t.tickType } else { return nil } }
+        #expect(priceTypes.contains(.bid) && priceTypes.contains(.ask))
+        #expect(!priceTypes.contains(.last))
+        for case .tickPrice(let t) in quotes where t.tickType == .bid {
+            #expect(t.size == 5_000_000)
+        }
+    }
+}
