@@ -1,4 +1,5 @@
 import Foundation
+import BundledData
 import GatewayCore
 import GatewaySimulator
 import Logging
@@ -6,6 +7,7 @@ import Storage
 import Testing
 import TWSTestSupport
 import TradingModel
+import TraderKit
 
 @testable import TraderCLI
 
@@ -134,6 +136,63 @@ func withSimulator<Result: Sendable>(
                 let resumed = try await Self.download(arguments, port: port)
                 #expect(resumed.skippedChunks == done && resumed.fetchedChunks == 10 - done)
                 #expect(try store.bars(symbol: "SYN001", barSize: BarSize("1 min")!).count == 5 * 390)
+            }
+        }
+    }
+
+    /// Futures months and a currency pair (issue 47): typed as a person writes them, asked for as IB knows them (FUT on
+    /// CME with month and multiplier, CASH on IDEALPRO with MIDPOINT bars: IB has no trades for a currency), stored
+    /// under their canonical names, where a backtest's `ES continuous` and `EUR.USD` find them.
+    @Test func futuresMonthsAndAPairDownloadUnderTheirNames() async throws {
+        try await withTemporaryDirectory { dir in
+            let path = dir + "/bars.sqlite"
+            let futures = try MarketDataSet.bundled(.futures)
+            try await withSimulator(data: futures) { _, port in
+                let command = try DataDownloadCommand.parse([
+                    "ESZ2013", "ES 2014-03", "--bar", "1 day", "--duration", "30 D", "--end", "2013-11-14", "--store", path,
+                    "--port", "\(port)", "--client-id", "41",
+                ])
+                let report = try await command.download(now: futures.defaultStart)
+                #expect(report.fetchedChunks == report.plannedChunks && report.fetchedChunks >= 2 && report.barsStored > 30, "\(report)")
+            }
+            let fx = try MarketDataSet.bundled(.fx)
+            try await withSimulator(data: fx) { _, port in
+                let command = try DataDownloadCommand.parse([
+                    "EUR/USD", "--bar", "1 hour", "--duration", "2 D", "--end", "2017-09-12", "--store", path,
+                    "--port", "\(port)", "--client-id", "41",
+                ])
+                let report = try await command.download(now: fx.defaultStart)
+                #expect(report.requests.allSatisfy { $0.series.whatToShow == "MIDPOINT" }, "\(report.requests)")
+                #expect(report.barsStored >= 40)
+            }
+            let store = try BarStore(path: path, createIfMissing: false)
+            #expect(try store.seriesSummaries().map(\.symbol.rawValue).sorted() == ["ES 2013-12", "ES 2014-03", "EUR.USD"])
+            // The stored bars are the data's: ES's as traded, EUR.USD's midpoints on IDEALPRO's tick.
+            let day = try #require(BarSize("1 day"))
+            let march = try store.bars(symbol: "ES 2014-03", barSize: day)
+            let source = try #require(futures.instrument(symbol: "ESH2014")).series.bars
+            #expect(!march.isEmpty && march.allSatisfy { bar in source.contains { $0.timestamp == bar.timestamp && $0.close == bar.close } })
+            let hourly = try store.bars(symbol: "EUR.USD", barSize: try #require(BarSize("1 hour")))
+            let pairSource = try #require(fx.instrument(symbol: "EURUSD")).series.bars
+            for bar in hourly {
+                let original = try #require(pairSource.first { $0.timestamp == bar.timestamp }, "\(bar.timestamp)")
+                #expect(abs(bar.close.doubleValue - original.close.doubleValue) <= 0.000025 + 1e-12)
+            }
+            // A backtest splices the stored months into ES continuous.
+            let spliced = try await Self.backtest(
+                ["--strategy", "sma-cross", "--data", "sqlite:\(path)", "--symbols", "ES continuous", "--fast-period", "2",
+                 "--slow-period", "4", "--sizing", "fixed:1"], out: dir + "/es")
+            #expect(!spliced.hash.isEmpty)
+        }
+    }
+
+    @Test func continuousFuturesAndBadNamesAreRefusedWithTheReason() {
+        for (symbol, reason) in [("ES continuous", "download the contract months"), ("ES 2014-02", "listed in March")] {
+            do {
+                _ = try BarDownloadJob(symbols: [symbol], bar: "1 day", duration: "30 D", end: nil, store: "x.sqlite")
+                Issue.record("\(symbol) was accepted")
+            } catch {
+                #expect(error.description.contains(reason), "\(error)")
             }
         }
     }

@@ -21,7 +21,8 @@ struct DataDownloadCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Argument(help: "Symbols, e.g. AAPL MSFT SPY.") var symbols: [String]
+    @Argument(help: "Symbols: stocks (AAPL), futures months ('ES 2026-12', ESZ2026), currency pairs (EUR.USD).")
+    var symbols: [String]
 
     @Option(name: .long, help: "Bar size as TWS spells it: '1 min', '5 mins', '1 hour', '1 day', …")
     var bar: String = "1 day"

@@ -24,15 +24,13 @@ struct HistoryCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "How far back: '30 D', '6 M', '1 Y', …") var duration: String = "1 Y"
 
-    @Option(name: .long, help: "TRADES, MIDPOINT, BID, ASK, … (default: TRADES; MIDPOINT for a currency pair)")
-    var what: String?
+    @Option(name: .long, help: "TRADES, MIDPOINT, BID, ASK, … (default: TRADES; MIDPOINT for a currency pair)") var what: String?
 
     @Flag(name: .long, help: "Regular trading hours only.") var rth: Bool = false
 
     func run() async throws {
         let wire = contract.contract
-        // IB has no trades for a currency: its bars are quotes (error 162 for TRADES).
-        let what = what ?? SessionSettings.whatToShow("TRADES", for: wire)
+        let what = what ?? SessionSettings.whatToShow("TRADES", for: wire)  // IB has no trades for a currency
         let (connection, contract, duration, bar, rth) = (connection, contract, duration, bar, rth)
         let csv = try await connection.withinTimeout("the \(contract.symbol) bars") {
             try await connection.withConnection { client, _ in

@@ -1,6 +1,7 @@
 import Analytics
 import Foundation
 import InteractiveBrokers
+import LiveSession
 import Storage
 import TWSClient
 import TWSProtocol
@@ -9,7 +10,8 @@ import TradingModel
 
 /// `ibtrader data download`: qualify the symbols, plan the chunks and download them into a bar store.
 public struct BarDownloadJob: Sendable {
-    /// The symbols as typed.
+    /// The symbols as typed: stocks (`AAPL`), futures contract months (`ES 2026-12`, `ESZ2026`) and currency pairs
+    /// (`EUR.USD`), each stored under its canonical name (`ES 2026-12`, `EUR.USD`).
     public var symbols: [String]
     /// The bar size.
     public var barSize: BarSize
@@ -17,13 +19,14 @@ public struct BarDownloadJob: Sendable {
     public var duration: HistoricalDuration
     /// The last day (`YYYY-MM-DD`, through its end in UTC; `nil`: now).
     public var end: String?
-    /// `TRADES`, `MIDPOINT`, …
+    /// `TRADES`, `MIDPOINT`, … (a currency pair's TRADES are its MIDPOINT: IB has no trades for a currency).
     public var whatToShow = "TRADES"
     /// Regular trading hours only.
     public var regularHoursOnly = false
     /// The SQLite bar store.
     public var store: String
-    /// The contract of every symbol: security type, exchange, currency.
+    /// The contract of every stock symbol: security type, exchange, currency (a future or a pair is asked for as
+    /// its name says: `FUT` on its exchange with month and multiplier, `CASH` on IDEALPRO).
     public var contract = (securityType: "STK", exchange: "SMART", currency: "USD")
 
     /// A job, checked: a TWS bar size, IB's duration form, a date from 1970 to 2200, and at most 50,000 requests
@@ -31,6 +34,15 @@ public struct BarDownloadJob: Sendable {
     /// - Throws: `TraderError` naming the option.
     public init(symbols: [String], bar: String, duration: String, end: String?, store: String) throws(TraderError) {
         guard !symbols.isEmpty else { throw TraderError("give at least one symbol") }
+        for symbol in symbols {
+            let kind: InstrumentKind
+            do { kind = try InstrumentKind.checked(symbol) } catch { throw TraderError(error.description) }
+            if case let .future(future) = kind, future.month == nil {
+                throw TraderError(
+                    "'\(symbol)': download the contract months (\(future.spec.root) 2026-09, \(future.spec.root) 2026-12, …); "
+                        + "a backtest of '\(symbol)' splices them from the store")
+            }
+        }
         guard let size = BarSize(bar) else {
             throw TraderError("--bar '\(bar)' is not a TWS bar size (\(BarSize.supported.map(\.text).joined(separator: ", ")))")
         }
@@ -66,14 +78,21 @@ public struct BarDownloadJob: Sendable {
         let endTime = end.flatMap(CivilTime.parseDay).map { Timestamp(seconds: $0) + .days(1) } ?? now
         let barStore: BarStore
         do { barStore = try BarStore(path: store) } catch { throw TraderError("\(error)") }
-        let wanted = symbols.map { Symbol($0.uppercased()) }
-        let series = wanted.map {
-            DownloadSeries(symbol: $0, barSize: barSize, whatToShow: whatToShow.uppercased(), regularHoursOnly: regularHoursOnly)
+        var partials: [Symbol: TWSContract] = [:]
+        let wanted = symbols.map { typed in
+            let symbol = Self.storedName(typed)
+            partials[symbol] = contract.securityType.uppercased() == "STK" ? ContractBook.contract(named: typed) : nil
+            return symbol
+        }
+        let series = wanted.map { symbol in
+            let shown = partials[symbol].map { SessionSettings.whatToShow(whatToShow, for: $0) } ?? whatToShow
+            return DownloadSeries(
+                symbol: symbol, barSize: barSize, whatToShow: shown.uppercased(), regularHoursOnly: regularHoursOnly)
         }
         let plan = BarDownloadPlan(series: series, range: (endTime - duration.span)..<endTime, now: now)
         var contracts: [Symbol: TWSContract] = [:]
         for symbol in wanted {
-            let partial = TWSContract(
+            let partial = partials[symbol] ?? TWSContract(
                 symbol: symbol.rawValue, securityType: contract.securityType, exchange: contract.exchange,
                 currency: contract.currency)
             contracts[symbol] = try await client.qualify(partial).contract
@@ -84,6 +103,16 @@ public struct BarDownloadJob: Sendable {
             return try await downloader.run(plan, progress: progress)
         } catch {
             throw TraderError("\(error)")
+        }
+    }
+
+    /// The name bars are stored under: a future's `ES 2026-12`, a pair's `EUR.USD`, a stock's symbol in capitals
+    /// (so `ESZ2026` and `EUR/USD` download to the names a universe and `ES continuous` find).
+    static func storedName(_ typed: String) -> Symbol {
+        switch InstrumentKind(symbol: Symbol(typed)) {
+        case .stock: Symbol(typed.uppercased())
+        case let .future(future): Symbol(future.description)
+        case let .forex(pair): Symbol(pair.description)
         }
     }
 
