@@ -137,6 +137,36 @@ import TradingModel
         #expect(end["GrossPositionValue"] == 0)
     }
 
+    @Test("at expiry a contract's working orders are cancelled and its positions settle in cash at the final price")
+    func expirySettlesInCash() throws {
+        // ESZ2013's last trading day is Friday 2013-12-20.
+        var state = try connected(.futures, at: Timestamp(year: 2013, month: 12, day: 19, secondOfDay: 15 * 3600))
+        _ = state.handle(.positions, from: 1, wallTime: 0)
+        let start = summary(&state)
+        let december = future("ES", month: "201312")
+        let bought = sent(state.handle(.placeOrder(orderID: 1, contract: december, order: wireOrder("BUY", 2)),
+                                       from: 1, wallTime: 0))
+        let buy = try #require(executions(bought).first)
+        var resting = wireOrder("SELL", 2, "LMT", limit: 2500)
+        resting.timeInForce = "GTC"
+        _ = state.handle(.placeOrder(orderID: 2, contract: december, order: resting), from: 1, wallTime: 0)
+
+        let after = sent(state.advance(to: Timestamp(year: 2013, month: 12, day: 23, secondOfDay: 15 * 3600)))
+        let statuses = after.compactMap { if case .orderStatus(let s) = $0, s.orderID == 2 { return s.status } else { return nil } }
+        #expect(statuses == ["Cancelled"])
+        #expect(executions(after).isEmpty)  // IB reports no execution for an expiry
+        let positions = after.compactMap { if case .position(_, let c, let q, _) = $0 { return (c.localSymbol, q) } else { return nil } }
+        #expect(positions.contains { $0.0 == "ESZ3" && $0.1 == 0 }, "\(positions)")
+        // The final price: ESZ2013's close on its last trading day, from the file.
+        let instrument = try #require(state.data.instrument(symbol: "ESZ2013"))
+        let last = try #require(instrument.series.bars.last { $0.timestamp.dayNumber <= Timestamp(year: 2013, month: 12, day: 20).dayNumber })
+        let settled = (last.close.doubleValue - buy.price) * 2 * 50
+        let end = summary(&state)
+        #expect(abs((end["TotalCashValue"] ?? 0) - ((start["TotalCashValue"] ?? 0) - 4.5 + settled)) < 1e-6)
+        #expect(abs((end["RealizedPnL"] ?? 0) - (settled - 4.5)) < 0.01)
+        #expect(end["GrossPositionValue"] == 0)
+    }
+
     @Test("a future's order price is on its tick and its size in whole contracts")
     func futuresTickAndSize() throws {
         var state = try connected(.futures, at: Self.december)

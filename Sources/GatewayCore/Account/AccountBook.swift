@@ -87,6 +87,20 @@ public struct AccountBook: Sendable, Equatable {
         return realized
     }
 
+    /// Closes a position at `price` without a fill or commission (a future's cash settlement at expiry); returns its
+    /// realized P&L, or `nil` when nothing was held.
+    @discardableResult
+    public mutating func settle(_ id: InstrumentID, at price: Double) -> Double? {
+        guard var h = holdings[id], !h.quantity.isZero else { return nil }
+        let q = h.quantity.doubleValue
+        let pnl = q * (price - h.averageCost) * h.multiplier
+        h.realized += pnl
+        cash += h.kind.paysNotional ? q * price : q * (price - h.fillPrice) * h.multiplier
+        (h.quantity, h.averageCost, h.fillPrice) = (.zero, 0, 0)
+        holdings[id] = h
+        return pnl
+    }
+
     /// Account values at marks (last prices by instrument).
     public func valuation(marks: [InstrumentID: Double]) -> AccountValuation {
         var gross = 0.0, net = 0.0, unrealized = 0.0, realized = 0.0, initial = 0.0, maintenance = 0.0

@@ -24,6 +24,7 @@ extension GatewayState {
             }
         }
         if now.dayNumber != account.startOfDay {
+            out += settleExpiredFutures()
             let marks = marks()
             for index in accounts.indices {
                 accounts[index].startOfDay = now.dayNumber
