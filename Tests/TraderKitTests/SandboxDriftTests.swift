@@ -73,6 +73,30 @@ import TraderKit
         #expect(drift.live == drift.backtest)
     }
 
+    /// A contract month held into its roll day (ES December 2013, roll day 2013-12-13): the bot closes it with the
+    /// engine's EXPIRY order, as the backtest over the same bars does (zero drift), and never holds it to expiry.
+    @Test(.timeLimit(.minutes(5)))
+    func aContractMonthIsLeftOnItsRollDayLiveAsInTheBacktest() async throws {
+        var sources = ConfigSources()
+        sources.embedded = (BundledRunConfig.text(strategy: "sma-cross"), "momentum-paper.yaml (bundled)")
+        let sets = [
+            "universe.symbols": "[ES 2013-12]", "strategy.name": "sma-cross", "strategy.parameters.fastPeriod": "2",
+            "strategy.parameters.slowPeriod": "4", "strategy.parameters.sizing": "fixed:1", "strategy.cash": "1000000",
+            "strategy.parameters.allowShort": "true", "data.barSize": "1 hour", "data.warmup": "2 D",
+        ]
+        sources.flags = sets.sorted { $0.key < $1.key }.map { ConfigOverride(path: $0.key, value: $0.value, flag: "--set \($0.key)") }
+        var references: [String] = []
+        let drift = try await Self.drift(
+            try ConfigLoader.load(sources), data: "bundled:futures",
+            start: Timestamp(year: 2013, month: 12, day: 12, secondOfDay: 14 * 3600 + 30 * 60), duration: .seconds(25 * 3600)
+        ) { journal in
+            references = try OrderJournal(path: journal, createIfMissing: false).orders().map(\.intent.orderRef.rawValue)
+        }
+        #expect(references.contains { $0.contains("EXPIRY-ES 2013-12-") }, "\(references)")
+        #expect(drift.differences.isEmpty, "\(drift.lines.joined(separator: "\n"))")
+        #expect(drift.live == drift.backtest)
+    }
+
     /// `ibtrader replay JOURNAL` (read a page at a time, reported as it goes): identical actions over every logged
     /// input; then, with the first fill's input changed, the report names that input.
     static func replayAgreesUntilTampered(_ journal: String) throws {
@@ -112,14 +136,16 @@ import TraderKit
     /// The drift report of 45 minutes of `loaded` in the sandbox, on a journal in a fresh folder (`inspect` reads the
     /// journal before the folder goes).
     static func drift(
-        _ loaded: LoadedConfiguration, data: String = GatewaySetup.demoData, inspect: (String) throws -> Void = { _ in }
+        _ loaded: LoadedConfiguration, data: String = GatewaySetup.demoData, start: Timestamp? = nil,
+        duration: Duration = .seconds(45 * 60), inspect: (String) throws -> Void = { _ in }
     ) async throws -> DriftJob.Report {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sandbox-drift-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         var options = SandboxJob.Options()
-        options.duration = .seconds(45 * 60)
+        options.duration = duration
         options.data = data
+        options.start = start
         let journal = folder.appendingPathComponent("journal.sqlite").path
         options.journal = journal
         var logger = Logger(label: "test.sandbox")

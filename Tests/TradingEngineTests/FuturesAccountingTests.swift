@@ -170,8 +170,9 @@ import TradingModel
         _ = engine.handle(.execution(.filled(Fill(
             orderID: first[0].id, instrument: Self.contract, side: .buy, quantity: Quantity(1), price: Price(1800),
             timestamp: Timestamp(year: 2013, month: 12, day: 12)))))
-        // Friday 12-13: adding is an entry, denied with the dates.
-        #expect(E.submitted(engine.handle(.bar(Self.contract, Self.bar(13)))).isEmpty)
+        // Friday 12-13: adding is an entry, denied with the dates; the engine leaves the contract (below).
+        let leaving = E.submitted(engine.handle(.bar(Self.contract, Self.bar(13))))
+        #expect(leaving.map(\.clientOrderID.rawValue) == ["EXPIRY-ESZ2013-1386892800"])
         #expect(engine.denialCounts[.contractExpiry] == 1)
         let detail = engine.denials.last?.denial.detail ?? ""
         #expect(detail.contains("ES 2013-12 stops trading on 2013-12-20; no new entry from 2013-12-13 on"), "\(detail)")
@@ -179,6 +180,65 @@ import TradingModel
         let exits = E.submitted(engine.handle(.bar(Self.contract, Self.bar(16))))
         #expect(exits.map(\.instrument) == [Self.contract, Self.continuous])
         #expect(exits.first?.side == .sell)
+    }
+}
+
+/// A position in a contract month is closed on its roll day, after the strategy has seen the bar: its other working
+/// orders on the contract are cancelled first, one market order closes it (whatever the risk rules say, the kill
+/// switch included), and no second one goes while it works.
+@Suite struct ExpiryExitTests {
+    static let contract = InstrumentID(0), continuous = InstrumentID(1)
+
+    @Test func theRollDayClosesTheContractAndCancelsItsStop() {
+        let buy = StrategyAction.submit(.market(Self.contract, .buy, Quantity(2)))
+        let stop = StrategyAction.submit(OrderRequest(
+            instrument: Self.contract, side: .sell, quantity: Quantity(2), type: .stop(Price(1700))))
+        let rolled = StrategyAction.submit(.market(Self.continuous, .buy, Quantity(1)))
+        var engine = EngineCore(
+            universe: ContractExpiryTests.universe, strategy: ScriptedStrategy([[buy, rolled], [stop], [], [], []]),
+            config: EngineConfig(initialCash: Money(1_000_000)))
+        let entries = E.submitted(engine.handle(.bar(Self.contract, ContractExpiryTests.bar(11))))
+        #expect(entries.count == 2)
+        for order in entries {
+            _ = engine.handle(.execution(.filled(Fill(
+                orderID: order.id, instrument: order.instrument, side: .buy, quantity: order.quantity, price: Price(1800),
+                timestamp: Timestamp(year: 2013, month: 12, day: 11)))))
+        }
+        let protective = E.submitted(engine.handle(.bar(Self.contract, ContractExpiryTests.bar(12))))
+        #expect(protective.count == 1)
+        // Friday 12-13, the roll day: the stop is cancelled and a market order sells the 2 contracts.
+        let commands = engine.handle(.bar(Self.contract, ContractExpiryTests.bar(13)))
+        #expect(commands.contains { if case let .cancel(id) = $0 { id == protective[0].id } else { false } })
+        let exit = E.submitted(commands)
+        #expect(exit.count == 1)
+        #expect(exit.first?.side == .sell && exit.first?.quantity == Quantity(2) && exit.first?.type == .market)
+        #expect(exit.first?.clientOrderID.rawValue.hasPrefix("EXPIRY-ESZ2013-") == true)
+        // While it works, no second one; the rolled instrument is never closed for expiry.
+        #expect(E.submitted(engine.handle(.bar(Self.contract, ContractExpiryTests.bar(16)))).isEmpty)
+        #expect(E.submitted(engine.handle(.bar(Self.continuous, ContractExpiryTests.bar(16)))).isEmpty)
+        _ = engine.handle(.execution(.filled(Fill(
+            orderID: exit[0].id, instrument: Self.contract, side: .sell, quantity: Quantity(2), price: Price(1801),
+            timestamp: Timestamp(year: 2013, month: 12, day: 16)))))
+        #expect(engine.portfolio.position(for: Self.contract).isFlat)
+        #expect(E.submitted(engine.handle(.bar(Self.contract, ContractExpiryTests.bar(17)))).isEmpty)
+        #expect(engine.portfolio.position(for: Self.continuous).quantity == Quantity(1))
+    }
+}
+
+extension ExpiryExitTests {
+    /// The kill switch stops the strategy, not the exit from an expiring contract.
+    @Test func theExitGoesWithTheKillSwitchEngaged() {
+        let buy = StrategyAction.submit(.market(Self.contract, .buy, Quantity(1)))
+        var engine = EngineCore(
+            universe: ContractExpiryTests.universe, strategy: ScriptedStrategy([[buy]]),
+            config: EngineConfig(initialCash: Money(1_000_000)))
+        let entry = E.submitted(engine.handle(.bar(Self.contract, ContractExpiryTests.bar(12))))
+        _ = engine.handle(.execution(.filled(Fill(
+            orderID: entry[0].id, instrument: Self.contract, side: .buy, quantity: Quantity(1), price: Price(1800),
+            timestamp: Timestamp(year: 2013, month: 12, day: 12)))))
+        _ = engine.handle(.killSwitch(engaged: true))
+        let exit = E.submitted(engine.handle(.bar(Self.contract, ContractExpiryTests.bar(13))))
+        #expect(exit.map(\.side) == [.sell] && exit.first?.quantity == Quantity(1))
     }
 }
 

@@ -65,7 +65,11 @@ extension GatewayState {
             let clientID = sessions[connection]?.clientID
             // The filter's time read once, not per execution (a bot's periodic sync asks since a time, all week long).
             let after = filter.time.isEmpty ? nil : TWSTimeText.parse(filter.time)
-            for record in executions where record.clientID == clientID && matches(record, filter, after: after) {
+            // TWS lists at most the last 7 days of executions (its longest setting; by default today's): a bot that
+            // has run for weeks does not get its first week back.
+            let window = now - .days(7)
+            for record in executions
+            where record.clientID == clientID && record.time >= window && matches(record, filter, after: after) {
                 send(.executionDetails(requestID: requestID, contract: record.contract, execution: record.execution))
                 send(.commissionReport(record.commission))
             }

@@ -40,6 +40,10 @@ public struct EngineCore<S: Strategy>: Sendable {
     @usableFromInline var nextDeadline: Int64 = .max
     /// Modifications in flight.
     var pendingModifications: [OrderID: OrderModification] = [:]
+    /// Per instrument, the day a futures contract month's position is closed from (`EngineCore+Expiry.swift`).
+    @usableFromInline var expiryExitDays: [Int64]
+    /// Whether any instrument is a futures contract month (the bar path checks expiry only then).
+    @usableFromInline var hasContractMonths: Bool
     /// Every risk denial, in order.
     public internal(set) var denials: [RiskDenialRecord] = []
     /// Denials per rule.
@@ -65,6 +69,8 @@ public struct EngineCore<S: Strategy>: Sendable {
         self.volatilityInstrument = gauge
         self.gaugeIndex = gauge?.index ?? -1
         self.marginRates = MarginRates(config: config.risk, universe: universe)
+        self.expiryExitDays = Self.expiryExitDays(universe, rollDays: config.futuresRollDays)
+        self.hasContractMonths = expiryExitDays.contains { $0 != .max }
         if config.risk.maxCorrelation != nil {
             _returns = ReturnHistory(
                 instruments: universe.count,
@@ -160,6 +166,7 @@ public struct EngineCore<S: Strategy>: Sendable {
         if monitorsEquity { _riskMonitor.observe(equity: _state.portfolio.equity, at: bar.timestamp) }
         if marginRates != nil { checkMaintenanceMargin() }
         dispatch(.bar(id, bar), into: &commands)
+        if hasContractMonths { leaveExpiringContract(id, at: bar.timestamp, into: &commands) }
     }
 
     /// Calls the strategy with the state borrowed (no defensive copy of the state) and carries out its actions.
