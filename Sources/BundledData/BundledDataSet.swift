@@ -29,6 +29,9 @@ public enum BundledDataSet: String, CaseIterable, Sendable {
     case futures
     /// EUR.USD 1-hour bars, 2017-04 .. 2018-02.
     case fx
+    /// The ES contract months of `futures` with EUR.USD and GBP.USD daily midpoints over the same quarter: a
+    /// futures-and-currencies universe on one calendar.
+    case futuresFX = "futures-fx"
 
     /// One line describing the data set, for `--help` texts and listings.
     public var summary: String {
@@ -47,6 +50,7 @@ public enum BundledDataSet: String, CaseIterable, Sendable {
         case .benchmark: return "^GSPC and ^IXIC daily 1999-2018"
         case .futures: return "E-mini S&P 500 futures by contract month (ESZ2013..ESZ2014), daily, Oct-Dec 2013"
         case .fx: return "EUR.USD 1-hour bars, 2017-04..2018-02 (UTC, bar start)"
+        case .futuresFX: return "the ES contract months with EUR.USD and GBP.USD daily midpoints (OANDA), Oct-Dec 2013"
         }
     }
 

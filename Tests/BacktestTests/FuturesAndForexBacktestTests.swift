@@ -139,18 +139,54 @@ import TradingModel
         let config = BacktestConfig(
             engine: EngineConfig(initialCash: Money(2_000_000)), simulation: SimulationConfig(commission: .ibkrFixedDefault))
         let result = BacktestRunner.run(strategy: strategy, data: data, config: config)
+        try Self.checkAgainstReplay(result, data: data, continuous: continuous, cash: 2_000_000)
+    }
+
+    /// Issue 47's acceptance on real data: momentum over ES rolled (the bundled contract months, rolled on 2013-12-13)
+    /// and EUR.USD and GBP.USD (the bundled daily midpoints of the same quarter), checked as above.
+    @Test func momentumRanksTheBundledFuturesAndPairs() throws {
+        let folder = FuturesAndForexBacktestTests.bundled.appendingPathComponent("futures-fx")
+        let es = FutureSpec.known["ES"]!
+        let months = ["ESZ2013", "ESH2014", "ESM2014", "ESU2014", "ESZ2014"]
+        let files = try MarketData.load(files: months.map { (Symbol($0), folder.appendingPathComponent("\($0)_1d.csv").path) })
+        let contractMonths = [(2013, 12), (2014, 3), (2014, 6), (2014, 9), (2014, 12)].map { ContractMonth(year: $0.0, month: $0.1)! }
+        let contracts = zip(contractMonths, files.series).map { (month: $0, bars: $1) }
+        let continuous = try ContinuousFuture.build(spec: es, contracts: contracts, rollDays: 5, adjustment: .backAdjusted)
+        #expect(continuous.rolls.map(\.time) == [Timestamp(year: 2013, month: 12, day: 13)])
+        let pairs = try MarketData.load(files: ["EURUSD", "GBPUSD"].map { (Symbol($0), folder.appendingPathComponent("\($0)_1d.csv").path) })
+        let data = MarketData(
+            universe: Universe(symbols: ["ES continuous", "EUR.USD", "GBP.USD"]),
+            series: [continuous.bars] + pairs.series)
+        let strategy = MomentumRotation(config: MomentumRotationConfig(
+            lookback: 5, ranking: .volatilityAdjusted, minimumScore: nil, holdings: 2, rebalance: .everyBars(5),
+            weighting: .inverseVolatility, investedFraction: 0.9, rankBuffer: 0, minimumWeightChange: 0,
+            protectiveOrders: false))
+        let config = BacktestConfig(
+            engine: EngineConfig(initialCash: Money(2_000_000)), simulation: SimulationConfig(commission: .ibkrFixedDefault))
+        let result = BacktestRunner.run(strategy: strategy, data: data, config: config)
+        try Self.checkAgainstReplay(result, data: data, continuous: continuous, cash: 2_000_000)
+    }
+
+    /// Every instrument traded, contracts in ones and currencies in thousands, each roll paid 2 × 2.25 a contract held
+    /// at a roll of the splice, the final equity equal to a replay of every fill at the last closes less commissions
+    /// and rolls, and the book never larger than its equity.
+    static func checkAgainstReplay(
+        _ result: BacktestResult, data: MarketData, continuous: ContinuousFuture, cash: Double,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let traded = Set(result.fills.map(\.instrument.index))
-        #expect(traded == [0, 1, 2], "every instrument traded: \(traded)")
+        #expect(traded == [0, 1, 2], "every instrument traded: \(traded)", sourceLocation: sourceLocation)
         // Contracts in ones and tens; currencies in tens of thousands and more.
         for fill in result.fills where fill.instrument.index == 0 { #expect(fill.quantity.wholeUnits < 20) }
+        for fill in result.fills where fill.instrument.index > 0 { #expect(fill.quantity.wholeUnits >= 1_000) }
         // Rolls: each paid 2 × 2.25 a contract held, at the new contract's first bar.
-        #expect(!result.rollCharges.isEmpty)
+        #expect(!result.rollCharges.isEmpty, sourceLocation: sourceLocation)
         for charge in result.rollCharges {
             #expect(charge.cost == Money("4.5")!.times(Int64(charge.quantity.magnitude.wholeUnits)))
             #expect(continuous.rolls.contains { $0.time == charge.time })
         }
         // The books equal a replay of every fill at the last closes, less commissions and rolls.
-        var expected = 2_000_000.0
+        var expected = cash
         for fill in result.fills {
             let last = data.series[fill.instrument.index].last!.close.doubleValue
             let multiplier = Double(data.universe[fill.instrument].multiplier)
@@ -158,9 +194,10 @@ import TradingModel
             expected -= fill.commission.doubleValue
         }
         expected -= result.rollCharges.reduce(0) { $0 + $1.cost.doubleValue }
-        #expect(abs(result.finalEquity.doubleValue - expected) < 0.01 * Double(result.fills.count + 1))
+        #expect(abs(result.finalEquity.doubleValue - expected) < 0.01 * Double(result.fills.count + 1),
+                "\(result.finalEquity) vs \(expected)", sourceLocation: sourceLocation)
         // Sized by contract value: the book never holds more than its equity (a missing multiplier would be 50×).
         let peak = result.equityCurve.map { $0.grossExposure.doubleValue / $0.equity.doubleValue }.max() ?? 0
-        #expect(peak < 1.0, "peak exposure \(peak) × equity")
+        #expect(peak < 1.0, "peak exposure \(peak) × equity", sourceLocation: sourceLocation)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TraderKit
 import TradingModel
@@ -49,5 +50,26 @@ struct GatewayDataKindsTests {
         let data = try GatewaySetup.data(argument, synthetic: nil, seed: 0)
         let instrument = try #require(data.instrument(symbol: symbol))
         #expect(instrument.securityType == securityType)
+    }
+}
+
+/// `--symbols` finds an instrument however it is spelled (issue 47): `EUR.USD` is `EURUSD_1d.csv`, `ES 2013-12` is
+/// `ESZ2013_1d.csv`, and the instrument takes the name asked for.
+struct SymbolSpellingTests {
+    @Test func pairsAndContractMonthsAreMatchedByInstrument() throws {
+        let resolved = try DataSourceResolver.resolve(
+            "bundled:futures-fx", symbols: ["EUR.USD", "gbp/usd", "ES 2013-12", "ES continuous"])
+        #expect(resolved.files.map(\.symbol.rawValue) == ["EUR.USD", "GBP/USD", "ES 2013-12"])
+        #expect(resolved.files.map { URL(fileURLWithPath: $0.path).lastPathComponent }
+            == ["EURUSD_1d.csv", "GBPUSD_1d.csv", "ESZ2013_1d.csv"])
+        #expect(resolved.continuous.map(\.symbol.rawValue) == ["ES continuous"])
+        #expect(InstrumentKind.canonicalName(of: "esz26") == "ES 2026-12")
+        #expect(InstrumentKind.canonicalName(of: "EUR/USD") == "EUR.USD" && InstrumentKind.canonicalName(of: "brk b") == "BRK B")
+        do {
+            _ = try DataSourceResolver.resolve("bundled:futures-fx", symbols: ["USD.JPY"])
+            Issue.record("USD.JPY was found")
+        } catch {
+            #expect(error.description.contains("not in bundled:futures-fx: USD.JPY"), "\(error)")
+        }
     }
 }

@@ -106,15 +106,9 @@ public struct BarDownloadJob: Sendable {
         }
     }
 
-    /// The name bars are stored under: a future's `ES 2026-12`, a pair's `EUR.USD`, a stock's symbol in capitals
-    /// (so `ESZ2026` and `EUR/USD` download to the names a universe and `ES continuous` find).
-    static func storedName(_ typed: String) -> Symbol {
-        switch InstrumentKind(symbol: Symbol(typed)) {
-        case .stock: Symbol(typed.uppercased())
-        case let .future(future): Symbol(future.description)
-        case let .forex(pair): Symbol(pair.description)
-        }
-    }
+    /// The name bars are stored under: `InstrumentKind.canonicalName(of:)` (`ESZ2026` as `ES 2026-12`, `EUR/USD` as
+    /// `EUR.USD`), the name a universe and `ES continuous` find.
+    static func storedName(_ typed: String) -> Symbol { Symbol(InstrumentKind.canonicalName(of: typed)) }
 
     /// `12 chunks fetched (3400 bars), 2 already done → bars.sqlite`.
     public static func summary(_ report: BarDownloadReport, store: String) -> String {

@@ -48,14 +48,16 @@ extension DataSourceResolver {
             let split = try continuousFutures(
                 in: symbols, available: available.map { ($0, $0.rawValue) }, keys: keys, argument: label)
             continuous = split.continuous
-            let wanted = split.others.map { Symbol($0.uppercased()) }
-            let missing = wanted.filter { !available.contains($0) }
+            // Matched by instrument, not spelling (`EURUSD` finds the stored `EUR.USD`); read under the stored name.
+            let stored = Dictionary(
+                available.map { (InstrumentKind.canonicalName(of: $0.rawValue), $0) }, uniquingKeysWith: { a, _ in a })
+            let missing = split.others.filter { stored[InstrumentKind.canonicalName(of: $0)] == nil }
             guard missing.isEmpty else {
-                let absent = missing.map(\.rawValue).joined(separator: ", ")
+                let absent = missing.map { $0.uppercased() }.joined(separator: ", ")
                 let sample = available.prefix(12).map(\.rawValue).joined(separator: ", ")
                 throw TraderError("\(keys.symbols): no '\(size)' bars in \(label) for \(absent) (available: \(sample))")
             }
-            chosen = wanted
+            chosen = split.others.compactMap { stored[InstrumentKind.canonicalName(of: $0)] }
         }
         for symbol in chosen {
             if let problem = InstrumentKind.problem(with: symbol.rawValue) { throw TraderError("--data \(label): \(problem)") }

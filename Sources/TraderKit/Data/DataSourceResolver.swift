@@ -171,14 +171,19 @@ public struct DataSourceResolver {
             let split = try continuousFutures(
                 in: symbols, available: files.map { ($0.symbol, $0.path) }, keys: keys, argument: argument)
             continuous = split.continuous
+            // Matched by instrument, not spelling: `EUR.USD` finds `EURUSD_1d.csv`, `ES 2013-12` finds `ESZ2013_1d.csv`;
+            // the instrument takes the name asked for.
             let wanted = split.others.map { $0.uppercased() }
-            let available = Dictionary(files.map { ($0.symbol.rawValue.uppercased(), $0) }, uniquingKeysWith: { a, _ in a })
-            let missing = wanted.filter { available[$0] == nil }
+            let available = Dictionary(
+                files.map { (InstrumentKind.canonicalName(of: $0.symbol.rawValue), $0) }, uniquingKeysWith: { a, _ in a })
+            let missing = wanted.filter { available[InstrumentKind.canonicalName(of: $0)] == nil }
             guard missing.isEmpty else {
                 let sample = files.prefix(12).map(\.symbol.rawValue).joined(separator: ", ")
                 throw TraderError("\(keys.symbols): not in \(argument): \(missing.joined(separator: ", ")) (available: \(sample)\(files.count > 12 ? ", …" : ""))")
             }
-            files = wanted.compactMap { available[$0] }
+            files = wanted.compactMap { name in
+                available[InstrumentKind.canonicalName(of: name)].map { (Symbol(name), $0.path) }
+            }
         }
         guard !files.isEmpty || !continuous.isEmpty else { throw TraderError("\(keys.dataColon)no CSV files in \(url.path)") }
         for file in files {

@@ -36,6 +36,17 @@ public enum InstrumentKind: Hashable, Sendable {
         return .stock
     }
 
+    /// The one name of an instrument however it is written: a stock's symbol in capitals (`AAPL`), a contract month
+    /// as `ES 2026-12` (for `ESZ2026`, `ESZ26`, `es 202612`), a pair as `EUR.USD` (for `EURUSD`, `EUR/USD`). Data files,
+    /// stores and `--symbols` are matched by it.
+    public static func canonicalName(of text: String) -> String {
+        switch InstrumentKind(symbol: Symbol(text)) {
+        case .stock: text.uppercased()
+        case let .future(future): future.description
+        case let .forex(pair): pair.description
+        }
+    }
+
     /// `2026-12` or `202612` shapes (digits and one dash), so `BRK B` stays a stock.
     private static func looksLikeMonth(_ word: Substring) -> Bool {
         word.count >= 6 && word.allSatisfy { $0.isASCIIDigit || $0 == "-" }
