@@ -76,8 +76,22 @@ public enum SandboxJob {
 
     /// Runs the configured bot in the sandbox.
     /// - Throws: `TraderError` for data or a journal that cannot be used, or a run that could not start.
+    /// Every symbol of the universe is one the data serves (matched by instrument: `ES 2013-12` is `ESZ2013`), so a
+    /// universe that does not fit the data is said before the bot asks the simulator for contracts it does not know.
+    /// - Throws: `TraderError` naming the symbols missing and what the data holds.
+    static func checkSymbols(_ symbols: [String], servedBy data: MarketDataSet, argument: String) throws(TraderError) {
+        let served = Set(data.instruments.map { InstrumentKind.canonicalName(of: $0.symbol) })
+        let absent = symbols.filter { !served.contains(InstrumentKind.canonicalName(of: $0)) }
+        guard !absent.isEmpty else { return }
+        let names = data.instruments.prefix(8).map(\.symbol).joined(separator: ", ")
+        throw TraderError(
+            "universe.symbols (--symbols): \(absent.joined(separator: ", ")) not in --data \(argument), which serves "
+                + "\(names)\(data.instruments.count > 8 ? ", …" : "")")
+    }
+
     public static func run(_ loaded: LoadedConfiguration, options: Options, logger: Logger) async throws -> Report {
         let data = try GatewaySetup.data(options.data, synthetic: nil, seed: 0)
+        try Self.checkSymbols(loaded.settings.universe.symbols, servedBy: data, argument: options.data)
         if let given = options.start { try GatewaySetup.check(start: given, within: data) }
         let start = options.start ?? (options.data == GatewaySetup.demoData ? GatewaySetup.demoStart : data.defaultStart)
         let path = options.journal ?? FileManager.default.temporaryDirectory

@@ -1,10 +1,16 @@
 import Foundation
 import TWSClient
 import TWSProtocol
+import TradingModel
 
 /// The exchanges behind `ibtrader history` and `ibtrader quote`: qualify the contract, make one request, and say
 /// what came back in a person's terms. The caller bounds the whole exchange (`--timeout`).
 public enum MarketDataQueries {
+    /// A contract as a person names it: a stock's symbol, a future's or a pair's local symbol (`ESH4`, `EUR.USD`).
+    static func name(_ contract: TWSContract) -> String {
+        ["", "STK", "IND"].contains(contract.securityType) || contract.localSymbol.isEmpty ? contract.symbol : contract.localSymbol
+    }
+
     /// `ibtrader contract`'s lines: each qualified contract (a future with its month, multiplier and last trading
     /// day), a blank line between two.
     public static func contractText(_ details: [TWSContractDetails]) -> String {
@@ -18,7 +24,7 @@ public enum MarketDataQueries {
                 lines.append("contract month: \(detail.contractMonth), last trading day: \(c.lastTradeDateOrContractMonth)")
             }
             if !c.multiplier.isEmpty { lines.append("multiplier: \(c.multiplier)") }
-            lines += ["long name: \(TWSText.unescapingUnicode(detail.longName))", "min tick: \(detail.minTick)"]
+            lines += ["long name: \(TWSText.unescapingUnicode(detail.longName))", "min tick: \(Price(approximately: detail.minTick))"]
             if !detail.industry.isEmpty { lines.append("industry: \(detail.industry) / \(detail.category)") }
             if !detail.timeZoneID.isEmpty { lines.append("time zone: \(detail.timeZoneID)") }
             if !detail.tradingHours.isEmpty { lines.append("trading hours: \(detail.tradingHours)") }
@@ -88,7 +94,7 @@ public enum MarketDataQueries {
         let kinds = [1: "live", 2: "frozen", 3: "delayed", 4: "delayed-frozen"]
         let type = snapshot.marketDataType ?? (snapshot.prices.keys.contains { $0.rawValue >= 66 } ? 3 : 1)
         var lines = [
-            "symbol: \(details.contract.symbol) (conId \(details.contract.contractID))",
+            "symbol: \(Self.name(details.contract)) (conId \(details.contract.contractID))",
             "bid: \(price(.bid, .delayedBid)) x \(size(.bidSize, .delayedBidSize))",
             "ask: \(price(.ask, .delayedAsk)) x \(size(.askSize, .delayedAskSize))",
             "last: \(price(.last, .delayedLast)) x \(size(.lastSize, .delayedLastSize))",
