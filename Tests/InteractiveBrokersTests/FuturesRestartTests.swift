@@ -14,7 +14,8 @@ import TradingModel
 
 /// The bot trades a futures contract against the simulator (bundled ES months, December 2013) and restarts with one
 /// contract open: its cash is the broker's at each step (a future's price is never paid, only its gains, losses and
-/// commissions), and the restart restores the same cash and realized P&L from the journal.
+/// commissions), and the restart restores the same cash and realized P&L from the journal, with no T+1 proceeds for a
+/// futures sale (settlement is for stocks).
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct FuturesRestartTests {
     static let clientID = 74
@@ -29,7 +30,7 @@ struct FuturesRestartTests {
         let recorder = EngineRecorder()
         var configuration = LiveRunnerConfiguration(
             connection: venue.clientConnection(clientID), symbols: ["ES 2014-03"],
-            engine: EngineConfig(initialCash: Money(approximately: cash)))
+            engine: EngineConfig(initialCash: Money(approximately: cash), settlementDays: 1))
         venue.attach(&configuration)
         configuration.journal = journal
         configuration.session.warmupDuration = "600 S"
@@ -103,6 +104,9 @@ struct FuturesRestartTests {
             #expect(again.cash == expected, "restored cash \(String(describing: again.cash)) vs \(expected)")
             #expect(second.realizedPnL == first.realizedPnL)
             #expect(second.enginePositions == ["ES 2014-03": Quantity(1)])
+            // T+1 is for stocks: the futures sale left no proceeds to settle again after the restart.
+            let notes = try journal.events(kind: .reconciliation).map(\.message)
+            #expect(!notes.contains { $0.contains("unsettled proceeds") }, "\(notes)")
         }
     }
 }

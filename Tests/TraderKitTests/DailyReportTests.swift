@@ -21,6 +21,23 @@ struct DailyReportTests {
         try journal.recordCommission(JournalCommission(execID: id, commission: Money(commission)!, currency: "USD", time: time))
     }
 
+    /// A future's P&L and traded value count its multiplier (issue 47): 2 ES bought at 6,000 and sold at 6,010 realize
+    /// 10 × 2 × 50 = 1,000, not 20, and traded 600,000 and 601,000 of contract value.
+    @Test func aFuturesDayCountsTheMultiplier() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("daily-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("journal.sqlite").path
+        let journal = try OrderJournal(path: path)
+        try Self.record(journal, "F1", "ES 2026-12", .buy, 2, "6000", Self.day2, commission: "4.50")
+        try Self.record(journal, "F2", "ES 2026-12", .sell, 2, "6010", Self.day2 + .seconds(60), commission: "4.50")
+        let report = try DailyReport.make(journalPath: path, date: nil)
+        #expect(report.realized == Money(1_000))
+        let es = try #require(report.symbols.first)
+        #expect(es.boughtValue == Money(600_000) && es.soldValue == Money(601_000))
+        #expect(es.endQuantity == .zero)
+    }
+
     @Test func theDaysPnLIsOnAverageCostWithThePositionCarriedIn() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("daily-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -78,10 +78,14 @@ extension LiveSessionCore {
     }
 
     /// T+N: the proceeds of the run before's sales that have not settled yet (its sells within the last
-    /// `settlementDays` business days, from the journal) are unsettled again, as the broker still holds them.
+    /// `settlementDays` business days, from the journal) are unsettled again, as the broker still holds them. A
+    /// future's sale has no proceeds to settle (its price is never paid).
     private mutating func restoreSettlements(_ fills: [JournalFill], symbols: Set<Symbol>, _ out: inout Actions) {
         guard engine.portfolio.settlementDays > 0 else { return }
-        let sales = fills.filter { $0.side == .sell && symbols.contains($0.symbol) && ($0.account ?? account) == account }
+        let sales = fills.filter {
+            $0.side == .sell && symbols.contains($0.symbol) && ($0.account ?? account) == account
+                && InstrumentKind(symbol: $0.symbol).paysNotional
+        }
             .map { (time: $0.time, proceeds: Money(price: $0.price, quantity: $0.quantity) - ($0.commission ?? .zero)) }
         let unsettled = engine.restoreSettlements(sales: sales, at: dataTime)
         guard unsettled.units != 0 else { return }

@@ -70,13 +70,15 @@ public struct DailyReport: Sendable {
     /// The report of UTC day `day` from the journal's fills (sorted by time) and events.
     static func build(day: Int64, fills: [JournalFill], events: [JournalEvent]) -> DailyReport {
         var report = DailyReport(date: Timestamp(nanoseconds: day * Timestamp.nanosecondsPerDay).description.prefix(10).description)
-        // Each symbol's book on average cost, as the engine keeps it (`Position.apply`).
+        // Each symbol's book on average cost, as the engine keeps it (`Position.apply`), with its multiplier (a
+        // future's P&L and traded value count it).
         var books: [String: Position] = [:]
         var days: [String: SymbolDay] = [:]
         var brokerRealized: Money?
         for fill in fills where fill.time.dayNumber <= day {
             let symbol = fill.symbol.rawValue
-            var book = books[symbol] ?? Position(instrument: InstrumentID(index: 0))
+            let kind = InstrumentKind(symbol: fill.symbol)
+            var book = books[symbol] ?? Position(instrument: InstrumentID(index: 0), kind: kind)
             var row = days[symbol] ?? SymbolDay(symbol: symbol)
             let realized = book.apply(
                 Fill(
@@ -85,7 +87,7 @@ public struct DailyReport: Sendable {
             books[symbol] = book
             if fill.time.dayNumber == day {
                 report.fills.append(fill)
-                let notional = Money(price: fill.price, quantity: fill.quantity)
+                let notional = Money(price: fill.price, quantity: fill.quantity).times(kind.multiplier)
                 if fill.side == .buy {
                     row.bought = row.bought + fill.quantity
                     row.boughtValue = row.boughtValue + notional
