@@ -180,6 +180,10 @@ import TradingModel
         let onTick = sent(state.handle(.placeOrder(
             orderID: 3, contract: contract, order: wireOrder("BUY", 1, "LMT", limit: 1000.25)), from: 1, wallTime: 0))
         #expect(errorCodes(onTick).isEmpty)
+        // Nor can a modification make it part of a contract.
+        let modified = sent(state.handle(.placeOrder(
+            orderID: 3, contract: contract, order: wireOrder("BUY", 2.5, "LMT", limit: 1000.25)), from: 1, wallTime: 0))
+        #expect(errorCodes(modified) == [201])
     }
 
     @Test("a currency pair: IDEALPRO's contract, a minimum order fills, one below it is an odd lot (399), above the maximum is refused")

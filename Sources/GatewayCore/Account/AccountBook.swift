@@ -151,7 +151,7 @@ public struct AccountValuation: Sendable, Equatable {
     public var cash: Double
     /// Cash plus the market value of all positions.
     public var netLiquidation: Double
-    /// Σ |position × mark|.
+    /// Σ |position × mark × multiplier| (a future's contract value).
     public var grossPositionValue: Double
     /// Initial margin (`MarginRates` of each position's value).
     public var initialMargin: Double

@@ -349,6 +349,7 @@ extension GatewayState {
         }
         let open = max(quantity - existing.filled, .zero)
         if let reason = validate(order, instrument: instrument, quantity: open)
+            ?? contractSizeRefusal(instrument, quantity: quantity)
             ?? buyingPowerShortfall(order, instrument: instrument, quantity: open, account: existing.account)
         {
             return reason == Self.offTickText ? reject(110, reason) : reject(201, TWSErrorText.rejected(reason))
