@@ -132,13 +132,7 @@ import TradingModel
             universe: Universe(symbols: ["ES continuous", "EUR.USD", "GBP.USD"]),
             series: [continuous.bars, Self.walk(seed: 11, start: 1.22, days: 240, step: 1),
                      Self.walk(seed: 23, start: 1.37, days: 240, step: 1)])
-        let strategy = MomentumRotation(config: MomentumRotationConfig(
-            lookback: 20, ranking: .volatilityAdjusted, minimumScore: nil, holdings: 2, rebalance: .everyBars(5),
-            weighting: .inverseVolatility, investedFraction: 0.9, rankBuffer: 0, minimumWeightChange: 0,
-            protectiveOrders: false))
-        let config = BacktestConfig(
-            engine: EngineConfig(initialCash: Money(2_000_000)), simulation: SimulationConfig(commission: .ibkrFixedDefault))
-        let result = BacktestRunner.run(strategy: strategy, data: data, config: config)
+        let result = Self.momentum(data, lookback: 20, rebalance: 5)
         try Self.checkAgainstReplay(result, data: data, continuous: continuous, cash: 2_000_000)
     }
 
@@ -157,14 +151,20 @@ import TradingModel
         let data = MarketData(
             universe: Universe(symbols: ["ES continuous", "EUR.USD", "GBP.USD"]),
             series: [continuous.bars] + pairs.series)
+        let result = Self.momentum(data, lookback: 5, rebalance: 5)
+        try Self.checkAgainstReplay(result, data: data, continuous: continuous, cash: 2_000_000)
+    }
+
+    /// Momentum ranking by the volatility-adjusted score, holding 2 weighted by inverse volatility, 2,000,000 of
+    /// capital, IBKR's commissions.
+    static func momentum(_ data: MarketData, lookback: Int, rebalance: Int) -> BacktestResult {
         let strategy = MomentumRotation(config: MomentumRotationConfig(
-            lookback: 5, ranking: .volatilityAdjusted, minimumScore: nil, holdings: 2, rebalance: .everyBars(5),
-            weighting: .inverseVolatility, investedFraction: 0.9, rankBuffer: 0, minimumWeightChange: 0,
-            protectiveOrders: false))
+            lookback: lookback, ranking: .volatilityAdjusted, minimumScore: nil, holdings: 2,
+            rebalance: .everyBars(rebalance), weighting: .inverseVolatility, investedFraction: 0.9, rankBuffer: 0,
+            minimumWeightChange: 0, protectiveOrders: false))
         let config = BacktestConfig(
             engine: EngineConfig(initialCash: Money(2_000_000)), simulation: SimulationConfig(commission: .ibkrFixedDefault))
-        let result = BacktestRunner.run(strategy: strategy, data: data, config: config)
-        try Self.checkAgainstReplay(result, data: data, continuous: continuous, cash: 2_000_000)
+        return BacktestRunner.run(strategy: strategy, data: data, config: config)
     }
 
     /// Every instrument traded, contracts in ones and currencies in thousands, each roll paid 2 × 2.25 a contract held

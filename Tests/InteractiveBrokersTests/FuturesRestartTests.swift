@@ -27,40 +27,10 @@ struct FuturesRestartTests {
         _ venue: VirtualVenue, journal: OrderJournal, steps: [(time: Timestamp, target: Int64)],
         drive: @escaping @Sendable (VirtualVenue, EngineRecorder) async throws -> Void
     ) async throws -> (LiveRunSummary, EngineRecorder) {
-        let recorder = EngineRecorder()
-        var configuration = LiveRunnerConfiguration(
-            connection: venue.clientConnection(clientID), symbols: ["ES 2014-03"],
-            engine: EngineConfig(initialCash: Money(approximately: cash), settlementDays: 1))
-        venue.attach(&configuration)
-        configuration.journal = journal
-        configuration.session.warmupDuration = "600 S"
-        configuration.session.commissionWait = .seconds(3600)
-        configuration.session.resilience.resetSchedule = nil
-        configuration.observer = { recorder.milestone($0) }
-        configuration.engineEventObserver = { event, _ in recorder.engine(event) }
-        let runConfiguration = configuration
-        var logger = Logger(label: "test.futures-restart")
-        logger.logLevel = .critical
-        let runLogger = logger
-        let (stop, stopper) = AsyncStream.makeStream(of: String.self)
-        let strategy = TargetSchedule(steps: steps, recorder: recorder)
-        let summary = try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
-            group.addTask {
-                try await LiveRunner.run(strategy: strategy, configuration: runConfiguration, logger: runLogger, stop: stop)
-            }
-            group.addTask {
-                await recorder.wait(for: .subscribed(generation: 0, feed: 0))
-                try await drive(venue, recorder)
-                stopper.yield("test done")
-                return nil
-            }
-            var summary: LiveRunSummary?
-            while let next = try await group.next() {
-                if let next { summary = next }
-            }
-            return summary
-        }
-        return (try #require(summary), recorder)
+        try await runTargetSchedule(
+            venue, clientID: clientID, symbols: ["ES 2014-03"],
+            engine: EngineConfig(initialCash: Money(approximately: cash), settlementDays: 1), journal: journal,
+            steps: steps, drive: drive)
     }
 
     @Test("3 ES bought, 2 sold, restart: cash = start − commissions + realized × 50 at the broker, the engine and after the restart")

@@ -22,40 +22,11 @@ struct RealizedPnLRestartTests {
         _ simulator: VirtualVenue, journal: OrderJournal, steps: [(time: Timestamp, target: Int64)],
         drive: @escaping @Sendable (VirtualVenue, EngineRecorder) async throws -> Void
     ) async throws -> (LiveRunSummary, [Fill]) {
-        let recorder = EngineRecorder()
-        var configuration = LiveRunnerConfiguration(
-            connection: simulator.clientConnection(clientID), symbols: ["SYN000"],
-            engine: EngineConfig(initialCash: Money(approximately: faultCash)))
-        simulator.attach(&configuration)
-        configuration.journal = journal
-        configuration.session.warmupDuration = "600 S"
-        configuration.session.commissionWait = .seconds(3600)
-        configuration.session.resilience.resetSchedule = nil
-        configuration.observer = { recorder.milestone($0) }
-        configuration.engineEventObserver = { event, _ in recorder.engine(event) }
-        let runConfiguration = configuration
-        var logger = Logger(label: "test.realized")
-        logger.logLevel = .critical
-        let runLogger = logger
-        let (stop, stopper) = AsyncStream.makeStream(of: String.self)
-        let strategy = TargetSchedule(steps: steps, recorder: recorder)
-        let summary = try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
-            group.addTask {
-                try await LiveRunner.run(strategy: strategy, configuration: runConfiguration, logger: runLogger, stop: stop)
-            }
-            group.addTask {
-                await recorder.wait(for: .subscribed(generation: 0, feed: 0))
-                try await drive(simulator, recorder)
-                stopper.yield("test done")
-                return nil
-            }
-            var summary: LiveRunSummary?
-            while let next = try await group.next() {
-                if let next { summary = next }
-            }
-            return summary
-        }
-        return (try #require(summary), recorder.fills)
+        let (summary, recorder) = try await runTargetSchedule(
+            simulator, clientID: clientID, symbols: ["SYN000"],
+            engine: EngineConfig(initialCash: Money(approximately: faultCash)), journal: journal, steps: steps,
+            drive: drive)
+        return (summary, recorder.fills)
     }
 
     @Test("realized P&L after a restart equals the run before's, flat at the restart or with 40 shares open (restored at their journal cost)", arguments: [0, 40] as [Int64])

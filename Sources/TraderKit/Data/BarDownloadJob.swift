@@ -80,7 +80,8 @@ public struct BarDownloadJob: Sendable {
         do { barStore = try BarStore(path: store) } catch { throw TraderError("\(error)") }
         var partials: [Symbol: TWSContract] = [:]
         let wanted = symbols.map { typed in
-            let symbol = Self.storedName(typed)
+            // Stored under the instrument's one name (`ESZ2026` as `ES 2026-12`), where a universe finds it.
+            let symbol = Symbol(InstrumentKind.canonicalName(of: typed))
             partials[symbol] = contract.securityType.uppercased() == "STK" ? ContractBook.contract(named: typed) : nil
             return symbol
         }
@@ -105,10 +106,6 @@ public struct BarDownloadJob: Sendable {
             throw TraderError("\(error)")
         }
     }
-
-    /// The name bars are stored under: `InstrumentKind.canonicalName(of:)` (`ESZ2026` as `ES 2026-12`, `EUR/USD` as
-    /// `EUR.USD`), the name a universe and `ES continuous` find.
-    static func storedName(_ typed: String) -> Symbol { Symbol(InstrumentKind.canonicalName(of: typed)) }
 
     /// `12 chunks fetched (3400 bars), 2 already done → bars.sqlite`.
     public static func summary(_ report: BarDownloadReport, store: String) -> String {

@@ -96,6 +96,48 @@ struct TargetSchedule: Strategy {
     }
 }
 
+/// One journaled run of `TargetSchedule` (on instrument 0 of `symbols`) against `venue`: `drive` replays, then the run
+/// stops. The restart tests run it twice on one journal.
+func runTargetSchedule(
+    _ venue: VirtualVenue, clientID: Int, symbols: [Symbol], engine: EngineConfig, journal: OrderJournal,
+    steps: [(time: Timestamp, target: Int64)],
+    drive: @escaping @Sendable (VirtualVenue, EngineRecorder) async throws -> Void
+) async throws -> (LiveRunSummary, EngineRecorder) {
+    let recorder = EngineRecorder()
+    var configuration = LiveRunnerConfiguration(
+        connection: venue.clientConnection(clientID), symbols: symbols, engine: engine)
+    venue.attach(&configuration)
+    configuration.journal = journal
+    configuration.session.warmupDuration = "600 S"
+    configuration.session.commissionWait = .seconds(3600)
+    configuration.session.resilience.resetSchedule = nil
+    configuration.observer = { recorder.milestone($0) }
+    configuration.engineEventObserver = { event, _ in recorder.engine(event) }
+    let runConfiguration = configuration
+    var logger = Logger(label: "test.target-schedule")
+    logger.logLevel = .critical
+    let runLogger = logger
+    let (stop, stopper) = AsyncStream.makeStream(of: String.self)
+    let strategy = TargetSchedule(steps: steps, recorder: recorder)
+    let summary = try await withThrowingTaskGroup(of: LiveRunSummary?.self) { group in
+        group.addTask {
+            try await LiveRunner.run(strategy: strategy, configuration: runConfiguration, logger: runLogger, stop: stop)
+        }
+        group.addTask {
+            await recorder.wait(for: .subscribed(generation: 0, feed: 0))
+            try await drive(venue, recorder)
+            stopper.yield("test done")
+            return nil
+        }
+        var summary: LiveRunSummary?
+        while let next = try await group.next() {
+            if let next { summary = next }
+        }
+        return summary
+    }
+    return (try #require(summary), recorder)
+}
+
 /// One bracket on SYN000 at the first tradable bar: buy 100 at market, stop-loss 10 % below, take-profit 10 % above
 /// (whole cents, so the prices are on the tick).
 struct FaultBracket: Strategy {
