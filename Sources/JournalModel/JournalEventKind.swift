@@ -12,6 +12,8 @@ public enum JournalEventKind: String, Hashable, Sendable, Codable, CaseIterable 
     case error
     /// An operator's control (pause, resume, kill, flatten): what, who, why.
     case control
+    /// A continuous future's position rolled from one contract month to the next: the decision and both legs.
+    case roll
     /// Anything else.
     case note
 }

@@ -193,14 +193,12 @@ import TraderConfig
         #expect(throws: ConfigError.self) { try loaded.settings.checkRunnable(record: loaded.record) }
     }
 
-    /// The bot trades contract months and pairs; a continuous future (rolled) is refused, naming it and the key.
-    @Test func runTradesContractMonthsAndPairsButNotContinuousFutures() throws {
+    /// The bot trades contract months, pairs and continuous futures (rolled from month to month).
+    @Test func runTradesContractMonthsPairsAndContinuousFutures() throws {
         let months = try load("strategy: {name: sma-cross}\nuniverse: {symbols: [AAPL, ES 2026-12, EUR.USD]}")
         try months.settings.checkRunnable(record: months.record)
-        let loaded = try load("strategy: {name: sma-cross}\nuniverse: {symbols: [AAPL, ES continuous]}")
-        let error = try #require(throws: ConfigError.self) { try loaded.settings.checkRunnable(record: loaded.record) }
-        #expect(error.message.contains("ES continuous: the bot trades a contract month"), "\(error)")
-        #expect(error.key == "universe.symbols")
+        let rolled = try load("strategy: {name: sma-cross}\nuniverse: {symbols: [AAPL, ES continuous]}")
+        try rolled.settings.checkRunnable(record: rolled.record)
         let stocks = try load("strategy: {name: sma-cross}\nuniverse: {symbols: [AAPL, BRK B]}")
         try stocks.settings.checkRunnable(record: stocks.record)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import JournalModel
 import LiveSession
 import Logging
 import Storage
@@ -95,6 +96,49 @@ import TraderKit
         #expect(references.contains { $0.contains("EXPIRY-ES 2013-12-") }, "\(references)")
         #expect(drift.differences.isEmpty, "\(drift.lines.joined(separator: "\n"))")
         #expect(drift.live == drift.backtest)
+    }
+
+    /// Issue 47: `ES continuous` held across ES December 2013's roll day (2013-12-13) rolls once on its first bar: one
+    /// roll decision in the journal, its two legs journaled and filled each in its own month (December sold, March
+    /// bought), the broker left holding March only; the backtest over the same bars rolls on the same day (zero drift).
+    @Test(.timeLimit(.minutes(5)))
+    func aContinuousFutureRollsOnceOnItsRollDayLiveAsInTheBacktest() async throws {
+        var sources = ConfigSources()
+        sources.embedded = (BundledRunConfig.text(strategy: "sma-cross"), "momentum-paper.yaml (bundled)")
+        let sets = [
+            "universe.symbols": "[ES continuous]", "strategy.name": "sma-cross", "strategy.parameters.fastPeriod": "2",
+            "strategy.parameters.slowPeriod": "4", "strategy.parameters.sizing": "fixed:1", "strategy.cash": "1000000",
+            "strategy.parameters.allowShort": "true", "data.barSize": "1 hour", "data.warmup": "2 D",
+        ]
+        sources.flags = sets.sorted { $0.key < $1.key }.map { ConfigOverride(path: $0.key, value: $0.value, flag: "--set \($0.key)") }
+        var orders: [JournalOrder] = []
+        var rolls: [String] = []
+        var fills: [JournalFill] = []
+        let drift = try await Self.drift(
+            try ConfigLoader.load(sources), data: "bundled:futures",
+            start: Timestamp(year: 2013, month: 12, day: 12, secondOfDay: 14 * 3600 + 30 * 60), duration: .seconds(25 * 3600)
+        ) { journal in
+            let file = try OrderJournal(path: journal, createIfMissing: false)
+            orders = try file.orders()
+            rolls = try file.events(kind: .roll).map(\.message)
+            fills = try file.fills()
+        }
+        #expect(rolls.count == 1, "\(rolls)")
+        #expect(rolls.first?.hasPrefix("roll ES continuous: 1 contract") == true, "\(rolls)")
+        #expect(rolls.first?.contains("from 2013-12 to 2014-03") == true, "\(rolls)")
+        let legs = orders.filter { $0.intent.orderRef.rawValue.contains("ROLL-") }
+        #expect(legs.count == 2, "\(orders.map(\.intent.orderRef))")
+        #expect(legs.filter { $0.intent.orderRef.rawValue.contains("ROLL-ESZ2013-") }.count == 1)
+        #expect(legs.filter { $0.intent.orderRef.rawValue.contains("ROLL-ESH2014-") }.count == 1)
+        #expect(legs.allSatisfy { $0.state == .filled }, "\(legs.map(\.state))")
+        #expect(Set(legs.map(\.intent.createdAt)).count == 1, "one decision: both legs journaled together")
+        // Each leg at its own month's price: December above March by the roll's spread.
+        let legFills = fills.filter { fill in legs.contains { $0.intent.orderRef == fill.orderRef } }
+        #expect(legFills.count == 2)
+        let prices = Set(legFills.map(\.price))
+        #expect(prices.count == 2, "December and March trade at different prices: \(legFills)")
+        #expect(drift.differences.isEmpty, "\(drift.lines.joined(separator: "\n"))")
+        #expect(drift.live.contains { $0.type == "ROLL 2013-12 to 2014-03" }, "\(drift.live)")
     }
 
     /// `ibtrader replay JOURNAL` (read a page at a time, reported as it goes): identical actions over every logged

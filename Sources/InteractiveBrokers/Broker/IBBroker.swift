@@ -138,7 +138,8 @@ public actor IBBroker {
             }
             reachCrashPoint(.afterIntentJournaled)  // crash hook (test only)
             do {
-                try await connection.submitOrders(group.placements, contract: group.contract)
+                try await connection.submitOrders(
+                group.placements, contract: group.contract, legContracts: group.legContracts)
             } catch {
                 // Nothing of the group was transmitted: the intents are dead, so a restart must not send them.
                 try? journal?.write(group.intents.map { var intent = $0; intent.lastKnownState = .rejected; return intent })

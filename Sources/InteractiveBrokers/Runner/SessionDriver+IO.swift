@@ -343,7 +343,8 @@ extension SessionDriver {
         reachCrashPoint(.afterIntentJournaled)
         do {
             guard let connection else { throw TWSRequestError.notConnected }
-            try await connection.submitOrders(group.placements, contract: group.contract)
+            try await connection.submitOrders(
+                group.placements, contract: group.contract, legContracts: group.legContracts)
             // The socket write is a job queued on this session thread: let it run before the journal's "sent"
             // update and the rest of this input's work, so the order leaves now rather than after them.
             await Task.yield()

@@ -16,11 +16,21 @@ public struct ContractBook: Sendable, Hashable, Codable {
     public private(set) var contracts: [TWSContract]
     private var byContractID: [Int: InstrumentID] = [:]
     private var bySymbol: [String: InstrumentID] = [:]
+    /// Continuous futures (`ES continuous`) by root and currency: every contract month of the root is the instrument
+    /// (the month it trades now, the one it rolls out of, a position left in an older one). Optional: books saved in
+    /// session logs before rolls have none.
+    private var rolledRoots: [String: InstrumentID]?
+    /// The qualified contracts of the months a continuous future traded, by root, currency and month.
+    private var monthContracts: [String: TWSContract]?
 
     /// Creates a book from explicit contracts, in instrument order.
     public init(contracts: [TWSContract]) {
         self.contracts = []
         for contract in contracts { add(contract) }
+        for (k, contract) in contracts.enumerated() where contract.securityType == "CONTFUT" {
+            rolledRoots = rolledRoots ?? [:]
+            rolledRoots?[Self.rootKey(contract)] = InstrumentID(index: k)
+        }
     }
 
     /// Creates a book for a universe: stocks SMART-routed (symbol and currency from each instrument), a well-known
@@ -77,6 +87,50 @@ public struct ContractBook: Sendable, Hashable, Codable {
         contracts[id.index] = contract
         if contract.contractID != 0 { byContractID[contract.contractID] = id }
         bySymbol[Self.key(contract)] = id
+        if isContinuous(id), contract.securityType == "FUT" {
+            monthContracts = monthContracts ?? [:]
+            monthContracts?[Self.key(contract)] = contract
+        }
+    }
+
+    /// Whether the instrument is a continuous future, traded one contract month at a time.
+    public func isContinuous(_ id: InstrumentID) -> Bool {
+        rolledRoots?.values.contains(id) ?? false
+    }
+
+    /// The contract month a continuous future trades now (`nil` for any other instrument, or before one is set).
+    public func month(of id: InstrumentID) -> ContractMonth? {
+        guard isContinuous(id), id.index >= 0, id.index < contracts.count, contracts[id.index].securityType == "FUT"
+        else { return nil }
+        return ContractMonth(contracts[id.index].lastTradeDateOrContractMonth.prefix(6))
+    }
+
+    /// Makes `month` the contract a continuous future trades and streams (its qualified form when known, else the
+    /// month asked for by root, exchange and multiplier, which IB qualifies itself).
+    public mutating func trade(_ id: InstrumentID, month: ContractMonth) {
+        guard isContinuous(id), let contract = monthContract(id, month) else { return }
+        contracts[id.index] = contract
+        if contract.contractID != 0 { byContractID[contract.contractID] = id }
+        bySymbol[Self.key(contract)] = id
+    }
+
+    /// The contract of a continuous future's month: a roll's legs trade the month left and the month entered.
+    /// - Throws: `IBMappingError.unknownInstrument` when the id is outside the book or not a continuous future.
+    public func contract(for id: InstrumentID, month: ContractMonth) throws(IBMappingError) -> TWSContract {
+        guard let contract = monthContract(id, month) else { throw .unknownInstrument(id) }
+        return contract
+    }
+
+    private func monthContract(_ id: InstrumentID, _ month: ContractMonth) -> TWSContract? {
+        guard isContinuous(id), id.index >= 0, id.index < contracts.count else { return nil }
+        var contract = contracts[id.index]
+        contract.securityType = "FUT"
+        contract.lastTradeDateOrContractMonth = month.wireText
+        if let known = monthContracts?[Self.key(contract)] { return known }
+        contract.contractID = 0
+        contract.localSymbol = ""
+        contract.tradingClass = ""
+        return contract
     }
 
     /// The contract of an instrument.
@@ -91,7 +145,13 @@ public struct ContractBook: Sendable, Hashable, Codable {
     public func instrument(for contract: TWSContract) throws(IBMappingError) -> InstrumentID {
         if contract.contractID != 0, let id = byContractID[contract.contractID] { return id }
         if let id = bySymbol[Self.key(contract)] { return id }
+        if contract.securityType.uppercased() == "FUT", let id = rolledRoots?[Self.rootKey(contract)] { return id }
         throw .unknownContract(symbol: contract.symbol, contractID: contract.contractID)
+    }
+
+    /// A future's root and currency: what every month of a continuous future shares.
+    private static func rootKey(_ contract: TWSContract) -> String {
+        "\(contract.symbol.uppercased())|\(contract.currency.isEmpty ? "USD" : contract.currency.uppercased())"
     }
 
     /// Symbol, security type (STK when empty), currency (USD when empty) and, for a future, its contract month (IB

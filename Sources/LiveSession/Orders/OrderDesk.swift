@@ -108,19 +108,29 @@ public struct OrderDesk: Sendable {
         guard let first = orders.first else { return DeskResult() }
         let placed: [TWSOrderPlacement]
         let contract: TWSContract
+        var legContracts: [TWSContract]?
         do throws(IBMappingError) {
             var ids: [Int] = []
             for _ in orders {
                 guard let id = orderIDs.next() else { throw .missingField("an order id (nextValidId has not arrived)") }
                 ids.append(id)
             }
-            contract = try contracts.contract(for: first.instrument)
+            contract = try self.contract(of: first)
             if bracket {
                 placed = try OrderMapping.bracket(
                     parent: (id: ids[0], order: orders[0]),
                     children: zip(ids.dropFirst(), orders.dropFirst()).map { (id: $0, order: $1) }, options: options)
             } else {
-                placed = [TWSOrderPlacement(orderID: ids[0], order: try OrderMapping.wireOrder(for: first, options: options))]
+                var list: [TWSOrderPlacement] = []
+                for (id, order) in zip(ids, orders) {
+                    list.append(TWSOrderPlacement(orderID: id, order: try OrderMapping.wireOrder(for: order, options: options)))
+                }
+                placed = list
+            }
+            if !bracket, orders.count > 1 {
+                var each: [TWSContract] = []
+                for order in orders { each.append(try self.contract(of: order)) }
+                legContracts = each
             }
         } catch {
             return DeskResult(outputs: Self.rejections(orders, error.description, at: now), failure: .mapping(error))
@@ -133,10 +143,29 @@ public struct OrderDesk: Sendable {
                     wire: placed[k].order))
         }
         nextGroup += 1
-        let group = OrderGroup(
+        var group = OrderGroup(
             number: nextGroup, orders: orders, intents: Self.journaledIntents(orders, placed), placements: placed,
             contract: contract, time: now)
+        group.legContracts = legContracts
         return DeskResult(instruction: .place(group))
+    }
+
+    /// The contract an order trades: a roll leg's month (its id names it: `ROLL-ESZ2013-…`), else the instrument's.
+    func contract(of order: Order) throws(IBMappingError) -> TWSContract {
+        if contracts.isContinuous(order.instrument), let month = FuturesRollID.legMonth(of: order.clientOrderID.rawValue) {
+            return try contracts.contract(for: order.instrument, month: month)
+        }
+        return try contracts.contract(for: order.instrument)
+    }
+
+    /// A roll's two legs as one group, journaled in one transaction before either is sent: a restart finds both or
+    /// neither. Each leg goes to its own contract month (`OrderGroup.legContracts`).
+    public mutating func roll(_ roll: FuturesRollOrders, at now: Timestamp) -> DeskResult {
+        defer {
+            recordEfficiency(.submit(roll.legOut), at: now)
+            recordEfficiency(.submit(roll.legIn), at: now)
+        }
+        return group([roll.legOut, roll.legIn], bracket: false, options: options, at: now)
     }
 
     /// The intents of a group about to be sent (`journaled`), parent first.
@@ -197,4 +226,13 @@ public struct OrderGroup: Sendable, Equatable, Codable {
     public var contract: TWSContract
     /// When the group was made (its intents' time in the journal).
     public var time: Timestamp
+    /// Each order's own contract, when they differ (a roll's legs: the month left, the month entered); `nil`: every
+    /// order trades `contract`.
+    public var legContracts: [TWSContract]?
+
+    /// The contract of the order at `index` in `placements`.
+    public func contract(at index: Int) -> TWSContract {
+        guard let legContracts, index >= 0, index < legContracts.count else { return contract }
+        return legContracts[index]
+    }
 }

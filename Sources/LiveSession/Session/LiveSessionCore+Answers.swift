@@ -20,6 +20,8 @@ extension LiveSessionCore {
             continueStartup(at: now, &out)
         case (.warmupTime, .serverTime(let seconds)):
             requestWarmup(serverNow: Timestamp(seconds: seconds), &out)
+        case (.frontMonthTime, .serverTime(let seconds)):
+            chooseFrontMonths(serverNow: Timestamp(seconds: seconds), &out)
         case (.warmup(let id), .bars(let bars)):
             warmupBars(id, bars, &out)
             continueStartup(at: now, &out)
@@ -84,6 +86,9 @@ extension LiveSessionCore {
             fail(.startup("journal: \(failure)"), &out)
         case .journalBeforeReconciliation, .journalAfterReconciliation:
             fail(.startup("journal: \(failure)"), &out)
+        case .frontMonthTime:
+            out.log(.notice, "no server time for the front months (\(failure)): the clock's day decides them")
+            chooseFrontMonths(serverNow: nil, &out)
         case .warmupTime:
             if stopping == nil { out.log(.notice, "no server time for the warm-up (\(failure)): its last bars are taken as partial") }
             requestWarmup(serverNow: nil, &out)

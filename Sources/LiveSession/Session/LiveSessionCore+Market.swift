@@ -19,6 +19,7 @@ extension LiveSessionCore {
         case .market(_, let event):
             switch event {
             case .bar(let id, let bar):
+                if desk.contracts.isContinuous(id), rollIfDue(id, bar, &out) { return }
                 for value in slices.add(bar, for: id) { source(value.engineEvent, at: now, &out) }
             case .engine(let value):
                 source(value.engineEvent, at: now, &out)

@@ -84,6 +84,7 @@ extension LiveSessionCore {
                 if case .filled(let fill) = report {
                     counts.fills += 1
                     rememberFill(fill)
+                    recordMonthFill(fill)
                     out.log(
                         .info,
                         "fill: \(fill.side) \(fill.quantity) \(universe[fill.instrument].symbol) @ \(fill.price), commission \(fill.commission) (order \(fill.orderID))")

@@ -59,6 +59,16 @@ extension LiveSessionCore {
         desk.options.account = account
         phase = .starting
         startup.defersOrders = true
+        if rolledIDs.isEmpty {
+            qualifyContracts(&out)
+        } else {
+            // A continuous future trades its front month on the market's day, which the server's clock tells.
+            _ = request(.serverTime, for: .frontMonthTime, &out)
+        }
+    }
+
+    /// Asks for every instrument's contract details.
+    mutating func qualifyContracts(_ out: inout Actions) {
         for id in ids {
             do {
                 let contract = try desk.contracts.contract(for: id)
@@ -159,6 +169,7 @@ extension LiveSessionCore {
         let (snapshot, unmapped) = SnapshotMapping.snapshot(answers, context: desk.mappingContext)
         for problem in unmapped { out.log(.warning, "unmapped broker item (left alone): \(problem)") }
         startup.snapshot = snapshot
+        if !rolledIDs.isEmpty { recordMonthPositions(answers.positions, &out) }
         allocateNamespace(answers, at: now, &out)
         if settings.journaled {
             startup.journalPending = true

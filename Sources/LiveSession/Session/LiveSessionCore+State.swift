@@ -11,6 +11,8 @@ enum Purpose: Sendable, Equatable {
     case startupBrokerState
     case beginRun
     case warmupTime
+    /// The server's time, which decides the contract month each continuous future starts in.
+    case frontMonthTime
     case warmup(InstrumentID)
     case journalBeforeReconciliation
     case journalAfterReconciliation

@@ -130,6 +130,15 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     /// Book outputs to publish after the current input (a rejection re-enters the engine after the event that
     /// caused it, as a message from the broker would).
     var followUps: [OrderBookOutput] = []
+    /// Each continuous future's position by contract month (the broker's at the start, then this run's fills): a
+    /// position in a month other than the front one is rolled (`LiveSessionCore+Roll.swift`).
+    var monthPositions: [InstrumentID: [ContractMonth: Quantity]] = [:]
+    /// Each continuous future's front month by day (the roll rule, remembered between bars).
+    var rollCursors: [InstrumentID: FrontMonthCursor] = [:]
+    /// The New York day each continuous future's last roll was decided, and those whose roll did not complete that
+    /// day (alerted once).
+    var rollDecided: [InstrumentID: Int64] = [:]
+    var rollStuck: Set<InstrumentID> = []
     /// Why the run stopped.
     var stopReason: String?
     /// The time of the input being handled (for steps that continue a procedure).

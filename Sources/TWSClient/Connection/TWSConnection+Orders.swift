@@ -13,12 +13,15 @@ extension TWSConnection {
     /// first, then all are queued in order (a bracket's parent and children with only the last transmitting).
     /// - Throws: `TWSRequestError.notConnected` unless ready, `.invalidRequest` when an order cannot be encoded
     ///   (then nothing of the group is queued).
-    public func submitOrders(_ placements: [TWSOrderPlacement], contract: TWSContract) throws(TWSRequestError) {
+    public func submitOrders(
+        _ placements: [TWSOrderPlacement], contract: TWSContract, legContracts: [TWSContract]? = nil
+    ) throws(TWSRequestError) {
         guard case .ready = phase, let version = negotiatedVersion else { throw .notConnected }
         // Encoded first, so nothing of the group is queued unless all of it is.
         var frames: [ByteBuffer] = []
         frames.reserveCapacity(placements.count)
-        for placement in placements {
+        for (k, placement) in placements.enumerated() {
+            let contract = legContracts.flatMap { k < $0.count ? $0[k] : nil } ?? contract
             do {
                 frames.append(try TWSRequest.encodePlaceOrder(placement, contract: contract, serverVersion: version))
             } catch {

@@ -120,8 +120,8 @@ public struct BacktestSettings: Hashable, Sendable {
                 .value(
                     "futuresRollDays", \.futuresRollDays, .integer(0...30),
                     summary: "Business days before a futures contract's last trading day that a position leaves it for "
-                        + "the next: a continuous future (ES continuous) rolls then, paying both legs, and no contract "
-                        + "month is entered from then on."),
+                        + "the next, in backtests and runs alike: a continuous future (ES continuous) rolls then, paying "
+                        + "both legs (the bot sends them), and no contract month is entered from then on."),
                 .value(
                     "futuresPrices", \.futuresPrices, .choice(["back-adjusted", "unadjusted"]),
                     summary: "A continuous future's prices: back-adjusted (each roll's gap taken out of the earlier bars, "

@@ -89,17 +89,5 @@ public struct TraderConfiguration: Sendable {
                 "run needs at least one symbol (universe: {symbols: [AAPL, MSFT]})", key: "universe.symbols",
                 at: record.origins["universe.symbols"])
         }
-        // The bot trades contract months; a rolled position (closing one month and opening the next as one journaled
-        // decision) is a backtest's for now.
-        let rolled = universe.symbols.filter {
-            if case let .future(future) = InstrumentKind(symbol: Symbol($0)) { return future.month == nil }
-            return false
-        }
-        guard rolled.isEmpty else {
-            throw ConfigError(
-                "\(rolled.joined(separator: ", ")): the bot trades a contract month (ES 2026-12); continuous futures, "
-                    + "rolled from month to month, run in backtests only for now (docs/futures-and-forex.md)",
-                key: "universe.symbols", at: record.origins["universe.symbols"])
-        }
     }
 }

@@ -137,8 +137,10 @@ public enum DriftJob {
         }
         let sent = core.engine.orders.orders
         let late = Set(onFillsAfterLastBar.flatMap { $0 })
-        let live = sent.indices.filter { !late.contains($0) }.map { sent[$0] }
-            .filter { $0.createdAt >= start && $0.state != .denied }.sorted { $0.id < $1.id }.map(line)
+        let liveOrders = sent.indices.filter { !late.contains($0) }.map { sent[$0] }
+            .filter { $0.createdAt >= start && $0.state != .denied }.sorted { $0.id < $1.id }
+        let live = liveOrders.filter { FuturesRollID.legMonth(of: $0.clientOrderID.rawValue) == nil }.map(line)
+            + rollLines(liveOrders, universe)
         let afterLastBar = late.sorted().map { sent[$0] }.filter { $0.state != .denied }.map(line)
         var series = Array(repeating: [Bar](), count: universe.count)
         for (id, bar) in bars where id.index >= 0 && id.index < series.count { series[id.index].append(bar) }
@@ -158,9 +160,41 @@ public enum DriftJob {
             strategy: strategy, data: MarketData(universe: universe, series: series), config: config)
         let backtest = result.orders.filter { $0.state != .denied && $0.createdAt >= start }.sorted { $0.id < $1.id }
             .map(line)
+            + result.rollCharges.filter { $0.time >= start }.map {
+                rollLine(day: FutureSpec.tradingDay(of: $0.time), symbol: $0.symbol.rawValue, held: $0.quantity, $0.from, $0.to)
+            }
         return Report(
             heading: heading, bars: bars.count, warmupBars: warmup, live: live, backtest: backtest,
             differences: differences(live, backtest), equity: equity, afterLastBar: afterLastBar)
+    }
+
+    /// A continuous future's roll as the report compares it: one line on the roll's day (New York's), whatever bar
+    /// the backtest (which books the legs' cost on the first bar in the new month) or the bot (which sends the two
+    /// legs on the first 5-second bar of the day) did it on.
+    static func rollLine(day: Int64, symbol: String, held: Quantity, _ from: ContractMonth, _ to: ContractMonth) -> Line {
+        Line(
+            time: Timestamp(nanoseconds: day * Timestamp.nanosecondsPerDay), symbol: symbol,
+            side: held.units > 0 ? .buy : .sell, quantity: Quantity(units: Int64(held.units.magnitude)),
+            type: "ROLL \(from) to \(to)")
+    }
+
+    /// The bot's rolls: each pair of legs (`ROLL-ESZ2013-…`, `ROLL-ESH2014-…` with one time) as one line.
+    static func rollLines(_ orders: [Order], _ universe: Universe) -> [Line] {
+        var legs: [String: [(month: ContractMonth, order: Order)]] = [:]
+        for order in orders {
+            let id = order.clientOrderID.rawValue
+            guard let month = FuturesRollID.legMonth(of: id), let time = id.split(separator: "-").last else { continue }
+            legs["\(order.instrument.index)-\(time)", default: []].append((month, order))
+        }
+        return legs.values.compactMap { pair -> Line? in
+            guard pair.count == 2, let out = pair.min(by: { $0.month < $1.month }),
+                let into = pair.max(by: { $0.month < $1.month })
+            else { return nil }
+            let held = into.order.side == .buy ? into.order.quantity : -into.order.quantity
+            return rollLine(
+                day: USEquityCalendar.newYorkDay(of: into.order.createdAt), symbol: universe[into.order.instrument].symbol.rawValue,
+                held: held, out.month, into.month)
+        }.sorted { $0.time < $1.time }
     }
 
     /// The orders of one list missing from the other, in time order (a multiset difference, so a repeated order

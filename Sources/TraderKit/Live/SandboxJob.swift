@@ -81,7 +81,19 @@ public enum SandboxJob {
     /// - Throws: `TraderError` naming the symbols missing and what the data holds.
     static func checkSymbols(_ symbols: [String], servedBy data: MarketDataSet, argument: String) throws(TraderError) {
         let served = Set(data.instruments.map { InstrumentKind.canonicalName(of: $0.symbol) })
-        let absent = symbols.filter { !served.contains(InstrumentKind.canonicalName(of: $0)) }
+        // A continuous future (`ES continuous`) is served by its contract months.
+        let roots = Set(data.instruments.compactMap { instrument -> String? in
+            guard case let .future(future) = InstrumentKind(symbol: Symbol(instrument.symbol)), future.month != nil else {
+                return nil
+            }
+            return future.spec.root
+        })
+        let absent = symbols.filter { name in
+            if case let .future(future) = InstrumentKind(symbol: Symbol(name)), future.month == nil {
+                return !roots.contains(future.spec.root)
+            }
+            return !served.contains(InstrumentKind.canonicalName(of: name))
+        }
         guard !absent.isEmpty else { return }
         let names = data.instruments.prefix(8).map(\.symbol).joined(separator: ", ")
         throw TraderError(

@@ -28,6 +28,8 @@ extension EngineCore {
             }
             _state.portfolio.apply(fill)
             if monitorsEquity { _riskMonitor.observe(equity: _state.portfolio.equity, at: fill.timestamp) }
+            // A roll's exits go to the new month before the strategy hears of the fill (it sees them working).
+            if !pendingRolls.isEmpty { rollLegChanged(fill.orderID, into: &commands) }
             event = .filled(fill, clientID)
         case let .canceled(_, reason, time):
             pendingModifications[id] = nil
@@ -48,6 +50,12 @@ extension EngineCore {
                 event = transition(id, .cancelRejected, at: time)
             } else {
                 event = nil
+            }
+        }
+        if !pendingRolls.isEmpty {
+            switch report {
+            case .rejected, .canceled, .expired: rollLegChanged(id, into: &commands)
+            default: break
             }
         }
         if let event { dispatch(event, into: &commands) }

@@ -44,6 +44,8 @@ public struct EngineCore<S: Strategy>: Sendable {
     @usableFromInline var expiryExitDays: [Int64]
     /// Whether any instrument is a futures contract month (the bar path checks expiry only then).
     @usableFromInline var hasContractMonths: Bool
+    /// Rolls of continuous futures whose legs are working (`EngineCore+Roll.swift`).
+    @usableFromInline var pendingRolls: [InstrumentID: PendingRoll] = [:]
     /// Every risk denial, in order.
     public internal(set) var denials: [RiskDenialRecord] = []
     /// Denials per rule.

@@ -1,0 +1,142 @@
+import Logging
+import TWSProtocol
+import TradingEngine
+import TradingModel
+
+// A continuous future (`ES continuous`) trades one contract month at a time: the front month by the backtest's roll
+// rule (`backtest.futuresRollDays` business days before the last trading day, the next of the product's roll months
+// from then on), chosen at the start by the server's day. On the first 5-second bar of the roll day, the position
+// held in the month left rolls (`EngineCore.rollPosition`: the month's working orders cancelled, two market legs
+// journaled in one group before either is sent, the exits carried over once both fill), and the bars and quotes
+// move to the new month. The bar that told is the old month's and is dropped.
+//
+// Which month holds what is kept by month (`monthPositions`): the broker's positions at the start, then this run's
+// fills (a roll leg's month is in its id). So a restart rolls what the broker still holds in an older month, and
+// only that: after a crash with both legs filled there is nothing to roll, with the legs unsent and resent by the
+// restart the roll waits for them, and with the legs abandoned as too old it is decided again.
+extension LiveSessionCore {
+    /// The continuous futures of the universe.
+    var rolledIDs: [InstrumentID] { ids.filter { desk.contracts.isContinuous($0) } }
+
+    /// The month a continuous future holds on a day.
+    func frontMonth(of id: InstrumentID, onDay day: Int64) -> ContractMonth? {
+        guard case let .future(future) = universe[id].kind else { return nil }
+        return future.spec.frontMonth(onDay: day, rollDays: settings.engine.futuresRollDays)
+    }
+
+    /// The start-up's first step with a continuous future: each trades its front month on the server's day (New
+    /// York's), then the contracts are qualified.
+    mutating func chooseFrontMonths(serverNow: Timestamp?, _ out: inout Actions) {
+        let day = USEquityCalendar.newYorkDay(of: serverNow ?? inputTime)
+        for id in rolledIDs {
+            guard let month = frontMonth(of: id, onDay: day), case let .future(future) = universe[id].kind else {
+                continue
+            }
+            desk.contracts.trade(id, month: month)
+            let rollDay = Timestamp(
+                nanoseconds: future.spec.rollDay(of: month, days: settings.engine.futuresRollDays) * Timestamp.nanosecondsPerDay)
+            out.log(
+                .info,
+                "\(universe[id].symbol) trades \(future.spec.root) \(month) until its roll day, \(rollDay.description.prefix(10)) "
+                    + "(\(settings.engine.futuresRollDays) business days before its last trading day)")
+        }
+        qualifyContracts(&out)
+    }
+
+    /// The broker's positions of the continuous futures, by contract month.
+    mutating func recordMonthPositions(_ positions: [TWSPosition], _ out: inout Actions) {
+        for position in positions where account.isEmpty || position.account == account {
+            guard position.contract.securityType.uppercased() == "FUT",
+                let id = try? desk.contracts.instrument(for: position.contract), desk.contracts.isContinuous(id),
+                let month = ContractMonth(position.contract.lastTradeDateOrContractMonth.prefix(6)),
+                let quantity = try? WireNumbers.quantity(position.quantity, field: "position"), !quantity.isZero
+            else { continue }
+            monthPositions[id, default: [:]][month, default: .zero] += quantity
+        }
+        for (id, months) in monthPositions {
+            let listed = months.sorted { $0.key < $1.key }.map { "\($0.value) in \($0.key)" }.joined(separator: ", ")
+            out.log(.info, "\(universe[id].symbol) held at the broker: \(listed)")
+        }
+    }
+
+    /// A fill of a continuous future counts in the month it traded: a roll leg's (its id says which), else the one
+    /// the instrument trades now.
+    mutating func recordMonthFill(_ fill: Fill) {
+        let id = fill.instrument
+        guard desk.contracts.isContinuous(id), let order = engine.orders.order(fill.orderID),
+            let month = FuturesRollID.legMonth(of: order.clientOrderID.rawValue) ?? desk.contracts.month(of: id)
+        else { return }
+        monthPositions[id, default: [:]][month, default: .zero] += fill.side == .buy ? fill.quantity : -fill.quantity
+    }
+
+    /// A 5-second bar of a continuous future: rolls what is held in an older month, and on the first bar of a day
+    /// that belongs to the next month moves the feeds there.
+    /// - Returns: `true` when the bar is dropped (it is the month left's).
+    mutating func rollIfDue(_ id: InstrumentID, _ bar: Bar, _ out: inout Actions) -> Bool {
+        guard let current = desk.contracts.month(of: id), case let .future(future) = universe[id].kind else {
+            return false
+        }
+        var cursor = rollCursors[id] ?? FrontMonthCursor(spec: future.spec, rollDays: settings.engine.futuresRollDays)
+        let front = cursor.month(onDay: USEquityCalendar.newYorkDay(of: bar.timestamp))
+        rollCursors[id] = cursor
+        if monthPositions[id]?.contains(where: { $0.key != front && !$0.value.isZero }) == true {
+            rollHeldMonths(id, to: front, at: bar.timestamp, &out)
+        }
+        guard front > current else { return false }
+        desk.contracts.trade(id, month: front)
+        out.log(.notice, "\(universe[id].symbol) moves to \(front) (the roll day of \(current)): bars and quotes follow")
+        retireFeeds(&out)
+        subscribe(newFeed: true, at: inputTime, &out)
+        return true
+    }
+
+    /// Rolls the bot's position held in a month other than `front` into it, one month at a time, unless a roll's legs
+    /// are working, the broker's book is not confirmed, or the run is stopping. Only the bot's own part moves (the
+    /// engine's position less what the front month holds): contracts of the root someone else holds stay where they
+    /// are. One decision per instrument and day: a roll whose leg the broker refused is said (ALERT) and not sent
+    /// again every five seconds; the next day, or a restart, decides again.
+    private mutating func rollHeldMonths(
+        _ id: InstrumentID, to front: ContractMonth, at time: Timestamp, _ out: inout Actions
+    ) {
+        guard bookGate == nil, stopping == nil, !entryPauses.contains(.journal) else { return }
+        let working = engine.orders.openOrders(for: id)
+        guard !working.contains(where: { FuturesRollID.legMonth(of: $0.clientOrderID.rawValue) != nil }) else { return }
+        let held = monthPositions[id] ?? [:]
+        let toMove = engine.portfolio.position(for: id).quantity - (held[front] ?? .zero)
+        guard !toMove.isZero,
+            let (month, holding) = held.sorted(by: { $0.key < $1.key })
+                .first(where: { $0.key != front && $0.value.units.signum() == toMove.units.signum() })
+        else { return }
+        let day = USEquityCalendar.newYorkDay(of: time)
+        if rollDecided[id] == day {
+            if rollStuck.insert(id).inserted {
+                out.log(
+                    .critical,
+                    "ALERT: the roll of \(universe[id].symbol) did not complete: \(holding) still held in \(month); "
+                        + "the bot decides it again tomorrow or at a restart (or roll it in TWS)")
+            }
+            return
+        }
+        let quantity = holding.magnitude < toMove.magnitude ? holding : toMove
+        guard let roll = engine.rollPosition(id, quantity: quantity, from: month, to: front, at: time) else { return }
+        rollDecided[id] = day
+        rollStuck.remove(id)
+        let symbol = universe[id].symbol
+        let text =
+            "roll \(symbol): \(quantity.magnitude) contract\(quantity.magnitude == Quantity(1) ? "" : "s") "
+            + "\(quantity.units > 0 ? "long" : "short") from \(month) to \(front): \(roll.legOut.side.rawValue) "
+            + "\(roll.legOut.quantity) \(month) (\(roll.legOut.clientOrderID)), \(roll.legIn.side.rawValue) "
+            + "\(roll.legIn.quantity) \(front) (\(roll.legIn.clientOrderID))"
+            + (roll.cancels.isEmpty ? "" : "; \(roll.cancels.count) working order\(roll.cancels.count == 1 ? "" : "s") on \(month) cancelled, its exits follow to \(front)")
+        out.log(.notice, text)
+        if settings.journaled { out.append(journalEvent(.roll, text, dataTime: time)) }
+        for cancel in roll.cancels { carryOut(cancel, &out) }
+        counts.commands += 1
+        let result = desk.roll(roll, at: max(dataTime, time))
+        if case .place(let group)? = result.instruction { out.append(.place(group)) }
+        followUps += result.outputs
+        if let failure = result.failure {
+            out.log(.critical, "ALERT: roll of \(symbol) not sent: \(failure)")
+        }
+    }
+}

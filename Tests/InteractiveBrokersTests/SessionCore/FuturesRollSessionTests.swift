@@ -1,0 +1,279 @@
+import Foundation
+import JournalModel
+import Testing
+import TradingEngine
+import TradingModel
+import TWSProtocol
+
+@testable import InteractiveBrokers
+@testable import LiveSession
+
+/// Buys 2 once, when flat with nothing open, and holds them.
+struct HoldTwo: Strategy {
+    var bought = false
+    mutating func handle(_ event: StrategyEvent, in context: some StrategyContext) -> [StrategyAction] {
+        guard case .bar(let id, _) = event, !bought, context.position(for: id).quantity == .zero,
+            !context.hasOpenOrders(for: id)
+        else { return [] }
+        bought = true
+        return [.submit(.market(id, .buy, Quantity(2)))]
+    }
+}
+
+/// Issue 47: the bot holds `ES continuous` in its front month and rolls it on the roll day, once, as one journaled
+/// decision with both legs; a restart rolls what the broker still holds in the month left, and only that.
+/// The harness's clock starts on 2023-11-14: ES trades December 2023 until 2023-12-08, five business days before its
+/// last trading day (2023-12-15), and March 2024 from then on.
+struct FuturesRollSessionTests {
+    typealias Harness = SessionCoreHarness<HoldTwo>
+    static let es = InstrumentID(index: 0)
+    static let rollDay = Timestamp(year: 2023, month: 12, day: 8, secondOfDay: 14 * 3600 + 30 * 60)
+
+    static func settings() -> SessionSettings {
+        var settings = Harness.settings(symbols: ["ES continuous"])
+        settings.engine = EngineConfig(initialCash: Money(1_000_000))
+        settings.journaled = true
+        return settings
+    }
+
+    /// A 5-second bar of ES from the current feed.
+    static func bar(_ harness: inout Harness, at time: Timestamp, _ close: Double) -> [SessionAction] {
+        let price = Price(units: Int64(close * 1_000_000))
+        let bar = Bar(timestamp: time, open: price, high: price, low: price, close: price, volume: Quantity(100))
+        return harness.send(.market(harness.feed, .bar(Self.es, bar)), after: .seconds(5))
+    }
+
+    /// The broker fills the group's order at `index` completely, on its own contract.
+    @discardableResult
+    static func fill(_ harness: inout Harness, _ group: OrderGroup, _ index: Int, price: Double) -> [SessionAction] {
+        let wire = group.placements[index]
+        var execution = TWSExecution(executionID: "E-\(wire.orderID)")
+        execution.orderID = wire.orderID
+        execution.side = group.orders[index].side == .buy ? "BOT" : "SLD"
+        execution.shares = wire.order.totalQuantity ?? 0
+        execution.price = price
+        execution.time = "20231208 14:30:10 UTC"
+        execution.orderRef = wire.order.orderRef
+        var report = TWSExecutionReport(contract: group.contract(at: index), execution: execution)
+        report.commission = TWSCommissionReport(executionID: execution.executionID, commission: 2.25, currency: "USD")
+        return harness.send(.orderEvent(generation: 1, .execution(report)))
+            + harness.send(.orderEvent(generation: 1, .status(TWSOrderStatus(
+                orderID: wire.orderID, status: "Filled", filled: wire.order.totalQuantity, remaining: 0))))
+    }
+
+    static func roll(_ actions: [SessionAction]) -> [String] {
+        actions.compactMap { if case .journal(.event(.roll, let text, _)) = $0 { text } else { nil } }
+    }
+
+    @Test func aHeldPositionRollsOnceOnItsRollDayAsOneGroupWithBothLegs() throws {
+        var harness = Harness(HoldTwo(), settings: Self.settings())
+        harness.send(.start)
+        let connected = harness.send(.connected(Harness.connection()))
+        // The server's time comes first: it decides the month the contracts are asked for.
+        let first = try #require(Harness.requests(connected).first)
+        #expect(first.1 == .serverTime)
+        var contracts: [TWSContract] = []
+        var actions: [SessionAction] = []
+        while let (tag, request) = harness.outstanding.first {
+            if case .contractDetails(let contract) = request { contracts.append(contract) }
+            actions += harness.send(.answer(tag, Harness.answer(to: request)))
+        }
+        #expect(contracts.map { "\($0.securityType) \($0.lastTradeDateOrContractMonth)" } == ["FUT 202312"])
+        #expect(actions.logs.contains {
+            $0.hasPrefix("ES continuous trades ES 2023-12 until its roll day, 2023-12-08")
+        }, "\(actions.logs)")
+
+        // Bought in December.
+        let entry = try #require(Self.bar(&harness, at: Harness.start + .seconds(3600), 4500).placed.first)
+        #expect(entry.contract.lastTradeDateOrContractMonth == "202312")
+        Self.fill(&harness, entry, 0, price: 4500)
+        #expect(harness.core.engine.portfolio.position(for: Self.es).quantity == Quantity(2))
+        #expect(Self.bar(&harness, at: Self.rollDay - .seconds(86_400), 4590).placed.isEmpty)
+
+        // The roll day's first bar: one group, both legs, journaled as one decision; the feed moves to March.
+        let rolled = Self.bar(&harness, at: Self.rollDay, 4600)
+        let group = try #require(rolled.placed.first)
+        #expect(rolled.placed.count == 1)
+        #expect(group.orders.map { "\($0.side.rawValue) \($0.quantity) \($0.type)" } == ["SELL 2 MKT", "BUY 2 MKT"])
+        #expect((0..<2).map { group.contract(at: $0).lastTradeDateOrContractMonth } == ["202312", "202403"])
+        #expect(group.intents.count == 2, "both legs journaled before either is sent")
+        let seconds = Self.rollDay.nanoseconds / Timestamp.nanosecondsPerSecond
+        #expect(group.orders.map(\.clientOrderID.rawValue) == ["ROLL-ESZ2023-\(seconds)", "ROLL-ESH2024-\(seconds)"])
+        // (The harness's clock stays in November: the journal adds the data time.)
+        #expect(Self.roll(rolled).map { $0.prefix { $0 != "[" } } == [
+            "roll ES continuous: 2 contracts long from 2023-12 to 2024-03: SELL 2 2023-12 (ROLL-ESZ2023-\(seconds)), "
+                + "BUY 2 2024-03 (ROLL-ESH2024-\(seconds)) "
+        ], "\(Self.roll(rolled))")
+        let moved = rolled.compactMap { action -> ContractBook? in
+            if case .subscribeBars(_, _, let book) = action { book } else { nil }
+        }
+        #expect(moved.map { try? $0.contract(for: Self.es).lastTradeDateOrContractMonth } == ["202403"])
+
+        // Both legs fill: December's P&L realized at its price, March held at its own.
+        Self.fill(&harness, group, 0, price: 4600)
+        Self.fill(&harness, group, 1, price: 4650)
+        let position = harness.core.engine.portfolio.position(for: Self.es)
+        #expect(position.quantity == Quantity(2) && position.averagePrice == Price(4650))
+        #expect(harness.core.engine.portfolio.realizedPnL == Money(10_000))  // (4,600 − 4,500) × 2 × 50
+        #expect(harness.core.engine.portfolio.cash == Money(1_010_000) - Money("6.75")!)  // three fills at 2.25
+        #expect(harness.core.monthPositions[Self.es] == [
+            ContractMonth(year: 2023, month: 12)!: .zero, ContractMonth(year: 2024, month: 3)!: Quantity(2),
+        ])
+
+        // The rest of the roll day and the next days: no second roll, the strategy holds.
+        var later: [SessionAction] = []
+        for day in 0..<4 { later += Self.bar(&harness, at: Self.rollDay + .seconds(3600 + 86_400 * Int64(day)), 4660) }
+        #expect(later.placed.isEmpty, "\(later.logs)")
+        #expect(Self.roll(later).isEmpty)
+    }
+}
+
+/// Restarts around a roll: what the broker holds in December is rolled, once.
+struct FuturesRollRestartTests {
+    typealias Harness = SessionCoreHarness<HoldTwo>
+    typealias Roll = FuturesRollSessionTests
+    static let december = ContractMonth(year: 2023, month: 12)!
+
+    /// The broker's ES position in a month.
+    static func position(_ month: ContractMonth, _ quantity: Int) -> TWSPosition {
+        var contract = TWSContract(symbol: "ES", securityType: "FUT", exchange: "CME", currency: "USD")
+        contract.lastTradeDateOrContractMonth = month.wireText
+        contract.multiplier = "50"
+        return TWSPosition(account: "DU111", contract: contract, quantity: Decimal(quantity), averageCost: 4500 * 50)
+    }
+
+    /// A roll leg journaled `age` before the restart and never sent.
+    static func unsentLeg(_ ref: String, _ side: Side, sequence: Int64, createdAt: Timestamp) -> JournalOrder {
+        let request = OrderRequest(
+            instrument: Roll.es, side: side, quantity: Quantity(2), type: .market, timeInForce: .day)
+        return JournalOrder(
+            sequence: sequence,
+            intent: JournalIntent(orderRef: ClientOrderID(ref), symbol: "ES continuous", request: request, createdAt: createdAt),
+            state: .pendingSubmit, brokerOrderID: nil, permID: nil, filledQuantity: .zero, updatedAt: createdAt,
+            message: nil)
+    }
+
+    /// A journaled bot restarted at `serverNow` with 2 ES of December at the broker (the journal says they are the
+    /// bot's) and `orders` in its journal.
+    static func restarted(at serverNow: Timestamp, orders: [JournalOrder] = [], broker: Int = 2) -> (Harness, [SessionAction]) {
+        var harness = Harness(HoldTwo(bought: true), settings: Roll.settings())
+        // The restart's clock: what the resend policy measures an intent's age by.
+        var settings = Roll.settings()
+        settings.adoptExternalPositions = false  // as `orders.adoptExternalPositions` is by default
+        harness.core = LiveSessionCore(strategy: HoldTwo(bought: true), settings: settings, now: serverNow)
+        harness.now = serverNow
+        harness.send(.start)
+        var actions = harness.send(.connected(Harness.connection()))
+        var journal = JournalRestartData()
+        journal.orders = orders
+        journal.cashCheckpoint = JournalCashCheckpoint(
+            time: serverNow - .seconds(86_400), account: "DU111", cash: Money(1_000_000), fillCheckpoint: 0,
+            positions: ["ES continuous": Quantity(2)])
+        for _ in 0..<20 {
+            guard let (tag, request) = harness.outstanding.first else { break }
+            switch request {
+            case .serverTime:
+                actions += harness.send(.answer(tag, .serverTime(serverNow.nanoseconds / Timestamp.nanosecondsPerSecond)))
+            case .brokerState:
+                actions += harness.send(.answer(tag, .brokerState(BrokerAnswers(
+                    openOrders: [], executions: [], positions: [Self.position(Self.december, broker)]))))
+            case .journalRestart:
+                actions += harness.send(.answer(tag, .journalRestart(journal)))
+            default:
+                actions += harness.send(.answer(tag, Harness.answer(to: request)))
+            }
+        }
+        return (harness, actions)
+    }
+
+    /// Down on the roll day's open: the restart starts in March and rolls December's 2 on its first bar, once.
+    @Test func aRestartAfterTheRollDayRollsWhatDecemberStillHoldsOnce() throws {
+        let serverNow = Roll.rollDay + .seconds(3600)
+        var (harness, actions) = Self.restarted(at: serverNow)
+        #expect(harness.core.phase == .running, "\(actions.logs)")
+        #expect(actions.logs.contains("ES continuous held at the broker: 2 in 2023-12"), "\(actions.logs)")
+        #expect(actions.logs.contains { $0.hasPrefix("ES continuous trades ES 2024-03 until its roll day, 2024-03-08") })
+        #expect(harness.core.engine.portfolio.position(for: Roll.es).quantity == Quantity(2))
+
+        let first = Roll.bar(&harness, at: serverNow + .seconds(5), 4650)
+        let group = try #require(first.placed.first)
+        #expect(first.placed.count == 1)
+        #expect(group.orders.map { "\($0.side.rawValue) \($0.quantity)" } == ["SELL 2", "BUY 2"])
+        #expect((0..<2).map { group.contract(at: $0).lastTradeDateOrContractMonth } == ["202312", "202403"])
+        #expect(Roll.roll(first).count == 1)
+        #expect(!first.contains { if case .subscribeBars = $0 { true } else { false } }, "the feed is March's already")
+        // While the legs work, and after they fill: no second roll.
+        #expect(Roll.bar(&harness, at: serverNow + .seconds(10), 4651).placed.isEmpty)
+        Roll.fill(&harness, group, 0, price: 4600)
+        Roll.fill(&harness, group, 1, price: 4650)
+        #expect(harness.core.monthPositions[Roll.es]?[ContractMonth(year: 2024, month: 3)!] == Quantity(2))
+        let later = Roll.bar(&harness, at: serverNow + .seconds(15), 4652) + Roll.bar(&harness, at: serverNow + .seconds(86_400), 4660)
+        #expect(later.placed.isEmpty)
+        #expect(harness.core.engine.portfolio.position(for: Roll.es).quantity == Quantity(2))
+    }
+
+    /// A crash between the journal's write of the legs and their send: the restart sends each leg once, to its own
+    /// month, and decides no second roll while they work or after they fill. Legs too old to send are abandoned and
+    /// the roll is decided again, once.
+    @Test(arguments: [false, true])
+    func aRestartMidRollCompletesItOnce(stale: Bool) throws {
+        let serverNow = Roll.rollDay + .seconds(60)
+        let journaled = stale ? serverNow - .seconds(3600) : serverNow - .seconds(30)
+        let seconds = journaled.nanoseconds / Timestamp.nanosecondsPerSecond
+        let legs = [
+            Self.unsentLeg("T:ROLL-ESZ2023-\(seconds)", .sell, sequence: 1, createdAt: journaled),
+            Self.unsentLeg("T:ROLL-ESH2024-\(seconds)", .buy, sequence: 2, createdAt: journaled),
+        ]
+        var (harness, actions) = Self.restarted(at: serverNow, orders: legs)
+        #expect(harness.core.phase == .running, "\(actions.logs)")
+        var sent = actions.placed
+        if stale {
+            #expect(sent.isEmpty, "legs an hour old are abandoned: \(actions.logs)")
+            sent = Roll.bar(&harness, at: serverNow + .seconds(5), 4650).placed
+            #expect(sent.count == 1 && sent.first?.orders.count == 2, "decided again")
+        } else {
+            #expect(sent.count == 2, "each leg sent once: \(actions.logs)")
+            #expect(sent.map { $0.orders[0].clientOrderID.rawValue } == legs.map(\.intent.orderRef.rawValue))
+            #expect(sent.map(\.contract.lastTradeDateOrContractMonth) == ["202312", "202403"], "each to its month")
+            #expect(Roll.bar(&harness, at: serverNow + .seconds(5), 4650).placed.isEmpty, "no second roll while they work")
+        }
+        let placements = sent.flatMap { group in group.placements.indices.map { (group, $0) } }
+        for (group, index) in placements {
+            Roll.fill(&harness, group, index, price: group.orders[index].side == .sell ? 4600 : 4650)
+        }
+        let later = Roll.bar(&harness, at: serverNow + .seconds(10), 4651) + Roll.bar(&harness, at: serverNow + .seconds(86_400), 4660)
+        #expect(later.placed.isEmpty, "\(later.logs)")
+        #expect(harness.core.engine.portfolio.position(for: Roll.es).quantity == Quantity(2))
+        #expect(harness.core.monthPositions[Roll.es] == [Self.december: .zero, ContractMonth(year: 2024, month: 3)!: Quantity(2)])
+    }
+
+    /// 5 December contracts at the broker, 2 of them the bot's: the roll moves the bot's 2; the other 3 stay.
+    @Test func onlyTheBotsOwnContractsRoll() throws {
+        let serverNow = Roll.rollDay + .seconds(3600)
+        var (harness, actions) = Self.restarted(at: serverNow, broker: 5)
+        #expect(harness.core.engine.portfolio.position(for: Roll.es).quantity == Quantity(2), "\(actions.logs)")
+        let group = try #require(Roll.bar(&harness, at: serverNow + .seconds(5), 4650).placed.first)
+        #expect(group.orders.map(\.quantity) == [Quantity(2), Quantity(2)])
+        Roll.fill(&harness, group, 0, price: 4600)
+        Roll.fill(&harness, group, 1, price: 4650)
+        let later = Roll.bar(&harness, at: serverNow + .seconds(10), 4651) + Roll.bar(&harness, at: serverNow + .seconds(86_400), 4660)
+        #expect(later.placed.isEmpty, "the 3 left in December are not the bot's: \(later.logs)")
+    }
+
+    /// The broker refuses a leg: the roll is said once (ALERT) and not sent again that day; the next day decides again.
+    @Test func aRefusedLegIsAlertedOnceAndTriedAgainTheNextDay() throws {
+        let serverNow = Roll.rollDay + .seconds(3600)
+        var (harness, _) = Self.restarted(at: serverNow)
+        let group = try #require(Roll.bar(&harness, at: serverNow + .seconds(5), 4650).placed.first)
+        for placement in group.placements {
+            harness.send(.orderEvent(generation: 1, .notice(TWSNotice(
+                requestID: placement.orderID, code: 201, message: "Order rejected - reason: no trading permissions"))))
+        }
+        var sameDay: [SessionAction] = []
+        for k in 2..<6 { sameDay += Roll.bar(&harness, at: serverNow + .seconds(5 * Int64(k)), 4650) }
+        #expect(sameDay.placed.isEmpty)
+        #expect(sameDay.logs.filter { $0.hasPrefix("ALERT: the roll of ES continuous did not complete: 2 still held in 2023-12") }.count == 1, "\(sameDay.logs)")
+        let nextDay = Roll.bar(&harness, at: serverNow + .seconds(86_400), 4660)
+        #expect(nextDay.placed.count == 1 && nextDay.placed.first?.orders.count == 2)
+    }
+}
