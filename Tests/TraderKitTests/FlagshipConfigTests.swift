@@ -62,7 +62,7 @@ struct FlagshipConfigTests {
             "backtest.slippage": "spread:4", "backtest.participation": "0.05", "backtest.latencyMs": "250",
         ]))
         let config = job.backtestConfig(spec: job.spec)
-        #expect(config.simulation.slippage == .quotedSpread(basisPoints: 4, tick: Price("0.01")!))
+        #expect(config.simulation.slippage == .quotedSpreadOnInstrumentTick(basisPoints: 4))
         #expect(config.simulation.maxVolumeParticipation == 0.05)
         #expect(config.simulation.latency == .milliseconds(250))
         #expect(loadError(["backtest.participation": "1.5"])?.contains("backtest.participation") == true)

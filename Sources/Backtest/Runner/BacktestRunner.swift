@@ -251,7 +251,8 @@ struct Loop<S: Strategy> {
         var cost = Money.zero
         for side in held.units > 0 ? [Side.sell, .buy] : [.buy, .sell] {
             cost += commissions.commission(quantity: quantity, price: bar.open, at: bar.timestamp, kind: kind)
-            let slipped = config.simulation.slippage.apply(to: bar.open, side: side, volumeShare: 0)
+            let slipped = config.simulation.slippage.apply(
+                to: bar.open, side: side, volumeShare: 0, tick: universe[id].tickSize)
             cost += Money(price: Price(units: abs(slipped.units - bar.open.units)), quantity: quantity)
                 .times(kind.multiplier)
         }

@@ -27,8 +27,9 @@ package enum TWSTimeText {
             : (t.nanoseconds + 1) / Timestamp.nanosecondsPerSecond - 1
     }
 
-    /// Parses `yyyyMMdd`, `yyyyMMdd HH:mm:ss[ TZ]`, `yyyyMMdd-HH:mm:ss` or `yyyyMMdd  HH:mm:ss`; zones other than
-    /// UTC/GMT are read with a fixed offset (US/Eastern and America/New_York as UTC−5).
+    /// Parses `yyyyMMdd`, `yyyyMMdd HH:mm:ss[ TZ]`, `yyyyMMdd-HH:mm:ss` or `yyyyMMdd  HH:mm:ss`; New York's zone
+    /// (`US/Eastern`, `America/New_York`) with its daylight saving time on that date, `EST` and `EDT` as their fixed
+    /// offsets.
     /// - Returns: `nil` for any other text, for a day that does not exist, for a year outside 1970…2200
     ///   (`Timestamp.supportedYears`) and for a time of day outside 00:00:00…23:59:60 (audit F2: `99991231` and an
     ///   hour of `99999999999` trapped here).
@@ -61,7 +62,11 @@ package enum TWSTimeText {
             let zone = parts[1].trimmingCharacters(in: .whitespaces)
             switch zone {
             case "UTC", "GMT", "Etc/UTC", "Z": break
-            case "US/Eastern", "America/New_York", "EST", "EDT": base = base + .hours(5)
+            case "US/Eastern", "America/New_York", "EST5EDT":
+                // New York's offset on that date: UTC−4 in daylight saving time, UTC−5 outside it.
+                base = base + .hours(USEquityCalendar.isDaylightSaving(utcDay: date.dayNumber) ? 4 : 5)
+            case "EST": base = base + .hours(5)
+            case "EDT": base = base + .hours(4)
             default: return nil
             }
         }

@@ -46,6 +46,8 @@ public struct MatchingEngine: Sendable {
     var commissions: CommissionCalculator
     /// What each instrument is (its commission schedule).
     let kinds: [InstrumentKind]
+    /// Each instrument's price tick (a quoted spread's step: `SlippageModel.quotedSpreadOnInstrumentTick`).
+    let ticks: [Price]
 
     /// Creates an engine for stocks `0..<instrumentCount`.
     public init(config: SimulationConfig = SimulationConfig(), instrumentCount: Int) {
@@ -54,14 +56,16 @@ public struct MatchingEngine: Sendable {
 
     /// Creates an engine for a universe's instruments.
     public init(config: SimulationConfig = SimulationConfig(), universe: Universe) {
-        self.init(config: config, kinds: universe.instruments.map(\.kind))
+        self.init(config: config, kinds: universe.instruments.map(\.kind), ticks: universe.instruments.map(\.tickSize))
     }
 
-    /// Creates an engine for instruments of these kinds, in instrument order.
-    public init(config: SimulationConfig = SimulationConfig(), kinds: [InstrumentKind]) {
+    /// Creates an engine for instruments of these kinds, in instrument order, with their ticks (`nil`: each kind's,
+    /// 0.01 for a stock).
+    public init(config: SimulationConfig = SimulationConfig(), kinds: [InstrumentKind], ticks: [Price]? = nil) {
         let instrumentCount = kinds.count
         self.config = config
         self.kinds = kinds
+        self.ticks = ticks ?? kinds.map { $0.tickSize ?? Price(units: FixedPoint.scale / 100) }
         self.workingCount = Array(repeating: 0, count: instrumentCount)
         self.lastBars = Array(repeating: nil, count: instrumentCount)
         self.isIntraday = Array(repeating: false, count: instrumentCount)
@@ -292,7 +296,8 @@ public struct MatchingEngine: Sendable {
                     // The quotes at the bar's open and close, each a one-point path: filled at the quote.
                     let side = working[i].side
                     for price in [bar.open, bar.close] {
-                        let quote = PricePath(price: spread.apply(to: price, side: side, volumeShare: 0))
+                        let quote = PricePath(
+                            price: spread.apply(to: price, side: side, volumeShare: 0, tick: ticks[instrument.index]))
                         match(at: i, path: quote, context: context, used: &used, into: &reports)
                     }
                 } else {

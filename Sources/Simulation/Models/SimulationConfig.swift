@@ -73,16 +73,23 @@ public enum SlippageModel: Hashable, Sendable, Codable {
     /// ask, price + (n − n/2) ticks, sells get the bid, price − n/2 ticks. With `basisPoints: 2, tick: 0.01` a
     /// backtest fills market orders at the simulator's prices (see the parity test, `docs/live-trading.md`).
     case quotedSpread(basisPoints: Double, tick: Price)
+    /// `quotedSpread` on each instrument's own tick, as the gateway simulator quotes every instrument: 0.01 a stock,
+    /// 0.25 an E-mini, 0.00005 EUR.USD (the drift report's backtest of a mixed universe).
+    case quotedSpreadOnInstrumentTick(basisPoints: Double)
 
     /// The slipped price of a fill.
     /// - Parameters:
     ///   - price: the un-slipped fill price.
     ///   - side: buys slip up, sells down.
     ///   - share: fill quantity divided by bar volume (0 when unknown).
-    public func apply(to price: Price, side: Side, volumeShare share: Double) -> Price {
+    ///   - instrumentTick: the instrument's tick (`quotedSpreadOnInstrumentTick`; 0.01 when not given).
+    public func apply(to price: Price, side: Side, volumeShare share: Double, tick instrumentTick: Price? = nil) -> Price {
         let fraction: Double
         switch self {
         case .none: return price
+        case let .quotedSpreadOnInstrumentTick(bps):
+            return SlippageModel.quotedSpread(basisPoints: bps, tick: instrumentTick ?? Price(units: FixedPoint.scale / 100))
+                .apply(to: price, side: side, volumeShare: share)
         case let .quotedSpread(bps, tick):
             guard tick.units > 0 else { return price }
             let ticks = max(1, Int64((Double(price.units) * bps / 10_000 / Double(tick.units)).rounded()))
@@ -121,7 +128,7 @@ extension SimulationConfig {
 extension SlippageModel {
     /// Reads the text form people write (`--slippage`, config `slippage`): `bps:N` (a fixed N basis points),
     /// `impact:K` (volume share, K × (quantity / bar volume)²), `spread:BPS` (crossing a quoted spread of BPS basis
-    /// points on a 0.01 tick), or `none`.
+    /// points on the instrument's tick: 0.01 a stock, 0.25 an E-mini, 0.00005 EUR.USD), or `none`.
     /// - Returns: `nil` when the text is none of these (the caller names what is allowed).
     public init?(text: String) {
         let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
@@ -133,7 +140,7 @@ extension SlippageModel {
         switch parts[0] {
         case "bps": self = .fixedBasisPoints(value)
         case "impact": self = .volumeShare(priceImpact: value)
-        case "spread": self = .quotedSpread(basisPoints: value, tick: Price(units: FixedPoint.scale / 100))
+        case "spread": self = .quotedSpreadOnInstrumentTick(basisPoints: value)
         default: return nil
         }
     }

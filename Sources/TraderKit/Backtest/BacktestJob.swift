@@ -93,7 +93,7 @@ public struct BacktestJob {
         config.simulation.sessions = TradingSessions(
             outsideRegularHours: configuration.orders.outsideRth, overnight: configuration.orders.includeOvernight)
         if backtest.limitFills == "quotes" {
-            config.simulation.limitFillsAtQuotes = .quotedSpread(basisPoints: 2, tick: Price(units: FixedPoint.scale / 100))
+            config.simulation.limitFillsAtQuotes = .quotedSpreadOnInstrumentTick(basisPoints: 2)
         }
         return config
     }

@@ -139,8 +139,10 @@ public enum DriftJob {
         let late = Set(onFillsAfterLastBar.flatMap { $0 })
         let liveOrders = sent.indices.filter { !late.contains($0) }.map { sent[$0] }
             .filter { $0.createdAt >= start && $0.state != .denied }.sorted { $0.id < $1.id }
-        let live = liveOrders.filter { FuturesRollID.legMonth(of: $0.clientOrderID.rawValue) == nil }.map(line)
-            + rollLines(liveOrders, universe)
+        let carried = carriedExits(liveOrders)
+        let live = liveOrders.filter {
+            FuturesRollID.legMonth(of: $0.clientOrderID.rawValue) == nil && !carried.contains($0.id)
+        }.map(line) + rollLines(liveOrders, universe)
         let afterLastBar = late.sorted().map { sent[$0] }.filter { $0.state != .denied }.map(line)
         var series = Array(repeating: [Bar](), count: universe.count)
         for (id, bar) in bars where id.index >= 0 && id.index < series.count { series[id.index].append(bar) }
@@ -148,7 +150,7 @@ public enum DriftJob {
             engine: settings.engine,
             simulation: SimulationConfig(
                 marketFill: .nextOpen,
-                slippage: .quotedSpread(basisPoints: QuoteModel.spreadBasisPoints, tick: Price(units: 1_000_000)),
+                slippage: .quotedSpreadOnInstrumentTick(basisPoints: QuoteModel.spreadBasisPoints),
                 commission: .ibkrFixedDefault))
         // Resting limits fill as the simulator (and IB) fills them: when the quote crosses them.
         config.simulation.limitFillsAtQuotes = config.simulation.slippage
@@ -176,6 +178,29 @@ public enum DriftJob {
             time: Timestamp(nanoseconds: day * Timestamp.nanosecondsPerDay), symbol: symbol,
             side: held.units > 0 ? .buy : .sell, quantity: Quantity(units: Int64(held.units.magnitude)),
             type: "ROLL \(from) to \(to)")
+    }
+
+    /// The exits a live roll placed again on the new month (`EngineCore.rollPosition`: protective ids stamped with
+    /// the roll's time): the same protection continued, which the backtest keeps working across its roll, so they are
+    /// not compared.
+    static func carriedExits(_ orders: [Order]) -> Set<OrderID> {
+        var rolls: [Int: Set<Int64>] = [:]
+        for order in orders {
+            let id = order.clientOrderID.rawValue
+            guard FuturesRollID.legMonth(of: id) != nil, let time = id.split(separator: "-").last.flatMap({ Int64($0) })
+            else { continue }
+            rolls[order.instrument.index, default: []].insert(time)
+        }
+        guard !rolls.isEmpty else { return [] }
+        return Set(orders.filter { order in
+            guard ProtectiveOrders.isProtective(order.clientOrderID), let times = rolls[order.instrument.index] else {
+                return false
+            }
+            let parts = order.clientOrderID.rawValue.split(separator: "-")
+            guard parts.count >= 2, let stamp = Int64(parts[parts.count - 2].dropFirst()) else { return false }
+            // A roll stamps its exits from its time on, one second further for each further stop or target.
+            return times.contains { stamp >= $0 && stamp < $0 + 8 }
+        }.map(\.id))
     }
 
     /// The bot's rolls: each pair of legs (`ROLL-ESZ2013-…`, `ROLL-ESH2014-…` with one time) as one line.
