@@ -22,6 +22,8 @@ extension LiveSessionCore {
             requestWarmup(serverNow: Timestamp(seconds: seconds), &out)
         case (.frontMonthTime, .serverTime(let seconds)):
             chooseFrontMonths(serverNow: Timestamp(seconds: seconds), &out)
+        case (.rolledContract(let id), .contractDetails(let details)):
+            rolledContractQualified(id, details, &out)
         case (.warmup(let id), .bars(let bars)):
             warmupBars(id, bars, &out)
             continueStartup(at: now, &out)
@@ -86,6 +88,8 @@ extension LiveSessionCore {
             fail(.startup("journal: \(failure)"), &out)
         case .journalBeforeReconciliation, .journalAfterReconciliation:
             fail(.startup("journal: \(failure)"), &out)
+        case .rolledContract(let id):
+            out.log(.warning, "contract details of \(universe[id].symbol)'s new month unavailable (\(failure)): it trades as asked for")
         case .frontMonthTime:
             out.log(.notice, "no server time for the front months (\(failure)): the clock's day decides them")
             chooseFrontMonths(serverNow: nil, &out)

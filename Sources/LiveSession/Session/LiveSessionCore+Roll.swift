@@ -85,6 +85,9 @@ extension LiveSessionCore {
         guard front > current else { return false }
         desk.contracts.trade(id, month: front)
         out.log(.notice, "\(universe[id].symbol) moves to \(front) (the roll day of \(current)): bars and quotes follow")
+        if let contract = try? desk.contracts.contract(for: id), contract.contractID == 0 {
+            _ = request(.contractDetails(contract), for: .rolledContract(id), &out)
+        }
         retireFeeds(&out)
         subscribe(newFeed: true, at: inputTime, &out)
         return true
@@ -138,5 +141,13 @@ extension LiveSessionCore {
         if let failure = result.failure {
             out.log(.critical, "ALERT: roll of \(symbol) not sent: \(failure)")
         }
+    }
+
+    /// The new month's contract details: its contract id, local symbol and trading class from now on.
+    mutating func rolledContractQualified(_ id: InstrumentID, _ details: [TWSContractDetails], _ out: inout Actions) {
+        guard let contract = details.first?.contract, contract.securityType == "FUT",
+            let month = ContractMonth(contract.lastTradeDateOrContractMonth.prefix(6)), month == desk.contracts.month(of: id)
+        else { return }
+        desk.contracts.qualify(id, as: contract)
     }
 }

@@ -13,6 +13,8 @@ enum Purpose: Sendable, Equatable {
     case warmupTime
     /// The server's time, which decides the contract month each continuous future starts in.
     case frontMonthTime
+    /// The contract details of the month a continuous future moved to.
+    case rolledContract(InstrumentID)
     case warmup(InstrumentID)
     case journalBeforeReconciliation
     case journalAfterReconciliation

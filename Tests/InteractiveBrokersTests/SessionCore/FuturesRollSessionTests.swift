@@ -108,6 +108,13 @@ struct FuturesRollSessionTests {
             if case .subscribeBars(_, _, let book) = action { book } else { nil }
         }
         #expect(moved.map { try? $0.contract(for: Self.es).lastTradeDateOrContractMonth } == ["202403"])
+        // The new month is qualified (its contract id from here on).
+        let details = rolled.compactMap { action -> TWSContract? in
+            if case .request(_, .contractDetails(let contract)) = action { contract } else { nil }
+        }
+        #expect(details.map(\.lastTradeDateOrContractMonth) == ["202403"])
+        harness.answerAll()
+        #expect(try harness.core.desk.contracts.contract(for: Self.es).contractID == 265_598)
 
         // Both legs fill: December's P&L realized at its price, March held at its own.
         Self.fill(&harness, group, 0, price: 4600)
