@@ -56,9 +56,9 @@ extension EngineCore {
     /// Rolls `quantity` of a continuous future (what is held in the month `old`: negative when short) to the month
     /// `new`: cancels the instrument's working orders and creates the two market legs, whatever the risk rules, a
     /// pause or the kill switch say (a roll keeps what the strategy holds; refusing one leg would leave it half done).
-    /// - Returns: `nil` when the quantity is zero, the instrument is no future, or a roll is already working on it.
     /// The legs are stamped with `time`, the market's first moment in the new month (a 5-second bar of the roll day),
     /// not the last strategy bar's.
+    /// - Returns: `nil` when the quantity is zero, the instrument is no future, or a roll is already working on it.
     public mutating func rollPosition(
         _ id: InstrumentID, quantity signed: Quantity, from old: ContractMonth, to new: ContractMonth, at time: Timestamp
     ) -> FuturesRollOrders? {
