@@ -97,6 +97,7 @@ extension LiveSessionCore {
                 }
                 step(.execution(report), &out)
                 settleModification(report, &out)
+                if case .filled(let fill) = report, !monthPositions.isEmpty { rollFilled(fill, &out) }
             case .lateCommission(let late):
                 // The fill reached the engine without it: book it now, so cash and P&L equal the broker's.
                 let booked = engine.bookLateCommission(late.commission, for: late.orderID)

@@ -150,4 +150,30 @@ extension LiveSessionCore {
         else { return }
         desk.contracts.qualify(id, as: contract)
     }
+
+    /// A roll leg's fill that completes the roll: said and journaled with both prices and the gap the exits moved by.
+    mutating func rollFilled(_ fill: Fill, _ out: inout Actions) {
+        guard let leg = engine.orders.order(fill.orderID), leg.state == .filled,
+            FuturesRollID.legMonth(of: leg.clientOrderID.rawValue) != nil,
+            let stamp = leg.clientOrderID.rawValue.split(separator: "-").last
+        else { return }
+        let legs = engine.orders.orders.compactMap { order -> (month: ContractMonth, order: Order)? in
+            guard order.instrument == leg.instrument, order.clientOrderID.rawValue.hasSuffix("-\(stamp)"),
+                let month = FuturesRollID.legMonth(of: order.clientOrderID.rawValue)
+            else { return nil }
+            return (month, order)
+        }.sorted { $0.month < $1.month }
+        guard legs.count == 2, legs.allSatisfy({ $0.order.state == .filled }),
+            let outPrice = legs[0].order.averageFillPrice, let inPrice = legs[1].order.averageFillPrice
+        else { return }
+        let (from, out0) = legs[0]
+        let (to, in0) = legs[1]
+        let gap = Price(units: inPrice.units - outPrice.units)
+        let text =
+            "roll \(universe[leg.instrument].symbol) done: \(out0.side.rawValue) \(out0.filledQuantity) \(from) at \(outPrice), "
+            + "\(in0.side.rawValue) \(in0.filledQuantity) \(to) at \(inPrice) (the new month \(gap.units >= 0 ? "+" : "")\(gap) to "
+            + "the old; working exits follow by as much)"
+        out.log(.notice, text)
+        if settings.journaled { out.append(journalEvent(.roll, text)) }
+    }
 }

@@ -116,9 +116,13 @@ struct FuturesRollSessionTests {
         harness.answerAll()
         #expect(try harness.core.desk.contracts.contract(for: Self.es).contractID == 265_598)
 
-        // Both legs fill: December's P&L realized at its price, March held at its own.
+        // Both legs fill: December's P&L realized at its price, March held at its own; the journal says it is done.
         Self.fill(&harness, group, 0, price: 4600)
-        Self.fill(&harness, group, 1, price: 4650)
+        let done = Self.fill(&harness, group, 1, price: 4650)
+        #expect(Self.roll(done).map { $0.prefix { $0 != "[" } } == [
+            "roll ES continuous done: SELL 2 2023-12 at 4600, BUY 2 2024-03 at 4650 (the new month +50 to the old; "
+                + "working exits follow by as much) "
+        ], "\(Self.roll(done))")
         let position = harness.core.engine.portfolio.position(for: Self.es)
         #expect(position.quantity == Quantity(2) && position.averagePrice == Price(4650))
         #expect(harness.core.engine.portfolio.realizedPnL == Money(10_000))  // (4,600 − 4,500) × 2 × 50
