@@ -40,13 +40,10 @@ import TraderKit
         ["strategy.allocator": "performance"],
     ])
     func otherSizingsAndTheAllocatorPlaceTheBacktestsOrders(sets: [String: String]) async throws {
-        var sources = ConfigSources()
-        sources.embedded = (BundledRunConfig.text(strategy: "sma-cross"), "momentum-paper.yaml (bundled)")
         let all = sets.merging(
             ["strategy.name": "sma-cross", "strategy.parameters.fastPeriod": "3", "strategy.parameters.slowPeriod": "8"]
         ) { a, _ in a }
-        sources.flags = all.sorted { $0.key < $1.key }.map { ConfigOverride(path: $0.key, value: $0.value, flag: "--set \($0.key)") }
-        let drift = try await Self.drift(try ConfigLoader.load(sources))
+        let drift = try await Self.drift(try Self.configured(all))
         #expect(drift.live.count >= 8, "\(sets): it trades")
         #expect(drift.differences.isEmpty, "\(sets): \(drift.lines.joined(separator: "\n"))")
         #expect(drift.live == drift.backtest)
@@ -59,15 +56,12 @@ import TraderKit
         ("bundled:futures", "ES 2014-03", "fixed:1"), ("bundled:fx", "EUR.USD", "fixed:25000"),
     ])
     func futuresAndCurrencyStrategiesPlaceTheBacktestsOrders(data: String, symbol: String, sizing: String) async throws {
-        var sources = ConfigSources()
-        sources.embedded = (BundledRunConfig.text(strategy: "sma-cross"), "momentum-paper.yaml (bundled)")
         let sets = [
             "universe.symbols": "[\(symbol)]", "strategy.name": "sma-cross", "strategy.parameters.fastPeriod": "2",
             "strategy.parameters.slowPeriod": "4", "strategy.parameters.sizing": sizing,
             "strategy.parameters.allowShort": "true", "data.warmup": "1h", "strategy.cash": "1000000",
         ]
-        sources.flags = sets.sorted { $0.key < $1.key }.map { ConfigOverride(path: $0.key, value: $0.value, flag: "--set \($0.key)") }
-        let drift = try await Self.drift(try ConfigLoader.load(sources), data: data)
+        let drift = try await Self.drift(try Self.configured(sets), data: data)
         #expect(drift.live.count >= 6, "\(symbol): it trades")
         #expect(drift.live.allSatisfy { $0.symbol == symbol }, "\(drift.live)")
         #expect(drift.differences.isEmpty, "\(symbol): \(drift.lines.joined(separator: "\n"))")
@@ -78,17 +72,9 @@ import TraderKit
     /// engine's EXPIRY order, as the backtest over the same bars does (zero drift), and never holds it to expiry.
     @Test(.timeLimit(.minutes(5)))
     func aContractMonthIsLeftOnItsRollDayLiveAsInTheBacktest() async throws {
-        var sources = ConfigSources()
-        sources.embedded = (BundledRunConfig.text(strategy: "sma-cross"), "momentum-paper.yaml (bundled)")
-        let sets = [
-            "universe.symbols": "[ES 2013-12]", "strategy.name": "sma-cross", "strategy.parameters.fastPeriod": "2",
-            "strategy.parameters.slowPeriod": "4", "strategy.parameters.sizing": "fixed:1", "strategy.cash": "1000000",
-            "strategy.parameters.allowShort": "true", "data.barSize": "1 hour", "data.warmup": "2 D",
-        ]
-        sources.flags = sets.sorted { $0.key < $1.key }.map { ConfigOverride(path: $0.key, value: $0.value, flag: "--set \($0.key)") }
         var references: [String] = []
         let drift = try await Self.drift(
-            try ConfigLoader.load(sources), data: "bundled:futures",
+            try Self.hourlyCross("ES 2013-12"), data: "bundled:futures",
             start: Timestamp(year: 2013, month: 12, day: 12, secondOfDay: 14 * 3600 + 30 * 60), duration: .seconds(25 * 3600)
         ) { journal in
             references = try OrderJournal(path: journal, createIfMissing: false).orders().map(\.intent.orderRef.rawValue)
@@ -104,8 +90,6 @@ import TraderKit
     /// protective stops).
     @Test(.timeLimit(.minutes(5)))
     func momentumOverAFutureAndTwoPairsPlacesTheBacktestsOrders() async throws {
-        var sources = ConfigSources()
-        sources.embedded = (BundledRunConfig.text(strategy: "momentum"), "momentum-paper.yaml (bundled)")
         let sets = [
             "universe.symbols": "[ES 2014-03, EUR.USD, GBP.USD]", "strategy.name": "momentum", "strategy.cash": "1000000",
             "strategy.parameters.lookback": "5", "strategy.parameters.rebalance": "5",
@@ -113,9 +97,8 @@ import TraderKit
             "strategy.parameters.minimumScore": "none", "strategy.parameters.holdings": "2",
             "risk.allowLeverage": "true", "risk.maxGrossExposureRatio": "3", "data.barSize": "1 hour", "data.warmup": "3 D",
         ]
-        sources.flags = sets.sorted { $0.key < $1.key }.map { ConfigOverride(path: $0.key, value: $0.value, flag: "--set \($0.key)") }
         let drift = try await Self.drift(
-            try ConfigLoader.load(sources), data: "bundled:futures-fx",
+            try Self.configured(sets, base: "momentum"), data: "bundled:futures-fx",
             start: Timestamp(year: 2013, month: 12, day: 9, secondOfDay: 14 * 3600 + 30 * 60), duration: .seconds(6 * 3600))
         #expect(drift.live.contains { $0.symbol == "ES 2014-03" } && drift.live.contains { $0.symbol == "EUR.USD" }, "\(drift.live)")
         #expect(drift.differences.isEmpty, "\(drift.lines.joined(separator: "\n"))")
@@ -126,19 +109,11 @@ import TraderKit
     /// bought), the broker left holding March only; the backtest over the same bars rolls on the same day (zero drift).
     @Test(.timeLimit(.minutes(5)))
     func aContinuousFutureRollsOnceOnItsRollDayLiveAsInTheBacktest() async throws {
-        var sources = ConfigSources()
-        sources.embedded = (BundledRunConfig.text(strategy: "sma-cross"), "momentum-paper.yaml (bundled)")
-        let sets = [
-            "universe.symbols": "[ES continuous]", "strategy.name": "sma-cross", "strategy.parameters.fastPeriod": "2",
-            "strategy.parameters.slowPeriod": "4", "strategy.parameters.sizing": "fixed:1", "strategy.cash": "1000000",
-            "strategy.parameters.allowShort": "true", "data.barSize": "1 hour", "data.warmup": "2 D",
-        ]
-        sources.flags = sets.sorted { $0.key < $1.key }.map { ConfigOverride(path: $0.key, value: $0.value, flag: "--set \($0.key)") }
         var orders: [JournalOrder] = []
         var rolls: [String] = []
         var fills: [JournalFill] = []
         let drift = try await Self.drift(
-            try ConfigLoader.load(sources), data: "bundled:futures",
+            try Self.hourlyCross("ES continuous"), data: "bundled:futures",
             start: Timestamp(year: 2013, month: 12, day: 12, secondOfDay: 14 * 3600 + 30 * 60), duration: .seconds(25 * 3600)
         ) { journal in
             let file = try OrderJournal(path: journal, createIfMissing: false)
@@ -164,6 +139,23 @@ import TraderKit
         #expect(prices.count == 2, "December and March trade at different prices: \(legFills)")
         #expect(drift.differences.isEmpty, "\(drift.lines.joined(separator: "\n"))")
         #expect(drift.live.contains { $0.type == "ROLL 2013-12 to 2014-03" }, "\(drift.live)")
+    }
+
+    /// The bundled run config of `base`'s strategy with `sets` given as `--set` flags.
+    static func configured(_ sets: [String: String], base: String = "sma-cross") throws -> LoadedConfiguration {
+        var sources = ConfigSources()
+        sources.embedded = (BundledRunConfig.text(strategy: base), "momentum-paper.yaml (bundled)")
+        sources.flags = sets.sorted { $0.key < $1.key }.map { ConfigOverride(path: $0.key, value: $0.value, flag: "--set \($0.key)") }
+        return try ConfigLoader.load(sources)
+    }
+
+    /// sma-cross 2/4 on hourly bars, one contract, long or short: the ES roll-day runs.
+    static func hourlyCross(_ symbol: String) throws -> LoadedConfiguration {
+        try configured([
+            "universe.symbols": "[\(symbol)]", "strategy.name": "sma-cross", "strategy.parameters.fastPeriod": "2",
+            "strategy.parameters.slowPeriod": "4", "strategy.parameters.sizing": "fixed:1", "strategy.cash": "1000000",
+            "strategy.parameters.allowShort": "true", "data.barSize": "1 hour", "data.warmup": "2 D",
+        ])
     }
 
     /// `ibtrader replay JOURNAL` (read a page at a time, reported as it goes): identical actions over every logged

@@ -154,14 +154,13 @@ extension LiveSessionCore {
     /// A roll leg's fill that completes the roll: said and journaled with both prices and the gap the exits moved by.
     mutating func rollFilled(_ fill: Fill, _ out: inout Actions) {
         guard let leg = engine.orders.order(fill.orderID), leg.state == .filled,
-            FuturesRollID.legMonth(of: leg.clientOrderID.rawValue) != nil,
-            let stamp = leg.clientOrderID.rawValue.split(separator: "-").last
+            let roll = FuturesRollID.leg(of: leg.clientOrderID.rawValue)
         else { return }
         let legs = engine.orders.orders.compactMap { order -> (month: ContractMonth, order: Order)? in
-            guard order.instrument == leg.instrument, order.clientOrderID.rawValue.hasSuffix("-\(stamp)"),
-                let month = FuturesRollID.legMonth(of: order.clientOrderID.rawValue)
+            guard order.instrument == leg.instrument, let other = FuturesRollID.leg(of: order.clientOrderID.rawValue),
+                other.seconds == roll.seconds
             else { return nil }
-            return (month, order)
+            return (other.month, order)
         }.sorted { $0.month < $1.month }
         guard legs.count == 2, legs.allSatisfy({ $0.order.state == .filled }),
             let outPrice = legs[0].order.averageFillPrice, let inPrice = legs[1].order.averageFillPrice

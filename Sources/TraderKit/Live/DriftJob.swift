@@ -186,10 +186,8 @@ public enum DriftJob {
     static func carriedExits(_ orders: [Order]) -> Set<OrderID> {
         var rolls: [Int: Set<Int64>] = [:]
         for order in orders {
-            let id = order.clientOrderID.rawValue
-            guard FuturesRollID.legMonth(of: id) != nil, let time = id.split(separator: "-").last.flatMap({ Int64($0) })
-            else { continue }
-            rolls[order.instrument.index, default: []].insert(time)
+            guard let leg = FuturesRollID.leg(of: order.clientOrderID.rawValue) else { continue }
+            rolls[order.instrument.index, default: []].insert(leg.seconds)
         }
         guard !rolls.isEmpty else { return [] }
         return Set(orders.filter { order in
@@ -207,9 +205,8 @@ public enum DriftJob {
     static func rollLines(_ orders: [Order], _ universe: Universe) -> [Line] {
         var legs: [String: [(month: ContractMonth, order: Order)]] = [:]
         for order in orders {
-            let id = order.clientOrderID.rawValue
-            guard let month = FuturesRollID.legMonth(of: id), let time = id.split(separator: "-").last else { continue }
-            legs["\(order.instrument.index)-\(time)", default: []].append((month, order))
+            guard let leg = FuturesRollID.leg(of: order.clientOrderID.rawValue) else { continue }
+            legs["\(order.instrument.index)-\(leg.seconds)", default: []].append((leg.month, order))
         }
         return legs.values.compactMap { pair -> Line? in
             guard pair.count == 2, let out = pair.min(by: { $0.month < $1.month }),

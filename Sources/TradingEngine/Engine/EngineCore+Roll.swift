@@ -10,29 +10,33 @@ import TradingModel
 // the position keeps the protection it had, at the same distance. A backtest holds the position across the roll on
 // back-adjusted prices and books what the two legs cost instead (`BacktestRunner.rollIfDue`).
 
-/// A roll leg's id: `ROLL-` and the contract (`ESZ2013`), then the time in seconds.
+/// A roll leg's id: `ROLL-`, the contract (`ESZ2013`), then the roll's time in seconds.
 public enum FuturesRollID {
-    static let marker = "ROLL-"
+    static let marker = "ROLL"
 
     /// The id of the leg that trades `month` of `root`, for a roll decided at `time`.
     public static func clientOrderID(root: String, month: ContractMonth, at time: Timestamp) -> ClientOrderID {
-        ClientOrderID("\(marker)\(root)\(month.code)\(month.year)-\(time.nanoseconds / Timestamp.nanosecondsPerSecond)")
+        ClientOrderID("\(marker)-\(root)\(month.code)\(month.year)-\(time.nanoseconds / Timestamp.nanosecondsPerSecond)")
     }
 
-    /// The contract month a roll leg trades, read from its id (also behind a run's orderRef prefix); `nil` for any
-    /// other order.
-    public static func legMonth(of id: String) -> ContractMonth? {
+    /// The contract month a roll leg trades and the roll's time in seconds (both legs of a roll share it), read from
+    /// its id (also behind a run's orderRef prefix); `nil` for any other order.
+    public static func leg(of id: String) -> (month: ContractMonth, seconds: Int64)? {
         let parts = id.split(separator: "-", omittingEmptySubsequences: false)
         // The run's orderRef prefix (`IBT:AB12.R3:`) ends with a colon.
-        guard let k = parts.firstIndex(where: { $0 == "ROLL" || $0.hasSuffix(":ROLL") }), k + 2 < parts.count else {
-            return nil
-        }
+        guard let k = parts.firstIndex(where: { $0 == marker || $0.hasSuffix(":\(marker)") }), k + 2 < parts.count,
+            let seconds = Int64(parts[k + 2])
+        else { return nil }
         let contract = parts[k + 1]
         guard contract.count >= 6, let year = Int(contract.suffix(4)) else { return nil }
         let code = contract.dropLast(4).last
-        guard let code, let month = ContractMonth.codes.firstIndex(of: code) else { return nil }
-        return ContractMonth(year: year, month: month + 1)
+        guard let code, let month = ContractMonth.codes.firstIndex(of: code), let month = ContractMonth(year: year, month: month + 1)
+        else { return nil }
+        return (month, seconds)
     }
+
+    /// The contract month a roll leg trades (`leg(of:)`); `nil` for any other order.
+    public static func legMonth(of id: String) -> ContractMonth? { leg(of: id)?.month }
 }
 
 /// A roll whose legs are working: what to carry to the new month once both have filled.
