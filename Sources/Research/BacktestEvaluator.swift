@@ -175,4 +175,7 @@ public struct TradingGate<Inner: Strategy>: Strategy {
 
     /// As the gated strategy.
     public var usesQuotes: Bool { inner.usesQuotes }
+
+    /// The gated strategy takes the re-warmed history.
+    public mutating func adoptHistory(of warmed: Self) { inner.adoptHistory(of: warmed.inner) }
 }

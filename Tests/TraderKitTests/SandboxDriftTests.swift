@@ -139,6 +139,10 @@ import TraderKit
         #expect(prices.count == 2, "December and March trade at different prices: \(legFills)")
         #expect(drift.differences.isEmpty, "\(drift.lines.joined(separator: "\n"))")
         #expect(drift.live.contains { $0.type == "ROLL 2013-12 to 2014-03" }, "\(drift.live)")
+        // The strategy's history moved to March's prices at the roll, by the gap at December's last hourly bar.
+        #expect(drift.rebases.count == 1, "\(drift.lines)")
+        #expect(drift.rebases.first?.hasPrefix("ES continuous: its history moved by -") == true, "\(drift.rebases)")
+        #expect(drift.rebases.first?.contains("at its roll on 2013-12-13") == true, "\(drift.rebases)")
     }
 
     /// The bundled run config of `base`'s strategy with `sets` given as `--set` flags.

@@ -52,6 +52,28 @@ import TradingModel
         #expect(p.impliedRealizedPnL == Money(500))
     }
 
+    /// Issue 47: a position carried into the next month 50 lower (a backtest over each month's prices as traded) keeps
+    /// its P&L; only the new month's moves count from there.
+    @Test func aPositionCarriedIntoTheNextMonthKeepsItsPnL() {
+        var p = Portfolio(cash: Money(100_000), universe: Self.universe)
+        p.apply(Self.fill(Self.es, .buy, "2", "6000"))
+        p.mark(Self.es, at: Price(6010))
+        #expect(p.equity == Money(101_000))
+        p.carry(Self.es, movedBy: Price(-50))
+        E.checkInvariant(p)
+        #expect(p.position(for: Self.es).averagePrice == Price(5950))
+        #expect(p.equity == Money(101_000))
+        #expect(p.unrealizedPnL == Money(1_000))
+        #expect(p.grossExposure == Money(596_000))  // 2 × 5,960 × 50
+        p.mark(Self.es, at: Price(5965))  // the new month 5 higher: +500
+        E.checkInvariant(p)
+        #expect(p.equity == Money(101_500))
+        // Nothing held, nothing carried.
+        var flat = Portfolio(cash: Money(100_000), universe: Self.universe)
+        flat.carry(Self.es, movedBy: Price(-50))
+        #expect(flat.equity == Money(100_000))
+    }
+
     @Test func aFutureSaleLeavesNothingToSettle() {
         var p = Portfolio(cash: Money(100_000), universe: Self.universe, settlementDays: 1)
         p.apply(Self.fill(Self.es, .buy, "1", "6000"))

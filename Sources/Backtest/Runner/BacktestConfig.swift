@@ -13,6 +13,10 @@ public struct BacktestConfig: Hashable, Sendable, Codable {
     /// Bars before this time only warm up (the kill switch is engaged, so every order is denied), as in the live
     /// bot's warm-up on historical bars; `nil`: trade from the first bar.
     public var tradingStart: Timestamp?
+    /// Continuous futures' histories moved as the bot moved them at its rolls (the drift report's backtest runs over
+    /// the bars the bot saw, each month's as traded): before the first time step after each one's `after`, the
+    /// strategy re-warms on the bars so far with that rebase (and every earlier one) applied.
+    public var historyRebases: [HistoryRebase] = []
 
     /// Creates a configuration; the defaults reproduce the peers' reference semantics (next-open market fills,
     /// no costs, 100,000 cash).
@@ -59,5 +63,6 @@ extension BacktestConfig {
         simulation = try c.decode(.simulation, default: d.simulation)
         recordsEquityCurve = try c.decode(.recordsEquityCurve, default: d.recordsEquityCurve)
         tradingStart = try c.decodeOptional(.tradingStart, default: d.tradingStart)
+        historyRebases = try c.decode(.historyRebases, default: d.historyRebases)
     }
 }

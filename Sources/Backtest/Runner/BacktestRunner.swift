@@ -122,6 +122,10 @@ struct Loop<S: Strategy> {
     @usableFromInline var continuous: [Int: (cursor: FrontMonthCursor, month: ContractMonth?)] = [:]
     /// The rolls of held positions, and what each cost.
     @usableFromInline var rollCharges: [RollCharge] = []
+    /// The strategy before any bar, kept only when the config moves histories (`historyRebases`): what re-warms.
+    @usableFromInline var freshStrategy: S?
+    /// The next of `config.historyRebases` to apply.
+    @usableFromInline var nextRebase = 0
 
     @inlinable
     init(strategy: S, data: MarketData, config: BacktestConfig) {
@@ -143,6 +147,7 @@ struct Loop<S: Strategy> {
         self.universe = universe
         self.config = config
         engine = EngineCore(universe: universe, strategy: strategy, config: config.engine)
+        if !config.historyRebases.isEmpty { freshStrategy = strategy }
         matcher = MatchingEngine(config: config.simulation, universe: universe)
         curve = EquityCurve(initialCash: config.engine.initialCash)
         reports.reserveCapacity(16)
@@ -165,7 +170,11 @@ struct Loop<S: Strategy> {
     @inlinable
     mutating func runSingle(_ series: [Bar], from start: Int, to end: Int) {
         let id = InstrumentID(0)
-        for bar in series[start..<end] {
+        for k in start..<end {
+            let bar = series[k]
+            if nextRebase < config.historyRebases.count, bar.timestamp > config.historyRebases[nextRebase].after {
+                rebase(before: bar.timestamp, history: series[..<k].map { (id, $0) })
+            }
             step(id, bar)
             closeSlice(bar.timestamp)
         }
@@ -180,7 +189,14 @@ struct Loop<S: Strategy> {
         while k < end {
             let entry = timeline[k]
             let bar = data.series[Int(entry.instrument)][Int(entry.index)]
-            if k >= matchedThrough { matchStep(data, from: k) }
+            if k >= matchedThrough {
+                if nextRebase < config.historyRebases.count, bar.timestamp > config.historyRebases[nextRebase].after {
+                    rebase(before: bar.timestamp, history: timeline[..<k].map {
+                        (InstrumentID($0.instrument), data.series[Int($0.instrument)][Int($0.index)])
+                    })
+                }
+                matchStep(data, from: k)
+            }
             see(InstrumentID(entry.instrument), bar)
             k += 1
             if k == timeline.count {
@@ -257,8 +273,27 @@ struct Loop<S: Strategy> {
                 .times(kind.multiplier)
         }
         engine.bookRollCost(cost, for: id)
+        // Over each month's prices as traded (the drift report's backtest of the bot's bars), the position is carried
+        // into the new month at the gap the bot measured, as the bot's two legs did.
+        let day = FutureSpec.tradingDay(of: bar.timestamp)
+        if let rebase = config.historyRebases.first(where: {
+            $0.instrument == id && FutureSpec.tradingDay(of: $0.before) == day
+        }) {
+            engine.carryPosition(id, movedBy: rebase.gap)
+        }
         rollCharges.append(RollCharge(
             symbol: universe[id].symbol, time: bar.timestamp, from: month, to: front, quantity: held, cost: cost))
+    }
+
+    /// Before the time step at `time`: the continuous futures' histories the bot moved up to here are moved, and the
+    /// strategy re-warms on the bars seen so far (`EngineCore.rewarmStrategy`), as the bot did at its rolls.
+    @usableFromInline
+    mutating func rebase(before time: Timestamp, history: [(InstrumentID, Bar)]) {
+        guard let fresh = freshStrategy else { return }
+        while nextRebase < config.historyRebases.count, config.historyRebases[nextRebase].after < time { nextRebase += 1 }
+        let applied = config.historyRebases[..<nextRebase]
+        let moved = history.map { entry in (entry.0, applied.reduce(entry.1) { $1.apply(to: entry.0, $0) }) }
+        engine.rewarmStrategy(from: fresh, on: moved)
     }
 
     /// The engine and strategy see the bar; their commands go to the matching engine.

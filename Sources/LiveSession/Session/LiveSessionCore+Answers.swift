@@ -24,6 +24,8 @@ extension LiveSessionCore {
             chooseFrontMonths(serverNow: Timestamp(seconds: seconds), &out)
         case (.rolledContract(let id), .contractDetails(let details)):
             rolledContractQualified(id, details, &out)
+        case (.rebaseBars(let id), .bars(let bars)):
+            rebaseHistory(id, bars, &out)
         case (.warmup(let id), .bars(let bars)):
             warmupBars(id, bars, &out)
             continueStartup(at: now, &out)
@@ -90,6 +92,12 @@ extension LiveSessionCore {
             fail(.startup("journal: \(failure)"), &out)
         case .rolledContract(let id):
             out.log(.warning, "contract details of \(universe[id].symbol)'s new month unavailable (\(failure)): it trades as asked for")
+        case .rebaseBars(let id):
+            rebasePending[id] = nil
+            out.log(
+                .warning,
+                "the new month's bars of \(universe[id].symbol) unavailable (\(failure)): the strategy's history keeps the "
+                    + "old month's prices")
         case .frontMonthTime:
             out.log(.notice, "no server time for the front months (\(failure)): the clock's day decides them")
             chooseFrontMonths(serverNow: nil, &out)

@@ -88,6 +88,7 @@ extension LiveSessionCore {
         if let contract = try? desk.contracts.contract(for: id), contract.contractID == 0 {
             _ = request(.contractDetails(contract), for: .rolledContract(id), &out)
         }
+        requestRebaseBars(id, before: bar.timestamp, &out)
         retireFeeds(&out)
         subscribe(newFeed: true, at: inputTime, &out)
         return true
@@ -141,6 +142,60 @@ extension LiveSessionCore {
         if let failure = result.failure {
             out.log(.critical, "ALERT: roll of \(symbol) not sent: \(failure)")
         }
+    }
+
+    /// Asks for the new month's bars of the strategy's size up to the roll: the close of the one at the time of the
+    /// old month's last bar measures the gap the strategy's history moves by (`rebaseHistory`).
+    private mutating func requestRebaseBars(_ id: InstrumentID, before time: Timestamp, _ out: inout Actions) {
+        guard rewarm != nil, let contract = try? desk.contracts.contract(for: id) else { return }
+        let duration = settings.warmupDuration.isEmpty ? "2 D" : settings.warmupDuration
+        var query = TWSHistoricalBarsQuery(contract: contract, duration: duration, barSize: settings.warmupBarSize)
+        query.whatToShow = settings.whatToShow(for: contract)
+        query.useRTH = !settings.outsideRegularTradingHours
+        query.endDateTime = BackfillPlan.Request(end: time, duration: duration).endDateTime
+        query.formatDate = 2
+        rebasePending[id] = time
+        _ = request(.historicalBars(query), for: .rebaseBars(id), &out)
+    }
+
+    /// The new month's bars up to the roll: the gap is its close minus the old month's at the last bar the strategy
+    /// saw that both have (the rule a back-adjusted backtest splices by). Every bar of the instrument before the roll
+    /// moves by it, and the strategy re-warms on the bars it has seen (`EngineCore.rewarmStrategy`): its indicators
+    /// go on without the jump, as on back-adjusted prices. Orders, positions and fills are not touched.
+    mutating func rebaseHistory(_ id: InstrumentID, _ wire: [TWSBar], _ out: inout Actions) {
+        guard let before = rebasePending.removeValue(forKey: id), let fresh = rewarm?.fresh else { return }
+        var closes: [Int64: Price] = [:]
+        for item in wire {
+            if let bar = try? BarMapping.bar(item) { closes[bar.timestamp.nanoseconds] = bar.close }
+        }
+        let symbol = universe[id].symbol
+        let month = desk.contracts.month(of: id).map { "\($0)" } ?? "the new month"
+        guard let old = rewarm?.history.last(where: {
+                $0.0 == id && $0.1.timestamp < before && closes[$0.1.timestamp.nanoseconds] != nil
+            })?.1,
+            let new = closes[old.timestamp.nanoseconds]
+        else {
+            out.log(
+                .warning,
+                "\(symbol): \(month) has no bar at the time of one the strategy saw before the roll (\(wire.count) bar\(wire.count == 1 ? "" : "s") "
+                    + "came): the strategy's history keeps the old month's prices")
+            return
+        }
+        let rebase = HistoryRebase(
+            instrument: id, gap: Price(units: new.units - old.close.units), before: before,
+            after: rewarm?.history.last?.1.timestamp ?? before)
+        var moved = 0
+        for k in rewarm!.history.indices where rewarm!.history[k].0 == id && rewarm!.history[k].1.timestamp < before {
+            rewarm!.history[k].1 = rebase.apply(to: id, rewarm!.history[k].1)
+            moved += 1
+        }
+        engine.rewarmStrategy(from: fresh, on: rewarm!.history)
+        historyRebases.append(rebase)
+        out.log(
+            .notice,
+            "\(symbol): the strategy's \(moved) bars before the roll moved by \(rebase.gap.units >= 0 ? "+" : "")\(rebase.gap) "
+                + "to \(month)'s prices (its close \(new) beside the old month's \(old.close) at \(old.timestamp)) and it "
+                + "re-warmed on them: its indicators go on without the roll's jump, as on back-adjusted prices")
     }
 
     /// The new month's contract details: its contract id, local symbol and trading class from now on.

@@ -321,6 +321,7 @@ extension LiveSessionCore {
         var k = 0
         while k < all.count {
             _ = engine.handle(.bar(all[k].1, all[k].2))
+            rewarm?.history.append((all[k].1, all[k].2))
             out.append(.engineEvent(.bar(all[k].1, all[k].2), ordersInFlight: engine.orders.inFlightCount))
             k += 1
             if k == all.count || all[k].0 != all[k - 1].0 {

@@ -16,6 +16,8 @@ enum Purpose: Sendable, Equatable {
     /// The contract details of the month a continuous future moved to.
     case rolledContract(InstrumentID)
     case warmup(InstrumentID)
+    /// The recent bars of the month a continuous future moved to, which measure the roll's gap.
+    case rebaseBars(InstrumentID)
     case journalBeforeReconciliation
     case journalAfterReconciliation
     case resyncExecutions

@@ -139,6 +139,13 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     /// day (alerted once).
     var rollDecided: [InstrumentID: Int64] = [:]
     var rollStuck: Set<InstrumentID> = []
+    /// With a continuous future in the universe: the strategy before any bar, and every bar it has seen since (its
+    /// rolled months' moved to the month it trades now), which a roll re-warms it on (`LiveSessionCore+Roll.swift`).
+    var rewarm: (fresh: S, history: [(InstrumentID, Bar)])?
+    /// The roll's time of each continuous future whose new month's bars are asked for, to measure the gap.
+    var rebasePending: [InstrumentID: Timestamp] = [:]
+    /// The histories moved at this run's rolls, in order (the drift report's backtest moves them too).
+    public internal(set) var historyRebases: [HistoryRebase] = []
     /// Why the run stopped.
     var stopReason: String?
     /// The time of the input being handled (for steps that continue a procedure).
@@ -164,6 +171,7 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
         desk = OrderDesk(
             contracts: ContractBook(universe: universe), options: options,
             commissionWait: settings.commissionWait, efficiencyLimit: settings.orderEfficiency)
+        if ids.contains(where: desk.contracts.isContinuous) { rewarm = (strategy, []) }
         dataTime = now
         inputTime = now
         lastBarTime = Array(repeating: .zero, count: universe.count)
@@ -304,6 +312,7 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
 
     /// One engine event, then its commands, then the observers, then any new risk denials.
     mutating func step(_ event: EngineEvent, _ out: inout Actions) {
+        if case .bar(let id, let bar) = event { rewarm?.history.append((id, bar)) }
         let before = engine.riskMonitor.status
         let commands = engine.handle(event)
         let after = engine.riskMonitor.status

@@ -44,6 +44,8 @@ public enum DriftJob {
         /// minute after it, when the session ended): the backtest over the same bars has no later bar to fill that
         /// entry on, so they are listed, not compared.
         public var afterLastBar: [Line] = []
+        /// Continuous futures' histories the bot moved at its rolls, which the backtest moved alike, as lines.
+        public var rebases: [String] = []
 
         /// The report's lines.
         public var lines: [String] {
@@ -51,6 +53,7 @@ public enum DriftJob {
             lines.append(
                 "bars acted on: \(warmupBars) warm-up, \(bars - warmupBars) live; orders: \(live.count) live, "
                     + "\(backtest.count) in the backtest over the same bars")
+            for rebase in rebases { lines.append("  " + rebase) }
             for (l, b) in differences {
                 lines.append("  live:     " + (l.map(\.description) ?? "(none)"))
                 lines.append("  backtest: " + (b.map(\.description) ?? "(none)"))
@@ -158,6 +161,8 @@ public enum DriftJob {
         config.simulation.sessions = TradingSessions(
             outsideRegularHours: settings.outsideRegularTradingHours, overnight: settings.includeOvernight)
         config.tradingStart = start
+        // The bot moved a continuous future's history at its roll and re-warmed the strategy: so does the backtest.
+        config.historyRebases = core.historyRebases
         let result = BacktestRunner.run(
             strategy: strategy, data: MarketData(universe: universe, series: series), config: config)
         let backtest = result.orders.filter { $0.state != .denied && $0.createdAt >= start }.sorted { $0.id < $1.id }
@@ -165,9 +170,14 @@ public enum DriftJob {
             + result.rollCharges.filter { $0.time >= start }.map {
                 rollLine(day: FutureSpec.tradingDay(of: $0.time), symbol: $0.symbol.rawValue, held: $0.quantity, $0.from, $0.to)
             }
-        return Report(
+        var report = Report(
             heading: heading, bars: bars.count, warmupBars: warmup, live: live, backtest: backtest,
             differences: differences(live, backtest), equity: equity, afterLastBar: afterLastBar)
+        report.rebases = core.historyRebases.map { rebase in
+            "\(universe[rebase.instrument].symbol): its history moved by \(rebase.gap.units >= 0 ? "+" : "")\(rebase.gap) to the "
+                + "new month's prices at its roll on \(rebase.before.description.prefix(10)), live and in the backtest alike"
+        }
+        return report
     }
 
     /// A continuous future's roll as the report compares it: one line on the roll's day (New York's), whatever bar

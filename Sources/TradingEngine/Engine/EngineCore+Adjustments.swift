@@ -26,6 +26,11 @@ extension EngineCore {
         if monitorsEquity { _riskMonitor.observe(equity: _state.portfolio.equity, at: _state.now) }
     }
 
+    /// Carries a continuous future's held position into its next month's prices, `gap` away (`Portfolio.carry`).
+    public mutating func carryPosition(_ instrument: InstrumentID, movedBy gap: Price) {
+        _state.portfolio.carry(instrument, movedBy: gap)
+    }
+
     /// Pauses (or resumes) new orders without cancelling the working ones: the risk check refuses every new order
     /// as the kill switch does, but — unlike `.killSwitch(engaged: true)` — open orders (protective stops, targets)
     /// stay working. Used while the connection to the broker is down and while back-filled bars are replayed.

@@ -125,6 +125,21 @@ public struct Portfolio: Sendable {
         marks[i] = price
     }
 
+    /// Carries a continuous future's position into its next contract month, `gap` away (the new month's price minus
+    /// the old one's): its average price and its mark move by the gap, so its P&L is unchanged and later marks (the
+    /// new month's) move it only by what the new month moves. A backtest over each month's prices as traded does this
+    /// at the roll, where the bot sells one month and buys the other.
+    public mutating func carry(_ instrument: InstrumentID, movedBy gap: Price) {
+        let i = instrument.index
+        guard !positions[i].isFlat, gap.units != 0, marks[i].units + gap.units > 0 else { return }
+        let before = positions[i]
+        let oldMark = marks[i]
+        positions[i].averagePrice.units += gap.units
+        marks[i].units += gap.units
+        positionsValue += positions[i].carriedValue(at: marks[i]) - before.carriedValue(at: oldMark)
+        grossExposure += positions[i].marketValue(at: marks[i]).magnitude - before.marketValue(at: oldMark).magnitude
+    }
+
     /// Books a fill: position, cash, commission, realized P&L and settlement.
     @discardableResult
     public mutating func apply(_ fill: Fill) -> Money {

@@ -68,6 +68,9 @@ public struct ExecutionStyled<Base: Strategy>: Strategy {
     /// As the wrapped strategy (the engine skips `.barsClosed` for per-instrument strategies).
     public static var handlesBarsClosed: Bool { Base.handlesBarsClosed }
 
+    /// The wrapped strategy's history is re-warmed; the entries being worked are this run's and stay.
+    public mutating func adoptHistory(of warmed: Self) { base.adoptHistory(of: warmed.base) }
+
     // MARK: - Styling
 
     /// Styles the entries among `actions`; every other order without a timeout gets the style's.

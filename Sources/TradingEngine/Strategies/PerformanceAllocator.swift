@@ -62,6 +62,19 @@ public struct PerformanceAllocator<Base: Strategy>: Strategy, AllocationReportin
         }
     }
 
+    /// The base strategy and the shadows follow the re-warmed bars; the weights, the capital behind them (measured
+    /// on the real account's equity) and the allocations made stay this run's.
+    public mutating func adoptHistory(of warmed: Self) {
+        base.adoptHistory(of: warmed.base)
+        shadow = warmed.shadow
+        histories = warmed.histories
+        lastTime = warmed.lastTime
+        while weights.count < shadow.count {
+            weights.append(0)
+            capital.append(0)
+        }
+    }
+
     private mutating func grow(to count: Int) {
         while shadow.count < count {
             shadow.append(.zero)

@@ -43,11 +43,20 @@ public protocol Strategy: Sendable {
 
     /// `true` when the strategy wants `.quote` events live (bid/ask ticks); defaults to `false` (bars only).
     var usesQuotes: Bool { get }  // default in Strategy+MarketDataNeeds.swift
+
+    /// Takes the market-derived state of `warmed`, a fresh copy of this strategy that has just re-run over the
+    /// history this one saw with a continuous future's older prices moved to its new contract month's
+    /// (`EngineCore.rewarmStrategy`), and keeps what only this run knows (orders it is working). Defaults to becoming
+    /// `warmed`; a wrapper passes it on to what it wraps.
+    mutating func adoptHistory(of warmed: Self)
 }
 
 extension Strategy {
     /// Every strategy sees `.barsClosed` unless it says otherwise.
     @inlinable public static var handlesBarsClosed: Bool { true }
+
+    /// Becomes the re-warmed copy: everything a built-in strategy keeps follows from the bars.
+    public mutating func adoptHistory(of warmed: Self) { self = warmed }
 
     /// Appends the intents of `handle(_:in:)`.
     @inlinable

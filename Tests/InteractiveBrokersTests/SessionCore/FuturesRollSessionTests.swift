@@ -288,3 +288,83 @@ struct FuturesRollRestartTests {
         #expect(nextDay.placed.count == 1 && nextDay.placed.first?.orders.count == 2)
     }
 }
+
+/// Keeps every close it sees: what its history is after a roll.
+struct SeenCloses: Strategy {
+    var closes: [Price] = []
+    mutating func handle(_ event: StrategyEvent, in context: some StrategyContext) -> [StrategyAction] {
+        if case .bar(_, let bar) = event { closes.append(bar.close) }
+        return []
+    }
+}
+
+/// Issue 47: at the roll the strategy's history moves to the new month's prices, as a back-adjusted backtest's is:
+/// the new month's bars up to the roll are asked for, the gap is measured at the last bar the strategy saw that both
+/// months have, and the strategy re-warms on its bars moved by it.
+struct RollRebaseSessionTests {
+    typealias Harness = SessionCoreHarness<SeenCloses>
+    static let es = InstrumentID(index: 0)
+
+    /// Started, two December bars seen, then the roll day's first bar: returns the request for March's bars.
+    static func rolled(_ harness: inout Harness) throws -> (SessionTag, TWSHistoricalBarsQuery) {
+        harness.startUp()
+        for (time, close) in [(Harness.start + .seconds(3600), 4500), (FuturesRollSessionTests.rollDay - .seconds(86_400), 4590)] {
+            let price = Price(close)
+            let bar = Bar(timestamp: time, open: price, high: price, low: price, close: price, volume: Quantity(100))
+            harness.send(.market(harness.feed, .bar(Self.es, bar)), after: .seconds(5))
+        }
+        #expect(harness.core.engine.strategy.closes == [Price(4500), Price(4590)])
+        let price = Price(4600)
+        let day = Bar(timestamp: FuturesRollSessionTests.rollDay, open: price, high: price, low: price, close: price, volume: Quantity(100))
+        harness.send(.market(harness.feed, .bar(Self.es, day)), after: .seconds(5))
+        let asked = harness.outstanding.compactMap { tag, request -> (SessionTag, TWSHistoricalBarsQuery)? in
+            if case .historicalBars(let query) = request { (tag, query) } else { nil }
+        }
+        #expect(asked.count == 1)
+        return try #require(asked.first)
+    }
+
+    static func wire(_ time: Timestamp, _ close: Double) -> TWSBar {
+        TWSBar(date: "\(time.nanoseconds / 1_000_000_000)", open: close, high: close, low: close, close: close, volume: 10, wap: Decimal(close), barCount: 1)
+    }
+
+    @Test func theStrategysHistoryMovesByTheGapAtTheLastBarBothMonthsHave() throws {
+        var harness = Harness(SeenCloses(), settings: FuturesRollSessionTests.settings())
+        let (tag, query) = try Self.rolled(&harness)
+        #expect(query.contract.lastTradeDateOrContractMonth == "202403")
+        #expect(query.barSize == "5 secs" && query.formatDate == 2)
+        // The roll day's bar was December's: the strategy did not see it.
+        #expect(harness.core.engine.strategy.closes == [Price(4500), Price(4590)])
+        // March traded 50 above December at December's last bar (another of its bars has no December twin).
+        let last = FuturesRollSessionTests.rollDay - .seconds(86_400)
+        let answer = harness.send(.answer(tag, .bars([Self.wire(last - .seconds(5), 4630), Self.wire(last, 4640)])))
+        #expect(harness.core.engine.strategy.closes == [Price(4550), Price(4640)])
+        #expect(harness.core.historyRebases == [
+            HistoryRebase(instrument: Self.es, gap: Price(50), before: FuturesRollSessionTests.rollDay, after: last)
+        ])
+        #expect(answer.logs.contains {
+            $0.hasPrefix("ES continuous: the strategy's 2 bars before the roll moved by +50 to 2024-03's prices (its close 4640")
+        }, "\(answer.logs)")
+        // March's bars follow as traded.
+        let price = Price(4645)
+        let next = Bar(timestamp: FuturesRollSessionTests.rollDay + .seconds(5), open: price, high: price, low: price, close: price, volume: Quantity(100))
+        harness.send(.market(harness.feed, .bar(Self.es, next)), after: .seconds(5))
+        #expect(harness.core.engine.strategy.closes == [Price(4550), Price(4640), Price(4645)])
+    }
+
+    @Test func withoutABarBothMonthsHaveTheHistoryStaysAndTheLogSaysSo() throws {
+        var harness = Harness(SeenCloses(), settings: FuturesRollSessionTests.settings())
+        let (tag, _) = try Self.rolled(&harness)
+        let answer = harness.send(.answer(tag, .bars([Self.wire(FuturesRollSessionTests.rollDay - .seconds(3), 4640)])))
+        #expect(harness.core.engine.strategy.closes == [Price(4500), Price(4590)])
+        #expect(harness.core.historyRebases.isEmpty)
+        #expect(answer.logs.contains {
+            $0.hasPrefix("ES continuous: 2024-03 has no bar at the time of one the strategy saw before the roll (1 bar came)")
+        }, "\(answer.logs)")
+        // A failed request says the same.
+        var failing = Harness(SeenCloses(), settings: FuturesRollSessionTests.settings())
+        let (asked, _) = try Self.rolled(&failing)
+        let failed = failing.send(.failed(asked, .rejected(code: 162, "no data")))
+        #expect(failed.logs.contains { $0.contains("the strategy's history keeps the old month's prices") }, "\(failed.logs)")
+    }
+}
