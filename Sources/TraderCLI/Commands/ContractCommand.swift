@@ -13,16 +13,8 @@ struct ContractCommand: AsyncParsableCommand {
     @OptionGroup var contract: ContractOptions
 
     func run() async throws {
-        let details = try await connection.withConnection { client, _ in
-            do {
-                return try await client.contractDetails(contract.contract)
-            } catch {
-                throw CLIError("\(contract.symbol): \(error)")
-            }
-        }
-        guard !details.isEmpty else {
-            throw CLIError("\(contract.symbol): no security definition found")
-        }
-        print(MarketDataQueries.contractText(details))
+        print(try await connection.withConnection { client, _ in
+            try await MarketDataQueries.contractText(client, contract: contract.contract, name: contract.symbol)
+        })
     }
 }

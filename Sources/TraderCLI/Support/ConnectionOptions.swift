@@ -57,7 +57,10 @@ struct ConnectionOptions: ParsableArguments {
 
 /// `SYMBOL --sec-type --exchange --currency --primary-exchange`: a contract to qualify.
 struct ContractOptions: ParsableArguments {
-    @Argument(help: "The symbol: AAPL, a futures contract month ('ES 2026-12', ESZ6) or a currency pair (EUR.USD).")
+    @Argument(
+        help: ArgumentHelp(
+            "The symbol: AAPL, a futures contract month ('ES 2026-12', ESZ6), a continuous future ('ES continuous': "
+                + "the month the bot trades today) or a currency pair (EUR.USD)."))
     var symbol: String
 
     @Option(name: .customLong("sec-type"), help: "Security type.") var securityType: String = "STK"

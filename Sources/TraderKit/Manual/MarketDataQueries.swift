@@ -11,6 +11,41 @@ public enum MarketDataQueries {
         ["", "STK", "IND"].contains(contract.securityType) || contract.localSymbol.isEmpty ? contract.symbol : contract.localSymbol
     }
 
+    /// A continuous future (`ES continuous`, IB's `CONTFUT`) as the bot trades it: the front month by the roll rule
+    /// (`rollDays` business days before each last trading day) on the server's day, with a line that says so; any
+    /// other contract as it is. IB streams no quotes for its continuous contract, and a person asking about
+    /// `ES continuous` asks about the month the bot would hold.
+    public static func tradedMonth(
+        _ contract: TWSContract, _ client: TWSConnection, rollDays: Int = FutureSpec.defaultRollDays
+    ) async -> (contract: TWSContract, note: String?) {
+        guard contract.securityType.uppercased() == "CONTFUT",
+            case .future(let future) = InstrumentKind(symbol: Symbol("\(contract.symbol) continuous")), future.month == nil
+        else { return (contract, nil) }
+        let now = (try? await client.currentTime()).map { Timestamp(seconds: $0) } ?? Timestamp(seconds: Int64(Date().timeIntervalSince1970))
+        let day = USEquityCalendar.newYorkDay(of: now)
+        let month = future.spec.frontMonth(onDay: day, rollDays: rollDays)
+        var traded = contract
+        traded.securityType = "FUT"
+        traded.lastTradeDateOrContractMonth = month.wireText
+        let rollDay = Timestamp(nanoseconds: future.spec.rollDay(of: month, days: rollDays) * Timestamp.nanosecondsPerDay)
+        return (
+            traded,
+            "\(contract.symbol) continuous is \(contract.symbol) \(month) on \(Timestamp(nanoseconds: day * Timestamp.nanosecondsPerDay).description.prefix(10)), "
+                + "the month the bot trades until its roll day, \(rollDay.description.prefix(10)) (\(rollDays) business days "
+                + "before its last trading day)"
+        )
+    }
+
+    /// `ibtrader contract`: the contract's details (a continuous future's month's, said first) as lines.
+    /// - Throws: `TraderError` naming `name` when the request fails or finds nothing.
+    public static func contractText(_ client: TWSConnection, contract: TWSContract, name: String) async throws -> String {
+        let (contract, note) = await tradedMonth(contract, client)
+        let details: [TWSContractDetails]
+        do { details = try await client.contractDetails(contract) } catch { throw TraderError("\(name): \(error)") }
+        guard !details.isEmpty else { throw TraderError("\(name): no security definition found") }
+        return (note.map { $0 + "\n\n" } ?? "") + contractText(details)
+    }
+
     /// `ibtrader contract`'s lines: each qualified contract (a future with its month, multiplier and last trading
     /// day), a blank line between two.
     public static func contractText(_ details: [TWSContractDetails]) -> String {
@@ -40,6 +75,8 @@ public enum MarketDataQueries {
         _ client: TWSConnection, contract: TWSContract, duration: String, barSize: String, whatToShow: String,
         regularHours: Bool
     ) async throws -> String {
+        let (contract, note) = await tradedMonth(contract, client)
+        if let note { FileHandle.standardError.write(Data((note + "\n").utf8)) }
         let details = try await client.qualify(contract)
         var query = TWSHistoricalBarsQuery(contract: details.contract, duration: duration, barSize: barSize)
         query.whatToShow = whatToShow
@@ -77,6 +114,7 @@ public enum MarketDataQueries {
     public static func quoteText(
         _ client: TWSConnection, contract: TWSContract, marketDataType: TWSMarketDataType
     ) async throws -> String {
+        let (contract, note) = await tradedMonth(contract, client)
         let details = try await client.qualify(contract)
         let snapshot: TWSMarketSnapshot
         do {
@@ -104,6 +142,7 @@ public enum MarketDataQueries {
             "halted: " + haltText(snapshot.generics[.halted]),
         ]
         lines += snapshot.notices.map { "notice: \($0)" }
+        if let note { lines.insert(note, at: 0) }
         return lines.joined(separator: "\n")
     }
 }
