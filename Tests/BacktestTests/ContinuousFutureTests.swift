@@ -126,4 +126,47 @@ import TradingModel
         #expect(result.commissions.doubleValue == result.fills.reduce(0) { $0 + $1.commission.doubleValue }
             + result.rollCharges.reduce(0) { $0 + $1.cost.doubleValue })
     }
+
+    /// As traded (`unadjusted`) with the rolls as the bot makes them (the strategy's history moved, the position
+    /// carried at the gap): the same decisions as on back-adjusted prices (a moving-average crossover is blind to a
+    /// constant), orders at the prices traded, and the same money. Without the moves the roll's gap is a loss on paper
+    /// and a signal.
+    @Test func asTradedWithTheBotsRollsTheBacktestIsTheBackAdjustedOnesWithRealPrices() throws {
+        let folder = FuturesAndForexBacktestTests.bundled.appendingPathComponent("futures")
+        let contracts = try [Self.december, Self.march].map { month in
+            (month: month, bars: try MarketData.load(
+                files: [("X", folder.appendingPathComponent("ES\(month.code)\(month.year)_1d.csv").path)]).series[0])
+        }
+        let strategy = MovingAverageCrossover(config: MovingAverageCrossoverConfig(
+            fastPeriod: 3, slowPeriod: 10, allowShort: true, sizing: .fixedQuantity(Quantity(2))))
+        func run(_ adjustment: ContinuousFuture.Adjustment, moved: Bool) throws -> BacktestResult {
+            let spliced = try ContinuousFuture.build(spec: Self.es, contracts: contracts, rollDays: 5, adjustment: adjustment)
+            var config = BacktestConfig(
+                engine: EngineConfig(initialCash: Money(1_000_000)), simulation: SimulationConfig(commission: .ibkrFixedDefault))
+            if moved {
+                config.historyRebases = spliced.rolls.map {
+                    HistoryRebase(
+                        instrument: InstrumentID(index: 0), gap: Price(units: $0.newPrice.units - $0.oldPrice.units),
+                        before: $0.time, after: $0.time - TimeSpan(nanoseconds: 1))
+                }
+            }
+            let data = MarketData(universe: Universe(symbols: ["ES continuous"]), series: [spliced.bars])
+            return BacktestRunner.run(strategy: strategy, data: data, config: config)
+        }
+        func decisions(_ result: BacktestResult) -> [String] {
+            result.orders.map { "\($0.createdAt) \($0.side.rawValue) \($0.quantity) \($0.state)" }
+        }
+        let adjusted = try run(.backAdjusted, moved: false)
+        let traded = try run(.unadjusted, moved: true)
+        #expect(decisions(traded) == decisions(adjusted))
+        #expect(traded.finalEquity == adjusted.finalEquity)
+        #expect(traded.rollCharges == adjusted.rollCharges)
+        // Fills before the roll at December's prices, 6.25 above the back-adjusted ones; after it, the same.
+        let roll = Self.day("2013-12-13")
+        for (a, t) in zip(adjusted.fills, traded.fills) {
+            #expect(t.price.units - a.price.units == (t.timestamp < roll ? 625_000_000 : 0), "\(a) \(t)")
+        }
+        let unmoved = try run(.unadjusted, moved: false)
+        #expect(unmoved.finalEquity != adjusted.finalEquity)
+    }
 }

@@ -125,7 +125,8 @@ public struct BacktestSettings: Hashable, Sendable {
                 .value(
                     "futuresPrices", \.futuresPrices, .choice(["back-adjusted", "unadjusted"]),
                     summary: "A continuous future's prices: back-adjusted (each roll's gap taken out of the earlier bars, "
-                        + "so P&L on it is the rolled position's) or unadjusted (as traded, gaps left in)."),
+                        + "so P&L on it is the rolled position's) or unadjusted (as traded; at each roll the strategy's history moves "
+                        + "to the new month's prices and a held position is carried at the gap, as the bot does)."),
                 .value(
                     "badRows", \.badRows, .choice(["auto", "fail", "skip"]),
                     summary: "A malformed CSV row stops the run (fail) or is skipped and counted (skip); auto: skip in "

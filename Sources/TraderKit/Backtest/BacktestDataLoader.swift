@@ -19,6 +19,10 @@ public enum BacktestDataLoader {
         public var skippedRows = 0
         /// How the bars were made the strategy's (`data.barSize`), or why they could not be.
         public var barNote: String?
+        /// With `backtest.futuresPrices: unadjusted`, each continuous future's rolls as the bot makes them: the
+        /// strategy's history moved to the new month's prices and a held position carried at the gap
+        /// (`BacktestConfig.historyRebases`).
+        public var historyRebases: [HistoryRebase] = []
     }
 
     /// Loads the bars of `resolved` within the configured dates.
@@ -36,6 +40,7 @@ public enum BacktestDataLoader {
     ) throws(TraderError) -> Loaded {
         var data: MarketData
         var skipped = 0
+        var rebases: [HistoryRebase] = []
         // CSV folders take their sectors as they load; a store or synthetic data only from `universe.sectors`.
         if let synthetic = resolved.synthetic {
             data = withSectors(SyntheticMarket.generate(synthetic), resolved.sectors)
@@ -49,7 +54,7 @@ public enum BacktestDataLoader {
             data = withSectors(
                 try DataSourceResolver.loadStore(store, format: resolved.storeFormat, years: years), resolved.sectors)
             if !resolved.continuous.isEmpty {
-                data = try withContinuousFutures(data, resolved, settings) { future throws(TraderError) in
+                (data, rebases) = try withContinuousFutures(data, resolved, settings) { future throws(TraderError) in
                     try DataSourceResolver.loadStore(
                         (store.path, store.barSize, future.files.map { Symbol($0.source) }), format: resolved.storeFormat,
                         years: years)
@@ -65,7 +70,7 @@ public enum BacktestDataLoader {
             }
             skipped = data.skippedRows
             if !resolved.continuous.isEmpty {
-                data = try withContinuousFutures(data, resolved, settings) { future throws(TraderError) in
+                (data, rebases) = try withContinuousFutures(data, resolved, settings) { future throws(TraderError) in
                     do {
                         return try MarketData.load(
                             files: future.files.map { (Symbol($0.month.description), $0.source) },
@@ -104,17 +109,20 @@ public enum BacktestDataLoader {
         }
         var loaded = Loaded(data: data, isDaily: isDaily, periodsPerYear: periodsPerYear, skippedRows: skipped)
         loaded.barNote = barNote
+        loaded.historyRebases = rebases
         return loaded
     }
 
     /// The data with each continuous future spliced from its contract months (read by `contracts`, in the order of
-    /// `future.files`) and appended as one more instrument.
+    /// `future.files`) and appended as one more instrument; as traded (`unadjusted`), with its rolls as the bot makes
+    /// them: each one's history move, just before the roll's first bar.
     static func withContinuousFutures(
         _ data: MarketData, _ resolved: DataSourceResolver.Resolved, _ settings: BacktestSettings,
         contracts: (DataSourceResolver.ContinuousSource) throws(TraderError) -> MarketData
-    ) throws(TraderError) -> MarketData {
+    ) throws(TraderError) -> (MarketData, [HistoryRebase]) {
         var symbols = data.universe.instruments.map(\.symbol)
         var series = data.series
+        var rebases: [HistoryRebase] = []
         for future in resolved.continuous {
             let months = try contracts(future)
             do throws(ContinuousFutureError) {
@@ -122,6 +130,13 @@ public enum BacktestDataLoader {
                     spec: future.spec, contracts: zip(future.files, months.series).map { ($0.month, $1) },
                     rollDays: settings.futuresRollDays,
                     adjustment: ContinuousFuture.Adjustment(rawValue: settings.futuresPrices) ?? .backAdjusted)
+                if ContinuousFuture.Adjustment(rawValue: settings.futuresPrices) == .unadjusted {
+                    rebases += spliced.rolls.map { roll in
+                        HistoryRebase(
+                            instrument: InstrumentID(index: symbols.count), gap: Price(units: roll.newPrice.units - roll.oldPrice.units),
+                            before: roll.time, after: roll.time - TimeSpan(nanoseconds: 1))
+                    }
+                }
                 symbols.append(future.symbol)
                 series.append(spliced.bars)
             } catch {
@@ -129,7 +144,8 @@ public enum BacktestDataLoader {
             }
         }
         let sectors = Dictionary(data.universe.instruments.map { ($0.symbol, $0.sector) }, uniquingKeysWith: { a, _ in a })
-        return MarketData(universe: Universe(symbols: symbols, sectors: sectors), series: series)
+        rebases.sort { $0.after < $1.after }
+        return (MarketData(universe: Universe(symbols: symbols, sectors: sectors), series: series), rebases)
     }
 
     /// The data at the strategy's bar: finer bars aggregated as the live feed builds them; a note says what was done,

@@ -143,7 +143,8 @@ public struct BacktestJob {
         let market = try BacktestDataLoader.load(
             resolved, settings: configuration.backtest, warmUp: true, strategyBar: strategyBar)
         if let note = market.barNote { Terminal.printError(note) }
-        let config = backtestConfig(spec: spec)
+        var config = backtestConfig(spec: spec)
+        config.historyRebases = market.historyRebases
         let clock = ContinuousClock()
         let start = clock.now
         let result = run(market.data, config: config, progress: progress)

@@ -80,6 +80,7 @@ public struct ResearchJob {
         periodsPerYear = market.periodsPerYear
         dataDescription = resolved.description
         backtest = job.backtestConfig(spec: spec)
+        backtest.historyRebases = market.historyRebases
         execution = configuration.orders.executionStyle
         let risk = configuration.risk
         configure = { spec, config in
