@@ -169,4 +169,85 @@ import TradingModel
         let unmoved = try run(.unadjusted, moved: false)
         #expect(unmoved.finalEquity != adjusted.finalEquity)
     }
+
+    /// By volume: March traded more than December first on 2013-12-13 (868,208 against 347,764 contracts), known at
+    /// that day's close, so the position moves on the next trading day, 2013-12-16; with the days rule at 2 days that
+    /// is earlier than its 2013-12-18, at 5 days (2013-12-13) the days rule comes first. A backtest rolls where the
+    /// series was spliced.
+    @Test func byVolumeTheRollIsTheDayAfterTheNextMonthTradedMore() throws {
+        let folder = FuturesAndForexBacktestTests.bundled.appendingPathComponent("futures")
+        let contracts = try [Self.december, Self.march].map { month in
+            (month: month, bars: try MarketData.load(
+                files: [("X", folder.appendingPathComponent("ES\(month.code)\(month.year)_1d.csv").path)]).series[0])
+        }
+        func rollDay(_ rollDays: Int, byVolume: Bool) throws -> Timestamp? {
+            try ContinuousFuture.build(
+                spec: Self.es, contracts: contracts, rollDays: rollDays, adjustment: .backAdjusted, byVolume: byVolume
+            ).rolls.first?.time
+        }
+        #expect(try rollDay(2, byVolume: false) == Self.day("2013-12-18"))
+        #expect(try rollDay(2, byVolume: true) == Self.day("2013-12-16"))
+        #expect(try rollDay(5, byVolume: true) == Self.day("2013-12-13"))
+        // The volumes, from the files: the first day March traded more.
+        let volume = { (k: Int, day: String) in contracts[k].bars.first { $0.timestamp == Self.day(day) }!.volume }
+        #expect(volume(1, "2013-12-12") < volume(0, "2013-12-12"))
+        #expect(volume(1, "2013-12-13") > volume(0, "2013-12-13"))
+
+        let spliced = try ContinuousFuture.build(
+            spec: Self.es, contracts: contracts, rollDays: 2, adjustment: .backAdjusted, byVolume: true)
+        let id = InstrumentID(index: 0)
+        var config = BacktestConfig(engine: EngineConfig(initialCash: Money(1_000_000), futuresRollDays: 2))
+        config.futuresMonths = FuturesMonthStart.of(spliced, instrument: id)
+        #expect(config.futuresMonths.map(\.time) == [spliced.bars[0].timestamp, Self.day("2013-12-16")])
+        let strategy = MovingAverageCrossover(config: MovingAverageCrossoverConfig(
+            fastPeriod: 3, slowPeriod: 10, allowShort: true, sizing: .fixedQuantity(Quantity(2))))
+        let data = MarketData(universe: Universe(symbols: ["ES continuous"]), series: [spliced.bars])
+        let result = BacktestRunner.run(strategy: strategy, data: data, config: config)
+        #expect(result.rollCharges.map(\.time) == [Self.day("2013-12-16")], "\(result.rollCharges)")
+        // Without the splice's months the backtest would roll by its days rule, two days later.
+        config.futuresMonths = []
+        #expect(BacktestRunner.run(strategy: strategy, data: data, config: config).rollCharges.map(\.time) == [Self.day("2013-12-18")])
+    }
+
+    /// The drift report's backtest makes the bot's roll: the position and its working stop move by the bot's legs'
+    /// difference (`HistoryRebase.carry`, −5.5 where the closes said −6.25), and the roll costs the legs'
+    /// commissions only (their prices crossed the spread). Every figure worked by hand.
+    @Test func carriedAtTheLegsGapThePositionAndItsStopMoveByIt() throws {
+        struct BuyWithStop: Strategy {
+            var done = false
+            mutating func handle(_ event: StrategyEvent, in context: some StrategyContext) -> [StrategyAction] {
+                guard case .bar(let id, let bar) = event, !done else { return [] }
+                done = true
+                return [.submitBracket(BracketOrder(
+                    entry: .market(id, .buy, Quantity(2)), stopLoss: Price(units: bar.close.units - Price(100).units),
+                    takeProfit: nil))]
+            }
+        }
+        let folder = FuturesAndForexBacktestTests.bundled.appendingPathComponent("futures")
+        let contracts = try [Self.december, Self.march].map { month in
+            (month: month, bars: try MarketData.load(
+                files: [("X", folder.appendingPathComponent("ES\(month.code)\(month.year)_1d.csv").path)]).series[0])
+        }
+        let spliced = try ContinuousFuture.build(spec: Self.es, contracts: contracts, rollDays: 5, adjustment: .unadjusted)
+        let roll = spliced.rolls[0]
+        var config = BacktestConfig(
+            engine: EngineConfig(initialCash: Money(1_000_000)), simulation: SimulationConfig(commission: .ibkrFixedDefault))
+        var rebase = HistoryRebase(
+            instrument: InstrumentID(index: 0), gap: Price(units: roll.newPrice.units - roll.oldPrice.units), before: roll.time,
+            after: roll.time - TimeSpan(nanoseconds: 1))
+        rebase.carry = Price("-5.5")!
+        config.historyRebases = [rebase]
+        let bars = spliced.bars.filter { $0.timestamp >= Self.day("2013-12-02") }
+        let data = MarketData(universe: Universe(symbols: ["ES continuous"]), series: [bars])
+        let result = BacktestRunner.run(strategy: BuyWithStop(), data: data, config: config)
+        let entry = try #require(result.fills.first)
+        let stop = try #require(result.orders.first { $0.type.description.hasPrefix("STP") })
+        #expect(stop.type == .stop(Price(units: bars[0].close.units - Price(100).units - Price("5.5")!.units)), "\(stop)")
+        #expect(result.rollCharges.map(\.cost) == [Money("9")!], "2 legs × 2 contracts × 2.25")
+        #expect(result.fills.count == 1, "the stop did not fill: \(result.fills)")
+        // Held 2 from the entry's fill, carried 5.5 lower, marked at March's last close.
+        let last = bars.last!.close.doubleValue
+        let expected = 1_000_000 + (last - (entry.price.doubleValue - 5.5)) * 2 * 50 - entry.commission.doubleValue - 9
+        #expect(abs(result.finalEquity.doubleValue - expected) < 0.005, "\(result.finalEquity) against \(expected)")
+    }
 }

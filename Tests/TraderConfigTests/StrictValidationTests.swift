@@ -201,5 +201,7 @@ import TraderConfig
         try rolled.settings.checkRunnable(record: rolled.record)
         let stocks = try load("strategy: {name: sma-cross}\nuniverse: {symbols: [AAPL, BRK B]}")
         try stocks.settings.checkRunnable(record: stocks.record)
+        let byVolume = try load("strategy: {name: sma-cross}\nuniverse: {symbols: [ES continuous]}\nbacktest: {futuresRollBy: volume}")
+        try byVolume.settings.checkRunnable(record: byVolume.record)
     }
 }

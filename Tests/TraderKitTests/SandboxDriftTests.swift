@@ -145,6 +145,29 @@ import TraderKit
         #expect(drift.rebases.first?.contains("at its roll on 2013-12-13") == true, "\(drift.rebases)")
     }
 
+    /// By volume (`backtest.futuresRollBy: volume`, the days rule at 2 days: 2013-12-18): March first traded more on
+    /// Friday 2013-12-13, so the bot started on Monday 2013-12-16 in December moves to March on its first bars,
+    /// moves the strategy's history, and the backtest rolls where it did. (A held position's legs by volume:
+    /// `VolumeRollSessionTests`.)
+    @Test func aContinuousFutureRollsByVolumeLiveAsInTheBacktest() async throws {
+        var events: [String] = []
+        let drift = try await Self.drift(
+            try Self.configured([
+                "universe.symbols": "[ES continuous]", "strategy.name": "sma-cross", "strategy.parameters.fastPeriod": "2",
+                "strategy.parameters.slowPeriod": "4", "strategy.parameters.sizing": "fixed:1", "strategy.cash": "1000000",
+                "strategy.parameters.allowShort": "true", "data.barSize": "1 hour", "data.warmup": "2 D",
+                "backtest.futuresRollBy": "volume", "backtest.futuresRollDays": "2",
+            ]), data: "bundled:futures",
+            start: Timestamp(year: 2013, month: 12, day: 16, secondOfDay: 14 * 3600), duration: .seconds(4 * 3600)
+        ) { journal in
+            events = try OrderJournal(path: journal, createIfMissing: false).events(kind: .roll).map(\.message)
+        }
+        #expect(drift.rebases.count == 1, "\(drift.lines)")
+        #expect(drift.rebases.first?.contains("at its roll on 2013-12-16") == true, "\(drift.rebases)")
+        #expect(events.isEmpty, "flat at the move (the warm-up trades nothing): nothing to roll, \(events)")
+        #expect(drift.differences.isEmpty, "\(drift.lines.joined(separator: "\n"))")
+    }
+
     /// The bundled run config of `base`'s strategy with `sets` given as `--set` flags.
     static func configured(_ sets: [String: String], base: String = "sma-cross") throws -> LoadedConfiguration {
         var sources = ConfigSources()

@@ -7,8 +7,12 @@ import TradingModel
 /// - `backAdjusted`: each roll's gap (the new contract's close minus the old one's on the last day both traded
 ///   before the switch) is added to every earlier bar, so the series has no jump at a roll and a position's P&L on
 ///   it is the rolled position's, before the roll's cost. The latest contract's prices are as traded.
-/// - `unadjusted`: prices as traded, with the gap left in (what a chart of the front month shows; a position's P&L
-///   across a roll is then not what trading earned).
+/// - `unadjusted`: prices as traded, with the gap left in (a backtest then makes each roll as the bot does: the
+///   strategy's history moved, a held position carried at the gap; `BacktestConfig.historyRebases`).
+///
+/// By volume (`byVolume`), the position leaves a contract earlier: on the first business day after one on which the next
+/// roll month traded more contracts than it (a Sunday evening's session in one month's file is no day to roll on) (the day's volume, known at its close: no look-ahead), and at the latest on
+/// the rule's roll day. It never goes back to a month it left.
 public struct ContinuousFuture: Sendable {
     /// How prices are spliced.
     public enum Adjustment: String, Sendable, CaseIterable {
@@ -40,10 +44,12 @@ public struct ContinuousFuture: Sendable {
     ///   - contracts: each contract month's bars (ascending); months outside `spec.rollMonths` are not used.
     ///   - rollDays: business days before a contract's last trading day that the position moves to the next.
     ///   - adjustment: back-adjusted or as traded.
+    ///   - byVolume: roll when the next month's volume passes the front one's (at the latest on the roll day).
     /// - Throws: `ContinuousFutureError` when two consecutive contracts never traded on the same bar before the
     ///   switch (no gap can be measured), or a back-adjusted price is not above zero.
     public static func build(
-        spec: FutureSpec, contracts: [(month: ContractMonth, bars: [Bar])], rollDays: Int, adjustment: Adjustment
+        spec: FutureSpec, contracts: [(month: ContractMonth, bars: [Bar])], rollDays: Int, adjustment: Adjustment,
+        byVolume: Bool = false
     ) throws(ContinuousFutureError) -> ContinuousFuture {
         var byMonth: [ContractMonth: [Bar]] = [:]
         for contract in contracts where spec.rollMonths.contains(contract.month.month) {
@@ -59,9 +65,11 @@ public struct ContinuousFuture: Sendable {
         var rolls: [Roll] = []
         var gaps: [Int64] = []
         var cursor = FrontMonthCursor(spec: spec, rollDays: rollDays)
+        var volumes = byVolume ? VolumeRule(spec: spec, byMonth: byMonth) : nil
         for nanoseconds in times {
             let time = Timestamp(nanoseconds: nanoseconds)
-            let front = cursor.month(onDay: FutureSpec.tradingDay(of: time))
+            var front = cursor.month(onDay: FutureSpec.tradingDay(of: time))
+            if volumes != nil { front = volumes!.month(onDay: FutureSpec.tradingDay(of: time), byDays: front) }
             guard let index = indexByTime[front]?[nanoseconds], let bar = byMonth[front]?[index] else { continue }
             if let previous = months.last, previous != front {
                 let (priceTime, old, new) = try gapPrices(
@@ -95,6 +103,39 @@ public struct ContinuousFuture: Sendable {
         return ContinuousFuture(bars: bars, rolls: rolls, months: months)
     }
 
+
+    /// The front month by volume: each trading day's volume of every month, and the month held so far.
+    struct VolumeRule {
+        let spec: FutureSpec
+        /// Contracts traded, by month and trading day.
+        let volume: [ContractMonth: [Int64: Int64]]
+        var held: ContractMonth?
+        var day: Int64?
+
+        init(spec: FutureSpec, byMonth: [ContractMonth: [Bar]]) {
+            self.spec = spec
+            var volume: [ContractMonth: [Int64: Int64]] = [:]
+            for (month, bars) in byMonth {
+                for bar in bars { volume[month, default: [:]][FutureSpec.tradingDay(of: bar.timestamp), default: 0] += bar.volume.units }
+            }
+            self.volume = volume
+        }
+
+        /// The month held on `day`: the one held so far, or the next roll month once it traded more on the last day
+        /// both traded before `day`; never before the days rule's month `byDays`.
+        mutating func month(onDay day: Int64, byDays: ContractMonth) -> ContractMonth {
+            if let held, self.day == day || !USEquityCalendar.isTradingDay(day) { return max(held, byDays) }
+            self.day = day
+            var month = max(held ?? byDays, byDays)
+            while case let next = spec.nextRollMonth(after: month), let ours = volume[month], let theirs = volume[next],
+                let last = ours.keys.filter({ $0 < day && theirs[$0] != nil }).max(), theirs[last]! > ours[last]!
+            {
+                month = next
+            }
+            held = month
+            return month
+        }
+    }
 
     /// The last time before `limit` at which both contracts have a bar, and their closes then.
     private static func gapPrices(

@@ -17,6 +17,9 @@ public struct BacktestConfig: Hashable, Sendable, Codable {
     /// the bars the bot saw, each month's as traded): before the first time step after each one's `after`, the
     /// strategy re-warms on the bars so far with that rebase (and every earlier one) applied.
     public var historyRebases: [HistoryRebase] = []
+    /// Each continuous future's contract months as its series was spliced (a month from its first bar on), which the
+    /// backtest rolls by; a continuous future without any rolls by the days rule (`EngineConfig.futuresRollDays`).
+    public var futuresMonths: [FuturesMonthStart] = []
 
     /// Creates a configuration; the defaults reproduce the peers' reference semantics (next-open market fills,
     /// no costs, 100,000 cash).
@@ -27,6 +30,31 @@ public struct BacktestConfig: Hashable, Sendable, Codable {
         self.engine = engine
         self.simulation = simulation
         self.recordsEquityCurve = recordsEquityCurve
+    }
+}
+
+/// A continuous future's contract month from a bar on (`BacktestConfig.futuresMonths`).
+public struct FuturesMonthStart: Hashable, Sendable, Codable {
+    public var instrument: InstrumentID
+    public var time: Timestamp
+    public var year: Int
+    public var month: Int
+
+    public init(instrument: InstrumentID, time: Timestamp, month: ContractMonth) {
+        self.instrument = instrument
+        self.time = time
+        self.year = month.year
+        self.month = month.month
+    }
+
+    public var contractMonth: ContractMonth? { ContractMonth(year: year, month: month) }
+
+    /// The month of each of a splice's bars where it changes (the first bar's too).
+    public static func of(_ spliced: ContinuousFuture, instrument: InstrumentID) -> [FuturesMonthStart] {
+        spliced.months.indices.compactMap { k in
+            k > 0 && spliced.months[k] == spliced.months[k - 1]
+                ? nil : FuturesMonthStart(instrument: instrument, time: spliced.bars[k].timestamp, month: spliced.months[k])
+        }
     }
 }
 
@@ -64,5 +92,6 @@ extension BacktestConfig {
         recordsEquityCurve = try c.decode(.recordsEquityCurve, default: d.recordsEquityCurve)
         tradingStart = try c.decodeOptional(.tradingStart, default: d.tradingStart)
         historyRebases = try c.decode(.historyRebases, default: d.historyRebases)
+        futuresMonths = try c.decode(.futuresMonths, default: d.futuresMonths)
     }
 }

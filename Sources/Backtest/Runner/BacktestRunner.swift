@@ -126,6 +126,8 @@ struct Loop<S: Strategy> {
     @usableFromInline var freshStrategy: S?
     /// The next of `config.historyRebases` to apply.
     @usableFromInline var nextRebase = 0
+    /// `config.futuresMonths` by instrument index, and how far each has been read.
+    @usableFromInline var monthStarts: [Int: (starts: [(time: Timestamp, month: ContractMonth)], next: Int)] = [:]
 
     @inlinable
     init(strategy: S, data: MarketData, config: BacktestConfig) {
@@ -148,6 +150,10 @@ struct Loop<S: Strategy> {
         self.config = config
         engine = EngineCore(universe: universe, strategy: strategy, config: config.engine)
         if !config.historyRebases.isEmpty { freshStrategy = strategy }
+        for start in config.futuresMonths.sorted(by: { $0.time < $1.time }) {
+            guard let month = start.contractMonth else { continue }
+            monthStarts[start.instrument.index, default: ([], 0)].starts.append((start.time, month))
+        }
         matcher = MatchingEngine(config: config.simulation, universe: universe)
         curve = EquityCurve(initialCash: config.engine.initialCash)
         reports.reserveCapacity(16)
@@ -256,30 +262,43 @@ struct Loop<S: Strategy> {
     mutating func rollIfDue(_ id: InstrumentID, _ bar: Bar) {
         guard let (start, month) = continuous[id.index] else { return }
         var cursor = start
-        let front = cursor.month(onDay: FutureSpec.tradingDay(of: bar.timestamp))
+        let front: ContractMonth
+        if var spliced = monthStarts[id.index] {
+            // The months the series was spliced from (by volume, say): the month of the last start at or before the bar.
+            while spliced.next < spliced.starts.count, spliced.starts[spliced.next].time <= bar.timestamp { spliced.next += 1 }
+            monthStarts[id.index] = spliced
+            guard spliced.next > 0 else { return }
+            front = spliced.starts[spliced.next - 1].month
+        } else {
+            front = cursor.month(onDay: FutureSpec.tradingDay(of: bar.timestamp))
+        }
         continuous[id.index] = (cursor, front)
         guard let month, month != front else { return }
         let held = engine.portfolio.position(for: id).quantity
         guard !held.isZero else { return }
+        // Over each month's prices as traded, the roll is made as the bot makes it: the position is carried into the
+        // new month at the gap (the bot's legs' own, in the drift report) and its working orders move by as much.
+        let day = FutureSpec.tradingDay(of: bar.timestamp)
+        let rebase = config.historyRebases.first { $0.instrument == id && FutureSpec.tradingDay(of: $0.before) == day }
         var commissions = CommissionCalculator(model: config.simulation.commission)
         let kind = universe[id].kind
         let quantity = held.magnitude
         var cost = Money.zero
         for side in held.units > 0 ? [Side.sell, .buy] : [.buy, .sell] {
             cost += commissions.commission(quantity: quantity, price: bar.open, at: bar.timestamp, kind: kind)
+            // The bot's legs' prices already crossed the spread.
+            guard rebase?.carry == nil else { continue }
             let slipped = config.simulation.slippage.apply(
                 to: bar.open, side: side, volumeShare: 0, tick: universe[id].tickSize)
             cost += Money(price: Price(units: abs(slipped.units - bar.open.units)), quantity: quantity)
                 .times(kind.multiplier)
         }
         engine.bookRollCost(cost, for: id)
-        // Over each month's prices as traded (the drift report's backtest of the bot's bars), the position is carried
-        // into the new month at the gap the bot measured, as the bot's two legs did.
-        let day = FutureSpec.tradingDay(of: bar.timestamp)
-        if let rebase = config.historyRebases.first(where: {
-            $0.instrument == id && FutureSpec.tradingDay(of: $0.before) == day
-        }) {
-            engine.carryPosition(id, movedBy: rebase.gap)
+        if let rebase {
+            let gap = rebase.carry ?? rebase.gap
+            engine.carryPosition(id, movedBy: gap)
+            engine.moveWorkingOrders(of: id, by: gap, into: &commands)
+            if !commands.isEmpty { executeCommands() }
         }
         rollCharges.append(RollCharge(
             symbol: universe[id].symbol, time: bar.timestamp, from: month, to: front, quantity: held, cost: cost))

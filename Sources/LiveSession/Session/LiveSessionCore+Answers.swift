@@ -26,6 +26,8 @@ extension LiveSessionCore {
             rolledContractQualified(id, details, &out)
         case (.rebaseBars(let id), .bars(let bars)):
             rebaseHistory(id, bars, &out)
+        case (.rollVolume(let id, let month), .bars(let bars)):
+            volumesAnswered(id, month, bars, &out)
         case (.warmup(let id), .bars(let bars)):
             warmupBars(id, bars, &out)
             continueStartup(at: now, &out)
@@ -92,6 +94,13 @@ extension LiveSessionCore {
             fail(.startup("journal: \(failure)"), &out)
         case .rolledContract(let id):
             out.log(.warning, "contract details of \(universe[id].symbol)'s new month unavailable (\(failure)): it trades as asked for")
+        case .rollVolume(let id, let month):
+            if volumeChecks[id]?.volumes[month] == nil, volumeChecks[id] != nil {
+                volumeChecks[id]?.volumes[month] = [:]
+                out.log(
+                    .warning,
+                    "daily volumes of \(universe[id].symbol) \(month) unavailable (\(failure)): it rolls by days today")
+            }
         case .rebaseBars(let id):
             rebasePending[id] = nil
             out.log(

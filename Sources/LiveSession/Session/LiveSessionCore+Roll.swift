@@ -33,6 +33,7 @@ extension LiveSessionCore {
                 continue
             }
             desk.contracts.trade(id, month: month)
+            monthMoves.append((id, .zero, month))
             let rollDay = Timestamp(
                 nanoseconds: future.spec.rollDay(of: month, days: settings.engine.futuresRollDays) * Timestamp.nanosecondsPerDay)
             out.log(
@@ -77,12 +78,21 @@ extension LiveSessionCore {
             return false
         }
         var cursor = rollCursors[id] ?? FrontMonthCursor(spec: future.spec, rollDays: settings.engine.futuresRollDays)
-        let front = cursor.month(onDay: USEquityCalendar.newYorkDay(of: bar.timestamp))
+        let day = USEquityCalendar.newYorkDay(of: bar.timestamp)
+        var front = cursor.month(onDay: day)
         rollCursors[id] = cursor
+        if settings.engine.futuresRollByVolume {
+            if let moved = volumeFronts[id], moved > front { front = moved }
+            // On business days: a Sunday evening's session is no day to roll on (one month may not trade in it).
+            if volumeChecks[id]?.day != day, USEquityCalendar.isTradingDay(day) {
+                askVolumes(id, holding: max(current, front), day: day, &out)
+            }
+        }
         if monthPositions[id]?.contains(where: { $0.key != front && !$0.value.isZero }) == true {
             rollHeldMonths(id, to: front, at: bar.timestamp, &out)
         }
         guard front > current else { return false }
+        monthMoves.append((id, lastBarTime[id.index], front))
         desk.contracts.trade(id, month: front)
         out.log(.notice, "\(universe[id].symbol) moves to \(front) (the roll day of \(current)): bars and quotes follow")
         if let contract = try? desk.contracts.contract(for: id), contract.contractID == 0 {
@@ -144,11 +154,51 @@ extension LiveSessionCore {
         }
     }
 
+    /// The roll by volume, on a day's first bar: the daily volumes of the month held and of the next roll month.
+    private mutating func askVolumes(_ id: InstrumentID, holding month: ContractMonth, day: Int64, _ out: inout Actions) {
+        guard case .future(let future) = universe[id].kind else { return }
+        let next = future.spec.nextRollMonth(after: month)
+        volumeChecks[id] = VolumeCheck(day: day, held: month, next: next)
+        for asked in [month, next] {
+            guard let contract = try? desk.contracts.contract(for: id, month: asked) else { continue }
+            var query = TWSHistoricalBarsQuery(contract: contract, duration: "10 D", barSize: "1 day")
+            query.whatToShow = settings.whatToShow(for: contract)
+            query.useRTH = !settings.outsideRegularTradingHours
+            _ = request(.historicalBars(query), for: .rollVolume(id, asked), &out)
+        }
+    }
+
+    /// A month's daily volumes: once both months' are in, the next month that traded more on the last day both
+    /// traded before today is where the position goes, on the next bar (at the latest on the days rule's roll day).
+    mutating func volumesAnswered(_ id: InstrumentID, _ month: ContractMonth, _ wire: [TWSBar], _ out: inout Actions) {
+        guard var check = volumeChecks[id], month == check.held || month == check.next else { return }
+        var volumes: [Int64: Int64] = [:]
+        for item in wire {
+            if let bar = try? BarMapping.bar(item) {
+                volumes[FutureSpec.tradingDay(of: bar.timestamp), default: 0] += bar.volume.units
+            }
+        }
+        check.volumes[month] = volumes
+        volumeChecks[id] = check
+        guard let held = check.volumes[check.held], let next = check.volumes[check.next],
+            let last = held.keys.filter({ $0 < check.day && next[$0] != nil }).max(), let theirs = next[last],
+            let ours = held[last], theirs > ours, (volumeFronts[id] ?? check.held) < check.next
+        else { return }
+        volumeFronts[id] = check.next
+        let date = Timestamp(nanoseconds: last * Timestamp.nanosecondsPerDay).description.prefix(10)
+        out.log(
+            .notice,
+            "\(universe[id].symbol): \(check.next) traded more than \(check.held) on \(date) (\(Quantity(units: theirs)) "
+                + "contracts against \(Quantity(units: ours))): it rolls to \(check.next) by volume on its next bar")
+    }
+
     /// Asks for the new month's bars of the strategy's size up to the roll: the close of the one at the time of the
     /// old month's last bar measures the gap the strategy's history moves by (`rebaseHistory`).
     private mutating func requestRebaseBars(_ id: InstrumentID, before time: Timestamp, _ out: inout Actions) {
         guard rewarm != nil, let contract = try? desk.contracts.contract(for: id) else { return }
-        let duration = settings.warmupDuration.isEmpty ? "2 D" : settings.warmupDuration
+        // Back to the old month's last bar and a few days more (a weekend, a session only one month traded in).
+        let lastSeen = rewarm?.history.last(where: { $0.0 == id && $0.1.timestamp < time })?.1.timestamp ?? time
+        let duration = "\(min(30, (time - lastSeen).nanoseconds / Timestamp.nanosecondsPerDay + 4)) D"
         var query = TWSHistoricalBarsQuery(contract: contract, duration: duration, barSize: settings.warmupBarSize)
         query.whatToShow = settings.whatToShow(for: contract)
         query.useRTH = !settings.outsideRegularTradingHours

@@ -18,6 +18,8 @@ enum Purpose: Sendable, Equatable {
     case warmup(InstrumentID)
     /// The recent bars of the month a continuous future moved to, which measure the roll's gap.
     case rebaseBars(InstrumentID)
+    /// A contract month's daily volumes, for the roll by volume.
+    case rollVolume(InstrumentID, ContractMonth)
     case journalBeforeReconciliation
     case journalAfterReconciliation
     case resyncExecutions
@@ -38,6 +40,15 @@ enum Purpose: Sendable, Equatable {
     case marginCheck
     /// A what-if preview before an entry is sent (`SessionSettings.whatIf`).
     case whatIf(EngineCommand)
+}
+
+/// A continuous future's daily volumes asked for on a day (the roll by volume): the month held and the next.
+struct VolumeCheck: Sendable {
+    var day: Int64
+    var held: ContractMonth
+    var next: ContractMonth
+    /// Contracts traded, by month and trading day, as the answers come.
+    var volumes: [ContractMonth: [Int64: Int64]] = [:]
 }
 
 /// The start-up's progress.

@@ -146,6 +146,13 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     var rebasePending: [InstrumentID: Timestamp] = [:]
     /// The histories moved at this run's rolls, in order (the drift report's backtest moves them too).
     public internal(set) var historyRebases: [HistoryRebase] = []
+    /// By volume (`EngineConfig.futuresRollByVolume`): each continuous future's volumes asked for today, and the month
+    /// the volumes moved it to (never back).
+    var volumeChecks: [InstrumentID: VolumeCheck] = [:]
+    var volumeFronts: [InstrumentID: ContractMonth] = [:]
+    /// Each continuous future's months in this run: the first (`after` zero), then each move, after the last strategy
+    /// bar of the month left (the drift report's backtest rolls there).
+    public internal(set) var monthMoves: [(instrument: InstrumentID, after: Timestamp, month: ContractMonth)] = []
     /// Why the run stopped.
     var stopReason: String?
     /// The time of the input being handled (for steps that continue a procedure).

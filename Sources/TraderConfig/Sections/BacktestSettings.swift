@@ -45,6 +45,9 @@ public struct BacktestSettings: Hashable, Sendable {
     public var settlementDays = 0
     /// Business days before a futures contract's last trading day that a position leaves it for the next.
     public var futuresRollDays = FutureSpec.defaultRollDays
+    /// When a continuous future leaves a contract month: `days` (`futuresRollDays` before its last trading day) or
+    /// `volume` (the business day after the next month traded more, at the latest then).
+    public var futuresRollBy = "days"
     /// How a continuous future's contract months are spliced: `back-adjusted` or `unadjusted`.
     public var futuresPrices = "back-adjusted"
     /// A malformed CSV row stops the run (`fail`) or is skipped and counted (`skip`); `auto`: skip in the bundled data
@@ -122,6 +125,11 @@ public struct BacktestSettings: Hashable, Sendable {
                     summary: "Business days before a futures contract's last trading day that a position leaves it for "
                         + "the next, in backtests and runs alike: a continuous future (ES continuous) rolls then, paying "
                         + "both legs (the bot sends them), and no contract month is entered from then on."),
+                .value(
+                    "futuresRollBy", \.futuresRollBy, .choice(["days", "volume"]),
+                    summary: "When a continuous future leaves a contract month: days (futuresRollDays before its last "
+                        + "trading day) or volume (on the trading day after the next month traded more contracts, at the "
+                        + "latest on that day), in backtests and runs alike."),
                 .value(
                     "futuresPrices", \.futuresPrices, .choice(["back-adjusted", "unadjusted"]),
                     summary: "A continuous future's prices: back-adjusted (each roll's gap taken out of the earlier bars, "

@@ -23,6 +23,8 @@ public enum BacktestDataLoader {
         /// strategy's history moved to the new month's prices and a held position carried at the gap
         /// (`BacktestConfig.historyRebases`).
         public var historyRebases: [HistoryRebase] = []
+        /// Each continuous future's months as spliced (`BacktestConfig.futuresMonths`).
+        public var futuresMonths: [FuturesMonthStart] = []
     }
 
     /// Loads the bars of `resolved` within the configured dates.
@@ -40,7 +42,7 @@ public enum BacktestDataLoader {
     ) throws(TraderError) -> Loaded {
         var data: MarketData
         var skipped = 0
-        var rebases: [HistoryRebase] = []
+        var rolls: ([HistoryRebase], [FuturesMonthStart]) = ([], [])
         // CSV folders take their sectors as they load; a store or synthetic data only from `universe.sectors`.
         if let synthetic = resolved.synthetic {
             data = withSectors(SyntheticMarket.generate(synthetic), resolved.sectors)
@@ -54,7 +56,7 @@ public enum BacktestDataLoader {
             data = withSectors(
                 try DataSourceResolver.loadStore(store, format: resolved.storeFormat, years: years), resolved.sectors)
             if !resolved.continuous.isEmpty {
-                (data, rebases) = try withContinuousFutures(data, resolved, settings) { future throws(TraderError) in
+                (data, rolls) = try withContinuousFutures(data, resolved, settings) { future throws(TraderError) in
                     try DataSourceResolver.loadStore(
                         (store.path, store.barSize, future.files.map { Symbol($0.source) }), format: resolved.storeFormat,
                         years: years)
@@ -70,7 +72,7 @@ public enum BacktestDataLoader {
             }
             skipped = data.skippedRows
             if !resolved.continuous.isEmpty {
-                (data, rebases) = try withContinuousFutures(data, resolved, settings) { future throws(TraderError) in
+                (data, rolls) = try withContinuousFutures(data, resolved, settings) { future throws(TraderError) in
                     do {
                         return try MarketData.load(
                             files: future.files.map { (Symbol($0.month.description), $0.source) },
@@ -109,7 +111,7 @@ public enum BacktestDataLoader {
         }
         var loaded = Loaded(data: data, isDaily: isDaily, periodsPerYear: periodsPerYear, skippedRows: skipped)
         loaded.barNote = barNote
-        loaded.historyRebases = rebases
+        (loaded.historyRebases, loaded.futuresMonths) = rolls
         return loaded
     }
 
@@ -119,17 +121,20 @@ public enum BacktestDataLoader {
     static func withContinuousFutures(
         _ data: MarketData, _ resolved: DataSourceResolver.Resolved, _ settings: BacktestSettings,
         contracts: (DataSourceResolver.ContinuousSource) throws(TraderError) -> MarketData
-    ) throws(TraderError) -> (MarketData, [HistoryRebase]) {
+    ) throws(TraderError) -> (MarketData, ([HistoryRebase], [FuturesMonthStart])) {
         var symbols = data.universe.instruments.map(\.symbol)
         var series = data.series
         var rebases: [HistoryRebase] = []
+        var monthStarts: [FuturesMonthStart] = []
         for future in resolved.continuous {
             let months = try contracts(future)
             do throws(ContinuousFutureError) {
                 let spliced = try ContinuousFuture.build(
                     spec: future.spec, contracts: zip(future.files, months.series).map { ($0.month, $1) },
                     rollDays: settings.futuresRollDays,
-                    adjustment: ContinuousFuture.Adjustment(rawValue: settings.futuresPrices) ?? .backAdjusted)
+                    adjustment: ContinuousFuture.Adjustment(rawValue: settings.futuresPrices) ?? .backAdjusted,
+                    byVolume: settings.futuresRollBy == "volume")
+                monthStarts += FuturesMonthStart.of(spliced, instrument: InstrumentID(index: symbols.count))
                 if ContinuousFuture.Adjustment(rawValue: settings.futuresPrices) == .unadjusted {
                     rebases += spliced.rolls.map { roll in
                         HistoryRebase(
@@ -145,7 +150,7 @@ public enum BacktestDataLoader {
         }
         let sectors = Dictionary(data.universe.instruments.map { ($0.symbol, $0.sector) }, uniquingKeysWith: { a, _ in a })
         rebases.sort { $0.after < $1.after }
-        return (MarketData(universe: Universe(symbols: symbols, sectors: sectors), series: series), rebases)
+        return (MarketData(universe: Universe(symbols: symbols, sectors: sectors), series: series), (rebases, monthStarts))
     }
 
     /// The data at the strategy's bar: finer bars aggregated as the live feed builds them; a note says what was done,

@@ -86,6 +86,7 @@ public struct BacktestJob {
                 commission: backtest.commissionModel, maxVolumeParticipation: backtest.participation,
                 latency: TimeSpan(nanoseconds: Int64((backtest.latencyMs * 1_000_000).rounded()))),
             recordsEquityCurve: true)
+        config.engine.futuresRollByVolume = backtest.futuresRollBy == "volume"
         config.tradingStart = BacktestDataLoader.dateRange(backtest).start.map(Timestamp.init(nanoseconds:))
         config.simulation.adaptiveSlippage = backtest.adaptiveSlippage.flatMap(SlippageModel.init(text:))
         config.simulation.fractionalShares = backtest.fractionalShares
@@ -145,6 +146,7 @@ public struct BacktestJob {
         if let note = market.barNote { Terminal.printError(note) }
         var config = backtestConfig(spec: spec)
         config.historyRebases = market.historyRebases
+        config.futuresMonths = market.futuresMonths
         let clock = ContinuousClock()
         let start = clock.now
         let result = run(market.data, config: config, progress: progress)

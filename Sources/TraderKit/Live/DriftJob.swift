@@ -143,9 +143,19 @@ public enum DriftJob {
         let liveOrders = sent.indices.filter { !late.contains($0) }.map { sent[$0] }
             .filter { $0.createdAt >= start && $0.state != .denied }.sorted { $0.id < $1.id }
         let carried = carriedExits(liveOrders)
+        // An exit a roll cancelled and placed again on the new month is one order continued, as in the backtest:
+        // compared with the continuation's final size and price.
+        let continued = continuations(liveOrders, carried: carried)
         let live = liveOrders.filter {
             FuturesRollID.legMonth(of: $0.clientOrderID.rawValue) == nil && !carried.contains($0.id)
-        }.map(line) + rollLines(liveOrders, universe)
+        }.map { order in
+            var compared = line(order)
+            if let next = continued[order.id] {
+                compared.quantity = next.quantity
+                compared.type = next.type.description
+            }
+            return compared
+        } + rollLines(liveOrders, universe)
         let afterLastBar = late.sorted().map { sent[$0] }.filter { $0.state != .denied }.map(line)
         var series = Array(repeating: [Bar](), count: universe.count)
         for (id, bar) in bars where id.index >= 0 && id.index < series.count { series[id.index].append(bar) }
@@ -163,6 +173,21 @@ public enum DriftJob {
         config.tradingStart = start
         // The bot moved a continuous future's history at its roll and re-warmed the strategy: so does the backtest.
         config.historyRebases = core.historyRebases
+        // Its position moved as the bot's two legs moved it (their own prices, the spread crossed in them).
+        let legGaps = rollGaps(liveOrders)
+        for k in config.historyRebases.indices {
+            let rebase = config.historyRebases[k]
+            config.historyRebases[k].carry = legGaps[
+                RollKey(instrument: rebase.instrument.index, day: USEquityCalendar.newYorkDay(of: rebase.before))]
+        }
+        // By volume, the bot's months are the volumes' it saw: the backtest rolls where the bot did.
+        if settings.engine.futuresRollByVolume {
+            config.futuresMonths = core.monthMoves.map {
+                FuturesMonthStart(
+                    instrument: $0.instrument, time: $0.after == .zero ? .zero : $0.after + TimeSpan(nanoseconds: 1),
+                    month: $0.month)
+            }
+        }
         let result = BacktestRunner.run(
             strategy: strategy, data: MarketData(universe: universe, series: series), config: config)
         let backtest = result.orders.filter { $0.state != .denied && $0.createdAt >= start }.sorted { $0.id < $1.id }
@@ -209,6 +234,52 @@ public enum DriftJob {
             // A roll stamps its exits from its time on, one second further for each further stop or target.
             return times.contains { stamp >= $0 && stamp < $0 + 8 }
         }.map(\.id))
+    }
+
+    /// The exits a roll placed again (`carried`), by the order each continues: the latest of the instrument's
+    /// protective orders of the same side and kind (stop or target) created before it and no longer working.
+    static func continuations(_ orders: [Order], carried: Set<OrderID>) -> [OrderID: Order] {
+        var continued: [OrderID: Order] = [:]
+        for exit in orders where carried.contains(exit.id) {
+            let original = orders.last { (order: Order) -> Bool in
+                guard !carried.contains(order.id), order.instrument == exit.instrument, order.side == exit.side else {
+                    return false
+                }
+                let sameKind = order.request.isStopLike == exit.request.isStopLike && ProtectiveOrders.isProtective(order.clientOrderID)
+                return sameKind && order.createdAt <= exit.createdAt && !order.isOpen && continued[order.id] == nil
+            }
+            if let original { continued[original.id] = exit }
+        }
+        // A continuation continued again at a later roll: the original takes the last one.
+        for (original, exit) in continued {
+            var last = exit
+            while let next = continued[last.id] { last = next }
+            continued[original] = last
+        }
+        return continued
+    }
+
+    struct RollKey: Hashable {
+        var instrument: Int
+        var day: Int64
+    }
+
+    /// Each live roll's legs' difference (the new month's fill price minus the old one's), by instrument and day.
+    static func rollGaps(_ orders: [Order]) -> [RollKey: Price] {
+        var legs: [String: [(month: ContractMonth, order: Order)]] = [:]
+        for order in orders {
+            guard let leg = FuturesRollID.leg(of: order.clientOrderID.rawValue) else { continue }
+            legs["\(order.instrument.index)-\(leg.seconds)", default: []].append((leg.month, order))
+        }
+        var gaps: [RollKey: Price] = [:]
+        for pair in legs.values where pair.count == 2 {
+            guard let out = pair.min(by: { $0.month < $1.month }), let into = pair.max(by: { $0.month < $1.month }),
+                let outPrice = out.order.averageFillPrice, let inPrice = into.order.averageFillPrice
+            else { continue }
+            let key = RollKey(instrument: into.order.instrument.index, day: USEquityCalendar.newYorkDay(of: into.order.createdAt))
+            gaps[key] = Price(units: inPrice.units - outPrice.units)
+        }
+        return gaps
     }
 
     /// The bot's rolls: each pair of legs (`ROLL-ESZ2013-…`, `ROLL-ESH2014-…` with one time) as one line.

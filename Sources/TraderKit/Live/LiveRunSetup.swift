@@ -61,9 +61,10 @@ public enum LiveRunSetup {
         tws.errorOverrides = connection.errorOverrides
         tws.readyTimeout = .seconds(20)
         // T+N settlement as in the backtest (`backtest.settlementDays`): the strategy that trades is the one tested.
-        let engine = EngineConfig(
+        var engine = EngineConfig(
             initialCash: Money(approximately: settings.strategy.cash), settlementDays: settings.backtest.settlementDays,
             risk: settings.risk.effectiveLimits(for: spec), futuresRollDays: settings.backtest.futuresRollDays)
+        engine.futuresRollByVolume = settings.backtest.futuresRollBy == "volume"
         var configuration = LiveRunnerConfiguration(
             connection: tws, symbols: Self.symbols(settings), engine: engine)
         configuration.duration = options.duration

@@ -102,6 +102,7 @@ public enum SandboxJob {
     }
 
     public static func run(_ loaded: LoadedConfiguration, options: Options, logger: Logger) async throws -> Report {
+        try loaded.settings.checkRunnable(record: loaded.record)  // what `run` refuses, the sandbox refuses
         let data = try GatewaySetup.data(options.data, synthetic: nil, seed: 0)
         try Self.checkSymbols(loaded.settings.universe.symbols, servedBy: data, argument: options.data)
         if let given = options.start { try GatewaySetup.check(start: given, within: data) }

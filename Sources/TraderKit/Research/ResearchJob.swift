@@ -81,6 +81,7 @@ public struct ResearchJob {
         dataDescription = resolved.description
         backtest = job.backtestConfig(spec: spec)
         backtest.historyRebases = market.historyRebases
+        backtest.futuresMonths = market.futuresMonths
         execution = configuration.orders.executionStyle
         let risk = configuration.risk
         configure = { spec, config in

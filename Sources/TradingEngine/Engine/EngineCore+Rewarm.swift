@@ -13,6 +13,9 @@ public struct HistoryRebase: Hashable, Sendable, Codable {
     public var instrument: InstrumentID
     /// In price units (`Price.units`).
     public var gap: Price
+    /// What a held position and its working orders move by at the roll, when it is not `gap`: the bot's two legs'
+    /// difference (the drift report's backtest carries the position as the bot's legs moved it).
+    public var carry: Price?
     /// Bars of the instrument stamped before this time are moved.
     public var before: Timestamp
     /// The last bar the strategy had seen when the history was moved: a backtest moves it before the first time
@@ -39,6 +42,19 @@ public struct HistoryRebase: Hashable, Sendable, Codable {
 }
 
 extension EngineCore {
+    /// Moves a continuous future's working orders by `gap` at a roll (a backtest over each month's prices as traded,
+    /// as the bot places its exits on the new month at the same distance): each priced order is modified.
+    public mutating func moveWorkingOrders(of id: InstrumentID, by gap: Price, into commands: inout [EngineCommand]) {
+        for order in _state.orders.openOrders(for: id) where order.state != .pendingCancel {
+            guard let type = order.type.shifted(by: gap.units), type != order.type,
+                _state.orders.apply(.replaceRequested, to: order.id, at: _state.now)
+            else { continue }
+            let change = OrderModification(type: type, reason: "moved to the next contract month's prices at the roll")
+            pendingModifications[order.id] = change
+            commands.append(.modify(order.id, change, filledQuantity: order.filledQuantity))
+        }
+    }
+
     /// Re-warms the strategy on `history` (every bar it has seen, in order, already moved): `fresh` (the strategy as
     /// it was before any bar) runs over it in a scratch engine of the same universe and configuration with the kill
     /// switch engaged, a time step closing after each timestamp's bars, and the strategy adopts its state.

@@ -39,6 +39,9 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     /// Business days before a futures contract's last trading day that a position leaves it for the next: a
     /// continuous future rolls then, and no contract month is entered from then on.
     public var futuresRollDays: Int
+    /// A continuous future also rolls earlier, on the trading day after the next month traded more contracts
+    /// (`backtest.futuresRollBy: volume`).
+    public var futuresRollByVolume = false
 
     /// Creates a configuration; defaults: 100,000 cash, immediate settlement, no risk limits, futures rolled 5
     /// business days before their last trading day.
@@ -63,5 +66,6 @@ extension EngineConfig {
         settlementDays = try c.decode(.settlementDays, default: d.settlementDays)
         risk = try c.decode(.risk, default: d.risk)
         futuresRollDays = try c.decode(.futuresRollDays, default: d.futuresRollDays)
+        futuresRollByVolume = try c.decode(.futuresRollByVolume, default: d.futuresRollByVolume)
     }
 }

@@ -77,6 +77,13 @@ public struct FutureSpec: Hashable, Sendable {
         Self.businessDays(before: lastTradingDay(of: month), count: max(0, days))
     }
 
+    /// The roll month after `month` (ES: the next quarter's).
+    public func nextRollMonth(after month: ContractMonth) -> ContractMonth {
+        var next = month.next
+        for _ in 0..<24 where !rollMonths.contains(next.month) { next = next.next }
+        return next
+    }
+
     /// The contract a rolled position holds on a day: the first of `rollMonths` whose roll day is after it.
     public func frontMonth(onDay day: Int64, rollDays: Int) -> ContractMonth {
         let civil = CivilDate.fromDayNumber(day)

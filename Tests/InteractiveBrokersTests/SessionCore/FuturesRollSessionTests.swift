@@ -368,3 +368,82 @@ struct RollRebaseSessionTests {
         #expect(failed.logs.contains { $0.contains("the strategy's history keeps the old month's prices") }, "\(failed.logs)")
     }
 }
+
+/// Issue 47: by volume (`backtest.futuresRollBy: volume`) the bot asks each business day for both months' daily volumes
+/// and rolls on its next bar once the next month traded more on the last day both traded, before the days rule's roll
+/// day (2023-12-08 here); never on a Sunday.
+struct VolumeRollSessionTests {
+    typealias Harness = SessionCoreHarness<HoldTwo>
+    static let es = InstrumentID(index: 0)
+    static func at(_ day: Int, _ second: Int64 = 15 * 3600) -> Timestamp {
+        Timestamp(year: 2023, month: 12, day: day, secondOfDay: second)
+    }
+
+    static func started() -> Harness {
+        var settings = FuturesRollSessionTests.settings()
+        settings.engine.futuresRollByVolume = true
+        var harness = Harness(HoldTwo(), settings: settings)
+        harness.startUp()
+        return harness
+    }
+
+    /// The volume requests outstanding, by the month they ask for.
+    static func asked(_ harness: Harness) -> [(SessionTag, String)] {
+        harness.outstanding.compactMap { tag, request in
+            if case .historicalBars(let query) = request, query.barSize == "1 day" {
+                (tag, query.contract.lastTradeDateOrContractMonth)
+            } else { nil }
+        }
+    }
+
+    static func daily(_ day: Int, _ volume: Int) -> TWSBar {
+        TWSBar(date: "202312\(day < 10 ? "0" : "")\(day)", open: 4600, high: 4600, low: 4600, close: 4600, volume: Decimal(volume), wap: 4600, barCount: 1)
+    }
+
+    @Test func theNextMonthTradingMoreRollsOnTheNextBar() throws {
+        var harness = Self.started()
+        // Bought December on Monday 2023-12-04.
+        let entry = try #require(FuturesRollSessionTests.bar(&harness, at: Self.at(4), 4500).placed.first)
+        FuturesRollSessionTests.fill(&harness, entry, 0, price: 4500)
+        harness.answerAll { if case .historicalBars(let query) = $0 { query.barSize == "1 day" } else { false } }
+        // Tuesday: both months' volumes asked; March traded more on Monday.
+        _ = FuturesRollSessionTests.bar(&harness, at: Self.at(5), 4510)
+        let asked = Self.asked(harness)
+        // Monday's (left unanswered) and Tuesday's.
+        #expect(asked.map(\.1) == ["202312", "202403", "202312", "202403"], "\(asked)")
+        let today = asked.suffix(2)
+        var said: [SessionAction] = []
+        for (tag, month) in today {
+            let volume = month == "202312" ? 300_000 : 900_000
+            said += harness.send(.answer(tag, .bars([Self.daily(1, month == "202312" ? 900_000 : 100_000), Self.daily(4, volume), Self.daily(5, 10)])))
+        }
+        #expect(said.logs.contains {
+            $0.hasPrefix("ES continuous: 2024-03 traded more than 2023-12 on 2023-12-04 (900000 contracts against 300000)")
+        }, "\(said.logs)")
+        // The next bar rolls, three days before the days rule would.
+        let rolled = FuturesRollSessionTests.bar(&harness, at: Self.at(5, 15 * 3600 + 10), 4510)
+        let group = try #require(rolled.placed.first)
+        #expect((0..<2).map { group.contract(at: $0).lastTradeDateOrContractMonth } == ["202312", "202403"])
+        #expect(harness.core.monthMoves.map { "\($0.month)" } == ["2023-12", "2024-03"])
+    }
+
+    @Test func theMonthHeldTradingMoreOrASundayRollsNothing() throws {
+        var harness = Self.started()
+        harness.answerAll()
+        // A Sunday: nothing asked.
+        _ = FuturesRollSessionTests.bar(&harness, at: Self.at(3), 4500)
+        #expect(Self.asked(harness).isEmpty)
+        // Monday: December still traded more on Friday (and March more today, which is not over).
+        _ = FuturesRollSessionTests.bar(&harness, at: Self.at(4), 4500)
+        let asked = Self.asked(harness)
+        #expect(asked.count == 2)
+        var said: [SessionAction] = []
+        for (tag, month) in asked {
+            said += harness.send(.answer(tag, .bars([Self.daily(1, month == "202312" ? 900_000 : 100_000), Self.daily(4, month == "202312" ? 1 : 5)])))
+        }
+        #expect(!said.logs.contains { $0.contains("traded more") }, "\(said.logs)")
+        let next = FuturesRollSessionTests.bar(&harness, at: Self.at(4, 15 * 3600 + 10), 4500)
+        #expect(!next.logs.contains { $0.contains("moves to") }, "\(next.logs)")
+        #expect(harness.core.desk.contracts.month(of: Self.es) == ContractMonth(year: 2023, month: 12))
+    }
+}
