@@ -195,14 +195,17 @@ extension LiveSessionCore {
     /// Asks for the new month's bars of the strategy's size up to the roll: the close of the one at the time of the
     /// old month's last bar measures the gap the strategy's history moves by (`rebaseHistory`).
     private mutating func requestRebaseBars(_ id: InstrumentID, before time: Timestamp, _ out: inout Actions) {
-        guard rewarm != nil, let contract = try? desk.contracts.contract(for: id) else { return }
-        // Back to the old month's last bar and a few days more (a weekend, a session only one month traded in).
-        let lastSeen = rewarm?.history.last(where: { $0.0 == id && $0.1.timestamp < time })?.1.timestamp ?? time
-        let duration = "\(min(30, (time - lastSeen).nanoseconds / Timestamp.nanosecondsPerDay + 4)) D"
+        // Nothing seen before the roll, nothing to move.
+        guard let lastSeen = rewarm?.history.last(where: { $0.0 == id && $0.1.timestamp < time })?.1.timestamp,
+            let contract = try? desk.contracts.contract(for: id), let size = BarSize(settings.warmupBarSize)
+        else { return }
+        // Ending with the old month's last bar (however long ago: a weekend, a holiday), as long as IB serves bars of
+        // that size in one request (`ChunkPolicy`: an hour of 5-second bars, a month of hourly ones).
+        let duration = ChunkPolicy(barSize: size).requestDuration
         var query = TWSHistoricalBarsQuery(contract: contract, duration: duration, barSize: settings.warmupBarSize)
         query.whatToShow = settings.whatToShow(for: contract)
         query.useRTH = !settings.outsideRegularTradingHours
-        query.endDateTime = BackfillPlan.Request(end: time, duration: duration).endDateTime
+        query.endDateTime = BackfillPlan.Request(end: lastSeen + .seconds(size.nominalSeconds), duration: duration).endDateTime
         query.formatDate = 2
         rebasePending[id] = time
         _ = request(.historicalBars(query), for: .rebaseBars(id), &out)
