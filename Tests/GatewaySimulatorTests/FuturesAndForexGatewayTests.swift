@@ -1,6 +1,7 @@
 import BundledData
 import Foundation
 import GatewayCore
+import Simulation
 import TWSProtocol
 import Testing
 import TradingModel
@@ -244,5 +245,15 @@ import TradingModel
         for case .tickPrice(let t) in quotes where t.tickType == .bid {
             #expect(t.size == 5_000_000)
         }
+        // One tick wide, 0.5 pip (IDEALPRO's spread is a fraction of a pip; 2 bp would be 2.5 pips at 1.19).
+        let bid = quotes.compactMap { if case .tickPrice(let t) = $0, t.tickType == .bid { t.price } else { nil } }.first
+        let ask = quotes.compactMap { if case .tickPrice(let t) = $0, t.tickType == .ask { t.price } else { nil } }.first
+        #expect(abs(try #require(ask) - (try #require(bid)) - 0.00005) < 1e-9, "\(String(describing: bid)) \(String(describing: ask))")
+        // The backtest's model of those quotes: a buy pays one tick, a sell gets the price; a stock keeps 2 bp.
+        let model = SlippageModel.quotedSpreadOnInstrumentTick(basisPoints: 2)
+        let price = Price("1.19735")!, tick = Price("0.00005")!
+        #expect(model.apply(to: price, side: .buy, volumeShare: 0, tick: tick, currencyPair: true) == Price("1.1974")!)
+        #expect(model.apply(to: price, side: .sell, volumeShare: 0, tick: tick, currencyPair: true) == price)
+        #expect(model.apply(to: Price(150), side: .buy, volumeShare: 0, tick: Price("0.01")!) == Price("150.02")!)
     }
 }

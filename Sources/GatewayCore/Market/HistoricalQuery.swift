@@ -114,8 +114,9 @@ public struct HistoricalQuery: Sendable, Equatable {
             .rounded()).rounded(toMultipleOf: tick))
         let shift: Int64
         switch whatToShow {
-        case "BID": shift = -halfSpread
-        case "ASK": shift = halfSpread
+        // A currency pair's quotes are one tick wide, the bid at the price (`QuoteModel.spreadTicks`).
+        case "BID": shift = QuoteModel.isPair(instrument.kind) ? 0 : -halfSpread
+        case "ASK": shift = QuoteModel.isPair(instrument.kind) ? tick : halfSpread
         default: shift = 0
         }
         func value(_ p: Price) -> Double { Price(units: (p.units + shift).rounded(toMultipleOf: tick)).doubleValue }

@@ -51,6 +51,17 @@ public enum QuoteModel {
     /// The interval one displayed size stands for (the real-time bar length).
     public static let interval: TimeSpan = .seconds(5)
 
+    /// The spread in ticks at a price: `spreadBasisPoints` of it (at least one tick); a currency pair's one tick
+    /// (IDEALPRO's spread is a fraction of a pip: 0.5 pip on EUR.USD's 0.00005 tick, not 2 bp's 2.5 pips).
+    public static func spreadTicks(_ price: Price, tick: Int64, currencyPair: Bool) -> Int64 {
+        guard !currencyPair, tick > 0 else { return 1 }
+        return max(1, Int64((Double(price.units) * spreadBasisPoints / 10_000 / Double(tick)).rounded()))
+    }
+
+    static func isPair(_ kind: InstrumentKind) -> Bool {
+        if case .forex = kind { true } else { false }
+    }
+
     /// The quote of an instrument at a time, or `nil` before its data starts.
     public static func quote(_ instrument: SimulatedInstrument, at now: Timestamp) -> SimulatedQuote? {
         var day = SessionDay()
@@ -79,7 +90,7 @@ public enum QuoteModel {
         guard let i = series.barIndex(atOrBefore: now.nanoseconds), let raw = series.price(at: now) else { return nil }
         let tick = instrument.minTick.units
         let last = Price(units: raw.units.rounded(toMultipleOf: tick))
-        let spreadTicks = max(1, Int64((Double(last.units) * spreadBasisPoints / 10_000 / Double(tick)).rounded()))
+        let spreadTicks = Self.spreadTicks(last, tick: tick, currencyPair: Self.isPair(instrument.kind))
         let bid = Price(units: last.units - spreadTicks / 2 * tick)
         let ask = Price(units: bid.units + spreadTicks * tick)
         let trading = series.isTrading(at: now)

@@ -41,7 +41,8 @@ extension MatchingEngine {
                 if hit.isAggressive {
                     let share = context.volume.map { $0.units > 0 ? quantity.doubleValue / $0.doubleValue : 0 } ?? 0
                     price = config.slippage(adaptive: working[i].isAdaptive).apply(
-                        to: price, side: working[i].side, volumeShare: share, tick: ticks[working[i].instrument.index])
+                        to: price, side: working[i].side, volumeShare: share, tick: ticks[working[i].instrument.index],
+                        currencyPair: isPair(working[i].instrument.index))
                 }
                 execute(at: i, quantity: quantity, price: price, time: context.time, into: &reports)
             }
@@ -60,7 +61,8 @@ extension MatchingEngine {
         guard quantity.units > 0 else { return }
         let share = bar.volume.units > 0 ? quantity.doubleValue / bar.volume.doubleValue : 0
         let price = config.slippage(adaptive: working[i].isAdaptive).apply(
-            to: bar.close, side: working[i].side, volumeShare: share, tick: ticks[working[i].instrument.index])
+            to: bar.close, side: working[i].side, volumeShare: share, tick: ticks[working[i].instrument.index],
+                        currencyPair: isPair(working[i].instrument.index))
         execute(at: i, quantity: quantity, price: price, time: now, into: &reports)
     }
 

@@ -72,6 +72,12 @@ public struct MatchingEngine: Sendable {
         self.commissions = CommissionCalculator(model: config.commission)
     }
 
+    /// Whether instrument `index` is a currency pair (its quoted spread is one tick).
+    @usableFromInline
+    func isPair(_ index: Int) -> Bool {
+        if case .forex = kinds[index] { true } else { false }
+    }
+
     /// `true` while any order is working.
     @inlinable public var hasWorkingOrders: Bool { !working.isEmpty }
     /// Number of working orders.
@@ -297,7 +303,9 @@ public struct MatchingEngine: Sendable {
                     let side = working[i].side
                     for price in [bar.open, bar.close] {
                         let quote = PricePath(
-                            price: spread.apply(to: price, side: side, volumeShare: 0, tick: ticks[instrument.index]))
+                            price: spread.apply(
+                                to: price, side: side, volumeShare: 0, tick: ticks[instrument.index],
+                                currencyPair: isPair(instrument.index)))
                         match(at: i, path: quote, context: context, used: &used, into: &reports)
                     }
                 } else {

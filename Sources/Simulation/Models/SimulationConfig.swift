@@ -74,7 +74,8 @@ public enum SlippageModel: Hashable, Sendable, Codable {
     /// backtest fills market orders at the simulator's prices (see the parity test, `docs/live-trading.md`).
     case quotedSpread(basisPoints: Double, tick: Price)
     /// `quotedSpread` on each instrument's own tick, as the gateway simulator quotes every instrument: 0.01 a stock,
-    /// 0.25 an E-mini, 0.00005 EUR.USD (the drift report's backtest of a mixed universe).
+    /// 0.25 an E-mini (the drift report's backtest of a mixed universe); a currency pair one tick wide (0.00005 on
+    /// EUR.USD: IDEALPRO's spread is a fraction of a pip, not basis points).
     case quotedSpreadOnInstrumentTick(basisPoints: Double)
 
     /// The slipped price of a fill.
@@ -83,13 +84,17 @@ public enum SlippageModel: Hashable, Sendable, Codable {
     ///   - side: buys slip up, sells down.
     ///   - share: fill quantity divided by bar volume (0 when unknown).
     ///   - instrumentTick: the instrument's tick (`quotedSpreadOnInstrumentTick`; 0.01 when not given).
-    public func apply(to price: Price, side: Side, volumeShare share: Double, tick instrumentTick: Price? = nil) -> Price {
+    ///   - currencyPair: the instrument is a currency pair (`quotedSpreadOnInstrumentTick`: one tick wide).
+    public func apply(
+        to price: Price, side: Side, volumeShare share: Double, tick instrumentTick: Price? = nil, currencyPair: Bool = false
+    ) -> Price {
         let fraction: Double
         switch self {
         case .none: return price
         case let .quotedSpreadOnInstrumentTick(bps):
-            return SlippageModel.quotedSpread(basisPoints: bps, tick: instrumentTick ?? Price(units: FixedPoint.scale / 100))
-                .apply(to: price, side: side, volumeShare: share)
+            return SlippageModel.quotedSpread(
+                basisPoints: currencyPair ? 0 : bps, tick: instrumentTick ?? Price(units: FixedPoint.scale / 100)
+            ).apply(to: price, side: side, volumeShare: share)
         case let .quotedSpread(bps, tick):
             guard tick.units > 0 else { return price }
             let ticks = max(1, Int64((Double(price.units) * bps / 10_000 / Double(tick.units)).rounded()))

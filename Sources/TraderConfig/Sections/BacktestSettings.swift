@@ -96,7 +96,7 @@ public struct BacktestSettings: Hashable, Sendable {
                 .value(
                     "slippage", \.slippage, slippageKind.optional,
                     summary: "A slippage model instead of slippageBps: bps:N (fixed), impact:K (K × (quantity ÷ bar "
-                        + "volume)² of the price), spread:BPS (crossing a quoted spread); none: slippageBps.", flag: true),
+                        + "volume)² of the price), spread:BPS (crossing a quoted spread of BPS, a currency pair's one tick); none: slippageBps.", flag: true),
                 .value(
                     "adaptiveSlippage", \.adaptiveSlippage, slippageKind.optional,
                     summary: "The slippage of adaptive entries (orders.entry: adaptive), which a backtest fills as "
