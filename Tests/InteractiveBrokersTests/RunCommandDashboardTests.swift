@@ -65,7 +65,9 @@ struct RunCommandDashboardTests {
             // `orders_total` counts cancels and modifications too (a working entry the kill switch cancels, when
             // the machine is slow enough for one to be working then), which the journal keeps as order states, not
             // as intents: at least the intents.
+            // The kill switch's gauge is published with the next operator snapshot, not with the control's answer.
             return samples["ibtrader_orders_total{}"] ?? 0 >= Double(orders) && samples["ibtrader_fills_total{}"] == Double(fills)
+                && samples["ibtrader_kill_switch{}"] == 1
         }
         #expect(settled, "the counters and the journal never agreed: \(samples)")
         let journal = try OrderJournal(path: journalPath)
