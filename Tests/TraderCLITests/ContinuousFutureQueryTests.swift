@@ -1,9 +1,6 @@
 import GatewayCore
-import GatewaySimulator
-import Logging
 import Testing
 import TWSProtocol
-import TWSTestSupport
 import TraderKit
 import TradingModel
 
@@ -16,20 +13,7 @@ import TradingModel
     static func withFutures<Result: Sendable>(
         at start: Timestamp, _ body: @Sendable (Int) async throws -> Result
     ) async throws -> Result {
-        var logger = Logger(label: "test.gateway")
-        logger.logLevel = .warning
-        let simulator = GatewaySimulator(
-            configuration: GatewaySimulatorConfiguration(
-                host: "127.0.0.1", port: 0, data: try MarketDataSet.bundled(.futures), start: start, clock: .manual),
-            logger: logger)
-        return try await onOwnThread {
-            try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
-                group.addTask { try await simulator.run() }
-                let port = await simulator.listeningPort()
-                defer { group.cancelAll() }
-                return try await body(port)
-            }
-        }
+        try await withSimulator(data: try MarketDataSet.bundled(.futures), start: start) { _, port in try await body(port) }
     }
 
     @Test(arguments: [

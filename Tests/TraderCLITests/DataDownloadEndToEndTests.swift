@@ -11,14 +11,16 @@ import TraderKit
 
 @testable import TraderCLI
 
-/// Runs a gateway simulator (manual clock) on a free loopback port for the duration of `body`.
+/// Runs a gateway simulator (manual clock, replaying from `start`, else the data's) on a free loopback port for the
+/// duration of `body`.
 func withSimulator<Result: Sendable>(
-    data: MarketDataSet, _ body: @Sendable (GatewaySimulator, Int) async throws -> Result
+    data: MarketDataSet, start: Timestamp? = nil, _ body: @Sendable (GatewaySimulator, Int) async throws -> Result
 ) async throws -> Result {
     var logger = Logger(label: "test.gateway")
     logger.logLevel = .warning
     let simulator = GatewaySimulator(
-        configuration: GatewaySimulatorConfiguration(host: "127.0.0.1", port: 0, data: data, clock: .manual),
+        configuration: GatewaySimulatorConfiguration(
+            host: "127.0.0.1", port: 0, data: data, start: start, clock: .manual),
         logger: logger)
     // On a thread of its own: a real socket on the wall clock must not wait for the pool (`onOwnThread`).
     return try await onOwnThread {

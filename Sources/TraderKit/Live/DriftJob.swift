@@ -266,33 +266,35 @@ public enum DriftJob {
 
     /// Each live roll's legs' difference (the new month's fill price minus the old one's), by instrument and day.
     static func rollGaps(_ orders: [Order]) -> [RollKey: Price] {
-        var legs: [String: [(month: ContractMonth, order: Order)]] = [:]
-        for order in orders {
-            guard let leg = FuturesRollID.leg(of: order.clientOrderID.rawValue) else { continue }
-            legs["\(order.instrument.index)-\(leg.seconds)", default: []].append((leg.month, order))
-        }
         var gaps: [RollKey: Price] = [:]
-        for pair in legs.values where pair.count == 2 {
-            guard let out = pair.min(by: { $0.month < $1.month }), let into = pair.max(by: { $0.month < $1.month }),
-                let outPrice = out.order.averageFillPrice, let inPrice = into.order.averageFillPrice
-            else { continue }
+        for (out, into) in rollLegs(orders) {
+            guard let outPrice = out.order.averageFillPrice, let inPrice = into.order.averageFillPrice else { continue }
             let key = RollKey(instrument: into.order.instrument.index, day: USEquityCalendar.newYorkDay(of: into.order.createdAt))
             gaps[key] = Price(units: inPrice.units - outPrice.units)
         }
         return gaps
     }
 
-    /// The bot's rolls: each pair of legs (`ROLL-ESZ2013-…`, `ROLL-ESH2014-…` with one time) as one line.
-    static func rollLines(_ orders: [Order], _ universe: Universe) -> [Line] {
-        var legs: [String: [(month: ContractMonth, order: Order)]] = [:]
+    typealias RollLeg = (month: ContractMonth, order: Order)
+
+    /// Each roll's two legs (`ROLL-ESZ2013-…`, `ROLL-ESH2014-…` with one time), the month left's first.
+    static func rollLegs(_ orders: [Order]) -> [(out: RollLeg, into: RollLeg)] {
+        var legs: [String: [RollLeg]] = [:]
         for order in orders {
             guard let leg = FuturesRollID.leg(of: order.clientOrderID.rawValue) else { continue }
             legs["\(order.instrument.index)-\(leg.seconds)", default: []].append((leg.month, order))
         }
-        return legs.values.compactMap { pair -> Line? in
+        return legs.values.compactMap { pair in
             guard pair.count == 2, let out = pair.min(by: { $0.month < $1.month }),
                 let into = pair.max(by: { $0.month < $1.month })
             else { return nil }
+            return (out, into)
+        }
+    }
+
+    /// The bot's rolls: each pair of legs (`ROLL-ESZ2013-…`, `ROLL-ESH2014-…` with one time) as one line.
+    static func rollLines(_ orders: [Order], _ universe: Universe) -> [Line] {
+        rollLegs(orders).map { out, into -> Line in
             let held = into.order.side == .buy ? into.order.quantity : -into.order.quantity
             return rollLine(
                 day: USEquityCalendar.newYorkDay(of: into.order.createdAt), symbol: universe[into.order.instrument].symbol.rawValue,
