@@ -201,3 +201,124 @@ import TradingModel
         #expect(peak < 1.0, "peak exposure \(peak) × equity", sourceLocation: sourceLocation)
     }
 }
+
+/// Issue 47's currency conversion: the bundled futures-and-forex momentum run in an account in euros. ES, EUR.USD and
+/// GBP.USD are all priced in dollars; EUR.USD's closes convert them.
+@Suite struct MultiCurrencyBacktestTests {
+    static func run(accountCurrency: String, cash: Int64) throws -> (BacktestResult, MarketData, ContinuousFuture) {
+        let folder = FuturesAndForexBacktestTests.bundled.appendingPathComponent("futures-fx")
+        let es = FutureSpec.known["ES"]!
+        let months = ["ESZ2013", "ESH2014", "ESM2014", "ESU2014", "ESZ2014"]
+        let files = try MarketData.load(files: months.map { (Symbol($0), folder.appendingPathComponent("\($0)_1d.csv").path) })
+        let contractMonths = [(2013, 12), (2014, 3), (2014, 6), (2014, 9), (2014, 12)].map { ContractMonth(year: $0.0, month: $0.1)! }
+        let continuous = try ContinuousFuture.build(
+            spec: es, contracts: zip(contractMonths, files.series).map { (month: $0, bars: $1) }, rollDays: 5,
+            adjustment: .backAdjusted)
+        let pairs = try MarketData.load(files: ["EURUSD", "GBPUSD"].map { (Symbol($0), folder.appendingPathComponent("\($0)_1d.csv").path) })
+        let data = MarketData(
+            universe: Universe(symbols: ["ES continuous", "EUR.USD", "GBP.USD"]), series: [continuous.bars] + pairs.series)
+        let strategy = MomentumRotation(config: MomentumRotationConfig(
+            lookback: 5, ranking: .volatilityAdjusted, minimumScore: nil, holdings: 2, rebalance: .everyBars(5),
+            weighting: .inverseVolatility, investedFraction: 0.9, rankBuffer: 0, minimumWeightChange: 0,
+            protectiveOrders: false))
+        var engine = EngineConfig(initialCash: Money(cash))
+        engine.accountCurrency = accountCurrency
+        let config = BacktestConfig(engine: engine, simulation: SimulationConfig(commission: .ibkrFixedDefault))
+        return (BacktestRunner.run(strategy: strategy, data: data, config: config), data, continuous)
+    }
+
+    /// The final equity in euros is a replay of every fill in dollars (at the last closes, less commissions and the
+    /// rolls' 2 × 2.25 a contract) converted at the last EUR.USD close; the commissions in euros lie between the
+    /// dollars paid at the quarter's highest and lowest rate; the book is sized in euros (about 0.9 of equity invested
+    /// at the peak, where sizing euros as dollars would invest 0.9 / 1.3).
+    @Test func momentumInAnAccountInEurosMatchesAReplayInDollars() throws {
+        let (result, data, continuous) = try Self.run(accountCurrency: "EUR", cash: 2_000_000)
+        #expect(Set(result.fills.map(\.instrument.index)) == [0, 1, 2])
+        var dollars = 0.0, commissionDollars = 0.0
+        for fill in result.fills {
+            let last = data.series[fill.instrument.index].last!.close.doubleValue
+            let multiplier = Double(data.universe[fill.instrument].multiplier)
+            dollars += (last - fill.price.doubleValue) * fill.signedQuantity.doubleValue * multiplier
+            commissionDollars += fill.commission.doubleValue
+        }
+        #expect(!result.rollCharges.isEmpty)
+        let rollDollars = result.rollCharges.reduce(0.0) { $0 + 4.5 * $1.quantity.magnitude.doubleValue }
+        #expect(result.rollCharges.allSatisfy { continuous.rolls.map(\.time).contains($0.time) })
+        let eurusd = data.series[1].map(\.close.doubleValue)
+        let expected = 2_000_000 + (dollars - commissionDollars - rollDollars) / eurusd.last!
+        #expect(abs(result.finalEquity.doubleValue - expected) < 0.01, "\(result.finalEquity) vs \(expected)")
+        let paid = result.commissions.doubleValue
+        let dollarsPaid = commissionDollars + rollDollars
+        #expect(paid >= dollarsPaid / eurusd.max()! - 0.01 && paid <= dollarsPaid / eurusd.min()! + 0.01, "\(paid) EUR")
+        #expect(result.accountCurrency == "EUR")
+        #expect(result.balances.map(\.currency) == ["USD"])
+        #expect(abs(result.balances[0].rate - 1 / eurusd.last!) < 1e-12)
+        let peak = result.equityCurve.map { $0.grossExposure.doubleValue / $0.equity.doubleValue }.max() ?? 0
+        #expect(peak > 0.85 && peak < 1.0, "peak exposure \(peak) × equity")
+        // Each closed trip's P&L is its dollars at the rate of its last fill: within the quarter's rates (the trips of
+        // one entry and one exit, whose dollars are their two prices apart).
+        var checked = 0
+        for trip in result.trades where !trip.isOpen && trip.pnl.units != 0 {
+            let fills = result.fills.filter {
+                $0.instrument == trip.instrument && $0.timestamp >= trip.entryTime && $0.timestamp <= trip.exitTime!
+            }
+            guard fills.count == 2 else { continue }
+            checked += 1
+            let tripDollars = (trip.exitPrice!.doubleValue - trip.entryPrice.doubleValue) * trip.quantity.doubleValue
+                * Double(data.universe[trip.instrument].multiplier) * (trip.direction == .long ? 1 : -1)
+            let rate = trip.pnl.doubleValue / tripDollars
+            #expect(rate > 1 / eurusd.max()! - 1e-9 && rate < 1 / eurusd.min()! + 1e-9, "\(trip.symbol): \(rate)")
+        }
+        #expect(checked > 0)
+    }
+
+    /// Percent-of-equity sizing in euros: each ES entry buys 50 % of the equity in euros converted to dollars at the
+    /// EUR.USD close it knew (the one before ES's signal bar or at it: the pair's bar of the same time may come after),
+    /// over ES's contract value.
+    @Test func percentOfEquitySizesInTheInstrumentsCurrency() throws {
+        let folder = FuturesAndForexBacktestTests.bundled.appendingPathComponent("futures-fx")
+        let data = try MarketData.load(files: [
+            (Symbol("ES 2014-03"), folder.appendingPathComponent("ESH2014_1d.csv").path),
+            (Symbol("EUR.USD"), folder.appendingPathComponent("EURUSD_1d.csv").path),
+        ])
+        let strategy = MovingAverageCrossover(config: MovingAverageCrossoverConfig(
+            fastPeriod: 3, slowPeriod: 8, allowShort: true, sizing: .percentOfEquity(50)))
+        var engine = EngineConfig(initialCash: Money(1_000_000))
+        engine.accountCurrency = "EUR"
+        let result = BacktestRunner.run(
+            strategy: strategy, data: data,
+            config: BacktestConfig(engine: engine, simulation: SimulationConfig(commission: .ibkrFixedDefault)))
+        let es = data.series[0], eurusd = data.series[1]
+        let curve = Array(result.equityCurve)
+        var entries = 0
+        var held = 0.0
+        for fill in result.fills where fill.instrument.index == 0 {
+            defer { held += fill.signedQuantity.doubleValue }
+            guard held == 0 else { continue }
+            entries += 1
+            // The signal bar is ES's bar before the fill; equity then is the curve's point before it.
+            let signal = es.last { $0.timestamp < fill.timestamp }!
+            let before = curve.last { $0.time < signal.timestamp }!.equity.doubleValue
+            let after = curve.last { $0.time <= signal.timestamp }!.equity.doubleValue
+            let rates = [eurusd.last { $0.timestamp < signal.timestamp }, eurusd.last { $0.timestamp <= signal.timestamp }]
+                .compactMap { $0?.close.doubleValue }
+            let sizes = rates.flatMap { rate in
+                [before, after].map { (($0 * 0.5 * rate) / (signal.close.doubleValue * 50)).rounded(.down) }
+            }
+            #expect(sizes.contains(fill.quantity.doubleValue), "\(fill.quantity) contracts; by hand \(sizes)")
+            // In euros sized as dollars it would be about 1.3 times fewer.
+            #expect(fill.quantity.doubleValue > (before * 0.5) / (signal.close.doubleValue * 50) + 1)
+        }
+        #expect(entries >= 2)
+    }
+
+    /// The same universe in an account in dollars converts nothing: the run is the single-currency one.
+    @Test func theSameRunInDollarsConvertsNothing() throws {
+        let (result, data, _) = try Self.run(accountCurrency: "USD", cash: 2_000_000)
+        #expect(result.balances.isEmpty)
+        #expect(result.conversion.isSingleCurrency)
+        let plain = MixedUniverseMomentumTests.momentum(data, lookback: 5, rebalance: 5)
+        #expect(plain.orderListHash == result.orderListHash)
+        #expect(plain.finalEquity == result.finalEquity)
+    }
+}

@@ -204,4 +204,24 @@ import TraderConfig
         let byVolume = try load("strategy: {name: sma-cross}\nuniverse: {symbols: [ES continuous]}\nbacktest: {futuresRollBy: volume}")
         try byVolume.settings.checkRunnable(record: byVolume.record)
     }
+
+    /// Live, the bot trades in dollars only (it does not read IB's exchange rates yet): an account in another currency
+    /// or an instrument priced in another is refused for run, naming the key and its line; a backtest converts.
+    @Test func runRefusesAnotherCurrencyUntilTheBotConverts() throws {
+        let euros = try load("strategy: {name: sma-cross, currency: EUR}\nuniverse: {symbols: [ES continuous, EUR.USD]}")
+        #expect(euros.settings.strategy.currency == "EUR")
+        #expect {
+            try euros.settings.checkRunnable(record: euros.record)
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("strategy.currency") && text.contains(":1:") && text.contains("an account in EUR runs in backtests only")
+        }
+        let yen = try load("strategy: {name: sma-cross}\nuniverse: {symbols: [AAPL, USD.JPY]}")
+        #expect {
+            try yen.settings.checkRunnable(record: yen.record)
+        } throws: { error in
+            "\(error)".contains("universe.symbols") && "\(error)".contains("USD.JPY (not priced in dollars) runs in backtests only")
+        }
+        #expect(loadError("strategy: {currency: eur}")?.message.contains("must be one of AUD, CAD") == true)
+    }
 }

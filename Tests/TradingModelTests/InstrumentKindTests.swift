@@ -47,9 +47,10 @@ import TradingModel
         #expect(InstrumentKind.problem(with: "ES 1999-12")?.contains("2000-01 to 2199-12") == true)
     }
 
-    @Test func anInstrumentPricedInAnotherCurrencyIsRefusedUntilConversionExists() {
+    /// A name's currency is the universe's question (`CurrencyConversion`), not the name's.
+    @Test func anInstrumentPricedInAnotherCurrencyIsANameLikeAnyOther() {
         #expect(InstrumentKind.problem(with: "EUR.USD") == nil)
-        #expect(InstrumentKind.problem(with: "USD.JPY")?.contains("priced in JPY and the account is in USD") == true)
+        #expect(InstrumentKind.problem(with: "USD.JPY") == nil)
         #expect(InstrumentKind.problem(with: "ES 2026-12") == nil)
     }
 

@@ -12,9 +12,9 @@ public struct OpenPosition: Hashable, Sendable {
     public var averagePrice: Price
     /// Last price (the final mark).
     public var lastPrice: Price
-    /// `quantity × lastPrice`.
+    /// `quantity × lastPrice`, in the account's currency (at the last rate for an instrument priced in another).
     public var marketValue: Money
-    /// `quantity × (lastPrice − averagePrice)`.
+    /// `quantity × (lastPrice − averagePrice)`, in the account's currency as `marketValue`.
     public var unrealizedPnL: Money
 }
 
@@ -26,11 +26,28 @@ extension BacktestResult {
         positions.enumerated().compactMap { index, position in
             guard !position.isFlat else { return nil }
             let last = marks[index]
+            let rate = finalRate(of: InstrumentID(index: index))
             return OpenPosition(
                 symbol: universe.instruments[index].symbol, quantity: position.quantity,
-                averagePrice: position.averagePrice, lastPrice: last, marketValue: position.marketValue(at: last),
-                unrealizedPnL: position.unrealizedPnL(at: last))
+                averagePrice: position.averagePrice, lastPrice: last,
+                marketValue: position.marketValue(at: last).converted(at: rate),
+                unrealizedPnL: position.unrealizedPnL(at: last).converted(at: rate))
         }
+    }
+
+    /// The account currency per unit of the instrument's price currency at the end (1 in the account's currency).
+    public func finalRate(of instrument: InstrumentID) -> Double {
+        let k = conversion.currencyIndex[instrument.index]
+        return k == 0 ? 1 : balances[k - 1].rate
+    }
+
+    /// The pair whose closes convert a currency other than the account's (`nil` for the account's own), and whether
+    /// the rate is one over its price.
+    public func ratePair(of currency: String) -> (symbol: Symbol, inverted: Bool)? {
+        guard let k = conversion.currencies.firstIndex(of: currency),
+            let i = conversion.rateFor.firstIndex(of: k + 1)
+        else { return nil }
+        return (universe.instruments[i].symbol, conversion.rateInverted[i])
     }
 
     /// Warnings a reader must see: positions closed because their data ended.
@@ -71,7 +88,10 @@ extension BacktestResult {
             open.isEmpty
             ? .notes(["No position is open at the end."])
             : .table(
-                columns: ["Symbol", "Quantity", "Average price", "Last price", "Market value", "Unrealized P&L"],
+                columns: ["Symbol", "Quantity", "Average price", "Last price"]
+                    + (balances.isEmpty
+                        ? ["Market value", "Unrealized P&L"]
+                        : ["Market value (\(accountCurrency))", "Unrealized P&L (\(accountCurrency))"]),
                 rows: open.map {
                     [
                         $0.symbol.rawValue, "\($0.quantity)", "\($0.averagePrice)", "\($0.lastPrice)",
@@ -79,6 +99,31 @@ extension BacktestResult {
                     ]
                 })
         sections.append(HTMLReportSection(heading: "Open positions at the end", bodies: [body]))
+        if !balances.isEmpty { sections.append(currencySection) }
         return sections
+    }
+
+    /// The account's currency and each other balance at the end with the rate that converted it.
+    var currencySection: HTMLReportSection {
+        let account = accountCurrency
+        let rows = balances.map { balance -> [String] in
+            let pair = ratePair(of: balance.currency)
+            let source = pair.map { ($0.inverted ? "1 / " : "") + $0.symbol.rawValue + " (its last close)" } ?? "–"
+            return [
+                balance.currency, balance.cash.centsDescription, balance.value.centsDescription,
+                balance.rate > 0 ? String(format: "%.5f", balance.rate) : "–", source,
+                (balance.cash + balance.value).converted(at: balance.rate).centsDescription,
+            ]
+        }
+        return HTMLReportSection(
+            heading: "Currencies",
+            caption: "The account is in \(account): equity, cash, P&L and commissions in this report are in \(account). "
+                + "Instruments priced in another currency book their trades, P&L and commissions in it; each balance "
+                + "is converted at the latest close of the universe's pair of the two currencies.",
+            bodies: [
+                .table(
+                    columns: ["Currency", "Cash", "Positions", "Rate (\(account) per unit)", "Rate from", "In \(account)"],
+                    rows: rows)
+            ])
     }
 }

@@ -43,6 +43,11 @@ public struct BacktestResult: Sendable {
     public let allocations: [AllocationRecord]
     /// The rolls of continuous futures positions and what each cost (already in cash and commissions).
     public let rollCharges: [RollCharge]
+    /// The account's currencies: which instrument is priced in which, and the pairs that convert them.
+    public let conversion: CurrencyConversion
+    /// The balances in currencies other than the account's at the end, with their last rates (empty when every
+    /// instrument is priced in the account's currency).
+    public let balances: [CurrencyBalance]
 
     /// The lowest buying power (equity − the book's initial margin requirement) at the end of a time step, and when:
     /// `nil` without the margin rule (`risk.initialMarginPercent`, on by default with `risk.allowLeverage`).
@@ -50,7 +55,8 @@ public struct BacktestResult: Sendable {
 
     @usableFromInline
     init<S: Strategy>(
-        universe: Universe, initialCash: Money, engine: EngineCore<S>, fills: [Fill], equityCurve: EquityCurve,
+        universe: Universe, initialCash: Money, engine: EngineCore<S>, fills: [Fill], fillRates: [Double] = [],
+        equityCurve: EquityCurve,
         barsProcessed: Int, dataEndings: [DataEnding] = [], tradingStart: Timestamp? = nil,
         lowestBuyingPower: (value: Money, time: Timestamp)? = nil, rollCharges: [RollCharge] = []
     ) {
@@ -62,7 +68,7 @@ public struct BacktestResult: Sendable {
         self.orders = tradingStart == nil ? engine.orders.orders : engine.orders.orders.filter { $0.createdAt >= start }
         self.fills = fills
         var builder = RoundTripBuilder(universe: universe)
-        for fill in fills { builder.add(fill) }
+        for (k, fill) in fills.enumerated() { builder.add(fill, rate: k < fillRates.count ? fillRates[k] : 1) }
         self.trades = builder.trips()
         self.equityCurve = equityCurve
         if tradingStart == nil {
@@ -86,7 +92,13 @@ public struct BacktestResult: Sendable {
         self.riskAdjustmentCounts = engine.adjustmentCounts
         self.dataEndings = dataEndings
         self.allocations = (engine.strategy as? any AllocationReporting)?.allocations ?? []
+        self.conversion = engine.portfolio.conversion
+        self.balances = engine.portfolio.balances
     }
+
+    /// The account's currency (`strategy.currency`): every amount of the result is in it but prices and positions'
+    /// own figures.
+    public var accountCurrency: String { conversion.accountCurrency }
 
     /// The typed headline numbers (for regression tests and reports).
     public var summary: BacktestSummary {

@@ -26,9 +26,10 @@ public struct RoundTrip: Hashable, Sendable, Codable {
     public var exitTime: Timestamp?
     /// Volume-weighted exit price (`nil` while open).
     public var exitPrice: Price?
-    /// Realized P&L before commission (exact; zero while open).
+    /// Realized P&L before commission (exact; zero while open), in the account's currency: an instrument priced in
+    /// another converts at the rate of the trip's last fill. Prices stay in the instrument's currency.
     public var pnl: Money
-    /// Commissions of the trip's fills.
+    /// Commissions of the trip's fills, in the account's currency (each fill's at its rate).
     public var commission: Money
     /// `true` when still open at the end of the run.
     public var isOpen: Bool { exitTime == nil }
@@ -59,7 +60,8 @@ struct RoundTripBuilder {
         open = Array(repeating: nil, count: universe.count)
     }
 
-    mutating func add(_ fill: Fill) {
+    /// Adds a fill; `rate` converts its commission, and the trip's P&L if it closes it, to the account's currency.
+    mutating func add(_ fill: Fill, rate: Double = 1) {
         let i = fill.instrument.index
         var remaining = fill.quantity.units
         let sign = fill.side.sign
@@ -71,7 +73,7 @@ struct RoundTripBuilder {
             let sameDirection = trip.position == 0 || (trip.position > 0) == (sign > 0)
             let take = sameDirection ? remaining : min(remaining, trip.position.magnitude.toInt64)
             let notional = FixedPoint.multiply(fill.price.units, take)
-            trip.commission += share(of: fill.commission.units, part: take, of: fill.quantity.units)
+            trip.commission += share(of: fill.commission.converted(at: rate).units, part: take, of: fill.quantity.units)
             if sameDirection {
                 trip.entryQuantity += take
                 trip.entryNotional += notional
@@ -83,7 +85,7 @@ struct RoundTripBuilder {
             trip.maxPosition = max(trip.maxPosition, trip.position.magnitude.toInt64)
             remaining -= take
             if trip.position == 0 {
-                closed.append(roundTrip(trip, instrument: fill.instrument, exit: fill.timestamp))
+                closed.append(roundTrip(trip, instrument: fill.instrument, exit: fill.timestamp, rate: rate))
                 open[i] = nil
             } else {
                 open[i] = trip
@@ -100,14 +102,14 @@ struct RoundTripBuilder {
         return all.sorted { ($0.entryTime, $0.instrument) < ($1.entryTime, $1.instrument) }
     }
 
-    private func roundTrip(_ o: Open, instrument: InstrumentID, exit: Timestamp?) -> RoundTrip {
+    private func roundTrip(_ o: Open, instrument: InstrumentID, exit: Timestamp?, rate: Double = 1) -> RoundTrip {
         let pnl = exit == nil ? 0 : (o.isLong ? o.exitNotional - o.entryNotional : o.entryNotional - o.exitNotional)
         return RoundTrip(
             instrument: instrument, symbol: universe[instrument].symbol, direction: o.isLong ? .long : .short,
             quantity: Quantity(units: o.maxPosition), entryTime: o.entryTime,
             entryPrice: average(o.entryNotional, o.entryQuantity), exitTime: exit,
             exitPrice: exit == nil ? nil : average(o.exitNotional, o.exitQuantity),
-            pnl: Money(units: pnl).times(universe[instrument].multiplier),
+            pnl: Money(units: pnl).times(universe[instrument].multiplier).converted(at: rate),
             commission: Money(units: o.commission))
     }
 

@@ -103,6 +103,9 @@ struct Loop<S: Strategy> {
     /// Commands answering one report (empty between reports).
     @usableFromInline var replies: [EngineCommand] = []
     @usableFromInline var fills: [Fill] = []
+    /// Per fill, the account currency per unit of its instrument's (only when some instrument is priced in another
+    /// currency than the account's: the trades' P&L converts at them).
+    @usableFromInline var fillRates: [Double] = []
     @usableFromInline var curve: EquityCurve
     @usableFromInline var bars = 0
     /// The kill switch is engaged until the first bar at or after `config.tradingStart` (warm-up).
@@ -301,7 +304,8 @@ struct Loop<S: Strategy> {
             if !commands.isEmpty { executeCommands() }
         }
         rollCharges.append(RollCharge(
-            symbol: universe[id].symbol, time: bar.timestamp, from: month, to: front, quantity: held, cost: cost))
+            symbol: universe[id].symbol, time: bar.timestamp, from: month, to: front, quantity: held,
+            cost: cost.converted(at: engine.portfolio.rate(for: id))))
     }
 
     /// Before the time step at `time`: the continuous futures' histories the bot moved up to here are moved, and the
@@ -336,6 +340,7 @@ struct Loop<S: Strategy> {
             let held = engine.portfolio.position(for: id).quantity
             if let fill = engine.closeOut(id, at: close, into: &commands) {
                 fills.append(fill)
+                if engine.portfolio.hasForeign { fillRates.append(engine.portfolio.rate(for: id)) }
                 dataEndings.append(DataEnding(
                     symbol: universe[id].symbol, lastBarTime: last, closedAt: time, quantity: held, price: close))
             }
@@ -367,8 +372,11 @@ struct Loop<S: Strategy> {
             var k = 0
             while k < delivering.count {
                 let report = delivering[k]
-                if case let .filled(fill) = report { fills.append(fill) }
                 engine.handle(.execution(report), into: &replies)
+                if case let .filled(fill) = report {
+                    fills.append(fill)
+                    if engine.portfolio.hasForeign { fillRates.append(engine.portfolio.rate(for: fill.instrument)) }
+                }
                 if !replies.isEmpty {
                     Self.send(replies, to: &matcher, at: engine.now, into: &reports)
                     replies.removeAll(keepingCapacity: true)
@@ -412,7 +420,7 @@ struct Loop<S: Strategy> {
     func finish() -> BacktestResult {
         BacktestResult(
             universe: universe, initialCash: config.engine.initialCash, engine: engine, fills: fills,
-            equityCurve: curve, barsProcessed: bars, dataEndings: dataEndings, tradingStart: config.tradingStart,
+            fillRates: fillRates, equityCurve: curve, barsProcessed: bars, dataEndings: dataEndings, tradingStart: config.tradingStart,
             lowestBuyingPower: lowestBuyingPower, rollCharges: rollCharges)
     }
 }

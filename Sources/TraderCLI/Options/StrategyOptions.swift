@@ -6,6 +6,7 @@ import TraderConfig
 struct StrategyOptions: ParsableArguments {
     @Option(name: .long, help: ConfigHelp.help("strategy.name", valueName: "name")) var strategy: String?
     @Option(name: .long, parsing: .unconditional, help: ConfigHelp.help("strategy.cash")) var cash: String?
+    @Option(name: .long, help: ConfigHelp.help("strategy.currency")) var currency: String?
 
     @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("fastPeriod")) var fastPeriod: String?
     @Option(name: .long, parsing: .unconditional, help: ConfigHelp.parameter("slowPeriod")) var slowPeriod: String?
@@ -61,8 +62,10 @@ struct StrategyOptions: ParsableArguments {
             ("window", window), ("reallocation", reallocation), ("topCount", topCount), ("maxWeight", maxWeight),
             ("step", allocationStep), ("minimumTradeValue", allocationMinimumTradeValue),
         ]
-        return [override("strategy.name", strategy), override("strategy.cash", cash), override("strategy.allocator", allocator)]
-            .compactMap { $0 } + allocation.compactMap { override("strategy.allocation." + $0.0, $0.1) }
+        return [
+            override("strategy.name", strategy), override("strategy.cash", cash), override("strategy.currency", currency),
+            override("strategy.allocator", allocator),
+        ].compactMap { $0 } + allocation.compactMap { override("strategy.allocation." + $0.0, $0.1) }
             + parameters.compactMap { override("strategy.parameters." + $0.0, $0.1) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import TradingEngine
+import TradingModel
 
 /// `strategy:` which strategy runs, with what capital and parameters, and optionally under the performance
 /// allocator.
@@ -8,6 +9,8 @@ public struct StrategySettings: Sendable {
     public var choice: StrategyChoice
     /// The engine's capital (it may be less than the account's).
     public var cash: Double = 100_000
+    /// The currency of `cash`, equity and reports (an instrument priced in another converts at its pair's rate).
+    public var currency = "USD"
     /// `performance`: the performance-weighted allocator runs `choice` on every symbol (`nil`: no allocator).
     public var allocator: String?
     /// The allocator's settings (its `base` is `choice`'s; see `spec`).
@@ -46,7 +49,8 @@ public struct StrategySettings: Sendable {
         let names = catalog.names
         let nameKind = ConfigKind<String>.choice(names)
         let cashKind = ConfigKind<Double>.money
-        let keys = ["name", "cash", "allocator", "allocation", "parameters"]
+        let currencyKind = ConfigKind<String>.choice(CurrencyPair.currencies.sorted())
+        let keys = ["name", "cash", "currency", "allocator", "allocation", "parameters"]
         let allocatorKind = AllocationSchema.allocatorKind
         return ConfigField(
             key: "strategy",
@@ -72,6 +76,10 @@ public struct StrategySettings: Sendable {
                 if let cashNode = node["cash"] {
                     root.strategy.cash = try cashKind.read(cashNode, path + ".cash")
                     record.origins[path + ".cash"] = cashNode.origin
+                }
+                if let currencyNode = node["currency"] {
+                    root.strategy.currency = try currencyKind.read(currencyNode, path + ".currency")
+                    record.origins[path + ".currency"] = currencyNode.origin
                 }
                 if let allocatorNode = node["allocator"] {
                     root.strategy.allocator = try allocatorKind.read(allocatorNode, path + ".allocator")
@@ -99,6 +107,8 @@ public struct StrategySettings: Sendable {
                     ConfigShownValue(
                         path: path + ".cash", text: cashKind.format(root.strategy.cash), origin: record.origin(of: path + ".cash")),
                     ConfigShownValue(
+                        path: path + ".currency", text: root.strategy.currency, origin: record.origin(of: path + ".currency")),
+                    ConfigShownValue(
                         path: path + ".allocator", text: allocatorKind.format(root.strategy.allocator),
                         origin: record.origin(of: path + ".allocator")),
                 ]
@@ -117,6 +127,12 @@ public struct StrategySettings: Sendable {
                     ConfigKeyInfo(
                         path: path + ".cash", summary: "The engine's capital (it may be less than the account's).",
                         allowed: cashKind.allowed, defaultText: cashKind.format(defaults.strategy.cash), flag: "--cash"),
+                    ConfigKeyInfo(
+                        path: path + ".currency",
+                        summary: "The account's currency: cash, equity, P&L and reports are in it. An instrument priced in "
+                            + "another needs the universe's pair of the two (EUR.USD for ES in an account in EUR), whose "
+                            + "closes convert it (backtests only so far).",
+                        allowed: currencyKind.allowed, defaultText: defaults.strategy.currency, flag: "--currency"),
                     ConfigKeyInfo(
                         path: path + ".allocator",
                         summary: "performance: run the strategy on every symbol in the shadow and move capital to the "

@@ -87,6 +87,7 @@ public struct BacktestJob {
                 latency: TimeSpan(nanoseconds: Int64((backtest.latencyMs * 1_000_000).rounded()))),
             recordsEquityCurve: true)
         config.engine.futuresRollByVolume = backtest.futuresRollBy == "volume"
+        config.engine.accountCurrency = configuration.strategy.currency
         config.tradingStart = BacktestDataLoader.dateRange(backtest).start.map(Timestamp.init(nanoseconds:))
         config.simulation.adaptiveSlippage = backtest.adaptiveSlippage.flatMap(SlippageModel.init(text:))
         config.simulation.fractionalShares = backtest.fractionalShares
@@ -125,17 +126,24 @@ public struct BacktestJob {
         configuration.data.barSize == MarketDataSettings().barSize ? nil : configuration.data.barSize
     }
 
+    /// Refuses a universe with an instrument priced in a currency that neither the account's nor a pair of the
+    /// universe converts (`strategy.currency`).
+    func checkCurrencies(_ universe: Universe) throws(TraderError) {
+        let conversion = CurrencyConversion(universe: universe, accountCurrency: configuration.strategy.currency)
+        if let problem = conversion.problem { throw TraderError("strategy.currency: \(problem)") }
+    }
+
     /// The strategy over loaded bars.
     func run(_ data: MarketData, config: BacktestConfig, progress: ProgressBar) -> BacktestResult {
         configuration.strategy.runner.styled(configuration.orders.executionStyle).backtest(data, config, progress.hook())
     }
 
     /// Whether a run reads its bars while it runs: one CSV file of all its bars (the bars are never all held; a
-    /// 1M-bar file would be 48 MB of bars). Several files, stores, synthetic data and regular-hours runs are loaded
+    /// 1M-bar file would be 48 MB of bars). Several files, a continuous future, stores, synthetic data and regular-hours runs are loaded
     /// into `MarketData` first.
     static func streams(_ resolved: DataSourceResolver.Resolved, _ settings: BacktestSettings) -> Bool {
-        resolved.store == nil && resolved.synthetic == nil && resolved.files.count == 1 && !settings.regularHoursOnly
-            && resolved.volumeMultiplier == 1
+        resolved.store == nil && resolved.synthetic == nil && resolved.files.count == 1 && resolved.continuous.isEmpty
+            && !settings.regularHoursOnly && resolved.volumeMultiplier == 1
     }
 
     private func runLoaded(
@@ -144,6 +152,7 @@ public struct BacktestJob {
         let market = try BacktestDataLoader.load(
             resolved, settings: configuration.backtest, warmUp: true, strategyBar: strategyBar)
         if let note = market.barNote { Terminal.printError(note) }
+        try checkCurrencies(market.data.universe)
         var config = backtestConfig(spec: spec)
         config.historyRebases = market.historyRebases
         config.futuresMonths = market.futuresMonths
@@ -171,6 +180,7 @@ public struct BacktestJob {
         let streamed = StreamedBarFile(
             symbol: file.symbol, path: file.path, policy: configuration.backtest.badRowPolicy,
             start: nil, end: end.map(Timestamp.init(nanoseconds:)), sector: resolved.sectors[file.symbol])
+        try checkCurrencies(Universe(symbols: [file.symbol]))
         let config = backtestConfig(spec: spec)
         let run: StreamedBacktest
         do {

@@ -76,6 +76,44 @@ extension BacktestSummaryReport {
         } ?? [])
     }
 
+    /// The account's currency and, for each other currency, its balance at the end and the rate that converted it:
+    /// none when every instrument is priced in the account's currency.
+    var currencyRows: [(String, String)] {
+        guard !result.balances.isEmpty else { return [] }
+        let account = result.accountCurrency
+        var rows = [("Account currency", "\(account): equity, cash, P&L and commissions above are in \(account)")]
+        for balance in result.balances {
+            var how = ""
+            if let pair = result.ratePair(of: balance.currency), balance.rate > 0 {
+                let price = pair.inverted ? 1 / balance.rate : balance.rate
+                how = "; at " + Self.rateText(balance.rate) + " \(account) per \(balance.currency) ("
+                    + (pair.inverted ? "1 / " : "") + "\(pair.symbol.rawValue) " + Self.rateText(price) + ", its last close)"
+            }
+            rows.append((
+                "\(balance.currency) balance",
+                "cash \(balance.cash.centsDescription) \(balance.currency), positions \(balance.value.centsDescription) "
+                    + "\(balance.currency)\(how)"))
+        }
+        return rows
+    }
+
+    /// summary.json's `currencies`: each currency other than the account's, its balance and last rate.
+    var currenciesJSON: JSONValue {
+        .array(result.balances.map { balance in
+            .object([
+                "currency": .string(balance.currency), "cash": .number(balance.cash.doubleValue),
+                "positions_value": .number(balance.value.doubleValue), "rate": .number(balance.rate),
+                "rate_pair": .optional(result.ratePair(of: balance.currency)?.symbol.rawValue),
+                "rate_inverted": .bool(result.ratePair(of: balance.currency)?.inverted ?? false),
+            ])
+        })
+    }
+
+    /// A rate with the digits a currency pair is quoted in.
+    static func rateText(_ rate: Double) -> String {
+        rate >= 10 ? String(format: "%.3f", rate) : String(format: "%.5f", rate)
+    }
+
     /// A warning when the book went above its gross exposure limit after all: orders are checked at the signal
     /// bar's close and fill at the next open, so a gap up carries a full book over (and into negative cash).
     var exposureWarning: String? {
@@ -141,6 +179,7 @@ extension BacktestSummaryReport {
             "risk_adjustments": .integer(result.riskAdjustments.count),
             "peak_gross_exposure_ratio": exposure.map { .number($0.peakGrossRatio) } ?? .null,
             "lowest_cash": exposure.map { .number($0.lowestCash.doubleValue) } ?? .null,
+            "account_currency": .string(result.accountCurrency), "currencies": currenciesJSON,
             "lowest_buying_power": result.lowestBuyingPower.map { .number($0.value.doubleValue) } ?? .null,
             "risk_adjustments_by_rule": counts(result.riskAdjustmentCounts),
             "risk_profile": .object(Dictionary(uniqueKeysWithValues: riskProfile.lines.map {

@@ -130,7 +130,7 @@ public struct BacktestSummaryReport {
             ("Bars processed", "\(bars) (\(result.universe.instruments.count) symbol\(result.universe.instruments.count == 1 ? "" : "s"))"),
             ("Engine", String(format: "%.3f s, %@ bars/s", engineSeconds, Self.rate(Double(bars) / max(engineSeconds, 1e-9)))),
             ("Whole run (load + run + metrics)", String(format: "%.3f s", runSeconds)),
-        ] + exposureRows + executionRows + riskProfileRows
+        ] + currencyRows + exposureRows + executionRows + riskProfileRows
         let benchmark = benchmarkName.map { " vs \($0)" } ?? ""
         var text = SummaryTable.render(report.metricValues, title: "Backtest: \(strategyTitle)\(benchmark)", extra: extra)
         for warning in result.warnings(format: timeText) + [exposureWarning, buyingPowerWarning].compactMap({ $0 }) {

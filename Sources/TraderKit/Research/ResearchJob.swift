@@ -76,6 +76,7 @@ public struct ResearchJob {
         let resolved = try job.resolveData()
         let market = try BacktestDataLoader.load(resolved, settings: configuration.backtest, strategyBar: job.strategyBar)
         if let note = market.barNote { Terminal.printError(note) }
+        try job.checkCurrencies(market.data.universe)
         data = market.data
         periodsPerYear = market.periodsPerYear
         dataDescription = resolved.description

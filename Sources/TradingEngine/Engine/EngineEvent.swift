@@ -42,6 +42,9 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     /// A continuous future also rolls earlier, on the trading day after the next month traded more contracts
     /// (`backtest.futuresRollBy: volume`).
     public var futuresRollByVolume = false
+    /// The currency of `initialCash`, equity and every total; an instrument priced in another converts at the rate
+    /// of the universe's pair of the two (`CurrencyConversion`).
+    public var accountCurrency = "USD"
 
     /// Creates a configuration; defaults: 100,000 cash, immediate settlement, no risk limits, futures rolled 5
     /// business days before their last trading day.
@@ -67,5 +70,6 @@ extension EngineConfig {
         risk = try c.decode(.risk, default: d.risk)
         futuresRollDays = try c.decode(.futuresRollDays, default: d.futuresRollDays)
         futuresRollByVolume = try c.decode(.futuresRollByVolume, default: d.futuresRollByVolume)
+        accountCurrency = try c.decode(.accountCurrency, default: d.accountCurrency)
     }
 }

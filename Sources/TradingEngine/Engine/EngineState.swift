@@ -24,7 +24,9 @@ public struct EngineState: Sendable, StrategyContext {
     init(universe: Universe, config: EngineConfig) {
         now = .zero
         self.universe = universe
-        portfolio = Portfolio(cash: config.initialCash, universe: universe, settlementDays: config.settlementDays)
+        portfolio = Portfolio(
+            cash: config.initialCash, universe: universe, settlementDays: config.settlementDays,
+            accountCurrency: config.accountCurrency)
         orders = OrderManager(instrumentCount: universe.count)
         lastBars = Array(repeating: nil, count: universe.count)
         lastQuotes = Array(repeating: nil, count: universe.count)
@@ -46,4 +48,6 @@ public struct EngineState: Sendable, StrategyContext {
     @inlinable public var equity: Money { portfolio.equity }
     /// Cash.
     public var cash: Money { portfolio.cash }
+    /// Account currency per unit of the instrument's price currency (1 when they are the same).
+    @inlinable public func valueRate(of instrument: InstrumentID) -> Double { portfolio.rate(for: instrument) }
 }

@@ -35,6 +35,7 @@ struct RiskProjection {
         let after = before + request.side.sign * quantity.units
         view.isEntry = after.magnitude > before.magnitude
         let postValue = Money(units: FixedPoint.multiply(price.units, after)).times(position.multiplier).magnitude
+            .converted(at: base.valueRate)
         view.postTradePositionValue = postValue
         view.postTradeGrossExposure = otherGross + postValue
         if sectorLimited { view.postTradeSectorExposure = otherSector + postValue }
@@ -68,10 +69,12 @@ extension EngineCore {
                 counted = credited ? signed : signed - reducing
                 if credited, order.side == .sell, immediateSettlement, portfolio.positions[index].paysNotional {
                     pendingCash -= Money(units: FixedPoint.multiply(price.units, reducing.magnitude.toInt64))
+                        .converted(at: portfolio.rate(for: order.instrument))
                 }
             }
             if order.side == .buy, portfolio.positions[index].paysNotional {
                 pendingCash += Money(units: FixedPoint.multiply(price.units, signed.magnitude.toInt64))
+                    .converted(at: portfolio.rate(for: order.instrument))
             }
             if counted != 0 { pending[index, default: 0] += counted }
         }
@@ -82,12 +85,13 @@ extension EngineCore {
             base: RiskView(
                 now: _state.now, equity: portfolio.equity, position: position, referencePrice: price, isEntry: false,
                 monitor: _riskMonitor.status))
+        projection.base.valueRate = portfolio.rate(for: request.instrument)
         projection.before = position.quantity.units + pending[target, default: 0]
         projection.pendingCash = pendingCash
         projection.projected = pending
         // Counts and gross exposure: the portfolio's, with each pending instrument's term replaced.
         var active = portfolio.activePositionCount - (position.isFlat ? 0 : 1)
-        var gross = portfolio.grossExposure - position.marketValue(at: portfolio.marks[target]).magnitude
+        var gross = portfolio.grossExposure - portfolio.exposure(of: request.instrument, quantity: position.quantity.units)
         for (index, delta) in pending where index != target && delta != 0 {
             let held = portfolio.positions[index].quantity.units
             let id = InstrumentID(index: index)

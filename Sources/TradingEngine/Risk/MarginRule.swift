@@ -70,7 +70,8 @@ extension EngineCore {
         let portfolio = _state.portfolio
         var required = Double(portfolio.grossExposure.units) * common
         for (index, rate) in rates.byInstrument {
-            required += Double(portfolio.positions[index].marketValue(at: portfolio.marks[index]).units.magnitude)
+            let id = InstrumentID(index: index)
+            required += Double(portfolio.exposure(of: id, quantity: portfolio.positions[index].quantity.units).units)
                 * (rate - common)
         }
         return Money(units: Int64(required.rounded(.up)))

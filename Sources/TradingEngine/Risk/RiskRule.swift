@@ -16,8 +16,11 @@ public struct RiskView: Sendable {
     /// orders that increase a position always, orders that reduce it only when they are market orders sent now
     /// (a rebalance's own sells). Signed; zero when nothing is pending.
     public var pendingQuantity: Quantity
-    /// Price used to value the trade (last mark).
+    /// Price used to value the trade (last mark), in the instrument's currency.
     public var referencePrice: Price
+    /// Account currency per unit of the instrument's price currency (1 when they are the same): what converts
+    /// `referencePrice` and a stop's distance into the money `equity` is in.
+    public var valueRate = 1.0
     /// `true` when the order increases the position's absolute size.
     public var isEntry: Bool
     /// |position value| after the trade.
@@ -213,6 +216,7 @@ public struct RiskPerTradeRule: RiskRule {
     public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
         guard view.isEntry, let distance = view.stopDistance else { return nil }
         let risk = Money(price: distance, quantity: request.quantity).times(view.position.multiplier)
+            .converted(at: view.valueRate)
         guard risk.doubleValue > view.equity.doubleValue * maxPercentOfEquity / 100 else { return nil }
         return RiskDenial(rule: .riskPerTrade, detail: "risk at stop \(risk.centsDescription) > \(maxPercentOfEquity)% of equity")
     }
@@ -226,7 +230,7 @@ public struct SettledCashRule: RiskRule {
     public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
         // A future's price is not paid in cash (its margin is the margin rule's).
         guard request.side == .buy, view.position.paysNotional, let settled = view.settledCash else { return nil }
-        let cost = Money(price: view.referencePrice, quantity: request.quantity)
+        let cost = Money(price: view.referencePrice, quantity: request.quantity).converted(at: view.valueRate)
         guard cost > settled else { return nil }
         return RiskDenial(
             rule: .settledCash,

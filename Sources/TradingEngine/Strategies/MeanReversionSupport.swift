@@ -30,7 +30,7 @@ struct MeanReversionExecutor {
             .enterShort where position.units == 0 && !context.hasOpenOrders(for: id):
             let side: Side = signal.isLong ? .buy : .sell
             let quantity = sizing.quantity(
-                price: bar.close, equity: context.equity, atr: atr, instrument: context.universe[id])
+                price: bar.close, equity: context.equity(in: id), atr: atr, instrument: context.universe[id])
             guard quantity.units > 0 else { return [] }
             let request = OrderRequest.market(id, side, quantity)
             return [atrStops.map { $0.entry(request, reference: bar.close, atr: atr) } ?? .submit(request)]

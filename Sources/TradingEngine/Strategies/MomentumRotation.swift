@@ -119,7 +119,10 @@ public struct MomentumRotation: Strategy {
             guard ProtectiveOrders.tradingOrders(id, context).isEmpty else { continue }
             let held = context.position(for: id).quantity
             var target = Quantity.zero
-            let unitValue = slots[i].close.doubleValue * Double(context.universe[id].multiplier)
+            // The budget is in the account's currency; a price in another converts at its rate (none yet: wait).
+            let rate = context.valueRate(of: id)
+            guard rate > 0 else { continue }
+            let unitValue = slots[i].close.doubleValue * Double(context.universe[id].multiplier) * rate
             if weights[i] > 0, slots[i].close.units > 0 {
                 let lot = context.universe[id].lotSize
                 // Equal weight divides rather than multiplies by 1/K, matching the peers' arithmetic exactly.

@@ -153,7 +153,7 @@ public struct MovingAverageCrossover: Strategy {
         let isFlatOrReversing = position.units == 0 || holdsOpposite
         if mayEnter && isFlatOrReversing {
             let quantity = config.sizing.quantity(
-                price: bar.close, equity: context.equity, atr: atr, instrument: context.universe[id])
+                price: bar.close, equity: context.equity(in: id), atr: atr, instrument: context.universe[id])
             if quantity.units > 0 {
                 let request = OrderRequest.market(id, side, quantity)
                 if let stops = config.atrStops {

@@ -131,7 +131,9 @@ public struct PerformanceAllocator<Base: Strategy>: Strategy, AllocationReportin
             guard signal != heldSign || (reallocated && held != 0) else { continue }
             let lot = max(context.universe[id].lotSize.units, 1)
             let scale = Double(FixedPoint.scale)
-            let unitValue = close.doubleValue * Double(context.universe[id].multiplier)
+            // Capital is in the account's currency; a price in another converts at its rate (0: no rate yet).
+            let unitValue = close.doubleValue * Double(context.universe[id].multiplier) * context.valueRate(of: id)
+            guard unitValue > 0 else { continue }
             let lots = capital[i] > 0 ? (capital[i] / unitValue / (Double(lot) / scale)).rounded(.down) : 0
             // A price of almost nothing asks for more than a quantity holds (92 billion units): no sensible order.
             guard lots * Double(lot) < 9e18 else { continue }

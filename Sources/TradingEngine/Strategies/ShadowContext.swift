@@ -23,4 +23,5 @@ struct ShadowContext<Real: StrategyContext>: StrategyContext {
     func openOrders(for instrument: InstrumentID) -> [Order] { [] }
     func lastBar(for instrument: InstrumentID) -> Bar? { real.lastBar(for: instrument) }
     func lastQuote(for instrument: InstrumentID) -> Quote? { real.lastQuote(for: instrument) }
+    func valueRate(of instrument: InstrumentID) -> Double { real.valueRate(of: instrument) }
 }

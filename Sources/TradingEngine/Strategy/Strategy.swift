@@ -120,4 +120,20 @@ public protocol StrategyContext {
     var equity: Money { get }
     /// Account cash.
     var cash: Money { get }
+    /// Account currency per unit of the currency the instrument is priced in: 1 when they are the same, the latest
+    /// rate otherwise (0 before one is known). Sizing divides equity by it (`equity(in:)`).
+    func valueRate(of instrument: InstrumentID) -> Double
+}
+
+extension StrategyContext {
+    /// One currency for every instrument, unless a context says otherwise.
+    public func valueRate(of instrument: InstrumentID) -> Double { 1 }
+
+    /// Equity in the currency the instrument is priced in (what sizing compares its price with); zero before its
+    /// rate is known.
+    public func equity(in instrument: InstrumentID) -> Money {
+        let rate = valueRate(of: instrument)
+        if rate == 1 { return equity }
+        return rate > 0 ? equity.converted(at: 1 / rate) : .zero
+    }
 }

@@ -103,19 +103,16 @@ public enum InstrumentKind: Hashable, Sendable {
 }
 
 extension InstrumentKind {
-    /// Why an account in `accountCurrency` cannot trade a name yet, for people; `nil` when it can. A name that looks
-    /// like a future but is not one is refused with the reason; so is an instrument priced in another currency
-    /// (P&L in two currencies needs the conversion not built yet).
-    public static func problem(with name: String, accountCurrency: String = "USD") -> String? {
-        let kind: InstrumentKind
+    /// Why a name cannot be traded, for people; `nil` when it can: a name that looks like a future but is not one
+    /// (an unknown root, a month the product is not listed in). Currencies are the universe's question
+    /// (`CurrencyConversion`).
+    public static func problem(with name: String) -> String? {
         do throws(InstrumentNameError) {
-            kind = try checked(name)
+            _ = try checked(name)
+            return nil
         } catch {
             return error.description
         }
-        guard let currency = kind.currency, currency != accountCurrency else { return nil }
-        return "'\(name)' is priced in \(currency) and the account is in \(accountCurrency): accounts in more than one "
-            + "currency are not supported yet (pick a pair quoted in \(accountCurrency))"
     }
 }
 
