@@ -1,3 +1,4 @@
+import Backtest
 import Foundation
 import Testing
 import TraderConfig
@@ -44,16 +45,63 @@ struct MultiCurrencyReportTests {
         }
     }
 
-    @Test func aUniverseWithoutThePairIsRefusedWithTheFix() async {
-        await withTemporaryDirectory { folder in
+    /// Without the pair in the universe, the data's pair is loaded for its rate alone: never traded, never seen by
+    /// the strategy, named in the report.
+    @Test func thePairComesFromTheDataForItsRateAlone() async throws {
+        try await withTemporaryDirectory { folder in
             var sets = Self.momentum
             sets["strategy.currency"] = "EUR"
             sets["universe.symbols"] = "[ES continuous, GBP.USD]"
+            let backtest = try await WrittenBacktest(sets, folder: folder)
+            let result = backtest.run.summary.result
+            #expect(result.universe.instruments.map(\.symbol.rawValue).sorted() == ["ES continuous", "EUR.USD", "GBP.USD"])
+            #expect(!result.fills.isEmpty)
+            #expect(!result.fills.contains { result.universe[$0.instrument].symbol == "EUR.USD" })
+            #expect(!result.orders.contains { result.universe[$0.instrument].symbol == "EUR.USD" })
+            #expect(result.balances.first?.rate ?? 0 > 0.7)
+            let summary = try backtest.summary()
+            let data = (summary["parameters"] as? [String: Any])?["data"] as? String ?? ""
+            #expect(data.contains("EUR.USD for the rate from USD to EUR (not traded)"), "\(data)")
+        }
+    }
+
+    /// Fixed sizing trades the same contracts in either account: the P&L in euros is the dollar run's, every dollar
+    /// of it (commissions and the roll included) converted at EUR.USD's close on ES's last day, 2013-12-26: 1.369455
+    /// (the pair, loaded for its rate, ends with the traded series; its file goes on to 12-31).
+    @Test func theEuroRunIsTheDollarRunConverted() async throws {
+        try await withTemporaryDirectory { folder in
+            let sets = [
+                "backtest.data": "bundled:futures-fx", "universe.symbols": "[ES continuous]", "strategy.name": "sma-cross",
+                "strategy.parameters.fastPeriod": "3", "strategy.parameters.slowPeriod": "10",
+                "strategy.parameters.sizing": "{fixed: 2}", "backtest.benchmark": "none",
+            ]
+            let dollars = try await WrittenBacktest(sets, folder: folder + "/usd").run.summary.result
+            var inEuros = sets
+            inEuros["strategy.currency"] = "EUR"
+            let euros = try await WrittenBacktest(inEuros, folder: folder + "/eur").run.summary.result
+            let trades = { (result: BacktestResult) in
+                result.fills.map { "\(result.universe[$0.instrument].symbol) \($0.side) \($0.quantity) \($0.price) \($0.timestamp)" }
+            }
+            #expect(!trades(dollars).isEmpty)
+            #expect(trades(euros) == trades(dollars))
+            let expected = 100_000 + (dollars.finalEquity.doubleValue - 100_000) / 1.369455
+            #expect(abs(euros.finalEquity.doubleValue - expected) < 0.01, "\(euros.finalEquity) vs \(expected)")
+            #expect(euros.rateOnlySymbols == ["EUR.USD"])
+        }
+    }
+
+    @Test func dataWithoutThePairIsRefusedWithTheFix() async {
+        await withTemporaryDirectory { folder in
+            var sets = Self.momentum
+            sets["backtest.data"] = "bundled:futures"
+            sets["strategy.currency"] = "EUR"
+            sets["universe.symbols"] = "[ES continuous]"
             await #expect {
                 _ = try await WrittenBacktest(sets, folder: folder)
             } throws: { error in
-                "\(error)" == "strategy.currency: 'GBP.USD', 'ES continuous' are priced in USD and the account is in EUR: "
-                    + "add USD.EUR or EUR.USD to the universe, whose prices convert USD to EUR"
+                "\(error)" == "strategy.currency: 'ES continuous' is priced in USD and the account is in EUR: the rate "
+                    + "needs USD.EUR or EUR.USD bars (in the universe, or in the data beside the others: a backtest "
+                    + "loads the pair for its rate alone)"
             }
         }
     }

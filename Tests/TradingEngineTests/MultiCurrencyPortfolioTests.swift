@@ -90,8 +90,9 @@ import TradingModel
     /// The universe must hold a pair of the two currencies; which one, and which way round, is read from it.
     @Test func aCurrencyWithoutAPairIsRefusedWithTheFix() {
         let lone = CurrencyConversion(universe: Universe(symbols: ["ES continuous", "AAPL"]), accountCurrency: "EUR")
-        #expect(lone.problem == "'ES continuous', 'AAPL' are priced in USD and the account is in EUR: add USD.EUR or "
-            + "EUR.USD to the universe, whose prices convert USD to EUR")
+        #expect(lone.problem == "'ES continuous', 'AAPL' are priced in USD and the account is in EUR: the rate needs "
+            + "USD.EUR or EUR.USD bars (in the universe, or in the data beside the others: a backtest loads the pair "
+            + "for its rate alone)")
         let paired = CurrencyConversion(universe: Universe(symbols: ["ES continuous", "EUR.USD"]), accountCurrency: "EUR")
         #expect(paired.problem == nil)
         #expect(paired.rateFor == [0, 1] && paired.rateInverted == [false, true])
@@ -101,5 +102,28 @@ import TradingModel
         // A cross through a third currency does not count.
         let cross = CurrencyConversion(universe: Universe(symbols: ["EUR.GBP", "EUR.USD"]), accountCurrency: "USD")
         #expect(cross.problem?.hasPrefix("'EUR.GBP' is priced in GBP") == true)
+    }
+
+    /// A pair in the run only for its rate (`EngineConfig.rateOnlySymbols`) converts, but the strategy never sees its
+    /// bars and an order for it is denied.
+    @Test func aRateOnlyPairConvertsButIsNeverSeenOrTraded() {
+        var config = EngineConfig(initialCash: Money(100_000))
+        config.accountCurrency = "EUR"
+        config.rateOnlySymbols = ["EUR.USD"]
+        let eur = InstrumentID(index: 1)
+        var engine = EngineCore(
+            universe: Universe(symbols: ["ES 2026-12", "EUR.USD"]),
+            strategy: ScriptedStrategy([[.submit(.market(eur, .buy, Quantity(25_000)))]]), config: config)
+        _ = engine.handle(.bar(eur, E.bar(0, "1.25")))
+        #expect(engine.strategy.seen.isEmpty)
+        #expect(engine.portfolio.rate(for: InstrumentID(index: 0)) == 0.8)
+        let commands = engine.handle(.bar(InstrumentID(index: 0), E.bar(1, "4000")))
+        #expect(commands.isEmpty)
+        let bars = engine.strategy.seen.compactMap { event -> InstrumentID? in
+            if case let .bar(id, _) = event { return id }
+            return nil
+        }
+        #expect(bars == [InstrumentID(index: 0)])
+        #expect(engine.denials.first?.denial.detail.contains("EUR.USD is in the run only for its rate") == true)
     }
 }

@@ -108,7 +108,10 @@ extension BacktestResult {
         let account = accountCurrency
         let rows = balances.map { balance -> [String] in
             let pair = ratePair(of: balance.currency)
-            let source = pair.map { ($0.inverted ? "1 / " : "") + $0.symbol.rawValue + " (its last close)" } ?? "–"
+            let source = pair.map {
+                ($0.inverted ? "1 / " : "") + $0.symbol.rawValue + " (its last close"
+                    + (rateOnlySymbols.contains($0.symbol.rawValue) ? "; loaded for the rate, not traded)" : ")")
+            } ?? "–"
             return [
                 balance.currency, balance.cash.centsDescription, balance.value.centsDescription,
                 balance.rate > 0 ? String(format: "%.5f", balance.rate) : "–", source,

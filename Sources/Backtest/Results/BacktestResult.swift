@@ -48,6 +48,8 @@ public struct BacktestResult: Sendable {
     /// The balances in currencies other than the account's at the end, with their last rates (empty when every
     /// instrument is priced in the account's currency).
     public let balances: [CurrencyBalance]
+    /// Pairs in the run only for their rates (`EngineConfig.rateOnlySymbols`): never traded.
+    public let rateOnlySymbols: [String]
 
     /// The lowest buying power (equity − the book's initial margin requirement) at the end of a time step, and when:
     /// `nil` without the margin rule (`risk.initialMarginPercent`, on by default with `risk.allowLeverage`).
@@ -94,6 +96,7 @@ public struct BacktestResult: Sendable {
         self.allocations = (engine.strategy as? any AllocationReporting)?.allocations ?? []
         self.conversion = engine.portfolio.conversion
         self.balances = engine.portfolio.balances
+        self.rateOnlySymbols = engine.config.rateOnlySymbols
     }
 
     /// The account's currency (`strategy.currency`): every amount of the result is in it but prices and positions'

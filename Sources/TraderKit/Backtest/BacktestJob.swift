@@ -64,9 +64,36 @@ public struct BacktestJob {
                         + "never act; add its data (e.g. \(gauge).csv beside the others) or remove the key")
             }
         }
+        try addRatePairs(to: &resolved, argument: selection.argument)
         // `universe.sectors` over the data's sectors.csv.
         for (symbol, sector) in configuration.universe.sectors { resolved.sectors[Symbol(symbol)] = sector }
         return resolved
+    }
+
+    /// For an account in another currency than some instruments' (`strategy.currency`): the pair of the two
+    /// currencies from the same data when the universe has none, loaded only for its rate (never traded). A currency
+    /// the data has no pair for is left for `checkCurrencies`, which says what to add.
+    func addRatePairs(to resolved: inout DataSourceResolver.Resolved, argument: String) throws(TraderError) {
+        let account = configuration.strategy.currency
+        let conversion = CurrencyConversion(
+            universe: Universe(symbols: resolved.names.map { Symbol($0) }), accountCurrency: account)
+        for currency in Set(conversion.unconverted.map(\.currency)).sorted() {
+            for name in ["\(currency).\(account)", "\(account).\(currency)"] {
+                guard let found = try? DataSourceResolver.resolve(
+                    argument, symbols: [name], barSize: configuration.backtest.barSize)
+                else { continue }
+                if let file = found.files.first {
+                    resolved.files.append(file)
+                } else if let symbol = found.store?.symbols.first {
+                    resolved.store?.symbols.append(symbol)
+                } else {
+                    continue
+                }
+                resolved.ratePairs.append(Symbol(name))
+                resolved.description += "; \(name) for the rate from \(currency) to \(account) (not traded)"
+                break
+            }
+        }
     }
 
     /// The built-in strategy that runs, the allocator over its base included (`nil` for a user's strategy, which
@@ -126,6 +153,17 @@ public struct BacktestJob {
         configuration.data.barSize == MarketDataSettings().barSize ? nil : configuration.data.barSize
     }
 
+    /// A pair loaded only for its rate ends with the traded instruments' last bar: it converts, it does not make the
+    /// run longer (a run going on past a series' end closes its position there).
+    static func clip(ratePairs: [Symbol], of data: MarketData) -> MarketData {
+        guard !ratePairs.isEmpty else { return data }
+        let isRate = data.universe.instruments.map { ratePairs.contains($0.symbol) }
+        let end = data.series.indices.filter { !isRate[$0] }.compactMap { data.series[$0].last?.timestamp }.max()
+        guard let end else { return data }
+        let series = data.series.indices.map { i in isRate[i] ? data.series[i].filter { $0.timestamp <= end } : data.series[i] }
+        return MarketData(universe: data.universe, series: series)
+    }
+
     /// Refuses a universe with an instrument priced in a currency that neither the account's nor a pair of the
     /// universe converts (`strategy.currency`).
     func checkCurrencies(_ universe: Universe) throws(TraderError) {
@@ -149,11 +187,13 @@ public struct BacktestJob {
     private func runLoaded(
         _ resolved: DataSourceResolver.Resolved, spec: StrategySpec?, progress: ProgressBar
     ) throws(TraderError) -> (BacktestResult, Double, Bool, Int, [HTMLReportSection]) {
-        let market = try BacktestDataLoader.load(
+        var market = try BacktestDataLoader.load(
             resolved, settings: configuration.backtest, warmUp: true, strategyBar: strategyBar)
+        market.data = Self.clip(ratePairs: resolved.ratePairs, of: market.data)
         if let note = market.barNote { Terminal.printError(note) }
         try checkCurrencies(market.data.universe)
         var config = backtestConfig(spec: spec)
+        config.engine.rateOnlySymbols = resolved.ratePairs.map(\.rawValue)
         config.historyRebases = market.historyRebases
         config.futuresMonths = market.futuresMonths
         let clock = ContinuousClock()

@@ -94,7 +94,7 @@ public struct BacktestSummaryReport {
     /// them.
     var commissionText: String {
         let ibkr = commissionSetting == "ibkr-fixed" || commissionSetting == "ibkr-tiered"
-        let kinds = result.universe.instruments.map(\.kind)
+        let kinds = result.universe.instruments.filter { !result.rateOnlySymbols.contains($0.symbol.rawValue) }.map(\.kind)
         var others: [String] = []
         if ibkr, kinds.contains(where: { if case .future = $0 { true } else { false } }) {
             others.append("futures $\(IBKRContractRates.futuresPerContract.centsDescription) a contract with fees")
@@ -127,7 +127,8 @@ public struct BacktestSummaryReport {
         let bars = result.barsProcessed
         let extra = runCounts + [
             ("Commissions", "\(result.commissions.centsDescription) (\(commissionText))"),
-            ("Bars processed", "\(bars) (\(result.universe.instruments.count) symbol\(result.universe.instruments.count == 1 ? "" : "s"))"),
+            ("Bars processed", "\(bars) (\(result.universe.instruments.count) symbol\(result.universe.instruments.count == 1 ? "" : "s")"
+                + (result.rateOnlySymbols.isEmpty ? ")" : ", \(result.rateOnlySymbols.joined(separator: ", ")) for the rate only)")),
             ("Engine", String(format: "%.3f s, %@ bars/s", engineSeconds, Self.rate(Double(bars) / max(engineSeconds, 1e-9)))),
             ("Whole run (load + run + metrics)", String(format: "%.3f s", runSeconds)),
         ] + currencyRows + exposureRows + executionRows + riskProfileRows

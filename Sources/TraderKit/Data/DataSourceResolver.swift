@@ -39,6 +39,13 @@ public struct DataSourceResolver {
         /// data: a CSV file's path, or (with `store`) the month's symbol in the store. The loader splices them
         /// (`ContinuousFuture`).
         public var continuous: [ContinuousSource] = []
+        /// Currency pairs added only for their rates (`strategy.currency`): loaded, never traded.
+        public var ratePairs: [Symbol] = []
+
+        /// The instruments' names: the files', the store's and the continuous futures'.
+        public var names: [String] {
+            files.map(\.symbol.rawValue) + (store?.symbols.map(\.rawValue) ?? []) + continuous.map(\.symbol.rawValue)
+        }
     }
 
     /// A continuous future's contract months in the data.

@@ -77,10 +77,11 @@ public struct ResearchJob {
         let market = try BacktestDataLoader.load(resolved, settings: configuration.backtest, strategyBar: job.strategyBar)
         if let note = market.barNote { Terminal.printError(note) }
         try job.checkCurrencies(market.data.universe)
-        data = market.data
+        data = BacktestJob.clip(ratePairs: resolved.ratePairs, of: market.data)
         periodsPerYear = market.periodsPerYear
         dataDescription = resolved.description
         backtest = job.backtestConfig(spec: spec)
+        backtest.engine.rateOnlySymbols = resolved.ratePairs.map(\.rawValue)
         backtest.historyRebases = market.historyRebases
         backtest.futuresMonths = market.futuresMonths
         execution = configuration.orders.executionStyle

@@ -201,6 +201,13 @@ extension EngineCore {
                     detail: "\(_state.universe[request.instrument].symbol) is the volatility gauge (risk.volatilitySymbol): "
                         + "watched, never traded"))
         }
+        if hasRateOnly, rateOnly[request.instrument.index] {
+            return .denied(
+                RiskDenial(
+                    rule: .invalidOrder,
+                    detail: "\(_state.universe[request.instrument].symbol) is in the run only for its rate "
+                        + "(strategy.currency \(config.accountCurrency)): watched, never traded"))
+        }
         if let denial = expiryDenial(request) ?? forexSizeDenial(request) { return .denied(denial) }
         // Only the kill switch configured: no need to build the view.
         if rules.count == 1, !_riskMonitor.status.entriesPaused {

@@ -30,6 +30,10 @@ public struct EngineCore<S: Strategy>: Sendable {
     }
     /// The gauge's index, −1 for none (the bar hot path's test).
     @usableFromInline var gaugeIndex = -1
+    /// Per instrument, `true` for a pair held in the universe only for its rate (`EngineConfig.rateOnlySymbols`).
+    @usableFromInline var rateOnly: [Bool]
+    /// Whether any instrument is rate-only (the bar path checks only then).
+    @usableFromInline var hasRateOnly: Bool
     /// The closes the correlation limit measures (`nil` unless `risk.maxCorrelation` is set).
     @usableFromInline var _returns: ReturnHistory?
     /// The margin rule's rates (`nil` unless `risk.initialMarginPercent` is set).
@@ -73,6 +77,9 @@ public struct EngineCore<S: Strategy>: Sendable {
         self.marginRates = MarginRates(config: config.risk, universe: universe)
         self.expiryExitDays = Self.expiryExitDays(universe, rollDays: config.futuresRollDays)
         self.hasContractMonths = expiryExitDays.contains { $0 != .max }
+        let rateOnlyNames = Set(config.rateOnlySymbols)
+        self.rateOnly = universe.instruments.map { rateOnlyNames.contains($0.symbol.rawValue) }
+        self.hasRateOnly = rateOnly.contains(true)
         if config.risk.maxCorrelation != nil {
             _returns = ReturnHistory(
                 instruments: universe.count,
@@ -162,6 +169,8 @@ public struct EngineCore<S: Strategy>: Sendable {
         _state.lastBars[id.index] = bar
         // The volatility gauge only feeds the volatility pause: the strategy never sees it, nothing marks it.
         if id.index == gaugeIndex { return }
+        // A pair in the run only for its rate moves the conversion; the strategy never sees it.
+        if hasRateOnly, rateOnly[id.index] { return _state.portfolio.mark(id, at: bar.close) }
         if _returns != nil { _returns?.record(id, time: bar.timestamp, close: bar.close) }
         _state.portfolio.mark(id, at: bar.close)
         _state.portfolio.settle(upTo: bar.timestamp)
@@ -198,6 +207,7 @@ public struct EngineCore<S: Strategy>: Sendable {
         advance(to: quote.timestamp, into: &commands)
         _state.lastQuotes[id.index] = quote
         if id.index == gaugeIndex { return }
+        if hasRateOnly, rateOnly[id.index] { return _state.portfolio.mark(id, at: quote.mid) }
         _state.portfolio.mark(id, at: quote.mid)
         if monitorsEquity { _riskMonitor.observe(equity: _state.portfolio.equity, at: quote.timestamp) }
         dispatch(.quote(id, quote), into: &commands)

@@ -45,6 +45,9 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     /// The currency of `initialCash`, equity and every total; an instrument priced in another converts at the rate
     /// of the universe's pair of the two (`CurrencyConversion`).
     public var accountCurrency = "USD"
+    /// Currency pairs in the universe only for their rates (`accountCurrency`'s conversion): their bars mark the
+    /// rate; the strategy never sees them and no order trades them.
+    public var rateOnlySymbols: [String] = []
 
     /// Creates a configuration; defaults: 100,000 cash, immediate settlement, no risk limits, futures rolled 5
     /// business days before their last trading day.
@@ -71,5 +74,6 @@ extension EngineConfig {
         futuresRollDays = try c.decode(.futuresRollDays, default: d.futuresRollDays)
         futuresRollByVolume = try c.decode(.futuresRollByVolume, default: d.futuresRollByVolume)
         accountCurrency = try c.decode(.accountCurrency, default: d.accountCurrency)
+        rateOnlySymbols = try c.decode(.rateOnlySymbols, default: d.rateOnlySymbols)
     }
 }

@@ -77,8 +77,9 @@ public struct CurrencyConversion: Hashable, Sendable {
         guard let first = unconverted.first else { return nil }
         let names = unconverted.filter { $0.currency == first.currency }.map { "'\($0.name)'" }
         return "\(names.joined(separator: ", ")) \(names.count == 1 ? "is" : "are") priced in \(first.currency) and the "
-            + "account is in \(accountCurrency): add \(first.currency).\(accountCurrency) or \(accountCurrency)."
-            + "\(first.currency) to the universe, whose prices convert \(first.currency) to \(accountCurrency)"
+            + "account is in \(accountCurrency): the rate needs \(first.currency).\(accountCurrency) or \(accountCurrency)."
+            + "\(first.currency) bars (in the universe, or in the data beside the others: a backtest loads the pair "
+            + "for its rate alone)"
     }
 
     public static func == (a: Self, b: Self) -> Bool {
