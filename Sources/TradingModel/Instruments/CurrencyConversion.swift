@@ -4,7 +4,7 @@
 /// A pair `X.Y` closes at Y per X. For a currency F in an account in A, the pair `F.A` gives the rate (A per F)
 /// directly and `A.F` as its inverse: an account in EUR values ES (in dollars) at 1 / EUR.USD. Only a pair of the
 /// two currencies counts (no cross through a third), and only one in the universe: its bars are the rates.
-public struct CurrencyConversion: Hashable, Sendable {
+public struct CurrencyConversion: Sendable {
     /// The account's currency: equity, cash totals and reports are in it.
     public let accountCurrency: String
     /// The other currencies instruments are priced in, in order of first use.
@@ -80,17 +80,6 @@ public struct CurrencyConversion: Hashable, Sendable {
             + "account is in \(accountCurrency): the rate needs \(first.currency).\(accountCurrency) or \(accountCurrency)."
             + "\(first.currency) bars (in the universe, or in the data beside the others: a backtest loads the pair "
             + "for its rate alone)"
-    }
-
-    public static func == (a: Self, b: Self) -> Bool {
-        a.accountCurrency == b.accountCurrency && a.currencies == b.currencies && a.currencyIndex == b.currencyIndex
-            && a.rateFor == b.rateFor && a.rateInverted == b.rateInverted
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(accountCurrency)
-        hasher.combine(currencies)
-        hasher.combine(currencyIndex)
     }
 }
 
