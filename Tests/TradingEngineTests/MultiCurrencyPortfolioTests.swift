@@ -79,6 +79,21 @@ import TradingModel
         #expect(abs(p.exposure(of: InstrumentID(0), quantity: Quantity(100_000).units).doubleValue - 100_000) < 1e-6)
     }
 
+    /// Beside an instrument in another currency, one in the account's own is marked as ever: AAPL held in a dollar
+    /// account that also trades USD.JPY moves equity by its own price move, unconverted.
+    @Test func anInstrumentInTheAccountsCurrencyIsMarkedUnconvertedBesideOthers() {
+        var p = Portfolio(cash: Money(100_000), universe: Universe(symbols: ["AAPL", "USD.JPY"]))
+        p.mark(InstrumentID(1), at: Price(150))
+        p.apply(Self.fill(0, .buy, "100", "200", commission: "1"))
+        #expect(p.equity == Money(99_999))
+        p.mark(InstrumentID(0), at: Price(210))
+        #expect(p.equity == Money(100_999))  // + 100 × 10
+        #expect(p.grossExposure == Money(21_000))
+        Self.checkConverted(p)
+        p.mark(InstrumentID(1), at: Price(160))  // the yen moves; AAPL's dollars do not
+        #expect(p.equity == Money(100_999))
+    }
+
     /// A dollar account's stocks and a pair quoted in dollars need no conversion: the single-currency path.
     @Test func oneCurrencyConvertsNothing() {
         let p = Portfolio(cash: Money(1_000), universe: Universe(symbols: ["AAPL", "EUR.USD", "ES 2026-12"]))
