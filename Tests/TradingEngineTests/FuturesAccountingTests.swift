@@ -74,6 +74,20 @@ import TradingModel
         #expect(flat.equity == Money(100_000))
     }
 
+    /// A gap that would take the mark to zero or below is no price: nothing moves. One larger than the mark upward
+    /// (a new month far above a cheap old one) is carried.
+    @Test func aCarryToNoPriceIsRefusedAndALargeOneUpIsMade() {
+        var p = Portfolio(cash: Money(100_000), universe: Self.universe)
+        p.apply(Self.fill(Self.es, .buy, "1", "40"))
+        p.carry(Self.es, movedBy: Price(-40))
+        #expect(p.marks[Self.es.index] == Price(40) && p.position(for: Self.es).averagePrice == Price(40))
+        p.carry(Self.es, movedBy: Price(-41))
+        #expect(p.marks[Self.es.index] == Price(40))
+        p.carry(Self.es, movedBy: Price(100))
+        #expect(p.marks[Self.es.index] == Price(140) && p.position(for: Self.es).averagePrice == Price(140))
+        E.checkInvariant(p)
+    }
+
     @Test func aFutureSaleLeavesNothingToSettle() {
         var p = Portfolio(cash: Money(100_000), universe: Self.universe, settlementDays: 1)
         p.apply(Self.fill(Self.es, .buy, "1", "6000"))

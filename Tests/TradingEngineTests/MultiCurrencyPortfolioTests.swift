@@ -51,6 +51,10 @@ import TradingModel
         #expect(p.equity == Money("100622.1875"))
         #expect(p.grossExposure == Money(250_625))  // 401,000 dollars at 0.625
         Self.checkConverted(p)
+        // A close of zero is no rate: the last one stays.
+        p.mark(InstrumentID(1), at: .zero)
+        #expect(p.rate(for: InstrumentID(0)) == 0.625)
+        p.mark(InstrumentID(1), at: Price("1.6")!)
         // Sold at 4,020: 2,000 dollars realized, 1,250 euros.
         p.apply(Self.fill(0, .sell, "2", "4020", commission: "4.5"))
         #expect(p.realizedPnL == Money(1_250))
@@ -114,6 +118,12 @@ import TradingModel
         let gbp = CurrencyConversion(universe: Universe(symbols: ["EUR.GBP", "GBP.USD"]), accountCurrency: "USD")
         #expect(gbp.currencies == ["GBP"] && gbp.rateFor == [0, 1] && gbp.rateInverted == [false, false])
         #expect(gbp.problem == nil)
+        // Two other currencies, each with its pair: directly (GBP.USD, EUR.USD) and inverted (USD.JPY, USD.CHF).
+        let direct = CurrencyConversion(
+            universe: Universe(symbols: ["EUR.GBP", "GBP.EUR", "GBP.USD", "EUR.USD"]), accountCurrency: "USD")
+        #expect(direct.currencies == ["GBP", "EUR"] && direct.rateFor == [0, 0, 1, 2] && direct.problem == nil)
+        let inverted = CurrencyConversion(universe: Universe(symbols: ["USD.JPY", "USD.CHF"]), accountCurrency: "USD")
+        #expect(inverted.rateFor == [1, 2] && inverted.rateInverted == [true, true] && inverted.problem == nil)
         // A cross through a third currency does not count.
         let cross = CurrencyConversion(universe: Universe(symbols: ["EUR.GBP", "EUR.USD"]), accountCurrency: "USD")
         #expect(cross.problem?.hasPrefix("'EUR.GBP' is priced in GBP") == true)
