@@ -64,7 +64,7 @@ public struct BacktestJob {
                         + "never act; add its data (e.g. \(gauge).csv beside the others) or remove the key")
             }
         }
-        try addRatePairs(to: &resolved, argument: selection.argument)
+        addRatePairs(to: &resolved, argument: selection.argument)
         // `universe.sectors` over the data's sectors.csv.
         for (symbol, sector) in configuration.universe.sectors { resolved.sectors[Symbol(symbol)] = sector }
         return resolved
@@ -73,7 +73,7 @@ public struct BacktestJob {
     /// For an account in another currency than some instruments' (`strategy.currency`): the pair of the two
     /// currencies from the same data when the universe has none, loaded only for its rate (never traded). A currency
     /// the data has no pair for is left for `checkCurrencies`, which says what to add.
-    func addRatePairs(to resolved: inout DataSourceResolver.Resolved, argument: String) throws(TraderError) {
+    func addRatePairs(to resolved: inout DataSourceResolver.Resolved, argument: String) {
         let account = configuration.strategy.currency
         let conversion = CurrencyConversion(
             universe: Universe(symbols: resolved.names.map { Symbol($0) }), accountCurrency: account)
@@ -160,7 +160,9 @@ public struct BacktestJob {
         let isRate = data.universe.instruments.map { ratePairs.contains($0.symbol) }
         let end = data.series.indices.filter { !isRate[$0] }.compactMap { data.series[$0].last?.timestamp }.max()
         guard let end else { return data }
-        let series = data.series.indices.map { i in isRate[i] ? data.series[i].filter { $0.timestamp <= end } : data.series[i] }
+        let series = data.series.indices.map { i in
+            isRate[i] ? data.series[i].filter { $0.timestamp <= end } : data.series[i]
+        }
         return MarketData(universe: data.universe, series: series)
     }
 
@@ -177,8 +179,8 @@ public struct BacktestJob {
     }
 
     /// Whether a run reads its bars while it runs: one CSV file of all its bars (the bars are never all held; a
-    /// 1M-bar file would be 48 MB of bars). Several files, a continuous future, stores, synthetic data and regular-hours runs are loaded
-    /// into `MarketData` first.
+    /// 1M-bar file would be 48 MB of bars). Several files, a continuous future, stores, synthetic data and
+    /// regular-hours runs are loaded into `MarketData` first.
     static func streams(_ resolved: DataSourceResolver.Resolved, _ settings: BacktestSettings) -> Bool {
         resolved.store == nil && resolved.synthetic == nil && resolved.files.count == 1 && resolved.continuous.isEmpty
             && !settings.regularHoursOnly && resolved.volumeMultiplier == 1
