@@ -137,6 +137,22 @@ struct OrderJournalCheckpointTests {
         }
     }
 
+    /// A manual journal dropped without `close()` truncates its WAL itself, even while another connection (a reader,
+    /// `ibtrader journal`) keeps SQLite from doing it at the last close (found by the generated mutation run, issue 42).
+    @Test func aManualJournalDroppedWithoutCloseTruncatesItsWAL() async throws {
+        try await withTemporaryDirectory { dir in
+            let path = dir + "/journal.sqlite"
+            let reader = try OrderJournal(path: path)
+            do {
+                let journal = try OrderJournal(path: path, checkpoints: .manual)
+                _ = try Self.writeIntents(journal, 0..<20)
+                #expect(Self.walSize(path) > 0)
+            }
+            #expect(Self.walSize(path) == 0)
+            #expect(try reader.orders().count == 20)
+        }
+    }
+
     @Test func closeLeavesNoWALAndLaterCallsFail() async throws {
         try await withTemporaryDirectory { dir in
             let path = dir + "/journal.sqlite"

@@ -145,6 +145,25 @@ struct OrderJournalTests {
         }
     }
 
+    /// A fill that moves its order is in the order's history with its execId; a later one that cannot move it (the
+    /// rest of a cancelled order) adds nothing there (found by the generated mutation run, issue 42).
+    @Test func aFillThatMovesTheOrderIsInItsHistoryAndOneThatCannotIsNot() async throws {
+        try await withTemporaryDirectory { dir in
+            let journal = try OrderJournal(path: dir + "/journal.sqlite", durability: .processCrashSafe)
+            try journal.recordIntent(Self.intent("O-1"))
+            try journal.recordSubmitted("O-1", brokerOrderID: 7, at: Self.t0)
+            _ = try journal.recordFill(Self.fill("E-1", ref: "O-1", quantity: 40, orderID: 7))
+            let afterFill = try journal.history(of: "O-1")
+            #expect(afterFill.last?.state == .partiallyFilled && afterFill.last?.message == "execId E-1")
+            _ = try journal.recordStatus(JournalStatusUpdate(orderRef: "O-1", state: .canceled, time: Self.t0 + .seconds(2)))
+            let cancelled = try journal.history(of: "O-1").count
+            _ = try journal.recordFill(Self.fill("E-2", ref: "O-1", quantity: 30, orderID: 7))  // 70 of 100: stays cancelled
+            #expect(try journal.history(of: "O-1").count == cancelled)
+            let order = try #require(try journal.order("O-1"))
+            #expect(order.state == .canceled && order.filledQuantity == Quantity(70))
+        }
+    }
+
     /// The same execId under another broker order id is another order's execution, not a repeat: a conflict, and
     /// the first stays. When either has no broker order id (a fill found by its orderRef alone), the rest decides.
     @Test func theBrokerOrderIDOfAKnownExecIdDecidesOnlyWhenBothHaveOne() async throws {
