@@ -83,6 +83,22 @@ import TraderKit
         }
     }
 
+    /// A flag another command takes names its key (it once answered "unknown option '--cash'; did you mean '--cash'?").
+    @Test func aFlagOfAnotherCommandNamesItsKey() {
+        for (arguments, message) in [
+            (["--cash", "5"], "this command does not take --cash; set strategy.cash in a config file or with --set strategy.cash=…"),
+            (["--currency", "EUR"], "this command does not take --currency; set strategy.currency in a config file or with --set strategy.currency=…"),
+            (["--casg", "5"], "unknown option '--casg'"),
+        ] {
+            do {
+                _ = try RunCommand.parse(arguments)
+                Issue.record("\(arguments) parsed")
+            } catch {
+                #expect(RunCommand.message(for: error).hasPrefix(message), "\(RunCommand.message(for: error))")
+            }
+        }
+    }
+
     @Test func sweepFlagsWereRenamedToo() {
         for (arguments, message) in [
             (["--param", "fast=1:2:1"], "--param was renamed --parameter"), (["--sweep", "s.yaml"], "--sweep was renamed --config FILE"),

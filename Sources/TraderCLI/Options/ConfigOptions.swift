@@ -20,7 +20,8 @@ struct ConfigOptions: ParsableArguments {
 
     func validate() throws {
         guard let first = unrecognized.first else { return }
-        throw ValidationError(ConfigRenames.message(for: first, known: ConfigHelp.keys.compactMap(\.flag)))
+        throw ValidationError(
+            ConfigRenames.message(for: first, keys: ConfigHelp.keys.compactMap { info in info.flag.map { ($0, info.path) } }))
     }
 
     /// The `--set` assignments as overrides.

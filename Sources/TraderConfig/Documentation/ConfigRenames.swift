@@ -20,14 +20,18 @@ public enum ConfigRenames {
         ("--sweep", "--config FILE, with the sweep under 'sweep:' (--config is repeatable)"),
     ]
 
-    /// The error for an option the command does not take: the new name of a renamed flag, else the nearest one.
+    /// The error for an option the command does not take: the new name of a renamed flag; for a flag other commands
+    /// take (`run --cash`), its key, to set in a file or with `--set`; else the nearest flag.
     /// - Parameters:
     ///   - argument: the unrecognized argument (`--fast`, `--fast=3`).
-    ///   - known: the command's flags, for a suggestion.
-    public static func message(for argument: String, known: [String]) -> String {
+    ///   - keys: every command's flags with their config keys (`--cash`: `strategy.cash`), for a suggestion.
+    public static func message(for argument: String, keys: [(flag: String, key: String)]) -> String {
         let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
         if let renamed = flags.first(where: { $0.old == name }) { return "\(name) was renamed \(renamed.new)" }
         guard name.hasPrefix("-") else { return "unexpected argument '\(argument)'" }
-        return "unknown option '\(name)'" + KeySuggestion.phrase(for: name, in: known)
+        if let key = keys.first(where: { $0.flag == name })?.key {
+            return "this command does not take \(name); set \(key) in a config file or with --set \(key)=…"
+        }
+        return "unknown option '\(name)'" + KeySuggestion.phrase(for: name, in: keys.map(\.flag))
     }
 }
