@@ -139,6 +139,15 @@ import TradingModel
     /// Issue 47's acceptance on real data: momentum over ES rolled (the bundled contract months, rolled on 2013-12-13)
     /// and EUR.USD and GBP.USD (the bundled daily midpoints of the same quarter), checked as above.
     @Test func momentumRanksTheBundledFuturesAndPairs() throws {
+        let (data, continuous) = try Self.bundledFuturesAndPairs()
+        #expect(continuous.rolls.map(\.time) == [Timestamp(year: 2013, month: 12, day: 13)])
+        let result = Self.momentum(data, lookback: 5, rebalance: 5)
+        try Self.checkAgainstReplay(result, data: data, continuous: continuous, cash: 2_000_000)
+    }
+
+    /// `bundled:futures-fx`: ES rolled from its five contract months (5 business days before each last trading day,
+    /// back-adjusted) beside EUR.USD and GBP.USD.
+    static func bundledFuturesAndPairs() throws -> (data: MarketData, continuous: ContinuousFuture) {
         let folder = FuturesAndForexBacktestTests.bundled.appendingPathComponent("futures-fx")
         let es = FutureSpec.known["ES"]!
         let months = ["ESZ2013", "ESH2014", "ESM2014", "ESU2014", "ESZ2014"]
@@ -146,24 +155,25 @@ import TradingModel
         let contractMonths = [(2013, 12), (2014, 3), (2014, 6), (2014, 9), (2014, 12)].map { ContractMonth(year: $0.0, month: $0.1)! }
         let contracts = zip(contractMonths, files.series).map { (month: $0, bars: $1) }
         let continuous = try ContinuousFuture.build(spec: es, contracts: contracts, rollDays: 5, adjustment: .backAdjusted)
-        #expect(continuous.rolls.map(\.time) == [Timestamp(year: 2013, month: 12, day: 13)])
         let pairs = try MarketData.load(files: ["EURUSD", "GBPUSD"].map { (Symbol($0), folder.appendingPathComponent("\($0)_1d.csv").path) })
         let data = MarketData(
             universe: Universe(symbols: ["ES continuous", "EUR.USD", "GBP.USD"]),
             series: [continuous.bars] + pairs.series)
-        let result = Self.momentum(data, lookback: 5, rebalance: 5)
-        try Self.checkAgainstReplay(result, data: data, continuous: continuous, cash: 2_000_000)
+        return (data, continuous)
     }
 
     /// Momentum ranking by the volatility-adjusted score, holding 2 weighted by inverse volatility, 2,000,000 of
-    /// capital, IBKR's commissions.
-    static func momentum(_ data: MarketData, lookback: Int, rebalance: Int) -> BacktestResult {
+    /// capital in `accountCurrency`, IBKR's commissions.
+    static func momentum(
+        _ data: MarketData, lookback: Int, rebalance: Int, accountCurrency: String = "USD"
+    ) -> BacktestResult {
         let strategy = MomentumRotation(config: MomentumRotationConfig(
             lookback: lookback, ranking: .volatilityAdjusted, minimumScore: nil, holdings: 2,
             rebalance: .everyBars(rebalance), weighting: .inverseVolatility, investedFraction: 0.9, rankBuffer: 0,
             minimumWeightChange: 0, protectiveOrders: false))
-        let config = BacktestConfig(
-            engine: EngineConfig(initialCash: Money(2_000_000)), simulation: SimulationConfig(commission: .ibkrFixedDefault))
+        var engine = EngineConfig(initialCash: Money(2_000_000))
+        engine.accountCurrency = accountCurrency
+        let config = BacktestConfig(engine: engine, simulation: SimulationConfig(commission: .ibkrFixedDefault))
         return BacktestRunner.run(strategy: strategy, data: data, config: config)
     }
 
@@ -205,26 +215,10 @@ import TradingModel
 /// Issue 47's currency conversion: the bundled futures-and-forex momentum run in an account in euros. ES, EUR.USD and
 /// GBP.USD are all priced in dollars; EUR.USD's closes convert them.
 @Suite struct MultiCurrencyBacktestTests {
-    static func run(accountCurrency: String, cash: Int64) throws -> (BacktestResult, MarketData, ContinuousFuture) {
-        let folder = FuturesAndForexBacktestTests.bundled.appendingPathComponent("futures-fx")
-        let es = FutureSpec.known["ES"]!
-        let months = ["ESZ2013", "ESH2014", "ESM2014", "ESU2014", "ESZ2014"]
-        let files = try MarketData.load(files: months.map { (Symbol($0), folder.appendingPathComponent("\($0)_1d.csv").path) })
-        let contractMonths = [(2013, 12), (2014, 3), (2014, 6), (2014, 9), (2014, 12)].map { ContractMonth(year: $0.0, month: $0.1)! }
-        let continuous = try ContinuousFuture.build(
-            spec: es, contracts: zip(contractMonths, files.series).map { (month: $0, bars: $1) }, rollDays: 5,
-            adjustment: .backAdjusted)
-        let pairs = try MarketData.load(files: ["EURUSD", "GBPUSD"].map { (Symbol($0), folder.appendingPathComponent("\($0)_1d.csv").path) })
-        let data = MarketData(
-            universe: Universe(symbols: ["ES continuous", "EUR.USD", "GBP.USD"]), series: [continuous.bars] + pairs.series)
-        let strategy = MomentumRotation(config: MomentumRotationConfig(
-            lookback: 5, ranking: .volatilityAdjusted, minimumScore: nil, holdings: 2, rebalance: .everyBars(5),
-            weighting: .inverseVolatility, investedFraction: 0.9, rankBuffer: 0, minimumWeightChange: 0,
-            protectiveOrders: false))
-        var engine = EngineConfig(initialCash: Money(cash))
-        engine.accountCurrency = accountCurrency
-        let config = BacktestConfig(engine: engine, simulation: SimulationConfig(commission: .ibkrFixedDefault))
-        return (BacktestRunner.run(strategy: strategy, data: data, config: config), data, continuous)
+    static func run(accountCurrency: String) throws -> (BacktestResult, MarketData, ContinuousFuture) {
+        let (data, continuous) = try MixedUniverseMomentumTests.bundledFuturesAndPairs()
+        let result = MixedUniverseMomentumTests.momentum(data, lookback: 5, rebalance: 5, accountCurrency: accountCurrency)
+        return (result, data, continuous)
     }
 
     /// The final equity in euros is a replay of every fill in dollars (at the last closes, less commissions and the
@@ -232,7 +226,7 @@ import TradingModel
     /// dollars paid at the quarter's highest and lowest rate; the book is sized in euros (about 0.9 of equity invested
     /// at the peak, where sizing euros as dollars would invest 0.9 / 1.3).
     @Test func momentumInAnAccountInEurosMatchesAReplayInDollars() throws {
-        let (result, data, continuous) = try Self.run(accountCurrency: "EUR", cash: 2_000_000)
+        let (result, data, continuous) = try Self.run(accountCurrency: "EUR")
         #expect(Set(result.fills.map(\.instrument.index)) == [0, 1, 2])
         var dollars = 0.0, commissionDollars = 0.0
         for fill in result.fills {
@@ -314,7 +308,7 @@ import TradingModel
 
     /// The same universe in an account in dollars converts nothing: the run is the single-currency one.
     @Test func theSameRunInDollarsConvertsNothing() throws {
-        let (result, data, _) = try Self.run(accountCurrency: "USD", cash: 2_000_000)
+        let (result, data, _) = try Self.run(accountCurrency: "USD")
         #expect(result.balances.isEmpty)
         #expect(result.conversion.isSingleCurrency)
         let plain = MixedUniverseMomentumTests.momentum(data, lookback: 5, rebalance: 5)

@@ -10,6 +10,19 @@ import TraderKit
 /// Flags are named after the keys they set, the old spellings say their new names, and flag values go through the
 /// same checks as a file's.
 @Suite(.ownThread) struct ConfigFlagTests {
+    /// The message a command's parser refuses `arguments` with; `nil` (and an issue) when they parse.
+    static func refusal<Command: ParsableArguments>(
+        _ command: Command.Type, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation
+    ) -> String? {
+        do {
+            _ = try command.parse(arguments)
+            Issue.record("\(arguments) parsed", sourceLocation: sourceLocation)
+            return nil
+        } catch {
+            return command.message(for: error)
+        }
+    }
+
     @Test func everyFlagIsNamedAfterItsKey() throws {
         let command = try BacktestCommand.parse([
             "--strategy", "sma-cross", "--cash", "5000", "--fast-period", "3", "--slow-period", "9", "--allow-short",
@@ -75,12 +88,8 @@ import TraderKit
         (["--bar", "1 day"], "--bar was renamed --bar-size"), (["--atr-stop", "2"], "--atr-stop was renamed --atr-stops"),
     ])
     func renamedFlagsSayTheirNewName(arguments: [String], message: String) {
-        do {
-            _ = try BacktestCommand.parse(arguments)
-            Issue.record("\(arguments) parsed")
-        } catch {
-            #expect(BacktestCommand.message(for: error).hasPrefix(message), "\(BacktestCommand.message(for: error))")
-        }
+        guard let refusal = Self.refusal(BacktestCommand.self, arguments) else { return }
+        #expect(refusal.hasPrefix(message), "\(refusal)")
     }
 
     /// A flag another command takes names its key (it once answered "unknown option '--cash'; did you mean '--cash'?").
@@ -90,12 +99,8 @@ import TraderKit
             (["--currency", "EUR"], "this command does not take --currency; set strategy.currency in a config file or with --set strategy.currency=…"),
             (["--casg", "5"], "unknown option '--casg'"),
         ] {
-            do {
-                _ = try RunCommand.parse(arguments)
-                Issue.record("\(arguments) parsed")
-            } catch {
-                #expect(RunCommand.message(for: error).hasPrefix(message), "\(RunCommand.message(for: error))")
-            }
+            guard let refusal = Self.refusal(RunCommand.self, arguments) else { continue }
+            #expect(refusal.hasPrefix(message), "\(refusal)")
         }
     }
 
@@ -103,12 +108,8 @@ import TraderKit
         for (arguments, message) in [
             (["--param", "fast=1:2:1"], "--param was renamed --parameter"), (["--sweep", "s.yaml"], "--sweep was renamed --config FILE"),
         ] {
-            do {
-                _ = try OptimizeRun.parse(arguments)
-                Issue.record("\(arguments) parsed")
-            } catch {
-                #expect(OptimizeRun.message(for: error).hasPrefix(message), "\(OptimizeRun.message(for: error))")
-            }
+            guard let refusal = Self.refusal(OptimizeRun.self, arguments) else { continue }
+            #expect(refusal.hasPrefix(message), "\(refusal)")
         }
     }
 
@@ -143,12 +144,8 @@ import TraderKit
             (["--timeout", "1e300"], "--timeout: timeout: must be a number above 0 and at most 3600, got '1e300'"),
             (["--client-id", "-1"], "--client-id: connection.clientId: must be an integer from 0 to 2147483647, got '-1'"),
         ] {
-            do {
-                _ = try ConnectCommand.parse(arguments)
-                Issue.record("\(arguments) parsed")
-            } catch {
-                #expect(ConnectCommand.message(for: error) == text, "\(ConnectCommand.message(for: error))")
-            }
+            guard let refusal = Self.refusal(ConnectCommand.self, arguments) else { continue }
+            #expect(refusal == text, "\(refusal)")
         }
     }
 

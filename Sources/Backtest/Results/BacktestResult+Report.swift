@@ -36,18 +36,12 @@ extension BacktestResult {
     }
 
     /// The account currency per unit of the instrument's price currency at the end (1 in the account's currency).
-    public func finalRate(of instrument: InstrumentID) -> Double {
-        let k = conversion.currencyIndex[instrument.index]
-        return k == 0 ? 1 : balances[k - 1].rate
-    }
+    public func finalRate(of instrument: InstrumentID) -> Double { finalRates[instrument.index] }
 
     /// The pair whose closes convert a currency other than the account's (`nil` for the account's own), and whether
     /// the rate is one over its price.
     public func ratePair(of currency: String) -> (symbol: Symbol, inverted: Bool)? {
-        guard let k = conversion.currencies.firstIndex(of: currency),
-            let i = conversion.rateFor.firstIndex(of: k + 1)
-        else { return nil }
-        return (universe.instruments[i].symbol, conversion.rateInverted[i])
+        conversion.rateSource(of: currency).map { (universe.instruments[$0.instrument].symbol, $0.inverted) }
     }
 
     /// Warnings a reader must see: positions closed because their data ended.

@@ -50,6 +50,8 @@ public struct BacktestResult: Sendable {
     public let balances: [CurrencyBalance]
     /// Pairs in the run only for their rates (`EngineConfig.rateOnlySymbols`): never traded.
     public let rateOnlySymbols: [String]
+    /// Per instrument, the account currency per unit of its price currency at the end (`Portfolio.rate(for:)`).
+    let finalRates: [Double]
 
     /// The lowest buying power (equity − the book's initial margin requirement) at the end of a time step, and when:
     /// `nil` without the margin rule (`risk.initialMarginPercent`, on by default with `risk.allowLeverage`).
@@ -97,6 +99,7 @@ public struct BacktestResult: Sendable {
         self.conversion = engine.portfolio.conversion
         self.balances = engine.portfolio.balances
         self.rateOnlySymbols = engine.config.rateOnlySymbols
+        self.finalRates = universe.instruments.indices.map { engine.portfolio.rate(for: InstrumentID(index: $0)) }
     }
 
     /// The account's currency (`strategy.currency`): every amount of the result is in it but prices and positions'

@@ -89,18 +89,15 @@ public struct TraderConfiguration: Sendable {
                 "run needs at least one symbol (universe: {symbols: [AAPL, MSFT]})", key: "universe.symbols",
                 at: record.origins["universe.symbols"])
         }
-        // The bot does not read IB's exchange rates yet: live, everything is in one currency.
-        let currencies = Set(universe.symbols.map { CurrencyConversion.currency(of: InstrumentKind(symbol: Symbol($0))) })
-        if strategy.currency != "USD" || currencies != ["USD"] {
-            let others = universe.symbols.filter {
-                CurrencyConversion.currency(of: InstrumentKind(symbol: Symbol($0))) != strategy.currency
-            }
-            let what = strategy.currency != "USD"
-                ? "an account in \(strategy.currency)" : "\(others.joined(separator: ", ")) (not priced in dollars)"
+        // The bot does not read IB's exchange rates yet: live, everything is in dollars.
+        let others = universe.symbols.filter { CurrencyConversion.currency(of: InstrumentKind(symbol: Symbol($0))) != "USD" }
+        guard strategy.currency == "USD", others.isEmpty else {
+            let (what, key) = strategy.currency != "USD"
+                ? ("an account in \(strategy.currency)", "strategy.currency")
+                : ("\(others.joined(separator: ", ")) (not priced in dollars)", "universe.symbols")
             throw ConfigError(
                 "the bot trades in dollars only so far (it does not read IB's exchange rates yet), so \(what) runs in "
-                    + "backtests only", key: strategy.currency != "USD" ? "strategy.currency" : "universe.symbols",
-                at: record.origins[strategy.currency != "USD" ? "strategy.currency" : "universe.symbols"])
+                    + "backtests only", key: key, at: record.origins[key])
         }
     }
 }

@@ -72,6 +72,13 @@ public struct CurrencyConversion: Sendable {
     /// `true` when every instrument is priced in the account's currency (nothing to convert).
     public var isSingleCurrency: Bool { currencies.isEmpty }
 
+    /// The instrument whose price is a currency's rate, and whether the rate is one over it; `nil` for the account's
+    /// own currency or one no pair converts.
+    public func rateSource(of currency: String) -> (instrument: Int, inverted: Bool)? {
+        guard let k = currencies.firstIndex(of: currency), let i = rateFor.firstIndex(of: k + 1) else { return nil }
+        return (i, rateInverted[i])
+    }
+
     /// Why the universe cannot be valued in the account's currency, for people; `nil` when it can.
     public var problem: String? {
         guard let first = unconverted.first else { return nil }
