@@ -26,6 +26,15 @@ public struct JournalCashCheckpoint: Hashable, Sendable, Codable {
     public var fillCommissions: Money
     /// The engine's positions then, by symbol (non-zero only).
     public var positions: [Symbol: Quantity]
+    /// An account in one currency trading instruments priced in others: the cash in each other currency, by ISO code
+    /// (`cash` is then the account currency's own, `commissions` the total converted). Empty in one currency.
+    public var foreignCash: [String: Money] = [:]
+    /// The commissions of the account's fills up to `fillCheckpoint` in each other currency (`fillCommissions` is then
+    /// the account currency's fills' only).
+    public var foreignFillCommissions: [String: Money] = [:]
+    /// The account's currency per unit of each other when it was written: a restart's rate until the pair's first
+    /// price.
+    public var foreignRates: [String: Double] = [:]
 
     /// Creates a checkpoint.
     public init(
@@ -40,6 +49,28 @@ public struct JournalCashCheckpoint: Hashable, Sendable, Codable {
         self.fillCheckpoint = fillCheckpoint
         self.fillCommissions = fillCommissions
         self.positions = positions
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case sequence, time, account, run, cash, commissions, fillCheckpoint, fillCommissions, positions, foreignCash,
+            foreignFillCommissions, foreignRates
+    }
+
+    /// Decodes a checkpoint; one written before other currencies (a session log of an older run) has none.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        sequence = try c.decode(Int64.self, forKey: .sequence)
+        time = try c.decode(Timestamp.self, forKey: .time)
+        account = try c.decode(String.self, forKey: .account)
+        run = try c.decodeIfPresent(Int64.self, forKey: .run)
+        cash = try c.decode(Money.self, forKey: .cash)
+        commissions = try c.decode(Money.self, forKey: .commissions)
+        fillCheckpoint = try c.decode(Int64.self, forKey: .fillCheckpoint)
+        fillCommissions = try c.decode(Money.self, forKey: .fillCommissions)
+        positions = try c.decode([Symbol: Quantity].self, forKey: .positions)
+        foreignCash = try c.decodeIfPresent([String: Money].self, forKey: .foreignCash) ?? [:]
+        foreignFillCommissions = try c.decodeIfPresent([String: Money].self, forKey: .foreignFillCommissions) ?? [:]
+        foreignRates = try c.decodeIfPresent([String: Double].self, forKey: .foreignRates) ?? [:]
     }
 }
 

@@ -92,9 +92,12 @@ enum DashboardPage {
       $("reasons").textContent = t.reasons.join("; ") + (t.operatorSince ? " since " + t.operatorSince : "")
         + (t.haltedSymbols.length ? (t.reasons.length ? "; " : "") + "halted by the exchange: " + t.haltedSymbols.join("; ") : "");
       const m = s.money;
-      $("figures").innerHTML = [["Equity", money(m.equity)], ["Today", signed(m.todayPnL)], ["Drawdown", m.drawdownPercent == null ? "–" : m.drawdownPercent.toFixed(2) + " %"],
+      const cur = m.currency && m.currency !== "USD" ? ` (${esc(m.currency)})` : "";
+      $("figures").innerHTML = [["Equity" + cur, money(m.equity)], ["Today", signed(m.todayPnL)], ["Drawdown", m.drawdownPercent == null ? "–" : m.drawdownPercent.toFixed(2) + " %"],
         ["Cash", money(m.cash) + (m.settledCash == null ? "" : ` <span class=mute>(${money(m.settledCash)} settled)</span>`)], ["Realized", signed(m.realizedPnL)], ["Unrealized", signed(m.unrealizedPnL)],
-        ...(m.buyingPower == null ? [] : [["Buying power", m.buyingPower < 0 ? `<span class=neg>${money(m.buyingPower)}</span>` : money(m.buyingPower)]])]
+        ...(m.buyingPower == null ? [] : [["Buying power", m.buyingPower < 0 ? `<span class=neg>${money(m.buyingPower)}</span>` : money(m.buyingPower)]]),
+        ...(m.balances || []).flatMap(b => [[esc(b.currency) + " cash", money(b.cash)], [esc(b.currency) + " in positions", money(b.positionsValue)],
+          [esc(m.currency) + " per " + esc(b.currency), b.rate ? b.rate.toPrecision(6) : "no rate yet"]])]
         .map(([k, v]) => `<div class="figure"><span>${k}</span><b>${v}</b></div>`).join("");
       chart(body.equity);
       const c = s.connection;
@@ -112,7 +115,7 @@ enum DashboardPage {
         : !p.agreesWithBroker ? `<span class=neg title="the position check confirmed a difference with the broker">${qty(p.brokerQuantity)} ≠</span>`
         : p.changedSinceBrokerLook ? `<span class=mute title="the bot's quantity changed since the broker's last look">${qty(p.brokerQuantity)} *</span>` : qty(p.brokerQuantity);
       $("positions").innerHTML = row(["Symbol", ["Bot", 1], ["Broker", 1], ["Avg cost", 1], ["Price", 1], ["Value", 1], ["Unrealized", 1], ["Realized", 1], "Stop"], true) +
-        (s.positions.length ? s.positions.map(p => row([esc(p.symbol), [qty(p.quantity), 1], [broker(p), 1], [p.quantity ? money(p.averageCost) : "", 1], [money(p.price), 1],
+        (s.positions.length ? s.positions.map(p => row([esc(p.symbol), [qty(p.quantity), 1], [broker(p), 1], [p.quantity ? money(p.averageCost) + (p.currency ? " " + esc(p.currency) : "") : "", 1], [money(p.price) + (p.currency ? " " + esc(p.currency) : ""), 1],
           [money(p.marketValue), 1], [signed(p.unrealizedPnL), 1], [signed(p.realizedPnL), 1],
           !p.quantity ? "<span class=mute>–</span>" : p.protected ? "protected" : "<span class=warning>none</span>"])).join("")
           : row(["<span class=mute>flat</span>", "", "", "", "", "", "", "", ""])) +

@@ -127,6 +127,13 @@ public final class MetricsExporter: Sendable {
             gauge("buying_power", "Equity less the book's initial margin (with the margin rule on).", one(buyingPower))
         }
         counter("commissions_total", "Commissions booked this run.", one(money.commissions))
+        if let balances = money.balances {
+            // Every money figure above is in the account's currency; these are the other currencies' own amounts.
+            gauge("currency_cash", "Cash held in a currency other than the account's, in it.", balances.map { ([("currency", $0.currency)], $0.cash) })
+            gauge(
+                "exchange_rate", "The account's currency per unit of another (its pair's latest price; 0 before the first).",
+                balances.map { ([("currency", $0.currency)], $0.rate) })
+        }
         gauge("position_quantity", "Shares held (negative: short).", status.positions.map { ([("symbol", $0.symbol)], $0.quantity) })
         gauge(
             "position_broker_quantity", "Shares the broker held at its last look (all holders), beside position_quantity.",

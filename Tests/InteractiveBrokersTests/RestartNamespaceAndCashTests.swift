@@ -86,8 +86,8 @@ struct RestartNamespaceAndCashTests {
         #expect(outcome.commissions == Money(5))
         #expect(outcome.fillsApplied == 0)
         #expect(outcome.adjustments.count == 1 && outcome.adjustments[0].hasPrefix("AAPL"))
-        #expect(CashRestore.fillCommissions(fills, upTo: 1, account: "DU1", universe: ["MSFT"]) == Money(2))
-        #expect(CashRestore.fillCommissions(fills, upTo: 0, account: "DU1", universe: ["MSFT"]) == .zero)
+        #expect(CashRestore.fillCommissions(fills, upTo: 1, account: "DU1", universe: ["MSFT"]) == ["USD": Money(2)])
+        #expect(CashRestore.fillCommissions(fills, upTo: 0, account: "DU1", universe: ["MSFT"]).isEmpty)
     }
 
     @Test func positionsTheBrokerNoLongerHoldsLeaveAtTheirJournalCostNotAtNothing() {

@@ -62,6 +62,23 @@ struct MetricsExporterTests {
         #expect(text.contains("ibtrader_fills_total 5\n") || text.contains("ibtrader_fills_total 5.0\n"))
     }
 
+    /// Issue 47: an account in euros trading in dollars: the dollars held and the rate they convert at, by currency;
+    /// none of either in one currency.
+    @Test func anotherCurrencysCashAndRateAreExposed() {
+        var status = Self.status()
+        var text = MetricsExporter().render(status, log: LogTail.Counts(), fresh: true)
+        #expect(!text.contains("ibtrader_currency_cash") && !text.contains("ibtrader_exchange_rate"))
+        status.money.currency = "EUR"
+        var dollars = SessionStatus.Balance()
+        dollars.currency = "USD"
+        dollars.cash = -502.25
+        dollars.rate = 0.8
+        status.money.balances = [dollars]
+        text = MetricsExporter().render(status, log: LogTail.Counts(), fresh: true)
+        #expect(text.contains("ibtrader_currency_cash{currency=\"USD\"} -502.25\n"), "\(text)")
+        #expect(text.contains("ibtrader_exchange_rate{currency=\"USD\"} 0.8\n"), "\(text)")
+    }
+
     /// Issue 45: which rule denies orders, not only how many.
     @Test func riskDenialsAreLabelledByRule() {
         let exporter = MetricsExporter()

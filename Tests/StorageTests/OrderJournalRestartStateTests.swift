@@ -44,6 +44,32 @@ struct OrderJournalRestartStateTests {
         }
     }
 
+    /// Issue 47: an account trading instruments priced in other currencies keeps each one's cash and fill commissions
+    /// (schema v8); a checkpoint in one currency has none, and an older session log's checkpoint decodes without them.
+    @Test func aCheckpointKeepsEachCurrencysCash() async throws {
+        try await withTemporaryDirectory { dir in
+            let journal = try OrderJournal(path: dir + "/journal.sqlite", durability: .processCrashSafe)
+            var euros = Self.checkpoint(900_000, run: 1)
+            euros.foreignCash = ["USD": Money("-502.25")!, "JPY": Money(1_000)]
+            euros.foreignFillCommissions = ["USD": Money("4.5")!]
+            try journal.recordCashCheckpoint(euros, runKey: "A")
+            try journal.recordCashCheckpoint(Self.checkpoint(100_000, run: 2), runKey: "B")
+            let read = try #require(try journal.latestCashCheckpoint(account: "DU1", runKey: "A"))
+            #expect(read.cash == Money(900_000))
+            #expect(read.foreignCash == euros.foreignCash && read.foreignFillCommissions == euros.foreignFillCommissions)
+            let dollars = try #require(try journal.latestCashCheckpoint(account: "DU1"))
+            #expect(dollars.cash == Money(100_000) && dollars.foreignCash.isEmpty && dollars.foreignFillCommissions.isEmpty)
+
+            var encoded = try #require(try JSONSerialization.jsonObject(with: try JSONEncoder().encode(euros)) as? [String: Any])
+            #expect(encoded["foreignCash"] != nil)
+            encoded["foreignCash"] = nil
+            encoded["foreignFillCommissions"] = nil
+            let old = try JSONDecoder().decode(
+                JournalCashCheckpoint.self, from: try JSONSerialization.data(withJSONObject: encoded))
+            #expect(old.cash == euros.cash && old.foreignCash.isEmpty && old.positions == euros.positions)
+        }
+    }
+
     @Test("risk states round-trip, by account and key, latest first")
     func riskStates() async throws {
         try await withTemporaryDirectory { dir in

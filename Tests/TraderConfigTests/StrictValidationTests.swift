@@ -205,23 +205,22 @@ import TraderConfig
         try byVolume.settings.checkRunnable(record: byVolume.record)
     }
 
-    /// Live, the bot trades in dollars only (it does not read IB's exchange rates yet): an account in another currency
-    /// or an instrument priced in another is refused for run, naming the key and its line; a backtest converts.
-    @Test func runRefusesAnotherCurrencyUntilTheBotConverts() throws {
+    /// An account in another currency, or instruments priced in one, run live: a currency no pair of the universe
+    /// converts gets the pair IDEALPRO lists (EUR.USD, never USD.EUR; USD.JPY; EUR.GBP), subscribed for its rate.
+    @Test func runConvertsWithThePairsItAddsForTheirRates() throws {
         let euros = try load("strategy: {name: sma-cross, currency: EUR}\nuniverse: {symbols: [ES continuous, EUR.USD]}")
         #expect(euros.settings.strategy.currency == "EUR")
-        #expect {
-            try euros.settings.checkRunnable(record: euros.record)
-        } throws: { error in
-            let text = "\(error)"
-            return text.contains("strategy.currency") && text.contains(":1:") && text.contains("an account in EUR runs in backtests only")
-        }
-        let yen = try load("strategy: {name: sma-cross}\nuniverse: {symbols: [AAPL, USD.JPY]}")
-        #expect {
-            try yen.settings.checkRunnable(record: yen.record)
-        } throws: { error in
-            "\(error)".contains("universe.symbols") && "\(error)".contains("USD.JPY (not priced in dollars) runs in backtests only")
-        }
+        try euros.settings.checkRunnable(record: euros.record)
+        #expect(euros.settings.ratePairs.isEmpty)  // EUR.USD is in the universe: its closes are the rate
+        let futures = try load("strategy: {name: sma-cross, currency: EUR}\nuniverse: {symbols: [ES continuous, AAPL]}")
+        #expect(futures.settings.ratePairs == ["EUR.USD"])
+        let yen = try load("strategy: {name: sma-cross}\nuniverse: {symbols: [AAPL, EUR.JPY, 6E continuous]}")
+        try yen.settings.checkRunnable(record: yen.record)
+        #expect(yen.settings.ratePairs == ["USD.JPY"])
+        let pounds = try load("strategy: {name: sma-cross, currency: GBP}\nuniverse: {symbols: [EUR.CHF, USD.JPY]}")
+        #expect(pounds.settings.ratePairs == ["GBP.CHF", "GBP.JPY"])
+        let dollars = try load("strategy: {name: sma-cross}\nuniverse: {symbols: [AAPL, ES continuous, EUR.USD]}")
+        #expect(dollars.settings.ratePairs.isEmpty)
         #expect(loadError("strategy: {currency: eur}")?.message.contains("must be one of AUD, CAD") == true)
     }
 }

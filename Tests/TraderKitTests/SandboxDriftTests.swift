@@ -104,6 +104,48 @@ import TraderKit
         #expect(drift.differences.isEmpty, "\(drift.lines.joined(separator: "\n"))")
     }
 
+    /// Issue 47: an account in euros live, as in its backtest. sma-cross on ES (priced in dollars) with EUR.USD watched
+    /// for its rate alone (subscribed, never traded), and momentum over ES and two pairs whose sizes follow equity in
+    /// euros (EUR.USD in the universe gives the rate): the orders of a backtest in euros over the same bars; the
+    /// journal's checkpoint keeps the dollars apart.
+    @Test(.timeLimit(.minutes(5)), arguments: [
+        ("sma-cross", "[ES 2014-03]"), ("momentum", "[ES 2014-03, EUR.USD, GBP.USD]"),
+    ])
+    func anAccountInEurosPlacesTheBacktestsOrders(strategy: String, symbols: String) async throws {
+        var sets = [
+            "universe.symbols": symbols, "strategy.name": strategy, "strategy.cash": "1000000", "strategy.currency": "EUR",
+            "data.barSize": "1 hour", "data.warmup": "3 D",
+        ]
+        if strategy == "momentum" {
+            sets.merge([
+                "strategy.parameters.lookback": "5", "strategy.parameters.rebalance": "5",
+                "strategy.parameters.ranking": "vol-adjusted", "strategy.parameters.weighting": "inverse-vol",
+                "strategy.parameters.minimumScore": "none", "strategy.parameters.holdings": "2",
+                "risk.allowLeverage": "true", "risk.maxGrossExposureRatio": "3",
+            ]) { a, _ in a }
+        } else {
+            sets.merge([
+                "strategy.parameters.fastPeriod": "2", "strategy.parameters.slowPeriod": "4",
+                "strategy.parameters.sizing": "fixed:1", "strategy.parameters.allowShort": "true",
+            ]) { a, _ in a }
+        }
+        var checkpoints: [JournalCashCheckpoint] = []
+        let drift = try await Self.drift(
+            try Self.configured(sets, base: strategy), data: "bundled:futures-fx",
+            start: Timestamp(year: 2013, month: 12, day: 9, secondOfDay: 14 * 3600 + 30 * 60),
+            duration: .seconds((strategy == "momentum" ? 6 : 48) * 3600)
+        ) { journal in
+            let file = try OrderJournal(path: journal, createIfMissing: false)
+            checkpoints = try file.latestCashCheckpoint(account: "DU1234567").map { [$0] } ?? []
+        }
+        #expect(drift.live.count >= 4, "\(strategy): it trades: \(drift.lines)")
+        #expect(!drift.live.contains { $0.symbol == "EUR.USD" } || strategy == "momentum", "the rate's pair is never traded")
+        #expect(drift.differences.isEmpty, "\(strategy): \(drift.lines.joined(separator: "\n"))")
+        #expect(drift.live == drift.backtest)
+        #expect(checkpoints.first?.foreignCash.keys.sorted() == ["USD"], "\(checkpoints)")
+        #expect(checkpoints.first?.foreignRates["USD"].map { $0 > 0.7 && $0 < 0.75 } == true, "1 / EUR.USD: \(checkpoints)")
+    }
+
     /// Issue 47: `ES continuous` held across ES December 2013's roll day (2013-12-13) rolls once on its first bar: one
     /// roll decision in the journal, its two legs journaled and filled each in its own month (December sold, March
     /// bought), the broker left holding March only; the backtest over the same bars rolls on the same day (zero drift).

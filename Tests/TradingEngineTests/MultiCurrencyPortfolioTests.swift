@@ -151,4 +151,32 @@ import TradingModel
         #expect(bars == [InstrumentID(index: 0)])
         #expect(engine.denials.first?.denial.detail.contains("EUR.USD is in the run only for its rate") == true)
     }
+
+    /// A restart's balances (`restoreBalances`): each currency's cash in it, the total at the latest rate, and the
+    /// realized P&L the books imply with a position's cost in its currency converted (here: 100 dollars realized on
+    /// AAPL, 80 euros at 0.8).
+    @Test func restoredBalancesConvertAndImplyTheRealizedPnL() {
+        let universe = Universe(symbols: ["AAPL", "EUR.USD"])
+        var p = Portfolio(cash: Money(100_000), universe: universe, accountCurrency: "EUR")
+        p.mark(InstrumentID(1), at: Price("1.25")!)
+        p.apply(Self.fill(0, .buy, "20", "100"))
+        p.apply(Self.fill(0, .sell, "10", "110"))
+        #expect(p.realizedPnL == Money(80))
+        #expect(p.impliedRealizedPnL == Money(80))
+        #expect(p.homeCash == Money(100_000))
+        #expect(p.foreignCash == ["USD": Money(-900)])
+
+        var restored = Portfolio(cash: Money(100_000), universe: universe, accountCurrency: "EUR")
+        restored.mark(InstrumentID(1), at: Price("1.25")!)
+        restored.apply(Self.fill(0, .buy, "10", "100"))  // the adopted position at its cost
+        restored.restoreBalances(cash: Money(100_000), foreign: ["USD": Money(-900)], commissions: .zero)
+        #expect(restored.cash == p.cash && restored.equity == p.equity)
+        #expect(restored.homeCash == Money(100_000) && restored.foreignCash == ["USD": Money(-900)])
+        #expect(restored.impliedRealizedPnL == Money(80))
+        // The rate moves the restored dollars as it moves the run's.
+        restored.mark(InstrumentID(1), at: Price("1.5")!)
+        p.mark(InstrumentID(1), at: Price("1.5")!)
+        #expect(restored.cash == p.cash && restored.equity == p.equity)
+        Self.checkConverted(restored)
+    }
 }

@@ -31,6 +31,21 @@ import TradingModel
         #expect(try InstrumentKind.checked(text) == .forex(CurrencyPair(base: base, quote: quote)!))
     }
 
+    /// Two currencies make the pair the market quotes, whichever comes first: EUR before everything, JPY last.
+    @Test(arguments: [
+        ("USD", "EUR", "EUR.USD"), ("EUR", "USD", "EUR.USD"), ("JPY", "USD", "USD.JPY"), ("GBP", "EUR", "EUR.GBP"),
+        ("CHF", "GBP", "GBP.CHF"), ("usd", "cad", "USD.CAD"), ("AUD", "NZD", "AUD.NZD"), ("HKD", "USD", "USD.HKD"),
+        ("SEK", "NOK", "NOK.SEK"), ("JPY", "CHF", "CHF.JPY"),
+    ])
+    func theConventionalPairOfTwoCurrencies(a: String, b: String, pair: String) {
+        #expect(CurrencyPair.conventional(a, b)?.description == pair)
+    }
+
+    @Test func noPairOfOneCurrencyOrAnUnknownOne() {
+        #expect(CurrencyPair.conventional("USD", "USD") == nil)
+        #expect(CurrencyPair.conventional("USD", "XYZ") == nil)
+    }
+
     /// Tickers with a dot or a space, and one-word names that only look like a local symbol, stay stocks.
     @Test(arguments: ["AAPL", "BRK.B", "BRK B", "BF.B", "ES", "GOOGL", "SPY", "EUR.EUR", "ABCDEF", "VIX", "ESZ", "QQQ1"])
     func otherNamesAreStocks(text: String) throws {

@@ -20,6 +20,9 @@ import TradingModel
 ///    by hand, a gateway that lost its books) leave at their own average cost from the journal's fills: no P&L is
 ///    assumed for a sale nobody saw. Booking them at nothing would show their whole value as a loss.
 ///
+/// Each amount is booked in the currency its instrument is priced in: an account in euros trading ES keeps the
+/// dollars ES's fills move apart from its euros (`JournalCashCheckpoint.foreignCash`), as `Portfolio` does.
+///
 /// A future's price is never paid (`InstrumentKind.paysNotional`, read from the symbol): its fills move cash by the
 /// commission, and a fill that reduces the position by its gain or loss against the position's average fill price
 /// times the multiplier, as `Portfolio` books them. The average at the checkpoint is replayed from the journal's
@@ -34,9 +37,11 @@ import TradingModel
 public enum CashRestore {
     /// The restored balances.
     public struct Outcome: Sendable, Hashable {
-        /// The engine's cash.
+        /// The engine's cash in the account's currency itself.
         public var cash: Money
-        /// The engine's commission total.
+        /// The engine's cash in each other currency (an account trading instruments priced in others), in it.
+        public var foreign: [String: Money] = [:]
+        /// The engine's commission total (in the account's currency).
         public var commissions: Money
         /// Fills applied after the checkpoint.
         public var fillsApplied: Int
@@ -52,49 +57,65 @@ public enum CashRestore {
     ///   - universe: the symbols the engine trades.
     ///   - brokerPositions: the broker's positions now, by symbol.
     ///   - averageCosts: the broker's average cost per unit, by symbol.
+    ///   - accountCurrency: the account's currency: a fill of an instrument priced in another moves that currency's
+    ///     cash (`CurrencyConversion.currency(of:)`).
+    ///   - rates: the account's currency per unit of each other, the latest known: the commissions of fills in
+    ///     another currency join the total at it.
     /// - Returns: cash, commissions and what was adjusted.
     public static func restore(
         checkpoint: JournalCashCheckpoint, fills: [JournalFill], account: String, universe: Set<Symbol>,
-        brokerPositions: [Symbol: Quantity], averageCosts: [Symbol: Price]
+        brokerPositions: [Symbol: Quantity], averageCosts: [Symbol: Price], accountCurrency: String = "USD",
+        rates: [String: Double] = [:]
     ) -> Outcome {
-        var cash = checkpoint.cash
+        var cash = checkpoint.foreignCash
+        cash[accountCurrency] = checkpoint.cash
+        var counted: [String: Money] = [:]
         var commissions = checkpoint.commissions
-        var counted = Money.zero
+        func charge(_ amount: Money, in currency: String) {
+            commissions += currency == accountCurrency ? amount : amount.converted(at: rates[currency] ?? 0)
+        }
         var expected = checkpoint.positions
         var applied = 0
         var futures: [Symbol: FuturesHolding] = [:]
         for fill in fills where universe.contains(fill.symbol) && (fill.account ?? account) == account {
             let commission = fill.commission ?? .zero
+            let kind = InstrumentKind(symbol: fill.symbol)
+            let currency = CurrencyConversion.currency(of: kind)
             if fill.sequence <= checkpoint.fillCheckpoint {
-                counted += commission
+                counted[currency, default: .zero] += commission
                 continue
             }
-            let kind = InstrumentKind(symbol: fill.symbol)
             if kind.paysNotional {
                 let notional = Money(price: fill.price, quantity: fill.quantity)
-                cash += fill.side == .buy ? -notional - commission : notional - commission
+                cash[currency, default: .zero] += fill.side == .buy ? -notional - commission : notional - commission
             } else {
                 var holding = futures[fill.symbol] ?? FuturesHolding(
                     symbol: fill.symbol, checkpoint: checkpoint, fills: fills, account: account,
                     brokerCost: averageCosts[fill.symbol], kind: kind)
-                cash += holding.apply(fill) - commission
+                cash[currency, default: .zero] += holding.apply(fill) - commission
                 futures[fill.symbol] = holding
             }
-            commissions += commission
+            charge(commission, in: currency)
             expected[fill.symbol, default: .zero] += fill.side == .buy ? fill.quantity : -fill.quantity
             applied += 1
         }
-        // Commissions that reached fills the checkpoint had counted without them.
-        let late = counted - checkpoint.fillCommissions
-        cash -= late
-        commissions += late
+        // Commissions that reached fills the checkpoint had counted without them, in each fill's currency.
+        for currency in Set(counted.keys).union(checkpoint.foreignFillCommissions.keys).union([accountCurrency]) {
+            let total = counted[currency] ?? .zero
+            let known = currency == accountCurrency
+                ? checkpoint.fillCommissions : checkpoint.foreignFillCommissions[currency] ?? .zero
+            cash[currency, default: .zero] -= total - known
+            charge(total - known, in: currency)
+        }
         var adjustments: [String] = []
         for symbol in universe.sorted() {
             let broker = brokerPositions[symbol] ?? .zero
             let believed = expected[symbol] ?? .zero
             guard broker != believed else { continue }
             let difference = broker - believed
-            if !InstrumentKind(symbol: symbol).paysNotional {
+            let kind = InstrumentKind(symbol: symbol)
+            let currency = CurrencyConversion.currency(of: kind)
+            if !kind.paysNotional {
                 adjustments.append(
                     "\(symbol): broker holds \(broker), journal fills give \(believed); \(difference) contracts taken "
                         + "at their cost (a future's price is not paid: no cash moves). Check the account in TWS")
@@ -102,7 +123,7 @@ public enum CashRestore {
             }
             let shrank = broker.magnitude < believed.magnitude && (broker.isZero || (broker.units > 0) == (believed.units > 0))
             if shrank, let own = journalCost(of: symbol, holding: believed, fills: fills, account: account) {
-                cash -= Money(price: own, quantity: difference)
+                cash[currency, default: .zero] -= Money(price: own, quantity: difference)
                 adjustments.append(
                     "\(symbol): broker holds \(broker), journal fills give \(believed); the broker lists no execution "
                         + "for the \(difference.magnitude) gone: taken out at their journal cost \(own), no P&L assumed. "
@@ -110,11 +131,13 @@ public enum CashRestore {
                 continue
             }
             let cost = averageCosts[symbol] ?? .zero
-            cash -= Money(price: cost, quantity: difference)
+            cash[currency, default: .zero] -= Money(price: cost, quantity: difference)
             adjustments.append(
                 "\(symbol): broker holds \(broker), journal fills give \(believed); \(difference) booked at \(cost)")
         }
-        return Outcome(cash: cash, commissions: commissions, fillsApplied: applied, adjustments: adjustments)
+        let home = cash.removeValue(forKey: accountCurrency) ?? .zero
+        return Outcome(
+            cash: home, foreign: cash, commissions: commissions, fillsApplied: applied, adjustments: adjustments)
     }
 
     /// The average cost of `holding` from the account's journaled fills of `symbol` (up to the fill sequence
@@ -142,14 +165,16 @@ public enum CashRestore {
         return Price(units: average)
     }
 
-    /// The commissions of the account's fills up to a checkpoint (`JournalCashCheckpoint.fillCommissions`).
+    /// The commissions of the account's fills up to a checkpoint, by the currency their instruments are priced in
+    /// (`JournalCashCheckpoint.fillCommissions` is the account's currency's, `foreignFillCommissions` the others').
     public static func fillCommissions(
         _ fills: [JournalFill], upTo checkpoint: Int64, account: String, universe: Set<Symbol>
-    ) -> Money {
-        var total = Money.zero
+    ) -> [String: Money] {
+        var total: [String: Money] = [:]
         for fill in fills
         where fill.sequence <= checkpoint && universe.contains(fill.symbol) && (fill.account ?? account) == account {
-            total += fill.commission ?? .zero
+            total[CurrencyConversion.currency(of: InstrumentKind(symbol: fill.symbol)), default: .zero] +=
+                fill.commission ?? .zero
         }
         return total
     }

@@ -104,4 +104,6 @@ public struct LiveRunSummary: Sendable, Equatable, Codable {
     /// The engine's realized-P&L total before commissions at the end, restored across restarts of the same run
     /// configuration (`LiveRunner+RealizedPnL.swift`).
     public var realizedPnL: Money = .zero
+    /// The account's currency (`strategy.currency`): `realizedPnL` is in it.
+    public var currency = "USD"
 }

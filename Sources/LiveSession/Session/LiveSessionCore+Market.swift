@@ -130,12 +130,18 @@ extension LiveSessionCore {
     /// trading halts (`data.watchHalts`).
     var subscribesQuotes: Bool { quotesReachEngine || settings.watchHalts == true }
 
+    /// An instrument the run watches and never trades: the volatility gauge, a currency pair for its rate alone.
+    func isWatchedOnly(_ id: InstrumentID) -> Bool {
+        let symbol = universe[id].symbol
+        return symbol == settings.engine.risk.volatilitySymbol || settings.engine.rateOnlySymbols.contains(symbol.rawValue)
+    }
+
     private mutating func subscribeQuotes(_ out: inout Actions) {
         let quotes = tag()
         quoteFeed = quotes
         delayedQuotes.removeAll()
-        // The volatility gauge (an index) has no quotes to trade on and no halts: bars only.
-        let traded = ids.filter { universe[$0].symbol != settings.engine.risk.volatilitySymbol }
+        // The volatility gauge (an index) and the pairs held for their rates are never traded: bars only.
+        let traded = ids.filter { !isWatchedOnly($0) }
         out.append(.subscribeQuotes(quotes, traded, desk.contracts))
         out.log(
             .info,

@@ -92,9 +92,12 @@ extension LiveSessionCore {
         // Orders in this bot's namespace (every run of its journal) are its own; another bot's are not.
         let prefix = settings.reference.prefix
         let base = prefix.hasPrefix(OrderReference.base) ? OrderReference.bot(run?.bot) : OrderReference(prefix: prefix)
+        // A pair watched for its rate alone is the account's balance in a currency, never the bot's position.
+        var broker = snapshot
+        for id in ids where isWatchedOnly(id) { broker.positions[id] = nil }
         let plan = Reconciler.reconcile(
             ReconciliationInput(
-                intents: intents, broker: snapshot, internalPositions: believed, reference: base, now: dataTime,
+                intents: intents, broker: broker, internalPositions: believed, reference: base, now: dataTime,
                 resendPolicy: settings.resendPolicy))
         for resolution in plan.resolutions {
             var final: OrderState?
@@ -160,7 +163,8 @@ extension LiveSessionCore {
         for id in ids {
             let held = snapshot.positions[id] ?? .zero
             let symbol = universe[id].symbol
-            let own = book.map { OwnedPositions.covered($0[symbol] ?? .zero, by: held) } ?? held
+            // A pair held for its rate alone is never the bot's (an account's balance in a currency shows as one).
+            let own = isWatchedOnly(id) ? .zero : book.map { OwnedPositions.covered($0[symbol] ?? .zero, by: held) } ?? held
             if let mine = book?[symbol], mine != own {
                 out.log(
                     .warning,
@@ -169,7 +173,7 @@ extension LiveSessionCore {
             }
             if held != own {
                 positionCheck.external[id] = held - own
-                external.append("\(held - own) \(symbol)")
+                external.append("\(held - own) \(symbol)" + (isWatchedOnly(id) ? " (watched for its rate alone)" : ""))
             }
             guard !own.isZero else { continue }
             let cost =
@@ -184,8 +188,9 @@ extension LiveSessionCore {
         }
         if !external.isEmpty {
             let text =
-                "positions at the broker that are not this bot's (orders.adoptExternalPositions: false): "
-                + "\(external.joined(separator: ", ")); listed, never traded"
+                "positions at the broker that are not this bot's"
+                + (book == nil ? "" : " (orders.adoptExternalPositions: false)")
+                + ": \(external.joined(separator: ", ")); listed, never traded"
             out.log(.notice, text)
             if settings.journaled { out.append(journalEvent(.reconciliation, text)) }
         }

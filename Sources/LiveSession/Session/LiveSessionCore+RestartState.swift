@@ -33,13 +33,32 @@ extension LiveSessionCore {
         let latest = checkpoint.latestCheckpointKey
         if let saved = checkpoint.cashCheckpoint {
             let adopted = engine.portfolio.cash
+            let portfolio = engine.portfolio
+            // The pairs' latest prices (the warm-up's); the run before's rate where a pair has none yet.
+            let rates = Dictionary(uniqueKeysWithValues: portfolio.balances.map {
+                ($0.currency, $0.rate > 0 ? $0.rate : saved.foreignRates[$0.currency] ?? 0)
+            })
             let outcome = CashRestore.restore(
                 checkpoint: saved, fills: fills, account: account, universe: symbols, brokerPositions: positions,
-                averageCosts: costs)
-            engine.restore(cash: outcome.cash, commissions: outcome.commissions, at: dataTime)
+                averageCosts: costs, accountCurrency: portfolio.conversion.accountCurrency, rates: rates)
+            engine.restore(
+                cash: outcome.cash, foreign: outcome.foreign, rates: rates, commissions: outcome.commissions, at: dataTime)
+            for balance in portfolio.balances where balance.rate == 0 {
+                let pair = portfolio.conversion.rateSource(of: balance.currency).map { universe.instruments[$0.instrument].symbol }
+                let rate = rates[balance.currency] ?? 0
+                reconciliationNote(
+                    .warning,
+                    "no price of \(pair?.rawValue ?? "\(balance.currency)'s pair") yet (none in the warm-up): \(balance.currency) "
+                        + (rate > 0 ? "converts at the run before's rate, \(rate)," : "counts as nothing") + " until its first bar",
+                    &out)
+            }
             restoreSettlements(fills, symbols: symbols, &out)
+            let foreign = engine.portfolio.balances.map { "\($0.cash.centsDescription) \($0.currency)" }
             let text =
-                "engine cash \(outcome.cash.centsDescription) restored from the checkpoint of run "
+                "engine cash \(engine.portfolio.cash.centsDescription)"
+                + (foreign.isEmpty ? "" : " (\(engine.portfolio.homeCash.centsDescription) "
+                    + "\(engine.portfolio.conversion.accountCurrency) and \(foreign.joined(separator: ", ")))")
+                + " restored from the checkpoint of run "
                 + "\(saved.run.map(String.init) ?? "?") and \(outcome.fillsApplied) fills journaled since "
                 + "(configured capital minus the adopted positions would be \(adopted.centsDescription))"
             reconciliationNote(.notice, text, &out)
@@ -65,16 +84,18 @@ extension LiveSessionCore {
         for id in ids where !engine.portfolio.position(for: id).isFlat {
             held[universe[id].symbol] = engine.portfolio.position(for: id).quantity
         }
-        out.append(
-            .journal(
-                .cashCheckpoint(
-                    JournalCashCheckpoint(
-                        time: dataTime, account: account, run: run?.number, cash: engine.portfolio.cash,
-                        commissions: engine.portfolio.commissions, fillCheckpoint: last,
-                        fillCommissions: CashRestore.fillCommissions(
-                            fills, upTo: last, account: account, universe: symbols),
-                        positions: held),
-                    runKey: key.fingerprint)))
+        let home = engine.portfolio.conversion.accountCurrency
+        var commissions = CashRestore.fillCommissions(fills, upTo: last, account: account, universe: symbols)
+        var saved = JournalCashCheckpoint(
+            time: dataTime, account: account, run: run?.number, cash: engine.portfolio.homeCash,
+            commissions: engine.portfolio.commissions, fillCheckpoint: last,
+            fillCommissions: commissions.removeValue(forKey: home) ?? .zero, positions: held)
+        if engine.portfolio.hasForeign {
+            saved.foreignCash = engine.portfolio.foreignCash
+            saved.foreignFillCommissions = commissions
+            saved.foreignRates = Dictionary(uniqueKeysWithValues: engine.portfolio.balances.map { ($0.currency, $0.rate) })
+        }
+        out.append(.journal(.cashCheckpoint(saved, runKey: key.fingerprint)))
     }
 
     /// T+N: the proceeds of the run before's sales that have not settled yet (its sells within the last
@@ -86,7 +107,12 @@ extension LiveSessionCore {
             $0.side == .sell && symbols.contains($0.symbol) && ($0.account ?? account) == account
                 && InstrumentKind(symbol: $0.symbol).paysNotional
         }
-            .map { (time: $0.time, proceeds: Money(price: $0.price, quantity: $0.quantity) - ($0.commission ?? .zero)) }
+            .map { fill in
+                // Proceeds in another currency count at its latest rate, as a fill's do (`Portfolio.apply`).
+                let rate = universe.id(of: fill.symbol).map { engine.portfolio.rate(for: $0) } ?? 1
+                let proceeds = Money(price: fill.price, quantity: fill.quantity) - (fill.commission ?? .zero)
+                return (time: fill.time, proceeds: proceeds.converted(at: rate))
+            }
         let unsettled = engine.restoreSettlements(sales: sales, at: dataTime)
         guard unsettled.units != 0 else { return }
         reconciliationNote(

@@ -112,6 +112,7 @@ extension LiveSessionCore {
         startup.qualifying.remove(id)
         guard startup.qualifying.isEmpty else { return }
         out.log(.info, "qualified \(ids.count) contracts: \(settings.symbols.map(\.rawValue).joined(separator: ","))")
+        if let text = conversionNote { out.log(.notice, text) }
         requestMarketRules(&out)
     }
 
@@ -363,5 +364,22 @@ extension LiveSessionCore {
         }
         phase = .running
         subscribe(newFeed: false, at: now, &out)
+    }
+}
+
+extension LiveSessionCore {
+    /// How an account in one currency values instruments priced in others, said once at the start (`nil`: one
+    /// currency): each currency's pair and whether it is in the universe or watched for its rate alone.
+    var conversionNote: String? {
+        let conversion = engine.portfolio.conversion
+        guard !conversion.isSingleCurrency else { return nil }
+        let rates = conversion.currencies.map { currency -> String in
+            guard let source = conversion.rateSource(of: currency) else { return "\(currency): no pair, no rate" }
+            let pair = universe.instruments[source.instrument].symbol.rawValue
+            let watched = settings.engine.rateOnlySymbols.contains(pair) ? ", watched for its rate alone" : ""
+            return "\(currency) at \(source.inverted ? "1 / " : "")\(pair)\(watched)"
+        }
+        return "account in \(conversion.accountCurrency): equity, cash, P&L and limits in \(conversion.accountCurrency); "
+            + rates.joined(separator: "; ")
     }
 }

@@ -36,6 +36,17 @@ extension LiveSessionCore {
             money.drawdownPercent = max(0, (1 - portfolio.equity.doubleValue / peak.doubleValue) * 100)
         }
         if engine.hasMarginRule { money.buyingPower = (portfolio.equity - engine.initialMarginRequirement).doubleValue }
+        money.currency = portfolio.conversion.accountCurrency
+        if portfolio.hasForeign {
+            money.balances = portfolio.balances.map { balance in
+                var row = SessionStatus.Balance()
+                row.currency = balance.currency
+                row.cash = balance.cash.doubleValue
+                row.positionsValue = balance.value.doubleValue
+                row.rate = balance.rate
+                return row
+            }
+        }
         status.money = money
         let open = engine.orders.openOrders
         let broker = positionCheck.broker
@@ -49,9 +60,13 @@ extension LiveSessionCore {
             row.quantity = position.quantity.doubleValue
             row.averageCost = position.averagePrice.doubleValue
             row.price = mark.doubleValue
-            row.marketValue = position.marketValue(at: mark).doubleValue
-            row.unrealizedPnL = position.unrealizedPnL(at: mark).doubleValue
-            row.realizedPnL = position.realizedPnL.doubleValue
+            let rate = portfolio.rate(for: position.instrument)
+            row.marketValue = position.marketValue(at: mark).converted(at: rate).doubleValue
+            row.unrealizedPnL = position.unrealizedPnL(at: mark).converted(at: rate).doubleValue
+            row.realizedPnL = position.realizedPnL.converted(at: rate).doubleValue
+            if portfolio.conversion.currencyIndex[position.instrument.index] != 0 {
+                row.currency = CurrencyConversion.currency(of: universe[position.instrument].kind)
+            }
             row.protected = Self.isCoveredByStops(position, open: open)
             if let broker {
                 let theirs = broker[position.instrument] ?? .zero

@@ -216,6 +216,7 @@ extension LiveSessionCore {
         summary.farmOutages = farms.outages
         summary.tradingHalts = counts.halts
         summary.deadFeeds = counts.deadFeeds
+        summary.currency = engine.portfolio.conversion.accountCurrency
         return summary
     }
 }

@@ -106,8 +106,12 @@ extension LiveSessionCore {
             if position.quantity != .zero { held.append("\(universe[id].symbol) \(position.quantity)") }
         }
         let brokenFarms = farms.summary(at: now)
+        let portfolio = engine.portfolio
+        let balances = portfolio.balances.map { "\($0.cash) \($0.currency)" }
         let text =
-            "portfolio: equity \(account.equity), cash \(account.cash), exposure \(account.grossExposure), "
+            "portfolio: equity \(account.equity), cash \(account.cash)"
+            + (balances.isEmpty ? "" : " \(portfolio.conversion.accountCurrency) (including \(balances.joined(separator: ", ")))")
+            + ", exposure \(account.grossExposure), "
             + "positions [\(held.joined(separator: ", "))], bars \(counts.bars), fills \(counts.fills), "
             + "commands \(counts.commands)" + (brokenFarms.isEmpty ? "" : "; \(brokenFarms)")
         out.log(.info, text)

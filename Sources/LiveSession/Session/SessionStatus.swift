@@ -149,6 +149,21 @@ public struct SessionStatus: Sendable, Equatable, Codable {
         public var drawdownPercent: Double?
         /// Equity less the book's initial margin, with the margin rule on (`risk.initialMarginPercent`; `nil` off).
         public var buyingPower: Double?
+        /// The account's currency (`strategy.currency`): every figure above is in it.
+        public var currency: String?
+        /// The balances in the other currencies the instruments are priced in (`nil`: one currency).
+        public var balances: [Balance]?
+        public init() {}
+    }
+
+    /// A balance in a currency other than the account's: amounts in it, and the rate the figures convert it at.
+    public struct Balance: Sendable, Equatable, Codable {
+        public var currency = ""
+        public var cash = 0.0
+        /// The carried value of the positions priced in it (a future's unrealized P&L).
+        public var positionsValue = 0.0
+        /// The account's currency per unit of it (the pair's latest price; 0 before the first).
+        public var rate = 0.0
         public init() {}
     }
 
@@ -160,6 +175,9 @@ public struct SessionStatus: Sendable, Equatable, Codable {
         public var marketValue = 0.0
         public var unrealizedPnL = 0.0
         public var realizedPnL = 0.0
+        /// The currency of `averageCost` and `price` when it is not the account's (market value and P&L are in the
+        /// account's).
+        public var currency: String?
         /// A working stop on the closing side covers the whole position.
         public var protected = false
         /// What the broker held at its last look (all holders; `nil` before the first look).

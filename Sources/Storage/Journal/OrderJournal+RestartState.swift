@@ -88,14 +88,15 @@ extension OrderJournal {
         return (row[0], row[1])
     }
 
-    private func cashCheckpoint(sequence: Int64, account: String) throws(OrderJournalError) -> JournalCashCheckpoint? {
-        // The existing reader returns the account's latest; read the row by sequence with the same decoding.
+    /// The cash checkpoint journaled as `sequence` (of `account`).
+    func cashCheckpoint(sequence: Int64, account: String) throws(OrderJournalError) -> JournalCashCheckpoint? {
         let row = try perform("read cash checkpoint \(sequence)") {
             try pool.read { db in
                 try Row.fetchOne(
                     db,
                     sql: """
-                        SELECT time, run, cash, commissions, fill_checkpoint, fill_commissions, positions_json
+                        SELECT time, run, cash, commissions, fill_checkpoint, fill_commissions, positions_json,
+                            currencies_json
                         FROM engine_cash WHERE seq = ?
                         """,
                     arguments: [sequence])
@@ -108,8 +109,11 @@ extension OrderJournal {
         let fillCheckpoint: Int64? = row[4]
         let fillCommissions: Int64? = row[5]
         let json: String? = row[6]
+        let currenciesJSON: String? = row[7]
+        let currencies = currenciesJSON.map { try? JSONDecoder().decode(CurrenciesColumn.self, from: Data($0.utf8)) }
         guard let time, let cash, let commissions, let fillCheckpoint, let fillCommissions, let json,
-            let positions = try? JSONDecoder().decode([String: Int64].self, from: Data(json.utf8))
+            let positions = try? JSONDecoder().decode([String: Int64].self, from: Data(json.utf8)),
+            currencies != .some(nil)
         else { throw .corruptRow(path: path, detail: "engine_cash row \(sequence)") }
         var checkpoint = JournalCashCheckpoint(
             time: Timestamp(nanoseconds: time), account: account, run: row[1], cash: Money(units: cash),
@@ -117,6 +121,7 @@ extension OrderJournal {
             fillCommissions: Money(units: fillCommissions),
             positions: Dictionary(uniqueKeysWithValues: positions.map { (Symbol($0.key), Quantity(units: $0.value)) }))
         checkpoint.sequence = sequence
+        if let currencies = currencies ?? nil { currencies.apply(to: &checkpoint) }
         return checkpoint
     }
 

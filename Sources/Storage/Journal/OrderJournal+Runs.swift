@@ -118,9 +118,13 @@ extension OrderJournal {
     /// One `engine_cash` row; `runKey` is NULL for the unkeyed (pre-v3) form.
     func insertCashCheckpoint(_ checkpoint: JournalCashCheckpoint, runKey: String?) throws(OrderJournalError) {
         let positions = Dictionary(uniqueKeysWithValues: checkpoint.positions.map { ($0.key.rawValue, $0.value.units) })
+        let currencies =
+            checkpoint.foreignCash.isEmpty && checkpoint.foreignFillCommissions.isEmpty ? nil : CurrenciesColumn(checkpoint)
         let json: String
+        let currenciesJSON: String?
         do {
             json = String(decoding: try JSONEncoder().encode(positions), as: UTF8.self)
+            currenciesJSON = try currencies.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
         } catch {
             throw .database(path: path, operation: "encode cash checkpoint", reason: "\(error)")
         }
@@ -129,13 +133,13 @@ extension OrderJournal {
                 try db.execute(
                     sql: """
                         INSERT INTO engine_cash (time, account, run, cash, commissions, fill_checkpoint,
-                            fill_commissions, positions_json, run_key)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            fill_commissions, positions_json, run_key, currencies_json)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
                         checkpoint.time.nanoseconds, checkpoint.account, checkpoint.run, checkpoint.cash.units,
                         checkpoint.commissions.units, checkpoint.fillCheckpoint, checkpoint.fillCommissions.units,
-                        json, runKey,
+                        json, runKey, currenciesJSON,
                     ])
             }
         }
@@ -144,35 +148,38 @@ extension OrderJournal {
     /// The latest cash checkpoint of an account, or `nil` when none was journaled (a first run).
     /// - Throws: `OrderJournalError`.
     public func latestCashCheckpoint(account: String) throws(OrderJournalError) -> JournalCashCheckpoint? {
-        let row = try perform("read cash checkpoint") {
+        let seq = try perform("read cash checkpoint") {
             try pool.read { db in
-                try Row.fetchOne(
-                    db,
-                    sql: """
-                        SELECT seq, time, account, run, cash, commissions, fill_checkpoint, fill_commissions,
-                            positions_json
-                        FROM engine_cash WHERE account = ? ORDER BY seq DESC LIMIT 1
-                        """,
-                    arguments: [account])
+                try Int64.fetchOne(
+                    db, sql: "SELECT seq FROM engine_cash WHERE account = ? ORDER BY seq DESC LIMIT 1", arguments: [account])
             }
         }
-        guard let row else { return nil }
-        let seq: Int64? = row[0]
-        let time: Int64? = row[1]
-        let cash: Int64? = row[4]
-        let commissions: Int64? = row[5]
-        let fillCheckpoint: Int64? = row[6]
-        let fillCommissions: Int64? = row[7]
-        let json: String? = row[8]
-        guard let seq, let time, let cash, let commissions, let fillCheckpoint, let fillCommissions, let json,
-            let positions = try? JSONDecoder().decode([String: Int64].self, from: Data(json.utf8))
-        else { throw .corruptRow(path: path, detail: "engine_cash row \(seq ?? -1)") }
-        var checkpoint = JournalCashCheckpoint(
-            time: Timestamp(nanoseconds: time), account: account, run: row[3], cash: Money(units: cash),
-            commissions: Money(units: commissions), fillCheckpoint: fillCheckpoint,
-            fillCommissions: Money(units: fillCommissions),
-            positions: Dictionary(uniqueKeysWithValues: positions.map { (Symbol($0.key), Quantity(units: $0.value)) }))
-        checkpoint.sequence = seq
-        return checkpoint
+        guard let seq else { return nil }
+        return try cashCheckpoint(sequence: seq, account: account)
+    }
+}
+
+/// `engine_cash.currencies_json`: an account's cash, fill commissions and rates in each other currency, amounts in
+/// fixed-point units.
+struct CurrenciesColumn: Codable, Equatable {
+    var cash: [String: Int64]
+    var fillCommissions: [String: Int64]
+    var rates: [String: Double]?
+
+    private enum CodingKeys: String, CodingKey {
+        case cash, rates
+        case fillCommissions = "fill_commissions"
+    }
+
+    init(_ checkpoint: JournalCashCheckpoint) {
+        cash = checkpoint.foreignCash.mapValues(\.units)
+        fillCommissions = checkpoint.foreignFillCommissions.mapValues(\.units)
+        rates = checkpoint.foreignRates
+    }
+
+    func apply(to checkpoint: inout JournalCashCheckpoint) {
+        checkpoint.foreignCash = cash.mapValues { Money(units: $0) }
+        checkpoint.foreignFillCommissions = fillCommissions.mapValues { Money(units: $0) }
+        checkpoint.foreignRates = rates ?? [:]
     }
 }

@@ -97,6 +97,11 @@ extension OrderJournal {
             // bots of one account tell their orders and positions apart.
             try db.execute(sql: "CREATE TABLE identity (bot TEXT NOT NULL)")
         }
+        migrator.registerMigration("v8-cash-currencies") { db in
+            // An account trading instruments priced in other currencies: each one's cash and fill commissions
+            // and rate (`CurrenciesColumn`); NULL in one currency.
+            try db.execute(sql: "ALTER TABLE engine_cash ADD COLUMN currencies_json TEXT")
+        }
         return migrator
     }
 

@@ -131,7 +131,7 @@ public struct StrategySettings: Sendable {
                         path: path + ".currency",
                         summary: "The account's currency: cash, equity, P&L and reports are in it. An instrument priced in "
                             + "another needs the universe's pair of the two (EUR.USD for ES in an account in EUR), whose "
-                            + "closes convert it (backtests only so far).",
+                            + "prices convert it; live, a pair the universe lacks is watched for its rate alone.",
                         allowed: currencyKind.allowed, defaultText: defaults.strategy.currency, flag: "--currency"),
                     ConfigKeyInfo(
                         path: path + ".allocator",

@@ -81,6 +81,14 @@ public struct TraderConfiguration: Sendable {
         "journal", "logging", "dashboard", "alerts",
     ]
 
+    /// The currency pairs a run subscribes to for their rates alone: for each currency the universe's instruments are
+    /// priced in other than the account's (`strategy.currency`) and no pair of the universe converts, the pair of the
+    /// two as IDEALPRO lists it (`EUR.USD` for an account in euros trading ES). Never traded.
+    public var ratePairs: [Symbol] {
+        let universe = Universe(symbols: universe.symbols.map { Symbol($0) })
+        return CurrencyConversion(universe: universe, accountCurrency: strategy.currency).missingPairs.map { Symbol($0.description) }
+    }
+
     /// What `run` needs beyond a well-formed file: at least one symbol.
     /// - Parameter record: where values came from, for the error.
     public func checkRunnable(record: ConfigRecord) throws(ConfigError) {
@@ -88,16 +96,6 @@ public struct TraderConfiguration: Sendable {
             throw ConfigError(
                 "run needs at least one symbol (universe: {symbols: [AAPL, MSFT]})", key: "universe.symbols",
                 at: record.origins["universe.symbols"])
-        }
-        // The bot does not read IB's exchange rates yet: live, everything is in dollars.
-        let others = universe.symbols.filter { CurrencyConversion.currency(of: InstrumentKind(symbol: Symbol($0))) != "USD" }
-        guard strategy.currency == "USD", others.isEmpty else {
-            let (what, key) = strategy.currency != "USD"
-                ? ("an account in \(strategy.currency)", "strategy.currency")
-                : ("\(others.joined(separator: ", ")) (not priced in dollars)", "universe.symbols")
-            throw ConfigError(
-                "the bot trades in dollars only so far (it does not read IB's exchange rates yet), so \(what) runs in "
-                    + "backtests only", key: key, at: record.origins[key])
         }
     }
 }

@@ -65,6 +65,10 @@ public enum LiveRunSetup {
             initialCash: Money(approximately: settings.strategy.cash), settlementDays: settings.backtest.settlementDays,
             risk: settings.risk.effectiveLimits(for: spec), futuresRollDays: settings.backtest.futuresRollDays)
         engine.futuresRollByVolume = settings.backtest.futuresRollBy == "volume"
+        // An account in another currency, or instruments priced in one: converted at the pairs' closes as in the
+        // backtest, a pair outside the universe subscribed for its rate alone.
+        engine.accountCurrency = settings.strategy.currency
+        engine.rateOnlySymbols = settings.ratePairs.map(\.rawValue)
         var configuration = LiveRunnerConfiguration(
             connection: tws, symbols: Self.symbols(settings), engine: engine)
         configuration.duration = options.duration
@@ -101,12 +105,13 @@ public enum LiveRunSetup {
         return configuration
     }
 
-    /// The universe's symbols, then the volatility gauge (`risk.volatilitySymbol`) when it is not one of them: its
-    /// bars are subscribed for the volatility pause; the engine never trades it.
+    /// The universe's symbols, then the volatility gauge (`risk.volatilitySymbol`) when it is not one of them, then
+    /// the currency pairs for rates alone (`TraderConfiguration.ratePairs`): their bars are subscribed for the
+    /// volatility pause and the conversion; the engine never trades them.
     static func symbols(_ settings: TraderConfiguration) -> [Symbol] {
         var symbols = settings.universe.symbols.map { Symbol($0) }
         if let gauge = settings.risk.limits.volatilitySymbol, !symbols.contains(gauge) { symbols.append(gauge) }
-        return symbols
+        return symbols + settings.ratePairs
     }
 
     /// The outage settings of the session (the watchdog's timeout is the runner's: `stuckLoopTimeout`).

@@ -11,7 +11,8 @@ extension LiveRunSummary {
             + "\(commands) orders/cancels, \(fills) fills, \(denials) risk denials, "
             + (tradingHalts > 0 ? "\(tradingHalts) trading halt\(tradingHalts == 1 ? "" : "s"), " : "")
             + (deadFeeds > 0 ? "\(deadFeeds) dead feed\(deadFeeds == 1 ? "" : "s") resubscribed, " : "") + "realized P&L "
-            + "\(realizedPnL.centsDescription) before commissions; broker positions: [\(positions)]"
+            + "\(realizedPnL.centsDescription)\(currency == "USD" ? "" : " \(currency)") before commissions; broker positions: "
+            + "[\(positions)]"
     }
 
     /// The end line, and where the journal is with the commands that read it.

@@ -110,14 +110,21 @@ enum StatusText {
             "\(status.mode.isEmpty ? "not connected" : status.mode) \(status.account) \(status.strategy): \(status.phase), "
                 + "\(status.trading.state)" + (status.trading.reasons.isEmpty ? "" : " (\(status.trading.reasons.joined(separator: "; ")))"),
             "equity \(money(status.money.equity)), cash \(money(status.money.cash)), today \(money(status.money.todayPnL)), "
-                + "realized \(money(status.money.realizedPnL)), unrealized \(money(status.money.unrealizedPnL))",
+                + "realized \(money(status.money.realizedPnL)), unrealized \(money(status.money.unrealizedPnL))"
+                + (status.money.currency.map { $0 == "USD" ? "" : " (in \($0))" } ?? ""),
             "connection: \(status.connection.connected ? "up" : "down"), IB \(status.connection.ib), "
                 + "\(status.connection.reconnects) reconnects; data time \(status.dataTime)",
         ]
+        for balance in status.money.balances ?? [] {
+            lines.append(
+                "\(balance.currency) balance: cash \(money(balance.cash)), positions \(money(balance.positionsValue)) \(balance.currency); "
+                    + (balance.rate > 0 ? "at \(balance.rate.formatted(.number.precision(.significantDigits(6)))) \(status.money.currency ?? "") per \(balance.currency)" : "no rate yet"))
+        }
         lines.append(status.positions.isEmpty ? "positions: none" : "positions:")
         for p in status.positions {
             lines.append(
-                "  \(p.symbol) \(p.quantity.formatted()) @ \(money(p.averageCost)), last \(money(p.price)), unrealized "
+                "  \(p.symbol) \(p.quantity.formatted()) @ \(money(p.averageCost))\(p.currency.map { " \($0)" } ?? ""), last "
+                    + "\(money(p.price)), unrealized "
                     + "\(money(p.unrealizedPnL))\(p.protected ? ", protected" : "")")
         }
         lines.append("working orders: \(status.orders.count); risk denials this run: \(status.risk.denials)")

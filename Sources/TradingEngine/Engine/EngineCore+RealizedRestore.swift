@@ -2,7 +2,8 @@ import TradingModel
 
 extension Portfolio {
     /// The realized P&L (before commissions) the books imply: cash + the positions' cost at their average prices −
-    /// the starting cash + the commissions paid (a future's cost is not in cash, so not in the basis). Average-cost
+    /// the starting cash + the commissions paid (a future's cost is not in cash, so not in the basis; a cost in another
+    /// currency at its latest rate). Average-cost
     /// accounting makes this equal to the sum of what every fill realized (up to the rounding of average prices,
     /// 1e-8 per unit when a position is added to); it is how a restart recovers the total from the restored cash,
     /// commissions and positions.
@@ -11,7 +12,7 @@ extension Portfolio {
         // A future's cost never left cash: its realized P&L is in cash already.
         for position in positions where !position.isFlat && position.paysNotional {
             basis += Money(units: FixedPoint.multiply(position.averagePrice.units, position.quantity.units))
-                .times(position.multiplier)
+                .times(position.multiplier).converted(at: rate(for: position.instrument))
         }
         return cash + basis - initialCash + commissions
     }

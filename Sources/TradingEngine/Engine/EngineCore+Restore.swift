@@ -122,11 +122,15 @@ extension EngineCore {
     /// `restore(positions:at:)` (which books the positions at the broker's cost against the configured capital).
     /// The runner computes the amount from the journal (`CashRestore`). The strategy is not called.
     /// - Parameters:
-    ///   - cash: the cash.
+    ///   - cash: the cash in the account's currency itself.
+    ///   - foreign: the cash in each other currency (`Portfolio.restoreBalances`).
+    ///   - rates: the run before's rates, for a currency whose pair has no price yet.
     ///   - commissions: the commission total.
     ///   - time: the restore time.
-    public mutating func restore(cash: Money, commissions: Money, at time: Timestamp) {
-        _state.portfolio.restoreBalances(cash: cash, commissions: commissions)
+    public mutating func restore(
+        cash: Money, foreign: [String: Money] = [:], rates: [String: Double] = [:], commissions: Money, at time: Timestamp
+    ) {
+        _state.portfolio.restoreBalances(cash: cash, foreign: foreign, rates: rates, commissions: commissions)
         if time > _state.now { _state.now = time }
         if monitorsEquity { _riskMonitor.observe(equity: _state.portfolio.equity, at: _state.now) }
     }

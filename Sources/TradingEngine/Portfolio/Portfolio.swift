@@ -264,11 +264,33 @@ public struct Portfolio: Sendable {
         positions[instrument.index].commission += amount
     }
 
-    /// Sets cash and the commission total to what a crashed run had (live restart; `EngineCore.restore(cash:)`).
-    /// Positions and marks are untouched; unsettled proceeds are `restoreSettlements`'.
-    public mutating func restoreBalances(cash: Money, commissions: Money) {
-        self.cash = cash
+    /// Sets cash and the commission total to what a crashed run had (live restart; `EngineCore.restore(cash:)`):
+    /// `cash` in the account's currency itself and `foreign` in each other (a currency not listed holds none), the
+    /// total converted at the latest rates. Positions and marks are untouched; unsettled proceeds are
+    /// `restoreSettlements`'. `rates` are the run before's, for a currency whose pair has no price yet.
+    public mutating func restoreBalances(
+        cash: Money, foreign: [String: Money] = [:], rates: [String: Double] = [:], commissions: Money
+    ) {
+        var total = cash
+        for k in balances.indices {
+            if balances[k].rate == 0, let rate = rates[balances[k].currency], rate > 0, rate.isFinite {
+                balances[k].rate = rate
+                reconvert(k + 1)  // the positions' value at it; `cash` is set below
+            }
+            balances[k].cash = foreign[balances[k].currency] ?? .zero
+            balances[k].convertedCash = balances[k].cash.converted(at: balances[k].rate)
+            total += balances[k].convertedCash
+        }
+        self.cash = total
         self.commissions = commissions
+    }
+
+    /// The cash held in the account's currency itself: `cash` without the other currencies' balances.
+    public var homeCash: Money { balances.reduce(cash) { $0 - $1.convertedCash } }
+
+    /// The cash held in each other currency, in it (a restart's checkpoint).
+    public var foreignCash: [String: Money] {
+        Dictionary(uniqueKeysWithValues: balances.map { ($0.currency, $0.cash) })
     }
 
     /// Sale proceeds still settling after a restart (the run before's sales within the last `settlementDays`

@@ -79,6 +79,13 @@ public struct CurrencyConversion: Sendable {
         return (i, rateInverted[i])
     }
 
+    /// The pairs that would convert what no pair of the universe converts, as IDEALPRO lists them (the bot adds them
+    /// to its subscriptions for their rates alone): one per currency, in order of first use.
+    public var missingPairs: [CurrencyPair] {
+        var seen: Set<String> = []
+        return unconverted.compactMap { seen.insert($0.currency).inserted ? CurrencyPair.conventional($0.currency, accountCurrency) : nil }
+    }
+
     /// Why the universe cannot be valued in the account's currency, for people; `nil` when it can.
     public var problem: String? {
         guard let first = unconverted.first else { return nil }

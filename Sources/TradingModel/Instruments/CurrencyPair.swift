@@ -46,6 +46,22 @@ public struct CurrencyPair: Hashable, Sendable, CustomStringConvertible {
         "ZAR": (350_000, 100_000_000), "KRW": (0, 200_000_000),
     ]
 
+    /// The pair of two currencies as the market quotes it (and IDEALPRO lists it): `EUR.USD`, `USD.JPY`, `EUR.GBP`,
+    /// never `USD.EUR`. The currency earlier in the market's order (EUR, GBP, AUD, NZD, USD, CAD, CHF, then the
+    /// others, JPY last) is the base; `nil` for a currency IDEALPRO does not trade, or the same one twice.
+    public static func conventional(_ a: String, _ b: String) -> CurrencyPair? {
+        func rank(_ code: String) -> Int { quoteOrder.firstIndex(of: code) ?? quoteOrder.count }
+        let (first, second) = (a.uppercased(), b.uppercased())
+        return rank(first) <= rank(second)
+            ? CurrencyPair(base: first, quote: second) : CurrencyPair(base: second, quote: first)
+    }
+
+    /// The market's order of base currencies: the earlier of two is the base (USD.HKD, HKD.JPY, NOK.SEK).
+    static let quoteOrder = [
+        "EUR", "GBP", "AUD", "NZD", "USD", "CAD", "CHF", "NOK", "SEK", "DKK", "PLN", "CZK", "HUF", "TRY", "ILS", "SGD",
+        "HKD", "CNH", "MXN", "ZAR", "KRW", "JPY",
+    ]
+
     /// The currencies IB's IDEALPRO trades (ISO 4217 codes).
     public static let currencies: Set<String> = [
         "USD", "EUR", "GBP", "JPY", "CHF", "AUD", "NZD", "CAD", "SEK", "NOK", "DKK", "HKD", "SGD", "MXN", "CNH", "ZAR",
