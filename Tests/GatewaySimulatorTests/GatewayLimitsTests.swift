@@ -141,7 +141,7 @@ import Testing
                     try await session.send(.currentTime)
                     return try await session.collect { $0.messageName == "currentTime" }.last != nil
                 }) ?? false
-                if !served { try await Task.sleep(for: .milliseconds(20)) }
+                if !served { try await Task.sleep(for: .milliseconds(20)) }  // the listener frees its slot in wall time
             }
             #expect(served)
         }

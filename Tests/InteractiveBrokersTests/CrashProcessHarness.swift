@@ -69,7 +69,7 @@ enum CrashProcessHarness {
                     }
                 }
                 if connected { break }
-                usleep(20_000)
+                usleep(20_000)  // another process's port: only the wall clock says when it opens
             }
             guard connected else {
                 close(fd)
@@ -183,6 +183,7 @@ enum CrashProcessHarness {
                 process.terminate()  // SIGTERM: the run's graceful stop
                 stopping = true
             }
+            // The bot is another process on a real socket: it takes the step in its own (wall) time.
             try await Task.sleep(for: .milliseconds(25))
         }
         if process.isRunning { process.terminate() }

@@ -83,6 +83,7 @@ struct DashboardRunnerTests {
                 group.addTask {
                     _ = try await LiveRunner.run(strategy: EveryBar(), configuration: runConfiguration, logger: quietLogger(), stop: stop)
                 }
+                // A kept real-socket test (the dashboard's HTTP server, Chromium): the bot subscribes in wall time.
                 while await simulator.state().activeSubscriptions.realTimeBars < 3 { try await Task.sleep(for: .milliseconds(5)) }
                 // One bar: the strategy buys every instrument; the page is looked at once the book is settled.
                 await simulator.advance(by: .seconds(5))
@@ -156,7 +157,7 @@ struct DashboardRunnerTests {
                 let commissionsBefore = await simulator.state().account.commissions
                 for _ in 0..<3 {
                     await simulator.advance(by: .seconds(5))
-                    try await Task.sleep(for: .milliseconds(50))
+                    try await Task.sleep(for: .milliseconds(50))  // the bot takes each bar over its socket in wall time
                 }
                 #expect(await simulator.state().account.commissions == commissionsBefore, "no fill: the kill switch stays after a flatten")
                 #expect(link.status?.trading.killSwitch == true)

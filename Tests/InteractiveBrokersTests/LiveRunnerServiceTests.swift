@@ -133,7 +133,7 @@ struct LiveRunnerServiceTests {
                     return true
                 }
                 tasks.addTask {
-                    try await Task.sleep(for: .seconds(40))
+                    try await Task.sleep(for: .seconds(40))  // a bound on the signalled stop, which runs in wall time
                     return false
                 }
                 try await replayUntilOrderRests(simulator)

@@ -95,7 +95,7 @@ struct BlockingStrategy: Strategy {
     mutating func handle(_ event: StrategyEvent, in context: some StrategyContext) -> [StrategyAction] {
         guard case .bar(_, let bar) = event, !blocked, bar.timestamp >= faultTradeTime else { return [] }
         blocked = true
-        Thread.sleep(forTimeInterval: block)
+        Thread.sleep(forTimeInterval: block)  // the stuck computation itself: it holds the loop's thread
         return []
     }
 }
@@ -134,7 +134,7 @@ struct StuckLoopRunnerTests {
             }
             let deadline = ContinuousClock.now + .seconds(10)
             while !timeline.all.contains("recovered"), ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
+                try await Task.sleep(for: .milliseconds(20))  // the watchdog notices the recovery in wall time
             }
         }
         #expect(timeline.all == ["idle over", "stuck", "recovered"])

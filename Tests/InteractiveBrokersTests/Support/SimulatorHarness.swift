@@ -84,7 +84,7 @@ func executionsAfterRun(port: Int, clientID: Int) async throws -> [TWSExecutionR
             }
         } catch let error as TWSConnectionError {
             guard case .clientIDInUse = error, attempt < 99 else { throw error }
-            try await Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(for: .milliseconds(50))  // the socket's close reaches the simulator in wall time
         }
     }
     return []

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+/// Issue 41: the suite runs the bot in virtual time; only the tests kept on real sockets, processes, signals or the
+/// system clocks may wait on the wall clock, each wait with a comment saying why (on its line or just above).
+@Suite struct WallClockSleepTests {
+    /// The files that may sleep, and what only the wall clock shows there.
+    static let kept: [String: String] = [
+        "OperatorSurfaceTests/AlertTests.swift": "real HTTP deliveries to a loopback receiver",
+        "InteractiveBrokersTests/StuckLoopWatchdogTests.swift": "the watchdog is a thread watching the loop in wall time",
+        "InteractiveBrokersTests/Support/ProgramProcess.swift": "child processes of the ibtrader program",
+        "InteractiveBrokersTests/Support/SimulatorHarness.swift": "the simulator on a real socket (client ids freed by TWS)",
+        "InteractiveBrokersTests/CrashProcessHarness.swift": "a bot process killed with SIGKILL mid-trade",
+        "InteractiveBrokersTests/DashboardRunnerTests.swift": "the dashboard's HTTP server and Chromium",
+        "InteractiveBrokersTests/LiveRunnerServiceTests.swift": "signals to the process",
+        "GatewaySimulatorTests/ListenerRestartAndOrderLogTests.swift": "the simulator's listener restarting",
+        "GatewaySimulatorTests/RestartRaceTests.swift": "restarts racing on a real listener",
+        "GatewaySimulatorTests/GatewayLimitsTests.swift": "the server's socket limits",
+        "GatewaySimulatorTests/SilenceAndQuoteFaultTests.swift": "bytes in flight in a socket",
+        "GatewaySimulatorTests/AcceptBackoffProcessTests.swift": "a gateway process's CPU use",
+        "TWSClientTests/Connection/ElapsedClockTests.swift": "the system clocks",
+        "TWSClientTests/Connection/TWSConnectionGroupOrderTests.swift": "a NIO timer's thread",
+    ]
+
+    @Test func onlyKeptTestsSleepAndEachSaysWhy() throws {
+        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let files = FileManager.default.enumerator(atPath: tests.path)?.compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") && !$0.hasSuffix("WallClockSleepTests.swift") } ?? []
+        let waits = ["Task.sleep(", "usleep(", "Thread.sleep("]
+        var found = 0
+        var offenders: [String] = []
+        for file in files.sorted() {
+            let lines = try String(contentsOf: tests.appendingPathComponent(file), encoding: .utf8)
+                .split(separator: "\n", omittingEmptySubsequences: false)
+            for (index, line) in lines.enumerated() where waits.contains(where: { line.contains($0) }) {
+                found += 1
+                guard Self.kept[file] != nil else {
+                    offenders.append("\(file):\(index + 1): sleeps outside the kept real-socket tests (use the virtual venue)")
+                    continue
+                }
+                let above = lines[max(0, index - 6)..<index]
+                let explained = line.contains("//") || above.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
+                if !explained { offenders.append("\(file):\(index + 1): no comment says why it waits on the wall clock") }
+            }
+        }
+        #expect(found > 0, "the scan sees the suite")
+        #expect(offenders.isEmpty, "\(offenders.joined(separator: "\n"))")
+    }
+}
