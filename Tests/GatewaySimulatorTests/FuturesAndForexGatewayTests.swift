@@ -51,6 +51,27 @@ import TradingModel
         return values
     }
 
+    /// `$LEDGER:ALL`: IB's exchange rate of each currency, the base currency (dollars) per unit, from the pairs it
+    /// serves (EUR.USD, GBP.USD); the account's figures stay in its base currency.
+    @Test func theLedgerGivesEachCurrencysRateInTheBaseCurrency() throws {
+        var state = try connected(.futuresFX, at: Self.december)
+        var rates: [String: Double] = [:]
+        var currencies: [String: String] = [:]
+        for case .accountSummary(_, _, let tag, let value, let currency) in sent(state.handle(
+            .accountSummary(requestID: 91, group: "All", tags: "NetLiquidation,$LEDGER:ALL"), from: 1, wallTime: 0)) {
+            if tag == "ExchangeRate" { rates[currency] = Double(value) } else { currencies[tag] = currency }
+        }
+        #expect(currencies["NetLiquidation"] == "USD")
+        #expect(rates["BASE"] == 1 && rates["USD"] == 1)
+        let euro = try #require(rates["EUR"])
+        let pound = try #require(rates["GBP"])
+        #expect(euro > 1.3 && euro < 1.4, "EUR.USD in December 2013: \(euro)")
+        #expect(pound > 1.6 && pound < 1.7, "GBP.USD in December 2013: \(pound)")
+        // Without the ledger: no rates.
+        let plain = sent(state.handle(.accountSummary(requestID: 92, group: "All", tags: "NetLiquidation"), from: 1, wallTime: 0))
+        #expect(!plain.contains { if case .accountSummary(_, _, "ExchangeRate", _, _) = $0 { true } else { false } })
+    }
+
     @Test("a futures contract is qualified by root and month, by local symbol or by its last day, as IB lays it out")
     func futuresContractDetails() throws {
         var state = try connected(.futures, at: Self.december)

@@ -103,9 +103,35 @@ extension GatewayState {
                     requestID: requestID, account: book.accountCode, tag: tag, value: String(format: "%.2f", value),
                     currency: "USD")))
             }
+            if tags.contains(where: { $0.hasPrefix("$LEDGER") }) {
+                for (currency, rate) in exchangeRates() {
+                    out.append(.send(connection, .accountSummary(
+                        requestID: requestID, account: book.accountCode, tag: "ExchangeRate",
+                        value: String(format: "%.8f", rate), currency: currency)))
+                }
+            }
         }
         out.append(.send(connection, .accountSummaryEnd(requestID: requestID)))
         return out
+    }
+
+    /// IB's `ExchangeRate` rows under `$LEDGER`: the account's base currency (the simulator keeps its books in dollars)
+    /// per unit of each currency a served pair with the dollar prices now (`EUR.USD` at 1.25: EUR 1.25; `USD.JPY` at
+    /// 150: JPY 1/150), and 1 for the base (`BASE`, `USD`).
+    func exchangeRates() -> [(currency: String, rate: Double)] {
+        var rates: [(currency: String, rate: Double)] = [("BASE", 1), ("USD", 1)]
+        var seen: Set<String> = ["BASE", "USD"]
+        for instrument in data.instruments {
+            guard case .forex(let pair) = instrument.kind, let last = QuoteModel.top(instrument, at: now)?.last.doubleValue,
+                last > 0
+            else { continue }
+            if pair.quote == "USD", seen.insert(pair.base).inserted {
+                rates.append((pair.base, last))
+            } else if pair.base == "USD", seen.insert(pair.quote).inserted {
+                rates.append((pair.quote, 1 / last))
+            }
+        }
+        return rates
     }
 
     func pnlMessage(requestID: Int, account code: String) -> TWSResponse {

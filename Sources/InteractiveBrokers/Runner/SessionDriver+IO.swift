@@ -194,10 +194,10 @@ extension SessionDriver {
                 case .serverTime: answer = .serverTime(try await connection.currentTime())
                 case .positions: answer = .positions(try await connection.positions())
                 case .accountValues:
-                    let values = try await connection.accountSummary(tags: MarginCheck.tags.joined(separator: ","))
+                    let values = try await connection.accountSummary(tags: MarginCheck.request)
                     let account = configuration.session.account ?? values.first?.account
                     answer = .accountValues(
-                        Dictionary(values.filter { $0.account == account }.map { ($0.tag, $0.value) }) { first, _ in first })
+                        CurrencyCheck.values(values.filter { $0.account == account }.map { ($0.tag, $0.value, $0.currency) }))
                 case .whatIf(let order, let contract):
                     answer = .orderPreview(try await connection.whatIf(order, contract: contract))
                 case .marketRule(let rule): answer = .marketRule(try await connection.marketRule(rule))

@@ -8,20 +8,28 @@ import TradingModel
 public enum MarginCheck {
     /// The reqAccountSummary tags asked for.
     public static let tags = ["NetLiquidation", "EquityWithLoanValue", "InitMarginReq", "MaintMarginReq", "SettledCash"]
+    /// The request's tags: `tags` and every currency's ledger (IB's `ExchangeRate` of each, `CurrencyCheck`).
+    public static let request = (tags + ["$LEDGER:ALL"]).joined(separator: ",")
     /// How far above the engine's an IB requirement may be before it is a warning (fraction, and at least $100).
     static let tolerance = 0.05
 }
 
 extension LiveSessionCore {
-    /// Asks for IB's figures when the margin rule is on, or settlement is modelled (T+N).
+    /// Asks for IB's figures when the margin rule is on, settlement is modelled (T+N), or an instrument is priced in
+    /// another currency than the account's (IB's exchange rates).
     mutating func requestMarginCheck(_ out: inout Actions) {
-        guard engine.hasMarginRule || engine.portfolio.settlementDays > 0 else { return }
+        guard engine.hasMarginRule || engine.portfolio.settlementDays > 0 || engine.portfolio.hasForeign else { return }
         _ = request(.accountValues, for: .marginCheck, &out)
     }
 
     /// Logs the engine's figures beside IB's; warns (and journals) when IB asks for more.
     mutating func marginCheckAnswered(_ values: [String: String], _ out: inout Actions) {
-        func ib(_ tag: String) -> Money? { values[tag].flatMap(Double.init).map { Money(approximately: $0) } }
+        // IB's figures in the bot's currency (an account at IB in another is converted at IB's rate; none: not compared).
+        let rate = ibFigureRate(values, &out)
+        func ib(_ tag: String) -> Money? {
+            guard let rate else { return nil }
+            return values[tag].flatMap(Double.init).map { Money(approximately: $0 * rate) }
+        }
         if engine.portfolio.settlementDays > 0 { settledCashAnswered(ib("SettledCash"), &out) }
         guard engine.hasMarginRule else { return }
         let initial = engine.initialMarginRequirement

@@ -122,6 +122,8 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     var run: JournalRun?
     var journaledRisk: RiskBaseline?
     var journaledEfficiency: JournalOrderEfficiency?
+    /// IB's base currency and the rates that differ from IB's (`LiveSessionCore+CurrencyCheck.swift`).
+    var currencyCheck = CurrencyCheckState()
     /// Market and quote events that arrived while the session could not take them (a back-fill, a
     /// resynchronization): handled, in order, once it can.
     var deferredMarket: [SessionInput] = []
