@@ -53,9 +53,9 @@ struct CurrencyCheckTests {
         #expect(harness.core.phase == .running, "\(started.logs)")
         let dollars = ["BaseCurrency": "USD", "ExchangeRate.USD": "1", "ExchangeRate.EUR": "1.25", "SettledCash": "1250000"]
         var actions = Self.check(&harness, dollars)
-        #expect(actions.logs.contains(
+        #expect(actions.contains(.log(.notice,
             "IB reports account DU111 in USD; the bot counts in EUR (strategy.currency): IB's figures are compared at IB's "
-                + "rate, 0.8 EUR per USD"), "\(actions.logs)")
+                + "rate, 0.8 EUR per USD")), "\(actions.logs)")
         #expect(actions.logs.contains("exchange rates against IB's: USD 0.8 (IB 0.8)"), "\(actions.logs)")
         actions = Self.check(&harness, dollars)
         #expect(!actions.logs.contains { $0.hasPrefix("IB reports account") }, "said once")
@@ -74,11 +74,29 @@ struct CurrencyCheckTests {
         actions = Self.check(&harness, dollars)
         #expect(actions.logs.contains("the bot's rate for USD agrees with IB's again: USD 0.8 (IB 0.8)"), "\(actions.logs)")
 
-        // IB without a rate for the euro: its figures cannot be compared, which is said.
-        actions = Self.check(&harness, ["BaseCurrency": "CHF", "ExchangeRate.USD": "0.9"])
-        #expect(actions.logs.contains(
-            "IB reports account DU111 in CHF; the bot counts in EUR (strategy.currency): IB gives no rate for EUR, so its "
-                + "margin and cash figures are not compared"), "\(actions.logs)")
+        // IB without a usable rate for the euro (none, zero, negative): its figures cannot be compared, a warning.
+        for (base, rate) in [("CHF", nil), ("GBP", "0"), ("JPY", "-1.25")] as [(String, String?)] {
+            var values = ["BaseCurrency": base, "ExchangeRate.USD": "0.9"]
+            values["ExchangeRate.EUR"] = rate
+            actions = Self.check(&harness, values)
+            let text =
+                "IB reports account DU111 in \(base); the bot counts in EUR (strategy.currency): IB gives no rate for EUR, "
+                + "so its margin and cash figures are not compared"
+            #expect(actions.contains(.log(.warning, text)), "\(base) \(rate ?? "none"): \(actions.logs)")
+            #expect(!actions.logs.contains { $0.hasPrefix("exchange rates against IB's") })
+        }
+    }
+
+    /// A rate not known on either side is not compared: the bot's before the pair's first price (no warm-up, no
+    /// checkpoint), IB's when it gives zero.
+    @Test func aRateNotKnownOnEitherSideIsNotCompared() throws {
+        var (harness, _) = MultiCurrencySessionTests.restarted(JournalRestartData(), pairClose: nil)
+        #expect(harness.core.engine.portfolio.rate(for: MultiCurrencySessionTests.es) == 0)
+        var actions = Self.check(&harness, ["BaseCurrency": "EUR", "ExchangeRate.USD": "0.8"])
+        #expect(!actions.logs.contains { $0.hasPrefix("exchange rates against IB's") || $0.hasPrefix("the bot values") }, "\(actions.logs)")
+        (harness, _) = MultiCurrencySessionTests.restarted(JournalRestartData())
+        actions = Self.check(&harness, ["BaseCurrency": "EUR", "ExchangeRate.USD": "0"])
+        #expect(!actions.logs.contains { $0.hasPrefix("exchange rates against IB's") || $0.hasPrefix("the bot values") }, "\(actions.logs)")
     }
 
     /// An account at IB in euros, as the bot's: nothing to say of the base; IB's dollar (0.8 euros) agrees.
