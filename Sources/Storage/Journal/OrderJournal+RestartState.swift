@@ -109,11 +109,14 @@ extension OrderJournal {
         let fillCheckpoint: Int64? = row[4]
         let fillCommissions: Int64? = row[5]
         let json: String? = row[6]
-        let currenciesJSON: String? = row[7]
-        let currencies = currenciesJSON.map { try? JSONDecoder().decode(CurrenciesColumn.self, from: Data($0.utf8)) }
+        let currenciesJSON: String? = row[7]  // NULL in one currency
+        var currencies: CurrenciesColumn?
+        if let currenciesJSON {
+            currencies = try? JSONDecoder().decode(CurrenciesColumn.self, from: Data(currenciesJSON.utf8))
+            if currencies == nil { throw .corruptRow(path: path, detail: "engine_cash row \(sequence) currencies_json") }
+        }
         guard let time, let cash, let commissions, let fillCheckpoint, let fillCommissions, let json,
-            let positions = try? JSONDecoder().decode([String: Int64].self, from: Data(json.utf8)),
-            currencies != .some(nil)
+            let positions = try? JSONDecoder().decode([String: Int64].self, from: Data(json.utf8))
         else { throw .corruptRow(path: path, detail: "engine_cash row \(sequence)") }
         var checkpoint = JournalCashCheckpoint(
             time: Timestamp(nanoseconds: time), account: account, run: row[1], cash: Money(units: cash),
@@ -121,7 +124,7 @@ extension OrderJournal {
             fillCommissions: Money(units: fillCommissions),
             positions: Dictionary(uniqueKeysWithValues: positions.map { (Symbol($0.key), Quantity(units: $0.value)) }))
         checkpoint.sequence = sequence
-        if let currencies = currencies ?? nil { currencies.apply(to: &checkpoint) }
+        currencies?.apply(to: &checkpoint)
         return checkpoint
     }
 

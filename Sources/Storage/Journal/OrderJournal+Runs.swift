@@ -161,7 +161,7 @@ extension OrderJournal {
 
 /// `engine_cash.currencies_json`: an account's cash, fill commissions and rates in each other currency, amounts in
 /// fixed-point units.
-struct CurrenciesColumn: Codable, Equatable {
+struct CurrenciesColumn: Codable {
     var cash: [String: Int64]
     var fillCommissions: [String: Int64]
     var rates: [String: Double]?
