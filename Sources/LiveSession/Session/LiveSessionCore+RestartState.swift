@@ -35,9 +35,7 @@ extension LiveSessionCore {
             let adopted = engine.portfolio.cash
             let portfolio = engine.portfolio
             // The pairs' latest prices (the warm-up's); the run before's rate where a pair has none yet.
-            let rates = Dictionary(uniqueKeysWithValues: portfolio.balances.map {
-                ($0.currency, $0.rate > 0 ? $0.rate : saved.foreignRates[$0.currency] ?? 0)
-            })
+            let rates = portfolio.foreignRates.merging(saved.foreignRates) { now, before in now > 0 ? now : before }
             let outcome = CashRestore.restore(
                 checkpoint: saved, fills: fills, account: account, universe: symbols, brokerPositions: positions,
                 averageCosts: costs, accountCurrency: portfolio.conversion.accountCurrency, rates: rates)
@@ -93,7 +91,7 @@ extension LiveSessionCore {
         if engine.portfolio.hasForeign {
             saved.foreignCash = engine.portfolio.foreignCash
             saved.foreignFillCommissions = commissions
-            saved.foreignRates = Dictionary(uniqueKeysWithValues: engine.portfolio.balances.map { ($0.currency, $0.rate) })
+            saved.foreignRates = engine.portfolio.foreignRates
         }
         out.append(.journal(.cashCheckpoint(saved, runKey: key.fingerprint)))
     }

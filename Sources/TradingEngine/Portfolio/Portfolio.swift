@@ -293,6 +293,11 @@ public struct Portfolio: Sendable {
         Dictionary(uniqueKeysWithValues: balances.map { ($0.currency, $0.cash) })
     }
 
+    /// The account's currency per unit of each other now (0 before its pair's first price).
+    public var foreignRates: [String: Double] {
+        Dictionary(uniqueKeysWithValues: balances.map { ($0.currency, $0.rate) })
+    }
+
     /// Sale proceeds still settling after a restart (the run before's sales within the last `settlementDays`
     /// business days, from the journal), replacing any: each becomes settled at its time.
     public mutating func restoreSettlements(_ pending: [(settlesAt: Timestamp, amount: Money)]) {
