@@ -127,4 +127,34 @@ import TradingModel
         #expect(cursor.month(onDay: day(11)).description == "2027-03")
         #expect(cursor.month(onDay: day(10)).description == "2026-12")
     }
+
+    /// The trading day as CME Globex counts it, for the backtest and the bot alike: a daily bar's date is its own; an
+    /// intraday time is its New York date, and from 18:00 New York (the evening session's open) the next day's, in
+    /// winter and in summer. An hourly series never steps back a day (the midnight-UTC bar once counted as the next
+    /// day, the bar after it as the day before: the backtest rolled five hours before the bot).
+    @Test func theTradingDayStartsAtSixInTheEveningInNewYork() {
+        let day = { (m: Int, d: Int) in CivilDate.dayNumber(year: 2026, month: m, day: d) }
+        let at = { (m: Int, d: Int, h: Int, min: Int) in Timestamp(year: 2026, month: m, day: d, secondOfDay: Int64((h * 60 + min) * 60)) }
+        // A daily bar at midnight UTC.
+        #expect(FutureSpec.tradingDay(of: Timestamp(year: 2026, month: 12, day: 11)) == day(12, 11))
+        #expect(FutureSpec.tradingDay(of: Timestamp(year: 2026, month: 7, day: 10)) == day(7, 10))
+        // Winter (UTC−5): 17:59 New York is 22:59 UTC, still the 10th; 18:00 is the 11th's session.
+        #expect(FutureSpec.tradingDay(of: at(12, 10, 22, 59)) == day(12, 10))
+        #expect(FutureSpec.tradingDay(of: at(12, 10, 23, 0)) == day(12, 11))
+        #expect(FutureSpec.tradingDay(of: at(12, 11, 4, 0)) == day(12, 11))
+        #expect(FutureSpec.tradingDay(of: at(12, 11, 14, 30)) == day(12, 11))
+        // Summer (UTC−4): 18:00 New York is 22:00 UTC.
+        #expect(FutureSpec.tradingDay(of: at(7, 9, 21, 59)) == day(7, 9))
+        #expect(FutureSpec.tradingDay(of: at(7, 9, 22, 0)) == day(7, 10))
+        // Sunday evening's session is Monday's.
+        #expect(FutureSpec.tradingDay(of: at(12, 13, 23, 0)) == day(12, 14))
+        // Hourly bars over two days: the day never goes back.
+        var previous = Int64.min
+        for hour in 0..<48 {
+            let time = Timestamp(year: 2026, month: 12, day: 10) + .seconds(Int64(hour) * 3600)
+            let tradingDay = FutureSpec.tradingDay(of: time)
+            #expect(tradingDay >= previous, "hour \(hour)")
+            previous = tradingDay
+        }
+    }
 }

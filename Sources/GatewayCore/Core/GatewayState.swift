@@ -334,7 +334,7 @@ public struct GatewayState: Sendable {
     /// A future whose last trading day is before the replay's day: IB no longer lists it.
     func isExpired(_ instrument: SimulatedInstrument) -> Bool {
         guard case let .future(future) = instrument.kind, let last = future.lastTradingDay else { return false }
-        return now.dayNumber > last
+        return FutureSpec.tradingDay(of: now) > last
     }
 
     /// `yyyyMMdd` of a contract month's last trading day (IB's `lastTradeDateOrContractMonth` once qualified).

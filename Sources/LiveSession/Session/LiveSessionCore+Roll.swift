@@ -5,8 +5,9 @@ import TradingModel
 
 // A continuous future (`ES continuous`) trades one contract month at a time: the front month by the backtest's roll
 // rule (`backtest.futuresRollDays` business days before the last trading day, the next of the product's roll months
-// from then on), chosen at the start by the server's day. On the first 5-second bar of the roll day, the position
-// held in the month left rolls (`EngineCore.rollPosition`: the month's working orders cancelled, two market legs
+// from then on), chosen at the start by the server's trading day (`FutureSpec.tradingDay`, as the backtest counts
+// it: the New York date, the next one from 18:00). On the first 5-second bar of the roll day, the position held in
+// the month left rolls (`EngineCore.rollPosition`: the month's working orders cancelled, two market legs
 // journaled in one group before either is sent, the exits carried over once both fill), and the bars and quotes
 // move to the new month. The bar that told is the old month's and is dropped.
 //
@@ -24,10 +25,10 @@ extension LiveSessionCore {
         return future.spec.frontMonth(onDay: day, rollDays: settings.engine.futuresRollDays)
     }
 
-    /// The start-up's first step with a continuous future: each trades its front month on the server's day (New
-    /// York's), then the contracts are qualified.
+    /// The start-up's first step with a continuous future: each trades its front month on the server's trading day
+    /// (`FutureSpec.tradingDay`, as the backtest counts it), then the contracts are qualified.
     mutating func chooseFrontMonths(serverNow: Timestamp?, _ out: inout Actions) {
-        let day = USEquityCalendar.newYorkDay(of: serverNow ?? inputTime)
+        let day = FutureSpec.tradingDay(of: serverNow ?? inputTime)
         for id in rolledIDs {
             guard let month = frontMonth(of: id, onDay: day), case let .future(future) = universe[id].kind else {
                 continue
@@ -78,12 +79,12 @@ extension LiveSessionCore {
             return false
         }
         var cursor = rollCursors[id] ?? FrontMonthCursor(spec: future.spec, rollDays: settings.engine.futuresRollDays)
-        let day = USEquityCalendar.newYorkDay(of: bar.timestamp)
+        let day = FutureSpec.tradingDay(of: bar.timestamp)
         var front = cursor.month(onDay: day)
         rollCursors[id] = cursor
         if settings.engine.futuresRollByVolume {
             if let moved = volumeFronts[id], moved > front { front = moved }
-            // On business days: a Sunday evening's session is no day to roll on (one month may not trade in it).
+            // On business days only (a trading day is never a weekend's: Sunday evening's session is Monday's).
             if volumeChecks[id]?.day != day, USEquityCalendar.isTradingDay(day) {
                 askVolumes(id, holding: max(current, front), day: day, &out)
             }
@@ -121,7 +122,7 @@ extension LiveSessionCore {
             let (month, holding) = held.sorted(by: { $0.key < $1.key })
                 .first(where: { $0.key != front && $0.value.units.signum() == toMove.units.signum() })
         else { return }
-        let day = USEquityCalendar.newYorkDay(of: time)
+        let day = FutureSpec.tradingDay(of: time)
         if rollDecided[id] == day {
             if rollStuck.insert(id).inserted {
                 out.log(

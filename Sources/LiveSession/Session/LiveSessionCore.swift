@@ -137,8 +137,8 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     var monthPositions: [InstrumentID: [ContractMonth: Quantity]] = [:]
     /// Each continuous future's front month by day (the roll rule, remembered between bars).
     var rollCursors: [InstrumentID: FrontMonthCursor] = [:]
-    /// The New York day each continuous future's last roll was decided, and those whose roll did not complete that
-    /// day (alerted once).
+    /// The trading day (`FutureSpec.tradingDay`) each continuous future's last roll was decided, and those whose roll
+    /// did not complete that day (alerted once).
     var rollDecided: [InstrumentID: Int64] = [:]
     var rollStuck: Set<InstrumentID> = []
     /// With a continuous future in the universe: the strategy before any bar, and every bar it has seen since (its

@@ -178,7 +178,7 @@ public enum DriftJob {
         for k in config.historyRebases.indices {
             let rebase = config.historyRebases[k]
             config.historyRebases[k].carry = legGaps[
-                RollKey(instrument: rebase.instrument.index, day: USEquityCalendar.newYorkDay(of: rebase.before))]
+                RollKey(instrument: rebase.instrument.index, day: FutureSpec.tradingDay(of: rebase.before))]
         }
         // By volume, the bot's months are the volumes' it saw: the backtest rolls where the bot did.
         if settings.engine.futuresRollByVolume {
@@ -269,7 +269,7 @@ public enum DriftJob {
         var gaps: [RollKey: Price] = [:]
         for (out, into) in rollLegs(orders) {
             guard let outPrice = out.order.averageFillPrice, let inPrice = into.order.averageFillPrice else { continue }
-            let key = RollKey(instrument: into.order.instrument.index, day: USEquityCalendar.newYorkDay(of: into.order.createdAt))
+            let key = RollKey(instrument: into.order.instrument.index, day: FutureSpec.tradingDay(of: into.order.createdAt))
             gaps[key] = Price(units: inPrice.units - outPrice.units)
         }
         return gaps
@@ -297,7 +297,7 @@ public enum DriftJob {
         rollLegs(orders).map { out, into -> Line in
             let held = into.order.side == .buy ? into.order.quantity : -into.order.quantity
             return rollLine(
-                day: USEquityCalendar.newYorkDay(of: into.order.createdAt), symbol: universe[into.order.instrument].symbol.rawValue,
+                day: FutureSpec.tradingDay(of: into.order.createdAt), symbol: universe[into.order.instrument].symbol.rawValue,
                 held: held, out.month, into.month)
         }.sorted { $0.time < $1.time }
     }

@@ -22,7 +22,7 @@ public enum MarketDataQueries {
             case .future(let future) = InstrumentKind(symbol: Symbol("\(contract.symbol) continuous")), future.month == nil
         else { return (contract, nil) }
         let now = (try? await client.currentTime()).map { Timestamp(seconds: $0) } ?? Timestamp(seconds: Int64(Date().timeIntervalSince1970))
-        let day = USEquityCalendar.newYorkDay(of: now)
+        let day = FutureSpec.tradingDay(of: now)
         let month = future.spec.frontMonth(onDay: day, rollDays: rollDays)
         var traded = contract
         traded.securityType = "FUT"

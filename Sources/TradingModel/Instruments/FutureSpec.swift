@@ -66,9 +66,13 @@ public struct FutureSpec: Hashable, Sendable {
     /// moves to the next contract about a week before expiry.
     public static let defaultRollDays = 5
 
-    /// The trading day a time belongs to: a daily bar's date (midnight UTC), else the New York date.
+    /// The trading day a time belongs to, as CME Globex counts it: the New York date, and from 18:00 New York on (when
+    /// the evening session opens) the next one. A daily bar's date (midnight UTC, 19:00 or 20:00 the evening before in
+    /// New York) is its own day. One rule for the backtest and the bot: the day a roll, an expiry exit or an entry's
+    /// refusal starts on is the same whether the bars are daily, hourly or 5-second, and never steps back (a
+    /// midnight-UTC hourly bar once counted as the next day and the bar after it as the day before).
     public static func tradingDay(of time: Timestamp) -> Int64 {
-        time.nanoseconds % Timestamp.nanosecondsPerDay == 0 ? time.dayNumber : USEquityCalendar.newYorkDay(of: time)
+        USEquityCalendar.newYorkDay(of: time + .seconds(6 * 3600))
     }
 
     /// The day a rolled position leaves a contract month: `days` business days before its last trading day (the

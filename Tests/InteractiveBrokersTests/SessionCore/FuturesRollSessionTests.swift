@@ -137,6 +137,25 @@ struct FuturesRollSessionTests {
         #expect(later.placed.isEmpty, "\(later.logs)")
         #expect(Self.roll(later).isEmpty)
     }
+
+    /// The roll day starts when CME's does, at 18:00 New York the evening before (`FutureSpec.tradingDay`, the
+    /// backtest's day too): Thursday 2023-12-07's 17:59 bar holds December, 18:00 (23:00 UTC, Globex's evening
+    /// session of Friday the 8th) rolls. Counted by New York's date, the bot rolled five hours after a backtest over
+    /// hourly bars, which counted the midnight-UTC bar as the next day.
+    @Test func theRollDayBeginsWithTheEveningSessionBeforeIt() throws {
+        var harness = Harness(HoldTwo(), settings: Self.settings())
+        harness.send(.start)
+        harness.send(.connected(Harness.connection()))
+        harness.answerAll()
+        let entry = try #require(Self.bar(&harness, at: Harness.start + .seconds(3600), 4500).placed.first)
+        Self.fill(&harness, entry, 0, price: 4500)
+        let evening = Timestamp(year: 2023, month: 12, day: 7, secondOfDay: 23 * 3600)
+        let before = Self.bar(&harness, at: evening - .seconds(60), 4590)
+        #expect(before.placed.isEmpty && Self.roll(before).isEmpty, "\(before.logs)")
+        let rolled = Self.bar(&harness, at: evening, 4600)
+        #expect(rolled.placed.first?.orders.map { "\($0.side.rawValue) \($0.quantity)" } == ["SELL 2", "BUY 2"], "\(rolled.logs)")
+        #expect(Self.roll(rolled).count == 1)
+    }
 }
 
 /// Restarts around a roll: what the broker holds in December is rolled, once.
