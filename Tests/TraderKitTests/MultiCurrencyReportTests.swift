@@ -33,6 +33,15 @@ struct MultiCurrencyReportTests {
             #expect(currencies.first?["rate_pair"] as? String == "EUR.USD")
             #expect(currencies.first?["rate_inverted"] as? Bool == true)
             #expect(abs((currencies.first?["rate"] as? Double ?? 0) - 1 / 1.37879) < 1e-5)
+            // Each row of trades.csv says its prices' currency and its P&L's; each order its own.
+            let trades = try backtest.text("trades.csv").split(separator: "\n")
+            #expect(trades.first?.hasSuffix(",pnl,commission,price_currency,pnl_currency") == true, "\(trades.first ?? "")")
+            #expect(trades.dropFirst().contains { $0.hasPrefix("ES continuous,") && $0.hasSuffix(",USD,EUR") }, "\(trades)")
+            #expect(trades.dropFirst().contains { $0.hasPrefix("GBP.USD,") && $0.hasSuffix(",USD,EUR") }, "\(trades)")
+            #expect(trades.dropFirst().allSatisfy { $0.hasSuffix(",USD,EUR") })
+            let orders = try backtest.text("orders.csv").split(separator: "\n")
+            #expect(orders.first?.hasSuffix(",commission,reason,currency") == true, "\(orders.first ?? "")")
+            #expect(orders.count > 1 && orders.dropFirst().allSatisfy { $0.hasSuffix(",USD") }, "\(orders)")
         }
     }
 
@@ -42,6 +51,8 @@ struct MultiCurrencyReportTests {
             #expect(!backtest.table.contains("Account currency"))
             #expect(try backtest.summary()["currencies"] as? [Any] != nil)
             #expect(try backtest.summary()["account_currency"] as? String == "USD")
+            #expect(try backtest.text("trades.csv").hasPrefix("symbol,side,quantity,entry_time,entry_price,exit_time,exit_price,pnl,commission\n"))
+            #expect(try backtest.text("orders.csv").split(separator: "\n").first?.hasSuffix(",commission,reason") == true)
         }
     }
 

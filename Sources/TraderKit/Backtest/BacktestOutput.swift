@@ -25,11 +25,34 @@ public struct BacktestOutput: Sendable {
         return index < result.universe.instruments.count ? result.universe.instruments[index].symbol.rawValue : "?"
     }
 
+    /// The currency of an instrument's prices, for the currency columns.
+    private func priceCurrency(_ instrument: InstrumentID) -> String {
+        let index = instrument.index
+        guard index < result.universe.instruments.count else { return result.accountCurrency }
+        return CurrencyConversion.currency(of: result.universe.instruments[index].kind)
+    }
+
+    /// Whether the rows say their currencies: only when an instrument is priced in another currency than the
+    /// account's (a one-currency run's files keep their columns).
+    private var withCurrencies: Bool { !result.conversion.isSingleCurrency }
+
+    /// `,price_currency,pnl_currency` of a row: the instrument's (its prices) and the account's (P&L, commission).
+    private func appendCurrencies(_ instrument: InstrumentID, to text: inout TextBytes) {
+        text.append(ascii: ",")
+        text.append(priceCurrency(instrument))
+        text.append(ascii: ",")
+        text.append(result.accountCurrency)
+    }
+
     /// Writes `symbol,side,quantity,entry_time,entry_price,exit_time,exit_price,pnl,commission` row by row (open
-    /// trades: empty exit).
+    /// trades: empty exit), and `price_currency,pnl_currency` when an instrument is priced in another currency than
+    /// the account's: prices are the instrument's, P&L and commission the account's.
     public func writeTradesCSV(to path: String) throws(TraderError) {
         var file = try CSVFileWriter(path: path)
-        file.text.append("symbol,side,quantity,entry_time,entry_price,exit_time,exit_price,pnl,commission\n")
+        let currencies = withCurrencies
+        file.text.append(
+            "symbol,side,quantity,entry_time,entry_price,exit_time,exit_price,pnl,commission"
+                + (currencies ? ",price_currency,pnl_currency\n" : "\n"))
         for trade in result.trades {
             file.text.append(trade.symbol.rawValue)
             file.text.append(trade.direction == .long ? ",LONG," : ",SHORT,")
@@ -46,17 +69,21 @@ public struct BacktestOutput: Sendable {
             file.text.append(cents: trade.pnl)
             file.text.append(ascii: ",")
             file.text.append(cents: trade.commission)
+            if currencies { appendCurrencies(trade.instrument, to: &file.text) }
             file.text.append(ascii: "\n")
             try file.flushIfFull()
         }
         try file.close()
     }
 
-    /// Writes one row per order with its final state.
+    /// Writes one row per order with its final state, and `currency` when an instrument is priced in another currency
+    /// than the account's: an order's prices and commission are in its instrument's currency.
     public func writeOrdersCSV(to path: String) throws(TraderError) {
         var file = try CSVFileWriter(path: path)
+        let currencies = withCurrencies
         file.text.append(
-            "order_id,time,symbol,side,type,quantity,limit_price,stop_price,status,filled_quantity,avg_fill_price,commission,reason\n")
+            "order_id,time,symbol,side,type,quantity,limit_price,stop_price,status,filled_quantity,avg_fill_price,commission,reason"
+                + (currencies ? ",currency\n" : "\n"))
         for order in result.orders {
             file.text.append(integer: order.id.rawValue)
             file.text.append(ascii: ",")
@@ -93,6 +120,10 @@ public struct BacktestOutput: Sendable {
             file.text.append(cents: order.commission)
             file.text.append(ascii: ",")
             if let reason = order.reason { file.text.append(Self.escape(reason)) }
+            if currencies {
+                file.text.append(ascii: ",")
+                file.text.append(priceCurrency(order.instrument))
+            }
             file.text.append(ascii: "\n")
             try file.flushIfFull()
         }
