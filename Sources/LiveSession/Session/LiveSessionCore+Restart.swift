@@ -5,8 +5,8 @@ import TradingModel
 // The restart reconciliation, after the warm-up (its kill switch cannot cancel what is adopted), before the first
 // live bar: `Reconciler` over the journal's intents and the broker's state, its decisions journaled, the broker's
 // executions journaled once each, then — after the journal has them — positions, cash, realized P&L, the risk
-// baseline and the day's order-efficiency counts restored, our open orders adopted, unknown ones handled, and unsent
-// intents sent once (docs/live-trading.md, start-up step 5).
+// baseline and the day's order-efficiency counts restored, our open orders adopted, unknown ones handled, unsent
+// intents sent once, and a roll cut short taken up (docs/live-trading.md, start-up step 5).
 extension LiveSessionCore {
     mutating func beginRestart(at now: Timestamp, _ out: inout Actions) {
         guard let snapshot = startup.snapshot else { return }
@@ -48,6 +48,7 @@ extension LiveSessionCore {
         adoptOpenOrders(restart, snapshot: snapshot, &out)
         handleUnknownOrders(restart, snapshot: snapshot, &out)
         resendUnsent(restart, &out)
+        resumeRolls(journal, &out)
         finishStartup(at: now, &out)
     }
 

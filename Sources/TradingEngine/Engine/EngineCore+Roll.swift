@@ -39,14 +39,22 @@ public enum FuturesRollID {
     public static func legMonth(of id: String) -> ContractMonth? { leg(of: id)?.month }
 }
 
+/// A roll leg: an order the engine follows, or, for a roll a restart takes up, one that filled before it at a price.
+public enum RollLeg: Sendable, Equatable {
+    case order(OrderID)
+    case filled(Price)
+}
+
 /// A roll whose legs are working: what to carry to the new month once both have filled.
 @usableFromInline
 struct PendingRoll: Sendable {
-    var legOut: OrderID
-    var legIn: OrderID
+    var legOut: RollLeg
+    var legIn: RollLeg
     /// The exits cancelled on the month left, to place again on the month entered.
     var exits: [OrderRequest]
     var time: Timestamp
+
+    func has(_ orderID: OrderID) -> Bool { legOut == .order(orderID) || legIn == .order(orderID) }
 }
 
 /// What a roll sends: the cancels of the month left's working orders, then the two legs (out, in).
@@ -90,7 +98,7 @@ extension EngineCore {
             return _state.orders.order(orderID)
         }
         guard let legOut = leg(closing, old), let legIn = leg(closing == .sell ? .buy : .sell, new) else { return nil }
-        pendingRolls[id] = PendingRoll(legOut: legOut.id, legIn: legIn.id, exits: exits, time: now)
+        pendingRolls[id] = PendingRoll(legOut: .order(legOut.id), legIn: .order(legIn.id), exits: exits, time: now)
         return FuturesRollOrders(cancels: cancels, legOut: legOut, legIn: legIn)
     }
 
@@ -98,18 +106,55 @@ extension EngineCore {
     /// prices moved by the legs' difference; a leg that ended without filling ends the roll (the session alerts).
     @usableFromInline
     mutating func rollLegChanged(_ orderID: OrderID, into commands: inout [EngineCommand]) {
-        guard let (id, roll) = pendingRolls.first(where: { $0.value.legOut == orderID || $0.value.legIn == orderID }),
-            let out = _state.orders.order(roll.legOut), let into = _state.orders.order(roll.legIn)
-        else { return }
-        if (!out.isOpen && out.state != .filled) || (!into.isOpen && into.state != .filled) {
+        guard let (id, roll) = pendingRolls.first(where: { $0.value.has(orderID) }) else { return }
+        finishRoll(id, roll, into: &commands)
+    }
+
+    /// A roll a restart found cut short (a crash after its legs were journaled): its legs as the restart found them
+    /// (followed again, or filled while the bot was down) and the exits the roll cancelled on the month left. Once
+    /// both legs have filled (at once, when they already had) the exits go to the new month as `rollLegChanged` sends
+    /// them, under the ids the run before would have given them.
+    /// - Returns: the exits' submits when both legs had filled; none while one works or when one ended unfilled.
+    public mutating func resumeRoll(
+        _ id: InstrumentID, legOut: RollLeg, legIn: RollLeg, exits: [OrderRequest], decidedAt time: Timestamp
+    ) -> [EngineCommand] {
+        let roll = PendingRoll(legOut: legOut, legIn: legIn, exits: exits, time: time)
+        pendingRolls[id] = roll
+        var commands: [EngineCommand] = []
+        finishRoll(id, roll, into: &commands)
+        return commands
+    }
+
+    /// Where a leg stands: working, filled at a price, or ended without filling.
+    private enum LegState {
+        case working, filled(Price), ended
+    }
+
+    private func state(of leg: RollLeg) -> LegState {
+        switch leg {
+        case .filled(let price): return .filled(price)
+        case .order(let orderID):
+            guard let order = _state.orders.order(orderID) else { return .ended }
+            if order.state == .filled, let price = order.averageFillPrice { return .filled(price) }
+            return order.isOpen ? .working : .ended
+        }
+    }
+
+    private mutating func finishRoll(_ id: InstrumentID, _ roll: PendingRoll, into commands: inout [EngineCommand]) {
+        switch (state(of: roll.legOut), state(of: roll.legIn)) {
+        case (.ended, _), (_, .ended):
             pendingRolls[id] = nil
             return
+        case (.filled(let outPrice), .filled(let inPrice)):
+            carryExits(id, roll, gap: inPrice.units - outPrice.units, into: &commands)
+        default:
+            return
         }
-        guard out.state == .filled, into.state == .filled, let outPrice = out.averageFillPrice,
-            let inPrice = into.averageFillPrice
-        else { return }
+    }
+
+    /// Both legs filled: the exits go to the new month, moved by the legs' gap.
+    private mutating func carryExits(_ id: InstrumentID, _ roll: PendingRoll, gap: Int64, into commands: inout [EngineCommand]) {
         pendingRolls[id] = nil
-        let gap = inPrice.units - outPrice.units
         let held = Quantity(units: Int64(_state.portfolio.position(for: id).quantity.units.magnitude))
         let seconds = roll.time.nanoseconds / Timestamp.nanosecondsPerSecond
         var legs: [String: Int64] = [:]

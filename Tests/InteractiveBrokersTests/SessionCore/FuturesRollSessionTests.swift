@@ -185,7 +185,10 @@ struct FuturesRollRestartTests {
 
     /// A journaled bot restarted at `serverNow` with 2 ES of December at the broker (the journal says they are the
     /// bot's) and `orders` in its journal.
-    static func restarted(at serverNow: Timestamp, orders: [JournalOrder] = [], broker: Int = 2) -> (Harness, [SessionAction]) {
+    static func restarted(
+        at serverNow: Timestamp, orders: [JournalOrder] = [], fills: [JournalFill] = [], broker: Int = 2,
+        positions: [TWSPosition]? = nil, open: [TWSOpenOrder] = []
+    ) -> (Harness, [SessionAction]) {
         var harness = Harness(HoldTwo(bought: true), settings: Roll.settings())
         // The restart's clock: what the resend policy measures an intent's age by.
         var settings = Roll.settings()
@@ -196,6 +199,7 @@ struct FuturesRollRestartTests {
         var actions = harness.send(.connected(Harness.connection()))
         var journal = JournalRestartData()
         journal.orders = orders
+        journal.fills = fills
         journal.cashCheckpoint = JournalCashCheckpoint(
             time: serverNow - .seconds(86_400), account: "DU111", cash: Money(1_000_000), fillCheckpoint: 0,
             positions: ["ES continuous": Quantity(2)])
@@ -206,7 +210,7 @@ struct FuturesRollRestartTests {
                 actions += harness.send(.answer(tag, .serverTime(serverNow.nanoseconds / Timestamp.nanosecondsPerSecond)))
             case .brokerState:
                 actions += harness.send(.answer(tag, .brokerState(BrokerAnswers(
-                    openOrders: [], executions: [], positions: [Self.position(Self.december, broker)]))))
+                    openOrders: open, executions: [], positions: positions ?? [Self.position(Self.december, broker)]))))
             case .journalRestart:
                 actions += harness.send(.answer(tag, .journalRestart(journal)))
             default:
@@ -275,6 +279,128 @@ struct FuturesRollRestartTests {
         #expect(later.placed.isEmpty, "\(later.logs)")
         #expect(harness.core.engine.portfolio.position(for: Roll.es).quantity == Quantity(2))
         #expect(harness.core.monthPositions[Roll.es] == [Self.december: .zero, ContractMonth(year: 2024, month: 3)!: Quantity(2)])
+    }
+
+    /// The bracket's stop on December, working when the roll was decided and cancelled by it.
+    static func cancelledStop(rollAt decided: Timestamp) -> JournalOrder {
+        var request = OrderRequest(
+            instrument: Roll.es, side: .sell, quantity: Quantity(2), type: .stop(Price(4400)), timeInForce: .gtc)
+        request.ocaGroup = "OCA-1"
+        var intent = JournalIntent(
+            orderRef: ClientOrderID("T:ES-1700000000-SL"), symbol: "ES continuous", request: request,
+            createdAt: decided - .seconds(86_400))
+        intent.ocaGroup = "OCA-1"
+        return JournalOrder(
+            sequence: 1, intent: intent, state: .canceled, brokerOrderID: 7, permID: 70, filledQuantity: .zero,
+            updatedAt: decided + .seconds(1), message: nil)
+    }
+
+    /// A roll leg journaled as filled, with its fill.
+    static func filledLeg(_ ref: String, _ side: Side, sequence: Int64, at time: Timestamp, price: Double) -> (JournalOrder, JournalFill) {
+        var order = unsentLeg(ref, side, sequence: sequence, createdAt: time)
+        order.state = .filled
+        order.brokerOrderID = sequence + 10
+        order.filledQuantity = Quantity(2)
+        var fill = JournalFill(
+            execID: "E-\(sequence)", symbol: "ES continuous", side: side, quantity: Quantity(2), price: Price(approximately: price),
+            time: time + .seconds(1))
+        fill.orderRef = ClientOrderID(ref)
+        return (order, fill)
+    }
+
+    /// A crash after both legs filled and before the exits went to March: the restart sends the stop to March at once,
+    /// moved by the legs' gap (4,400 + 50), under the id the run before would have given it; once.
+    @Test func aStopTheRollCancelledGoesToTheNewMonthAfterACrash() throws {
+        let serverNow = Roll.rollDay + .seconds(120)
+        let decided = serverNow - .seconds(60)
+        let seconds = decided.nanoseconds / Timestamp.nanosecondsPerSecond
+        let out = Self.filledLeg("T:ROLL-ESZ2023-\(seconds)", .sell, sequence: 2, at: decided, price: 4600)
+        let into = Self.filledLeg("T:ROLL-ESH2024-\(seconds)", .buy, sequence: 3, at: decided, price: 4650)
+        var (harness, actions) = Self.restarted(
+            at: serverNow, orders: [Self.cancelledStop(rollAt: decided), out.0, into.0], fills: [out.1, into.1],
+            positions: [Self.position(Self.december, 0), Self.position(ContractMonth(year: 2024, month: 3)!, 2)])
+        #expect(harness.core.phase == .running, "\(actions.logs)")
+        #expect(harness.core.engine.portfolio.position(for: Roll.es).quantity == Quantity(2))
+        let placed = actions.placed
+        #expect(placed.count == 1, "\(actions.logs)")
+        let stop = try #require(placed.first)
+        #expect(stop.orders.map { "\($0.side.rawValue) \($0.quantity) \($0.type)" } == ["SELL 2 STP 4450"])
+        #expect(stop.contract.lastTradeDateOrContractMonth == "202403")
+        #expect(stop.orders.first?.clientOrderID.rawValue.hasSuffix("ES continuous-P\(seconds)-SL") == true)
+        #expect(stop.orders.first?.request.ocaGroup == "OCA-1-R\(seconds)")
+        #expect(actions.logs.contains { $0.contains("had both legs filled: its exits (T:ES-1700000000-SL) go to the new month now") }, "\(actions.logs)")
+        // No second roll and no second stop on the next bars.
+        let later = Roll.bar(&harness, at: serverNow + .seconds(5), 4651) + Roll.bar(&harness, at: serverNow + .seconds(60), 4652)
+        #expect(later.placed.isEmpty, "\(later.logs)")
+        #expect(LiveSessionCore<HoldTwo>.isCoveredByStops(
+            harness.core.engine.portfolio.position(for: Roll.es), open: harness.core.engine.orders.openOrders))
+    }
+
+    /// A crash before the roll's cancel of December's stop went out: the broker still works it, on a month the bot
+    /// no longer holds (it would open a short there). The restart cancels it and places the stop on March.
+    @Test func aStopTheBrokerStillWorksOnTheMonthLeftIsCancelledAndCarried() throws {
+        let serverNow = Roll.rollDay + .seconds(120)
+        let decided = serverNow - .seconds(60)
+        let seconds = decided.nanoseconds / Timestamp.nanosecondsPerSecond
+        var stop = Self.cancelledStop(rollAt: decided)
+        (stop.state, stop.updatedAt) = (.accepted, decided - .seconds(3600))
+        var order = TWSOrder()
+        (order.orderID, order.clientID, order.permID, order.account) = (7, 7, 70, "DU111")
+        (order.action, order.totalQuantity, order.orderType, order.auxPrice) = ("SELL", 2, "STP", 4400)
+        (order.timeInForce, order.orderRef, order.ocaGroup) = ("GTC", "T:ES-1700000000-SL", "OCA-1")
+        let working = TWSOpenOrder(contract: Self.position(Self.december, 0).contract, order: order, orderState: TWSOrderState(status: "Submitted"))
+        let out = Self.filledLeg("T:ROLL-ESZ2023-\(seconds)", .sell, sequence: 2, at: decided, price: 4600)
+        let into = Self.filledLeg("T:ROLL-ESH2024-\(seconds)", .buy, sequence: 3, at: decided, price: 4650)
+        let (harness, actions) = Self.restarted(
+            at: serverNow, orders: [stop, out.0, into.0], fills: [out.1, into.1],
+            positions: [Self.position(Self.december, 0), Self.position(ContractMonth(year: 2024, month: 3)!, 2)],
+            open: [working])
+        #expect(harness.core.phase == .running, "\(actions.logs)")
+        let cancels = actions.compactMap { if case .cancelOrder(let id) = $0 { id } else { nil } }
+        #expect(cancels == [7], "\(actions.logs)")
+        let placed = actions.placed
+        #expect(placed.map { $0.orders.map { "\($0.side.rawValue) \($0.quantity) \($0.type)" } } == [["SELL 2 STP 4450"]], "\(actions.logs)")
+        #expect(placed.first?.contract.lastTradeDateOrContractMonth == "202403")
+    }
+
+    /// A crash between the legs' journal write and their send: the legs are sent once, and the stop follows to
+    /// March when both have filled. Legs too old to send end the roll: the stop is not placed again, said, and the
+    /// unguarded position is an ALERT after the grace.
+    @Test(arguments: [false, true])
+    func aStopTheRollCancelledFollowsItsResentLegs(stale: Bool) throws {
+        let serverNow = Roll.rollDay + .seconds(60)
+        let decided = stale ? serverNow - .seconds(3600) : serverNow - .seconds(30)
+        let seconds = decided.nanoseconds / Timestamp.nanosecondsPerSecond
+        let legs = [
+            Self.unsentLeg("T:ROLL-ESZ2023-\(seconds)", .sell, sequence: 2, createdAt: decided),
+            Self.unsentLeg("T:ROLL-ESH2024-\(seconds)", .buy, sequence: 3, createdAt: decided),
+        ]
+        var (harness, actions) = Self.restarted(at: serverNow, orders: [Self.cancelledStop(rollAt: decided)] + legs)
+        #expect(harness.core.phase == .running, "\(actions.logs)")
+        if stale {
+            #expect(actions.placed.isEmpty)
+            #expect(actions.logs.contains { $0.contains("ended without both legs filled: its exits (T:ES-1700000000-SL) are not placed again") }, "\(actions.logs)")
+            // The bot's own roll, decided again on the next bar, has no stop to carry; the watch says so.
+            let again = try #require(Roll.bar(&harness, at: serverNow + .seconds(5), 4650).placed.first)
+            Roll.fill(&harness, again, 0, price: 4600)
+            Roll.fill(&harness, again, 1, price: 4650)
+            var alerts: [String] = []
+            for k in 1...8 {
+                harness.now = serverNow + .seconds(5 + 5 * Int64(k))
+                alerts += harness.send(.tick).logs.filter { $0.hasPrefix("ALERT: 2 ES continuous is held without its protective stop") }
+            }
+            #expect(alerts.count == 1, "\(alerts)")
+            return
+        }
+        let sent = actions.placed
+        #expect(sent.count == 2, "each leg sent once: \(actions.logs)")
+        #expect(actions.logs.contains { $0.contains("is taken up: its exits (T:ES-1700000000-SL) go to the new month once both legs fill") }, "\(actions.logs)")
+        Roll.fill(&harness, sent[0], 0, price: 4600)
+        let done = Roll.fill(&harness, sent[1], 0, price: 4660)
+        let stop = try #require(done.placed.first, "\(done.logs)")
+        #expect(stop.orders.map { "\($0.side.rawValue) \($0.quantity) \($0.type)" } == ["SELL 2 STP 4460"])
+        #expect(stop.contract.lastTradeDateOrContractMonth == "202403")
+        #expect(Roll.bar(&harness, at: serverNow + .seconds(5), 4661).placed.isEmpty)
     }
 
     /// 5 December contracts at the broker, 2 of them the bot's: the roll moves the bot's 2; the other 3 stay.
