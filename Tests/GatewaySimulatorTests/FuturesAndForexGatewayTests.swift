@@ -72,6 +72,53 @@ import TradingModel
         #expect(!plain.contains { if case .accountSummary(_, _, "ExchangeRate", _, _) = $0 { true } else { false } })
     }
 
+    /// An account kept in euros (`GatewayConfiguration.baseCurrency`): its figures in EUR, each in its rows' currency;
+    /// a future bought in dollars moves the dollar balance (the commission, then the gain), counted at 1 / EUR.USD;
+    /// the ledger's rates are euros per unit (USD 1 / EUR.USD, GBP GBP.USD / EUR.USD). Checked by hand from the pairs'
+    /// own prices.
+    @Test func anAccountKeptInEurosReportsInEurosAtThePairsRates() throws {
+        var configuration = GatewayConfiguration(startingCash: 500_000)
+        configuration.baseCurrency = "EUR"
+        var state = GatewayState(data: try MarketDataSet.bundled(.futuresFX), configuration: configuration, start: Self.december)
+        _ = state.connect(connection: 1, clientID: 7, serverVersion: 200)
+        func mark(_ symbol: String) throws -> Double {
+            let instrument = try #require(state.data.instrument(symbol: symbol))
+            return try #require(QuoteModel.top(instrument, at: state.now)).last.doubleValue
+        }
+        func ledger() -> (values: [String: Double], currencies: [String: String], rates: [String: Double]) {
+            var values: [String: Double] = [:], currencies: [String: String] = [:], rates: [String: Double] = [:]
+            for case .accountSummary(_, _, let tag, let value, let currency) in sent(state.handle(
+                .accountSummary(requestID: 93, group: "All", tags: "NetLiquidation,TotalCashValue,GrossPositionValue,$LEDGER:ALL"),
+                from: 1, wallTime: 0)) {
+                if tag == "ExchangeRate" { rates[currency] = Double(value) } else { (values[tag], currencies[tag]) = (Double(value), currency) }
+            }
+            return (values, currencies, rates)
+        }
+        let start = ledger()
+        #expect(start.currencies["NetLiquidation"] == "EUR" && start.values["NetLiquidation"] == 500_000)
+        let eurusd = try mark("EURUSD"), gbpusd = try mark("GBPUSD")
+        #expect(start.rates["BASE"] == 1 && start.rates["EUR"] == 1)
+        #expect(abs((start.rates["USD"] ?? 0) - 1 / eurusd) < 1e-8, "\(start.rates)")
+        #expect(abs((start.rates["GBP"] ?? 0) - gbpusd / eurusd) < 1e-8, "\(start.rates)")
+
+        let bought = sent(state.handle(
+            .placeOrder(orderID: 1, contract: future("ES", month: "201403"), order: wireOrder("BUY", 1)), from: 1, wallTime: 0))
+        let buy = try #require(executions(bought).first)
+        #expect(commissions(bought) == [2.25])
+        _ = state.advance(to: Self.december + .days(7))
+        let es = try mark("ESH2014"), rate = 1 / (try mark("EURUSD"))
+        let later = ledger()
+        // Euros untouched; dollars: −2.25 of commission; the position's P&L in dollars; all at the week's rate.
+        let expected = 500_000 + (-2.25 + (es - buy.price) * 50) * rate
+        #expect(abs((later.values["NetLiquidation"] ?? 0) - expected) < 0.01, "\(later.values) vs \(expected)")
+        #expect(abs((later.values["TotalCashValue"] ?? 0) - (500_000 - 2.25 * rate)) < 0.01)
+        #expect(abs((later.values["GrossPositionValue"] ?? 0) - es * 50 * rate) < 0.01)
+        // updateAccountValue says the account's currency too.
+        let values = sent(state.handle(.accountUpdates(subscribe: true, accountCode: ""), from: 1, wallTime: 0))
+        #expect(values.contains { if case .accountValue("Currency", "EUR", "EUR", _) = $0 { true } else { false } })
+        #expect(values.contains { if case .accountValue("NetLiquidation", _, "EUR", _) = $0 { true } else { false } })
+    }
+
     @Test("a futures contract is qualified by root and month, by local symbol or by its last day, as IB lays it out")
     func futuresContractDetails() throws {
         var state = try connected(.futures, at: Self.december)

@@ -9,6 +9,10 @@ import TradingModel
 ///
 /// A future's price is not paid: buying one moves cash by the commission, the position is worth its unrealized P&L
 /// (`quantity × (mark − fill price) × multiplier`), and closing it moves cash by the gain or loss, as at IB.
+///
+/// Cash is kept by currency, as IB keeps it: the starting cash in the account's base currency, a trade's price and
+/// a future's gains in the instrument's currency, commissions in dollars (as the simulator charges them). The
+/// account's figures are in its base currency, each balance and position converted at the rates given.
 public struct AccountBook: Sendable, Equatable {
     /// One position with its average cost (commissions included, as IB reports it).
     public struct Holding: Sendable, Equatable {
@@ -29,8 +33,12 @@ public struct AccountBook: Sendable, Equatable {
 
     /// The account code, e.g. `DU1234567`.
     public let accountCode: String
-    /// Cash balance (settled immediately; the simulator does not model T+1).
-    public private(set) var cash: Double
+    /// The currency the account's figures are in (`USD` unless configured).
+    public let baseCurrency: String
+    /// Cash by currency (settled immediately; the simulator does not model T+1).
+    public private(set) var balances: [String: Double]
+    /// The cash balance in the base currency (other currencies' balances apart).
+    public var cash: Double { balances[baseCurrency] ?? 0 }
     /// Positions by instrument, including closed ones (quantity 0) so realized P&L stays visible.
     public private(set) var holdings: [InstrumentID: Holding] = [:]
     /// Total commissions paid.
@@ -40,12 +48,16 @@ public struct AccountBook: Sendable, Equatable {
     /// The day `startOfDayValue` belongs to.
     public var startOfDay: Int64 = .min
 
-    /// Creates an account with starting cash.
-    public init(accountCode: String, cash: Double) {
+    /// Creates an account with starting cash in its base currency.
+    public init(accountCode: String, cash: Double, baseCurrency: String = "USD") {
         self.accountCode = accountCode
-        self.cash = cash
+        self.baseCurrency = baseCurrency
+        self.balances = [baseCurrency: cash]
         self.startOfDayValue = cash
     }
+
+    /// The currency commissions are charged in.
+    static let commissionCurrency = "USD"
 
     /// Books a fill of an instrument of `kind`; returns the realized P&L of the closing part (nil when it only opened
     /// or added).
@@ -55,7 +67,9 @@ public struct AccountBook: Sendable, Equatable {
         let price = fill.price.doubleValue
         let commission = fill.commission.doubleValue
         let multiplier = Double(kind.multiplier)
-        cash -= (kind.paysNotional ? signed * price : 0) + commission
+        let currency = CurrencyConversion.currency(of: kind)
+        balances[currency, default: 0] -= kind.paysNotional ? signed * price : 0
+        balances[Self.commissionCurrency, default: 0] -= commission
         commissions += commission
         var h = holdings[fill.instrument] ?? Holding(quantity: .zero, averageCost: 0, realized: 0, kind: kind)
         h.kind = kind
@@ -72,7 +86,7 @@ public struct AccountBook: Sendable, Equatable {
             h.realized += pnl
             realized = pnl
             // A future's gain or loss since its fill is paid now (the commission went above).
-            if !kind.paysNotional { cash += closing * (price - h.fillPrice) * direction * multiplier }
+            if !kind.paysNotional { balances[currency, default: 0] += closing * (price - h.fillPrice) * direction * multiplier }
             let remaining = old + signed
             if remaining != 0, (remaining > 0) != (old > 0) {
                 // Flipped: the rest opens a new position at this fill's price.
@@ -95,28 +109,33 @@ public struct AccountBook: Sendable, Equatable {
         let q = h.quantity.doubleValue
         let pnl = q * (price - h.averageCost) * h.multiplier
         h.realized += pnl
-        cash += h.kind.paysNotional ? q * price : q * (price - h.fillPrice) * h.multiplier
+        balances[CurrencyConversion.currency(of: h.kind), default: 0] +=
+            h.kind.paysNotional ? q * price : q * (price - h.fillPrice) * h.multiplier
         (h.quantity, h.averageCost, h.fillPrice) = (.zero, 0, 0)
         holdings[id] = h
         return pnl
     }
 
-    /// Account values at marks (last prices by instrument).
-    public func valuation(marks: [InstrumentID: Double]) -> AccountValuation {
+    /// Account values at marks (last prices by instrument), in the base currency: each other currency at `rates`
+    /// (the base currency per unit of it; one without a rate counts one for one).
+    public func valuation(marks: [InstrumentID: Double], rates: [String: Double] = [:]) -> AccountValuation {
+        func rate(_ currency: String) -> Double { currency == baseCurrency ? 1 : rates[currency] ?? 1 }
         var gross = 0.0, net = 0.0, unrealized = 0.0, realized = 0.0, initial = 0.0, maintenance = 0.0
         // In instrument order: a sum of doubles depends on its order, and a dictionary's changes from run to run.
         for (id, h) in holdings.sorted(by: { $0.key < $1.key }) {
             let q = h.quantity.doubleValue
             let mark = marks[id] ?? h.averageCost
-            let value = abs(q * mark * h.multiplier)
-            let rates = MarginRates(h.kind)
+            let r = rate(CurrencyConversion.currency(of: h.kind))
+            let value = abs(q * mark * h.multiplier) * r
+            let margins = MarginRates(h.kind)
             gross += value
-            net += h.kind.paysNotional ? q * mark : q * (mark - h.fillPrice) * h.multiplier
-            unrealized += q * (mark - h.averageCost) * h.multiplier
-            realized += h.realized
-            initial += value * rates.initial
-            maintenance += value * rates.maintenance
+            net += (h.kind.paysNotional ? q * mark : q * (mark - h.fillPrice) * h.multiplier) * r
+            unrealized += q * (mark - h.averageCost) * h.multiplier * r
+            realized += h.realized * r
+            initial += value * margins.initial
+            maintenance += value * margins.maintenance
         }
+        let cash = balances.sorted { $0.key < $1.key }.reduce(0.0) { $0 + $1.value * rate($1.key) }
         let netLiquidation = cash + net
         let available = netLiquidation - initial
         return AccountValuation(

@@ -7,8 +7,11 @@ public struct GatewayConfiguration: Sendable {
     /// The account codes managedAccounts reports, in its order (several for an advisor's or linked accounts on one
     /// login: then every order must name its account, as IB requires). Never empty.
     public var accounts: [String]
-    /// Starting cash of each account.
+    /// Starting cash of each account, in its base currency.
     public var startingCash: Double
+    /// The accounts' base currency (`USD` by default): their figures are in it, the other currencies' balances and
+    /// positions converted at the served pairs' prices (`GatewayState.baseRates`).
+    public var baseCurrency = "USD"
     /// Matching engine settings (IBKR Fixed commissions; fills capped by the displayed quote size).
     public var simulation: SimulationConfig
     /// Whether live (type 1) market data is entitled; when `false` clients get 354 or delayed data (10167).

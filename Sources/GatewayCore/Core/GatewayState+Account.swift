@@ -89,7 +89,7 @@ extension GatewayState {
     /// accountSummary rows for the requested tags (`All` or `$LEDGER` for every tag) of every managed account (the
     /// group `All`), then the end.
     func accountSummary(requestID: Int, tags: [String], connection: ConnectionID) -> [GatewayAction] {
-        let marks = marks()
+        let (marks, rates) = (marks(), baseRates())
         let everything = tags.contains("All") || tags.contains { $0.hasPrefix("$LEDGER") }
         var out: [GatewayAction] = []
         for book in accounts {
@@ -98,10 +98,10 @@ extension GatewayState {
                     requestID: requestID, account: book.accountCode, tag: "AccountType", value: "INDIVIDUAL",
                     currency: "")))
             }
-            for (tag, value) in book.valuation(marks: marks).tagValues where everything || tags.contains(tag) {
+            for (tag, value) in book.valuation(marks: marks, rates: rates).tagValues where everything || tags.contains(tag) {
                 out.append(.send(connection, .accountSummary(
                     requestID: requestID, account: book.accountCode, tag: tag, value: String(format: "%.2f", value),
-                    currency: "USD")))
+                    currency: book.baseCurrency)))
             }
             if tags.contains(where: { $0.hasPrefix("$LEDGER") }) {
                 for (currency, rate) in exchangeRates() {
@@ -115,12 +115,24 @@ extension GatewayState {
         return out
     }
 
-    /// IB's `ExchangeRate` rows under `$LEDGER`: the account's base currency (the simulator keeps its books in dollars)
-    /// per unit of each currency a served pair with the dollar prices now (`EUR.USD` at 1.25: EUR 1.25; `USD.JPY` at
-    /// 150: JPY 1/150), and 1 for the base (`BASE`, `USD`).
+    /// IB's `ExchangeRate` rows under `$LEDGER`: the accounts' base currency per unit of each currency it converts
+    /// (`baseRates`), and 1 for the base (`BASE` and its own code).
     func exchangeRates() -> [(currency: String, rate: Double)] {
-        var rates: [(currency: String, rate: Double)] = [("BASE", 1), ("USD", 1)]
-        var seen: Set<String> = ["BASE", "USD"]
+        let base = configuration.baseCurrency
+        let rates = baseRates()
+        var rows: [(currency: String, rate: Double)] = [("BASE", 1), (base, 1)]
+        var seen: Set<String> = ["BASE", base]
+        for (currency, _) in dollarRates() where seen.insert(currency).inserted {
+            if let rate = rates[currency] { rows.append((currency, rate)) }
+        }
+        return rows
+    }
+
+    /// Dollars per unit of each currency a served pair with the dollar prices now (`EUR.USD` at 1.25: EUR 1.25;
+    /// `USD.JPY` at 150: JPY 1/150), in the order the data lists the pairs; USD first at 1.
+    func dollarRates() -> [(currency: String, rate: Double)] {
+        var rates: [(currency: String, rate: Double)] = [("USD", 1)]
+        var seen: Set<String> = ["USD"]
         for instrument in data.instruments {
             guard case .forex(let pair) = instrument.kind, let last = QuoteModel.top(instrument, at: now)?.last.doubleValue,
                 last > 0
@@ -134,8 +146,18 @@ extension GatewayState {
         return rates
     }
 
+    /// The base currency per unit of each currency the served pairs convert, through the dollar (an account in
+    /// euros: USD at 1 / EUR.USD, GBP at GBP.USD / EUR.USD). Empty but for the base when no pair prices the base in
+    /// dollars (the figures then count other currencies one for one, as `GatewaySetup` refuses to start so).
+    func baseRates() -> [String: Double] {
+        let base = configuration.baseCurrency
+        let dollars = Dictionary(dollarRates().map { ($0.currency, $0.rate) }, uniquingKeysWith: { first, _ in first })
+        guard let basePerDollar = dollars[base].map({ 1 / $0 }) else { return [base: 1] }
+        return dollars.mapValues { $0 * basePerDollar }
+    }
+
     func pnlMessage(requestID: Int, account code: String) -> TWSResponse {
-        let v = accounts[bookIndex(code)].valuation(marks: marks())
+        let v = accounts[bookIndex(code)].valuation(marks: marks(), rates: baseRates())
         return .pnl(requestID: requestID, dailyPnL: v.dailyPnL, unrealizedPnL: v.unrealizedPnL,
                     realizedPnL: v.realizedPnL)
     }

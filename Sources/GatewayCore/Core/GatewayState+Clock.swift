@@ -25,10 +25,10 @@ extension GatewayState {
         }
         if now.dayNumber != account.startOfDay {
             out += settleExpiredFutures()
-            let marks = marks()
+            let (marks, rates) = (marks(), baseRates())
             for index in accounts.indices {
                 accounts[index].startOfDay = now.dayNumber
-                accounts[index].startOfDayValue = accounts[index].valuation(marks: marks).netLiquidation
+                accounts[index].startOfDayValue = accounts[index].valuation(marks: marks, rates: rates).netLiquidation
             }
         }
         out += emitTicks()

@@ -142,15 +142,16 @@ extension GatewayState {
     }
 
     func accountValues(to connection: ConnectionID, account code: String) -> [GatewayAction] {
-        let valuation = accounts[bookIndex(code)].valuation(marks: marks())
+        let book = accounts[bookIndex(code)]
+        let valuation = book.valuation(marks: marks(), rates: baseRates())
         var out: [GatewayAction] = [.send(connection, .accountValue(
             key: "AccountCode", value: code, currency: "", accountName: code))]
         for (tag, value) in valuation.tagValues {
             out.append(.send(connection, .accountValue(
-                key: tag, value: String(format: "%.2f", value), currency: "USD", accountName: code)))
+                key: tag, value: String(format: "%.2f", value), currency: book.baseCurrency, accountName: code)))
         }
         out.append(.send(connection, .accountValue(
-            key: "Currency", value: "USD", currency: "USD", accountName: code)))
+            key: "Currency", value: book.baseCurrency, currency: book.baseCurrency, accountName: code)))
         return out
     }
 }

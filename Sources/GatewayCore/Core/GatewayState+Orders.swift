@@ -246,11 +246,15 @@ extension GatewayState {
             let quote = QuoteModel.top(instrument, at: now)
             let reference = order.limitPrice ?? quote?.ask.doubleValue ?? order.auxPrice ?? 0
             let margin = increase * reference * instrument.multiplier * MarginRates(instrument.kind).initial
-            let valuation = account.valuation(marks: marks())
-            if margin > valuation.availableFunds {
+            let rates = baseRates()
+            let valuation = account.valuation(marks: marks(), rates: rates)
+            let base = account.baseCurrency
+            let inBase = margin * (CurrencyConversion.currency(of: instrument.kind) == base
+                ? 1 : rates[CurrencyConversion.currency(of: instrument.kind)] ?? 1)
+            if inBase > valuation.availableFunds {
                 return String(format: "YOUR ORDER IS NOT ACCEPTED. IN ORDER TO OBTAIN THE DESIRED POSITION YOUR "
-                    + "EQUITY WITH LOAN VALUE [%.2f USD] MUST EXCEED THE INITIAL MARGIN [%.2f USD] (insufficient "
-                    + "buying power)", valuation.netLiquidation, margin + valuation.initialMargin)
+                    + "EQUITY WITH LOAN VALUE [%.2f \(base)] MUST EXCEED THE INITIAL MARGIN [%.2f \(base)] (insufficient "
+                    + "buying power)", valuation.netLiquidation, inBase + valuation.initialMargin)
             }
         }
         return nil

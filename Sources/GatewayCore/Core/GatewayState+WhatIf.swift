@@ -16,28 +16,31 @@ extension GatewayState {
     ) -> [GatewayAction] {
         let marks = marks()
         let account = accounts[bookIndex(code)]
-        let valuation = account.valuation(marks: marks)
+        let rates = baseRates()
+        let valuation = account.valuation(marks: marks, rates: rates)
         let quote = QuoteModel.top(instrument, at: now)
         let isBuy = order.action.uppercased() == "BUY"
         let market = (isBuy ? quote?.ask : quote?.bid)?.doubleValue ?? quote?.last.doubleValue ?? 0
         let price = order.orderType.uppercased() == "LMT" ? order.limitPrice ?? market : market
         let held = account.holdings[instrument.id]?.quantity.doubleValue ?? 0
         let after = held + (isBuy ? 1 : -1) * quantity.doubleValue
-        // Valued at the order's price, as the buying-power check values it.
+        // Valued at the order's price, as the buying-power check values it, in the account's base currency.
+        let currency = CurrencyConversion.currency(of: instrument.kind)
         let grossChange = (abs(after) - abs(held)) * price * instrument.multiplier
+            * (currency == account.baseCurrency ? 1 : rates[currency] ?? 1)
         var calculator = CommissionCalculator(model: configuration.simulation.commission)
         let commission = calculator.commission(
             quantity: quantity, price: Price(approximately: price), at: now, kind: instrument.kind).doubleValue
 
         func text(_ value: Double) -> String { String(format: "%.2f", value) }
-        let rates = MarginRates(instrument.kind)
+        let margins = MarginRates(instrument.kind)
         var state = TWSOrderState(status: "PreSubmitted")
         state.initMarginBefore = text(valuation.initialMargin)
-        state.initMarginChange = text(grossChange * rates.initial)
-        state.initMarginAfter = text(valuation.initialMargin + grossChange * rates.initial)
+        state.initMarginChange = text(grossChange * margins.initial)
+        state.initMarginAfter = text(valuation.initialMargin + grossChange * margins.initial)
         state.maintMarginBefore = text(valuation.maintenanceMargin)
-        state.maintMarginChange = text(grossChange * rates.maintenance)
-        state.maintMarginAfter = text(valuation.maintenanceMargin + grossChange * rates.maintenance)
+        state.maintMarginChange = text(grossChange * margins.maintenance)
+        state.maintMarginAfter = text(valuation.maintenanceMargin + grossChange * margins.maintenance)
         state.equityWithLoanBefore = text(valuation.netLiquidation)
         state.equityWithLoanChange = text(-commission)
         state.equityWithLoanAfter = text(valuation.netLiquidation - commission)
@@ -45,7 +48,7 @@ extension GatewayState {
         state.minCommission = commission
         state.maxCommission = commission
         state.commissionCurrency = "USD"
-        state.marginCurrency = "USD"
+        state.marginCurrency = account.baseCurrency
         if let shortfall = buyingPowerShortfall(order, instrument: instrument, quantity: quantity, account: code) {
             state.warningText = shortfall
         }

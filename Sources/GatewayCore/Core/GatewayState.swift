@@ -74,7 +74,7 @@ public struct GatewayState: Sendable {
         self.now = start ?? data.defaultStart
         // Never empty (`account` is the first): a configuration whose list was emptied after its init gets the default.
         self.accounts = (configuration.accounts.isEmpty ? GatewayConfiguration().accounts : configuration.accounts)
-            .map { AccountBook(accountCode: $0, cash: configuration.startingCash) }
+            .map { AccountBook(accountCode: $0, cash: configuration.startingCash, baseCurrency: configuration.baseCurrency) }
         // Intraday data has hours: orders trade in the US stock sessions their terms allow, as at IB (daily data is
         // traded at any time of the day, as before).
         var simulation = configuration.simulation

@@ -30,7 +30,8 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Replay start: YYYY-MM-DD (its 09:30 New York open), or a New York time YYYY-MM-DD HH:MM (a trailing Z: UTC).") var start: String?
     @Option(name: .long, help: "The paper account code; several, comma-separated, for a login that manages more than one (orders must then name theirs, as at IB).")
     var account: String = "DU1234567"
-    @Option(name: .long, help: "Starting cash.") var cash: Double = 1_000_000
+    @Option(name: .long, help: "Starting cash, in --currency.") var cash: Double = 1_000_000
+    @Option(name: .long, help: "The account's base currency: its figures in it, other currencies at the served pairs' prices (EUR needs EUR.USD in --data).") var currency = "USD"
     @Option(name: .long, help: "A fault script: one command per line, optionally 'at SECONDS command'.")
     var faults: String?
     @Option(name: .long, help: "Accept fault commands, one per line, on this loopback port.") var adminPort: Int?
@@ -50,8 +51,8 @@ struct GatewayCommand: AsyncParsableCommand {
         }
         if let warning = GatewaySetup.exposureWarning(bind: bind) { Terminal.printError(warning) }
         let (simulator, line) = try GatewaySetup.simulator(
-            data: dataSet, bind: bind, port: port, account: account, cash: cash, start: start, speed: speed,
-            faults: faults, logLevel: logLevel)
+            data: dataSet, bind: bind, port: port, account: account, cash: cash, currency: currency, start: start,
+            speed: speed, faults: faults, logLevel: logLevel)
         try await GatewaySetup.serve(simulator, adminPort: adminPort) { bound, now in
             // Written at once (not buffered): scripts wait for this line to learn the port.
             FileHandle.standardOutput.write(Data((line(bound, now) + "\n").utf8))

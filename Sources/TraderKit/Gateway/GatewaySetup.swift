@@ -131,24 +131,51 @@ public enum GatewaySetup {
     /// replay clock's start.
     /// - Throws: `TraderError` for a bad start date, account list or fault script.
     public static func simulator(
-        data: MarketDataSet, bind: String, port: Int, account: String, cash: Double, start: String?, speed: Double,
-        faults: String?, logLevel: String
+        data: MarketDataSet, bind: String, port: Int, account: String, cash: Double, currency: String = "USD",
+        start: String?, speed: Double, faults: String?, logLevel: String
     ) throws(TraderError) -> (GatewaySimulator, @Sendable (Int, Timestamp) -> String) {
         let startTime = try start.map { text throws(TraderError) in try self.start(text) }
         if let startTime { try check(start: startTime, within: data) }
         let script = try faults.map { path throws(TraderError) in try faultScript(path) }
         var logger = Logger(label: "ibtrader.gateway")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        let gateway = GatewayConfiguration(accounts: try accounts(account), startingCash: cash)
+        var gateway = GatewayConfiguration(accounts: try accounts(account), startingCash: cash)
+        gateway.baseCurrency = try baseCurrency(currency, flag: "--currency", data: data)
         let simulator = GatewaySimulator(configuration: GatewaySimulatorConfiguration(
             host: bind, port: port, data: data, gateway: gateway, start: startTime,
             clock: speed > 0 ? .speed(speed) : .manual, faults: script), logger: logger)
         let (name, count) = (data.name, data.instruments.count)
         let versions = "v\(gateway.minimumVersion)-\(gateway.maximumVersion): text to 200, protobuf from 201"
+        let base = gateway.baseCurrency == "USD" ? "" : " in \(gateway.baseCurrency)"
         return (simulator, { bound, now in
             "ibtrader gateway listening on \(bind):\(bound) (TWS API \(versions)), serving \(name), \(count) symbol\(count == 1 ? "" : "s"), "
                 + "replay clock at \(now) x\(speed), account \(account)"
+                + base
         })
+    }
+
+    /// The simulated accounts' base currency: a three-letter code, and other than USD only where a served pair prices
+    /// it in dollars (its figures convert through it).
+    /// - Throws: `TraderError` naming the flag, what it got and the pairs that would do.
+    public static func baseCurrency(_ text: String, flag: String, data: MarketDataSet) throws(TraderError) -> String {
+        let code = text.uppercased()
+        guard code.count == 3, code.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+            throw TraderError("\(flag) takes a three-letter currency code (USD, EUR, GBP, …), got '\(text)'")
+        }
+        guard code != "USD" else { return code }
+        let pairs = data.instruments.compactMap { instrument -> CurrencyPair? in
+            if case .forex(let pair) = instrument.kind { pair } else { nil }
+        }
+        guard pairs.contains(where: { ($0.base == code && $0.quote == "USD") || ($0.base == "USD" && $0.quote == code) })
+        else {
+            let served = pairs.map { "\($0.base).\($0.quote)" }
+            let needed = CurrencyPair.conventional(code, "USD").map { "\($0.base).\($0.quote)" } ?? "\(code).USD"
+            throw TraderError(
+                "\(flag) \(code): the account's figures convert through a pair that prices \(code) in dollars "
+                    + "(\(needed)), and \(data.name) "
+                    + (served.isEmpty ? "serves no currency pair" : "serves \(served.joined(separator: ", "))"))
+        }
+        return code
     }
 
     /// The fault script in a file (`--faults`).

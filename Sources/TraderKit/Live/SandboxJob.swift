@@ -124,9 +124,11 @@ public enum SandboxJob {
         configuration.journal = journal
         configuration.duration = options.duration
         let strategy = loaded.settings.strategy
+        // The simulated account is kept in the bot's currency, as a trader's IB account would be.
+        var gateway = GatewayConfiguration()
+        gateway.baseCurrency = (try? GatewaySetup.baseCurrency(strategy.currency, flag: "strategy.currency", data: data)) ?? "USD"
         let simulator = GatewaySimulatorConfiguration(
-            host: "127.0.0.1", port: 0, data: data, gateway: GatewayConfiguration(), start: start,
-            clock: .speed(1, tick: 5))
+            host: "127.0.0.1", port: 0, data: data, gateway: gateway, start: start, clock: .speed(1, tick: 5))
         let wall = ContinuousClock()
         let began = wall.now
         let prepared = configuration
