@@ -242,10 +242,11 @@ public struct TWSFieldReader: @unchecked Sendable {
 
     /// Reads a repeat count: a non-negative int no larger than the number of bytes left (empty is 0).
     public mutating func readCount(_ name: StaticString) throws(TWSDecodingError) -> Int {
-        let remaining = withBytes { $0.count } - position
+        let left = withBytes { $0.count } - position
         return try parseNextField(name) { field -> Int? in
             if field.isEmpty { return 0 }
-            guard let value = Self.scanInteger(field), value >= 0, value <= remaining else { return nil }
+            // Each item is at least its NUL: no more items than the bytes after this field.
+            guard let value = Self.scanInteger(field), value >= 0, value <= left - field.count - 1 else { return nil }
             return value
         }
     }

@@ -105,4 +105,49 @@ import TWSTestSupport
             if let fast, let reference { #expect(fast.sign == reference.sign, "\(text)") }
         }
     }
+
+    /// A field's bytes: `fields` NUL-terminated, as a payload.
+    static func payload(_ fields: [String]) -> [UInt8] { fields.flatMap { Array($0.utf8) + [0] } }
+
+    /// A scoped reader (the fast path's, over a read's own bytes) copies a raw field out: the same bytes as a
+    /// buffer-backed reader's, at any position.
+    @Test func aScopedReadersRawFieldsAreCopiedWhole() throws {
+        let bytes = Self.payload(["7", "abc", "", "1.5"])
+        try bytes.withUnsafeBytes { raw throws in
+            var r = TWSFieldReader(scopedBytes: raw, message: "m")
+            #expect(try r.readInt("id") == 7)
+            #expect(String(decoding: try r.readRawField("a"), as: UTF8.self) == "abc")
+            #expect(try r.readRawField("b").isEmpty)
+            #expect(String(decoding: try r.readRawField("c"), as: UTF8.self) == "1.5")
+            #expect(r.isAtEnd)
+        }
+    }
+
+    /// A 64-bit field: a number is itself (permIds pass 2^31), empty and Java's `Long.MAX_VALUE` are unset.
+    @Test func optionalInt64sKeepTheirValue() throws {
+        var r = reader(["42", "", "9223372036854775807", "4294967296", "-5"])
+        #expect(try r.readOptionalInt64("a") == 42)
+        #expect(try r.readOptionalInt64("b") == nil)
+        #expect(try r.readOptionalInt64("c") == nil)
+        #expect(try r.readOptionalInt64("d") == 4_294_967_296)
+        #expect(try r.readOptionalInt64("e") == -5)
+    }
+
+    /// A repeat count is at most the bytes left after it (each item is at least its NUL): exactly that many empty
+    /// fields are read; one more is a malformed count, named at once, not a missing field somewhere later.
+    @Test func aRepeatCountIsBoundedByTheBytesLeft() throws {
+        var exact = reader(["x", "x", "3", "", "", ""])
+        _ = try exact.readString("a")
+        _ = try exact.readString("b")
+        #expect(try exact.readCount("n") == 3)
+        for k in 0..<3 { #expect(try exact.readString("item") == "", "\(k)") }
+        #expect(exact.isAtEnd)
+
+        var over = reader(["x", "x", "4", "", "", ""])
+        _ = try over.readString("a")
+        _ = try over.readString("b")
+        #expect(throws: TWSDecodingError.malformedField(message: "test", field: "n", index: 2, value: "4")) {
+            try over.readCount("n")
+        }
+    }
 }
