@@ -47,4 +47,43 @@ import Testing
         #expect(found > 0, "the scan sees the suite")
         #expect(offenders.isEmpty, "\(offenders.joined(separator: "\n"))")
     }
+
+    /// The files that may read the wall clock or poll it (`eventually`, deadlines on `ContinuousClock.now`, `Date()`):
+    /// the sleepers above, and what else only the wall clock shows.
+    static let reading: [String: String] = kept.merging([
+        "InteractiveBrokersTests/RunCommandStopTests.swift": "the ibtrader program as a child process, stopped by signals",
+        "InteractiveBrokersTests/RunCommandSignalTests.swift": "the ibtrader program as a child process, its journal's wall time",
+        "InteractiveBrokersTests/RunCommandDashboardTests.swift": "the ibtrader program as a child process with its dashboard",
+        "InteractiveBrokersTests/ProgramSecretsTests.swift": "the ibtrader program as a child process",
+        "InteractiveBrokersTests/CrashRecoveryTests.swift": "a bot process killed with SIGKILL and restarted",
+        "InteractiveBrokersTests/HealthProbeRunnerTests.swift": "the system clock as the default session clock",
+        "GatewaySimulatorTests/SimulatorStopTests.swift": "a listener's stop over a real socket",
+        "GatewaySimulatorTests/MarketRuleTests.swift": "an answer by IB's errMsg, not the 30 s timeout, over a real socket",
+        "TraderKitTests/FileLogHandlerTests.swift": "a log file's timestamps are the system clock's",
+    ]) { first, _ in first }
+
+    /// Issue 41's "no test polls the wall clock" outside the tests kept on processes, sockets and the system clocks.
+    @Test func onlyKeptTestsReadOrPollTheWallClock() throws {
+        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let files = FileManager.default.enumerator(atPath: tests.path)?.compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") && !$0.hasSuffix("WallClockSleepTests.swift") } ?? []
+        // Spelled in pieces, as above.
+        let reads = ["eventually" + "(within:", "ContinuousClock" + ".now", "ContinuousClock()" + ".now"]
+        let date = try Regex("(^|[^A-Za-z_.])" + "Date" + "\\(\\)")
+        var found = 0
+        var offenders: [String] = []
+        for file in files.sorted() {
+            let lines = try String(contentsOf: tests.appendingPathComponent(file), encoding: .utf8)
+                .split(separator: "\n", omittingEmptySubsequences: false)
+            for (index, line) in lines.enumerated()
+            where reads.contains(where: { line.contains($0) }) || line.contains(date) {
+                found += 1
+                if Self.reading[file] == nil {
+                    offenders.append("\(file):\(index + 1): reads the wall clock outside the kept tests (use the virtual venue's clock)")
+                }
+            }
+        }
+        #expect(found > 0, "the scan sees the suite")
+        #expect(offenders.isEmpty, "\(offenders.joined(separator: "\n"))")
+    }
 }
