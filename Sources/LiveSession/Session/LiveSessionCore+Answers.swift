@@ -31,6 +31,9 @@ extension LiveSessionCore {
         case (.warmup(let id), .bars(let bars)):
             warmupBars(id, bars, &out)
             continueStartup(at: now, &out)
+        case (.warmupMonthLeft(let id), .bars(let bars)):
+            monthLeftBars(id, bars, &out)
+            continueStartup(at: now, &out)
         case (.journalBeforeReconciliation, .journalRestart(let data)):
             if let unclean = data.uncleanStop {
                 out.log(
@@ -115,6 +118,16 @@ extension LiveSessionCore {
             requestWarmup(serverNow: nil, &out)
         case .warmup(let id):
             if stopping == nil { out.log(.warning, "warm-up bars of \(universe[id].symbol) failed: \(failure)") }
+            startup.warmupPending -= 1
+            continueStartup(at: now, &out)
+        case .warmupMonthLeft(let id):
+            if stopping == nil, let left = startup.monthsLeft[id] {
+                out.log(
+                    .warning,
+                    "warm-up bars of \(universe[id].symbol) \(left.month) failed (\(failure)): the strategy warms up on "
+                        + "the new month's own bars before the roll")
+            }
+            startup.monthsLeft[id] = nil
             startup.warmupPending -= 1
             continueStartup(at: now, &out)
         case .resyncExecutions, .resyncOpenOrders:

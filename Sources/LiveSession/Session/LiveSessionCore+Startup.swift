@@ -249,6 +249,7 @@ extension LiveSessionCore {
             }
             startup.warmupPending += 1
             _ = request(.historicalBars(query), for: .warmup(id), &out)
+            if let windowEnd { requestMonthLeft(id, like: query, windowEnd: windowEnd, &out) }
         }
     }
 
@@ -315,6 +316,7 @@ extension LiveSessionCore {
             out.log(.notice, "warm-up cut short: \(stopping?.reason ?? "stopping")")
             startup.warmupBars = []
         }
+        spliceMonthsLeft(&out)
         var all = startup.warmupBars
         startup.warmupBars = []
         all.sort { $0.0 == $1.0 ? $0.1.index < $1.1.index : $0.0 < $1.0 }

@@ -16,6 +16,8 @@ enum Purpose: Sendable, Equatable {
     /// The contract details of the month a continuous future moved to.
     case rolledContract(InstrumentID)
     case warmup(InstrumentID)
+    /// The warm-up's bars of the month a continuous future left at a roll inside the warm-up's window.
+    case warmupMonthLeft(InstrumentID)
     /// The recent bars of the month a continuous future moved to, which measure the roll's gap.
     case rebaseBars(InstrumentID)
     /// A contract month's daily volumes, for the roll by volume.
@@ -67,6 +69,9 @@ struct Startup: Sendable {
     var warmupPending = 0
     var warmupStarted = false
     var warmupBars: [(Timestamp, InstrumentID, Bar)] = []
+    /// A continuous future's month left at a roll inside the warm-up's window: the month, its roll day, and its bars
+    /// once answered (`LiveSessionCore+RollWarmup.swift`).
+    var monthsLeft: [InstrumentID: (month: ContractMonth, rollDay: Int64, bars: [Bar])] = [:]
     var warmupCutShort = false
     /// The end of the warm-up's history (the server's time floored to a bar boundary); `nil`: the server's time is
     /// unknown and the last bar of each answer is taken as partial.

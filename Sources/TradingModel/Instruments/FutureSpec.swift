@@ -81,6 +81,13 @@ public struct FutureSpec: Hashable, Sendable {
         Self.businessDays(before: lastTradingDay(of: month), count: max(0, days))
     }
 
+    /// The roll month before `month` (ES: the last quarter's).
+    public func previousRollMonth(before month: ContractMonth) -> ContractMonth {
+        var previous = month.previous
+        for _ in 0..<24 where !rollMonths.contains(previous.month) { previous = previous.previous }
+        return previous
+    }
+
     /// The roll month after `month` (ES: the next quarter's).
     public func nextRollMonth(after month: ContractMonth) -> ContractMonth {
         var next = month.next

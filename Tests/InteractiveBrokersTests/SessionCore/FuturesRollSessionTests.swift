@@ -497,6 +497,70 @@ struct RollRebaseSessionTests {
         #expect(harness.core.engine.strategy.closes == [Price(4550), Price(4640), Price(4645)])
     }
 
+    /// Started on Monday 2023-12-11, after ES December's roll day (Friday 12-08), with five days of hourly warm-up: the
+    /// warm-up asks for December too and the strategy sees December's bars before the roll moved by the gap at the
+    /// last hour both months have (+50), then March's from the roll day on: what it would have seen running through
+    /// the roll, or in a back-adjusted backtest, instead of March's own bars before it.
+    @Test func aBotStartedAfterTheRollWarmsUpOnTheMonthLeftMovedByTheGap() throws {
+        var settings = FuturesRollSessionTests.settings()
+        (settings.warmupDuration, settings.warmupBarSize) = ("5 D", "1 hour")
+        let serverNow = Timestamp(year: 2023, month: 12, day: 11, secondOfDay: 15 * 3600)
+        var harness = Harness(SeenCloses(), settings: settings)
+        harness.core = LiveSessionCore(strategy: SeenCloses(), settings: settings, now: serverNow)
+        harness.now = serverNow
+        harness.send(.start)
+        var actions = harness.send(.connected(Harness.connection()))
+        let hour = { (day: Int, h: Int64) in Timestamp(year: 2023, month: 12, day: day, secondOfDay: h * 3600) }
+        var months: [String] = []
+        while let (tag, request) = harness.outstanding.first {
+            switch request {
+            case .serverTime:
+                actions += harness.send(.answer(tag, .serverTime(serverNow.nanoseconds / 1_000_000_000)))
+            case .historicalBars(let query) where query.contract.lastTradeDateOrContractMonth == "202312":
+                months.append("202312")
+                #expect(query.contract.includeExpired)
+                actions += harness.send(.answer(tag, .bars([
+                    Self.wire(hour(7, 15), 4500), Self.wire(hour(7, 16), 4510), Self.wire(hour(8, 15), 4520),
+                ])))
+            case .historicalBars(let query):
+                months.append(query.contract.lastTradeDateOrContractMonth)
+                actions += harness.send(.answer(tag, .bars([
+                    Self.wire(hour(7, 15), 4480), Self.wire(hour(7, 16), 4560), Self.wire(hour(8, 15), 4570),
+                    Self.wire(hour(11, 14), 4580),
+                ])))
+            default:
+                actions += harness.send(.answer(tag, Harness.answer(to: request)))
+            }
+        }
+        #expect(months.sorted() == ["202312", "202403"], "\(actions.logs)")
+        #expect(harness.core.engine.strategy.closes == [Price(4550), Price(4560), Price(4570), Price(4580)], "\(actions.logs)")
+        #expect(actions.logs.contains {
+            $0.hasPrefix("ES continuous: the warm-up crosses the roll of 2023-12-08: 2 bars of 2023-12 moved by +50 to 2024-03's prices")
+        }, "\(actions.logs)")
+    }
+
+    /// Started with a warm-up that ends after the roll day began: nothing of the month left is asked for.
+    @Test func aWarmUpInsideTheNewMonthAsksOnlyForIt() throws {
+        var settings = FuturesRollSessionTests.settings()
+        (settings.warmupDuration, settings.warmupBarSize) = ("1 D", "1 hour")
+        let serverNow = Timestamp(year: 2023, month: 12, day: 12, secondOfDay: 15 * 3600)
+        var harness = Harness(SeenCloses(), settings: settings)
+        harness.core = LiveSessionCore(strategy: SeenCloses(), settings: settings, now: serverNow)
+        harness.now = serverNow
+        harness.send(.start)
+        harness.send(.connected(Harness.connection()))
+        var months: [String] = []
+        while let (tag, request) = harness.outstanding.first {
+            if case .historicalBars(let query) = request { months.append(query.contract.lastTradeDateOrContractMonth) }
+            if case .serverTime = request {
+                harness.send(.answer(tag, .serverTime(serverNow.nanoseconds / 1_000_000_000)))
+            } else {
+                harness.send(.answer(tag, Harness.answer(to: request)))
+            }
+        }
+        #expect(months == ["202403"])
+    }
+
     @Test func withoutABarBothMonthsHaveTheHistoryStaysAndTheLogSaysSo() throws {
         var harness = Harness(SeenCloses(), settings: FuturesRollSessionTests.settings())
         let (tag, _) = try Self.rolled(&harness)
