@@ -109,18 +109,19 @@ enum CrashProcessHarness {
 
     /// Starts the gateway (bundled daily stocks, replay clock frozen at the session open) and moves its clock an
     /// hour into the session, so the bot has warm-up bars.
-    static func startGateway(_ binary: URL, folder: URL) async throws -> Gateway {
-        try await offPool { try startGatewayBlocking(binary, folder: folder) }
+    /// - Parameter options: more `ibtrader gateway` options (another data set, a start).
+    static func startGateway(_ binary: URL, folder: URL, options: [String] = []) async throws -> Gateway {
+        try await offPool { try startGatewayBlocking(binary, folder: folder, options: options) }
     }
 
     /// `startGateway`'s blocking work: reads the gateway's first line, connects to its admin port.
-    private static func startGatewayBlocking(_ binary: URL, folder: URL) throws -> Gateway {
+    private static func startGatewayBlocking(_ binary: URL, folder: URL, options: [String]) throws -> Gateway {
         let adminPort = try freePort()
         let process = Process()
         process.executableURL = binary
         process.arguments = [
             "gateway", "--port", "0", "--speed", "0", "--admin-port", "\(adminPort)", "--log-level", "warning",
-        ]
+        ] + options
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
