@@ -132,8 +132,15 @@ run_one() {
     else
         local filter=()
         [[ $quick == 1 && -n "$tests" ]] && filter=(--filter "$tests")
-        if timeout "$timeout_seconds" swift test --skip-build "${filter[@]}" >>"$log" 2>&1; then
+        local status=0
+        timeout "$timeout_seconds" swift test --skip-build "${filter[@]}" >>"$log" 2>&1 || status=$?
+        # swift test runs the test bundle in a process group of its own: one a mutant hung outlives the timeout and
+        # would spin on beside every later mutant. Nothing of this checkout's bundle may run on.
+        pkill -9 -f "$PWD/.build/.*/IBTraderPackageTests.xctest" 2>/dev/null || true
+        if [[ $status == 0 ]]; then
             verdict="SURVIVED"; survived=$((survived + 1))
+        elif [[ $status == 124 ]]; then
+            verdict="caught"; caught=$((caught + 1)); catcher="timeout (${timeout_seconds} s: a test hung)"
         else
             verdict="caught"; caught=$((caught + 1))
             # The failing Swift Testing tests (and XCTest cases), first three.

@@ -5,13 +5,16 @@ Listens on a free loopback port, prints it on the first line, and appends every 
 one JSON line (from, to, content, its MIME parts as Python's email package decodes them, whether the session was
 TLS, the authenticated user). Runs until killed.
 """
-import asyncio, email, email.policy, json, socket, ssl, sys
+import asyncio, email, email.policy, json, signal, socket, ssl, sys
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
 
 
 def main():
+    # The test process blocks SIGTERM in its threads and a spawned child inherits the mask: unblocked, the test's
+    # terminate() ends this server instead of leaving it running after the suite.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
     args = sys.argv[1:]
     mailbox = args.pop(0)
     tls_context = None
