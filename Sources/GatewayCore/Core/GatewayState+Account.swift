@@ -156,6 +156,13 @@ extension GatewayState {
         return dollars.mapValues { $0 * basePerDollar }
     }
 
+    /// The base currency per unit of an instrument's price currency (1 for the base's own, and for one no pair
+    /// converts).
+    func baseRate(of kind: InstrumentKind, in rates: [String: Double]) -> Double {
+        let currency = CurrencyConversion.currency(of: kind)
+        return currency == configuration.baseCurrency ? 1 : rates[currency] ?? 1
+    }
+
     func pnlMessage(requestID: Int, account code: String) -> TWSResponse {
         let v = accounts[bookIndex(code)].valuation(marks: marks(), rates: baseRates())
         return .pnl(requestID: requestID, dailyPnL: v.dailyPnL, unrealizedPnL: v.unrealizedPnL,

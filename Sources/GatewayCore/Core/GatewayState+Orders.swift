@@ -249,8 +249,7 @@ extension GatewayState {
             let rates = baseRates()
             let valuation = account.valuation(marks: marks(), rates: rates)
             let base = account.baseCurrency
-            let inBase = margin * (CurrencyConversion.currency(of: instrument.kind) == base
-                ? 1 : rates[CurrencyConversion.currency(of: instrument.kind)] ?? 1)
+            let inBase = margin * baseRate(of: instrument.kind, in: rates)
             if inBase > valuation.availableFunds {
                 return String(format: "YOUR ORDER IS NOT ACCEPTED. IN ORDER TO OBTAIN THE DESIRED POSITION YOUR "
                     + "EQUITY WITH LOAN VALUE [%.2f \(base)] MUST EXCEED THE INITIAL MARGIN [%.2f \(base)] (insufficient "

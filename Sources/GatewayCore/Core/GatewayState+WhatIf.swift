@@ -25,9 +25,7 @@ extension GatewayState {
         let held = account.holdings[instrument.id]?.quantity.doubleValue ?? 0
         let after = held + (isBuy ? 1 : -1) * quantity.doubleValue
         // Valued at the order's price, as the buying-power check values it, in the account's base currency.
-        let currency = CurrencyConversion.currency(of: instrument.kind)
-        let grossChange = (abs(after) - abs(held)) * price * instrument.multiplier
-            * (currency == account.baseCurrency ? 1 : rates[currency] ?? 1)
+        let grossChange = (abs(after) - abs(held)) * price * instrument.multiplier * baseRate(of: instrument.kind, in: rates)
         var calculator = CommissionCalculator(model: configuration.simulation.commission)
         let commission = calculator.commission(
             quantity: quantity, price: Price(approximately: price), at: now, kind: instrument.kind).doubleValue
