@@ -315,6 +315,7 @@ extension LiveSessionCore {
             // Stopping: a partial warm-up is not fed (the engine would see some instruments' history only).
             out.log(.notice, "warm-up cut short: \(stopping?.reason ?? "stopping")")
             startup.warmupBars = []
+            startup.monthsLeft = [:]
         }
         spliceMonthsLeft(&out)
         var all = startup.warmupBars
