@@ -191,4 +191,37 @@ import TWSTestSupport
             }
         }
     }
+
+    /// A frame of exactly the maximum payload length, split across two chunks: the appending drain hands it over in
+    /// the call whose chunk completes it (a length at the maximum is a frame, not an oversized one), with the frame
+    /// before it in the call before.
+    @Test func aFrameAtTheMaximumLengthSplitAcrossChunksIsDeliveredWhenComplete() throws {
+        func frame(_ fields: [String]) -> [UInt8] { Array(TWSFrame.framed(TWSFrame.payload(fields: fields)).readableBytesView) }
+        let first = frame(["49", "1", "1700000000"])  // currentTime
+        let second = frame(["49", "1", "1700000001"])
+        let maximum = second.count - 4
+        var decoder = TWSFrameDecoder(maximumPayloadLength: maximum)
+        func drain(_ bytes: ArraySlice<UInt8>) throws -> [TWSResponse] {
+            var chunk = ByteBufferAllocator().buffer(capacity: bytes.count)
+            chunk.writeBytes(bytes)
+            var seen: [TWSResponse] = []
+            try decoder.decodeResponses(appending: chunk, serverVersion: 178) { seen.append($0) }
+            return seen
+        }
+        let stream = first + second
+        for split in [first.count + 2, first.count + 4, stream.count - 1] {
+            decoder.reset()
+            #expect(try drain(stream[..<split]) == [.currentTime(1_700_000_000)], "split at \(split)")
+            #expect(try drain(stream[split...]) == [.currentTime(1_700_000_001)], "split at \(split)")
+            #expect(decoder.bufferedByteCount == 0)
+        }
+        // The plain drain first (it leaves the partial frame behind the bytes it read), then the appending one.
+        decoder.reset()
+        decoder.append(contentsOf: stream[..<(first.count + 2)])
+        var seen: [TWSResponse] = []
+        try decoder.decodeResponses(serverVersion: 178) { seen.append($0) }
+        #expect(seen == [.currentTime(1_700_000_000)])
+        #expect(try drain(stream[(first.count + 2)...]) == [.currentTime(1_700_000_001)])
+        #expect(decoder.bufferedByteCount == 0)
+    }
 }
