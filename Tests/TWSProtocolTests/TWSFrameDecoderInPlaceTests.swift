@@ -224,4 +224,17 @@ import TWSTestSupport
         #expect(try drain(stream[(first.count + 2)...]) == [.currentTime(1_700_000_001)])
         #expect(decoder.bufferedByteCount == 0)
     }
+
+    /// An empty frame (a length of 0 and nothing after it) ending a chunk is a frame: consumed, and its payload's
+    /// error (no message id) said in the call that brought it, not left buffered for the next.
+    @Test func anEmptyFrameEndingAChunkIsDecodedThen() {
+        var decoder = TWSFrameDecoder()
+        var chunk = ByteBufferAllocator().buffer(capacity: 4)
+        chunk.writeBytes([0, 0, 0, 0])
+        #expect(throws: TWSDecodingError.self) {
+            try decoder.decodeResponses(appending: chunk, serverVersion: 178) { _ in }
+        }
+        #expect(decoder.bufferedByteCount == 0)
+        #expect(!decoder.hasFailed)
+    }
 }
