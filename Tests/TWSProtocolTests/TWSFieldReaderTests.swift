@@ -150,4 +150,28 @@ import TWSTestSupport
             try over.readCount("n")
         }
     }
+
+    /// Sixteen and seventeen significant digits are past the exact fast path (a mantissa above 2^53 is rounded before
+    /// the division, and the quotient again): they must come out as `Double(text)`, correctly rounded.
+    @Test func longMantissasAreCorrectlyRounded() {
+        var generator = SplitMix64(seed: 7)
+        for _ in 0..<20_000 {
+            let digits = Int.random(in: 16...17, using: &generator)
+            var text = String(UInt64.random(in: 1...9, using: &generator))
+            for _ in 1..<digits { text += String(UInt64.random(in: 0...9, using: &generator)) }
+            let point = Int.random(in: 1..<digits, using: &generator)
+            text.insert(".", at: text.index(text.startIndex, offsetBy: point))
+            #expect(TWSFieldReader.parseDouble(Array(text.utf8)) == Double(text), "\(text)")
+        }
+    }
+
+    /// A decimal quantity's exponent without a point (`12E7` is 1.2 × 10^8, never 12.7), a stray character refused,
+    /// and the exponent's range ending at −100 inclusive.
+    @Test func decimalExponentsAndTheirRange() {
+        func decimal(_ text: String) -> Decimal?? { TWSFieldReader.parseDecimal(Array(text.utf8)) }
+        #expect(decimal("12E7") == .some(Decimal(120_000_000)))
+        #expect(decimal("1x5") == nil)
+        #expect(decimal("1E-100") == .some(Decimal(sign: .plus, exponent: -100, significand: 1)))
+        #expect(decimal("1E-101") == nil)
+    }
 }
