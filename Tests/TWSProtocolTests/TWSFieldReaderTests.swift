@@ -165,11 +165,13 @@ import TWSTestSupport
         }
     }
 
-    /// A decimal quantity's exponent without a point (`12E7` is 1.2 × 10^8, never 12.7), a stray character refused,
-    /// and the exponent's range ending at −100 inclusive.
+    /// A decimal quantity's exponent without a point (`12E7` is 1.2 × 10^8, never 12.7), every exponent digit (9
+    /// too), a stray character refused, and the exponent's range ending at −100 inclusive.
     @Test func decimalExponentsAndTheirRange() {
         func decimal(_ text: String) -> Decimal?? { TWSFieldReader.parseDecimal(Array(text.utf8)) }
         #expect(decimal("12E7") == .some(Decimal(120_000_000)))
+        #expect(decimal("1.5E9") == .some(Decimal(1_500_000_000)))
+        #expect(decimal("2E-19") == .some(Decimal(sign: .plus, exponent: -19, significand: 2)))
         #expect(decimal("1x5") == nil)
         #expect(decimal("1E-100") == .some(Decimal(sign: .plus, exponent: -100, significand: 1)))
         #expect(decimal("1E-101") == nil)
