@@ -22,17 +22,23 @@ import Testing
         "TWSClientTests/Connection/TWSConnectionGroupOrderTests.swift": "a NIO timer's thread",
     ]
 
-    @Test func onlyKeptTestsSleepAndEachSaysWhy() throws {
+    /// Every test source but this one, by its path under Tests/, with its lines.
+    static func testSources() throws -> [(file: String, lines: [Substring])] {
         let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         let files = FileManager.default.enumerator(atPath: tests.path)?.compactMap { $0 as? String }
             .filter { $0.hasSuffix(".swift") && !$0.hasSuffix("WallClockSleepTests.swift") } ?? []
+        return try files.sorted().map { file in
+            (file, try String(contentsOf: tests.appendingPathComponent(file), encoding: .utf8)
+                .split(separator: "\n", omittingEmptySubsequences: false))
+        }
+    }
+
+    @Test func onlyKeptTestsSleepAndEachSaysWhy() throws {
         // Spelled in pieces, so this file is not itself a match for the project's count of sleeps.
         let waits = ["Task", "Thread"].map { $0 + ".sleep(" } + ["u" + "sleep("]
         var found = 0
         var offenders: [String] = []
-        for file in files.sorted() {
-            let lines = try String(contentsOf: tests.appendingPathComponent(file), encoding: .utf8)
-                .split(separator: "\n", omittingEmptySubsequences: false)
+        for (file, lines) in try Self.testSources() {
             for (index, line) in lines.enumerated() where waits.contains(where: { line.contains($0) }) {
                 found += 1
                 guard Self.kept[file] != nil else {
@@ -64,17 +70,12 @@ import Testing
 
     /// Issue 41's "no test polls the wall clock" outside the tests kept on processes, sockets and the system clocks.
     @Test func onlyKeptTestsReadOrPollTheWallClock() throws {
-        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        let files = FileManager.default.enumerator(atPath: tests.path)?.compactMap { $0 as? String }
-            .filter { $0.hasSuffix(".swift") && !$0.hasSuffix("WallClockSleepTests.swift") } ?? []
         // Spelled in pieces, as above.
         let reads = ["eventually" + "(within:", "ContinuousClock" + ".now", "ContinuousClock()" + ".now"]
         let date = try Regex("(^|[^A-Za-z_.])" + "Date" + "\\(\\)")
         var found = 0
         var offenders: [String] = []
-        for file in files.sorted() {
-            let lines = try String(contentsOf: tests.appendingPathComponent(file), encoding: .utf8)
-                .split(separator: "\n", omittingEmptySubsequences: false)
+        for (file, lines) in try Self.testSources() {
             for (index, line) in lines.enumerated()
             where reads.contains(where: { line.contains($0) }) || line.contains(date) {
                 found += 1

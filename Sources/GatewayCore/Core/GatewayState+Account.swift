@@ -119,10 +119,11 @@ extension GatewayState {
     /// (`baseRates`), and 1 for the base (`BASE` and its own code).
     func exchangeRates() -> [(currency: String, rate: Double)] {
         let base = configuration.baseCurrency
-        let rates = baseRates()
+        let dollars = dollarRates()
+        let rates = baseRates(dollars)
         var rows: [(currency: String, rate: Double)] = [("BASE", 1), (base, 1)]
         var seen: Set<String> = ["BASE", base]
-        for (currency, _) in dollarRates() where seen.insert(currency).inserted {
+        for (currency, _) in dollars where seen.insert(currency).inserted {
             if let rate = rates[currency] { rows.append((currency, rate)) }
         }
         return rows
@@ -149,9 +150,11 @@ extension GatewayState {
     /// The base currency per unit of each currency the served pairs convert, through the dollar (an account in
     /// euros: USD at 1 / EUR.USD, GBP at GBP.USD / EUR.USD). Empty but for the base when no pair prices the base in
     /// dollars (the figures then count other currencies one for one, as `GatewaySetup` refuses to start so).
-    func baseRates() -> [String: Double] {
+    func baseRates() -> [String: Double] { baseRates(dollarRates()) }
+
+    private func baseRates(_ dollarRates: [(currency: String, rate: Double)]) -> [String: Double] {
         let base = configuration.baseCurrency
-        let dollars = Dictionary(dollarRates().map { ($0.currency, $0.rate) }, uniquingKeysWith: { first, _ in first })
+        let dollars = Dictionary(dollarRates.map { ($0.currency, $0.rate) }, uniquingKeysWith: { first, _ in first })
         guard let basePerDollar = dollars[base].map({ 1 / $0 }) else { return [base: 1] }
         return dollars.mapValues { $0 * basePerDollar }
     }

@@ -227,7 +227,7 @@ extension LiveSessionCore {
             }
             let restored = RestoredOrder(
                 request: request, stage: .working, filledQuantity: filled,
-                averageFillPrice: Self.averagePrice(executions, filled: filled),
+                averageFillPrice: Self.averagePrice(executions.map { ($0.price, $0.quantity) }, filled: filled),
                 parent: intent.parentOrderRef.map { ClientOrderID($0) }, modifications: intent.modifications)
             guard let order = engine.restore(order: restored, at: dataTime) else { continue }
             let applied = Array(intent.recordedExecutionIDs) + resolution.newExecutions.map(\.executionID)
@@ -250,11 +250,11 @@ extension LiveSessionCore {
         }
     }
 
-    /// The average price of executions covering `filled`.
-    static func averagePrice(_ executions: [BrokerExecution], filled: Quantity) -> Price {
+    /// The average price of fills (price, quantity) covering `filled`.
+    static func averagePrice(_ fills: [(price: Price, quantity: Quantity)], filled: Quantity) -> Price {
         guard !filled.isZero else { return .zero }
         var notional = Money.zero
-        for execution in executions { notional += Money(price: execution.price, quantity: execution.quantity) }
+        for fill in fills { notional += Money(price: fill.price, quantity: fill.quantity) }
         return Price(units: Int64(Double(notional.units) / filled.doubleValue))
     }
 

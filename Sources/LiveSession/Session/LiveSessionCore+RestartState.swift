@@ -229,7 +229,7 @@ extension LiveSessionCore {
                 let order = engine.restore(
                     order: RestoredOrder(
                         request: request, stage: .working, filledQuantity: filled,
-                        averageFillPrice: Self.averagePrice(executions, filled: filled)),
+                        averageFillPrice: Self.averagePrice(executions.map { ($0.price, $0.quantity) }, filled: filled)),
                     at: dataTime)
             else { continue }
             do throws(IBMappingError) {

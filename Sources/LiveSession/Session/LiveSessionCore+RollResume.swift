@@ -44,11 +44,10 @@ extension LiveSessionCore {
         func leg(_ row: JournalOrder) -> RollLeg? {
             if let order = engineOrder(row) { return .order(order) }
             guard row.state == .filled else { return nil }
-            let fills = journal.fills.filter { $0.orderRef == row.intent.orderRef }
-            let quantity = fills.reduce(Int64(0)) { $0 + $1.quantity.units }
-            guard quantity > 0 else { return nil }
-            let notional = fills.reduce(0.0) { $0 + Double($1.quantity.units) * Double($1.price.units) }
-            return .filled(Price(units: Int64((notional / Double(quantity)).rounded())))
+            let fills = journal.fills.filter { $0.orderRef == row.intent.orderRef }.map { ($0.price, $0.quantity) }
+            let filled = fills.reduce(Quantity.zero) { $0 + $1.1 }
+            guard !filled.isZero else { return nil }
+            return .filled(Self.averagePrice(fills, filled: filled))
         }
         let requests = exits.map { row in
             var request = OrderRequest(

@@ -183,6 +183,15 @@ struct FuturesRollRestartTests {
             message: nil)
     }
 
+    /// A roll's two legs (December sold, March bought) journaled at `time` and never sent.
+    static func unsentLegs(at time: Timestamp, firstSequence: Int64) -> [JournalOrder] {
+        let seconds = time.nanoseconds / Timestamp.nanosecondsPerSecond
+        return [
+            unsentLeg("T:ROLL-ESZ2023-\(seconds)", .sell, sequence: firstSequence, createdAt: time),
+            unsentLeg("T:ROLL-ESH2024-\(seconds)", .buy, sequence: firstSequence + 1, createdAt: time),
+        ]
+    }
+
     /// A journaled bot restarted at `serverNow` with 2 ES of December at the broker (the journal says they are the
     /// bot's) and `orders` in its journal.
     static func restarted(
@@ -253,11 +262,7 @@ struct FuturesRollRestartTests {
     func aRestartMidRollCompletesItOnce(stale: Bool) throws {
         let serverNow = Roll.rollDay + .seconds(60)
         let journaled = stale ? serverNow - .seconds(3600) : serverNow - .seconds(30)
-        let seconds = journaled.nanoseconds / Timestamp.nanosecondsPerSecond
-        let legs = [
-            Self.unsentLeg("T:ROLL-ESZ2023-\(seconds)", .sell, sequence: 1, createdAt: journaled),
-            Self.unsentLeg("T:ROLL-ESH2024-\(seconds)", .buy, sequence: 2, createdAt: journaled),
-        ]
+        let legs = Self.unsentLegs(at: journaled, firstSequence: 1)
         var (harness, actions) = Self.restarted(at: serverNow, orders: legs)
         #expect(harness.core.phase == .running, "\(actions.logs)")
         var sent = actions.placed
@@ -370,11 +375,7 @@ struct FuturesRollRestartTests {
     func aStopTheRollCancelledFollowsItsResentLegs(stale: Bool) throws {
         let serverNow = Roll.rollDay + .seconds(60)
         let decided = stale ? serverNow - .seconds(3600) : serverNow - .seconds(30)
-        let seconds = decided.nanoseconds / Timestamp.nanosecondsPerSecond
-        let legs = [
-            Self.unsentLeg("T:ROLL-ESZ2023-\(seconds)", .sell, sequence: 2, createdAt: decided),
-            Self.unsentLeg("T:ROLL-ESH2024-\(seconds)", .buy, sequence: 3, createdAt: decided),
-        ]
+        let legs = Self.unsentLegs(at: decided, firstSequence: 2)
         var (harness, actions) = Self.restarted(at: serverNow, orders: [Self.cancelledStop(rollAt: decided)] + legs)
         #expect(harness.core.phase == .running, "\(actions.logs)")
         if stale {
