@@ -54,6 +54,34 @@ import TradingModel
         #expect(none.commission(quantity: Quantity(1), price: Price(6000), at: T.time(0), kind: es) == .zero)
     }
 
+    /// The risk check's reserve (`CommissionModel.reserve`) is never below what the schedule then charges, for any
+    /// size, price and kind (Tiered at any month-to-date volume), and close to it: the fixed schedule's exactly (a
+    /// cent's rounding up of the 1 % cap apart), so an entry is not cut by more than its own commission.
+    @Test func theReserveBoundsEveryCharge() {
+        let kinds = [InstrumentKind.stock, InstrumentKind(symbol: "ES 2026-12"), InstrumentKind(symbol: "EUR.USD")]
+        var state: UInt64 = 12_345
+        func next(_ bound: UInt64) -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return (state >> 33) % bound
+        }
+        for model in [CommissionModel.ibkrFixedDefault, .ibkrTieredDefault, .percentage(0.2), .none] {
+            var calculator = CommissionCalculator(model: model)
+            for _ in 0..<2_000 {
+                let kind = kinds[Int(next(3))]
+                let quantity = Quantity(Int64(next(50_000)) + 1)
+                let price = Price(units: Int64(next(500_000)) * 1_000_000 + 1_000_000)
+                let charged = calculator.commission(quantity: quantity, price: price, at: T.time(0), kind: kind)
+                let reserved = model.reserve.amount(quantity: quantity, price: price, kind: kind)
+                #expect(reserved >= charged, "\(model) \(kind) \(quantity) at \(price): \(reserved) < \(charged)")
+                if case .ibkrFixed = model {
+                    #expect(reserved.units - charged.units <= 1, "\(kind) \(quantity) at \(price)")
+                }
+            }
+        }
+        #expect(CommissionModel.none.reserve.isNone)
+        #expect(CommissionModel.none.reserve.amount(quantity: Quantity(100), price: Price(50), kind: .stock) == .zero)
+    }
+
     /// Futures volume does not count towards the stock Tiered schedule's monthly shares.
     @Test func futuresDoNotMoveTheStockTier() {
         var c = CommissionCalculator(model: .ibkrTieredDefault)

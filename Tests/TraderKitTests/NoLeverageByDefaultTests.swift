@@ -27,9 +27,12 @@ struct NoLeverageByDefaultTests {
         mutating func pick<T>(_ items: [T]) -> T { items[int(0...(items.count - 1))] }
     }
 
-    /// Daily bars on weekdays as a random walk whose open is the previous close (no gaps: a market order fills at the
-    /// price it was checked at), written as `SYMBOL_1d.csv` files.
-    static func writeBars(symbols: [String], days: Int, into directory: String, random: inout Random) throws {
+    /// Daily bars on weekdays as a random walk, written as `SYMBOL_1d.csv` files. Without `gaps` each open is the
+    /// previous close (a market order fills at the price it was checked at); with it the open jumps from the close
+    /// by up to ±`gaps` (a fraction), and by four times that now and then.
+    static func writeBars(
+        symbols: [String], days: Int, into directory: String, random: inout Random, gaps: Double = 0
+    ) throws {
         for symbol in symbols {
             var close = 5 + random.unit() * 1_995
             let volatility = 0.01 + random.unit() * 0.04
@@ -42,7 +45,8 @@ struct NoLeverageByDefaultTests {
             while written < days {
                 let weekday = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: date).weekday!
                 if weekday != 1 && weekday != 7 {
-                    let open = close
+                    let jump = gaps * (random.unit() < 0.1 ? 4 : 1) * (random.unit() * 2 - 1)
+                    let open = max(0.5, close * (1 + jump))
                     // A fat-tailed day now and then, so sizing meets both calm and violent markets.
                     let shock = random.unit() < 0.05 ? 4.0 : 1.0
                     close = max(0.5, open * (1 + volatility * shock * (random.unit() * 2 - 1)))
@@ -65,7 +69,8 @@ struct NoLeverageByDefaultTests {
         let spec = try #require(job.spec)
         let market = try BacktestDataLoader.load(try job.resolveData(), settings: job.configuration.backtest)
         let config = job.backtestConfig(spec: spec)
-        return (BacktestRunner.run(spec: spec, data: market.data, config: config), config.engine.risk)
+        let runner = job.configuration.strategy.runner.styled(job.configuration.orders.executionStyle)
+        return (runner.backtest(market.data, config, nil), config.engine.risk)
     }
 
     /// Random settings a trader might write: any strategy, long-only, sized by a fixed share count (up to far more
@@ -73,7 +78,7 @@ struct NoLeverageByDefaultTests {
     static func randomSettings(_ random: inout Random, directory: String, symbols: [String]) -> [String: String] {
         let strategy = random.pick(["sma-cross", "rsi", "bollinger", "momentum"])
         var sets = [
-            "strategy.name": strategy, "backtest.data": directory, "backtest.commission": "none",
+            "strategy.name": strategy, "backtest.data": directory,
             "backtest.slippageBps": "0", "universe.symbols": "[\(symbols.joined(separator: ", "))]",
             "strategy.cash": "\(random.int(5...500) * 1_000)",
         ]
@@ -93,6 +98,8 @@ struct NoLeverageByDefaultTests {
             sets["strategy.parameters.fastPeriod"] = "\(fast)"
             sets["strategy.parameters.slowPeriod"] = "\(fast + random.int(1...20))"
         }
+        // Any schedule: the check leaves room for the commission an entry pays (cash stays at or above zero after it).
+        sets["backtest.commission"] = random.pick(["none", "ibkr-fixed", "ibkr-tiered", "percent:0.2"])
         return sets
     }
 
@@ -114,6 +121,62 @@ struct NoLeverageByDefaultTests {
             #expect(point.cash >= .zero, "seed \(seed) at \(point.time): cash \(point.cash); \(sets)")
             if ratio > 1 + 1e-9 || point.cash < .zero { break }
         }
+    }
+
+    /// Across gaps, an unlevered run that wants no borrowing at all has it: entries capped by a limit above the last
+    /// close (`orders.entry: limit`, `orders.limitOffset: N bps`) are checked at their cap, so no fill pays more than
+    /// the check counted, and buys spend settled cash only (`risk.requireSettledCash` with T+1), so no sale's
+    /// proceeds are counted before the sale has filled at whatever the open gave. Random strategies, sizes and caps
+    /// over prices that gap up to 8 % at the open (32 % now and then): cash never goes below zero, nor gross exposure
+    /// above equity. Each part is needed: with market entries 5 of these seeds go over, with caps checked at the
+    /// last close 3, with T+0 (a sale counted before it fills) 1.
+    @Test(arguments: 0..<12)
+    func cappedEntriesOnSettledCashNeverBorrowAcrossGaps(seed: Int) throws {
+        var random = Random(state: UInt64(seed) &* 104_729 &+ 7)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gaps-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let symbols = (0..<random.int(1...5)).map { "S\($0)" }
+        try Self.writeBars(symbols: symbols, days: 260, into: directory, random: &random, gaps: 0.08)
+        var sets = Self.randomSettings(&random, directory: directory, symbols: symbols)
+        sets["orders.entry"] = "limit"
+        sets["orders.limitOffset"] = "\(random.int(0...200)) bps"
+        sets["risk.requireSettledCash"] = "true"
+        sets["backtest.settlementDays"] = "1"
+        let (result, _) = try Self.run(sets)
+        #expect(result.fills.count > 2, "seed \(seed): too few fills to mean anything; \(sets)")
+        for point in result.equityCurve {
+            let ratio = point.grossExposure.doubleValue / point.equity.doubleValue
+            #expect(ratio <= 1 + 1e-9, "seed \(seed) at \(point.time): gross \(ratio) × equity; \(sets)")
+            #expect(point.cash >= .zero, "seed \(seed) at \(point.time): cash \(point.cash); \(sets)")
+            if ratio > 1 + 1e-9 || point.cash < .zero { break }
+        }
+    }
+
+    /// The summary's warning names what a run that went over lacks: market entries get both remedies, capped
+    /// entries on cash counted before the sale filled get settled cash, and the two together do not go over.
+    @Test func theExposureWarningSaysWhatRulesTheGapOut() throws {
+        func warning(_ extra: [String: String]) throws -> String? {
+            var sets = [
+                "strategy.name": "sma-cross", "strategy.parameters.sizing": "percentOfEquity: 50",
+                "backtest.data": "bundled:stocks", "universe.symbols": "[AAPL, MSFT, GOOG]",
+            ]
+            sets.merge(extra) { $1 }
+            let flags = sets.sorted { $0.key < $1.key }.map { ConfigOverride(path: $0.key, value: $0.value, flag: "--set \($0.key)") }
+            let job = BacktestJob(try ConfigLoader.load(ConfigSources(files: [], flags: flags)).settings)
+            return try job.run(progress: ProgressBar(quiet: true)).summary.exposureWarning
+        }
+        let market = try #require(try warning([:]))
+        #expect(market.contains("Market entries are sized and checked at the signal bar's close"))
+        #expect(market.contains("cap entries (orders.entry: limit") && market.contains("risk.requireSettledCash"))
+        let capped = ["orders.entry": "limit", "orders.limitOffset": "50 bps"]
+        let cappedWarning = try #require(try warning(capped))
+        #expect(cappedWarning.contains("a buy counted on a sale's proceeds before the sale filled"))
+        #expect(!cappedWarning.contains("cap entries"))
+        var both = capped
+        both["risk.requireSettledCash"] = "true"
+        both["backtest.settlementDays"] = "1"
+        #expect(try warning(both) == nil)
     }
 
     /// The issue's own case: 2,000 shares of GOOG (over $1M on $100,000) is scaled down to fit, the summary names

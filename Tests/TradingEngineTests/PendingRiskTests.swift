@@ -73,6 +73,53 @@ import TradingModel
         #expect(sent.last?.reason?.hasPrefix("scaled down from 600 to 400 to fit settledCash") == true)
     }
 
+    /// An entry no size of which fits is denied for what refuses one share: here settled cash already spent by a
+    /// pending buy, not the position limit the full size broke first (the bot said "maxPositionPercentOfEquity" for a
+    /// buy that T+1 settlement held back).
+    @Test func anEntryThatNoSizeFitsIsDeniedForWhatRefusesOneShare() throws {
+        var engine = Self.engine({
+            $0.maxPositionValue = Money(200_000)
+            $0.requireSettledCash = true
+        }, script: [[Self.buy(E.b, 1_000), Self.buy(E.a, 2_500)]])
+        let sent = E.submitted(engine.handle(.bar(E.a, E.bar(0, "100"))))
+        #expect(sent.map(\.instrument) == [E.b])
+        let denial = try #require(engine.denials.first)
+        #expect(denial.denial.rule == .settledCash, "\(denial.denial)")
+    }
+
+    /// A buy limit above the mark (a capped entry) is checked at its limit, the most it can pay, and counts at it
+    /// while it works: 100 at a 110 limit is 11,000 against a 10,000 limit, and a capped 500 at 110 leaves room for
+    /// 450 more at 100 under a gross cap of 1 × 100,000.
+    @Test func aBuyLimitAboveTheMarkIsCheckedAtItsLimit() throws {
+        let capped = StrategyAction.submit(.limit(E.a, .buy, Quantity(100), at: Price(110)))
+        var engine = Self.engine({ $0.maxPositionValue = Money(10_000) }, script: [[capped]])
+        #expect(E.submitted(engine.handle(.bar(E.a, E.bar(0, "100")))).map(\.quantity) == [Quantity(90)])
+
+        let working = StrategyAction.submit(.limit(E.b, .buy, Quantity(500), at: Price(110)))
+        var book = Self.engine({ $0.maxGrossExposureRatio = 1 }, script: [[working, Self.buy(E.a, 500)]])
+        #expect(E.submitted(book.handle(.bar(E.a, E.bar(0, "100")))).map(\.quantity) == [Quantity(500), Quantity(450)])
+        // A resting buy below the mark is still valued at the mark (it pays less, if it fills).
+        let resting = StrategyAction.submit(.limit(E.a, .buy, Quantity(100), at: Price(90)))
+        var low = Self.engine({ $0.maxPositionValue = Money(10_000) }, script: [[resting]])
+        #expect(E.submitted(low.handle(.bar(E.a, E.bar(0, "100")))).map(\.quantity) == [Quantity(100)])
+    }
+
+    /// The exposure limit leaves room for the entry's commission at the run's schedule: 1,000 at 100 with IB's
+    /// 0.005 a share (5.00) does not fit 100,000 of equity at 1 ×; 999 does (99,900 + 5.00 ≤ 100,000).
+    @Test func anUnleveredEntryLeavesRoomForItsCommission() throws {
+        var config = EngineConfig()
+        config.risk.maxGrossExposureRatio = 1
+        config.commissionReserve = CommissionReserve(perShare: Money("0.005")!, minimum: Money(1), maximumPercent: 1)
+        var engine = EngineCore(universe: E.universe, strategy: ScriptedStrategy([[], [Self.buy(E.a, 1_000)]]), config: config)
+        _ = engine.handle(.bar(E.b, E.bar(0, "100")))
+        let sent = E.submitted(engine.handle(.bar(E.a, E.bar(0, "100"))))
+        #expect(sent.map(\.quantity) == [Quantity(999)])
+        #expect(sent.first?.reason?.contains("set aside for commissions") == true, "\(sent.first?.reason ?? "")")
+        // Without a reserve the whole 1,000 fits (and would leave cash at −5.00 once charged).
+        var plain = Self.engine({ $0.maxGrossExposureRatio = 1 }, script: [[Self.buy(E.a, 1_000)]])
+        #expect(E.submitted(plain.handle(.bar(E.a, E.bar(0, "100")))).map(\.quantity) == [Quantity(1_000)])
+    }
+
     @Test func anEntryAboveASizingLimitIsScaledDownUnlessTurnedOff() {
         var scaled = Self.engine({ $0.maxPositionPercentOfEquity = 10 }, script: [[Self.buy(E.a, 150)]])
         #expect(E.submitted(scaled.handle(.bar(E.a, E.bar(0, "100")))).map(\.quantity) == [Quantity(100)])

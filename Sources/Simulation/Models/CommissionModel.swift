@@ -19,6 +19,29 @@ public enum CommissionModel: Hashable, Sendable, Codable {
     public static let ibkrTieredDefault = CommissionModel.ibkrTiered(IBKRTieredSchedule())
 }
 
+extension CommissionModel {
+    /// The most this schedule charges one execution, for the pre-trade check (`EngineConfig.commissionReserve`):
+    /// Tiered at its first, dearest band.
+    public var reserve: CommissionReserve {
+        let futures = IBKRContractRates.futuresPerContract
+        let (bps, least) = (IBKRContractRates.forexBasisPoints, IBKRContractRates.forexMinimum)
+        switch self {
+        case .none:
+            return .none
+        case let .ibkrFixed(s):
+            return CommissionReserve(
+                perShare: s.perShare, minimum: s.minimum, maximumPercent: s.maximumPercent, perContract: futures,
+                forexBasisPoints: bps, forexMinimum: least)
+        case let .ibkrTiered(s):
+            return CommissionReserve(
+                perShare: s.tiers.map(\.perShare).max() ?? .zero, minimum: s.minimum, maximumPercent: s.maximumPercent,
+                perContract: futures, forexBasisPoints: bps, forexMinimum: least)
+        case let .percentage(percent):
+            return CommissionReserve(valuePercent: percent)
+        }
+    }
+}
+
 /// What IBKR charges for futures and currencies under either of its stock schedules (IBKR Pro, US futures and
 /// IDEALPRO, the first volume band; interactivebrokers.com, "Commissions Futures" and "Commissions Forex").
 public enum IBKRContractRates {

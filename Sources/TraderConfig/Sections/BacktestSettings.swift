@@ -89,7 +89,9 @@ public struct BacktestSettings: Hashable, Sendable {
                     summary: "Market orders fill at the next bar's open or the signal bar's close.", flag: true),
                 .value(
                     "commission", \.commission, commissionKind,
-                    summary: "The commission model: IB's fixed or tiered US stock schedule, a percentage, or none.", flag: true),
+                    summary: "The commission model: IB's fixed or tiered US stock schedule, a percentage, or none. "
+                        + "Backtests charge it; backtests and the bot alike size entries to leave room for it.",
+                    flag: true),
                 .value(
                     "slippageBps", \.slippageBps, .number(.init(0...10_000)),
                     summary: "Slippage in basis points of the fill price.", flag: true),

@@ -114,6 +114,7 @@ public struct BacktestJob {
                 latency: TimeSpan(nanoseconds: Int64((backtest.latencyMs * 1_000_000).rounded()))),
             recordsEquityCurve: true)
         config.engine.futuresRollByVolume = backtest.futuresRollBy == "volume"
+        config.engine.commissionReserve = backtest.commissionModel.reserve
         config.engine.accountCurrency = configuration.strategy.currency
         config.tradingStart = BacktestDataLoader.dateRange(backtest).start.map(Timestamp.init(nanoseconds:))
         config.simulation.adaptiveSlippage = backtest.adaptiveSlippage.flatMap(SlippageModel.init(text:))

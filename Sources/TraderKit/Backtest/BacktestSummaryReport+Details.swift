@@ -114,18 +114,36 @@ extension BacktestSummaryReport {
         rate >= 10 ? String(format: "%.3f", rate) : String(format: "%.5f", rate)
     }
 
-    /// A warning when the book went above its gross exposure limit after all: orders are checked at the signal
-    /// bar's close and fill at the next open, so a gap up carries a full book over (and into negative cash).
-    var exposureWarning: String? {
+    /// A warning when the book went above its gross exposure limit after all, with what rules it out: a market
+    /// entry is checked at the signal bar's close and fills at the next open, so a gap up carries a full book over
+    /// (and into negative cash); an entry capped by a limit is checked at its cap, but a rebalance's buys may still
+    /// count on a sale's proceeds before the sale has filled at a lower open, unless buys wait for settled cash.
+    public var exposureWarning: String? {
         guard let extremes = exposure, let limit = riskProfile.config.maxGrossExposureRatio,
             extremes.peakGrossRatio > limit + 1e-9
         else { return nil }
         let cash = extremes.lowestCash.units < 0
             ? "; cash fell to \(extremes.lowestCash.centsDescription) on \(timeText(extremes.lowestCashTime))" : ""
+        let capped = if case .limit? = execution?.entry { true } else { false }
+        let settled = riskProfile.config.requireSettledCash == true && settlementDays > 0
+        let why: String
+        switch (capped, settled) {
+        case (false, _):
+            why = "Market entries are sized and checked at the signal bar's close and fill at the next open, which "
+                + "gapped beyond it. To rule this out, cap entries (orders.entry: limit with orders.limitOffset, e.g. "
+                + "50 bps: an entry is checked at its cap and never pays more)"
+                + (settled ? "" : " and buy with settled cash only (risk.requireSettledCash with backtest.settlementDays 1)")
+                + "; or leave room with a smaller invested fraction or position size."
+        case (true, false):
+            why = "Entries are checked at their cap, but a buy counted on a sale's proceeds before the sale filled at a "
+                + "lower open. To rule this out, buy with settled cash only (risk.requireSettledCash with "
+                + "backtest.settlementDays 1)."
+        case (true, true):
+            why = "Prices moved the book beyond it after its entries (a short position's rise, say)."
+        }
         return String(format: "gross exposure reached %.3f × equity", extremes.peakGrossRatio)
             + " on \(timeText(extremes.peakGrossTime)), above risk.maxGrossExposureRatio \(RiskProfile.number(limit))\(cash). "
-            + "Orders are sized and checked at the signal bar's close and fill at the next open, and the open gapped "
-            + "beyond it; a smaller invested fraction or position size leaves room for gaps."
+            + why
     }
 
     /// A warning when buying power went negative: the book's initial margin exceeded its equity at a step's end.

@@ -34,6 +34,8 @@ public struct BacktestSummaryReport {
     var benchmarkNote: String?
     /// The commission model charged (`backtest.commission`), named beside the total.
     let commissionSetting: String
+    /// `backtest.settlementDays`: whether a sale's proceeds wait a day (what the exposure warning advises on).
+    let settlementDays: Int
 
     /// Computes the metrics (against the benchmark `backtest.benchmark` names) and the report's parameters.
     /// - Throws: `TraderError` when the benchmark file cannot be read or the metrics cannot be computed.
@@ -44,6 +46,7 @@ public struct BacktestSummaryReport {
         let settings = configuration.backtest
         self.result = result
         commissionSetting = settings.commission
+        settlementDays = settings.settlementDays
         riskProfile = configuration.risk.profile(for: spec)
         exposure = result.exposureExtremes
         execution = configuration.orders.executionStyle

@@ -65,6 +65,9 @@ public enum LiveRunSetup {
             initialCash: Money(approximately: settings.strategy.cash), settlementDays: settings.backtest.settlementDays,
             risk: settings.risk.effectiveLimits(for: spec), futuresRollDays: settings.backtest.futuresRollDays)
         engine.futuresRollByVolume = settings.backtest.futuresRollBy == "volume"
+        // Entries leave room for their commission at the schedule the backtest charges (`backtest.commission`), so
+        // the bot sizes them as the backtest does.
+        engine.commissionReserve = settings.backtest.commissionModel.reserve
         // An account in another currency, or instruments priced in one: converted at the pairs' closes as in the
         // backtest, a pair outside the universe subscribed for its rate alone.
         engine.accountCurrency = settings.strategy.currency

@@ -174,13 +174,22 @@ extension EngineCore {
         notifications.append(.orderUpdated(order.clientOrderID, .denied(reason: denial.description)))
     }
 
-    /// The price used to value an order before it trades.
+    /// The price used to value an order before it trades: the instrument's mark, except for a buy that may pay
+    /// more. A limit or stop limit above the mark is valued at its limit, the most it can pay, so an entry capped
+    /// that way (`orders.entry: limit`, `orders.limitOffset: 50 bps`) cannot fill beyond what the risk check counted, whatever the next open
+    /// does; a stop above the mark at its stop, where it trades at the earliest. Without a mark, the order's price.
     func referencePrice(for request: OrderRequest) -> Price {
         let mark = _state.portfolio.marks[request.instrument.index]
-        if mark.units > 0 { return mark }
+        guard mark.units > 0 else {
+            switch request.type {
+            case let .limit(p), let .stop(p), let .stopLimit(p, _): return p
+            default: return .zero
+            }
+        }
+        guard request.side == .buy else { return mark }
         switch request.type {
-        case let .limit(p), let .stop(p), let .stopLimit(p, _): return p
-        default: return .zero
+        case let .limit(p), let .stop(p), let .stopLimit(_, p): return p.units > mark.units ? p : mark
+        default: return mark
         }
     }
 
@@ -238,7 +247,12 @@ extension EngineCore {
             let middle = low + (high - low + 1) / 2
             if firstDenial(Quantity(units: middle * lot)) == nil { low = middle } else { high = middle - 1 }
         }
-        guard low > 0 else { return .denied(denial) }
+        // Not even one lot passes. When another rule than the one the full size broke first refuses one lot (settled
+        // cash spent, say), that rule is the reason; else the full size's denial says it.
+        guard low > 0 else {
+            guard let binding = firstDenial(Quantity(units: lot)), binding.rule != denial.rule else { return .denied(denial) }
+            return .denied(binding)
+        }
         return .scaled(Quantity(units: low * lot), denial)
     }
 }

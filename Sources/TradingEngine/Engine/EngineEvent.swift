@@ -48,6 +48,9 @@ public struct EngineConfig: Hashable, Sendable, Codable {
     /// Currency pairs in the universe only for their rates (`accountCurrency`'s conversion): their bars mark the
     /// rate; the strategy never sees them and no order trades them.
     public var rateOnlySymbols: [String] = []
+    /// What the risk check sets aside for each order's commission (the run's schedule, the same in a backtest and
+    /// live), so an entry sized to the cash left pays its commission too.
+    public var commissionReserve = CommissionReserve.none
 
     /// Creates a configuration; defaults: 100,000 cash, immediate settlement, no risk limits, futures rolled 5
     /// business days before their last trading day.
@@ -75,5 +78,6 @@ extension EngineConfig {
         futuresRollByVolume = try c.decode(.futuresRollByVolume, default: d.futuresRollByVolume)
         accountCurrency = try c.decode(.accountCurrency, default: d.accountCurrency)
         rateOnlySymbols = try c.decode(.rateOnlySymbols, default: d.rateOnlySymbols)
+        commissionReserve = try c.decode(.commissionReserve, default: d.commissionReserve)
     }
 }

@@ -1,8 +1,9 @@
 import TradingModel
 
 /// The portfolio a new order is checked against: the positions once the open orders that the engine counts on
-/// have traded, at current marks. Built once per order; `view(quantity:)` then values any size of it in O(1), so
-/// scaling an order down to fit a limit is a search over sizes, not a rebuild per size.
+/// have traded, at current marks (a buy that may pay more, a capped entry, at its price: `referencePrice(for:)`).
+/// Built once per order; `view(quantity:)` then values any size of it in O(1), so scaling an order down to fit a
+/// limit is a search over sizes, not a rebuild per size.
 ///
 /// Which open orders count (bracket children never do: they protect, they do not build positions):
 /// - an order that *increases* a position counts, whatever its type (a resting limit buy may fill);
@@ -23,6 +24,10 @@ struct RiskProjection {
     var initialRate = 0.0
     /// Cost of the open buys not yet paid for, less (with T+0 settlement) the proceeds of counted sells.
     var pendingCash = Money.zero
+    /// What each order sets aside for its commission; the open orders' together; the request's instrument kind.
+    var reserve = CommissionReserve.none
+    var pendingCommission = Money.zero
+    var kind = InstrumentKind.stock
     /// The request's instrument: position, projected quantity before the request, reference price.
     var position: Position
     var before: Int64 = 0
@@ -39,6 +44,10 @@ struct RiskProjection {
         view.postTradePositionValue = postValue
         view.postTradeGrossExposure = otherGross + postValue
         if sectorLimited { view.postTradeSectorExposure = otherSector + postValue }
+        if !reserve.isNone {
+            view.commissionReserve = pendingCommission
+                + reserve.amount(quantity: quantity, price: price, kind: kind).converted(at: base.valueRate)
+        }
         if let otherInitialMargin {
             view.postTradeInitialMargin =
                 otherInitialMargin + Money(units: Int64((Double(postValue.units) * initialRate).rounded(.up)))
@@ -54,6 +63,9 @@ extension EngineCore {
         let target = request.instrument.index
         var pending: [Int: Int64] = [:]
         var pendingCash = Money.zero
+        var premium = Money.zero
+        var pendingCommission = Money.zero
+        let reserve = config.commissionReserve
         let immediateSettlement = portfolio.settlementDays == 0
         for openID in _state.orders.openIDs where openID != id {
             guard let order = _state.orders.order(openID), order.parentID == nil else { continue }
@@ -77,6 +89,18 @@ extension EngineCore {
                     .converted(at: portfolio.rate(for: order.instrument))
             }
             if counted != 0 { pending[index, default: 0] += counted }
+            // Every open order pays its commission when it fills (an exit's out of its proceeds: counted anyway).
+            if !reserve.isNone {
+                pendingCommission += reserve.amount(
+                    quantity: order.remainingQuantity, price: price, kind: _state.universe[order.instrument].kind
+                ).converted(at: portfolio.rate(for: order.instrument))
+            }
+            // A buy valued above the mark (a capped entry at its cap) counts at that price in the gross exposure.
+            let mark = portfolio.marks[index]
+            if index != target, order.side == .buy, counted > 0, price.units > mark.units {
+                premium += Money(units: FixedPoint.multiply(price.units - mark.units, counted))
+                    .times(portfolio.positions[index].multiplier).converted(at: portfolio.rate(for: order.instrument))
+            }
         }
         let position = portfolio.position(for: request.instrument)
         let price = referencePrice(for: request)
@@ -88,6 +112,9 @@ extension EngineCore {
         projection.base.valueRate = portfolio.rate(for: request.instrument)
         projection.before = position.quantity.units + pending[target, default: 0]
         projection.pendingCash = pendingCash
+        projection.reserve = reserve
+        projection.pendingCommission = pendingCommission
+        projection.kind = _state.universe[request.instrument].kind
         projection.projected = pending
         // Counts and gross exposure: the portfolio's, with each pending instrument's term replaced.
         var active = portfolio.activePositionCount - (position.isFlat ? 0 : 1)
@@ -100,7 +127,7 @@ extension EngineCore {
             if held != 0 && held + delta == 0 { active -= 1 }
         }
         projection.otherActiveCount = active
-        projection.otherGross = gross
+        projection.otherGross = gross + premium
         if config.risk.maxSectorPercentOfEquity != nil {
             projection.otherSector = sectorExposure(of: request.instrument, pending: pending)
         }

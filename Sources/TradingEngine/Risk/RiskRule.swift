@@ -42,6 +42,9 @@ public struct RiskView: Sendable {
     public var bookCorrelation: BookCorrelation?
     /// The book's initial margin requirement after the trade, when the margin rule is on.
     public var postTradeInitialMargin: Money?
+    /// The commissions set aside: this order's at its size and the open orders' (`EngineConfig.commissionReserve`);
+    /// what the exposure and cash limits leave room for.
+    public var commissionReserve = Money.zero
 
     /// Creates a view.
     public init(
@@ -123,8 +126,15 @@ public struct MaxGrossExposureRule: RiskRule {
     public init(maxRatio: Double) { self.maxRatio = maxRatio }
     /// Evaluates the order; `nil` allows it.
     public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
-        guard view.isEntry, view.postTradeGrossExposure.doubleValue > view.equity.doubleValue * maxRatio else { return nil }
-        return RiskDenial(rule: .maxGrossExposure, detail: "gross exposure \(view.postTradeGrossExposure.centsDescription) > \(maxRatio) × equity \(view.equity.centsDescription)")
+        // Equity less the commissions the trades will cost: an unlevered book that spends its last dollar keeps its
+        // commission in cash.
+        let room = view.equity - view.commissionReserve
+        guard view.isEntry, view.postTradeGrossExposure.doubleValue > room.doubleValue * maxRatio else { return nil }
+        let less = view.commissionReserve.units > 0
+            ? " (less \(view.commissionReserve.centsDescription) set aside for commissions)" : ""
+        return RiskDenial(
+            rule: .maxGrossExposure,
+            detail: "gross exposure \(view.postTradeGrossExposure.centsDescription) > \(maxRatio) × equity \(view.equity.centsDescription)\(less)")
     }
 }
 
@@ -231,10 +241,12 @@ public struct SettledCashRule: RiskRule {
         // A future's price is not paid in cash (its margin is the margin rule's).
         guard request.side == .buy, view.position.paysNotional, let settled = view.settledCash else { return nil }
         let cost = Money(price: view.referencePrice, quantity: request.quantity).converted(at: view.valueRate)
-        guard cost > settled else { return nil }
+        guard cost + view.commissionReserve > settled else { return nil }
+        let commissions = view.commissionReserve.units > 0
+            ? " and \(view.commissionReserve.centsDescription) of commissions" : ""
         return RiskDenial(
             rule: .settledCash,
-            detail: "buy of \(cost.centsDescription) exceeds settled cash \(settled.centsDescription) (pending buys deducted)")
+            detail: "buy of \(cost.centsDescription)\(commissions) exceeds settled cash \(settled.centsDescription) (pending buys deducted)")
     }
 }
 
