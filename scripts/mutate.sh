@@ -89,16 +89,21 @@ restore() { if [[ -n "$backup" ]]; then cp "$backup" "$target"; rm -f "$backup";
 trap 'restore; exit 130' INT TERM
 trap restore EXIT
 
-# Equivalent mutants by "file|mutated line".
+# Equivalent mutants by "file|mutated line", or "file|mutated line|occurrence" for an entry with an `occurrence:`
+# line (a line whose text appears more than once in the file, where only one of its mutants is equivalent).
 declare -A equivalent=()
 if [[ -f scripts/mutations-equivalent.txt ]]; then
-    eq_file=""
+    eq_file=""; pending=""
+    commit() { if [[ -n "$pending" ]]; then equivalent["$pending"]=1; pending=""; fi; }
     while IFS= read -r line || [[ -n "$line" ]]; do
         case "$line" in
-            file:*) eq_file="${line#file:}"; eq_file="${eq_file# }" ;;
-            replace:*) value="${line#replace:}"; equivalent["$eq_file|${value# }"]=1 ;;
+            file:*) commit; eq_file="${line#file:}"; eq_file="${eq_file# }" ;;
+            replace:*) commit; value="${line#replace:}"; pending="$eq_file|${value# }" ;;
+            occurrence:*) n="${line#occurrence:}"; n="${n// /}"; equivalent["$pending|$n"]=1; pending="" ;;
+            "") commit ;;
         esac
     done <scripts/mutations-equivalent.txt
+    commit
 fi
 caught=0; survived=0; broken=0; total=0; listed=0; equivalents=0
 results=()
@@ -119,7 +124,7 @@ run_one() {
         results+=("| $id | $file | stale: text not found once | |"); broken=$((broken + 1)); return
     fi
     if [[ $check == 1 ]]; then restore; return; fi
-    if [[ -n "${equivalent["$file|$replace"]:-}" ]]; then
+    if [[ -n "${equivalent["$file|$replace"]:-}" || -n "${equivalent["$file|$replace|$occurrence"]:-}" ]]; then
         restore
         printf '%-40s equivalent\n' "$id"
         results+=("| $id | $file | equivalent (scripts/mutations-equivalent.txt) | |"); equivalents=$((equivalents + 1))

@@ -175,5 +175,39 @@ import TWSTestSupport
         #expect(decimal("1x5") == nil)
         #expect(decimal("1E-100") == .some(Decimal(sign: .plus, exponent: -100, significand: 1)))
         #expect(decimal("1E-101") == nil)
+        // The range's top: 10^100 is a quantity, 10^101 to 10^200 are out of range, and beyond 10^200 a positive
+        // value is a sentinel (IB's 1.7976931348623157E308); a negative one is out of range.
+        #expect(decimal("1E100") == .some(Decimal(sign: .plus, exponent: 100, significand: 1)))
+        #expect(decimal("-1E100") == .some(Decimal(sign: .minus, exponent: 100, significand: 1)))
+        #expect(decimal("1E101") == nil)
+        #expect(decimal("1E200") == nil)
+        #expect(decimal("1E201") == .some(nil))
+        #expect(decimal("-1E201") == nil)
+        // An exponent has at most six digits (a seventh is malformed, not a sentinel) and digits only.
+        #expect(decimal("1E100000") == .some(nil))
+        #expect(decimal("1E1000000") == nil)
+        #expect(decimal("2E1x") == nil)
+        #expect(decimal("2E+") == nil)
+        #expect(decimal("2E") == nil)
+    }
+
+    /// The raw-byte parsers read their field and nothing after it: a field is a slice of the frame, and what follows
+    /// it is not always the NUL that ends it (a digit here, which a read one byte too far would take in).
+    @Test func rawByteParsersStopAtTheirFieldsEnd() {
+        let bytes = Array("1237.5".utf8)
+        bytes.withUnsafeBytes { all in
+            let integer = UnsafeRawBufferPointer(rebasing: all[0..<3])
+            #expect(TWSFieldReader.scanDouble(integer) == 123)
+            #expect(TWSFieldReader.scanInteger(integer) == 123)
+            #expect(TWSFieldReader.scanDecimal(integer) == .some(Decimal(123)))
+            let fraction = UnsafeRawBufferPointer(rebasing: all[2..<5])
+            #expect(TWSFieldReader.scanDouble(fraction) == 37)
+        }
+        let decimal = Array("12.57".utf8)
+        decimal.withUnsafeBytes { all in
+            let field = UnsafeRawBufferPointer(rebasing: all[0..<4])
+            #expect(TWSFieldReader.scanDouble(field) == 12.5)
+            #expect(TWSFieldReader.scanDecimal(field) == .some(Decimal(string: "12.5")))
+        }
     }
 }
