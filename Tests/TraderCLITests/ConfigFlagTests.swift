@@ -98,6 +98,9 @@ import TraderKit
             (["--cash", "5"], "this command does not take --cash; set strategy.cash in a config file or with --set strategy.cash=…"),
             (["--currency", "EUR"], "this command does not take --currency; set strategy.currency in a config file or with --set strategy.currency=…"),
             (["--casg", "5"], "unknown option '--casg'"),
+            // A strategy parameter is set without the strategy's name (it once said strategy.parameters.sma-cross.sizing,
+            // which --set then refused).
+            (["--sizing", "fixed: 1"], "this command does not take --sizing; set strategy.parameters.sizing in a config file or with --set strategy.parameters.sizing=…"),
         ] {
             guard let refusal = Self.refusal(RunCommand.self, arguments) else { continue }
             #expect(refusal.hasPrefix(message), "\(refusal)")

@@ -184,6 +184,14 @@ public struct ConfigKeyInfo: Hashable, Sendable {
         return name
     }
 
+    /// The key as a user writes it: a built-in strategy's parameter is documented under its strategy
+    /// (`strategy.parameters.sma-cross.sizing`) but set without it (`strategy.parameters.sizing`).
+    public var settablePath: String {
+        let parts = path.split(separator: ".")
+        guard parts.count == 4, parts[0] == "strategy", parts[1] == "parameters" else { return path }
+        return "strategy.parameters.\(parts[3])"
+    }
+
     /// The environment variable that overrides the key: `IBTRADER_CONNECTION_CLIENT_ID`.
     public var environmentName: String {
         "IBTRADER_" + path.split(separator: ".").map { component in
