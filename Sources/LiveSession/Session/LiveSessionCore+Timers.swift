@@ -19,8 +19,11 @@ extension LiveSessionCore {
         let summaryDue = now >= nextSummary
         journalRestartState(periodic: summaryDue, &out)
         if summaryDue {
-            logSummary(at: now, &out)
-            out.log(.info, desk.efficiency.summary)
+            if now >= nextSummaryLog {
+                logSummary(at: now, &out)
+                out.log(.info, desk.efficiency.summary)
+                nextSummaryLog = now + max(settings.summaryInterval, settings.summaryLogInterval ?? .zero)
+            }
             nextSummary = now + settings.summaryInterval
         }
         if connected, let at = nextExecutionSync, now >= at {

@@ -109,6 +109,8 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     var reconnect = Reconnect()
     var heartbeat = HeartbeatState()
     var nextSummary: Timestamp
+    /// When the summary is next logged (`SessionSettings.summaryLogInterval`).
+    var nextSummaryLog: Timestamp
     var nextExecutionSync: Timestamp?
     /// The periodic execution sync reads the executions since this time (less `executionSyncOverlap`): the start-up's
     /// reconciliation, then the time the last answered sync was asked.
@@ -192,6 +194,7 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
         farms = FarmMonitor(gracePeriod: settings.resilience.gracePeriod, schedule: settings.resilience.resetSchedule)
         feedWatch = FeedWatch(limit: settings.resilience.deadFeedAfter, instruments: universe.count)
         nextSummary = now + settings.summaryInterval
+        nextSummaryLog = now + max(settings.summaryInterval, settings.summaryLogInterval ?? .zero)
     }
 
     /// What one input leads to, in order.

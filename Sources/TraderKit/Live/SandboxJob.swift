@@ -123,6 +123,9 @@ public enum SandboxJob {
         var configuration = LiveRunSetup.runner(loaded.settings, options: LiveRunOptions())
         configuration.journal = journal
         configuration.duration = options.duration
+        // Hours of the bot's time go by in seconds here: its summary is logged every hour of that time, not every
+        // `logging.summaryInterval` (30 s: 5,760 lines in a two-day run); the summary itself runs as configured.
+        configuration.session.summaryLogInterval = .seconds(3_600)
         let strategy = loaded.settings.strategy
         // The simulated account is kept in the bot's currency, as a trader's IB account would be.
         var gateway = GatewayConfiguration()

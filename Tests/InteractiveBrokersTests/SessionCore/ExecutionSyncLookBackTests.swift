@@ -60,4 +60,22 @@ import TWSProtocol
         #expect(TWSTimeParser.utcText(time + TimeSpan(nanoseconds: 999_999_999)) == "20110118-21:05:09")
         #expect(SessionRequest.executionsSince(time).summary == "executions since 2011-01-18T21:05:09Z")
     }
+
+    /// `summaryLogInterval` (the sandbox's hour of bot time) thins the summary lines only: over two hours of 30-second
+    /// ticks the sync still runs every tick, the portfolio line is logged twice (once an hour), not 240 times.
+    @Test func aLongerSummaryLogIntervalThinsTheLinesNotTheSync() throws {
+        var settings = SessionCoreHarness<BuyWhenFlat>.settings()
+        settings.summaryLogInterval = .seconds(3_600)
+        var harness = SessionCoreHarness(BuyWhenFlat(), settings: settings)
+        harness.startUp()
+        var syncs = 0, lines = 0
+        for _ in 0..<240 {
+            let actions = harness.send(.tick, after: .seconds(30))
+            syncs += Self.syncs(actions).count
+            lines += actions.filter { if case .log(_, let text) = $0 { text.hasPrefix("portfolio: equity") } else { false } }.count
+            harness.answerAll()
+        }
+        #expect(syncs == 240)
+        #expect(lines == 2)
+    }
 }
