@@ -25,6 +25,25 @@ import TradingModel
         return MarketDataSet(series: ["SYN000": InstrumentSeries(bars: bars, resolution: .minutes(1))], name: "hours")
     }()
 
+    /// A daily bar trades over its date's regular session in New York time, as IB serves it: 13:30–20:00 UTC in
+    /// summer, 14:30–21:00 in winter, 14:30–18:00 on the early close after Thanksgiving; a bar on a day without a US
+    /// session (a currency pair's on a holiday) at 14:30–21:00 UTC. (It was 14:30–21:00 UTC all year.)
+    @Test func aDailyBarTradesOverItsDatesNewYorkSession() {
+        func window(_ year: Int, _ month: Int, _ day: Int) -> (String, String)? {
+            let date = Timestamp(year: year, month: month, day: day)
+            let price = Price(100)
+            let bar = Bar(timestamp: date, open: price, high: price, low: price, close: price, volume: Quantity(1_000))
+            guard let session = InstrumentSeries(bars: [bar], resolution: .days(1)).session(onDay: date.dayNumber) else {
+                return nil
+            }
+            return (session.open.description, session.close.description)
+        }
+        #expect(window(2005, 8, 22)! == ("2005-08-22T13:30:00Z", "2005-08-22T20:00:00Z"))
+        #expect(window(2005, 1, 10)! == ("2005-01-10T14:30:00Z", "2005-01-10T21:00:00Z"))
+        #expect(window(2005, 11, 25)! == ("2005-11-25T14:30:00Z", "2005-11-25T18:00:00Z"))
+        #expect(window(2005, 12, 26)! == ("2005-12-26T14:30:00Z", "2005-12-26T21:00:00Z"))  // Christmas observed
+    }
+
     func connected(at time: Timestamp) -> GatewayState {
         var state = GatewayState(data: Self.data, configuration: GatewayConfiguration(), start: time)
         _ = state.connect(connection: 1, clientID: 7, serverVersion: 200)

@@ -112,9 +112,10 @@ func withSimulator<Result: Sendable>(
             }
             let store = try BarStore(path: path, createIfMissing: false)
             let bars = try store.bars(symbol: "SYN000", barSize: try #require(BarSize("1 min")))
-            // 14:30–21:00 UTC: 390 one-minute bars per session, three sessions, stamped in UTC.
+            // 09:30–16:00 New York, 13:30–20:00 UTC in June: 390 one-minute bars per session, three sessions,
+            // stamped in UTC (the simulator replayed daily data at 14:30–21:00 UTC all year, an hour late in summer).
             #expect(bars.count == 3 * 390)
-            #expect(bars.first?.timestamp == Timestamp(year: 2021, month: 6, day: 7, secondOfDay: 14 * 3600 + 30 * 60))
+            #expect(bars.first?.timestamp == Timestamp(year: 2021, month: 6, day: 7, secondOfDay: 13 * 3600 + 30 * 60))
             #expect(bars.allSatisfy { $0.isConsistent })
             let summary = try #require(try store.seriesSummaries().first)
             #expect(summary.count == 390 * 3 && summary.barSize.text == "1 min")

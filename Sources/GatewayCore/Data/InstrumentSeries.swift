@@ -26,10 +26,23 @@ public struct InstrumentSeries: Sendable {
     /// The seed of every bar's `BarBridge` (mixed with the bar itself).
     public let seed: UInt64
 
-    /// Session open and close for daily bars, seconds after midnight UTC.
+    /// Session open and close for a daily bar on a day without a US regular session (a weekend or holiday bar of a
+    /// currency pair, say): 09:30 to 16:00 New York in winter, seconds after midnight UTC.
     public static let sessionOpenSecond: Int64 = 14 * 3600 + 30 * 60
-    /// Session close for daily bars, seconds after midnight UTC.
+    /// Session close for such a daily bar, seconds after midnight UTC.
     public static let sessionCloseSecond: Int64 = 21 * 3600
+
+    /// The window a daily bar of `day` is replayed over: the day's regular US session in New York time (09:30 to
+    /// 16:00, 13:00 on an early close; 13:30 to 20:00 UTC under daylight saving, as IB serves it), or the winter
+    /// hours on a day without one. (It was 14:30 to 21:00 UTC all year, an hour late from March to November.)
+    public static func dailyWindow(onDay day: Int64) -> (start: Int64, end: Int64) {
+        if let regular = USEquityCalendar.sessions(onDay: day).first(where: { $0.kind == .regular }) {
+            return (regular.open.nanoseconds, regular.close.nanoseconds)
+        }
+        let midnight = day * Timestamp.nanosecondsPerDay
+        return (midnight + sessionOpenSecond * Timestamp.nanosecondsPerSecond,
+                midnight + sessionCloseSecond * Timestamp.nanosecondsPerSecond)
+    }
 
     /// The default bridge seed: replays of the same data are identical unless a seed is given.
     public static let defaultSeed: UInt64 = 0x5EED_B41D_6E00_0021
@@ -45,11 +58,7 @@ public struct InstrumentSeries: Sendable {
         self.seed = seed
         let daily = resolution.nanoseconds >= Timestamp.nanosecondsPerDay
         self.windows = bars.map { bar in
-            if daily {
-                let midnight = bar.timestamp.dayNumber * Timestamp.nanosecondsPerDay
-                return (midnight + Self.sessionOpenSecond * Timestamp.nanosecondsPerSecond,
-                        midnight + Self.sessionCloseSecond * Timestamp.nanosecondsPerSecond)
-            }
+            if daily { return Self.dailyWindow(onDay: bar.timestamp.dayNumber) }
             return (bar.timestamp.nanoseconds, bar.timestamp.nanoseconds + resolution.nanoseconds)
         }
     }
