@@ -21,7 +21,8 @@ struct ConfigOptions: ParsableArguments {
     func validate() throws {
         guard let first = unrecognized.first else { return }
         throw ValidationError(
-            ConfigRenames.message(for: first, keys: ConfigHelp.keys.compactMap { info in info.flag.map { ($0, info.settablePath) } }))
+            ConfigRenames.message(
+                for: first, keys: ConfigHelp.keys.compactMap { info in info.flag.map { ($0, info.settablePath) } }))
     }
 
     /// The `--set` assignments as overrides.

@@ -132,11 +132,12 @@ extension BacktestSummaryReport {
             why = "Market entries are sized and checked at the signal bar's close and fill at the next open, which "
                 + "gapped beyond it. To rule this out, cap entries (orders.entry: limit with orders.limitOffset, e.g. "
                 + "50 bps: an entry is checked at its cap and never pays more)"
-                + (settled ? "" : " and buy with settled cash only (risk.requireSettledCash with backtest.settlementDays 1)")
+                + (settled
+                    ? "" : " and buy with settled cash only (risk.requireSettledCash with backtest.settlementDays 1)")
                 + "; or leave room with a smaller invested fraction or position size."
         case (true, false):
-            why = "Entries are checked at their cap, but a buy counted on a sale's proceeds before the sale filled at a "
-                + "lower open. To rule this out, buy with settled cash only (risk.requireSettledCash with "
+            why = "Entries are checked at their cap, but a buy counted on a sale's proceeds before the sale filled "
+                + "at a lower open. To rule this out, buy with settled cash only (risk.requireSettledCash with "
                 + "backtest.settlementDays 1)."
         case (true, true):
             why = "Prices moved the book beyond it after its entries (a short position's rise, say)."

@@ -176,8 +176,9 @@ extension EngineCore {
 
     /// The price used to value an order before it trades: the instrument's mark, except for a buy that may pay
     /// more. A limit or stop limit above the mark is valued at its limit, the most it can pay, so an entry capped
-    /// that way (`orders.entry: limit`, `orders.limitOffset: 50 bps`) cannot fill beyond what the risk check counted, whatever the next open
-    /// does; a stop above the mark at its stop, where it trades at the earliest. Without a mark, the order's price.
+    /// that way (`orders.entry: limit`, `orders.limitOffset: 50 bps`) cannot fill beyond what the risk check
+    /// counted, whatever the next open does; a stop above the mark at its stop, where it trades at the earliest.
+    /// Without a mark, the order's price.
     func referencePrice(for request: OrderRequest) -> Price {
         let mark = _state.portfolio.marks[request.instrument.index]
         guard mark.units > 0 else {
@@ -250,7 +251,9 @@ extension EngineCore {
         // Not even one lot passes. When another rule than the one the full size broke first refuses one lot (settled
         // cash spent, say), that rule is the reason; else the full size's denial says it.
         guard low > 0 else {
-            guard let binding = firstDenial(Quantity(units: lot)), binding.rule != denial.rule else { return .denied(denial) }
+            guard let binding = firstDenial(Quantity(units: lot)), binding.rule != denial.rule else {
+                return .denied(denial)
+            }
             return .denied(binding)
         }
         return .scaled(Quantity(units: low * lot), denial)

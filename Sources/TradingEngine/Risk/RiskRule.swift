@@ -134,7 +134,8 @@ public struct MaxGrossExposureRule: RiskRule {
             ? " (less \(view.commissionReserve.centsDescription) set aside for commissions)" : ""
         return RiskDenial(
             rule: .maxGrossExposure,
-            detail: "gross exposure \(view.postTradeGrossExposure.centsDescription) > \(maxRatio) × equity \(view.equity.centsDescription)\(less)")
+            detail: "gross exposure \(view.postTradeGrossExposure.centsDescription) > \(maxRatio) × equity "
+                + "\(view.equity.centsDescription)\(less)")
     }
 }
 
@@ -246,7 +247,8 @@ public struct SettledCashRule: RiskRule {
             ? " and \(view.commissionReserve.centsDescription) of commissions" : ""
         return RiskDenial(
             rule: .settledCash,
-            detail: "buy of \(cost.centsDescription)\(commissions) exceeds settled cash \(settled.centsDescription) (pending buys deducted)")
+            detail: "buy of \(cost.centsDescription)\(commissions) exceeds settled cash \(settled.centsDescription) "
+                + "(pending buys deducted)")
     }
 }
 
