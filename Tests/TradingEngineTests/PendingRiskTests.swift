@@ -71,6 +71,7 @@ import TradingModel
         #expect(record.denial.rule == .settledCash)
         #expect(engine.adjustmentCounts[.settledCash] == 1)
         #expect(sent.last?.reason?.hasPrefix("scaled down from 600 to 400 to fit settledCash") == true)
+        #expect(sent.last?.reason?.contains("commission") == false)
     }
 
     /// An entry no size of which fits is denied for what refuses one share: here settled cash already spent by a
@@ -97,7 +98,10 @@ import TradingModel
 
         let working = StrategyAction.submit(.limit(E.b, .buy, Quantity(500), at: Price(110)))
         var book = Self.engine({ $0.maxGrossExposureRatio = 1 }, script: [[working, Self.buy(E.a, 500)]])
-        #expect(E.submitted(book.handle(.bar(E.a, E.bar(0, "100")))).map(\.quantity) == [Quantity(500), Quantity(450)])
+        let both = E.submitted(book.handle(.bar(E.a, E.bar(0, "100"))))
+        #expect(both.map(\.quantity) == [Quantity(500), Quantity(450)])
+        // No reserve, no word of commissions.
+        #expect(both.last?.reason?.contains("gross exposure") == true && both.last?.reason?.contains("commission") == false)
         // A resting buy below the mark is still valued at the mark (it pays less, if it fills).
         let resting = StrategyAction.submit(.limit(E.a, .buy, Quantity(100), at: Price(90)))
         var low = Self.engine({ $0.maxPositionValue = Money(10_000) }, script: [[resting]])
@@ -118,6 +122,39 @@ import TradingModel
         // Without a reserve the whole 1,000 fits (and would leave cash at −5.00 once charged).
         var plain = Self.engine({ $0.maxGrossExposureRatio = 1 }, script: [[Self.buy(E.a, 1_000)]])
         #expect(E.submitted(plain.handle(.bar(E.a, E.bar(0, "100")))).map(\.quantity) == [Quantity(1_000)])
+    }
+
+    /// The open orders' commissions are set aside too: after a pending 500 at 100 (2.50), 60,000 of B at 1 fit
+    /// 49,748 (50,000 + q ≤ 100,000 − 2.50 − 0.005 q), not the 49,751 that forgetting the pending one allows; and the
+    /// settled-cash rule counts the entry's commission (1,000 at 100 and 5.00 exceed 100,000 of settled cash: 999).
+    @Test func theOpenOrdersCommissionsAreSetAsideAndSettledCashPaysThem() throws {
+        var config = EngineConfig()
+        config.risk.maxGrossExposureRatio = 1
+        config.commissionReserve = CommissionReserve(perShare: Money("0.005")!, minimum: Money(1), maximumPercent: 1)
+        var engine = EngineCore(
+            universe: E.universe,
+            strategy: ScriptedStrategy([[], [Self.buy(E.a, 500), Self.buy(E.b, 60_000)]]), config: config)
+        _ = engine.handle(.bar(E.b, E.bar(0, "1")))
+        let sent = E.submitted(engine.handle(.bar(E.a, E.bar(0, "100"))))
+        #expect(sent.map(\.quantity) == [Quantity(500), Quantity(49_748)])
+
+        var settled = EngineConfig()
+        settled.risk.requireSettledCash = true
+        settled.commissionReserve = config.commissionReserve
+        var cash = EngineCore(universe: E.universe, strategy: ScriptedStrategy([[], [Self.buy(E.a, 1_000)]]), config: settled)
+        _ = cash.handle(.bar(E.b, E.bar(0, "100")))
+        let bought = E.submitted(cash.handle(.bar(E.a, E.bar(0, "100"))))
+        #expect(bought.map(\.quantity) == [Quantity(999)])
+        #expect(bought.first?.reason?.contains("and 5.00 of commissions exceeds settled cash") == true,
+                "\(bought.first?.reason ?? "")")
+    }
+
+    /// An order on a symbol with no price yet is valued at its own price, whichever its side: a short sale limit of
+    /// 100 at 50 is 5,000 against a 1,000 limit (scaled to 20), not nothing.
+    @Test func anOrderBeforeAnyPriceIsValuedAtItsOwn() throws {
+        let short = StrategyAction.submit(.limit(E.a, .sell, Quantity(100), at: Price(50)))
+        var engine = Self.engine({ $0.maxPositionValue = Money(1_000) }, script: [[short]])
+        #expect(E.submitted(engine.handle(.bar(E.b, E.bar(1, "100")))).map(\.quantity) == [Quantity(20)])
     }
 
     @Test func anEntryAboveASizingLimitIsScaledDownUnlessTurnedOff() {

@@ -47,7 +47,7 @@ public struct CommissionReserve: Hashable, Sendable, Codable {
         guard !isNone, quantity.units != 0 else { return .zero }
         let value = Money(price: price, quantity: quantity).times(kind.multiplier).magnitude
         func percent(_ p: Double) -> Money { Money(units: Int64((Double(value.units) * p / 100).rounded(.up))) }
-        var charge = valuePercent > 0 ? percent(valuePercent) : .zero
+        var charge = percent(valuePercent)
         switch kind {
         case .stock:
             var schedule = max(Money(units: FixedPoint.multiply(perShare.units, quantity.magnitude.units)), minimum)
@@ -56,8 +56,7 @@ public struct CommissionReserve: Hashable, Sendable, Codable {
         case .future:
             charge += Money(units: FixedPoint.multiply(perContract.units, quantity.magnitude.units))
         case .forex:
-            charge += forexBasisPoints > 0 || forexMinimum.units > 0
-                ? max(percent(forexBasisPoints / 100), forexMinimum) : .zero
+            charge += max(percent(forexBasisPoints / 100), forexMinimum)
         }
         return charge
     }
