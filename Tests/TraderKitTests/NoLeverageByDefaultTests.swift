@@ -128,8 +128,8 @@ struct NoLeverageByDefaultTests {
     /// the check counted, and buys spend settled cash only (`risk.requireSettledCash` with T+1), so no sale's
     /// proceeds are counted before the sale has filled at whatever the open gave. Random strategies, sizes and caps
     /// over prices that gap up to 8 % at the open (32 % now and then): cash never goes below zero, nor gross exposure
-    /// above equity. Each part is needed: with market entries 5 of these seeds go over, with caps checked at the
-    /// last close 3, with T+0 (a sale counted before it fills) 1.
+    /// above equity. Each part is needed: with market entries 4 of these seeds go over, with caps checked at the
+    /// last close 2, with T+0 (a sale counted before it fills) 1.
     @Test(arguments: 0..<12)
     func cappedEntriesOnSettledCashNeverBorrowAcrossGaps(seed: Int) throws {
         var random = Random(state: UInt64(seed) &* 104_729 &+ 7)
