@@ -22,7 +22,7 @@ extension LiveSessionCore {
             if now >= nextSummaryLog {
                 logSummary(at: now, &out)
                 out.log(.info, desk.efficiency.summary)
-                nextSummaryLog = now + max(settings.summaryInterval, settings.summaryLogInterval ?? .zero)
+                nextSummaryLog = now + settings.summaryLogEvery
             }
             nextSummary = now + settings.summaryInterval
         }

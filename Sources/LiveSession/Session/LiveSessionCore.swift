@@ -194,7 +194,7 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
         farms = FarmMonitor(gracePeriod: settings.resilience.gracePeriod, schedule: settings.resilience.resetSchedule)
         feedWatch = FeedWatch(limit: settings.resilience.deadFeedAfter, instruments: universe.count)
         nextSummary = now + settings.summaryInterval
-        nextSummaryLog = now + max(settings.summaryInterval, settings.summaryLogInterval ?? .zero)
+        nextSummaryLog = now + settings.summaryLogEvery
     }
 
     /// What one input leads to, in order.

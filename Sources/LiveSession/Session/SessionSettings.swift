@@ -40,6 +40,9 @@ public struct SessionSettings: Sendable, Equatable, Codable {
     /// time, not 30 s of it, which printed 5,760 lines in a two-day run). `nil`: every summary. Optional so session
     /// logs written before it still decode.
     public var summaryLogInterval: TimeSpan?
+
+    /// The time between two logged summaries: `summaryLogInterval`, never more often than a summary runs.
+    var summaryLogEvery: TimeSpan { max(summaryInterval, summaryLogInterval ?? .zero) }
     /// How long, after stop, the broker's answers are still applied to the engine.
     public var stopDrain: TimeSpan = .milliseconds(500)
     /// The longest a stop waits for the broker (its re-reads and final snapshot) before it finishes without them, so

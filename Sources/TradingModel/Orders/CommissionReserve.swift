@@ -61,19 +61,3 @@ public struct CommissionReserve: Hashable, Sendable, Codable {
         return charge
     }
 }
-
-extension CommissionReserve {
-    /// Decodes a reserve in which every key is optional (a session log written before reserves reads as none).
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let d = Self()
-        self = d
-        perShare = try c.decode(.perShare, default: d.perShare)
-        minimum = try c.decode(.minimum, default: d.minimum)
-        maximumPercent = try c.decodeIfPresent(Double.self, forKey: .maximumPercent)
-        perContract = try c.decode(.perContract, default: d.perContract)
-        forexBasisPoints = try c.decode(.forexBasisPoints, default: d.forexBasisPoints)
-        forexMinimum = try c.decode(.forexMinimum, default: d.forexMinimum)
-        valuePercent = try c.decode(.valuePercent, default: d.valuePercent)
-    }
-}

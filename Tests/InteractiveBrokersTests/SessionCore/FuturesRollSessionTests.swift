@@ -498,19 +498,25 @@ struct RollRebaseSessionTests {
         #expect(harness.core.engine.strategy.closes == [Price(4550), Price(4640), Price(4645)])
     }
 
+    /// A bot of hourly bars with `warmup` of them, started and connected at `serverNow`; the connection's actions.
+    static func connected(warmup: String, at serverNow: Timestamp) -> (Harness, [SessionAction]) {
+        var settings = FuturesRollSessionTests.settings()
+        (settings.warmupDuration, settings.warmupBarSize) = (warmup, "1 hour")
+        var harness = Harness(SeenCloses(), settings: settings)
+        harness.core = LiveSessionCore(strategy: SeenCloses(), settings: settings, now: serverNow)
+        harness.now = serverNow
+        harness.send(.start)
+        let actions = harness.send(.connected(Harness.connection()))
+        return (harness, actions)
+    }
+
     /// Started on Monday 2023-12-11, after ES December's roll day (Friday 12-08), with five days of hourly warm-up: the
     /// warm-up asks for December too and the strategy sees December's bars before the roll moved by the gap at the
     /// last hour both months have (+50), then March's from the roll day on: what it would have seen running through
     /// the roll, or in a back-adjusted backtest, instead of March's own bars before it.
     @Test func aBotStartedAfterTheRollWarmsUpOnTheMonthLeftMovedByTheGap() throws {
-        var settings = FuturesRollSessionTests.settings()
-        (settings.warmupDuration, settings.warmupBarSize) = ("5 D", "1 hour")
         let serverNow = Timestamp(year: 2023, month: 12, day: 11, secondOfDay: 15 * 3600)
-        var harness = Harness(SeenCloses(), settings: settings)
-        harness.core = LiveSessionCore(strategy: SeenCloses(), settings: settings, now: serverNow)
-        harness.now = serverNow
-        harness.send(.start)
-        var actions = harness.send(.connected(Harness.connection()))
+        var (harness, actions) = Self.connected(warmup: "5 D", at: serverNow)
         let hour = { (day: Int, h: Int64) in Timestamp(year: 2023, month: 12, day: day, secondOfDay: h * 3600) }
         var months: [String] = []
         while let (tag, request) = harness.outstanding.first {
@@ -542,14 +548,8 @@ struct RollRebaseSessionTests {
 
     /// Started with a warm-up that ends after the roll day began: nothing of the month left is asked for.
     @Test func aWarmUpInsideTheNewMonthAsksOnlyForIt() throws {
-        var settings = FuturesRollSessionTests.settings()
-        (settings.warmupDuration, settings.warmupBarSize) = ("1 D", "1 hour")
         let serverNow = Timestamp(year: 2023, month: 12, day: 12, secondOfDay: 15 * 3600)
-        var harness = Harness(SeenCloses(), settings: settings)
-        harness.core = LiveSessionCore(strategy: SeenCloses(), settings: settings, now: serverNow)
-        harness.now = serverNow
-        harness.send(.start)
-        harness.send(.connected(Harness.connection()))
+        var (harness, _) = Self.connected(warmup: "1 D", at: serverNow)
         var months: [String] = []
         while let (tag, request) = harness.outstanding.first {
             if case .historicalBars(let query) = request { months.append(query.contract.lastTradeDateOrContractMonth) }
