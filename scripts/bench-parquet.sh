@@ -8,7 +8,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 swiftc -O -wmo -parse-as-library Sources/Parquet/*.swift -module-name Parquet -emit-module -emit-module-path "$work/Parquet.swiftmodule" \
     -emit-library -static -o "$work/libParquet.a"
-swiftc -O -I "$work" -L "$work" -lParquet Benchmarks/parquet/main.swift -o "$work/bench"
+swiftc -O -I "$work" -L "$work" -lParquet Benchmarks/parquet/main.swift Sources/Storage/Catalogue/SystemZstd.swift -o "$work/bench"
 "$work/bench" "$work/bars.parquet"
 python="$(scripts/setup-python.sh | tail -1)"
 "$python" - "$work/bars.parquet" <<'PY'

@@ -29,17 +29,23 @@ func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
 
-for (name, encoding) in [("DELTA_BINARY_PACKED", ParquetEncoding.deltaBinaryPacked), ("PLAIN", .plain)] {
+// zstd through the system's library (Sources/Storage/Catalogue/SystemZstd.swift is compiled in beside this file).
+let zstd = SystemZstd.shared?.parquet
+if zstd == nil { print("no libzstd on this machine: the zstd row is skipped") }
+let rowsToRun: [(String, ParquetEncoding, ParquetCompression?)] =
+    [("DELTA_BINARY_PACKED", .deltaBinaryPacked, nil), ("PLAIN", .plain, nil)]
+    + (zstd.map { [("DELTA_BINARY_PACKED + zstd", .deltaBinaryPacked, $0)] } ?? [])
+for (name, encoding, compression) in rowsToRun {
     var writes: [Double] = []
     var reads: [Double] = []
     var bytes: [UInt8] = []
     for _ in 0..<5 {
         let clock = ContinuousClock()
         let started = clock.now
-        bytes = ParquetWriter.write(table, encoding: encoding)
+        bytes = ParquetWriter.write(table, encoding: encoding, compression: compression)
         writes.append(seconds(clock.now - started))
         let readStart = clock.now
-        let back = try ParquetReader.read(bytes)
+        let back = try ParquetReader.read(bytes, codecs: compression.map { [$0] } ?? [])
         reads.append(seconds(clock.now - readStart))
         precondition(back.rowCount == rows)
     }
@@ -48,7 +54,7 @@ for (name, encoding) in [("DELTA_BINARY_PACKED", ParquetEncoding.deltaBinaryPack
     print(String(
         format: "ibtrader %@: %.1f bytes a bar, write %.3f s, read %.3f s (%.1f M bars/s)", name,
         Double(bytes.count) / Double(rows), write, read, Double(rows) / read / 1e6))
-    if encoding == .deltaBinaryPacked, CommandLine.arguments.count > 1 {
+    if encoding == .deltaBinaryPacked, compression == nil, CommandLine.arguments.count > 1 {
         try Data(bytes).write(to: URL(fileURLWithPath: CommandLine.arguments[1]))
     }
 }

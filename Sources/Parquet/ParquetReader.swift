@@ -1,6 +1,7 @@
-/// Reads Parquet files of required 32- and 64-bit integer columns, uncompressed, `PLAIN` or `DELTA_BINARY_PACKED`,
-/// in data pages of version 1 or 2: what `ParquetWriter` writes, and what other writers write when asked for no
-/// compression and no dictionary. Anything else is a `ParquetError` that says what the file uses.
+/// Reads Parquet files of required 32- and 64-bit integer columns, `PLAIN` or `DELTA_BINARY_PACKED`, in data pages
+/// of version 1 or 2, uncompressed or with a codec the caller supplies (`ParquetCompression`): what `ParquetWriter`
+/// writes, and what other writers write when asked for no dictionary. Anything else is a `ParquetError` that says
+/// what the file uses.
 ///
 /// Every offset and length in the file is checked against its size, so a truncated or corrupt file is an error.
 public enum ParquetReader {
@@ -8,8 +9,11 @@ public enum ParquetReader {
     /// - Parameters:
     ///   - bytes: the whole file.
     ///   - columns: the names to read (`nil`: every column). Others are skipped without decoding.
+    ///   - codecs: the codecs compressed pages may use (a page in another is an error that names it).
     /// - Throws: `ParquetError` naming what is wrong or unsupported.
-    public static func read(_ bytes: [UInt8], columns wanted: Set<String>? = nil) throws(ParquetError) -> ParquetTable {
+    public static func read(
+        _ bytes: [UInt8], columns wanted: Set<String>? = nil, codecs: [ParquetCompression] = []
+    ) throws(ParquetError) -> ParquetTable {
         let meta = try footer(bytes)
         let leaves = try schema(meta)
         guard let rowGroups = meta.structs(4) else { throw ParquetError("the footer lists no row groups") }
@@ -22,7 +26,7 @@ public enum ParquetReader {
             }
             let groupRows = group.int(3) ?? -1
             for (index, chunk) in chunks.enumerated() where wanted?.contains(leaves[index].name) ?? true {
-                let values = try readChunk(chunk, leaf: leaves[index], bytes: bytes)
+                let values = try readChunk(chunk, leaf: leaves[index], bytes: bytes, codecs: codecs)
                 guard values.count == groupRows else {
                     throw ParquetError("column '\(leaves[index].name)' has \(values.count) values in a row group of \(groupRows) rows")
                 }
@@ -98,12 +102,17 @@ public enum ParquetReader {
         return .int64
     }
 
-    private static func readChunk(_ chunk: ThriftStruct, leaf: Leaf, bytes: [UInt8]) throws(ParquetError) -> [Int64] {
+    private static func readChunk(
+        _ chunk: ThriftStruct, leaf: Leaf, bytes: [UInt8], codecs: [ParquetCompression]
+    ) throws(ParquetError) -> [Int64] {
         guard chunk.string(1) == nil else { throw ParquetError("column '\(leaf.name)' is in another file") }
         guard let data = chunk.struct(3) else { throw ParquetError("column '\(leaf.name)' has no metadata") }
-        let codec = data.int(4) ?? 0
-        guard codec == 0 else {
-            throw ParquetError("column '\(leaf.name)' is compressed with \(codecName(codec)); only uncompressed files are read")
+        let code = data.int(4) ?? 0
+        let codec = code == 0 ? nil : codecs.first { $0.code == code }
+        guard code == 0 || codec != nil else {
+            let readable = (["UNCOMPRESSED"] + codecs.map(\.name)).joined(separator: " or ")
+            throw ParquetError(
+                "column '\(leaf.name)' is compressed with \(ParquetCompression.name(of: code)); only \(readable) pages are read")
         }
         let total = data.int(5) ?? 0
         let footerStart = bytes.count - 8
@@ -127,13 +136,25 @@ public enum ParquetReader {
             switch header.int(1) {
             case 0:
                 guard let page = header.struct(5) else { throw ParquetError("column '\(leaf.name)': a data page without its header") }
-                pageValues = try decode(bytes, start, start + size, page.int(1), page.int(2), leaf)
+                if let codec {
+                    let plain = try expand(bytes[start..<start + size], header.int(2), values: page.int(1), codec, leaf)
+                    pageValues = try decode(plain, 0, plain.count, page.int(1), page.int(2), leaf)
+                } else {
+                    pageValues = try decode(bytes, start, start + size, page.int(1), page.int(2), leaf)
+                }
             case 3:
                 guard let page = header.struct(8) else { throw ParquetError("column '\(leaf.name)': a data page without its header") }
-                guard page.bool(7) != true || codec == 0 else { throw ParquetError("column '\(leaf.name)' is compressed") }
                 let levels = Int(clamping: (page.int(5) ?? 0) + (page.int(6) ?? 0))
                 guard levels >= 0, levels <= size else { throw ParquetError("column '\(leaf.name)': levels past the page") }
-                pageValues = try decode(bytes, start + levels, start + size, page.int(1), page.int(4), leaf)
+                // Version 2 leaves the levels uncompressed; the values are compressed unless the page says not.
+                if let codec, page.bool(7) != false {
+                    let plain = try expand(
+                        bytes[start + levels..<start + size], header.int(2).map { $0 - Int64(levels) }, values: page.int(1),
+                        codec, leaf)
+                    pageValues = try decode(plain, 0, plain.count, page.int(1), page.int(4), leaf)
+                } else {
+                    pageValues = try decode(bytes, start + levels, start + size, page.int(1), page.int(4), leaf)
+                }
             case 2:
                 throw ParquetError("column '\(leaf.name)' is dictionary-encoded; only PLAIN and DELTA_BINARY_PACKED are read")
             default:
@@ -144,6 +165,25 @@ public enum ParquetReader {
             offset = start + size
         }
         return values
+    }
+
+    /// A compressed page's values, decompressed to the size its header states (at most nine bytes a value and a
+    /// little more: no page of integers is larger, so a header cannot make the reader allocate without bound).
+    private static func expand(
+        _ bytes: ArraySlice<UInt8>, _ size: Int64?, values: Int64?, _ codec: ParquetCompression, _ leaf: Leaf
+    ) throws(ParquetError) -> [UInt8] {
+        guard let size, let values, size >= 0, values >= 0, size <= values * 9 + 4096 else {
+            throw ParquetError("column '\(leaf.name)': a compressed page's size is missing or impossible")
+        }
+        switch codec.decompress(bytes, Int(size)) {
+        case let .success(plain):
+            guard plain.count == Int(size) else {
+                throw ParquetError("column '\(leaf.name)': a page decompressed to \(plain.count) bytes, not \(size)")
+            }
+            return plain
+        case let .failure(error):
+            throw ParquetError("column '\(leaf.name)': a \(codec.name) page does not decompress: \(error.description)")
+        }
     }
 
     private static func decode(
@@ -179,11 +219,6 @@ public enum ParquetReader {
     private static func physicalName(_ code: Int64) -> String {
         let names = ["BOOLEAN", "INT32", "INT64", "INT96", "FLOAT", "DOUBLE", "BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY"]
         return code >= 0 && code < names.count ? names[Int(code)] : "#\(code)"
-    }
-
-    private static func codecName(_ code: Int64) -> String {
-        let names = ["UNCOMPRESSED", "SNAPPY", "GZIP", "LZO", "BROTLI", "LZ4", "ZSTD", "LZ4_RAW"]
-        return code >= 0 && code < names.count ? names[Int(code)] : "codec #\(code)"
     }
 
     private static func encodingName(_ code: Int64) -> String {

@@ -1,4 +1,5 @@
-/// Writes a `ParquetTable` as a Parquet file: uncompressed, one or more row groups, data pages (version 1) of at most
+/// Writes a `ParquetTable` as a Parquet file: uncompressed or with a codec the caller supplies
+/// (`ParquetCompression`), one or more row groups, data pages (version 1) of at most
 /// `pageRows` values, statistics (min and max) on every column chunk so readers can skip row groups by time.
 ///
 /// The files open in pyarrow, DuckDB and Polars with the columns' logical types (timestamps and decimals); the suite
@@ -10,10 +11,11 @@ public enum ParquetWriter {
     ///   - encoding: how values are encoded.
     ///   - rowGroupRows: rows per row group.
     ///   - pageRows: values per data page.
+    ///   - compression: the codec every page is compressed with (`nil`: uncompressed).
     /// - Precondition: every column has `table.rowCount` values (a programming error otherwise, not user input).
     public static func write(
         _ table: ParquetTable, encoding: ParquetEncoding = .deltaBinaryPacked, rowGroupRows: Int = 1 << 20,
-        pageRows: Int = 1 << 16
+        pageRows: Int = 1 << 16, compression: ParquetCompression? = nil
     ) -> [UInt8] {
         precondition(table.columns.allSatisfy { $0.values.count == table.rowCount }, "columns of unequal length")
         precondition(rowGroupRows > 0 && pageRows > 0)
@@ -24,12 +26,14 @@ public enum ParquetWriter {
             let end = min(table.rowCount, start + rowGroupRows)
             var chunks: [ChunkRecord] = []
             for column in table.columns {
-                chunks.append(writeChunk(column.values[start..<end], encoding: encoding, pageRows: pageRows, into: &file))
+                chunks.append(writeChunk(
+                    column.values[start..<end], encoding: encoding, pageRows: pageRows, compression: compression,
+                    into: &file))
             }
             rowGroups.append(RowGroupRecord(rows: end - start, chunks: chunks))
             start = end
         } while start < table.rowCount
-        let footer = footer(table, rowGroups: rowGroups, encoding: encoding)
+        let footer = footer(table, rowGroups: rowGroups, encoding: encoding, codec: compression?.code ?? 0)
         file += footer
         let length = UInt32(footer.count)
         file += [UInt8(length & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length >> 16 & 0xFF), UInt8(length >> 24)]
@@ -39,7 +43,9 @@ public enum ParquetWriter {
 
     struct ChunkRecord {
         var offset: Int
+        /// Bytes in the file (compressed pages) and once decompressed (headers included in both).
         var size: Int
+        var uncompressedSize: Int
         var values: Int
         var min: Int64?
         var max: Int64?
@@ -51,17 +57,20 @@ public enum ParquetWriter {
     }
 
     private static func writeChunk(
-        _ values: ArraySlice<Int64>, encoding: ParquetEncoding, pageRows: Int, into file: inout [UInt8]
+        _ values: ArraySlice<Int64>, encoding: ParquetEncoding, pageRows: Int, compression: ParquetCompression?,
+        into file: inout [UInt8]
     ) -> ChunkRecord {
         let offset = file.count
+        var uncompressed = 0
         var start = values.startIndex
         repeat {
             let end = min(values.endIndex, start + pageRows)
             let page = encoded(Array(values[start..<end]), encoding)
+            let stored = compression?.compress(page) ?? page
             var header = ThriftCompactWriter()
             header.i32(1, 0)  // DATA_PAGE
             header.i32(2, Int32(page.count))
-            header.i32(3, Int32(page.count))
+            header.i32(3, Int32(stored.count))
             header.struct(5) { data in
                 data.i32(1, Int32(end - start))
                 data.i32(2, encoding.code)
@@ -70,10 +79,13 @@ public enum ParquetWriter {
             }
             header.stop()
             file += header.bytes
-            file += page
+            file += stored
+            uncompressed += header.bytes.count + page.count
             start = end
         } while start < values.endIndex
-        return ChunkRecord(offset: offset, size: file.count - offset, values: values.count, min: values.min(), max: values.max())
+        return ChunkRecord(
+            offset: offset, size: file.count - offset, uncompressedSize: uncompressed, values: values.count,
+            min: values.min(), max: values.max())
     }
 
     private static func encoded(_ values: [Int64], _ encoding: ParquetEncoding) -> [UInt8] {
@@ -85,7 +97,9 @@ public enum ParquetWriter {
         }
     }
 
-    private static func footer(_ table: ParquetTable, rowGroups: [RowGroupRecord], encoding: ParquetEncoding) -> [UInt8] {
+    private static func footer(
+        _ table: ParquetTable, rowGroups: [RowGroupRecord], encoding: ParquetEncoding, codec: Int64
+    ) -> [UInt8] {
         var meta = ThriftCompactWriter()
         meta.i32(1, 2)
         let root = [SchemaLeaf?.none]
@@ -106,9 +120,9 @@ public enum ParquetWriter {
                     data.i32(1, 2)  // INT64
                     data.i32List(2, [encoding.code])
                     data.stringList(3, [column.name])
-                    data.i32(4, 0)  // UNCOMPRESSED
+                    data.i32(4, Int32(codec))
                     data.i64(5, Int64(written.values))
-                    data.i64(6, Int64(written.size))
+                    data.i64(6, Int64(written.uncompressedSize))
                     data.i64(7, Int64(written.size))
                     data.i64(9, Int64(written.offset))
                     if let low = written.min, let high = written.max {
@@ -120,7 +134,7 @@ public enum ParquetWriter {
                     }
                 }
             }
-            group.i64(2, Int64(record.chunks.reduce(0) { $0 + $1.size }))
+            group.i64(2, Int64(record.chunks.reduce(0) { $0 + $1.uncompressedSize }))
             group.i64(3, Int64(record.rows))
             group.i64(5, Int64(record.chunks.first?.offset ?? 4))
             group.i64(6, Int64(record.chunks.reduce(0) { $0 + $1.size }))

@@ -148,6 +148,29 @@ import TradingModel
         #expect(try Data(contentsOf: URL(fileURLWithPath: cache)).count == 64 + 300 * 48)
     }
 
+    @Test(.enabled(if: ZstdLibrary.expected, "no zstd library")) func zstdFilesHoldTheSameBarsInLessSpace() throws {
+        let plainPath = try Self.folder()
+        let zstdPath = try Self.folder()
+        defer {
+            try? FileManager.default.removeItem(atPath: plainPath)
+            try? FileManager.default.removeItem(atPath: zstdPath)
+        }
+        let bars = Self.bars(count: 5_000, fractionalVolume: true)
+        let plain = try BarCatalogue(path: plainPath).write(bars, symbol: "AAPL", barSize: Self.minute, source: "test")
+        let zstd = try BarCatalogue(path: zstdPath, compression: .zstd).write(bars, symbol: "AAPL", barSize: Self.minute, source: "test")
+        #expect(try BarCatalogue(path: zstdPath).bars(symbol: "AAPL", barSize: Self.minute) == bars)
+        for (plainFile, zstdFile) in zip(plain.files, zstd.files) {
+            let plainBytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: plainFile)))
+            let zstdBytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: zstdFile)))
+            #expect(zstdBytes.count < plainBytes.count * 9 / 10, "\(zstdBytes.count) against \(plainBytes.count)")
+            #expect(throws: ParquetError.self) { try ParquetReader.read(zstdBytes) }
+        }
+        // A writer without compression merges into a zstd file: it reads it, and writes the year back uncompressed.
+        let more = Self.bars(count: 10, start: Timestamp(year: 2024, month: 6, day: 3))
+        try BarCatalogue(path: zstdPath).write(more, symbol: "AAPL", barSize: Self.minute, source: "test")
+        #expect(try BarCatalogue(path: zstdPath).bars(symbol: "AAPL", barSize: Self.minute) == bars + more)
+    }
+
     @Test func anotherWritersDecimalsAreScaledToTheEngines() throws {
         let path = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -175,10 +198,11 @@ import TradingModel
 /// value as written.
 @Suite(.enabled(if: PythonReaders.runs, "set IBTRADER_PYTHON to the python of scripts/setup-python.sh"))
 struct BarCatalogueInteropTests {
-    @Test func threeReadersSeeTheCatalogueAsOneTable() async throws {
+    @Test(arguments: [BarCatalogue.Compression.none, .zstd])
+    func threeReadersSeeTheCatalogueAsOneTable(compression: BarCatalogue.Compression) async throws {
         let path = try BarCatalogueTests.folder()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let catalogue = BarCatalogue(path: path)
+        let catalogue = BarCatalogue(path: path, compression: compression)
         let aapl = BarCatalogueTests.bars(count: 300)
         let eur = BarCatalogueTests.bars(count: 40, fractionalVolume: true)
         try catalogue.write(aapl, symbol: "AAPL", barSize: BarCatalogueTests.minute, source: "test")
@@ -203,5 +227,32 @@ struct BarCatalogueInteropTests {
             #expect(view.rows.count == 340, "\(reader)")
             #expect(Set(view.rows(["bar_size", "symbol"]).map { $0.joined(separator: " ") }) == ["1min AAPL", "1min EUR"])
         }
+    }
+
+    /// A catalogue file pyarrow wrote with zstd pages (version 1 and 2 data pages, several pages a column) reads to
+    /// the bars its script describes.
+    @Test(arguments: ["1.0", "2.0"])
+    func pyarrowsZstdFilesAreRead(dataPageVersion: String) async throws {
+        let path = try BarCatalogueTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let folder = "\(path)/bar_size=1min/symbol=SPY/year=2024"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Interop/parquet_write.py").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: PythonReaders.python)
+        process.arguments = [script, folder + "/part-0.parquet", dataPageVersion, "2000"]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let start = Timestamp(year: 2024, month: 1, day: 2, secondOfDay: 52_200)
+        let expected = (0..<2_000).map { k in
+            let open = Price(units: Int64(100 + k % 7) * 100_000_000 + 12_345_678)
+            return Bar(
+                timestamp: Timestamp(nanoseconds: start.nanoseconds + Int64(k) * 60_000_000_000), open: open,
+                high: open + Price("0.5")!, low: open - Price("0.25")!, close: open + Price(units: Int64(k % 3) * 1_000_000),
+                volume: Quantity(units: Int64(k) * 100_000_000 + 50_000_000))
+        }
+        #expect(try BarCatalogue(path: path).bars(symbol: "SPY", barSize: BarCatalogueTests.minute) == expected)
     }
 }

@@ -152,6 +152,28 @@ struct CatalogueJobTests {
         }
     }
 
+    /// `--compression`: auto writes zstd where the library is (every Linux image here), none writes plain pages; both
+    /// read to the same bars, the summary says which, and anything else is refused with the choices.
+    @Test func compressionIsChosenAndSaid() throws {
+        let path = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let plain = try CatalogueJob.importData("bundled:stocks", into: path + "/plain", symbols: "AAPL", barSize: nil, compression: "none")
+        let packed = try CatalogueJob.importData("bundled:stocks", into: path + "/zstd", symbols: "AAPL", barSize: nil)
+        #expect(CatalogueJob.summary(plain, catalogue: "plain").contains("files under plain (uncompressed)"))
+        #if os(Linux)
+            #expect(CatalogueJob.summary(packed, catalogue: "zstd").contains("files under zstd (zstd)"))
+        #endif
+        func bars(_ folder: String) throws -> [Bar] {
+            let resolved = try DataSourceResolver.resolve("parquet:\(path)/\(folder)", symbols: nil)
+            return try DataSourceResolver.loadStore(try #require(resolved.store), format: resolved.storeFormat).series[0]
+        }
+        #expect(try bars("zstd") == bars("plain"))
+        #expect(try bars("zstd").count == 3_270)  // every row of AAPL_1d.csv
+        #expect(throws: TraderError("--compression takes auto, zstd or none, got 'gzip'")) {
+            try CatalogueJob.importData("bundled:stocks", into: path + "/x", symbols: "AAPL", barSize: nil, compression: "gzip")
+        }
+    }
+
     @Test func exportedCSVFilesImportToTheSameBars() throws {
         let path = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -52,8 +52,14 @@ extension BarCatalogue {
             throw BarCatalogueError(path: path, reason: "cannot read: \(error.localizedDescription)")
         }
         let table: ParquetTable
-        do { table = try ParquetReader.read(bytes, columns: Set(Self.columns)) } catch {
-            throw BarCatalogueError(path: path, reason: error.description)
+        let zstd = SystemZstd.shared
+        do { table = try ParquetReader.read(bytes, columns: Set(Self.columns), codecs: zstd.map { [$0.parquet] } ?? []) } catch {
+            let missing = zstd == nil && error.description.contains("compressed with ZSTD")
+            throw BarCatalogueError(
+                path: path,
+                reason: missing
+                    ? "is compressed with zstd, and this machine has no zstd library: \(SystemZstd.installHint)"
+                    : error.description)
         }
         if let stated = table.metadata["ibtrader.symbol"], stated != symbol.rawValue {
             throw BarCatalogueError(path: path, reason: "holds \(stated)'s bars, but is filed under \(symbol)")

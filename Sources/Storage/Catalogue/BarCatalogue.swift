@@ -11,15 +11,29 @@ import TradingModel
 ///
 /// Each file has the columns `ts` (bar start, nanoseconds UTC), `open`, `high`, `low` and `close` (decimals with 8
 /// places, exactly the engine's fixed point) and `volume` (a decimal with 4 places, as IB's fractional shares),
-/// delta-encoded and uncompressed. Writing merges
+/// delta-encoded, and compressed with zstd when asked (`compression`). Writing merges
 /// with what a year's file holds (a bar at the same time is replaced) and replaces the file atomically, so an
 /// interrupted import leaves the previous file, never half of one.
 public struct BarCatalogue: Sendable {
     /// The catalogue's folder.
     public let path: String
+    /// How the files this value writes are compressed (`nil`: not). Reading takes both, whatever this says.
+    let compression: ParquetCompression?
+
+    /// How files are written.
+    public enum Compression: Sendable, Equatable {
+        /// Uncompressed pages.
+        case none
+        /// zstd pages, through the system's library (`SystemZstd`); uncompressed when this machine has none.
+        case zstd
+    }
 
     /// A catalogue at `path` (created by the first write).
-    public init(path: String) { self.path = path }
+    /// - Parameter compression: how the files this value writes are compressed.
+    public init(path: String, compression: Compression = .none) {
+        self.path = path
+        self.compression = compression == .zstd ? SystemZstd.shared?.parquet : nil
+    }
 
     /// Decimal places of prices and volumes in the files: the engine's fixed point.
     public static let scale = 8
@@ -55,7 +69,7 @@ public struct BarCatalogue: Sendable {
             do {
                 try FileManager.default.createDirectory(
                     at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(ParquetWriter.write(table)).write(to: file, options: .atomic)
+                try Data(ParquetWriter.write(table, compression: compression)).write(to: file, options: .atomic)
             } catch {
                 throw BarCatalogueError(path: file.path, reason: "cannot write: \(error.localizedDescription)")
             }

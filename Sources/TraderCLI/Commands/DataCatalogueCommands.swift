@@ -13,12 +13,12 @@ struct DataImportCommand: ParsableCommand {
     @Option(name: .long, help: "The catalogue's folder (created when missing).") var catalogue: String
     @Option(name: .long, help: "Only these symbols (A,B,…).") var symbols: String?
     @Option(name: .long, help: "For sqlite:PATH with several bar sizes: which ('1 min', '1 day', …).") var barSize: String?
-    @Option(name: .long, help: "Malformed rows: auto (skip in bundled data, fail in yours), skip or fail.")
-    var badRows = "auto"
+    @Option(name: .long, help: "Malformed rows: auto (skip in bundled data, fail in yours), skip or fail.") var badRows = "auto"
+    @Option(name: .long, help: "Page compression: auto (zstd where libzstd is, else none), zstd or none.") var compression = "auto"
 
     func run() throws {
         let imported = try CatalogueJob.importData(
-            source, into: catalogue, symbols: symbols, barSize: barSize, badRows: badRows)
+            source, into: catalogue, symbols: symbols, barSize: barSize, badRows: badRows, compression: compression)
         print(CatalogueJob.summary(imported, catalogue: catalogue))
     }
 }

@@ -14,6 +14,8 @@ public enum CatalogueJob {
         public var skippedRows = 0
         /// Whether the source's `sectors.csv` went into the catalogue.
         public var sectors = false
+        /// How the files were written: `zstd`, `uncompressed`, or why uncompressed (`auto` without the library).
+        public var compression = "uncompressed"
     }
 
     /// Imports `source` (bundled:NAME, a folder, a CSV file, sqlite:PATH, synthetic:N) into the catalogue at `path`.
@@ -21,9 +23,12 @@ public enum CatalogueJob {
     /// - Parameters:
     ///   - symbols: `A,B,…` (`nil`: every symbol of the source).
     ///   - badRows: `auto` (skip in bundled data, fail in the user's), `skip` or `fail`.
+    ///   - compression: `zstd` (the system's libzstd; an error without it), `none`, or `auto` (zstd when the library
+    ///     is there, else uncompressed, said in the summary).
     /// - Throws: `TraderError` naming the file and what is wrong.
     public static func importData(
-        _ source: String, into path: String, symbols: String?, barSize: String?, badRows: String = "auto"
+        _ source: String, into path: String, symbols: String?, barSize: String?, badRows: String = "auto",
+        compression: String = "auto"
     ) throws(TraderError) -> Imported {
         let resolved = try DataSourceResolver.resolve(
             source, symbols: symbols.map(list), barSize: barSize, keys: .dataCommand)
@@ -35,8 +40,10 @@ public enum CatalogueJob {
             default: throw TraderError("--bad-rows takes auto, skip or fail, got '\(badRows)'")
             }
         var imported = Imported()
+        let codec = try codec(compression)
+        imported.compression = codec.description
         var series: [(symbol: Symbol, size: BarSize, bars: [Bar])] = []
-        let catalogue = BarCatalogue(path: path)
+        let catalogue = BarCatalogue(path: path, compression: codec.compression)
         func write(_ bars: [Bar], _ symbol: Symbol, _ size: BarSize) throws(TraderError) {
             guard !bars.isEmpty else { return }
             do throws(BarCatalogueError) {
@@ -98,11 +105,27 @@ public enum CatalogueJob {
         let files = imported.series.reduce(0) { $0 + $1.files }
         var lines = [
             "wrote \(imported.series.count) series (\(sizes.joined(separator: "; "))): \(bars) bars in \(files) files under \(catalogue)"
+                + " (\(imported.compression))"
         ]
         if imported.skippedRows > 0 { lines.append("skipped \(imported.skippedRows) malformed rows") }
         if imported.sectors { lines.append("copied sectors.csv") }
         lines.append("list it: ibtrader data list --catalogue \(catalogue); backtest on it: ibtrader backtest --data parquet:\(catalogue)")
         return lines.joined(separator: "\n")
+    }
+
+    /// The codec `--compression` names, and how the summary says it.
+    static func codec(_ name: String) throws(TraderError) -> (compression: BarCatalogue.Compression, description: String) {
+        switch name {
+        case "none": return (.none, "uncompressed")
+        case "zstd", "auto":
+            if SystemZstd.shared != nil { return (.zstd, "zstd") }
+            guard name == "auto" else {
+                throw TraderError("--compression zstd: this machine has no zstd library; \(SystemZstd.installHint), or use --compression none")
+            }
+            return (.none, "uncompressed: no zstd library on this machine; \(SystemZstd.installHint) for smaller files")
+        default:
+            throw TraderError("--compression takes auto, zstd or none, got '\(name)'")
+        }
     }
 
     /// Writes each chosen series as `SYMBOL_1min.csv` (or `_1d`, `_5min`, `_1h`, …) in `out`: bar start times in UTC,
