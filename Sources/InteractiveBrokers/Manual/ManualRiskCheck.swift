@@ -17,6 +17,9 @@ public struct ManualAccountState: Sendable, Hashable {
     public var settledCash: Money?
     /// The operator's kill switch (`IBTRADER_KILL_SWITCH`).
     public var killSwitchEngaged = false
+    /// The account's open orders (reqAllOpenOrders: every client's, TWS's own included), counted as the engine
+    /// counts its pending orders.
+    public var pendingOrders: [ManualPendingOrder] = []
 
     /// Creates a state.
     public init(equity: Money, grossExposure: Money, activePositions: Int, position: Quantity) {
@@ -27,12 +30,40 @@ public struct ManualAccountState: Sendable, Hashable {
     }
 }
 
+/// An open order of the account, as the manual risk check counts it. Its whole quantity counts (TWS's open-order
+/// message does not say how much has filled): a partly filled order counts its filled part twice, the safe side.
+public struct ManualPendingOrder: Sendable, Hashable {
+    /// Whether it is in the order's own contract.
+    public var sameContract: Bool
+    /// Buy or sell.
+    public var side: Side
+    /// Its total quantity.
+    public var quantity: Quantity
+    /// Its price (limit, else stop), `nil` for a market order.
+    public var price: Price?
+    /// Whether it would add to its contract's position (a buy with none or a long one, a sell with none or a short
+    /// one): only those add exposure.
+    public var increases: Bool
+
+    /// Creates a pending order.
+    public init(sameContract: Bool, side: Side, quantity: Quantity, price: Price?, increases: Bool) {
+        self.sameContract = sameContract
+        self.side = side
+        self.quantity = quantity
+        self.price = price
+        self.increases = increases
+    }
+}
+
 /// The engine's pre-trade rules (`RiskConfig.makeRules()`, the same `RiskRule` values `EngineCore` runs) applied to
 /// a manual order, with the `RiskView` built from the broker's account instead of the engine's portfolio.
 ///
 /// Rules that need an equity history the manual tool does not have — `maxDrawdownPercent`, `rapidLossPercent` —
 /// cannot trigger here; `maxDailyLossPercent` uses today's P&L from reqPnL; the volatility pause and sector limit
-/// need data the tool does not load and are skipped (see docs/live-trading.md).
+/// need data the tool does not load and are skipped (see docs/live-trading.md). As in the engine, the order is valued at
+/// `OrderRequest.riskPrice(mark:)` (a buy limit above the market at its limit), the account's open orders count
+/// (those adding to a position in the gross exposure, every buy against settled cash, each one's commission), and
+/// the order leaves room for its own commission (`commissionReserve`, the configured schedule's most).
 public enum ManualRiskCheck {
     /// Why the rules deny the order, or `nil` to allow it.
     /// - Parameters:
@@ -42,9 +73,10 @@ public enum ManualRiskCheck {
     ///   - referencePrice: the price that values the order (last trade, or the order's own price); `nil` when
     ///     unknown, which denies the order if a value-based limit is configured.
     ///   - now: the decision time.
+    ///   - commissionReserve: what each order sets aside for its commission (`CommissionModel.reserve`).
     public static func denial(
         _ ticket: ManualOrderTicket, config: RiskConfig, account: ManualAccountState,
-        referencePrice: Price?, at now: Timestamp
+        referencePrice: Price?, at now: Timestamp, commissionReserve: CommissionReserve = .none
     ) -> RiskDenial? {
         let request = ticket.request(for: InstrumentID(index: 0))
         var status = RiskMonitor.Status()
@@ -57,13 +89,15 @@ public enum ManualRiskCheck {
         let valued = config.maxPositionValue != nil || config.maxPositionPercentOfEquity != nil
             || config.maxGrossExposureRatio != nil || config.maxRiskPerTradePercent != nil
             || config.requireSettledCash == true
-        guard let price = referencePrice ?? ownPrice(ticket.type) else {
+        let price = request.riskPrice(mark: referencePrice ?? .zero)
+        guard price.units > 0 else {
             if status.killSwitchEngaged { return RiskDenial(rule: .killSwitch, detail: "kill switch engaged") }
+            let view = makeView(request, account, .zero, status, ticket, .none)
             return valued
                 ? RiskDenial(rule: .invalidOrder, detail: "no price to value the order (no market data); give a --limit")
-                : rules.lazy.compactMap { $0.evaluate(request, in: makeView(request, account, .zero, status, ticket)) }.first
+                : rules.lazy.compactMap { $0.evaluate(request, in: view) }.first
         }
-        let view = makeView(request, account, price, status, ticket)
+        let view = makeView(request, account, price, status, ticket, commissionReserve)
         for rule in rules {
             if let denial = rule.evaluate(request, in: view) { return denial }
         }
@@ -73,9 +107,29 @@ public enum ManualRiskCheck {
     /// The view `EngineCore` would build, from the account's numbers.
     private static func makeView(
         _ request: OrderRequest, _ account: ManualAccountState, _ price: Price, _ status: RiskMonitor.Status,
-        _ ticket: ManualOrderTicket
+        _ ticket: ManualOrderTicket, _ reserve: CommissionReserve
     ) -> RiskView {
-        let before = account.position.units
+        // Open orders: those in this contract that add to the position move it before this order; the others add
+        // their value to the gross exposure (when they add to a position), their cost to what settled cash must
+        // cover (buys), and their commission to the reserve. An unpriced one elsewhere is valued at nothing: the
+        // tool has no price for another contract (docs/live-trading.md).
+        var pendingHere: Int64 = 0
+        var pendingGross = Money.zero
+        var pendingCost = Money.zero
+        var pendingCommission = Money.zero
+        for order in account.pendingOrders {
+            let at = order.price ?? (order.sameContract ? price : .zero)
+            let value = Money(price: at, quantity: order.quantity).magnitude
+            if order.sameContract {
+                if order.increases { pendingHere += order.side.sign * order.quantity.units }
+            } else if order.increases {
+                pendingGross += value
+            }
+            if order.side == .buy { pendingCost += value }
+            pendingCommission += reserve.amount(quantity: order.quantity, price: at, kind: .stock)
+        }
+        let held = account.position.units
+        let before = held + pendingHere
         let after = before + request.side.sign * request.quantity.units
         var view = RiskView(
             now: .zero, equity: account.equity, position: Position(instrument: request.instrument),
@@ -83,21 +137,18 @@ public enum ManualRiskCheck {
         view.position.quantity = account.position
         view.grossExposure = account.grossExposure
         view.activePositionCount = account.activePositions
-        let beforeValue = Money(units: FixedPoint.multiply(price.units, before)).magnitude
+        view.pendingQuantity = Quantity(units: pendingHere)
+        let heldValue = Money(units: FixedPoint.multiply(price.units, held)).magnitude
         let postValue = Money(units: FixedPoint.multiply(price.units, after)).magnitude
         view.postTradePositionValue = postValue
-        view.postTradeGrossExposure = account.grossExposure - beforeValue + postValue
+        view.postTradeGrossExposure = account.grossExposure - heldValue + pendingGross + postValue
+        if !reserve.isNone {
+            view.commissionReserve = pendingCommission + reserve.amount(quantity: request.quantity, price: price, kind: .stock)
+        }
         if let stop = ticket.stopLoss {
             view.stopDistance = Price(units: Int64(truncatingIfNeeded: (stop.units - price.units).magnitude))
         }
-        view.settledCash = account.settledCash
+        view.settledCash = account.settledCash.map { $0 - pendingCost }
         return view
-    }
-
-    private static func ownPrice(_ type: OrderType) -> Price? {
-        switch type {
-        case .limit(let p), .stop(let p), .stopLimit(let p, _): p
-        default: nil
-        }
     }
 }

@@ -112,7 +112,7 @@ extension ManualTrading {
     /// price (last trade of a snapshot, delayed if live is not subscribed).
     static func accountState(
         _ ticket: ManualOrderTicket, account: String, contract: TWSContract, on connection: TWSConnection,
-        settings: ManualSettings
+        settings: ManualSettings, replacing permID: Int64? = nil
     ) async throws(ManualTradingError) -> (account: ManualAccountState, price: Price?) {
         var state = ManualAccountState(equity: .zero, grossExposure: .zero, activePositions: 0, position: .zero)
         state.killSwitchEngaged = settings.killSwitchEngaged
@@ -120,9 +120,14 @@ extension ManualTrading {
         guard settings.risk.makeRules().count > 1 else { return (state, nil) }
         let summary: [TWSAccountSummaryValue]
         let positions: [TWSPosition]
+        let open: [TWSOpenOrder]
         do {
             summary = try await connection.accountSummary(tags: "NetLiquidation,GrossPositionValue,SettledCash")
             positions = try await connection.positions().filter { $0.account == account }
+            // A modification replaces its order: the order as modified is checked, not both.
+            open = try await connection.allOpenOrders().filter {
+                ($0.order.account == account || $0.order.account.isEmpty) && $0.order.permID != permID
+            }
         } catch {
             throw .request("\(error)")
         }
@@ -141,12 +146,44 @@ extension ManualTrading {
             }
             state.position = quantity
         }
+        state.pendingOrders = pendingOrders(open, positions: held, contract: contract)
+        // A contract without a position that an open order would open counts as a position, as in the engine.
+        let heldIDs = Set(held.map(\.contract.contractID))
+        state.activePositions += Set(
+            open.filter { $0.contract.contractID != contract.contractID && !heldIDs.contains($0.contract.contractID) }
+                .map(\.contract.contractID)
+        ).count
         if settings.risk.maxDailyLossPercent != nil,
             let daily = await firstPnL(account: account, on: connection, timeout: settings.timeout)?.daily
         {
             state.dailyPnL = Money(checkedApproximately: daily)
         }
         return (state, await lastPrice(contract, on: connection))
+    }
+
+    /// The account's open orders as the risk check counts them: side, whole quantity, price (limit, else stop) and
+    /// whether each adds to its contract's position. Orders that are not live (cancelled, filled, inactive) and
+    /// protective children of a bracket (they close, they do not open) are left out.
+    static func pendingOrders(
+        _ open: [TWSOpenOrder], positions: [TWSPosition], contract: TWSContract
+    ) -> [ManualPendingOrder] {
+        open.compactMap { entry in
+            let order = entry.order
+            let status = entry.orderState.status.lowercased()
+            guard !["cancelled", "apicancelled", "filled", "inactive", "pendingcancel"].contains(status),
+                order.parentID == 0,
+                let side = Side(rawValue: order.action.uppercased()) ?? (order.action.uppercased() == "SSHORT" ? .sell : nil),
+                let total = order.totalQuantity,
+                let quantity = shareQuantity(NSDecimalNumber(decimal: total).doubleValue), quantity.units > 0
+            else { return nil }
+            let price = [order.limitPrice, order.auxPrice].lazy.compactMap { $0 }.first { $0 > 0 && $0 < 1e15 }
+                .flatMap { Price(checkedApproximately: $0) }
+            let held = positions.first { $0.contract.contractID == entry.contract.contractID }?.quantity ?? 0
+            let increases = side == .buy ? held >= 0 : held <= 0
+            return ManualPendingOrder(
+                sameContract: entry.contract.contractID == contract.contractID, side: side, quantity: quantity,
+                price: price, increases: increases)
+        }
     }
 
     /// The last trade price of a snapshot (live, else delayed, else the close); `nil` without market data.

@@ -91,9 +91,11 @@ extension ManualTrading {
         // The order as modified is checked as `order` would check it as a new order: conservative for a partly
         // filled order (its whole quantity counts), and exits are never blocked by value limits.
         let state = try await accountState(
-            ticket, account: account, contract: open.contract, on: connection, settings: settings)
+            ticket, account: account, contract: open.contract, on: connection, settings: settings,
+            replacing: open.order.permID)
         if let denial = ManualRiskCheck.denial(
-            ticket, config: settings.risk, account: state.account, referencePrice: state.price, at: settings.clock())
+            ticket, config: settings.risk, account: state.account, referencePrice: state.price, at: settings.clock(),
+            commissionReserve: settings.commissionReserve)
         {
             try note(.riskDenial, "\(what): \(denial)", settings: settings)
             result.outcome = .denied(denial)

@@ -93,7 +93,8 @@ extension ManualTrading {
         if let pricing { result.steps.append(pricing) }
         let state = try await accountState(ticket, account: account, contract: contract, on: connection, settings: settings)
         if let denial = ManualRiskCheck.denial(
-            ticket, config: settings.risk, account: state.account, referencePrice: state.price, at: settings.clock())
+            ticket, config: settings.risk, account: state.account, referencePrice: state.price, at: settings.clock(),
+            commissionReserve: settings.commissionReserve)
         {
             try note(.riskDenial, "\(orderRef) \(ticket.side.rawValue) \(ticket.quantity) \(ticket.symbol): \(denial)", settings: settings)
             result.outcome = .denied(denial)

@@ -57,7 +57,8 @@ extension ManualTrading {
         let state = try await accountState(
             ticket, account: account, contract: details.contract, on: connection, settings: settings)
         let denial = ManualRiskCheck.denial(
-            ticket, config: settings.risk, account: state.account, referencePrice: state.price, at: settings.clock())
+            ticket, config: settings.risk, account: state.account, referencePrice: state.price, at: settings.clock(),
+            commissionReserve: settings.commissionReserve)
         var wire: TWSOrder
         do {
             wire = try OrderMapping.wireOrder(

@@ -23,6 +23,8 @@ public struct ManualSettings: Sendable {
     public var timeout: Duration = .seconds(10)
     /// The operator's kill switch: every order is denied.
     public var killSwitchEngaged = false
+    /// What each order sets aside for its commission in the risk check (the configured schedule's most, as the bot).
+    public var commissionReserve = CommissionReserve.none
     /// The time stamped on journal rows.
     public var clock: @Sendable () -> Timestamp
 

@@ -44,6 +44,7 @@ public struct ManualSetup: Sendable {
         settings.timeout = timeout
         settings.account = config.connection.account
         settings.risk = config.risk.effectiveLimits(for: config.strategy.spec)
+        settings.commissionReserve = config.backtest.commissionModel.reserve
         let kill = environment["IBTRADER_KILL_SWITCH"]?.lowercased()
         settings.killSwitchEngaged = ["1", "true", "yes", "on"].contains(kill ?? "")
         let present = config.journal.path.map { FileManager.default.fileExists(atPath: $0) } ?? false

@@ -180,18 +180,7 @@ extension EngineCore {
     /// counted, whatever the next open does; a stop above the mark at its stop, where it trades at the earliest.
     /// Without a mark, the order's price.
     func referencePrice(for request: OrderRequest) -> Price {
-        let mark = _state.portfolio.marks[request.instrument.index]
-        guard mark.units > 0 else {
-            switch request.type {
-            case let .limit(p), let .stop(p), let .stopLimit(p, _): return p
-            default: return .zero
-            }
-        }
-        guard request.side == .buy else { return mark }
-        switch request.type {
-        case let .limit(p), let .stop(p), let .stopLimit(_, p): return p.units > mark.units ? p : mark
-        default: return mark
-        }
+        request.riskPrice(mark: _state.portfolio.marks[request.instrument.index])
     }
 
     /// Runs the risk rules against the portfolio with the counted pending orders (`RiskProjection`); an entry that
@@ -313,4 +302,24 @@ enum RiskOutcome {
     case scaled(Quantity, RiskDenial)
     /// Not sent.
     case denied(RiskDenial)
+}
+
+extension OrderRequest {
+    /// The price the risk rules value this order at, given the instrument's last price (`mark`, zero when none):
+    /// the mark, except that a buy which may pay more (a limit, stop or stop limit above it: a capped entry) is valued
+    /// at that price, the most it can pay; without a mark, the order's own price (zero for a market order). The
+    /// engine and the manual tools (`ManualRiskCheck`) value orders alike through this.
+    public func riskPrice(mark: Price) -> Price {
+        guard mark.units > 0 else {
+            switch type {
+            case let .limit(p), let .stop(p), let .stopLimit(p, _): return p
+            default: return .zero
+            }
+        }
+        guard side == .buy else { return mark }
+        switch type {
+        case let .limit(p), let .stop(p), let .stopLimit(_, p): return p.units > mark.units ? p : mark
+        default: return mark
+        }
+    }
 }
