@@ -122,6 +122,39 @@ func withSimulator<Result: Sendable>(
         }
     }
 
+    /// `--catalogue DIR` without `--store`: the chunks are kept in `DIR/.downloads.sqlite` (a resumed download skips
+    /// them) and the series land in the catalogue as `data import` writes them, readable by a backtest.
+    @Test func aDownloadIntoACatalogueResumesAndReadsAsTheStore() async throws {
+        try await withTemporaryDirectory { dir in
+            let catalogue = dir + "/cat"
+            let arguments = ["SYN000", "SYN002", "--bar", "1 day", "--duration", "300 D", "--end", "2021-12-31", "--catalogue", catalogue]
+            try await withSimulator(data: Self.data) { _, port in
+                let first = try await Self.download(arguments, port: port)
+                #expect(first.fetchedChunks == 4)
+                let second = try await Self.download(arguments, port: port)
+                #expect(second.skippedChunks == 2 && second.fetchedChunks == 2, "only the chunks holding now again")
+            }
+            let store = try BarStore(path: catalogue + "/.downloads.sqlite", createIfMissing: false)
+            let day = try #require(BarSize("1 day"))
+            let written = BarCatalogue(path: catalogue)
+            #expect(try written.seriesSummaries().map(\.symbol.rawValue) == ["SYN000", "SYN002"])
+            for symbol in ["SYN000", "SYN002"] {
+                let bars = try written.bars(symbol: Symbol(symbol), barSize: day)
+                #expect(bars == (try store.bars(symbol: Symbol(symbol), barSize: day)), "\(symbol)")
+                #expect(bars.count > 250)
+            }
+            let fromCatalogue = try await Self.backtest(
+                ["--strategy", "sma-cross", "--data", "parquet:\(catalogue)", "--symbols", "SYN002"], out: dir + "/a")
+            let fromStore = try await Self.backtest(
+                ["--strategy", "sma-cross", "--data", "sqlite:\(catalogue)/.downloads.sqlite", "--symbols", "SYN002"],
+                out: dir + "/b")
+            #expect(fromCatalogue.hash == fromStore.hash && fromCatalogue.trades > 0)
+        }
+        #expect(throws: TraderError("give --store PATH (a SQLite bar store), --catalogue DIR (a Parquet catalogue), or both")) {
+            _ = try BarDownloadJob(symbols: ["AAPL"], bar: "1 day", duration: "30 D", end: nil, store: nil)
+        }
+    }
+
     @Test func aDownloadCutOffByADroppedConnectionResumesWhereItStopped() async throws {
         try await withTemporaryDirectory { dir in
             let path = dir + "/bars.sqlite"
@@ -192,7 +225,7 @@ func withSimulator<Result: Sendable>(
     @Test func continuousFuturesAndBadNamesAreRefusedWithTheReason() {
         for (symbol, reason) in [("ES continuous", "download the contract months"), ("ES 2014-02", "listed in March")] {
             do {
-                _ = try BarDownloadJob(symbols: [symbol], bar: "1 day", duration: "30 D", end: nil, store: "x.sqlite")
+                _ = try BarDownloadJob(symbols: [symbol], bar: "1 day", duration: "30 D", end: nil, store: "x.sqlite", catalogue: nil)
                 Issue.record("\(symbol) was accepted")
             } catch {
                 #expect(error.description.contains(reason), "\(error)")

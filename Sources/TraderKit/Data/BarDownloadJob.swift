@@ -23,17 +23,27 @@ public struct BarDownloadJob: Sendable {
     public var whatToShow = "TRADES"
     /// Regular trading hours only.
     public var regularHoursOnly = false
-    /// The SQLite bar store.
+    /// The SQLite bar store: the downloaded bars and which chunks are done (what makes a download resumable).
     public var store: String
+    /// A Parquet catalogue the downloaded series are written into once the download ends (`nil`: the store only).
+    public var catalogue: String?
     /// The contract of every stock symbol: security type, exchange, currency (a future or a pair is asked for as
     /// its name says: `FUT` on its exchange with month and multiplier, `CASH` on IDEALPRO).
     public var contract = (securityType: "STK", exchange: "SMART", currency: "USD")
 
     /// A job, checked: a TWS bar size, IB's duration form, a date from 1970 to 2200, and at most 50,000 requests
     /// (IB allows 60 per 10 minutes: that many take almost six days).
+    /// - Parameters:
+    ///   - store: the bar store (`nil` with a catalogue: `.downloads.sqlite` inside it, which catalogue readers skip).
+    ///   - catalogue: a Parquet catalogue to write the downloaded series into at the end.
     /// - Throws: `TraderError` naming the option.
-    public init(symbols: [String], bar: String, duration: String, end: String?, store: String) throws(TraderError) {
+    public init(
+        symbols: [String], bar: String, duration: String, end: String?, store: String?, catalogue: String? = nil
+    ) throws(TraderError) {
         guard !symbols.isEmpty else { throw TraderError("give at least one symbol") }
+        guard let store = store ?? catalogue.map({ URL(fileURLWithPath: $0).appendingPathComponent(".downloads.sqlite").path })
+        else { throw TraderError("give --store PATH (a SQLite bar store), --catalogue DIR (a Parquet catalogue), or both") }
+        self.catalogue = catalogue
         for symbol in symbols {
             let kind: InstrumentKind
             do { kind = try InstrumentKind.checked(symbol) } catch { throw TraderError(error.description) }
@@ -100,11 +110,27 @@ public struct BarDownloadJob: Sendable {
         }
         let source = TWSHistoricalBarSource(connection: client, contracts: contracts)
         let downloader = BarDownloader(store: barStore, source: source, sleep: { try await Task.sleep(for: $0) })
+        let report: BarDownloadReport
         do {
-            return try await downloader.run(plan, progress: progress)
+            report = try await downloader.run(plan, progress: progress)
         } catch {
             throw TraderError("\(error)")
         }
+        if let catalogue {
+            // The whole of each downloaded series, so the catalogue holds what the store does (an earlier run's
+            // chunks too); files merge, so a resumed download rewrites the years it touched with the same bars.
+            let names = wanted.map(\.rawValue).joined(separator: ",")
+            _ = try CatalogueJob.importData(
+                "sqlite:\(store)", into: catalogue, symbols: names, barSize: barSize.text, badRows: "fail")
+        }
+        return report
+    }
+
+    /// `12 chunks fetched (3400 bars), 2 already done → bars.sqlite`, and `… → the catalogue DIR` when one is written.
+    public func summary(_ report: BarDownloadReport) -> String {
+        let line = Self.summary(report, store: store)
+        guard let catalogue else { return line }
+        return line + "\nwritten into the catalogue \(catalogue) (\(barSize)): ibtrader backtest --data parquet:\(catalogue)"
     }
 
     /// `12 chunks fetched (3400 bars), 2 already done → bars.sqlite`.
