@@ -20,6 +20,7 @@ public enum SweepFingerprint {
         text += "\n"
         if let config = try? encoder.encode(evaluator.config) { text += String(decoding: config, as: UTF8.self) }
         text += "\n\(evaluator.periodsPerYear)\n"
+        if evaluator.eachSymbol { text += "each symbol alone\n" }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func mix(_ value: Int64) {
             var v = UInt64(bitPattern: value)

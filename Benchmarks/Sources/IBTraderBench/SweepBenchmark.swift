@@ -8,13 +8,15 @@ import Foundation
 /// `ibtrader backtest` and vectorbt must place the same orders at the same prices.
 ///
 /// Both engines run the strategy without costs and each symbol with more cash than it can use, so that every
-/// symbol trades as it would alone (vectorbt gives each column its own cash; ibtrader's universe shares one).
+/// symbol trades as it would alone: vectorbt gives each column its own cash, and `ibtrader optimize --each-symbol`
+/// each symbol its own account, measured as one pooled book (`SWEEP_PORTFOLIO=1`: one portfolio sharing the cash,
+/// the same rows here).
 /// vectorbt's rate is its timed part only (averages, crossings, `from_signals`, final values; no file reading, no
 /// Numba compilation) and runs on one core; ibtrader's is the whole process on every core, so the table also gives
 /// both per CPU second.
 ///
 /// Environment: `SWEEP_SYMBOLS` (default 500), `VECTORBT_SYMBOLS` (symbols vectorbt runs, default 10),
-/// `SWEEP_CATALOGUE` (default `Benchmarks/.build/sweep-catalogue-N`, kept between runs), `SWEEP_PYTHON` (default:
+/// `SWEEP_CATALOGUE` (default `Benchmarks/.build/sweep-catalogue-N`, kept between runs), `SWEEP_PORTFOLIO`, `SWEEP_PYTHON` (default:
 /// the venv `python/setup-sweep.sh` makes), `IBTRADER_BIN` (default `.build/release/ibtrader`).
 enum SweepBenchmark {
     static let fast = (start: 5, end: 50, step: 5)
@@ -102,9 +104,14 @@ enum SweepBenchmark {
             "--commission", "none", "--benchmark", "none",
         ]
 
-        progress("ibtrader optimize: \(symbols) symbols × 100 combinations…")
-        let ours = try ChildProcess.run(
-            [binary, "optimize"] + common + grid + ["--cash", String(symbols * cashPerSymbol), "--out", scratch + "/sweep"])
+        // Each symbol alone with its own cash, pooled (`--each-symbol`): what vectorbt computes, its columns each with
+        // their own cash. SWEEP_PORTFOLIO=1 runs one portfolio of every symbol sharing the cash instead (the same
+        // rows with fixed sizing and ample cash, tested in EachSymbolSweepTests).
+        let portfolio = environment["SWEEP_PORTFOLIO"] == "1"
+        let mode = portfolio
+            ? ["--cash", String(symbols * cashPerSymbol)] : ["--each-symbol", "--cash", String(cashPerSymbol)]
+        progress("ibtrader optimize\(portfolio ? "" : " --each-symbol"): \(symbols) symbols × 100 combinations…")
+        let ours = try ChildProcess.run([binary, "optimize"] + common + grid + mode + ["--out", scratch + "/sweep"])
         let rows = try String(contentsOfFile: scratch + "/sweep/results.csv", encoding: .utf8)
             .split(separator: "\n").count - 1
         guard rows == 100 else { throw BenchError("ibtrader optimize wrote \(rows) rows, not 100") }
@@ -156,7 +163,9 @@ enum SweepBenchmark {
         let rss = megabytes(ours.usage)
         table.add("sweep: ibtrader optimize, whole process (s)", String(format: "%.1f", ours.wallSeconds),
                   "\(symbols) symbol-years of 1-min bars (\(formatRate(Double(symbols) * 98_280)) bars) × 100 SMA-cross "
-                      + "combinations from the Parquet catalogue, \(ProcessInfo.processInfo.activeProcessorCount) cores; "
+                      + "combinations from the Parquet catalogue, "
+                      + (portfolio ? "one portfolio per combination, " : "each symbol alone (--each-symbol), ")
+                      + "\(ProcessInfo.processInfo.activeProcessorCount) cores; "
                       + (ours.wallSeconds < 180 ? "under" : "OVER") + " the 3-minute goal; "
                       + String(format: "%.0f CPU s", ours.cpuSeconds))
         table.add("  peak RSS (MB)", String(format: "%.0f", rss), (rss < 4096 ? "under" : "OVER") + " the 4 GB goal (wait4 ru_maxrss)")

@@ -51,6 +51,7 @@ struct SweepOptions: ParsableArguments {
     var parameter: [String] = []
     @Option(name: .long, help: ConfigHelp.help("sweep.objective", valueName: "metric")) var objective: String?
     @Flag(name: .long, help: ConfigHelp.help("sweep.minimize")) var minimize = false
+    @Flag(name: .long, help: ConfigHelp.help("sweep.eachSymbol")) var eachSymbol = false
     @Option(name: .customLong("where"), help: ConfigHelp.help("sweep.where", valueName: "relation"))
     var relations: [String] = []
     @Option(name: .long, help: ConfigHelp.help("sweep.constraints", valueName: "metric<op>value"))
@@ -73,7 +74,7 @@ struct SweepOptions: ParsableArguments {
         }
         result += [
             override("sweep.objective", objective), override("sweep.minimize", minimize),
-            override("sweep.samples", samples), override("sweep.seed", seed),
+            override("sweep.samples", samples), override("sweep.seed", seed), override("sweep.eachSymbol", eachSymbol),
         ].compactMap { $0 }
         if !relations.isEmpty {
             result.append(ConfigOverride(path: "sweep.where", value: flowList(relations), flag: "--where"))

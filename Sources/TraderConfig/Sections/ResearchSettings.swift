@@ -16,6 +16,8 @@ public struct SweepSettings: Hashable, Sendable {
     public var samples: Int?
     /// Seed of the random search.
     public var seed = 1
+    /// `optimize`: each configuration on each symbol alone, measured as the pooled book.
+    public var eachSymbol = false
 
     /// Creates the defaults.
     public init() {}
@@ -46,6 +48,12 @@ public struct SweepSettings: Hashable, Sendable {
                 summary: "Random search: draw this many configurations from the grid (none: the whole grid).",
                 flag: true),
             .value("seed", \.seed, .integer(0...Int(Int32.max)), summary: "Seed of the random search.", flag: true),
+            .value(
+                "eachSymbol", \.eachSymbol, .boolean,
+                summary: "optimize: run each configuration on each symbol alone (each its own account of "
+                    + "backtest.initialCash) and measure the pooled book, as a vectorized sweep does; "
+                    + "off: one portfolio of every symbol sharing its cash.",
+                flag: true),
         ])
     }
 

@@ -2,6 +2,7 @@ import Analytics
 import Foundation
 import Research
 import TraderConfig
+import TradingModel
 
 /// `ibtrader optimize`'s sweep from a loaded configuration: runs the shard, prints the summary, saves the rows and
 /// writes the files. The command line only parses its options into `Options`.
@@ -72,7 +73,7 @@ public enum OptimizeJob {
             throw TraderError("\(error)")
         }
         let elapsed = (clock.now - started).secondsValue
-        print("\(job.strategyName) on \(job.dataDescription): \(results.rows.count) of "
+        print("\(job.strategyName) on \(job.dataDescription)\(job.eachSymbol ? " (each symbol alone, pooled)" : ""): \(results.rows.count) of "
             + "\(results.header.configurations) configurations\(shard.count > 1 ? " (shard \(shard))" : "") in "
             + String(
                 format: "%.2f s (%.1f backtests/s, %d jobs)", elapsed, Double(results.rows.count) / max(elapsed, 1e-9),
@@ -88,8 +89,14 @@ public enum OptimizeJob {
         let axes = try ResearchMerge.heatmapAxes(options.heatmap, swept: results.header.parameterNames)
         var bestEquity: [TimedEquity]?
         if let best = results.best, shard.count == 1 {
-            bestEquity = try? evaluator.backtest(best.parameters, data: job.data).equityCurve
-                .map { TimedEquity(time: $0.time, equity: $0.equity.doubleValue) }
+            if job.eachSymbol, let book = try? evaluator.pooledBook(best.parameters, data: job.data) {
+                bestEquity = zip(book.times, book.equity).map {
+                    TimedEquity(time: Timestamp(nanoseconds: $0), equity: Money(units: $1).doubleValue)
+                }
+            } else if !job.eachSymbol {
+                bestEquity = try? evaluator.backtest(best.parameters, data: job.data).equityCurve
+                    .map { TimedEquity(time: $0.time, equity: $0.equity.doubleValue) }
+            }
         }
         do {
             try OptimizeOutput.write(

@@ -22,6 +22,8 @@ public struct ResearchJob {
     public var strategyName: String
     /// The parameter space.
     public var space: ParameterSpace
+    /// Each configuration on each symbol alone, measured as the pooled book (`sweep.eachSymbol`).
+    public var eachSymbol: Bool
     /// What is optimised.
     public var objective: Objective
     /// Per configuration, the risk limits the strategy implies (momentum's position cap follows a swept
@@ -35,13 +37,14 @@ public struct ResearchJob {
             var evaluator = BacktestEvaluator(spec: spec, config: backtest, periodsPerYear: periodsPerYear, configure: configure)
             evaluator.name = choice.name  // `sma-cross`, not the spec's Swift case name
             evaluator.execution = execution
+            evaluator.eachSymbol = eachSymbol
             return evaluator
         }
         let choice = self.choice
         let execution = self.execution
         let identity = choice.shownParameters(path: "", record: ConfigRecord()).map { "\($0.path)=\($0.text)" }
             .joined(separator: "\n")
-        return BacktestEvaluator(
+        var evaluator = BacktestEvaluator(
             custom: CustomEvaluation(name: choice.name, identity: identity) { (parameters, data, config, start) throws(ResearchError) in
                 let configured: StrategyChoice
                 do throws(ConfigError) {
@@ -55,6 +58,8 @@ public struct ResearchJob {
                 return runner.gated(data, config, start)
             },
             config: backtest, periodsPerYear: periodsPerYear)
+        evaluator.eachSymbol = eachSymbol
+        return evaluator
     }
 
     /// Loads the data and checks the sweep: every swept value is checked against its parameter's kind and range,
@@ -73,6 +78,7 @@ public struct ResearchJob {
         let spec = choice.spec
         strategyName = configuration.strategy.name
         (space, objective) = try Self.sweep(loaded)
+        eachSymbol = configuration.sweep.eachSymbol
         let resolved = try job.resolveData()
         let market = try BacktestDataLoader.load(resolved, settings: configuration.backtest, strategyBar: job.strategyBar)
         if let note = market.barNote { Terminal.printError(note) }

@@ -19,6 +19,11 @@ public enum WalkforwardJob {
     ) async throws {
         let plan = try ResearchMerge.windowPlan(loaded.settings.walkforward)
         let job = try ResearchJob(loaded)
+        if job.eachSymbol {
+            throw ConfigError(
+                "walkforward runs one portfolio per window; sweep.eachSymbol is for optimize (set it to false)",
+                key: "sweep.eachSymbol", at: loaded.record.origins["sweep.eachSymbol"])
+        }
         let shard = try ResearchMerge.shard(shard, environment: ProcessInfo.processInfo.environment)
         let evaluator = job.evaluator
         let result: WalkForwardResult

@@ -1,0 +1,107 @@
+import Analytics
+import Backtest
+import TradingModel
+
+/// Accounts run apart, measured as one book: each symbol's backtest has its own cash, and the book's equity at any
+/// moment is the sum of theirs (an account without a point yet counts at its starting cash, one between points at
+/// its latest). With fixed sizing and cash that never binds, that is the portfolio backtest of all the symbols
+/// together, to the unit; it is what a vectorized sweep computes (vectorbt's columns, each with its own cash,
+/// grouped).
+///
+/// Built one account at a time, so a sweep over 500 symbols keeps one merged curve, never 500.
+public struct PooledBook: Sendable {
+    /// Times (nanoseconds, UTC) and the book's equity, cash and gross exposure there, in the engine's units.
+    public private(set) var times: [Int64] = []
+    public private(set) var equity: [Int64] = []
+    public private(set) var cash: [Int64] = []
+    public private(set) var gross: [Int64] = []
+    /// Closed trades of every account, in the order added, and the account of each.
+    public private(set) var trades: [TradeRecord] = []
+    private var tradeAccounts: [Int] = []
+    /// The accounts added and what they started with together.
+    public private(set) var accounts = 0
+    public private(set) var initialCash: Int64 = 0
+
+    /// An empty book.
+    public init() {}
+
+    /// Adds one account's backtest (in instrument order: a single backtest lists trades entered at one time in that
+    /// order).
+    public mutating func add(_ result: BacktestResult) {
+        let curve = result.equityCurve
+        let start = result.initialCash.units
+        var (mergedTimes, mergedEquity, mergedCash, mergedGross) = ([Int64](), [Int64](), [Int64](), [Int64]())
+        let capacity = times.count + curve.count
+        mergedTimes.reserveCapacity(capacity)
+        mergedEquity.reserveCapacity(capacity)
+        mergedCash.reserveCapacity(capacity)
+        mergedGross.reserveCapacity(capacity)
+        // Both sides carry their latest values forward; before its first point each side is all cash.
+        var book = (equity: initialCash, cash: initialCash, gross: Int64(0))
+        var account = (equity: start, cash: start, gross: Int64(0))
+        var i = 0
+        var j = 0
+        while i < times.count || j < curve.count {
+            let bookTime = i < times.count ? times[i] : .max
+            let accountTime = j < curve.count ? curve.time(at: j).nanoseconds : .max
+            let time = min(bookTime, accountTime)
+            if bookTime == time {
+                book = (equity[i], cash[i], gross[i])
+                i += 1
+            }
+            if accountTime == time {
+                account = (curve.equity(at: j).units, curve.cash(at: j).units, curve.grossExposure(at: j).units)
+                j += 1
+            }
+            mergedTimes.append(time)
+            mergedEquity.append(book.equity &+ account.equity)
+            mergedCash.append(book.cash &+ account.cash)
+            mergedGross.append(book.gross &+ account.gross)
+        }
+        (times, equity, cash, gross) = (mergedTimes, mergedEquity, mergedCash, mergedGross)
+        let closed = result.analyticsTrades
+        trades += closed
+        tradeAccounts += repeatElement(accounts, count: closed.count)
+        accounts += 1
+        initialCash &+= start
+    }
+
+    /// The book's curve for `Analytics` (epoch seconds, account currency).
+    public var analyticsEquity: EquitySeries {
+        let (times, equity, cash, gross) = (self.times, self.equity, self.cash, self.gross)
+        return EquitySeries(
+            count: times.count, time: { times[$0] / Timestamp.nanosecondsPerSecond },
+            equity: { Money(units: equity[$0]).doubleValue }, cash: { Money(units: cash[$0]).doubleValue },
+            grossExposure: { Money(units: gross[$0]).doubleValue })
+    }
+
+    /// The trades in the order a single backtest of every symbol lists them (`RoundTripBuilder`): by entry time, then
+    /// by account (the instrument order), then as the account listed them. Sums over trades then add in the same
+    /// order, so the book's metrics equal the portfolio's to the last bit.
+    public var orderedTrades: [TradeRecord] {
+        trades.indices.sorted { a, b in
+            (trades[a].entryTime, tradeAccounts[a], a) < (trades[b].entryTime, tradeAccounts[b], b)
+        }.map { trades[$0] }
+    }
+
+    /// The book's sweep metrics.
+    /// - Throws: `ResearchError.analyticsFailed` when the curve is unusable (no account, no point).
+    public func metrics(periodsPerYear: Int) throws(ResearchError) -> SweepMetrics {
+        let report: PerformanceReport
+        do {
+            report = try PerformanceReport.analyze(equity: analyticsEquity, trades: orderedTrades, periodsPerYear: periodsPerYear)
+        } catch {
+            throw .analyticsFailed("\(error)")
+        }
+        return SweepMetrics(report: report, equity: equity.map { Money(units: $0).doubleValue })
+    }
+}
+
+extension MarketData {
+    /// Each instrument's bars as data of its own (the bars are shared, not copied).
+    public var eachInstrument: [MarketData] {
+        universe.instruments.indices.map { k in
+            MarketData(universe: Universe(instruments: [universe.instruments[k]]), series: [series[k]])
+        }
+    }
+}
