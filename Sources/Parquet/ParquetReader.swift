@@ -149,7 +149,7 @@ public enum ParquetReader {
                 // Version 2 leaves the levels uncompressed; the values are compressed unless the page says not.
                 if let codec, page.bool(7) != false {
                     let plain = try expand(
-                        bytes[start + levels..<start + size], header.int(2).map { $0 - Int64(levels) }, values: page.int(1),
+                        bytes[start + levels..<start + size], header.int(2).map { $0 &- Int64(levels) }, values: page.int(1),
                         codec, leaf)
                     pageValues = try decode(plain, 0, plain.count, page.int(1), page.int(4), leaf)
                 } else {
@@ -172,7 +172,7 @@ public enum ParquetReader {
     private static func expand(
         _ bytes: ArraySlice<UInt8>, _ size: Int64?, values: Int64?, _ codec: ParquetCompression, _ leaf: Leaf
     ) throws(ParquetError) -> [UInt8] {
-        guard let size, let values, size >= 0, values >= 0, size <= values * 9 + 4096 else {
+        guard let size, let values, size >= 0, values >= 0, values <= Int64(Int32.max), size <= values * 9 + 4096 else {
             throw ParquetError("column '\(leaf.name)': a compressed page's size is missing or impossible")
         }
         switch codec.decompress(bytes, Int(size)) {

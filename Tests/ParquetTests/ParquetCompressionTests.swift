@@ -1,3 +1,4 @@
+import Simulation
 import Testing
 
 @testable import Parquet
@@ -78,5 +79,20 @@ import Testing
         }
         #expect(chunk.int(7) == stored)
         #expect(chunk.int(6) == decompressed)
+    }
+
+    /// Damage anywhere in a compressed file, pages and headers included, is read or refused, never a crash: the
+    /// stated sizes are bounded before anything is allocated, and a page that does not expand to its size is refused.
+    @Test func randomDamageToACompressedFileIsReadOrRefused() {
+        var generator = SplitMix64(seed: 47)
+        let file = ParquetWriter.write(ParquetRoundTripTests.table(rows: 300), pageRows: 64, compression: Self.reversing)
+        for _ in 0..<5_000 {
+            var damaged = file
+            for _ in 0..<(1 + Int(generator.next() % 8)) {
+                let at = Int(generator.next() % UInt64(damaged.count))
+                damaged[at] = UInt8(truncatingIfNeeded: generator.next())
+            }
+            _ = try? ParquetReader.read(damaged, codecs: [Self.reversing])
+        }
     }
 }

@@ -100,7 +100,8 @@ public enum OptimizeJob {
         }
         do {
             try OptimizeOutput.write(
-                results, to: out, heatmap: axes, bestEquity: bestEquity, dataDescription: job.dataDescription,
+                results, to: out, heatmap: axes, bestEquity: bestEquity,
+                dataDescription: job.dataDescription + (job.eachSymbol ? "; each symbol alone, as one pooled book" : ""),
                 top: options.rows)
         } catch {
             throw ShardExit.OutputFailure(error)

@@ -21,7 +21,7 @@ public enum WalkforwardJob {
         let job = try ResearchJob(loaded)
         if job.eachSymbol {
             throw ConfigError(
-                "walkforward runs one portfolio per window; sweep.eachSymbol is for optimize (set it to false)",
+                "walkforward runs one portfolio per window; each symbol alone is for optimize only",
                 key: "sweep.eachSymbol", at: loaded.record.origins["sweep.eachSymbol"])
         }
         let shard = try ResearchMerge.shard(shard, environment: ProcessInfo.processInfo.environment)
