@@ -159,7 +159,7 @@ enum LatencyBenchmark {
         }
     }
 
-    /// One instrument with one-minute bars trading around the clock (every 5-second step has a bar): a seeded
+    /// One instrument with one-minute bars from 13:30 UTC (every 5-second step has a bar): a seeded
     /// random walk around 100 with a large volume, so a one-share order always fills at once.
     static func minuteData(minutes: Int) -> MarketDataSet {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -172,7 +172,10 @@ enum LatencyBenchmark {
         }
         var bars: [Bar] = []
         var price = 100.0
-        let first = Timestamp(seconds: 1_700_006_400)  // 2023-11-15 00:00 UTC
+        // 2023-11-15 13:30 UTC: the replay starts an hour later, at the regular session's open (09:30 New York), and
+        // its 2,100 steps of 5 s end well before the close. Since the simulator serves useRTH bars from regular hours
+        // only (issue 44), a replay at night sent the bot (useRTH, as `ibtrader run` asks) no bar, and its rows waited.
+        let first = Timestamp(seconds: 1_700_055_000)
         for k in 0..<minutes {
             let open = price
             price = max(1, price * (1 + (next() - 0.5) * 0.002))
