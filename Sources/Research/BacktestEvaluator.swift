@@ -111,8 +111,8 @@ public struct BacktestEvaluator: Sendable {
     /// The metrics of one configuration (of its pooled book with `eachSymbol`).
     /// - Throws: `ResearchError.unknownStrategyParameter` or `.analyticsFailed`.
     public func metrics(_ parameters: ParameterSet, data: MarketData) throws(ResearchError) -> SweepMetrics {
-        guard eachSymbol else { return try Self.metrics(of: try backtest(parameters, data: data), periodsPerYear: periodsPerYear) }
-        return try pooledBook(parameters, data: data).metrics(periodsPerYear: periodsPerYear)
+        if eachSymbol { return try pooledBook(parameters, data: data).metrics(periodsPerYear: periodsPerYear) }
+        return try Self.metrics(of: try backtest(parameters, data: data), periodsPerYear: periodsPerYear)
     }
 
     /// One configuration run on each symbol alone, as one book.

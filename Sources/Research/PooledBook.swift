@@ -66,6 +66,11 @@ public struct PooledBook: Sendable {
         initialCash &+= start
     }
 
+    /// The book's equity at each of its times (the report's chart).
+    public var timedEquity: [TimedEquity] {
+        zip(times, equity).map { TimedEquity(time: Timestamp(nanoseconds: $0), equity: Money(units: $1).doubleValue) }
+    }
+
     /// The book's curve for `Analytics` (epoch seconds, account currency).
     public var analyticsEquity: EquitySeries {
         let (times, equity, cash, gross) = (self.times, self.equity, self.cash, self.gross)

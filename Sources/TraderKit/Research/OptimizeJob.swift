@@ -2,7 +2,6 @@ import Analytics
 import Foundation
 import Research
 import TraderConfig
-import TradingModel
 
 /// `ibtrader optimize`'s sweep from a loaded configuration: runs the shard, prints the summary, saves the rows and
 /// writes the files. The command line only parses its options into `Options`.
@@ -89,11 +88,9 @@ public enum OptimizeJob {
         let axes = try ResearchMerge.heatmapAxes(options.heatmap, swept: results.header.parameterNames)
         var bestEquity: [TimedEquity]?
         if let best = results.best, shard.count == 1 {
-            if job.eachSymbol, let book = try? evaluator.pooledBook(best.parameters, data: job.data) {
-                bestEquity = zip(book.times, book.equity).map {
-                    TimedEquity(time: Timestamp(nanoseconds: $0), equity: Money(units: $1).doubleValue)
-                }
-            } else if !job.eachSymbol {
+            if job.eachSymbol {
+                bestEquity = try? evaluator.pooledBook(best.parameters, data: job.data).timedEquity
+            } else {
                 bestEquity = try? evaluator.backtest(best.parameters, data: job.data).equityCurve
                     .map { TimedEquity(time: $0.time, equity: $0.equity.doubleValue) }
             }
