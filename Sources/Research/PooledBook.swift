@@ -15,9 +15,9 @@ public struct PooledBook: Sendable {
     public private(set) var equity: [Int64] = []
     public private(set) var cash: [Int64] = []
     public private(set) var gross: [Int64] = []
-    /// Closed trades of every account, in the order added, and the account of each.
+    /// Closed trades of every account, in the order added, and the account of each (0 for the first added).
     public private(set) var trades: [TradeRecord] = []
-    private var tradeAccounts: [Int] = []
+    public private(set) var tradeAccounts: [Int] = []
     /// The accounts added and what they started with together.
     public private(set) var accounts = 0
     public private(set) var initialCash: Int64 = 0
@@ -25,11 +25,39 @@ public struct PooledBook: Sendable {
     /// An empty book.
     public init() {}
 
+    /// A book as stored (`PooledBook(decoding:)` checks the parts first).
+    init(
+        times: [Int64], equity: [Int64], cash: [Int64], gross: [Int64], trades: [TradeRecord], tradeAccounts: [Int],
+        accounts: Int, initialCash: Int64
+    ) {
+        (self.times, self.equity, self.cash, self.gross) = (times, equity, cash, gross)
+        (self.trades, self.tradeAccounts, self.accounts, self.initialCash) = (trades, tradeAccounts, accounts, initialCash)
+    }
+
     /// Adds one account's backtest (in instrument order: a single backtest lists trades entered at one time in that
     /// order).
     public mutating func add(_ result: BacktestResult) {
         let curve = result.equityCurve
-        let start = result.initialCash.units
+        merge(AccountCurve(curve: curve), startingWith: result.initialCash.units)
+        let closed = result.analyticsTrades
+        trades += closed
+        tradeAccounts += repeatElement(accounts, count: closed.count)
+        accounts += 1
+        initialCash &+= result.initialCash.units
+    }
+
+    /// Adds another book's accounts after this one's (a file shard's book, in shard order): the sum is the book of
+    /// all their accounts, to the unit, as if each had been added here.
+    public mutating func add(_ other: PooledBook) {
+        merge(BookCurve(book: other), startingWith: other.initialCash)
+        trades += other.trades
+        tradeAccounts += other.tradeAccounts.map { $0 + accounts }
+        accounts += other.accounts
+        initialCash &+= other.initialCash
+    }
+
+    /// Sums `curve` into the book on the union of their times.
+    private mutating func merge<Curve: PooledCurve>(_ curve: Curve, startingWith start: Int64) {
         var (mergedTimes, mergedEquity, mergedCash, mergedGross) = ([Int64](), [Int64](), [Int64](), [Int64]())
         let capacity = times.count + curve.count
         mergedTimes.reserveCapacity(capacity)
@@ -38,32 +66,27 @@ public struct PooledBook: Sendable {
         mergedGross.reserveCapacity(capacity)
         // Both sides carry their latest values forward; before its first point each side is all cash.
         var book = (equity: initialCash, cash: initialCash, gross: Int64(0))
-        var account = (equity: start, cash: start, gross: Int64(0))
+        var other = (equity: start, cash: start, gross: Int64(0))
         var i = 0
         var j = 0
         while i < times.count || j < curve.count {
             let bookTime = i < times.count ? times[i] : .max
-            let accountTime = j < curve.count ? curve.time(at: j).nanoseconds : .max
-            let time = min(bookTime, accountTime)
+            let otherTime = j < curve.count ? curve.time(at: j) : .max
+            let time = min(bookTime, otherTime)
             if bookTime == time {
                 book = (equity[i], cash[i], gross[i])
                 i += 1
             }
-            if accountTime == time {
-                account = (curve.equity(at: j).units, curve.cash(at: j).units, curve.grossExposure(at: j).units)
+            if otherTime == time {
+                other = curve.point(at: j)
                 j += 1
             }
             mergedTimes.append(time)
-            mergedEquity.append(book.equity &+ account.equity)
-            mergedCash.append(book.cash &+ account.cash)
-            mergedGross.append(book.gross &+ account.gross)
+            mergedEquity.append(book.equity &+ other.equity)
+            mergedCash.append(book.cash &+ other.cash)
+            mergedGross.append(book.gross &+ other.gross)
         }
         (times, equity, cash, gross) = (mergedTimes, mergedEquity, mergedCash, mergedGross)
-        let closed = result.analyticsTrades
-        trades += closed
-        tradeAccounts += repeatElement(accounts, count: closed.count)
-        accounts += 1
-        initialCash &+= start
     }
 
     /// The book's equity at each of its times (the report's chart).
@@ -99,6 +122,31 @@ public struct PooledBook: Sendable {
             throw .analyticsFailed("\(error)")
         }
         return SweepMetrics(report: report, equity: equity.map { Money(units: $0).doubleValue })
+    }
+}
+
+/// A curve summed into a book: times in nanoseconds and values in the engine's units.
+private protocol PooledCurve {
+    var count: Int { get }
+    func time(at index: Int) -> Int64
+    func point(at index: Int) -> (equity: Int64, cash: Int64, gross: Int64)
+}
+
+private struct AccountCurve: PooledCurve {
+    let curve: EquityCurve
+    var count: Int { curve.count }
+    func time(at index: Int) -> Int64 { curve.time(at: index).nanoseconds }
+    func point(at index: Int) -> (equity: Int64, cash: Int64, gross: Int64) {
+        (curve.equity(at: index).units, curve.cash(at: index).units, curve.grossExposure(at: index).units)
+    }
+}
+
+private struct BookCurve: PooledCurve {
+    let book: PooledBook
+    var count: Int { book.times.count }
+    func time(at index: Int) -> Int64 { book.times[index] }
+    func point(at index: Int) -> (equity: Int64, cash: Int64, gross: Int64) {
+        (book.equity[index], book.cash[index], book.gross[index])
     }
 }
 

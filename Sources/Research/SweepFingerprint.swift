@@ -5,9 +5,28 @@ import TradingModel
 /// A stable hash of everything a sweep holds fixed: the strategy's settings, the backtest settings, the periods per
 /// year and every bar (symbol, time, OHLCV). Equal on every machine for equal inputs (FNV-1a 64 over a canonical
 /// text with sorted JSON keys).
+///
+/// Built from parts so that shards which each read only some symbols (file shards) give the whole sweep's
+/// fingerprint when merged: the settings' digest, the periods per year, then each symbol with its bars' digest, in
+/// the sweep's symbol order.
 public enum SweepFingerprint {
     /// The fingerprint, 16 hex digits.
     public static func make(evaluator: BacktestEvaluator, data: MarketData) -> String {
+        combine(
+            settings: settingsDigest(evaluator), periodsPerYear: evaluator.periodsPerYear,
+            symbols: data.series.indices.map { (data.universe.instruments[$0].symbol.rawValue, barsDigest(data.series[$0])) })
+    }
+
+    /// The fingerprint from its parts.
+    public static func combine(settings: String, periodsPerYear: Int, symbols: [(symbol: String, bars: String)]) -> String {
+        var text = settings + "\n\(periodsPerYear)\n"
+        for entry in symbols { text += entry.symbol + "," + entry.bars + "\n" }
+        return StableHash.fnv1a64Hex(text)
+    }
+
+    /// The digest of the strategy's and the backtest's settings and the sweep's mode (not the periods per year: a file
+    /// shard does not know the whole sweep's).
+    public static func settingsDigest(_ evaluator: BacktestEvaluator) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         var text = ""
@@ -19,8 +38,12 @@ public enum SweepFingerprint {
         }
         text += "\n"
         if let config = try? encoder.encode(evaluator.config) { text += String(decoding: config, as: UTF8.self) }
-        text += "\n\(evaluator.periodsPerYear)\n"
-        if evaluator.eachSymbol { text += "each symbol alone\n" }
+        if evaluator.eachSymbol { text += "\neach symbol alone" }
+        return StableHash.fnv1a64Hex(text)
+    }
+
+    /// The digest of one symbol's bars (FNV-1a 64 over each bar's time and OHLCV units), 16 hex digits.
+    public static func barsDigest(_ bars: [Bar]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func mix(_ value: Int64) {
             var v = UInt64(bitPattern: value)
@@ -30,18 +53,15 @@ public enum SweepFingerprint {
                 v >>= 8
             }
         }
-        for (k, series) in data.series.enumerated() {
-            text += data.universe.instruments[k].symbol.rawValue + ","
-            for bar in series {
-                mix(bar.timestamp.nanoseconds)
-                mix(bar.open.units)
-                mix(bar.high.units)
-                mix(bar.low.units)
-                mix(bar.close.units)
-                mix(bar.volume.units)
-            }
+        for bar in bars {
+            mix(bar.timestamp.nanoseconds)
+            mix(bar.open.units)
+            mix(bar.high.units)
+            mix(bar.low.units)
+            mix(bar.close.units)
+            mix(bar.volume.units)
         }
-        text += String(hash, radix: 16)
-        return StableHash.fnv1a64Hex(text)
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }

@@ -40,7 +40,7 @@ extension SweepResults {
         return SweepResults(header: header, rows: rows)
     }
 
-    private static func parseHeader(_ text: String, source: String) throws(ResearchError) -> SweepHeader {
+    static func parseHeader(_ text: String, source: String) throws(ResearchError) -> SweepHeader {
         func bad(_ key: String) -> ResearchError { .malformedResults("\(source)/best.json: missing or bad '\(key)'") }
         guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else {
             throw .malformedResults("\(source)/best.json is not a JSON object")

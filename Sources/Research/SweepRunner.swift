@@ -12,7 +12,7 @@ public enum SweepRunner {
     /// Progress: `(finished, total)`; called on the calling task, once per finished configuration.
     public typealias Progress = @Sendable (Int, Int) -> Void
 
-    /// Runs `configurations`.
+    /// Runs `configurations` and measures each.
     /// - Parameters:
     ///   - configurations: `(id, parameters)` pairs.
     ///   - data: the bars every configuration runs on.
@@ -24,24 +24,37 @@ public enum SweepRunner {
         _ configurations: [(id: Int, parameters: ParameterSet)], data: MarketData, maxConcurrency: Int,
         evaluate: @escaping SweepEvaluation, progress: Progress? = nil
     ) async throws(ResearchError) -> [SweepRow] {
+        try await map(
+            configurations, data: data, maxConcurrency: maxConcurrency,
+            evaluate: { (_, parameters, data) throws(ResearchError) in try evaluate(parameters, data) }, progress: progress
+        ).map { SweepRow(id: $0.id, parameters: $0.parameters, metrics: $0.output) }
+    }
+
+    /// Runs `configurations` and returns what `evaluate` gives for each (given its id), in id order (a file shard's
+    /// books).
+    /// - Throws: the first `ResearchError` of any configuration; the other tasks are cancelled.
+    public static func map<Output: Sendable>(
+        _ configurations: [(id: Int, parameters: ParameterSet)], data: MarketData, maxConcurrency: Int,
+        evaluate: @escaping @Sendable (Int, ParameterSet, MarketData) throws(ResearchError) -> Output, progress: Progress? = nil
+    ) async throws(ResearchError) -> [(id: Int, parameters: ParameterSet, output: Output)] {
         let width = max(1, maxConcurrency)
-        var rows: [SweepRow] = []
-        rows.reserveCapacity(configurations.count)
+        var outcomes: [(id: Int, parameters: ParameterSet, output: Output)] = []
+        outcomes.reserveCapacity(configurations.count)
         do {
-            try await withThrowingTaskGroup(of: SweepRow.self) { group in
+            try await withThrowingTaskGroup(of: (id: Int, parameters: ParameterSet, output: Output).self) { group in
                 var next = 0
                 func addTask() {
                     let (id, parameters) = configurations[next]
                     next += 1
                     group.addTask {
                         try Task.checkCancellation()
-                        return SweepRow(id: id, parameters: parameters, metrics: try evaluate(parameters, data))
+                        return (id, parameters, try evaluate(id, parameters, data))
                     }
                 }
                 while next < configurations.count, next < width { addTask() }
-                while let row = try await group.next() {
-                    rows.append(row)
-                    progress?(rows.count, configurations.count)
+                while let outcome = try await group.next() {
+                    outcomes.append(outcome)
+                    progress?(outcomes.count, configurations.count)
                     if next < configurations.count { addTask() }
                 }
             }
@@ -50,8 +63,8 @@ public enum SweepRunner {
         } catch {
             throw .analyticsFailed("the sweep was interrupted: \(error)")
         }
-        rows.sort { $0.id < $1.id }
-        return rows
+        outcomes.sort { $0.id < $1.id }
+        return outcomes
     }
 }
 

@@ -91,6 +91,71 @@ import Yams
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("shard-10").path))
     }
 
+    /// deploy/sweep-slurm-files.sh's command on a small catalogue (4 symbols of minute bars, 3 tasks, a smaller grid):
+    /// each task reads only its symbols' files, and the merged shards are the single run byte for byte; a requeued
+    /// task rewrites the same bytes, and a task that did not finish (no shard.json) is never merged.
+    @Test func theSlurmFileShardScriptMergesToTheSingleRun() async throws {
+        let script = try String(
+            contentsOf: ResearchFixtures.root.appendingPathComponent("deploy/sweep-slurm-files.sh"), encoding: .utf8)
+        #expect(script.contains("#SBATCH --array=0-49"))
+        let command = script.components(separatedBy: "\nibtrader ").last?.replacingOccurrences(of: "\\\n", with: " ") ?? ""
+        let folder = Self.folder("slurm-files")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: ResearchFixtures.root.appendingPathComponent("deploy/sweep-files.yaml"),
+            to: folder.appendingPathComponent("sweep-files.yaml"))
+        let imported = try await Self.run(
+            ["data", "import", "bundled:stocks-1min", "--catalogue", folder.appendingPathComponent("catalogue").path])
+        try #require(imported.status == 0, "\(imported.errors)")
+        var arguments = command.split(whereSeparator: \.isWhitespace).map { String($0).replacingOccurrences(of: "'", with: "") }
+        #expect(arguments.contains("--shard-unit") && arguments.contains("files"), "\(arguments)")
+        arguments = arguments.map { argument in
+            switch argument {
+            case "sweep-files.yaml": folder.appendingPathComponent("sweep-files.yaml").path
+            case "\"$SLURM_CPUS_PER_TASK\"": "1"
+            case "results/files-{shard}": folder.path + "/files-{shard}"
+            default: argument
+            }
+        }
+        arguments += ["--parameter", "fastPeriod=5:15:5", "--parameter", "slowPeriod=60:90:15"]
+        func environment(_ task: Int) -> [String: String] { ["SLURM_ARRAY_TASK_ID": "\(task)", "SLURM_ARRAY_TASK_COUNT": "3"] }
+        for task in 0..<3 {
+            let done = try await Self.run(arguments, environment: environment(task))
+            #expect(done.status == 0, "\(done.errors)")
+        }
+        var single = arguments
+        let shardAt = try #require(single.firstIndex(of: "--shard"))
+        single.removeSubrange(shardAt...(shardAt + 1))
+        let unitAt = try #require(single.firstIndex(of: "--shard-unit"))
+        single.removeSubrange(unitAt...(unitAt + 1))
+        let outAt = try #require(single.firstIndex(of: "--out"))
+        single[outAt + 1] = folder.path + "/single"
+        let whole = try await Self.run(single)
+        #expect(whole.status == 0, "\(whole.errors)")
+
+        let shards = [2, 0, 1].map { folder.path + "/files-\($0)" }
+        let merged = try await Self.run(["optimize", "merge"] + shards + ["--out", folder.path + "/merged"])
+        #expect(merged.status == 0, "\(merged.errors)")
+        for file in ["results.csv", "best.json"] {
+            let a = try Data(contentsOf: folder.appendingPathComponent("merged/" + file))
+            let b = try Data(contentsOf: folder.appendingPathComponent("single/" + file))
+            #expect(a == b, "\(file)")
+        }
+        let record = try String(contentsOf: folder.appendingPathComponent("files-1/shard.json"), encoding: .utf8)
+        #expect(record.contains("\"shard\": \"1/3\"") && record.contains("symbol=") && record.contains(".parquet"))
+
+        // Requeued: the same bytes again.
+        let requeued = try await Self.run(arguments, environment: environment(1))
+        #expect(requeued.status == 0, "\(requeued.errors)")
+        #expect(try String(contentsOf: folder.appendingPathComponent("files-1/shard.json"), encoding: .utf8) == record)
+        // Cut off before its record: never merged.
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("files-1/shard.json"))
+        let unfinished = try await Self.run(["optimize", "merge"] + shards + ["--out", folder.path + "/again"])
+        #expect(unfinished.status != 0)
+        #expect(unfinished.errors.contains("did not finish"), "\(unfinished.errors)")
+    }
+
     /// deploy/sweep-indexed-job.yaml: the pod's arguments run as an index would run them, and the Job fails an index
     /// at once on exit 42 and 64 and never runs two pods of one index.
     @Test func theIndexedJobFailsAnIndexOnExit42AndRunsItsArguments() async throws {

@@ -107,6 +107,15 @@ public struct BarCatalogue: Sendable {
         return bars
     }
 
+    /// A symbol's files of one size, relative to the catalogue, by year (what a file shard reads).
+    public func files(symbol: Symbol, barSize: BarSize) -> [String] {
+        let root = URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL.path + "/"
+        return yearFiles(in: symbolURL(symbol: symbol, barSize: barSize)).map { entry in
+            let full = URL(fileURLWithPath: entry.path).standardizedFileURL.path
+            return full.hasPrefix(root) ? String(full.dropFirst(root.count)) : full
+        }
+    }
+
     /// Every series (bar size and symbol) with its first and last bar and count, from the files' footers only.
     /// - Throws: `BarCatalogueError` when the folder or a footer cannot be read.
     public func seriesSummaries() throws(BarCatalogueError) -> [BarSeriesSummary] {

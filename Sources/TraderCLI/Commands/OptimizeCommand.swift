@@ -18,7 +18,8 @@ struct OptimizeCommand: AsyncParsableCommand {
             --out DIR writes results.csv (one row per configuration: config id, parameters, then metrics; rows in \
             configuration order; no wall-clock columns), best.json and report.html. With --shard K/N only \
             configurations K, K+N, K+2N, ... run; 'ibtrader optimize merge DIR... --out DIR' joins the shard folders \
-            into exactly the files a single run writes. --store PATH also saves the rows in SQLite.
+            into exactly the files a single run writes; with --shard-unit files (and --each-symbol) shard K/N reads \
+            only its share of the catalogue's symbols instead. --store PATH also saves the rows in SQLite.
             """,
         subcommands: [OptimizeRun.self, OptimizeMerge.self],
         defaultSubcommand: OptimizeRun.self
@@ -38,6 +39,8 @@ struct OptimizeRun: AsyncParsableCommand {
     var shard: String?
     @Option(name: .long, help: "Shards a task runs (sites that cap arrays): task K/N runs shards K·M … K·M+M−1 of N·M; --out needs {shard}.")
     var shardsPerTask = 1
+    @Option(name: .long, help: "What --shard splits: configurations or files (each shard reads a share of the catalogue's symbols; needs --each-symbol).")
+    var shardUnit: ShardUnit = .configurations
     @Option(name: .long, help: "Write results.csv, best.json and report.html to this folder ({shard}: the shard's index).") var out: String?
     @Option(name: .long, help: "Also save one row per configuration (parameters and every metric) in this SQLite file.")
     var store: String?
@@ -55,32 +58,26 @@ struct OptimizeRun: AsyncParsableCommand {
             var options = OptimizeJob.Options(
                 shard: shard, concurrency: sweep.concurrency, rows: rows, store: store, out: out, heatmap: heatmap,
                 progress: !noProgress)
-            options.shardsPerTask = shardsPerTask
+            (options.shardsPerTask, options.shardsByFiles) = (shardsPerTask, shardUnit == .files)
             try await OptimizeJob.run(loaded, options) { print($0) }
         }
     }
 
 }
 
+enum ShardUnit: String, ExpressibleByArgument, CaseIterable { case configurations, files }
+
 /// `ibtrader optimize merge DIR... --out DIR`.
-struct OptimizeMerge: ParsableCommand {
+struct OptimizeMerge: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge",
-        abstract: "Merge shard folders (results.csv + best.json) into the single-run results, byte for byte.")
+        abstract: "Merge shard folders (results.csv + best.json, or a file shard's shard.json + books) into the single-run results, byte for byte.")
 
     @Argument(help: "Shard output folders.") var folders: [String]
     @Option(name: .long, help: "Write the merged results.csv, best.json and report.html here.") var out: String
     @Option(name: .long, help: "Rows in the summary table (default 10).") var rows: Int = 10
 
-    func run() throws {
-        let merged = try ResearchMerge.optimize(folders)
-        print("merged \(folders.count) folders: \(merged.rows.count) configurations")
-        print(ResearchReports.topTable(merged, count: rows))
-        print(ResearchReports.bestSummary(merged))
-        let names = merged.header.parameterNames
-        try OptimizeOutput.write(
-            merged, to: out, heatmap: names.count >= 2 ? (names[0], names[1]) : nil, bestEquity: nil,
-            dataDescription: "merged from \(folders.joined(separator: ", "))", top: rows)
-        print("wrote \(out)/results.csv, best.json, report.html")
+    func run() async throws {
+        try await OptimizeJob.merge(folders, out: out, rows: rows, concurrency: ProcessInfo.processInfo.activeProcessorCount) { print($0) }
     }
 }

@@ -24,6 +24,9 @@ public enum OptimizeJob {
         public var progress: Bool
         /// `--shards-per-task`: shards this task runs (`out` then names each with `{shard}`).
         public var shardsPerTask = 1
+        /// `--shard-unit files`: a shard is a share of the catalogue's symbols (every configuration on them), not a
+        /// share of the configurations.
+        public var shardsByFiles = false
 
         /// Creates options.
         public init(
@@ -39,10 +42,14 @@ public enum OptimizeJob {
     public static func run(
         _ loaded: LoadedConfiguration, _ options: Options, print: (String) -> Void
     ) async throws {
-        let job = try ResearchJob(loaded)
         let task = try ResearchMerge.shard(options.shard, environment: ProcessInfo.processInfo.environment)
         let shards: [Shard]
         do { shards = try task.split(perTask: options.shardsPerTask) } catch { throw TraderError("--shards-per-task: \(error)") }
+        if options.shardsByFiles, shards[0].count > 1 {
+            try await runFileShards(loaded, shards, options, print: print)
+            return
+        }
+        let job = try ResearchJob(loaded)
         // The folders and the heatmap's axes are checked before the first shard runs: a bad --out or --heatmap fails
         // at once, not after an hour of sweeping.
         _ = try ResearchMerge.heatmapAxes(options.heatmap, swept: job.space.ranges.map(\.name))
@@ -54,6 +61,54 @@ public enum OptimizeJob {
         for (shard, out) in zip(shards, folders) {
             try await run(job, shard: shard, out: out, options, print: print)
         }
+    }
+
+    /// File shards: each loads only its symbols and writes its books (no rows until merged).
+    private static func runFileShards(
+        _ loaded: LoadedConfiguration, _ shards: [Shard], _ options: Options, print: (String) -> Void
+    ) async throws {
+        guard let out = options.out else {
+            throw TraderError("--shard-unit files writes each shard's books into a folder: give --out DIR")
+        }
+        if options.store != nil {
+            throw TraderError("--store saves a sweep's rows; a file shard has none until merged (ibtrader optimize merge)")
+        }
+        let folders = try shards.map { shard throws(TraderError) in
+            try ShardExit.folder(out, shard: shard.index, shardsInTask: shards.count)
+        }
+        for (shard, folder) in zip(shards, folders) {
+            let job = try ResearchJob(loaded, fileShard: shard)
+            guard let scope = job.fileScope else { continue }
+            try await FileShardJob.run(
+                job, scope: scope, out: folder, concurrency: options.concurrency, progress: options.progress, print: print)
+        }
+    }
+
+    /// `optimize merge`: shard folders of either unit into the single run's `results.csv`, `best.json` and
+    /// `report.html` (with the best configuration's chart when the shards were files).
+    public static func merge(_ folders: [String], out: String, rows: Int, concurrency: Int, print: (String) -> Void) async throws {
+        let byFiles = folders.filter(FileShardJob.isFileShard)
+        guard byFiles.isEmpty || byFiles.count == folders.count else {
+            throw TraderError(
+                "\(byFiles.joined(separator: ", ")) \(byFiles.count == 1 ? "is a file shard" : "are file shards") (shard.json), the "
+                    + "others configuration shards (results.csv): merge the shards of one sweep")
+        }
+        var merged: SweepResults
+        var bestEquity: [TimedEquity]?
+        if byFiles.isEmpty {
+            merged = try ResearchMerge.optimize(folders)
+        } else {
+            let (results, best) = try await FileShardJob.merge(folders, concurrency: concurrency)
+            (merged, bestEquity) = (results, best?.timedEquity)
+        }
+        print("merged \(folders.count) folders: \(merged.rows.count) configurations")
+        print(ResearchReports.topTable(merged, count: rows))
+        print(ResearchReports.bestSummary(merged))
+        let names = merged.header.parameterNames
+        try OptimizeOutput.write(
+            merged, to: out, heatmap: names.count >= 2 ? (names[0], names[1]) : nil, bestEquity: bestEquity,
+            dataDescription: "merged from \(folders.joined(separator: ", "))", top: rows)
+        print("wrote \(out)/results.csv, best.json, report.html")
     }
 
     private static func run(

@@ -26,6 +26,8 @@ public struct ResearchJob {
     public var eachSymbol: Bool
     /// What is optimised.
     public var objective: Objective
+    /// For a file shard (`--shard-unit files`): the plan and the files of the symbols loaded (only this shard's).
+    public var fileScope: FileShardScope?
     /// Per configuration, the risk limits the strategy implies (momentum's position cap follows a swept
     /// `holdings`), as for a single backtest.
     public var configure: @Sendable (StrategySpec, BacktestConfig) -> BacktestConfig
@@ -64,8 +66,9 @@ public struct ResearchJob {
 
     /// Loads the data and checks the sweep: every swept value is checked against its parameter's kind and range,
     /// as if written in the config.
+    /// - Parameter fileShard: load only this file shard's symbols (`--shard-unit files`).
     /// - Throws: `ConfigError` for a bad sweep; `TraderError` for data that cannot be loaded.
-    public init(_ loaded: LoadedConfiguration) throws {
+    public init(_ loaded: LoadedConfiguration, fileShard: Shard? = nil) throws {
         let configuration = loaded.settings
         if configuration.strategy.allocator != nil {
             throw ConfigError(
@@ -79,7 +82,8 @@ public struct ResearchJob {
         strategyName = configuration.strategy.name
         (space, objective) = try Self.sweep(loaded)
         eachSymbol = configuration.sweep.eachSymbol
-        let resolved = try job.resolveData()
+        var resolved = try job.resolveData()
+        if let fileShard { fileScope = try FileShardScope(picking: fileShard, of: &resolved, configuration) }
         let market = try BacktestDataLoader.load(resolved, settings: configuration.backtest, strategyBar: job.strategyBar)
         if let note = market.barNote { Terminal.printError(note) }
         try job.checkCurrencies(market.data.universe)
