@@ -72,9 +72,11 @@ public struct BacktestEvaluator: Sendable {
     ///   - parameters: the swept values.
     ///   - data: the bars.
     ///   - tradingStart: actions before this time are dropped (`nil`: trade from the first bar).
+    ///   - shared: indicators computed once over `data` for the sweep (`sharedIndicators(for:data:)`); the result is
+    ///     the same without them.
     /// - Throws: `ResearchError.unknownStrategyParameter`.
     public func backtest(
-        _ parameters: ParameterSet, data: MarketData, tradingStart: Timestamp? = nil
+        _ parameters: ParameterSet, data: MarketData, tradingStart: Timestamp? = nil, shared: SharedIndicators? = nil
     ) throws(ResearchError) -> BacktestResult {
         let spec: StrategySpec
         switch strategy {
@@ -85,8 +87,10 @@ public struct BacktestEvaluator: Sendable {
         }
         var config = configure?(spec, self.config) ?? self.config
         config.recordsEquityCurve = true
-        if tradingStart == nil, execution == nil { return BacktestRunner.run(spec: spec, data: data, config: config) }
-        return spec.visit(GatedRun(start: tradingStart, style: execution, data: data, config: config))
+        if tradingStart == nil, execution == nil {
+            return BacktestRunner.run(spec: spec, data: data, config: config, shared: shared)
+        }
+        return spec.visit(GatedRun(start: tradingStart, style: execution, data: data, config: config), shared: shared)
     }
 
     /// A backtest whose orders before `start` (when given) are dropped, its entries styled (when a style is set; the
@@ -111,8 +115,38 @@ public struct BacktestEvaluator: Sendable {
     /// The metrics of one configuration (of its pooled book with `eachSymbol`).
     /// - Throws: `ResearchError.unknownStrategyParameter` or `.analyticsFailed`.
     public func metrics(_ parameters: ParameterSet, data: MarketData) throws(ResearchError) -> SweepMetrics {
+        try metrics(parameters, data: data, shared: nil)
+    }
+
+    /// The metrics of one configuration reading `shared` indicators (a sweep's, computed once over `data`).
+    /// - Throws: `ResearchError.unknownStrategyParameter` or `.analyticsFailed`.
+    public func metrics(
+        _ parameters: ParameterSet, data: MarketData, shared: SharedIndicators?
+    ) throws(ResearchError) -> SweepMetrics {
         if eachSymbol { return try pooledBook(parameters, data: data).metrics(periodsPerYear: periodsPerYear) }
-        return try Self.metrics(of: try backtest(parameters, data: data), periodsPerYear: periodsPerYear)
+        return try Self.metrics(of: try backtest(parameters, data: data, shared: shared), periodsPerYear: periodsPerYear)
+    }
+
+    /// Columns of every indicator `configurations` read that a sweep can share, computed once over `data`; `nil` when
+    /// the strategy has none to share or they would take more than `byteLimit`.
+    public func sharedIndicators(
+        for configurations: [ParameterSet], data: MarketData, byteLimit: Int = 256 << 20
+    ) -> SharedIndicators? {
+        guard case .builtIn(let fixed) = strategy else { return nil }
+        var averages = Set<SharedIndicators.Average>()
+        for parameters in configurations {
+            guard case .movingAverageCrossover(let config) = try? StrategyParameters.apply(parameters, to: fixed) else {
+                return nil
+            }
+            averages.formUnion(MovingAverageCrossover.averages(of: config))
+        }
+        let bars = data.series.reduce(0) { $0 + $1.count }
+        guard !averages.isEmpty, bars * 8 * (1 + averages.count) <= byteLimit else { return nil }
+        var shared = SharedIndicators(closes: data.series.map { $0.map(\.close.doubleValue) })
+        for average in averages.sorted(by: { ($0.kind.rawValue, $0.period) < ($1.kind.rawValue, $1.period) }) {
+            shared.add(average)
+        }
+        return shared
     }
 
     /// One configuration run on each symbol alone, as one book.
@@ -121,6 +155,56 @@ public struct BacktestEvaluator: Sendable {
         var book = PooledBook()
         for alone in data.eachInstrument { book.add(try backtest(parameters, data: alone)) }
         return book
+    }
+
+    /// Every configuration's pooled book, a symbol at a time: each symbol's indicators are computed once and every
+    /// configuration runs over that symbol's bars while they are at hand, its account added to its book. Equal to
+    /// `pooledBook` of each configuration, to the unit (accounts are added in symbol order either way).
+    /// - Parameters:
+    ///   - progress: `(backtests done, symbols × configurations)`.
+    /// - Throws: the first `ResearchError`; the other backtests are cancelled.
+    public func pooledBooks(
+        _ configurations: [(id: Int, parameters: ParameterSet)], data: MarketData, maxConcurrency: Int,
+        progress: SweepRunner.Progress? = nil
+    ) async throws(ResearchError) -> [(id: Int, parameters: ParameterSet, output: PooledBook)] {
+        var books = [PooledBook](repeating: PooledBook(), count: configurations.count)
+        let symbols = data.eachInstrument
+        let total = symbols.count * configurations.count
+        var done = 0
+        for alone in symbols {
+            let shared = sharedIndicators(for: configurations.map(\.parameters), data: alone)
+            do {
+                try await withThrowingTaskGroup(of: (Int, PooledBook).self) { group in
+                    var next = 0
+                    func addTask() {
+                        let k = next
+                        next += 1
+                        // The book moves into its task and back: only one of them holds it.
+                        let book = books[k]
+                        books[k] = PooledBook()
+                        let parameters = configurations[k].parameters
+                        group.addTask {
+                            try Task.checkCancellation()
+                            var added = book
+                            added.add(try backtest(parameters, data: alone, shared: shared))
+                            return (k, added)
+                        }
+                    }
+                    while next < configurations.count, next < max(1, maxConcurrency) { addTask() }
+                    while let (k, book) = try await group.next() {
+                        books[k] = book
+                        done += 1
+                        progress?(done, total)
+                        if next < configurations.count { addTask() }
+                    }
+                }
+            } catch let error as ResearchError {
+                throw error
+            } catch {
+                throw .analyticsFailed("the sweep was interrupted: \(error)")
+            }
+        }
+        return configurations.indices.map { (configurations[$0].id, configurations[$0].parameters, books[$0]) }
     }
 
     /// The metrics of a finished backtest.

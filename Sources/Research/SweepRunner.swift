@@ -103,9 +103,26 @@ public struct SweepRequest: Sendable {
     ) async throws(ResearchError) -> SweepResults {
         let (mine, total) = configurations()
         guard total > 0 else { throw .emptySweep }
-        let rows = try await SweepRunner.run(
-            mine, data: data, maxConcurrency: maxConcurrency,
-            evaluate: { (p, d) throws(ResearchError) in try evaluator.metrics(p, data: d) }, progress: progress)
+        let rows: [SweepRow]
+        if evaluator.eachSymbol {
+            // A symbol at a time, its indicators shared by every configuration; then each book measured.
+            let books = try await evaluator.pooledBooks(mine, data: data, maxConcurrency: maxConcurrency, progress: progress)
+            let periodsPerYear = evaluator.periodsPerYear
+            let position = Dictionary(uniqueKeysWithValues: books.enumerated().map { ($1.id, $0) })
+            rows = try await SweepRunner.map(
+                books.map { (id: $0.id, parameters: $0.parameters) }, data: data, maxConcurrency: maxConcurrency,
+                evaluate: { (id, _, _) throws(ResearchError) in
+                    guard let k = position[id] else { throw .emptySweep }
+                    return try books[k].output.metrics(periodsPerYear: periodsPerYear)
+                }
+            ).map { SweepRow(id: $0.id, parameters: $0.parameters, metrics: $0.output) }
+        } else {
+            let shared = evaluator.sharedIndicators(for: mine.map(\.parameters), data: data)
+            rows = try await SweepRunner.run(
+                mine, data: data, maxConcurrency: maxConcurrency,
+                evaluate: { (p, d) throws(ResearchError) in try evaluator.metrics(p, data: d, shared: shared) },
+                progress: progress)
+        }
         return SweepResults(
             header: SweepHeader(
                 strategy: evaluator.strategyName, parameterNames: space.ranges.map(\.name),

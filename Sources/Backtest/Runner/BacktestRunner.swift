@@ -66,11 +66,12 @@ public enum BacktestRunner {
     ///   - data: aligned bars.
     ///   - config: engine and simulation settings.
     ///   - progress: an optional callback every N bars.
+    ///   - shared: indicators a sweep computed once over `data` (the result is the same without).
     public static func run(
         spec: StrategySpec, data: MarketData, config: BacktestConfig = BacktestConfig(),
-        progress: BacktestProgressHook? = nil
+        progress: BacktestProgressHook? = nil, shared: SharedIndicators? = nil
     ) -> BacktestResult {
-        spec.visit(LoadedRun(data: data, config: config, progress: progress))
+        spec.visit(LoadedRun(data: data, config: config, progress: progress), shared: shared)
     }
 
     /// A backtest over loaded bars, with the strategy a spec names.

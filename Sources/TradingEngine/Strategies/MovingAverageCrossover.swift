@@ -38,20 +38,48 @@ public struct MovingAverageCrossoverConfig: Hashable, Sendable, Codable {
     }
 }
 
-/// A moving average of either kind, updated in place (no enum payload copies on the hot path).
+/// A moving average of either kind, updated in place (no enum payload copies on the hot path), or read from a
+/// shared column (`SharedIndicators`) while the closes it is given are the column's.
 @usableFromInline
 struct MovingAverage: Sendable {
     @usableFromInline var simple: SMAIndicator
     @usableFromInline var exponential: EMAIndicator
     @usableFromInline let isExponential: Bool
-    init(kind: MovingAverageKind, period: Int) {
+    /// A shared column's closes and values, and the next position in them (empty when not shared).
+    @usableFromInline var sharedCloses: [Double] = []
+    @usableFromInline var sharedValues: [Double] = []
+    @usableFromInline var cursor = 0
+    @usableFromInline var isShared = false
+
+    init(kind: MovingAverageKind, period: Int, shared: SharedColumn? = nil) {
         isExponential = kind == .exponential
         simple = SMAIndicator(period: isExponential ? 1 : period)
         exponential = EMAIndicator(period: period)
+        if let shared {
+            (sharedCloses, sharedValues, isShared) = (shared.closes, shared.values, true)
+        }
     }
+
     @inlinable @inline(__always)
     mutating func update(_ x: Double) -> Double? {
-        isExponential ? exponential.update(x) : simple.update(x)
+        if isShared {
+            if cursor < sharedCloses.count, sharedCloses[cursor].bitPattern == x.bitPattern {
+                let value = sharedValues[cursor]
+                cursor += 1
+                return value.isNaN ? nil : value
+            }
+            leaveShared()
+        }
+        return isExponential ? exponential.update(x) : simple.update(x)
+    }
+
+    /// Computes on its own from here: first the closes read from the column, so its state is the one it would have.
+    @usableFromInline
+    mutating func leaveShared() {
+        for k in 0..<cursor {
+            _ = isExponential ? exponential.update(sharedCloses[k]) : simple.update(sharedCloses[k])
+        }
+        (sharedCloses, sharedValues, isShared) = ([], [], false)
     }
 }
 
@@ -106,9 +134,20 @@ public struct MovingAverageCrossover: Strategy {
     /// The configuration.
     public let config: MovingAverageCrossoverConfig
     @usableFromInline var slots: [Slot] = []
+    /// Averages a sweep computed once for all its configurations (`nil`: each computed here).
+    @usableFromInline let shared: SharedIndicators?
 
     /// Creates the strategy.
-    public init(config: MovingAverageCrossoverConfig = MovingAverageCrossoverConfig()) { self.config = config }
+    /// - Parameter shared: columns to read the averages from (a sweep's); results are the same without them.
+    public init(config: MovingAverageCrossoverConfig = MovingAverageCrossoverConfig(), shared: SharedIndicators? = nil) {
+        self.config = config
+        self.shared = shared
+    }
+
+    /// The averages this configuration reads (what a sweep shares).
+    public static func averages(of config: MovingAverageCrossoverConfig) -> [SharedIndicators.Average] {
+        [.init(kind: config.kind, period: config.fastPeriod), .init(kind: config.kind, period: config.slowPeriod)]
+    }
 
     /// Per-instrument: `.barsClosed` carries nothing for it, so the engine need not deliver it.
     @inlinable public static var handlesBarsClosed: Bool { false }
@@ -167,10 +206,13 @@ public struct MovingAverageCrossover: Strategy {
 
     @usableFromInline
     mutating func grow(to count: Int) {
+        let averages = Self.averages(of: config)
+        let (fast, slow) = (averages[0], averages[1])
         while slots.count < count {
+            let i = slots.count
             slots.append(Slot(
-                fast: MovingAverage(kind: config.kind, period: config.fastPeriod),
-                slow: MovingAverage(kind: config.kind, period: config.slowPeriod),
+                fast: MovingAverage(kind: config.kind, period: config.fastPeriod, shared: shared?.column(fast, instrument: i)),
+                slow: MovingAverage(kind: config.kind, period: config.slowPeriod, shared: shared?.column(slow, instrument: i)),
                 atr: ATRIndicator(period: config.atrStops?.period ?? 14)))
         }
     }

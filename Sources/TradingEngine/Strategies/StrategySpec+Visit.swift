@@ -19,16 +19,19 @@ public protocol StrategyVisitor {
 }
 
 extension StrategySpec {
-    /// Hands `visitor` the strategy this spec names, its entries worked by `style` when one is given.
+    /// Hands `visitor` the strategy this spec names, its entries worked by `style` when one is given, reading the
+    /// indicators it can from `shared` (a sweep's; the results are the same without).
     ///
     /// Inlinable so that a caller with a concrete visitor (the backtest's) gets code specialized for each strategy
     /// type: through a protocol witness the visitor's generic method, and so the whole backtest loop, would run
     /// unspecialized, looking up generic metadata on every bar (a fifth of a sweep's time, measured with perf).
     @inlinable
-    public func visit<V: StrategyVisitor>(_ visitor: V, style: ExecutionStyle? = nil) throws(V.Failure) -> V.Output {
+    public func visit<V: StrategyVisitor>(
+        _ visitor: V, style: ExecutionStyle? = nil, shared: SharedIndicators? = nil
+    ) throws(V.Failure) -> V.Output {
         let styled = Styled(inner: visitor, style: style)
         return switch self {
-        case .movingAverageCrossover(let config): try styled.visit(MovingAverageCrossover(config: config))
+        case .movingAverageCrossover(let config): try styled.visit(MovingAverageCrossover(config: config, shared: shared))
         case .rsiMeanReversion(let config): try styled.visit(RSIMeanReversion(config: config))
         case .bollingerMeanReversion(let config): try styled.visit(BollingerMeanReversion(config: config))
         case .momentumRotation(let config): try styled.visit(MomentumRotation(config: config))
