@@ -133,19 +133,15 @@ public struct BacktestEvaluator: Sendable {
         for configurations: [ParameterSet], data: MarketData, byteLimit: Int = 256 << 20
     ) -> SharedIndicators? {
         guard case .builtIn(let fixed) = strategy else { return nil }
-        var averages = Set<SharedIndicators.Average>()
+        var columns = Set<SharedIndicators.Column>()
         for parameters in configurations {
-            guard case .movingAverageCrossover(let config) = try? StrategyParameters.apply(parameters, to: fixed) else {
-                return nil
-            }
-            averages.formUnion(MovingAverageCrossover.averages(of: config))
+            guard let spec = try? StrategyParameters.apply(parameters, to: fixed) else { return nil }
+            columns.formUnion(spec.sharedColumns)
         }
         let bars = data.series.reduce(0) { $0 + $1.count }
-        guard !averages.isEmpty, bars * 8 * (1 + averages.count) <= byteLimit else { return nil }
+        guard !columns.isEmpty, bars * 8 * (1 + columns.count) <= byteLimit else { return nil }
         var shared = SharedIndicators(closes: data.series.map { $0.map(\.close.doubleValue) })
-        for average in averages.sorted(by: { ($0.kind.rawValue, $0.period) < ($1.kind.rawValue, $1.period) }) {
-            shared.add(average)
-        }
+        for column in columns.sorted() { shared.add(column) }
         return shared
     }
 
@@ -155,56 +151,6 @@ public struct BacktestEvaluator: Sendable {
         var book = PooledBook()
         for alone in data.eachInstrument { book.add(try backtest(parameters, data: alone)) }
         return book
-    }
-
-    /// Every configuration's pooled book, a symbol at a time: each symbol's indicators are computed once and every
-    /// configuration runs over that symbol's bars while they are at hand, its account added to its book. Equal to
-    /// `pooledBook` of each configuration, to the unit (accounts are added in symbol order either way).
-    /// - Parameters:
-    ///   - progress: `(backtests done, symbols × configurations)`.
-    /// - Throws: the first `ResearchError`; the other backtests are cancelled.
-    public func pooledBooks(
-        _ configurations: [(id: Int, parameters: ParameterSet)], data: MarketData, maxConcurrency: Int,
-        progress: SweepRunner.Progress? = nil
-    ) async throws(ResearchError) -> [(id: Int, parameters: ParameterSet, output: PooledBook)] {
-        var books = [PooledBook](repeating: PooledBook(), count: configurations.count)
-        let symbols = data.eachInstrument
-        let total = symbols.count * configurations.count
-        var done = 0
-        for alone in symbols {
-            let shared = sharedIndicators(for: configurations.map(\.parameters), data: alone)
-            do {
-                try await withThrowingTaskGroup(of: (Int, PooledBook).self) { group in
-                    var next = 0
-                    func addTask() {
-                        let k = next
-                        next += 1
-                        // The book moves into its task and back: only one of them holds it.
-                        let book = books[k]
-                        books[k] = PooledBook()
-                        let parameters = configurations[k].parameters
-                        group.addTask {
-                            try Task.checkCancellation()
-                            var added = book
-                            added.add(try backtest(parameters, data: alone, shared: shared))
-                            return (k, added)
-                        }
-                    }
-                    while next < configurations.count, next < max(1, maxConcurrency) { addTask() }
-                    while let (k, book) = try await group.next() {
-                        books[k] = book
-                        done += 1
-                        progress?(done, total)
-                        if next < configurations.count { addTask() }
-                    }
-                }
-            } catch let error as ResearchError {
-                throw error
-            } catch {
-                throw .analyticsFailed("the sweep was interrupted: \(error)")
-            }
-        }
-        return configurations.indices.map { (configurations[$0].id, configurations[$0].parameters, books[$0]) }
     }
 
     /// The metrics of a finished backtest.

@@ -26,6 +26,8 @@ public enum ResearchError: Error, Equatable, Sendable, CustomStringConvertible {
     case inconsistentShards(String)
     /// A backtest produced no usable metrics.
     case analyticsFailed(String)
+    /// A shard's output could not be written (a full disk, a network filesystem): another try may succeed.
+    case writeFailed(String)
 
     public var description: String {
         switch self {
@@ -44,6 +46,7 @@ public enum ResearchError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .malformedResults(reason): return "malformed results: \(reason)"
         case let .inconsistentShards(reason): return "shards do not match: \(reason)"
         case let .analyticsFailed(reason): return "metrics could not be computed: \(reason)"
+        case let .writeFailed(reason): return "could not write \(reason)"
         }
     }
 }

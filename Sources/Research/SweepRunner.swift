@@ -103,26 +103,15 @@ public struct SweepRequest: Sendable {
     ) async throws(ResearchError) -> SweepResults {
         let (mine, total) = configurations()
         guard total > 0 else { throw .emptySweep }
-        let rows: [SweepRow]
-        if evaluator.eachSymbol {
-            // A symbol at a time, its indicators shared by every configuration; then each book measured.
-            let books = try await evaluator.pooledBooks(mine, data: data, maxConcurrency: maxConcurrency, progress: progress)
-            let periodsPerYear = evaluator.periodsPerYear
-            let position = Dictionary(uniqueKeysWithValues: books.enumerated().map { ($1.id, $0) })
-            rows = try await SweepRunner.map(
-                books.map { (id: $0.id, parameters: $0.parameters) }, data: data, maxConcurrency: maxConcurrency,
-                evaluate: { (id, _, _) throws(ResearchError) in
-                    guard let k = position[id] else { throw .emptySweep }
-                    return try books[k].output.metrics(periodsPerYear: periodsPerYear)
-                }
-            ).map { SweepRow(id: $0.id, parameters: $0.parameters, metrics: $0.output) }
-        } else {
-            let shared = evaluator.sharedIndicators(for: mine.map(\.parameters), data: data)
-            rows = try await SweepRunner.run(
-                mine, data: data, maxConcurrency: maxConcurrency,
-                evaluate: { (p, d) throws(ResearchError) in try evaluator.metrics(p, data: d, shared: shared) },
-                progress: progress)
-        }
+        // Indicators shared by every configuration where their columns are small enough (one portfolio per
+        // configuration); an each-symbol sweep runs a configuration at a time over every symbol, so its memory stays
+        // that of the books being built (a symbol at a time for all configurations held every book: measured
+        // 6.3 GB and slower at 500 symbols, docs/research.md).
+        let shared = evaluator.eachSymbol ? nil : evaluator.sharedIndicators(for: mine.map(\.parameters), data: data)
+        let rows = try await SweepRunner.run(
+            mine, data: data, maxConcurrency: maxConcurrency,
+            evaluate: { (p, d) throws(ResearchError) in try evaluator.metrics(p, data: d, shared: shared) },
+            progress: progress)
         return SweepResults(
             header: SweepHeader(
                 strategy: evaluator.strategyName, parameterNames: space.ranges.map(\.name),

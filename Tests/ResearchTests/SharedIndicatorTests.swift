@@ -52,6 +52,47 @@ import TradingModel
         #expect(fills > 1_000)
     }
 
+    /// RSI over its thresholds (one RSI per period for every threshold) and Bollinger bands over their widths (one
+    /// mean and one σ per period), with ATR stops and shorts.
+    @Test(arguments: ["rsi", "bollinger"])
+    func meanReversionConfigurationsRunWithSharedColumnsEqualTheirRunsAlone(strategy: String) throws {
+        var config = BacktestConfig()
+        config.engine.initialCash = Money(1_000_000)
+        let stops = ATRStopConfig(period: 10, stopMultiple: 1.5)
+        let evaluator: BacktestEvaluator
+        let space: ParameterSpace
+        if strategy == "rsi" {
+            evaluator = BacktestEvaluator(
+                spec: .rsiMeanReversion(config: RSIMeanReversionConfig(allowShort: true, atrStops: stops)), config: config)
+            space = try ParameterSpace(ranges: [ParameterRange(parsing: "period=2:6:2"), ParameterRange(parsing: "oversold=20:40:10")])
+        } else {
+            evaluator = BacktestEvaluator(
+                spec: .bollingerMeanReversion(config: BollingerMeanReversionConfig(allowShort: true, atrStops: stops)),
+                config: config)
+            space = try ParameterSpace(ranges: [
+                ParameterRange(parsing: "period=10:20:5"), ParameterRange(parsing: "entryDeviations=1,1.5,2"),
+            ])
+        }
+        let configurations = space.configurations
+        let shared = try #require(evaluator.sharedIndicators(for: configurations, data: Self.market))
+        // 3 periods: 3 RSIs, or 3 means and 3 σ, for 9 configurations.
+        #expect(shared.computed.count == (strategy == "rsi" ? 3 : 6))
+        var fills = 0
+        for parameters in configurations {
+            let alone = try evaluator.backtest(parameters, data: Self.market)
+            #expect(Self.same(alone, try evaluator.backtest(parameters, data: Self.market, shared: shared)), "\(parameters)")
+            fills += alone.fills.count
+        }
+        #expect(fills > 100)
+        // The columns are what the run reads: the first period's given the last period's values, it trades otherwise.
+        let first = try #require(configurations.first)
+        let (short, long): (SharedIndicators.Column, SharedIndicators.Column) =
+            strategy == "rsi" ? (.rsi(period: 2), .rsi(period: 6)) : (.deviation(period: 10), .deviation(period: 20))
+        var swapped = shared
+        swapped.values[short] = shared.values[long]
+        #expect(!Self.same(try evaluator.backtest(first, data: Self.market), try evaluator.backtest(first, data: Self.market, shared: swapped)))
+    }
+
     @Test func aPortfolioSweepSharingItsAveragesEqualsEachConfigurationAlone() async throws {
         let evaluator = Self.evaluator()
         let space = try Self.space()
@@ -61,29 +102,14 @@ import TradingModel
         #expect(swept.rows.map(\.metrics) == alone)
     }
 
-    @Test func anEachSymbolSweepRunASymbolAtATimeEqualsEachConfigurationsBook() async throws {
-        let evaluator = Self.evaluator(eachSymbol: true)
-        let space = try Self.space()
-        let configurations = space.configurations.enumerated().map { (id: $0.offset, parameters: $0.element) }
-        let books = try await evaluator.pooledBooks(configurations, data: Self.market, maxConcurrency: 2)
-        for (id, parameters, book) in books {
-            let alone = try evaluator.pooledBook(parameters, data: Self.market)
-            #expect(book.times == alone.times && book.equity == alone.equity && book.cash == alone.cash, "config \(id)")
-            #expect(book.orderedTrades == alone.orderedTrades, "config \(id)")
-        }
-        let swept = try await SweepRequest(space: space, objective: try Objective())
-            .run(data: Self.market, evaluator: evaluator, maxConcurrency: 2)
-        #expect(swept.rows.map(\.metrics) == (try space.configurations.map { try evaluator.metrics($0, data: Self.market) }))
-    }
-
     @Test func theColumnsAreWhatTheRunReads() throws {
         // Columns whose fast and slow values are swapped (closes unchanged) turn every cross around: the run reads them.
         let evaluator = Self.evaluator()
         let parameters = try #require(try Self.space().configurations.first)
         var shared = try #require(evaluator.sharedIndicators(for: [parameters], data: Self.market))
-        let fast = SharedIndicators.Average(kind: .simple, period: 3)
-        let slow = SharedIndicators.Average(kind: .simple, period: 20)
-        (shared.averages[fast], shared.averages[slow]) = (shared.averages[slow], shared.averages[fast])
+        let fast = SharedIndicators.Column.average(.simple, period: 3)
+        let slow = SharedIndicators.Column.average(.simple, period: 20)
+        (shared.values[fast], shared.values[slow]) = (shared.values[slow], shared.values[fast])
         let alone = try evaluator.backtest(parameters, data: Self.market)
         let swapped = try evaluator.backtest(parameters, data: Self.market, shared: shared)
         #expect(!alone.fills.isEmpty && !Self.same(alone, swapped))
@@ -112,11 +138,11 @@ import TradingModel
         }
     }
 
-    @Test func nothingIsSharedBeyondTheByteLimitOrForOtherStrategies() throws {
+    @Test func nothingIsSharedBeyondTheByteLimitOrByARotation() throws {
         let configurations = try Self.space().configurations
         #expect(Self.evaluator().sharedIndicators(for: configurations, data: Self.market, byteLimit: 1_000) == nil)
-        let rsi = BacktestEvaluator(spec: .rsiMeanReversion(config: RSIMeanReversionConfig()))
-        let periods = try ParameterSpace(ranges: [ParameterRange(parsing: "period=5:20:5")]).configurations
-        #expect(rsi.sharedIndicators(for: periods, data: Self.market) == nil)
+        let momentum = BacktestEvaluator(spec: .momentumRotation(config: MomentumRotationConfig()))
+        let lookbacks = try ParameterSpace(ranges: [ParameterRange(parsing: "lookback=5:20:5")]).configurations
+        #expect(momentum.sharedIndicators(for: lookbacks, data: Self.market) == nil)
     }
 }

@@ -79,23 +79,24 @@ public enum FileShardJob {
         }
         let clock = ContinuousClock()
         let started = clock.now
-        var books: [FileShardRecord.Book] = []
+        let books: [(id: Int, parameters: ParameterSet, output: FileShardRecord.Book)]
         do {
-            let pooled = try await evaluator.pooledBooks(
+            books = try await SweepRunner.map(
                 configurations, data: job.data, maxConcurrency: concurrency,
+                evaluate: { (id, parameters, data) throws(ResearchError) in
+                    let bytes = try evaluator.pooledBook(parameters, data: data).encoded()
+                    let file = "books/\(id).bin"
+                    do {
+                        try Data(bytes).write(to: URL(fileURLWithPath: out + "/" + file), options: .atomic)
+                    } catch {
+                        throw .writeFailed("\(out)/\(file): \(error.localizedDescription)")
+                    }
+                    return FileShardRecord.Book(
+                        id: id, parameters: parameters, file: file, bytes: bytes.count, digest: FileShardRecord.digest(bytes))
+                },
                 progress: ResearchProgress(label: "optimize", enabled: progress).callback)
-            for (id, parameters, book) in pooled {
-                let bytes = book.encoded()
-                let file = "books/\(id).bin"
-                do {
-                    try Data(bytes).write(to: URL(fileURLWithPath: out + "/" + file), options: .atomic)
-                } catch {
-                    throw ShardExit.OutputFailure(TraderError("could not write \(out)/\(file): \(error.localizedDescription)"))
-                }
-                books.append(FileShardRecord.Book(
-                    id: id, parameters: parameters, file: file, bytes: bytes.count, digest: FileShardRecord.digest(bytes)))
-            }
-        } catch let error as ResearchError {
+        } catch {
+            if case .writeFailed = error { throw ShardExit.OutputFailure(error) }
             throw TraderError("\(error)")
         }
         let elapsed = (clock.now - started).secondsValue
@@ -111,10 +112,10 @@ public enum FileShardJob {
                 configurations: total, periodsPerYear: job.periodsPerYear, shard: scope.shard,
                 fingerprint: SweepFingerprint.settingsDigest(evaluator)),
             universe: scope.plan.universe, symbols: symbols, longestSeries: data.series.map(\.count).max() ?? 0,
-            books: books)
+            books: books.map(\.output))
         do { try TextFiles.write(record.json(), to: out + "/shard.json") } catch { throw ShardExit.OutputFailure(error) }
         let fileCount = symbols.reduce(0) { $0 + $1.files.count }
-        let size = Double(books.reduce(0) { $0 + $1.bytes }) / 1_000_000
+        let size = Double(books.reduce(0) { $0 + $1.output.bytes }) / 1_000_000
         print("\(job.strategyName) on \(job.dataDescription), file shard \(scope.shard): \(symbols.count) symbol"
             + "\(symbols.count == 1 ? "" : "s") (\(fileCount) file\(fileCount == 1 ? "" : "s")), each alone, pooled: \(total) configurations in "
             + String(format: "%.2f s (%d jobs)", elapsed, concurrency))

@@ -35,16 +35,22 @@ public struct BollingerMeanReversionConfig: Hashable, Sendable, Codable {
 /// shorts mirror it above the upper band when allowed.
 public struct BollingerMeanReversion: Strategy {
     struct Slot: Sendable {
-        var mean: SMAIndicator
-        var deviation: StandardDeviationIndicator
+        var mean: SharedReading<SMAIndicator>
+        var deviation: SharedReading<StandardDeviationIndicator>
         var atr: ATRIndicator
     }
     /// The configuration.
     public let config: BollingerMeanReversionConfig
     var slots: [Slot] = []
+    /// Means and deviations a sweep computed once for all its configurations (`nil`: each computed here).
+    let shared: SharedIndicators?
 
     /// Creates the strategy.
-    public init(config: BollingerMeanReversionConfig = BollingerMeanReversionConfig()) { self.config = config }
+    /// - Parameter shared: columns to read the band's mean and σ from (a sweep's); results are the same without them.
+    public init(config: BollingerMeanReversionConfig = BollingerMeanReversionConfig(), shared: SharedIndicators? = nil) {
+        self.config = config
+        self.shared = shared
+    }
 
     /// Per-instrument: `.barsClosed` carries nothing for it, so the engine need not deliver it.
     @inlinable public static var handlesBarsClosed: Bool { false }
@@ -54,8 +60,14 @@ public struct BollingerMeanReversion: Strategy {
         guard case let .bar(id, bar) = event else { return [] }
         let i = id.index
         while slots.count <= i {
+            let i = slots.count
             slots.append(Slot(
-                mean: SMAIndicator(period: config.period), deviation: StandardDeviationIndicator(period: config.period),
+                mean: SharedReading(
+                    SMAIndicator(period: config.period),
+                    column: shared?.column(.average(.simple, period: config.period), instrument: i)),
+                deviation: SharedReading(
+                    StandardDeviationIndicator(period: config.period),
+                    column: shared?.column(.deviation(period: config.period), instrument: i)),
                 atr: ATRIndicator(period: config.atrStops?.period ?? 14)))
         }
         let close = bar.close.doubleValue

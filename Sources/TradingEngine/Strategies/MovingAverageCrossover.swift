@@ -38,48 +38,20 @@ public struct MovingAverageCrossoverConfig: Hashable, Sendable, Codable {
     }
 }
 
-/// A moving average of either kind, updated in place (no enum payload copies on the hot path), or read from a
-/// shared column (`SharedIndicators`) while the closes it is given are the column's.
+/// A moving average of either kind, updated in place (no enum payload copies on the hot path).
 @usableFromInline
-struct MovingAverage: Sendable {
+struct MovingAverage: CloseIndicator {
     @usableFromInline var simple: SMAIndicator
     @usableFromInline var exponential: EMAIndicator
     @usableFromInline let isExponential: Bool
-    /// A shared column's closes and values, and the next position in them (empty when not shared).
-    @usableFromInline var sharedCloses: [Double] = []
-    @usableFromInline var sharedValues: [Double] = []
-    @usableFromInline var cursor = 0
-    @usableFromInline var isShared = false
-
-    init(kind: MovingAverageKind, period: Int, shared: SharedColumn? = nil) {
+    init(kind: MovingAverageKind, period: Int) {
         isExponential = kind == .exponential
         simple = SMAIndicator(period: isExponential ? 1 : period)
         exponential = EMAIndicator(period: period)
-        if let shared {
-            (sharedCloses, sharedValues, isShared) = (shared.closes, shared.values, true)
-        }
     }
-
     @inlinable @inline(__always)
     mutating func update(_ x: Double) -> Double? {
-        if isShared {
-            if cursor < sharedCloses.count, sharedCloses[cursor].bitPattern == x.bitPattern {
-                let value = sharedValues[cursor]
-                cursor += 1
-                return value.isNaN ? nil : value
-            }
-            leaveShared()
-        }
-        return isExponential ? exponential.update(x) : simple.update(x)
-    }
-
-    /// Computes on its own from here: first the closes read from the column, so its state is the one it would have.
-    @usableFromInline
-    mutating func leaveShared() {
-        for k in 0..<cursor {
-            _ = isExponential ? exponential.update(sharedCloses[k]) : simple.update(sharedCloses[k])
-        }
-        (sharedCloses, sharedValues, isShared) = ([], [], false)
+        isExponential ? exponential.update(x) : simple.update(x)
     }
 }
 
@@ -97,13 +69,13 @@ struct MovingAverage: Sendable {
 public struct MovingAverageCrossover: Strategy {
     @usableFromInline
     struct Slot: Sendable {
-        @usableFromInline var fast: MovingAverage
-        @usableFromInline var slow: MovingAverage
+        @usableFromInline var fast: SharedReading<MovingAverage>
+        @usableFromInline var slow: SharedReading<MovingAverage>
         @usableFromInline var atr: ATRIndicator
         @usableFromInline var previousFast = 0.0
         @usableFromInline var previousSlow = 0.0
         @usableFromInline var hasPrevious = false
-        init(fast: MovingAverage, slow: MovingAverage, atr: ATRIndicator) {
+        init(fast: SharedReading<MovingAverage>, slow: SharedReading<MovingAverage>, atr: ATRIndicator) {
             self.fast = fast
             self.slow = slow
             self.atr = atr
@@ -142,11 +114,6 @@ public struct MovingAverageCrossover: Strategy {
     public init(config: MovingAverageCrossoverConfig = MovingAverageCrossoverConfig(), shared: SharedIndicators? = nil) {
         self.config = config
         self.shared = shared
-    }
-
-    /// The averages this configuration reads (what a sweep shares).
-    public static func averages(of config: MovingAverageCrossoverConfig) -> [SharedIndicators.Average] {
-        [.init(kind: config.kind, period: config.fastPeriod), .init(kind: config.kind, period: config.slowPeriod)]
     }
 
     /// Per-instrument: `.barsClosed` carries nothing for it, so the engine need not deliver it.
@@ -206,13 +173,15 @@ public struct MovingAverageCrossover: Strategy {
 
     @usableFromInline
     mutating func grow(to count: Int) {
-        let averages = Self.averages(of: config)
-        let (fast, slow) = (averages[0], averages[1])
+        let fast = SharedIndicators.Column.average(config.kind, period: config.fastPeriod)
+        let slow = SharedIndicators.Column.average(config.kind, period: config.slowPeriod)
         while slots.count < count {
             let i = slots.count
             slots.append(Slot(
-                fast: MovingAverage(kind: config.kind, period: config.fastPeriod, shared: shared?.column(fast, instrument: i)),
-                slow: MovingAverage(kind: config.kind, period: config.slowPeriod, shared: shared?.column(slow, instrument: i)),
+                fast: SharedReading(
+                    MovingAverage(kind: config.kind, period: config.fastPeriod), column: shared?.column(fast, instrument: i)),
+                slow: SharedReading(
+                    MovingAverage(kind: config.kind, period: config.slowPeriod), column: shared?.column(slow, instrument: i)),
                 atr: ATRIndicator(period: config.atrStops?.period ?? 14)))
         }
     }

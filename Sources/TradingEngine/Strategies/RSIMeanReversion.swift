@@ -37,15 +37,21 @@ public struct RSIMeanReversionConfig: Hashable, Sendable, Codable {
 /// (and the mirror image for shorts when allowed). Entries only when flat with no open orders.
 public struct RSIMeanReversion: Strategy {
     struct Slot: Sendable {
-        var rsi: RSIIndicator
+        var rsi: SharedReading<RSIIndicator>
         var atr: ATRIndicator
     }
     /// The configuration.
     public let config: RSIMeanReversionConfig
     var slots: [Slot] = []
+    /// RSIs a sweep computed once for all its configurations (`nil`: each computed here).
+    let shared: SharedIndicators?
 
     /// Creates the strategy.
-    public init(config: RSIMeanReversionConfig = RSIMeanReversionConfig()) { self.config = config }
+    /// - Parameter shared: columns to read the RSI from (a sweep's); results are the same without them.
+    public init(config: RSIMeanReversionConfig = RSIMeanReversionConfig(), shared: SharedIndicators? = nil) {
+        self.config = config
+        self.shared = shared
+    }
 
     /// Per-instrument: `.barsClosed` carries nothing for it, so the engine need not deliver it.
     @inlinable public static var handlesBarsClosed: Bool { false }
@@ -55,7 +61,10 @@ public struct RSIMeanReversion: Strategy {
         guard case let .bar(id, bar) = event else { return [] }
         let i = id.index
         while slots.count <= i {
-            slots.append(Slot(rsi: RSIIndicator(period: config.period), atr: ATRIndicator(period: config.atrStops?.period ?? 14)))
+            slots.append(Slot(
+                rsi: SharedReading(
+                    RSIIndicator(period: config.period), column: shared?.column(.rsi(period: config.period), instrument: slots.count)),
+                atr: ATRIndicator(period: config.atrStops?.period ?? 14)))
         }
         let close = bar.close.doubleValue
         let atr = slots[i].atr.update(high: bar.high.doubleValue, low: bar.low.doubleValue, close: close)

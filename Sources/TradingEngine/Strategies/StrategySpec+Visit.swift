@@ -32,8 +32,8 @@ extension StrategySpec {
         let styled = Styled(inner: visitor, style: style)
         return switch self {
         case .movingAverageCrossover(let config): try styled.visit(MovingAverageCrossover(config: config, shared: shared))
-        case .rsiMeanReversion(let config): try styled.visit(RSIMeanReversion(config: config))
-        case .bollingerMeanReversion(let config): try styled.visit(BollingerMeanReversion(config: config))
+        case .rsiMeanReversion(let config): try styled.visit(RSIMeanReversion(config: config, shared: shared))
+        case .bollingerMeanReversion(let config): try styled.visit(BollingerMeanReversion(config: config, shared: shared))
         case .momentumRotation(let config): try styled.visit(MomentumRotation(config: config))
         case .performanceAllocator(let config): try styled.visit(PerformanceAllocator(config: config))
         }
