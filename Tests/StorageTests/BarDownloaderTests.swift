@@ -96,6 +96,28 @@ struct BarDownloaderTests {
         }
     }
 
+    @Test func theEndAskedForLimitsTheLastChunkLikeNow() async throws {
+        try await withTemporaryDirectory { dir in
+            let store = try BarStore(path: dir + "/bars.sqlite")
+            let source = FakeSource()
+            let downloader = BarDownloader(store: store, source: source, sleep: SleepRecorder().sleep)
+            let series = DownloadSeries(symbol: "AAA", barSize: Self.hour)
+            // Hour bars come in week chunks: an end on Tuesday noon lies inside one.
+            let end = Timestamp(year: 2024, month: 3, day: 5, secondOfDay: 12 * 3600)
+            let report = try await downloader.run(BarDownloadPlan(series: [series], range: Self.start..<end, now: Self.now))
+            #expect(source.requests.last?.end == end)
+            let stored = try store.bars(symbol: "AAA", barSize: Self.hour)
+            // The last bar is Tuesday's 11:00, the last hour before the end; none after it.
+            #expect(stored.last?.timestamp == end - .hours(1))
+            let chunks = report.plannedChunks
+            #expect(try store.completedChunks(series).count == chunks - 1)
+            // Further on: the chunk is fetched again, whole, and done.
+            let later = try await downloader.run(BarDownloadPlan(series: [series], range: Self.start..<Self.now, now: Self.now))
+            #expect(later.skippedChunks == chunks - 1)
+            #expect(try store.bars(symbol: "AAA", barSize: Self.hour).count > stored.count)
+        }
+    }
+
     @Test func pacingViolationsWaitAndRetry() async throws {
         try await withTemporaryDirectory { dir in
             let store = try BarStore(path: dir + "/bars.sqlite")

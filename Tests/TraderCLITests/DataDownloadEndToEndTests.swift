@@ -51,7 +51,7 @@ func withSimulator<Result: Sendable>(
             let daily = ["--bar", "1 day", "--duration", "300 D", "--end", "2021-12-31", "--store", path]
             try await withSimulator(data: Self.data) { _, port in
                 let first = try await Self.download(symbols + daily, port: port)
-                // Two 364-day grid chunks per symbol; the second holds "now", so it is not marked done.
+                // Two 364-day grid chunks per symbol; the second holds the end asked for, so it is not marked done.
                 #expect(first.plannedChunks == 6 && first.fetchedChunks == 6 && first.skippedChunks == 0)
                 #expect(first.requests.allSatisfy { $0.duration == "1 Y" })
 
@@ -61,12 +61,14 @@ func withSimulator<Result: Sendable>(
             }
             let store = try BarStore(path: path, createIfMissing: false)
             let size = try #require(BarSize("1 day"))
-            // The stored bars are the simulator's daily bars, exactly, at midnight UTC.
+            // The stored bars are the simulator's daily bars, exactly, at midnight UTC, through the end asked for and
+            // none after it (the chunk holding it reaches to 2022).
             for symbol in symbols + ["SYN003"] {
                 let source = try #require(Self.data.instrument(symbol: symbol)).series.bars
-                let cutoff = Timestamp(year: 2022, month: 1, day: 5)
-                let stored = try store.bars(symbol: Symbol(symbol), barSize: size).filter { $0.timestamp < cutoff }
-                #expect(stored == source.filter { $0.timestamp < cutoff }, "\(symbol)")
+                let cutoff = Timestamp(year: 2022, month: 1, day: 1)
+                let stored = try store.bars(symbol: Symbol(symbol), barSize: size)
+                #expect(stored.last?.timestamp == Timestamp(year: 2021, month: 12, day: 31), "\(symbol)")
+                #expect(stored == source.filter { $0.timestamp < cutoff && $0.timestamp >= (stored.first?.timestamp ?? cutoff) }, "\(symbol)")
                 #expect(stored.count > 250)
             }
             #expect(try store.seriesSummaries().map(\.symbol.rawValue) == symbols + ["SYN003"])

@@ -58,13 +58,16 @@ public struct BarDownloader: Sendable {
             }
         }
         progress(.planned(total: report.plannedChunks, alreadyDone: report.skippedChunks))
+        // The range's end limits the last chunk as `now` does: fetched up to it, not marked done (a later download
+        // that reaches further fetches the chunk whole), so no bar after the end asked for is stored.
+        let limit = min(plan.range.upperBound, plan.now)
         for (index, (series, chunk)) in work.enumerated() {
             let request = HistoricalChunkRequest(
-                series: series, chunk: chunk, end: min(chunk.end, plan.now),
+                series: series, chunk: chunk, end: min(chunk.end, limit),
                 duration: ChunkPolicy(barSize: series.barSize).requestDuration)
             let bars = try await fetch(request, plan: plan, report: &report, progress: progress)
-            let record = StoredChunk(
-                series: series, chunk: chunk, isComplete: chunk.end <= plan.now, storedAt: plan.now)
+                .filter { $0.timestamp < limit }
+            let record = StoredChunk(series: series, chunk: chunk, isComplete: chunk.end <= limit, storedAt: plan.now)
             do throws(BarStoreError) { try store.storeChunk(bars, record) } catch { throw .store(error) }
             report.fetchedChunks += 1
             report.barsStored += bars.count
