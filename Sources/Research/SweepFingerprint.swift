@@ -42,24 +42,14 @@ public enum SweepFingerprint {
         return StableHash.fnv1a64Hex(text)
     }
 
-    /// The digest of one symbol's bars (FNV-1a 64 over each bar's time and OHLCV units), 16 hex digits.
+    /// The digest of one symbol's bars, 16 hex digits: FNV-1a 64 taken a 64-bit value at a time over each bar's
+    /// time and OHLCV units (a byte at a time took 2.4 s of a 500-symbol sweep's load: 18 % of it, perf).
     public static func barsDigest(_ bars: [Bar]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ value: Int64) {
-            var v = UInt64(bitPattern: value)
-            for _ in 0..<8 {
-                hash ^= v & 0xff
-                hash &*= 0x0000_0100_0000_01b3
-                v >>= 8
-            }
-        }
         for bar in bars {
-            mix(bar.timestamp.nanoseconds)
-            mix(bar.open.units)
-            mix(bar.high.units)
-            mix(bar.low.units)
-            mix(bar.close.units)
-            mix(bar.volume.units)
+            for value in [bar.timestamp.nanoseconds, bar.open.units, bar.high.units, bar.low.units, bar.close.units, bar.volume.units] {
+                hash = (hash ^ UInt64(bitPattern: value)) &* 0x0000_0100_0000_01b3
+            }
         }
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex

@@ -1,3 +1,4 @@
+import Synchronization
 import TradingModel
 
 /// Bars of several instruments aligned on one timeline.
@@ -10,8 +11,11 @@ public struct MarketData: Sendable {
     public let universe: Universe
     /// Bars per instrument, ascending in time.
     public let series: [[Bar]]
-    /// Merged order of all bars; empty for a single instrument (its bars are the timeline).
-    public let timeline: [TimelineEntry]
+    /// Merged order of all bars; empty for a single instrument (its bars are the timeline). Built on first use and
+    /// kept for every copy of these data: a sweep that runs each symbol alone never builds it (49 M entries, 393 MB
+    /// and a fifth of the load of 500 symbol-years of minute bars).
+    public var timeline: [TimelineEntry] { mergedTimeline.value(series) }
+    private let mergedTimeline = LazyTimeline()
     /// Malformed rows skipped while loading under `BadRowPolicy.skip` (`load(files:policy:sectors:)`).
     public internal(set) var skippedRows = 0
 
@@ -31,11 +35,6 @@ public struct MarketData: Sendable {
         precondition(universe.count == series.count, "one series per instrument")
         self.universe = universe
         self.series = series
-        if series.count <= 1 {
-            timeline = []
-            return
-        }
-        timeline = Self.merge(series)
     }
 
     /// The merged timeline: a k-way merge on a binary heap of each series' next bar, ordered by (time, instrument),
@@ -61,6 +60,20 @@ public struct MarketData: Sendable {
             }
         }
         return merged
+    }
+
+    /// The timeline, merged once under a lock by the first reader.
+    private final class LazyTimeline: Sendable {
+        let merged = Mutex<[TimelineEntry]?>(nil)
+
+        func value(_ series: [[Bar]]) -> [TimelineEntry] {
+            merged.withLock { merged in
+                if let merged { return merged }
+                let built = series.count <= 1 ? [] : MarketData.merge(series)
+                merged = built
+                return built
+            }
+        }
     }
 
     /// One symbol's bars.
