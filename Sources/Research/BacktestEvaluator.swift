@@ -118,7 +118,8 @@ public struct BacktestEvaluator: Sendable {
         try metrics(parameters, data: data, shared: nil)
     }
 
-    /// The metrics of one configuration reading `shared` indicators (a sweep's, computed once over `data`).
+    /// The metrics of one configuration reading `shared` indicators (a sweep's, computed once over `data`; an
+    /// each-symbol book computes its own, as `SweepRequest.run` explains).
     /// - Throws: `ResearchError.unknownStrategyParameter` or `.analyticsFailed`.
     public func metrics(
         _ parameters: ParameterSet, data: MarketData, shared: SharedIndicators?
