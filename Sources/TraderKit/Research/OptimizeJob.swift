@@ -107,7 +107,8 @@ public enum OptimizeJob {
         let names = merged.header.parameterNames
         try OptimizeOutput.write(
             merged, to: out, heatmap: names.count >= 2 ? (names[0], names[1]) : nil, bestEquity: bestEquity,
-            dataDescription: "merged from \(folders.joined(separator: ", "))", top: rows)
+            dataDescription: "merged from \(folders.joined(separator: ", "))"
+                + (byFiles.isEmpty ? "" : " (file shards: each symbol alone, as one pooled book)"), top: rows)
         print("wrote \(out)/results.csv, best.json, report.html")
     }
 
