@@ -111,8 +111,9 @@ public enum ParquetReader {
         let codec = code == 0 ? nil : codecs.first { $0.code == code }
         guard code == 0 || codec != nil else {
             let readable = (["UNCOMPRESSED"] + codecs.map(\.name)).joined(separator: " or ")
+            let name = ParquetCompression.name(of: code)
             throw ParquetError(
-                "column '\(leaf.name)' is compressed with \(ParquetCompression.name(of: code)); only \(readable) pages are read")
+                "column '\(leaf.name)' is compressed with \(name); only \(readable) pages are read", missingCodec: name)
         }
         let total = data.int(5) ?? 0
         let footerStart = bytes.count - 8

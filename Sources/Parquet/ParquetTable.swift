@@ -57,6 +57,12 @@ public enum ParquetEncoding: Sendable, Hashable {
 public struct ParquetError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong, in words.
     public var description: String
+    /// The codec a page is compressed with that the reader was not given (`ZSTD`), when that is what is wrong: a
+    /// caller can then say what to install.
+    public var missingCodec: String?
 
-    init(_ description: String) { self.description = description }
+    init(_ description: String, missingCodec: String? = nil) {
+        self.description = description
+        self.missingCodec = missingCodec
+    }
 }

@@ -54,7 +54,7 @@ extension BarCatalogue {
         let table: ParquetTable
         let zstd = SystemZstd.shared
         do { table = try ParquetReader.read(bytes, columns: Set(Self.columns), codecs: zstd.map { [$0.parquet] } ?? []) } catch {
-            let missing = zstd == nil && error.description.contains("compressed with ZSTD")
+            let missing = zstd == nil && error.missingCodec == "ZSTD"
             throw BarCatalogueError(
                 path: path,
                 reason: missing
