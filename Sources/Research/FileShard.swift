@@ -126,19 +126,9 @@ public struct FileShardRecord: Sendable, Equatable {
 
     /// `shard.json`.
     public func json() -> String {
-        JSONValue.object([
+        JSONValue.object(header.jsonFields.merging([
             "kind": .string("optimize file shard"),
-            "strategy": .string(header.strategy),
-            "parameter_names": .array(header.parameterNames.map(JSONValue.string)),
-            "objective": .object([
-                "metric": .string(header.objective.metric),
-                "direction": .string(header.objective.direction.rawValue),
-                "constraints": .array(header.objective.constraints.map { .string($0.description) }),
-            ]),
-            "configurations": .integer(header.configurations),
-            "periods_per_year": .integer(header.periodsPerYear),
             "shard": .string(header.shard.description),
-            "fingerprint": .string(header.fingerprint),
             "longest_series": .integer(longestSeries),
             "universe": .array(universe.map { .array([.string($0.symbol), .integer($0.bars)]) }),
             "symbols": .array(symbols.map {
@@ -150,7 +140,7 @@ public struct FileShardRecord: Sendable, Equatable {
                     "file": .string($0.file), "bytes": .integer($0.bytes), "digest": .string($0.digest),
                 ])
             }),
-        ]).serialized()
+        ]) { _, new in new }).serialized()
     }
 
     /// Reads `shard.json`.

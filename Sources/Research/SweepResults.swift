@@ -34,6 +34,25 @@ public struct SweepHeader: Hashable, Sendable {
     }
 }
 
+extension SweepHeader {
+    /// The sweep's identity as `best.json` and a file shard's `shard.json` write it (`SweepResults.parseHeader` reads
+    /// it back): strategy, parameter names, objective, configurations, periods per year, fingerprint.
+    var jsonFields: [String: JSONValue] {
+        [
+            "strategy": .string(strategy),
+            "parameter_names": .array(parameterNames.map(JSONValue.string)),
+            "objective": .object([
+                "metric": .string(objective.metric),
+                "direction": .string(objective.direction.rawValue),
+                "constraints": .array(objective.constraints.map { .string($0.description) }),
+            ]),
+            "configurations": .integer(configurations),
+            "periods_per_year": .integer(periodsPerYear),
+            "fingerprint": .string(fingerprint),
+        ]
+    }
+}
+
 /// The rows of a sweep (or of one shard) and everything derived from them: the best configuration, the
 /// overfitting statistics, `results.csv` and `best.json`.
 ///
@@ -90,20 +109,9 @@ public struct SweepResults: Sendable {
 
     /// `best.json`: the sweep's identity, the best configuration with its metrics, and PSR/DSR.
     public func bestJSON() -> String {
-        var object: [String: JSONValue] = [
-            "strategy": .string(header.strategy),
-            "parameter_names": .array(header.parameterNames.map(JSONValue.string)),
-            "objective": .object([
-                "metric": .string(header.objective.metric),
-                "direction": .string(header.objective.direction.rawValue),
-                "constraints": .array(header.objective.constraints.map { .string($0.description) }),
-            ]),
-            "configurations": .integer(header.configurations),
-            "periods_per_year": .integer(header.periodsPerYear),
-            "rows": .integer(rows.count),
-            "eligible": .integer(rows.filter { header.objective.isEligible($0.metrics) }.count),
-            "fingerprint": .string(header.fingerprint),
-        ]
+        var object = header.jsonFields
+        object["rows"] = .integer(rows.count)
+        object["eligible"] = .integer(rows.filter { header.objective.isEligible($0.metrics) }.count)
         if header.shard.count > 1 { object["shard"] = .string(header.shard.description) }
         if let best {
             var metrics: [String: JSONValue] = [:]
