@@ -154,6 +154,8 @@ import Yams
         let unfinished = try await Self.run(["optimize", "merge"] + shards + ["--out", folder.path + "/again"])
         #expect(unfinished.status != 0)
         #expect(unfinished.errors.contains("did not finish"), "\(unfinished.errors)")
+        let absent = try await Self.run(["optimize", "merge", shards[0], folder.path + "/nowhere", "--out", folder.path + "/again"])
+        #expect(absent.status != 0 && absent.errors.contains("nowhere: no such folder"), "\(absent.errors)")
     }
 
     /// deploy/sweep-indexed-job.yaml: the pod's arguments run as an index would run them, and the Job fails an index

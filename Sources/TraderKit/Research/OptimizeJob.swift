@@ -87,6 +87,13 @@ public enum OptimizeJob {
     /// `optimize merge`: shard folders of either unit into the single run's `results.csv`, `best.json` and
     /// `report.html` (with the best configuration's chart when the shards were files).
     public static func merge(_ folders: [String], out: String, rows: Int, concurrency: Int, print: (String) -> Void) async throws {
+        for folder in folders {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
+                throw TraderError("\(folder): no such folder (give the shards' output folders)")
+            }
+            guard isFolder.boolValue else { throw TraderError("\(folder) is a file: give the shards' output folders") }
+        }
         let byFiles = folders.filter(FileShardJob.isFileShard)
         guard byFiles.isEmpty || byFiles.count == folders.count else {
             throw TraderError(
