@@ -138,6 +138,18 @@ import TradingModel
         }
     }
 
+    @Test func aColumnKeepsNoValueApartFromANaNTheIndicatorGives() {
+        struct NaNAfterOne: CloseIndicator {
+            mutating func update(_ close: Double) -> Double? { close > 1 ? .nan : nil }
+        }
+        var reading = SharedReading(
+            NaNAfterOne(), column: SharedColumn(closes: [1, 2, 3], values: [SharedColumn.none, .nan, .nan]))
+        #expect(reading.update(1) == nil)
+        #expect(reading.update(2)?.isNaN == true)
+        // Left at a close the column does not have: its own indicator goes on, with the same answers.
+        #expect(reading.update(5)?.isNaN == true && !reading.isShared)
+    }
+
     @Test func nothingIsSharedBeyondTheByteLimitOrByARotation() throws {
         let configurations = try Self.space().configurations
         #expect(Self.evaluator().sharedIndicators(for: configurations, data: Self.market, byteLimit: 1_000) == nil)

@@ -119,7 +119,7 @@ public enum FileShardJob {
         print("\(job.strategyName) on \(job.dataDescription), file shard \(scope.shard): \(symbols.count) symbol"
             + "\(symbols.count == 1 ? "" : "s") (\(fileCount) file\(fileCount == 1 ? "" : "s")), each alone, pooled: \(total) configurations in "
             + String(format: "%.2f s (%d jobs)", elapsed, concurrency))
-        print(String(format: "wrote \(out)/shard.json and \(books.count) books (%.1f MB)", size))
+        print("wrote \(out)/shard.json and \(books.count) books (" + String(format: "%.1f MB", size) + ")")
         print("when every shard is done: ibtrader optimize merge FOLDER... --out DIR (the shards' folders, any order)")
     }
 

@@ -30,7 +30,7 @@ public struct SharedIndicators: Sendable {
 
     /// Each instrument's closes, what the columns were computed from.
     @usableFromInline let closes: [[Double]]
-    /// Per column, each instrument's values (NaN: not yet defined).
+    /// Per column, each instrument's values (`SharedColumn.none` where the indicator has none yet).
     @usableFromInline var values: [Column: [[Double]]] = [:]
 
     /// Columns over these closes (one array per instrument, in the universe's order); none computed yet.
@@ -49,7 +49,7 @@ public struct SharedIndicators: Sendable {
     private func compute<I: CloseIndicator>(_ make: () -> I) -> [[Double]] {
         closes.map { series in
             var indicator = make()
-            return series.map { indicator.update($0) ?? .nan }
+            return series.map { indicator.update($0) ?? SharedColumn.none }
         }
     }
 
@@ -72,6 +72,9 @@ public struct SharedIndicators: Sendable {
 struct SharedColumn: Sendable {
     @usableFromInline let closes: [Double]
     @usableFromInline let values: [Double]
+    /// "No value yet": a NaN of its own payload, so an indicator that outputs NaN itself is read back as NaN.
+    @usableFromInline static let noneBits: UInt64 = 0x7FF8_0000_1BAD_F00D
+    @usableFromInline static var none: Double { Double(bitPattern: noneBits) }
 
     @usableFromInline
     init(closes: [Double], values: [Double]) {
@@ -112,7 +115,7 @@ struct SharedReading<Own: CloseIndicator>: Sendable {
             if cursor < closes.count, closes[cursor].bitPattern == x.bitPattern {
                 let value = values[cursor]
                 cursor += 1
-                return value.isNaN ? nil : value
+                return value.bitPattern == SharedColumn.noneBits ? nil : value
             }
             leaveShared()
         }
