@@ -114,15 +114,7 @@ public struct FileShardRecord: Sendable, Equatable {
     }
 
     /// The FNV-1a 64 digest of a book's bytes, 16 hex digits.
-    public static func digest(_ bytes: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }
+    public static func digest(_ bytes: [UInt8]) -> String { StableHash.fnv1a64Hex(bytes: bytes) }
 
     /// `shard.json`.
     public func json() -> String {

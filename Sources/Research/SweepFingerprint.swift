@@ -51,7 +51,6 @@ public enum SweepFingerprint {
                 hash = (hash ^ UInt64(bitPattern: value)) &* 0x0000_0100_0000_01b3
             }
         }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return StableHash.hex(hash)
     }
 }

@@ -249,12 +249,21 @@ public struct BacktestSummary: Hashable, Sendable, Codable {
 /// Deterministic hashing for regression fingerprints (Swift's `Hasher` is randomly seeded per process).
 public enum StableHash {
     /// FNV-1a 64 of a string's UTF-8 bytes, as 16 lowercase hex digits.
-    public static func fnv1a64Hex(_ text: String) -> String {
+    public static func fnv1a64Hex(_ text: String) -> String { fnv1a64Hex(bytes: text.utf8) }
+
+    /// FNV-1a 64 of bytes, as 16 lowercase hex digits.
+    @inlinable
+    public static func fnv1a64Hex<Bytes: Sequence<UInt8>>(bytes: Bytes) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
+        for byte in bytes {
             hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01b3
         }
+        return hex(hash)
+    }
+
+    /// A 64-bit hash as 16 lowercase hex digits.
+    public static func hex(_ hash: UInt64) -> String {
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }

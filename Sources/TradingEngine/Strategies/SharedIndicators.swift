@@ -56,9 +56,6 @@ public struct SharedIndicators: Sendable {
     /// The columns computed.
     public var computed: Set<Column> { Set(values.keys) }
 
-    /// Bytes the columns take (closes and values).
-    public var byteCount: Int { closes.reduce(0) { $0 + $1.count } * 8 * (1 + values.count) }
-
     /// The column's values for instrument `index` and its closes, if computed.
     @usableFromInline
     func column(_ column: Column, instrument index: Int) -> SharedColumn? {
