@@ -38,8 +38,7 @@ public final class BarStore: Sendable {
                 // A crash loses at most the transaction in flight; bars can always be downloaded again.
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
             }
-            pool = try DatabasePool(path: path, configuration: configuration)
-            try Self.migrator.migrate(pool)
+            pool = try SharedDatabase.open(path: path, configuration: configuration, migrator: Self.migrator)
         } catch {
             throw .cannotOpen(path: path, reason: "\(error)")
         }

@@ -88,11 +88,11 @@ public final class OrderJournal: Sendable {
                 try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
                 try db.execute(sql: "PRAGMA wal_autocheckpoint = \(autocheckpoint)")
             }
-            pool = try DatabasePool(path: path, configuration: configuration)
-            // GRDB's pool sets `synchronous = NORMAL` on its writer after `prepareDatabase` (its WAL set-up), so
-            // the level is set again where it counts: on the one connection that writes.
-            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
-            try Self.migrator.migrate(pool)
+            pool = try SharedDatabase.open(path: path, configuration: configuration, migrator: Self.migrator) { pool in
+                // GRDB's pool sets `synchronous = NORMAL` on its writer after `prepareDatabase` (its WAL set-up), so
+                // the level is set again where it counts: on the one connection that writes.
+                try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
+            }
         } catch {
             throw .cannotOpen(path: path, reason: "\(error)")
         }

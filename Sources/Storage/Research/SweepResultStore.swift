@@ -25,8 +25,7 @@ public struct SweepResultStore: Sendable {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
-            pool = try DatabasePool(path: path, configuration: configuration)
-            try Self.migrator.migrate(pool)
+            pool = try SharedDatabase.open(path: path, configuration: configuration, migrator: Self.migrator)
         } catch {
             throw .cannotOpen(path: path, reason: "\(error)")
         }
