@@ -125,7 +125,7 @@ private final class ScriptedTransport: TWSTransport, @unchecked Sendable {
     }
 
     private final class Writer: TWSTransportWriter, @unchecked Sendable {
-        // Written by the connection's single write loop only.
+        // Written from the connection's isolation only.
         let continuation: AsyncThrowingStream<ByteBuffer, any Error>.Continuation
         var sawHello = false
 
@@ -133,7 +133,7 @@ private final class ScriptedTransport: TWSTransport, @unchecked Sendable {
             self.continuation = continuation
         }
 
-        func write(_ bytes: ByteBuffer) async throws {
+        func write(_ bytes: ByteBuffer) throws {
             guard !sawHello else { return }
             sawHello = true
             var reply = ByteBufferAllocator().buffer(capacity: 128)

@@ -67,7 +67,7 @@ struct InProcessTransport: TWSTransport {
 private struct PipeWriter: TWSTransportWriter {
     let continuation: AsyncThrowingStream<ByteBuffer, any Error>.Continuation
 
-    func write(_ bytes: ByteBuffer) async throws {
+    func write(_ bytes: ByteBuffer) throws {
         guard case .enqueued = continuation.yield(bytes) else { throw InProcessPipeClosed() }
     }
 }

@@ -86,38 +86,37 @@ extension SessionDriver {
                     default: return .notReady("\(error)", unreachable: false)
                     }
                 }
-                let orders = await connection.orderEvents()
-                let states = await connection.stateChanges()
-                let notices = await connection.notices()
-                let farms = await connection.farms.reports
-                inbox.yield(
-                    .connected(
-                        SessionConnection(
-                            generation: number, info: info, farms: farms,
-                            clientID: await connection.configuration.clientID)))
-                await withTaskGroup(of: Void.self) { pumps in
-                    pumps.addTask {
-                        var fills = 0
-                        do {
-                            for try await event in orders {
+                // Everything the connection hears goes into the inbox as it is read, in the order it was read:
+                // first `.connected`, so no order event of this connection comes before the core knows it.
+                let clientID = await connection.configuration.clientID
+                let fills = Counter()
+                let ended = AsyncStream<Void>.makeStream()
+                await connection.listen(
+                    TWSReceiver(
+                        receive: { event in
+                            switch event {
+                            case .listening(let state, let farms):
+                                inbox.yield(
+                                    .connected(
+                                        SessionConnection(
+                                            generation: number, info: info, farms: farms, clientID: clientID)))
+                                inbox.yield(.connectivity(generation: number, state))
+                            case .order(let event):
                                 if case .execution = event {
-                                    fills += 1
-                                    reachFillCrashPoint(crash, fills: fills)
+                                    reachFillCrashPoint(crash, fills: fills.next())
                                 }
                                 inbox.yield(.orderEvent(generation: number, event))
+                            case .state(let state):
+                                inbox.yield(.connectivity(generation: number, state))
+                            case .notice(let notice):
+                                if let report = TWSFarmReport(notice) { inbox.yield(.farm(generation: number, report)) }
                             }
-                            inbox.yield(.connectionClosed(generation: number, "order events ended"))
-                        } catch {
-                            inbox.yield(.connectionClosed(generation: number, "\(error)"))
-                        }
-                    }
-                    pumps.addTask { for await state in states { inbox.yield(.connectivity(generation: number, state)) } }
-                    pumps.addTask {
-                        for await notice in notices {
-                            if let report = TWSFarmReport(notice) { inbox.yield(.farm(generation: number, report)) }
-                        }
-                    }
-                }
+                        },
+                        end: { error in
+                            inbox.yield(.connectionClosed(generation: number, error.map { "\($0)" } ?? "order events ended"))
+                            ended.continuation.finish()
+                        }))
+                for await _ in ended.stream {}
                 return .served
             }
             var outcome = ServeOutcome.served
@@ -214,8 +213,8 @@ extension SessionDriver {
         }
     }
 
-    /// 5-second bars until cancelled, each into the inbox as it comes (the core closes the slices); a failure comes
-    /// back with whether the socket was still up.
+    /// 5-second bars until cancelled, each into the inbox as the connection reads it (the core closes the slices); a
+    /// failure comes back with whether the socket was still up.
     func subscribeBars(
         _ tag: SessionTag, _ subscription: RealTimeBarSubscription, _ contracts: ContractBook,
         _ group: inout DiscardingTaskGroup
@@ -223,25 +222,43 @@ extension SessionDriver {
         guard let connection else { return }
         let inbox = self.inbox
         spawn(tag, &group) {
+            let ends = AsyncStream<(any Error)?>.makeStream()
+            var lines: [TWSSubscription] = []
+            var failure: (any Error)?
             do {
-                try await withThrowingTaskGroup(of: Void.self) { lines in
-                    for id in subscription.instruments {
-                        let contract = try contracts.contract(for: id)
-                        let bars = try await connection.realTimeBars(
-                            contract: contract, whatToShow: SessionSettings.whatToShow(subscription.whatToShow, for: contract),
-                            useRTH: subscription.useRegularTradingHours)
-                        lines.addTask {
-                            for try await item in bars { inbox.yield(.market(tag, Self.barEvent(item, for: id))) }
+                for id in subscription.instruments {
+                    let contract = try contracts.contract(for: id)
+                    lines.append(
+                        try await connection.realTimeBars(
+                            contract: contract,
+                            whatToShow: SessionSettings.whatToShow(subscription.whatToShow, for: contract),
+                            useRTH: subscription.useRegularTradingHours,
+                            into: TWSReceiver(
+                                receive: { inbox.yield(.market(tag, Self.barEvent($0, for: id))) },
+                                end: { ends.continuation.yield($0) })))
+                }
+                // Until a line fails, every line ended, or the core cancels the subscription (this task's end).
+                var open = lines.count
+                await withTaskCancellationHandler {
+                    for await end in ends.stream {
+                        if let end {
+                            failure = end
+                            break
                         }
+                        open -= 1
+                        if open == 0 { break }
                     }
-                    try await lines.waitForAll()
+                } onCancel: {
+                    ends.continuation.finish()
                 }
             } catch {
-                guard !Task.isCancelled else { return }
-                // What the failure means (a 10225 to subscribe again, a refusal to stop) is the core's to say.
-                inbox.yield(
-                    .marketFailed(tag, Self.subscriptionFailure(error), connectionUp: await connection.session != nil))
+                failure = error
             }
+            for line in lines { line.cancel() }
+            guard let failure, !Task.isCancelled else { return }
+            // What the failure means (a 10225 to subscribe again, a refusal to stop) is the core's to say.
+            inbox.yield(
+                .marketFailed(tag, Self.subscriptionFailure(failure), connectionUp: await connection.session != nil))
         }
     }
 
@@ -343,11 +360,9 @@ extension SessionDriver {
         reachCrashPoint(.afterIntentJournaled)
         do {
             guard let connection else { throw TWSRequestError.notConnected }
+            // Written to the socket before this returns (unless the rate limiter holds it).
             try await connection.submitOrders(
                 group.placements, contract: group.contract, legContracts: group.legContracts)
-            // The socket write is a job queued on this session thread: let it run before the journal's "sent"
-            // update and the rest of this input's work, so the order leaves now rather than after them.
-            await Task.yield()
         } catch {
             // Nothing of the group was transmitted: the intents are dead, so a restart must not send them.
             _ = journal?.writeIntents(

@@ -74,3 +74,11 @@ struct ProcessPace {
     /// The write happened now.
     mutating func mark() { last = .now }
 }
+
+/// A count shared with a `@Sendable` closure (a connection's receiver counts its fills for the crash point).
+final class Counter: Sendable {
+    private let count = Atomic<Int>(0)
+
+    /// Adds one and returns the new count.
+    func next() -> Int { count.add(1, ordering: .relaxed).newValue }
+}

@@ -125,10 +125,26 @@ extension TWSConnection {
     public func realTimeBars(
         contract: TWSContract, whatToShow: String = "TRADES", useRTH: Bool = true
     ) async throws(TWSRequestError) -> AsyncThrowingStream<SubscriptionItem<TWSRealTimeBar>, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: SubscriptionItem<TWSRealTimeBar>.self)
+        let subscription = try await realTimeBars(
+            contract: contract, whatToShow: whatToShow, useRTH: useRTH, into: .yielding(into: continuation))
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { subscription.cancel() }
+        }
+        return stream
+    }
+
+    /// 5-second real-time bars handed to `receiver` as they are read (`TWSReceiver`), until `cancel()` on the
+    /// result, which sends cancelRealTimeBars; otherwise as `realTimeBars(contract:whatToShow:useRTH:)`.
+    public func realTimeBars(
+        contract: TWSContract, whatToShow: String = "TRADES", useRTH: Bool = true,
+        into receiver: TWSReceiver<SubscriptionItem<TWSRealTimeBar>>
+    ) async throws(TWSRequestError) -> TWSSubscription {
         let (requestID, request, pacingRequest) = realTimeBarsRequest(contract, whatToShow, useRTH)
         return try await subscribe(
             .request(requestID), request: .realTimeBars(request), cancel: .cancelRealTimeBars(requestID: requestID),
-            options: SubscriptionOptions(path: .paced(.realTimeBars, pacingRequest, requestID: requestID))
+            options: SubscriptionOptions(path: .paced(.realTimeBars, pacingRequest, requestID: requestID)),
+            into: receiver
         ) { response in
             if case .realTimeBar(_, let bar) = response { return bar }
             return nil

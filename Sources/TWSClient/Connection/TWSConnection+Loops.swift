@@ -74,11 +74,10 @@ extension TWSConnection {
     }
 
     private nonisolated func serve(_ channel: TWSTransportChannel) async throws {
-        let hello = await startHandshake()
-        try await channel.outbound.write(hello)
+        try await attach(channel.outbound)
         try await withThrowingTaskGroup(of: LoopExit.self) { group in
             group.addTask { try await self.readLoop(channel.inbound) }
-            group.addTask { try await self.writeLoop(channel.outbound) }
+            group.addTask { try await self.writeLoop() }
             group.addTask { try await self.readyTimer() }
             group.addTask { await self.controlLoop() }
             for try await exit in group where exit != .readyTimerFinished { break }
@@ -86,8 +85,10 @@ extension TWSConnection {
         }
     }
 
-    private func startHandshake() -> ByteBuffer {
-        handshake.start()
+    /// Writes the hello, then takes `writer` for every later frame.
+    private func attach(_ writer: any TWSTransportWriter) throws {
+        try writer.write(handshake.start())
+        self.writer = writer
     }
 
     // MARK: - Loops
@@ -144,8 +145,10 @@ extension TWSConnection {
         .transport("unreadable byte stream from TWS: \(error)")
     }
 
-    /// Writes queued frames when the rate limiter lets them go; sleeps on the injected clock in between.
-    private nonisolated func writeLoop(_ outbound: any TWSTransportWriter) async throws -> LoopExit {
+    /// Writes what the rate limiter or the pacing held, when they let it go (a frame that may leave at once is
+    /// written as it is queued, `writeReady()`); sleeps on the injected clock in between. Ends the connection with
+    /// a write's failure, and ends a clean disconnect once everything queued is out.
+    private nonisolated func writeLoop() async throws -> LoopExit {
         let (clock, wake) = (self.clock, self.wakeupContinuation)
         // A later release time (the rate limiter's, or a historical request's pacing, which can be minutes away)
         // comes as a wake-up from a timer child, so a message queued meanwhile (an order, a cancel, the stop's last
@@ -159,21 +162,52 @@ extension TWSConnection {
             while !Task.isCancelled {
                 let now = clock.now()
                 if let due = armed, due <= now { armed = nil }
-                let (frames, next) = await takeOutbound(now: now)
-                for frame in frames { try await outbound.write(frame) }
-                if !frames.isEmpty { continue }
-                if await isDrained { return .disconnectRequested }
-                if let next, armed.map({ next < $0 }) ?? true {
-                    armed = next
-                    timers.addTask {
-                        guard (try? await clock.sleepUntil(next)) != nil else { return }
-                        wake.yield()
+                switch try await writeReady() {
+                case .drained:
+                    return .disconnectRequested
+                case .held(let next):
+                    if let next, armed.map({ next < $0 }) ?? true {
+                        armed = next
+                        timers.addTask {
+                            guard (try? await clock.sleepUntil(next)) != nil else { return }
+                            wake.yield()
+                        }
                     }
                 }
                 if await wakeups.next() == nil { return .cancelled }
             }
             return .cancelled
         }
+    }
+
+    /// What is left after `writeReady()`.
+    enum OutboundLeft: Sendable {
+        /// A clean disconnect may close: everything queued is out.
+        case drained
+        /// Frames are held until this time (`nil`: nothing is queued, or nothing is due at a known time).
+        case held(until: Duration?)
+    }
+
+    /// Writes every frame that may leave now, in order.
+    /// - Throws: the write failure that ends the connection (this one's or an earlier one's).
+    @discardableResult
+    func writeReady() throws -> OutboundLeft {
+        if let writeFailure { throw writeFailure }
+        guard let writer else { return .held(until: nil) }
+        let now = clock.now()
+        var frames = scheduler.dequeueReady(now: now)
+        frames += releasePacedRequests(now: now)
+        for frame in frames {
+            do { try writer.write(frame) } catch {
+                writeFailure = error
+                wakeupContinuation.yield()
+                throw error
+            }
+        }
+        if isDrained { return .drained }
+        var next = scheduler.nextReleaseTime(now: now)
+        if let backlogTime = nextPacedRelease(now: now) { next = min(next ?? backlogTime, backlogTime) }
+        return .held(until: next)
     }
 
     /// Fails the connection when it is not ready within `readyTimeout`.
@@ -225,11 +259,15 @@ extension TWSConnection {
     /// Whether a clean disconnect may close now: everything queued went out (held historical requests are dropped).
     private var isDrained: Bool { isDraining && scheduler.isEmpty }
 
-    /// Queues an encoded frame; cancels go first, but never before the message they cancel.
+    /// Queues an encoded frame (cancels go first, but never before the message they cancel) and writes it at once
+    /// when the rate limiter lets it go; otherwise the write loop writes it when it may leave.
     func enqueue(
         _ frame: ByteBuffer, priority: OutboundPriority = .normal, dependency: OutboundDependency? = nil
     ) {
         scheduler.enqueue(frame, priority: priority, dependency: dependency)
+        // A failed write is the write loop's to report (it ends the connection); the caller's message is lost with
+        // the connection, as one queued on a socket that closes is.
+        if case .held(let next)? = try? writeReady(), next == nil, scheduler.isEmpty { return }
         wakeupContinuation.yield()
     }
 
@@ -241,15 +279,6 @@ extension TWSConnection {
         } catch {
             throw .invalidRequest(error.description)
         }
-    }
-
-    /// The frames that may leave now and when to look again (`nil`: when something is queued).
-    private func takeOutbound(now: Duration) -> ([ByteBuffer], Duration?) {
-        var frames = scheduler.dequeueReady(now: now)
-        frames += releasePacedRequests(now: now)
-        var next = scheduler.nextReleaseTime(now: now)
-        if let backlogTime = nextPacedRelease(now: now) { next = min(next ?? backlogTime, backlogTime) }
-        return (frames, next)
     }
 
     /// A route's consumer went away (stream dropped, task cancelled, timed out): end it with `cancelled` (so a

@@ -6,15 +6,11 @@ extension TWSConnection {
     /// errMsgs about orders this connection placed. The stream ends when the connection closes.
     public func orderEvents() -> AsyncThrowingStream<TWSOrderEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: TWSOrderEvent.self)
-        if case .closed = phase {
-            continuation.finish(throwing: TWSRequestError.notConnected)
-            return stream
-        }
-        let id = nextListenerID
-        nextListenerID += 1
-        orderEventListeners[id] = continuation
-        let controls = controlContinuation
-        continuation.onTermination = { _ in controls.yield(.removeListener(id)) }
+        let listening = listen(
+            TWSReceiver(
+                receive: { if case .order(let event) = $0 { continuation.yield(event) } },
+                end: { continuation.finish(throwing: $0) }))
+        continuation.onTermination = { _ in listening.cancel() }
         return stream
     }
 
@@ -33,7 +29,7 @@ extension TWSConnection {
         default: event = nil
         }
         guard let event else { return }
-        for listener in Self.inOrder(orderEventListeners) { listener.yield(event) }
+        publish(event: .order(event))
     }
 
     /// Hands an errMsg about an order to the order-event listeners. An order's errMsg carries its order id, which is
@@ -52,7 +48,7 @@ extension TWSConnection {
         } else {
             return nil
         }
-        for listener in Self.inOrder(orderEventListeners) { listener.yield(.notice(notice)) }
+        publish(event: .order(.notice(notice)))
         return origin
     }
 }

@@ -116,22 +116,39 @@ extension TWSConnection {
         options: SubscriptionOptions = SubscriptionOptions(),
         transform: @escaping @Sendable (TWSResponse) -> Value?
     ) async throws(TWSRequestError) -> AsyncThrowingStream<SubscriptionItem<Value>, any Error> {
-        _ = try await readySession()
-        let frame = try encode(request)
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: SubscriptionItem<Value>.self)
-        let id = router.makeRouteID()
-        let controls = controlContinuation
+        let subscription = try await subscribe(
+            key, request: request, cancel: cancel, options: options, into: .yielding(into: continuation),
+            transform: transform)
         continuation.onTermination = { termination in
             // `.finished` means the server or the connection ended it: nothing to cancel.
-            if case .cancelled = termination { controls.yield(.cancelRoute(key: key, id: id, cancel: cancel)) }
+            if case .cancelled = termination { subscription.cancel() }
         }
+        return stream
+    }
+
+    /// Sends `request` and hands everything routed to `key` to `receiver` as it is read, turned into values by
+    /// `transform` (`nil` skips a message). `cancel()` on the result sends `cancel` (unless the route already ended)
+    /// and ends the receiver with `TWSRequestError.cancelled`.
+    func subscribe<Value: Sendable>(
+        _ key: RouteKey,
+        request: TWSRequest,
+        cancel: TWSRequest?,
+        options: SubscriptionOptions = SubscriptionOptions(),
+        into receiver: TWSReceiver<SubscriptionItem<Value>>,
+        transform: @escaping @Sendable (TWSResponse) -> Value?
+    ) async throws(TWSRequestError) -> TWSSubscription {
+        _ = try await readySession()
+        let frame = try encode(request)
+        let id = router.makeRouteID()
+        let controls = controlContinuation
         let logger = logger
-        let sink = StreamSink<InboundItem>.wrapping(continuation) { item in
+        let sink = StreamSink<InboundItem>.wrapping(receiver) { item in
             Self.response(item, logger: logger).flatMap(transform)
         }
         router.register(key, id: id, route: .stream(sink, finishesOnEnd: options.finishesOnEnd))
         enqueue(frame, request: request, path: options.path)
-        return stream
+        return TWSSubscription { controls.yield(.cancelRoute(key: key, id: id, cancel: cancel)) }
     }
 
     /// The responses a one-shot request collected, skipping (and logging) any that did not decode.

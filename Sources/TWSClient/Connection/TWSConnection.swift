@@ -79,9 +79,9 @@ public actor TWSConnection {
     var orderIDs = OrderIDAllocator()
     /// Request ids start far above order ids, so an errMsg's id names a request or an order, never both.
     var requestIDs = RequestIDAllocator(firstID: 100_000_000)
-    var stateListeners: [Int: AsyncStream<TWSConnectionState>.Continuation] = [:]
-    var noticeListeners: [Int: AsyncStream<TWSNotice>.Continuation] = [:]
-    var orderEventListeners: [Int: AsyncThrowingStream<TWSOrderEvent, any Error>.Continuation] = [:]
+    /// Who hears order events, state changes and notices (`listen(_:)`), in the order they began to listen: whoever
+    /// hears first acts first, so the order must not change from run to run.
+    var listeners: [(id: Int, receiver: TWSReceiver<TWSConnectionEvent>)] = []
     /// Order ids this connection placed, modified or cancelled lately (bounded): errMsgs about them are order events
     /// only, not logged here (`publishOrderNotice`).
     var recentOrderIDs = RecentOrderIDs()
@@ -92,7 +92,12 @@ public actor TWSConnection {
     /// The latest published state; `connecting` until the connection is ready or closed.
     public private(set) var state: TWSConnectionState = .connecting
 
-    /// Wakes the write loop when a message is queued.
+    /// Where frames are written once the transport is open (`nil` before): a frame that may leave is written as it
+    /// is queued, from the connection's isolation.
+    var writer: (any TWSTransportWriter)?
+    /// The first write that failed (the write loop ends the connection with it).
+    var writeFailure: (any Error)?
+    /// Wakes the write loop when a message is held (rate limit, pacing), a write failed, or a drain may end.
     let wakeups: AsyncStream<Void>
     let wakeupContinuation: AsyncStream<Void>.Continuation
     /// Feeds the control loop.
@@ -215,60 +220,72 @@ public actor TWSConnection {
         if case .idle = phase { close(error: nil) }
     }
 
-    /// The connection state as a stream: the current state first, then every change. Ends after `disconnected`.
-    public func stateChanges() -> AsyncStream<TWSConnectionState> {
-        let (stream, continuation) = AsyncStream.makeStream(of: TWSConnectionState.self)
-        continuation.yield(state)
+    /// Hears, in the order they happen, every order event, state change and notice from now on: first
+    /// `.listening` with the state and the farms as they stand (a listener that begins there misses nothing), last
+    /// `end` with the error that closed the connection. The receiver runs on the connection's isolation as each
+    /// message is read (`TWSReceiver`).
+    /// - Returns: the listening; `cancel()` stops it.
+    @discardableResult
+    public func listen(_ receiver: TWSReceiver<TWSConnectionEvent>) -> TWSSubscription {
+        receiver.receive(.listening(state, farms: farms.reports))
         if case .closed = phase {
-            continuation.finish()
-            return stream
+            receiver.end(TWSRequestError.notConnected)
+            return TWSSubscription {}
         }
         let id = nextListenerID
         nextListenerID += 1
-        stateListeners[id] = continuation
+        listeners.append((id, receiver))
         let controls = controlContinuation
-        continuation.onTermination = { _ in controls.yield(.removeListener(id)) }
+        return TWSSubscription { controls.yield(.removeListener(id)) }
+    }
+
+    /// The connection state as a stream: the current state first, then every change. Ends after `disconnected`.
+    public func stateChanges() -> AsyncStream<TWSConnectionState> {
+        let (stream, continuation) = AsyncStream.makeStream(of: TWSConnectionState.self)
+        let listening = listen(
+            TWSReceiver(
+                receive: { event in
+                    switch event {
+                    case .listening(let state, _), .state(let state): continuation.yield(state)
+                    case .order, .notice: break
+                    }
+                },
+                end: { _ in continuation.finish() }))
+        continuation.onTermination = { _ in listening.cancel() }
         return stream
     }
 
     func removeListener(_ id: Int) {
-        stateListeners[id] = nil
-        noticeListeners[id] = nil
-        orderEventListeners[id] = nil
+        listeners.removeAll { $0.id == id }
     }
 
     /// Notices not tied to a request of this client (data farm status 2104/2106/2158, 2107/2108, rate warnings,
     /// connectivity 1100/1101/1102): every one from now on. Ends when the connection closes.
     public func notices() -> AsyncStream<TWSNotice> {
         let (stream, continuation) = AsyncStream.makeStream(of: TWSNotice.self)
-        if case .closed = phase {
-            continuation.finish()
-            return stream
-        }
-        let id = nextListenerID
-        nextListenerID += 1
-        noticeListeners[id] = continuation
-        let controls = controlContinuation
-        continuation.onTermination = { _ in controls.yield(.removeListener(id)) }
+        let listening = listen(
+            TWSReceiver(
+                receive: { if case .notice(let notice) = $0 { continuation.yield(notice) } },
+                end: { _ in continuation.finish() }))
+        continuation.onTermination = { _ in listening.cancel() }
         return stream
+    }
+
+    /// Hands an event to every listener.
+    func publish(event: TWSConnectionEvent) {
+        for listener in listeners { listener.receiver.receive(event) }
     }
 
     /// Hands a connection-level notice to the listeners.
     func publish(notice: TWSNotice) {
-        for listener in Self.inOrder(noticeListeners) { listener.yield(notice) }
+        publish(event: .notice(notice))
     }
 
     func publish(_ newState: TWSConnectionState) {
         guard newState != state else { return }
         state = newState
         logger.info("TWS connection \(newState)")
-        for listener in Self.inOrder(stateListeners) { listener.yield(newState) }
-    }
-
-    /// Listeners in the order they subscribed: whoever hears first acts first, so the order must not change from run
-    /// to run (a dictionary's does).
-    static func inOrder<Listener>(_ listeners: [Int: Listener]) -> [Listener] {
-        listeners.sorted { $0.key < $1.key }.map(\.value)
+        publish(event: .state(newState))
     }
 
     /// Ends everything: fails pending requests, ends streams, publishes `disconnected`.
@@ -279,15 +296,10 @@ public actor TWSConnection {
         router.failAll(with: .connectionClosed(reason: reason))
         for waiter in readyWaiters { waiter.resume(throwing: error ?? .closedByPeer(during: "connect")) }
         readyWaiters = []
-        for listener in Self.inOrder(orderEventListeners) {
-            listener.finish(throwing: TWSRequestError.connectionClosed(reason: reason))
-        }
-        orderEventListeners = [:]
         publish(.disconnected(reason: reason))
-        for listener in Self.inOrder(stateListeners) { listener.finish() }
-        stateListeners = [:]
-        for listener in Self.inOrder(noticeListeners) { listener.finish() }
-        noticeListeners = [:]
+        let ended = listeners
+        listeners = []
+        for listener in ended { listener.receiver.end(TWSRequestError.connectionClosed(reason: reason)) }
         wakeupContinuation.finish()
         controlContinuation.finish()
     }

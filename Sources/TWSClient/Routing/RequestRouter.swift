@@ -12,18 +12,25 @@ struct StreamSink<Item: Sendable>: Sendable {
     let yieldNotice: @Sendable (TWSNotice) -> Void
     let finish: @Sendable ((any Error)?) -> Void
 
+    /// Wraps a receiver; `transform` turns a routed item into the receiver's value (`nil` skips it).
+    static func wrapping<Value: Sendable>(
+        _ receiver: TWSReceiver<SubscriptionItem<Value>>, transform: @escaping @Sendable (Item) -> Value?
+    ) -> StreamSink<Item> {
+        StreamSink(
+            yieldItem: { item in
+                if let value = transform(item) { receiver.receive(.data(value)) }
+            },
+            yieldNotice: { receiver.receive(.notice($0)) },
+            finish: { error in receiver.end(error) }
+        )
+    }
+
     /// Wraps a continuation; `transform` turns a routed item into the stream's value (`nil` skips it).
     static func wrapping<Value: Sendable>(
         _ continuation: AsyncThrowingStream<SubscriptionItem<Value>, any Error>.Continuation,
         transform: @escaping @Sendable (Item) -> Value?
     ) -> StreamSink<Item> {
-        StreamSink(
-            yieldItem: { item in
-                if let value = transform(item) { continuation.yield(.data(value)) }
-            },
-            yieldNotice: { continuation.yield(.notice($0)) },
-            finish: { error in continuation.finish(throwing: error) }
-        )
+        wrapping(.yielding(into: continuation), transform: transform)
     }
 }
 

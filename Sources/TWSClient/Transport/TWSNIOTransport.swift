@@ -43,8 +43,8 @@ public struct TWSNIOTransport: TWSTransport {
         } catch {
             throw TWSConnectionError.refused(host: host, port: port, reason: Self.reason(error))
         }
-        return try await channel.executeThenClose { inbound, outbound in
-            try await body(TWSTransportChannel(inbound: inbound, outbound: Writer(outbound: outbound)))
+        return try await channel.executeThenClose { inbound, _ in
+            try await body(TWSTransportChannel(inbound: inbound, outbound: Writer(channel: channel.channel)))
         }
     }
 
@@ -57,12 +57,15 @@ public struct TWSNIOTransport: TWSTransport {
         return "\(error)"
     }
 
-    /// Writes through the async channel's writer (in order, one flush per frame).
+    /// Writes straight into the channel's pipeline, one flush per frame: on the channel's own event loop (the
+    /// session thread) the bytes reach the socket before `write` returns; from another thread they are queued on
+    /// the loop in call order. The async channel's writer is not used: it would add a hop per frame.
     private struct Writer: TWSTransportWriter {
-        let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+        let channel: any Channel
 
-        func write(_ bytes: ByteBuffer) async throws {
-            try await outbound.write(bytes)
+        func write(_ bytes: ByteBuffer) throws {
+            guard channel.isActive else { throw ChannelError.ioOnClosedChannel }
+            channel.writeAndFlush(bytes, promise: nil)
         }
     }
 }

@@ -33,7 +33,9 @@ public struct TWSTransportChannel: Sendable {
 
 /// The writing side of a transport connection.
 public protocol TWSTransportWriter: Sendable {
-    /// Writes and flushes bytes.
-    /// - Throws: when the connection is closed.
-    func write(_ bytes: ByteBuffer) async throws
+    /// Hands bytes to the transport to be written and flushed after those handed before, and returns at once: the
+    /// connection writes from its own isolation as a message may leave, with no task between (an order is on its
+    /// way when `submitOrders` returns). A failure after the hand-over shows as the inbound side's end.
+    /// - Throws: when the connection is already closed.
+    func write(_ bytes: ByteBuffer) throws
 }

@@ -35,7 +35,8 @@ actor ScriptedPeer {
 
     // MARK: - Client → server
 
-    func receive(_ bytes: ByteBuffer) {
+    /// Takes bytes the client wrote at `time` (the clock's, when there is one).
+    func receive(_ bytes: ByteBuffer, at time: Duration) {
         var bytes = bytes
         if hello == nil {
             pending.writeBuffer(&bytes)
@@ -52,7 +53,7 @@ actor ScriptedPeer {
         while let payload = try? decoder.nextPayload() {
             frames.append(TWSFrame.fields(of: payload))
             requests.append(try? TWSRequest.decode(payload: payload, serverVersion: serverVersion))
-            frameTimes.append(clock?.now.offset ?? .zero)
+            frameTimes.append(time)
         }
         resumeWaiters()
     }
@@ -147,24 +148,34 @@ struct InMemoryTransport: TWSTransport {
         host: String, port: Int, _ body: @Sendable (TWSTransportChannel) async throws -> Result
     ) async throws -> Result {
         if refuses { throw TWSConnectionError.refused(host: host, port: port, reason: "connection refused") }
-        let channel = TWSTransportChannel(inbound: peer.toClient, outbound: Writer(peer: peer))
-        do {
-            let result = try await body(channel)
+        // The client writes without waiting (`TWSTransportWriter`); the peer takes the bytes in order, stamped with
+        // the clock's time of the write.
+        let (written, feed) = AsyncStream.makeStream(of: (ByteBuffer, Duration).self)
+        let channel = TWSTransportChannel(inbound: peer.toClient, outbound: Writer(feed: feed, clock: peer.clock))
+        let peer = self.peer
+        return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
+            group.addTask {
+                for await (bytes, time) in written {
+                    await peer.receive(bytes, at: time)
+                    await peer.noteHello()
+                    peer.clock?.notify()
+                }
+            }
+            let outcome: Swift.Result<Result, any Error>
+            do { outcome = .success(try await body(channel)) } catch { outcome = .failure(error) }
+            feed.finish()
+            try await group.waitForAll()
             await peer.clientDidClose()
-            return result
-        } catch {
-            await peer.clientDidClose()
-            throw error
+            return try outcome.get()
         }
     }
 
     private struct Writer: TWSTransportWriter {
-        let peer: ScriptedPeer
+        let feed: AsyncStream<(ByteBuffer, Duration)>.Continuation
+        let clock: ManualClock?
 
-        func write(_ bytes: ByteBuffer) async throws {
-            await peer.receive(bytes)
-            await peer.noteHello()
-            peer.clock?.notify()
+        func write(_ bytes: ByteBuffer) throws {
+            feed.yield((bytes, clock?.now.offset ?? .zero))
         }
     }
 }
