@@ -1,4 +1,5 @@
 import NIOCore
+import Synchronization
 import TWSProtocol
 
 @testable import TWSClient
@@ -10,6 +11,9 @@ actor ScriptedPeer {
     nonisolated let toClient: AsyncThrowingStream<ByteBuffer, any Error>
     private nonisolated let toClientContinuation: AsyncThrowingStream<ByteBuffer, any Error>.Continuation
     nonisolated let clock: ManualClock?
+    /// Writes the client made so far, counted as it makes them (before the peer takes the bytes).
+    nonisolated var writesMade: Int { writes.load(ordering: .relaxed) }
+    nonisolated let writes = Atomic<Int>(0)
 
     private var pending = ByteBufferAllocator().buffer(capacity: 0)
     private var decoder = TWSFrameDecoder()
@@ -151,7 +155,8 @@ struct InMemoryTransport: TWSTransport {
         // The client writes without waiting (`TWSTransportWriter`); the peer takes the bytes in order, stamped with
         // the clock's time of the write.
         let (written, feed) = AsyncStream.makeStream(of: (ByteBuffer, Duration).self)
-        let channel = TWSTransportChannel(inbound: peer.toClient, outbound: Writer(feed: feed, clock: peer.clock))
+        let channel = TWSTransportChannel(
+            inbound: peer.toClient, outbound: Writer(feed: feed, clock: peer.clock, peer: peer))
         let peer = self.peer
         return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
             group.addTask {
@@ -173,8 +178,10 @@ struct InMemoryTransport: TWSTransport {
     private struct Writer: TWSTransportWriter {
         let feed: AsyncStream<(ByteBuffer, Duration)>.Continuation
         let clock: ManualClock?
+        let peer: ScriptedPeer
 
         func write(_ bytes: ByteBuffer) throws {
+            peer.writes.add(1, ordering: .relaxed)
             feed.yield((bytes, clock?.now.offset ?? .zero))
         }
     }
