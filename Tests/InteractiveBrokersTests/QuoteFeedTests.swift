@@ -59,10 +59,11 @@ struct QuoteFeedTests {
                 let feed = IBQuoteFeed(
                     connection: connection, contracts: simulatorBook, instruments: [syn0, syn1],
                     clock: { stamp })
-                let events = await feed.start()
+                let (events, delivered) = AsyncStream.makeStream(of: IBQuoteEvent.self)
                 let seen = try await withThrowingTaskGroup(of: [IBQuoteEvent]?.self) { group in
                     group.addTask {
-                        _ = try? await feed.run()  // ends when cancelled below (as the runner stops it)
+                        // Ends when cancelled below (as the runner stops it).
+                        _ = try? await feed.run { delivered.yield($0) }
                         return nil
                     }
                     #expect(await venue.wait(upTo: .seconds(10)) { await venue.state().activeSubscriptions.marketData >= 2 })
@@ -113,9 +114,10 @@ struct QuoteFeedTests {
                 let feed = IBQuoteFeed(
                     connection: connection, contracts: simulatorBook, instruments: [syn0],
                     clock: { .zero })
-                let events = await feed.start()
+                let (events, delivered) = AsyncStream.makeStream(of: IBQuoteEvent.self)
                 var thrown: (any Error)?
-                do { try await feed.run() } catch { thrown = error }
+                do { try await feed.run { delivered.yield($0) } } catch { thrown = error }
+                delivered.finish()
                 let refusal = try #require(thrown.flatMap(MarketDataRefusal.of))
                 #expect(refusal == .notSubscribed(code: 354, delayedAvailable: true))
                 #expect(quoteCount(await collect(events) { _ in false }) == 0)

@@ -1,4 +1,5 @@
 import LiveSession
+import Synchronization
 import TradingEngine
 import TradingModel
 import TWSClient
@@ -7,26 +8,21 @@ import TWSProtocol
 /// Engine quotes from TWS market data (reqMktData), one line per instrument, for strategies that ask for them
 /// (`Strategy.usesQuotes`, `data.quotes`), and each instrument's trading-halt status (tick 49, `data.watchHalts`).
 ///
-/// Each line's ticks fold into a `QuoteTicks`; a `.quote` is delivered when bid or ask changed (see `QuoteTicks`
-/// for the coalescing). Quotes are stamped by `clock` when their tick arrives (the runner passes its injected
-/// wall clock, UTC): TWS ticks carry no time of their own. A refused line ends the feed with the refusal; whether to
-/// fall back to delayed data is the session core's decision (`LiveSessionCore.quoteFeedFailed`). Ending `run()` (task
-/// cancellation, or a line's failure) ends the streams, which sends cancelMktData for every line.
+/// Each line's ticks fold into a `QuoteTicks` as the connection reads them; a `.quote` is handed on when bid or ask
+/// changed (see `QuoteTicks` for the coalescing). Quotes are stamped by `clock` when their tick arrives (the runner
+/// passes its injected wall clock, UTC): TWS ticks carry no time of their own. A refused line ends the feed with the
+/// refusal; whether to fall back to delayed data is the session core's decision (`LiveSessionCore.quoteFeedFailed`).
+/// Ending `run(deliver:)` (task cancellation, or a line's failure) sends cancelMktData for every line.
 ///
 /// ```swift
 /// let feed = IBQuoteFeed(connection: connection, contracts: book, instruments: ids, clock: configuration.clock.now)
-/// let quotes = await feed.start()
-/// group.addTask { try await feed.run() }
-/// for await case .quote(let id, let quote) in quotes { engine.handle(.quote(id, quote)) }
+/// try await feed.run { event in inbox.yield(.quotes(tag, event)) }
 /// ```
-public actor IBQuoteFeed {
+public struct IBQuoteFeed: Sendable {
     private let connection: TWSConnection
     private let contracts: ContractBook
     private let instruments: [InstrumentID]
     private let clock: @Sendable () -> Timestamp
-    private var lines: [InstrumentID: QuoteTicks] = [:]
-    private let output: AsyncStream<IBQuoteEvent>
-    private let continuation: AsyncStream<IBQuoteEvent>.Continuation
 
     /// Creates a feed.
     /// - Parameters:
@@ -42,43 +38,53 @@ public actor IBQuoteFeed {
         self.contracts = contracts
         self.instruments = instruments
         self.clock = clock
-        (output, continuation) = AsyncStream.makeStream(of: IBQuoteEvent.self)
     }
 
-    /// The feed's events; the stream ends when `run()` ends.
-    public func start() -> AsyncStream<IBQuoteEvent> { output }
-
-    /// Subscribes every instrument and delivers quotes until the lines end or the task is cancelled.
+    /// Subscribes every instrument and hands each quote, halt and notice to `deliver` as the connection reads its
+    /// tick (on the connection's isolation, in the order read), until every line ended or the task is cancelled.
     /// - Throws: the first line's error (e.g. 354 no live permission, 200 no contract).
-    public func run() async throws {
-        defer { continuation.finish() }
-        try await withThrowingTaskGroup(of: Void.self) { group in
+    public func run(deliver: @escaping @Sendable (IBQuoteEvent) -> Void) async throws {
+        let lines = ReceiverLines()
+        var subscriptions: [TWSSubscription] = []
+        do {
             for id in instruments {
                 let contract = try contracts.contract(for: id)
-                group.addTask { try await self.line(id, contract: contract) }
+                let line = Line(id: id, clock: clock, deliver: deliver)
+                subscriptions.append(try await connection.marketData(contract: contract, into: lines.receiver(line.receive)))
             }
-            try await group.waitForAll()
+        } catch {
+            ReceiverLines.cancel(subscriptions)
+            throw error
         }
+        try await lines.wait(for: subscriptions)
     }
 
-    /// One instrument's line until it ends; a refusal ends it with the error.
-    private func line(_ id: InstrumentID, contract: TWSContract) async throws {
-        let stream = try await connection.marketData(contract: contract)
-        for try await item in stream { receive(item, for: id) }
-    }
+    /// One instrument's line: its ticks so far.
+    private final class Line: Sendable {
+        let id: InstrumentID
+        let clock: @Sendable () -> Timestamp
+        let deliver: @Sendable (IBQuoteEvent) -> Void
+        /// Only the connection's handling of this line's ticks touches it, one at a time.
+        private let ticks = Mutex(QuoteTicks())
 
-    private func receive(_ item: SubscriptionItem<TWSMarketDataEvent>, for id: InstrumentID) {
-        switch item {
-        case .data(.generic(let type, let value)) where type == .halted:
-            if let status = TradingHalt.status(tickValue: value) { continuation.yield(.halt(id, status)) }
-        case .data(let event):
-            var ticks = lines[id] ?? QuoteTicks()
-            let changed = ticks.apply(event)
-            lines[id] = ticks
-            if changed, let quote = ticks.quote(at: clock()) { continuation.yield(.quote(id, quote)) }
-        case .notice(let notice):
-            continuation.yield(.notice(id, notice))
+        init(id: InstrumentID, clock: @escaping @Sendable () -> Timestamp, deliver: @escaping @Sendable (IBQuoteEvent) -> Void) {
+            self.id = id
+            self.clock = clock
+            self.deliver = deliver
+        }
+
+        func receive(_ item: SubscriptionItem<TWSMarketDataEvent>) {
+            switch item {
+            case .data(.generic(let type, let value)) where type == .halted:
+                if let status = TradingHalt.status(tickValue: value) { deliver(.halt(id, status)) }
+            case .data(let event):
+                let quote = ticks.withLock { ticks -> Quote? in
+                    ticks.apply(event) ? ticks.quote(at: clock()) : nil
+                }
+                if let quote { deliver(.quote(id, quote)) }
+            case .notice(let notice):
+                deliver(.notice(id, notice))
+            }
         }
     }
 }
-

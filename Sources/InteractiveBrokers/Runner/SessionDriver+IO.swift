@@ -222,43 +222,27 @@ extension SessionDriver {
         guard let connection else { return }
         let inbox = self.inbox
         spawn(tag, &group) {
-            let ends = AsyncStream<(any Error)?>.makeStream()
-            var lines: [TWSSubscription] = []
-            var failure: (any Error)?
+            let lines = ReceiverLines()
+            var subscriptions: [TWSSubscription] = []
             do {
                 for id in subscription.instruments {
                     let contract = try contracts.contract(for: id)
-                    lines.append(
+                    subscriptions.append(
                         try await connection.realTimeBars(
                             contract: contract,
                             whatToShow: SessionSettings.whatToShow(subscription.whatToShow, for: contract),
                             useRTH: subscription.useRegularTradingHours,
-                            into: TWSReceiver(
-                                receive: { inbox.yield(.market(tag, Self.barEvent($0, for: id))) },
-                                end: { ends.continuation.yield($0) })))
+                            into: lines.receiver { inbox.yield(.market(tag, Self.barEvent($0, for: id))) }))
                 }
                 // Until a line fails, every line ended, or the core cancels the subscription (this task's end).
-                var open = lines.count
-                await withTaskCancellationHandler {
-                    for await end in ends.stream {
-                        if let end {
-                            failure = end
-                            break
-                        }
-                        open -= 1
-                        if open == 0 { break }
-                    }
-                } onCancel: {
-                    ends.continuation.finish()
-                }
+                try await lines.wait(for: subscriptions)
             } catch {
-                failure = error
+                ReceiverLines.cancel(subscriptions)
+                guard !Task.isCancelled else { return }
+                // What the failure means (a 10225 to subscribe again, a refusal to stop) is the core's to say.
+                inbox.yield(
+                    .marketFailed(tag, Self.subscriptionFailure(error), connectionUp: await connection.session != nil))
             }
-            for line in lines { line.cancel() }
-            guard let failure, !Task.isCancelled else { return }
-            // What the failure means (a 10225 to subscribe again, a refusal to stop) is the core's to say.
-            inbox.yield(
-                .marketFailed(tag, Self.subscriptionFailure(failure), connectionUp: await connection.session != nil))
         }
     }
 
@@ -287,23 +271,12 @@ extension SessionDriver {
         let clock = configuration.clock.now
         spawn(tag, &group) {
             let feed = IBQuoteFeed(connection: connection, contracts: contracts, instruments: instruments, clock: clock)
-            let events = await feed.start()
-            let end: QuoteFeedEnd = await withTaskGroup(of: QuoteFeedEnd?.self) { inner in
-                inner.addTask {
-                    for await event in events { inbox.yield(.quotes(tag, event)) }
-                    return nil
-                }
-                inner.addTask {
-                    do {
-                        try await feed.run()
-                        return .ended
-                    } catch {
-                        return .failed(Self.subscriptionFailure(error))
-                    }
-                }
-                var end = QuoteFeedEnd.ended
-                for await result in inner { if let result { end = result } }
-                return end
+            let end: QuoteFeedEnd
+            do {
+                try await feed.run { inbox.yield(.quotes(tag, $0)) }
+                end = .ended
+            } catch {
+                end = .failed(Self.subscriptionFailure(error))
             }
             guard !Task.isCancelled else { return }
             let connectionUp = await connection.session != nil

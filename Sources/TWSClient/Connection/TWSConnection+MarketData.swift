@@ -13,6 +13,21 @@ extension TWSConnection {
     public func marketData(
         contract: TWSContract, genericTicks: [String] = [], snapshot: Bool = false
     ) async throws(TWSRequestError) -> AsyncThrowingStream<SubscriptionItem<TWSMarketDataEvent>, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: SubscriptionItem<TWSMarketDataEvent>.self)
+        let subscription = try await marketData(
+            contract: contract, genericTicks: genericTicks, snapshot: snapshot, into: .yielding(into: continuation))
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { subscription.cancel() }
+        }
+        return stream
+    }
+
+    /// Market data (reqMktData) handed to `receiver` as each tick is read (`TWSReceiver`), until `cancel()` on the
+    /// result, which sends cancelMktData; otherwise as `marketData(contract:genericTicks:snapshot:)`.
+    public func marketData(
+        contract: TWSContract, genericTicks: [String] = [], snapshot: Bool = false,
+        into receiver: TWSReceiver<SubscriptionItem<TWSMarketDataEvent>>
+    ) async throws(TWSRequestError) -> TWSSubscription {
         let requestID = nextRequestID()
         let request = TWSMarketDataRequest(
             requestID: requestID, contract: contract, genericTickList: genericTicks.joined(separator: ","),
@@ -20,7 +35,7 @@ extension TWSConnection {
         )
         return try await subscribe(
             .request(requestID), request: .marketData(request), cancel: .cancelMarketData(requestID: requestID),
-            options: SubscriptionOptions(finishesOnEnd: snapshot)
+            options: SubscriptionOptions(finishesOnEnd: snapshot), into: receiver
         ) { response in
             switch response {
             case .tickPrice(let tick): return .price(tick)
