@@ -4,8 +4,9 @@ import Storage
 /// The rows of `ibtrader-bench latency`, one run: the loopback round trip (the floor both clients pay), ib_async
 /// 2.1.0 (no journal), IBTrader without its journal and with it at `ibtrader run`'s default (NORMAL), each through
 /// the same timestamping proxy; then the ratios issue 41's goal is stated in (journal on: ≥ 2× ib_async at p50, no
-/// slower at p99; quiet p99 < 1 ms). `BENCH_LATENCY_SAMPLES` (default 2,000) bars per row after 100 warm-up
-/// bars; the Python is `IBTRADER_PYTHON`, else the repository's `.venv` (`scripts/setup-python.sh`).
+/// slower at p99; quiet p99 < 1 ms), quiet and again beside a CPU-bound process (`BENCH_LATENCY_BUSY=off`: quiet
+/// only). `BENCH_LATENCY_SAMPLES` (default 2,000) bars per row after 100 warm-up bars; the Python is
+/// `IBTRADER_PYTHON`, else the repository's `.venv` (`scripts/setup-python.sh`).
 enum LatencyReport {
     static func table(root: URL) async throws -> BenchTable {
         var table = BenchTable()
@@ -19,20 +20,49 @@ enum LatencyReport {
                 + "kernel's share, paid by both clients")
         let python =
             ProcessInfo.processInfo.environment["IBTRADER_PYTHON"] ?? root.appendingPathComponent(".venv/bin/python").path
+        // "quiet": only the quiet rows; otherwise each client runs quiet, then beside a CPU-bound process.
+        let conditions: [Condition] =
+            ProcessInfo.processInfo.environment["BENCH_LATENCY_BUSY"] == "off" ? [.quiet] : [.quiet, .busy]
+        for condition in conditions {
+            let hog = condition == .busy ? try CPUHog.start() : nil
+            defer { hog?.stop() }
+            try await rows(condition, samples: samples, warmup: warmup, python: python, into: &table)
+        }
+        return table
+    }
+
+    /// Whether another process keeps a core busy while a client runs.
+    enum Condition {
+        case quiet
+        case busy
+
+        var label: String {
+            switch self {
+            case .quiet: ""
+            case .busy: ", a CPU-bound process beside"
+            }
+        }
+    }
+
+    /// One condition's rows: ib_async, IBTrader without and with its journal, the ratios.
+    private static func rows(
+        _ condition: Condition, samples: Int, warmup: Int, python: String, into table: inout BenchTable
+    ) async throws {
+        let label = condition.label
         var ibAsync: LatencyDistribution?
         // "ibtrader": skip the Python row; "off" or "on": only that IBTrader row (for a profile).
         let only = ProcessInfo.processInfo.environment["BENCH_LATENCY_ONLY"]
         if only == nil, FileManager.default.isExecutableFile(atPath: python) {
             let run = try await LatencyBenchmark.run(samples: samples, warmup: warmup, client: .ibAsync(python: python))
             ibAsync = run.latency
-            table.add("ib_async 2.1.0, bar → order (µs)", run.latency.text, detail(run))
+            table.add("ib_async 2.1.0\(label), bar → order (µs)", run.latency.text, detail(run))
         } else if only == nil {
             table.add("ib_async 2.1.0, bar → order (µs)", "n/a", "no Python at \(python): run scripts/setup-python.sh")
         }
         var off: LatencyBenchmark.Result?
         if only != "on" {
             let run = try await LatencyBenchmark.run(samples: samples, warmup: warmup, client: .ibtrader(journal: nil))
-            table.add("IBTrader, journal off, bar → order (µs)", run.latency.text, detail(run))
+            table.add("IBTrader, journal off\(label), bar → order (µs)", run.latency.text, detail(run))
             addInside(run, to: &table)
             off = run
         }
@@ -40,21 +70,20 @@ enum LatencyReport {
         if only != "off" {
             let run = try await LatencyBenchmark.run(
                 samples: samples, warmup: warmup, client: .ibtrader(journal: .processCrashSafe))
-            table.add("IBTrader, journal on (NORMAL), bar → order (µs)", run.latency.text, detail(run))
+            table.add("IBTrader, journal on (NORMAL)\(label), bar → order (µs)", run.latency.text, detail(run))
             addInside(run, to: &table)
             on = run
         }
         if let ibAsync, let off, let on {
             table.add(
-                "  ib_async ÷ IBTrader journal off, p50 / p99",
+                "  ib_async ÷ IBTrader journal off\(label), p50 / p99",
                 String(format: "%.1f× / %.1f×", ibAsync.p50 / off.latency.p50, ibAsync.p99 / off.latency.p99),
                 "for reference (issue 20's old goal was ≥ 3× here)")
             table.add(
-                "  ib_async ÷ IBTrader journal on, p50 / p99",
+                "  ib_async ÷ IBTrader journal on\(label), p50 / p99",
                 String(format: "%.1f× / %.1f×", ibAsync.p50 / on.latency.p50, ibAsync.p99 / on.latency.p99),
                 "issue 41's goal: ≥ 2× at p50, ≥ 1× at p99 (the journal writes each intent before its order is sent)")
         }
-        return table
     }
 
     /// The bot's own share: from the bar leaving its inbox to the order handed to the connection.
@@ -62,8 +91,7 @@ enum LatencyReport {
         guard let inside = run.inside else { return }
         table.add(
             "  of which inbox → order handed to the socket (µs)", inside.text,
-            "the bot's own stamps (`SessionStatus.latency.barToOrder`): the core, the journal's intent, the send, the "
-                + "journal's 'sent'")
+            "the bot's own stamps (`SessionStatus.latency.barToOrder`): the core, the journal's intent, the send")
         if let writes = run.journalWrites {
             table.add(
                 "  journal writes, each (µs)", writes.text,
@@ -75,5 +103,25 @@ enum LatencyReport {
     private static func detail(_ run: LatencyBenchmark.Result) -> String {
         "p50 / p90 / p99 / p99.9 / max of \(run.latency.count) bars"
             + (run.missing > 0 ? ", \(run.missing) without an order" : "") + "; 25 ms apart"
+    }
+}
+
+/// A process that keeps one core busy (a shell's empty loop) while a condition's rows run: the machine of a bot that
+/// shares its host with other work.
+struct CPUHog {
+    private let process: Process
+
+    static func start() throws -> CPUHog {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "while :; do :; done"]
+        try process.run()
+        return CPUHog(process: process)
+    }
+
+    func stop() {
+        // SIGKILL: the child may have inherited a mask that blocks SIGTERM (it did here: `terminate()` left it running).
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
     }
 }

@@ -336,6 +336,8 @@ extension SessionDriver {
             // Written to the socket before this returns (unless the rate limiter holds it).
             try await connection.submitOrders(
                 group.placements, contract: group.contract, legContracts: group.legContracts)
+            // The bar → order time ends here, with the order on its way (not after the journal's "sent" below).
+            if let barTakenAt { record(.barToOrder, seconds: (.now - barTakenAt).secondsValue) }
         } catch {
             // Nothing of the group was transmitted: the intents are dead, so a restart must not send them.
             _ = journal?.writeIntents(

@@ -241,7 +241,6 @@ struct SessionDriver<S: Strategy> {
             }
         case .place(let group):
             await place(group)
-            if let barTakenAt { record(.barToOrder, seconds: (.now - barTakenAt).secondsValue) }
         case .cancelOrder(let id):
             do {
                 guard let connection else { throw TWSRequestError.notConnected }

@@ -17,7 +17,8 @@ public struct TWSReceiver<Value: Sendable>: Sendable {
     /// Takes each value.
     public let receive: @Sendable (Value) -> Void
     /// Called once when nothing more comes: `nil` when the server ended it, else why (a refusal, the connection's
-    /// close). Not called after the consumer's own `cancel()`.
+    /// close; after the consumer's own `cancel()` of a subscription, `TWSRequestError.cancelled`; a cancelled
+    /// `listen(_:)` is not called again).
     public let end: @Sendable ((any Error)?) -> Void
 
     /// Creates a receiver.
