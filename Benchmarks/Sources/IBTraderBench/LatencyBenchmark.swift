@@ -43,6 +43,15 @@ enum LatencyBenchmark {
         var inside: LatencyDistribution?
         /// IBTrader's journal writes (each a SQLite transaction), all of the run's.
         var journalWrites: LatencyDistribution?
+
+        /// Several runs of one client as one.
+        static func pooled(_ runs: [Result]) -> Result? {
+            guard let latency = LatencyDistribution.pooled(runs.map(\.latency)) else { return nil }
+            return Result(
+                latency: latency, bars: runs.map(\.bars).reduce(0, +), missing: runs.map(\.missing).reduce(0, +),
+                inside: LatencyDistribution.pooled(runs.map(\.inside)),
+                journalWrites: LatencyDistribution.pooled(runs.map(\.journalWrites)))
+        }
     }
 
     static func run(samples: Int, warmup: Int, client: Client) async throws -> Result {

@@ -5,7 +5,8 @@ import Storage
 /// 2.1.0 (no journal), IBTrader without its journal and with it at `ibtrader run`'s default (NORMAL), each through
 /// the same timestamping proxy; then the ratios issue 41's goal is stated in (journal on: ≥ 2× ib_async at p50, no
 /// slower at p99; quiet p99 < 1 ms), quiet and again beside a CPU-bound process (`BENCH_LATENCY_BUSY=off`: quiet
-/// only). `BENCH_LATENCY_SAMPLES` (default 2,000) bars per row after 100 warm-up bars; the Python is
+/// only). `BENCH_LATENCY_SAMPLES` (default 2,000) bars per row, in `BENCH_LATENCY_ROUNDS` (default 4) turns with the
+/// other clients, each after 100 warm-up bars; the Python is
 /// `IBTRADER_PYTHON`, else the repository's `.venv` (`scripts/setup-python.sh`).
 enum LatencyReport {
     static func table(root: URL) async throws -> BenchTable {
@@ -44,35 +45,52 @@ enum LatencyReport {
         }
     }
 
-    /// One condition's rows: ib_async, IBTrader without and with its journal, the ratios.
+    /// One condition's rows: ib_async, IBTrader without and with its journal, the ratios. The clients take turns in
+    /// `BENCH_LATENCY_ROUNDS` rounds (4 by default) of `samples / rounds` bars each, and each client's rounds are
+    /// pooled: this VM's speed drifts by a factor of two over minutes (the same row measured 161 and 349 µs at the
+    /// median in two runs of one session), and a client measured only at the start or only at the end of a run would
+    /// carry that drift into the ratio.
     private static func rows(
         _ condition: Condition, samples: Int, warmup: Int, python: String, into table: inout BenchTable
     ) async throws {
         let label = condition.label
-        var ibAsync: LatencyDistribution?
         // "ibtrader": skip the Python row; "off" or "on": only that IBTrader row (for a profile).
         let only = ProcessInfo.processInfo.environment["BENCH_LATENCY_ONLY"]
+        let rounds = max(1, Int(ProcessInfo.processInfo.environment["BENCH_LATENCY_ROUNDS"] ?? "") ?? 4)
+        var clients: [LatencyBenchmark.Client] = []
         if only == nil, FileManager.default.isExecutableFile(atPath: python) {
-            let run = try await LatencyBenchmark.run(samples: samples, warmup: warmup, client: .ibAsync(python: python))
-            ibAsync = run.latency
-            table.add("ib_async 2.1.0\(label), bar → order (µs)", run.latency.text, detail(run))
+            clients.append(.ibAsync(python: python))
         } else if only == nil {
             table.add("ib_async 2.1.0, bar → order (µs)", "n/a", "no Python at \(python): run scripts/setup-python.sh")
         }
-        var off: LatencyBenchmark.Result?
-        if only != "on" {
-            let run = try await LatencyBenchmark.run(samples: samples, warmup: warmup, client: .ibtrader(journal: nil))
-            table.add("IBTrader, journal off\(label), bar → order (µs)", run.latency.text, detail(run))
-            addInside(run, to: &table)
-            off = run
+        if only != "on" { clients.append(.ibtrader(journal: nil)) }
+        if only != "off" { clients.append(.ibtrader(journal: .processCrashSafe)) }
+        var runs = Array(repeating: [LatencyBenchmark.Result](), count: clients.count)
+        for round in 0..<rounds {
+            let share = samples / rounds + (round < samples % rounds ? 1 : 0)
+            for (k, client) in clients.enumerated() {
+                runs[k].append(try await LatencyBenchmark.run(samples: share, warmup: warmup, client: client))
+            }
         }
+        var ibAsync: LatencyDistribution?
+        var off: LatencyBenchmark.Result?
         var on: LatencyBenchmark.Result?
-        if only != "off" {
-            let run = try await LatencyBenchmark.run(
-                samples: samples, warmup: warmup, client: .ibtrader(journal: .processCrashSafe))
-            table.add("IBTrader, journal on (NORMAL)\(label), bar → order (µs)", run.latency.text, detail(run))
-            addInside(run, to: &table)
-            on = run
+        for (k, client) in clients.enumerated() {
+            guard let run = LatencyBenchmark.Result.pooled(runs[k]) else { continue }
+            switch client {
+            case .ibAsync:
+                ibAsync = run.latency
+                table.add("ib_async 2.1.0\(label), bar → order (µs)", run.latency.text, detail(run, rounds: rounds))
+            case .ibtrader(nil):
+                table.add("IBTrader, journal off\(label), bar → order (µs)", run.latency.text, detail(run, rounds: rounds))
+                addInside(run, to: &table)
+                off = run
+            case .ibtrader:
+                table.add(
+                    "IBTrader, journal on (NORMAL)\(label), bar → order (µs)", run.latency.text, detail(run, rounds: rounds))
+                addInside(run, to: &table)
+                on = run
+            }
         }
         if let ibAsync, let off, let on {
             table.add(
@@ -100,9 +118,9 @@ enum LatencyReport {
         }
     }
 
-    private static func detail(_ run: LatencyBenchmark.Result) -> String {
-        "p50 / p90 / p99 / p99.9 / max of \(run.latency.count) bars"
-            + (run.missing > 0 ? ", \(run.missing) without an order" : "") + "; 25 ms apart"
+    private static func detail(_ run: LatencyBenchmark.Result, rounds: Int) -> String {
+        "p50 / p90 / p99 / p99.9 / max of \(run.latency.count) bars in \(rounds) rounds taking turns with the other "
+            + "clients" + (run.missing > 0 ? ", \(run.missing) without an order" : "") + "; 25 ms apart"
     }
 }
 

@@ -22,8 +22,11 @@ struct LatencyDistribution {
     var p999: Double
     var max: Double
     var count: Int
+    /// The samples, in nanoseconds (to pool runs).
+    var nanoseconds: [Int64]
 
     init(nanoseconds samples: [Int64]) {
+        nanoseconds = samples
         let sorted = samples.sorted()
         func at(_ q: Double) -> Double {
             guard !sorted.isEmpty else { return .nan }
@@ -35,6 +38,12 @@ struct LatencyDistribution {
         p999 = at(0.999)
         max = sorted.last.map { Double($0) / 1000 } ?? .nan
         count = sorted.count
+    }
+
+    /// The samples of several runs as one distribution (`nil` when none has any).
+    static func pooled(_ parts: [LatencyDistribution?]) -> LatencyDistribution? {
+        let present = parts.compactMap { $0 }
+        return present.isEmpty ? nil : LatencyDistribution(nanoseconds: present.flatMap(\.nanoseconds))
     }
 
     /// `p50 / p90 / p99 / p99.9 / max` in µs.

@@ -334,10 +334,11 @@ extension SessionDriver {
         do {
             guard let connection else { throw TWSRequestError.notConnected }
             // Written to the socket before this returns (unless the rate limiter holds it).
-            try await connection.submitOrders(
+            let handedOver = try await connection.submitOrders(
                 group.placements, contract: group.contract, legContracts: group.legContracts)
-            // The bar → order time ends here, with the order on its way (not after the journal's "sent" below).
-            if let barTakenAt { record(.barToOrder, seconds: (.now - barTakenAt).secondsValue) }
+            // The bar → order time ends when the order was handed to the socket: not when this task resumes (the
+            // order's first answers may be read in between), nor after the journal's "sent" below.
+            if let barTakenAt { record(.barToOrder, seconds: ((handedOver ?? .now) - barTakenAt).secondsValue) }
         } catch {
             // Nothing of the group was transmitted: the intents are dead, so a restart must not send them.
             _ = journal?.writeIntents(

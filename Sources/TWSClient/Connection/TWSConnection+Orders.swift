@@ -10,12 +10,16 @@ extension TWSConnection {
     }
 
     /// Sends a group of orders under ids already taken (`nextOrderID()`), in one call: every order is encoded
-    /// first, then all are queued in order (a bracket's parent and children with only the last transmitting).
+    /// first, then all are queued in order (a bracket's parent and children with only the last transmitting), and
+    /// written at once when the rate limiter lets them go.
+    /// - Returns: when the group was handed to the transport (for a latency measure that ends there, not when the
+    ///   caller resumes); `nil` when the rate limiter holds some of it (it leaves later).
     /// - Throws: `TWSRequestError.notConnected` unless ready, `.invalidRequest` when an order cannot be encoded
     ///   (then nothing of the group is queued).
+    @discardableResult
     public func submitOrders(
         _ placements: [TWSOrderPlacement], contract: TWSContract, legContracts: [TWSContract]? = nil
-    ) throws(TWSRequestError) {
+    ) throws(TWSRequestError) -> ContinuousClock.Instant? {
         guard case .ready = phase, let version = negotiatedVersion else { throw .notConnected }
         // Encoded first, so nothing of the group is queued unless all of it is.
         var frames: [ByteBuffer] = []
@@ -33,6 +37,7 @@ extension TWSConnection {
             orderIDs.observe(orderID: placement.orderID)
             enqueue(frame, dependency: .order(placement.orderID))
         }
+        return scheduler.isEmpty && writer != nil && writeFailure == nil ? .now : nil
     }
 
     /// Places a new order (placeOrder) under a fresh order id. Follow it on `orderEvents()`.

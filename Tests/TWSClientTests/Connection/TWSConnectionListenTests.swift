@@ -64,11 +64,12 @@ import Testing
         try await InMemoryHarness().withReadyConnection(nextValidID: 1002) { connection, peer in
             let id = try await connection.nextOrderID()
             let before = peer.writesMade
-            try await connection.submitOrders(
+            let handedOver = try await connection.submitOrders(
                 [TWSOrderPlacement(orderID: id, order: TWSOrder(action: "BUY", totalQuantity: 1, orderType: "MKT"))],
                 contract: contract)
-            // No write loop or task in between: the frame was handed to the transport inside the call.
+            // No write loop or task in between: the frame was handed to the transport inside the call, which says when.
             #expect(peer.writesMade == before + 1)
+            #expect(handedOver != nil)
             guard case .placeOrder(let sentID, _, _) = await peer.request(1) else {
                 Issue.record("expected placeOrder")
                 return
