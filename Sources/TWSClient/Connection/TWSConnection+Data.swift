@@ -125,13 +125,9 @@ extension TWSConnection {
     public func realTimeBars(
         contract: TWSContract, whatToShow: String = "TRADES", useRTH: Bool = true
     ) async throws(TWSRequestError) -> AsyncThrowingStream<SubscriptionItem<TWSRealTimeBar>, any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: SubscriptionItem<TWSRealTimeBar>.self)
-        let subscription = try await realTimeBars(
-            contract: contract, whatToShow: whatToShow, useRTH: useRTH, into: .yielding(into: continuation))
-        continuation.onTermination = { termination in
-            if case .cancelled = termination { subscription.cancel() }
+        try await streamed { receiver throws(TWSRequestError) in
+            try await realTimeBars(contract: contract, whatToShow: whatToShow, useRTH: useRTH, into: receiver)
         }
-        return stream
     }
 
     /// 5-second real-time bars handed to `receiver` as they are read (`TWSReceiver`), until `cancel()` on the

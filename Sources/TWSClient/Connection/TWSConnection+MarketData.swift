@@ -13,13 +13,9 @@ extension TWSConnection {
     public func marketData(
         contract: TWSContract, genericTicks: [String] = [], snapshot: Bool = false
     ) async throws(TWSRequestError) -> AsyncThrowingStream<SubscriptionItem<TWSMarketDataEvent>, any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: SubscriptionItem<TWSMarketDataEvent>.self)
-        let subscription = try await marketData(
-            contract: contract, genericTicks: genericTicks, snapshot: snapshot, into: .yielding(into: continuation))
-        continuation.onTermination = { termination in
-            if case .cancelled = termination { subscription.cancel() }
+        try await streamed { receiver throws(TWSRequestError) in
+            try await marketData(contract: contract, genericTicks: genericTicks, snapshot: snapshot, into: receiver)
         }
-        return stream
     }
 
     /// Market data (reqMktData) handed to `receiver` as each tick is read (`TWSReceiver`), until `cancel()` on the

@@ -116,10 +116,19 @@ extension TWSConnection {
         options: SubscriptionOptions = SubscriptionOptions(),
         transform: @escaping @Sendable (TWSResponse) -> Value?
     ) async throws(TWSRequestError) -> AsyncThrowingStream<SubscriptionItem<Value>, any Error> {
+        try await streamed { receiver throws(TWSRequestError) in
+            try await subscribe(
+                key, request: request, cancel: cancel, options: options, into: receiver, transform: transform)
+        }
+    }
+
+    /// The stream form of a subscription served into a receiver: its values yield into the stream, and dropping the
+    /// stream cancels the subscription.
+    func streamed<Value: Sendable>(
+        _ open: (TWSReceiver<SubscriptionItem<Value>>) async throws(TWSRequestError) -> TWSSubscription
+    ) async throws(TWSRequestError) -> AsyncThrowingStream<SubscriptionItem<Value>, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: SubscriptionItem<Value>.self)
-        let subscription = try await subscribe(
-            key, request: request, cancel: cancel, options: options, into: .yielding(into: continuation),
-            transform: transform)
+        let subscription = try await open(.yielding(into: continuation))
         continuation.onTermination = { termination in
             // `.finished` means the server or the connection ended it: nothing to cancel.
             if case .cancelled = termination { subscription.cancel() }

@@ -7,14 +7,7 @@ import Testing
 /// The one-loop path of a trading session: what the connection reads reaches a `TWSReceiver` in the order read, with
 /// the state first; a frame that may leave is on the transport when the call that queued it returns.
 @Suite struct TWSConnectionListenTests {
-    private var contract: TWSContract {
-        var contract = TWSContract()
-        contract.symbol = "AAPL"
-        contract.securityType = "STK"
-        contract.exchange = "SMART"
-        contract.currency = "USD"
-        return contract
-    }
+    private let contract = TWSContract(symbol: "AAPL", securityType: "STK", exchange: "SMART", currency: "USD")
 
     /// A short name of each event, to compare sequences.
     private static func name(_ event: TWSConnectionEvent) -> String {
