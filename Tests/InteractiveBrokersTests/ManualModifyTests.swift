@@ -1,4 +1,5 @@
 import Foundation
+import LiveSession
 import Storage
 import TWSClient
 import TWSProtocol

@@ -1,3 +1,4 @@
+import LiveSession
 import Testing
 import TradingEngine
 import TradingModel

@@ -1,4 +1,5 @@
 import Foundation
+import LiveSession
 import Testing
 import TWSProtocol
 import TradingEngine
@@ -95,7 +96,7 @@ struct ManualRiskCheckPendingTests {
             return TWSOpenOrder(contract: contract, order: order, orderState: TWSOrderState(status: status))
         }
         let positions = [TWSPosition(account: "DU1", contract: msft, quantity: 200, averageCost: 300)]
-        let pending = ManualTrading.pendingOrders(
+        let pending = ManualPendingOrder.pending(
             [
                 open(aapl, "BUY", 10, "LMT", limit: 150),
                 open(msft, "SELL", 200, "STP", aux: 280, parent: 7),  // a bracket's stop: protects, opens nothing

@@ -1,6 +1,7 @@
 import Foundation
 import GatewayCore
 import GatewaySimulator
+import LiveSession
 import Logging
 import Storage
 import TWSClient

@@ -1,4 +1,5 @@
 import Foundation
+import LiveSession
 import TradingModel
 
 /// What `ibtrader modify` was asked to change, before validation: the command line's values as text.

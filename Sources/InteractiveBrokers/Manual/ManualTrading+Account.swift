@@ -1,4 +1,5 @@
 import Foundation
+import LiveSession
 import TWSClient
 import TWSProtocol
 import TradingEngine
@@ -86,8 +87,11 @@ extension ManualTrading {
         return report
     }
 
-    /// The first reqPnL update, or `nil` when none arrives in time (TWS sends P&L only for accounts it tracks).
-    static func firstPnL(account: String, on connection: TWSConnection, timeout: Duration) async -> TWSPnL? {
+    /// The first reqPnL update, or `nil` when none arrives within `timeout` of `clock` (TWS sends P&L only for
+    /// accounts it tracks).
+    static func firstPnL(
+        account: String, on connection: TWSConnection, timeout: Duration, clock: any Clock<Duration> = ContinuousClock()
+    ) async -> TWSPnL? {
         guard let stream = try? await connection.pnl(account: account) else { return nil }
         return await withTaskGroup(of: TWSPnL?.self, returning: TWSPnL?.self) { group in
             group.addTask {
@@ -99,7 +103,7 @@ extension ManualTrading {
                 return nil
             }
             group.addTask {
-                try? await Task.sleep(for: timeout)
+                try? await clock.sleep(for: timeout)
                 return nil
             }
             let first = await group.next() ?? nil
@@ -131,28 +135,16 @@ extension ManualTrading {
         } catch {
             throw .request("\(error)")
         }
-        func money(_ tag: String) -> Money? {
-            summary.first { $0.account == account && $0.tag == tag }.flatMap { Double($0.value) }
-                .flatMap { Money(checkedApproximately: $0) }
+        let values = Dictionary(
+            summary.filter { $0.account == account }.map { ($0.tag, $0.value) }, uniquingKeysWith: { first, _ in first })
+        do {
+            state = try ManualAccountState(
+                values: values, positions: positions, openOrders: open, contract: contract,
+                requireSettledCash: settings.risk.requireSettledCash == true)
+        } catch {
+            throw .request(error.description)
         }
-        state.equity = money("NetLiquidation") ?? .zero
-        state.grossExposure = money("GrossPositionValue") ?? .zero
-        if settings.risk.requireSettledCash == true { state.settledCash = money("SettledCash") }
-        let held = positions.filter { ($0.quantity ?? 0) != 0 }
-        state.activePositions = held.count
-        if let mine = held.first(where: { $0.contract.contractID == contract.contractID }) {
-            guard let quantity = shareQuantity(NSDecimalNumber(decimal: mine.quantity ?? 0).doubleValue) else {
-                throw .request("TWS reported an unreadable position in \(contract.symbol)")
-            }
-            state.position = quantity
-        }
-        state.pendingOrders = pendingOrders(open, positions: held, contract: contract)
-        // A contract without a position that an open order would open counts as a position, as in the engine.
-        let heldIDs = Set(held.map(\.contract.contractID))
-        state.activePositions += Set(
-            open.filter { $0.contract.contractID != contract.contractID && !heldIDs.contains($0.contract.contractID) }
-                .map(\.contract.contractID)
-        ).count
+        state.killSwitchEngaged = settings.killSwitchEngaged
         if settings.risk.maxDailyLossPercent != nil,
             let daily = await firstPnL(account: account, on: connection, timeout: settings.timeout)?.daily
         {
@@ -161,40 +153,10 @@ extension ManualTrading {
         return (state, await lastPrice(contract, on: connection))
     }
 
-    /// The account's open orders as the risk check counts them: side, whole quantity, price (limit, else stop) and
-    /// whether each adds to its contract's position. Orders that are not live (cancelled, filled, inactive) and
-    /// protective children of a bracket (they close, they do not open) are left out.
-    static func pendingOrders(
-        _ open: [TWSOpenOrder], positions: [TWSPosition], contract: TWSContract
-    ) -> [ManualPendingOrder] {
-        open.compactMap { entry in
-            let order = entry.order
-            let status = entry.orderState.status.lowercased()
-            guard !["cancelled", "apicancelled", "filled", "inactive", "pendingcancel"].contains(status),
-                order.parentID == 0,
-                let side = Side(rawValue: order.action.uppercased()) ?? (order.action.uppercased() == "SSHORT" ? .sell : nil),
-                let total = order.totalQuantity,
-                let quantity = shareQuantity(NSDecimalNumber(decimal: total).doubleValue), quantity.units > 0
-            else { return nil }
-            let price = [order.limitPrice, order.auxPrice].lazy.compactMap { $0 }.first { $0 > 0 && $0 < 1e15 }
-                .flatMap { Price(checkedApproximately: $0) }
-            let held = positions.first { $0.contract.contractID == entry.contract.contractID }?.quantity ?? 0
-            let increases = side == .buy ? held >= 0 : held <= 0
-            return ManualPendingOrder(
-                sameContract: entry.contract.contractID == contract.contractID, side: side, quantity: quantity,
-                price: price, increases: increases)
-        }
-    }
-
     /// The last trade price of a snapshot (live, else delayed, else the close); `nil` without market data.
     static func lastPrice(_ contract: TWSContract, on connection: TWSConnection) async -> Price? {
         try? await connection.setMarketDataType(.delayed)
         guard let snapshot = try? await connection.marketDataSnapshot(contract: contract) else { return nil }
-        for tick in [TWSTickType.last, .delayedLast, .close, .delayedClose] {
-            if let value = snapshot.prices[tick], value > 0, let price = Price(checkedApproximately: value) {
-                return price
-            }
-        }
-        return nil
+        return SnapshotPrice.quote(snapshot.prices, from: .last)
     }
 }

@@ -176,7 +176,7 @@ extension ManualTrading {
 
     /// `BUY 10 LMT 150.25`.
     static func describe(_ side: Side, _ quantity: Quantity, _ type: OrderType) -> String {
-        "\(side == .buy ? "BUY" : "SELL") \(quantity) \(describe(type))"
+        "\(side == .buy ? "BUY" : "SELL") \(quantity) \(ManualOrderLeg.text(of: type))"
     }
 
     /// The acknowledged terms into a journaled intent, with its count of modifications (a restart then follows the

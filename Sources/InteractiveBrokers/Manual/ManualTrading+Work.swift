@@ -12,66 +12,25 @@ import TWSProtocol
 // command's own operations: a reprice is `modifyOrder` (risk rules, tick check, journaled before it is sent), a
 // cancel is `cancel`, the rest at market is a new `placeOrder` under `<key>-MKT`.
 extension ManualTrading {
-    /// The ticket with its limit (or MIDPRICE cap) set from a quote: `offset` from the bid, ask or last, towards
-    /// paying up, on the tick in the protective direction.
-    /// - Returns: the ticket and a line saying how the price was made.
-    /// - Throws: `.request` when TWS has no such quote for the symbol.
-    static func priced(
-        _ ticket: ManualOrderTicket, contract: TWSContract, ticks: TickTable, on connection: TWSConnection
-    ) async throws(ManualTradingError) -> (ManualOrderTicket, String?) {
-        guard let pricing = ticket.limitFromQuote else { return (ticket, nil) }
-        guard let reference = await quotePrice(contract, from: pricing.from, on: connection) else {
-            throw .request("no \(pricing.from.rawValue) price for \(ticket.symbol) to set the limit from (--limit-from)")
-        }
-        // Ticks are the increment at the reference price (a $0.50 stock's is 0.0001 under IB's US-stock rule).
-        let tick = ticks.increment(at: reference)
-        let distance = pricing.offset.units(at: reference, tick: tick)
-        let raw = Price(units: max(ticket.side == .buy ? reference.units + distance : reference.units - distance, tick.units))
-        var priced = ticket
-        switch ticket.type {
-        case .midprice: priced.type = OrderType.midprice(cap: raw).onTick(ticks, side: ticket.side)
-        default: priced.type = OrderType.limit(raw).onTick(ticks, side: ticket.side)
-        }
-        priced.limitFromQuote = nil
-        return (priced, "priced \(priced.type): \(pricing.offset) from the \(pricing.from.rawValue) \(reference)")
-    }
-
-    /// The bid, ask or last of a snapshot (live, else delayed); `nil` without one.
-    static func quotePrice(
-        _ contract: TWSContract, from: ExecutionStyle.PriceReference, on connection: TWSConnection
-    ) async -> Price? {
-        try? await connection.setMarketDataType(.delayed)
-        guard let snapshot = try? await connection.marketDataSnapshot(contract: contract) else { return nil }
-        let ticks: [TWSTickType] =
-            switch from {
-            case .bid: [.bid, TWSTickType(rawValue: 66)]
-            case .ask: [.ask, TWSTickType(rawValue: 67)]
-            case .last: [.last, TWSTickType(rawValue: 68), .close, TWSTickType(rawValue: 75)]
-            }
-        for tick in ticks {
-            if let value = snapshot.prices[tick], value > 0, let price = Price(checkedApproximately: value) { return price }
-        }
-        return nil
-    }
-
     /// Works an acknowledged single order by `style` until it is filled, ended, or its final step is taken.
     /// - Parameters:
     ///   - result: `placeOrder`'s result (one leg).
     ///   - ticket: the order as sent.
     ///   - style: its timeout and what happens at it.
     ///   - clientOrderID: its key (the rest at market is `<key>-MKT`).
-    ///   - ticks: the contract's increments (a reprice's step in ticks is the increment at the current limit).
     ///   - context: the connection, its session, and the settings.
     /// - Returns: the result with each step and the entry's final state.
     static func work(
         _ result: ManualOrderResult, ticket: ManualOrderTicket, style: ExecutionStyle, clientOrderID: ClientOrderID,
-        ticks: TickTable, on context: (connection: TWSConnection, info: TWSSessionInfo, settings: ManualSettings)
+        on context: (connection: TWSConnection, info: TWSSessionInfo, settings: ManualSettings)
     ) async throws(ManualTradingError) -> ManualOrderResult {
         var result = result
         guard var entry = result.legs.first, let timeout = style.timeout else { return result }
         let connection = context.connection
+        // A reprice's step in ticks is the increment at the current limit.
+        let ticks = await contractTicks(try await qualifiedDetails(ticket.symbol, on: connection), on: connection).pricing
         let wait = Duration.nanoseconds(timeout.nanoseconds)
-        var type = ticket.type
+        var type = result.entryType ?? ticket.type
         var repricesMade = 0
         let events = await connection.orderEvents()
         while true {
@@ -92,7 +51,7 @@ extension ManualTrading {
                 }
                 repricesMade += 1
                 type = .limit(price)
-                entry.type = ManualTrading.describe(type)
+                entry.type = ManualOrderLeg.text(of: type)
                 result.steps.append(reason)
             case .cancel, .cancelThenMarket:
                 let waited = ExecutionStyle.text(timeout)
@@ -108,6 +67,7 @@ extension ManualTrading {
                 guard step == .cancelThenMarket, rest.units > 0 else { return result }
                 var market = ticket
                 (market.type, market.quantity, market.execution, market.work) = (.market, rest, nil, nil)
+                market.limitFromQuote = nil
                 if market.timeInForce == .ioc || market.timeInForce == .gtd { market.timeInForce = .day }
                 let sent = try await placeOrder(
                     market, clientOrderID: ClientOrderID(clientOrderID.rawValue + "-MKT"), on: context)

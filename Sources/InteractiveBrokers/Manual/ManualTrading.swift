@@ -55,6 +55,17 @@ public enum ManualTradingError: Error, Sendable, Equatable, CustomStringConverti
     /// A price is not on the contract's minimum tick.
     case offTick(String)
 
+    /// A ticket session's error as the manual commands name it.
+    init(_ error: LiveRunnerError, symbol: Symbol) {
+        switch error {
+        case .liveAccountNotConfirmed, .accountNotManaged, .accountNotChosen: self = .account(error)
+        case .contractNotFound: self = .contract("\(symbol): TWS knows no stock contract (SMART, USD)")
+        case .ticket(.contract(let text)): self = .contract(text)
+        case .ticket(.offTick(let text)): self = .offTick(text)
+        case .ticket(.request(let text)), .startup(let text): self = .request(text)
+        }
+    }
+
     public var description: String {
         switch self {
         case .account(let error): error.description
@@ -128,25 +139,9 @@ public enum ManualTrading {
         return ticks
     }
 
-    /// Refuses prices off the contract's tick (TWS would reject them with error 110), naming the two nearest prices
-    /// that are on it: each price is checked against the increment at that price (a trail amount against the
-    /// largest increment).
+    /// Refuses prices off the contract's tick (`ContractTicks.offTickMessage`).
     static func checkTick(_ types: [OrderType], symbol: String, ticks: ContractTicks) throws(ManualTradingError) {
-        let table = ticks.table
-        for type in types {
-            guard let price = type.offTickPrices(table).first else { continue }
-            let isOffset: Bool
-            switch type {
-            case .trailingAmount, .trailingLimit: isOffset = true
-            default: isOffset = false
-            }
-            let tick = isOffset ? table.largestIncrement : table.increment(at: price)
-            let down = isOffset ? price.roundedDown(toTick: tick) : price.roundedDown(to: table)
-            let up = isOffset ? price.roundedUp(toTick: tick) : price.roundedUp(to: table)
-            let rule = ticks.rule.map { "its tick at \(price) is \(tick) (market rule \($0): \(table))" }
-            throw .offTick(
-                "\(price) is not a price \(symbol) trades at: \(rule ?? "its minimum tick is \(tick)"); use \(down) or \(up)")
-        }
+        if let message = ticks.offTickMessage(types, symbol: symbol) { throw .offTick(message) }
     }
 
     /// Journals a note, ignoring a missing journal.
@@ -158,18 +153,5 @@ public enum ManualTrading {
     /// Sleeps in real time (polling a broker that answers asynchronously).
     static func pause(_ span: Duration) async {
         try? await Task.sleep(for: span)
-    }
-}
-
-/// A contract's price increments as `ibtrader order` and `modify` use them.
-struct ContractTicks: Sendable, Equatable {
-    /// The market rule whose table `table` is; `nil`: the contract's minimum tick.
-    var rule: Int?
-    /// The increments prices are checked against (a tick of zero: the contract reports none, nothing is checked).
-    var table: TickTable
-
-    /// For a limit priced from a quote and a reprice's step: `table`, or a cent when the contract reports no tick.
-    var pricing: TickTable {
-        table.largestIncrement.units > 0 ? table : TickTable(Price(units: 1_000_000))
     }
 }

@@ -56,15 +56,50 @@ public enum LiveRunner {
     ) async throws -> LiveRunSummary {
         if let transport = configuration.transport {
             // In process (the simulator's venue): on the caller's executor, a `VirtualLoop` in tests and the sandbox.
-            var driver = SessionDriver(strategy: strategy, configuration: configuration, transport: transport, logger: logger)
+            var driver = SessionDriver(
+                strategy: strategy, configuration: configuration, venue: .transport(transport), logger: logger)
             return try await driver.run(stop: stop)
         }
         // The driver's tasks and the connection share one event loop as their executor, so the hops between them
         // are same-thread enqueues (`TWSSessionThread`).
         return try await TWSSessionThread.run { thread in
             var driver = SessionDriver(
-                strategy: strategy, configuration: configuration, transport: thread.transport, logger: logger)
+                strategy: strategy, configuration: configuration, venue: .transport(thread.transport), logger: logger)
             return try await driver.run(stop: stop)
         }
+    }
+
+    /// Carries out one manual order in a ticket session (`SessionTicket`) on a connection the caller opened and keeps:
+    /// the session core's start-up, risk check, order desk and journal, with no strategy and no bars.
+    /// - Parameters:
+    ///   - ticket: the order.
+    ///   - settings: the session's settings (its one symbol, the account rule, the orderRef prefix).
+    ///   - journal: the order journal (`nil`: the order is not journaled).
+    ///   - connection: a ready connection; it stays open.
+    ///   - info: its session.
+    ///   - clock: the session's clock (the acknowledgement's timeout runs on it).
+    /// - Returns: how the order ended.
+    /// - Throws: `LiveRunnerError`: the account rule, an unknown or ambiguous contract, a price off the tick, a
+    ///   failed request.
+    public static func runTicket(
+        _ ticket: SessionTicket, settings: SessionSettings, journal: OrderJournal?, on connection: TWSConnection,
+        info: TWSSessionInfo, clock: SessionClock, logger: Logger
+    ) async throws(LiveRunnerError) -> ManualOrderResult {
+        var configuration = LiveRunnerConfiguration(
+            connection: await connection.configuration, symbols: settings.symbols, engine: settings.engine)
+        configuration.session = settings
+        configuration.journal = journal
+        configuration.clock = clock
+        configuration.ticks = .whenDue
+        configuration.stuckLoopTimeout = .zero
+        var driver = SessionDriver(
+            strategy: TicketStrategy(), configuration: configuration, venue: .connection(connection, info), logger: logger,
+            ticket: ticket)
+        let summary: LiveRunSummary
+        do { summary = try await driver.run(stop: nil) } catch let error as LiveRunnerError { throw error } catch {
+            throw .startup("\(error)")
+        }
+        guard let result = summary.ticket else { throw .startup("the ticket session ended without a result") }
+        return result
     }
 }

@@ -18,7 +18,7 @@ extension SessionDriver {
     /// Opens a connection: its run loop, then (once ready) its order messages, connection states and farm notices
     /// pumped into the inbox with its generation, then `.connected`. A 326 (client id in use) of the first
     /// connection before it is ready is retried on a fresh socket (`clientIDInUseRetry`).
-    mutating func connect(_ group: inout DiscardingTaskGroup) {
+    mutating func connect(on transport: any TWSTransport, _ group: inout DiscardingTaskGroup) {
         generation += 1
         let number = generation
         let (inbox, slots, logger) = (self.inbox, self.connections, self.logger)
@@ -89,33 +89,9 @@ extension SessionDriver {
                 // Everything the connection hears goes into the inbox as it is read, in the order it was read:
                 // first `.connected`, so no order event of this connection comes before the core knows it.
                 let clientID = await connection.configuration.clientID
-                let fills = Counter()
                 let ended = AsyncStream<Void>.makeStream()
                 await connection.listen(
-                    TWSReceiver(
-                        receive: { event in
-                            switch event {
-                            case .listening(let state, let farms):
-                                inbox.yield(
-                                    .connected(
-                                        SessionConnection(
-                                            generation: number, info: info, farms: farms, clientID: clientID)))
-                                inbox.yield(.connectivity(generation: number, state))
-                            case .order(let event):
-                                if case .execution = event {
-                                    reachFillCrashPoint(crash, fills: fills.next())
-                                }
-                                inbox.yield(.orderEvent(generation: number, event))
-                            case .state(let state):
-                                inbox.yield(.connectivity(generation: number, state))
-                            case .notice(let notice):
-                                if let report = TWSFarmReport(notice) { inbox.yield(.farm(generation: number, report)) }
-                            }
-                        },
-                        end: { error in
-                            inbox.yield(.connectionClosed(generation: number, error.map { "\($0)" } ?? "order events ended"))
-                            ended.continuation.finish()
-                        }))
+                    receiver(generation: number, info: info, clientID: clientID, inbox: inbox, crash: crash, ended: ended.continuation))
                 for await _ in ended.stream {}
                 return .served
             }
@@ -127,6 +103,59 @@ extension SessionDriver {
                 await connection.disconnect()  // never ready: end its run loop too
             }
             return outcome
+        }
+    }
+
+    /// What a connection hears, into the inbox with its generation: first `.connected` (so no order event of the
+    /// connection comes before the core knows it), then its order messages, states and farm notices as they are read.
+    private static func receiver(
+        generation number: Int, info: TWSSessionInfo, clientID: Int, inbox: SessionInbox, crash: CrashPoint?,
+        ended: AsyncStream<Void>.Continuation
+    ) -> TWSReceiver<TWSConnectionEvent> {
+        let fills = Counter()
+        return TWSReceiver(
+            receive: { event in
+                switch event {
+                case .listening(let state, let farms):
+                    inbox.yield(
+                        .connected(SessionConnection(generation: number, info: info, farms: farms, clientID: clientID)))
+                    inbox.yield(.connectivity(generation: number, state))
+                case .order(let event):
+                    if case .execution = event { reachFillCrashPoint(crash, fills: fills.next()) }
+                    inbox.yield(.orderEvent(generation: number, event))
+                case .state(let state):
+                    inbox.yield(.connectivity(generation: number, state))
+                case .notice(let notice):
+                    if let report = TWSFarmReport(notice) { inbox.yield(.farm(generation: number, report)) }
+                }
+            },
+            end: { error in
+                inbox.yield(.connectionClosed(generation: number, error.map { "\($0)" } ?? "order events ended"))
+                ended.finish()
+            })
+    }
+
+    /// Listens on a connection the caller opened and keeps (`SessionVenue.connection`) until the run ends: the same
+    /// inputs as a connection of its own, its order ids taken from where the connection's stand now (an earlier
+    /// session on it may have used some since the handshake).
+    mutating func adopt(_ adopted: TWSConnection, info: TWSSessionInfo, _ group: inout DiscardingTaskGroup) {
+        generation += 1
+        let number = generation
+        let (inbox, crash) = (self.inbox, configuration.crashPoint)
+        connections.set(number, adopted)
+        group.addTask {
+            var info = info
+            if let next = try? await adopted.nextOrderID() { info.nextValidOrderID = next }
+            let clientID = await adopted.configuration.clientID
+            let ended = AsyncStream<Void>.makeStream()
+            let listening = await adopted.listen(
+                Self.receiver(generation: number, info: info, clientID: clientID, inbox: inbox, crash: crash, ended: ended.continuation))
+            await withTaskCancellationHandler {
+                for await _ in ended.stream {}
+            } onCancel: {
+                listening.cancel()
+                ended.continuation.finish()
+            }
         }
     }
 
@@ -166,6 +195,7 @@ extension SessionDriver {
             return
         }
         let history = configuration.barStore.map { StoredHistory(store: $0, logger: logger) }
+        let clock = configuration.clock
         spawn(tag, &group) {
             do throws(TWSRequestError) {
                 let answer: SessionAnswer
@@ -200,6 +230,17 @@ extension SessionDriver {
                 case .whatIf(let order, let contract):
                     answer = .orderPreview(try await connection.whatIf(order, contract: contract))
                 case .marketRule(let rule): answer = .marketRule(try await connection.marketRule(rule))
+                case .snapshot(let contract):
+                    // Delayed where live is not subscribed (IB sends live data when it is).
+                    try? await connection.setMarketDataType(.delayed)
+                    let snapshot = try await connection.marketDataSnapshot(contract: contract)
+                    answer = .snapshot(
+                        Dictionary(snapshot.prices.map { ($0.key.rawValue, $0.value) }, uniquingKeysWith: { first, _ in first }))
+                case .dailyPnL(let account, let within):
+                    answer = .dailyPnL(
+                        await ManualTrading.firstPnL(
+                            account: account, on: connection, timeout: .nanoseconds(within.nanoseconds), clock: clock.sleeper
+                        )?.daily)
                 case .journalRestart, .beginRun: return
                 }
                 inbox.yield(.answer(tag, answer))

@@ -13,7 +13,7 @@ import TWSProtocol
 /// nothing: every decision is the core's, so a session can be re-run offline from its recorded inputs.
 struct SessionDriver<S: Strategy> {
     let configuration: LiveRunnerConfiguration
-    let transport: any TWSTransport
+    let venue: SessionVenue
     let logger: Logger
     var core: LiveSessionCore<S>
     let inbox = SessionInbox()
@@ -37,20 +37,24 @@ struct SessionDriver<S: Strategy> {
     var tickTimer: (tag: SessionTag, at: Timestamp)?
     var tickTimers = 0
 
-    init(strategy: S, configuration: LiveRunnerConfiguration, transport: any TWSTransport, logger: Logger) {
+    init(
+        strategy: S, configuration: LiveRunnerConfiguration, venue: SessionVenue, logger: Logger,
+        ticket: SessionTicket? = nil
+    ) {
         self.configuration = configuration
-        self.transport = transport
+        self.venue = venue
         self.logger = logger
         var settings = configuration.session
         settings.strategyName = RunKey(strategyType: S.self, symbols: [], capital: .zero).strategy
         settings.processID = ProcessInfo.processInfo.processIdentifier
         settings.journaled = configuration.journal != nil
         let startedAt = configuration.clock.now()
-        core = LiveSessionCore(strategy: strategy, settings: settings, now: startedAt)
+        core = LiveSessionCore(strategy: strategy, settings: settings, now: startedAt, ticket: ticket)
         journal = configuration.journal.map {
             SessionJournal(journal: $0, universe: Universe(symbols: configuration.session.symbols), logger: logger)
         }
-        if let journal = configuration.journal {
+        // A ticket session leaves no session log: `ibtrader replay` re-runs strategies.
+        if let journal = configuration.journal, ticket == nil {
             recorder = SessionRecorder(
                 journal: journal, settings: settings, strategy: configuration.strategyRecord,
                 startedAt: startedAt, logger: logger)
@@ -131,8 +135,11 @@ struct SessionDriver<S: Strategy> {
                 }
             }
             if let failure = recorder?.flush() { logger.warning("journal: the end of the session log: \(failure)") }
-            if let connection { await connection.disconnect() }
-            for candidate in connections.takeAll() { await candidate.disconnect() }
+            // A connection the caller opened is the caller's to close.
+            if case .transport = venue {
+                if let connection { await connection.disconnect() }
+                for candidate in connections.takeAll() { await candidate.disconnect() }
+            }
             inbox.finish()
             tasks.cancelAll()
             group.cancelAll()
@@ -222,10 +229,13 @@ struct SessionDriver<S: Strategy> {
     ) async -> Result<LiveRunSummary, any Error>? {
         switch action {
         case .connect:
-            connect(&group)
+            switch venue {
+            case .transport(let transport): connect(on: transport, &group)
+            case .connection(let adopted, let info): adopt(adopted, info: info, &group)
+            }
         case .disconnect(let reason):
             logger.debug("disconnecting: \(reason)")
-            await connection?.disconnect()
+            if case .transport = venue { await connection?.disconnect() }
             connection = nil
         case .request(let tag, let request):
             performRequest(tag, request, &group)
@@ -293,6 +303,14 @@ struct SessionDriver<S: Strategy> {
         }
         return nil
     }
+}
+
+/// Where a session's connections come from.
+enum SessionVenue: Sendable {
+    /// Connections it opens itself, over this transport (TCP, or the simulator's in-process venue).
+    case transport(any TWSTransport)
+    /// One connection the caller opened, is ready and keeps (`ibtrader order`'s): never reconnected or closed here.
+    case connection(TWSConnection, TWSSessionInfo)
 }
 
 extension JournalWrite {

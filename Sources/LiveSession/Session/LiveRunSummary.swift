@@ -12,6 +12,8 @@ public enum LiveRunnerError: Error, Sendable, Equatable, CustomStringConvertible
     case contractNotFound(Symbol)
     /// A request failed at start-up.
     case startup(String)
+    /// A ticket session's order could not be carried out (`SessionTicket`).
+    case ticket(TicketError)
 
     public var description: String {
         switch self {
@@ -25,6 +27,7 @@ public enum LiveRunnerError: Error, Sendable, Equatable, CustomStringConvertible
                 + "trade with connection.account (--account); positions, cash and risk are then that account's alone"
         case .contractNotFound(let symbol): "TWS knows no contract for \(symbol)"
         case .startup(let text): text
+        case .ticket(let error): error.description
         }
     }
 }
@@ -106,4 +109,6 @@ public struct LiveRunSummary: Sendable, Equatable, Codable {
     public var realizedPnL: Money = .zero
     /// The account's currency (`strategy.currency`): `realizedPnL` is in it.
     public var currency = "USD"
+    /// A ticket session's order as it ended (`SessionTicket`); `nil` for a strategy's run.
+    public var ticket: ManualOrderResult?
 }

@@ -75,6 +75,8 @@ extension LiveSessionCore {
             previewAnswered(command, PreviewMapping.preview(of: state), &out)
         case (.marginCheck, .accountValues(let values)):
             marginCheckAnswered(values, &out)
+        case (.ticket(let step), _):
+            ticketAnswered(step, answer, at: now, &out)
         default:
             out.log(.error, "unexpected answer to \(purpose): \(answer.kind)")
             failed(purpose, .unanswered("unexpected answer"), at: now, &out)
@@ -86,6 +88,13 @@ extension LiveSessionCore {
         case .whatIf(let command):
             previewFailed(command, failure, &out)
         case .contractDetails(let id):
+            guard ticketRun == nil else {
+                // 200: no security definition.
+                if case .rejected(200, _) = failure {
+                    return fail(.contractNotFound(universe[id].symbol), &out)
+                }
+                return fail(.ticket(.contract("\(universe[id].symbol): \(failure)")), &out)
+            }
             fail(.startup("contract details of \(universe[id].symbol): \(failure)"), &out)
         case .marketRule(let rule):
             marketRuleFailed(rule, failure, &out)
@@ -162,6 +171,8 @@ extension LiveSessionCore {
             gatePositionsFailed(failure, at: now, &out)
         case .marginCheck:
             out.log(.warning, "IB's margin figures unavailable: \(failure)")
+        case .ticket(let step):
+            ticketFailed(step, failure, at: now, &out)
         case .finalBrokerState:
             out.log(.error, "final broker snapshot failed: \(failure)")
             finishRun(brokerPositions: [:], &out)
@@ -186,6 +197,8 @@ extension SessionAnswer {
         case .orderPreview: "what-if preview"
         case .accountValues: "account values"
         case .marketRule: "market rule"
+        case .snapshot: "quote snapshot"
+        case .dailyPnL: "daily P&L"
         }
     }
 }

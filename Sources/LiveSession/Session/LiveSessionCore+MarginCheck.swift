@@ -6,8 +6,10 @@ import TradingModel
 // IB's above the engine's by more than `MarginCheck.tolerance` is a warning, journaled: the bot's reduce-only mode
 // would come after IB's margin call (other positions in the account, house margin, or rates below IB's).
 public enum MarginCheck {
-    /// The reqAccountSummary tags asked for.
-    public static let tags = ["NetLiquidation", "EquityWithLoanValue", "InitMarginReq", "MaintMarginReq", "SettledCash"]
+    /// The reqAccountSummary tags asked for (`GrossPositionValue` for a manual order's exposure check).
+    public static let tags = [
+        "NetLiquidation", "EquityWithLoanValue", "InitMarginReq", "MaintMarginReq", "SettledCash", "GrossPositionValue",
+    ]
     /// The request's tags: `tags` and every currency's ledger (IB's `ExchangeRate` of each, `CurrencyCheck`).
     public static let request = (tags + ["$LEDGER:ALL"]).joined(separator: ",")
     /// How far above the engine's an IB requirement may be before it is a warning (fraction, and at least $100).

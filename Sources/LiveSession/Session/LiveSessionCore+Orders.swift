@@ -96,6 +96,7 @@ extension LiveSessionCore {
                     out.log(.info, "order \(report.orderID): \(report)")
                 }
                 step(.execution(report), &out)
+                if ticketRun != nil { ticketReport(report, &out) }
                 settleModification(report, &out)
                 if case .filled(let fill) = report, !monthPositions.isEmpty { rollFilled(fill, &out) }
             case .lateCommission(let late):

@@ -92,6 +92,15 @@ extension LiveSessionCore {
             fail(.contractNotFound(universe[id].symbol), &out)
             return
         }
+        if ticketRun != nil {
+            guard details.count == 1 else {
+                return fail(
+                    .ticket(.contract("\(universe[id].symbol) is ambiguous (\(details.count) contracts); trade it from TWS")),
+                    &out)
+            }
+            let minTick = first.minTick > 0 ? Price(checkedApproximately: first.minTick) : nil
+            ticketRun?.ticks = ContractTicks(rule: nil, table: TickTable(minTick ?? .zero))
+        }
         desk.contracts.qualify(id, as: first.contract)
         if first.minTick > 0, first.minTick.isFinite {
             // Order prices go on the contract's tick (IB rejects others with error 110), until its market rule says
@@ -137,6 +146,7 @@ extension LiveSessionCore {
         let symbols = instruments.map { universe[$0].symbol.rawValue }.joined(separator: ",")
         if let table = MarketRuleMapping.ticks(increments) {
             for id in instruments { engine.setTicks(table, for: id) }
+            if ticketRun != nil { ticketRun?.ticks = ContractTicks(rule: rule, table: table) }
             out.log(.info, "market rule \(rule) of \(symbols): order prices on \(table)")
         } else {
             let bands = increments.map { "\($0.lowEdge) → \($0.increment)" }.joined(separator: ", ")
@@ -172,7 +182,9 @@ extension LiveSessionCore {
         startup.snapshot = snapshot
         if !rolledIDs.isEmpty { recordMonthPositions(answers.positions, &out) }
         allocateNamespace(answers, at: now, &out)
-        if settings.journaled {
+        ticketRun?.answers = answers
+        // A ticket's orderRef was checked against the journal before the session: nothing of a run to reconcile.
+        if settings.journaled, ticketRun == nil {
             startup.journalPending = true
             _ = request(
                 .journalRestart(account: account, runKey: settings.runKey.fingerprint, day: dataTime.dayNumber),
@@ -307,6 +319,7 @@ extension LiveSessionCore {
             startup.warmupPending == 0, !startup.journalPending, startup.restart == nil
         else { return }
         feedWarmup(&out)
+        if ticketRun != nil { return finishStartup(at: now, &out) }
         beginRestart(at: now, &out)  // LiveSessionCore+Restart.swift; ends in `finishStartup`
     }
 
@@ -366,6 +379,7 @@ extension LiveSessionCore {
             return
         }
         phase = .running
+        if ticketRun != nil { return beginTicket(at: now, &out) }
         subscribe(newFeed: false, at: now, &out)
     }
 }

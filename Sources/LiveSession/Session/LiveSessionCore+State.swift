@@ -42,6 +42,8 @@ enum Purpose: Sendable, Equatable {
     case marginCheck
     /// A what-if preview before an entry is sent (`SessionSettings.whatIf`).
     case whatIf(EngineCommand)
+    /// A step of a ticket session's order (`LiveSessionCore+Ticket.swift`).
+    case ticket(TicketStep)
 }
 
 /// A continuous future's daily volumes asked for on a day (the roll by volume): the month held and the next.

@@ -161,13 +161,17 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     var stopReason: String?
     /// The time of the input being handled (for steps that continue a procedure).
     var inputTime: Timestamp
+    /// A ticket session's order and its progress (`LiveSessionCore+Ticket.swift`); `nil` for a strategy's run.
+    var ticketRun: TicketRun?
 
     /// Creates a core.
     /// - Parameters:
     ///   - strategy: the strategy.
     ///   - settings: the run's settings.
     ///   - now: the wall clock at start (data time starts here until the first bar).
-    public init(strategy: S, settings: SessionSettings, now: Timestamp) {
+    ///   - ticket: a ticket session's one order (`SessionTicket`): the run carries it out and ends; the strategy is
+    ///     not called.
+    public init(strategy: S, settings: SessionSettings, now: Timestamp, ticket: SessionTicket? = nil) {
         self.settings = settings
         var universe = Universe(symbols: settings.symbols)
         for (symbol, sector) in settings.sectors ?? [:] {
@@ -195,6 +199,7 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
         feedWatch = FeedWatch(limit: settings.resilience.deadFeedAfter, instruments: universe.count)
         nextSummary = now + settings.summaryInterval
         nextSummaryLog = now + settings.summaryLogEvery
+        ticketRun = ticket.map { TicketRun($0, reference: settings.reference) }
     }
 
     /// What one input leads to, in order.
@@ -228,6 +233,7 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
             gatewayUnreachable(reason, at: now, &out)
         case .connectionClosed(let number, let reason):
             guard number == generation, connected else { return }
+            if ticketRun != nil, case .running = phase { return ticketConnectionLost(reason, &out) }
             lost(reason, at: now, &out)
         case .connectivity(let number, let state):
             guard number == generation, connected else { return }
@@ -281,6 +287,7 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
         case .journalWritable:
             journalWritable(&out)
         case .tick:
+            if ticketRun != nil { return ticketTick(at: now, &out) }
             tick(at: now, &out)
         case .stop(let reason):
             stop(reason, at: now, &out)

@@ -59,6 +59,8 @@ extension SessionRequest {
         case .positions: "the account's positions"
         case .accountValues: "the account's margin figures"
         case .marketRule(let id): "market rule \(id)"
+        case .snapshot(let contract): "a quote snapshot of \(contract.symbol)"
+        case .dailyPnL(let account, _): "the daily P&L of \(account)"
         case .journalRestart: "the journal's restart state"
         case .beginRun: "a journal run"
         case .whatIf(let order, let contract): "a what-if of \(order.action) \(order.totalQuantity.map { "\($0)" } ?? "?") \(contract.symbol)"

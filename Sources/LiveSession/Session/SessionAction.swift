@@ -74,6 +74,12 @@ public enum SessionRequest: Sendable, Equatable, Codable {
     case accountValues
     /// reqMarketRule: a market rule's price increments (the start-up's, for order prices on the tick).
     case marketRule(Int)
+    /// A snapshot of a contract's quote (reqMktData with snapshot, delayed where live is not subscribed): a manual
+    /// order's reference price.
+    case snapshot(TWSContract)
+    /// The account's first P&L update (reqPnL), waited for up to `within` (TWS sends P&L only for accounts it
+    /// tracks): a manual order's daily-loss check.
+    case dailyPnL(account: String, within: TimeSpan)
     /// The journal's restart data for this account and configuration, on the day given (UTC day number).
     case journalRestart(account: String, runKey: String, day: Int64)
     /// A new run in the journal, numbered above `floor`.

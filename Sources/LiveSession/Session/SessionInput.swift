@@ -118,6 +118,10 @@ public enum SessionAnswer: Sendable, Equatable, Codable {
     case accountValues([String: String])
     /// reqMarketRule: the rule's bands, by rising low edge.
     case marketRule([TWSPriceIncrement])
+    /// A quote snapshot: prices by tick type number (BID 1, ASK 2, LAST 4, CLOSE 9, their delayed 66, 67, 68, 75).
+    case snapshot([Int: Double])
+    /// The account's daily P&L, `nil` when TWS sent none in time.
+    case dailyPnL(Double?)
 }
 
 /// Why a request failed.

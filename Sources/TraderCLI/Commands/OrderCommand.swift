@@ -2,6 +2,7 @@ import Analytics
 import ArgumentParser
 import Foundation
 import InteractiveBrokers
+import LiveSession
 import TraderConfig
 import TraderKit
 import TradingEngine

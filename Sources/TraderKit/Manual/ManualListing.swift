@@ -1,6 +1,7 @@
 import Analytics
 import Foundation
 import InteractiveBrokers
+import LiveSession
 
 /// What the manual commands print: tables for people, JSON lines (`--json`) for scripts.
 public enum ManualListing {

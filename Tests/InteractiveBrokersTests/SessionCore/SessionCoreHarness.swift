@@ -27,8 +27,8 @@ struct SessionCoreHarness<S: Strategy> {
     /// Requests the core sent and nobody answered yet, oldest first.
     var outstanding: [(SessionTag, SessionRequest)] = []
 
-    init(_ strategy: S, settings: SessionSettings = SessionCoreHarness.settings()) {
-        core = LiveSessionCore(strategy: strategy, settings: settings, now: Self.start)
+    init(_ strategy: S, settings: SessionSettings = SessionCoreHarness.settings(), ticket: SessionTicket? = nil) {
+        core = LiveSessionCore(strategy: strategy, settings: settings, now: Self.start, ticket: ticket)
         now = Self.start
     }
 
@@ -112,6 +112,8 @@ struct SessionCoreHarness<S: Strategy> {
         case .accountValues: return .accountValues([:])
         case .marketRule:
             return .marketRule([TWSPriceIncrement(lowEdge: 0, increment: 0.0001), TWSPriceIncrement(lowEdge: 1, increment: 0.01)])
+        case .snapshot: return .snapshot([4: 100])
+        case .dailyPnL: return .dailyPnL(nil)
         }
     }
 

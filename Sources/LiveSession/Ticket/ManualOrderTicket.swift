@@ -382,7 +382,7 @@ public struct ManualOrderTicket: Sendable, Hashable {
     /// - Parameters:
     ///   - symbol: the symbol.
     ///   - request: side, quantity, pricing and time in force (its instrument is not used).
-    init(symbol: Symbol, request: OrderRequest) {
+    public init(symbol: Symbol, request: OrderRequest) {
         self.symbol = symbol
         side = request.side
         quantity = request.quantity
