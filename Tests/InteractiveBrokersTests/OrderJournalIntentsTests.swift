@@ -77,7 +77,7 @@ struct OrderJournalIntentsTests {
             let adapter = OrderJournalIntents(
                 journal: journal, universe: Universe(symbols: ["AAPL"]), clock: { Self.t1 })
             try adapter.write(Self.bracket(.journaled))
-            try adapter.write(Self.bracket(.rejected))  // IBBroker.submit after submitOrders threw
+            try adapter.write(Self.bracket(.rejected))  // SessionDriver.place after submitOrders threw
             let reader = try OrderJournal(path: path)
             let orders = try reader.orders()
             #expect(orders.map(\.state) == [.rejected, .rejected])

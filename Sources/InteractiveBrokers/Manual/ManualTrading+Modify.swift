@@ -31,7 +31,7 @@ public struct ManualModifyResult: Sendable, Hashable {
 
 extension ManualTrading {
     /// Modifies a working order of this client: placeOrder again with the same order id and the changed terms, as
-    /// the bot's `IBBroker` modifies (`OrderMapping.modified`).
+    /// the bot's order desk modifies (`OrderMapping.modified`).
     ///
     /// Order of work: account rule (a live account needs confirmation) → the order at the broker (reqAllOpenOrders;
     /// only the client that placed it can modify it) → the change checked against its type → the engine's risk rules

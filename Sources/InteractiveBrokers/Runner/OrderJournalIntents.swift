@@ -3,10 +3,12 @@ import LiveSession
 import Storage
 import TradingModel
 
-/// The `IntentJournal` the broker writes to, backed by the GRDB `OrderJournal`: a group's `journaled` intents are
-/// inserted before placeOrder (one transaction), its `sent` ones marked submitted with their TWS order ids (one more).
-/// Durable when it returns, per the journal's durability.
-public struct OrderJournalIntents: IntentJournal {
+/// Where the session writes order intents **before** it sends them (and again once placeOrder went out), so a
+/// restart can tell "never sent" from "sent, not yet acknowledged"; and its executions and commissions as they
+/// arrive, keyed by execId. Backed by the GRDB `OrderJournal`: a group's `journaled` intents are inserted before
+/// placeOrder (one transaction), its `sent` ones marked submitted with their TWS order ids (one more). Durable when
+/// it returns, per the journal's durability.
+public struct OrderJournalIntents: Sendable {
     /// The journal written to.
     public let journal: OrderJournal
     /// The symbol of each instrument (the journal stores symbols).
@@ -21,6 +23,8 @@ public struct OrderJournalIntents: IntentJournal {
         self.clock = clock
     }
 
+    /// Inserts or updates intents by orderRef.
+    /// - Throws: when the write failed (the session then does not send).
     public func write(_ intents: [JournaledIntent]) throws {
         let now = clock()
         let rows = self.rows(intents, at: now)
@@ -46,10 +50,6 @@ public struct OrderJournalIntents: IntentJournal {
         }
     }
 
-    public func record(_ execution: BrokerExecution, commission: Money?) throws {
-        _ = try recordFill(execution, commission: commission)
-    }
-
     /// Journals an execution: `.recorded`, `.duplicate`, or `.conflict` (its execId is journaled with other contents).
     public func recordFill(_ execution: BrokerExecution, commission: Money?) throws -> FillRecording {
         let index = execution.instrument.index
@@ -65,6 +65,7 @@ public struct OrderJournalIntents: IntentJournal {
         return try journal.recordFill(fill)
     }
 
+    /// Records a commission report, joined to its execution by execId whichever arrived first.
     public func recordCommission(executionID: String, _ commission: Money, at time: Timestamp) throws {
         _ = try journal.recordCommission(JournalCommission(execID: executionID, commission: commission, time: time))
     }

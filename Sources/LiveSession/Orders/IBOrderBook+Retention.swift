@@ -23,7 +23,7 @@ extension IBOrderBook {
     public var settledCount: Int { settled.count - settledHead }
 
     /// Net quantity this book's executions built in an instrument (buys positive), pruned orders included: the
-    /// order-efficiency guard's "is this an entry?" (`IBBroker+OrderEfficiency.swift`).
+    /// order-efficiency guard's "is this an entry?" (`OrderDesk+Efficiency.swift`).
     public func executedPosition(of instrument: InstrumentID) -> Quantity {
         var held = prunedExecuted[instrument] ?? .zero
         for tracked in orders.values where tracked.instrument == instrument {

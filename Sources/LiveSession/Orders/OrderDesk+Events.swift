@@ -58,21 +58,6 @@ extension OrderDesk {
         return applied
     }
 
-    /// Executions found elsewhere (the reconciler, the broker's list) through the same deduplication as live ones.
-    public mutating func ingest(_ executions: [BrokerExecution], commissions: [String: Money], at now: Timestamp)
-        -> [OrderBookOutput]
-    {
-        var outputs: [OrderBookOutput] = []
-        for execution in executions {
-            let commission = commissions[execution.executionID].map { CommissionStatus.reported($0, realizedPnL: nil) }
-            outputs += book.execution(execution, commission: commission ?? .pending, at: now)
-        }
-        for output in outputs {
-            if case .report(.filled(let fill)) = output { efficiency.recordExecution(of: fill.orderID, at: now) }
-        }
-        return outputs
-    }
-
     /// The broker's executions (reqExecutions) again: those not applied yet go through `apply`, and a commission
     /// the book still waits for, joined to the list, becomes the late commission.
     /// - Returns: the outputs, and how many executions were new.

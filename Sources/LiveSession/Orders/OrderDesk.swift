@@ -5,8 +5,8 @@ import TradingModel
 
 /// The broker side of the engine, without I/O: engine commands become order groups to journal and send (ids,
 /// wire orders, intents), TWS's order messages become engine reports (through `IBOrderBook`, where executions are
-/// the truth), and the day's order-efficiency counts are kept. The live session core and the manual tools'
-/// `IBBroker` both carry orders out through it, so there is one order path.
+/// the truth), and the day's order-efficiency counts are kept. The live session core carries every order out through it
+/// (the bot's, and a manual order's in a ticket session), so there is one order path.
 ///
 /// Order ids are the desk's: seeded from nextValidId (`seed`) and kept above every id TWS reports.
 public struct OrderDesk: Sendable {
@@ -193,9 +193,9 @@ public struct DeskResult: Sendable {
     /// The book's outputs (a rejection, a refusal) to publish.
     public var outputs: [OrderBookOutput] = []
     /// Why the command failed, if it did.
-    public var failure: IBBrokerError?
+    public var failure: OrderDeskError?
 
-    init(instruction: DeskInstruction? = nil, outputs: [OrderBookOutput] = [], failure: IBBrokerError? = nil) {
+    init(instruction: DeskInstruction? = nil, outputs: [OrderBookOutput] = [], failure: OrderDeskError? = nil) {
         self.instruction = instruction
         self.outputs = outputs
         self.failure = failure

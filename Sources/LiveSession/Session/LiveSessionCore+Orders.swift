@@ -32,7 +32,7 @@ extension LiveSessionCore {
         logCommand(command, failure: result.failure, &out)
     }
 
-    private func logCommand(_ command: EngineCommand, failure: IBBrokerError?, _ out: inout Actions) {
+    private func logCommand(_ command: EngineCommand, failure: OrderDeskError?, _ out: inout Actions) {
         switch command {
         case .submit(let order):
             out.log(

@@ -19,34 +19,6 @@ let simulatorBook = ContractBook(universe: Universe(symbols: ["SYN000", "SYN001"
 /// The time stamped on status reports in these tests (no wall clock).
 let fixedTime = Timestamp(seconds: 1_700_000_000)
 
-/// Runs a simulator on a free loopback port with a manual clock for the duration of `body`.
-func withSimulator<Result: Sendable>(
-    _ body: @Sendable (GatewaySimulator, Int) async throws -> Result
-) async throws -> Result {
-    var logger = Logger(label: "test.gateway")
-    logger.logLevel = .warning
-    let simulator = GatewaySimulator(
-        configuration: GatewaySimulatorConfiguration(
-            host: "127.0.0.1", port: 0, data: simulatorData, gateway: GatewayConfiguration(), clock: .manual,
-            faults: nil), logger: logger)
-    // On a thread of its own: a real socket on the wall clock must not wait for the pool (`onOwnThread`).
-    return try await onOwnThread {
-        try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
-            group.addTask { try await simulator.run() }
-            let port = await simulator.listeningPort()
-            let result: Result
-            do {
-                result = try await body(simulator, port)
-            } catch {
-                group.cancelAll()
-                throw error
-            }
-            group.cancelAll()
-            return result
-        }
-    }
-}
-
 /// A connection configuration for the simulator.
 /// `IBTRADER_TEST_MAX_SERVER_VERSION=200` runs these end-to-end tests on the text protocol (the default, 226, runs
 /// them over protobuf).
@@ -94,64 +66,5 @@ func executionsAfterRun(port: Int, clientID: Int) async throws -> [TWSExecutionR
 func executionsAfterRun(_ venue: VirtualVenue, clientID: Int) async throws -> [TWSExecutionReport] {
     try await TWSConnection.connect(venue.clientConnection(clientID), environment: venue.environment()) { c, _ in
         try await c.executions()
-    }
-}
-
-/// A simulator, a ready connection and a running broker over it.
-struct BrokerHarness: Sendable {
-    var simulator: GatewaySimulator
-    var connection: TWSConnection
-    var broker: IBBroker
-    var events: AsyncStream<IBBrokerEvent>
-}
-
-/// Runs `body` with a broker connected to a fresh simulator.
-func withBroker(
-    commissionWait: TimeSpan? = .seconds(3600), _ body: @Sendable (BrokerHarness) async throws -> Void
-) async throws {
-    try await withSimulator { simulator, port in
-        try await TWSConnection.connect(connectionConfiguration(port)) { connection, _ in
-            let broker = IBBroker(
-                connection: connection, contracts: simulatorBook,
-                configuration: IBBrokerConfiguration(commissionWait: commissionWait), clock: { fixedTime })
-            let events = await broker.start()
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try? await broker.run() }
-                try await body(
-                    BrokerHarness(simulator: simulator, connection: connection, broker: broker, events: events))
-                group.cancelAll()
-            }
-        }
-    }
-}
-
-/// Reads broker events until `done` accepts one; returns all read.
-func read(
-    _ iterator: inout AsyncStream<IBBrokerEvent>.Iterator, until done: (IBBrokerEvent) -> Bool
-) async -> [IBBrokerEvent] {
-    var seen: [IBBrokerEvent] = []
-    while let event = await iterator.next() {
-        seen.append(event)
-        if done(event) { break }
-    }
-    return seen
-}
-
-extension IBBrokerEvent {
-    /// The report, if this is one.
-    var report: ExecutionReport? { if case .report(let r) = self { r } else { nil } }
-    /// The fill, if this is one.
-    var fill: Fill? { if case .report(.filled(let f)) = self { f } else { nil } }
-}
-
-/// Whether an event is a report of this kind for this order.
-func isReport(_ event: IBBrokerEvent, _ id: Int64, _ kind: String) -> Bool {
-    guard let report = event.report, report.orderID == OrderID(id) else { return false }
-    switch (report, kind) {
-    case (.accepted, "accepted"), (.filled, "filled"), (.canceled, "canceled"), (.replaced, "replaced"),
-        (.rejected, "rejected"), (.expired, "expired"), (.modifyRejected, "modifyRejected"):
-        return true
-    default:
-        return false
     }
 }

@@ -2,13 +2,13 @@
 /// flush beyond what is already durable), so crash recovery can be tested deterministically.
 ///
 /// Set with `IBTRADER_CRASH_AT=POINT` or `POINT:N` (the N-th time the point is reached; default the first), read
-/// once at start into `IBBrokerConfiguration.crashPoint`. Never set it for real trading.
+/// once at start into `LiveRunnerConfiguration.crashPoint`. Never set it for real trading.
 ///
 /// | point | the process exits … | what a restart must do |
 /// |---|---|---|
 /// | `after-intent-journaled` | after the intent is durable in the journal, before placeOrder | send it once (or abandon it if stale) |
 /// | `after-submit` | once the broker acknowledged placeOrder, before the journal says `sent` | find it by orderRef and adopt it |
-/// | `after-fill` | when a fill reaches the broker adapter, before the engine and the journal see it | journal the fill once (by execId) |
+/// | `after-fill` | when a fill reaches the session from its connection, before the engine and the journal see it | journal the fill once (by execId) |
 ///
 /// ```swift
 /// let point = try CrashPoint(parsing: "after-fill:2")   // the second fill
