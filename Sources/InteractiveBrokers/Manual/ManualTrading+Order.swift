@@ -16,8 +16,9 @@ extension ManualTrading {
     /// start-up (account rule: a live account needs confirmation; the contract and its market rule; the broker's
     /// state) → a limit priced from a quote when asked → the tick check → the risk check on the broker's account
     /// (denial: journaled as a `risk-denial` event, nothing sent) → the order desk journals the intent, then sends →
-    /// wait for accepted / filled / rejected (`settings.timeout`) → the executions of the order journaled with their
-    /// commissions. With a working plan (`--order-timeout`) the command stays attached and works the entry (`work`).
+    /// wait for accepted / filled / rejected (`settings.timeout`) → with a working plan (`--order-timeout`), the entry
+    /// worked in the same session (reprices, a cancel, the rest at market) → the executions of the orders journaled
+    /// with their commissions.
     /// - Parameters:
     ///   - ticket: the validated order.
     ///   - clientOrderID: the stable key (orderRef = `settings.reference` prefix + this).
@@ -39,20 +40,14 @@ extension ManualTrading {
             order: ticket, clientOrderID: clientOrderID, risk: settings.risk, timeout: TimeSpan(settings.timeout))
         order.killSwitchEngaged = settings.killSwitchEngaged
         order.commissionReserve = settings.commissionReserve
-        let result: ManualOrderResult
         do {
-            result = try await LiveRunner.runTicket(
+            return try await LiveRunner.runTicket(
                 order, settings: sessionSettings(ticket.symbol, settings), journal: settings.journal,
                 on: context.connection, info: context.info,
                 clock: SessionClock(ContinuousClock(), startingAt: settings.clock()), logger: ticketLogger)
         } catch {
             throw ManualTradingError(error, symbol: ticket.symbol)
         }
-        guard let style = ticket.work, result.outcome == .acknowledged, let entry = result.legs.first,
-            entry.state != .filled, entry.state != .canceled, entry.state != .rejected
-        else { return result }
-        return try await work(
-            result, ticket: ticket, style: style, clientOrderID: clientOrderID, on: context)
     }
 
     /// A ticket session's settings: the one symbol, the account rule, the manual orderRef prefix; no warm-up, no

@@ -96,7 +96,7 @@ extension LiveSessionCore {
                     out.log(.info, "order \(report.orderID): \(report)")
                 }
                 step(.execution(report), &out)
-                if ticketRun != nil { ticketReport(report, &out) }
+                if ticketRun != nil { ticketReport(report, at: inputTime, &out) }
                 settleModification(report, &out)
                 if case .filled(let fill) = report, !monthPositions.isEmpty { rollFilled(fill, &out) }
             case .lateCommission(let late):

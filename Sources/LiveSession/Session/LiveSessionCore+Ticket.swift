@@ -37,6 +37,10 @@ extension LiveSessionCore {
             if let line { run.steps.append(line) }
             ticketRun = run
             ticketPriced(&out)
+        case (.state, .brokerState(let answers)):
+            run.answers = answers
+            ticketRun = run
+            askTicketAccount(&out)
         case (.account, .accountValues(let values)):
             run.values = values
             ticketRun = run
@@ -50,7 +54,7 @@ extension LiveSessionCore {
             ticketRun = run
             askTicketPrice(&out)
         case (.price, .snapshot(let prices)):
-            decideTicket(price: SnapshotPrice.quote(Self.tickPrices(prices), from: .last), at: now, &out)
+            accountChecked(price: SnapshotPrice.quote(Self.tickPrices(prices), from: .last), at: now, &out)
         case (.executions, .executions(let reports)):
             finishTicket(executions: reports, &out)
         default:
@@ -64,12 +68,14 @@ extension LiveSessionCore {
         case .quote:
             let from = run.ticket.limitFromQuote?.from.rawValue ?? "last"
             failTicket(.request("no \(from) price for \(run.ticket.symbol) to set the limit from (--limit-from)"), &out)
+        case .state:
+            accountLookFailed("the broker's orders and positions: \(failure)", &out)
         case .account:
-            failTicket(.request("the account's values: \(failure)"), &out)
+            accountLookFailed("the account's values: \(failure)", &out)
         case .pnl:
             askTicketPrice(&out)  // no P&L: the daily-loss rule cannot trigger, as when TWS sends none
         case .price:
-            decideTicket(price: nil, at: now, &out)
+            accountChecked(price: nil, at: now, &out)
         case .executions:
             out.log(.warning, "the executions of \(run.orderRef) could not be read back (\(failure)): the fills seen are reported")
             finishTicket(executions: nil, &out)
@@ -84,9 +90,39 @@ extension LiveSessionCore {
         if let message = run.ticks.offTickMessage(run.orders.map(\.type), symbol: run.ticket.symbol.rawValue) {
             return failTicket(.offTick(message), &out)
         }
-        // Only the kill switch: nothing to fetch.
-        guard run.request.risk.makeRules().count > 1 else { return decideTicket(price: nil, at: inputTime, &out) }
+        askTicketAccount(&out)
+    }
+
+    /// The account's values, P&L and last price when a rule needs them (only the kill switch: nothing to fetch),
+    /// then `accountChecked`.
+    mutating func askTicketAccount(_ out: inout Actions) {
+        guard let run = ticketRun else { return }
+        guard run.request.risk.makeRules().count > 1 else { return accountChecked(price: run.price, at: inputTime, &out) }
         _ = request(.accountValues, for: .ticket(.account), &out)
+    }
+
+    /// The account is known for the check under way: the entry's, a reprice's or the rest's.
+    private mutating func accountChecked(price: Price?, at now: Timestamp, _ out: inout Actions) {
+        guard var run = ticketRun else { return }
+        // A working step whose order ended meanwhile (filled while the account was read): nothing to send.
+        if run.check != .entry, run.stage != .checking { return }
+        run.price = price
+        ticketRun = run
+        switch run.check {
+        case .entry: decideTicket(at: now, &out)
+        case .reprice(let price, let reason): sendReprice(price, reason: reason, at: now, &out)
+        case .rest: sendRest(at: now, &out)
+        }
+    }
+
+    /// The account could not be read: the entry fails; a working step is not taken.
+    private mutating func accountLookFailed(_ text: String, _ out: inout Actions) {
+        guard let run = ticketRun else { return }
+        switch run.check {
+        case .entry: failTicket(.request(text), &out)
+        case .reprice(_, let reason): reprice(reason, notMade: text, &out)
+        case .rest: restNotSent(text, outcome: .rejected(text), &out)
+        }
     }
 
     private mutating func askTicketPrice(_ out: inout Actions) {
@@ -95,33 +131,13 @@ extension LiveSessionCore {
     }
 
     /// The risk check on the broker's account; a denial is journaled and ends the session, else the orders go out.
-    private mutating func decideTicket(price: Price?, at now: Timestamp, _ out: inout Actions) {
-        guard var run = ticketRun, let contract = try? desk.contracts.contract(for: ids[0]) else { return }
-        var state = ManualAccountState(equity: .zero, grossExposure: .zero, activePositions: 0, position: .zero)
-        if let values = run.values {
-            let answers = run.answers ?? BrokerAnswers(openOrders: [], executions: [], positions: [])
-            let positions = answers.positions.filter { $0.account == account }
-            let open = answers.openOrders.filter { $0.order.account == account || $0.order.account.isEmpty }
-            do {
-                state = try ManualAccountState(
-                    values: values, positions: positions, openOrders: open, contract: contract,
-                    requireSettledCash: run.request.risk.requireSettledCash == true)
-            } catch {
-                return failTicket(.request(error.description), &out)
-            }
-            state.dailyPnL = run.dailyPnL.flatMap { Money(checkedApproximately: $0) }
+    private mutating func decideTicket(at now: Timestamp, _ out: inout Actions) {
+        guard var run = ticketRun else { return }
+        let denial: RiskDenial?
+        do { denial = try ticketDenial(run.ticket, what: "\(run.orderRef) \(Self.words(run.ticket))", &out) } catch {
+            return failTicket(.request(error.description), &out)
         }
-        state.killSwitchEngaged = run.request.killSwitchEngaged
-        if let denial = ManualRiskCheck.denial(
-            run.ticket, config: run.request.risk, account: state, referencePrice: price, at: dataTime,
-            commissionReserve: run.request.commissionReserve)
-        {
-            let ticket = run.ticket
-            if settings.journaled {
-                out.append(
-                    journalEvent(
-                        .riskDenial, "\(run.orderRef) \(ticket.side.rawValue) \(ticket.quantity) \(ticket.symbol): \(denial)"))
-            }
+        if let denial {
             run.outcome = .denied(denial)
             ticketRun = run
             return endTicket(legs: [], &out)
@@ -135,11 +151,52 @@ extension LiveSessionCore {
         out.append(.wakeUp(at: now + run.request.timeout))
     }
 
-    /// A report of the desk: the ticket's orders acknowledged, ended or rejected.
-    mutating func ticketReport(_ report: ExecutionReport, _ out: inout Actions) {
-        guard var run = ticketRun, run.outcome == nil, run.orders.contains(where: { $0.id == report.orderID }) else {
-            return
+    /// Why the risk rules deny `ticket` on the broker's account as the start-up found it (with the account's values,
+    /// P&L and last price when a rule needed them), or `nil`; a denial is journaled as a `risk-denial` event.
+    /// - Throws: `UnreadableBrokerAnswer` for a position TWS sent that is no share count.
+    func ticketDenial(
+        _ ticket: ManualOrderTicket, what: String, _ out: inout Actions
+    ) throws(UnreadableBrokerAnswer) -> RiskDenial? {
+        guard let run = ticketRun, let contract = try? desk.contracts.contract(for: ids[0]) else { return nil }
+        var state = ManualAccountState(equity: .zero, grossExposure: .zero, activePositions: 0, position: .zero)
+        if let values = run.values {
+            let answers = run.answers ?? BrokerAnswers(openOrders: [], executions: [], positions: [])
+            // A reprice is checked in place of the entry it changes, not beside it.
+            let open = answers.openOrders.filter {
+                ($0.order.account == account || $0.order.account.isEmpty) && $0.order.orderRef != run.orderRef
+            }
+            state = try ManualAccountState(
+                values: values, positions: answers.positions.filter { $0.account == account }, openOrders: open,
+                contract: contract, requireSettledCash: run.request.risk.requireSettledCash == true)
+            state.dailyPnL = run.dailyPnL.flatMap { Money(checkedApproximately: $0) }
         }
+        state.killSwitchEngaged = run.request.killSwitchEngaged
+        guard let denial = ManualRiskCheck.denial(
+            ticket, config: run.request.risk, account: state, referencePrice: run.price, at: dataTime,
+            commissionReserve: run.request.commissionReserve)
+        else { return nil }
+        if settings.journaled { out.append(journalEvent(.riskDenial, "\(what): \(denial)")) }
+        return denial
+    }
+
+    /// `BUY 10 AAPL`.
+    static func words(_ ticket: ManualOrderTicket) -> String {
+        "\(ticket.side.rawValue) \(ticket.quantity) \(ticket.symbol)"
+    }
+
+    /// A report of the desk about the ticket's orders: while they go out, acknowledged, ended or rejected; while the
+    /// entry is worked, its fills, end, and the answers to a reprice or cancel (`LiveSessionCore+TicketWork.swift`).
+    mutating func ticketReport(_ report: ExecutionReport, at now: Timestamp, _ out: inout Actions) {
+        guard let run = ticketRun else { return }
+        switch run.stage {
+        case .placing: placementReport(report, at: now, &out)
+        case .working, .checking, .repricing, .cancelling, .sendingRest: workReport(report, at: now, &out)
+        case .reading: break
+        }
+    }
+
+    private mutating func placementReport(_ report: ExecutionReport, at now: Timestamp, _ out: inout Actions) {
+        guard var run = ticketRun, run.orders.contains(where: { $0.id == report.orderID }) else { return }
         switch report {
         case .rejected(_, let reason, _):
             run.outcome = .rejected(reason)
@@ -162,15 +219,32 @@ extension LiveSessionCore {
             run.outcome = .acknowledged
         }
         ticketRun = run
-        if run.outcome != nil { readTicketExecutions(&out) }
+        guard let outcome = run.outcome else { return }
+        if outcome == .acknowledged, let style = run.ticket.work, let timeout = style.timeout, let entry = run.orders.first,
+            !run.ended.contains(entry.id)
+        {
+            // Worked: the entry's first step comes at its timeout.
+            ticketRun?.stage = .working(due: now + timeout)
+            out.append(.wakeUp(at: now + timeout))
+            return
+        }
+        readTicketExecutions(&out)
     }
 
-    /// The tick: the acknowledgement's time is up.
+    /// The tick: the acknowledgement's time is up, or the working plan's next step is due.
     mutating func ticketTick(at now: Timestamp, _ out: inout Actions) {
-        guard var run = ticketRun, run.outcome == nil, let deadline = run.deadline, now >= deadline else { return }
-        run.outcome = .timedOut
-        ticketRun = run
-        readTicketExecutions(&out)
+        guard var run = ticketRun else { return }
+        switch run.stage {
+        case .placing:
+            guard run.outcome == nil, let deadline = run.deadline, now >= deadline else { return }
+            run.outcome = .timedOut
+            ticketRun = run
+            readTicketExecutions(&out)
+        case .working, .checking, .repricing, .cancelling, .sendingRest:
+            workTick(at: now, &out)
+        case .reading:
+            break
+        }
     }
 
     /// The connection closed during the ticket: an order sent may be working (the outcome says it was not
@@ -180,11 +254,15 @@ extension LiveSessionCore {
         connected = false
         guard run.deadline != nil else { return failTicket(.request("the connection to TWS closed: \(reason)"), &out) }
         if run.outcome == nil { run.outcome = .timedOut }
+        if run.stage != .placing, run.stage != .reading {
+            run.steps.append("the connection to TWS closed (\(reason)): what was sent works on at the broker (see `ibtrader orders`)")
+        }
         ticketRun = run
         endTicket(legs: ticketLegs(executions: nil), &out)
     }
 
-    private mutating func readTicketExecutions(_ out: inout Actions) {
+    mutating func readTicketExecutions(_ out: inout Actions) {
+        ticketRun?.stage = .reading
         _ = request(.executions, for: .ticket(.executions), &out)
     }
 
@@ -200,7 +278,7 @@ extension LiveSessionCore {
     private func ticketLegs(executions: [TWSExecutionReport]?) -> [ManualOrderLeg] {
         guard let run = ticketRun else { return [] }
         var legs: [ManualOrderLeg] = []
-        for order in run.orders {
+        for order in run.orders + (run.rest.map { [$0] } ?? []) {
             guard let tracked = desk.book.order(order.id) else { continue }
             var filled = tracked.executed
             var average: Price?
@@ -237,6 +315,8 @@ extension LiveSessionCore {
         var result = ManualOrderResult(
             account: account, orderRef: run.orderRef, outcome: run.outcome ?? .timedOut, legs: legs, steps: run.steps)
         if case .denied = result.outcome { result.legs = [] } else { result.entryType = run.orders.first?.type }
+        // The rest at market did not go through: the command did not do what it was asked.
+        if let rest = run.restOutcome, rest != .acknowledged { result.outcome = rest }
         phase = .finished
         var summary = summary(brokerPositions: [:], reason: "the ticket is done")
         summary.ticket = result
@@ -249,10 +329,40 @@ extension LiveSessionCore {
     }
 }
 
+/// Where a ticket session stands.
+enum TicketStage: Sendable, Equatable {
+    /// The orders go out; waiting for TWS's acknowledgement (or an IOC's end).
+    case placing
+    /// The entry works until its timeout (`due`).
+    case working(due: Timestamp)
+    /// The account is read again before a working step sends (a reprice, the rest at market).
+    case checking
+    /// A reprice to `price` was sent; waiting for TWS to confirm it until `until`.
+    case repricing(price: Price, reason: String, until: Timestamp)
+    /// The entry's cancel was sent (`market`: its rest then goes at market); waiting for its end until `until`.
+    case cancelling(market: Bool, until: Timestamp)
+    /// The rest was sent at market; waiting for its acknowledgement until `until`.
+    case sendingRest(until: Timestamp)
+    /// The executions are read back; then the end.
+    case reading
+}
+
+/// What a ticket session checks against the risk rules (on the broker's account as it reads it then).
+enum TicketCheck: Sendable, Equatable {
+    /// The order as asked.
+    case entry
+    /// The entry repriced (its working plan's step).
+    case reprice(Price, reason: String)
+    /// The entry's unfilled rest at market.
+    case rest
+}
+
 /// A step of a ticket session that waits for an answer.
 enum TicketStep: Sendable, Equatable {
     /// The quote a limit is priced from.
     case quote
+    /// The broker's open orders and positions again (before a working step that sends).
+    case state
     /// The account's summary values.
     case account
     /// Today's P&L.
@@ -287,8 +397,20 @@ struct TicketRun: Sendable {
     var deadline: Timestamp?
     /// How the ticket ended (`nil` while it waits).
     var outcome: ManualOrderOutcome?
-    /// Lines for the result: how the limit was priced.
+    /// Lines for the result: how the limit was priced, each step of the working plan.
     var steps: [String] = []
+    /// Where the ticket stands.
+    var stage = TicketStage.placing
+    /// The working plan's progress: the entry's current pricing and reprices made.
+    var workingType: OrderType?
+    var repricesMade = 0
+    /// The rest sent at market after a cancel (`--after-reprices market`, `--on-timeout market`), and how it went.
+    var rest: Order?
+    var restOutcome: ManualOrderOutcome?
+    /// The last price read (at the start-up, then before each working step that sends).
+    var price: Price?
+    /// What the account is being looked at for.
+    var check = TicketCheck.entry
 
     init(_ request: SessionTicket, reference: OrderReference) {
         self.request = request
