@@ -40,20 +40,31 @@ extension ManualTrading {
             order: ticket, clientOrderID: clientOrderID, risk: settings.risk, timeout: TimeSpan(settings.timeout))
         order.killSwitchEngaged = settings.killSwitchEngaged
         order.commissionReserve = settings.commissionReserve
+        let summary = try await runTicket(order, symbol: ticket.symbol, on: context)
+        guard let result = summary.ticket else { throw .request("the order's session ended without a result") }
+        return result
+    }
+
+    /// Runs a ticket session on the command's connection.
+    static func runTicket(
+        _ ticket: SessionTicket, symbol: Symbol?,
+        on context: (connection: TWSConnection, info: TWSSessionInfo, settings: ManualSettings)
+    ) async throws(ManualTradingError) -> LiveRunSummary {
+        let settings = context.settings
         do {
             return try await LiveRunner.runTicket(
-                order, settings: sessionSettings(ticket.symbol, settings), journal: settings.journal,
+                ticket, settings: sessionSettings(symbol, settings), journal: settings.journal,
                 on: context.connection, info: context.info,
                 clock: SessionClock(ContinuousClock(), startingAt: settings.clock()), logger: ticketLogger)
         } catch {
-            throw ManualTradingError(error, symbol: ticket.symbol)
+            throw ManualTradingError(error, symbol: symbol ?? "")
         }
     }
 
-    /// A ticket session's settings: the one symbol, the account rule, the manual orderRef prefix; no warm-up, no
+    /// A ticket session's settings: the order's one symbol (none for a cancel), the account rule, the manual orderRef prefix; no warm-up, no
     /// reconnect (the command's connection is the session's), fills reported without waiting for commissions.
-    static func sessionSettings(_ symbol: Symbol, _ settings: ManualSettings) -> SessionSettings {
-        var session = SessionSettings(symbols: [symbol], strategyName: "manual")
+    static func sessionSettings(_ symbol: Symbol?, _ settings: ManualSettings) -> SessionSettings {
+        var session = SessionSettings(symbols: symbol.map { [$0] } ?? [], strategyName: "manual")
         session.account = settings.account
         session.confirmedLiveAccount = settings.confirmedLiveAccount
         session.reference = settings.reference

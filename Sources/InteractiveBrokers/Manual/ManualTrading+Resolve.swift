@@ -1,5 +1,6 @@
 import Foundation
 import JournalModel
+import LiveSession
 import Storage
 import TradingModel
 import TWSClient

@@ -63,6 +63,8 @@ public enum ManualTradingError: Error, Sendable, Equatable, CustomStringConverti
         case .ticket(.contract(let text)): self = .contract(text)
         case .ticket(.offTick(let text)): self = .offTick(text)
         case .ticket(.request(let text)), .startup(let text): self = .request(text)
+        case .ticket(.orderNotFound(let target)): self = .orderNotFound(target)
+        case .ticket(.otherClient(let id, let client)): self = .otherClient(orderID: id, clientID: client)
         }
     }
 
@@ -148,10 +150,5 @@ public enum ManualTrading {
     static func note(_ kind: JournalEventKind, _ text: String, settings: ManualSettings) throws(ManualTradingError) {
         guard let journal = settings.journal else { return }
         do { try journal.recordEvent(kind, text, at: settings.clock()) } catch { throw .journal("\(error)") }
-    }
-
-    /// Sleeps in real time (polling a broker that answers asynchronously).
-    static func pause(_ span: Duration) async {
-        try? await Task.sleep(for: span)
     }
 }

@@ -69,8 +69,8 @@ public enum LiveRunner {
         }
     }
 
-    /// Carries out one manual order in a ticket session (`SessionTicket`) on a connection the caller opened and keeps:
-    /// the session core's start-up, risk check, order desk and journal, with no strategy and no bars.
+    /// Carries out one manual order or cancel in a ticket session (`SessionTicket`) on a connection the caller opened
+    /// and keeps: the session core's start-up, risk check, order desk and journal, with no strategy and no bars.
     /// - Parameters:
     ///   - ticket: the order.
     ///   - settings: the session's settings (its one symbol, the account rule, the orderRef prefix).
@@ -78,13 +78,13 @@ public enum LiveRunner {
     ///   - connection: a ready connection; it stays open.
     ///   - info: its session.
     ///   - clock: the session's clock (the acknowledgement's timeout runs on it).
-    /// - Returns: how the order ended.
+    /// - Returns: the session's summary: how the order ended (`ticket`), or what the cancel did (`cancel`).
     /// - Throws: `LiveRunnerError`: the account rule, an unknown or ambiguous contract, a price off the tick, a
     ///   failed request.
     public static func runTicket(
         _ ticket: SessionTicket, settings: SessionSettings, journal: OrderJournal?, on connection: TWSConnection,
         info: TWSSessionInfo, clock: SessionClock, logger: Logger
-    ) async throws(LiveRunnerError) -> ManualOrderResult {
+    ) async throws(LiveRunnerError) -> LiveRunSummary {
         var configuration = LiveRunnerConfiguration(
             connection: await connection.configuration, symbols: settings.symbols, engine: settings.engine)
         configuration.session = settings
@@ -95,11 +95,8 @@ public enum LiveRunner {
         var driver = SessionDriver(
             strategy: TicketStrategy(), configuration: configuration, venue: .connection(connection, info), logger: logger,
             ticket: ticket)
-        let summary: LiveRunSummary
-        do { summary = try await driver.run(stop: nil) } catch let error as LiveRunnerError { throw error } catch {
+        do { return try await driver.run(stop: nil) } catch let error as LiveRunnerError { throw error } catch {
             throw .startup("\(error)")
         }
-        guard let result = summary.ticket else { throw .startup("the ticket session ended without a result") }
-        return result
     }
 }

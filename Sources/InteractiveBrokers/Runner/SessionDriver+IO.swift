@@ -176,6 +176,18 @@ extension SessionDriver {
                 inbox.yield(.failed(tag, .unanswered("\(error)")))
             }
             return
+        case .journaledRefs(let refs):
+            guard let journal else {
+                inbox.yield(.answer(tag, .journaledRefs([])))
+                return
+            }
+            do {
+                let known = try refs.filter { try journal.journal.order(ClientOrderID($0)) != nil }
+                inbox.yield(.answer(tag, .journaledRefs(known)))
+            } catch {
+                inbox.yield(.failed(tag, .unanswered("\(error)")))
+            }
+            return
         case .beginRun(let account, let floor, let time):
             guard let journal else {
                 inbox.yield(.failed(tag, .unanswered("no journal")))
@@ -241,7 +253,7 @@ extension SessionDriver {
                         await ManualTrading.firstPnL(
                             account: account, on: connection, timeout: .nanoseconds(within.nanoseconds), clock: clock.sleeper
                         )?.daily)
-                case .journalRestart, .beginRun: return
+                case .journalRestart, .beginRun, .journaledRefs: return
                 }
                 inbox.yield(.answer(tag, answer))
             } catch {

@@ -258,6 +258,13 @@ struct SessionDriver<S: Strategy> {
             } catch {
                 inbox.yield(.orderRequestFailed(brokerOrderID: id, cancel: true, "\(error)"))
             }
+        case .globalCancel:
+            do {
+                guard let connection else { throw TWSRequestError.notConnected }
+                try await connection.globalCancel()
+            } catch {
+                logger.error("global cancel not sent: \(error)")
+            }
         case .modifyOrder(let id, let terms, let contract):
             do {
                 guard let connection else { throw TWSRequestError.notConnected }

@@ -111,4 +111,6 @@ public struct LiveRunSummary: Sendable, Equatable, Codable {
     public var currency = "USD"
     /// A ticket session's order as it ended (`SessionTicket`); `nil` for a strategy's run.
     public var ticket: ManualOrderResult?
+    /// A cancel's ticket session: what went, what still works.
+    public var cancel: ManualCancelResult?
 }

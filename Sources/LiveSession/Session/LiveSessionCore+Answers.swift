@@ -77,6 +77,8 @@ extension LiveSessionCore {
             marginCheckAnswered(values, &out)
         case (.ticket(let step), _):
             ticketAnswered(step, answer, at: now, &out)
+        case (.cancel(let step), _):
+            cancelAnswered(step, answer, at: now, &out)
         default:
             out.log(.error, "unexpected answer to \(purpose): \(answer.kind)")
             failed(purpose, .unanswered("unexpected answer"), at: now, &out)
@@ -173,6 +175,8 @@ extension LiveSessionCore {
             out.log(.warning, "IB's margin figures unavailable: \(failure)")
         case .ticket(let step):
             ticketFailed(step, failure, at: now, &out)
+        case .cancel(let step):
+            cancelFailed(step, failure, &out)
         case .finalBrokerState:
             out.log(.error, "final broker snapshot failed: \(failure)")
             finishRun(brokerPositions: [:], &out)
@@ -198,6 +202,7 @@ extension SessionAnswer {
         case .accountValues: "account values"
         case .marketRule: "market rule"
         case .snapshot: "quote snapshot"
+        case .journaledRefs: "journaled orderRefs"
         case .dailyPnL: "daily P&L"
         }
     }

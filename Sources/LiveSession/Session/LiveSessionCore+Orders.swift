@@ -47,8 +47,11 @@ extension LiveSessionCore {
         case .cancel(let id):
             out.log(.info, "cancel order \(id)")
         case .modify(let id, let change, _):
+            // A ticket's order is the desk's alone: named by its orderRef.
             let order = engine.orders.order(id)
-            let name = order.map { "\(universe[$0.instrument].symbol) \($0.side.rawValue) (\($0.clientOrderID))" } ?? "order \(id)"
+            let tracked = desk.book.order(id)
+            let name = order.map { "\(universe[$0.instrument].symbol) \($0.side.rawValue) (\($0.clientOrderID))" }
+                ?? tracked.map { "\(universe[$0.instrument].symbol) \($0.wire.action) (\($0.orderRef))" } ?? "order \(id)"
             var terms: [String] = []
             if let type = change.type { terms.append("\(type)") }
             if let quantity = change.quantity { terms.append("quantity \(quantity)") }

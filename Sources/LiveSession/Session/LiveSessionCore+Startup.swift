@@ -69,6 +69,8 @@ extension LiveSessionCore {
 
     /// Asks for every instrument's contract details.
     mutating func qualifyContracts(_ out: inout Actions) {
+        // A cancel's ticket session trades nothing: straight to the broker's state.
+        if ids.isEmpty { return requestMarketRules(&out) }
         for id in ids {
             do {
                 let contract = try desk.contracts.contract(for: id)
@@ -183,8 +185,9 @@ extension LiveSessionCore {
         if !rolledIDs.isEmpty { recordMonthPositions(answers.positions, &out) }
         allocateNamespace(answers, at: now, &out)
         ticketRun?.answers = answers
+        cancelRun?.answers = answers
         // A ticket's orderRef was checked against the journal before the session: nothing of a run to reconcile.
-        if settings.journaled, ticketRun == nil {
+        if settings.journaled, !isTicketSession {
             startup.journalPending = true
             _ = request(
                 .journalRestart(account: account, runKey: settings.runKey.fingerprint, day: dataTime.dayNumber),
@@ -319,7 +322,7 @@ extension LiveSessionCore {
             startup.warmupPending == 0, !startup.journalPending, startup.restart == nil
         else { return }
         feedWarmup(&out)
-        if ticketRun != nil { return finishStartup(at: now, &out) }
+        if isTicketSession { return finishStartup(at: now, &out) }
         beginRestart(at: now, &out)  // LiveSessionCore+Restart.swift; ends in `finishStartup`
     }
 
@@ -380,6 +383,7 @@ extension LiveSessionCore {
         }
         phase = .running
         if ticketRun != nil { return beginTicket(at: now, &out) }
+        if cancelRun != nil { return beginCancel(&out) }
         subscribe(newFeed: false, at: now, &out)
     }
 }

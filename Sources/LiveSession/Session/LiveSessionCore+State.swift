@@ -44,6 +44,8 @@ enum Purpose: Sendable, Equatable {
     case whatIf(EngineCommand)
     /// A step of a ticket session's order (`LiveSessionCore+Ticket.swift`).
     case ticket(TicketStep)
+    /// A step of a ticket session's cancel (`LiveSessionCore+TicketCancel.swift`).
+    case cancel(CancelStep)
 }
 
 /// A continuous future's daily volumes asked for on a day (the roll by volume): the month held and the next.

@@ -12,6 +12,9 @@ import TradingModel
 // → TWS's answers until every order is acknowledged (an IOC: has ended), one is rejected, or the timeout → the day's
 // executions read back (journaled by execId, so fills of the same burst are counted) → the result, and the end.
 extension LiveSessionCore {
+    /// Whether this session carries out a ticket (an order or a cancel) instead of a strategy.
+    var isTicketSession: Bool { ticketRun != nil || cancelRun != nil }
+
     /// The ticket session's order, once the start-up is done.
     mutating func beginTicket(at now: Timestamp, _ out: inout Actions) {
         guard let run = ticketRun, let contract = try? desk.contracts.contract(for: ids[0]) else { return }
@@ -85,7 +88,7 @@ extension LiveSessionCore {
     /// The price is set: the orders, on the tick, then the account's numbers when a rule needs them.
     private mutating func ticketPriced(_ out: inout Actions) {
         guard var run = ticketRun else { return }
-        run.orders = run.ticket.orders(for: ids[0], clientOrderID: run.request.clientOrderID, at: dataTime)
+        run.orders = run.ticket.orders(for: ids[0], clientOrderID: run.key, at: dataTime)
         ticketRun = run
         if let message = run.ticks.offTickMessage(run.orders.map(\.type), symbol: run.ticket.symbol.rawValue) {
             return failTicket(.offTick(message), &out)
@@ -293,12 +296,14 @@ extension LiveSessionCore {
                 filled = Quantity(checkedApproximately: shares) ?? filled
                 average = shares > 0 ? Price(checkedApproximately: notional / shares) : nil
             }
+            // The entry as the working plan left it (its last reprice).
+            let type = order.id == run.orders.first?.id ? run.workingType ?? order.type : order.type
             var state = tracked.state
             if filled.units > 0 { state = filled >= tracked.quantity ? .filled : .partiallyFilled }
             legs.append(
                 ManualOrderLeg(
                     orderRef: tracked.orderRef, brokerOrderID: tracked.brokerOrderID, side: order.side,
-                    quantity: order.quantity, type: ManualOrderLeg.text(of: order.type), state: state, filled: filled,
+                    quantity: order.quantity, type: ManualOrderLeg.text(of: type), state: state, filled: filled,
                     averagePrice: average))
         }
         return legs
@@ -379,7 +384,8 @@ struct TicketRun: Sendable {
     var request: SessionTicket
     /// The order as it goes out (priced from a quote when asked).
     var ticket: ManualOrderTicket
-    /// The entry's orderRef.
+    /// The order's key, and the entry's orderRef.
+    var key: ClientOrderID
     var orderRef: String
     /// The contract's increments (its minimum tick, then its market rule's table).
     var ticks = ContractTicks(rule: nil, table: TickTable(.zero))
@@ -412,9 +418,10 @@ struct TicketRun: Sendable {
     /// What the account is being looked at for.
     var check = TicketCheck.entry
 
-    init(_ request: SessionTicket, reference: OrderReference) {
+    init(_ request: SessionTicket, order: ManualOrderTicket, key: ClientOrderID, reference: OrderReference) {
         self.request = request
-        ticket = request.order
-        orderRef = reference.orderRef(for: request.clientOrderID)
+        ticket = order
+        self.key = key
+        orderRef = reference.orderRef(for: key)
     }
 }

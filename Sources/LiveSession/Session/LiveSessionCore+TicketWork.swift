@@ -143,7 +143,7 @@ extension LiveSessionCore {
         var ticket = run.ticket
         (ticket.type, ticket.quantity, ticket.execution, ticket.work, ticket.limitFromQuote) = (.market, rest, nil, nil, nil)
         if ticket.timeInForce == .ioc || ticket.timeInForce == .gtd { ticket.timeInForce = .day }
-        return (ticket, ClientOrderID(run.request.clientOrderID.rawValue + "-MKT"))
+        return (ticket, ClientOrderID(run.key.rawValue + "-MKT"))
     }
 
     /// The account is read: the rest at market, unless the risk rules deny it.

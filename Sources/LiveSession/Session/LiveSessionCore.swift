@@ -161,8 +161,10 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     var stopReason: String?
     /// The time of the input being handled (for steps that continue a procedure).
     var inputTime: Timestamp
-    /// A ticket session's order and its progress (`LiveSessionCore+Ticket.swift`); `nil` for a strategy's run.
+    /// A ticket session's order and its progress (`LiveSessionCore+Ticket.swift`), or its cancel
+    /// (`LiveSessionCore+TicketCancel.swift`); both `nil` for a strategy's run.
     var ticketRun: TicketRun?
+    var cancelRun: CancelRun?
 
     /// Creates a core.
     /// - Parameters:
@@ -199,7 +201,14 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
         feedWatch = FeedWatch(limit: settings.resilience.deadFeedAfter, instruments: universe.count)
         nextSummary = now + settings.summaryInterval
         nextSummaryLog = now + settings.summaryLogEvery
-        ticketRun = ticket.map { TicketRun($0, reference: settings.reference) }
+        switch ticket?.job {
+        case .place(let order, let key)?:
+            ticketRun = TicketRun(ticket!, order: order, key: key, reference: settings.reference)
+        case .cancel(let target)?:
+            cancelRun = CancelRun(target: target, timeout: ticket!.timeout)
+        case nil:
+            break
+        }
     }
 
     /// What one input leads to, in order.
@@ -234,6 +243,7 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
         case .connectionClosed(let number, let reason):
             guard number == generation, connected else { return }
             if ticketRun != nil, case .running = phase { return ticketConnectionLost(reason, &out) }
+            if cancelRun != nil, case .running = phase { return cancelConnectionLost(reason, &out) }
             lost(reason, at: now, &out)
         case .connectivity(let number, let state):
             guard number == generation, connected else { return }
@@ -273,6 +283,8 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
         case .orderEvent(let number, let event):
             guard number == generation else { return }
             heard(at: now)
+            // A cancel's session follows the broker's list of open orders, not orders of its own.
+            if cancelRun != nil { return cancelOrderEvent(event, &out) }
             if startup.defersOrders {
                 deferredOrders.append(event)
             } else {
@@ -288,6 +300,7 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
             journalWritable(&out)
         case .tick:
             if ticketRun != nil { return ticketTick(at: now, &out) }
+            if cancelRun != nil { return cancelTick(at: now, &out) }
             tick(at: now, &out)
         case .stop(let reason):
             stop(reason, at: now, &out)

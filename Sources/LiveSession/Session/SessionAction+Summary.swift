@@ -21,6 +21,7 @@ extension SessionAction {
                     + "(\(placement.order.orderRef), id \(placement.orderID))"
             }.joined(separator: " + ")
         case .cancelOrder(let id): "cancel order id \(id)"
+        case .globalCancel: "cancel every open order (global cancel)"
         case .modifyOrder(let id, let terms, _):
             "modify order id \(id): \(terms.orderType) \(terms.totalQuantity.map { "\($0)" } ?? "")"
         case .journal(let write): "journal: \(write.summary)"
@@ -63,6 +64,7 @@ extension SessionRequest {
         case .dailyPnL(let account, _): "the daily P&L of \(account)"
         case .journalRestart: "the journal's restart state"
         case .beginRun: "a journal run"
+        case .journaledRefs(let refs): "which of \(refs.count) orderRefs the journal knows"
         case .whatIf(let order, let contract): "a what-if of \(order.action) \(order.totalQuantity.map { "\($0)" } ?? "?") \(contract.symbol)"
         }
     }

@@ -26,6 +26,8 @@ public enum SessionAction: Sendable, Equatable, Codable {
     case place(OrderGroup)
     /// cancelOrder; a failure to send it comes back as `.orderRequestFailed`.
     case cancelOrder(brokerOrderID: Int)
+    /// reqGlobalCancel: every open order of the account, of every client and TWS.
+    case globalCancel
     /// placeOrder again with new terms.
     case modifyOrder(brokerOrderID: Int, TWSOrder, TWSContract)
     /// Write to the journal; a failure comes back as `.journalFailed`.
@@ -84,6 +86,8 @@ public enum SessionRequest: Sendable, Equatable, Codable {
     case journalRestart(account: String, runKey: String, day: Int64)
     /// A new run in the journal, numbered above `floor`.
     case beginRun(account: String, floor: Int64, at: Timestamp)
+    /// Which of these orderRefs the journal knows (a manual cancel journals only those).
+    case journaledRefs([String])
 }
 
 /// A write to the order journal.

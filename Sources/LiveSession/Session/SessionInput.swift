@@ -122,6 +122,8 @@ public enum SessionAnswer: Sendable, Equatable, Codable {
     case snapshot([Int: Double])
     /// The account's daily P&L, `nil` when TWS sent none in time.
     case dailyPnL(Double?)
+    /// The orderRefs the journal knows, of those asked about.
+    case journaledRefs([String])
 }
 
 /// Why a request failed.

@@ -1,29 +1,43 @@
 import TradingEngine
 import TradingModel
 
-/// One manual order a ticket session carries out (`ibtrader order`): the core with no strategy runs its start-up
-/// (account rule, contract, market rule, the broker's state), prices the order from a quote when asked, checks it
-/// against the engine's risk rules on the broker's account, sends it through the order desk with its intent
-/// journaled first, and finishes once TWS acknowledged it (an IOC: once it ended), rejected it, or the time is up.
+/// What a ticket session carries out: one manual order (`ibtrader order`) or a cancel (`ibtrader cancel`). The core
+/// with no strategy runs its start-up (account rule, contract, market rule, the broker's state); an order is then
+/// priced from a quote when asked, checked against the engine's risk rules on the broker's account, sent through
+/// the order desk with its intent journaled first, and done once TWS acknowledged it (an IOC: once it ended),
+/// rejected it, or the time is up; a cancel is done once TWS no longer lists the orders, or the time is up.
 public struct SessionTicket: Sendable {
-    /// The validated order.
-    public var order: ManualOrderTicket
-    /// Its stable key: the orderRef is the run's prefix (`IBT:manual:`) and this.
-    public var clientOrderID: ClientOrderID
+    /// What the session does.
+    public enum Job: Sendable {
+        /// Sends this order under this key (its orderRef is the run's prefix, `IBT:manual:`, and the key).
+        case place(ManualOrderTicket, ClientOrderID)
+        /// Cancels one open order of this client (`ibtrader cancel`), or every open order of the account (`nil`:
+        /// reqGlobalCancel, `ibtrader cancel --all`), and waits until TWS no longer lists them.
+        case cancel(ManualCancelTarget?)
+    }
+
+    /// What the session does.
+    public var job: Job
     /// The pre-trade limits (`RiskConfig.makeRules()`, as the engine runs them).
     public var risk: RiskConfig
     /// The operator's kill switch: the order is denied.
     public var killSwitchEngaged = false
     /// What the order sets aside for its commission in the risk check (the configured schedule's most).
     public var commissionReserve = CommissionReserve.none
-    /// How long to wait for TWS's acknowledgement (and for the daily P&L).
+    /// How long to wait for TWS's acknowledgement (and for the daily P&L), or for a cancel to take effect.
     public var timeout: TimeSpan
 
-    /// Creates a ticket.
+    /// A ticket that sends `order`.
     public init(order: ManualOrderTicket, clientOrderID: ClientOrderID, risk: RiskConfig, timeout: TimeSpan) {
-        self.order = order
-        self.clientOrderID = clientOrderID
+        job = .place(order, clientOrderID)
         self.risk = risk
+        self.timeout = timeout
+    }
+
+    /// A ticket that cancels `target` (`nil`: every open order of the account).
+    public init(cancelling target: ManualCancelTarget?, timeout: TimeSpan) {
+        job = .cancel(target)
+        risk = RiskConfig()
         self.timeout = timeout
     }
 }
@@ -36,10 +50,16 @@ public enum TicketError: Error, Sendable, Equatable, Codable, CustomStringConver
     case offTick(String)
     /// A request failed, or an answer could not be read.
     case request(String)
+    /// No open order matches a cancel's target (its words: `with order id 17`).
+    case orderNotFound(String)
+    /// The order to cancel belongs to another API client, which alone can cancel it.
+    case otherClient(orderID: Int, clientID: Int)
 
     public var description: String {
         switch self {
         case .contract(let text), .offTick(let text), .request(let text): text
+        case .orderNotFound(let target): "no open order \(target)"
+        case .otherClient(let id, let client): "order \(id) was placed by API client \(client)"
         }
     }
 }

@@ -1,6 +1,7 @@
 import Analytics
 import ArgumentParser
 import InteractiveBrokers
+import LiveSession
 import TraderKit
 
 /// `ibtrader cancel ID|ORDERREF|--all`: cancels one order, or every open order of the account (reqGlobalCancel).

@@ -114,6 +114,7 @@ struct SessionCoreHarness<S: Strategy> {
             return .marketRule([TWSPriceIncrement(lowEdge: 0, increment: 0.0001), TWSPriceIncrement(lowEdge: 1, increment: 0.01)])
         case .snapshot: return .snapshot([4: 100])
         case .dailyPnL: return .dailyPnL(nil)
+        case .journaledRefs(let refs): return .journaledRefs(refs)
         }
     }
 
