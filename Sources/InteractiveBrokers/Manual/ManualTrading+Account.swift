@@ -159,4 +159,9 @@ extension ManualTrading {
         guard let snapshot = try? await connection.marketDataSnapshot(contract: contract) else { return nil }
         return SnapshotPrice.quote(snapshot.prices, from: .last)
     }
+
+    /// A share count from TWS's decimal, on the fixed-point grid; `nil` when TWS sent one that does not fit.
+    static func shareQuantity(_ shares: Double) -> Quantity? {
+        Quantity(checkedApproximately: shares)
+    }
 }

@@ -83,45 +83,4 @@ extension ManualTrading {
         logger.logLevel = .error
         return logger
     }
-
-    /// Status and executions of one order into the journal (an execution already journaled is not written twice).
-    static func journal(
-        _ orderRef: String, brokerOrderID: Int, permID: Int64, reported: OrderState, executions: [TWSExecutionReport],
-        settings: ManualSettings, symbol: Symbol
-    ) throws(ManualTradingError) {
-        guard let journal = settings.journal else { return }
-        let now = settings.clock()
-        do {
-            var update = JournalStatusUpdate(orderRef: ClientOrderID(orderRef), state: reported, time: now)
-            update.brokerOrderID = Int64(brokerOrderID)
-            update.permID = permID == 0 ? nil : permID
-            if reported != .submitted { try journal.recordStatus(update) }
-            for report in executions {
-                let e = report.execution
-                guard let quantity = shareQuantity(NSDecimalNumber(decimal: e.shares ?? 0).doubleValue),
-                    let price = Price(checkedApproximately: e.price)
-                else { throw ManualTradingError.request("TWS reported an unreadable execution \(e.executionID)") }
-                var fill = JournalFill(
-                    execID: e.executionID, symbol: symbol, side: e.side == "SLD" ? .sell : .buy,
-                    quantity: quantity, price: price, time: now)
-                fill.orderRef = ClientOrderID(orderRef)
-                fill.brokerOrderID = Int64(e.orderID)
-                fill.permID = e.permID
-                fill.account = e.accountNumber
-                fill.commission = report.commission.flatMap { Money(checkedApproximately: $0.commission) }
-                try journal.recordFill(fill)
-                if let commission = fill.commission {
-                    try journal.recordCommission(JournalCommission(execID: e.executionID, commission: commission, time: now))
-                }
-            }
-        } catch {
-            throw .journal("\(error)")
-        }
-    }
-
-    /// A share count from TWS's decimal, on the fixed-point grid; `nil` when TWS sent one that does not fit.
-    static func shareQuantity(_ shares: Double) -> Quantity? {
-        Quantity(checkedApproximately: shares)
-    }
-
 }

@@ -104,15 +104,7 @@ public enum ManualTrading {
         }
     }
 
-    /// Qualifies a stock symbol (SMART, USD): exactly one contract.
-    /// - Throws: `ManualTradingError.contract`.
-    public static func qualify(_ symbol: Symbol, on connection: TWSConnection) async throws(ManualTradingError)
-        -> TWSContract
-    {
-        try await qualifiedDetails(symbol, on: connection).contract
-    }
-
-    /// The stock's contract details (its contract, minimum tick, hours), as `qualify` finds it.
+    /// The stock's contract details (its contract, minimum tick, hours), exactly one (SMART, USD).
     public static func qualifiedDetails(_ symbol: Symbol, on connection: TWSConnection)
         async throws(ManualTradingError) -> TWSContractDetails
     {

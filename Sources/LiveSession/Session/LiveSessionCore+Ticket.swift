@@ -154,8 +154,9 @@ extension LiveSessionCore {
         out.append(.wakeUp(at: now + run.request.timeout))
     }
 
-    /// Why the risk rules deny `ticket` on the broker's account as the start-up found it (with the account's values,
-    /// P&L and last price when a rule needed them), or `nil`; a denial is journaled as a `risk-denial` event.
+    /// Why the risk rules deny `ticket` on the broker's account as last read (the start-up's, or again before a
+    /// working step; with the account's values, P&L and last price when a rule needs them), or `nil`; a denial is
+    /// journaled as a `risk-denial` event.
     /// - Throws: `UnreadableBrokerAnswer` for a position TWS sent that is no share count.
     func ticketDenial(
         _ ticket: ManualOrderTicket, what: String, _ out: inout Actions
