@@ -65,6 +65,8 @@ public enum ManualTradingError: Error, Sendable, Equatable, CustomStringConverti
         case .ticket(.request(let text)), .startup(let text): self = .request(text)
         case .ticket(.orderNotFound(let target)): self = .orderNotFound(target)
         case .ticket(.otherClient(let id, let client)): self = .otherClient(orderID: id, clientID: client)
+        case .ticket(.otherClientModify(let id, let client)): self = .otherClientModify(orderID: id, clientID: client)
+        case .ticket(.notModifiable(let text)): self = .notModifiable(text)
         }
     }
 

@@ -113,4 +113,6 @@ public struct LiveRunSummary: Sendable, Equatable, Codable {
     public var ticket: ManualOrderResult?
     /// A cancel's ticket session: what went, what still works.
     public var cancel: ManualCancelResult?
+    /// A modify's ticket session: the terms before and after, and TWS's answer.
+    public var modify: ManualModifyResult?
 }

@@ -79,6 +79,8 @@ extension LiveSessionCore {
             ticketAnswered(step, answer, at: now, &out)
         case (.cancel(let step), _):
             cancelAnswered(step, answer, at: now, &out)
+        case (.modify(let step), _):
+            modifyAnswered(step, answer, at: now, &out)
         default:
             out.log(.error, "unexpected answer to \(purpose): \(answer.kind)")
             failed(purpose, .unanswered("unexpected answer"), at: now, &out)
@@ -177,6 +179,8 @@ extension LiveSessionCore {
             ticketFailed(step, failure, at: now, &out)
         case .cancel(let step):
             cancelFailed(step, failure, &out)
+        case .modify(let step):
+            modifyFailed(step, failure, at: now, &out)
         case .finalBrokerState:
             out.log(.error, "final broker snapshot failed: \(failure)")
             finishRun(brokerPositions: [:], &out)

@@ -69,7 +69,7 @@ extension LiveSessionCore {
 
     /// Asks for every instrument's contract details.
     mutating func qualifyContracts(_ out: inout Actions) {
-        // A cancel's ticket session trades nothing: straight to the broker's state.
+        // A cancel's or modify's ticket session trades no symbol of its own: straight to the broker's state.
         if ids.isEmpty { return requestMarketRules(&out) }
         for id in ids {
             do {
@@ -186,6 +186,7 @@ extension LiveSessionCore {
         allocateNamespace(answers, at: now, &out)
         ticketRun?.answers = answers
         cancelRun?.answers = answers
+        modifyRun?.answers = answers
         // A ticket's orderRef was checked against the journal before the session: nothing of a run to reconcile.
         if settings.journaled, !isTicketSession {
             startup.journalPending = true
@@ -384,6 +385,7 @@ extension LiveSessionCore {
         phase = .running
         if ticketRun != nil { return beginTicket(at: now, &out) }
         if cancelRun != nil { return beginCancel(&out) }
+        if modifyRun != nil { return beginModify(&out) }
         subscribe(newFeed: false, at: now, &out)
     }
 }

@@ -46,6 +46,8 @@ enum Purpose: Sendable, Equatable {
     case ticket(TicketStep)
     /// A step of a ticket session's cancel (`LiveSessionCore+TicketCancel.swift`).
     case cancel(CancelStep)
+    /// A step of a ticket session's modify (`LiveSessionCore+TicketModify.swift`).
+    case modify(ModifyStep)
 }
 
 /// A continuous future's daily volumes asked for on a day (the roll by volume): the month held and the next.

@@ -13,7 +13,7 @@ import TradingModel
 // executions read back (journaled by execId, so fills of the same burst are counted) → the result, and the end.
 extension LiveSessionCore {
     /// Whether this session carries out a ticket (an order or a cancel) instead of a strategy.
-    var isTicketSession: Bool { ticketRun != nil || cancelRun != nil }
+    var isTicketSession: Bool { ticketRun != nil || cancelRun != nil || modifyRun != nil }
 
     /// The ticket session's order, once the start-up is done.
     mutating func beginTicket(at now: Timestamp, _ out: inout Actions) {

@@ -165,6 +165,8 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
     /// (`LiveSessionCore+TicketCancel.swift`); both `nil` for a strategy's run.
     var ticketRun: TicketRun?
     var cancelRun: CancelRun?
+    /// A ticket session's modify (`LiveSessionCore+TicketModify.swift`).
+    var modifyRun: ModifyRun?
 
     /// Creates a core.
     /// - Parameters:
@@ -206,6 +208,8 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
             ticketRun = TicketRun(ticket!, order: order, key: key, reference: settings.reference)
         case .cancel(let target)?:
             cancelRun = CancelRun(target: target, timeout: ticket!.timeout)
+        case .modify(let orderID, let modification)?:
+            modifyRun = ModifyRun(ticket!, orderID: orderID, modification: modification)
         case nil:
             break
         }
@@ -244,6 +248,7 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
             guard number == generation, connected else { return }
             if ticketRun != nil, case .running = phase { return ticketConnectionLost(reason, &out) }
             if cancelRun != nil, case .running = phase { return cancelConnectionLost(reason, &out) }
+            if modifyRun != nil, case .running = phase { return modifyConnectionLost(reason, &out) }
             lost(reason, at: now, &out)
         case .connectivity(let number, let state):
             guard number == generation, connected else { return }
@@ -285,6 +290,7 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
             heard(at: now)
             // A cancel's session follows the broker's list of open orders, not orders of its own.
             if cancelRun != nil { return cancelOrderEvent(event, &out) }
+            if modifyRun != nil { return modifyOrderEvent(event, &out) }
             if startup.defersOrders {
                 deferredOrders.append(event)
             } else {
@@ -301,6 +307,7 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
         case .tick:
             if ticketRun != nil { return ticketTick(at: now, &out) }
             if cancelRun != nil { return cancelTick(at: now, &out) }
+            if modifyRun != nil { return modifyTick(at: now, &out) }
             tick(at: now, &out)
         case .stop(let reason):
             stop(reason, at: now, &out)

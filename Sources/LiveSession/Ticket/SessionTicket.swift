@@ -1,7 +1,8 @@
 import TradingEngine
 import TradingModel
 
-/// What a ticket session carries out: one manual order (`ibtrader order`) or a cancel (`ibtrader cancel`). The core
+/// What a ticket session carries out: one manual order (`ibtrader order`), a modify (`ibtrader modify`) or a cancel
+/// (`ibtrader cancel`). The core
 /// with no strategy runs its start-up (account rule, contract, market rule, the broker's state); an order is then
 /// priced from a quote when asked, checked against the engine's risk rules on the broker's account, sent through
 /// the order desk with its intent journaled first, and done once TWS acknowledged it (an IOC: once it ended),
@@ -14,6 +15,8 @@ public struct SessionTicket: Sendable {
         /// Cancels one open order of this client (`ibtrader cancel`), or every open order of the account (`nil`:
         /// reqGlobalCancel, `ibtrader cancel --all`), and waits until TWS no longer lists them.
         case cancel(ManualCancelTarget?)
+        /// Changes a working order of this client (`ibtrader modify`): placeOrder again with its id and new terms.
+        case modify(orderID: Int, ManualModification)
     }
 
     /// What the session does.
@@ -30,6 +33,13 @@ public struct SessionTicket: Sendable {
     /// A ticket that sends `order`.
     public init(order: ManualOrderTicket, clientOrderID: ClientOrderID, risk: RiskConfig, timeout: TimeSpan) {
         job = .place(order, clientOrderID)
+        self.risk = risk
+        self.timeout = timeout
+    }
+
+    /// A ticket that modifies this client's working order `orderID`, checked by the risk rules as a new order.
+    public init(modifying orderID: Int, with modification: ManualModification, risk: RiskConfig, timeout: TimeSpan) {
+        job = .modify(orderID: orderID, modification)
         self.risk = risk
         self.timeout = timeout
     }
@@ -54,12 +64,18 @@ public enum TicketError: Error, Sendable, Equatable, Codable, CustomStringConver
     case orderNotFound(String)
     /// The order to cancel belongs to another API client, which alone can cancel it.
     case otherClient(orderID: Int, clientID: Int)
+    /// The order to modify belongs to another API client, which alone can modify it.
+    case otherClientModify(orderID: Int, clientID: Int)
+    /// The change does not fit the order (a price its type does not have, nothing to change, unmappable terms).
+    case notModifiable(String)
 
     public var description: String {
         switch self {
         case .contract(let text), .offTick(let text), .request(let text): text
         case .orderNotFound(let target): "no open order \(target)"
-        case .otherClient(let id, let client): "order \(id) was placed by API client \(client)"
+        case .otherClient(let id, let client), .otherClientModify(let id, let client):
+            "order \(id) was placed by API client \(client)"
+        case .notModifiable(let text): "cannot modify \(text)"
         }
     }
 }

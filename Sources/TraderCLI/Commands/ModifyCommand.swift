@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import InteractiveBrokers
+import LiveSession
 import TraderKit
 import TradingEngine
 import TradingModel

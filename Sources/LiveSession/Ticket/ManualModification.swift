@@ -1,5 +1,4 @@
 import Foundation
-import LiveSession
 import TradingModel
 
 /// What `ibtrader modify` was asked to change, before validation: the command line's values as text.
@@ -46,7 +45,7 @@ public struct ManualModification: Sendable, Hashable {
     public var reason: String?
 
     /// A new limit price (a reprice).
-    init(limit: Price) { self.limit = limit }
+    public init(limit: Price) { self.limit = limit }
 
     /// `true` when a price changes (the quantity aside).
     public var changesPricing: Bool { limit != nil || stop != nil || trailAmount != nil || trailPercent != nil }

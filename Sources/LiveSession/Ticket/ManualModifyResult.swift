@@ -1,0 +1,44 @@
+import TWSProtocol
+import TradingModel
+
+/// What `ibtrader modify` did.
+public struct ManualModifyResult: Sendable, Hashable, Codable {
+    /// The account used.
+    public var account: String
+    /// TWS's order id.
+    public var orderID: Int
+    /// The order's orderRef.
+    public var orderRef: String
+    /// The symbol.
+    public var symbol: String
+    /// The terms before (`BUY 10 LMT 150.25`).
+    public var before: String
+    /// The terms asked for.
+    public var after: String
+    /// The outcome: acknowledged (TWS echoed the new terms), rejected (the order keeps its old terms), denied by a
+    /// risk rule (nothing sent), or no answer in time.
+    public var outcome: ManualOrderOutcome
+
+    /// Creates a result.
+    public init(
+        account: String, orderID: Int, orderRef: String, symbol: String, before: String, after: String,
+        outcome: ManualOrderOutcome
+    ) {
+        (self.account, self.orderID, self.orderRef, self.symbol) = (account, orderID, orderRef, symbol)
+        (self.before, self.after, self.outcome) = (before, after, outcome)
+    }
+
+    /// `BUY 10 LMT 150.25`.
+    public static func terms(_ side: Side, _ quantity: Quantity, _ type: OrderType) -> String {
+        "\(side == .buy ? "BUY" : "SELL") \(quantity) \(ManualOrderLeg.text(of: type))"
+    }
+
+    /// Whether TWS's order has the terms a modify changes (the book's test for a confirmed modification).
+    public static func sameTerms(_ a: TWSOrder, _ b: TWSOrder) -> Bool {
+        a.totalQuantity == b.totalQuantity && a.limitPrice == b.limitPrice && a.auxPrice == b.auxPrice
+            && a.trailingPercent == b.trailingPercent
+    }
+
+    /// `true` when TWS acknowledged the new terms.
+    public var succeeded: Bool { outcome == .acknowledged }
+}
