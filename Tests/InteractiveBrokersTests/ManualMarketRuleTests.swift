@@ -47,25 +47,4 @@ struct ManualMarketRuleTests {
             }
         }
     }
-
-    @Test("a rule TWS refuses leaves the minimum tick")
-    func unknownRuleFallsBack() async throws {
-        try await withManualSimulator { _, port in
-            try await TWSConnection.connect(connectionConfiguration(port, clientID: 43)) { connection, _ in
-                var details = try await ManualTrading.qualifiedDetails("SYN000", on: connection)
-                #expect(await ManualTrading.contractTicks(details, on: connection)
-                    == ContractTicks(rule: 26, table: MarketRuleMapping.ticks([
-                        TWSPriceIncrement(lowEdge: 0, increment: 0.0001), TWSPriceIncrement(lowEdge: 1, increment: 0.01),
-                    ])!))
-                details.marketRuleIDs = "999,999"
-                let fallback = await ManualTrading.contractTicks(details, on: connection)
-                #expect(fallback == ContractTicks(rule: nil, table: TickTable(Price("0.01")!)))
-                #expect(throws: ManualTradingError.offTick(
-                    "0.5012 is not a price SYN000 trades at: its minimum tick is 0.01; use 0.5 or 0.51")
-                ) {
-                    try ManualTrading.checkTick([.limit(Price("0.5012")!)], symbol: "SYN000", ticks: fallback)
-                }
-            }
-        }
-    }
 }

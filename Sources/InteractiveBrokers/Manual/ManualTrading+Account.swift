@@ -112,54 +112,6 @@ extension ManualTrading {
         }
     }
 
-    /// The account's numbers a risk check needs, fetched only when a rule needs them; and the order's reference
-    /// price (last trade of a snapshot, delayed if live is not subscribed).
-    static func accountState(
-        _ ticket: ManualOrderTicket, account: String, contract: TWSContract, on connection: TWSConnection,
-        settings: ManualSettings, replacing permID: Int64? = nil
-    ) async throws(ManualTradingError) -> (account: ManualAccountState, price: Price?) {
-        var state = ManualAccountState(equity: .zero, grossExposure: .zero, activePositions: 0, position: .zero)
-        state.killSwitchEngaged = settings.killSwitchEngaged
-        // Only the kill switch: nothing to fetch.
-        guard settings.risk.makeRules().count > 1 else { return (state, nil) }
-        let summary: [TWSAccountSummaryValue]
-        let positions: [TWSPosition]
-        let open: [TWSOpenOrder]
-        do {
-            summary = try await connection.accountSummary(tags: "NetLiquidation,GrossPositionValue,SettledCash")
-            positions = try await connection.positions().filter { $0.account == account }
-            // A modification replaces its order: the order as modified is checked, not both.
-            open = try await connection.allOpenOrders().filter {
-                ($0.order.account == account || $0.order.account.isEmpty) && $0.order.permID != permID
-            }
-        } catch {
-            throw .request("\(error)")
-        }
-        let values = Dictionary(
-            summary.filter { $0.account == account }.map { ($0.tag, $0.value) }, uniquingKeysWith: { first, _ in first })
-        do {
-            state = try ManualAccountState(
-                values: values, positions: positions, openOrders: open, contract: contract,
-                requireSettledCash: settings.risk.requireSettledCash == true)
-        } catch {
-            throw .request(error.description)
-        }
-        state.killSwitchEngaged = settings.killSwitchEngaged
-        if settings.risk.maxDailyLossPercent != nil,
-            let daily = await firstPnL(account: account, on: connection, timeout: settings.timeout)?.daily
-        {
-            state.dailyPnL = Money(checkedApproximately: daily)
-        }
-        return (state, await lastPrice(contract, on: connection))
-    }
-
-    /// The last trade price of a snapshot (live, else delayed, else the close); `nil` without market data.
-    static func lastPrice(_ contract: TWSContract, on connection: TWSConnection) async -> Price? {
-        try? await connection.setMarketDataType(.delayed)
-        guard let snapshot = try? await connection.marketDataSnapshot(contract: contract) else { return nil }
-        return SnapshotPrice.quote(snapshot.prices, from: .last)
-    }
-
     /// A share count from TWS's decimal, on the fixed-point grid; `nil` when TWS sent one that does not fit.
     static func shareQuantity(_ shares: Double) -> Quantity? {
         Quantity(checkedApproximately: shares)

@@ -106,40 +106,6 @@ public enum ManualTrading {
         }
     }
 
-    /// The stock's contract details (its contract, minimum tick, hours), exactly one (SMART, USD).
-    public static func qualifiedDetails(_ symbol: Symbol, on connection: TWSConnection)
-        async throws(ManualTradingError) -> TWSContractDetails
-    {
-        let wanted = TWSContract(symbol: symbol.rawValue, securityType: "STK", exchange: "SMART", currency: "USD")
-        let details: [TWSContractDetails]
-        do { details = try await connection.contractDetails(wanted) } catch {
-            throw .contract("\(symbol): \(error)")
-        }
-        guard let first = details.first else { throw .contract("\(symbol): TWS knows no stock contract (SMART, USD)") }
-        guard details.count == 1 else {
-            throw .contract("\(symbol) is ambiguous (\(details.count) contracts); trade it from TWS")
-        }
-        return first
-    }
-
-    /// The contract's price increments: its market rule (that of SMART, else the first listed) when TWS gives it,
-    /// else its minimum tick. A rule TWS refuses or does not answer leaves the minimum tick.
-    static func contractTicks(_ details: TWSContractDetails, on connection: TWSConnection) async -> ContractTicks {
-        let minTick = details.minTick > 0 ? Price(checkedApproximately: details.minTick) : nil
-        var ticks = ContractTicks(rule: nil, table: TickTable(minTick ?? .zero))
-        guard let rule = details.marketRuleID(forExchange: "SMART"),
-            let increments = try? await connection.marketRule(rule), let table = MarketRuleMapping.ticks(increments)
-        else { return ticks }
-        ticks.rule = rule
-        ticks.table = table
-        return ticks
-    }
-
-    /// Refuses prices off the contract's tick (`ContractTicks.offTickMessage`).
-    static func checkTick(_ types: [OrderType], symbol: String, ticks: ContractTicks) throws(ManualTradingError) {
-        if let message = ticks.offTickMessage(types, symbol: symbol) { throw .offTick(message) }
-    }
-
     /// Journals a note, ignoring a missing journal.
     static func note(_ kind: JournalEventKind, _ text: String, settings: ManualSettings) throws(ManualTradingError) {
         guard let journal = settings.journal else { return }

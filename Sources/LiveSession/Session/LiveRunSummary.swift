@@ -113,6 +113,8 @@ public struct LiveRunSummary: Sendable, Equatable, Codable {
     public var ticket: ManualOrderResult?
     /// A cancel's ticket session: what went, what still works.
     public var cancel: ManualCancelResult?
+    /// A what-if's ticket session: TWS's preview, and the risk rules' verdict.
+    public var preview: ManualWhatIfResult?
     /// A modify's ticket session: the terms before and after, and TWS's answer.
     public var modify: ManualModifyResult?
 }

@@ -60,6 +60,8 @@ extension LiveSessionCore {
             accountChecked(price: SnapshotPrice.quote(Self.tickPrices(prices), from: .last), at: now, &out)
         case (.executions, .executions(let reports)):
             finishTicket(executions: reports, &out)
+        case (.preview, .orderPreview(let state)):
+            endPreview(.preview(PreviewMapping.preview(of: state)), &out)
         default:
             ticketFailed(step, .unanswered("unexpected answer \(answer.kind)"), at: now, &out)
         }
@@ -79,6 +81,11 @@ extension LiveSessionCore {
             askTicketPrice(&out)  // no P&L: the daily-loss rule cannot trigger, as when TWS sends none
         case .price:
             accountChecked(price: nil, at: now, &out)
+        case .preview:
+            switch failure {
+            case .rejected(_, let text): endPreview(.rejected(text), &out)
+            case .unanswered: endPreview(.timedOut, &out)
+            }
         case .executions:
             out.log(.warning, "the executions of \(run.orderRef) could not be read back (\(failure)): the fills seen are reported")
             finishTicket(executions: nil, &out)
@@ -140,6 +147,7 @@ extension LiveSessionCore {
         do { denial = try ticketDenial(run.ticket, what: "\(run.orderRef) \(Self.words(run.ticket))", &out) } catch {
             return failTicket(.request(error.description), &out)
         }
+        if run.preview { return askPreview(denial: denial, &out) }
         if let denial {
             run.outcome = .denied(denial)
             ticketRun = run
@@ -377,6 +385,8 @@ enum TicketStep: Sendable, Equatable {
     case price
     /// The executions read back at the end.
     case executions
+    /// TWS's what-if preview.
+    case preview
 }
 
 /// A ticket session's progress (`LiveSessionCore+Ticket.swift`).
@@ -418,11 +428,44 @@ struct TicketRun: Sendable {
     var price: Price?
     /// What the account is being looked at for.
     var check = TicketCheck.entry
+    /// A what-if: TWS's preview is asked for instead of placing the order (`ibtrader order --what-if`), with the
+    /// order as TWS names it and the risk rules' verdict.
+    var preview = false
+    var previewed: (order: String, denial: RiskDenial?)?
 
     init(_ request: SessionTicket, order: ManualOrderTicket, key: ClientOrderID, reference: OrderReference) {
         self.request = request
         ticket = order
         self.key = key
         orderRef = reference.orderRef(for: key)
+    }
+}
+
+// A what-if ticket (`ibtrader order --what-if`): the order's entry goes to TWS with `whatIf` (TWS keeps no order),
+// the risk rules' verdict beside the preview; nothing is journaled.
+extension LiveSessionCore {
+    /// The entry's what-if preview, asked for with its wire order as it would go out (no orderRef).
+    mutating func askPreview(denial: RiskDenial?, _ out: inout Actions) {
+        guard var run = ticketRun, let entry = run.orders.first, let contract = try? desk.contracts.contract(for: ids[0])
+        else { return }
+        var wire: TWSOrder
+        do { wire = try OrderMapping.wireOrder(for: entry, options: desk.options) } catch {
+            return fail(.ticket(.request("the order cannot be expressed to TWS: \(error)")), &out)
+        }
+        wire.orderRef = ""
+        run.previewed = (ManualWhatIfResult.describe(wire, symbol: run.ticket.symbol.rawValue), denial)
+        ticketRun = run
+        _ = request(.whatIf(wire, contract), for: .ticket(.preview), &out)
+    }
+
+    /// The preview's result, and the end.
+    mutating func endPreview(_ outcome: ManualWhatIfOutcome, _ out: inout Actions) {
+        guard let run = ticketRun, let previewed = run.previewed else { return }
+        phase = .finished
+        var summary = summary(brokerPositions: [:], reason: "the preview is done")
+        summary.preview = ManualWhatIfResult(
+            account: account, order: previewed.order, outcome: outcome, riskDenial: previewed.denial,
+            entryOnly: run.ticket.isBracket)
+        out.append(.finish(summary))
     }
 }

@@ -206,6 +206,9 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
         switch ticket?.job {
         case .place(let order, let key)?:
             ticketRun = TicketRun(ticket!, order: order, key: key, reference: settings.reference)
+        case .preview(let order)?:
+            ticketRun = TicketRun(ticket!, order: order, key: "what-if", reference: settings.reference)
+            ticketRun?.preview = true
         case .cancel(let target)?:
             cancelRun = CancelRun(target: target, timeout: ticket!.timeout)
         case .modify(let orderID, let modification)?:

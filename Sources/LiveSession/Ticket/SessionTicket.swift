@@ -12,6 +12,8 @@ public struct SessionTicket: Sendable {
     public enum Job: Sendable {
         /// Sends this order under this key (its orderRef is the run's prefix, `IBT:manual:`, and the key).
         case place(ManualOrderTicket, ClientOrderID)
+        /// Asks TWS's what-if preview of this order instead of sending it (`ibtrader order --what-if`).
+        case preview(ManualOrderTicket)
         /// Cancels one open order of this client (`ibtrader cancel`), or every open order of the account (`nil`:
         /// reqGlobalCancel, `ibtrader cancel --all`), and waits until TWS no longer lists them.
         case cancel(ManualCancelTarget?)
@@ -33,6 +35,13 @@ public struct SessionTicket: Sendable {
     /// A ticket that sends `order`.
     public init(order: ManualOrderTicket, clientOrderID: ClientOrderID, risk: RiskConfig, timeout: TimeSpan) {
         job = .place(order, clientOrderID)
+        self.risk = risk
+        self.timeout = timeout
+    }
+
+    /// A ticket that previews `order` (TWS's what-if; nothing is placed).
+    public init(previewing order: ManualOrderTicket, risk: RiskConfig, timeout: TimeSpan) {
+        job = .preview(order)
         self.risk = risk
         self.timeout = timeout
     }

@@ -1,6 +1,7 @@
 import Analytics
 import Foundation
 import InteractiveBrokers
+import LiveSession
 import TradingModel
 
 extension ManualListing {

@@ -198,4 +198,68 @@ struct TicketSessionCoreTests {
         let (first, _) = try #require(unknown.outstanding.first)
         #expect(unknown.send(.answer(first, .contractDetails([]))).contains { $0 == .fail(.contractNotFound("AAPL")) })
     }
+
+    @Test("a market rule TWS refuses leaves the minimum tick: a price off it is refused naming that tick")
+    func refusedRuleFallsBackToTheMinimumTick() throws {
+        let ticket = try Self.ticket {
+            $0.type = "LMT"
+            $0.limit = "0.5012"
+        }
+        var harness = Harness(TicketStrategy(), settings: Self.settings(), ticket: ticket)
+        harness.send(.start)
+        harness.send(.connected(Harness.connection()))
+        var actions: [SessionAction] = []
+        while let (tag, request) = harness.outstanding.first {
+            switch request {
+            case .contractDetails(var contract):
+                contract.contractID = 1
+                var details = TWSContractDetails(contract: contract)
+                (details.minTick, details.marketRuleIDs, details.validExchanges) = (0.01, "999", "SMART")
+                actions += harness.send(.answer(tag, .contractDetails([details])))
+            case .marketRule:
+                actions += harness.send(.failed(tag, .rejected(code: 321, "321 unknown market rule")))
+            default:
+                actions += harness.send(.answer(tag, Harness.answer(to: request)))
+            }
+        }
+        #expect(actions.contains {
+            $0 == .fail(.ticket(.offTick("0.5012 is not a price AAPL trades at: its minimum tick is 0.01; use 0.5 or 0.51")))
+        })
+    }
+
+    @Test("a what-if asks TWS's preview of the entry as it would go out, places and journals nothing, and reports a denial beside it")
+    func previewPlacesNothing() throws {
+        var risk = RiskConfig()
+        risk.maxPositionValue = Money(500)
+        var arguments = ManualOrderArguments(side: "buy", symbol: "AAPL", quantity: "10", type: "LMT", limit: "100")
+        (arguments.takeProfit, arguments.stopLoss) = ("110", "95")
+        let ticket = SessionTicket(previewing: try ManualOrderTicket(arguments), risk: risk, timeout: .seconds(10))
+        var settings = Self.settings()
+        settings.journaled = false
+        var harness = Harness(TicketStrategy(), settings: settings, ticket: ticket)
+        harness.send(.start)
+        var actions = harness.send(.connected(Harness.connection()))
+        var previewed: TWSOrder?
+        while let (tag, request) = harness.outstanding.first {
+            let answer: SessionAnswer
+            switch request {
+            case .accountValues: answer = .accountValues(["NetLiquidation": "100000", "GrossPositionValue": "0"])
+            case .whatIf(let order, _):
+                previewed = order
+                var state = TWSOrderState(status: "PreSubmitted")
+                state.initMarginChange = "500"
+                answer = .orderPreview(state)
+            default: answer = Harness.answer(to: request)
+            }
+            actions += harness.send(.answer(tag, answer))
+        }
+        #expect(actions.placed.isEmpty)
+        #expect(!actions.contains { if case .journal = $0 { true } else { false } })
+        #expect(previewed?.orderRef == "" && previewed?.limitPrice == 100 && previewed?.totalQuantity == 10)
+        let result = try #require(actions.lazy.compactMap { if case .finish(let s) = $0 { s.preview } else { nil } }.first)
+        #expect(result.succeeded)
+        #expect(result.entryOnly)
+        #expect(result.riskDenial?.rule == .maxPositionValue)
+        #expect(result.order == "BUY 10 AAPL LMT 100 DAY")
+    }
 }
