@@ -445,7 +445,9 @@ public struct IBOrderBook: Sendable {
         }
     }
 
-    private static func sameTerms(_ a: TWSOrder, _ b: TWSOrder) -> Bool {
+    /// Whether two wire orders have the terms a modify changes (quantity and prices): a modification is confirmed
+    /// when TWS's openOrder has the terms sent (the book's, and a manual modify's ticket session's).
+    static func sameTerms(_ a: TWSOrder, _ b: TWSOrder) -> Bool {
         a.totalQuantity == b.totalQuantity && a.limitPrice == b.limitPrice && a.auxPrice == b.auxPrice
             && a.trailingPercent == b.trailingPercent
     }

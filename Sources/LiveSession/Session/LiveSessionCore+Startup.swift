@@ -184,9 +184,9 @@ extension LiveSessionCore {
         startup.snapshot = snapshot
         if !rolledIDs.isEmpty { recordMonthPositions(answers.positions, &out) }
         allocateNamespace(answers, at: now, &out)
-        ticketRun?.answers = answers
+        ticketRun?.look.answers = answers
         cancelRun?.answers = answers
-        modifyRun?.answers = answers
+        modifyRun?.look.answers = answers
         // A ticket's orderRef was checked against the journal before the session: nothing of a run to reconcile.
         if settings.journaled, !isTicketSession {
             startup.journalPending = true

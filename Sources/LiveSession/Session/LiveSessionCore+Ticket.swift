@@ -41,11 +41,11 @@ extension LiveSessionCore {
             ticketRun = run
             ticketPriced(&out)
         case (.state, .brokerState(let answers)):
-            run.answers = answers
+            run.look.answers = answers
             ticketRun = run
             askTicketAccount(&out)
         case (.account, .accountValues(let values)):
-            run.values = values
+            run.look.values = values
             ticketRun = run
             if run.request.risk.maxDailyLossPercent != nil {
                 _ = request(.dailyPnL(account: account, within: run.request.timeout), for: .ticket(.pnl), &out)
@@ -53,7 +53,7 @@ extension LiveSessionCore {
                 askTicketPrice(&out)
             }
         case (.pnl, .dailyPnL(let daily)):
-            run.dailyPnL = daily
+            run.look.dailyPnL = daily
             ticketRun = run
             askTicketPrice(&out)
         case (.price, .snapshot(let prices)):
@@ -107,7 +107,7 @@ extension LiveSessionCore {
     /// then `accountChecked`.
     mutating func askTicketAccount(_ out: inout Actions) {
         guard let run = ticketRun else { return }
-        guard run.request.risk.makeRules().count > 1 else { return accountChecked(price: run.price, at: inputTime, &out) }
+        guard run.request.risk.makeRules().count > 1 else { return accountChecked(price: run.look.price, at: inputTime, &out) }
         _ = request(.accountValues, for: .ticket(.account), &out)
     }
 
@@ -116,7 +116,7 @@ extension LiveSessionCore {
         guard var run = ticketRun else { return }
         // A working step whose order ended meanwhile (filled while the account was read): nothing to send.
         if run.check != .entry, run.stage != .checking { return }
-        run.price = price
+        run.look.price = price
         ticketRun = run
         switch run.check {
         case .entry: decideTicket(at: now, &out)
@@ -170,22 +170,37 @@ extension LiveSessionCore {
         _ ticket: ManualOrderTicket, what: String, _ out: inout Actions
     ) throws(UnreadableBrokerAnswer) -> RiskDenial? {
         guard let run = ticketRun, let contract = try? desk.contracts.contract(for: ids[0]) else { return nil }
+        // A reprice is checked in place of the entry it changes, not beside it.
+        return try manualDenial(
+            ticket, contract: contract, look: run.look, request: run.request, replacing: { $0.order.orderRef == run.orderRef },
+            what: what, &out)
+    }
+
+    /// Why the risk rules deny a manual order (`ManualRiskCheck`, the engine's rules) on the broker's account as
+    /// `look` read it, or `nil`; a denial is journaled as a `risk-denial` event. Without the account's values (only the
+    /// kill switch is configured) the account is not looked at.
+    /// - Parameters:
+    ///   - replacing: the open order the checked one takes the place of (a reprice's entry, a modify's order).
+    /// - Throws: `UnreadableBrokerAnswer` for a position TWS sent that is no share count.
+    func manualDenial(
+        _ ticket: ManualOrderTicket, contract: TWSContract, look: AccountLook, request: SessionTicket,
+        replacing: (TWSOpenOrder) -> Bool, what: String, _ out: inout Actions
+    ) throws(UnreadableBrokerAnswer) -> RiskDenial? {
         var state = ManualAccountState(equity: .zero, grossExposure: .zero, activePositions: 0, position: .zero)
-        if let values = run.values {
-            let answers = run.answers ?? BrokerAnswers(openOrders: [], executions: [], positions: [])
-            // A reprice is checked in place of the entry it changes, not beside it.
+        if let values = look.values {
+            let answers = look.answers ?? BrokerAnswers(openOrders: [], executions: [], positions: [])
             let open = answers.openOrders.filter {
-                ($0.order.account == account || $0.order.account.isEmpty) && $0.order.orderRef != run.orderRef
+                ($0.order.account == account || $0.order.account.isEmpty) && !replacing($0)
             }
             state = try ManualAccountState(
                 values: values, positions: answers.positions.filter { $0.account == account }, openOrders: open,
-                contract: contract, requireSettledCash: run.request.risk.requireSettledCash == true)
-            state.dailyPnL = run.dailyPnL.flatMap { Money(checkedApproximately: $0) }
+                contract: contract, requireSettledCash: request.risk.requireSettledCash == true)
+            state.dailyPnL = look.dailyPnL.flatMap { Money(checkedApproximately: $0) }
         }
-        state.killSwitchEngaged = run.request.killSwitchEngaged
+        state.killSwitchEngaged = request.killSwitchEngaged
         guard let denial = ManualRiskCheck.denial(
-            ticket, config: run.request.risk, account: state, referencePrice: run.price, at: dataTime,
-            commissionReserve: run.request.commissionReserve)
+            ticket, config: request.risk, account: state, referencePrice: look.price, at: dataTime,
+            commissionReserve: request.commissionReserve)
         else { return nil }
         if settings.journaled { out.append(journalEvent(.riskDenial, "\(what): \(denial)")) }
         return denial
@@ -343,6 +358,15 @@ extension LiveSessionCore {
     }
 }
 
+/// The broker's account as a ticket session last read it, for the risk check: its open orders and positions, its
+/// summary values, today's P&L and the last price (each `nil` when not asked for or not answered).
+struct AccountLook: Sendable {
+    var answers: BrokerAnswers?
+    var values: [String: String]?
+    var dailyPnL: Double?
+    var price: Price?
+}
+
 /// Where a ticket session stands.
 enum TicketStage: Sendable, Equatable {
     /// The orders go out; waiting for TWS's acknowledgement (or an IOC's end).
@@ -400,11 +424,8 @@ struct TicketRun: Sendable {
     var orderRef: String
     /// The contract's increments (its minimum tick, then its market rule's table).
     var ticks = ContractTicks(rule: nil, table: TickTable(.zero))
-    /// The broker's state at the start-up (positions and every client's open orders, for the risk check).
-    var answers: BrokerAnswers?
-    /// The account's summary values and daily P&L, when a rule needs them.
-    var values: [String: String]?
-    var dailyPnL: Double?
+    /// The account as last read (at the start-up, then before each working step that sends), for the risk check.
+    var look = AccountLook()
     /// The orders (entry, then a bracket's children) and what TWS said of each.
     var orders: [Order] = []
     var acknowledged: Set<OrderID> = []
@@ -424,8 +445,6 @@ struct TicketRun: Sendable {
     /// The rest sent at market after a cancel (`--after-reprices market`, `--on-timeout market`), and how it went.
     var rest: Order?
     var restOutcome: ManualOrderOutcome?
-    /// The last price read (at the start-up, then before each working step that sends).
-    var price: Price?
     /// What the account is being looked at for.
     var check = TicketCheck.entry
     /// A what-if: TWS's preview is asked for instead of placing the order (`ibtrader order --what-if`), with the

@@ -16,7 +16,7 @@ extension LiveSessionCore {
     /// The start-up is done: the order, the change, then its contract's ticks.
     mutating func beginModify(_ out: inout Actions) {
         guard var run = modifyRun else { return }
-        let open = (run.answers?.openOrders ?? []).filter {
+        let open = (run.look.answers?.openOrders ?? []).filter {
             $0.order.orderID == run.orderID && ($0.order.account.isEmpty || $0.order.account == account)
         }
         guard let order = open.first(where: { $0.order.clientID == clientID }) ?? open.first else {
@@ -78,7 +78,7 @@ extension LiveSessionCore {
             modifyRun = run
             checkModifyTick(&out)
         case (.account, .accountValues(let values)):
-            run.values = values
+            run.look.values = values
             modifyRun = run
             if run.request.risk.maxDailyLossPercent != nil {
                 _ = request(.dailyPnL(account: account, within: run.request.timeout), for: .modify(.pnl), &out)
@@ -86,7 +86,7 @@ extension LiveSessionCore {
                 askModifyPrice(&out)
             }
         case (.pnl, .dailyPnL(let daily)):
-            run.dailyPnL = daily
+            run.look.dailyPnL = daily
             modifyRun = run
             askModifyPrice(&out)
         case (.price, .snapshot(let prices)):
@@ -142,27 +142,16 @@ extension LiveSessionCore {
     /// limits. A denial is journaled and ends the session.
     private mutating func decideModify(price: Price?, _ out: inout Actions) {
         guard var run = modifyRun, let open = run.open, let ticket = run.ticket, var result = run.result else { return }
-        var state = ManualAccountState(equity: .zero, grossExposure: .zero, activePositions: 0, position: .zero)
-        if let values = run.values {
-            let answers = run.answers ?? BrokerAnswers(openOrders: [], executions: [], positions: [])
-            do {
-                state = try ManualAccountState(
-                    values: values, positions: answers.positions.filter { $0.account == account },
-                    openOrders: answers.openOrders.filter {
-                        ($0.order.account == account || $0.order.account.isEmpty) && $0.order.permID != open.order.permID
-                    },
-                    contract: open.contract, requireSettledCash: run.request.risk.requireSettledCash == true)
-            } catch {
-                return fail(.ticket(.request(error.description)), &out)
-            }
-            state.dailyPnL = run.dailyPnL.flatMap { Money(checkedApproximately: $0) }
+        run.look.price = price
+        let denial: RiskDenial?
+        do {
+            denial = try manualDenial(
+                ticket, contract: open.contract, look: run.look, request: run.request,
+                replacing: { $0.order.permID == open.order.permID }, what: run.what, &out)
+        } catch {
+            return fail(.ticket(.request(error.description)), &out)
         }
-        state.killSwitchEngaged = run.request.killSwitchEngaged
-        if let denial = ManualRiskCheck.denial(
-            ticket, config: run.request.risk, account: state, referencePrice: price, at: dataTime,
-            commissionReserve: run.request.commissionReserve)
-        {
-            if settings.journaled { out.append(journalEvent(.riskDenial, "\(run.what): \(denial)")) }
+        if let denial {
             result.outcome = .denied(denial)
             run.result = result
             modifyRun = run
@@ -190,7 +179,7 @@ extension LiveSessionCore {
     mutating func modifyOrderEvent(_ event: TWSOrderEvent, _ out: inout Actions) {
         guard let run = modifyRun, run.deadline != nil, let terms = run.terms else { return }
         switch event {
-        case .openOrder(let open) where open.order.orderID == run.orderID && ManualModifyResult.sameTerms(open.order, terms):
+        case .openOrder(let open) where open.order.orderID == run.orderID && IBOrderBook.sameTerms(open.order, terms):
             modifyAnswered(.acknowledged, &out)
         case .notice(let notice) where notice.requestID == run.orderID && notice.disposition == .terminal:
             modifyAnswered(.rejected("\(notice.code) \(notice.message)"), &out)
@@ -277,17 +266,15 @@ struct ModifyRun: Sendable {
     var request: SessionTicket
     var orderID: Int
     var modification: ManualModification
-    /// The broker's state at the start-up.
-    var answers: BrokerAnswers?
+    /// The account as read at the start-up (its open orders, positions), then for the risk check.
+    var look = AccountLook()
     /// The order at the broker, the change, and the broker's order with it (what goes out).
     var open: TWSOpenOrder?
     var change: OrderModification?
     var terms: TWSOrder?
-    /// The order as modified, for the risk check; the contract's increments; the account's numbers.
+    /// The order as modified, for the risk check; the contract's increments.
     var ticket: ManualOrderTicket?
     var ticks = ContractTicks(rule: nil, table: TickTable(.zero))
-    var values: [String: String]?
-    var dailyPnL: Double?
     /// Whether the journal knows the order's orderRef (only then are its state and terms journaled).
     var journaled = false
     /// When the wait for TWS's answer ends (set once it is sent).

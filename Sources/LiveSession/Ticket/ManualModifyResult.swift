@@ -1,4 +1,3 @@
-import TWSProtocol
 import TradingModel
 
 /// What `ibtrader modify` did.
@@ -31,12 +30,6 @@ public struct ManualModifyResult: Sendable, Hashable, Codable {
     /// `BUY 10 LMT 150.25`.
     public static func terms(_ side: Side, _ quantity: Quantity, _ type: OrderType) -> String {
         "\(side == .buy ? "BUY" : "SELL") \(quantity) \(ManualOrderLeg.text(of: type))"
-    }
-
-    /// Whether TWS's order has the terms a modify changes (the book's test for a confirmed modification).
-    public static func sameTerms(_ a: TWSOrder, _ b: TWSOrder) -> Bool {
-        a.totalQuantity == b.totalQuantity && a.limitPrice == b.limitPrice && a.auxPrice == b.auxPrice
-            && a.trailingPercent == b.trailingPercent
     }
 
     /// `true` when TWS acknowledged the new terms.

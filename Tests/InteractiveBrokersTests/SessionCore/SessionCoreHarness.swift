@@ -72,6 +72,17 @@ struct SessionCoreHarness<S: Strategy> {
         return actions
     }
 
+    /// Answers every outstanding request (and those the answers lead to), oldest first, with `answer`'s answer where it
+    /// gives one and `answer(to:)` otherwise; returns all the actions.
+    @discardableResult
+    mutating func answerAll(with answer: (SessionRequest) -> SessionAnswer?) -> [SessionAction] {
+        var actions: [SessionAction] = []
+        while let (tag, request) = outstanding.first {
+            actions += send(.answer(tag, answer(request) ?? Self.answer(to: request)))
+        }
+        return actions
+    }
+
     /// The requests among actions.
     static func requests(_ actions: [SessionAction]) -> [(SessionTag, SessionRequest)] {
         actions.compactMap { if case .request(let tag, let request) = $0 { (tag, request) } else { nil } }

@@ -36,17 +36,15 @@ struct TicketModifyCoreTests {
         var harness = Harness(TicketStrategy(), settings: TicketCancelCoreTests.settings(), ticket: ticket)
         harness.send(.start)
         var actions = harness.send(.connected(Harness.connection()))
-        while let (tag, request) = harness.outstanding.first {
-            let answer: SessionAnswer =
-                switch request {
-                case .brokerState: .brokerState(BrokerAnswers(openOrders: [working()], executions: [], positions: []))
-                case .contractDetails(let contract): .contractDetails([Self.details(contract)])
-                case .journaledRefs(let refs): .journaledRefs(refs.filter(journaled.contains))
-                case .accountValues: .accountValues(["NetLiquidation": "100000", "GrossPositionValue": "0"])
-                case .snapshot: .snapshot([4: last])
-                default: Harness.answer(to: request)
-                }
-            actions += harness.send(.answer(tag, answer))
+        actions += harness.answerAll { request in
+            switch request {
+            case .brokerState: .brokerState(BrokerAnswers(openOrders: [working()], executions: [], positions: []))
+            case .contractDetails(let contract): .contractDetails([Self.details(contract)])
+            case .journaledRefs(let refs): .journaledRefs(refs.filter(journaled.contains))
+            case .accountValues: .accountValues(["NetLiquidation": "100000", "GrossPositionValue": "0"])
+            case .snapshot: .snapshot([4: last])
+            default: nil
+            }
         }
         return (harness, actions)
     }

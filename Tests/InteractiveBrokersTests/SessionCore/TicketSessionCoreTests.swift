@@ -119,17 +119,14 @@ struct TicketSessionCoreTests {
         var harness = Harness(TicketStrategy(), settings: Self.settings(), ticket: try Self.ticket(risk: risk))
         harness.send(.start)
         harness.send(.connected(Harness.connection()))
-        var actions: [SessionAction] = []
         var asked: [SessionRequest] = []
-        while let (tag, request) = harness.outstanding.first {
+        let actions = harness.answerAll { request in
             asked.append(request)
-            let answer: SessionAnswer =
-                switch request {
-                case .accountValues: .accountValues(["NetLiquidation": "100000", "GrossPositionValue": "0"])
-                case .snapshot: .snapshot([4: 100])  // last 100: 10 shares are 1,000 > 500
-                default: Harness.answer(to: request)
-                }
-            actions += harness.send(.answer(tag, answer))
+            switch request {
+            case .accountValues: return .accountValues(["NetLiquidation": "100000", "GrossPositionValue": "0"])
+            case .snapshot: return .snapshot([4: 100])  // last 100: 10 shares are 1,000 > 500
+            default: return nil
+            }
         }
         #expect(asked.contains(.accountValues))
         #expect(!asked.contains { if case .dailyPnL = $0 { true } else { false } }, "no daily-loss limit: no P&L asked")
@@ -169,14 +166,11 @@ struct TicketSessionCoreTests {
         var harness = Harness(TicketStrategy(), settings: Self.settings(), ticket: offTick)
         harness.send(.start)
         harness.send(.connected(Harness.connection()))
-        var actions: [SessionAction] = []
-        while let (tag, request) = harness.outstanding.first {
-            var answer = Harness.answer(to: request)
-            if case .contractDetails(var details) = answer {
-                details[0].minTick = 0.01
-                answer = .contractDetails(details)
-            }
-            actions += harness.send(.answer(tag, answer))
+        let actions = harness.answerAll { request in
+            guard case .contractDetails(let details) = Harness.answer(to: request) else { return nil }
+            var ticked = details
+            ticked[0].minTick = 0.01
+            return .contractDetails(ticked)
         }
         #expect(actions.placed.isEmpty)
         #expect(actions.contains {
@@ -240,18 +234,16 @@ struct TicketSessionCoreTests {
         harness.send(.start)
         var actions = harness.send(.connected(Harness.connection()))
         var previewed: TWSOrder?
-        while let (tag, request) = harness.outstanding.first {
-            let answer: SessionAnswer
+        actions += harness.answerAll { request in
             switch request {
-            case .accountValues: answer = .accountValues(["NetLiquidation": "100000", "GrossPositionValue": "0"])
+            case .accountValues: return .accountValues(["NetLiquidation": "100000", "GrossPositionValue": "0"])
             case .whatIf(let order, _):
                 previewed = order
                 var state = TWSOrderState(status: "PreSubmitted")
                 state.initMarginChange = "500"
-                answer = .orderPreview(state)
-            default: answer = Harness.answer(to: request)
+                return .orderPreview(state)
+            default: return nil
             }
-            actions += harness.send(.answer(tag, answer))
         }
         #expect(actions.placed.isEmpty)
         #expect(!actions.contains { if case .journal = $0 { true } else { false } })

@@ -30,14 +30,7 @@ struct TicketWorkCoreTests {
         var harness = Harness(TicketStrategy(), settings: TicketSessionCoreTests.settings(), ticket: ticket)
         harness.send(.start)
         var actions = harness.send(.connected(Harness.connection()))
-        while let (tag, request) = harness.outstanding.first {
-            let answer: SessionAnswer =
-                switch request {
-                case .accountValues: .accountValues(["NetLiquidation": "100000", "GrossPositionValue": "0"])
-                default: Harness.answer(to: request)
-                }
-            actions += harness.send(.answer(tag, answer))
-        }
+        actions += harness.answerAll { $0 == .accountValues ? .accountValues(["NetLiquidation": "100000", "GrossPositionValue": "0"]) : nil }
         let group = try #require(actions.placed.first)
         harness.send(TicketSessionCoreTests.status(group, "Submitted"))
         #expect(harness.outstanding.isEmpty, "acknowledged and worked: nothing read back yet")
@@ -130,14 +123,8 @@ struct TicketWorkCoreTests {
         harness.send(.tick, after: .seconds(30))
         harness.send(TicketSessionCoreTests.status(group, "Cancelled"))
         // Meanwhile the account bought elsewhere: 99,500 of 100,000 is held, so 10 more at 100 is above 1 × equity.
-        var actions: [SessionAction] = []
-        while let (tag, request) = harness.outstanding.first {
-            let answer: SessionAnswer =
-                switch request {
-                case .accountValues: .accountValues(["NetLiquidation": "100000", "GrossPositionValue": "99500"])
-                default: Harness.answer(to: request)
-                }
-            actions += harness.send(.answer(tag, answer))
+        let actions = harness.answerAll {
+            $0 == .accountValues ? .accountValues(["NetLiquidation": "100000", "GrossPositionValue": "99500"]) : nil
         }
         #expect(actions.placed.isEmpty)
         #expect(actions.contains {
