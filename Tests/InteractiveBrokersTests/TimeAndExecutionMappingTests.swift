@@ -41,11 +41,27 @@ struct TWSTimeParserTests {
         #expect(try TWSTimeParser.timestamp(c.text).description == c.expected)
     }
 
+    /// The handshake's connection time names the login zone: an abbreviation, an IANA name, UTC; a Windows name
+    /// this system does not know, or none, gives nil (the caller keeps UTC and says so).
+    @Test func loginZoneComesFromTheConnectionTime() throws {
+        let winter = "20240115  09:30:00"
+        for text in ["20250115 09:30:00 US/Eastern", "20250115 09:30:00 EST"] {
+            let zone = try #require(TWSTimeParser.loginZone(ofConnectionTime: text), "\(text)")
+            #expect(try TWSTimeParser.timestamp(winter, defaultZone: zone).description == "2024-01-15T14:30:00Z")
+        }
+        #expect(TWSTimeParser.loginZone(ofConnectionTime: "20250115 09:30:00 UTC") == TWSTimeParser.utc)
+        #expect(TWSTimeParser.loginZone(ofConnectionTime: "20250115 09:30:00 Central European Standard Time") == nil)
+        #expect(TWSTimeParser.loginZone(ofConnectionTime: "20250115 09:30:00") == nil)
+        #expect(TWSTimeParser.loginZone(ofConnectionTime: "") == nil)
+    }
+
     @Test func zonelessTimesUseTheLoginZoneWithDST() throws {
         let winter = try TWSTimeParser.timestamp("20240115  09:30:00", defaultZone: Self.eastern)
         let summer = try TWSTimeParser.timestamp("20240715  09:30:00", defaultZone: Self.eastern)
         #expect(winter.description == "2024-01-15T14:30:00Z")
         #expect(summer.description == "2024-07-15T13:30:00Z")
+        // The dash form is IB's explicit UTC whatever the login zone.
+        #expect(try TWSTimeParser.timestamp("20240115-16:00:00", defaultZone: Self.eastern).description == "2024-01-15T16:00:00Z")
     }
 
     @Test(arguments: [

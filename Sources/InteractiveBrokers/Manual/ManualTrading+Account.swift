@@ -79,37 +79,12 @@ extension ManualTrading {
             report.values[value.tag] = value.value
             if !value.currency.isEmpty { report.currency = value.currency }
         }
-        if let pnl = await firstPnL(account: account, on: connection, timeout: settings.timeout) {
+        if let pnl = await connection.firstPnL(account: account, within: settings.timeout) {
             report.dailyPnL = pnl.daily
             report.unrealizedPnL = pnl.unrealized
             report.realizedPnL = pnl.realized
         }
         return report
-    }
-
-    /// The first reqPnL update, or `nil` when none arrives within `timeout` of `clock` (TWS sends P&L only for
-    /// accounts it tracks).
-    static func firstPnL(
-        account: String, on connection: TWSConnection, timeout: Duration, clock: any Clock<Duration> = ContinuousClock()
-    ) async -> TWSPnL? {
-        guard let stream = try? await connection.pnl(account: account) else { return nil }
-        return await withTaskGroup(of: TWSPnL?.self, returning: TWSPnL?.self) { group in
-            group.addTask {
-                do {
-                    for try await item in stream {
-                        if case .data(let pnl) = item { return pnl }
-                    }
-                } catch {}
-                return nil
-            }
-            group.addTask {
-                try? await clock.sleep(for: timeout)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
     }
 
     /// A share count from TWS's decimal, on the fixed-point grid; `nil` when TWS sent one that does not fit.

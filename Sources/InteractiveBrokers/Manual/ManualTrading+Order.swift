@@ -77,10 +77,10 @@ extension ManualTrading {
         return session
     }
 
-    /// The ticket session's log: only what is wrong (the command prints its result itself).
+    /// The ticket session's log: warnings and errors (the command prints its result itself).
     static var ticketLogger: Logger {
         var logger = Logger(label: "ibtrader.order")
-        logger.logLevel = .error
+        logger.logLevel = .warning
         return logger
     }
 }

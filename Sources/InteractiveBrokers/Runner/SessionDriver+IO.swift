@@ -207,7 +207,6 @@ extension SessionDriver {
             return
         }
         let history = configuration.barStore.map { StoredHistory(store: $0, logger: logger) }
-        let clock = configuration.clock
         spawn(tag, &group) {
             do throws(TWSRequestError) {
                 let answer: SessionAnswer
@@ -250,9 +249,7 @@ extension SessionDriver {
                         Dictionary(snapshot.prices.map { ($0.key.rawValue, $0.value) }, uniquingKeysWith: { first, _ in first }))
                 case .dailyPnL(let account, let within):
                     answer = .dailyPnL(
-                        await ManualTrading.firstPnL(
-                            account: account, on: connection, timeout: .nanoseconds(within.nanoseconds), clock: clock.sleeper
-                        )?.daily)
+                        await connection.firstPnL(account: account, within: .nanoseconds(within.nanoseconds))?.daily)
                 case .journalRestart, .beginRun, .journaledRefs: return
                 }
                 inbox.yield(.answer(tag, answer))

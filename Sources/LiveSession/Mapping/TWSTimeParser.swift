@@ -4,8 +4,8 @@ import TradingModel
 /// Parses TWS's date and time texts into UTC `Timestamp`s.
 ///
 /// Forms: `yyyymmdd hh:mm:ss <zone>` (zone an IANA name such as `US/Eastern`, `UTC`/`GMT`, or an abbreviation
-/// such as `EST`), `yyyymmdd  hh:mm:ss` and `yyyymmdd-hh:mm:ss` (no zone: the `defaultZone`, i.e. the TWS login's
-/// zone), `yyyymmdd` (a date: midnight UTC of that calendar date, the way daily bars are dated), and epoch seconds
+/// such as `EST`), `yyyymmdd  hh:mm:ss` (no zone: the `defaultZone`, i.e. the TWS login's zone), `yyyymmdd-hh:mm:ss`
+/// (IB's explicit UTC), `yyyymmdd` (a date: midnight UTC of that calendar date, the way daily bars are dated), and epoch seconds
 /// (`formatDate=2`, real-time bars). Every form is checked: a time outside 1970…2200 is an error, never a trap.
 /// Local times are converted with the zone's rules for that date, so daylight
 /// saving time is handled (a local time that does not exist in spring is read with the offset before the change;
@@ -51,7 +51,8 @@ public enum TWSTimeParser {
         if bytes.count == 8 { return date }
         // Separator: one or two spaces, or a dash.
         var i = 8
-        if bytes[i] == UInt8(ascii: "-") {
+        let dashed = bytes[i] == UInt8(ascii: "-")
+        if dashed {
             i += 1
         } else {
             while i < bytes.count, bytes[i] == UInt8(ascii: " "), i < 10 { i += 1 }
@@ -65,11 +66,22 @@ public enum TWSTimeParser {
         let rest = String(decoding: bytes[(i + 8)...], as: UTF8.self).trimmingCharacters(in: .whitespaces)
         let zone: TimeZone
         if rest.isEmpty {
-            zone = defaultZone
+            // The dash form is IB's explicit UTC; only a zone-less space form is in the login's zone.
+            zone = dashed ? utc : defaultZone
         } else {
             zone = try timeZone(named: rest)
         }
         return utcInstant(ofLocal: local, in: zone)
+    }
+
+    /// The zone TWS names at the end of its handshake's connection time (`20250115 09:30:00 EST`): the login's zone,
+    /// in which it writes the times it sends without one (an older TWS's execution times).
+    /// - Returns: `nil` when the text names no zone, or one this system does not know (a Windows name such as
+    ///   `Central European Standard Time`).
+    public static func loginZone(ofConnectionTime text: String) -> TimeZone? {
+        let words = text.split(separator: " ")
+        guard words.count > 2 else { return nil }
+        return try? timeZone(named: words[2...].joined(separator: " "))
     }
 
     /// UTC.

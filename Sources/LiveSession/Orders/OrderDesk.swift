@@ -18,7 +18,8 @@ public struct OrderDesk: Sendable {
     public var contracts: ContractBook
     /// Account, orderRef namespace, outside-RTH.
     public var options: WireOrderOptions
-    /// The zone of execution times without one.
+    /// The zone of execution times without one: TWS's login zone, from the connection's handshake (UTC until then,
+    /// or when TWS names none this system knows).
     public var defaultTimeZone: TimeZone = TWSTimeParser.utc
     /// The next order ids (`nil` until seeded).
     public internal(set) var orderIDs = OrderIDAllocator()

@@ -20,6 +20,7 @@ extension LiveSessionCore {
         heard(at: now)
         heartbeat.probe = nil
         desk.seed(nextValidID: connection.info.nextValidOrderID)
+        desk.defaultTimeZone = TWSTimeParser.loginZone(ofConnectionTime: connection.info.connectionTime) ?? TWSTimeParser.utc
         for report in connection.farms { farmReported(report, at: now, &out) }
         switch phase {
         case .connecting:
@@ -54,6 +55,12 @@ extension LiveSessionCore {
                         + "this TWS / IB Gateway speaks \(info.serverVersion): update it, or set orders.includeOvernight: false"),
                 &out)
             return
+        }
+        if TWSTimeParser.loginZone(ofConnectionTime: info.connectionTime) == nil {
+            out.log(
+                .info,
+                "TWS's connection time \"\(info.connectionTime)\" names no time zone this system knows: an execution time "
+                    + "TWS sends without a zone is read as UTC")
         }
         out.log(.info, "trading account \(account)\(account.hasPrefix("DU") ? " (paper)" : " (LIVE, confirmed)")")
         desk.options.account = account
@@ -180,7 +187,10 @@ extension LiveSessionCore {
     /// The broker's state before anything is sent: the namespace, the warm-up and the journal's state next.
     mutating func startupBrokerState(_ answers: BrokerAnswers, at now: Timestamp, _ out: inout Actions) {
         let (snapshot, unmapped) = SnapshotMapping.snapshot(answers, context: desk.mappingContext)
-        for problem in unmapped { out.log(.warning, "unmapped broker item (left alone): \(problem)") }
+        // A ticket reads the broker's raw answers (every symbol's orders count in its risk check): another symbol's
+        // item is expected there, not a warning.
+        let level: Logger.Level = isTicketSession ? .debug : .warning
+        for problem in unmapped { out.log(level, "unmapped broker item (left alone): \(problem)") }
         startup.snapshot = snapshot
         if !rolledIDs.isEmpty { recordMonthPositions(answers.positions, &out) }
         allocateNamespace(answers, at: now, &out)

@@ -127,6 +127,25 @@ extension TWSConnection {
         }
     }
 
+    /// The account's first reqPnL update, then the subscription is cancelled: a one-off read of the day's P&L (the
+    /// manual commands' daily-loss check, `ibtrader account`).
+    /// - Parameters:
+    ///   - account: the account code.
+    ///   - timeout: how long to wait on the connection's clock.
+    /// - Returns: the P&L; `nil` when none arrives within `timeout` (TWS sends P&L only for accounts it tracks), or the
+    ///   request fails.
+    public func firstPnL(account: String, within timeout: Duration) async -> TWSPnL? {
+        guard let stream = try? await pnl(account: account) else { return nil }
+        return await firstAnswer(within: timeout, clock: environment.clock, else: nil) { () async -> TWSPnL?? in
+            do {
+                for try await item in stream {
+                    if case .data(let pnl) = item { return pnl }
+                }
+            } catch {}
+            return .some(nil)
+        }
+    }
+
     /// P&L of one position about once a second (reqPnLSingle) until the consumer stops (cancelPnLSingle).
     /// - Parameters:
     ///   - account: the account code.

@@ -7,12 +7,14 @@ extension TWSConnection {
     /// - Parameters:
     ///   - order: the order's terms (`whatIf` is set here).
     ///   - contract: the contract.
-    ///   - timeout: how long to wait for the answer.
+    ///   - timeout: how long to wait for the answer; by default the connection's `requestTimeout` (the manual
+    ///     commands' `--timeout`), or 10 s when it has none.
     /// - Returns: the preview's order state.
     /// - Throws: `TWSRequestError.rejected` when TWS refuses the order (its errMsg), `.timedOut`, `.notConnected`.
     public func whatIf(
-        _ order: TWSOrder, contract: TWSContract, timeout: Duration = .seconds(10)
+        _ order: TWSOrder, contract: TWSContract, timeout: Duration? = nil
     ) async throws(TWSRequestError) -> TWSOrderState {
+        let timeout = timeout ?? configuration.requestTimeout ?? .seconds(10)
         var order = order
         order.whatIf = true
         order.transmit = true

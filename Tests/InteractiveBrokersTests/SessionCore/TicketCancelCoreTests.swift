@@ -34,6 +34,11 @@ struct TicketCancelCoreTests {
         open(id: 3, client: 9, ref: "IBT:manual:other", permID: 93),
     ]
 
+    /// A position the account holds: a cancel's session maps no contract, so it is an unmapped item there.
+    static let held = TWSPosition(
+        account: "DU111", contract: TWSContract(symbol: "AAPL", securityType: "STK", exchange: "SMART", currency: "USD"),
+        quantity: 20, averageCost: 46)
+
     /// The session started on `book`: its actions up to the journal question (or the cancel).
     static func started(_ target: ManualCancelTarget?) -> (Harness, [SessionAction]) {
         var harness = Harness(TicketStrategy(), settings: settings(), ticket: SessionTicket(cancelling: target, timeout: .seconds(10)))
@@ -42,7 +47,7 @@ struct TicketCancelCoreTests {
         while let (tag, request) = harness.outstanding.first {
             let answer: SessionAnswer =
                 switch request {
-                case .brokerState: .brokerState(BrokerAnswers(openOrders: book, executions: [], positions: []))
+                case .brokerState: .brokerState(BrokerAnswers(openOrders: book, executions: [], positions: [held]))
                 case .journaledRefs(let refs): .journaledRefs(refs.filter { $0.hasPrefix("IBT:") })
                 default: Harness.answer(to: request)
                 }
@@ -61,6 +66,10 @@ struct TicketCancelCoreTests {
         var (harness, actions) = Self.started(.orderID(3))
         #expect(actions.contains { $0 == .cancelOrder(brokerOrderID: 3) })
         #expect(!actions.contains { if case .request(_, .contractDetails) = $0 { true } else { false } }, "no contract: nothing is traded")
+        // The position is of a symbol the session maps no contract for: expected in a ticket, so no warning.
+        let warnings = actions.compactMap { if case .log(let level, let text) = $0, level >= .warning { text } else { nil } }
+        #expect(warnings.isEmpty, "\(warnings)")
+        #expect(actions.contains { if case .log(.debug, let text) = $0 { text.hasPrefix("unmapped broker item") } else { false } })
         let pending = actions.compactMap { if case .journal(.status(let u)) = $0 { u } else { nil } }
         #expect(pending.map(\.orderRef.rawValue) == ["IBT:manual:a"] && pending.first?.state == .pendingCancel)
         #expect(actions.contains { if case .journal(.event(.note, let text, _)) = $0 { text == "manual cancel of order 3 IBT:manual:a" } else { false } })

@@ -62,4 +62,25 @@ import Testing
             #expect(received == TWSPnL(daily: 250.5, unrealized: 1024.75, realized: nil))
         }
     }
+
+    /// A one-off read of the day's P&L: the first update, then the subscription is cancelled; none within the
+    /// timeout (an account TWS does not track) is nil, on the connection's clock.
+    @Test func firstPnLTakesTheFirstUpdateOrNothingWithinTheTimeout() async throws {
+        try await InMemoryHarness().withReadyConnection { connection, peer in
+            async let first = connection.firstPnL(account: "DU1234567", within: .seconds(5))
+            guard case .pnl(let id, _, _) = await peer.request(1) else { return }
+            peer.send(ServerFrames.fields("pnl_unset_realized", id: id))
+            #expect(await first == TWSPnL(daily: 250.5, unrealized: 1024.75, realized: nil))
+            #expect(await peer.request(2) == .cancelPnL(requestID: id))
+        }
+        let harness = InMemoryHarness()
+        try await harness.withReadyConnection { connection, peer in
+            async let none = connection.firstPnL(account: "DU1234567", within: .seconds(5))
+            guard case .pnl(let id, _, _) = await peer.request(1) else { return }
+            await harness.clock.waitForSleeper { $0 >= .seconds(5) }
+            harness.clock.advance(by: .seconds(5))
+            #expect(await none == nil)
+            #expect(await peer.request(2) == .cancelPnL(requestID: id))
+        }
+    }
 }

@@ -274,6 +274,37 @@ import Testing
         }
     }
 
+    /// A what-if waits as long as any other request (`ibtrader order --what-if --timeout 5`), not a fixed 10 s.
+    @Test func unansweredWhatIfTimesOutAtTheRequestTimeout() async throws {
+        var configuration = TWSConnectionConfiguration(clientID: 7)
+        configuration.requestTimeout = .seconds(5)
+        let harness = InMemoryHarness(configuration: configuration)
+        try await harness.withReadyConnection { connection, peer in
+            var contract = TWSContract()
+            contract.symbol = "AAPL"
+            var order = TWSOrder()
+            order.action = "BUY"
+            order.totalQuantity = 10
+            order.orderType = "MKT"
+            async let preview = connection.whatIf(order, contract: contract)
+            _ = await peer.frame(1)
+            await harness.clock.waitForSleeper { $0 >= .seconds(5) }
+            let wait = harness.clock.sleeperDeadlines.map(\.offset).filter { $0 >= .seconds(5) }.min() ?? .zero
+            #expect(wait == .seconds(5))
+            harness.clock.advance(by: wait)
+            do {
+                _ = try await preview
+                Issue.record("should time out")
+            } catch let error as TWSRequestError {
+                guard case .timedOut(let waitingFor) = error else {
+                    Issue.record("expected timedOut, got \(error)")
+                    return
+                }
+                #expect(waitingFor.contains("what-if"))
+            }
+        }
+    }
+
     @Test func cancellingTheCallerSendsTheCancelMessage() async throws {
         try await InMemoryHarness().withReadyConnection { connection, peer in
             var contract = TWSContract()
