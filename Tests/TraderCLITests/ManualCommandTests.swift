@@ -133,4 +133,28 @@ struct ManualCommandTests {
         #expect(try journal.order(ClientOrderID("IBT:manual:gone"))?.state == .accepted)
         #expect(try journal.events(kind: .reconciliation).map(\.message).contains { $0.hasPrefix("unknown: IBT:manual:gone (accepted in the journal)") })
     }
+
+    /// A fill after the command returned (a limit a tick under the last, filled as the day goes on) is journaled by
+    /// the follow-up at the execution's own time, not at the time `ibtrader orders` ran.
+    @Test func aFollowedUpFillIsJournaledAtItsExecutionTime() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ibtrader-follow-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let mine = ["--journal", folder + "/mine.sqlite"]
+        let placedAt = try await withManualSimulator { simulator, port in
+            let at = ["--port", "\(port)", "--timeout", "30"]
+            let placed = try await OrderCommand.parse(
+                ["buy", "SYN000", "5", "--type", "LMT", "--limit-offset", "-1 tick", "--ref", "later"] + at + mine).perform()
+            #expect(placed.succeeded && placed.lines.joined().contains("accepted"), "\(placed.lines)")
+            let placedAt = await simulator.now()
+            await simulator.advance(by: .hours(24))
+            let followed = try await OrdersCommand.parse(at + mine).perform()
+            #expect(followed.lines.last?.hasPrefix("journal: IBT:manual:later accepted → filled") == true, "\(followed.lines)")
+            return placedAt
+        }
+        let journal = try OrderJournal(path: folder + "/mine.sqlite", createIfMissing: false)
+        let fills = try journal.fills().filter { $0.orderRef == ClientOrderID("IBT:manual:later") }
+        let fill = try #require(fills.first)
+        #expect(fills.count == 1 && fill.quantity == Quantity(5))
+        #expect(fill.time > placedAt && fill.time < placedAt + .hours(24), "placed at \(placedAt), journaled at \(fill.time)")
+    }
 }

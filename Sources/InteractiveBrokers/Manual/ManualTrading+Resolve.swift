@@ -46,6 +46,8 @@ extension ManualTrading {
         } catch {
             throw .request("\(error)")
         }
+        // Execution times TWS writes without a zone are in its login's zone, which the handshake names.
+        let zone = TWSTimeParser.loginZone(ofConnectionTime: await connection.session?.connectionTime ?? "") ?? TWSTimeParser.utc
         var resolved: [ManualResolution] = []
         for order in behind {
             let ref = order.intent.orderRef.rawValue
@@ -68,7 +70,7 @@ extension ManualTrading {
             }
             try self.journal(
                 ref, brokerOrderID: Int(order.brokerOrderID ?? 0), permID: order.permID ?? 0, reported: state,
-                executions: mine, settings: settings, symbol: order.intent.symbol)
+                executions: mine, zone: zone, settings: settings, symbol: order.intent.symbol)
             let found = status.map { "completed order: \($0)" } ?? "executions: \(traded.formatted()) traded"
             try note(.reconciliation, "\(ref): \(order.state.rawValue) → \(state.rawValue) (\(found))", settings: settings)
             resolved.append(ManualResolution(orderRef: ref, was: order.state, now: state, detail: found))
@@ -76,10 +78,11 @@ extension ManualTrading {
         return resolved
     }
 
-    /// Status and executions of one order into the journal (an execution already journaled is not written twice).
+    /// Status and executions of one order into the journal (an execution already journaled is not written twice),
+    /// each fill at its execution's time (`zone`: of a time TWS sends without one).
     private static func journal(
         _ orderRef: String, brokerOrderID: Int, permID: Int64, reported: OrderState, executions: [TWSExecutionReport],
-        settings: ManualSettings, symbol: Symbol
+        zone: TimeZone, settings: ManualSettings, symbol: Symbol
     ) throws(ManualTradingError) {
         guard let journal = settings.journal else { return }
         let now = settings.clock()
@@ -91,11 +94,12 @@ extension ManualTrading {
             for report in executions {
                 let e = report.execution
                 guard let quantity = shareQuantity(NSDecimalNumber(decimal: e.shares ?? 0).doubleValue),
-                    let price = Price(checkedApproximately: e.price)
+                    let price = Price(checkedApproximately: e.price),
+                    let time = try? TWSTimeParser.timestamp(e.time, defaultZone: zone)
                 else { throw ManualTradingError.request("TWS reported an unreadable execution \(e.executionID)") }
                 var fill = JournalFill(
                     execID: e.executionID, symbol: symbol, side: e.side == "SLD" ? .sell : .buy,
-                    quantity: quantity, price: price, time: now)
+                    quantity: quantity, price: price, time: time)
                 fill.orderRef = ClientOrderID(orderRef)
                 fill.brokerOrderID = Int64(e.orderID)
                 fill.permID = e.permID
