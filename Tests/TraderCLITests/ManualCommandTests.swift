@@ -109,18 +109,21 @@ struct ManualCommandTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ibtrader-follow-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let mine = ["--journal", folder + "/mine.sqlite"]
-        try await withManualSimulator { _, port in
+        let cancelledAt = try await withManualSimulator { simulator, port in
             let at = ["--port", "\(port)", "--timeout", "30"]
             let placed = try await OrderCommand.parse(["buy", "SYN000", "5", "--type", "LMT", "--limit", "1", "--ref", "rest"] + at + mine).perform()
             #expect(placed.succeeded)
             // Cancelled by another hand (another journal): this journal still says accepted.
+            await simulator.advance(by: .minutes(30))
             let other = try await CancelCommand.parse(["--all"] + at + ["--journal", folder + "/other.sqlite"]).perform()
             #expect(other.succeeded)
+            let cancelledAt = await simulator.now()
             let followed = try await OrdersCommand.parse(at + mine).perform()
             #expect(followed.lines.last == "journal: IBT:manual:rest accepted → canceled (completed order: Cancelled)", "\(followed.lines)")
             let again = try await OrdersCommand.parse(at + mine).perform()
             #expect(!again.lines.contains { $0.hasPrefix("journal:") }, "nothing left behind")
             _ = try await OrderCommand.parse(["buy", "SYN001", "5", "--type", "LMT", "--limit", "1", "--ref", "gone"] + at + mine).perform()
+            return cancelledAt
         }
         // A gateway that lost its state (a fresh simulator): the order is nowhere, and the journal says so.
         try await withManualSimulator { _, port in
@@ -130,6 +133,8 @@ struct ManualCommandTests {
         }
         let journal = try OrderJournal(path: folder + "/mine.sqlite", createIfMissing: false)
         #expect(try journal.order(ClientOrderID("IBT:manual:rest"))?.state == .canceled)
+        // Journaled at the time TWS says the order ended (its completedTime), not when `orders` ran.
+        #expect(try journal.order(ClientOrderID("IBT:manual:rest"))?.updatedAt == cancelledAt)
         #expect(try journal.order(ClientOrderID("IBT:manual:gone"))?.state == .accepted)
         #expect(try journal.events(kind: .reconciliation).map(\.message).contains { $0.hasPrefix("unknown: IBT:manual:gone (accepted in the journal)") })
     }

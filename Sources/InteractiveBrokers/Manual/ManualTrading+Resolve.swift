@@ -52,7 +52,10 @@ extension ManualTrading {
         for order in behind {
             let ref = order.intent.orderRef.rawValue
             let mine = executions.filter { $0.execution.orderRef == ref }
-            let status = completed.first { $0.order.orderRef == ref }?.orderState.status
+            let completedOrder = completed.first { $0.order.orderRef == ref }
+            let status = completedOrder?.orderState.status
+            // When TWS says the order ended (its completedTime), else now.
+            let endedAt = completedOrder.flatMap { try? TWSTimeParser.timestamp($0.completedTime, defaultZone: zone) }
             let traded = mine.reduce(0.0) { $0 + NSDecimalNumber(decimal: $1.execution.shares ?? 0).doubleValue }
             let state: OrderState? = switch status {
             case "Filled": .filled
@@ -70,7 +73,7 @@ extension ManualTrading {
             }
             try self.journal(
                 ref, brokerOrderID: Int(order.brokerOrderID ?? 0), permID: order.permID ?? 0, reported: state,
-                executions: mine, zone: zone, settings: settings, symbol: order.intent.symbol)
+                executions: mine, endedAt: endedAt, zone: zone, settings: settings, symbol: order.intent.symbol)
             let found = status.map { "completed order: \($0)" } ?? "executions: \(traded.formatted()) traded"
             try note(.reconciliation, "\(ref): \(order.state.rawValue) → \(state.rawValue) (\(found))", settings: settings)
             resolved.append(ManualResolution(orderRef: ref, was: order.state, now: state, detail: found))
@@ -78,16 +81,17 @@ extension ManualTrading {
         return resolved
     }
 
-    /// Status and executions of one order into the journal (an execution already journaled is not written twice),
-    /// each fill at its execution's time (`zone`: of a time TWS sends without one).
+    /// Status and executions of one order into the journal (an execution already journaled is not written twice):
+    /// the status at `endedAt` (TWS's completedTime; now when it gave none), each fill at its execution's time
+    /// (`zone`: of a time TWS sends without one).
     private static func journal(
         _ orderRef: String, brokerOrderID: Int, permID: Int64, reported: OrderState, executions: [TWSExecutionReport],
-        zone: TimeZone, settings: ManualSettings, symbol: Symbol
+        endedAt: Timestamp?, zone: TimeZone, settings: ManualSettings, symbol: Symbol
     ) throws(ManualTradingError) {
         guard let journal = settings.journal else { return }
         let now = settings.clock()
         do {
-            var update = JournalStatusUpdate(orderRef: ClientOrderID(orderRef), state: reported, time: now)
+            var update = JournalStatusUpdate(orderRef: ClientOrderID(orderRef), state: reported, time: endedAt ?? now)
             update.brokerOrderID = Int64(brokerOrderID)
             update.permID = permID == 0 ? nil : permID
             if reported != .submitted { try journal.recordStatus(update) }
