@@ -36,16 +36,7 @@ struct BookGateTests {
         let placed = harness.bar(at: Harness.start + .seconds(60)).flatMap { harness.send($0, after: .seconds(1)) }
         let group = try #require(placed.placed.first)
         let wire = try #require(group.placements.first)
-        var execution = TWSExecution(executionID: "E-1")
-        execution.orderID = wire.orderID
-        execution.permID = 77
-        execution.side = "BOT"
-        execution.shares = 10
-        execution.cumulativeQuantity = 10
-        execution.price = 100
-        execution.time = "20231114 22:13:20 UTC"
-        execution.orderRef = wire.order.orderRef
-        var report = TWSExecutionReport(contract: group.contract, execution: execution)
+        var report = Harness.execution(of: group, id: "E-1", permID: 77)
         harness.send(.orderEvent(generation: 1, .execution(report)))
         report.commission = TWSCommissionReport(executionID: "E-1", commission: 1, currency: "USD")
         harness.send(.orderEvent(generation: 1, .commission(report)))

@@ -47,15 +47,8 @@ struct FuturesRollSessionTests {
     @discardableResult
     static func fill(_ harness: inout Harness, _ group: OrderGroup, _ index: Int, price: Double) -> [SessionAction] {
         let wire = group.placements[index]
-        var execution = TWSExecution(executionID: "E-\(wire.orderID)")
-        execution.orderID = wire.orderID
-        execution.side = group.orders[index].side == .buy ? "BOT" : "SLD"
-        execution.shares = wire.order.totalQuantity ?? 0
-        execution.price = price
-        execution.time = "20231208 14:30:10 UTC"
-        execution.orderRef = wire.order.orderRef
-        var report = TWSExecutionReport(contract: group.contract(at: index), execution: execution)
-        report.commission = TWSCommissionReport(executionID: execution.executionID, commission: 2.25, currency: "USD")
+        var report = Harness.execution(of: group, at: index, price: price, time: "20231208 14:30:10 UTC")
+        report.commission = TWSCommissionReport(executionID: report.execution.executionID, commission: 2.25, currency: "USD")
         return harness.send(.orderEvent(generation: 1, .execution(report)))
             + harness.send(.orderEvent(generation: 1, .status(TWSOrderStatus(
                 orderID: wire.orderID, status: "Filled", filled: wire.order.totalQuantity, remaining: 0))))

@@ -196,16 +196,7 @@ import TWSProtocol
             orderID: wire.orderID, status: "Submitted", filled: 0, remaining: 10, permID: 77))))
         var brokerExecutions: [TWSExecutionReport] = []
         if executed > 0 {
-            var execution = TWSExecution(executionID: "E-part")
-            execution.orderID = wire.orderID
-            execution.permID = 77
-            execution.side = "BOT"
-            execution.shares = Decimal(executed)
-            execution.cumulativeQuantity = Decimal(executed)
-            execution.price = 100
-            execution.time = "20231114 22:13:20 UTC"
-            execution.orderRef = wire.order.orderRef
-            var report = TWSExecutionReport(contract: group.contract, execution: execution)
+            var report = Harness.execution(of: group, id: "E-part", shares: Decimal(executed), permID: 77)
             harness.send(.orderEvent(generation: 1, .execution(report)))
             report.commission = TWSCommissionReport(executionID: "E-part", commission: 1, currency: "USD")
             harness.send(.orderEvent(generation: 1, .commission(report)))

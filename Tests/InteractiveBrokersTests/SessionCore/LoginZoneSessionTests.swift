@@ -25,15 +25,8 @@ import TWSProtocol
     /// The journaled time of the first fill, whose execution time says `executionTime`.
     static func fillTime(_ harness: inout Harness, executionTime: String) throws -> Timestamp? {
         let group = try #require(OperatorControlTests.bar(&harness, 60).placed.first)
-        let wire = group.placements[0]
-        var execution = TWSExecution(executionID: "E-\(wire.orderID)")
-        execution.orderID = wire.orderID
-        execution.side = "BOT"
-        execution.shares = wire.order.totalQuantity ?? 0
-        execution.price = 100
-        execution.time = executionTime
-        execution.orderRef = wire.order.orderRef
-        let actions = harness.send(.orderEvent(generation: 1, .execution(TWSExecutionReport(contract: group.contract, execution: execution))))
+        let report = Harness.execution(of: group, time: executionTime)
+        let actions = harness.send(.orderEvent(generation: 1, .execution(report)))
         return actions.lazy.compactMap { if case .journal(.execution(let fill, _)) = $0 { fill.time } else { nil } }.first
     }
 

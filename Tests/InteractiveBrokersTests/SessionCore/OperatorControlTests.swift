@@ -36,16 +36,9 @@ struct OperatorControlTests {
     @discardableResult
     static func fill<S: Strategy>(_ harness: inout SessionCoreHarness<S>, _ group: OrderGroup, price: Double = 100) -> [SessionAction] {
         let wire = group.placements[0]
-        var execution = TWSExecution(executionID: "E-\(wire.orderID)")
-        execution.orderID = wire.orderID
-        execution.side = group.orders[0].side == .buy ? "BOT" : "SLD"
-        execution.shares = wire.order.totalQuantity ?? 0
-        execution.price = price
-        execution.time = "20231114 22:13:20 UTC"
-        execution.orderRef = wire.order.orderRef
-        let report = TWSExecutionReport(contract: group.contract, execution: execution)
+        let report = SessionCoreHarness<S>.execution(of: group, price: price)
         var withCommission = report
-        withCommission.commission = TWSCommissionReport(executionID: execution.executionID, commission: 1, currency: "USD")
+        withCommission.commission = TWSCommissionReport(executionID: report.execution.executionID, commission: 1, currency: "USD")
         return harness.send(.orderEvent(generation: 1, .execution(report)))
             + harness.send(.orderEvent(generation: 1, .commission(withCommission)))
             + harness.send(.orderEvent(generation: 1, .status(TWSOrderStatus(

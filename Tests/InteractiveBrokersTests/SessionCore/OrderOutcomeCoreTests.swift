@@ -66,16 +66,7 @@ struct OrderOutcomeCoreTests {
     func executionsJournaledOnArrival() throws {
         var (harness, group) = try Self.placed()
         let wire = try #require(group.placements.first)
-        var execution = TWSExecution(executionID: "E-1")
-        execution.orderID = wire.orderID
-        execution.permID = 77
-        execution.side = "BOT"
-        execution.shares = 10
-        execution.cumulativeQuantity = 10
-        execution.price = 100
-        execution.time = "20231114 22:13:20 UTC"
-        execution.orderRef = wire.order.orderRef
-        var report = TWSExecutionReport(contract: group.contract, execution: execution)
+        var report = Harness.execution(of: group, id: "E-1", permID: 77)
         let arrived = harness.send(.orderEvent(generation: 1, .execution(report)))
         let written = arrived.compactMap { if case .journal(.execution(let e, let commission)) = $0 { (e, commission) } else { nil } }
         #expect(written.count == 1)
@@ -92,7 +83,7 @@ struct OrderOutcomeCoreTests {
 
         // An execution that comes with its commission is written with it.
         var (second, secondGroup) = try Self.placed()
-        var both = TWSExecutionReport(contract: secondGroup.contract, execution: execution)
+        var both = TWSExecutionReport(contract: secondGroup.contract, execution: report.execution)
         both.execution.orderID = try #require(secondGroup.placements.first).orderID
         both.commission = TWSCommissionReport(executionID: "E-1", commission: 1.25, currency: "USD")
         let once = second.send(.orderEvent(generation: 1, .execution(both)))

@@ -129,6 +129,25 @@ struct SessionCoreHarness<S: Strategy> {
         }
     }
 
+    /// TWS's report of an execution of the group's order at `index` (its contract, order id, side and orderRef): the
+    /// whole order unless `shares` says less, at `price`; `id` is `E-<order id>` unless given.
+    static func execution(
+        of group: OrderGroup, at index: Int = 0, id: String? = nil, shares: Decimal? = nil, price: Double = 100,
+        time: String = "20231114 22:13:20 UTC", permID: Int64 = 0
+    ) -> TWSExecutionReport {
+        let wire = group.placements[index]
+        var execution = TWSExecution(executionID: id ?? "E-\(wire.orderID)")
+        execution.orderID = wire.orderID
+        execution.permID = permID
+        execution.side = group.orders[index].side == .buy ? "BOT" : "SLD"
+        execution.shares = shares ?? wire.order.totalQuantity ?? 0
+        execution.cumulativeQuantity = execution.shares
+        execution.price = price
+        execution.time = time
+        execution.orderRef = wire.order.orderRef
+        return TWSExecutionReport(contract: group.contract(at: index), execution: execution)
+    }
+
     /// A 5-second bar of instrument 0 at `time`, closing at `close`, from the current feed.
     func bar(at time: Timestamp, close: Double = 100) -> [SessionInput] {
         let price = Price(units: Int64(close * 1_000_000))

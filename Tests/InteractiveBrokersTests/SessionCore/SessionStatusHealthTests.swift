@@ -43,15 +43,7 @@ struct SessionStatusHealthTests {
         var harness = Harness(InAndOut())
         harness.startUp()
         let buy = try #require(OperatorControlTests.bar(&harness, 60).placed.first)
-        let wire = buy.placements[0]
-        var execution = TWSExecution(executionID: "E-1")
-        execution.orderID = wire.orderID
-        execution.side = "BOT"
-        execution.shares = 10
-        execution.price = 100
-        execution.time = "20231114 22:13:20 UTC"
-        execution.orderRef = wire.order.orderRef
-        let report = TWSExecutionReport(contract: buy.contract, execution: execution)
+        let report = Harness.execution(of: buy, id: "E-1")
         harness.send(.orderEvent(generation: 1, .execution(report)))
         #expect(harness.core.status(at: harness.now).fills.isEmpty, "held for its commission (orders.commissionWait, 5 s)")
         OperatorControlTests.bar(&harness, 70)  // the wait runs on data time, released by the timer

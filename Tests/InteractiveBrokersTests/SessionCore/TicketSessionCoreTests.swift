@@ -35,6 +35,14 @@ struct TicketSessionCoreTests {
     }
 
     /// The harness started with the ticket: the actions up to the order's placement.
+    /// The session started and connected, nothing answered yet.
+    static func connected(_ ticket: SessionTicket) -> Harness {
+        var harness = Harness(TicketStrategy(), settings: settings(), ticket: ticket)
+        harness.send(.start)
+        harness.send(.connected(Harness.connection()))
+        return harness
+    }
+
     static func started(_ ticket: SessionTicket) -> (Harness, [SessionAction]) {
         var harness = Harness(TicketStrategy(), settings: settings(), ticket: ticket)
         let actions = harness.startUp()
@@ -116,9 +124,7 @@ struct TicketSessionCoreTests {
     func denialSendsNothing() throws {
         var risk = RiskConfig()
         risk.maxPositionValue = Money(500)
-        var harness = Harness(TicketStrategy(), settings: Self.settings(), ticket: try Self.ticket(risk: risk))
-        harness.send(.start)
-        harness.send(.connected(Harness.connection()))
+        var harness = Self.connected(try Self.ticket(risk: risk))
         var asked: [SessionRequest] = []
         let actions = harness.answerAll { request in
             asked.append(request)
@@ -163,9 +169,7 @@ struct TicketSessionCoreTests {
             $0.type = "LMT"
             $0.limit = "100.005"
         }
-        var harness = Harness(TicketStrategy(), settings: Self.settings(), ticket: offTick)
-        harness.send(.start)
-        harness.send(.connected(Harness.connection()))
+        var harness = Self.connected(offTick)
         let actions = harness.answerAll { request in
             guard case .contractDetails(let details) = Harness.answer(to: request) else { return nil }
             var ticked = details
@@ -177,18 +181,14 @@ struct TicketSessionCoreTests {
             if case .fail(.ticket(.offTick(let text))) = $0 { text == "100.005 is not a price AAPL trades at: its minimum tick is 0.01; use 100 or 100.01" } else { false }
         })
 
-        var ambiguous = Harness(TicketStrategy(), settings: Self.settings(), ticket: try Self.ticket())
-        ambiguous.send(.start)
-        ambiguous.send(.connected(Harness.connection()))
+        var ambiguous = Self.connected(try Self.ticket())
         let (tag, _) = try #require(ambiguous.outstanding.first)
         let two = [TWSContractDetails(contract: TWSContract(symbol: "AAPL", securityType: "STK", exchange: "SMART", currency: "USD")),
                    TWSContractDetails(contract: TWSContract(symbol: "AAPL", securityType: "STK", exchange: "SMART", currency: "USD"))]
         let failed = ambiguous.send(.answer(tag, .contractDetails(two)))
         #expect(failed.contains { $0 == .fail(.ticket(.contract("AAPL is ambiguous (2 contracts); trade it from TWS"))) })
 
-        var unknown = Harness(TicketStrategy(), settings: Self.settings(), ticket: try Self.ticket())
-        unknown.send(.start)
-        unknown.send(.connected(Harness.connection()))
+        var unknown = Self.connected(try Self.ticket())
         let (first, _) = try #require(unknown.outstanding.first)
         #expect(unknown.send(.answer(first, .contractDetails([]))).contains { $0 == .fail(.contractNotFound("AAPL")) })
     }
@@ -199,9 +199,7 @@ struct TicketSessionCoreTests {
             $0.type = "LMT"
             $0.limit = "0.5012"
         }
-        var harness = Harness(TicketStrategy(), settings: Self.settings(), ticket: ticket)
-        harness.send(.start)
-        harness.send(.connected(Harness.connection()))
+        var harness = Self.connected(ticket)
         var actions: [SessionAction] = []
         while let (tag, request) = harness.outstanding.first {
             switch request {

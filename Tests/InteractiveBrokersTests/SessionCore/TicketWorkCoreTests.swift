@@ -94,15 +94,7 @@ struct TicketWorkCoreTests {
     @Test("a fill that completes the entry ends the plan before its step; a cancel TWS does not confirm in time says so")
     func fillEndsThePlanAndAnUnconfirmedCancel() throws {
         var (filled, group) = try Self.worked(onTimeout: "cancel", reprices: nil, after: nil)
-        var execution = TWSExecution(executionID: "E-1")
-        execution.orderID = group.placements[0].orderID
-        execution.side = "BOT"
-        execution.shares = 10
-        execution.cumulativeQuantity = 10
-        execution.price = 100
-        execution.time = "20231114 22:13:20 UTC"
-        execution.orderRef = group.placements[0].order.orderRef
-        filled.send(.orderEvent(generation: 1, .execution(TWSExecutionReport(contract: group.contract, execution: execution))))
+        filled.send(.orderEvent(generation: 1, .execution(Harness.execution(of: group, id: "E-1"))))
         let done = try #require(TicketSessionCoreTests.result(filled.answerAll()))
         #expect(done.steps.isEmpty)
         #expect(done.legs.first?.state == .filled)
