@@ -52,6 +52,9 @@ let package = Package(
         .target(name: "Indicators"),
         .target(name: "Analytics"),
         .target(name: "TWSProtocol", dependencies: [.product(name: "NIOCore", package: "swift-nio")]),
+        // Recorded TWS API sessions as data: the transcript format and a player that acts as the gateway of one
+        // (tests replay real IB Gateway sessions through the client, a command's ticket session and the bot).
+        .target(name: "TWSTranscript", dependencies: ["TWSProtocol", .product(name: "NIOCore", package: "swift-nio")]),
         .target(name: "Simulation", dependencies: ["TradingModel"]),
         .target(name: "TradingEngine", dependencies: ["TradingModel", "Indicators"]),
         // The order journal's records, without the database.
@@ -184,7 +187,7 @@ let package = Package(
         .target(
             name: "TWSTestSupport",
             dependencies: [
-                "TWSProtocol", "TWSClient", "Simulation", "TradingModel", .product(name: "NIOCore", package: "swift-nio"),
+                "TWSProtocol", "TWSClient", "TWSTranscript", "Simulation", "TradingModel", .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .target(
@@ -283,6 +286,15 @@ let package = Package(
             dependencies: [
                 "Research", "Backtest", "TradingEngine", "TradingModel", "Analytics", "Simulation", "TWSTestSupport",
                 .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        // Recorded gateway sessions (Tests/Fixtures/transcripts) replayed through the client, the manual commands'
+        // ticket sessions and the bot.
+        .testTarget(
+            name: "TranscriptTests",
+            dependencies: [
+                "TWSTranscript", "TWSTestSupport", "TWSClient", "TWSProtocol", "VirtualTime",
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(

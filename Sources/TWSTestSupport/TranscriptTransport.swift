@@ -1,0 +1,181 @@
+import NIOCore
+import Synchronization
+import TWSClient
+import TWSProtocol
+import TWSTranscript
+
+/// A transport whose peer is a recorded gateway session: each `withConnection` is one leg of the transcript, played
+/// by a `TranscriptPlayer` in process on `clock` (a `VirtualLoop`'s in tests), with every byte through the real
+/// client and server codecs. After the run, `report` says what matched and what did not.
+///
+/// ```swift
+/// let transcript = try TWSTranscript.load(path: path)
+/// let transport = TranscriptTransport(transcript: transcript, clock: loop.clock)
+/// try await TWSConnection.connect(configuration, environment: .init(transport: transport, clock: loop.clock)) { … }
+/// #expect(transport.report.passed, "\(transport.report)")
+/// ```
+public final class TranscriptTransport: TWSTransport, Sendable {
+    /// What the session amounted to.
+    public struct Report: Sendable, CustomStringConvertible {
+        /// The transcript's name.
+        public var name: String
+        /// Requests that matched no step, steps that could not be played.
+        public var mismatches: [TranscriptPlayer.Mismatch]
+        /// The first step not played (the transcript did not run to its end), if any.
+        public var unplayed: TWSTranscript.Line?
+        /// Requests answered by the ambient responder, by name, in order.
+        public var ambient: [String]
+        /// Connections refused because the transcript had no leg left.
+        public var refusedConnections: Int
+
+        /// No mismatch and every step played.
+        public var passed: Bool { mismatches.isEmpty && unplayed == nil }
+
+        public var description: String {
+            var lines = ["\(name): " + (passed ? "passed" : "failed")]
+            lines += mismatches.map { "  \($0)" }
+            if let unplayed { lines.append("  stopped at line \(unplayed.number): \(unplayed.step)") }
+            if !ambient.isEmpty { lines.append("  answered ambiently: \(ambient.joined(separator: ", "))") }
+            if refusedConnections > 0 { lines.append("  connections refused (no leg left): \(refusedConnections)") }
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    private let player: Mutex<TranscriptPlayer>
+    private let refused = Mutex(0)
+    private let clock: any Clock<Duration>
+
+    /// Creates the transport.
+    /// - Parameters:
+    ///   - transcript: the session to play.
+    ///   - options: matching and the ambient responder.
+    ///   - clock: the clock of the transcript's `sleep` steps.
+    public init(transcript: TWSTranscript, options: TranscriptPlayer.Options = .init(), clock: any Clock<Duration>) {
+        player = Mutex(TranscriptPlayer(transcript: transcript, options: options))
+        self.clock = clock
+    }
+
+    /// The session so far.
+    public var report: Report {
+        player.withLock { player in
+            Report(
+                name: player.transcript.name, mismatches: player.mismatches, unplayed: player.nextLine,
+                ambient: player.received.filter { $0.line == nil }.map(\.name), refusedConnections: refused.withLock { $0 })
+        }
+    }
+
+    /// Whether the transcript waits for the client's next request (a test's driver waits for this before acting).
+    public var awaitsClient: Bool { player.withLock { $0.awaitsClient } }
+
+    /// The transcript line the player is at.
+    public var nextLine: TWSTranscript.Line? { player.withLock { $0.nextLine } }
+
+    public func withConnection<Result: Sendable>(
+        host: String, port: Int, _ body: @Sendable (TWSTransportChannel) async throws -> Result
+    ) async throws -> Result {
+        guard let hello = player.withLock({ $0.connect() }) else {
+            refused.withLock { $0 += 1 }
+            throw TWSConnectionError.refused(host: host, port: port, reason: "the transcript has no connection left")
+        }
+        let (toServer, server) = AsyncThrowingStream.makeStream(of: ByteBuffer.self)
+        let (toClient, client) = AsyncThrowingStream.makeStream(of: ByteBuffer.self)
+        let close: @Sendable () -> Void = {
+            client.finish()
+            server.finish()
+        }
+        return try await withThrowingTaskGroup(of: Result?.self) { group in
+            group.addTask {
+                await self.serve(hello, inbound: toServer, send: { _ = client.yield($0) }, close: close)
+                close()
+                return nil
+            }
+            let outcome: Swift.Result<Result, any Error>
+            do {
+                outcome = .success(try await body(TWSTransportChannel(inbound: toClient, outbound: Writer(continuation: server))))
+            } catch {
+                outcome = .failure(error)
+            }
+            close()
+            try await group.waitForAll()
+            return try outcome.get()
+        }
+    }
+
+    /// One leg: the handshake, then requests in and the transcript's steps out, until either side closes.
+    private func serve(
+        _ hello: TranscriptPlayer.Hello, inbound: AsyncThrowingStream<ByteBuffer, any Error>,
+        send: @escaping @Sendable (ByteBuffer) -> Void, close: @escaping @Sendable () -> Void
+    ) async {
+        var handshake = TWSServerHandshake(configuration: .init(minimumVersion: 100, maximumVersion: hello.serverVersion))
+        var pending = ByteBuffer()
+        var frames = TWSFrameDecoder()
+        var version: Int?
+        var ready = false
+        do {
+            reading: for try await bytes in inbound {
+                if version == nil {
+                    pending.writeImmutableBuffer(bytes)
+                    guard let outcome = try handshake.receiveHello(from: &pending, connectionTime: hello.connectionTime) else {
+                        continue
+                    }
+                    send(outcome.reply)
+                    guard case .accepted(let negotiated, _, _) = outcome else { break reading }
+                    version = negotiated
+                    frames.append(pending)
+                    pending.clear()
+                } else {
+                    frames.append(bytes)
+                }
+                guard let version else { continue }
+                while let payload = try frames.nextPayload() {
+                    let actions: [TranscriptPlayer.Action]
+                    if !ready {
+                        let clientID = try handshake.receiveStartAPI(payload: payload)
+                        ready = true
+                        actions = player.withLock { $0.established(clientID: clientID, serverVersion: version) }
+                    } else {
+                        do {
+                            let request = try TWSRequest.decode(payload: payload, serverVersion: version)
+                            actions = player.withLock { $0.receive(request) }
+                        } catch {
+                            player.withLock { $0.undecodable("\(error)") }
+                            continue
+                        }
+                    }
+                    if try await perform(actions, send: send) {
+                        close()
+                        break reading
+                    }
+                }
+            }
+        } catch {
+            // A closed pipe or an undecodable request ends the leg; the player records what was left.
+        }
+        player.withLock { $0.clientClosed() }
+    }
+
+    /// Carries out actions; `true` when the leg closes.
+    private func perform(_ actions: [TranscriptPlayer.Action], send: @Sendable (ByteBuffer) -> Void) async throws -> Bool {
+        for action in actions {
+            switch action {
+            case .send(let bytes): send(bytes)
+            case .sleep(let duration): try await clock.sleep(for: duration)
+            case .close: return true
+            }
+        }
+        return false
+    }
+
+    private struct Writer: TWSTransportWriter {
+        let continuation: AsyncThrowingStream<ByteBuffer, any Error>.Continuation
+
+        func write(_ bytes: ByteBuffer) throws {
+            guard case .enqueued = continuation.yield(bytes) else { throw TranscriptPipeClosed() }
+        }
+    }
+}
+
+/// A write to a transcript connection that has closed.
+struct TranscriptPipeClosed: Error, CustomStringConvertible {
+    var description: String { "the transcript's connection is closed" }
+}
