@@ -293,8 +293,9 @@ let package = Package(
         .testTarget(
             name: "TranscriptTests",
             dependencies: [
-                "TWSTranscript", "TWSTestSupport", "TWSClient", "TWSProtocol", "VirtualTime",
-                .product(name: "NIOCore", package: "swift-nio"),
+                "TWSTranscript", "TWSTestSupport", "TWSClient", "TWSProtocol", "VirtualTime", "InteractiveBrokers",
+                "LiveSession", "Storage", "TradingModel", "TradingEngine", "JournalModel",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

@@ -87,6 +87,17 @@ public struct TranscriptPlayer: Sendable {
     public init(transcript: TWSTranscript, options: Options = Options()) {
         self.transcript = transcript
         self.options = options
+        // What the recording shows of each contract (conId, local symbol, trading class) is what the gateway knows of
+        // it from the start: contract details asked before the contract's first appearance are answered with it.
+        for line in transcript.lines {
+            switch line.step {
+            case .server(let message), .client(let message):
+                let contract = message.fields.object("contract")
+                if contract.has("symbol") { _ = try? TranscriptServerMessages.contract(contract, context: &context) }
+            default:
+                continue
+            }
+        }
     }
 
     /// Whether every step has been played.

@@ -55,7 +55,7 @@ extension ManualTrading {
             return try await LiveRunner.runTicket(
                 ticket, settings: sessionSettings(symbol, settings), journal: settings.journal,
                 on: context.connection, info: context.info,
-                clock: SessionClock(ContinuousClock(), startingAt: settings.clock()), logger: ticketLogger)
+                clock: SessionClock(settings.sleeper, startingAt: settings.clock()), logger: ticketLogger)
         } catch {
             throw ManualTradingError(error, symbol: symbol ?? "")
         }

@@ -27,6 +27,9 @@ public struct ManualSettings: Sendable {
     public var commissionReserve = CommissionReserve.none
     /// The time stamped on journal rows.
     public var clock: @Sendable () -> Timestamp
+    /// What the ticket session's waits sleep on (its timeout, the steps of `--order-timeout`): the wall clock, or a
+    /// `VirtualLoop`'s in tests, with the connection on the same clock.
+    public var sleeper: any Clock<Duration> = ContinuousClock()
 
     /// Creates settings.
     public init(clock: @escaping @Sendable () -> Timestamp) { self.clock = clock }

@@ -1,0 +1,148 @@
+import Foundation
+import InteractiveBrokers
+import JournalModel
+import LiveSession
+import Storage
+import TWSClient
+import TWSProtocol
+import TWSTestSupport
+import TWSTranscript
+import Testing
+import TradingModel
+import VirtualTime
+
+/// The manual commands (`ibtrader order`, `modify`, `cancel`) against recorded gateway sessions, as a user runs them:
+/// the ticket session of each command, its journal, its result. These are the five everyday operations that failed
+/// against the recordings while passing against our simulator (issue 79).
+@Suite("manual commands against recorded sessions", .timeLimit(.minutes(2)))
+struct RecordedCommandTests {
+    static func order(
+        _ side: String, _ quantity: String, _ symbol: String = "AAPL", type: String = "MKT",
+        _ change: (inout ManualOrderArguments) -> Void = { _ in }
+    ) throws -> ManualOrderTicket {
+        var a = ManualOrderArguments(side: side, symbol: symbol, quantity: quantity)
+        a.type = type
+        change(&a)
+        return try ManualOrderTicket(a)
+    }
+
+    @Test("four market orders on a Windows-zoned login: every fill journaled at its UTC instant (grounded capture)")
+    func fillsOfAWindowsZonedLogin() async throws {
+        let transcript = try RecordedCommands.transcript("api_dollar_cost_averaging_aapl.txt")
+        try await RecordedCommands.withJournal { journal in
+            let (results, report) = try await RecordedCommands.run(
+                transcript, ambient: TranscriptAmbient(quote: (265.10, 265.20, 265.15))
+            ) { transport, loop in
+                let settings = RecordedCommands.settings(journal, loop)
+                return try await RecordedCommands.connect(transport, loop) { connection, info in
+                    var results: [ManualOrderResult] = []
+                    for (index, (side, quantity)) in [("buy", "5"), ("buy", "5"), ("buy", "5"), ("sell", "15")].enumerated() {
+                        results.append(try await ManualTrading.placeOrder(
+                            try Self.order(side, quantity), clientOrderID: ClientOrderID("dca\(index)"),
+                            on: (connection, info, settings)))
+                    }
+                    return results
+                }
+            }
+            #expect(report.passed, "\(report)")
+            #expect(results.map(\.outcome) == Array(repeating: .acknowledged, count: 4))
+            let fills = try journal.fills().sorted { $0.time < $1.time }
+            let iso = ISO8601DateFormatter()
+            let expected = ["2026-04-15T16:19:25Z", "2026-04-15T16:19:28Z", "2026-04-15T16:19:30Z", "2026-04-15T16:19:32Z"]
+                .map { Timestamp(seconds: Int64(iso.date(from: $0)!.timeIntervalSince1970)) }
+            #expect(fills.map(\.time) == expected, "fills: \(fills.map { "\($0.execID) \($0.time)" })")
+            #expect(fills.map(\.quantity) == [Quantity(5), Quantity(5), Quantity(5), Quantity(15)])
+        }
+    }
+
+    @Test("a cancel of another client's order from client 0 is sent and confirmed (grounded capture)")
+    func crossClientCancel() async throws {
+        let transcript = try RecordedCommands.transcript("api_client_id0_order_observation_aapl.txt")
+        try await RecordedCommands.withJournal { journal in
+            let ((placed, cancelled), report) = try await RecordedCommands.run(transcript) { transport, loop in
+                let settings = RecordedCommands.settings(journal, loop)
+                let placed = try await RecordedCommands.connect(transport, loop, clientID: 1) { connection, info in
+                    try await ManualTrading.placeOrder(
+                        try Self.order("buy", "10", type: "LMT") { $0.limit = "13.27"; $0.timeInForce = "GTC" },
+                        clientOrderID: ClientOrderID("gtc"), on: (connection, info, settings))
+                }
+                let cancelled = try await RecordedCommands.connect(transport, loop, clientID: 0) { connection, info in
+                    try await ManualTrading.cancel(.orderID(295), on: connection, info: info, settings: settings)
+                }
+                return (placed, cancelled)
+            }
+            #expect(report.passed, "\(report)")
+            #expect(placed.outcome == .acknowledged)
+            #expect(cancelled.cancelled.map(\.orderID) == [295] && cancelled.stillOpen.isEmpty)
+        }
+    }
+
+    @Test("a modify whose echo carries an unset limit as 0 is confirmed (hand-modelled on grounded captures)")
+    func modifyConfirmedDespiteZeroEcho() async throws {
+        let transcript = try RecordedCommands.transcript("modify_stop_echoes_unset_limit_as_zero.txt", folder: "ibtrader")
+        try await RecordedCommands.withJournal { journal in
+            let ((placed, modified), report) = try await RecordedCommands.run(
+                transcript, ambient: TranscriptAmbient(quote: (265.10, 265.20, 265.15))
+            ) { transport, loop in
+                let settings = RecordedCommands.settings(journal, loop)
+                let placed = try await RecordedCommands.connect(transport, loop) { connection, info in
+                    try await ManualTrading.placeOrder(
+                        try Self.order("buy", "10", type: "STP") { $0.stop = "270" }, clientOrderID: ClientOrderID("stop"),
+                        on: (connection, info, settings))
+                }
+                var change = ManualModifyArguments()
+                change.stop = "268"
+                let modification = try ManualModification(change)
+                let modified = try await RecordedCommands.connect(transport, loop) { connection, info in
+                    try await ManualTrading.modifyOrder(40, modification: modification, on: (connection, info, settings))
+                }
+                return (placed, modified)
+            }
+            #expect(report.passed, "\(report)")
+            #expect(placed.outcome == .acknowledged)
+            #expect(modified.outcome == .acknowledged, "modify: \(modified)")
+        }
+    }
+
+    @Test("an order refused with 321 ends at once with TWS's reason, journaled rejected")
+    func refusedBy321() async throws {
+        let transcript = try RecordedCommands.transcript("order_refused_321_read_only.txt", folder: "ibtrader")
+        try await RecordedCommands.withJournal { journal in
+            let ((result, elapsed), report) = try await RecordedCommands.run(transcript) { transport, loop in
+                let settings = RecordedCommands.settings(journal, loop, timeout: .seconds(20))
+                return try await RecordedCommands.connect(transport, loop) { connection, info in
+                    let result = try await ManualTrading.placeOrder(
+                        try Self.order("buy", "1", type: "LMT") { $0.limit = "10" }, clientOrderID: ClientOrderID("ro"),
+                        on: (connection, info, settings))
+                    return (result, loop.clock.elapsed)
+                }
+            }
+            #expect(report.mismatches.isEmpty, "\(report)")
+            guard case .rejected(let reason) = result.outcome else {
+                Issue.record("expected a rejection, got \(result.outcome)")
+                return
+            }
+            #expect(reason.contains("Read-Only"), "\(reason)")
+            #expect(elapsed < .seconds(5), "it waited \(elapsed) for a refusal that came at once")
+            let order = try #require(try journal.order(ClientOrderID("IBT:manual:ro")))
+            #expect(order.state == .rejected && (order.message ?? "").contains("Read-Only"))
+        }
+    }
+
+    @Test("no execDetailsEnd for the start-up's executions: the order still goes out, after a bounded wait")
+    func missingExecutionsEnd() async throws {
+        let transcript = try RecordedCommands.transcript("executions_without_end.txt", folder: "ibtrader")
+        try await RecordedCommands.withJournal { journal in
+            let (result, report) = try await RecordedCommands.run(transcript) { transport, loop in
+                let settings = RecordedCommands.settings(journal, loop, timeout: .seconds(10))
+                return try await RecordedCommands.connect(transport, loop) { connection, info in
+                    try await ManualTrading.placeOrder(
+                        try Self.order("buy", "1", type: "LMT") { $0.limit = "10" }, clientOrderID: ClientOrderID("noend"),
+                        on: (connection, info, settings))
+                }
+            }
+            #expect(report.passed, "\(report)")
+            #expect(result.outcome == .acknowledged, "\(result)")
+        }
+    }
+}
