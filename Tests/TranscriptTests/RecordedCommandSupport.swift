@@ -32,6 +32,19 @@ enum RecordedCommands {
         return TranscriptTimes.zoned(date, zone: zone, name: name)
     }
 
+    /// AAPL as the grounded captures show it (conId, local symbol, trading class), for sessions that never name it.
+    static let aapl: TWSContract = {
+        var contract = TWSContract(contractID: 265598, symbol: "AAPL", securityType: "STK", exchange: "SMART", currency: "USD")
+        contract.localSymbol = "AAPL"
+        contract.tradingClass = "NMS"
+        return contract
+    }()
+
+    /// A quiet paper account of 100,000 USD that knows AAPL, with a quote near `price`.
+    static func ambient(price: Double = 13.25) -> TranscriptAmbient {
+        TranscriptAmbient(contracts: ["AAPL": aapl], quote: (price - 0.05, price + 0.05, price))
+    }
+
     /// A transcript of `Tests/Fixtures/transcripts/<folder>`.
     static func transcript(_ name: String, folder: String = "ibkr-go") throws -> TWSTranscript {
         try TWSTranscript.load(path: TranscriptFiles.directory.deletingLastPathComponent()
@@ -41,7 +54,7 @@ enum RecordedCommands {
     /// Runs `body` with a transport playing `transcript` (leniently: every field of a client step compared, the rest
     /// answered ambiently) on a fresh loop; returns what `body` returned and the player's report.
     static func run<Result: Sendable>(
-        _ transcript: TWSTranscript, ambient: TranscriptAmbient = TranscriptAmbient(quote: (13.20, 13.30, 13.25)),
+        _ transcript: TWSTranscript, ambient: TranscriptAmbient = RecordedCommands.ambient(),
         timeLimit: Duration = .seconds(3600),
         _ body: @Sendable (TranscriptTransport, VirtualLoop) async throws -> Result
     ) async throws -> (Result, TranscriptTransport.Report) {

@@ -31,7 +31,7 @@ struct RecordedCommandTests {
         let transcript = try RecordedCommands.transcript("api_dollar_cost_averaging_aapl.txt")
         try await RecordedCommands.withJournal { journal in
             let (results, report) = try await RecordedCommands.run(
-                transcript, ambient: TranscriptAmbient(quote: (265.10, 265.20, 265.15))
+                transcript, ambient: RecordedCommands.ambient(price: 265.15)
             ) { transport, loop in
                 let settings = RecordedCommands.settings(journal, loop)
                 return try await RecordedCommands.connect(transport, loop) { connection, info in
@@ -82,7 +82,7 @@ struct RecordedCommandTests {
         let transcript = try RecordedCommands.transcript("modify_stop_echoes_unset_limit_as_zero.txt", folder: "ibtrader")
         try await RecordedCommands.withJournal { journal in
             let ((placed, modified), report) = try await RecordedCommands.run(
-                transcript, ambient: TranscriptAmbient(quote: (265.10, 265.20, 265.15))
+                transcript, ambient: RecordedCommands.ambient(price: 265.15)
             ) { transport, loop in
                 let settings = RecordedCommands.settings(journal, loop)
                 let placed = try await RecordedCommands.connect(transport, loop) { connection, info in
