@@ -114,7 +114,7 @@ let package = Package(
         .target(
             name: "GatewaySimulator",
             dependencies: [
-                "GatewayCore", "TWSProtocol", "TWSClient", "TradingModel",
+                "GatewayCore", "TWSProtocol", "TWSClient", "TradingModel", "TWSTranscript",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -178,7 +178,7 @@ let package = Package(
                 "OperatorSurface",
                 "TraderConfig", "TradingModel", "TradingEngine", "Simulation", "Analytics", "Backtest", "Research", "Indicators",
                 "BundledData", "Storage", "InteractiveBrokers", "LiveSession", "JournalModel", "TWSClient", "TWSProtocol",
-                "GatewayCore", "GatewaySimulator", "SimulatedVenue",
+                "GatewayCore", "GatewaySimulator", "SimulatedVenue", "TWSTranscript",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

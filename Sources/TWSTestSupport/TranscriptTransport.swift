@@ -16,30 +16,7 @@ import TWSTranscript
 /// ```
 public final class TranscriptTransport: TWSTransport, Sendable {
     /// What the session amounted to.
-    public struct Report: Sendable, CustomStringConvertible {
-        /// The transcript's name.
-        public var name: String
-        /// Requests that matched no step, steps that could not be played.
-        public var mismatches: [TranscriptPlayer.Mismatch]
-        /// The first step not played (the transcript did not run to its end), if any.
-        public var unplayed: TWSTranscript.Line?
-        /// Requests answered by the ambient responder, by name, in order.
-        public var ambient: [String]
-        /// Connections refused because the transcript had no leg left.
-        public var refusedConnections: Int
-
-        /// No mismatch and every step played.
-        public var passed: Bool { mismatches.isEmpty && unplayed == nil }
-
-        public var description: String {
-            var lines = ["\(name): " + (passed ? "passed" : "failed")]
-            lines += mismatches.map { "  \($0)" }
-            if let unplayed { lines.append("  stopped at line \(unplayed.number): \(unplayed.step)") }
-            if !ambient.isEmpty { lines.append("  answered ambiently: \(ambient.joined(separator: ", "))") }
-            if refusedConnections > 0 { lines.append("  connections refused (no leg left): \(refusedConnections)") }
-            return lines.joined(separator: "\n")
-        }
-    }
+    public typealias Report = TranscriptReport
 
     private let player: Mutex<TranscriptPlayer>
     private let refused = Mutex(0)
@@ -57,11 +34,9 @@ public final class TranscriptTransport: TWSTransport, Sendable {
 
     /// The session so far.
     public var report: Report {
-        player.withLock { player in
-            Report(
-                name: player.transcript.name, mismatches: player.mismatches, unplayed: player.nextLine,
-                ambient: player.received.filter { $0.line == nil }.map(\.name), refusedConnections: refused.withLock { $0 })
-        }
+        var report = player.withLock { $0.report }
+        report.refusedConnections = refused.withLock { $0 }
+        return report
     }
 
     /// Whether the transcript waits for the client's next request (a test's driver waits for this before acting).
@@ -106,50 +81,17 @@ public final class TranscriptTransport: TWSTransport, Sendable {
         _ hello: TranscriptPlayer.Hello, inbound: AsyncThrowingStream<ByteBuffer, any Error>,
         send: @escaping @Sendable (ByteBuffer) -> Void, close: @escaping @Sendable () -> Void
     ) async {
-        var handshake = TWSServerHandshake(configuration: .init(minimumVersion: 100, maximumVersion: hello.serverVersion))
-        var pending = ByteBuffer()
-        var frames = TWSFrameDecoder()
-        var version: Int?
-        var ready = false
+        var connection = TranscriptConnection(hello: hello)
         do {
-            reading: for try await bytes in inbound {
-                if version == nil {
-                    pending.writeImmutableBuffer(bytes)
-                    guard let outcome = try handshake.receiveHello(from: &pending, connectionTime: hello.connectionTime) else {
-                        continue
-                    }
-                    send(outcome.reply)
-                    guard case .accepted(let negotiated, _, _) = outcome else { break reading }
-                    version = negotiated
-                    frames.append(pending)
-                    pending.clear()
-                } else {
-                    frames.append(bytes)
-                }
-                guard let version else { continue }
-                while let payload = try frames.nextPayload() {
-                    let actions: [TranscriptPlayer.Action]
-                    if !ready {
-                        let clientID = try handshake.receiveStartAPI(payload: payload)
-                        ready = true
-                        actions = player.withLock { $0.established(clientID: clientID, serverVersion: version) }
-                    } else {
-                        do {
-                            let request = try TWSRequest.decode(payload: payload, serverVersion: version)
-                            actions = player.withLock { $0.receive(request) }
-                        } catch {
-                            player.withLock { $0.undecodable("\(error)") }
-                            continue
-                        }
-                    }
-                    if try await perform(actions, send: send) {
-                        close()
-                        break reading
-                    }
+            for try await bytes in inbound {
+                let actions = try player.withLock { player in try connection.receive(bytes, player: &player) }
+                if try await perform(actions, send: send) {
+                    close()
+                    break
                 }
             }
         } catch {
-            // A closed pipe or an undecodable request ends the leg; the player records what was left.
+            // A closed pipe or a broken byte stream ends the leg; the player records what was left.
         }
         player.withLock { $0.clientClosed() }
     }

@@ -100,6 +100,13 @@ public struct TranscriptPlayer: Sendable {
         }
     }
 
+    /// What the session amounted to so far.
+    public var report: TranscriptReport {
+        TranscriptReport(
+            name: transcript.name, mismatches: mismatches, unplayed: nextLine,
+            ambient: received.filter { $0.line == nil }.map(\.name), refusedConnections: 0)
+    }
+
     /// Whether every step has been played.
     public var isFinished: Bool { cursor >= transcript.lines.count }
 
@@ -351,5 +358,31 @@ extension TranscriptTimes {
         let name = words[2...].joined(separator: " ")
         guard let zone = TimeZone(identifier: name) ?? TimeZone(abbreviation: name) else { return utcText(date) }
         return zoned(date, zone: zone, name: name)
+    }
+}
+
+/// What a played session amounted to.
+public struct TranscriptReport: Sendable, CustomStringConvertible {
+    /// The transcript's name.
+    public var name: String
+    /// Requests that matched no step, steps that could not be played.
+    public var mismatches: [TranscriptPlayer.Mismatch]
+    /// The first step not played (the transcript did not run to its end), if any.
+    public var unplayed: TWSTranscript.Line?
+    /// Requests answered by the ambient responder, by name, in order.
+    public var ambient: [String]
+    /// Connections refused because the transcript had no leg left.
+    public var refusedConnections: Int
+
+    /// No mismatch and every step played.
+    public var passed: Bool { mismatches.isEmpty && unplayed == nil }
+
+    public var description: String {
+        var lines = ["\(name): " + (passed ? "passed" : "failed")]
+        lines += mismatches.map { "  \($0)" }
+        if let unplayed { lines.append("  stopped at line \(unplayed.number): \(unplayed.step)") }
+        if !ambient.isEmpty { lines.append("  answered ambiently: \(ambient.joined(separator: ", "))") }
+        if refusedConnections > 0 { lines.append("  connections refused (no leg left): \(refusedConnections)") }
+        return lines.joined(separator: "\n")
     }
 }
