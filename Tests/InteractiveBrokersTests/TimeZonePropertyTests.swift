@@ -157,7 +157,10 @@ import TradingModel
         let notes = actions.compactMap { if case .journal(.event(.note, let text, _)) = $0 { text } else { nil } }
         #expect(notes.count == 1 && notes[0].contains("\"20231114 23:13:20 Mitteleuropäische Zeit\""), "\(notes)")
         #expect(actions.logs.contains { $0.contains("does not read") })
-        #expect(actions.contains { if case .log(_, let text) = $0 { text.hasPrefix("fill: ") } else { false } }, "the fill reached the engine")
+        var withCommission = report
+        withCommission.commission = TWSCommissionReport(executionID: report.execution.executionID, commission: 1, currency: "USD")
+        let booked = harness.send(.orderEvent(generation: 1, .commission(withCommission)))
+        #expect((actions + booked).logs.contains { $0.hasPrefix("fill: ") }, "the fill reached the engine")
         // The same execution again (a resynchronization's list): nothing said twice.
         let again = harness.send(.orderEvent(generation: 1, .execution(report)))
         #expect(!again.contains { if case .journal(.event(.note, _, _)) = $0 { true } else { false } })

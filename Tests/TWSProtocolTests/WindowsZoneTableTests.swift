@@ -16,11 +16,13 @@ import Testing
     @Test func everyWindowsNameReadsAsItsZoneInAnyCase() {
         let names = TWSTimeZoneName.windowsZones.map(\.windows)
         #expect(Set(names.map { $0.lowercased() }).count == names.count, "a Windows name twice")
+        // The same offsets through the year (`UTC-08` reads as a fixed offset, the same as its Etc/GMT+8).
+        let dates = [1_736_942_400, 1_743_465_600, 1_752_580_800, 1_761_955_200].map { Date(timeIntervalSince1970: $0) }
         for (windows, iana) in TWSTimeZoneName.windowsZones {
             let expected = TimeZone(identifier: iana)
             for spelling in [windows, windows.lowercased(), windows.uppercased(), " \(windows) "] {
-                let understood = TWSTimeZoneName.understood(spelling)
-                #expect(understood?.zone == expected, "\(spelling)")
+                let zone = TWSTimeZoneName.zone(named: spelling)
+                #expect(zone.map { z in dates.map { z.secondsFromGMT(for: $0) } } == expected.map { z in dates.map { z.secondsFromGMT(for: $0) } }, "\(spelling)")
             }
         }
     }

@@ -115,10 +115,13 @@ public enum TWSTimeZoneName {
     private static let windowsByLowercasedName: [String: String] = Dictionary(
         windowsZones.map { ($0.windows.lowercased(), $0.iana) }, uniquingKeysWith: { first, _ in first })
 
-    /// Foundation's IANA names by their lower-case form, where that form is one name's only.
+    /// Foundation's IANA names (with the tables' and the old `US/…` names IB uses, which Foundation may know
+    /// without listing them) by their lower-case form, where that form is one name's only.
     private static let ianaByLowercasedName: [String: String] = {
         var byLowercased: [String: String?] = [:]
-        for identifier in TimeZone.knownTimeZoneIdentifiers {
+        let legacy = ["US/Eastern", "US/Central", "US/Mountain", "US/Pacific", "US/Arizona", "US/Alaska", "US/Hawaii"]
+        let tables = windowsZones.map(\.iana) + abbreviations.values
+        for identifier in Set(TimeZone.knownTimeZoneIdentifiers + legacy + tables) where TimeZone(identifier: identifier) != nil {
             let key = identifier.lowercased()
             byLowercased[key] = byLowercased[key] == nil ? identifier : .some(nil)
         }
