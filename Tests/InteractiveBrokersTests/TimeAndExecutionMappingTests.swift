@@ -41,16 +41,18 @@ struct TWSTimeParserTests {
         #expect(try TWSTimeParser.timestamp(c.text).description == c.expected)
     }
 
-    /// The handshake's connection time names the login zone: an abbreviation, an IANA name, UTC; a Windows name
-    /// this system does not know, or none, gives nil (the caller keeps UTC and says so).
+    /// The handshake's connection time names the login zone: an abbreviation, an IANA name, UTC, a Windows name
+    /// (CLDR's table); a name this system does not know, or none, gives nil (the caller keeps UTC and says so).
     @Test func loginZoneComesFromTheConnectionTime() throws {
         let winter = "20240115  09:30:00"
-        for text in ["20250115 09:30:00 US/Eastern", "20250115 09:30:00 EST"] {
+        for text in ["20250115 09:30:00 US/Eastern", "20250115 09:30:00 EST", "20250115 09:30:00 Eastern Standard Time"] {
             let zone = try #require(TWSTimeParser.loginZone(ofConnectionTime: text), "\(text)")
             #expect(try TWSTimeParser.timestamp(winter, defaultZone: zone).description == "2024-01-15T14:30:00Z")
         }
         #expect(TWSTimeParser.loginZone(ofConnectionTime: "20250115 09:30:00 UTC") == TWSTimeParser.utc)
-        #expect(TWSTimeParser.loginZone(ofConnectionTime: "20250115 09:30:00 Central European Standard Time") == nil)
+        #expect(TWSTimeParser.loginZone(ofConnectionTime: "20250115 09:30:00 Central European Standard Time") == TimeZone(identifier: "Europe/Warsaw"))
+        #expect(TWSTimeParser.loginZone(ofConnectionTime: "20250115 09:30:00 Mitteleuropäische Zeit") == nil)
+        #expect(TWSTimeParser.loginZoneName(ofConnectionTime: "20250115 09:30:00 Mitteleuropäische Zeit") == "Mitteleuropäische Zeit")
         #expect(TWSTimeParser.loginZone(ofConnectionTime: "20250115 09:30:00") == nil)
         #expect(TWSTimeParser.loginZone(ofConnectionTime: "") == nil)
     }

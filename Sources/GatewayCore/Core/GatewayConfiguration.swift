@@ -28,6 +28,9 @@ public struct GatewayConfiguration: Sendable {
     /// The first gateway process's execId prefix (`nil`: drawn at random, as every real gateway process's execIds
     /// differ); fixed where a run must repeat exactly (the soak). A `restart-fresh` process derives the next one.
     public var executionPrefix: UInt32?
+    /// The zone the login writes its times in, and its name (connection time, execution and completed times): UTC
+    /// by default; a real TWS uses its host's zone, named as the host names it (`Central European Standard Time`).
+    public var loginZone = TWSLoginZone.utc
 
     /// Creates a configuration with the defaults of `ibtrader gateway` (an empty account list means the default one).
     public init(

@@ -49,7 +49,7 @@ extension GatewayState {
         nextExecution += 1
         execution.orderID = key.orderID
         execution.clientID = key.clientID
-        execution.time = TWSTimeText.zoned(fill.timestamp)
+        execution.time = configuration.loginZone.text(fill.timestamp)
         execution.accountNumber = entry.account
         execution.exchange = instrument.executionExchange
         execution.side = fill.side == .buy ? "BOT" : "SLD"

@@ -258,7 +258,7 @@ public struct GatewayState: Sendable {
             // Every client's finished orders of this simulator session (TWS: today's, of the account); all orders
             // here come through the API, so apiOnly changes nothing.
             for order in orders.values.sorted(by: { $0.permID < $1.permID }) where order.isTerminal {
-                send(order.completedOrder())
+                send(order.completedOrder(zone: configuration.loginZone))
             }
             send(.completedOrdersEnd)
         case .accountUpdatesMulti(let requestID, _, _, _):

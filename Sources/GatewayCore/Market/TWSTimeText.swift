@@ -1,6 +1,7 @@
 import TradingModel
 
-/// The simulator's date and time texts. Every time is UTC (documented in `docs/gateway-simulator.md`).
+/// The simulator's date and time texts, in UTC (documented in `docs/gateway-simulator.md`); the login's times (the
+/// connection time, execution and completed times) are in its zone, `TWSLoginZone`.
 package enum TWSTimeText {
     /// `yyyyMMdd`.
     static func date(_ t: Timestamp) -> String {

@@ -114,7 +114,7 @@ extension GatewaySimulator {
         for try await bytes in inbound {
             link.received(at: elapsedNanoseconds())
             if refused { continue }  // the writer is sending the refusal, then closes the socket
-            let time = reader.awaitsHello ? TWSTimeText.zoned(await hub.now) : ""
+            let time = reader.awaitsHello ? configuration.gateway.loginZone.text(await hub.now) : ""
             events: for event in try reader.receive(bytes, connectionTime: time) {
                 switch event {
                 case .reply(let reply, let accepted):

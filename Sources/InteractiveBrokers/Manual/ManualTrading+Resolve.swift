@@ -83,7 +83,8 @@ extension ManualTrading {
 
     /// Status and executions of one order into the journal (an execution already journaled is not written twice):
     /// the status at `endedAt` (TWS's completedTime; now when it gave none), each fill at its execution's time
-    /// (`zone`: of a time TWS sends without one).
+    /// (`zone`: of a time TWS sends without one). A fill whose time does not read (a zone name this system does not
+    /// know) is journaled all the same, at the time it was read here, with a journal note naming what TWS sent.
     private static func journal(
         _ orderRef: String, brokerOrderID: Int, permID: Int64, reported: OrderState, executions: [TWSExecutionReport],
         endedAt: Timestamp?, zone: TimeZone, settings: ManualSettings, symbol: Symbol
@@ -98,9 +99,17 @@ extension ManualTrading {
             for report in executions {
                 let e = report.execution
                 guard let quantity = shareQuantity(NSDecimalNumber(decimal: e.shares ?? 0).doubleValue),
-                    let price = Price(checkedApproximately: e.price),
-                    let time = try? TWSTimeParser.timestamp(e.time, defaultZone: zone)
+                    let price = Price(checkedApproximately: e.price)
                 else { throw ManualTradingError.request("TWS reported an unreadable execution \(e.executionID)") }
+                // A fill is never dropped for its time: one that does not read is the time it was received.
+                var unread: String?
+                let time: Timestamp
+                do throws(IBMappingError) {
+                    time = try TWSTimeParser.timestamp(e.time, defaultZone: zone)
+                } catch {
+                    time = now
+                    unread = ExecutionMapping.timeNote(e, error, received: now)
+                }
                 var fill = JournalFill(
                     execID: e.executionID, symbol: symbol, side: e.side == "SLD" ? .sell : .buy,
                     quantity: quantity, price: price, time: time)
@@ -109,7 +118,8 @@ extension ManualTrading {
                 fill.permID = e.permID
                 fill.account = e.accountNumber
                 fill.commission = report.commission.flatMap { Money(checkedApproximately: $0.commission) }
-                try journal.recordFill(fill)
+                let recorded = try journal.recordFill(fill)
+                if let unread, case .recorded = recorded { try journal.recordEvent(.note, unread, at: now) }
                 if let commission = fill.commission {
                     try journal.recordCommission(JournalCommission(execID: e.executionID, commission: commission, time: now))
                 }

@@ -25,6 +25,9 @@ public struct BrokerExecution: Sendable, Hashable, Codable {
     public var time: Timestamp
     /// The account.
     public var account: String
+    /// Set when TWS's execution time did not read (an unknown zone, a malformed text): what TWS sent and why, and
+    /// that `time` is the time the execution was received instead. `nil` for a time that read.
+    public var timeNote: String?
 
     /// Creates an execution.
     public init(

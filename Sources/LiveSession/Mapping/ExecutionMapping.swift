@@ -18,22 +18,45 @@ public enum ExecutionMapping {
     /// - Parameters:
     ///   - execution: execDetails' execution.
     ///   - contract: execDetails' contract.
-    ///   - context: resolves the contract to an instrument; the zone of execution times without one.
-    /// - Throws: `IBMappingError` for an unknown side, contract or time form, a missing execId, or a non-positive
-    ///   quantity or price.
+    ///   - context: resolves the contract to an instrument; the zone of execution times without one; the receipt
+    ///     time that stands for a time that does not read (`receivedAt`).
+    /// - Throws: `IBMappingError` for an unknown side or contract, a missing execId, or a non-positive quantity or
+    ///   price; for a time that does not read (unknown zone, malformed, out of range) only without
+    ///   `context.receivedAt` — with it, the execution gets that time and a `timeNote` saying what TWS sent.
     public static func execution(
         _ execution: TWSExecution, contract: TWSContract, context: MappingContext
     ) throws(IBMappingError) -> BrokerExecution {
         guard !execution.executionID.isEmpty else { throw .missingField("execId") }
         let quantity = try WireNumbers.quantity(execution.shares, field: "shares")
         guard quantity.units > 0 else { throw .invalidQuantity(field: "shares", value: quantity.description) }
-        return BrokerExecution(
+        var note: String?
+        let time: Timestamp
+        do throws(IBMappingError) {
+            time = try TWSTimeParser.timestamp(execution.time, defaultZone: context.defaultZone)
+        } catch {
+            guard let received = context.receivedAt else { throw error }
+            time = received
+            note = timeNote(execution, error, received: received)
+        }
+        var mapped = BrokerExecution(
             executionID: execution.executionID, brokerOrderID: execution.orderID, permID: execution.permID,
             orderRef: execution.orderRef, instrument: try context.contracts.instrument(for: contract),
             side: try side(ofExecution: execution.side), quantity: quantity,
-            price: try WireNumbers.price(execution.price, field: "price"),
-            time: try TWSTimeParser.timestamp(execution.time, defaultZone: context.defaultZone),
+            price: try WireNumbers.price(execution.price, field: "price"), time: time,
             account: execution.accountNumber)
+        mapped.timeNote = note
+        return mapped
+    }
+
+    /// What is said of an execution whose time did not read: the text TWS sent, why, and the time used instead.
+    /// - Parameters:
+    ///   - execution: the execution as TWS sent it.
+    ///   - error: why its time did not read.
+    ///   - received: the time recorded instead (when it was received).
+    public static func timeNote(_ execution: TWSExecution, _ error: IBMappingError, received: Timestamp) -> String {
+        let what = execution.orderRef.isEmpty ? "order id \(execution.orderID)" : execution.orderRef
+        return "execution \(execution.executionID) (\(what)): TWS's time \"\(execution.time)\" does not read (\(error)); "
+            + "recorded with the time it was received, \(received), instead"
     }
 
     /// The commission status of a commission report (`nil` report: pending).

@@ -1,10 +1,12 @@
 import Foundation
+import TWSProtocol
 import TradingModel
 
 /// Parses TWS's date and time texts into UTC `Timestamp`s.
 ///
-/// Forms: `yyyymmdd hh:mm:ss <zone>` (zone an IANA name such as `US/Eastern`, `UTC`/`GMT`, or an abbreviation
-/// such as `EST`), `yyyymmdd  hh:mm:ss` (no zone: the `defaultZone`, i.e. the TWS login's zone), `yyyymmdd-hh:mm:ss`
+/// Forms: `yyyymmdd hh:mm:ss <zone>` (zone an IANA name such as `US/Eastern`, `UTC`/`GMT`, an abbreviation such as
+/// `EST`, or a Windows name such as `Central European Standard Time`: `TWSTimeZoneName`), `yyyymmdd  hh:mm:ss` (no
+/// zone: the `defaultZone`, i.e. the TWS login's zone), `yyyymmdd-hh:mm:ss`
 /// (IB's explicit UTC), `yyyymmdd` (a date: midnight UTC of that calendar date, the way daily bars are dated), and epoch seconds
 /// (`formatDate=2`, real-time bars). Every form is checked: a time outside 1970…2200 is an error, never a trap.
 /// Local times are converted with the zone's rules for that date, so daylight
@@ -74,45 +76,50 @@ public enum TWSTimeParser {
         return utcInstant(ofLocal: local, in: zone)
     }
 
-    /// The zone TWS names at the end of its handshake's connection time (`20250115 09:30:00 EST`): the login's zone,
-    /// in which it writes the times it sends without one (an older TWS's execution times).
-    /// - Returns: `nil` when the text names no zone, or one this system does not know (a Windows name such as
-    ///   `Central European Standard Time`).
+    /// The zone TWS names at the end of its handshake's connection time (`20250115 09:30:00 EST`,
+    /// `20260414 20:36:26 Central European Standard Time`): the login's zone, in which it writes the times it sends
+    /// without one (an older TWS's execution times).
+    /// - Returns: `nil` when the text names no zone, or one `TWSTimeZoneName` does not know (see
+    ///   `loginZoneName(ofConnectionTime:)` for the name).
     public static func loginZone(ofConnectionTime text: String) -> TimeZone? {
+        loginZoneName(ofConnectionTime: text).flatMap { try? timeZone(named: $0) }
+    }
+
+    /// The zone's name at the end of a connection time (`Central European Standard Time`), as TWS wrote it; `nil`
+    /// when the text has no third word.
+    public static func loginZoneName(ofConnectionTime text: String) -> String? {
         let words = text.split(separator: " ")
         guard words.count > 2 else { return nil }
-        return try? timeZone(named: words[2...].joined(separator: " "))
+        return words[2...].joined(separator: " ")
     }
 
     /// UTC.
-    public static let utc = TimeZone(secondsFromGMT: 0) ?? TimeZone.current
+    public static let utc = TWSTimeZoneName.utc
 
-    /// A zone by IANA name (`US/Eastern`, `America/New_York`, `Europe/London`) or abbreviation (`EST`, `CET`).
+    /// A zone by IANA name (`US/Eastern`, `America/New_York`, `Europe/London`), abbreviation (`EST`, `CET`) or
+    /// Windows name (`Central European Standard Time`, through CLDR's table): `TWSTimeZoneName` says the rules.
     /// - Throws: `IBMappingError.unknownTimeZone`.
     public static func timeZone(named name: String) throws(IBMappingError) -> TimeZone {
-        switch name.uppercased() {
-        case "UTC", "GMT", "Z", "ETC/UTC", "ETC/GMT": return utc
-        default: break
-        }
-        if let zone = TimeZone(identifier: name) { return zone }
-        if let zone = TimeZone(abbreviation: name) { return zone }
-        throw .unknownTimeZone(name)
+        guard let zone = TWSTimeZoneName.zone(named: name) else { throw .unknownTimeZone(name) }
+        return zone
     }
 
     /// The UTC instant of a wall-clock time (given as if it were UTC) in a zone, with the zone's DST rules.
+    ///
+    /// A wall-clock time a change skips (spring forward: 02:30 on the day New York goes from 02:00 to 03:00) is read
+    /// with the offset before the change (02:30 EST, i.e. 03:30 EDT); one a change repeats (autumn: 01:30 twice in
+    /// New York, 02:30 twice in Paris) as its first occurrence (the daylight one), east or west of Greenwich alike.
     static func utcInstant(ofLocal local: Timestamp, in zone: TimeZone) -> Timestamp {
         let localSeconds = floorSeconds(local)
-        // Two passes: the offset at the guessed instant, then at the corrected one (DST changes in between).
-        let first = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(localSeconds)))
-        var guess = localSeconds - Int64(first)
-        let second = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(guess)))
-        if second != first {
-            let candidate = localSeconds - Int64(second)
-            // Keep the candidate only if it round-trips (not inside a spring-forward gap).
-            let check = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(candidate)))
-            if candidate + Int64(check) == localSeconds { guess = candidate }
+        func offset(at seconds: Int64) -> Int64 {
+            Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
         }
-        return Timestamp(seconds: guess)
+        // The offsets a day either side bracket the one wall-clock time can have (offsets stay within ±14 h).
+        let before = offset(at: localSeconds - 86_400)
+        let after = offset(at: localSeconds + 86_400)
+        let candidates = Set([localSeconds - before, localSeconds - after]).filter { $0 + offset(at: $0) == localSeconds }
+        // Both read back: the repeated hour, first occurrence; none: the skipped hour, the offset before the change.
+        return Timestamp(seconds: candidates.min() ?? localSeconds - before)
     }
 
     private static func floorSeconds(_ t: Timestamp) -> Int64 {

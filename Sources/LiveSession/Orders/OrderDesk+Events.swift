@@ -16,7 +16,11 @@ extension OrderDesk {
     }
 
     /// Applies one order message (order status, open order, execution, commission, order notice).
-    public mutating func apply(_ event: TWSOrderEvent, at now: Timestamp) -> Applied {
+    /// - Parameters:
+    ///   - now: the book's time.
+    ///   - receivedAt: when the message arrived (`now` when `nil`): the time of an execution whose own time does
+    ///     not read, which is applied and returned with its `timeNote`, never dropped.
+    public mutating func apply(_ event: TWSOrderEvent, at now: Timestamp, receivedAt: Timestamp? = nil) -> Applied {
         var applied = Applied()
         switch event {
         case .status(let status):
@@ -28,7 +32,7 @@ extension OrderDesk {
         case .execution(let report):
             do throws(IBMappingError) {
                 let execution = try ExecutionMapping.execution(
-                    report.execution, contract: report.contract, context: mappingContext)
+                    report.execution, contract: report.contract, context: mappingContext(receivedAt: receivedAt ?? now))
                 let commission = try ExecutionMapping.commission(report.commission)
                 applied.outputs = book.execution(execution, commission: commission, at: now)
                 if case .reported(let money, _) = commission {
@@ -61,16 +65,18 @@ extension OrderDesk {
     /// The broker's executions (reqExecutions) again: those not applied yet go through `apply`, and a commission
     /// the book still waits for, joined to the list, becomes the late commission.
     /// - Returns: the outputs, and how many executions were new.
-    public mutating func synchronize(_ reports: [TWSExecutionReport], at now: Timestamp) -> ([OrderBookOutput], Int) {
+    public mutating func synchronize(
+        _ reports: [TWSExecutionReport], at now: Timestamp, receivedAt: Timestamp? = nil
+    ) -> ([OrderBookOutput], Int) {
         var outputs: [OrderBookOutput] = []
         var count = 0
         for report in reports {
             let executionID = report.execution.executionID
             if !book.hasApplied(executionID: executionID) {
                 count += 1
-                outputs += apply(.execution(report), at: now).outputs
+                outputs += apply(.execution(report), at: now, receivedAt: receivedAt).outputs
             } else if book.awaitsLateCommission(executionID: executionID), report.commission != nil {
-                outputs += apply(.commission(report), at: now).outputs
+                outputs += apply(.commission(report), at: now, receivedAt: receivedAt).outputs
             }
         }
         return (outputs, count)

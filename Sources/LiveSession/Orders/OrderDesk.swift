@@ -23,6 +23,11 @@ public struct OrderDesk: Sendable {
     public var defaultTimeZone: TimeZone = TWSTimeParser.utc
     /// The next order ids (`nil` until seeded).
     public internal(set) var orderIDs = OrderIDAllocator()
+    /// The execIds whose unreadable time was already said (`timeNotes(of:)`): said once each.
+    public internal(set) var timeNoted: Set<String> = []
+    /// The login zone names TWS sent that were said to be unknown (empty: a connection time naming none), so that
+    /// a reconnect to the same TWS does not say it again.
+    public var unknownLoginZonesSaid: Set<String> = []
     private var nextGroup = 0
 
     /// Creates a desk.
@@ -39,6 +44,23 @@ public struct OrderDesk: Sendable {
     /// The mapping context of executions and snapshots.
     public var mappingContext: MappingContext {
         MappingContext(contracts: contracts, account: options.account, defaultZone: defaultTimeZone)
+    }
+
+    /// The mapping context of messages received at `receivedAt`: an execution whose time does not read is mapped
+    /// with that time and a note, never dropped.
+    public func mappingContext(receivedAt: Timestamp) -> MappingContext {
+        var context = mappingContext
+        context.receivedAt = receivedAt
+        return context
+    }
+
+    /// The notes of executions whose time did not read (`BrokerExecution.timeNote`) not said before; each is said
+    /// once (the broker's list is read again at every resynchronization and at the stop).
+    public mutating func timeNotes(of executions: [BrokerExecution]) -> [String] {
+        executions.compactMap { execution in
+            guard let note = execution.timeNote, timeNoted.insert(execution.executionID).inserted else { return nil }
+            return note
+        }
     }
 
     /// Applies a nextValidId (after a connect).

@@ -260,7 +260,7 @@ extension LiveSessionCore {
             out.log(.error, "resynchronization failed")
             return
         }
-        let (outputs, missed) = desk.synchronize(executions, at: dataTime)
+        let (outputs, missed) = desk.synchronize(executions, at: dataTime, receivedAt: inputTime)
         followUps += outputs
         followUps += desk.resynchronize(
             openOrders: openOrders, completedOrders: resync.completedOrders ?? [], clientID: clientID,
@@ -271,12 +271,15 @@ extension LiveSessionCore {
         out.append(.milestone(.connectivity(.resynchronized(missedExecutions: missed))))
     }
 
-    /// The broker's execution list into the journal (each execution once, by execId).
+    /// The broker's execution list into the journal (each execution once, by execId); one whose time does not read
+    /// goes in with the time it was received, said once (`noteUnreadTimes`).
     mutating func journalExecutions(_ reports: [TWSExecutionReport], _ out: inout Actions) {
-        guard settings.journaled else { return }
         let snapshot = SnapshotMapping.snapshot(
-            BrokerAnswers(openOrders: [], executions: reports, positions: []), context: desk.mappingContext
+            BrokerAnswers(openOrders: [], executions: reports, positions: []),
+            context: desk.mappingContext(receivedAt: inputTime)
         ).0
+        noteUnreadTimes(snapshot.executions, &out)
+        guard settings.journaled else { return }
         out.append(.journal(.executions(snapshot, at: dataTime)))
     }
 

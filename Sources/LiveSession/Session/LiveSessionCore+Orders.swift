@@ -66,7 +66,8 @@ extension LiveSessionCore {
     /// An order message: the executions and commissions journaled as they arrive (by execId), then the book's
     /// outputs into the journal and the engine.
     mutating func orderEvent(_ event: TWSOrderEvent, _ out: inout Actions) {
-        let applied = desk.apply(event, at: dataTime)
+        let applied = desk.apply(event, at: dataTime, receivedAt: inputTime)
+        if let (execution, _) = applied.execution { noteUnreadTimes([execution], &out) }
         if settings.journaled {
             if let (execution, commission) = applied.execution {
                 out.append(.journal(.execution(execution, commission: commission)))
@@ -76,6 +77,15 @@ extension LiveSessionCore {
             }
         }
         publish(applied.outputs, &out)
+    }
+
+    /// Executions whose time did not read (`BrokerExecution.timeNote`): applied and journaled with the time they were
+    /// received; each said once, as a warning and a journal note.
+    mutating func noteUnreadTimes(_ executions: [BrokerExecution], _ out: inout Actions) {
+        for note in desk.timeNotes(of: executions) {
+            out.log(.warning, note)
+            if settings.journaled { out.append(journalEvent(.note, note)) }
+        }
     }
 
     /// The desk's outputs: reports into the journal (status) and the engine, the rest logged.

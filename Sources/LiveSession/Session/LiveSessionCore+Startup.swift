@@ -21,6 +21,7 @@ extension LiveSessionCore {
         heartbeat.probe = nil
         desk.seed(nextValidID: connection.info.nextValidOrderID)
         desk.defaultTimeZone = TWSTimeParser.loginZone(ofConnectionTime: connection.info.connectionTime) ?? TWSTimeParser.utc
+        checkLoginZone(connection.info.connectionTime, &out)
         for report in connection.farms { farmReported(report, at: now, &out) }
         switch phase {
         case .connecting:
@@ -33,6 +34,26 @@ extension LiveSessionCore {
         default:
             break
         }
+    }
+
+    /// TWS's login zone, named at the end of its connection time (`TWSTimeZoneName` reads IANA names,
+    /// abbreviations and Windows names): an unknown name is an ALERT, a connection time naming none an info line;
+    /// each said once per name, not again on every reconnect.
+    private mutating func checkLoginZone(_ connectionTime: String, _ out: inout Actions) {
+        guard TWSTimeParser.loginZone(ofConnectionTime: connectionTime) == nil else { return }
+        let name = TWSTimeParser.loginZoneName(ofConnectionTime: connectionTime)
+        guard desk.unknownLoginZonesSaid.insert(name ?? "").inserted else { return }
+        guard let name else {
+            return out.log(
+                .info,
+                "TWS's connection time \"\(connectionTime)\" names no time zone: a time TWS sends without one is read as UTC")
+        }
+        out.log(
+            .warning,
+            "ALERT: TWS names its time zone \"\(name)\" (connection time \"\(connectionTime)\"), which this system does not "
+                + "know: times TWS sends without a zone are read as UTC, and an execution time naming it is recorded "
+                + "with the time it was received. Fix: set the time zone in TWS's / IB Gateway's login window to an IANA "
+                + "name such as America/New_York (or a Windows name), or report \"\(name)\" so it can be added")
     }
 
     private mutating func firstConnection(_ connection: SessionConnection, at now: Timestamp, _ out: inout Actions) {
@@ -55,12 +76,6 @@ extension LiveSessionCore {
                         + "this TWS / IB Gateway speaks \(info.serverVersion): update it, or set orders.includeOvernight: false"),
                 &out)
             return
-        }
-        if TWSTimeParser.loginZone(ofConnectionTime: info.connectionTime) == nil {
-            out.log(
-                .info,
-                "TWS's connection time \"\(info.connectionTime)\" names no time zone this system knows: an execution time "
-                    + "TWS sends without a zone is read as UTC")
         }
         out.log(.info, "trading account \(account)\(account.hasPrefix("DU") ? " (paper)" : " (LIVE, confirmed)")")
         desk.options.account = account
@@ -126,6 +141,12 @@ extension LiveSessionCore {
             let hours = settings.outsideRegularTradingHours ? first.tradingHours : first.liquidHours
             aggregator.sessions = TradingHoursParser.sessions(hours, zoneID: first.timeZoneID)
             feedHours = TradingHoursParser.sessions(first.liquidHours, zoneID: first.timeZoneID)
+            if !hours.isEmpty, TWSTimeZoneName.zone(named: first.timeZoneID) == nil {
+                out.log(
+                    .warning,
+                    "the trading hours of \(universe[id].symbol) are in time zone \"\(first.timeZoneID)\" (contract "
+                        + "details' timeZoneId), which this system does not know: read as UTC")
+            }
         }
         startup.qualifying.remove(id)
         guard startup.qualifying.isEmpty else { return }
@@ -186,7 +207,8 @@ extension LiveSessionCore {
 
     /// The broker's state before anything is sent: the namespace, the warm-up and the journal's state next.
     mutating func startupBrokerState(_ answers: BrokerAnswers, at now: Timestamp, _ out: inout Actions) {
-        let (snapshot, unmapped) = SnapshotMapping.snapshot(answers, context: desk.mappingContext)
+        let (snapshot, unmapped) = SnapshotMapping.snapshot(answers, context: desk.mappingContext(receivedAt: inputTime))
+        noteUnreadTimes(snapshot.executions, &out)
         // A ticket reads the broker's raw answers (every symbol's orders count in its risk check): another symbol's
         // item is expected there, not a warning.
         let level: Logger.Level = isTicketSession ? .debug : .warning

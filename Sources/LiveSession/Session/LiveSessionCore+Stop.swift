@@ -113,7 +113,7 @@ extension LiveSessionCore {
             return
         }
         if let executions = resync.executions, let openOrders = resync.openOrders {
-            let (outputs, _) = desk.synchronize(executions, at: dataTime)
+            let (outputs, _) = desk.synchronize(executions, at: dataTime, receivedAt: inputTime)
             followUps += outputs
             followUps += desk.resynchronize(
                 openOrders: openOrders, clientID: clientID, cutoff: resync.cutoff, at: dataTime)
@@ -164,7 +164,8 @@ extension LiveSessionCore {
 
     /// Stop, second half: the broker's executions and positions journaled, then the summary.
     mutating func finalSnapshot(_ answers: BrokerAnswers, _ out: inout Actions) {
-        let (final, _) = SnapshotMapping.snapshot(answers, context: desk.mappingContext)
+        let (final, _) = SnapshotMapping.snapshot(answers, context: desk.mappingContext(receivedAt: inputTime))
+        noteUnreadTimes(final.executions, &out)
         var brokerPositions: [Symbol: Quantity] = [:]
         for (id, quantity) in final.positions where id.index < universe.count {
             brokerPositions[universe[id].symbol] = quantity

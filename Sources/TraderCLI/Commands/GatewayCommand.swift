@@ -32,6 +32,7 @@ struct GatewayCommand: AsyncParsableCommand {
     var account: String = "DU1234567"
     @Option(name: .long, help: "Starting cash, in --currency.") var cash: Double = 1_000_000
     @Option(name: .long, help: "The account's base currency: its figures in it, other currencies at the served pairs' prices (EUR needs EUR.USD in --data).") var currency = "USD"
+    @Option(name: .long, help: "The zone the login writes its connection, execution and completed times in, named as given: an IANA name (Europe/Paris), abbreviation (CET), Windows name (\"Central European Standard Time\", as a Windows-hosted TWS writes), or NAME=ZONE for any NAME with ZONE's rules.") var loginZone = "UTC"
     @Option(name: .long, help: "A fault script: one command per line, optionally 'at SECONDS command'.")
     var faults: String?
     @Option(name: .long, help: "Accept fault commands, one per line, on this loopback port.") var adminPort: Int?
@@ -46,7 +47,7 @@ struct GatewayCommand: AsyncParsableCommand {
 
     func validate() throws {
         try GatewaySetup.check(
-            port: port, adminPort: adminPort, speed: speed, cash: cash, start: start, account: account, logLevel: logLevel)
+            port: port, adminPort: adminPort, speed: speed, cash: cash, start: start, account: account, logLevel: logLevel, loginZone: loginZone)
     }
 
     func run() async throws {
@@ -68,7 +69,7 @@ struct GatewayCommand: AsyncParsableCommand {
         if let warning = GatewaySetup.exposureWarning(bind: bind) { Terminal.printError(warning) }
         let (simulator, line) = try GatewaySetup.simulator(
             data: dataSet, bind: bind, port: port, account: account, cash: cash, currency: currency, start: start,
-            speed: speed, faults: faults, logLevel: logLevel)
+            speed: speed, faults: faults, logLevel: logLevel, loginZone: loginZone)
         try await GatewaySetup.serve(simulator, adminPort: adminPort) { bound, now in
             // Written at once (not buffered): scripts wait for this line to learn the port.
             FileHandle.standardOutput.write(Data((line(bound, now) + "\n").utf8))

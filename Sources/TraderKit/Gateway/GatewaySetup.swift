@@ -110,8 +110,10 @@ public enum GatewaySetup {
     /// Checks `ibtrader gateway`'s options.
     /// - Throws: `TraderError` naming the first flag out of range.
     public static func check(
-        port: Int, adminPort: Int?, speed: Double, cash: Double, start: String?, account: String, logLevel: String
+        port: Int, adminPort: Int?, speed: Double, cash: Double, start: String?, account: String, logLevel: String,
+        loginZone: String = "UTC"
     ) throws(TraderError) {
+        _ = try self.loginZone(loginZone)
         _ = try self.port(port, flag: "--port", allowsAny: true)
         if let adminPort { _ = try self.port(adminPort, flag: "--admin-port", allowsAny: false) }
         guard speed.isFinite, speed >= 0, speed <= 1_000_000 else {
@@ -132,7 +134,7 @@ public enum GatewaySetup {
     /// - Throws: `TraderError` for a bad start date, account list or fault script.
     public static func simulator(
         data: MarketDataSet, bind: String, port: Int, account: String, cash: Double, currency: String = "USD",
-        start: String?, speed: Double, faults: String?, logLevel: String
+        start: String?, speed: Double, faults: String?, logLevel: String, loginZone: String = "UTC"
     ) throws(TraderError) -> (GatewaySimulator, @Sendable (Int, Timestamp) -> String) {
         let startTime = try start.map { text throws(TraderError) in try self.start(text) }
         if let startTime { try check(start: startTime, within: data) }
@@ -141,17 +143,25 @@ public enum GatewaySetup {
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         var gateway = GatewayConfiguration(accounts: try accounts(account), startingCash: cash)
         gateway.baseCurrency = try baseCurrency(currency, flag: "--currency", data: data)
+        gateway.loginZone = try self.loginZone(loginZone)
         let simulator = GatewaySimulator(configuration: GatewaySimulatorConfiguration(
             host: bind, port: port, data: data, gateway: gateway, start: startTime,
             clock: speed > 0 ? .speed(speed) : .manual, faults: script), logger: logger)
         let (name, count) = (data.name, data.instruments.count)
         let versions = "v\(gateway.minimumVersion)-\(gateway.maximumVersion): text to 200, protobuf from 201"
         let base = gateway.baseCurrency == "USD" ? "" : " in \(gateway.baseCurrency)"
+        let zone = gateway.loginZone == .utc ? "" : ", login zone \(gateway.loginZone.name)"
         return (simulator, { bound, now in
             "ibtrader gateway listening on \(bind):\(bound) (TWS API \(versions)), serving \(name), \(count) symbol\(count == 1 ? "" : "s"), "
                 + "replay clock at \(now) x\(speed), account \(account)"
-                + base
+                + base + zone
         })
+    }
+
+    /// `--login-zone`: the zone the simulated login writes its times in, and their name (`TWSLoginZone`).
+    /// - Throws: `TraderError` naming the flag and the forms it takes.
+    public static func loginZone(_ text: String) throws(TraderError) -> TWSLoginZone {
+        do { return try TWSLoginZone(parsing: text) } catch { throw TraderError("--login-zone: \(error)") }
     }
 
     /// The simulated accounts' base currency: a three-letter code, and other than USD only where a served pair prices

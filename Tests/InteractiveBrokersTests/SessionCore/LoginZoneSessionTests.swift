@@ -38,11 +38,35 @@ import TWSProtocol
         #expect(try Self.fillTime(&named, executionTime: "20231114 22:13:20 UTC") == Timestamp(year: 2023, month: 11, day: 14) + .hours(22) + .minutes(13) + .seconds(20))
     }
 
-    @Test func aLoginZoneThisSystemDoesNotKnowKeepsUTCAndSaysSo() throws {
-        var (harness, actions) = Self.started(connectionTime: "20231114 23:00:00 Central European Standard Time")
-        #expect(actions.contains { if case .log(.info, let text) = $0 { text.contains("read as UTC") } else { false } })
+    /// A Windows-hosted TWS names its zone the Windows way (recorded from a real IB Gateway): read through CLDR's
+    /// table, with the zone's summer time (April in Warsaw: UTC+2).
+    @Test func aWindowsLoginZoneIsReadWithItsSummerTime() throws {
+        var (harness, actions) = Self.started(connectionTime: "20260414 20:36:26 Central European Standard Time")
+        #expect(!actions.logs.contains { $0.contains("ALERT") || $0.contains("read as UTC") })
+        #expect(try Self.fillTime(&harness, executionTime: "20260414  20:40:00") == Timestamp(year: 2026, month: 4, day: 14) + .hours(18) + .minutes(40))
+        var named = Self.started(connectionTime: "20260414 20:36:26 Central European Standard Time").0
+        #expect(try Self.fillTime(&named, executionTime: "20260930 22:00:00 Central European Standard Time") == Timestamp(year: 2026, month: 9, day: 30) + .hours(20))
+    }
+
+    /// An unknown name is an ALERT at connect saying what TWS sent, what the bot does and how to fix it; zone-less
+    /// times are read as UTC. A reconnect to the same TWS does not say it again.
+    @Test func aLoginZoneThisSystemDoesNotKnowIsAnAlertOnce() throws {
+        var (harness, actions) = Self.started(connectionTime: "20231114 23:00:00 Mitteleuropäische Zeit")
+        let alerts = actions.logs.filter { $0.hasPrefix("ALERT: ") }
+        #expect(alerts.count == 1)
+        #expect(alerts.first?.contains("\"Mitteleuropäische Zeit\"") == true && alerts.first?.contains("read as UTC") == true
+            && alerts.first?.contains("login window") == true, "\(alerts)")
+        #expect(actions.contains { if case .log(.warning, let text) = $0 { text.hasPrefix("ALERT: TWS names") } else { false } })
         #expect(try Self.fillTime(&harness, executionTime: "20231114  22:13:20") == Timestamp(year: 2023, month: 11, day: 14) + .hours(22) + .minutes(13) + .seconds(20))
+        // Reconnected to the same TWS: said once.
+        var again = Harness.connection(generation: 2)
+        again.info.connectionTime = "20231114 23:30:00 Mitteleuropäische Zeit"
+        let reconnected = harness.send(.connectionClosed(generation: 1, "test"), after: .seconds(1))
+            + harness.send(.connected(again), after: .seconds(5))
+        #expect(!reconnected.logs.contains { $0.contains("Mitteleuropäische Zeit") })
         let (_, known) = Self.started(connectionTime: "20231114 17:00:00 EST")
-        #expect(!known.contains { if case .log(_, let text) = $0 { text.contains("read as UTC") } else { false } })
+        #expect(!known.logs.contains { $0.contains("ALERT") || $0.contains("read as UTC") })
+        let (_, none) = Self.started(connectionTime: "20231114 17:00:00")
+        #expect(none.contains { if case .log(.info, let text) = $0 { text.contains("names no time zone") } else { false } })
     }
 }
