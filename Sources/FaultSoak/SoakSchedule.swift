@@ -74,8 +74,10 @@ extension SoakSchedule {
     /// Every fault of the field catalogue (docs/field-faults.md) once a cycle: the standard cycle's, spread out, and
     /// a fill without its orderStatus, data-farm flaps (market data with every feed going silent meanwhile, and
     /// HMDS), a loss of connectivity that loses the market data (1101), 2188 on the bar subscriptions and globally, a
-    /// bust event, a trading halt, a modify lost in a disconnect, a second live broker order for one client order, and
-    /// a gateway down for 35 s (the weekly restart, or a login waiting on 2FA). It needs a strategy that modifies
+    /// bust event, a trading halt, a modify lost in a disconnect, a second live broker order for one client order, a
+    /// refusal by 321, an order deactivated after acceptance, and a gateway down for 35 s (the weekly restart, or a
+    /// login waiting on 2FA). Not in it: `locate` (the soak's bot sells no short) and `no-exec-end` (it stays on; its
+    /// own tests run the bot and the manual tools with it). It needs a strategy that modifies
     /// resting orders (`SoakSettings.restEvery`).
     public static let fieldScript = """
         # The field cycle: `at` is seconds into each 180-second cycle.
@@ -101,6 +103,7 @@ extension SoakSchedule {
         at 73 lose-modify          # the next modify is lost with the socket
         at 77 missing-status       # the next fill comes without its orderStatus
         at 80 twin-order           # the next order lives twice at the broker (same orderRef)
+        at 82 refuse 321           # the next order refused by 321 (no order status), not 201
         at 85 farm 2103            # the market-data farm is broken...
         at 92 stall-feed           # ...and every bar subscription goes silent
         at 95 farm 2104            # the farm is back; the feeds stay silent
@@ -111,6 +114,7 @@ extension SoakSchedule {
         at 116 notice 2188 bars    # a notice on each bar subscription, not an error
         at 118 notice 2188         # and globally
         at 120 bust-bars           # 10225: every bar subscription ends
+        at 121 deactivate          # the next resting order becomes Inactive, listed as open (TWS 10.48+)
         at 123 halt SOAK2 1        # a regulatory halt
         at 129 unhalt SOAK2
         at 130 restart-fresh 1     # a new gateway process: positions, orders and executions gone

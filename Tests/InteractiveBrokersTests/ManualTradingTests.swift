@@ -189,7 +189,8 @@ struct ManualTradingTests {
                     let ticket = try Self.ticket(type: "LMT") { $0.limit = "1" }
                     #expect(try await Self.place(ticket, key: key, port: port, settings: settings).succeeded)
                 }
-                // Another client's order: only a global cancel reaches it.
+                // Another client's order: refused when the configuration forbids it (else cancelled:
+                // ManualOrdersAsRecordedTests); a global cancel reaches it.
                 let other = try Self.ticket(type: "LMT") { $0.limit = "1" }
                 #expect(try await Self.place(other, key: "c4", port: port, settings: settings, clientID: 42).succeeded)
                 try await TWSConnection.connect(connectionConfiguration(port, clientID: 41)) { c, info in
@@ -200,8 +201,10 @@ struct ManualTradingTests {
                     #expect(one.cancelled.map(\.orderRef) == ["IBT:manual:c1"] && one.stillOpen.isEmpty)
                     let byRef = try await ManualTrading.cancel(.orderRef("IBT:manual:c2"), on: c, info: info, settings: settings)
                     #expect(byRef.cancelled.map(\.orderRef) == ["IBT:manual:c2"])
+                    var forbidding = settings
+                    forbidding.cancelOtherClients = false
                     await #expect(throws: ManualTradingError.otherClient(orderID: open[3].orderID, clientID: 42)) {
-                        _ = try await ManualTrading.cancel(.orderRef("IBT:manual:c4"), on: c, info: info, settings: settings)
+                        _ = try await ManualTrading.cancel(.orderRef("IBT:manual:c4"), on: c, info: info, settings: forbidding)
                     }
                     await #expect(throws: ManualTradingError.orderNotFound("with orderRef nope")) {
                         _ = try await ManualTrading.cancel(.orderRef("nope"), on: c, info: info, settings: settings)

@@ -73,7 +73,10 @@ extension GatewayState {
                 send(.executionDetails(requestID: requestID, contract: record.contract, execution: record.execution))
                 send(.commissionReport(record.commission))
             }
-            send(.executionDetailsEnd(requestID: requestID))
+            // `no-exec-end`: TWS may never end a list whose filter is all blank.
+            if !(pendingFaults.omitBlankExecutionsEnd && filter == TWSExecutionFilter()) {
+                send(.executionDetailsEnd(requestID: requestID))
+            }
         default:
             break
         }

@@ -31,6 +31,7 @@ extension GatewayState {
                 accounts[index].startOfDayValue = accounts[index].valuation(marks: marks, rates: rates).netLiquidation
             }
         }
+        out += releasingLocatedOrders()
         out += emitTicks()
         let period = now.nanoseconds / TimeSpan.minutes(3).nanoseconds
         if period != accountRefreshPeriod {

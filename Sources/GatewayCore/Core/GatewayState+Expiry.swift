@@ -15,7 +15,7 @@ extension GatewayState {
             let working = orders.values.filter { $0.instrument == instrument.id && !$0.isTerminal }
             for key in working.sorted(by: { $0.permID < $1.permID }).map(\.key) {
                 guard let entry = orders[key] else { continue }
-                if entry.isHeld || entry.status == "PendingSubmit" {
+                if entry.isHeld || entry.status == "PendingSubmit" || entry.inactivity != nil {
                     out += finish(key, status: "Cancelled", notice: true)
                     continue
                 }

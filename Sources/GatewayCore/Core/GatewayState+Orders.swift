@@ -21,6 +21,11 @@ extension GatewayState {
             return reject(103, "Duplicate order id")
         }
         highestOrderID[clientID] = orderID
+        if let refusal = pendingFaults.refuseNextOrder {
+            // `refuse CODE`: refused before it exists (TWS's 321 validation refusals send no order status).
+            pendingFaults.refuseNextOrder = nil
+            return reject(refusal.code, refusal.text)
+        }
         guard let instrument = resolve(contract) else { return reject(200, TWSErrorText.noSecurityDefinition) }
         // Like IB: an order whose account is missing or unknown is refused before it exists (no order status).
         if let refusal = accountRefusal(order.account) { return reject(321, refusal) }
@@ -63,6 +68,10 @@ extension GatewayState {
         orders[key] = entry
         engineOrders[entry.engineID] = key
         guard order.transmit else { return [] }
+        if let span = pendingFaults.locateNextShortSale, order.parentID == 0, isShortSale(key) {
+            pendingFaults.locateNextShortSale = nil
+            return holdForLocate(key, for: span)
+        }
         // A transmitting order releases its held parent and held siblings (bracket).
         var release: [OrderKey] = []
         if order.parentID != 0 {
@@ -108,6 +117,11 @@ extension GatewayState {
         }
         // The group is transmitted as one: only now may the market fill any of it.
         out += matchNow(instrument.id)
+        if pendingFaults.deactivateNextOrder, order.parentID == 0, let placed = orders[key], !placed.isTerminal {
+            // `deactivate`: accepted, then deactivated (one that filled at once is not: the fault waits for one that rests).
+            pendingFaults.deactivateNextOrder = false
+            out += deactivate(key)
+        }
         if pendingFaults.twinNextOrder, order.parentID == 0, let placed = orders[key], !placed.isTerminal {
             // twin-order: an order that rests lives a second time, under another id and permId with the same orderRef
             // (one client order, two live broker orders). One that filled at once is not twinned: no client could
@@ -198,8 +212,9 @@ extension GatewayState {
                 return "Trailing amount or percent is missing"
             }
         case "MIDPRICE":
-            // IB's MIDPRICE: US stocks only (all the simulator has); lmtPrice is an optional price cap.
-            if let reason = notPositive(order.limitPrice) { return reason }
+            // IB's MIDPRICE: US stocks only (all the simulator has); lmtPrice is an optional price cap (0: none, as TWS
+            // echoes an unset one and a client modifying from the echo sends it back).
+            if let reason = notPositive(order.limitPrice == 0 ? nil : order.limitPrice) { return reason }
         default:
             return "Order type \(order.orderType) is not supported by the simulator"
         }
@@ -244,7 +259,9 @@ extension GatewayState {
         let increase = max(0, abs(held + signed) - abs(held))
         if increase > 0 {
             let quote = QuoteModel.top(instrument, at: now)
-            let reference = order.limitPrice ?? quote?.ask.doubleValue ?? order.auxPrice ?? 0
+            // A price of 0 is TWS's echo of an unset one (a client modifying from the echo sends it back): no price.
+            let positive = { (value: Double?) in value.flatMap { $0 > 0 ? $0 : nil } }
+            let reference = positive(order.limitPrice) ?? quote?.ask.doubleValue ?? positive(order.auxPrice) ?? 0
             let margin = increase * reference * instrument.multiplier * MarginRates(instrument.kind).initial
             let rates = baseRates()
             let valuation = account.valuation(marks: marks(), rates: rates)
@@ -264,7 +281,7 @@ extension GatewayState {
         func price(_ v: Double?) -> Price { Price(approximately: v ?? 0) }
         switch order.orderType.uppercased() {
         case "LMT": return .limit(price(order.limitPrice))
-        case "MIDPRICE": return .midprice(cap: order.limitPrice.map { Price(approximately: $0) })
+        case "MIDPRICE": return .midprice(cap: order.limitPrice.flatMap { $0 > 0 ? Price(approximately: $0) : nil })
         case "STP": return .stop(price(order.auxPrice))
         case "STP LMT": return .stopLimit(stop: price(order.auxPrice), limit: price(order.limitPrice))
         case "TRAIL":
@@ -390,7 +407,8 @@ extension GatewayState {
                 : "Cancel attempted when order is not in a cancellable state.  Order permId =\(orders[key]?.permID ?? 0)"
             return [.send(connection, .error(TWSErrorMessage(requestID: key.orderID, code: code, message: text)))]
         }
-        if entry.isHeld || entry.status == "PendingSubmit" {
+        if entry.isHeld || entry.status == "PendingSubmit" || entry.inactivity != nil {
+            // Not in the market (held, not yet transmitted, or Inactive): nothing to take out of it.
             return finish(key, status: "Cancelled", notice: true)
         }
         var reports: [ExecutionReport] = []
@@ -418,6 +436,7 @@ extension GatewayState {
         guard var entry = orders[key] else { return [] }
         entry.status = status
         entry.isHeld = false
+        entry.inactivity = nil
         entry.completedAt = now
         orders[key] = entry
         var out = sendToClient(key.clientID, entry.orderStatus())

@@ -240,12 +240,13 @@ public struct GatewayState: Sendable {
                 out += placed
             }
         case .cancelOrder(let orderID, _):
-            out += cancelOrder(OrderKey(clientID: session.clientID, orderID: orderID), connection: connection)
+            out += cancelOrder(orderID, from: session.clientID, connection: connection)
         case .globalCancel:
             out += globalCancel()
         case .openOrders, .allOpenOrders:
             let all: Bool
             if case .allOpenOrders = request { all = true } else { all = false }
+            // Deactivated and locate-held orders (Inactive) are listed too, as TWS 10.48 and later list them.
             for order in orders.values.sorted(by: { $0.permID < $1.permID })
             where !order.isTerminal && !order.isHeld && (all || order.key.clientID == session.clientID) {
                 send(order.openOrder())
@@ -507,6 +508,14 @@ public struct PendingFaults: Sendable, Equatable {
     public var reverseNextFill = false
     /// Send the next fill without its orderStatus (`missing-status`).
     public var dropNextFillStatus = false
+    /// Refuse the next order with this errMsg and no status (`refuse CODE`, Faults/OrderHoldFaults.swift).
+    public var refuseNextOrder: OrderRefusal?
+    /// Never end an execution list whose filter is all blank (`no-exec-end`; stays on).
+    public var omitBlankExecutionsEnd = false
+    /// Hold the next short sale this long while "locating" shares (`locate S`).
+    public var locateNextShortSale: TimeSpan?
+    /// Deactivate the next stand-alone order that rests (`deactivate`).
+    public var deactivateNextOrder = false
     /// Creates an empty set.
     public init() {}
 }

@@ -113,6 +113,11 @@ extension GatewayState {
         case .lateStatus(let seconds): pendingFaults.lateNextStatus = TimeSpan(nanoseconds: Int64(seconds * 1e9))
         case .reorderNextFill: pendingFaults.reverseNextFill = true
         case .missingStatus: pendingFaults.dropNextFillStatus = true
+        case .refuseNextOrder(let code, let text): pendingFaults.refuseNextOrder = OrderRefusal(code: code, text: text)
+        case .omitBlankExecutionsEnd: pendingFaults.omitBlankExecutionsEnd = true
+        case .locateNextShortSale(let seconds):
+            pendingFaults.locateNextShortSale = TimeSpan(nanoseconds: Int64(seconds * 1e9))
+        case .deactivateNextOrder: pendingFaults.deactivateNextOrder = true
         default: break
         }
     }

@@ -98,13 +98,25 @@ public enum FaultCommand: Sendable, Equatable {
     /// subscriptions, as 2188 comes on the request it is about; else global, id -1). The codes that are not errors
     /// (2188, 10167, 2100–2199) go on; a terminal one ends what it names.
     case notice(code: Int, onBars: Bool)
+    /// Refuse the next order with IB's error `code` and this text (321 by default: "Error validating request … The
+    /// API interface is currently in Read-Only mode"); no order status follows, as for TWS's validation refusals.
+    case refuseNextOrder(code: Int, text: String)
+    /// From now on, reqExecutions with an all-blank filter gets its execDetails but never its execDetailsEnd (what
+    /// TWS may do; a filter naming an account, a symbol or a time is answered in full).
+    case omitBlankExecutionsEnd
+    /// The next short sale (a sell beyond the account's position) is held while IB locates shares: error 404, status
+    /// Inactive with whyHeld `locate`, out of the market, for this many seconds of replay time; then it works.
+    case locateNextShortSale(seconds: Double)
+    /// The next stand-alone order that rests is deactivated once accepted: status Inactive, out of the market, and
+    /// listed (Inactive) among the open orders, as TWS 10.48 and later list deactivated orders, until cancelled.
+    case deactivateNextOrder
 
     /// Parses one command line: `drop`, `drop-after N`, `drop-after-order N`, `restart [T]`, `restart-fresh [T]`, `lost`,
     /// `restored [lost|kept]`, `farm CODE`, `delay S`, `reorder`, `reject [reason…]`, `duplicate-exec`,
     /// `stall-history`, `lost-after-order`, `advance S`, `freeze`, `thaw`, `fail-quotes [N]`, `halt SYMBOL [1|2]`,
     /// `unhalt SYMBOL`, `partial-fill [N]`, `duplicate-status`, `late-exec [S]`, `late-status [S]`, `reorder-fill`,
     /// `missing-status`, `stall-feed [SYMBOL]`, `lose-modify`, `twin-order`, `preset-cancel`, `bust-bars`,
-    /// `notice CODE [bars]`.
+    /// `notice CODE [bars]`, `refuse [CODE [text…]]`, `no-exec-end`, `locate [S]`, `deactivate`.
     /// An optional leading `at SECONDS` is handled by `FaultScript`.
     ///
     /// Numbers are plain decimals within each command's range (`ranges`); anything else, a missing number where
@@ -177,6 +189,15 @@ public enum FaultCommand: Sendable, Equatable {
                 let code = plainNumber(arguments[0]), code == code.rounded(), (100...99_999).contains(code)
             else { return nil }
             return .notice(code: Int(code), onBars: arguments.count == 2)
+        case "refuse":
+            guard let first = arguments.first else { return .refuseNextOrder(code: 321, text: Self.readOnlyText) }
+            guard let code = plainNumber(first), code == code.rounded(), (100...99_999).contains(code) else { return nil }
+            let text = arguments.dropFirst().joined(separator: " ")
+            return .refuseNextOrder(code: Int(code), text: text.isEmpty ? Self.readOnlyText : text)
+        case "no-exec-end": return none(.omitBlankExecutionsEnd)
+        case "locate":
+            return arguments.isEmpty ? .locateNextShortSale(seconds: 60) : number().map { .locateNextShortSale(seconds: $0) }
+        case "deactivate": return none(.deactivateNextOrder)
         case "stall-feed":
             switch arguments.count {
             case 0: return .stallFeed(symbol: nil)
@@ -200,8 +221,12 @@ public enum FaultCommand: Sendable, Equatable {
     public static let ranges: [String: ClosedRange<Double>] = [
         "drop-after": 0...1_000_000, "drop-after-order": 1...1_000_000, "restart": 0...3_600, "restart-fresh": 0...3_600, "farm": 2103...2106,
         "delay": 0...3_600, "advance": 0...10_000_000, "fail-quotes": 0...1_000_000, "partial-fill": 2...100,
-        "late-exec": 0...3_600, "late-status": 0...3_600,
+        "late-exec": 0...3_600, "late-status": 0...3_600, "locate": 1...86_400,
     ]
+
+    /// IB's text of a 321 that refuses every order: the API is in read-only mode (TWS's API settings).
+    public static let readOnlyText =
+        "Error validating request.-'bO' : cause - The API interface is currently in Read-Only mode."
 
     /// The commands whose number is a count (or a code), so it must be whole.
     static let counts: Set<String> = ["drop-after", "drop-after-order", "farm", "fail-quotes", "partial-fill"]

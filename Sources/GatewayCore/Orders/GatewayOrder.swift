@@ -27,29 +27,46 @@ struct GatewayOrder: Sendable {
     var quantity: Quantity
     /// When it became terminal (for completedOrder's completedTime).
     var completedAt: Timestamp?
+    /// Why IB holds it without working it (status `Inactive`, out of the matching engine, listed among the open
+    /// orders, cancellable), or `nil`.
+    var inactivity: Inactivity?
+
+    /// Why an order is `Inactive` and still there.
+    enum Inactivity: Sendable, Equatable {
+        /// A short sale while IB locates shares to borrow (whyHeld `locate`), until then; it works afterwards.
+        case locating(until: Timestamp)
+        /// Deactivated after acceptance: it does not work again (a cancel removes it).
+        case deactivated
+    }
 
     /// Stop-like orders wait `PreSubmitted` until triggered (TWS simulates them).
     var isStopLike: Bool { ["STP", "STP LMT", "TRAIL", "TRAIL LIMIT"].contains(wire.orderType.uppercased()) }
-    var isTerminal: Bool { status == "Filled" || status == "Cancelled" || status == "Inactive" }
+    var isTerminal: Bool { status == "Filled" || status == "Cancelled" || (status == "Inactive" && inactivity == nil) }
     var remaining: Quantity { quantity - filled }
     var averagePrice: Double { filled.units > 0 ? notional / filled.doubleValue : 0 }
 
-    /// The openOrder message for the current state.
+    /// The openOrder message for the current state. Like TWS, a price the client left unset is written `0` (the
+    /// grounded transcripts: a MKT order's echo has `lmtPrice 0`, `auxPrice 0`).
     func openOrder() -> TWSResponse {
         var order = wire
         order.orderID = key.orderID
         order.clientID = key.clientID
         order.permID = permID
         order.account = account
+        order.limitPrice = order.limitPrice ?? 0
+        order.auxPrice = order.auxPrice ?? 0
         return .openOrder(TWSOpenOrder(contract: contract, order: order, orderState: TWSOrderState(status: status)))
     }
 
-    /// The orderStatus message for the current state.
-    func orderStatus() -> TWSResponse {
-        .orderStatus(TWSOrderStatus(
+    /// The orderStatus message for the current state (whyHeld `locate` while IB locates shares for it), with the
+    /// client id of the client it goes to (the placing client's, unless another client cancelled it).
+    func orderStatus(clientID: Int? = nil) -> TWSResponse {
+        var whyHeld = ""
+        if case .locating = inactivity { whyHeld = "locate" }
+        return .orderStatus(TWSOrderStatus(
             orderID: key.orderID, status: status, filled: filled.decimal, remaining: remaining.decimal,
             averageFillPrice: averagePrice, permID: permID, parentID: wire.parentID, lastFillPrice: lastFillPrice,
-            clientID: key.clientID))
+            clientID: clientID ?? key.clientID, whyHeld: whyHeld))
     }
 }
 

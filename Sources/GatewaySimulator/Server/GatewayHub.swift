@@ -209,7 +209,8 @@ actor GatewayHub {
                 return
             }
             perform(state.setHalt(instrument.id, kind: kind))
-        case .partialFill, .duplicateNextStatus, .lateExecution, .lateStatus, .reorderNextFill, .missingStatus:
+        case .partialFill, .duplicateNextStatus, .lateExecution, .lateStatus, .reorderNextFill, .missingStatus,
+            .refuseNextOrder, .omitBlankExecutionsEnd, .locateNextShortSale, .deactivateNextOrder:
             state.arm(command)
         case .loseNextModify:
             faults.loseNextModify = true

@@ -22,9 +22,11 @@ extension ManualTrading {
         }
     }
 
-    /// Cancels one order of this client (cancelOrder) in a ticket session, and waits until TWS no longer lists it.
-    /// The journal gets a note, and the order's state when its orderRef is journaled.
-    /// - Throws: `ManualTradingError.orderNotFound`, `.otherClient`, `.account`, `.request`, `.journal`.
+    /// Cancels one order (cancelOrder) in a ticket session, and waits until TWS no longer lists it: this client's, or
+    /// another API client's (TWS accepts that on the same login) unless `settings.cancelOtherClients` is off.
+    /// The journal gets a note (naming the client that placed it), and the order's state when its orderRef is journaled.
+    /// - Throws: `ManualTradingError.orderNotFound`, `.otherClient`, `.ambiguousOrderID`, `.account`, `.request`,
+    ///   `.journal`.
     public static func cancel(
         _ target: ManualCancelTarget, on connection: TWSConnection, info: TWSSessionInfo, settings: ManualSettings
     ) async throws(ManualTradingError) -> ManualCancelResult {
@@ -43,7 +45,8 @@ extension ManualTrading {
     private static func cancelling(
         _ target: ManualCancelTarget?, on context: (connection: TWSConnection, info: TWSSessionInfo, settings: ManualSettings)
     ) async throws(ManualTradingError) -> ManualCancelResult {
-        let ticket = SessionTicket(cancelling: target, timeout: TimeSpan(context.settings.timeout))
+        var ticket = SessionTicket(cancelling: target, timeout: TimeSpan(context.settings.timeout))
+        ticket.cancelsOtherClients = context.settings.cancelOtherClients
         guard let result = try await runTicket(ticket, symbol: nil, on: context).cancel else {
             throw .request("the cancel's session ended without a result")
         }

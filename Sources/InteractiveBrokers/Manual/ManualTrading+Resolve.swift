@@ -38,11 +38,19 @@ extension ManualTrading {
         let prefix = settings.reference.prefix
         let behind = working.filter { $0.intent.orderRef.rawValue.hasPrefix(prefix) && !openRefs.contains($0.intent.orderRef.rawValue) }
         guard !behind.isEmpty else { return [] }
-        let completed: [TWSCompletedOrder]
+        // Neither list may hold the follow-up up: TWS may never end an execution list whose filter is all blank (it
+        // is named by account when one is configured), so each waits a bounded time and what arrived is used. An
+        // order whose end is then not found is journaled as unknown (a note), never guessed at.
+        var completed: [TWSCompletedOrder] = []
+        do throws(TWSRequestError) { completed = try await connection.completedOrderList() } catch {
+            guard error.leavesConnectionUp else { throw .request("\(error)") }
+        }
+        var filter = TWSExecutionFilter()
+        filter.accountCode = settings.account ?? ""
         let executions: [TWSExecutionReport]
         do {
-            completed = try await connection.completedOrderList()
-            executions = try await connection.executions()
+            let wait = min(settings.timeout, .nanoseconds(SessionRequest.executionsWait.nanoseconds))
+            executions = try await connection.executions(filter: filter, within: wait).reports
         } catch {
             throw .request("\(error)")
         }

@@ -21,6 +21,8 @@ public struct ManualSettings: Sendable {
     public var reference = OrderReference(prefix: "IBT:manual:")
     /// How long to wait for TWS's acknowledgement (or for a cancel to take effect).
     public var timeout: Duration = .seconds(10)
+    /// `cancel` may take an order another API client placed (`orders.cancelOtherClients`).
+    public var cancelOtherClients = true
     /// The operator's kill switch: every order is denied.
     public var killSwitchEngaged = false
     /// What each order sets aside for its commission in the risk check (the configured schedule's most, as the bot).
@@ -45,9 +47,11 @@ public enum ManualTradingError: Error, Sendable, Equatable, CustomStringConverti
     case duplicateOrderRef(String, state: String)
     /// No open order matches.
     case orderNotFound(String)
-    /// The order belongs to another API client, which alone can cancel it.
+    /// The order belongs to another API client, and the configuration forbids cancelling another client's order.
     case otherClient(orderID: Int, clientID: Int)
-    /// The order belongs to another API client, which alone can modify it.
+    /// The order is another client's, and its id is also that of other listed orders (of these clients).
+    case ambiguousOrderID(orderID: Int, clientIDs: [Int])
+    /// The order belongs to another API client, which alone can modify it (TWS lets only the placing client modify).
     case otherClientModify(orderID: Int, clientID: Int)
     /// The change does not fit the order (a price its type does not have, nothing to change, unmappable terms).
     case notModifiable(String)
@@ -68,6 +72,7 @@ public enum ManualTradingError: Error, Sendable, Equatable, CustomStringConverti
         case .ticket(.request(let text)), .startup(let text): self = .request(text)
         case .ticket(.orderNotFound(let target)): self = .orderNotFound(target)
         case .ticket(.otherClient(let id, let client)): self = .otherClient(orderID: id, clientID: client)
+        case .ticket(.ambiguousOrderID(let id, let clients)): self = .ambiguousOrderID(orderID: id, clientIDs: clients)
         case .ticket(.otherClientModify(let id, let client)): self = .otherClientModify(orderID: id, clientID: client)
         case .ticket(.notModifiable(let text)): self = .notModifiable(text)
         }
@@ -81,8 +86,11 @@ public enum ManualTradingError: Error, Sendable, Equatable, CustomStringConverti
             "orderRef \(ref) is already journaled (state \(state)): it was sent before and is not sent again"
         case .orderNotFound(let target): "no open order \(target) (see `ibtrader orders`)"
         case .otherClient(let id, let client):
-            "order \(id) was placed by API client \(client); only that client can cancel it (--client-id \(client)), "
-                + "or use `ibtrader cancel --all`"
+            "order \(id) was placed by API client \(client), and orders.cancelOtherClients is false: cancel it from that "
+                + "client (--client-id \(client)), or use `ibtrader cancel --all`"
+        case .ambiguousOrderID(let id, let clients):
+            "order id \(id) is used by API clients \(clients.map(String.init).joined(separator: " and ")): a cancel names "
+                + "the id, so TWS could cancel another of them; cancel it from its own client (--client-id), or in TWS"
         case .otherClientModify(let id, let client):
             "order \(id) was placed by API client \(client); only that client can modify it (--client-id \(client))"
         case .notModifiable(let text): "cannot modify \(text)"

@@ -219,16 +219,18 @@ extension SessionDriver {
                         answer = .bars(try await connection.historicalBars(query))
                     }
                 case .brokerState:
-                    answer = .brokerState(
-                        BrokerAnswers(
-                            openOrders: try await connection.allOpenOrders(),
-                            executions: try await connection.executions(), positions: try await connection.positions(),
-                            completedOrders: try await connection.completedOrderList()))
-                case .executions: answer = .executions(try await connection.executions())
+                    answer = .brokerState(try await Self.brokerAnswers(on: connection))
+                case .executions: answer = try await Self.executions(TWSExecutionFilter(), on: connection)
                 case .executionsSince(let time):
                     var filter = TWSExecutionFilter()
                     filter.time = TWSTimeParser.utcText(time)
-                    answer = .executions(try await connection.executions(filter: filter))
+                    answer = try await Self.executions(filter, on: connection)
+                case .executionsOf(let account, let symbol, let since):
+                    var filter = TWSExecutionFilter()
+                    filter.accountCode = account
+                    filter.symbol = symbol ?? ""
+                    filter.time = since.map(TWSTimeParser.utcText) ?? ""
+                    answer = try await Self.executions(filter, on: connection)
                 case .openOrders: answer = .openOrders(try await connection.allOpenOrders())
                 case .completedOrders: answer = .completedOrders(try await connection.completedOrderList())
                 case .serverTime: answer = .serverTime(try await connection.currentTime())
@@ -261,6 +263,60 @@ extension SessionDriver {
                 }
             }
         }
+    }
+
+    /// The broker's state. The executions and the completed orders never fail it (the core goes on without what TWS
+    /// did not finish, `BrokerAnswers.shortfalls`); the open orders and the positions, which nothing can be traded
+    /// without, do.
+    static func brokerAnswers(on connection: TWSConnection) async throws(TWSRequestError) -> BrokerAnswers {
+        let open = try await connection.allOpenOrders()
+        var shortfalls: [BrokerAnswers.Shortfall] = []
+        var executions: [TWSExecutionReport] = []
+        let wait = await executionsWait(on: connection)
+        do throws(TWSRequestError) {
+            let list = try await connection.executions(filter: TWSExecutionFilter(), within: wait)
+            executions = list.reports
+            if !list.isComplete {
+                shortfalls.append(BrokerAnswers.Shortfall(
+                    .executions, reason: "no execDetailsEnd within \(wait.components.seconds) s, "
+                        + "\(list.reports.count) executions arrived"))
+            }
+        } catch {
+            guard error.leavesConnectionUp else { throw error }
+            shortfalls.append(BrokerAnswers.Shortfall(.executions, reason: "\(error)"))
+        }
+        let positions = try await connection.positions()
+        var completed: [TWSCompletedOrder] = []
+        do throws(TWSRequestError) {
+            completed = try await connection.completedOrderList()
+        } catch {
+            guard error.leavesConnectionUp else { throw error }
+            shortfalls.append(BrokerAnswers.Shortfall(.completedOrders, reason: "\(error)"))
+        }
+        var answers = BrokerAnswers(
+            openOrders: open, executions: executions, positions: positions, completedOrders: completed)
+        answers.shortfalls = shortfalls
+        return answers
+    }
+
+    /// reqExecutions, waiting at most `SessionRequest.executionsWait` (or the request timeout, if shorter) for its end:
+    /// what arrived, as cut short when the end did not come.
+    static func executions(
+        _ filter: TWSExecutionFilter, on connection: TWSConnection
+    ) async throws(TWSRequestError) -> SessionAnswer {
+        let wait = await executionsWait(on: connection)
+        let list = try await connection.executions(filter: filter, within: wait)
+        guard list.isComplete else {
+            return .executionsCutShort(list.reports, waited: TimeSpan(wait))
+        }
+        return .executions(list.reports)
+    }
+
+    /// How long an execution request waits for its end.
+    static func executionsWait(on connection: TWSConnection) async -> Duration {
+        let longest = Duration.nanoseconds(SessionRequest.executionsWait.nanoseconds)
+        guard let timeout = await connection.configuration.requestTimeout else { return longest }
+        return min(timeout, longest)
     }
 
     /// 5-second bars until cancelled, each into the inbox as the connection reads it (the core closes the slices); a
@@ -421,5 +477,16 @@ extension SessionDriver {
     private static func exit(at point: CrashPoint) {
         FileHandle.standardError.write(Data("\(CrashPoint.environmentVariable): exiting at \(point)\n".utf8))
         _exit(CrashPoint.exitStatus)
+    }
+}
+
+extension TWSRequestError {
+    /// Whether the request failed on its own, the connection still up (TWS refused it, or it timed out): a part that
+    /// can be done without is then left out, where a closed connection or a cancelled run ends the whole answer.
+    var leavesConnectionUp: Bool {
+        switch self {
+        case .rejected, .timedOut, .invalidRequest: true
+        case .notConnected, .connectionClosed, .cancelled: false
+        }
     }
 }

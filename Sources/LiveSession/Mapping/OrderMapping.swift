@@ -219,7 +219,8 @@ public enum OrderMapping {
         case "STP LMT":
             return .stopLimit(stop: try price(wire.auxPrice, "auxPrice"), limit: try price(wire.limitPrice, "lmtPrice"))
         case "TRAIL":
-            if let percent = wire.trailingPercent { return .trailingPercent(percent) }
+            // TWS echoes an unset percent as 0 or its MAX sentinel: a trail by amount then.
+            if let percent = OrderTerms.price(wire.trailingPercent) { return .trailingPercent(percent) }
             return .trailingAmount(try price(wire.auxPrice, "auxPrice"))
         case "TRAIL LIMIT":
             let offset = try WireNumbers.price(wire.limitPriceOffset ?? .nan, field: "lmtPriceOffset", allowZero: true)

@@ -97,6 +97,31 @@ public struct BrokerAnswers: Sendable, Equatable, Codable {
     public var positions: [TWSPosition]
     /// Orders that ended today (reqCompletedOrders).
     public var completedOrders: [TWSCompletedOrder]
+    /// The parts TWS did not finish (their `…End` never came in time, or the request failed): what arrived of them is
+    /// above, and may not be all. Empty: every part is complete.
+    public var shortfalls: [Shortfall] = []
+
+    /// A part of the answers that may be incomplete.
+    public struct Shortfall: Sendable, Equatable, Codable {
+        /// Which part.
+        public var part: Part
+        /// Why (`no execDetailsEnd within 15 s`, TWS's refusal).
+        public var reason: String
+
+        /// Creates a shortfall.
+        public init(_ part: Part, reason: String) {
+            self.part = part
+            self.reason = reason
+        }
+    }
+
+    /// The parts whose shortfall does not fail the answers: the bot can go on without them.
+    public enum Part: String, Sendable, Equatable, Codable {
+        /// reqExecutions.
+        case executions
+        /// reqCompletedOrders.
+        case completedOrders
+    }
 
     /// Creates the answers.
     public init(
@@ -107,5 +132,20 @@ public struct BrokerAnswers: Sendable, Equatable, Codable {
         self.openOrders = openOrders
         self.executions = executions
         self.positions = positions
+    }
+
+    /// The shortfall of a part, if it has one.
+    public func shortfall(of part: Part) -> Shortfall? { shortfalls.first { $0.part == part } }
+
+    private enum CodingKeys: String, CodingKey { case openOrders, executions, positions, completedOrders, shortfalls }
+
+    /// Decodes the answers; those recorded before shortfalls existed have none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        openOrders = try container.decode([TWSOpenOrder].self, forKey: .openOrders)
+        executions = try container.decode([TWSExecutionReport].self, forKey: .executions)
+        positions = try container.decode([TWSPosition].self, forKey: .positions)
+        completedOrders = try container.decode([TWSCompletedOrder].self, forKey: .completedOrders)
+        shortfalls = try container.decodeIfPresent([Shortfall].self, forKey: .shortfalls) ?? []
     }
 }

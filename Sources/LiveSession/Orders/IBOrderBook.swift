@@ -124,6 +124,12 @@ public struct IBOrderBook: Sendable {
             return [.anomaly("order \(status.orderID): \(error)")]
         }
         if status.permID != 0 { orders[id]?.permID = status.permID }
+        let locating = Self.isLocateHold(status.whyHeld)
+        if parsed == .inactive, orders[id]?.heldForLocate == true || locating {
+            // IB holds a short sale while it locates shares to borrow: not ended, it trades once they are found.
+            return locateHold(id, at: now)
+        }
+        if parsed == .submitted || parsed == .preSubmitted, !locating { orders[id]?.heldForLocate = false }
         let filled = status.filled.flatMap { try? WireNumbers.quantity($0, field: "filled") }
         return hint(parsed, filled: filled, for: id, at: now)
     }
@@ -147,7 +153,8 @@ public struct IBOrderBook: Sendable {
         }
         if open.order.permID != 0 { order.permID = open.order.permID }
         var out: [OrderBookOutput] = []
-        if let pending = order.pendingModification, order.state == .pendingReplace, Self.sameTerms(open.order, pending)
+        if let pending = order.pendingModification, order.state == .pendingReplace,
+            OrderTerms.confirms(open.order, sent: pending, before: order.wire)
         {
             order.pendingModification = nil
             order.wire = pending
@@ -228,35 +235,6 @@ public struct IBOrderBook: Sendable {
         }
         knownCommissions[executionID] = money
         return drain(id, at: now)
-    }
-
-    /// An errMsg about one of our orders (its `requestID` is the TWS order id).
-    public mutating func notice(_ notice: TWSNotice, at now: Timestamp) -> [OrderBookOutput] {
-        guard let id = byBrokerID[notice.requestID], let order = orders[id] else { return [] }
-        let message = notice.message
-        switch notice.code {
-        case 201, 203:
-            if order.state == .pendingReplace || order.state == .pendingCancel {
-                return enqueue(.modifyRejected(id, reason: message, at: now), for: id, at: now)
-            }
-            return enqueue(.rejected(id, reason: message, at: now), for: id, at: now)
-        case 161:
-            // "Not in a cancellable state": filled, cancelled or about to be. No final state from it.
-            return cancelStateUnknown(id, reason: "\(notice.code) \(message)")
-        case 10349:
-            // "Order TIF was set to DAY based on order preset": a notice, not a refusal. TWS may report the order
-            // Cancelled next and then resubmit it, and it fills (ib_async #217 and users' logs): hold such a cancel.
-            orders[id]?.presetNoticeAt = now
-            return []
-        case 103, 104, 105, 135, 321, 2102, 10147, 10148:
-            // 2102 ("unable to modify this order as it is still being processed") is a notice to TWS, but the
-            // modification did not happen.
-            guard order.state == .pendingReplace || order.state == .pendingCancel else { return [] }
-            orders[id]?.pendingModification = nil
-            return enqueue(.modifyRejected(id, reason: "\(notice.code) \(message)", at: now), for: id, at: now)
-        default:
-            return []
-        }
     }
 
     /// How long a Cancelled after a 10349 preset notice waits for the order to show life (a status, an execution)
@@ -443,12 +421,5 @@ public struct IBOrderBook: Sendable {
             state == .pendingReplace ? .replaceRejected : state == .pendingCancel ? .cancelRejected : nil
         case .filled: nil
         }
-    }
-
-    /// Whether two wire orders have the terms a modify changes (quantity and prices): a modification is confirmed
-    /// when TWS's openOrder has the terms sent (the book's, and a manual modify's ticket session's).
-    static func sameTerms(_ a: TWSOrder, _ b: TWSOrder) -> Bool {
-        a.totalQuantity == b.totalQuantity && a.limitPrice == b.limitPrice && a.auxPrice == b.auxPrice
-            && a.trailingPercent == b.trailingPercent
     }
 }

@@ -96,7 +96,13 @@ extension OrderDesk {
         let open = Self.trackedOpenOrders(all, tracked: book.orders.values, clientID: clientID, context: mappingContext)
         var outputs: [OrderBookOutput] = []
         for order in open { outputs += book.openOrder(order, at: now) }
-        let working = Set(open.map(\.order.orderID))
+        // TWS 10.48 and later list deactivated orders (Inactive) too: not working, unless the book knows IB holds the
+        // order while it locates shares (then it is as it was).
+        let deactivated = Set(open.filter { order in
+            order.orderState.status.caseInsensitiveCompare(BrokerOrderStatus.inactive.rawValue) == .orderedSame
+                && book.orderID(brokerOrderID: order.order.orderID).flatMap(book.order)?.heldForLocate != true
+        }.map(\.order.orderID))
+        let working = Set(open.map(\.order.orderID)).subtracting(deactivated)
         // A modification still pending after the broker's open order was read never arrived (its terms would have
         // confirmed it); a cancel in flight arrived only if the broker lists the order as cancelling.
         let cancelling = Set(open.filter { $0.orderState.status == "PendingCancel" }.map(\.order.orderID))
@@ -110,12 +116,14 @@ extension OrderDesk {
         where tracked.state.isOpen && tracked.brokerOrderID <= cutoff && !working.contains(tracked.brokerOrderID)
             && tracked.executed < tracked.quantity
         {
-            // How it ended is the broker's word (reqCompletedOrders, after its executions were applied), not a guess.
+            // How it ended is the broker's word (reqCompletedOrders, after its executions were applied; or the open
+            // orders listing it deactivated), not a guess.
             let ended = completedOrders.last {
                 $0.order.orderID == tracked.brokerOrderID && ($0.order.permID == 0 || tracked.permID == 0
                     || $0.order.permID == tracked.permID) || (!tracked.orderRef.isEmpty && $0.order.orderRef == tracked.orderRef)
             }
-            var state = ended?.orderState.status ?? ""
+            let listed = deactivated.contains(tracked.brokerOrderID) ? BrokerOrderStatus.inactive.rawValue : ""
+            var state = ended?.orderState.status ?? listed
             if state.isEmpty, tracked.executed == .zero {
                 // Neither working nor ended at the broker, and nothing executed: it never arrived (or the broker
                 // lost it). It cannot trade, so it ends with nothing filled.

@@ -41,6 +41,9 @@ public struct TrackedOrder: Sendable, Hashable {
     /// When TWS said it applied an order preset (10349, "order TIF was set to DAY based on order preset"): a
     /// Cancelled that follows is not final, since TWS resubmits such an order and it may still fill.
     var presetNoticeAt: Timestamp?
+    /// IB holds it while it locates shares to borrow for a short sale (error 404, status `Inactive` with whyHeld
+    /// `locate`): an `Inactive` then does not end it.
+    public internal(set) var heldForLocate = false
     /// A Cancelled held after a preset notice, and since when: applied only if the order shows no life within
     /// `IBOrderBook.presetCancelHold`.
     var heldCancel: (status: BrokerOrderStatus, since: Timestamp)? {

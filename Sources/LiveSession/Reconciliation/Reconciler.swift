@@ -3,7 +3,8 @@ import TradingModel
 /// Matches journaled intents with what the broker holds, before anything is sent after a (re)start. Pure.
 ///
 /// Per intent, in this order: an order open at the broker with its orderRef (or permId) is **adopted**; one in the
-/// completed orders is marked **filled / cancelled / rejected**; without either, executions decide (all of the
+/// completed orders (or listed among the open orders as deactivated, `Inactive`, as TWS 10.48 and later list them) is
+/// marked **filled / cancelled / rejected**; without either, executions decide (all of the
 /// quantity: filled; some: cancelled with that much filled, since it no longer works); with nothing at the broker an
 /// intent the journal never saw acknowledged is **sent, once**; an intent the journal saw working that vanished
 /// is **flagged** (it is never re-sent automatically); an unsent intent too old for the `ResendPolicy` is
@@ -56,7 +57,8 @@ public enum Reconciler {
         {
             alerts.append(
                 .unknownOrder(orderRef: order.orderRef, brokerOrderID: order.brokerOrderID, permID: order.permID))
-            if k < openCount, isBotOrder(order.orderRef) { unknownOpen.append(order) }
+            // A listed but deactivated (Inactive) order does not work: nothing to adopt or cancel.
+            if k < openCount, order.status != .inactive, isBotOrder(order.orderRef) { unknownOpen.append(order) }
         }
         for execution in index.executions
         where reference.isOurs(execution.orderRef) && !known.contains(execution.orderRef)
@@ -226,8 +228,10 @@ struct BrokerIndex {
         executions = unique
         executionsByRef = Dictionary(grouping: unique.filter { !$0.orderRef.isEmpty }, by: \.orderRef)
         executionsByPerm = Dictionary(grouping: unique.filter { $0.permID != 0 }, by: \.permID)
-        open = broker.openOrders
-        completed = broker.completedOrders
+        // TWS 10.48 and later list deactivated orders (Inactive) among the open orders: they do not work, so they are
+        // read as ended Inactive (a completed order), the broker's own completed orders first.
+        open = broker.openOrders.filter { $0.status != .inactive }
+        completed = broker.openOrders.filter { $0.status == .inactive } + broker.completedOrders
     }
 
     func executions(for intent: JournaledIntent) -> [BrokerExecution] {

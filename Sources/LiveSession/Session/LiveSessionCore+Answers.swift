@@ -8,13 +8,18 @@ import TradingModel
 extension LiveSessionCore {
     mutating func answered(_ purpose: Purpose, _ answer: SessionAnswer, at now: Timestamp, _ out: inout Actions) {
         if case .serverTime(let seconds) = answer { serverClock = (Timestamp(seconds: seconds), now) }
+        if case .executionsCutShort(let reports, let waited) = answer {
+            return executionsCutShort(reports, waited: waited, for: purpose, at: now, &out)
+        }
         switch (purpose, answer) {
         case (.contractDetails(let id), .contractDetails(let details)):
             qualified(id, details, &out)
         case (.marketRule(let rule), .marketRule(let increments)):
             marketRuleAnswered(rule, increments, &out)
         case (.startupBrokerState, .brokerState(let answers)):
-            startupBrokerState(answers, at: now, &out)
+            startupAnswers(answers, at: now, &out)
+        case (.narrowedExecutions(let startup), .executions(let reports)):
+            narrowedExecutions(reports, startup: startup, at: now, &out)
         case (.beginRun, .run(let run)):
             runAllocated(run, &out)
             continueStartup(at: now, &out)
@@ -159,6 +164,8 @@ extension LiveSessionCore {
             backfillAnswered(id, [], at: now, &out)
         case .executionSync:
             out.log(.warning, "execution sync failed: \(failure)")
+        case .narrowedExecutions(let startup):
+            narrowedExecutionsFailed(failure, startup: startup, at: now, &out)
         case .heartbeat:
             // A TWS error is an answer too: the gateway is alive. No answer is the probe's failure.
             if case .rejected = failure {
@@ -196,6 +203,7 @@ extension SessionAnswer {
         case .bars: "bars"
         case .brokerState: "broker state"
         case .executions: "executions"
+        case .executionsCutShort: "executions (cut short)"
         case .openOrders: "open orders"
         case .completedOrders: "completed orders"
         case .serverTime: "server time"

@@ -127,6 +127,10 @@ extension LiveSessionCore {
                     .warning, "execution of an order this run did not place: \(execution.executionID) \(execution.orderRef)")
             case .anomaly(let text):
                 out.log(.warning, "broker anomaly: \(text)")
+            case .held(let id, let reason):
+                out.log(.notice, reason)
+                if settings.journaled { out.append(journalEvent(.note, reason)) }
+                if ticketRun?.orders.contains(where: { $0.id == id }) == true { ticketRun?.steps.append(reason) }
             case .executionConflict(let conflict):
                 // Not applied: the broker's book and ours disagree about a fill, which a person has to look at.
                 out.log(.critical, "ALERT: \(conflict); not applied, compare with TWS's trades")
@@ -212,6 +216,8 @@ extension LiveSessionCore {
         guard settings.journaled, let tracked = desk.book.order(report.orderID) else { return }
         var update = JournalStatusUpdate(orderRef: ClientOrderID(tracked.orderRef), state: tracked.state, time: dataTime)
         update.brokerOrderID = Int64(tracked.brokerOrderID)
+        // Why the broker refused it (TWS's code and text), beside the state.
+        if case .rejected(_, let reason, _) = report { update.message = reason }
         out.append(.journal(.status(update)))
     }
 

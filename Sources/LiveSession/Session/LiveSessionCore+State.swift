@@ -31,6 +31,9 @@ enum Purpose: Sendable, Equatable {
     case backfillBars(InstrumentID)
     /// The periodic execution sync, asked at this time.
     case executionSync(askedAt: Timestamp)
+    /// Executions asked again in a narrower form after TWS did not end a list (`startup`: the start-up waits for
+    /// them; else they are applied as they come; `LiveSessionCore+ExecutionRecovery.swift`).
+    case narrowedExecutions(startup: Bool)
     case heartbeat
     case stopExecutions
     case stopOpenOrders
@@ -79,6 +82,9 @@ struct Startup: Sendable {
     /// once answered (`LiveSessionCore+RollWarmup.swift`).
     var monthsLeft: [InstrumentID: (month: ContractMonth, rollDay: Int64, bars: [Bar])] = [:]
     var warmupCutShort = false
+    /// The broker's state, held while its executions are asked again in a narrower form (TWS did not end the list):
+    /// the start-up goes on with both once that answers or fails (`LiveSessionCore+ExecutionRecovery.swift`).
+    var answersAwaitingExecutions: BrokerAnswers?
     /// The end of the warm-up's history (the server's time floored to a bar boundary); `nil`: the server's time is
     /// unknown and the last bar of each answer is taken as partial.
     var warmupEnd: Timestamp?

@@ -288,9 +288,12 @@ extension LiveSessionCore {
         endTicket(legs: ticketLegs(executions: nil), &out)
     }
 
+    /// The account's executions of the ticket's symbol, read back (named by account and symbol: TWS may never end
+    /// a list whose filter is all blank; `LiveSessionCore+ExecutionRecovery.swift`).
     mutating func readTicketExecutions(_ out: inout Actions) {
         ticketRun?.stage = .reading
-        _ = request(.executions, for: .ticket(.executions), &out)
+        let symbol = ids.first.flatMap { try? desk.contracts.contract(for: $0) }?.symbol
+        _ = request(.executionsOf(account: account, symbol: symbol, since: nil), for: .ticket(.executions), &out)
     }
 
     /// The orders' executions (read back from TWS, so fills of the same burst are included) journaled by execId,

@@ -5,10 +5,19 @@ import TradingModel
 
 // A cancel's ticket session (`ibtrader cancel ID|REF`, `--all`): after the start-up (account rule, the broker's open
 // orders of every client), the order is found among the account's open orders (an id is per client: this client's
-// first; only the client that placed an order may cancel it), the journal gets a note and, for the orderRefs it knows,
-// `pendingCancel`, the cancel (or reqGlobalCancel) goes out, and the open orders are read again after each order
-// message and each second until none of the cancelled orders is listed, or the timeout. Then `canceled` is journaled
-// for those gone, and the session ends with what went and what still works.
+// first), the journal gets a note and, for the orderRefs it knows, `pendingCancel`, the cancel (or reqGlobalCancel)
+// goes out, and the open orders are read again after each order message and each second until none of the cancelled
+// orders is listed, or the timeout. Then `canceled` is journaled for those gone, and the session ends with what went
+// and what still works.
+//
+// Another client's order may be cancelled: TWS accepts a cancel of an order placed by another API client on the same
+// login, and from client 0 (the grounded transcript `api_client_id0_order_observation_aapl`: client 0 cancels client
+// 1's GTC order and TWS confirms it Cancelled), unless the configuration forbids it (`orders.cancelOtherClients`).
+// Such a cancel names the other client's order id, so it is sent only when no other listed order has that id (this
+// client's own order with it would be the one TWS cancels). A modify stays the placing client's alone.
+//
+// TWS 10.48 and later list deactivated (`Inactive`) orders among the open orders: they do not work, so `--all` does not
+// wait for them (reqGlobalCancel reaches them anyway), and an order that ends Inactive is gone.
 extension LiveSessionCore {
     /// The start-up is done: find the orders, ask the journal which of them it knows.
     mutating func beginCancel(_ out: inout Actions) {
@@ -17,7 +26,9 @@ extension LiveSessionCore {
             .map(ManualOpenOrder.init)
         switch run.target {
         case nil:
-            run.orders = open
+            // Deactivated orders do not work: not waited for (reqGlobalCancel reaches them anyway).
+            run.orders = open.filter(\.isWorking)
+            run.inactive = open.filter { !$0.isWorking }
         case let target?:
             let candidates = open.filter { order in
                 switch target {
@@ -29,8 +40,16 @@ extension LiveSessionCore {
             guard let order = candidates.first(where: { $0.clientID == clientID }) ?? candidates.first else {
                 return fail(.ticket(.orderNotFound(target.description)), &out)
             }
-            guard order.clientID == clientID else {
-                return fail(.ticket(.otherClient(orderID: order.orderID, clientID: order.clientID)), &out)
+            if order.clientID != clientID {
+                guard run.otherClients else {
+                    return fail(.ticket(.otherClient(orderID: order.orderID, clientID: order.clientID)), &out)
+                }
+                // The cancel names the order by its id: another listed order with that id could be the one TWS takes.
+                let sharing = open.filter { $0.orderID == order.orderID && $0.permID != order.permID }
+                guard sharing.isEmpty else {
+                    let clients = ([order.clientID] + sharing.map(\.clientID)).sorted()
+                    return fail(.ticket(.ambiguousOrderID(orderID: order.orderID, clientIDs: clients)), &out)
+                }
             }
             run.orders = [order]
         }
@@ -48,8 +67,13 @@ extension LiveSessionCore {
         case (.openOrders, .openOrders(let open)):
             guard var run = cancelRun else { return }
             run.looking = false
-            let listed = Set(open.map(\.order.permID))
-            run.remaining = run.orders.filter { listed.contains($0.permID) }
+            // Still there: listed and working; or, for an order that was Inactive already (held, e.g. for a locate),
+            // listed as it was.
+            let listed = Dictionary(open.map { ($0.order.permID, ManualOpenOrder($0)) }, uniquingKeysWith: { $1 })
+            run.remaining = run.orders.filter { order in
+                guard let now = listed[order.permID] else { return false }
+                return order.isWorking ? now.isWorking : now.status == order.status
+            }
             cancelRun = run
             if run.remaining.isEmpty { endCancel(&out) }
         default:
@@ -72,7 +96,9 @@ extension LiveSessionCore {
         if settings.journaled {
             let text =
                 if let order = run.orders.first, run.target != nil {
-                    "manual cancel of order \(order.orderID) \(order.orderRef)"
+                    (["manual cancel of order \(order.orderID)", order.orderRef].filter { !$0.isEmpty }
+                        + (order.clientID == clientID ? [] : ["(placed by API client \(order.clientID))"]))
+                        .joined(separator: " ")
                 } else {
                     "manual global cancel (\(run.orders.count) open orders)"
                 }
@@ -129,8 +155,9 @@ extension LiveSessionCore {
     private mutating func endCancel(_ out: inout Actions) {
         guard let run = cancelRun else { return }
         let still = Set(run.remaining.map(\.permID))
-        let result = ManualCancelResult(
+        var result = ManualCancelResult(
             cancelled: run.orders.filter { !still.contains($0.permID) }, stillOpen: run.remaining)
+        result.inactive = run.inactive
         if settings.journaled { journalCancel(result.cancelled, state: .canceled, &out) }
         phase = .finished
         var summary = summary(brokerPositions: [:], reason: "the cancel is done")
@@ -170,6 +197,10 @@ struct CancelRun: Sendable {
     var orders: [ManualOpenOrder] = []
     var remaining: [ManualOpenOrder] = []
     var journaled: Set<String> = []
+    /// Whether another client's order may be cancelled (`orders.cancelOtherClients`).
+    var otherClients = true
+    /// The account's deactivated (`Inactive`) orders a global cancel found listed: not working, not waited for.
+    var inactive: [ManualOpenOrder] = []
     /// When the wait ends (set once the cancel is sent), and whether a look at the open orders is under way.
     var deadline: Timestamp?
     var looking = false

@@ -10,8 +10,9 @@ import TradingModel
 // prices against its contract's tick (its details and market rule asked for), and the order as modified against the
 // risk rules as `order` checks a new one (in place of the order it changes). Then the journal gets a note and, for a
 // journaled orderRef, `pendingReplace`; placeOrder goes out with the same id; the session waits for TWS to echo the
-// new terms (openOrder) or refuse them (a terminal errMsg for the id), at most the timeout; the outcome is journaled
-// (the intent's new terms once echoed), and the session ends.
+// new terms (openOrder, `OrderTerms.confirms`) or refuse them (an errMsg for the id that IB's table reads as a
+// refusal, `OrderNoticeMeaning`), at most the timeout; the outcome is journaled (the intent's new terms once echoed),
+// and the session ends.
 extension LiveSessionCore {
     /// The start-up is done: the order, the change, then its contract's ticks.
     mutating func beginModify(_ out: inout Actions) {
@@ -175,13 +176,17 @@ extension LiveSessionCore {
         out.append(.wakeUp(at: inputTime + run.request.timeout))
     }
 
-    /// TWS's answer: the new terms echoed (openOrder), or a terminal errMsg for the id.
+    /// TWS's answer: the new terms echoed (openOrder: the terms the modify changed, as IB means them), or a refusal
+    /// (an errMsg for the id that refuses its pending action: `OrderNoticeMeaning`).
     mutating func modifyOrderEvent(_ event: TWSOrderEvent, _ out: inout Actions) {
-        guard let run = modifyRun, run.deadline != nil, let terms = run.terms else { return }
+        guard let run = modifyRun, run.deadline != nil, let terms = run.terms, let before = run.open?.order else { return }
         switch event {
-        case .openOrder(let open) where open.order.orderID == run.orderID && IBOrderBook.sameTerms(open.order, terms):
+        case .openOrder(let open)
+        where open.order.orderID == run.orderID && OrderTerms.confirms(open.order, sent: terms, before: before):
+            // Confirmed by the terms the modify changed, read as IB means them (an unset price echoed as 0).
             modifyAnswered(.acknowledged, &out)
-        case .notice(let notice) where notice.requestID == run.orderID && notice.disposition == .terminal:
+        case .notice(let notice)
+        where notice.requestID == run.orderID && OrderNoticeMeaning(notice).refusesPendingAction:
             modifyAnswered(.rejected("\(notice.code) \(notice.message)"), &out)
         default:
             break

@@ -211,6 +211,7 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
             ticketRun?.preview = true
         case .cancel(let target)?:
             cancelRun = CancelRun(target: target, timeout: ticket!.timeout)
+            cancelRun?.otherClients = ticket!.cancelsOtherClients
         case .modify(let orderID, let modification)?:
             modifyRun = ModifyRun(ticket!, orderID: orderID, modification: modification)
         case nil:

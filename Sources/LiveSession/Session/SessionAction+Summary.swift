@@ -54,6 +54,8 @@ extension SessionRequest {
         case .brokerState: "the broker's orders, executions and positions"
         case .executions: "executions"
         case .executionsSince(let time): "executions since \(time)"
+        case .executionsOf(let account, let symbol, let since):
+            "executions of \(account)" + (symbol.map { " in \($0)" } ?? "") + (since.map { " since \($0)" } ?? "")
         case .openOrders: "open orders"
         case .completedOrders: "completed orders"
         case .serverTime: "server time"

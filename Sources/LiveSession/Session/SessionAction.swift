@@ -57,13 +57,17 @@ public enum SessionRequest: Sendable, Equatable, Codable {
     case whatIf(TWSOrder, TWSContract)
     /// Historical bars.
     case historicalBars(TWSHistoricalBarsQuery)
-    /// The broker's state: reqAllOpenOrders, reqCompletedOrders, reqExecutions, reqPositions.
+    /// The broker's state: reqAllOpenOrders, reqCompletedOrders, reqExecutions, reqPositions. The executions and the
+    /// completed orders never fail it: what TWS did not finish is named in the answer (`BrokerAnswers.shortfalls`).
     case brokerState
     /// reqExecutions.
     case executions
     /// reqExecutions of the executions at or after a time (the filter's `time`, sent as UTC): the periodic sync's
     /// look-back, so it reads the last minutes' executions instead of the whole day's every 30 seconds.
     case executionsSince(Timestamp)
+    /// reqExecutions narrowed to an account, and a symbol and a lower time bound when given (sent as UTC): the form
+    /// asked again after TWS did not end a list (`LiveSessionCore+ExecutionRecovery.swift`), and a ticket's own read.
+    case executionsOf(account: String, symbol: String?, since: Timestamp?)
     /// reqAllOpenOrders.
     case openOrders
     /// reqCompletedOrders: the orders that ended today, with the state they ended in.
@@ -88,6 +92,13 @@ public enum SessionRequest: Sendable, Equatable, Codable {
     case beginRun(account: String, floor: Int64, at: Timestamp)
     /// Which of these orderRefs the journal knows (a manual cancel journals only those).
     case journaledRefs([String])
+}
+
+extension SessionRequest {
+    /// How long an execution request waits for execDetailsEnd before what arrived is answered as cut short
+    /// (`SessionAnswer.executionsCutShort`), or the connection's request timeout when that is shorter. TWS ends an
+    /// execution list within a second or two; it may never end one whose filter is all blank.
+    public static let executionsWait = TimeSpan.seconds(15)
 }
 
 /// A write to the order journal.

@@ -100,6 +100,9 @@ public enum SessionAnswer: Sendable, Equatable, Codable {
     case brokerState(BrokerAnswers)
     /// reqExecutions.
     case executions([TWSExecutionReport])
+    /// reqExecutions whose execDetailsEnd did not come within `SessionRequest.executionsWait` (or a request timeout):
+    /// the executions that arrived, which may not be all (`LiveSessionCore+ExecutionRecovery.swift`).
+    case executionsCutShort([TWSExecutionReport], waited: TimeSpan)
     /// reqAllOpenOrders.
     case openOrders([TWSOpenOrder])
     /// reqCompletedOrders.

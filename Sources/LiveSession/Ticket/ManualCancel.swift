@@ -33,6 +33,13 @@ public struct ManualOpenOrder: Sendable, Hashable, Codable {
     /// A GTD order's expiry as TWS holds it, or empty.
     public var goodTill: String
 
+    /// Whether it works at the broker: TWS 10.48 and later also list deactivated orders (`Inactive`: refused after
+    /// acceptance, or held, e.g. while IB locates shares for a short sale), and an order may be listed in the moment it
+    /// ends (`Cancelled`, `Filled`).
+    public var isWorking: Bool {
+        !["inactive", "cancelled", "apicancelled", "filled"].contains(status.lowercased())
+    }
+
     /// The terms beyond pricing and lifetime, in words: `Adaptive Patient, outside RTH, till 20261124-21:00:00`.
     public var terms: String {
         var words: [String] = []
@@ -53,8 +60,9 @@ public struct ManualOpenOrder: Sendable, Hashable, Codable {
         symbol = open.contract.symbol
         action = o.action
         quantity = o.totalQuantity.map { "\($0)" } ?? ""
-        var prices = [o.auxPrice, o.limitPrice].compactMap { $0 }.map { String($0) }
-        if let percent = o.trailingPercent { prices.append("\(percent)%") }
+        // TWS echoes a price the order does not use as 0 (a MKT order's lmtPrice): not a price of the order.
+        var prices = [o.auxPrice, o.limitPrice].compactMap(OrderTerms.price).map { String($0) }
+        if let percent = OrderTerms.price(o.trailingPercent) { prices.append("\(percent)%") }
         type = ([o.orderType] + prices).joined(separator: " ")
         timeInForce = o.timeInForce
         status = open.orderState.status
@@ -91,6 +99,8 @@ public struct ManualCancelResult: Sendable, Hashable, Codable {
     public var cancelled: [ManualOpenOrder]
     /// The orders still open when the wait ended.
     public var stillOpen: [ManualOpenOrder]
+    /// Deactivated (`Inactive`) orders TWS listed, which a global cancel did not wait for: they do not work.
+    public var inactive: [ManualOpenOrder] = []
 
     /// Creates a result.
     public init(cancelled: [ManualOpenOrder], stillOpen: [ManualOpenOrder]) {

@@ -14,7 +14,8 @@ public struct SessionTicket: Sendable {
         case place(ManualOrderTicket, ClientOrderID)
         /// Asks TWS's what-if preview of this order instead of sending it (`ibtrader order --what-if`).
         case preview(ManualOrderTicket)
-        /// Cancels one open order of this client (`ibtrader cancel`), or every open order of the account (`nil`:
+        /// Cancels one open order (`ibtrader cancel`: this client's, or another client's unless
+        /// `cancelsOtherClients` is off), or every open order of the account (`nil`:
         /// reqGlobalCancel, `ibtrader cancel --all`), and waits until TWS no longer lists them.
         case cancel(ManualCancelTarget?)
         /// Changes a working order of this client (`ibtrader modify`): placeOrder again with its id and new terms.
@@ -31,6 +32,9 @@ public struct SessionTicket: Sendable {
     public var commissionReserve = CommissionReserve.none
     /// How long to wait for TWS's acknowledgement (and for the daily P&L), or for a cancel to take effect.
     public var timeout: TimeSpan
+    /// A cancel may take an order another API client placed (TWS accepts it from client 0 and from another client on
+    /// the same login); `false` refuses it (`orders.cancelOtherClients`). A modify is the placing client's alone.
+    public var cancelsOtherClients = true
 
     /// A ticket that sends `order`.
     public init(order: ManualOrderTicket, clientOrderID: ClientOrderID, risk: RiskConfig, timeout: TimeSpan) {
@@ -71,8 +75,12 @@ public enum TicketError: Error, Sendable, Equatable, Codable, CustomStringConver
     case request(String)
     /// No open order matches a cancel's target (its words: `with order id 17`).
     case orderNotFound(String)
-    /// The order to cancel belongs to another API client, which alone can cancel it.
+    /// The order to cancel belongs to another API client, and the configuration forbids cancelling another client's
+    /// order (`orders.cancelOtherClients: false`).
     case otherClient(orderID: Int, clientID: Int)
+    /// The order to cancel is another client's, and its order id is also that of other listed orders (of these
+    /// clients, sorted): a cancel names the id, so TWS could take another one.
+    case ambiguousOrderID(orderID: Int, clientIDs: [Int])
     /// The order to modify belongs to another API client, which alone can modify it.
     case otherClientModify(orderID: Int, clientID: Int)
     /// The change does not fit the order (a price its type does not have, nothing to change, unmappable terms).
@@ -84,6 +92,8 @@ public enum TicketError: Error, Sendable, Equatable, Codable, CustomStringConver
         case .orderNotFound(let target): "no open order \(target)"
         case .otherClient(let id, let client), .otherClientModify(let id, let client):
             "order \(id) was placed by API client \(client)"
+        case .ambiguousOrderID(let id, let clients):
+            "order id \(id) is used by API clients \(clients.map(String.init).joined(separator: " and "))"
         case .notModifiable(let text): "cannot modify \(text)"
         }
     }

@@ -46,25 +46,51 @@ extension TWSConnection {
         }
     }
 
-    /// One market data snapshot (reqMktData with snapshot on), collected until tickSnapshotEnd.
+    /// One market data snapshot (reqMktData with snapshot on), collected until tickSnapshotEnd, waiting at most the
+    /// connection's `requestTimeout` for it: TWS ends a snapshot within about 11 seconds, but a caller must never hang
+    /// on an end that does not come. What arrived by then is the snapshot; nothing at all is `timedOut`.
     /// - Parameter contract: the contract.
     /// - Returns: the snapshot.
-    /// - Throws: `TWSRequestError` (354 not subscribed: call `setMarketDataType(.delayed)` first).
+    /// - Throws: `TWSRequestError` (354 not subscribed: call `setMarketDataType(.delayed)` first; `timedOut`).
     public func marketDataSnapshot(contract: TWSContract) async throws(TWSRequestError) -> TWSMarketSnapshot {
-        let stream = try await marketData(contract: contract, snapshot: true)
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: SubscriptionItem<TWSMarketDataEvent>.self)
+        let subscription = try await marketData(contract: contract, snapshot: true, into: .yielding(into: continuation))
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { subscription.cancel() }
+        }
+        let clock = clock
+        let deadline = configuration.requestTimeout.map { clock.now() + $0 }
         var snapshot = TWSMarketSnapshot()
-        do {
-            for try await item in stream {
-                switch item {
-                case .data(let event): snapshot.apply(event)
-                case .notice(let notice): snapshot.notices.append(notice)
+        var failure: TWSRequestError?
+        await withTaskGroup(of: Void.self) { group in
+            if let deadline {
+                // The wait's end closes the route: the stream then ends with `cancelled`.
+                group.addTask {
+                    guard (try? await clock.sleepUntil(deadline)) != nil else { return }
+                    subscription.cancel()
                 }
             }
-        } catch let error as TWSRequestError {
-            throw error
-        } catch {
-            throw .cancelled
+            do {
+                for try await item in stream {
+                    switch item {
+                    case .data(let event): snapshot.apply(event)
+                    case .notice(let notice): snapshot.notices.append(notice)
+                    }
+                }
+                if Task.isCancelled { failure = .cancelled }
+            } catch let error as TWSRequestError {
+                let timedOut = error == .cancelled && !Task.isCancelled && deadline.map { clock.now() >= $0 } == true
+                if !timedOut {
+                    failure = error
+                } else if snapshot.prices.isEmpty {
+                    failure = .timedOut(waitingFor: "tickSnapshotEnd of \(contract.symbol)")
+                }
+            } catch {
+                failure = .cancelled
+            }
+            group.cancelAll()
         }
+        if let failure { throw failure }
         return snapshot
     }
 }

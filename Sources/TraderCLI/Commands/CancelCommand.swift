@@ -10,10 +10,12 @@ struct CancelCommand: AsyncParsableCommand {
         commandName: "cancel",
         abstract: "Cancel one order (by order id or orderRef), or every open order with --all.",
         discussion: """
-            A number is TWS's order id (of this --client-id: TWS lets only the placing client cancel an order), \
-            anything else an orderRef. --all sends reqGlobalCancel: every open order of every client and of TWS. \
-            The command waits until TWS no longer lists the orders (--timeout) and exits non-zero if some remain. \
-            The cancel is journaled (a note, and the order's state when its orderRef is journaled).
+            A number is TWS's order id (this --client-id's order first, else another API client's: TWS accepts a \
+            cancel of another client's order on the same login, unless orders.cancelOtherClients is false), anything \
+            else an orderRef; the output names the client that placed each order. --all sends reqGlobalCancel: every \
+            open order of every client and of TWS (deactivated, Inactive ones are not waited for). The command waits \
+            until TWS no longer lists the orders (--timeout) and exits non-zero if some remain. The cancel is \
+            journaled (a note, and the order's state when its orderRef is journaled).
             """
     )
 

@@ -50,6 +50,8 @@ public struct OrderSettings: Hashable, Sendable {
     public var resendMaxAge: Duration = .seconds(300)
     /// Our orders at the broker that no journal intent knows: `adopt` or `cancel`.
     public var unknownOrders = "adopt"
+    /// `ibtrader cancel` may cancel an order another API client placed (TWS accepts it on the same login).
+    public var cancelOtherClients = true
     /// At start, take every position the broker holds in the universe as the bot's (else only its own, per its
     /// journal; the rest is listed and never traded).
     public var adoptExternalPositions = false
@@ -129,6 +131,11 @@ public struct OrderSettings: Hashable, Sendable {
             .value(
                 "unknownOrders", \.unknownOrders, .choice(["adopt", "cancel"]),
                 summary: "At start, orders of ours at the broker that the journal does not know are adopted or cancelled."),
+            .value(
+                "cancelOtherClients", \.cancelOtherClients, .boolean,
+                summary: "ibtrader cancel: an order placed by another API client of the login (or in TWS) may be "
+                    + "cancelled by its id or orderRef, as TWS allows from client 0 and from other clients (true); false "
+                    + "refuses it, naming the client that placed it. A modify stays the placing client's alone."),
             .value(
                 "adoptExternalPositions", \.adoptExternalPositions, .boolean,
                 summary: "run: at start, take every position the broker holds in the universe as the bot's (true), or "

@@ -16,24 +16,36 @@ public enum ManualListing {
                     "type": .string(o.type), "tif": .string(o.timeInForce), "status": .string(o.status),
                     "parentId": .integer(o.parentID), "algo": o.algo.isEmpty ? .null : .string(o.algo),
                     "outsideRth": .bool(o.outsideRTH), "goodTill": o.goodTill.isEmpty ? .null : .string(o.goodTill),
+                    "working": .bool(o.isWorking),
                 ])
             }
         }
+        // TWS 10.48 and later also list deactivated orders (Inactive): shown apart, since they do not work.
+        let working = orders.filter(\.isWorking)
+        let inactive = orders.filter { !$0.isWorking }
+        var lines = ["Open orders (\(working.count))", Self.orderTable(working)]
+        if !inactive.isEmpty {
+            lines += [
+                "Listed by TWS but not working (\(inactive.count)): deactivated, or held by IB (e.g. while it locates "
+                    + "shares for a short sale)",
+                Self.orderTable(inactive),
+            ]
+        }
+        return lines
+    }
+
+    private static func orderTable(_ orders: [ManualOpenOrder]) -> String {
         let rows = orders.map { o in
             [
                 "\(o.orderID)", "\(o.clientID)", o.orderRef, o.symbol, o.action, o.quantity, o.type, o.timeInForce,
                 o.status, o.parentID == 0 ? "" : "\(o.parentID)", o.terms,
             ]
         }
-        return [
-            "Open orders (\(orders.count))",
-            TextTable.render(
-                header: [
-                    "order id", "client", "orderRef", "symbol", "action", "qty", "type", "tif", "status", "parent",
-                    "terms",
-                ],
-                rows: rows, rightAligned: [0, 1, 5]),
-        ]
+        return TextTable.render(
+            header: [
+                "order id", "client", "orderRef", "symbol", "action", "qty", "type", "tif", "status", "parent", "terms",
+            ],
+            rows: rows, rightAligned: [0, 1, 5])
     }
 
     /// `ibtrader orders`' follow-up of journaled manual orders (nothing when none was left behind).
@@ -95,12 +107,23 @@ public enum ManualListing {
         var lines: [String]
         if json {
             lines = result.cancelled.map { Self.cancelled($0, "cancelled") } + result.stillOpen.map { Self.cancelled($0, "stillOpen") }
+                + result.inactive.map { Self.cancelled($0, "inactive") }
         } else {
+            // Each order with the API client that placed it (an order of another client may be cancelled too).
             lines = ["cancelled \(result.cancelled.count) order(s)"]
-            lines += result.cancelled.map { "  \($0.orderID) \($0.orderRef) \($0.symbol) \($0.action) \($0.quantity) \($0.type)" }
+            lines += result.cancelled.map {
+                "  \($0.orderID) \($0.orderRef) \($0.symbol) \($0.action) \($0.quantity) \($0.type) "
+                    + "(placed by client \($0.clientID))"
+            }
+            let listed = { (o: ManualOpenOrder) in "  \(o.orderID) \(o.orderRef) \(o.symbol) \(o.status) (client \(o.clientID))" }
             if !result.stillOpen.isEmpty {
                 lines.append("still open after the wait: \(result.stillOpen.count)")
-                lines += result.stillOpen.map { "  \($0.orderID) \($0.orderRef) \($0.symbol) \($0.status)" }
+                lines += result.stillOpen.map(listed)
+            }
+            if !result.inactive.isEmpty {
+                lines.append("listed by TWS but not working (Inactive: deactivated, or held by IB), not waited for: "
+                    + "\(result.inactive.count)")
+                lines += result.inactive.map(listed)
             }
         }
         return lines

@@ -43,6 +43,7 @@ public struct ManualSetup: Sendable {
         settings = ManualSettings(clock: { Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9)) })
         settings.timeout = timeout
         settings.account = config.connection.account
+        settings.cancelOtherClients = config.orders.cancelOtherClients
         settings.risk = config.risk.effectiveLimits(for: config.strategy.spec)
         settings.commissionReserve = config.backtest.commissionModel.reserve
         let kill = environment["IBTRADER_KILL_SWITCH"]?.lowercased()

@@ -112,7 +112,7 @@ struct SessionCoreHarness<S: Strategy> {
             return .contractDetails([TWSContractDetails(contract: qualified)])
         case .brokerState: return .brokerState(BrokerAnswers(openOrders: [], executions: [], positions: []))
         case .historicalBars: return .bars([])
-        case .executions, .executionsSince: return .executions([])
+        case .executions, .executionsSince, .executionsOf: return .executions([])
         case .openOrders: return .openOrders([])
         case .completedOrders: return .completedOrders([])
         case .serverTime: return .serverTime(start.nanoseconds / 1_000_000_000)

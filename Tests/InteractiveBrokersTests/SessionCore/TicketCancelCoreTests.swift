@@ -84,10 +84,10 @@ struct TicketCancelCoreTests {
         #expect(done.contains { if case .journal(.status(let u)) = $0 { u.state == .canceled && u.message == "cancelled manually" } else { false } })
     }
 
-    @Test("another client's order is refused by name; an unknown one is not found; a global cancel takes every order")
+    @Test("another client's order whose id is also ours is refused by name; an unknown one is not found; a global cancel takes every order")
     func refusalsAndGlobal() throws {
         let (_, other) = Self.started(.orderRef("IBT:manual:other"))
-        #expect(other.contains { $0 == .fail(.ticket(.otherClient(orderID: 3, clientID: 9))) })
+        #expect(other.contains { $0 == .fail(.ticket(.ambiguousOrderID(orderID: 3, clientIDs: [7, 9]))) })
         let (_, none) = Self.started(.orderRef("nope"))
         #expect(none.contains { $0 == .fail(.ticket(.orderNotFound("with orderRef nope"))) })
 

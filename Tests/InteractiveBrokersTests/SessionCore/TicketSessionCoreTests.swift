@@ -74,7 +74,7 @@ struct TicketSessionCoreTests {
         #expect(Self.result(actions) == nil)
 
         let accepted = harness.send(Self.status(group, "Submitted"), after: .milliseconds(20))
-        #expect(accepted.contains { if case .request(_, .executions) = $0 { true } else { false } })
+        #expect(accepted.contains { if case .request(_, .executionsOf("DU111", "AAPL", nil)) = $0 { true } else { false } })
         let done = harness.answerAll()
         let result = try #require(Self.result(done))
         #expect(result.outcome == .acknowledged)
