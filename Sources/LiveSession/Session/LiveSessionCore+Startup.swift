@@ -22,6 +22,7 @@ extension LiveSessionCore {
         desk.seed(nextValidID: connection.info.nextValidOrderID)
         desk.defaultTimeZone = TWSTimeParser.loginZone(ofConnectionTime: connection.info.connectionTime) ?? TWSTimeParser.utc
         for report in connection.farms { farmReported(report, at: now, &out) }
+        connectivity.desupport.connected(generation: connection.generation)
         switch phase {
         case .connecting:
             firstConnection(connection, at: now, &out)
