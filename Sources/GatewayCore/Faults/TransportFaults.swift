@@ -1,3 +1,5 @@
+import TWSProtocol
+
 /// Faults the server edge applies to sockets and message delivery (the core's one-shot faults are
 /// `PendingFaults`).
 public struct TransportFaults: Sendable, Equatable {
@@ -98,13 +100,16 @@ public enum FaultCommand: Sendable, Equatable {
     /// subscriptions, as 2188 comes on the request it is about; else global, id -1). The codes that are not errors
     /// (2188, 10167, 2100–2199) go on; a terminal one ends what it names.
     case notice(code: Int, onBars: Bool)
+    /// IB's desupport warning (2172) for the gateway's build, with this date (`yyyyMMdd`, default 20261215): sent now to
+    /// every client and at every later connect, as TWS sends it (`GatewayState.desupport(date:)`).
+    case desupport(date: String)
 
     /// Parses one command line: `drop`, `drop-after N`, `drop-after-order N`, `restart [T]`, `restart-fresh [T]`, `lost`,
     /// `restored [lost|kept]`, `farm CODE`, `delay S`, `reorder`, `reject [reason…]`, `duplicate-exec`,
     /// `stall-history`, `lost-after-order`, `advance S`, `freeze`, `thaw`, `fail-quotes [N]`, `halt SYMBOL [1|2]`,
     /// `unhalt SYMBOL`, `partial-fill [N]`, `duplicate-status`, `late-exec [S]`, `late-status [S]`, `reorder-fill`,
     /// `missing-status`, `stall-feed [SYMBOL]`, `lose-modify`, `twin-order`, `preset-cancel`, `bust-bars`,
-    /// `notice CODE [bars]`.
+    /// `notice CODE [bars]`, `desupport [YYYYMMDD]`.
     /// An optional leading `at SECONDS` is handled by `FaultScript`.
     ///
     /// Numbers are plain decimals within each command's range (`ranges`); anything else, a missing number where
@@ -177,6 +182,12 @@ public enum FaultCommand: Sendable, Equatable {
                 let code = plainNumber(arguments[0]), code == code.rounded(), (100...99_999).contains(code)
             else { return nil }
             return .notice(code: Int(code), onBars: arguments.count == 2)
+        case "desupport":
+            switch arguments.count {
+            case 0: return .desupport(date: "20261215")
+            case 1: return TWSDesupportWarning.Day(yyyymmdd: arguments[0]) == nil ? nil : .desupport(date: arguments[0])
+            default: return nil
+            }
         case "stall-feed":
             switch arguments.count {
             case 0: return .stallFeed(symbol: nil)
