@@ -268,9 +268,10 @@ import Yams
                 "deploy/docker/Dockerfile's runtime stage does not install \(package) (for \(library)), which ibtrader links")
         }
         if !swiftRuntime.isEmpty {
+            let runtime = swiftRuntime.sorted().joined(separator: ", ")
             #expect(
                 try Self.text("deploy/docker/Dockerfile").contains("--static-swift-stdlib"),
-                "the binary links the Swift runtime (\(swiftRuntime.sorted().joined(separator: ", "))) and the image neither builds it in nor copies it")
+                "the binary links the Swift runtime (\(runtime)) and the image neither builds it in nor copies it")
         }
     }
 
