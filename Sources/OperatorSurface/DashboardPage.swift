@@ -107,6 +107,7 @@ enum DashboardPage {
         ["Last heard", c.lastHeardSecondsAgo == null ? "–" : c.lastHeardSecondsAgo.toFixed(1) + " s ago"],
         ["Round trip", c.roundTripMilliseconds == null ? "–" : c.roundTripMilliseconds.toFixed(1) + " ms at " + esc(c.roundTripAt)],
         ["Nightly reset", until(c.nextNightlyReset, s.time)], ["Weekly logon", until(c.nextWeeklyLogon, s.time)],
+        ...(c.gatewayDesupport == null ? [] : [["Gateway build", `<span class=neg>${esc(c.gatewayDesupport)}</span>`]]),
         ["Market data", marketData(c.marketData)],
         ...c.farms.map(f => ["Farm " + esc(f.name), esc(f.state) + " since " + esc(f.since)]), ["Data time", esc(s.dataTime)],
         ["History", c.history.length ? `<span class=history>${c.history.slice(0, 6).map(h => `${esc(h.time)} ${esc(h.event)}`).join("<br>")}</span>` : "–"]]

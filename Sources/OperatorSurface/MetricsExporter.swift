@@ -175,6 +175,11 @@ public final class MetricsExporter: Sendable {
         if let trip = connection.roundTripMilliseconds {
             gauge("gateway_round_trip_seconds", "The latest round trip of a small request (reqCurrentTime, reqPositions).", one(trip / 1000))
         }
+        if let days = connection.gatewayDesupportDaysLeft {
+            gauge(
+                "gateway_desupport_days", "Days until IB desupports the gateway's build (its 2172 warning; New York dates).",
+                one(Double(days)))
+        }
         gauge(
             "farm_state", "Each data farm's state as TWS reported it (1 for the current one).",
             connection.farms.flatMap { farm in ["ok", "inactive", "broken"].map { ([("farm", farm.name), ("state", $0)], flag(farm.state == $0)) } })

@@ -125,6 +125,156 @@ import Yams
         }
     }
 
+    /// Issue 79: IB desupports every TWS / IB Gateway build older than 10.50.1 on 2026-12-15. The compose file names
+    /// an explicit build at or above it: not a channel (`stable`, `latest`) nor a minor line (`10.50`), which move.
+    @Test func theGatewayImageIsAnExplicitBuildIBStillSupports() throws {
+        let image = try #require(try Self.service("ib-gateway")["image"] as? String)
+        let parts = image.split(separator: ":").map(String.init)
+        try #require(parts.count == 2, "\(image): no tag")
+        #expect(parts[0] == "ghcr.io/gnzsnz/ib-gateway")
+        let build = try #require(Self.gatewayBuild(parts[1]), "\(image): not a full build (major.minor.patch + letter)")
+        #expect(build.numbers.lexicographicallyPrecedes([10, 50, 1]) == false, "\(image) is older than 10.50.1")
+        for moving in ["stable", "latest", "10.50"] { #expect(Self.gatewayBuild(moving) == nil, "\(moving)") }
+    }
+
+    /// A gnzsnz build tag, `10.50.1d`: its three numbers and its letter; `nil` for anything else.
+    static func gatewayBuild(_ tag: String) -> (numbers: [Int], letter: Character)? {
+        guard let letter = tag.last, letter.isLetter, letter.isLowercase else { return nil }
+        let numbers = tag.dropLast().split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
+        guard numbers.count == 3, numbers.allSatisfy({ $0 != nil }) else { return nil }
+        return (numbers.compactMap { $0 }, letter)
+    }
+
+    /// The `ibtrader` of the current build (debug or release, the newer), or `IBTRADER_BINARY`; `nil` when none is built.
+    static var builtBinary: URL? {
+        if let path = ProcessInfo.processInfo.environment["IBTRADER_BINARY"] { return URL(fileURLWithPath: path) }
+        let candidates = ["debug", "release"].map { root.appendingPathComponent(".build/\($0)/ibtrader") }
+            .filter { FileManager.default.isExecutableFile(atPath: $0.path) }
+        func modified(_ url: URL) -> Date {
+            ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date) ?? .distantPast
+        }
+        return candidates.max { modified($0) < modified($1) }
+    }
+
+    /// Runs a program and returns what it printed (standard output and error) and its status.
+    static func run(_ program: String, _ arguments: [String]) async throws -> (output: String, status: Int32) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let said = String(decoding: await output.fileHandleForReading.readAll(), as: UTF8.self)
+        await process.exited()
+        return (said, process.terminationStatus)
+    }
+
+    /// The packages of ubuntu:24.04 (the runtime stage's base) that the binary may link without installing them: the C
+    /// and C++ runtimes and zlib, part of every Ubuntu image.
+    static let basePackages: Set<String> = ["libc6", "libgcc-s1", "libstdc++6", "zlib1g"]
+
+    /// The packages `apt-get install` names in the Dockerfile's last stage (the runtime image), and that stage's text.
+    static func runtimeStage() throws -> (packages: Set<String>, text: String) {
+        let dockerfile = try text("deploy/docker/Dockerfile")
+        let stage = try #require(dockerfile.components(separatedBy: "\nFROM ").last)
+        var packages: Set<String> = []
+        for command in stage.replacingOccurrences(of: "\\\n", with: " ").components(separatedBy: "&&") {
+            let words = command.split(whereSeparator: \.isWhitespace).map(String.init)
+            guard let install = words.firstIndex(of: "install"), install > 0, words[install - 1].hasSuffix("apt-get")
+            else { continue }
+            packages.formUnion(words[(install + 1)...].filter { !$0.hasPrefix("-") })
+        }
+        return (packages, stage)
+    }
+
+    /// The shared libraries an ELF file names itself (`readelf -d`, its NEEDED entries).
+    static func neededLibraries(of path: String) async throws -> [String] {
+        let readelf = try await run("/usr/bin/readelf", ["-d", path])
+        try #require(readelf.status == 0, "readelf -d \(path): \(readelf.output)")
+        return readelf.output.split(separator: "\n").compactMap { line in
+            guard line.contains("(NEEDED)"), let open = line.firstIndex(of: "["), let close = line.lastIndex(of: "]")
+            else { return nil }
+            return String(line[line.index(after: open)..<close])
+        }
+    }
+
+    /// The Debian package that owns a library file (`dpkg -S`), trying the path with and without `/usr` (Debian's
+    /// merged /usr records some libraries under one, some under the other).
+    static func owner(of path: String) async throws -> String? {
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        var candidates: [String] = []
+        for form in [path, resolved] {
+            candidates.append(form)
+            if form.hasPrefix("/lib/") { candidates.append("/usr" + form) }
+            if form.hasPrefix("/usr/lib/") { candidates.append(String(form.dropFirst(4))) }
+        }
+        for candidate in candidates {
+            let dpkg = try await run("/usr/bin/dpkg", ["-S", candidate])
+            if dpkg.status == 0, let package = dpkg.output.split(separator: ":").first { return String(package) }
+        }
+        return nil
+    }
+
+    /// Issue 79: the runtime image installs every shared library the binary links. The libraries the current build's
+    /// `ibtrader` names (`readelf -d`), and those the Swift runtime it links names in turn (in the image the runtime
+    /// is in the binary, `--static-swift-stdlib`, so its libraries are the binary's): each found through `ldd`, its
+    /// package through `dpkg -S`, and installed by the Dockerfile's runtime stage (or in ubuntu:24.04 already, or the
+    /// library copied in). What those libraries need in turn comes with their packages (apt's dependencies). Skipped
+    /// where no `ibtrader` is built or ldd, readelf or dpkg is missing.
+    @Test(.enabled(
+        if: builtBinary != nil && ["/usr/bin/ldd", "/usr/bin/readelf", "/usr/bin/dpkg"].allSatisfy {
+            FileManager.default.isExecutableFile(atPath: $0)
+        },
+        "needs a built ibtrader (swift build), ldd, readelf and dpkg"))
+    func theRuntimeImageInstallsEverySharedLibraryTheBinaryLinks() async throws {
+        let binary = try #require(Self.builtBinary)
+        let ldd = try await Self.run("/usr/bin/ldd", [binary.path])
+        try #require(ldd.status == 0, "ldd \(binary.path): \(ldd.output)")
+        // `libsqlite3.so.0 => /lib/x86_64-linux-gnu/libsqlite3.so.0 (0x…)`: where each library is found.
+        var paths: [String: String] = [:]
+        for line in ldd.output.split(separator: "\n") {
+            #expect(!line.contains("not found"), "the build machine lacks a library the binary links: \(line)")
+            let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
+            if let arrow = words.firstIndex(of: "=>"), arrow > 0, arrow + 1 < words.count, words[arrow + 1].hasPrefix("/") {
+                paths[words[arrow - 1]] = words[arrow + 1]
+            }
+        }
+        var swiftRuntime: Set<String> = []
+        var external: Set<String> = []
+        var queue = try await Self.neededLibraries(of: binary.path)
+        while let library = queue.popLast() {
+            guard let path = paths[library] else { continue }  // the loader (ld-linux), part of libc6
+            if path.contains("/lib/swift/") {
+                if swiftRuntime.insert(library).inserted { queue += try await Self.neededLibraries(of: path) }
+            } else {
+                external.insert(library)
+            }
+        }
+        let (installed, stage) = try Self.runtimeStage()
+        var needed: [String: String] = [:]  // package → a library of it
+        for library in external.sorted() {
+            let path = try #require(paths[library])
+            let package = try #require(try await Self.owner(of: path), "no Debian package owns \(path) (\(library))")
+            needed[package] = library
+        }
+        #expect(needed["libsqlite3-0"] != nil, "GRDB links SQLite: \(needed)")
+        for (package, library) in needed.sorted(by: { $0.key < $1.key }) {
+            // Debian's 64-bit time_t rename (libcurl4t64) is the same library as Ubuntu 24.04's `libcurl4`.
+            let names = [package, package.hasSuffix("t64") ? String(package.dropLast(3)) : package]
+            let copied = stage.split(separator: "\n").contains { $0.hasPrefix("COPY") && $0.contains(library) }
+            #expect(
+                names.contains(where: installed.contains) || Self.basePackages.contains(package) || copied,
+                "deploy/docker/Dockerfile's runtime stage does not install \(package) (for \(library)), which ibtrader links")
+        }
+        if !swiftRuntime.isEmpty {
+            let runtime = swiftRuntime.sorted().joined(separator: ", ")
+            #expect(
+                try Self.text("deploy/docker/Dockerfile").contains("--static-swift-stdlib"),
+                "the binary links the Swift runtime (\(runtime)) and the image neither builds it in nor copies it")
+        }
+    }
+
     /// A dashboard bound elsewhere than loopback asks every request for the token, /metrics too: the scrape config
     /// sends it, from the default dashboard address.
     @Test func prometheusScrapesTheDefaultAddressWithTheToken() throws {

@@ -34,6 +34,8 @@ public struct GatewayState: Sendable {
     public internal(set) var isConnectivityLost = false
     /// When the current loss of connectivity began (`nil` while connected): what traded since reached no client.
     public internal(set) var connectivityLostSince: Timestamp?
+    /// IB's desupport warning (2172) this gateway's build sends at every connect (the `desupport` fault); `nil`: none.
+    public internal(set) var desupportText: String?
 
     var engine: MatchingEngine
     var sessions: [ConnectionID: ClientSession] = [:]
@@ -98,6 +100,8 @@ public struct GatewayState: Sendable {
         fresh.executionPrefix = executionPrefix &* 2_654_435_761 &+ 1
         // IB remembers each client id's order ids across restarts: nextValidId continues after the highest used.
         fresh.highestOrderID = highestOrderID
+        // The build's desupport date is the installation's, not the process's.
+        fresh.desupportText = desupportText
         return fresh
     }
 
@@ -125,7 +129,8 @@ public struct GatewayState: Sendable {
     ///   - connection: the socket's id.
     ///   - clientID: the clientId from startApi.
     ///   - serverVersion: the negotiated version.
-    /// - Returns: managedAccounts, nextValidId and the farm messages; or error 326 and a close for a duplicate id.
+    /// - Returns: managedAccounts, nextValidId, the farm messages and the desupport warning (2172) when the
+    ///   `desupport` fault set one; or error 326 and a close for a duplicate id.
     public mutating func connect(connection: ConnectionID, clientID: Int, serverVersion: Int) -> [GatewayAction] {
         if sessions.values.contains(where: { $0.clientID == clientID }) {
             return [.send(connection, .error(TWSErrorMessage(
@@ -138,6 +143,9 @@ public struct GatewayState: Sendable {
         ]
         for (code, text) in Self.farmsOK {
             out.append(.send(connection, .error(TWSErrorMessage(requestID: -1, code: code, message: text))))
+        }
+        if let desupportText {
+            out.append(.send(connection, .error(TWSErrorMessage(requestID: -1, code: 2172, message: desupportText))))
         }
         return out
     }

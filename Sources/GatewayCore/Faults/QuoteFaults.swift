@@ -1,8 +1,8 @@
 import TWSProtocol
 import TradingModel
 
-/// The `fail-quotes` fault: quote lines (reqMktData) that fail while the connection stays up; the `halt` and
-/// `stall-feed` faults.
+/// The `fail-quotes` fault: quote lines (reqMktData) that fail while the connection stays up; the `halt`,
+/// `stall-feed`, `notice`, `desupport` and `bust-bars` faults.
 extension GatewayState {
     /// TWS's text for 10168.
     public static let delayedNotEnabledText = "Requested market data is not subscribed. Delayed market data is not enabled."
@@ -66,6 +66,21 @@ extension GatewayState {
     public func notice(code: Int, onBars: Bool) -> [GatewayAction] {
         let text = TWSErrorTable.entry(code)?.meaning ?? "Simulated message \(code)"
         return onBars ? toEveryBarSubscription(code, text) : broadcast(code, text)
+    }
+
+    /// The `desupport [DATE]` fault: IB's warning that this build will be desupported on `date` (`yyyyMMdd`), in IB's
+    /// words for build 10.45.1 and minimum 10.50.1, sent now to every client (reqId −1) and, as TWS does, at every
+    /// later connect.
+    public mutating func desupport(date: String) -> [GatewayAction] {
+        let text = Self.desupportText(date: date)
+        desupportText = text
+        return broadcast(2172, text)
+    }
+
+    /// IB's 2172 text (as public reports quote it, 2023 and 2026) for build 1045.1 and the minimum 1050.1.
+    public static func desupportText(date: String) -> String {
+        "The version of the application you are running, 1045.1, needs to be upgraded, as it will be desupported on "
+            + "\(date). The minimum supported version at that time will be 1050.1."
     }
 
     /// The `bust-bars` fault: every real-time bar subscription ends with 10225 ("Bust event occurred, current

@@ -1,3 +1,5 @@
+import TWSProtocol
+
 /// Faults the server edge applies to sockets and message delivery (the core's one-shot faults are
 /// `PendingFaults`).
 public struct TransportFaults: Sendable, Equatable {
@@ -110,13 +112,17 @@ public enum FaultCommand: Sendable, Equatable {
     /// The next stand-alone order that rests is deactivated once accepted: status Inactive, out of the market, and
     /// listed (Inactive) among the open orders, as TWS 10.48 and later list deactivated orders, until cancelled.
     case deactivateNextOrder
+    /// IB's desupport warning (2172) for the gateway's build, with this date (`yyyyMMdd`, default 20261215): sent now to
+    /// every client and at every later connect, as TWS sends it (`GatewayState.desupport(date:)`).
+    case desupport(date: String)
 
     /// Parses one command line: `drop`, `drop-after N`, `drop-after-order N`, `restart [T]`, `restart-fresh [T]`, `lost`,
     /// `restored [lost|kept]`, `farm CODE`, `delay S`, `reorder`, `reject [reason…]`, `duplicate-exec`,
     /// `stall-history`, `lost-after-order`, `advance S`, `freeze`, `thaw`, `fail-quotes [N]`, `halt SYMBOL [1|2]`,
     /// `unhalt SYMBOL`, `partial-fill [N]`, `duplicate-status`, `late-exec [S]`, `late-status [S]`, `reorder-fill`,
     /// `missing-status`, `stall-feed [SYMBOL]`, `lose-modify`, `twin-order`, `preset-cancel`, `bust-bars`,
-    /// `notice CODE [bars]`, `refuse [CODE [text…]]`, `no-exec-end`, `locate [S]`, `deactivate`.
+    /// `notice CODE [bars]`, `refuse [CODE [text…]]`, `no-exec-end`, `locate [S]`, `deactivate`,
+    /// `desupport [YYYYMMDD]`.
     /// An optional leading `at SECONDS` is handled by `FaultScript`.
     ///
     /// Numbers are plain decimals within each command's range (`ranges`); anything else, a missing number where
@@ -198,6 +204,12 @@ public enum FaultCommand: Sendable, Equatable {
         case "locate":
             return arguments.isEmpty ? .locateNextShortSale(seconds: 60) : number().map { .locateNextShortSale(seconds: $0) }
         case "deactivate": return none(.deactivateNextOrder)
+        case "desupport":
+            switch arguments.count {
+            case 0: return .desupport(date: "20261215")
+            case 1: return TWSDesupportWarning.Day(yyyymmdd: arguments[0]) == nil ? nil : .desupport(date: arguments[0])
+            default: return nil
+            }
         case "stall-feed":
             switch arguments.count {
             case 0: return .stallFeed(symbol: nil)

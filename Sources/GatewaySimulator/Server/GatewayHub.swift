@@ -222,6 +222,8 @@ actor GatewayHub {
             perform(state.bustRealTimeBars())
         case .notice(let code, let onBars):
             perform(state.notice(code: code, onBars: onBars))
+        case .desupport(let date):
+            perform(state.desupport(date: date))
         case .stallFeed(let symbol):
             let instrument = symbol.flatMap { state.data.instrument(symbol: $0)?.id }
             if let symbol, instrument == nil {

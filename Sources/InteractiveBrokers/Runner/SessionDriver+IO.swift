@@ -107,7 +107,8 @@ extension SessionDriver {
     }
 
     /// What a connection hears, into the inbox with its generation: first `.connected` (so no order event of the
-    /// connection comes before the core knows it), then its order messages, states and farm notices as they are read.
+    /// connection comes before the core knows it), then its order messages, states, farm notices and IB's desupport
+    /// warning (2172) as they are read.
     private static func receiver(
         generation number: Int, info: TWSSessionInfo, clientID: Int, inbox: SessionInbox, crash: CrashPoint?,
         ended: AsyncStream<Void>.Continuation
@@ -126,7 +127,11 @@ extension SessionDriver {
                 case .state(let state):
                     inbox.yield(.connectivity(generation: number, state))
                 case .notice(let notice):
-                    if let report = TWSFarmReport(notice) { inbox.yield(.farm(generation: number, report)) }
+                    if let report = TWSFarmReport(notice) {
+                        inbox.yield(.farm(generation: number, report))
+                    } else if let warning = TWSDesupportWarning(notice) {
+                        inbox.yield(.desupport(generation: number, warning))
+                    }
                 }
             },
             end: { error in

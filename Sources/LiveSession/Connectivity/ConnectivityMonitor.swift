@@ -36,6 +36,9 @@ public struct ConnectivityMonitor: Sendable {
     public let schedule: ResetSchedule?
     /// The current phase.
     public private(set) var phase: Phase = .connected
+    /// IB's desupport warning for the gateway's build (2172): when IB will stop taking this gateway's connections,
+    /// kept here with the connection's other long-running states (`DesupportWatch`).
+    public var desupport = DesupportWatch()
     /// What is down: TWS's link to IB (1100) or the socket to TWS / IB Gateway.
     private var socketDown = false
     /// The last tick inside the reset window during the interruption.

@@ -68,6 +68,13 @@ extension LiveSessionCore {
         if before != report.state { out.append(.milestone(.connectivity(.farmChanged(report.farm, report.state)))) }
     }
 
+    /// IB's warning that the gateway's build will be desupported (2172): an ALERT, repeated daily on the tick.
+    mutating func desupportWarned(_ warning: TWSDesupportWarning, at now: Timestamp, _ out: inout Actions) {
+        for action in connectivity.desupport.heard(warning, generation: generation, at: now) {
+            carryOutLocally(action, &out)
+        }
+    }
+
     // MARK: - The socket
 
     /// The connection to TWS closed (or was given up): stop, or reconnect with backoff.

@@ -23,6 +23,7 @@ extension LiveSessionCore {
         desk.defaultTimeZone = TWSTimeParser.loginZone(ofConnectionTime: connection.info.connectionTime) ?? TWSTimeParser.utc
         checkLoginZone(connection.info.connectionTime, &out)
         for report in connection.farms { farmReported(report, at: now, &out) }
+        connectivity.desupport.connected(generation: connection.generation)
         switch phase {
         case .connecting:
             firstConnection(connection, at: now, &out)

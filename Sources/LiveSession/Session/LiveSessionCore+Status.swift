@@ -163,6 +163,8 @@ extension LiveSessionCore {
             connection.roundTripMilliseconds = Double(trip.span.nanoseconds) / 1e6
             connection.roundTripAt = trip.at.description
         }
+        connection.gatewayDesupport = connectivity.desupport.status(at: now)
+        connection.gatewayDesupportDaysLeft = connectivity.desupport.daysLeft(at: now)
         if let schedule = settings.resilience.resetSchedule {
             connection.nextNightlyReset = schedule.nextDailyStart(after: now)?.description
             connection.nextWeeklyLogon = schedule.nextWholeDay(after: now)?.description

@@ -23,6 +23,7 @@ extension LiveSessionCore {
         if !farms.broken.isEmpty { return soon }
         if desk.isHoldingOrders { return soon }
         var due = nextSummary
+        if let at = connectivity.desupport.nextAlert { due = min(due, at) }
         if let at = nextExecutionSync { due = min(due, at) }
         let heartbeatPolicy = settings.resilience.heartbeat
         if heartbeatPolicy.isEnabled, let heard = heartbeat.lastHeard {

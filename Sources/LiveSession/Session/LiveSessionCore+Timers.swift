@@ -49,6 +49,7 @@ extension LiveSessionCore {
     /// Escalates a long interruption (alert, pause).
     mutating func connectivityTick(at now: Timestamp, _ out: inout Actions) {
         for action in connectivity.tick(at: now) { carryOutLocally(action, &out) }
+        for action in connectivity.desupport.tick(at: now) { carryOutLocally(action, &out) }
     }
 
     private mutating func farmTick(at now: Timestamp, _ out: inout Actions) {

@@ -262,6 +262,10 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
             guard number == generation else { return }
             heard(at: now)
             farmReported(report, at: now, &out)
+        case .desupport(let number, let warning):
+            guard number == generation else { return }
+            heard(at: now)
+            desupportWarned(warning, at: now, &out)
         case .answer(let tag, let answer):
             guard let purpose = pending.removeValue(forKey: tag) else { return }
             if let sent = heartbeat.timed.removeValue(forKey: tag) { heartbeat.roundTrip = (now - sent, now) }

@@ -151,6 +151,7 @@ extension SessionInput {
         case .connectionClosed(_, let reason): "connection closed: \(reason)"
         case .connectivity(_, let state): "TWS ⇄ IB: \(state)"
         case .farm(_, let report): "farm \(report.farm): \(report.state.word)"
+        case .desupport(_, let warning): "\(warning)"
         case .answer(let tag, let answer): "answer \(tag): \(answer.kind)"
         case .failed(let tag, let failure): "request \(tag) failed: \(failure)"
         case .market(_, let event):

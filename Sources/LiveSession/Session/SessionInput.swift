@@ -30,6 +30,9 @@ public enum SessionInput: Sendable, Equatable, Codable {
     case connectivity(generation: Int, TWSConnectionState)
     /// A data farm's state (2103–2108, 2157, 2158) on that generation.
     case farm(generation: Int, TWSFarmReport)
+    /// IB's warning that the gateway's build will be desupported (2172), on that generation: an ALERT repeated daily
+    /// until its date (`DesupportWatch`).
+    case desupport(generation: Int, TWSDesupportWarning)
     /// The answer to a request.
     case answer(SessionTag, SessionAnswer)
     /// A request that failed.

@@ -68,6 +68,11 @@ public struct SessionStatus: Sendable, Equatable, Codable {
         /// logon), per `connection.resetWindow` / `resetDays`.
         public var nextNightlyReset: String?
         public var nextWeeklyLogon: String?
+        /// IB's desupport warning for the gateway's build (2172), in words (`10.45.1, desupported by IB on 2026-12-15
+        /// (in 16 days; IB's minimum then: 10.50.1)`), and the whole days left until its date (New York; 0 on the day,
+        /// negative after it); both `nil` when TWS sent none (`DesupportWatch`).
+        public var gatewayDesupport: String?
+        public var gatewayDesupportDaysLeft: Int?
         /// Each symbol's market data: `live`, `frozen`, `delayed`, `delayed frozen` (its reqMktData line),
         /// `bars only` (no quote line: real-time bars, which are always live), or `silent` (its bar feed was found
         /// dead, `data.deadFeedAfter`, and has sent no bar since).

@@ -129,6 +129,9 @@ extension TWSConnection {
             if let farm = TWSFarmReport(notice) {
                 farms.apply(farm)
                 logger.debug("\(notice)")  // on `farms` and `notices()`; a trading session logs the changes
+            } else if notice.code == TWSDesupportWarning.code {
+                desupportNotice = notice
+                logger.warning("\(notice)")  // kept for later listeners; a trading session makes it an ALERT
             } else {
                 logger.info("\(notice)")
             }

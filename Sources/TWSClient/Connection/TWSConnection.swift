@@ -88,6 +88,11 @@ public actor TWSConnection {
     var nextListenerID = 0
     /// The data farms' last states, as TWS reported them (2103–2108, 2157, 2158).
     public internal(set) var farms = TWSFarmBoard()
+    /// IB's latest warning that the gateway's build will be desupported (2172): TWS sends it once, at connect, often
+    /// before a listener begins, so each new listener is handed it after `.listening` (`listen(_:)`).
+    public internal(set) var desupportNotice: TWSNotice?
+    /// That warning read: its date and builds (`nil` when TWS sent none).
+    public var desupportWarning: TWSDesupportWarning? { desupportNotice.flatMap(TWSDesupportWarning.init) }
     var executionJoiner = ExecutionJoiner()
     /// The latest published state; `connecting` until the connection is ready or closed.
     public private(set) var state: TWSConnectionState = .connecting
@@ -221,13 +226,15 @@ public actor TWSConnection {
     }
 
     /// Hears, in the order they happen, every order event, state change and notice from now on: first
-    /// `.listening` with the state and the farms as they stand (a listener that begins there misses nothing), last
-    /// `end` with the error that closed the connection. The receiver runs on the connection's isolation as each
-    /// message is read (`TWSReceiver`).
+    /// `.listening` with the state and the farms as they stand (a listener that begins there misses nothing), then
+    /// IB's desupport warning (2172) when TWS sent one on this connection before, last `end` with the error that
+    /// closed the connection. The receiver runs on the connection's isolation as each message is read
+    /// (`TWSReceiver`).
     /// - Returns: the listening; `cancel()` stops it.
     @discardableResult
     public func listen(_ receiver: TWSReceiver<TWSConnectionEvent>) -> TWSSubscription {
         receiver.receive(.listening(state, farms: farms.reports))
+        if let desupportNotice { receiver.receive(.notice(desupportNotice)) }
         if case .closed = phase {
             receiver.end(TWSRequestError.notConnected)
             return TWSSubscription {}
@@ -260,7 +267,8 @@ public actor TWSConnection {
     }
 
     /// Notices not tied to a request of this client (data farm status 2104/2106/2158, 2107/2108, rate warnings,
-    /// connectivity 1100/1101/1102): every one from now on. Ends when the connection closes.
+    /// connectivity 1100/1101/1102): every one from now on, and first the desupport warning (2172) TWS sent before.
+    /// Ends when the connection closes.
     public func notices() -> AsyncStream<TWSNotice> {
         let (stream, continuation) = AsyncStream.makeStream(of: TWSNotice.self)
         let listening = listen(

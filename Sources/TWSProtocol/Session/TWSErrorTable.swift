@@ -369,6 +369,7 @@ public enum TWSErrorTable {
         (2150, "Invalid position trade derived value"),
         (2157, "Security definition data farm connection is broken"),
         (2158, "Security definition data farm connection is OK"),
+        (2172, "The TWS / IB Gateway build will be desupported on the date the text gives: upgrade it before then"),
         (2188, "Market data entitlement notice"),
     ]
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import TraderKit
 
-/// `ibtrader connect`: server version, connection time, accounts, next order id.
+/// `ibtrader connect`: server version, connection time, accounts, next order id, IB's desupport warning (2172).
 struct ConnectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "connect",
@@ -22,6 +22,9 @@ struct ConnectCommand: AsyncParsableCommand {
             ]
             if let time = try? await client.currentTime() {
                 lines.append("server time: \(CLITime.iso(time))")
+            }
+            if let warning = await client.desupportWarning {
+                lines.append("gateway build: \(warning.summary): upgrade it (docs/operations.md, \"Upgrading IB Gateway\")")
             }
             let paper = session.accounts.allSatisfy { $0.hasPrefix("DU") || $0.hasPrefix("DF") }
             lines.append("account type: \(paper ? "paper" : "LIVE — orders would trade real money")")
