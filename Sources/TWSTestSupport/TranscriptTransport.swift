@@ -76,36 +76,42 @@ public final class TranscriptTransport: TWSTransport, Sendable {
         }
     }
 
-    /// One leg: the handshake, then requests in and the transcript's steps out, until either side closes.
+    /// One leg: the handshake, then requests in and the transcript's steps out, until either side closes. The
+    /// transcript's steps run in a task of their own (their sleeps delay only them); ambient replies go out at once.
     private func serve(
         _ hello: TranscriptPlayer.Hello, inbound: AsyncThrowingStream<ByteBuffer, any Error>,
         send: @escaping @Sendable (ByteBuffer) -> Void, close: @escaping @Sendable () -> Void
     ) async {
-        var connection = TranscriptConnection(hello: hello)
-        do {
-            for try await bytes in inbound {
-                let actions = try player.withLock { player in try connection.receive(bytes, player: &player) }
-                if try await perform(actions, send: send) {
-                    close()
-                    break
+        let (script, scripted) = AsyncStream.makeStream(of: TranscriptPlayer.Action.self)
+        let clock = self.clock
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await action in script {
+                    switch action {
+                    case .send(let bytes), .reply(let bytes): send(bytes)
+                    case .sleep(let duration):
+                        do { try await clock.sleep(for: duration) } catch { break }
+                    case .close:
+                        close()
+                        return
+                    }
                 }
             }
-        } catch {
-            // A closed pipe or a broken byte stream ends the leg; the player records what was left.
-        }
-        player.withLock { $0.clientClosed() }
-    }
-
-    /// Carries out actions; `true` when the leg closes.
-    private func perform(_ actions: [TranscriptPlayer.Action], send: @Sendable (ByteBuffer) -> Void) async throws -> Bool {
-        for action in actions {
-            switch action {
-            case .send(let bytes): send(bytes)
-            case .sleep(let duration): try await clock.sleep(for: duration)
-            case .close: return true
+            var connection = TranscriptConnection(hello: hello)
+            do {
+                for try await bytes in inbound {
+                    let actions = try player.withLock { player in try connection.receive(bytes, player: &player) }
+                    for action in actions {
+                        if case .reply(let bytes) = action { send(bytes) } else { scripted.yield(action) }
+                    }
+                }
+            } catch {
+                // A closed pipe or a broken byte stream ends the leg; the player records what was left.
             }
+            scripted.finish()
+            player.withLock { $0.clientClosed() }
+            close()
         }
-        return false
     }
 
     private struct Writer: TWSTransportWriter {

@@ -23,7 +23,8 @@ public struct TranscriptAmbient: Sendable {
     public var currency: String
     /// Contracts by symbol or local symbol beyond those the transcript shows (the transcript's win).
     public var contracts: [String: TWSContract]
-    /// A quote for `marketData` requests: bid, ask, last (none when `nil`).
+    /// A quote for `marketData` requests: bid, ask, last (`nil`: a cent around the first price the recording shows
+    /// for the symbol; none when it shows none).
     public var quote: (bid: Double, ask: Double, last: Double)?
     /// The server's time for `currentTime`, epoch seconds (by default from the connection time).
     public var serverTime: Int64?
@@ -122,7 +123,12 @@ public struct TranscriptAmbient: Sendable {
         case .marketDataType where answers.contains(.marketDataType):
             return []
         case .marketData(let r) where answers.contains(.marketData):
-            guard let quote else { return [.marketDataType(requestID: r.requestID, marketDataType: 1)] }
+            // The test's quote, else one around the first price the recording shows for the symbol.
+            let recorded = context.prices[r.contract.symbol].map { (bid: $0 - 0.01, ask: $0 + 0.01, last: $0) }
+            guard let quote = quote ?? recorded else {
+                return [.marketDataType(requestID: r.requestID, marketDataType: 1)]
+                    + (r.snapshot ? [.tickSnapshotEnd(requestID: r.requestID)] : [])
+            }
             var out: [TWSResponse] = [
                 .marketDataType(requestID: r.requestID, marketDataType: 1),
                 .tickPrice(TWSTickPrice(requestID: r.requestID, tickType: .bid, price: quote.bid, size: 100)),

@@ -40,10 +40,14 @@ public struct TranscriptPlayer: Sendable {
         }
     }
 
-    /// What the gateway does next.
+    /// What the gateway does next. `send`, `sleep` and `close` are the transcript's own steps, carried out in order
+    /// (a `sleep` delays what follows it); a `reply` is the ambient responder's answer and goes out at once, even while
+    /// the transcript's steps sleep, as a gateway answers one request while another's answer is still to come.
     public enum Action: Sendable, Equatable {
-        /// Write these framed bytes.
+        /// Write these framed bytes after the steps before them.
         case send(ByteBuffer)
+        /// Write these framed bytes now.
+        case reply(ByteBuffer)
         /// Wait this long before the next action.
         case sleep(Duration)
         /// Close the connection.
@@ -94,6 +98,10 @@ public struct TranscriptPlayer: Sendable {
             case .server(let message), .client(let message):
                 let contract = message.fields.object("contract")
                 if contract.has("symbol") { _ = try? TranscriptServerMessages.contract(contract, context: &context) }
+                let symbol = contract["symbol"]?.text ?? message.fields["symbol"]?.text ?? ""
+                let price = ["price", "lmt_price", "aux_price", "avg_cost"].lazy
+                    .compactMap { message.fields[$0]?.text.flatMap(Double.init) }.first { $0 > 0 && $0 < 1e9 }
+                if !symbol.isEmpty, let price, context.prices[symbol] == nil { context.prices[symbol] = price }
             default:
                 continue
             }
@@ -180,7 +188,7 @@ public struct TranscriptPlayer: Sendable {
         note(request)
         if let ambient = options.ambient, let answers = ambient.answer(request, context: context, serverVersion: serverVersion) {
             received.append((name, nil))
-            return answers.compactMap { response in encode(response, line: nil).map(Action.send) }
+            return answers.compactMap { response in encode(response, line: nil).map(Action.reply) }
         }
         received.append((name, nil))
         let expected: String

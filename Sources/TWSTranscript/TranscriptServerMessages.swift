@@ -13,6 +13,9 @@ struct TranscriptContext: Sendable {
     var placed: [Int: (contract: TWSContract, order: TWSOrder)] = [:]
     /// Contracts by symbol, as the server described them (open orders, contract details, positions).
     var contracts: [String: TWSContract] = [:]
+    /// A price of each symbol, the first the recording shows (an order's price, an execution's): the ambient
+    /// responder's quote when a test gives none.
+    var prices: [String: Double] = [:]
     /// Executions so far per order id (our ids): quantity and notional, for TWS's cumulative quantity and average.
     var executed: [Int: (quantity: Decimal, notional: Double)] = [:]
     /// What each order's server messages said last (our ids): perm id and client id.

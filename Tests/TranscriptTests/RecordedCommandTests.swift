@@ -73,7 +73,7 @@ struct RecordedCommandTests {
             }
             #expect(report.passed, "\(report)")
             #expect(placed.outcome == .acknowledged)
-            #expect(cancelled.cancelled.map(\.orderID) == [295] && cancelled.stillOpen.isEmpty)
+            #expect(cancelled.cancelled.map(\.orderID) == [295] && cancelled.stillOpen.isEmpty, "\(cancelled)")
         }
     }
 

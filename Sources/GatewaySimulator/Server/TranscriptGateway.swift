@@ -70,26 +70,51 @@ public final class TranscriptGateway: Sendable {
         open.withLock { $0 += 1 }
         defer { open.withLock { $0 -= 1 } }
         logger.info("a client connected: serving the leg of server version \(hello.serverVersion), connected \(hello.connectionTime)")
-        var connection = TranscriptConnection(hello: hello)
         do {
             try await socket.executeThenClose { inbound, outbound in
-                reading: for try await bytes in inbound {
-                    let (actions, mismatches, requests) = try player.withLock { player in
-                        let (before, seen) = (player.mismatches.count, player.received.count)
-                        let actions = try connection.receive(bytes, player: &player)
-                        return (actions, Array(player.mismatches.dropFirst(before)), Array(player.received.dropFirst(seen)))
-                    }
-                    for request in requests {
-                        logger.debug("request \(request.name): \(request.line.map { "line \($0)" } ?? "answered ambiently")")
-                    }
-                    for mismatch in mismatches { logger.warning("transcript \(mismatch)") }
-                    for action in actions {
-                        switch action {
-                        case .send(let bytes): try await outbound.write(bytes)
-                        case .sleep(let duration): try await Task.sleep(for: duration)
-                        case .close: break reading
+                // One writer; the transcript's steps (with their sleeps) in a task of their own; ambient replies at once.
+                let (writes, writer) = AsyncStream.makeStream(of: ByteBuffer?.self)
+                let (script, scripted) = AsyncStream.makeStream(of: TranscriptPlayer.Action.self)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for await bytes in writes {
+                            guard let bytes else { return }
+                            try await outbound.write(bytes)
                         }
                     }
+                    group.addTask {
+                        for await action in script {
+                            switch action {
+                            case .send(let bytes), .reply(let bytes): writer.yield(bytes)
+                            case .sleep(let duration): try await Task.sleep(for: duration)
+                            case .close:
+                                writer.yield(nil)
+                                return
+                            }
+                        }
+                    }
+                    group.addTask {
+                        var connection = TranscriptConnection(hello: hello)
+                        for try await bytes in inbound {
+                            let (actions, mismatches, requests) = try self.player.withLock { player in
+                                let (before, seen) = (player.mismatches.count, player.received.count)
+                                let actions = try connection.receive(bytes, player: &player)
+                                return (actions, Array(player.mismatches.dropFirst(before)), Array(player.received.dropFirst(seen)))
+                            }
+                            for request in requests {
+                                self.logger.debug("request \(request.name): \(request.line.map { "line \($0)" } ?? "answered ambiently")")
+                            }
+                            for mismatch in mismatches { self.logger.warning("transcript \(mismatch)") }
+                            for action in actions {
+                                if case .reply(let bytes) = action { writer.yield(bytes) } else { scripted.yield(action) }
+                            }
+                        }
+                    }
+                    // The first to end (the client closed, or the transcript closed the leg) ends the connection.
+                    try await group.next()
+                    group.cancelAll()
+                    scripted.finish()
+                    writer.finish()
                 }
             }
         } catch {
