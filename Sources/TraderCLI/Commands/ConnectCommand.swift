@@ -13,22 +13,7 @@ struct ConnectCommand: AsyncParsableCommand {
     func run() async throws {
         let configuration = connection.configuration
         let lines = try await connection.withConnection { client, session in
-            var lines = [
-                "connected: \(configuration.host):\(configuration.port) as client \(configuration.clientID)",
-                "server version: \(session.serverVersion) (\(session.framing))",
-                "connection time: \(session.connectionTime)",
-                "accounts: \(session.accounts.joined(separator: ","))",
-                "next order id: \(session.nextValidOrderID)",
-            ]
-            if let time = try? await client.currentTime() {
-                lines.append("server time: \(CLITime.iso(time))")
-            }
-            if let warning = await client.desupportWarning {
-                lines.append("gateway build: \(warning.summary): upgrade it (docs/operations.md, \"Upgrading IB Gateway\")")
-            }
-            let paper = session.accounts.allSatisfy { $0.hasPrefix("DU") || $0.hasPrefix("DF") }
-            lines.append("account type: \(paper ? "paper" : "LIVE — orders would trade real money")")
-            return lines
+            await ConnectSummary.lines(client, session, configuration)
         }
         for line in lines { print(line) }
     }

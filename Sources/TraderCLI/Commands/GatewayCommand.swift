@@ -38,12 +38,8 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Accept fault commands, one per line, on this loopback port.") var adminPort: Int?
     @Option(name: .long, help: "Log level (trace, debug, info, notice, warning, error).") var logLevel: String = "info"
     @Flag(name: .long, help: "Print the symbols of the data set and exit.") var list = false
-    @Option(
-        name: .long,
-        help: "Serve a recorded gateway session (a transcript file) instead of simulating: each connection plays its next leg; ends when it has been played (docs/recorded-sessions.md).")
-    var transcript: String?
-    @Flag(name: .long, help: "With --transcript: answer only the recording's requests (others are mismatches), not a command's start-up reads.")
-    var strict = false
+    @Option(name: .long, help: "Serve a recorded gateway session (a transcript file) instead of simulating: each connection plays its next leg (docs/recorded-sessions.md).") var transcript: String?
+    @Flag(name: .long, help: "With --transcript: answer only the recording's requests, not a command's start-up reads.") var strict = false
 
     func validate() throws {
         try GatewaySetup.check(
@@ -52,14 +48,7 @@ struct GatewayCommand: AsyncParsableCommand {
 
     func run() async throws {
         if let transcript {
-            let report = try await GatewaySetup.serveTranscript(
-                transcript, bind: bind, port: port, strict: strict, logLevel: logLevel
-            ) { line in
-                FileHandle.standardOutput.write(Data((line + "\n").utf8))
-            }
-            print(report.description)
-            if !report.passed { throw ExitCode(1) }
-            return
+            return try await GatewaySetup.replay(transcript, bind: bind, port: port, strict: strict, logLevel: logLevel)
         }
         let dataSet = try GatewaySetup.data(data, synthetic: synthetic, seed: seed)
         if list {

@@ -4,6 +4,17 @@ import Logging
 import TWSTranscript
 
 extension GatewaySetup {
+    /// `ibtrader gateway --transcript FILE`: serves the recording (`serveTranscript`), printing the start-up line and,
+    /// at the end, the report.
+    /// - Throws: `TraderError` when the recording was not played through (the report says where it stopped).
+    public static func replay(_ path: String, bind: String, port: Int, strict: Bool, logLevel: String) async throws {
+        let report = try await serveTranscript(path, bind: bind, port: port, strict: strict, logLevel: logLevel) { line in
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }
+        print(report.description)
+        if !report.passed { throw TraderError("the recording was not played through (see above)") }
+    }
+
     /// `ibtrader gateway --transcript FILE`: a recorded session served on `bind:port` until it has been played to its
     /// end (docs/recorded-sessions.md). Requests the recording does not name (a command's start-up reads) are answered
     /// as a quiet paper account would, unless `strict`.
