@@ -293,7 +293,7 @@ let package = Package(
         .testTarget(
             name: "TranscriptTests",
             dependencies: [
-                "TWSTranscript", "TWSTestSupport", "TWSClient", "TWSProtocol", "VirtualTime", "InteractiveBrokers",
+                "TWSTranscript", "TWSTestSupport", "TWSClient", "TWSProtocol", "VirtualTime", "InteractiveBrokers", "GatewaySimulator",
                 "LiveSession", "Storage", "TradingModel", "TradingEngine", "JournalModel",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ]
