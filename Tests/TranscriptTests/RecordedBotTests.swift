@@ -51,6 +51,40 @@ struct RecordedBotTests {
     }
 }
 
+extension RecordedBotTests {
+    @Test("a warm-up whose history never ends: the bot warms up without it and starts, instead of waiting for ever")
+    func startsWithoutWarmupEnd() async throws {
+        let transcript = try RecordedCommands.transcript("warmup_history_without_end.txt", folder: "ibtrader")
+        let log = CapturedLines()
+        let started = Mutex<Duration?>(nil)
+        let (_, report) = try await RecordedCommands.run(transcript) { transport, loop in
+            try await RecordedCommands.withJournal { journal in
+                var configuration = LiveRunnerConfiguration(
+                    connection: TWSConnectionConfiguration(clientID: 1), symbols: ["AAPL"],
+                    engine: EngineConfig(initialCash: Money(100_000)))
+                configuration.connection.requestTimeout = .seconds(20)
+                configuration.transport = transport
+                configuration.clock = SessionClock(loop.clock, startingAt: Timestamp(seconds: 1_776_191_786))
+                configuration.ticks = .whenDue
+                configuration.duration = .seconds(300)
+                configuration.journal = journal
+                configuration.session.warmupDuration = "1800 S"
+                let clock = loop.clock
+                configuration.observer = { milestone in
+                    if case .subscribed = milestone { started.withLock { $0 = $0 ?? clock.elapsed } }
+                }
+                let logger = Logger(label: "recorded.bot") { _ in CapturingHandler(lines: log) }
+                return try await LiveRunner.run(strategy: Idle(), configuration: configuration, logger: logger)
+            }
+        }
+        #expect(report.mismatches.isEmpty, "\(report)")
+        let startedAt = try #require(started.withLock { $0 }, "the bot never subscribed its bars: \(log.lines)")
+        // Three request timeouts after the request left, then the start-up goes on.
+        #expect(startedAt >= .seconds(60) && startedAt < .seconds(90), "it started \(startedAt) after connecting")
+        #expect(log.lines.contains { $0.contains("warm-up bars of AAPL failed") }, "\(log.lines)")
+    }
+}
+
 /// Log lines kept for assertions.
 final class CapturedLines: Sendable {
     private let state = Mutex<[String]>([])

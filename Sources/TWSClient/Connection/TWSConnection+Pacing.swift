@@ -31,6 +31,11 @@ extension HistoricalPacingLimits {
 extension TWSConnection {
     /// Queues a request behind its pacing planner; it leaves when the planner allows it. One the planner holds back
     /// counts as a pacing wait.
+    /// Whether a paced request is still held by the planner (not yet handed to the rate limiter).
+    func isPacedWaiting(_ requestID: Int) -> Bool {
+        pacedBacklog.contains { $0.requestID == requestID }
+    }
+
     func enqueuePaced(_ pending: PendingPacedRequest) {
         if decision(for: pending, now: clock.now()) != .sendNow { pacingWaits += 1 }
         pacedBacklog.append(pending)

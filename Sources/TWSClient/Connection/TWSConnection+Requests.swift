@@ -48,15 +48,19 @@ extension TWSConnection {
     /// Sends `request` and collects everything routed to `key` until its End message (or the first item when
     /// `firstItemCompletes`). If the caller's task is cancelled, the route ends with `cancelled` and `cancel`
     /// (when given) is sent. Direct requests fail with `timedOut` after `configuration.requestTimeout`; paced
-    /// historical requests may wait for minutes in the planner and have no timeout.
+    /// historical requests may wait for minutes in the planner, so theirs counts from when they leave it, and is
+    /// three times as long (IB's historical farm can take tens of seconds to answer a long query; an End it never
+    /// sends must not hold the caller, a warm-up say, for ever).
     func collect(
         _ key: RouteKey, request: TWSRequest, cancel: TWSRequest? = nil, firstItemCompletes: Bool = false,
         path: OutboundPath = .direct
     ) async throws(TWSRequestError) -> RoutedResult<InboundItem> {
-        guard let timeout = configuration.requestTimeout, case .direct = path else {
+        guard let timeout = configuration.requestTimeout else {
             return try await collectUntimed(
                 key, request: request, cancel: cancel, firstItemCompletes: firstItemCompletes, path: path)
         }
+        let paced: Int? = if case .paced(_, _, let requestID) = path { requestID } else { nil }
+        let limit = paced == nil ? timeout : timeout * 3
         let clock = clock
         do {
             return try await withThrowingTaskGroup(of: RoutedResult<InboundItem>?.self) { group in
@@ -65,7 +69,11 @@ extension TWSConnection {
                         key, request: request, cancel: cancel, firstItemCompletes: firstItemCompletes, path: path)
                 }
                 group.addTask {
-                    try await clock.sleepUntil(clock.now() + timeout)
+                    if let paced {
+                        // The planner may hold it for minutes: the wait for an answer starts when it leaves.
+                        while await self.isPacedWaiting(paced) { try await clock.sleepUntil(clock.now() + .milliseconds(100)) }
+                    }
+                    try await clock.sleepUntil(clock.now() + limit)
                     return nil
                 }
                 defer { group.cancelAll() }
