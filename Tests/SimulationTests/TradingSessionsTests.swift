@@ -108,17 +108,36 @@ import TradingModel
     @Test func aDayOrderPlacedAfterTheCloseWorksTheNextTradingDayThenExpiresAtItsClose() {
         var s = Session(at: Self.ny(12, 17, 0))  // Friday after the close
         s.submit(Self.order(1, .buy, .limit(Price(90)), tif: .day))
-        // Not at the UTC day's change (19:00 New York), not over the weekend or Monday's holiday.
+        // Not at the UTC day's change (19:00 New York), not over the weekend or Monday's holiday (a bar outside what
+        // would be its regular hours is no evidence that the market opened).
         #expect(s.feed(Self.ny(12, 19, 30), "100", "100", "100", "100").isEmpty)
-        #expect(s.feed(Self.ny(15, 10, 0), "100", "100", "100", "100").isEmpty)
+        #expect(s.feed(Self.ny(15, 8, 0), "100", "100", "100", "100").isEmpty)
         #expect(s.feed(Self.ny(16, 15, 59), "100", "100", "100", "100").isEmpty)
         #expect(s.engine.workingOrderIDs == [OrderID(1)])
         #expect(s.feed(Self.ny(16, 16, 0), "100", "100", "100", "100") == [.expired(OrderID(1), at: Self.ny(16, 16, 0))])
-        #expect(TradingSessions.dayOrderExpiry(submittedAt: Self.ny(12, 17, 0), sessions: [.regular]) == Self.ny(16, 16, 0))
+        #expect(TradingSessions().dayOrderExpiry(submittedAt: Self.ny(12, 17, 0), sessions: [.regular]) == Self.ny(16, 16, 0))
         // Placed at the very close, it is for the next trading day (generated mutation: `>` at the close).
-        #expect(TradingSessions.dayOrderExpiry(submittedAt: Self.ny(8, 16, 0), sessions: [.regular]) == Self.ny(9, 16, 0))
-        #expect(TradingSessions.dayOrderExpiry(submittedAt: Self.ny(12, 17, 0), sessions: [.regular, .afterHours])
+        #expect(TradingSessions().dayOrderExpiry(submittedAt: Self.ny(8, 16, 0), sessions: [.regular]) == Self.ny(9, 16, 0))
+        #expect(TradingSessions().dayOrderExpiry(submittedAt: Self.ny(12, 17, 0), sessions: [.regular, .afterHours])
             == Self.ny(12, 20, 0), "an outside-RTH DAY order works the rest of Friday's after-hours")
+    }
+
+    /// Issue 80: the data over the calendar. Monday 2024-01-15 is a listed holiday; a bar inside its would-be regular
+    /// hours is evidence that the market opened: the day trades as an ordinary one.
+    @Test func aBarOnAListedHolidayOpensTheDay() {
+        var s = Session(at: Self.ny(12, 17, 0))  // Friday after the close
+        s.submit(Self.order(1, .buy, .limit(Price(90)), tif: .day))
+        s.submit(Self.order(2, .buy, .market))
+        // The first bar of the holiday's regular hours fills the market order held since Friday.
+        #expect(T.fills(s.feed(Self.ny(15, 9, 30), "100", "100", "100", "100")).map(\.orderID) == [OrderID(2)])
+        #expect(s.engine.openedDays == [USEquityCalendar.newYorkDay(of: Self.ny(15, 12, 0))])
+        // The DAY order now ends at Monday's close, not Tuesday's.
+        #expect(s.feed(Self.ny(15, 16, 0), "100", "100", "100", "100") == [.expired(OrderID(1), at: Self.ny(15, 16, 0))])
+        // Given in advance (what the gateway simulator does with its data), the same day is open from the start.
+        let given = TradingSessions(openDays: [USEquityCalendar.newYorkDay(of: Self.ny(15, 12, 0))])
+        #expect(given.dayOrderExpiry(submittedAt: Self.ny(12, 17, 0), sessions: [.regular]) == Self.ny(15, 16, 0))
+        #expect(TradingSessions.daysWithBars([Self.ny(15, 9, 30), Self.ny(16, 9, 30), Self.ny(13, 3, 0)])
+            == [USEquityCalendar.newYorkDay(of: Self.ny(15, 12, 0))])
     }
 
     @Test func anIOCOrderOutsideItsSessionIsCancelledNotHeld() {
@@ -146,7 +165,7 @@ import TradingModel
         for start in [Timestamp(year: 2024, month: 1, day: 10), Timestamp(year: 2024, month: 3, day: 5)] {
             var time = start
             while time < start + .days(14) {
-                let span = TradingSessions.span(at: time)
+                let span = TradingSessions().span(at: time)
                 let kind = USEquityCalendar.session(at: time).map { TradingSessions.SessionSet($0.kind) } ?? []
                 #expect(span.kind == kind && span.from <= time && time < span.until, "\(time)")
                 time = time + .seconds(60)

@@ -50,7 +50,19 @@ extension BacktestResult {
         dataEndings.map { ending in
             "\(ending.symbol.rawValue): its data ends on \(format(ending.lastBarTime)); the position of "
                 + "\(ending.quantity) was closed at its last price \(ending.price) on \(format(ending.closedAt))."
+        } + (openedDaysNote.map { [$0] } ?? [])
+    }
+
+    /// Says once which days the data traded on although the exchange calendar lists them as closed (`nil`: none).
+    public var openedDaysNote: String? {
+        guard !openedDays.isEmpty else { return nil }
+        let named = openedDays.prefix(5).map { day in
+            let text = String(String(describing: Timestamp(nanoseconds: day * Timestamp.nanosecondsPerDay)).prefix(10))
+            return USEquityCalendar.holiday(day).map { "\(text) (\($0))" } ?? text
         }
+        let more = openedDays.count > 5 ? " and \(openedDays.count - 5) more" : ""
+        return "the data has bars on \(named.joined(separator: ", "))\(more), which the exchange calendar lists as closed: "
+            + "they traded as ordinary days (the data wins over the calendar)."
     }
 
     /// Denials and scale-downs per rule, e.g. `maxActivePositions 3 denied, settledCash 2 scaled down`.

@@ -50,6 +50,9 @@ public struct BacktestResult: Sendable {
     public let balances: [CurrencyBalance]
     /// Pairs in the run only for their rates (`EngineConfig.rateOnlySymbols`): never traded.
     public let rateOnlySymbols: [String]
+    /// New York days (day numbers) the exchange calendar lists as closed on which the data traded, so they traded as
+    /// ordinary days (`MatchingEngine.openedDays`: the data wins over the calendar).
+    public var openedDays: [Int64] = []
     /// Per instrument, the account currency per unit of its price currency at the end (`Portfolio.rate(for:)`).
     let finalRates: [Double]
 

@@ -419,9 +419,11 @@ struct Loop<S: Strategy> {
 
     @usableFromInline
     func finish() -> BacktestResult {
-        BacktestResult(
+        var result = BacktestResult(
             universe: universe, initialCash: config.engine.initialCash, engine: engine, fills: fills,
             fillRates: fillRates, equityCurve: curve, barsProcessed: bars, dataEndings: dataEndings, tradingStart: config.tradingStart,
             lowestBuyingPower: lowestBuyingPower, rollCharges: rollCharges)
+        result.openedDays = matcher.openedDays.sorted()
+        return result
     }
 }

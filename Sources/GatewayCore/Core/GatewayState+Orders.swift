@@ -323,8 +323,9 @@ extension GatewayState {
         let waiting = model.parentID.map { parent in engine.workingOrderIDs.contains(parent) } ?? false
         let stopLike = request.isStopLike
         // Held for its session (e.g. a market order before the open) it is PreSubmitted, as at IB.
-        let inSession = engine.config.sessions.map {
-            $0.sessions(for: request.type, execution: request.execution).allows(now)
+        let inSession = engine.config.sessions.map { rules in
+            rules.session(at: now).map { rules.sessions(for: request.type, execution: request.execution).contains(.init($0.kind)) }
+                ?? false
         } ?? true
         entry.status = waiting || stopLike || !inSession || !instrument.series.isTrading(at: now)
             ? "PreSubmitted" : "Submitted"

@@ -82,6 +82,11 @@ public struct GatewayState: Sendable {
         var simulation = configuration.simulation
         let intraday = !data.instruments.isEmpty && data.instruments.allSatisfy { !$0.series.isDaily }
         if intraday, simulation.sessions == nil { simulation.sessions = TradingSessions() }
+        // The data over the calendar: a listed holiday the data trades on trades like any weekday (as in a backtest).
+        if intraday, simulation.sessions != nil {
+            simulation.sessions?.openDays = TradingSessions.daysWithBars(
+                data.instruments.filter { $0.kind == .stock }.lazy.flatMap { $0.series.bars.lazy.map(\.timestamp) })
+        }
         self.engine = MatchingEngine(config: simulation, kinds: data.instruments.map(\.kind))
         if intraday { engine.assumeIntraday() }
         self.executionPrefix = configuration.executionPrefix ?? UInt32.random(in: 1...UInt32.max)

@@ -29,8 +29,9 @@ import TradingModel
 ///   so every fill is a whole number of shares, as IB trades stocks.
 /// - **Sessions** (`SimulationConfig.sessions`, intraday data of a stock): an order trades only in the US stock
 ///   sessions its type and terms allow (`TradingSessions`); outside them it rests, and a DAY order lasts to the end of
-///   its trading day's last such session. Futures and currency pairs trade around the clock on weekdays, as their
-///   data has bars.
+///   its trading day's last such session. A bar of a stock on a day the calendar lists as closed, inside an ordinary
+///   weekday's regular hours, opens that day (`openedDays`): the data wins over the calendar. Futures and currency
+///   pairs trade around the clock on weekdays, as their data has bars.
 /// - **Costs**: slippage applies to market and triggered-stop fills, never to limit fills; commission per execution.
 public struct MatchingEngine: Sendable {
     /// The configuration.
@@ -43,6 +44,8 @@ public struct MatchingEngine: Sendable {
     @usableFromInline var isIntraday: [Bool]
     /// The session of the last time asked about and how long it lasts (`TradingSessions.span`).
     var sessionSpan: (kind: TradingSessions.SessionSet, from: Timestamp, until: Timestamp)?
+    /// The session rules in force: `config.sessions`, with the closed days the data has shown trading on.
+    @usableFromInline var sessionRules: TradingSessions?
     var commissions: CommissionCalculator
     /// What each instrument is (its commission schedule).
     let kinds: [InstrumentKind]
@@ -70,6 +73,38 @@ public struct MatchingEngine: Sendable {
         self.lastBars = Array(repeating: nil, count: instrumentCount)
         self.isIntraday = Array(repeating: false, count: instrumentCount)
         self.commissions = CommissionCalculator(model: config.commission)
+        self.sessionRules = config.sessions
+    }
+
+    /// The days the calendar lists as closed that the data traded on (`TradingSessions.openDays`): given in the
+    /// configuration, and found in the bars as they came.
+    public var openedDays: Set<Int64> { sessionRules?.openDays ?? [] }
+
+    /// A stock's bar at `time`: on a day the calendar lists as closed, inside an ordinary weekday's regular hours, it
+    /// opens the day (and the DAY orders working then last to that day's end).
+    @usableFromInline
+    mutating func noteSessionEvidence(_ time: Timestamp, instrument index: Int) {
+        guard var rules = sessionRules, kinds[index] == .stock else { return }
+        // Asked once per session: a bar inside a session (regular, pre-market, …) opens nothing.
+        if let span = sessionSpan, time >= span.from, time < span.until {
+            if !span.kind.isEmpty { return }
+        } else {
+            let span = rules.span(at: time)
+            sessionSpan = span
+            if !span.kind.isEmpty { return }
+        }
+        let day = USEquityCalendar.newYorkDay(of: time)
+        guard !rules.openDays.contains(day), !USEquityCalendar.isTradingDay(day),
+            USEquityCalendar.ordinarySessions(onDay: day).contains(where: { $0.kind == .regular && $0.contains(time) })
+        else { return }
+        rules.openDays.insert(day)
+        sessionRules = rules
+        sessionSpan = nil
+        for i in working.indices where working[i].dayExpiry != nil {
+            if let sessions = working[i].sessions {
+                working[i].dayExpiry = rules.dayOrderExpiry(submittedAt: working[i].activeAt, sessions: sessions)
+            }
+        }
     }
 
     /// Whether instrument `index` is a currency pair (its quoted spread is one tick).
@@ -124,12 +159,12 @@ public struct MatchingEngine: Sendable {
             activeAt: Timestamp(nanoseconds: now.nanoseconds + delay),
             isArmed: order.parentID.map { parent in !working.contains { $0.id == parent } } ?? true,
             isDone: false, goodTill: goodTill, isAdaptive: order.execution?.algo != nil)
-        if let rules = config.sessions, isIntraday[index], kinds[index] == .stock {
+        if let rules = sessionRules, isIntraday[index], kinds[index] == .stock {
             let sessions = rules.sessions(for: order.type, execution: order.execution)
             entry.sessions = sessions
             entry.execution = order.execution
             if order.timeInForce == .day {
-                entry.dayExpiry = TradingSessions.dayOrderExpiry(submittedAt: entry.activeAt, sessions: sessions)
+                entry.dayExpiry = rules.dayOrderExpiry(submittedAt: entry.activeAt, sessions: sessions)
             }
         }
         reports.append(.accepted(order.id, at: now + config.latency))
@@ -219,7 +254,7 @@ public struct MatchingEngine: Sendable {
             }
             working[i].mode = mode
             // Only an order that keeps sessions (intraday stock data) gets those of its new type.
-            if let rules = config.sessions, working[i].sessions != nil {
+            if let rules = sessionRules, working[i].sessions != nil {
                 working[i].sessions = rules.sessions(for: type, execution: working[i].execution)
             }
         }
@@ -254,13 +289,14 @@ public struct MatchingEngine: Sendable {
             isIntraday[instrument.index] = true
         }
         lastBars[instrument.index] = bar
+        if sessionRules != nil, isIntraday[instrument.index] { noteSessionEvidence(bar.timestamp, instrument: instrument.index) }
     }
 
     /// Whether an order of `sessions` may trade at `time` (the calendar is asked once per session).
     mutating func allows(_ sessions: TradingSessions.SessionSet, at time: Timestamp) -> Bool {
         // Disjointness, not `contains`: every option set contains the empty one (all venues closed).
         if let span = sessionSpan, time >= span.from, time < span.until { return !sessions.isDisjoint(with: span.kind) }
-        let span = TradingSessions.span(at: time)
+        let span = (sessionRules ?? TradingSessions()).span(at: time)
         sessionSpan = span
         return !sessions.isDisjoint(with: span.kind)
     }

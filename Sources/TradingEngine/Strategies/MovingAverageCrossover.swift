@@ -61,6 +61,9 @@ struct MovingAverage: CloseIndicator {
 ///   must exist on t and t−1, so the first signal can come one bar after the slow average first exists
 ///   (bar index `slowPeriod` for SMA, as in the peers' reference). Comparisons use the exact computed values.
 /// - Long/flat: a cross up while flat buys `sizing`; a cross down while long sells the whole position.
+/// - Pending orders count: a signal while an order of the same side is still working (waiting for the open, a halt,
+///   a partial fill) adds nothing; one of the other side is cancelled first. So a position never exceeds `sizing`,
+///   whatever delays its orders.
 ///   With `allowShort`, a cross down while flat or long goes short by `sizing` (reversing a long), and a cross up
 ///   reverses a short.
 /// - With `atrStops`, entries are brackets with a stop `stopMultiple` ATRs away (and an optional take-profit);
@@ -149,11 +152,24 @@ public struct MovingAverageCrossover: Strategy {
         _ side: Side, id: InstrumentID, bar: Bar, atr: Double?, context: some StrategyContext,
         into actions: inout [StrategyAction]
     ) {
+        // Orders of this instrument still on their way (an entry or exit waiting for the open, a halt, a limit, the
+        // rest of a partial fill; not a bracket's protective children): a signal never stacks another on one it is
+        // waiting for. The same side's is already the answer; the other side's is stale and goes.
+        var stale: [ClientOrderID] = []
+        if context.hasOpenOrders(for: id) {
+            for order in context.openOrders(for: id)
+            where order.parentID == nil && order.state != .pendingCancel && !ProtectiveOrders.isProtective(order.clientOrderID) {
+                if order.side == side { return }
+                stale.append(order.clientOrderID)
+            }
+        }
         let position = context.position(for: id).quantity
         let holdsOpposite = side == .buy ? position.units < 0 : position.units > 0
         if holdsOpposite {
             if context.hasOpenOrders(for: id) { actions.append(.cancelAll(id)) }
             actions.append(.submit(.market(id, side, position.magnitude)))
+        } else {
+            for order in stale { actions.append(.cancel(order)) }
         }
         let mayEnter = side == .buy || config.allowShort
         let isFlatOrReversing = position.units == 0 || holdsOpposite

@@ -82,6 +82,12 @@ public enum USEquityCalendar {
     /// The sessions of `day`, in time order (none on a day without trading).
     public static func sessions(onDay day: Int64) -> [Session] {
         guard isTradingDay(day) else { return [] }
+        return ordinarySessions(onDay: day)
+    }
+
+    /// The sessions `day` has as a trading day, whatever the calendar says of it: a holiday's are an ordinary
+    /// weekday's (for a day the data shows trading on, `TradingSessions.openDays`); an early close keeps its hours.
+    public static func ordinarySessions(onDay day: Int64) -> [Session] {
         let close = closesEarly(day) ? 13 * 60 : 16 * 60
         return [
             Session(kind: .overnight, open: utc(day - 1, minutes: 20 * 60), close: utc(day, minutes: 3 * 60 + 50)),
