@@ -57,7 +57,11 @@ extension ManualTrading {
                 on: context.connection, info: context.info,
                 clock: SessionClock(settings.sleeper, startingAt: settings.clock()), logger: ticketLogger)
         } catch {
-            throw ManualTradingError(error, symbol: symbol ?? "")
+            let order: ManualOrderTicket? = switch ticket.job {
+            case .place(let order, _), .preview(let order): order
+            case .cancel, .modify: nil
+            }
+            throw ManualTradingError(error, order: order)
         }
     }
 
@@ -68,6 +72,7 @@ extension ManualTrading {
         session.account = settings.account
         session.confirmedLiveAccount = settings.confirmedLiveAccount
         session.reference = settings.reference
+        session.engine.futuresRollDays = settings.futuresRollDays
         session.warmupDuration = ""
         session.reconnect = false
         session.commissionWait = nil

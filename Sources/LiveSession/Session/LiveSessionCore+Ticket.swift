@@ -200,7 +200,7 @@ extension LiveSessionCore {
         state.killSwitchEngaged = request.killSwitchEngaged
         guard let denial = ManualRiskCheck.denial(
             ticket, config: request.risk, account: state, referencePrice: look.price, at: dataTime,
-            commissionReserve: request.commissionReserve)
+            commissionReserve: request.commissionReserve, rollDays: settings.engine.futuresRollDays)
         else { return nil }
         if settings.journaled { out.append(journalEvent(.riskDenial, "\(what): \(denial)")) }
         return denial
