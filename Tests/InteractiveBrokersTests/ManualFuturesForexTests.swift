@@ -8,6 +8,7 @@ import Storage
 import TWSClient
 import TWSProtocol
 import Testing
+import TraderKit
 import TradingEngine
 import TradingModel
 
@@ -76,6 +77,11 @@ struct ManualFuturesForexTests {
                 let result = try await Self.place(ticket, key: "es1", port: port, settings: Self.settings(journal))
                 #expect(result.outcome == .acknowledged, "\(result)")
                 #expect(result.legs.first?.state == .filled)
+                #expect(result.contract?.description == "ES 201312 (FUT ×50, ESZ3)")
+                let text = ManualListing.order(result, json: false).first ?? ""
+                #expect(text.hasPrefix("acknowledged: IBT:manual:es1 in ES 201312 (FUT ×50, ESZ3) (account DU1234567)"), "\(text)")
+                let record = ManualListing.order(result, json: true).first ?? ""
+                #expect(record.contains(#""secType":"FUT""#) && record.contains(#""localSymbol":"ESZ3""#), "\(record)")
                 // The contract went out as IB lists it: ES on CME, December 2013, multiplier 50.
                 let held = await simulator.state().account.holdings
                 #expect(held.values.map(\.quantity) == [Quantity(1)])
@@ -147,7 +153,7 @@ struct ManualFuturesForexTests {
                     try await ManualTrading.modifyOrder(orderID, modification: try ManualModification(change), on: (c, info, settings))
                 }
                 #expect(modified.outcome == .acknowledged, "\(modified)")
-                #expect(modified.symbol == "ES 201312 (FUT ×50, ESZ3)")
+                #expect(modified.symbol == "ES 201312 (FUT ×50, ESZ3)" && modified.contract?.localSymbol == "ESZ3")
                 let open = try await TWSConnection.connect(connectionConfiguration(port, clientID: 43)) { c, info in
                     try await ManualTrading.openOrders(on: c, info: info, settings: settings)
                 }

@@ -347,6 +347,7 @@ extension LiveSessionCore {
         var result = ManualOrderResult(
             account: account, orderRef: run.orderRef, outcome: run.outcome ?? .timedOut, legs: legs, steps: run.steps)
         if case .denied = result.outcome { result.legs = [] } else { result.entryType = run.orders.first?.type }
+        result.contract = ids.first.flatMap { try? desk.contracts.contract(for: $0) }.map(ContractTerms.init)
         // The rest at market did not go through: the command did not do what it was asked.
         if let rest = run.restOutcome, rest != .acknowledged { result.outcome = rest }
         phase = .finished

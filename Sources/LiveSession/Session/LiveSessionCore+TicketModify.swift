@@ -65,6 +65,7 @@ extension LiveSessionCore {
             before: ManualModifyResult.terms(current.side, current.quantity, current.type),
             after: ManualModifyResult.terms(current.side, change.quantity ?? current.quantity, change.type ?? current.type),
             outcome: .acknowledged)
+        run.result?.contract = terms
         modifyRun = run
         guard change.type != nil else { return askModifyAccount(&out) }
         _ = request(.contractDetails(order.contract), for: .modify(.details), &out)

@@ -147,12 +147,11 @@ public enum ManualListing {
     public static func order(_ result: ManualOrderResult, json: Bool) -> [String] {
         let (status, detail) = orderStatus(result.outcome)
         if json {
-            var lines = [
-                JSONLine.render([
-                    "record": .string("order"), "account": .string(result.account), "orderRef": .string(result.orderRef),
-                    "status": .string(status), "detail": detail.isEmpty ? .null : .string(detail),
-                ])
+            let record: KeyValuePairs<String, JSONValue> = [
+                "record": .string("order"), "account": .string(result.account), "orderRef": .string(result.orderRef),
+                "status": .string(status), "detail": detail.isEmpty ? .null : .string(detail),
             ]
+            var lines = [result.contract.map { ContractFields.line(record, $0) } ?? JSONLine.render(record)]
             lines += result.legs.map { leg in
                 JSONLine.render([
                     "record": .string("leg"), "orderRef": .string(leg.orderRef), "orderId": .integer(leg.brokerOrderID),
@@ -164,7 +163,8 @@ public enum ManualListing {
             lines += result.steps.map { JSONLine.render(["record": .string("step"), "text": .string($0)]) }
             return lines
         }
-        var lines = ["\(status): \(result.orderRef) (account \(result.account))\(detail.isEmpty ? "" : ": \(detail)")"]
+        let contract = result.contract.flatMap { $0.isStock ? nil : " in \($0)" } ?? ""
+        var lines = ["\(status): \(result.orderRef)\(contract) (account \(result.account))\(detail.isEmpty ? "" : ": \(detail)")"]
         lines += result.steps.map { "  \($0)" }
         if !result.legs.isEmpty {
             lines.append(
@@ -194,14 +194,13 @@ public enum ManualListing {
     public static func modify(_ result: ManualModifyResult, json: Bool) -> [String] {
         let (status, detail) = modifyStatus(result.outcome)
         if json {
-            return [
-                JSONLine.render([
-                    "record": .string("modify"), "account": .string(result.account), "orderId": .integer(result.orderID),
-                    "orderRef": .string(result.orderRef), "symbol": .string(result.symbol),
-                    "before": .string(result.before), "after": .string(result.after), "status": .string(status),
-                    "detail": detail.isEmpty ? .null : .string(detail),
-                ])
+            let record: KeyValuePairs<String, JSONValue> = [
+                "record": .string("modify"), "account": .string(result.account), "orderId": .integer(result.orderID),
+                "orderRef": .string(result.orderRef), "symbol": .string(result.contract?.symbol ?? result.symbol),
+                "before": .string(result.before), "after": .string(result.after), "status": .string(status),
+                "detail": detail.isEmpty ? .null : .string(detail),
             ]
+            return [result.contract.map { ContractFields.line(record, $0) } ?? JSONLine.render(record)]
         }
         return [
             "\(status): order \(result.orderID) \(result.orderRef) \(result.symbol) (account \(result.account))"
