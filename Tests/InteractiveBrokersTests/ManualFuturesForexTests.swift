@@ -98,6 +98,23 @@ struct ManualFuturesForexTests {
         }
     }
 
+    @Test("a local symbol is read at the gateway's time: ESZ3 typed in 2026 against a gateway replaying 2013 is ES 2013-12")
+    func theGatewaysTimeDecides() async throws {
+        let wall = Timestamp(seconds: 1_776_254_400)  // 2026-04-15: the command's own clock
+        var a = ManualOrderArguments(side: "buy", symbol: "ESZ3", quantity: "1")
+        a.type = "MKT"
+        let ticket = try ManualOrderTicket(a, at: wall)
+        #expect(ticket.symbol == "ES 2033-12", "read at the wall clock before connecting")
+        try await Self.withSimulator { _, port in
+            var settings = Self.settings(nil)
+            settings.clock = { wall }
+            let result = try await Self.place(ticket, key: "gw", port: port, settings: settings)
+            // At the gateway's 2013-12-02 it is December 2013, traded (its roll day, 2013-12-13, is ahead).
+            #expect(result.outcome == .acknowledged, "\(result)")
+            #expect(result.contract?.expiry == "20131220", "\(String(describing: result.contract))")
+        }
+    }
+
     @Test("the multiplier counts in exposure: 2 ES (about 180,000) break a 1 × equity cap of 100,000, 1 ES does not")
     func theMultiplierInExposure() async throws {
         let risk = { () -> RiskConfig in

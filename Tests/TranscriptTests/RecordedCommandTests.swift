@@ -158,7 +158,8 @@ struct RecordedCommandTests {
     @Test("ibtrader order buy MESM6 1, then sell: the future qualified by IB's local symbol, placed as the recording's (grounded capture)")
     func aFutureByItsLocalSymbol() async throws {
         let transcript = try RecordedCommands.transcript("api_future_campaign_mes.txt")
-        let ambient = TranscriptAmbient(contracts: ["MESM6": Self.mes], quote: (7039.25, 7039.5, 7039.5))
+        // The gateway's clock: the capture's connection (2026-04-15 16:20:48 UTC).
+        let ambient = TranscriptAmbient(contracts: ["MESM6": Self.mes], quote: (7039.25, 7039.5, 7039.5), serverTime: 1_776_270_048)
         try await RecordedCommands.withJournal { journal in
             let (results, report) = try await RecordedCommands.run(transcript, ambient: ambient) { transport, loop in
                 let settings = RecordedCommands.settings(journal, loop)

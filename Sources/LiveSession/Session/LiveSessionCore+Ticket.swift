@@ -199,7 +199,7 @@ extension LiveSessionCore {
         }
         state.killSwitchEngaged = request.killSwitchEngaged
         guard let denial = ManualRiskCheck.denial(
-            ticket, config: request.risk, account: state, referencePrice: look.price, at: dataTime,
+            ticket, config: request.risk, account: state, referencePrice: look.price, at: request.marketTime ?? dataTime,
             commissionReserve: request.commissionReserve, rollDays: settings.engine.futuresRollDays)
         else { return nil }
         if settings.journaled { out.append(journalEvent(.riskDenial, "\(what): \(denial)")) }

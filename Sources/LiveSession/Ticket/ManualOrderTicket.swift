@@ -185,6 +185,16 @@ public struct ManualOrderTicket: Sendable, Hashable {
         }
     }
 
+    /// The ticket with its local symbol read again at `now` (the gateway's time: a one-digit year names the nearest
+    /// contract month not yet expired then); unchanged without a local symbol.
+    /// - Throws: `ManualOrderError` as the first reading would.
+    public func readingLocalSymbol(at now: Timestamp) throws(ManualOrderError) -> ManualOrderTicket {
+        guard let localSymbol else { return self }
+        var ticket = self
+        (ticket.symbol, ticket.localSymbol) = try Self.instrument(localSymbol, at: now)
+        return ticket
+    }
+
     /// What the instrument is (a stock, a contract month, a currency pair): its multiplier, its tick, its sizes.
     public var kind: InstrumentKind { InstrumentKind(symbol: symbol) }
 
