@@ -30,6 +30,10 @@ public struct JournalFill: Hashable, Sendable, Codable {
     public var commissionCurrency: String?
     /// IB's realized P&L of the execution, when reported.
     public var realizedPnL: Money?
+    /// The contract's terms as IB reported them with the execution (security type, expiry, strike, right, multiplier,
+    /// local symbol); `nil` for a stock, and for fills journaled before the journal kept them (the symbol then says
+    /// what it can: `ContractTerms(instrument:)`).
+    public var contract: ContractTerms?
 
     /// Creates a fill with no commission yet.
     public init(execID: String, symbol: Symbol, side: Side, quantity: Quantity, price: Price, time: Timestamp) {
@@ -40,6 +44,9 @@ public struct JournalFill: Hashable, Sendable, Codable {
         self.price = price
         self.time = time
     }
+
+    /// What the fill was in: its journaled terms, else those its symbol names (`ES 2026-12`, `EUR.USD`, a stock).
+    public var terms: ContractTerms { contract ?? ContractTerms(instrument: symbol) }
 
     /// `true` until its commission report is joined.
     public var isCommissionPending: Bool { commission == nil }

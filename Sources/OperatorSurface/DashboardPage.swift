@@ -75,6 +75,8 @@ enum DashboardPage {
     function query() { const t = params.get("token"); return t ? "?token=" + encodeURIComponent(t) : ""; }
     const $ = id => document.getElementById(id);
     const esc = s => String(s ?? "").replace(/[&<>"]/g, c => ({"&":"&amp;","<":"&lt;",">":"&gt;","\\"":"&quot;"}[c]));
+    // The symbol, and the contract IB trades it as when that says more (a future's month and multiplier, a pair).
+    const inst = x => esc(x.symbol) + (x.contract ? ` <span class=mute>${esc(x.contract.description)}</span>` : "");
     const money = v => v == null ? "–" : v.toLocaleString(undefined, {minimumFractionDigits:2, maximumFractionDigits:2});
     const signed = v => v == null ? "–" : `<span class="${v > 0 ? "pos" : v < 0 ? "neg" : ""}">${money(v)}</span>`;
     const qty = v => v.toLocaleString(undefined, {maximumFractionDigits:4});
@@ -116,18 +118,18 @@ enum DashboardPage {
         : !p.agreesWithBroker ? `<span class=neg title="the position check confirmed a difference with the broker">${qty(p.brokerQuantity)} ≠</span>`
         : p.changedSinceBrokerLook ? `<span class=mute title="the bot's quantity changed since the broker's last look">${qty(p.brokerQuantity)} *</span>` : qty(p.brokerQuantity);
       $("positions").innerHTML = row(["Symbol", ["Bot", 1], ["Broker", 1], ["Avg cost", 1], ["Price", 1], ["Value", 1], ["Unrealized", 1], ["Realized", 1], "Stop"], true) +
-        (s.positions.length ? s.positions.map(p => row([esc(p.symbol), [qty(p.quantity), 1], [broker(p), 1], [p.quantity ? money(p.averageCost) + (p.currency ? " " + esc(p.currency) : "") : "", 1], [money(p.price) + (p.currency ? " " + esc(p.currency) : ""), 1],
+        (s.positions.length ? s.positions.map(p => row([inst(p), [qty(p.quantity), 1], [broker(p), 1], [p.quantity ? money(p.averageCost) + (p.currency ? " " + esc(p.currency) : "") : "", 1], [money(p.price) + (p.currency ? " " + esc(p.currency) : ""), 1],
           [money(p.marketValue), 1], [signed(p.unrealizedPnL), 1], [signed(p.realizedPnL), 1],
           !p.quantity ? "<span class=mute>–</span>" : p.protected ? "protected" : "<span class=warning>none</span>"])).join("")
           : row(["<span class=mute>flat</span>", "", "", "", "", "", "", "", ""])) +
-        (s.externalPositions || []).map(p => row([esc(p.symbol), "", [qty(p.quantity), 1], "", "", "", "", "", "<span class=mute>not this bot's: never traded</span>"])).join("");
+        (s.externalPositions || []).map(p => row([inst(p), "", [qty(p.quantity), 1], "", "", "", "", "", "<span class=mute>not this bot's: never traded</span>"])).join("");
       $("positionsNote").textContent = s.brokerPositionsAt ? `Broker: what the broker held at its last look, ${s.brokerPositionsAt} (data time; health.positionCheck looks again). `
         + "* the bot traded since that look; ≠ the check confirmed a difference." : "";
       $("orders").innerHTML = row(["Order", "TWS id / permId", "Symbol", "Side", ["Quantity", 1], ["Filled", 1], "Type", "State", ["Age", 1]], true) +
-        (s.orders.length ? s.orders.map(o => row([esc(o.orderRef), (o.brokerOrderID || "–") + " / " + (o.permID || "–"), esc(o.symbol), esc(o.side), [qty(o.quantity), 1], [qty(o.filled), 1], esc(o.type), esc(o.state),
+        (s.orders.length ? s.orders.map(o => row([esc(o.orderRef), (o.brokerOrderID || "–") + " / " + (o.permID || "–"), inst(o), esc(o.side), [qty(o.quantity), 1], [qty(o.filled), 1], esc(o.type), esc(o.state),
           [Math.round(o.ageSeconds) + " s", 1]])).join("") : row(["<span class=mute>none</span>", "", "", "", "", "", "", "", ""]));
       $("fills").innerHTML = row(["Time", "Order", "Symbol", "Side", ["Quantity", 1], ["Price", 1], ["Commission", 1]], true) +
-        (s.fills.length ? s.fills.map(f => row([esc(f.time), esc(f.orderRef), esc(f.symbol), esc(f.side), [qty(f.quantity), 1], [money(f.price), 1],
+        (s.fills.length ? s.fills.map(f => row([esc(f.time), esc(f.orderRef), inst(f), esc(f.side), [qty(f.quantity), 1], [money(f.price), 1],
           [f.commissionPending ? "<span class=warning>pending</span>" : money(f.commission), 1]])).join("") : row(["<span class=mute>none yet</span>", "", "", "", "", "", ""]));
       $("limits").innerHTML = row(["Limit", ["Now", 1], ["Limit", 1], ""], true) + s.risk.limits.map(l => {
         const share = l.used == null || !l.limit ? null : Math.min(1, l.used / l.limit);

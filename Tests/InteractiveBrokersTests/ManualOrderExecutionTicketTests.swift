@@ -12,7 +12,7 @@ struct ManualOrderExecutionTicketTests {
         if type == "LMT" { a.limit = "150" }
         if type == "STP" { a.stop = "140" }
         change(&a)
-        return try ManualOrderTicket(a)
+        return try ManualOrderTicket(a, at: .zero)
     }
 
     static func message(type: String = "MKT", _ change: (inout ManualOrderArguments) -> Void) -> String? {

@@ -19,32 +19,46 @@ struct ManualOrderTicketTests {
 
     static func message(_ a: ManualOrderArguments) -> String? {
         do {
-            _ = try ManualOrderTicket(a)
+            _ = try ManualOrderTicket(a, at: .zero)
             return nil
         } catch {
             return error.message
         }
     }
 
-    @Test("a future or a currency pair is refused with the reason until the manual tools trade them")
-    func futuresAndPairsAreRefused() {
-        for symbol in ["EURUSD", "EUR.USD", "ESZ2026"] {
-            let text = Self.message(Self.args { $0.symbol = symbol })
-            #expect(text?.contains("the manual tools trade stocks for now") == true, "\(symbol): \(text ?? "taken")")
+    @Test("futures and currency pairs are named as the bot names them, and by IB's local symbols")
+    func futuresAndPairsAreNamedAsTheBotNamesThem() throws {
+        // 2026-04-15 12:00 UTC.
+        let now = Timestamp(seconds: 1_776_254_400)
+        for (written, name, local) in [
+            ("ES 2026-12", "ES 2026-12", nil), ("esz26", "ES 2026-12", nil), ("ESZ2026", "ES 2026-12", nil),
+            ("ESZ6", "ES 2026-12", "ESZ6"), ("mesm6", "MES 2026-06", "MESM6"), ("EUR.USD", "EUR.USD", nil),
+            ("EURUSD", "EUR.USD", nil), ("eur/usd", "EUR.USD", nil), ("BRK.B", "BRK.B", nil), ("aapl", "AAPL", nil),
+        ] as [(String, String, String?)] {
+            let ticket = try ManualOrderTicket(Self.args { $0.symbol = written }, at: now)
+            #expect(ticket.symbol.rawValue == name && ticket.localSymbol == local, "\(written)")
         }
-        #expect(Self.message(Self.args { $0.symbol = "BRK.B" }) == nil)
+        #expect(try ManualOrderTicket(Self.args { $0.symbol = "MESM6" }, at: now).referenceName == "MESM6")
+        #expect(try ManualOrderTicket(Self.args { $0.symbol = "ES 2026-12" }, at: now).referenceName == "ES2026-12")
+        #expect(try ManualOrderTicket(Self.args { $0.symbol = "ESZ6" }, at: now).kind.multiplier == 50)
+        let unknown = Self.message(Self.args { $0.symbol = "XXZ6" })
+        #expect(unknown?.contains("XX is not a futures root IBTrader knows the terms of") == true, "\(unknown ?? "taken")")
+        let rolled = Self.message(Self.args { $0.symbol = "ES continuous" })
+        #expect(rolled?.contains("names its contract month") == true, "\(rolled ?? "taken")")
+        #expect(Self.message(Self.args { $0.symbol = "AAPL MSFT" })?.contains("must be one word") == true)
+        #expect(Self.message(Self.args { $0.symbol = "ES 2026-13" })?.contains("YYYY-MM") == true)
     }
 
     @Test("each order type with its prices")
     func types() throws {
-        #expect(try ManualOrderTicket(Self.args()).type == .market)
-        #expect(try ManualOrderTicket(Self.args(type: "LMT") { $0.limit = "150.25" }).type == .limit(Price("150.25")!))
-        #expect(try ManualOrderTicket(Self.args(type: "stp") { $0.stop = "140" }).type == .stop(Price(140)))
+        #expect(try ManualOrderTicket(Self.args(), at: .zero).type == .market)
+        #expect(try ManualOrderTicket(Self.args(type: "LMT") { $0.limit = "150.25" }, at: .zero).type == .limit(Price("150.25")!))
+        #expect(try ManualOrderTicket(Self.args(type: "stp") { $0.stop = "140" }, at: .zero).type == .stop(Price(140)))
         #expect(
-            try ManualOrderTicket(Self.args(type: "STP_LMT") { $0.stop = "140"; $0.limit = "139.5" }).type
+            try ManualOrderTicket(Self.args(type: "STP_LMT") { $0.stop = "140"; $0.limit = "139.5" }, at: .zero).type
                 == .stopLimit(stop: Price(140), limit: Price("139.5")!))
-        #expect(try ManualOrderTicket(Self.args(type: "TRAIL") { $0.trailPercent = "1.5" }).type == .trailingPercent(1.5))
-        let ticket = try ManualOrderTicket(Self.args("SELL", type: "TRAIL") { $0.trailAmount = "2"; $0.timeInForce = "gtc" })
+        #expect(try ManualOrderTicket(Self.args(type: "TRAIL") { $0.trailPercent = "1.5" }, at: .zero).type == .trailingPercent(1.5))
+        let ticket = try ManualOrderTicket(Self.args("SELL", type: "TRAIL") { $0.trailAmount = "2"; $0.timeInForce = "gtc" }, at: .zero)
         #expect(ticket.type == .trailingAmount(Price(2)) && ticket.side == .sell && ticket.timeInForce == .gtc)
         #expect(ticket.symbol == "AAPL")
     }
@@ -73,7 +87,7 @@ struct ManualOrderTicketTests {
 
     @Test("a bracket becomes the entry and its stop-loss and take-profit, linked, with stable keys")
     func bracketOrders() throws {
-        let ticket = try ManualOrderTicket(Self.args(type: "LMT") { $0.limit = "100"; $0.takeProfit = "110"; $0.stopLoss = "95" })
+        let ticket = try ManualOrderTicket(Self.args(type: "LMT") { $0.limit = "100"; $0.takeProfit = "110"; $0.stopLoss = "95" }, at: .zero)
         let orders = ticket.orders(for: InstrumentID(index: 0), clientOrderID: "k1", at: .zero)
         #expect(orders.map(\.clientOrderID.rawValue) == ["k1", "k1-SL", "k1-TP"])
         #expect(orders.map(\.type) == [.limit(Price(100)), .stop(Price(95)), .limit(Price(110))])
@@ -92,11 +106,11 @@ struct ManualOrderTicketTests {
     func riskRules() throws {
         var config = RiskConfig()
         config.maxPositionValue = Money(5_000)
-        let buy = try ManualOrderTicket(Self.args("buy", "100"))
+        let buy = try ManualOrderTicket(Self.args("buy", "100"), at: .zero)
         let denial = ManualRiskCheck.denial(buy, config: config, account: Self.account(), referencePrice: Price(60), at: .zero)
         #expect(denial?.rule == .maxPositionValue)
         // Selling out of a 100-share long position is an exit: never blocked by value limits.
-        let sell = try ManualOrderTicket(Self.args("sell", "100"))
+        let sell = try ManualOrderTicket(Self.args("sell", "100"), at: .zero)
         #expect(ManualRiskCheck.denial(sell, config: config, account: Self.account(position: 100), referencePrice: Price(60), at: .zero) == nil)
         #expect(ManualRiskCheck.denial(buy, config: config, account: Self.account(), referencePrice: Price(40), at: .zero) == nil)
 
@@ -110,7 +124,7 @@ struct ManualOrderTicketTests {
 
     @Test("daily loss from reqPnL, the kill switch, and an order that cannot be valued")
     func riskInputs() throws {
-        let buy = try ManualOrderTicket(Self.args())
+        let buy = try ManualOrderTicket(Self.args(), at: .zero)
         var daily = RiskConfig()
         daily.maxDailyLossPercent = 2
         var state = Self.account()
@@ -127,7 +141,7 @@ struct ManualOrderTicketTests {
         let unpriced = ManualRiskCheck.denial(buy, config: value, account: Self.account(), referencePrice: nil, at: .zero)
         #expect(unpriced?.rule == .invalidOrder)
         // A limit order is valued at its own price.
-        let limit = try ManualOrderTicket(Self.args(type: "LMT") { $0.limit = "50" })
+        let limit = try ManualOrderTicket(Self.args(type: "LMT") { $0.limit = "50" }, at: .zero)
         #expect(ManualRiskCheck.denial(limit, config: value, account: Self.account(), referencePrice: nil, at: .zero) == nil)
     }
 }

@@ -21,7 +21,7 @@ struct ManualRiskCheckPendingTests {
             arguments.type = "LMT"
             arguments.limit = limit
         }
-        return try ManualOrderTicket(arguments)
+        return try ManualOrderTicket(arguments, at: .zero)
     }
 
     @Test("a buy limit above the market is valued at its limit, one below at the market")

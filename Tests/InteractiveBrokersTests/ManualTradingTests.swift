@@ -65,7 +65,7 @@ struct ManualTradingTests {
         var a = ManualOrderArguments(side: side, symbol: "SYN000", quantity: quantity)
         a.type = type
         change(&a)
-        return try ManualOrderTicket(a)
+        return try ManualOrderTicket(a, at: .zero)
     }
 
     /// Places one order over a fresh connection.

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import Testing
 import TradingEngine
+import TradingModel
 
 @testable import InteractiveBrokers
 @testable import LiveSession
@@ -58,6 +59,35 @@ struct DashboardServerTests {
                 let page = String(buffer: response.body)
                 #expect(page.contains("<title>ibtrader</title>"))
                 #expect(!page.contains("http://") && !page.contains("https://"), "no external assets")
+            }
+        }
+    }
+
+    @Test("the status carries each row's contract (a future's month, multiplier, local symbol); the page shows it")
+    func positionsCarryTheirContract() async throws {
+        let link = OperatorLink()
+        var status = SessionStatus()
+        var future = SessionStatus.Position()
+        (future.symbol, future.quantity) = ("ES continuous", 1)
+        future.contract = ContractTerms(
+            symbol: "ES", securityType: "FUT", expiry: "20131220", multiplier: "50", localSymbol: "ESZ3", currency: "USD")
+        var stock = SessionStatus.Position()
+        (stock.symbol, stock.quantity) = ("AAPL", 10)
+        status.positions = [future, stock]
+        link.publish(status, at: .zero)
+        try await Self.app(link: link).test(.router) { client in
+            try await client.execute(uri: "/api/status?token=\(Self.token)", method: .get) { response in
+                let body = try #require(try JSONSerialization.jsonObject(with: Data(String(buffer: response.body).utf8)) as? [String: Any])
+                let rows = try #require((body["status"] as? [String: Any] ?? body)["positions"] as? [[String: Any]], "\(body)")
+                let contract = try #require(rows.first?["contract"] as? [String: Any])
+                #expect(contract["description"] as? String == "ES 201312 (FUT ×50, ESZ3)")
+                #expect(contract["securityType"] as? String == "FUT" && contract["localSymbol"] as? String == "ESZ3")
+                #expect(contract["expiry"] as? String == "20131220" && contract["multiplier"] as? String == "50")
+                #expect(rows.last?["contract"] == nil, "a stock's symbol says all")
+            }
+            try await client.execute(uri: "/?token=\(Self.token)", method: .get) { response in
+                let page = String(buffer: response.body)
+                #expect(page.contains("x.contract.description") && page.contains("s.positions.map(p => row([inst(p)"))
             }
         }
     }

@@ -23,7 +23,7 @@ struct RecordedCommandTests {
         var a = ManualOrderArguments(side: side, symbol: symbol, quantity: quantity)
         a.type = type
         change(&a)
-        return try ManualOrderTicket(a)
+        return try ManualOrderTicket(a, at: Timestamp(seconds: 1_776_270_000))
     }
 
     @Test("four market orders on a Windows-zoned login: every fill journaled at its UTC instant (grounded capture)")
@@ -143,6 +143,44 @@ struct RecordedCommandTests {
             }
             #expect(report.passed, "\(report)")
             #expect(result.outcome == .acknowledged, "\(result)")
+        }
+    }
+
+    /// MES June 2026 as the grounded capture's open orders show it (its conId, expiry, local symbol, trading class),
+    /// with CME's multiplier: the contract details a real gateway gives for `MESM6`.
+    static let mes: TWSContract = {
+        var contract = TWSContract(contractID: 770_561_194, symbol: "MES", securityType: "FUT", exchange: "CME", currency: "USD")
+        (contract.lastTradeDateOrContractMonth, contract.localSymbol) = ("20260618", "MESM6")
+        (contract.tradingClass, contract.multiplier) = ("MES", "5")
+        return contract
+    }()
+
+    @Test("ibtrader order buy MESM6 1, then sell: the future qualified by IB's local symbol, placed as the recording's (grounded capture)")
+    func aFutureByItsLocalSymbol() async throws {
+        let transcript = try RecordedCommands.transcript("api_future_campaign_mes.txt")
+        // The gateway's clock: the capture's connection (2026-04-15 16:20:48 UTC).
+        let ambient = TranscriptAmbient(contracts: ["MESM6": Self.mes], quote: (7039.25, 7039.5, 7039.5), serverTime: 1_776_270_048)
+        try await RecordedCommands.withJournal { journal in
+            let (results, report) = try await RecordedCommands.run(transcript, ambient: ambient) { transport, loop in
+                let settings = RecordedCommands.settings(journal, loop)
+                return try await RecordedCommands.connect(transport, loop) { connection, info in
+                    var results: [ManualOrderResult] = []
+                    for (index, side) in ["buy", "sell"].enumerated() {
+                        results.append(try await ManualTrading.placeOrder(
+                            try Self.order(side, "1", "MESM6"), clientOrderID: ClientOrderID("mes\(index)"),
+                            on: (connection, info, settings)))
+                    }
+                    return results
+                }
+            }
+            #expect(report.passed, "\(report)")
+            #expect(results.map(\.outcome) == [.acknowledged, .acknowledged], "\(results)")
+            #expect(results.map { $0.legs.first?.state } == [.filled, .filled], "\(results)")
+            #expect(results.first?.legs.first?.averagePrice == Price("7039.5")!)
+            let orders = try journal.orders()
+            #expect(orders.map(\.intent.symbol) == ["MES 2026-06", "MES 2026-06"])
+            let fills = try journal.fills()
+            #expect(fills.count == 2 && fills.allSatisfy { $0.terms.type == "FUT" && $0.terms.expiry.hasPrefix("202606") }, "\(fills)")
         }
     }
 }

@@ -11,11 +11,13 @@ public struct ManualPosition: Sendable, Hashable, Codable {
     public var account: String
     /// The symbol.
     public var symbol: String
+    /// The contract's terms as TWS reported them: a QQQ put and QQQ's shares are two positions, told apart here.
+    public var contract: ContractTerms
     /// The contract id.
     public var contractID: Int
-    /// Signed quantity.
+    /// Signed quantity (shares, contracts, or units of a pair's base currency).
     public var quantity: Quantity
-    /// Average cost per share.
+    /// Average cost per unit as IB reports it (for a future or an option, per contract: price × multiplier).
     public var averageCost: Double
 }
 
@@ -42,7 +44,7 @@ public struct ManualAccountReport: Sendable, Hashable, Codable {
 }
 
 extension ManualTrading {
-    /// The account's positions (reqPositions), non-zero ones, sorted by symbol.
+    /// The account's positions (reqPositions), non-zero ones, each with its contract's terms, sorted by symbol.
     /// - Throws: `ManualTradingError`.
     public static func positions(
         on connection: TWSConnection, info: TWSSessionInfo, settings: ManualSettings
@@ -50,6 +52,13 @@ extension ManualTrading {
         let account = try account(info, settings: settings)
         let all: [TWSPosition]
         do { all = try await connection.positions() } catch { throw .request("\(error)") }
+        return try positions(all, account: account)
+    }
+
+    /// The non-zero positions of `account` among TWS's `position` messages, each with its contract's terms; a
+    /// symbol's shares first, then its other contracts (a QQQ put after QQQ's shares: two lines).
+    /// - Throws: `ManualTradingError.request` for a quantity that is no number of shares or contracts.
+    public static func positions(_ all: [TWSPosition], account: String) throws(ManualTradingError) -> [ManualPosition] {
         var result: [ManualPosition] = []
         for p in all where p.account == account {
             guard let quantity = shareQuantity(NSDecimalNumber(decimal: p.quantity ?? 0).doubleValue) else {
@@ -58,10 +67,11 @@ extension ManualTrading {
             }
             guard quantity != .zero else { continue }
             result.append(ManualPosition(
-                account: p.account, symbol: p.contract.symbol, contractID: p.contract.contractID, quantity: quantity,
-                averageCost: p.averageCost))
+                account: p.account, symbol: p.contract.symbol, contract: ContractTerms(p.contract),
+                contractID: p.contract.contractID, quantity: quantity, averageCost: p.averageCost))
         }
-        return result.sorted { $0.symbol < $1.symbol }
+        func order(_ p: ManualPosition) -> (String, Int, String) { (p.symbol, p.contract.isStock ? 0 : 1, p.contract.description) }
+        return result.sorted { order($0) < order($1) }
     }
 
     /// The account summary and P&L.

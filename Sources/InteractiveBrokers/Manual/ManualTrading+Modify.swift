@@ -35,6 +35,8 @@ extension ManualTrading {
             modifying: orderID, with: modification, risk: settings.risk, timeout: TimeSpan(settings.timeout))
         ticket.killSwitchEngaged = settings.killSwitchEngaged
         ticket.commissionReserve = settings.commissionReserve
+        // The order may be a future's: its contract month's roll day is compared with the gateway's time.
+        ticket.marketTime = (try? await context.connection.currentTime()).map { Timestamp(seconds: $0) }
         guard let result = try await runTicket(ticket, symbol: nil, on: context).modify else {
             throw .request("the modify's session ended without a result")
         }

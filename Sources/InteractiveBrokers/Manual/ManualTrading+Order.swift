@@ -36,13 +36,29 @@ extension ManualTrading {
             do { existing = try journal.order(ClientOrderID(orderRef)) } catch { throw .journal("\(error)") }
             if let existing { throw .duplicateOrderRef(orderRef, state: existing.state.rawValue) }
         }
+        let (ticket, marketTime) = try await atMarketTime(ticket, on: context)
         var order = SessionTicket(
             order: ticket, clientOrderID: clientOrderID, risk: settings.risk, timeout: TimeSpan(settings.timeout))
         order.killSwitchEngaged = settings.killSwitchEngaged
         order.commissionReserve = settings.commissionReserve
+        order.marketTime = marketTime
         let summary = try await runTicket(order, symbol: ticket.symbol, on: context)
         guard let result = summary.ticket else { throw .request("the order's session ended without a result") }
         return result
+    }
+
+    /// A future's order at the gateway's time (reqCurrentTime; the session's clock when TWS does not answer): its
+    /// local symbol's year is read then (`ESZ3` against a simulator replaying 2013 is December 2013), and its contract
+    /// month's roll day is compared with it. Other orders are unchanged and ask nothing.
+    /// - Throws: `ManualTradingError.contract` for a local symbol that names nothing at the gateway's time.
+    static func atMarketTime(
+        _ ticket: ManualOrderTicket, on context: (connection: TWSConnection, info: TWSSessionInfo, settings: ManualSettings)
+    ) async throws(ManualTradingError) -> (ManualOrderTicket, Timestamp?) {
+        guard case .future = ticket.kind else { return (ticket, nil) }
+        let now = (try? await context.connection.currentTime()).map { Timestamp(seconds: $0) }
+        do { return (try ticket.readingLocalSymbol(at: now ?? context.settings.clock()), now) } catch {
+            throw .contract(error.description)
+        }
     }
 
     /// Runs a ticket session on the command's connection.
@@ -57,7 +73,11 @@ extension ManualTrading {
                 on: context.connection, info: context.info,
                 clock: SessionClock(settings.sleeper, startingAt: settings.clock()), logger: ticketLogger)
         } catch {
-            throw ManualTradingError(error, symbol: symbol ?? "")
+            let order: ManualOrderTicket? = switch ticket.job {
+            case .place(let order, _), .preview(let order): order
+            case .cancel, .modify: nil
+            }
+            throw ManualTradingError(error, order: order)
         }
     }
 
@@ -68,6 +88,7 @@ extension ManualTrading {
         session.account = settings.account
         session.confirmedLiveAccount = settings.confirmedLiveAccount
         session.reference = settings.reference
+        session.engine.futuresRollDays = settings.futuresRollDays
         session.warmupDuration = ""
         session.reconnect = false
         session.commissionWait = nil

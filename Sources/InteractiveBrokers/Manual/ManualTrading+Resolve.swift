@@ -125,6 +125,7 @@ extension ManualTrading {
                 fill.brokerOrderID = Int64(e.orderID)
                 fill.permID = e.permID
                 fill.account = e.accountNumber
+                fill.contract = ContractTerms(report.contract).unlessStock
                 fill.commission = report.commission.flatMap { Money(checkedApproximately: $0.commission) }
                 let recorded = try journal.recordFill(fill)
                 if let unread, case .recorded = recorded { try journal.recordEvent(.note, unread, at: now) }

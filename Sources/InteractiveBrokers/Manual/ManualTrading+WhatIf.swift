@@ -19,9 +19,11 @@ extension ManualTrading {
         on context: (connection: TWSConnection, info: TWSSessionInfo, settings: ManualSettings)
     ) async throws(ManualTradingError) -> ManualWhatIfResult {
         let settings = context.settings
+        let (ticket, marketTime) = try await atMarketTime(ticket, on: context)
         var preview = SessionTicket(previewing: ticket, risk: settings.risk, timeout: TimeSpan(settings.timeout))
         preview.killSwitchEngaged = settings.killSwitchEngaged
         preview.commissionReserve = settings.commissionReserve
+        preview.marketTime = marketTime
         guard let result = try await runTicket(preview, symbol: ticket.symbol, on: context).preview else {
             throw .request("the preview's session ended without a result")
         }

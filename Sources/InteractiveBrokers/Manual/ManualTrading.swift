@@ -27,6 +27,9 @@ public struct ManualSettings: Sendable {
     public var killSwitchEngaged = false
     /// What each order sets aside for its commission in the risk check (the configured schedule's most, as the bot).
     public var commissionReserve = CommissionReserve.none
+    /// Business days before a contract month's last trading day from which it takes no new entry, as for the bot
+    /// (`backtest.futuresRollDays`).
+    public var futuresRollDays = FutureSpec.defaultRollDays
     /// The time stamped on journal rows.
     public var clock: @Sendable () -> Timestamp
     /// What the ticket session's waits sleep on (its timeout, the steps of `--order-timeout`): the wall clock, or a
@@ -62,11 +65,11 @@ public enum ManualTradingError: Error, Sendable, Equatable, CustomStringConverti
     /// A price is not on the contract's minimum tick.
     case offTick(String)
 
-    /// A ticket session's error as the manual commands name it.
-    init(_ error: LiveRunnerError, symbol: Symbol) {
+    /// A ticket session's error as the manual commands name it (`order`: the order's instrument, as written).
+    init(_ error: LiveRunnerError, order: ManualOrderTicket?) {
         switch error {
         case .liveAccountNotConfirmed, .accountNotManaged, .accountNotChosen: self = .account(error)
-        case .contractNotFound: self = .contract("\(symbol): TWS knows no stock contract (SMART, USD)")
+        case .contractNotFound(let symbol): self = .contract(Self.noContract(order, symbol: symbol))
         case .ticket(.contract(let text)): self = .contract(text)
         case .ticket(.offTick(let text)): self = .offTick(text)
         case .ticket(.request(let text)), .startup(let text): self = .request(text)
@@ -75,6 +78,19 @@ public enum ManualTradingError: Error, Sendable, Equatable, CustomStringConverti
         case .ticket(.ambiguousOrderID(let id, let clients)): self = .ambiguousOrderID(orderID: id, clientIDs: clients)
         case .ticket(.otherClientModify(let id, let client)): self = .otherClientModify(orderID: id, clientID: client)
         case .ticket(.notModifiable(let text)): self = .notModifiable(text)
+        }
+    }
+
+    /// What TWS did not know, named as the order named it: a stock (SMART, USD), a contract month (its exchange),
+    /// a pair (IDEALPRO).
+    static func noContract(_ order: ManualOrderTicket?, symbol: Symbol) -> String {
+        let name = order.map { $0.localSymbol.map { "\($0) (\(symbol))" } ?? $0.symbol.rawValue } ?? symbol.rawValue
+        switch InstrumentKind(symbol: symbol) {
+        case .stock: return "\(name): TWS knows no stock contract (SMART, USD)"
+        case let .future(future):
+            return "\(name): TWS knows no such futures contract (\(future.spec.exchange), \(future.spec.currency)); IB lists "
+                + "a product's contract months a few years ahead at most"
+        case let .forex(pair): return "\(name): TWS knows no currency pair \(pair) on IDEALPRO"
         }
     }
 

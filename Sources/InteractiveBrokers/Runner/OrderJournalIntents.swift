@@ -61,6 +61,7 @@ public struct OrderJournalIntents: Sendable {
         fill.brokerOrderID = Int64(execution.brokerOrderID)
         fill.permID = execution.permID
         fill.account = execution.account
+        fill.contract = execution.contract
         fill.commission = commission
         return try journal.recordFill(fill)
     }

@@ -99,6 +99,7 @@ struct SessionJournal: Sendable {
             fill.brokerOrderID = Int64(execution.brokerOrderID)
             fill.permID = execution.permID
             fill.account = execution.account
+            fill.contract = execution.contract
             // insertFill joins commissions recorded earlier; a known one is joined right after its fill.
             let commission = snapshot.commissions[execution.executionID].map {
                 JournalCommission(execID: execution.executionID, commission: $0, time: now)

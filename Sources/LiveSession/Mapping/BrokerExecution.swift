@@ -28,6 +28,10 @@ public struct BrokerExecution: Sendable, Hashable, Codable {
     /// Set when TWS's execution time did not read (an unknown zone, a malformed text): what TWS sent and why, and
     /// that `time` is the time the execution was received instead. `nil` for a time that read.
     public var timeNote: String?
+    /// The contract's terms as TWS reported them (a future's month, multiplier and local symbol, a pair's currency),
+    /// journaled with the fill: a rolled future's instrument is every month of its root. `nil` for a stock, whose
+    /// symbol says all.
+    public var contract: ContractTerms?
 
     /// Creates an execution.
     public init(

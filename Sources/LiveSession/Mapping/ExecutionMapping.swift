@@ -45,6 +45,7 @@ public enum ExecutionMapping {
             price: try WireNumbers.price(execution.price, field: "price"), time: time,
             account: execution.accountNumber)
         mapped.timeNote = note
+        mapped.contract = ContractTerms(contract).unlessStock
         return mapped
     }
 

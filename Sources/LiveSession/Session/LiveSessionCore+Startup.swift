@@ -96,7 +96,10 @@ extension LiveSessionCore {
         if ids.isEmpty { return requestMarketRules(&out) }
         for id in ids {
             do {
-                let contract = try desk.contracts.contract(for: id)
+                var contract = try desk.contracts.contract(for: id)
+                // A manual order that names a contract month by IB's local symbol (`MESM6`) asks for it by that, as
+                // TWS does.
+                if let local = ticketRun?.ticket.localSymbol { contract.localSymbol = local }
                 startup.qualifying.insert(id)
                 _ = request(.contractDetails(contract), for: .contractDetails(id), &out)
             } catch {

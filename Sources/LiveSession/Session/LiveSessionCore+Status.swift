@@ -57,6 +57,7 @@ extension LiveSessionCore {
             let mark = portfolio.marks[position.instrument.index]
             var row = SessionStatus.Position()
             row.symbol = universe[position.instrument].symbol.description
+            row.contract = statusContract(position.instrument)
             row.quantity = position.quantity.doubleValue
             row.averageCost = position.averagePrice.doubleValue
             row.price = mark.doubleValue
@@ -79,6 +80,7 @@ extension LiveSessionCore {
         for (id, quantity) in positionCheck.external.sorted(by: { $0.key.index < $1.key.index }) where !quantity.isZero {
             var row = SessionStatus.ExternalPosition()
             row.symbol = universe[id].symbol.description
+            row.contract = statusContract(id)
             row.quantity = quantity.doubleValue
             status.externalPositions.append(row)
         }
@@ -86,6 +88,7 @@ extension LiveSessionCore {
             var row = SessionStatus.WorkingOrder()
             row.orderRef = order.clientOrderID.rawValue
             row.symbol = universe[order.instrument].symbol.description
+            row.contract = statusContract(order.instrument)
             row.side = order.side.rawValue
             row.quantity = order.quantity.doubleValue
             row.filled = order.filledQuantity.doubleValue
@@ -105,6 +108,11 @@ extension LiveSessionCore {
             bars: counts.bars, fills: counts.fills, orders: counts.commands, positionChecks: counts.positionChecks,
             halts: counts.halts)
         return status
+    }
+
+    /// An instrument's contract as the status shows it: IB's terms of the contract it trades now (`nil` for a stock).
+    private func statusContract(_ id: InstrumentID) -> ContractTerms? {
+        (try? desk.contracts.contract(for: id)).flatMap { ContractTerms($0).unlessStock }
     }
 
     private func tradingStatus() -> SessionStatus.Trading {
@@ -245,6 +253,7 @@ extension LiveSessionCore {
         var row = SessionStatus.Fill()
         row.time = fill.timestamp.description
         row.symbol = universe[fill.instrument].symbol.description
+        row.contract = statusContract(fill.instrument)
         row.side = fill.side.rawValue
         row.quantity = fill.quantity.doubleValue
         row.price = fill.price.doubleValue

@@ -199,8 +199,8 @@ extension LiveSessionCore {
         }
         state.killSwitchEngaged = request.killSwitchEngaged
         guard let denial = ManualRiskCheck.denial(
-            ticket, config: request.risk, account: state, referencePrice: look.price, at: dataTime,
-            commissionReserve: request.commissionReserve)
+            ticket, config: request.risk, account: state, referencePrice: look.price, at: request.marketTime ?? dataTime,
+            commissionReserve: request.commissionReserve, rollDays: settings.engine.futuresRollDays)
         else { return nil }
         if settings.journaled { out.append(journalEvent(.riskDenial, "\(what): \(denial)")) }
         return denial
@@ -347,6 +347,7 @@ extension LiveSessionCore {
         var result = ManualOrderResult(
             account: account, orderRef: run.orderRef, outcome: run.outcome ?? .timedOut, legs: legs, steps: run.steps)
         if case .denied = result.outcome { result.legs = [] } else { result.entryType = run.orders.first?.type }
+        result.contract = ids.first.flatMap { try? desk.contracts.contract(for: $0) }.map(ContractTerms.init)
         // The rest at market did not go through: the command did not do what it was asked.
         if let rest = run.restOutcome, rest != .acknowledged { result.outcome = rest }
         phase = .finished

@@ -45,18 +45,27 @@ extension LiveSessionCore {
         do throws(IBMappingError) { run.terms = try OrderMapping.modified(order.order, with: change) } catch {
             return fail(.ticket(.notModifiable("order \(run.orderID): \(error)")), &out)
         }
+        // The risk rules value it as the bot would its instrument (a future's multiplier, a pair's sizes): a contract
+        // the bot does not trade (an option) is not modified here.
+        let terms = ContractTerms(order.contract)
+        guard let name = terms.instrumentName else {
+            return fail(
+                .ticket(.notModifiable(
+                    "order \(run.orderID) in \(terms): the manual tools trade stocks, futures and currency pairs")), &out)
+        }
         run.open = order
         run.change = change
         run.ticket = ManualOrderTicket(
-            symbol: Symbol(order.contract.symbol),
+            symbol: name,
             request: OrderRequest(
                 instrument: InstrumentID(index: 0), side: current.side, quantity: change.quantity ?? current.quantity,
                 type: change.type ?? current.type, timeInForce: current.timeInForce))
         run.result = ManualModifyResult(
-            account: account, orderID: run.orderID, orderRef: order.order.orderRef, symbol: order.contract.symbol,
+            account: account, orderID: run.orderID, orderRef: order.order.orderRef, symbol: terms.description,
             before: ManualModifyResult.terms(current.side, current.quantity, current.type),
             after: ManualModifyResult.terms(current.side, change.quantity ?? current.quantity, change.type ?? current.type),
             outcome: .acknowledged)
+        run.result?.contract = terms
         modifyRun = run
         guard change.type != nil else { return askModifyAccount(&out) }
         _ = request(.contractDetails(order.contract), for: .modify(.details), &out)

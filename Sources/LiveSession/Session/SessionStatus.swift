@@ -1,4 +1,5 @@
 import TWSProtocol
+import TradingModel
 
 /// What a running bot shows its operator (the dashboard, `/api/status`, `ibtrader ctl status`, the metrics): a
 /// snapshot the core makes on request. Numbers are plain JSON numbers (money in the account's currency), times
@@ -93,6 +94,8 @@ public struct SessionStatus: Sendable, Equatable, Codable {
     public struct Fill: Sendable, Equatable, Codable {
         public var time = ""
         public var symbol = ""
+        /// The contract's terms (a future's month, multiplier and local symbol; a pair's currency); `nil` for a stock.
+        public var contract: ContractTerms?
         public var side = ""
         public var quantity = 0.0
         public var price = 0.0
@@ -174,6 +177,8 @@ public struct SessionStatus: Sendable, Equatable, Codable {
 
     public struct Position: Sendable, Equatable, Codable {
         public var symbol = ""
+        /// The contract's terms as IB qualified it (a continuous future: the month it trades now); `nil` for a stock.
+        public var contract: ContractTerms?
         public var quantity = 0.0
         public var averageCost = 0.0
         public var price = 0.0
@@ -196,6 +201,7 @@ public struct SessionStatus: Sendable, Equatable, Codable {
 
     public struct ExternalPosition: Sendable, Equatable, Codable {
         public var symbol = ""
+        public var contract: ContractTerms?
         public var quantity = 0.0
         public init() {}
     }
@@ -203,6 +209,7 @@ public struct SessionStatus: Sendable, Equatable, Codable {
     public struct WorkingOrder: Sendable, Equatable, Codable {
         public var orderRef = ""
         public var symbol = ""
+        public var contract: ContractTerms?
         public var side = ""
         public var quantity = 0.0
         public var filled = 0.0

@@ -43,7 +43,7 @@ extension ManualAccountState {
 
 extension ManualPendingOrder {
     /// The account's open orders as the risk check counts them: side, whole quantity, price (limit, else stop) and
-    /// whether each adds to its contract's position. Orders that are not live (cancelled, filled, inactive) and
+    /// whether each adds to its contract's position, and its contract's multiplier. Orders that are not live (cancelled, filled, inactive) and
     /// protective children of a bracket (they close, they do not open) are left out.
     public static func pending(
         _ open: [TWSOpenOrder], positions: [TWSPosition], contract: TWSContract
@@ -62,9 +62,13 @@ extension ManualPendingOrder {
                 .flatMap { Price(checkedApproximately: $0) }
             let held = positions.first { $0.contract.contractID == entry.contract.contractID }?.quantity ?? 0
             let increases = side == .buy ? held >= 0 : held <= 0
-            return ManualPendingOrder(
+            var pending = ManualPendingOrder(
                 sameContract: entry.contract.contractID == contract.contractID, side: side, quantity: quantity,
                 price: price, increases: increases)
+            // A future's or an option's order is worth price × quantity × multiplier; a future's price is not paid.
+            if let multiplier = Int64(entry.contract.multiplier), multiplier > 0 { pending.multiplier = multiplier }
+            pending.paysNotional = entry.contract.securityType.uppercased() != "FUT"
+            return pending
         }
     }
 }

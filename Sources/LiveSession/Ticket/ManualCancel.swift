@@ -1,4 +1,5 @@
 import TWSProtocol
+import TradingModel
 
 /// One open order, as `ibtrader orders` shows it.
 public struct ManualOpenOrder: Sendable, Hashable, Codable {
@@ -14,6 +15,9 @@ public struct ManualOpenOrder: Sendable, Hashable, Codable {
     public var account: String
     /// The symbol.
     public var symbol: String
+    /// The contract's terms as TWS listed them (security type, expiry, strike, right, multiplier, local symbol).
+    /// Optional only so that results logged before it read back.
+    public var contract: ContractTerms?
     /// `BUY` / `SELL`.
     public var action: String
     /// Total quantity.
@@ -40,6 +44,9 @@ public struct ManualOpenOrder: Sendable, Hashable, Codable {
         !["inactive", "cancelled", "apicancelled", "filled"].contains(status.lowercased())
     }
 
+    /// What the order is in, for tables: `AAPL`, `MES 202606 (FUT ×5, MESM6)`, `QQQ 20261218 400 P (OPT ×100)`.
+    public var instrument: String { contract?.description ?? symbol }
+
     /// The terms beyond pricing and lifetime, in words: `Adaptive Patient, outside RTH, till 20261124-21:00:00`.
     public var terms: String {
         var words: [String] = []
@@ -58,6 +65,7 @@ public struct ManualOpenOrder: Sendable, Hashable, Codable {
         orderRef = o.orderRef
         account = o.account
         symbol = open.contract.symbol
+        contract = ContractTerms(open.contract)
         action = o.action
         quantity = o.totalQuantity.map { "\($0)" } ?? ""
         // TWS echoes a price the order does not use as 0 (a MKT order's lmtPrice): not a price of the order.

@@ -8,8 +8,10 @@ public struct ManualModifyResult: Sendable, Hashable, Codable {
     public var orderID: Int
     /// The order's orderRef.
     public var orderRef: String
-    /// The symbol.
+    /// What the order is in, for people (`AAPL`, `ES 201312 (FUT ×50, ESZ3)`).
     public var symbol: String
+    /// The order's contract as TWS lists it; `nil` in results logged before it was kept.
+    public var contract: ContractTerms?
     /// The terms before (`BUY 10 LMT 150.25`).
     public var before: String
     /// The terms asked for.

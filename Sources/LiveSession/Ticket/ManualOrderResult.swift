@@ -57,6 +57,9 @@ public struct ManualOrderResult: Sendable, Hashable, Codable {
     /// What happened after the acknowledgement, in order: how a limit was priced from a quote, each reprice, the
     /// cancel, the rest at market (`--order-timeout`, `--limit-offset`).
     public var steps: [String] = []
+    /// The contract the order went out in, as TWS qualified it (its month, multiplier and local symbol for a future);
+    /// `nil` when the session did not reach it.
+    public var contract: ContractTerms?
 
     /// Creates a result.
     public init(account: String, orderRef: String, outcome: ManualOrderOutcome, legs: [ManualOrderLeg], steps: [String] = []) {

@@ -6,9 +6,10 @@ import TradingModel
 public struct ManualOrderArguments: Sendable, Hashable {
     /// `buy` or `sell`.
     public var side: String
-    /// The symbol.
+    /// The instrument as the bot's configuration names it (`AAPL`, `ES 2026-12`, `ESZ26`, `EUR.USD`, `EURUSD`) or
+    /// as IB's local symbol of a contract month (`ESZ6`, `MESM6`).
     public var symbol: String
-    /// The quantity (shares).
+    /// The quantity (shares, contracts, or units of a pair's base currency).
     public var quantity: String
     /// `MKT`, `LMT`, `STP`, `STP_LMT` (or `STP LMT`), `TRAIL`, `MIDPRICE` (`--limit`: its cap).
     public var type: String = "MKT"
@@ -80,11 +81,15 @@ public struct ManualOrderError: Error, Sendable, Hashable, CustomStringConvertib
 /// var arguments = ManualOrderArguments(side: "buy", symbol: "AAPL", quantity: "10")
 /// arguments.type = "LMT"
 /// arguments.limit = "150.25"
-/// let ticket = try ManualOrderTicket(arguments)   // LMT 150.25 DAY
+/// let ticket = try ManualOrderTicket(arguments, at: now)   // LMT 150.25 DAY
 /// ```
 public struct ManualOrderTicket: Sendable, Hashable {
-    /// The symbol, upper-cased.
+    /// The instrument's one name, as the bot's universe writes it (`InstrumentKind.canonicalName(of:)`): `AAPL`,
+    /// `ES 2026-12` (for `ESZ26`, `ESZ6`), `EUR.USD` (for `EURUSD`).
     public var symbol: Symbol
+    /// IB's local symbol when the order named the contract by it (`MESM6`): the contract is asked for by it, as TWS
+    /// does; `nil` otherwise.
+    public var localSymbol: String?
     /// Buy or sell.
     public var side: Side
     /// Positive quantity.
@@ -118,22 +123,17 @@ public struct ManualOrderTicket: Sendable, Hashable {
     public var isBracket: Bool { takeProfit != nil && stopLoss != nil }
 
     /// Validates the arguments.
+    /// - Parameters:
+    ///   - arguments: the command line's values.
+    ///   - now: the session's time, which a local symbol's one-digit year is read against (`FutureLocalSymbol`).
     /// - Throws: `ManualOrderError` naming the option at fault.
-    public init(_ arguments: ManualOrderArguments) throws(ManualOrderError) {
+    public init(_ arguments: ManualOrderArguments, at now: Timestamp) throws(ManualOrderError) {
         switch arguments.side.lowercased() {
         case "buy": side = .buy
         case "sell": side = .sell
         default: throw ManualOrderError("the side must be buy or sell, got '\(arguments.side)'")
         }
-        let symbol = arguments.symbol.trimmingCharacters(in: .whitespaces).uppercased()
-        guard !symbol.isEmpty, !symbol.contains(" ") else {
-            throw ManualOrderError("the symbol must be one word, got '\(arguments.symbol)'")
-        }
-        guard InstrumentKind(symbol: Symbol(symbol)) == .stock else {
-            throw ManualOrderError(
-                "\(symbol) is a future or a currency pair: the manual tools trade stocks for now (docs/futures-and-forex.md)")
-        }
-        self.symbol = Symbol(symbol)
+        (symbol, localSymbol) = try Self.instrument(arguments.symbol, at: now)
         guard let quantity = Quantity(arguments.quantity), quantity.units > 0 else {
             throw ManualOrderError("the quantity must be a positive number, got '\(arguments.quantity)'")
         }
@@ -156,6 +156,53 @@ public struct ManualOrderTicket: Sendable, Hashable {
         }
         work = try Self.work(arguments, type: type, timeInForce: timeInForce, bracket: isBracket)
     }
+
+    /// The instrument's one name and the local symbol it was given by: a stock, a contract month (`ES 2026-12`,
+    /// `ESZ26`, `ESZ2026`, IB's `ESZ6`) or a currency pair (`EUR.USD`, `EURUSD`); a rolled future (`ES continuous`) is
+    /// the bot's, not an order's.
+    static func instrument(_ text: String, at now: Timestamp) throws(ManualOrderError) -> (Symbol, String?) {
+        let name = text.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ").uppercased()
+        guard !name.isEmpty else { throw ManualOrderError("the symbol must not be empty") }
+        let kind: InstrumentKind
+        do { kind = try InstrumentKind.checked(name, at: now) } catch { throw ManualOrderError(error.description) }
+        switch kind {
+        case .stock:
+            guard !name.contains(" ") else {
+                throw ManualOrderError(
+                    "the symbol must be one word (a stock), a contract month (ES 2026-12, ESZ6) or a currency pair "
+                        + "(EUR.USD), got '\(text)'")
+            }
+            return (Symbol(name), nil)
+        case let .future(future):
+            guard future.month != nil else {
+                throw ManualOrderError(
+                    "'\(text)' is the bot's rolled front contract: a manual order names its contract month "
+                        + "(\(future.spec.root) 2026-12, or IB's local symbol such as \(future.spec.root)Z6)")
+            }
+            return (Symbol(future.description), FutureLocalSymbol(name).map { _ in name })
+        case let .forex(pair):
+            return (Symbol(pair.description), nil)
+        }
+    }
+
+    /// The ticket with its local symbol read again at `now` (the gateway's time: a one-digit year names the nearest
+    /// contract month not yet expired then); unchanged without a local symbol.
+    /// - Throws: `ManualOrderError` as the first reading would.
+    public func readingLocalSymbol(at now: Timestamp) throws(ManualOrderError) -> ManualOrderTicket {
+        guard let localSymbol else { return self }
+        var ticket = self
+        (ticket.symbol, ticket.localSymbol) = try Self.instrument(localSymbol, at: now)
+        return ticket
+    }
+
+    /// What the instrument is (a stock, a contract month, a currency pair): its multiplier, its tick, its sizes.
+    public var kind: InstrumentKind { InstrumentKind(symbol: symbol) }
+
+    /// The instrument as the order named it: IB's local symbol when given (`MESM6`), else its one name.
+    public var writtenName: String { localSymbol ?? symbol.rawValue }
+
+    /// The name in a default orderRef key (no spaces): `AAPL`, `MESM6`, `ES2026-12`, `EUR.USD`.
+    public var referenceName: String { writtenName.filter { $0 != " " } }
 
     /// The pricing, with `--limit-offset` / `--limit-from` for a LMT priced from a quote (or a MIDPRICE's cap).
     private static func pricing(_ a: ManualOrderArguments) throws(ManualOrderError) -> (OrderType, LimitFromQuote?) {
@@ -380,7 +427,7 @@ public struct ManualOrderTicket: Sendable, Hashable {
 
     /// A single-order ticket from terms already validated (an order as `ibtrader modify` would leave it).
     /// - Parameters:
-    ///   - symbol: the symbol.
+    ///   - symbol: the instrument's one name (`AAPL`, `ES 2026-12`, `EUR.USD`).
     ///   - request: side, quantity, pricing and time in force (its instrument is not used).
     public init(symbol: Symbol, request: OrderRequest) {
         self.symbol = symbol

@@ -44,6 +44,11 @@ public struct ManualPendingOrder: Sendable, Hashable {
     /// Whether it would add to its contract's position (a buy with none or a long one, a sell with none or a short
     /// one): only those add exposure.
     public var increases: Bool
+    /// Its contract's multiplier (a future's or an option's; 1 for stocks and currency pairs): its value is price ×
+    /// quantity × this.
+    public var multiplier: Int64 = 1
+    /// Whether a buy pays its value in cash (`false` for a future: only its gains and losses move cash).
+    public var paysNotional = true
 
     /// Creates a pending order.
     public init(sameContract: Bool, side: Side, quantity: Quantity, price: Price?, increases: Bool) {
@@ -61,9 +66,11 @@ public struct ManualPendingOrder: Sendable, Hashable {
 /// Rules that need an equity history the manual tool does not have — `maxDrawdownPercent`, `rapidLossPercent` —
 /// cannot trigger here; `maxDailyLossPercent` uses today's P&L from reqPnL; the volatility pause and sector limit
 /// need data the tool does not load and are skipped (see docs/live-trading.md). As in the engine, the order is valued at
-/// `OrderRequest.riskPrice(mark:)` (a buy limit above the market at its limit), the account's open orders count
-/// (those adding to a position in the gross exposure, every buy against settled cash, each one's commission), and
-/// the order leaves room for its own commission (`commissionReserve`, the configured schedule's most).
+/// `OrderRequest.riskPrice(mark:)` (a buy limit above the market at its limit) times its contract's multiplier (a
+/// future's contract value), the account's open orders count (those adding to a position in the gross exposure,
+/// every buy against settled cash, each one's commission), the order leaves room for its own commission
+/// (`commissionReserve`, the configured schedule's most), and the instrument's own rules apply first
+/// (`InstrumentOrderCheck`: no entry into a contract month about to expire, IDEALPRO's order sizes).
 public enum ManualRiskCheck {
     /// Why the rules deny the order, or `nil` to allow it.
     /// - Parameters:
@@ -74,11 +81,16 @@ public enum ManualRiskCheck {
     ///     unknown, which denies the order if a value-based limit is configured.
     ///   - now: the decision time.
     ///   - commissionReserve: what each order sets aside for its commission (`CommissionModel.reserve`).
+    ///   - rollDays: business days before a contract month's last trading day from which it takes no entry
+    ///     (`backtest.futuresRollDays`).
     public static func denial(
         _ ticket: ManualOrderTicket, config: RiskConfig, account: ManualAccountState,
-        referencePrice: Price?, at now: Timestamp, commissionReserve: CommissionReserve = .none
+        referencePrice: Price?, at now: Timestamp, commissionReserve: CommissionReserve = .none,
+        rollDays: Int = FutureSpec.defaultRollDays
     ) -> RiskDenial? {
         let request = ticket.request(for: InstrumentID(index: 0))
+        let instrument = InstrumentOrderCheck(kind: ticket.kind, held: account.position, rollDays: rollDays)
+        if let denial = instrument.denial(request, at: now) { return denial }
         var status = RiskMonitor.Status()
         status.killSwitchEngaged = account.killSwitchEngaged
         if let limit = config.maxDailyLossPercent, let pnl = account.dailyPnL {
@@ -117,33 +129,35 @@ public enum ManualRiskCheck {
         var pendingGross = Money.zero
         var pendingCost = Money.zero
         var pendingCommission = Money.zero
+        let kind = ticket.kind
         for order in account.pendingOrders {
             let at = order.price ?? (order.sameContract ? price : .zero)
-            let value = Money(price: at, quantity: order.quantity).magnitude
+            let value = Money(price: at, quantity: order.quantity).times(order.multiplier).magnitude
             if order.sameContract {
                 if order.increases { pendingHere += order.side.sign * order.quantity.units }
             } else if order.increases {
                 pendingGross += value
             }
-            if order.side == .buy { pendingCost += value }
-            pendingCommission += reserve.amount(quantity: order.quantity, price: at, kind: .stock)
+            // A future's price is not paid: only a stock's or a pair's buy spends cash.
+            if order.side == .buy, order.paysNotional { pendingCost += value }
+            pendingCommission += reserve.amount(quantity: order.quantity, price: at, kind: order.sameContract ? kind : .stock)
         }
         let held = account.position.units
         let before = held + pendingHere
         let after = before + request.side.sign * request.quantity.units
         var view = RiskView(
-            now: .zero, equity: account.equity, position: Position(instrument: request.instrument),
+            now: .zero, equity: account.equity, position: Position(instrument: request.instrument, kind: kind),
             referencePrice: price, isEntry: after.magnitude > before.magnitude, monitor: status)
         view.position.quantity = account.position
         view.grossExposure = account.grossExposure
         view.activePositionCount = account.activePositions
         view.pendingQuantity = Quantity(units: pendingHere)
-        let heldValue = Money(units: FixedPoint.multiply(price.units, held)).magnitude
-        let postValue = Money(units: FixedPoint.multiply(price.units, after)).magnitude
+        let heldValue = Money(units: FixedPoint.multiply(price.units, held)).times(kind.multiplier).magnitude
+        let postValue = Money(units: FixedPoint.multiply(price.units, after)).times(kind.multiplier).magnitude
         view.postTradePositionValue = postValue
         view.postTradeGrossExposure = account.grossExposure - heldValue + pendingGross + postValue
         if !reserve.isNone {
-            view.commissionReserve = pendingCommission + reserve.amount(quantity: request.quantity, price: price, kind: .stock)
+            view.commissionReserve = pendingCommission + reserve.amount(quantity: request.quantity, price: price, kind: kind)
         }
         if let stop = ticket.stopLoss {
             view.stopDistance = Price(units: Int64(truncatingIfNeeded: (stop.units - price.units).magnitude))

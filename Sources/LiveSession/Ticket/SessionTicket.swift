@@ -32,6 +32,9 @@ public struct SessionTicket: Sendable {
     public var commissionReserve = CommissionReserve.none
     /// How long to wait for TWS's acknowledgement (and for the daily P&L), or for a cancel to take effect.
     public var timeout: TimeSpan
+    /// The market's time as the gateway's clock tells it (reqCurrentTime), for a future's order: the day its contract
+    /// month's roll day is compared with (`contractExpiry`); `nil`: the session's own time.
+    public var marketTime: Timestamp?
     /// A cancel may take an order another API client placed (TWS accepts it from client 0 and from another client on
     /// the same login); `false` refuses it (`orders.cancelOtherClients`). A modify is the placing client's alone.
     public var cancelsOtherClients = true

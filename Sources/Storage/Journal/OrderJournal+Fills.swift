@@ -96,13 +96,13 @@ extension OrderJournal {
             try db.execute(
                 sql: """
                     INSERT INTO fills (exec_id, order_ref, broker_order_id, perm_id, symbol, side, quantity, price,
-                        time, account, commission, commission_currency, realized_pnl)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        time, account, commission, commission_currency, realized_pnl, contract)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     fill.execID, ref, fill.brokerOrderID, fill.permID, fill.symbol.rawValue, fill.side.rawValue,
                     fill.quantity.units, fill.price.units, fill.time.nanoseconds, fill.account, commission,
-                    currency, pnl,
+                    currency, pnl, fill.contract.flatMap { $0.isStock ? nil : $0.storedText },
                 ])
             let sequence = db.lastInsertedRowID
             if early != nil {

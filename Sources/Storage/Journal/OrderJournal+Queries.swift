@@ -193,7 +193,7 @@ extension OrderJournal {
                     db,
                     sql: """
                         SELECT seq, exec_id, order_ref, broker_order_id, perm_id, symbol, side, quantity, price, time,
-                            account, commission, commission_currency, realized_pnl
+                            account, commission, commission_currency, realized_pnl, contract
                         FROM fills WHERE \(condition) ORDER BY seq
                         """,
                     arguments: arguments)
@@ -222,6 +222,12 @@ extension OrderJournal {
             fill.commission = (row[11] as Int64?).map(Money.init(units:))
             fill.commissionCurrency = row[12]
             fill.realizedPnL = (row[13] as Int64?).map(Money.init(units:))
+            if let text = row[14] as String? {
+                guard let terms = ContractTerms(storedText: text) else {
+                    throw .corruptRow(path: path, detail: "fill row \(seq): contract '\(text)'")
+                }
+                fill.contract = terms
+            }
             fills.append(fill)
         }
         return fills

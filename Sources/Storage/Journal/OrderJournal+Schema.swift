@@ -102,6 +102,12 @@ extension OrderJournal {
             // and rate (`CurrenciesColumn`); NULL in one currency.
             try db.execute(sql: "ALTER TABLE engine_cash ADD COLUMN currencies_json TEXT")
         }
+        migrator.registerMigration("v9-fill-contract") { db in
+            // The contract IB reported with an execution (`ContractTerms.storedText`: a future's month, multiplier
+            // and local symbol, a pair's currency); NULL for a stock and for fills journaled before. A rolled
+            // future's symbol (`ES continuous`) does not say which month traded.
+            try db.execute(sql: "ALTER TABLE fills ADD COLUMN contract TEXT")
+        }
         return migrator
     }
 

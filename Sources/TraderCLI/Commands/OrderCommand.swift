@@ -27,8 +27,8 @@ struct OrderCommand: AsyncParsableCommand {
     )
 
     @Argument(help: "buy or sell.") var side: String
-    @Argument(help: "The symbol (a US stock, SMART).") var symbol: String
-    @Argument(help: "The quantity in shares.") var quantity: String
+    @Argument(help: "A US stock (SMART), a contract month (ES 2026-12, ESZ6) or a currency pair (EUR.USD).") var symbol: String
+    @Argument(help: "The quantity: shares, contracts, or units of the pair's base currency.") var quantity: String
 
     @Option(name: .long, help: "MKT, LMT, STP, STP_LMT, TRAIL or MIDPRICE.") var type: String = "MKT"
     @Option(name: .long, help: "Limit price (LMT, STP_LMT); MIDPRICE's cap.") var limit: String?
@@ -81,7 +81,7 @@ struct OrderCommand: AsyncParsableCommand {
         if let orderTimeout, HumanDuration.parse(orderTimeout) == nil {
             throw ValidationError("--order-timeout must be \(HumanDuration.spellings), got '\(orderTimeout)'")
         }
-        do { _ = try ManualOrderTicket(arguments) } catch { throw ValidationError(error.description) }
+        do { _ = try ManualOrderTicket(arguments, at: ManualSetup.wallTime()) } catch { throw ValidationError(error.description) }
         if let ref, ref.isEmpty || ref.contains(where: \.isWhitespace) {
             throw ValidationError("--ref must be a non-empty key without spaces")
         }
@@ -92,7 +92,7 @@ struct OrderCommand: AsyncParsableCommand {
     /// Sends the order; the lines to print and whether it was acknowledged.
     func perform() async throws -> ManualCommandOutput {
         let ticket: ManualOrderTicket
-        do { ticket = try ManualOrderTicket(arguments) } catch { throw CLIError(error.description) }
+        do { ticket = try ManualOrderTicket(arguments, at: ManualSetup.wallTime()) } catch { throw CLIError(error.description) }
         // A what-if sends nothing for execution, so it opens no journal.
         let context = try ManualContext(
             connection: connection, manual: manual, journaling: !whatIf, overrides: risk.overrides)
@@ -106,7 +106,7 @@ struct OrderCommand: AsyncParsableCommand {
             context.loaded, side: ticket.side, symbol: ticket.symbol, quantity: ticket.quantity, despite: despiteBot,
             quiet: manual.config.isEmpty, json: manual.json)
         if gate.refused { return ManualCommandOutput(lines: gate.lines, succeeded: false) }
-        let key = ClientOrderID(ref ?? "\(Int64(Date().timeIntervalSince1970 * 1000))-\(ticket.symbol)")
+        let key = ClientOrderID(ref ?? "\(Int64(Date().timeIntervalSince1970 * 1000))-\(ticket.referenceName)")
         let result = try await context.run { client, info, settings in
             try await ManualTrading.placeOrder(ticket, clientOrderID: key, on: (client, info, settings))
         }

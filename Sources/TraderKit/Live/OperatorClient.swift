@@ -123,7 +123,7 @@ enum StatusText {
         lines.append(status.positions.isEmpty ? "positions: none" : "positions:")
         for p in status.positions {
             lines.append(
-                "  \(p.symbol) \(p.quantity.formatted()) @ \(money(p.averageCost))\(p.currency.map { " \($0)" } ?? ""), last "
+                "  \(p.symbol)\(p.contract.map { " [\($0)]" } ?? "") \(p.quantity.formatted()) @ \(money(p.averageCost))\(p.currency.map { " \($0)" } ?? ""), last "
                     + "\(money(p.price)), unrealized "
                     + "\(money(p.unrealizedPnL))\(p.protected ? ", protected" : "")")
         }

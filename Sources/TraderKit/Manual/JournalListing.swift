@@ -28,12 +28,16 @@ public struct JournalListing {
     }
 
     public func render(orders: [JournalOrder]) -> String {
-        if json { return orders.map { JSONLine.render(Self.object($0)) }.joined(separator: "\n") }
+        if json {
+            return orders.map { ContractFields.line(Self.object($0), ContractTerms(instrument: $0.intent.symbol), snakeCase: true) }
+                .joined(separator: "\n")
+        }
         let rows = orders.map { o -> [String] in
             let i = o.intent
             let price = Self.priceText(i.type)
             return [
-                i.orderRef.rawValue, i.createdAt.description, i.symbol.rawValue, i.side.rawValue, "\(i.quantity)",
+                i.orderRef.rawValue, i.createdAt.description, ContractTerms(instrument: i.symbol).description,
+                i.side.rawValue, "\(i.quantity)",
                 i.type.ibName + (price.isEmpty ? "" : " \(price)"), o.state.rawValue,
                 o.brokerOrderID.map { "\($0)" } ?? "", "\(o.filledQuantity)", o.message ?? "",
             ]
@@ -41,23 +45,23 @@ public struct JournalListing {
         return "Orders (\(orders.count))\n"
             + TextTable.render(
                 header: [
-                    "order_ref", "created (UTC)", "symbol", "side", "qty", "type", "state", "ib_id", "filled",
+                    "order_ref", "created (UTC)", "contract", "side", "qty", "type", "state", "ib_id", "filled",
                     "message",
                 ],
                 rows: rows, rightAligned: [4, 7, 8])
     }
 
     public func render(fills: [JournalFill]) -> String {
-        if json { return fills.map { JSONLine.render(Self.object($0)) }.joined(separator: "\n") }
+        if json { return fills.map { ContractFields.line(Self.object($0), $0.terms, snakeCase: true) }.joined(separator: "\n") }
         let rows = fills.map { f -> [String] in
             [
-                "\(f.sequence)", f.execID, f.orderRef?.rawValue ?? "", f.time.description, f.symbol.rawValue,
+                "\(f.sequence)", f.execID, f.orderRef?.rawValue ?? "", f.time.description, f.terms.description,
                 f.side.rawValue, "\(f.quantity)", "\(f.price)", f.commission.map { "\($0)" } ?? "pending",
             ]
         }
         return "Fills (\(fills.count))\n"
             + TextTable.render(
-                header: ["seq", "exec_id", "order_ref", "time (UTC)", "symbol", "side", "qty", "price", "commission"],
+                header: ["seq", "exec_id", "order_ref", "time (UTC)", "contract", "side", "qty", "price", "commission"],
                 rows: rows, rightAligned: [0, 6, 7, 8])
     }
 

@@ -2,6 +2,7 @@ import Analytics
 import Foundation
 import InteractiveBrokers
 import LiveSession
+import TradingModel
 
 /// What the manual commands print: tables for people, JSON lines (`--json`) for scripts.
 public enum ManualListing {
@@ -9,7 +10,7 @@ public enum ManualListing {
     public static func orders(_ orders: [ManualOpenOrder], json: Bool) -> [String] {
         if json {
             return orders.map { o in
-                JSONLine.render([
+                ContractFields.line([
                     "record": .string("openOrder"), "orderId": .integer(o.orderID), "clientId": .integer(o.clientID),
                     "permId": .string("\(o.permID)"), "orderRef": .string(o.orderRef), "account": .string(o.account),
                     "symbol": .string(o.symbol), "action": .string(o.action), "quantity": .string(o.quantity),
@@ -17,7 +18,7 @@ public enum ManualListing {
                     "parentId": .integer(o.parentID), "algo": o.algo.isEmpty ? .null : .string(o.algo),
                     "outsideRth": .bool(o.outsideRTH), "goodTill": o.goodTill.isEmpty ? .null : .string(o.goodTill),
                     "working": .bool(o.isWorking),
-                ])
+                ], contract(o))
             }
         }
         // TWS 10.48 and later also list deactivated orders (Inactive): shown apart, since they do not work.
@@ -37,13 +38,13 @@ public enum ManualListing {
     private static func orderTable(_ orders: [ManualOpenOrder]) -> String {
         let rows = orders.map { o in
             [
-                "\(o.orderID)", "\(o.clientID)", o.orderRef, o.symbol, o.action, o.quantity, o.type, o.timeInForce,
+                "\(o.orderID)", "\(o.clientID)", o.orderRef, o.instrument, o.action, o.quantity, o.type, o.timeInForce,
                 o.status, o.parentID == 0 ? "" : "\(o.parentID)", o.terms,
             ]
         }
         return TextTable.render(
             header: [
-                "order id", "client", "orderRef", "symbol", "action", "qty", "type", "tif", "status", "parent", "terms",
+                "order id", "client", "orderRef", "contract", "action", "qty", "type", "tif", "status", "parent", "terms",
             ],
             rows: rows, rightAligned: [0, 1, 5])
     }
@@ -63,23 +64,29 @@ public enum ManualListing {
         }
     }
 
-    /// `ibtrader positions`.
+    /// `ibtrader positions`: each contract on its own line with its terms (`QQQ 20261218 400 P (OPT ×100)` beside
+    /// `QQQ`); `--json` carries them by name.
     public static func positions(_ positions: [ManualPosition], json: Bool) -> [String] {
         if json {
             return positions.map { p in
-                JSONLine.render([
+                ContractFields.line([
                     "record": .string("position"), "account": .string(p.account), "symbol": .string(p.symbol),
                     "conId": .integer(p.contractID), "quantity": .string("\(p.quantity)"),
                     "averageCost": .number(p.averageCost),
-                ])
+                ], p.contract)
             }
         }
-        let rows = positions.map { [$0.account, $0.symbol, "\($0.contractID)", "\($0.quantity)", String(format: "%.4f", $0.averageCost)] }
+        let rows = positions.map {
+            [$0.account, $0.contract.description, "\($0.contractID)", "\($0.quantity)", String(format: "%.4f", $0.averageCost)]
+        }
         return [
             "Positions (\(positions.count))",
-            TextTable.render(header: ["account", "symbol", "conId", "qty", "avg cost"], rows: rows, rightAligned: [2, 3, 4]),
+            TextTable.render(header: ["account", "contract", "conId", "qty", "avg cost"], rows: rows, rightAligned: [2, 3, 4]),
         ]
     }
+
+    /// An open order's contract: as TWS listed it, else (a result logged before) its symbol's.
+    private static func contract(_ o: ManualOpenOrder) -> ContractTerms { o.contract ?? ContractTerms(symbol: o.symbol) }
 
     /// `ibtrader account`.
     public static func account(_ report: ManualAccountReport, json: Bool) -> [String] {
@@ -112,10 +119,10 @@ public enum ManualListing {
             // Each order with the API client that placed it (an order of another client may be cancelled too).
             lines = ["cancelled \(result.cancelled.count) order(s)"]
             lines += result.cancelled.map {
-                "  \($0.orderID) \($0.orderRef) \($0.symbol) \($0.action) \($0.quantity) \($0.type) "
+                "  \($0.orderID) \($0.orderRef) \($0.instrument) \($0.action) \($0.quantity) \($0.type) "
                     + "(placed by client \($0.clientID))"
             }
-            let listed = { (o: ManualOpenOrder) in "  \(o.orderID) \(o.orderRef) \(o.symbol) \(o.status) (client \(o.clientID))" }
+            let listed = { (o: ManualOpenOrder) in "  \(o.orderID) \(o.orderRef) \(o.instrument) \(o.status) (client \(o.clientID))" }
             if !result.stillOpen.isEmpty {
                 lines.append("still open after the wait: \(result.stillOpen.count)")
                 lines += result.stillOpen.map(listed)
@@ -130,22 +137,21 @@ public enum ManualListing {
     }
 
     private static func cancelled(_ o: ManualOpenOrder, _ record: String) -> String {
-        JSONLine.render([
+        ContractFields.line([
             "record": .string(record), "orderId": .integer(o.orderID), "clientId": .integer(o.clientID),
             "orderRef": .string(o.orderRef), "symbol": .string(o.symbol), "status": .string(o.status),
-        ])
+        ], contract(o))
     }
 
     /// `ibtrader order`.
     public static func order(_ result: ManualOrderResult, json: Bool) -> [String] {
         let (status, detail) = orderStatus(result.outcome)
         if json {
-            var lines = [
-                JSONLine.render([
-                    "record": .string("order"), "account": .string(result.account), "orderRef": .string(result.orderRef),
-                    "status": .string(status), "detail": detail.isEmpty ? .null : .string(detail),
-                ])
+            let record: KeyValuePairs<String, JSONValue> = [
+                "record": .string("order"), "account": .string(result.account), "orderRef": .string(result.orderRef),
+                "status": .string(status), "detail": detail.isEmpty ? .null : .string(detail),
             ]
+            var lines = [result.contract.map { ContractFields.line(record, $0) } ?? JSONLine.render(record)]
             lines += result.legs.map { leg in
                 JSONLine.render([
                     "record": .string("leg"), "orderRef": .string(leg.orderRef), "orderId": .integer(leg.brokerOrderID),
@@ -157,7 +163,8 @@ public enum ManualListing {
             lines += result.steps.map { JSONLine.render(["record": .string("step"), "text": .string($0)]) }
             return lines
         }
-        var lines = ["\(status): \(result.orderRef) (account \(result.account))\(detail.isEmpty ? "" : ": \(detail)")"]
+        let contract = result.contract.flatMap { $0.isStock ? nil : " in \($0)" } ?? ""
+        var lines = ["\(status): \(result.orderRef)\(contract) (account \(result.account))\(detail.isEmpty ? "" : ": \(detail)")"]
         lines += result.steps.map { "  \($0)" }
         if !result.legs.isEmpty {
             lines.append(
@@ -187,14 +194,13 @@ public enum ManualListing {
     public static func modify(_ result: ManualModifyResult, json: Bool) -> [String] {
         let (status, detail) = modifyStatus(result.outcome)
         if json {
-            return [
-                JSONLine.render([
-                    "record": .string("modify"), "account": .string(result.account), "orderId": .integer(result.orderID),
-                    "orderRef": .string(result.orderRef), "symbol": .string(result.symbol),
-                    "before": .string(result.before), "after": .string(result.after), "status": .string(status),
-                    "detail": detail.isEmpty ? .null : .string(detail),
-                ])
+            let record: KeyValuePairs<String, JSONValue> = [
+                "record": .string("modify"), "account": .string(result.account), "orderId": .integer(result.orderID),
+                "orderRef": .string(result.orderRef), "symbol": .string(result.contract?.symbol ?? result.symbol),
+                "before": .string(result.before), "after": .string(result.after), "status": .string(status),
+                "detail": detail.isEmpty ? .null : .string(detail),
             ]
+            return [result.contract.map { ContractFields.line(record, $0) } ?? JSONLine.render(record)]
         }
         return [
             "\(status): order \(result.orderID) \(result.orderRef) \(result.symbol) (account \(result.account))"

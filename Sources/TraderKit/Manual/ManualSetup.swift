@@ -17,6 +17,9 @@ public struct ManualSetup: Sendable {
     /// The journal in use, if journaling.
     public var journalPath: String?
 
+    /// The wall clock the manual commands run on (their sessions' time; what a local symbol's year is read against).
+    public static func wallTime() -> Timestamp { Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9)) }
+
     /// The manual commands' client id when none is given.
     public static let defaultClientID = 901
 
@@ -40,12 +43,13 @@ public struct ManualSetup: Sendable {
         connection.errorOverrides = config.connection.errorOverrides
         connection.readyTimeout = timeout
         connection.requestTimeout = timeout
-        settings = ManualSettings(clock: { Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9)) })
+        settings = ManualSettings(clock: Self.wallTime)
         settings.timeout = timeout
         settings.account = config.connection.account
         settings.cancelOtherClients = config.orders.cancelOtherClients
         settings.risk = config.risk.effectiveLimits(for: config.strategy.spec)
         settings.commissionReserve = config.backtest.commissionModel.reserve
+        settings.futuresRollDays = config.backtest.futuresRollDays
         let kill = environment["IBTRADER_KILL_SWITCH"]?.lowercased()
         settings.killSwitchEngaged = ["1", "true", "yes", "on"].contains(kill ?? "")
         let present = config.journal.path.map { FileManager.default.fileExists(atPath: $0) } ?? false

@@ -4,6 +4,11 @@ import Analytics
 public enum JSONLine {
     /// Renders scalar members compactly: `{"a":1,"b":"x","c":null}`.
     public static func render(_ members: KeyValuePairs<String, JSONValue>) -> String {
+        render(members.map { (key: $0.key, value: $0.value) })
+    }
+
+    /// Renders members built at run time (a record with the fields of what it lists appended), in order.
+    public static func render(_ members: [(key: String, value: JSONValue)]) -> String {
         var output = "{"
         for (index, member) in members.enumerated() {
             let (key, value) = (member.key, member.value)

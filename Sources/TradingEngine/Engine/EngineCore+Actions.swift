@@ -207,7 +207,10 @@ extension EngineCore {
                     detail: "\(_state.universe[request.instrument].symbol) is in the run only for its rate "
                         + "(strategy.currency \(config.accountCurrency)): watched, never traded"))
         }
-        if let denial = expiryDenial(request) ?? forexSizeDenial(request) { return .denied(denial) }
+        let terms = InstrumentOrderCheck(
+            kind: _state.universe[request.instrument].kind,
+            held: _state.portfolio.position(for: request.instrument).quantity, rollDays: config.futuresRollDays)
+        if let denial = terms.denial(request, at: _state.now) { return .denied(denial) }
         // Only the kill switch configured: no need to build the view.
         if rules.count == 1, !_riskMonitor.status.entriesPaused {
             return _riskMonitor.status.killSwitchEngaged
@@ -246,51 +249,6 @@ extension EngineCore {
             return .denied(binding)
         }
         return .scaled(Quantity(units: low * lot), denial)
-    }
-}
-
-extension EngineCore {
-    /// A futures contract month is not entered from the day a rolled position would leave it
-    /// (`FutureSpec.rollDay(of:days:)`, `EngineConfig.futuresRollDays` before its last trading day) on: what is left of its life is
-    /// the roll's and expiry's. Orders that reduce the position go.
-    func expiryDenial(_ request: OrderRequest) -> RiskDenial? {
-        guard case let .future(future) = _state.universe[request.instrument].kind, let month = future.month else {
-            return nil
-        }
-        let held = _state.portfolio.position(for: request.instrument).quantity.units
-        let reduces = held != 0 && (held > 0) != (request.side == .buy)
-        let rollDay = future.spec.rollDay(of: month, days: config.futuresRollDays)
-        guard !reduces, FutureSpec.tradingDay(of: _state.now) >= rollDay else { return nil }
-        let last = Timestamp(nanoseconds: future.spec.lastTradingDay(of: month) * Timestamp.nanosecondsPerDay)
-        let leave = Timestamp(nanoseconds: rollDay * Timestamp.nanosecondsPerDay)
-        return RiskDenial(
-            rule: .contractExpiry,
-            detail: "\(future) stops trading on \(last.description.prefix(10)); no new entry from \(leave.description.prefix(10)) on "
-                + "(\(config.futuresRollDays) business days before): trade the next contract month")
-    }
-}
-
-extension EngineCore {
-    /// A currency order within IDEALPRO's sizes (`CurrencyPair.idealproSizes`): an entry below the minimum is refused
-    /// (IB routes it to IDEAL, its odd-lot venue for converting balances, at wider prices: not a way to trade), and so
-    /// is any order above the maximum. An exit below the minimum goes: it closes what is held.
-    func forexSizeDenial(_ request: OrderRequest) -> RiskDenial? {
-        guard case let .forex(pair) = _state.universe[request.instrument].kind, let sizes = pair.idealproSizes else {
-            return nil
-        }
-        let quantity = request.quantity.wholeUnits
-        if sizes.maximum > 0, quantity > sizes.maximum {
-            return RiskDenial(
-                rule: .forexOrderSize,
-                detail: "\(pair) order of \(quantity) \(pair.base) is above IDEALPRO's maximum of \(sizes.maximum) \(pair.base)")
-        }
-        let held = _state.portfolio.position(for: request.instrument).quantity.units
-        let reduces = held != 0 && (held > 0) != (request.side == .buy) && request.quantity.units <= held.magnitude
-        guard !reduces, quantity < sizes.minimum else { return nil }
-        return RiskDenial(
-            rule: .forexOrderSize,
-            detail: "\(pair) order of \(quantity) \(pair.base) is below IDEALPRO's minimum of \(sizes.minimum) \(pair.base) "
-                + "(IB would route it to IDEAL, its odd-lot venue, at wider prices)")
     }
 }
 

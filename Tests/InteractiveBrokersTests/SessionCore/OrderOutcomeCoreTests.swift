@@ -52,7 +52,7 @@ struct OrderOutcomeCoreTests {
         var arguments = ManualOrderArguments(side: "buy", symbol: "AAPL", quantity: "10", type: "LMT", limit: "100")
         (arguments.takeProfit, arguments.stopLoss) = ("110", "95")
         let ticket = SessionTicket(
-            order: try ManualOrderTicket(arguments), clientOrderID: "b1", risk: RiskConfig(), timeout: .seconds(10))
+            order: try ManualOrderTicket(arguments, at: .zero), clientOrderID: "b1", risk: RiskConfig(), timeout: .seconds(10))
         var harness = SessionCoreHarness<TicketStrategy>(
             TicketStrategy(), settings: TicketSessionCoreTests.settings(), ticket: ticket)
         let group = try #require(harness.startUp().placed.first)

@@ -31,7 +31,7 @@ struct TicketSessionCoreTests {
         var arguments = ManualOrderArguments(side: "buy", symbol: "AAPL", quantity: "10")
         change(&arguments)
         return SessionTicket(
-            order: try ManualOrderTicket(arguments), clientOrderID: "k1", risk: risk, timeout: .seconds(10))
+            order: try ManualOrderTicket(arguments, at: .zero), clientOrderID: "k1", risk: risk, timeout: .seconds(10))
     }
 
     /// The harness started with the ticket: the actions up to the order's placement.
@@ -58,6 +58,22 @@ struct TicketSessionCoreTests {
 
     static func result(_ actions: [SessionAction]) -> ManualOrderResult? {
         actions.lazy.compactMap { if case .finish(let summary) = $0 { summary.ticket } else { nil } }.first
+    }
+
+    @Test("a contract month named by IB's local symbol is asked for by it, as TWS does: MESM6 on CME, 202606, ×5")
+    func aLocalSymbolQualifiesTheContract() throws {
+        var settings = Self.settings()
+        settings.symbols = ["MES 2026-06"]
+        let order = try ManualOrderTicket(ManualOrderArguments(side: "buy", symbol: "MESM6", quantity: "1"), at: Timestamp(seconds: 1_776_254_400))
+        let ticket = SessionTicket(order: order, clientOrderID: "f1", risk: RiskConfig(), timeout: .seconds(10))
+        var harness = Harness(TicketStrategy(), settings: settings, ticket: ticket)
+        harness.send(.start)
+        let actions = harness.send(.connected(Harness.connection()))
+        let asked = actions.compactMap { if case .request(_, .contractDetails(let contract)) = $0 { contract } else { nil } }
+        #expect(asked.map(\.localSymbol) == ["MESM6"], "\(asked)")
+        let contract = try #require(asked.first)
+        #expect(contract.symbol == "MES" && contract.securityType == "FUT" && contract.exchange == "CME")
+        #expect(contract.lastTradeDateOrContractMonth == "202606" && contract.multiplier == "5")
     }
 
     @Test("the order goes out after the start-up (no warm-up, run or bars) and the session ends once TWS accepts it")
@@ -225,7 +241,7 @@ struct TicketSessionCoreTests {
         risk.maxPositionValue = Money(500)
         var arguments = ManualOrderArguments(side: "buy", symbol: "AAPL", quantity: "10", type: "LMT", limit: "100")
         (arguments.takeProfit, arguments.stopLoss) = ("110", "95")
-        let ticket = SessionTicket(previewing: try ManualOrderTicket(arguments), risk: risk, timeout: .seconds(10))
+        let ticket = SessionTicket(previewing: try ManualOrderTicket(arguments, at: .zero), risk: risk, timeout: .seconds(10))
         var settings = Self.settings()
         settings.journaled = false
         var harness = Harness(TicketStrategy(), settings: settings, ticket: ticket)
