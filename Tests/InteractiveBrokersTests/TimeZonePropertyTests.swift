@@ -7,9 +7,9 @@ import TradingModel
 @testable import InteractiveBrokers
 @testable import LiveSession
 
-/// Issue 79, "time zones as data": an execution time in every zone of the tables (CLDR's Windows names and their
-/// IANA zones, the abbreviations), on both sides of each DST change of 2024–2027, reads — and is journaled — at the
-/// instant it names. A wall-clock time a change repeats reads as its first occurrence; one a change skips, with the
+/// Issue 79, "time zones as data": an execution time in every zone of the tables (CLDR's Windows names, Java's
+/// English names and their IANA zones, the abbreviations), on both sides of each DST change of 2024–2027, reads — and
+/// is journaled — at the instant it names. A wall-clock time a change repeats reads as its first occurrence; one a change skips, with the
 /// offset before the change (`TWSTimeParser.utcInstant`).
 @Suite struct TimeZonePropertyTests {
     /// A name TWS may send and the zone it means.
@@ -19,17 +19,27 @@ import TradingModel
         var description: String { name }
     }
 
-    /// Every Windows name, abbreviation and IANA zone of the tables (those Foundation knows here: the table test
-    /// in TWSProtocolTests fails for the others).
+    /// Every Windows name, Java name, abbreviation and IANA zone of the tables (those Foundation knows here: the
+    /// table tests in TWSProtocolTests fail for the others), each with the zone it is documented to mean: a
+    /// Windows name its Windows zone, but the few Java writes for a zone of other offsets
+    /// (`windowsNamesJavaReadsOtherwise`, here with Java's names); a Java name the golden zone CLDR's table gives
+    /// it, or the one `javaNameChoices` gives it.
     static let zones: [NamedZone] = {
         var named: [NamedZone] = []
-        for (windows, iana) in TWSTimeZoneName.windowsZones {
+        for (windows, iana) in TWSTimeZoneName.windowsZones
+        where !TWSTimeZoneName.windowsNamesJavaReadsOtherwise.contains(windows.lowercased()) {
             if let zone = TimeZone(identifier: iana) { named.append(NamedZone(name: windows, zone: zone)) }
+        }
+        for (name, iana) in TWSTimeZoneName.javaZoneNames {
+            let documented = TWSTimeZoneName.javaNameChoices[name.lowercased()] ?? iana
+            if let zone = TimeZone(identifier: documented) { named.append(NamedZone(name: name, zone: zone)) }
         }
         for (abbreviation, iana) in TWSTimeZoneName.abbreviations.sorted(by: { $0.key < $1.key }) {
             if let zone = TimeZone(identifier: iana) { named.append(NamedZone(name: abbreviation, zone: zone)) }
         }
-        let ianas = Set(TWSTimeZoneName.windowsZones.map(\.iana) + TWSTimeZoneName.abbreviations.values)
+        let ianas = Set(
+            TWSTimeZoneName.windowsZones.map(\.iana) + TWSTimeZoneName.javaZoneNames.map(\.iana)
+                + TWSTimeZoneName.abbreviations.values)
         for iana in ianas.sorted() {
             if let zone = TimeZone(identifier: iana) { named.append(NamedZone(name: iana, zone: zone)) }
         }
@@ -104,6 +114,34 @@ import TradingModel
         ("20250406 02:30:00 AUS Eastern Standard Time", Timestamp(year: 2025, month: 4, day: 5, secondOfDay: 15 * 3600 + 1800)),
     ])
     func skippedAndRepeatedWallClockTimes(text: String, expected: Timestamp) throws {
+        #expect(try TWSTimeParser.timestamp(text) == expected)
+    }
+
+    /// A Java name's `Standard`, `Daylight` or `Summer` does not force an offset: the zone's rules on the date do.
+    /// The summer name in summer and the standard name in winter read as expected, and so do the standard name in
+    /// summer (a real gateway wrote `Central European Standard Time` in April) and the summer name in winter.
+    @Test(arguments: [
+        // Paris, CET +1 / CEST +2.
+        ("20250715 10:00:00 Central European Summer Time", Timestamp(year: 2025, month: 7, day: 15, secondOfDay: 8 * 3600)),
+        ("20250115 10:00:00 Central European Standard Time", Timestamp(year: 2025, month: 1, day: 15, secondOfDay: 9 * 3600)),
+        ("20260414 20:36:26 Central European Standard Time", Timestamp(year: 2026, month: 4, day: 14, secondOfDay: 18 * 3600 + 36 * 60 + 26)),
+        ("20250115 10:00:00 Central European Summer Time", Timestamp(year: 2025, month: 1, day: 15, secondOfDay: 9 * 3600)),
+        ("20250715 10:00:00 Central European Time", Timestamp(year: 2025, month: 7, day: 15, secondOfDay: 8 * 3600)),
+        // London, GMT +0 / BST +1.
+        ("20250715 10:00:00 British Summer Time", Timestamp(year: 2025, month: 7, day: 15, secondOfDay: 9 * 3600)),
+        ("20250115 10:00:00 Greenwich Mean Time", Timestamp(year: 2025, month: 1, day: 15, secondOfDay: 10 * 3600)),
+        ("20250715 10:00:00 Greenwich Mean Time", Timestamp(year: 2025, month: 7, day: 15, secondOfDay: 9 * 3600)),
+        // Sydney, southern hemisphere: AEDT +11 in January, AEST +10 in July.
+        ("20250115 10:00:00 Australian Eastern Daylight Time", Timestamp(year: 2025, month: 1, day: 14, secondOfDay: 23 * 3600)),
+        ("20250715 10:00:00 Australian Eastern Standard Time", Timestamp(year: 2025, month: 7, day: 15, secondOfDay: 0)),
+        ("20250115 10:00:00 Australian Eastern Standard Time", Timestamp(year: 2025, month: 1, day: 14, secondOfDay: 23 * 3600)),
+        // New York, EST −5 / EDT −4; Tokyo, +9 all year.
+        ("20250715 09:30:00 Eastern Daylight Time", Timestamp(year: 2025, month: 7, day: 15, secondOfDay: 13 * 3600 + 1800)),
+        ("20250115 09:30:00 Eastern Standard Time", Timestamp(year: 2025, month: 1, day: 15, secondOfDay: 14 * 3600 + 1800)),
+        ("20250715 10:00:00 Japan Standard Time", Timestamp(year: 2025, month: 7, day: 15, secondOfDay: 3600)),
+        ("20250715 10:00:00 Hong Kong Standard Time", Timestamp(year: 2025, month: 7, day: 15, secondOfDay: 2 * 3600)),
+    ])
+    func javaNamesReadWithTheZonesRulesWhateverTheirWord(text: String, expected: Timestamp) throws {
         #expect(try TWSTimeParser.timestamp(text) == expected)
     }
 

@@ -5,7 +5,7 @@ import TradingModel
 /// Parses TWS's date and time texts into UTC `Timestamp`s.
 ///
 /// Forms: `yyyymmdd hh:mm:ss <zone>` (zone an IANA name such as `US/Eastern`, `UTC`/`GMT`, an abbreviation such as
-/// `EST`, or a Windows name such as `Central European Standard Time`: `TWSTimeZoneName`), `yyyymmdd  hh:mm:ss` (no
+/// `EST`, or Java's long name such as `Central European Standard Time`: `TWSTimeZoneName`), `yyyymmdd  hh:mm:ss` (no
 /// zone: the `defaultZone`, i.e. the TWS login's zone), `yyyymmdd-hh:mm:ss`
 /// (IB's explicit UTC), `yyyymmdd` (a date: midnight UTC of that calendar date, the way daily bars are dated), and epoch seconds
 /// (`formatDate=2`, real-time bars). Every form is checked: a time outside 1970…2200 is an error, never a trap.
@@ -96,8 +96,9 @@ public enum TWSTimeParser {
     /// UTC.
     public static let utc = TWSTimeZoneName.utc
 
-    /// A zone by IANA name (`US/Eastern`, `America/New_York`, `Europe/London`), abbreviation (`EST`, `CET`) or
-    /// Windows name (`Central European Standard Time`, through CLDR's table): `TWSTimeZoneName` says the rules.
+    /// A zone by IANA name (`US/Eastern`, `America/New_York`, `Europe/London`), abbreviation (`EST`, `CET`), Windows
+    /// name or Java's long name (`Central European Standard Time`, `British Summer Time`, through CLDR's tables):
+    /// `TWSTimeZoneName` says the rules.
     /// - Throws: `IBMappingError.unknownTimeZone`.
     public static func timeZone(named name: String) throws(IBMappingError) -> TimeZone {
         guard let zone = TWSTimeZoneName.zone(named: name) else { throw .unknownTimeZone(name) }
