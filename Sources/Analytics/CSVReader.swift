@@ -145,16 +145,6 @@ public enum CSVReader {
     /// Accepted names of the time column.
     static let timeColumnNames = ["date", "time", "datetime", "timestamp"]
 
-    /// Return periods per year for a series of times: 252 for dates (every time at midnight UTC), else 252 × the
-    /// median number of points per UTC day (the backtester's convention for intraday bars).
-    public static func periodsPerYear(times: [Int64]) -> Int {
-        guard times.contains(where: { $0 % 86_400 != 0 }) else { return 252 }
-        var perDay: [Int64: Int] = [:]
-        for time in times { perDay[time >= 0 ? time / 86_400 : (time + 1) / 86_400 - 1, default: 0] += 1 }
-        let counts = perDay.values.sorted()
-        return 252 * max(1, counts.isEmpty ? 1 : counts[counts.count / 2])
-    }
-
     /// The text without surrounding spaces, tabs or a trailing carriage return.
     static func trimmed(_ text: Substring) -> Substring {
         var slice = text

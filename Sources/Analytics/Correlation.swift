@@ -1,6 +1,7 @@
 /// Pearson correlations of return series.
 public enum Correlation {
-    /// The Pearson correlation of two equally long series; `nil` with fewer than 3 points or a constant series.
+    /// The Pearson correlation of two equally long series; `nil` with fewer than 3 points or a constant series (one
+    /// whose dispersion is rounding residue: `PerformanceMetrics.isResidue(_:mean:)`).
     public static func pearson(_ a: [Double], _ b: [Double]) -> Double? {
         guard a.count == b.count, a.count >= 3 else { return nil }
         let n = Double(a.count)
@@ -11,7 +12,9 @@ public enum Correlation {
             varianceA += (x - meanA) * (x - meanA)
             varianceB += (y - meanB) * (y - meanB)
         }
-        guard varianceA > 0, varianceB > 0 else { return nil }
+        guard !PerformanceMetrics.isResidue((varianceA / n).squareRoot(), mean: meanA),
+            !PerformanceMetrics.isResidue((varianceB / n).squareRoot(), mean: meanB)
+        else { return nil }
         let r = covariance / (varianceA * varianceB).squareRoot()
         return r.isFinite ? max(-1, min(1, r)) : nil
     }

@@ -95,7 +95,7 @@ public enum HTMLReport {
         guard !equity.isEmpty else { return "No equity data" }
         let m = input.report.metrics
         var text = "\(CivilTime.format(equity.time(0))) to \(CivilTime.format(equity.time(equity.count - 1))) · \(m.bars) bars"
-        text += " · \(m.periodsPerYear) periods per year · risk-free rate 0"
+        text += " · \(input.report.annualization) · risk-free rate 0"
         if input.benchmarkCloses != nil { text += " · benchmark \(input.benchmarkName)" }
         return text
     }

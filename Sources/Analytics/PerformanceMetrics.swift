@@ -23,6 +23,8 @@ public enum AnalyticsError: Error, Equatable, Sendable {
 ///   ratios) are `nil`;
 /// - zero variance: `sharpe` is `nil`; no negative return: `sortino` is `nil` and the downside
 ///   deviation is 0; no drawdown: `calmar` is `nil`; constant benchmark: `beta` and alphas are `nil`;
+/// - a denominator that is rounding residue counts as zero (``isResidue(_:mean:)``): a curve losing exactly 0.05 % a
+///   day has a standard deviation of ~1e-17 from floating-point noise alone, and its Sharpe is `nil`, not −1.2e14;
 /// - any non-finite result (e.g. from equity that touches 0) is `nil`.
 ///
 /// ```swift
@@ -69,6 +71,20 @@ public struct PerformanceMetrics: Sendable, Equatable {
     public var benchmarkCorrelation: Double?
     /// Calendar days from the first point to the last.
     public var sampleDays: Double = 0
+    /// The largest per-period dispersion that is rounding residue, not risk: 1e-12.
+    ///
+    /// A per-period return `e_t / e_{t-1} - 1` is a ratio near 1 less 1, so its floating-point error is absolute, about
+    /// 1e-16 whatever the return; 1e-12 is ten thousand times that, and under any market's real dispersion (it is 1.6e-11
+    /// a year at 252 periods).
+    public static let residue = 1e-12
+
+    /// Whether a ratio's denominator (a standard or downside deviation of per-period returns, a drawdown, a benchmark's
+    /// deviation) is rounding residue: zero, not finite, or at most ``residue`` × max(1, |mean|), with `mean` the
+    /// mean per-period return the ratio divides (so also below 1e-12 relative to it). Such a ratio is undefined.
+    public static func isResidue(_ denominator: Double, mean: Double = 0) -> Bool {
+        !(abs(denominator) > residue * max(1, abs(mean))) || !denominator.isFinite
+    }
+
     /// Runs shorter than this many days get their annualised figures (CAGR, volatility, Sharpe, Sortino, Calmar)
     /// flagged: compounding a few weeks to a year gives numbers like a 1,707,390 % CAGR.
     public static let shortSampleDays = 91.0
@@ -115,11 +131,15 @@ public struct PerformanceMetrics: Sendable, Equatable {
         metrics.cagr = cagr
         let deviation = ReturnSeries.sampleStandardDeviation(r)
         metrics.annualVolatility = finiteOrNil(deviation.map { $0 * ppy.squareRoot() })
-        if let deviation, deviation > 0 { metrics.sharpe = finiteOrNil(mean / deviation * ppy.squareRoot()) }
+        if let deviation, !isResidue(deviation, mean: mean) {
+            metrics.sharpe = finiteOrNil(mean / deviation * ppy.squareRoot())
+        }
         let downside = (r.reduce(0.0) { $0 + min($1, 0) * min($1, 0) } / n).squareRoot()
         metrics.downsideDeviationAnnualized = finiteOrNil(downside * ppy.squareRoot())
-        if downside > 0 { metrics.sortino = finiteOrNil(mean / downside * ppy.squareRoot()) }
-        if let cagr, let mdd = metrics.maxDrawdown, mdd < 0 { metrics.calmar = finiteOrNil(cagr / abs(mdd)) }
+        if !isResidue(downside, mean: mean) { metrics.sortino = finiteOrNil(mean / downside * ppy.squareRoot()) }
+        if let cagr, let mdd = metrics.maxDrawdown, mdd < 0, !isResidue(mdd) {
+            metrics.calmar = finiteOrNil(cagr / abs(mdd))
+        }
 
         if let benchmarkCloses {
             let b = ReturnSeries.simpleReturns(benchmarkCloses)
@@ -138,7 +158,8 @@ public struct PerformanceMetrics: Sendable, Equatable {
             covariance += (x - mean) * (y - meanB)
             varianceB += (y - meanB) * (y - meanB)
         }
-        guard varianceB > 0, let beta = finiteOrNil(covariance / varianceB) else { return }
+        let deviationB = (varianceB / Double(b.count - 1)).squareRoot()
+        guard !Self.isResidue(deviationB, mean: meanB), let beta = finiteOrNil(covariance / varianceB) else { return }
         for (x, y) in zip(r, b) { excess += x - beta * y }
         let ppy = Double(periodsPerYear)
         self.beta = beta

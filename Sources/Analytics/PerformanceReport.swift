@@ -11,12 +11,19 @@ public struct PerformanceReport: Sendable, Equatable {
     public var tradeStatistics: TradeStatistics
     /// The year × month return table.
     public var monthlyReturns: MonthlyReturns
+    /// The periods a year the annual figures use and where they came from (stated in every summary).
+    public var annualization: Annualization
 
     /// Creates a report from its parts.
-    public init(metrics: PerformanceMetrics, tradeStatistics: TradeStatistics, monthlyReturns: MonthlyReturns) {
+    /// - Parameter annualization: `nil`: the metrics' periods, as given by the caller.
+    public init(
+        metrics: PerformanceMetrics, tradeStatistics: TradeStatistics, monthlyReturns: MonthlyReturns,
+        annualization: Annualization? = nil
+    ) {
         self.metrics = metrics
         self.tradeStatistics = tradeStatistics
         self.monthlyReturns = monthlyReturns
+        self.annualization = annualization ?? .given(metrics.periodsPerYear)
     }
 
     /// Computes metrics, trade statistics and monthly returns in one go.
@@ -47,6 +54,20 @@ public struct PerformanceReport: Sendable, Equatable {
             monthlyReturns: MonthlyReturns.compute(equity))
     }
 
+    /// ``analyze(equity:benchmarkCloses:trades:periodsPerYear:)-(EquitySeries,_,_,_)`` with the periods of
+    /// `annualization` (``Annualization/inferred(times:)`` of the curve's times, or a number the user gave), which
+    /// the report states.
+    public static func analyze(
+        equity: EquitySeries, benchmarkCloses: [Double]? = nil, trades: [TradeRecord]? = [],
+        annualization: Annualization
+    ) throws(AnalyticsError) -> PerformanceReport {
+        var report = try analyze(
+            equity: equity, benchmarkCloses: benchmarkCloses, trades: trades,
+            periodsPerYear: annualization.periodsPerYear)
+        report.annualization = annualization
+        return report
+    }
+
     /// The flat metric dictionary written at the top level of `summary.json`: the golden
     /// `metrics.json` `values` keys plus trade statistics, snake_case, `null` for undefined values.
     public var metricValues: [String: JSONValue] {
@@ -57,6 +78,8 @@ public struct PerformanceReport: Sendable, Equatable {
             "bars": .integer(m.bars),
             "returns": .integer(m.returns),
             "periods_per_year": .integer(m.periodsPerYear),
+            "periods_per_year_basis": .string(annualization.basisName),
+            "annualization": .string(annualization.description),
             "sample_days": .number((m.sampleDays * 100).rounded() / 100),
             "annualized_from_short_sample": .bool(m.isShortSample),
             "start_equity": .optional(m.startEquity),

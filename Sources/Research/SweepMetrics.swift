@@ -67,7 +67,7 @@ public struct ReturnMoments: Hashable, Sendable {
     /// `m4 / m2²` (3 for a normal distribution).
     public var kurtosis: Double
 
-    /// The moments, or `nil` with fewer than 2 returns or zero variance.
+    /// The moments, or `nil` with fewer than 2 returns or a variance that is zero or rounding residue.
     public init?(returns: [Double]) {
         guard returns.count > 1 else { return nil }
         let n = Double(returns.count)
@@ -82,7 +82,8 @@ public struct ReturnMoments: Hashable, Sendable {
         m2 /= n
         m3 /= n
         m4 /= n
-        guard m2 > 0 else { return nil }
+        // A dispersion that is rounding residue has no shape (`PerformanceMetrics.isResidue`).
+        guard !PerformanceMetrics.isResidue(m2.squareRoot(), mean: mean) else { return nil }
         let s = m3 / (m2 * m2.squareRoot()), k = m4 / (m2 * m2)
         guard s.isFinite, k.isFinite else { return nil }
         skewness = s

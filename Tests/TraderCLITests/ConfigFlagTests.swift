@@ -116,6 +116,25 @@ import TraderKit
         }
     }
 
+    /// Issue 80: `--periods-per-year` sets `backtest.periodsPerYear` for backtest, optimize and walkforward, checked
+    /// as the key is (`auto` for the data's spacing).
+    @Test func periodsPerYearSetsItsKey() throws {
+        for command in [
+            try BacktestCommand.parse(["--periods-per-year", "52"]).data, try OptimizeRun.parse(["--periods-per-year", "52"]).data,
+        ] {
+            let overrides = command.overrides
+            #expect(overrides.map(\.path) == ["backtest.periodsPerYear"])
+            #expect(overrides.first?.flag == ConfigHelp.keys.first { $0.path == "backtest.periodsPerYear" }?.flag)
+            #expect(try ConfigFlagTests.load(overrides).backtest.periodsPerYear == 52)
+        }
+        #expect(try ConfigFlagTests.load(try BacktestCommand.parse(["--periods-per-year", "auto"]).data.overrides).backtest.periodsPerYear == nil)
+        #expect(throws: (any Error).self) { try ConfigFlagTests.load(try BacktestCommand.parse(["--periods-per-year", "0"]).data.overrides) }
+    }
+
+    static func load(_ overrides: [ConfigOverride]) throws -> TraderConfiguration {
+        try ConfigLoader.load(ConfigSources(files: [], flags: overrides)).settings
+    }
+
     @Test func negativeNumbersNeedNoEqualsSign() throws {
         let command = try BacktestCommand.parse(["--strategy", "momentum", "--minimum-score", "-5"])
         #expect(command.strategy.minimumScore == "-5")

@@ -3,7 +3,8 @@ import TradingModel
 /// How a series' bars are spaced, accumulated bar by bar (so a streamed file needs no second pass).
 ///
 /// `isDaily`: every bar starts at midnight UTC. `medianBarsPerDay`: the median number of bars per calendar day
-/// (UTC), the upper median for an even number of days — the CLI's periods per year are 252 × this for intraday data.
+/// (UTC), the upper median for an even number of days (what `Analytics.Annualization` multiplies by 252 for intraday
+/// data; the CLI reads that from the equity curve's times).
 public struct BarSpacing: Hashable, Sendable {
     /// Every bar so far starts at midnight UTC.
     public private(set) var isDaily = true

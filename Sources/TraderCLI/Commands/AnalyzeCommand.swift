@@ -23,7 +23,7 @@ struct AnalyzeCommand: ParsableCommand {
 
     @Option(name: .long, help: "Write summary.json and report.html to this folder.") var out: String?
 
-    @Option(name: .long, help: "Return periods per year (default: 252 for daily data, 252 × bars per day for intraday).")
+    @Option(name: .long, help: "Return periods per year (default: from the curve's spacing, e.g. 252 daily, 52 weekly, 12 monthly).")
     var periodsPerYear: Int?
 
     func validate() throws { try EquityAnalysis.check(periodsPerYear: periodsPerYear) }

@@ -21,6 +21,7 @@ struct BacktestDataOptions: ParsableArguments {
     @Option(name: .long, help: ConfigHelp.help("backtest.slippage", valueName: "model")) var slippage: String?
     @Option(name: .long, help: ConfigHelp.help("backtest.participation")) var participation: String?
     @Option(name: .long, parsing: .unconditional, help: ConfigHelp.help("backtest.latencyMs")) var latencyMs: String?
+    @Option(name: .long, help: ConfigHelp.help("backtest.periodsPerYear", valueName: "n")) var periodsPerYear: String?
     @Option(name: .long, help: ConfigHelp.help("orders.entry")) var entry: String?
     @Option(name: .long, parsing: .unconditional, help: ConfigHelp.help("orders.limitOffset")) var limitOffset: String?
     @Option(name: .long, parsing: .unconditional, help: ConfigHelp.help("orders.stopOffset")) var stopOffset: String?
@@ -37,6 +38,7 @@ struct BacktestDataOptions: ParsableArguments {
             override("backtest.slippage", slippage), override("backtest.participation", participation),
             override("backtest.latencyMs", latencyMs), override("orders.entry", entry), override("orders.limitOffset", limitOffset),
             override("orders.stopOffset", stopOffset), override("orders.trailOffset", trailOffset),
+            override("backtest.periodsPerYear", periodsPerYear),
         ].compactMap { $0 }
     }
 }

@@ -50,6 +50,10 @@ public struct BacktestSettings: Hashable, Sendable {
     public var futuresRollBy = "days"
     /// How a continuous future's contract months are spliced: `back-adjusted` or `unadjusted`.
     public var futuresPrices = "back-adjusted"
+    /// Return periods per year of the annual figures (CAGR, volatility, Sharpe, Sortino, Calmar, alpha; the sweeps'
+    /// PSR and DSR); `nil`: inferred from the data's spacing (`Annualization`: 252 daily, 52 weekly, 12 monthly, 4
+    /// quarterly, 252 × the bars of a session intraday).
+    public var periodsPerYear: Int?
     /// A malformed CSV row stops the run (`fail`) or is skipped and counted (`skip`); `auto`: skip in the bundled data
     /// sets (whose few published bars outside their own range PROVENANCE.md lists), fail in the user's files.
     public var badRows = "auto"
@@ -137,6 +141,12 @@ public struct BacktestSettings: Hashable, Sendable {
                     summary: "A continuous future's prices: back-adjusted (each roll's gap taken out of the earlier bars, "
                         + "so P&L on it is the rolled position's) or unadjusted (as traded; at each roll the strategy's history moves "
                         + "to the new month's prices and a held position is carried at the gap, as the bot does)."),
+                .value(
+                    "periodsPerYear", \.periodsPerYear, ConfigKind.integer(1...1_000_000).optional(auto: "auto"),
+                    summary: "Return periods per year of the annual figures (CAGR, volatility, Sharpe, Sortino, "
+                        + "Calmar, alpha, PSR/DSR) (auto: from the data's median spacing: 252 daily, 52 weekly, 12 "
+                        + "monthly, 4 quarterly, 252 × the median bars per UTC day intraday; the summary states which).",
+                    flag: true),
                 .value(
                     "badRows", \.badRows, .choice(["auto", "fail", "skip"]),
                     summary: "A malformed CSV row stops the run (fail) or is skipped and counted (skip); auto: skip in "

@@ -13,7 +13,8 @@ public enum BacktestDataLoader {
         public var data: MarketData
         /// Every bar starts at midnight UTC (dates only).
         public var isDaily: Bool
-        /// Return periods per year for the metrics: 252 for daily bars, 252 × bars per day otherwise.
+        /// Return periods per year for the metrics, from the longest series' spacing (`Annualization.inferred`: 252
+        /// daily, 52 weekly, 12 monthly, 252 × the bars of a session intraday).
         public var periodsPerYear: Int
         /// Malformed rows skipped (`backtest.badRows`).
         public var skippedRows = 0
@@ -102,13 +103,10 @@ public enum BacktestDataLoader {
         guard data.series.contains(where: { $0.contains { bar in start.map { bar.timestamp.nanoseconds >= $0 } ?? true } })
         else { throw noBars(settings) }
         let isDaily = data.series.allSatisfy { $0.allSatisfy { $0.timestamp.nanoseconds % Timestamp.nanosecondsPerDay == 0 } }
-        var periodsPerYear = 252
-        if !isDaily, let longest = data.series.max(by: { $0.count < $1.count }) {
-            var perDay: [Int64: Int] = [:]
-            for bar in longest { perDay[bar.timestamp.dayNumber, default: 0] += 1 }
-            let counts = perDay.values.sorted()
-            periodsPerYear = 252 * max(1, counts[counts.count / 2])
-        }
+        // The longest series' spacing (`Annualization`): a sweep sets its evaluator up before any equity curve exists.
+        let longest = data.series.max(by: { $0.count < $1.count }) ?? []
+        let periodsPerYear = Annualization.inferred(
+            times: longest.lazy.map { $0.timestamp.nanoseconds / Timestamp.nanosecondsPerSecond }).periodsPerYear
         var loaded = Loaded(data: data, isDaily: isDaily, periodsPerYear: periodsPerYear, skippedRows: skipped)
         loaded.barNote = barNote
         (loaded.historyRebases, loaded.futuresMonths) = rolls

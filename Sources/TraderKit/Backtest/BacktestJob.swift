@@ -137,13 +137,12 @@ public struct BacktestJob {
         let resolved = try resolveData()
         let spec = self.spec
         // The bars live only inside this scope: the report needs the results, not the input (memory on 1M bars).
-        let (result, engineSeconds, isDaily, periodsPerYear, sections) =
+        let (result, engineSeconds, isDaily, sections) =
             try Self.streams(resolved, configuration.backtest) && strategyBar == nil
             ? runStreamed(resolved, spec: spec, progress: progress)
             : runLoaded(resolved, spec: spec, progress: progress)
         var summary = try BacktestSummaryReport(
-            result: result, configuration: configuration, spec: spec, isDaily: isDaily, periodsPerYear: periodsPerYear,
-            dataDescription: resolved.description)
+            result: result, configuration: configuration, spec: spec, isDaily: isDaily, dataDescription: resolved.description)
         summary.extraSections = sections
         return Run(summary: summary, engineSeconds: engineSeconds, runSeconds: (clock.now - started).secondsValue)
     }
@@ -189,7 +188,7 @@ public struct BacktestJob {
 
     private func runLoaded(
         _ resolved: DataSourceResolver.Resolved, spec: StrategySpec?, progress: ProgressBar
-    ) throws(TraderError) -> (BacktestResult, Double, Bool, Int, [HTMLReportSection]) {
+    ) throws(TraderError) -> (BacktestResult, Double, Bool, [HTMLReportSection]) {
         var market = try BacktestDataLoader.load(
             resolved, settings: configuration.backtest, warmUp: true, strategyBar: strategyBar)
         market.data = Self.clip(ratePairs: resolved.ratePairs, of: market.data)
@@ -210,13 +209,14 @@ public struct BacktestJob {
         let traded = result.mostTradedInstruments()
         let sections = traded.count >= 2
             ? [result.correlationSection(matrix: market.data.returnCorrelations(of: traded), instruments: traded)] : []
-        return (result, engineSeconds, market.isDaily, market.periodsPerYear, sections)
+        return (result, engineSeconds, market.isDaily, sections)
     }
 
-    /// One CSV file streamed through the engine: the same results, `isDaily` and periods per year as loading it.
+    /// One CSV file streamed through the engine: the same results and `isDaily` as loading it (the periods a year
+    /// come from the equity curve in either case: `BacktestSummaryReport`).
     private func runStreamed(
         _ resolved: DataSourceResolver.Resolved, spec: StrategySpec?, progress: ProgressBar
-    ) throws(TraderError) -> (BacktestResult, Double, Bool, Int, [HTMLReportSection]) {
+    ) throws(TraderError) -> (BacktestResult, Double, Bool, [HTMLReportSection]) {
         let file = resolved.files[0]
         let (_, end) = BacktestDataLoader.dateRange(configuration.backtest)
         // From the first bar: the bars before `backtest.start` warm the strategy up (`tradingStart`).
@@ -238,9 +238,7 @@ public struct BacktestJob {
             throw BacktestDataLoader.noBars(configuration.backtest)
         }
         if let note = BacktestDataLoader.skippedRowsNote(run.loaded.skippedRows) { Terminal.printError(note) }
-        let isDaily = run.spacing.isDaily
-        let periodsPerYear = isDaily ? 252 : 252 * max(1, run.spacing.medianBarsPerDay ?? 1)
         // The engine's time without the CSV parsing interleaved with it, as for a loaded run.
-        return (run.result, run.engineSeconds, isDaily, periodsPerYear, [])
+        return (run.result, run.engineSeconds, run.spacing.isDaily, [])
     }
 }

@@ -14,7 +14,8 @@ public struct BacktestSummaryReport {
     let strategyTitle: String
     /// Daily bars print dates; intraday bars print UTC datetimes.
     let isDaily: Bool
-    let periodsPerYear: Int
+    /// The periods a year of the annual figures: `backtest.periodsPerYear`, else the equity curve's spacing.
+    let annualization: Annualization
     /// The equity curve in Analytics form, read in place (a 1M-bar run's curve is tens of MB).
     let equity: EquitySeries
     /// The metrics.
@@ -38,10 +39,12 @@ public struct BacktestSummaryReport {
     let settlementDays: Int
 
     /// Computes the metrics (against the benchmark `backtest.benchmark` names) and the report's parameters.
+    /// - Parameter periodsPerYear: the periods a year to annualise with (`nil`: `backtest.periodsPerYear`, else
+    ///   inferred from the equity curve's times, `Annualization.inferred`).
     /// - Throws: `TraderError` when the benchmark file cannot be read or the metrics cannot be computed.
     public init(
         result: BacktestResult, configuration: TraderConfiguration, spec: StrategySpec?, isDaily: Bool,
-        periodsPerYear: Int, dataDescription: String
+        periodsPerYear: Int? = nil, dataDescription: String
     ) throws(TraderError) {
         let settings = configuration.backtest
         self.result = result
@@ -52,9 +55,12 @@ public struct BacktestSummaryReport {
         execution = configuration.orders.executionStyle
         strategyTitle = configuration.strategy.title
         self.isDaily = isDaily
-        self.periodsPerYear = periodsPerYear
         let equity = result.analyticsEquity
         self.equity = equity
+        let annualization = periodsPerYear.map { Annualization.given($0) }
+            ?? settings.periodsPerYear.map { Annualization.given($0, by: "backtest.periodsPerYear") }
+            ?? Annualization.inferred(times: (0..<equity.count).lazy.map(equity.time))
+        self.annualization = annualization
         let benchmarkSetting = settings.benchmark ?? (isDaily ? "bundled" : "none")
         var benchmarkName: String?
         var benchmarkCloses: [Double]?
@@ -84,13 +90,13 @@ public struct BacktestSummaryReport {
         do {
             report = try PerformanceReport.analyze(
                 equity: equity, benchmarkCloses: benchmarkCloses, trades: result.analyticsTrades,
-                periodsPerYear: periodsPerYear)
+                annualization: annualization)
         } catch {
             throw TraderError("cannot compute metrics: \(error)")
         }
         parameters = Self.parameters(
             configuration, dataDescription: dataDescription, symbols: result.universe.instruments.count,
-            benchmarkName: benchmarkName, periodsPerYear: periodsPerYear)
+            benchmarkName: benchmarkName, periodsPerYear: annualization.periodsPerYear)
     }
 
     /// The commission model as the summary names it, with IBKR's futures and currency rates when the universe has

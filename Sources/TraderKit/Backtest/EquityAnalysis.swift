@@ -24,8 +24,8 @@ public struct EquityAnalysis {
     ///   - trades: a trades file in the backtester's `trades.csv` layout, `none` for no trades, or `nil` for the
     ///     backtester's own: `trades.csv` beside an `equity.csv`, when there is one. Without trades, every trade
     ///     figure is reported as unknown, not as 0.
-    ///   - periodsPerYear: return periods per year (`nil`: inferred, 252 for daily data and 252 × the median bars per
-    ///     day for intraday).
+    ///   - periodsPerYear: return periods per year (`nil`: inferred from the curve's spacing, `Annualization`: 252
+    ///     daily, 52 weekly, 12 monthly, 4 quarterly, 252 × the median bars per day intraday).
     /// - Throws: `TraderError` naming the file (and line) that cannot be used.
     public init(equityFile: String, benchmark: String?, trades: String? = nil, periodsPerYear: Int?) throws(TraderError) {
         try Self.check(periodsPerYear: periodsPerYear)
@@ -66,16 +66,17 @@ public struct EquityAnalysis {
         benchmarkCloses = closes
         benchmarkName = name
         self.warnings = warnings
-        let periodsPerYear = periodsPerYear ?? CSVReader.periodsPerYear(times: equity.map(\.time))
+        let annualization = periodsPerYear.map { Annualization.given($0, by: "--periods-per-year") }
+            ?? Annualization.inferred(times: equity.lazy.map(\.time))
         do {
             report = try PerformanceReport.analyze(
-                equity: equity, benchmarkCloses: closes, trades: self.trades, periodsPerYear: periodsPerYear)
+                equity: EquitySeries(equity), benchmarkCloses: closes, trades: self.trades, annualization: annualization)
         } catch {
             throw TraderError("\(equityFile): \(error)")
         }
         parameters = [
             "equity_file": equityFile, "benchmark": closes == nil ? "" : benchmark ?? "",
-            "periods_per_year": String(periodsPerYear), "trades_file": tradesPath ?? "",
+            "periods_per_year": String(annualization.periodsPerYear), "trades_file": tradesPath ?? "",
         ]
         title = "IBTrader analysis: \(URL(fileURLWithPath: equityFile).lastPathComponent)"
     }

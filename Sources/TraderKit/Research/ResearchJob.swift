@@ -12,7 +12,7 @@ public struct ResearchJob {
     public var data: MarketData
     /// Engine and simulation settings.
     public var backtest: BacktestConfig
-    /// Return periods per year.
+    /// Return periods per year: `backtest.periodsPerYear`, else inferred from the bars' spacing.
     public var periodsPerYear: Int
     /// How reports name the data.
     public var dataDescription: String
@@ -88,7 +88,7 @@ public struct ResearchJob {
         if let note = market.barNote { Terminal.printError(note) }
         try job.checkCurrencies(market.data.universe)
         data = BacktestJob.clip(ratePairs: resolved.ratePairs, of: market.data)
-        periodsPerYear = market.periodsPerYear
+        periodsPerYear = configuration.backtest.periodsPerYear ?? market.periodsPerYear
         dataDescription = resolved.description
         backtest = job.backtestConfig(spec: spec)
         backtest.engine.rateOnlySymbols = resolved.ratePairs.map(\.rawValue)

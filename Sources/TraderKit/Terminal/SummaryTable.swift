@@ -11,6 +11,7 @@ public enum SummaryTable {
         ("cagr", "CAGR", .percent), ("annual_volatility", "Annual volatility", .percent),
         ("sharpe", "Sharpe", .ratio), ("sortino", "Sortino", .ratio), ("max_drawdown", "Max drawdown", .percent),
         ("max_drawdown_duration_days", "Max drawdown duration (days)", .integer), ("calmar", "Calmar", .ratio),
+        ("annualization", "Annual figures", .text),
         ("alpha", "Alpha (annual, arithmetic)", .percent), ("beta", "Beta", .ratio),
         ("benchmark_correlation", "Correlation with benchmark", .ratio),
         ("trades", "Trades", .integer), ("win_rate", "Win rate", .percent), ("profit_factor", "Profit factor", .ratio),

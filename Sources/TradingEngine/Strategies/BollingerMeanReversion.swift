@@ -33,11 +33,15 @@ public struct BollingerMeanReversionConfig: Hashable, Sendable, Codable {
 /// Bollinger-band mean reversion on every instrument: buy a close below the lower band
 /// (`middle − entryDeviations·σ`, population σ), exit when the close recovers to `middle − exitDeviations·σ`;
 /// shorts mirror it above the upper band when allowed.
+///
+/// Neutral is not a signal: while the last `period` closes are one price the bands have zero width (or, until the
+/// running sums rebase, a width of rounding residue), and the strategy neither enters nor exits (`UnmovedCloses`).
 public struct BollingerMeanReversion: Strategy {
     struct Slot: Sendable {
         var mean: SharedReading<SMAIndicator>
         var deviation: SharedReading<StandardDeviationIndicator>
         var atr: ATRIndicator
+        var unmoved = UnmovedCloses()
     }
     /// The configuration.
     public let config: BollingerMeanReversionConfig
@@ -74,7 +78,8 @@ public struct BollingerMeanReversion: Strategy {
         let atr = slots[i].atr.update(high: bar.high.doubleValue, low: bar.low.doubleValue, close: close)
         let middle = slots[i].mean.update(close)
         let sigma = slots[i].deviation.update(close)
-        guard let middle, let sigma, sigma > 0 else { return [] }
+        slots[i].unmoved.update(bar.close)
+        guard let middle, let sigma, sigma > 0, !slots[i].unmoved.isFlat(over: max(config.period, 1)) else { return [] }
         let z = (close - middle) / sigma
         let position = context.position(for: id).quantity.units
         let signal: MeanReversionSignal

@@ -14,6 +14,9 @@ import TradingModel
 ///   are skipped. Sells are submitted before buys (the engine checks the batch as one target portfolio), each after
 ///   cancelling the instrument's protection; instruments with orders of the strategy's own working are left alone.
 /// - Market orders: with the default simulator they fill at each instrument's next open.
+/// - Neutral is not a signal: an instrument whose last `lookback + 1` closes are one price has a rate of change of 0
+///   from no movement, not a score: it is not ranked (so not bought, and sold at a rebalance like any instrument
+///   without a score) (`UnmovedCloses`).
 public struct MomentumRotation: Strategy {
     struct Slot: Sendable {
         var rateOfChange: ROCIndicator
@@ -25,6 +28,7 @@ public struct MomentumRotation: Strategy {
         var lastTime = Timestamp.zero
         var close = Price.zero
         var isExcluded = false
+        var unmoved = UnmovedCloses()
     }
 
     /// The configuration.
@@ -72,7 +76,10 @@ public struct MomentumRotation: Strategy {
         slots[i].previousClose = close
         slots[i].lastTime = bar.timestamp
         slots[i].close = bar.close
+        slots[i].unmoved.update(bar.close)
+        let moved = !slots[i].unmoved.isFlat(over: max(config.lookback, 1) + 1)
         slots[i].score = roc.flatMap { roc in
+            guard moved else { return nil }
             switch config.ranking {
             case .rateOfChange: return roc
             case .volatilityAdjusted: return slots[i].volatility.flatMap { $0 > 0 ? roc / $0 : nil }

@@ -60,6 +60,8 @@ struct MovingAverage: CloseIndicator {
 /// - Cross up on bar t: `fast[t] > slow[t]` and `fast[t−1] ≤ slow[t−1]`; cross down mirrors it. Both averages
 ///   must exist on t and t−1, so the first signal can come one bar after the slow average first exists
 ///   (bar index `slowPeriod` for SMA, as in the peers' reference). Comparisons use the exact computed values.
+/// - Neutral is not a signal: while the last `slowPeriod` closes are one price, both averages stand at that price
+///   (give or take rounding, which would read as a cross) and no cross is taken (`UnmovedCloses`).
 /// - Long/flat: a cross up while flat buys `sizing`; a cross down while long sells the whole position.
 /// - Pending orders count: a signal while an order of the same side is still working (waiting for the open, a halt,
 ///   a partial fill) adds nothing; one of the other side is cancelled first. So a position never exceeds `sizing`,
@@ -78,6 +80,7 @@ public struct MovingAverageCrossover: Strategy {
         @usableFromInline var previousFast = 0.0
         @usableFromInline var previousSlow = 0.0
         @usableFromInline var hasPrevious = false
+        @usableFromInline var unmoved = UnmovedCloses()
         init(fast: SharedReading<MovingAverage>, slow: SharedReading<MovingAverage>, atr: ATRIndicator) {
             self.fast = fast
             self.slow = slow
@@ -86,8 +89,9 @@ public struct MovingAverageCrossover: Strategy {
 
         /// Updates the averages with a bar in place; returns the side of a cross, if one happened.
         @inlinable @inline(__always)
-        mutating func update(_ bar: Bar, hasATR: Bool) -> (side: Side, atr: Double?)? {
+        mutating func update(_ bar: Bar, hasATR: Bool, slowPeriod: Int) -> (side: Side, atr: Double?)? {
             let close = bar.close.doubleValue
+            unmoved.update(bar.close)
             let fastValue = fast.update(close)
             let slowValue = slow.update(close)
             var atrValue: Double?
@@ -99,7 +103,7 @@ public struct MovingAverageCrossover: Strategy {
             previousFast = fastNow
             previousSlow = slowNow
             hasPrevious = true
-            guard hadPrevious else { return nil }
+            guard hadPrevious, !unmoved.isFlat(over: slowPeriod) else { return nil }
             if fastNow > slowNow && fastBefore <= slowBefore { return (.buy, atrValue) }
             if fastNow < slowNow && fastBefore >= slowBefore { return (.sell, atrValue) }
             return nil
@@ -143,7 +147,7 @@ public struct MovingAverageCrossover: Strategy {
         // ATR and every entry would be zero shares: a run that never trades, without a word).
         let hasATR = config.atrStops != nil || config.sizing.usesATR
         // One in-place access to the slot (one uniqueness check) instead of one per field.
-        guard let cross = slots[i].update(bar, hasATR: hasATR) else { return }
+        guard let cross = slots[i].update(bar, hasATR: hasATR, slowPeriod: config.slowPeriod) else { return }
         signal(cross.side, id: id, bar: bar, atr: cross.atr, context: context, into: &actions)
     }
 

@@ -35,10 +35,15 @@ public struct RSIMeanReversionConfig: Hashable, Sendable, Codable {
 
 /// RSI mean reversion on every instrument: buy oversold, sell when RSI recovers past `exitLevel`
 /// (and the mirror image for shorts when allowed). Entries only when flat with no open orders.
+///
+/// Neutral is not a signal: while the last `period + 1` closes are one price (no change in the RSI's window), the RSI
+/// is TA-Lib's 0 for "no movement" (or a stale value decaying towards it), not oversold, and the strategy neither
+/// enters nor exits (`UnmovedCloses`).
 public struct RSIMeanReversion: Strategy {
     struct Slot: Sendable {
         var rsi: SharedReading<RSIIndicator>
         var atr: ATRIndicator
+        var unmoved = UnmovedCloses()
     }
     /// The configuration.
     public let config: RSIMeanReversionConfig
@@ -68,7 +73,10 @@ public struct RSIMeanReversion: Strategy {
         }
         let close = bar.close.doubleValue
         let atr = slots[i].atr.update(high: bar.high.doubleValue, low: bar.low.doubleValue, close: close)
-        guard let rsi = slots[i].rsi.update(close) else { return [] }
+        slots[i].unmoved.update(bar.close)
+        guard let rsi = slots[i].rsi.update(close), !slots[i].unmoved.isFlat(over: max(config.period, 1) + 1) else {
+            return []
+        }
         let position = context.position(for: id).quantity.units
         let signal: MeanReversionSignal
         if position > 0 {
