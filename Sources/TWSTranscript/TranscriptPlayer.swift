@@ -30,13 +30,18 @@ public struct TranscriptPlayer: Sendable {
         /// Writes an execution time as TWS does in its login zone; by default from the connection time's zone when
         /// Foundation knows it, else IB's explicit UTC form.
         public var timeText: (@Sendable (Date, _ connectionTime: String) -> String)?
+        /// How long a `disconnect` waits before the connection closes (`nil`: at once). A recording's `disconnect` is
+        /// often its own client leaving; a command or the bot replayed through it may still be reading (its fills
+        /// back, the open orders), and the ambient responder answers meanwhile. The transcript's order is kept.
+        public var disconnectGrace: Duration?
 
         /// Creates options.
         public init(strictFields: Bool = true, ambient: TranscriptAmbient? = nil,
-                    timeText: (@Sendable (Date, String) -> String)? = nil) {
+                    timeText: (@Sendable (Date, String) -> String)? = nil, disconnectGrace: Duration? = nil) {
             self.strictFields = strictFields
             self.ambient = ambient
             self.timeText = timeText
+            self.disconnectGrace = disconnectGrace
         }
     }
 
@@ -282,6 +287,7 @@ public struct TranscriptPlayer: Sendable {
             case .disconnect:
                 cursor += 1
                 legOpen = false
+                if let grace = options.disconnectGrace { actions.append(.sleep(grace)) }
                 actions.append(.close)
                 return actions
             }

@@ -60,7 +60,8 @@ enum RecordedCommands {
     ) async throws -> (Result, TranscriptTransport.Report) {
         try await VirtualLoop.run(timeLimit: timeLimit) { loop in
             let transport = TranscriptTransport(
-                transcript: transcript, options: .init(ambient: ambient, timeText: timeText), clock: loop.clock)
+                transcript: transcript, options: .init(ambient: ambient, timeText: timeText, disconnectGrace: .seconds(2)),
+                clock: loop.clock)
             let result = try await body(transport, loop)
             return (result, transport.report)
         }

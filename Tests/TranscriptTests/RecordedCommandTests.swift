@@ -177,6 +177,7 @@ struct RecordedCommandTests {
             #expect(results.map(\.outcome) == [.acknowledged, .acknowledged], "\(results)")
             #expect(results.map { $0.legs.first?.state } == [.filled, .filled], "\(results)")
             #expect(results.first?.legs.first?.averagePrice == Price("7039.5")!)
+            #expect(results.last?.legs.first?.averagePrice == Price("7039.25")!, "\(results.last!)")
             let orders = try journal.orders()
             #expect(orders.map(\.intent.symbol) == ["MES 2026-06", "MES 2026-06"])
             let fills = try journal.fills()

@@ -40,7 +40,9 @@ extension GatewaySetup {
         var logger = Logger(label: "ibtrader.gateway")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let gateway = TranscriptGateway(
-            transcript: transcript, options: TranscriptPlayer.Options(ambient: strict ? nil : TranscriptAmbient()),
+            transcript: transcript,
+            options: TranscriptPlayer.Options(
+                ambient: strict ? nil : TranscriptAmbient(), disconnectGrace: strict ? nil : .seconds(2)),
             logger: logger)
         let legs = transcript.legs.count
         let origin = transcript.isGrounded ? "recorded from a real IB Gateway" : "hand-modelled"
