@@ -9,10 +9,10 @@ import TradingModel
 /// the fills of an order add up to the one charge of its total, and one 100-share order at the Fixed schedule pays
 /// 1.00 whether it fills at once or in ten parts (the first part pays the minimum, the others nothing more).
 ///
-/// IBKR bills a modified order, and one that persists overnight, as a new order ("Modified orders will be treated as
-/// the cancellation and replacement of an existing order with a new order … subjecting modified orders to commission
-/// minimums as if they were new orders"; "Orders that persist overnight will be considered a new order"): a
-/// modification (`restart()`) and a fill on a later trading day start the count again.
+/// IBKR bills a modified order, and one that persists overnight, as a new order (its notes: "Modified orders will be
+/// treated as the cancellation and replacement of an existing order with a new order", which may subject them "to
+/// commission minimums as if they were new orders"; "Orders that persist overnight will be considered a new order"):
+/// a modification (`restart()`) and a fill on a later trading day start the count again.
 public struct OrderCommission: Hashable, Sendable {
     /// Quantity filled since the order (re)started: shares, contracts or base-currency units.
     public private(set) var quantity = Quantity.zero
