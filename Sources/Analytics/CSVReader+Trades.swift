@@ -11,6 +11,14 @@ extension CSVReader {
     /// without an exit time is a position still open at the end: not a closed trade, so it is skipped.
     /// - Throws: ``CSVReadError`` naming the line and column of the first bad value.
     public static func trades(from text: String) throws(CSVReadError) -> [TradeRecord] {
+        try tradeFile(from: text).trades
+    }
+
+    /// The closed trades of a `trades.csv` (``trades(from:)``) and the commissions of all its rows, the open
+    /// positions' included: the run's commission total as the backtest printed it (its rows are exact, so their sum,
+    /// rounded once to the cent, is the backtest's `total_commission`; a futures roll's cost is not in the file).
+    /// - Throws: ``CSVReadError`` naming the line and column of the first bad value.
+    public static func tradeFile(from text: String) throws(CSVReadError) -> (trades: [TradeRecord], commissions: CommissionTotal) {
         var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).makeIterator()
         guard let headerLine = lines.next(), !headerLine.allSatisfy(\.isWhitespace) else { throw .empty }
         let header = (headerLine.first == "\u{FEFF}" ? headerLine.dropFirst() : headerLine)
@@ -22,6 +30,8 @@ extension CSVReader {
             index.append(column)
         }
         var trades: [TradeRecord] = []
+        var total = DecimalSum()
+        var open = DecimalSum()
         var lineNumber = 1
         while let raw = lines.next() {
             lineNumber += 1
@@ -46,17 +56,68 @@ extension CSVReader {
                 guard let time = CivilTime.parse(value) else { throw .invalidDate(line: lineNumber, text: String(value)) }
                 return time
             }
-            if index[5] < fields.count, trimmed(fields[index[5]]).isEmpty { continue }
+            let commission = try number(8)
+            total.add(try text(8), approximately: commission)
+            if index[5] < fields.count, trimmed(fields[index[5]]).isEmpty {
+                open.add(try text(8), approximately: commission)
+                continue
+            }
             let sideText = try text(1)
             guard let side = TradeSide(rawValue: sideText.uppercased()) else {
                 throw .invalidValue(line: lineNumber, column: "side", text: String(sideText), allowed: "LONG or SHORT")
             }
-            let commission = try number(8)
             trades.append(TradeRecord(
                 symbol: String(try text(0)), side: side, quantity: try number(2), entryTime: try time(3),
                 entryPrice: try number(4), exitTime: try time(5), exitPrice: try number(6),
                 pnl: try number(7) - commission, commission: commission))
         }
-        return trades
+        return (trades, CommissionTotal(cents: total.cents, openPositionCents: open.cents))
+    }
+}
+
+/// A sum of decimal texts in units of 10⁻⁸, exact for the ≤ 8 decimals the backtest writes (a longer fraction is
+/// cut at 8), then rounded once to the cent, half away from zero, as the backtest rounds its total.
+struct DecimalSum {
+    private var units: Int64 = 0
+
+    /// Adds a number's text; `value` (its parsed value) stands in for a text that is not a plain decimal (`1e-3`).
+    mutating func add(_ text: Substring, approximately value: Double) {
+        var whole: Int64 = 0
+        var fraction: Int64 = 0
+        var decimals = 0
+        var seenPoint = false
+        var digits = text
+        let negative = digits.first == "-"
+        if negative || digits.first == "+" { digits = digits.dropFirst() }
+        for character in digits {
+            guard let digit = character.wholeNumberValue, character.isASCII else {
+                if character == ".", !seenPoint {
+                    seenPoint = true
+                    continue
+                }
+                units &+= Int64((value * 100_000_000).rounded())
+                return
+            }
+            if !seenPoint {
+                whole = whole &* 10 &+ Int64(digit)
+            } else if decimals < 8 {
+                fraction = fraction * 10 + Int64(digit)
+                decimals += 1
+            }
+        }
+        while decimals < 8 {
+            fraction *= 10
+            decimals += 1
+        }
+        let magnitude = whole &* 100_000_000 &+ fraction
+        units &+= negative ? -magnitude : magnitude
+    }
+
+    /// The sum in cents, rounded half away from zero.
+    var cents: Int64 {
+        let (quotient, remainder) = units.quotientAndRemainder(dividingBy: 1_000_000)
+        if remainder >= 500_000 { return quotient + 1 }
+        if remainder <= -500_000 { return quotient - 1 }
+        return quotient
     }
 }

@@ -47,7 +47,7 @@ enum HTMLReportTables {
             ("Average holding", t.averageHoldingDays.map { ratio.string($0) + " days" } ?? "–"),
             ("Exposure", percent.string(t.exposure)),
             ("Turnover", t.turnover.map { ratio.string($0) + "×" } ?? "–"),
-            ("Commission", t.tradesKnown ? money.string(t.totalCommission) : "–"),
+            ("Commission", !t.tradesKnown ? "–" : input.report.commissions?.text ?? money.string(t.totalCommission)),
         ]
         var html = "<div class=\"metrics\">\n"
         html += keyValueTable("Returns", returns)

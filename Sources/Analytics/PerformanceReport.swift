@@ -13,6 +13,11 @@ public struct PerformanceReport: Sendable, Equatable {
     public var monthlyReturns: MonthlyReturns
     /// The periods a year the annual figures use and where they came from (stated in every summary).
     public var annualization: Annualization
+    /// The run's commissions as its producer counts them — every fill's, positions still open included, and any
+    /// charged without a fill (`CommissionTotal`) — or `nil` when only the closed trades are known: then
+    /// `total_commission` is theirs (`TradeStatistics.totalCommission`). A backtest sets it
+    /// (`BacktestResult.performanceReport`), so every output prints the same total.
+    public var commissions: CommissionTotal?
 
     /// Creates a report from its parts.
     /// - Parameter annualization: `nil`: the metrics' periods, as given by the caller.
@@ -113,7 +118,8 @@ public struct PerformanceReport: Sendable, Equatable {
             "largest_win": .optional(t.largestWin),
             "largest_loss": .optional(t.largestLoss),
             "net_profit": .optional(t.netProfit),
-            "total_commission": .optional(t.totalCommission),
+            "total_commission": .optional(commissions?.amount ?? t.totalCommission),
+            "open_position_commission": .optional(commissions?.openPositionAmount),
             "average_holding_days": .optional(t.averageHoldingDays),
             "exposure": .optional(t.exposure),
             "turnover": .optional(t.turnover),
@@ -127,8 +133,8 @@ public struct PerformanceReport: Sendable, Equatable {
     /// The keys of figures computed from the trades (all but `exposure`): `null` when the trades are not known.
     static let tradeKeys = [
         "trades", "winning_trades", "losing_trades", "win_rate", "profit_factor", "expectancy", "average_win",
-        "average_loss", "largest_win", "largest_loss", "net_profit", "total_commission", "average_holding_days",
-        "turnover",
+        "average_loss", "largest_win", "largest_loss", "net_profit", "total_commission", "open_position_commission",
+        "average_holding_days", "turnover",
     ]
 
     /// Monthly returns as `{"2008": {"01": -0.18, …, "total": …}, …}` (missing months omitted).

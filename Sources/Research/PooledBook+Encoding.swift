@@ -7,11 +7,12 @@ import Analytics
 /// one to five bytes, not eight), trade prices and quantities as their IEEE bits. The reader checks every count
 /// against the bytes left, so a damaged file is refused, never trusted or allocated without bound.
 ///
-/// Layout (version 1): `IBPB`, version; accounts, starting cash; points, then the four columns; trades, each: account,
-/// symbol, side, quantity, entry time, entry price, exit time, exit price, P&L, commission.
+/// Layout (version 2): `IBPB`, version; accounts, starting cash; the commissions (all, on open positions, in futures
+/// rolls; version 2 on); points, then the four columns; trades, each: account, symbol, side, quantity, entry time,
+/// entry price, exit time, exit price, P&L, commission.
 extension PooledBook {
     static let magic: [UInt8] = Array("IBPB".utf8)
-    static let version: UInt8 = 1
+    static let version: UInt8 = 2
 
     /// The book's bytes.
     public func encoded() -> [UInt8] {
@@ -20,6 +21,9 @@ extension PooledBook {
         out.bytes.append(Self.version)
         out.unsigned(UInt64(accounts))
         out.signed(initialCash)
+        out.signed(commissions.total)
+        out.signed(commissions.open)
+        out.signed(commissions.rolls)
         out.unsigned(UInt64(times.count))
         for column in [times, equity, cash, gross] {
             var previous: Int64 = 0
@@ -56,6 +60,7 @@ extension PooledBook {
         input.offset = 5
         let accounts = try input.count(atMost: Int(Int32.max), each: 0)
         let initialCash = try input.signed()
+        let commissions = PooledCommissions(total: try input.signed(), open: try input.signed(), rolls: try input.signed())
         let points = try input.count(atMost: Int.max, each: 4)
         var columns: [[Int64]] = []
         for _ in 0..<4 {
@@ -92,7 +97,7 @@ extension PooledBook {
         guard input.offset == bytes.count else { throw input.bad("\(bytes.count - input.offset) bytes after its last trade") }
         self.init(
             times: columns[0], equity: columns[1], cash: columns[2], gross: columns[3], trades: trades,
-            tradeAccounts: owners, accounts: accounts, initialCash: initialCash)
+            tradeAccounts: owners, accounts: accounts, initialCash: initialCash, commissions: commissions)
     }
 }
 

@@ -21,6 +21,9 @@ public struct PooledBook: Sendable {
     /// The accounts added and what they started with together.
     public private(set) var accounts = 0
     public private(set) var initialCash: Int64 = 0
+    /// The accounts' commissions together, exact, in the engine's units (`BacktestResult.commissionTotal`'s parts):
+    /// all of them, those of positions still open at the end, those of futures rolls.
+    public private(set) var commissions = PooledCommissions()
 
     /// An empty book.
     public init() {}
@@ -28,10 +31,11 @@ public struct PooledBook: Sendable {
     /// A book as stored (`PooledBook(decoding:)` checks the parts first).
     init(
         times: [Int64], equity: [Int64], cash: [Int64], gross: [Int64], trades: [TradeRecord], tradeAccounts: [Int],
-        accounts: Int, initialCash: Int64
+        accounts: Int, initialCash: Int64, commissions: PooledCommissions
     ) {
         (self.times, self.equity, self.cash, self.gross) = (times, equity, cash, gross)
         (self.trades, self.tradeAccounts, self.accounts, self.initialCash) = (trades, tradeAccounts, accounts, initialCash)
+        self.commissions = commissions
     }
 
     /// Adds one account's backtest (in instrument order: a single backtest lists trades entered at one time in that
@@ -44,6 +48,11 @@ public struct PooledBook: Sendable {
         tradeAccounts += repeatElement(accounts, count: closed.count)
         accounts += 1
         initialCash &+= result.initialCash.units
+        var open = Money.zero
+        for trade in result.trades where trade.isOpen { open += trade.commission }
+        let rolls = result.rollCharges.reduce(Money.zero) { $0 + $1.cost }
+        commissions.add(PooledCommissions(
+            total: result.trades.reduce(rolls.units) { $0 &+ $1.commission.units }, open: open.units, rolls: rolls.units))
     }
 
     /// Adds another book's accounts after this one's (a file shard's book, in shard order): the sum is the book of
@@ -54,6 +63,7 @@ public struct PooledBook: Sendable {
         tradeAccounts += other.tradeAccounts.map { $0 + accounts }
         accounts += other.accounts
         initialCash &+= other.initialCash
+        commissions.add(other.commissions)
     }
 
     /// Sums `curve` into the book on the union of their times.
@@ -115,13 +125,39 @@ public struct PooledBook: Sendable {
     /// The book's sweep metrics.
     /// - Throws: `ResearchError.analyticsFailed` when the curve is unusable (no account, no point).
     public func metrics(periodsPerYear: Int) throws(ResearchError) -> SweepMetrics {
-        let report: PerformanceReport
+        var report: PerformanceReport
         do {
             report = try PerformanceReport.analyze(equity: analyticsEquity, trades: orderedTrades, periodsPerYear: periodsPerYear)
+            // The accounts' commissions together, rounded once: what a single backtest of them all prints.
+            report.commissions = CommissionTotal(
+                total: Money(units: commissions.total), onOpenPositions: Money(units: commissions.open),
+                inFuturesRolls: Money(units: commissions.rolls))
         } catch {
             throw .analyticsFailed("\(error)")
         }
         return SweepMetrics(report: report, equity: equity.map { Money(units: $0).doubleValue })
+    }
+}
+
+/// The commissions of a pooled book's accounts together, exact, in the engine's units of the account's currency.
+public struct PooledCommissions: Hashable, Sendable {
+    /// Every fill's and every futures roll's.
+    public var total: Int64 = 0
+    /// Of which the fills of positions still open at the end.
+    public var open: Int64 = 0
+    /// Of which futures rolls.
+    public var rolls: Int64 = 0
+
+    /// Creates the parts (none by default).
+    public init(total: Int64 = 0, open: Int64 = 0, rolls: Int64 = 0) {
+        (self.total, self.open, self.rolls) = (total, open, rolls)
+    }
+
+    /// Adds another book's (or account's) commissions.
+    mutating func add(_ other: PooledCommissions) {
+        total &+= other.total
+        open &+= other.open
+        rolls &+= other.rolls
     }
 }
 

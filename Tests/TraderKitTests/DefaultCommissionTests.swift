@@ -1,3 +1,4 @@
+import Analytics
 import Backtest
 import Testing
 import TraderConfig
@@ -33,7 +34,10 @@ struct DefaultCommissionTests {
             result: result, configuration: job.configuration, spec: spec, isDaily: true, periodsPerYear: 252,
             dataDescription: "bundled:sp500")
         let line = summary.table(engineSeconds: 1, runSeconds: 1).split(separator: "\n").first { $0.hasPrefix("Commissions") }
-        #expect(line?.contains("\(result.commissions.centsDescription) (IB fixed") == true, "\(line ?? "no line")")
+        // The total, what of it is on positions still open at the end (issue 80), then the model.
+        let open = result.commissionTotal.inclusions.map { $0 + "; " } ?? ""
+        #expect(line?.hasSuffix("  \(result.commissions.centsDescription) (\(open)IB fixed: $0.005 a share, $1 minimum, 1 % cap)") == true,
+                "\(line ?? "no line")")
     }
 
     @Test func noneIsStatedInTheSummary() throws {

@@ -1,3 +1,4 @@
+import Analytics
 import TradingEngine
 import TradingModel
 
@@ -27,7 +28,8 @@ public struct BacktestResult: Sendable {
     public let finalEquity: Money
     /// Realized P&L before commission.
     public let realizedPnL: Money
-    /// Total commission.
+    /// Total commission, as the portfolio booked it (every fill's and the futures rolls'); the reports print
+    /// `commissionTotal`, which equals it to the cent and says what part is on positions still open.
     public let commissions: Money
     /// Final positions (flat ones included), by instrument index.
     public let positions: [Position]
@@ -117,7 +119,7 @@ public struct BacktestResult: Sendable {
         return BacktestSummary(
             bars: barsProcessed, orders: orders.count, fills: fills.count, closedTrades: closed.count,
             openTrades: trades.count - closed.count, winningTrades: closed.filter { $0.pnl.units > 0 }.count,
-            finalEquity: finalEquity.centsDescription, commissions: commissions.centsDescription,
+            finalEquity: finalEquity.centsDescription, commissions: commissionTotal.totalText,
             maxDrawdownBasisPoints: Int((equityCurve.maxDrawdown * 10_000).rounded()),
             deniedOrders: riskDenials.count, filledOrders: statuses[.filled] ?? 0,
             canceledOrders: statuses[.canceled] ?? 0)
@@ -217,7 +219,7 @@ public struct BacktestSummary: Hashable, Sendable, Codable {
     public var winningTrades: Int
     /// Final equity to the cent, e.g. `103645.88`.
     public var finalEquity: String
-    /// Total commission to the cent.
+    /// Total commission to the cent (`BacktestResult.commissionTotal`: open positions' fills and futures rolls included).
     public var commissions: String
     /// Largest drawdown of the equity curve in basis points.
     public var maxDrawdownBasisPoints: Int

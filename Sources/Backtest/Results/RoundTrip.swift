@@ -65,6 +65,12 @@ struct RoundTripBuilder {
         let i = fill.instrument.index
         var remaining = fill.quantity.units
         let sign = fill.side.sign
+        // A fill that closes one trip and opens the next shares its commission by quantity; each part gets the share
+        // of the quantity taken so far less what the earlier parts got, so the parts add up to the fill's, unit for
+        // unit (the trips' commissions add up to the run's: `BacktestResult.commissionTotal`).
+        let commission = fill.commission.converted(at: rate).units
+        var taken: Int64 = 0
+        var allotted: Int64 = 0
         while remaining > 0 {
             guard var trip = open[i] else {
                 open[i] = Open(entryTime: fill.timestamp, isLong: sign > 0)
@@ -73,7 +79,10 @@ struct RoundTripBuilder {
             let sameDirection = trip.position == 0 || (trip.position > 0) == (sign > 0)
             let take = sameDirection ? remaining : min(remaining, trip.position.magnitude.toInt64)
             let notional = FixedPoint.multiply(fill.price.units, take)
-            trip.commission += share(of: fill.commission.converted(at: rate).units, part: take, of: fill.quantity.units)
+            taken += take
+            let upToHere = share(of: commission, part: taken, of: fill.quantity.units)
+            trip.commission += upToHere - allotted
+            allotted = upToHere
             if sameDirection {
                 trip.entryQuantity += take
                 trip.entryNotional += notional

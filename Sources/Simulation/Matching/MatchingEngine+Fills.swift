@@ -86,8 +86,10 @@ extension MatchingEngine {
         at i: Int, quantity: Quantity, price: Price, time: Timestamp, into reports: inout [ExecutionReport]
     ) {
         let order = working[i]
+        // Per order: this fill pays the order's charge so far less what its earlier fills paid.
         let commission = commissions.commission(
-            quantity: quantity, price: price, at: time, kind: kinds[order.instrument.index])
+            quantity: quantity, price: price, at: time, kind: kinds[order.instrument.index],
+            order: &working[i].commission)
         reports.append(.filled(Fill(
             orderID: order.id, instrument: order.instrument, side: order.side, quantity: quantity, price: price,
             commission: commission, timestamp: time)))

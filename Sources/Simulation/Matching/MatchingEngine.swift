@@ -32,7 +32,10 @@ import TradingModel
 ///   its trading day's last such session. A bar of a stock on a day the calendar lists as closed, inside an ordinary
 ///   weekday's regular hours, opens that day (`openedDays`): the data wins over the calendar. Futures and currency
 ///   pairs trade around the clock on weekdays, as their data has bars.
-/// - **Costs**: slippage applies to market and triggered-stop fills, never to limit fills; commission per execution.
+/// - **Costs**: slippage applies to market and triggered-stop fills, never to limit fills. Commission is charged per
+///   order, as IBKR charges it: the schedule's minimum and maximum apply once to an order across its partial fills,
+///   each fill paying the order's charge so far less what its earlier fills paid (`OrderCommission`); a modified
+///   order, and one still filling on a later trading day, is billed as a new order.
 public struct MatchingEngine: Sendable {
     /// The configuration.
     public let config: SimulationConfig
@@ -258,6 +261,8 @@ public struct MatchingEngine: Sendable {
                 working[i].sessions = rules.sessions(for: type, execution: working[i].execution)
             }
         }
+        // IBKR bills a modified order as a new one: its next fill pays a new minimum.
+        working[i].commission.restart()
         reports.append(.replaced(id, at: now))
     }
 

@@ -29,4 +29,7 @@ struct WorkingOrder: Sendable {
     var execution: OrderExecution?
     /// With `SimulationConfig.sessions`, a DAY order's end (`TradingSessions.dayOrderExpiry`) instead of the UTC day.
     var dayExpiry: Timestamp?
+    /// What its fills have paid so far: the schedule's minimum and maximum apply once per order, across its partial
+    /// fills (`OrderCommission`).
+    var commission = OrderCommission()
 }

@@ -1,14 +1,16 @@
 import TradingModel
 
-/// Commission schedules. Amounts are charged per execution (a partial fill is an execution).
+/// Commission schedules, charged **per order** as IBKR charges them: a schedule's minimum and maximum apply once to an
+/// order, across all its partial fills (`OrderCommission`), never to each execution.
 public enum CommissionModel: Hashable, Sendable, Codable {
     /// No commission.
     case none
-    /// IBKR Fixed: `perShare` (0.005) × shares, at least `minimum` (1.00), at most `maximumPercent` (1 %) of
-    /// the trade value.
+    /// IBKR Fixed: `perShare` (0.005) × shares, at least `minimum` (1.00) and at most `maximumPercent` (1 %) of the
+    /// trade value, per order.
     case ibkrFixed(IBKRFixedSchedule)
-    /// IBKR Tiered: a per-share rate falling with the month's cumulative share volume, with a minimum and a
-    /// cap in % of trade value. Exchange, clearing and regulatory fees are not modelled.
+    /// IBKR Tiered: a per-share rate falling with the month's cumulative share volume, at least `minimum` (0.35) and
+    /// at most `maximumPercent` (1 %) of the trade value, per order. Exchange, clearing and regulatory fees are not
+    /// modelled.
     case ibkrTiered(IBKRTieredSchedule)
     /// A percentage of trade value (e.g. 0.1 = 0.1 %).
     case percentage(Double)
@@ -20,8 +22,8 @@ public enum CommissionModel: Hashable, Sendable, Codable {
 }
 
 extension CommissionModel {
-    /// The most this schedule charges one execution, for the pre-trade check (`EngineConfig.commissionReserve`):
-    /// Tiered at its first, dearest band.
+    /// The most this schedule charges one order, for the pre-trade check (`EngineConfig.commissionReserve`): Tiered
+    /// at its first, dearest band.
     public var reserve: CommissionReserve {
         let futures = IBKRContractRates.futuresPerContract
         let (bps, least) = (IBKRContractRates.forexBasisPoints, IBKRContractRates.forexMinimum)
@@ -50,7 +52,7 @@ public enum IBKRContractRates {
     public static let futuresPerContract = Money(units: 225_000_000)
     /// A currency trade pays 0.2 basis points of its value …
     public static let forexBasisPoints = 0.2
-    /// … and at least 2.00 (IBKR charges the minimum per order; here per execution).
+    /// … and at least 2.00 per order (once per order, across its partial fills, as IBKR charges it).
     public static let forexMinimum = Money(2)
 }
 
@@ -58,9 +60,9 @@ public enum IBKRContractRates {
 public struct IBKRFixedSchedule: Hashable, Sendable, Codable {
     /// Rate per share.
     public var perShare: Money
-    /// Minimum per execution.
+    /// Minimum per order.
     public var minimum: Money
-    /// Cap in percent of trade value.
+    /// Cap per order, in percent of the order's trade value.
     public var maximumPercent: Double
     /// Creates a schedule; defaults are IBKR's US stock rates (0.005, 1.00, 1 %).
     public init(perShare: Money = Money(units: 500_000), minimum: Money = Money(1), maximumPercent: Double = 1.0) {
@@ -86,9 +88,9 @@ public struct IBKRTieredSchedule: Hashable, Sendable, Codable {
     }
     /// Bands in increasing order.
     public var tiers: [Tier]
-    /// Minimum per execution.
+    /// Minimum per order.
     public var minimum: Money
-    /// Cap in percent of trade value.
+    /// Cap per order, in percent of the order's trade value.
     public var maximumPercent: Double
     /// Creates a schedule; defaults are IBKR's US stock tiers (0.0035 / 0.002 / 0.0015 / 0.001 / 0.0005, min 0.35,
     /// max 1 %).
@@ -115,60 +117,6 @@ public struct IBKRTieredSchedule: Hashable, Sendable, Codable {
             return tier.perShare
         }
         return tiers.last?.perShare ?? .zero
-    }
-}
-
-/// Computes commissions and keeps the month-to-date volume the Tiered schedule needs.
-public struct CommissionCalculator: Hashable, Sendable {
-    /// The schedule.
-    public let model: CommissionModel
-    private var month: Int = -1
-    private var monthShares: Int64 = 0
-
-    /// Creates a calculator.
-    public init(model: CommissionModel) { self.model = model }
-
-    /// The commission of one execution, and records its volume.
-    /// - Parameters:
-    ///   - quantity: shares, contracts or base-currency units executed (positive).
-    ///   - price: execution price.
-    ///   - time: execution time (selects the month for Tiered pricing).
-    ///   - kind: what traded: IBKR's schedules charge a future per contract and a currency pair by trade value
-    ///     (`IBKRContractRates`); `.percentage` charges the trade value (a future's contract value) for all.
-    public mutating func commission(quantity: Quantity, price: Price, at time: Timestamp, kind: InstrumentKind = .stock)
-        -> Money
-    {
-        let value = Money(price: price, quantity: quantity).times(kind.multiplier)
-        switch (model, kind) {
-        case (.none, _):
-            return .zero
-        case (.ibkrFixed, .future), (.ibkrTiered, .future):
-            return Money(units: FixedPoint.multiply(IBKRContractRates.futuresPerContract.units, quantity.units))
-        case (.ibkrFixed, .forex), (.ibkrTiered, .forex):
-            let raw = Money(units: Int64((Double(value.units) * IBKRContractRates.forexBasisPoints / 10_000).rounded()))
-            return max(raw, IBKRContractRates.forexMinimum)
-        case let (.ibkrFixed(s), .stock):
-            let raw = Money(units: FixedPoint.multiply(s.perShare.units, quantity.units))
-            return Self.bounded(raw, minimum: s.minimum, maximumPercent: s.maximumPercent, of: value)
-        case let (.ibkrTiered(s), .stock):
-            let date = time.civilDate
-            let key = date.year * 12 + date.month
-            if key != month {
-                month = key
-                monthShares = 0
-            }
-            let rate = s.rate(monthToDateShares: monthShares)
-            monthShares += quantity.wholeUnits
-            let raw = Money(units: FixedPoint.multiply(rate.units, quantity.units))
-            return Self.bounded(raw, minimum: s.minimum, maximumPercent: s.maximumPercent, of: value)
-        case let (.percentage(percent), _):
-            return Money(units: Int64((Double(value.units) * percent / 100).rounded()))
-        }
-    }
-
-    private static func bounded(_ raw: Money, minimum: Money, maximumPercent: Double, of value: Money) -> Money {
-        let cap = Money(units: Int64((Double(value.units) * maximumPercent / 100).rounded()))
-        return min(max(raw, minimum), cap)
     }
 }
 

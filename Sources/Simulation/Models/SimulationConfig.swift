@@ -14,7 +14,8 @@ public struct SimulationConfig: Hashable, Sendable, Codable {
     public var marketFill: MarketFillTiming
     /// Price slippage applied to market and triggered stop fills (never to limit fills).
     public var slippage: SlippageModel
-    /// Commission per execution.
+    /// Commission schedule, charged per order: its minimum and maximum once across an order's partial fills
+    /// (`CommissionCalculator`).
     public var commission: CommissionModel
     /// Largest fraction of a bar's volume one instrument's orders may take in that bar (e.g. 0.1);
     /// `nil` = unlimited. The rest rests and fills on later bars.

@@ -46,7 +46,9 @@ public struct BacktestOutput: Sendable {
 
     /// Writes `symbol,side,quantity,entry_time,entry_price,exit_time,exit_price,pnl,commission` row by row (open
     /// trades: empty exit), and `price_currency,pnl_currency` when an instrument is priced in another currency than
-    /// the account's: prices are the instrument's, P&L and commission the account's.
+    /// the account's: prices are the instrument's, P&L and commission the account's. P&L is to the cent; commission
+    /// exact (at least two decimals), so the rows add up to the run's total (`BacktestResult.commissionTotal`, less
+    /// futures rolls), rounded once.
     public func writeTradesCSV(to path: String) throws(TraderError) {
         var file = try CSVFileWriter(path: path)
         let currencies = withCurrencies
@@ -68,7 +70,8 @@ public struct BacktestOutput: Sendable {
             file.text.append(ascii: ",")
             file.text.append(cents: trade.pnl)
             file.text.append(ascii: ",")
-            file.text.append(cents: trade.commission)
+            // Exact (a commission is often not whole cents: 0.005 a share), so the rows add up to the run's total.
+            file.text.append(units: trade.commission.units, minimumDecimals: 2)
             if currencies { appendCurrencies(trade.instrument, to: &file.text) }
             file.text.append(ascii: "\n")
             try file.flushIfFull()
@@ -77,7 +80,8 @@ public struct BacktestOutput: Sendable {
     }
 
     /// Writes one row per order with its final state, and `currency` when an instrument is priced in another currency
-    /// than the account's: an order's prices and commission are in its instrument's currency.
+    /// than the account's: an order's prices and commission are in its instrument's currency. Commission is exact (at
+    /// least two decimals), so in a one-currency account the rows add up to the run's total less futures rolls.
     public func writeOrdersCSV(to path: String) throws(TraderError) {
         var file = try CSVFileWriter(path: path)
         let currencies = withCurrencies
@@ -117,7 +121,7 @@ public struct BacktestOutput: Sendable {
             file.text.append(ascii: ",")
             if let average = order.averageFillPrice { file.text.append(units: average.units) }
             file.text.append(ascii: ",")
-            file.text.append(cents: order.commission)
+            file.text.append(units: order.commission.units, minimumDecimals: 2)
             file.text.append(ascii: ",")
             if let reason = order.reason { file.text.append(Self.escape(reason)) }
             if currencies {

@@ -88,9 +88,12 @@ public struct BacktestSummaryReport {
         self.benchmarkName = benchmarkName
         self.benchmarkCloses = benchmarkCloses
         do {
-            report = try PerformanceReport.analyze(
+            var report = try PerformanceReport.analyze(
                 equity: equity, benchmarkCloses: benchmarkCloses, trades: result.analyticsTrades,
                 annualization: annualization)
+            // The run's one commission total (open positions' fills included), as every output prints it.
+            report.commissions = result.commissionTotal
+            self.report = report
         } catch {
             throw TraderError("cannot compute metrics: \(error)")
         }
@@ -122,6 +125,14 @@ public struct BacktestSummaryReport {
         return ([base] + others).joined(separator: "; ")
     }
 
+    /// The terminal's commission line: the run's total (`BacktestResult.commissionTotal`, what summary.json and the
+    /// report print), what it includes besides closed trades, and the schedule:
+    /// `290.18 (of which 11.00 on positions still open; IB fixed: $0.005 a share, $1 minimum, 1 % cap)`.
+    var commissionsLine: String {
+        let total = result.commissionTotal
+        return total.totalText + " (" + [total.inclusions, commissionText].compactMap { $0 }.joined(separator: "; ") + ")"
+    }
+
     /// Every warning of the run for summary.json and the report (the terminal prints the benchmark note apart).
     var allWarnings: [String] {
         result.warnings(format: timeText) + [exposureWarning, buyingPowerWarning].compactMap { $0 }
@@ -135,7 +146,7 @@ public struct BacktestSummaryReport {
     public func table(engineSeconds: Double, runSeconds: Double) -> String {
         let bars = result.barsProcessed
         let extra = runCounts + [
-            ("Commissions", "\(result.commissions.centsDescription) (\(commissionText))"),
+            ("Commissions", commissionsLine),
             ("Bars processed", "\(bars) (\(result.universe.instruments.count) symbol\(result.universe.instruments.count == 1 ? "" : "s")"
                 + (result.rateOnlySymbols.isEmpty ? ")" : ", \(result.rateOnlySymbols.joined(separator: ", ")) for the rate only)")),
             ("Engine", String(format: "%.3f s, %@ bars/s", engineSeconds, Self.rate(Double(bars) / max(engineSeconds, 1e-9)))),

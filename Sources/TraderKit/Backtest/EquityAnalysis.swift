@@ -34,9 +34,10 @@ public struct EquityAnalysis {
             throw TraderError("\(equityFile): \(error)")
         }
         let tradesPath = Self.tradesPath(given: trades, equityFile: equityFile)
+        var commissions: CommissionTotal?
         if let tradesPath {
             let text = try TextFiles.read(tradesPath)
-            do throws(CSVReadError) { self.trades = try CSVReader.trades(from: text) } catch {
+            do throws(CSVReadError) { (self.trades, commissions) = try CSVReader.tradeFile(from: text) } catch {
                 throw TraderError("\(tradesPath): \(error)")
             }
         } else {
@@ -69,8 +70,11 @@ public struct EquityAnalysis {
         let annualization = periodsPerYear.map { Annualization.given($0, by: "--periods-per-year") }
             ?? Annualization.inferred(times: equity.lazy.map(\.time))
         do {
-            report = try PerformanceReport.analyze(
+            var report = try PerformanceReport.analyze(
                 equity: EquitySeries(equity), benchmarkCloses: closes, trades: self.trades, annualization: annualization)
+            // Every row's commission, the open positions' too: the backtest's total.
+            report.commissions = commissions
+            self.report = report
         } catch {
             throw TraderError("\(equityFile): \(error)")
         }

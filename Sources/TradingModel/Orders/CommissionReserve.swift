@@ -1,15 +1,17 @@
 /// What the pre-trade check sets aside for an order's commission, so that an entry sized to the last dollar of cash
 /// still pays its commission out of cash (and an unlevered book does not end a buy a commission below zero).
 ///
-/// An upper bound of the run's commission schedule, per execution: a stock pays `perShare` × shares, at least
-/// `minimum`, at most `maximumPercent` of the trade value; a future `perContract`; a currency pair `forexBasisPoints`
-/// of its value, at least `forexMinimum`; and every kind `valuePercent` of its value (a percentage schedule). The
-/// backtest's schedule makes it (`CommissionModel.reserve` in Simulation), and the bot uses the same one, so both size
-/// an entry alike.
+/// An upper bound of the run's commission schedule, per order (IBKR charges the minimum and maximum once per order,
+/// across its partial fills; the simulator's `CommissionCalculator` likewise): a stock pays `perShare` × shares, at
+/// least `minimum`, at most `maximumPercent` of the trade value; a future `perContract`; a currency pair
+/// `forexBasisPoints` of its value, at least `forexMinimum`; and every kind `valuePercent` of its value (a percentage
+/// schedule). An open order's remaining quantity is reserved as an order of its own, which bounds what its remaining
+/// fills pay (a modified order, or one filling on a later day, pays a new minimum). The backtest's schedule makes it
+/// (`CommissionModel.reserve` in Simulation), and the bot uses the same one, so both size an entry alike.
 public struct CommissionReserve: Hashable, Sendable, Codable {
     /// A stock's rate per share.
     public var perShare: Money
-    /// A stock's least charge per execution.
+    /// A stock's least charge per order.
     public var minimum: Money
     /// A stock's most, in percent of the trade value (`nil`: no cap).
     public var maximumPercent: Double?
@@ -42,7 +44,7 @@ public struct CommissionReserve: Hashable, Sendable, Codable {
     /// `true` when nothing is set aside.
     public var isNone: Bool { self == .none }
 
-    /// The most one execution of `quantity` at `price` pays, in the instrument's price currency.
+    /// The most one order of `quantity` at `price` pays, all its fills together, in the instrument's price currency.
     public func amount(quantity: Quantity, price: Price, kind: InstrumentKind) -> Money {
         guard !isNone, quantity.units != 0 else { return .zero }
         let value = Money(price: price, quantity: quantity).times(kind.multiplier).magnitude
