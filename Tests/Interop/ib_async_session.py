@@ -104,7 +104,9 @@ def main():
     # can come late on a busy machine) holds no bar: error 162, twice in whole-suite runs (`--speed 0` shows it).
     live = ib.reqHistoricalData(aapl, "", "4 D", "1 min", "TRADES", True, formatDate=1, keepUpToDate=True)
     count, last_close = len(live), live[-1].close if live else None
-    wait_for(ib, lambda: len(live) > count, "a keepUpToDate bar")
+    # A data minute is a wall second here, but a whole-suite run on two cores starved the simulator past 10 s once
+    # (2026-11-29, the test passed alone in 3.5 s): a bar that never comes still fails, after 30 s.
+    wait_for(ib, lambda: len(live) > count, "a keepUpToDate bar", timeout=30.0)
     check(len(live) > count, f"keepUpToDate appended bars ({count} -> {len(live)})")
     ib.cancelHistoricalData(live)
 

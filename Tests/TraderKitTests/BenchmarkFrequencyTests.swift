@@ -33,7 +33,10 @@ struct BenchmarkFrequencyTests {
             let backtest = try await intradayBacktest(benchmark: daily, folder: folder)
             let summary = try backtest.summary()
             #expect(summary["benchmark_correlation"] is NSNull && summary["beta"] is NSNull)
-            #expect(summary["warnings"] as? [String] == [sentence])
+            // The generated minutes run on every weekday, New Year's Day and Martin Luther King Day included: the
+            // summary says so once (the data wins over the calendar), beside the benchmark's sentence.
+            let warnings = summary["warnings"] as? [String] ?? []
+            #expect(warnings.filter { !$0.hasPrefix("the data has bars on 2023-01-02 (New Year's Day)") } == [sentence], "\(warnings)")
             #expect(try backtest.text("report.html").contains("<p>\(HTMLText.escape(sentence))</p>"))
 
             let analysis = try EquityAnalysis(equityFile: backtest.out + "/equity.csv", benchmark: daily, periodsPerYear: nil)

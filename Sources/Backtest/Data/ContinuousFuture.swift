@@ -8,7 +8,8 @@ import TradingModel
 ///   before the switch) is added to every earlier bar, so the series has no jump at a roll and a position's P&L on
 ///   it is the rolled position's, before the roll's cost. The latest contract's prices are as traded.
 /// - `unadjusted`: prices as traded, with the gap left in (a backtest then makes each roll as the bot does: the
-///   strategy's history moved, a held position carried at the gap; `BacktestConfig.historyRebases`).
+///   strategy's history moved by the closes' gap, a held position carried at the legs' difference at the roll bar,
+///   `Roll.carry`; `BacktestConfig.historyRebases`).
 ///
 /// By volume (`byVolume`), the position leaves a contract earlier: on the first business day after one on which the next
 /// roll month traded more contracts than it (a Sunday evening's session in one month's file is no day to roll on) (the day's volume, known at its close: no look-ahead), and at the latest on
@@ -29,6 +30,18 @@ public struct ContinuousFuture: Sendable {
         /// The day both traded, last before the switch, and their closes then (the gap is `newPrice − oldPrice`).
         public var priceTime: Timestamp
         public var oldPrice: Price, newPrice: Price
+        /// The two legs' prices at the roll bar (`time`), where a held position rolls as the bot rolls it (two market
+        /// orders at the bar's open): the old month's open, `nil` when the old month has no bar then, and the new
+        /// month's open.
+        public var oldOpen: Price?
+        public var newOpen: Price
+
+        /// What a position held across the roll is carried by: the legs' difference at the roll bar
+        /// (`newOpen − oldOpen`), or the closes' gap (`newPrice − oldPrice`) when the old month has no bar then.
+        public var carry: Price {
+            guard let oldOpen else { return Price(units: newPrice.units - oldPrice.units) }
+            return Price(units: newOpen.units - oldOpen.units)
+        }
     }
 
     /// The spliced bars.
@@ -74,7 +87,10 @@ public struct ContinuousFuture: Sendable {
             if let previous = months.last, previous != front {
                 let (priceTime, old, new) = try gapPrices(
                     from: previous, to: front, before: nanoseconds, byMonth: byMonth, indexByTime: indexByTime)
-                rolls.append(Roll(time: time, from: previous, to: front, priceTime: priceTime, oldPrice: old, newPrice: new))
+                let oldOpen = indexByTime[previous]?[nanoseconds].flatMap { byMonth[previous]?[$0].open }
+                rolls.append(Roll(
+                    time: time, from: previous, to: front, priceTime: priceTime, oldPrice: old, newPrice: new,
+                    oldOpen: oldOpen, newOpen: bar.open))
                 gaps.append(new.units - old.units)
             }
             bars.append(bar)

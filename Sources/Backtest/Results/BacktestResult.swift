@@ -77,7 +77,18 @@ public struct BacktestResult: Sendable {
         self.orders = tradingStart == nil ? engine.orders.orders : engine.orders.orders.filter { $0.createdAt >= start }
         self.fills = fills
         var builder = RoundTripBuilder(universe: universe)
-        for (k, fill) in fills.enumerated() { builder.add(fill, rate: k < fillRates.count ? fillRates[k] : 1) }
+        // A roll over prices as traded closes a trip and opens the next at its bar's open, before the bar's fills.
+        var rolls = rollCharges.compactMap { charge in
+            charge.legs.flatMap { legs in universe.id(of: charge.symbol).map { (charge.time, $0, legs) } }
+        }[...]
+        for (k, fill) in fills.enumerated() {
+            while let roll = rolls.first, roll.0 <= fill.timestamp {
+                builder.roll(roll.1, at: roll.0, roll.2)
+                rolls = rolls.dropFirst()
+            }
+            builder.add(fill, rate: k < fillRates.count ? fillRates[k] : 1)
+        }
+        for roll in rolls { builder.roll(roll.1, at: roll.0, roll.2) }
         self.trades = builder.trips()
         self.equityCurve = equityCurve
         if tradingStart == nil {
@@ -191,15 +202,38 @@ public struct RollCharge: Hashable, Sendable {
     public var quantity: Quantity
     /// Both legs' commissions and slippage.
     public var cost: Money
+    /// Where the position left the old month and entered the new one, over each month's prices as traded
+    /// (`backtest.futuresPrices: unadjusted`): its round trip closes at the first price and a new one opens at the
+    /// second, as the bot's two legs close and open them (`RoundTrip`). `nil` over back-adjusted prices, where the
+    /// trip goes on across the roll.
+    public var legs: Legs?
+
+    /// A roll's two legs, in the instrument's price units.
+    public struct Legs: Hashable, Sendable {
+        /// The old month's price (the new month's open less the carry) and the new month's (the roll bar's open).
+        public var closedAt: Price, openedAt: Price
+        /// Account-currency units per unit of the instrument's currency at the roll (1 in one currency).
+        public var rate: Double
+
+        public init(closedAt: Price, openedAt: Price, rate: Double = 1) {
+            self.closedAt = closedAt
+            self.openedAt = openedAt
+            self.rate = rate
+        }
+    }
 
     /// Creates a record.
-    public init(symbol: Symbol, time: Timestamp, from: ContractMonth, to: ContractMonth, quantity: Quantity, cost: Money) {
+    public init(
+        symbol: Symbol, time: Timestamp, from: ContractMonth, to: ContractMonth, quantity: Quantity, cost: Money,
+        legs: Legs? = nil
+    ) {
         self.symbol = symbol
         self.time = time
         self.from = from
         self.to = to
         self.quantity = quantity
         self.cost = cost
+        self.legs = legs
     }
 }
 

@@ -102,6 +102,24 @@ struct RoundTripBuilder {
         }
     }
 
+    /// A futures roll over prices as traded: the open trip in `id` closes at the old month's price and a trip of the
+    /// same size and direction opens at the new month's, both at `time`, as the bot's two legs close and open them.
+    /// The legs' costs are the run's roll charges, not the trips' commissions (`BacktestResult.commissionTotal`).
+    mutating func roll(_ id: InstrumentID, at time: Timestamp, _ legs: RollCharge.Legs) {
+        let i = id.index
+        guard var trip = open[i], trip.position != 0 else { return }
+        let held = trip.position.magnitude.toInt64
+        trip.exitQuantity += held
+        trip.exitNotional += FixedPoint.multiply(legs.closedAt.units, held)
+        closed.append(roundTrip(trip, instrument: id, exit: time, rate: legs.rate))
+        var next = Open(entryTime: time, isLong: trip.position > 0)
+        next.position = trip.position
+        next.maxPosition = held
+        next.entryQuantity = held
+        next.entryNotional = FixedPoint.multiply(legs.openedAt.units, held)
+        open[i] = next
+    }
+
     /// Closed trips followed by the ones still open (entry fields only), in entry-time order.
     func trips() -> [RoundTrip] {
         var all = closed

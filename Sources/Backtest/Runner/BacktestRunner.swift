@@ -298,15 +298,19 @@ struct Loop<S: Strategy> {
                 .times(kind.multiplier)
         }
         engine.bookRollCost(cost, for: id)
+        var legs: RollCharge.Legs?
         if let rebase {
-            let gap = rebase.carry ?? rebase.gap
+            // The bot's legs' own difference (the drift report), else the legs' opens at this bar, else the closes'.
+            let gap = rebase.carry ?? rebase.rollBarCarry ?? rebase.gap
+            legs = RollCharge.Legs(
+                closedAt: Price(units: bar.open.units - gap.units), openedAt: bar.open, rate: engine.portfolio.rate(for: id))
             engine.carryPosition(id, movedBy: gap)
             engine.moveWorkingOrders(of: id, by: gap, into: &commands)
             if !commands.isEmpty { executeCommands() }
         }
         rollCharges.append(RollCharge(
             symbol: universe[id].symbol, time: bar.timestamp, from: month, to: front, quantity: held,
-            cost: cost.converted(at: engine.portfolio.rate(for: id))))
+            cost: cost.converted(at: engine.portfolio.rate(for: id)), legs: legs))
     }
 
     /// Before the time step at `time`: the continuous futures' histories the bot moved up to here are moved, and the

@@ -12,7 +12,7 @@ struct SandboxCommand: AsyncParsableCommand {
             The same configuration and code as `ibtrader run` (client, driver, journal), against the gateway simulator \
             in process, on a clock that jumps ahead whenever the bot waits: an hour of trading takes seconds. \
             Without --config, the bundled example (examples/momentum-paper.yaml). Ends with the run's summary and \
-            the drift report against a backtest of the same bars (docs/live-trading.md, Sandbox).
+            the drift report against a backtest of the same bars (docs/live-trading.md, Sandbox); exits 1 on drift.
             """
     )
 
@@ -27,6 +27,7 @@ struct SandboxCommand: AsyncParsableCommand {
     var duration: String = "7d"
     @Option(name: .long, help: "The journal to write (a new file; default: one in a temporary folder).")
     var journal: String?
+    @Flag(name: .long, help: "Exit 0 on drift (orders that differ are only reported).") var allowDrift = false
 
     func run() async throws {
         let overrides = [override("strategy.name", strategy), override("universe.symbols", symbols)].compactMap { $0 }
@@ -41,5 +42,6 @@ struct SandboxCommand: AsyncParsableCommand {
         let logger = try RunLogging.logger(loaded.settings.logging, clock: options.logClock)
         let report = try await SandboxJob.run(loaded, options: options, logger: logger)
         print(report.lines.joined(separator: "\n"))
+        if !allowDrift, let failure = report.driftFailure { Terminal.printError(failure); throw ExitCode(1) }
     }
 }

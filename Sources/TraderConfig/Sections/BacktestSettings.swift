@@ -140,7 +140,8 @@ public struct BacktestSettings: Hashable, Sendable {
                     "futuresPrices", \.futuresPrices, .choice(["back-adjusted", "unadjusted"]),
                     summary: "A continuous future's prices: back-adjusted (each roll's gap taken out of the earlier bars, "
                         + "so P&L on it is the rolled position's) or unadjusted (as traded; at each roll the strategy's history moves "
-                        + "to the new month's prices and a held position is carried at the gap, as the bot does)."),
+                        + "to the new month's prices and a held position rolls at the two months' opens at the roll bar, as the bot's "
+                        + "legs do; its trade ends there and a new one begins)."),
                 .value(
                     "periodsPerYear", \.periodsPerYear, ConfigKind.integer(1...1_000_000).optional(auto: "auto"),
                     summary: "Return periods per year of the annual figures (CAGR, volatility, Sharpe, Sortino, "

@@ -135,9 +135,11 @@ public enum BacktestDataLoader {
                 monthStarts += FuturesMonthStart.of(spliced, instrument: InstrumentID(index: symbols.count))
                 if ContinuousFuture.Adjustment(rawValue: settings.futuresPrices) == .unadjusted {
                     rebases += spliced.rolls.map { roll in
-                        HistoryRebase(
+                        var rebase = HistoryRebase(
                             instrument: InstrumentID(index: symbols.count), gap: Price(units: roll.newPrice.units - roll.oldPrice.units),
                             before: roll.time, after: roll.time - TimeSpan(nanoseconds: 1))
+                        rebase.rollBarCarry = roll.carry
+                        return rebase
                     }
                 }
                 symbols.append(future.symbol)

@@ -217,11 +217,17 @@ extension BacktestSummaryReport {
             } ?? .null,
             "warnings": .array(allWarnings.map(JSONValue.string)),
             "futures_rolls": .array(result.rollCharges.map {
-                .object([
+                var fields: [String: JSONValue] = [
                     "symbol": .string($0.symbol.rawValue), "time": .string(timeText($0.time)),
                     "from": .string($0.from.description), "to": .string($0.to.description),
                     "quantity": .number($0.quantity.doubleValue), "cost": .number($0.cost.doubleValue),
-                ])
+                ]
+                // Over prices as traded: the prices the trade left the old month and entered the new one at.
+                if let legs = $0.legs {
+                    fields["closed_at"] = .number(legs.closedAt.doubleValue)
+                    fields["opened_at"] = .number(legs.openedAt.doubleValue)
+                }
+                return .object(fields)
             }),
             "open_positions": .array(result.openPositions.map {
                 .object([

@@ -58,6 +58,14 @@ public enum SandboxJob {
             return shown.isEmpty ? "0s" : shown.map { "\($0.0)\($0.1)" }.joined(separator: " ")
         }
 
+        /// Drift as an error line, `nil` when every order is the backtest's or there is no drift report (a user's
+        /// own strategy): `ibtrader sandbox` exits 1 with it unless `--allow-drift`, so a script or CI sees drift.
+        public var driftFailure: String? {
+            guard case .success(let drift) = drift, !drift.differences.isEmpty else { return nil }
+            return "error: \(drift.differences.count) orders differ between the bot and the backtest (drift; "
+                + "--allow-drift only reports it)"
+        }
+
         /// The report's lines.
         public var lines: [String] {
             var lines = [

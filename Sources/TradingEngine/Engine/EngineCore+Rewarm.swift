@@ -16,6 +16,11 @@ public struct HistoryRebase: Hashable, Sendable, Codable {
     /// What a held position and its working orders move by at the roll, when it is not `gap`: the bot's two legs'
     /// difference (the drift report's backtest carries the position as the bot's legs moved it).
     public var carry: Price?
+    /// What a held position and its working orders move by at the roll in a backtest over each month's prices as
+    /// traded, when `carry` is not given: the two legs' difference at the roll bar (the new month's open minus the old
+    /// one's, `ContinuousFuture.Roll.carry`), the prices the bot's two market orders trade at; `nil`: `gap`. The
+    /// legs' slippage is charged apart (`RollCharge.cost`), as for any roll.
+    public var rollBarCarry: Price?
     /// Bars of the instrument stamped before this time are moved.
     public var before: Timestamp
     /// The last bar the strategy had seen when the history was moved: a backtest moves it before the first time
