@@ -155,6 +155,28 @@ struct RecordedCommandTests {
         return contract
     }()
 
+    @Test("an order filled in two parts of unequal size reports the size-weighted average price (issue 80)")
+    func averageOfUnequalParts() async throws {
+        let transcript = try RecordedCommands.transcript("market_order_filled_in_two_parts.txt", folder: "ibtrader")
+        try await RecordedCommands.withJournal { journal in
+            let (result, report) = try await RecordedCommands.run(
+                transcript, ambient: RecordedCommands.ambient(price: 100.5)
+            ) { transport, loop in
+                let settings = RecordedCommands.settings(journal, loop)
+                return try await RecordedCommands.connect(transport, loop) { connection, info in
+                    try await ManualTrading.placeOrder(
+                        try Self.order("buy", "100"), clientOrderID: ClientOrderID("two"), on: (connection, info, settings))
+                }
+            }
+            #expect(report.passed, "\(report)")
+            let leg = try #require(result.legs.first)
+            #expect(leg.state == .filled && leg.filled == Quantity(100), "\(result)")
+            // (30 × 100.00 + 70 × 101.00) / 100; the two prices' plain mean would be 100.50.
+            #expect(leg.averagePrice == Price("100.7")!, "\(result)")
+            #expect(try journal.fills().map(\.quantity).sorted() == [Quantity(30), Quantity(70)])
+        }
+    }
+
     @Test("ibtrader order buy MESM6 1, then sell: the future qualified by IB's local symbol, placed as the recording's (grounded capture)")
     func aFutureByItsLocalSymbol() async throws {
         let transcript = try RecordedCommands.transcript("api_future_campaign_mes.txt")
