@@ -76,6 +76,22 @@ struct TicketWorkCoreTests {
         #expect(result.legs.map(\.state) == [.canceled, .accepted])
     }
 
+    @Test("after a partial fill, the cancel's rest goes at market for what is left, not the whole order (issue 80)")
+    func theRestIsWhatIsLeft() throws {
+        var (harness, group) = try Self.worked(onTimeout: "market", reprices: nil, after: nil)
+        harness.send(.orderEvent(generation: 1, .execution(Harness.execution(of: group, id: "E-part", shares: 4))))
+        let cancel = harness.send(.tick, after: .seconds(30))
+        #expect(cancel.contains { if case .cancelOrder = $0 { true } else { false } })
+        var market = harness.send(TicketSessionCoreTests.status(group, "Cancelled"))
+        market += harness.answerAll()
+        let rest = try #require(market.placed.first)
+        #expect(rest.placements.first?.order.orderType == "MKT")
+        #expect(rest.placements.first?.order.totalQuantity == 6, "4 of 10 filled: 6 left")
+        harness.send(TicketSessionCoreTests.status(rest, "Submitted"))
+        let result = try #require(TicketSessionCoreTests.result(harness.answerAll()))
+        #expect(result.steps.last == "the rest, 6, sent at market as IBT:manual:k1-MKT: acknowledged", "\(result.steps)")
+    }
+
     @Test("a reprice TWS refuses ends the plan: the order works on at its price, the journal's row for it undone")
     func refusedRepriceEndsThePlan() throws {
         var (harness, group) = try Self.worked()
