@@ -53,6 +53,20 @@ import TradingModel
         #expect(engine.denialCounts[.maxActivePositions] == 1)
     }
 
+    /// Only a market sell sent now is counted on to free room: a limit sell may never fill, whether it rests from an
+    /// earlier bar or goes with the buy (issue 80's hand mutation: "a resting limit sell counted as freeing room").
+    @Test func aLimitSellFreesNoRoomEvenInItsOwnBatch() throws {
+        let limitSell = StrategyAction.submit(.limit(E.a, .sell, Quantity(10), at: Price(110)))
+        for script in [[[limitSell, Self.buy(E.b, 10)]], [[limitSell], [Self.buy(E.b, 10)]]] {
+            var engine = Self.engine({ $0.maxActivePositions = 1 }, script: [[Self.buy(E.a, 10)]] + script)
+            Self.fill(&engine, try #require(E.submitted(engine.handle(.bar(E.a, E.bar(0, "100")))).first))
+            var sent = E.submitted(engine.handle(.bar(E.a, E.bar(1, "100"))))
+            if script.count == 2 { sent += E.submitted(engine.handle(.bar(E.a, E.bar(2, "100")))) }
+            #expect(sent.map(\.instrument) == [E.a], "only the limit sell goes: \(sent)")
+            #expect(engine.denialCounts[.maxActivePositions] == 1)
+        }
+    }
+
     @Test func aRestingEntryCountsTowardsThePositionLimitSoItIsNotSentAgain() {
         let limit = StrategyAction.submit(.limit(E.a, .buy, Quantity(100), at: Price(90)))
         var engine = Self.engine({ $0.maxPositionValue = Money(10_000) }, script: [[limit], [limit]])
