@@ -102,4 +102,32 @@ import TradingModel
         // C moves against the book: bought in full.
         #expect(Self.bar(&engine, Self.c, 40, c[40]).map(\.quantity) == [Quantity(100)])
     }
+    /// The direction counts: long A, a short in B (which moves with A, ρ = 1) is a hedge and goes in full, while a
+    /// short in C (which moves against A, ρ = −1) adds to the same bet and is refused (issue 80's hand mutation: "the
+    /// correlation rule blind to the direction of the positions").
+    @Test func aShortInAnInstrumentMovingWithTheBookHedgesIt() throws {
+        var a: [Double] = [100]
+        for k in 1..<41 { a.append(a[k - 1] * (1 + (k % 3 == 0 ? 0.02 : k % 3 == 1 ? -0.015 : 0.004))) }
+        let b = a.map { $0 * 0.5 }
+        let c = a.map { 300 - $0 }
+        var config = EngineConfig()
+        config.risk.maxCorrelation = 0.7
+        config.risk.correlationWindow = 30
+        let warmUp = Array(repeating: [StrategyAction](), count: 40 * 3)
+        var engine = EngineCore(
+            universe: E.universe,
+            strategy: ScriptedStrategy(
+                warmUp + [
+                    [.submit(.market(E.a, .buy, Quantity(100)))], [.submit(.market(Self.c, .sell, Quantity(100)))],
+                    [.submit(.market(E.b, .sell, Quantity(100)))],
+                ]),
+            config: config)
+        _ = Self.feed(&engine, [Array(a.prefix(40)), Array(b.prefix(40)), Array(c.prefix(40))])
+        let first = try #require(Self.bar(&engine, E.a, 40, a[40]).first)
+        _ = engine.handle(.execution(.filled(E.fill(first.id, .buy, 100, "100", instrument: E.a))))
+        #expect(Self.bar(&engine, Self.c, 40, c[40]).isEmpty, "a short of C is the long A's bet again")
+        #expect(engine.denialCounts[.correlation] == 1)
+        #expect(Self.bar(&engine, E.b, 40, b[40]).map(\.quantity) == [Quantity(100)], "a short of B hedges the long A")
+        #expect(engine.denialCounts[.correlation] == 1)
+    }
 }
