@@ -10,10 +10,16 @@ import TradingModel
 /// day goes on, instead of summarizing the whole day on every 5-second tick (which made a long replay quadratic in
 /// the bars of a day). Whatever the line carried, the result is the whole-day summary's.
 @Suite struct SessionStatisticsTests {
-    /// The whole-day summary, as the statistics were computed before (and as `summarize` still does).
+    /// The whole-day summary, as the statistics were computed before (and as `summarize` still does), over a stock's
+    /// trading day (issue 80: its New York date, `TradingDay.newYorkDate`; it was the UTC date), labelled with the date.
     static func scanned(_ series: InstrumentSeries, _ now: Timestamp) -> Bar? {
-        let day = Timestamp(nanoseconds: now.dayNumber * Timestamp.nanosecondsPerDay)
-        return series.summarize(from: day, to: day + .days(1), now: now)?.bar
+        let rule = TradingDay.newYorkDate
+        let day = rule.day(of: now)
+        guard var bar = series.summarize(from: rule.start(ofDay: day), to: rule.end(ofDay: day), now: now)?.bar else {
+            return nil
+        }
+        bar.timestamp = Timestamp(nanoseconds: day * Timestamp.nanosecondsPerDay)
+        return bar
     }
 
     /// Walks `now` across `days` of the series in uneven steps (5 s, off-grid, an hour, a jump back), comparing the
@@ -61,10 +67,12 @@ import TradingModel
         Self.expectRunningEqualsScan(daily, from: dailyStart, steps: 6_000)
     }
 
-    @Test("hour bars that straddle midnight UTC are counted in each day for the part inside it")
+    @Test("hour bars that straddle midnight New York are counted in each day for the part inside it")
     func barsAcrossMidnight() {
         func p(_ cents: Int64) -> Price { Price(units: cents * 1_000_000) }
-        let first = Timestamp(year: 2024, month: 3, day: 4) + .hours(20) + .minutes(30)
+        // 20:30 New York (EST) on 2024-03-04: the bars straddle midnight New York, as they straddled midnight UTC
+        // from 20:30 UTC before the day was a stock's New York date.
+        let first = Timestamp(year: 2024, month: 3, day: 5) + .hours(1) + .minutes(30)
         let bars = (0..<30).map { n in
             Bar(timestamp: first + .hours(Int64(n)), open: p(10_000 + Int64(n) * 10), high: p(10_100 + Int64(n) * 10),
                 low: p(9_900 + Int64(n) * 10), close: p(10_050 + Int64(n) * 10), volume: Quantity(1_000 + n))

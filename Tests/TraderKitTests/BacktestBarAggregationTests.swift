@@ -60,4 +60,50 @@ struct BacktestBarAggregationTests {
         #expect(orders.allSatisfy { $0.createdAt.nanoseconds % (900 * Timestamp.nanosecondsPerSecond) == 0 })
         #expect(BacktestJob(TraderConfiguration()).strategyBar == nil, "the live default is no choice for a backtest")
     }
+
+    /// Issue 80: `data.barSize: 1 day` on `bundled:fx` (EUR.USD hourly, UTC) gives one bar per trading day as IB
+    /// dates them: 17:00 to 17:00 New York (DST-aware), the weekend's Sunday-evening hours in Monday's bar. Checked
+    /// against an independent grouping by Foundation's New York time. Cut at midnight UTC, the same file gave 250
+    /// bars, 40 of them 2- or 3-hour Sunday stubs.
+    @Test func hourlyFXAggregatesIntoOneDailyBarPerTradingDayEndingAt17NewYork() throws {
+        var settings = BacktestSettings()
+        settings.data = "bundled:fx"
+        let resolved = try DataSourceResolver.resolve("bundled:fx", symbols: nil)
+        let hours = try BacktestDataLoader.load(resolved, settings: settings).data.series[0]
+        let loaded = try BacktestDataLoader.load(resolved, settings: settings, strategyBar: "1 day")
+        let built = loaded.data.series[0]
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "America/New_York"))
+        /// The New York date the hour's day ends on: 17:00 on is the next date's, Saturday and Sunday are Monday's.
+        func day(_ bar: Bar) -> Int64 {
+            let date = Date(timeIntervalSince1970: TimeInterval(bar.timestamp.nanoseconds / Timestamp.nanosecondsPerSecond))
+            let local = calendar.dateComponents([.year, .month, .day, .hour], from: date)
+            var day = CivilDate.dayNumber(year: local.year!, month: local.month!, day: local.day!) + (local.hour! >= 17 ? 1 : 0)
+            let weekday = Timestamp(nanoseconds: day * Timestamp.nanosecondsPerDay).weekday
+            day += weekday == 5 ? 2 : weekday == 6 ? 1 : 0
+            return day
+        }
+        var expected: [Bar] = []
+        var group: [Bar] = []
+        func close() {
+            guard let first = group.first, let last = group.last else { return }
+            expected.append(
+                Bar(
+                    timestamp: Timestamp(nanoseconds: day(first) * Timestamp.nanosecondsPerDay), open: first.open,
+                    high: group.map(\.high).max()!, low: group.map(\.low).min()!, close: last.close,
+                    volume: Quantity(units: group.reduce(0) { $0 + $1.volume.units })))
+            group = []
+        }
+        for bar in hours {
+            if let first = group.first, day(first) != day(bar) { close() }
+            group.append(bar)
+        }
+        // The last day (2018-02-07, to 10:00 New York) is cut short by the data's end: left out.
+        #expect(built.count == 208 && expected.count == 208, "\(built.count) vs \(expected.count)")
+        #expect(built == expected)
+        #expect(built.allSatisfy { $0.timestamp.weekday < 5 }, "no Saturday or Sunday bar")
+        #expect(built.first?.timestamp == Timestamp(year: 2017, month: 4, day: 19))
+        #expect(built.last?.timestamp == Timestamp(year: 2018, month: 2, day: 6))
+        #expect(loaded.barNote == "data.barSize 1 day: 5000 60-minute bars aggregated into 208 bars of 1 day, as the live feed builds them")
+    }
 }

@@ -142,7 +142,8 @@ extension GatewayState {
     func realTimeBar(_ sub: ClientSession.RealTimeBars, end: Timestamp) -> TWSRealTimeBar? {
         // useRTH: outside regular hours nothing is sent, as TWS does.
         guard sub.query.shows(data.instrument(sub.instrument), end - .seconds(5)),
-            let bar = sub.query.makeBar(data.instrument(sub.instrument), from: end - .seconds(5), to: end, now: end)
+            let bar = sub.query.makeBar(
+                data.instrument(sub.instrument), from: end - .seconds(5), to: end, label: end - .seconds(5), now: end)
         else { return nil }
         return TWSRealTimeBar(
             time: TWSTimeText.epochSeconds(end - .seconds(5)), open: bar.open, high: bar.high, low: bar.low,

@@ -441,13 +441,26 @@ public struct GatewayState: Sendable {
         return details
     }
 
-    /// `yyyyMMdd:HHmm-yyyyMMdd:HHmm;…` for today and the next days, `CLOSED` on weekends (UTC).
+    /// `yyyyMMdd:HHmm-yyyyMMdd:HHmm;…` for today and the next days, `CLOSED` on weekends (UTC): daily data over the
+    /// simulator's session (14:30–21:00), a stock's intraday data all day, and a currency pair's or a future's
+    /// intraday data as IB lists it: one session per trading day from 17:00 New York the evening before to 17:00 New
+    /// York (`TradingDay.newYorkFivePM`; IB: EUR.USD `20221211:1715-20221212:1700`, CL `20221206:1800-20221207:1700`
+    /// in New York time), Monday's from Sunday evening, and Saturday `CLOSED`.
     func tradingHours(_ instrument: SimulatedInstrument) -> String {
         var parts: [String] = []
+        let aroundTheClock = !instrument.series.isDaily && TradingDay(kind: instrument.kind) == .newYorkFivePM
         for offset in 0..<7 {
-            let day = Timestamp(nanoseconds: (now.dayNumber + Int64(offset)) * Timestamp.nanosecondsPerDay)
+            let dayNumber = now.dayNumber + Int64(offset)
+            let day = Timestamp(nanoseconds: dayNumber * Timestamp.nanosecondsPerDay)
             let d = TWSTimeText.date(day)
-            if day.weekday >= 5 {
+            if aroundTheClock {
+                // The session of the trading day that ends on this date, listed under its opening date.
+                if day.weekday == 5 { parts.append("\(d):CLOSED") }
+                guard day.weekday < 5 else { continue }
+                let open = USEquityCalendar.utc(dayNumber - 1, minutes: TradingDay.fivePMMinutes)
+                let close = USEquityCalendar.utc(dayNumber, minutes: TradingDay.fivePMMinutes)
+                parts.append("\(TWSTimeText.date(open)):\(Self.hoursMinutes(open))-\(d):\(Self.hoursMinutes(close))")
+            } else if day.weekday >= 5 {
                 parts.append("\(d):CLOSED")
             } else if instrument.series.isDaily {
                 parts.append("\(d):1430-\(d):2100")

@@ -241,25 +241,42 @@ public struct InstrumentSeries: Sendable {
     }
 
     /// Today's summary so far and yesterday's close.
-    public func sessionStatistics(now: Timestamp) -> SessionStatistics? {
+    /// - Parameters:
+    ///   - now: the replay clock.
+    ///   - tradingDay: what "today" is (`TradingDay(kind:)`: a pair's or a future's day starts at 17:00 New York).
+    public func sessionStatistics(now: Timestamp, tradingDay: TradingDay = .newYorkDate) -> SessionStatistics? {
         var day = SessionDay()
-        return sessionStatistics(now: now, day: &day)
+        return sessionStatistics(now: now, tradingDay: tradingDay, day: &day)
     }
 
     /// Today's summary so far and yesterday's close, keeping in `day` the bars of the day already complete, so a
     /// caller that asks every few seconds (a market data line) folds each bar once instead of the whole day each
-    /// time. The result is `summarize`'s over the day up to `now`, whatever `day` held.
-    public func sessionStatistics(now: Timestamp, day: inout SessionDay) -> SessionStatistics? {
+    /// time. The result is `summarize`'s over the day up to `now`, whatever `day` held. Today is `now`'s trading day
+    /// (`TradingDay`), labelled with its date.
+    public func sessionStatistics(
+        now: Timestamp, tradingDay: TradingDay = .newYorkDate, day: inout SessionDay
+    ) -> SessionStatistics? {
         guard let i = barIndex(atOrBefore: now.nanoseconds) else { return nil }
-        let dayStart = now.dayNumber * Timestamp.nanosecondsPerDay
-        let end = min(dayStart + Timestamp.nanosecondsPerDay, now.nanoseconds)
-        // A new day, or a clock that went back: start over.
-        if day.dayStart != dayStart || end < day.folded {
-            day = SessionDay(dayStart: dayStart, nextBar: firstBar(overlapping: dayStart), folded: dayStart)
+        // The day's bounds are worked out once a day (a market data line asks every 5 seconds).
+        if !(day.dayStart <= now.nanoseconds && now.nanoseconds < day.dayEnd) || day.rule != tradingDay {
+            let today = tradingDay.day(of: now)
+            let dayStart = tradingDay.start(ofDay: today).nanoseconds
+            day = SessionDay(
+                dayStart: dayStart, dayEnd: tradingDay.end(ofDay: today).nanoseconds, rule: tradingDay,
+                label: Timestamp(nanoseconds: today * Timestamp.nanosecondsPerDay),
+                nextBar: firstBar(overlapping: dayStart), folded: dayStart)
+        }
+        let dayStart = day.dayStart, dayEnd = day.dayEnd
+        let end = min(dayEnd, now.nanoseconds)
+        // A clock that went back: start the day over.
+        if end < day.folded {
+            day = SessionDay(
+                dayStart: dayStart, dayEnd: dayEnd, rule: tradingDay, label: day.label,
+                nextBar: firstBar(overlapping: dayStart), folded: dayStart)
         }
         // Bars whose part in the day is complete by `end` are folded once, for good.
         while day.nextBar < windows.count, windows[day.nextBar].start < end,
-            min(dayStart + Timestamp.nanosecondsPerDay, windows[day.nextBar].end) <= end
+            min(dayEnd, windows[day.nextBar].end) <= end
         {
             fold(bar: day.nextBar, from: dayStart, to: end, into: &day.complete)
             day.nextBar += 1
@@ -271,19 +288,25 @@ public struct InstrumentSeries: Sendable {
             fold(bar: j, from: dayStart, to: end, into: &running)
             j += 1
         }
-        let today = running.open.map { open in
-            Bar(timestamp: Timestamp(nanoseconds: dayStart), open: open, high: running.high, low: running.low,
-                close: running.close, volume: running.volume)
+        let summary = running.open.map { open in
+            Bar(timestamp: day.label, open: open, high: running.high, low: running.low, close: running.close,
+                volume: running.volume)
         }
         let previousIndex = now.nanoseconds >= windows[i].start && isDaily ? i - 1 : i
         let previousClose = previousIndex >= 0 ? bars[previousIndex].close : bars[i].open
-        return SessionStatistics(today: today, previousClose: previousClose)
+        return SessionStatistics(today: summary, previousClose: previousClose)
     }
 }
 
-/// The bars of one UTC day already folded into its session statistics (`InstrumentSeries.sessionStatistics`).
+/// The bars of one trading day already folded into its session statistics (`InstrumentSeries.sessionStatistics`).
 public struct SessionDay: Sendable, Equatable {
     var dayStart: Int64 = .min
+    /// The instant after the day's last (nanoseconds).
+    var dayEnd: Int64 = .min
+    /// The rule the day was worked out with.
+    var rule = TradingDay.newYorkDate
+    /// The day's date (midnight UTC).
+    var label = Timestamp.zero
     /// The first bar not folded yet.
     var nextBar = 0
     /// The time up to which the day was looked at.
@@ -293,8 +316,11 @@ public struct SessionDay: Sendable, Equatable {
     /// Nothing folded yet.
     public init() {}
 
-    init(dayStart: Int64, nextBar: Int, folded: Int64) {
+    init(dayStart: Int64, dayEnd: Int64, rule: TradingDay, label: Timestamp, nextBar: Int, folded: Int64) {
         self.dayStart = dayStart
+        self.dayEnd = dayEnd
+        self.rule = rule
+        self.label = label
         self.nextBar = nextBar
         self.folded = folded
     }

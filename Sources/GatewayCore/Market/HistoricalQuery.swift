@@ -4,8 +4,10 @@ import TradingModel
 /// A parsed reqHistoricalData: bar size, duration and end, and the bars it produces from a series.
 ///
 /// Bars are aggregated from (or, below the data's resolution, sampled along) the series' path: buckets are aligned
-/// to multiples of the bar size since the epoch (UTC), to UTC days for `1 day`, to Mondays for `1 week` and to
-/// calendar months for `1 month`; empty buckets are left out. Nothing after "now" is visible; the last bar may be
+/// to multiples of the bar size since the epoch (UTC); `1 day`, `1 week` and `1 month` are made of the instrument's
+/// trading days (`TradingDay`: a stock's New York date; a pair's or a future's 17:00-to-17:00 New York day, named
+/// by the date it closes on, the weekend in Monday's, as IB's daily bars are), labelled with the day, the week's
+/// Monday and the month's 1st. Empty buckets are left out. Nothing after "now" is visible; the last bar may be
 /// still forming.
 public struct HistoricalQuery: Sendable, Equatable {
     /// What was wrong with a request (sent as errMsg 162/321 text).
@@ -18,9 +20,9 @@ public struct HistoricalQuery: Sendable, Equatable {
     public enum BarSize: Sendable, Equatable {
         /// A fixed number of seconds (up to 8 hours).
         case seconds(Int64)
-        /// One UTC day.
+        /// One trading day (`TradingDay`).
         case day
-        /// One week starting Monday.
+        /// One week of trading days, labelled with its Monday.
         case week
         /// One calendar month.
         case month
@@ -80,14 +82,16 @@ public struct HistoricalQuery: Sendable, Equatable {
     /// The bars of an instrument for this query, seen at `now`.
     public func bars(for instrument: SimulatedInstrument, now: Timestamp) -> [TWSBar] {
         var result: [TWSBar] = []
-        var bucket = bucketStart(containing: start)
+        let rule = TradingDay(kind: instrument.kind)
+        var bucket = self.bucket(containing: start, rule)
         let visibleEnd = min(end, now)
-        while bucket < visibleEnd {
-            let next = bucketEnd(after: bucket)
-            if shows(instrument, bucket), let bar = makeBar(instrument, from: bucket, to: next, now: visibleEnd) {
+        while bucket.start < visibleEnd {
+            if shows(instrument, bucket.start),
+                let bar = makeBar(instrument, from: bucket.start, to: bucket.end, label: bucket.label, now: visibleEnd)
+            {
                 result.append(bar)
             }
-            bucket = next
+            bucket = self.bucket(containing: bucket.end, rule)
         }
         return result
     }
@@ -103,11 +107,14 @@ public struct HistoricalQuery: Sendable, Equatable {
 
     /// The bar of the bucket containing `now` (for keepUpToDate updates).
     public func currentBar(for instrument: SimulatedInstrument, now: Timestamp) -> TWSBar? {
-        let bucket = bucketStart(containing: now)
-        return makeBar(instrument, from: bucket, to: bucketEnd(after: bucket), now: now + .seconds(0))
+        let bucket = bucket(containing: now, TradingDay(kind: instrument.kind))
+        return makeBar(instrument, from: bucket.start, to: bucket.end, label: bucket.label, now: now)
     }
 
-    func makeBar(_ instrument: SimulatedInstrument, from: Timestamp, to: Timestamp, now: Timestamp) -> TWSBar? {
+    /// The bar of `[from, to)` seen at `now`, dated `label`.
+    func makeBar(
+        _ instrument: SimulatedInstrument, from: Timestamp, to: Timestamp, label: Timestamp, now: Timestamp
+    ) -> TWSBar? {
         guard let (bar, count) = instrument.series.summarize(from: from, to: to, now: now) else { return nil }
         let tick = instrument.minTick.units
         let halfSpread = max(tick, Int64((Double(bar.close.units) * QuoteModel.spreadBasisPoints / 20_000)
@@ -123,7 +130,7 @@ public struct HistoricalQuery: Sendable, Equatable {
         let isTrades = whatToShow == "TRADES" || whatToShow == "ADJUSTED_LAST"
         let wap = (bar.open.units + bar.high.units + bar.low.units + bar.close.units) / 4
         return TWSBar(
-            date: dateText(from), open: value(bar.open), high: value(bar.high), low: value(bar.low),
+            date: dateText(label), open: value(bar.open), high: value(bar.high), low: value(bar.low),
             close: value(bar.close), volume: isTrades ? Decimal(bar.volume.wholeUnits) : Decimal(-1),
             wap: isTrades ? Decimal(sign: .plus, exponent: -4, significand: Decimal(wap / 10_000)) : Decimal(-1),
             barCount: isTrades ? max(count, 1) : -1)
@@ -137,30 +144,17 @@ public struct HistoricalQuery: Sendable, Equatable {
         return TWSTimeText.date(t)
     }
 
-    func bucketStart(containing t: Timestamp) -> Timestamp {
+    /// The bucket holding `t`: its label (the bar's date), first instant and the instant after its last.
+    func bucket(containing t: Timestamp, _ rule: TradingDay) -> (label: Timestamp, start: Timestamp, end: Timestamp) {
         switch barSize {
         case .seconds(let s):
             let n = s * Timestamp.nanosecondsPerSecond
             let q = t.nanoseconds >= 0 ? t.nanoseconds / n : (t.nanoseconds - n + 1) / n
-            return Timestamp(nanoseconds: q * n)
-        case .day:
-            return Timestamp(nanoseconds: t.dayNumber * Timestamp.nanosecondsPerDay)
-        case .week:
-            return Timestamp(nanoseconds: (t.dayNumber - Int64(t.weekday)) * Timestamp.nanosecondsPerDay)
-        case .month:
-            let (y, m, _) = t.civilDate
-            return Timestamp(year: y, month: m, day: 1)
-        }
-    }
-
-    func bucketEnd(after start: Timestamp) -> Timestamp {
-        switch barSize {
-        case .seconds(let s): return start + .seconds(s)
-        case .day: return start + .days(1)
-        case .week: return start + .days(7)
-        case .month:
-            let (y, m, _) = start.civilDate
-            return m == 12 ? Timestamp(year: y + 1, month: 1, day: 1) : Timestamp(year: y, month: m + 1, day: 1)
+            let start = Timestamp(nanoseconds: q * n)
+            return (start, start, start + .seconds(s))
+        case .day: return rule.bucket(of: .day, containing: t)
+        case .week: return rule.bucket(of: .week, containing: t)
+        case .month: return rule.bucket(of: .month, containing: t)
         }
     }
 

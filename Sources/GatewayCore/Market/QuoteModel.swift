@@ -75,7 +75,7 @@ public enum QuoteModel {
     ) -> SimulatedQuote? {
         guard let top = top(instrument, at: now) else { return nil }
         let tick = instrument.minTick.units
-        let stats = instrument.series.sessionStatistics(now: now, day: &day)
+        let stats = instrument.series.sessionStatistics(now: now, tradingDay: TradingDay(kind: instrument.kind), day: &day)
         let today = stats?.today
         return SimulatedQuote(
             top: top, volume: today?.volume ?? .zero,

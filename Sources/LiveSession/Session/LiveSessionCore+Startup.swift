@@ -344,13 +344,12 @@ extension LiveSessionCore {
         for bar in bars { startup.warmupBars.append((bar.timestamp, id, bar)) }
     }
 
-    /// When the strategy's bar labelled `start` ends (a daily bar at the session close when known).
+    /// When the strategy's bar labelled `start` ends: a daily bar at the end of its trading day (`TradingDay`: 17:00
+    /// New York for a pair or a future, whose IB daily bar is named by the date it closes on), or at the session
+    /// close inside the day when known.
     func barEnd(_ start: Timestamp) -> Timestamp {
-        guard let size = BarSize(settings.warmupBarSize) else { return start }
-        if size.isDailyOrLonger, size.unit == .day {
-            return aggregator.sessions[start.dayNumber]?.close ?? start + .days(1)
-        }
-        return start + .seconds(size.nominalSeconds)
+        guard BarSize(settings.warmupBarSize) != nil else { return start }
+        return aggregator.end(ofBarLabelled: start)
     }
 
     /// Moves the start-up on once everything it waits for is in.

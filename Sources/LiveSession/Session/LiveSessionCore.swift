@@ -196,7 +196,8 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
         lastBarTime = Array(repeating: .zero, count: universe.count)
         lastSourceBarTime = lastBarTime
         aggregator = BarAggregator(
-            size: BarSize(settings.warmupBarSize) ?? BarSize("5 secs")!, sourceLength: .seconds(5))
+            size: BarSize(settings.warmupBarSize) ?? BarSize("5 secs")!, sourceLength: .seconds(5),
+            tradingDays: universe.instruments.map { TradingDay(symbol: $0.symbol) })
         connectivity = ConnectivityMonitor(
             gracePeriod: settings.resilience.gracePeriod, schedule: settings.resilience.resetSchedule)
         farms = FarmMonitor(gracePeriod: settings.resilience.gracePeriod, schedule: settings.resilience.resetSchedule)

@@ -163,7 +163,14 @@ public enum BacktestDataLoader {
             return "data.barSize \(size) is finer than the data's \(name) bars: the backtest runs on \(name) bars, the bot "
                 + "would trade on \(size) bars"
         }
-        guard size.nominalSeconds > sourceSeconds else { return nil }
+        guard size.nominalSeconds > sourceSeconds else {
+            // Daily data at `1 day`: a pair's or a future's weekend rows join Monday's trading day (`TradingDay`).
+            let before = data.barCount
+            data = data.aggregated(to: size)
+            guard data.barCount != before else { return nil }
+            return "data.barSize \(size): \(before) \(name) bars regrouped into \(data.barCount) trading days, a pair's or a "
+                + "future's weekend rows in Monday's bar, as IB's daily bars are"
+        }
         var sessions = SessionTimes()
         if regularHours {
             let days = Set(data.series.flatMap { $0.map(\.timestamp.dayNumber) })
