@@ -234,4 +234,22 @@ struct OperatorControlTests {
         #expect(alerts.contains { $0.kind == "journal" && $0.resolves })
         #expect(harness.core.status(at: harness.now).trading.state == "active")
     }
+    /// A journal pause holds exits too, until the operator resumes, though writes work again: an exit that cannot be
+    /// journaled first cannot be sent exactly once, and the operator is to look at what the failure cost before
+    /// anything goes (issue 80's hand mutations of the journal gate: `journal-writable-lifts-pause` in
+    /// scripts/mutations.txt lets exits out once writes work, before the resume).
+    @Test func aJournalPauseHoldsExitsUntilTheOperatorResumes() throws {
+        var settings = Harness.settings()
+        settings.journaled = true
+        var harness = Harness(InAndOut(), settings: settings)
+        harness.startUp()
+        let entry = try #require(Self.bar(&harness, 60).placed.first)
+        Self.fill(&harness, entry)
+        harness.send(.journalFailed("database or disk is full"))
+        #expect(Self.bar(&harness, 70).placed.isEmpty, "no exit while writes fail")
+        harness.send(.journalWritable)
+        #expect(Self.bar(&harness, 80).placed.isEmpty, "no exit once writes work but before the resume")
+        #expect(Self.reply(harness.send(Self.control(.resume, id: 1)))?.done == true)
+        #expect(Self.bar(&harness, 90).placed.first?.orders[0].side == .sell, "the exit goes after the resume")
+    }
 }
