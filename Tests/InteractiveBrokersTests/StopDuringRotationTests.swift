@@ -60,7 +60,7 @@ final class RotationTape: @unchecked Sendable {
 
     static func describe(_ input: SessionInput) -> String {
         switch input {
-        case .orderEvent(_, .status(let status)): "status \(status.orderID) \(status.status) filled \(status.filled)"
+        case .orderEvent(_, .status(let status)): "status \(status.orderID) \(status.status) filled \(status.filled.map { "\($0)" } ?? "-")"
         case .orderEvent(_, .openOrder(let open)): "openOrder \(open.order.orderID) \(open.order.orderType) \(open.order.action)"
         case .orderEvent(_, .execution(let report)): "execution \(report.execution.orderID)"
         case .orderEvent(_, .commission): "commission"
