@@ -89,6 +89,11 @@ import LiveSession
         }
     }
 
+    @Test func flattenOnExitReachesTheSession() throws {
+        #expect(try configuration("orders: {flattenOnExit: true}").session.flattensOnExit)
+        #expect(try !configuration("").session.flattensOnExit, "off by default: positions stay with their protection")
+    }
+
     @Test func orderKeys() throws {
         let configuration = try configuration(
             "orders: {resendMaxAge: 0, unknownOrders: cancel, timeout: 2m, outsideRth: true, cancelOnExit: false}\n"

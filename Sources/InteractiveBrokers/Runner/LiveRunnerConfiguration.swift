@@ -38,6 +38,10 @@ public struct LiveRunnerConfiguration: Sendable {
     public var transport: (any TWSTransport)?
     /// Test only: where the process exits abruptly (`IBTRADER_CRASH_AT`, see `CrashPoint`).
     public var crashPoint: CrashPoint?
+    /// Test only: asked after each input once its actions are carried out; a reason stops the run there, before any
+    /// later input, as a stop request would (`.stop(reason)`). How a test stops a run at a chosen point of its input
+    /// sequence, e.g. between an order's fill and its protective stop.
+    public var stopAfter: (@Sendable (SessionInput, [SessionAction]) -> String?)?
     /// Told of milestones (subscribed, reconnected), e.g. for a status display or a test.
     public var observer: (@Sendable (LiveRunnerMilestone) -> Void)?
     /// Told of connectivity milestones (pause, resume, resynchronization, back-fill, a stuck loop), e.g. for a test.

@@ -99,7 +99,16 @@ struct SessionDriver<S: Strategy> {
             var outcome: Result<LiveRunSummary, any Error>?
             inbox.yield(.start)
             var inputs = inbox.stream.makeAsyncIterator()
-            while outcome == nil, let input = await inputs.next() {
+            // A stop `configuration.stopAfter` asks for, taken before any later input.
+            var injected: SessionInput?
+            while outcome == nil {
+                let next: SessionInput?
+                if let stop = injected {
+                    (next, injected) = (stop, nil)
+                } else {
+                    next = await inputs.next()
+                }
+                guard let input = next else { break }
                 activity.mark(inbound: input.isInbound)
                 if case .connected(let ready) = input, let candidate = connections.take(ready.generation) {
                     connection = candidate
@@ -133,6 +142,7 @@ struct SessionDriver<S: Strategy> {
                     if input.changesStatus { link.publish(await status(at: time), at: time) }
                     link.alert(OperatorAlert.alerts(of: input, actions: actions, phaseBefore: phaseBefore, phaseAfter: core.phase, at: time))
                 }
+                if outcome == nil, let reason = configuration.stopAfter?(input, actions) { injected = .stop(reason) }
             }
             if let failure = recorder?.flush() { logger.warning("journal: the end of the session log: \(failure)") }
             // A connection the caller opened is the caller's to close.

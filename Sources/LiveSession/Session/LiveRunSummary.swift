@@ -109,6 +109,9 @@ public struct LiveRunSummary: Sendable, Equatable, Codable {
     public var realizedPnL: Money = .zero
     /// The account's currency (`strategy.currency`): `realizedPnL` is in it.
     public var currency = "USD"
+    /// Each position left at the broker at the exit and the stops that guard it there (`nil`: a ticket session, or a
+    /// summary from before it was said).
+    public var leftAtBroker: [ExitProtection]?
     /// A ticket session's order as it ended (`SessionTicket`); `nil` for a strategy's run.
     public var ticket: ManualOrderResult?
     /// A cancel's ticket session: what went, what still works.
@@ -117,4 +120,13 @@ public struct LiveRunSummary: Sendable, Equatable, Codable {
     public var preview: ManualWhatIfResult?
     /// A modify's ticket session: the terms before and after, and TWS's answer.
     public var modify: ManualModifyResult?
+}
+
+extension LiveRunSummary {
+    /// What the bot left at the broker, as its exit line said it: `left at the broker: AAPL 10 protected by SELL STP
+    /// 85.00 for 10 (…); MSFT 5 UNPROTECTED (…)` (`nil`: no position left, or a summary that does not say).
+    public var leftAtBrokerText: String? {
+        guard let left = leftAtBroker, !left.isEmpty else { return nil }
+        return "left at the broker: " + left.map(\.description).joined(separator: "; ")
+    }
 }

@@ -48,6 +48,9 @@ extension LiveSessionCore {
         switch command {
         case .submit(let order):
             guard let halt = halts[order.instrument]?.halt else { return false }
+            // Protection rests at the broker through a halt (it only trades once trading resumes): sent, so the
+            // position is guarded at the reopening and if the bot stops meanwhile.
+            if protectsHeldPosition(order) { return false }
             let symbol = universe[order.instrument].symbol.rawValue
             if isExit(order) {
                 heldExits.append(command)

@@ -11,8 +11,16 @@ extension LiveSessionCore {
     mutating func carryOut(_ command: EngineCommand, _ out: inout Actions) {
         counts.commands += 1
         if interceptForBookGate(command, &out) { return }
-        if entryPauses.contains(.journal), let orders = command.newOrders {
+        if let orders = command.newOrders, flattenCancelling {
+            // A flatten cancels everything first, protection included: nothing new joins the orders it waits to end.
+            followUps += OrderDesk.rejections(orders, "not sent: the positions are being flattened", at: dataTime)
+            out.log(.info, "not sent while the flatten cancels the working orders: \(orders.map(\.clientOrderID))")
+            return
+        }
+        if entryPauses.contains(.journal), let orders = command.newOrders, !orders.allSatisfy(protectsHeldPosition) {
             // Exactly-once needs the intent on disk before the send: nothing new goes out while the journal fails.
+            // Protection of a held position is tried: the driver writes its intent first and sends it only if that
+            // write succeeds (else it is refused as `.placeFailed`); it is never sent unjournaled.
             followUps += OrderDesk.rejections(orders, "the journal is failing: no new orders", at: dataTime)
             logCommand(command, failure: .journal("the journal is failing"), &out)
             return
@@ -30,6 +38,16 @@ extension LiveSessionCore {
         }
         followUps += result.outputs
         logCommand(command, failure: result.failure, &out)
+    }
+
+    /// Whether an order only protects a position held now (`EngineCommand` orders exist in the engine already).
+    func protectsHeldPosition(_ order: Order) -> Bool {
+        engine.protectsHeldPosition(order.request, excluding: order.id)
+    }
+
+    /// A flatten (the operator's, or the stop's) is cancelling the working orders before its closes.
+    var flattenCancelling: Bool {
+        (operatorState.flatten.map { !$0.closesSent } ?? false) || (stopping?.flatten.map { !$0.closesSent } ?? false)
     }
 
     private func logCommand(_ command: EngineCommand, failure: OrderDeskError?, _ out: inout Actions) {

@@ -156,6 +156,12 @@ struct Stopping: Sendable {
     /// When the stop began, and when it finishes whatever the broker has answered (`SessionSettings.stopLimit`).
     var started: Timestamp
     var deadline: Timestamp?
+    /// The latest the drain waits for the answers to orders in flight (`LiveSessionCore.stopSettleLimit`), and whether
+    /// its wait was said.
+    var settleBy: Timestamp?
+    var saidWaiting = false
+    /// The stop's flatten (`orders.flattenOnExit`, or the operator's under way when the stop came).
+    var flatten: FlattenState?
 }
 
 /// Reconnecting with backoff.

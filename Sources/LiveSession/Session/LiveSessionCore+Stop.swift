@@ -5,10 +5,14 @@ import TradingEngine
 import TradingModel
 
 // The stop (a signal, `--duration`, the operator, a failed feed): kill switch (no new entries), the open orders
-// cancelled or left working (`orders.cancelOnExit`), missed executions re-read, a drain while the broker's answers
-// still reach the engine, then the broker's executions and positions journaled a last time and the summary. A second
-// stop ends the drain at once. A stop during the start-up ends its historical requests at once and stops once the
-// other steps are done.
+// cancelled or left working (`orders.cancelOnExit`) — the protection of held positions always stays — or, with
+// `orders.flattenOnExit`, everything cancelled and every position closed at market; missed executions re-read, a drain
+// while the broker's answers still reach the engine (a fill in flight is protected: the strategy's protective order
+// goes out under the kill switch, `EngineCore.protectsHeldPosition`, and the drain waits for its acknowledgement),
+// then the broker's executions and positions journaled a last time, one line saying what guards each position left at
+// the broker (an ALERT for one left bare: `LiveSessionCore+ExitProtection.swift`), and the summary. A second stop ends
+// the drain at once. A stop during the start-up ends its historical requests at once and stops once the other steps
+// are done.
 extension LiveSessionCore {
     mutating func stop(_ reason: String, at now: Timestamp, _ out: inout Actions) {
         sayRepeatedDenials(&out)
@@ -39,7 +43,8 @@ extension LiveSessionCore {
         case .reconnecting:
             phase = .stopping
             out.log(.notice, "stopping: \(reason)")
-            _ = engine.handle(.killSwitch(engaged: true))
+            // No cancel can be sent: every order stays at the broker as it is, and the engine says so.
+            _ = engine.engageKillSwitch(keeping: { _ in true })
             stopWithoutConnection(&out)
         case .running:
             phase = .stopping
@@ -79,24 +84,36 @@ extension LiveSessionCore {
         recovery = nil
         deferredMarket = []
         retireFeeds(&out)
-        // The protection of open positions (stops, take-profits) stays at the broker: it guards them while no bot runs.
-        let kept = engine.orders.openOrders.filter { engine.isProtection($0) }
-        let keep = Set(kept.map(\.id))
-        let exit = engine.engageKillSwitch(keeping: { keep.contains($0.id) })
-        if settings.cancelOnExit, !kept.isEmpty {
-            out.log(
-                .notice,
-                "leaving \(kept.count) protective order(s) working at the broker for the open positions: "
-                    + kept.map { "\($0.side.rawValue) \($0.type) \(universe[$0.instrument].symbol)" }.joined(separator: ", "))
-        }
         guard connected else {
+            // No cancel can be sent: every order stays at the broker as it is, and the engine says so.
+            _ = engine.engageKillSwitch(keeping: { _ in true })
             stopWithoutConnection(&out)
             return
         }
-        if settings.cancelOnExit {
-            for command in exit { carryOut(command, &out) }
+        if flattensAtStop(&out) {
+            // Everything is cancelled, protection included (a stop working beside a close could fill too and open the
+            // opposite position); the closes go once nothing works and the executions are re-read (`continueStop`).
+            let cancels = engine.handle(.killSwitch(engaged: true))
+            stopping?.flatten = operatorState.flatten ?? FlattenState(requestedAt: now)
+            operatorState.flatten = nil
+            out.log(
+                .notice,
+                "flattening at the stop (\(settings.flattensOnExit ? "orders.flattenOnExit" : "the operator's flatten")): "
+                    + "\(cancels.count) working orders cancelled; every position is closed at market once none is left")
+            for command in cancels { carryOut(command, &out) }
         } else {
-            out.log(.notice, "leaving \(exit.count) open orders working at the broker (orders.cancelOnExit: false)")
+            // The protection of held positions (stops, take-profits) stays at the broker: it guards them while no bot
+            // runs. So do a bracket's children while its entry works: the entry's cancel takes them down at the broker,
+            // and if the entry fills first they protect what it bought.
+            let kept = engine.orders.openOrders.filter(keepsAtStop)
+            let keep = Set(kept.map(\.id))
+            let exit = engine.engageKillSwitch(keeping: { keep.contains($0.id) })
+            if settings.cancelOnExit {
+                sayKept(kept, &out)
+                for command in exit { carryOut(command, &out) }
+            } else {
+                out.log(.notice, "leaving \(exit.count) open orders working at the broker (orders.cancelOnExit: false)")
+            }
         }
         let cutoff = highestSentOrderID
         stopping?.resync = Resync(cutoff: cutoff)
@@ -118,16 +135,110 @@ extension LiveSessionCore {
             followUps += desk.resynchronize(
                 openOrders: openOrders, clientID: clientID, cutoff: resync.cutoff, at: dataTime)
         }
-        // For `stopDrain` the broker's answers (fills in flight, cancellations) still reach the engine.
+        // For `stopDrain` the broker's answers (fills in flight, cancellations) still reach the engine; and while an
+        // order's answer is due (a cancel, a protective order placed for a fill, a close), up to `stopSettleLimit`.
         let until = now + settings.stopDrain
         stopping.step = .draining(until: until)
+        var settleBy = now + Self.stopSettleLimit
+        if let deadline = stopping.deadline { settleBy = min(settleBy, deadline - Self.fastStopLimit) }
+        stopping.settleBy = max(settleBy, until)
         self.stopping = stopping
         out.append(.wakeUp(at: until))
-        drainIfDue(at: now, &out)
+        continueStop(at: now, &out)
     }
 
     /// How long a second stop request still waits for the broker.
     static var fastStopLimit: TimeSpan { .seconds(5) }
+
+    /// The longest the drain waits for the broker's answers to the orders in flight (within the stop's bound, with
+    /// time left for the final snapshot): a cancel confirmed or refused, a protective order acknowledged, a close filled.
+    static var stopSettleLimit: TimeSpan { .seconds(15) }
+
+    /// Whether the stop flattens: `orders.flattenOnExit`, or the operator's flatten still under way. Not while the
+    /// journal fails: the closes could not be journaled, so they would not go out, and the protection cancelled for
+    /// them would be gone; the protection stays instead, and the log says so.
+    private func flattensAtStop(_ out: inout Actions) -> Bool {
+        guard settings.flattensOnExit || operatorState.flatten != nil else { return false }
+        guard !entryPauses.contains(.journal) else {
+            out.log(
+                .warning,
+                "not flattening at the stop: the journal is failing, so the closes could not be journaled; the "
+                    + "protection of the positions stays at the broker instead")
+            return false
+        }
+        return true
+    }
+
+    /// Whether an open order stays at the broker when the bot stops with `orders.cancelOnExit`: the protection of a
+    /// position held now (a protective leg, a filled entry's bracket child) on the side that closes it, and a bracket
+    /// child whose entry still works. One whose cancel is already in flight (a rotation made way for its exit) is not
+    /// kept: it is going.
+    func keepsAtStop(_ order: Order) -> Bool {
+        guard order.state != .pendingCancel else { return false }
+        if let parent = order.parentID.flatMap({ engine.orders.order($0) }), parent.isOpen { return true }
+        guard engine.isProtection(order) else { return false }
+        let held = engine.portfolio.position(for: order.instrument).quantity.units
+        return held != 0 && (held > 0) == (order.side == .sell)
+    }
+
+    /// What the stop keeps working, and protection already being cancelled when it came (said apart: it is not kept).
+    private func sayKept(_ kept: [Order], _ out: inout Actions) {
+        func name(_ order: Order) -> String {
+            "\(order.side.rawValue) \(order.type) for \(order.remainingQuantity) \(universe[order.instrument].symbol) "
+                + "(\(order.clientOrderID))"
+        }
+        if !kept.isEmpty {
+            out.log(
+                .notice,
+                "leaving \(kept.count) protective order(s) working at the broker for the open positions: "
+                    + kept.map(name).joined(separator: ", "))
+        }
+        let going = engine.orders.openOrders.filter { $0.state == .pendingCancel && engine.isProtection($0) }
+        if !going.isEmpty {
+            out.log(
+                .notice,
+                "already being cancelled when the stop came (the strategy made way for a trade): "
+                    + going.map(name).joined(separator: ", ")
+                    + "; if the trade does not happen, the strategy protects the position again before the bot exits")
+        }
+    }
+
+    /// After each input of the stop: a flatten's closes once nothing works, and the end of the drain when it is due.
+    mutating func continueStop(at now: Timestamp, _ out: inout Actions) {
+        guard case .stopping = phase, var stopping else { return }
+        if var flatten = stopping.flatten, !flatten.closesSent, case .draining = stopping.step, connected,
+            bookGate == nil, engine.orders.openOrderCount == 0
+        {
+            let closes = engine.closeAllPositions(reference: "EXIT")
+            flatten.closesSent = true
+            stopping.flatten = flatten
+            self.stopping = stopping
+            out.log(.notice, "stop: closing \(closes.count) positions at market")
+            for command in closes { carryOut(command, &out) }
+        }
+        drainIfDue(at: now, &out)
+    }
+
+    /// What the drain still waits for (`nil`: nothing): orders whose broker answer is due — placed and not yet
+    /// acknowledged, being cancelled or modified — and a flatten's closes.
+    func stopUnsettled() -> String? {
+        var waiting: [String] = []
+        let inFlight = engine.orders.openOrders.filter {
+            switch $0.state {
+            case .pendingSubmit, .submitted, .pendingCancel, .pendingReplace: true
+            default: false
+            }
+        }
+        if !inFlight.isEmpty {
+            waiting.append(
+                "\(inFlight.count) order(s) in flight ("
+                    + inFlight.map { "\($0.clientOrderID) \($0.state.rawValue)" }.joined(separator: ", ") + ")")
+        }
+        if let flatten = stopping?.flatten, !flatten.closesSent || engine.orders.openOrderCount > 0 {
+            waiting.append(flatten.closesSent ? "the closes to fill" : "the working orders to end before the closes")
+        }
+        return waiting.isEmpty ? nil : waiting.joined(separator: " and ")
+    }
 
     /// On the tick: a stop still waiting for the broker at its deadline finishes without the answers (the journal has
     /// every order and fill so far; the next start reconciles with the broker).
@@ -150,9 +261,22 @@ extension LiveSessionCore {
         finishRun(brokerPositions: [:], &out)
     }
 
-    /// On the tick (and at a fast stop): once the drain is over, the final snapshot.
+    /// On the tick, after each input of the stop, and at a fast stop: once the drain is over (its time, and the answers
+    /// it waits for or `stopSettleLimit`), the final snapshot.
     mutating func drainIfDue(at now: Timestamp, _ out: inout Actions) {
         guard var stopping, case .draining(let until) = stopping.step, now >= until || stopping.fast else { return }
+        if !stopping.fast, let settleBy = stopping.settleBy, now < settleBy, let waiting = stopUnsettled() {
+            if !stopping.saidWaiting {
+                stopping.saidWaiting = true
+                out.log(.notice, "the stop waits for \(waiting) (at most \(Self.text(settleBy - now)))")
+                out.append(.wakeUp(at: settleBy))
+            }
+            self.stopping = stopping
+            return
+        }
+        if let settleBy = stopping.settleBy, now >= settleBy, let waiting = stopUnsettled() {
+            out.log(.warning, "the stop waited \(Self.text(now - until)) after its drain and still waits for \(waiting); going on")
+        }
         stopping.step = .snapshot
         self.stopping = stopping
         guard connected else {
@@ -179,7 +303,7 @@ extension LiveSessionCore {
                             JournalPosition(account: account, symbol: $0.key, quantity: $0.value)
                         }, at: dataTime)))
         }
-        finishRun(brokerPositions: brokerPositions, &out)
+        finishRun(brokerPositions: brokerPositions, broker: final, &out)
     }
 
     /// The stop without a connection: open orders stay at the broker, executions are not re-read.
@@ -189,8 +313,10 @@ extension LiveSessionCore {
         finishRun(brokerPositions: [:], &out)
     }
 
-    /// The `stopped` event, the restart state, the summary.
-    mutating func finishRun(brokerPositions: [Symbol: Quantity], _ out: inout Actions) {
+    /// The `stopped` event, the restart state, what is left at the broker, the summary.
+    /// - Parameter broker: the broker's final snapshot (its open orders say what guards each position), `nil` when the
+    ///   stop finishes without one (the engine's view is said then, as such).
+    mutating func finishRun(brokerPositions: [Symbol: Quantity], broker: BrokerSnapshot? = nil, _ out: inout Actions) {
         guard phase != .finished else { return }
         sayRepeatedDenials(&out)
         let reason = stopReason ?? "stopped"
@@ -199,8 +325,11 @@ extension LiveSessionCore {
         }
         journalRestartState(periodic: true, &out)
         logSummary(at: inputTime, &out)
+        let left = sayLeftAtBroker(broker, &out)
         phase = .finished
-        out.append(.finish(summary(brokerPositions: brokerPositions, reason: reason)))
+        var summary = summary(brokerPositions: brokerPositions, reason: reason)
+        summary.leftAtBroker = left
+        out.append(.finish(summary))
     }
 
     /// What the run did.

@@ -231,6 +231,10 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
             continueFlatten(at: now, &out)
             publishFollowUps(at: now, &out)
         }
+        if stopping != nil {
+            continueStop(at: now, &out)
+            publishFollowUps(at: now, &out)
+        }
         return out.list
     }
 
@@ -355,7 +359,8 @@ public struct LiveSessionCore<S: Strategy>: Sendable {
         if on { entryPauses.insert(reason) } else { entryPauses.remove(reason) }
         // The refusals name the weightiest reason; the operator's kill switch says itself.
         let why = EntryPause.allCases.first { entryPauses.contains($0) }
-        engine.pauseEntries(!entryPauses.isEmpty, reason: why?.refusal)
+        // A stop's kill switch outlasts every pause (a connection back during the stop lifts none of it).
+        engine.pauseEntries(!entryPauses.isEmpty || stopping != nil, reason: why?.refusal)
     }
 
     /// One engine event, then its commands, then the observers, then any new risk denials.

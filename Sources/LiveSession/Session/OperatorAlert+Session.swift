@@ -71,7 +71,10 @@ extension OperatorAlert {
                             time: stamp))
                 }
             case .finish(let summary):
-                alerts.append(OperatorAlert(kind: "stopped", severity: .warning, text: "the bot stopped: \(summary.stopReason)", time: stamp))
+                // What is left at the broker, as the exit line says it (`LiveSessionCore+ExitProtection.swift`).
+                let left = summary.leftAtBrokerText.map { "; \($0)" } ?? ""
+                alerts.append(
+                    OperatorAlert(kind: "stopped", severity: .warning, text: "the bot stopped: \(summary.stopReason)\(left)", time: stamp))
             default:
                 break
             }

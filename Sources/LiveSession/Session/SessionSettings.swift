@@ -28,8 +28,12 @@ public struct SessionSettings: Sendable, Equatable, Codable {
     public var outsideRegularTradingHours = false
     /// Orders may work in IB's overnight session too (`orders.includeOvernight`; server version 189 and later).
     public var includeOvernight = false
-    /// At exit, cancel the open orders (`true`) or leave them working at the broker.
+    /// At exit, cancel the open orders (`true`) or leave them working at the broker. The protection of held positions
+    /// stays either way.
     public var cancelOnExit = true
+    /// At exit, cancel every order and close every position at market (`orders.flattenOnExit`), instead of leaving the
+    /// positions at the broker with their protection. `nil` (a session log from before the setting): `false`.
+    public var flattenOnExit: Bool?
     /// The order-efficiency limit on new entries (`nil`: counted and logged only).
     public var orderEfficiency: OrderEfficiencyLimit?
     /// How long a fill waits for its commission report.
@@ -96,6 +100,9 @@ public struct SessionSettings: Sendable, Equatable, Codable {
         self.engine = engine
         self.strategyName = strategyName
     }
+
+    /// Whether the stop flattens (`flattenOnExit`).
+    public var flattensOnExit: Bool { flattenOnExit ?? false }
 
     /// Whether every broker position in the universe is taken as the bot's (a log from before the setting did).
     public var adoptsExternalPositions: Bool { adoptExternalPositions ?? true }

@@ -46,6 +46,8 @@ public struct OrderSettings: Hashable, Sendable {
     public var includeOvernight = false
     /// Cancel the open orders at exit (else they keep working at the broker).
     public var cancelOnExit = true
+    /// At exit, cancel every order and close every position at market (else positions stay with their protection).
+    public var flattenOnExit = false
     /// An intent journaled but never sent is resent at restart only when younger than this (zero: never).
     public var resendMaxAge: Duration = .seconds(300)
     /// Our orders at the broker that no journal intent knows: `adopt` or `cancel`.
@@ -125,6 +127,11 @@ public struct OrderSettings: Hashable, Sendable {
                 "cancelOnExit", \.cancelOnExit, .boolean,
                 summary: "Cancel the open orders when the run ends; the stops and take-profits of open positions stay "
                     + "at the broker, to protect them while no bot runs."),
+            .value(
+                "flattenOnExit", \.flattenOnExit, .boolean,
+                summary: "When the run ends (a signal, --duration, a failed feed), cancel every order and close every "
+                    + "position at market instead of leaving the positions protected at the broker (not while the "
+                    + "journal fails: the closes could not be journaled, so the protection stays)."),
             .value(
                 "resendMaxAge", \.resendMaxAge, .duration(.zero ... .seconds(7 * 86_400)),
                 summary: "At restart, an order journaled but never sent is sent only when younger than this (0s: never)."),

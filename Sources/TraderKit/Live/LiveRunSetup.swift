@@ -87,6 +87,7 @@ public enum LiveRunSetup {
         session.outsideRegularTradingHours = settings.orders.outsideRth
         session.includeOvernight = settings.orders.includeOvernight
         session.cancelOnExit = settings.orders.cancelOnExit
+        session.flattenOnExit = settings.orders.flattenOnExit
         session.orderEfficiency = settings.risk.orderEfficiency.map {
             OrderEfficiencyLimit(maxRatio: $0.maxRatio, minimumOrders: $0.minimumOrders)
         }

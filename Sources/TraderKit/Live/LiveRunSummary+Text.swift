@@ -7,12 +7,13 @@ extension LiveRunSummary {
     public var endLine: String {
         let positions = brokerPositions.filter { $0.value != .zero }
             .map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", ")
+        let left = leftAtBrokerText.map { "; \($0)" } ?? ""
         return "run ended (\(stopReason)): account \(account), \(bars) bars after \(warmupBars) warm-up bars, "
             + "\(commands) orders/cancels, \(fills) fills, \(denials) risk denials, "
             + (tradingHalts > 0 ? "\(tradingHalts) trading halt\(tradingHalts == 1 ? "" : "s"), " : "")
             + (deadFeeds > 0 ? "\(deadFeeds) dead feed\(deadFeeds == 1 ? "" : "s") resubscribed, " : "") + "realized P&L "
             + "\(realizedPnL.centsDescription)\(currency == "USD" ? "" : " \(currency)") before commissions; broker positions: "
-            + "[\(positions)]"
+            + "[\(positions)]\(left)"
     }
 
     /// The end line, and where the journal is with the commands that read it.

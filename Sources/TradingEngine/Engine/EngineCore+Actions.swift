@@ -75,7 +75,7 @@ extension EngineCore {
             if let order = _state.orders.order(clientID: clientID) {
                 change.type = change.type?.onTick(ticks(order.instrument), side: order.side, reference: mark(order.instrument))
             }
-            guard let order = _state.orders.order(clientID: clientID),
+            guard let order = _state.orders.order(clientID: clientID), !growsUnderHalt(order, change),
                 _state.orders.apply(.replaceRequested, to: order.id, at: _state.now)
             else { return }
             pendingModifications[order.id] = change
@@ -95,6 +95,19 @@ extension EngineCore {
         guard _riskMonitor.status.killSwitchEngaged, isProtection(order) else { return false }
         let held = _state.portfolio.positions[order.instrument.index].quantity.units
         return held != 0 && (held > 0) == (order.side == .sell)
+    }
+
+    /// `true` when a modification is not sent because it would grow an order while every new order is refused: only
+    /// protection of a held position may grow then, and only as far as `protectsHeldPosition` allows (a protective
+    /// stop resized to the position after a fill in the stop's drain). Price changes and shrinking go on.
+    func growsUnderHalt(_ order: Order, _ change: OrderModification) -> Bool {
+        guard _riskMonitor.status.killSwitchEngaged, let quantity = change.quantity else { return false }
+        let remaining = quantity - order.filledQuantity
+        guard remaining > order.remainingQuantity else { return false }
+        var request = order.request
+        request.quantity = remaining
+        if let type = change.type { request.type = type }
+        return !protectsHeldPosition(request, excluding: order.id)
     }
 
     /// Checks order `id` (just created from `request`); denies it, or scales it down to fit, noting why.
@@ -211,9 +224,11 @@ extension EngineCore {
             kind: _state.universe[request.instrument].kind,
             held: _state.portfolio.position(for: request.instrument).quantity, rollDays: config.futuresRollDays)
         if let denial = terms.denial(request, at: _state.now) { return .denied(denial) }
+        // Protection of a held position goes out whatever refuses new orders (`protectsHeldPosition`).
+        let protects = _riskMonitor.status.killSwitchEngaged && protectsHeldPosition(request, excluding: orderID)
         // Only the kill switch configured: no need to build the view.
         if rules.count == 1, !_riskMonitor.status.entriesPaused {
-            return _riskMonitor.status.killSwitchEngaged
+            return _riskMonitor.status.killSwitchEngaged && !protects
                 ? .denied(RiskDenial(rule: .killSwitch, detail: _riskMonitor.status.killSwitchDetail)) : .allowed
         }
         let projection = projection(for: request, id: orderID, stopDistance: stopDistance)
@@ -221,7 +236,8 @@ extension EngineCore {
         func firstDenial(_ quantity: Quantity) -> RiskDenial? {
             var sized = request
             sized.quantity = quantity
-            let view = projection.view(for: sized, quantity: quantity, sectorLimited: sectorLimited)
+            var view = projection.view(for: sized, quantity: quantity, sectorLimited: sectorLimited)
+            view.protectsHeldPosition = protects
             for rule in rules {
                 if let denial = rule.evaluate(sized, in: view) { return denial }
             }

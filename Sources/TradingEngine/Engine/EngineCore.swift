@@ -255,6 +255,41 @@ public struct EngineCore<S: Strategy>: Sendable {
         return parent.filledQuantity.units > 0
     }
 
+    /// `true` when `request` only protects a position held now, so that it may go out while every new order is
+    /// refused (the kill switch, the stop, a journal failure, the operator's kill): refusing it would leave the
+    /// position bare at the broker, the one thing a halt must never do (issue 80).
+    ///
+    /// Such an order is a stop of some kind (stop, stop-limit, trailing: `OrderRequest.isStopLike`) or a
+    /// `ProtectiveOrders` leg (its take-profit too), on the side that reduces the position, for at most what the
+    /// instrument's other open orders of its kind on that side leave of the position: their remaining quantities
+    /// count whole, those whose cancel is in flight included (a cancel may lose the race with a fill). So two stops
+    /// never cover more than the position (both could trigger and leave the opposite one), a flat position has no
+    /// protection to place, and a position on the other side none on this one.
+    /// - Parameters:
+    ///   - request: the order's terms.
+    ///   - id: the order itself when it exists already (it is not counted among the others).
+    public func protectsHeldPosition(_ request: OrderRequest, excluding id: OrderID? = nil) -> Bool {
+        let index = request.instrument.index
+        guard index >= 0, index < _state.universe.count, request.quantity.units > 0,
+            request.isStopLike || ProtectiveOrders.isProtective(request.clientOrderID ?? "")
+        else { return false }
+        return request.quantity.units <= protectionRoom(
+            request.instrument, side: request.side, stopLike: request.isStopLike, excluding: id)
+    }
+
+    /// How much of the position in `instrument` orders on `side` of one kind (stop-like or not) may still cover: the
+    /// position closed by `side` (zero when `side` would add to it, or it is flat) less the remaining quantities of
+    /// the other open orders of that kind on that side.
+    func protectionRoom(_ instrument: InstrumentID, side: Side, stopLike: Bool, excluding id: OrderID?) -> Int64 {
+        let held = _state.portfolio.positions[instrument.index].quantity.units
+        let closable = side == .sell ? max(held, 0) : max(-held, 0)
+        guard closable > 0 else { return 0 }
+        let covered = _state.orders.openOrders(for: instrument)
+            .filter { $0.id != id && $0.side == side && $0.request.isStopLike == stopLike }
+            .reduce(Int64(0)) { $0 + $1.remainingQuantity.units }
+        return closable - covered
+    }
+
     @usableFromInline
     mutating func setKillSwitch(_ engaged: Bool, into commands: inout [EngineCommand]) {
         _riskMonitor.setKillSwitch(engaged)

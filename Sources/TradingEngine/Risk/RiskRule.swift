@@ -33,6 +33,9 @@ public struct RiskView: Sendable {
     public var stopDistance: Price?
     /// Flags and levels kept by `RiskMonitor`.
     public var monitor: RiskMonitor.Status
+    /// `true` when the order only protects a position held now (`EngineCore.protectsHeldPosition`): the kill switch
+    /// lets it through.
+    public var protectsHeldPosition = false
     /// Last price of the volatility symbol, when configured.
     public var volatilityLevel: Double?
     /// Cash available under T+N settlement.
@@ -80,13 +83,16 @@ public protocol RiskRule: Sendable {
     func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial?
 }
 
-/// Denies everything while engaged.
+/// Denies everything while engaged, except an order that only protects a held position (`RiskView.protectsHeldPosition`:
+/// a halt never leaves a position bare).
 public struct KillSwitchRule: RiskRule {
     /// Creates the rule.
     public init() {}
     /// Evaluates the order; `nil` allows it.
     public func evaluate(_ request: OrderRequest, in view: RiskView) -> RiskDenial? {
-        if view.monitor.killSwitchEngaged { return RiskDenial(rule: .killSwitch, detail: view.monitor.killSwitchDetail) }
+        if view.monitor.killSwitchEngaged, !view.protectsHeldPosition {
+            return RiskDenial(rule: .killSwitch, detail: view.monitor.killSwitchDetail)
+        }
         if view.monitor.entriesPaused, view.isEntry {
             return RiskDenial(rule: .killSwitch, detail: "entries paused by the operator")
         }

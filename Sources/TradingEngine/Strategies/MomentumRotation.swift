@@ -5,7 +5,8 @@ import TradingModel
 ///
 /// - Every bar updates each instrument's score inputs (rate of change, one-bar-return volatility, average volume).
 ///   The optional stop-loss / take-profit (percent of the average cost) are orders held at the broker
-///   (`protectiveOrders`, `ProtectiveOrders.maintain` on each fill and bar), or checked against the bar's close.
+///   (`protectiveOrders`, `ProtectiveOrders.maintain` on each fill and bar, and when an order ends short of its
+///   quantity: `ProtectiveOrders.reviews`), or checked against the bar's close.
 /// - On `.barsClosed` of a rebalance slice, instruments with a bar at that time, a full lookback, a score ≥
 ///   `minimumScore` (if set), and not excluded, are ranked by score (ties by instrument order); the top `holdings` get
 ///   target weights (equal or inverse-volatility) of `investedFraction × equity`, rounded down to lots.
@@ -52,6 +53,16 @@ public struct MomentumRotation: Strategy {
             // stop, and a run that stops right after a buy would leave the position bare at the broker.
             guard let levels = config.protectiveLevels, !ProtectiveOrders.isProtective(clientID) else { return [] }
             return ProtectiveOrders.maintain(fill.instrument, levels: levels, context)
+        case let .orderUpdated(clientID, update):
+            // An order that ended short of its quantity leaves a position nothing protected yet: a rotation's order
+            // cancelled by the stop after a part filled, an exit refused after its stop was cancelled, a stop whose
+            // cancel the protection waited for. Without a bar to come (the stop's drain), this is the last chance.
+            guard let levels = config.protectiveLevels, ProtectiveOrders.reviews(update, of: clientID) else { return [] }
+            var actions: [StrategyAction] = []
+            for index in 0..<context.universe.count where !context.position(for: InstrumentID(index: index)).isFlat {
+                actions += ProtectiveOrders.maintain(InstrumentID(index: index), levels: levels, context)
+            }
+            return actions
         default:
             return []
         }

@@ -5,9 +5,9 @@ import TradingModel
 /// the bot's bar close cannot. Used by `MomentumRotation` (`protectiveOrders`); the bracket strategies' ATR stops are
 /// bracket children already.
 ///
-/// A strategy calls `maintain` on each fill of its own orders and on each bar of an instrument: with no position, the
-/// protection is cancelled; with one and nothing else working, a missing protection is sent and one of the wrong size
-/// is resized (an IB modify).
+/// A strategy calls `maintain` on each fill of its own orders, on each bar of an instrument, and after an update its
+/// protection depends on (`reviews`): with no position, the protection is cancelled; with one and nothing else working,
+/// a missing protection is sent and one of the wrong size is resized (an IB modify).
 /// Protective orders carry readable ids (`AAPL-P1764000000-SL`, `-TP`: symbol, bar time, leg), so a restart finds
 /// them among the orders it restored, and `isProtective` tells them from the strategy's trading orders.
 public enum ProtectiveOrders {
@@ -25,7 +25,10 @@ public enum ProtectiveOrders {
 
     /// `true` for an id of a protective order (also behind a run's orderRef prefix).
     public static func isProtective(_ id: ClientOrderID) -> Bool {
-        let parts = id.rawValue.split(separator: "-", omittingEmptySubsequences: false)
+        // A second order of one id gets the engine's `#<order id>` suffix (`OrderManager.create`): a protection sent
+        // again within the same second, e.g. after one was refused.
+        let name = id.rawValue.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let parts = name.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count >= 3, let leg = parts.last, leg == "SL" || leg == "TP" else { return false }
         let marker = parts[parts.count - 2]
         return marker.first == "P" && marker.count > 1 && marker.dropFirst().allSatisfy(\.isNumber)
@@ -47,8 +50,12 @@ public enum ProtectiveOrders {
         if position.isFlat || !position.isLong {
             return protective.map { .cancel($0.clientOrderID) }
         }
-        // An order of the strategy's own is working: the position is about to change; look again after it.
-        guard !open.contains(where: { !isProtective($0.clientOrderID) }) else { return [] }
+        // An order of the strategy's own is working: the position is about to change; look again after it. A
+        // protective leg being cancelled may still fill, or stay if its cancel is refused: look again when it ends
+        // (`reviews`), or a second protection could join it and both trigger.
+        guard !open.contains(where: { !isProtective($0.clientOrderID) || $0.state == .pendingCancel }) else {
+            return []
+        }
         if protective.isEmpty { return protect(instrument, position, levels: levels, context) }
         let size = position.quantity
         return protective.compactMap { order in
@@ -59,6 +66,19 @@ public enum ProtectiveOrders {
                 order.clientOrderID,
                 OrderModification(
                     quantity: order.filledQuantity + size, reason: "protection follows the position: \(size) held"))
+        }
+    }
+
+    /// `true` for an order update after which a strategy looks at its protection again (`maintain`) although no fill
+    /// or bar came: one of its orders ended short of its quantity (cancelled, expired or refused by the broker, after
+    /// a part filled or with the protection it made way for gone), or a protective leg's cancel was confirmed. A
+    /// protective leg refused or denied is not looked at again here: sent again at once, it would be refused again, in
+    /// a loop; the next bar tries again.
+    public static func reviews(_ update: OrderEvent, of id: ClientOrderID) -> Bool {
+        switch update {
+        case .canceled: true
+        case .expired, .rejected: !isProtective(id)
+        default: false
         }
     }
 
