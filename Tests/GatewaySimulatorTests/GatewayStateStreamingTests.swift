@@ -20,9 +20,13 @@ import TradingModel
             return nil } }
     }
 
-    @Test func largeOrderFillsPartiallyAgainstTheDisplayedSizeThenCompletes() throws {
+    /// A market order larger than one quote can fill (the displayed size, or the interval's traded volume when larger:
+    /// a market order sweeps past the round lots on display) fills that much now and the rest on later quotes.
+    @Test func largeOrderFillsPartiallyAgainstWhatAQuoteCanFillThenCompletes() throws {
         var state = connected()
-        let size = try #require(QuoteModel.quote(testData.instruments[0], at: state.now)).size
+        let top = try #require(QuoteModel.top(testData.instruments[0], at: state.now))
+        #expect(top.liquidity >= top.size)
+        let size = top.liquidity
         let quantity = size.wholeUnits * 5
         let first = sent(state.handle(.placeOrder(orderID: 1, contract: stock("SYN000"),
                                                   order: wireOrder("BUY", Decimal(quantity))), from: 1, wallTime: 0))

@@ -341,11 +341,12 @@ extension GatewayState {
     mutating func matchNow(_ id: InstrumentID) -> [GatewayAction] {
         let instrument = data.instrument(id)
         // A halted book trades nothing: orders rest until the halt clears.
-        guard halts[id] == nil, instrument.series.isTrading(at: now), var quote = QuoteModel.top(instrument, at: now)?.engineQuote
+        guard halts[id] == nil, instrument.series.isTrading(at: now), let top = QuoteModel.top(instrument, at: now)
         else { return [] }
+        var quote = top.engineQuote
         quote.timestamp = Timestamp(nanoseconds: now.nanoseconds + 1)
         var reports: [ExecutionReport] = []
-        engine.process(quote: quote, for: id, liquidity: quote.askSize, into: &reports)
+        engine.process(quote: quote, for: id, liquidity: top.liquidity, into: &reports)
         return process(reports)
     }
 

@@ -31,8 +31,12 @@ public struct TopOfBook: Sendable, Equatable {
     public var bid: Price
     /// Best ask (at or above `last`).
     public var ask: Price
-    /// Shares displayed at the bid and at the ask; also what one quote can fill.
+    /// Shares displayed at the bid and at the ask (whole round lots of the interval's volume, at least 100).
     public var size: Quantity
+    /// What one quote can fill: the displayed size, or the interval's traded volume in whole shares when larger (a
+    /// market order sweeps past the round lots on display, as at IB, rather than waiting 5 s for the next quote: 168
+    /// IBM against 100 displayed of 198 traded fill at once, as the backtest fills them).
+    public var liquidity: Quantity
     /// Shares traded in the last 5 seconds (at least 100 while trading, zero outside the session).
     public var lastSize: Quantity
     /// `true` while the session is open.
@@ -103,11 +107,16 @@ public enum QuoteModel {
         } else {
             Quantity(max(100, (perInterval / 100_000_000 / 100) * 100))
         }
+        let liquidity = if case .forex = instrument.kind {
+            size
+        } else {
+            Quantity(units: max(size.units, perInterval / FixedPoint.scale * FixedPoint.scale))
+        }
         let recent = series.tradedVolume(bar: i, by: now.nanoseconds)
             - series.tradedVolume(bar: i, by: now.nanoseconds - interval.nanoseconds)
         let lastSize = Quantity(max(100, (recent.wholeUnits / 100) * 100))
         return TopOfBook(
-            time: now, last: last, bid: bid, ask: ask, size: size, lastSize: trading ? lastSize : .zero,
+            time: now, last: last, bid: bid, ask: ask, size: size, liquidity: liquidity, lastSize: trading ? lastSize : .zero,
             isTrading: trading)
     }
 
