@@ -39,6 +39,24 @@ import TradingModel
         #expect(state.account.holdings[InstrumentID(0)]?.quantity == Quantity(quantity))
     }
 
+    /// The sandbox's drift from 2011-01-04 (issue 80): at 18:30 on 2011-01-05, IBM shows 100 shares at the ask of a
+    /// 5-second interval that trades 198 (the minute's 2,381 / 12). A market buy of 168 fills at once at the ask, as
+    /// the backtest fills it; it used to fill 100 now and 68 on the next quote at another price.
+    @Test func aMarketOrderSweepsPastTheDisplayedSizeUpToTheIntervalsVolume() throws {
+        let data = try MarketDataSet.bundled(.stocks1min)
+        let at = Timestamp(year: 2011, month: 1, day: 5, secondOfDay: 18 * 3600 + 30 * 60)
+        var state = GatewayState(data: data, configuration: GatewayConfiguration(), start: at)
+        _ = state.connect(connection: 1, clientID: 7, serverVersion: 200)
+        let ibm = try #require(data.instruments.first { $0.symbol == "IBM" })
+        let top = try #require(QuoteModel.top(ibm, at: state.now))
+        #expect(top.size == Quantity(100) && top.liquidity == Quantity(198), "\(top)")
+        let placed = sent(state.handle(.placeOrder(orderID: 1, contract: stock("IBM"), order: wireOrder("BUY", 168)),
+                                       from: 1, wallTime: 0))
+        let fills = placed.compactMap { if case .executionDetails(_, _, let e) = $0 { return e.shares } else { return nil } }
+        #expect(fills == [168])
+        #expect(statuses(placed, 1).last == "Filled")
+    }
+
     @Test func ocaGroupCancelsTheSiblingWhenOneFills() {
         var state = connected()
         var resting = wireOrder("BUY", 10, "LMT", limit: 1)
