@@ -20,28 +20,33 @@ import TradingModel
             return nil } }
     }
 
-    /// A market order larger than one quote can fill (the displayed size, or the interval's traded volume when larger:
-    /// a market order sweeps past the round lots on display) fills that much now and the rest on later quotes.
+    /// A market order larger than one quote can fill (the displayed size, or the volume of the data's bar under way
+    /// when larger: a market order sweeps past the round lots on display) fills that much now, the rest on the next
+    /// quote. IBM at 18:30 on 2011-01-05: 2,381 shares traded in the minute; a buy of 2,881 fills 2,381, then 500.
     @Test func largeOrderFillsPartiallyAgainstWhatAQuoteCanFillThenCompletes() throws {
-        var state = connected()
-        let top = try #require(QuoteModel.top(testData.instruments[0], at: state.now))
-        #expect(top.liquidity >= top.size)
-        let size = top.liquidity
-        let quantity = size.wholeUnits * 5
-        let first = sent(state.handle(.placeOrder(orderID: 1, contract: stock("SYN000"),
-                                                  order: wireOrder("BUY", Decimal(quantity))), from: 1, wallTime: 0))
+        let data = try MarketDataSet.bundled(.stocks1min)
+        let at = Timestamp(year: 2011, month: 1, day: 5, secondOfDay: 18 * 3600 + 30 * 60)
+        var state = GatewayState(data: data, configuration: GatewayConfiguration(), start: at)
+        _ = state.connect(connection: 1, clientID: 7, serverVersion: 200)
+        let ibm = try #require(data.instruments.first { $0.symbol == "IBM" })
+        let top = try #require(QuoteModel.top(ibm, at: state.now))
+        #expect(top.liquidity == Quantity(2381) && top.size == Quantity(100))
+        let first = sent(state.handle(.placeOrder(orderID: 1, contract: stock("IBM"), order: wireOrder("BUY", 2881)),
+                                      from: 1, wallTime: 0))
         #expect(statuses(first, 1).last == "Submitted")
         let fills = first.compactMap { if case .executionDetails(_, _, let e) = $0 { return e.shares } else {
             return nil } }
-        #expect(fills == [Decimal(size.wholeUnits)])
-        let later = sent(state.advance(to: state.now + .minutes(1)))
+        #expect(fills == [2381])
+        let later = sent(state.advance(to: state.now + .seconds(10)))
+        let rest: [Decimal] = later.compactMap { if case .executionDetails(_, _, let e) = $0 { return e.shares } else { return nil } }
+        #expect(rest == [500])
         #expect(statuses(later, 1).last == "Filled")
-        #expect(state.account.holdings[InstrumentID(0)]?.quantity == Quantity(quantity))
+        #expect(state.account.holdings[ibm.id]?.quantity == Quantity(2881))
     }
 
-    /// The sandbox's drift from 2011-01-04 (issue 80): at 18:30 on 2011-01-05, IBM shows 100 shares at the ask of a
-    /// 5-second interval that trades 198 (the minute's 2,381 / 12). A market buy of 168 fills at once at the ask, as
-    /// the backtest fills it; it used to fill 100 now and 68 on the next quote at another price.
+    /// The sandbox's drift from 2011-01-04 (issue 80): at 18:30 on 2011-01-05, IBM shows 100 shares at the ask, in
+    /// a minute that trades 2,381. A market buy of 168 fills at once at the ask, as the backtest fills it; it used to
+    /// fill 100 now and 68 on the next quote at another price.
     @Test func aMarketOrderSweepsPastTheDisplayedSizeUpToTheIntervalsVolume() throws {
         let data = try MarketDataSet.bundled(.stocks1min)
         let at = Timestamp(year: 2011, month: 1, day: 5, secondOfDay: 18 * 3600 + 30 * 60)
@@ -49,7 +54,7 @@ import TradingModel
         _ = state.connect(connection: 1, clientID: 7, serverVersion: 200)
         let ibm = try #require(data.instruments.first { $0.symbol == "IBM" })
         let top = try #require(QuoteModel.top(ibm, at: state.now))
-        #expect(top.size == Quantity(100) && top.liquidity == Quantity(198), "\(top)")
+        #expect(top.size == Quantity(100) && top.liquidity == Quantity(2381), "\(top)")
         let placed = sent(state.handle(.placeOrder(orderID: 1, contract: stock("IBM"), order: wireOrder("BUY", 168)),
                                        from: 1, wallTime: 0))
         let fills = placed.compactMap { if case .executionDetails(_, _, let e) = $0 { return e.shares } else { return nil } }

@@ -33,9 +33,11 @@ public struct TopOfBook: Sendable, Equatable {
     public var ask: Price
     /// Shares displayed at the bid and at the ask (whole round lots of the interval's volume, at least 100).
     public var size: Quantity
-    /// What one quote can fill: the displayed size, or the interval's traded volume in whole shares when larger (a
-    /// market order sweeps past the round lots on display, as at IB, rather than waiting 5 s for the next quote: 168
-    /// IBM against 100 displayed of 198 traded fill at once, as the backtest fills them).
+    /// What one quote can fill: the displayed size, or the volume of the data's bar under way in whole shares when
+    /// larger. A market order sweeps the book past the round lots on display, as a paper account fills it, rather
+    /// than waiting 5 s for the next quote; an order larger than the bar's volume still fills in parts. This is the
+    /// backtest's volume rule (`maxVolumeParticipation` of the bar's volume), so both fill an order whole or in
+    /// parts alike: 168 IBM at 18:30 on 2011-01-05 (100 displayed, 2,381 traded in the minute) fill at once.
     public var liquidity: Quantity
     /// Shares traded in the last 5 seconds (at least 100 while trading, zero outside the session).
     public var lastSize: Quantity
@@ -110,7 +112,7 @@ public enum QuoteModel {
         let liquidity = if case .forex = instrument.kind {
             size
         } else {
-            Quantity(units: max(size.units, perInterval / FixedPoint.scale * FixedPoint.scale))
+            Quantity(units: max(size.units, series.bars[i].volume.units / FixedPoint.scale * FixedPoint.scale))
         }
         let recent = series.tradedVolume(bar: i, by: now.nanoseconds)
             - series.tradedVolume(bar: i, by: now.nanoseconds - interval.nanoseconds)
