@@ -17,7 +17,13 @@ import Testing
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Interop/ib_async_session.py")
         let data = try MarketDataSet.bundled(.stocksUnadjusted)
-        let (status, output) = try await withSimulator(clock: .speed(60, tick: 0.05), data: data) { _, port in
+        // On daily data one quote can fill up to the day's volume: a participation of 5,000 AAPL of it makes the
+        // script's 12,000-share order fill in parts (ib_async's handling of partial executions), its 100 at once.
+        var gateway = GatewayConfiguration()
+        let aapl = try #require(data.instruments.first { $0.symbol == "AAPL" })
+        let liquidity = try #require(QuoteModel.top(aapl, at: data.defaultStart)).liquidity
+        gateway.simulation.maxVolumeParticipation = 5_000 / liquidity.doubleValue
+        let (status, output) = try await withSimulator(clock: .speed(60, tick: 0.05), data: data, gateway: gateway) { _, port in
             try await Self.run(Self.python, [script.path, "--port", String(port), "--timeout", "90"])
         }
         #expect(status == 0, "ib_async session failed:\n\(output)")

@@ -7,12 +7,12 @@ import TradingModel
 /// Issue 80 in the sandbox: the gateway simulator charges IBKR's minimum once per order across its partial fills, as
 /// the backtest does (both through `MatchingEngine`), so a paper run, the sandbox and the backtest agree.
 @Suite struct PerOrderCommissionGatewayTests {
-    /// A 100-share market order that the quotes' displayed size fills 10 shares at a time (participation 10 / size)
+    /// A 100-share market order that each quote fills 10 shares at a time (participation 10 / what a quote can fill)
     /// is ten executions; their commission reports add up to IBKR's fixed charge of the order, 1.00: the first
     /// reports the minimum, the other nine 0 (per execution they reported 1.00 each, 10.00).
     @Test func aTenPartOrderPaysTheFixedMinimumOnce() throws {
         let start = GatewayState(data: testData, configuration: GatewayConfiguration()).now
-        let size = try #require(QuoteModel.top(testData.instruments[0], at: start)).size
+        let size = try #require(QuoteModel.top(testData.instruments[0], at: start)).liquidity
         var configuration = GatewayConfiguration()
         configuration.simulation.maxVolumeParticipation = 10 / Double(size.wholeUnits)
         var state = GatewayState(data: testData, configuration: configuration)
