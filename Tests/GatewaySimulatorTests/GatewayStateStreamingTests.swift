@@ -20,16 +20,22 @@ import TradingModel
             return nil } }
     }
 
-    /// A market order larger than one quote can fill (the displayed size, or the volume of the data's bar under way
-    /// when larger: a market order sweeps past the round lots on display) fills that much now, the rest on the next
-    /// quote. IBM at 18:30 on 2011-01-05: 2,381 shares traded in the minute; a buy of 2,881 fills 2,381, then 500.
-    @Test func largeOrderFillsPartiallyAgainstWhatAQuoteCanFillThenCompletes() throws {
+    /// The bundled 1-minute stocks at 18:30 on 2011-01-05, a client connected: IBM and its quote.
+    static func ibmAt1830() throws -> (GatewayState, SimulatedInstrument, TopOfBook) {
         let data = try MarketDataSet.bundled(.stocks1min)
         let at = Timestamp(year: 2011, month: 1, day: 5, secondOfDay: 18 * 3600 + 30 * 60)
         var state = GatewayState(data: data, configuration: GatewayConfiguration(), start: at)
         _ = state.connect(connection: 1, clientID: 7, serverVersion: 200)
         let ibm = try #require(data.instruments.first { $0.symbol == "IBM" })
-        let top = try #require(QuoteModel.top(ibm, at: state.now))
+        return (state, ibm, try #require(QuoteModel.top(ibm, at: state.now)))
+    }
+
+    /// A market order larger than one quote can fill (the displayed size, or the volume of the data's bar under way
+    /// when larger: a market order sweeps past the round lots on display) fills that much now, the rest on the next
+    /// quote. IBM at 18:30 on 2011-01-05: 2,381 shares traded in the minute; a buy of 2,881 fills 2,381, then 500.
+    @Test func largeOrderFillsPartiallyAgainstWhatAQuoteCanFillThenCompletes() throws {
+        let (opened, ibm, top) = try Self.ibmAt1830()
+        var state = opened
         #expect(top.liquidity == Quantity(2381) && top.size == Quantity(100))
         let first = sent(state.handle(.placeOrder(orderID: 1, contract: stock("IBM"), order: wireOrder("BUY", 2881)),
                                       from: 1, wallTime: 0))
@@ -47,13 +53,9 @@ import TradingModel
     /// The sandbox's drift from 2011-01-04 (issue 80): at 18:30 on 2011-01-05, IBM shows 100 shares at the ask, in
     /// a minute that trades 2,381. A market buy of 168 fills at once at the ask, as the backtest fills it; it used to
     /// fill 100 now and 68 on the next quote at another price.
-    @Test func aMarketOrderSweepsPastTheDisplayedSizeUpToTheIntervalsVolume() throws {
-        let data = try MarketDataSet.bundled(.stocks1min)
-        let at = Timestamp(year: 2011, month: 1, day: 5, secondOfDay: 18 * 3600 + 30 * 60)
-        var state = GatewayState(data: data, configuration: GatewayConfiguration(), start: at)
-        _ = state.connect(connection: 1, clientID: 7, serverVersion: 200)
-        let ibm = try #require(data.instruments.first { $0.symbol == "IBM" })
-        let top = try #require(QuoteModel.top(ibm, at: state.now))
+    @Test func aMarketOrderSweepsPastTheDisplayedSizeUpToTheBarsVolume() throws {
+        let (opened, _, top) = try Self.ibmAt1830()
+        var state = opened
         #expect(top.size == Quantity(100) && top.liquidity == Quantity(2381), "\(top)")
         let placed = sent(state.handle(.placeOrder(orderID: 1, contract: stock("IBM"), order: wireOrder("BUY", 168)),
                                        from: 1, wallTime: 0))

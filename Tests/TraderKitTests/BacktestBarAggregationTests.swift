@@ -9,14 +9,21 @@ import TradingModel
 /// Issue 21: a backtest runs on the strategy's bar (`data.barSize`), built from finer data by the live feed's
 /// `BarAggregator`, so the bars a strategy is tested on are the bars it will trade on.
 struct BacktestBarAggregationTests {
+    /// A bundled set's first series as loaded, and the set as the backtest loads it at `strategyBar`.
+    static func sourceAndBuilt(
+        _ data: String, strategyBar: String
+    ) throws -> (source: [Bar], loaded: BacktestDataLoader.Loaded) {
+        var settings = BacktestSettings()
+        settings.data = data
+        let resolved = try DataSourceResolver.resolve(data, symbols: nil)
+        let source = try BacktestDataLoader.load(resolved, settings: settings).data.series[0]
+        return (source, try BacktestDataLoader.load(resolved, settings: settings, strategyBar: strategyBar))
+    }
+
     /// SPY's 1-minute file into 5-minute bars, checked against an independent grouping: every 5-minute bucket of the
     /// clock, open of its first bar, high and low of all, close of its last, volumes summed, labelled with its start.
     @Test func oneMinuteBarsAggregateIntoFiveMinuteBarsAsAGroupingSays() throws {
-        var settings = BacktestSettings()
-        settings.data = "bundled:spy-1min"
-        let resolved = try DataSourceResolver.resolve("bundled:spy-1min", symbols: nil)
-        let minutes = try BacktestDataLoader.load(resolved, settings: settings).data.series[0]
-        let loaded = try BacktestDataLoader.load(resolved, settings: settings, strategyBar: "5 mins")
+        let (minutes, loaded) = try Self.sourceAndBuilt("bundled:spy-1min", strategyBar: "5 mins")
         let built = loaded.data.series[0]
         let bucket: Int64 = 300 * Timestamp.nanosecondsPerSecond
         var expected: [Bar] = []
@@ -40,6 +47,8 @@ struct BacktestBarAggregationTests {
         #expect(built == expected)
         #expect(loaded.barNote == "data.barSize 5 mins: 31757 1-minute bars aggregated into \(built.count) bars of 5 mins, as the live feed builds them")
         // Daily data cannot become minutes: the backtest says what the bot would trade on instead.
+        var settings = BacktestSettings()
+        settings.data = "bundled:spy-1min"
         let daily = try DataSourceResolver.resolve("bundled:spy", symbols: nil)
         let note = try BacktestDataLoader.load(daily, settings: settings, strategyBar: "1 min").barNote
         #expect(note == "data.barSize 1 min is finer than the data's 1-day bars: the backtest runs on 1-day bars, the bot would trade on 1 min bars")
@@ -66,11 +75,7 @@ struct BacktestBarAggregationTests {
     /// against an independent grouping by Foundation's New York time. Cut at midnight UTC, the same file gave 250
     /// bars, 40 of them 2- or 3-hour Sunday stubs.
     @Test func hourlyFXAggregatesIntoOneDailyBarPerTradingDayEndingAt17NewYork() throws {
-        var settings = BacktestSettings()
-        settings.data = "bundled:fx"
-        let resolved = try DataSourceResolver.resolve("bundled:fx", symbols: nil)
-        let hours = try BacktestDataLoader.load(resolved, settings: settings).data.series[0]
-        let loaded = try BacktestDataLoader.load(resolved, settings: settings, strategyBar: "1 day")
+        let (hours, loaded) = try Self.sourceAndBuilt("bundled:fx", strategyBar: "1 day")
         let built = loaded.data.series[0]
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = try #require(TimeZone(identifier: "America/New_York"))

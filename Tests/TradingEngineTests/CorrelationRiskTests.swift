@@ -70,27 +70,38 @@ import TradingModel
         return E.submitted(engine.handle(.bar(id, bar)))
     }
 
-    @Test(arguments: [true, false])
-    func anEntryMovingWithTheBookIsRefusedAndOneMovingAgainstItIsNot(scales: Bool) throws {
-        // A wanders; B moves exactly with A (ρ = 1); C against it.
+    /// A wanders; B moves exactly with A (ρ = 1); C against it: 41 closes each.
+    static let book: (a: [Double], b: [Double], c: [Double]) = {
         var a: [Double] = [100]
         for k in 1..<41 { a.append(a[k - 1] * (1 + (k % 3 == 0 ? 0.02 : k % 3 == 1 ? -0.015 : 0.004))) }
-        let b = a.map { $0 * 0.5 }
-        let c = a.map { 300 - $0 }
+        return (a, a.map { $0 * 0.5 }, a.map { 300 - $0 })
+    }()
+
+    /// An engine with the correlation limit at 0.7 over 30 bars whose strategy, after 40 warmed-up bars of A, B and
+    /// C, sends `orders` one per bar; the warm-up is fed (its commands are returned).
+    static func warmedUp(
+        _ orders: [StrategyAction], scales: Bool = true
+    ) -> (engine: EngineCore<ScriptedStrategy>, warmUp: [EngineCommand]) {
         var config = EngineConfig()
         config.risk.maxCorrelation = 0.7
         config.risk.correlationWindow = 30
         if !scales { config.risk.scaleOrdersToFit = false }
         let warmUp = Array(repeating: [StrategyAction](), count: 40 * 3)
         var engine = EngineCore(
-            universe: E.universe,
-            strategy: ScriptedStrategy(
-                warmUp + [
-                    [.submit(.market(E.a, .buy, Quantity(100)))], [.submit(.market(E.b, .buy, Quantity(100)))],
-                    [.submit(.market(Self.c, .buy, Quantity(100)))],
-                ]),
-            config: config)
-        #expect(E.submitted(Self.feed(&engine, [Array(a.prefix(40)), Array(b.prefix(40)), Array(c.prefix(40))])).isEmpty)
+            universe: E.universe, strategy: ScriptedStrategy(warmUp + orders.map { [$0] }), config: config)
+        let commands = Self.feed(&engine, [Array(book.a.prefix(40)), Array(book.b.prefix(40)), Array(book.c.prefix(40))])
+        return (engine, commands)
+    }
+
+    @Test(arguments: [true, false])
+    func anEntryMovingWithTheBookIsRefusedAndOneMovingAgainstItIsNot(scales: Bool) throws {
+        let (a, b, c) = Self.book
+        let warmed = Self.warmedUp(
+            [.submit(.market(E.a, .buy, Quantity(100))), .submit(.market(E.b, .buy, Quantity(100))),
+             .submit(.market(Self.c, .buy, Quantity(100)))],
+            scales: scales)
+        var engine = warmed.engine
+        #expect(E.submitted(warmed.warmUp).isEmpty)
         // The book's first position: nothing to correlate with.
         let first = try #require(Self.bar(&engine, E.a, 40, a[40]).first)
         #expect(first.quantity == Quantity(100))
@@ -102,27 +113,16 @@ import TradingModel
         // C moves against the book: bought in full.
         #expect(Self.bar(&engine, Self.c, 40, c[40]).map(\.quantity) == [Quantity(100)])
     }
+
     /// The direction counts: long A, a short in B (which moves with A, ρ = 1) is a hedge and goes in full, while a
     /// short in C (which moves against A, ρ = −1) adds to the same bet and is refused (issue 80's hand mutation: "the
     /// correlation rule blind to the direction of the positions").
     @Test func aShortInAnInstrumentMovingWithTheBookHedgesIt() throws {
-        var a: [Double] = [100]
-        for k in 1..<41 { a.append(a[k - 1] * (1 + (k % 3 == 0 ? 0.02 : k % 3 == 1 ? -0.015 : 0.004))) }
-        let b = a.map { $0 * 0.5 }
-        let c = a.map { 300 - $0 }
-        var config = EngineConfig()
-        config.risk.maxCorrelation = 0.7
-        config.risk.correlationWindow = 30
-        let warmUp = Array(repeating: [StrategyAction](), count: 40 * 3)
-        var engine = EngineCore(
-            universe: E.universe,
-            strategy: ScriptedStrategy(
-                warmUp + [
-                    [.submit(.market(E.a, .buy, Quantity(100)))], [.submit(.market(Self.c, .sell, Quantity(100)))],
-                    [.submit(.market(E.b, .sell, Quantity(100)))],
-                ]),
-            config: config)
-        _ = Self.feed(&engine, [Array(a.prefix(40)), Array(b.prefix(40)), Array(c.prefix(40))])
+        let (a, b, c) = Self.book
+        var engine = Self.warmedUp([
+            .submit(.market(E.a, .buy, Quantity(100))), .submit(.market(Self.c, .sell, Quantity(100))),
+            .submit(.market(E.b, .sell, Quantity(100))),
+        ]).engine
         let first = try #require(Self.bar(&engine, E.a, 40, a[40]).first)
         _ = engine.handle(.execution(.filled(E.fill(first.id, .buy, 100, "100", instrument: E.a))))
         #expect(Self.bar(&engine, Self.c, 40, c[40]).isEmpty, "a short of C is the long A's bet again")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TradingEngine
 import TradingModel
 import TWSProtocol
 
@@ -23,14 +24,16 @@ struct PositionCheckTests {
 
     /// A tick `after` the last input, with the other requests it makes (heartbeat, execution sync) answered;
     /// returns the position checks it asked for.
-    static func tick(_ harness: inout Harness, after span: TimeSpan) -> [SessionTag] {
+    static func tick<S: Strategy>(_ harness: inout SessionCoreHarness<S>, after span: TimeSpan) -> [SessionTag] {
         harness.send(.tick, after: span)
         harness.answerAll { $0 == .positions }
         return harness.outstanding.filter { $0.1 == .positions }.map(\.0)
     }
 
     /// A tick `after` the last input must ask for the positions: answers them, returns the answer's actions.
-    static func check(_ harness: inout Harness, after span: TimeSpan, answer positions: [TWSPosition]) -> [SessionAction] {
+    static func check<S: Strategy>(
+        _ harness: inout SessionCoreHarness<S>, after span: TimeSpan, answer positions: [TWSPosition]
+    ) -> [SessionAction] {
         guard let tag = tick(&harness, after: span).first else {
             Issue.record("no position check after \(span)")
             return []

@@ -18,9 +18,19 @@ struct PositionOwnershipTests {
     /// A journaled bot restarted with `broker` at the broker and a checkpoint saying it held `own` AAPL.
     static func restarted(broker: Int, own: Int64, adopt: Bool = false) -> (Harness, [SessionAction]) {
         var settings = PositionCheckTests.settings()
-        settings.journaled = true
         settings.adoptExternalPositions = adopt
-        var harness = Harness(BuyWhenFlat(), settings: settings)
+        return restarted(BuyWhenFlat(), settings: settings, broker: broker, own: own)
+    }
+
+    /// `strategy`'s journaled bot restarted with `settings`, `broker` AAPL at the broker and a checkpoint saying it
+    /// held `own`.
+    static func restarted<S: Strategy>(
+        _ strategy: S, settings: SessionSettings, broker: Int, own: Int64
+    ) -> (SessionCoreHarness<S>, [SessionAction]) {
+        typealias Harness = SessionCoreHarness<S>
+        var settings = settings
+        settings.journaled = true
+        var harness = Harness(strategy, settings: settings)
         harness.send(.start)
         var actions = harness.send(.connected(Harness.connection()))
         var journal = JournalRestartData()
