@@ -96,6 +96,23 @@ struct IBOrderBookAsRecordedTests {
         #expect(OrderNoticeMeaning(TWSNotice(requestID: 10, code: 202, message: "Order Canceled")) == .cancelled)
     }
 
+    @Test("IB's 201 'insufficient buying power' on a working order, then Cancelled: canceled for buying power, with IB's text")
+    func buyingPowerCutEndsTheOrderForBuyingPower() {
+        var book = IBOrderBookTests.book(order: engineOrder(1, .buy, 100))
+        _ = book.status(IBOrderBookTests.status("Submitted"), at: t0)
+        let notice = TWSNotice(
+            requestID: 10, code: 201, message: "Order rejected - reason:The account DU1234567 has insufficient buying power.",
+            advancedOrderRejectJSON: "{\"rejectReason\":\"INSUFFICIENT_BUYING_POWER\"}")
+        let noted = book.notice(notice, at: t0)
+        #expect(noted.contains { if case .held(OrderID(1), let text) = $0 { text.contains("insufficient buying power") } else { false } })
+        #expect(IBOrderBookTests.reports(book.status(IBOrderBookTests.status("Cancelled"), at: t0))
+            == [.canceled(OrderID(1), reason: .buyingPower, at: t0)])
+        // Without the notice, a DAY order IB cancels is read as its expiry, as before.
+        var plain = IBOrderBookTests.book(order: engineOrder(1, .buy, 100))
+        _ = plain.status(IBOrderBookTests.status("Submitted"), at: t0)
+        #expect(IBOrderBookTests.reports(plain.status(IBOrderBookTests.status("Cancelled"), at: t0)) == [.expired(OrderID(1), at: t0)])
+    }
+
     @Test("Inactive with whyHeld locate (and after a 404) keeps a short sale working; a FOK's Inactive still ends it")
     func locateHoldKeepsWorking() {
         var book = IBOrderBookTests.book(order: engineOrder(1, .sell, 100))

@@ -126,7 +126,7 @@ import LiveSession
     @Test func momentumGetsTheSameRiskProfileLiveAsInABacktest() throws {
         let configuration = try configuration("strategy: {name: momentum, parameters: {holdings: 4}}")
         #expect(configuration.session.engine.risk.maxActivePositions == 4)
-        #expect(configuration.session.engine.risk.maxGrossExposureRatio == 1)
+        #expect(configuration.session.engine.risk.maxGrossExposureRatio == 0.9975, "1 less the 0.25 % cash buffer")
         #expect(configuration.session.engine.risk.maxSectorPercentOfEquity == nil)  // live instruments carry no sectors
         let leveraged = try self.configuration("risk: {allowLeverage: true}")
         #expect(leveraged.session.engine.risk.maxGrossExposureRatio == nil)

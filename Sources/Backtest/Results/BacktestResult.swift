@@ -55,6 +55,28 @@ public struct BacktestResult: Sendable {
     /// New York days (day numbers) the exchange calendar lists as closed on which the data traded, so they traded as
     /// ordinary days (`MatchingEngine.openedDays`: the data wins over the calendar).
     public var openedDays: [Int64] = []
+    /// The fills buying power cut or refused (`SimulationConfig.buyingPower`), in order: the summary counts them and
+    /// each order's reason in `orders.csv` gives the figures.
+    public var fundsCuts: [FundsCutRecord] = []
+
+    /// A fill cut or refused at the fill for buying power (`FundsCut`, with the symbol).
+    public struct FundsCutRecord: Hashable, Sendable {
+        /// The instrument's symbol.
+        public var symbol: Symbol
+        /// The order.
+        public var orderID: OrderID
+        /// When the fill was due.
+        public var time: Timestamp
+        /// What the order had left to fill.
+        public var asked: Quantity
+        /// What filled (zero: refused).
+        public var filled: Quantity
+        /// The price it was due at.
+        public var price: Price
+        /// The reason with the figures.
+        public var reason: String
+    }
+
     /// Per instrument, the account currency per unit of its price currency at the end (`Portfolio.rate(for:)`).
     let finalRates: [Double]
 

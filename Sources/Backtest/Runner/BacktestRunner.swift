@@ -119,6 +119,10 @@ struct Loop<S: Strategy> {
     @usableFromInline var matchedThrough = 0
     /// Positions closed because their data ended.
     @usableFromInline var dataEndings: [DataEnding] = []
+    /// The fills cut or refused for buying power (`SimulationConfig.buyingPower`), in order.
+    @usableFromInline var fundsCuts: [FundsCut] = []
+    /// Reasons to note on orders once their reports have reached the engine (a cut at submission).
+    @usableFromInline var pendingNotes: [(OrderID, String)] = []
     /// The lowest buying power seen at a step's end (margin rule on only).
     @usableFromInline var lowestBuyingPower: (value: Money, time: Timestamp)?
     /// Continuous futures by instrument index: the front month's cursor and the contract month its last bar was in
@@ -224,6 +228,7 @@ struct Loop<S: Strategy> {
     @inlinable
     mutating func step(_ id: InstrumentID, _ bar: Bar) {
         match(id, bar)
+        matchBuys(id, bar)
         see(id, bar)
     }
 
@@ -241,6 +246,11 @@ struct Loop<S: Strategy> {
             match(InstrumentID(entry.instrument), bar)
             k += 1
         }
+        // The step's fills are simultaneous: every sale before any purchase, so a rotation's sales pay for its buys.
+        for j in start..<k {
+            let entry = timeline[j]
+            matchBuys(InstrumentID(entry.instrument), data.series[Int(entry.instrument)][Int(entry.index)])
+        }
         matchedThrough = k
         if nextEnding < endings.count, endings[nextEnding].time < time {
             closeEndedSeries(before: time, data: data)
@@ -255,8 +265,51 @@ struct Loop<S: Strategy> {
             _ = engine.handle(.killSwitch(engaged: false))
         }
         if !continuous.isEmpty { rollIfDue(id, bar) }
-        matcher.process(bar: bar, for: id, into: &reports)
+        let funded = setFunds(for: id)
+        matcher.process(bar: bar, for: id, side: .sell, into: &reports)
+        if funded { takeFundsCuts() }
         if !reports.isEmpty { deliverReports() }
+    }
+
+    /// The second pass over a step's bar: the instrument's buy orders, once every sale of the step has filled.
+    @inlinable
+    mutating func matchBuys(_ id: InstrumentID, _ bar: Bar) {
+        guard matcher.hasWorkingOrders(for: id) else { return }
+        let funded = setFunds(for: id)
+        matcher.process(bar: bar, for: id, side: .buy, into: &reports)
+        if funded { takeFundsCuts() }
+        if !reports.isEmpty { deliverReports() }
+    }
+
+    /// Gives the matching engine the account's buying power before it matches an instrument with working orders
+    /// (`SimulationConfig.buyingPower`); `false` when there is no check.
+    @inlinable
+    mutating func setFunds(for id: InstrumentID) -> Bool {
+        matcher.hasWorkingOrders(for: id) && fundsAtSubmit(id)
+    }
+
+    /// Sets the account's buying power (`FundsAtFill`) for the fills of the next matching call or submission, with
+    /// the engine's cash, equity, gross exposure and position in `id`; `false` without a check.
+    @usableFromInline
+    mutating func fundsAtSubmit(_ id: InstrumentID) -> Bool {
+        guard let rule = config.simulation.buyingPower else { return false }
+        let account = engine.account
+        matcher.setFunds(FundsAtFill(
+            rule: rule, cash: account.cash.doubleValue, equity: account.equity.doubleValue,
+            grossExposure: account.grossExposure.doubleValue,
+            held: engine.portfolio.position(for: id).quantity.doubleValue, rate: engine.portfolio.rate(for: id)))
+        return true
+    }
+
+    /// After a matching call or a submission: clears the buying power and keeps its cuts, in the result and as their
+    /// orders' reasons (noted once the reports reach the engine, which marks the orders canceled for buying power).
+    @usableFromInline
+    mutating func takeFundsCuts() {
+        matcher.clearFunds()
+        guard matcher.hasFundsCuts else { return }
+        let cuts = matcher.takeFundsCuts()
+        pendingNotes += cuts.map { ($0.orderID, $0.reason) }
+        fundsCuts += cuts
     }
 
     /// A continuous future whose bar is in the next contract month: a held position rolls at the bar's open, and
@@ -383,7 +436,7 @@ struct Loop<S: Strategy> {
                     if engine.portfolio.hasForeign { fillRates.append(engine.portfolio.rate(for: fill.instrument)) }
                 }
                 if !replies.isEmpty {
-                    Self.send(replies, to: &matcher, at: engine.now, into: &reports)
+                    send(replies, at: engine.now)
                     replies.removeAll(keepingCapacity: true)
                 }
                 k += 1
@@ -391,28 +444,34 @@ struct Loop<S: Strategy> {
             delivering.removeAll(keepingCapacity: true)
             rounds += 1
         }
+        if !pendingNotes.isEmpty, reports.isEmpty {
+            for (id, note) in pendingNotes { engine.noteOnOrder(id, note) }
+            pendingNotes.removeAll()
+        }
     }
 
     /// Carries out `commands` and delivers what they cause; leaves `commands` empty (capacity kept).
     @inlinable
     mutating func executeCommands() {
-        Self.send(commands, to: &matcher, at: engine.now, into: &reports)
+        send(commands, at: engine.now)
         commands.removeAll(keepingCapacity: true)
         if !reports.isEmpty { deliverReports() }
     }
 
     /// Hands commands to the matching engine; its reports collect in `reports`.
     @inlinable
-    static func send(
-        _ commands: [EngineCommand], to matcher: inout MatchingEngine, at now: Timestamp,
-        into reports: inout [ExecutionReport]
-    ) {
+    mutating func send(_ commands: [EngineCommand], at now: Timestamp) {
         for command in commands {
             switch command {
             case let .submit(order):
+                // At the signal bar's close a market order fills as it is submitted: buying power is checked then.
+                let funded = config.simulation.marketFill == .thisClose && fundsAtSubmit(order.instrument)
                 matcher.submit(order, at: now, into: &reports)
+                if funded { takeFundsCuts() }
             case let .submitBracket(parent, children):
+                let funded = config.simulation.marketFill == .thisClose && fundsAtSubmit(parent.instrument)
                 matcher.submitBracket(parent: parent, children: children, at: now, into: &reports)
+                if funded { takeFundsCuts() }
             case let .cancel(id):
                 matcher.cancel(id, at: now, into: &reports)
             case let .modify(id, change, filled):
@@ -428,6 +487,11 @@ struct Loop<S: Strategy> {
             fillRates: fillRates, equityCurve: curve, barsProcessed: bars, dataEndings: dataEndings, tradingStart: config.tradingStart,
             lowestBuyingPower: lowestBuyingPower, rollCharges: rollCharges)
         result.openedDays = matcher.openedDays.sorted()
+        result.fundsCuts = fundsCuts.map { cut in
+            BacktestResult.FundsCutRecord(
+                symbol: universe[cut.instrument].symbol, orderID: cut.orderID, time: cut.time, asked: cut.asked,
+                filled: cut.filled, price: cut.price, reason: cut.reason)
+        }
         return result
     }
 }

@@ -6,7 +6,10 @@ import TradingModel
 extension GatewayState {
     /// Turns engine reports into TWS messages: fills become execDetails → orderStatus → openOrder (when complete)
     /// → commissionReport, then position and portfolio updates.
-    mutating func process(_ reports: [ExecutionReport]) -> [GatewayAction] {
+    /// - Parameter cuts: the fills buying power cut or refused in this matching call (`FundsCut`): the order ends
+    ///   with IB's 201 "insufficient buying power" and a Cancelled status with what filled; a bracket parent's
+    ///   children, resized to it, say their new size.
+    mutating func process(_ reports: [ExecutionReport], cuts: [FundsCut] = []) -> [GatewayAction] {
         var out: [GatewayAction] = []
         for report in reports {
             guard let key = engineOrders[report.orderID], orders[key] != nil else { continue }
@@ -19,11 +22,38 @@ extension GatewayState {
                 out += finish(key, status: "Cancelled", notice: false)
             case .filled(let fill):
                 out += executeInParts(fill, key: key)
+            case .canceled(let id, .buyingPower, _):
+                guard let cut = cuts.first(where: { $0.orderID == id }) else {
+                    out += finish(key, status: "Cancelled", notice: false)
+                    continue
+                }
+                out += fundsCut(cut, key: key)
             case .canceled(_, let reason, _):
                 out += finish(key, status: "Cancelled", notice: reason == .requested)
             case .expired:
                 out += finish(key, status: "Cancelled", notice: false)
             }
+        }
+        return out
+    }
+
+    /// An order whose fill buying power cut or refused: IB's 201 with the account's name (the reason the recorded
+    /// `advancedOrderRejectJson` gives, `INSUFFICIENT_BUYING_POWER`), then Cancelled with what filled; its resized
+    /// children are sent again with their new size.
+    mutating func fundsCut(_ cut: FundsCut, key: OrderKey) -> [GatewayAction] {
+        guard let entry = orders[key] else { return [] }
+        var out = sendToClient(key.clientID, .error(TWSErrorMessage(
+            requestID: key.orderID, code: 201,
+            message: TWSErrorText.rejected("The account \(entry.account) has insufficient buying power."),
+            advancedOrderRejectJSON: "{\"rejectReason\":\"INSUFFICIENT_BUYING_POWER\",\"account\":\"\(entry.account)\"}")))
+        out += finish(key, status: "Cancelled", notice: false)
+        for (childID, quantity) in cut.resizedChildren {
+            guard let childKey = engineOrders[childID], var child = orders[childKey] else { continue }
+            child.quantity = quantity
+            child.wire.totalQuantity = quantity.decimal
+            orders[childKey] = child
+            out += sendToClient(childKey.clientID, child.openOrder())
+            out += sendToClient(childKey.clientID, child.orderStatus())
         }
         return out
     }

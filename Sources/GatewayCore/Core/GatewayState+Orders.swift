@@ -319,7 +319,7 @@ extension GatewayState {
             model.parentID = parent.engineID
         }
         var reports: [ExecutionReport] = []
-        engine.submit(model, at: now, into: &reports)
+        engine.submit(model, at: now, account: bookIndex(entry.account), into: &reports)
         let waiting = model.parentID.map { parent in engine.workingOrderIDs.contains(parent) } ?? false
         let stopLike = request.isStopLike
         // Held for its session (e.g. a market order before the open) it is PreSubmitted, as at IB.
@@ -346,8 +346,28 @@ extension GatewayState {
         var quote = top.engineQuote
         quote.timestamp = Timestamp(nanoseconds: now.nanoseconds + 1)
         var reports: [ExecutionReport] = []
+        let funded = setFunds(for: id)
         engine.process(quote: quote, for: id, liquidity: top.liquidity, into: &reports)
-        return process(reports)
+        let cuts = funded ? engine.takeFundsCuts() : []
+        engine.clearFunds()
+        return process(reports, cuts: cuts)
+    }
+
+    /// Gives the matching engine each account's buying power (`SimulationConfig.buyingPower`, the account kind the
+    /// run's configuration names) before it fills an instrument's orders; `false` without a rule or orders.
+    mutating func setFunds(for id: InstrumentID) -> Bool {
+        guard let rule = engine.config.buyingPower, engine.hasWorkingOrders(for: id) else { return false }
+        let rates = baseRates()
+        let marks = marks()
+        let rate = baseRate(of: data.instrument(id).kind, in: rates)
+        for (index, book) in accounts.enumerated() {
+            let valuation = book.valuation(marks: marks, rates: rates)
+            engine.setFunds(FundsAtFill(
+                rule: rule, cash: valuation.cash, equity: valuation.netLiquidation,
+                grossExposure: valuation.grossPositionValue, held: book.holdings[id]?.quantity.doubleValue ?? 0,
+                rate: rate), account: index)
+        }
+        return true
     }
 
     // MARK: - Modify and cancel

@@ -23,6 +23,12 @@ extension IBOrderBook {
             }
             // Nothing of it was pending (it works, or it ended): the order's status says what became of it.
             guard order.state.isOpen else { return [] }
+            if Self.isBuyingPowerRefusal(notice) {
+                // The rest could not be paid: the Cancelled that follows ends the order for buying power.
+                orders[id]?.buyingPowerRefusal = reason
+                return [.held(id, reason: "\(order.orderRef): IB cut it at the fill: \(reason); "
+                    + "the rest is cancelled, what filled is kept")]
+            }
             return [.anomaly("\(order.orderRef): TWS sent \(reason) while nothing was pending; the order is left as it is")]
         case .modificationNotMade:
             // 2102 is a notice to TWS, but the modification did not happen.
@@ -56,6 +62,13 @@ extension IBOrderBook {
         }
         if order.state == .submitted { out += enqueue(.accepted(id, at: now), for: id, at: now) }
         return out
+    }
+
+    /// Whether an errMsg says the account's buying power could not pay an order (201 "insufficient buying power", or
+    /// the `INSUFFICIENT_BUYING_POWER` of its reject JSON).
+    static func isBuyingPowerRefusal(_ notice: TWSNotice) -> Bool {
+        notice.message.lowercased().contains("insufficient buying power")
+            || (notice.advancedOrderRejectJSON ?? "").contains("INSUFFICIENT_BUYING_POWER")
     }
 
     /// Whether an orderStatus's whyHeld says IB is locating shares for a short sale (`locate`).

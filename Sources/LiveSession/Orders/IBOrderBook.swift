@@ -332,7 +332,9 @@ public struct IBOrderBook: Sendable {
             return .rejected(order.orderID, reason: "Inactive", at: now)
         }
         let reason: CancelReason
-        if order.state == .pendingCancel {
+        if order.buyingPowerRefusal != nil, order.state != .pendingCancel {
+            reason = .buyingPower
+        } else if order.state == .pendingCancel {
             reason = .requested
         } else if !order.wire.ocaGroup.isEmpty {
             reason = .ocaSibling

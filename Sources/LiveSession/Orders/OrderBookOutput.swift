@@ -11,8 +11,9 @@ public enum OrderBookOutput: Sendable, Hashable {
     case unknownExecution(BrokerExecution)
     /// Something inconsistent the operator should see (the text says what).
     case anomaly(String)
-    /// An order IB holds without working it, and without ending it: a short sale while IB locates shares to borrow
-    /// (error 404, status `Inactive` with whyHeld `locate`). It trades once the shares are found; the text says so.
+    /// A note about an order the owner logs and journals: IB holds it without working it, and without ending it (a
+    /// short sale while IB locates shares to borrow: error 404, status `Inactive` with whyHeld `locate`; it trades
+    /// once the shares are found), or IB cut it at the fill for buying power (the rest is cancelled). The text says so.
     case held(OrderID, reason: String)
     /// An execId already applied, reported again for another order, side, quantity or instrument: not applied and
     /// never dropped silently. Raise an ALERT: the broker's book and this one disagree.

@@ -41,6 +41,10 @@ public struct TrackedOrder: Sendable, Hashable {
     /// When TWS said it applied an order preset (10349, "order TIF was set to DAY based on order preset"): a
     /// Cancelled that follows is not final, since TWS resubmits such an order and it may still fill.
     var presetNoticeAt: Timestamp?
+    /// IB's refusal of the rest of a working order (its text), when it says the account's buying power could not pay
+    /// it (201 "insufficient buying power" after a part filled): the Cancelled status that follows ends the order
+    /// `.canceled(.buyingPower)`, not as an expiry.
+    var buyingPowerRefusal: String?
     /// IB holds it while it locates shares to borrow for a short sale (error 404, status `Inactive` with whyHeld
     /// `locate`): an `Inactive` then does not end it.
     public internal(set) var heldForLocate = false

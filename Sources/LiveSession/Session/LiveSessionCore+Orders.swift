@@ -147,6 +147,8 @@ extension LiveSessionCore {
                 out.log(.warning, "broker anomaly: \(text)")
             case .held(let id, let reason):
                 out.log(.notice, reason)
+                // A cut at the fill: the order's reason (the journal's order events, the dashboard) gives IB's text.
+                if reason.contains("insufficient buying power") { engine.noteOnOrder(id, reason) }
                 if settings.journaled { out.append(journalEvent(.note, reason)) }
                 if ticketRun?.orders.contains(where: { $0.id == id }) == true { ticketRun?.steps.append(reason) }
             case .executionConflict(let conflict):

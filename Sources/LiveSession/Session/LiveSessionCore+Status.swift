@@ -243,6 +243,17 @@ extension LiveSessionCore {
                     time: record.time.description, symbol: universe[record.instrument].symbol.description,
                     rule: record.denial.rule.rawValue, detail: record.denial.detail))
         }
+        // Orders the broker cut at the fill for buying power (the latest 500 orders looked at), latest first.
+        let cut = engine.orders.orders.suffix(500).reversed().filter { order in
+            order.state == .canceled
+                && (order.reason == CancelReason.buyingPower.rawValue || order.reason?.contains("insufficient buying power") == true)
+        }
+        for order in cut.prefix(recentDenials) {
+            risk.recentDenials.append(SessionStatus.Denial(
+                time: order.updatedAt.description, symbol: universe[order.instrument].symbol.description,
+                rule: "buyingPowerAtFill",
+                detail: "\(order.filledQuantity) of \(order.quantity) filled: \(order.reason ?? "insufficient buying power")"))
+        }
         return risk
     }
 }

@@ -81,10 +81,20 @@ extension MatchingEngine {
         return take
     }
 
-    /// Books an execution: fill report, remaining quantity, and what completion or OCA implies.
+    /// Books an execution: fill report, remaining quantity, and what completion or OCA implies. With `funds` set for
+    /// the order's account, the part of the fill the account cannot pay is cut first (`fundsCut`).
     mutating func execute(
-        at i: Int, quantity: Quantity, price: Price, time: Timestamp, into reports: inout [ExecutionReport]
+        at i: Int, quantity requested: Quantity, price: Price, time: Timestamp, into reports: inout [ExecutionReport]
     ) {
+        var quantity = requested
+        var cut: FundsCut?
+        if fundsInForce, fundsOf(working[i].account) != nil {
+            (quantity, cut) = fundsCut(at: i, quantity: requested, price: price, time: time)
+            if quantity.isZero, let cut {
+                endCut(at: i, cut, into: &reports)
+                return
+            }
+        }
         let order = working[i]
         // Per order: this fill pays the order's charge so far less what its earlier fills paid.
         let commission = commissions.commission(
@@ -93,8 +103,18 @@ extension MatchingEngine {
         reports.append(.filled(Fill(
             orderID: order.id, instrument: order.instrument, side: order.side, quantity: quantity, price: price,
             commission: commission, timestamp: time)))
+        if var account = fundsOf(order.account) {
+            let kind = kinds[order.instrument.index]
+            account = account.after(
+                order.side, quantity: quantity.doubleValue, price: price.doubleValue, commission: commission.doubleValue,
+                multiplier: Double(kind.multiplier), paysNotional: kind.paysNotional)
+            funds[order.account] = account
+        }
         working[i].remaining -= quantity
-        if working[i].remaining.units <= 0 {
+        working[i].filled += quantity
+        if let cut {
+            endCut(at: i, cut, into: &reports)
+        } else if working[i].remaining.units <= 0 {
             working[i].isDone = true
             workingCount[order.instrument.index] -= 1
             armChildren(of: order.id, from: time)
@@ -132,5 +152,65 @@ extension MatchingEngine {
     /// Removes finished orders.
     mutating func compact() {
         if working.contains(where: \.isDone) { working.removeAll(where: \.isDone) }
+    }
+
+    /// The part of a fill the order's account can pay (`FundsAtFill`), and the cut when it is less than asked: the
+    /// largest whole quantity (shares, contracts; 1e-8 units with `fractionalShares`) whose fill keeps the account
+    /// within its rule, never less than the part that closes a position.
+    mutating func fundsCut(at i: Int, quantity: Quantity, price: Price, time: Timestamp) -> (Quantity, FundsCut?) {
+        let order = working[i]
+        guard let account = fundsOf(order.account) else { return (quantity, nil) }
+        let kind = kinds[order.instrument.index]
+        let closing = account.closingPart(order.side, quantity: quantity.doubleValue)
+        guard closing < quantity.doubleValue else { return (quantity, nil) }
+        let step: Int64 = config.fractionalShares ? 1 : FixedPoint.scale
+        func funded(_ units: Int64) -> Bool {
+            var calculator = commissions
+            var charges = order.commission
+            let q = Quantity(units: units)
+            let commission = calculator.commission(quantity: q, price: price, at: time, kind: kind, order: &charges)
+            return account.after(
+                order.side, quantity: q.doubleValue, price: price.doubleValue, commission: commission.doubleValue,
+                multiplier: Double(kind.multiplier), paysNotional: kind.paysNotional
+            ).isFunded
+        }
+        if funded(quantity.units) { return (quantity, nil) }
+        // Whole steps between the closing part (always allowed) and the quantity asked: the largest funded one.
+        let floor = Int64((closing * Double(FixedPoint.scale)).rounded(.up))
+        var low = (floor + step - 1) / step, high = quantity.units / step
+        if !funded(low * step) {
+            low = floor / step
+        } else {
+            while low < high {
+                let mid = (low + high + 1) / 2
+                if funded(mid * step) { low = mid } else { high = mid - 1 }
+            }
+        }
+        let take = Quantity(units: min(quantity.units, max(0, low * step)))
+        let unit = switch kind { case .stock: "shares"; case .future: "contracts"; case .forex: "units" }
+        let cut = FundsCut(
+            orderID: order.id, instrument: order.instrument, time: time, asked: order.remaining, filled: take,
+            price: price, reason: account.reason(asked: order.remaining, filled: take, price: price, unit: unit))
+        return (take, cut)
+    }
+
+    /// Ends an order whose fill was cut or refused: the rest is canceled (`.buyingPower`). A bracket parent that
+    /// filled in part keeps its protection: its children are resized to what filled and armed; one that filled
+    /// nothing takes its children with it.
+    mutating func endCut(at i: Int, _ cut: FundsCut, into reports: inout [ExecutionReport]) {
+        var cut = cut
+        let id = working[i].id
+        let filled = working[i].filled
+        if !filled.isZero {
+            for j in working.indices where working[j].parentID == id && !working[j].isDone {
+                working[j].remaining = filled
+                working[j].isArmed = true
+                working[j].activeAt = max(working[j].activeAt, Timestamp(nanoseconds: cut.time.nanoseconds + 1))
+                cut.resizedChildren.append((working[j].id, filled))
+            }
+        }
+        fundsCuts.append(cut)
+        finish(at: i, report: .canceled(id, reason: .buyingPower, at: cut.time), into: &reports)
+        if filled.isZero { cancelChildren(of: id, at: cut.time, into: &reports) }
     }
 }

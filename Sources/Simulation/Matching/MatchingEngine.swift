@@ -40,7 +40,7 @@ public struct MatchingEngine: Sendable {
     /// The configuration.
     public let config: SimulationConfig
     @usableFromInline var working: [WorkingOrder] = []
-    var workingCount: [Int32]
+    @usableFromInline var workingCount: [Int32]
     @usableFromInline var lastBars: [Bar?]
     /// Per instrument: its bars are intraday (two less than a day apart, or `assumeIntraday`), so `config.sessions`
     /// applies to its orders; a daily bar's midnight stamp is a date, not a time of a session.
@@ -54,6 +54,18 @@ public struct MatchingEngine: Sendable {
     let kinds: [InstrumentKind]
     /// Each instrument's price tick (a quoted spread's step: `SlippageModel.quotedSpreadOnInstrumentTick`).
     let ticks: [Price]
+    /// Buying power at the fill, by account (0 in a backtest; the simulator's account index): set by the caller before
+    /// a matching call (`setFunds`), updated by each fill of the call, cleared after (`clearFunds`). None: no check. A fill that opens or adds
+    /// to a position beyond what the account's rule allows is cut to what it allows, or refused, and the order ends
+    /// `.canceled(.buyingPower)`; each such fill is recorded in `fundsCuts`.
+    var funds: [FundsAtFill?] = []
+    /// `true` while some account's `funds` are set.
+    @usableFromInline var fundsInForce = false
+    /// The fills cut or refused for buying power, in order (the caller takes them: `takeFundsCuts()`).
+    @usableFromInline var fundsCuts: [FundsCut] = []
+    /// The volume each instrument's bar has given to fills so far, when a bar is matched in two passes (sells, then
+    /// buys): the cap applies to both together.
+    var passVolume: [(time: Timestamp, used: Quantity)]
 
     /// Creates an engine for stocks `0..<instrumentCount`.
     public init(config: SimulationConfig = SimulationConfig(), instrumentCount: Int) {
@@ -75,6 +87,7 @@ public struct MatchingEngine: Sendable {
         self.workingCount = Array(repeating: 0, count: instrumentCount)
         self.lastBars = Array(repeating: nil, count: instrumentCount)
         self.isIntraday = Array(repeating: false, count: instrumentCount)
+        self.passVolume = Array(repeating: (.zero, .zero), count: instrumentCount)
         self.commissions = CommissionCalculator(model: config.commission)
         self.sessionRules = config.sessions
     }
@@ -130,7 +143,10 @@ public struct MatchingEngine: Sendable {
     ///   - order: the order to work; its remaining quantity is worked.
     ///   - now: submission time.
     ///   - reports: receives `.accepted` / `.rejected` and any immediate fills.
-    public mutating func submit(_ order: Order, at now: Timestamp, into reports: inout [ExecutionReport]) {
+    ///   - account: whose buying power pays its fills (`funds`); 0 unless the caller keeps several accounts.
+    public mutating func submit(
+        _ order: Order, at now: Timestamp, account: Int = 0, into reports: inout [ExecutionReport]
+    ) {
         let index = order.instrument.index
         guard index >= 0, index < workingCount.count else {
             reports.append(.rejected(order.id, reason: "unknown instrument \(order.instrument)", at: now))
@@ -162,6 +178,7 @@ public struct MatchingEngine: Sendable {
             activeAt: Timestamp(nanoseconds: now.nanoseconds + delay),
             isArmed: order.parentID.map { parent in !working.contains { $0.id == parent } } ?? true,
             isDone: false, goodTill: goodTill, isAdaptive: order.execution?.algo != nil)
+        entry.account = account
         if let rules = sessionRules, isIntraday[index], kinds[index] == .stock {
             let sessions = rules.sessions(for: order.type, execution: order.execution)
             entry.sessions = sessions
@@ -282,7 +299,60 @@ public struct MatchingEngine: Sendable {
     @inlinable
     public mutating func process(bar: Bar, for instrument: InstrumentID, into reports: inout [ExecutionReport]) {
         setLastBar(bar, for: instrument)
-        if hasWorkingOrders { matchBar(bar, for: instrument, into: &reports) }
+        if hasWorkingOrders { matchBar(bar, for: instrument, sides: nil, into: &reports) }
+    }
+
+    /// Matches one side's working orders of an instrument against a bar: a time step's fills are simultaneous, so
+    /// the backtest matches every sell of the step before any buy (a rotation's sales pay for its purchases, as they
+    /// do at IB, whose cash account counts a sale's proceeds at once). The first pass of a bar records it
+    /// (`process(bar:)`'s work); the volume cap applies to both passes together.
+    /// - Parameters:
+    ///   - bar: the bar; its timestamp is the time of the fills.
+    ///   - instrument: whose bar it is.
+    ///   - side: `.sell` first (records the bar), then `.buy`.
+    ///   - reports: receives fills, expiries and OCA/IOC cancels of that side's orders.
+    @inlinable
+    public mutating func process(
+        bar: Bar, for instrument: InstrumentID, side: Side, into reports: inout [ExecutionReport]
+    ) {
+        if side == .sell { setLastBar(bar, for: instrument) }
+        if hasWorkingOrders { matchBar(bar, for: instrument, sides: side, into: &reports) }
+    }
+
+    /// Whether an instrument has working orders (the caller sets `funds` only then).
+    @inlinable
+    public func hasWorkingOrders(for instrument: InstrumentID) -> Bool { workingCount[instrument.index] > 0 }
+
+    /// Sets an account's buying power for the fills of the next matching call (`FundsAtFill`).
+    public mutating func setFunds(_ snapshot: FundsAtFill, account: Int = 0) {
+        if account >= funds.count { funds += Array(repeating: nil, count: account + 1 - funds.count) }
+        funds[account] = snapshot
+        fundsInForce = true
+    }
+
+    /// Clears every account's buying power (no check until set again); keeps the storage.
+    @inlinable
+    public mutating func clearFunds() {
+        guard fundsInForce else { return }
+        clearAllFunds()
+    }
+
+    @usableFromInline
+    mutating func clearAllFunds() {
+        for k in funds.indices { funds[k] = nil }
+        fundsInForce = false
+    }
+
+    /// An account's buying power in force (`nil`: none set).
+    func fundsOf(_ account: Int) -> FundsAtFill? { fundsInForce && account < funds.count ? funds[account] : nil }
+
+    /// `true` when buying-power cuts wait to be taken.
+    @inlinable public var hasFundsCuts: Bool { !fundsCuts.isEmpty }
+
+    /// Hands over the buying-power cuts recorded since the last call.
+    public mutating func takeFundsCuts() -> [FundsCut] {
+        defer { fundsCuts.removeAll() }
+        return fundsCuts
     }
 
     /// Records the latest bar of an instrument (used for trailing-stop starts and `.thisClose` fills).
@@ -331,14 +401,18 @@ public struct MatchingEngine: Sendable {
     }
 
     @usableFromInline
-    mutating func matchBar(_ bar: Bar, for instrument: InstrumentID, into reports: inout [ExecutionReport]) {
+    mutating func matchBar(
+        _ bar: Bar, for instrument: InstrumentID, sides: Side?, into reports: inout [ExecutionReport]
+    ) {
         guard workingCount[instrument.index] > 0 else { return }
         let path = PricePath(bar: bar)
         var used = Quantity.zero
+        if sides == .buy, passVolume[instrument.index].time == bar.timestamp { used = passVolume[instrument.index].used }
+        defer { if sides == .sell { passVolume[instrument.index] = (bar.timestamp, used) } }
         let context = MatchContext(time: bar.timestamp, volume: bar.volume)
         var i = 0
         while i < working.count {
-            if working[i].instrument == instrument {
+            if working[i].instrument == instrument, sides.map({ working[i].side == $0 }) ?? true {
                 if let spread = config.limitFillsAtQuotes, working[i].mode.worksAtQuotes {
                     // The quotes at the bar's open and close, each a one-point path: filled at the quote.
                     let side = working[i].side

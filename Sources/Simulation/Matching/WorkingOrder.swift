@@ -8,6 +8,10 @@ struct WorkingOrder: Sendable {
     var side: Side
     var sign: Int64
     var remaining: Quantity
+    /// What has filled (since submission; a modification keeps it).
+    var filled: Quantity = .zero
+    /// The account whose buying power pays its fills (`MatchingEngine.funds`; 0 in a backtest).
+    var account: Int = 0
     var mode: WaitMode
     var timeInForce: TimeInForce
     var ocaGroup: String?

@@ -39,6 +39,10 @@ public struct SimulationConfig: Hashable, Sendable, Codable {
     /// daily bars (whose midnight stamp is a date, not a time) and data of one session. The backtest and the gateway
     /// simulator set it for intraday data.
     public var sessions: TradingSessions?
+    /// Buying power checked when an order fills (`FundsAtFill`): `.cash` for an unlevered run (a cash account, or a
+    /// margin account without `risk.allowLeverage`), `.margin` with leverage; `nil`: no check (the peers' reference
+    /// semantics, and a test's).
+    public var buyingPower: FundsAtFill.Rule?
 
     /// Creates a configuration; the defaults are next-open market fills, no costs, no caps, no latency.
     public init(
@@ -57,6 +61,7 @@ public struct SimulationConfig: Hashable, Sendable, Codable {
         self.limitFillsAtQuotes = nil
         self.fractionalShares = false
         self.sessions = nil
+        self.buyingPower = nil
     }
 }
 
@@ -125,6 +130,7 @@ extension SimulationConfig {
         limitFillsAtQuotes = try c.decodeOptional(.limitFillsAtQuotes, default: d.limitFillsAtQuotes)
         fractionalShares = try c.decode(.fractionalShares, default: d.fractionalShares)
         sessions = try c.decodeOptional(.sessions, default: d.sessions)
+        buyingPower = try c.decodeOptional(.buyingPower, default: d.buyingPower)
     }
 
     /// The slippage of an order's aggressive fills.

@@ -71,7 +71,8 @@ struct RunCommand: AsyncParsableCommand {
             try await runLive(configuration, strategy: strategy, logger: logger, surface: surface)
             return
         }
-        try await GatewaySetup.withSimulated(account: simulatedAccount, speed: try LiveConfirmation.speed(speed), logger: logger) { port in
+        let rule = loaded.settings.fundsRule  // the simulated account is the configuration's kind
+        try await GatewaySetup.withSimulated(account: simulatedAccount, speed: try LiveConfirmation.speed(speed), buyingPower: rule, logger: logger) { port in
             var configuration = configuration
             (configuration.connection.host, configuration.connection.port) = ("127.0.0.1", port)
             try await runLive(configuration, strategy: strategy, logger: logger, surface: surface)

@@ -6,7 +6,7 @@ extension RiskSettings {
     /// backtest and the bot trade under the same rules; `config show` prints the added values with their reason.
     /// - Parameter spec: the strategy about to run (a sweep passes each configuration's; `nil`: a user's strategy).
     public func profile(for spec: StrategySpec?) -> RiskProfile {
-        RiskProfile(configured: limits, spec: spec, allowsLeverage: allowLeverage)
+        RiskProfile(configured: limits, spec: spec, allowsLeverage: allowLeverage, cashBufferPercent: cashBufferPercent)
     }
 
     /// The effective limits of `profile(for:)`.

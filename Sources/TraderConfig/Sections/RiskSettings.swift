@@ -9,6 +9,10 @@ public struct RiskSettings: Hashable, Sendable {
     /// Allow more than 1× gross exposure (an invested fraction above 1, a position above 100 % of equity, a gross
     /// exposure ratio above 1). Off: leverage is an error in the config, not a surprise in the account.
     public var allowLeverage = false
+    /// Percent of equity that sizing leaves in cash in an unlevered run, so that a market order which fills above its
+    /// signal price is rarely cut at the fill (LEAN's `FreePortfolioValuePercentage`, 0.25 % by default): the safety
+    /// default gross exposure ratio is `1 − cashBufferPercent / 100`. A configured `maxGrossExposureRatio` wins.
+    public var cashBufferPercent = 0.25
     /// The order-efficiency ratio (orders ÷ fills) past which new entries are refused (`nil`: only counted).
     public var maxOrderEfficiencyRatio: Double?
     /// Orders sent before the ratio is judged.
@@ -114,6 +118,10 @@ public struct RiskSettings: Hashable, Sendable {
                     "allowLeverage", \.allowLeverage, .boolean,
                     summary: "Allow more than 1× gross exposure (then Reg T margin applies unless initialMarginPercent is "
                         + "set); without it gross exposure is capped at 1 and leverage in any key is an error.", flag: true),
+                .value(
+                    "cashBufferPercent", \.cashBufferPercent, ConfigKind<Double>.number(.init(0...50)),
+                    summary: "Percent of equity sizing leaves in cash without allowLeverage, so that fills above the "
+                        + "signal price are rarely cut at the fill (LEAN's default: 0.25)."),
                 .value(
                     "whatIf", \.whatIf, .boolean,
                     summary: "run: ask TWS for a what-if preview (margin, commission) before each entry; an entry "

@@ -10,6 +10,8 @@ public struct TraderConfiguration: Sendable {
     public var universe = UniverseSettings()
     /// `risk:`.
     public var risk = RiskSettings()
+    /// `account:`.
+    public var account = AccountSettings()
     /// `backtest:`.
     public var backtest = BacktestSettings()
     /// `sweep:`.
@@ -49,6 +51,9 @@ public struct TraderConfiguration: Sendable {
                     "risk", \.risk, RiskSettings.schema,
                     summary: "Pre-trade limits of the engine (each off unless set) and leverage."),
                 .section(
+                    "account", \.account, AccountSettings.schema,
+                    summary: "The IB account kind (cash or margin) and the cash sizing leaves: buying power at the fill."),
+                .section(
                     "backtest", \.backtest, BacktestSettings.schema,
                     summary: "Data and costs of backtest, optimize and walkforward."),
                 .section("sweep", \.sweep, SweepSettings.schema, summary: "The parameter sweep of optimize and walkforward."),
@@ -72,12 +77,17 @@ public struct TraderConfiguration: Sendable {
             ],
             validate: { (configuration, record, _) throws(ConfigError) in
                 try configuration.strategy.choice.check(configuration.risk) { record.origins[$0] }
+                if configuration.account.isCash, configuration.risk.allowLeverage {
+                    throw ConfigError(
+                        "a cash account cannot borrow: leverage needs account.type: margin", key: "risk.allowLeverage",
+                        at: record.origins["risk.allowLeverage"] ?? record.origins["account.type"])
+                }
             })
     }
 
     /// The sections, in order.
     public static let sections = [
-        "strategy", "universe", "risk", "backtest", "sweep", "walkforward", "connection", "health", "orders", "data",
+        "strategy", "universe", "risk", "account", "backtest", "sweep", "walkforward", "connection", "health", "orders", "data",
         "journal", "logging", "dashboard", "alerts",
     ]
 

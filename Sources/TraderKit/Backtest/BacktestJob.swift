@@ -125,6 +125,8 @@ public struct BacktestJob {
         if backtest.limitFills == "quotes" {
             config.simulation.limitFillsAtQuotes = .quotedSpreadOnInstrumentTick(basisPoints: 2)
         }
+        // Buying power at the fill, as the account kind has it at IB (and the simulator plays it).
+        config.simulation.buyingPower = configuration.fundsRule
         return config
     }
 

@@ -1,3 +1,4 @@
+import Simulation
 import Analytics
 import Backtest
 import TraderConfig
@@ -76,6 +77,53 @@ extension BacktestSummaryReport {
         } ?? [])
     }
 
+    /// The rule fills met (`account.type`, `risk.allowLeverage`), in words.
+    var fundsRuleText: String {
+        switch fundsRule {
+        case .cash:
+            accountType == "cash" ? "cash pays every purchase (cash account)"
+                : "cash pays every purchase (margin account without risk.allowLeverage)"
+        case let .margin(initial):
+            "equity covers \(RiskProfile.number(initial * 100)) % initial margin (margin account with risk.allowLeverage)"
+        }
+    }
+
+    /// The fills buying power cut or refused, counted, with the first few.
+    var fundsRows: [(String, String)] {
+        let cuts = result.fundsCuts
+        let refused = cuts.filter { $0.filled.isZero }.count
+        var text = "\(fundsRuleText): "
+        if cuts.isEmpty {
+            text += "no fill cut"
+        } else {
+            text += "\(cuts.count - refused) fill(s) cut, \(refused) refused ("
+                + cuts.prefix(3).map { "\(timeText($0.time)) \($0.symbol) \($0.filled) of \($0.asked)" }.joined(separator: ", ")
+                + (cuts.count > 3 ? ", …" : "") + "; orders.csv gives each reason)"
+        }
+        return [("Buying power at the fill", text)]
+    }
+
+    /// summary.json's `buying_power_at_fill`.
+    var fundsJSON: JSONValue {
+        let rule: String = switch fundsRule {
+        case .cash: "cash"
+        case let .margin(initial): "margin \(RiskProfile.number(initial * 100)) %"
+        }
+        return .object([
+            "account_type": .string(accountType), "rule": .string(rule),
+            "cut": .integer(result.fundsCuts.filter { !$0.filled.isZero }.count),
+            "refused": .integer(result.fundsCuts.filter { $0.filled.isZero }.count),
+            "fills": .array(result.fundsCuts.map { cut in
+                .object([
+                    "order_id": .integer(Int(cut.orderID.rawValue)), "symbol": .string(cut.symbol.rawValue),
+                    "time": .string(timeText(cut.time)), "asked": .number(cut.asked.doubleValue),
+                    "filled": .number(cut.filled.doubleValue), "price": .number(cut.price.doubleValue),
+                    "reason": .string(cut.reason),
+                ])
+            }),
+        ])
+    }
+
     /// The account's currency and, for each other currency, its balance at the end and the rate that converted it:
     /// none when every instrument is priced in the account's currency.
     var currencyRows: [(String, String)] {
@@ -119,9 +167,11 @@ extension BacktestSummaryReport {
     /// (and into negative cash); an entry capped by a limit is checked at its cap, but a rebalance's buys may still
     /// count on a sale's proceeds before the sale has filled at a lower open, unless buys wait for settled cash.
     public var exposureWarning: String? {
-        guard let extremes = exposure, let limit = riskProfile.config.maxGrossExposureRatio,
-            extremes.peakGrossRatio > limit + 1e-9
-        else { return nil }
+        guard let extremes = exposure, let configured = riskProfile.config.maxGrossExposureRatio else { return nil }
+        // The safety default is a sizing target below 1 × equity (the cash buffer); what must not be passed is 1.
+        let isSafetyDefault = riskProfile.lines.contains { $0.key == "maxGrossExposureRatio" && $0.origin == .safetyDefault }
+        let limit = isSafetyDefault ? max(configured, 1) : configured
+        guard extremes.peakGrossRatio > limit + 1e-9 else { return nil }
         let cash = extremes.lowestCash.units < 0
             ? "; cash fell to \(extremes.lowestCash.centsDescription) on \(timeText(extremes.lowestCashTime))" : ""
         let capped = if case .limit? = execution?.entry { true } else { false }
@@ -143,7 +193,8 @@ extension BacktestSummaryReport {
             why = "Prices moved the book beyond it after its entries (a short position's rise, say)."
         }
         return String(format: "gross exposure reached %.3f × equity", extremes.peakGrossRatio)
-            + " on \(timeText(extremes.peakGrossTime)), above risk.maxGrossExposureRatio \(RiskProfile.number(limit))\(cash). "
+            + " on \(timeText(extremes.peakGrossTime)), above "
+            + (isSafetyDefault ? "1 × equity" : "risk.maxGrossExposureRatio \(RiskProfile.number(limit))") + "\(cash). "
             + why
     }
 
@@ -200,6 +251,7 @@ extension BacktestSummaryReport {
             "lowest_cash": exposure.map { .number($0.lowestCash.doubleValue) } ?? .null,
             "account_currency": .string(result.accountCurrency), "currencies": currenciesJSON,
             "lowest_buying_power": result.lowestBuyingPower.map { .number($0.value.doubleValue) } ?? .null,
+            "buying_power_at_fill": fundsJSON,
             "risk_adjustments_by_rule": counts(result.riskAdjustmentCounts),
             "risk_profile": .object(Dictionary(uniqueKeysWithValues: riskProfile.lines.map {
                 var fields: [String: JSONValue] = ["value": .string($0.value), "origin": .string($0.origin.rawValue)]

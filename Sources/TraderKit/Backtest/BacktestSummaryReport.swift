@@ -37,6 +37,10 @@ public struct BacktestSummaryReport {
     let commissionSetting: String
     /// `backtest.settlementDays`: whether a sale's proceeds wait a day (what the exposure warning advises on).
     let settlementDays: Int
+    /// `account.type` (`cash`, `margin`).
+    let accountType: String
+    /// Buying power at the fill (`AccountSettings.fundsRule`).
+    let fundsRule: FundsAtFill.Rule
 
     /// Computes the metrics (against the benchmark `backtest.benchmark` names) and the report's parameters.
     /// - Parameter periodsPerYear: the periods a year to annualise with (`nil`: `backtest.periodsPerYear`, else
@@ -50,6 +54,8 @@ public struct BacktestSummaryReport {
         self.result = result
         commissionSetting = settings.commission
         settlementDays = settings.settlementDays
+        accountType = configuration.account.type
+        fundsRule = configuration.fundsRule
         riskProfile = configuration.risk.profile(for: spec)
         exposure = result.exposureExtremes
         execution = configuration.orders.executionStyle
@@ -151,7 +157,7 @@ public struct BacktestSummaryReport {
                 + (result.rateOnlySymbols.isEmpty ? ")" : ", \(result.rateOnlySymbols.joined(separator: ", ")) for the rate only)")),
             ("Engine", String(format: "%.3f s, %@ bars/s", engineSeconds, Self.rate(Double(bars) / max(engineSeconds, 1e-9)))),
             ("Whole run (load + run + metrics)", String(format: "%.3f s", runSeconds)),
-        ] + currencyRows + exposureRows + executionRows + riskProfileRows
+        ] + currencyRows + exposureRows + fundsRows + executionRows + riskProfileRows
         let benchmark = benchmarkName.map { " vs \($0)" } ?? ""
         var text = SummaryTable.render(report.metricValues, title: "Backtest: \(strategyTitle)\(benchmark)", extra: extra)
         for warning in result.warnings(format: timeText) + [exposureWarning, buyingPowerWarning].compactMap({ $0 }) {

@@ -1,3 +1,4 @@
+import Simulation
 import BundledData
 import Foundation
 import GatewayCore
@@ -234,14 +235,18 @@ public enum GatewaySetup {
     public static let demoStart = Timestamp(year: 2011, month: 1, day: 18, secondOfDay: 15 * 3600 + 30 * 60)
 
     /// The in-process simulator of `ibtrader run --simulated`: `demoData` from `demoStart` on a free loopback port.
-    public static func simulated(account: String, speed: Double) throws(TraderError) -> GatewaySimulator {
+    /// - Parameter buyingPower: the account's rule at the fill (`AccountSettings.fundsRule`: the run's configuration).
+    public static func simulated(
+        account: String, speed: Double, buyingPower: FundsAtFill.Rule? = nil
+    ) throws(TraderError) -> GatewaySimulator {
         let data = try self.data(demoData, synthetic: nil, seed: 0)
         var logger = Logger(label: "ibtrader.gateway")
         logger.logLevel = .warning
+        var gateway = GatewayConfiguration(accounts: [account])
+        gateway.simulation.buyingPower = buyingPower
         return GatewaySimulator(
             configuration: GatewaySimulatorConfiguration(
-                host: "127.0.0.1", port: 0, data: data, gateway: GatewayConfiguration(accounts: [account]),
-                start: demoStart, clock: .speed(speed)),
+                host: "127.0.0.1", port: 0, data: data, gateway: gateway, start: demoStart, clock: .speed(speed)),
             logger: logger)
     }
 }
@@ -275,9 +280,10 @@ extension GatewaySetup {
     /// Runs `body` with the in-process simulator of `run --simulated` listening on a free loopback port (its port
     /// passed in), and stops the simulator when `body` returns.
     public static func withSimulated(
-        account: String, speed: Double, logger: Logger, _ body: @Sendable (Int) async throws -> Void
+        account: String, speed: Double, buyingPower: FundsAtFill.Rule? = nil, logger: Logger,
+        _ body: @Sendable (Int) async throws -> Void
     ) async throws {
-        let simulator = try simulated(account: account, speed: speed)
+        let simulator = try simulated(account: account, speed: speed, buyingPower: buyingPower)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await simulator.run() }
             let port = await simulator.listeningPort()

@@ -167,6 +167,11 @@ public enum DriftJob {
                 commission: .ibkrFixedDefault))
         // Resting limits fill as the simulator (and IB) fills them: when the quote crosses them.
         config.simulation.limitFillsAtQuotes = config.simulation.slippage
+        // Buying power at the fill as the sandbox's simulator had it (`AccountSettings.fundsRule`): cash pays in an
+        // unlevered run (gross exposure capped at 1 or below), else the margin rule's initial margin (Reg T's 50 %).
+        let risk = settings.engine.risk
+        config.simulation.buyingPower = (risk.maxGrossExposureRatio ?? .infinity) <= 1
+            ? .cash : .margin(initial: (risk.initialMarginPercent ?? RiskProfile.regTInitialMarginPercent) / 100)
         // The sessions the bot's orders worked in (the simulator's, for intraday bars).
         config.simulation.sessions = TradingSessions(
             outsideRegularHours: settings.outsideRegularTradingHours, overnight: settings.includeOvernight)

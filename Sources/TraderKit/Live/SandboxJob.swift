@@ -137,6 +137,8 @@ public enum SandboxJob {
         let strategy = loaded.settings.strategy
         // The simulated account is kept in the bot's currency, as a trader's IB account would be.
         var gateway = GatewayConfiguration()
+        // The account the configuration names: its fills meet the buying power the backtest's do.
+        gateway.simulation.buyingPower = loaded.settings.fundsRule
         gateway.baseCurrency = (try? GatewaySetup.baseCurrency(strategy.currency, flag: "strategy.currency", data: data)) ?? "USD"
         let simulator = GatewaySimulatorConfiguration(
             host: "127.0.0.1", port: 0, data: data, gateway: gateway, start: start, clock: .speed(1, tick: 5))

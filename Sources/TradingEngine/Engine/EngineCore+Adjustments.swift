@@ -49,3 +49,11 @@ extension EngineCore {
     /// Whether new orders are refused (kill switch or paused entries).
     public var areEntriesPaused: Bool { _riskMonitor.status.killSwitchEngaged }
 }
+
+extension EngineCore {
+    /// Keeps a note on an order, shown as its reason (`orders.csv`, the journal): the figures of a buying-power cut at
+    /// the fill, say. Does nothing for an unknown id.
+    public mutating func noteOnOrder(_ id: OrderID, _ note: String) {
+        _state.orders.annotate(id, note: note)
+    }
+}

@@ -33,6 +33,10 @@ extension EngineCore {
             event = .filled(fill, clientID)
         case let .canceled(_, reason, time):
             pendingModifications[id] = nil
+            if reason == .buyingPower, let filled = _state.orders.order(id)?.filledQuantity, !filled.isZero {
+                // Cut at the fill: the protective children now cover what was bought (the matching engine resized them).
+                for child in _state.orders.openChildren(of: id) { _state.orders.shrink(child.id, to: filled) }
+            }
             event = transition(id, .canceled(reason: reason), at: time)
         case let .expired(_, time):
             event = transition(id, .expired, at: time)

@@ -104,6 +104,16 @@ public struct OrderManager: Sendable {
         history[i].reason = note
     }
 
+    /// Shrinks a working bracket child to the quantity its parent filled (the parent was cut at the fill for buying
+    /// power: its protection covers what was bought). Never grows an order, nor below what it has filled.
+    public mutating func shrink(_ id: OrderID, to quantity: Quantity) {
+        let i = Int(id.rawValue) - 1
+        guard i >= 0, i < history.count, history[i].isOpen, quantity < history[i].quantity,
+            quantity >= history[i].filledQuantity
+        else { return }
+        history[i].quantity = quantity
+    }
+
     /// Keeps a note on an order (`Order.reason`).
     public mutating func annotate(_ id: OrderID, note: String) {
         let i = Int(id.rawValue) - 1
@@ -135,7 +145,9 @@ public struct OrderManager: Sendable {
         history[i].updatedAt = now
         switch event {
         case let .rejected(reason), let .denied(reason): history[i].reason = reason
-        case let .canceled(reason): history[i].reason = reason.rawValue
+        case let .canceled(reason):
+            // A cut at the fill keeps the note that gave its figures (IB's text, or the backtest's).
+            if reason != .buyingPower || history[i].reason == nil { history[i].reason = reason.rawValue }
         default: break
         }
         if wasOpen && !history[i].isOpen { closed(i) }

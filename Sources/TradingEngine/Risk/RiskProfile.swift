@@ -70,7 +70,12 @@ public struct RiskProfile: Hashable, Sendable {
     ///   - allowsLeverage: leverage was asked for (`risk.allowLeverage`). Without it every strategy gets
     ///     `maxGrossExposureRatio` 1.0 unless one is configured; with it, Reg T margin (`initialMarginPercent` 50)
     ///     unless a margin rate is configured.
-    public init(configured: RiskConfig, spec: StrategySpec?, allowsLeverage: Bool = false) {
+    ///   - cashBufferPercent: without leverage, the safety default ratio is `1 − cashBufferPercent / 100`: sizing
+    ///     leaves that share of equity in cash, so that a market order filling above its signal price is rarely cut
+    ///     at the fill (LEAN keeps 0.25 %).
+    public init(
+        configured: RiskConfig, spec: StrategySpec?, allowsLeverage: Bool = false, cashBufferPercent: Double = 0
+    ) {
         var config = configured
         var reasons: [String: String] = [:]
         var safety: Set<String> = []
@@ -81,8 +86,9 @@ public struct RiskProfile: Hashable, Sendable {
         // No leverage unless asked for, whatever the strategy: a fixed or risk-based size on an expensive symbol must
         // not borrow (sma-cross with 2,000 shares of GOOG reached 4.3× equity), nor a rebalance's buys outrun its sells.
         if config.maxGrossExposureRatio == nil, !allowsLeverage {
-            config.maxGrossExposureRatio = 1.0
+            config.maxGrossExposureRatio = 1.0 - max(0, cashBufferPercent) / 100
             reasons["maxGrossExposureRatio"] = "no leverage without risk.allowLeverage"
+                + (cashBufferPercent > 0 ? ", less risk.cashBufferPercent \(Self.number(cashBufferPercent)) % kept in cash" : "")
             safety.insert("maxGrossExposureRatio")
         }
         // Leverage asked for: a broker's margin still bounds it. Reg T: 50 % initial, the maintenance default after.

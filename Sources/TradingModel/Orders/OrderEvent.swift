@@ -61,4 +61,7 @@ public enum CancelReason: String, Hashable, Sendable, Codable {
     case timeout
     /// The kill switch was engaged.
     case killSwitch
+    /// The account's buying power could not pay the rest at the fill (`FundsAtFill`): IB's "insufficient buying
+    /// power".
+    case buyingPower
 }
