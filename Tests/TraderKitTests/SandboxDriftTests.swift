@@ -49,6 +49,26 @@ import TraderKit
         #expect(drift.live == drift.backtest)
     }
 
+    /// Issue 80: an unlevered run whose market entries spend all of its cash (GOOG at 100 % of equity, no cash buffer)
+    /// has a buy that the next price makes too dear; the simulator cuts it at the fill to what the account's cash
+    /// pays, as the backtest cuts it, so the orders after it (the exit of what was bought) agree: no drift. The
+    /// simulated account holds the bot's capital, and the journal keeps IB's reason.
+    @Test(.timeLimit(.minutes(5)))
+    func aBuyCutAtTheFillIsCutAlikeInTheBacktest() async throws {
+        let loaded = try Self.configured([
+            "strategy.name": "sma-cross", "universe.symbols": "[GOOG]", "strategy.parameters.sizing": "percentOfEquity: 100",
+            "risk.maxPositionPercentOfEquity": "100", "risk.cashBufferPercent": "0",
+        ])
+        var notes: [String] = []
+        let drift = try await Self.drift(loaded, duration: .seconds(24 * 3600)) { journal in
+            let file = try OrderJournal(path: journal, createIfMissing: false)
+            notes = try file.events().map(\.message).filter { $0.contains("insufficient buying power") }
+        }
+        #expect(!notes.isEmpty, "the simulator cut a buy: \(drift.live.count) orders")
+        #expect(drift.differences.isEmpty, "\(drift.lines.joined(separator: "\n"))")
+        #expect(drift.live == drift.backtest)
+    }
+
     /// Issue 47's acceptance: live = backtest for a futures strategy (ES March 2014, a contract at a time) and a
     /// currency strategy (EUR.USD, sized in euros above IDEALPRO's minimum, its bars the MIDPOINT IB serves for a
     /// currency), 45 minutes of the bundled data each in the sandbox.

@@ -71,8 +71,8 @@ struct RunCommand: AsyncParsableCommand {
             try await runLive(configuration, strategy: strategy, logger: logger, surface: surface)
             return
         }
-        let rule = loaded.settings.fundsRule  // the simulated account is the configuration's kind
-        try await GatewaySetup.withSimulated(account: simulatedAccount, speed: try LiveConfirmation.speed(speed), buyingPower: rule, logger: logger) { port in
+        let (rule, cash) = (loaded.settings.fundsRule, loaded.settings.strategy.cash)  // the account the backtest's is
+        try await GatewaySetup.withSimulated(account: simulatedAccount, speed: try LiveConfirmation.speed(speed), buyingPower: rule, cash: cash, logger: logger) { port in
             var configuration = configuration
             (configuration.connection.host, configuration.connection.port) = ("127.0.0.1", port)
             try await runLive(configuration, strategy: strategy, logger: logger, surface: surface)

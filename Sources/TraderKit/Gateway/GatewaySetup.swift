@@ -235,14 +235,18 @@ public enum GatewaySetup {
     public static let demoStart = Timestamp(year: 2011, month: 1, day: 18, secondOfDay: 15 * 3600 + 30 * 60)
 
     /// The in-process simulator of `ibtrader run --simulated`: `demoData` from `demoStart` on a free loopback port.
-    /// - Parameter buyingPower: the account's rule at the fill (`AccountSettings.fundsRule`: the run's configuration).
+    /// - Parameters:
+    ///   - buyingPower: the account's rule at the fill (`TraderConfiguration.fundsRule`: the run's configuration).
+    ///   - cash: the account's starting cash (the bot's capital, `strategy.cash`, so that its fills meet the buying
+    ///     power a backtest's meet; `nil`: the simulator's million).
     public static func simulated(
-        account: String, speed: Double, buyingPower: FundsAtFill.Rule? = nil
+        account: String, speed: Double, buyingPower: FundsAtFill.Rule? = nil, cash: Double? = nil
     ) throws(TraderError) -> GatewaySimulator {
         let data = try self.data(demoData, synthetic: nil, seed: 0)
         var logger = Logger(label: "ibtrader.gateway")
         logger.logLevel = .warning
         var gateway = GatewayConfiguration(accounts: [account])
+        if let cash { gateway.startingCash = cash }
         gateway.simulation.buyingPower = buyingPower
         return GatewaySimulator(
             configuration: GatewaySimulatorConfiguration(
@@ -280,10 +284,10 @@ extension GatewaySetup {
     /// Runs `body` with the in-process simulator of `run --simulated` listening on a free loopback port (its port
     /// passed in), and stops the simulator when `body` returns.
     public static func withSimulated(
-        account: String, speed: Double, buyingPower: FundsAtFill.Rule? = nil, logger: Logger,
+        account: String, speed: Double, buyingPower: FundsAtFill.Rule? = nil, cash: Double? = nil, logger: Logger,
         _ body: @Sendable (Int) async throws -> Void
     ) async throws {
-        let simulator = try simulated(account: account, speed: speed, buyingPower: buyingPower)
+        let simulator = try simulated(account: account, speed: speed, buyingPower: buyingPower, cash: cash)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await simulator.run() }
             let port = await simulator.listeningPort()

@@ -128,16 +128,17 @@ public enum SandboxJob {
         } catch {
             throw TraderError("\(error)")
         }
+        let strategy = loaded.settings.strategy
         var configuration = LiveRunSetup.runner(loaded.settings, options: LiveRunOptions())
         configuration.journal = journal
         configuration.duration = options.duration
         // Hours of the bot's time go by in seconds here: its summary is logged every hour of that time, not every
         // `logging.summaryInterval` (30 s: 5,760 lines in a two-day run); the summary itself runs as configured.
         configuration.session.summaryLogInterval = .seconds(3_600)
-        let strategy = loaded.settings.strategy
-        // The simulated account is kept in the bot's currency, as a trader's IB account would be.
-        var gateway = GatewayConfiguration()
-        // The account the configuration names: its fills meet the buying power the backtest's do.
+        // The simulated account holds the bot's capital (`strategy.cash`) in its currency, and is the kind the
+        // configuration names: a fill that capital cannot pay is cut alike here and in the backtest (a million in the
+        // account, as before, paid what the backtest cut).
+        var gateway = GatewayConfiguration(startingCash: strategy.cash)
         gateway.simulation.buyingPower = loaded.settings.fundsRule
         gateway.baseCurrency = (try? GatewaySetup.baseCurrency(strategy.currency, flag: "strategy.currency", data: data)) ?? "USD"
         let simulator = GatewaySimulatorConfiguration(
