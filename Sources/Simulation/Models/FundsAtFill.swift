@@ -96,7 +96,7 @@ public struct FundsAtFill: Sendable, Equatable {
 }
 
 /// A fill the account's buying power cut or refused (`MatchingEngine.fundsCuts`).
-public struct FundsCut: Sendable, Equatable {
+public struct FundsCut: Sendable {
     /// The order.
     public var orderID: OrderID
     /// The instrument.
@@ -127,13 +127,5 @@ public struct FundsCut: Sendable, Equatable {
         self.price = price
         self.reason = reason
         self.resizedChildren = resizedChildren
-    }
-
-    /// Equal when every field is (the children compared pairwise).
-    public static func == (a: FundsCut, b: FundsCut) -> Bool {
-        a.orderID == b.orderID && a.instrument == b.instrument && a.time == b.time && a.asked == b.asked
-            && a.filled == b.filled && a.price == b.price && a.reason == b.reason
-            && a.resizedChildren.map(\.id) == b.resizedChildren.map(\.id)
-            && a.resizedChildren.map(\.quantity) == b.resizedChildren.map(\.quantity)
     }
 }
