@@ -4,8 +4,10 @@ import TradingModel
 
 /// Replays bars through `EngineCore` and fills its orders with `MatchingEngine`.
 ///
-/// Per time step, in order: (1) the matching engine matches working orders against each bar of the step and the
-/// engine gets the reports, its clock still at the step before (as live, where an order fills before the bar it
+/// Per time step, in order: (1) the matching engine matches working orders against each bar of the step, every sell
+/// of the step before any buy (the fills are simultaneous: a rotation's sales pay for its purchases), each fill
+/// checked against the account's buying power when `SimulationConfig.buyingPower` is set, and the engine gets the
+/// reports, its clock still at the step before (as live, where an order fills before the bar it
 /// fills in has closed, and what the strategy sends on the fill, a protective stop, is stamped with the latest
 /// closed bar); (2) the engine and strategy see the bars; their commands go to the matching engine (whose
 /// immediate reports go back to the engine); (3) after the last bar of a timestamp, `.barsClosed` is delivered and

@@ -106,8 +106,8 @@ extension MatchingEngine {
         if var account = fundsOf(order.account) {
             let kind = kinds[order.instrument.index]
             account = account.after(
-                order.side, quantity: quantity.doubleValue, price: price.doubleValue, commission: commission.doubleValue,
-                multiplier: Double(kind.multiplier), paysNotional: kind.paysNotional)
+                order.side, quantity: quantity.doubleValue, price: price.doubleValue,
+                commission: commission.doubleValue, multiplier: Double(kind.multiplier), paysNotional: kind.paysNotional)
             funds[order.account] = account
         }
         working[i].remaining -= quantity

@@ -32,6 +32,10 @@ import TradingModel
 ///   its trading day's last such session. A bar of a stock on a day the calendar lists as closed, inside an ordinary
 ///   weekday's regular hours, opens that day (`openedDays`): the data wins over the calendar. Futures and currency
 ///   pairs trade around the clock on weekdays, as their data has bars.
+/// - **Buying power** (`setFunds`, `FundsAtFill`): with an account's buying power set for a matching call, a fill
+///   that opens or adds to a position beyond the account's rule (cash pays, or the initial margin) is cut to the whole
+///   units that keep it, never below the part that closes a position, or refused; the order ends
+///   `.canceled(.buyingPower)`, and a bracket parent cut after filling keeps its children, resized to what filled.
 /// - **Costs**: slippage applies to market and triggered-stop fills, never to limit fills. Commission is charged per
 ///   order, as IBKR charges it: the schedule's minimum and maximum apply once to an order across its partial fills,
 ///   each fill paying the order's charge so far less what its earlier fills paid (`OrderCommission`); a modified
@@ -54,10 +58,10 @@ public struct MatchingEngine: Sendable {
     let kinds: [InstrumentKind]
     /// Each instrument's price tick (a quoted spread's step: `SlippageModel.quotedSpreadOnInstrumentTick`).
     let ticks: [Price]
-    /// Buying power at the fill, by account (0 in a backtest; the simulator's account index): set by the caller before
-    /// a matching call (`setFunds`), updated by each fill of the call, cleared after (`clearFunds`). None: no check. A fill that opens or adds
-    /// to a position beyond what the account's rule allows is cut to what it allows, or refused, and the order ends
-    /// `.canceled(.buyingPower)`; each such fill is recorded in `fundsCuts`.
+    /// Buying power at the fill, by account (0 in a backtest; the simulator's account index): set by the caller
+    /// before a matching call (`setFunds`), updated by each fill of the call, cleared after (`clearFunds`). None: no
+    /// check. A fill that opens or adds to a position beyond what the account's rule allows is cut to what it allows,
+    /// or refused, and the order ends `.canceled(.buyingPower)`; each such fill is recorded in `fundsCuts`.
     var funds: [FundsAtFill?] = []
     /// `true` while some account's `funds` are set.
     @usableFromInline var fundsInForce = false
