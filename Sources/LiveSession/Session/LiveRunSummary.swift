@@ -102,6 +102,8 @@ public struct LiveRunSummary: Sendable, Equatable, Codable {
     public var tradingHalts = 0
     /// Dead bar feeds found and resubscribed (no bar for `data.deadFeedAfter` in trading hours).
     public var deadFeeds = 0
+    /// Orders the broker cut at the fill for buying power (IB's 201 "insufficient buying power" after a part filled).
+    public var buyingPowerCuts = 0
     /// Why the run ended.
     public var stopReason: String
     /// The engine's realized-P&L total before commissions at the end, restored across restarts of the same run

@@ -11,7 +11,8 @@ extension LiveRunSummary {
         return "run ended (\(stopReason)): account \(account), \(bars) bars after \(warmupBars) warm-up bars, "
             + "\(commands) orders/cancels, \(fills) fills, \(denials) risk denials, "
             + (tradingHalts > 0 ? "\(tradingHalts) trading halt\(tradingHalts == 1 ? "" : "s"), " : "")
-            + (deadFeeds > 0 ? "\(deadFeeds) dead feed\(deadFeeds == 1 ? "" : "s") resubscribed, " : "") + "realized P&L "
+            + (deadFeeds > 0 ? "\(deadFeeds) dead feed\(deadFeeds == 1 ? "" : "s") resubscribed, " : "")
+            + (buyingPowerCuts > 0 ? "\(buyingPowerCuts) cut at the fill for buying power, " : "") + "realized P&L "
             + "\(realizedPnL.centsDescription)\(currency == "USD" ? "" : " \(currency)") before commissions; broker positions: "
             + "[\(positions)]\(left)"
     }

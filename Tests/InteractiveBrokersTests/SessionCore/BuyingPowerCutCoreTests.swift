@@ -37,5 +37,7 @@ struct BuyingPowerCutCoreTests {
         #expect(harness.core.engine.portfolio.position(for: InstrumentID(index: 0)).quantity == Quantity(6))
         let shown = harness.core.status(at: harness.now).risk.recentDenials
         #expect(shown.contains { $0.rule == "buyingPowerAtFill" && $0.detail.hasPrefix("6 of 10 filled") }, "\(shown)")
+        // The run's end line counts it.
+        #expect(harness.core.summary(brokerPositions: [:], reason: "test").buyingPowerCuts == 1)
     }
 }
