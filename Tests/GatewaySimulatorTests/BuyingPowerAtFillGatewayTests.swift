@@ -10,16 +10,23 @@ import TradingModel
 /// `MatchingEngine`): the execution is for those shares, then IB's 201 "insufficient buying power" and a Cancelled
 /// status with what filled.
 @Suite struct BuyingPowerAtFillGatewayTests {
-    @Test func aBuyCashCannotPayIsCutAndEndsWithIBsReason() throws {
+    /// An account with cash for 10.5 shares of SYN000 at its first ask, no commission, `rule` at the fill, that has
+    /// just sent a market buy of 20: the state and what the simulator sent.
+    static func buyTwenty(rule: FundsAtFill.Rule?) throws -> (GatewayState, [TWSResponse]) {
         let start = GatewayState(data: testData, configuration: GatewayConfiguration()).now
         let ask = try #require(QuoteModel.top(testData.instruments[0], at: start)).ask.doubleValue
         var configuration = GatewayConfiguration(startingCash: ask * 10.5)
-        configuration.simulation.buyingPower = .cash
+        configuration.simulation.buyingPower = rule
         configuration.simulation.commission = .none
         var state = GatewayState(data: testData, configuration: configuration)
         _ = state.connect(connection: 1, clientID: 7, serverVersion: 200)
         let out = sent(state.handle(
             .placeOrder(orderID: 1, contract: stock("SYN000"), order: wireOrder("BUY", 20)), from: 1, wallTime: 0))
+        return (state, out)
+    }
+
+    @Test func aBuyCashCannotPayIsCutAndEndsWithIBsReason() throws {
+        let (state, out) = try Self.buyTwenty(rule: .cash)
         let shares = out.compactMap { if case .executionDetails(_, _, let e) = $0 { e.shares } else { nil } }
         #expect(shares == [10], "\(out)")
         let errors = out.compactMap { if case .error(let e) = $0 { e } else { nil } }
@@ -33,14 +40,7 @@ import TradingModel
     }
 
     @Test func aMarginAccountWithoutTheRuleFillsInFull() throws {
-        let start = GatewayState(data: testData, configuration: GatewayConfiguration()).now
-        let ask = try #require(QuoteModel.top(testData.instruments[0], at: start)).ask.doubleValue
-        var configuration = GatewayConfiguration(startingCash: ask * 10.5)
-        configuration.simulation.commission = .none
-        var state = GatewayState(data: testData, configuration: configuration)
-        _ = state.connect(connection: 1, clientID: 7, serverVersion: 200)
-        let out = sent(state.handle(
-            .placeOrder(orderID: 1, contract: stock("SYN000"), order: wireOrder("BUY", 20)), from: 1, wallTime: 0))
+        let (state, out) = try Self.buyTwenty(rule: nil)
         let shares = out.compactMap { if case .executionDetails(_, _, let e) = $0 { e.shares } else { nil } }
         #expect(shares.reduce(0, +) == 20)
         #expect(state.account.cash < 0)

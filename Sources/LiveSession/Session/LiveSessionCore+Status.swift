@@ -244,10 +244,7 @@ extension LiveSessionCore {
                     rule: record.denial.rule.rawValue, detail: record.denial.detail))
         }
         // Orders the broker cut at the fill for buying power (the latest 500 orders looked at), latest first.
-        let cut = engine.orders.orders.suffix(500).reversed().filter { order in
-            order.state == .canceled
-                && (order.reason == CancelReason.buyingPower.rawValue || order.reason?.contains("insufficient buying power") == true)
-        }
+        let cut = engine.orders.orders.suffix(500).reversed().filter(\.wasCutForBuyingPower)
         for order in cut.prefix(recentDenials) {
             risk.recentDenials.append(SessionStatus.Denial(
                 time: order.updatedAt.description, symbol: universe[order.instrument].symbol.description,
@@ -309,5 +306,14 @@ extension OrderType {
         case .stop, .stopLimit, .trailingAmount, .trailingPercent, .trailingLimit: true
         default: false
         }
+    }
+}
+
+extension Order {
+    /// The broker cut it at the fill for buying power: cancelled, with IB's text as its reason (or, without the
+    /// note, the bare reason `buyingPower`).
+    var wasCutForBuyingPower: Bool {
+        state == .canceled
+            && (reason == CancelReason.buyingPower.rawValue || reason?.contains("insufficient buying power") == true)
     }
 }

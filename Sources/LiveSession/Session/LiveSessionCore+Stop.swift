@@ -346,9 +346,7 @@ extension LiveSessionCore {
         summary.farmOutages = farms.outages
         summary.tradingHalts = counts.halts
         summary.deadFeeds = counts.deadFeeds
-        summary.buyingPowerCuts = engine.orders.orders.count { order in
-            order.state == .canceled && order.reason?.contains("insufficient buying power") == true
-        }
+        summary.buyingPowerCuts = engine.orders.orders.count(where: \.wasCutForBuyingPower)
         summary.currency = engine.portfolio.conversion.accountCurrency
         return summary
     }
