@@ -54,6 +54,7 @@ extension LiveSessionCore {
             operatorState.flatten = FlattenState(requestedAt: now)
             message = "flattening: \(cancels.count) working orders cancelled; positions are closed at market once "
                 + "no order is left working"
+                + (journalHealth.failing ? " and the journal takes writes again (it fails writes now)" : "")
         case .resume:
             let journalPaused = entryPauses.contains(.journal)
             operatorState = OperatorState()
@@ -86,8 +87,12 @@ extension LiveSessionCore {
     /// A flatten's second half: once no order is left working, every position is closed at market.
     mutating func continueFlatten(at now: Timestamp, _ out: inout Actions) {
         // Closes wait for a confirmed book (the reconciliation gate): a close sized on a position the broker lost
-        // would open the opposite one.
-        guard var flatten = operatorState.flatten, case .running = phase, connected, bookGate == nil else { return }
+        // would open the opposite one. They also wait while journal writes fail (a close that cannot be journaled
+        // first is not sent), and go once a write succeeds, though the journal pause holds the strategy until the
+        // operator resumes: the flatten is the operator's own decision.
+        guard var flatten = operatorState.flatten, case .running = phase, connected, bookGate == nil,
+            !journalHealth.failing
+        else { return }
         if !flatten.closesSent {
             let working = engine.orders.openOrderCount
             guard working == 0 else {

@@ -17,10 +17,14 @@ extension LiveSessionCore {
             out.log(.info, "not sent while the flatten cancels the working orders: \(orders.map(\.clientOrderID))")
             return
         }
-        if entryPauses.contains(.journal), let orders = command.newOrders, !orders.allSatisfy(protectsHeldPosition) {
-            // Exactly-once needs the intent on disk before the send: nothing new goes out while the journal fails.
+        if journalHealth.failing, let orders = command.newOrders, !orders.allSatisfy(protectsHeldPosition) {
+            // Exactly-once needs the intent on disk before the send: nothing new goes out while writes fail.
             // Protection of a held position is tried: the driver writes its intent first and sends it only if that
-            // write succeeds (else it is refused as `.placeFailed`); it is never sent unjournaled.
+            // write succeeds (else it is refused as `.placeFailed`); it is never sent unjournaled. Once writes work
+            // again, the journal pause still holds the strategy's orders until the operator resumes: that is the
+            // engine's kill switch (`setEntryPause(.journal, …)`), which refuses them before they get here. What
+            // passes it by design (protection, an expiring contract's close, the closes of a flatten the operator
+            // asked for) goes out as soon as it can be journaled.
             followUps += OrderDesk.rejections(orders, "the journal is failing: no new orders", at: dataTime)
             logCommand(command, failure: .journal("the journal is failing"), &out)
             return

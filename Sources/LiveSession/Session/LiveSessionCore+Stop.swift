@@ -154,12 +154,13 @@ extension LiveSessionCore {
     /// time left for the final snapshot): a cancel confirmed or refused, a protective order acknowledged, a close filled.
     static var stopSettleLimit: TimeSpan { .seconds(15) }
 
-    /// Whether the stop flattens: `orders.flattenOnExit`, or the operator's flatten still under way. Not while the
-    /// journal fails: the closes could not be journaled, so they would not go out, and the protection cancelled for
-    /// them would be gone; the protection stays instead, and the log says so.
+    /// Whether the stop flattens: `orders.flattenOnExit`, or the operator's flatten still under way. Not while
+    /// journal writes fail: the closes could not be journaled, so they would not go out, and the protection cancelled
+    /// for them would be gone; the protection stays instead, and the log says so. Once writes work again the stop
+    /// flattens, though the journal pause still holds the strategy (the closes can be journaled).
     private func flattensAtStop(_ out: inout Actions) -> Bool {
         guard settings.flattensOnExit || operatorState.flatten != nil else { return false }
-        guard !entryPauses.contains(.journal) else {
+        guard !journalHealth.failing else {
             out.log(
                 .warning,
                 "not flattening at the stop: the journal is failing, so the closes could not be journaled; the "

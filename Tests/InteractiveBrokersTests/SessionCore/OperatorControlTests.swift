@@ -252,4 +252,52 @@ struct OperatorControlTests {
         #expect(Self.reply(harness.send(Self.control(.resume, id: 1)))?.done == true)
         #expect(Self.bar(&harness, 90).placed.first?.orders[0].side == .sell, "the exit goes after the resume")
     }
+
+    /// An operator's flatten during a journal pause waits while writes fail and closes the positions once a write
+    /// succeeds, before any resume: the flatten is the operator's own decision, and its closes can be journaled; the
+    /// strategy stays held until the resume (issue 80's journal gate: it reads whether writes fail, and the engine's
+    /// kill switch holds the strategy; a gate that read the pause refused the closes and left the flatten hanging).
+    @Test func aFlattenDuringAJournalPauseClosesOnceWritesWorkWithoutAResume() throws {
+        var settings = Harness.settings()
+        settings.journaled = true
+        var harness = Harness(InAndOut(), settings: settings)
+        harness.startUp()
+        Self.fill(&harness, try #require(Self.bar(&harness, 60).placed.first))
+        harness.send(.journalFailed("database or disk is full"))
+        let asked = harness.send(Self.control(.flatten))
+        #expect(Self.reply(asked)?.message.hasSuffix("and the journal takes writes again (it fails writes now)") == true)
+        #expect(asked.placed.isEmpty, "no close while writes fail")
+        #expect(Self.bar(&harness, 70).placed.isEmpty)
+        let writable = harness.send(.journalWritable)
+        let close = try #require(writable.placed.first, "the closes go once a write succeeds")
+        #expect(close.orders.map(\.side) == [.sell] && close.orders[0].quantity == Quantity(10))
+        #expect(close.orders[0].type == .market)
+        let done = Self.fill(&harness, close)
+        #expect(done.logs.contains("flatten done: every position is closed; the kill switch stays engaged until resume"))
+        #expect(Self.bar(&harness, 90).placed.isEmpty, "the strategy stays held until the resume")
+        #expect(harness.core.status(at: harness.now).positions.isEmpty)
+    }
+
+    /// `orders.flattenOnExit` at a stop during a journal pause: while writes fail the stop keeps the positions (and
+    /// says why); once a write has succeeded it flattens, though the pause still holds the strategy.
+    @Test(arguments: [false, true])
+    func aStopDuringAJournalPauseFlattensOnlyOnceWritesWork(writable: Bool) throws {
+        var settings = Harness.settings()
+        settings.journaled = true
+        settings.flattenOnExit = true
+        var harness = Harness(InAndOut(), settings: settings)
+        harness.startUp()
+        Self.fill(&harness, try #require(Self.bar(&harness, 60).placed.first))
+        harness.send(.journalFailed("database or disk is full"))
+        if writable { harness.send(.journalWritable) }
+        var actions = harness.send(.stop("SIGTERM"), after: .seconds(1))
+        actions += harness.answerAll()
+        let closes = actions.placed.flatMap(\.orders).filter { $0.clientOrderID.rawValue.hasPrefix("EXIT-") }
+        if writable {
+            #expect(closes.map(\.side) == [.sell] && closes.first?.quantity == Quantity(10), "\(actions.logs)")
+        } else {
+            #expect(closes.isEmpty)
+            #expect(actions.logs.contains { $0.hasPrefix("not flattening at the stop: the journal is failing") })
+        }
+    }
 }
