@@ -41,4 +41,38 @@ import TradingModel
         #expect([bar.open, bar.high, bar.low, bar.close] == [Price(1), Price(2), Price("0.5")!, Price("1.5")!])
         #expect(bar.volume == .zero)
     }
+
+    /// Issue 83: CSV as spreadsheets write it. Excel: a byte-order mark, CRLF line ends, every field quoted; old Mac
+    /// Excel and Numbers: CR-only line ends; a quoted price with a thousands separator; a quote left open is an
+    /// error naming the file and line.
+    @Test func aSpreadsheetsCSVReadsAsThePlainOne() throws {
+        let plain = try bars("date,open,high,low,close,volume\n2024-03-01,10,11,9,10.5,100\n2024-03-04,10.5,12,10,12,50\n")
+        #expect(plain.count == 2)
+        let excel = "\u{FEFF}\"date\",\"open\",\"high\",\"low\",\"close\",\"volume\"\r\n"
+            + "\"2024-03-01\",\"10\",\"11\",\"9\",\"10.5\",\"100\"\r\n\"2024-03-04\",\"10.5\",\"12\",\"10\",\"12\",\"50\"\r\n"
+        #expect(try bars(excel) == plain)
+        let crOnly = "date,open,high,low,close,volume\r2024-03-01,10,11,9,10.5,100\r2024-03-04,10.5,12,10,12,50\r"
+        #expect(try bars(crOnly) == plain)
+        #expect(try bars(String(crOnly.dropLast())) == plain, "no line end after the last row")
+        let mixed = "Date,Open,High,Low,Close,Volume\n2024-03-01,\"10\",11,9,10.5,100\n\"2024-03-04\",10.5,12,10,12,50\n"
+        #expect(try bars(mixed) == plain, "some fields quoted, a capitalised header")
+        let thousands = try bars("date,open,high,low,close,volume\n2024-03-01,10,11,9,10.5,\"1,000\"\n")
+        #expect(thousands.first?.volume == Quantity(1000))
+        #expect(throws: BarLoadingError(file: "t.csv", line: 3, code: .unbalancedQuote)) {
+            try bars("date,open,high,low,close,volume\n2024-03-01,10,11,9,10.5,100\n\"2024-03-04,10.5,12,10,12,50\n")
+        }
+    }
+
+    /// A CR-only file read from disk, by the array reader and the streamed one.
+    @Test func crOnlyLineEndsFromAFile() throws {
+        var text = "date,open,high,low,close,volume\r"
+        for day in 1...28 { text += "2024-02-\(day < 10 ? "0" : "")\(day),10,11,9,10.5,100\r" }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cr-only-\(UUID()).csv")
+        try Data(text.utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(try BarCSVLoader.load(path: url.path).bars.count == 28)
+        var streamed = 0
+        _ = try BarCSVLoader.stream(path: url.path) { streamed += $0.count }
+        #expect(streamed == 28)
+    }
 }

@@ -32,6 +32,8 @@ public struct BarLoadingError: Error, Hashable, Sendable, CustomStringConvertibl
         case impossibleBar(String)
         /// The file name declares one bar size and the rows' times show another (`BarFileName`).
         case barSizeMismatch(declared: String, found: String)
+        /// A quoted field is not closed before the end of its line.
+        case unbalancedQuote
     }
     /// File name as given.
     public var file: String

@@ -25,6 +25,8 @@ extension BarLoadingError.Code {
         case .barSizeMismatch(let declared, let found):
             return "the file name says \(declared) but its rows are \(found); the rows decide, so rename the file (or "
                 + "check that it holds what you meant)"
+        case .unbalancedQuote:
+            return "a quoted field is not closed on its line (a quote \" opens a field and another closes it)"
         }
     }
 

@@ -25,6 +25,11 @@ struct CSVRowParser {
     /// low, close, volume (−1: none, volume 0) and adjusted close (−1: none), and the field count.
     private var layout: (columns: [Int], fieldCount: Int)?
     private var fieldRanges: [Range<Int>] = []
+    /// The byte that ends a line: LF, or CR for a file with CR-only line ends (old Mac spreadsheets), decided at the
+    /// first line end of the input (`nil` until then).
+    private var lineEnd: UInt8?
+    /// A quoted row without its quotes (spreadsheets quote fields: `"2024-03-01","10.5",…`).
+    private var unquoted: [UInt8] = []
 
     /// Creates a parser; `expectedRows` sizes the bar array up front (an estimate; it still grows if exceeded).
     init(file: String, policy: BadRowPolicy, expectedRows: Int) {
@@ -40,9 +45,20 @@ struct CSVRowParser {
         defer { bytes = UnsafeBufferPointer(start: nil, count: 0) }
         guard let base = chunk.baseAddress else { return 0 }
         var position = 0
+        if lineEnd == nil {
+            // CR-only line ends: the first CR comes before any LF and is not followed by one.
+            let cr = memchr(base, 13, chunk.count).map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) }
+            let lf = memchr(base, 10, chunk.count).map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) }
+            if let cr, lf.map({ cr + 1 < $0 }) ?? (cr + 1 < chunk.count || isFinal) {
+                lineEnd = 13
+            } else if lf != nil || isFinal {
+                lineEnd = 10
+            }
+        }
+        let terminator = Int32(lineEnd ?? 10)
         while position < chunk.count {
             // memchr scans for the line end several bytes at a time; a 1M-row file is 58 MB of bytes.
-            let newline = memchr(base + position, 10, chunk.count - position)
+            let newline = memchr(base + position, terminator, chunk.count - position)
             let end = newline.map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) } ?? chunk.count
             if end == chunk.count, !isFinal { return position }
             var stop = end
@@ -69,7 +85,8 @@ struct CSVRowParser {
 
     private mutating func handle(_ range: Range<Int>) throws(BarLoadingError) {
         guard sawHeader else {
-            let headerText = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            var headerText = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            if headerText.first == "\u{FEFF}" { headerText.removeFirst() }
             let normalized = headerText.lowercased().replacingOccurrences(of: " ", with: "")
             if normalized != "date,open,high,low,close,volume" {
                 guard let columns = Self.layout(of: headerText) else { throw error(.badHeader(headerText)) }
@@ -80,7 +97,8 @@ struct CSVRowParser {
         }
         if range.isEmpty { return }
         do throws(BarLoadingError) {
-            let bar = try parseRow(range)
+            let bar = try memchr(bytes.baseAddress! + range.lowerBound, 34, range.count) == nil
+                ? parseRow(range) : parseQuotedRow(range)
             try checkValues(of: bar)
             guard bar.timestamp.nanoseconds > previous else {
                 throw error(.outOfOrder(bar.timestamp.description))
@@ -91,6 +109,37 @@ struct CSVRowParser {
             guard policy == .skip else { throw error }
             result.skippedRows += 1
             if result.skippedLines.count < 100 { result.skippedLines.append(line) }
+        }
+    }
+
+    /// A row with quoted fields, as spreadsheets write them (RFC 4180): each field's quotes dropped, `""` inside one
+    /// read as a quote, and a comma inside one dropped (a thousands separator: `"1,234.50"`), then read as any row.
+    /// - Throws: `.unbalancedQuote` for a quote left open at the end of the line (a field cannot span lines here).
+    private mutating func parseQuotedRow(_ range: Range<Int>) throws(BarLoadingError) -> Bar {
+        unquoted.removeAll(keepingCapacity: true)
+        var inQuotes = false
+        var i = range.lowerBound
+        while i < range.upperBound {
+            let byte = bytes[i]
+            if byte == 34 {
+                if inQuotes, i + 1 < range.upperBound, bytes[i + 1] == 34 {
+                    unquoted.append(34)
+                    i += 1
+                } else {
+                    inQuotes.toggle()
+                }
+            } else if !(inQuotes && byte == 44) {
+                unquoted.append(byte)
+            }
+            i += 1
+        }
+        guard !inQuotes else { throw error(.unbalancedQuote) }
+        let chunk = bytes
+        defer { bytes = chunk }
+        let row = unquoted
+        return try row.withUnsafeBufferPointer { (buffer) throws(BarLoadingError) -> Bar in
+            bytes = buffer
+            return try parseRow(0..<buffer.count)
         }
     }
 

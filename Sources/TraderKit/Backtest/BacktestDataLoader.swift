@@ -201,7 +201,10 @@ public enum BacktestDataLoader {
     /// "No bars", saying which range was empty.
     static func noBars(_ settings: BacktestSettings) -> TraderError {
         let session = settings.regularHoursOnly ? " in US regular hours" : ""
-        guard settings.start != nil || settings.end != nil else { return TraderError("the data holds no bars\(session)") }
+        guard settings.start != nil || settings.end != nil else {
+            // Name the data: a file with a header and no rows (or one a spreadsheet wrote oddly) is found by its name.
+            return TraderError("\(settings.data.map { "\($0): " } ?? "")the data holds no bars\(session)")
+        }
         return TraderError(
             "no bars\(session) between \(settings.start ?? "the first bar") and \(settings.end ?? "the last bar")")
     }
