@@ -50,6 +50,27 @@ import TraderConfig
         #expect(shown.contains { $0.path == "strategy.parameters.sizing" && $0.text == "{fixed: 100}" })
     }
 
+    /// Issue 83: `config check` prints what the file sets (with the defaults that follow from it) and counts the
+    /// rest; `--all` prints every key, as `config show`.
+    @Test func checkPrintsWhatTheFileSetsAndCountsTheRest() throws {
+        let fixture = try ConfigFixture("strategy:\n  name: momentum\n  parameters:\n    holdings: 3\n")
+        let loaded = try fixture.load()
+        let text = ConfigRendering.check(loaded, files: ["bot.yaml"], all: false)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.first == "# bot.yaml: valid. What it sets, and the defaults that follow from it:")
+        #expect(lines.contains { $0.hasPrefix("    holdings: 3") && $0.contains("# file \(fixture.path):4:15") })
+        #expect(lines.contains { $0.hasPrefix("  maxActivePositions: 3") && $0.contains("default (momentum:") })
+        #expect(!lines.contains { $0.contains("connection") || $0.hasSuffix("# default") }, "\(text)")
+        let defaults = loaded.shownValues.filter { $0.origin == .defaultValue }.count
+        #expect(lines.last == "# \(defaults) other keys are at their defaults (--all prints every key with its source)")
+        #expect(lines.count < 20, "\(lines.count) lines")
+        let all = ConfigRendering.check(loaded, files: ["bot.yaml"], all: true)
+        #expect(all == "# bot.yaml: valid. The effective configuration:\n" + ConfigRendering.show(loaded))
+        let empty = try ConfigFixture("{}").load()
+        #expect(ConfigRendering.check(empty, files: ["e.yaml"], all: false).hasPrefix(
+            "# e.yaml: valid. It sets no key; the defaults that follow from others:\n"))
+    }
+
     @Test func whatShowPrintsIsAValidConfigWithTheSameValues() throws {
         let fixture = try ConfigFixture("""
             strategy: {name: rsi, parameters: {period: 10, sizing: {riskBased: {riskPercent: 1, atrMultiple: 2}}, atrStops: 3}}

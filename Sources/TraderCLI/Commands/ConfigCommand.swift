@@ -32,13 +32,14 @@ struct ConfigInit: ParsableCommand {
 struct ConfigCheck: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Validate config files (layered in order, with the environment) and print the effective config.",
+        abstract: "Validate config files (layered in order, with the environment) and print what they set.",
         discussion: "Exits non-zero with file:line:column, the key and what is allowed at the first problem.")
 
     @Argument(help: "Config files (YAML or JSON); a later file overrides an earlier one.") var files: [String]
     @Option(name: .customLong("for"), help: "Also check what this command needs: run (symbols, a journal).")
     var command: String?
     @Flag(name: .long, help: "Print nothing when the files are valid.") var quiet = false
+    @Flag(name: .long, help: "Print every key with its source, defaults included.") var all = false
 
     func validate() throws {
         if let command, command != "run" { throw ValidationError("--for takes run, got '\(command)'") }
@@ -49,8 +50,7 @@ struct ConfigCheck: ParsableCommand {
             files: files, environment: ProcessInfo.processInfo.environment, catalog: StrategyCatalogContext.current))
         if command == "run" { try loaded.settings.checkRunnable(record: loaded.record) }
         guard !quiet else { return }
-        print("# \(files.joined(separator: ", ")): valid. The effective configuration:")
-        print(ConfigRendering.show(loaded), terminator: "")
+        print(ConfigRendering.check(loaded, files: files, all: all), terminator: "")
     }
 }
 

@@ -57,7 +57,7 @@ public enum ConfigDocumentation {
 
         ```sh
         ibtrader config init --strategy momentum > bot.yaml   # a commented template with every default
-        ibtrader config check bot.yaml                        # validate, and print the effective configuration
+        ibtrader config check bot.yaml                        # validate, and print what it sets (--all: every key)
         ibtrader config show --config bot.yaml --port 4002    # every value with its source
         ```
 
