@@ -25,7 +25,7 @@ import TradingModel
             let placedAt = await simulator.now()
             await simulator.advance(by: .hours(24))
             let followed = try await OrdersCommand.parse(at + mine).perform()
-            #expect(followed.lines.last?.hasPrefix("journal: IBT:manual:zone accepted → filled") == true, "\(followed.lines)")
+            #expect(followed.lines.last?.hasPrefix("journal: IBT:manual:zone Submitted → Filled") == true, "\(followed.lines)")
             return placedAt
         }
         let journal = try OrderJournal(path: folder + "/mine.sqlite", createIfMissing: false)

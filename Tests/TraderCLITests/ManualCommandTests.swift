@@ -119,7 +119,7 @@ struct ManualCommandTests {
             #expect(other.succeeded)
             let cancelledAt = await simulator.now()
             let followed = try await OrdersCommand.parse(at + mine).perform()
-            #expect(followed.lines.last == "journal: IBT:manual:rest accepted → canceled (completed order: Cancelled)", "\(followed.lines)")
+            #expect(followed.lines.last == "journal: IBT:manual:rest Submitted → Cancelled (completed order: Cancelled)", "\(followed.lines)")
             let again = try await OrdersCommand.parse(at + mine).perform()
             #expect(!again.lines.contains { $0.hasPrefix("journal:") }, "nothing left behind")
             _ = try await OrderCommand.parse(["buy", "SYN001", "5", "--type", "LMT", "--limit", "1", "--ref", "gone"] + at + mine).perform()
@@ -149,11 +149,11 @@ struct ManualCommandTests {
             let at = ["--port", "\(port)", "--timeout", "30"]
             let placed = try await OrderCommand.parse(
                 ["buy", "SYN000", "5", "--type", "LMT", "--limit-offset", "-1 tick", "--ref", "later"] + at + mine).perform()
-            #expect(placed.succeeded && placed.lines.joined().contains("accepted"), "\(placed.lines)")
+            #expect(placed.succeeded && placed.lines.joined().contains("Submitted"), "\(placed.lines)")
             let placedAt = await simulator.now()
             await simulator.advance(by: .hours(24))
             let followed = try await OrdersCommand.parse(at + mine).perform()
-            #expect(followed.lines.last?.hasPrefix("journal: IBT:manual:later accepted → filled") == true, "\(followed.lines)")
+            #expect(followed.lines.last?.hasPrefix("journal: IBT:manual:later Submitted → Filled") == true, "\(followed.lines)")
             return placedAt
         }
         let journal = try OrderJournal(path: folder + "/mine.sqlite", createIfMissing: false)

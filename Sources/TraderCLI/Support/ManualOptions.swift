@@ -72,6 +72,7 @@ struct ManualContext {
             loaded, clientID: connection.clientIDValue, timeout: connection.timeoutValue, journaling: journaling,
             journalIfPresent: journalIfPresent, environment: environment)
         setup.settings.confirmedLiveAccount = manual.confirmLive
+        if let note = setup.journalNote { FileHandle.standardError.write(Data((note + "\n").utf8)) }
     }
 
     /// Connects, confirms a live account when `--live` asks for it, runs `body`, disconnects.

@@ -2,6 +2,7 @@ import Analytics
 import Storage
 import TradingModel
 import JournalModel
+import LiveSession
 
 /// `ibtrader journal`'s listings: tables for people, JSON lines for scripts.
 public struct JournalListing {
@@ -38,14 +39,14 @@ public struct JournalListing {
             return [
                 i.orderRef.rawValue, i.createdAt.description, ContractTerms(instrument: i.symbol).description,
                 i.side.rawValue, "\(i.quantity)",
-                i.type.ibName + (price.isEmpty ? "" : " \(price)"), o.state.rawValue,
+                i.type.ibName + (price.isEmpty ? "" : " \(price)"), BrokerOrderStatus.name(of: o.state),
                 o.brokerOrderID.map { "\($0)" } ?? "", "\(o.filledQuantity)", o.message ?? "",
             ]
         }
         return "Orders (\(orders.count))\n"
             + TextTable.render(
                 header: [
-                    "order_ref", "created (UTC)", "contract", "side", "qty", "type", "state", "ib_id", "filled",
+                    "order_ref", "created (UTC)", "contract", "side", "qty", "type", "status", "ib_id", "filled",
                     "message",
                 ],
                 rows: rows, rightAligned: [4, 7, 8])

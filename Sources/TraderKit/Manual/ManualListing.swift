@@ -60,7 +60,8 @@ public enum ManualListing {
             }
         }
         return resolved.map { r in
-            r.now.map { "journal: \(r.orderRef) \(r.was.rawValue) → \($0.rawValue) (\(r.detail))" } ?? "journal: unknown: \(r.detail)"
+            r.now.map { "journal: \(r.orderRef) \(BrokerOrderStatus.name(of: r.was)) → \(BrokerOrderStatus.name(of: $0)) (\(r.detail))" }
+                ?? "journal: unknown: \(r.detail)"
         }
     }
 
@@ -169,11 +170,11 @@ public enum ManualListing {
         if !result.legs.isEmpty {
             lines.append(
                 TextTable.render(
-                    header: ["order id", "orderRef", "side", "qty", "type", "state", "filled", "avg price"],
+                    header: ["order id", "orderRef", "side", "qty", "type", "status", "filled", "avg price"],
                     rows: result.legs.map {
                         [
                             "\($0.brokerOrderID)", $0.orderRef, $0.side.rawValue, "\($0.quantity)", $0.type,
-                            $0.state.rawValue, "\($0.filled)", $0.averagePrice.map { "\($0)" } ?? "",
+                            BrokerOrderStatus.name(of: $0.state), "\($0.filled)", $0.averagePrice.map { "\($0)" } ?? "",
                         ]
                     }, rightAligned: [0, 3, 6, 7]))
         }

@@ -16,6 +16,9 @@ public struct ManualSetup: Sendable {
     public var settings: ManualSettings
     /// The journal in use, if journaling.
     public var journalPath: String?
+    /// When this command created the journal: a note saying where, for standard error (a manual command that
+    /// silently leaves `journal.sqlite` in the current folder surprises; issue 83).
+    public var journalNote: String?
 
     /// The wall clock the manual commands run on (their sessions' time; what a local symbol's year is read against).
     public static func wallTime() -> Timestamp { Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9)) }
@@ -65,5 +68,10 @@ public struct ManualSetup: Sendable {
             throw ConfigError("\(error)", key: "journal.path", at: loaded.record.origins["journal.path"])
         }
         journalPath = path
+        if !present {
+            let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+            journalNote = "note: created the order journal \(absolute): every manual order is journaled there "
+                + "(--journal PATH, or journal.path in a --config file, puts it elsewhere)"
+        }
     }
 }
