@@ -88,6 +88,6 @@ struct RunCommand: AsyncParsableCommand {
                 connection: configuration.connection, account: configuration.session.account)
         }
         let summary = try await LiveRunService.run(configuration, strategy: strategy, logger: logger, surface: surface)
-        print(summary.endText(journal: configuration.journal?.path))
+        print(summary.endText(journal: configuration.journal?.path, simulatedBroker: simulated))
     }
 }

@@ -72,7 +72,7 @@ public enum SandboxJob {
                 String(
                     format: "sandbox: %@ of the bot's time (%@ to %@) in %.1f s of wall time", Self.text(simulated),
                     "\(from)", "\(to)", wall.secondsValue),
-                summary.endText(journal: journal),
+                summary.endText(journal: journal, simulatedBroker: true),
             ]
             switch drift {
             case .success(let report): lines += report.lines
