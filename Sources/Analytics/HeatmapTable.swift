@@ -1,7 +1,11 @@
 /// A heatmap of one value over two parameters, as a coloured HTML table (rows = `y` values, columns = `x`).
 ///
-/// Colours run from red (lowest) through white to green (highest); cells without a value are grey. With
-/// `highlight`, that cell gets a thick outline (e.g. the best configuration).
+/// Colours run from red (worst) through white to green (best); cells without a value are grey. With `center`, white
+/// is that value (0 for a Sharpe ratio or a return: a positive Sharpe is never red, a negative never green) and the
+/// colour's depth is the distance from it, scaled by the largest; without, white is the middle of the range. With
+/// `lowerIsBetter` the scale turns round. With `highlight`, that cell gets a thick outline (e.g. the best
+/// configuration); cells in `hatched` are shown hatched with their `hatchTitle` as a tooltip (e.g. runs that fail the
+/// constraints).
 ///
 /// ```swift
 /// let html = HeatmapTable(title: "Sharpe", xName: "fast", yName: "slow", xValues: [5, 10], yValues: [20, 30],
@@ -24,6 +28,16 @@ public struct HeatmapTable: Sendable {
     public var decimals: Int
     /// `(row, column)` to outline.
     public var highlight: (row: Int, column: Int)?
+    /// The value shown white (`nil`: the middle of the range).
+    public var center: Double?
+    /// Lower values are better (the colours turn round).
+    public var lowerIsBetter = false
+    /// Cells values show as percent of a fraction (`0.0904` as `9.04%`).
+    public var percent = false
+    /// `(row, column)` cells to hatch (`row * xValues.count + column`), with the tooltip they get.
+    public var hatched: Set<Int> = []
+    /// The tooltip of a hatched cell.
+    public var hatchTitle = ""
 
     /// Creates a heatmap.
     public init(
@@ -43,7 +57,13 @@ public struct HeatmapTable: Sendable {
     /// The HTML table.
     public func render() -> String {
         let values = cells.flatMap { $0.compactMap { $0 } }.filter(\.isFinite)
-        let low = values.min() ?? 0, high = values.max() ?? 0
+        var (low, high) = (values.min() ?? 0, values.max() ?? 0)
+        if let center {
+            let reach = values.map { abs($0 - center) }.max() ?? 0
+            (low, high) = (center - reach, center + reach)
+        }
+        if lowerIsBetter { (low, high) = (high, low) }
+        let format = percent ? ValueFormat.percent(decimals: max(0, decimals - 2)) : .number(decimals: decimals)
         var html = "<table class=\"grid\">\n<caption>\(HTMLText.escape(title))</caption>\n<thead><tr>"
         html += "<th>\(HTMLText.escape(yName)) \\ \(HTMLText.escape(xName))</th>"
         for x in xValues { html += "<th>\(HTMLText.escape(Self.label(x)))</th>" }
@@ -54,9 +74,12 @@ public struct HeatmapTable: Sendable {
                 let value = r < cells.count && c < cells[r].count ? cells[r][c] : nil
                 let outline = highlight.map { $0.row == r && $0.column == c } == true
                     ? ";outline:3px solid #1f5fa8;outline-offset:-3px" : ""
+                let hatch = hatched.contains(r * xValues.count + c)
+                    ? ";background-image:repeating-linear-gradient(45deg,transparent 0 5px,rgba(0,0,0,.18) 5px 6px)" : ""
+                let title = hatch.isEmpty ? "" : " title=\"\(HTMLText.escape(hatchTitle))\""
                 if let value, value.isFinite {
-                    html += "<td style=\"background:\(Self.color(value, low: low, high: high))\(outline)\">"
-                    html += "\(ValueFormat.number(decimals: decimals).string(value))</td>"
+                    html += "<td\(title) style=\"background-color:\(Self.color(value, low: low, high: high))\(hatch)\(outline)\">"
+                    html += "\(format.string(value))</td>"
                 } else {
                     html += "<td class=\"empty\" style=\"\(outline.dropFirst())\">–</td>"
                 }
@@ -70,9 +93,9 @@ public struct HeatmapTable: Sendable {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
-    /// Red → white → green, by the value's position in `[low, high]`.
+    /// Red → white → green, by the value's position from `low` to `high` (`low` may be above `high`: lower is better).
     static func color(_ value: Double, low: Double, high: Double) -> String {
-        let t = high > low ? (value - low) / (high - low) : 0.5
+        let t = high != low ? max(0, min(1, (value - low) / (high - low))) : 0.5
         let (r, g, b): (Double, Double, Double) = t < 0.5
             ? (230, 124 + (255 - 124) * t * 2, 115 + (255 - 115) * t * 2)
             : (255 - (255 - 99) * (t - 0.5) * 2, 255 - (255 - 190) * (t - 0.5) * 2, 255 - (255 - 123) * (t - 0.5) * 2)

@@ -14,7 +14,7 @@ public enum ResearchReports {
         let headers = ["#", "config"] + results.header.parameterNames + metrics
         let body = rows.enumerated().map { rank, row in
             [String(rank + 1), String(row.id)] + row.parameters.entries.map { ResultFormat.number($0.value) }
-                + metrics.map { ResearchHTML.number(row.metrics[$0], decimals: $0 == "trades" ? 0 : 4) }
+                + metrics.map { metricText($0, row.metrics[$0]) }
         }
         var widths = headers.map(\.count)
         for row in body { for (k, cell) in row.enumerated() { widths[k] = max(widths[k], cell.count) } }
@@ -29,11 +29,29 @@ public enum ResearchReports {
         return text
     }
 
+    /// The metrics reports show in percent, as the backtest's summary and report do (a drawdown of `-9.04%`, not
+    /// `-0.0904`); the sweep's CSV and JSON, the objective and the constraints keep fractions (a constraint also
+    /// takes percent: `max_drawdown>-25%`).
+    public static let percentMetrics: Set<String> = [
+        "total_return", "cagr", "annual_volatility", "max_drawdown", "win_rate", "exposure",
+    ]
+
+    /// Metrics whose sign says good or bad: the heatmap shows 0 white, above it green, below it red.
+    static let signedMetrics: Set<String> = [
+        "total_return", "cagr", "sharpe", "sortino", "calmar", "max_drawdown", "expectancy", "net_profit",
+    ]
+
+    /// A metric as a report cell: percent for `percentMetrics`, whole trades, else 4 decimals; `–` when undefined.
+    public static func metricText(_ name: String, _ value: Double?) -> String {
+        if percentMetrics.contains(name) { return ResearchHTML.percent(value) }
+        return ResearchHTML.number(value, decimals: name == "trades" ? 0 : 4)
+    }
+
     /// One paragraph on the best configuration and its PSR / DSR.
     public static func bestSummary(_ results: SweepResults) -> String {
         guard let best = results.best else { return "No configuration passes the constraints." }
         var text = "Best: config \(best.id) (\(best.parameters)), \(results.header.objective.metric) = "
-            + ResearchHTML.number(best.metrics[results.header.objective.metric], decimals: 4)
+            + metricText(results.header.objective.metric, best.metrics[results.header.objective.metric])
         if let o = results.overfitting {
             text += "; PSR(0) = \(ResearchHTML.number(o.probabilisticSharpe, decimals: 4))"
             text += ", DSR = \(ResearchHTML.number(o.deflatedSharpe, decimals: 4)) over \(o.trials) trials"
@@ -75,7 +93,7 @@ public enum ResearchReports {
             headers: ["#", "config"] + header.parameterNames + metrics,
             rows: rows.enumerated().map { rank, row in
                 [String(rank + 1), String(row.id)] + row.parameters.entries.map { ResultFormat.number($0.value) }
-                    + metrics.map { ResearchHTML.number(row.metrics[$0], decimals: $0 == "trades" ? 0 : 4) }
+                    + metrics.map { metricText($0, row.metrics[$0]) }
             })))
         if let bestEquity, !bestEquity.isEmpty {
             sections.append(("Equity of the best configuration", ResearchHTML.lineChart(
@@ -98,21 +116,33 @@ public enum ResearchReports {
         let ys = Array(Set(rows.compactMap { $0.parameters[y] })).sorted()
         var cells = [[Double?]](repeating: [Double?](repeating: nil, count: xs.count), count: ys.count)
         var highlight: (row: Int, column: Int)?
-        let metric = results.header.objective.metric
+        var hatched: Set<Int> = []
+        let objective = results.header.objective
+        let metric = objective.metric
         for row in rows {
             guard let px = row.parameters[x], let py = row.parameters[y], let c = xs.firstIndex(of: px),
                 let r = ys.firstIndex(of: py)
             else { continue }
             cells[r][c] = row.metrics[metric]
             if row.id == results.best?.id { highlight = (r, c) }
+            if !objective.isEligible(row.metrics) { hatched.insert(r * xs.count + c) }
         }
         var note = fixed.isEmpty ? "" : "Other parameters at the best configuration's values: "
             + fixed.map { "\($0)=\(ResultFormat.number(anchor?.parameters[$0] ?? 0))" }.joined(separator: ", ") + ". "
-        note += "Outlined: the best eligible configuration. Cells show every run, eligible or not."
-        return ResearchHTML.paragraph(note) + HeatmapTable(
-            title: metric, xName: x, yName: y, xValues: xs, yValues: ys, cells: cells, decimals: 3,
-            highlight: highlight
-        ).render()
+        note += "Outlined: the best eligible configuration. Cells show every run; "
+            + (objective.constraints.isEmpty ? "every run with a defined \(metric) is eligible."
+                : "hatched: not eligible (fails \(objective.constraints.map(\.description).joined(separator: ", ")), "
+                    + "or \(metric) is undefined).")
+        if signedMetrics.contains(metric) { note += " White is 0: green above, red below." }
+        var table = HeatmapTable(
+            title: metric, xName: x, yName: y, xValues: xs, yValues: ys, cells: cells, decimals: percentMetrics.contains(metric) ? 4 : 3,
+            highlight: highlight)
+        table.center = signedMetrics.contains(metric) ? 0 : nil
+        table.lowerIsBetter = objective.direction == .minimize
+        table.percent = percentMetrics.contains(metric)
+        table.hatched = hatched
+        table.hatchTitle = "not eligible: " + objective.description
+        return ResearchHTML.paragraph(note) + table.render()
     }
 
     /// `2010-07-06` for midnight times, ISO-8601 otherwise.
