@@ -134,7 +134,7 @@ enum DashboardPage {
       $("limits").innerHTML = row(["Limit", ["Now", 1], ["Limit", 1], ""], true) + s.risk.limits.map(l => {
         const share = l.used == null || !l.limit ? null : Math.min(1, l.used / l.limit);
         return row([esc(l.name), [l.used == null ? "–" : qty(+l.used.toFixed(2)), 1], [qty(l.limit) + " " + esc(l.unit), 1],
-          share == null ? "" : `<div class="bar"><i class="${share > .9 ? "hot" : ""}" style="width:${(share * 100).toFixed(0)}%"></i></div>`]); }).join("") +
+          share == null ? "" : `<div class="bar"><i class="${(l.fullIsNormal ? l.used > l.limit : share > .9) ? "hot" : ""}" style="width:${(share * 100).toFixed(0)}%"></i></div>`]); }).join("") +
         (s.risk.halts.length ? row(["<span class=neg>halted</span>", "", esc(s.risk.halts.join(", ")), ""]) : "");
       $("denials").innerHTML = row(["Time", "Symbol", "Rule", "Detail"], true) + (s.risk.recentDenials.length ? s.risk.recentDenials.map(d =>
         row([esc(d.time), esc(d.symbol), esc(d.rule), esc(d.detail)])).join("") : row(["<span class=mute>none</span>", "", "", ""])) +

@@ -93,7 +93,7 @@ extension LiveSessionCore {
             row.quantity = order.quantity.doubleValue
             row.filled = order.filledQuantity.doubleValue
             row.type = "\(order.type)"
-            row.state = "\(order.state)"
+            row.state = BrokerOrderStatus.name(of: order.state)  // as TWS, `order`, `orders` and `journal` name it
             row.ageSeconds = max(0, Double((dataTime - order.createdAt).nanoseconds) / 1e9)
             if let tracked = desk.book.order(order.id) {
                 row.brokerOrderID = tracked.brokerOrderID
@@ -212,6 +212,10 @@ extension LiveSessionCore {
         let largest = portfolio.positions.indices.map { portfolio.positionValue(for: InstrumentID(index: $0)) }
             .map { $0.doubleValue.magnitude }.max() ?? 0
         limit("maxActivePositions", config.maxActivePositions.map(Double.init), used: Double(portfolio.activePositionCount), "positions")
+        // A rotation holds exactly its number of holdings: full is the plan (issue 83: a red bar all demo long).
+        if let last = risk.limits.indices.last, risk.limits[last].name == "maxActivePositions" {
+            risk.limits[last].fullIsNormal = true
+        }
         limit("maxPositionValue", config.maxPositionValue?.doubleValue, used: largest, "")
         limit(
             "maxPositionPercentOfEquity", config.maxPositionPercentOfEquity,

@@ -238,6 +238,9 @@ public struct SessionStatus: Sendable, Equatable, Codable {
         public var limit = 0.0
         public var used: Double?
         public var unit = ""
+        /// Being at the limit is the design, not a warning (`maxActivePositions` of a strategy that holds that many):
+        /// the dashboard marks it only when it is exceeded.
+        public var fullIsNormal: Bool?
         public init(name: String = "", limit: Double = 0, used: Double? = nil, unit: String = "") {
             self.name = name
             self.limit = limit

@@ -300,4 +300,19 @@ struct OperatorControlTests {
             #expect(actions.logs.contains { $0.hasPrefix("not flattening at the stop: the journal is failing") })
         }
     }
+
+    /// Issue 83: a strategy that holds its `maxActivePositions` is at its plan, not at a warning: the limit says so
+    /// to the dashboard (which marks it only when exceeded); the other limits do not.
+    @Test func aFullPositionCountIsNormalOtherLimitsAreNot() throws {
+        var settings = Harness.settings()
+        settings.engine.risk.maxActivePositions = 1
+        settings.engine.risk.maxGrossExposureRatio = 2
+        var harness = Harness(InAndOut(), settings: settings)
+        harness.startUp()
+        Self.fill(&harness, try #require(Self.bar(&harness, 60).placed.first))
+        let limits = harness.core.status(at: harness.now).risk.limits
+        let count = try #require(limits.first { $0.name == "maxActivePositions" })
+        #expect(count.used == 1 && count.limit == 1 && count.fullIsNormal == true)
+        #expect(limits.filter { $0.name != "maxActivePositions" }.allSatisfy { $0.fullIsNormal == nil }, "\(limits)")
+    }
 }
