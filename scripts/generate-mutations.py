@@ -94,24 +94,35 @@ def main(argv):
         return 2
     for name in files:
         path = Path(name)
-        lines = path.read_text(encoding="utf-8").split("\n")
-        seen = {}
+        text = path.read_text(encoding="utf-8")
+        lines = text.split("\n")
+        # mutate.sh finds a line's text anywhere in the file (a line can also end a longer one: `x = a` in
+        # `    x = a`), so a line's occurrence is its rank among all the matches of its text, not among equal lines.
+        starts, offset = [], 0
+        for line in lines:
+            starts.append(offset)
+            offset += len(line) + 1
+        in_block_comment = False
         in_block_comment = False
         for number, line in enumerate(lines, 1):
-            seen[line] = seen.get(line, 0) + 1
             stripped = line.strip()
             if in_block_comment or stripped.startswith("/*"):
                 in_block_comment = "*/" not in stripped
                 continue
             if stripped.startswith("//"):
                 continue
-            for n, (kind, mutated) in enumerate(mutants(line), 1):
+            planted = list(mutants(line))
+            if not planted:
+                continue
+            matches = occurrences(text, line)
+            rank = matches.index(starts[number - 1]) + 1 if starts[number - 1] in matches else 1
+            for n, (kind, mutated) in enumerate(planted, 1):
                 print(f"id: {path.stem}-{number}-{kind}-{n}")
                 print(f"file: {name}")
                 print(f"find: {line}")
                 print(f"replace: {mutated}")
-                if lines.count(line) > 1:
-                    print(f"occurrence: {seen[line]}")
+                if len(matches) > 1:
+                    print(f"occurrence: {rank}")
                 if tests:
                     print(f"tests: {tests}")
                 print(f"why: generated ({kind}) at line {number}")
