@@ -206,6 +206,43 @@ struct ReconcilerTests {
                     orderRef: "IBT:B-SL", reason: "bracket child missing at the broker; sending it")))
     }
 
+    // MARK: - Generated mutations (2026-11-29)
+
+    /// Generated mutation (`Reconciler.swift` line 127): a bracket child whose parent is not in the journal is never
+    /// sent alone (it is flagged); one found working at the broker is adopted as it is.
+    @Test func aBracketChildWhoseParentIsNotInTheJournalIsNeverSentAlone() {
+        let plan = Reconciler.reconcile(
+            intents: [
+                Self.intent("IBT:C-SL", .journaled, parent: "IBT:gone"),
+                Self.intent("IBT:D-SL", .working, parent: "IBT:gone2"),
+            ],
+            broker: BrokerSnapshot(openOrders: [Self.open("IBT:D-SL", id: 4, perm: 44)]), internalPositions: [:])
+        #expect(
+            plan.resolution(for: "IBT:C-SL")?.action
+                == .flag("bracket child whose parent IBT:gone is not in the journal"))
+        #expect(plan.resolution(for: "IBT:D-SL")?.action == .adopt(brokerOrderID: 4, permID: 44, status: .submitted))
+        #expect(plan.sendGroups.isEmpty)
+    }
+
+    /// Generated mutation (`Reconciler.swift` line 137): a bracket found whole at the broker (parent and children
+    /// working) is adopted without a word; only a child missing under its parent is sent with an alert.
+    @Test func aBracketFoundWholeAtTheBrokerIsAdoptedWithoutAnAlert() {
+        let plan = Reconciler.reconcile(
+            intents: [
+                Self.intent("IBT:W", .working, perm: 10), Self.intent("IBT:W-SL", .working, parent: "IBT:W", perm: 11),
+                Self.intent("IBT:W-TP", .working, parent: "IBT:W", perm: 12),
+            ],
+            broker: BrokerSnapshot(openOrders: [
+                Self.open("IBT:W", id: 1, perm: 10), Self.open("IBT:W-SL", id: 2, perm: 11),
+                Self.open("IBT:W-TP", id: 3, perm: 12),
+            ]),
+            internalPositions: [:])
+        #expect(plan.resolution(for: "IBT:W-SL")?.action == .adopt(brokerOrderID: 2, permID: 11, status: .submitted))
+        #expect(plan.resolution(for: "IBT:W-TP")?.action == .adopt(brokerOrderID: 3, permID: 12, status: .submitted))
+        #expect(plan.alerts.isEmpty, "\(plan.alerts)")
+        #expect(plan.sendGroups.isEmpty)
+    }
+
     // MARK: - Property: random restarts
 
     enum Truth: CaseIterable { case neverSent, working, partial, filled, cancelledPartly, cancelled, rejected }

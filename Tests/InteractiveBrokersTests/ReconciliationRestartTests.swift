@@ -82,6 +82,22 @@ struct ReconciliationRestartTests {
         #expect(plan.sendGroups.isEmpty)
     }
 
+    /// Generated mutation (`Reconciler.swift` line 164): a stale bracket's parent is abandoned for its own age and
+    /// each child names its parent, so the operator sees which order took the children with it.
+    @Test func aStaleBracketsChildrenNameTheirParent() {
+        let old = Self.now - .minutes(10)
+        let plan = Self.plan([
+            Self.intent("IBT:1:B", type: .limit(Price(100)), createdAt: old),
+            Self.intent("IBT:1:B-SL", type: .stop(Price(90)), createdAt: old, parent: "IBT:1:B"),
+        ])
+        guard case .abandon(let reason) = plan.resolution(for: "IBT:1:B")?.action else {
+            Issue.record("the stale parent must be abandoned")
+            return
+        }
+        #expect(!reason.hasPrefix("its parent"))
+        #expect(plan.resolution(for: "IBT:1:B-SL")?.action == .abandon("its parent IBT:1:B: \(reason)"))
+    }
+
     @Test func aStaleIntentFoundAtTheBrokerIsAdoptedNotAbandoned() {
         let old = Self.now - .hours(2)
         let broker = BrokerSnapshot(
