@@ -205,17 +205,18 @@ extension LiveSessionCore {
         let config = engine.config.risk
         let portfolio = engine.portfolio
         let equity = portfolio.equity.doubleValue
-        func limit(_ name: String, _ value: Double?, used: Double?, _ unit: String) {
+        func limit(_ name: String, _ value: Double?, used: Double?, _ unit: String, fullIsNormal: Bool? = nil) {
             guard let value else { return }
-            risk.limits.append(SessionStatus.Limit(name: name, limit: value, used: used, unit: unit))
+            var row = SessionStatus.Limit(name: name, limit: value, used: used, unit: unit)
+            row.fullIsNormal = fullIsNormal
+            risk.limits.append(row)
         }
         let largest = portfolio.positions.indices.map { portfolio.positionValue(for: InstrumentID(index: $0)) }
             .map { $0.doubleValue.magnitude }.max() ?? 0
-        limit("maxActivePositions", config.maxActivePositions.map(Double.init), used: Double(portfolio.activePositionCount), "positions")
         // A rotation holds exactly its number of holdings: full is the plan (issue 83: a red bar all demo long).
-        if let last = risk.limits.indices.last, risk.limits[last].name == "maxActivePositions" {
-            risk.limits[last].fullIsNormal = true
-        }
+        limit(
+            "maxActivePositions", config.maxActivePositions.map(Double.init), used: Double(portfolio.activePositionCount),
+            "positions", fullIsNormal: true)
         limit("maxPositionValue", config.maxPositionValue?.doubleValue, used: largest, "")
         limit(
             "maxPositionPercentOfEquity", config.maxPositionPercentOfEquity,

@@ -29,21 +29,16 @@ public enum ResearchReports {
         return text
     }
 
-    /// The metrics reports show in percent, as the backtest's summary and report do (a drawdown of `-9.04%`, not
-    /// `-0.0904`); the sweep's CSV and JSON, the objective and the constraints keep fractions (a constraint also
-    /// takes percent: `max_drawdown>-25%`).
-    public static let percentMetrics: Set<String> = [
-        "total_return", "cagr", "annual_volatility", "max_drawdown", "win_rate", "exposure",
-    ]
-
     /// Metrics whose sign says good or bad: the heatmap shows 0 white, above it green, below it red.
     static let signedMetrics: Set<String> = [
         "total_return", "cagr", "sharpe", "sortino", "calmar", "max_drawdown", "expectancy", "net_profit",
     ]
 
-    /// A metric as a report cell: percent for `percentMetrics`, whole trades, else 4 decimals; `–` when undefined.
+    /// A metric as a report cell: percent for those the backtest's summary gives in percent (`SummaryTable.percentKeys`:
+    /// a drawdown of `-9.04%`, not `-0.0904`), whole trades, else 4 decimals; `–` when undefined. The sweep's CSV and
+    /// JSON, the objective and the constraints keep fractions (a constraint also takes percent: `max_drawdown>-25%`).
     public static func metricText(_ name: String, _ value: Double?) -> String {
-        if percentMetrics.contains(name) { return ResearchHTML.percent(value) }
+        if SummaryTable.percentKeys.contains(name) { return ResearchHTML.percent(value) }
         return ResearchHTML.number(value, decimals: name == "trades" ? 0 : 4)
     }
 
@@ -134,12 +129,13 @@ public enum ResearchReports {
                 : "hatched: not eligible (fails \(objective.constraints.map(\.description).joined(separator: ", ")), "
                     + "or \(metric) is undefined).")
         if signedMetrics.contains(metric) { note += " White is 0: green above, red below." }
+        let percent = SummaryTable.percentKeys.contains(metric)
         var table = HeatmapTable(
-            title: metric, xName: x, yName: y, xValues: xs, yValues: ys, cells: cells, decimals: percentMetrics.contains(metric) ? 4 : 3,
+            title: metric, xName: x, yName: y, xValues: xs, yValues: ys, cells: cells, decimals: percent ? 4 : 3,
             highlight: highlight)
         table.center = signedMetrics.contains(metric) ? 0 : nil
         table.lowerIsBetter = objective.direction == .minimize
-        table.percent = percentMetrics.contains(metric)
+        table.percent = percent
         table.hatched = hatched
         table.hatchTitle = "not eligible: " + objective.description
         return ResearchHTML.paragraph(note) + table.render()

@@ -19,6 +19,10 @@ public enum SummaryTable {
         ("average_loss", "Average loss", .money), ("exposure", "Exposure", .percent), ("turnover", "Turnover", .ratio),
     ]
 
+    /// The metrics shown in percent (`-23.60 %`): every report that prints these keys gives them in percent too
+    /// (`ResearchReports.metricText`).
+    public static let percentKeys: Set<String> = Set(rows.filter { $0.format == .percent }.map(\.key))
+
     /// A two-column table of the metrics present in `values`, with a title line.
     public static func render(_ values: [String: JSONValue], title: String, extra: [(String, String)] = []) -> String {
         var lines: [(String, String)] = []
