@@ -40,9 +40,9 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
-        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Without its default traits: swift-configuration (configuration from environment and files) and the parts
+        // that need all of Foundation are not used by the dashboard, and cost a cold build minutes (docs/testing.md).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
@@ -73,6 +73,8 @@ let package = Package(
             ]
         ),
         // MARK: - Composition and I/O
+        // E-mail through the system's libcurl, loaded at run time (no TLS library compiled in; docs/operations.md).
+        .target(name: "CurlShim", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(name: "BundledData", resources: [.copy("Resources")]),
         .target(name: "Backtest", dependencies: ["TradingModel", "TradingEngine", "Simulation", "Analytics", "Indicators"]),
         .target(
@@ -166,8 +168,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "CurlShim",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
@@ -216,7 +217,6 @@ let package = Package(
             dependencies: [
                 "OperatorSurface", "LiveSession", "InteractiveBrokers", "TradingModel", "TWSTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -1,8 +1,6 @@
-import AsyncHTTPClient
 import Foundation
 import LiveSession
 import Logging
-import NIOPosix
 import ServiceLifecycle
 import Synchronization
 import TradingModel
@@ -51,14 +49,8 @@ public final class AlertCenter: Service, Sendable {
     public func finish() { sink.finish() }
 
     public func run() async throws {
-        // The channels' retries are the center's (1 s, 2 s, 4 s): a refused connection fails at once instead of being
-        // retried by the client until the request's deadline.
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool.retryConnectionEstablishment = false
-        configuration.timeout.connect = .seconds(5)
-        let http = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
         let queues = channels.map { _ in AsyncStream.makeStream(of: OperatorAlert.self, bufferingPolicy: .bufferingNewest(200)) }
-        let drains = zip(channels, queues).map { channel, queue in Task { await self.drain(queue.stream, to: channel, http: http) } }
+        let drains = zip(channels, queues).map { channel, queue in Task { await self.drain(queue.stream, to: channel) } }
         let flusher = Task {
             // Held-back alerts come out when their cooldown ends, even with nothing new arriving.
             while !Task.isCancelled {
@@ -86,7 +78,6 @@ public final class AlertCenter: Service, Sendable {
         }
         for drain in drains { await drain.value }
         deadline.cancel()
-        try? await http.shutdown()
     }
 
     /// Queues `alert` for the channels its route names (every channel without routes).
@@ -100,7 +91,7 @@ public final class AlertCenter: Service, Sendable {
         }
     }
 
-    private func drain(_ queue: AsyncStream<OperatorAlert>, to channel: AlertChannel, http: HTTPClient) async {
+    private func drain(_ queue: AsyncStream<OperatorAlert>, to channel: AlertChannel) async {
         var window: [ContinuousClock.Instant] = []
         for await alert in queue {
             window.removeAll { ContinuousClock.now - $0 > .seconds(60) }
@@ -109,11 +100,11 @@ public final class AlertCenter: Service, Sendable {
                 window.removeFirst()
             }
             window.append(.now)
-            await deliver(alert, to: channel, http: http)
+            await deliver(alert, to: channel)
         }
     }
 
-    private func deliver(_ alert: OperatorAlert, to channel: AlertChannel, http: HTTPClient) async {
+    private func deliver(_ alert: OperatorAlert, to channel: AlertChannel) async {
         let deliveries: [AlertChannel.Delivery]
         do { deliveries = try channel.deliveries(alert, bot) } catch {
             logger.warning("alert not sent to \(channel.name): \(error)")
@@ -123,7 +114,7 @@ public final class AlertCenter: Service, Sendable {
             var attempt = 0
             while true {
                 do {
-                    try await delivery(http)
+                    try await delivery()
                     sent.withLock { $0[channel.name, default: 0] += 1 }
                     break
                 } catch {

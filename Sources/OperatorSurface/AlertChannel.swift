@@ -1,14 +1,14 @@
-import AsyncHTTPClient
 import Foundation
 import LiveSession
-import NIOCore
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Where alerts go: one delivery per alert and recipient (an HTTP request, an e-mail). A channel only formats and
 /// sends; retries, rate and coalescing are the `AlertCenter`'s.
 public struct AlertChannel: Sendable {
-    /// One message to one recipient, through the center's HTTP client when it is an HTTP one; throws when it was
-    /// not delivered.
-    public typealias Delivery = @Sendable (HTTPClient) async throws -> Void
+    /// One message to one recipient; throws when it was not delivered.
+    public typealias Delivery = @Sendable () async throws -> Void
 
     /// The channel's name in logs (`webhook`, `telegram`, `sms`, `email`).
     public var name: String
@@ -33,17 +33,27 @@ public struct AlertChannel: Sendable {
         self.init(name: name) { alert, bot in try posts(alert, bot).map(Self.http) }
     }
 
-    /// The POST through the center's AsyncHTTPClient (NIO's event loops: a slow endpoint holds no trading thread),
-    /// 10 s at most.
+    /// The session alerts go through: no cache, no cookies, 10 s for a request (connection included).
+    static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 10
+        configuration.timeoutIntervalForResource = 10
+        configuration.httpCookieStorage = nil
+        configuration.urlCache = nil
+        return URLSession(configuration: configuration)
+    }()
+
+    /// The POST through Foundation's URLSession (the system's libcurl on Linux, its own stack on macOS: no TLS
+    /// library compiled into ibtrader), asynchronous, so a slow endpoint holds no trading thread; 10 s at most.
     static func http(_ post: Post) -> Delivery {
-        { client in
-            var request = HTTPClientRequest(url: post.url.absoluteString)
-            request.method = .POST
-            for (name, value) in post.headers { request.headers.add(name: name, value: value) }
-            request.body = .bytes(ByteBuffer(bytes: post.body))
-            let response = try await client.execute(request, timeout: .seconds(10))
-            _ = try await response.body.collect(upTo: 1 << 20)
-            guard (200..<300).contains(response.status.code) else { throw AlertDeliveryError(status: Int(response.status.code)) }
+        {
+            var request = URLRequest(url: post.url, timeoutInterval: 10)
+            request.httpMethod = "POST"
+            for (name, value) in post.headers { request.setValue(value, forHTTPHeaderField: name) }
+            request.httpBody = post.body
+            let (_, response) = try await session.data(for: request)
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            guard (200..<300).contains(status) else { throw AlertDeliveryError(status: status) }
         }
     }
 

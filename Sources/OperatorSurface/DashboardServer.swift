@@ -44,7 +44,7 @@ public struct DashboardServer: Sendable {
         self.reloadRisk = reloadRisk
     }
 
-    /// The application, ready to run (or to test with HummingbirdTesting).
+    /// The application, ready to run (the tests run it on an ephemeral port).
     public func application(
         logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {

@@ -1,7 +1,5 @@
+import CurlShim
 import Foundation
-import NIOCore
-import NIOPosix
-import NIOSSL
 
 /// Where and how e-mail alerts are sent.
 public struct SMTPSettings: Sendable {
@@ -41,58 +39,123 @@ public struct SMTPError: Error, CustomStringConvertible, Equatable {
     public var description: String
 }
 
-/// A small SMTP client (RFC 5321) on SwiftNIO: EHLO, STARTTLS or implicit TLS (NIOSSL, the host's name checked),
-/// AUTH PLAIN (or LOGIN when the server offers only that), one message to every recipient, QUIT. Enough for alerts through a provider's relay.
+/// E-mail through the system's libcurl (RFC 5321: EHLO, STARTTLS or implicit TLS with the certificate and host name
+/// checked, AUTH with the best mechanism both sides offer, one message to every recipient, QUIT), loaded at run time
+/// (`CurlShim`): ibtrader compiles no TLS library, and runs without libcurl until an e-mail is to be sent, which then
+/// fails with what to install. Enough for alerts through a provider's relay.
 public enum SMTPClient {
     /// Sends one message: plain text, or with `html` text and HTML as alternatives (a mail reader shows the HTML).
-    /// - Throws: `SMTPError` naming the step and the server's reply; connection and TLS errors as they come.
+    /// Runs on its own thread (libcurl blocks), bounded by `settings.timeout`; a cancelled task stops it within about
+    /// a second.
+    /// - Throws: `SMTPError` naming what failed (the server's refusal, the certificate, a server without STARTTLS, a
+    ///   missing libcurl) and libcurl's own words.
     public static func send(subject: String, body: String, html: String? = nil, settings: SMTPSettings) async throws {
-        let group = MultiThreadedEventLoopGroup.singleton
-        let tls = try tlsContext(settings)
-        let channel = try await ClientBootstrap(group: group)
-            .connectTimeout(.seconds(10))
-            .connect(host: settings.host, port: settings.port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    if settings.security == .tls {
-                        try channel.pipeline.syncOperations.addHandler(
-                            try NIOSSLClientHandler(context: tls, serverHostname: hostname(settings.host)))
-                    }
-                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+        let text = message(subject: subject, body: body, html: html, settings: settings)
+        let cancel = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        cancel.initialize(to: 0)
+        let flag = CancelFlag(pointer: cancel)
+        let outcome: Outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                // A thread of its own: libcurl's transfer blocks, and must not hold one of the cooperative pool's.
+                let thread = Thread {
+                    continuation.resume(returning: perform(text, settings: settings, cancel: flag))
                 }
+                thread.name = "ibtrader-smtp"
+                thread.start()
             }
-        try await withTimeLimit(settings.timeout) {
-            try await channel.executeThenClose { inbound, outbound in
-                var session = Session(inbound: inbound.makeAsyncIterator(), outbound: outbound)
-                try await session.expect(220, "greeting")
-                var features = try await session.command("EHLO ibtrader", 250, "EHLO")
-                if settings.security == .starttls {
-                    guard features.contains(where: { $0.uppercased().hasPrefix("STARTTLS") }) else {
-                        throw SMTPError(description: "\(settings.host) does not offer STARTTLS (alerts.smtpSecurity: tls or none?)")
-                    }
-                    _ = try await session.command("STARTTLS", 220, "STARTTLS")
-                    let name = hostname(settings.host)
-                    try await channel.channel.eventLoop.submit {
-                        try channel.channel.pipeline.syncOperations.addHandler(
-                            try NIOSSLClientHandler(context: tls, serverHostname: name), position: .first)
-                    }.get()
-                    features = try await session.command("EHLO ibtrader", 250, "EHLO after STARTTLS")
-                }
-                if let user = settings.username {
-                    try await session.authenticate(user: user, password: settings.password ?? "", features: features)
-                }
-                _ = try await session.command("MAIL FROM:<\(settings.from)>", 250, "MAIL FROM")
-                for recipient in settings.to { _ = try await session.command("RCPT TO:<\(recipient)>", 250, "RCPT TO \(recipient)") }
-                _ = try await session.command("DATA", 354, "DATA")
-                try await session.write(message(subject: subject, body: body, html: html, settings: settings) + "\r\n.\r\n")
-                try await session.expect(250, "the message")
-                try? await session.write("QUIT\r\n")
+        } onCancel: {
+            flag.raise()
+        }
+        cancel.deallocate()
+        if let error = outcome.error(settings) { throw error }
+    }
+
+    /// What one libcurl exchange ended with.
+    struct Outcome: Sendable {
+        var code: Int32
+        var reply: Int
+        var message: String
+
+        /// The error a person reads, or nil when the message was accepted.
+        func error(_ settings: SMTPSettings) -> SMTPError? {
+            switch code {
+            case 0: return nil
+            case -1: return SMTPError(description: message)
+            case 64: return SMTPError(description: "\(settings.host) does not offer STARTTLS (alerts.smtpSecurity: tls or none?)")
+            case 67: return SMTPError(description: "AUTH (check the user and password): the server answered \(reply)")
+            case 28: return SMTPError(description: "no answer within \(settings.timeout) from \(settings.host):\(settings.port) (\(message))")
+            case 42: return SMTPError(description: "cancelled (the bot stopped)")
+            case 60: return SMTPError(description: "\(settings.host)'s certificate is not trusted: \(message)")
+            default:
+                let server = reply > 0 ? "; the server's last reply \(reply)" : ""
+                return SMTPError(description: "\(message) (libcurl error \(code)\(server))")
             }
         }
     }
 
-    /// The message: headers, a blank line, the body with its lines dot-stuffed and ending in CRLF. With `html`, a
-    /// multipart/alternative of the text and the HTML; the HTML part is base64 in 76-character lines, so no line of
-    /// a report (an SVG path is one long line) breaks SMTP's 998-character limit and none needs dot-stuffing.
+    /// The cancel flag libcurl's progress callback reads.
+    struct CancelFlag: @unchecked Sendable {
+        let pointer: UnsafeMutablePointer<Int32>
+        func raise() { pointer.pointee = 1 }
+    }
+
+    /// One blocking exchange through `ibt_mail_send`.
+    static func perform(_ text: String, settings: SMTPSettings, cancel: CancelFlag) -> Outcome {
+        let scheme = settings.security == .tls ? "smtps" : "smtp"
+        let host = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
+        let url = "\(scheme)://\(host):\(settings.port)/ibtrader"
+        let milliseconds = { (duration: Duration) in
+            max(1, Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000))
+        }
+        var error = [CChar](repeating: 0, count: 512)
+        var reply = 0
+        let recipients = settings.to.map { strdup("<\($0)>") }
+        defer { recipients.forEach { free($0) } }
+        let code: Int32 = recipients.map { UnsafePointer($0) }.withUnsafeBufferPointer { list in
+            url.withCString { url in
+                "<\(settings.from)>".withCString { from in
+                    text.withCString { body in
+                        withOptional(settings.username) { user in
+                            withOptional(settings.password) { password in
+                                withOptional(settings.trustedCertificates) { pem in
+                                    var mail = ibt_mail(
+                                        url: url, require_starttls: settings.security == .starttls ? 1 : 0,
+                                        username: user, password: password, mail_from: from,
+                                        recipients: list.baseAddress, recipient_count: Int32(list.count),
+                                        message: body, message_length: strlen(body),
+                                        ca_pem: pem, ca_pem_length: pem.map { strlen($0) } ?? 0,
+                                        timeout_ms: milliseconds(settings.timeout), connect_timeout_ms: 10_000,
+                                        cancel: cancel.pointer)
+                                    return ibt_mail_send(&mail, &error, error.count, &reply)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return Outcome(code: code, reply: reply, message: Self.text(error))
+    }
+
+    static func withOptional<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+        guard let text else { return body(nil) }
+        return text.withCString { body($0) }
+    }
+
+    /// Whether e-mail can be sent from this machine; when not, what to install.
+    public static func unavailableReason() -> String? {
+        var error = [CChar](repeating: 0, count: 512)
+        return ibt_curl_available(&error, error.count) != 0 ? nil : Self.text(error)
+    }
+
+    /// A C string in a buffer, up to its NUL.
+    static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The message: headers, a blank line, the body in CRLF lines (libcurl dot-stuffs the lines that start with a
+    /// dot). With `html`, a multipart/alternative of the text and the HTML; the HTML part is base64 in 76-character
+    /// lines, so no line of a report (an SVG path is one long line) breaks SMTP's 998-character limit.
     static func message(
         subject: String, body: String, html: String? = nil, settings: SMTPSettings, date: Date = Date()
     ) -> String {
@@ -102,14 +165,13 @@ public enum SMTPClient {
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
         let clean = { (text: String) in text.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ") }
         let lines = body.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.hasPrefix(".") ? "." + $0 : String($0) }
         let text = lines.joined(separator: "\r\n")
         let headers = [
             "From: \(clean(settings.from))", "To: \(settings.to.map(clean).joined(separator: ", "))",
             "Subject: \(clean(subject))", "Date: \(formatter.string(from: date))", "MIME-Version: 1.0",
         ]
         let plain = ["Content-Type: text/plain; charset=utf-8", "Content-Transfer-Encoding: 8bit"]
-        guard let html else { return (headers + plain + [""]).joined(separator: "\r\n") + "\r\n" + text }
+        guard let html else { return (headers + plain + [""]).joined(separator: "\r\n") + "\r\n" + text + "\r\n" }
         let boundary = "ibtrader-\(UUID().uuidString)"
         let base64 = Array(Data(html.utf8).base64EncodedString().utf8)
         let encoded = stride(from: 0, to: base64.count, by: 76)
@@ -117,93 +179,7 @@ public enum SMTPClient {
         return (headers + ["Content-Type: multipart/alternative; boundary=\"\(boundary)\"", ""]
             + ["--\(boundary)"] + plain + ["", text]
             + ["--\(boundary)", "Content-Type: text/html; charset=utf-8", "Content-Transfer-Encoding: base64", "", encoded]
-            + ["--\(boundary)--"]).joined(separator: "\r\n")
-    }
-
-    static func tlsContext(_ settings: SMTPSettings) throws -> NIOSSLContext {
-        var configuration = TLSConfiguration.makeClientConfiguration()
-        if let pem = settings.trustedCertificates {
-            configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(pem.utf8)))
-        }
-        return try NIOSSLContext(configuration: configuration)
-    }
-
-    /// The name TLS checks the certificate against (`nil` for an IP address, which SNI may not carry).
-    static func hostname(_ host: String) -> String? {
-        host.allSatisfy { $0.isNumber || $0 == "." || $0 == ":" } ? nil : host
-    }
-
-    /// Replies read line by line from the connection.
-    struct Session {
-        var inbound: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
-        let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
-        var pending = ""
-
-        mutating func write(_ text: String) async throws { try await outbound.write(ByteBuffer(string: text)) }
-
-        /// AUTH PLAIN, or AUTH LOGIN where the server offers only that (Microsoft 365's relay).
-        mutating func authenticate(user: String, password: String, features: [String]) async throws {
-            let mechanisms = Set(
-                features.filter { $0.uppercased().hasPrefix("AUTH") }
-                    .flatMap { $0.uppercased().split(whereSeparator: { $0 == " " || $0 == "=" }).dropFirst().map(String.init) })
-            let step = "AUTH (check the user and password)"
-            if mechanisms.contains("LOGIN"), !mechanisms.contains("PLAIN") {
-                _ = try await command("AUTH LOGIN", 334, "AUTH LOGIN")
-                _ = try await command(Data(user.utf8).base64EncodedString(), 334, step)
-                _ = try await command(Data(password.utf8).base64EncodedString(), 235, step)
-                return
-            }
-            let token = Data(([0] + Array(user.utf8) + [0] + Array(password.utf8))).base64EncodedString()
-            _ = try await command("AUTH PLAIN \(token)", 235, step)
-        }
-
-        /// Sends a command and reads its reply; anything but `code` is an error naming `step`.
-        mutating func command(_ text: String, _ code: Int, _ step: String) async throws -> [String] {
-            try await write(text + "\r\n")
-            return try await expect(code, step)
-        }
-
-        /// Reads one reply (all its lines); anything but `code` is an error naming `step`.
-        @discardableResult
-        mutating func expect(_ code: Int, _ step: String) async throws -> [String] {
-            var lines: [String] = []
-            while true {
-                let line = try await readLine()
-                lines.append(String(line.dropFirst(4)))
-                guard line.count >= 4, line.dropFirst(3).first == "-" else {
-                    guard Int(line.prefix(3)) == code else {
-                        throw SMTPError(description: "\(step): the server answered '\(line)'")
-                    }
-                    return lines
-                }
-            }
-        }
-
-        mutating func readLine() async throws -> String {
-            while true {
-                if let end = pending.range(of: "\r\n") ?? pending.range(of: "\n") {
-                    let line = String(pending[..<end.lowerBound])
-                    pending.removeSubrange(..<end.upperBound)
-                    return line
-                }
-                guard pending.utf8.count < 65_536, var buffer = try await inbound.next() else {
-                    throw SMTPError(description: "the server closed the connection")
-                }
-                pending += buffer.readString(length: buffer.readableBytes) ?? ""
-            }
-        }
-    }
-
-    static func withTimeLimit(_ limit: Duration, _ body: @escaping @Sendable () async throws -> Void) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                throw SMTPError(description: "no answer within \(limit)")
-            }
-            try await group.next()
-            group.cancelAll()
-        }
+            + ["--\(boundary)--", ""]).joined(separator: "\r\n")
     }
 }
 
@@ -214,7 +190,7 @@ extension AlertChannel {
         AlertChannel(name: "email") { alert, bot in
             let line = line(alert, bot: bot)
             let body = "\(line)\n\nkind: \(alert.kind)\nseverity: \(alert.severity.rawValue)\ntime: \(alert.time)\n"
-            return [{ _ in
+            return [{
                 try await SMTPClient.send(subject: String(line.prefix(200)), body: body, html: alert.html, settings: settings)
             }]
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TraderConfig
+import TraderKit
 
 /// The `ibtrader` command line as a library: the program `ibtrader` is `IBTraderCommand.main()`, and a user's own
 /// package can build the same program with its own strategies registered.
@@ -43,6 +44,7 @@ struct IBTrader: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ibtrader",
         abstract: "A native Swift algorithmic trading system for Interactive Brokers.",
+        version: ProductVersion.number,
         subcommands: [
             BacktestCommand.self, OptimizeCommand.self, WalkforwardCommand.self, AnalyzeCommand.self, IndicatorsCommand.self,
             GatewayCommand.self,

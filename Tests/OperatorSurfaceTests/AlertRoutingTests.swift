@@ -40,7 +40,7 @@ struct AlertRoutingTests {
         let received = Mutex<[String: [String]]>([:])
         func recorder(_ name: String) -> AlertChannel {
             AlertChannel(name: name) { (alert: OperatorAlert, _: String) -> [AlertChannel.Delivery] in
-                [{ _ in received.withLock { $0[name, default: []].append(alert.kind) } }]
+                [{ received.withLock { $0[name, default: []].append(alert.kind) } }]
             }
         }
         var logger = Logger(label: "test.routes")

@@ -70,7 +70,7 @@ struct AlertTests {
     @Test func theCenterFlushesHeldAlertsWhenItStops() async throws {
         let received = Mutex<[String]>([])
         let channel = AlertChannel(name: "telegram") { (alert: OperatorAlert, _: String) -> [AlertChannel.Delivery] in
-            [{ _ in received.withLock { $0.append(alert.text) } }]
+            [{ received.withLock { $0.append(alert.text) } }]
         }
         var logger = Logger(label: "alerts")
         logger.logLevel = .critical

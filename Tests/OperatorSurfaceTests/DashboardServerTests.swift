@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Logging
 import Testing
 import TradingEngine
@@ -10,19 +12,53 @@ import TradingModel
 @testable import LiveSession
 @testable import OperatorSurface
 
-/// The dashboard's routes without a bot (HummingbirdTesting's router framework): who may read, who may steer, what
-/// a supervisor and a scraper see.
+/// The dashboard's routes without a bot, served on an ephemeral loopback port and asked over real HTTP (URLSession):
+/// who may read, who may steer, what a supervisor and a scraper see.
 struct DashboardServerTests {
     static let token = "0123456789abcdef0123"
 
     static func app(
         bind: String = "127.0.0.1", link: OperatorLink = OperatorLink(),
         reloadRisk: (@Sendable () throws -> RiskConfig)? = nil
-    ) -> some ApplicationProtocol {
+    ) -> DashboardServer {
         DashboardServer(
             settings: DashboardSettings(bind: bind, port: 0, token: token, tokenSource: "test"), link: link,
-            log: LogTail { "t" }, staleAfter: 3600, reloadRisk: reloadRisk
-        ).application(logger: Logger(label: "test"))
+            log: LogTail { "t" }, staleAfter: 3600, reloadRisk: reloadRisk)
+    }
+
+    /// A request to the running server and its answer.
+    struct Client {
+        var port: Int
+        struct Response {
+            var status: HTTPResponse.Status
+            var body: ByteBuffer
+        }
+
+        func execute(
+            uri: String, method: HTTPRequest.Method, headers: HTTPFields = [:], body: ByteBuffer? = nil,
+            _ check: (Response) async throws -> Void
+        ) async throws {
+            var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)\(uri)")), timeoutInterval: 10)
+            request.httpMethod = method.rawValue
+            for field in headers { request.setValue(field.value, forHTTPHeaderField: field.name.rawName) }
+            request.httpBody = body.map { Data($0.readableBytesView) }
+            let (data, answer) = try await URLSession.shared.data(for: request)
+            let status = try #require(answer as? HTTPURLResponse).statusCode
+            try await check(Response(status: HTTPResponse.Status(code: status), body: ByteBuffer(bytes: data)))
+        }
+    }
+
+    /// Runs `server` on an ephemeral port for `body`, then stops it.
+    static func live(_ server: DashboardServer, _ body: (Client) async throws -> Void) async throws {
+        let (ports, sink) = AsyncStream.makeStream(of: Int.self)
+        var quiet = Logger(label: "test")
+        quiet.logLevel = .critical
+        let app = server.application(logger: quiet) { port in sink.yield(port) }
+        let running = Task { try await app.run() }
+        defer { running.cancel() }
+        var started = ports.makeAsyncIterator()
+        let port = try #require(await started.next())
+        try await body(Client(port: port))
     }
 
     /// A session that answers every control at once.
@@ -46,7 +82,7 @@ struct DashboardServerTests {
     }
 
     @Test func withoutASessionHealthIs503AndMetricsSayDown() async throws {
-        try await Self.app().test(.router) { client in
+        try await Self.live(Self.app()) { client in
             try await client.execute(uri: "/readyz", method: .get) { response in
                 #expect(response.status == .serviceUnavailable)
                 #expect(String(buffer: response.body).contains("no session yet"))
@@ -75,7 +111,7 @@ struct DashboardServerTests {
         (stock.symbol, stock.quantity) = ("AAPL", 10)
         status.positions = [future, stock]
         link.publish(status, at: .zero)
-        try await Self.app(link: link).test(.router) { client in
+        try await Self.live(Self.app(link: link)) { client in
             try await client.execute(uri: "/api/status?token=\(Self.token)", method: .get) { response in
                 let body = try #require(try JSONSerialization.jsonObject(with: Data(String(buffer: response.body).utf8)) as? [String: Any])
                 let rows = try #require((body["status"] as? [String: Any] ?? body)["positions"] as? [[String: Any]], "\(body)")
@@ -93,7 +129,7 @@ struct DashboardServerTests {
     }
 
     @Test func controlsNeedTheTokenAndAnswerWithTheSessionsReply() async throws {
-        try await Self.app(link: Self.answeringLink()).test(.router) { client in
+        try await Self.live(Self.app(link: Self.answeringLink())) { client in
             try await client.execute(uri: "/api/control/pause", method: .post) { #expect($0.status == .unauthorized) }
             try await client.execute(uri: "/api/control/pause", method: .post, headers: [.authorization: "Bearer nope"]) {
                 #expect($0.status == .forbidden)
@@ -129,25 +165,25 @@ struct DashboardServerTests {
         var limits = RiskConfig()
         limits.maxActivePositions = 2
         let fixed = limits
-        try await Self.app(link: Self.answeringLink(), reloadRisk: { fixed }).test(.router) { client in
+        try await Self.live(Self.app(link: Self.answeringLink(), reloadRisk: { fixed })) { client in
             try await client.execute(uri: "/api/control/reload", method: .post, headers: bearer) { response in
                 #expect(response.status == .ok)
                 #expect(String(buffer: response.body).contains(#""message":"did reload with maxActivePositions 2""#))
             }
         }
-        try await Self.app(link: Self.answeringLink(), reloadRisk: { throw BadConfig() }).test(.router) { client in
+        try await Self.live(Self.app(link: Self.answeringLink(), reloadRisk: { throw BadConfig() })) { client in
             try await client.execute(uri: "/api/control/reload", method: .post, headers: bearer) { response in
                 #expect(response.status == .unprocessableContent)
                 #expect(String(buffer: response.body).contains("bot.yaml:12:3: risk.maxActivePositions: must be an integer"))
             }
         }
-        try await Self.app(link: Self.answeringLink()).test(.router) { client in
+        try await Self.live(Self.app(link: Self.answeringLink())) { client in
             try await client.execute(uri: "/api/control/reload", method: .post, headers: bearer) { #expect($0.status == .conflict) }
         }
     }
 
     @Test func offLoopbackEveryReadNeedsTheTokenToo() async throws {
-        try await Self.app(bind: "0.0.0.0", link: Self.answeringLink()).test(.router) { client in
+        try await Self.live(Self.app(bind: "0.0.0.0", link: Self.answeringLink())) { client in
             for path in ["/", "/api/status", "/metrics", "/api/log", "/api/events"] {
                 try await client.execute(uri: path, method: .get) { #expect($0.status == .unauthorized, "\(path)") }
             }

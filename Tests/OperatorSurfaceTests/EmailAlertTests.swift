@@ -163,3 +163,59 @@ struct EmailAlertTests {
         #expect(content.utf8.split(separator: 0x0A).allSatisfy { $0.count <= 998 }, "no line beyond SMTP's limit")
     }
 }
+
+/// The e-mail client's own paths that need no SMTP server: what each of libcurl's failures reads as, and a send that
+/// the bot's stop cancels while the relay says nothing (a kept real-socket test: a loopback listener that never
+/// greets).
+struct EmailFailureTests {
+    static let settings = SMTPSettings(
+        host: "mail.example.com", port: 587, security: .starttls, from: "a@b.c", to: ["d@e.f"], timeout: .seconds(20))
+
+    @Test func eachFailureSaysWhatToDoInWords() {
+        let error = { (code: Int32, reply: Int, message: String) in
+            SMTPClient.Outcome(code: code, reply: reply, message: message).error(Self.settings)?.description
+        }
+        #expect(error(0, 250, "") == nil)
+        #expect(error(-1, 0, "libcurl is not installed (tried libcurl.so.4); e-mail alerts need it") == "libcurl is not installed (tried libcurl.so.4); e-mail alerts need it")
+        #expect(error(64, 220, "") == "mail.example.com does not offer STARTTLS (alerts.smtpSecurity: tls or none?)")
+        #expect(error(67, 535, "Login denied") == "AUTH (check the user and password): the server answered 535")
+        #expect(error(28, 0, "Operation timed out after 20000 milliseconds") == "no answer within 20.0 seconds from mail.example.com:587 (Operation timed out after 20000 milliseconds)")
+        #expect(error(60, 0, "SSL certificate problem: self-signed certificate") == "mail.example.com's certificate is not trusted: SSL certificate problem: self-signed certificate")
+        #expect(error(55, 550, "Failed sending data to the peer") == "Failed sending data to the peer (libcurl error 55; the server's last reply 550)")
+    }
+
+    @Test func theMessageIsCRLFLinesWithoutStuffingForLibcurlToStuff() {
+        let text = SMTPClient.message(subject: "s\r\nBcc: x", body: "a\n.b\nc", settings: Self.settings, date: Date(timeIntervalSince1970: 0))
+        #expect(text.hasSuffix("\r\n\r\na\r\n.b\r\nc\r\n"), "libcurl adds the second dot and the final '.'")
+        #expect(text.contains("Subject: s  Bcc: x\r\n"), "no header can be injected through the subject")
+    }
+
+    @Test func aStoppedBotDoesNotWaitForASilentRelay() async throws {
+        #if canImport(Glibc)
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let listener = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        #expect(listener >= 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && listen(listener, 4) == 0 && getsockname(listener, $0, &length) == 0
+            }
+        }
+        #expect(bound)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let silent = SMTPSettings(host: "127.0.0.1", port: port, security: .none, from: "a@b.c", to: ["d@e.f"], timeout: .seconds(60))
+        let clock = ContinuousClock()
+        let start = clock.now
+        let sending = Task { try await SMTPClient.send(subject: "s", body: "b", settings: silent) }
+        try await Task.sleep(for: .milliseconds(300))
+        sending.cancel()
+        await #expect(throws: SMTPError(description: "cancelled (the bot stopped)")) { try await sending.value }
+        #expect(clock.now - start < .seconds(5), "the 60 s timeout was not waited for")
+    }
+}

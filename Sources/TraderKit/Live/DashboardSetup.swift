@@ -75,6 +75,9 @@ public enum AlertSetup {
                     "an SMTP relay needs alerts.emailFrom and alerts.emailTo", key: "alerts.emailTo",
                     at: loaded.record.origins["alerts.smtpHost"])
             }
+            if let missing = SMTPClient.unavailableReason() {
+                throw ConfigError(missing, key: "alerts.smtpHost", at: loaded.record.origins["alerts.smtpHost"])
+            }
             channels.append(
                 .email(
                     SMTPSettings(
