@@ -61,8 +61,16 @@ public struct MetricConstraint: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// `max_drawdown>-0.25`.
+    /// `max_drawdown>-0.25` (the form files and stores keep; `init(parsing:)` reads it back).
     public var description: String { "\(metric)\(comparison.rawValue)\(ResultFormat.number(bound))" }
+
+    /// As a person reads it: `max_drawdown>-25%` when `metric` is one of `percentMetrics` (the ones reports give in
+    /// percent), else `description`. `init(parsing:)` reads this form too.
+    public func description(percentMetrics: Set<String>) -> String {
+        guard percentMetrics.contains(metric) else { return description }
+        // 7 % is kept as 0.07000000000000001: shown as typed, to a billionth of a percent.
+        return "\(metric)\(comparison.rawValue)\(ResultFormat.number((bound * 100 * 1e9).rounded() / 1e9))%"
+    }
 }
 
 /// What a sweep optimises: one metric, a direction, and constraints.
@@ -109,9 +117,13 @@ public struct Objective: Hashable, Sendable {
         return best
     }
 
-    /// `maximize sharpe subject to max_drawdown>-0.25`.
-    public var description: String {
+    /// `maximize sharpe subject to max_drawdown>-0.25` (the form files and stores keep).
+    public var description: String { description(percentMetrics: []) }
+
+    /// As a person reads it: the constraints on `percentMetrics` in percent (`max_drawdown>-25%`), as typed.
+    public func description(percentMetrics: Set<String>) -> String {
         let base = "\(direction.rawValue) \(metric)"
-        return constraints.isEmpty ? base : base + " subject to " + constraints.map(\.description).joined(separator: ", ")
+        return constraints.isEmpty
+            ? base : base + " subject to " + constraints.map { $0.description(percentMetrics: percentMetrics) }.joined(separator: ", ")
     }
 }

@@ -93,6 +93,16 @@ import TradingEngine
         #expect(c.metric == "max_drawdown" && c.comparison == .greater && c.bound == -0.25)
         #expect(try MetricConstraint(parsing: "trades>=10").comparison == .greaterOrEqual)
         #expect(try MetricConstraint(parsing: "max_drawdown>-0.25").description == "max_drawdown>-0.25")
+        // A person reads a percent metric's bound in percent, as the reports give the metric (issue 83); the stored
+        // form stays the fraction, and both read back to the same bound.
+        let percent: Set<String> = ["max_drawdown", "cagr"]
+        #expect(c.description(percentMetrics: percent) == "max_drawdown>-25%")
+        #expect(try MetricConstraint(parsing: "cagr>=7%").description(percentMetrics: percent) == "cagr>=7%")
+        #expect(try MetricConstraint(parsing: "trades>=10").description(percentMetrics: percent) == "trades>=10")
+        #expect(try MetricConstraint(parsing: c.description(percentMetrics: percent)).bound == c.bound)
+        let objective = try Objective(metric: "sharpe", constraints: [c, MetricConstraint(parsing: "trades>=10")])
+        #expect(objective.description(percentMetrics: percent) == "maximize sharpe subject to max_drawdown>-25%, trades>=10")
+        #expect(objective.description == "maximize sharpe subject to max_drawdown>-0.25, trades>=10")
         #expect(throws: ResearchError.unknownMetric("nope")) { try MetricConstraint(parsing: "nope>1") }
         #expect(throws: ResearchError.self) { try MetricConstraint(parsing: "sharpe~1") }
         #expect(throws: ResearchError.unknownMetric("bogus")) { try Objective(metric: "bogus") }

@@ -22,7 +22,7 @@ public enum ResearchReports {
             cells.enumerated().map { k, cell in String(repeating: " ", count: widths[k] - cell.count) + cell }
                 .joined(separator: "  ")
         }
-        var text = "Top \(rows.count) by \(objective.description)\n" + line(headers) + "\n"
+        var text = "Top \(rows.count) by \(objective.description(percentMetrics: SummaryTable.percentKeys))\n" + line(headers) + "\n"
         text += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n"
         for row in body { text += line(row) + "\n" }
         if rows.isEmpty { text += "(no configuration passes the constraints)\n" }
@@ -64,7 +64,7 @@ public enum ResearchReports {
         var sections: [(heading: String, body: String)] = []
         var summary = ResearchHTML.paragraph(bestSummary(results))
         summary += ResearchHTML.table(headers: ["", ""], rows: [
-            ["Strategy", header.strategy], ["Data", dataDescription], ["Objective", header.objective.description],
+            ["Strategy", header.strategy], ["Data", dataDescription], ["Objective", header.objective.description(percentMetrics: SummaryTable.percentKeys)],
             ["Configurations", String(header.configurations)], ["Rows in this file", String(results.rows.count)],
             ["Eligible", String(results.rows.filter { header.objective.isEligible($0.metrics) }.count)],
         ])
@@ -97,7 +97,7 @@ public enum ResearchReports {
         }
         return ResearchHTML.page(
             title: "IBTrader optimisation: \(header.strategy)",
-            subtitle: "\(header.configurations) configurations · \(header.objective.description)", sections: sections)
+            subtitle: "\(header.configurations) configurations · \(header.objective.description(percentMetrics: SummaryTable.percentKeys))", sections: sections)
     }
 
     /// The objective over two parameters; other parameters held at the best configuration's values.
@@ -137,7 +137,7 @@ public enum ResearchReports {
         table.lowerIsBetter = objective.direction == .minimize
         table.percent = percent
         table.hatched = hatched
-        table.hatchTitle = "not eligible: " + objective.description
+        table.hatchTitle = "not eligible: " + objective.description(percentMetrics: SummaryTable.percentKeys)
         return ResearchHTML.paragraph(note) + table.render()
     }
 
