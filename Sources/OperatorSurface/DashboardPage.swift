@@ -87,7 +87,10 @@ enum DashboardPage {
       if (!s) { $("banner").style.display = "block"; $("banner").textContent = "No session yet."; return; }
       $("banner").style.display = s.phase === "running" ? "none" : "block";
       $("banner").textContent = "Session " + s.phase;
-      $("mode").textContent = s.mode || "not connected"; $("mode").className = "badge " + (s.mode || "");
+      // Against the built-in simulator the page keeps to one clock, the replayed data's (issue 83).
+      const sim = body.simulated === true;
+      $("mode").textContent = (s.mode || "not connected") + (sim ? " · simulator: data time" : ""); $("mode").className = "badge " + (s.mode || "");
+      $("mode").title = sim ? `The broker is the built-in simulator replaying bundled data: every time on this page is the data's (${s.dataTime.slice(0, 10) || "none yet"}), the log's lines too.` : "";
       $("account").textContent = s.account; $("strategy").textContent = s.strategy; $("phase").textContent = s.phase;
       const t = s.trading; $("trading").textContent = t.state + (t.flattening ? " (flattening)" : "");
       $("trading").className = "badge " + (t.state === "active" ? "state-active" : t.state === "entries paused" ? "state-paused" : "state-stopped");
@@ -107,12 +110,13 @@ enum DashboardPage {
         ["IB", c.ib === "connected" ? "connected" : `<span class=neg>interrupted since ${esc(c.ibInterruptedSince)}</span>`],
         ["Server version", c.serverVersion], ["Reconnects", c.reconnects],
         ["Last heard", c.lastHeardSecondsAgo == null ? "–" : c.lastHeardSecondsAgo.toFixed(1) + " s ago"],
-        ["Round trip", c.roundTripMilliseconds == null ? "–" : c.roundTripMilliseconds.toFixed(1) + " ms at " + esc(c.roundTripAt)],
-        ["Nightly reset", until(c.nextNightlyReset, s.time)], ["Weekly logon", until(c.nextWeeklyLogon, s.time)],
+        ["Round trip", c.roundTripMilliseconds == null ? "–" : c.roundTripMilliseconds.toFixed(1) + " ms" + (sim ? "" : " at " + esc(c.roundTripAt))],
+        ...(sim ? [["Restarts", "<span class=mute>none: the simulator has no nightly reset or weekly logon</span>"]]
+          : [["Nightly reset", until(c.nextNightlyReset, s.time)], ["Weekly logon", until(c.nextWeeklyLogon, s.time)]]),
         ...(c.gatewayDesupport == null ? [] : [["Gateway build", `<span class=neg>${esc(c.gatewayDesupport)}</span>`]]),
         ["Market data", marketData(c.marketData)],
-        ...c.farms.map(f => ["Farm " + esc(f.name), esc(f.state) + " since " + esc(f.since)]), ["Data time", esc(s.dataTime)],
-        ["History", c.history.length ? `<span class=history>${c.history.slice(0, 6).map(h => `${esc(h.time)} ${esc(h.event)}`).join("<br>")}</span>` : "–"]]
+        ...c.farms.map(f => ["Farm " + esc(f.name), esc(f.state) + (sim ? "" : " since " + esc(f.since))]), [sim ? "Data time (this page's clock)" : "Data time", esc(s.dataTime)],
+        ["History", c.history.length ? `<span class=history>${c.history.slice(0, 6).map(h => `${sim ? "" : esc(h.time) + " "}${esc(h.event)}`).join("<br>")}</span>` : "–"]]
         .map(r => row(r)).join("");
       const broker = p => p.brokerQuantity == null ? "<span class=mute>–</span>"
         : !p.agreesWithBroker ? `<span class=neg title="the position check confirmed a difference with the broker">${qty(p.brokerQuantity)} ≠</span>`

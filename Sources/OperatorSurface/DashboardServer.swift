@@ -147,7 +147,7 @@ public struct DashboardServer: Sendable {
     }
 
     func statusJSON() throws -> String {
-        try Self.json(StatusBody(status: link.status, equity: link.equityCurve, log: log.counts))
+        try Self.json(StatusBody(status: link.status, equity: link.equityCurve, log: log.counts, simulated: settings.simulatedBroker))
     }
 
     private func authorizeRead(_ request: Request) throws {
@@ -196,6 +196,8 @@ struct StatusBody: Encodable {
     var status: SessionStatus?
     var equity: [OperatorLink.EquityPoint]
     var log: LogTail.Counts
+    /// The broker is the built-in simulator: the page shows the data's clock only.
+    var simulated: Bool
 }
 
 struct HealthBody: Encodable {

@@ -10,6 +10,10 @@ public struct DashboardSettings: Sendable, Equatable {
     public var token: String
     /// Where the token came from, for the start-up line (`dashboard.token`, an environment variable, a file).
     public var tokenSource: String
+    /// The broker is the built-in simulator replaying data (`run --simulated`): the page keeps to the data's clock
+    /// (fills, orders, bars, the log's lines) and leaves out the machine's (a round trip's time, the gateway's
+    /// restarts, farm and connection times), so that one page never mixes 2011 with today (issue 83).
+    public var simulatedBroker = false
 
     /// Creates settings.
     public init(bind: String = "127.0.0.1", port: Int, token: String, tokenSource: String) {

@@ -42,6 +42,14 @@ struct RunCommandDashboardTests {
             return fills >= 2
         }
         try #require(traded && process.isRunning, "ibtrader did not trade: \(output.all)")
+        // One clock on the page (issue 83): the status says the broker is the simulator, and the log's lines carry
+        // the data's time (the bundled day's session, 2011-01-18), not this machine's.
+        let body = try await DashboardRunnerTests.http(port, "/api/status").json
+        #expect(body?["simulated"] as? Bool == true)
+        let dataTime = ((body?["status"] as? [String: Any])?["dataTime"] as? String) ?? ""
+        let lines = try JSONSerialization.jsonObject(with: Data(try await DashboardRunnerTests.http(port, "/api/log").text.utf8)) as? [[String: Any]] ?? []
+        let times = Set(lines.compactMap { $0["time"] as? String })
+        #expect(!times.isEmpty && times.allSatisfy { $0 == "--:--:--" || ("14:30:00"..."21:00:00").contains($0) }, "\(times), data time \(dataTime)")
         #expect(try await DashboardRunnerTests.http(port, "/api/control/kill", method: "POST").status == 401)
         let token = try String(contentsOfFile: directory.appendingPathComponent("dashboard.token").path, encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)

@@ -192,6 +192,29 @@ struct DashboardServerTests {
         }
     }
 
+    /// Issue 83: the simulated demo's page mixed 2011 (fills, data time) with today (round trip, restarts, farms,
+    /// log lines). Against the simulator the status says so and the page keeps to the data's clock.
+    @Test func againstTheSimulatorThePageKeepsToTheDataClock() async throws {
+        var settings = DashboardSettings(port: 0, token: Self.token, tokenSource: "test")
+        settings.simulatedBroker = true
+        let simulated = DashboardServer(settings: settings, link: Self.answeringLink(), log: LogTail { "t" })
+        try await Self.live(simulated) { client in
+            try await client.execute(uri: "/api/status", method: .get) { response in
+                #expect(String(buffer: response.body).contains(#""simulated":true"#))
+            }
+            try await client.execute(uri: "/", method: .get) { response in
+                let page = String(buffer: response.body)
+                #expect(page.contains("simulator: data time") && page.contains("the simulator has no nightly reset"))
+                #expect(page.contains(#"(sim ? "" : " at " + esc(c.roundTripAt))"#), "no machine time beside the round trip")
+            }
+        }
+        try await Self.live(Self.app(link: Self.answeringLink())) { client in
+            try await client.execute(uri: "/api/status", method: .get) { response in
+                #expect(String(buffer: response.body).contains(#""simulated":false"#))
+            }
+        }
+    }
+
     @Test func theTokenFileIsMadeOnceReadableByItsOwnerOnly() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tok-\(UUID().uuidString)/dashboard.token").path
         defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }

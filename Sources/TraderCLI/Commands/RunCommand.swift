@@ -66,7 +66,7 @@ struct RunCommand: AsyncParsableCommand {
         // Everything is checked (and the journal opened) before connecting; with --simulated, before the simulator.
         let configuration = try LiveRunSetup.configuration(for: loaded, options: options)
         let strategy = loaded.settings.strategy
-        let surface = try OperatorSetup(loaded, journal: configuration.journal?.path, logger: logger)
+        let surface = try OperatorSetup(loaded, journal: configuration.journal?.path, logger: logger, simulated: simulated)
         guard simulated else {
             try await runLive(configuration, strategy: strategy, logger: logger, surface: surface)
             return

@@ -30,9 +30,12 @@ public struct OperatorSetup: Sendable {
 
     /// Reads both from a loaded config (and its sources, which `reload` reads again).
     /// - Throws: `ConfigError` naming the key (a token file that cannot be used, a URL that does not parse).
-    public init(_ loaded: LoadedConfiguration, journal: String?, logger: Logger) throws(ConfigError) {
+    /// - Parameter simulated: the broker is the built-in simulator (`run --simulated`): the dashboard keeps to the
+    ///   data's clock.
+    public init(_ loaded: LoadedConfiguration, journal: String?, logger: Logger, simulated: Bool = false) throws(ConfigError) {
         sources = loaded.sources
         dashboard = try DashboardSetup.settings(loaded, journal: journal)
+        dashboard?.simulatedBroker = simulated
         alerts = try AlertSetup.center(loaded, logger: logger)
         dailyReportSecond = loaded.settings.alerts.dailyReportSecond
     }

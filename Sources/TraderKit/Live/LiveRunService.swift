@@ -2,6 +2,7 @@ import Foundation
 import InteractiveBrokers
 import Logging
 import ServiceLifecycle
+import Synchronization
 import TraderConfig
 import TradingEngine
 import UnixSignals
@@ -29,7 +30,9 @@ public enum LiveRunService {
             services.append(.init(service: alerts, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore))
         }
         if let dashboard = surface?.dashboard, let link = configuration.operatorLink {
-            let tail = LogTail(capacity: 300) { Self.clockText() }
+            // Against the simulator the log's lines carry the data's time, the page's one clock (issue 83).
+            let tail = dashboard.simulatedBroker
+                ? LogTail(capacity: 300, clock: Self.dataClock(link)) : LogTail(capacity: 300) { Self.clockText() }
             let level = logger.logLevel
             let console = logger.handler
             logger = Logger(label: logger.label) { _ in MultiplexLogHandler([console, tail.handler(level: level)]) }
@@ -79,6 +82,26 @@ public enum LiveRunService {
     }
 
     /// The wall clock as `HH:MM:SS` (UTC), for the dashboard's log lines.
+    /// The data's clock for the log's lines: `--:--:--` until the session first runs (before its warm-up ends its data
+    /// time is the machine's), then the data time's `HH:MM:SS`.
+    static func dataClock(_ link: OperatorLink) -> @Sendable () -> String {
+        let started = Mutex(false)
+        return {
+            let status = link.status
+            let running = started.withLock { seen in
+                seen = seen || status?.phase == "running"
+                return seen
+            }
+            return running ? dataClockText(status?.dataTime) : "--:--:--"
+        }
+    }
+
+    /// `16:11:00` of a data time `2011-01-18T16:11:00Z`; `--:--:--` before the first bar.
+    static func dataClockText(_ dataTime: String?) -> String {
+        guard let dataTime, let t = dataTime.firstIndex(of: "T") else { return "--:--:--" }
+        return String(dataTime[dataTime.index(after: t)...].prefix(8))
+    }
+
     static func clockText() -> String {
         let seconds = Int(Date().timeIntervalSince1970) % 86_400
         return String(format: "%02d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
