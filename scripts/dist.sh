@@ -23,7 +23,7 @@ name="ibtrader-$version-linux-$arch"
 # the runtime library (libcurl.so.4) is all the link needs, so a folder with that one name stands in for the package.
 links=$(mktemp -d)
 trap 'rm -rf "$links"' EXIT
-curl_runtime=$(ldconfig -p | awk '/libcurl\.so\.4 / && /'"$arch"'|x86-64|aarch64/ {print $NF; exit}')
+curl_runtime=$(PATH="$PATH:/sbin:/usr/sbin" ldconfig -p | awk '/libcurl\.so\.4 / && /'"$arch"'|x86-64|aarch64/ {print $NF; exit}')
 [ -n "$curl_runtime" ] || { echo "dist.sh: libcurl.so.4 not found (apt-get install libcurl4)" >&2; exit 1; }
 ln -s "$curl_runtime" "$links/libcurl.so"
 
@@ -56,7 +56,7 @@ cat "dist/$name/LIBRARIES"
 try=$(mktemp -d)
 trap 'rm -rf "$links" "$try"' EXIT
 tar -C "$try" -xzf "dist/$name.tar.gz"
-(cd "$try" && sha256sum -c "$OLDPWD/dist/$name.tar.gz.sha256" >/dev/null 2>&1 || true)
+(cd dist && sha256sum --quiet -c "$name.tar.gz.sha256") || { echo "dist.sh: the checksum does not match" >&2; exit 1; }
 bare=(env -i HOME="$try" PATH=/usr/bin:/bin LANG=C.UTF-8)
 if ldd "$try/$name/ibtrader" | grep -q "/opt/swift\|swift"; then
     echo "dist.sh: the binary still needs a library of the toolchain:" >&2; ldd "$try/$name/ibtrader" >&2; exit 1
