@@ -131,6 +131,9 @@ public final class AlertCenter: Service, Sendable {
 }
 
 struct AlertDeliveryError: Error, CustomStringConvertible {
-    var status: Int
-    var description: String { "the channel answered HTTP \(status)" }
+    /// The HTTP status of an answer that was not 2xx; `nil` when none came.
+    var status: Int?
+    /// Why no answer came, without the channel's URL.
+    var reason = ""
+    var description: String { status.map { "the channel answered HTTP \($0)" } ?? "the channel could not be reached: \(reason)" }
 }

@@ -51,10 +51,27 @@ public struct AlertChannel: Sendable {
             request.httpMethod = "POST"
             for (name, value) in post.headers { request.setValue(value, forHTTPHeaderField: name) }
             request.httpBody = post.body
-            let (_, response) = try await session.data(for: request)
+            let response: URLResponse
+            do { (_, response) = try await session.data(for: request) } catch {
+                // Foundation's error carries the whole URL, with the token in a Telegram path or a webhook's secret
+                // path and credentials: the log gets what went wrong, not where (ProgramSecretsTests).
+                throw AlertDeliveryError(status: nil, reason: redacted(error.localizedDescription, post.url))
+            }
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
             guard (200..<300).contains(status) else { throw AlertDeliveryError(status: status) }
         }
+    }
+
+    /// `text` without `url`, its path, query, user or password (a channel's URL holds its secrets).
+    static func redacted(_ text: String, _ url: URL) -> String {
+        var text = text
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        let parts = [
+            url.absoluteString, components?.percentEncodedQuery, components?.query, components?.percentEncodedPath,
+            components?.path, components?.user, components?.password,
+        ].compactMap { $0 }
+        for part in parts where part.count > 1 { text = text.replacingOccurrences(of: part, with: "…") }
+        return text
     }
 
     /// The line a person reads.

@@ -222,3 +222,23 @@ struct AlertTests {
         }
     }
 }
+
+/// Issue 83's move to URLSession: Foundation's errors carry the whole URL, and a channel's URL holds its secrets (a
+/// Telegram token in the path, a webhook's secret path, credentials). A failed delivery's error names neither.
+struct AlertDeliveryErrorTests {
+    @Test func aFailedDeliveryNamesWhatWentWrongNotTheURL() async throws {
+        let url = try #require(URL(string: "http://hook-user:hook-password@127.0.0.1:9/hooks/path-secret?key=query-secret"))
+        let channel = AlertChannel.webhook(url, format: "json")
+        let delivery = try #require(try channel.deliveries(OperatorAlert(kind: "k", severity: .critical, text: "t", time: "t"), "bot").first)
+        do {
+            try await delivery()
+            Issue.record("delivered to a closed port")
+        } catch {
+            let text = "\(error)"
+            #expect(text.hasPrefix("the channel could not be reached"), "\(text)")
+            for secret in ["hook-user", "hook-password", "path-secret", "query-secret"] { #expect(!text.contains(secret), "\(text)") }
+        }
+        #expect(AlertChannel.redacted("failed http://u:p@h/x/secret at /x/secret", url) == "failed http://u:p@h/x/secret at /x/secret")
+        #expect(AlertChannel.redacted("GET \(url.absoluteString) and \(url.path)", url) == "GET … and …")
+    }
+}
