@@ -213,6 +213,7 @@ struct EmailFailureTests {
         let clock = ContinuousClock()
         let start = clock.now
         let sending = Task { try await SMTPClient.send(subject: "s", body: "b", settings: silent) }
+        // Real time: libcurl waits for the greeting on its own thread, which only the wall clock moves.
         try await Task.sleep(for: .milliseconds(300))
         sending.cancel()
         await #expect(throws: SMTPError(description: "cancelled (the bot stopped)")) { try await sending.value }
