@@ -103,7 +103,6 @@ def main(argv):
             starts.append(offset)
             offset += len(line) + 1
         in_block_comment = False
-        in_block_comment = False
         for number, line in enumerate(lines, 1):
             stripped = line.strip()
             if in_block_comment or stripped.startswith("/*"):

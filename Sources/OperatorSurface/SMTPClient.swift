@@ -1,5 +1,6 @@
 import CurlShim
 import Foundation
+import TradingModel
 
 /// Where and how e-mail alerts are sent.
 public struct SMTPSettings: Sendable {
@@ -103,43 +104,31 @@ public enum SMTPClient {
     static func perform(_ text: String, settings: SMTPSettings, cancel: CancelFlag) -> Outcome {
         let scheme = settings.security == .tls ? "smtps" : "smtp"
         let host = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
-        let url = "\(scheme)://\(host):\(settings.port)/ibtrader"
-        let milliseconds = { (duration: Duration) in
-            max(1, Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000))
+        // C copies of the strings for the one call, freed after it.
+        var owned: [UnsafeMutablePointer<CChar>] = []
+        defer { owned.forEach { free($0) } }
+        func c(_ text: String?) -> UnsafePointer<CChar>? {
+            guard let text, let copy = strdup(text) else { return nil }
+            owned.append(copy)
+            return UnsafePointer(copy)
         }
+        let recipients = settings.to.map { c("<\($0)>") }
+        let pem = c(settings.trustedCertificates)
+        let body = c(text)
         var error = [CChar](repeating: 0, count: 512)
         var reply = 0
-        let recipients = settings.to.map { strdup("<\($0)>") }
-        defer { recipients.forEach { free($0) } }
-        let code: Int32 = recipients.map { UnsafePointer($0) }.withUnsafeBufferPointer { list in
-            url.withCString { url in
-                "<\(settings.from)>".withCString { from in
-                    text.withCString { body in
-                        withOptional(settings.username) { user in
-                            withOptional(settings.password) { password in
-                                withOptional(settings.trustedCertificates) { pem in
-                                    var mail = ibt_mail(
-                                        url: url, require_starttls: settings.security == .starttls ? 1 : 0,
-                                        username: user, password: password, mail_from: from,
-                                        recipients: list.baseAddress, recipient_count: Int32(list.count),
-                                        message: body, message_length: strlen(body),
-                                        ca_pem: pem, ca_pem_length: pem.map { strlen($0) } ?? 0,
-                                        timeout_ms: milliseconds(settings.timeout), connect_timeout_ms: 10_000,
-                                        cancel: cancel.pointer)
-                                    return ibt_mail_send(&mail, &error, error.count, &reply)
-                                }
-                            }
-                        }
-                    }
-                }
-            }
+        let code: Int32 = recipients.withUnsafeBufferPointer { list in
+            var mail = ibt_mail(
+                url: c("\(scheme)://\(host):\(settings.port)/ibtrader"), require_starttls: settings.security == .starttls ? 1 : 0,
+                username: c(settings.username), password: c(settings.password), mail_from: c("<\(settings.from)>"),
+                recipients: list.baseAddress, recipient_count: Int32(list.count),
+                message: body, message_length: body.map { strlen($0) } ?? 0,
+                ca_pem: pem, ca_pem_length: pem.map { strlen($0) } ?? 0,
+                timeout_ms: max(1, Int(settings.timeout.secondsValue * 1000)), connect_timeout_ms: 10_000,
+                cancel: cancel.pointer)
+            return ibt_mail_send(&mail, &error, error.count, &reply)
         }
         return Outcome(code: code, reply: reply, message: Self.text(error))
-    }
-
-    static func withOptional<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
-        guard let text else { return body(nil) }
-        return text.withCString { body($0) }
     }
 
     /// Whether e-mail can be sent from this machine; when not, what to install.

@@ -18,20 +18,10 @@ struct ManualOrderTicketEdgeTests {
         return a
     }
 
-    /// The message a user reads, or `nil` when the ticket is taken.
-    static func message(_ a: ManualOrderArguments) -> String? {
-        do {
-            _ = try ManualOrderTicket(a, at: .zero)
-            return nil
-        } catch {
-            return error.message
-        }
-    }
-
     @Test("a quantity of 0 is refused by name; the smallest positive one (1e-8, a fraction of a share or a unit) is taken")
     func quantityAtZero() throws {
-        #expect(Self.message(Self.args { $0.quantity = "0" }) == "the quantity must be a positive number, got '0'")
-        #expect(Self.message(Self.args { $0.quantity = "0.00000000" }) == "the quantity must be a positive number, got '0.00000000'")
+        #expect(ManualOrderTicketTests.message(Self.args { $0.quantity = "0" }) == "the quantity must be a positive number, got '0'")
+        #expect(ManualOrderTicketTests.message(Self.args { $0.quantity = "0.00000000" }) == "the quantity must be a positive number, got '0.00000000'")
         #expect(try ManualOrderTicket(Self.args { $0.quantity = "0.00000001" }, at: .zero).quantity == Quantity(units: 1))
     }
 
@@ -43,10 +33,10 @@ struct ManualOrderTicketEdgeTests {
             ("--trail-amount", "TRAIL", { $0.trailAmount = "0" }),
         ]
         for (option, type, change) in options {
-            #expect(Self.message(Self.args(type: type, change)) == "\(option) must be a positive price, got '0'", "\(option)")
+            #expect(ManualOrderTicketTests.message(Self.args(type: type, change)) == "\(option) must be a positive price, got '0'", "\(option)")
         }
-        #expect(Self.message(Self.args { $0.takeProfit = "0"; $0.stopLoss = "1" }) == "--take-profit must be a positive price, got '0'")
-        #expect(Self.message(Self.args { $0.takeProfit = "2"; $0.stopLoss = "0" }) == "--stop-loss must be a positive price, got '0'")
+        #expect(ManualOrderTicketTests.message(Self.args { $0.takeProfit = "0"; $0.stopLoss = "1" }) == "--take-profit must be a positive price, got '0'")
+        #expect(ManualOrderTicketTests.message(Self.args { $0.takeProfit = "2"; $0.stopLoss = "0" }) == "--stop-loss must be a positive price, got '0'")
         let tiny = try ManualOrderTicket(Self.args(type: "LMT") { $0.limit = "0.00000001" }, at: .zero)
         #expect(tiny.type == .limit(Price(units: 1)))
     }
@@ -55,7 +45,7 @@ struct ManualOrderTicketEdgeTests {
     func trailPercentBounds() throws {
         for text in ["0", "100", "-1", "inf", "nan"] {
             #expect(
-                Self.message(Self.args(type: "TRAIL") { $0.trailPercent = text })
+                ManualOrderTicketTests.message(Self.args(type: "TRAIL") { $0.trailPercent = text })
                     == "--trail-percent must be a number in (0, 100), got '\(text)'", "\(text)")
         }
         for (text, value) in [("0.001", 0.001), ("99.999", 99.999)] {
@@ -71,7 +61,7 @@ struct ManualOrderTicketEdgeTests {
             #expect(ticket.work?.onTimeout == .cancel)
         }
         for timeout in [Duration.seconds(1) - .nanoseconds(1), .seconds(86_400) + .nanoseconds(1), .zero] {
-            #expect(Self.message(Self.args { $0.orderTimeout = timeout }) == "--order-timeout must be from 1s to 24h", "\(timeout)")
+            #expect(ManualOrderTicketTests.message(Self.args { $0.orderTimeout = timeout }) == "--order-timeout must be from 1s to 24h", "\(timeout)")
         }
     }
 
@@ -117,12 +107,12 @@ struct ManualOrderTicketEdgeTests {
     func eachTypeRefusesThePricesItDoesNotUse() throws {
         for (type, needs, option, add, refusal) in Self.foreignOptions {
             // Without the option the order is taken, so the refusal below is the option's.
-            #expect(Self.message(Self.args(type: type, needs)) == nil, "\(type)")
+            #expect(ManualOrderTicketTests.message(Self.args(type: type, needs)) == nil, "\(type)")
             let a = Self.args(type: type) {
                 needs(&$0)
                 add(&$0)
             }
-            #expect(Self.message(a) == refusal, "\(type) with \(option)")
+            #expect(ManualOrderTicketTests.message(a) == refusal, "\(type) with \(option)")
         }
     }
 
@@ -142,13 +132,13 @@ struct ManualOrderTicketEdgeTests {
     @Test("a bracket's take-profit equal to its stop-loss is refused, for a buy and for a sell; one tick apart is taken")
     func bracketLegsEqual() throws {
         #expect(
-            Self.message(Self.args("buy") { $0.takeProfit = "100"; $0.stopLoss = "100" })
+            ManualOrderTicketTests.message(Self.args("buy") { $0.takeProfit = "100"; $0.stopLoss = "100" })
                 == "--take-profit 100 must be above --stop-loss 100 for a buy")
         #expect(
-            Self.message(Self.args("sell") { $0.takeProfit = "100"; $0.stopLoss = "100" })
+            ManualOrderTicketTests.message(Self.args("sell") { $0.takeProfit = "100"; $0.stopLoss = "100" })
                 == "--take-profit 100 must be below --stop-loss 100 for a sell")
         #expect(
-            Self.message(Self.args("sell") { $0.takeProfit = "100.01"; $0.stopLoss = "100" })
+            ManualOrderTicketTests.message(Self.args("sell") { $0.takeProfit = "100.01"; $0.stopLoss = "100" })
                 == "--take-profit 100.01 must be below --stop-loss 100 for a sell")
         let buy = try ManualOrderTicket(Self.args("buy") { $0.takeProfit = "100.01"; $0.stopLoss = "100" }, at: .zero)
         #expect(buy.isBracket && buy.takeProfit == Price("100.01") && buy.stopLoss == Price(100))
@@ -178,7 +168,7 @@ struct ManualOrderTicketEdgeTests {
     @Test("a bracket's limit entry at either leg or beyond it is refused, a cent inside both is taken (buy and sell)")
     func bracketLimitBetweenTheLegs() {
         for (side, limit, takeProfit, stopLoss, refused) in Self.bracketLimits {
-            let message = Self.message(Self.args(side, type: "LMT") {
+            let message = ManualOrderTicketTests.message(Self.args(side, type: "LMT") {
                 $0.limit = limit
                 $0.takeProfit = takeProfit
                 $0.stopLoss = stopLoss

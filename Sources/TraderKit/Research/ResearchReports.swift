@@ -22,11 +22,16 @@ public enum ResearchReports {
             cells.enumerated().map { k, cell in String(repeating: " ", count: widths[k] - cell.count) + cell }
                 .joined(separator: "  ")
         }
-        var text = "Top \(rows.count) by \(objective.description(percentMetrics: SummaryTable.percentKeys))\n" + line(headers) + "\n"
+        var text = "Top \(rows.count) by \(objectiveText(objective))\n" + line(headers) + "\n"
         text += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n"
         for row in body { text += line(row) + "\n" }
         if rows.isEmpty { text += "(no configuration passes the constraints)\n" }
         return text
+    }
+
+    /// The objective as a person reads it: constraints on percent metrics in percent, as typed (`max_drawdown>-25%`).
+    static func objectiveText(_ objective: Objective) -> String {
+        objective.description(percentMetrics: SummaryTable.percentKeys)
     }
 
     /// Metrics whose sign says good or bad: the heatmap shows 0 white, above it green, below it red.
@@ -64,7 +69,7 @@ public enum ResearchReports {
         var sections: [(heading: String, body: String)] = []
         var summary = ResearchHTML.paragraph(bestSummary(results))
         summary += ResearchHTML.table(headers: ["", ""], rows: [
-            ["Strategy", header.strategy], ["Data", dataDescription], ["Objective", header.objective.description(percentMetrics: SummaryTable.percentKeys)],
+            ["Strategy", header.strategy], ["Data", dataDescription], ["Objective", objectiveText(header.objective)],
             ["Configurations", String(header.configurations)], ["Rows in this file", String(results.rows.count)],
             ["Eligible", String(results.rows.filter { header.objective.isEligible($0.metrics) }.count)],
         ])
@@ -97,7 +102,7 @@ public enum ResearchReports {
         }
         return ResearchHTML.page(
             title: "IBTrader optimisation: \(header.strategy)",
-            subtitle: "\(header.configurations) configurations · \(header.objective.description(percentMetrics: SummaryTable.percentKeys))", sections: sections)
+            subtitle: "\(header.configurations) configurations · \(objectiveText(header.objective))", sections: sections)
     }
 
     /// The objective over two parameters; other parameters held at the best configuration's values.
@@ -124,10 +129,10 @@ public enum ResearchReports {
         }
         var note = fixed.isEmpty ? "" : "Other parameters at the best configuration's values: "
             + fixed.map { "\($0)=\(ResultFormat.number(anchor?.parameters[$0] ?? 0))" }.joined(separator: ", ") + ". "
+        let constraints = objective.constraints.map(\.description)
         note += "Outlined: the best eligible configuration. Cells show every run; "
-            + (objective.constraints.isEmpty ? "every run with a defined \(metric) is eligible."
-                : "hatched: not eligible (fails \(objective.constraints.map(\.description).joined(separator: ", ")), "
-                    + "or \(metric) is undefined).")
+            + (constraints.isEmpty ? "every run with a defined \(metric) is eligible."
+                : "hatched: not eligible (fails \(constraints.joined(separator: ", ")), or \(metric) is undefined).")
         if signedMetrics.contains(metric) { note += " White is 0: green above, red below." }
         let percent = SummaryTable.percentKeys.contains(metric)
         var table = HeatmapTable(
@@ -137,7 +142,7 @@ public enum ResearchReports {
         table.lowerIsBetter = objective.direction == .minimize
         table.percent = percent
         table.hatched = hatched
-        table.hatchTitle = "not eligible: " + objective.description(percentMetrics: SummaryTable.percentKeys)
+        table.hatchTitle = "not eligible: " + objectiveText(objective)
         return ResearchHTML.paragraph(note) + table.render()
     }
 
